@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import LucidGenCore
+
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate Swift records, schemas and snapshots from the entity descriptions.",
+        discussion: """
+            Reads the config (default ./.lucid.yaml) and the descriptions under its input_path, resolves the \
+            shape of every entity at every version, checks released versions against their frozen snapshots, \
+            and writes:
+              <targets.app.output_path>/Entities/<Entity>.swift   one record type per entity per version
+              <targets.app.output_path>/Subtypes/<Subtype>.swift  enum, option set and struct subtypes
+              <targets.app.output_path>/<Module>Schema.swift      every version's schema and DDL checksum
+              <schema_path>/<version>.json                        frozen schema snapshots
+            Unchanged files are not rewritten. Nothing is written when the input has an error.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
+    var config: String = ".lucid.yaml"
+
+    @Flag(help: "Write nothing; exit with code 2 and list the files that are out of date.")
+    var check = false
+
+    @Flag(name: .shortAndLong, help: "Also print notes (ignored keys, frozen versions) and unchanged files.")
+    var verbose = false
+
+    func run() throws {
+        let pipeline = GeneratorPipeline(configPath: absolutePath(config))
+        let result: GeneratorPipeline.Result
+        do {
+            result = try pipeline.run(check: check)
+        } catch {
+            printDiagnostics(error.diagnostics, verbose: verbose)
+            let count = error.errors.count
+            FileHandle.standardError.write(Data("lucidgen: \(count) error\(count == 1 ? "" : "s"); nothing was written\n".utf8))
+            throw ExitCodes.inputErrors
+        }
+        printDiagnostics(result.diagnostics, verbose: verbose)
+        let report = result.report
+        if check {
+            if report.isUpToDate {
+                print("Generated files are up to date (\(report.unchanged.count) files).")
+                return
+            }
+            for path in report.created { print("missing: \(displayPath(path))") }
+            for path in report.updated { print("stale:   \(displayPath(path))") }
+            for path in report.removed { print("extra:   \(displayPath(path))") }
+            FileHandle.standardError.write(Data("lucidgen: generated files are out of date; run `lucidgen generate`\n".utf8))
+            throw ExitCodes.stale
+        }
+        for path in report.created { print("created  \(displayPath(path))") }
+        for path in report.updated { print("updated  \(displayPath(path))") }
+        for path in report.removed { print("removed  \(displayPath(path))") }
+        if verbose { for path in report.unchanged { print("unchanged \(displayPath(path))") } }
+        let versions = result.model.versions.map(\.string).joined(separator: ", ")
+        print("\(result.model.entities.count) entities, versions \(versions); \(report.created.count) created, \(report.updated.count) updated, \(report.removed.count) removed, \(report.unchanged.count) unchanged.")
+    }
+}
+
+func absolutePath(_ path: String) -> String {
+    let expanded = (path as NSString).expandingTildeInPath
+    if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
+    return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
+}

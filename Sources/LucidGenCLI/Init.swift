@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import LucidGenCore
+
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set up lucidgen in a package (or make a new package).",
+        discussion: """
+            In an empty folder: makes a consumer package that builds at once: Package.swift depending on \
+            lucidgen, a library target for the generated code, a test target, .lucid.yaml, and .entities/ \
+            with one example entity; then runs `lucidgen generate`.
+            In a folder that already has a Package.swift: adds only .lucid.yaml and .entities/ (never \
+            overwriting them), and prints the lines to add to Package.swift.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The folder to set up.", valueName: "path"))
+    var directory: String = "."
+
+    @Option(help: ArgumentHelp("Make the lucidgen dependency point at this local checkout of lucidgen.", valueName: "path"))
+    var packagePath: String?
+
+    @Option(help: ArgumentHelp("The module name of the generated code (default: the folder's name).", valueName: "name"))
+    var module: String?
+
+    func run() throws {
+        let folder = absolutePath(directory)
+        do {
+            let scaffold = try Scaffold(
+                folder: folder, moduleName: module,
+                dependency: packagePath.map { .path(absolutePath($0)) } ?? Scaffold.defaultDependency())
+            let report = try scaffold.run()
+            for line in report { print(line) }
+        } catch {
+            printDiagnostics(error.diagnostics, verbose: false)
+            throw ExitCodes.inputErrors
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import LucidGenCore
+
+/// The `lucidgen` command: generates versioned Swift records, schemas and migration tests from entity descriptions.
+public struct LucidGen: ParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "lucidgen",
+        abstract: "Generate versioned SQLite records and schemas from entity descriptions, and migrate stores safely.",
+        discussion: """
+            lucidgen reads entity descriptions (JSON, one entity per file, in .entities/) whose version_history \
+            says how each entity evolved, and a .lucid.yaml config. `lucidgen generate` writes one Swift record \
+            type per entity per version, the schema of every version and a schema registry, and freezes each \
+            released version's schema in a snapshot.
+
+            EXIT CODES
+              0   success
+              1   the input has errors (each printed as file:line:column: error: message)
+              2   `generate --check` found generated files that are out of date
+              64  the command line is invalid
+            """,
+        version: version,
+        subcommands: [Generate.self, Init.self]
+    )
+
+    public init() {}
+}
+
+/// Exit codes, as documented in `lucidgen --help`.
+enum ExitCodes {
+    static let inputErrors = ExitCode(1)
+    static let stale = ExitCode(2)
+}
+
+/// Prints diagnostics to standard error, errors last so they stay in view.
+func printDiagnostics(_ diagnostics: [Diagnostic], verbose: Bool) {
+    let shown = diagnostics.filter { verbose || $0.severity != .note }.sorted { $0.severity < $1.severity }
+    for diagnostic in shown {
+        FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+    }
+}

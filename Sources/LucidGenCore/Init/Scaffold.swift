@@ -1,0 +1,182 @@
+import Foundation
+
+/// `lucidgen init`: sets up a consumer package.
+public struct Scaffold {
+    /// Where the consumer's Package.swift gets lucidgen from.
+    public enum Dependency: Equatable {
+        case path(String)
+        case url(String, from: String)
+
+        var packageLine: String {
+            switch self {
+            case .path(let path): ".package(name: \"lucidgen\", path: \(swiftStringLiteral(path)))"
+            case .url(let url, let version): ".package(url: \(swiftStringLiteral(url)), from: \(swiftStringLiteral(version)))"
+            }
+        }
+    }
+
+    public static let publicURL = "https://github.com/lucidgen/lucidgen.git"
+    public static let releaseVersion = "0.1.0"
+
+    /// The checkout this binary was built from when it still exists (so `init` works offline right after
+    /// building lucidgen), else the published package.
+    public static func defaultDependency() -> Dependency {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let manifest = root.appendingPathComponent("Package.swift").path
+        if let text = try? String(contentsOfFile: manifest, encoding: .utf8), text.contains("name: \"lucidgen\"") {
+            return .path(root.path)
+        }
+        return .url(publicURL, from: releaseVersion)
+    }
+
+    public var folder: String
+    public var moduleName: String
+    public var dependency: Dependency
+
+    public init(folder: String, moduleName: String?, dependency: Dependency) throws(GenerationFailed) {
+        self.folder = folder
+        self.dependency = dependency
+        let name = moduleName ?? Self.moduleName(fromFolder: (folder as NSString).lastPathComponent)
+        guard Naming.isSwiftTypeName(name) else {
+            throw GenerationFailed("'\(name)' is not a valid Swift module name; pass --module NAME")
+        }
+        self.moduleName = name
+    }
+
+    static func moduleName(fromFolder folder: String) -> String {
+        let parts = folder.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        let name = parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return name.first?.isLetter == true ? name : "App"
+    }
+
+    /// Creates the files; returns lines to print.
+    public func run() throws(GenerationFailed) -> [String] {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw GenerationFailed("'\(displayPath(folder))' is a file, not a folder")
+        }
+        let existing = (try? fileManager.contentsOfDirectory(atPath: folder))?.filter { !$0.hasPrefix(".") } ?? []
+        let hasPackage = fileManager.fileExists(atPath: path("Package.swift"))
+        if !hasPackage && !existing.isEmpty {
+            throw GenerationFailed("'\(displayPath(folder))' is neither empty nor a Swift package (it has \(existing.sorted().prefix(3).joined(separator: ", "))); run `lucidgen init` in an empty folder or in a package")
+        }
+        if fileManager.fileExists(atPath: path(Config.defaultFileName)) {
+            throw GenerationFailed("'\(displayPath(path(Config.defaultFileName)))' already exists; lucidgen is already set up here")
+        }
+        var files: [(String, String)] = [
+            (Config.defaultFileName, config),
+            (".entities/note.json", Self.exampleEntity),
+        ]
+        if !hasPackage {
+            files.append(("Package.swift", manifest))
+            files.append(("Tests/\(moduleName)Tests/\(moduleName)Tests.swift", exampleTest))
+        }
+        var lines: [String] = []
+        for (relative, contents) in files {
+            let target = path(relative)
+            if fileManager.fileExists(atPath: target) { continue }
+            do {
+                try fileManager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(contents.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+            } catch {
+                throw GenerationFailed("cannot write '\(displayPath(target))': \(error.localizedDescription)")
+            }
+            lines.append("created  \(displayPath(target))")
+        }
+        let result = try GeneratorPipeline(configPath: path(Config.defaultFileName)).run(check: false)
+        for file in result.report.created { lines.append("created  \(displayPath(file))") }
+        if hasPackage {
+            lines.append("")
+            lines.append("Add to your Package.swift:")
+            lines.append("  dependencies: [\(dependency.packageLine)]")
+            lines.append("  .target(name: \"\(moduleName)\", dependencies: [.product(name: \"LucidRuntime\", package: \"lucidgen\")])")
+        } else {
+            lines.append("")
+            lines.append("Next: edit .entities/, run `lucidgen generate`, then `swift build` and `swift test`.")
+        }
+        return lines
+    }
+
+    private func path(_ relative: String) -> String { (folder as NSString).appendingPathComponent(relative) }
+
+    var config: String {
+        """
+        # lucidgen configuration. Reference: lucidgen's README, "Configuration".
+        input_path: .entities
+        current_version: "1.0"
+        targets:
+          app:
+            module_name: \(moduleName)
+            output_path: Sources/\(moduleName)/Generated
+          app_tests:
+            module_name: \(moduleName)Tests
+            output_path: Tests/\(moduleName)Tests/Generated
+
+        """
+    }
+
+    var manifest: String {
+        """
+        // swift-tools-version:6.1
+        import PackageDescription
+
+        let package = Package(
+            name: "\(moduleName)",
+            platforms: [.macOS(.v13), .iOS(.v16)],
+            products: [
+                .library(name: "\(moduleName)", targets: ["\(moduleName)"]),
+            ],
+            dependencies: [
+                \(dependency.packageLine),
+            ],
+            targets: [
+                // The generated records and schema registry (`lucidgen generate` writes Sources/\(moduleName)/Generated).
+                .target(name: "\(moduleName)", dependencies: [.product(name: "LucidRuntime", package: "lucidgen")]),
+                .testTarget(name: "\(moduleName)Tests", dependencies: ["\(moduleName)"]),
+            ],
+            swiftLanguageModes: [.v6]
+        )
+
+        """
+    }
+
+    var exampleTest: String {
+        """
+        import Foundation
+        import LucidRuntime
+        import Testing
+        @testable import \(moduleName)
+
+        @Test func notesRoundTripThroughTheNewestSchema() throws {
+            let database = try DatabaseQueue()
+            try database.write { db in
+                for statement in \(moduleName)Schema.current.ddl { try db.execute(sql: statement) }
+                var note = Note(title: "Hello", body: "First note")
+                try note.insert(db)
+                #expect(note.id != nil)
+                let fetched = try Note.fetchOne(db, key: note.id)
+                #expect(fetched?.title == "Hello")
+                #expect(fetched?.isPinned == false)
+            }
+        }
+
+        """
+    }
+
+    static let exampleEntity = """
+        {
+            "name": "note",
+            "version_history": [
+                { "version": "1.0" }
+            ],
+            "properties": [
+                { "name": "title", "property_type": "string" },
+                { "name": "body", "property_type": "string" },
+                { "name": "is_pinned", "property_type": "bool", "default_value": false },
+                { "name": "created_at", "property_type": "date", "nullable": true }
+            ]
+        }
+
+        """
+}

@@ -1,0 +1,182 @@
+import Foundation
+import LucidSchema
+import Yams
+
+/// The contents of `.lucid.yaml`, with every path made absolute against the config's folder.
+public struct Config: Sendable {
+    /// A generated target: the Swift module it belongs to and the folder the files go to.
+    public struct Target: Sendable, Equatable {
+        public var moduleName: String
+        public var outputPath: String
+    }
+
+    /// The folder holding the config file; relative paths in the config are resolved against it.
+    public var directory: String
+    public var file: String
+    /// Where the entity descriptions are (`input_path`, default `.entities`).
+    public var inputPath: String
+    /// The app version being generated (`current_version`); defaults to the newest version in any history.
+    public var currentVersion: SchemaVersion?
+    /// Where the frozen per-version schema snapshots live (`schema_path`, default `<input_path>/.schema`).
+    public var schemaPath: String
+    /// The generated app code (`targets.app`).
+    public var app: Target
+    /// The generated migration tests (`targets.app_tests`), if any.
+    public var appTests: Target?
+    /// A folder of `.mustache` files that replace bundled templates of the same name (`templates_path`).
+    public var templatesPath: String?
+    /// Used in the header of generated files (`organization_name`).
+    public var organizationName: String?
+    /// The app's type that provides custom migration stages (`migrations_provider`, or Lucid's `core_data_migrations_function`).
+    public var migrationsProvider: String?
+
+    public static let defaultFileName = ".lucid.yaml"
+
+    /// A config with every default, for a package rooted at `directory`.
+    public init(directory: String, moduleName: String = "App") {
+        self.directory = directory
+        self.file = (directory as NSString).appendingPathComponent(Self.defaultFileName)
+        self.inputPath = (directory as NSString).appendingPathComponent(".entities")
+        self.schemaPath = (inputPath as NSString).appendingPathComponent(".schema")
+        self.app = Target(moduleName: moduleName, outputPath: (directory as NSString).appendingPathComponent("Sources/\(moduleName)/Generated"))
+    }
+}
+
+/// Keys of Lucid's config that mean nothing to lucidgen, and why.
+private let ignoredConfigKeys: [String: String] = [
+    "cache_path": "lucidgen reads every version from the repository's files and needs no cache",
+    "git_remote": "lucidgen never uses git or the network",
+    "force_build_new_db_model": "lucidgen always resolves every version and freezes released ones",
+    "force_build_new_db_model_for_versions": "lucidgen always resolves every version and freezes released ones",
+    "use_core_data_legacy_naming": "only meaningful to Lucid's Core Data model",
+    "extensions_path": "Lucid's code generation extensions are not supported",
+    "active_targets": "lucidgen generates every target that `targets` lists",
+    "lexicon": "names are used as written",
+    "entity_suffix": "type names are the entity names with a version suffix",
+    "last_release_tag": "lucidgen does not read release tags",
+    "response_handler_function": "only meaningful to Lucid's network layer",
+    "platforms": "generated code is the same on every platform",
+]
+
+extension Config {
+    /// Reads a config file. Every problem is collected; errors are thrown together.
+    public static func load(from file: String, diagnostics: inout DiagnosticCollector) throws(GenerationFailed) -> Config {
+        let displayFile = displayPath(file)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            let exists = FileManager.default.fileExists(atPath: file)
+            throw GenerationFailed(exists ? "cannot read the config file" : "no config file here; run `lucidgen init` to create one", at: SourceLocation(file: displayFile))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw GenerationFailed("the config file is not UTF-8 text", at: SourceLocation(file: displayFile))
+        }
+        let root = try YAMLReader.parse(text, file: displayFile)
+        let directory = ((file as NSString).deletingLastPathComponent as NSString).standardizingPath
+        var config = Config(directory: directory.isEmpty ? "." : directory)
+        config.file = file
+        if case .null = root.value { return config }
+        guard var reader = ObjectReader(root, what: "the config", diagnostics: &diagnostics) else {
+            throw GenerationFailed(diagnostics: diagnostics.diagnostics)
+        }
+        func path(_ relative: String) -> String {
+            relative.hasPrefix("/") ? relative : ((config.directory as NSString).appendingPathComponent(relative) as NSString).standardizingPath
+        }
+        if let input = reader.string("input_path", &diagnostics) {
+            config.inputPath = path(input)
+            config.schemaPath = (config.inputPath as NSString).appendingPathComponent(".schema")
+        }
+        if let schema = reader.string("schema_path", &diagnostics) { config.schemaPath = path(schema) }
+        config.currentVersion = reader.version("current_version", &diagnostics)
+        if let templates = reader.string("templates_path", &diagnostics) { config.templatesPath = path(templates) }
+        config.organizationName = reader.string("organization_name", &diagnostics)
+        config.migrationsProvider = reader.string("migrations_provider", &diagnostics) ?? reader.string("core_data_migrations_function", &diagnostics)
+        if let provider = config.migrationsProvider, !Naming.isSwiftTypeName(provider) {
+            diagnostics.error("'\(provider)' is not a Swift type name", at: root.location, path: "$.migrations_provider")
+        }
+
+        if let targetsNode = reader.value("targets"), var targets = ObjectReader(targetsNode, what: "'targets'", diagnostics: &diagnostics) {
+            func target(_ key: String, defaultModule: String) -> Target? {
+                guard let node = targets.value(key), var target = ObjectReader(node, what: "'targets.\(key)'", diagnostics: &diagnostics) else { return nil }
+                let module = target.string("module_name", &diagnostics) ?? defaultModule
+                if !Naming.isSwiftTypeName(module) {
+                    diagnostics.error("module_name '\(module)' is not a Swift module name", at: node.location, path: node.path + ".module_name")
+                }
+                let output = target.string("output_path", &diagnostics).map(path) ?? path("\(module)/Generated")
+                target.finish(ignored: [:], &diagnostics)
+                return Target(moduleName: module, outputPath: output)
+            }
+            if let app = target("app", defaultModule: "App") { config.app = app }
+            config.appTests = target("app_tests", defaultModule: config.app.moduleName + "Tests")
+            targets.finish(ignored: ["app_test_support": "lucidgen generates no test-support target"], &diagnostics)
+        }
+        reader.finish(ignored: ignoredConfigKeys, &diagnostics)
+        try diagnostics.throwIfErrors()
+        return config
+    }
+}
+
+/// Reads YAML into the same located tree as JSON, so one set of readers serves both.
+enum YAMLReader {
+    static func parse(_ text: String, file: String) throws(GenerationFailed) -> JSONNode {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw GenerationFailed(diagnostics: [diagnostic(for: error, file: file)])
+        } catch {
+            throw GenerationFailed("cannot parse YAML: \(error)", at: SourceLocation(file: file))
+        }
+        guard let node else { return JSONNode(value: .null, location: SourceLocation(file: file, line: 1, column: 1), path: "$") }
+        return try convert(node, path: "$", file: file)
+    }
+
+    private static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) (\($0.text))" } ?? problem
+            return Diagnostic(.error, "invalid YAML: \(detail)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return Diagnostic(
+                .error, "duplicate key\(duplicates.count > 1 ? "s" : "") \(duplicates.map { "'\($0)'" }.joined(separator: ", "))",
+                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+        default:
+            return Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: file))
+        }
+    }
+
+    private static func convert(_ node: Node, path: String, file: String) throws(GenerationFailed) -> JSONNode {
+        let location = node.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) } ?? SourceLocation(file: file)
+        switch node {
+        case .scalar(let scalar):
+            if scalar.style != .plain { return JSONNode(value: .string(scalar.string), location: location, path: path) }
+            if node.null != nil { return JSONNode(value: .null, location: location, path: path) }
+            if let flag = node.bool { return JSONNode(value: .bool(flag), location: location, path: path) }
+            if node.int != nil || node.float != nil { return JSONNode(value: .number(scalar.string), location: location, path: path) }
+            return JSONNode(value: .string(scalar.string), location: location, path: path)
+        case .mapping(let mapping):
+            var members: [JSONNode.Member] = []
+            for (key, value) in mapping {
+                guard let name = key.string else { throw GenerationFailed("keys must be strings", at: location, path: path) }
+                let keyLocation = key.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) } ?? location
+                members.append(JSONNode.Member(key: name, keyLocation: keyLocation, value: try convert(value, path: path + "." + name, file: file)))
+            }
+            return JSONNode(value: .object(members), location: location, path: path)
+        case .sequence(let sequence):
+            var elements: [JSONNode] = []
+            for (index, element) in sequence.enumerated() {
+                elements.append(try convert(element, path: "\(path)[\(index)]", file: file))
+            }
+            return JSONNode(value: .array(elements), location: location, path: path)
+        case .alias:
+            throw GenerationFailed("YAML aliases are not supported in the config", at: location, path: path)
+        }
+    }
+}
+
+/// A path shown in messages: relative to the working directory when inside it, else absolute.
+public func displayPath(_ path: String) -> String {
+    let cwd = FileManager.default.currentDirectoryPath
+    let standardized = (path as NSString).standardizingPath
+    if standardized.hasPrefix(cwd + "/") { return String(standardized.dropFirst(cwd.count + 1)) }
+    return standardized
+}

@@ -1,0 +1,345 @@
+import Foundation
+import LucidSchema
+
+/// Entity and property keys that only mean something to Lucid's network layer or Core Data code.
+private let ignoredEntityKeys: [String: String] = [
+    "uid": "only meaningful to Lucid's network layer",
+    "remote": "only meaningful to Lucid's network layer",
+    "query_context": "only meaningful to Lucid's network layer",
+    "client_queue_name": "only meaningful to Lucid's network layer",
+    "cache_size": "only meaningful to Lucid's in-memory cache",
+    "platforms": "generated code is the same on every platform",
+    "metadata": "metadata is parsed from payloads and never stored",
+    "system_properties": "only meaningful to Lucid's network layer",
+    "sendable": "generated records are always Sendable",
+    "last_remote_read": "only meaningful to Lucid's network layer",
+    "legacy_previous_name": "Lucid's pre-2020 Core Data renaming; use version_history's previous_name",
+]
+
+private let ignoredPropertyKeys: [String: String] = [
+    "key": "only meaningful to Lucid's JSON payloads",
+    "match_exact_key": "only meaningful to Lucid's JSON payloads",
+    "log_error": "only meaningful to Lucid's JSON payloads",
+    "use_for_equality": "generated records compare every stored property",
+    "mutable": "generated records have `var` properties",
+    "objc": "generated records are Swift only",
+    "platforms": "generated code is the same on every platform",
+]
+
+private let ignoredIdentifierKeys: [String: String] = [
+    "key": "only meaningful to Lucid's JSON payloads",
+    "equivalent_to_identifier_of": "only meaningful to Lucid's network layer",
+    "objc": "generated records are Swift only",
+    "atomic": "only meaningful to Lucid's network layer",
+    "derived_from_relationships": "the identifier is stored as its scalar type",
+]
+
+/// The Load stage: reads `.lucid.yaml` and every description file.
+public enum DescriptionLoader {
+    /// Reads the descriptions under `config.inputPath`.
+    ///
+    /// Files in a folder named `Subtypes` are subtype descriptions, files in `EndpointPayloads` are
+    /// Lucid network descriptions (skipped with a note), and every other `.json` file is one entity.
+    /// The schema snapshot folder is skipped.
+    public static func load(config: Config) throws(GenerationFailed) -> LoadedInput {
+        var diagnostics = DiagnosticCollector()
+        let input = config.inputPath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw GenerationFailed(
+                "input_path '\(displayPath(input))' is not a folder of entity descriptions", at: SourceLocation(file: displayPath(config.file)), path: "$.input_path")
+        }
+        var entityFiles: [String] = []
+        var subtypeFiles: [String] = []
+        var payloadFiles = 0
+        let schemaFolder = (config.schemaPath as NSString).standardizingPath
+        if let enumerator = FileManager.default.enumerator(atPath: input) {
+            while let relative = enumerator.nextObject() as? String {
+                let full = ((input as NSString).appendingPathComponent(relative) as NSString).standardizingPath
+                if full == schemaFolder || full.hasPrefix(schemaFolder + "/") { continue }
+                guard relative.hasSuffix(".json") else { continue }
+                let components = relative.split(separator: "/")
+                if components.contains("EndpointPayloads") {
+                    payloadFiles += 1
+                } else if components.contains("Subtypes") {
+                    subtypeFiles.append(full)
+                } else {
+                    entityFiles.append(full)
+                }
+            }
+        }
+        entityFiles.sort()
+        subtypeFiles.sort()
+        if payloadFiles > 0 {
+            diagnostics.note("skipped \(payloadFiles) endpoint payload description(s): only meaningful to Lucid's network layer")
+        }
+        if entityFiles.isEmpty {
+            diagnostics.error("no entity descriptions (*.json) in '\(displayPath(input))'", at: SourceLocation(file: displayPath(config.file)), path: "$.input_path")
+        }
+
+        var entities: [EntityDescription] = []
+        for file in entityFiles {
+            guard let root = parseFile(file, &diagnostics) else { continue }
+            if let entity = decodeEntity(root, &diagnostics) { entities.append(entity) }
+        }
+        var subtypes: [SubtypeDescription] = []
+        for file in subtypeFiles {
+            guard let root = parseFile(file, &diagnostics) else { continue }
+            if let subtype = decodeSubtype(root, &diagnostics) { subtypes.append(subtype) }
+        }
+        try diagnostics.throwIfErrors()
+        return LoadedInput(
+            config: config, entities: entities.sorted { $0.name < $1.name }, subtypes: subtypes.sorted { $0.name < $1.name },
+            diagnostics: diagnostics.diagnostics)
+    }
+
+    static func parseFile(_ file: String, _ diagnostics: inout DiagnosticCollector) -> JSONNode? {
+        let shown = displayPath(file)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            diagnostics.error("cannot read this file", at: SourceLocation(file: shown))
+            return nil
+        }
+        do {
+            return try JSONParser.parse(Array(data), file: shown)
+        } catch {
+            diagnostics.error("malformed JSON: \(error.message)", at: error.location)
+            return nil
+        }
+    }
+
+    static func checkName(_ name: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) {
+        if let problem = Naming.problem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
+    }
+
+    // MARK: Entities
+
+    static func decodeEntity(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> EntityDescription? {
+        guard var reader = ObjectReader(root, what: "an entity description", diagnostics: &diagnostics) else { return nil }
+        let errorsBefore = diagnostics.diagnostics.count
+        let name = reader.string("name", required: true, &diagnostics) ?? ""
+        if let node = reader.value("name"), !name.isEmpty { checkName(name, at: node, &diagnostics) }
+        let persistedName = reader.string("persisted_name", &diagnostics)
+        if let persistedName, let node = reader.value("persisted_name") { checkName(persistedName, at: node, &diagnostics) }
+        let persist = reader.bool("persist", &diagnostics) ?? true
+
+        var history: [VersionHistoryItem] = []
+        if let items = reader.array("version_history", &diagnostics) {
+            for item in items {
+                guard var itemReader = ObjectReader(item, what: "a version_history item", diagnostics: &diagnostics) else { continue }
+                guard let version = itemReader.version("version", &diagnostics) else {
+                    if !itemReader.has("version") { diagnostics.error("missing required key 'version'", at: item.location, path: item.path) }
+                    continue
+                }
+                let previousName = itemReader.string("previous_name", &diagnostics)
+                if let previousName, let node = itemReader.value("previous_name") { checkName(previousName, at: node, &diagnostics) }
+                history.append(
+                    VersionHistoryItem(
+                        version: version, previousName: previousName,
+                        ignoreMigrationChecks: itemReader.bool("ignore_migration_checks", &diagnostics) ?? false,
+                        ignorePropertyMigrationChecksOn: itemReader.strings("ignore_property_migration_checks_on", &diagnostics) ?? [],
+                        location: item.location))
+                itemReader.finish(ignored: [:], &diagnostics)
+            }
+        }
+        // Lucid's legacy syntax: an entity-level added_at_version, used only without a history.
+        let legacyAdded = reader.version("added_at_version", &diagnostics)
+        if history.isEmpty, let legacyAdded {
+            history = [VersionHistoryItem(version: legacyAdded, previousName: nil, ignoreMigrationChecks: false, ignorePropertyMigrationChecksOn: [], location: root.location)]
+        }
+        let legacyPreviousName = reader.value("previous_name")
+        if let legacyPreviousName {
+            diagnostics.error(
+                "an entity-level 'previous_name' does not say at which version the rename happened; move it into the version_history item of that version",
+                at: legacyPreviousName.location, path: legacyPreviousName.path)
+        }
+        if persist && history.isEmpty && diagnostics.diagnostics.count == errorsBefore {
+            diagnostics.error(
+                "entity '\(name)' has no version_history: add \"version_history\": [{\"version\": \"1.0\"}] (or the legacy \"added_at_version\")",
+                at: root.location, path: root.path)
+        }
+        let removedAtVersion = reader.version("removed_at_version", &diagnostics)
+        let identifier = decodeIdentifier(reader.value("identifier"), at: root, &diagnostics)
+
+        var properties: [PropertyDescription] = []
+        if let items = reader.array("properties", &diagnostics) {
+            for item in items {
+                if let property = decodeProperty(item, &diagnostics) { properties.append(property) }
+            }
+        } else if !reader.has("properties") {
+            diagnostics.error("missing required key 'properties'", at: root.location, path: root.path)
+        }
+        reader.finish(ignored: ignoredEntityKeys, &diagnostics)
+        return EntityDescription(
+            name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
+            persist: persist, removedAtVersion: removedAtVersion, location: root.location)
+    }
+
+    static func decodeIdentifier(_ node: JSONNode?, at entity: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {
+        guard let node else { return IdentifierDescription(kind: .local, location: entity.location) }
+        guard var reader = ObjectReader(node, what: "'identifier'", diagnostics: &diagnostics) else {
+            return IdentifierDescription(kind: .local, location: node.location)
+        }
+        defer { reader.finish(ignored: ignoredIdentifierKeys, &diagnostics) }
+        guard let type = reader.string("type", &diagnostics) else { return IdentifierDescription(kind: .local, location: node.location) }
+        if type == "property" {
+            guard let property = reader.string("property_name", required: true, &diagnostics) else {
+                return IdentifierDescription(kind: .local, location: node.location)
+            }
+            return IdentifierDescription(kind: .property(property), location: node.location)
+        }
+        guard let scalar = ScalarType(name: type), [.int, .string].contains(scalar) else {
+            diagnostics.error("identifier type '\(type)' is not supported: use \"int\", \"string\" or \"property\"", at: node.location, path: node.path + ".type")
+            return IdentifierDescription(kind: .local, location: node.location)
+        }
+        return IdentifierDescription(kind: .scalar(scalar), location: node.location)
+    }
+
+    // MARK: Properties
+
+    static func decodeProperty(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> PropertyDescription? {
+        guard var reader = ObjectReader(node, what: "a property", diagnostics: &diagnostics) else { return nil }
+        defer { reader.finish(ignored: ignoredPropertyKeys, &diagnostics) }
+        guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
+        if let nameNode = reader.value("name") { checkName(name, at: nameNode, &diagnostics) }
+        guard let typeNode = reader.value("property_type") else {
+            diagnostics.error("property '\(name)' has no 'property_type'", at: node.location, path: node.path)
+            return nil
+        }
+        guard let type = decodeType(typeNode, allowRelationship: true, &diagnostics) else { return nil }
+        let persistedName = reader.string("persisted_name", &diagnostics)
+        if let persistedName, let persistedNode = reader.value("persisted_name") { checkName(persistedName, at: persistedNode, &diagnostics) }
+        let previousName = reader.string("previous_name", &diagnostics)
+        if let previousName, let previousNode = reader.value("previous_name") { checkName(previousName, at: previousNode, &diagnostics) }
+        let nullable = reader.bool("nullable", &diagnostics) ?? reader.bool("optional", &diagnostics) ?? false
+        var defaultValue: DefaultValue?
+        if let defaultNode = reader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
+        return PropertyDescription(
+            name: name, type: type, nullable: nullable, defaultValue: defaultValue, previousName: previousName,
+            renamedAtVersion: reader.version("renamed_at_version", &diagnostics),
+            addedAtVersion: reader.version("added_at_version", &diagnostics),
+            removedAtVersion: reader.version("removed_at_version", &diagnostics),
+            persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
+            lazy: reader.bool("lazy", &diagnostics) ?? reader.bool("extra", &diagnostics) ?? false,
+            location: node.location, path: node.path)
+    }
+
+    static func decodeType(_ node: JSONNode, allowRelationship: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyType? {
+        switch node.value {
+        case .string(let text):
+            return parseTypeName(text, at: node, &diagnostics)
+        case .object where allowRelationship:
+            guard var reader = ObjectReader(node, what: "a relationship", diagnostics: &diagnostics) else { return nil }
+            defer {
+                reader.finish(
+                    ignored: [
+                        "id_only": "only meaningful to Lucid's JSON payloads", "failable_items": "only meaningful to Lucid's JSON payloads",
+                        "platforms": "generated code is the same on every platform",
+                    ], &diagnostics)
+            }
+            guard let entity = reader.string("entity_name", required: true, &diagnostics) else { return nil }
+            guard let association = reader.string("association", required: true, &diagnostics) else { return nil }
+            switch association {
+            case "to_one": return .relationship(entity: entity, toMany: false)
+            case "to_many": return .relationship(entity: entity, toMany: true)
+            default:
+                diagnostics.error("association '\(association)' is not \"to_one\" or \"to_many\"", at: node.location, path: node.path + ".association")
+                return nil
+            }
+        default:
+            diagnostics.error(
+                "property_type must be a type name\(allowRelationship ? " or a relationship object" : ""), found \(node.kindName)",
+                at: node.location, path: node.path)
+            return nil
+        }
+    }
+
+    static func parseTypeName(_ text: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> PropertyType? {
+        if text.hasPrefix("[") {
+            guard text.hasSuffix("]"), text.count > 2 else {
+                diagnostics.error("malformed array type '\(text)'; write e.g. \"[string]\"", at: node.location, path: node.path)
+                return nil
+            }
+            let inner = String(text.dropFirst().dropLast())
+            if inner.hasPrefix("[") || inner.hasPrefix("{") {
+                diagnostics.error("nested collection type '\(text)' is not supported for entity properties", at: node.location, path: node.path)
+                return nil
+            }
+            return parseTypeName(inner, at: node, &diagnostics).map { .array($0) }
+        }
+        if let scalar = ScalarType(name: text) { return .scalar(scalar) }
+        if let problem = Naming.problem(with: text) {
+            diagnostics.error("unknown property type '\(text)': \(problem)", at: node.location, path: node.path)
+            return nil
+        }
+        // Any other name is a subtype; the Resolve stage checks that it exists.
+        return .subtype(text)
+    }
+
+    /// Classifies a `default_value` as Lucid does, except that `"100ms"` is milliseconds.
+    static func decodeDefault(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> DefaultValue? {
+        switch node.value {
+        case .bool(let flag): return .bool(flag)
+        case .null: return .null
+        case .number(let text):
+            if let integer = Int64(text) { return .int(integer) }
+            if let double = Double(text), double.isFinite { return .double(double) }
+            diagnostics.error("default_value \(text) is out of range", at: node.location, path: node.path)
+            return nil
+        case .string(let text):
+            if text == "current_date" { return .currentDate }
+            if text == "nil" { return .null }
+            if text.hasPrefix("."), text.count > 1 { return .enumCase(String(text.dropFirst())) }
+            if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value.isFinite { return .milliseconds(value) }
+            if text.hasSuffix("s"), let value = Double(text.dropLast()), value.isFinite { return .seconds(value) }
+            return .string(text)
+        default:
+            diagnostics.error("default_value must be a scalar, found \(node.kindName)", at: node.location, path: node.path)
+            return nil
+        }
+    }
+
+    // MARK: Subtypes
+
+    static func decodeSubtype(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> SubtypeDescription? {
+        guard var reader = ObjectReader(root, what: "a subtype description", diagnostics: &diagnostics) else { return nil }
+        defer {
+            reader.finish(
+                ignored: [
+                    "manual_implementations": "generated subtypes are always Codable", "platforms": "generated code is the same on every platform",
+                    "objc": "generated subtypes are Swift only", "objc_none_case": "generated subtypes are Swift only",
+                    "sendable": "generated subtypes are always Sendable", "unused_cases": "unused cases are not generated",
+                    "unused_options": "unused options are not generated",
+                ], &diagnostics)
+        }
+        guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
+        if let node = reader.value("name") { checkName(name, at: node, &diagnostics) }
+        if let cases = reader.strings("cases", &diagnostics) {
+            for item in cases { if let problem = Naming.problem(with: item) { diagnostics.error("invalid case: \(problem)", at: root.location, path: root.path + ".cases") } }
+            return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location)
+        }
+        if let options = reader.strings("options", &diagnostics) {
+            for item in options { if let problem = Naming.problem(with: item) { diagnostics.error("invalid option: \(problem)", at: root.location, path: root.path + ".options") } }
+            return SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location)
+        }
+        if let items = reader.array("properties", &diagnostics) {
+            var properties: [SubtypeProperty] = []
+            for item in items {
+                guard var propertyReader = ObjectReader(item, what: "a subtype property", diagnostics: &diagnostics) else { continue }
+                defer { propertyReader.finish(ignored: ignoredPropertyKeys.merging(["default_value": "subtype values are stored whole"]) { a, _ in a }, &diagnostics) }
+                guard let propertyName = propertyReader.string("name", required: true, &diagnostics) else { continue }
+                if let node = propertyReader.value("name") { checkName(propertyName, at: node, &diagnostics) }
+                if propertyReader.bool("unused", &diagnostics) == true { continue }
+                guard let typeNode = propertyReader.value("property_type") else {
+                    diagnostics.error("subtype property '\(propertyName)' has no 'property_type'", at: item.location, path: item.path)
+                    continue
+                }
+                guard let type = decodeType(typeNode, allowRelationship: false, &diagnostics) else { continue }
+                let nullable = propertyReader.bool("nullable", &diagnostics) ?? propertyReader.bool("optional", &diagnostics) ?? false
+                properties.append(SubtypeProperty(name: propertyName, type: type, nullable: nullable, location: item.location))
+            }
+            return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location)
+        }
+        diagnostics.error("a subtype needs one of 'cases' (enum), 'options' (option set) or 'properties' (struct)", at: root.location, path: root.path)
+        return nil
+    }
+}

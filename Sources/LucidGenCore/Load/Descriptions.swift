@@ -1,0 +1,131 @@
+import LucidSchema
+
+/// Everything the Load stage read: the config and the descriptions, as written (not yet resolved).
+public struct LoadedInput: Sendable {
+    public var config: Config
+    public var entities: [EntityDescription]
+    public var subtypes: [SubtypeDescription]
+    /// Warnings and notes found while loading.
+    public var diagnostics: [Diagnostic]
+}
+
+/// One entity description file.
+public struct EntityDescription: Sendable {
+    public var name: String
+    public var persistedName: String?
+    public var identifier: IdentifierDescription
+    public var properties: [PropertyDescription]
+    public var versionHistory: [VersionHistoryItem]
+    public var persist: Bool
+    /// The version at which the entity was removed; the description stays so older versions keep their shape.
+    public var removedAtVersion: SchemaVersion?
+    public var location: SourceLocation
+
+    /// The table name: `persisted_name`, or `name`.
+    public var tableName: String { persistedName ?? name }
+}
+
+public struct IdentifierDescription: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// No identifier in the description: a local integer key assigned by SQLite.
+        case local
+        case scalar(ScalarType)
+        /// The identifier is one of the entity's properties.
+        case property(String)
+    }
+
+    public var kind: Kind
+    public var location: SourceLocation
+}
+
+/// One item of `version_history`.
+public struct VersionHistoryItem: Sendable {
+    public var version: SchemaVersion
+    /// The entity's name before this version.
+    public var previousName: String?
+    public var ignoreMigrationChecks: Bool
+    public var ignorePropertyMigrationChecksOn: [String]
+    public var location: SourceLocation
+}
+
+public struct PropertyDescription: Sendable {
+    public var name: String
+    public var type: PropertyType
+    public var nullable: Bool
+    public var defaultValue: DefaultValue?
+    public var previousName: String?
+    /// Which version the rename through `previous_name` happened at, when the history leaves it ambiguous.
+    public var renamedAtVersion: SchemaVersion?
+    public var addedAtVersion: SchemaVersion?
+    /// The version at which the property was removed (lucidgen's acknowledgement of a removal).
+    public var removedAtVersion: SchemaVersion?
+    public var persistedName: String?
+    public var unused: Bool
+    public var lazy: Bool
+    public var location: SourceLocation
+    public var path: String
+
+    /// The column name: `persisted_name`, or `name`.
+    public var columnName: String { persistedName ?? name }
+}
+
+public indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible {
+    case scalar(ScalarType)
+    case subtype(String)
+    case array(PropertyType)
+    case relationship(entity: String, toMany: Bool)
+
+    public var description: String {
+        switch self {
+        case .scalar(let scalar): scalar.rawValue
+        case .subtype(let name): name
+        case .array(let element): "[\(element)]"
+        case .relationship(let entity, let toMany): "\(toMany ? "to_many" : "to_one") \(entity)"
+        }
+    }
+}
+
+/// Lucid's scalar types, plus `data` for binary values.
+public enum ScalarType: String, Sendable, CaseIterable {
+    case string, int, date, double, float, bool, seconds, milliseconds, url, color, data
+
+    /// Parses a scalar name case-insensitively, with Lucid's aliases (`time` = `seconds`).
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "time": self = .seconds
+        case let lowered: self.init(rawValue: lowered)
+        }
+    }
+}
+
+/// A `default_value`, classified as Lucid does (but `"100ms"` is milliseconds here, not seconds).
+public enum DefaultValue: Sendable, Equatable {
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case currentDate
+    case null
+    case seconds(Double)
+    case milliseconds(Double)
+    case enumCase(String)
+}
+
+public struct SubtypeDescription: Sendable {
+    public enum Kind: Sendable {
+        case enumeration(cases: [String])
+        case optionSet(options: [String])
+        case structure(properties: [SubtypeProperty])
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var location: SourceLocation
+}
+
+public struct SubtypeProperty: Sendable {
+    public var name: String
+    public var type: PropertyType
+    public var nullable: Bool
+    public var location: SourceLocation
+}

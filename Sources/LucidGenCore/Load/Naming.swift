@@ -1,0 +1,52 @@
+/// How description names become Swift and SQL names, and which names are safe.
+///
+/// Names are checked before anything is generated: only ASCII letters, digits and underscores,
+/// starting with a letter. That keeps every name a valid, unquoted-safe SQL identifier and a
+/// valid Swift identifier, so no name can inject SQL or Swift. (SQL still quotes every identifier.)
+public enum Naming {
+    /// `log_entry` → `LogEntry`; `posterPath` → `PosterPath`.
+    public static func typeName(_ name: String) -> String {
+        name.split(separator: "_").map { part in part.prefix(1).uppercased() + part.dropFirst() }.joined()
+    }
+
+    /// `tail_number` → `tailNumber`; `posterPath` stays `posterPath`.
+    public static func propertyName(_ name: String) -> String {
+        let type = typeName(name)
+        return type.prefix(1).lowercased() + type.dropFirst()
+    }
+
+    /// A property name ready for Swift source: keywords are escaped with backticks.
+    public static func swiftIdentifier(_ name: String) -> String {
+        swiftKeywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// Why `name` is not a safe identifier, or nil when it is.
+    public static func problem(with name: String) -> String? {
+        guard let first = name.unicodeScalars.first else { return "a name may not be empty" }
+        guard ("a"..."z").contains(first) || ("A"..."Z").contains(first) else {
+            return "'\(name)' must start with an ASCII letter"
+        }
+        guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
+            return "'\(name)' may contain only ASCII letters, digits and underscores"
+        }
+        guard name.count <= 64 else { return "'\(name)' is longer than 64 characters" }
+        let lowered = name.lowercased()
+        if lowered.hasPrefix("sqlite_") { return "'\(name)' starts with 'sqlite_', which SQLite reserves" }
+        if lowered.hasPrefix("lucid_") { return "'\(name)' starts with 'lucid_', which lucidgen reserves for its bookkeeping tables" }
+        return nil
+    }
+
+    /// Whether `name` can name a Swift type or module.
+    public static func isSwiftTypeName(_ name: String) -> Bool {
+        problem(with: name) == nil && !swiftKeywords.contains(name) && !name.contains(".")
+    }
+
+    static let swiftKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
+        "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct",
+        "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as",
+        "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "await", "async", "some", "any",
+        "Type", "Protocol",
+    ]
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LucidSchema
+import Mustache
+
+/// A file the generator produces: where it goes and what it holds.
+public struct GeneratedFile: Sendable, Equatable {
+    /// Absolute path.
+    public var path: String
+    public var contents: String
+}
+
+/// What the Render stage produces: every generated file, plus the folders whose stale generated files are removed.
+public struct RenderedOutput: Sendable {
+    public var files: [GeneratedFile]
+    /// Folders owned by the generator: a generated `.swift` file in them that is not in `files` is stale.
+    public var ownedFolders: [String]
+    public var diagnostics: [Diagnostic]
+}
+
+/// The Render stage: builds a view model per file and renders it with the Mustache templates.
+///
+/// Templates are the bundled ones (embedded in the binary from `Templates/`), each replaceable by a
+/// file of the same name in `templates_path`.
+public struct Renderer {
+    let library: MustacheLibrary
+
+    /// The names of the bundled templates.
+    public static var templateNames: [String] { BundledTemplates.all.keys.sorted() }
+
+    /// The text of a bundled template.
+    public static func bundledTemplate(named name: String) -> String? { BundledTemplates.all[name] }
+
+    public init(templatesPath: String?) throws(GenerationFailed) {
+        var library = MustacheLibrary()
+        var sources = BundledTemplates.all.map { (name: $0.key, text: $0.value, file: "Templates/\($0.key).mustache") }
+        if let templatesPath {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: templatesPath) else {
+                throw GenerationFailed("templates_path '\(displayPath(templatesPath))' is not a readable folder")
+            }
+            for name in names.sorted() where name.hasSuffix(".mustache") {
+                let path = (templatesPath as NSString).appendingPathComponent(name)
+                let key = String(name.dropLast(".mustache".count))
+                guard BundledTemplates.all[key] != nil else {
+                    throw GenerationFailed("'\(name)' replaces no bundled template (\(Self.templateNames.map { "\($0).mustache" }.joined(separator: ", ")))", at: SourceLocation(file: displayPath(path)))
+                }
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw GenerationFailed("cannot read this template", at: SourceLocation(file: displayPath(path)))
+                }
+                sources.removeAll { $0.name == key }
+                sources.append((key, text, displayPath(path)))
+            }
+        }
+        for source in sources {
+            do {
+                try library.register(source.text, named: source.name)
+            } catch let error as MustacheTemplate.ParserError {
+                throw GenerationFailed(
+                    "template syntax error: \(error.error)",
+                    at: SourceLocation(file: source.file, line: error.context.lineNumber, column: error.context.columnNumber))
+            } catch {
+                throw GenerationFailed("template syntax error: \(error)", at: SourceLocation(file: source.file))
+            }
+        }
+        self.library = library
+    }
+
+    /// Renders every file of the resolved model.
+    public func render(_ model: ResolvedModel) throws(GenerationFailed) -> RenderedOutput {
+        let config = model.config
+        let viewModels = ViewModels(model: model)
+        var files: [GeneratedFile] = []
+        func emit(_ template: String, _ relativePath: String, in folder: String, source: String, _ context: [String: Any]) throws(GenerationFailed) {
+            var context = context
+            context["fileName"] = (relativePath as NSString).lastPathComponent
+            context["source"] = source
+            if let organization = config.organizationName { context["organization"] = organization }
+            guard let text = library.render(context, withTemplate: template) else {
+                throw GenerationFailed("missing template '\(template)'")
+            }
+            files.append(GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(text)))
+        }
+        let appFolder = config.app.outputPath
+        let inputFolder = displayPath(config.inputPath)
+        for entity in model.entities {
+            try emit("entity", "Entities/\(Naming.typeName(entity.name)).swift", in: appFolder, source: "\(inputFolder)/\((entity.file as NSString).lastPathComponent)", viewModels.entity(entity))
+        }
+        for subtype in model.subtypes {
+            try emit("subtype", "Subtypes/\(Naming.typeName(subtype.name)).swift", in: appFolder, source: displayPath(subtype.location.file), viewModels.subtype(subtype))
+        }
+        try emit("schema", "\(viewModels.registryName).swift", in: appFolder, source: inputFolder, viewModels.schema())
+        for snapshot in model.snapshots {
+            files.append(GeneratedFile(path: (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version)), contents: snapshot.encoded()))
+        }
+        return RenderedOutput(files: files, ownedFolders: [appFolder], diagnostics: model.diagnostics)
+    }
+
+    /// Removes trailing spaces and collapses runs of blank lines, so templates can stay readable.
+    static func tidy(_ text: String) -> String {
+        var lines: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = line
+            while line.last == " " { line = line.dropLast() }
+            if line.isEmpty, lines.last?.isEmpty == true { continue }
+            lines.append(line)
+        }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

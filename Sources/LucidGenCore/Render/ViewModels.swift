@@ -1,0 +1,153 @@
+import LucidSchema
+
+/// Builds the values each template renders: plain dictionaries whose keys the templates name.
+///
+/// Every key a template uses is set here; a misspelled key renders as nothing in Mustache, which the
+/// golden tests catch.
+struct ViewModels {
+    let model: ResolvedModel
+
+    var registryName: String { "\(model.config.app.moduleName)Schema" }
+
+    // MARK: Entities
+
+    func entity(_ entity: ResolvedEntity) -> [String: Any] {
+        var context: [String: Any] = ["shapes": entity.shapes.map(shape)]
+        if let newest = entity.newest {
+            context["newest"] = ["entityName": entity.name, "alias": Naming.typeName(entity.name), "typeName": newest.typeName]
+        }
+        return context
+    }
+
+    private func shape(_ shape: EntityShape) -> [String: Any] {
+        var properties: [[String: Any]] = []
+        let identifier = shape.identifier
+        if case .property = identifier.kind {} else {
+            let local = identifier.kind == .local
+            properties.append(
+                property(
+                    swiftName: "id", column: identifier.column, swiftType: identifier.swiftType + (local ? "?" : ""),
+                    defaultSwift: local ? "nil" : nil,
+                    doc: local ? "The row's key, assigned by SQLite on insert (nil until then)." : "The entity's identifier."))
+        }
+        var links: [[String: Any]] = []
+        var toManyNotes: [[String: Any]] = []
+        for item in shape.properties {
+            var doc = "`\(item.name)`: \(item.typeDescription)\(item.nullable ? ", nullable" : "")"
+            if let defaultSQL = item.defaultSQL { doc += ", default \(defaultSQL)" }
+            if item.column != item.name { doc += ", column `\(item.column)`" }
+            doc += "."
+            switch item.kind {
+            case .toMany(let target, _, _, let joinTable, _, let targetSwiftType):
+                let linkName = Naming.typeName(item.name) + "Link"
+                toManyNotes.append(["name": item.name, "target": target, "joinTable": joinTable, "linkType": "\(shape.typeName).\(linkName)"])
+                links.append([
+                    "ownerType": shape.typeName, "ownerEntity": shape.name, "name": item.name, "target": target, "joinTable": joinTable,
+                    "linkName": linkName, "sourceType": identifier.swiftType, "targetType": targetSwiftType,
+                ])
+                continue
+            case .toOne(let target, let table, let column):
+                doc = "`\(item.name)`: to-one `\(target)`\(item.nullable ? ", nullable" : ""): the `\(column)` of a `\(table)` row (foreign key column `\(item.column)`)."
+            case .value: break
+            }
+            if identifier.kind == .property(item.name) { doc += " The identifier." }
+            properties.append(
+                property(
+                    swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, swiftType: item.swiftType + (item.nullable ? "?" : ""),
+                    defaultSwift: item.defaultSwift, doc: doc))
+        }
+        if case .property(let key) = identifier.kind {
+            properties.insert(
+                property(swiftName: Naming.swiftIdentifier(Naming.propertyName(key)), column: identifier.column, swiftType: identifier.swiftType, defaultSwift: nil, doc: "`\(key)`: the identifier."),
+                at: 0)
+        }
+        // Parameters with defaults go last so that a call can leave them out.
+        let ordered = properties.filter { $0["defaultSwift"] == nil } + properties.filter { $0["defaultSwift"] != nil }
+        var rendered = ordered
+        if !rendered.isEmpty { rendered[rendered.count - 1]["last"] = true }
+        return [
+            "entityName": shape.entityName, "name": shape.name, "renamed": shape.name != shape.entityName, "version": shape.version.string,
+            "typeName": shape.typeName, "tableName": shape.tableName, "properties": rendered,
+            "persistence": identifier.kind == .local ? "MutablePersistableRecord" : "PersistableRecord",
+            "localIdentifier": identifier.kind == .local, "firstColumn": rendered.first?["swiftName"] ?? "id",
+            "links": links, "toManyNotes": toManyNotes,
+        ]
+    }
+
+    private func property(swiftName: String, column: String, swiftType: String, defaultSwift: String?, doc: String) -> [String: Any] {
+        var result: [String: Any] = [
+            "swiftName": swiftName, "column": column, "swiftType": swiftType, "doc": doc,
+            "columnDiffers": swiftName.trimmingCharacters(in: ["`"]) != column,
+        ]
+        if let defaultSwift { result["defaultSwift"] = defaultSwift }
+        return result
+    }
+
+    // MARK: Subtypes
+
+    func subtype(_ subtype: SubtypeDescription) -> [String: Any] {
+        let base: [String: Any] = ["name": subtype.name, "typeName": Naming.typeName(subtype.name)]
+        switch subtype.kind {
+        case .enumeration(let cases):
+            let items = cases.map { item -> [String: Any] in
+                let swiftName = Naming.swiftIdentifier(Naming.propertyName(item))
+                return ["swiftName": swiftName, "raw": item, "rawDiffers": swiftName.trimmingCharacters(in: ["`"]) != item]
+            }
+            return ["enumeration": base.merging(["cases": items]) { a, _ in a }]
+        case .optionSet(let options):
+            let items = options.enumerated().map { index, option -> [String: Any] in
+                ["swiftName": Naming.swiftIdentifier(Naming.propertyName(option)), "bit": index]
+            }
+            return ["optionSet": base.merging(["options": items]) { a, _ in a }]
+        case .structure(let properties):
+            var items = properties.map { property -> [String: Any] in
+                let swiftName = Naming.swiftIdentifier(Naming.propertyName(property.name))
+                return [
+                    "swiftName": swiftName, "key": property.name, "keyDiffers": swiftName.trimmingCharacters(in: ["`"]) != property.name,
+                    "swiftType": swiftType(of: property.type) + (property.nullable ? "?" : ""),
+                ]
+            }
+            if !items.isEmpty { items[items.count - 1]["last"] = true }
+            return ["structure": base.merging(["properties": items]) { a, _ in a }]
+        }
+    }
+
+    private func swiftType(of type: PropertyType) -> String {
+        switch type {
+        case .scalar(let scalar): ShapeBuilder.storage(of: scalar).1
+        case .subtype(let name): Naming.typeName(name)
+        case .array(let element): "[\(swiftType(of: element))]"
+        case .relationship: "Never"
+        }
+    }
+
+    // MARK: Schema registry
+
+    func schema() -> [String: Any] {
+        let versions = model.schemas.map { schema -> [String: Any] in
+            [
+                "version": schema.version.string, "property": "version\(schema.version.identifierSuffix)", "checksum": schema.checksum,
+                "ddl": schema.ddl, "tables": schema.tables.map(table),
+            ]
+        }
+        return ["module": model.config.app.moduleName, "registryName": registryName, "versions": versions]
+    }
+
+    private func table(_ table: SchemaTable) -> [String: Any] {
+        func list(_ names: [String]) -> String { names.map(swiftStringLiteral).joined(separator: ", ") }
+        func optional(_ text: String?) -> String { text.map(swiftStringLiteral) ?? "nil" }
+        return [
+            "name": table.name, "kind": table.kind.rawValue, "primaryKey": list(table.primaryKey), "renamedFrom": optional(table.renamedFrom),
+            "columns": table.columns.map { column -> [String: Any] in
+                [
+                    "name": column.name, "type": String(describing: column.type), "notNull": column.notNull,
+                    "defaultSQL": optional(column.defaultSQL), "renamedFrom": optional(column.renamedFrom),
+                ]
+            },
+            "foreignKeys": table.foreignKeys.map { key -> [String: Any] in
+                ["columns": list(key.columns), "table": key.table, "tableColumns": list(key.tableColumns), "onDelete": String(describing: key.onDelete)]
+            },
+            "indexes": table.indexes.map { index -> [String: Any] in ["name": index.name, "columns": list(index.columns), "unique": index.unique] },
+        ]
+    }
+}

@@ -1,0 +1,92 @@
+import LucidSchema
+
+/// What the Resolve stage produces: the shape of every entity at every version, and one
+/// ``Schema`` per schema version, checked against the frozen snapshots.
+public struct ResolvedModel: Sendable {
+    public var config: Config
+    /// Every schema version, oldest first: the union of the entities' histories (and removals).
+    public var versions: [SchemaVersion]
+    /// The version being generated: `current_version`, or the newest version.
+    public var currentVersion: SchemaVersion
+    /// Every entity with its shape at each version of its own history.
+    public var entities: [ResolvedEntity]
+    public var subtypes: [SubtypeDescription]
+    /// One schema per entry of `versions`.
+    public var schemas: [Schema]
+    /// Snapshots to write (new or changed), by version.
+    public var snapshots: [SchemaSnapshot]
+    public var diagnostics: [Diagnostic]
+}
+
+/// An entity and its record types, one per version of its `version_history`.
+public struct ResolvedEntity: Sendable {
+    /// The entity's current name.
+    public var name: String
+    /// The description file, for messages and generated headers.
+    public var file: String
+    public var shapes: [EntityShape]
+    /// The version at which the entity was removed, if it was.
+    public var removedAtVersion: SchemaVersion?
+
+    /// The newest shape, unless the entity was removed.
+    public var newest: EntityShape? { removedAtVersion == nil ? shapes.last : nil }
+}
+
+/// An entity at one version: a record type and its table.
+public struct EntityShape: Sendable, Equatable {
+    public var entityName: String
+    /// The entity's name at this version.
+    public var name: String
+    public var version: SchemaVersion
+    /// `Aircraft_1_0`.
+    public var typeName: String
+    public var tableName: String
+    public var identifier: IdentifierShape
+    public var properties: [PropertyShape]
+}
+
+public struct IdentifierShape: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// `id INTEGER PRIMARY KEY`, assigned by SQLite (`Int64?` in Swift).
+        case local
+        /// `id` column of the given scalar type.
+        case scalar(ScalarType)
+        /// A property of the entity is the primary key.
+        case property(String)
+    }
+
+    public var kind: Kind
+    /// The primary key column.
+    public var column: String
+    public var storage: SchemaColumn.StorageType
+    /// The Swift type of the identifier value (as referenced by relationships).
+    public var swiftType: String
+}
+
+/// A property at one version.
+public struct PropertyShape: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case value
+        /// A foreign key column to `table`'s primary key.
+        case toOne(entity: String, table: String, column: String)
+        /// A join table named `joinTable` linking to `table`.
+        case toMany(entity: String, table: String, column: String, joinTable: String, targetStorage: SchemaColumn.StorageType, targetSwiftType: String)
+    }
+
+    /// The property's name at this version.
+    public var name: String
+    /// Its current name (identity across versions).
+    public var currentName: String
+    public var swiftName: String
+    /// Column name (for to-many: the property has no column).
+    public var column: String
+    public var storage: SchemaColumn.StorageType
+    /// The Swift type, without optionality.
+    public var swiftType: String
+    public var nullable: Bool
+    public var defaultSQL: String?
+    public var defaultSwift: String?
+    /// The described type, for snapshots and messages (`string`, `[int]`, `to_one aircraft`).
+    public var typeDescription: String
+    public var kind: Kind
+}

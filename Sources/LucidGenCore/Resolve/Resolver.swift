@@ -1,0 +1,215 @@
+import Foundation
+import LucidSchema
+
+/// The Resolve stage: turns the descriptions' version histories into the shape of every entity at
+/// every version and one ``Schema`` per version, and checks them against the frozen snapshots.
+///
+/// Nothing is guessed: a rename needs `previous_name`, and where the annotations allow more than one
+/// reading (a rename whose version the history does not pin down) the stage says which key settles it.
+public enum Resolver {
+    public static func resolve(_ input: LoadedInput) throws(GenerationFailed) -> ResolvedModel {
+        var diagnostics = DiagnosticCollector()
+        diagnostics.append(contentsOf: input.diagnostics)
+        let config = input.config
+
+        for entity in input.entities where !entity.persist {
+            diagnostics.note("entity '\(entity.name)' has \"persist\": false; it gets no table or record type", at: entity.location)
+        }
+        let described = input.entities.filter(\.persist)
+        let subtypes = Dictionary(input.subtypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        checkUniqueness(described, input.subtypes, &diagnostics)
+        try diagnostics.throwIfErrors()
+
+        // Versions: every history version, every removal.
+        var versionSet = Set<SchemaVersion>()
+        for entity in described {
+            checkHistory(entity, &diagnostics)
+            versionSet.formUnion(entity.versionHistory.map(\.version))
+            if let removed = entity.removedAtVersion { versionSet.insert(removed) }
+        }
+        try diagnostics.throwIfErrors()
+        let versions = versionSet.sorted()
+        guard let newest = versions.last else { throw GenerationFailed(diagnostics: diagnostics.diagnostics) }
+        let currentVersion = config.currentVersion ?? newest
+        if let configured = config.currentVersion {
+            for entity in described {
+                for item in entity.versionHistory where item.version > configured {
+                    diagnostics.error(
+                        "version \(item.version) of '\(entity.name)' is newer than current_version \(configured) in \(displayPath(config.file))",
+                        at: item.location)
+                }
+            }
+        }
+
+        var snapshotDiagnostics = DiagnosticCollector()
+        let frozen = SnapshotStore.load(from: config.schemaPath, &snapshotDiagnostics)
+        diagnostics.append(contentsOf: snapshotDiagnostics.diagnostics)
+
+        let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0)) })
+        var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: frozen.mapValues(\.snapshot))
+        var entities: [ResolvedEntity] = []
+        for entity in described {
+            let timeline = timelines[entity.name]!
+            context.resolveLifetimes(of: timeline, &diagnostics)
+        }
+        try diagnostics.throwIfErrors()
+        for entity in described {
+            let timeline = timelines[entity.name]!
+            let shapes = entity.versionHistory.compactMap { item in context.shape(of: timeline, at: item.version, &diagnostics) }
+            entities.append(ResolvedEntity(name: entity.name, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion))
+        }
+        try diagnostics.throwIfErrors()
+
+        // One schema per version; snapshots frozen or checked.
+        var schemas: [Schema] = []
+        var snapshots: [SchemaSnapshot] = []
+        var previous: SchemaVersion?
+        for version in versions {
+            let (schema, snapshot) = context.schema(at: version, previous: previous, entities: entities, &diagnostics)
+            previous = version
+            schemas.append(schema)
+            if let existing = frozen[version] {
+                if version < currentVersion {
+                    if existing.snapshot != snapshot {
+                        let changes = SnapshotStore.differences(frozen: existing.snapshot, derived: snapshot)
+                        for change in changes.isEmpty ? [(entity: String?.none, message: "the derived shape differs from the snapshot")] : changes {
+                            let location = change.entity.flatMap { name in described.first { $0.name == name }?.location }
+                                ?? SourceLocation(file: displayPath(existing.file))
+                            diagnostics.error(
+                                "released version \(version) was changed (frozen in \(displayPath(existing.file))): \(change.message)", at: location)
+                        }
+                    }
+                } else if existing.snapshot != snapshot {
+                    snapshots.append(snapshot)
+                }
+            } else {
+                if version < currentVersion {
+                    diagnostics.note("froze released version \(version) from the descriptions' annotations into \(displayPath(config.schemaPath))/\(SchemaSnapshot.fileName(for: version))")
+                }
+                snapshots.append(snapshot)
+            }
+        }
+        for (version, entry) in frozen where !versionSet.contains(version) {
+            diagnostics.error(
+                "snapshot of version \(version) matches no version in any entity's version_history (a released version cannot be removed)",
+                at: SourceLocation(file: displayPath(entry.file)))
+        }
+        try diagnostics.throwIfErrors()
+        return ResolvedModel(
+            config: config, versions: versions, currentVersion: currentVersion, entities: entities, subtypes: input.subtypes,
+            schemas: schemas, snapshots: snapshots, diagnostics: diagnostics.diagnostics)
+    }
+
+    private static func checkUniqueness(_ entities: [EntityDescription], _ subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector) {
+        var names: [String: SourceLocation] = [:]
+        var types: [String: SourceLocation] = [:]
+        func claim(_ key: String, in table: inout [String: SourceLocation], _ what: String, at location: SourceLocation) {
+            if let first = table[key] {
+                diagnostics.error("\(what) is already used by \(first)", at: location)
+            } else {
+                table[key] = location
+            }
+        }
+        for entity in entities {
+            claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location)
+            if entity.persistedName != nil { claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location) }
+            claim(Naming.typeName(entity.name), in: &types, "Swift type name '\(Naming.typeName(entity.name))' (from entity '\(entity.name)')", at: entity.location)
+            var properties: [String: SourceLocation] = [:]
+            var columns: [String: SourceLocation] = [:]
+            for property in entity.properties {
+                claim(property.name.lowercased(), in: &properties, "property name '\(property.name)'", at: property.location)
+                claim(property.columnName.lowercased(), in: &columns, "column name '\(property.columnName)'", at: property.location)
+            }
+            if case .property = entity.identifier.kind {} else if let clash = entity.properties.first(where: { $0.columnName.lowercased() == "id" }) {
+                diagnostics.error("property '\(clash.name)' clashes with the identifier column 'id'; use \"identifier\": {\"type\": \"property\", \"property_name\": \"\(clash.name)\"} to make it the identifier, or rename it", at: clash.location, path: clash.path)
+            }
+        }
+        for subtype in subtypes {
+            claim(subtype.name, in: &types, "Swift type name '\(subtype.name)' (from subtype '\(subtype.name)')", at: subtype.location)
+        }
+    }
+
+    private static func checkHistory(_ entity: EntityDescription, _ diagnostics: inout DiagnosticCollector) {
+        var previous: VersionHistoryItem?
+        for item in entity.versionHistory {
+            if let previous, item.version <= previous.version {
+                diagnostics.error(
+                    item.version == previous.version
+                        ? "version \(item.version) appears twice in the version_history of '\(entity.name)'"
+                        : "version_history of '\(entity.name)' is out of order: \(item.version) comes after \(previous.version)",
+                    at: item.location)
+            }
+            previous = item
+        }
+        if let first = entity.versionHistory.first {
+            if first.previousName != nil {
+                diagnostics.error("the first version_history item of '\(entity.name)' cannot have previous_name: there is no earlier version to rename from", at: first.location)
+            }
+            if let removed = entity.removedAtVersion, removed <= first.version {
+                diagnostics.error("removed_at_version \(removed) of '\(entity.name)' is not after its first version \(first.version)", at: entity.location)
+            }
+            if let removed = entity.removedAtVersion, let last = entity.versionHistory.last, last.version >= removed {
+                diagnostics.error("version_history of '\(entity.name)' lists \(last.version), at or after its removal at \(removed)", at: last.location)
+            }
+        }
+        let propertyNames = Set(entity.properties.map(\.name))
+        for item in entity.versionHistory {
+            for name in item.ignorePropertyMigrationChecksOn where !propertyNames.contains(name) {
+                diagnostics.warning("ignore_property_migration_checks_on names '\(name)', which is not a property of '\(entity.name)'", at: item.location)
+            }
+        }
+    }
+}
+
+/// When each entity and property exists, and under which name.
+final class EntityTimeline: @unchecked Sendable {
+    let entity: EntityDescription
+    /// The version range of each property, filled by ``ShapeBuilder/resolveLifetimes``.
+    var propertyLifetimes: [String: PropertyLifetime] = [:]
+
+    struct PropertyLifetime {
+        var added: SchemaVersion
+        var removed: SchemaVersion?
+        var renamedAt: SchemaVersion?
+    }
+
+    init(entity: EntityDescription) {
+        self.entity = entity
+    }
+
+    var firstVersion: SchemaVersion { entity.versionHistory[0].version }
+    var historyVersions: [SchemaVersion] { entity.versionHistory.map(\.version) }
+
+    func exists(at version: SchemaVersion) -> Bool {
+        version >= firstVersion && (entity.removedAtVersion.map { version < $0 } ?? true)
+    }
+
+    /// The history version whose shape applies at a schema version.
+    func historyVersion(at version: SchemaVersion) -> SchemaVersion? {
+        guard exists(at: version) else { return nil }
+        return historyVersions.last { $0 <= version }
+    }
+
+    /// The entity's name at a version: the `previous_name` of the first later rename, else its current name.
+    func name(at version: SchemaVersion) -> String {
+        entity.versionHistory.first { $0.version > version && $0.previousName != nil }?.previousName ?? entity.name
+    }
+
+    func tableName(at version: SchemaVersion) -> String { entity.persistedName ?? name(at: version) }
+
+    func properties(at version: SchemaVersion) -> [PropertyDescription] {
+        entity.properties.filter { property in
+            guard !property.unused, let lifetime = propertyLifetimes[property.name] else { return false }
+            return lifetime.added <= version && (lifetime.removed.map { version < $0 } ?? true)
+        }
+    }
+
+    func propertyName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
+        if let previous = property.previousName, let renamedAt = propertyLifetimes[property.name]?.renamedAt, version < renamedAt { return previous }
+        return property.name
+    }
+
+    func columnName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
+        property.persistedName ?? propertyName(property, at: version)
+    }
+}

@@ -1,0 +1,348 @@
+import Foundation
+import LucidSchema
+
+/// Builds entity shapes and per-version schemas from the entity timelines.
+struct ShapeBuilder {
+    let timelines: [String: EntityTimeline]
+    let subtypes: [String: SubtypeDescription]
+    let frozen: [SchemaVersion: SchemaSnapshot]
+
+    // MARK: Lifetimes
+
+    /// Works out when each property was added, removed and renamed, checking the versions against the history.
+    mutating func resolveLifetimes(of timeline: EntityTimeline, _ diagnostics: inout DiagnosticCollector) {
+        let entity = timeline.entity
+        let history = timeline.historyVersions
+        let historyList = history.map(\.string).joined(separator: ", ")
+        func inHistory(_ version: SchemaVersion, _ key: String, _ property: PropertyDescription) -> Bool {
+            if history.contains(version) { return true }
+            diagnostics.error(
+                "\(key) \(version) of property '\(property.name)' is not in the version_history of '\(entity.name)' (\(historyList)); add a version_history item for \(version)",
+                at: property.location, path: property.path + "." + key)
+            return false
+        }
+        for property in entity.properties {
+            let added = property.addedAtVersion ?? timeline.firstVersion
+            var lifetime = EntityTimeline.PropertyLifetime(added: added, removed: property.removedAtVersion, renamedAt: nil)
+            if property.addedAtVersion != nil { _ = inHistory(added, "added_at_version", property) }
+            if let removed = property.removedAtVersion {
+                _ = inHistory(removed, "removed_at_version", property)
+                if removed <= added {
+                    diagnostics.error("removed_at_version \(removed) of property '\(property.name)' is not after the version it was added at (\(added))", at: property.location, path: property.path)
+                }
+            }
+            if let previous = property.previousName {
+                if let renamedAt = property.renamedAtVersion {
+                    if inHistory(renamedAt, "renamed_at_version", property), renamedAt <= added {
+                        diagnostics.error(
+                            "renamed_at_version \(renamedAt) of property '\(property.name)' must be after the version it was added at (\(added))",
+                            at: property.location, path: property.path + ".renamed_at_version")
+                    }
+                    lifetime.renamedAt = renamedAt
+                } else {
+                    lifetime.renamedAt = inferRename(of: property, from: previous, in: timeline, added: added, removed: property.removedAtVersion, &diagnostics)
+                }
+            } else if property.renamedAtVersion != nil {
+                diagnostics.error("renamed_at_version needs previous_name (the name before the rename)", at: property.location, path: property.path + ".renamed_at_version")
+            }
+            timeline.propertyLifetimes[property.name] = lifetime
+        }
+    }
+
+    /// The version of a rename through `previous_name` without `renamed_at_version`: the only history
+    /// version after the property was added that agrees with every frozen snapshot.
+    private func inferRename(
+        of property: PropertyDescription, from previous: String, in timeline: EntityTimeline, added: SchemaVersion, removed: SchemaVersion?,
+        _ diagnostics: inout DiagnosticCollector
+    ) -> SchemaVersion? {
+        let candidates = timeline.historyVersions.filter { version in version > added && (removed.map { version < $0 } ?? true) }
+        let consistent = candidates.filter { candidate in
+            frozen.allSatisfy { version, snapshot in
+                guard timeline.exists(at: version), version >= added,
+                    let described = snapshot.entities.first(where: { $0.name == timeline.name(at: version) })
+                else { return true }
+                let expected = version < candidate ? previous : property.name
+                return described.properties.contains { $0.name == expected }
+            }
+        }
+        if consistent.count == 1 { return consistent[0] }
+        if candidates.isEmpty {
+            diagnostics.error(
+                "property '\(property.name)' has previous_name '\(previous)' but '\(timeline.entity.name)' has no version after the property was added (\(added)) to rename it at; add the version of the rename to version_history",
+                at: property.location, path: property.path + ".previous_name")
+        } else {
+            let options = (consistent.isEmpty ? candidates : consistent).map(\.string).joined(separator: ", ")
+            diagnostics.error(
+                "ambiguous rename: property '\(property.name)' (previously '\(previous)') of '\(timeline.entity.name)' could have been renamed at any of \(options); add \"renamed_at_version\" to say which",
+                at: property.location, path: property.path + ".previous_name")
+        }
+        return nil
+    }
+
+    // MARK: Shapes
+
+    /// The entity at one of its history versions.
+    func shape(of timeline: EntityTimeline, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) -> EntityShape? {
+        let entity = timeline.entity
+        guard let identifier = identifierShape(of: timeline, at: version, &diagnostics) else { return nil }
+        var properties: [PropertyShape] = []
+        for property in timeline.properties(at: version) {
+            if case .property(let key) = entity.identifier.kind, key == property.name { continue }
+            if let shape = propertyShape(property, of: timeline, at: version, &diagnostics) { properties.append(shape) }
+        }
+        let name = timeline.name(at: version)
+        return EntityShape(
+            entityName: entity.name, name: name, version: version, typeName: "\(Naming.typeName(name))_\(version.identifierSuffix)",
+            tableName: timeline.tableName(at: version), identifier: identifier, properties: properties)
+    }
+
+    func identifierShape(of timeline: EntityTimeline, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) -> IdentifierShape? {
+        let entity = timeline.entity
+        switch entity.identifier.kind {
+        case .local:
+            return IdentifierShape(kind: .local, column: "id", storage: .integer, swiftType: "Int64")
+        case .scalar(let scalar):
+            return scalar == .int
+                ? IdentifierShape(kind: .scalar(.int), column: "id", storage: .integer, swiftType: "Int")
+                : IdentifierShape(kind: .scalar(.string), column: "id", storage: .text, swiftType: "String")
+        case .property(let key):
+            guard let property = entity.properties.first(where: { $0.name == key }) else {
+                diagnostics.error("identifier property '\(key)' is not a property of '\(entity.name)'", at: entity.identifier.location)
+                return nil
+            }
+            guard case .scalar(let scalar) = property.type, [.int, .string].contains(scalar), !property.nullable, !property.lazy else {
+                diagnostics.error("identifier property '\(key)' must be a required int or string", at: property.location, path: property.path)
+                return nil
+            }
+            guard timeline.properties(at: version).contains(where: { $0.name == key }) else {
+                diagnostics.error("identifier property '\(key)' does not exist at version \(version)", at: property.location, path: property.path)
+                return nil
+            }
+            return IdentifierShape(
+                kind: .property(timeline.propertyName(property, at: version)), column: timeline.columnName(property, at: version),
+                storage: scalar == .int ? .integer : .text, swiftType: scalar == .int ? "Int" : "String")
+        }
+    }
+
+    func propertyShape(_ property: PropertyDescription, of timeline: EntityTimeline, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector)
+        -> PropertyShape?
+    {
+        let name = timeline.propertyName(property, at: version)
+        let column = timeline.columnName(property, at: version)
+        let nullable = property.nullable || property.lazy
+        var shape = PropertyShape(
+            name: name, currentName: property.name, swiftName: Naming.propertyName(name), column: column, storage: .text, swiftType: "String",
+            nullable: nullable, defaultSQL: nil, defaultSwift: nil, typeDescription: property.type.description, kind: .value)
+        switch property.type {
+        case .relationship(let targetName, let toMany):
+            guard let target = timelines[targetName] else {
+                let hint = timelines.values.first { $0.entity.versionHistory.contains { $0.previousName == targetName } }.map { " (did you mean '\($0.entity.name)', its current name?)" } ?? ""
+                diagnostics.error("relationship '\(property.name)' refers to unknown entity '\(targetName)'\(hint)", at: property.location, path: property.path + ".property_type")
+                return nil
+            }
+            guard target.exists(at: version) else {
+                diagnostics.error("relationship '\(property.name)' refers to '\(targetName)', which does not exist at version \(version)", at: property.location, path: property.path)
+                return nil
+            }
+            guard let targetIdentifier = identifierShape(of: target, at: target.historyVersion(at: version)!, &diagnostics) else { return nil }
+            if property.defaultValue != nil && property.defaultValue != .null {
+                diagnostics.error("relationship '\(property.name)' cannot have a default_value", at: property.location, path: property.path + ".default_value")
+            }
+            if toMany {
+                let joinTable = "\(timeline.tableName(at: version))_\(column)"
+                shape.kind = .toMany(
+                    entity: targetName, table: target.tableName(at: version), column: targetIdentifier.column, joinTable: joinTable,
+                    targetStorage: targetIdentifier.storage, targetSwiftType: targetIdentifier.swiftType)
+                shape.swiftType = "[\(targetIdentifier.swiftType)]"
+                shape.nullable = false
+            } else {
+                shape.kind = .toOne(entity: targetName, table: target.tableName(at: version), column: targetIdentifier.column)
+                shape.storage = targetIdentifier.storage
+                shape.swiftType = targetIdentifier.swiftType
+                if property.defaultValue == .null { shape.defaultSQL = "NULL"; shape.defaultSwift = "nil" }
+            }
+            return shape
+        default:
+            guard let (storage, swiftType) = storageAndSwiftType(of: property.type, property, &diagnostics) else { return nil }
+            shape.storage = storage
+            shape.swiftType = swiftType
+            if let value = property.defaultValue {
+                guard let (sql, swift) = defaultLiterals(value, for: property, nullable: nullable, &diagnostics) else { return nil }
+                shape.defaultSQL = sql
+                shape.defaultSwift = swift
+            }
+            return shape
+        }
+    }
+
+    func storageAndSwiftType(of type: PropertyType, _ property: PropertyDescription, _ diagnostics: inout DiagnosticCollector) -> (SchemaColumn.StorageType, String)? {
+        switch type {
+        case .scalar(let scalar): return Self.storage(of: scalar)
+        case .array(let element):
+            guard let (_, swift) = storageAndSwiftType(of: element, property, &diagnostics) else { return nil }
+            return (.text, "[\(swift)]")
+        case .subtype(let name):
+            guard let subtype = subtypes[name] else {
+                diagnostics.error("unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/", at: property.location, path: property.path + ".property_type")
+                return nil
+            }
+            switch subtype.kind {
+            case .enumeration: return (.text, Naming.typeName(name))
+            case .optionSet: return (.integer, Naming.typeName(name))
+            case .structure: return (.text, Naming.typeName(name))
+            }
+        case .relationship:
+            diagnostics.error("a relationship cannot be an array element", at: property.location, path: property.path)
+            return nil
+        }
+    }
+
+    static func storage(of scalar: ScalarType) -> (SchemaColumn.StorageType, String) {
+        switch scalar {
+        case .string, .color: (.text, "String")
+        case .int: (.integer, "Int")
+        case .bool: (.integer, "Bool")
+        case .double, .seconds, .milliseconds: (.real, "Double")
+        case .float: (.real, "Float")
+        case .date: (.text, "Date")
+        case .url: (.text, "URL")
+        case .data: (.blob, "Data")
+        }
+    }
+
+    /// The SQL and Swift forms of a default value, checked against the property's type.
+    func defaultLiterals(_ value: DefaultValue, for property: PropertyDescription, nullable: Bool, _ diagnostics: inout DiagnosticCollector) -> (String, String)? {
+        func mismatch() -> (String, String)? {
+            diagnostics.error("default_value does not fit property '\(property.name)' of type \(property.type)", at: property.location, path: property.path + ".default_value")
+            return nil
+        }
+        func number(_ double: Double) -> String {
+            double == double.rounded() && abs(double) < 1e15 ? String(format: "%.1f", double) : "\(double)"
+        }
+        if value == .null { return nullable ? ("NULL", "nil") : mismatch() }
+        switch property.type {
+        case .scalar(let scalar):
+            switch (scalar, value) {
+            case (.bool, .bool(let flag)): return (flag ? "1" : "0", flag ? "true" : "false")
+            case (.int, .int(let integer)): return ("\(integer)", "\(integer)")
+            case (.double, .int(let integer)), (.float, .int(let integer)), (.seconds, .int(let integer)), (.milliseconds, .int(let integer)):
+                return (number(Double(integer)), number(Double(integer)))
+            case (.double, .double(let double)), (.float, .double(let double)), (.seconds, .double(let double)), (.milliseconds, .double(let double)):
+                return (number(double), number(double))
+            case (.seconds, .seconds(let seconds)): return (number(seconds), number(seconds))
+            case (.seconds, .milliseconds(let milliseconds)): return (number(milliseconds / 1000), number(milliseconds / 1000))
+            case (.milliseconds, .milliseconds(let milliseconds)): return (number(milliseconds), number(milliseconds))
+            case (.milliseconds, .seconds(let seconds)): return (number(seconds * 1000), number(seconds * 1000))
+            case (.string, .string(let text)), (.color, .string(let text)):
+                return (quoteLiteral(text), swiftStringLiteral(text))
+            case (.url, .string(let text)):
+                guard URL(string: text) != nil else { return mismatch() }
+                return (quoteLiteral(text), "URL(string: \(swiftStringLiteral(text)))!")
+            case (.date, .currentDate):
+                // The same text form GRDB stores dates in, to the millisecond.
+                return ("(strftime('%Y-%m-%d %H:%M:%f', 'now'))", "Date()")
+            default: return mismatch()
+            }
+        case .subtype(let name):
+            guard let subtype = subtypes[name], case .enumeration(let cases) = subtype.kind, case .enumCase(let item) = value else { return mismatch() }
+            guard cases.contains(item) else {
+                diagnostics.error("default_value '.\(item)' is not a case of '\(name)' (\(cases.joined(separator: ", ")))", at: property.location, path: property.path + ".default_value")
+                return nil
+            }
+            return (quoteLiteral(item), ".\(Naming.swiftIdentifier(Naming.propertyName(item)))")
+        default:
+            diagnostics.error("default_value is not supported for property '\(property.name)' of type \(property.type)", at: property.location, path: property.path + ".default_value")
+            return nil
+        }
+    }
+
+    // MARK: Schemas
+
+    /// The schema at a version, and the snapshot that freezes it.
+    func schema(at version: SchemaVersion, previous: SchemaVersion?, entities: [ResolvedEntity], _ diagnostics: inout DiagnosticCollector) -> (Schema, SchemaSnapshot) {
+        var tables: [SchemaTable] = []
+        var entitySnapshots: [SchemaSnapshot.EntitySnapshot] = []
+        for entity in entities {
+            let timeline = timelines[entity.name]!
+            guard let historyVersion = timeline.historyVersion(at: version), let shape = entity.shapes.first(where: { $0.version == historyVersion }) else { continue }
+            let previousShape = previous.flatMap { previous in timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } } }
+            let renamedTable = previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
+            func previousColumn(of property: PropertyShape) -> String? {
+                guard let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }), old.column != property.column else { return nil }
+                return old.column
+            }
+
+            var columns = [SchemaColumn(name: shape.identifier.column, type: shape.identifier.storage, notNull: shape.identifier.kind != .local)]
+            if case .property(let key) = timeline.entity.identifier.kind, let old = previousShape, old.identifier.column != shape.identifier.column {
+                columns[0].renamedFrom = old.identifier.column
+                _ = key
+            }
+            var foreignKeys: [SchemaForeignKey] = []
+            var indexes: [SchemaIndex] = []
+            for property in shape.properties {
+                switch property.kind {
+                case .value:
+                    columns.append(SchemaColumn(name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property)))
+                case .toOne(let targetEntity, _, let targetColumn):
+                    columns.append(SchemaColumn(name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property)))
+                    foreignKeys.append(SchemaForeignKey(columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: property.nullable ? .setNull : .cascade))
+                    indexes.append(SchemaIndex(name: "\(shape.tableName)_\(property.column)_index", columns: [property.column]))
+                case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _):
+                    let oldJoin = previousShape?.properties.first { $0.currentName == property.currentName }.flatMap { old -> String? in
+                        if case .toMany(_, _, _, let oldJoinTable, _, _) = old.kind, oldJoinTable != joinTable { return oldJoinTable }
+                        return nil
+                    }
+                    tables.append(
+                        SchemaTable(
+                            name: joinTable, kind: .join,
+                            columns: [SchemaColumn(name: "source_id", type: shape.identifier.storage, notNull: true), SchemaColumn(name: "target_id", type: targetStorage, notNull: true)],
+                            primaryKey: ["source_id", "target_id"],
+                            foreignKeys: [
+                                SchemaForeignKey(columns: ["source_id"], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
+                                SchemaForeignKey(columns: ["target_id"], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
+                            ],
+                            indexes: [SchemaIndex(name: "\(joinTable)_target_index", columns: ["target_id"])], renamedFrom: oldJoin))
+                }
+            }
+            let identifierColumn = columns.removeFirst()
+            columns.sort { $0.name < $1.name }
+            tables.append(
+                SchemaTable(name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name], foreignKeys: foreignKeys, indexes: indexes, renamedFrom: renamedTable))
+
+            entitySnapshots.append(
+                SchemaSnapshot.EntitySnapshot(
+                    name: shape.name, table: shape.tableName, identifier: Self.describe(shape.identifier),
+                    properties: shape.properties.map { SchemaSnapshot.PropertySnapshot(name: $0.name, type: $0.typeDescription, nullable: $0.nullable, defaultValue: $0.defaultSQL) }
+                        .sorted { $0.name < $1.name }))
+        }
+        let schema = Schema(version: version, tables: tables)
+        let snapshot = SchemaSnapshot(
+            format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum, entities: entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
+        return (schema, snapshot)
+    }
+
+    static func describe(_ identifier: IdentifierShape) -> String {
+        switch identifier.kind {
+        case .local: "local"
+        case .scalar(let scalar): scalar.rawValue
+        case .property(let name): "property \(name)"
+        }
+    }
+}
+
+/// A Swift string literal for arbitrary text.
+func swiftStringLiteral(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\\": result += "\\\\"
+        case "\"": result += "\\\""
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += "\\u{\(String(scalar.value, radix: 16))}"
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result + "\""
+}

@@ -1,0 +1,149 @@
+import Foundation
+import LucidSchema
+
+/// The frozen record of one schema version: `<schema_path>/<version>.json`.
+///
+/// A snapshot holds the tables (the storage shape, whose DDL the checksum covers) and the entities as
+/// described at that version (types and defaults that the tables alone do not show). Once a version is
+/// released (older than `current_version`), its snapshot is never rewritten: the descriptions must keep
+/// producing exactly this shape, and `generate` fails naming what changed if they do not.
+public struct SchemaSnapshot: Sendable, Codable, Equatable {
+    public struct EntitySnapshot: Sendable, Codable, Equatable {
+        public var name: String
+        public var table: String
+        public var identifier: String
+        public var properties: [PropertySnapshot]
+    }
+
+    public struct PropertySnapshot: Sendable, Codable, Equatable {
+        public var name: String
+        public var type: String
+        public var nullable: Bool
+        public var defaultValue: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, type, nullable
+            case defaultValue = "default"
+        }
+    }
+
+    /// The snapshot file format; bumped only with a migration of old snapshot files.
+    public var format: Int
+    public var version: SchemaVersion
+    /// SHA-256 of the version's DDL (``Schema/checksum``).
+    public var checksum: String
+    public var entities: [EntitySnapshot]
+    public var tables: [SchemaTable]
+
+    public var schema: Schema { Schema(version: version, tables: tables) }
+
+    public static let currentFormat = 1
+
+    /// The file name of a version's snapshot.
+    public static func fileName(for version: SchemaVersion) -> String { "\(version.string).json" }
+
+    /// The canonical file contents: pretty, key-sorted JSON with a trailing newline.
+    public func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain values cannot fail.
+        let data = try! encoder.encode(self)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// Reads the snapshot folder.
+enum SnapshotStore {
+    /// Every snapshot in `folder`, by version. Unreadable or malformed files are errors.
+    static func load(from folder: String, _ diagnostics: inout DiagnosticCollector) -> [SchemaVersion: (snapshot: SchemaSnapshot, file: String)] {
+        var result: [SchemaVersion: (snapshot: SchemaSnapshot, file: String)] = [:]
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return result }
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let path = (folder as NSString).appendingPathComponent(name)
+            let shown = displayPath(path)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                diagnostics.error("cannot read this schema snapshot", at: SourceLocation(file: shown))
+                continue
+            }
+            let snapshot: SchemaSnapshot
+            do {
+                snapshot = try JSONDecoder().decode(SchemaSnapshot.self, from: data)
+            } catch {
+                diagnostics.error("malformed schema snapshot: \(error); restore it from version control", at: SourceLocation(file: shown))
+                continue
+            }
+            guard snapshot.format == SchemaSnapshot.currentFormat else {
+                diagnostics.error("schema snapshot format \(snapshot.format) is not supported by this lucidgen", at: SourceLocation(file: shown))
+                continue
+            }
+            if name != SchemaSnapshot.fileName(for: snapshot.version) {
+                diagnostics.error("this snapshot is of version \(snapshot.version); its file must be named '\(SchemaSnapshot.fileName(for: snapshot.version))'", at: SourceLocation(file: shown))
+                continue
+            }
+            if snapshot.schema.checksum != snapshot.checksum {
+                diagnostics.error(
+                    "schema snapshot \(snapshot.version) was edited by hand: its tables no longer match its checksum; restore it from version control",
+                    at: SourceLocation(file: shown))
+                continue
+            }
+            if let existing = result[snapshot.version] {
+                diagnostics.error("two snapshots of version \(snapshot.version) (also '\(displayPath(existing.file))')", at: SourceLocation(file: shown))
+                continue
+            }
+            result[snapshot.version] = (snapshot, path)
+        }
+        return result
+    }
+
+    /// Human-readable differences between a frozen snapshot and the shape the descriptions produce now.
+    /// Each difference is paired with the entity (current name) it concerns, when known.
+    static func differences(frozen: SchemaSnapshot, derived: SchemaSnapshot) -> [(entity: String?, message: String)] {
+        var result: [(String?, String)] = []
+        let frozenEntities = Dictionary(uniqueKeysWithValues: frozen.entities.map { ($0.name, $0) })
+        let derivedEntities = Dictionary(uniqueKeysWithValues: derived.entities.map { ($0.name, $0) })
+        for name in Set(frozenEntities.keys).union(derivedEntities.keys).sorted() {
+            switch (frozenEntities[name], derivedEntities[name]) {
+            case (let old?, nil):
+                result.append((name, "entity '\(name)' is in the released snapshot but the descriptions no longer produce it at this version "
+                    + "(if it was renamed, add \"previous_name\" to the version_history item of the rename; if it was removed, keep its description and add \"removed_at_version\")"))
+                _ = old
+            case (nil, .some):
+                result.append((name, "entity '\(name)' is not in the released snapshot (if it was added later, its first version_history item must be that later version)"))
+            case (let old?, let new?):
+                if old.table != new.table { result.append((name, "entity '\(name)': table '\(old.table)' became '\(new.table)'")) }
+                if old.identifier != new.identifier { result.append((name, "entity '\(name)': identifier '\(old.identifier)' became '\(new.identifier)'")) }
+                let oldProperties = Dictionary(uniqueKeysWithValues: old.properties.map { ($0.name, $0) })
+                let newProperties = Dictionary(uniqueKeysWithValues: new.properties.map { ($0.name, $0) })
+                for property in Set(oldProperties.keys).union(newProperties.keys).sorted() {
+                    switch (oldProperties[property], newProperties[property]) {
+                    case (.some, nil):
+                        result.append((name, "entity '\(name)': property '\(property)' is missing "
+                            + "(if it was removed later, keep it and add \"removed_at_version\"; if it was renamed later, add \"previous_name\" and \"renamed_at_version\")"))
+                    case (nil, .some):
+                        result.append((name, "entity '\(name)': property '\(property)' was added (if it was added in a later version, set its \"added_at_version\")"))
+                    case (let a?, let b?):
+                        if a.type != b.type { result.append((name, "entity '\(name)': property '\(property)' changed type from \(a.type) to \(b.type)")) }
+                        if a.nullable != b.nullable {
+                            result.append((name, "entity '\(name)': property '\(property)' changed from \(a.nullable ? "nullable" : "required") to \(b.nullable ? "nullable" : "required")"))
+                        }
+                        if a.defaultValue != b.defaultValue {
+                            result.append((name, "entity '\(name)': property '\(property)' changed default from \(a.defaultValue ?? "none") to \(b.defaultValue ?? "none")"))
+                        }
+                    case (nil, nil): break
+                    }
+                }
+            case (nil, nil): break
+            }
+        }
+        if result.isEmpty && frozen.tables != derived.tables {
+            let frozenTables = Dictionary(uniqueKeysWithValues: frozen.tables.map { ($0.name, $0) })
+            for table in derived.tables where frozenTables[table.name] != table {
+                result.append((nil, "table '\(table.name)' differs: frozen \(frozenTables[table.name].map { $0.createTableStatement() } ?? "absent"), now \(table.createTableStatement())"))
+            }
+            for table in frozen.tables where derived.tables.allSatisfy({ $0.name != table.name }) {
+                result.append((nil, "table '\(table.name)' is no longer produced"))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,163 @@
+/// The storage shape of one schema version: the SQLite tables a store at that version has.
+///
+/// A `Schema` is what the generator freezes for every released version and what the runtime
+/// compares a store with. Its ``checksum`` is a SHA-256 of the canonical DDL, so two versions
+/// whose tables are identical share a checksum.
+public struct Schema: Sendable, Hashable, Codable {
+    public var version: SchemaVersion
+    public var tables: [SchemaTable]
+
+    public init(version: SchemaVersion, tables: [SchemaTable]) {
+        self.version = version
+        self.tables = tables.sorted { $0.name < $1.name }
+    }
+
+    /// The table with this name (SQLite compares names case-insensitively).
+    public func table(named name: String) -> SchemaTable? {
+        tables.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// `CREATE TABLE` and `CREATE INDEX` statements, in a deterministic order.
+    public var ddl: [String] { tables.flatMap(\.createStatements) }
+
+    /// SHA-256 of the DDL, hex-encoded.
+    public var checksum: String { SHA256.hex(of: ddl.joined(separator: ";\n")) }
+}
+
+/// A table of a schema version.
+public struct SchemaTable: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        /// Holds the rows of an entity.
+        case entity
+        /// Links the rows of a to-many relationship.
+        case join
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var columns: [SchemaColumn]
+    /// Primary key columns, in order.
+    public var primaryKey: [String]
+    public var foreignKeys: [SchemaForeignKey]
+    public var indexes: [SchemaIndex]
+    /// The table's name in the previous schema version when it was renamed at this version.
+    public var renamedFrom: String?
+
+    public init(
+        name: String, kind: Kind = .entity, columns: [SchemaColumn], primaryKey: [String],
+        foreignKeys: [SchemaForeignKey] = [], indexes: [SchemaIndex] = [], renamedFrom: String? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.foreignKeys = foreignKeys
+        self.indexes = indexes
+        self.renamedFrom = renamedFrom
+    }
+
+    public func column(named name: String) -> SchemaColumn? {
+        columns.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The statement that creates this table, with the given name (the rebuild creates it under a temporary name).
+    public func createTableStatement(named tableName: String? = nil) -> String {
+        var parts = columns.map { column -> String in
+            var sql = "\(quoteIdentifier(column.name)) \(column.type.rawValue)"
+            if primaryKey == [column.name] { sql += " PRIMARY KEY" }
+            if column.notNull { sql += " NOT NULL" }
+            if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
+            return sql
+        }
+        if primaryKey.count > 1 {
+            parts.append("PRIMARY KEY (\(primaryKey.map(quoteIdentifier).joined(separator: ", ")))")
+        }
+        for key in foreignKeys {
+            parts.append(
+                "FOREIGN KEY (\(key.columns.map(quoteIdentifier).joined(separator: ", "))) REFERENCES "
+                    + "\(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))"
+                    + " ON DELETE \(key.onDelete.rawValue)")
+        }
+        return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))"
+    }
+
+    public var createIndexStatements: [String] {
+        indexes.map { index in
+            "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoteIdentifier(index.name)) ON \(quoteIdentifier(name)) "
+                + "(\(index.columns.map(quoteIdentifier).joined(separator: ", ")))"
+        }
+    }
+
+    public var createStatements: [String] { [createTableStatement()] + createIndexStatements }
+}
+
+/// A column of a table.
+public struct SchemaColumn: Sendable, Hashable, Codable {
+    /// SQLite storage classes, used as column type affinities.
+    public enum StorageType: String, Sendable, Codable {
+        case integer = "INTEGER"
+        case real = "REAL"
+        case text = "TEXT"
+        case blob = "BLOB"
+    }
+
+    public var name: String
+    public var type: StorageType
+    public var notNull: Bool
+    /// The SQL of the `DEFAULT` clause (a literal or a parenthesized expression), if any.
+    public var defaultSQL: String?
+    /// The column's name in the previous schema version when it was renamed at this version.
+    public var renamedFrom: String?
+
+    public init(name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil) {
+        self.name = name
+        self.type = type
+        self.notNull = notNull
+        self.defaultSQL = defaultSQL
+        self.renamedFrom = renamedFrom
+    }
+}
+
+/// A foreign key: `columns` reference `tableColumns` of `table`.
+public struct SchemaForeignKey: Sendable, Hashable, Codable {
+    public enum Action: String, Sendable, Codable {
+        case cascade = "CASCADE"
+        case setNull = "SET NULL"
+        case noAction = "NO ACTION"
+    }
+
+    public var columns: [String]
+    public var table: String
+    public var tableColumns: [String]
+    public var onDelete: Action
+
+    public init(columns: [String], table: String, tableColumns: [String], onDelete: Action) {
+        self.columns = columns
+        self.table = table
+        self.tableColumns = tableColumns
+        self.onDelete = onDelete
+    }
+}
+
+/// A secondary index.
+public struct SchemaIndex: Sendable, Hashable, Codable {
+    public var name: String
+    public var columns: [String]
+    public var unique: Bool
+
+    public init(name: String, columns: [String], unique: Bool = false) {
+        self.name = name
+        self.columns = columns
+        self.unique = unique
+    }
+}
+
+/// Quotes an SQL identifier: `a"b` → `"a""b"`.
+public func quoteIdentifier(_ name: String) -> String {
+    "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+}
+
+/// Quotes an SQL string literal: `it's` → `'it''s'`.
+public func quoteLiteral(_ text: String) -> String {
+    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+}

@@ -1,0 +1,33 @@
+/// The list of schema versions of an app, oldest first, as `lucidgen generate` emits it.
+///
+/// The runtime reads a registry to create stores at the newest version, recognise the version of
+/// an existing store by its recorded version and checksum, and plan migrations between versions.
+///
+/// ```swift
+/// // Generated:
+/// public enum FlightLogSchema: SchemaRegistry {
+///     public static let versions: [Schema] = [version1_0, version1_1, version2_0]
+/// }
+/// ```
+public protocol SchemaRegistry: Sendable {
+    /// Every schema version, oldest first.
+    static var versions: [Schema] { get }
+
+    /// The checksum the generator computed for each version, in the same order as ``versions``.
+    /// The runtime checks that each equals ``Schema/checksum`` (a mismatch means the generated code
+    /// and the runtime disagree on DDL, e.g. after upgrading one without regenerating).
+    static var checksums: [String] { get }
+}
+
+extension SchemaRegistry {
+    /// The newest schema version.
+    public static var current: Schema {
+        guard let last = versions.last else { preconditionFailure("a schema registry lists at least one version") }
+        return last
+    }
+
+    /// The schema of a given version, if the registry knows it.
+    public static func schema(for version: SchemaVersion) -> Schema? {
+        versions.first { $0.version == version }
+    }
+}

@@ -1,0 +1,3 @@
+import LucidGenCLI
+
+LucidGen.main()
