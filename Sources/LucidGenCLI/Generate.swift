@@ -58,9 +58,3 @@ struct Generate: ParsableCommand {
         print("\(result.model.entities.count) entities, versions \(versions); \(report.created.count) created, \(report.updated.count) updated, \(report.removed.count) removed, \(report.unchanged.count) unchanged.")
     }
 }
-
-func absolutePath(_ path: String) -> String {
-    let expanded = (path as NSString).expandingTildeInPath
-    if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
-    return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
-}

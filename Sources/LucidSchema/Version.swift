@@ -76,5 +76,10 @@ public struct SchemaVersion: Sendable, Hashable, Comparable, CustomStringConvert
 /// A version string that is not `MAJOR.MINOR[.PATCH]`.
 public struct SchemaVersionError: Error, CustomStringConvertible, Equatable {
     public let string: String
+
+    public init(string: String) {
+        self.string = string
+    }
+
     public var description: String { "'\(string)' is not a version: expected MAJOR.MINOR or MAJOR.MINOR.PATCH, e.g. \"1.2\"" }
 }

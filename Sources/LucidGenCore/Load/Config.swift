@@ -180,3 +180,21 @@ public func displayPath(_ path: String) -> String {
     if standardized.hasPrefix(cwd + "/") { return String(standardized.dropFirst(cwd.count + 1)) }
     return standardized
 }
+
+/// Makes a path absolute against the working directory.
+public func absolutePath(_ path: String) -> String {
+    let expanded = (path as NSString).expandingTildeInPath
+    if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
+    return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
+}
+
+/// `path` relative to the folder `base` (both absolute), e.g. `.entities/book.json`.
+public func relativePath(_ path: String, from base: String) -> String {
+    let pathParts = (path as NSString).standardizingPath.split(separator: "/")
+    let baseParts = (base as NSString).standardizingPath.split(separator: "/")
+    var common = 0
+    while common < min(pathParts.count, baseParts.count), pathParts[common] == baseParts[common] { common += 1 }
+    let ups = Array(repeating: "..", count: baseParts.count - common)
+    let rest = pathParts[common...].map(String.init)
+    return (ups + rest).joined(separator: "/")
+}

@@ -80,12 +80,14 @@ public struct Renderer {
             files.append(GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(text)))
         }
         let appFolder = config.app.outputPath
-        let inputFolder = displayPath(config.inputPath)
+        // Headers name sources relative to the config's folder, so output does not depend on the working directory.
+        func source(_ path: String) -> String { relativePath(absolutePath(path), from: config.directory) }
+        let inputFolder = source(config.inputPath)
         for entity in model.entities {
-            try emit("entity", "Entities/\(Naming.typeName(entity.name)).swift", in: appFolder, source: "\(inputFolder)/\((entity.file as NSString).lastPathComponent)", viewModels.entity(entity))
+            try emit("entity", "Entities/\(Naming.typeName(entity.name)).swift", in: appFolder, source: source(entity.file), viewModels.entity(entity))
         }
         for subtype in model.subtypes {
-            try emit("subtype", "Subtypes/\(Naming.typeName(subtype.name)).swift", in: appFolder, source: displayPath(subtype.location.file), viewModels.subtype(subtype))
+            try emit("subtype", "Subtypes/\(Naming.typeName(subtype.name)).swift", in: appFolder, source: source(subtype.location.file), viewModels.subtype(subtype))
         }
         try emit("schema", "\(viewModels.registryName).swift", in: appFolder, source: inputFolder, viewModels.schema())
         for snapshot in model.snapshots {

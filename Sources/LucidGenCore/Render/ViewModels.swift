@@ -54,7 +54,7 @@ struct ViewModels {
             properties.append(
                 property(
                     swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, swiftType: item.swiftType + (item.nullable ? "?" : ""),
-                    defaultSwift: item.defaultSwift, doc: doc))
+                    defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc))
         }
         if case .property(let key) = identifier.kind {
             properties.insert(
@@ -148,6 +148,7 @@ struct ViewModels {
                 ["columns": list(key.columns), "table": key.table, "tableColumns": list(key.tableColumns), "onDelete": String(describing: key.onDelete)]
             },
             "indexes": table.indexes.map { index -> [String: Any] in ["name": index.name, "columns": list(index.columns), "unique": index.unique] },
+            "hasForeignKeys": !table.foreignKeys.isEmpty, "hasIndexes": !table.indexes.isEmpty,
         ]
     }
 }

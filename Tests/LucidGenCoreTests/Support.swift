@@ -1,0 +1,141 @@
+import Foundation
+import LucidGenCore
+import Testing
+
+/// The repository's root folder.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The folder holding the built products (the `lucidgen` binary among them).
+let productsDirectory: URL = {
+    var candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+    if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+    candidates.append(repositoryRoot.appendingPathComponent(".build/debug"))
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("lucidgen").path) } ?? candidates.last!
+}()
+
+var lucidgenBinary: String { productsDirectory.appendingPathComponent("lucidgen").path }
+
+/// A throw-away project folder with a config and descriptions.
+struct TestProject {
+    let root: URL
+
+    init(files: [String: String] = [:], config: String? = TestProject.defaultConfig) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        if let config { try write(".lucid.yaml", config) }
+        for (path, contents) in files { try write(path, contents) }
+    }
+
+    static let defaultConfig = """
+        input_path: .entities
+        targets:
+          app:
+            module_name: App
+            output_path: Sources/App/Generated
+        """
+
+    func write(_ relative: String, _ contents: String) throws {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: url)
+    }
+
+    func read(_ relative: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+    }
+
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path) }
+
+    var configPath: String { root.appendingPathComponent(".lucid.yaml").path }
+
+    /// Runs the pipeline in-process.
+    func generate(check: Bool = false) throws(GenerationFailed) -> GeneratorPipeline.Result {
+        try GeneratorPipeline(configPath: configPath).run(check: check)
+    }
+
+    /// Runs the pipeline and expects it to fail; returns the errors.
+    func errors() throws -> [Diagnostic] {
+        do {
+            _ = try generate()
+        } catch {
+            return error.errors
+        }
+        Issue.record("generation succeeded but errors were expected")
+        return []
+    }
+
+    /// Every file below the root, relative, sorted (build folders excluded).
+    func allFiles() -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var files: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasPrefix(".build") { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+/// A one-version entity description.
+func entityJSON(_ name: String, version: String = "1.0", properties: String = #"{ "name": "title", "property_type": "string" }"#, extra: String = "") -> String {
+    """
+    {
+        "name": "\(name)",\(extra)
+        "version_history": [{ "version": "\(version)" }],
+        "properties": [
+            \(properties)
+        ]
+    }
+    """
+}
+
+/// Result of running a process.
+struct ProcessResult {
+    var status: Int32
+    var output: String
+    var error: String
+}
+
+@discardableResult
+func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
+    // Files rather than pipes: a chatty process (a compiler) cannot block on a full pipe.
+    let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+    let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(at: outputURL)
+        try? FileManager.default.removeItem(at: errorURL)
+    }
+    let outputHandle = try FileHandle(forWritingTo: outputURL)
+    let errorHandle = try FileHandle(forWritingTo: errorURL)
+    process.standardOutput = outputHandle
+    process.standardError = errorHandle
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try outputHandle.close()
+    try errorHandle.close()
+    return ProcessResult(
+        status: process.terminationStatus, output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
+        error: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
+}
+
+/// Finds the `swift` driver.
+var swiftExecutable: String {
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let candidate = "\(folder)/swift"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return "/usr/bin/swift"
+}
