@@ -220,7 +220,7 @@ public enum DescriptionLoader {
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool("lazy", &diagnostics) ?? reader.bool("extra", &diagnostics) ?? false,
-            location: node.location, path: node.path)
+            location: node.location, typeLocation: typeNode.location, path: node.path)
     }
 
     static func decodeType(_ node: JSONNode, allowRelationship: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyType? {

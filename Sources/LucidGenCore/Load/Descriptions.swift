@@ -63,6 +63,8 @@ public struct PropertyDescription: Sendable {
     public var unused: Bool
     public var lazy: Bool
     public var location: SourceLocation
+    /// Where `property_type` is written.
+    public var typeLocation: SourceLocation
     public var path: String
 
     /// The column name: `persisted_name`, or `name`.

@@ -46,7 +46,8 @@ public enum Resolver {
         diagnostics.append(contentsOf: snapshotDiagnostics.diagnostics)
 
         let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0)) })
-        var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: frozen.mapValues(\.snapshot))
+        // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change.
+        var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: frozen.filter { $0.key < currentVersion }.mapValues(\.snapshot))
         var entities: [ResolvedEntity] = []
         for entity in described {
             let timeline = timelines[entity.name]!
@@ -103,15 +104,18 @@ public enum Resolver {
     private static func checkUniqueness(_ entities: [EntityDescription], _ subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector) {
         var names: [String: SourceLocation] = [:]
         var types: [String: SourceLocation] = [:]
-        func claim(_ key: String, in table: inout [String: SourceLocation], _ what: String, at location: SourceLocation) {
+        @discardableResult
+        func claim(_ key: String, in table: inout [String: SourceLocation], _ what: String, at location: SourceLocation) -> Bool {
             if let first = table[key] {
                 diagnostics.error("\(what) is already used by \(first)", at: location)
-            } else {
-                table[key] = location
+                return false
             }
+            table[key] = location
+            return true
         }
-        for entity in entities {
-            claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location)
+        // In file order, so the error lands on the later file.
+        for entity in entities.sorted(by: { $0.location < $1.location }) {
+            guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location) else { continue }
             if entity.persistedName != nil { claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location) }
             claim(Naming.typeName(entity.name), in: &types, "Swift type name '\(Naming.typeName(entity.name))' (from entity '\(entity.name)')", at: entity.location)
             var properties: [String: SourceLocation] = [:]

@@ -137,7 +137,7 @@ struct ShapeBuilder {
         case .relationship(let targetName, let toMany):
             guard let target = timelines[targetName] else {
                 let hint = timelines.values.first { $0.entity.versionHistory.contains { $0.previousName == targetName } }.map { " (did you mean '\($0.entity.name)', its current name?)" } ?? ""
-                diagnostics.error("relationship '\(property.name)' refers to unknown entity '\(targetName)'\(hint)", at: property.location, path: property.path + ".property_type")
+                diagnostics.error("relationship '\(property.name)' refers to unknown entity '\(targetName)'\(hint)", at: property.typeLocation, path: property.path + ".property_type")
                 return nil
             }
             guard target.exists(at: version) else {
@@ -183,7 +183,7 @@ struct ShapeBuilder {
             return (.text, "[\(swift)]")
         case .subtype(let name):
             guard let subtype = subtypes[name] else {
-                diagnostics.error("unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/", at: property.location, path: property.path + ".property_type")
+                diagnostics.error("unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/", at: property.typeLocation, path: property.path + ".property_type")
                 return nil
             }
             switch subtype.kind {
