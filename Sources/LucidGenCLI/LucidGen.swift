@@ -4,8 +4,6 @@ import LucidGenCore
 
 /// The `lucidgen` command: generates versioned Swift records, schemas and migration tests from entity descriptions.
 public struct LucidGen: ParsableCommand {
-    public static let version = "0.1.0"
-
     public static let configuration = CommandConfiguration(
         commandName: "lucidgen",
         abstract: "Generate versioned SQLite records and schemas from entity descriptions, and migrate stores safely.",
@@ -21,7 +19,7 @@ public struct LucidGen: ParsableCommand {
               2   `generate --check` found generated files that are out of date
               64  the command line is invalid
             """,
-        version: version,
+        version: LucidGenVersion.current,
         subcommands: [Generate.self, Init.self]
     )
 

@@ -38,3 +38,8 @@ public struct GeneratorPipeline {
         return Result(report: report, diagnostics: output.diagnostics, model: model)
     }
 }
+
+/// The version of lucidgen.
+public enum LucidGenVersion {
+    public static let current = "0.1.0"
+}

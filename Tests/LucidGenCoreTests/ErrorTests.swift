@@ -182,4 +182,9 @@ import Testing
         let errors = try failures([".entities/a.json": entityJSON("a", extra: #" "previous_name": "b","#)])
         #expect(errors.contains { $0.message.contains("move it into the version_history item") })
     }
+
+    @Test func entityAndSubtypeWithTheSameSwiftName() throws {
+        let errors = try failures([".entities/genre.json": entityJSON("genre"), ".entities/Subtypes/genre.json": #"{ "name": "genre", "cases": ["a"] }"#])
+        #expect(errors.contains { $0.message.hasPrefix("Swift type name 'Genre' (from subtype 'genre') is already used by") })
+    }
 }

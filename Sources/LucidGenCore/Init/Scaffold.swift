@@ -16,7 +16,7 @@ public struct Scaffold {
     }
 
     public static let publicURL = "https://github.com/lucidgen/lucidgen.git"
-    public static let releaseVersion = "0.1.0"
+    public static let releaseVersion = LucidGenVersion.current
 
     /// The checkout this binary was built from when it still exists (so `init` works offline right after
     /// building lucidgen), else the published package.

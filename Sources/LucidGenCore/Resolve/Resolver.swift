@@ -129,7 +129,7 @@ public enum Resolver {
             }
         }
         for subtype in subtypes {
-            claim(subtype.name, in: &types, "Swift type name '\(subtype.name)' (from subtype '\(subtype.name)')", at: subtype.location)
+            claim(Naming.typeName(subtype.name), in: &types, "Swift type name '\(Naming.typeName(subtype.name))' (from subtype '\(subtype.name)')", at: subtype.location)
         }
     }
 

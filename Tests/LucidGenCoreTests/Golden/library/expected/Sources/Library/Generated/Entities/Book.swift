@@ -45,8 +45,8 @@ public struct Book_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     /// `cover`: data, nullable.
     public var cover: Data?
 
-    /// `genre`: genre, default 'fiction'.
-    public var genre: Genre
+    /// `genre`: book_genre, default 'fiction'.
+    public var genre: BookGenre
 
     /// `formats`: format, nullable.
     public var formats: Format?
@@ -76,7 +76,7 @@ public struct Book_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         coverUrl: URL? = nil,
         coverColor: String = "#FFF000",
         cover: Data? = nil,
-        genre: Genre = .fiction,
+        genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
         author: Int64? = nil,
@@ -174,8 +174,8 @@ public struct Book_1_1: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     /// `cover`: data, nullable.
     public var cover: Data?
 
-    /// `genre`: genre, default 'fiction'.
-    public var genre: Genre
+    /// `genre`: book_genre, default 'fiction'.
+    public var genre: BookGenre
 
     /// `formats`: format, nullable.
     public var formats: Format?
@@ -207,7 +207,7 @@ public struct Book_1_1: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         coverUrl: URL? = nil,
         coverColor: String = "#FFF000",
         cover: Data? = nil,
-        genre: Genre = .fiction,
+        genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
         author: Int64? = nil,
@@ -311,8 +311,8 @@ public struct Book_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     /// `cover`: data, nullable.
     public var cover: Data?
 
-    /// `genre`: genre, default 'fiction'.
-    public var genre: Genre
+    /// `genre`: book_genre, default 'fiction'.
+    public var genre: BookGenre
 
     /// `formats`: format, nullable.
     public var formats: Format?
@@ -347,7 +347,7 @@ public struct Book_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         coverUrl: URL? = nil,
         coverColor: String = "#FFF000",
         cover: Data? = nil,
-        genre: Genre = .fiction,
+        genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
         `class`: String = "it's \"quoted\"",
@@ -478,8 +478,8 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     /// `cover`: data, nullable.
     public var cover: Data?
 
-    /// `genre`: genre, default 'fiction'.
-    public var genre: Genre
+    /// `genre`: book_genre, default 'fiction'.
+    public var genre: BookGenre
 
     /// `formats`: format, nullable.
     public var formats: Format?
@@ -511,7 +511,7 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         coverUrl: URL? = nil,
         coverColor: String = "#FFF000",
         cover: Data? = nil,
-        genre: Genre = .fiction,
+        genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
         `class`: String = "it's \"quoted\"",
