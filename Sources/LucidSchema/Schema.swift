@@ -42,10 +42,14 @@ public struct SchemaTable: Sendable, Hashable, Codable {
     public var indexes: [SchemaIndex]
     /// The table's name in the previous schema version when it was renamed at this version.
     public var renamedFrom: String?
+    /// For a join table that replaces a to-one relationship at this version: the foreign key column of
+    /// the owner table (at the previous version) whose values become this table's links.
+    public var convertedFromColumn: String?
 
     public init(
         name: String, kind: Kind = .entity, columns: [SchemaColumn], primaryKey: [String],
-        foreignKeys: [SchemaForeignKey] = [], indexes: [SchemaIndex] = [], renamedFrom: String? = nil
+        foreignKeys: [SchemaForeignKey] = [], indexes: [SchemaIndex] = [], renamedFrom: String? = nil,
+        convertedFromColumn: String? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -54,6 +58,7 @@ public struct SchemaTable: Sendable, Hashable, Codable {
         self.foreignKeys = foreignKeys
         self.indexes = indexes
         self.renamedFrom = renamedFrom
+        self.convertedFromColumn = convertedFromColumn
     }
 
     public func column(named name: String) -> SchemaColumn? {
@@ -108,13 +113,20 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     public var defaultSQL: String?
     /// The column's name in the previous schema version when it was renamed at this version.
     public var renamedFrom: String?
+    /// For a to-one foreign key column that replaces a to-many relationship at this version: the join
+    /// table (at the previous version) whose single link per row becomes this column's value.
+    public var convertedFromJoinTable: String?
 
-    public init(name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil) {
+    public init(
+        name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
+        convertedFromJoinTable: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.notNull = notNull
         self.defaultSQL = defaultSQL
         self.renamedFrom = renamedFrom
+        self.convertedFromJoinTable = convertedFromJoinTable
     }
 }
 

@@ -136,13 +136,15 @@ struct ViewModels {
     private func table(_ table: SchemaTable) -> [String: Any] {
         func list(_ names: [String]) -> String { names.map(swiftStringLiteral).joined(separator: ", ") }
         func optional(_ text: String?) -> String { text.map(swiftStringLiteral) ?? "nil" }
-        return [
+        var result: [String: Any] = [
             "name": table.name, "kind": table.kind.rawValue, "primaryKey": list(table.primaryKey), "renamedFrom": optional(table.renamedFrom),
             "columns": table.columns.map { column -> [String: Any] in
-                [
+                var result: [String: Any] = [
                     "name": column.name, "type": String(describing: column.type), "notNull": column.notNull,
                     "defaultSQL": optional(column.defaultSQL), "renamedFrom": optional(column.renamedFrom),
                 ]
+                if let join = column.convertedFromJoinTable { result["convertedFromJoinTable"] = join }
+                return result
             },
             "foreignKeys": table.foreignKeys.map { key -> [String: Any] in
                 ["columns": list(key.columns), "table": key.table, "tableColumns": list(key.tableColumns), "onDelete": String(describing: key.onDelete)]
@@ -150,5 +152,7 @@ struct ViewModels {
             "indexes": table.indexes.map { index -> [String: Any] in ["name": index.name, "columns": list(index.columns), "unique": index.unique] },
             "hasForeignKeys": !table.foreignKeys.isEmpty, "hasIndexes": !table.indexes.isEmpty,
         ]
+        if let column = table.convertedFromColumn { result["convertedFromColumn"] = column }
+        return result
     }
 }

@@ -284,14 +284,22 @@ struct ShapeBuilder {
                 case .value:
                     columns.append(SchemaColumn(name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property)))
                 case .toOne(let targetEntity, _, let targetColumn):
-                    columns.append(SchemaColumn(name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property)))
+                    var column = SchemaColumn(name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property))
+                    if case .toMany(_, _, _, let oldJoin, _, _)? = previousShape?.properties.first(where: { $0.currentName == property.currentName })?.kind {
+                        column.renamedFrom = nil
+                        column.convertedFromJoinTable = oldJoin
+                    }
+                    columns.append(column)
                     foreignKeys.append(SchemaForeignKey(columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: property.nullable ? .setNull : .cascade))
                     indexes.append(SchemaIndex(name: "\(shape.tableName)_\(property.column)_index", columns: [property.column]))
                 case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _):
-                    let oldJoin = previousShape?.properties.first { $0.currentName == property.currentName }.flatMap { old -> String? in
+                    let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
+                    let oldJoin = previousProperty.flatMap { old -> String? in
                         if case .toMany(_, _, _, let oldJoinTable, _, _) = old.kind, oldJoinTable != joinTable { return oldJoinTable }
                         return nil
                     }
+                    var convertedFromColumn: String?
+                    if let previousProperty, case .toOne = previousProperty.kind { convertedFromColumn = previousProperty.column }
                     tables.append(
                         SchemaTable(
                             name: joinTable, kind: .join,
@@ -301,7 +309,8 @@ struct ShapeBuilder {
                                 SchemaForeignKey(columns: ["source_id"], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
                                 SchemaForeignKey(columns: ["target_id"], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
                             ],
-                            indexes: [SchemaIndex(name: "\(joinTable)_target_index", columns: ["target_id"])], renamedFrom: oldJoin))
+                            indexes: [SchemaIndex(name: "\(joinTable)_target_index", columns: ["target_id"])], renamedFrom: oldJoin,
+                            convertedFromColumn: convertedFromColumn))
                 }
             }
             let identifierColumn = columns.removeFirst()

@@ -1,0 +1,61 @@
+/// Follows tables and columns back through the versions of a registry, using each version's
+/// `renamedFrom` and `convertedFrom…` annotations: the stable identities that let a step from 1.0
+/// straight to 3.0 know that `log_entry.notes` was `flight.remarks`.
+struct Lineage {
+    let versions: [Schema]
+
+    /// Where something at a later version came from at an earlier one.
+    enum Origin: Hashable {
+        case table(String)
+        case column(table: String, name: String)
+    }
+
+    /// The origin at version index `earlier` of table `name` at version index `later`, or nil when the
+    /// table did not exist (under any name) at `earlier`.
+    func origin(ofTable name: String, at later: Int, in earlier: Int) -> Origin? {
+        trace(.table(name), from: later, to: earlier)
+    }
+
+    /// The origin at `earlier` of column `column` of table `table` at `later`.
+    func origin(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Origin? {
+        trace(.column(table: table, name: column), from: later, to: earlier)
+    }
+
+    private func trace(_ start: Origin, from later: Int, to earlier: Int) -> Origin? {
+        var current = start
+        var index = later
+        while index > earlier {
+            guard let previous = stepBack(current, at: index) else { return nil }
+            current = previous
+            index -= 1
+        }
+        return current
+    }
+
+    /// One version back.
+    private func stepBack(_ origin: Origin, at index: Int) -> Origin? {
+        let schema = versions[index]
+        let previous = versions[index - 1]
+        switch origin {
+        case .table(let name):
+            guard let table = schema.table(named: name) else { return nil }
+            if let column = table.convertedFromColumn {
+                guard let owner = table.foreignKeys.first(where: { $0.columns == ["source_id"] })?.table,
+                    case .table(let previousOwner)? = stepBack(.table(owner), at: index),
+                    previous.table(named: previousOwner)?.column(named: column) != nil
+                else { return nil }
+                return .column(table: previousOwner, name: column)
+            }
+            let previousName = table.renamedFrom ?? name
+            return previous.table(named: previousName) == nil ? nil : .table(previousName)
+        case .column(let tableName, let columnName):
+            guard let table = schema.table(named: tableName), let column = table.column(named: columnName) else { return nil }
+            if let join = column.convertedFromJoinTable {
+                return previous.table(named: join) == nil ? nil : .table(join)
+            }
+            guard case .table(let previousTable)? = stepBack(.table(tableName), at: index) else { return nil }
+            let previousColumn = column.renamedFrom ?? columnName
+            return previous.table(named: previousTable)?.column(named: previousColumn) == nil ? nil : .column(table: previousTable, name: previousColumn)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// One operation of an inferred migration step, in the order a step runs them.
+///
+/// Operations are plain values so that the CLI can print a plan and tests can compare plans; the runtime
+/// turns each into SQL (`LucidRuntime.StepExecutor`).
+public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
+    /// `ALTER TABLE from RENAME TO to`.
+    case renameTable(from: String, to: String)
+    /// `CREATE TABLE` (and its indexes) for a table that is new at the target version.
+    case createTable(SchemaTable)
+    /// Fills a new join table from the to-one column it replaces (to-one → to-many keeps every link).
+    case fillJoinTable(join: String, ownerTable: String, ownerKey: String, fromColumn: String)
+    /// `ALTER TABLE table RENAME COLUMN from TO to`.
+    case renameColumn(table: String, from: String, to: String)
+    /// `ALTER TABLE table ADD COLUMN …` (constant default, no constraint SQLite refuses on ADD COLUMN).
+    case addColumn(table: String, column: SchemaColumn)
+    /// `ALTER TABLE table DROP COLUMN column` (or, deferred, a pending cleanup).
+    case dropColumn(table: String, column: String, deferrable: Bool)
+    /// SQLite's 12-step rebuild of one table into its new shape, copying rows through `TableRebuild/sources`.
+    case rebuildTable(TableRebuild)
+    /// `DROP TABLE` (or, deferred, a pending cleanup).
+    case dropTable(String, deferrable: Bool)
+    /// `DROP INDEX`.
+    case dropIndex(String)
+    /// `CREATE INDEX` (or, deferred, a pending cleanup: the table works without it meanwhile).
+    case createIndex(table: String, index: SchemaIndex, deferrable: Bool)
+
+    public var description: String {
+        switch self {
+        case .renameTable(let from, let to): "rename table \(from) to \(to)"
+        case .createTable(let table): "create table \(table.name)"
+        case .fillJoinTable(let join, let owner, _, let column): "fill \(join) from \(owner).\(column) (to-one becomes to-many)"
+        case .renameColumn(let table, let from, let to): "rename column \(table).\(from) to \(to)"
+        case .addColumn(let table, let column): "add column \(table).\(column.name)\(column.defaultSQL.map { " default \($0)" } ?? "")"
+        case .dropColumn(let table, let column, _): "drop column \(table).\(column)"
+        case .rebuildTable(let rebuild): "rebuild table \(rebuild.table.name) (\(rebuild.reasons.joined(separator: "; ")))"
+        case .dropTable(let table, _): "drop table \(table)"
+        case .dropIndex(let index): "drop index \(index)"
+        case .createIndex(let table, let index, _): "create index \(index.name) on \(table)(\(index.columns.joined(separator: ", ")))"
+        }
+    }
+
+    /// A rough cost, so the planner prefers paths that rewrite fewer rows: a rebuild or a dropped column
+    /// rewrites every row of a table, most other operations only change the schema.
+    public var cost: Int {
+        switch self {
+        case .renameTable, .renameColumn, .addColumn, .createTable, .dropIndex: 1
+        case .createIndex: 200
+        case .dropTable(_, let deferrable): deferrable ? 1 : 5
+        case .fillJoinTable: 300
+        case .dropColumn: 500
+        case .rebuildTable: 1000
+        }
+    }
+
+    /// Whether the operation rewrites every row of a table.
+    public var rewritesRows: Bool {
+        switch self {
+        case .rebuildTable, .dropColumn, .fillJoinTable: true
+        default: false
+        }
+    }
+}
+
+/// How one table is rebuilt: the new shape, the table rows are copied from, and an SQL expression per
+/// new column over the old row.
+public struct TableRebuild: Sendable, Hashable {
+    /// The table in its new shape (named as at the target version).
+    public var table: SchemaTable
+    /// The table the rows come from (its name just before the rebuild, after any rename).
+    public var sourceTable: String
+    /// For each column of `table`, in order: an SQL expression over the source row.
+    public var sources: [String]
+    /// Why the table is rebuilt rather than altered, for plans and logs.
+    public var reasons: [String]
+    /// Join tables whose links become to-one values: each must hold at most one link per row.
+    public var collapsedJoinTables: [String]
+
+    public init(table: SchemaTable, sourceTable: String, sources: [String], reasons: [String], collapsedJoinTables: [String] = []) {
+        self.table = table
+        self.sourceTable = sourceTable
+        self.sources = sources
+        self.reasons = reasons
+        self.collapsedJoinTables = collapsedJoinTables
+    }
+}
+
+/// Why the change between two versions cannot be run as SQL alone and needs the app's code.
+public struct NotInferable: Error, Sendable, Hashable, CustomStringConvertible {
+    public var from: SchemaVersion
+    public var to: SchemaVersion
+    /// One reason per change that needs code, e.g. "aircraft.flight_data: type BLOB cannot convert to TEXT losslessly".
+    public var reasons: [String]
+
+    public var description: String {
+        "\(from) → \(to) is not inferable: \(reasons.joined(separator: "; "))"
+    }
+}

@@ -1,0 +1,183 @@
+/// An app-provided step between two versions (a custom stage): the planner must take it where it
+/// applies and may not skip it with an inferred step.
+public struct ExplicitStage: Sendable, Hashable {
+    public var from: SchemaVersion
+    public var to: SchemaVersion
+    public var label: String
+
+    public init(from: SchemaVersion, to: SchemaVersion, label: String) {
+        self.from = from
+        self.to = to
+        self.label = label
+    }
+}
+
+/// One step of a migration path.
+public struct MigrationStep: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// Runs as SQL only.
+        case inferred
+        /// Runs the app's stage with this label.
+        case explicit(String)
+    }
+
+    public var from: SchemaVersion
+    public var to: SchemaVersion
+    public var kind: Kind
+    /// The SQL operations of the schema change (for an explicit stage: those that can be inferred around it).
+    public var operations: [MigrationOperation]
+
+    public var label: String {
+        switch kind {
+        case .inferred: "\(from) → \(to) (inferred)"
+        case .explicit(let label): "\(from) → \(to) (\(label))"
+        }
+    }
+
+    public var description: String { label }
+}
+
+/// Why no migration path can be planned.
+public enum PlanningError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The version is not in the registry.
+    case unknownVersion(SchemaVersion, known: [SchemaVersion])
+    /// An explicit stage goes backwards or to itself, which would make a cycle.
+    case cyclicStage(from: SchemaVersion, to: SchemaVersion)
+    /// Two explicit stages between the same versions.
+    case duplicateStage(from: SchemaVersion, to: SchemaVersion)
+    /// The target cannot be reached; `blocked` says which steps need the app's code.
+    case noRoute(from: SchemaVersion, to: SchemaVersion, blocked: [NotInferable])
+
+    public var description: String {
+        switch self {
+        case .unknownVersion(let version, let known):
+            "version \(version) is not in the schema registry (known: \(known.map(\.string).joined(separator: ", ")))"
+        case .cyclicStage(let from, let to): "the stage \(from) → \(to) does not go forward, which would make a cycle"
+        case .duplicateStage(let from, let to): "two stages are registered for \(from) → \(to)"
+        case .noRoute(let from, let to, let blocked):
+            "no migration path from \(from) to \(to)" + (blocked.isEmpty ? "" : ": " + blocked.map(\.description).joined(separator: "; "))
+        }
+    }
+}
+
+/// Chooses the path a store takes from its version to another (normally the newest).
+///
+/// Versions form a graph: an inferred edge between any two versions whose combined change is
+/// inferable (not only neighbours), plus the explicit stages. The chosen path never skips an
+/// explicit stage (an inferred edge may not span one), and otherwise does the least work: it
+/// minimises the rows rewritten, then the number of steps. So a property added in 1.1 and removed
+/// in 1.3 costs nothing for a store at 1.0, and a store at 1.0 jumps straight to 1.3.
+///
+/// ```swift
+/// let planner = try MigrationPlanner(versions: FlightLogSchema.versions)
+/// let steps = try planner.plan(from: SchemaVersion("1.0"))
+/// ```
+public struct MigrationPlanner: Sendable {
+    public let versions: [Schema]
+    public let stages: [ExplicitStage]
+    let inference: StepInference
+
+    public init(versions: [Schema], stages: [ExplicitStage] = []) throws(PlanningError) {
+        self.versions = versions
+        self.stages = stages
+        self.inference = StepInference(versions: versions)
+        var seen: Set<[SchemaVersion]> = []
+        for stage in stages {
+            guard let from = index(of: stage.from) else { throw .unknownVersion(stage.from, known: versions.map(\.version)) }
+            guard let to = index(of: stage.to) else { throw .unknownVersion(stage.to, known: versions.map(\.version)) }
+            guard from < to else { throw .cyclicStage(from: stage.from, to: stage.to) }
+            guard seen.insert([stage.from, stage.to]).inserted else { throw .duplicateStage(from: stage.from, to: stage.to) }
+        }
+    }
+
+    func index(of version: SchemaVersion) -> Int? { versions.firstIndex { $0.version == version } }
+
+    /// The steps from `source` to `target` (default: the newest version). Empty when they are equal.
+    public func plan(from source: SchemaVersion, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationStep] {
+        let known = versions.map(\.version)
+        guard let start = index(of: source) else { throw .unknownVersion(source, known: known) }
+        let targetVersion = target ?? versions[versions.count - 1].version
+        guard let end = index(of: targetVersion) else { throw .unknownVersion(targetVersion, known: known) }
+        if start == end { return [] }
+        guard start < end else { throw .noRoute(from: source, to: targetVersion, blocked: []) }
+
+        var blocked: [NotInferable] = []
+        var inferred: [Int: [Int: [MigrationOperation]]] = [:]
+        let explicitEdges = stages.map { (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label) }
+        var edges: [PathFinder.Edge] = explicitEdges.map { edge in
+            let operations = (try? inference.operations(from: edge.from, to: edge.to).get()) ?? []
+            return PathFinder.Edge(from: edge.from, to: edge.to, explicit: true, cost: 1000 + operations.reduce(0) { $0 + $1.cost })
+        }
+        for from in start..<end {
+            for to in (from + 1)...end where !PathFinder.spansExplicit(from: from, to: to, explicit: explicitEdges.map { ($0.from, $0.to) }) {
+                switch inference.operations(from: from, to: to) {
+                case .success(let operations):
+                    inferred[from, default: [:]][to] = operations
+                    edges.append(PathFinder.Edge(from: from, to: to, explicit: false, cost: operations.reduce(0) { $0 + $1.cost }))
+                case .failure(let reason):
+                    if to == from + 1 { blocked.append(reason) }
+                }
+            }
+        }
+        guard let path = PathFinder.shortestPath(from: start, to: end, edges: edges) else {
+            throw .noRoute(from: source, to: targetVersion, blocked: blocked)
+        }
+        return path.map { edge in
+            let from = versions[edge.from].version
+            let to = versions[edge.to].version
+            if edge.explicit {
+                let label = explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!.label
+                let operations = (try? inference.operations(from: edge.from, to: edge.to).get()) ?? []
+                return MigrationStep(from: from, to: to, kind: .explicit(label), operations: operations)
+            }
+            return MigrationStep(from: from, to: to, kind: .inferred, operations: inferred[edge.from]![edge.to]!)
+        }
+    }
+
+    /// The operations from one version straight to another, or why they need the app's code.
+    public func inferredOperations(from: SchemaVersion, to: SchemaVersion) throws(PlanningError) -> Result<[MigrationOperation], NotInferable> {
+        let known = versions.map(\.version)
+        guard let start = index(of: from) else { throw .unknownVersion(from, known: known) }
+        guard let end = index(of: to) else { throw .unknownVersion(to, known: known) }
+        return inference.operations(from: start, to: end)
+    }
+}
+
+/// Shortest paths in the forward-only version graph.
+enum PathFinder {
+    struct Edge: Hashable {
+        var from: Int
+        var to: Int
+        var explicit: Bool
+        /// Work done by the edge (rows rewritten, roughly).
+        var cost: Int
+    }
+
+    /// Whether an inferred edge from `from` to `to` would jump over an explicit stage.
+    static func spansExplicit(from: Int, to: Int, explicit: [(Int, Int)]) -> Bool {
+        explicit.contains { $0.0 >= from && $0.1 <= to }
+    }
+
+    /// The cheapest path: least work, then fewest steps. Edges only go forward, so one pass in version
+    /// order settles every node.
+    static func shortestPath(from start: Int, to end: Int, edges: [Edge]) -> [Edge]? {
+        var best: [Int: (cost: Int, steps: Int, edge: Edge?)] = [start: (0, 0, nil)]
+        let incoming = Dictionary(grouping: edges.filter { $0.from >= start && $0.to <= end && $0.from < $0.to }, by: \.to)
+        for node in (start + 1)...end {
+            for edge in (incoming[node] ?? []).sorted(by: { ($0.from, $0.explicit ? 0 : 1) < ($1.from, $1.explicit ? 0 : 1) }) {
+                guard let previous = best[edge.from] else { continue }
+                let candidate = (cost: previous.cost + edge.cost, steps: previous.steps + 1, edge: Optional(edge))
+                if let current = best[node], (current.cost, current.steps) <= (candidate.cost, candidate.steps) { continue }
+                best[node] = candidate
+            }
+        }
+        guard best[end] != nil else { return nil }
+        var path: [Edge] = []
+        var node = end
+        while let edge = best[node]?.edge {
+            path.append(edge)
+            node = edge.from
+        }
+        return path.reversed()
+    }
+}

@@ -1,0 +1,205 @@
+/// Works out the SQL operations that take a store from one version of a registry to any later one, or
+/// why that change needs the app's code.
+///
+/// The combined change is computed directly between the two versions (through the lineage of every
+/// table and column), so changes that cancel out cost nothing: a column added in 1.1 and removed in
+/// 1.3 is never created for a store at 1.0. Each table gets at most one rebuild.
+public struct StepInference: Sendable {
+    public let versions: [Schema]
+
+    public init(versions: [Schema]) {
+        self.versions = versions
+    }
+
+    /// Conversions between storage classes that keep every value.
+    static func losslessConversion(from old: SchemaColumn.StorageType, to new: SchemaColumn.StorageType) -> String? {
+        switch (old, new) {
+        case (.integer, .real): "REAL"
+        case (.integer, .text), (.real, .text): "TEXT"
+        default: nil
+        }
+    }
+
+    /// The operations from version index `from` to version index `to` (`from < to`).
+    public func operations(from: Int, to: Int) -> Result<[MigrationOperation], NotInferable> {
+        let lineage = Lineage(versions: versions)
+        let old = versions[from]
+        let new = versions[to]
+        var reasons: [String] = []
+
+        var renames: [MigrationOperation] = []
+        var creates: [MigrationOperation] = []
+        var fills: [MigrationOperation] = []
+        var alterations: [MigrationOperation] = []
+        var indexOperations: [MigrationOperation] = []
+        var survivingOldTables: Set<String> = []
+        var consumedJoinTables: Set<String> = []
+
+        // Tables that exist at both versions, by their new name → old name.
+        var matched: [(old: SchemaTable, new: SchemaTable)] = []
+        for table in new.tables {
+            switch lineage.origin(ofTable: table.name, at: to, in: from) {
+            case .table(let oldName)?:
+                guard let oldTable = old.table(named: oldName) else { continue }
+                survivingOldTables.insert(oldTable.name)
+                if oldTable.name != table.name { renames.append(.renameTable(from: oldTable.name, to: table.name)) }
+                matched.append((oldTable, table))
+            case .column(let ownerOld, let column)?:
+                creates.append(.createTable(table))
+                let ownerNew = newName(ofOldTable: ownerOld, lineage: lineage, from: from, to: to) ?? ownerOld
+                let key = new.table(named: ownerNew)?.primaryKey.first ?? "id"
+                fills.append(.fillJoinTable(join: table.name, ownerTable: ownerNew, ownerKey: key, fromColumn: column))
+            case nil:
+                creates.append(.createTable(table))
+            }
+        }
+
+        for (oldTable, newTable) in matched {
+            let result = tableOperations(old: oldTable, new: newTable, lineage: lineage, from: from, to: to)
+            reasons += result.reasons
+            alterations += result.operations
+            consumedJoinTables.formUnion(result.collapsedJoinTables)
+            if !result.rebuilt {
+                indexOperations += indexChanges(old: oldTable, new: newTable, renamedColumns: result.renamedColumns)
+            }
+        }
+        if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons)) }
+
+        var drops: [MigrationOperation] = []
+        for table in old.tables where !survivingOldTables.contains(table.name) {
+            drops.append(.dropTable(table.name, deferrable: !consumedJoinTables.contains(table.name)))
+        }
+        return .success(renames + creates + fills + alterations + drops + indexOperations)
+    }
+
+    private func newName(ofOldTable oldName: String, lineage: Lineage, from: Int, to: Int) -> String? {
+        versions[to].tables.first { lineage.origin(ofTable: $0.name, at: to, in: from) == .table(oldName) }?.name
+    }
+
+    struct TableResult {
+        var operations: [MigrationOperation] = []
+        var reasons: [String] = []
+        var rebuilt = false
+        var renamedColumns: [String: String] = [:]
+        var collapsedJoinTables: [String] = []
+    }
+
+    /// The changes of one table that exists at both versions (already renamed to its new name).
+    private func tableOperations(old: SchemaTable, new: SchemaTable, lineage: Lineage, from: Int, to: Int) -> TableResult {
+        var result = TableResult()
+        let name = new.name
+        var rebuildReasons: [String] = []
+        var sources: [String] = []
+        var collapsed: [String] = []
+        var matchedOld: Set<String> = []
+        var adds: [SchemaColumn] = []
+        var renames: [(String, String)] = []
+
+        for column in new.columns {
+            let label = "\(name).\(column.name)"
+            switch lineage.origin(ofColumn: column.name, table: name, at: to, in: from) {
+            case .column(let table, let oldName)? where table == old.name:
+                guard let oldColumn = old.column(named: oldName) else { continue }
+                matchedOld.insert(oldColumn.name)
+                if oldColumn.name != column.name {
+                    renames.append((oldColumn.name, column.name))
+                    result.renamedColumns[oldColumn.name] = column.name
+                }
+                var expression = "src.\(quoteIdentifier(oldColumn.name))"
+                if oldColumn.type != column.type {
+                    if let target = Self.losslessConversion(from: oldColumn.type, to: column.type) {
+                        expression = "CAST(\(expression) AS \(target))"
+                        rebuildReasons.append("\(label) converts \(oldColumn.type.rawValue) to \(column.type.rawValue)")
+                    } else {
+                        result.reasons.append("\(label): \(oldColumn.type.rawValue) cannot convert to \(column.type.rawValue) without loss")
+                    }
+                }
+                if column.notNull && !oldColumn.notNull {
+                    if let defaultSQL = column.defaultSQL {
+                        expression = "COALESCE(\(expression), \(defaultSQL))"
+                        rebuildReasons.append("\(label) becomes required (NULLs take the default \(defaultSQL))")
+                    } else {
+                        result.reasons.append("\(label) becomes required without a default for the existing NULLs")
+                    }
+                } else if !column.notNull && oldColumn.notNull {
+                    rebuildReasons.append("\(label) becomes optional")
+                }
+                if column.defaultSQL != oldColumn.defaultSQL {
+                    rebuildReasons.append("\(label) default changes to \(column.defaultSQL ?? "none")")
+                }
+                sources.append(expression)
+            case .table(let join)?:
+                collapsed.append(join)
+                let key = old.primaryKey.first ?? "id"
+                sources.append("(SELECT link.\"target_id\" FROM \(quoteIdentifier(join)) AS link WHERE link.\"source_id\" = src.\(quoteIdentifier(key)))")
+                rebuildReasons.append("\(label) takes the single link of \(join) (to-many becomes to-one)")
+            default:
+                if column.notNull && column.defaultSQL == nil {
+                    result.reasons.append("\(label) is added as required without a default for existing rows")
+                }
+                sources.append(column.defaultSQL ?? "NULL")
+                adds.append(column)
+                if new.primaryKey.contains(column.name) {
+                    rebuildReasons.append("\(label) is a new primary key column")
+                } else if let defaultSQL = column.defaultSQL, defaultSQL.hasPrefix("(") {
+                    rebuildReasons.append("\(label) is added with a non-constant default")
+                } else if new.foreignKeys.contains(where: { $0.columns.contains(column.name) }), column.defaultSQL != nil, column.defaultSQL != "NULL" {
+                    rebuildReasons.append("\(label) is a foreign key added with a non-NULL default")
+                }
+            }
+        }
+        let dropped = old.columns.filter { !matchedOld.contains($0.name) }
+        for column in dropped {
+            if old.primaryKey.contains(column.name) || old.foreignKeys.contains(where: { $0.columns.contains(column.name) })
+                || old.indexes.contains(where: { $0.columns.contains(column.name) })
+            {
+                rebuildReasons.append("\(old.name).\(column.name) is removed but is a key or indexed")
+            }
+        }
+        // Primary key and foreign keys, compared in the new names.
+        let oldPrimaryKey = old.primaryKey.map { result.renamedColumns[$0] ?? $0 }
+        if oldPrimaryKey != new.primaryKey { rebuildReasons.append("the primary key changes") }
+        let oldForeignKeys = Set(
+            old.foreignKeys.map { key in
+                SchemaForeignKey(
+                    columns: key.columns.map { result.renamedColumns[$0] ?? $0 },
+                    table: newName(ofOldTable: key.table, lineage: lineage, from: from, to: to) ?? key.table,
+                    tableColumns: key.tableColumns, onDelete: key.onDelete)
+            })
+        if oldForeignKeys != Set(new.foreignKeys) { rebuildReasons.append("foreign keys change") }
+        // A rename onto a name that an old, dropped column still holds cannot be done in place.
+        if renames.contains(where: { rename in dropped.contains { $0.name.lowercased() == rename.1.lowercased() } }) {
+            rebuildReasons.append("a column is renamed onto the name of a removed column")
+        }
+
+        if !result.reasons.isEmpty { return result }
+        if !rebuildReasons.isEmpty || !collapsed.isEmpty {
+            result.rebuilt = true
+            result.collapsedJoinTables = collapsed
+            result.operations = [
+                .rebuildTable(TableRebuild(table: new, sourceTable: name, sources: sources, reasons: rebuildReasons, collapsedJoinTables: collapsed))
+            ]
+            return result
+        }
+        result.operations += renames.map { .renameColumn(table: name, from: $0.0, to: $0.1) }
+        result.operations += adds.map { .addColumn(table: name, column: $0) }
+        result.operations += dropped.map { .dropColumn(table: name, column: $0.name, deferrable: !$0.notNull || $0.defaultSQL != nil) }
+        return result
+    }
+
+    /// Index changes of a table altered in place: SQLite keeps an index's name through renames, so an
+    /// index whose expected name or columns differ is dropped and created again.
+    private func indexChanges(old: SchemaTable, new: SchemaTable, renamedColumns: [String: String]) -> [MigrationOperation] {
+        let oldIndexes = Set(old.indexes.map { SchemaIndex(name: $0.name, columns: $0.columns.map { renamedColumns[$0] ?? $0 }, unique: $0.unique) })
+        let newIndexes = Set(new.indexes)
+        var operations: [MigrationOperation] = []
+        for index in old.indexes.sorted(by: { $0.name < $1.name }) {
+            let mapped = SchemaIndex(name: index.name, columns: index.columns.map { renamedColumns[$0] ?? $0 }, unique: index.unique)
+            if !newIndexes.contains(mapped) { operations.append(.dropIndex(index.name)) }
+        }
+        for index in new.indexes.sorted(by: { $0.name < $1.name }) where !oldIndexes.contains(index) {
+            operations.append(.createIndex(table: new.name, index: index, deferrable: !index.unique))
+        }
+        return operations
+    }
+}
