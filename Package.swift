@@ -75,6 +75,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime"]),
+        .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "FlightLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

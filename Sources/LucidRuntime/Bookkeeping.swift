@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import LucidSchema
+import Logging
+
+/// lucidgen's tables inside a store: the version record, the log of applied steps, and deferred cleanup.
+///
+/// They live in the store itself, so a step's schema change and its version record commit in one
+/// transaction: whatever instant a crash happens at, the recorded version matches the tables.
+enum Bookkeeping {
+    static let createStatements = [
+        """
+        CREATE TABLE IF NOT EXISTS lucid_store (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            version TEXT NOT NULL,
+            checksum TEXT NOT NULL,
+            updated_at TEXT NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS lucid_migration_log (
+            id INTEGER PRIMARY KEY,
+            from_version TEXT,
+            to_version TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            label TEXT NOT NULL,
+            applied_at TEXT NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS lucid_pending_cleanup (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            table_name TEXT NOT NULL,
+            object TEXT NOT NULL,
+            sql TEXT NOT NULL,
+            recorded_at_version TEXT NOT NULL)
+        """,
+    ]
+
+    struct Record {
+        var version: String
+        var checksum: String
+    }
+
+    static func hasBookkeeping(_ db: Database) throws -> Bool {
+        try db.tableExists("lucid_store")
+    }
+
+    static func record(_ db: Database) throws -> Record? {
+        guard try hasBookkeeping(db) else { return nil }
+        guard let row = try Row.fetchOne(db, sql: "SELECT version, checksum FROM lucid_store WHERE id = 1") else { return nil }
+        return Record(version: row["version"], checksum: row["checksum"])
+    }
+
+    static func now() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
+
+    /// Creates the tables (if needed) and records `schema` as the store's version, logging the step.
+    static func write(_ schema: Schema, from: SchemaVersion?, kind: String, label: String, _ db: Database) throws {
+        for statement in createStatements { try db.execute(sql: statement) }
+        let time = now()
+        try db.execute(
+            sql: "INSERT INTO lucid_store (id, version, checksum, updated_at) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version, checksum = excluded.checksum, updated_at = excluded.updated_at",
+            arguments: [schema.version.string, schema.checksum, time])
+        try db.execute(
+            sql: "INSERT INTO lucid_migration_log (from_version, to_version, kind, label, applied_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [from?.string, schema.version.string, kind, label, time])
+    }
+}
+
+/// Expensive cleanup recorded in the store to run later (WWDC23's deferred migration): dropping
+/// columns and tables, creating indexes. The store is fully usable meanwhile: dropped columns are
+/// nullable or have defaults, dropped tables are no longer used, and a missing index only costs speed.
+public enum PendingCleanup {
+    /// What validation accepts while cleanup is pending.
+    struct Tolerance {
+        var tables: Set<String> = []
+        /// `table.column`, lower-cased.
+        var columns: Set<String> = []
+        var indexes: Set<String> = []
+    }
+
+    struct Item {
+        var kind: String
+        var table: String
+        var object: String
+        var sql: String
+    }
+
+    static func record(_ item: Item, version: SchemaVersion, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO lucid_pending_cleanup (kind, table_name, object, sql, recorded_at_version) VALUES (?, ?, ?, ?, ?)",
+            arguments: [item.kind, item.table, item.object, item.sql, version.string])
+    }
+
+    static func items(_ db: Database) throws -> [Item] {
+        guard try db.tableExists("lucid_pending_cleanup") else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT kind, table_name, object, sql FROM lucid_pending_cleanup ORDER BY id").map {
+            Item(kind: $0["kind"], table: $0["table_name"], object: $0["object"], sql: $0["sql"])
+        }
+    }
+
+    static func tolerance(_ db: Database) throws -> Tolerance {
+        var tolerance = Tolerance()
+        for item in try items(db) {
+            switch item.kind {
+            case "drop_table": tolerance.tables.insert(item.table.lowercased())
+            case "drop_column": tolerance.columns.insert("\(item.table.lowercased()).\(item.object.lowercased())")
+            default: tolerance.indexes.insert(item.object.lowercased())
+            }
+        }
+        return tolerance
+    }
+
+    /// Runs every pending item, in the order recorded, and forgets them. Returns how many ran.
+    @discardableResult
+    static func finish(_ db: Database, logger: Logger) throws -> Int {
+        let pending = try items(db)
+        for item in pending {
+            logger.info("finishing deferred cleanup: \(item.kind) \(item.table).\(item.object)")
+            try db.execute(sql: item.sql)
+        }
+        if !pending.isEmpty { try db.execute(sql: "DELETE FROM lucid_pending_cleanup") }
+        return pending.count
+    }
+}

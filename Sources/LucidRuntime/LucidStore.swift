@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+import LucidSchema
+import Logging
+
+/// Opens SQLite stores for a generated schema registry, migrating them to the newest version.
+///
+/// ```swift
+/// let database = try LucidStore.open(atPath: url.path, registry: FlightLogSchema.self)
+/// let aircraft = try database.read { db in try Aircraft.fetchAll(db) }
+/// ```
+///
+/// A new file is created directly at the newest version. An existing store is recognised by the
+/// version and checksum recorded inside it, migrated along the cheapest path (see ``MigrationPlanner``),
+/// and validated against the newest schema. A store from a newer app, or one whose schema this app
+/// does not know, is refused with a ``StoreError`` unless ``StoreOptions`` chooses another policy.
+public enum LucidStore {
+    /// Opens (or creates) the store at `path` and migrates it to the registry's newest version.
+    public static func open<Registry: SchemaRegistry>(
+        atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
+    ) throws(StoreError) -> DatabaseQueue {
+        try checkRegistry(registry)
+        return try open(atPath: path, versions: registry.versions, options: options)
+    }
+
+    /// Opens (or creates) the store at `path` for a list of versions (oldest first).
+    public static func open(atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()) throws(StoreError) -> DatabaseQueue {
+        let migrator = try StoreMigrator(path: path, versions: versions, options: options)
+        return try migrator.openAndMigrate()
+    }
+
+    /// Creates a new store at a given (possibly old) version, e.g. to test migrations from it or to
+    /// write a fixture. Fails if the file exists.
+    public static func create(atPath path: String, versions: [Schema], version: SchemaVersion, configuration: Configuration = Configuration()) throws(StoreError) -> DatabaseQueue {
+        guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
+        guard !FileManager.default.fileExists(atPath: path) else { throw .cannotWrite(path: path, message: "the file already exists") }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.write { db in
+                for statement in schema.ddl { try db.execute(sql: statement) }
+                try Bookkeeping.write(schema, from: nil, kind: "create", label: "created at \(schema.version)", db)
+            }
+            return queue
+        } catch {
+            throw StoreMigrator.storeError(error, path: path, step: "create", version: version)
+        }
+    }
+
+    /// What the store at `path` is and what opening it would do, without changing it.
+    public static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = []) throws(StoreError) -> StoreStatus {
+        var options = StoreOptions()
+        options.configuration.readonly = true
+        let migrator = try StoreMigrator(path: path, versions: versions, options: options, stages: stages)
+        return try migrator.inspect()
+    }
+
+    /// Runs the cleanup deferred by ``StoreOptions/deferCleanup``, in one transaction. Returns how many
+    /// items ran.
+    @discardableResult
+    public static func finishDeferredCleanup(_ database: DatabaseQueue, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
+        do {
+            return try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                var count = 0
+                try db.inTransaction(.immediate) {
+                    count = try PendingCleanup.finish(db, logger: logger)
+                    return .commit
+                }
+                return count
+            }
+        } catch {
+            throw StoreMigrator.storeError(error, path: database.path, step: "deferred cleanup", version: nil)
+        }
+    }
+
+    /// Checks that the generated checksums agree with this runtime's DDL.
+    static func checkRegistry<Registry: SchemaRegistry>(_ registry: Registry.Type) throws(StoreError) {
+        for (schema, checksum) in zip(registry.versions, registry.checksums) where schema.checksum != checksum {
+            throw .registryMismatch(version: schema.version, generated: checksum, runtime: schema.checksum)
+        }
+    }
+}
+
+/// What a store is, and the path that opening it would take.
+public struct StoreStatus: Sendable {
+    public enum State: Sendable, Equatable {
+        /// No file: it would be created at the newest version.
+        case missing
+        /// An empty database: it would be initialised at the newest version.
+        case empty
+        /// At the newest version.
+        case current
+        /// At an older version, with this path to the newest.
+        case needsMigration
+    }
+
+    public var state: State
+    /// The recorded version (nil for a missing or empty store).
+    public var version: SchemaVersion?
+    public var checksum: String?
+    /// Whether the version was recognised from the tables (a store without lucidgen's records).
+    public var adopted: Bool
+    public var steps: [MigrationStep]
+    /// Rows per table, for estimating work.
+    public var rowCounts: [String: Int]
+    public var pendingCleanup: Int
+}

@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import LucidSchema
+import Logging
+
+/// Runs the operations of one inferred step as SQL, inside the caller's transaction.
+///
+/// Rebuilds follow SQLite's documented order (lang_altertable, "other kinds of table schema changes"):
+/// create the new table under a temporary name, copy the rows, drop the old table, rename the new one,
+/// recreate the indexes. The old table is never renamed first: since SQLite 3.26 that would rewrite the
+/// foreign keys of other tables to point at the renamed table. Foreign key enforcement is off for the
+/// whole step (it cannot be changed inside a transaction); the caller runs `foreign_key_check` before
+/// committing.
+struct StepExecutor {
+    let db: Database
+    let target: Schema
+    let deferCleanup: Bool
+    let logger: Logger
+    let report: (_ operation: String, _ rowsDone: Int, _ rowsTotal: Int) -> Void
+
+    /// Rows copied per statement in a rebuild: large enough to cost nothing per row, small enough to
+    /// report progress several times a second.
+    static let chunkSize = 50_000
+
+    /// Tables whose rows or shape the step touched, for the scoped foreign key check.
+    private(set) var touchedTables: Set<String> = []
+
+    mutating func run(_ operations: [MigrationOperation], stepLabel: String) throws {
+        for operation in operations {
+            report(operation.description, 0, 0)
+            try run(operation, stepLabel: stepLabel)
+        }
+    }
+
+    private mutating func run(_ operation: MigrationOperation, stepLabel: String) throws {
+        switch operation {
+        case .renameTable(let from, let to):
+            try execute("ALTER TABLE \(quoteIdentifier(from)) RENAME TO \(quoteIdentifier(to))")
+            touchedTables.insert(to)
+        case .createTable(let table):
+            for statement in table.createStatements { try execute(statement) }
+            touchedTables.insert(table.name)
+        case .fillJoinTable(let join, let owner, let key, let column):
+            try execute(
+                "INSERT INTO \(quoteIdentifier(join)) (\"source_id\", \"target_id\") SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column)) FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
+            touchedTables.insert(join)
+        case .renameColumn(let table, let from, let to):
+            try execute("ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
+            touchedTables.insert(table)
+        case .addColumn(let table, let column):
+            var sql = "ALTER TABLE \(quoteIdentifier(table)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.type.rawValue)"
+            if column.notNull { sql += " NOT NULL" }
+            if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
+            if let key = target.table(named: table)?.foreignKeys.first(where: { $0.columns == [column.name] }) {
+                sql += " REFERENCES \(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", "))) ON DELETE \(key.onDelete.rawValue)"
+            }
+            try execute(sql)
+            touchedTables.insert(table)
+        case .dropColumn(let table, let column, let deferrable):
+            let sql = "ALTER TABLE \(quoteIdentifier(table)) DROP COLUMN \(quoteIdentifier(column))"
+            if deferCleanup && deferrable {
+                try PendingCleanup.record(.init(kind: "drop_column", table: table, object: column, sql: sql), version: target.version, db)
+            } else {
+                try execute(sql)
+            }
+        case .rebuildTable(let rebuild):
+            try self.rebuild(rebuild, stepLabel: stepLabel)
+            touchedTables.insert(rebuild.table.name)
+        case .dropTable(let table, let deferrable):
+            let sql = "DROP TABLE \(quoteIdentifier(table))"
+            if deferCleanup && deferrable {
+                try PendingCleanup.record(.init(kind: "drop_table", table: table, object: table, sql: sql), version: target.version, db)
+            } else {
+                try execute(sql)
+            }
+        case .dropIndex(let name):
+            try execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))")
+        case .createIndex(let table, let index, let deferrable):
+            let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
+            if deferCleanup && deferrable {
+                try PendingCleanup.record(.init(kind: "create_index", table: table, object: index.name, sql: statement), version: target.version, db)
+            } else {
+                try execute(statement)
+            }
+        }
+    }
+
+    private mutating func rebuild(_ rebuild: TableRebuild, stepLabel: String) throws {
+        let table = rebuild.table
+        for join in rebuild.collapsedJoinTables {
+            if let source = try Row.fetchOne(db, sql: "SELECT source_id, count(*) AS links FROM \(quoteIdentifier(join)) GROUP BY source_id HAVING count(*) > 1 LIMIT 1") {
+                throw StoreError.dataWouldBeLost(
+                    step: stepLabel,
+                    message: "row \(source["source_id"] as DatabaseValue) of \(rebuild.sourceTable) has \(source["links"] as Int) links in \(join), but \(table.name) keeps one; a custom stage must choose")
+            }
+        }
+        let temporary = "lucid_rebuild_\(table.name)"
+        let source = quoteIdentifier(rebuild.sourceTable)
+        try execute(table.createTableStatement(named: temporary))
+        let bounds = try Row.fetchOne(db, sql: "SELECT min(rowid) AS low, max(rowid) AS high, count(*) AS total FROM \(source)")!
+        let total: Int = bounds["total"]
+        let columns = table.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT \(rebuild.sources.joined(separator: ", ")) FROM \(source) AS src WHERE src.rowid BETWEEN ? AND ?")
+        logger.trace("SQL: \(insert.sql)")
+        if total > 0, let low: Int64 = bounds["low"], let high: Int64 = bounds["high"] {
+            var start = low
+            var done = 0
+            let label = "rebuild table \(table.name)"
+            report(label, 0, total)
+            while start <= high {
+                let end = start &+ Int64(Self.chunkSize - 1)
+                try insert.execute(arguments: [start, min(end, high)])
+                done += db.changesCount
+                report(label, done, total)
+                if end >= high { break }
+                start = end + 1
+            }
+        }
+        try execute("DROP TABLE \(source)")
+        try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
+        for statement in table.createIndexStatements { try execute(statement) }
+    }
+
+    private func execute(_ sql: String) throws {
+        logger.trace("SQL: \(sql)")
+        try db.execute(sql: sql)
+    }
+
+    /// `PRAGMA foreign_key_check` on the touched tables and the tables that reference them.
+    func checkForeignKeys(stepLabel: String) throws {
+        var tables = touchedTables
+        for table in target.tables where table.foreignKeys.contains(where: { key in touchedTables.contains { $0.lowercased() == key.table.lowercased() } }) {
+            tables.insert(table.name)
+        }
+        for table in tables.sorted() where try db.tableExists(table) {
+            let violations = try Row.fetchAll(db, sql: "SELECT * FROM pragma_foreign_key_check(\(quoteLiteral(table))) LIMIT 1000")
+            if !violations.isEmpty {
+                throw StoreError.foreignKeyViolation(step: stepLabel, table: table, rows: violations.count)
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import GRDB
+import LucidSchema
+import Logging
+
+/// Opens one store file and brings it to the newest version.
+struct StoreMigrator {
+    let path: String
+    let versions: [Schema]
+    let options: StoreOptions
+    let planner: MigrationPlanner
+    var logger: Logger { options.logger }
+    var newest: Schema { versions[versions.count - 1] }
+
+    init(path: String, versions: [Schema], options: StoreOptions, stages: [ExplicitStage] = []) throws(StoreError) {
+        guard !versions.isEmpty else { throw .planning(.noRoute(from: SchemaVersion("0.0"), to: SchemaVersion("0.0"), blocked: [])) }
+        self.path = path
+        self.versions = versions
+        self.options = options
+        do {
+            self.planner = try MigrationPlanner(versions: versions, stages: stages)
+        } catch {
+            throw .planning(error)
+        }
+    }
+
+    private var configuration: Configuration {
+        var configuration = options.configuration
+        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.label = "lucidgen store"
+        return configuration
+    }
+
+    private func makeQueue(readOnly: Bool = false) throws(StoreError) -> DatabaseQueue {
+        var configuration = self.configuration
+        if readOnly { configuration.readonly = true }
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw Self.storeError(error, path: path, step: "open", version: nil)
+        }
+    }
+
+    // MARK: Opening
+
+    func openAndMigrate() throws(StoreError) -> DatabaseQueue {
+        if !FileManager.default.fileExists(atPath: path) {
+            let queue = try makeQueue()
+            try initialise(queue)
+            return queue
+        }
+        let queue = try makeQueue()
+        let state = try readState(queue)
+        switch state {
+        case .empty:
+            try initialise(queue)
+            return queue
+        case .recorded(let version, let checksum):
+            if version > newest.version {
+                return try incompatible(queue, policy: options.newerStorePolicy, .storeIsNewer(storeVersion: version, newestKnown: newest.version))
+            }
+            guard let schema = versions.first(where: { $0.version == version }) else {
+                return try incompatible(queue, policy: options.unknownStorePolicy, .unknownVersion(version, known: versions.map(\.version)))
+            }
+            guard schema.checksum == checksum else {
+                return try incompatible(queue, policy: options.unknownStorePolicy, .checksumMismatch(version: version, stored: checksum, expected: schema.checksum))
+            }
+            if version == newest.version { return queue }
+            try migrate(queue)
+            return queue
+        case .unrecorded(let match, let differences):
+            guard let match else {
+                return try incompatible(queue, policy: options.unknownStorePolicy, .unrecognizedSchema(path: path, differences: differences))
+            }
+            try adopt(queue, as: match)
+            if match.version != newest.version { try migrate(queue) }
+            return queue
+        }
+    }
+
+    enum State {
+        case empty
+        case recorded(SchemaVersion, checksum: String)
+        /// Tables but no record: the version whose schema they match, if any.
+        case unrecorded(Schema?, differences: [String])
+    }
+
+    private func readState(_ queue: DatabaseQueue) throws(StoreError) -> State {
+        do {
+            return try queue.read { db -> State in
+                if let record = try Bookkeeping.record(db) {
+                    guard let version = try? SchemaVersion(parsing: record.version) else {
+                        throw StoreError.corrupt(path: path, message: "its version record '\(record.version)' is not a version")
+                    }
+                    return .recorded(version, checksum: record.checksum)
+                }
+                let tables = try StoreSchemaReader.tables(db)
+                if tables.isEmpty { return .empty }
+                var closest: [String] = []
+                for schema in versions.reversed() {
+                    let differences = StoreSchemaReader.differences(expected: schema, actual: tables)
+                    if differences.isEmpty { return .unrecorded(schema, differences: []) }
+                    if closest.isEmpty || differences.count < closest.count { closest = differences }
+                }
+                return .unrecorded(nil, differences: closest)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.storeError(error, path: path, step: "open", version: nil)
+        }
+    }
+
+    private func incompatible(_ queue: DatabaseQueue, policy: StoreOptions.IncompatibleStorePolicy, _ error: StoreError) throws(StoreError) -> DatabaseQueue {
+        switch policy {
+        case .refuse:
+            throw error
+        case .openReadOnly:
+            logger.warning("opening read-only: \(error)")
+            return try makeQueue(readOnly: true)
+        case .eraseAndRecreate:
+            logger.warning("erasing the store, as the app's policy asks: \(error)")
+            do {
+                try queue.close()
+                for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                    try FileManager.default.removeItem(atPath: path + suffix)
+                }
+            } catch {
+                throw StoreError.cannotWrite(path: path, message: "\(error)")
+            }
+            let fresh = try makeQueue()
+            try initialise(fresh)
+            return fresh
+        }
+    }
+
+    /// Creates the newest schema in an empty database, with its version record, in one transaction.
+    private func initialise(_ queue: DatabaseQueue) throws(StoreError) {
+        do {
+            try queue.write { db in
+                // Another process may have initialised the store meanwhile.
+                if try Bookkeeping.record(db) != nil { return }
+                guard try StoreSchemaReader.tables(db).isEmpty else { throw StoreError.unrecognizedSchema(path: path, differences: ["tables appeared while initialising"]) }
+                for statement in newest.ddl { try db.execute(sql: statement) }
+                try Bookkeeping.write(newest, from: nil, kind: "create", label: "created at \(newest.version)", db)
+            }
+            logger.info("created \(path) at version \(newest.version)")
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.storeError(error, path: path, step: "create", version: nil)
+        }
+    }
+
+    /// Records the version of a store whose tables match it exactly (e.g. made before lucidgen).
+    private func adopt(_ queue: DatabaseQueue, as schema: Schema) throws(StoreError) {
+        do {
+            try queue.write { db in
+                if try Bookkeeping.record(db) != nil { return }
+                try Bookkeeping.write(schema, from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
+            }
+            logger.info("recognised \(path) as version \(schema.version) from its tables")
+        } catch {
+            throw Self.storeError(error, path: path, step: "adopt", version: schema.version)
+        }
+    }
+
+    // MARK: Migrating
+
+    /// Runs the path from the store's version to the newest, step by step (or all at once).
+    ///
+    /// Each transaction re-reads the version first: another process may have migrated meanwhile, in
+    /// which case there is nothing left to do. `BEGIN IMMEDIATE` makes a second process wait for the
+    /// first (up to the busy timeout) instead of failing.
+    func migrate(_ queue: DatabaseQueue) throws(StoreError) {
+        var currentVersion: SchemaVersion?
+        var currentStep = "start"
+        do {
+            try queue.writeWithoutTransaction { db in
+                // Not changeable inside a transaction: off for the whole migration, checked before each commit.
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                var stepIndex = 0
+                var totalSteps = 0
+                var finished = false
+                while !finished {
+                    try db.inTransaction(.immediate) {
+                        repeat {
+                            guard let record = try Bookkeeping.record(db), let version = try? SchemaVersion(parsing: record.version) else {
+                                throw StoreError.corrupt(path: path, message: "its version record disappeared")
+                            }
+                            currentVersion = version
+                            if version == newest.version {
+                                finished = true
+                                break
+                            }
+                            let steps = try planner.plan(from: version)
+                            if totalSteps == 0 {
+                                totalSteps = steps.count
+                                logger.info("migrating \(path) from \(version) to \(newest.version) in \(steps.count) step(s): \(steps.map(\.label).joined(separator: ", "))")
+                            }
+                            stepIndex += 1
+                            currentStep = steps[0].label
+                            try run(steps[0], db: db, index: stepIndex, total: max(totalSteps, stepIndex))
+                            currentVersion = steps[0].to
+                        } while options.atomicity == .wholePath
+                        return .commit
+                    }
+                }
+            }
+        } catch {
+            let mapped = Self.storeError(error, path: path, step: currentStep, version: currentVersion)
+            if case .locked = mapped { throw .locked(path: path, timeout: options.busyTimeout) }
+            throw mapped
+        }
+    }
+
+    /// One step inside the caller's transaction: cleanup left from earlier, the operations, the version
+    /// record, then the foreign key check and the schema validation (either failing rolls back).
+    private func run(_ step: MigrationStep, db: Database, index: Int, total: Int) throws {
+        guard case .inferred = step.kind else { throw StoreError.missingStage(step.label) }
+        let progress = options.progress
+        let label = step.label
+        progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "starting"))
+        // Earlier deferred cleanup runs first, so that this step's plan sees the tables it expects.
+        try PendingCleanup.finish(db, logger: logger)
+        guard let target = versions.first(where: { $0.version == step.to }) else { throw StoreError.planning(.unknownVersion(step.to, known: versions.map(\.version))) }
+        logger.info("step \(index)/\(total): \(label): \(step.operations.map(\.description).joined(separator: "; "))")
+        var executor = StepExecutor(db: db, target: target, deferCleanup: options.deferCleanup, logger: logger) { operation, done, rowsTotal in
+            progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: operation, rowsDone: done, rowsTotal: rowsTotal))
+        }
+        try executor.run(step.operations, stepLabel: label)
+        try Bookkeeping.write(target, from: step.from, kind: "inferred", label: label, db)
+        try executor.checkForeignKeys(stepLabel: label)
+        let differences = StoreSchemaReader.differences(expected: target, actual: try StoreSchemaReader.tables(db), tolerated: try PendingCleanup.tolerance(db))
+        if !differences.isEmpty { throw StoreError.schemaMismatch(version: target.version, differences: differences) }
+        progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "done"))
+    }
+
+    // MARK: Inspecting
+
+    func inspect() throws(StoreError) -> StoreStatus {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return StoreStatus(state: .missing, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
+        }
+        let queue = try makeQueue(readOnly: true)
+        let state = try readState(queue)
+        var version: SchemaVersion
+        var checksum: String
+        var adopted = false
+        switch state {
+        case .empty:
+            return StoreStatus(state: .empty, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
+        case .recorded(let recorded, let recordedChecksum):
+            version = recorded
+            checksum = recordedChecksum
+            if version > newest.version { throw .storeIsNewer(storeVersion: version, newestKnown: newest.version) }
+            guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
+            guard schema.checksum == checksum else { throw .checksumMismatch(version: version, stored: checksum, expected: schema.checksum) }
+        case .unrecorded(let match, let differences):
+            guard let match else { throw .unrecognizedSchema(path: path, differences: differences) }
+            version = match.version
+            checksum = match.checksum
+            adopted = true
+        }
+        let steps: [MigrationStep]
+        do {
+            steps = try planner.plan(from: version)
+        } catch {
+            throw .planning(error)
+        }
+        do {
+            return try queue.read { db in
+                var counts: [String: Int] = [:]
+                for table in try StoreSchemaReader.tables(db).values {
+                    counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
+                }
+                return StoreStatus(
+                    state: steps.isEmpty ? .current : .needsMigration, version: version, checksum: checksum, adopted: adopted, steps: steps,
+                    rowCounts: counts, pendingCleanup: try PendingCleanup.items(db).count)
+            }
+        } catch {
+            throw Self.storeError(error, path: path, step: "inspect", version: version)
+        }
+    }
+
+    // MARK: Errors
+
+    /// Maps SQLite and GRDB errors to ``StoreError``.
+    static func storeError(_ error: any Error, path: String, step: String, version: SchemaVersion?) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? PlanningError { return .planning(error) }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB: return .notADatabase(path: path)
+            case .SQLITE_CORRUPT: return .corrupt(path: path, message: error.message ?? "\(error)")
+            case .SQLITE_FULL: return .diskFull(path: path)
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, timeout: 0)
+            case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR: return .cannotWrite(path: path, message: error.message ?? "\(error)")
+            default: break
+            }
+        }
+        return .stepFailed(step: step, version: version ?? SchemaVersion("0.0"), message: "\(error)")
+    }
+}

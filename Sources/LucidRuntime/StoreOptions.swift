@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+import Logging
+
+/// How ``LucidStore`` opens and migrates a store.
+public struct StoreOptions: Sendable {
+    /// What to do with a store this app cannot migrate: one from a newer app, or one whose schema does
+    /// not match what this app knows. Nothing is ever erased unless the app asks for it here.
+    public enum IncompatibleStorePolicy: Sendable, Equatable {
+        /// Throw a ``StoreError`` (the default).
+        case refuse
+        /// Open the store read-only, unmigrated.
+        case openReadOnly
+        /// Delete the store and create a new, empty one. For development builds.
+        case eraseAndRecreate
+    }
+
+    /// What one transaction covers.
+    public enum Atomicity: Sendable, Equatable {
+        /// Each step commits with its version record; a crash resumes from the last committed step.
+        case perStep
+        /// The whole path commits at once or not at all.
+        case wholePath
+    }
+
+    public var newerStorePolicy: IncompatibleStorePolicy = .refuse
+    public var unknownStorePolicy: IncompatibleStorePolicy = .refuse
+    /// Defer dropping columns and tables and creating indexes; finish later with
+    /// ``LucidStore/finishDeferredCleanup(_:)`` (or automatically before the next migration).
+    public var deferCleanup = false
+    public var atomicity: Atomicity = .perStep
+    /// How long to wait for another connection (e.g. another process migrating the same store).
+    public var busyTimeout: TimeInterval = 60
+    /// Base GRDB configuration (e.g. `prepareDatabase` for pragmas, encryption, tracing).
+    public var configuration = Configuration()
+    /// Logs at `.info` for each step, `.trace` for every SQL statement.
+    public var logger = Logger(label: "lucidgen.store")
+    /// Called as the migration advances (from the migrating thread).
+    public var progress: (@Sendable (MigrationProgress) -> Void)?
+
+    public init() {}
+}

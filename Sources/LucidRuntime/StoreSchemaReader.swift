@@ -1,0 +1,117 @@
+import GRDB
+import LucidSchema
+
+/// Reads a store's actual tables into the schema model, and compares them with a version's schema.
+enum StoreSchemaReader {
+    /// Every app table (not SQLite's `sqlite_*`, not lucidgen's `lucid_*` bookkeeping), by name.
+    static func tables(_ db: Database) throws -> [String: SchemaTable] {
+        let names = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'lucid\\_%' ESCAPE '\\' ORDER BY name")
+        var result: [String: SchemaTable] = [:]
+        for name in names {
+            result[name.lowercased()] = try table(named: name, db)
+        }
+        return result
+    }
+
+    static func table(named name: String, _ db: Database) throws -> SchemaTable {
+        let quoted = quoteLiteral(name)
+        var columns: [SchemaColumn] = []
+        var primaryKey: [(Int, String)] = []
+        for row in try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(\(quoted))") {
+            let columnName: String = row["name"]
+            let type: String = row["type"]
+            // An unknown declared type is kept visible by mapping it to BLOB and recording it in the name check below.
+            let storage = SchemaColumn.StorageType(rawValue: type.uppercased()) ?? .blob
+            columns.append(SchemaColumn(name: columnName, type: storage, notNull: (row["notnull"] as Int) != 0, defaultSQL: row["dflt_value"]))
+            let position: Int = row["pk"]
+            if position > 0 { primaryKey.append((position, columnName)) }
+        }
+        var foreignKeys: [Int: SchemaForeignKey] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, seq, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq") {
+            let id: Int = row["id"]
+            let action = SchemaForeignKey.Action(rawValue: row["on_delete"]) ?? .noAction
+            var key = foreignKeys[id] ?? SchemaForeignKey(columns: [], table: row["table"], tableColumns: [], onDelete: action)
+            key.columns.append(row["from"])
+            key.tableColumns.append((row["to"] as String?) ?? "")
+            foreignKeys[id] = key
+        }
+        var indexes: [SchemaIndex] = []
+        for row in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(\(quoted))") where (row["origin"] as String) == "c" {
+            let indexName: String = row["name"]
+            let indexColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(\(quoteLiteral(indexName))) ORDER BY seqno")
+            indexes.append(SchemaIndex(name: indexName, columns: indexColumns, unique: (row["unique"] as Int) != 0))
+        }
+        return SchemaTable(
+            name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
+            foreignKeys: foreignKeys.keys.sorted().map { foreignKeys[$0]! }, indexes: indexes.sorted { $0.name < $1.name })
+    }
+
+    /// Table-level differences between a version's schema and a store's tables, as "expected …, found …"
+    /// lines. Objects listed in `tolerated` (deferred cleanup) may be present.
+    static func differences(expected: Schema, actual: [String: SchemaTable], tolerated: PendingCleanup.Tolerance = .init()) -> [String] {
+        var lines: [String] = []
+        for table in expected.tables {
+            guard let found = actual[table.name.lowercased()] else {
+                lines.append("table \(table.name): expected, found none")
+                continue
+            }
+            let foundColumns = Dictionary(uniqueKeysWithValues: found.columns.map { ($0.name.lowercased(), $0) })
+            for column in table.columns {
+                guard let other = foundColumns[column.name.lowercased()] else {
+                    lines.append("table \(table.name): expected column \(describe(column)), found none")
+                    continue
+                }
+                if other.type != column.type || other.notNull != column.notNull || other.defaultSQL != column.defaultSQL {
+                    lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
+                }
+            }
+            let expectedNames = Set(table.columns.map { $0.name.lowercased() })
+            for column in found.columns where !expectedNames.contains(column.name.lowercased()) {
+                if tolerated.columns.contains("\(table.name.lowercased()).\(column.name.lowercased())") { continue }
+                lines.append("table \(table.name): expected no column \(column.name), found \(describe(column))")
+            }
+            if found.primaryKey.map({ $0.lowercased() }) != table.primaryKey.map({ $0.lowercased() }) {
+                lines.append("table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))")
+            }
+            let expectedKeys = Set(table.foreignKeys.map(normalized))
+            let foundKeys = Set(found.foreignKeys.map(normalized))
+            for key in table.foreignKeys where !foundKeys.contains(normalized(key)) {
+                lines.append("table \(table.name): expected foreign key \(describe(key)), found none")
+            }
+            for key in found.foreignKeys where !expectedKeys.contains(normalized(key)) {
+                lines.append("table \(table.name): expected no foreign key \(describe(key)), found one")
+            }
+            let foundIndexes = Set(found.indexes.map(normalized))
+            let expectedIndexes = Set(table.indexes.map(normalized))
+            for index in table.indexes where !foundIndexes.contains(normalized(index)) {
+                if tolerated.indexes.contains(index.name.lowercased()) { continue }
+                lines.append("table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", "))), found none")
+            }
+            for index in found.indexes where !expectedIndexes.contains(normalized(index)) {
+                lines.append("table \(table.name): expected no index \(index.name), found one on (\(index.columns.joined(separator: ", ")))")
+            }
+        }
+        let expectedTables = Set(expected.tables.map { $0.name.lowercased() })
+        for name in actual.keys.sorted() where !expectedTables.contains(name) && !tolerated.tables.contains(name) {
+            lines.append("table \(actual[name]!.name): not expected, found")
+        }
+        return lines
+    }
+
+    private static func describe(_ column: SchemaColumn) -> String {
+        "\(column.name) \(column.type.rawValue)\(column.notNull ? " NOT NULL" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")"
+    }
+
+    private static func describe(_ key: SchemaForeignKey) -> String {
+        "(\(key.columns.joined(separator: ", "))) → \(key.table)(\(key.tableColumns.joined(separator: ", "))) ON DELETE \(key.onDelete.rawValue)"
+    }
+
+    private static func normalized(_ key: SchemaForeignKey) -> SchemaForeignKey {
+        SchemaForeignKey(columns: key.columns.map { $0.lowercased() }, table: key.table.lowercased(), tableColumns: key.tableColumns.map { $0.lowercased() }, onDelete: key.onDelete)
+    }
+
+    private static func normalized(_ index: SchemaIndex) -> SchemaIndex {
+        SchemaIndex(name: index.name.lowercased(), columns: index.columns.map { $0.lowercased() }, unique: index.unique)
+    }
+}

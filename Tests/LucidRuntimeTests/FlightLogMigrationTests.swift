@@ -1,0 +1,79 @@
+import Foundation
+import FlightLog
+import LucidRuntime
+import Testing
+
+/// The example app's stores, migrated for real: every value checked afterwards.
+@Suite struct FlightLogMigrationTests {
+    let versions = FlightLogSchema.versions
+
+    @Test func newFileIsCreatedAtTheNewestVersion() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = try LucidStore.open(atPath: folder.path("new.sqlite"), registry: FlightLogSchema.self)
+        try database.read { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
+            #expect(try String.fetchOne(db, sql: "SELECT checksum FROM lucid_store") == FlightLogSchema.current.checksum)
+            #expect(try db.tableExists("log_entry"))
+        }
+    }
+
+    @Test func migratesVersion1StoreToTheNewestWithEveryValue() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("old.sqlite")
+        let date = Date(timeIntervalSince1970: 1_600_000_000.25)
+        do {
+            let old = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
+            try old.write { db in
+                try Aircraft_1_0(id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand, colorScheme: ColorScheme(primary: "red", secondary: "blue", tertiary: nil)).insert(db)
+                try Pilot_1_0(id: 1, name: "Ünïcode ✈︎", ratings: ["ASEL"]).insert(db)
+                try Flight_1_0(id: 10, date: date, departure: "KSFO", arrival: "KOAK", aircraft: "N1", remarks: "windy").insert(db)
+                try Flight_1_0(id: 11, date: date, departure: "", arrival: "", aircraft: "N1", duration: 3600).insert(db)
+            }
+            try old.close()
+        }
+        let progress = ProgressRecorder()
+        var options = StoreOptions()
+        options.progress = { progress.append($0) }
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
+        try database.read { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
+            let entries = try LogEntry.order(LogEntry.Columns.id).fetchAll(db)
+            #expect(entries.map(\.id) == [10, 11])
+            #expect(entries[0].notes == "windy")
+            #expect(entries[1].notes == nil)
+            #expect(entries.map(\.nightLandings) == [0, 0])
+            #expect(entries.map(\.duration) == [0, 3600])
+            #expect(entries.map(\.aircraft) == ["N1", "N1"])
+            #expect((entries[0].date.timeIntervalSince1970 * 1000).rounded() == 1_600_000_000_250)
+            let aircraft = try #require(try Aircraft.fetchOne(db, key: "N1"))
+            #expect(aircraft.isFavorite == false)
+            #expect(aircraft.flightData == nil)
+            #expect(aircraft.colorScheme?.primary == "red")
+            #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ünïcode ✈︎")
+            #expect(try LogEntry.CrewLink.fetchCount(db) == 0)
+            #expect(try String.fetchAll(db, sql: "SELECT to_version FROM lucid_migration_log ORDER BY id") == ["1.0", "2.0"])
+        }
+        let steps = Set(progress.values.map(\.stepLabel))
+        #expect(steps == ["1.0 → 2.0 (inferred)"], "a store at 1.0 goes straight to 2.0: \(steps)")
+        #expect(progress.values.last?.operation == "done")
+    }
+}
+
+final class ProgressRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [MigrationProgress] = []
+
+    func append(_ value: MigrationProgress) {
+        lock.lock()
+        stored.append(value)
+        lock.unlock()
+    }
+
+    var values: [MigrationProgress] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}
