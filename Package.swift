@@ -75,7 +75,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime"]),
-        .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "FlightLog"]),
+        .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "LucidGenCore", "FlightLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

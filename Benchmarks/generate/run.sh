@@ -15,7 +15,7 @@ lucidgen="$root/.build/release/lucidgen"
 cd "$work/project"
 # Build the dependencies first so the measured build compiles only the generated module.
 mkdir -p Sources/Synthetic && echo "import LucidRuntime" > Sources/Synthetic/Placeholder.swift
-swift build --scratch-path "$work/scratch" >/dev/null
+swift build --scratch-path "$work/scratch" > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
 rm Sources/Synthetic/Placeholder.swift
 
 start=$(date +%s%N); "$lucidgen" generate >/dev/null; end=$(date +%s%N)
@@ -24,7 +24,7 @@ start=$(date +%s%N); "$lucidgen" generate >/dev/null; end=$(date +%s%N)
 regen_ms=$(( (end - start) / 1000000 ))
 files=$(find Sources/Synthetic/Generated -name '*.swift' | wc -l)
 lines=$(cat Sources/Synthetic/Generated/*.swift Sources/Synthetic/Generated/*/*.swift | wc -l)
-start=$(date +%s%N); swift build --scratch-path "$work/scratch" >/dev/null; end=$(date +%s%N)
+start=$(date +%s%N); swift build --scratch-path "$work/scratch" > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }; end=$(date +%s%N)
 build_ms=$(( (end - start) / 1000000 ))
 echo "entities=$entities versions=$versions files=$files lines=$lines"
 echo "generate (first run): ${gen_ms} ms; generate (no change): ${regen_ms} ms"

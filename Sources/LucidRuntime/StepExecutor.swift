@@ -104,17 +104,28 @@ struct StepExecutor {
             sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT \(rebuild.sources.joined(separator: ", ")) FROM \(source) AS src WHERE src.rowid BETWEEN ? AND ?")
         logger.trace("SQL: \(insert.sql)")
         if total > 0, let low: Int64 = bounds["low"], let high: Int64 = bounds["high"] {
-            var start = low
+            // Dense rowids (the usual case) are cut into ranges by arithmetic; sparse ones (e.g. ids near
+            // Int64.max) by looking up each chunk's last rowid, so a chunk always holds about `chunkSize` rows.
+            let (span, spanOverflow) = high.subtractingReportingOverflow(low)
+            let dense = !spanOverflow && span / Int64(total) < 4
+            let next = try db.makeStatement(sql: "SELECT rowid FROM \(source) WHERE rowid >= ? ORDER BY rowid LIMIT 1 OFFSET \(Self.chunkSize - 1)")
+            var lower = low
             var done = 0
             let label = "rebuild table \(table.name)"
             report(label, 0, total)
-            while start <= high {
-                let end = start &+ Int64(Self.chunkSize - 1)
-                try insert.execute(arguments: [start, min(end, high)])
+            while true {
+                let upper: Int64
+                if dense {
+                    let (end, overflow) = lower.addingReportingOverflow(Int64(Self.chunkSize - 1))
+                    upper = overflow ? high : min(end, high)
+                } else {
+                    upper = try Int64.fetchOne(next, arguments: [lower]) ?? high
+                }
+                try insert.execute(arguments: [lower, upper])
                 done += db.changesCount
                 report(label, done, total)
-                if end >= high { break }
-                start = end + 1
+                if upper >= high { break }
+                lower = upper + 1
             }
         }
         try execute("DROP TABLE \(source)")

@@ -62,7 +62,7 @@ enum StoreSchemaReader {
                     lines.append("table \(table.name): expected column \(describe(column)), found none")
                     continue
                 }
-                if other.type != column.type || other.notNull != column.notNull || other.defaultSQL != column.defaultSQL {
+                if other.type != column.type || other.notNull != column.notNull || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
                     lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
                 }
             }
@@ -97,6 +97,12 @@ enum StoreSchemaReader {
             lines.append("table \(actual[name]!.name): not expected, found")
         }
         return lines
+    }
+
+    /// SQLite reports a parenthesised default expression without its outer parentheses.
+    private static func unwrapped(_ defaultSQL: String?) -> String? {
+        guard let text = defaultSQL, text.hasPrefix("("), text.hasSuffix(")") else { return defaultSQL }
+        return String(text.dropFirst().dropLast())
     }
 
     private static func describe(_ column: SchemaColumn) -> String {

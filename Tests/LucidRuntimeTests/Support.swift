@@ -16,3 +16,25 @@ struct TemporaryFolder {
 }
 
 func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+import LucidGenCore
+
+/// The schemas that `lucidgen generate` resolves from descriptions (file name → JSON), oldest first.
+func resolveSchemas(_ entities: [String: String], current: String? = nil) throws -> [Schema] {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    var config = "input_path: .entities\n"
+    if let current { config += "current_version: \"\(current)\"\n" }
+    try config.write(toFile: folder.path(".lucid.yaml"), atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(atPath: folder.path(".entities"), withIntermediateDirectories: true)
+    for (name, json) in entities { try json.write(toFile: folder.path(".entities/\(name)"), atomically: true, encoding: .utf8) }
+    let input = try GeneratorPipeline(configPath: folder.path(".lucid.yaml")).load()
+    return try Resolver.resolve(input).schemas
+}
+
+/// Runs SQL on a store file through a plain GRDB connection.
+func withDatabase<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    return try queue.write(body)
+}

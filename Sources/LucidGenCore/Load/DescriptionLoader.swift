@@ -213,6 +213,22 @@ public enum DescriptionLoader {
         let nullable = reader.bool("nullable", &diagnostics) ?? reader.bool("optional", &diagnostics) ?? false
         var defaultValue: DefaultValue?
         if let defaultNode = reader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
+        var typeHistory: [PropertyTypeHistoryItem] = []
+        for item in reader.array("type_history", &diagnostics) ?? [] {
+            guard var itemReader = ObjectReader(item, what: "a type_history item", diagnostics: &diagnostics) else { continue }
+            defer { itemReader.finish(ignored: [:], &diagnostics) }
+            guard let until = itemReader.version("until_version", &diagnostics) else {
+                if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path) }
+                continue
+            }
+            var entry = PropertyTypeHistoryItem(untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: item.location, path: item.path)
+            if let typeNode = itemReader.value("property_type") { entry.type = decodeType(typeNode, allowRelationship: true, &diagnostics) }
+            entry.nullable = itemReader.bool("nullable", &diagnostics) ?? itemReader.bool("optional", &diagnostics)
+            if let defaultNode = itemReader.value("default_value") {
+                entry.defaultValue = .some(defaultNode.value.isNull ? nil : decodeDefault(defaultNode, &diagnostics))
+            }
+            typeHistory.append(entry)
+        }
         return PropertyDescription(
             name: name, type: type, nullable: nullable, defaultValue: defaultValue, previousName: previousName,
             renamedAtVersion: reader.version("renamed_at_version", &diagnostics),
@@ -220,7 +236,7 @@ public enum DescriptionLoader {
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool("lazy", &diagnostics) ?? reader.bool("extra", &diagnostics) ?? false,
-            location: node.location, typeLocation: typeNode.location, path: node.path)
+            typeHistory: typeHistory, location: node.location, typeLocation: typeNode.location, path: node.path)
     }
 
     static func decodeType(_ node: JSONNode, allowRelationship: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyType? {

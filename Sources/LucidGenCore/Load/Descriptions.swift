@@ -62,6 +62,8 @@ public struct PropertyDescription: Sendable {
     public var persistedName: String?
     public var unused: Bool
     public var lazy: Bool
+    /// What the property was before some versions (type, nullability, default), newest last.
+    public var typeHistory: [PropertyTypeHistoryItem] = []
     public var location: SourceLocation
     /// Where `property_type` is written.
     public var typeLocation: SourceLocation
@@ -69,6 +71,18 @@ public struct PropertyDescription: Sendable {
 
     /// The column name: `persisted_name`, or `name`.
     public var columnName: String { persistedName ?? name }
+}
+
+/// One item of a property's `type_history`: what it was at versions before `untilVersion` (and from the
+/// previous item's `untilVersion` on). Fields left out are as in the next item (or the property itself).
+public struct PropertyTypeHistoryItem: Sendable {
+    public var untilVersion: SchemaVersion
+    public var type: PropertyType?
+    public var nullable: Bool?
+    /// nil: unchanged; `.some(nil)`: no default then.
+    public var defaultValue: DefaultValue??
+    public var location: SourceLocation
+    public var path: String
 }
 
 public indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible {

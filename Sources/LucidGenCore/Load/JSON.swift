@@ -39,6 +39,13 @@ public struct JSONNode: Sendable {
     }
 }
 
+extension JSONNode.Value {
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
 /// Malformed JSON: the message and where it was found.
 public struct JSONSyntaxError: Error, Sendable {
     public var message: String

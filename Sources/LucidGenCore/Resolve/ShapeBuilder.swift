@@ -45,6 +45,18 @@ struct ShapeBuilder {
             } else if property.renamedAtVersion != nil {
                 diagnostics.error("renamed_at_version needs previous_name (the name before the rename)", at: property.location, path: property.path + ".renamed_at_version")
             }
+            var previousUntil: SchemaVersion?
+            for item in property.typeHistory {
+                if inHistory(item.untilVersion, "until_version", property) {
+                    if item.untilVersion <= added {
+                        diagnostics.error("until_version \(item.untilVersion) is not after the version property '\(property.name)' was added at (\(added))", at: item.location, path: item.path)
+                    }
+                    if let previousUntil, item.untilVersion <= previousUntil {
+                        diagnostics.error("type_history of '\(property.name)' is out of order: \(item.untilVersion) comes after \(previousUntil)", at: item.location, path: item.path)
+                    }
+                }
+                previousUntil = item.untilVersion
+            }
             timeline.propertyLifetimes[property.name] = lifetime
         }
     }
@@ -88,7 +100,7 @@ struct ShapeBuilder {
         var properties: [PropertyShape] = []
         for property in timeline.properties(at: version) {
             if case .property(let key) = entity.identifier.kind, key == property.name { continue }
-            if let shape = propertyShape(property, of: timeline, at: version, &diagnostics) { properties.append(shape) }
+            if let shape = propertyShape(property.asOf(version), of: timeline, at: version, &diagnostics) { properties.append(shape) }
         }
         let name = timeline.name(at: version)
         return EntityShape(
@@ -354,4 +366,19 @@ func swiftStringLiteral(_ text: String) -> String {
         }
     }
     return result + "\""
+}
+
+extension PropertyDescription {
+    /// The property as it was at `version`, with its `type_history` applied.
+    func asOf(_ version: SchemaVersion) -> PropertyDescription {
+        var result = self
+        // Items are oldest first; the one that applies is the first whose until_version is later, but
+        // fields it leaves out come from the later items (or the property itself).
+        for item in typeHistory.reversed() where version < item.untilVersion {
+            if let type = item.type { result.type = type }
+            if let nullable = item.nullable { result.nullable = nullable }
+            if let defaultValue = item.defaultValue { result.defaultValue = defaultValue }
+        }
+        return result
+    }
 }

@@ -91,6 +91,12 @@ public struct NotInferable: Error, Sendable, Hashable, CustomStringConvertible {
     /// One reason per change that needs code, e.g. "aircraft.flight_data: type BLOB cannot convert to TEXT losslessly".
     public var reasons: [String]
 
+    public init(from: SchemaVersion, to: SchemaVersion, reasons: [String]) {
+        self.from = from
+        self.to = to
+        self.reasons = reasons
+    }
+
     public var description: String {
         "\(from) → \(to) is not inferable: \(reasons.joined(separator: "; "))"
     }
