@@ -7,7 +7,7 @@
 //   LucidSchema   versioned schema model, versions, DDL, checksums     (no dependencies)
 //   LucidRuntime  what generated code and apps link: GRDB + swift-log  (LucidSchema)
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
-//   LucidGenCLI   the `lucidgen` commands (LucidGenCore, ArgumentParser)
+//   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, ArgumentParser)
 //   lucidgen      the executable, a thin shell over LucidGenCLI
 //
 //   FlightLog     the bundled example app's generated code, compiled by this package's own build
@@ -51,6 +51,7 @@ let package = Package(
             name: "LucidGenCLI",
             dependencies: [
                 "LucidGenCore",
+                "LucidRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

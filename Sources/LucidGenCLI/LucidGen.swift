@@ -17,10 +17,12 @@ public struct LucidGen: ParsableCommand {
               0   success
               1   the input has errors (each printed as file:line:column: error: message)
               2   `generate --check` found generated files that are out of date
+              3   `plan` or `migrate`: the store cannot be migrated (newer, unknown, damaged, locked,
+                  no path, or a step failed and was rolled back)
               64  the command line is invalid
             """,
         version: LucidGenVersion.current,
-        subcommands: [Generate.self, Init.self]
+        subcommands: [Generate.self, Plan.self, Migrate.self, Fixtures.self, Init.self]
     )
 
     public init() {}
@@ -30,6 +32,7 @@ public struct LucidGen: ParsableCommand {
 enum ExitCodes {
     static let inputErrors = ExitCode(1)
     static let stale = ExitCode(2)
+    static let storeError = ExitCode(3)
 }
 
 /// Prints diagnostics to standard error, errors last so they stay in view.

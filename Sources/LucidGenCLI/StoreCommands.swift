@@ -1,0 +1,189 @@
+import ArgumentParser
+import Foundation
+import LucidGenCore
+import LucidRuntime
+
+/// Options shared by `plan` and `migrate`.
+struct StoreCommandOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: ArgumentHelp("The store file.", valueName: "file"))
+    var database: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config file whose descriptions define the versions.", valueName: "path"))
+    var config: String = ".lucid.yaml"
+
+    @Option(help: ArgumentHelp("Migrate only up to this version (default: the newest).", valueName: "version"))
+    var to: String?
+
+    /// The versions, resolved from the descriptions exactly as `generate` resolves them.
+    func versions() throws -> [Schema] {
+        let model: ResolvedModel
+        do {
+            let input = try GeneratorPipeline(configPath: absolutePath(config)).load()
+            model = try Resolver.resolve(input)
+        } catch {
+            printDiagnostics(error.diagnostics, verbose: false)
+            throw ExitCodes.inputErrors
+        }
+        guard let to else { return model.schemas }
+        guard let target = try? SchemaVersion(parsing: to), model.schemas.contains(where: { $0.version == target }) else {
+            throw ValidationError("--to \(to) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
+        }
+        return model.schemas.filter { $0.version <= target }
+    }
+}
+
+func fail(_ error: StoreError) -> ExitCode {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    return ExitCodes.storeError
+}
+
+struct Plan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a store's version and the migration path it would take, without changing it.",
+        discussion: """
+            Reads the store's recorded version (or recognises it from its tables), then prints the path to \
+            the newest version: each step, what it does (ALTER TABLE, table rebuilds with the rows they \
+            copy, tables created and dropped), and which steps need the app's own code.
+            """)
+
+    @OptionGroup var options: StoreCommandOptions
+
+    func run() throws {
+        let versions = try options.versions()
+        let status: StoreStatus
+        do {
+            status = try LucidStore.inspect(atPath: absolutePath(options.database), versions: versions)
+        } catch {
+            throw fail(error)
+        }
+        let newest = versions[versions.count - 1].version
+        switch status.state {
+        case .missing: print("\(options.database): no such file; opening it would create a store at \(newest).")
+        case .empty: print("\(options.database): an empty database; opening it would create the tables of \(newest).")
+        case .current: print("\(options.database): at version \(newest), the newest. Nothing to do.")
+        case .needsMigration:
+            print("\(options.database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
+            print("Path: \(status.steps.count) step\(status.steps.count == 1 ? "" : "s").")
+            for (index, step) in status.steps.enumerated() {
+                print("  \(index + 1). \(step.label)")
+                if step.operations.isEmpty { print("       (no change to the tables; only the version record)") }
+                for operation in step.operations {
+                    var line = "       - \(operation)"
+                    if case .rebuildTable(let rebuild) = operation, let rows = status.rowCounts[rebuild.sourceTable] ?? status.rowCounts[rebuild.table.name] {
+                        line += ": copies \(rows) row\(rows == 1 ? "" : "s")"
+                    }
+                    print(line)
+                }
+            }
+        }
+        if status.pendingCleanup > 0 { print("Deferred cleanup pending: \(status.pendingCleanup) item(s).") }
+    }
+}
+
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Migrate a store to the newest version (or --to a version).",
+        discussion: """
+            Runs the path `lucidgen plan` shows. Each step commits atomically with the store's version \
+            record (or, with --whole-path, the whole path commits at once), so an interruption leaves the \
+            store at a consistent version and a second run resumes. Shows a progress bar on a terminal \
+            and plain lines otherwise. Steps that need the app's own code (custom stages) cannot run here: \
+            open the store from the app.
+            """)
+
+    @OptionGroup var options: StoreCommandOptions
+
+    @Flag(help: "Migrate a temporary copy and report what happened; the store is not changed.")
+    var dryRun = false
+
+    @Flag(help: "Defer dropping columns and tables and creating indexes (finished by the next migration).")
+    var deferCleanup = false
+
+    @Flag(help: "Run the whole path in one transaction.")
+    var wholePath = false
+
+    @Flag(help: "Print every SQL statement.")
+    var traceSQL = false
+
+    func run() throws {
+        let versions = try options.versions()
+        let original = absolutePath(options.database)
+        var path = original
+        var copyFolder: URL?
+        if dryRun {
+            guard FileManager.default.fileExists(atPath: original) else { throw fail(.cannotWrite(path: original, message: "no such file")) }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-dry-run-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            path = folder.appendingPathComponent("store.sqlite").path
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: original + suffix) {
+                try FileManager.default.copyItem(atPath: original + suffix, toPath: path + suffix)
+            }
+            copyFolder = folder
+        }
+        defer { if let copyFolder { try? FileManager.default.removeItem(at: copyFolder) } }
+
+        var storeOptions = StoreOptions()
+        storeOptions.deferCleanup = deferCleanup
+        storeOptions.atomicity = wholePath ? .wholePath : .perStep
+        storeOptions.logger.logLevel = traceSQL ? .trace : .warning
+        let display = ProgressDisplay(interactive: isatty(STDERR_FILENO) == 1)
+        storeOptions.progress = { display.show($0) }
+        let before: StoreStatus
+        do {
+            before = try LucidStore.inspect(atPath: path, versions: versions)
+            let database = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
+            try database.close()
+        } catch let error as StoreError {
+            display.finish()
+            throw fail(error)
+        }
+        display.finish()
+        let newest = versions[versions.count - 1].version
+        let prefix = dryRun ? "Dry run: " : ""
+        switch before.state {
+        case .missing, .empty: print("\(prefix)created \(options.database) at version \(newest).")
+        case .current: print("\(prefix)\(options.database) is already at \(newest).")
+        case .needsMigration:
+            print("\(prefix)migrated \(options.database) from \(before.version!) to \(newest) in \(before.steps.count) step\(before.steps.count == 1 ? "" : "s"): \(before.steps.map(\.label).joined(separator: ", ")).")
+        }
+        if dryRun { print("The store was not changed.") }
+    }
+}
+
+/// A progress bar on a terminal, plain lines elsewhere (one per step and operation, not per chunk).
+final class ProgressDisplay: @unchecked Sendable {
+    let interactive: Bool
+    private var lastLine = ""
+    private let lock = NSLock()
+
+    init(interactive: Bool) {
+        self.interactive = interactive
+    }
+
+    func show(_ progress: MigrationProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        let rows = progress.rowsTotal > 0 ? " \(progress.rowsDone)/\(progress.rowsTotal) rows" : ""
+        if interactive {
+            let fraction = progress.rowsTotal > 0 ? Double(progress.rowsDone) / Double(progress.rowsTotal) : (progress.operation == "done" ? 1 : 0)
+            let overall = (Double(max(progress.step - 1, 0)) + fraction) / Double(max(progress.totalSteps, 1))
+            let width = 24
+            let filled = Int(overall * Double(width))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            let line = "\r\(bar) step \(progress.step)/\(progress.totalSteps) \(progress.operation)\(rows)"
+            FileHandle.standardError.write(Data((line.padding(toLength: max(line.count, lastLine.count), withPad: " ", startingAt: 0)).utf8))
+            lastLine = line
+        } else {
+            let line = "step \(progress.step)/\(progress.totalSteps) (\(progress.stepLabel)): \(progress.operation)"
+            guard line != lastLine, progress.rowsDone == 0 || progress.rowsDone == progress.rowsTotal else { return }
+            lastLine = line
+            FileHandle.standardError.write(Data((line + rows + "\n").utf8))
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if interactive && !lastLine.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
