@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "LucidSchemaTests", dependencies: ["LucidSchema"]),
         .testTarget(
             name: "LucidGenCoreTests",
-            dependencies: ["LucidGenCore", "LucidGenCLI", "lucidgen"],
+            dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "lucidgen"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime"]),

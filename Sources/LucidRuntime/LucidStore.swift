@@ -48,9 +48,9 @@ public enum LucidStore {
 
     /// What the store at `path` is and what opening it would do, without changing it.
     public static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = []) throws(StoreError) -> StoreStatus {
-        var options = StoreOptions()
-        options.configuration.readonly = true
-        let migrator = try StoreMigrator(path: path, versions: versions, options: options, stages: stages)
+        // Not a read-only connection: after a crash, SQLite must roll back the hot journal before any
+        // read, which needs write access. Nothing else is written.
+        let migrator = try StoreMigrator(path: path, versions: versions, options: StoreOptions(), stages: stages)
         return try migrator.inspect()
     }
 

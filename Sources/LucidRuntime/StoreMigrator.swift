@@ -243,7 +243,8 @@ struct StoreMigrator {
         guard FileManager.default.fileExists(atPath: path) else {
             return StoreStatus(state: .missing, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
         }
-        let queue = try makeQueue(readOnly: true)
+        let queue = try makeQueue()
+        defer { try? queue.close() }
         let state = try readState(queue)
         var version: SchemaVersion
         var checksum: String
