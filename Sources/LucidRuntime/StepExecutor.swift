@@ -74,8 +74,12 @@ struct StepExecutor {
                 try execute(sql)
             }
         case .dropIndex(let name):
+            if let table = try String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) {
+                touchedTables.insert(table)
+            }
             try execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))")
         case .createIndex(let table, let index, let deferrable):
+            touchedTables.insert(table)
             let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
             if deferCleanup && deferrable {
                 try PendingCleanup.record(.init(kind: "create_index", table: table, object: index.name, sql: statement), version: target.version, db)
@@ -138,13 +142,19 @@ struct StepExecutor {
         try db.execute(sql: sql)
     }
 
-    /// `PRAGMA foreign_key_check` on the touched tables and the tables that reference them.
-    func checkForeignKeys(stepLabel: String) throws {
+    /// The touched tables and the tables whose foreign keys reference them (renaming a table rewrites
+    /// those references): what the foreign key check and the schema validation look at.
+    var affectedTables: Set<String> {
         var tables = touchedTables
         for table in target.tables where table.foreignKeys.contains(where: { key in touchedTables.contains { $0.lowercased() == key.table.lowercased() } }) {
             tables.insert(table.name)
         }
-        for table in tables.sorted() where try db.tableExists(table) {
+        return tables
+    }
+
+    /// `PRAGMA foreign_key_check` on the affected tables.
+    func checkForeignKeys(stepLabel: String) throws {
+        for table in affectedTables.sorted() where try db.tableExists(table) {
             let violations = try Row.fetchAll(db, sql: "SELECT * FROM pragma_foreign_key_check(\(quoteLiteral(table))) LIMIT 1000")
             if !violations.isEmpty {
                 throw StoreError.foreignKeyViolation(step: stepLabel, table: table, rows: violations.count)

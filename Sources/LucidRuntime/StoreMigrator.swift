@@ -232,7 +232,10 @@ struct StoreMigrator {
         try executor.run(step.operations, stepLabel: label)
         try Bookkeeping.write(target, from: step.from, kind: "inferred", label: label, db)
         try executor.checkForeignKeys(stepLabel: label)
-        let differences = StoreSchemaReader.differences(expected: target, actual: try StoreSchemaReader.tables(db), tolerated: try PendingCleanup.tolerance(db))
+        // Tables the step did not touch are unchanged since the last validation; only their names are checked.
+        let scope = executor.affectedTables
+        let differences = StoreSchemaReader.differences(
+            expected: target, actual: try StoreSchemaReader.tables(db, only: scope), tolerated: try PendingCleanup.tolerance(db), only: scope)
         if !differences.isEmpty { throw StoreError.schemaMismatch(version: target.version, differences: differences) }
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "done"))
     }

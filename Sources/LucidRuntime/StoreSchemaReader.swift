@@ -4,11 +4,18 @@ import LucidSchema
 /// Reads a store's actual tables into the schema model, and compares them with a version's schema.
 enum StoreSchemaReader {
     /// Every app table (not SQLite's `sqlite_*`, not lucidgen's `lucid_*` bookkeeping), by name.
-    static func tables(_ db: Database) throws -> [String: SchemaTable] {
+    /// With `only`, tables outside it are listed with their name alone (no columns), which is enough
+    /// to check which tables exist without reading the shape of tables a step did not touch.
+    static func tables(_ db: Database, only: Set<String>? = nil) throws -> [String: SchemaTable] {
         let names = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'lucid\\_%' ESCAPE '\\' ORDER BY name")
+        let scope = only.map { Set($0.map { $0.lowercased() }) }
         var result: [String: SchemaTable] = [:]
         for name in names {
+            if let scope, !scope.contains(name.lowercased()) {
+                result[name.lowercased()] = SchemaTable(name: name, columns: [], primaryKey: [])
+                continue
+            }
             result[name.lowercased()] = try table(named: name, db)
         }
         return result
@@ -49,13 +56,15 @@ enum StoreSchemaReader {
 
     /// Table-level differences between a version's schema and a store's tables, as "expected …, found …"
     /// lines. Objects listed in `tolerated` (deferred cleanup) may be present.
-    static func differences(expected: Schema, actual: [String: SchemaTable], tolerated: PendingCleanup.Tolerance = .init()) -> [String] {
+    static func differences(expected: Schema, actual: [String: SchemaTable], tolerated: PendingCleanup.Tolerance = .init(), only: Set<String>? = nil) -> [String] {
         var lines: [String] = []
+        let scope = only.map { Set($0.map { $0.lowercased() }) }
         for table in expected.tables {
             guard let found = actual[table.name.lowercased()] else {
                 lines.append("table \(table.name): expected, found none")
                 continue
             }
+            if let scope, !scope.contains(table.name.lowercased()) { continue }
             let foundColumns = Dictionary(uniqueKeysWithValues: found.columns.map { ($0.name.lowercased(), $0) })
             for column in table.columns {
                 guard let other = foundColumns[column.name.lowercased()] else {

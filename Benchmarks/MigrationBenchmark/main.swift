@@ -1,0 +1,145 @@
+// Migration benchmark: each inferred operation through LucidRuntime on a 1,000,000-row store, and the
+// equivalent hand-written SQL through the `sqlite3` CLI on a fresh copy of the same store, in the same run.
+//
+//   swift run -c release --scratch-path .build-release migration-benchmark [rows] [--memory]
+//
+// Operations that rewrite rows are compared as whole runs (the sqlite3 process vs LucidStore.open, which
+// includes reading the version record, planning, the step, the bookkeeping, the foreign key check and
+// the schema validation). O(1) operations are compared against sqlite3's own `.timer` figure for the same
+// statements, since process start-up would dominate. `--memory` also measures peak memory of a rebuild at
+// 1M and 10M rows (each in a child process).
+import Foundation
+import LucidRuntime
+
+
+let arguments = CommandLine.arguments
+if arguments.count >= 3, arguments[1] == "--rebuild-child" {
+    // Child mode: migrate the store given (a rebuild) and print peak RSS in KiB.
+    let path = arguments[2]
+    var options = StoreOptions()
+    options.logger.logLevel = .warning
+    let database = try LucidStore.open(atPath: path, versions: Scenarios.versions(for: .requireNote), options: options)
+    try database.close()
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    print(usage.ru_maxrss)
+    exit(0)
+}
+let rows = arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
+let measureMemory = arguments.contains("--memory")
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-benchmark-\(getpid())")
+try? FileManager.default.removeItem(at: folder)
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+@discardableResult
+func shell(_ command: String) throws -> (output: String, seconds: Double) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    let start = Date()
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let seconds = Date().timeIntervalSince(start)
+    guard process.terminationStatus == 0 else { fatalError("failed: \(command)") }
+    return (String(decoding: data, as: UTF8.self), seconds)
+}
+
+/// A store at 1.0 with `count` rows, made once and copied for each run.
+func makeBase(_ count: Int, name: String) throws -> String {
+    let path = folder.appendingPathComponent(name).path
+    let database = try LucidStore.create(atPath: path, versions: Scenarios.versions(for: .addColumn), version: SchemaVersion("1.0"))
+    try database.close()
+    let sql = """
+        BEGIN;
+        WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < \(count))
+        INSERT INTO person SELECT i, printf('first%05d last%07d', i % 99991, i), printf('user%08d@ex.org', i),
+               18 + i % 70, (i * 7919) % 100000, (i % 100000) / 7.0, CASE WHEN i % 3 = 0 THEN NULL ELSE printf('note %d', i) END,
+               1 + i % 1000 FROM c;
+        INSERT INTO team SELECT i, 'team ' || i FROM (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 1000) SELECT i FROM c);
+        COMMIT;
+        """
+    try sql.write(toFile: path + ".sql", atomically: true, encoding: .utf8)
+    try shell("sqlite3 '\(path)' < '\(path).sql'")
+    return path
+}
+
+func copy(_ base: String, _ name: String) throws -> String {
+    let path = folder.appendingPathComponent(name).path
+    try? FileManager.default.removeItem(atPath: path)
+    try FileManager.default.copyItem(atPath: base, toPath: path)
+    _ = try shell("sync")
+    return path
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+print("Building a \(rows)-row store...")
+let base = try makeBase(rows, name: "base.sqlite")
+func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+var quiet = StoreOptions()
+quiet.logger.logLevel = .warning
+print(pad("operation", 46) + "  lucidgen     sqlite3    ratio")
+let runs = 3
+for scenario in Scenarios.all {
+    var ours: [Double] = []
+    var theirs: [Double] = []
+    for run in 0..<runs {
+        // Interleaved, each on a fresh copy.
+        let mine = try copy(base, "ours-\(run).sqlite")
+        let start = Date()
+        let database = try LucidStore.open(atPath: mine, versions: Scenarios.versions(for: scenario), options: quiet)
+        ours.append(Date().timeIntervalSince(start))
+        try database.close()
+        let table = scenario == .dropTable ? "team" : scenario == .renameTable ? "member" : "person"
+        let check = try shell("sqlite3 '\(mine)' 'SELECT count(*) FROM \(table)'").output.trimmingCharacters(in: .whitespacesAndNewlines)
+        precondition(check == "\(scenario == .dropTable ? 1000 : rows)", "rows lost in \(scenario)")
+
+        let reference = try copy(base, "sqlite-\(run).sqlite")
+        let script = folder.appendingPathComponent("\(scenario).sql").path
+        if scenario.isConstantTime {
+            try (".timer on\n" + scenario.sql).write(toFile: script, atomically: true, encoding: .utf8)
+            let output = try shell("sqlite3 '\(reference)' < '\(script)'").output
+            // Sum the "Run Time: real X" lines of the statements.
+            let total = output.split(separator: "\n").compactMap { line -> Double? in
+                guard line.hasPrefix("Run Time: real ") else { return nil }
+                return Double(line.dropFirst("Run Time: real ".count).split(separator: " ")[0])
+            }.reduce(0, +)
+            theirs.append(total)
+        } else {
+            try scenario.sql.write(toFile: script, atomically: true, encoding: .utf8)
+            theirs.append(try shell("sqlite3 '\(reference)' < '\(script)'").seconds)
+        }
+        try? FileManager.default.removeItem(atPath: mine)
+        try? FileManager.default.removeItem(atPath: reference)
+    }
+    let (a, b) = (median(ours), median(theirs))
+    print(pad(scenario.label, 46) + String(format: "%8.1f ms %8.1f ms %7.2f", a * 1000, b * 1000, a / max(b, 0.0001)))
+}
+
+// A 5-version path whose changes cancel, against one rebuild.
+do {
+    let path = try copy(base, "cancel.sqlite")
+    let start = Date()
+    let database = try LucidStore.open(atPath: path, versions: Scenarios.cancellingPath(), options: quiet)
+    let cancelling = Date().timeIntervalSince(start)
+    try database.close()
+    let rebuild = try copy(base, "rebuild.sqlite")
+    let rebuildStart = Date()
+    try LucidStore.open(atPath: rebuild, versions: Scenarios.versions(for: .requireNote), options: quiet).close()
+    let oneRebuild = Date().timeIntervalSince(rebuildStart)
+    print(String(format: "5-version path whose changes cancel: %.1f ms; one rebuild: %.1f ms; ratio %.2f (goal <= 1)", cancelling * 1000, oneRebuild * 1000, cancelling / oneRebuild))
+}
+
+if measureMemory {
+    for count in [1_000_000, 10_000_000] {
+        let store = try makeBase(count, name: "memory-\(count).sqlite")
+        let rss = try shell("'\(arguments[0])' --rebuild-child '\(store)'").output.trimmingCharacters(in: .whitespacesAndNewlines)
+        print("peak RSS of a rebuild at \(count) rows: \(rss) KiB")
+        try? FileManager.default.removeItem(atPath: store)
+    }
+}
