@@ -22,8 +22,12 @@ struct StepExecutor {
     /// report progress several times a second.
     static let chunkSize = 50_000
 
-    /// Tables whose rows or shape the step touched, for the scoped foreign key check.
+    /// Tables whose rows or shape the step touched, for the scoped schema validation.
     private(set) var touchedTables: Set<String> = []
+    /// Tables whose rows could now break a foreign key: rewritten or filled tables, tables given a
+    /// foreign key column, and tables that referenced a dropped one. Renames and plain added columns
+    /// cannot break one (SQLite rewrites references on rename), so they cost no check.
+    private(set) var foreignKeyCheckTables: Set<String> = []
 
     mutating func run(_ operations: [MigrationOperation], stepLabel: String) throws {
         for operation in operations {
@@ -53,6 +57,7 @@ struct StepExecutor {
             if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
             if let key = target.table(named: table)?.foreignKeys.first(where: { $0.columns == [column.name] }) {
                 sql += " REFERENCES \(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", "))) ON DELETE \(key.onDelete.rawValue)"
+                foreignKeyCheckTables.insert(table)
             }
             try execute(sql)
             touchedTables.insert(table)
@@ -66,8 +71,12 @@ struct StepExecutor {
         case .rebuildTable(let rebuild):
             try self.rebuild(rebuild, stepLabel: stepLabel)
             touchedTables.insert(rebuild.table.name)
+            foreignKeyCheckTables.insert(rebuild.table.name)
         case .dropTable(let table, let deferrable):
             let sql = "DROP TABLE \(quoteIdentifier(table))"
+            for child in target.tables where child.foreignKeys.contains(where: { $0.table.lowercased() == table.lowercased() }) {
+                foreignKeyCheckTables.insert(child.name)
+            }
             if deferCleanup && deferrable {
                 try PendingCleanup.record(.init(kind: "drop_table", table: table, object: table, sql: sql), version: target.version, db)
             } else {
@@ -152,9 +161,14 @@ struct StepExecutor {
         return tables
     }
 
-    /// `PRAGMA foreign_key_check` on the affected tables.
+    /// `PRAGMA foreign_key_check` on the tables whose rows could break a foreign key, and on the tables
+    /// referencing a rebuilt one (a rebuild could, in principle, lose a referenced key).
     func checkForeignKeys(stepLabel: String) throws {
-        for table in affectedTables.sorted() where try db.tableExists(table) {
+        var tables = foreignKeyCheckTables
+        for table in target.tables where table.foreignKeys.contains(where: { key in foreignKeyCheckTables.contains { $0.lowercased() == key.table.lowercased() } }) {
+            tables.insert(table.name)
+        }
+        for table in tables.sorted() where try db.tableExists(table) {
             let violations = try Row.fetchAll(db, sql: "SELECT * FROM pragma_foreign_key_check(\(quoteLiteral(table))) LIMIT 1000")
             if !violations.isEmpty {
                 throw StoreError.foreignKeyViolation(step: stepLabel, table: table, rows: violations.count)

@@ -30,52 +30,9 @@ public enum FlightLogSchema: SchemaRegistry {
     static let version1_0 = Schema(
         version: SchemaVersion("1.0"),
         tables: [
-            SchemaTable(
-                name: "aircraft", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil),
-                    SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "flight", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil),
-                    SchemaColumn(name: "remarks", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "pilot", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "license_number", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "ratings", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
+            table_aircraft_1,
+            table_flight_1,
+            table_pilot_1,
         ])
 
     /// Schema version 1.1 (checksum `e17cfc692b7ddaa2c801c79f27590e347779e7d5df4300f156f5c8cb12140d7f`):
@@ -89,55 +46,9 @@ public enum FlightLogSchema: SchemaRegistry {
     static let version1_1 = Schema(
         version: SchemaVersion("1.1"),
         tables: [
-            SchemaTable(
-                name: "aircraft", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil),
-                    SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "flight_data", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
-                    SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "flight", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil),
-                    SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
-                    SchemaColumn(name: "remarks", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "pilot", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "license_number", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "ratings", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
+            table_aircraft_2,
+            table_flight_2,
+            table_pilot_1,
         ])
 
     /// Schema version 2.0 (checksum `f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66`):
@@ -153,69 +64,141 @@ public enum FlightLogSchema: SchemaRegistry {
     static let version2_0 = Schema(
         version: SchemaVersion("2.0"),
         tables: [
-            SchemaTable(
-                name: "aircraft", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil),
-                    SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "flight_data", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
-                    SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "log_entry", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil),
-                    SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
-                    SchemaColumn(name: "notes", type: .text, notNull: false, defaultSQL: nil, renamedFrom: "remarks"),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"], unique: false),
-                ],
-                renamedFrom: "flight"),
-            SchemaTable(
-                name: "log_entry_crew", kind: .join,
-                columns: [
-                    SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["source_id", "target_id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["source_id"], table: "log_entry", tableColumns: ["id"], onDelete: .cascade),
-                    SchemaForeignKey(columns: ["target_id"], table: "pilot", tableColumns: ["id"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "log_entry_crew_target_index", columns: ["target_id"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "pilot", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "license_number", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "ratings", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
+            table_aircraft_2,
+            table_log_entry_1,
+            table_log_entry_crew_1,
+            table_pilot_1,
         ])
+
+    /// Table `aircraft` (version 1.0).
+    static let table_aircraft_1: SchemaTable = SchemaTable(
+        name: "aircraft", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil),
+            SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `flight` (version 1.0).
+    static let table_flight_1: SchemaTable = SchemaTable(
+        name: "flight", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil),
+            SchemaColumn(name: "remarks", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `pilot` (versions 1.0, 1.1, 2.0).
+    static let table_pilot_1: SchemaTable = SchemaTable(
+        name: "pilot", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "license_number", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "ratings", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `aircraft` (versions 1.1, 2.0).
+    static let table_aircraft_2: SchemaTable = SchemaTable(
+        name: "aircraft", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil),
+            SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "flight_data", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `flight` (version 1.1).
+    static let table_flight_2: SchemaTable = SchemaTable(
+        name: "flight", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil),
+            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "remarks", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `log_entry` (version 2.0).
+    static let table_log_entry_1: SchemaTable = SchemaTable(
+        name: "log_entry", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil),
+            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "notes", type: .text, notNull: false, defaultSQL: nil, renamedFrom: "remarks"),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"], unique: false),
+        ],
+        renamedFrom: "flight")
+
+    /// Table `log_entry_crew` (version 2.0).
+    static let table_log_entry_crew_1: SchemaTable = SchemaTable(
+        name: "log_entry_crew", kind: .join,
+        columns: [
+            SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["source_id", "target_id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["source_id"], table: "log_entry", tableColumns: ["id"], onDelete: .cascade),
+            SchemaForeignKey(columns: ["target_id"], table: "pilot", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "log_entry_crew_target_index", columns: ["target_id"], unique: false),
+        ],
+        renamedFrom: nil)
 }

@@ -123,14 +123,41 @@ struct ViewModels {
 
     // MARK: Schema registry
 
+    /// Each distinct table definition becomes one constant, shared by every version that has it: the
+    /// registry stays small for long histories, and no single expression is large enough to strain the
+    /// Swift type checker (one literal per version made a 500-entity × 10-version registry run the
+    /// compiler out of memory).
     func schema() -> [String: Any] {
+        var tableProperties: [SchemaTable: String] = [:]
+        var tables: [[String: Any]] = []
+        var usedBy: [String: [String]] = [:]
+        var definitionsPerName: [String: Int] = [:]
         let versions = model.schemas.map { schema -> [String: Any] in
-            [
+            let properties = schema.tables.map { table -> String in
+                if let existing = tableProperties[table] {
+                    usedBy[existing, default: []].append(schema.version.string)
+                    return existing
+                }
+                let count = definitionsPerName[table.name, default: 0] + 1
+                definitionsPerName[table.name] = count
+                let property = "table_\(table.name)_\(count)"
+                tableProperties[table] = property
+                usedBy[property] = [schema.version.string]
+                var context = self.table(table)
+                context["property"] = property
+                tables.append(context)
+                return property
+            }
+            return [
                 "version": schema.version.string, "property": "version\(schema.version.identifierSuffix)", "checksum": schema.checksum,
-                "ddl": schema.ddl, "tables": schema.tables.map(table),
+                "ddl": schema.ddl, "tableProperties": properties,
             ]
         }
-        return ["module": model.config.app.moduleName, "registryName": registryName, "versions": versions]
+        for index in tables.indices {
+            let property = tables[index]["property"] as! String
+            tables[index]["usedBy"] = "version\(usedBy[property]!.count == 1 ? "" : "s") " + usedBy[property]!.joined(separator: ", ")
+        }
+        return ["module": model.config.app.moduleName, "registryName": registryName, "versions": versions, "tables": tables]
     }
 
     private func table(_ table: SchemaTable) -> [String: Any] {

@@ -26,43 +26,52 @@ public enum SampleSchema: SchemaRegistry {
     static let version1_0_0 = Schema(
         version: SchemaVersion("1.0.0"),
         tables: [
-            SchemaTable(
-                name: "genre", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "movie", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "overview", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "popularity", type: .real, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "poster_path", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "movie_genres", kind: .join,
-                columns: [
-                    SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["source_id", "target_id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["source_id"], table: "movie", tableColumns: ["id"], onDelete: .cascade),
-                    SchemaForeignKey(columns: ["target_id"], table: "genre", tableColumns: ["id"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "movie_genres_target_index", columns: ["target_id"], unique: false),
-                ],
-                renamedFrom: nil),
+            table_genre_1,
+            table_movie_1,
+            table_movie_genres_1,
         ])
+
+    /// Table `genre` (version 1.0.0).
+    static let table_genre_1: SchemaTable = SchemaTable(
+        name: "genre", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `movie` (version 1.0.0).
+    static let table_movie_1: SchemaTable = SchemaTable(
+        name: "movie", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "overview", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "popularity", type: .real, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "poster_path", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `movie_genres` (version 1.0.0).
+    static let table_movie_genres_1: SchemaTable = SchemaTable(
+        name: "movie_genres", kind: .join,
+        columns: [
+            SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["source_id", "target_id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["source_id"], table: "movie", tableColumns: ["id"], onDelete: .cascade),
+            SchemaForeignKey(columns: ["target_id"], table: "genre", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "movie_genres_target_index", columns: ["target_id"], unique: false),
+        ],
+        renamedFrom: nil)
 }

@@ -33,62 +33,9 @@ public enum LibrarySchema: SchemaRegistry {
     static let version1_0 = Schema(
         version: SchemaVersion("1.0"),
         tables: [
-            SchemaTable(
-                name: "book", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "blurb", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil),
-                    SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil),
-                    SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil),
-                    SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
-                    SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil),
-                    SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil),
-                    SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil),
-                    SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
-                ],
-                indexes: [
-                    SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "loan", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "book", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "borrower", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["book"], table: "book", tableColumns: ["id"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "loan_book_index", columns: ["book"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "writer", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "born", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "full_name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
+            table_book_1,
+            table_loan_1,
+            table_writer_1,
         ])
 
     /// Schema version 1.1 (checksum `24762991b6eb31f1a08ecc99485beffdbdf95cbccc671fbe941d33d8d97268de`):
@@ -103,64 +50,9 @@ public enum LibrarySchema: SchemaRegistry {
     static let version1_1 = Schema(
         version: SchemaVersion("1.1"),
         tables: [
-            SchemaTable(
-                name: "book", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "blurb", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil),
-                    SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil),
-                    SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil),
-                    SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
-                    SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil),
-                    SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil),
-                    SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil),
-                    SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil),
-                    SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
-                ],
-                indexes: [
-                    SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "loan", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "book", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "borrower", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["book"], table: "book", tableColumns: ["id"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "loan_book_index", columns: ["book"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "writer", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "born", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "full_name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
+            table_book_2,
+            table_loan_1,
+            table_writer_1,
         ])
 
     /// Schema version 2.0 (checksum `8910e5304f246033d3a9b6ca382ead15f290d65ff585cdc8235b9f31cca21587`):
@@ -176,75 +68,10 @@ public enum LibrarySchema: SchemaRegistry {
     static let version2_0 = Schema(
         version: SchemaVersion("2.0"),
         tables: [
-            SchemaTable(
-                name: "book", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", renamedFrom: nil),
-                    SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil),
-                    SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil),
-                    SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil),
-                    SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
-                    SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil),
-                    SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil),
-                    SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil),
-                    SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil),
-                    SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "summary", type: .text, notNull: false, defaultSQL: nil, renamedFrom: "blurb"),
-                    SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
-                ],
-                indexes: [
-                    SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "book_shelves", kind: .join,
-                columns: [
-                    SchemaColumn(name: "source_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "target_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["source_id", "target_id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["source_id"], table: "book", tableColumns: ["id"], onDelete: .cascade),
-                    SchemaForeignKey(columns: ["target_id"], table: "shelf", tableColumns: ["code"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "book_shelves_target_index", columns: ["target_id"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "shelf", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "code", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: "''", renamedFrom: nil),
-                ],
-                primaryKey: ["code"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "writer", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "born", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "full_name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
+            table_book_3,
+            table_book_shelves_1,
+            table_shelf_1,
+            table_writer_1,
         ])
 
     /// Schema version 3.0 (checksum `dd9efb9239be2c4fc346b794b0e686580f756982f5609003a03a65bb02b6c7db`):
@@ -260,73 +87,216 @@ public enum LibrarySchema: SchemaRegistry {
     static let version3_0 = Schema(
         version: SchemaVersion("3.0"),
         tables: [
-            SchemaTable(
-                name: "author", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "born", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "full_name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: "writer"),
-            SchemaTable(
-                name: "book", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", renamedFrom: nil),
-                    SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil),
-                    SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil),
-                    SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil),
-                    SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
-                    SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil),
-                    SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil),
-                    SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil),
-                    SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil),
-                    SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "summary", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["author"], table: "author", tableColumns: ["id"], onDelete: .setNull),
-                ],
-                indexes: [
-                    SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "book_shelves", kind: .join,
-                columns: [
-                    SchemaColumn(name: "source_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "target_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                ],
-                primaryKey: ["source_id", "target_id"],
-                foreignKeys: [
-                    SchemaForeignKey(columns: ["source_id"], table: "book", tableColumns: ["id"], onDelete: .cascade),
-                    SchemaForeignKey(columns: ["target_id"], table: "shelf", tableColumns: ["code"], onDelete: .cascade),
-                ],
-                indexes: [
-                    SchemaIndex(name: "book_shelves_target_index", columns: ["target_id"], unique: false),
-                ],
-                renamedFrom: nil),
-            SchemaTable(
-                name: "shelf", kind: .entity,
-                columns: [
-                    SchemaColumn(name: "code", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-                    SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: "''", renamedFrom: nil),
-                ],
-                primaryKey: ["code"],
-                foreignKeys: [],
-                indexes: [],
-                renamedFrom: nil),
+            table_author_1,
+            table_book_4,
+            table_book_shelves_1,
+            table_shelf_1,
         ])
+
+    /// Table `book` (version 1.0).
+    static let table_book_1: SchemaTable = SchemaTable(
+        name: "book", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "blurb", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil),
+            SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil),
+            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil),
+            SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil),
+            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil),
+            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil),
+            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
+        ],
+        indexes: [
+            SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `loan` (versions 1.0, 1.1).
+    static let table_loan_1: SchemaTable = SchemaTable(
+        name: "loan", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "book", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "borrower", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["book"], table: "book", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "loan_book_index", columns: ["book"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `writer` (versions 1.0, 1.1, 2.0).
+    static let table_writer_1: SchemaTable = SchemaTable(
+        name: "writer", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "born", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "full_name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `book` (version 1.1).
+    static let table_book_2: SchemaTable = SchemaTable(
+        name: "book", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "blurb", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil),
+            SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil),
+            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil),
+            SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil),
+            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil),
+            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil),
+            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil),
+            SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
+        ],
+        indexes: [
+            SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `book` (version 2.0).
+    static let table_book_3: SchemaTable = SchemaTable(
+        name: "book", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", renamedFrom: nil),
+            SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil),
+            SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil),
+            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil),
+            SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil),
+            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil),
+            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil),
+            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil),
+            SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "summary", type: .text, notNull: false, defaultSQL: nil, renamedFrom: "blurb"),
+            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
+        ],
+        indexes: [
+            SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `book_shelves` (versions 2.0, 3.0).
+    static let table_book_shelves_1: SchemaTable = SchemaTable(
+        name: "book_shelves", kind: .join,
+        columns: [
+            SchemaColumn(name: "source_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "target_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["source_id", "target_id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["source_id"], table: "book", tableColumns: ["id"], onDelete: .cascade),
+            SchemaForeignKey(columns: ["target_id"], table: "shelf", tableColumns: ["code"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "book_shelves_target_index", columns: ["target_id"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `shelf` (versions 2.0, 3.0).
+    static let table_shelf_1: SchemaTable = SchemaTable(
+        name: "shelf", kind: .entity,
+        columns: [
+            SchemaColumn(name: "code", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: "''", renamedFrom: nil),
+        ],
+        primaryKey: ["code"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `author` (version 3.0).
+    static let table_author_1: SchemaTable = SchemaTable(
+        name: "author", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "born", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "full_name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: "writer")
+
+    /// Table `book` (version 3.0).
+    static let table_book_4: SchemaTable = SchemaTable(
+        name: "book", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", renamedFrom: nil),
+            SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil),
+            SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil),
+            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil),
+            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil),
+            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil),
+            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil),
+            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil),
+            SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "summary", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["author"], table: "author", tableColumns: ["id"], onDelete: .setNull),
+        ],
+        indexes: [
+            SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
+        ],
+        renamedFrom: nil)
 }

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import LucidSchema
+
+/// One store of a group migrated together.
+public struct StoreSpec: Sendable {
+    public var path: String
+    public var versions: [Schema]
+
+    public init(path: String, versions: [Schema]) {
+        self.path = path
+        self.versions = versions
+    }
+
+    public init<Registry: SchemaRegistry>(path: String, registry: Registry.Type) {
+        self.init(path: path, versions: registry.versions)
+    }
+}
+
+extension LucidStore {
+    /// Migrates several store files so that either every one reaches its newest version or none changes.
+    ///
+    /// Each store that needs migrating is copied (SQLite's backup API, so a WAL is included) to a
+    /// temporary file in its own folder, the copies are migrated (each in one transaction), and only when
+    /// every copy succeeded is each original replaced by its copy with `rename(2)`, which is atomic per
+    /// file. A failure before that point leaves every original untouched. What is not atomic: a crash
+    /// *during* the replacements can leave some files replaced (at the newest version) and the others at
+    /// their old version; each file is consistent on its own, and calling this again migrates the rest.
+    /// The stores must not be open elsewhere meanwhile.
+    public static func openTogether(_ stores: [StoreSpec], options: StoreOptions = StoreOptions()) throws(StoreError) -> [DatabaseQueue] {
+        var wholePath = options
+        wholePath.atomicity = .wholePath
+        var copies: [(spec: StoreSpec, copy: String)] = []
+        func cleanUp() {
+            for (_, copy) in copies {
+                for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+            }
+        }
+        for spec in stores {
+            let status: StoreStatus
+            do {
+                status = try inspect(atPath: spec.path, versions: spec.versions)
+            } catch {
+                cleanUp()
+                throw error
+            }
+            guard status.state == .needsMigration else { continue }
+            let copy = spec.path + ".lucid-migrating-\(UUID().uuidString)"
+            do {
+                let source = try DatabaseQueue(path: spec.path)
+                let destination = try DatabaseQueue(path: copy)
+                try source.backup(to: destination)
+                try source.close()
+                try destination.close()
+            } catch {
+                cleanUp()
+                throw StoreMigrator.storeError(error, path: spec.path, step: "copy", version: status.version)
+            }
+            copies.append((spec, copy))
+            do {
+                try open(atPath: copy, versions: spec.versions, options: wholePath).close()
+            } catch let error as StoreError {
+                cleanUp()
+                throw error
+            } catch {
+                cleanUp()
+                throw StoreMigrator.storeError(error, path: spec.path, step: "migrate", version: status.version)
+            }
+        }
+        for (spec, copy) in copies {
+            for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: spec.path + suffix) }
+            guard rename(copy, spec.path) == 0 else {
+                throw .cannotWrite(path: spec.path, message: "could not replace the store with its migrated copy (errno \(errno)); the copy is at \(copy)")
+            }
+        }
+        var queues: [DatabaseQueue] = []
+        for spec in stores {
+            queues.append(try open(atPath: spec.path, versions: spec.versions, options: options))
+        }
+        return queues
+    }
+}

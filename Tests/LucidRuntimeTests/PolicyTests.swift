@@ -1,0 +1,124 @@
+import Foundation
+import FlightLog
+import LucidRuntime
+import Testing
+
+/// What the app chooses for stores it cannot migrate, and the registry check.
+@Suite struct PolicyTests {
+    func newerStore(_ folder: TemporaryFolder) throws -> String {
+        let path = folder.path("newer.sqlite")
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+        try database.write { db in
+            try db.execute(sql: "UPDATE lucid_store SET version = '3.0'")
+            try Pilot(id: 1, name: "kept", ratings: []).insert(db)
+        }
+        try database.close()
+        return path
+    }
+
+    @Test func newerStoreIsRefusedByDefault() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try newerStore(folder)
+        #expect {
+            try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+        } throws: { error in
+            guard case StoreError.storeIsNewer(let store, let newest) = error else { return false }
+            return store == SchemaVersion("3.0") && newest == SchemaVersion("2.0")
+        }
+    }
+
+    @Test func newerStoreCanBeOpenedReadOnly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try newerStore(folder)
+        var options = StoreOptions()
+        options.newerStorePolicy = .openReadOnly
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
+        #expect(try database.read { db in try Pilot.fetchCount(db) } == 1)
+        #expect(throws: (any Error).self) { try database.write { db in try db.execute(sql: "DELETE FROM pilot") } }
+    }
+
+    @Test func eraseOnlyWhenAsked() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try newerStore(folder)
+        var options = StoreOptions()
+        options.newerStorePolicy = .eraseAndRecreate
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
+        try database.read { (db: Database) throws in
+            #expect(try Pilot.fetchCount(db) == 0)
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
+        }
+    }
+
+    @Test func storeWithoutRecordIsAdoptedWhenItsTablesMatchAVersion() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("plain.sqlite")
+        let plain = try DatabaseQueue(path: path)
+        try plain.write { db in
+            for statement in FlightLogSchema.versions[1].ddl { try db.execute(sql: statement) }
+            try db.execute(sql: "INSERT INTO pilot (id, name, ratings) VALUES (1, 'Ann', '[]')")
+        }
+        try plain.close()
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+        try database.read { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || to_version FROM lucid_migration_log ORDER BY id") == ["adopt 1.1", "inferred 2.0"])
+            #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ann")
+        }
+    }
+
+    @Test func foreignTablesAreUnrecognised() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("foreign.sqlite")
+        let plain = try DatabaseQueue(path: path)
+        try plain.write { db in try db.execute(sql: "CREATE TABLE something (x)") }
+        try plain.close()
+        let before = fileBytes(path)
+        #expect {
+            try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+        } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return differences.contains("table something: not expected, found")
+        }
+        #expect(fileBytes(path) == before)
+    }
+}
+
+/// Several stores migrated together: all or none.
+@Suite struct StoreGroupTests {
+    @Test func allStoresMigrateOrNoneChanges() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = FlightLogSchema.versions
+        func store(_ name: String) throws -> String {
+            let path = folder.path(name)
+            let database = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
+            try database.write { db in try Pilot_1_0(id: 1, name: name, ratings: []).insert(db) }
+            try database.close()
+            return path
+        }
+        let first = try store("first.sqlite")
+        let second = try store("second.sqlite")
+        // The second store cannot migrate: a newer version recorded.
+        try withDatabase(second) { db in try db.execute(sql: "UPDATE lucid_store SET version = '7.0'") }
+        let before = [fileBytes(first), fileBytes(second)]
+        #expect(throws: StoreError.self) {
+            try LucidStore.openTogether([StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)])
+        }
+        #expect([fileBytes(first), fileBytes(second)] == before, "a failure leaves every store unchanged")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["first.sqlite", "second.sqlite"])
+
+        try withDatabase(second) { db in try db.execute(sql: "UPDATE lucid_store SET version = '1.0'") }
+        let queues = try LucidStore.openTogether([StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)])
+        for (queue, name) in zip(queues, ["first.sqlite", "second.sqlite"]) {
+            try queue.read { (db: Database) throws in
+                #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
+                #expect(try Pilot.fetchOne(db, key: 1)?.name == name)
+            }
+            try queue.close()
+        }
+    }
+}
