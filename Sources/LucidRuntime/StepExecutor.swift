@@ -110,17 +110,25 @@ struct StepExecutor {
         let temporary = "lucid_rebuild_\(table.name)"
         let source = quoteIdentifier(rebuild.sourceTable)
         try execute(table.createTableStatement(named: temporary))
-        let bounds = try Row.fetchOne(db, sql: "SELECT min(rowid) AS low, max(rowid) AS high, count(*) AS total FROM \(source)")!
-        let total: Int = bounds["total"]
-        let columns = table.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
+        // min/max of the rowid are two b-tree seeks; count(*) would read the whole table, so it is only
+        // run when the rowid span is too wide to be cut into ranges directly.
+        let bounds = try Row.fetchOne(db, sql: "SELECT min(rowid) AS low, max(rowid) AS high FROM \(source)")!
+        let columns = rebuild.table.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
         let insert = try db.makeStatement(
             sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT \(rebuild.sources.joined(separator: ", ")) FROM \(source) AS src WHERE src.rowid BETWEEN ? AND ?")
         logger.trace("SQL: \(insert.sql)")
-        if total > 0, let low: Int64 = bounds["low"], let high: Int64 = bounds["high"] {
+        if let low: Int64 = bounds["low"], let high: Int64 = bounds["high"] {
             // Dense rowids (the usual case) are cut into ranges by arithmetic; sparse ones (e.g. ids near
             // Int64.max) by looking up each chunk's last rowid, so a chunk always holds about `chunkSize` rows.
             let (span, spanOverflow) = high.subtractingReportingOverflow(low)
-            let dense = !spanOverflow && span / Int64(total) < 4
+            var total: Int
+            var dense = true
+            if spanOverflow || span > Int64(Self.chunkSize) * 4_000 {
+                total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
+                dense = !spanOverflow && span / Int64(max(total, 1)) < 4
+            } else {
+                total = Int(span) + 1
+            }
             let next = try db.makeStatement(sql: "SELECT rowid FROM \(source) WHERE rowid >= ? ORDER BY rowid LIMIT 1 OFFSET \(Self.chunkSize - 1)")
             var lower = low
             var done = 0
@@ -136,10 +144,12 @@ struct StepExecutor {
                 }
                 try insert.execute(arguments: [lower, upper])
                 done += db.changesCount
-                report(label, done, total)
                 if upper >= high { break }
+                report(label, done, max(total, done))
                 lower = upper + 1
             }
+            // The total was an estimate from the rowid span: the final report gives the real count.
+            report(label, done, done)
         }
         try execute("DROP TABLE \(source)")
         try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
