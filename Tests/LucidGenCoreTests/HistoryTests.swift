@@ -184,4 +184,23 @@ import Testing
         #expect(table.column(named: "fade")?.defaultSQL == "100.0")
         #expect(table.column(named: "gap")?.defaultSQL == "0.25")
     }
+
+    @Test func stepsThatNeedTheAppsCodeAreExplained() throws {
+        let property = #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
+        let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)
+        defer { project.remove() }
+        let warnings = try project.generate().diagnostics.filter { $0.severity == .warning }.map(\.message)
+        #expect(warnings.contains { $0.hasPrefix("1.0 → 2.0 cannot be inferred and needs the app's code: track.code: TEXT cannot convert to INTEGER without loss") })
+    }
+
+    @Test func typeHistoryGivesOldRecordsTheirOldTypes() throws {
+        let property = #"{ "name": "score", "property_type": "double", "default_value": 2.5, "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1 }] }"#
+        let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)
+        defer { project.remove() }
+        let result = try project.generate()
+        let shapes = try #require(result.model.entities.first?.shapes)
+        #expect(shapes.map { $0.properties.map(\.swiftType) } == [["Int"], ["Double"]])
+        #expect(shapes.map { $0.properties.map(\.defaultSQL) } == [["1"], ["2.5"]])
+        #expect(result.diagnostics.allSatisfy { $0.severity != .warning }, "int → double is inferred")
+    }
 }

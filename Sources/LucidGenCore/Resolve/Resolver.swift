@@ -90,6 +90,21 @@ public enum Resolver {
                 snapshots.append(snapshot)
             }
         }
+        // The same planner the runtime uses says which steps SQL alone cannot do.
+        let inference = StepInference(versions: schemas)
+        for index in schemas.indices.dropFirst() {
+            switch inference.operations(from: index - 1, to: index) {
+            case .failure(let reason):
+                diagnostics.warning(
+                    "\(reason.from) → \(reason.to) cannot be inferred and needs the app's code: \(reason.reasons.joined(separator: "; ")). "
+                        + "Custom migration stages are not supported yet, so stores at \(reason.from) or older cannot be migrated past it")
+            case .success(let operations):
+                for case .rebuildTable(let rebuild) in operations where !rebuild.collapsedJoinTables.isEmpty {
+                    diagnostics.warning(
+                        "\(schemas[index - 1].version) → \(schemas[index].version): \(rebuild.table.name) turns a to-many relationship into a to-one; the migration fails (and changes nothing) if a row has several links")
+                }
+            }
+        }
         for (version, entry) in frozen where !versionSet.contains(version) {
             diagnostics.error(
                 "snapshot of version \(version) matches no version in any entity's version_history (a released version cannot be removed)",
