@@ -110,7 +110,7 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let delay = duration * Double(point) / Double(killPoints - 1) * 1.1
+            let delay = duration * Double(point) / Double(killPoints - 1) * 1.5
             Thread.sleep(forTimeInterval: delay)
             kill(-process.processIdentifier, SIGKILL)
             kill(process.processIdentifier, SIGKILL)
