@@ -114,15 +114,37 @@ public enum PendingCleanup {
         return tolerance
     }
 
-    /// Runs every pending item, in the order recorded, and forgets them. Returns how many ran.
+    /// Runs the pending items (all, or those of the given tables), in the order recorded, and forgets
+    /// them. Returns how many ran.
     @discardableResult
-    static func finish(_ db: Database, logger: Logger) throws -> Int {
-        let pending = try items(db)
-        for item in pending {
-            logger.info("finishing deferred cleanup: \(item.kind) \(item.table).\(item.object)")
-            try db.execute(sql: item.sql)
+    static func finish(_ db: Database, logger: Logger, tables: Set<String>? = nil) throws -> Int {
+        guard try db.tableExists("lucid_pending_cleanup") else { return 0 }
+        let scope = tables.map { Set($0.map { $0.lowercased() }) }
+        let rows = try Row.fetchAll(db, sql: "SELECT id, kind, table_name, object, sql FROM lucid_pending_cleanup ORDER BY id")
+        var count = 0
+        for row in rows {
+            let table: String = row["table_name"]
+            if let scope, !scope.contains(table.lowercased()) { continue }
+            logger.info("finishing deferred cleanup: \(row["kind"] as String) \(table).\(row["object"] as String)")
+            try db.execute(sql: row["sql"])
+            try db.execute(sql: "DELETE FROM lucid_pending_cleanup WHERE id = ?", arguments: [row["id"] as Int64])
+            count += 1
         }
-        if !pending.isEmpty { try db.execute(sql: "DELETE FROM lucid_pending_cleanup") }
-        return pending.count
+        return count
+    }
+}
+
+extension MigrationOperation {
+    /// Every table name the operation reads or writes (before and after renames).
+    var tableNames: [String] {
+        switch self {
+        case .renameTable(let from, let to): [from, to]
+        case .createTable(let table): [table.name]
+        case .fillJoinTable(let join, let owner, _, _): [join, owner]
+        case .renameColumn(let table, _, _), .addColumn(let table, _), .dropColumn(let table, _, _), .createIndex(let table, _, _): [table]
+        case .rebuildTable(let rebuild): [rebuild.table.name, rebuild.sourceTable] + rebuild.collapsedJoinTables
+        case .dropTable(let table, _): [table]
+        case .dropIndex: []
+        }
     }
 }

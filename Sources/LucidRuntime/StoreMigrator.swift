@@ -222,8 +222,9 @@ struct StoreMigrator {
         let progress = options.progress
         let label = step.label
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "starting"))
-        // Earlier deferred cleanup runs first, so that this step's plan sees the tables it expects.
-        try PendingCleanup.finish(db, logger: logger)
+        // Deferred cleanup of the tables this step works on runs first, so that the step finds the tables
+        // its plan expects; cleanup of other tables stays deferred.
+        try PendingCleanup.finish(db, logger: logger, tables: Set(step.operations.flatMap(\.tableNames)))
         guard let target = versions.first(where: { $0.version == step.to }) else { throw StoreError.planning(.unknownVersion(step.to, known: versions.map(\.version))) }
         logger.info("step \(index)/\(total): \(label): \(step.operations.map(\.description).joined(separator: "; "))")
         var executor = StepExecutor(db: db, target: target, deferCleanup: options.deferCleanup, logger: logger) { operation, done, rowsTotal in
