@@ -96,14 +96,21 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Migrate a temporary copy and report what happened; the store is not changed.")
     var dryRun = false
 
-    @Flag(help: "Defer dropping columns and tables and creating indexes (finished by the next migration).")
+    @Flag(help: "Defer dropping columns and tables and creating indexes; the store is usable meanwhile.")
     var deferCleanup = false
+
+    @Flag(help: "After migrating (if needed), finish any deferred cleanup.")
+    var finishCleanup = false
 
     @Flag(help: "Run the whole path in one transaction.")
     var wholePath = false
 
     @Flag(help: "Print every SQL statement.")
     var traceSQL = false
+
+    func validate() throws {
+        if deferCleanup && finishCleanup { throw ValidationError("--defer-cleanup and --finish-cleanup contradict each other") }
+    }
 
     func run() throws {
         let versions = try options.versions()
@@ -132,6 +139,11 @@ struct Migrate: ParsableCommand {
         do {
             before = try LucidStore.inspect(atPath: path, versions: versions)
             let database = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
+            if finishCleanup {
+                let count = try LucidStore.finishDeferredCleanup(database, logger: storeOptions.logger)
+                display.finish()
+                print("finished \(count) deferred cleanup item\(count == 1 ? "" : "s").")
+            }
             try database.close()
         } catch let error as StoreError {
             display.finish()

@@ -86,3 +86,46 @@ import Testing
         #expect(project.allFiles() == ["notes.txt"])
     }
 }
+
+/// `plan`, `migrate` and `fixtures` on the bundled example's descriptions.
+@Suite struct StoreCommandTests {
+    @Test func fixturesPlanMigrateAndCleanupOnTheExample() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("old.sqlite").path
+        let config = repositoryRoot.appendingPathComponent(".lucid.yaml").path
+
+        let fixtures = try run(lucidgenBinary, ["fixtures", "--config", config, "--version", "1.0", "--rows", "5", "--output", store])
+        #expect(fixtures.status == 0, "\(fixtures.error)")
+        #expect(fixtures.output.contains("version 1.0, 15 rows"))
+        #expect(try run(lucidgenBinary, ["fixtures", "--config", config, "--version", "1.0", "--output", store]).status == 3, "an existing file is not replaced")
+
+        let plan = try run(lucidgenBinary, ["plan", "--config", config, "--database", store])
+        #expect(plan.status == 0)
+        #expect(plan.output.contains("at version 1.0; newest is 2.0."))
+        #expect(plan.output.contains("1. 1.0 → 2.0 (inferred)"))
+        #expect(plan.output.contains("- rename table flight to log_entry"))
+        #expect(plan.output.contains("- rename column log_entry.remarks to notes"))
+
+        let dryRun = try run(lucidgenBinary, ["migrate", "--config", config, "--database", store, "--dry-run"])
+        #expect(dryRun.status == 0, "\(dryRun.error)")
+        #expect(try run(lucidgenBinary, ["plan", "--config", config, "--database", store]).output.contains("at version 1.0"), "a dry run changes nothing")
+
+        let migrate = try run(lucidgenBinary, ["migrate", "--config", config, "--database", store, "--defer-cleanup"])
+        #expect(migrate.status == 0, "\(migrate.error)")
+        #expect(migrate.output.contains("migrated"))
+        #expect(migrate.error.contains("step 1/1 (1.0 → 2.0 (inferred)): done"), "plain progress lines when not on a terminal")
+        let finish = try run(lucidgenBinary, ["migrate", "--config", config, "--database", store, "--finish-cleanup"])
+        #expect(finish.status == 0, "\(finish.error)")
+        #expect(finish.output.contains("already at 2.0"))
+        #expect(finish.output.contains("finished"))
+        #expect(try run(lucidgenBinary, ["plan", "--config", config, "--database", store]).output.contains("the newest. Nothing to do."))
+
+        let garbage = folder.appendingPathComponent("garbage.sqlite").path
+        try Data(repeating: 7, count: 2048).write(to: URL(fileURLWithPath: garbage))
+        let refused = try run(lucidgenBinary, ["migrate", "--config", config, "--database", garbage])
+        #expect(refused.status == 3)
+        #expect(refused.error.contains("is not an SQLite database"))
+    }
+}
