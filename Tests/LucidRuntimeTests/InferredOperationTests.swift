@@ -243,5 +243,30 @@ import Testing
             #expect(try String.fetchAll(db, sql: "SELECT name FROM item ORDER BY id") == ["a", "b"])
         }
     }
-}
 
+    @Test func driftedStoreFailsValidationWithATableLevelDiffAndRollsBack() throws {
+        let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
+            { "name": "name", "property_type": "string" },
+            { "name": "count", "property_type": "int", "default_value": 0, "added_at_version": "2.0" }
+            """)])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("drifted.sqlite")
+        let created = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
+        // Someone changed the table behind lucidgen's back.
+        try created.write { db in
+            try db.execute(sql: "ALTER TABLE item ADD COLUMN rogue TEXT")
+            try db.execute(sql: "INSERT INTO item (id, name) VALUES (1, 'a')")
+        }
+        try created.close()
+        let before = fileBytes(path)
+        #expect {
+            try LucidStore.open(atPath: path, versions: versions)
+        } throws: { error in
+            guard case StoreError.schemaMismatch(let version, let differences) = error else { return false }
+            return version == SchemaVersion("2.0") && differences == ["table item: expected no column rogue, found rogue TEXT"]
+        }
+        #expect(fileBytes(path) == before, "the failed step was rolled back")
+        #expect(try version(path) == "1.0")
+    }
+}
