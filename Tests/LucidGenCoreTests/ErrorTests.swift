@@ -187,4 +187,10 @@ import Testing
         let errors = try failures([".entities/genre.json": entityJSON("genre"), ".entities/Subtypes/genre.json": #"{ "name": "genre", "cases": ["a"] }"#])
         #expect(errors.contains { $0.message.hasPrefix("Swift type name 'Genre' (from subtype 'genre') is already used by") })
     }
+
+    @Test(arguments: ["date", "schema", "data"])
+    func typeNamesThatWouldShadowGeneratedCodesTypesAreRejected(_ name: String) throws {
+        let errors = try failures([".entities/a.json": entityJSON(name)])
+        #expect(errors.contains { $0.message.contains("would shadow a type that generated code uses") && $0.location?.file.hasSuffix(".entities/a.json") == true })
+    }
 }

@@ -41,6 +41,15 @@ public enum Naming {
         problem(with: name) == nil && !swiftKeywords.contains(name) && !name.contains(".")
     }
 
+    /// Types the generated files name without a module prefix.
+    public static let reservedTypeNames: Set<String> = [
+        "String", "Int", "Int64", "Double", "Float", "Bool", "Date", "Data", "URL", "Array", "Dictionary", "Set", "Optional",
+        "Codable", "Hashable", "Sendable", "CodingKey", "CaseIterable", "OptionSet", "Never",
+        "Schema", "SchemaTable", "SchemaColumn", "SchemaForeignKey", "SchemaIndex", "SchemaVersion", "SchemaRegistry",
+        "FetchableRecord", "PersistableRecord", "MutablePersistableRecord", "ColumnExpression", "InsertionSuccess", "DatabaseValueConvertible",
+        "Foundation", "LucidRuntime", "LucidSchema", "GRDB",
+    ]
+
     static let swiftKeywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
         "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct",

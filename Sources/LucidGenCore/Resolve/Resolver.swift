@@ -143,7 +143,14 @@ public enum Resolver {
                 diagnostics.error("property '\(clash.name)' clashes with the identifier column 'id'; use \"identifier\": {\"type\": \"property\", \"property_name\": \"\(clash.name)\"} to make it the identifier, or rename it", at: clash.location, path: clash.path)
             }
         }
+        // Generated files use these types unqualified; an entity or subtype of the same name would shadow them.
+        for (name, location) in types.sorted(by: { $0.value < $1.value }) where Naming.reservedTypeNames.contains(name) {
+            diagnostics.error("the Swift type name '\(name)' would shadow a type that generated code uses; rename the entity or subtype", at: location)
+        }
         for subtype in subtypes {
+            if Naming.reservedTypeNames.contains(Naming.typeName(subtype.name)) {
+                diagnostics.error("the Swift type name '\(Naming.typeName(subtype.name))' would shadow a type that generated code uses; rename the subtype", at: subtype.location)
+            }
             claim(Naming.typeName(subtype.name), in: &types, "Swift type name '\(Naming.typeName(subtype.name))' (from subtype '\(subtype.name)')", at: subtype.location)
         }
     }
