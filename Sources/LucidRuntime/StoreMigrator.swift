@@ -18,7 +18,7 @@ struct StoreMigrator {
         self.versions = versions
         self.options = options
         do {
-            self.planner = try MigrationPlanner(versions: versions, stages: stages)
+            self.planner = try MigrationPlanner(versions: versions, stages: options.stages.map(\.explicit) + stages)
         } catch {
             throw .planning(error)
         }
@@ -218,7 +218,16 @@ struct StoreMigrator {
     /// One step inside the caller's transaction: cleanup left from earlier, the operations, the version
     /// record, then the foreign key check and the schema validation (either failing rolls back).
     private func run(_ step: MigrationStep, db: Database, index: Int, total: Int) throws {
-        guard case .inferred = step.kind else { throw StoreError.missingStage(step.label) }
+        var stage: MigrationStage?
+        if case .explicit = step.kind {
+            guard let provided = options.stages.first(where: { $0.from == step.from && $0.to == step.to }) else { throw StoreError.missingStage(step.label) }
+            if case .failure(let reason) = try planner.inferredOperations(from: step.from, to: step.to) {
+                throw StoreError.stepFailed(
+                    step: step.label, version: step.from,
+                    message: "the schema change itself is not inferable (\(reason.reasons.joined(separator: "; "))); hooks cannot make it, it needs a row transform")
+            }
+            stage = provided
+        }
         let progress = options.progress
         let label = step.label
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "starting"))
@@ -230,8 +239,16 @@ struct StoreMigrator {
         var executor = StepExecutor(db: db, target: target, deferCleanup: options.deferCleanup, logger: logger) { operation, done, rowsTotal in
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: operation, rowsDone: done, rowsTotal: rowsTotal))
         }
+        if let willMigrate = stage?.willMigrate {
+            progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "will migrate (\(stage!.label))"))
+            try willMigrate(db)
+        }
         try executor.run(step.operations, stepLabel: label)
-        try Bookkeeping.write(target, from: step.from, kind: "inferred", label: label, db)
+        if let didMigrate = stage?.didMigrate {
+            progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "did migrate (\(stage!.label))"))
+            try didMigrate(db)
+        }
+        try Bookkeeping.write(target, from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, db)
         try executor.checkForeignKeys(stepLabel: label)
         // Tables the step did not touch are unchanged since the last validation; only their names are checked.
         let scope = executor.affectedTables

@@ -29,6 +29,8 @@ public struct StoreOptions: Sendable {
     /// ``LucidStore/finishDeferredCleanup(_:)`` (or automatically before the next migration).
     public var deferCleanup = false
     public var atomicity: Atomicity = .perStep
+    /// The app's stages (see ``MigrationStage``).
+    public var stages: [MigrationStage] = []
     /// How long to wait for another connection (e.g. another process migrating the same store).
     public var busyTimeout: TimeInterval = 60
     /// Base GRDB configuration (e.g. `prepareDatabase` for pragmas, encryption, tracing).

@@ -1,0 +1,91 @@
+import Foundation
+import LucidRuntime
+import Testing
+
+/// App stages with will/did hooks, taken where they apply, never skipped, rolled back on failure.
+@Suite struct StageTests {
+    /// 1.0: pilot(name). 2.0: adds `initials` (default ''). 3.0: adds `rank` (default 0).
+    func versions() throws -> [Schema] {
+        try resolveSchemas(["pilot.json": """
+            { "name": "pilot", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0" }],
+              "properties": [
+                { "name": "name", "property_type": "string" },
+                { "name": "initials", "property_type": "string", "default_value": "", "added_at_version": "2.0" },
+                { "name": "rank", "property_type": "int", "default_value": 0, "added_at_version": "3.0" } ] }
+            """])
+    }
+
+    func store(_ versions: [Schema], at version: String, _ folder: TemporaryFolder) throws -> String {
+        let path = folder.path("store-\(version).sqlite")
+        let database = try LucidStore.create(atPath: path, versions: versions, version: try SchemaVersion(parsing: version))
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO pilot (id, name) VALUES (1, ' amelia earhart '), (2, 'Bessie Coleman'), (3, 'bessie coleman')")
+        }
+        try database.close()
+        return path
+    }
+
+    static let tidyAndInitials = MigrationStage(
+        from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "tidy names, compute initials",
+        willMigrate: { db in
+            // At the old schema: no `initials` column yet.
+            #expect(try !Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info('pilot')").contains { ($0["name"] as String) == "initials" })
+            try db.execute(sql: "UPDATE pilot SET name = trim(name)")
+            try db.execute(sql: "DELETE FROM pilot WHERE id NOT IN (SELECT min(id) FROM pilot GROUP BY lower(name))")
+        },
+        didMigrate: { db in
+            // At the new schema.
+            try db.execute(sql: "UPDATE pilot SET initials = upper(substr(name, 1, 1) || substr(name, instr(name, ' ') + 1, 1))")
+        })
+
+    @Test func willAndDidHooksRunAroundTheStepsSQL() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = try versions()
+        let path = try store(versions, at: "1.0", folder)
+        var options = StoreOptions()
+        options.stages = [Self.tidyAndInitials]
+        let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+        try database.read { (db: Database) throws in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, name, initials, rank FROM pilot ORDER BY id")
+            #expect(rows.map { $0["name"] as String } == ["amelia earhart", "Bessie Coleman"])
+            #expect(rows.map { $0["initials"] as String } == ["AE", "BC"])
+            #expect(rows.map { $0["rank"] as Int } == [0, 0])
+            #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || label FROM lucid_migration_log WHERE kind != 'create' ORDER BY id") == [
+                "stage 1.0 → 2.0 (tidy names, compute initials)", "inferred 2.0 → 3.0 (inferred)",
+            ])
+        }
+    }
+
+    @Test func aStageIsNeverSkippedButASkippingStageIsTakenFromItsStartOnly() throws {
+        let versions = try versions()
+        let skip = MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("3.0"), label: "large user base: straight to 3.0")
+        let planner = try MigrationPlanner(versions: versions, stages: [Self.tidyAndInitials.explicit(), skip.explicit()])
+        #expect(try planner.plan(from: SchemaVersion("1.0")).map(\.label) == ["1.0 → 3.0 (large user base: straight to 3.0)"])
+        #expect(try planner.plan(from: SchemaVersion("2.0")).map(\.label) == ["2.0 → 3.0 (inferred)"])
+        let withoutSkip = try MigrationPlanner(versions: versions, stages: [Self.tidyAndInitials.explicit()])
+        #expect(try withoutSkip.plan(from: SchemaVersion("1.0")).map(\.label) == ["1.0 → 2.0 (tidy names, compute initials)", "2.0 → 3.0 (inferred)"])
+    }
+
+    @Test func aFailingHookRollsTheStepBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = try versions()
+        let path = try store(versions, at: "1.0", folder)
+        struct Refused: Error {}
+        var options = StoreOptions()
+        options.stages = [
+            MigrationStage(
+                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "fails",
+                willMigrate: { db in try db.execute(sql: "DELETE FROM pilot") }, didMigrate: { _ in throw Refused() })
+        ]
+        let before = fileBytes(path)
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options) }
+        #expect(fileBytes(path) == before, "the store stays at 1.0 with every row")
+    }
+}
+
+extension MigrationStage {
+    func explicit() -> ExplicitStage { ExplicitStage(from: from, to: to, label: label) }
+}
