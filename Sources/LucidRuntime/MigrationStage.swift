@@ -1,4 +1,5 @@
 import GRDB
+import Logging
 import LucidSchema
 
 /// An app-provided step between two versions, with code that runs around the step's SQL (Core Data's
@@ -36,4 +37,60 @@ public struct MigrationStage: Sendable {
     }
 
     var explicit: ExplicitStage { ExplicitStage(from: from, to: to, label: label) }
+}
+
+/// A data-only migration keyed by a schema version (Lucid's `Migration(version: .appVersion("1.1"))`):
+/// it runs exactly once per store, in the same transaction as the step that brings the store to (or
+/// past) its version, at that step's new schema, and is recorded in the store (`lucid_data_migrations`)
+/// in that transaction. A failure rolls the step back: the store never "advances anyway".
+///
+/// A store created at or after the version never runs it (its data was never in the old shape). A store
+/// already past the version when the migration is added (an app update) runs it once on the next open.
+public struct DataMigration: Sendable {
+    public var version: SchemaVersion
+    /// Identifies the migration within its version; with `version`, the record kept in the store.
+    public var label: String
+    public var run: @Sendable (Database) throws -> Void
+
+    public init(version: SchemaVersion, label: String, run: @escaping @Sendable (Database) throws -> Void) {
+        self.version = version
+        self.label = label
+        self.run = run
+    }
+}
+
+enum DataMigrations {
+    static let createStatement = """
+        CREATE TABLE IF NOT EXISTS lucid_data_migrations (
+            version TEXT NOT NULL,
+            label TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            applied_at TEXT NOT NULL,
+            PRIMARY KEY (version, label))
+        """
+
+    static func isRecorded(_ migration: DataMigration, _ db: Database) throws -> Bool {
+        try db.execute(sql: createStatement)
+        return try Bool.fetchOne(
+            db, sql: "SELECT count(*) > 0 FROM lucid_data_migrations WHERE version = ? AND label = ?",
+            arguments: [migration.version.string, migration.label]) ?? false
+    }
+
+    static func record(_ migration: DataMigration, outcome: String, _ db: Database) throws {
+        try db.execute(sql: createStatement)
+        try db.execute(
+            sql: "INSERT INTO lucid_data_migrations (version, label, outcome, applied_at) VALUES (?, ?, ?, ?)",
+            arguments: [migration.version.string, migration.label, outcome, Bookkeeping.now()])
+    }
+
+    /// Runs the unrecorded migrations whose version is in `range` (lower bound exclusive), oldest first.
+    static func run(_ migrations: [DataMigration], after lower: SchemaVersion?, upTo upper: SchemaVersion, _ db: Database, logger: Logger) throws {
+        for migration in migrations.sorted(by: { ($0.version, $0.label) < ($1.version, $1.label) })
+        where migration.version <= upper && lower.map({ migration.version > $0 }) ?? true {
+            guard try !isRecorded(migration, db) else { continue }
+            logger.info("data migration \(migration.version) '\(migration.label)'")
+            try migration.run(db)
+            try record(migration, outcome: "applied", db)
+        }
+    }
 }

@@ -65,8 +65,8 @@ struct StoreMigrator {
             guard schema.checksum == checksum else {
                 return try incompatible(queue, policy: options.unknownStorePolicy, .checksumMismatch(version: version, stored: checksum, expected: schema.checksum))
             }
-            if version == newest.version { return queue }
-            try migrate(queue)
+            if version != newest.version { try migrate(queue) }
+            try runLateDataMigrations(queue)
             return queue
         case .unrecorded(let match, let differences):
             guard let match else {
@@ -143,6 +143,10 @@ struct StoreMigrator {
                 guard try StoreSchemaReader.tables(db).isEmpty else { throw StoreError.unrecognizedSchema(path: path, differences: ["tables appeared while initialising"]) }
                 for statement in newest.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(newest, from: nil, kind: "create", label: "created at \(newest.version)", db)
+                // Born at the newest version: no data was ever in an older shape.
+                for migration in options.dataMigrations where migration.version <= newest.version {
+                    try DataMigrations.record(migration, outcome: "not needed: created at \(newest.version)", db)
+                }
             }
             logger.info("created \(path) at version \(newest.version)")
         } catch let error as StoreError {
@@ -215,6 +219,20 @@ struct StoreMigrator {
         }
     }
 
+    /// Data migrations added after the store passed their version (an app update): each runs once, in
+    /// one transaction with its record. Cheap when there are none: no query runs.
+    private func runLateDataMigrations(_ queue: DatabaseQueue) throws(StoreError) {
+        guard !options.dataMigrations.isEmpty else { return }
+        do {
+            try queue.write { db in
+                guard let record = try Bookkeeping.record(db), let version = try? SchemaVersion(parsing: record.version) else { return }
+                try DataMigrations.run(options.dataMigrations, after: nil, upTo: version, db, logger: logger)
+            }
+        } catch {
+            throw Self.storeError(error, path: path, step: "data migrations", version: nil)
+        }
+    }
+
     /// One step inside the caller's transaction: cleanup left from earlier, the operations, the version
     /// record, then the foreign key check and the schema validation (either failing rolls back).
     private func run(_ step: MigrationStep, db: Database, index: Int, total: Int) throws {
@@ -248,6 +266,7 @@ struct StoreMigrator {
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "did migrate (\(stage!.label))"))
             try didMigrate(db)
         }
+        try DataMigrations.run(options.dataMigrations, after: step.from, upTo: step.to, db, logger: logger)
         try Bookkeeping.write(target, from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, db)
         try executor.checkForeignKeys(stepLabel: label)
         // Tables the step did not touch are unchanged since the last validation; only their names are checked.

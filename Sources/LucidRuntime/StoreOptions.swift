@@ -31,6 +31,8 @@ public struct StoreOptions: Sendable {
     public var atomicity: Atomicity = .perStep
     /// The app's stages (see ``MigrationStage``).
     public var stages: [MigrationStage] = []
+    /// Data-only migrations keyed by version (see ``DataMigration``).
+    public var dataMigrations: [DataMigration] = []
     /// How long to wait for another connection (e.g. another process migrating the same store).
     public var busyTimeout: TimeInterval = 60
     /// Base GRDB configuration (e.g. `prepareDatabase` for pragmas, encryption, tracing).

@@ -89,3 +89,67 @@ import Testing
 extension MigrationStage {
     func explicit() -> ExplicitStage { ExplicitStage(from: from, to: to, label: label) }
 }
+
+/// Data-only migrations keyed by version: exactly once per store, recorded with the step.
+@Suite struct DataMigrationTests {
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func increment() { lock.lock(); value += 1; lock.unlock() }
+        var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    }
+
+    @Test func runsExactlyOnceAcrossReopenings() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = try StageTests().versions()
+        let path = try StageTests().store(versions, at: "1.0", folder)
+        let runs = Counter()
+        var options = StoreOptions()
+        options.dataMigrations = [
+            DataMigration(version: SchemaVersion("2.0"), label: "capitalise") { db in
+                runs.increment()
+                try db.execute(sql: "UPDATE pilot SET initials = upper(substr(trim(name), 1, 1))")
+            }
+        ]
+        for _ in 0..<3 { try LucidStore.open(atPath: path, versions: versions, options: options).close() }
+        #expect(runs.count == 1)
+        try withDatabase(path) { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "SELECT initials FROM pilot ORDER BY id") == ["A", "B", "B"])
+            #expect(try String.fetchAll(db, sql: "SELECT version || ' ' || label || ' ' || outcome FROM lucid_data_migrations") == ["2.0 capitalise applied"])
+        }
+    }
+
+    @Test func aFailingDataMigrationNeverAdvancesTheStore() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = try StageTests().versions()
+        let path = try StageTests().store(versions, at: "1.0", folder)
+        struct Broken: Error {}
+        var options = StoreOptions()
+        options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "broken") { _ in throw Broken() }]
+        let before = fileBytes(path)
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options) }
+        #expect(fileBytes(path) == before, "the step and its version record were rolled back")
+    }
+
+    @Test func newStoresAndLateAdditions() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = try StageTests().versions()
+        let runs = Counter()
+        let migration = DataMigration(version: SchemaVersion("2.0"), label: "late") { _ in runs.increment() }
+        var options = StoreOptions()
+        options.dataMigrations = [migration]
+        // Created at the newest version: never needed.
+        try LucidStore.open(atPath: folder.path("new.sqlite"), versions: versions, options: options).close()
+        try LucidStore.open(atPath: folder.path("new.sqlite"), versions: versions, options: options).close()
+        #expect(runs.count == 0)
+        // Migrated before the app shipped the data migration, then opened by the update: runs once.
+        let old = try StageTests().store(versions, at: "1.0", folder)
+        try LucidStore.open(atPath: old, versions: versions).close()
+        try LucidStore.open(atPath: old, versions: versions, options: options).close()
+        try LucidStore.open(atPath: old, versions: versions, options: options).close()
+        #expect(runs.count == 1)
+    }
+}
