@@ -145,6 +145,7 @@ extension MigrationOperation {
         case .rebuildTable(let rebuild): [rebuild.table.name, rebuild.sourceTable] + rebuild.collapsedJoinTables
         case .dropTable(let table, _): [table]
         case .dropIndex: []
+        case .transformTable(let table, let source): [table.name, source]
         }
     }
 }

@@ -24,19 +24,43 @@ public struct MigrationStage: Sendable {
     public var label: String
     public var willMigrate: (@Sendable (Database) throws -> Void)?
     public var didMigrate: (@Sendable (Database) throws -> Void)?
+    /// Tables whose rows the stage converts one by one (the changes SQL cannot infer).
+    public var transforms: [RowTransform]
 
     public init(
-        from: SchemaVersion, to: SchemaVersion, label: String, willMigrate: (@Sendable (Database) throws -> Void)? = nil,
-        didMigrate: (@Sendable (Database) throws -> Void)? = nil
+        from: SchemaVersion, to: SchemaVersion, label: String, transforms: [RowTransform] = [],
+        willMigrate: (@Sendable (Database) throws -> Void)? = nil, didMigrate: (@Sendable (Database) throws -> Void)? = nil
     ) {
         self.from = from
         self.to = to
         self.label = label
+        self.transforms = transforms
         self.willMigrate = willMigrate
         self.didMigrate = didMigrate
     }
 
-    var explicit: ExplicitStage { ExplicitStage(from: from, to: to, label: label) }
+    var explicit: ExplicitStage { ExplicitStage(from: from, to: to, label: label, transformedTables: transforms.map(\.table)) }
+}
+
+/// A per-row conversion of one table inside a stage: each old row (at the stage's `from` schema) becomes
+/// the new row's column values (at `to`), or nil to drop the row. Rows are streamed through a cursor
+/// into the rebuilt table, so the table is never loaded whole.
+public struct RowTransform: Sendable {
+    /// The table's name at the stage's `to` version.
+    public var table: String
+    public var transform: @Sendable (Row) throws -> [String: DatabaseValue]?
+
+    public init(table: String, transform: @escaping @Sendable (Row) throws -> [String: DatabaseValue]?) {
+        self.table = table
+        self.transform = transform
+    }
+
+    /// A typed transform between two generated record types.
+    public static func records<Old: FetchableRecord, New: EncodableRecord>(
+        table: String, _ transform: @escaping @Sendable (Old) throws -> New?
+    ) -> RowTransform {
+        RowTransform(table: table) { row in try transform(try Old(row: row)).map { try $0.databaseDictionary } }
+    }
 }
 
 /// A data-only migration keyed by a schema version (Lucid's `Migration(version: .appVersion("1.1"))`):

@@ -16,6 +16,8 @@ struct StepExecutor {
     let target: Schema
     let deferCleanup: Bool
     let logger: Logger
+    /// The stage's row transforms, by table name at the target version.
+    var transforms: [String: RowTransform] = [:]
     let report: (_ operation: String, _ rowsDone: Int, _ rowsTotal: Int) -> Void
 
     /// Rows copied per statement in a rebuild: large enough to cost nothing per row, small enough to
@@ -82,6 +84,11 @@ struct StepExecutor {
             } else {
                 try execute(sql)
             }
+        case .transformTable(let table, let sourceTable):
+            guard let transform = transforms[table.name] else { throw StoreError.missingStage("row transform for \(table.name)") }
+            try self.transform(table: table, source: sourceTable, with: transform)
+            touchedTables.insert(table.name)
+            foreignKeyCheckTables.insert(table.name)
         case .dropIndex(let name):
             if let table = try String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) {
                 touchedTables.insert(table)
@@ -152,6 +159,33 @@ struct StepExecutor {
             report(label, done, done)
         }
         try execute("DROP TABLE \(source)")
+        try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
+        for statement in table.createIndexStatements { try execute(statement) }
+    }
+
+    /// A rebuild whose rows come from Swift: old rows are read through a cursor (never the whole table),
+    /// converted by the app's transform, and inserted with one prepared statement.
+    private mutating func transform(table: SchemaTable, source: String, with transform: RowTransform) throws {
+        let temporary = "lucid_rebuild_\(table.name)"
+        try execute(table.createTableStatement(named: temporary))
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
+        let columns = table.columns.map(\.name)
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
+        let label = "transform table \(table.name)"
+        report(label, 0, total)
+        var done = 0
+        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoteIdentifier(source)) ORDER BY rowid")
+        while let row = try rows.next() {
+            done += 1
+            guard let values = try transform.transform(row) else { continue }
+            let byName = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+            insert.setUncheckedArguments(StatementArguments(columns.map { byName[$0.lowercased()] ?? .null }))
+            try insert.execute()
+            if done % StepExecutor.chunkSize == 0 { report(label, done, total) }
+        }
+        report(label, done, total)
+        try execute("DROP TABLE \(quoteIdentifier(source))")
         try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
         for statement in table.createIndexStatements { try execute(statement) }
     }

@@ -239,10 +239,10 @@ struct StoreMigrator {
         var stage: MigrationStage?
         if case .explicit = step.kind {
             guard let provided = options.stages.first(where: { $0.from == step.from && $0.to == step.to }) else { throw StoreError.missingStage(step.label) }
-            if case .failure(let reason) = try planner.inferredOperations(from: step.from, to: step.to) {
+            if case .failure(let reason) = try planner.inferredOperations(from: step.from, to: step.to, transformedTables: Set(provided.transforms.map(\.table))) {
                 throw StoreError.stepFailed(
                     step: step.label, version: step.from,
-                    message: "the schema change itself is not inferable (\(reason.reasons.joined(separator: "; "))); hooks cannot make it, it needs a row transform")
+                    message: "the stage does not cover every change SQL cannot make (\(reason.reasons.joined(separator: "; "))); add a row transform for \(reason.tables.joined(separator: ", "))")
             }
             stage = provided
         }
@@ -257,6 +257,7 @@ struct StoreMigrator {
         var executor = StepExecutor(db: db, target: target, deferCleanup: options.deferCleanup, logger: logger) { operation, done, rowsTotal in
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: operation, rowsDone: done, rowsTotal: rowsTotal))
         }
+        executor.transforms = Dictionary((stage?.transforms ?? []).map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         if let willMigrate = stage?.willMigrate {
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "will migrate (\(stage!.label))"))
             try willMigrate(db)

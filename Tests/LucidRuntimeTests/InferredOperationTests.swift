@@ -116,7 +116,7 @@ import Testing
             { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }
             """)])
         #expect(throws: PlanningError.noRoute(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), blocked: [
-            NotInferable(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), reasons: ["item.code: TEXT cannot convert to INTEGER without loss"])
+            NotInferable(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), reasons: ["item.code: TEXT cannot convert to INTEGER without loss"], tables: ["item"])
         ])) {
             try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         }

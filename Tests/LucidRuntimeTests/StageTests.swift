@@ -153,3 +153,89 @@ extension MigrationStage {
         #expect(runs.count == 1)
     }
 }
+
+/// Per-row transform stages for changes SQL cannot make.
+@Suite struct RowTransformTests {
+    /// 1.0: item.code is a string; 2.0: an int (not inferable).
+    func versions() throws -> [Schema] {
+        try resolveSchemas(["item.json": """
+            { "name": "item", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [
+                { "name": "name", "property_type": "string" },
+                { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
+            """])
+    }
+
+    struct OldItem: Codable, FetchableRecord { var id: Int; var name: String; var code: String }
+    struct NewItem: Codable, FetchableRecord, PersistableRecord { static let databaseTableName = "item"; var id: Int; var name: String; var code: Int }
+
+    func store(_ versions: [Schema], _ folder: TemporaryFolder) throws -> String {
+        let path = folder.path("codes.sqlite")
+        let database = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO item (id, name, code) VALUES (1, 'a', ' 42'), (2, 'b', 'n/a'), (3, 'c', '-7')")
+        }
+        try database.close()
+        return path
+    }
+
+    @Test func withoutATransformTheStepIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = try versions()
+        let path = try store(versions, folder)
+        #expect {
+            try LucidStore.open(atPath: path, versions: versions)
+        } throws: { error in
+            guard case StoreError.planning(.noRoute(_, _, let blocked)) = error else { return false }
+            return blocked.first?.tables == ["item"]
+        }
+    }
+
+    @Test func typedTransformConvertsAndDropsRows() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = try versions()
+        let path = try store(versions, folder)
+        var options = StoreOptions()
+        options.stages = [
+            MigrationStage(
+                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse codes",
+                transforms: [
+                    .records(table: "item") { (old: OldItem) -> NewItem? in
+                        guard let code = Int(old.code.trimmingCharacters(in: .whitespaces)) else { return nil }
+                        return NewItem(id: old.id, name: old.name, code: code)
+                    }
+                ])
+        ]
+        let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let items = try database.read { db in try NewItem.order(Column("id")).fetchAll(db) }
+        #expect(items.map(\.code) == [42, -7])
+        #expect(items.map(\.name) == ["a", "c"])
+        try database.read { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(code) FROM item LIMIT 1") == "integer")
+            #expect(try String.fetchAll(db, sql: "SELECT kind FROM lucid_migration_log ORDER BY id") == ["create", "stage"])
+        }
+    }
+
+    @Test func aThrowingTransformRollsBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let versions = try versions()
+        let path = try store(versions, folder)
+        struct Unparseable: Error {}
+        var options = StoreOptions()
+        options.stages = [
+            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "strict", transforms: [
+                RowTransform(table: "item") { row in
+                    guard let code = Int((row["code"] as String).trimmingCharacters(in: .whitespaces)) else { throw Unparseable() }
+                    return ["id": row["id"], "name": row["name"], "code": code.databaseValue]
+                }
+            ])
+        ]
+        let before = fileBytes(path)
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options) }
+        #expect(fileBytes(path) == before)
+    }
+}

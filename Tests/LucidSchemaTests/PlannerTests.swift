@@ -78,7 +78,7 @@ import Testing
             Schema(version: SchemaVersion("2.0"), tables: [Self.table("t", [SchemaColumn(name: "n", type: .integer, notNull: true)])]),
         ]
         #expect(throws: PlanningError.noRoute(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), blocked: [
-            NotInferable(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), reasons: ["t.n: TEXT cannot convert to INTEGER without loss"])
+            NotInferable(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), reasons: ["t.n: TEXT cannot convert to INTEGER without loss"], tables: ["t"])
         ])) {
             try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         }

@@ -21,6 +21,8 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     case dropTable(String, deferrable: Bool)
     /// `DROP INDEX`.
     case dropIndex(String)
+    /// A rebuild whose rows come from the app's per-row transform (a custom stage), not from SQL.
+    case transformTable(table: SchemaTable, sourceTable: String)
     /// `CREATE INDEX` (or, deferred, a pending cleanup: the table works without it meanwhile).
     case createIndex(table: String, index: SchemaIndex, deferrable: Bool)
 
@@ -35,6 +37,7 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         case .rebuildTable(let rebuild): "rebuild table \(rebuild.table.name) (\(rebuild.reasons.joined(separator: "; ")))"
         case .dropTable(let table, _): "drop table \(table)"
         case .dropIndex(let index): "drop index \(index)"
+        case .transformTable(let table, let source): "rebuild table \(table.name) from \(source) through the app's row transform"
         case .createIndex(let table, let index, _): "create index \(index.name) on \(table)(\(index.columns.joined(separator: ", ")))"
         }
     }
@@ -48,14 +51,14 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         case .dropTable(_, let deferrable): deferrable ? 1 : 5
         case .fillJoinTable: 300
         case .dropColumn: 500
-        case .rebuildTable: 1000
+        case .rebuildTable, .transformTable: 1000
         }
     }
 
     /// Whether the operation rewrites every row of a table.
     public var rewritesRows: Bool {
         switch self {
-        case .rebuildTable, .dropColumn, .fillJoinTable: true
+        case .rebuildTable, .transformTable, .dropColumn, .fillJoinTable: true
         default: false
         }
     }
@@ -90,11 +93,14 @@ public struct NotInferable: Error, Sendable, Hashable, CustomStringConvertible {
     public var to: SchemaVersion
     /// One reason per change that needs code, e.g. "aircraft.flight_data: type BLOB cannot convert to TEXT losslessly".
     public var reasons: [String]
+    /// The tables (named as at `to`) whose changes need code.
+    public var tables: [String]
 
-    public init(from: SchemaVersion, to: SchemaVersion, reasons: [String]) {
+    public init(from: SchemaVersion, to: SchemaVersion, reasons: [String], tables: [String] = []) {
         self.from = from
         self.to = to
         self.reasons = reasons
+        self.tables = tables
     }
 
     public var description: String {

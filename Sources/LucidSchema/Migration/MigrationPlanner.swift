@@ -4,11 +4,14 @@ public struct ExplicitStage: Sendable, Hashable {
     public var from: SchemaVersion
     public var to: SchemaVersion
     public var label: String
+    /// Tables (named as at `to`) whose rows the stage's code transforms one by one.
+    public var transformedTables: [String]
 
-    public init(from: SchemaVersion, to: SchemaVersion, label: String) {
+    public init(from: SchemaVersion, to: SchemaVersion, label: String, transformedTables: [String] = []) {
         self.from = from
         self.to = to
         self.label = label
+        self.transformedTables = transformedTables
     }
 }
 
@@ -103,9 +106,9 @@ public struct MigrationPlanner: Sendable {
 
         var blocked: [NotInferable] = []
         var inferred: [Int: [Int: [MigrationOperation]]] = [:]
-        let explicitEdges = stages.map { (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label) }
+        let explicitEdges = stages.map { (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label, transformed: Set($0.transformedTables)) }
         var edges: [PathFinder.Edge] = explicitEdges.map { edge in
-            let operations = (try? inference.operations(from: edge.from, to: edge.to).get()) ?? []
+            let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: edge.transformed).get()) ?? []
             return PathFinder.Edge(from: edge.from, to: edge.to, explicit: true, cost: 1000 + operations.reduce(0) { $0 + $1.cost })
         }
         for from in start..<end {
@@ -126,20 +129,21 @@ public struct MigrationPlanner: Sendable {
             let from = versions[edge.from].version
             let to = versions[edge.to].version
             if edge.explicit {
-                let label = explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!.label
-                let operations = (try? inference.operations(from: edge.from, to: edge.to).get()) ?? []
-                return MigrationStep(from: from, to: to, kind: .explicit(label), operations: operations)
+                let stage = explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!
+                let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: stage.transformed).get()) ?? []
+                return MigrationStep(from: from, to: to, kind: .explicit(stage.label), operations: operations)
             }
             return MigrationStep(from: from, to: to, kind: .inferred, operations: inferred[edge.from]![edge.to]!)
         }
     }
 
-    /// The operations from one version straight to another, or why they need the app's code.
-    public func inferredOperations(from: SchemaVersion, to: SchemaVersion) throws(PlanningError) -> Result<[MigrationOperation], NotInferable> {
+    /// The operations from one version straight to another (with `transformedTables` rebuilt through the
+    /// app's row transform), or why they need the app's code.
+    public func inferredOperations(from: SchemaVersion, to: SchemaVersion, transformedTables: Set<String> = []) throws(PlanningError) -> Result<[MigrationOperation], NotInferable> {
         let known = versions.map(\.version)
         guard let start = index(of: from) else { throw .unknownVersion(from, known: known) }
         guard let end = index(of: to) else { throw .unknownVersion(to, known: known) }
-        return inference.operations(from: start, to: end)
+        return inference.operations(from: start, to: end, transformedTables: transformedTables)
     }
 }
 

@@ -20,8 +20,9 @@ public struct StepInference: Sendable {
         }
     }
 
-    /// The operations from version index `from` to version index `to` (`from < to`).
-    public func operations(from: Int, to: Int) -> Result<[MigrationOperation], NotInferable> {
+    /// The operations from version index `from` to version index `to` (`from < to`). Tables named in
+    /// `transformedTables` (as at `to`) are rebuilt through the app's row transform instead of SQL.
+    public func operations(from: Int, to: Int, transformedTables: Set<String> = []) -> Result<[MigrationOperation], NotInferable> {
         let lineage = Lineage(versions: versions)
         let old = versions[from]
         let new = versions[to]
@@ -54,8 +55,14 @@ public struct StepInference: Sendable {
             }
         }
 
+        var failingTables: [String] = []
         for (oldTable, newTable) in matched {
+            if transformedTables.contains(newTable.name) {
+                alterations.append(.transformTable(table: newTable, sourceTable: newTable.name))
+                continue
+            }
             let result = tableOperations(old: oldTable, new: newTable, lineage: lineage, from: from, to: to)
+            if !result.reasons.isEmpty { failingTables.append(newTable.name) }
             reasons += result.reasons
             alterations += result.operations
             consumedJoinTables.formUnion(result.collapsedJoinTables)
@@ -63,7 +70,7 @@ public struct StepInference: Sendable {
                 indexOperations += indexChanges(old: oldTable, new: newTable, renamedColumns: result.renamedColumns)
             }
         }
-        if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons)) }
+        if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons, tables: failingTables)) }
 
         var drops: [MigrationOperation] = []
         for table in old.tables where !survivingOldTables.contains(table.name) {
