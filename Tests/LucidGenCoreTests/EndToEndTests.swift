@@ -44,5 +44,68 @@ import Testing
 
         let test = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
         #expect(test.status == 0, "swift test failed:\n\(test.output)\n\(test.error)")
+
+        // A change SQL cannot make (shelf.label: string → int at a new version 4.0): without the app's code
+        // the consumer does not build, and the compiler names the function to write.
+        try """
+            { "name": "shelf", "identifier": { "type": "property", "property_name": "code" },
+              "version_history": [{ "version": "2.0" }, { "version": "4.0" }],
+              "properties": [
+                { "name": "code", "property_type": "string" },
+                { "name": "label", "property_type": "int", "default_value": 0,
+                  "type_history": [{ "until_version": "4.0", "property_type": "string", "default_value": "" }] } ] }
+            """.write(to: consumer.appendingPathComponent(".entities/library/shelf.json"), atomically: true, encoding: .utf8)
+        let configText = try String(contentsOf: consumer.appendingPathComponent(".lucid.yaml"), encoding: .utf8)
+        try (configText.replacingOccurrences(of: "current_version: \"3.0\"", with: "current_version: \"4.0\"") + "migrations_provider: ShelfMigrations\n")
+            .write(to: consumer.appendingPathComponent(".lucid.yaml"), atomically: true, encoding: .utf8)
+        try "import LucidRuntime\n\npublic struct ShelfMigrations: Sendable {\n    public init() {}\n}\n"
+            .write(to: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), atomically: true, encoding: .utf8)
+        let regenerate = try run(lucidgenBinary, ["generate"], in: consumer)
+        #expect(regenerate.status == 0, "\(regenerate.error)")
+        #expect(regenerate.error.contains("3.0 → 4.0 cannot be inferred (shelf.label: TEXT cannot convert to INTEGER without loss): implement `func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?` in ShelfMigrations"))
+        let broken = try run(swiftExecutable, ["build", "--scratch-path", scratch], in: consumer)
+        #expect(broken.status != 0)
+        let compiler = broken.output + broken.error
+        #expect(compiler.contains("type 'ShelfMigrations' does not conform to protocol 'ConsumerMigrations'"), "\(compiler.suffix(2000))")
+        #expect(compiler.contains("func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?"), "the error names the function to write")
+
+        // With the stage written, a store at 3.0 migrates with the app's code.
+        try """
+            import LucidRuntime
+
+            public struct ShelfMigrations: Sendable {
+                public init() {}
+
+                public func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0? {
+                    guard let label = Int(old.label) else { return nil }
+                    return Shelf_4_0(code: old.code, label: label)
+                }
+            }
+            """.write(to: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), atomically: true, encoding: .utf8)
+        try """
+            import Foundation
+            import LucidRuntime
+            import Testing
+            @testable import Consumer
+
+            @Test func shelvesMigrateThroughTheAppsStage() throws {
+                let path = FileManager.default.temporaryDirectory.appendingPathComponent("shelves-\\(UUID().uuidString).sqlite").path
+                defer { try? FileManager.default.removeItem(atPath: path) }
+                let old = try LucidStore.create(atPath: path, versions: ConsumerSchema.versions, version: SchemaVersion("3.0"))
+                try old.write { db in
+                    try Shelf_2_0(code: "A", label: "12").insert(db)
+                    try Shelf_2_0(code: "B", label: "top").insert(db)
+                }
+                try old.close()
+                var options = StoreOptions()
+                options.stages = ConsumerSchema.stages(using: ShelfMigrations())
+                let database = try LucidStore.open(atPath: path, registry: ConsumerSchema.self, options: options)
+                let shelves = try database.read { db in try Shelf.fetchAll(db) }
+                #expect(shelves == [Shelf(code: "A", label: 12)])
+            }
+            """.write(to: consumer.appendingPathComponent("Tests/ConsumerTests/ShelfStageTests.swift"), atomically: true, encoding: .utf8)
+        let fixed = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
+        #expect(fixed.status == 0, "swift test with the stage written failed:\n\(fixed.output.suffix(3000))\n\(fixed.error.suffix(2000))")
+        #expect(fixed.output.contains("shelvesMigrateThroughTheAppsStage"))
     }
 }

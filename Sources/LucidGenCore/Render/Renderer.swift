@@ -90,6 +90,9 @@ public struct Renderer {
             try emit("subtype", "Subtypes/\(Naming.typeName(subtype.name)).swift", in: appFolder, source: source(subtype.location.file), viewModels.subtype(subtype))
         }
         try emit("schema", "\(viewModels.registryName).swift", in: appFolder, source: inputFolder, viewModels.schema())
+        if !model.customSteps.isEmpty {
+            try emit("migrations", "\(config.app.moduleName)Migrations.swift", in: appFolder, source: inputFolder, viewModels.migrations())
+        }
         for snapshot in model.snapshots {
             files.append(GeneratedFile(path: (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version)), contents: snapshot.encoded()))
         }

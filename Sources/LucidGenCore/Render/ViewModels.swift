@@ -121,6 +121,32 @@ struct ViewModels {
         }
     }
 
+    // MARK: Custom stages
+
+    func migrations() -> [String: Any] {
+        let protocolName = "\(model.config.app.moduleName)Migrations"
+        var requirements: [[String: Any]] = []
+        var steps: [[String: Any]] = []
+        for step in model.customSteps {
+            for table in step.tables {
+                requirements.append([
+                    "from": step.from.string, "to": step.to.string, "table": table.table, "reasons": table.reasons.joined(separator: "; "),
+                    "oldType": table.oldType, "newType": table.newType,
+                ])
+            }
+            steps.append([
+                "from": step.from.string, "to": step.to.string, "label": "\(protocolName) \(step.from) → \(step.to)",
+                "tables": step.tables.map { ["table": $0.table, "oldType": $0.oldType, "newType": $0.newType] },
+            ])
+        }
+        var context: [String: Any] = [
+            "module": model.config.app.moduleName, "protocolName": protocolName, "registryName": registryName,
+            "requirements": requirements, "steps": steps,
+        ]
+        if let provider = model.config.migrationsProvider { context["provider"] = provider }
+        return context
+    }
+
     // MARK: Schema registry
 
     /// Each distinct table definition becomes one constant, shared by every version that has it: the

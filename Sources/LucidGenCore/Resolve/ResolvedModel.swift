@@ -15,6 +15,8 @@ public struct ResolvedModel: Sendable {
     public var schemas: [Schema]
     /// Snapshots to write (new or changed), by version.
     public var snapshots: [SchemaSnapshot]
+    /// The steps between neighbouring versions that SQL cannot make, with the tables that need the app's code.
+    public var customSteps: [CustomStep] = []
     public var diagnostics: [Diagnostic]
 }
 
@@ -89,4 +91,20 @@ public struct PropertyShape: Sendable, Equatable {
     /// The described type, for snapshots and messages (`string`, `[int]`, `to_one aircraft`).
     public var typeDescription: String
     public var kind: Kind
+}
+
+/// A step between two neighbouring versions that needs the app's code for some tables.
+public struct CustomStep: Sendable {
+    public struct Table: Sendable {
+        public var table: String
+        /// The record types at the step's two versions.
+        public var oldType: String
+        public var newType: String
+        /// Why SQL cannot make the change.
+        public var reasons: [String]
+    }
+
+    public var from: SchemaVersion
+    public var to: SchemaVersion
+    public var tables: [Table]
 }

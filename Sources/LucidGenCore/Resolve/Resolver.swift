@@ -92,12 +92,30 @@ public enum Resolver {
         }
         // The same planner the runtime uses says which steps SQL alone cannot do.
         let inference = StepInference(versions: schemas)
+        var customSteps: [CustomStep] = []
         for index in schemas.indices.dropFirst() {
             switch inference.operations(from: index - 1, to: index) {
             case .failure(let reason):
-                diagnostics.warning(
-                    "\(reason.from) → \(reason.to) cannot be inferred and needs the app's code: \(reason.reasons.joined(separator: "; ")). "
-                        + "Custom migration stages are not supported yet, so stores at \(reason.from) or older cannot be migrated past it")
+                var tables: [CustomStep.Table] = []
+                for table in reason.tables {
+                    func shape(at version: SchemaVersion, table name: String?) -> EntityShape? {
+                        entities.lazy.compactMap { entity in entity.shapes.last { $0.version <= version } }
+                            .first { name == nil || $0.tableName == name }
+                    }
+                    guard let newShape = shape(at: reason.to, table: table),
+                        let entity = entities.first(where: { $0.name == newShape.entityName }),
+                        let oldShape = entity.shapes.last(where: { $0.version <= reason.from })
+                    else {
+                        diagnostics.error("\(reason.from) → \(reason.to): table \(table) needs the app's code but is no entity's table")
+                        continue
+                    }
+                    let reasons = reason.reasons.filter { $0.hasPrefix(table + ".") }
+                    tables.append(CustomStep.Table(table: table, oldType: oldShape.typeName, newType: newShape.typeName, reasons: reasons))
+                    let provider = config.migrationsProvider.map { "in \($0) (migrations_provider)" } ?? "in the type you pass to \(config.app.moduleName)Schema.stages(using:) (or name it as migrations_provider)"
+                    diagnostics.warning(
+                        "\(reason.from) → \(reason.to) cannot be inferred (\(reasons.joined(separator: "; "))): implement `func migrate(_ old: \(oldShape.typeName)) throws -> \(newShape.typeName)?` \(provider)")
+                }
+                customSteps.append(CustomStep(from: reason.from, to: reason.to, tables: tables))
             case .success(let operations):
                 for case .rebuildTable(let rebuild) in operations where !rebuild.collapsedJoinTables.isEmpty {
                     diagnostics.warning(
@@ -113,7 +131,7 @@ public enum Resolver {
         try diagnostics.throwIfErrors()
         return ResolvedModel(
             config: config, versions: versions, currentVersion: currentVersion, entities: entities, subtypes: input.subtypes,
-            schemas: schemas, snapshots: snapshots, diagnostics: diagnostics.diagnostics)
+            schemas: schemas, snapshots: snapshots, customSteps: customSteps, diagnostics: diagnostics.diagnostics)
     }
 
     private static func checkUniqueness(_ entities: [EntityDescription], _ subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector) {
