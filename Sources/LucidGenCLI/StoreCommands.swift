@@ -14,6 +14,20 @@ struct StoreCommandOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Migrate only up to this version (default: the newest).", valueName: "version"))
     var to: String?
 
+    /// The stages the descriptions and config declare (the app's code, not available to the CLI).
+    func declaredStages() throws -> [ExplicitStage] {
+        let model: ResolvedModel
+        do {
+            model = try Resolver.resolve(try GeneratorPipeline(configPath: absolutePath(config)).load())
+        } catch {
+            printDiagnostics(error.diagnostics, verbose: false)
+            throw ExitCodes.inputErrors
+        }
+        let target = to.flatMap { try? SchemaVersion(parsing: $0) }
+        return model.customSteps.filter { step in target.map { step.to <= $0 } ?? true }
+            .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
+    }
+
     /// The versions, resolved from the descriptions exactly as `generate` resolves them.
     func versions() throws -> [Schema] {
         let model: ResolvedModel
@@ -50,9 +64,10 @@ struct Plan: ParsableCommand {
 
     func run() throws {
         let versions = try options.versions()
+        let stages = try options.declaredStages()
         let status: StoreStatus
         do {
-            status = try LucidStore.inspect(atPath: absolutePath(options.database), versions: versions)
+            status = try LucidStore.inspect(atPath: absolutePath(options.database), versions: versions, stages: stages)
         } catch {
             throw fail(error)
         }
@@ -130,6 +145,7 @@ struct Migrate: ParsableCommand {
         defer { if let copyFolder { try? FileManager.default.removeItem(at: copyFolder) } }
 
         var storeOptions = StoreOptions()
+        storeOptions.declaredStages = try options.declaredStages()
         storeOptions.deferCleanup = deferCleanup
         storeOptions.atomicity = wholePath ? .wholePath : .perStep
         storeOptions.logger.logLevel = traceSQL ? .trace : .warning
@@ -137,7 +153,7 @@ struct Migrate: ParsableCommand {
         storeOptions.progress = { display.show($0) }
         let before: StoreStatus
         do {
-            before = try LucidStore.inspect(atPath: path, versions: versions)
+            before = try LucidStore.inspect(atPath: path, versions: versions, stages: storeOptions.declaredStages)
             let database = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
             if finishCleanup {
                 let count = try LucidStore.finishDeferredCleanup(database, logger: storeOptions.logger)

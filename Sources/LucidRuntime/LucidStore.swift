@@ -20,6 +20,8 @@ public enum LucidStore {
         atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
     ) throws(StoreError) -> DatabaseQueue {
         try checkRegistry(registry)
+        var options = options
+        options.declaredStages += registry.stages
         return try open(atPath: path, versions: registry.versions, options: options)
     }
 

@@ -6,14 +6,17 @@ import LucidSchema
 public struct StoreSpec: Sendable {
     public var path: String
     public var versions: [Schema]
+    /// The registry's declared stages (see ``SchemaRegistry/stages``).
+    public var declaredStages: [ExplicitStage]
 
-    public init(path: String, versions: [Schema]) {
+    public init(path: String, versions: [Schema], declaredStages: [ExplicitStage] = []) {
         self.path = path
         self.versions = versions
+        self.declaredStages = declaredStages
     }
 
     public init<Registry: SchemaRegistry>(path: String, registry: Registry.Type) {
-        self.init(path: path, versions: registry.versions)
+        self.init(path: path, versions: registry.versions, declaredStages: registry.stages)
     }
 }
 
@@ -30,6 +33,11 @@ extension LucidStore {
     public static func openTogether(_ stores: [StoreSpec], options: StoreOptions = StoreOptions()) throws(StoreError) -> [DatabaseQueue] {
         var wholePath = options
         wholePath.atomicity = .wholePath
+        func withDeclared(_ options: StoreOptions, _ spec: StoreSpec) -> StoreOptions {
+            var options = options
+            options.declaredStages += spec.declaredStages
+            return options
+        }
         var copies: [(spec: StoreSpec, copy: String)] = []
         func cleanUp() {
             for (_, copy) in copies {
@@ -39,7 +47,7 @@ extension LucidStore {
         for spec in stores {
             let status: StoreStatus
             do {
-                status = try inspect(atPath: spec.path, versions: spec.versions)
+                status = try inspect(atPath: spec.path, versions: spec.versions, stages: spec.declaredStages + options.stages.map(\.explicit))
             } catch {
                 cleanUp()
                 throw error
@@ -58,7 +66,7 @@ extension LucidStore {
             }
             copies.append((spec, copy))
             do {
-                try open(atPath: copy, versions: spec.versions, options: wholePath).close()
+                try open(atPath: copy, versions: spec.versions, options: withDeclared(wholePath, spec)).close()
             } catch let error as StoreError {
                 cleanUp()
                 throw error
@@ -75,7 +83,7 @@ extension LucidStore {
         }
         var queues: [DatabaseQueue] = []
         for spec in stores {
-            queues.append(try open(atPath: spec.path, versions: spec.versions, options: options))
+            queues.append(try open(atPath: spec.path, versions: spec.versions, options: withDeclared(options, spec)))
         }
         return queues
     }

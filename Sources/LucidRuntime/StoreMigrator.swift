@@ -18,7 +18,11 @@ struct StoreMigrator {
         self.versions = versions
         self.options = options
         do {
-            self.planner = try MigrationPlanner(versions: versions, stages: options.stages.map(\.explicit) + stages)
+            let provided = options.stages.map(\.explicit)
+            let declared = (options.declaredStages + stages).filter { stage in !provided.contains { $0.from == stage.from && $0.to == stage.to } }
+            var unique: [ExplicitStage] = []
+            for stage in declared where !unique.contains(where: { $0.from == stage.from && $0.to == stage.to }) { unique.append(stage) }
+            self.planner = try MigrationPlanner(versions: versions, stages: provided + unique)
         } catch {
             throw .planning(error)
         }

@@ -31,6 +31,9 @@ public struct StoreOptions: Sendable {
     public var atomicity: Atomicity = .perStep
     /// The app's stages (see ``MigrationStage``).
     public var stages: [MigrationStage] = []
+    /// Stages known to exist but whose code is not available here (the CLI): the planner routes through
+    /// them, and running one fails with ``StoreError/missingStage(_:)`` instead of skipping it.
+    public var declaredStages: [ExplicitStage] = []
     /// Data-only migrations keyed by version (see ``DataMigration``).
     public var dataMigrations: [DataMigration] = []
     /// How long to wait for another connection (e.g. another process migrating the same store).

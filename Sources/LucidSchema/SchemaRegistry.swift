@@ -17,9 +17,16 @@ public protocol SchemaRegistry: Sendable {
     /// The runtime checks that each equals ``Schema/checksum`` (a mismatch means the generated code
     /// and the runtime disagree on DDL, e.g. after upgrading one without regenerating).
     static var checksums: [String] { get }
+
+    /// The steps that need the app's code (declared stages and changes SQL cannot make). The runtime
+    /// routes through them and refuses to run one whose code the app did not provide, instead of
+    /// inferring a path around it.
+    static var stages: [ExplicitStage] { get }
 }
 
 extension SchemaRegistry {
+    public static var stages: [ExplicitStage] { [] }
+
     /// The newest schema version.
     public static var current: Schema {
         guard let last = versions.last else { preconditionFailure("a schema registry lists at least one version") }

@@ -14,9 +14,9 @@ import Testing
     }
 
     @Test func registryListsEveryVersionWithItsChecksum() {
-        #expect(FlightLogSchema.versions.map(\.version.string) == ["1.0", "1.1", "2.0"])
+        #expect(FlightLogSchema.versions.map(\.version.string) == ["1.0", "1.1", "2.0", "2.1", "3.0"])
         #expect(FlightLogSchema.versions.map(\.checksum) == FlightLogSchema.checksums)
-        #expect(FlightLogSchema.current.version == SchemaVersion("2.0"))
+        #expect(FlightLogSchema.current.version == SchemaVersion("3.0"))
     }
 
     @Test func readmeExampleWorks() throws {
@@ -35,8 +35,7 @@ import Testing
         let date = Date(timeIntervalSince1970: 1_700_000_000.123)
         let aircraft = Aircraft(
             id: "N-ünï", tailNumber: "", aircraftType: "Piper \"Cub\"", aircraftClass: .multiEngineSea, category: .lighterThanAir,
-            colorScheme: ColorScheme(primary: "red", secondary: "white", tertiary: nil), photo: Data([0, 1, 2, 255]), isFavorite: true,
-            flightData: Data())
+            colorScheme: ColorScheme(primary: "red", secondary: "white", tertiary: nil), photo: Data([0, 1, 2, 255]), isFavorite: true)
         let pilot = Pilot(id: Int.max, name: "Amelia 🛩", ratings: ["ASEL", ""], licenseNumber: nil)
         let entry = LogEntry(id: Int.min, date: date, departure: "KSFO", arrival: "KLAX", aircraft: aircraft.id, duration: 5400.5, notes: "first\nsolo", nightLandings: 2)
         try database.write { db in

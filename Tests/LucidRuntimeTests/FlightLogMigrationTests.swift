@@ -12,9 +12,39 @@ import Testing
         defer { folder.remove() }
         let database = try LucidStore.open(atPath: folder.path("new.sqlite"), registry: FlightLogSchema.self)
         try database.read { (db: Database) throws in
-            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
             #expect(try String.fetchOne(db, sql: "SELECT checksum FROM lucid_store") == FlightLogSchema.current.checksum)
             #expect(try db.tableExists("log_entry"))
+        }
+    }
+
+    @Test func flightDataMovesIntoItsOwnEntityThroughTheAppsStage() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("v1_1.sqlite")
+        do {
+            let old = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.1"))
+            try old.write { db in
+                try Aircraft_1_1(id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand, flightData: Data([1, 2, 3])).insert(db)
+                try Aircraft_1_1(id: "N2", tailNumber: "N2", aircraftType: "PA28", aircraftClass: .singleEngineLand).insert(db)
+            }
+            try old.close()
+        }
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+        try database.read { (db: Database) throws in
+            let moved = try FlightData.fetchAll(db)
+            #expect(moved.map(\.aircraft) == ["N1"])
+            #expect(moved.map(\.data) == [Data([1, 2, 3])])
+            #expect(try Aircraft.order(Aircraft.Columns.id).fetchAll(db).map(\.isFavorite) == [true, false], "the 3.0 data migration ran")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_info('aircraft') WHERE name = 'flight_data'") == 0)
+        }
+        // Without the app's stages the store is not migrated past 2.0.
+        let other = folder.path("no-stage.sqlite")
+        try LucidStore.create(atPath: other, versions: versions, version: SchemaVersion("2.0")).close()
+        #expect { try LucidStore.open(atPath: other, registry: FlightLogSchema.self) } throws: { error in
+            if case StoreError.planning = error { return true }
+            if case StoreError.missingStage = error { return true }
+            return false
         }
     }
 
@@ -34,11 +64,11 @@ import Testing
             try old.close()
         }
         let progress = ProgressRecorder()
-        var options = StoreOptions()
+        var options = FlightLogStages.storeOptions()
         options.progress = { progress.append($0) }
         let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
         try database.read { (db: Database) throws in
-            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
             let entries = try LogEntry.order(LogEntry.Columns.id).fetchAll(db)
             #expect(entries.map(\.id) == [10, 11])
             #expect(entries[0].notes == "windy")
@@ -49,14 +79,14 @@ import Testing
             #expect((entries[0].date.timeIntervalSince1970 * 1000).rounded() == 1_600_000_000_250)
             let aircraft = try #require(try Aircraft.fetchOne(db, key: "N1"))
             #expect(aircraft.isFavorite == false)
-            #expect(aircraft.flightData == nil)
+            #expect(try FlightData.fetchCount(db) == 0)
             #expect(aircraft.colorScheme?.primary == "red")
             #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ünïcode ✈︎")
             #expect(try LogEntry.CrewLink.fetchCount(db) == 0)
-            #expect(try String.fetchAll(db, sql: "SELECT to_version FROM lucid_migration_log ORDER BY id") == ["1.0", "2.0"])
+            #expect(try String.fetchAll(db, sql: "SELECT to_version FROM lucid_migration_log ORDER BY id") == ["1.0", "2.0", "2.1", "3.0"])
         }
         let steps = Set(progress.values.map(\.stepLabel))
-        #expect(steps == ["1.0 → 2.0 (inferred)"], "a store at 1.0 goes straight to 2.0: \(steps)")
+        #expect(steps == ["1.0 → 2.0 (inferred)", "2.0 → 2.1 (moveFlightData)", "2.1 → 3.0 (inferred)"], "1.0 jumps to 2.0, then takes the app's stage: \(steps)")
         #expect(progress.values.last?.operation == "done")
     }
 }

@@ -9,7 +9,7 @@ import Testing
         let path = folder.path("newer.sqlite")
         let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
         try database.write { db in
-            try db.execute(sql: "UPDATE lucid_store SET version = '3.0'")
+            try db.execute(sql: "UPDATE lucid_store SET version = '9.0'")
             try Pilot(id: 1, name: "kept", ratings: []).insert(db)
         }
         try database.close()
@@ -24,7 +24,7 @@ import Testing
             try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
         } throws: { error in
             guard case StoreError.storeIsNewer(let store, let newest) = error else { return false }
-            return store == SchemaVersion("3.0") && newest == SchemaVersion("2.0")
+            return store == SchemaVersion("9.0") && newest == SchemaVersion("3.0")
         }
     }
 
@@ -48,7 +48,7 @@ import Testing
         let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
         try database.read { (db: Database) throws in
             #expect(try Pilot.fetchCount(db) == 0)
-            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
         }
     }
 
@@ -62,9 +62,9 @@ import Testing
             try db.execute(sql: "INSERT INTO pilot (id, name, ratings) VALUES (1, 'Ann', '[]')")
         }
         try plain.close()
-        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
         try database.read { (db: Database) throws in
-            #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || to_version FROM lucid_migration_log ORDER BY id") == ["adopt 1.1", "inferred 2.0"])
+            #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || to_version FROM lucid_migration_log ORDER BY id") == ["adopt 1.1", "inferred 2.0", "stage 2.1", "inferred 3.0"])
             #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ann")
         }
     }
@@ -106,16 +106,17 @@ import Testing
         try withDatabase(second) { db in try db.execute(sql: "UPDATE lucid_store SET version = '7.0'") }
         let before = [fileBytes(first), fileBytes(second)]
         #expect(throws: StoreError.self) {
-            try LucidStore.openTogether([StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)])
+            try LucidStore.openTogether([StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions())
         }
         #expect([fileBytes(first), fileBytes(second)] == before, "a failure leaves every store unchanged")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["first.sqlite", "second.sqlite"])
 
         try withDatabase(second) { db in try db.execute(sql: "UPDATE lucid_store SET version = '1.0'") }
-        let queues = try LucidStore.openTogether([StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)])
+        let queues = try LucidStore.openTogether(
+            [StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions())
         for (queue, name) in zip(queues, ["first.sqlite", "second.sqlite"]) {
             try queue.read { (db: Database) throws in
-                #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
+                #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
                 #expect(try Pilot.fetchOne(db, key: 1)?.name == name)
             }
             try queue.close()

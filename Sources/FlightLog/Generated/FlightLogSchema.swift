@@ -10,6 +10,8 @@ public enum FlightLogSchema: SchemaRegistry {
         version1_0,
         version1_1,
         version2_0,
+        version2_1,
+        version3_0,
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
@@ -17,6 +19,13 @@ public enum FlightLogSchema: SchemaRegistry {
         "afebd35fbe013c6d4ae9f0c63f20d2de4b5f43e6a952ba032c042296fd690370",
         "e17cfc692b7ddaa2c801c79f27590e347779e7d5df4300f156f5c8cb12140d7f",
         "f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66",
+        "c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786",
+        "c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2",
+    ]
+
+    /// The steps that need the app's code (see `FlightLogMigrations`): never inferred around.
+    public static let stages: [ExplicitStage] = [
+        ExplicitStage(from: SchemaVersion("2.0"), to: SchemaVersion("2.1"), label: "moveFlightData", transformedTables: []),
     ]
 
     /// Schema version 1.0 (checksum `afebd35fbe013c6d4ae9f0c63f20d2de4b5f43e6a952ba032c042296fd690370`):
@@ -70,6 +79,50 @@ public enum FlightLogSchema: SchemaRegistry {
             table_pilot_1,
         ])
 
+    /// Schema version 2.1 (checksum `c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786`):
+    ///
+    /// ```sql
+    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme" TEXT, "flight_data" BLOB, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
+    /// CREATE TABLE "flight_data" ("id" INTEGER PRIMARY KEY, "aircraft" TEXT NOT NULL, "data" BLOB NOT NULL, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "flight_data_aircraft_index" ON "flight_data" ("aircraft");
+    /// CREATE TABLE "log_entry" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT NOT NULL, "arrival" TEXT NOT NULL, "date" TEXT NOT NULL, "departure" TEXT NOT NULL, "duration" REAL NOT NULL DEFAULT 0.0, "night_landings" INTEGER NOT NULL DEFAULT 0, "notes" TEXT, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "log_entry_aircraft_index" ON "log_entry" ("aircraft");
+    /// CREATE TABLE "log_entry_crew" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "log_entry"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "pilot"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "log_entry_crew_target_index" ON "log_entry_crew" ("target_id");
+    /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
+    /// ```
+    static let version2_1 = Schema(
+        version: SchemaVersion("2.1"),
+        tables: [
+            table_aircraft_2,
+            table_flight_data_1,
+            table_log_entry_2,
+            table_log_entry_crew_1,
+            table_pilot_1,
+        ])
+
+    /// Schema version 3.0 (checksum `c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2`):
+    ///
+    /// ```sql
+    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme" TEXT, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
+    /// CREATE TABLE "flight_data" ("id" INTEGER PRIMARY KEY, "aircraft" TEXT NOT NULL, "data" BLOB NOT NULL, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "flight_data_aircraft_index" ON "flight_data" ("aircraft");
+    /// CREATE TABLE "log_entry" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT NOT NULL, "arrival" TEXT NOT NULL, "date" TEXT NOT NULL, "departure" TEXT NOT NULL, "duration" REAL NOT NULL DEFAULT 0.0, "night_landings" INTEGER NOT NULL DEFAULT 0, "notes" TEXT, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "log_entry_aircraft_index" ON "log_entry" ("aircraft");
+    /// CREATE TABLE "log_entry_crew" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "log_entry"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "pilot"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "log_entry_crew_target_index" ON "log_entry_crew" ("target_id");
+    /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
+    /// ```
+    static let version3_0 = Schema(
+        version: SchemaVersion("3.0"),
+        tables: [
+            table_aircraft_3,
+            table_flight_data_1,
+            table_log_entry_2,
+            table_log_entry_crew_1,
+            table_pilot_1,
+        ])
+
     /// Table `aircraft` (version 1.0).
     static let table_aircraft_1: SchemaTable = SchemaTable(
         name: "aircraft", kind: .entity,
@@ -108,7 +161,7 @@ public enum FlightLogSchema: SchemaRegistry {
         ],
         renamedFrom: nil)
 
-    /// Table `pilot` (versions 1.0, 1.1, 2.0).
+    /// Table `pilot` (versions 1.0, 1.1, 2.0, 2.1, 3.0).
     static let table_pilot_1: SchemaTable = SchemaTable(
         name: "pilot", kind: .entity,
         columns: [
@@ -122,7 +175,7 @@ public enum FlightLogSchema: SchemaRegistry {
         indexes: [],
         renamedFrom: nil)
 
-    /// Table `aircraft` (versions 1.1, 2.0).
+    /// Table `aircraft` (versions 1.1, 2.0, 2.1).
     static let table_aircraft_2: SchemaTable = SchemaTable(
         name: "aircraft", kind: .entity,
         columns: [
@@ -185,7 +238,7 @@ public enum FlightLogSchema: SchemaRegistry {
         ],
         renamedFrom: "flight")
 
-    /// Table `log_entry_crew` (version 2.0).
+    /// Table `log_entry_crew` (versions 2.0, 2.1, 3.0).
     static let table_log_entry_crew_1: SchemaTable = SchemaTable(
         name: "log_entry_crew", kind: .join,
         columns: [
@@ -200,5 +253,62 @@ public enum FlightLogSchema: SchemaRegistry {
         indexes: [
             SchemaIndex(name: "log_entry_crew_target_index", columns: ["target_id"], unique: false),
         ],
+        renamedFrom: nil)
+
+    /// Table `flight_data` (versions 2.1, 3.0).
+    static let table_flight_data_1: SchemaTable = SchemaTable(
+        name: "flight_data", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "data", type: .blob, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "flight_data_aircraft_index", columns: ["aircraft"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `log_entry` (versions 2.1, 3.0).
+    static let table_log_entry_2: SchemaTable = SchemaTable(
+        name: "log_entry", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil),
+            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "notes", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `aircraft` (version 3.0).
+    static let table_aircraft_3: SchemaTable = SchemaTable(
+        name: "aircraft", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil),
+            SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil),
+            SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
         renamedFrom: nil)
 }

@@ -29,6 +29,17 @@ public struct Config: Sendable {
     public var organizationName: String?
     /// The app's type that provides custom migration stages (`migrations_provider`, or Lucid's `core_data_migrations_function`).
     public var migrationsProvider: String?
+    /// Stages with will/did hooks declared in the config (`stages`), for changes across several entities.
+    public var hookStages: [HookStage] = []
+
+    /// `stages: [{ from: "2.0", to: "2.1", name: moveFlightData }]`: a step whose SQL the app's code
+    /// surrounds (`<name>WillMigrate` at the old schema, `<name>DidMigrate` at the new one).
+    public struct HookStage: Sendable {
+        public var from: SchemaVersion
+        public var to: SchemaVersion
+        public var name: String
+        public var location: SourceLocation
+    }
 
     public static let defaultFileName = ".lucid.yaml"
 
@@ -89,6 +100,19 @@ extension Config {
         if let templates = reader.string("templates_path", &diagnostics) { config.templatesPath = path(templates) }
         config.organizationName = reader.string("organization_name", &diagnostics)
         config.migrationsProvider = reader.string("migrations_provider", &diagnostics) ?? reader.string("core_data_migrations_function", &diagnostics)
+        for item in reader.array("stages", &diagnostics) ?? [] {
+            guard var stage = ObjectReader(item, what: "a stage", diagnostics: &diagnostics) else { continue }
+            defer { stage.finish(ignored: [:], &diagnostics) }
+            let name = stage.string("name", required: true, &diagnostics)
+            if let name, Naming.problem(with: name) != nil || Naming.swiftKeywords.contains(name) {
+                diagnostics.error("stage name '\(name)' is not a Swift identifier", at: item.location, path: item.path + ".name")
+            }
+            guard let name, let from = stage.version("from", &diagnostics), let to = stage.version("to", &diagnostics) else {
+                if !stage.has("from") || !stage.has("to") { diagnostics.error("a stage needs 'from' and 'to' versions", at: item.location, path: item.path) }
+                continue
+            }
+            config.hookStages.append(HookStage(from: from, to: to, name: Naming.propertyName(name), location: item.location))
+        }
         if let provider = config.migrationsProvider, !Naming.isSwiftTypeName(provider) {
             diagnostics.error("'\(provider)' is not a Swift type name", at: root.location, path: "$.migrations_provider")
         }

@@ -127,6 +127,7 @@ struct ViewModels {
         let protocolName = "\(model.config.app.moduleName)Migrations"
         var requirements: [[String: Any]] = []
         var steps: [[String: Any]] = []
+        var hooks: [[String: Any]] = []
         for step in model.customSteps {
             for table in step.tables {
                 requirements.append([
@@ -134,14 +135,20 @@ struct ViewModels {
                     "oldType": table.oldType, "newType": table.newType,
                 ])
             }
-            steps.append([
-                "from": step.from.string, "to": step.to.string, "label": "\(protocolName) \(step.from) → \(step.to)",
+            var context: [String: Any] = [
+                "from": step.from.string, "to": step.to.string, "label": step.label,
                 "tables": step.tables.map { ["table": $0.table, "oldType": $0.oldType, "newType": $0.newType] },
-            ])
+                "hasTables": !step.tables.isEmpty,
+            ]
+            if let hook = step.hookName {
+                context["hook"] = hook
+                hooks.append(["from": step.from.string, "to": step.to.string, "name": hook])
+            }
+            steps.append(context)
         }
         var context: [String: Any] = [
             "module": model.config.app.moduleName, "protocolName": protocolName, "registryName": registryName,
-            "requirements": requirements, "steps": steps,
+            "requirements": requirements, "steps": steps, "hooks": hooks,
         ]
         if let provider = model.config.migrationsProvider { context["provider"] = provider }
         return context
@@ -183,7 +190,13 @@ struct ViewModels {
             let property = tables[index]["property"] as! String
             tables[index]["usedBy"] = "version\(usedBy[property]!.count == 1 ? "" : "s") " + usedBy[property]!.joined(separator: ", ")
         }
-        return ["module": model.config.app.moduleName, "registryName": registryName, "versions": versions, "tables": tables]
+        let stages = model.customSteps.map { step -> [String: Any] in
+            ["from": step.from.string, "to": step.to.string, "label": step.label, "tables": step.tables.map { swiftStringLiteral($0.table) }.joined(separator: ", ")]
+        }
+        return [
+            "module": model.config.app.moduleName, "registryName": registryName, "versions": versions, "tables": tables,
+            "stages": stages, "hasStages": !stages.isEmpty,
+        ]
     }
 
     private func table(_ table: SchemaTable) -> [String: Any] {

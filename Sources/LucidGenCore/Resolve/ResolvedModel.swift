@@ -107,4 +107,9 @@ public struct CustomStep: Sendable {
     public var from: SchemaVersion
     public var to: SchemaVersion
     public var tables: [Table]
+    /// For a stage declared in the config: its name (the hooks are `<name>WillMigrate` / `<name>DidMigrate`).
+    public var hookName: String?
+
+    /// The label the runtime and the CLI show for the step.
+    public var label: String { hookName ?? "app code for \(tables.map(\.table).joined(separator: ", "))" }
 }

@@ -123,6 +123,24 @@ public enum Resolver {
                 }
             }
         }
+        for stage in config.hookStages {
+            guard let from = schemas.firstIndex(where: { $0.version == stage.from }), let to = schemas.firstIndex(where: { $0.version == stage.to }), from < to else {
+                diagnostics.error("stage '\(stage.name)' must go from one version of the histories to a later one (versions: \(versions.map(\.string).joined(separator: ", ")))", at: stage.location)
+                continue
+            }
+            let existing = customSteps.firstIndex { $0.from == stage.from && $0.to == stage.to }
+            if let existing {
+                customSteps[existing].hookName = stage.name
+            } else {
+                var step = CustomStep(from: stage.from, to: stage.to, tables: [], hookName: stage.name)
+                if case .failure(let reason) = inference.operations(from: from, to: to) {
+                    // A stage spanning versions also carries the row transforms its range needs.
+                    step.tables = customSteps.filter { $0.from >= stage.from && $0.to <= stage.to }.flatMap(\.tables).filter { reason.tables.contains($0.table) }
+                }
+                customSteps.append(step)
+            }
+        }
+        customSteps.sort { ($0.from, $0.to) < ($1.from, $1.to) }
         for (version, entry) in frozen where !versionSet.contains(version) {
             diagnostics.error(
                 "snapshot of version \(version) matches no version in any entity's version_history (a released version cannot be removed)",

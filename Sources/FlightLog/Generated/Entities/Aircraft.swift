@@ -131,5 +131,68 @@ public struct Aircraft_1_1: Codable, Hashable, Sendable, FetchableRecord, Persis
     public typealias Columns = CodingKeys
 }
 
+/// The `aircraft` entity at schema version 3.0: one row of table `aircraft`.
+public struct Aircraft_3_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "aircraft"
+
+    /// The entity's identifier.
+    public var id: String
+
+    /// `tail_number`: string.
+    public var tailNumber: String
+
+    /// `aircraft_type`: string.
+    public var aircraftType: String
+
+    /// `aircraft_class`: aircraft_class.
+    public var aircraftClass: AircraftClass
+
+    /// `category`: aircraft_category, default 'airplane'.
+    public var category: AircraftCategory
+
+    /// `color_scheme`: color_scheme, nullable.
+    public var colorScheme: ColorScheme?
+
+    /// `photo`: data, nullable.
+    public var photo: Data?
+
+    /// `is_favorite`: bool, default 0.
+    public var isFavorite: Bool
+
+    public init(
+        id: String,
+        tailNumber: String,
+        aircraftType: String,
+        aircraftClass: AircraftClass,
+        category: AircraftCategory = .airplane,
+        colorScheme: ColorScheme? = nil,
+        photo: Data? = nil,
+        isFavorite: Bool = false
+    ) {
+        self.id = id
+        self.tailNumber = tailNumber
+        self.aircraftType = aircraftType
+        self.aircraftClass = aircraftClass
+        self.category = category
+        self.colorScheme = colorScheme
+        self.photo = photo
+        self.isFavorite = isFavorite
+    }
+
+    /// The columns of `aircraft`, for queries: `Aircraft_3_0.filter(Columns.id == value)`.
+    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        case id
+        case tailNumber = "tail_number"
+        case aircraftType = "aircraft_type"
+        case aircraftClass = "aircraft_class"
+        case category
+        case colorScheme = "color_scheme"
+        case photo
+        case isFavorite = "is_favorite"
+    }
+
+    public typealias Columns = CodingKeys
+}
+
 /// The newest version of the `aircraft` entity.
-public typealias Aircraft = Aircraft_1_1
+public typealias Aircraft = Aircraft_3_0

@@ -1,0 +1,34 @@
+// The flight-log app's launch, reduced to what matters here: open the store with the app's stages and
+// data migrations, showing progress, then print what the store holds.
+// Usage: flightlog-demo STORE
+import FlightLog
+import Foundation
+import LucidRuntime
+
+let arguments = CommandLine.arguments
+guard arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: flightlog-demo STORE\n".utf8))
+    exit(64)
+}
+var options = FlightLogStages.storeOptions()
+options.logger.logLevel = .warning
+options.progress = { progress in
+    if progress.operation == "starting" { print("  step \(progress.step)/\(progress.totalSteps): \(progress.stepLabel)") }
+}
+do {
+    let database = try LucidStore.open(atPath: arguments[1], registry: FlightLogSchema.self, options: options)
+    try database.read { db in
+        let aircraft = try Aircraft.order(Aircraft.Columns.id).fetchAll(db)
+        let flightData = try FlightData.fetchAll(db)
+        print("version \(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"): \(aircraft.count) aircraft, \(try LogEntry.fetchCount(db)) log entries, \(flightData.count) flight data rows")
+        for plane in aircraft.prefix(4) {
+            let bytes = flightData.filter { $0.aircraft == plane.id }.map(\.data.count)
+            print("  \(plane.id) \(plane.aircraftType.debugDescription) favourite: \(plane.isFavorite) flight data bytes: \(bytes)")
+        }
+        print("applied steps: " + (try String.fetchAll(db, sql: "SELECT kind || ' ' || label FROM lucid_migration_log ORDER BY id")).joined(separator: " | "))
+        print("data migrations: " + (try String.fetchAll(db, sql: "SELECT version || ' ' || label || ': ' || outcome FROM lucid_data_migrations")).joined(separator: " | "))
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(3)
+}
