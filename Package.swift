@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "LucidSchemaTests", dependencies: ["LucidSchema"]),
         .testTarget(
             name: "LucidGenCoreTests",
-            dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "lucidgen"],
+            dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "lucidgen", "flightlog-demo"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime"]),

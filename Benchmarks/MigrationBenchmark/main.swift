@@ -121,6 +121,38 @@ for scenario in Scenarios.all {
     print(pad(scenario.label, 46) + String(format: "%8.1f ms %8.1f ms %7.2f", a * 1000, b * 1000, a / max(b, 0.0001)))
 }
 
+// A per-row transform stage (Swift code per row) against the SQL rebuild of the same change, same run.
+do {
+    var transformTimes: [Double] = []
+    var sqlTimes: [Double] = []
+    for run in 0..<runs {
+        let sqlPath = try copy(base, "sql-\(run).sqlite")
+        let sqlStart = Date()
+        try LucidStore.open(atPath: sqlPath, versions: Scenarios.versions(for: .convertType), options: quiet).close()
+        sqlTimes.append(Date().timeIntervalSince(sqlStart))
+        try? FileManager.default.removeItem(atPath: sqlPath)
+
+        let transformPath = try copy(base, "transform-\(run).sqlite")
+        var options = quiet
+        options.stages = [
+            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "score in Swift", transforms: [
+                RowTransform(table: "person") { row in
+                    var values: [String: DatabaseValue] = [:]
+                    for (column, value) in row { values[column] = value }
+                    values["score"] = Double(row["score"] as Int64).databaseValue
+                    return values
+                }
+            ])
+        ]
+        let start = Date()
+        try LucidStore.open(atPath: transformPath, versions: Scenarios.versions(for: .convertType), options: options).close()
+        transformTimes.append(Date().timeIntervalSince(start))
+        try? FileManager.default.removeItem(atPath: transformPath)
+    }
+    let (a, b) = (median(transformTimes), median(sqlTimes))
+    print(String(format: "per-row transform stage: %.1f ms; SQL rebuild of the same change: %.1f ms; ratio %.2f (goal <= 1.5)", a * 1000, b * 1000, a / b))
+}
+
 // A 5-version path whose changes cancel, against one rebuild.
 do {
     let path = try copy(base, "cancel.sqlite")

@@ -256,3 +256,71 @@ import Testing
         try database.close()
     }
 }
+
+/// The example app's own stage, interrupted: a crash inside the custom stage leaves the store at a
+/// consistent version with no flight data lost, and the next open completes.
+@Suite(.serialized) struct StageCrashTests {
+    var demo: String { productsDirectory.appendingPathComponent("flightlog-demo").path }
+
+    /// Flight data blobs wherever they are: still on aircraft (before 2.1) or in flight_data rows (from 2.1).
+    func flightDataCount(_ path: String) throws -> Int {
+        let database = try DatabaseQueue(path: path)
+        defer { try? database.close() }
+        return try database.read { db in
+            let version = try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? ""
+            #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+            if ["1.1", "2.0"].contains(version) {
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM aircraft WHERE flight_data IS NOT NULL") ?? -1
+            }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM flight_data") ?? -1
+        }
+    }
+
+    @Test func killedInsideTheAppsStageTheStoreResumes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stage-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = folder.appendingPathComponent("base.sqlite").path
+        let config = repositoryRoot.appendingPathComponent(".lucid.yaml").path
+        #expect(try run(lucidgenBinary, ["fixtures", "--config", config, "--version", "1.1", "--rows", "1", "--output", base]).status == 0)
+        // Many aircraft with flight data, so the stage's copy takes a while.
+        let database = try DatabaseQueue(path: base)
+        try database.write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60000)
+                INSERT INTO aircraft (id, tail_number, aircraft_type, aircraft_class, category, is_favorite, flight_data)
+                SELECT 'bulk-' || i, 'N' || i, 'type', 'single_engine_land', 'airplane', 0, randomblob(64) FROM n
+                """)
+        }
+        try database.close()
+        let expected = try flightDataCount(base)
+
+        let work = folder.appendingPathComponent("work.sqlite").path
+        try FileManager.default.copyItem(atPath: base, toPath: work)
+        let started = Date()
+        #expect(try run(demo, [work]).status == 0)
+        let duration = Date().timeIntervalSince(started)
+        #expect(try flightDataCount(work) == expected)
+
+        var versions: [String: Int] = [:]
+        for point in 0..<16 {
+            for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: work + suffix) }
+            try FileManager.default.copyItem(atPath: base, toPath: work)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: demo)
+            process.arguments = [work]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: duration * Double(point) / 15 * 1.2)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let version = try DatabaseQueue(path: work).read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?" }
+            versions[version, default: 0] += 1
+            #expect(try flightDataCount(work) == expected, "no flight data lost after a kill at \(version)")
+            #expect(try run(demo, [work]).status == 0, "the next open completes")
+            #expect(try flightDataCount(work) == expected)
+        }
+        print("stage crash test: 16 kill points over \(String(format: "%.2f", duration)) s; versions found: \(versions)")
+    }
+}
