@@ -14,8 +14,10 @@ struct StoreCommandOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Migrate only up to this version (default: the newest).", valueName: "version"))
     var to: String?
 
-    /// The stages the descriptions and config declare (the app's code, not available to the CLI).
-    func declaredStages() throws -> [ExplicitStage] {
+    /// What the descriptions define, resolved exactly as `generate` resolves them (the same model, so
+    /// the CLI and the app plan the same path): the versions up to `--to`, and the steps that need the
+    /// app's code (declared to the planner, which routes through them but cannot run them here).
+    func resolve() throws -> (versions: [Schema], stages: [ExplicitStage]) {
         let model: ResolvedModel
         do {
             model = try Resolver.resolve(try GeneratorPipeline(configPath: absolutePath(config)).load())
@@ -23,26 +25,16 @@ struct StoreCommandOptions: ParsableArguments {
             printDiagnostics(error.diagnostics, verbose: false)
             throw ExitCodes.inputErrors
         }
-        let target = to.flatMap { try? SchemaVersion(parsing: $0) }
-        return model.customSteps.filter { step in target.map { step.to <= $0 } ?? true }
+        var target = model.schemas[model.schemas.count - 1].version
+        if let to {
+            guard let parsed = try? SchemaVersion(parsing: to), model.schemas.contains(where: { $0.version == parsed }) else {
+                throw ValidationError("--to \(to) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
+            }
+            target = parsed
+        }
+        let stages = model.customSteps.filter { $0.to <= target }
             .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
-    }
-
-    /// The versions, resolved from the descriptions exactly as `generate` resolves them.
-    func versions() throws -> [Schema] {
-        let model: ResolvedModel
-        do {
-            let input = try GeneratorPipeline(configPath: absolutePath(config)).load()
-            model = try Resolver.resolve(input)
-        } catch {
-            printDiagnostics(error.diagnostics, verbose: false)
-            throw ExitCodes.inputErrors
-        }
-        guard let to else { return model.schemas }
-        guard let target = try? SchemaVersion(parsing: to), model.schemas.contains(where: { $0.version == target }) else {
-            throw ValidationError("--to \(to) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
-        }
-        return model.schemas.filter { $0.version <= target }
+        return (model.schemas.filter { $0.version <= target }, stages)
     }
 }
 
@@ -63,8 +55,7 @@ struct Plan: ParsableCommand {
     @OptionGroup var options: StoreCommandOptions
 
     func run() throws {
-        let versions = try options.versions()
-        let stages = try options.declaredStages()
+        let (versions, stages) = try options.resolve()
         let status: StoreStatus
         do {
             status = try LucidStore.inspect(atPath: absolutePath(options.database), versions: versions, stages: stages)
@@ -128,7 +119,7 @@ struct Migrate: ParsableCommand {
     }
 
     func run() throws {
-        let versions = try options.versions()
+        let (versions, stages) = try options.resolve()
         let original = absolutePath(options.database)
         var path = original
         var copyFolder: URL?
@@ -145,7 +136,7 @@ struct Migrate: ParsableCommand {
         defer { if let copyFolder { try? FileManager.default.removeItem(at: copyFolder) } }
 
         var storeOptions = StoreOptions()
-        storeOptions.declaredStages = try options.declaredStages()
+        storeOptions.declaredStages = stages
         storeOptions.deferCleanup = deferCleanup
         storeOptions.atomicity = wholePath ? .wholePath : .perStep
         storeOptions.logger.logLevel = traceSQL ? .trace : .warning
