@@ -179,8 +179,10 @@ struct StepExecutor {
         while let row = try rows.next() {
             done += 1
             guard let values = try transform.transform(row) else { continue }
-            let byName = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-            insert.setUncheckedArguments(StatementArguments(columns.map { byName[$0.lowercased()] ?? .null }))
+            // Exact names first (generated records use the column names); case-insensitive only on a miss.
+            insert.setUncheckedArguments(StatementArguments(columns.map { column in
+                values[column] ?? values.first { $0.key.lowercased() == column.lowercased() }?.value ?? .null
+            }))
             try insert.execute()
             if done % StepExecutor.chunkSize == 0 { report(label, done, total) }
         }
