@@ -128,7 +128,7 @@ struct Migrate: ParsableCommand {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-dry-run-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             path = folder.appendingPathComponent("store.sqlite").path
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: original + suffix) {
+            for suffix in [""] + StoreFiles.companions where FileManager.default.fileExists(atPath: original + suffix) {
                 try FileManager.default.copyItem(atPath: original + suffix, toPath: path + suffix)
             }
             copyFolder = folder

@@ -149,3 +149,28 @@ extension MigrationOperation {
         }
     }
 }
+
+/// The files SQLite keeps beside a store: its journals and the WAL's shared memory.
+public enum StoreFiles {
+    public static let companions = ["-journal", "-wal", "-shm"]
+
+    /// Removes a store file and its companions, ignoring those that do not exist.
+    static func remove(_ path: String) throws {
+        for suffix in [""] + companions where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}
+
+extension DatabaseQueue {
+    /// Runs `body` with foreign key enforcement off. SQLite ignores `PRAGMA foreign_keys` inside a
+    /// transaction, so it is switched outside; `body` opens its own transactions and checks foreign keys
+    /// (`foreign_key_check`) before committing, as SQLite's documentation prescribes for schema changes.
+    func writeWithForeignKeysOff<T>(_ body: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            return try body(db)
+        }
+    }
+}

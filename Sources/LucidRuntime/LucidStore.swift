@@ -61,9 +61,7 @@ public enum LucidStore {
     @discardableResult
     public static func finishDeferredCleanup(_ database: DatabaseQueue, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
         do {
-            return try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            return try database.writeWithForeignKeysOff { db in
                 var count = 0
                 try db.inTransaction(.immediate) {
                     count = try PendingCleanup.finish(db, logger: logger)

@@ -56,7 +56,7 @@ public struct RowTransform: Sendable {
     }
 
     /// A typed transform between two generated record types.
-    public static func records<Old: FetchableRecord, New: EncodableRecord>(
+    public static func records<Old: FetchableRecord & Sendable, New: EncodableRecord>(
         table: String, _ transform: @escaping @Sendable (Old) throws -> New?
     ) -> RowTransform {
         RowTransform(table: table) { row in try transform(try Old(row: row)).map { try $0.databaseDictionary } }

@@ -158,7 +158,13 @@ struct StepExecutor {
             // The total was an estimate from the rowid span: the final report gives the real count.
             report(label, done, done)
         }
-        try execute("DROP TABLE \(source)")
+        try replace(rebuild.sourceTable, with: temporary, as: table)
+    }
+
+    /// The end of every rebuild, in SQLite's documented order: drop the old table, give the new one its
+    /// name, recreate its indexes. (Never rename the old table first: see the type's comment.)
+    private func replace(_ source: String, with temporary: String, as table: SchemaTable) throws {
+        try execute("DROP TABLE \(quoteIdentifier(source))")
         try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
         for statement in table.createIndexStatements { try execute(statement) }
     }
@@ -187,9 +193,7 @@ struct StepExecutor {
             if done % StepExecutor.chunkSize == 0 { report(label, done, total) }
         }
         report(label, done, total)
-        try execute("DROP TABLE \(quoteIdentifier(source))")
-        try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
-        for statement in table.createIndexStatements { try execute(statement) }
+        try replace(source, with: temporary, as: table)
     }
 
     private func execute(_ sql: String) throws {

@@ -41,7 +41,7 @@ extension LucidStore {
         var copies: [(spec: StoreSpec, copy: String)] = []
         func cleanUp() {
             for (_, copy) in copies {
-                for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+                try? StoreFiles.remove(copy)
             }
         }
         for spec in stores {
@@ -76,7 +76,7 @@ extension LucidStore {
             }
         }
         for (spec, copy) in copies {
-            for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: spec.path + suffix) }
+            for suffix in StoreFiles.companions { try? FileManager.default.removeItem(atPath: spec.path + suffix) }
             guard rename(copy, spec.path) == 0 else {
                 throw .cannotWrite(path: spec.path, message: "could not replace the store with its migrated copy (errno \(errno)); the copy is at \(copy)")
             }

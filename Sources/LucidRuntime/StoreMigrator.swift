@@ -126,9 +126,7 @@ struct StoreMigrator {
             logger.warning("erasing the store, as the app's policy asks: \(error)")
             do {
                 try queue.close()
-                for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
-                    try FileManager.default.removeItem(atPath: path + suffix)
-                }
+                try StoreFiles.remove(path)
             } catch {
                 throw StoreError.cannotWrite(path: path, message: "\(error)")
             }
@@ -184,10 +182,7 @@ struct StoreMigrator {
         var currentVersion: SchemaVersion?
         var currentStep = "start"
         do {
-            try queue.writeWithoutTransaction { db in
-                // Not changeable inside a transaction: off for the whole migration, checked before each commit.
-                try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            try queue.writeWithForeignKeysOff { db in
                 var stepIndex = 0
                 var totalSteps = 0
                 var finished = false

@@ -167,7 +167,7 @@ extension MigrationStage {
             """])
     }
 
-    struct OldItem: Codable, FetchableRecord { var id: Int; var name: String; var code: String }
+    struct OldItem: Codable, Sendable, FetchableRecord { var id: Int; var name: String; var code: String }
     struct NewItem: Codable, FetchableRecord, PersistableRecord { static let databaseTableName = "item"; var id: Int; var name: String; var code: Int }
 
     func store(_ versions: [Schema], _ folder: TemporaryFolder) throws -> String {

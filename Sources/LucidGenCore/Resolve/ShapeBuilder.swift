@@ -285,9 +285,8 @@ struct ShapeBuilder {
             }
 
             var columns = [SchemaColumn(name: shape.identifier.column, type: shape.identifier.storage, notNull: shape.identifier.kind != .local)]
-            if case .property(let key) = timeline.entity.identifier.kind, let old = previousShape, old.identifier.column != shape.identifier.column {
+            if case .property = timeline.entity.identifier.kind, let old = previousShape, old.identifier.column != shape.identifier.column {
                 columns[0].renamedFrom = old.identifier.column
-                _ = key
             }
             var foreignKeys: [SchemaForeignKey] = []
             var indexes: [SchemaIndex] = []

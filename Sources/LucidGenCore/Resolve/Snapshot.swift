@@ -103,10 +103,9 @@ enum SnapshotStore {
         let derivedEntities = Dictionary(uniqueKeysWithValues: derived.entities.map { ($0.name, $0) })
         for name in Set(frozenEntities.keys).union(derivedEntities.keys).sorted() {
             switch (frozenEntities[name], derivedEntities[name]) {
-            case (let old?, nil):
+            case (.some, nil):
                 result.append((name, "entity '\(name)' is in the released snapshot but the descriptions no longer produce it at this version "
                     + "(if it was renamed, add \"previous_name\" to the version_history item of the rename; if it was removed, keep its description and add \"removed_at_version\")"))
-                _ = old
             case (nil, .some):
                 result.append((name, "entity '\(name)' is not in the released snapshot (if it was added later, its first version_history item must be that later version)"))
             case (let old?, let new?):
