@@ -6,6 +6,7 @@
 //
 //   LucidSchema   versioned schema model, versions, DDL, checksums     (no dependencies)
 //   LucidRuntime  what generated code and apps link: GRDB + swift-log  (LucidSchema)
+//   LucidTesting  what generated migration tests link: seeds, expected rows, the checks (LucidRuntime)
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
 //   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, ArgumentParser)
 //   lucidgen      the executable, a thin shell over LucidGenCLI
@@ -19,6 +20,7 @@ let package = Package(
     products: [
         .library(name: "LucidRuntime", targets: ["LucidRuntime"]),
         .library(name: "LucidSchema", targets: ["LucidSchema"]),
+        .library(name: "LucidTesting", targets: ["LucidTesting"]),
         .executable(name: "lucidgen", targets: ["lucidgen"]),
     ],
     dependencies: [
@@ -38,6 +40,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "LucidTesting", dependencies: ["LucidRuntime"]),
         .target(
             name: "LucidGenCore",
             dependencies: [
@@ -80,7 +83,7 @@ let package = Package(
             dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "lucidgen", "flightlog-demo"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime"]),
+        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime", "LucidTesting"], exclude: ["Generated/Fixtures"]),
         .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "LucidGenCore", "FlightLog"]),
     ],
     swiftLanguageModes: [.v6]

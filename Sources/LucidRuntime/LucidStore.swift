@@ -32,8 +32,11 @@ public enum LucidStore {
     }
 
     /// Creates a new store at a given (possibly old) version, e.g. to test migrations from it or to
-    /// write a fixture. Fails if the file exists.
-    public static func create(atPath path: String, versions: [Schema], version: SchemaVersion, configuration: Configuration = Configuration()) throws(StoreError) -> DatabaseQueue {
+    /// write a fixture. Fails if the file exists. `dataMigrations` up to `version` are recorded as not
+    /// needed, as an app at that version would have done when it created the store.
+    public static func create(
+        atPath path: String, versions: [Schema], version: SchemaVersion, dataMigrations: [DataMigration] = [], configuration: Configuration = Configuration()
+    ) throws(StoreError) -> DatabaseQueue {
         guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
         guard !FileManager.default.fileExists(atPath: path) else { throw .cannotWrite(path: path, message: "the file already exists") }
         do {
@@ -41,6 +44,9 @@ public enum LucidStore {
             try queue.write { db in
                 for statement in schema.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(schema, from: nil, kind: "create", label: "created at \(schema.version)", db)
+                for migration in dataMigrations where migration.version <= schema.version {
+                    try DataMigrations.record(migration, outcome: "not needed: created at \(schema.version)", db)
+                }
             }
             return queue
         } catch {

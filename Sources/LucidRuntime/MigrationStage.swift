@@ -39,7 +39,8 @@ public struct MigrationStage: Sendable {
         self.didMigrate = didMigrate
     }
 
-    var explicit: ExplicitStage { ExplicitStage(from: from, to: to, label: label, transformedTables: transforms.map(\.table)) }
+    /// The stage as the planner sees it.
+    public var explicit: ExplicitStage { ExplicitStage(from: from, to: to, label: label, transformedTables: transforms.map(\.table)) }
 }
 
 /// A per-row conversion of one table inside a stage: each old row (at the stage's `from` schema) becomes

@@ -1,23 +1,27 @@
 /// Follows tables and columns back through the versions of a registry, using each version's
 /// `renamedFrom` and `convertedFrom…` annotations: the stable identities that let a step from 1.0
 /// straight to 3.0 know that `log_entry.notes` was `flight.remarks`.
-struct Lineage {
-    let versions: [Schema]
+public struct Lineage: Sendable {
+    public let versions: [Schema]
+
+    public init(versions: [Schema]) {
+        self.versions = versions
+    }
 
     /// Where something at a later version came from at an earlier one.
-    enum Origin: Hashable {
+    public enum Origin: Hashable, Sendable {
         case table(String)
         case column(table: String, name: String)
     }
 
     /// The origin at version index `earlier` of table `name` at version index `later`, or nil when the
     /// table did not exist (under any name) at `earlier`.
-    func origin(ofTable name: String, at later: Int, in earlier: Int) -> Origin? {
+    public func origin(ofTable name: String, at later: Int, in earlier: Int) -> Origin? {
         trace(.table(name), from: later, to: earlier)
     }
 
     /// The origin at `earlier` of column `column` of table `table` at `later`.
-    func origin(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Origin? {
+    public func origin(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Origin? {
         trace(.column(table: table, name: column), from: later, to: earlier)
     }
 

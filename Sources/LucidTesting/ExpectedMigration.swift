@@ -1,0 +1,198 @@
+import Foundation
+import LucidRuntime
+
+/// Computes the rows a store must hold after a migration, from the rows it held before, without running
+/// the migration: step by step along the planned path, each value follows its column's lineage (renames,
+/// conversions, to-one ↔ to-many), added columns get their defaults, and the app's expectations stand in
+/// for its code.
+///
+/// It shares only the schema history (the registry) with the runtime, never its SQL: value conversions
+/// and defaults are applied by inserting the expected rows into an in-memory table of the step's schema,
+/// so column affinity is SQLite's own.
+struct ExpectedMigration {
+    let versions: [Schema]
+    let lineage: Lineage
+    let options: StoreOptions
+    let expectations: MigrationExpectations
+
+    init(versions: [Schema], options: StoreOptions, expectations: MigrationExpectations) {
+        self.versions = versions
+        self.lineage = Lineage(versions: versions)
+        self.options = options
+        self.expectations = expectations
+    }
+
+    /// Reads every table of `schema` from a store, in rowid order.
+    static func read(_ db: Database, at schema: Schema) throws -> ExpectedRows {
+        var rows = ExpectedRows(schema: schema)
+        for table in schema.tables {
+            rows.tables[table.name] = try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(table.name)) ORDER BY rowid").map(dictionary)
+        }
+        return rows
+    }
+
+    static func dictionary(_ row: Row) -> [String: DatabaseValue] {
+        var values: [String: DatabaseValue] = [:]
+        for (column, value) in row { values[column] = value }
+        return values
+    }
+
+    /// The rows after `steps`, given the rows before and the data migrations the store has recorded.
+    func run(_ start: ExpectedRows, steps: [MigrationStep], recorded: Set<DataMigrationKey>) throws -> ExpectedRows {
+        var current = start
+        var recorded = recorded
+        for step in steps {
+            guard let fromIndex = versions.firstIndex(where: { $0.version == step.from }),
+                let toIndex = versions.firstIndex(where: { $0.version == step.to })
+            else { throw ExpectationError("step \(step.label) is not between two versions of the registry") }
+            var stage: MigrationStage?
+            if case .explicit = step.kind {
+                stage = options.stages.first { $0.from == step.from && $0.to == step.to }
+            }
+            let transformed = Set(stage?.transforms.map(\.table) ?? [])
+            var after = map(current, from: fromIndex, to: toIndex, skipping: transformed)
+            for table in transformed.sorted() {
+                guard let expectation = expectations.transforms.first(where: { $0.from == step.from && $0.to == step.to && $0.table == table }) else {
+                    throw ExpectationError("step \(step.label) transforms table \(table) with the app's code, but no expectation says what its rows become")
+                }
+                guard case .table(let source)? = lineage.origin(ofTable: table, at: toIndex, in: fromIndex) else {
+                    after.tables[table] = []
+                    continue
+                }
+                after.tables[table] = try (current.tables[source] ?? []).compactMap { try expectation.expect(Row($0)) }
+            }
+            after = try normalize(after)
+            if let stage, stage.willMigrate != nil || stage.didMigrate != nil {
+                guard let expectation = expectations.stages.first(where: { $0.from == step.from && $0.to == step.to }) else {
+                    throw ExpectationError("step \(step.label) runs the stage '\(stage.label)', but no expectation says what it does to the rows")
+                }
+                try expectation.apply(current, &after)
+                after = try normalize(after)
+            }
+            for migration in dataMigrations(after: step.from, upTo: step.to, excluding: recorded) {
+                try apply(migration, to: &after)
+                recorded.insert(DataMigrationKey(migration))
+            }
+            current = after
+        }
+        // Data migrations added after the store passed their version run once, after the path.
+        for migration in dataMigrations(after: nil, upTo: current.version, excluding: recorded) {
+            try apply(migration, to: &current)
+        }
+        return current
+    }
+
+    struct DataMigrationKey: Hashable {
+        var version: SchemaVersion
+        var label: String
+
+        init(version: SchemaVersion, label: String) {
+            self.version = version
+            self.label = label
+        }
+
+        init(_ migration: DataMigration) {
+            self.init(version: migration.version, label: migration.label)
+        }
+    }
+
+    private func dataMigrations(after lower: SchemaVersion?, upTo upper: SchemaVersion, excluding recorded: Set<DataMigrationKey>) -> [DataMigration] {
+        options.dataMigrations
+            .filter { migration in
+                migration.version <= upper && (lower.map { migration.version > $0 } ?? true) && !recorded.contains(DataMigrationKey(migration))
+            }
+            .sorted { ($0.version, $0.label) < ($1.version, $1.label) }
+    }
+
+    private func apply(_ migration: DataMigration, to rows: inout ExpectedRows) throws {
+        guard let expectation = expectations.dataMigrations.first(where: { $0.version == migration.version && $0.label == migration.label }) else {
+            throw ExpectationError("the data migration \(migration.version) '\(migration.label)' runs, but no expectation says what it does to the rows")
+        }
+        try expectation.apply(&rows)
+        rows = try normalize(rows)
+    }
+
+    /// The rows of `rows` (at version index `fromIndex`) as the schema at `toIndex` holds them, for every
+    /// table not in `skipping`. Columns without an origin are left out: `normalize` gives them their default.
+    func map(_ rows: ExpectedRows, from fromIndex: Int, to toIndex: Int, skipping: Set<String>) -> ExpectedRows {
+        let source = versions[fromIndex]
+        let target = versions[toIndex]
+        var result = ExpectedRows(schema: target)
+        for table in target.tables where !skipping.contains(table.name) {
+            switch lineage.origin(ofTable: table.name, at: toIndex, in: fromIndex) {
+            case .table(let sourceName)?:
+                let sourceKey = source.table(named: sourceName)?.primaryKey.first
+                let origins = table.columns.map { ($0.name, lineage.origin(ofColumn: $0.name, table: table.name, at: toIndex, in: fromIndex)) }
+                var volatile: Set<String> = []
+                for (column, origin) in origins {
+                    if case .column(_, let name)? = origin, rows.volatile[sourceName]?.contains(name) == true { volatile.insert(column) }
+                }
+                result.volatile[table.name] = volatile
+                result.tables[table.name] = (rows.tables[sourceName] ?? []).map { row in
+                    var values: [String: DatabaseValue] = [:]
+                    for (column, origin) in origins {
+                        switch origin {
+                        case .column(_, let name)?:
+                            values[column] = row[name] ?? .null
+                        case .table(let join)?:
+                            // A to-many relationship became to-one: the single link (more would fail the migration).
+                            let key = sourceKey.flatMap { row[$0] } ?? .null
+                            values[column] = rows.tables[join]?.first(where: { $0["source_id"] == key })?["target_id"] ?? .null
+                        case nil:
+                            break
+                        }
+                    }
+                    return values
+                }
+            case .column(let owner, let column)?:
+                // A to-one relationship became to-many: one link per row that had one.
+                let ownerKey = source.table(named: owner)?.primaryKey.first ?? "id"
+                result.tables[table.name] = (rows.tables[owner] ?? []).compactMap { row in
+                    guard let target = row[column], !target.isNull else { return nil }
+                    return ["source_id": row[ownerKey] ?? .null, "target_id": target]
+                }
+            case nil:
+                result.tables[table.name] = []
+            }
+        }
+        return result
+    }
+
+    /// Stores the rows in an in-memory copy of their schema's tables (types and defaults, no constraints)
+    /// and reads them back: SQLite applies column affinity and defaults, and assigns integer keys left nil.
+    func normalize(_ rows: ExpectedRows) throws -> ExpectedRows {
+        let database = try DatabaseQueue()
+        var result = rows
+        try database.write { db in
+            for table in rows.schema.tables {
+                let integerKey = table.primaryKey.count == 1 && table.column(named: table.primaryKey[0])?.type == .integer ? table.primaryKey[0] : nil
+                let columns = table.columns.map { column in
+                    var sql = "\(quoteIdentifier(column.name)) \(column.type.rawValue)"
+                    if column.name == integerKey { sql += " PRIMARY KEY" }
+                    if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
+                    return sql
+                }
+                try db.execute(sql: "CREATE TABLE \(quoteIdentifier(table.name)) (\(columns.joined(separator: ", ")))")
+                var volatile = rows.volatile[table.name] ?? []
+                for values in rows.tables[table.name] ?? [] {
+                    let present = table.columns.map(\.name).filter { values[$0] != nil }
+                    for column in table.columns where values[column.name] == nil && column.defaultSQL?.lowercased().contains("'now'") == true {
+                        volatile.insert(column.name)
+                    }
+                    let placeholders = Array(repeating: "?", count: present.count).joined(separator: ", ")
+                    let sql = present.isEmpty
+                        ? "INSERT INTO \(quoteIdentifier(table.name)) DEFAULT VALUES"
+                        : "INSERT INTO \(quoteIdentifier(table.name)) (\(present.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(placeholders))"
+                    do {
+                        try db.execute(sql: sql, arguments: StatementArguments(present.map { values[$0]! }))
+                    } catch {
+                        throw ExpectationError("the expected rows of \(table.name) at \(rows.version) cannot be stored (\(error)): \(values)")
+                    }
+                }
+                result.volatile[table.name] = volatile
+                result.tables[table.name] = try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(table.name)) ORDER BY rowid").map(Self.dictionary)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import LucidRuntime
+
+/// Committed fixture stores: single-file SQLite databases written by `lucidgen fixtures` at a release,
+/// named `<Module>_<version>.sqlite`, each with a `.sha256` file in `sha256sum` format. The generated
+/// tests migrate every one of them, so a store written by an old release keeps being tested after the
+/// code that wrote it has changed.
+public enum FixtureFiles {
+    /// The fixture folder beside a generated test file (pass `#filePath`).
+    public static func folder(besideFile file: String) -> String {
+        ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Fixtures")
+    }
+
+    /// The `.sqlite` files in `folder`, oldest version first (by the version in the name, then by name).
+    public static func list(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(".sqlite") }
+            .sorted { (version(inName: $0) ?? SchemaVersion("0"), $0) < (version(inName: $1) ?? SchemaVersion("0"), $1) }
+            .map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    /// `FlightLog_2_1.sqlite` → 2.1.
+    public static func version(inName name: String) -> SchemaVersion? {
+        let stem = (name as NSString).deletingPathExtension
+        let parts = stem.split(separator: "_").reversed().prefix { $0.allSatisfy(\.isNumber) }.reversed()
+        guard !parts.isEmpty else { return nil }
+        return try? SchemaVersion(parsing: parts.joined(separator: "."))
+    }
+
+    /// The hex SHA-256 of a file.
+    public static func checksum(ofFileAt path: String) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return SHA256.digest(data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Writes `<path>.sha256` (`<hex>  <file name>`, as `sha256sum` writes it).
+    public static func writeChecksum(forFileAt path: String) throws {
+        let line = "\(try checksum(ofFileAt: path))  \((path as NSString).lastPathComponent)\n"
+        try line.write(toFile: path + ".sha256", atomically: true, encoding: .utf8)
+    }
+
+    /// Why a fixture cannot be trusted, or nil: its checksum file is missing or disagrees with it.
+    public static func checksumProblem(at path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path + ".sha256", encoding: .utf8) else {
+            return "it has no checksum file \((path as NSString).lastPathComponent).sha256 (write fixtures with `lucidgen fixtures`)"
+        }
+        let recorded = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).first.map(String.init) ?? ""
+        guard let actual = try? checksum(ofFileAt: path) else { return "it cannot be read" }
+        if recorded.lowercased() != actual {
+            return "it changed after it was written (SHA-256 \(actual), its .sha256 file says \(recorded)); a fixture is a file an old release wrote and must not be edited"
+        }
+        return nil
+    }
+}

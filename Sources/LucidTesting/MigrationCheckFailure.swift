@@ -1,0 +1,55 @@
+import Foundation
+import LucidRuntime
+
+/// One thing a migration test found wrong, worded so the failure alone says where to look: from which
+/// version or fixture file, which entity, row and property, what was expected and what was found.
+public struct MigrationCheckFailure: Sendable, CustomStringConvertible, Equatable {
+    /// `from 1.0 (seeded rows)` or `from fixture FlightLog_1_0.sqlite (version 1.0)`.
+    public var source: String
+    public var entity: String?
+    public var row: String?
+    public var property: String?
+    public var expected: String?
+    public var found: String?
+    /// What went wrong, when it is not a value (a failed migration, a schema difference, …).
+    public var message: String?
+
+    public init(source: String, entity: String? = nil, row: String? = nil, property: String? = nil, expected: String? = nil, found: String? = nil, message: String? = nil) {
+        self.source = source
+        self.entity = entity
+        self.row = row
+        self.property = property
+        self.expected = expected
+        self.found = found
+        self.message = message
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let entity { parts.append(entity) }
+        if let row { parts.append("row \(row)") }
+        if let property { parts.append("property \(property)") }
+        var text = source + ": " + (parts.isEmpty ? "" : parts.joined(separator: ", ") + ": ")
+        if let message { text += message }
+        if let expected, let found { text += (message == nil ? "" : "; ") + "expected \(expected), found \(found)" }
+        return text
+    }
+
+    /// A value as the messages show it: `NULL`, `42`, `1.5`, `"text"` (escaped, shortened), `X'00FF'`.
+    public static func format(_ value: DatabaseValue?) -> String {
+        guard let value else { return "no value" }
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let integer): return "\(integer)"
+        case .double(let double): return "\(double)"
+        case .string(let text):
+            var escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
+            if escaped.count > 80 { escaped = String(escaped.prefix(77)) + "…" }
+            return "\"\(escaped)\""
+        case .blob(let data):
+            let hex = data.prefix(16).map { String(format: "%02X", $0) }.joined()
+            return "X'\(hex)\(data.count > 16 ? "…" : "")' (\(data.count) bytes)"
+        }
+    }
+}

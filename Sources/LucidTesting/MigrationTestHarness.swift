@@ -1,0 +1,325 @@
+import Foundation
+import LucidRuntime
+
+/// Runs one migration test: a store at an old version (seeded from that version's record types, or a
+/// committed fixture file) is migrated with the app's real registry and options, then every row and
+/// every value of the newest version is compared with what ``ExpectedMigration`` computed from the
+/// rows before, the schema with a freshly created store, and `foreign_key_check`/`integrity_check`
+/// are run. The generated test suites call it once per historical version and per fixture file and
+/// record each ``MigrationCheckFailure`` as an issue.
+public struct MigrationTestHarness: Sendable {
+    public let versions: [Schema]
+    public let registryStages: [ExplicitStage]
+    public let options: StoreOptions
+    public let expectations: MigrationExpectations
+    /// Entity and property names of the newest tables, for messages.
+    public let naming: [EntityNaming]
+    /// Lucid's `ignore_migration_checks` and `ignore_property_migration_checks_on`.
+    public let exclusions: [CheckExclusion]
+    /// Each newest entity's rows, decoded with its generated record type.
+    public let recordChecks: [RecordCheck]
+
+    public init<Registry: SchemaRegistry>(
+        registry: Registry.Type, options: StoreOptions, expectations: MigrationExpectations = MigrationExpectations(),
+        naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = []
+    ) {
+        self.versions = registry.versions
+        self.registryStages = registry.stages
+        self.options = options
+        self.expectations = expectations
+        self.naming = naming
+        self.exclusions = exclusions
+        self.recordChecks = recordChecks
+    }
+
+    var newest: Schema { versions[versions.count - 1] }
+
+    /// Creates a store at `version`, seeds it with `seed(db, rows)` (foreign keys off, one transaction),
+    /// migrates it and checks it.
+    public func checkSeeded(from version: SchemaVersion, rows: Int = Seed.rows, seed: (Database, Int) throws -> Void) -> [MigrationCheckFailure] {
+        let source = "from \(version) (seeded rows)"
+        return withTemporaryFolder(source) { folder in
+            let path = (folder as NSString).appendingPathComponent("store-\(version).sqlite")
+            do {
+                let database = try LucidStore.create(atPath: path, versions: versions, version: version, dataMigrations: options.dataMigrations)
+                try database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                    try db.inTransaction {
+                        try seed(db, rows)
+                        return .commit
+                    }
+                    try db.execute(sql: "PRAGMA foreign_keys = ON")
+                }
+                let broken = try database.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }
+                try database.close()
+                if !broken.isEmpty {
+                    return [MigrationCheckFailure(source: source, message: "the seeded rows break \(broken.count) foreign key(s) before migrating: \(broken.prefix(3).map(\.description).joined(separator: "; "))")]
+                }
+            } catch {
+                return [MigrationCheckFailure(source: source, message: "cannot seed a store at \(version): \(error)")]
+            }
+            return check(path: path, source: source, folder: folder)
+        }
+    }
+
+    /// Copies a committed fixture store (after checking it against its `.sha256` file), migrates the copy
+    /// and checks it.
+    public func checkFixture(at path: String) -> [MigrationCheckFailure] {
+        let name = (path as NSString).lastPathComponent
+        var source = "from fixture \(name)"
+        if let problem = FixtureFiles.checksumProblem(at: path) {
+            return [MigrationCheckFailure(source: source, message: problem)]
+        }
+        return withTemporaryFolder(source) { folder in
+            let copy = (folder as NSString).appendingPathComponent(name)
+            do {
+                try FileManager.default.copyItem(atPath: path, toPath: copy)
+                if let version = try LucidStore.inspect(atPath: copy, versions: versions).version { source += " (version \(version))" }
+            } catch {
+                return [MigrationCheckFailure(source: source, message: "cannot read the fixture: \(error)")]
+            }
+            return check(path: copy, source: source, folder: folder)
+        }
+    }
+
+    private func withTemporaryFolder(_ source: String, _ body: (String) -> [MigrationCheckFailure]) -> [MigrationCheckFailure] {
+        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("lucid-migration-test-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return [MigrationCheckFailure(source: source, message: "cannot create a temporary folder: \(error)")]
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        return body(folder)
+    }
+
+    private var migrationOptions: StoreOptions {
+        var options = options
+        options.declaredStages += registryStages
+        options.newerStorePolicy = .refuse
+        options.unknownStorePolicy = .refuse
+        return options
+    }
+
+    /// The common part: plan, compute the expected rows, migrate, compare.
+    func check(path: String, source: String, folder: String) -> [MigrationCheckFailure] {
+        func failure(_ message: String) -> [MigrationCheckFailure] { [MigrationCheckFailure(source: source, message: message)] }
+        let options = migrationOptions
+        let expected: ExpectedRows
+        let sourceVersion: SchemaVersion
+        do {
+            let status = try LucidStore.inspect(atPath: path, versions: versions, stages: options.stages.map(\.explicit) + registryStages)
+            guard let version = status.version, let schema = versions.first(where: { $0.version == version }) else {
+                return failure("the store has no version this registry knows")
+            }
+            sourceVersion = version
+            let database = try DatabaseQueue(path: path)
+            let (before, recorded) = try database.read { db in
+                let rows = try ExpectedMigration.read(db, at: schema)
+                var recorded: Set<ExpectedMigration.DataMigrationKey> = []
+                if try db.tableExists("lucid_data_migrations") {
+                    for row in try Row.fetchAll(db, sql: "SELECT version, label FROM lucid_data_migrations") {
+                        if let version = try? SchemaVersion(parsing: row["version"] as String) { recorded.insert(.init(version: version, label: row["label"])) }
+                    }
+                }
+                return (rows, recorded)
+            }
+            try database.close()
+            let oracle = ExpectedMigration(versions: versions, options: options, expectations: expectations)
+            expected = try oracle.run(try oracle.normalize(before), steps: status.steps, recorded: recorded)
+        } catch let error as ExpectationError {
+            return failure("the expectations are incomplete: \(error)")
+        } catch {
+            return failure("cannot read the store before migrating: \(error)")
+        }
+
+        var failures: [MigrationCheckFailure] = []
+        do {
+            let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+            defer { try? database.close() }
+            try database.read { db in
+                let actual = try ExpectedMigration.read(db, at: newest)
+                failures += compare(expected: expected, actual: actual, from: sourceVersion, source: source)
+                for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+                    failures.append(MigrationCheckFailure(
+                        source: source, entity: entityName(row["table"]), row: "rowid \(row["rowid"] as DatabaseValue)",
+                        message: "foreign key to \(row["parent"] as String? ?? "?") is broken after the migration"))
+                }
+                let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+                if integrity != ["ok"] { failures.append(MigrationCheckFailure(source: source, message: "integrity_check: \(integrity.prefix(5).joined(separator: "; "))")) }
+                for check in recordChecks {
+                    do {
+                        try check.check(db)
+                    } catch {
+                        failures.append(MigrationCheckFailure(source: source, entity: check.entity, message: "its rows do not decode as the generated record: \(error)"))
+                    }
+                }
+                failures += try schemaDifferences(db, folder: folder, source: source)
+            }
+        } catch {
+            return failures + failure("the migration failed: \(error)")
+        }
+        return failures
+    }
+
+    // MARK: Comparing
+
+    static let maximumFailuresPerTable = 25
+
+    func compare(expected: ExpectedRows, actual: ExpectedRows, from version: SchemaVersion, source: String) -> [MigrationCheckFailure] {
+        var failures: [MigrationCheckFailure] = []
+        for table in newest.tables {
+            if excluded(table: table.name, column: nil, from: version) { continue }
+            let names = naming.first { $0.table == table.name }
+            let entity = names.map { "\($0.entity) (table \(table.name))" } ?? "table \(table.name)"
+            let keyColumns = table.primaryKey.isEmpty ? table.columns.map(\.name) : table.primaryKey
+            func key(_ row: [String: DatabaseValue]) -> String {
+                keyColumns.map { "\($0)=\(MigrationCheckFailure.format(row[$0]))" }.joined(separator: ", ")
+            }
+            let expectedRows = expected.tables[table.name] ?? []
+            let actualRows = actual.tables[table.name] ?? []
+            var actualByKey: [String: [String: DatabaseValue]] = [:]
+            for row in actualRows { actualByKey[key(row)] = row }
+            let volatile = expected.volatile[table.name] ?? []
+            var tableFailures: [MigrationCheckFailure] = []
+            var expectedKeys: Set<String> = []
+            for row in expectedRows {
+                let rowKey = key(row)
+                expectedKeys.insert(rowKey)
+                guard let found = actualByKey[rowKey] else {
+                    tableFailures.append(MigrationCheckFailure(source: source, entity: entity, row: rowKey, message: "the row is missing after the migration"))
+                    continue
+                }
+                for column in table.columns where !excluded(table: table.name, column: column.name, from: version) {
+                    let property = names?.properties[column.name].map { $0 == column.name ? $0 : "\($0) (column \(column.name))" } ?? column.name
+                    let expectedValue = row[column.name] ?? .null
+                    let foundValue = found[column.name] ?? .null
+                    if volatile.contains(column.name) {
+                        if foundValue.isNull {
+                            tableFailures.append(MigrationCheckFailure(source: source, entity: entity, row: rowKey, property: property, expected: "a value (its default is not constant)", found: "NULL"))
+                        }
+                    } else if expectedValue != foundValue {
+                        tableFailures.append(MigrationCheckFailure(
+                            source: source, entity: entity, row: rowKey, property: property,
+                            expected: MigrationCheckFailure.format(expectedValue), found: MigrationCheckFailure.format(foundValue)))
+                    }
+                }
+            }
+            for row in actualRows where !expectedKeys.contains(key(row)) {
+                tableFailures.append(MigrationCheckFailure(source: source, entity: entity, row: key(row), message: "the migration left a row that was not expected"))
+            }
+            if tableFailures.count > Self.maximumFailuresPerTable {
+                let more = tableFailures.count - Self.maximumFailuresPerTable
+                tableFailures = Array(tableFailures.prefix(Self.maximumFailuresPerTable))
+                tableFailures.append(MigrationCheckFailure(source: source, entity: entity, message: "\(more) more difference(s) not listed"))
+            }
+            failures += tableFailures
+        }
+        return failures
+    }
+
+    func excluded(table: String, column: String?, from version: SchemaVersion) -> Bool {
+        exclusions.contains { exclusion in
+            exclusion.table == table && (exclusion.column == nil || exclusion.column == column)
+                && version < exclusion.before && exclusion.from.map { version >= $0 } ?? true
+        }
+    }
+
+    func entityName(_ table: String?) -> String? {
+        guard let table else { return nil }
+        return naming.first { $0.table == table }.map { "\($0.entity) (table \(table))" } ?? "table \(table)"
+    }
+
+    /// The migrated store's tables, columns, keys and indexes against those of a store created fresh at
+    /// the newest version (from SQLite's pragmas, so the `CREATE` text may differ).
+    func schemaDifferences(_ db: Database, folder: String, source: String) throws -> [MigrationCheckFailure] {
+        let freshPath = (folder as NSString).appendingPathComponent("fresh.sqlite")
+        if !FileManager.default.fileExists(atPath: freshPath) {
+            try LucidStore.open(atPath: freshPath, versions: versions).close()
+        }
+        let fresh = try DatabaseQueue(path: freshPath)
+        defer { try? fresh.close() }
+        let freshShape = try fresh.read(SchemaShape.read)
+        let migratedShape = try SchemaShape.read(db)
+        var failures: [MigrationCheckFailure] = []
+        for name in Set(freshShape.keys).union(migratedShape.keys).sorted() where freshShape[name] != migratedShape[name] {
+            failures.append(MigrationCheckFailure(
+                source: source, entity: entityName(name) ?? name,
+                expected: freshShape[name]?.joined(separator: "; ") ?? "no such table", found: migratedShape[name]?.joined(separator: "; ") ?? "no such table",
+                message: "the schema differs from a store created at \(newest.version)"))
+        }
+        return failures
+    }
+}
+
+/// A table's columns, keys and indexes as lines, per table (lucidgen's own tables left out).
+enum SchemaShape {
+    static func read(_ db: Database) throws -> [String: [String]] {
+        var shape: [String: [String]] = [:]
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'lucid_%'")
+        for table in tables {
+            let quoted = quoteLiteral(table)
+            var lines = try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(\(quoted)) ORDER BY name").map { row in
+                "column \(row["name"] as String) \(row["type"] as String)\((row["notnull"] as Int) == 1 ? " NOT NULL" : "")\((row["dflt_value"] as String?).map { " DEFAULT \($0)" } ?? "")\((row["pk"] as Int) > 0 ? " PRIMARY KEY \(row["pk"] as Int)" : "")"
+            }
+            lines += try Row.fetchAll(db, sql: "SELECT \"from\", \"table\", \"to\", on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY \"from\"").map { row in
+                "foreign key \(row["from"] as String) → \(row["table"] as String).\(row["to"] as String? ?? "") ON DELETE \(row["on_delete"] as String)"
+            }
+            for index in try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list(\(quoted)) WHERE origin = 'c' ORDER BY name") {
+                let name: String = index["name"]
+                let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(\(quoteLiteral(name))) ORDER BY seqno")
+                lines.append("\((index["unique"] as Int) == 1 ? "unique " : "")index \(name) (\(columns.joined(separator: ", ")))")
+            }
+            shape[table] = lines
+        }
+        return shape
+    }
+}
+
+/// A newest table's entity and property names, for messages.
+public struct EntityNaming: Sendable {
+    public var table: String
+    /// `Aircraft`, or `Aircraft.pilots` for a to-many relationship's join table.
+    public var entity: String
+    /// Column name → property name.
+    public var properties: [String: String]
+
+    public init(table: String, entity: String, properties: [String: String]) {
+        self.table = table
+        self.entity = entity
+        self.properties = properties
+    }
+}
+
+/// Values not checked for stores from some versions (Lucid's `ignore_migration_checks`, whole entity,
+/// and `ignore_property_migration_checks_on`, one column): for source versions in `from ..< before`.
+public struct CheckExclusion: Sendable {
+    public var table: String
+    /// nil: the whole table.
+    public var column: String?
+    public var from: SchemaVersion?
+    public var before: SchemaVersion
+
+    public init(table: String, column: String? = nil, from: SchemaVersion? = nil, before: SchemaVersion) {
+        self.table = table
+        self.column = column
+        self.from = from
+        self.before = before
+    }
+}
+
+/// Decodes the newest rows of one entity with its generated record type.
+public struct RecordCheck: Sendable {
+    public var entity: String
+    let check: @Sendable (Database) throws -> Void
+
+    public init(entity: String, check: @escaping @Sendable (Database) throws -> Void) {
+        self.entity = entity
+        self.check = check
+    }
+
+    /// Fetches every row as `Record`.
+    public static func records<Record: FetchableRecord & TableRecord>(_ type: Record.Type, entity: String) -> RecordCheck {
+        RecordCheck(entity: entity) { db in _ = try Record.fetchAll(db) }
+    }
+}
