@@ -23,6 +23,9 @@ public struct Config: Sendable {
     public var app: Target
     /// The generated migration tests (`targets.app_tests`), if any.
     public var appTests: Target?
+    /// The test target's type that supplies the migration tests' options and expectations
+    /// (`targets.app_tests.expectations_provider`).
+    public var expectationsProvider: String?
     /// A folder of `.mustache` files that replace bundled templates of the same name (`templates_path`).
     public var templatesPath: String?
     /// Used in the header of generated files (`organization_name`).
@@ -125,6 +128,13 @@ extension Config {
                     diagnostics.error("module_name '\(module)' is not a Swift module name", at: node.location, path: node.path + ".module_name")
                 }
                 let output = target.string("output_path", &diagnostics).map(path) ?? path("\(module)/Generated")
+                if key == "app_tests", let provider = target.string("expectations_provider", &diagnostics) {
+                    if Naming.isSwiftTypeName(provider) {
+                        config.expectationsProvider = provider
+                    } else {
+                        diagnostics.error("'\(provider)' is not a Swift type name", at: node.location, path: node.path + ".expectations_provider")
+                    }
+                }
                 target.finish(ignored: [:], &diagnostics)
                 return Target(moduleName: module, outputPath: output)
             }

@@ -93,10 +93,20 @@ public struct Renderer {
         if !model.customSteps.isEmpty {
             try emit("migrations", "\(config.app.moduleName)Migrations.swift", in: appFolder, source: inputFolder, viewModels.migrations())
         }
+        var ownedFolders = [appFolder]
+        if let tests = config.appTests {
+            guard let provider = config.expectationsProvider else {
+                throw GenerationFailed(
+                    "targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see README, \"Generated migration tests\")",
+                    at: SourceLocation(file: displayPath(config.file)))
+            }
+            try emit("tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder, viewModels.migrationTests(provider: provider))
+            ownedFolders.append(tests.outputPath)
+        }
         for snapshot in model.snapshots {
             files.append(GeneratedFile(path: (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version)), contents: snapshot.encoded()))
         }
-        return RenderedOutput(files: files, ownedFolders: [appFolder], diagnostics: model.diagnostics)
+        return RenderedOutput(files: files, ownedFolders: ownedFolders, diagnostics: model.diagnostics)
     }
 
     /// Removes trailing spaces and collapses runs of blank lines, so templates can stay readable.

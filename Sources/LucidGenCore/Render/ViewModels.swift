@@ -154,6 +154,137 @@ struct ViewModels {
         return context
     }
 
+    // MARK: Migration tests
+
+    /// The generated migration test suite: seeds per version (built with that version's record types),
+    /// the app's expectations as protocol requirements, names for messages, and Lucid's ignore ranges.
+    func migrationTests(provider: String) -> [String: Any] {
+        let module = model.config.app.moduleName
+        let fixtures = FixtureRows(model: model)
+        let seeds = model.versions.map { version -> [String: Any] in
+            let shapes = fixtures.shapes(at: version)
+            let records = shapes.map { shape -> [String: Any] in
+                let entity = model.entities.first { $0.name == shape.entityName }!
+                let parameters = (self.shape(shape)["properties"] as? [[String: Any]] ?? []).map { $0["swiftName"] as! String }
+                var expressions: [String: String] = [:]
+                if case .property(let key) = shape.identifier.kind {
+                    expressions[Naming.swiftIdentifier(Naming.propertyName(key))] = "Seed.identifier(row: row)"
+                } else {
+                    expressions["id"] = "Seed.identifier(row: row)"
+                }
+                var links: [[String: Any]] = []
+                for (index, property) in shape.properties.enumerated() {
+                    let swiftName = Naming.swiftIdentifier(property.swiftName)
+                    switch property.kind {
+                    case .value:
+                        if expressions[swiftName] == nil { expressions[swiftName] = ".seed(row: row, salt: \(index + 1))" }
+                    case .toOne:
+                        expressions[swiftName] = property.nullable
+                            ? "Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }"
+                            : "Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }"
+                    case .toMany:
+                        // A relationship that becomes to-one later keeps one link per row: more would (rightly) stop that migration.
+                        let becomesToOne = entity.shapes.contains { later in
+                            later.version > shape.version
+                                && later.properties.contains { $0.currentName == property.currentName && { if case .toOne = $0.kind { true } else { false } }($0) }
+                        }
+                        links.append(["linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": becomesToOne ? 1 : 2])
+                    }
+                }
+                var arguments = parameters.map { ["label": $0, "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
+                if !arguments.isEmpty { arguments[arguments.count - 1]["last"] = true }
+                return ["typeName": shape.typeName, "arguments": arguments, "links": links]
+            }
+            return ["version": version.string, "function": "seed_\(version.identifierSuffix)", "records": records]
+        }
+        var naming: [[String: Any]] = []
+        var recordChecks: [[String: Any]] = []
+        var exclusions: [[String: Any]] = []
+        for entity in model.entities {
+            guard let newest = entity.newest else { continue }
+            let alias = Naming.typeName(entity.name)
+            var properties: [(String, String)] = []
+            if case .property = newest.identifier.kind {} else { properties.append((newest.identifier.column, "id")) }
+            var joinTables: [String: String] = [:]
+            for property in newest.properties {
+                if case .toMany(_, _, _, let joinTable, _, _) = property.kind {
+                    joinTables[property.currentName] = joinTable
+                    naming.append([
+                        "table": swiftStringLiteral(joinTable), "entity": swiftStringLiteral("\(alias).\(property.swiftName)"),
+                        "properties": "[\"source_id\": \"sourceID\", \"target_id\": \"targetID\"]",
+                    ])
+                    recordChecks.append(["typeName": "\(newest.typeName).\(Naming.typeName(property.name))Link", "entity": swiftStringLiteral("\(alias).\(property.swiftName)")])
+                } else {
+                    properties.append((property.column, property.swiftName))
+                }
+            }
+            naming.append([
+                "table": swiftStringLiteral(newest.tableName), "entity": swiftStringLiteral(alias),
+                "properties": "[" + properties.map { "\(swiftStringLiteral($0.0)): \(swiftStringLiteral($0.1))" }.joined(separator: ", ") + "]",
+            ])
+            recordChecks.append(["typeName": newest.typeName, "entity": swiftStringLiteral(alias)])
+            for exclusion in entity.checkExclusions {
+                func add(table: String, column: String?, why: String) {
+                    exclusions.append([
+                        "table": swiftStringLiteral(table), "column": column.map(swiftStringLiteral) ?? "nil",
+                        "from": exclusion.from.map { "SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": exclusion.before.string, "why": why,
+                    ])
+                }
+                guard let name = exclusion.property else {
+                    let why = "\(entity.name): ignore_migration_checks at \(exclusion.before)"
+                    add(table: newest.tableName, column: nil, why: why)
+                    for joinTable in joinTables.values.sorted() { add(table: joinTable, column: nil, why: why) }
+                    continue
+                }
+                let why = "\(entity.name).\(name): ignore_property_migration_checks_on at \(exclusion.before)"
+                if let joinTable = joinTables[name] {
+                    add(table: joinTable, column: nil, why: why)
+                } else if let property = newest.properties.first(where: { $0.currentName == name }) {
+                    add(table: newest.tableName, column: property.column, why: why)
+                }
+            }
+        }
+        let transforms = model.customSteps.flatMap { step in
+            step.tables.map { table -> [String: Any] in
+                ["from": step.from.string, "to": step.to.string, "table": swiftStringLiteral(table.table), "tableName": table.table, "oldType": table.oldType, "newType": table.newType]
+            }
+        }
+        let hooks = model.customSteps.compactMap { step -> [String: Any]? in
+            step.hookName.map {
+                [
+                    "from": step.from.string, "to": step.to.string, "name": $0, "label": swiftStringLiteral($0),
+                    "typesAtFrom": fixtures.shapes(at: step.from).map { "`\($0.typeName)`" }.joined(separator: ", "),
+                    "typesAtTo": fixtures.shapes(at: step.to).map { "`\($0.typeName)`" }.joined(separator: ", "),
+                ]
+            }
+        }
+        return [
+            "module": module, "registryName": registryName, "protocolName": "\(module)MigrationExpectations", "provider": provider,
+            "suiteName": "\(module)MigrationTests", "seedsName": "\(module)MigrationSeeds", "current": model.currentVersion.string,
+            "versions": model.versions.map { "\"\($0.string)\"" }.joined(separator: ", "), "seeds": seeds,
+            "naming": naming, "recordChecks": recordChecks, "exclusions": exclusions, "transforms": transforms, "hooks": hooks,
+            "subtypes": model.subtypes.map(seedableSubtype),
+        ]
+    }
+
+    /// A generated subtype's `Seedable` conformance: enums by their cases, option sets by their bits,
+    /// structs member by member.
+    private func seedableSubtype(_ subtype: SubtypeDescription) -> [String: Any] {
+        let typeName = Naming.typeName(subtype.name)
+        switch subtype.kind {
+        case .enumeration:
+            return ["typeName": typeName, "caseIterable": true]
+        case .optionSet(let options):
+            return ["typeName": typeName, "optionSet": "(1 << \(min(options.count, 62)))"]
+        case .structure(let properties):
+            var members = properties.enumerated().map { index, property -> [String: Any] in
+                ["label": Naming.swiftIdentifier(Naming.propertyName(property.name)), "salt": index + 1]
+            }
+            if !members.isEmpty { members[members.count - 1]["last"] = true }
+            return ["typeName": typeName, "members": members, "structure": true]
+        }
+    }
+
     // MARK: Schema registry
 
     /// Each distinct table definition becomes one constant, shared by every version that has it: the

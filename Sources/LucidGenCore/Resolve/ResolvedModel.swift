@@ -29,9 +29,19 @@ public struct ResolvedEntity: Sendable {
     public var shapes: [EntityShape]
     /// The version at which the entity was removed, if it was.
     public var removedAtVersion: SchemaVersion?
+    /// Values the generated migration tests leave unchecked, from the history's ignore keys.
+    public var checkExclusions: [CheckExclusionSpec] = []
 
     /// The newest shape, unless the entity was removed.
     public var newest: EntityShape? { removedAtVersion == nil ? shapes.last : nil }
+}
+
+/// Stores from versions `from ..< before` are not checked for `property` (nil: the whole entity).
+public struct CheckExclusionSpec: Sendable, Equatable {
+    /// The property's current name.
+    public var property: String?
+    public var from: SchemaVersion?
+    public var before: SchemaVersion
 }
 
 /// An entity at one version: a record type and its table.

@@ -57,7 +57,9 @@ public enum Resolver {
         for entity in described {
             let timeline = timelines[entity.name]!
             let shapes = entity.versionHistory.compactMap { item in context.shape(of: timeline, at: item.version, &diagnostics) }
-            entities.append(ResolvedEntity(name: entity.name, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion))
+            entities.append(ResolvedEntity(
+                name: entity.name, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
+                checkExclusions: checkExclusions(of: entity)))
         }
         try diagnostics.throwIfErrors()
 
@@ -214,12 +216,39 @@ public enum Resolver {
                 diagnostics.error("version_history of '\(entity.name)' lists \(last.version), at or after its removal at \(removed)", at: last.location)
             }
         }
+        if let first = entity.versionHistory.first, first.ignoreMigrationChecks || !first.ignorePropertyMigrationChecksOn.isEmpty {
+            diagnostics.error(
+                "the first version_history item of '\(entity.name)' cannot ignore migration checks: no store is older than the entity", at: first.location)
+        }
         let propertyNames = Set(entity.properties.map(\.name))
         for item in entity.versionHistory {
             for name in item.ignorePropertyMigrationChecksOn where !propertyNames.contains(name) {
                 diagnostics.warning("ignore_property_migration_checks_on names '\(name)', which is not a property of '\(entity.name)'", at: item.location)
             }
         }
+    }
+}
+
+extension Resolver {
+    /// Lucid's `ignore_migration_checks` and `ignore_property_migration_checks_on`, as version ranges of
+    /// the stores whose values the generated tests do not check (`reference/lucid.md` §3.6):
+    /// - the whole entity, for stores older than the newest history item with `ignore_migration_checks`;
+    /// - each listed property, for stores from the previous item that listed properties (or the entity's
+    ///   first version) up to, not including, the item that lists it. Every property of one item gets the
+    ///   same range (Lucid advances the start inside its loop, so a second property gets an empty range).
+    static func checkExclusions(of entity: EntityDescription) -> [CheckExclusionSpec] {
+        var exclusions: [CheckExclusionSpec] = []
+        if let checkpoint = entity.versionHistory.last(where: \.ignoreMigrationChecks) {
+            exclusions.append(CheckExclusionSpec(property: nil, from: nil, before: checkpoint.version))
+        }
+        var start = entity.versionHistory.first?.version
+        for item in entity.versionHistory where !item.ignorePropertyMigrationChecksOn.isEmpty {
+            for name in item.ignorePropertyMigrationChecksOn {
+                exclusions.append(CheckExclusionSpec(property: name, from: start, before: item.version))
+            }
+            start = item.version
+        }
+        return exclusions
     }
 }
 
