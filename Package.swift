@@ -40,7 +40,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "LucidTesting", dependencies: ["LucidRuntime"]),
+        .target(name: "LucidTesting", dependencies: ["LucidRuntime", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "LucidGenCore",
             dependencies: [

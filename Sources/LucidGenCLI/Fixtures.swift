@@ -10,7 +10,13 @@ struct Fixtures: ParsableCommand {
             The store is created at --version (default: current_version) with its lucidgen version record, \
             and every entity gets --rows rows of edge values (empty and unicode strings, integer extremes, \
             dates with milliseconds, NULL where allowed, arrays, subtypes) and relationships in both \
-            directions. The same descriptions always give the same rows. An existing file is not replaced.
+            directions. The same descriptions always give the same rows.
+
+            The default file is <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, beside the \
+            generated migration tests, which migrate every committed fixture and check every value. A \
+            <file>.sha256 (sha256sum format) is written with it; the tests refuse a fixture that no longer \
+            matches it. Run this at each release and commit both files: they are stores as that release \
+            wrote them. An existing file is never replaced.
             """)
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
@@ -20,9 +26,9 @@ struct Fixtures: ParsableCommand {
     var version: String?
 
     @Option(help: "Rows per entity.")
-    var rows: Int = 12
+    var rows: Int = 40
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: fixtures/<Module>_<version>.sqlite beside the config).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, or fixtures/ beside the config without app_tests).", valueName: "file"))
     var output: String?
 
     func validate() throws {
@@ -46,8 +52,13 @@ struct Fixtures: ParsableCommand {
         } else {
             target = model.schemas.last { $0.version <= model.currentVersion }!.version
         }
-        let path = output.map(absolutePath)
-            ?? (model.config.directory as NSString).appendingPathComponent("fixtures/\(model.config.app.moduleName)_\(target.identifierSuffix).sqlite")
+        let fileName = "\(model.config.app.moduleName)_\(target.identifierSuffix).sqlite"
+        let folder = model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") }
+            ?? (model.config.directory as NSString).appendingPathComponent("fixtures")
+        let path = output.map(absolutePath) ?? (folder as NSString).appendingPathComponent(fileName)
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw fail(StoreError.cannotWrite(path: path, message: "the file already exists (a fixture is never replaced; delete it first if it was never committed)"))
+        }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
             let database = try LucidStore.create(atPath: path, versions: model.schemas, version: target)
@@ -55,10 +66,17 @@ struct Fixtures: ParsableCommand {
             try database.write { db in
                 for statement in statements { try db.execute(sql: statement) }
             }
+            // One self-contained file: no -wal or -journal beside it, no free pages.
+            try database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
             try database.close()
-            print("wrote \(displayPath(path)): version \(target), \(statements.count) rows")
-        } catch let error as StoreError {
-            throw fail(error)
+            let digest = SHA256.digest(try Data(contentsOf: URL(fileURLWithPath: path))).map { String(format: "%02x", $0) }.joined()
+            try "\(digest)  \((path as NSString).lastPathComponent)\n".write(toFile: path + ".sha256", atomically: true, encoding: .utf8)
+            print("wrote \(displayPath(path)) and its .sha256: version \(target), \(statements.count) rows; commit both")
+        } catch {
+            // A half-written fixture is worse than none.
+            try? FileManager.default.removeItem(atPath: path)
+            if let error = error as? StoreError { throw fail(error) }
+            throw error
         }
     }
 }

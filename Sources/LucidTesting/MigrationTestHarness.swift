@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import LucidRuntime
 
 /// Runs one migration test: a store at an old version (seeded from that version's record types, or a
@@ -98,6 +99,8 @@ public struct MigrationTestHarness: Sendable {
         options.declaredStages += registryStages
         options.newerStorePolicy = .refuse
         options.unknownStorePolicy = .refuse
+        // The tests report what they find; the runtime's step log would only bury it.
+        options.logger = Logger(label: "lucidgen.migration-test") { _ in SwiftLogNoOpLogHandler() }
         return options
     }
 

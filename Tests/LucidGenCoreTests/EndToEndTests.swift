@@ -36,6 +36,27 @@ import Testing
         let again = try run(lucidgenBinary, ["generate", "--check"], in: consumer)
         #expect(again.status == 0, "re-running generate must find nothing to change: \(again.output)")
 
+        // A previous_name removed from a released history is refused by generate (the frozen snapshots
+        // remember the rename), before any test could run on the wrong lineage.
+        let bookFile = consumer.appendingPathComponent(".entities/library/book.json")
+        let book = try String(contentsOf: bookFile, encoding: .utf8)
+        try book.replacingOccurrences(of: ", \"previous_name\": \"blurb\", \"renamed_at_version\": \"2.0\"", with: "")
+            .write(to: bookFile, atomically: true, encoding: .utf8)
+        let lostRename = try run(lucidgenBinary, ["generate"], in: consumer)
+        #expect(lostRename.status == 1)
+        #expect(lostRename.error.contains("released version 1.0 was changed"), "\(lostRename.error)")
+        #expect(lostRename.error.contains("property 'blurb' is missing"), "\(lostRename.error)")
+        try book.write(to: bookFile, atomically: true, encoding: .utf8)
+
+        // A fixture store for each release, as each release would have written it.
+        for version in ["1.0", "1.1", "2.0", "3.0"] {
+            let fixture = try run(lucidgenBinary, ["fixtures", "--version", version], in: consumer)
+            #expect(fixture.status == 0, "\(fixture.error)")
+        }
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: consumer.appendingPathComponent("Tests/ConsumerTests/Generated/Fixtures").path).sorted()
+        #expect(fixtures.filter { $0.hasSuffix(".sqlite") } == ["Consumer_1_0.sqlite", "Consumer_1_1.sqlite", "Consumer_2_0.sqlite", "Consumer_3_0.sqlite"])
+        #expect(fixtures.filter { $0.hasSuffix(".sha256") }.count == 4)
+
         let scratch = base.appendingPathComponent("scratch").path
         let build = try run(swiftExecutable, ["build", "--scratch-path", scratch], in: consumer)
         #expect(build.status == 0, "swift build failed:\n\(build.output)\n\(build.error)")
@@ -44,6 +65,9 @@ import Testing
 
         let test = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
         #expect(test.status == 0, "swift test failed:\n\(test.output)\n\(test.error)")
+        // The generated migration tests ran: one case per historical version and per committed fixture.
+        #expect(test.output.contains("\"a store seeded at each version migrates to 3.0 with every value as expected\" with 4 test cases passed"), "\(test.output.suffix(3000))")
+        #expect(test.output.contains("\"each committed fixture store migrates to 3.0 with every value as expected\" with 4 test cases passed"), "\(test.output.suffix(3000))")
 
         // A change SQL cannot make (shelf.label: string → int at a new version 4.0): without the app's code
         // the consumer does not build, and the compiler names the function to write.
@@ -68,6 +92,28 @@ import Testing
         let compiler = broken.output + broken.error
         #expect(compiler.contains("type 'ShelfMigrations' does not conform to protocol 'ConsumerMigrations'"), "\(compiler.suffix(2000))")
         #expect(compiler.contains("func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?"), "the error names the function to write")
+
+        // The generated tests require an expectation for the new stage: without it the test target does not build.
+        let noExpectation = try run(swiftExecutable, ["build", "--build-tests", "--scratch-path", scratch], in: consumer)
+        #expect(noExpectation.status != 0)
+        #expect((noExpectation.output + noExpectation.error).contains("expectedRow(migrating old: Shelf_2_0) throws -> Shelf_4_0?"), "\((noExpectation.output + noExpectation.error).suffix(2000))")
+        try """
+            import LucidTesting
+            @testable import Consumer
+
+            struct ConsumerExpectations {
+                func storeOptions() -> StoreOptions {
+                    var options = StoreOptions()
+                    options.stages = ConsumerSchema.stages(using: ShelfMigrations())
+                    return options
+                }
+
+                /// Labels that are whole numbers become numbers; shelves with any other label are dropped.
+                func expectedRow(migrating old: Shelf_2_0) throws -> Shelf_4_0? {
+                    Int(old.label).map { Shelf_4_0(code: old.code, label: $0) }
+                }
+            }
+            """.write(to: consumer.appendingPathComponent("Tests/ConsumerTests/ConsumerExpectations.swift"), atomically: true, encoding: .utf8)
 
         // With the stage written, a store at 3.0 migrates with the app's code.
         try """
@@ -107,5 +153,17 @@ import Testing
         let fixed = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
         #expect(fixed.status == 0, "swift test with the stage written failed:\n\(fixed.output.suffix(3000))\n\(fixed.error.suffix(2000))")
         #expect(fixed.output.contains("shelvesMigrateThroughTheAppsStage"))
+        #expect(fixed.output.contains("\"a store seeded at each version migrates to 4.0 with every value as expected\" with 5 test cases passed"), "\(fixed.output.suffix(3000))")
+
+        // A stage that loses a value: the generated tests fail and say from which version or fixture,
+        // which entity, row and property, what was expected and what was found.
+        try String(contentsOf: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), encoding: .utf8)
+            .replacingOccurrences(of: "return Shelf_4_0(code: old.code, label: label)", with: "return Shelf_4_0(code: old.code, label: label == 42 ? 0 : label)")
+            .write(to: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), atomically: true, encoding: .utf8)
+        let red = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
+        #expect(red.status != 0)
+        let seededMessage = #"from 3.0 (seeded rows): Shelf (table shelf), row code="id-10", property label: expected 42, found 0"#
+        #expect(red.output.contains(seededMessage), "\(red.output.suffix(4000))")
+        #expect(red.output.contains("from fixture Consumer_3_0.sqlite (version 3.0): Shelf (table shelf), row code="), "\(red.output.suffix(4000))")
     }
 }

@@ -24,6 +24,8 @@ public struct FixtureRows {
     public func insertStatements(at version: SchemaVersion, rows: Int) -> [String] {
         let shapes = shapes(at: version)
         var statements: [String] = []
+        // Links go after every entity's rows, so each one finds both of its rows.
+        var links: [String] = []
         for shape in shapes {
             for row in 1...max(rows, 1) {
                 var columns = [shape.identifier.column]
@@ -47,19 +49,19 @@ public struct FixtureRows {
             for property in shape.properties {
                 guard case .toMany(let entity, _, _, let joinTable, _, _) = property.kind, let target = shapes.first(where: { $0.entityName == entity }) else { continue }
                 for row in 1...max(rows, 1) where row % 4 != 0 {
-                    statements.append(
+                    links.append(
                         "INSERT INTO \(quoteIdentifier(joinTable)) (\"source_id\", \"target_id\") VALUES (\(identifierLiteral(shape.identifier, row: row)), \(identifierLiteral(target.identifier, row: rows + 1 - row)))")
                 }
             }
         }
-        return statements
+        return statements + links
     }
 
     func identifierLiteral(_ identifier: IdentifierShape, row: Int) -> String {
         identifier.storage == .text ? quoteLiteral("id-\(row)") : "\(row)"
     }
 
-    static let strings = ["", "plain", "ünïcödé ✈︎ 日本語", "quote ' and \" and \\\\", "line\nbreak", String(repeating: "long ", count: 40)]
+    static let strings = ["", "plain", "ünïcödé ✈︎ 日本語", "quote ' and \" and \\\\", "line\nbreak", String(repeating: "long ", count: 40), "0", "42", "-7"]
     static let integers: [Int64] = [0, 1, -1, Int64.max, Int64.min, 42]
 
     func valueLiteral(_ property: PropertyShape, row: Int) -> String {

@@ -72,6 +72,7 @@ public struct Scaffold {
             files.append(("Package.swift", manifest))
             files.append(("Tests/\(moduleName)Tests/\(moduleName)Tests.swift", exampleTest))
         }
+        files.append(("Tests/\(moduleName)Tests/\(moduleName)Expectations.swift", expectations))
         var lines: [String] = []
         for (relative, contents) in files {
             let target = path(relative)
@@ -91,6 +92,7 @@ public struct Scaffold {
             lines.append("Add to your Package.swift:")
             lines.append("  dependencies: [\(dependency.packageLine)]")
             lines.append("  .target(name: \"\(moduleName)\", dependencies: [.product(name: \"LucidRuntime\", package: \"lucidgen\")])")
+            lines.append("  .testTarget(name: \"\(moduleName)Tests\", dependencies: [\"\(moduleName)\", .product(name: \"LucidTesting\", package: \"lucidgen\")], exclude: [\"Generated/Fixtures\"])")
         } else {
             lines.append("")
             lines.append("Next: edit .entities/, run `lucidgen generate`, then `swift build` and `swift test`.")
@@ -109,9 +111,11 @@ public struct Scaffold {
           app:
             module_name: \(moduleName)
             output_path: Sources/\(moduleName)/Generated
+          # The generated migration tests; `lucidgen fixtures` writes fixture stores beside them.
           app_tests:
             module_name: \(moduleName)Tests
             output_path: Tests/\(moduleName)Tests/Generated
+            expectations_provider: \(moduleName)Expectations
 
         """
     }
@@ -133,7 +137,12 @@ public struct Scaffold {
             targets: [
                 // The generated records and schema registry (`lucidgen generate` writes Sources/\(moduleName)/Generated).
                 .target(name: "\(moduleName)", dependencies: [.product(name: "LucidRuntime", package: "lucidgen")]),
-                .testTarget(name: "\(moduleName)Tests", dependencies: ["\(moduleName)"]),
+                // The generated migration tests (Generated/) and the fixture stores `lucidgen fixtures` writes.
+                .testTarget(
+                    name: "\(moduleName)Tests",
+                    dependencies: ["\(moduleName)", .product(name: "LucidTesting", package: "lucidgen")],
+                    exclude: ["Generated/Fixtures"]
+                ),
             ],
             swiftLanguageModes: [.v6]
         )
@@ -159,6 +168,23 @@ public struct Scaffold {
                 #expect(fetched?.title == "Hello")
                 #expect(fetched?.isPinned == false)
             }
+        }
+
+        """
+    }
+
+    var expectations: String {
+        """
+        import LucidTesting
+        @testable import \(moduleName)
+
+        /// What the generated migration tests (Generated/\(moduleName)MigrationTests.swift) need from the app: the
+        /// options it opens its store with and, for each step that runs the app's own migration code, what
+        /// that code does to the data. `lucidgen generate` adds a requirement for each such step; the tests
+        /// do not build until it is written here.
+        struct \(moduleName)Expectations {
+            /// The options the app opens its store with (its stages and data migrations).
+            func storeOptions() -> StoreOptions { StoreOptions() }
         }
 
         """

@@ -102,6 +102,10 @@ public struct Renderer {
             }
             try emit("tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder, viewModels.migrationTests(provider: provider))
             ownedFolders.append(tests.outputPath)
+            // Keeps the fixture folder in git (and in the test target's `exclude`) before the first fixture.
+            files.append(GeneratedFile(
+                path: (tests.outputPath as NSString).appendingPathComponent("Fixtures/.gitkeep"),
+                contents: "# Fixture stores: `lucidgen fixtures` at each release writes <Module>_<version>.sqlite and its .sha256 here. Commit both.\n"))
         }
         for snapshot in model.snapshots {
             files.append(GeneratedFile(path: (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version)), contents: snapshot.encoded()))

@@ -204,7 +204,11 @@ struct ViewModels {
             guard let newest = entity.newest else { continue }
             let alias = Naming.typeName(entity.name)
             var properties: [(String, String)] = []
-            if case .property = newest.identifier.kind {} else { properties.append((newest.identifier.column, "id")) }
+            if case .property(let key) = newest.identifier.kind {
+                properties.append((newest.identifier.column, Naming.propertyName(key)))
+            } else {
+                properties.append((newest.identifier.column, "id"))
+            }
             var joinTables: [String: String] = [:]
             for property in newest.properties {
                 if case .toMany(_, _, _, let joinTable, _, _) = property.kind {
