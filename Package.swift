@@ -84,7 +84,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime", "LucidTesting"], exclude: ["Generated/Fixtures"]),
-        .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "LucidGenCore", "FlightLog"]),
+        .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "LucidTesting", "LucidGenCore", "FlightLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -89,6 +89,7 @@ struct StepExecutor {
             try self.transform(table: table, source: sourceTable, with: transform)
             touchedTables.insert(table.name)
             foreignKeyCheckTables.insert(table.name)
+            try applyDeleteActions(afterDroppingRowsOf: table.name)
         case .dropIndex(let name):
             if let table = try String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) {
                 touchedTables.insert(table)
@@ -194,6 +195,37 @@ struct StepExecutor {
         }
         report(label, done, total)
         try replace(source, with: temporary, as: table)
+    }
+
+    /// Rows a transform dropped are deleted rows: the rows that referenced them get their foreign key's
+    /// `ON DELETE` action (CASCADE deletes them, SET NULL clears the reference), as a `DELETE` would have
+    /// done with enforcement on, and so on down the chain. NO ACTION leaves them for the foreign key
+    /// check, which then rolls the step back.
+    private mutating func applyDeleteActions(afterDroppingRowsOf table: String) throws {
+        var pending = [table]
+        var visited: Set<String> = []
+        while let parent = pending.popLast() {
+            guard visited.insert(parent.lowercased()).inserted, let parentTable = target.table(named: parent) else { continue }
+            for child in target.tables {
+                for key in child.foreignKeys where key.table.lowercased() == parent.lowercased() && key.onDelete != .noAction {
+                    let columns = key.columns.map(quoteIdentifier)
+                    let parentColumns = (key.tableColumns.isEmpty ? parentTable.primaryKey : key.tableColumns).map(quoteIdentifier)
+                    let orphan = "(\(columns.joined(separator: ", "))) NOT IN (SELECT \(parentColumns.joined(separator: ", ")) FROM \(quoteIdentifier(parent)))"
+                        + columns.map { " AND \($0) IS NOT NULL" }.joined()
+                    switch key.onDelete {
+                    case .cascade:
+                        try execute("DELETE FROM \(quoteIdentifier(child.name)) WHERE \(orphan)")
+                        if db.changesCount > 0 { pending.append(child.name) }
+                    case .setNull:
+                        try execute("UPDATE \(quoteIdentifier(child.name)) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE \(orphan)")
+                    case .noAction:
+                        break
+                    }
+                    touchedTables.insert(child.name)
+                    foreignKeyCheckTables.insert(child.name)
+                }
+            }
+        }
     }
 
     private func execute(_ sql: String) throws {

@@ -61,6 +61,7 @@ struct ExpectedMigration {
                 }
                 after.tables[table] = try (current.tables[source] ?? []).compactMap { try expectation.expect(Row($0)) }
             }
+            for table in transformed.sorted() { applyDeleteActions(afterDroppingRowsOf: table, in: &after) }
             after = try normalize(after)
             if let stage, stage.willMigrate != nil || stage.didMigrate != nil {
                 guard let expectation = expectations.stages.first(where: { $0.from == step.from && $0.to == step.to }) else {
@@ -110,6 +111,41 @@ struct ExpectedMigration {
         }
         try expectation.apply(&rows)
         rows = try normalize(rows)
+    }
+
+    /// A row a transform drops is a deleted row: rows referencing it get their foreign key's ON DELETE
+    /// action (CASCADE: gone, SET NULL: reference cleared), down the chain.
+    func applyDeleteActions(afterDroppingRowsOf table: String, in rows: inout ExpectedRows) {
+        var pending = [table]
+        var visited: Set<String> = []
+        while let parent = pending.popLast() {
+            guard visited.insert(parent).inserted, let parentTable = rows.schema.table(named: parent) else { continue }
+            for child in rows.schema.tables {
+                for key in child.foreignKeys where key.table.lowercased() == parent.lowercased() && key.onDelete != .noAction {
+                    let parentColumns = key.tableColumns.isEmpty ? parentTable.primaryKey : key.tableColumns
+                    let keys = Set((rows.tables[parentTable.name] ?? []).map { row in parentColumns.map { row[$0] ?? .null } })
+                    func isOrphan(_ row: [String: DatabaseValue]) -> Bool {
+                        let values = key.columns.map { row[$0] ?? .null }
+                        return !values.contains(where: \.isNull) && !keys.contains(values)
+                    }
+                    let before = rows.tables[child.name] ?? []
+                    switch key.onDelete {
+                    case .cascade:
+                        rows.tables[child.name] = before.filter { !isOrphan($0) }
+                        if rows.tables[child.name]!.count != before.count { pending.append(child.name) }
+                    case .setNull:
+                        rows.tables[child.name] = before.map { row in
+                            guard isOrphan(row) else { return row }
+                            var row = row
+                            for column in key.columns { row[column] = .null }
+                            return row
+                        }
+                    case .noAction:
+                        break
+                    }
+                }
+            }
+        }
     }
 
     /// The rows of `rows` (at version index `fromIndex`) as the schema at `toIndex` holds them, for every

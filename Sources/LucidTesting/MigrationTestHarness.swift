@@ -24,8 +24,18 @@ public struct MigrationTestHarness: Sendable {
         registry: Registry.Type, options: StoreOptions, expectations: MigrationExpectations = MigrationExpectations(),
         naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = []
     ) {
-        self.versions = registry.versions
-        self.registryStages = registry.stages
+        self.init(
+            versions: registry.versions, stages: registry.stages, options: options, expectations: expectations,
+            naming: naming, exclusions: exclusions, recordChecks: recordChecks)
+    }
+
+    /// For a list of versions (oldest first) and the stages the registry declares.
+    public init(
+        versions: [Schema], stages: [ExplicitStage] = [], options: StoreOptions, expectations: MigrationExpectations = MigrationExpectations(),
+        naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = []
+    ) {
+        self.versions = versions
+        self.registryStages = stages
         self.options = options
         self.expectations = expectations
         self.naming = naming
@@ -75,7 +85,8 @@ public struct MigrationTestHarness: Sendable {
             let copy = (folder as NSString).appendingPathComponent(name)
             do {
                 try FileManager.default.copyItem(atPath: path, toPath: copy)
-                if let version = try LucidStore.inspect(atPath: copy, versions: versions).version { source += " (version \(version))" }
+                let stages = options.stages.map(\.explicit) + registryStages
+                if let version = try LucidStore.inspect(atPath: copy, versions: versions, stages: stages).version { source += " (version \(version))" }
             } catch {
                 return [MigrationCheckFailure(source: source, message: "cannot read the fixture: \(error)")]
             }

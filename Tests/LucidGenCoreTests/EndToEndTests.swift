@@ -65,6 +65,8 @@ import Testing
 
         let test = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
         #expect(test.status == 0, "swift test failed:\n\(test.output)\n\(test.error)")
+        let testWarnings = (test.output + test.error).split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Consumer/") }
+        #expect(testWarnings.isEmpty, "generated tests must compile without warnings: \(testWarnings)")
         // The generated migration tests ran: one case per historical version and per committed fixture.
         #expect(test.output.contains("\"a store seeded at each version migrates to 3.0 with every value as expected\" with 4 test cases passed"), "\(test.output.suffix(3000))")
         #expect(test.output.contains("\"each committed fixture store migrates to 3.0 with every value as expected\" with 4 test cases passed"), "\(test.output.suffix(3000))")
@@ -92,28 +94,6 @@ import Testing
         let compiler = broken.output + broken.error
         #expect(compiler.contains("type 'ShelfMigrations' does not conform to protocol 'ConsumerMigrations'"), "\(compiler.suffix(2000))")
         #expect(compiler.contains("func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?"), "the error names the function to write")
-
-        // The generated tests require an expectation for the new stage: without it the test target does not build.
-        let noExpectation = try run(swiftExecutable, ["build", "--build-tests", "--scratch-path", scratch], in: consumer)
-        #expect(noExpectation.status != 0)
-        #expect((noExpectation.output + noExpectation.error).contains("expectedRow(migrating old: Shelf_2_0) throws -> Shelf_4_0?"), "\((noExpectation.output + noExpectation.error).suffix(2000))")
-        try """
-            import LucidTesting
-            @testable import Consumer
-
-            struct ConsumerExpectations {
-                func storeOptions() -> StoreOptions {
-                    var options = StoreOptions()
-                    options.stages = ConsumerSchema.stages(using: ShelfMigrations())
-                    return options
-                }
-
-                /// Labels that are whole numbers become numbers; shelves with any other label are dropped.
-                func expectedRow(migrating old: Shelf_2_0) throws -> Shelf_4_0? {
-                    Int(old.label).map { Shelf_4_0(code: old.code, label: $0) }
-                }
-            }
-            """.write(to: consumer.appendingPathComponent("Tests/ConsumerTests/ConsumerExpectations.swift"), atomically: true, encoding: .utf8)
 
         // With the stage written, a store at 3.0 migrates with the app's code.
         try """
@@ -150,6 +130,28 @@ import Testing
                 #expect(shelves == [Shelf(code: "A", label: 12)])
             }
             """.write(to: consumer.appendingPathComponent("Tests/ConsumerTests/ShelfStageTests.swift"), atomically: true, encoding: .utf8)
+        // The generated tests require an expectation for the new stage: without it the test target does not build.
+        let noExpectation = try run(swiftExecutable, ["build", "--build-tests", "--scratch-path", scratch], in: consumer)
+        #expect(noExpectation.status != 0)
+        #expect((noExpectation.output + noExpectation.error).contains("expectedRow(migrating old: Shelf_2_0) throws -> Shelf_4_0?"), "\((noExpectation.output + noExpectation.error).suffix(2000))")
+        try """
+            import LucidTesting
+            @testable import Consumer
+
+            struct ConsumerExpectations {
+                func storeOptions() -> StoreOptions {
+                    var options = StoreOptions()
+                    options.stages = ConsumerSchema.stages(using: ShelfMigrations())
+                    return options
+                }
+
+                /// Labels that are whole numbers become numbers; shelves with any other label are dropped.
+                func expectedRow(migrating old: Shelf_2_0) throws -> Shelf_4_0? {
+                    Int(old.label).map { Shelf_4_0(code: old.code, label: $0) }
+                }
+            }
+            """.write(to: consumer.appendingPathComponent("Tests/ConsumerTests/ConsumerExpectations.swift"), atomically: true, encoding: .utf8)
+
         let fixed = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
         #expect(fixed.status == 0, "swift test with the stage written failed:\n\(fixed.output.suffix(3000))\n\(fixed.error.suffix(2000))")
         #expect(fixed.output.contains("shelvesMigrateThroughTheAppsStage"))

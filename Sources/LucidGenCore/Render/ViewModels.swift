@@ -191,7 +191,7 @@ struct ViewModels {
                         links.append(["linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": becomesToOne ? 1 : 2])
                     }
                 }
-                var arguments = parameters.map { ["label": $0, "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
+                var arguments = parameters.map { ["label": Self.argumentLabel($0), "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
                 if !arguments.isEmpty { arguments[arguments.count - 1]["last"] = true }
                 return ["typeName": shape.typeName, "arguments": arguments, "links": links]
             }
@@ -271,6 +271,12 @@ struct ViewModels {
         ]
     }
 
+    /// An argument label: keywords need no backticks there (Swift warns about them), except these three.
+    static func argumentLabel(_ name: String) -> String {
+        let bare = name.trimmingCharacters(in: ["`"])
+        return ["inout", "var", "let"].contains(bare) ? name : bare
+    }
+
     /// A generated subtype's `Seedable` conformance: enums by their cases, option sets by their bits,
     /// structs member by member.
     private func seedableSubtype(_ subtype: SubtypeDescription) -> [String: Any] {
@@ -282,7 +288,7 @@ struct ViewModels {
             return ["typeName": typeName, "optionSet": "(1 << \(min(options.count, 62)))"]
         case .structure(let properties):
             var members = properties.enumerated().map { index, property -> [String: Any] in
-                ["label": Naming.swiftIdentifier(Naming.propertyName(property.name)), "salt": index + 1]
+                ["label": Self.argumentLabel(Naming.swiftIdentifier(Naming.propertyName(property.name))), "salt": index + 1]
             }
             if !members.isEmpty { members[members.count - 1]["last"] = true }
             return ["typeName": typeName, "members": members, "structure": true]
