@@ -249,7 +249,9 @@ public struct MigrationTestHarness: Sendable {
     func schemaDifferences(_ db: Database, folder: String, source: String) throws -> [MigrationCheckFailure] {
         let freshPath = (folder as NSString).appendingPathComponent("fresh.sqlite")
         if !FileManager.default.fileExists(atPath: freshPath) {
-            try LucidStore.open(atPath: freshPath, versions: versions).close()
+            var quiet = StoreOptions()
+            quiet.logger = migrationOptions.logger
+            try LucidStore.open(atPath: freshPath, versions: versions, options: quiet).close()
         }
         let fresh = try DatabaseQueue(path: freshPath)
         defer { try? fresh.close() }

@@ -164,7 +164,7 @@ import Testing
             .write(to: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), atomically: true, encoding: .utf8)
         let red = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
         #expect(red.status != 0)
-        let seededMessage = #"from 3.0 (seeded rows): Shelf (table shelf), row code="id-10", property label: expected 42, found 0"#
+        let seededMessage = #"from 3.0 (seeded rows): Shelf (table shelf), row code="id-9", property label: expected 42, found 0"#
         #expect(red.output.contains(seededMessage), "\(red.output.suffix(4000))")
         #expect(red.output.contains("from fixture Consumer_3_0.sqlite (version 3.0): Shelf (table shelf), row code="), "\(red.output.suffix(4000))")
     }

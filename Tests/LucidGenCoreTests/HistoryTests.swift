@@ -185,6 +185,34 @@ import Testing
         #expect(table.column(named: "gap")?.defaultSQL == "0.25")
     }
 
+    /// Lucid's ignore keys as version ranges (`reference/lucid.md` §3.6), without its bug: every property
+    /// of one history item gets the same range, which starts at the previous item that listed properties.
+    @Test func ignoredMigrationChecksGetTheirRanges() throws {
+        let history = #"""
+            { "version": "1.0" }, { "version": "1.5", "ignore_property_migration_checks_on": ["title", "plays"] },
+            { "version": "2.0", "ignore_migration_checks": true }, { "version": "3.0", "ignore_property_migration_checks_on": ["title"] }
+            """#
+        let properties = #"{ "name": "title", "property_type": "string" }, { "name": "plays", "property_type": "int" }"#
+        let project = try TestProject(files: [".entities/track.json": entity(properties, history: history)], config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
+        defer { project.remove() }
+        let exclusions = try project.generate().model.entities[0].checkExclusions
+        #expect(exclusions == [
+            CheckExclusionSpec(property: nil, from: nil, before: SchemaVersion("2.0")),
+            CheckExclusionSpec(property: "title", from: SchemaVersion("1.0"), before: SchemaVersion("1.5")),
+            CheckExclusionSpec(property: "plays", from: SchemaVersion("1.0"), before: SchemaVersion("1.5")),
+            CheckExclusionSpec(property: "title", from: SchemaVersion("1.5"), before: SchemaVersion("3.0")),
+        ])
+        let first = try TestProject(
+            files: [".entities/track.json": entity(properties, history: #"{ "version": "1.0", "ignore_migration_checks": true }, { "version": "2.0" }"#)],
+            config: Self.twoVersions)
+        defer { first.remove() }
+        #expect {
+            try first.generate()
+        } throws: { error in
+            (error as? GenerationFailed)?.diagnostics.contains { $0.message.contains("first version_history item of 'track' cannot ignore migration checks") } == true
+        }
+    }
+
     @Test func stepsThatNeedTheAppsCodeAreExplained() throws {
         let property = #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
         let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)

@@ -42,6 +42,12 @@ public struct CheckExclusionSpec: Sendable, Equatable {
     public var property: String?
     public var from: SchemaVersion?
     public var before: SchemaVersion
+
+    public init(property: String?, from: SchemaVersion?, before: SchemaVersion) {
+        self.property = property
+        self.from = from
+        self.before = before
+    }
 }
 
 /// An entity at one version: a record type and its table.
