@@ -61,7 +61,7 @@ import Testing
         #expect(try run(lucidgenBinary, ["generate", "--no-such-flag"]).status == 64)
     }
 
-    @Test func initInAnExistingPackageAddsOnlyConfigAndEntities() throws {
+    @Test func initInAnExistingPackageLeavesItsManifestAlone() throws {
         let project = try TestProject(files: ["Package.swift": "// swift-tools-version:6.1\n", "Sources/Mine/Mine.swift": ""], config: nil)
         defer { project.remove() }
         let result = try run(lucidgenBinary, ["init", "--module", "Mine"], in: project.root)
@@ -70,8 +70,11 @@ import Testing
         #expect(project.exists(".lucid.yaml"))
         #expect(project.exists(".entities/note.json"))
         #expect(project.exists("Sources/Mine/Generated/Entities/Note.swift"))
-        #expect(!project.exists("Tests"))
+        // The generated migration tests and the expectations they need; the test target is for the user to declare.
+        #expect(project.exists("Tests/MineTests/Generated/MineMigrationTests.swift"))
+        #expect(project.exists("Tests/MineTests/MineExpectations.swift"))
         #expect(result.output.contains("Add to your Package.swift"))
+        #expect(result.output.contains(#".testTarget(name: "MineTests", dependencies: ["Mine", .product(name: "LucidTesting", package: "lucidgen")], exclude: ["Generated/Fixtures"])"#))
         let again = try run(lucidgenBinary, ["init", "--module", "Mine"], in: project.root)
         #expect(again.status == 1)
         #expect(again.error.contains("already exists"))

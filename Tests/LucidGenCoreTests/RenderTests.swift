@@ -5,7 +5,7 @@ import Testing
 /// The Render stage on its own: bundled templates, overrides, tidying.
 @Suite struct RenderTests {
     @Test func bundledTemplatesAreEmbedded() {
-        #expect(Renderer.templateNames == ["entity", "header", "migrations", "schema", "subtype"])
+        #expect(Renderer.templateNames == ["entity", "header", "migrations", "schema", "subtype", "tests"])
         #expect(Renderer.bundledTemplate(named: "entity")?.hasPrefix("{{%CONTENT_TYPE:TEXT}}") == true, "templates must not HTML-escape Swift")
     }
 

@@ -94,6 +94,7 @@ public struct Renderer {
             try emit("migrations", "\(config.app.moduleName)Migrations.swift", in: appFolder, source: inputFolder, viewModels.migrations())
         }
         var ownedFolders = [appFolder]
+        var diagnostics = model.diagnostics
         if let tests = config.appTests {
             guard let provider = config.expectationsProvider else {
                 throw GenerationFailed(
@@ -102,6 +103,10 @@ public struct Renderer {
             }
             try emit("tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder, viewModels.migrationTests(provider: provider))
             ownedFolders.append(tests.outputPath)
+            let fixture = (tests.outputPath as NSString).appendingPathComponent("Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")
+            if !FileManager.default.fileExists(atPath: fixture) {
+                diagnostics.append(Diagnostic(.note, "no fixture store for \(model.currentVersion) yet: when you release it, run `lucidgen fixtures` and commit \(displayPath(fixture)) and its .sha256"))
+            }
             // Keeps the fixture folder in git (and in the test target's `exclude`) before the first fixture.
             files.append(GeneratedFile(
                 path: (tests.outputPath as NSString).appendingPathComponent("Fixtures/.gitkeep"),
@@ -110,7 +115,7 @@ public struct Renderer {
         for snapshot in model.snapshots {
             files.append(GeneratedFile(path: (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version)), contents: snapshot.encoded()))
         }
-        return RenderedOutput(files: files, ownedFolders: ownedFolders, diagnostics: model.diagnostics)
+        return RenderedOutput(files: files, ownedFolders: ownedFolders, diagnostics: diagnostics)
     }
 
     /// Removes trailing spaces and collapses runs of blank lines, so templates can stay readable.

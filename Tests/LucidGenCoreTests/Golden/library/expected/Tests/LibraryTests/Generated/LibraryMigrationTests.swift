@@ -194,7 +194,7 @@ enum LibraryMigrationSeeds {
                 genre: .seed(row: row, salt: 13),
                 formats: .seed(row: row, salt: 14),
                 dimensions: .seed(row: row, salt: 15),
-                `class`: .seed(row: row, salt: 17),
+                class: .seed(row: row, salt: 17),
                 author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 summary: .seed(row: row, salt: 20),
                 isbn: .seed(row: row, salt: 21)
@@ -240,7 +240,7 @@ enum LibraryMigrationSeeds {
                 genre: .seed(row: row, salt: 13),
                 formats: .seed(row: row, salt: 14),
                 dimensions: .seed(row: row, salt: 15),
-                `class`: .seed(row: row, salt: 17),
+                class: .seed(row: row, salt: 17),
                 author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 summary: .seed(row: row, salt: 20)
             ).inserted(db)
