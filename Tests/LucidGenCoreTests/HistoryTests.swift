@@ -232,3 +232,20 @@ import Testing
         #expect(result.diagnostics.allSatisfy { $0.severity != .warning }, "int → double is inferred")
     }
 }
+
+/// Fixture rows are SQL written without the generated records, so their JSON must be what GRDB's
+/// record encoding writes: data as base64, dates as milliseconds since 1970.
+@Suite struct FixtureRowTests {
+    @Test func jsonArraysUseGRDBsEncoding() throws {
+        let entity = """
+            { "name": "trip", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "photos", "property_type": "[data]" }, { "name": "stops", "property_type": "[date]" }] }
+            """
+        let project = try TestProject(files: [".entities/trip.json": entity], config: TestProject.defaultConfig)
+        defer { project.remove() }
+        let model = try project.generate().model
+        let statements = FixtureRows(model: model).insertStatements(at: SchemaVersion("1.0"), rows: 2)
+        #expect(statements[0] == #"INSERT INTO "trip" ("id", "photos", "stops") VALUES (1, '["AP8B"]', '[1700086461037]')"#)
+        #expect(statements[1].contains(#"'["AP8C","AP8D"]'"#))
+    }
+}

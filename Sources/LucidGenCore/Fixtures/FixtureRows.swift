@@ -104,7 +104,7 @@ public struct FixtureRows {
         }
     }
 
-    /// A JSON value for a type, as Swift's JSONEncoder would write it for the generated types.
+    /// A JSON value for a type, as GRDB's JSON encoder writes it for the generated records.
     func jsonValue(typeName: String, row: Int) -> String {
         if typeName.hasPrefix("[") {
             let element = String(typeName.dropFirst().dropLast())
@@ -116,7 +116,9 @@ public struct FixtureRows {
         case .bool?: return row % 2 == 0 ? "true" : "false"
         case .double?, .seconds?, .milliseconds?, .float?: return "\(Double(row) * 0.5)"
         case .url?: return jsonString("https://example.com/\(row)")
-        case .date?, .data?: return "null"
+        // GRDB's JSON for records: dates as milliseconds since 1970, data as base64.
+        case .date?: return "\(1_700_000_000_000 + Int64(row) * 86_461_000 + Int64((row * 37) % 1000))"
+        case .data?: return jsonString(Data([0, 255, UInt8(row % 256)]).base64EncodedString())
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "null" }
             switch subtype.kind {
