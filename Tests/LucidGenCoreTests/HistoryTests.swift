@@ -249,3 +249,26 @@ import Testing
         #expect(statements[1].contains(#"'["AP8C","AP8D"]'"#))
     }
 }
+
+/// A rename dropped from a released history (the example's `notes`, once `remarks`) is refused, and the
+/// message names what the frozen snapshots remember.
+@Suite struct LostRenameTests {
+    @Test func droppingAPreviousNameFromAReleasedHistoryIsAnError() throws {
+        var files: [String: String] = [:]
+        let source = repositoryRoot.appendingPathComponent(".entities")
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: source.path) where relative.hasSuffix(".json") {
+            files[".entities/" + relative] = try String(contentsOf: source.appendingPathComponent(relative), encoding: .utf8)
+        }
+        files[".entities/log_entry.json"] = files[".entities/log_entry.json"]!
+            .replacingOccurrences(of: #", "previous_name": "remarks", "renamed_at_version": "2.0""#, with: "")
+        let project = try TestProject(files: files, config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
+        defer { project.remove() }
+        #expect {
+            try project.generate()
+        } throws: { error in
+            let messages = (error as? GenerationFailed)?.diagnostics.map(\.message) ?? []
+            return messages.contains { $0.contains("released version 1.0 was changed") && $0.contains("property 'remarks' is missing") }
+                && messages.contains { $0.contains("released version 2.0 was changed") && $0.contains("column 'notes' was renamed from 'remarks', now no earlier name") }
+        }
+    }
+}

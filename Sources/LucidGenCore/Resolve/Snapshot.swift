@@ -137,12 +137,36 @@ enum SnapshotStore {
         if result.isEmpty && frozen.tables != derived.tables {
             let frozenTables = Dictionary(uniqueKeysWithValues: frozen.tables.map { ($0.name, $0) })
             for table in derived.tables where frozenTables[table.name] != table {
-                result.append((nil, "table '\(table.name)' differs: frozen \(frozenTables[table.name].map { $0.createTableStatement() } ?? "absent"), now \(table.createTableStatement())"))
+                result.append((nil, "table '\(table.name)' differs: " + Self.difference(frozen: frozenTables[table.name], now: table)))
             }
             for table in frozen.tables where derived.tables.allSatisfy({ $0.name != table.name }) {
                 result.append((nil, "table '\(table.name)' is no longer produced"))
             }
         }
         return result
+    }
+
+    /// What changed in a table: its SQL when that differs, else its history (where it or a column came from).
+    static func difference(frozen: SchemaTable?, now: SchemaTable) -> String {
+        guard let frozen else { return "it is new, now \(now.createTableStatement())" }
+        if frozen.createStatements != now.createStatements {
+            return "frozen \(frozen.createStatements.joined(separator: "; ")), now \(now.createStatements.joined(separator: "; "))"
+        }
+        func origin(_ renamed: String?, _ converted: String?) -> String {
+            if let renamed { return "renamed from '\(renamed)'" }
+            if let converted { return "converted from '\(converted)'" }
+            return "no earlier name"
+        }
+        var changes: [String] = []
+        if (frozen.renamedFrom, frozen.convertedFromColumn) != (now.renamedFrom, now.convertedFromColumn) {
+            changes.append("the table was \(origin(frozen.renamedFrom, frozen.convertedFromColumn)), now \(origin(now.renamedFrom, now.convertedFromColumn))")
+        }
+        for column in now.columns {
+            guard let old = frozen.column(named: column.name),
+                (old.renamedFrom, old.convertedFromJoinTable) != (column.renamedFrom, column.convertedFromJoinTable)
+            else { continue }
+            changes.append("column '\(column.name)' was \(origin(old.renamedFrom, old.convertedFromJoinTable)), now \(origin(column.renamedFrom, column.convertedFromJoinTable))")
+        }
+        return changes.isEmpty ? "frozen \(frozen), now \(now)" : changes.joined(separator: "; ")
     }
 }
