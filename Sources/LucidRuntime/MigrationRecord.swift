@@ -56,19 +56,32 @@ public struct MigrationRowError: Error, Sendable, CustomStringConvertible {
 ///
 /// It points into SQLite's memory for the current row: it is valid only inside
 /// ``MigrationRecord/init(migrationRow:)`` and must not be stored.
+///
+/// The readers of the common types are inlinable: the generated `init(migrationRow:)` reads each value
+/// with a few C calls and no function call of its own.
 public struct MigrationRow {
     /// The SQL function's arguments after the rowid: one `sqlite3_value` per column.
-    private let arguments: UnsafeMutablePointer<OpaquePointer?>
-    private let columns: TransformColumns
+    @usableFromInline let values: UnsafeMutablePointer<OpaquePointer?>
+    @usableFromInline let count: Int
+    /// Owned by the transform's runner, which outlives every row.
+    private unowned(unsafe) let context: TransformContext
 
-    init(arguments: UnsafeMutablePointer<OpaquePointer?>, columns: TransformColumns) {
-        self.arguments = arguments
-        self.columns = columns
+    init(arguments: UnsafeMutablePointer<OpaquePointer?>, context: TransformContext) {
+        values = arguments
+        count = context.sourceColumns.count
+        self.context = context
+    }
+
+    /// The `sqlite3_value` of column `index` (a bad index is a programming error, never a stray read).
+    @inlinable @inline(__always)
+    func argument(_ index: Int) -> OpaquePointer? {
+        precondition(UInt(bitPattern: index) < UInt(count), "column index \(index) out of range for \(count) columns")
+        return values[index]
     }
 
     /// The value at `index` as GRDB sees it.
     public func databaseValue(at index: Int) -> DatabaseValue {
-        let value = arguments[index]
+        let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: return sqlite3_value_int64(value).databaseValue
         case SQLITE_FLOAT: return sqlite3_value_double(value).databaseValue
@@ -85,19 +98,21 @@ public struct MigrationRow {
     }
 
     public func decodeIfPresent<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T? {
-        sqlite3_value_type(arguments[index]) == SQLITE_NULL ? nil : try decode(type, at: index)
+        sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
     }
 
     // The common types read their own storage class directly; any other storage class takes GRDB's
     // conversion above (e.g. an integer stored in a REAL column).
 
+    @inlinable
     public func decode(_ type: String.Type, at index: Int) throws -> String {
-        let value = arguments[index]
+        let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_TEXT ? Self.text(value) : try convert(type, at: index)
     }
 
+    @inlinable
     public func decodeIfPresent(_ type: String.Type, at index: Int) throws -> String? {
-        let value = arguments[index]
+        let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_TEXT: return Self.text(value)
         case SQLITE_NULL: return nil
@@ -105,13 +120,15 @@ public struct MigrationRow {
         }
     }
 
+    @inlinable
     public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
-        let value = arguments[index]
+        let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) : try convert(type, at: index)
     }
 
+    @inlinable
     public func decodeIfPresent(_ type: Int64.Type, at index: Int) throws -> Int64? {
-        let value = arguments[index]
+        let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: return sqlite3_value_int64(value)
         case SQLITE_NULL: return nil
@@ -119,23 +136,27 @@ public struct MigrationRow {
         }
     }
 
+    @inlinable
     public func decode(_ type: Int.Type, at index: Int) throws -> Int {
-        let value = arguments[index]
+        let value = argument(index)
         if sqlite3_value_type(value) == SQLITE_INTEGER, let int = Int(exactly: sqlite3_value_int64(value)) { return int }
         return try convert(type, at: index)
     }
 
+    @inlinable
     public func decodeIfPresent(_ type: Int.Type, at index: Int) throws -> Int? {
-        sqlite3_value_type(arguments[index]) == SQLITE_NULL ? nil : try decode(type, at: index)
+        sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
     }
 
+    @inlinable
     public func decode(_ type: Double.Type, at index: Int) throws -> Double {
-        let value = arguments[index]
+        let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_FLOAT ? sqlite3_value_double(value) : try convert(type, at: index)
     }
 
+    @inlinable
     public func decodeIfPresent(_ type: Double.Type, at index: Int) throws -> Double? {
-        let value = arguments[index]
+        let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_FLOAT: return sqlite3_value_double(value)
         case SQLITE_NULL: return nil
@@ -143,17 +164,20 @@ public struct MigrationRow {
         }
     }
 
+    @inlinable
     public func decode(_ type: Bool.Type, at index: Int) throws -> Bool {
-        let value = arguments[index]
+        let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) != 0 : try convert(type, at: index)
     }
 
+    @inlinable
     public func decodeIfPresent(_ type: Bool.Type, at index: Int) throws -> Bool? {
-        sqlite3_value_type(arguments[index]) == SQLITE_NULL ? nil : try decode(type, at: index)
+        sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
     }
 
     /// GRDB's conversion from the value's `DatabaseValue`.
-    private func convert<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
+    @usableFromInline
+    func convert<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
         let value = databaseValue(at: index)
         if let converted = T.fromDatabaseValue(value) { return converted }
         throw error(at: index, value.isNull ? "NULL where \(T.self) is required" : "cannot convert \(value) to \(T.self)")
@@ -167,7 +191,7 @@ public struct MigrationRow {
     }
 
     public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, at index: Int) throws -> T? {
-        let value = arguments[index]
+        let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_NULL:
             return nil
@@ -177,7 +201,7 @@ public struct MigrationRow {
             let count = Int(sqlite3_value_bytes(value))
             let data = bytes.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: count, deallocator: .none) } ?? Data()
             do {
-                return try columns.jsonDecoder(at: index).decode(T.self, from: data)
+                return try context.jsonDecoder(at: index).decode(T.self, from: data)
             } catch {
                 throw self.error(at: index, "invalid JSON for \(T.self): \(error)")
             }
@@ -189,10 +213,11 @@ public struct MigrationRow {
     // MARK: Helpers
 
     private func error(at index: Int, _ message: String) -> MigrationRowError {
-        MigrationRowError(table: columns.sourceTable, column: columns.sourceColumns[index], rowid: columns.rowid, message: message)
+        MigrationRowError(table: context.sourceTable, column: context.sourceColumns[index], rowid: context.state.pointee.rowid, message: message)
     }
 
-    private static func text(_ value: OpaquePointer?) -> String {
+    @inlinable
+    static func text(_ value: OpaquePointer?) -> String {
         guard let bytes = sqlite3_value_text(value) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
     }
@@ -205,7 +230,13 @@ public struct MigrationRow {
 
 /// The column values of one new row during a typed row transform, written by position (the order of
 /// the record's ``MigrationRecord/migrationColumns``). Every value starts as NULL for each row.
+///
+/// It writes into a buffer that SQLite reads the row from: it is valid only inside
+/// ``MigrationRecord/encode(to:)`` and must not be stored.
+///
+/// The writers of the common types are inlinable, like ``MigrationRow``'s readers.
 public struct MigrationValues {
+    @usableFromInline
     enum Slot {
         case null
         case integer(Int64)
@@ -224,59 +255,80 @@ public struct MigrationValues {
         }
     }
 
-    var slots: [Slot]
-    private let columns: TransformColumns
+    @usableFromInline let slots: UnsafeMutablePointer<Slot>
+    @usableFromInline let count: Int
+    /// Owned by the transform's runner, which outlives every row.
+    private unowned(unsafe) let context: TransformContext
 
-    init(columns: TransformColumns) {
-        self.columns = columns
-        slots = Array(repeating: .null, count: columns.targetColumns.count)
+    init(context: TransformContext) {
+        slots = context.slots
+        count = context.targetColumns.count
+        self.context = context
     }
 
-    mutating func reset() {
-        for index in slots.indices { slots[index] = .null }
+    @inlinable @inline(__always)
+    func set(_ slot: Slot, at index: Int) {
+        precondition(UInt(bitPattern: index) < UInt(count), "column index \(index) out of range for \(count) columns")
+        slots[index] = slot
     }
 
     // MARK: DatabaseValueConvertible values (their `databaseValue`; nil is NULL)
 
     public mutating func encode<T: DatabaseValueConvertible>(_ value: T?, at index: Int) {
-        slots[index] = value.map { Slot($0.databaseValue) } ?? .null
+        set(value.map { Slot($0.databaseValue) } ?? .null, at: index)
     }
 
-    public mutating func encode(_ value: String, at index: Int) { slots[index] = .text(value) }
-    public mutating func encode(_ value: String?, at index: Int) { slots[index] = value.map(Slot.text) ?? .null }
-    public mutating func encode(_ value: Int64, at index: Int) { slots[index] = .integer(value) }
-    public mutating func encode(_ value: Int64?, at index: Int) { slots[index] = value.map(Slot.integer) ?? .null }
-    public mutating func encode(_ value: Int, at index: Int) { slots[index] = .integer(Int64(value)) }
-    public mutating func encode(_ value: Int?, at index: Int) { slots[index] = value.map { .integer(Int64($0)) } ?? .null }
-    public mutating func encode(_ value: Double, at index: Int) { slots[index] = .real(value) }
-    public mutating func encode(_ value: Double?, at index: Int) { slots[index] = value.map(Slot.real) ?? .null }
-    public mutating func encode(_ value: Bool, at index: Int) { slots[index] = .integer(value ? 1 : 0) }
-    public mutating func encode(_ value: Bool?, at index: Int) { slots[index] = value.map { .integer($0 ? 1 : 0) } ?? .null }
+    @inlinable public mutating func encode(_ value: String, at index: Int) { set(.text(value), at: index) }
+    @inlinable public mutating func encode(_ value: String?, at index: Int) { set(value.map(Slot.text) ?? .null, at: index) }
+    @inlinable public mutating func encode(_ value: Int64, at index: Int) { set(.integer(value), at: index) }
+    @inlinable public mutating func encode(_ value: Int64?, at index: Int) { set(value.map(Slot.integer) ?? .null, at: index) }
+    @inlinable public mutating func encode(_ value: Int, at index: Int) { set(.integer(Int64(value)), at: index) }
+    @inlinable public mutating func encode(_ value: Int?, at index: Int) { set(value.map { .integer(Int64($0)) } ?? .null, at: index) }
+    @inlinable public mutating func encode(_ value: Double, at index: Int) { set(.real(value), at: index) }
+    @inlinable public mutating func encode(_ value: Double?, at index: Int) { set(value.map(Slot.real) ?? .null, at: index) }
+    @inlinable public mutating func encode(_ value: Bool, at index: Int) { set(.integer(value ? 1 : 0), at: index) }
+    @inlinable public mutating func encode(_ value: Bool?, at index: Int) { set(value.map { .integer($0 ? 1 : 0) } ?? .null, at: index) }
 
     // MARK: Other Codable values (JSON text, as GRDB stores them)
 
     public mutating func encodeJSON<T: Encodable>(_ value: T?, at index: Int) throws {
         guard let value else {
-            slots[index] = .null
+            set(.null, at: index)
             return
         }
+        let data: Data
         do {
-            slots[index] = .text(String(decoding: try columns.jsonEncoder(at: index).encode(value), as: UTF8.self))
+            data = try context.jsonEncoder(at: index).encode(value)
         } catch {
             throw MigrationRowError(
-                table: columns.targetTable, column: columns.targetColumns[index], rowid: columns.rowid, message: "cannot encode \(T.self) as JSON: \(error)")
+                table: context.targetTable, column: context.targetColumns[index], rowid: context.state.pointee.rowid,
+                message: "cannot encode \(T.self) as JSON: \(error)")
         }
+        set(.text(String(decoding: data, as: UTF8.self)), at: index)
     }
 }
 
-/// The two column lists of a typed transform, the current old row's rowid, and the record types' JSON
-/// coders (made once per transform, on first use).
-final class TransformColumns {
+/// What a typed transform's callbacks share, for the duration of one table rebuild: the two column
+/// lists, the record types' JSON coders (made once, on first use), the new row's value buffer, and
+/// the per-row state. The buffer and the state are plain memory (no exclusivity checks per row).
+final class TransformContext {
+    struct State {
+        /// The current old row.
+        var rowid: Int64 = 0
+        /// Old rows seen so far (kept or dropped), for progress.
+        var rowsSeen = 0
+        /// A kept row's values are waiting for `lucid_value`; `nextValue` is the next one expected.
+        var pending = false
+        var nextValue = 0
+    }
+
     let sourceTable: String
     let sourceColumns: [String]
     let targetTable: String
     let targetColumns: [String]
-    var rowid: Int64 = 0
+    let state: UnsafeMutablePointer<State>
+    /// One value per target column; each is taken (and reset to NULL) when SQLite reads it.
+    let slots: UnsafeMutablePointer<MigrationValues.Slot>
     private let makeDecoder: (String) -> JSONDecoder
     private let makeEncoder: (String) -> JSONEncoder
     private var decoders: [JSONDecoder?]
@@ -294,6 +346,17 @@ final class TransformColumns {
         self.makeEncoder = makeEncoder
         decoders = Array(repeating: nil, count: sourceColumns.count)
         encoders = Array(repeating: nil, count: targetColumns.count)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        slots = .allocate(capacity: targetColumns.count)
+        slots.initialize(repeating: .null, count: targetColumns.count)
+    }
+
+    deinit {
+        slots.deinitialize(count: targetColumns.count)
+        slots.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     func jsonDecoder(at index: Int) -> JSONDecoder {

@@ -62,7 +62,7 @@ public struct RowTransform: Sendable {
     /// record has more columns than an SQL function takes arguments, 127 by default).
     public var transform: @Sendable (Row) throws -> [String: DatabaseValue]?
     /// The typed path, for transforms made by `records` between ``MigrationRecord`` types.
-    var recordTransform: RecordTransform?
+    @usableFromInline var recordTransform: RecordTransform?
 
     public init(table: String, transform: @escaping @Sendable (Row) throws -> [String: DatabaseValue]?) {
         self.table = table
@@ -78,6 +78,7 @@ public struct RowTransform: Sendable {
     }
 
     /// A typed transform between two generated record types, on the typed-records path.
+    @inlinable
     public static func records<Old: FetchableRecord & MigrationRecord, New: EncodableRecord & MigrationRecord>(
         table: String, _ transform: @escaping @Sendable (Old) throws -> New?
     ) -> RowTransform {

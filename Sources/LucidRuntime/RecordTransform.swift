@@ -3,14 +3,19 @@ import GRDB
 import GRDBSQLite
 
 /// A typed row transform between two ``MigrationRecord`` types, erased to what the executor needs.
+///
+/// Inlinable so that `convert` is specialized for the two record types where the app makes the transform
+/// (direct calls per row instead of generic ones through witness tables and metadata lookups).
+@usableFromInline
 struct RecordTransform: Sendable {
-    let sourceColumns: [String]
-    let targetColumns: [String]
-    let makeDecoder: @Sendable (String) -> JSONDecoder
-    let makeEncoder: @Sendable (String) -> JSONEncoder
+    @usableFromInline let sourceColumns: [String]
+    @usableFromInline let targetColumns: [String]
+    @usableFromInline let makeDecoder: @Sendable (String) -> JSONDecoder
+    @usableFromInline let makeEncoder: @Sendable (String) -> JSONEncoder
     /// Decodes the old record, runs the app's transform, encodes the new one; false drops the row.
-    let convert: @Sendable (MigrationRow, inout MigrationValues) throws -> Bool
+    @usableFromInline let convert: @Sendable (MigrationRow, inout MigrationValues) throws -> Bool
 
+    @inlinable
     init<Old: FetchableRecord & MigrationRecord, New: EncodableRecord & MigrationRecord>(_ transform: @escaping @Sendable (Old) throws -> New?) {
         sourceColumns = Old.migrationColumns
         targetColumns = New.migrationColumns
@@ -45,35 +50,31 @@ final class RecordTransformRunner {
     static let transformFunction = "lucid_transform"
     static let valueFunction = "lucid_value"
 
-    let columns: TransformColumns
+    let context: TransformContext
     private let convert: @Sendable (MigrationRow, inout MigrationValues) throws -> Bool
-    private var values: MigrationValues
-    /// Old rows seen so far (kept or dropped), for progress.
-    private(set) var rowsSeen = 0
-    /// A kept row's values are waiting for `lucid_value`; `nextValue` is the next one expected.
-    private var pending = false
-    private var nextValue = 0
     /// The first error thrown in a callback (the app's own error, or a decoding error): the statement
     /// fails with its description, and the executor rethrows this error itself.
     private(set) var error: (any Error)?
 
     init(_ transform: RecordTransform, sourceTable: String, targetTable: String) {
-        columns = TransformColumns(
+        context = TransformContext(
             sourceTable: sourceTable, sourceColumns: transform.sourceColumns, targetTable: targetTable, targetColumns: transform.targetColumns,
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
         convert = transform.convert
-        values = MigrationValues(columns: columns)
     }
+
+    /// Old rows seen so far (kept or dropped), for progress.
+    var rowsSeen: Int { context.state.pointee.rowsSeen }
 
     /// `INSERT INTO … SELECT …` with the rowid range as its two arguments.
     func insertSQL(into temporary: String, from source: String) -> String {
-        let targets = columns.targetColumns.map(quoteIdentifier).joined(separator: ", ")
-        let results = columns.targetColumns.indices.map { "\(Self.valueFunction)(\($0))" }.joined(separator: ", ")
-        let arguments = (["src.rowid"] + columns.sourceColumns.map { "src.\(quoteIdentifier($0))" }).joined(separator: ", ")
+        let targets = context.targetColumns.map(quoteIdentifier).joined(separator: ", ")
+        let results = context.targetColumns.indices.map { "\(Self.valueFunction)(\($0))" }.joined(separator: ", ")
+        let arguments = (["src.rowid"] + context.sourceColumns.map { "src.\(quoteIdentifier($0))" }).joined(separator: ", ")
         return "INSERT INTO \(quoteIdentifier(temporary)) (\(targets)) SELECT \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND \(Self.transformFunction)(\(arguments))"
     }
 
-    var transformArgumentCount: Int32 { Int32(columns.sourceColumns.count + 1) }
+    private var transformArgumentCount: Int32 { Int32(context.sourceColumns.count + 1) }
 
     /// Registers both functions on `connection`; each registration holds the runner until SQLite
     /// destroys it (when ``unregister(from:)`` deletes the function, or the connection closes).
@@ -101,73 +102,82 @@ final class RecordTransformRunner {
     /// After each statement: the last kept row must have had all its values read.
     func checkComplete() throws {
         if let error { throw error }
-        if pending { throw EvaluationOrderError(message: "row \(columns.rowid) was kept but only \(nextValue) of its \(columns.targetColumns.count) values were inserted") }
+        if context.state.pointee.pending { throw unreadValues() }
     }
 
-    fileprivate func transform(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-        guard error == nil else { return fail(context, error!) }
-        guard !pending else {
-            return fail(context, EvaluationOrderError(message: "row \(columns.rowid) was kept but only \(nextValue) of its \(columns.targetColumns.count) values were inserted"))
-        }
+    private func unreadValues() -> EvaluationOrderError {
+        let state = context.state.pointee
+        return EvaluationOrderError(message: "row \(state.rowid) was kept but only \(state.nextValue) of its \(context.targetColumns.count) values were inserted")
+    }
+
+    fileprivate func transform(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+        if let error { return fail(sqlite, error) }
+        let state = context.state
+        guard !state.pointee.pending else { return fail(sqlite, unreadValues()) }
         guard let arguments, count == transformArgumentCount else {
-            return fail(context, EvaluationOrderError(message: "\(Self.transformFunction) called with \(count) arguments"))
+            return fail(sqlite, EvaluationOrderError(message: "\(Self.transformFunction) called with \(count) arguments"))
         }
-        columns.rowid = sqlite3_value_int64(arguments[0])
-        rowsSeen += 1
-        values.reset()
+        state.pointee.rowid = sqlite3_value_int64(arguments[0])
+        state.pointee.rowsSeen &+= 1
+        var values = MigrationValues(context: context)
         do {
-            if try convert(MigrationRow(arguments: arguments + 1, columns: columns), &values) {
-                pending = true
-                nextValue = 0
-                sqlite3_result_int(context, 1)
+            if try convert(MigrationRow(arguments: arguments + 1, context: context), &values) {
+                state.pointee.pending = true
+                state.pointee.nextValue = 0
+                sqlite3_result_int(sqlite, 1)
             } else {
-                sqlite3_result_int(context, 0)
+                sqlite3_result_int(sqlite, 0)
             }
         } catch {
-            fail(context, error)
+            fail(sqlite, error)
         }
     }
 
-    fileprivate func value(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-        guard error == nil else { return fail(context, error!) }
+    fileprivate func value(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+        if let error { return fail(sqlite, error) }
+        let state = context.state
         let index = arguments.map { Int(sqlite3_value_int64($0[0])) } ?? -1
-        guard pending, index == nextValue else {
-            return fail(context, EvaluationOrderError(message: "\(Self.valueFunction)(\(index)) evaluated \(pending ? "where value \(nextValue) was expected" : "with no kept row pending")"))
+        guard state.pointee.pending, index == state.pointee.nextValue else {
+            let expected = state.pointee.pending ? "where value \(state.pointee.nextValue) was expected" : "with no kept row pending"
+            return fail(sqlite, EvaluationOrderError(message: "\(Self.valueFunction)(\(index)) evaluated \(expected)"))
         }
-        nextValue += 1
-        if nextValue == values.slots.count { pending = false }
-        switch values.slots[index] {
+        state.pointee.nextValue = index + 1
+        if index + 1 == context.targetColumns.count { state.pointee.pending = false }
+        // Take the value, leaving NULL for the next row.
+        let slot = (context.slots + index).move()
+        (context.slots + index).initialize(to: .null)
+        switch slot {
         case .null:
-            sqlite3_result_null(context)
+            sqlite3_result_null(sqlite)
         case .integer(let integer):
-            sqlite3_result_int64(context, integer)
+            sqlite3_result_int64(sqlite, integer)
         case .real(let real):
-            sqlite3_result_double(context, real)
+            sqlite3_result_double(sqlite, real)
         case .text(var text):
             text.withUTF8 { bytes in
                 if let base = bytes.baseAddress {
                     base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        sqlite3_result_text64(context, $0, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+                        sqlite3_result_text64(sqlite, $0, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
                     }
                 } else {
-                    sqlite3_result_text(context, "", 0, sqliteTransient)
+                    sqlite3_result_text(sqlite, "", 0, sqliteTransient)
                 }
             }
         case .blob(let data):
             data.withUnsafeBytes { bytes in
                 // An empty blob is a blob, not NULL (a nil pointer would make it NULL).
                 if let base = bytes.baseAddress, bytes.count > 0 {
-                    sqlite3_result_blob64(context, base, sqlite3_uint64(bytes.count), sqliteTransient)
+                    sqlite3_result_blob64(sqlite, base, sqlite3_uint64(bytes.count), sqliteTransient)
                 } else {
-                    sqlite3_result_zeroblob(context, 0)
+                    sqlite3_result_zeroblob(sqlite, 0)
                 }
             }
         }
     }
 
-    private func fail(_ context: OpaquePointer?, _ error: any Error) {
+    private func fail(_ sqlite: OpaquePointer?, _ error: any Error) {
         if self.error == nil { self.error = error }
-        sqlite3_result_error(context, "\(error)", -1)
+        sqlite3_result_error(sqlite, "\(error)", -1)
     }
 }
 
@@ -181,18 +191,21 @@ struct EvaluationOrderError: Error, CustomStringConvertible {
 private typealias SQLiteFunction = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
 /// `SQLITE_TRANSIENT` (a C macro Swift does not import): SQLite copies the value before returning.
-private let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+/// Computed (a global constant would cost a lazy-initialization check per value).
+@inline(__always)
+private var sqliteTransient: sqlite3_destructor_type { unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self) }
 
-private func runner(_ context: OpaquePointer?) -> RecordTransformRunner {
-    Unmanaged<RecordTransformRunner>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
+/// The runner registered with the function (held by the registration: no retain per call).
+private func runner(_ sqlite: OpaquePointer?) -> Unmanaged<RecordTransformRunner> {
+    Unmanaged<RecordTransformRunner>.fromOpaque(sqlite3_user_data(sqlite)!)
 }
 
-private func lucidTransform(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-    runner(context).transform(context, count, arguments)
+private func lucidTransform(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    runner(sqlite)._withUnsafeGuaranteedRef { $0.transform(sqlite, count, arguments) }
 }
 
-private func lucidValue(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-    runner(context).value(context, count, arguments)
+private func lucidValue(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    runner(sqlite)._withUnsafeGuaranteedRef { $0.value(sqlite, count, arguments) }
 }
 
 private func releaseRunner(_ box: UnsafeMutableRawPointer?) {
