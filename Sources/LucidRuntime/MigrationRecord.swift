@@ -320,6 +320,8 @@ final class TransformContext {
         /// A kept row's values are waiting for `lucid_value`; `nextValue` is the next one expected.
         var pending = false
         var nextValue = 0
+        /// A callback failed (the runner keeps the error).
+        var failed = false
     }
 
     let sourceTable: String

@@ -53,7 +53,8 @@ final class RecordTransformRunner {
     let context: TransformContext
     private let convert: @Sendable (MigrationRow, inout MigrationValues) throws -> Bool
     /// The first error thrown in a callback (the app's own error, or a decoding error): the statement
-    /// fails with its description, and the executor rethrows this error itself.
+    /// fails with its description, and the executor rethrows this error itself. Callbacks test
+    /// `state.failed` instead (this property would cost an exclusivity check per call).
     private(set) var error: (any Error)?
 
     init(_ transform: RecordTransform, sourceTable: String, targetTable: String) {
@@ -111,8 +112,8 @@ final class RecordTransformRunner {
     }
 
     fileprivate func transform(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-        if let error { return fail(sqlite, error) }
         let state = context.state
+        if state.pointee.failed { return fail(sqlite, error!) }
         guard !state.pointee.pending else { return fail(sqlite, unreadValues()) }
         guard let arguments, count == transformArgumentCount else {
             return fail(sqlite, EvaluationOrderError(message: "\(Self.transformFunction) called with \(count) arguments"))
@@ -134,8 +135,8 @@ final class RecordTransformRunner {
     }
 
     fileprivate func value(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-        if let error { return fail(sqlite, error) }
         let state = context.state
+        if state.pointee.failed { return fail(sqlite, error!) }
         let index = arguments.map { Int(sqlite3_value_int64($0[0])) } ?? -1
         guard state.pointee.pending, index == state.pointee.nextValue else {
             let expected = state.pointee.pending ? "where value \(state.pointee.nextValue) was expected" : "with no kept row pending"
@@ -176,7 +177,10 @@ final class RecordTransformRunner {
     }
 
     private func fail(_ sqlite: OpaquePointer?, _ error: any Error) {
-        if self.error == nil { self.error = error }
+        if !context.state.pointee.failed {
+            self.error = error
+            context.state.pointee.failed = true
+        }
         sqlite3_result_error(sqlite, "\(error)", -1)
     }
 }
