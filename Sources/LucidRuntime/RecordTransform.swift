@@ -29,28 +29,37 @@ struct RecordTransform: Sendable {
     }
 }
 
-/// Runs a ``RecordTransform`` inside SQLite, as two SQL functions registered on the connection for the
+/// Runs a ``RecordTransform`` inside SQLite, as SQL functions registered on the connection for the
 /// duration of one table rebuild:
 ///
 /// ```sql
-/// INSERT INTO new (c1, …, ck) SELECT lucid_value(0), …, lucid_value(k - 1)
+/// INSERT INTO new (c1, …, ck) SELECT lucid_value_0(), …, lucid_value_<k-1>()
 /// FROM old AS src WHERE src.rowid BETWEEN ? AND ? AND lucid_transform(src.rowid, src.o1, …, src.on)
 /// ```
 ///
 /// `lucid_transform` decodes the old record from its arguments, calls the app's code, encodes the new
 /// record into a buffer reused for every row and returns 1 (keep) or 0 (drop); for a kept row, SQLite
-/// then evaluates the result columns, each `lucid_value(i)` returning value `i` of the buffer. Both are
-/// registered non-deterministic so that SQLite calls them for every row instead of factoring
-/// `lucid_value(0)` out as a constant.
+/// then evaluates the result columns, each `lucid_value_<i>()` returning value `i` of the buffer (one
+/// function per value, which knows its index from its registration: no argument to evaluate and read
+/// per value). All are registered non-deterministic so that SQLite calls them for every row instead of
+/// factoring them out as constants.
 ///
-/// The pairing of a row's `lucid_transform` with its `lucid_value` calls is checked, never assumed: a
-/// `lucid_value` out of order or without a kept row, or a kept row whose values were not all read when
-/// the next row (or the end of the statement) comes, fails the statement.
+/// The pairing of a row's `lucid_transform` with its value calls is checked, never assumed: a value
+/// read out of order or without a kept row, or a kept row whose values were not all read when the next
+/// row (or the end of the statement) comes, fails the statement.
 final class RecordTransformRunner {
     static let transformFunction = "lucid_transform"
-    static let valueFunction = "lucid_value"
+    static func valueFunction(_ index: Int) -> String { "lucid_value_\(index)" }
+
+    /// What a value function's registration points to: its index, and the runner it holds.
+    struct ValueFunction {
+        let runner: Unmanaged<RecordTransformRunner>
+        let index: Int
+    }
 
     let context: TransformContext
+    /// One per target column, owned by the runner (which every registration holds).
+    private let valueFunctions: UnsafeMutablePointer<ValueFunction>
     private let convert: @Sendable (MigrationRow, inout MigrationValues) throws -> Bool
     /// The first error thrown in a callback (the app's own error, or a decoding error): the statement
     /// fails with its description, and the executor rethrows this error itself. Callbacks test
@@ -62,6 +71,15 @@ final class RecordTransformRunner {
             sourceTable: sourceTable, sourceColumns: transform.sourceColumns, targetTable: targetTable, targetColumns: transform.targetColumns,
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
         convert = transform.convert
+        valueFunctions = .allocate(capacity: transform.targetColumns.count)
+        for index in transform.targetColumns.indices {
+            (valueFunctions + index).initialize(to: ValueFunction(runner: Unmanaged.passUnretained(self), index: index))
+        }
+    }
+
+    deinit {
+        valueFunctions.deinitialize(count: context.targetColumns.count)
+        valueFunctions.deallocate()
     }
 
     /// Old rows seen so far (kept or dropped), for progress.
@@ -70,34 +88,40 @@ final class RecordTransformRunner {
     /// `INSERT INTO … SELECT …` with the rowid range as its two arguments.
     func insertSQL(into temporary: String, from source: String) -> String {
         let targets = context.targetColumns.map(quoteIdentifier).joined(separator: ", ")
-        let results = context.targetColumns.indices.map { "\(Self.valueFunction)(\($0))" }.joined(separator: ", ")
+        let results = context.targetColumns.indices.map { "\(Self.valueFunction($0))()" }.joined(separator: ", ")
         let arguments = (["src.rowid"] + context.sourceColumns.map { "src.\(quoteIdentifier($0))" }).joined(separator: ", ")
         return "INSERT INTO \(quoteIdentifier(temporary)) (\(targets)) SELECT \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND \(Self.transformFunction)(\(arguments))"
     }
 
     private var transformArgumentCount: Int32 { Int32(context.sourceColumns.count + 1) }
 
-    /// Registers both functions on `connection`; each registration holds the runner until SQLite
-    /// destroys it (when ``unregister(from:)`` deletes the function, or the connection closes).
+    /// Registers the functions on `connection`; each registration holds the runner until SQLite destroys
+    /// it (when ``unregister(from:)`` deletes the function, or the connection closes).
     func register(on connection: OpaquePointer) throws {
         let flags = SQLITE_UTF8 | SQLITE_DIRECTONLY
-        for (name, count, function) in [
-            (Self.transformFunction, transformArgumentCount, lucidTransform as SQLiteFunction),
-            (Self.valueFunction, Int32(1), lucidValue as SQLiteFunction),
-        ] {
-            let box = Unmanaged.passRetained(self).toOpaque()
-            let code = sqlite3_create_function_v2(connection, name, count, flags, box, function, nil, nil, releaseRunner)
+        func check(_ code: Int32, _ name: String) throws {
+            // On failure SQLite has already called the destructor.
             guard code == SQLITE_OK else {
-                // On failure SQLite has already called the destructor.
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register \(name): \(String(cString: sqlite3_errmsg(connection)))")
             }
         }
+        let runner = Unmanaged.passRetained(self).toOpaque()
+        try check(
+            sqlite3_create_function_v2(connection, Self.transformFunction, transformArgumentCount, flags, runner, lucidTransform, nil, nil, releaseRunner),
+            Self.transformFunction)
+        for index in context.targetColumns.indices {
+            _ = Unmanaged.passRetained(self)
+            let name = Self.valueFunction(index)
+            try check(sqlite3_create_function_v2(connection, name, 0, flags, valueFunctions + index, lucidValue, nil, nil, releaseValueRunner), name)
+        }
     }
 
-    /// Deletes both functions (SQLite then releases the runner).
+    /// Deletes the functions (SQLite then releases the runner).
     func unregister(from connection: OpaquePointer) {
         sqlite3_create_function_v2(connection, Self.transformFunction, transformArgumentCount, SQLITE_UTF8, nil, nil, nil, nil, nil)
-        sqlite3_create_function_v2(connection, Self.valueFunction, 1, SQLITE_UTF8, nil, nil, nil, nil, nil)
+        for index in context.targetColumns.indices {
+            sqlite3_create_function_v2(connection, Self.valueFunction(index), 0, SQLITE_UTF8, nil, nil, nil, nil, nil)
+        }
     }
 
     /// After each statement: the last kept row must have had all its values read.
@@ -134,13 +158,12 @@ final class RecordTransformRunner {
         }
     }
 
-    fileprivate func value(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    fileprivate func value(_ sqlite: OpaquePointer?, at index: Int) {
         let state = context.state
         if state.pointee.failed { return fail(sqlite, error!) }
-        let index = arguments.map { Int(sqlite3_value_int64($0[0])) } ?? -1
         guard state.pointee.pending, index == state.pointee.nextValue else {
             let expected = state.pointee.pending ? "where value \(state.pointee.nextValue) was expected" : "with no kept row pending"
-            return fail(sqlite, EvaluationOrderError(message: "\(Self.valueFunction)(\(index)) evaluated \(expected)"))
+            return fail(sqlite, EvaluationOrderError(message: "\(Self.valueFunction(index))() evaluated \(expected)"))
         }
         state.pointee.nextValue = index + 1
         if index + 1 == context.targetColumns.count { state.pointee.pending = false }
@@ -192,8 +215,6 @@ struct EvaluationOrderError: Error, CustomStringConvertible {
     var description: String { "row transform: \(message)" }
 }
 
-private typealias SQLiteFunction = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
-
 /// `SQLITE_TRANSIENT` (a C macro Swift does not import): SQLite copies the value before returning.
 /// Computed (a global constant would cost a lazy-initialization check per value).
 @inline(__always)
@@ -209,9 +230,15 @@ private func lucidTransform(_ sqlite: OpaquePointer?, _ count: Int32, _ argument
 }
 
 private func lucidValue(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-    runner(sqlite)._withUnsafeGuaranteedRef { $0.value(sqlite, count, arguments) }
+    let function = sqlite3_user_data(sqlite)!.assumingMemoryBound(to: RecordTransformRunner.ValueFunction.self).pointee
+    function.runner._withUnsafeGuaranteedRef { $0.value(sqlite, at: function.index) }
 }
 
 private func releaseRunner(_ box: UnsafeMutableRawPointer?) {
     if let box { Unmanaged<RecordTransformRunner>.fromOpaque(box).release() }
+}
+
+private func releaseValueRunner(_ box: UnsafeMutableRawPointer?) {
+    // Read the runner before releasing it: the release may free the memory `box` points into.
+    if let runner = box?.assumingMemoryBound(to: RecordTransformRunner.ValueFunction.self).pointee.runner { runner.release() }
 }

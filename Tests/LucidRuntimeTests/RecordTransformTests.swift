@@ -207,7 +207,7 @@ import Testing
 
     @Test func aValueWithoutAKeptRowIsAnError() throws {
         try withRunner { db, _ in
-            #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT lucid_value(0)") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT lucid_value_0()") }
         }
     }
 
@@ -223,7 +223,7 @@ import Testing
         try withRunner { db, runner in
             let arguments = (["rowid"] + Sample_1_0.migrationColumns.map(quoteIdentifier)).joined(separator: ", ")
             #expect(throws: DatabaseError.self) {
-                try db.execute(sql: "SELECT lucid_value(1), lucid_value(0) FROM sample WHERE lucid_transform(\(arguments))")
+                try db.execute(sql: "SELECT lucid_value_1(), lucid_value_0() FROM sample WHERE lucid_transform(\(arguments))")
             }
             #expect(runner.error is EvaluationOrderError)
         }
@@ -233,7 +233,7 @@ import Testing
         try withRunner { db, runner in
             runner.unregister(from: db.sqliteConnection!)
             #expect {
-                try db.execute(sql: "SELECT lucid_value(0)")
+                try db.execute(sql: "SELECT lucid_value_0()")
             } throws: { error in
                 (error as? DatabaseError)?.message?.contains("no such function") == true
             }
