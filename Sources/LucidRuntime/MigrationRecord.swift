@@ -3,8 +3,8 @@ import GRDB
 import GRDBSQLite
 
 /// A record that a row transform stage reads and writes column by column, by position, without GRDB's
-/// `Codable` row machinery: what makes a typed ``RowTransform/records(table:_:)-(_,(Old)->New?)`` run
-/// inside one `INSERT … SELECT` instead of one `INSERT` per row.
+/// `Codable` row machinery: what lets `RowTransform.records(table:_:)` between two such records run
+/// inside chunked `INSERT … SELECT` statements instead of one `INSERT` per row.
 ///
 /// `lucidgen generate` emits the conformance of every record type; the generated code reads and writes
 /// every stored property in `migrationColumns` order:
@@ -20,9 +20,9 @@ import GRDBSQLite
 ///     }
 ///
 ///     public func encode(to values: inout MigrationValues) throws {
-///         values.encode(id, at: 0)
-///         values.encode(name, at: 1)
-///         try values.encodeJSON(tags, at: 2)
+///         values.encode(self.id, at: 0)
+///         values.encode(self.name, at: 1)
+///         try values.encodeJSON(self.tags, at: 2)
 ///     }
 /// }
 /// ```
@@ -30,7 +30,9 @@ import GRDBSQLite
 /// Values are stored exactly as GRDB's `Codable` record persistence stores them (`DatabaseValueConvertible`
 /// types as their `databaseValue`, other `Codable` values as JSON text written by the record type's
 /// `databaseJSONEncoder(for:)`), so a record written through a migration reads back like one inserted
-/// with `insert(_:)`.
+/// with `insert(_:)`. Reading is stricter than GRDB's row decoding: a value whose storage class does
+/// not convert to the property's type (e.g. text in an INTEGER column, which GRDB reads as 0) fails
+/// the step with a ``MigrationRowError`` naming the table, the row and the column.
 public protocol MigrationRecord: Sendable {
     /// The record's columns, in the order `init(migrationRow:)` reads them and `encode(to:)` writes them.
     static var migrationColumns: [String] { get }

@@ -166,6 +166,9 @@ import Testing
             return message == "table sample, row 4, column big: cannot convert \"many\" to Int"
         }
         #expect(try dump(path).count == 4)
+        // GRDB's own row decoding (the rows-and-dictionaries path) reads the same value as 0.
+        let big = try withDatabase(path) { db in try Sample_1_0.fetchOne(db, sql: "SELECT * FROM sample WHERE id = 4")?.big }
+        #expect(big == 0)
     }
 
     @Test func progressIsReportedPerChunk() throws {
