@@ -5,7 +5,7 @@
 // Module map (who may import whom):
 //
 //   LucidSchema   versioned schema model, versions, DDL, checksums     (no dependencies)
-//   LucidRuntime  what generated code and apps link: GRDB + swift-log  (LucidSchema)
+//   LucidRuntime  what generated code and apps link: GRDB (+ its sqlite3 module) + swift-log  (LucidSchema)
 //   LucidTesting  what generated migration tests link: seeds, expected rows, the checks (LucidRuntime)
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
 //   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, ArgumentParser)
@@ -37,6 +37,8 @@ let package = Package(
             dependencies: [
                 "LucidSchema",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The sqlite3 C API that GRDB links: row transforms register raw SQL functions.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

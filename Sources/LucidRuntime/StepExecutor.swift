@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import LucidSchema
 import Logging
 
@@ -86,7 +87,13 @@ struct StepExecutor {
             }
         case .transformTable(let table, let sourceTable):
             guard let transform = transforms[table.name] else { throw StoreError.missingStage("row transform for \(table.name)") }
-            try self.transform(table: table, source: sourceTable, with: transform)
+            if let typed = transform.recordTransform, let connection = db.sqliteConnection,
+                typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1)
+            {
+                try self.transform(table: table, source: sourceTable, with: typed, connection: connection)
+            } else {
+                try self.transform(table: table, source: sourceTable, with: transform)
+            }
             touchedTables.insert(table.name)
             foreignKeyCheckTables.insert(table.name)
             try applyDeleteActions(afterDroppingRowsOf: table.name)
@@ -116,50 +123,59 @@ struct StepExecutor {
             }
         }
         let temporary = "lucid_rebuild_\(table.name)"
-        let source = quoteIdentifier(rebuild.sourceTable)
         try execute(table.createTableStatement(named: temporary))
+        let columns = rebuild.table.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT \(rebuild.sources.joined(separator: ", ")) FROM \(quoteIdentifier(rebuild.sourceTable)) AS src WHERE src.rowid BETWEEN ? AND ?")
+        var copied = 0
+        try insertInChunks(from: rebuild.sourceTable, label: "rebuild table \(table.name)", insert) {
+            copied += db.changesCount
+            return copied
+        }
+        try replace(rebuild.sourceTable, with: temporary, as: table)
+    }
+
+    /// Runs `insert`, whose two arguments are the bounds of a rowid range of `source`, over the whole
+    /// table, one range of about `chunkSize` rows at a time, reporting progress after each range.
+    /// `rowsDone` runs after each range and returns the progress count (the rows copied or read so far).
+    private func insertInChunks(from sourceTable: String, label: String, _ insert: Statement, rowsDone: () throws -> Int) throws {
+        logger.trace("SQL: \(insert.sql)")
+        let source = quoteIdentifier(sourceTable)
         // min/max of the rowid are two b-tree seeks; count(*) would read the whole table, so it is only
         // run when the rowid span is too wide to be cut into ranges directly.
         let bounds = try Row.fetchOne(db, sql: "SELECT min(rowid) AS low, max(rowid) AS high FROM \(source)")!
-        let columns = rebuild.table.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
-        let insert = try db.makeStatement(
-            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT \(rebuild.sources.joined(separator: ", ")) FROM \(source) AS src WHERE src.rowid BETWEEN ? AND ?")
-        logger.trace("SQL: \(insert.sql)")
-        if let low: Int64 = bounds["low"], let high: Int64 = bounds["high"] {
-            // Dense rowids (the usual case) are cut into ranges by arithmetic; sparse ones (e.g. ids near
-            // Int64.max) by looking up each chunk's last rowid, so a chunk always holds about `chunkSize` rows.
-            let (span, spanOverflow) = high.subtractingReportingOverflow(low)
-            var total: Int
-            var dense = true
-            if spanOverflow || span > Int64(Self.chunkSize) * 4_000 {
-                total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
-                dense = !spanOverflow && span / Int64(max(total, 1)) < 4
-            } else {
-                total = Int(span) + 1
-            }
-            let next = try db.makeStatement(sql: "SELECT rowid FROM \(source) WHERE rowid >= ? ORDER BY rowid LIMIT 1 OFFSET \(Self.chunkSize - 1)")
-            var lower = low
-            var done = 0
-            let label = "rebuild table \(table.name)"
-            report(label, 0, total)
-            while true {
-                let upper: Int64
-                if dense {
-                    let (end, overflow) = lower.addingReportingOverflow(Int64(Self.chunkSize - 1))
-                    upper = overflow ? high : min(end, high)
-                } else {
-                    upper = try Int64.fetchOne(next, arguments: [lower]) ?? high
-                }
-                try insert.execute(arguments: [lower, upper])
-                done += db.changesCount
-                if upper >= high { break }
-                report(label, done, max(total, done))
-                lower = upper + 1
-            }
-            // The total was an estimate from the rowid span: the final report gives the real count.
-            report(label, done, done)
+        guard let low: Int64 = bounds["low"], let high: Int64 = bounds["high"] else { return }
+        // Dense rowids (the usual case) are cut into ranges by arithmetic; sparse ones (e.g. ids near
+        // Int64.max) by looking up each chunk's last rowid, so a chunk always holds about `chunkSize` rows.
+        let (span, spanOverflow) = high.subtractingReportingOverflow(low)
+        var total: Int
+        var dense = true
+        if spanOverflow || span > Int64(Self.chunkSize) * 4_000 {
+            total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
+            dense = !spanOverflow && span / Int64(max(total, 1)) < 4
+        } else {
+            total = Int(span) + 1
         }
-        try replace(rebuild.sourceTable, with: temporary, as: table)
+        let next = try db.makeStatement(sql: "SELECT rowid FROM \(source) WHERE rowid >= ? ORDER BY rowid LIMIT 1 OFFSET \(Self.chunkSize - 1)")
+        var lower = low
+        var done = 0
+        report(label, 0, total)
+        while true {
+            let upper: Int64
+            if dense {
+                let (end, overflow) = lower.addingReportingOverflow(Int64(Self.chunkSize - 1))
+                upper = overflow ? high : min(end, high)
+            } else {
+                upper = try Int64.fetchOne(next, arguments: [lower]) ?? high
+            }
+            try insert.execute(arguments: [lower, upper])
+            done = try rowsDone()
+            if upper >= high { break }
+            report(label, done, max(total, done))
+            lower = upper + 1
+        }
+        // The total was an estimate from the rowid span: the final report gives the real count.
+        report(label, done, done)
     }
 
     /// The end of every rebuild, in SQLite's documented order: drop the old table, give the new one its
@@ -170,8 +186,31 @@ struct StepExecutor {
         for statement in table.createIndexStatements { try execute(statement) }
     }
 
-    /// A rebuild whose rows come from Swift: old rows are read through a cursor (never the whole table),
-    /// converted by the app's transform, and inserted with one prepared statement.
+    /// A rebuild whose rows come from Swift on the typed-records path: chunked `INSERT … SELECT`
+    /// statements whose SQL functions run the app's code for each row (see ``RecordTransformRunner``).
+    /// The functions exist only during this call.
+    private mutating func transform(table: SchemaTable, source: String, with transform: RecordTransform, connection: OpaquePointer) throws {
+        let temporary = "lucid_rebuild_\(table.name)"
+        try execute(table.createTableStatement(named: temporary))
+        let runner = RecordTransformRunner(transform, sourceTable: source, targetTable: table.name)
+        defer { runner.unregister(from: connection) }
+        try runner.register(on: connection)
+        do {
+            let insert = try db.makeStatement(sql: runner.insertSQL(into: temporary, from: source))
+            try insertInChunks(from: source, label: "transform table \(table.name)", insert) {
+                try runner.checkComplete()
+                return runner.rowsSeen
+            }
+        } catch {
+            // The statement failed because a callback did: rethrow the callback's own error (the app's).
+            throw runner.error ?? error
+        }
+        try replace(source, with: temporary, as: table)
+    }
+
+    /// A rebuild whose rows come from Swift on the rows-and-dictionaries path: old rows are read through
+    /// a cursor (never the whole table), converted by the app's transform, and inserted with one prepared
+    /// statement per row.
     private mutating func transform(table: SchemaTable, source: String, with transform: RowTransform) throws {
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(table.createTableStatement(named: temporary))

@@ -7,7 +7,7 @@ import Testing
 /// comparing whole files is what catches a misspelled template key.
 ///
 /// To accept a deliberate change of output: `LUCIDGEN_UPDATE_GOLDEN=1 swift test --filter GoldenTests`,
-/// then review the diff of `Golden/*/expected` before committing.
+/// then review the diff of `Golden/*/expected` (and of the `compiledProjects`) before committing.
 @Suite struct GoldenTests {
     static let cases = ["library", "lucid-sample", "lucid-legacy-2020"]
 
@@ -36,6 +36,37 @@ import Testing
             let actual = try project.read(file)
             let wanted = try String(contentsOf: expectedFolder.appendingPathComponent(file), encoding: .utf8)
             #expect(actual == wanted, "\(file) differs from Golden/\(name)/expected/\(file)")
+        }
+    }
+
+    /// Generated code that other test targets compile: each project's output folder, committed next to
+    /// its descriptions, must be what `generate` makes of them (the same update variable rewrites it).
+    static let compiledProjects = ["Tests/LucidRuntimeTests/Samples"]
+
+    @Test(arguments: compiledProjects)
+    func compiledGeneratedCodeIsCurrent(_ path: String) throws {
+        let folder = repositoryRoot.appendingPathComponent(path)
+        let output = "Generated"
+        let project = try TestProject.copy(of: folder)
+        defer { project.remove() }
+        try? FileManager.default.removeItem(at: project.root.appendingPathComponent(output))
+        let result = try project.generate()
+        #expect(result.diagnostics.allSatisfy { $0.severity != .error })
+        let produced = project.allFiles().filter { $0.hasPrefix(output + "/") }
+        if ProcessInfo.processInfo.environment["LUCIDGEN_UPDATE_GOLDEN"] == "1" {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(output))
+            for file in produced {
+                let target = folder.appendingPathComponent(file)
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: project.root.appendingPathComponent(file), to: target)
+            }
+        }
+        let committed = TestProject(existing: folder).allFiles().filter { $0.hasPrefix(output + "/") }
+        #expect(produced == committed, "the set of generated files differs from \(path)/\(output)")
+        for file in committed where produced.contains(file) {
+            let actual = try project.read(file)
+            let wanted = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(actual == wanted, "\(file) differs from \(path)/\(file): run LUCIDGEN_UPDATE_GOLDEN=1 swift test --filter GoldenTests")
         }
     }
 }

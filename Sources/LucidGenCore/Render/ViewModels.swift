@@ -26,7 +26,7 @@ struct ViewModels {
             let local = identifier.kind == .local
             properties.append(
                 property(
-                    swiftName: "id", column: identifier.column, swiftType: identifier.swiftType + (local ? "?" : ""),
+                    swiftName: "id", column: identifier.column, baseType: identifier.swiftType, optional: local,
                     defaultSwift: local ? "nil" : nil,
                     doc: local ? "The row's key, assigned by SQLite on insert (nil until then)." : "The entity's identifier."))
         }
@@ -53,18 +53,22 @@ struct ViewModels {
             if identifier.kind == .property(item.name) { doc += " The identifier." }
             properties.append(
                 property(
-                    swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, swiftType: item.swiftType + (item.nullable ? "?" : ""),
-                    defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc))
+                    swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, baseType: item.swiftType, optional: item.nullable,
+                    json: item.storedAsJSON, defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc))
         }
         if case .property(let key) = identifier.kind {
             properties.insert(
-                property(swiftName: Naming.swiftIdentifier(Naming.propertyName(key)), column: identifier.column, swiftType: identifier.swiftType, defaultSwift: nil, doc: "`\(key)`: the identifier."),
+                property(
+                    swiftName: Naming.swiftIdentifier(Naming.propertyName(key)), column: identifier.column, baseType: identifier.swiftType, optional: false,
+                    defaultSwift: nil, doc: "`\(key)`: the identifier."),
                 at: 0)
         }
         // Parameters with defaults go last so that a call can leave them out.
         let ordered = properties.filter { $0["defaultSwift"] == nil } + properties.filter { $0["defaultSwift"] != nil }
         var rendered = ordered
         if !rendered.isEmpty { rendered[rendered.count - 1]["last"] = true }
+        // The MigrationRecord conformance reads and writes the columns by position, in declaration order.
+        for index in rendered.indices { rendered[index]["index"] = index }
         return [
             "entityName": shape.entityName, "name": shape.name, "renamed": shape.name != shape.entityName, "version": shape.version.string,
             "typeName": shape.typeName, "tableName": shape.tableName, "properties": rendered,
@@ -74,10 +78,14 @@ struct ViewModels {
         ]
     }
 
-    private func property(swiftName: String, column: String, swiftType: String, defaultSwift: String?, doc: String) -> [String: Any] {
+    private func property(swiftName: String, column: String, baseType: String, optional: Bool, json: Bool = false, defaultSwift: String?, doc: String) -> [String: Any] {
         var result: [String: Any] = [
-            "swiftName": swiftName, "column": column, "swiftType": swiftType, "doc": doc,
+            "swiftName": swiftName, "column": column, "swiftType": baseType + (optional ? "?" : ""), "doc": doc,
             "columnDiffers": swiftName.trimmingCharacters(in: ["`"]) != column,
+            // MigrationRecord: `row.decodeIfPresent(String.self, at: 3)`, `try values.encodeJSON(tags, at: 4)`.
+            "baseType": baseType, "columnLiteral": swiftStringLiteral(column), "json": json,
+            "decodeMethod": (json ? "decodeJSON" : "decode") + (optional ? "IfPresent" : ""),
+            "encodeMethod": json ? "encodeJSON" : "encode",
         ]
         if let defaultSwift { result["defaultSwift"] = defaultSwift }
         return result

@@ -107,6 +107,9 @@ public struct PropertyShape: Sendable, Equatable {
     /// The described type, for snapshots and messages (`string`, `[int]`, `to_one aircraft`).
     public var typeDescription: String
     public var kind: Kind
+    /// Arrays and struct subtypes: GRDB stores them as JSON text (every other type is a
+    /// `DatabaseValueConvertible`).
+    public var storedAsJSON = false
 }
 
 /// A step between two neighbouring versions that needs the app's code for some tables.

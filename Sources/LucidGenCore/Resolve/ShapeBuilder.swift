@@ -178,6 +178,7 @@ struct ShapeBuilder {
             guard let (storage, swiftType) = storageAndSwiftType(of: property.type, property, &diagnostics) else { return nil }
             shape.storage = storage
             shape.swiftType = swiftType
+            shape.storedAsJSON = isStoredAsJSON(property.type)
             if let value = property.defaultValue {
                 guard let (sql, swift) = defaultLiterals(value, for: property, nullable: nullable, &diagnostics) else { return nil }
                 shape.defaultSQL = sql
@@ -206,6 +207,16 @@ struct ShapeBuilder {
         case .relationship:
             diagnostics.error("a relationship cannot be an array element", at: property.location, path: property.path)
             return nil
+        }
+    }
+
+    func isStoredAsJSON(_ type: PropertyType) -> Bool {
+        switch type {
+        case .array: return true
+        case .subtype(let name):
+            if case .structure = subtypes[name]?.kind { return true }
+            return false
+        case .scalar, .relationship: return false
         }
     }
 

@@ -62,6 +62,31 @@ public struct Aircraft_1_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `aircraft` rows by column position, for row transform stages.
+extension Aircraft_1_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(String.self, at: 0)
+        self.tailNumber = try row.decode(String.self, at: 1)
+        self.aircraftType = try row.decode(String.self, at: 2)
+        self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
+        self.category = try row.decode(AircraftCategory.self, at: 4)
+        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme.self, at: 5)
+        self.photo = try row.decodeIfPresent(Data.self, at: 6)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.tailNumber, at: 1)
+        values.encode(self.aircraftType, at: 2)
+        values.encode(self.aircraftClass, at: 3)
+        values.encode(self.category, at: 4)
+        try values.encodeJSON(self.colorScheme, at: 5)
+        values.encode(self.photo, at: 6)
+    }
+}
+
 /// The `aircraft` entity at schema version 1.1: one row of table `aircraft`.
 public struct Aircraft_1_1: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "aircraft"
@@ -131,6 +156,35 @@ public struct Aircraft_1_1: Codable, Hashable, Sendable, FetchableRecord, Persis
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `aircraft` rows by column position, for row transform stages.
+extension Aircraft_1_1: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite", "flight_data"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(String.self, at: 0)
+        self.tailNumber = try row.decode(String.self, at: 1)
+        self.aircraftType = try row.decode(String.self, at: 2)
+        self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
+        self.category = try row.decode(AircraftCategory.self, at: 4)
+        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme.self, at: 5)
+        self.photo = try row.decodeIfPresent(Data.self, at: 6)
+        self.isFavorite = try row.decode(Bool.self, at: 7)
+        self.flightData = try row.decodeIfPresent(Data.self, at: 8)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.tailNumber, at: 1)
+        values.encode(self.aircraftType, at: 2)
+        values.encode(self.aircraftClass, at: 3)
+        values.encode(self.category, at: 4)
+        try values.encodeJSON(self.colorScheme, at: 5)
+        values.encode(self.photo, at: 6)
+        values.encode(self.isFavorite, at: 7)
+        values.encode(self.flightData, at: 8)
+    }
+}
+
 /// The `aircraft` entity at schema version 3.0: one row of table `aircraft`.
 public struct Aircraft_3_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "aircraft"
@@ -192,6 +246,33 @@ public struct Aircraft_3_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     }
 
     public typealias Columns = CodingKeys
+}
+
+/// Reads and writes `aircraft` rows by column position, for row transform stages.
+extension Aircraft_3_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(String.self, at: 0)
+        self.tailNumber = try row.decode(String.self, at: 1)
+        self.aircraftType = try row.decode(String.self, at: 2)
+        self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
+        self.category = try row.decode(AircraftCategory.self, at: 4)
+        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme.self, at: 5)
+        self.photo = try row.decodeIfPresent(Data.self, at: 6)
+        self.isFavorite = try row.decode(Bool.self, at: 7)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.tailNumber, at: 1)
+        values.encode(self.aircraftType, at: 2)
+        values.encode(self.aircraftClass, at: 3)
+        values.encode(self.category, at: 4)
+        try values.encodeJSON(self.colorScheme, at: 5)
+        values.encode(self.photo, at: 6)
+        values.encode(self.isFavorite, at: 7)
+    }
 }
 
 /// The newest version of the `aircraft` entity.

@@ -42,5 +42,22 @@ public struct FlightData_2_1: Codable, Hashable, Sendable, FetchableRecord, Muta
     }
 }
 
+/// Reads and writes `flight_data` rows by column position, for row transform stages.
+extension FlightData_2_1: MigrationRecord {
+    public static let migrationColumns: [String] = ["data", "aircraft", "id"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.data = try row.decode(Data.self, at: 0)
+        self.aircraft = try row.decode(String.self, at: 1)
+        self.id = try row.decodeIfPresent(Int64.self, at: 2)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.data, at: 0)
+        values.encode(self.aircraft, at: 1)
+        values.encode(self.id, at: 2)
+    }
+}
+
 /// The newest version of the `flight_data` entity.
 public typealias FlightData = FlightData_2_1

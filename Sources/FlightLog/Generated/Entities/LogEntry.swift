@@ -62,6 +62,31 @@ public struct Flight_1_0: Codable, Hashable, Sendable, FetchableRecord, Persista
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `flight` rows by column position, for row transform stages.
+extension Flight_1_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(Int.self, at: 0)
+        self.date = try row.decode(Date.self, at: 1)
+        self.departure = try row.decode(String.self, at: 2)
+        self.arrival = try row.decode(String.self, at: 3)
+        self.aircraft = try row.decode(String.self, at: 4)
+        self.duration = try row.decode(Double.self, at: 5)
+        self.remarks = try row.decodeIfPresent(String.self, at: 6)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.date, at: 1)
+        values.encode(self.departure, at: 2)
+        values.encode(self.arrival, at: 3)
+        values.encode(self.aircraft, at: 4)
+        values.encode(self.duration, at: 5)
+        values.encode(self.remarks, at: 6)
+    }
+}
+
 /// The `log_entry` entity (then named `flight`) at schema version 1.1: one row of table `flight`.
 public struct Flight_1_1: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "flight"
@@ -123,6 +148,33 @@ public struct Flight_1_1: Codable, Hashable, Sendable, FetchableRecord, Persista
     }
 
     public typealias Columns = CodingKeys
+}
+
+/// Reads and writes `flight` rows by column position, for row transform stages.
+extension Flight_1_1: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks", "night_landings"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(Int.self, at: 0)
+        self.date = try row.decode(Date.self, at: 1)
+        self.departure = try row.decode(String.self, at: 2)
+        self.arrival = try row.decode(String.self, at: 3)
+        self.aircraft = try row.decode(String.self, at: 4)
+        self.duration = try row.decode(Double.self, at: 5)
+        self.remarks = try row.decodeIfPresent(String.self, at: 6)
+        self.nightLandings = try row.decode(Int.self, at: 7)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.date, at: 1)
+        values.encode(self.departure, at: 2)
+        values.encode(self.arrival, at: 3)
+        values.encode(self.aircraft, at: 4)
+        values.encode(self.duration, at: 5)
+        values.encode(self.remarks, at: 6)
+        values.encode(self.nightLandings, at: 7)
+    }
 }
 
 /// The `log_entry` entity at schema version 2.0: one row of table `log_entry`.
@@ -190,6 +242,33 @@ public struct LogEntry_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `log_entry` rows by column position, for row transform stages.
+extension LogEntry_2_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(Int.self, at: 0)
+        self.date = try row.decode(Date.self, at: 1)
+        self.departure = try row.decode(String.self, at: 2)
+        self.arrival = try row.decode(String.self, at: 3)
+        self.aircraft = try row.decode(String.self, at: 4)
+        self.duration = try row.decode(Double.self, at: 5)
+        self.notes = try row.decodeIfPresent(String.self, at: 6)
+        self.nightLandings = try row.decode(Int.self, at: 7)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.date, at: 1)
+        values.encode(self.departure, at: 2)
+        values.encode(self.arrival, at: 3)
+        values.encode(self.aircraft, at: 4)
+        values.encode(self.duration, at: 5)
+        values.encode(self.notes, at: 6)
+        values.encode(self.nightLandings, at: 7)
+    }
+}
+
 extension LogEntry_2_0 {
     /// One link of the to-many relationship `crew` (`log_entry` → `pilot`): a row of table `log_entry_crew`.
     public struct CrewLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
@@ -211,6 +290,21 @@ extension LogEntry_2_0 {
         }
 
         public typealias Columns = CodingKeys
+    }
+}
+
+/// Reads and writes `log_entry_crew` rows by column position, for row transform stages.
+extension LogEntry_2_0.CrewLink: MigrationRecord {
+    public static let migrationColumns: [String] = ["source_id", "target_id"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.sourceID = try row.decode(Int.self, at: 0)
+        self.targetID = try row.decode(Int.self, at: 1)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.sourceID, at: 0)
+        values.encode(self.targetID, at: 1)
     }
 }
 

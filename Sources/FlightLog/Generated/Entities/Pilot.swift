@@ -44,5 +44,24 @@ public struct Pilot_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `pilot` rows by column position, for row transform stages.
+extension Pilot_1_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "name", "ratings", "license_number"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(Int.self, at: 0)
+        self.name = try row.decode(String.self, at: 1)
+        self.ratings = try row.decodeJSON([String].self, at: 2)
+        self.licenseNumber = try row.decodeIfPresent(String.self, at: 3)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.name, at: 1)
+        try values.encodeJSON(self.ratings, at: 2)
+        values.encode(self.licenseNumber, at: 3)
+    }
+}
+
 /// The newest version of the `pilot` entity.
 public typealias Pilot = Pilot_1_0

@@ -52,6 +52,27 @@ public struct Movie_1_0_0: Codable, Hashable, Sendable, FetchableRecord, Persist
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `movie` rows by column position, for row transform stages.
+extension Movie_1_0_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "title", "popularity", "overview", "poster_path"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(Int.self, at: 0)
+        self.title = try row.decode(String.self, at: 1)
+        self.popularity = try row.decode(Double.self, at: 2)
+        self.overview = try row.decode(String.self, at: 3)
+        self.posterPath = try row.decode(URL.self, at: 4)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.title, at: 1)
+        values.encode(self.popularity, at: 2)
+        values.encode(self.overview, at: 3)
+        values.encode(self.posterPath, at: 4)
+    }
+}
+
 extension Movie_1_0_0 {
     /// One link of the to-many relationship `genres` (`movie` → `genre`): a row of table `movie_genres`.
     public struct GenresLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
@@ -73,6 +94,21 @@ extension Movie_1_0_0 {
         }
 
         public typealias Columns = CodingKeys
+    }
+}
+
+/// Reads and writes `movie_genres` rows by column position, for row transform stages.
+extension Movie_1_0_0.GenresLink: MigrationRecord {
+    public static let migrationColumns: [String] = ["source_id", "target_id"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.sourceID = try row.decode(Int.self, at: 0)
+        self.targetID = try row.decode(Int.self, at: 1)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.sourceID, at: 0)
+        values.encode(self.targetID, at: 1)
     }
 }
 

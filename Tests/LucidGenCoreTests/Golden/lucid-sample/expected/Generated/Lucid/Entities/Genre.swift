@@ -32,5 +32,20 @@ public struct Genre_1_0_0: Codable, Hashable, Sendable, FetchableRecord, Persist
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `genre` rows by column position, for row transform stages.
+extension Genre_1_0_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "name"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(Int.self, at: 0)
+        self.name = try row.decode(String.self, at: 1)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.name, at: 1)
+    }
+}
+
 /// The newest version of the `genre` entity.
 public typealias Genre = Genre_1_0_0

@@ -42,6 +42,23 @@ public struct Writer_1_0: Codable, Hashable, Sendable, FetchableRecord, MutableP
     }
 }
 
+/// Reads and writes `writer` rows by column position, for row transform stages.
+extension Writer_1_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["full_name", "id", "born"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.fullName = try row.decode(String.self, at: 0)
+        self.id = try row.decodeIfPresent(Int64.self, at: 1)
+        self.born = try row.decodeIfPresent(Date.self, at: 2)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.fullName, at: 0)
+        values.encode(self.id, at: 1)
+        values.encode(self.born, at: 2)
+    }
+}
+
 /// The `author` entity at schema version 3.0: one row of table `author`.
 public struct Author_3_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "author"
@@ -76,6 +93,23 @@ public struct Author_3_0: Codable, Hashable, Sendable, FetchableRecord, MutableP
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
+    }
+}
+
+/// Reads and writes `author` rows by column position, for row transform stages.
+extension Author_3_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["full_name", "id", "born"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.fullName = try row.decode(String.self, at: 0)
+        self.id = try row.decodeIfPresent(Int64.self, at: 1)
+        self.born = try row.decodeIfPresent(Date.self, at: 2)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.fullName, at: 0)
+        values.encode(self.id, at: 1)
+        values.encode(self.born, at: 2)
     }
 }
 

@@ -128,6 +128,53 @@ public struct Book_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `book` rows by column position, for row transform stages.
+extension Book_1_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(String.self, at: 0)
+        self.title = try row.decode(String.self, at: 1)
+        self.tags = try row.decodeJSON([String].self, at: 2)
+        self.pageCount = try row.decode(Int.self, at: 3)
+        self.weight = try row.decodeIfPresent(Float.self, at: 4)
+        self.isAvailable = try row.decode(Bool.self, at: 5)
+        self.publishedAt = try row.decode(Date.self, at: 6)
+        self.readingTime = try row.decode(Double.self, at: 7)
+        self.previewLength = try row.decode(Double.self, at: 8)
+        self.coverUrl = try row.decodeIfPresent(URL.self, at: 9)
+        self.coverColor = try row.decode(String.self, at: 10)
+        self.cover = try row.decodeIfPresent(Data.self, at: 11)
+        self.genre = try row.decode(BookGenre.self, at: 12)
+        self.formats = try row.decodeIfPresent(Format.self, at: 13)
+        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 14)
+        self.author = try row.decodeIfPresent(Int64.self, at: 15)
+        self.blurb = try row.decodeIfPresent(String.self, at: 16)
+        self.isbn = try row.decodeIfPresent(String.self, at: 17)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.title, at: 1)
+        try values.encodeJSON(self.tags, at: 2)
+        values.encode(self.pageCount, at: 3)
+        values.encode(self.weight, at: 4)
+        values.encode(self.isAvailable, at: 5)
+        values.encode(self.publishedAt, at: 6)
+        values.encode(self.readingTime, at: 7)
+        values.encode(self.previewLength, at: 8)
+        values.encode(self.coverUrl, at: 9)
+        values.encode(self.coverColor, at: 10)
+        values.encode(self.cover, at: 11)
+        values.encode(self.genre, at: 12)
+        values.encode(self.formats, at: 13)
+        try values.encodeJSON(self.dimensions, at: 14)
+        values.encode(self.author, at: 15)
+        values.encode(self.blurb, at: 16)
+        values.encode(self.isbn, at: 17)
+    }
+}
+
 /// The `book` entity at schema version 1.1: one row of table `book`.
 public struct Book_1_1: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "book"
@@ -261,6 +308,57 @@ public struct Book_1_1: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     }
 
     public typealias Columns = CodingKeys
+}
+
+/// Reads and writes `book` rows by column position, for row transform stages.
+extension Book_1_1: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "title", "tags", "subtitle", "page_count", "rating", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(String.self, at: 0)
+        self.title = try row.decode(String.self, at: 1)
+        self.tags = try row.decodeJSON([String].self, at: 2)
+        self.subtitle = try row.decodeIfPresent(String.self, at: 3)
+        self.pageCount = try row.decode(Int.self, at: 4)
+        self.rating = try row.decode(Double.self, at: 5)
+        self.weight = try row.decodeIfPresent(Float.self, at: 6)
+        self.isAvailable = try row.decode(Bool.self, at: 7)
+        self.publishedAt = try row.decode(Date.self, at: 8)
+        self.readingTime = try row.decode(Double.self, at: 9)
+        self.previewLength = try row.decode(Double.self, at: 10)
+        self.coverUrl = try row.decodeIfPresent(URL.self, at: 11)
+        self.coverColor = try row.decode(String.self, at: 12)
+        self.cover = try row.decodeIfPresent(Data.self, at: 13)
+        self.genre = try row.decode(BookGenre.self, at: 14)
+        self.formats = try row.decodeIfPresent(Format.self, at: 15)
+        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 16)
+        self.author = try row.decodeIfPresent(Int64.self, at: 17)
+        self.blurb = try row.decodeIfPresent(String.self, at: 18)
+        self.isbn = try row.decodeIfPresent(String.self, at: 19)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.title, at: 1)
+        try values.encodeJSON(self.tags, at: 2)
+        values.encode(self.subtitle, at: 3)
+        values.encode(self.pageCount, at: 4)
+        values.encode(self.rating, at: 5)
+        values.encode(self.weight, at: 6)
+        values.encode(self.isAvailable, at: 7)
+        values.encode(self.publishedAt, at: 8)
+        values.encode(self.readingTime, at: 9)
+        values.encode(self.previewLength, at: 10)
+        values.encode(self.coverUrl, at: 11)
+        values.encode(self.coverColor, at: 12)
+        values.encode(self.cover, at: 13)
+        values.encode(self.genre, at: 14)
+        values.encode(self.formats, at: 15)
+        try values.encodeJSON(self.dimensions, at: 16)
+        values.encode(self.author, at: 17)
+        values.encode(self.blurb, at: 18)
+        values.encode(self.isbn, at: 19)
+    }
 }
 
 /// The `book` entity at schema version 2.0: one row of table `book`.
@@ -406,6 +504,59 @@ public struct Book_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `book` rows by column position, for row transform stages.
+extension Book_2_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "title", "tags", "subtitle", "page_count", "rating", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "class", "author", "summary", "isbn"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(String.self, at: 0)
+        self.title = try row.decode(String.self, at: 1)
+        self.tags = try row.decodeJSON([String].self, at: 2)
+        self.subtitle = try row.decodeIfPresent(String.self, at: 3)
+        self.pageCount = try row.decode(Int.self, at: 4)
+        self.rating = try row.decode(Double.self, at: 5)
+        self.weight = try row.decodeIfPresent(Float.self, at: 6)
+        self.isAvailable = try row.decode(Bool.self, at: 7)
+        self.publishedAt = try row.decode(Date.self, at: 8)
+        self.readingTime = try row.decode(Double.self, at: 9)
+        self.previewLength = try row.decode(Double.self, at: 10)
+        self.coverUrl = try row.decodeIfPresent(URL.self, at: 11)
+        self.coverColor = try row.decode(String.self, at: 12)
+        self.cover = try row.decodeIfPresent(Data.self, at: 13)
+        self.genre = try row.decode(BookGenre.self, at: 14)
+        self.formats = try row.decodeIfPresent(Format.self, at: 15)
+        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 16)
+        self.`class` = try row.decode(String.self, at: 17)
+        self.author = try row.decodeIfPresent(Int64.self, at: 18)
+        self.summary = try row.decodeIfPresent(String.self, at: 19)
+        self.isbn = try row.decodeIfPresent(String.self, at: 20)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.title, at: 1)
+        try values.encodeJSON(self.tags, at: 2)
+        values.encode(self.subtitle, at: 3)
+        values.encode(self.pageCount, at: 4)
+        values.encode(self.rating, at: 5)
+        values.encode(self.weight, at: 6)
+        values.encode(self.isAvailable, at: 7)
+        values.encode(self.publishedAt, at: 8)
+        values.encode(self.readingTime, at: 9)
+        values.encode(self.previewLength, at: 10)
+        values.encode(self.coverUrl, at: 11)
+        values.encode(self.coverColor, at: 12)
+        values.encode(self.cover, at: 13)
+        values.encode(self.genre, at: 14)
+        values.encode(self.formats, at: 15)
+        try values.encodeJSON(self.dimensions, at: 16)
+        values.encode(self.`class`, at: 17)
+        values.encode(self.author, at: 18)
+        values.encode(self.summary, at: 19)
+        values.encode(self.isbn, at: 20)
+    }
+}
+
 extension Book_2_0 {
     /// One link of the to-many relationship `shelves` (`book` → `shelf`): a row of table `book_shelves`.
     public struct ShelvesLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
@@ -427,6 +578,21 @@ extension Book_2_0 {
         }
 
         public typealias Columns = CodingKeys
+    }
+}
+
+/// Reads and writes `book_shelves` rows by column position, for row transform stages.
+extension Book_2_0.ShelvesLink: MigrationRecord {
+    public static let migrationColumns: [String] = ["source_id", "target_id"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.sourceID = try row.decode(String.self, at: 0)
+        self.targetID = try row.decode(String.self, at: 1)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.sourceID, at: 0)
+        values.encode(self.targetID, at: 1)
     }
 }
 
@@ -567,6 +733,57 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `book` rows by column position, for row transform stages.
+extension Book_3_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "title", "tags", "subtitle", "page_count", "rating", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "class", "author", "summary"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(String.self, at: 0)
+        self.title = try row.decode(String.self, at: 1)
+        self.tags = try row.decodeJSON([String].self, at: 2)
+        self.subtitle = try row.decodeIfPresent(String.self, at: 3)
+        self.pageCount = try row.decode(Int.self, at: 4)
+        self.rating = try row.decode(Double.self, at: 5)
+        self.weight = try row.decodeIfPresent(Float.self, at: 6)
+        self.isAvailable = try row.decode(Bool.self, at: 7)
+        self.publishedAt = try row.decode(Date.self, at: 8)
+        self.readingTime = try row.decode(Double.self, at: 9)
+        self.previewLength = try row.decode(Double.self, at: 10)
+        self.coverUrl = try row.decodeIfPresent(URL.self, at: 11)
+        self.coverColor = try row.decode(String.self, at: 12)
+        self.cover = try row.decodeIfPresent(Data.self, at: 13)
+        self.genre = try row.decode(BookGenre.self, at: 14)
+        self.formats = try row.decodeIfPresent(Format.self, at: 15)
+        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 16)
+        self.`class` = try row.decode(String.self, at: 17)
+        self.author = try row.decodeIfPresent(Int64.self, at: 18)
+        self.summary = try row.decodeIfPresent(String.self, at: 19)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.title, at: 1)
+        try values.encodeJSON(self.tags, at: 2)
+        values.encode(self.subtitle, at: 3)
+        values.encode(self.pageCount, at: 4)
+        values.encode(self.rating, at: 5)
+        values.encode(self.weight, at: 6)
+        values.encode(self.isAvailable, at: 7)
+        values.encode(self.publishedAt, at: 8)
+        values.encode(self.readingTime, at: 9)
+        values.encode(self.previewLength, at: 10)
+        values.encode(self.coverUrl, at: 11)
+        values.encode(self.coverColor, at: 12)
+        values.encode(self.cover, at: 13)
+        values.encode(self.genre, at: 14)
+        values.encode(self.formats, at: 15)
+        try values.encodeJSON(self.dimensions, at: 16)
+        values.encode(self.`class`, at: 17)
+        values.encode(self.author, at: 18)
+        values.encode(self.summary, at: 19)
+    }
+}
+
 extension Book_3_0 {
     /// One link of the to-many relationship `shelves` (`book` → `shelf`): a row of table `book_shelves`.
     public struct ShelvesLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
@@ -588,6 +805,21 @@ extension Book_3_0 {
         }
 
         public typealias Columns = CodingKeys
+    }
+}
+
+/// Reads and writes `book_shelves` rows by column position, for row transform stages.
+extension Book_3_0.ShelvesLink: MigrationRecord {
+    public static let migrationColumns: [String] = ["source_id", "target_id"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.sourceID = try row.decode(String.self, at: 0)
+        self.targetID = try row.decode(String.self, at: 1)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.sourceID, at: 0)
+        values.encode(self.targetID, at: 1)
     }
 }
 

@@ -37,3 +37,20 @@ public struct Loan_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 
     public typealias Columns = CodingKeys
 }
+
+/// Reads and writes `loan` rows by column position, for row transform stages.
+extension Loan_1_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "borrower", "book"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(Int.self, at: 0)
+        self.borrower = try row.decode(String.self, at: 1)
+        self.book = try row.decode(String.self, at: 2)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.borrower, at: 1)
+        values.encode(self.book, at: 2)
+    }
+}

@@ -32,5 +32,20 @@ public struct Shelf_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public typealias Columns = CodingKeys
 }
 
+/// Reads and writes `shelf` rows by column position, for row transform stages.
+extension Shelf_2_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["code", "label"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.code = try row.decode(String.self, at: 0)
+        self.label = try row.decode(String.self, at: 1)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.code, at: 0)
+        values.encode(self.label, at: 1)
+    }
+}
+
 /// The newest version of the `shelf` entity.
 public typealias Shelf = Shelf_2_0
