@@ -65,12 +65,22 @@ final class RecordTransformRunner {
     /// fails with its description, and the executor rethrows this error itself. Callbacks test
     /// `state.failed` instead (this property would cost an exclusivity check per call).
     private(set) var error: (any Error)?
+    /// The kept row's text values, copied here when the row is converted so that `lucid_value_<i>()`
+    /// can hand SQLite a pointer it need not copy (`SQLITE_STATIC`): the bytes stay put until the next
+    /// row's `lucid_transform`, by which time SQLite has built the inserted record from them.
+    private var arena: UnsafeMutableRawPointer
+    private var arenaCapacity = 4096
+    /// Where each target column's text starts in `arena`.
+    private let textOffsets: UnsafeMutablePointer<Int>
 
     init(_ transform: RecordTransform, sourceTable: String, targetTable: String) {
         context = TransformContext(
             sourceTable: sourceTable, sourceColumns: transform.sourceColumns, targetTable: targetTable, targetColumns: transform.targetColumns,
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
         convert = transform.convert
+        arena = .allocate(byteCount: arenaCapacity, alignment: 1)
+        textOffsets = .allocate(capacity: transform.targetColumns.count)
+        textOffsets.initialize(repeating: 0, count: transform.targetColumns.count)
         valueFunctions = .allocate(capacity: transform.targetColumns.count)
         for index in transform.targetColumns.indices {
             (valueFunctions + index).initialize(to: ValueFunction(runner: Unmanaged.passUnretained(self), index: index))
@@ -80,6 +90,8 @@ final class RecordTransformRunner {
     deinit {
         valueFunctions.deinitialize(count: context.targetColumns.count)
         valueFunctions.deallocate()
+        textOffsets.deallocate()
+        arena.deallocate()
     }
 
     /// Old rows seen so far (kept or dropped), for progress.
@@ -147,6 +159,7 @@ final class RecordTransformRunner {
         var values = MigrationValues(context: context)
         do {
             if try convert(MigrationRow(arguments: arguments + 1, context: context), &values) {
+                stageTexts()
                 state.pointee.pending = true
                 state.pointee.nextValue = 0
                 sqlite3_result_int(sqlite, 1)
@@ -155,6 +168,30 @@ final class RecordTransformRunner {
             }
         } catch {
             fail(sqlite, error)
+        }
+    }
+
+    /// Copies the kept row's texts into `arena` (no pointer into it is live: the previous row is inserted).
+    private func stageTexts() {
+        let count = context.targetColumns.count
+        let slots = context.slots
+        var total = 0
+        for index in 0..<count {
+            if case .text(let text) = slots[index] { total += text.utf8.count }
+        }
+        if total > arenaCapacity {
+            arena.deallocate()
+            arenaCapacity = max(total, arenaCapacity * 2)
+            arena = .allocate(byteCount: arenaCapacity, alignment: 1)
+        }
+        var offset = 0
+        for index in 0..<count {
+            guard case .text(var text) = slots[index] else { continue }
+            textOffsets[index] = offset
+            text.withUTF8 { bytes in
+                if let base = bytes.baseAddress, bytes.count > 0 { (arena + offset).copyMemory(from: base, byteCount: bytes.count) }
+                offset += bytes.count
+            }
         }
     }
 
@@ -177,15 +214,13 @@ final class RecordTransformRunner {
             sqlite3_result_int64(sqlite, integer)
         case .real(let real):
             sqlite3_result_double(sqlite, real)
-        case .text(var text):
-            text.withUTF8 { bytes in
-                if let base = bytes.baseAddress {
-                    base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        sqlite3_result_text64(sqlite, $0, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
-                    }
-                } else {
-                    sqlite3_result_text(sqlite, "", 0, sqliteTransient)
-                }
+        case .text(let text):
+            let count = text.utf8.count
+            if count > 0 {
+                // SQLITE_STATIC (no destructor): the bytes in `arena` outlive this row's insert.
+                sqlite3_result_text64(sqlite, (arena + textOffsets[index]).assumingMemoryBound(to: CChar.self), sqlite3_uint64(count), nil, UInt8(SQLITE_UTF8))
+            } else {
+                sqlite3_result_text(sqlite, "", 0, sqliteTransient)
             }
         case .blob(let data):
             data.withUnsafeBytes { bytes in

@@ -138,6 +138,46 @@ import Testing
         #expect(typed == rows)
     }
 
+    /// Texts reach SQLite without a copy, from a buffer that grows with the longest row: long and
+    /// growing texts over many rows come out as the row path writes them.
+    @Test func longTextsOverManyRowsArriveWhole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var paths: [String] = []
+        for name in ["typed.sqlite", "rows.sqlite"] {
+            let path = try makeStore(folder, name: name)
+            try withDatabase(path) { db in
+                let columns = try db.columns(in: "sample").map(\.name)
+                let values = columns.map { column -> String in
+                    switch column {
+                    case "id": "100 + c.i"
+                    case "label": "printf('%.*c', c.i * 37, 'x') || 'é'"
+                    case "note": "printf('n%d', c.i)"
+                    default: "s.\(quoteIdentifier(column))"
+                    }
+                }
+                try db.execute(sql: """
+                    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 400)
+                    INSERT INTO sample (\(columns.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM sample AS s, c WHERE s.id = 4
+                    """)
+            }
+            paths.append(path)
+        }
+        try LucidStore.open(atPath: paths[0], registry: SamplesSchema.self, options: options(ParseCodes())).close()
+        var rowOptions = StoreOptions()
+        rowOptions.stages = [
+            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "app code for sample", transforms: [
+                RowTransform(table: "sample") { row in try ParseCodes().migrate(Sample_1_0(row: row)).map { try $0.databaseDictionary } }
+            ])
+        ]
+        try LucidStore.open(atPath: paths[1], registry: SamplesSchema.self, options: rowOptions).close()
+        let typed = try dump(paths[0])
+        #expect(typed.count == 403)
+        #expect(typed == (try dump(paths[1])))
+        let longest = try withDatabase(paths[0]) { db in try Int.fetchOne(db, sql: "SELECT max(length(label)) FROM sample") }
+        #expect(longest == 400 * 37 + 1)
+    }
+
     @Test func aThrowingTransformLeavesTheStoreUnchanged() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
