@@ -71,7 +71,7 @@ struct Fixtures: ParsableCommand {
             try database.close()
             let digest = SHA256.digest(try Data(contentsOf: URL(fileURLWithPath: path))).map { String(format: "%02x", $0) }.joined()
             try "\(digest)  \((path as NSString).lastPathComponent)\n".write(toFile: path + ".sha256", atomically: true, encoding: .utf8)
-            print("wrote \(displayPath(path)) and its .sha256: version \(target), \(statements.count) rows; commit both")
+            print("wrote \(displayPath(path)) and its .sha256: version \(target), \(statements.count) rows\(output == nil ? "; commit both" : "")")
         } catch {
             // A half-written fixture is worse than none.
             try? FileManager.default.removeItem(atPath: path)
