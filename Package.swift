@@ -8,7 +8,7 @@
 //   LucidRuntime  what generated code and apps link: GRDB (+ its sqlite3 module) + swift-log  (LucidSchema)
 //   LucidTesting  what generated migration tests link: seeds, expected rows, the checks (LucidRuntime)
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
-//   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, ArgumentParser)
+//   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, LucidTesting, ArgumentParser)
 //   lucidgen      the executable, a thin shell over LucidGenCLI
 //
 //   FlightLog     the bundled example app's generated code, compiled by this package's own build
@@ -57,6 +57,7 @@ let package = Package(
             dependencies: [
                 "LucidGenCore",
                 "LucidRuntime",
+                "LucidTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

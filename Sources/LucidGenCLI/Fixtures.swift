@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LucidGenCore
 import LucidRuntime
+import LucidTesting
 
 struct Fixtures: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,7 +53,7 @@ struct Fixtures: ParsableCommand {
         } else {
             target = model.schemas.last { $0.version <= model.currentVersion }!.version
         }
-        let fileName = "\(model.config.app.moduleName)_\(target.identifierSuffix).sqlite"
+        let fileName = FixtureFiles.fileName(module: model.config.app.moduleName, version: target)
         let folder = model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") }
             ?? (model.config.directory as NSString).appendingPathComponent("fixtures")
         let path = output.map(absolutePath) ?? (folder as NSString).appendingPathComponent(fileName)
@@ -69,8 +70,7 @@ struct Fixtures: ParsableCommand {
             // One self-contained file: no -wal or -journal beside it, no free pages.
             try database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
             try database.close()
-            let digest = SHA256.digest(try Data(contentsOf: URL(fileURLWithPath: path))).map { String(format: "%02x", $0) }.joined()
-            try "\(digest)  \((path as NSString).lastPathComponent)\n".write(toFile: path + ".sha256", atomically: true, encoding: .utf8)
+            try FixtureFiles.writeChecksum(forFileAt: path)
             print("wrote \(displayPath(path)) and its .sha256: version \(target), \(statements.count) rows\(output == nil ? "; commit both" : "")")
         } catch {
             // A half-written fixture is worse than none.

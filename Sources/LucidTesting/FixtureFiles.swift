@@ -19,6 +19,11 @@ public enum FixtureFiles {
             .map { (folder as NSString).appendingPathComponent($0) }
     }
 
+    /// `FlightLog_2_1.sqlite` for module `FlightLog` at 2.1.
+    public static func fileName(module: String, version: SchemaVersion) -> String {
+        "\(module)_\(version.identifierSuffix).sqlite"
+    }
+
     /// `FlightLog_2_1.sqlite` → 2.1.
     public static func version(inName name: String) -> SchemaVersion? {
         let stem = (name as NSString).deletingPathExtension

@@ -103,6 +103,7 @@ public struct Renderer {
             }
             try emit("tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder, viewModels.migrationTests(provider: provider))
             ownedFolders.append(tests.outputPath)
+            // The name `lucidgen fixtures` gives it (LucidTesting.FixtureFiles.fileName).
             let fixture = (tests.outputPath as NSString).appendingPathComponent("Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")
             if !FileManager.default.fileExists(atPath: fixture) {
                 diagnostics.append(Diagnostic(.note, "no fixture store for \(model.currentVersion) yet: when you release it, run `lucidgen fixtures` and commit \(displayPath(fixture)) and its .sha256"))
