@@ -87,16 +87,18 @@ struct StepExecutor {
             }
         case .transformTable(let table, let sourceTable):
             guard let transform = transforms[table.name] else { throw StoreError.missingStage("row transform for \(table.name)") }
+            let dropped: Int
             if let typed = transform.recordTransform, let connection = db.sqliteConnection,
                 typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1)
             {
-                try self.transform(table: table, source: sourceTable, with: typed, connection: connection)
+                dropped = try self.transform(table: table, source: sourceTable, with: typed, connection: connection)
             } else {
-                try self.transform(table: table, source: sourceTable, with: transform)
+                dropped = try self.transform(table: table, source: sourceTable, with: transform)
             }
             touchedTables.insert(table.name)
             foreignKeyCheckTables.insert(table.name)
-            try applyDeleteActions(afterDroppingRowsOf: table.name)
+            // Only dropped rows can leave references behind: no scan of the referencing tables otherwise.
+            if dropped > 0 { try applyDeleteActions(afterDroppingRowsOf: table.name) }
         case .dropIndex(let name):
             if let table = try String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) {
                 touchedTables.insert(table)
@@ -188,17 +190,19 @@ struct StepExecutor {
 
     /// A rebuild whose rows come from Swift on the typed-records path: chunked `INSERT … SELECT`
     /// statements whose SQL functions run the app's code for each row (see ``RecordTransformRunner``).
-    /// The functions exist only during this call.
-    private mutating func transform(table: SchemaTable, source: String, with transform: RecordTransform, connection: OpaquePointer) throws {
+    /// The functions exist only during this call. Returns how many old rows the transform dropped.
+    private mutating func transform(table: SchemaTable, source: String, with transform: RecordTransform, connection: OpaquePointer) throws -> Int {
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(table.createTableStatement(named: temporary))
         let runner = RecordTransformRunner(transform, sourceTable: source, targetTable: table.name)
         defer { runner.unregister(from: connection) }
         try runner.register(on: connection)
+        var inserted = 0
         do {
             let insert = try db.makeStatement(sql: runner.insertSQL(into: temporary, from: source))
             try insertInChunks(from: source, label: "transform table \(table.name)", insert) {
                 try runner.checkComplete()
+                inserted += db.changesCount
                 return runner.rowsSeen
             }
         } catch {
@@ -206,12 +210,13 @@ struct StepExecutor {
             throw runner.error ?? error
         }
         try replace(source, with: temporary, as: table)
+        return runner.rowsSeen - inserted
     }
 
     /// A rebuild whose rows come from Swift on the rows-and-dictionaries path: old rows are read through
     /// a cursor (never the whole table), converted by the app's transform, and inserted with one prepared
-    /// statement per row.
-    private mutating func transform(table: SchemaTable, source: String, with transform: RowTransform) throws {
+    /// statement per row. Returns how many old rows the transform dropped.
+    private mutating func transform(table: SchemaTable, source: String, with transform: RowTransform) throws -> Int {
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(table.createTableStatement(named: temporary))
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
@@ -221,10 +226,14 @@ struct StepExecutor {
         let label = "transform table \(table.name)"
         report(label, 0, total)
         var done = 0
+        var dropped = 0
         let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoteIdentifier(source)) ORDER BY rowid")
         while let row = try rows.next() {
             done += 1
-            guard let values = try transform.transform(row) else { continue }
+            guard let values = try transform.transform(row) else {
+                dropped += 1
+                continue
+            }
             // Exact names first (generated records use the column names); case-insensitive only on a miss.
             insert.setUncheckedArguments(StatementArguments(columns.map { column in
                 values[column] ?? values.first { $0.key.lowercased() == column.lowercased() }?.value ?? .null
@@ -234,6 +243,7 @@ struct StepExecutor {
         }
         report(label, done, total)
         try replace(source, with: temporary, as: table)
+        return dropped
     }
 
     /// Rows a transform dropped are deleted rows: the rows that referenced them get their foreign key's

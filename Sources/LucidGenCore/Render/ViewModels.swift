@@ -193,8 +193,7 @@ struct ViewModels {
                     case .toMany:
                         // A relationship that becomes to-one later keeps one link per row: more would (rightly) stop that migration.
                         let becomesToOne = entity.shapes.contains { later in
-                            later.version > shape.version
-                                && later.properties.contains { $0.currentName == property.currentName && { if case .toOne = $0.kind { true } else { false } }($0) }
+                            later.version > shape.version && later.properties.contains { $0.currentName == property.currentName && $0.isToOne }
                         }
                         links.append(["linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": becomesToOne ? 1 : 2])
                     }
@@ -369,5 +368,11 @@ struct ViewModels {
         ]
         if let column = table.convertedFromColumn { result["convertedFromColumn"] = column }
         return result
+    }
+}
+
+extension PropertyShape {
+    var isToOne: Bool {
+        if case .toOne = kind { true } else { false }
     }
 }
