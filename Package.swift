@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // Tests only: seeded generators for the history explorer.
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         .target(name: "LucidSchema"),
@@ -87,6 +89,14 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime", "LucidTesting"], exclude: ["Generated/Fixtures"]),
+        // Random description histories played as a user plays them, every migration checked (issue 11).
+        .testTarget(
+            name: "HistoryExplorerTests",
+            dependencies: [
+                "LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "LucidTesting", "LucidGenCore", "FlightLog"]),
     ],
     swiftLanguageModes: [.v6]

@@ -206,7 +206,6 @@ struct ViewModels {
         }
         var naming: [[String: Any]] = []
         var recordChecks: [[String: Any]] = []
-        var exclusions: [[String: Any]] = []
         for entity in model.entities {
             guard let newest = entity.newest else { continue }
             let alias = Naming.typeName(entity.name)
@@ -216,10 +215,8 @@ struct ViewModels {
             } else {
                 properties.append((newest.identifier.column, "id"))
             }
-            var joinTables: [String: String] = [:]
             for property in newest.properties {
                 if case .toMany(_, _, _, let joinTable, _, _) = property.kind {
-                    joinTables[property.currentName] = joinTable
                     naming.append([
                         "table": swiftStringLiteral(joinTable), "entity": swiftStringLiteral("\(alias).\(property.swiftName)"),
                         "properties": "[\"source_id\": \"sourceID\", \"target_id\": \"targetID\"]",
@@ -234,26 +231,12 @@ struct ViewModels {
                 "properties": "[" + properties.map { "\(swiftStringLiteral($0.0)): \(swiftStringLiteral($0.1))" }.joined(separator: ", ") + "]",
             ])
             recordChecks.append(["typeName": newest.typeName, "entity": swiftStringLiteral(alias)])
-            for exclusion in entity.checkExclusions {
-                func add(table: String, column: String?, why: String) {
-                    exclusions.append([
-                        "table": swiftStringLiteral(table), "column": column.map(swiftStringLiteral) ?? "nil",
-                        "from": exclusion.from.map { "SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": exclusion.before.string, "why": why,
-                    ])
-                }
-                guard let name = exclusion.property else {
-                    let why = "\(entity.name): ignore_migration_checks at \(exclusion.before)"
-                    add(table: newest.tableName, column: nil, why: why)
-                    for joinTable in joinTables.values.sorted() { add(table: joinTable, column: nil, why: why) }
-                    continue
-                }
-                let why = "\(entity.name).\(name): ignore_property_migration_checks_on at \(exclusion.before)"
-                if let joinTable = joinTables[name] {
-                    add(table: joinTable, column: nil, why: why)
-                } else if let property = newest.properties.first(where: { $0.currentName == name }) {
-                    add(table: newest.tableName, column: property.column, why: why)
-                }
-            }
+        }
+        let exclusions: [[String: Any]] = model.checkExclusionTargets.map { target in
+            [
+                "table": swiftStringLiteral(target.table), "column": target.column.map(swiftStringLiteral) ?? "nil",
+                "from": target.from.map { "SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": target.before.string, "why": target.reason,
+            ]
         }
         let transforms = model.customSteps.flatMap { step in
             step.tables.map { table -> [String: Any] in

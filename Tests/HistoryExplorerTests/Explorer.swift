@@ -1,0 +1,237 @@
+import Foundation
+import Logging
+@testable import LucidGenCLI
+import LucidGenCore
+import LucidRuntime
+import LucidTesting
+
+/// Plays a ``History`` the way a user works, in process, and checks every migration it implies:
+///
+/// 1. release by release: edit the descriptions, set `current_version`, run the generator (snapshots of
+///    released versions freeze as they would; `.schema/` is never edited by hand), run it again (nothing
+///    may change), and write that release's fixture with `lucidgen fixtures`;
+/// 2. at the newest release: for every version, a store seeded with edge values, and every fixture, is
+///    migrated by the runtime with the app's stages (the explorer writes the row transforms that lossy type
+///    changes need, and their expectations) and checked by LucidTesting's oracle: every value, the schema
+///    against a fresh newest store, `foreign_key_check`, `integrity_check`;
+/// 3. the steps a migration records are the path `lucidgen plan` computes for the same file.
+struct Explorer {
+    let history: History
+    /// Rows per entity in seeded stores and fixtures.
+    var seededRows = Seed.rows
+    var fixtureRows = 5
+
+    struct Outcome {
+        var failures: [String] = []
+        var releases = 0
+        var stores = 0
+    }
+
+    func run() -> Outcome {
+        var outcome = Outcome()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-explore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        do {
+            try play(in: root, &outcome)
+        } catch {
+            outcome.failures.append("the explorer itself failed: \(error)")
+        }
+        return outcome
+    }
+
+    static func config(currentVersion: String) -> String {
+        """
+        input_path: .entities
+        current_version: \(json(currentVersion))
+        targets:
+          app:
+            module_name: Explored
+            output_path: Sources/Explored/Generated
+          app_tests:
+            module_name: ExploredTests
+            output_path: Tests/ExploredTests/Generated
+            expectations_provider: ExploredExpectations
+
+        """
+    }
+
+    private func write(_ files: [String: String], under root: URL) throws {
+        for (path, contents) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: url)
+        }
+    }
+
+    private func play(in root: URL, _ outcome: inout Outcome) throws {
+        let configPath = root.appendingPathComponent(".lucid.yaml").path
+        var workspace = Workspace()
+        var model: ResolvedModel?
+        for release in history.releases {
+            workspace.apply(release)
+            var files = ["/.lucid.yaml": Self.config(currentVersion: release.configSpelling)]
+            for (path, contents) in workspace.descriptionFiles() { files[".entities/" + path] = contents }
+            try write(files, under: root)
+            let label = "release \(release.version)"
+            do {
+                let result = try GeneratorPipeline(configPath: configPath).run(check: false)
+                model = result.model
+            } catch {
+                outcome.failures.append("\(label): generate failed:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n"))
+                return
+            }
+            do {
+                let again = try GeneratorPipeline(configPath: configPath).run(check: true)
+                if !again.report.isUpToDate {
+                    outcome.failures.append("\(label): a second generate would change \(again.report.created + again.report.updated + again.report.removed)")
+                }
+            } catch {
+                outcome.failures.append("\(label): a second generate fails:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n"))
+                return
+            }
+            outcome.releases += 1
+            do {
+                let fixtures = try Fixtures.parse(["--config", configPath, "--rows", "\(fixtureRows)"])
+                try fixtures.run()
+            } catch {
+                outcome.failures.append("\(label): lucidgen fixtures failed: \(error)")
+            }
+        }
+        guard let model else { return }
+        try check(model, workspace: workspace, configPath: configPath, root: root, &outcome)
+    }
+
+    // MARK: Checking the newest release
+
+    private func check(_ model: ResolvedModel, workspace: Workspace, configPath: String, root: URL, _ outcome: inout Outcome) throws {
+        let (stages, expectations, problems) = appCode(for: model, workspace: workspace)
+        outcome.failures += problems
+        var options = StoreOptions()
+        options.stages = stages
+        let registryStages = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
+        let exclusions = model.checkExclusionTargets.map { CheckExclusion(table: $0.table, column: $0.column, from: $0.from, before: $0.before) }
+        let harness = MigrationTestHarness(
+            versions: model.schemas, stages: registryStages, options: options, expectations: expectations, exclusions: exclusions)
+
+        let rows = FixtureRows(model: model)
+        for schema in model.schemas {
+            outcome.stores += 1
+            let failures = harness.checkSeeded(from: schema.version, rows: seededRows) { db, count in
+                for statement in rows.insertStatements(at: schema.version, rows: count) { try db.execute(sql: statement) }
+            }
+            outcome.failures += failures.map(\.description)
+        }
+        let folder = model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") } ?? ""
+        for fixture in FixtureFiles.list(in: folder) {
+            outcome.stores += 1
+            outcome.failures += harness.checkFixture(at: fixture).map(\.description)
+            outcome.failures += checkPath(of: fixture, configPath: configPath, options: options, registryStages: registryStages, versions: model.schemas)
+        }
+    }
+
+    /// The steps a migration records are the ones `lucidgen plan` shows for the same file.
+    private func checkPath(of fixture: String, configPath: String, options: StoreOptions, registryStages: [ExplicitStage], versions: [Schema]) -> [String] {
+        let name = (fixture as NSString).lastPathComponent
+        let copy = (NSTemporaryDirectory() as NSString).appendingPathComponent("explore-path-\(UUID().uuidString).sqlite")
+        defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
+        do {
+            try FileManager.default.copyItem(atPath: fixture, toPath: copy)
+            let (planVersions, planStages) = try StoreCommandOptions.parse(["--database", copy, "--config", configPath]).resolve()
+            let planned = try LucidStore.inspect(atPath: copy, versions: planVersions, stages: planStages).steps.map { "\($0.from) → \($0.to)" }
+            let logged = try DatabaseQueue(path: copy).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM lucid_migration_log") ?? 0 }
+            var migrationOptions = options
+            migrationOptions.declaredStages += registryStages
+            migrationOptions.logger = Logger(label: "lucidgen.explorer") { _ in SwiftLogNoOpLogHandler() }
+            let database = try LucidStore.open(atPath: copy, versions: versions, options: migrationOptions)
+            let taken = try database.read { db in
+                try Row.fetchAll(db, sql: "SELECT from_version, to_version FROM lucid_migration_log ORDER BY rowid LIMIT -1 OFFSET ?", arguments: [logged])
+                    .map { "\($0["from_version"] as String) → \($0["to_version"] as String)" }
+            }
+            try database.close()
+            if planned.map(normalized) != taken.map(normalized) {
+                return ["from fixture \(name): lucidgen plan shows \(planned) but the migration took \(taken)"]
+            }
+        } catch {
+            return ["from fixture \(name): the path check failed: \(error)"]
+        }
+        return []
+    }
+
+    private func normalized(_ step: String) -> String {
+        step.split(separator: " ").map { part in (try? SchemaVersion(parsing: String(part))).map(\.description) ?? String(part) }.joined(separator: " ")
+    }
+
+    // MARK: The app's code
+
+    /// Row transforms for the steps the generator says need the app's code, with their expectations; and
+    /// disagreements between the generator and the explorer on which changes need code.
+    func appCode(for model: ResolvedModel, workspace: Workspace) -> ([MigrationStage], MigrationExpectations, [String]) {
+        var stages: [MigrationStage] = []
+        var expectations = MigrationExpectations()
+        var problems: [String] = []
+        // What the explorer changed through code, per step (by the step's target version) and table.
+        var expected: [SchemaVersion: [String: [(column: String, change: Workspace.CodeChange)]]] = [:]
+        for (version, changes) in workspace.typeChanges {
+            guard let parsed = try? SchemaVersion(parsing: version) else { continue }
+            for change in changes {
+                guard let entity = workspace.entity(change.entity), let property = entity.property(change.property),
+                    let resolved = model.entities.first(where: { $0.name == entity.name }),
+                    let shape = resolved.shapes.last(where: { $0.version <= parsed }),
+                    let column = shape.properties.first(where: { $0.currentName == property.name })?.column
+                else {
+                    problems.append("explorer: cannot find the column of \(change) at \(version)")
+                    continue
+                }
+                expected[parsed, default: [:]][shape.tableName, default: []].append((column, change))
+            }
+        }
+        var covered: Set<String> = []
+        for step in model.customSteps where !step.tables.isEmpty {
+            var transforms: [RowTransform] = []
+            for table in step.tables {
+                guard let changes = expected[step.to]?[table.table] else {
+                    problems.append("\(step.from) → \(step.to): the generator asks for the app's code for table \(table.table) (\(table.reasons.joined(separator: "; "))), but the history changes nothing there that needs code")
+                    continue
+                }
+                covered.insert("\(step.to)/\(table.table)")
+                let convert: @Sendable (Row) -> [String: DatabaseValue]? = { row in
+                    var values: [String: DatabaseValue] = [:]
+                    for (column, value) in row { values[column] = value }
+                    for (column, change) in changes { values[column] = Conversions.convert(values[column] ?? .null, from: change.from, to: change.to) }
+                    return values
+                }
+                transforms.append(RowTransform(table: table.table, transform: convert))
+                expectations.transforms.append(TransformExpectation(from: step.from, to: step.to, table: table.table, expect: convert))
+            }
+            stages.append(MigrationStage(from: step.from, to: step.to, label: step.label, transforms: transforms))
+        }
+        for (version, tables) in expected {
+            for (table, changes) in tables where !covered.contains("\(version)/\(table)") {
+                problems.append(
+                    "\(version): \(changes.map { "\(table).\($0.column) \($0.change.from) → \($0.change.to)" }.joined(separator: ", ")) loses values for some inputs, but the generator inferred it instead of asking for the app's code")
+            }
+        }
+        return (stages, expectations, problems)
+    }
+}
+
+/// The explorer's own conversions for the type changes that need the app's code (what its "app" does).
+enum Conversions {
+    static func convert(_ value: DatabaseValue, from old: PropertyKind, to new: PropertyKind) -> DatabaseValue {
+        if value.isNull { return .null }
+        guard case .scalar(let from) = old, case .scalar(let to) = new else { return value }
+        let integer: Int64? = Int64.fromDatabaseValue(value)
+        let double: Double? = Double.fromDatabaseValue(value)
+        let text: String? = String.fromDatabaseValue(value)
+        switch (from, to) {
+        case ("string", "int"): return (text.flatMap { Int64($0) } ?? 0).databaseValue
+        case ("double", "string"): return "\(double ?? 0)".databaseValue
+        case ("int", "double"): return Double(integer ?? 0).databaseValue
+        case ("double", "int"): return (Int64(exactly: (double ?? 0).rounded(.towardZero)) ?? 0).databaseValue
+        case ("int", "bool"): return ((integer ?? 0) != 0 ? 1 : 0).databaseValue
+        case ("int", "string"): return String(integer ?? 0).databaseValue
+        case ("bool", "int"): return (integer ?? 0).databaseValue
+        default: return value
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// A history as a user writes it: a list of releases, each a list of edits to the descriptions.
+///
+/// Edits name entities and properties by a stable `key` (never by name, which edits change), so that
+/// removing an edit while shrinking leaves the others meaningful: an edit that no longer applies
+/// (its entity was never added, its property is gone) is skipped when the history is replayed.
+struct History: Sendable, CustomStringConvertible {
+    var releases: [Release]
+
+    struct Release: Sendable {
+        /// The version as the user spells it in `version_history` and `current_version`.
+        var version: String
+        /// How `current_version` spells it in `.lucid.yaml` (`1.0` may be written `1.0.0`).
+        var configSpelling: String
+        var edits: [Edit]
+    }
+
+    var description: String {
+        releases.map { release in
+            "\(release.version)\(release.configSpelling != release.version ? " (current_version \"\(release.configSpelling)\")" : ""):\n"
+                + (release.edits.isEmpty ? "    (nothing changes)\n" : release.edits.map { "    - \($0)\n" }.joined())
+        }.joined()
+    }
+}
+
+/// The type of a property as descriptions write it.
+enum PropertyKind: Sendable, Hashable, CustomStringConvertible {
+    case scalar(String)
+    case array(String)
+    case subtype(String)
+    case toOne(entity: Int)
+    case toMany(entity: Int)
+
+    var description: String {
+        switch self {
+        case .scalar(let name): name
+        case .array(let name): "[\(name)]"
+        case .subtype(let name): name
+        case .toOne(let entity): "to_one #\(entity)"
+        case .toMany(let entity): "to_many #\(entity)"
+        }
+    }
+
+    var isRelationship: Bool {
+        switch self {
+        case .toOne, .toMany: true
+        default: false
+        }
+    }
+
+    var target: Int? {
+        switch self {
+        case .toOne(let entity), .toMany(let entity): entity
+        default: nil
+        }
+    }
+}
+
+/// A property at the time it is added.
+struct PropertySpec: Sendable, CustomStringConvertible {
+    var key: Int
+    var name: String
+    var kind: PropertyKind
+    var nullable: Bool
+    /// A JSON value, as written in the description.
+    var defaultJSON: String?
+
+    var description: String {
+        "#\(key) \(name): \(kind)\(nullable ? "?" : "")\(defaultJSON.map { " = \($0)" } ?? "")"
+    }
+}
+
+enum IdentifierKind: String, Sendable, CaseIterable {
+    case local, int, string, property
+}
+
+/// An entity at the time it is added.
+struct EntitySpec: Sendable, CustomStringConvertible {
+    var key: Int
+    var name: String
+    var identifier: IdentifierKind
+    var properties: [PropertySpec]
+
+    var description: String {
+        "#\(key) \(name) (identifier \(identifier.rawValue)) { \(properties.map(\.description).joined(separator: ", ")) }"
+    }
+}
+
+/// One edit of the descriptions.
+enum Edit: Sendable, CustomStringConvertible {
+    case addEntity(EntitySpec)
+    /// `removed_at_version` on the entity (and on every relationship that points at it).
+    case removeEntity(Int)
+    /// A `version_history` item with `previous_name`.
+    case renameEntity(Int, to: String)
+    case addProperty(entity: Int, PropertySpec)
+    /// `removed_at_version` on the property.
+    case removeProperty(entity: Int, property: Int)
+    /// `previous_name` (and `renamed_at_version` when `explicitVersion`).
+    case renameProperty(entity: Int, property: Int, to: String, explicitVersion: Bool)
+    /// The property's type edited in place: the released snapshot says what it was.
+    /// A lossy change is followed by the app's row transform (the explorer supplies it).
+    case changeType(entity: Int, property: Int, to: PropertyKind)
+    /// `nullable` edited in place (required gets `defaultJSON`).
+    case setNullable(entity: Int, property: Int, nullable: Bool, defaultJSON: String?)
+    /// `default_value` edited in place.
+    case setDefault(entity: Int, property: Int, defaultJSON: String?)
+    /// `ignore_property_migration_checks_on` on this version's history item.
+    case ignoreChecks(entity: Int, property: Int)
+    /// A history item for this version without any change.
+    case touch(Int)
+
+    var description: String {
+        switch self {
+        case .addEntity(let spec): "add entity \(spec)"
+        case .removeEntity(let key): "remove entity #\(key)"
+        case .renameEntity(let key, let name): "rename entity #\(key) to \(name)"
+        case .addProperty(let entity, let spec): "add property to #\(entity): \(spec)"
+        case .removeProperty(let entity, let property): "remove property #\(entity).#\(property)"
+        case .renameProperty(let entity, let property, let name, let explicit):
+            "rename property #\(entity).#\(property) to \(name)\(explicit ? " (with renamed_at_version)" : "")"
+        case .changeType(let entity, let property, let kind): "change type of #\(entity).#\(property) to \(kind)"
+        case .setNullable(let entity, let property, let nullable, let defaultJSON):
+            "make #\(entity).#\(property) \(nullable ? "nullable" : "required")\(defaultJSON.map { " with default \($0)" } ?? "")"
+        case .setDefault(let entity, let property, let defaultJSON): "set default of #\(entity).#\(property) to \(defaultJSON ?? "none")"
+        case .ignoreChecks(let entity, let property): "ignore checks on #\(entity).#\(property)"
+        case .touch(let key): "history item for #\(key) without change"
+        }
+    }
+
+    /// The entities whose `version_history` gets an item for the release of this edit.
+    var touchedEntities: [Int] {
+        switch self {
+        case .addEntity(let spec): [spec.key]
+        case .removeEntity: []
+        case .renameEntity(let key, _), .touch(let key): [key]
+        case .addProperty(let entity, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _, _), .changeType(let entity, _, _),
+            .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _):
+            [entity]
+        }
+    }
+}

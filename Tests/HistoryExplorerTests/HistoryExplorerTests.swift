@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// The history explorer: random description histories, played as a user plays them, every migration checked.
+///
+/// CI runs a fixed set of seeds. Any seed and count (a soak):
+/// `LUCIDGEN_EXPLORE_SEED=<n> LUCIDGEN_EXPLORE_COUNT=<n> swift test --filter HistoryExplorer`.
+/// A failure prints the seed, the shrunk history (its edits per release) and its description files per
+/// release, ready to become a regression test.
+@Suite("HistoryExplorer", .serialized)
+struct HistoryExplorerTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let firstSeed = environment["LUCIDGEN_EXPLORE_SEED"].flatMap(UInt64.init) ?? 1
+    static let count = environment["LUCIDGEN_EXPLORE_COUNT"].flatMap(Int.init) ?? 12
+
+    @Test("random histories migrate every value", arguments: Array(firstSeed..<(firstSeed + UInt64(count))))
+    func explore(seed: UInt64) {
+        var generator = HistoryGenerator(seed: seed)
+        let history = generator.history()
+        let outcome = Explorer(history: history).run()
+        guard !outcome.failures.isEmpty else { return }
+        let shrunk = Shrinker(history: history).shrink()
+        Issue.record(Comment(rawValue: Shrinker.report(seed: seed, original: history, originalFailures: outcome.failures, shrunk: shrunk)))
+    }
+}

@@ -1,0 +1,391 @@
+import Foundation
+
+/// The descriptions as a user keeps them while working through a ``History``: edits are applied release
+/// by release, then written as description files and a `.lucid.yaml`, exactly what a user commits.
+struct Workspace: Sendable {
+    struct HistoryItem: Sendable {
+        var version: String
+        var previousName: String?
+        var ignoredProperties: [String] = []
+    }
+
+    struct Property: Sendable {
+        var key: Int
+        var name: String
+        var kind: PropertyKind
+        var nullable: Bool
+        var defaultJSON: String?
+        var addedAt: String?
+        var removedAt: String?
+        var previousName: String?
+        var renamedAt: String?
+        /// The release that last changed the property in place (at most one change a release).
+        var changedAt: String?
+    }
+
+    struct Entity: Sendable {
+        var key: Int
+        var name: String
+        var identifier: IdentifierKind
+        var history: [HistoryItem]
+        var properties: [Property]
+        var removedAt: String?
+        /// For `identifier: property`: the key of that property.
+        var identifierProperty: Int?
+        /// Set when a release changed a column's type through the app's code: no other edit of the entity in that release.
+        var lockedAt: String?
+
+        var firstVersion: String { history[0].version }
+        func property(_ key: Int) -> Property? { properties.first { $0.key == key } }
+        func propertyIndex(_ key: Int) -> Int? { properties.firstIndex { $0.key == key } }
+    }
+
+    /// A type change that needs the app's code: the explorer supplies the transform.
+    struct CodeChange: Sendable, Hashable {
+        var entity: Int
+        var property: Int
+        var from: PropertyKind
+        var to: PropertyKind
+    }
+
+    var entities: [Entity] = []
+    /// The release being edited.
+    var version = ""
+    /// Per release: the type changes in it (version → changes).
+    var typeChanges: [String: [CodeChange]] = [:]
+    /// The edits that applied, per release (for reports).
+    var applied: [String: [Edit]] = [:]
+
+    func entity(_ key: Int) -> Entity? { entities.first { $0.key == key } }
+    func index(of key: Int) -> Int? { entities.firstIndex { $0.key == key } }
+    func isLive(_ key: Int) -> Bool { entity(key).map { $0.removedAt == nil } ?? false }
+    func isLive(_ property: Property) -> Bool { property.removedAt == nil }
+
+    var liveEntities: [Entity] { entities.filter { $0.removedAt == nil } }
+
+    // MARK: Applying edits
+
+    /// Applies one release. Edits that do not apply to the current descriptions are skipped.
+    mutating func apply(_ release: History.Release) {
+        begin(release.version)
+        for edit in release.edits { applyEdit(edit) }
+        finishRelease()
+    }
+
+    mutating func begin(_ version: String) {
+        self.version = version
+        applied[version] = []
+    }
+
+    /// Applies one edit of the current release, if it applies; its entities get a history item at once.
+    @discardableResult
+    mutating func applyEdit(_ edit: Edit) -> Bool {
+        guard apply(edit) else { return false }
+        for key in edit.touchedEntities { addHistoryItem(key) }
+        applied[version, default: []].append(edit)
+        return true
+    }
+
+    /// The version must exist: some entity lists it (a removal alone also makes it a version).
+    mutating func finishRelease() {
+        if !entities.contains(where: { $0.history.contains { $0.version == version } || $0.removedAt == version }),
+            let first = liveEntities.first
+        {
+            addHistoryItem(first.key)
+            applied[version, default: []].append(.touch(first.key))
+        }
+    }
+
+    private mutating func addHistoryItem(_ key: Int) {
+        guard let index = index(of: key), entities[index].removedAt == nil else { return }
+        if !entities[index].history.contains(where: { $0.version == version }) {
+            entities[index].history.append(HistoryItem(version: version))
+        }
+    }
+
+    private func isNew(_ entity: Entity) -> Bool { entity.firstVersion == version }
+    private func isLocked(_ entity: Entity) -> Bool { entity.lockedAt == version }
+    private func historyItemNow(_ entity: Entity) -> Bool { entity.history.contains { $0.version == version } }
+
+    /// Whether a new entity may take `name`: no description uses it (nor its Swift type name).
+    func entityNameIsFree(_ name: String) -> Bool {
+        !entities.contains { $0.removedAt == nil && ($0.name.lowercased() == name.lowercased() || camel($0.name) == camel(name)) }
+            && !entities.contains { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// Whether `entity` may get a property named `name`: no property of its description uses it.
+    func propertyNameIsFree(_ name: String, in entity: Entity) -> Bool {
+        if entity.identifier != .property && name.lowercased() == "id" { return false }
+        return !entity.properties.contains { property in
+            property.name.lowercased() == name.lowercased() || camel(property.name).lowercased() == camel(name).lowercased()
+        }
+    }
+
+    private mutating func apply(_ edit: Edit) -> Bool {
+        switch edit {
+        case .addEntity(let spec):
+            guard entity(spec.key) == nil, entityNameIsFree(spec.name) else { return false }
+            var properties: [Property] = []
+            for property in spec.properties {
+                if let target = property.kind.target, target != spec.key, !isLive(target) { continue }
+                guard !properties.contains(where: { $0.name.lowercased() == property.name.lowercased() || camel($0.name).lowercased() == camel(property.name).lowercased() }),
+                    spec.identifier == .property || property.name.lowercased() != "id"
+                else { continue }
+                properties.append(Property(key: property.key, name: property.name, kind: property.kind, nullable: property.nullable, defaultJSON: property.defaultJSON))
+            }
+            var identifierProperty: Int?
+            var identifier = spec.identifier
+            if identifier == .property {
+                if let key = properties.first(where: { !$0.nullable && ($0.kind == .scalar("int") || $0.kind == .scalar("string")) })?.key {
+                    identifierProperty = key
+                } else {
+                    identifier = .int
+                }
+            }
+            entities.append(Entity(
+                key: spec.key, name: spec.name, identifier: identifier, history: [HistoryItem(version: version)], properties: properties,
+                identifierProperty: identifierProperty))
+            return true
+
+        case .removeEntity(let key):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]), !historyItemNow(entities[index]),
+                liveEntities.count > 1
+            else { return false }
+            // Relationships that point at it go with it; one added in this release cannot (nothing to remove).
+            for other in entities where other.removedAt == nil && other.key != key {
+                for property in other.properties where property.removedAt == nil && property.kind.target == key {
+                    if property.addedAt == version || isNew(other) || isLocked(other) || property.renamedAt == version || property.changedAt == version { return false }
+                }
+            }
+            for otherIndex in entities.indices where entities[otherIndex].removedAt == nil && entities[otherIndex].key != key {
+                for propertyIndex in entities[otherIndex].properties.indices
+                where entities[otherIndex].properties[propertyIndex].removedAt == nil && entities[otherIndex].properties[propertyIndex].kind.target == key {
+                    entities[otherIndex].properties[propertyIndex].removedAt = version
+                    addHistoryItem(entities[otherIndex].key)
+                }
+            }
+            entities[index].removedAt = version
+            return true
+
+        case .renameEntity(let key, let name):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]), !isLocked(entities[index]),
+                !entities[index].history.contains(where: { $0.version == version && $0.previousName != nil }), entityNameIsFree(name)
+            else { return false }
+            let old = entities[index].name
+            addHistoryItem(key)
+            let item = entities[index].history.firstIndex { $0.version == version }!
+            entities[index].history[item].previousName = old
+            entities[index].name = name
+            return true
+
+        case .addProperty(let key, let spec):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isLocked(entities[index]),
+                propertyNameIsFree(spec.name, in: entities[index]), !entities[index].properties.contains(where: { $0.key == spec.key })
+            else { return false }
+            if let target = spec.kind.target, target != key, !isLive(target) { return false }
+            entities[index].properties.append(Property(
+                key: spec.key, name: spec.name, kind: spec.kind, nullable: spec.nullable, defaultJSON: spec.defaultJSON,
+                addedAt: isNew(entities[index]) ? nil : version))
+            return true
+
+        case .removeProperty(let key, let propertyKey):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]), !isLocked(entities[index]),
+                let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
+            else { return false }
+            let property = entities[index].properties[p]
+            guard property.removedAt == nil, property.addedAt != version, property.renamedAt != version, property.changedAt != version else { return false }
+            entities[index].properties[p].removedAt = version
+            return true
+
+        case .renameProperty(let key, let propertyKey, let name, let explicit):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]), !isLocked(entities[index]),
+                let p = entities[index].propertyIndex(propertyKey), propertyNameIsFree(name, in: entities[index])
+            else { return false }
+            let property = entities[index].properties[p]
+            // Descriptions hold one previous_name: a property is renamed once.
+            guard property.removedAt == nil, property.previousName == nil, property.addedAt != version, property.changedAt != version,
+                !entities[index].properties.contains(where: { $0.previousName?.lowercased() == name.lowercased() })
+            else { return false }
+            entities[index].properties[p].previousName = property.name
+            entities[index].properties[p].name = name
+            entities[index].properties[p].renamedAt = version
+            if !explicit { entities[index].properties[p].renamedAt = nil }
+            entities[index].properties[p].changedAt = version
+            return true
+
+        case .changeType(let key, let propertyKey, let kind):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]), !historyItemNow(entities[index]),
+                let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
+            else { return false }
+            let property = entities[index].properties[p]
+            guard property.removedAt == nil, property.addedAt != version, property.changedAt != version, property.kind != kind,
+                TypeChanges.isAllowed(from: property.kind, to: kind), property.defaultJSON == nil || !kind.isRelationship
+            else { return false }
+            entities[index].properties[p].kind = kind
+            if property.defaultJSON != nil { entities[index].properties[p].defaultJSON = TypeChanges.defaultJSON(for: kind) }
+            entities[index].properties[p].changedAt = version
+            if TypeChanges.needsCode(from: property.kind, to: kind) {
+                entities[index].lockedAt = version
+                typeChanges[version, default: []].append(CodeChange(entity: key, property: propertyKey, from: property.kind, to: kind))
+            }
+            return true
+
+        case .setNullable(let key, let propertyKey, let nullable, let defaultJSON):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]), !isLocked(entities[index]),
+                let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
+            else { return false }
+            let property = entities[index].properties[p]
+            guard property.removedAt == nil, property.addedAt != version, property.changedAt != version, property.nullable != nullable else { return false }
+            if case .toMany = property.kind { return false }
+            if !nullable && defaultJSON == nil && property.defaultJSON == nil { return false }
+            if !nullable && property.kind.isRelationship { return false }
+            entities[index].properties[p].nullable = nullable
+            if !nullable, property.defaultJSON == nil { entities[index].properties[p].defaultJSON = defaultJSON }
+            entities[index].properties[p].changedAt = version
+            return true
+
+        case .setDefault(let key, let propertyKey, let defaultJSON):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]), !isLocked(entities[index]),
+                let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
+            else { return false }
+            let property = entities[index].properties[p]
+            guard property.removedAt == nil, property.addedAt != version, property.changedAt != version, !property.kind.isRelationship,
+                property.defaultJSON != defaultJSON, defaultJSON != nil || property.nullable
+            else { return false }
+            entities[index].properties[p].defaultJSON = defaultJSON
+            entities[index].properties[p].changedAt = version
+            return true
+
+        case .ignoreChecks(let key, let propertyKey):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]),
+                let property = entities[index].property(propertyKey), property.removedAt == nil
+            else { return false }
+            addHistoryItem(key)
+            let item = entities[index].history.firstIndex { $0.version == version }!
+            if !entities[index].history[item].ignoredProperties.contains(property.name) {
+                entities[index].history[item].ignoredProperties.append(property.name)
+            }
+            return true
+
+        case .touch(let key):
+            guard let entity = entity(key), entity.removedAt == nil else { return false }
+            return true
+        }
+    }
+
+    // MARK: Writing
+
+    /// The description files: path (relative to the input folder) → contents.
+    func descriptionFiles() -> [String: String] {
+        var files: [String: String] = [:]
+        for entity in entities {
+            var object: [(String, String)] = [("name", json(entity.name))]
+            switch entity.identifier {
+            case .local: break
+            case .int: object.append(("identifier", "{ \"type\": \"int\" }"))
+            case .string: object.append(("identifier", "{ \"type\": \"string\" }"))
+            case .property:
+                let name = entity.property(entity.identifierProperty!)!.name
+                object.append(("identifier", "{ \"type\": \"property\", \"property_name\": \(json(name)) }"))
+            }
+            let items = entity.history.map { item -> String in
+                var parts = ["\"version\": \(json(item.version))"]
+                if let previous = item.previousName { parts.append("\"previous_name\": \(json(previous))") }
+                if !item.ignoredProperties.isEmpty {
+                    parts.append("\"ignore_property_migration_checks_on\": [\(item.ignoredProperties.map(json).joined(separator: ", "))]")
+                }
+                return "{ " + parts.joined(separator: ", ") + " }"
+            }
+            object.append(("version_history", "[\n        " + items.joined(separator: ",\n        ") + "\n    ]"))
+            if let removed = entity.removedAt { object.append(("removed_at_version", json(removed))) }
+            let properties = entity.properties.map { property -> String in
+                var parts = ["\"name\": \(json(property.name))", "\"property_type\": \(typeJSON(property.kind))"]
+                if property.nullable { parts.append("\"nullable\": true") }
+                if let value = property.defaultJSON { parts.append("\"default_value\": \(value)") }
+                if let added = property.addedAt { parts.append("\"added_at_version\": \(json(added))") }
+                if let removed = property.removedAt { parts.append("\"removed_at_version\": \(json(removed))") }
+                if let previous = property.previousName { parts.append("\"previous_name\": \(json(previous))") }
+                if let renamed = property.renamedAt { parts.append("\"renamed_at_version\": \(json(renamed))") }
+                return "{ " + parts.joined(separator: ", ") + " }"
+            }
+            object.append(("properties", "[\n        " + properties.joined(separator: ",\n        ") + "\n    ]"))
+            files["entity_\(entity.key).json"] = "{\n" + object.map { "    \(json($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
+        }
+        for (name, contents) in Subtypes.files { files["Subtypes/\(name).json"] = contents }
+        return files
+    }
+
+    func typeJSON(_ kind: PropertyKind) -> String {
+        switch kind {
+        case .scalar(let name), .subtype(let name): json(name)
+        case .array(let name): json("[\(name)]")
+        case .toOne(let key): "{ \"entity_name\": \(json(entity(key)!.name)), \"association\": \"to_one\" }"
+        case .toMany(let key): "{ \"entity_name\": \(json(entity(key)!.name)), \"association\": \"to_many\" }"
+        }
+    }
+}
+
+/// A JSON string literal.
+func json(_ text: String) -> String {
+    String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+}
+
+/// `tail_number` → `tailNumber`, as the generator names Swift members.
+func camel(_ name: String) -> String {
+    let parts = name.split(separator: "_")
+    guard let first = parts.first else { return name }
+    return first.prefix(1).lowercased() + first.dropFirst() + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+}
+
+/// The subtypes every explored project has (subtypes have no history yet: they never change).
+enum Subtypes {
+    static let enumCases = ["active", "archived", "select", "default"]
+    static let options = ["read", "write", "share"]
+    static let files: [String: String] = [
+        "status": "{ \"name\": \"status\", \"cases\": [\(enumCases.map(json).joined(separator: ", "))] }\n",
+        "permissions": "{ \"name\": \"permissions\", \"options\": [\(options.map(json).joined(separator: ", "))] }\n",
+        "point": """
+            { "name": "point", "properties": [
+                { "name": "x", "property_type": "double" },
+                { "name": "label", "property_type": "string", "nullable": true }
+            ] }
+
+            """,
+    ]
+}
+
+/// Which type changes the explorer makes, and which of them need the app's code.
+enum TypeChanges {
+    /// Value-type changes a user may make by editing `property_type`.
+    static let valuePairs: [(String, String)] = [
+        ("int", "string"), ("bool", "int"), ("string", "int"), ("double", "string"), ("int", "double"), ("double", "int"),
+        ("int", "bool"), ("seconds", "double"),
+    ]
+
+    static func isAllowed(from old: PropertyKind, to new: PropertyKind) -> Bool {
+        switch (old, new) {
+        case (.scalar(let a), .scalar(let b)): valuePairs.contains { $0 == (a, b) }
+        case (.toOne(let a), .toMany(let b)): a == b
+        default: false
+        }
+    }
+
+    /// Conversions that are exact for every value, which lucidgen infers; the others need the app's code.
+    static func needsCode(from old: PropertyKind, to new: PropertyKind) -> Bool {
+        switch (old, new) {
+        case (.scalar("int"), .scalar("string")), (.scalar("bool"), .scalar("int")), (.scalar("seconds"), .scalar("double")): false
+        case (.toOne, .toMany): false
+        default: true
+        }
+    }
+
+    static func defaultJSON(for kind: PropertyKind) -> String? {
+        switch kind {
+        case .scalar("string"): "\"it's\""
+        case .scalar("int"): "-7"
+        case .scalar("double"), .scalar("seconds"): "2.5"
+        case .scalar("bool"): "true"
+        default: nil
+        }
+    }
+}
