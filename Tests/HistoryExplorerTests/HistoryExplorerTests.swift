@@ -12,6 +12,8 @@ struct HistoryExplorerTests {
     static let environment = ProcessInfo.processInfo.environment
     static let firstSeed = environment["LUCIDGEN_EXPLORE_SEED"].flatMap(UInt64.init) ?? 1
     static let count = environment["LUCIDGEN_EXPLORE_COUNT"].flatMap(Int.init) ?? 12
+    /// `LUCIDGEN_EXPLORE_SHRINK=0` reports failures unshrunk (a quick survey of a long soak).
+    static let shrinks = environment["LUCIDGEN_EXPLORE_SHRINK"] != "0"
 
     @Test("random histories migrate every value", arguments: Array(firstSeed..<(firstSeed + UInt64(count))))
     func explore(seed: UInt64) {
@@ -19,6 +21,10 @@ struct HistoryExplorerTests {
         let history = generator.history()
         let outcome = Explorer(history: history).run()
         guard !outcome.failures.isEmpty else { return }
+        guard Self.shrinks else {
+            Issue.record(Comment(rawValue: "seed \(seed) fails (unshrunk):\n" + outcome.failures.prefix(6).map { "  • \($0)" }.joined(separator: "\n") + "\nHistory:\n\(history)"))
+            return
+        }
         let shrunk = Shrinker(history: history).shrink()
         Issue.record(Comment(rawValue: Shrinker.report(seed: seed, original: history, originalFailures: outcome.failures, shrunk: shrunk)))
     }

@@ -42,26 +42,22 @@ struct HistoryGenerator {
 
     // MARK: Versions
 
-    /// Increasing versions with the spellings users write: `1.0`, `1.1`, `2`, `2.0.1`, `9`, `10`…
+    /// Increasing versions with the spellings users write: `1.0`, `1.1`, `1.1.1`, `2.0`; minors and majors
+    /// that pass 9 (`1.9` → `1.10`, `9.0` → `10.0`: numeric, not textual, order).
     mutating func versions(count: Int) -> [(version: String, spelling: String)] {
-        var components = chance(20) ? [9] : [1, 0]
+        var components = pick([[1, 0], [1, 8], [9, 0], [0, 9]])
         var result: [(String, String)] = []
         for index in 0..<count {
             if index > 0 {
                 switch int(0...3) {
-                case 0:
-                    // Next major: 9 → 10 compares numerically.
-                    components = [components[0] + 1] + (chance(50) ? [0] : [])
-                case 1 where components.count >= 2:
-                    components[1] += 1
-                    components = Array(components.prefix(2))
-                default:
-                    components = components.count >= 3 ? [components[0], components[1], components[2] + 1] : components + Array(repeating: 0, count: 2 - components.count) + [1]
+                case 0: components = [components[0] + 1, 0]
+                case 1: components = [components[0], components[1] + 1]
+                default: components = components.count == 3 ? [components[0], components[1], components[2] + 1] : components + [1]
                 }
             }
             let version = components.map(String.init).joined(separator: ".")
             // Sometimes current_version spells the same version with a trailing zero.
-            let spelling = components.count < 3 && chance(15) ? version + ".0" : version
+            let spelling = components.count == 2 && chance(15) ? version + ".0" : version
             result.append((version, spelling))
         }
         return result
