@@ -64,6 +64,13 @@ struct Explorer {
     }
 
     private func play(in root: URL, _ outcome: inout Outcome) throws {
+        guard let (model, workspace) = try playReleases(in: root, &outcome) else { return }
+        try check(model, workspace: workspace, configPath: root.appendingPathComponent(".lucid.yaml").path, root: root, &outcome)
+    }
+
+    /// Release by release: edit, generate (twice), write the release's fixture. Returns the newest model,
+    /// or nil when a release failed (the failure is in `outcome`).
+    func playReleases(in root: URL, _ outcome: inout Outcome) throws -> (ResolvedModel, Workspace)? {
         let configPath = root.appendingPathComponent(".lucid.yaml").path
         var workspace = Workspace()
         var model: ResolvedModel?
@@ -78,7 +85,7 @@ struct Explorer {
                 model = result.model
             } catch {
                 outcome.failures.append("\(label): generate failed:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n"))
-                return
+                return nil
             }
             do {
                 let again = try GeneratorPipeline(configPath: configPath).run(check: true)
@@ -87,7 +94,7 @@ struct Explorer {
                 }
             } catch {
                 outcome.failures.append("\(label): a second generate fails:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n"))
-                return
+                return nil
             }
             outcome.releases += 1
             do {
@@ -97,8 +104,7 @@ struct Explorer {
                 outcome.failures.append("\(label): lucidgen fixtures failed: \(error)")
             }
         }
-        guard let model else { return }
-        try check(model, workspace: workspace, configPath: configPath, root: root, &outcome)
+        return model.map { ($0, workspace) }
     }
 
     // MARK: Checking the newest release

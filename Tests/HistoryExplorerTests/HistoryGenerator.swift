@@ -7,8 +7,11 @@ struct HistoryGenerator {
     var rng: Xoshiro
     private var nextKey = 1
     private var workspace = Workspace()
+    /// Whether lossy type changes (which need the app's code) are drawn.
+    var codeChanges = true
 
-    init(seed: UInt64) {
+    init(seed: UInt64, codeChanges: Bool = true) {
+        self.codeChanges = codeChanges
         // SplitMix64 spreads a small seed over Xoshiro's 256-bit state.
         var state = seed
         func next() -> UInt64 {
@@ -161,7 +164,9 @@ struct HistoryGenerator {
             guard let property else { return .touch(entity.key) }
             let candidates: [PropertyKind]
             switch property.kind {
-            case .scalar(let old): candidates = TypeChanges.valuePairs.filter { $0.0 == old }.map { .scalar($0.1) }
+            case .scalar(let old):
+                candidates = TypeChanges.valuePairs.filter { $0.0 == old }.map { PropertyKind.scalar($0.1) }
+                    .filter { codeChanges || !TypeChanges.needsCode(from: property.kind, to: $0) }
             case .toOne(let target): candidates = [.toMany(entity: target)]
             default: candidates = []
             }
