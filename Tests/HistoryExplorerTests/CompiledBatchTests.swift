@@ -55,7 +55,7 @@ struct CompiledBatchTests {
             let package = Package(
                 name: "Explored",
                 platforms: [.macOS(.v13)],
-                dependencies: [.package(name: "lucidgen", path: \(json(repositoryRoot.path)))],
+                dependencies: [.package(name: "lucidgen", path: \(swiftLiteral(repositoryRoot.path)))],
                 targets: [
                     .target(name: "Explored", dependencies: [.product(name: "LucidRuntime", package: "lucidgen")]),
                     .testTarget(
@@ -76,6 +76,10 @@ struct CompiledBatchTests {
             """
         try Data(manifest.utf8).write(to: consumer.appendingPathComponent("Package.swift"))
         try Data(expectations.utf8).write(to: consumer.appendingPathComponent("Tests/ExploredTests/ExploredExpectations.swift"))
+    }
+
+    static func swiftLiteral(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     static func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String, error: String) {

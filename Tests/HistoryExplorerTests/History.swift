@@ -14,11 +14,14 @@ struct History: Sendable, CustomStringConvertible {
         /// How `current_version` spells it in `.lucid.yaml` (`1.0` may be written `1.0.0`).
         var configSpelling: String
         var edits: [Edit]
+        /// Entities whose `version_history` spells this version with a trailing `.0` (`1.1.0` for `1.1`).
+        var respelledBy: [Int] = []
     }
 
     var description: String {
         releases.map { release in
-            "\(release.version)\(release.configSpelling != release.version ? " (current_version \"\(release.configSpelling)\")" : ""):\n"
+            "\(release.version)\(release.configSpelling != release.version ? " (current_version \"\(release.configSpelling)\")" : "")"
+                + (release.respelledBy.isEmpty ? "" : " (spelled \(release.version).0 by \(release.respelledBy.map { "#\($0)" }.joined(separator: ", ")))") + ":\n"
                 + (release.edits.isEmpty ? "    (nothing changes)\n" : release.edits.map { "    - \($0)\n" }.joined())
         }.joined()
     }
@@ -108,6 +111,8 @@ enum Edit: Sendable, CustomStringConvertible {
     case setDefault(entity: Int, property: Int, defaultJSON: String?)
     /// `ignore_property_migration_checks_on` on this version's history item.
     case ignoreChecks(entity: Int, property: Int)
+    /// `ignore_migration_checks: true` on this version's history item.
+    case ignoreEntityChecks(Int)
     /// A history item for this version without any change.
     case touch(Int)
 
@@ -125,6 +130,7 @@ enum Edit: Sendable, CustomStringConvertible {
             "make #\(entity).#\(property) \(nullable ? "nullable" : "required")\(defaultJSON.map { " with default \($0)" } ?? "")"
         case .setDefault(let entity, let property, let defaultJSON): "set default of #\(entity).#\(property) to \(defaultJSON ?? "none")"
         case .ignoreChecks(let entity, let property): "ignore checks on #\(entity).#\(property)"
+        case .ignoreEntityChecks(let entity): "ignore checks on #\(entity)"
         case .touch(let key): "history item for #\(key) without change"
         }
     }
@@ -134,7 +140,7 @@ enum Edit: Sendable, CustomStringConvertible {
         switch self {
         case .addEntity(let spec): [spec.key]
         case .removeEntity: []
-        case .renameEntity(let key, _), .touch(let key): [key]
+        case .renameEntity(let key, _), .touch(let key), .ignoreEntityChecks(let key): [key]
         case .addProperty(let entity, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _, _), .changeType(let entity, _, _),
             .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _):
             [entity]

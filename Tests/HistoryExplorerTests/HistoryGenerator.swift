@@ -80,7 +80,9 @@ struct HistoryGenerator {
                 workspace.applyEdit(edit)
             }
             workspace.finishRelease()
-            releases.append(History.Release(version: version, configSpelling: spelling, edits: edits))
+            // Now and then an entity spells the version differently (`1.1.0` for `1.1`).
+            let respelledBy = chance(15) ? [pick(workspace.liveEntities.map(\.key) + [0])] : []
+            releases.append(History.Release(version: version, configSpelling: spelling, edits: edits, respelledBy: respelledBy))
         }
         return History(releases: releases)
     }
@@ -177,6 +179,8 @@ struct HistoryGenerator {
         case 10:
             guard let property else { return .touch(entity.key) }
             return .setDefault(entity: entity.key, property: property.key, defaultJSON: chance(20) ? nil : defaultJSON(for: property.kind))
+        case 11 where chance(20):
+            return .ignoreEntityChecks(entity.key)
         case 11:
             return property.map { .ignoreChecks(entity: entity.key, property: $0.key) } ?? .touch(entity.key)
         case 12:

@@ -81,9 +81,10 @@ struct Shrinker {
             }
         }
         // Plain spellings.
-        for (index, release) in history.releases.enumerated() where release.configSpelling != release.version {
+        for (index, release) in history.releases.enumerated() where release.configSpelling != release.version || !release.respelledBy.isEmpty {
             var candidate = history
             candidate.releases[index].configSpelling = release.version
+            candidate.releases[index].respelledBy = []
             result.append(candidate)
         }
         return result

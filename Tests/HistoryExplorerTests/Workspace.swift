@@ -5,6 +5,9 @@ import Foundation
 struct Workspace: Sendable {
     struct HistoryItem: Sendable {
         var version: String
+        /// How the description spells it (the same version).
+        var spelling: String
+        var ignoreChecks = false
         var previousName: String?
         var ignoredProperties: [String] = []
     }
@@ -51,6 +54,8 @@ struct Workspace: Sendable {
     var entities: [Entity] = []
     /// The release being edited.
     var version = ""
+    /// Entities that spell this release's version differently.
+    var respelledBy: Set<Int> = []
     /// Per release: the type changes in it (version → changes).
     var typeChanges: [String: [CodeChange]] = [:]
     /// The edits that applied, per release (for reports).
@@ -68,12 +73,14 @@ struct Workspace: Sendable {
     /// Applies one release. Edits that do not apply to the current descriptions are skipped.
     mutating func apply(_ release: History.Release) {
         begin(release.version)
+        respelledBy = Set(release.respelledBy)
         for edit in release.edits { applyEdit(edit) }
         finishRelease()
     }
 
     mutating func begin(_ version: String) {
         self.version = version
+        respelledBy = []
         applied[version] = []
     }
 
@@ -99,8 +106,12 @@ struct Workspace: Sendable {
     private mutating func addHistoryItem(_ key: Int) {
         guard let index = index(of: key), entities[index].removedAt == nil else { return }
         if !entities[index].history.contains(where: { $0.version == version }) {
-            entities[index].history.append(HistoryItem(version: version))
+            entities[index].history.append(HistoryItem(version: version, spelling: spelling(for: key)))
         }
+    }
+
+    private func spelling(for key: Int) -> String {
+        respelledBy.contains(key) && version.split(separator: ".").count == 2 ? version + ".0" : version
     }
 
     private func isNew(_ entity: Entity) -> Bool { entity.firstVersion == version }
@@ -143,7 +154,7 @@ struct Workspace: Sendable {
                 }
             }
             entities.append(Entity(
-                key: spec.key, name: spec.name, identifier: identifier, history: [HistoryItem(version: version)], properties: properties,
+                key: spec.key, name: spec.name, identifier: identifier, history: [HistoryItem(version: version, spelling: spelling(for: spec.key))], properties: properties,
                 identifierProperty: identifierProperty))
             return true
 
@@ -267,6 +278,13 @@ struct Workspace: Sendable {
             }
             return true
 
+        case .ignoreEntityChecks(let key):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]) else { return false }
+            addHistoryItem(key)
+            let item = entities[index].history.firstIndex { $0.version == version }!
+            entities[index].history[item].ignoreChecks = true
+            return true
+
         case .touch(let key):
             guard let entity = entity(key), entity.removedAt == nil else { return false }
             return true
@@ -289,8 +307,9 @@ struct Workspace: Sendable {
                 object.append(("identifier", "{ \"type\": \"property\", \"property_name\": \(json(name)) }"))
             }
             let items = entity.history.map { item -> String in
-                var parts = ["\"version\": \(json(item.version))"]
+                var parts = ["\"version\": \(json(item.spelling))"]
                 if let previous = item.previousName { parts.append("\"previous_name\": \(json(previous))") }
+                if item.ignoreChecks { parts.append("\"ignore_migration_checks\": true") }
                 if !item.ignoredProperties.isEmpty {
                     parts.append("\"ignore_property_migration_checks_on\": [\(item.ignoredProperties.map(json).joined(separator: ", "))]")
                 }
