@@ -7,13 +7,16 @@ import Testing
 /// self-references) are proven to compile, and record decoding and typed seeding are exercised.
 ///
 /// CI compiles a small fixed batch; `LUCIDGEN_EXPLORE_COMPILED=<n>` compiles n histories from
-/// `LUCIDGEN_EXPLORE_SEED` on. The consumer and its build folder stay under `.build/e2e-explorer`, so GRDB
+/// `LUCIDGEN_EXPLORE_SEED` on (with only `LUCIDGEN_EXPLORE_SEED`, a soak, none are compiled). The consumer and its build folder stay under `.build/e2e-explorer`, so GRDB
 /// is compiled once.
 @Suite("HistoryExplorer compiled batch", .serialized)
 struct CompiledBatchTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seeds: [UInt64] = {
-        guard let count = environment["LUCIDGEN_EXPLORE_COMPILED"].flatMap(Int.init) else { return [3, 7] }
+        guard let count = environment["LUCIDGEN_EXPLORE_COMPILED"].flatMap(Int.init) else {
+            // A soak of in-process histories (a seed given, no compiled count) compiles nothing.
+            return environment["LUCIDGEN_EXPLORE_SEED"] == nil ? [3, 7] : []
+        }
         let first = environment["LUCIDGEN_EXPLORE_SEED"].flatMap(UInt64.init) ?? 1
         return Array(first..<(first + UInt64(count)))
     }()

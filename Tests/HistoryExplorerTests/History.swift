@@ -16,12 +16,16 @@ struct History: Sendable, CustomStringConvertible {
         var edits: [Edit]
         /// Entities whose `version_history` spells this version with a trailing `.0` (`1.1.0` for `1.1`).
         var respelledBy: [Int] = []
+        /// Whether the user writes `type_history` for this release's in-place changes (else the generator
+        /// infers them from the released snapshots). Both must give the same result.
+        var typeHistoryByHand = false
     }
 
     var description: String {
         releases.map { release in
             "\(release.version)\(release.configSpelling != release.version ? " (current_version \"\(release.configSpelling)\")" : "")"
-                + (release.respelledBy.isEmpty ? "" : " (spelled \(release.version).0 by \(release.respelledBy.map { "#\($0)" }.joined(separator: ", ")))") + ":\n"
+                + (release.respelledBy.isEmpty ? "" : " (spelled \(release.version).0 by \(release.respelledBy.map { "#\($0)" }.joined(separator: ", ")))")
+                + (release.typeHistoryByHand ? " (type_history written by hand)" : "") + ":\n"
                 + (release.edits.isEmpty ? "    (nothing changes)\n" : release.edits.map { "    - \($0)\n" }.joined())
         }.joined()
     }

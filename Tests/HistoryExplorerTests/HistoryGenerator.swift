@@ -82,7 +82,8 @@ struct HistoryGenerator {
             workspace.finishRelease()
             // Now and then an entity spells the version differently (`1.1.0` for `1.1`).
             let respelledBy = chance(15) ? [pick(workspace.liveEntities.map(\.key) + [0])] : []
-            releases.append(History.Release(version: version, configSpelling: spelling, edits: edits, respelledBy: respelledBy))
+            releases.append(History.Release(
+                version: version, configSpelling: spelling, edits: edits, respelledBy: respelledBy, typeHistoryByHand: chance(40)))
         }
         return History(releases: releases)
     }

@@ -80,6 +80,12 @@ struct Shrinker {
                 }
             }
         }
+        // Type changes inferred rather than written.
+        for (index, release) in history.releases.enumerated() where release.typeHistoryByHand {
+            var candidate = history
+            candidate.releases[index].typeHistoryByHand = false
+            result.append(candidate)
+        }
         // Plain spellings.
         for (index, release) in history.releases.enumerated() where release.configSpelling != release.version || !release.respelledBy.isEmpty {
             var candidate = history

@@ -24,6 +24,15 @@ struct Workspace: Sendable {
         var renamedAt: String?
         /// The release that last changed the property in place (at most one change a release).
         var changedAt: String?
+        /// `type_history` written by hand: what the property was before `until`.
+        var typeHistory: [TypeHistoryItem] = []
+    }
+
+    struct TypeHistoryItem: Sendable {
+        var until: String
+        var kind: PropertyKind?
+        var nullable: Bool?
+        var defaultJSON: String?
     }
 
     struct Entity: Sendable {
@@ -56,6 +65,8 @@ struct Workspace: Sendable {
     var version = ""
     /// Entities that spell this release's version differently.
     var respelledBy: Set<Int> = []
+    /// Whether this release's in-place changes get a hand-written `type_history` item.
+    var typeHistoryByHand = false
     /// Per release: the type changes in it (version → changes).
     var typeChanges: [String: [CodeChange]] = [:]
     /// The edits that applied, per release (for reports).
@@ -74,6 +85,7 @@ struct Workspace: Sendable {
     mutating func apply(_ release: History.Release) {
         begin(release.version)
         respelledBy = Set(release.respelledBy)
+        typeHistoryByHand = release.typeHistoryByHand
         for edit in release.edits { applyEdit(edit) }
         finishRelease()
     }
@@ -81,6 +93,7 @@ struct Workspace: Sendable {
     mutating func begin(_ version: String) {
         self.version = version
         respelledBy = []
+        typeHistoryByHand = false
         applied[version] = []
     }
 
@@ -234,6 +247,10 @@ struct Workspace: Sendable {
             else { return false }
             entities[index].properties[p].kind = kind
             if property.defaultJSON != nil { entities[index].properties[p].defaultJSON = TypeChanges.defaultJSON(for: kind) }
+            if typeHistoryByHand {
+                entities[index].properties[p].typeHistory.append(TypeHistoryItem(
+                    until: version, kind: property.kind, defaultJSON: property.defaultJSON != nil ? property.defaultJSON : nil))
+            }
             entities[index].properties[p].changedAt = version
             if TypeChanges.needsCode(from: property.kind, to: kind) {
                 entities[index].lockedAt = version
@@ -252,6 +269,8 @@ struct Workspace: Sendable {
             if !nullable && property.kind.isRelationship { return false }
             entities[index].properties[p].nullable = nullable
             if !nullable, property.defaultJSON == nil { entities[index].properties[p].defaultJSON = defaultJSON }
+            // A default that did not exist cannot be written as an earlier value: the generator infers that part.
+            if typeHistoryByHand { entities[index].properties[p].typeHistory.append(TypeHistoryItem(until: version, nullable: property.nullable)) }
             entities[index].properties[p].changedAt = version
             return true
 
@@ -265,6 +284,9 @@ struct Workspace: Sendable {
             else { return false }
             entities[index].properties[p].defaultJSON = defaultJSON
             entities[index].properties[p].changedAt = version
+            if typeHistoryByHand, let old = property.defaultJSON {
+                entities[index].properties[p].typeHistory.append(TypeHistoryItem(until: version, defaultJSON: old))
+            }
             return true
 
         case .ignoreChecks(let key, let propertyKey):
@@ -325,6 +347,16 @@ struct Workspace: Sendable {
                 if let removed = property.removedAt { parts.append("\"removed_at_version\": \(json(removed))") }
                 if let previous = property.previousName { parts.append("\"previous_name\": \(json(previous))") }
                 if let renamed = property.renamedAt { parts.append("\"renamed_at_version\": \(json(renamed))") }
+                if !property.typeHistory.isEmpty {
+                    let items = property.typeHistory.map { item -> String in
+                        var fields = ["\"until_version\": \(json(item.until))"]
+                        if let kind = item.kind { fields.append("\"property_type\": \(typeJSON(kind))") }
+                        if let nullable = item.nullable { fields.append("\"nullable\": \(nullable)") }
+                        if let value = item.defaultJSON { fields.append("\"default_value\": \(value)") }
+                        return "{ " + fields.joined(separator: ", ") + " }"
+                    }
+                    parts.append("\"type_history\": [" + items.joined(separator: ", ") + "]")
+                }
                 return "{ " + parts.joined(separator: ", ") + " }"
             }
             object.append(("properties", "[\n        " + properties.joined(separator: ",\n        ") + "\n    ]"))
