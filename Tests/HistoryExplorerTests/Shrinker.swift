@@ -11,6 +11,8 @@ struct Shrinker {
     var history: History
     /// Candidate runs at most (each plays a whole history).
     var budget = 80
+    /// The failures of a history (empty: it passes). By default, the explorer's.
+    var failures: (History) -> [String] = { Explorer(history: $0).run().failures }
 
     struct Result {
         var history: History
@@ -20,7 +22,7 @@ struct Shrinker {
 
     func shrink() -> Result {
         var current = history
-        var failures = Explorer(history: current).run().failures
+        var failures = self.failures(current)
         // A candidate must fail the same way (not, say, by having no entity left).
         let kinds = Set(failures.map(Self.kind))
         var runs = 1
@@ -30,10 +32,10 @@ struct Shrinker {
             for candidate in candidates(of: current) {
                 guard runs < budget else { break }
                 runs += 1
-                let outcome = Explorer(history: candidate).run()
-                if outcome.failures.contains(where: { kinds.contains(Self.kind(of: $0)) }) {
+                let found = self.failures(candidate)
+                if found.contains(where: { kinds.contains(Self.kind(of: $0)) }) {
                     current = candidate
-                    failures = outcome.failures
+                    failures = found
                     improved = true
                     break
                 }

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// The explorer's own parts: drawing is deterministic, descriptions are written as a user writes them,
+/// and the shrinker finds the edit a failure needs.
+@Suite("HistoryExplorer parts")
+struct ExplorerSelfTests {
+    @Test func aSeedAlwaysDrawsTheSameHistory() {
+        var first = HistoryGenerator(seed: 42)
+        var second = HistoryGenerator(seed: 42)
+        var other = HistoryGenerator(seed: 43)
+        let a = first.history().description
+        #expect(a == second.history().description)
+        #expect(a != other.history().description)
+    }
+
+    @Test func descriptionsFollowTheEdits() throws {
+        let history = History(releases: [
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "writer", identifier: .int, properties: [
+                    PropertySpec(key: 2, name: "name", kind: .scalar("string"), nullable: false, defaultJSON: nil),
+                ])),
+                .addEntity(EntitySpec(key: 3, name: "book", identifier: .string, properties: [
+                    PropertySpec(key: 4, name: "author", kind: .toOne(entity: 1), nullable: true, defaultJSON: nil),
+                ])),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0.0", edits: [.renameEntity(1, to: "author"), .renameProperty(entity: 1, property: 2, to: "title", explicitVersion: false)]),
+        ])
+        var workspace = Workspace()
+        for release in history.releases { workspace.apply(release) }
+        let files = workspace.descriptionFiles()
+        let writer = try #require(files["entity_1.json"])
+        #expect(writer.contains(#""name": "author""#))
+        #expect(writer.contains(#"{ "version": "2.0", "previous_name": "writer" }"#))
+        #expect(writer.contains(#"{ "name": "title", "property_type": "string", "previous_name": "name" }"#))
+        // The relationship names its target by the target's current name.
+        #expect(try #require(files["entity_3.json"]).contains(#""entity_name": "author", "association": "to_one""#))
+    }
+
+    @Test func editsThatNoLongerApplyAreSkipped() {
+        // Removing the entity's addition leaves the later edits of it without an entity: they are skipped.
+        var workspace = Workspace()
+        workspace.apply(.init(version: "1.0", configSpelling: "1.0", edits: [
+            .addEntity(EntitySpec(key: 1, name: "node", identifier: .local, properties: [])),
+        ]))
+        workspace.apply(.init(version: "1.1", configSpelling: "1.1", edits: [.renameEntity(7, to: "other"), .removeProperty(entity: 1, property: 9)]))
+        #expect(workspace.applied["1.1"]?.map(\.description) == ["history item for #1 without change"])
+    }
+
+    @Test func theShrinkerKeepsOnlyWhatTheFailureNeeds() {
+        var generator = HistoryGenerator(seed: 5)
+        var history = generator.history()
+        // A made-up failure: any history in which some release renames an entity.
+        history.releases.append(.init(version: "99.0", configSpelling: "99.0", edits: [.touch(1), .renameEntity(1, to: "renamed")]))
+        let failing: (History) -> [String] = { candidate in
+            var workspace = Workspace()
+            for release in candidate.releases { workspace.apply(release) }
+            let renamed = workspace.applied.values.contains { $0.contains { if case .renameEntity = $0 { true } else { false } } }
+            return renamed ? ["release 99.0: an entity was renamed"] : []
+        }
+        #expect(!failing(history).isEmpty)
+        var shrinker = Shrinker(history: history)
+        shrinker.failures = failing
+        shrinker.budget = 400
+        let result = shrinker.shrink()
+        #expect(!failing(result.history).isEmpty)
+        // The first release (which adds the entities) and one release with one edit: the rename.
+        #expect(result.history.releases.count <= 2)
+        #expect(result.history.releases.dropFirst().flatMap(\.edits).count == 1)
+    }
+}
