@@ -55,6 +55,10 @@ public enum Resolver {
         }
         try diagnostics.throwIfErrors()
         for entity in described {
+            context.inferTypeHistory(of: timelines[entity.name]!, currentVersion: currentVersion, &diagnostics)
+        }
+        try diagnostics.throwIfErrors()
+        for entity in described {
             let timeline = timelines[entity.name]!
             let shapes = entity.versionHistory.compactMap { item in context.shape(of: timeline, at: item.version, &diagnostics) }
             entities.append(ResolvedEntity(
@@ -255,7 +259,8 @@ extension Resolver {
 
 /// When each entity and property exists, and under which name.
 final class EntityTimeline: @unchecked Sendable {
-    let entity: EntityDescription
+    /// The description; `type_history` items inferred from released snapshots are added to its properties.
+    var entity: EntityDescription
     /// The version range of each property, filled by ``ShapeBuilder/resolveLifetimes``.
     var propertyLifetimes: [String: PropertyLifetime] = [:]
 
