@@ -280,3 +280,60 @@ extension RelationshipLineageTests {
         #expect(error.message == #"released snapshots 1.0 and 1.5 disagree about property 'temperature' of 'weather' (string, required, default none and int, required, default none), though 'weather' did not change between them, so what it was before 2.0 is ambiguous; restore the snapshots from version control, or write the property's type_history by hand: "type_history": [{ "until_version": "2.0", "property_type": "string" }] or "type_history": [{ "until_version": "2.0", "property_type": "int" }]"#)
     }
 }
+
+/// One version has one snapshot, whatever its spelling: the existing snapshot's spelling is canonical.
+@Suite struct VersionSpellingTests {
+    static func note(history: [String]) -> String {
+        """
+        { "name": "note", "version_history": [\(history.map { #"{ "version": "\#($0)" }"# }.joined(separator: ", "))],
+          "properties": [{ "name": "title", "property_type": "string" }] }
+        """
+    }
+
+    /// Generates twice (the second run must accept what the first wrote and change nothing).
+    func generateTwice(_ released: ReleasedProject, current: String, history: [String]) throws -> GeneratorPipeline.Result {
+        let first = try released.release(current, [".entities/note.json": Self.note(history: history)])
+        let second = try released.release(current)
+        #expect(second.report.isUpToDate, "the second run changes nothing (current \(current), history \(history))")
+        return first
+    }
+
+    func snapshots(_ released: ReleasedProject) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: released.project.root.appendingPathComponent(".entities/.schema").path).sorted()
+    }
+
+    @Test func respellingKeepsTheSnapshotsSpelling() throws {
+        let released = try ReleasedProject([".entities/note.json": Self.note(history: ["1.0"])], current: "1.0")
+        defer { released.remove() }
+        _ = try generateTwice(released, current: "1.0", history: ["1.0"])
+        for (current, history) in [("1.0.0", ["1.0"]), ("1.0.0", ["1.0.0"]), ("1.0", ["1.0.0"]), ("1.0", ["1.0"])] {
+            let result = try generateTwice(released, current: current, history: history)
+            #expect(try snapshots(released) == ["1.0.json"])
+            #expect(result.model.entities[0].shapes.map(\.typeName) == ["Note_1_0"])
+            #expect(result.model.currentVersion.string == "1.0")
+        }
+        // The other direction: a store first spelled 1.0.0 stays 1.0.0.
+        let other = try ReleasedProject([".entities/note.json": Self.note(history: ["1.0.0"])], current: "1.0.0")
+        defer { other.remove() }
+        _ = try generateTwice(other, current: "1.0.0", history: ["1.0.0"])
+        for (current, history) in [("1.0", ["1.0.0"]), ("1.0", ["1.0"]), ("1.0.0", ["1.0"])] {
+            let result = try generateTwice(other, current: current, history: history)
+            #expect(try snapshots(other) == ["1.0.0.json"])
+            #expect(result.model.entities[0].shapes.map(\.typeName) == ["Note_1_0_0"])
+            let notes = result.diagnostics.filter { $0.message.hasPrefix("version 1.0 is version 1.0.0") }
+            #expect(notes.count == 1)
+        }
+    }
+
+    @Test func respelledReleasedVersionsKeepTheirOrderAndNames() throws {
+        let released = try ReleasedProject([".entities/note.json": Self.note(history: ["1.9", "1.10"])], current: "1.10")
+        defer { released.remove() }
+        _ = try generateTwice(released, current: "1.10", history: ["1.9", "1.10"])
+        for (current, history) in [("1.10.0", ["1.9.0", "1.10.0"]), ("1.10", ["1.9", "1.10.0"]), ("1.11", ["1.9.0", "1.10", "1.11"])] {
+            let result = try generateTwice(released, current: current, history: history)
+            #expect(result.model.versions.map(\.string) == ["1.9", "1.10"] + (current == "1.11" ? ["1.11"] : []))
+            #expect(result.model.entities[0].shapes.map(\.typeName).prefix(2) == ["Note_1_9", "Note_1_10"])
+            #expect(try Set(snapshots(released)) == Set(result.model.versions.map { "\($0.string).json" }))
+        }
+    }
+}

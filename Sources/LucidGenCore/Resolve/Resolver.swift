@@ -10,12 +10,12 @@ public enum Resolver {
     public static func resolve(_ input: LoadedInput) throws(GenerationFailed) -> ResolvedModel {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
-        let config = input.config
+        var config = input.config
 
         for entity in input.entities where !entity.persist {
             diagnostics.note("entity '\(entity.name)' has \"persist\": false; it gets no table or record type", at: entity.location)
         }
-        let described = input.entities.filter(\.persist)
+        var described = input.entities.filter(\.persist)
         let subtypes = Dictionary(input.subtypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         checkUniqueness(described, input.subtypes, &diagnostics)
         try diagnostics.throwIfErrors()
@@ -28,6 +28,17 @@ public enum Resolver {
             if let removed = entity.removedAtVersion { versionSet.insert(removed) }
         }
         try diagnostics.throwIfErrors()
+
+        var snapshotDiagnostics = DiagnosticCollector()
+        let frozen = SnapshotStore.load(from: config.schemaPath, &snapshotDiagnostics)
+        diagnostics.append(contentsOf: snapshotDiagnostics.diagnostics)
+        // One spelling per version from here on: a respelled version keeps its snapshot's file and type names.
+        let spellings = VersionSpellings(snapshots: frozen.values.map(\.snapshot.version), entities: described, config: config)
+        spellings.notes(entities: described, config: config, &diagnostics)
+        described = described.map(spellings.canonical)
+        config = spellings.canonical(config)
+        versionSet = Set(versionSet.map(spellings.callAsFunction))
+
         let versions = versionSet.sorted()
         guard let newest = versions.last else { throw GenerationFailed(diagnostics: diagnostics.diagnostics) }
         let currentVersion = config.currentVersion ?? newest
@@ -40,10 +51,6 @@ public enum Resolver {
                 }
             }
         }
-
-        var snapshotDiagnostics = DiagnosticCollector()
-        let frozen = SnapshotStore.load(from: config.schemaPath, &snapshotDiagnostics)
-        diagnostics.append(contentsOf: snapshotDiagnostics.diagnostics)
 
         let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0)) })
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change.
