@@ -73,11 +73,26 @@ import Testing
         // The generated migration tests and the expectations they need; the test target is for the user to declare.
         #expect(project.exists("Tests/MineTests/Generated/MineMigrationTests.swift"))
         #expect(project.exists("Tests/MineTests/MineExpectations.swift"))
+        // The migrations_provider, declared and scaffolded, so a step that needs the app's code is a build error.
+        #expect(try project.read(".lucid.yaml").contains("migrations_provider: MineStages"))
+        #expect(try project.read("Sources/Mine/MineStages.swift").contains("public struct MineStages: Sendable"))
+        #expect(try project.read("Sources/Mine/Generated/MineMigrations.swift").contains("extension MineStages: MineMigrations {}"))
         #expect(result.output.contains("Add to your Package.swift"))
         #expect(result.output.contains(#".testTarget(name: "MineTests", dependencies: ["Mine", .product(name: "LucidTesting", package: "lucidgen")], exclude: ["Generated/Fixtures"])"#))
         let again = try run(lucidgenBinary, ["init", "--module", "Mine"], in: project.root)
         #expect(again.status == 1)
         #expect(again.error.contains("already exists"))
+    }
+
+    @Test func initKeepsAnExistingStagesTypeAndSaysWhatItMustBe() throws {
+        let existing = "public struct MineStages: Sendable {\n    public init() {}\n    func mine() {}\n}\n"
+        let project = try TestProject(files: ["Package.swift": "// swift-tools-version:6.1\n", "Sources/Mine/Stages.swift": existing], config: nil)
+        defer { project.remove() }
+        let result = try run(lucidgenBinary, ["init", "--module", "Mine"], in: project.root)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(!project.exists("Sources/Mine/MineStages.swift"))
+        #expect(try project.read("Sources/Mine/Stages.swift") == existing)
+        #expect(result.output.contains("MineStages is declared in Sources/Mine already: keep it `public struct MineStages: Sendable` with `public init()` (migrations_provider in .lucid.yaml)"))
     }
 
     @Test func initRefusesAFolderThatIsNeitherEmptyNorAPackage() throws {

@@ -82,24 +82,24 @@ import Testing
                   "type_history": [{ "until_version": "4.0", "property_type": "string", "default_value": "" }] } ] }
             """.write(to: consumer.appendingPathComponent(".entities/library/shelf.json"), atomically: true, encoding: .utf8)
         let configText = try String(contentsOf: consumer.appendingPathComponent(".lucid.yaml"), encoding: .utf8)
-        try (configText.replacingOccurrences(of: "current_version: \"3.0\"", with: "current_version: \"4.0\"") + "migrations_provider: ShelfMigrations\n")
+        // `init` declared ConsumerStages as the migrations_provider: the new step is a build error out of the box.
+        #expect(configText.contains("migrations_provider: ConsumerStages"))
+        try configText.replacingOccurrences(of: "current_version: \"3.0\"", with: "current_version: \"4.0\"")
             .write(to: consumer.appendingPathComponent(".lucid.yaml"), atomically: true, encoding: .utf8)
-        try "import LucidRuntime\n\npublic struct ShelfMigrations: Sendable {\n    public init() {}\n}\n"
-            .write(to: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), atomically: true, encoding: .utf8)
         let regenerate = try run(lucidgenBinary, ["generate"], in: consumer)
         #expect(regenerate.status == 0, "\(regenerate.error)")
-        #expect(regenerate.error.contains("3.0 → 4.0 cannot be inferred (shelf.label: TEXT cannot convert to INTEGER without loss): implement `func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?` in ShelfMigrations"))
+        #expect(regenerate.error.contains("3.0 → 4.0 cannot be inferred (shelf.label: TEXT cannot convert to INTEGER without loss): implement `func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?` in ConsumerStages (migrations_provider)"))
         let broken = try run(swiftExecutable, ["build", "--scratch-path", scratch], in: consumer)
         #expect(broken.status != 0)
         let compiler = broken.output + broken.error
-        #expect(compiler.contains("type 'ShelfMigrations' does not conform to protocol 'ConsumerMigrations'"), "\(compiler.suffix(2000))")
+        #expect(compiler.contains("type 'ConsumerStages' does not conform to protocol 'ConsumerMigrations'"), "\(compiler.suffix(2000))")
         #expect(compiler.contains("func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?"), "the error names the function to write")
 
         // With the stage written, a store at 3.0 migrates with the app's code.
         try """
             import LucidRuntime
 
-            public struct ShelfMigrations: Sendable {
+            public struct ConsumerStages: Sendable {
                 public init() {}
 
                 public func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0? {
@@ -107,7 +107,7 @@ import Testing
                     return Shelf_4_0(code: old.code, label: label)
                 }
             }
-            """.write(to: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), atomically: true, encoding: .utf8)
+            """.write(to: consumer.appendingPathComponent("Sources/Consumer/ConsumerStages.swift"), atomically: true, encoding: .utf8)
         try """
             import Foundation
             import LucidRuntime
@@ -124,7 +124,7 @@ import Testing
                 }
                 try old.close()
                 var options = StoreOptions()
-                options.stages = ConsumerSchema.stages(using: ShelfMigrations())
+                options.stages = ConsumerSchema.stages(using: ConsumerStages())
                 let database = try LucidStore.open(atPath: path, registry: ConsumerSchema.self, options: options)
                 let shelves = try database.read { db in try Shelf.fetchAll(db) }
                 #expect(shelves == [Shelf(code: "A", label: 12)])
@@ -141,7 +141,7 @@ import Testing
             struct ConsumerExpectations {
                 func storeOptions() -> StoreOptions {
                     var options = StoreOptions()
-                    options.stages = ConsumerSchema.stages(using: ShelfMigrations())
+                    options.stages = ConsumerSchema.stages(using: ConsumerStages())
                     return options
                 }
 
@@ -159,9 +159,9 @@ import Testing
 
         // A stage that loses a value: the generated tests fail and say from which version or fixture,
         // which entity, row and property, what was expected and what was found.
-        try String(contentsOf: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), encoding: .utf8)
+        try String(contentsOf: consumer.appendingPathComponent("Sources/Consumer/ConsumerStages.swift"), encoding: .utf8)
             .replacingOccurrences(of: "return Shelf_4_0(code: old.code, label: label)", with: "return Shelf_4_0(code: old.code, label: label == 42 ? 0 : label)")
-            .write(to: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), atomically: true, encoding: .utf8)
+            .write(to: consumer.appendingPathComponent("Sources/Consumer/ConsumerStages.swift"), atomically: true, encoding: .utf8)
         let red = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
         #expect(red.status != 0)
         let seededMessage = #"from 3.0 (seeded rows): Shelf (table shelf), row code="id-9", property label: expected 42, found 0"#

@@ -61,10 +61,12 @@ import Testing
         #expect(project.exists(".entities/.schema/2.0.json"))
         let frozen = try project.read(".entities/.schema/1.0.json")
 
-        try project.write(".entities/track.json", entity(#"{ "name": "title", "property_type": "int" }"#))
+        // A type edited without a type_history is inferred from the snapshot (InferredTypeHistoryTests); a
+        // hand-written type_history that contradicts the snapshot is an error.
+        try project.write(".entities/track.json", entity(#"{ "name": "title", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "date" }] }"#))
         let errors = try project.errors()
         let error = try #require(errors.first)
-        #expect(error.message == "released version 1.0 was changed (frozen in \(displayPath(project.root.appendingPathComponent(".entities/.schema/1.0.json").path))): entity 'track': property 'title' changed type from string to int")
+        #expect(error.message == "released version 1.0 was changed (frozen in \(displayPath(project.root.appendingPathComponent(".entities/.schema/1.0.json").path))): entity 'track': property 'title' changed type from string to date")
         #expect(error.location?.file.hasSuffix(".entities/track.json") == true)
         #expect(try project.read(".entities/.schema/1.0.json") == frozen, "a released snapshot is never rewritten")
     }

@@ -73,10 +73,23 @@ public struct Scaffold {
             files.append(("Tests/\(moduleName)Tests/\(moduleName)Tests.swift", exampleTest))
         }
         files.append(("Tests/\(moduleName)Tests/\(moduleName)Expectations.swift", expectations))
+        // The migrations_provider: the generated protocol's requirements are build errors in this type.
+        let stagesFile = "Sources/\(moduleName)/\(stagesType).swift"
+        let declaresStages = declaresType(stagesType, under: "Sources/\(moduleName)")
+        if !declaresStages { files.append((stagesFile, stages)) }
         var lines: [String] = []
+        var notOwned: [String] = []
+        if declaresStages {
+            notOwned.append("  \(stagesType) is declared in Sources/\(moduleName) already: keep it `public struct \(stagesType): Sendable` with `public init()` (migrations_provider in .lucid.yaml)")
+        }
         for (relative, contents) in files {
             let target = path(relative)
-            if fileManager.fileExists(atPath: target) { continue }
+            if fileManager.fileExists(atPath: target) {
+                if relative == stagesFile {
+                    notOwned.append("  \(relative) exists; declare the migrations_provider there: public struct \(stagesType): Sendable { public init() {} }")
+                }
+                continue
+            }
             do {
                 try fileManager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try Data(contents.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
@@ -87,6 +100,11 @@ public struct Scaffold {
         }
         let result = try GeneratorPipeline(configPath: path(Config.defaultFileName)).run(check: false)
         for file in result.report.created { lines.append("created  \(displayPath(file))") }
+        if !notOwned.isEmpty {
+            lines.append("")
+            lines.append("Not written (the file is yours):")
+            lines.append(contentsOf: notOwned)
+        }
         if hasPackage {
             lines.append("")
             lines.append("Add to your Package.swift:")
@@ -102,11 +120,28 @@ public struct Scaffold {
 
     private func path(_ relative: String) -> String { (folder as NSString).appendingPathComponent(relative) }
 
+    /// The app's type that implements the steps SQL alone cannot make (`migrations_provider`).
+    var stagesType: String { "\(moduleName)Stages" }
+
+    /// Whether a Swift file below `relative` declares a type named `name`.
+    private func declaresType(_ name: String, under relative: String) -> Bool {
+        guard let files = FileManager.default.subpaths(atPath: path(relative)) else { return false }
+        let pattern = try? NSRegularExpression(pattern: "\\b(struct|class|enum|actor|typealias)\\s+\(name)\\b")
+        return files.contains { file in
+            guard file.hasSuffix(".swift"), !file.hasPrefix("Generated/"),
+                let text = try? String(contentsOfFile: (path(relative) as NSString).appendingPathComponent(file), encoding: .utf8)
+            else { return false }
+            return pattern?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+    }
+
     var config: String {
         """
         # lucidgen configuration. Reference: lucidgen's README, "Configuration".
         input_path: .entities
         current_version: "1.0"
+        # The app's type for migration code: a step SQL alone cannot make is a `swift build` error until written there.
+        migrations_provider: \(stagesType)
         targets:
           app:
             module_name: \(moduleName)
@@ -184,7 +219,32 @@ public struct Scaffold {
         /// do not build until it is written here.
         struct \(moduleName)Expectations {
             /// The options the app opens its store with (its stages and data migrations).
-            func storeOptions() -> StoreOptions { StoreOptions() }
+            func storeOptions() -> StoreOptions {
+                var options = StoreOptions()
+                options.stages = \(moduleName)Schema.stages(using: \(stagesType)())
+                return options
+            }
+        }
+
+        """
+    }
+
+    var stages: String {
+        """
+        import LucidRuntime
+
+        /// \(moduleName)'s own migration code (`migrations_provider` in .lucid.yaml). When a step of the history
+        /// cannot be made by SQL alone (e.g. a lossy type change), `lucidgen generate` adds a requirement to the
+        /// generated `\(moduleName)Migrations` protocol, and `swift build` fails here until it is written.
+        public struct \(stagesType): Sendable {
+            public init() {}
+
+            /// The options the app opens its store with: `LucidStore.open(atPath:registry:options:)`.
+            public static func storeOptions() -> StoreOptions {
+                var options = StoreOptions()
+                options.stages = \(moduleName)Schema.stages(using: \(stagesType)())
+                return options
+            }
         }
 
         """

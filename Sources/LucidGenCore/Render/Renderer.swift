@@ -90,7 +90,9 @@ public struct Renderer {
             try emit("subtype", "Subtypes/\(Naming.typeName(subtype.name)).swift", in: appFolder, source: source(subtype.location.file), viewModels.subtype(subtype))
         }
         try emit("schema", "\(viewModels.registryName).swift", in: appFolder, source: inputFolder, viewModels.schema())
-        if !model.customSteps.isEmpty {
+        // With a migrations_provider, always: its conformance (to a protocol without requirements while no step
+        // needs the app's code) and `stages(using:)` exist from the start, so the first such step is a build error.
+        if !model.customSteps.isEmpty || config.migrationsProvider != nil {
             try emit("migrations", "\(config.app.moduleName)Migrations.swift", in: appFolder, source: inputFolder, viewModels.migrations())
         }
         var ownedFolders = [appFolder]

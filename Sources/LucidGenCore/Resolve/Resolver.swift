@@ -10,12 +10,12 @@ public enum Resolver {
     public static func resolve(_ input: LoadedInput) throws(GenerationFailed) -> ResolvedModel {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
-        let config = input.config
+        var config = input.config
 
         for entity in input.entities where !entity.persist {
             diagnostics.note("entity '\(entity.name)' has \"persist\": false; it gets no table or record type", at: entity.location)
         }
-        let described = input.entities.filter(\.persist)
+        var described = input.entities.filter(\.persist)
         let subtypes = Dictionary(input.subtypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         checkUniqueness(described, input.subtypes, &diagnostics)
         try diagnostics.throwIfErrors()
@@ -28,6 +28,17 @@ public enum Resolver {
             if let removed = entity.removedAtVersion { versionSet.insert(removed) }
         }
         try diagnostics.throwIfErrors()
+
+        var snapshotDiagnostics = DiagnosticCollector()
+        let frozen = SnapshotStore.load(from: config.schemaPath, &snapshotDiagnostics)
+        diagnostics.append(contentsOf: snapshotDiagnostics.diagnostics)
+        // One spelling per version from here on: a respelled version keeps its snapshot's file and type names.
+        let spellings = VersionSpellings(snapshots: frozen.values.map(\.snapshot.version), entities: described, config: config)
+        spellings.notes(entities: described, config: config, &diagnostics)
+        described = described.map(spellings.canonical)
+        config = spellings.canonical(config)
+        versionSet = Set(versionSet.map(spellings.callAsFunction))
+
         let versions = versionSet.sorted()
         guard let newest = versions.last else { throw GenerationFailed(diagnostics: diagnostics.diagnostics) }
         let currentVersion = config.currentVersion ?? newest
@@ -41,10 +52,6 @@ public enum Resolver {
             }
         }
 
-        var snapshotDiagnostics = DiagnosticCollector()
-        let frozen = SnapshotStore.load(from: config.schemaPath, &snapshotDiagnostics)
-        diagnostics.append(contentsOf: snapshotDiagnostics.diagnostics)
-
         let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0)) })
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change.
         var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: frozen.filter { $0.key < currentVersion }.mapValues(\.snapshot))
@@ -52,6 +59,10 @@ public enum Resolver {
         for entity in described {
             let timeline = timelines[entity.name]!
             context.resolveLifetimes(of: timeline, &diagnostics)
+        }
+        try diagnostics.throwIfErrors()
+        for entity in described {
+            context.inferTypeHistory(of: timelines[entity.name]!, currentVersion: currentVersion, &diagnostics)
         }
         try diagnostics.throwIfErrors()
         for entity in described {
@@ -73,8 +84,9 @@ public enum Resolver {
             schemas.append(schema)
             if let existing = frozen[version] {
                 if version < currentVersion {
-                    if existing.snapshot != snapshot {
-                        let changes = SnapshotStore.differences(frozen: existing.snapshot, derived: snapshot)
+                    let frozenSnapshot = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot)
+                    if frozenSnapshot != snapshot {
+                        let changes = SnapshotStore.differences(frozen: frozenSnapshot, derived: snapshot)
                         for change in changes.isEmpty ? [(entity: String?.none, message: "the derived shape differs from the snapshot")] : changes {
                             let location = change.entity.flatMap { name in described.first { $0.name == name }?.location }
                                 ?? SourceLocation(file: displayPath(existing.file))
@@ -254,7 +266,8 @@ extension Resolver {
 
 /// When each entity and property exists, and under which name.
 final class EntityTimeline: @unchecked Sendable {
-    let entity: EntityDescription
+    /// The description; `type_history` items inferred from released snapshots are added to its properties.
+    var entity: EntityDescription
     /// The version range of each property, filled by ``ShapeBuilder/resolveLifetimes``.
     var propertyLifetimes: [String: PropertyLifetime] = [:]
 

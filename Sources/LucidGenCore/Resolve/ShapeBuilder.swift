@@ -157,6 +157,8 @@ struct ShapeBuilder {
                 return nil
             }
             guard let targetIdentifier = identifierShape(of: target, at: target.historyVersion(at: version)!, &diagnostics) else { return nil }
+            // The target as it was named at this version: a rename of the target keeps the relationship.
+            shape.typeDescription = Self.relationshipDescription(target: target.name(at: version), toMany: toMany)
             if property.defaultValue != nil && property.defaultValue != .null {
                 diagnostics.error("relationship '\(property.name)' cannot have a default_value", at: property.location, path: property.path + ".default_value")
             }
@@ -186,6 +188,46 @@ struct ShapeBuilder {
             }
             return shape
         }
+    }
+
+    /// A relationship's type in snapshots and messages (`to_one aircraft`), naming the target as it was named at that version.
+    static func relationshipDescription(target: String, toMany: Bool) -> String {
+        PropertyType.relationship(entity: target, toMany: toMany).description
+    }
+
+    /// The entity (current name) that had `name` at some version, if exactly one did.
+    func lineage(named name: String) -> String? {
+        let owners = timelines.values.filter { timeline in
+            timeline.entity.name == name || timeline.entity.versionHistory.contains { $0.previousName == name }
+        }
+        return owners.count == 1 ? owners[0].entity.name : nil
+    }
+
+    /// `frozen`, with each relationship type that names its target by another name of the same
+    /// lineage than `derived` does spelled as `derived` spells it. Snapshots frozen before relationship
+    /// types named the target as it was named at their version spell it by its newer name; both mean
+    /// the same relationship.
+    func aligningRelationshipTargets(of frozen: SchemaSnapshot, with derived: SchemaSnapshot) -> SchemaSnapshot {
+        var result = frozen
+        for (entityIndex, entity) in frozen.entities.enumerated() {
+            guard let derivedEntity = derived.entities.first(where: { $0.name == entity.name }) else { continue }
+            for (propertyIndex, property) in entity.properties.enumerated() {
+                guard let now = derivedEntity.properties.first(where: { $0.name == property.name }), now.type != property.type,
+                    let old = Self.relationshipTarget(property.type), let new = Self.relationshipTarget(now.type), old.toMany == new.toMany,
+                    let lineage = lineage(named: old.target), lineage == self.lineage(named: new.target)
+                else { continue }
+                result.entities[entityIndex].properties[propertyIndex].type = now.type
+            }
+        }
+        return result
+    }
+
+    /// The target and association of a snapshot's relationship type description.
+    static func relationshipTarget(_ description: String) -> (target: String, toMany: Bool)? {
+        for (prefix, toMany) in [("to_one ", false), ("to_many ", true)] where description.hasPrefix(prefix) {
+            return (String(description.dropFirst(prefix.count)), toMany)
+        }
+        return nil
     }
 
     func storageAndSwiftType(of type: PropertyType, _ property: PropertyDescription, _ diagnostics: inout DiagnosticCollector) -> (SchemaColumn.StorageType, String)? {

@@ -1,0 +1,246 @@
+import Foundation
+import LucidSchema
+
+/// "Editing is enough" (SPEC §3): a property whose type, nullability, default, relationship target or
+/// association was edited needs no hand-written `type_history`. The released snapshots say what it was;
+/// this pass turns them into the `type_history` items a user would have written, so everything after it
+/// (shapes, schemas, registry) is exactly what the hand-written history gives.
+extension ShapeBuilder {
+    /// A property as a released snapshot (or the descriptions) describe it at one version.
+    struct DescribedValue: Equatable {
+        var type: String
+        var nullable: Bool
+        var defaultSQL: String?
+    }
+
+    /// Appends to each property's `type_history` the items its released snapshots imply (after the
+    /// hand-written ones), with a note per inferred change. Run after ``resolveLifetimes`` of every entity.
+    func inferTypeHistory(of timeline: EntityTimeline, currentVersion: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+        for index in timeline.entity.properties.indices {
+            let property = timeline.entity.properties[index]
+            guard !property.unused, let lifetime = timeline.propertyLifetimes[property.name] else { continue }
+            if case .property(let key) = timeline.entity.identifier.kind, key == property.name { continue }
+            let items = inferredItems(for: property, lifetime: lifetime, of: timeline, currentVersion: currentVersion, &diagnostics)
+            timeline.entity.properties[index].typeHistory += items
+        }
+    }
+
+    private func inferredItems(
+        for property: PropertyDescription, lifetime: EntityTimeline.PropertyLifetime, of timeline: EntityTimeline, currentVersion: SchemaVersion,
+        _ diagnostics: inout DiagnosticCollector
+    ) -> [PropertyTypeHistoryItem] {
+        // Hand-written items describe every version before their last until_version.
+        let start = property.typeHistory.last?.untilVersion ?? lifetime.added
+        var released: [(version: SchemaVersion, history: SchemaVersion, value: DescribedValue)] = []
+        for (version, snapshot) in frozen.sorted(by: { $0.key < $1.key }) where version >= start {
+            guard let history = timeline.historyVersion(at: version), lifetime.added <= version, lifetime.removed.map({ version < $0 }) ?? true,
+                let entity = snapshot.entities.first(where: { $0.name == timeline.name(at: version) }),
+                let frozenProperty = entity.properties.first(where: { $0.name == timeline.propertyName(property, at: version) })
+            else { continue }
+            released.append((version, history, DescribedValue(type: frozenProperty.type, nullable: frozenProperty.nullable, defaultSQL: frozenProperty.defaultValue)))
+        }
+        guard !released.isEmpty else { return [] }
+        func described(at version: SchemaVersion) -> DescribedValue? {
+            var scratch = DiagnosticCollector()
+            return propertyShape(property.asOf(version), of: timeline, at: version, &scratch).map {
+                DescribedValue(type: $0.typeDescription, nullable: $0.nullable, defaultSQL: $0.defaultSQL)
+            }
+        }
+        func same(_ a: DescribedValue, _ b: DescribedValue?, at version: SchemaVersion) -> Bool {
+            guard let b else { return false }
+            return a.nullable == b.nullable && a.defaultSQL == b.defaultSQL && sameType(a.type, b.type, at: version)
+        }
+        if released.allSatisfy({ same($0.value, described(at: $0.version), at: $0.version) }) { return [] }
+
+        // One value per history version of the entity: the shape only changes at those.
+        var runs: [(history: SchemaVersion, version: SchemaVersion, value: DescribedValue)] = []
+        for entry in released {
+            if let last = runs.last, last.history == entry.history {
+                if !same(last.value, entry.value, at: entry.version) {
+                    let until = timeline.historyVersions.first { $0 > entry.history } ?? currentVersion
+                    let options = [last.value, entry.value].map { Self.snippet([(until, $0)], current: described(at: until), lineage: { self.lineage(named: $0) }) }
+                    diagnostics.error(
+                        "released snapshots \(last.version) and \(entry.version) disagree about property '\(timeline.propertyName(property, at: entry.version))' of '\(timeline.entity.name)' "
+                            + "(\(Self.show(last.value)) and \(Self.show(entry.value))), though '\(timeline.entity.name)' did not change between them, so what it was before \(until) is ambiguous; "
+                            + "restore the snapshots from version control, or write the property's type_history by hand: \(options[0]) or \(options[1])",
+                        at: property.location, path: property.path)
+                    return []
+                }
+                continue
+            }
+            runs.append((entry.history, entry.version, entry.value))
+        }
+        var items: [PropertyTypeHistoryItem] = []
+        var shown: [(until: SchemaVersion, value: DescribedValue, next: DescribedValue?)] = []
+        for (offset, run) in runs.enumerated() {
+            let until: SchemaVersion
+            let next: DescribedValue?
+            if offset + 1 < runs.count {
+                until = runs[offset + 1].history
+                next = runs[offset + 1].value
+            } else {
+                let lastReleased = released.last!.version
+                guard let later = timeline.historyVersions.first(where: { $0 > lastReleased }) else {
+                    let now = described(at: lastReleased)
+                    guard !same(run.value, now, at: lastReleased) else { continue }
+                    let snippet = Self.snippet([(currentVersion, run.value)], current: now, lineage: { self.lineage(named: $0) })
+                    diagnostics.error(
+                        "property '\(property.name)' of '\(timeline.entity.name)' was \(Self.show(run.value)) in released version \(lastReleased) and is now \(now.map(Self.show) ?? "invalid"), "
+                            + "but '\(timeline.entity.name)' has no version_history item after \(lastReleased) to change it at; add { \"version\": \"\(currentVersion)\" } to its version_history "
+                            + "(the change is then inferred, as if you wrote \(snippet))",
+                        at: property.location, path: property.path)
+                    return []
+                }
+                until = later
+                next = described(at: later)
+            }
+            if same(run.value, next, at: run.version) { continue }
+            guard let item = makeItem(until: until, value: run.value, next: next, at: run.version, property: property, timeline: timeline, &diagnostics) else { return [] }
+            items.append(item)
+            shown.append((until, run.value, next))
+        }
+        guard !items.isEmpty else { return [] }
+        let json = Self.snippet(shown.map { ($0.until, $0.value) }, current: nil, lineage: { self.lineage(named: $0) }, nextValues: shown.map(\.next))
+        for entry in shown {
+            diagnostics.note(
+                "inferred from the released snapshots: property '\(property.name)' of '\(timeline.entity.name)' changed \(Self.changes(from: entry.value, to: entry.next)) at \(entry.until); "
+                    + "to say so in the description, add to the property \(json)",
+                at: property.location, path: property.path)
+        }
+        return items
+    }
+
+    /// Two type descriptions at a version: equal, or relationships of one association to the same entity (by any of its names).
+    func sameType(_ a: String, _ b: String, at version: SchemaVersion) -> Bool {
+        if a == b { return true }
+        guard let old = Self.relationshipTarget(a), let new = Self.relationshipTarget(b), old.toMany == new.toMany else { return false }
+        let lineage = lineage(of: old.target, at: version) ?? lineage(named: old.target)
+        return lineage != nil && lineage == (self.lineage(of: new.target, at: version) ?? self.lineage(named: new.target))
+    }
+
+    /// The entity (current name) named `name` at `version`.
+    func lineage(of name: String, at version: SchemaVersion) -> String? {
+        timelines.values.first { $0.exists(at: version) && $0.name(at: version) == name }?.entity.name
+    }
+
+    /// The type_history item that gives `value` before `until`, with only the fields that differ from `next`.
+    private func makeItem(
+        until: SchemaVersion, value: DescribedValue, next: DescribedValue?, at version: SchemaVersion, property: PropertyDescription, timeline: EntityTimeline,
+        _ diagnostics: inout DiagnosticCollector
+    ) -> PropertyTypeHistoryItem? {
+        var item = PropertyTypeHistoryItem(untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: property.location, path: property.path)
+        if next.map({ !sameType(value.type, $0.type, at: version) }) ?? true {
+            guard let type = parseType(value.type, at: version) else {
+                diagnostics.error(
+                    "property '\(property.name)' of '\(timeline.entity.name)' was of type \(value.type) before \(until) (released snapshots), a type this lucidgen cannot read back; write its type_history by hand",
+                    at: property.location, path: property.path)
+                return nil
+            }
+            item.type = type
+        }
+        if next?.nullable != value.nullable { item.nullable = value.nullable }
+        if next?.defaultSQL != value.defaultSQL || next == nil {
+            guard let type = item.type ?? parseType(value.type, at: version), let defaultValue = Self.defaultValue(sql: value.defaultSQL, of: type, subtypes: subtypes) else {
+                diagnostics.error(
+                    "property '\(property.name)' of '\(timeline.entity.name)' had the default \(value.defaultSQL ?? "none") before \(until) (released snapshots), which this lucidgen cannot read back; write its type_history by hand",
+                    at: property.location, path: property.path)
+                return nil
+            }
+            item.defaultValue = .some(defaultValue)
+        }
+        return item
+    }
+
+    /// A snapshot's type description as a ``PropertyType`` (relationships by the target's current name).
+    func parseType(_ description: String, at version: SchemaVersion) -> PropertyType? {
+        if let relationship = Self.relationshipTarget(description) {
+            guard let entity = lineage(of: relationship.target, at: version) ?? lineage(named: relationship.target) else { return nil }
+            return .relationship(entity: entity, toMany: relationship.toMany)
+        }
+        if description.hasPrefix("["), description.hasSuffix("]") {
+            return parseType(String(description.dropFirst().dropLast()), at: version).map { .array($0) }
+        }
+        if let scalar = ScalarType(rawValue: description) { return .scalar(scalar) }
+        return subtypes[description] != nil ? .subtype(description) : nil
+    }
+
+    /// The `default_value` whose SQL literal ``defaultLiterals`` makes `sql` (nil: no default).
+    static func defaultValue(sql: String?, of type: PropertyType, subtypes: [String: SubtypeDescription]) -> DefaultValue?? {
+        guard let sql else { return .some(nil) }
+        if sql == "NULL" { return .null }
+        func unquoted() -> String? {
+            guard sql.count >= 2, sql.hasPrefix("'"), sql.hasSuffix("'") else { return nil }
+            return String(sql.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+        }
+        switch type {
+        case .scalar(let scalar):
+            switch scalar {
+            case .bool: return sql == "1" ? .bool(true) : sql == "0" ? .bool(false) : nil
+            case .int: return Int64(sql).map { .int($0) }
+            case .double, .float, .seconds, .milliseconds: return Double(sql).map { .double($0) }
+            case .string, .color, .url: return unquoted().map { .string($0) }
+            case .date: return sql == "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" ? .currentDate : nil
+            case .data: return nil
+            }
+        case .subtype(let name):
+            guard case .enumeration? = subtypes[name]?.kind else { return nil }
+            return unquoted().map { .enumCase($0) }
+        case .array, .relationship: return nil
+        }
+    }
+
+    // MARK: Messages
+
+    static func show(_ value: DescribedValue) -> String {
+        "\(value.type), \(value.nullable ? "nullable" : "required"), default \(value.defaultSQL ?? "none")"
+    }
+
+    static func changes(from old: DescribedValue, to new: DescribedValue?) -> String {
+        guard let new else { return "from \(show(old))" }
+        var parts: [String] = []
+        if old.type != new.type { parts.append("type from \(old.type) to \(new.type)") }
+        if old.nullable != new.nullable { parts.append("from \(old.nullable ? "nullable" : "required") to \(new.nullable ? "nullable" : "required")") }
+        if old.defaultSQL != new.defaultSQL { parts.append("default from \(old.defaultSQL ?? "none") to \(new.defaultSQL ?? "none")") }
+        return parts.joined(separator: " and ")
+    }
+
+    /// `"type_history": [{ "until_version": "1.1", "property_type": "string" }]`: the items that give `values`,
+    /// each with the fields that differ from the next value (every field when that is unknown).
+    static func snippet(
+        _ values: [(until: SchemaVersion, value: DescribedValue)], current: DescribedValue?, lineage: (String) -> String?, nextValues: [DescribedValue?]? = nil
+    ) -> String {
+        let items = values.enumerated().map { offset, entry -> String in
+            let next = nextValues?[offset] ?? (offset + 1 < values.count ? values[offset + 1].value : current)
+            var fields = ["\"until_version\": \"\(entry.until)\""]
+            if next?.type != entry.value.type { fields.append("\"property_type\": " + typeJSON(entry.value.type, lineage: lineage)) }
+            if next?.nullable != entry.value.nullable { fields.append("\"nullable\": \(entry.value.nullable)") }
+            if next?.defaultSQL != entry.value.defaultSQL || next == nil { fields.append("\"default_value\": " + defaultJSON(entry.value)) }
+            return "{ " + fields.joined(separator: ", ") + " }"
+        }
+        return "\"type_history\": [" + items.joined(separator: ", ") + "]"
+    }
+
+    static func typeJSON(_ description: String, lineage: (String) -> String?) -> String {
+        if let relationship = relationshipTarget(description) {
+            return "{ \"entity_name\": \"\(lineage(relationship.target) ?? relationship.target)\", \"association\": \"\(relationship.toMany ? "to_many" : "to_one")\" }"
+        }
+        return "\"\(description)\""
+    }
+
+    static func defaultJSON(_ value: DescribedValue) -> String {
+        guard let sql = value.defaultSQL else { return "null" }
+        if sql == "NULL" { return "\"nil\"" }
+        if sql == "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" { return "\"current_date\"" }
+        if value.type == "bool" { return sql == "1" ? "true" : "false" }
+        if sql.hasPrefix("'"), sql.hasSuffix("'"), sql.count >= 2 {
+            let text = String(sql.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            let isEnumCase = ScalarType(rawValue: value.type) == nil && !value.type.hasPrefix("[")
+            return jsonString(isEnumCase ? "." + text : text)
+        }
+        return sql
+    }
+
+    static func jsonString(_ text: String) -> String {
+        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+}
