@@ -22,7 +22,7 @@ struct HistoryExplorerTests {
         let outcome = Explorer(history: history).run()
         guard !outcome.failures.isEmpty else { return }
         guard Self.shrinks else {
-            Issue.record(Comment(rawValue: "seed \(seed) fails (unshrunk):\n" + outcome.failures.prefix(6).map { "  • \($0)" }.joined(separator: "\n") + "\nHistory:\n\(history)"))
+            Issue.record(Comment(rawValue: "seed \(seed) fails (unshrunk):\n" + outcome.failures.prefix(30).map { "  • \($0)" }.joined(separator: "\n") + "\nHistory:\n\(history)"))
             return
         }
         let shrunk = Shrinker(history: history).shrink()
