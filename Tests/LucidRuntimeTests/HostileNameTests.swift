@@ -13,13 +13,14 @@ import Testing
         try database.write { db in
             var select = Select(by: "me", is: 1, any: "thing")
             try select.insert(db)
-            let target = try #require(select.id)
+            #expect(select.id != nil)
+            try Class(id: "b", class: "y").insert(db)
+            let target = "b"
             try Order(id: 7, type: 2, group: [1, 2], class: true, init: "i", protocol: "p", hash: "h", databaseTableName: "d", columns: "c",
                       codingKeys: "k", encode: "e", description: "desc", select: "s", table: 1.5, rawValue: "r", name: "n", values: "v", row: "w", where: target)
                 .insert(db)
             try Order.FromLink(sourceID: 7, targetID: target).insert(db)
             try Default(id: "a", default: "x").insert(db)
-            try Class(id: "b", class: "y").insert(db)
             try Protocol(id: "c", protocol: "z").insert(db)
             try Type(id: "d", type: "t").insert(db)
             try Init(id: "e", init: "u").insert(db)

@@ -14,7 +14,7 @@ public enum SamplesSchema: SchemaRegistry {
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [String] = [
         "c07ff74c191251d90de84a93b15e5b5fd778465dd9e65c2882f6139d10a24964",
-        "710001a34c96a7f33ba3fe89625e760f6fd1d29c28604dccb563edd419ebe698",
+        "5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543",
     ]
 
     /// The steps that need the app's code (see `SamplesMigrations`): never inferred around.
@@ -33,15 +33,15 @@ public enum SamplesSchema: SchemaRegistry {
             table_sample_1,
         ])
 
-    /// Schema version 2.0 (checksum `710001a34c96a7f33ba3fe89625e760f6fd1d29c28604dccb563edd419ebe698`):
+    /// Schema version 2.0 (checksum `5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543`):
     ///
     /// ```sql
     /// CREATE TABLE "class" ("id" TEXT PRIMARY KEY NOT NULL, "class" TEXT);
     /// CREATE TABLE "default" ("id" TEXT PRIMARY KEY NOT NULL, "default" TEXT);
     /// CREATE TABLE "init" ("id" TEXT PRIMARY KEY NOT NULL, "init" TEXT);
-    /// CREATE TABLE "order" ("id" INTEGER PRIMARY KEY NOT NULL, "all_cases" TEXT, "class" INTEGER, "coding_keys" TEXT, "columns" TEXT, "database_table_name" TEXT, "default" TEXT NOT NULL DEFAULT 'x', "description" TEXT, "did_insert" TEXT, "encode" TEXT, "group" TEXT NOT NULL, "hash" TEXT, "init" TEXT, "int_value" INTEGER, "migration_columns" TEXT, "name" TEXT, "protocol" TEXT, "raw_value" TEXT, "row" TEXT, "select" TEXT, "string_value" TEXT, "table" REAL, "type" INTEGER NOT NULL, "values" TEXT, "where" INTEGER, FOREIGN KEY ("where") REFERENCES "select"("id") ON DELETE SET NULL);
+    /// CREATE TABLE "order" ("id" INTEGER PRIMARY KEY NOT NULL, "all_cases" TEXT, "class" INTEGER, "coding_keys" TEXT, "columns" TEXT, "database_table_name" TEXT, "default" TEXT NOT NULL DEFAULT 'x', "description" TEXT, "did_insert" TEXT, "encode" TEXT, "group" TEXT NOT NULL, "hash" TEXT, "init" TEXT, "int_value" INTEGER, "migration_columns" TEXT, "name" TEXT, "protocol" TEXT, "raw_value" TEXT, "row" TEXT, "select" TEXT, "string_value" TEXT, "table" REAL, "type" INTEGER NOT NULL, "values" TEXT, "where" TEXT, FOREIGN KEY ("where") REFERENCES "class"("id") ON DELETE SET NULL);
     /// CREATE INDEX "order_where_index" ON "order" ("where");
-    /// CREATE TABLE "order_from" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "order"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "select"("id") ON DELETE CASCADE);
+    /// CREATE TABLE "order_from" ("source_id" INTEGER NOT NULL, "target_id" TEXT NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "order"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "class"("id") ON DELETE CASCADE);
     /// CREATE INDEX "order_from_target_index" ON "order_from" ("target_id");
     /// CREATE TABLE "protocol" ("id" TEXT PRIMARY KEY NOT NULL, "protocol" TEXT);
     /// CREATE TABLE "sample" ("id" INTEGER PRIMARY KEY NOT NULL, "big" INTEGER NOT NULL, "code" INTEGER NOT NULL, "flag" INTEGER NOT NULL, "formats" INTEGER NOT NULL, "kind" TEXT NOT NULL, "label" TEXT NOT NULL, "link" TEXT, "note" TEXT, "payload" BLOB, "ratio" REAL NOT NULL, "shape" TEXT, "stamp" TEXT NOT NULL, "tags" TEXT NOT NULL, "weight" REAL);
@@ -151,11 +151,11 @@ public enum SamplesSchema: SchemaRegistry {
             SchemaColumn(name: "table", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
             SchemaColumn(name: "type", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
             SchemaColumn(name: "values", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "where", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "where", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
         ],
         primaryKey: ["id"],
         foreignKeys: [
-            SchemaForeignKey(columns: ["where"], table: "select", tableColumns: ["id"], onDelete: .setNull),
+            SchemaForeignKey(columns: ["where"], table: "class", tableColumns: ["id"], onDelete: .setNull),
         ],
         indexes: [
             SchemaIndex(name: "order_where_index", columns: ["where"], unique: false),
@@ -167,12 +167,12 @@ public enum SamplesSchema: SchemaRegistry {
         name: "order_from", kind: .join,
         columns: [
             SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "target_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
         ],
         primaryKey: ["source_id", "target_id"],
         foreignKeys: [
             SchemaForeignKey(columns: ["source_id"], table: "order", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["target_id"], table: "select", tableColumns: ["id"], onDelete: .cascade),
+            SchemaForeignKey(columns: ["target_id"], table: "class", tableColumns: ["id"], onDelete: .cascade),
         ],
         indexes: [
             SchemaIndex(name: "order_from_target_index", columns: ["target_id"], unique: false),

@@ -7,7 +7,7 @@ import LucidRuntime
 
 /// The `order` entity at schema version 2.0: one row of table `order`.
 ///
-/// The to-many relationship `from` to `select` is stored in table `order_from`; see ``Order_2_0.FromLink``.
+/// The to-many relationship `from` to `class` is stored in table `order_from`; see ``Order_2_0.FromLink``.
 public struct Order_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "order"
 
@@ -83,8 +83,8 @@ public struct Order_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
     /// `row`: string, nullable.
     public var row: String?
 
-    /// `where`: to-one `select`, nullable: the `id` of a `select` row (foreign key column `where`).
-    public var `where`: Int64?
+    /// `where`: to-one `class`, nullable: the `id` of a `class` row (foreign key column `where`).
+    public var `where`: String?
 
     public init(
         id: Int,
@@ -111,7 +111,7 @@ public struct Order_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
         name: String? = nil,
         values: String? = nil,
         row: String? = nil,
-        `where`: Int64? = nil
+        `where`: String? = nil
     ) {
         self.id = id
         self.type = type
@@ -201,7 +201,7 @@ extension Order_2_0: MigrationRecord {
         self.name = try row.decodeIfPresent(String.self, at: 21)
         self.values = try row.decodeIfPresent(String.self, at: 22)
         self.row = try row.decodeIfPresent(String.self, at: 23)
-        self.`where` = try row.decodeIfPresent(Int64.self, at: 24)
+        self.`where` = try row.decodeIfPresent(String.self, at: 24)
     }
 
     public func encode(to values: inout MigrationValues) throws {
@@ -234,16 +234,16 @@ extension Order_2_0: MigrationRecord {
 }
 
 extension Order_2_0 {
-    /// One link of the to-many relationship `from` (`order` → `select`): a row of table `order_from`.
+    /// One link of the to-many relationship `from` (`order` → `class`): a row of table `order_from`.
     public struct FromLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
         public static let databaseTableName = "order_from"
 
         /// The `order` row.
         public var sourceID: Int
-        /// The `select` row.
-        public var targetID: Int64
+        /// The `class` row.
+        public var targetID: String
 
-        public init(sourceID: Int, targetID: Int64) {
+        public init(sourceID: Int, targetID: String) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -263,7 +263,7 @@ extension Order_2_0.FromLink: MigrationRecord {
 
     public init(migrationRow row: MigrationRow) throws {
         self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(Int64.self, at: 1)
+        self.targetID = try row.decode(String.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {
