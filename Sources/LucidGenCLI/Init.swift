@@ -8,9 +8,10 @@ struct Init: ParsableCommand {
         discussion: """
             In an empty folder: makes a consumer package that builds at once: Package.swift depending on \
             lucidgen, a library target for the generated code, a test target, .lucid.yaml, and .entities/ \
-            with one example entity; then runs `lucidgen generate`.
-            In a folder that already has a Package.swift: adds only .lucid.yaml and .entities/ (never \
-            overwriting them), and prints the lines to add to Package.swift.
+            with one example entity, and Sources/<Module>/<Module>Stages.swift, the migrations_provider (a step \
+            that needs the app's code is a build error until written there); then runs `lucidgen generate`.
+            In a folder that already has a Package.swift: adds .lucid.yaml, .entities/, the stages type and the \
+            test expectations (never overwriting a file), and prints the lines to add to Package.swift.
             """
     )
 

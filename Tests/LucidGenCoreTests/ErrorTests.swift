@@ -193,4 +193,75 @@ import Testing
         let errors = try failures([".entities/a.json": entityJSON(name)])
         #expect(errors.contains { $0.message.contains("would shadow a type that generated code uses") && $0.location?.file.hasSuffix(".entities/a.json") == true })
     }
+
+    // MARK: Names that would not compile
+
+    @Test func propertiesThatClashWithRecordMembersOrEachOther() throws {
+        let properties = """
+            { "name": "self", "property_type": "string" },
+              { "name": "hash_value", "property_type": "int" },
+              { "name": "tail_number", "property_type": "string" },
+              { "name": "tailNumber", "property_type": "string" },
+              { "name": "count", "persisted_name": "n", "property_type": "int" },
+              { "name": "count_", "property_type": "int" }
+            """
+        let errors = try failures([".entities/a.json": entityJSON("a", properties: properties)])
+        expectError(errors, file: ".entities/a.json", line: 5, column: 9, containing:
+            "property 'self' of 'a' would be the Swift property `self`, which clashes with every Swift value's own `self` (the memberwise init's parameter would hide it); rename the property (\"persisted_name\": \"self\" keeps its column)",
+            path: "$.properties[0]")
+        expectError(errors, file: ".entities/a.json", line: 6, column: 3, containing:
+            "property 'hash_value' of 'a' would be the Swift property `hashValue`, which clashes with `hashValue`, which every record has as a Hashable value; rename the property (\"persisted_name\": \"hash_value\" keeps its column)")
+        expectError(errors, file: ".entities/a.json", line: 8, column: 3, containing:
+            "property 'tailNumber' of 'a' would be the Swift property `tailNumber`, as would property 'tail_number'; rename one of them (\"persisted_name\": \"tailNumber\" keeps its column)",
+            path: "$.properties[3]")
+        expectError(errors, file: ".entities/a.json", line: 10, column: 3, containing: "property 'count_' of 'a' would be the Swift property `count`, as would property 'count'; rename one of them (\"persisted_name\"")
+    }
+
+    @Test func propertyClashesAtOlderVersionsAreFound() throws {
+        let json = """
+            { "name": "a", "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [
+                { "name": "tail", "property_type": "string", "previous_name": "tail_number", "renamed_at_version": "2.0" },
+                { "name": "tailNumber", "property_type": "string" }
+              ] }
+            """
+        let errors = try failures([".entities/a.json": json])
+        expectError(errors, file: ".entities/a.json", line: 4, column: 5, containing: "property 'tailNumber' of 'a' at version 1.0 would be the Swift property `tailNumber`, as would property 'tail_number'")
+    }
+
+    @Test func entityNamesSwiftDoesNotAccept() throws {
+        let errors = try failures([".entities/self.json": entityJSON("self"), ".entities/any.json": entityJSON("any")])
+        expectError(errors, file: ".entities/self.json", line: 1, column: 1, containing:
+            "entity 'self' would be the Swift type 'Self', a keyword Swift does not accept as a type name; rename the entity (\"persisted_name\" keeps its table name)", path: "$.name")
+        expectError(errors, file: ".entities/any.json", line: 1, column: 1, containing: "entity 'any' would be the Swift type 'Any'")
+    }
+
+    @Test func typeNamesTakenTwice() throws {
+        let camel = try failures([".entities/log_entry.json": entityJSON("log_entry"), ".entities/logEntry.json": entityJSON("logEntry")])
+        #expect(camel.contains { $0.message.hasPrefix("Swift type name 'LogEntry' (from entity 'logEntry') is already used by") && $0.location?.file.hasSuffix("log_entry.json") == true
+            || $0.message.hasPrefix("Swift type name 'LogEntry' (from entity 'log_entry') is already used by") })
+
+        // `song` was named `track` at 1.0, so its 1.0 record is `Track_1_0`, as is the 1.0 record of a later `track`.
+        let renamed = """
+            { "name": "song", "persisted_name": "songs", "version_history": [{ "version": "1.0" }, { "version": "2.0", "previous_name": "track" }],
+              "properties": [{ "name": "title", "property_type": "string" }] }
+            """
+        let record = try failures([".entities/song.json": renamed, ".entities/track.json": entityJSON("track")])
+        expectError(record, file: ".entities/track.json", line: 1, column: 1, containing:
+            "the record of entity 'track' at version 1.0 would be the Swift type 'Track_1_0', as would the record of entity 'song' at version 1.0; rename one of them", path: "$.name")
+
+        let registry = try failures([".entities/app_schema.json": entityJSON("app_schema")])
+        expectError(registry, file: ".entities/app_schema.json", line: 1, column: 1, containing:
+            "entity 'app_schema' would be the Swift type 'AppSchema', as would the generated schema registry; rename one of them")
+
+        let nested = try failures([
+            ".entities/a.json": entityJSON("a", properties: #"{ "name": "layout", "property_type": "columns" }, { "name": "from", "property_type": { "entity_name": "a", "association": "to_many" } }"#),
+            ".entities/Subtypes/columns.json": #"{ "name": "columns", "cases": ["one", "two"] }"#,
+            ".entities/Subtypes/from_link.json": #"{ "name": "from_link", "cases": ["x"] }"#,
+        ])
+        expectError(nested, file: "Subtypes/columns.json", line: 1, column: 1, containing:
+            "subtype 'columns' would be the Swift type 'Columns', which is a type every record declares (a nested type of that name hides it inside records); rename it")
+        expectError(nested, file: "Subtypes/from_link.json", line: 1, column: 1, containing:
+            "subtype 'from_link' would be the Swift type 'FromLink', which is the link type of 'a.from' (a nested type of that name hides it inside records); rename it")
+    }
 }

@@ -50,6 +50,20 @@ public enum Naming {
         "Foundation", "LucidRuntime", "LucidSchema", "GRDB",
     ]
 
+    /// Member names every generated record already has, so no property may take them (even escaped), and why.
+    /// (Other members a record has, such as `databaseTableName`, `hash(into:)` or `encode(to:)`, are static or
+    /// functions that a stored property of the same name does not clash with.)
+    public static let recordMemberNames: [String: String] = [
+        "self": "every Swift value's own `self` (the memberwise init's parameter would hide it)",
+        "hashValue": "`hashValue`, which every record has as a Hashable value",
+    ]
+
+    /// Type names Swift does not accept even in backticks; an entity or subtype may not be named so.
+    public static let unusableTypeNames: Set<String> = ["Self", "Any"]
+
+    /// Type names that a record declares inside itself: a top-level type of this name would be hidden there.
+    public static let recordNestedTypeNames: Set<String> = ["CodingKeys", "Columns"]
+
     static let swiftKeywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
         "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct",

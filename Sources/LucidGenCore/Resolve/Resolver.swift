@@ -72,6 +72,7 @@ public enum Resolver {
                 name: entity.name, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
                 checkExclusions: checkExclusions(of: entity)))
         }
+        checkSwiftNames(entities, subtypes: input.subtypes, config: config, descriptions: described, &diagnostics)
         try diagnostics.throwIfErrors()
 
         // One schema per version; snapshots frozen or checked.
@@ -193,6 +194,14 @@ public enum Resolver {
                 diagnostics.error("property '\(clash.name)' clashes with the identifier column 'id'; use \"identifier\": {\"type\": \"property\", \"property_name\": \"\(clash.name)\"} to make it the identifier, or rename it", at: clash.location, path: clash.path)
             }
         }
+        for entity in entities where Naming.unusableTypeNames.contains(Naming.typeName(entity.name)) {
+            diagnostics.error(
+                "entity '\(entity.name)' would be the Swift type '\(Naming.typeName(entity.name))', a keyword Swift does not accept as a type name; rename the entity (\"persisted_name\" keeps its table name)",
+                at: entity.location, path: "$.name")
+        }
+        for subtype in subtypes where Naming.unusableTypeNames.contains(Naming.typeName(subtype.name)) {
+            diagnostics.error("subtype '\(subtype.name)' would be the Swift type '\(Naming.typeName(subtype.name))', a keyword Swift does not accept as a type name; rename the subtype", at: subtype.location, path: "$.name")
+        }
         // Generated files use these types unqualified; an entity or subtype of the same name would shadow them.
         for (name, location) in types.sorted(by: { $0.value < $1.value }) where Naming.reservedTypeNames.contains(name) {
             diagnostics.error("the Swift type name '\(name)' would shadow a type that generated code uses; rename the entity or subtype", at: location)
@@ -203,6 +212,75 @@ public enum Resolver {
             }
             claim(Naming.typeName(subtype.name), in: &types, "Swift type name '\(Naming.typeName(subtype.name))' (from subtype '\(subtype.name)')", at: subtype.location)
         }
+    }
+
+    /// Names that pass the description checks but would not compile: a property whose Swift name another
+    /// property of the same record (at any version) or a member every record has already takes, and Swift
+    /// type names taken twice among records, entities, subtypes and the generated types.
+    private static func checkSwiftNames(
+        _ entities: [ResolvedEntity], subtypes: [SubtypeDescription], config: Config, descriptions: [EntityDescription], _ diagnostics: inout DiagnosticCollector
+    ) {
+        var reported = Set<String>()
+        func report(_ message: String, at location: SourceLocation, path: String?) {
+            if reported.insert(message).inserted { diagnostics.error(message, at: location, path: path) }
+        }
+        for entity in entities {
+            guard let description = descriptions.first(where: { $0.name == entity.name }) else { continue }
+            func described(_ property: PropertyShape) -> PropertyDescription? { description.properties.first { $0.name == property.currentName } }
+            for shape in entity.shapes {
+                var taken: [String: String] = [:]
+                if case .property = shape.identifier.kind {} else { taken["id"] = "the identifier `id`" }
+                for property in shape.properties {
+                    let location = described(property)?.location ?? description.location
+                    let path = described(property)?.path
+                    let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
+                    let keepColumn = property.column == property.name ? " (\"persisted_name\": \"\(property.column)\" keeps its column)" : ""
+                    if let member = Naming.recordMemberNames[property.swiftName] {
+                        report(
+                            "property '\(property.name)' of '\(shape.name)'\(at) would be the Swift property `\(property.swiftName)`, which clashes with \(member); rename the property\(keepColumn)",
+                            at: location, path: path)
+                    } else if let other = taken[property.swiftName] {
+                        report(
+                            "property '\(property.name)' of '\(shape.name)'\(at) would be the Swift property `\(property.swiftName)`, as would \(other); rename one of them\(keepColumn)",
+                            at: location, path: path)
+                    } else {
+                        taken[property.swiftName] = "property '\(property.name)'"
+                    }
+                }
+            }
+        }
+        // Top-level Swift types: each record of each version, the newest alias, subtypes and the generated types.
+        var types: [String: String] = [
+            "\(config.app.moduleName)Schema": "the generated schema registry", "\(config.app.moduleName)Migrations": "the generated migrations protocol",
+        ]
+        if let provider = config.migrationsProvider { types[provider] = "the migrations_provider" }
+        var nestedTypes: [String: String] = Dictionary(uniqueKeysWithValues: Naming.recordNestedTypeNames.map { ($0, "a type every record declares") })
+        for entity in entities {
+            for shape in entity.shapes {
+                for property in shape.properties {
+                    if case .toMany = property.kind {
+                        nestedTypes[Naming.typeName(property.name) + "Link"] = "the link type of '\(shape.name).\(property.name)'"
+                    }
+                }
+            }
+        }
+        func claim(_ type: String, _ what: String, at location: SourceLocation) {
+            if let other = types[type] {
+                report("\(what) would be the Swift type '\(type)', as would \(other); rename one of them", at: location, path: "$.name")
+            } else if let nested = nestedTypes[type] {
+                report("\(what) would be the Swift type '\(type)', which is \(nested) (a nested type of that name hides it inside records); rename it", at: location, path: "$.name")
+            } else {
+                types[type] = what
+            }
+        }
+        for entity in entities {
+            guard let description = descriptions.first(where: { $0.name == entity.name }) else { continue }
+            for shape in entity.shapes {
+                claim(shape.typeName, "the record of entity '\(entity.name)' at version \(shape.version)", at: description.location)
+            }
+            claim(Naming.typeName(entity.name), "entity '\(entity.name)'", at: description.location)
+        }
+        for subtype in subtypes { claim(Naming.typeName(subtype.name), "subtype '\(subtype.name)'", at: subtype.location) }
     }
 
     private static func checkHistory(_ entity: EntityDescription, _ diagnostics: inout DiagnosticCollector) {

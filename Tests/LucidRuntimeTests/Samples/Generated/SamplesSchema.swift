@@ -14,7 +14,7 @@ public enum SamplesSchema: SchemaRegistry {
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [String] = [
         "c07ff74c191251d90de84a93b15e5b5fd778465dd9e65c2882f6139d10a24964",
-        "48fd71deb37058c53572d03cea49ad169709e5d50f1dd77019fa4ebc0f93b33a",
+        "5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543",
     ]
 
     /// The steps that need the app's code (see `SamplesMigrations`): never inferred around.
@@ -33,15 +33,33 @@ public enum SamplesSchema: SchemaRegistry {
             table_sample_1,
         ])
 
-    /// Schema version 2.0 (checksum `48fd71deb37058c53572d03cea49ad169709e5d50f1dd77019fa4ebc0f93b33a`):
+    /// Schema version 2.0 (checksum `5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543`):
     ///
     /// ```sql
+    /// CREATE TABLE "class" ("id" TEXT PRIMARY KEY NOT NULL, "class" TEXT);
+    /// CREATE TABLE "default" ("id" TEXT PRIMARY KEY NOT NULL, "default" TEXT);
+    /// CREATE TABLE "init" ("id" TEXT PRIMARY KEY NOT NULL, "init" TEXT);
+    /// CREATE TABLE "order" ("id" INTEGER PRIMARY KEY NOT NULL, "all_cases" TEXT, "class" INTEGER, "coding_keys" TEXT, "columns" TEXT, "database_table_name" TEXT, "default" TEXT NOT NULL DEFAULT 'x', "description" TEXT, "did_insert" TEXT, "encode" TEXT, "group" TEXT NOT NULL, "hash" TEXT, "init" TEXT, "int_value" INTEGER, "migration_columns" TEXT, "name" TEXT, "protocol" TEXT, "raw_value" TEXT, "row" TEXT, "select" TEXT, "string_value" TEXT, "table" REAL, "type" INTEGER NOT NULL, "values" TEXT, "where" TEXT, FOREIGN KEY ("where") REFERENCES "class"("id") ON DELETE SET NULL);
+    /// CREATE INDEX "order_where_index" ON "order" ("where");
+    /// CREATE TABLE "order_from" ("source_id" INTEGER NOT NULL, "target_id" TEXT NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "order"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "class"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "order_from_target_index" ON "order_from" ("target_id");
+    /// CREATE TABLE "protocol" ("id" TEXT PRIMARY KEY NOT NULL, "protocol" TEXT);
     /// CREATE TABLE "sample" ("id" INTEGER PRIMARY KEY NOT NULL, "big" INTEGER NOT NULL, "code" INTEGER NOT NULL, "flag" INTEGER NOT NULL, "formats" INTEGER NOT NULL, "kind" TEXT NOT NULL, "label" TEXT NOT NULL, "link" TEXT, "note" TEXT, "payload" BLOB, "ratio" REAL NOT NULL, "shape" TEXT, "stamp" TEXT NOT NULL, "tags" TEXT NOT NULL, "weight" REAL);
+    /// CREATE TABLE "select" ("id" INTEGER PRIMARY KEY, "any" TEXT, "by" TEXT, "is" INTEGER);
+    /// CREATE TABLE "type" ("id" TEXT PRIMARY KEY NOT NULL, "type" TEXT);
     /// ```
     static let version2_0 = Schema(
         version: SchemaVersion("2.0"),
         tables: [
+            table_class_1,
+            table_default_1,
+            table_init_1,
+            table_order_1,
+            table_order_from_1,
+            table_protocol_1,
             table_sample_2,
+            table_select_1,
+            table_type_1,
         ])
 
     /// Table `sample` (version 1.0).
@@ -69,6 +87,110 @@ public enum SamplesSchema: SchemaRegistry {
         indexes: [],
         renamedFrom: nil)
 
+    /// Table `class` (version 2.0).
+    static let table_class_1: SchemaTable = SchemaTable(
+        name: "class", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "class", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `default` (version 2.0).
+    static let table_default_1: SchemaTable = SchemaTable(
+        name: "default", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "default", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `init` (version 2.0).
+    static let table_init_1: SchemaTable = SchemaTable(
+        name: "init", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "init", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `order` (version 2.0).
+    static let table_order_1: SchemaTable = SchemaTable(
+        name: "order", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "all_cases", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "class", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "coding_keys", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "columns", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "database_table_name", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "default", type: .text, notNull: true, defaultSQL: "'x'", renamedFrom: nil),
+            SchemaColumn(name: "description", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "did_insert", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "encode", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "group", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "hash", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "init", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "int_value", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "migration_columns", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "name", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "protocol", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "raw_value", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "row", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "select", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "string_value", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "table", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "type", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "values", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "where", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["where"], table: "class", tableColumns: ["id"], onDelete: .setNull),
+        ],
+        indexes: [
+            SchemaIndex(name: "order_where_index", columns: ["where"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `order_from` (version 2.0).
+    static let table_order_from_1: SchemaTable = SchemaTable(
+        name: "order_from", kind: .join,
+        columns: [
+            SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "target_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["source_id", "target_id"],
+        foreignKeys: [
+            SchemaForeignKey(columns: ["source_id"], table: "order", tableColumns: ["id"], onDelete: .cascade),
+            SchemaForeignKey(columns: ["target_id"], table: "class", tableColumns: ["id"], onDelete: .cascade),
+        ],
+        indexes: [
+            SchemaIndex(name: "order_from_target_index", columns: ["target_id"], unique: false),
+        ],
+        renamedFrom: nil)
+
+    /// Table `protocol` (version 2.0).
+    static let table_protocol_1: SchemaTable = SchemaTable(
+        name: "protocol", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "protocol", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
     /// Table `sample` (version 2.0).
     static let table_sample_2: SchemaTable = SchemaTable(
         name: "sample", kind: .entity,
@@ -88,6 +210,32 @@ public enum SamplesSchema: SchemaRegistry {
             SchemaColumn(name: "stamp", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
             SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
             SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `select` (version 2.0).
+    static let table_select_1: SchemaTable = SchemaTable(
+        name: "select", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "any", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "by", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "is", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
+        ],
+        primaryKey: ["id"],
+        foreignKeys: [],
+        indexes: [],
+        renamedFrom: nil)
+
+    /// Table `type` (version 2.0).
+    static let table_type_1: SchemaTable = SchemaTable(
+        name: "type", kind: .entity,
+        columns: [
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "type", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil),
         ],
         primaryKey: ["id"],
         foreignKeys: [],
