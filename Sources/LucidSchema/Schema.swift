@@ -45,11 +45,14 @@ public struct SchemaTable: Sendable, Hashable, Codable {
     /// For a join table that replaces a to-one relationship at this version: the foreign key column of
     /// the owner table (at the previous version) whose values become this table's links.
     public var convertedFromColumn: String?
+    /// True when the table is new at this version although the previous version had a table of the same
+    /// name (renamed or removed at this version): it is not that table, and no row comes from it.
+    public var reusesName: Bool?
 
     public init(
         name: String, kind: Kind = .entity, columns: [SchemaColumn], primaryKey: [String],
         foreignKeys: [SchemaForeignKey] = [], indexes: [SchemaIndex] = [], renamedFrom: String? = nil,
-        convertedFromColumn: String? = nil
+        convertedFromColumn: String? = nil, reusesName: Bool? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -59,6 +62,7 @@ public struct SchemaTable: Sendable, Hashable, Codable {
         self.indexes = indexes
         self.renamedFrom = renamedFrom
         self.convertedFromColumn = convertedFromColumn
+        self.reusesName = reusesName
     }
 
     public func column(named name: String) -> SchemaColumn? {
@@ -116,10 +120,13 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     /// For a to-one foreign key column that replaces a to-many relationship at this version: the join
     /// table (at the previous version) whose single link per row becomes this column's value.
     public var convertedFromJoinTable: String?
+    /// True when the column is new at this version although the table's previous version had a column of
+    /// the same name (renamed or removed at this version): it is not that column.
+    public var reusesName: Bool?
 
     public init(
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
-        convertedFromJoinTable: String? = nil
+        convertedFromJoinTable: String? = nil, reusesName: Bool? = nil
     ) {
         self.name = name
         self.type = type
@@ -127,6 +134,7 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
         self.defaultSQL = defaultSQL
         self.renamedFrom = renamedFrom
         self.convertedFromJoinTable = convertedFromJoinTable
+        self.reusesName = reusesName
     }
 }
 

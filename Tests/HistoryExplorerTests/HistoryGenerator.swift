@@ -26,11 +26,12 @@ struct HistoryGenerator {
 
     static let entityNames = [
         "writer", "author", "creator", "book", "team", "employee", "order", "select", "group", "table", "index", "node", "default",
-        "class", "values", "where", "item",
+        "class", "values", "where", "item", "protocol", "type", "init",
     ]
     static let propertyNames = [
         "name", "title", "value", "count", "order", "select", "default", "type", "notes", "label", "temperature", "tail_number", "parent",
-        "lead", "team", "owner", "where", "group", "from", "data", "size", "kind", "index", "key", "level",
+        "lead", "team", "owner", "where", "group", "from", "data", "size", "kind", "index", "key", "level", "class", "init", "protocol",
+        "description", "columns",
     ]
     static let scalars = ["string", "int", "double", "bool", "date", "url", "data", "float", "seconds", "milliseconds", "color"]
 

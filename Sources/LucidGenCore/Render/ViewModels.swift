@@ -341,6 +341,7 @@ struct ViewModels {
                     "defaultSQL": optional(column.defaultSQL), "renamedFrom": optional(column.renamedFrom),
                 ]
                 if let join = column.convertedFromJoinTable { result["convertedFromJoinTable"] = join }
+                if column.reusesName == true { result["reusesName"] = true }
                 return result
             },
             "foreignKeys": table.foreignKeys.map { key -> [String: Any] in
@@ -350,6 +351,7 @@ struct ViewModels {
             "hasForeignKeys": !table.foreignKeys.isEmpty, "hasIndexes": !table.indexes.isEmpty,
         ]
         if let column = table.convertedFromColumn { result["convertedFromColumn"] = column }
+        if table.reusesName == true { result["reusesName"] = true }
         return result
     }
 }

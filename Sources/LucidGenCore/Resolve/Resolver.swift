@@ -80,7 +80,7 @@ public enum Resolver {
         var snapshots: [SchemaSnapshot] = []
         var previous: SchemaVersion?
         for version in versions {
-            let (schema, snapshot) = context.schema(at: version, previous: previous, entities: entities, &diagnostics)
+            let (schema, snapshot) = context.schema(at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
             previous = version
             schemas.append(schema)
             if let existing = frozen[version] {

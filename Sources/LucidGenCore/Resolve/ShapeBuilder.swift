@@ -324,14 +324,24 @@ struct ShapeBuilder {
     // MARK: Schemas
 
     /// The schema at a version, and the snapshot that freezes it.
-    func schema(at version: SchemaVersion, previous: SchemaVersion?, entities: [ResolvedEntity], _ diagnostics: inout DiagnosticCollector) -> (Schema, SchemaSnapshot) {
+    func schema(
+        at version: SchemaVersion, previous: SchemaVersion?, previousSchema: Schema? = nil, entities: [ResolvedEntity], _ diagnostics: inout DiagnosticCollector
+    ) -> (Schema, SchemaSnapshot) {
         var tables: [SchemaTable] = []
+        // Tables and columns with no predecessor at the previous version: if one of the same name existed
+        // there, it was another table or column (renamed or removed at this version).
+        var newTables: Set<String> = []
+        var newColumns: Set<String> = []
         var entitySnapshots: [SchemaSnapshot.EntitySnapshot] = []
         for entity in entities {
             let timeline = timelines[entity.name]!
             guard let historyVersion = timeline.historyVersion(at: version), let shape = entity.shapes.first(where: { $0.version == historyVersion }) else { continue }
             let previousShape = previous.flatMap { previous in timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } } }
             let renamedTable = previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
+            if previousShape == nil { newTables.insert(shape.tableName) }
+            for property in shape.properties where previousShape != nil && !previousShape!.properties.contains(where: { $0.currentName == property.currentName }) {
+                if case .toMany(_, _, _, let joinTable, _, _) = property.kind { newTables.insert(joinTable) } else { newColumns.insert("\(shape.tableName).\(property.column)") }
+            }
             func previousColumn(of property: PropertyShape) -> String? {
                 guard let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }), old.column != property.column else { return nil }
                 return old.column
@@ -388,10 +398,24 @@ struct ShapeBuilder {
                     properties: shape.properties.map { SchemaSnapshot.PropertySnapshot(name: $0.name, type: $0.typeDescription, nullable: $0.nullable, defaultValue: $0.defaultSQL) }
                         .sorted { $0.name < $1.name }))
         }
+        if let previousSchema {
+            for index in tables.indices {
+                let table = tables[index]
+                if previousShapeless(table, newTables), previousSchema.table(named: table.name) != nil { tables[index].reusesName = true }
+                guard let previousTable = previousSchema.table(named: table.renamedFrom ?? table.name), tables[index].reusesName != true else { continue }
+                for column in table.columns.indices where newColumns.contains("\(table.name).\(table.columns[column].name)") {
+                    if previousTable.column(named: table.columns[column].name) != nil { tables[index].columns[column].reusesName = true }
+                }
+            }
+        }
         let schema = Schema(version: version, tables: tables)
         let snapshot = SchemaSnapshot(
             format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum, entities: entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
         return (schema, snapshot)
+    }
+
+    private func previousShapeless(_ table: SchemaTable, _ newTables: Set<String>) -> Bool {
+        newTables.contains(table.name) && table.renamedFrom == nil && table.convertedFromColumn == nil
     }
 
     static func describe(_ identifier: IdentifierShape) -> String {

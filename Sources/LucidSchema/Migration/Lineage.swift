@@ -42,7 +42,7 @@ public struct Lineage: Sendable {
         let previous = versions[index - 1]
         switch origin {
         case .table(let name):
-            guard let table = schema.table(named: name) else { return nil }
+            guard let table = schema.table(named: name), table.reusesName != true else { return nil }
             if let column = table.convertedFromColumn {
                 guard let owner = table.foreignKeys.first(where: { $0.columns == ["source_id"] })?.table,
                     case .table(let previousOwner)? = stepBack(.table(owner), at: index),
@@ -53,7 +53,7 @@ public struct Lineage: Sendable {
             let previousName = table.renamedFrom ?? name
             return previous.table(named: previousName) == nil ? nil : .table(previousName)
         case .column(let tableName, let columnName):
-            guard let table = schema.table(named: tableName), let column = table.column(named: columnName) else { return nil }
+            guard let table = schema.table(named: tableName), let column = table.column(named: columnName), column.reusesName != true else { return nil }
             if let join = column.convertedFromJoinTable {
                 return previous.table(named: join) == nil ? nil : .table(join)
             }
