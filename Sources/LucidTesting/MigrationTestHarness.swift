@@ -57,7 +57,7 @@ public struct MigrationTestHarness: Sendable {
                 do {
                     try SeedWriter.write(database) { db in try seed(db, rows) }
                 } catch let error as SeedError {
-                    return [MigrationCheckFailure(source: source, message: "\(error) before migrating")]
+                    return [MigrationCheckFailure(source: source, message: "the seeded rows break \(error.count) foreign key(s) before migrating: \(error.located)")]
                 }
                 try database.close()
             } catch {

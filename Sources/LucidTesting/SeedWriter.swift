@@ -34,8 +34,12 @@ public enum SeedWriter {
 public struct SeedError: Error, CustomStringConvertible {
     public var violations: [ForeignKeyViolation]
 
+    /// "3", or "20 or more" (the check stops at 20).
+    public var count: String { "\(violations.count)\(violations.count >= 20 ? " or more" : "")" }
+    /// The first violations: table, column, row and referenced table.
+    public var located: String { violations.prefix(5).map(\.description).joined(separator: "; ") }
+
     public var description: String {
-        "the seeded rows break \(violations.count)\(violations.count >= 20 ? " or more" : "") foreign key(s) (nothing was written): "
-            + violations.prefix(5).map(\.description).joined(separator: "; ")
+        "the seeded rows break \(count) foreign key(s) (nothing was written): \(located)"
     }
 }
