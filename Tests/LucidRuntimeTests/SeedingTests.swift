@@ -188,3 +188,31 @@ enum SeedGraphs {
         #expect(failures.map(\.description).joined().contains("a.b of row id=3 is 5, but b has no such row"))
     }
 }
+
+/// A migration step that leaves a dangling reference is rolled back with a message naming the table,
+/// the column, the row and the referenced table.
+@Suite struct MigrationForeignKeyMessageTests {
+    @Test func aDanglingReferenceAfterAStepIsLocated() throws {
+        let versions = try resolveSchemas([
+            "item.json": """
+                { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                  "properties": [{ "name": "name", "property_type": "string" },
+                                 { "name": "owner", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true, "added_at_version": "2.0" }] }
+                """,
+            "owner.json": entity("owner", [SeedGraphs.labels]),
+        ])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("store.sqlite")
+        let database = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
+        try database.write { db in try db.execute(sql: "INSERT INTO item (id, name) VALUES (4, 'x')") }
+        try database.close()
+        var options = StoreOptions()
+        options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "dangle") { db in try db.execute(sql: "UPDATE item SET owner = 99") }]
+        #expect {
+            try LucidStore.open(atPath: path, versions: versions, options: options).close()
+        } throws: { error in
+            "\(error)".contains("item.owner of row id=4 is 99, but owner has no such row")
+        }
+    }
+}
