@@ -216,3 +216,70 @@ enum SeedGraphs {
         }
     }
 }
+
+// The conformances the generated tests write for Samples' subtypes (Templates/tests.mustache).
+extension SampleKind: Seedable {}
+
+extension SampleFormat: Seedable {
+    public static func seed(row: Int, salt: Int) -> SampleFormat { SampleFormat(rawValue: Int64((row + salt) % (1 << 2))) }
+}
+
+extension SampleShape: Seedable {
+    public static func seed(row: Int, salt: Int) -> SampleShape {
+        SampleShape(width: .seed(row: row, salt: salt + 1), madeAt: .seed(row: row, salt: salt + 2), names: .seed(row: row, salt: salt + 3))
+    }
+}
+
+/// `FixtureRows` (SQL from the resolved model) and the typed seeds (records built with `Seedable` and
+/// the salts the generated seeds use) store the same values: one definition, two encoders.
+@Suite struct FixtureRowsMatchTypedSeedsTests {
+    @Test func samplesRowsAreTheTypedSeedsRows() throws {
+        let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples/.lucid.yaml").path
+        let model = try Resolver.resolve(try GeneratorPipeline(configPath: config).load())
+        let version = SchemaVersion("1.0")
+        let fixtures = FixtureRows(model: model)
+        let shape = try #require(fixtures.shapes(at: version).first)
+        func salt(_ name: String) -> Int { FixtureRows.salt(ofPropertyAt: shape.properties.firstIndex { $0.name == name }!) }
+        let rows = Seed.rows
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let untyped = try LucidStore.create(atPath: folder.path("untyped.sqlite"), versions: model.schemas, version: version)
+        try SeedWriter.write(untyped, statements: fixtures.insertStatements(at: version, rows: rows))
+        let typed = try LucidStore.create(atPath: folder.path("typed.sqlite"), versions: model.schemas, version: version)
+        try SeedWriter.write(typed) { db in
+            for row in 1...rows {
+                _ = try Sample_1_0(
+                    id: Seed.identifier(row: row), big: .seed(row: row, salt: salt("big")), ratio: .seed(row: row, salt: salt("ratio")),
+                    label: .seed(row: row, salt: salt("label")), stamp: .seed(row: row, salt: salt("stamp")), flag: .seed(row: row, salt: salt("flag")),
+                    kind: .seed(row: row, salt: salt("kind")), formats: .seed(row: row, salt: salt("formats")), tags: .seed(row: row, salt: salt("tags")),
+                    code: .seed(row: row, salt: salt("code")), weight: .seed(row: row, salt: salt("weight")), note: .seed(row: row, salt: salt("note")),
+                    payload: .seed(row: row, salt: salt("payload")), link: .seed(row: row, salt: salt("link")), shape: .seed(row: row, salt: salt("shape"))
+                ).inserted(db)
+            }
+        }
+        func read(_ queue: DatabaseQueue) throws -> [[String: DatabaseValue]] {
+            try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM sample ORDER BY id").map { row in
+                    Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) })
+                }
+            }
+        }
+        let expected = try read(typed)
+        let found = try read(untyped)
+        try typed.close()
+        try untyped.close()
+        #expect(expected.count == rows && found.count == rows)
+        /// JSON compared as values: GRDB sorts keys, FixtureRows writes them in description order.
+        func normalized(_ value: DatabaseValue?) -> String {
+            guard let value, case .string(let text) = value.storage, text.hasPrefix("{") || text.hasPrefix("["),
+                  let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+                  let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "\(value ?? .null)" }
+            return String(decoding: data, as: UTF8.self)
+        }
+        for (typedRow, untypedRow) in zip(expected, found) {
+            for column in typedRow.keys.sorted() {
+                #expect(normalized(typedRow[column]) == normalized(untypedRow[column]), "column \(column) of row \(typedRow["id"] ?? .null)")
+            }
+        }
+    }
+}

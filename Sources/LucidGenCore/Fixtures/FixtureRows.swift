@@ -120,7 +120,7 @@ public struct FixtureRows {
         case .double?, .seconds?, .milliseconds?: return realLiteral(SeedValues.pick(SeedValues.doubles, row: row, salt: salt))
         case .float?: return realLiteral(Double(SeedValues.pick(SeedValues.floats, row: row, salt: salt)))
         case .date?: return quoteLiteral(Self.storedDate(milliseconds: SeedValues.dateMilliseconds(row: row, salt: salt)))
-        case .url?: return quoteLiteral(SeedValues.pick(SeedValues.urls, row: row, salt: salt))
+        case .url?: return quoteLiteral(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
         case .data?: return "X'" + SeedValues.bytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "NULL" }
@@ -136,6 +136,9 @@ public struct FixtureRows {
         let text = "\(value)"
         return text.contains(".") || text.contains("e") ? text : text + ".0"
     }
+
+    /// A URL as `URL` stores it: its absolute string, which Foundation percent-encodes (`ä` → `%C3%A4`).
+    static func storedURL(_ text: String) -> String { URL(string: text)?.absoluteString ?? text }
 
     /// GRDB's storage format for a `Date`: `yyyy-MM-dd HH:mm:ss.SSS`, UTC.
     static func storedDate(milliseconds: Int64) -> String {
@@ -161,7 +164,7 @@ public struct FixtureRows {
         case .bool?: return SeedValues.bool(row: row, salt: salt) ? "true" : "false"
         case .double?, .seconds?, .milliseconds?: return "\(SeedValues.pick(SeedValues.doubles, row: row, salt: salt))"
         case .float?: return "\(SeedValues.pick(SeedValues.floats, row: row, salt: salt))"
-        case .url?: return jsonString(SeedValues.pick(SeedValues.urls, row: row, salt: salt))
+        case .url?: return jsonString(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
         case .date?: return "\(SeedValues.dateMilliseconds(row: row, salt: salt))"
         case .data?: return jsonString(Data(SeedValues.bytes(row: row, salt: salt)).base64EncodedString())
         case nil:
