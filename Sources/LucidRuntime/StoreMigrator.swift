@@ -142,16 +142,17 @@ struct StoreMigrator {
         let existed = FileManager.default.fileExists(atPath: path)
         let queue = try makeQueue()
         let state = existed ? try decideState(queue) : .newFile
-        if let (error, policy) = state.refusal(path: path, versions: versions, options: options) {
-            return try incompatible(queue, policy: policy, error)
-        }
         switch state {
+        case .newFile, .emptyDatabase:
+            try initialise(queue)
         case .known(let schema, let recorded):
+            // An adopted store gets its record, then exactly what a recorded one gets.
             if !recorded { try adopt(queue, as: schema) }
             if schema.version != newest.version { try migrate(queue) }
             try runLateDataMigrations(queue)
-        default:
-            try initialise(queue)
+        case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .notADatabase:
+            guard let (error, policy) = state.refusal(path: path, versions: versions, options: options) else { break }
+            return try incompatible(queue, policy: policy, error)
         }
         return queue
     }
