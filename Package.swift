@@ -98,6 +98,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "LucidTesting", "LucidGenCore", "FlightLog"]),
+        // Relationship graphs no insert order satisfies (self-references, a required cycle): their generated
+        // records and generated migration tests, compiled and run (checked against the generator by GoldenTests).
+        .target(name: "SeedGraphs", dependencies: ["LucidRuntime"], path: "Tests/SeedGraphs/App/Generated"),
+        .testTarget(name: "SeedGraphsTests", dependencies: ["SeedGraphs", "LucidTesting"], path: "Tests/SeedGraphs/Tests", exclude: ["Generated/Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ struct Fixtures: ParsableCommand {
             The store is created at --version (default: current_version) with its lucidgen version record, \
             and every entity gets --rows rows of edge values (empty and unicode strings, integer extremes, \
             dates with milliseconds, NULL where allowed, arrays, subtypes) and relationships in both \
-            directions. The same descriptions always give the same rows.
+            directions (self-references and cycles included). --rows 0 writes an empty store at the version. The same descriptions always give the same rows.
 
             The default file is <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, beside the \
             generated migration tests, which migrate every committed fixture and check every value. A \
@@ -26,14 +26,14 @@ struct Fixtures: ParsableCommand {
     @Option(help: ArgumentHelp("The version of the store (default: current_version).", valueName: "version"))
     var version: String?
 
-    @Option(help: "Rows per entity.")
+    @Option(help: "Rows per entity (0: an empty store at the version).")
     var rows: Int = 40
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, or fixtures/ beside the config without app_tests).", valueName: "file"))
     var output: String?
 
     func validate() throws {
-        guard rows >= 1 else { throw ValidationError("--rows must be at least 1") }
+        guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
     }
 
     func run() throws {
@@ -63,10 +63,10 @@ struct Fixtures: ParsableCommand {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
             let database = try LucidStore.create(atPath: path, versions: model.schemas, version: target)
+            // Foreign keys off while inserting, checked before committing: rows may reference rows
+            // inserted after them (self-references, cycles).
             let statements = FixtureRows(model: model).insertStatements(at: target, rows: rows)
-            try database.write { db in
-                for statement in statements { try db.execute(sql: statement) }
-            }
+            try SeedWriter.write(database, statements: statements)
             // One self-contained file: no -wal or -journal beside it, no free pages.
             try database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
             try database.close()
@@ -76,7 +76,7 @@ struct Fixtures: ParsableCommand {
             // A half-written fixture is worse than none.
             try? FileManager.default.removeItem(atPath: path)
             if let error = error as? StoreError { throw fail(error) }
-            throw error
+            throw fail(StoreError.cannotWrite(path: path, message: "\(error)"))
         }
     }
 }

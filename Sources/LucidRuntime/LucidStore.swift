@@ -38,7 +38,8 @@ public enum LucidStore {
         atPath path: String, versions: [Schema], version: SchemaVersion, dataMigrations: [DataMigration] = [], configuration: Configuration = Configuration()
     ) throws(StoreError) -> DatabaseQueue {
         guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
-        guard !FileManager.default.fileExists(atPath: path) else { throw .cannotWrite(path: path, message: "the file already exists") }
+        let state = try StoreMigrator(path: path, versions: versions, options: StoreOptions()).decideState()
+        guard case .newFile = state else { throw .cannotWrite(path: path, message: "the file already exists (\(state.summary))") }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.write { db in

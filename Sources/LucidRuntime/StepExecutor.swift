@@ -300,9 +300,9 @@ struct StepExecutor {
             tables.insert(table.name)
         }
         for table in tables.sorted() where try db.tableExists(table) {
-            let violations = try Row.fetchAll(db, sql: "SELECT * FROM pragma_foreign_key_check(\(quoteLiteral(table))) LIMIT 1000")
+            let violations = try ForeignKeyViolation.find(db, table: table)
             if !violations.isEmpty {
-                throw StoreError.foreignKeyViolation(step: stepLabel, table: table, rows: violations.count)
+                throw StoreError.foreignKeyViolation(step: stepLabel, violations: violations)
             }
         }
     }

@@ -33,8 +33,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case stepFailed(step: String, version: SchemaVersion, message: String)
     /// After a step, the store's tables differ from the version's schema; the step was rolled back.
     case schemaMismatch(version: SchemaVersion, differences: [String])
-    /// A step left rows whose foreign keys point nowhere; the step was rolled back.
-    case foreignKeyViolation(step: String, table: String, rows: Int)
+    /// A step left rows whose foreign keys point nowhere (the first ones found, located); the step was
+    /// rolled back.
+    case foreignKeyViolation(step: String, violations: [ForeignKeyViolation])
     /// A step would lose data (e.g. a to-many relationship with several links becoming to-one); rolled back.
     case dataWouldBeLost(step: String, message: String)
 
@@ -60,7 +61,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .stepFailed(let step, let version, let message): "migration step \(step) failed and was rolled back (the store stays at \(version)): \(message)"
         case .schemaMismatch(let version, let differences):
             "after migrating, the store's schema differs from version \(version) (rolled back):\n" + differences.map { "  - \($0)" }.joined(separator: "\n")
-        case .foreignKeyViolation(let step, let table, let rows): "step \(step) left \(rows) row(s) of \(table) with dangling foreign keys (rolled back)"
+        case .foreignKeyViolation(let step, let violations):
+            "step \(step) left row(s) whose foreign key points at no row (rolled back): \(violations.prefix(5).map(\.description).joined(separator: "; "))\(violations.count > 5 ? "; and more" : "")"
         case .dataWouldBeLost(let step, let message): "step \(step) would lose data (rolled back): \(message)"
         }
     }

@@ -45,74 +45,116 @@ struct StoreMigrator {
         }
     }
 
-    // MARK: Opening
+    // MARK: The store's state
 
-    func openAndMigrate() throws(StoreError) -> DatabaseQueue {
-        if !FileManager.default.fileExists(atPath: path) {
-            let queue = try makeQueue()
-            try initialise(queue)
-            return queue
+    /// What a store file is: the one decision that opening, inspecting, creating, migrating together
+    /// and the CLI's `plan`/`migrate` all take (through ``decideState(_:)``), so they cannot drift.
+    enum StoreState {
+        /// No file: it would be created at the newest version.
+        case newFile
+        /// A database without tables: it would be initialised at the newest version.
+        case emptyDatabase
+        /// At a version this app knows, with a matching checksum: `recorded` in lucidgen's version record,
+        /// or adoptable (no record, its tables match that version exactly). Both get the same treatment:
+        /// the path to the newest version, then the data migrations not yet run.
+        case known(Schema, recorded: Bool)
+        /// A recorded version newer than this app's newest.
+        case newer(SchemaVersion)
+        /// A recorded version this app does not know.
+        case unknownVersion(SchemaVersion)
+        /// A known recorded version whose checksum is not this app's.
+        case checksumMismatch(SchemaVersion, stored: String, expected: String)
+        /// Tables but no record, matching no known version (the closest version's differences).
+        case unrecognized(differences: [String])
+        /// The file is not an SQLite database.
+        case notADatabase
+
+        /// A few words for messages.
+        var summary: String {
+            switch self {
+            case .newFile: "no file"
+            case .emptyDatabase: "an empty database"
+            case .known(let schema, let recorded): "a store at version \(schema.version)\(recorded ? "" : ", recognised from its tables")"
+            case .newer(let version): "a store at version \(version), newer than this app's"
+            case .unknownVersion(let version): "a store at unknown version \(version)"
+            case .checksumMismatch(let version, _, _): "a store at version \(version) with another schema checksum"
+            case .unrecognized: "a database whose tables match no known version"
+            case .notADatabase: "not an SQLite database"
+            }
         }
+
+        /// Why the store cannot be opened normally, and the policy that decides what happens then.
+        func refusal(path: String, versions: [Schema], options: StoreOptions) -> (StoreError, StoreOptions.IncompatibleStorePolicy)? {
+            switch self {
+            case .newFile, .emptyDatabase, .known: nil
+            case .newer(let version): (.storeIsNewer(storeVersion: version, newestKnown: versions[versions.count - 1].version), options.newerStorePolicy)
+            case .unknownVersion(let version): (.unknownVersion(version, known: versions.map(\.version)), options.unknownStorePolicy)
+            case .checksumMismatch(let version, let stored, let expected): (.checksumMismatch(version: version, stored: stored, expected: expected), options.unknownStorePolicy)
+            case .unrecognized(let differences): (.unrecognizedSchema(path: path, differences: differences), options.unknownStorePolicy)
+            case .notADatabase: (.notADatabase(path: path), .refuse)
+            }
+        }
+    }
+
+    /// Decides the state of the store at `path`, without changing it.
+    func decideState() throws(StoreError) -> StoreState {
+        guard FileManager.default.fileExists(atPath: path) else { return .newFile }
         let queue = try makeQueue()
-        let state = try readState(queue)
-        switch state {
-        case .empty:
-            try initialise(queue)
-            return queue
-        case .recorded(let version, let checksum):
-            if version > newest.version {
-                return try incompatible(queue, policy: options.newerStorePolicy, .storeIsNewer(storeVersion: version, newestKnown: newest.version))
-            }
-            guard let schema = versions.first(where: { $0.version == version }) else {
-                return try incompatible(queue, policy: options.unknownStorePolicy, .unknownVersion(version, known: versions.map(\.version)))
-            }
-            guard schema.checksum == checksum else {
-                return try incompatible(queue, policy: options.unknownStorePolicy, .checksumMismatch(version: version, stored: checksum, expected: schema.checksum))
-            }
-            if version != newest.version { try migrate(queue) }
-            try runLateDataMigrations(queue)
-            return queue
-        case .unrecorded(let match, let differences):
-            guard let match else {
-                return try incompatible(queue, policy: options.unknownStorePolicy, .unrecognizedSchema(path: path, differences: differences))
-            }
-            try adopt(queue, as: match)
-            if match.version != newest.version { try migrate(queue) }
-            return queue
-        }
+        defer { try? queue.close() }
+        return try decideState(queue)
     }
 
-    enum State {
-        case empty
-        case recorded(SchemaVersion, checksum: String)
-        /// Tables but no record: the version whose schema they match, if any.
-        case unrecorded(Schema?, differences: [String])
-    }
-
-    private func readState(_ queue: DatabaseQueue) throws(StoreError) -> State {
+    /// Decides the state of the existing store open in `queue`, without changing it.
+    func decideState(_ queue: DatabaseQueue) throws(StoreError) -> StoreState {
         do {
-            return try queue.read { db -> State in
+            return try queue.read { db -> StoreState in
                 if let record = try Bookkeeping.record(db) {
                     guard let version = try? SchemaVersion(parsing: record.version) else {
                         throw StoreError.corrupt(path: path, message: "its version record '\(record.version)' is not a version")
                     }
-                    return .recorded(version, checksum: record.checksum)
+                    if version > newest.version { return .newer(version) }
+                    guard let schema = versions.first(where: { $0.version == version }) else { return .unknownVersion(version) }
+                    guard schema.checksum == record.checksum else { return .checksumMismatch(version, stored: record.checksum, expected: schema.checksum) }
+                    return .known(schema, recorded: true)
                 }
                 let tables = try StoreSchemaReader.tables(db)
-                if tables.isEmpty { return .empty }
+                if tables.isEmpty { return .emptyDatabase }
                 var closest: [String] = []
                 for schema in versions.reversed() {
                     let differences = StoreSchemaReader.differences(expected: schema, actual: tables)
-                    if differences.isEmpty { return .unrecorded(schema, differences: []) }
+                    if differences.isEmpty { return .known(schema, recorded: false) }
                     if closest.isEmpty || differences.count < closest.count { closest = differences }
                 }
-                return .unrecorded(nil, differences: closest)
+                return .unrecognized(differences: closest)
             }
         } catch let error as StoreError {
             throw error
         } catch {
-            throw Self.storeError(error, path: path, step: "open", version: nil)
+            let mapped = Self.storeError(error, path: path, step: "open", version: nil)
+            if case .notADatabase = mapped { return .notADatabase }
+            throw mapped
         }
+    }
+
+    // MARK: Opening
+
+    func openAndMigrate() throws(StoreError) -> DatabaseQueue {
+        let existed = FileManager.default.fileExists(atPath: path)
+        let queue = try makeQueue()
+        let state = existed ? try decideState(queue) : .newFile
+        switch state {
+        case .newFile, .emptyDatabase:
+            try initialise(queue)
+        case .known(let schema, let recorded):
+            // An adopted store gets its record, then exactly what a recorded one gets.
+            if !recorded { try adopt(queue, as: schema) }
+            if schema.version != newest.version { try migrate(queue) }
+            try runLateDataMigrations(queue)
+        case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .notADatabase:
+            guard let (error, policy) = state.refusal(path: path, versions: versions, options: options) else { break }
+            return try incompatible(queue, policy: policy, error)
+        }
+        return queue
     }
 
     private func incompatible(_ queue: DatabaseQueue, policy: StoreOptions.IncompatibleStorePolicy, _ error: StoreError) throws(StoreError) -> DatabaseQueue {
@@ -280,36 +322,20 @@ struct StoreMigrator {
     // MARK: Inspecting
 
     func inspect() throws(StoreError) -> StoreStatus {
-        guard FileManager.default.fileExists(atPath: path) else {
-            return StoreStatus(state: .missing, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
-        }
-        let queue = try makeQueue()
-        defer { try? queue.close() }
-        let state = try readState(queue)
-        var version: SchemaVersion
-        var checksum: String
-        var adopted = false
-        switch state {
-        case .empty:
-            return StoreStatus(state: .empty, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
-        case .recorded(let recorded, let recordedChecksum):
-            version = recorded
-            checksum = recordedChecksum
-            if version > newest.version { throw .storeIsNewer(storeVersion: version, newestKnown: newest.version) }
-            guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
-            guard schema.checksum == checksum else { throw .checksumMismatch(version: version, stored: checksum, expected: schema.checksum) }
-        case .unrecorded(let match, let differences):
-            guard let match else { throw .unrecognizedSchema(path: path, differences: differences) }
-            version = match.version
-            checksum = match.checksum
-            adopted = true
+        let state = try decideState()
+        if let (error, _) = state.refusal(path: path, versions: versions, options: options) { throw error }
+        guard case .known(let schema, let recorded) = state else {
+            let isNew = if case .newFile = state { true } else { false }
+            return StoreStatus(state: isNew ? .missing : .empty, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
         }
         let steps: [MigrationStep]
         do {
-            steps = try planner.plan(from: version)
+            steps = try planner.plan(from: schema.version)
         } catch {
             throw .planning(error)
         }
+        let queue = try makeQueue()
+        defer { try? queue.close() }
         do {
             return try queue.read { db in
                 var counts: [String: Int] = [:]
@@ -317,11 +343,11 @@ struct StoreMigrator {
                     counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
                 }
                 return StoreStatus(
-                    state: steps.isEmpty ? .current : .needsMigration, version: version, checksum: checksum, adopted: adopted, steps: steps,
+                    state: steps.isEmpty ? .current : .needsMigration, version: schema.version, checksum: schema.checksum, adopted: !recorded, steps: steps,
                     rowCounts: counts, pendingCleanup: try PendingCleanup.items(db).count)
             }
         } catch {
-            throw Self.storeError(error, path: path, step: "inspect", version: version)
+            throw Self.storeError(error, path: path, step: "inspect", version: schema.version)
         }
     }
 

@@ -12,11 +12,27 @@ public enum FixtureFiles {
     }
 
     /// The `.sqlite` files in `folder`, oldest version first (by the version in the name, then by name).
+    /// A file whose name has no version is listed too (first), so that the test run for it reports it
+    /// (``namingProblem(at:)``) instead of leaving it out.
     public static func list(in folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".sqlite") }
-            .sorted { (version(inName: $0) ?? SchemaVersion("0"), $0) < (version(inName: $1) ?? SchemaVersion("0"), $1) }
+            .sorted { first, second in
+                switch (version(inName: first), version(inName: second)) {
+                case (let a?, let b?): (a, first) < (b, second)
+                case (nil, nil): first < second
+                case (nil, _?): true
+                case (_?, nil): false
+                }
+            }
             .map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    /// Why a fixture's name is wrong, or nil: it must end in its version (`FlightLog_2_1.sqlite`).
+    public static func namingProblem(at path: String) -> String? {
+        let name = (path as NSString).lastPathComponent
+        guard version(inName: name) == nil else { return nil }
+        return "its name has no version: fixtures are named <Module>_<version>.sqlite (e.g. \(fileName(module: "App", version: SchemaVersion("1.0")))), as `lucidgen fixtures` writes them"
     }
 
     /// `FlightLog_2_1.sqlite` for module `FlightLog` at 2.1.

@@ -45,27 +45,21 @@ public struct MigrationTestHarness: Sendable {
 
     var newest: Schema { versions[versions.count - 1] }
 
-    /// Creates a store at `version`, seeds it with `seed(db, rows)` (foreign keys off, one transaction),
-    /// migrates it and checks it.
+    /// Creates a store at `version`, seeds it with `seed(db, rows)` (``SeedWriter``: foreign keys off,
+    /// one transaction, `foreign_key_check` before committing), migrates it and checks it.
     public func checkSeeded(from version: SchemaVersion, rows: Int = Seed.rows, seed: (Database, Int) throws -> Void) -> [MigrationCheckFailure] {
         let source = "from \(version) (seeded rows)"
         return withTemporaryFolder(source) { folder in
             let path = (folder as NSString).appendingPathComponent("store-\(version).sqlite")
             do {
                 let database = try LucidStore.create(atPath: path, versions: versions, version: version, dataMigrations: options.dataMigrations)
-                try database.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                    try db.inTransaction {
-                        try seed(db, rows)
-                        return .commit
-                    }
-                    try db.execute(sql: "PRAGMA foreign_keys = ON")
+                defer { try? database.close() }
+                do {
+                    try SeedWriter.write(database) { db in try seed(db, rows) }
+                } catch let error as SeedError {
+                    return [MigrationCheckFailure(source: source, message: "the seeded rows break \(error.count) foreign key(s) before migrating: \(error.located)")]
                 }
-                let broken = try database.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }
                 try database.close()
-                if !broken.isEmpty {
-                    return [MigrationCheckFailure(source: source, message: "the seeded rows break \(broken.count) foreign key(s) before migrating: \(broken.prefix(3).map(\.description).joined(separator: "; "))")]
-                }
             } catch {
                 return [MigrationCheckFailure(source: source, message: "cannot seed a store at \(version): \(error)")]
             }
@@ -78,7 +72,7 @@ public struct MigrationTestHarness: Sendable {
     public func checkFixture(at path: String) -> [MigrationCheckFailure] {
         let name = (path as NSString).lastPathComponent
         let source = "from fixture \(name)"
-        if let problem = FixtureFiles.checksumProblem(at: path) {
+        if let problem = FixtureFiles.namingProblem(at: path) ?? FixtureFiles.checksumProblem(at: path) {
             return [MigrationCheckFailure(source: source, message: problem)]
         }
         return withTemporaryFolder(source) { folder in
@@ -274,7 +268,7 @@ public struct MigrationTestHarness: Sendable {
 enum SchemaShape {
     static func read(_ db: Database) throws -> [String: [String]] {
         var shape: [String: [String]] = [:]
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'lucid_%'")
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'lucid\\_%' ESCAPE '\\'")
         for table in tables {
             let quoted = quoteLiteral(table)
             var lines = try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(\(quoted)) ORDER BY name").map { row in

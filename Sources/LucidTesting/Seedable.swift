@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 
 /// A type whose values the generated migration tests can make up: deterministic, and cycling through
 /// the edge values of the type (empty and unicode strings, integer extremes, dates with milliseconds,
@@ -11,21 +12,17 @@ public protocol Seedable {
     static func seed(row: Int, salt: Int) -> Self
 }
 
-/// The edge values the seeds cycle through, and the helpers the generated seeds call.
+/// The helpers the generated seeds call. The values and the reference rule are
+/// `LucidSchema.SeedValues`, which `lucidgen fixtures` encodes as SQL too: one definition, two encoders.
 public enum Seed {
     /// Rows seeded per table: enough for every property to take every edge value of its type.
-    public static let rows = 12
+    public static var rows: Int { SeedValues.rows }
 
-    static func pick<T>(_ values: [T], row: Int, salt: Int) -> T {
-        values[(row - 1 + salt) % values.count]
-    }
+    static func pick<T>(_ values: [T], row: Int, salt: Int) -> T { SeedValues.pick(values, row: row, salt: salt) }
 
-    public static let strings = [
-        "", "plain", "ünïcödé ✈︎ 日本語 👩🏽‍✈️", "quote ' and \" and \\", "line\nbreak\ttab", String(repeating: "long ", count: 60),
-        " leading and trailing ", "NULL", "0", "42", "emoji 🛩🛫🛬", "-7",
-    ]
-    public static let integers: [Int64] = [0, 1, -1, Int64.max, Int64.min, 42, Int64(Int32.max) + 1, -1_000_000_007, 7, 2, 3, 9_007_199_254_740_993]
-    public static let doubles: [Double] = [0, 1.5, -2.25, 1e300, -1e-300, 0.1, 3_600.25, 123_456_789.125, 2, -7.5, 1e15, 0.001]
+    public static var strings: [String] { SeedValues.strings }
+    public static var integers: [Int64] { SeedValues.integers }
+    public static var doubles: [Double] { SeedValues.doubles }
 
     /// The primary key of row `row` of a table whose key is an integer.
     public static func identifier(row: Int) -> Int { row }
@@ -33,20 +30,20 @@ public enum Seed {
     /// The primary key of row `row` of a table whose key is text.
     public static func identifier(row: Int) -> String { "id-\(row)" }
 
-    /// The row a to-one relationship of row `row` points at (another row, so links cross the table).
+    /// The row a to-one relationship of row `row` points at (another row of the seeded set, so links
+    /// cross the table, and self-references and cycles find their rows).
     public static func reference<ID>(row: Int, rows: Int, _ make: (Int) -> ID) -> ID {
-        make(row % rows + 1)
+        make(SeedValues.referencedRow(row: row, rows: rows))
     }
 
     /// A nullable to-one relationship: no link on every third row.
     public static func optionalReference<ID>(row: Int, rows: Int, _ make: (Int) -> ID) -> ID? {
-        row % 3 == 0 ? nil : make(row % rows + 1)
+        SeedValues.optionalReferencedRow(row: row, rows: rows).map(make)
     }
 
     /// The rows a to-many relationship of row `row` links to: none, one or two (at most `maxLinks`).
     public static func links(row: Int, rows: Int, maxLinks: Int) -> [Int] {
-        let count = min(row % 3, maxLinks)
-        return (0..<min(count, rows)).map { (rows - row + $0) % rows + 1 }
+        SeedValues.linkedRows(row: row, rows: rows, maxLinks: maxLinks)
     }
 }
 
@@ -71,52 +68,41 @@ extension Double: Seedable {
 }
 
 extension Float: Seedable {
-    public static func seed(row: Int, salt: Int) -> Float { [0, 1.5, -2.25, 3.4e38, 0.1, 1e-30][(row - 1 + salt) % 6] }
+    public static func seed(row: Int, salt: Int) -> Float { Seed.pick(SeedValues.floats, row: row, salt: salt) }
 }
 
 extension Bool: Seedable {
-    public static func seed(row: Int, salt: Int) -> Bool { (row + salt) % 2 == 0 }
+    public static func seed(row: Int, salt: Int) -> Bool { SeedValues.bool(row: row, salt: salt) }
 }
 
 extension Date: Seedable {
     /// Dates 1 day, 1 minute and 1 second apart, with milliseconds, around 2023 (and the epoch).
     public static func seed(row: Int, salt: Int) -> Date {
-        let index = row - 1 + salt
-        if index % 11 == 5 { return Date(timeIntervalSince1970: 0) }
-        let milliseconds = Int64(1_700_000_000_000) + Int64(index) * 86_461_000 + Int64((index * 37) % 1000)
-        return Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+        Date(timeIntervalSince1970: TimeInterval(SeedValues.dateMilliseconds(row: row, salt: salt)) / 1000)
     }
 }
 
 extension URL: Seedable {
     public static func seed(row: Int, salt: Int) -> URL {
-        let urls = ["https://example.com/", "https://example.com/ä/path?query=1&x=%20#frag", "file:///tmp/a%20b", "mailto:pilot@example.com"]
-        return URL(string: urls[(row - 1 + salt) % urls.count])!
+        URL(string: Seed.pick(SeedValues.urls, row: row, salt: salt))!
     }
 }
 
 extension Data: Seedable {
-    public static func seed(row: Int, salt: Int) -> Data {
-        switch (row - 1 + salt) % 4 {
-        case 0: Data()
-        case 1: Data([0, 255, 0, 1])
-        case 2: Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-        default: Data("text as bytes ✈︎".utf8)
-        }
-    }
+    public static func seed(row: Int, salt: Int) -> Data { Data(SeedValues.bytes(row: row, salt: salt)) }
 }
 
 extension Optional: Seedable where Wrapped: Seedable {
     /// `nil` on every third row, the wrapped type's seed otherwise.
     public static func seed(row: Int, salt: Int) -> Wrapped? {
-        (row + salt) % 3 == 0 ? nil : Wrapped.seed(row: row, salt: salt)
+        SeedValues.isNull(row: row, salt: salt) ? nil : Wrapped.seed(row: row, salt: salt)
     }
 }
 
 extension Array: Seedable where Element: Seedable {
     /// Empty, one or two elements.
     public static func seed(row: Int, salt: Int) -> [Element] {
-        (0..<((row + salt) % 3)).map { Element.seed(row: row, salt: salt + 1 + $0) }
+        (0..<SeedValues.arrayCount(row: row, salt: salt)).map { Element.seed(row: row, salt: SeedValues.elementSalt(salt, index: $0)) }
     }
 }
 
@@ -124,6 +110,6 @@ extension Seedable where Self: CaseIterable {
     /// Enums: every case in turn.
     public static func seed(row: Int, salt: Int) -> Self {
         let cases = Array(allCases)
-        return cases[(row - 1 + salt) % cases.count]
+        return cases[SeedValues.caseIndex(row: row, salt: salt, count: cases.count)]
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidRuntime
 import Testing
 
 /// The `lucidgen` binary as a user runs it: installed elsewhere, from any working directory.
@@ -107,6 +108,33 @@ import Testing
 
 /// `plan`, `migrate` and `fixtures` on the bundled example's descriptions.
 @Suite struct StoreCommandTests {
+    /// `fixtures` on relationship graphs no insert order satisfies: `a.b → b` with `a` sorted first, a
+    /// self-reference, a required cycle, to-many links; and `--rows 0`, an empty store at the version.
+    @Test func fixturesSeedSelfReferencesAndCycles() throws {
+        func toOne(_ name: String, _ entity: String, nullable: Bool = false) -> String {
+            #"{ "name": "\#(name)", "property_type": { "entity_name": "\#(entity)", "association": "to_one" }\#(nullable ? #", "nullable": true"# : "") }"#
+        }
+        let project = try TestProject(files: [
+            ".entities/a.json": entityJSON("a", properties: toOne("b", "b") + ", " + toOne("parent", "a", nullable: true)),
+            ".entities/b.json": entityJSON("b"),
+            ".entities/employee.json": entityJSON("employee", properties: toOne("team", "team") + #", { "name": "mentors", "property_type": { "entity_name": "employee", "association": "to_many" } }"#),
+            ".entities/team.json": entityJSON("team", properties: toOne("lead", "employee")),
+        ])
+        defer { project.remove() }
+        for rows in ["0", "1", "7"] {
+            let output = project.root.appendingPathComponent("fixture-\(rows).sqlite").path
+            let result = try run(lucidgenBinary, ["fixtures", "--config", project.configPath, "--rows", rows, "--output", output])
+            #expect(result.status == 0, "\(result.error)")
+            let queue = try DatabaseQueue(path: output)
+            let (counts, broken) = try queue.read { db throws -> ([Int], Int) in
+                (try ["a", "b", "employee", "team"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 },
+                 try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)
+            }
+            try queue.close()
+            #expect(counts == Array(repeating: Int(rows)!, count: 4) && broken == 0)
+        }
+    }
+
     @Test func fixturesPlanMigrateAndCleanupOnTheExample() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

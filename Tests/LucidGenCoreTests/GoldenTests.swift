@@ -41,27 +41,39 @@ import Testing
 
     /// Generated code that other test targets compile: each project's output folder, committed next to
     /// its descriptions, must be what `generate` makes of them (the same update variable rewrites it).
-    static let compiledProjects = ["Tests/LucidRuntimeTests/Samples"]
+    static let compiledProjects = ["Tests/LucidRuntimeTests/Samples", "Tests/SeedGraphs"]
+    /// Each project's output folders (committed fixture stores are not generated: left out).
+    static let compiledOutputs = ["Tests/LucidRuntimeTests/Samples": ["Generated"], "Tests/SeedGraphs": ["App/Generated", "Tests/Generated"]]
 
     @Test(arguments: compiledProjects)
     func compiledGeneratedCodeIsCurrent(_ path: String) throws {
+        for output in Self.compiledOutputs[path] ?? [] {
+            try checkCompiledOutput(path, output: output)
+        }
+    }
+
+    func checkCompiledOutput(_ path: String, output: String) throws {
         let folder = repositoryRoot.appendingPathComponent(path)
-        let output = "Generated"
         let project = try TestProject.copy(of: folder)
         defer { project.remove() }
-        try? FileManager.default.removeItem(at: project.root.appendingPathComponent(output))
+        func generated(_ file: String) -> Bool { file.hasPrefix(output + "/") && !file.contains("/Fixtures/") }
+        for file in project.allFiles() where generated(file) {
+            try FileManager.default.removeItem(at: project.root.appendingPathComponent(file))
+        }
         let result = try project.generate()
         #expect(result.diagnostics.allSatisfy { $0.severity != .error })
-        let produced = project.allFiles().filter { $0.hasPrefix(output + "/") }
+        let produced = project.allFiles().filter(generated)
         if ProcessInfo.processInfo.environment["LUCIDGEN_UPDATE_GOLDEN"] == "1" {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(output))
+            for file in TestProject(existing: folder).allFiles() where generated(file) {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+            }
             for file in produced {
                 let target = folder.appendingPathComponent(file)
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.copyItem(at: project.root.appendingPathComponent(file), to: target)
             }
         }
-        let committed = TestProject(existing: folder).allFiles().filter { $0.hasPrefix(output + "/") }
+        let committed = TestProject(existing: folder).allFiles().filter(generated)
         #expect(produced == committed, "the set of generated files differs from \(path)/\(output)")
         for file in committed where produced.contains(file) {
             let actual = try project.read(file)

@@ -246,9 +246,17 @@ import Testing
         let project = try TestProject(files: [".entities/trip.json": entity], config: TestProject.defaultConfig)
         defer { project.remove() }
         let model = try project.generate().model
-        let statements = FixtureRows(model: model).insertStatements(at: SchemaVersion("1.0"), rows: 2)
-        #expect(statements[0] == #"INSERT INTO "trip" ("id", "photos", "stops") VALUES (1, '["AP8B"]', '[1700086461037]')"#)
-        #expect(statements[1].contains(#"'["AP8C","AP8D"]'"#))
+        let rows = FixtureRows(model: model).rows(at: SchemaVersion("1.0"), rows: 2)
+        #expect(rows.map(\.columns) == [["id", "photos", "stops"], ["id", "photos", "stops"]])
+        // The values are SeedValues' (photos has salt 1, stops salt 2), as the generated seeds make them.
+        func json<T: Decodable>(_ literal: String, as type: T.Type) throws -> T {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .millisecondsSince1970
+            return try decoder.decode(T.self, from: Data(literal.dropFirst().dropLast().utf8))
+        }
+        #expect(try json(rows[0].values[1], as: [Data].self) == [Data(SeedValues.bytes(row: 1, salt: 2)), Data(SeedValues.bytes(row: 1, salt: 3))])
+        #expect(rows[0].values[2] == "'[]'" && rows[1].values[1] == "'[]'")
+        #expect(rows[1].values[2] == "'[\(SeedValues.dateMilliseconds(row: 2, salt: 3))]'")
     }
 }
 

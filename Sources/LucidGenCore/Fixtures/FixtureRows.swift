@@ -1,10 +1,16 @@
 import Foundation
 import LucidSchema
 
-/// Deterministic rows for a store at one version, as SQL: every entity gets the same number of rows,
-/// with edge values (empty strings, unicode, integer extremes, dates with milliseconds, NULL where
-/// allowed, arrays, struct subtypes) and relationships in both directions (to-one columns and join
-/// table links). Used by `lucidgen fixtures` and the README's main job.
+/// Deterministic rows for a store at one version, as SQL: the untyped encoder of the values the
+/// generated migration tests seed with their record types (`LucidSchema.SeedValues` is the one
+/// definition of both: the edge values by row and salt, which rows get `NULL`, which row a to-one
+/// relationship points at and which rows a to-many relationship links). Used by `lucidgen fixtures`,
+/// and usable for any resolved history without compiled records.
+///
+/// Every reference points at a row of the seeded set (`1...rows`), so the statements are valid in any
+/// order, with self-references and cycles, but only as a whole: run them with foreign key enforcement
+/// off inside one transaction, then `PRAGMA foreign_key_check` before committing (as
+/// `LucidTesting.SeedWriter` does). `rows` may be 0 (no statements: an empty store at that version).
 public struct FixtureRows {
     public let model: ResolvedModel
 
@@ -20,117 +26,162 @@ public struct FixtureRows {
         }
     }
 
-    /// `INSERT` statements for `rows` rows per entity (and one link per row per to-many relationship).
-    public func insertStatements(at version: SchemaVersion, rows: Int) -> [String] {
+    /// The salt of a shape's property `index`: the generated seeds pass the same one to `.seed(row:salt:)`.
+    public static func salt(ofPropertyAt index: Int) -> Int { index + 1 }
+
+    /// At most how many links a row of a to-many relationship gets: one if the relationship becomes
+    /// to-one at a later version (more would rightly stop that migration), two otherwise.
+    public func maxLinks(_ property: PropertyShape, of shape: EntityShape) -> Int {
+        guard let entity = model.entities.first(where: { $0.name == shape.entityName }) else { return 2 }
+        let becomesToOne = entity.shapes.contains { later in
+            later.version > shape.version && later.properties.contains { $0.currentName == property.currentName && $0.isToOne }
+        }
+        return becomesToOne ? 1 : 2
+    }
+
+    /// One row to insert: a quoted table name, quoted column names and SQL literals.
+    public struct Row: Sendable, Equatable {
+        public var table: String
+        public var columns: [String]
+        public var values: [String]
+
+        public var sql: String {
+            "INSERT INTO \(quoteIdentifier(table)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+        }
+    }
+
+    /// `rows` rows per entity at `version` and their to-many links (zero, one or two per row), entity
+    /// rows first. References need foreign key enforcement off (see the type's documentation).
+    public func rows(at version: SchemaVersion, rows: Int) -> [Row] {
+        guard rows > 0 else { return [] }
         let shapes = shapes(at: version)
-        var statements: [String] = []
-        // Links go after every entity's rows, so each one finds both of its rows.
-        var links: [String] = []
+        func target(_ entity: String) -> EntityShape? { shapes.first { $0.entityName == entity } }
+        var result: [Row] = []
+        var links: [Row] = []
         for shape in shapes {
-            for row in 1...max(rows, 1) {
+            for row in 1...rows {
                 var columns = [shape.identifier.column]
-                var values = [identifierLiteral(shape.identifier, row: row)]
-                for property in shape.properties {
+                var values = [identifierLiteral(shape.identifier.storage, row: row)]
+                for (index, property) in shape.properties.enumerated() {
                     switch property.kind {
                     case .toMany: continue
                     case .toOne(let entity, _, _):
-                        guard let target = shapes.first(where: { $0.entityName == entity }) else { continue }
+                        guard let target = target(entity) else { continue }
+                        let referenced = property.nullable
+                            ? SeedValues.optionalReferencedRow(row: row, rows: rows) : SeedValues.referencedRow(row: row, rows: rows)
                         columns.append(property.column)
-                        // Every third row has no link when allowed; the others point at another row.
-                        values.append(property.nullable && row % 3 == 0 ? "NULL" : identifierLiteral(target.identifier, row: (row % rows) + 1))
+                        values.append(referenced.map { identifierLiteral(target.identifier.storage, row: $0) } ?? "NULL")
                     case .value:
+                        let salt = Self.salt(ofPropertyAt: index)
                         columns.append(property.column)
-                        values.append(property.nullable && row % 3 == 0 ? "NULL" : valueLiteral(property, row: row))
+                        values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : valueLiteral(property, row: row, salt: salt))
                     }
                 }
-                statements.append(
-                    "INSERT INTO \(quoteIdentifier(shape.tableName)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))")
+                result.append(Row(table: shape.tableName, columns: columns, values: values))
             }
             for property in shape.properties {
-                guard case .toMany(let entity, _, _, let joinTable, _, _) = property.kind, let target = shapes.first(where: { $0.entityName == entity }) else { continue }
-                for row in 1...max(rows, 1) where row % 4 != 0 {
-                    links.append(
-                        "INSERT INTO \(quoteIdentifier(joinTable)) (\"source_id\", \"target_id\") VALUES (\(identifierLiteral(shape.identifier, row: row)), \(identifierLiteral(target.identifier, row: rows + 1 - row)))")
+                guard case .toMany(let entity, _, _, let joinTable, let targetStorage, _) = property.kind, target(entity) != nil else { continue }
+                let maxLinks = maxLinks(property, of: shape)
+                for row in 1...rows {
+                    for linked in SeedValues.linkedRows(row: row, rows: rows, maxLinks: maxLinks) {
+                        links.append(Row(
+                            table: joinTable, columns: ["source_id", "target_id"],
+                            values: [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: linked)]))
+                    }
                 }
             }
         }
-        return statements + links
+        return result + links
     }
 
-    func identifierLiteral(_ identifier: IdentifierShape, row: Int) -> String {
-        identifier.storage == .text ? quoteLiteral("id-\(row)") : "\(row)"
+    /// The rows as `INSERT` statements (see ``rows(at:rows:)``).
+    public func insertStatements(at version: SchemaVersion, rows: Int) -> [String] {
+        self.rows(at: version, rows: rows).map(\.sql)
     }
 
-    static let strings = ["", "plain", "ünïcödé ✈︎ 日本語", "quote ' and \" and \\\\", "line\nbreak", String(repeating: "long ", count: 40), "0", "42", "-7"]
-    static let integers: [Int64] = [0, 1, -1, Int64.max, Int64.min, 42]
-
-    func valueLiteral(_ property: PropertyShape, row: Int) -> String {
-        let index = row - 1
-        switch property.typeDescription {
-        case let type where type.hasPrefix("["):
-            let element = String(type.dropFirst().dropLast())
-            let items = (0..<(row % 3)).map { jsonValue(typeName: element, row: row + $0) }
-            return quoteLiteral("[" + items.joined(separator: ",") + "]")
-        default:
-            return scalarLiteral(typeName: property.typeDescription, name: property.name, row: row, index: index)
-        }
+    /// `Seed.identifier(row:)`: the row number, or `id-<row>` for a text key.
+    func identifierLiteral(_ storage: SchemaColumn.StorageType, row: Int) -> String {
+        storage == .text ? quoteLiteral("id-\(row)") : "\(row)"
     }
 
-    func scalarLiteral(typeName: String, name: String, row: Int, index: Int) -> String {
+    // MARK: Values (as the generated records store them)
+
+    func valueLiteral(_ property: PropertyShape, row: Int, salt: Int) -> String {
+        let type = property.typeDescription
+        if type.hasPrefix("[") { return quoteLiteral(jsonValue(typeName: type, row: row, salt: salt)) }
+        return scalarLiteral(typeName: type, row: row, salt: salt)
+    }
+
+    func scalarLiteral(typeName: String, row: Int, salt: Int) -> String {
         switch ScalarType(name: typeName) {
-        case .string?: return quoteLiteral(index < Self.strings.count ? Self.strings[index] : "\(name) \(row)")
-        case .color?: return quoteLiteral(String(format: "#%06X", (row * 0x10101) & 0xFFFFFF))
-        case .int?: return "\(index < Self.integers.count ? Self.integers[index] : Int64(row * 7))"
-        case .bool?: return row % 2 == 0 ? "1" : "0"
-        case .double?, .seconds?, .milliseconds?, .float?: return "\(Double(row) * 1.5)"
-        case .date?:
-            // GRDB's storage format, with milliseconds.
-            let seconds = 1_700_000_000 + row * 86_461
-            let date = Date(timeIntervalSince1970: TimeInterval(seconds))
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(secondsFromGMT: 0)
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-            return quoteLiteral(formatter.string(from: date) + String(format: ".%03d", (row * 37) % 1000))
-        case .url?: return quoteLiteral("https://example.com/\(name)/\(row)")
-        case .data?: return row % 2 == 0 ? "X''" : "X'00FF\(String(format: "%02X", row % 256))'"
+        case .string?, .color?: return quoteLiteral(SeedValues.pick(SeedValues.strings, row: row, salt: salt))
+        case .int?: return "\(SeedValues.pick(SeedValues.integers, row: row, salt: salt))"
+        case .bool?: return SeedValues.bool(row: row, salt: salt) ? "1" : "0"
+        case .double?, .seconds?, .milliseconds?: return realLiteral(SeedValues.pick(SeedValues.doubles, row: row, salt: salt))
+        case .float?: return realLiteral(Double(SeedValues.pick(SeedValues.floats, row: row, salt: salt)))
+        case .date?: return quoteLiteral(Self.storedDate(milliseconds: SeedValues.dateMilliseconds(row: row, salt: salt)))
+        case .url?: return quoteLiteral(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
+        case .data?: return "X'" + SeedValues.bytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "NULL" }
             switch subtype.kind {
-            case .enumeration(let cases): return quoteLiteral(cases[index % cases.count])
-            case .optionSet(let options): return "\(row % (1 << min(options.count, 62)))"
-            case .structure: return quoteLiteral(jsonValue(typeName: typeName, row: row))
+            case .enumeration(let cases): return quoteLiteral(cases[SeedValues.caseIndex(row: row, salt: salt, count: cases.count)])
+            case .optionSet(let options): return "\(SeedValues.optionSetRawValue(row: row, salt: salt, options: options.count))"
+            case .structure: return quoteLiteral(jsonValue(typeName: typeName, row: row, salt: salt))
             }
         }
     }
 
-    /// A JSON value for a type, as GRDB's JSON encoder writes it for the generated records.
-    func jsonValue(typeName: String, row: Int) -> String {
+    func realLiteral(_ value: Double) -> String {
+        let text = "\(value)"
+        return text.contains(".") || text.contains("e") ? text : text + ".0"
+    }
+
+    /// A URL as `URL` stores it: its absolute string, which Foundation percent-encodes (`ä` → `%C3%A4`).
+    static func storedURL(_ text: String) -> String { URL(string: text)?.absoluteString ?? text }
+
+    /// GRDB's storage format for a `Date`: `yyyy-MM-dd HH:mm:ss.SSS`, UTC.
+    static func storedDate(milliseconds: Int64) -> String {
+        let seconds = milliseconds / 1000
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))) + String(format: ".%03d", Int(milliseconds - seconds * 1000))
+    }
+
+    /// A JSON value for a type, as GRDB's JSON encoder writes it for the generated records (dates as
+    /// milliseconds since 1970, data as base64, nil members left out).
+    func jsonValue(typeName: String, row: Int, salt: Int) -> String {
         if typeName.hasPrefix("[") {
             let element = String(typeName.dropFirst().dropLast())
-            return "[" + (0..<(row % 3)).map { jsonValue(typeName: element, row: row + $0) }.joined(separator: ",") + "]"
+            let count = SeedValues.arrayCount(row: row, salt: salt)
+            return "[" + (0..<count).map { jsonValue(typeName: element, row: row, salt: SeedValues.elementSalt(salt, index: $0)) }.joined(separator: ",") + "]"
         }
         switch ScalarType(name: typeName) {
-        case .string?, .color?: return jsonString(row % 2 == 0 ? "text \(row)" : "ünï \(row)")
-        case .int?: return "\(row * 3)"
-        case .bool?: return row % 2 == 0 ? "true" : "false"
-        case .double?, .seconds?, .milliseconds?, .float?: return "\(Double(row) * 0.5)"
-        case .url?: return jsonString("https://example.com/\(row)")
-        // GRDB's JSON for records: dates as milliseconds since 1970, data as base64.
-        case .date?: return "\(1_700_000_000_000 + Int64(row) * 86_461_000 + Int64((row * 37) % 1000))"
-        case .data?: return jsonString(Data([0, 255, UInt8(row % 256)]).base64EncodedString())
+        case .string?, .color?: return jsonString(SeedValues.pick(SeedValues.strings, row: row, salt: salt))
+        case .int?: return "\(SeedValues.pick(SeedValues.integers, row: row, salt: salt))"
+        case .bool?: return SeedValues.bool(row: row, salt: salt) ? "true" : "false"
+        case .double?, .seconds?, .milliseconds?: return "\(SeedValues.pick(SeedValues.doubles, row: row, salt: salt))"
+        case .float?: return "\(SeedValues.pick(SeedValues.floats, row: row, salt: salt))"
+        case .url?: return jsonString(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
+        case .date?: return "\(SeedValues.dateMilliseconds(row: row, salt: salt))"
+        case .data?: return jsonString(Data(SeedValues.bytes(row: row, salt: salt)).base64EncodedString())
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "null" }
             switch subtype.kind {
-            case .enumeration(let cases): return jsonString(cases[row % cases.count])
-            case .optionSet(let options): return "\(row % (1 << min(options.count, 62)))"
+            case .enumeration(let cases): return jsonString(cases[SeedValues.caseIndex(row: row, salt: salt, count: cases.count)])
+            case .optionSet(let options): return "\(SeedValues.optionSetRawValue(row: row, salt: salt, options: options.count))"
             case .structure(let properties):
-                let members = properties.filter { !($0.nullable && row % 2 == 0) }.map { property in
+                // The generated `Seedable` conformance: member `index` gets `salt + index + 1`.
+                let members = properties.enumerated().compactMap { index, property -> String? in
+                    let memberSalt = salt + index + 1
+                    if property.nullable && SeedValues.isNull(row: row, salt: memberSalt) { return nil }
                     let value: String
                     switch property.type {
-                    case .scalar(let scalar): value = jsonValue(typeName: scalar.rawValue, row: row)
-                    case .subtype(let name): value = jsonValue(typeName: name, row: row)
-                    case .array(let element): value = jsonValue(typeName: "[\(element)]", row: row)
+                    case .scalar(let scalar): value = jsonValue(typeName: scalar.rawValue, row: row, salt: memberSalt)
+                    case .subtype(let name): value = jsonValue(typeName: name, row: row, salt: memberSalt)
+                    case .array(let element): value = jsonValue(typeName: "[\(element)]", row: row, salt: memberSalt)
                     case .relationship: value = "null"
                     }
                     return "\(jsonString(property.name)):\(value)"
@@ -141,7 +192,18 @@ public struct FixtureRows {
     }
 
     func jsonString(_ text: String) -> String {
-        let data = try! JSONEncoder().encode(text)
-        return String(decoding: data, as: UTF8.self)
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let control where control.value < 0x20: result += String(format: "\\u%04x", control.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 }

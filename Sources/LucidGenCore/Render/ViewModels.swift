@@ -172,7 +172,6 @@ struct ViewModels {
         let seeds = model.versions.map { version -> [String: Any] in
             let shapes = fixtures.shapes(at: version)
             let records = shapes.map { shape -> [String: Any] in
-                let entity = model.entities.first { $0.name == shape.entityName }!
                 let parameters = (self.shape(shape)["properties"] as? [[String: Any]] ?? []).map { $0["swiftName"] as! String }
                 var expressions: [String: String] = [:]
                 if case .property(let key) = shape.identifier.kind {
@@ -185,17 +184,13 @@ struct ViewModels {
                     let swiftName = Naming.swiftIdentifier(property.swiftName)
                     switch property.kind {
                     case .value:
-                        if expressions[swiftName] == nil { expressions[swiftName] = ".seed(row: row, salt: \(index + 1))" }
+                        if expressions[swiftName] == nil { expressions[swiftName] = ".seed(row: row, salt: \(FixtureRows.salt(ofPropertyAt: index)))" }
                     case .toOne:
                         expressions[swiftName] = property.nullable
                             ? "Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }"
                             : "Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }"
                     case .toMany:
-                        // A relationship that becomes to-one later keeps one link per row: more would (rightly) stop that migration.
-                        let becomesToOne = entity.shapes.contains { later in
-                            later.version > shape.version && later.properties.contains { $0.currentName == property.currentName && $0.isToOne }
-                        }
-                        links.append(["linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": becomesToOne ? 1 : 2])
+                        links.append(["linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": fixtures.maxLinks(property, of: shape)])
                     }
                 }
                 var arguments = parameters.map { ["label": Self.argumentLabel($0), "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }

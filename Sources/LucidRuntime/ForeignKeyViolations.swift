@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import LucidSchema
+
+/// A row whose foreign key points at no row, as `PRAGMA foreign_key_check` finds it, located: the
+/// table, the foreign key's column(s), the row (by its primary key) and the referenced table.
+public struct ForeignKeyViolation: Sendable, Equatable, CustomStringConvertible {
+    public var table: String
+    public var columns: [String]
+    /// The row's primary key, `column=value` pairs (or its rowid for a table without one).
+    public var row: String
+    /// The value(s) of the foreign key column(s), which no row of `parent` has.
+    public var value: String
+    public var parent: String
+
+    public var description: String {
+        "\(table).\(columns.joined(separator: ", ")) of row \(row) is \(value), but \(parent) has no such row"
+    }
+
+    /// Runs `foreign_key_check` (on `table`, or on every table) and locates up to `limit` violations.
+    public static func find(_ db: Database, table: String? = nil, limit: Int = 20) throws -> [ForeignKeyViolation] {
+        let check = table.map { "SELECT * FROM pragma_foreign_key_check(\(quoteLiteral($0)))" } ?? "SELECT * FROM pragma_foreign_key_check"
+        var result: [ForeignKeyViolation] = []
+        for found in try Row.fetchAll(db, sql: check + " LIMIT \(limit)") {
+            let table: String = found["table"]
+            let parent: String = found["parent"]
+            let rowid: Int64? = found["rowid"]
+            let keyID: Int = found["fkid"]
+            let columns = try String.fetchAll(
+                db, sql: "SELECT \"from\" FROM pragma_foreign_key_list(\(quoteLiteral(table))) WHERE id = ? ORDER BY seq", arguments: [keyID])
+            let primaryKey = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(\(quoteLiteral(table))) WHERE pk > 0 ORDER BY pk")
+            var rowText = rowid.map { "rowid \($0)" } ?? "?"
+            var valueText = "?"
+            if let rowid, let values = try Row.fetchOne(
+                db, sql: "SELECT \((primaryKey + columns).map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(table)) WHERE rowid = ?",
+                arguments: [rowid]) {
+                if !primaryKey.isEmpty {
+                    rowText = primaryKey.enumerated().map { "\($1)=\(literal(values[$0]))" }.joined(separator: ", ")
+                }
+                valueText = columns.indices.map { literal(values[primaryKey.count + $0]) }.joined(separator: ", ")
+            }
+            result.append(ForeignKeyViolation(table: table, columns: columns, row: rowText, value: valueText, parent: parent))
+        }
+        return result
+    }
+
+    private static func literal(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: "NULL"
+        case .int64(let integer): "\(integer)"
+        case .double(let double): "\(double)"
+        case .string(let text): quoteLiteral(text)
+        case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}

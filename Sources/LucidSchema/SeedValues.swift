@@ -1,0 +1,79 @@
+/// The one definition of seeded rows, shared by the two encoders of the same values: the generated
+/// migration tests' typed seeds (`LucidTesting.Seed`, `Seedable`) and the untyped SQL of
+/// `lucidgen fixtures` (`LucidGenCore.FixtureRows`, from a resolved model without compiled records).
+///
+/// It says which value a property of a row takes (the edge values, by `row` and `salt`), which rows a
+/// relationship points at and which rows get `NULL`. The reference rule only ever points at rows
+/// `1...rows` of the target table, so every reference finds its row in the seeded set whatever the
+/// order the rows are inserted in (self-references and cycles included), as long as the rows are
+/// inserted with foreign key enforcement off and checked (`foreign_key_check`) before committing.
+public enum SeedValues {
+    /// Rows seeded per table: enough for every property to take every edge value of its type.
+    public static let rows = 12
+
+    /// The value of a list for row `row` (1-based) and property `salt`.
+    public static func pick<T>(_ values: [T], row: Int, salt: Int) -> T {
+        values[(row - 1 + salt) % values.count]
+    }
+
+    public static let strings = [
+        "", "plain", "ünïcödé ✈︎ 日本語 👩🏽‍✈️", "quote ' and \" and \\", "line\nbreak\ttab", String(repeating: "long ", count: 60),
+        " leading and trailing ", "NULL", "0", "42", "emoji 🛩🛫🛬", "-7",
+    ]
+    public static let integers: [Int64] = [0, 1, -1, Int64.max, Int64.min, 42, Int64(Int32.max) + 1, -1_000_000_007, 7, 2, 3, 9_007_199_254_740_993]
+    public static let doubles: [Double] = [0, 1.5, -2.25, 1e300, -1e-300, 0.1, 3_600.25, 123_456_789.125, 2, -7.5, 1e15, 0.001]
+    public static let floats: [Float] = [0, 1.5, -2.25, 3.4e38, 0.1, 1e-30]
+    public static let urls = ["https://example.com/", "https://example.com/ä/path?query=1&x=%20#frag", "file:///tmp/a%20b", "mailto:pilot@example.com"]
+
+    public static func bool(row: Int, salt: Int) -> Bool { (row + salt) % 2 == 0 }
+
+    /// Dates 1 day, 1 minute and 1 second apart, with milliseconds, around 2023 (and the epoch), as
+    /// milliseconds since 1970.
+    public static func dateMilliseconds(row: Int, salt: Int) -> Int64 {
+        let index = row - 1 + salt
+        if index % 11 == 5 { return 0 }
+        return Int64(1_700_000_000_000) + Int64(index) * 86_461_000 + Int64((index * 37) % 1000)
+    }
+
+    public static func bytes(row: Int, salt: Int) -> [UInt8] {
+        switch (row - 1 + salt) % 4 {
+        case 0: []
+        case 1: [0, 255, 0, 1]
+        case 2: (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        default: Array("text as bytes ✈︎".utf8)
+        }
+    }
+
+    /// Whether an optional value is `nil`: every third row (shifted by the salt).
+    public static func isNull(row: Int, salt: Int) -> Bool { (row + salt) % 3 == 0 }
+
+    /// How many elements an array holds: none, one or two.
+    public static func arrayCount(row: Int, salt: Int) -> Int { (row + salt) % 3 }
+
+    /// The salt of element `index` of an array whose property has `salt`.
+    public static func elementSalt(_ salt: Int, index: Int) -> Int { salt + 1 + index }
+
+    /// The case of an enumeration with `count` cases.
+    public static func caseIndex(row: Int, salt: Int, count: Int) -> Int { (row - 1 + salt) % count }
+
+    /// The raw value of an option set with `options` options.
+    public static func optionSetRawValue(row: Int, salt: Int, options: Int) -> Int64 { Int64((row + salt) % (1 << min(options, 62))) }
+
+    // MARK: Relationships
+
+    /// The row (1...rows) a required to-one relationship of row `row` points at: another row, so that
+    /// references cross the table (and a self-reference points at the next row, the last at the first).
+    public static func referencedRow(row: Int, rows: Int) -> Int { row % rows + 1 }
+
+    /// A nullable to-one relationship: no reference on every third row.
+    public static func optionalReferencedRow(row: Int, rows: Int) -> Int? {
+        row % 3 == 0 ? nil : referencedRow(row: row, rows: rows)
+    }
+
+    /// The rows (distinct, in 1...rows) a to-many relationship of row `row` links to: none, one or two
+    /// (at most `maxLinks`). `(row, target)` pairs are unique, as a join table's primary key requires.
+    public static func linkedRows(row: Int, rows: Int, maxLinks: Int) -> [Int] {
+        let count = min(row % 3, maxLinks, rows)
+        return (0..<max(count, 0)).map { (rows - row + $0) % rows + 1 }
+    }
+}

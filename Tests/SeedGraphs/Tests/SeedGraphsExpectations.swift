@@ -1,0 +1,6 @@
+import LucidTesting
+
+/// The seed graphs' history is all inferred: the migration tests need only the store options.
+struct SeedGraphsExpectations {
+    func storeOptions() -> StoreOptions { StoreOptions() }
+}
