@@ -358,6 +358,8 @@ struct ViewModels {
                     "defaultSQL": optional(column.defaultSQL), "renamedFrom": optional(column.renamedFrom),
                 ]
                 if let join = column.convertedFromJoinTable { result["convertedFromJoinTable"] = join }
+                if let valueType = column.valueType { result["valueType"] = swiftStringLiteral(valueType) }
+                if let lossy = column.lossyConversionFrom { result["lossyConversionFrom"] = swiftStringLiteral(lossy) }
                 return result
             },
             "foreignKeys": table.foreignKeys.map { key -> [String: Any] in

@@ -39,6 +39,24 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
 
     public static let currentFormat = 1
 
+    /// This (frozen) snapshot with the column annotations it does not know taken from `derived`: a snapshot
+    /// written by an older lucidgen has no ``SchemaColumn/valueType``, and a loss accepted later
+    /// (``SchemaColumn/lossyConversionFrom``) changes how a store migrates, not what it holds. Neither is
+    /// part of the DDL, so a released snapshot stays valid (and is not rewritten) without them.
+    public func completingColumnAnnotations(from derived: SchemaSnapshot) -> SchemaSnapshot {
+        var result = self
+        for tableIndex in result.tables.indices {
+            guard let derivedTable = derived.tables.first(where: { $0.name == result.tables[tableIndex].name }) else { continue }
+            for columnIndex in result.tables[tableIndex].columns.indices {
+                let column = result.tables[tableIndex].columns[columnIndex]
+                guard let derivedColumn = derivedTable.columns.first(where: { $0.name == column.name }) else { continue }
+                if column.valueType == nil { result.tables[tableIndex].columns[columnIndex].valueType = derivedColumn.valueType }
+                if column.lossyConversionFrom == nil { result.tables[tableIndex].columns[columnIndex].lossyConversionFrom = derivedColumn.lossyConversionFrom }
+            }
+        }
+        return result
+    }
+
     /// The file name of a version's snapshot.
     public static func fileName(for version: SchemaVersion) -> String { "\(version.string).json" }
 
