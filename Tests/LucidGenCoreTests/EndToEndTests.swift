@@ -88,7 +88,7 @@ import Testing
             .write(to: consumer.appendingPathComponent("Sources/Consumer/ShelfMigrations.swift"), atomically: true, encoding: .utf8)
         let regenerate = try run(lucidgenBinary, ["generate"], in: consumer)
         #expect(regenerate.status == 0, "\(regenerate.error)")
-        #expect(regenerate.error.contains("3.0 → 4.0 cannot be inferred (shelf.label: TEXT cannot convert to INTEGER without loss): implement `func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?` in ShelfMigrations"))
+        #expect(regenerate.error.contains("3.0 → 4.0 cannot be inferred (shelf.label: string → int cannot convert every value exactly: not every text is a valid int): implement `func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?` in ShelfMigrations"))
         let broken = try run(swiftExecutable, ["build", "--scratch-path", scratch], in: consumer)
         #expect(broken.status != 0)
         let compiler = broken.output + broken.error

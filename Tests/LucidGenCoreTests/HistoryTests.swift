@@ -218,7 +218,7 @@ import Testing
         let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)
         defer { project.remove() }
         let warnings = try project.generate().diagnostics.filter { $0.severity == .warning }.map(\.message)
-        #expect(warnings.contains { $0.hasPrefix("1.0 → 2.0 cannot be inferred (track.code: TEXT cannot convert to INTEGER without loss): implement `func migrate(_ old: Track_1_0) throws -> Track_2_0?`") })
+        #expect(warnings.contains { $0.hasPrefix("1.0 → 2.0 cannot be inferred (track.code: string → int cannot convert every value exactly: not every text is a valid int): implement `func migrate(_ old: Track_1_0) throws -> Track_2_0?`") })
     }
 
     @Test func typeHistoryGivesOldRecordsTheirOldTypes() throws {

@@ -36,10 +36,11 @@ public enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         let change = "\(oldType) → \(newType)"
         if new.lossyConversionFrom != nil {
             if let lossy = lossy(from: old, to: new) { return .success(lossy) }
-            return .failure(ConversionRefusal("\(label): \(change) cannot be done by SQLite's CAST even with the loss accepted (lossy_conversion): it needs the app's code"))
+            return .failure(ConversionRefusal("\(label): \(change) is no conversion SQLite's CAST can make, even with its loss accepted (lossy_conversion)"))
         }
         let hint = lossy(from: old, to: new) != nil ? "; add \"lossy_conversion\": true to its type_history item to accept SQLite's CAST" : ""
-        return .failure(ConversionRefusal("\(label): \(change) is not exact for every value\(Self.example(oldType, newType))\(hint)"))
+        let why = Self.example(oldType, newType).map { ": \($0)" } ?? ""
+        return .failure(ConversionRefusal("\(label): \(change) cannot convert every value exactly\(why)\(hint)"))
     }
 
     /// Conversions that keep every value.
@@ -74,16 +75,16 @@ public enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
 
     static func isReference(_ valueType: String) -> Bool { valueType.hasPrefix("to_one ") }
 
-    private static func example(_ old: String, _ new: String) -> String {
+    private static func example(_ old: String, _ new: String) -> String? {
         switch (old, new) {
         case ("int", "double"), ("int", "float"), ("int", "seconds"), ("int", "milliseconds"):
-            " (integers beyond 2^53 have no exact floating-point value)"
-        case ("double", "string"), ("float", "string"): " (SQLite writes a REAL as text with 15 significant digits)"
-        case ("double", "float"): " (a Float keeps about 7 significant digits)"
-        case ("double", "int"), ("float", "int"): " (fractions are cut off)"
-        case ("seconds", "milliseconds"), ("milliseconds", "seconds"): " (the unit changes: every value must be scaled)"
-        case ("string", _): " (not every text is a valid \(new))"
-        default: ""
+            "integers beyond 2^53 have no exact floating-point value"
+        case ("double", "string"), ("float", "string"): "SQLite writes a REAL as text with 15 significant digits"
+        case ("double", "float"): "a Float keeps about 7 significant digits"
+        case ("double", "int"), ("float", "int"): "fractions are cut off"
+        case ("seconds", "milliseconds"), ("milliseconds", "seconds"): "the unit changes, every value must be scaled"
+        case ("string", _): "not every text is a valid \(new)"
+        default: nil
         }
     }
 }
