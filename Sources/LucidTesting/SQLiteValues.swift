@@ -8,10 +8,79 @@ import LucidRuntime
 /// They follow SQLite's documented rules (<https://sqlite.org/datatype3.html>, `CAST` and column
 /// affinity) and, for a REAL written as text, its `printf("%!.15g")`: 15 significant digits rounded
 /// half up, trailing zeros removed but at least one digit after the point, and the exponent form
-/// (`1.0e+15`, `1.0e-05`) when the decimal exponent is below -4 or above 14.
+/// (`1.0e+15`, `1.0e-05`) when the decimal exponent is below -4 or above 14. How the 15 digits are
+/// found depends on the linked SQLite: before 3.43 by scaling in `long double` (its last digit can be
+/// off for large exponents, and the oracle reproduces that), from 3.43 on from the exact value.
 public enum SQLiteValues {
     /// The text SQLite makes of a REAL (`CAST(x AS TEXT)`, a REAL stored into a TEXT column).
     public static func text(of value: Double) -> String {
+        Database.sqliteLibVersionNumber >= 3_043_000 ? exactText(of: value) : longDoubleText(of: value)
+    }
+
+    #if arch(x86_64) || arch(i386)
+        typealias LongDouble = Float80
+    #else
+        // Apple's arm64 long double is a double; other platforms' quadruple precision is not modelled.
+        typealias LongDouble = Double
+    #endif
+
+    /// SQLite 3.42 and earlier (`sqlite3_str_vappendf`, `%!.15g`): the value is scaled into [1, 10) in
+    /// `long double`, 5e-15 is added for rounding, and digits are taken off one by one (16 at most).
+    static func longDoubleText(of double: Double) -> String {
+        if double.isNaN { return "NaN" }
+        var real = LongDouble(double)
+        var sign = ""
+        if real < 0 {
+            real = -real
+            sign = "-"
+        }
+        var precision = 14
+        let rounder: Double = 5.0e-05 * 1.0e-10
+        var exponent = 0
+        if real > 0 {
+            var scale: LongDouble = 1
+            while real >= LongDouble(1e100 as Double) * scale && exponent <= 350 { scale *= LongDouble(1e100 as Double); exponent += 100 }
+            while real >= LongDouble(1e10 as Double) * scale && exponent <= 350 { scale *= LongDouble(1e10 as Double); exponent += 10 }
+            while real >= 10 * scale && exponent <= 350 { scale *= 10; exponent += 1 }
+            real /= scale
+            while real < LongDouble(1e-8 as Double) { real *= LongDouble(1e8 as Double); exponent -= 8 }
+            while real < 1 { real *= 10; exponent -= 1 }
+            if exponent > 350 { return sign + "Inf" }
+        }
+        real += LongDouble(rounder)
+        if real >= 10 { real *= LongDouble(0.1 as Double); exponent += 1 }
+        let exponential = exponent < -4 || exponent > precision
+        var integerDigits = 0
+        if !exponential { precision -= exponent; integerDigits = exponent } else { integerDigits = 0 }
+        var significant = 26
+        func digit() -> Character {
+            guard significant > 0 else { return "0" }
+            significant -= 1
+            let digit = Int(real)
+            real = (real - LongDouble(digit)) * 10
+            return Character(String(digit))
+        }
+        var text = ""
+        if integerDigits < 0 {
+            text.append("0")
+        } else {
+            for _ in 0...integerDigits { text.append(digit()) }
+        }
+        text.append(".")
+        var leadingZeros = integerDigits + 1
+        while leadingZeros < 0 { text.append("0"); precision -= 1; leadingZeros += 1 }
+        while precision > 0 { text.append(digit()); precision -= 1 }
+        while text.last == "0" { text.removeLast() }
+        if text.last == "." { text.append("0") }
+        if exponential {
+            let magnitude = Swift.abs(exponent)
+            text += "e" + (exponent < 0 ? "-" : "+") + (magnitude < 10 ? "0" : "") + String(magnitude)
+        }
+        return sign + text
+    }
+
+    /// SQLite 3.43 and later: the 15 significant digits of the exact value, rounded half up.
+    static func exactText(of value: Double) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value < 0 ? "-Inf" : "Inf" }
         if value == 0 { return "0.0" }

@@ -59,7 +59,11 @@ import Testing
         let refused = try versions(["1.0", "2.0"], type: "double", typeHistory: #"{ "until_version": "2.0", "property_type": "int" }"#)
         #expect(refusal(refused).count == 1)
         #expect(refusal(refused).first?.hasPrefix("item.value: int → double cannot convert every value exactly") == true)
-        #expect(throws: (any Error).self) { try LucidStore.open(atPath: FileManager.default.temporaryDirectory.path + "/\(UUID()).sqlite", versions: refused).close() }
+        // A store at 1.0 does not open: nothing migrates it.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try LucidStore.create(atPath: folder.path("refused.sqlite"), versions: refused, version: refused[0].version).close()
+        #expect(throws: (any Error).self) { try LucidStore.open(atPath: folder.path("refused.sqlite"), versions: refused).close() }
 
         let accepted = try versions(["1.0", "2.0"], type: "double", typeHistory: #"{ "until_version": "2.0", "property_type": "int", "lossyConversion": true }"#)
         #expect(accepted[1].table(named: "item")?.column(named: "value")?.lossyConversionFrom == "int")
