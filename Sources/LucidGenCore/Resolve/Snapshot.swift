@@ -39,10 +39,11 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
 
     public static let currentFormat = 1
 
-    /// This (frozen) snapshot with the column annotations it does not know taken from `derived`: a snapshot
-    /// written by an older lucidgen has no ``SchemaColumn/valueType``, and a loss accepted later
-    /// (``SchemaColumn/lossyConversionFrom``) changes how a store migrates, not what it holds. Neither is
-    /// part of the DDL, so a released snapshot stays valid (and is not rewritten) without them.
+    /// This (frozen) snapshot with the column annotations that do not bind taken from `derived`: a snapshot
+    /// written by an older lucidgen has no ``SchemaColumn/valueType`` (a recorded one binds), and whether a
+    /// change's loss is accepted (``SchemaColumn/lossyConversionFrom``) says how a store migrates, not
+    /// what it holds. Neither is part of the DDL, so a released snapshot stays valid (and is not
+    /// rewritten) without them.
     public func completingColumnAnnotations(from derived: SchemaSnapshot) -> SchemaSnapshot {
         var result = self
         for tableIndex in result.tables.indices {
@@ -51,7 +52,7 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
                 let column = result.tables[tableIndex].columns[columnIndex]
                 guard let derivedColumn = derivedTable.columns.first(where: { $0.name == column.name }) else { continue }
                 if column.valueType == nil { result.tables[tableIndex].columns[columnIndex].valueType = derivedColumn.valueType }
-                if column.lossyConversionFrom == nil { result.tables[tableIndex].columns[columnIndex].lossyConversionFrom = derivedColumn.lossyConversionFrom }
+                result.tables[tableIndex].columns[columnIndex].lossyConversionFrom = derivedColumn.lossyConversionFrom
             }
         }
         return result
@@ -184,6 +185,10 @@ enum SnapshotStore {
                 (old.renamedFrom, old.convertedFromJoinTable) != (column.renamedFrom, column.convertedFromJoinTable)
             else { continue }
             changes.append("column '\(column.name)' was \(origin(old.renamedFrom, old.convertedFromJoinTable)), now \(origin(column.renamedFrom, column.convertedFromJoinTable))")
+        }
+        for column in now.columns {
+            guard let old = frozen.column(named: column.name), let frozenType = old.valueType, frozenType != column.valueType else { continue }
+            changes.append("column '\(column.name)' held \(frozenType) values, now \(column.valueType ?? "unknown")")
         }
         return changes.isEmpty ? "frozen \(frozen), now \(now)" : changes.joined(separator: "; ")
     }
