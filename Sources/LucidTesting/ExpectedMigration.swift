@@ -256,7 +256,7 @@ struct ExpectedMigration {
                 stored.append(row)
             }
             if let integerKey {
-                stored.sort { (Int64.fromDatabaseValue($0[integerKey]!) ?? 0) < (Int64.fromDatabaseValue($1[integerKey]!) ?? 0) }
+                stored.sort { (Int64.fromDatabaseValue($0[integerKey] ?? .null) ?? 0) < (Int64.fromDatabaseValue($1[integerKey] ?? .null) ?? 0) }
             }
             result.volatile[table.name] = volatile
             result.tables[table.name] = stored

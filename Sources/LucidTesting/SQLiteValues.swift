@@ -25,7 +25,7 @@ public enum SQLiteValues {
     #endif
 
     /// SQLite 3.42 and earlier (`sqlite3_str_vappendf`, `%!.15g`): the value is scaled into [1, 10) in
-    /// `long double`, 5e-15 is added for rounding, and digits are taken off one by one (16 at most).
+    /// `long double`, 5e-15 is added for rounding, and the digits are taken off one by one.
     static func longDoubleText(of double: Double) -> String {
         if double.isNaN { return "NaN" }
         var real = LongDouble(double)
@@ -50,8 +50,9 @@ public enum SQLiteValues {
         real += LongDouble(rounder)
         if real >= 10 { real *= LongDouble(0.1 as Double); exponent += 1 }
         let exponential = exponent < -4 || exponent > precision
-        var integerDigits = 0
-        if !exponential { precision -= exponent; integerDigits = exponent } else { integerDigits = 0 }
+        // Digits before the point, less one (the exponential form has one); negative: "0." and zeros first.
+        let integerDigits = exponential ? 0 : exponent
+        if !exponential { precision -= exponent }
         var significant = 26
         func digit() -> Character {
             guard significant > 0 else { return "0" }
@@ -216,7 +217,7 @@ public enum SQLiteValues {
             if o1 || o2 { overflow = true; break }
             magnitude = sum
         }
-        if negative { return overflow || magnitude > UInt64(Int64.max) + 1 ? .min : (magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)) }
+        if negative { return overflow || magnitude > UInt64(Int64.max) ? .min : -Int64(magnitude) }
         return overflow || magnitude > UInt64(Int64.max) ? .max : Int64(magnitude)
     }
 
