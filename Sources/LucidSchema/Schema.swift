@@ -120,13 +120,23 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     /// For a to-one foreign key column that replaces a to-many relationship at this version: the join
     /// table (at the previous version) whose single link per row becomes this column's value.
     public var convertedFromJoinTable: String?
+    /// The description's logical type of the column's values (``ValueType``: `int`, `double`, `date`,
+    /// `enum Category`, `[string]`, `to_one Pilot`…), which decides which conversions keep every value.
+    /// Not part of the DDL or the checksum; nil for join-table columns and in registries and snapshots
+    /// written by an older lucidgen (then only the storage class is known).
+    public var valueType: String?
+    /// The value type at the previous version when the description accepts the loss of converting it to
+    /// this column's type at this version (`"lossy_conversion": true` in its `type_history`): the change is
+    /// inferred as SQLite's `CAST` even though some values change.
+    public var lossyConversionFrom: String?
     /// True when the column is new at this version although the table's previous version had a column of
     /// the same name (renamed or removed at this version): it is not that column.
     public var reusesName: Bool?
 
     public init(
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
-        convertedFromJoinTable: String? = nil, reusesName: Bool? = nil
+        convertedFromJoinTable: String? = nil, valueType: String? = nil, lossyConversionFrom: String? = nil,
+        reusesName: Bool? = nil
     ) {
         self.name = name
         self.type = type
@@ -134,6 +144,8 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
         self.defaultSQL = defaultSQL
         self.renamedFrom = renamedFrom
         self.convertedFromJoinTable = convertedFromJoinTable
+        self.valueType = valueType
+        self.lossyConversionFrom = lossyConversionFrom
         self.reusesName = reusesName
     }
 }

@@ -6,18 +6,21 @@ import LucidRuntime
 /// conversions, to-one ↔ to-many), added columns get their defaults, and the app's expectations stand in
 /// for its code.
 ///
-/// It shares only the schema history (the registry) with the runtime, never its SQL: value conversions
-/// and defaults are applied by inserting the expected rows into an in-memory table of the step's schema,
-/// so column affinity is SQLite's own.
+/// It shares only the schema history (the registry) and the planner's decision of which conversion a
+/// change is with the runtime, never its SQL nor SQLite itself: conversions (`CAST`), column affinity and
+/// defaults are computed in Swift (``SQLiteValues``), so a conversion that loses values shows up as a
+/// difference instead of being copied into the expectation.
 struct ExpectedMigration {
     let versions: [Schema]
     let lineage: Lineage
+    let inference: StepInference
     let options: StoreOptions
     let expectations: MigrationExpectations
 
     init(versions: [Schema], options: StoreOptions, expectations: MigrationExpectations) {
         self.versions = versions
         self.lineage = Lineage(versions: versions)
+        self.inference = StepInference(versions: versions)
         self.options = options
         self.expectations = expectations
     }
@@ -159,6 +162,13 @@ struct ExpectedMigration {
             case .table(let sourceName)?:
                 let sourceKey = source.table(named: sourceName)?.primaryKey.first
                 let origins = table.columns.map { ($0.name, lineage.origin(ofColumn: $0.name, table: table.name, at: toIndex, in: fromIndex)) }
+                // Each version's conversion along the way, in order (the planner decides which; the values are computed here).
+                var conversions: [String: [ValueConversion]] = [:]
+                for column in table.columns {
+                    if case .success(let steps)? = inference.conversions(ofColumn: column.name, table: table.name, at: toIndex, in: fromIndex) {
+                        conversions[column.name] = steps
+                    }
+                }
                 var volatile: Set<String> = []
                 for (column, origin) in origins {
                     if case .column(_, let name)? = origin, rows.volatile[sourceName]?.contains(name) == true { volatile.insert(column) }
@@ -169,7 +179,12 @@ struct ExpectedMigration {
                     for (column, origin) in origins {
                         switch origin {
                         case .column(_, let name)?:
-                            values[column] = row[name] ?? .null
+                            values[column] = (conversions[column] ?? []).reduce(row[name] ?? .null) { value, conversion in
+                                switch conversion {
+                                case .unchanged: value
+                                case .cast(let storage): SQLiteValues.cast(value, to: storage)
+                                }
+                            }
                         case .table(let join)?:
                             // A to-many relationship became to-one: the single link (more would fail the migration).
                             let key = sourceKey.flatMap { row[$0] } ?? .null
@@ -194,41 +209,67 @@ struct ExpectedMigration {
         return result
     }
 
-    /// Stores the rows in an in-memory copy of their schema's tables (types and defaults, no constraints)
-    /// and reads them back: SQLite applies column affinity and defaults, and assigns integer keys left nil.
+    /// The rows as their schema's tables store them, computed in Swift: each value takes its column's
+    /// affinity, a column left out takes its default (a non-constant one, such as the current date, is
+    /// only checked to be non-NULL), and an integer primary key left nil gets the next rowid. Tables with an
+    /// integer primary key are in key order (their rowid order), others in insertion order.
     func normalize(_ rows: ExpectedRows) throws -> ExpectedRows {
-        let database = try DatabaseQueue()
         var result = rows
-        try database.write { db in
-            for table in rows.schema.tables {
-                let integerKey = table.primaryKey.count == 1 && table.column(named: table.primaryKey[0])?.type == .integer ? table.primaryKey[0] : nil
-                let columns = table.columns.map { column in
-                    var sql = "\(quoteIdentifier(column.name)) \(column.type.rawValue)"
-                    if column.name == integerKey { sql += " PRIMARY KEY" }
-                    if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
-                    return sql
-                }
-                try db.execute(sql: "CREATE TABLE \(quoteIdentifier(table.name)) (\(columns.joined(separator: ", ")))")
-                var volatile = rows.volatile[table.name] ?? []
-                for values in rows.tables[table.name] ?? [] {
-                    let present = table.columns.map(\.name).filter { values[$0] != nil }
-                    for column in table.columns where values[column.name] == nil && column.defaultSQL?.lowercased().contains("'now'") == true {
-                        volatile.insert(column.name)
-                    }
-                    let placeholders = Array(repeating: "?", count: present.count).joined(separator: ", ")
-                    let sql = present.isEmpty
-                        ? "INSERT INTO \(quoteIdentifier(table.name)) DEFAULT VALUES"
-                        : "INSERT INTO \(quoteIdentifier(table.name)) (\(present.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(placeholders))"
-                    do {
-                        try db.execute(sql: sql, arguments: StatementArguments(present.map { values[$0]! }))
-                    } catch {
-                        throw ExpectationError("the expected rows of \(table.name) at \(rows.version) cannot be stored (\(error)): \(values)")
+        for table in rows.schema.tables {
+            let integerKey = table.primaryKey.count == 1 && table.column(named: table.primaryKey[0])?.type == .integer ? table.primaryKey[0] : nil
+            var volatile = rows.volatile[table.name] ?? []
+            var stored: [[String: DatabaseValue]] = []
+            var usedKeys: Set<Int64> = []
+            var largestKey: Int64 = 0
+            for values in rows.tables[table.name] ?? [] {
+                var row: [String: DatabaseValue] = [:]
+                for column in table.columns {
+                    if let value = values[column.name] {
+                        row[column.name] = SQLiteValues.stored(value, in: column.type)
+                    } else if let defaultSQL = column.defaultSQL {
+                        if let literal = SQLiteValues.literal(defaultSQL) {
+                            row[column.name] = SQLiteValues.stored(literal, in: column.type)
+                        } else {
+                            volatile.insert(column.name)
+                            row[column.name] = Self.currentDateText.databaseValue
+                        }
+                    } else {
+                        row[column.name] = .null
                     }
                 }
-                result.volatile[table.name] = volatile
-                result.tables[table.name] = try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(table.name)) ORDER BY rowid").map(Self.dictionary)
+                if let integerKey {
+                    switch row[integerKey]?.storage {
+                    case .int64(let key)?:
+                        guard usedKeys.insert(key).inserted else {
+                            throw ExpectationError("the expected rows of \(table.name) at \(rows.version) repeat the key \(key): \(values)")
+                        }
+                        largestKey = max(largestKey, key)
+                    case .null?, nil:
+                        guard largestKey < .max else { throw ExpectationError("the expected rows of \(table.name) at \(rows.version) have no rowid left") }
+                        largestKey += 1
+                        usedKeys.insert(largestKey)
+                        row[integerKey] = largestKey.databaseValue
+                    default:
+                        throw ExpectationError("the expected rows of \(table.name) at \(rows.version) cannot be stored (its key \(integerKey) must be an integer): \(values)")
+                    }
+                }
+                stored.append(row)
             }
+            if let integerKey {
+                stored.sort { (Int64.fromDatabaseValue($0[integerKey] ?? .null) ?? 0) < (Int64.fromDatabaseValue($1[integerKey] ?? .null) ?? 0) }
+            }
+            result.volatile[table.name] = volatile
+            result.tables[table.name] = stored
         }
         return result
+    }
+
+    /// The current date as a non-constant default writes it (GRDB's text form, UTC, to the millisecond).
+    static var currentDateText: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        return formatter.string(from: Date())
     }
 }

@@ -97,7 +97,7 @@ import Testing
             .write(to: consumer.appendingPathComponent(".lucid.yaml"), atomically: true, encoding: .utf8)
         let regenerate = try run(lucidgenBinary, ["generate"], in: consumer)
         #expect(regenerate.status == 0, "\(regenerate.error)")
-        #expect(regenerate.error.contains("3.0 → 4.0 cannot be inferred (shelf.label: TEXT cannot convert to INTEGER without loss): implement `func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?` in ConsumerStages (migrations_provider)"))
+        #expect(regenerate.error.contains("3.0 → 4.0 cannot be inferred (shelf.label: string → int cannot convert every value exactly: not every text is a valid int): implement `func migrate(_ old: Shelf_2_0) throws -> Shelf_4_0?` in ConsumerStages (migrations_provider)"))
         let broken = try run(swiftExecutable, ["build", "--scratch-path", scratch], in: consumer)
         #expect(broken.status != 0)
         let compiler = broken.output + broken.error

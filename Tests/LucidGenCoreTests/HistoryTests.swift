@@ -220,7 +220,7 @@ import Testing
         let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)
         defer { project.remove() }
         let warnings = try project.generate().diagnostics.filter { $0.severity == .warning }.map(\.message)
-        #expect(warnings.contains { $0.hasPrefix("1.0 → 2.0 cannot be inferred (track.code: TEXT cannot convert to INTEGER without loss): implement `func migrate(_ old: Track_1_0) throws -> Track_2_0?`") })
+        #expect(warnings.contains { $0.hasPrefix("1.0 → 2.0 cannot be inferred (track.code: string → int cannot convert every value exactly: not every text is a valid int): implement `func migrate(_ old: Track_1_0) throws -> Track_2_0?`") })
     }
 
     @Test func typeHistoryGivesOldRecordsTheirOldTypes() throws {
@@ -231,7 +231,50 @@ import Testing
         let shapes = try #require(result.model.entities.first?.shapes)
         #expect(shapes.map { $0.properties.map(\.swiftType) } == [["Int"], ["Double"]])
         #expect(shapes.map { $0.properties.map(\.defaultSQL) } == [["1"], ["2.5"]])
-        #expect(result.diagnostics.allSatisfy { $0.severity != .warning }, "int → double is inferred")
+        // int → double is not exact beyond 2^53: without the loss accepted, it needs the app's code.
+        #expect(result.diagnostics.contains { $0.severity == .warning && $0.message.hasPrefix("1.0 → 2.0 cannot be inferred (track.score: int → double cannot convert every value exactly") })
+        #expect(result.model.schemas.map { $0.table(named: "track")?.column(named: "score")?.valueType } == ["int", "double"])
+    }
+
+    /// `lossy_conversion` (or `lossyConversion`) accepts the loss of exactly the change at its item's until_version.
+    @Test(arguments: ["lossy_conversion", "lossyConversion"]) func anAcceptedLossReachesTheSchemaAtItsVersion(key: String) throws {
+        let property = #"{ "name": "score", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }, "#
+            + #"{ "until_version": "3.0", "property_type": "double", "\#(key)": true }] }"#
+        let history = #"{ "version": "1.0" }, { "version": "2.0" }, { "version": "2.5" }, { "version": "3.0" }"#
+        let project = try TestProject(files: [".entities/track.json": entity(property, history: history)], config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
+        defer { project.remove() }
+        let result = try project.generate()
+        let columns = result.model.schemas.map { $0.table(named: "track")?.column(named: "score") }
+        #expect(columns.map { $0?.valueType } == ["int", "double", "double", "string"])
+        #expect(columns.map { $0?.lossyConversionFrom } == [nil, nil, nil, "double"])
+        // 1.0 → 2.0 (int → double) still needs code; 2.5 → 3.0 (double → string) is SQLite's CAST.
+        #expect(result.model.customSteps.map { "\($0.from) → \($0.to)" } == ["1.0 → 2.0"])
+        #expect(try project.read("Sources/App/Generated/AppSchema.swift").contains(#"valueType: "string", lossyConversionFrom: "double")"#))
+    }
+
+    /// Snapshots written before value types existed stay valid: a released one is not reported as changed
+    /// nor rewritten, and the current version's snapshot gets the value types.
+    @Test func snapshotsWithoutValueTypesStayValid() throws {
+        let project = try TestProject(files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
+        defer { project.remove() }
+        _ = try project.generate()
+        var stripped: [String: String] = [:]
+        for file in [".entities/.schema/1.0.json", ".entities/.schema/2.0.json"] {
+            var snapshot = try JSONDecoder().decode(SchemaSnapshot.self, from: Data(try project.read(file).utf8))
+            #expect(snapshot.tables.flatMap(\.columns).allSatisfy { $0.valueType != nil })
+            for table in snapshot.tables.indices {
+                for column in snapshot.tables[table].columns.indices { snapshot.tables[table].columns[column].valueType = nil }
+            }
+            stripped[file] = snapshot.encoded()
+            try project.write(file, snapshot.encoded())
+        }
+        let result = try project.generate()
+        #expect(result.diagnostics.allSatisfy { $0.severity != .error })
+        #expect(try project.read(".entities/.schema/1.0.json") == stripped[".entities/.schema/1.0.json"])
+        #expect(result.report.updated.contains { $0.hasSuffix(".schema/2.0.json") }, "\(result.report)")
+        #expect(!result.report.updated.contains { $0.hasSuffix(".schema/1.0.json") }, "\(result.report)")
+        #expect(try project.read(".entities/.schema/2.0.json").contains(#""valueType" : "string""#))
+        #expect(result.model.schemas[0].table(named: "track")?.column(named: "title")?.valueType == "string")
     }
 }
 

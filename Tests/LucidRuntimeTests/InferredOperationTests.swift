@@ -91,11 +91,11 @@ import Testing
         }
     }
 
-    @Test func defaultChangeAndLosslessConversions() throws {
+    @Test func defaultChangeAndConversions() throws {
         let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
             { "name": "name", "property_type": "string" },
             { "name": "level", "property_type": "double", "default_value": 2.5,
-              "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1 }] },
+              "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1, "lossy_conversion": true }] },
             { "name": "code", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }] }
             """)])
         let (path, folder) = try migrate(versions) { db in
@@ -116,7 +116,7 @@ import Testing
             { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }
             """)])
         #expect(throws: PlanningError.noRoute(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), blocked: [
-            NotInferable(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), reasons: ["item.code: TEXT cannot convert to INTEGER without loss"], tables: ["item"])
+            NotInferable(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), reasons: ["item.code: string → int cannot convert every value exactly: not every text is a valid int"], tables: ["item"])
         ])) {
             try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         }

@@ -10,7 +10,7 @@ import Testing
           "properties": [{ "name": "name", "property_type": "string" }] }
         """
 
-    /// 1.0 → 2.0: a rename, an int → double conversion, an added property with a default, a removed one,
+    /// 1.0 → 2.0: a rename, an int → double conversion (its loss accepted: Int64.max becomes 2^63), an added property with a default, a removed one,
     /// a to-one relationship that becomes to-many and a to-many one that becomes to-one; 3.0 renames the table.
     func versions() throws -> [Schema] {
         try resolveSchemas([
@@ -21,7 +21,7 @@ import Testing
                   "properties": [
                     { "name": "name", "property_type": "string" },
                     { "name": "notes", "property_type": "string", "nullable": true, "previous_name": "remarks", "renamed_at_version": "2.0" },
-                    { "name": "weight", "property_type": "double", "type_history": [{ "until_version": "2.0", "property_type": "int" }] },
+                    { "name": "weight", "property_type": "double", "type_history": [{ "until_version": "2.0", "property_type": "int", "lossy_conversion": true }] },
                     { "name": "rank", "property_type": "int", "default_value": 5, "added_at_version": "2.0" },
                     { "name": "legacy", "property_type": "string", "nullable": true, "removed_at_version": "2.0" },
                     { "name": "holders", "property_type": { "entity_name": "owner", "association": "to_many" },

@@ -227,6 +227,7 @@ public enum DescriptionLoader {
             if let defaultNode = itemReader.value("default_value") {
                 entry.defaultValue = .some(defaultNode.value.isNull ? nil : decodeDefault(defaultNode, &diagnostics))
             }
+            entry.lossyConversion = itemReader.bool("lossy_conversion", &diagnostics) ?? false
             typeHistory.append(entry)
         }
         return PropertyDescription(

@@ -81,8 +81,25 @@ public struct PropertyTypeHistoryItem: Sendable {
     public var nullable: Bool?
     /// nil: unchanged; `.some(nil)`: no default then.
     public var defaultValue: DefaultValue??
+    /// `lossy_conversion`: the change from this item's type to the next one (at `untilVersion`) is
+    /// accepted to lose values, so it is inferred as SQLite's `CAST` (only between numbers, and from a
+    /// number to a string) instead of needing the app's code.
+    public var lossyConversion: Bool = false
     public var location: SourceLocation
     public var path: String
+
+    public init(
+        untilVersion: SchemaVersion, type: PropertyType?, nullable: Bool?, defaultValue: DefaultValue??, lossyConversion: Bool = false,
+        location: SourceLocation, path: String
+    ) {
+        self.untilVersion = untilVersion
+        self.type = type
+        self.nullable = nullable
+        self.defaultValue = defaultValue
+        self.lossyConversion = lossyConversion
+        self.location = location
+        self.path = path
+    }
 }
 
 public indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible {

@@ -336,6 +336,8 @@ struct ViewModels {
                     "defaultSQL": optional(column.defaultSQL), "renamedFrom": optional(column.renamedFrom),
                 ]
                 if let join = column.convertedFromJoinTable { result["convertedFromJoinTable"] = join }
+                if let valueType = column.valueType { result["valueType"] = swiftStringLiteral(valueType) }
+                if let lossy = column.lossyConversionFrom { result["lossyConversionFrom"] = swiftStringLiteral(lossy) }
                 if column.reusesName == true { result["reusesName"] = true }
                 return result
             },

@@ -85,9 +85,9 @@ public enum Resolver {
             schemas.append(schema)
             if let existing = frozen[version] {
                 if version < currentVersion {
-                    let frozenSnapshot = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot)
-                    if frozenSnapshot != snapshot {
-                        let changes = SnapshotStore.differences(frozen: frozenSnapshot, derived: snapshot)
+                    let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(from: snapshot)
+                    if released != snapshot {
+                        let changes = SnapshotStore.differences(frozen: released, derived: snapshot)
                         for change in changes.isEmpty ? [(entity: String?.none, message: "the derived shape differs from the snapshot")] : changes {
                             let location = change.entity.flatMap { name in described.first { $0.name == name }?.location }
                                 ?? SourceLocation(file: displayPath(existing.file))

@@ -347,18 +347,23 @@ struct ShapeBuilder {
                 return old.column
             }
 
-            var columns = [SchemaColumn(name: shape.identifier.column, type: shape.identifier.storage, notNull: shape.identifier.kind != .local)]
+            var columns = [SchemaColumn(name: shape.identifier.column, type: shape.identifier.storage, notNull: shape.identifier.kind != .local, valueType: Self.valueType(of: shape.identifier))]
             if case .property = timeline.entity.identifier.kind, let old = previousShape, old.identifier.column != shape.identifier.column {
                 columns[0].renamedFrom = old.identifier.column
             }
             var foreignKeys: [SchemaForeignKey] = []
             var indexes: [SchemaIndex] = []
             for property in shape.properties {
+                let annotations = valueTypeAnnotations(of: property, in: timeline, shape: shape, previousShape: previousShape)
                 switch property.kind {
                 case .value:
-                    columns.append(SchemaColumn(name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property)))
+                    columns.append(SchemaColumn(
+                        name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
+                        valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom))
                 case .toOne(let targetEntity, _, let targetColumn):
-                    var column = SchemaColumn(name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property))
+                    var column = SchemaColumn(
+                        name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
+                        valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
                     if case .toMany(_, _, _, let oldJoin, _, _)? = previousShape?.properties.first(where: { $0.currentName == property.currentName })?.kind {
                         column.renamedFrom = nil
                         column.convertedFromJoinTable = oldJoin

@@ -39,6 +39,25 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
 
     public static let currentFormat = 1
 
+    /// This (frozen) snapshot with the column annotations that do not bind taken from `derived`: a snapshot
+    /// written by an older lucidgen has no ``SchemaColumn/valueType`` (a recorded one binds), and whether a
+    /// change's loss is accepted (``SchemaColumn/lossyConversionFrom``) says how a store migrates, not
+    /// what it holds. Neither is part of the DDL, so a released snapshot stays valid (and is not
+    /// rewritten) without them.
+    public func completingColumnAnnotations(from derived: SchemaSnapshot) -> SchemaSnapshot {
+        var result = self
+        for tableIndex in result.tables.indices {
+            guard let derivedTable = derived.tables.first(where: { $0.name == result.tables[tableIndex].name }) else { continue }
+            for columnIndex in result.tables[tableIndex].columns.indices {
+                let column = result.tables[tableIndex].columns[columnIndex]
+                guard let derivedColumn = derivedTable.columns.first(where: { $0.name == column.name }) else { continue }
+                if column.valueType == nil { result.tables[tableIndex].columns[columnIndex].valueType = derivedColumn.valueType }
+                result.tables[tableIndex].columns[columnIndex].lossyConversionFrom = derivedColumn.lossyConversionFrom
+            }
+        }
+        return result
+    }
+
     /// The file name of a version's snapshot.
     public static func fileName(for version: SchemaVersion) -> String { "\(version.string).json" }
 
@@ -166,6 +185,10 @@ enum SnapshotStore {
                 (old.renamedFrom, old.convertedFromJoinTable) != (column.renamedFrom, column.convertedFromJoinTable)
             else { continue }
             changes.append("column '\(column.name)' was \(origin(old.renamedFrom, old.convertedFromJoinTable)), now \(origin(column.renamedFrom, column.convertedFromJoinTable))")
+        }
+        for column in now.columns {
+            guard let old = frozen.column(named: column.name), let frozenType = old.valueType, frozenType != column.valueType else { continue }
+            changes.append("column '\(column.name)' held \(frozenType) values, now \(column.valueType ?? "unknown")")
         }
         return changes.isEmpty ? "frozen \(frozen), now \(now)" : changes.joined(separator: "; ")
     }

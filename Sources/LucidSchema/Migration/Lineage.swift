@@ -25,6 +25,24 @@ public struct Lineage: Sendable {
         trace(.column(table: table, name: column), from: later, to: earlier)
     }
 
+    /// The column at every version from `earlier` to `later`, oldest first, when it is a column (under
+    /// any name) at each of them; nil when it did not exist throughout or came from a join table.
+    public func columnPath(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [SchemaColumn]? {
+        guard let last = versions[later].table(named: table)?.column(named: column) else { return nil }
+        var path = [last]
+        var current = Origin.column(table: table, name: column)
+        var index = later
+        while index > earlier {
+            guard case .column(let previousTable, let previousName)? = stepBack(current, at: index),
+                let previous = versions[index - 1].table(named: previousTable)?.column(named: previousName)
+            else { return nil }
+            path.append(previous)
+            current = .column(table: previousTable, name: previousName)
+            index -= 1
+        }
+        return path.reversed()
+    }
+
     private func trace(_ start: Origin, from later: Int, to earlier: Int) -> Origin? {
         var current = start
         var index = later

@@ -91,7 +91,7 @@ public struct TableRebuild: Sendable, Hashable {
 public struct NotInferable: Error, Sendable, Hashable, CustomStringConvertible {
     public var from: SchemaVersion
     public var to: SchemaVersion
-    /// One reason per change that needs code, e.g. "aircraft.flight_data: type BLOB cannot convert to TEXT losslessly".
+    /// One reason per change that needs code, e.g. "log_entry.duration: int → double cannot convert every value exactly (…)".
     public var reasons: [String]
     /// The tables (named as at `to`) whose changes need code.
     public var tables: [String]

@@ -11,12 +11,31 @@ public struct StepInference: Sendable {
         self.versions = versions
     }
 
-    /// Conversions between storage classes that keep every value.
-    static func losslessConversion(from old: SchemaColumn.StorageType, to new: SchemaColumn.StorageType) -> String? {
-        switch (old, new) {
-        case (.integer, .real): "REAL"
-        case (.integer, .text), (.real, .text): "TEXT"
-        default: nil
+    /// The conversion of each version's step for a column that exists (as a column) from version index
+    /// `earlier` to `later`, oldest first: exactness is decided per step, never between the two ends
+    /// (int → double with the loss accepted → string is not int → string). A failure names every step
+    /// that needs the app's code.
+    public func conversions(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal>? {
+        guard let path = Lineage(versions: versions).columnPath(ofColumn: column, table: table, at: later, in: earlier) else { return nil }
+        var conversions: [ValueConversion] = []
+        var refusals: [String] = []
+        for offset in path.indices.dropFirst() {
+            let version = versions[earlier + offset]
+            switch ValueConversion.between(path[offset - 1], path[offset], label: "\(table).\(column)") {
+            case .success(let conversion): conversions.append(conversion)
+            case .failure(let refusal): refusals.append(later - earlier > 1 ? "\(refusal) (at \(version.version))" : refusal.description)
+            }
+        }
+        return refusals.isEmpty ? .success(conversions) : .failure(ConversionRefusal(refusals.joined(separator: "; ")))
+    }
+
+    /// The SQL of a column's value after a chain of conversions.
+    static func expression(_ source: String, through conversions: [ValueConversion]) -> String {
+        conversions.reduce(source) { expression, conversion in
+            switch conversion {
+            case .unchanged: expression
+            case .cast(let storage): "CAST(\(expression) AS \(storage.rawValue))"
+            }
         }
     }
 
@@ -113,11 +132,20 @@ public struct StepInference: Sendable {
                     result.renamedColumns[oldColumn.name] = column.name
                 }
                 var expression = "src.\(quoteIdentifier(oldColumn.name))"
-                if oldColumn.type != column.type {
-                    if let target = Self.losslessConversion(from: oldColumn.type, to: column.type) {
-                        expression = "CAST(\(expression) AS \(target))"
-                        rebuildReasons.append("\(label) converts \(oldColumn.type.rawValue) to \(column.type.rawValue)")
-                    } else {
+                switch conversions(ofColumn: column.name, table: name, at: to, in: from) {
+                case .success(let steps)?:
+                    let converted = Self.expression(expression, through: steps)
+                    if converted != expression {
+                        expression = converted
+                        let types = [oldColumn, column].map { $0.valueType ?? $0.type.rawValue }
+                        rebuildReasons.append("\(label) converts \(types[0]) to \(types[1]) (\(steps.filter { $0 != .unchanged }.map(\.description).joined(separator: ", then ")))")
+                    } else if oldColumn.type != column.type {
+                        result.reasons.append("\(label): \(oldColumn.type.rawValue) cannot become \(column.type.rawValue) without a conversion")
+                    }
+                case .failure(let refusal)?:
+                    result.reasons.append(refusal.description)
+                case nil:
+                    if oldColumn.type != column.type {
                         result.reasons.append("\(label): \(oldColumn.type.rawValue) cannot convert to \(column.type.rawValue) without loss")
                     }
                 }

@@ -9,7 +9,7 @@ import LucidRuntime
 /// type, then migrate with `options.stages = SamplesSchema.stages(using: YourType())`.
 public protocol SamplesMigrations: Sendable {
 
-    /// 1.0 → 2.0, table `sample`: sample.code: TEXT cannot convert to INTEGER without loss.
+    /// 1.0 → 2.0, table `sample`: sample.code: string → int cannot convert every value exactly: not every text is a valid int.
     /// Return the row as it must be at 2.0, or nil to drop it.
     func migrate(_ old: Sample_1_0) throws -> Sample_2_0?
 }

@@ -77,9 +77,9 @@ public enum SeedGraphsSchema: SchemaRegistry {
     static let table_a_1: SchemaTable = SchemaTable(
         name: "a", kind: .entity,
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
+            SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one b"),
+            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
         ],
         primaryKey: ["id"],
         foreignKeys: [
@@ -94,9 +94,9 @@ public enum SeedGraphsSchema: SchemaRegistry {
     static let table_b_1: SchemaTable = SchemaTable(
         name: "b", kind: .entity,
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "next", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
+            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "next", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one b"),
         ],
         primaryKey: ["id"],
         foreignKeys: [
@@ -111,10 +111,10 @@ public enum SeedGraphsSchema: SchemaRegistry {
     static let table_employee_1: SchemaTable = SchemaTable(
         name: "employee", kind: .entity,
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
+            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one employee"),
+            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one team"),
         ],
         primaryKey: ["id"],
         foreignKeys: [
@@ -148,9 +148,9 @@ public enum SeedGraphsSchema: SchemaRegistry {
     static let table_team_1: SchemaTable = SchemaTable(
         name: "team", kind: .entity,
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "lead", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "lead", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one employee"),
+            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
         ],
         primaryKey: ["id"],
         foreignKeys: [
@@ -182,11 +182,11 @@ public enum SeedGraphsSchema: SchemaRegistry {
     static let table_employee_2: SchemaTable = SchemaTable(
         name: "employee", kind: .entity,
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "badge", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
+            SchemaColumn(name: "badge", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
+            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one employee"),
+            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one team"),
         ],
         primaryKey: ["id"],
         foreignKeys: [

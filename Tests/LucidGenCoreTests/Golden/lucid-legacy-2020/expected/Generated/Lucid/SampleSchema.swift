@@ -35,8 +35,8 @@ public enum SampleSchema: SchemaRegistry {
     static let table_genre_1: SchemaTable = SchemaTable(
         name: "genre", kind: .entity,
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
+            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
         ],
         primaryKey: ["id"],
         foreignKeys: [],
@@ -47,11 +47,11 @@ public enum SampleSchema: SchemaRegistry {
     static let table_movie_1: SchemaTable = SchemaTable(
         name: "movie", kind: .entity,
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "overview", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "popularity", type: .real, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "poster_path", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
+            SchemaColumn(name: "overview", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "popularity", type: .real, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "double"),
+            SchemaColumn(name: "poster_path", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "url"),
+            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
         ],
         primaryKey: ["id"],
         foreignKeys: [],

@@ -1,0 +1,42 @@
+import LucidSchema
+
+/// The value types the schema carries for each column (``SchemaColumn/valueType``), from which the
+/// planner decides which type changes keep every value, and the loss a `type_history` item accepts.
+extension ShapeBuilder {
+    /// The logical type of a property's values: `int`, `seconds`, `enum Category`, `option_set Flags`,
+    /// `struct Address`, `[string]`, `to_one Pilot`.
+    func valueType(of type: PropertyType) -> String {
+        switch type {
+        case .scalar(let scalar): scalar.rawValue
+        case .subtype(let name):
+            switch subtypes[name]?.kind {
+            case .enumeration?: "enum \(name)"
+            case .optionSet?: "option_set \(name)"
+            case .structure?: "struct \(name)"
+            case nil: name
+            }
+        case .array(let element): "[\(valueType(of: element))]"
+        case .relationship(let entity, let toMany): "\(toMany ? "to_many" : "to_one") \(entity)"
+        }
+    }
+
+    /// The value type of an identifier column.
+    static func valueType(of identifier: IdentifierShape) -> String {
+        identifier.storage == .text ? "string" : "int"
+    }
+
+    /// A property's column annotations at `shape`'s version: its value type and, when a `type_history`
+    /// item with `lossy_conversion` ends at this very version, the previous value type whose lossy
+    /// conversion it accepts.
+    func valueTypeAnnotations(of property: PropertyShape, in timeline: EntityTimeline, shape: EntityShape, previousShape: EntityShape?)
+        -> (valueType: String?, lossyConversionFrom: String?)
+    {
+        guard let description = timeline.entity.properties.first(where: { $0.name == property.currentName }) else { return (nil, nil) }
+        let current = valueType(of: description.asOf(shape.version).type)
+        guard let previousShape, previousShape.version < shape.version,
+            description.typeHistory.contains(where: { $0.lossyConversion && $0.untilVersion > previousShape.version && $0.untilVersion <= shape.version }),
+            previousShape.properties.contains(where: { $0.currentName == property.currentName })
+        else { return (current, nil) }
+        return (current, valueType(of: description.asOf(previousShape.version).type))
+    }
+}
