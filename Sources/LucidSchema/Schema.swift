@@ -121,7 +121,7 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     /// table (at the previous version) whose single link per row becomes this column's value.
     public var convertedFromJoinTable: String?
     /// The description's logical type of the column's values (``ValueType``: `int`, `double`, `date`,
-    /// `enum Category`, `[string]`, `to_one Pilot`…), which decides which conversions keep every value.
+    /// `enum Category`, `[string]`, `to_one`…), which decides which conversions keep every value.
     /// Not part of the DDL or the checksum; nil for join-table columns and in registries and snapshots
     /// written by an older lucidgen (then only the storage class is known).
     public var valueType: String?

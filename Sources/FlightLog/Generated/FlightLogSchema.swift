@@ -145,7 +145,7 @@ public enum FlightLogSchema: SchemaRegistry {
         name: "flight", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one aircraft"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
             SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
             SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
@@ -199,7 +199,7 @@ public enum FlightLogSchema: SchemaRegistry {
         name: "flight", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one aircraft"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
             SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
             SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
@@ -221,7 +221,7 @@ public enum FlightLogSchema: SchemaRegistry {
         name: "log_entry", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one aircraft"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
             SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
             SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
@@ -260,7 +260,7 @@ public enum FlightLogSchema: SchemaRegistry {
         name: "flight_data", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one aircraft"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "data", type: .blob, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
         ],
         primaryKey: ["id"],
@@ -277,7 +277,7 @@ public enum FlightLogSchema: SchemaRegistry {
         name: "log_entry", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one aircraft"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
             SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
             SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),

@@ -4,7 +4,8 @@ import LucidSchema
 /// planner decides which type changes keep every value, and the loss a `type_history` item accepts.
 extension ShapeBuilder {
     /// The logical type of a property's values: `int`, `seconds`, `enum Category`, `option_set Flags`,
-    /// `struct Address`, `[string]`, `to_one Pilot`.
+    /// `struct Address`, `[string]`, `to_one`. A reference's target is not part of it: the foreign key
+    /// names the target's table as named at each version, and a renamed target is the same entity.
     func valueType(of type: PropertyType) -> String {
         switch type {
         case .scalar(let scalar): scalar.rawValue
@@ -16,7 +17,7 @@ extension ShapeBuilder {
             case nil: name
             }
         case .array(let element): "[\(valueType(of: element))]"
-        case .relationship(let entity, let toMany): "\(toMany ? "to_many" : "to_one") \(entity)"
+        case .relationship(_, let toMany): toMany ? "to_many" : "to_one"
         }
     }
 

@@ -10,6 +10,7 @@
 /// | `int` → `string` | `CAST(… AS TEXT)`: decimal digits, exact and reads back |
 /// | `bool` → `int` | nothing: 0/1 are integers |
 /// | `float` → `double` | nothing: a stored float is already the double of its value |
+/// | `seconds`, `milliseconds` ↔ `double` | nothing: the same number (`seconds` ↔ `milliseconds` would change its meaning: the app's code) |
 /// | `url`, `color` → `string`; `string` → `color` | nothing: the same text |
 /// | unknown value types (older registries) | by storage class: same class nothing, INTEGER → TEXT `CAST` |
 /// | `int`/`double`/`float` → `int`/`double`/`float`/`string`, loss accepted | `CAST` to the new storage class |
@@ -51,7 +52,8 @@ public enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         if oldType == newType { return byStorage(from: old.type, to: new.type) }
         switch (oldType, newType) {
         case ("int", "string"): return .cast(.text)
-        case ("bool", "int"), ("float", "double"), ("url", "string"), ("color", "string"), ("string", "color"):
+        case ("bool", "int"), ("float", "double"), ("url", "string"), ("color", "string"), ("string", "color"),
+            ("seconds", "double"), ("double", "seconds"), ("milliseconds", "double"), ("double", "milliseconds"):
             return old.type == new.type ? .unchanged : nil
         default: return nil
         }
@@ -73,7 +75,7 @@ public enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         return old.type == new.type ? .unchanged : .cast(new.type)
     }
 
-    static func isReference(_ valueType: String) -> Bool { valueType.hasPrefix("to_one ") }
+    static func isReference(_ valueType: String) -> Bool { valueType == "to_one" || valueType.hasPrefix("to_one ") }
 
     private static func example(_ old: String, _ new: String) -> String? {
         switch (old, new) {

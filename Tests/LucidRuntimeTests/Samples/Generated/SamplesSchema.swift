@@ -151,7 +151,7 @@ public enum SamplesSchema: SchemaRegistry {
             SchemaColumn(name: "table", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "double"),
             SchemaColumn(name: "type", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
             SchemaColumn(name: "values", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "where", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one class"),
+            SchemaColumn(name: "where", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
         ],
         primaryKey: ["id"],
         foreignKeys: [

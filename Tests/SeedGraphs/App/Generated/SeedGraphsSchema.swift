@@ -78,7 +78,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         name: "a", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one b"),
+            SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
         ],
         primaryKey: ["id"],
@@ -96,7 +96,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
             SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "next", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one b"),
+            SchemaColumn(name: "next", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
         ],
         primaryKey: ["id"],
         foreignKeys: [
@@ -112,9 +112,9 @@ public enum SeedGraphsSchema: SchemaRegistry {
         name: "employee", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one employee"),
+            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one team"),
+            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
         ],
         primaryKey: ["id"],
         foreignKeys: [
@@ -149,7 +149,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         name: "team", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "lead", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one employee"),
+            SchemaColumn(name: "lead", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
         ],
         primaryKey: ["id"],
@@ -184,9 +184,9 @@ public enum SeedGraphsSchema: SchemaRegistry {
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
             SchemaColumn(name: "badge", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one employee"),
+            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one team"),
+            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
         ],
         primaryKey: ["id"],
         foreignKeys: [

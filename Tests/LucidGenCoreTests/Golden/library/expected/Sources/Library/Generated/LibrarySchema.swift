@@ -98,7 +98,7 @@ public enum LibrarySchema: SchemaRegistry {
         name: "book", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one author"),
+            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "blurb", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
             SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
             SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil, valueType: "color"),
@@ -130,7 +130,7 @@ public enum LibrarySchema: SchemaRegistry {
         name: "loan", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "book", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one book"),
+            SchemaColumn(name: "book", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "borrower", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
         ],
         primaryKey: ["id"],
@@ -160,7 +160,7 @@ public enum LibrarySchema: SchemaRegistry {
         name: "book", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one author"),
+            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "blurb", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
             SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
             SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil, valueType: "color"),
@@ -194,7 +194,7 @@ public enum LibrarySchema: SchemaRegistry {
         name: "book", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one author"),
+            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", renamedFrom: nil, valueType: "string"),
             SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
             SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil, valueType: "color"),
@@ -271,7 +271,7 @@ public enum LibrarySchema: SchemaRegistry {
         name: "book", kind: .entity,
         columns: [
             SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one author"),
+            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
             SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", renamedFrom: nil, valueType: "string"),
             SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
             SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil, valueType: "color"),
