@@ -173,18 +173,33 @@ struct ExpectedMigration {
                 for (column, origin) in origins {
                     if case .column(_, let name)? = origin, rows.volatile[sourceName]?.contains(name) == true { volatile.insert(column) }
                 }
+                // A column that is required at the target takes its default where the old value is NULL (a
+                // nullable column became required); a non-constant default is only checked to be non-NULL.
+                var fills: [String: DatabaseValue] = [:]
+                for column in table.columns where column.notNull {
+                    guard let defaultSQL = column.defaultSQL, case .column(let oldTable, let oldName)? = origins.first(where: { $0.0 == column.name })?.1,
+                        source.table(named: oldTable)?.column(named: oldName)?.notNull == false
+                    else { continue }
+                    if let literal = SQLiteValues.literal(defaultSQL) {
+                        fills[column.name] = literal
+                    } else {
+                        fills[column.name] = Self.currentDateText.databaseValue
+                        volatile.insert(column.name)
+                    }
+                }
                 result.volatile[table.name] = volatile
                 result.tables[table.name] = (rows.tables[sourceName] ?? []).map { row in
                     var values: [String: DatabaseValue] = [:]
                     for (column, origin) in origins {
                         switch origin {
                         case .column(_, let name)?:
-                            values[column] = (conversions[column] ?? []).reduce(row[name] ?? .null) { value, conversion in
+                            let value = (conversions[column] ?? []).reduce(row[name] ?? .null) { value, conversion in
                                 switch conversion {
                                 case .unchanged: value
                                 case .cast(let storage): SQLiteValues.cast(value, to: storage)
                                 }
                             }
+                            values[column] = value.isNull ? fills[column] ?? value : value
                         case .table(let join)?:
                             // A to-many relationship became to-one: the single link (more would fail the migration).
                             let key = sourceKey.flatMap { row[$0] } ?? .null

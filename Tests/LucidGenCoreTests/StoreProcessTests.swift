@@ -15,7 +15,7 @@ import Testing
                 { "name": "name", "property_type": "string" },
                 { "name": "note", "property_type": "string", "default_value": "",
                   "type_history": [{ "until_version": "1.1", "nullable": true, "default_value": null }] },
-                { "name": "score", "property_type": "double", "type_history": [{ "until_version": "2.0", "property_type": "int" }] },
+                { "name": "score", "property_type": "double", "type_history": [{ "until_version": "2.0", "property_type": "int", "lossy_conversion": true }] },
                 { "name": "label", "property_type": "string", "nullable": true, "previous_name": "title", "renamed_at_version": "2.0" },
                 { "name": "tag", "property_type": "int", "default_value": 5, "added_at_version": "1.1" }
             ]

@@ -21,7 +21,11 @@ extension ShapeBuilder {
             guard !property.unused, let lifetime = timeline.propertyLifetimes[property.name] else { continue }
             if case .property(let key) = timeline.entity.identifier.kind, key == property.name { continue }
             let items = inferredItems(for: property, lifetime: lifetime, of: timeline, currentVersion: currentVersion, &diagnostics)
-            timeline.entity.properties[index].typeHistory += items
+            guard !items.isEmpty else { continue }
+            // In order of until_version; at one version, the hand-written item first (its fields win).
+            let merged = (property.typeHistory.map { ($0, 0) } + items.map { ($0, 1) }).enumerated()
+                .sorted { ($0.element.0.untilVersion, $0.element.1, $0.offset) < ($1.element.0.untilVersion, $1.element.1, $1.offset) }
+            timeline.entity.properties[index].typeHistory = merged.map(\.element.0)
         }
     }
 
@@ -29,8 +33,10 @@ extension ShapeBuilder {
         for property: PropertyDescription, lifetime: EntityTimeline.PropertyLifetime, of timeline: EntityTimeline, currentVersion: SchemaVersion,
         _ diagnostics: inout DiagnosticCollector
     ) -> [PropertyTypeHistoryItem] {
-        // Hand-written items describe every version before their last until_version.
-        let start = property.typeHistory.last?.untilVersion ?? lifetime.added
+        // Every released version: hand-written items say what they say, and a key they leave out is
+        // inferred from the snapshots like any edit (a type_history written for one change does not
+        // have to repeat the others).
+        let start = lifetime.added
         var released: [(version: SchemaVersion, history: SchemaVersion, value: DescribedValue)] = []
         for (version, snapshot) in frozen.sorted(by: { $0.key < $1.key }) where version >= start {
             guard let history = timeline.historyVersion(at: version), lifetime.added <= version, lifetime.removed.map({ version < $0 }) ?? true,
@@ -95,7 +101,16 @@ extension ShapeBuilder {
                 next = described(at: later)
             }
             if same(run.value, next, at: run.version) { continue }
-            guard let item = makeItem(until: until, value: run.value, next: next, at: run.version, property: property, timeline: timeline, &diagnostics) else { return [] }
+            guard var item = makeItem(until: until, value: run.value, next: next, at: run.version, property: property, timeline: timeline, &diagnostics) else { return [] }
+            // What the hand-written item that covers this version (the first one ending after it) states
+            // stands: a snapshot that disagrees is the released-version error, never silently overridden.
+            // What it leaves out, the snapshots tell.
+            if let covering = property.typeHistory.first(where: { $0.untilVersion > run.version }) {
+                if covering.type != nil { item.type = nil }
+                if covering.nullable != nil { item.nullable = nil }
+                if covering.defaultValue != nil { item.defaultValue = nil }
+            }
+            if item.type == nil && item.nullable == nil && item.defaultValue == nil { continue }
             items.append(item)
             shown.append((until, run.value, next))
         }
