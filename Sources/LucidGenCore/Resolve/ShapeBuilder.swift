@@ -339,7 +339,7 @@ struct ShapeBuilder {
             let previousShape = previous.flatMap { previous in timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } } }
             let renamedTable = previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
             if previousShape == nil { newTables.insert(shape.tableName) }
-            for property in shape.properties where previousShape != nil && !previousShape!.properties.contains(where: { $0.currentName == property.currentName }) {
+            for property in shape.properties where !(previousShape?.properties.contains(where: { $0.currentName == property.currentName }) ?? false) {
                 if case .toMany(_, _, _, let joinTable, _, _) = property.kind { newTables.insert(joinTable) } else { newColumns.insert("\(shape.tableName).\(property.column)") }
             }
             func previousColumn(of property: PropertyShape) -> String? {

@@ -95,7 +95,18 @@ public struct StepInference: Sendable {
         for table in old.tables where !survivingOldTables.contains(table.name) {
             drops.append(.dropTable(table.name, deferrable: !consumedJoinTables.contains(table.name)))
         }
-        return .success(renames + creates + fills + alterations + drops + indexOperations)
+        // A renamed table keeps its indexes' old names, which a new table may take at this version (one that
+        // reuses the renamed table's name): those indexes go first (`DROP INDEX IF EXISTS`, so a rebuild
+        // that drops them with its table is unaffected).
+        var earlyIndexDrops: [MigrationOperation] = []
+        for (oldTable, newTable) in matched where oldTable.name != newTable.name {
+            let kept = Set(newTable.indexes.map(\.name))
+            for index in oldTable.indexes.sorted(by: { $0.name < $1.name }) where !kept.contains(index.name) {
+                earlyIndexDrops.append(.dropIndex(index.name))
+            }
+        }
+        indexOperations.removeAll { earlyIndexDrops.contains($0) }
+        return .success(renames + earlyIndexDrops + creates + fills + alterations + drops + indexOperations)
     }
 
     private func newName(ofOldTable oldName: String, lineage: Lineage, from: Int, to: Int) -> String? {

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Histories the explorer (or a stranger) found failing, kept as regression tests: each is played exactly
+/// as the explorer plays a random one (generate per release, fixtures, every store migrated and checked).
+@Suite("HistoryExplorer regressions", .serialized)
+struct RegressionHistories {
+    func play(_ releases: [History.Release], sourceLocation: SourceLocation = #_sourceLocation) {
+        let outcome = Explorer(history: History(releases: releases)).run()
+        #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        #expect(outcome.releases == releases.count, sourceLocation: sourceLocation)
+        #expect(outcome.stores >= releases.count * 2, "every version seeded and every release's fixture checked", sourceLocation: sourceLocation)
+    }
+
+    static func property(_ key: Int, _ name: String, _ kind: PropertyKind, nullable: Bool = false, default value: String? = nil) -> PropertySpec {
+        PropertySpec(key: key, name: name, kind: kind, nullable: nullable, defaultJSON: value)
+    }
+
+    /// A renamed entity as a relationship target (to-one and to-many), over a chain of renames.
+    @Test func relationshipsFollowARenamedTargetThroughAChain() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "writer", identifier: .int, properties: [Self.property(2, "name", .scalar("string"))])),
+                .addEntity(EntitySpec(key: 3, name: "book", identifier: .string, properties: [
+                    Self.property(4, "author", .toOne(entity: 1)), Self.property(5, "editors", .toMany(entity: 1)),
+                    Self.property(6, "sequel", .toOne(entity: 3), nullable: true),
+                ])),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [.renameEntity(1, to: "author")]),
+            .init(version: "3.0", configSpelling: "3.0", edits: [.renameEntity(1, to: "creator"), .renameEntity(3, to: "volume")]),
+            .init(version: "3.1", configSpelling: "3.1", edits: [.renameEntity(1, to: "writer")]),
+        ])
+    }
+
+    /// Found by the explorer: an entity renamed at a version while a new entity takes its old name (and its
+    /// to-many link table's name) at the same version; a property renamed while a new one takes its name.
+    @Test func aNameFreedByARenameIsTakenByANewEntityAndProperty() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "writer", identifier: .int, properties: [
+                    Self.property(2, "name", .scalar("string")), Self.property(3, "friends", .toMany(entity: 1)),
+                ])),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [
+                .renameEntity(1, to: "author"),
+                .renameProperty(entity: 1, property: 2, to: "title", explicitVersion: false),
+                .addProperty(entity: 1, Self.property(4, "name", .scalar("int"), nullable: true)),
+                .addEntity(EntitySpec(key: 5, name: "writer", identifier: .string, properties: [
+                    Self.property(6, "friends", .toMany(entity: 5)), Self.property(7, "mentor", .toOne(entity: 1), nullable: true),
+                ])),
+            ]),
+        ])
+    }
+
+    /// Found by the explorer: a type_history written by hand for one change (nullability) while an earlier
+    /// change (the default) was made by editing: what the item leaves out comes from the snapshots.
+    @Test func aHandWrittenTypeHistoryItemNeedNotRepeatEarlierEdits() {
+        var third = History.Release(version: "3.0", configSpelling: "3.0", edits: [
+            .setNullable(entity: 1, property: 2, nullable: false, defaultJSON: "9223372036854775807"),
+        ])
+        third.typeHistoryByHand = true
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "team", identifier: .string, properties: [Self.property(2, "label", .scalar("int"), nullable: true, default: "-7")])),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [.setDefault(entity: 1, property: 2, defaultJSON: nil)]),
+            third,
+        ])
+    }
+
+    /// Found by the explorer: nullable columns that become required take their default for existing NULLs,
+    /// also a non-constant one (the current date), in the oracle as in the store.
+    @Test func nullableColumnsBecomeRequiredWithTheirDefaults() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "log", identifier: .local, properties: [
+                    Self.property(2, "owner", .scalar("date"), nullable: true, default: "\"current_date\""),
+                    Self.property(3, "count", .scalar("int"), nullable: true),
+                ])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [
+                .setNullable(entity: 1, property: 2, nullable: false, defaultJSON: nil),
+                .setNullable(entity: 1, property: 3, nullable: false, defaultJSON: "9"),
+            ]),
+        ])
+    }
+
+    /// Type changes by editing: exact ones inferred, lossy ones through the app's row transform; a
+    /// to-one that becomes to-many keeps its links; versions spelled two ways.
+    @Test func typesEditedInPlaceAndVersionsSpelledTwoWays() {
+        var second = History.Release(version: "1.9", configSpelling: "1.9.0", edits: [
+            .changeType(entity: 1, property: 2, to: .scalar("string")),
+            .changeType(entity: 1, property: 4, to: .toMany(entity: 1)),
+        ])
+        second.respelledBy = [1]
+        play([
+            .init(version: "1.8", configSpelling: "1.8", edits: [
+                .addEntity(EntitySpec(key: 1, name: "select", identifier: .int, properties: [
+                    Self.property(2, "count", .scalar("int")), Self.property(3, "order", .scalar("string"), nullable: true),
+                    Self.property(4, "parent", .toOne(entity: 1), nullable: true), Self.property(5, "default", .scalar("double"), default: "0.1"),
+                ])),
+            ]),
+            second,
+            .init(version: "1.10", configSpelling: "1.10", edits: [.changeType(entity: 1, property: 3, to: .scalar("int"))]),
+            .init(version: "1.11", configSpelling: "1.11", edits: [.changeType(entity: 1, property: 5, to: .scalar("string"))]),
+        ])
+    }
+}
