@@ -191,7 +191,12 @@ struct Explorer {
                 expected[parsed, default: [:]][shape.tableName, default: []].append((column, change))
             }
         }
-        var covered: Set<String> = []
+        struct Covered: Hashable {
+            var version: SchemaVersion
+            var table: String
+        }
+        // By version value, not spelling (`9.1` and `9.1.0` are one version).
+        var covered: Set<Covered> = []
         for step in model.customSteps where !step.tables.isEmpty {
             var transforms: [RowTransform] = []
             for table in step.tables {
@@ -199,7 +204,7 @@ struct Explorer {
                     problems.append("\(step.from) → \(step.to): the generator asks for the app's code for table \(table.table) (\(table.reasons.joined(separator: "; "))), but the history changes nothing there that needs code")
                     continue
                 }
-                covered.insert("\(step.to)/\(table.table)")
+                covered.insert(Covered(version: step.to, table: table.table))
                 let convert: @Sendable (Row) -> [String: DatabaseValue]? = { row in
                     var values: [String: DatabaseValue] = [:]
                     for (column, value) in row { values[column] = value }
@@ -212,7 +217,7 @@ struct Explorer {
             stages.append(MigrationStage(from: step.from, to: step.to, label: step.label, transforms: transforms))
         }
         for (version, tables) in expected {
-            for (table, changes) in tables where !covered.contains("\(version)/\(table)") {
+            for (table, changes) in tables where !covered.contains(Covered(version: version, table: table)) {
                 problems.append(
                     "\(version): \(changes.map { "\(table).\($0.column) \($0.change.from) → \($0.change.to)" }.joined(separator: ", ")) loses values for some inputs, but the generator inferred it instead of asking for the app's code")
             }

@@ -68,6 +68,20 @@ struct RegressionHistories {
         ])
     }
 
+    /// Found by the explorer: a type edited in place (seconds → double, inferred), then changed again with a
+    /// hand-written type_history item that describes only the state just before its version.
+    @Test func aHandWrittenItemDescribesTheStateJustBeforeItsVersion() {
+        var third = History.Release(version: "1.2", configSpelling: "1.2", edits: [.changeType(entity: 1, property: 2, to: .scalar("int"))])
+        third.typeHistoryByHand = true
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "author", identifier: .local, properties: [Self.property(2, "type", .scalar("seconds"), default: "\"30s\"")])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [.changeType(entity: 1, property: 2, to: .scalar("double"))]),
+            third,
+        ])
+    }
+
     /// Found by the explorer: nullable columns that become required take their default for existing NULLs,
     /// also a non-constant one (the current date), in the oracle as in the store.
     @Test func nullableColumnsBecomeRequiredWithTheirDefaults() {

@@ -105,10 +105,17 @@ extension ShapeBuilder {
             // What the hand-written item that covers this version (the first one ending after it) states
             // stands: a snapshot that disagrees is the released-version error, never silently overridden.
             // What it leaves out, the snapshots tell.
+            // An item describes the state just before its until_version: where a later released version in
+            // its range agrees with it, an earlier disagreement is an edit made before (inferred); where none
+            // does, the item contradicts the snapshots (the released-version error).
             if let covering = property.typeHistory.first(where: { $0.untilVersion > run.version }) {
-                if covering.type != nil { item.type = nil }
-                if covering.nullable != nil { item.nullable = nil }
-                if covering.defaultValue != nil { item.defaultValue = nil }
+                let inRange = released.filter { $0.version > run.version && $0.version < covering.untilVersion }.map { ($0.version, $0.value, described(at: $0.version)) }
+                func confirmed(_ field: (DescribedValue, DescribedValue, SchemaVersion) -> Bool) -> Bool {
+                    inRange.contains { version, value, now in now.map { field(value, $0, version) } ?? false }
+                }
+                if covering.type != nil, !confirmed({ sameType($0.type, $1.type, at: $2) }) { item.type = nil }
+                if covering.nullable != nil, !confirmed({ a, b, _ in a.nullable == b.nullable }) { item.nullable = nil }
+                if covering.defaultValue != nil, !confirmed({ a, b, _ in a.defaultSQL == b.defaultSQL }) { item.defaultValue = nil }
             }
             if item.type == nil && item.nullable == nil && item.defaultValue == nil { continue }
             items.append(item)
