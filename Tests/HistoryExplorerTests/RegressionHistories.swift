@@ -82,6 +82,40 @@ struct RegressionHistories {
         ])
     }
 
+    /// Found by the explorer: a property renamed (its version inferred) and removed at a later release: the
+    /// snapshots after the removal do not make the rename ambiguous.
+    @Test func aRenamedPropertyCanBeRemovedLater() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "node", identifier: .string, properties: [Self.property(2, "select", .subtype("status"))])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [.renameProperty(entity: 1, property: 2, to: "key", explicitVersion: false)]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [.removeProperty(entity: 1, property: 2)]),
+            .init(version: "2.1", configSpelling: "2.1", edits: [.touch(1)]),
+        ])
+    }
+
+    /// Found by the explorer: a store jumps over versions in which a table was renamed away and removed while
+    /// another entity took its name; the old table goes before the new one is created.
+    @Test func aJumpOverAFreedAndRetakenTableName() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "default", identifier: .int, properties: [
+                    Self.property(2, "key", .scalar("double")), Self.property(3, "where", .toMany(entity: 1)),
+                ])),
+                .addEntity(EntitySpec(key: 4, name: "team", identifier: .local, properties: [Self.property(5, "name", .scalar("string"))])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [.renameEntity(1, to: "order")]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [
+                .addEntity(EntitySpec(key: 6, name: "group", identifier: .string, properties: [Self.property(7, "init", .scalar("url"), nullable: true)])),
+                .renameEntity(4, to: "node"),
+            ]),
+            .init(version: "1.3", configSpelling: "1.3", edits: [.renameEntity(6, to: "default"), .renameEntity(4, to: "team")]),
+            .init(version: "1.4", configSpelling: "1.4", edits: [.removeEntity(1)]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [.touch(6)]),
+        ])
+    }
+
     /// Found by the explorer: nullable columns that become required take their default for existing NULLs,
     /// also a non-constant one (the current date), in the oracle as in the store.
     @Test func nullableColumnsBecomeRequiredWithTheirDefaults() {

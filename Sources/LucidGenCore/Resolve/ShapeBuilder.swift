@@ -70,7 +70,7 @@ struct ShapeBuilder {
         let candidates = timeline.historyVersions.filter { version in version > added && (removed.map { version < $0 } ?? true) }
         let consistent = candidates.filter { candidate in
             frozen.allSatisfy { version, snapshot in
-                guard timeline.exists(at: version), version >= added,
+                guard timeline.exists(at: version), version >= added, removed.map({ version < $0 }) ?? true,
                     let described = snapshot.entities.first(where: { $0.name == timeline.name(at: version) })
                 else { return true }
                 let expected = version < candidate ? previous : property.name

@@ -91,9 +91,18 @@ public struct StepInference: Sendable {
         }
         if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons, tables: failingTables)) }
 
+        // An old table that goes while the target has a table of its name (a jump over versions where it
+        // was renamed away or removed and another took its name) goes first, and at once: the rename or
+        // create that takes its name would fail. Others go last (a collapsed join table is still read).
         var drops: [MigrationOperation] = []
+        var earlyDrops: [MigrationOperation] = []
+        let targetNames = Set(new.tables.map { $0.name.lowercased() })
         for table in old.tables where !survivingOldTables.contains(table.name) {
-            drops.append(.dropTable(table.name, deferrable: !consumedJoinTables.contains(table.name)))
+            if targetNames.contains(table.name.lowercased()) && !consumedJoinTables.contains(table.name) {
+                earlyDrops.append(.dropTable(table.name, deferrable: false))
+            } else {
+                drops.append(.dropTable(table.name, deferrable: !consumedJoinTables.contains(table.name)))
+            }
         }
         // A renamed table keeps its indexes' old names, which a new table may take at this version (one that
         // reuses the renamed table's name): those indexes go first (`DROP INDEX IF EXISTS`, so a rebuild
@@ -106,7 +115,23 @@ public struct StepInference: Sendable {
             }
         }
         indexOperations.removeAll { earlyIndexDrops.contains($0) }
-        return .success(renames + earlyIndexDrops + creates + fills + alterations + drops + indexOperations)
+        return .success(earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations)
+    }
+
+    /// Table renames in an order where none takes a name another has not left yet (`a → b` after `b → c`).
+    /// A cycle of renames (names swapped across a jump) keeps its order and fails in SQLite, changing nothing.
+    static func ordered(_ renames: [MigrationOperation]) -> [MigrationOperation] {
+        var pending = renames.compactMap { operation -> (from: String, to: String)? in
+            if case .renameTable(let from, let to) = operation { return (from, to) }
+            return nil
+        }
+        var result: [MigrationOperation] = []
+        while !pending.isEmpty {
+            let index = pending.firstIndex { rename in !pending.contains { $0.from.lowercased() == rename.to.lowercased() && $0.from != rename.from } } ?? 0
+            result.append(.renameTable(from: pending[index].from, to: pending[index].to))
+            pending.remove(at: index)
+        }
+        return result
     }
 
     private func newName(ofOldTable oldName: String, lineage: Lineage, from: Int, to: Int) -> String? {
