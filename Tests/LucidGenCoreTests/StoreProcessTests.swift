@@ -130,32 +130,6 @@ import Testing
         print("crash test: \(killPoints) kill points over \(String(format: "%.2f", duration)) s; versions found after the kill: \(outcomes)")
     }
 
-    @Test func killedDuringAWholePathMigrationTheStoreIsAtTheStartOrTheEnd() throws {
-        let (project, base) = try Self.makeStore()
-        defer { project.remove() }
-        let versions = try Self.versions(project)
-        let work = project.root.appendingPathComponent("work.sqlite").path
-        var outcomes: [String: Int] = [:]
-        let killPoints = 12
-        for point in 0..<killPoints {
-            for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: work + suffix) }
-            try FileManager.default.copyItem(atPath: base, toPath: work)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: lucidgenBinary)
-            process.arguments = ["migrate", "--database", work, "--whole-path"]
-            process.currentDirectoryURL = project.root
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: 0.03 * Double(point))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            outcomes[try Self.checkConsistent(work, versions: versions), default: 0] += 1
-        }
-        #expect(Set(outcomes.keys).isSubset(of: ["1.0", "2.0"]), "all or nothing: \(outcomes)")
-        print("whole-path crash test: \(killPoints) kill points; versions found: \(outcomes)")
-    }
-
     @Test func twoProcessesOneMigratesTheOtherWaits() throws {
         let (project, store) = try Self.makeStore()
         defer { project.remove() }
