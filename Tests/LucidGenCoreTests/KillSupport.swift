@@ -9,17 +9,18 @@ import Testing
 final class ObservedProcess {
     let process = Process()
     private let pipe = Pipe()
+    private let input = Pipe()
     private var buffer = Data()
     /// Every line read so far.
     private(set) var lines: [String] = []
 
-    init(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws {
+    init(_ executable: String, _ arguments: [String], in directory: URL? = nil, takesInput: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = pipe
         process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = takesInput ? input : FileHandle.nullDevice
         try process.run()
     }
 
@@ -37,6 +38,16 @@ final class ObservedProcess {
             if chunk.isEmpty { return nil }
             buffer.append(chunk)
         }
+    }
+
+    /// Writes to the process's standard input (with `takesInput`).
+    func send(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    /// Closes its standard input.
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
     }
 
     /// SIGKILL to this process only, then reaps it and reads what it had written.
