@@ -275,8 +275,9 @@ import Testing
     }
 
     /// A store in a folder the process may not write to (no journal or WAL can be created) is refused
-    /// unchanged. Root ignores directory permissions, so there the case cannot be produced: skipped.
-    @Test(.enabled(if: getuid() != 0, "running as root, which ignores directory permissions: a read-only folder cannot be produced"))
+    /// unchanged. Permissions make the folder read-only; as root (which ignores them) `chattr +i` does,
+    /// where the file system supports it. Where neither works the test is skipped, with that reason.
+    @Test(.enabled(if: ReadOnlyFolder.canBeMade, "no read-only folder can be made here: running as root, which ignores permissions, on a file system without chattr +i"))
     func storeInAReadOnlyDirectoryIsRefusedUntouched() throws {
         let (project, base) = try Self.makeStore()
         defer { project.remove() }
@@ -285,8 +286,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = folder.appendingPathComponent("store.sqlite").path
         try FileManager.default.copyItem(atPath: base, toPath: store)
-        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        #expect(ReadOnlyFolder.make(folder.path))
+        defer { ReadOnlyFolder.undo(folder.path) }
         expectRefused(store, versions: versions) { if case .cannotWrite = $0 { true } else { false } }
     }
 
@@ -360,5 +361,39 @@ import Testing
             #expect(try flightDataCount(work) == expected)
         }
         print("stage crash test: \(startLines.count) kills, one after each step's start line; versions found: \(versions)")
+    }
+}
+
+/// Making a folder read-only for this process, proven by failing to create a file in it.
+enum ReadOnlyFolder {
+    static let canBeMade: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("read-only-probe-\(UUID().uuidString)").path
+        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else { return false }
+        defer {
+            undo(probe)
+            try? FileManager.default.removeItem(atPath: probe)
+        }
+        return make(probe)
+    }()
+
+    /// Permissions first, then `chattr +i`; true once a file can no longer be created in the folder.
+    static func make(_ path: String) -> Bool {
+        func refusesFiles() -> Bool {
+            let file = (path as NSString).appendingPathComponent("probe")
+            if FileManager.default.createFile(atPath: file, contents: Data()) {
+                try? FileManager.default.removeItem(atPath: file)
+                return false
+            }
+            return true
+        }
+        try? FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: path)
+        if refusesFiles() { return true }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), (try? run("/usr/bin/chattr", ["+i", path]))?.status == 0 else { return false }
+        return refusesFiles()
+    }
+
+    static func undo(_ path: String) {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") { _ = try? run("/usr/bin/chattr", ["-i", path]) }
+        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
     }
 }
