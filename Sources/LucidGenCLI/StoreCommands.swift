@@ -194,9 +194,11 @@ final class ProgressDisplay: @unchecked Sendable {
             FileHandle.standardError.write(Data((line.padding(toLength: max(line.count, lastLine.count), withPad: " ", startingAt: 0)).utf8))
             lastLine = line
         } else {
+            // An operation's first line, and its last when it copies rows (all rows copied, not yet committed).
             let line = "step \(progress.step)/\(progress.totalSteps) (\(progress.stepLabel)): \(progress.operation)"
-            guard line != lastLine, progress.rowsDone == 0 || progress.rowsDone == progress.rowsTotal else { return }
-            lastLine = line
+            let key = line + (progress.rowsTotal > 0 && progress.rowsDone == progress.rowsTotal ? rows : "")
+            guard key != lastLine, progress.rowsDone == 0 || progress.rowsDone == progress.rowsTotal else { return }
+            lastLine = key
             FileHandle.standardError.write(Data((line + rows + "\n").utf8))
         }
     }
