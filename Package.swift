@@ -81,11 +81,14 @@ let package = Package(
         .target(name: "FlightLog", dependencies: ["LucidRuntime"], path: "Sources/FlightLog"),
         // The example app's launch: opens a store with the app's stages and data migrations.
         .executableTarget(name: "flightlog-demo", dependencies: ["FlightLog", "LucidRuntime"]),
+        // An app opening scripts/crash-soak-project's store through the API (a stage with hooks and a row
+        // transform, data migrations, either atomicity), stopping at named points: what the crash tests kill.
+        .executableTarget(name: "crash-child", dependencies: ["LucidGenCore", "LucidRuntime"]),
 
         .testTarget(name: "LucidSchemaTests", dependencies: ["LucidSchema"]),
         .testTarget(
             name: "LucidGenCoreTests",
-            dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "lucidgen", "flightlog-demo"],
+            dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "lucidgen", "flightlog-demo", "crash-child"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime", "LucidTesting"], exclude: ["Generated/Fixtures"]),

@@ -94,7 +94,8 @@ struct Migrate: ParsableCommand {
             record (or, with --whole-path, the whole path commits at once), so an interruption leaves the \
             store at a consistent version and a second run resumes. Shows a progress bar on a terminal \
             and plain lines otherwise. Steps that need the app's own code (custom stages) cannot run here: \
-            open the store from the app.
+            open the store from the app. A path through such a stage fails when it reaches it: by default \
+            the steps before it stay committed; with --whole-path the store is left as it was.
             """)
 
     @OptionGroup var options: StoreCommandOptions
@@ -108,7 +109,7 @@ struct Migrate: ParsableCommand {
     @Flag(help: "After migrating (if needed), finish any deferred cleanup.")
     var finishCleanup = false
 
-    @Flag(help: "Run the whole path in one transaction.")
+    @Flag(help: "Run the whole path in one transaction: a failure (e.g. at a stage that needs the app's code) leaves the store unchanged.")
     var wholePath = false
 
     @Flag(help: "Print every SQL statement.")
@@ -193,9 +194,11 @@ final class ProgressDisplay: @unchecked Sendable {
             FileHandle.standardError.write(Data((line.padding(toLength: max(line.count, lastLine.count), withPad: " ", startingAt: 0)).utf8))
             lastLine = line
         } else {
+            // An operation's first line, and its last when it copies rows (all rows copied, not yet committed).
             let line = "step \(progress.step)/\(progress.totalSteps) (\(progress.stepLabel)): \(progress.operation)"
-            guard line != lastLine, progress.rowsDone == 0 || progress.rowsDone == progress.rowsTotal else { return }
-            lastLine = line
+            let key = line + (progress.rowsTotal > 0 && progress.rowsDone == progress.rowsTotal ? rows : "")
+            guard key != lastLine, progress.rowsDone == 0 || progress.rowsDone == progress.rowsTotal else { return }
+            lastLine = key
             FileHandle.standardError.write(Data((line + rows + "\n").utf8))
         }
     }

@@ -13,7 +13,8 @@ guard arguments.count == 2 else {
 var options = FlightLogStages.storeOptions()
 options.logger.logLevel = .warning
 options.progress = { progress in
-    if progress.operation == "starting" { print("  step \(progress.step)/\(progress.totalSteps): \(progress.stepLabel)") }
+    // Written at once, even to a pipe: tests kill the process right after a step's line.
+    if progress.operation == "starting" { FileHandle.standardOutput.write(Data("  step \(progress.step)/\(progress.totalSteps): \(progress.stepLabel)\n".utf8)) }
 }
 do {
     let database = try LucidStore.open(atPath: arguments[1], registry: FlightLogSchema.self, options: options)

@@ -251,6 +251,10 @@ struct ViewModels {
             "module": module, "registryName": registryName, "protocolName": "\(module)MigrationExpectations", "provider": provider,
             "suiteName": "\(module)MigrationTests", "seedsName": "\(module)MigrationSeeds", "current": model.currentVersion.string,
             "versions": model.versions.map { "\"\($0.string)\"" }.joined(separator: ", "), "seeds": seeds,
+            // Released versions (before the current one) should each have a committed fixture store; a
+            // brand-new project has none, and no test reports about it.
+            "hasReleased": model.versions.contains { $0 < model.currentVersion },
+            "released": model.versions.filter { $0 < model.currentVersion }.map { "\"\($0.string)\"" }.joined(separator: ", "),
             "naming": naming, "recordChecks": recordChecks, "exclusions": exclusions, "transforms": transforms, "hooks": hooks,
             "subtypes": model.subtypes.map(seedableSubtype),
         ]
