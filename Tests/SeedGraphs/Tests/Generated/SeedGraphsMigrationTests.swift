@@ -73,6 +73,18 @@ struct SeedGraphsMigrationTests {
     func fixtureMigrates(_ path: String) {
         for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
     }
+
+    /// A released version without its fixture store shows in every run, as a known issue (the seeded
+    /// stores above still test it, so a project between releases passes).
+    @Test("each released version has a committed fixture store", arguments: ["1.0"])
+    func releasedVersionHasFixture(_ version: String) throws {
+        let name = FixtureFiles.fileName(module: "SeedGraphs", version: try SchemaVersion(parsing: version))
+        let path = (FixtureFiles.folder(besideFile: #filePath) as NSString).appendingPathComponent(name)
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        withKnownIssue("version \(version) has no committed fixture store") {
+            Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --version \(version)` and commit it with its .sha256")
+        }
+    }
 }
 
 /// Deterministic rows for each version, built with that version's record types: edge values cycle
