@@ -116,6 +116,20 @@ struct RegressionHistories {
         ])
     }
 
+    /// Found by the explorer: a column added with the current date as default, then its table rebuilt by
+    /// the app's row transform: the value the oracle cannot know stays "checked non-NULL" through the transform.
+    @Test func aCurrentDateDefaultFlowsThroughTheAppsTransform() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "class", identifier: .string, properties: [Self.property(2, "type", .scalar("double"), default: "0.1")])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [
+                .addProperty(entity: 1, Self.property(3, "class", .scalar("date"), nullable: true, default: "\"current_date\"")),
+            ]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [.changeType(entity: 1, property: 2, to: .scalar("int"))]),
+        ])
+    }
+
     /// Found by the explorer: nullable columns that become required take their default for existing NULLs,
     /// also a non-constant one (the current date), in the oracle as in the store.
     @Test func nullableColumnsBecomeRequiredWithTheirDefaults() {
