@@ -162,15 +162,32 @@ public enum StoreFiles {
     }
 }
 
-extension DatabaseQueue {
+extension Database {
     /// Runs `body` with foreign key enforcement off. SQLite ignores `PRAGMA foreign_keys` inside a
     /// transaction, so it is switched outside; `body` opens its own transactions and checks foreign keys
     /// (`foreign_key_check`) before committing, as SQLite's documentation prescribes for schema changes.
-    func writeWithForeignKeysOff<T>(_ body: (Database) throws -> T) throws -> T {
-        try writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-            return try body(db)
+    /// Enforcement is switched back on afterwards; if that fails, the failure is thrown (after `body`'s
+    /// own error, if any, which is the one reported): a connection left without foreign keys must not
+    /// go back to the app silently.
+    func withForeignKeysOff<T>(_ body: () throws -> T) throws -> T {
+        let wasOn = try Bool.fetchOne(self, sql: "PRAGMA foreign_keys") ?? false
+        try execute(sql: "PRAGMA foreign_keys = OFF")
+        let result: Result<T, any Error> = Result { try body() }
+        if wasOn {
+            do {
+                try execute(sql: "PRAGMA foreign_keys = ON")
+            } catch {
+                if case .failure(let bodyError) = result { throw bodyError }
+                throw error
+            }
         }
+        return try result.get()
+    }
+}
+
+extension DatabaseWriter {
+    /// ``Database/withForeignKeysOff(_:)`` under a barrier: on a `DatabasePool`, readers wait.
+    func writeWithForeignKeysOff<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+        try barrierWriteWithoutTransaction { db in try db.withForeignKeysOff { try body(db) } }
     }
 }

@@ -104,57 +104,93 @@ struct StoreMigrator {
         return try decideState(queue)
     }
 
-    /// Decides the state of the existing store open in `queue`, without changing it.
-    func decideState(_ queue: DatabaseQueue) throws(StoreError) -> StoreState {
+    /// Decides the state of the existing store open in `reader`, without changing it.
+    func decideState(_ reader: some DatabaseReader) throws(StoreError) -> StoreState {
         do {
-            return try queue.read { db -> StoreState in
-                if let record = try Bookkeeping.record(db) {
-                    guard let version = try? SchemaVersion(parsing: record.version) else {
-                        throw StoreError.corrupt(path: path, message: "its version record '\(record.version)' is not a version")
-                    }
-                    if version > newest.version { return .newer(version) }
-                    guard let schema = versions.first(where: { $0.version == version }) else { return .unknownVersion(version) }
-                    guard schema.checksum == record.checksum else { return .checksumMismatch(version, stored: record.checksum, expected: schema.checksum) }
-                    return .known(schema, recorded: true)
-                }
-                let tables = try StoreSchemaReader.tables(db)
-                if tables.isEmpty { return .emptyDatabase }
-                var closest: [String] = []
-                for schema in versions.reversed() {
-                    let differences = StoreSchemaReader.differences(expected: schema, actual: tables)
-                    if differences.isEmpty { return .known(schema, recorded: false) }
-                    if closest.isEmpty || differences.count < closest.count { closest = differences }
-                }
-                return .unrecognized(differences: closest)
-            }
-        } catch let error as StoreError {
-            throw error
+            return try reader.read { db in try decideState(db) }
         } catch {
-            let mapped = Self.storeError(error, path: path, step: "open", version: nil)
-            if case .notADatabase = mapped { return .notADatabase }
-            throw mapped
+            return try Self.stateOrError(error, path: path)
         }
+    }
+
+    /// The decision itself, on a connection the caller holds.
+    private func decideState(_ db: Database) throws -> StoreState {
+        if let record = try Bookkeeping.record(db) {
+            guard let version = try? SchemaVersion(parsing: record.version) else {
+                throw StoreError.corrupt(path: path, message: "its version record '\(record.version)' is not a version")
+            }
+            if version > newest.version { return .newer(version) }
+            guard let schema = versions.first(where: { $0.version == version }) else { return .unknownVersion(version) }
+            guard schema.checksum == record.checksum else { return .checksumMismatch(version, stored: record.checksum, expected: schema.checksum) }
+            return .known(schema, recorded: true)
+        }
+        let tables = try StoreSchemaReader.tables(db)
+        if tables.isEmpty { return .emptyDatabase }
+        var closest: [String] = []
+        for schema in versions.reversed() {
+            let differences = StoreSchemaReader.differences(expected: schema, actual: tables)
+            if differences.isEmpty { return .known(schema, recorded: false) }
+            if closest.isEmpty || differences.count < closest.count { closest = differences }
+        }
+        return .unrecognized(differences: closest)
+    }
+
+    /// A file SQLite cannot read as a database is a state (refused, or erased by the app's policy); any
+    /// other error is thrown.
+    private static func stateOrError(_ error: any Error, path: String) throws(StoreError) -> StoreState {
+        if let error = error as? StoreError { throw error }
+        let mapped = storeError(error, path: path, step: "open", version: nil)
+        if case .notADatabase = mapped { return .notADatabase }
+        throw mapped
     }
 
     // MARK: Opening
 
+    /// Opens the file (creating it if missing), applies the app's file policies, and brings it to the
+    /// newest version.
     func openAndMigrate() throws(StoreError) -> DatabaseQueue {
         let existed = FileManager.default.fileExists(atPath: path)
         let queue = try makeQueue()
-        let state = existed ? try decideState(queue) : .newFile
-        switch state {
-        case .newFile, .emptyDatabase:
-            try initialise(queue)
-        case .known(let schema, let recorded):
-            // An adopted store gets its record, then exactly what a recorded one gets.
-            if !recorded { try adopt(queue, as: schema) }
-            if schema.version != newest.version { try migrate(queue) }
-            try runLateDataMigrations(queue)
-        case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .notADatabase:
-            guard let (error, policy) = state.refusal(path: path, versions: versions, options: options) else { break }
-            return try incompatible(queue, policy: policy, error)
+        do {
+            try bringUpToDate(queue, isNewFile: !existed)
+        } catch let refusal as Refusal {
+            return try incompatible(queue, policy: refusal.policy, refusal.error)
+        } catch {
+            throw Self.storeError(error, path: path, step: "open", version: nil)
         }
         return queue
+    }
+
+    /// A store this app cannot migrate, and the policy that decides what happens then.
+    struct Refusal: Error {
+        var error: StoreError
+        var policy: StoreOptions.IncompatibleStorePolicy
+    }
+
+    /// Decides the store's state and does what it needs (create, adopt, migrate, late data migrations),
+    /// under one barrier of `writer`: on a `DatabasePool`, reads started before wait to finish, reads
+    /// started meanwhile wait, then see the new version (as GRDB's `DatabaseMigrator` does). Throws a
+    /// ``Refusal`` for a store the app's policies must decide; then nothing was written.
+    func bringUpToDate(_ writer: some DatabaseWriter, isNewFile: Bool = false) throws {
+        try writer.barrierWriteWithoutTransaction { db in
+            let state: StoreState
+            do {
+                state = isNewFile ? .newFile : try decideState(db)
+            } catch {
+                state = try Self.stateOrError(error, path: path)
+            }
+            switch state {
+            case .newFile, .emptyDatabase:
+                try initialise(db)
+            case .known(let schema, let recorded):
+                // An adopted store gets its record, then exactly what a recorded one gets.
+                if !recorded { try adopt(db, as: schema) }
+                if schema.version != newest.version { try migrate(db) }
+                try runLateDataMigrations(db)
+            case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .notADatabase:
+                if let (error, policy) = state.refusal(path: path, versions: versions, options: options) { throw Refusal(error: error, policy: policy) }
+            }
+        }
     }
 
     private func incompatible(_ queue: DatabaseQueue, policy: StoreOptions.IncompatibleStorePolicy, _ error: StoreError) throws(StoreError) -> DatabaseQueue {
@@ -173,17 +209,21 @@ struct StoreMigrator {
                 throw StoreError.cannotWrite(path: path, message: "\(error)")
             }
             let fresh = try makeQueue()
-            try initialise(fresh)
+            do {
+                try bringUpToDate(fresh, isNewFile: true)
+            } catch {
+                throw Self.storeError(error, path: path, step: "create", version: nil)
+            }
             return fresh
         }
     }
 
     /// Creates the newest schema in an empty database, with its version record, in one transaction.
-    private func initialise(_ queue: DatabaseQueue) throws(StoreError) {
+    private func initialise(_ db: Database) throws {
         do {
-            try queue.write { db in
+            try db.inTransaction(.immediate) {
                 // Another process may have initialised the store meanwhile.
-                if try Bookkeeping.record(db) != nil { return }
+                if try Bookkeeping.record(db) != nil { return .commit }
                 guard try StoreSchemaReader.tables(db).isEmpty else { throw StoreError.unrecognizedSchema(path: path, differences: ["tables appeared while initialising"]) }
                 for statement in newest.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(newest, from: nil, kind: "create", label: "created at \(newest.version)", db)
@@ -191,21 +231,22 @@ struct StoreMigrator {
                 for migration in options.dataMigrations where migration.version <= newest.version {
                     try DataMigrations.record(migration, outcome: "not needed: created at \(newest.version)", db)
                 }
+                return .commit
             }
             logger.info("created \(path) at version \(newest.version)")
-        } catch let error as StoreError {
-            throw error
         } catch {
             throw Self.storeError(error, path: path, step: "create", version: nil)
         }
     }
 
     /// Records the version of a store whose tables match it exactly (e.g. made before lucidgen).
-    private func adopt(_ queue: DatabaseQueue, as schema: Schema) throws(StoreError) {
+    private func adopt(_ db: Database, as schema: Schema) throws {
         do {
-            try queue.write { db in
-                if try Bookkeeping.record(db) != nil { return }
-                try Bookkeeping.write(schema, from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
+            try db.inTransaction(.immediate) {
+                if try Bookkeeping.record(db) == nil {
+                    try Bookkeeping.write(schema, from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
+                }
+                return .commit
             }
             logger.info("recognised \(path) as version \(schema.version) from its tables")
         } catch {
@@ -220,11 +261,11 @@ struct StoreMigrator {
     /// Each transaction re-reads the version first: another process may have migrated meanwhile, in
     /// which case there is nothing left to do. `BEGIN IMMEDIATE` makes a second process wait for the
     /// first (up to the busy timeout) instead of failing.
-    func migrate(_ queue: DatabaseQueue) throws(StoreError) {
+    private func migrate(_ db: Database) throws(StoreError) {
         var currentVersion: SchemaVersion?
         var currentStep = "start"
         do {
-            try queue.writeWithForeignKeysOff { db in
+            try db.withForeignKeysOff {
                 var stepIndex = 0
                 var totalSteps = 0
                 var finished = false
@@ -262,12 +303,14 @@ struct StoreMigrator {
 
     /// Data migrations added after the store passed their version (an app update): each runs once, in
     /// one transaction with its record. Cheap when there are none: no query runs.
-    private func runLateDataMigrations(_ queue: DatabaseQueue) throws(StoreError) {
+    private func runLateDataMigrations(_ db: Database) throws(StoreError) {
         guard !options.dataMigrations.isEmpty else { return }
         do {
-            try queue.write { db in
-                guard let record = try Bookkeeping.record(db), let version = try? SchemaVersion(parsing: record.version) else { return }
-                try DataMigrations.run(options.dataMigrations, after: nil, upTo: version, db, logger: logger)
+            try db.inTransaction(.immediate) {
+                if let record = try Bookkeeping.record(db), let version = try? SchemaVersion(parsing: record.version) {
+                    try DataMigrations.run(options.dataMigrations, after: nil, upTo: version, db, logger: logger)
+                }
+                return .commit
             }
         } catch {
             throw Self.storeError(error, path: path, step: "data migrations", version: nil)

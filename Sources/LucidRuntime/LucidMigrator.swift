@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import LucidSchema
+
+/// Migrates a database connection the app already holds (a `DatabaseQueue` or a `DatabasePool`) to
+/// the newest version, as GRDB's `DatabaseMigrator.migrate(_:)` does.
+///
+/// ```swift
+/// let pool = try DatabasePool(path: url.path)
+/// var options = StoreOptions()
+/// options.stages = FlightLogSchema.stages(using: FlightLogStages())
+/// try LucidMigrator(registry: FlightLogSchema.self, options: options).migrate(pool)
+/// let aircraft = try pool.read { db in try Aircraft.fetchAll(db) }
+/// ```
+///
+/// It decides what the database is exactly as ``LucidStore/open(atPath:registry:options:)`` does (an
+/// empty database is created at the newest version, a known version is migrated along the cheapest
+/// path, a newer or unknown store is refused with a ``StoreError`` and left unchanged) and runs the
+/// same steps, each in its own transaction with the store's version record.
+///
+/// **Readers.** The whole call runs under one barrier of the writer
+/// (`barrierWriteWithoutTransaction`): on a `DatabasePool`, reads started before it finish first,
+/// reads started meanwhile wait until the migration is over and then see the newest version; no read
+/// ever sees a half-migrated store. On a `DatabaseQueue` every access is serialised anyway.
+///
+/// **What stays the app's.** The connection's configuration is the app's own: its busy timeout (not
+/// ``StoreOptions/busyTimeout``), its `foreignKeysEnabled` (switched off during steps, as SQLite
+/// requires for schema changes, and back on after, failing loudly if that fails) and its journal mode.
+/// The file policies of ``StoreOptions`` apply as far as a held connection allows:
+/// ``StoreOptions/IncompatibleStorePolicy/refuse`` and
+/// ``StoreOptions/IncompatibleStorePolicy/openReadOnly`` both throw (a held writer cannot be made
+/// read-only: open a read-only connection yourself on ``StoreError/storeIsNewer(storeVersion:newestKnown:)``),
+/// and ``StoreOptions/IncompatibleStorePolicy/eraseAndRecreate`` erases the database in place
+/// (GRDB's `erase()`) and creates it at the newest version.
+public struct LucidMigrator: Sendable {
+    /// Every version, oldest first.
+    public let versions: [Schema]
+    /// Stages, data migrations, progress, logging (``StoreOptions/configuration`` and
+    /// ``StoreOptions/busyTimeout`` do not apply: the connection is already made).
+    public var options: StoreOptions
+
+    /// A migrator for a generated registry, after checking that the registry's checksums agree with
+    /// this runtime.
+    ///
+    /// ```swift
+    /// let migrator = try LucidMigrator(registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+    /// ```
+    public init<Registry: SchemaRegistry>(registry: Registry.Type, options: StoreOptions = StoreOptions()) throws(StoreError) {
+        try LucidStore.checkRegistry(registry)
+        var options = options
+        options.declaredStages += registry.stages
+        self.init(versions: registry.versions, options: options)
+    }
+
+    /// A migrator for a list of versions (oldest first).
+    ///
+    /// ```swift
+    /// let migrator = LucidMigrator(versions: FlightLogSchema.versions)
+    /// ```
+    public init(versions: [Schema], options: StoreOptions = StoreOptions()) {
+        self.versions = versions
+        self.options = options
+    }
+
+    /// Brings the database of `writer` to the newest version (see the type's documentation).
+    ///
+    /// ```swift
+    /// let queue = try DatabaseQueue(path: path)
+    /// try LucidMigrator(registry: FlightLogSchema.self).migrate(queue)
+    /// ```
+    public func migrate(_ writer: some DatabaseWriter) throws(StoreError) {
+        let path = writer.path
+        let migrator = try StoreMigrator(path: path, versions: versions, options: options)
+        do {
+            try migrator.bringUpToDate(writer)
+        } catch let refusal as StoreMigrator.Refusal {
+            guard refusal.policy == .eraseAndRecreate else { throw refusal.error }
+            options.logger.warning("erasing the database, as the app's policy asks: \(refusal.error)")
+            do {
+                try writer.erase()
+                try migrator.bringUpToDate(writer)
+            } catch {
+                throw StoreMigrator.storeError(error, path: path, step: "create", version: nil)
+            }
+        } catch {
+            throw StoreMigrator.storeError(error, path: path, step: "open", version: nil)
+        }
+    }
+}
