@@ -34,10 +34,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "LucidSchema"),
+        // One C function: sqlite3_db_config is variadic, which Swift cannot call.
+        .target(name: "LucidSQLiteShims", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "LucidRuntime",
             dependencies: [
                 "LucidSchema",
+                "LucidSQLiteShims",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The sqlite3 C API that GRDB links: row transforms register raw SQL functions.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

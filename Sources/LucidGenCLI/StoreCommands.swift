@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import LucidGenCore
 import LucidRuntime
 
@@ -13,6 +14,9 @@ struct StoreCommandOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Migrate only up to this version (default: the newest).", valueName: "version"))
     var to: String?
+
+    @Option(help: ArgumentHelp("How long to wait for another process that holds a lock on the store (e.g. another migrate), in seconds.", valueName: "seconds"))
+    var busyTimeout: Double = 60
 
     /// What the descriptions define, resolved exactly as `generate` resolves them (the same model, so
     /// the CLI and the app plan the same path): the versions up to `--to`, and the steps that need the
@@ -58,7 +62,7 @@ struct Plan: ParsableCommand {
         let (versions, stages) = try options.resolve()
         let status: StoreStatus
         do {
-            status = try LucidStore.inspect(atPath: absolutePath(options.database), versions: versions, stages: stages)
+            status = try LucidStore.inspect(atPath: absolutePath(options.database), versions: versions, stages: stages, busyTimeout: options.busyTimeout)
         } catch {
             throw fail(error)
         }
@@ -66,6 +70,7 @@ struct Plan: ParsableCommand {
         switch status.state {
         case .missing: print("\(options.database): no such file; opening it would create a store at \(newest).")
         case .empty: print("\(options.database): an empty database; opening it would create the tables of \(newest).")
+        case .emptyFile: print("\(options.database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it.")
         case .current: print("\(options.database): at version \(newest), the newest. Nothing to do.")
         case .needsMigration:
             print("\(options.database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
@@ -143,10 +148,14 @@ struct Migrate: ParsableCommand {
         storeOptions.logger.logLevel = traceSQL ? .trace : .warning
         let display = ProgressDisplay(interactive: isatty(STDERR_FILENO) == 1)
         storeOptions.progress = { display.show($0) }
-        let before: StoreStatus
+        storeOptions.busyTimeout = options.busyTimeout
+        let outcome: MigrationOutcome
         do {
-            before = try LucidStore.inspect(atPath: path, versions: versions, stages: storeOptions.declaredStages)
-            let database = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
+            // The same decision and refusals as `plan` (same exit code), then what this process did: another
+            // process may have migrated the store meanwhile, which the outcome says.
+            _ = try LucidStore.inspect(atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout)
+            let database: DatabaseQueue
+            (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, versions: versions, options: storeOptions)
             if finishCleanup {
                 let count = try LucidStore.finishDeferredCleanup(database, logger: storeOptions.logger)
                 display.finish()
@@ -158,14 +167,8 @@ struct Migrate: ParsableCommand {
             throw fail(error)
         }
         display.finish()
-        let newest = versions[versions.count - 1].version
         let prefix = dryRun ? "Dry run: " : ""
-        switch before.state {
-        case .missing, .empty: print("\(prefix)created \(options.database) at version \(newest).")
-        case .current: print("\(prefix)\(options.database) is already at \(newest).")
-        case .needsMigration:
-            print("\(prefix)migrated \(options.database) from \(before.version!) to \(newest) in \(before.steps.count) step\(before.steps.count == 1 ? "" : "s"): \(before.steps.map(\.label).joined(separator: ", ")).")
-        }
+        print("\(prefix)\(options.database): \(outcome).")
         if dryRun { print("The store was not changed.") }
     }
 }

@@ -68,17 +68,22 @@ public struct LucidMigrator: Sendable {
     /// let queue = try DatabaseQueue(path: path)
     /// try LucidMigrator(registry: FlightLogSchema.self).migrate(queue)
     /// ```
-    public func migrate(_ writer: some DatabaseWriter) throws(StoreError) {
+    ///
+    /// Returns what this call did (see ``MigrationOutcome``).
+    @discardableResult
+    public func migrate(_ writer: some DatabaseWriter) throws(StoreError) -> MigrationOutcome {
         let path = writer.path
         let migrator = try StoreMigrator(path: path, versions: versions, options: options)
         do {
-            try migrator.bringUpToDate(writer)
+            return try migrator.bringUpToDate(writer)
         } catch let refusal as StoreMigrator.Refusal {
             guard refusal.policy == .eraseAndRecreate else { throw refusal.error }
             options.logger.warning("erasing the database, as the app's policy asks: \(refusal.error)")
             do {
                 try writer.erase()
-                try migrator.bringUpToDate(writer)
+                var outcome = try migrator.bringUpToDate(writer)
+                outcome.erased = true
+                return outcome
             } catch {
                 throw StoreMigrator.storeError(error, path: path, step: "create", version: nil)
             }

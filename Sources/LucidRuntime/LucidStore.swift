@@ -27,8 +27,33 @@ public enum LucidStore {
 
     /// Opens (or creates) the store at `path` for a list of versions (oldest first).
     public static func open(atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()) throws(StoreError) -> DatabaseQueue {
+        try openReportingOutcome(atPath: path, versions: versions, options: options).database
+    }
+
+    /// Opens (or creates) the store like ``open(atPath:registry:options:)``, and tells what this call
+    /// did, which may differ from what the store needed when it was inspected (another process may
+    /// have migrated it meanwhile).
+    ///
+    /// ```swift
+    /// let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: FlightLogSchema.self)
+    /// if outcome.changedTheStore { logger.info("store: \(outcome)") }
+    /// ```
+    public static func openReportingOutcome<Registry: SchemaRegistry>(
+        atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
+    ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
+        try checkRegistry(registry)
+        var options = options
+        options.declaredStages += registry.stages
+        return try openReportingOutcome(atPath: path, versions: registry.versions, options: options)
+    }
+
+    /// ``openReportingOutcome(atPath:registry:options:)`` for a list of versions (oldest first).
+    public static func openReportingOutcome(
+        atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()
+    ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
         let migrator = try StoreMigrator(path: path, versions: versions, options: options)
-        return try migrator.openAndMigrate()
+        let (database, outcome) = try migrator.openAndMigrate()
+        return (database, outcome)
     }
 
     /// Creates a new store at a given (possibly old) version, e.g. to test migrations from it or to
@@ -56,10 +81,23 @@ public enum LucidStore {
     }
 
     /// What the store at `path` is and what opening it would do, without changing it.
-    public static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = []) throws(StoreError) -> StoreStatus {
+    ///
+    /// It runs the same decision as ``open(atPath:versions:options:)`` and throws the same refusals,
+    /// and it also reads every page (`PRAGMA quick_check`), so that damage a migration would meet
+    /// anywhere in the file is refused now (``StoreError/corrupt(path:message:)``); `open` does not, to
+    /// keep an app's launch fast, and refuses such damage when a step reads it (rolled back).
+    /// `busyTimeout` is how long to wait for a connection that holds a lock on the store.
+    ///
+    /// ```swift
+    /// let status = try LucidStore.inspect(atPath: path, versions: FlightLogSchema.versions, stages: FlightLogSchema.stages)
+    /// if status.state == .needsMigration { print(status.steps.map(\.label)) }
+    /// ```
+    public static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
         // Not a read-only connection: after a crash, SQLite must roll back the hot journal before any
         // read, which needs write access. Nothing else is written.
-        let migrator = try StoreMigrator(path: path, versions: versions, options: StoreOptions(), stages: stages)
+        var options = StoreOptions()
+        options.busyTimeout = busyTimeout
+        let migrator = try StoreMigrator(path: path, versions: versions, options: options, stages: stages)
         return try migrator.inspect()
     }
 
@@ -96,6 +134,9 @@ public struct StoreStatus: Sendable {
         case missing
         /// An empty database: it would be initialised at the newest version.
         case empty
+        /// A file of zero bytes, which SQLite reads as an empty database: it would be initialised at the
+        /// newest version, like a new file.
+        case emptyFile
         /// At the newest version.
         case current
         /// At an older version, with this path to the newest.

@@ -12,8 +12,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case cannotWrite(path: String, message: String)
     /// The disk (or the store's size limit) is full; the step in progress was rolled back.
     case diskFull(path: String)
-    /// Another connection held the store longer than the busy timeout.
-    case locked(path: String, timeout: TimeInterval)
+    /// Another connection (another process migrating or writing the store, or a transaction left open)
+    /// held its lock longer than the busy timeout; `waited` is how long this call waited, in seconds.
+    case locked(path: String, waited: TimeInterval)
     /// The store was written by a newer version of the app.
     case storeIsNewer(storeVersion: SchemaVersion, newestKnown: SchemaVersion)
     /// The store records a version this app does not know.
@@ -40,23 +41,29 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case dataWouldBeLost(step: String, message: String)
 
     public var description: String {
+        "\(problem)\(nextStep.isEmpty ? "" : ". \(nextStep)")"
+    }
+
+    /// What went wrong, in one sentence.
+    public var problem: String {
         switch self {
-        case .notADatabase(let path): "\(path) is not an SQLite database"
-        case .corrupt(let path, let message): "\(path) is damaged: \(message)"
+        case .notADatabase(let path): "\(path) is not an SQLite database (nothing was changed)"
+        case .corrupt(let path, let message): "\(path) is damaged: \(message) (any step in progress was rolled back)"
         case .cannotWrite(let path, let message): "cannot write \(path): \(message)"
         case .diskFull(let path): "the disk is full while migrating \(path); the step was rolled back"
-        case .locked(let path, let timeout): "\(path) stayed locked by another connection for \(timeout) s"
+        case .locked(let path, let waited):
+            "\(path) is locked by another connection: waited \(String(format: "%.1f", waited)) s (the busy timeout: StoreOptions.busyTimeout, `--busy-timeout` in lucidgen) for another process migrating or writing it, or an app holding a transaction open; nothing was changed by this call"
         case .storeIsNewer(let store, let newest):
-            "the store is at version \(store), newer than this app's newest version \(newest); open it read-only or with a newer app"
+            "the store is at version \(store), newer than this app's newest version \(newest)"
         case .unknownVersion(let version, let known):
             "the store is at version \(version), which this app does not know (known: \(known.map(\.string).joined(separator: ", ")))"
         case .checksumMismatch(let version, let stored, let expected):
-            "the store's schema checksum for version \(version) is \(stored.prefix(12))…, but this app's version \(version) has \(expected.prefix(12))…"
+            "the store's schema checksum for version \(version) is \(stored.prefix(12))…, but this app's version \(version) has \(expected.prefix(12))…: the store was made by another definition of \(version)"
         case .unrecognizedSchema(let path, let differences):
             "\(path) has tables but no lucidgen version record, and matches no known version: \(differences.prefix(5).joined(separator: "; "))"
         case .planning(let error): error.description
         case .registryMismatch(let version, let generated, let runtime):
-            "the generated schema registry says version \(version) has checksum \(generated.prefix(12))…, but this runtime computes \(runtime.prefix(12))…; run `lucidgen generate` with the lucidgen version the app links"
+            "the generated schema registry says version \(version) has checksum \(generated.prefix(12))…, but this runtime computes \(runtime.prefix(12))…"
         case .missingStage(let label): "the migration needs the app's stage '\(label)', which was not provided"
         case .stepFailed(let step, let version, let message): "migration step \(step) failed and was rolled back (the store stays at \(version)): \(message)"
         case .schemaMismatch(let version, let differences):
@@ -64,6 +71,44 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .foreignKeyViolation(let step, let violations):
             "step \(step) left row(s) whose foreign key points at no row (rolled back): \(violations.prefix(5).map(\.description).joined(separator: "; "))\(violations.count > 5 ? "; and more" : "")"
         case .dataWouldBeLost(let step, let message): "step \(step) would lose data (rolled back): \(message)"
+        }
+    }
+
+    /// What to do about it.
+    public var nextStep: String {
+        switch self {
+        case .notADatabase:
+            "If it should be a store, restore it from a backup; if it is something else, open the right path"
+        case .corrupt(let path, _):
+            "Restore the store from a backup, or salvage its rows with `sqlite3 \(path) .recover | sqlite3 recovered.sqlite` and open the recovered copy (lucidgen recognises it by its tables)"
+        case .cannotWrite(let path, _):
+            "Check that the file and its folder (\((path as NSString).deletingLastPathComponent)) are writable by this process and on a volume mounted read-write: SQLite creates its journal or WAL beside the store"
+        case .diskFull:
+            "Free disk space (a table rebuild needs room for a copy of the table) and open the store again; it resumes from the step that failed"
+        case .locked(let path, _):
+            "Let the other process finish or close it, then retry (`fuser \(path)` or `lsof \(path)` names it), or wait longer with a larger busy timeout"
+        case .storeIsNewer:
+            "Open it with a newer version of the app, or read-only (StoreOptions.newerStorePolicy = .openReadOnly); never with an older app's migration"
+        case .unknownVersion:
+            "Open it with the app that wrote it, or add that version's description (its snapshot) to this app's history and regenerate (`lucidgen generate`)"
+        case .checksumMismatch(let version, _, _):
+            "A released version's description was changed after release: restore version \(version)'s description so that `lucidgen generate --check` passes, or if the store was made by a development build, delete it (StoreOptions.unknownStorePolicy = .eraseAndRecreate in development builds)"
+        case .unrecognizedSchema:
+            "If these tables are an older app's, describe that version (with its tables) as the first of the history so lucidgen can adopt the store; otherwise open the right file"
+        case .planning:
+            "Declare a stage for the missing step in .lucid.yaml (`stages:`), implement it in the app, and run `lucidgen generate`"
+        case .registryMismatch:
+            "Run `lucidgen generate` with the lucidgen version the app links, and rebuild"
+        case .missingStage:
+            "Open the store from the app, with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>); `lucidgen migrate` cannot run the app's code (its `--to` stops before the stage)"
+        case .stepFailed:
+            "Fix the cause above (the app's stage or data) and open the store again; it resumes from that step"
+        case .schemaMismatch:
+            "Report it with the store's `lucidgen plan` output: the step's SQL and the version's schema disagree; the store is unchanged at its previous version"
+        case .foreignKeyViolation:
+            "Delete or fix the rows named above (or make the app's stage do so) and open the store again"
+        case .dataWouldBeLost:
+            "Write a stage for this step that decides what to keep (a row transform or willMigrate), declare it in .lucid.yaml and run `lucidgen generate`"
         }
     }
 }

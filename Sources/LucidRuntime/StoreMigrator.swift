@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LucidSQLiteShims
 import LucidSchema
 import Logging
 
@@ -52,6 +53,10 @@ struct StoreMigrator {
     enum StoreState {
         /// No file: it would be created at the newest version.
         case newFile
+        /// A file of zero bytes. SQLite reads it as an empty database, and apps often create the file
+        /// before opening it, so it is initialised like a new file; the outcome and `plan` say so (a
+        /// failed copy also leaves zero bytes, but then there is nothing left to keep).
+        case emptyFile
         /// A database without tables: it would be initialised at the newest version.
         case emptyDatabase
         /// At a version this app knows, with a matching checksum: `recorded` in lucidgen's version record,
@@ -73,6 +78,7 @@ struct StoreMigrator {
         var summary: String {
             switch self {
             case .newFile: "no file"
+            case .emptyFile: "an empty (0-byte) file"
             case .emptyDatabase: "an empty database"
             case .known(let schema, let recorded): "a store at version \(schema.version)\(recorded ? "" : ", recognised from its tables")"
             case .newer(let version): "a store at version \(version), newer than this app's"
@@ -86,7 +92,7 @@ struct StoreMigrator {
         /// Why the store cannot be opened normally, and the policy that decides what happens then.
         func refusal(path: String, versions: [Schema], options: StoreOptions) -> (StoreError, StoreOptions.IncompatibleStorePolicy)? {
             switch self {
-            case .newFile, .emptyDatabase, .known: nil
+            case .newFile, .emptyFile, .emptyDatabase, .known: nil
             case .newer(let version): (.storeIsNewer(storeVersion: version, newestKnown: versions[versions.count - 1].version), options.newerStorePolicy)
             case .unknownVersion(let version): (.unknownVersion(version, known: versions.map(\.version)), options.unknownStorePolicy)
             case .checksumMismatch(let version, let stored, let expected): (.checksumMismatch(version: version, stored: stored, expected: expected), options.unknownStorePolicy)
@@ -98,10 +104,17 @@ struct StoreMigrator {
 
     /// Decides the state of the store at `path`, without changing it.
     func decideState() throws(StoreError) -> StoreState {
-        guard FileManager.default.fileExists(atPath: path) else { return .newFile }
+        if let start = fileStart() { return start }
         let queue = try makeQueue()
-        defer { try? queue.close() }
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
         return try decideState(queue)
+    }
+
+    /// `.newFile` or `.emptyFile` when the file says so before SQLite opens it; nil for a file with content.
+    func fileStart() -> StoreState? {
+        guard FileManager.default.fileExists(atPath: path) else { return .newFile }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+        return size == 0 ? .emptyFile : nil
     }
 
     /// Decides the state of the existing store open in `reader`, without changing it.
@@ -148,17 +161,17 @@ struct StoreMigrator {
 
     /// Opens the file (creating it if missing), applies the app's file policies, and brings it to the
     /// newest version.
-    func openAndMigrate() throws(StoreError) -> DatabaseQueue {
-        let existed = FileManager.default.fileExists(atPath: path)
+    func openAndMigrate() throws(StoreError) -> (DatabaseQueue, MigrationOutcome) {
+        let start = fileStart()
+        let began = Date()
         let queue = try makeQueue()
         do {
-            try bringUpToDate(queue, isNewFile: !existed)
+            return (queue, try bringUpToDate(queue, fileStart: start))
         } catch let refusal as Refusal {
             return try incompatible(queue, policy: refusal.policy, refusal.error)
         } catch {
-            throw Self.storeError(error, path: path, step: "open", version: nil)
+            throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
         }
-        return queue
     }
 
     /// A store this app cannot migrate, and the policy that decides what happens then.
@@ -171,35 +184,64 @@ struct StoreMigrator {
     /// under one barrier of `writer`: on a `DatabasePool`, reads started before wait to finish, reads
     /// started meanwhile wait, then see the new version (as GRDB's `DatabaseMigrator` does). Throws a
     /// ``Refusal`` for a store the app's policies must decide; then nothing was written.
-    func bringUpToDate(_ writer: some DatabaseWriter, isNewFile: Bool = false) throws {
-        try writer.barrierWriteWithoutTransaction { db in
-            let state: StoreState
-            do {
-                state = isNewFile ? .newFile : try decideState(db)
-            } catch {
-                state = try Self.stateOrError(error, path: path)
-            }
-            switch state {
-            case .newFile, .emptyDatabase:
-                try initialise(db)
-            case .known(let schema, let recorded):
-                // An adopted store gets its record, then exactly what a recorded one gets.
-                if !recorded { try adopt(db, as: schema) }
-                if schema.version != newest.version { try migrate(db) }
+    ///
+    /// `fileStart` is what the file was before SQLite opened it (``fileStart()``); nil decides from the
+    /// database alone (a connection the app made).
+    func bringUpToDate(_ writer: some DatabaseWriter, fileStart: StoreState? = nil) throws -> MigrationOutcome {
+        let began = Date()
+        do {
+            return try writer.barrierWriteWithoutTransaction { db in
+                let state: StoreState
+                do {
+                    state = try fileStart ?? decideState(db)
+                } catch {
+                    state = try Self.stateOrError(error, path: path)
+                }
+                var outcome: MigrationOutcome
+                switch state {
+                case .newFile, .emptyFile, .emptyDatabase:
+                    let start: MigrationOutcome.Start = switch state {
+                    case .newFile: .newFile
+                    case .emptyFile: .emptyFile
+                    default: .emptyDatabase
+                    }
+                    outcome = MigrationOutcome(start: start, finalVersion: newest.version)
+                    try initialise(db, outcome: &outcome)
+                    if !outcome.created { try migrate(db, outcome: &outcome) }
+                case .known(let schema, let recorded):
+                    outcome = MigrationOutcome(start: .version(schema.version, adopted: !recorded), finalVersion: schema.version)
+                    // An adopted store gets its record, then exactly what a recorded one gets.
+                    if !recorded { try adopt(db, as: schema) }
+                    if schema.version != newest.version { try migrate(db, outcome: &outcome) }
+                case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .notADatabase:
+                    let (error, policy) = state.refusal(path: path, versions: versions, options: options)!
+                    throw Refusal(error: error, policy: policy)
+                }
                 try runLateDataMigrations(db)
-            case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .notADatabase:
-                if let (error, policy) = state.refusal(path: path, versions: versions, options: options) { throw Refusal(error: error, policy: policy) }
+                return outcome
             }
+        } catch let error as Refusal {
+            throw error
+        } catch {
+            throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
         }
     }
 
-    private func incompatible(_ queue: DatabaseQueue, policy: StoreOptions.IncompatibleStorePolicy, _ error: StoreError) throws(StoreError) -> DatabaseQueue {
+    private func incompatible(_ queue: DatabaseQueue, policy: StoreOptions.IncompatibleStorePolicy, _ error: StoreError) throws(StoreError) -> (DatabaseQueue, MigrationOutcome) {
         switch policy {
         case .refuse:
+            Self.closeLeavingFilesAsTheyAre(queue)
             throw error
         case .openReadOnly:
             logger.warning("opening read-only: \(error)")
-            return try makeQueue(readOnly: true)
+            Self.closeLeavingFilesAsTheyAre(queue)
+            let version: SchemaVersion? = switch error {
+            case .storeIsNewer(let version, _), .unknownVersion(let version, _), .checksumMismatch(let version, _, _): version
+            default: nil
+            }
+            var outcome = MigrationOutcome(start: .version(version ?? newest.version, adopted: false), finalVersion: version ?? newest.version)
+            outcome.openedReadOnly = true
+            return (try makeQueue(readOnly: true), outcome)
         case .eraseAndRecreate:
             logger.warning("erasing the store, as the app's policy asks: \(error)")
             do {
@@ -210,20 +252,28 @@ struct StoreMigrator {
             }
             let fresh = try makeQueue()
             do {
-                try bringUpToDate(fresh, isNewFile: true)
+                var outcome = try bringUpToDate(fresh, fileStart: .newFile)
+                outcome.erased = true
+                return (fresh, outcome)
             } catch {
                 throw Self.storeError(error, path: path, step: "create", version: nil)
             }
-            return fresh
         }
     }
 
     /// Creates the newest schema in an empty database, with its version record, in one transaction.
-    private func initialise(_ db: Database) throws {
+    private func initialise(_ db: Database, outcome: inout MigrationOutcome) throws {
         do {
+            let asked = Date()
+            var created = false
+            var foundElsewhere: SchemaVersion?
             try db.inTransaction(.immediate) {
+                outcome.lockWait += Date().timeIntervalSince(asked)
                 // Another process may have initialised the store meanwhile.
-                if try Bookkeeping.record(db) != nil { return .commit }
+                if let record = try Bookkeeping.record(db) {
+                    foundElsewhere = try? SchemaVersion(parsing: record.version)
+                    return .commit
+                }
                 guard try StoreSchemaReader.tables(db).isEmpty else { throw StoreError.unrecognizedSchema(path: path, differences: ["tables appeared while initialising"]) }
                 for statement in newest.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(newest, from: nil, kind: "create", label: "created at \(newest.version)", db)
@@ -231,9 +281,17 @@ struct StoreMigrator {
                 for migration in options.dataMigrations where migration.version <= newest.version {
                     try DataMigrations.record(migration, outcome: "not needed: created at \(newest.version)", db)
                 }
+                created = true
                 return .commit
             }
-            logger.info("created \(path) at version \(newest.version)")
+            if created {
+                outcome.created = true
+                outcome.finalVersion = newest.version
+                logger.info("created \(path) at version \(newest.version)")
+            } else if let foundElsewhere {
+                outcome.elsewhere.append(.init(from: nil, to: foundElsewhere))
+                outcome.finalVersion = foundElsewhere
+            }
         } catch {
             throw Self.storeError(error, path: path, step: "create", version: nil)
         }
@@ -261,21 +319,32 @@ struct StoreMigrator {
     /// Each transaction re-reads the version first: another process may have migrated meanwhile, in
     /// which case there is nothing left to do. `BEGIN IMMEDIATE` makes a second process wait for the
     /// first (up to the busy timeout) instead of failing.
-    private func migrate(_ db: Database) throws(StoreError) {
+    private func migrate(_ db: Database, outcome: inout MigrationOutcome) throws(StoreError) {
         var currentVersion: SchemaVersion?
         var currentStep = "start"
+        let began = Date()
         do {
             try db.withForeignKeysOff {
                 var stepIndex = 0
                 var totalSteps = 0
                 var finished = false
+                var lastSeen = outcome.finalVersion
                 while !finished {
+                    let asked = Date()
+                    var applied: [MigrationOutcome.Step] = []
                     try db.inTransaction(.immediate) {
+                        outcome.lockWait += Date().timeIntervalSince(asked)
+                        var first = true
                         repeat {
                             guard let record = try Bookkeeping.record(db), let version = try? SchemaVersion(parsing: record.version) else {
                                 throw StoreError.corrupt(path: path, message: "its version record disappeared")
                             }
                             currentVersion = version
+                            if first, version != lastSeen {
+                                // Another process moved the store while this one waited for the lock.
+                                outcome.elsewhere.append(.init(from: lastSeen, to: version))
+                            }
+                            first = false
                             if version == newest.version {
                                 finished = true
                                 break
@@ -288,16 +357,21 @@ struct StoreMigrator {
                             stepIndex += 1
                             currentStep = steps[0].label
                             try run(steps[0], db: db, index: stepIndex, total: max(totalSteps, stepIndex))
+                            applied.append(.init(from: version, to: steps[0].to, label: steps[0].label))
                             currentVersion = steps[0].to
                         } while options.atomicity == .wholePath
                         return .commit
                     }
+                    // Committed: only now are the steps this call's.
+                    outcome.steps += applied
+                    if let currentVersion {
+                        lastSeen = currentVersion
+                        outcome.finalVersion = currentVersion
+                    }
                 }
             }
         } catch {
-            let mapped = Self.storeError(error, path: path, step: currentStep, version: currentVersion)
-            if case .locked = mapped { throw .locked(path: path, timeout: options.busyTimeout) }
-            throw mapped
+            throw Self.storeError(error, path: path, step: currentStep, version: currentVersion, since: began)
         }
     }
 
@@ -368,8 +442,12 @@ struct StoreMigrator {
         let state = try decideState()
         if let (error, _) = state.refusal(path: path, versions: versions, options: options) { throw error }
         guard case .known(let schema, let recorded) = state else {
-            let isNew = if case .newFile = state { true } else { false }
-            return StoreStatus(state: isNew ? .missing : .empty, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
+            let start: StoreStatus.State = switch state {
+            case .newFile: .missing
+            case .emptyFile: .emptyFile
+            default: .empty
+            }
+            return StoreStatus(state: start, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
         }
         let steps: [MigrationStep]
         do {
@@ -378,9 +456,16 @@ struct StoreMigrator {
             throw .planning(error)
         }
         let queue = try makeQueue()
-        defer { try? queue.close() }
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
         do {
             return try queue.read { db in
+                // Damage anywhere in the file: what a migration could meet in any page it reads. `lucidgen
+                // migrate` inspects first too, so `plan` and `migrate` refuse a damaged store alike.
+                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
+                if problems != ["ok"] {
+                    let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+                    throw StoreError.corrupt(path: path, message: "PRAGMA quick_check: " + lines.prefix(3).joined(separator: "; "))
+                }
                 var counts: [String: Int] = [:]
                 for table in try StoreSchemaReader.tables(db).values {
                     counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
@@ -396,8 +481,18 @@ struct StoreMigrator {
 
     // MARK: Errors
 
+    /// Closes a connection that only looked at the store without checkpointing a WAL into the main file
+    /// (SQLite does so when the last connection closes): a refused or inspected store keeps its files
+    /// byte-identical, a pending WAL included.
+    static func closeLeavingFilesAsTheyAre(_ queue: DatabaseQueue) {
+        queue.inDatabase { db in _ = lucid_disable_checkpoint_on_close(db.sqliteConnection) }
+        try? queue.close()
+    }
+
     /// Maps SQLite and GRDB errors to ``StoreError``.
-    static func storeError(_ error: any Error, path: String, step: String, version: SchemaVersion?) -> StoreError {
+    ///
+    /// `since` is when the operation that failed began: a lock error reports how long it waited.
+    static func storeError(_ error: any Error, path: String, step: String, version: SchemaVersion?, since: Date? = nil) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? PlanningError { return .planning(error) }
         if let error = error as? DatabaseError {
@@ -405,7 +500,7 @@ struct StoreMigrator {
             case .SQLITE_NOTADB: return .notADatabase(path: path)
             case .SQLITE_CORRUPT: return .corrupt(path: path, message: error.message ?? "\(error)")
             case .SQLITE_FULL: return .diskFull(path: path)
-            case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, timeout: 0)
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waited: since.map { Date().timeIntervalSince($0) } ?? 0)
             case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR: return .cannotWrite(path: path, message: error.message ?? "\(error)")
             default: break
             }

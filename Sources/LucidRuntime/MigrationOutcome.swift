@@ -1,0 +1,96 @@
+import Foundation
+import LucidSchema
+
+/// What one call that opened or migrated a store did — not what the store needed when it was looked
+/// at, which another process may have done meanwhile.
+///
+/// ```swift
+/// let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: FlightLogSchema.self)
+/// print(outcome)   // "migrated from 1.0 to 3.0 in 3 steps: 1.0 → 2.0, moveFlightData, 2.1 → 3.0"
+///                  // or "waited 0.8 s for another process, which migrated the store from 1.0 to 3.0; nothing left to do"
+/// ```
+public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
+    /// What the store was when this call first looked at it.
+    public enum Start: Sendable, Equatable {
+        /// No file.
+        case newFile
+        /// A file of zero bytes, which SQLite reads as an empty database: initialised like a new file.
+        case emptyFile
+        /// A database without tables.
+        case emptyDatabase
+        /// A store at this version (`adopted`: recognised from its tables, without lucidgen's record).
+        case version(SchemaVersion, adopted: Bool)
+    }
+
+    /// One step this call ran and committed.
+    public struct Step: Sendable, Equatable {
+        public var from: SchemaVersion
+        public var to: SchemaVersion
+        public var label: String
+    }
+
+    public var start: Start
+    /// The store's version when the call returned.
+    public var finalVersion: SchemaVersion
+    /// Whether this call created the schema (a new file, an empty file or an empty database).
+    public var created: Bool
+    /// The steps this call ran, in order.
+    public var steps: [Step]
+    /// A change another process made while this call waited for its lock: the version this call had
+    /// seen (nil: no schema yet) and the one it found after the wait.
+    public struct Elsewhere: Sendable, Equatable {
+        public var from: SchemaVersion?
+        public var to: SchemaVersion
+    }
+
+    /// What other processes did while this call waited, in order.
+    public var elsewhere: [Elsewhere] = []
+    /// Time spent waiting for another connection's lock (`BEGIN IMMEDIATE`), in seconds.
+    public var lockWait: TimeInterval
+    /// The store could not be migrated and ``StoreOptions/IncompatibleStorePolicy/openReadOnly`` opened
+    /// it read-only, unchanged.
+    public var openedReadOnly = false
+    /// ``StoreOptions/IncompatibleStorePolicy/eraseAndRecreate`` erased the store before creating it.
+    public var erased = false
+
+    init(start: Start, finalVersion: SchemaVersion) {
+        self.start = start
+        self.finalVersion = finalVersion
+        self.created = false
+        self.steps = []
+        self.lockWait = 0
+    }
+
+    /// Whether this call changed the store's schema or version.
+    public var changedTheStore: Bool { created || !steps.isEmpty || erased }
+
+    /// One sentence, e.g. "migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0" or "waited 0.8 s for another
+    /// process, which migrated the store from 1.0 to 2.0; nothing left to do".
+    public var description: String {
+        if openedReadOnly { return "opened read-only at \(finalVersion), unmigrated (the app's policy for a store it cannot migrate)" }
+        var parts: [String] = erased ? ["erased the store (the app's policy for a store it cannot migrate)"] : []
+        if lockWait >= 0.05 || !elsewhere.isEmpty {
+            let by = elsewhere.map { item in
+                item.from.map { "migrated the store from \($0) to \(item.to)" } ?? "created the store at \(item.to)"
+            }
+            parts.append("waited \(String(format: lockWait < 0.1 ? "%.3f" : "%.1f", lockWait)) s for another process" + (by.isEmpty ? "" : ", which " + by.joined(separator: " and ")))
+        }
+        let origin: String = switch start {
+        case .newFile: "created the store at \(finalVersion)"
+        case .emptyFile: "the file was empty (0 bytes), as SQLite reads a new database; created the store at \(finalVersion) in it"
+        case .emptyDatabase: "initialised the empty database at \(finalVersion)"
+        case .version(let version, _): "migrated from \(steps.first?.from ?? version) to \(finalVersion)"
+        }
+        if created {
+            parts.append(origin)
+        } else if !steps.isEmpty {
+            let adopted = if case .version(_, true) = start { "recognised the store from its tables, " } else { "" }
+            parts.append("\(adopted)\(origin) in \(steps.count) step\(steps.count == 1 ? "" : "s"): \(steps.map(\.label).joined(separator: ", "))")
+        } else if elsewhere.isEmpty {
+            parts.append("already at \(finalVersion)")
+        } else {
+            parts.append("nothing left to do")
+        }
+        return parts.joined(separator: "; ")
+    }
+}
