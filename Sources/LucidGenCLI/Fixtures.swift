@@ -23,7 +23,7 @@ struct Fixtures: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
     var config: String = ".lucid.yaml"
 
-    @Option(help: ArgumentHelp("The version of the store (default: current_version).", valueName: "version"))
+    @Option(name: .customLong("schema-version"), help: ArgumentHelp("The schema version the store is written at (default: current_version).", valueName: "version"))
     var version: String?
 
     @Option(help: "Rows per entity (0: an empty store at the version).")

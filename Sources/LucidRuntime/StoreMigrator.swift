@@ -39,10 +39,11 @@ struct StoreMigrator {
     private func makeQueue(readOnly: Bool = false) throws(StoreError) -> DatabaseQueue {
         var configuration = self.configuration
         if readOnly { configuration.readonly = true }
+        let began = Date()
         do {
             return try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw Self.storeError(error, path: path, step: "open", version: nil)
+            throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
         }
     }
 
@@ -119,10 +120,11 @@ struct StoreMigrator {
 
     /// Decides the state of the existing store open in `reader`, without changing it.
     func decideState(_ reader: some DatabaseReader) throws(StoreError) -> StoreState {
+        let began = Date()
         do {
             return try reader.read { db in try decideState(db) }
         } catch {
-            return try Self.stateOrError(error, path: path)
+            return try Self.stateOrError(error, path: path, since: began)
         }
     }
 
@@ -150,9 +152,9 @@ struct StoreMigrator {
 
     /// A file SQLite cannot read as a database is a state (refused, or erased by the app's policy); any
     /// other error is thrown.
-    private static func stateOrError(_ error: any Error, path: String) throws(StoreError) -> StoreState {
+    private static func stateOrError(_ error: any Error, path: String, since: Date? = nil) throws(StoreError) -> StoreState {
         if let error = error as? StoreError { throw error }
-        let mapped = storeError(error, path: path, step: "open", version: nil)
+        let mapped = storeError(error, path: path, step: "open", version: nil, since: since)
         if case .notADatabase = mapped { return .notADatabase }
         throw mapped
     }
@@ -195,7 +197,7 @@ struct StoreMigrator {
                 do {
                     state = try fileStart ?? decideState(db)
                 } catch {
-                    state = try Self.stateOrError(error, path: path)
+                    state = try Self.stateOrError(error, path: path, since: began)
                 }
                 var outcome: MigrationOutcome
                 switch state {
@@ -457,6 +459,7 @@ struct StoreMigrator {
         }
         let queue = try makeQueue()
         defer { Self.closeLeavingFilesAsTheyAre(queue) }
+        let began = Date()
         do {
             return try queue.read { db in
                 // Damage anywhere in the file: what a migration could meet in any page it reads. `lucidgen
@@ -475,7 +478,7 @@ struct StoreMigrator {
                     rowCounts: counts, pendingCleanup: try PendingCleanup.items(db).count)
             }
         } catch {
-            throw Self.storeError(error, path: path, step: "inspect", version: schema.version)
+            throw Self.storeError(error, path: path, step: "inspect", version: schema.version, since: began)
         }
     }
 

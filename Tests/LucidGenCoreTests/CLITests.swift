@@ -144,10 +144,10 @@ import Testing
         let store = folder.appendingPathComponent("old.sqlite").path
         let config = repositoryRoot.appendingPathComponent(".lucid.yaml").path
 
-        let fixtures = try run(lucidgenBinary, ["fixtures", "--config", config, "--version", "1.0", "--rows", "5", "--output", store])
+        let fixtures = try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.0", "--rows", "5", "--output", store])
         #expect(fixtures.status == 0, "\(fixtures.error)")
         #expect(fixtures.output.contains("version 1.0, 15 rows"))
-        #expect(try run(lucidgenBinary, ["fixtures", "--config", config, "--version", "1.0", "--output", store]).status == 3, "an existing file is not replaced")
+        #expect(try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.0", "--output", store]).status == 3, "an existing file is not replaced")
 
         let plan = try run(lucidgenBinary, ["plan", "--config", config, "--database", store])
         #expect(plan.status == 0)

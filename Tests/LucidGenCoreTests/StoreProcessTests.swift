@@ -27,7 +27,7 @@ import Testing
     static func makeStore(journal: String = "delete") throws -> (project: TestProject, store: String) {
         let project = try TestProject(files: [".entities/item.json": entity], config: TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
         let store = project.root.appendingPathComponent("base.sqlite").path
-        let created = try run(lucidgenBinary, ["fixtures", "--version", "1.0", "--rows", "1", "--output", store], in: project.root)
+        let created = try run(lucidgenBinary, ["fixtures", "--schema-version", "1.0", "--rows", "1", "--output", store], in: project.root)
         #expect(created.status == 0, "\(created.error)")
         let database = try DatabaseQueue(path: store)
         try database.writeWithoutTransaction { db in
@@ -144,7 +144,9 @@ import Testing
         print("crash test (\(journal)): \(outcomes.values.reduce(0, +)) kills after progress lines, \(companionsSeen) with an open transaction on disk; versions found after the kill: \(outcomes)")
     }
 
-    @Test func twoProcessesOneMigratesTheOtherWaits() throws {
+    /// Four `lucidgen migrate` processes started together: one migrates, and each of the others reports
+    /// its own outcome (it waited for another process which did the work, or found the store current).
+    @Test func fourProcessesOneMigratesTheOthersSayWhatTheyDid() throws {
         let (project, store) = try Self.makeStore()
         defer { project.remove() }
         let versions = try Self.versions(project)
@@ -152,24 +154,55 @@ import Testing
         try copyStore(store, to: reference)
         #expect(try run(lucidgenBinary, ["migrate", "--database", reference], in: project.root).status == 0)
         let references = try StoreSnapshot.read(reference)
-        let processes = (0..<2).map { _ in
+        let outputs = (0..<4).map { _ in Pipe() }
+        let processes = outputs.map { output in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: lucidgenBinary)
             process.arguments = ["migrate", "--database", store]
             process.currentDirectoryURL = project.root
-            process.standardOutput = FileHandle.nullDevice
+            process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             return process
         }
         for process in processes { try process.run() }
+        let said = outputs.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
         for process in processes { process.waitUntilExit() }
-        #expect(processes.map(\.terminationStatus) == [0, 0])
+        #expect(processes.map(\.terminationStatus) == [0, 0, 0, 0])
         #expect(try Self.checkConsistent(store, versions: versions) == "2.0")
         #expect(try StoreSnapshot.read(store) == references, "every value as one uninterrupted migration leaves it")
         let database = try DatabaseQueue(path: store)
         defer { try? database.close() }
         let log = try database.read { db in try String.fetchAll(db, sql: "SELECT label FROM lucid_migration_log WHERE kind = 'inferred'") }
         #expect(log == ["1.0 → 2.0 (inferred)"], "exactly one process migrated")
+        let migrated = said.filter { $0.contains("migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)") }
+        #expect(migrated.count == 1, "exactly one process says it migrated: \(said)")
+        for other in said where !other.contains("migrated from 1.0 to 2.0 in 1 step") {
+            let waited = other.contains("for another process, which migrated the store from 1.0 to 2.0; nothing left to do")
+            let current = other.contains(": already at 2.0.")
+            #expect(waited || current, "another process reports its own outcome: \(other)")
+        }
+    }
+
+    /// A store locked longer than the busy timeout: the error says how long this process waited and what
+    /// to do, and the store is unchanged.
+    @Test func aLockHeldLongerThanTheBusyTimeoutSaysHowLongItWaitedAndWhatToDo() throws {
+        let (project, store) = try Self.makeStore()
+        defer { project.remove() }
+        let holder = try ObservedProcess("/usr/bin/sqlite3", [store], takesInput: true)
+        holder.send("BEGIN EXCLUSIVE;\nINSERT INTO item (id, name, score) VALUES (-1, 'lock', 0);\nSELECT 'holding';\n")
+        #expect(holder.waitForLine { $0 == "holding" } != nil, "\(holder.lines)")
+        let before = storeFiles(store)
+        for command in ["plan", "migrate"] {
+            let result = try run(lucidgenBinary, [command, "--database", store, "--busy-timeout", "0.5"], in: project.root)
+            #expect(result.status == 3, "\(command): \(result.output) \(result.error)")
+            let waited = result.error.firstMatch(of: /waited ([0-9.]+) s/).flatMap { Double($0.1) }
+            #expect(waited.map { $0 >= 0.5 } == true, "\(command) says how long it waited, at least the timeout: \(result.error)")
+            #expect(result.error.contains("busy timeout") && result.error.contains("--busy-timeout") && result.error.contains("fuser"), "\(result.error)")
+        }
+        holder.send("ROLLBACK;\n")
+        holder.closeInput()
+        #expect(holder.finish() == 0)
+        #expect(storeFiles(store)["main"] == before["main"])
     }
 
     // MARK: Bad stores: a typed error, and the file byte-identical afterwards.
@@ -328,7 +361,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let base = folder.appendingPathComponent("base.sqlite").path
         let config = repositoryRoot.appendingPathComponent(".lucid.yaml").path
-        #expect(try run(lucidgenBinary, ["fixtures", "--config", config, "--version", "1.1", "--rows", "1", "--output", base]).status == 0)
+        #expect(try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.1", "--rows", "1", "--output", base]).status == 0)
         // Many aircraft with flight data, so the stage's copy takes a while.
         let database = try DatabaseQueue(path: base)
         try database.write { db in

@@ -17,7 +17,7 @@ import Testing
         try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("scripts/crash-soak-project"), to: folder)
         let config = folder.appendingPathComponent(".lucid.yaml").path
         let base = folder.appendingPathComponent("base.sqlite").path
-        let created = try run(lucidgenBinary, ["fixtures", "--config", config, "--version", "1.0", "--rows", "1", "--output", base])
+        let created = try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.0", "--rows", "1", "--output", base])
         #expect(created.status == 0, "\(created.error)")
         let database = try DatabaseQueue(path: base)
         try database.writeWithoutTransaction { db in

@@ -80,7 +80,7 @@ struct LibraryMigrationTests {
         let path = (FixtureFiles.folder(besideFile: #filePath) as NSString).appendingPathComponent(name)
         guard !FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
-            Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --version \(version)` and commit it with its .sha256")
+            Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --schema-version \(version)` and commit it with its .sha256")
         }
     }
 }
