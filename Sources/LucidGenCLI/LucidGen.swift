@@ -17,12 +17,12 @@ public struct LucidGen: ParsableCommand {
               0   success
               1   the input has errors (each printed as file:line:column: error: message)
               2   `generate --check` found generated files that are out of date
-              3   `plan` or `migrate`: the store cannot be migrated (newer, unknown, damaged, locked,
-                  no path, or a step failed and was rolled back)
+              3   `plan`, `migrate` or `status`: the store cannot be migrated (newer, unknown, damaged,
+                  locked, no path, or a step failed and was rolled back); the error says what to do next
               64  the command line is invalid
             """,
         version: LucidGenVersion.current,
-        subcommands: [Generate.self, Plan.self, Migrate.self, Fixtures.self, Init.self]
+        subcommands: [Generate.self, Plan.self, Migrate.self, Status.self, Fixtures.self, Init.self]
     )
 
     public init() {}

@@ -8,47 +8,20 @@ import Logging
 /// They live in the store itself, so a step's schema change and its version record commit in one
 /// transaction: whatever instant a crash happens at, the recorded version matches the tables.
 enum Bookkeeping {
-    static let createStatements = [
-        """
-        CREATE TABLE IF NOT EXISTS lucid_store (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            version TEXT NOT NULL,
-            checksum TEXT NOT NULL,
-            updated_at TEXT NOT NULL)
-        """,
-        """
-        CREATE TABLE IF NOT EXISTS lucid_migration_log (
-            id INTEGER PRIMARY KEY,
-            from_version TEXT,
-            to_version TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            label TEXT NOT NULL,
-            applied_at TEXT NOT NULL)
-        """,
-        """
-        CREATE TABLE IF NOT EXISTS lucid_pending_cleanup (
-            id INTEGER PRIMARY KEY,
-            kind TEXT NOT NULL,
-            table_name TEXT NOT NULL,
-            object TEXT NOT NULL,
-            sql TEXT NOT NULL,
-            recorded_at_version TEXT NOT NULL)
-        """,
-    ]
-
     struct Record {
         var version: String
         var checksum: String
     }
 
     static func hasBookkeeping(_ db: Database) throws -> Bool {
-        try db.tableExists("lucid_store")
+        try db.tableExists(LedgerTables.Store.name)
     }
 
     static func record(_ db: Database) throws -> Record? {
         guard try hasBookkeeping(db) else { return nil }
-        guard let row = try Row.fetchOne(db, sql: "SELECT version, checksum FROM lucid_store WHERE id = 1") else { return nil }
-        return Record(version: row["version"], checksum: row["checksum"])
+        typealias T = LedgerTables.Store
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(T.version), \(T.checksum) FROM \(T.name) WHERE id = 1") else { return nil }
+        return Record(version: row[T.version], checksum: row[T.checksum])
     }
 
     static func now() -> String {
@@ -57,16 +30,22 @@ enum Bookkeeping {
         return formatter.string(from: Date())
     }
 
-    /// Creates the tables (if needed) and records `schema` as the store's version, logging the step.
-    static func write(_ schema: Schema, from: SchemaVersion?, kind: String, label: String, _ db: Database) throws {
-        for statement in createStatements { try db.execute(sql: statement) }
+    /// Creates the tables (if needed) and records `schema` as the store's version, logging the step
+    /// (`started`: when the step began, for its duration).
+    static func write(_ schema: Schema, from: SchemaVersion?, kind: String, label: String, started: Date? = nil, _ db: Database) throws {
+        try LedgerTables.create(db)
         let time = now()
+        typealias S = LedgerTables.Store
         try db.execute(
-            sql: "INSERT INTO lucid_store (id, version, checksum, updated_at) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version, checksum = excluded.checksum, updated_at = excluded.updated_at",
+            sql: """
+                INSERT INTO \(S.name) (id, \(S.version), \(S.checksum), \(S.updatedAt)) VALUES (1, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET \(S.version) = excluded.\(S.version), \(S.checksum) = excluded.\(S.checksum), \(S.updatedAt) = excluded.\(S.updatedAt)
+                """,
             arguments: [schema.version.string, schema.checksum, time])
+        typealias L = LedgerTables.Steps
         try db.execute(
-            sql: "INSERT INTO lucid_migration_log (from_version, to_version, kind, label, applied_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [from?.string, schema.version.string, kind, label, time])
+            sql: "INSERT INTO \(L.name) (\(L.fromVersion), \(L.toVersion), \(L.kind), \(L.label), \(L.appliedAt), \(L.durationSeconds)) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [from?.string, schema.version.string, kind, label, time, started.map { Date().timeIntervalSince($0) }])
     }
 }
 
@@ -89,16 +68,18 @@ public enum PendingCleanup {
         var sql: String
     }
 
+    typealias T = LedgerTables.PendingCleanup
+
     static func record(_ item: Item, version: SchemaVersion, _ db: Database) throws {
         try db.execute(
-            sql: "INSERT INTO lucid_pending_cleanup (kind, table_name, object, sql, recorded_at_version) VALUES (?, ?, ?, ?, ?)",
+            sql: "INSERT INTO \(T.name) (\(T.kind), \(T.table), \(T.object), \(T.sql), \(T.recordedAtVersion)) VALUES (?, ?, ?, ?, ?)",
             arguments: [item.kind, item.table, item.object, item.sql, version.string])
     }
 
     static func items(_ db: Database) throws -> [Item] {
-        guard try db.tableExists("lucid_pending_cleanup") else { return [] }
-        return try Row.fetchAll(db, sql: "SELECT kind, table_name, object, sql FROM lucid_pending_cleanup ORDER BY id").map {
-            Item(kind: $0["kind"], table: $0["table_name"], object: $0["object"], sql: $0["sql"])
+        guard try db.tableExists(T.name) else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT \(T.kind), \(T.table), \(T.object), \(T.sql) FROM \(T.name) ORDER BY id").map {
+            Item(kind: $0[T.kind], table: $0[T.table], object: $0[T.object], sql: $0[T.sql])
         }
     }
 
@@ -118,16 +99,16 @@ public enum PendingCleanup {
     /// them. Returns how many ran.
     @discardableResult
     static func finish(_ db: Database, logger: Logger, tables: Set<String>? = nil) throws -> Int {
-        guard try db.tableExists("lucid_pending_cleanup") else { return 0 }
+        guard try db.tableExists(T.name) else { return 0 }
         let scope = tables.map { Set($0.map { $0.lowercased() }) }
-        let rows = try Row.fetchAll(db, sql: "SELECT id, kind, table_name, object, sql FROM lucid_pending_cleanup ORDER BY id")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, \(T.kind), \(T.table), \(T.object), \(T.sql) FROM \(T.name) ORDER BY id")
         var count = 0
         for row in rows {
-            let table: String = row["table_name"]
+            let table: String = row[T.table]
             if let scope, !scope.contains(table.lowercased()) { continue }
-            logger.info("finishing deferred cleanup: \(row["kind"] as String) \(table).\(row["object"] as String)")
-            try db.execute(sql: row["sql"])
-            try db.execute(sql: "DELETE FROM lucid_pending_cleanup WHERE id = ?", arguments: [row["id"] as Int64])
+            logger.info("finishing deferred cleanup: \(row[T.kind] as String) \(table).\(row[T.object] as String)")
+            try db.execute(sql: row[T.sql])
+            try db.execute(sql: "DELETE FROM \(T.name) WHERE id = ?", arguments: [row["id"] as Int64])
             count += 1
         }
         return count

@@ -110,26 +110,19 @@ public struct DataMigration: Sendable {
 }
 
 enum DataMigrations {
-    static let createStatement = """
-        CREATE TABLE IF NOT EXISTS lucid_data_migrations (
-            version TEXT NOT NULL,
-            label TEXT NOT NULL,
-            outcome TEXT NOT NULL,
-            applied_at TEXT NOT NULL,
-            PRIMARY KEY (version, label))
-        """
+    typealias T = LedgerTables.DataMigrations
 
     static func isRecorded(_ migration: DataMigration, _ db: Database) throws -> Bool {
-        try db.execute(sql: createStatement)
+        try db.execute(sql: LedgerTables.createDataMigrations)
         return try Bool.fetchOne(
-            db, sql: "SELECT count(*) > 0 FROM lucid_data_migrations WHERE version = ? AND label = ?",
+            db, sql: "SELECT count(*) > 0 FROM \(T.name) WHERE \(T.version) = ? AND \(T.label) = ?",
             arguments: [migration.version.string, migration.label]) ?? false
     }
 
     static func record(_ migration: DataMigration, outcome: String, _ db: Database) throws {
-        try db.execute(sql: createStatement)
+        try db.execute(sql: LedgerTables.createDataMigrations)
         try db.execute(
-            sql: "INSERT INTO lucid_data_migrations (version, label, outcome, applied_at) VALUES (?, ?, ?, ?)",
+            sql: "INSERT INTO \(T.name) (\(T.version), \(T.label), \(T.outcome), \(T.appliedAt)) VALUES (?, ?, ?, ?)",
             arguments: [migration.version.string, migration.label, outcome, Bookkeeping.now()])
     }
 

@@ -396,6 +396,7 @@ struct StoreMigrator {
     /// One step inside the caller's transaction: cleanup left from earlier, the operations, the version
     /// record, then the foreign key check and the schema validation (either failing rolls back).
     private func run(_ step: MigrationStep, db: Database, index: Int, total: Int) throws {
+        let started = Date()
         var stage: MigrationStage?
         if case .explicit = step.kind {
             guard let provided = options.stages.first(where: { $0.from == step.from && $0.to == step.to }) else { throw StoreError.missingStage(step.label) }
@@ -428,7 +429,7 @@ struct StoreMigrator {
             try didMigrate(db)
         }
         try DataMigrations.run(options.dataMigrations, after: step.from, upTo: step.to, db, logger: logger)
-        try Bookkeeping.write(target, from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, db)
+        try Bookkeeping.write(target, from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, started: started, db)
         try executor.checkForeignKeys(stepLabel: label)
         // Tables the step did not touch are unchanged since the last validation; only their names are checked.
         let scope = executor.affectedTables
@@ -487,8 +488,12 @@ struct StoreMigrator {
     /// Closes a connection that only looked at the store without checkpointing a WAL into the main file
     /// (SQLite does so when the last connection closes): a refused or inspected store keeps its files
     /// byte-identical, a pending WAL included.
+    /// A WAL this connection opened empty is removed on close as usual (checkpointing nothing).
     static func closeLeavingFilesAsTheyAre(_ queue: DatabaseQueue) {
-        queue.inDatabase { db in _ = lucid_disable_checkpoint_on_close(db.sqliteConnection) }
+        let wal = (try? FileManager.default.attributesOfItem(atPath: queue.path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        if wal > 0 {
+            queue.inDatabase { db in _ = lucid_disable_checkpoint_on_close(db.sqliteConnection) }
+        }
         try? queue.close()
     }
 

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import LucidGenCore
+import LucidRuntime
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what a store records about itself: version, applied steps, data migrations, deferred cleanup.",
+        discussion: """
+            Reads the store's ledger (lucidgen's bookkeeping tables inside it) without changing the file: \
+            its version and schema checksum, every step applied (when, how long, and whether it was \
+            inferred SQL or the app's stage), the data migrations that ran, the cleanup still deferred, \
+            the journal mode and the file's size.
+
+            With a config (--config, or .lucid.yaml in the current folder when present), it also tells \
+            whether the checksum matches this project's definition of that version and whether the store \
+            needs migrating; a store the project cannot open is refused exactly as `plan` refuses it \
+            (exit code 3). --format json prints the same as one JSON object.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The store file.", valueName: "file"))
+    var database: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The project's config, to compare the store with its versions (default: .lucid.yaml when present).", valueName: "path"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("text or json.", valueName: "format"))
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("How long to wait for another process that holds a lock on the store, in seconds.", valueName: "seconds"))
+    var busyTimeout: Double = 60
+
+    /// What `status` reports, as printed by `--format json`.
+    struct Report: Encodable {
+        var path: String
+        var fileSize: Int
+        var journalMode: String?
+        var ledger: StoreLedger?
+        /// With a config: `current`, `needs migration`, `missing`, `empty`, `empty file`.
+        var projectState: String?
+        var stepsToNewest: [String]?
+    }
+
+    func run() throws {
+        let path = absolutePath(database)
+        guard FileManager.default.fileExists(atPath: path) else { throw fail(.cannotWrite(path: path, message: "no such file")) }
+        var report = Report(path: database, fileSize: (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        let configPath = config ?? (FileManager.default.fileExists(atPath: absolutePath(".lucid.yaml")) ? ".lucid.yaml" : nil)
+        do {
+            if let configPath {
+                let (versions, stages) = try StoreCommandOptions.parse(["--database", database, "--config", configPath]).resolve()
+                let status = try LucidStore.inspect(atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout)
+                switch status.state {
+                case .missing: report.projectState = "missing"
+                case .empty: report.projectState = "empty"
+                case .emptyFile: report.projectState = "empty file"
+                case .current: report.projectState = "current"
+                case .needsMigration:
+                    report.projectState = "needs migration"
+                    report.stepsToNewest = status.steps.map(\.label)
+                }
+            }
+            if report.fileSize > 0 {
+                report.ledger = try LucidStore.ledger(atPath: path, busyTimeout: busyTimeout)
+                report.journalMode = try Self.journalMode(path)
+            }
+        } catch let error as StoreError {
+            throw fail(error)
+        }
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        case .text:
+            print(Self.text(report))
+        }
+    }
+
+    /// The journal mode as recorded in the file's header (WAL: bytes 18–19 are 2), so that the file is
+    /// never opened in a way that could change it.
+    static func journalMode(_ path: String) throws -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try handle.read(upToCount: 20), header.count == 20 else { return nil }
+        return header[18] == 2 && header[19] == 2 ? "wal" : "rollback journal"
+    }
+
+    static func text(_ report: Report) -> String {
+        var lines: [String] = []
+        let size = ByteCountFormatter.string(fromByteCount: Int64(report.fileSize), countStyle: .file)
+        guard let ledger = report.ledger else {
+            let state = report.projectState.map { "; for this project: \($0)" } ?? ""
+            return "\(report.path): no lucidgen record (\(report.fileSize == 0 ? "an empty (0-byte) file" : "a database without lucidgen's tables"), \(size))\(state)."
+        }
+        var head = "\(report.path): version \(ledger.version), checksum \(ledger.checksum.prefix(12))…"
+        if let state = report.projectState {
+            head += state == "needs migration" ? "; needs migrating: \(report.stepsToNewest?.joined(separator: ", ") ?? "")" : "; \(state) for this project (checksum matches)"
+        }
+        lines.append(head)
+        lines.append("  \(report.journalMode ?? "unknown journal mode"), \(size), last updated \(Self.time(ledger.updatedAt))")
+        lines.append("Steps applied (\(ledger.steps.count)):")
+        for step in ledger.steps {
+            let duration = step.duration.map { String(format: " in %.3f s", $0) } ?? ""
+            lines.append("  \(Self.time(step.appliedAt))  \(step.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(step.label)\(duration)")
+        }
+        if !ledger.dataMigrations.isEmpty {
+            lines.append("Data migrations (\(ledger.dataMigrations.count)):")
+            for migration in ledger.dataMigrations {
+                lines.append("  \(Self.time(migration.appliedAt))  \(migration.version) \(migration.label): \(migration.outcome)")
+            }
+        }
+        if ledger.pendingCleanup.isEmpty {
+            lines.append("No deferred cleanup pending.")
+        } else {
+            lines.append("Deferred cleanup pending (\(ledger.pendingCleanup.count); `lucidgen migrate --finish-cleanup` runs it):")
+            for item in ledger.pendingCleanup {
+                lines.append("  \(item.kind) \(item.table).\(item.object) (deferred at \(item.recordedAt))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func time(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

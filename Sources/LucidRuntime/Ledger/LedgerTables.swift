@@ -1,0 +1,98 @@
+import GRDB
+
+/// lucidgen's bookkeeping tables inside a store, defined in one place: their names, columns and
+/// shapes. Everything that writes them (``Bookkeeping``, ``PendingCleanup``, ``DataMigrations``) and
+/// the typed reader (``StoreLedger``) goes through these names.
+///
+/// They live in the store itself, so a step's schema change and its record commit in one transaction.
+/// Their shape only ever grows by added nullable columns, so a store written by an older runtime
+/// opens with a newer one (``upgrade(_:)``), and an older runtime reads a newer store's ledger.
+enum LedgerTables {
+    /// The store's version: one row.
+    enum Store {
+        static let name = "lucid_store"
+        static let version = "version"
+        static let checksum = "checksum"
+        static let updatedAt = "updated_at"
+    }
+
+    /// Every step applied to the store, in order (including its creation or adoption).
+    enum Steps {
+        static let name = "lucid_migration_log"
+        static let fromVersion = "from_version"
+        static let toVersion = "to_version"
+        static let kind = "kind"
+        static let label = "label"
+        /// When the step committed (ISO 8601, UTC, milliseconds).
+        static let appliedAt = "applied_at"
+        /// How long the step took, in seconds. Added after the first release: NULL on older rows.
+        static let durationSeconds = "duration_seconds"
+    }
+
+    /// Cleanup deferred by `StoreOptions.deferCleanup`, run later in order.
+    enum PendingCleanup {
+        static let name = "lucid_pending_cleanup"
+        static let kind = "kind"
+        static let table = "table_name"
+        static let object = "object"
+        static let sql = "sql"
+        static let recordedAtVersion = "recorded_at_version"
+    }
+
+    /// Data migrations that ran (or were not needed), once per store.
+    enum DataMigrations {
+        static let name = "lucid_data_migrations"
+        static let version = "version"
+        static let label = "label"
+        static let outcome = "outcome"
+        static let appliedAt = "applied_at"
+    }
+
+    static let createStore = """
+        CREATE TABLE IF NOT EXISTS \(Store.name) (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            \(Store.version) TEXT NOT NULL,
+            \(Store.checksum) TEXT NOT NULL,
+            \(Store.updatedAt) TEXT NOT NULL)
+        """
+    static let createSteps = """
+        CREATE TABLE IF NOT EXISTS \(Steps.name) (
+            id INTEGER PRIMARY KEY,
+            \(Steps.fromVersion) TEXT,
+            \(Steps.toVersion) TEXT NOT NULL,
+            \(Steps.kind) TEXT NOT NULL,
+            \(Steps.label) TEXT NOT NULL,
+            \(Steps.appliedAt) TEXT NOT NULL,
+            \(Steps.durationSeconds) REAL)
+        """
+    static let createPendingCleanup = """
+        CREATE TABLE IF NOT EXISTS \(PendingCleanup.name) (
+            id INTEGER PRIMARY KEY,
+            \(PendingCleanup.kind) TEXT NOT NULL,
+            \(PendingCleanup.table) TEXT NOT NULL,
+            \(PendingCleanup.object) TEXT NOT NULL,
+            \(PendingCleanup.sql) TEXT NOT NULL,
+            \(PendingCleanup.recordedAtVersion) TEXT NOT NULL)
+        """
+    static let createDataMigrations = """
+        CREATE TABLE IF NOT EXISTS \(DataMigrations.name) (
+            \(DataMigrations.version) TEXT NOT NULL,
+            \(DataMigrations.label) TEXT NOT NULL,
+            \(DataMigrations.outcome) TEXT NOT NULL,
+            \(DataMigrations.appliedAt) TEXT NOT NULL,
+            PRIMARY KEY (\(DataMigrations.version), \(DataMigrations.label)))
+        """
+
+    /// The tables a version record needs, created if missing (in the caller's transaction).
+    static func create(_ db: Database) throws {
+        for statement in [createStore, createSteps, createPendingCleanup] { try db.execute(sql: statement) }
+        try upgrade(db)
+    }
+
+    /// Brings a ledger written by an older runtime to today's shape: added nullable columns only.
+    static func upgrade(_ db: Database) throws {
+        if try !db.columns(in: Steps.name).contains(where: { $0.name == Steps.durationSeconds }) {
+            try db.execute(sql: "ALTER TABLE \(Steps.name) ADD COLUMN \(Steps.durationSeconds) REAL")
+        }
+    }
+}

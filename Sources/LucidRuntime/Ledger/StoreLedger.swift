@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import LucidSchema
+
+/// What a store records about itself, read through one typed API: its version and checksum, every
+/// step applied to it (with when and how long), the data migrations that ran, and the cleanup still
+/// deferred.
+///
+/// ```swift
+/// if let ledger = try LucidStore.ledger(atPath: path), let last = ledger.lastMigration {
+///     print("last migrated \(last.appliedAt): \(last.label)")   // "last migrated 2026-11-24 02:31:00 +0000: 2.1 → 3.0 (inferred)"
+/// }
+/// ```
+///
+/// Inside a transaction the app already holds, read it with ``read(_:)``.
+public struct StoreLedger: Sendable, Equatable, Codable {
+    /// One step applied to the store.
+    public struct Step: Sendable, Equatable, Codable {
+        /// What made the step.
+        public enum Kind: String, Sendable, Codable {
+            /// The store was created at `to`.
+            case create
+            /// A store without lucidgen's record was recognised as `to` from its tables.
+            case adopt
+            /// SQL inferred from the descriptions.
+            case inferred
+            /// The app's stage (and its row transforms or hooks).
+            case stage
+        }
+
+        /// The version before the step (nil when the store was created or adopted).
+        public var from: SchemaVersion?
+        public var to: SchemaVersion
+        public var kind: Kind
+        public var label: String
+        /// When the step committed.
+        public var appliedAt: Date
+        /// How long the step took, in seconds (nil for steps recorded by runtimes before durations).
+        public var duration: TimeInterval?
+    }
+
+    /// A data migration recorded in the store.
+    public struct DataMigrationRecord: Sendable, Equatable, Codable {
+        public var version: SchemaVersion
+        public var label: String
+        /// `applied`, or why it was not needed (e.g. `not needed: created at 3.0`).
+        public var outcome: String
+        public var appliedAt: Date
+    }
+
+    /// A cleanup item deferred by ``StoreOptions/deferCleanup``, not yet run.
+    public struct PendingCleanupItem: Sendable, Equatable, Codable {
+        /// `drop_column`, `drop_table` or `create_index`.
+        public var kind: String
+        public var table: String
+        /// The column, table or index concerned.
+        public var object: String
+        /// The version whose step deferred it.
+        public var recordedAt: SchemaVersion
+    }
+
+    public var version: SchemaVersion
+    /// The SHA-256 of the version's DDL, as the app that wrote it computed it.
+    public var checksum: String
+    public var updatedAt: Date
+    /// Every step, oldest first.
+    public var steps: [Step]
+    public var dataMigrations: [DataMigrationRecord]
+    public var pendingCleanup: [PendingCleanupItem]
+
+    /// The last step that changed the store's version after it was created or adopted, if any.
+    public var lastMigration: Step? { steps.last { $0.kind == .inferred || $0.kind == .stage } }
+
+    /// Reads the ledger of the database `db` is connected to; nil when it has no lucidgen record (a
+    /// new, empty or foreign database).
+    ///
+    /// ```swift
+    /// let ledger = try database.read { db in try StoreLedger.read(db) }
+    /// ```
+    public static func read(_ db: Database) throws -> StoreLedger? {
+        typealias S = LedgerTables.Store
+        guard try db.tableExists(S.name), let store = try Row.fetchOne(db, sql: "SELECT * FROM \(S.name) WHERE id = 1") else { return nil }
+        var ledger = StoreLedger(
+            version: try Self.version(store[S.version]), checksum: store[S.checksum], updatedAt: try Self.date(store[S.updatedAt]),
+            steps: [], dataMigrations: [], pendingCleanup: [])
+
+        typealias L = LedgerTables.Steps
+        if try db.tableExists(L.name) {
+            // `SELECT *`: a ledger written before a column existed reads it as absent (NULL).
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM \(L.name) ORDER BY id") {
+                let kind: String = row[L.kind]
+                ledger.steps.append(Step(
+                    from: try (row[L.fromVersion] as String?).map(Self.version), to: try Self.version(row[L.toVersion]),
+                    kind: Step.Kind(rawValue: kind) ?? .inferred, label: row[L.label], appliedAt: try Self.date(row[L.appliedAt]),
+                    duration: row.hasColumn(L.durationSeconds) ? row[L.durationSeconds] : nil))
+            }
+        }
+        typealias D = LedgerTables.DataMigrations
+        if try db.tableExists(D.name) {
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM \(D.name) ORDER BY \(D.appliedAt), \(D.version), \(D.label)") {
+                ledger.dataMigrations.append(DataMigrationRecord(
+                    version: try Self.version(row[D.version]), label: row[D.label], outcome: row[D.outcome], appliedAt: try Self.date(row[D.appliedAt])))
+            }
+        }
+        typealias C = LedgerTables.PendingCleanup
+        if try db.tableExists(C.name) {
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM \(C.name) ORDER BY id") {
+                ledger.pendingCleanup.append(PendingCleanupItem(
+                    kind: row[C.kind], table: row[C.table], object: row[C.object], recordedAt: try Self.version(row[C.recordedAtVersion])))
+            }
+        }
+        return ledger
+    }
+
+    static func version(_ text: String) throws -> SchemaVersion {
+        guard let version = try? SchemaVersion(parsing: text) else { throw LedgerError(message: "the ledger records '\(text)', which is not a version") }
+        return version
+    }
+
+    static func date(_ text: String) throws -> Date {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        guard let date = formatter.date(from: text) else { throw LedgerError(message: "the ledger records '\(text)', which is not a date") }
+        return date
+    }
+
+    struct LedgerError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
+
+extension LucidStore {
+    /// Reads the ledger of the store at `path` without changing the file (a pending WAL stays as it
+    /// is); nil when the file has no lucidgen record. A file that is not a database, or damaged, is
+    /// refused as ``open(atPath:versions:options:)`` refuses it.
+    ///
+    /// ```swift
+    /// let ledger = try LucidStore.ledger(atPath: url.path)
+    /// print(ledger?.version, ledger?.lastMigration?.appliedAt)
+    /// ```
+    public static func ledger(atPath path: String, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
+        guard FileManager.default.fileExists(atPath: path) else { throw .cannotWrite(path: path, message: "no such file") }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        let began = Date()
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { StoreMigrator.closeLeavingFilesAsTheyAre(queue) }
+            return try queue.read { db in try StoreLedger.read(db) }
+        } catch let error as StoreLedger.LedgerError {
+            throw .corrupt(path: path, message: error.message)
+        } catch {
+            throw StoreMigrator.storeError(error, path: path, step: "read the ledger", version: nil, since: began)
+        }
+    }
+}

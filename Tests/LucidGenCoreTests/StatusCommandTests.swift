@@ -1,0 +1,60 @@
+import Foundation
+import LucidGenCore
+import LucidRuntime
+import Testing
+
+/// `lucidgen status` on real stores (issue #13, item 3).
+@Suite struct StatusCommandTests {
+    @Test func statusShowsTheLedgerInTextAndJSONAndNeverChangesTheFile() throws {
+        let (project, store) = try StoreProcessTests.makeStore(journal: "wal")
+        defer { project.remove() }
+        let before = storeFiles(store)
+        let fresh = try run(lucidgenBinary, ["status", "--database", store], in: project.root)
+        #expect(fresh.status == 0, "\(fresh.error)")
+        #expect(fresh.output.contains("version 1.0, checksum "), "\(fresh.output)")
+        #expect(fresh.output.contains("needs migrating: 1.0 → 2.0 (inferred)"), "\(fresh.output)")
+        #expect(fresh.output.contains("  wal, "), "\(fresh.output)")
+        #expect(storeFiles(store) == before, "status changes nothing")
+
+        #expect(try run(lucidgenBinary, ["migrate", "--database", store, "--to", "1.1"], in: project.root).status == 0)
+        #expect(try run(lucidgenBinary, ["migrate", "--database", store], in: project.root).status == 0)
+        let text = try run(lucidgenBinary, ["status", "--database", store], in: project.root)
+        #expect(text.status == 0, "\(text.error)")
+        #expect(text.output.contains("version 2.0") && text.output.contains("current for this project (checksum matches)"), "\(text.output)")
+        let stepLines = text.output.split(separator: "\n").filter { $0.hasPrefix("  20") }
+        #expect(stepLines.count == 3, "\(text.output)")
+        #expect(stepLines.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] } == ["create", "inferred", "inferred"])
+        #expect(stepLines.last?.contains("1.1 → 2.0 (inferred) in ") == true)
+
+        let json = try run(lucidgenBinary, ["status", "--database", store, "--format", "json"], in: project.root)
+        #expect(json.status == 0, "\(json.error)")
+        struct Report: Decodable {
+            struct Ledger: Decodable {
+                struct Step: Decodable { var from: String?; var to: String; var kind: String; var duration: Double? }
+                var version: String
+                var steps: [Step]
+            }
+            var ledger: Ledger
+            var projectState: String
+            var journalMode: String
+        }
+        let report = try JSONDecoder().decode(Report.self, from: Data(json.output.utf8))
+        #expect(report.ledger.version == "2.0" && report.projectState == "current" && report.journalMode == "wal")
+        #expect(report.ledger.steps.map { "\($0.from ?? "-")→\($0.to) \($0.kind)" } == ["-→1.0 create", "1.0→1.1 inferred", "1.1→2.0 inferred"])
+        #expect(report.ledger.steps.dropFirst().allSatisfy { ($0.duration ?? -1) >= 0 })
+    }
+
+    @Test func aDamagedStoreIsRefusedAsPlanRefusesIt() throws {
+        let (project, base) = try StoreProcessTests.makeStore()
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("damaged.sqlite").path
+        let data = try Data(contentsOf: URL(fileURLWithPath: base))
+        try data.prefix(data.count / 3).write(to: URL(fileURLWithPath: store))
+        let before = storeFiles(store)
+        let status = try run(lucidgenBinary, ["status", "--database", store], in: project.root)
+        let plan = try run(lucidgenBinary, ["plan", "--database", store], in: project.root)
+        #expect(status.status == 3 && plan.status == 3)
+        #expect(status.error == plan.error, "\(status.error)")
+        #expect(storeFiles(store) == before)
+    }
+}
