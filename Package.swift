@@ -22,6 +22,10 @@ let package = Package(
         .library(name: "LucidSchema", targets: ["LucidSchema"]),
         .library(name: "LucidTesting", targets: ["LucidTesting"]),
         .executable(name: "lucidgen", targets: ["lucidgen"]),
+        // Runs the generator during `swift build` (nothing generated is committed).
+        .plugin(name: "LucidGenPlugin", targets: ["LucidGenPlugin"]),
+        // `swift package lucidgen generate|check|fixtures|plan|migrate|status`.
+        .plugin(name: "LucidGenCommand", targets: ["LucidGenCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -54,8 +58,7 @@ let package = Package(
                 "LucidSchema",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
-            ],
-            plugins: ["EmbedTemplates"]
+            ]
         ),
         .target(
             name: "LucidGenCLI",
@@ -68,14 +71,17 @@ let package = Package(
         ),
         .executableTarget(name: "lucidgen", dependencies: ["LucidGenCLI"]),
 
-        // Turns Templates/*.mustache into Swift string constants, so an installed binary needs no resource bundle.
-        .executableTarget(name: "template-embedder", path: "Plugins/TemplateEmbedder"),
+        .plugin(name: "LucidGenPlugin", capability: .buildTool(), dependencies: ["lucidgen"], path: "Plugins/LucidGenPlugin"),
         .plugin(
-            name: "EmbedTemplates",
-            capability: .buildTool(),
-            dependencies: ["template-embedder"],
-            path: "Plugins/EmbedTemplates"
-        ),
+            name: "LucidGenCommand",
+            capability: .command(
+                intent: .custom(verb: "lucidgen", description: "Run lucidgen (generate, check, fixtures, plan, migrate, status) on this package"),
+                permissions: [.writeToPackageDirectory(reason: "lucidgen writes generated code, frozen schema snapshots and fixture stores into the package")]),
+            dependencies: ["lucidgen"],
+            path: "Plugins/LucidGenCommand"),
+
+        // Turns Templates/*.mustache into Sources/LucidGenCore/Render/BundledTemplates.swift (committed).
+        .executableTarget(name: "template-embedder"),
 
         // Runtime vs the sqlite3 CLI on a 1M-row store: `swift run -c release migration-benchmark`.
         .executableTarget(name: "migration-benchmark", dependencies: ["LucidRuntime"], path: "Benchmarks/MigrationBenchmark", exclude: ["last-run.txt"]),

@@ -14,6 +14,10 @@ struct Generate: ParsableCommand {
               <targets.app.output_path>/<Module>Schema.swift      every version's schema and DDL checksum
               <schema_path>/<version>.json                        frozen schema snapshots
             Unchanged files are not rewritten. Nothing is written when the input has an error.
+
+            With --module NAME --module-output FILE (what the SwiftPM build plugin runs), everything \
+            module NAME needs goes into FILE and nothing else is written; a released version that still \
+            needs its snapshot frozen is an error asking for `swift package lucidgen generate`.
             """
     )
 
@@ -26,8 +30,31 @@ struct Generate: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also print notes (ignored keys, frozen versions) and unchanged files.")
     var verbose = false
 
+    @Option(help: ArgumentHelp(
+        "The build plugin's mode: render everything the module needs (targets.app or targets.app_tests module_name) into --module-output, reading descriptions and snapshots and writing nothing else.",
+        valueName: "name"))
+    var module: String?
+
+    @Option(help: ArgumentHelp("The one Swift file --module writes.", valueName: "file"))
+    var moduleOutput: String?
+
+    func validate() throws {
+        if (module == nil) != (moduleOutput == nil) { throw ValidationError("--module and --module-output go together") }
+        if module != nil && check { throw ValidationError("--check and --module contradict each other: --module writes one file, --check writes nothing") }
+    }
+
     func run() throws {
         let pipeline = GeneratorPipeline(configPath: absolutePath(config))
+        if let module, let moduleOutput {
+            do {
+                let result = try pipeline.runModule(module, into: absolutePath(moduleOutput))
+                printDiagnostics(result.diagnostics, verbose: verbose)
+            } catch {
+                printDiagnostics(error.diagnostics, verbose: verbose)
+                throw ExitCodes.inputErrors
+            }
+            return
+        }
         let result: GeneratorPipeline.Result
         do {
             result = try pipeline.run(check: check)

@@ -32,10 +32,14 @@ public struct Scaffold {
     public var folder: String
     public var moduleName: String
     public var dependency: Dependency
+    /// The SwiftPM build plugin generates the code during `swift build` (`lucidgen init --plugin`):
+    /// nothing generated is committed, only descriptions, snapshots and fixture stores.
+    public var plugin: Bool
 
-    public init(folder: String, moduleName: String?, dependency: Dependency) throws(GenerationFailed) {
+    public init(folder: String, moduleName: String?, dependency: Dependency, plugin: Bool = false) throws(GenerationFailed) {
         self.folder = folder
         self.dependency = dependency
+        self.plugin = plugin
         let name = moduleName ?? Self.moduleName(fromFolder: (folder as NSString).lastPathComponent)
         guard Naming.isSwiftTypeName(name) else {
             throw GenerationFailed("'\(name)' is not a valid Swift module name; pass --module NAME")
@@ -109,8 +113,12 @@ public struct Scaffold {
             lines.append("")
             lines.append("Add to your Package.swift:")
             lines.append("  dependencies: [\(dependency.packageLine)]")
-            lines.append("  .target(name: \"\(moduleName)\", dependencies: [.product(name: \"LucidRuntime\", package: \"lucidgen\")])")
-            lines.append("  .testTarget(name: \"\(moduleName)Tests\", dependencies: [\"\(moduleName)\", .product(name: \"LucidTesting\", package: \"lucidgen\")], exclude: [\"Generated/Fixtures\"])")
+            lines.append("  \(appTargetLine)")
+            lines.append("  \(testTargetLine)")
+        } else if plugin {
+            lines.append("")
+            lines.append("Next: edit .entities/, then `swift build` and `swift test` (the build plugin generates the code);")
+            lines.append("at each release run `swift package lucidgen generate` and `swift package lucidgen fixtures`, and commit what they write.")
         } else {
             lines.append("")
             lines.append("Next: edit .entities/, run `lucidgen generate`, then `swift build` and `swift test`.")
@@ -135,8 +143,20 @@ public struct Scaffold {
         }
     }
 
+    var appTargetLine: String {
+        let plugins = plugin ? ", plugins: [.plugin(name: \"LucidGenPlugin\", package: \"lucidgen\")]" : ""
+        return ".target(name: \"\(moduleName)\", dependencies: [.product(name: \"LucidRuntime\", package: \"lucidgen\")]\(plugins)),"
+    }
+
+    var testTargetLine: String {
+        let plugins = plugin ? ", plugins: [.plugin(name: \"LucidGenPlugin\", package: \"lucidgen\")]" : ""
+        let fixtures = plugin ? "Fixtures" : "Generated/Fixtures"
+        return ".testTarget(name: \"\(moduleName)Tests\", dependencies: [\"\(moduleName)\", .product(name: \"LucidTesting\", package: \"lucidgen\")], exclude: [\"\(fixtures)\"]\(plugins)),"
+    }
+
     var config: String {
-        """
+        if plugin { return pluginConfig }
+        return """
         # lucidgen configuration. Reference: lucidgen's README, "Configuration".
         input_path: .entities
         current_version: "1.0"
@@ -155,8 +175,56 @@ public struct Scaffold {
         """
     }
 
-    var manifest: String {
+    var pluginConfig: String {
         """
+        # lucidgen configuration. Reference: lucidgen's README, "Configuration" and "SwiftPM plugins".
+        # The LucidGenPlugin build plugin generates the code during `swift build`; nothing generated is committed.
+        build_plugin: true
+        input_path: .entities
+        current_version: "1.0"
+        # The app's type for migration code: a step SQL alone cannot make is a `swift build` error until written there.
+        migrations_provider: \(stagesType)
+        targets:
+          app:
+            module_name: \(moduleName)
+            output_path: Sources/\(moduleName)
+          # The generated migration tests' module; `swift package lucidgen fixtures` writes fixture stores to
+          # <output_path>/Fixtures, which the tests migrate.
+          app_tests:
+            module_name: \(moduleName)Tests
+            output_path: Tests/\(moduleName)Tests
+            expectations_provider: \(moduleName)Expectations
+
+        """
+    }
+
+    var manifest: String {
+        if plugin {
+            return """
+            // swift-tools-version:6.1
+            import PackageDescription
+
+            let package = Package(
+                name: "\(moduleName)",
+                platforms: [.macOS(.v13), .iOS(.v16)],
+                products: [
+                    .library(name: "\(moduleName)", targets: ["\(moduleName)"]),
+                ],
+                dependencies: [
+                    \(dependency.packageLine),
+                ],
+                targets: [
+                    // The generated records and schema registry: made by the lucidgen build plugin during `swift build`.
+                    \(appTargetLine)
+                    // The generated migration tests (build plugin) and the fixture stores `swift package lucidgen fixtures` writes.
+                    \(testTargetLine)
+                ],
+                swiftLanguageModes: [.v6]
+            )
+
+            """
+        }
+        return """
         // swift-tools-version:6.1
         import PackageDescription
 

@@ -34,6 +34,10 @@ public struct Config: Sendable {
     public var migrationsProvider: String?
     /// Stages with will/did hooks declared in the config (`stages`), for changes across several entities.
     public var hookStages: [HookStage] = []
+    /// The generated code is made by the SwiftPM build plugin during `swift build` (`build_plugin: true`):
+    /// `lucidgen generate` then writes only what is committed (frozen snapshots, the fixture folder),
+    /// never Swift files, which would duplicate the plugin's.
+    public var buildPlugin = false
 
     /// `stages: [{ from: "2.0", to: "2.1", name: moveFlightData }]`: a step whose SQL the app's code
     /// surrounds (`<name>WillMigrate` at the old schema, `<name>DidMigrate` at the new one).
@@ -102,6 +106,7 @@ extension Config {
         config.currentVersion = reader.version("current_version", &diagnostics)
         if let templates = reader.string("templates_path", &diagnostics) { config.templatesPath = path(templates) }
         config.organizationName = reader.string("organization_name", &diagnostics)
+        config.buildPlugin = reader.bool("build_plugin", &diagnostics) ?? false
         config.migrationsProvider = reader.string("migrations_provider", &diagnostics) ?? reader.string("core_data_migrations_function", &diagnostics)
         for item in reader.array("stages", &diagnostics) ?? [] {
             guard var stage = ObjectReader(item, what: "a stage", diagnostics: &diagnostics) else { continue }

@@ -65,7 +65,11 @@ public struct Renderer {
     }
 
     /// Renders every file of the resolved model.
-    public func render(_ model: ResolvedModel) throws(GenerationFailed) -> RenderedOutput {
+    ///
+    /// `fixturesFolder` is where the generated tests find the committed fixture stores: nil for the
+    /// `Fixtures` folder beside the generated tests file (written into the test target), or an absolute
+    /// path when the file is generated elsewhere (the build plugin's work directory).
+    public func render(_ model: ResolvedModel, fixturesFolder: String? = nil) throws(GenerationFailed) -> RenderedOutput {
         let config = model.config
         let viewModels = ViewModels(model: model)
         var files: [GeneratedFile] = []
@@ -103,7 +107,9 @@ public struct Renderer {
                     "targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see README, \"Generated migration tests\")",
                     at: SourceLocation(file: displayPath(config.file)))
             }
-            try emit("tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder, viewModels.migrationTests(provider: provider))
+            var context = viewModels.migrationTests(provider: provider)
+            context["fixturesFolder"] = fixturesFolder.map(swiftStringLiteral) ?? "FixtureFiles.folder(besideFile: #filePath)"
+            try emit("tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder, context)
             ownedFolders.append(tests.outputPath)
             // The name `lucidgen fixtures` gives it (LucidTesting.FixtureFiles.fileName).
             let fixture = (tests.outputPath as NSString).appendingPathComponent("Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")
