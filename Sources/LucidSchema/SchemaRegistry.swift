@@ -38,3 +38,30 @@ extension SchemaRegistry {
         versions.first { $0.version == version }
     }
 }
+
+/// An app's schema history as one value: every version (oldest first) and the steps that need the
+/// app's code. What the runtime opens, inspects and migrates stores with.
+///
+/// ```swift
+/// let history = SchemaHistory(registry: FlightLogSchema.self)
+/// let status = try LucidStore.inspect(atPath: path, history: history)
+/// ```
+public struct SchemaHistory: Sendable {
+    /// Every schema version, oldest first.
+    public var versions: [Schema]
+    /// The steps that need the app's code: the planner routes through them and never around them.
+    public var stages: [ExplicitStage]
+
+    public init(versions: [Schema], stages: [ExplicitStage] = []) {
+        self.versions = versions
+        self.stages = stages
+    }
+
+    /// The history a generated registry lists.
+    public init<Registry: SchemaRegistry>(registry: Registry.Type) {
+        self.init(versions: registry.versions, stages: registry.stages)
+    }
+
+    /// The newest version's schema (nil for an empty history).
+    public var newest: Schema? { versions.last }
+}

@@ -208,7 +208,7 @@ struct ExpectedMigration {
                         case .table(let join)?:
                             // A to-many relationship became to-one: the single link (more would fail the migration).
                             let key = sourceKey.flatMap { row[$0] } ?? .null
-                            values[column] = rows.tables[join]?.first(where: { $0["source_id"] == key })?["target_id"] ?? .null
+                            values[column] = rows.tables[join]?.first(where: { $0[LinkTable.sourceColumn] == key })?[LinkTable.targetColumn] ?? .null
                         case nil:
                             break
                         }
@@ -220,7 +220,7 @@ struct ExpectedMigration {
                 let ownerKey = source.table(named: owner)?.primaryKey.first ?? "id"
                 result.tables[table.name] = (rows.tables[owner] ?? []).compactMap { row in
                     guard let target = row[column], !target.isNull else { return nil }
-                    return ["source_id": row[ownerKey] ?? .null, "target_id": target]
+                    return [LinkTable.sourceColumn: row[ownerKey] ?? .null, LinkTable.targetColumn: target]
                 }
             case nil:
                 result.tables[table.name] = []

@@ -85,7 +85,7 @@ public struct FixtureRows {
                 for row in 1...rows {
                     for linked in SeedValues.linkedRows(row: row, rows: rows, maxLinks: maxLinks) {
                         links.append(Row(
-                            table: joinTable, columns: ["source_id", "target_id"],
+                            table: joinTable, columns: [LinkTable.sourceColumn, LinkTable.targetColumn],
                             values: [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: linked)]))
                     }
                 }

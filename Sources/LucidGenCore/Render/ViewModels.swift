@@ -214,7 +214,7 @@ struct ViewModels {
                 if case .toMany(_, _, _, let joinTable, _, _) = property.kind {
                     naming.append([
                         "table": swiftStringLiteral(joinTable), "entity": swiftStringLiteral("\(alias).\(property.swiftName)"),
-                        "properties": "[\"source_id\": \"sourceID\", \"target_id\": \"targetID\"]",
+                        "properties": "[\"\(LinkTable.sourceColumn)\": \"sourceID\", \"\(LinkTable.targetColumn)\": \"targetID\"]",
                     ])
                     recordChecks.append(["typeName": "\(newest.typeName).\(Naming.typeName(property.name))Link", "entity": swiftStringLiteral("\(alias).\(property.swiftName)")])
                 } else {

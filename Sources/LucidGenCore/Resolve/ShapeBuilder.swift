@@ -163,7 +163,7 @@ struct ShapeBuilder {
                 diagnostics.error("relationship '\(property.name)' cannot have a default_value", at: property.location, path: property.path + ".default_value")
             }
             if toMany {
-                let joinTable = "\(timeline.tableName(at: version))_\(column)"
+                let joinTable = LinkTable.name(owner: timeline.tableName(at: version), relationship: column)
                 shape.kind = .toMany(
                     entity: targetName, table: target.tableName(at: version), column: targetIdentifier.column, joinTable: joinTable,
                     targetStorage: targetIdentifier.storage, targetSwiftType: targetIdentifier.swiftType)
@@ -382,13 +382,13 @@ struct ShapeBuilder {
                     tables.append(
                         SchemaTable(
                             name: joinTable, kind: .join,
-                            columns: [SchemaColumn(name: "source_id", type: shape.identifier.storage, notNull: true), SchemaColumn(name: "target_id", type: targetStorage, notNull: true)],
-                            primaryKey: ["source_id", "target_id"],
+                            columns: [SchemaColumn(name: LinkTable.sourceColumn, type: shape.identifier.storage, notNull: true), SchemaColumn(name: LinkTable.targetColumn, type: targetStorage, notNull: true)],
+                            primaryKey: [LinkTable.sourceColumn, LinkTable.targetColumn],
                             foreignKeys: [
-                                SchemaForeignKey(columns: ["source_id"], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
-                                SchemaForeignKey(columns: ["target_id"], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
+                                SchemaForeignKey(columns: [LinkTable.sourceColumn], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
+                                SchemaForeignKey(columns: [LinkTable.targetColumn], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
                             ],
-                            indexes: [SchemaIndex(name: "\(joinTable)_target_index", columns: ["target_id"])], renamedFrom: oldJoin,
+                            indexes: [SchemaIndex(name: LinkTable.targetIndexName(joinTable), columns: [LinkTable.targetColumn])], renamedFrom: oldJoin,
                             convertedFromColumn: convertedFromColumn))
                 }
             }

@@ -202,7 +202,7 @@ public struct StepInference: Sendable {
             case .table(let join)?:
                 collapsed.append(join)
                 let key = old.primaryKey.first ?? "id"
-                sources.append("(SELECT link.\"target_id\" FROM \(quoteIdentifier(join)) AS link WHERE link.\"source_id\" = src.\(quoteIdentifier(key)))")
+                sources.append("(SELECT link.\(quoteIdentifier(LinkTable.targetColumn)) FROM \(quoteIdentifier(join)) AS link WHERE link.\(quoteIdentifier(LinkTable.sourceColumn)) = src.\(quoteIdentifier(key)))")
                 rebuildReasons.append("\(label) takes the single link of \(join) (to-many becomes to-one)")
             default:
                 if column.notNull && column.defaultSQL == nil {

@@ -33,8 +33,8 @@ import LucidSchema
 /// and ``StoreOptions/IncompatibleStorePolicy/eraseAndRecreate`` erases the database in place
 /// (GRDB's `erase()`) and creates it at the newest version.
 public struct LucidMigrator: Sendable {
-    /// Every version, oldest first.
-    public let versions: [Schema]
+    /// Every version and the steps that need the app's code.
+    public let history: SchemaHistory
     /// Stages, data migrations, progress, logging (``StoreOptions/configuration`` and
     /// ``StoreOptions/busyTimeout`` do not apply: the connection is already made).
     public var options: StoreOptions
@@ -47,9 +47,17 @@ public struct LucidMigrator: Sendable {
     /// ```
     public init<Registry: SchemaRegistry>(registry: Registry.Type, options: StoreOptions = StoreOptions()) throws(StoreError) {
         try LucidStore.checkRegistry(registry)
-        var options = options
-        options.declaredStages += registry.stages
-        self.init(versions: registry.versions, options: options)
+        self.init(history: SchemaHistory(registry: registry), options: options)
+    }
+
+    /// A migrator for a schema history.
+    ///
+    /// ```swift
+    /// let migrator = LucidMigrator(history: SchemaHistory(registry: FlightLogSchema.self), options: options)
+    /// ```
+    public init(history: SchemaHistory, options: StoreOptions = StoreOptions()) {
+        self.history = history
+        self.options = options
     }
 
     /// A migrator for a list of versions (oldest first).
@@ -58,8 +66,7 @@ public struct LucidMigrator: Sendable {
     /// let migrator = LucidMigrator(versions: FlightLogSchema.versions)
     /// ```
     public init(versions: [Schema], options: StoreOptions = StoreOptions()) {
-        self.versions = versions
-        self.options = options
+        self.init(history: SchemaHistory(versions: versions), options: options)
     }
 
     /// Brings the database of `writer` to the newest version (see the type's documentation).
@@ -73,7 +80,7 @@ public struct LucidMigrator: Sendable {
     @discardableResult
     public func migrate(_ writer: some DatabaseWriter) throws(StoreError) -> MigrationOutcome {
         let path = writer.path
-        let migrator = try StoreMigrator(path: path, versions: versions, options: options)
+        let migrator = try StoreMigrator(path: path, history: history, options: options)
         do {
             return try migrator.bringUpToDate(writer)
         } catch let refusal as StoreMigrator.Refusal {

@@ -17,21 +17,20 @@ public struct ForeignKeyViolation: Sendable, Equatable, CustomStringConvertible 
         "\(table).\(columns.joined(separator: ", ")) of row \(row) is \(value), but \(parent) has no such row"
     }
 
-    /// Runs `foreign_key_check` (on `table`, or on every table) and locates up to `limit` violations.
+    /// Runs `foreign_key_check` (on `table`, or on every table, through GRDB's `foreignKeyViolations`)
+    /// and locates up to `limit` violations.
     public static func find(_ db: Database, table: String? = nil, limit: Int = 20) throws -> [ForeignKeyViolation] {
-        let check = table.map { "SELECT * FROM pragma_foreign_key_check(\(quoteLiteral($0)))" } ?? "SELECT * FROM pragma_foreign_key_check"
+        let found = try table.map { try db.foreignKeyViolations(in: $0) } ?? db.foreignKeyViolations()
         var result: [ForeignKeyViolation] = []
-        for found in try Row.fetchAll(db, sql: check + " LIMIT \(limit)") {
-            let table: String = found["table"]
-            let parent: String = found["parent"]
-            let rowid: Int64? = found["rowid"]
-            let keyID: Int = found["fkid"]
-            let columns = try String.fetchAll(
-                db, sql: "SELECT \"from\" FROM pragma_foreign_key_list(\(quoteLiteral(table))) WHERE id = ? ORDER BY seq", arguments: [keyID])
-            let primaryKey = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(\(quoteLiteral(table))) WHERE pk > 0 ORDER BY pk")
-            var rowText = rowid.map { "rowid \($0)" } ?? "?"
+        while result.count < limit, let violation = try found.next() {
+            let table = violation.originTable
+            let columns = try db.foreignKeys(on: table).first { $0.id == violation.foreignKeyId }?.originColumns ?? []
+            let key = try db.primaryKey(table)
+            // The declared primary key (an INTEGER PRIMARY KEY too); none for a table keyed by its hidden rowid.
+            let primaryKey = key.isRowID && key.rowIDColumn == nil ? [] : key.columns
+            var rowText = violation.originRowID.map { "rowid \($0)" } ?? "?"
             var valueText = "?"
-            if let rowid, let values = try Row.fetchOne(
+            if let rowid = violation.originRowID, let values = try Row.fetchOne(
                 db, sql: "SELECT \((primaryKey + columns).map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(table)) WHERE rowid = ?",
                 arguments: [rowid]) {
                 if !primaryKey.isEmpty {
@@ -39,7 +38,7 @@ public struct ForeignKeyViolation: Sendable, Equatable, CustomStringConvertible 
                 }
                 valueText = columns.indices.map { literal(values[primaryKey.count + $0]) }.joined(separator: ", ")
             }
-            result.append(ForeignKeyViolation(table: table, columns: columns, row: rowText, value: valueText, parent: parent))
+            result.append(ForeignKeyViolation(table: table, columns: columns, row: rowText, value: valueText, parent: violation.destinationTable))
         }
         return result
     }

@@ -7,23 +7,26 @@ import Logging
 /// Opens one store file and brings it to the newest version.
 struct StoreMigrator {
     let path: String
-    let versions: [Schema]
+    let history: SchemaHistory
     let options: StoreOptions
     let planner: MigrationPlanner
+    var versions: [Schema] { history.versions }
     var logger: Logger { options.logger }
     var newest: Schema { versions[versions.count - 1] }
 
-    init(path: String, versions: [Schema], options: StoreOptions, stages: [ExplicitStage] = []) throws(StoreError) {
-        guard !versions.isEmpty else { throw .planning(.noRoute(from: SchemaVersion("0.0"), to: SchemaVersion("0.0"), blocked: [])) }
+    /// The planner routes through the history's stages and ``StoreOptions/declaredStages``; the app's
+    /// ``StoreOptions/stages`` provide the code for those it runs.
+    init(path: String, history: SchemaHistory, options: StoreOptions) throws(StoreError) {
+        guard !history.versions.isEmpty else { throw .planning(.noRoute(from: SchemaVersion("0.0"), to: SchemaVersion("0.0"), blocked: [])) }
         self.path = path
-        self.versions = versions
+        self.history = history
         self.options = options
         do {
             let provided = options.stages.map(\.explicit)
-            let declared = (options.declaredStages + stages).filter { stage in !provided.contains { $0.from == stage.from && $0.to == stage.to } }
+            let declared = (options.declaredStages + history.stages).filter { stage in !provided.contains { $0.from == stage.from && $0.to == stage.to } }
             var unique: [ExplicitStage] = []
             for stage in declared where !unique.contains(where: { $0.from == stage.from && $0.to == stage.to }) { unique.append(stage) }
-            self.planner = try MigrationPlanner(versions: versions, stages: provided + unique)
+            self.planner = try MigrationPlanner(versions: history.versions, stages: provided + unique)
         } catch {
             throw .planning(error)
         }

@@ -20,14 +20,21 @@ public enum LucidStore {
         atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
     ) throws(StoreError) -> DatabaseQueue {
         try checkRegistry(registry)
-        var options = options
-        options.declaredStages += registry.stages
-        return try open(atPath: path, versions: registry.versions, options: options)
+        return try open(atPath: path, history: SchemaHistory(registry: registry), options: options)
+    }
+
+    /// Opens (or creates) the store at `path` for a schema history.
+    ///
+    /// ```swift
+    /// let database = try LucidStore.open(atPath: path, history: SchemaHistory(versions: versions))
+    /// ```
+    public static func open(atPath path: String, history: SchemaHistory, options: StoreOptions = StoreOptions()) throws(StoreError) -> DatabaseQueue {
+        try openReportingOutcome(atPath: path, history: history, options: options).database
     }
 
     /// Opens (or creates) the store at `path` for a list of versions (oldest first).
     public static func open(atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()) throws(StoreError) -> DatabaseQueue {
-        try openReportingOutcome(atPath: path, versions: versions, options: options).database
+        try open(atPath: path, history: SchemaHistory(versions: versions), options: options)
     }
 
     /// Opens (or creates) the store like ``open(atPath:registry:options:)``, and tells what this call
@@ -42,16 +49,21 @@ public enum LucidStore {
         atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
     ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
         try checkRegistry(registry)
-        var options = options
-        options.declaredStages += registry.stages
-        return try openReportingOutcome(atPath: path, versions: registry.versions, options: options)
+        return try openReportingOutcome(atPath: path, history: SchemaHistory(registry: registry), options: options)
     }
 
     /// ``openReportingOutcome(atPath:registry:options:)`` for a list of versions (oldest first).
     public static func openReportingOutcome(
         atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()
     ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
-        let migrator = try StoreMigrator(path: path, versions: versions, options: options)
+        try openReportingOutcome(atPath: path, history: SchemaHistory(versions: versions), options: options)
+    }
+
+    /// ``openReportingOutcome(atPath:registry:options:)`` for a schema history.
+    public static func openReportingOutcome(
+        atPath path: String, history: SchemaHistory, options: StoreOptions = StoreOptions()
+    ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
+        let migrator = try StoreMigrator(path: path, history: history, options: options)
         let (database, outcome) = try migrator.openAndMigrate()
         return (database, outcome)
     }
@@ -63,7 +75,7 @@ public enum LucidStore {
         atPath path: String, versions: [Schema], version: SchemaVersion, dataMigrations: [DataMigration] = [], configuration: Configuration = Configuration()
     ) throws(StoreError) -> DatabaseQueue {
         guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
-        let state = try StoreMigrator(path: path, versions: versions, options: StoreOptions()).decideState()
+        let state = try StoreMigrator(path: path, history: SchemaHistory(versions: versions), options: StoreOptions()).decideState()
         guard case .newFile = state else { throw .cannotWrite(path: path, message: "the file already exists (\(state.summary))") }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -80,6 +92,11 @@ public enum LucidStore {
         }
     }
 
+    /// ``inspect(atPath:history:busyTimeout:)`` for a list of versions and the stages that need the app's code.
+    public static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
+        try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout)
+    }
+
     /// What the store at `path` is and what opening it would do, without changing it.
     ///
     /// It runs the same decision as ``open(atPath:versions:options:)`` and throws the same refusals,
@@ -89,15 +106,15 @@ public enum LucidStore {
     /// `busyTimeout` is how long to wait for a connection that holds a lock on the store.
     ///
     /// ```swift
-    /// let status = try LucidStore.inspect(atPath: path, versions: FlightLogSchema.versions, stages: FlightLogSchema.stages)
+    /// let status = try LucidStore.inspect(atPath: path, history: SchemaHistory(registry: FlightLogSchema.self))
     /// if status.state == .needsMigration { print(status.steps.map(\.label)) }
     /// ```
-    public static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
+    public static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
         // Not a read-only connection: after a crash, SQLite must roll back the hot journal before any
         // read, which needs write access. Nothing else is written.
         var options = StoreOptions()
         options.busyTimeout = busyTimeout
-        let migrator = try StoreMigrator(path: path, versions: versions, options: options, stages: stages)
+        let migrator = try StoreMigrator(path: path, history: history, options: options)
         return try migrator.inspect()
     }
 

@@ -49,7 +49,7 @@ struct StepExecutor {
             touchedTables.insert(table.name)
         case .fillJoinTable(let join, let owner, let key, let column):
             try execute(
-                "INSERT INTO \(quoteIdentifier(join)) (\"source_id\", \"target_id\") SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column)) FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
+                "INSERT INTO \(quoteIdentifier(join)) (\(quoteIdentifier(LinkTable.sourceColumn)), \(quoteIdentifier(LinkTable.targetColumn))) SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column)) FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
             touchedTables.insert(join)
         case .renameColumn(let table, let from, let to):
             try execute("ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
@@ -118,10 +118,10 @@ struct StepExecutor {
     private mutating func rebuild(_ rebuild: TableRebuild, stepLabel: String) throws {
         let table = rebuild.table
         for join in rebuild.collapsedJoinTables {
-            if let source = try Row.fetchOne(db, sql: "SELECT source_id, count(*) AS links FROM \(quoteIdentifier(join)) GROUP BY source_id HAVING count(*) > 1 LIMIT 1") {
+            if let source = try Row.fetchOne(db, sql: "SELECT \(LinkTable.sourceColumn) AS source, count(*) AS links FROM \(quoteIdentifier(join)) GROUP BY \(LinkTable.sourceColumn) HAVING count(*) > 1 LIMIT 1") {
                 throw StoreError.dataWouldBeLost(
                     step: stepLabel,
-                    message: "row \(source["source_id"] as DatabaseValue) of \(rebuild.sourceTable) has \(source["links"] as Int) links in \(join), but \(table.name) keeps one; a custom stage must choose")
+                    message: "row \(source["source"] as DatabaseValue) of \(rebuild.sourceTable) has \(source["links"] as Int) links in \(join), but \(table.name) keeps one; a custom stage must choose")
             }
         }
         let temporary = "lucid_rebuild_\(table.name)"
@@ -304,6 +304,22 @@ struct StepExecutor {
             if !violations.isEmpty {
                 throw StoreError.foreignKeyViolation(step: stepLabel, violations: violations)
             }
+        }
+    }
+}
+
+extension MigrationOperation {
+    /// Every table name the operation reads or writes (before and after renames).
+    var tableNames: [String] {
+        switch self {
+        case .renameTable(let from, let to): [from, to]
+        case .createTable(let table): [table.name]
+        case .fillJoinTable(let join, let owner, _, _): [join, owner]
+        case .renameColumn(let table, _, _), .addColumn(let table, _), .dropColumn(let table, _, _), .createIndex(let table, _, _): [table]
+        case .rebuildTable(let rebuild): [rebuild.table.name, rebuild.sourceTable] + rebuild.collapsedJoinTables
+        case .dropTable(let table, _): [table]
+        case .dropIndex: []
+        case .transformTable(let table, let source): [table.name, source]
         }
     }
 }

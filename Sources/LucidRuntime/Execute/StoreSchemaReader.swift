@@ -10,6 +10,8 @@ enum StoreSchemaReader {
         let names = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'lucid\\_%' ESCAPE '\\' ORDER BY name")
         let scope = only.map { Set($0.map { $0.lowercased() }) }
+        // GRDB caches introspection per connection; a step's own DDL must be seen.
+        db.clearSchemaCache()
         var result: [String: SchemaTable] = [:]
         for name in names {
             if let scope, !scope.contains(name.lowercased()) {
@@ -21,37 +23,39 @@ enum StoreSchemaReader {
         return result
     }
 
+    /// One table's shape: columns, primary key and indexes through GRDB's introspection
+    /// (`columns(in:)`, `indexes(on:)`); foreign keys through ``foreignKeys(of:_:)``, because GRDB's
+    /// `foreignKeys(on:)` has no ON DELETE action and fills an implicit referenced column in.
     static func table(named name: String, _ db: Database) throws -> SchemaTable {
-        let quoted = quoteLiteral(name)
         var columns: [SchemaColumn] = []
         var primaryKey: [(Int, String)] = []
-        for row in try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(\(quoted))") {
-            let columnName: String = row["name"]
-            let type: String = row["type"]
+        for info in try db.columns(in: name) {
             // An unknown declared type is kept visible by mapping it to BLOB and recording it in the name check below.
-            let storage = SchemaColumn.StorageType(rawValue: type.uppercased()) ?? .blob
-            columns.append(SchemaColumn(name: columnName, type: storage, notNull: (row["notnull"] as Int) != 0, defaultSQL: row["dflt_value"]))
-            let position: Int = row["pk"]
-            if position > 0 { primaryKey.append((position, columnName)) }
+            let storage = SchemaColumn.StorageType(rawValue: info.type.uppercased()) ?? .blob
+            columns.append(SchemaColumn(name: info.name, type: storage, notNull: info.isNotNull, defaultSQL: info.defaultValueSQL))
+            if info.primaryKeyIndex > 0 { primaryKey.append((info.primaryKeyIndex, info.name)) }
         }
-        var foreignKeys: [Int: SchemaForeignKey] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, seq, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq") {
-            let id: Int = row["id"]
-            let action = SchemaForeignKey.Action(rawValue: row["on_delete"]) ?? .noAction
-            var key = foreignKeys[id] ?? SchemaForeignKey(columns: [], table: row["table"], tableColumns: [], onDelete: action)
-            key.columns.append(row["from"])
-            key.tableColumns.append((row["to"] as String?) ?? "")
-            foreignKeys[id] = key
-        }
-        var indexes: [SchemaIndex] = []
-        for row in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(\(quoted))") where (row["origin"] as String) == "c" {
-            let indexName: String = row["name"]
-            let indexColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(\(quoteLiteral(indexName))) ORDER BY seqno")
-            indexes.append(SchemaIndex(name: indexName, columns: indexColumns, unique: (row["unique"] as Int) != 0))
+        let indexes = try db.indexes(on: name).filter { $0.origin == .createIndex }.map {
+            SchemaIndex(name: $0.name, columns: $0.columns, unique: $0.isUnique)
         }
         return SchemaTable(
             name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
-            foreignKeys: foreignKeys.keys.sorted().map { foreignKeys[$0]! }, indexes: indexes.sorted { $0.name < $1.name })
+            foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name })
+    }
+
+    /// A table's foreign keys as declared: columns, referenced table and columns (empty when the
+    /// declaration names none), and the ON DELETE action, which GRDB's introspection does not expose.
+    static func foreignKeys(of table: String, _ db: Database) throws -> [SchemaForeignKey] {
+        var keys: [Int: SchemaForeignKey] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, seq, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(\(quoteLiteral(table))) ORDER BY id, seq") {
+            let id: Int = row["id"]
+            let action = SchemaForeignKey.Action(rawValue: row["on_delete"]) ?? .noAction
+            var key = keys[id] ?? SchemaForeignKey(columns: [], table: row["table"], tableColumns: [], onDelete: action)
+            key.columns.append(row["from"])
+            key.tableColumns.append((row["to"] as String?) ?? "")
+            keys[id] = key
+        }
+        return keys.keys.sorted().map { keys[$0]! }
     }
 
     /// Table-level differences between a version's schema and a store's tables, as "expected …, found …"

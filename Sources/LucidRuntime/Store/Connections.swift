@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+/// The files SQLite keeps beside a store: its journals and the WAL's shared memory.
+public enum StoreFiles {
+    public static let companions = ["-journal", "-wal", "-shm"]
+
+    /// Removes a store file and its companions, ignoring those that do not exist.
+    static func remove(_ path: String) throws {
+        for suffix in [""] + companions where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}
+
+extension Database {
+    /// Runs `body` with foreign key enforcement off. SQLite ignores `PRAGMA foreign_keys` inside a
+    /// transaction, so it is switched outside; `body` opens its own transactions and checks foreign keys
+    /// (`foreign_key_check`) before committing, as SQLite's documentation prescribes for schema changes.
+    /// Enforcement is switched back on afterwards; if that fails, the failure is thrown (after `body`'s
+    /// own error, if any, which is the one reported): a connection left without foreign keys must not
+    /// go back to the app silently.
+    func withForeignKeysOff<T>(_ body: () throws -> T) throws -> T {
+        let wasOn = try Bool.fetchOne(self, sql: "PRAGMA foreign_keys") ?? false
+        try execute(sql: "PRAGMA foreign_keys = OFF")
+        let result: Result<T, any Error> = Result { try body() }
+        if wasOn {
+            do {
+                try execute(sql: "PRAGMA foreign_keys = ON")
+            } catch {
+                if case .failure(let bodyError) = result { throw bodyError }
+                throw error
+            }
+        }
+        return try result.get()
+    }
+}
+
+extension DatabaseWriter {
+    /// ``Database/withForeignKeysOff(_:)`` under a barrier: on a `DatabasePool`, readers wait.
+    func writeWithForeignKeysOff<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+        try barrierWriteWithoutTransaction { db in try db.withForeignKeysOff { try body(db) } }
+    }
+}

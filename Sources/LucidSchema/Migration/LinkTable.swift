@@ -1,0 +1,20 @@
+/// A to-many relationship's link table, defined once for the generator, the planner, the runtime and
+/// the tests: one row per link, named `<owner table>_<relationship column>`, with the owner's key in
+/// `source_id`, the target's in `target_id` (both the primary key, the target cascading on delete) and
+/// an index on `target_id`.
+///
+/// ```swift
+/// LinkTable.name(owner: "log_entry", relationship: "crew")   // "log_entry_crew"
+/// ```
+public enum LinkTable {
+    /// The owner row's key.
+    public static let sourceColumn = "source_id"
+    /// The target row's key.
+    public static let targetColumn = "target_id"
+
+    /// The table of relationship `relationship` (its column name) of table `owner`.
+    public static func name(owner: String, relationship: String) -> String { "\(owner)_\(relationship)" }
+
+    /// The index on `target_id` of link table `table`.
+    public static func targetIndexName(_ table: String) -> String { "\(table)_target_index" }
+}
