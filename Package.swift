@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // Documentation only: `swift package generate-documentation --target LucidRuntime` (DocC catalogs in the targets).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // Tests only: seeded generators for the history explorer.
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],

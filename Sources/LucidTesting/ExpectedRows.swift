@@ -27,6 +27,7 @@ public struct ExpectedRows: Sendable {
         self.tables = tables
     }
 
+    /// The version these rows are at.
     public var version: SchemaVersion { schema.version }
 
     /// The rows of a table, as GRDB rows (column name → value).
@@ -79,8 +80,14 @@ public struct ExpectedRows: Sendable {
 
 /// A mistake in the expectations themselves (not in the migration).
 public struct ExpectationError: Error, CustomStringConvertible {
+    /// What was wrong.
     public var description: String
 
+    /// An error thrown from an expectation.
+    ///
+    /// ```swift
+    /// throw ExpectationError("aircraft \(id) has no flight data")
+    /// ```
     public init(_ description: String) {
         self.description = description
     }

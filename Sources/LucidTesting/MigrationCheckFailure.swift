@@ -6,14 +6,24 @@ import LucidRuntime
 public struct MigrationCheckFailure: Sendable, CustomStringConvertible, Equatable {
     /// `from 1.0 (seeded rows)` or `from fixture FlightLog_1_0.sqlite (version 1.0)`.
     public var source: String
+    /// The entity (and its table) concerned, if any.
     public var entity: String?
+    /// The row, by its key.
     public var row: String?
+    /// The property whose value differs.
     public var property: String?
+    /// The value the oracle expected.
     public var expected: String?
+    /// The value the migrated store holds.
     public var found: String?
     /// What went wrong, when it is not a value (a failed migration, a schema difference, …).
     public var message: String?
 
+    /// A failure (the harness makes them; custom checks may too).
+    ///
+    /// ```swift
+    /// MigrationCheckFailure(source: "from 1.0 (seeded rows)", entity: "Aircraft", row: "id=\"N1\"", property: "isFavorite", expected: "1", found: "0")
+    /// ```
     public init(source: String, entity: String? = nil, row: String? = nil, property: String? = nil, expected: String? = nil, found: String? = nil, message: String? = nil) {
         self.source = source
         self.entity = entity
@@ -24,6 +34,7 @@ public struct MigrationCheckFailure: Sendable, CustomStringConvertible, Equatabl
         self.message = message
     }
 
+    /// E.g. `from 3.0 (seeded rows): Shelf (table shelf), row code="id-9", property label: expected 42, found 0`.
     public var description: String {
         var parts: [String] = []
         if let entity { parts.append(entity) }

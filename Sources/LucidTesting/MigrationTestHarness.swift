@@ -4,14 +4,18 @@ import LucidRuntime
 
 /// Runs one migration test: a store at an old version (seeded from that version's record types, or a
 /// committed fixture file) is migrated with the app's real registry and options, then every row and
-/// every value of the newest version is compared with what ``ExpectedMigration`` computed from the
+/// every value of the newest version is compared with what `ExpectedMigration` computed from the
 /// rows before, the schema with a freshly created store, and `foreign_key_check`/`integrity_check`
 /// are run. The generated test suites call it once per historical version and per fixture file and
 /// record each ``MigrationCheckFailure`` as an issue.
 public struct MigrationTestHarness: Sendable {
+    /// Every version, oldest first.
     public let versions: [Schema]
+    /// The registry's steps that need the app's code.
     public let registryStages: [ExplicitStage]
+    /// The options the app opens its store with.
     public let options: StoreOptions
+    /// What the app's code does, as the app states it.
     public let expectations: MigrationExpectations
     /// Entity and property names of the newest tables, for messages.
     public let naming: [EntityNaming]
@@ -20,6 +24,11 @@ public struct MigrationTestHarness: Sendable {
     /// Each newest entity's rows, decoded with its generated record type.
     public let recordChecks: [RecordCheck]
 
+    /// A harness for a generated registry (the generated tests make one).
+    ///
+    /// ```swift
+    /// static let harness = MigrationTestHarness(registry: FlightLogSchema.self, options: FlightLogExpectations().storeOptions(), expectations: expectations, naming: naming)
+    /// ```
     public init<Registry: SchemaRegistry>(
         registry: Registry.Type, options: StoreOptions, expectations: MigrationExpectations = MigrationExpectations(),
         naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = []
@@ -290,12 +299,18 @@ enum SchemaShape {
 
 /// A newest table's entity and property names, for messages.
 public struct EntityNaming: Sendable {
+    /// The table.
     public var table: String
     /// `Aircraft`, or `Aircraft.pilots` for a to-many relationship's join table.
     public var entity: String
     /// Column name → property name.
     public var properties: [String: String]
 
+    /// How failures name a table's entity and columns' properties.
+    ///
+    /// ```swift
+    /// EntityNaming(table: "aircraft", entity: "Aircraft", properties: ["is_favorite": "isFavorite"])
+    /// ```
     public init(table: String, entity: String, properties: [String: String]) {
         self.table = table
         self.entity = entity
@@ -306,12 +321,20 @@ public struct EntityNaming: Sendable {
 /// Values not checked for stores from some versions (Lucid's `ignore_migration_checks`, whole entity,
 /// and `ignore_property_migration_checks_on`, one column): for source versions in `from ..< before`.
 public struct CheckExclusion: Sendable {
+    /// The table excluded.
     public var table: String
     /// nil: the whole table.
     public var column: String?
+    /// The first store version excluded (nil: from the first).
     public var from: SchemaVersion?
+    /// Stores from this version on are checked again.
     public var before: SchemaVersion
 
+    /// A check left out (Lucid's ignore keys), for stores from `from` up to, not including, `before`.
+    ///
+    /// ```swift
+    /// CheckExclusion(table: "aircraft", column: "photo", before: SchemaVersion("2.0"))
+    /// ```
     public init(table: String, column: String? = nil, from: SchemaVersion? = nil, before: SchemaVersion) {
         self.table = table
         self.column = column
@@ -322,9 +345,15 @@ public struct CheckExclusion: Sendable {
 
 /// Decodes the newest rows of one entity with its generated record type.
 public struct RecordCheck: Sendable {
+    /// The entity whose rows are decoded.
     public var entity: String
     let check: @Sendable (Database) throws -> Void
 
+    /// A check run on the migrated store.
+    ///
+    /// ```swift
+    /// RecordCheck(entity: "Aircraft") { db in _ = try Aircraft.fetchAll(db) }
+    /// ```
     public init(entity: String, check: @escaping @Sendable (Database) throws -> Void) {
         self.entity = entity
         self.check = check

@@ -32,6 +32,7 @@ public enum SeedWriter {
 
 /// Seeded rows whose foreign keys point at no row (nothing was written).
 public struct SeedError: Error, CustomStringConvertible {
+    /// The rows whose references point nowhere, located.
     public var violations: [ForeignKeyViolation]
 
     /// "3", or "20 or more" (the check stops at 20).
@@ -39,6 +40,7 @@ public struct SeedError: Error, CustomStringConvertible {
     /// The first violations: table, column, row and referenced table.
     public var located: String { violations.prefix(5).map(\.description).joined(separator: "; ") }
 
+    /// Lists the first violations.
     public var description: String {
         "the seeded rows break \(count) foreign key(s) (nothing was written): \(located)"
     }

@@ -8,7 +8,14 @@ import LucidSchema
 /// `row` is the 1-based row of the seeded table; `salt` separates the properties of one row, so that
 /// two `String` properties of one row do not hold the same value. Across `Seed.rows` rows, every
 /// property takes every edge value of its type.
+///
+/// ```swift
+/// extension AircraftClass: Seedable {
+///     public static func seed(row: Int, salt: Int) -> AircraftClass { allCases[(row + salt) % allCases.count] }
+/// }
+/// ```
 public protocol Seedable {
+    /// The value of the property salted `salt` in row `row`.
     static func seed(row: Int, salt: Int) -> Self
 }
 
@@ -20,12 +27,16 @@ public enum Seed {
 
     static func pick<T>(_ values: [T], row: Int, salt: Int) -> T { SeedValues.pick(values, row: row, salt: salt) }
 
+    /// The edge strings: empty, unicode, multi-line, quotes and SQL-looking text.
     public static var strings: [String] { SeedValues.strings }
+    /// The edge integers: 0, ±1, `Int64.min`, `Int64.max`, 2^53 ± 1.
     public static var integers: [Int64] { SeedValues.integers }
+    /// The edge doubles: 0, -0, tiny and huge values, fractions that do not round-trip through 15 digits.
     public static var doubles: [Double] { SeedValues.doubles }
 
     /// The primary key of row `row` of a table whose key is an integer.
     public static func identifier(row: Int) -> Int { row }
+    /// The primary key of row `row` of a table whose key is an `Int64`.
     public static func identifier(row: Int) -> Int64 { Int64(row) }
     /// The primary key of row `row` of a table whose key is text.
     public static func identifier(row: Int) -> String { "id-\(row)" }
@@ -48,30 +59,37 @@ public enum Seed {
 }
 
 extension String: Seedable {
+    /// The edge value of `String` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> String { Seed.pick(Seed.strings, row: row, salt: salt) }
 }
 
 extension Int: Seedable {
+    /// The edge value of `Int` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Int { Int(Seed.pick(Seed.integers, row: row, salt: salt)) }
 }
 
 extension Int64: Seedable {
+    /// The edge value of `Int64` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Int64 { Seed.pick(Seed.integers, row: row, salt: salt) }
 }
 
 extension Int32: Seedable {
+    /// The edge value of `Int32` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Int32 { Int32(truncatingIfNeeded: Seed.pick(Seed.integers, row: row, salt: salt)) }
 }
 
 extension Double: Seedable {
+    /// The edge value of `Double` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Double { Seed.pick(Seed.doubles, row: row, salt: salt) }
 }
 
 extension Float: Seedable {
+    /// The edge value of `Float` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Float { Seed.pick(SeedValues.floats, row: row, salt: salt) }
 }
 
 extension Bool: Seedable {
+    /// The edge value of `Bool` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Bool { SeedValues.bool(row: row, salt: salt) }
 }
 
@@ -83,12 +101,14 @@ extension Date: Seedable {
 }
 
 extension URL: Seedable {
+    /// The edge value of `URL` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> URL {
         URL(string: Seed.pick(SeedValues.urls, row: row, salt: salt))!
     }
 }
 
 extension Data: Seedable {
+    /// The edge value of `Data` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Data { Data(SeedValues.bytes(row: row, salt: salt)) }
 }
 

@@ -5,14 +5,18 @@ import LucidSchema
 /// A row whose foreign key points at no row, as `PRAGMA foreign_key_check` finds it, located: the
 /// table, the foreign key's column(s), the row (by its primary key) and the referenced table.
 public struct ForeignKeyViolation: Sendable, Equatable, CustomStringConvertible {
+    /// The table holding the row.
     public var table: String
+    /// The foreign key's column(s).
     public var columns: [String]
     /// The row's primary key, `column=value` pairs (or its rowid for a table without one).
     public var row: String
     /// The value(s) of the foreign key column(s), which no row of `parent` has.
     public var value: String
+    /// The referenced table, which has no such row.
     public var parent: String
 
+    /// E.g. `log_entry.aircraft of row id=7 is 'N1', but aircraft has no such row`.
     public var description: String {
         "\(table).\(columns.joined(separator: ", ")) of row \(row) is \(value), but \(parent) has no such row"
     }

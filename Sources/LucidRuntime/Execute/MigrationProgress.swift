@@ -10,8 +10,14 @@ public struct MigrationProgress: Sendable, Equatable {
     public var operation: String
     /// Rows copied so far by the running operation, and how many it will copy (0 when it copies none).
     public var rowsDone: Int
+    /// Rows the current operation copies (0 when it copies none).
     public var rowsTotal: Int
 
+    /// A progress report (the runtime makes them; tests and custom displays may too).
+    ///
+    /// ```swift
+    /// let progress = MigrationProgress(totalSteps: 3, step: 1, stepLabel: "1.0 → 2.0 (inferred)", operation: "starting")
+    /// ```
     public init(totalSteps: Int, step: Int, stepLabel: String, operation: String, rowsDone: Int = 0, rowsTotal: Int = 0) {
         self.totalSteps = totalSteps
         self.step = step

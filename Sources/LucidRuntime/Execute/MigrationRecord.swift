@@ -45,11 +45,16 @@ public protocol MigrationRecord: Sendable {
 /// A conversion that failed in a typed row transform: a value of the old row does not fit its record
 /// property, or a new value cannot be encoded. Names the row by its rowid in the old table.
 public struct MigrationRowError: Error, Sendable, CustomStringConvertible {
+    /// The table being migrated.
     public var table: String
+    /// The column whose value could not be read.
     public var column: String
+    /// The old row's rowid.
     public var rowid: Int64
+    /// What was wrong, e.g. `expected INTEGER, found TEXT 'abc'`.
     public var message: String
 
+    /// E.g. `table item, row 7, column score: expected INTEGER, found TEXT 'abc'`.
     public var description: String { "table \(table), row \(rowid), column \(column): \(message)" }
 }
 
@@ -95,10 +100,12 @@ public struct MigrationRow {
 
     // MARK: DatabaseValueConvertible values (GRDB's conversions; NULL only for optionals)
 
+    /// Reads column `index` of the old row as `T`; a NULL or a value that is not a `T` throws a ``MigrationRowError`` naming table, row and column.
     public func decode<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
         try convert(type, at: index)
     }
 
+    /// Reads column `index` of the old row as an optional `T` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     public func decodeIfPresent<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T? {
         sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
     }
@@ -106,12 +113,14 @@ public struct MigrationRow {
     // The common types read their own storage class directly; any other storage class takes GRDB's
     // conversion above (e.g. an integer stored in a REAL column).
 
+    /// Reads column `index` of the old row as `String`; a NULL or a value that is not a `String` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: String.Type, at index: Int) throws -> String {
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_TEXT ? Self.text(value) : try convert(type, at: index)
     }
 
+    /// Reads column `index` of the old row as an optional `String` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: String.Type, at index: Int) throws -> String? {
         let value = argument(index)
@@ -122,12 +131,14 @@ public struct MigrationRow {
         }
     }
 
+    /// Reads column `index` of the old row as `Int64`; a NULL or a value that is not a `Int64` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) : try convert(type, at: index)
     }
 
+    /// Reads column `index` of the old row as an optional `Int64` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: Int64.Type, at index: Int) throws -> Int64? {
         let value = argument(index)
@@ -138,6 +149,7 @@ public struct MigrationRow {
         }
     }
 
+    /// Reads column `index` of the old row as `Int`; a NULL or a value that is not a `Int` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: Int.Type, at index: Int) throws -> Int {
         let value = argument(index)
@@ -145,17 +157,20 @@ public struct MigrationRow {
         return try convert(type, at: index)
     }
 
+    /// Reads column `index` of the old row as an optional `Int` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: Int.Type, at index: Int) throws -> Int? {
         sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
     }
 
+    /// Reads column `index` of the old row as `Double`; a NULL or a value that is not a `Double` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: Double.Type, at index: Int) throws -> Double {
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_FLOAT ? sqlite3_value_double(value) : try convert(type, at: index)
     }
 
+    /// Reads column `index` of the old row as an optional `Double` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: Double.Type, at index: Int) throws -> Double? {
         let value = argument(index)
@@ -166,12 +181,14 @@ public struct MigrationRow {
         }
     }
 
+    /// Reads column `index` of the old row as `Bool`; a NULL or a value that is not a `Bool` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: Bool.Type, at index: Int) throws -> Bool {
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) != 0 : try convert(type, at: index)
     }
 
+    /// Reads column `index` of the old row as an optional `Bool` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: Bool.Type, at index: Int) throws -> Bool? {
         sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
@@ -187,11 +204,13 @@ public struct MigrationRow {
 
     // MARK: Other Codable values (JSON text, as GRDB stores them)
 
+    /// Reads column `index` as JSON text decoded to `T` (how GRDB stores other `Codable` values).
     public func decodeJSON<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         guard let value = try decodeJSONIfPresent(type, at: index) else { throw error(at: index, "NULL where \(T.self) is required") }
         return value
     }
 
+    /// Reads column `index` as optional JSON text decoded to `T` (NULL is nil).
     public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, at index: Int) throws -> T? {
         let value = argument(index)
         switch sqlite3_value_type(value) {
@@ -276,23 +295,34 @@ public struct MigrationValues {
 
     // MARK: DatabaseValueConvertible values (their `databaseValue`; nil is NULL)
 
+    /// Sets column `index` of the new row (nil is NULL).
     public mutating func encode<T: DatabaseValueConvertible>(_ value: T?, at index: Int) {
         set(value.map { Slot($0.databaseValue) } ?? .null, at: index)
     }
 
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: String, at index: Int) { set(.text(value), at: index) }
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: String?, at index: Int) { set(value.map(Slot.text) ?? .null, at: index) }
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: Int64, at index: Int) { set(.integer(value), at: index) }
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: Int64?, at index: Int) { set(value.map(Slot.integer) ?? .null, at: index) }
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: Int, at index: Int) { set(.integer(Int64(value)), at: index) }
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: Int?, at index: Int) { set(value.map { .integer(Int64($0)) } ?? .null, at: index) }
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: Double, at index: Int) { set(.real(value), at: index) }
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: Double?, at index: Int) { set(value.map(Slot.real) ?? .null, at: index) }
+    /// Sets column `index` of the new row (nil is NULL).
     @inlinable public mutating func encode(_ value: Bool, at index: Int) { set(.integer(value ? 1 : 0), at: index) }
     @inlinable public mutating func encode(_ value: Bool?, at index: Int) { set(value.map { .integer($0 ? 1 : 0) } ?? .null, at: index) }
 
     // MARK: Other Codable values (JSON text, as GRDB stores them)
 
+    /// Sets column `index` of the new row to `value` as JSON text, as GRDB stores `Codable` values (nil is NULL).
     public mutating func encodeJSON<T: Encodable>(_ value: T?, at index: Int) throws {
         guard let value else {
             set(.null, at: index)

@@ -30,8 +30,11 @@ public struct StoreLedger: Sendable, Equatable, Codable {
 
         /// The version before the step (nil when the store was created or adopted).
         public var from: SchemaVersion?
+        /// The version after the step.
         public var to: SchemaVersion
+        /// What made the step.
         public var kind: Kind
+        /// E.g. `1.0 → 2.0 (inferred)` or `2.0 → 2.1 (moveFlightData)`.
         public var label: String
         /// When the step committed.
         public var appliedAt: Date
@@ -41,10 +44,13 @@ public struct StoreLedger: Sendable, Equatable, Codable {
 
     /// A data migration recorded in the store.
     public struct DataMigrationRecord: Sendable, Equatable, Codable {
+        /// The version the data migration belongs to.
         public var version: SchemaVersion
+        /// Its label, unique within its version.
         public var label: String
         /// `applied`, or why it was not needed (e.g. `not needed: created at 3.0`).
         public var outcome: String
+        /// When it was recorded.
         public var appliedAt: Date
     }
 
@@ -52,6 +58,7 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     public struct PendingCleanupItem: Sendable, Equatable, Codable {
         /// `drop_column`, `drop_table` or `create_index`.
         public var kind: String
+        /// The table concerned.
         public var table: String
         /// The column, table or index concerned.
         public var object: String
@@ -59,13 +66,17 @@ public struct StoreLedger: Sendable, Equatable, Codable {
         public var recordedAt: SchemaVersion
     }
 
+    /// The store's version.
     public var version: SchemaVersion
     /// The SHA-256 of the version's DDL, as the app that wrote it computed it.
     public var checksum: String
+    /// When the version record last changed.
     public var updatedAt: Date
     /// Every step, oldest first.
     public var steps: [Step]
+    /// Every data migration recorded, oldest first.
     public var dataMigrations: [DataMigrationRecord]
+    /// The cleanup still deferred, in the order it will run.
     public var pendingCleanup: [PendingCleanupItem]
 
     /// The last step that changed the store's version after it was created or adopted, if any.

@@ -19,14 +19,20 @@ import LucidSchema
 /// The schema change between `from` and `to` must itself be inferable (the hooks fix the data around it).
 /// A failing hook rolls the whole step back: the store stays at `from`.
 public struct MigrationStage: Sendable {
+    /// The version the stage starts from.
     public var from: SchemaVersion
+    /// The version it reaches (possibly several versions later).
     public var to: SchemaVersion
+    /// Names the stage in logs, progress and the store's ledger.
     public var label: String
+    /// Runs at the old schema, inside the step's transaction, before its SQL.
     public var willMigrate: (@Sendable (Database) throws -> Void)?
+    /// Runs at the new schema, inside the step's transaction, after its SQL.
     public var didMigrate: (@Sendable (Database) throws -> Void)?
     /// Tables whose rows the stage converts one by one (the changes SQL cannot infer).
     public var transforms: [RowTransform]
 
+    /// A stage with hooks and/or row transforms (see the type's example).
     public init(
         from: SchemaVersion, to: SchemaVersion, label: String, transforms: [RowTransform] = [],
         willMigrate: (@Sendable (Database) throws -> Void)? = nil, didMigrate: (@Sendable (Database) throws -> Void)? = nil
@@ -65,6 +71,14 @@ public struct RowTransform: Sendable {
     /// The typed path, for transforms made by `records` between ``MigrationRecord`` types.
     @usableFromInline var recordTransform: RecordTransform?
 
+    /// A transform over GRDB rows: return the new row's values by column, or nil to drop the row.
+    ///
+    /// ```swift
+    /// RowTransform(table: "shelf") { row in
+    ///     guard let label = Int(row["label"] as String) else { return nil }
+    ///     return ["code": row["code"], "label": label.databaseValue]
+    /// }
+    /// ```
     public init(table: String, transform: @escaping @Sendable (Row) throws -> [String: DatabaseValue]?) {
         self.table = table
         self.transform = transform
@@ -97,11 +111,20 @@ public struct RowTransform: Sendable {
 /// A store created at or after the version never runs it (its data was never in the old shape). A store
 /// already past the version when the migration is added (an app update) runs it once on the next open.
 public struct DataMigration: Sendable {
+    /// The version whose step runs it.
     public var version: SchemaVersion
     /// Identifies the migration within its version; with `version`, the record kept in the store.
     public var label: String
+    /// The code, run inside the step's transaction at the new schema.
     public var run: @Sendable (Database) throws -> Void
 
+    /// A data migration.
+    ///
+    /// ```swift
+    /// DataMigration(version: SchemaVersion("3.0"), label: "favourite aircraft with flight data") { db in
+    ///     try db.execute(sql: "UPDATE aircraft SET is_favorite = 1 WHERE id IN (SELECT aircraft FROM flight_data)")
+    /// }
+    /// ```
     public init(version: SchemaVersion, label: String, run: @escaping @Sendable (Database) throws -> Void) {
         self.version = version
         self.label = label

@@ -3,6 +3,11 @@ import GRDB
 
 /// The files SQLite keeps beside a store: its journals and the WAL's shared memory.
 public enum StoreFiles {
+    /// The suffixes of a store's companion files; copy them with the store.
+    ///
+    /// ```swift
+    /// for suffix in [""] + StoreFiles.companions { try? FileManager.default.copyItem(atPath: path + suffix, toPath: backup + suffix) }
+    /// ```
     public static let companions = ["-journal", "-wal", "-shm"]
 
     /// Removes a store file and its companions, ignoring those that do not exist.

@@ -11,7 +11,7 @@ import Logging
 /// ```
 ///
 /// A new file is created directly at the newest version. An existing store is recognised by the
-/// version and checksum recorded inside it, migrated along the cheapest path (see ``MigrationPlanner``),
+/// version and checksum recorded inside it, migrated along the cheapest path (see `MigrationPlanner` (LucidSchema)),
 /// and validated against the newest schema. A store from a newer app, or one whose schema this app
 /// does not know, is refused with a ``StoreError`` unless ``StoreOptions`` chooses another policy.
 public enum LucidStore {
@@ -146,6 +146,11 @@ public enum LucidStore {
 
 /// What a store is, and the path that opening it would take.
 public struct StoreStatus: Sendable {
+    /// What opening the store would do.
+    ///
+    /// ```swift
+    /// if try LucidStore.inspect(atPath: path, history: history).state == .needsMigration { showMigrationNotice() }
+    /// ```
     public enum State: Sendable, Equatable {
         /// No file: it would be created at the newest version.
         case missing
@@ -160,14 +165,18 @@ public struct StoreStatus: Sendable {
         case needsMigration
     }
 
+    /// What opening it would do.
     public var state: State
     /// The recorded version (nil for a missing or empty store).
     public var version: SchemaVersion?
+    /// The recorded checksum of the version's DDL (nil for a missing or empty store).
     public var checksum: String?
     /// Whether the version was recognised from the tables (a store without lucidgen's records).
     public var adopted: Bool
+    /// The path to the newest version, in order (empty when current).
     public var steps: [MigrationStep]
     /// Rows per table, for estimating work.
     public var rowCounts: [String: Int]
+    /// Deferred cleanup items not yet run (see ``StoreOptions/deferCleanup``).
     public var pendingCleanup: Int
 }

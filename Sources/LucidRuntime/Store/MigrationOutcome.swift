@@ -24,11 +24,15 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
 
     /// One step this call ran and committed.
     public struct Step: Sendable, Equatable {
+        /// The version before the step.
         public var from: SchemaVersion
+        /// The version after the step.
         public var to: SchemaVersion
+        /// The step's label, e.g. `1.0 → 2.0 (inferred)`.
         public var label: String
     }
 
+    /// What the store was when this call first looked at it.
     public var start: Start
     /// The store's version when the call returned.
     public var finalVersion: SchemaVersion
@@ -39,7 +43,9 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     /// A change another process made while this call waited for its lock: the version this call had
     /// seen (nil: no schema yet) and the one it found after the wait.
     public struct Elsewhere: Sendable, Equatable {
+        /// The version this call had seen (nil: no schema yet).
         public var from: SchemaVersion?
+        /// The version it found after waiting.
         public var to: SchemaVersion
     }
 

@@ -40,6 +40,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A step would lose data (e.g. a to-many relationship with several links becoming to-one); rolled back.
     case dataWouldBeLost(step: String, message: String)
 
+    /// ``problem`` then ``nextStep``, as printed by `lucidgen`.
     public var description: String {
         "\(problem)\(nextStep.isEmpty ? "" : ". \(nextStep)")"
     }

@@ -4,17 +4,29 @@ import LucidSchema
 
 /// One store of a group migrated together.
 public struct StoreSpec: Sendable {
+    /// The store file.
     public var path: String
+    /// Every version of this store's schema, oldest first.
     public var versions: [Schema]
-    /// The registry's declared stages (see ``SchemaRegistry/stages``).
+    /// The registry's declared stages (see `SchemaRegistry.stages`).
     public var declaredStages: [ExplicitStage]
 
+    /// A store and its versions.
+    ///
+    /// ```swift
+    /// let spec = StoreSpec(path: cachePath, versions: CacheSchema.versions)
+    /// ```
     public init(path: String, versions: [Schema], declaredStages: [ExplicitStage] = []) {
         self.path = path
         self.versions = versions
         self.declaredStages = declaredStages
     }
 
+    /// A store and its generated registry.
+    ///
+    /// ```swift
+    /// let stores = try LucidStore.openTogether([StoreSpec(path: main, registry: FlightLogSchema.self), StoreSpec(path: cache, registry: CacheSchema.self)])
+    /// ```
     public init<Registry: SchemaRegistry>(path: String, registry: Registry.Type) {
         self.init(path: path, versions: registry.versions, declaredStages: registry.stages)
     }

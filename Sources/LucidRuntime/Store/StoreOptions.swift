@@ -23,11 +23,19 @@ public struct StoreOptions: Sendable {
         case wholePath
     }
 
+    /// What to do with a store written by a newer app (default: refuse).
+    ///
+    /// ```swift
+    /// options.newerStorePolicy = .openReadOnly   // show the data, never migrate it down
+    /// ```
     public var newerStorePolicy: IncompatibleStorePolicy = .refuse
+    /// What to do with a store whose version or schema this app does not know (default: refuse;
+    /// `.eraseAndRecreate` only in development builds).
     public var unknownStorePolicy: IncompatibleStorePolicy = .refuse
     /// Defer dropping columns and tables and creating indexes; finish later with
-    /// ``LucidStore/finishDeferredCleanup(_:)`` (or automatically before the next migration).
+    /// ``LucidStore/finishDeferredCleanup(_:logger:)`` (or automatically before the next migration).
     public var deferCleanup = false
+    /// One transaction per step (default) or for the whole path.
     public var atomicity: Atomicity = .perStep
     /// The app's stages (see ``MigrationStage``).
     public var stages: [MigrationStage] = []
@@ -45,5 +53,12 @@ public struct StoreOptions: Sendable {
     /// Called as the migration advances (from the migrating thread).
     public var progress: (@Sendable (MigrationProgress) -> Void)?
 
+    /// The defaults: refuse incompatible stores, one transaction per step, a 60 s busy timeout.
+    ///
+    /// ```swift
+    /// var options = StoreOptions()
+    /// options.stages = FlightLogSchema.stages(using: FlightLogStages())
+    /// options.progress = { print($0.step, $0.totalSteps, $0.operation) }
+    /// ```
     public init() {}
 }
