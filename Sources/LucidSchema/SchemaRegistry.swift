@@ -22,10 +22,23 @@ public protocol SchemaRegistry: Sendable {
     /// routes through them and refuses to run one whose code the app did not provide, instead of
     /// inferring a path around it.
     static var stages: [ExplicitStage] { get }
+
+    /// The newest version, without building any schema: what opening an up-to-date store compares
+    /// with the store's record (every app launch), so that ``versions`` is only built when there is work.
+    static var newestVersion: SchemaVersion { get }
+
+    /// The newest version's checksum, as the generator computed it (see ``newestVersion``).
+    static var newestChecksum: String { get }
 }
 
 extension SchemaRegistry {
     public static var stages: [ExplicitStage] { [] }
+
+    /// Registries generated before ``newestVersion`` existed: read from ``versions`` (builds them).
+    public static var newestVersion: SchemaVersion { current.version }
+
+    /// Registries generated before ``newestChecksum`` existed: the last of ``checksums``.
+    public static var newestChecksum: String { checksums.last ?? "" }
 
     /// The newest schema version.
     public static var current: Schema {

@@ -6,6 +6,10 @@ import LucidRuntime
 
 /// Every schema version of FlightLog, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum FlightLogSchema: SchemaRegistry {
+    /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
+    public static let newestVersion = SchemaVersion("3.0")
+    public static let newestChecksum = "c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2"
+
     public static let versions: [Schema] = [
         version1_0,
         version1_1,

@@ -190,6 +190,10 @@ import LucidRuntime
 
 /// Every schema version of {{module}}, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum {{registryName}}: SchemaRegistry {
+    /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
+    public static let newestVersion = SchemaVersion("{{newestVersion}}")
+    public static let newestChecksum = "{{newestChecksum}}"
+
     public static let versions: [Schema] = [
 {{#versions}}
         {{property}},

@@ -326,6 +326,7 @@ struct ViewModels {
         return [
             "module": model.config.app.moduleName, "registryName": registryName, "versions": versions, "tables": tables,
             "stages": stages, "hasStages": !stages.isEmpty,
+            "newestVersion": model.schemas.last?.version.string ?? "", "newestChecksum": model.schemas.last?.checksum ?? "",
         ]
     }
 

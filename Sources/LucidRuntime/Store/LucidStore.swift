@@ -16,11 +16,15 @@ import Logging
 /// does not know, is refused with a ``StoreError`` unless ``StoreOptions`` chooses another policy.
 public enum LucidStore {
     /// Opens (or creates) the store at `path` and migrates it to the registry's newest version.
+    ///
+    /// Opening a store that is already at the newest version (every launch but the first after an
+    /// update) reads its version record and compares it with the registry's ``SchemaRegistry/newestVersion``
+    /// and checksum: no schema is built, no planner, no checksum computed. Anything else takes the full
+    /// path (registry check, state decision, planner, migration, validation).
     public static func open<Registry: SchemaRegistry>(
         atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
     ) throws(StoreError) -> DatabaseQueue {
-        try checkRegistry(registry)
-        return try open(atPath: path, history: SchemaHistory(registry: registry), options: options)
+        try openReportingOutcome(atPath: path, registry: registry, options: options).database
     }
 
     /// Opens (or creates) the store at `path` for a schema history.
@@ -48,6 +52,10 @@ public enum LucidStore {
     public static func openReportingOutcome<Registry: SchemaRegistry>(
         atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
     ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
+        if let upToDate = try StoreMigrator.openIfCurrent(
+            atPath: path, version: registry.newestVersion, checksum: registry.newestChecksum, options: options) {
+            return (upToDate, MigrationOutcome(start: .version(registry.newestVersion, adopted: false), finalVersion: registry.newestVersion))
+        }
         try checkRegistry(registry)
         return try openReportingOutcome(atPath: path, history: SchemaHistory(registry: registry), options: options)
     }
@@ -140,6 +148,10 @@ public enum LucidStore {
     static func checkRegistry<Registry: SchemaRegistry>(_ registry: Registry.Type) throws(StoreError) {
         for (schema, checksum) in zip(registry.versions, registry.checksums) where schema.checksum != checksum {
             throw .registryMismatch(version: schema.version, generated: checksum, runtime: schema.checksum)
+        }
+        // The launch path trusts newestVersion/newestChecksum: they must say what the versions say.
+        if let newest = registry.versions.last, newest.version != registry.newestVersion || newest.checksum != registry.newestChecksum {
+            throw .registryMismatch(version: registry.newestVersion, generated: registry.newestChecksum, runtime: newest.checksum)
         }
     }
 }

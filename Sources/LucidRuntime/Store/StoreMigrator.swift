@@ -164,6 +164,49 @@ struct StoreMigrator {
 
     // MARK: Opening
 
+    /// The launch path: the store at `path` opened as is when its record says it is at `version` with
+    /// `checksum` and every data migration of `options` is recorded; nil (nothing changed, the
+    /// connection closed) when anything else holds, for the full path to decide. One or two queries.
+    static func openIfCurrent(atPath path: String, version: SchemaVersion, checksum: String, options: StoreOptions) throws(StoreError) -> DatabaseQueue? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size > 0 else { return nil }
+        var configuration = options.configuration
+        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.label = "lucidgen store"
+        let began = Date()
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            // Locked stores are reported now (waiting twice would double the wait); the rest is the full path's.
+            if case .locked = storeError(error, path: path, step: "open", version: nil, since: began) {
+                throw storeError(error, path: path, step: "open", version: nil, since: began)
+            }
+            return nil
+        }
+        do {
+            let current = try queue.read { db -> Bool in
+                typealias S = LedgerTables.Store
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(S.version), \(S.checksum) FROM \(S.name) WHERE id = 1"),
+                    row[S.version] == version.string, row[S.checksum] == checksum
+                else { return false }
+                if options.dataMigrations.isEmpty { return true }
+                typealias D = LedgerTables.DataMigrations
+                guard try db.tableExists(D.name) else { return false }
+                let recorded = Set(try Row.fetchAll(db, sql: "SELECT \(D.version), \(D.label) FROM \(D.name)").map { "\($0[D.version] as String) \($0[D.label] as String)" })
+                return options.dataMigrations.allSatisfy { recorded.contains("\($0.version.string) \($0.label)") }
+            }
+            if current { return queue }
+        } catch {
+            if case .locked = storeError(error, path: path, step: "open", version: nil, since: began) {
+                closeLeavingFilesAsTheyAre(queue)
+                throw storeError(error, path: path, step: "open", version: nil, since: began)
+            }
+        }
+        closeLeavingFilesAsTheyAre(queue)
+        return nil
+    }
+
     /// Opens the file (creating it if missing), applies the app's file policies, and brings it to the
     /// newest version.
     func openAndMigrate() throws(StoreError) -> (DatabaseQueue, MigrationOutcome) {

@@ -6,6 +6,10 @@ import LucidRuntime
 
 /// Every schema version of SeedGraphs, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum SeedGraphsSchema: SchemaRegistry {
+    /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
+    public static let newestVersion = SchemaVersion("2.0")
+    public static let newestChecksum = "0387dc5bfb54cae4714a73344f9f2394e99f6a06ae685e4751a0d9d2bfcb9de0"
+
     public static let versions: [Schema] = [
         version1_0,
         version2_0,

@@ -1,0 +1,54 @@
+// The launch benchmark's app (copied into the synthetic package by make-long-history.py): what an app does
+// at launch, in a fresh process each time.
+//
+//   launch create PATH   creates the store at the newest version with one row (not measured)
+//   launch lucid PATH    LucidStore.open(registry:) of the up-to-date store, then reads one row
+//   launch grdb PATH     a plain GRDB DatabaseQueue on the same file, then reads the same row
+//
+// Prints the microseconds from before the open to after the read (the registry's static initialisation
+// included: it happens inside). Under callgrind, `--toggle-collect=*launchLucid*` / `*launchGRDB*` counts
+// the instructions of exactly that work.
+import Foundation
+import LongHistory
+import LucidRuntime
+
+@inline(never) func launchLucid(_ path: String) throws -> String? {
+    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self)
+    return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 LIMIT 1") }
+}
+
+@inline(never) func launchGRDB(_ path: String) throws -> String? {
+    let store = try DatabaseQueue(path: path)
+    return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 LIMIT 1") }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb PATH\n".utf8))
+    exit(2)
+}
+let path = arguments[2]
+do {
+    switch arguments[1] {
+    case "create":
+        try? FileManager.default.removeItem(atPath: path)
+        let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self)
+        try store.write { try $0.execute(sql: "INSERT INTO entity_0 (id, title) VALUES (1, 'first')") }
+        print("created \(path) at \(LongHistorySchema.newestVersion)")
+    case "lucid", "grdb":
+        let start = DispatchTime.now().uptimeNanoseconds
+        let title = arguments[1] == "lucid" ? try launchLucid(path) : try launchGRDB(path)
+        let end = DispatchTime.now().uptimeNanoseconds
+        guard title == "first" else {
+            FileHandle.standardError.write(Data("launch: read \(title ?? "nil"), expected first\n".utf8))
+            exit(1)
+        }
+        print((end - start) / 1000)
+    default:
+        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb PATH\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("launch: \(error)\n".utf8))
+    exit(1)
+}

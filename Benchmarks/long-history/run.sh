@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The long-history benchmarks (issue 14): a synthetic history like a real app's (default 60 entities over 150
+# versions, 2 changed per version; make-long-history.py), measured side by side.
+#
+#   generate   `lucidgen generate` first run and with no change; lines generated (app, tests)
+#   build      debug build of the generated app and test modules (dependencies built before, not counted)
+#   launch     the first open of an up-to-date store in a fresh process (LucidStore.open with the generated
+#              registry, its static initialisation included) ÷ a plain GRDB DatabaseQueue reading one row:
+#              median of LAUNCH_RUNS (default 21) alternating fresh processes, release build; and, when
+#              valgrind is installed, callgrind's instruction counts of exactly that work.
+#
+# Usage: Benchmarks/long-history/run.sh [generate|build|launch|all] [ENTITIES] [VERSIONS] [CHANGED]
+# LUCIDGEN_ROOT: the lucidgen checkout to measure (default this one), e.g. an older commit's worktree for "before".
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="${LUCIDGEN_ROOT:-$here/../..}"
+root="$(cd "$root" && pwd)"
+what="${1:-all}"; entities="${2:-60}"; versions="${3:-150}"; changed="${4:-2}"
+work="$root/.build/bench-long-history"
+project="$work/project"
+mkdir -p "$work"
+ms() { date +%s%N; }
+
+(cd "$root" && swift build -c release --product lucidgen --scratch-path "$root/.build-release" > "$work/release-build.log" 2>&1) \
+    || { tail -20 "$work/release-build.log"; exit 1; }
+lucidgen="$root/.build-release/release/lucidgen"
+
+rm -rf "$project"
+python3 "$here/make-long-history.py" "$project" "$root" "$entities" "$versions" "$changed"
+cd "$project"
+echo "history: $entities entities x $versions versions, $changed changed per version"
+
+start=$(ms); "$lucidgen" generate > "$work/generate.log"; end=$(ms)
+gen_ms=$(( (end - start) / 1000000 ))
+start=$(ms); "$lucidgen" generate > /dev/null; end=$(ms)
+regen_ms=$(( (end - start) / 1000000 ))
+app_lines=$(find Sources/LongHistory/Generated -name '*.swift' -print0 | xargs -0 cat | wc -l)
+test_lines=$(find Tests/LongHistoryTests/Generated -name '*.swift' -print0 | xargs -0 cat | wc -l)
+schema_lines=$(find Sources/LongHistory/Generated -name '*Schema.swift' -print0 | xargs -0 cat | wc -l)
+echo "generate: first run ${gen_ms} ms, no change ${regen_ms} ms"
+echo "generated lines: app ${app_lines} (schema file ${schema_lines}), tests ${test_lines}, total $((app_lines + test_lines))"
+
+if [[ "$what" == build || "$what" == all ]]; then
+    # Dependencies first, with placeholder modules, so that the measured build compiles only generated code.
+    mkdir -p "$work/hold"; rm -rf "$work/hold/"*
+    mv Sources/LongHistory/Generated "$work/hold/app"; mv Tests/LongHistoryTests/Generated "$work/hold/tests"
+    echo "import LucidRuntime" > Sources/LongHistory/Placeholder.swift
+    echo "import LucidTesting" > Tests/LongHistoryTests/Placeholder.swift
+    mv Sources/launch/main.swift "$work/hold/main.swift"; echo "import LucidRuntime" > Sources/launch/main.swift
+    swift build --build-tests --scratch-path "$work/scratch" > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
+    rm Sources/LongHistory/Placeholder.swift Tests/LongHistoryTests/Placeholder.swift
+    mv "$work/hold/app" Sources/LongHistory/Generated; mv "$work/hold/tests" Tests/LongHistoryTests/Generated
+    mv "$work/hold/main.swift" Sources/launch/main.swift
+    start=$(ms); swift build --build-tests --scratch-path "$work/scratch" > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }; end=$(ms)
+    echo "debug build of the generated app and tests (and the launch tool): $(( (end - start) / 1000000 )) ms"
+fi
+
+if [[ "$what" == launch || "$what" == all ]]; then
+    swift build -c release --product launch --scratch-path "$work/scratch-release" > "$work/launch-build.log" 2>&1 \
+        || { tail -20 "$work/launch-build.log"; exit 1; }
+    launch="$work/scratch-release/release/launch"
+    store="$work/launch.sqlite"
+    "$launch" create "$store" > /dev/null
+    runs="${LAUNCH_RUNS:-21}"
+    lucid=(); grdb=()
+    for ((i = 0; i < runs; i++)); do
+        grdb+=("$("$launch" grdb "$store")"); lucid+=("$("$launch" lucid "$store")")
+    done
+    median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+    ml=$(median "${lucid[@]}"); mg=$(median "${grdb[@]}")
+    echo "launch (wall, median of $runs fresh processes): LucidStore.open ${ml} us, GRDB DatabaseQueue ${mg} us, ratio $(python3 -c "print(f'{$ml/$mg:.2f}')") (goal <= 1.2)"
+    if command -v valgrind > /dev/null; then
+        count() {
+            valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.$1" --collect-atstart=no "--toggle-collect=*$2*" "$launch" "$1" "$store" > /dev/null 2> "$work/callgrind.$1.log"
+            grep -E '^(summary|totals):' "$work/callgrind.$1" | head -1 | awk '{print $2}'
+        }
+        il=$(count lucid launchLucid); ig=$(count grdb launchGRDB)
+        echo "launch (callgrind instructions): LucidStore.open ${il}, GRDB DatabaseQueue ${ig}, ratio $(python3 -c "print(f'{$il/$ig:.2f}')") (goal <= 1.2)"
+    fi
+fi
