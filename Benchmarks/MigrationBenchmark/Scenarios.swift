@@ -84,6 +84,11 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
         ]
     }
 
+    /// The statements of ``sql`` without its `BEGIN`/`COMMIT`: what an app runs in one GRDB `write`.
+    var statementsInTransaction: String {
+        sql.split(separator: "\n").filter { $0 != "BEGIN;" && $0 != "COMMIT;" }.joined(separator: "\n")
+    }
+
     /// The hand-written SQL a careful developer would run for the same change (sqlite3 CLI), with the
     /// foreign key discipline of SQLite's documentation where tables are rebuilt.
     var sql: String {

@@ -25,10 +25,50 @@ if arguments.count >= 3, arguments[1] == "--rebuild-child" {
     print(usage.ru_maxrss)
     exit(0)
 }
+if arguments.count >= 5, arguments[1] == "--constant-child" {
+    // Child mode, for strace and callgrind: one O(1) scenario on the store given, by `lucid` or `grdb`
+    // (`--toggle-collect='$s19migration_benchmark12constantStep*'` counts exactly the open, the step and the commit).
+    // A first run on a copy warms the process (the Swift runtime instantiates each generic type once per
+    // process, as the wall-time runs below do after their first of 9); the second is the one counted.
+    guard let scenario = Scenarios.all.first(where: { $0.rawValue == arguments[3] }) else { fatalError("no scenario \(arguments[3])") }
+    let warm = arguments[4] + ".warm"
+    try? FileManager.default.removeItem(atPath: warm)
+    try FileManager.default.copyItem(atPath: arguments[4], toPath: warm)
+    try warmUp(arguments[2] == "lucid", scenario, path: warm)
+    try constantStep(arguments[2] == "lucid", scenario, path: arguments[4])
+    exit(0)
+}
+
+@inline(never) func warmUp(_ lucid: Bool, _ scenario: Scenarios, path: String) throws {
+    try openAndStep(lucid, scenario, path: path)
+    try FileManager.default.removeItem(atPath: path)
+}
+
+@inline(never) func constantStep(_ lucid: Bool, _ scenario: Scenarios, path: String) throws {
+    try openAndStep(lucid, scenario, path: path)
+}
+
+@inline(__always) func openAndStep(_ lucid: Bool, _ scenario: Scenarios, path: String) throws {
+    if lucid {
+        var options = StoreOptions()
+        options.logger.logLevel = .warning
+        if ProcessInfo.processInfo.environment["BENCHMARK_TRACE_SQL"] != nil {
+            options.configuration.prepareDatabase { db in db.trace { print("SQL: \($0)") } }
+        }
+        try LucidStore.open(atPath: path, versions: Scenarios.versions(for: scenario), options: options).close()
+    } else {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: scenario.statementsInTransaction) }
+        try queue.close()
+    }
+}
+
 let rows = arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
 let measureMemory = arguments.contains("--memory")
 // Only the per-row transform stage against its SQL rebuild (for profiling the transform).
 let transformOnly = arguments.contains("--transform-only")
+// Only the O(1) operations in process against GRDB (for profiling the fixed cost of a migration).
+let constantOnly = arguments.contains("--constant-only")
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-benchmark-\(getpid())")
 try? FileManager.default.removeItem(at: folder)
@@ -70,6 +110,15 @@ func makeBase(_ count: Int, name: String) throws -> String {
     return path
 }
 
+if arguments.count >= 4, arguments[1] == "--make-base" {
+    // Writes the benchmark's store at 1.0 with N rows to PATH (for --constant-child).
+    let made = try makeBase(Int(arguments[3]) ?? 1_000_000, name: "base.sqlite")
+    try? FileManager.default.removeItem(atPath: arguments[2])
+    try FileManager.default.copyItem(atPath: made, toPath: arguments[2])
+    try? FileManager.default.removeItem(at: folder)
+    exit(0)
+}
+
 func copy(_ base: String, _ name: String) throws -> String {
     let path = folder.appendingPathComponent(name).path
     try? FileManager.default.removeItem(atPath: path)
@@ -86,6 +135,35 @@ func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(wi
 var quiet = StoreOptions()
 quiet.logger.logLevel = .warning
 print(pad("operation", 46) + "  lucidgen     sqlite3    ratio")
+// O(1) operations in process: LucidStore.open migrating the one step ÷ a plain GRDB DatabaseQueue(path:)
+// running the same statements in one `write` transaction, both timed from before opening to after the
+// commit, each on a fresh copy of the 1M-row store, interleaved, median of 9.
+if !transformOnly {
+    print(pad("O(1) operation, in process (median of 9)", 46) + "  lucidgen   GRDB+DDL    ratio")
+    for scenario in Scenarios.all where scenario.isConstantTime {
+        var ours: [Double] = []
+        var theirs: [Double] = []
+        for run in 0..<9 {
+            let mine = try copy(base, "o1-ours-\(run).sqlite")
+            let start = Date()
+            let database = try LucidStore.open(atPath: mine, versions: Scenarios.versions(for: scenario), options: quiet)
+            ours.append(Date().timeIntervalSince(start))
+            try database.close()
+            let reference = try copy(base, "o1-grdb-\(run).sqlite")
+            let grdbStart = Date()
+            let queue = try DatabaseQueue(path: reference)
+            try queue.write { db in try db.execute(sql: scenario.statementsInTransaction) }
+            theirs.append(Date().timeIntervalSince(grdbStart))
+            try queue.close()
+            try? FileManager.default.removeItem(atPath: mine)
+            try? FileManager.default.removeItem(atPath: reference)
+        }
+        let (a, b) = (median(ours), median(theirs))
+        print(pad(scenario.label, 46) + String(format: "%8.2f ms %8.2f ms %7.2f (goal <= 1.1)", a * 1000, b * 1000, a / b))
+    }
+}
+if constantOnly { exit(0) }
+
 let runs = 3
 for scenario in Scenarios.all where !transformOnly {
     var ours: [Double] = []

@@ -58,6 +58,10 @@ import Testing
         #expect(ledger.steps.dropFirst().allSatisfy { ($0.duration ?? -1) >= 0 }, "each step's duration is recorded")
         #expect(ledger.steps.dropFirst().allSatisfy { $0.appliedAt >= start.addingTimeInterval(-1) })
         #expect(ledger.steps.map(\.appliedAt) == ledger.steps.map(\.appliedAt).sorted())
+        #expect(ledger.steps.allSatisfy { $0.appliedAt <= Date().addingTimeInterval(1) })
+        // The recorded text: ISO 8601, UTC, milliseconds (formatted by hand, not by ISO8601DateFormatter).
+        let recorded = try withDatabase(path) { try String.fetchAll($0, sql: "SELECT applied_at FROM lucid_migration_log") }
+        #expect(recorded.count == 3 && recorded.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil }, "\(recorded)")
         #expect(ledger.lastMigration?.label == "1.1 → 2.0 (note items)")
         #expect(ledger.dataMigrations.map { "\($0.version) \($0.label): \($0.outcome)" } == ["2.0 shout: applied"])
         #expect(ledger.pendingCleanup.map { "\($0.kind) \($0.table).\($0.object) at \($0.recordedAt)" } == ["drop_column tag.old at 1.1"])

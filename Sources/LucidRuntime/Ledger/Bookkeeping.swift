@@ -14,20 +14,48 @@ enum Bookkeeping {
     }
 
     static func hasBookkeeping(_ db: Database) throws -> Bool {
-        try db.tableExists(LedgerTables.Store.name)
+        try tableExists(LedgerTables.Store.name, db)
     }
 
+    /// Whether the table exists: one small query where GRDB's `tableExists` reads and caches the whole
+    /// schema (these checks run on every open and in every step).
+    static func tableExists(_ name: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name]) == true
+    }
+
+    /// The version record, or nil when the store has none.
     static func record(_ db: Database) throws -> Record? {
         guard try hasBookkeeping(db) else { return nil }
+        return try recordedVersion(db)
+    }
+
+    /// The version record of a store known to have the table (inside a migration's transaction).
+    static func recordedVersion(_ db: Database) throws -> Record? {
         typealias T = LedgerTables.Store
         guard let row = try Row.fetchOne(db, sql: "SELECT \(T.version), \(T.checksum) FROM \(T.name) WHERE id = 1") else { return nil }
         return Record(version: row[T.version], checksum: row[T.checksum])
     }
 
-    static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
+    /// The current time as the ledger records it: ISO 8601 in UTC with milliseconds
+    /// (`2026-11-24T06:33:00.123Z`), what `StoreLedger` reads back.
+    static func now() -> String { timestamp(Date()) }
+
+    /// `date` as the ledger records it. Formatted by hand: Foundation's `ISO8601DateFormatter` costs more
+    /// to create on Linux (ICU) than the rest of a one-step migration's bookkeeping together.
+    static func timestamp(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var whole = milliseconds / 1000
+        var millis = Int32(milliseconds % 1000)
+        if millis < 0 { millis += 1000; whole -= 1 }  // before 1970: the remainder counts up from the second below
+        var seconds = time_t(whole)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(millis, 3))Z"
     }
 
     /// Creates the tables (if needed) and records `schema` as the store's version, logging the step
@@ -77,15 +105,19 @@ public enum PendingCleanup {
     }
 
     static func items(_ db: Database) throws -> [Item] {
-        guard try db.tableExists(T.name) else { return [] }
+        guard try Bookkeeping.tableExists(T.name, db) else { return [] }
         return try Row.fetchAll(db, sql: "SELECT \(T.kind), \(T.table), \(T.object), \(T.sql) FROM \(T.name) ORDER BY id").map {
             Item(kind: $0[T.kind], table: $0[T.table], object: $0[T.object], sql: $0[T.sql])
         }
     }
 
     static func tolerance(_ db: Database) throws -> Tolerance {
+        tolerance(of: try items(db))
+    }
+
+    static func tolerance(of items: [Item]) -> Tolerance {
         var tolerance = Tolerance()
-        for item in try items(db) {
+        for item in items {
             switch item.kind {
             case "drop_table": tolerance.tables.insert(item.table.lowercased())
             case "drop_column": tolerance.columns.insert("\(item.table.lowercased()).\(item.object.lowercased())")
@@ -99,7 +131,12 @@ public enum PendingCleanup {
     /// them. Returns how many ran.
     @discardableResult
     static func finish(_ db: Database, logger: Logger, tables: Set<String>? = nil) throws -> Int {
-        guard try db.tableExists(T.name) else { return 0 }
+        try finishCounting(db, logger: logger, tables: tables).ran
+    }
+
+    /// ``finish(_:logger:tables:)``, also saying how many items stay pending (of other tables).
+    static func finishCounting(_ db: Database, logger: Logger, tables: Set<String>?) throws -> (ran: Int, left: Int) {
+        guard try Bookkeeping.tableExists(T.name, db) else { return (0, 0) }
         let scope = tables.map { Set($0.map { $0.lowercased() }) }
         let rows = try Row.fetchAll(db, sql: "SELECT id, \(T.kind), \(T.table), \(T.object), \(T.sql) FROM \(T.name) ORDER BY id")
         var count = 0
@@ -111,6 +148,6 @@ public enum PendingCleanup {
             try db.execute(sql: "DELETE FROM \(T.name) WHERE id = ?", arguments: [row["id"] as Int64])
             count += 1
         }
-        return count
+        return (count, rows.count - count)
     }
 }

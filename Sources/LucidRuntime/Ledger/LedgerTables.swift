@@ -6,7 +6,7 @@ import GRDB
 ///
 /// They live in the store itself, so a step's schema change and its record commit in one transaction.
 /// Their shape only ever grows by added nullable columns, so a store written by an older runtime
-/// opens with a newer one (``upgrade(_:)``), and an older runtime reads a newer store's ledger.
+/// opens with a newer one (``create(_:)`` adds what an older runtime's ledger lacks), and an older runtime reads a newer store's ledger.
 enum LedgerTables {
     /// The store's version: one row.
     enum Store {
@@ -85,14 +85,25 @@ enum LedgerTables {
 
     /// The tables a version record needs, created if missing (in the caller's transaction).
     static func create(_ db: Database) throws {
-        for statement in [createStore, createSteps, createPendingCleanup] { try db.execute(sql: statement) }
-        try upgrade(db)
+        // One query says which exist and whether the log has today's columns (this runs with every step):
+        // only missing tables are created, and only a log written by an older runtime is upgraded.
+        guard let row = try Row.fetchOne(
+            db, sql: """
+                SELECT (SELECT group_concat(name, ' ') FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?)),
+                       (SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)
+                """,
+            arguments: [Store.name, Steps.name, PendingCleanup.name, Steps.name, Steps.durationSeconds])
+        else { return }
+        let existing = Set(((row[0] as String?) ?? "").split(separator: " ").map(String.init))
+        for (name, statement) in [(Store.name, createStore), (Steps.name, createSteps), (PendingCleanup.name, createPendingCleanup)]
+        where !existing.contains(name) {
+            try db.execute(sql: statement)
+        }
+        if existing.contains(Steps.name), (row[1] as Int) == 0 { try addDuration(db) }
     }
 
-    /// Brings a ledger written by an older runtime to today's shape: added nullable columns only.
-    static func upgrade(_ db: Database) throws {
-        if try !db.columns(in: Steps.name).contains(where: { $0.name == Steps.durationSeconds }) {
-            try db.execute(sql: "ALTER TABLE \(Steps.name) ADD COLUMN \(Steps.durationSeconds) REAL")
-        }
+    /// Brings a log written by an older runtime to today's shape: an added nullable column.
+    static func addDuration(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE \(Steps.name) ADD COLUMN \(Steps.durationSeconds) REAL")
     }
 }
