@@ -12,6 +12,21 @@ public struct Schema: Sendable, Hashable, Codable {
         self.tables = tables.sorted { $0.name < $1.name }
     }
 
+    /// A version stated by what changed since `previous`: its tables are `previous`'s, with each table of
+    /// `changed` replacing the one of the same name (or added), and the tables named in `removed` gone.
+    ///
+    /// Generated registries state every version after the first this way, so that a long history
+    /// (hundreds of versions, most tables unchanged in each) costs lines for its changes only.
+    ///
+    /// ```swift
+    /// static let version1_1 = Schema(version: SchemaVersion("1.1"), basedOn: version1_0,
+    ///                                replacing: [table_aircraft_2], removing: ["old_notes"])
+    /// ```
+    public init(version: SchemaVersion, basedOn previous: Schema, replacing changed: [SchemaTable], removing removed: [String] = []) {
+        let gone = Set(changed.map(\.name)).union(removed)
+        self.init(version: version, tables: previous.tables.filter { !gone.contains($0.name) } + changed)
+    }
+
     /// The table with this name (SQLite compares names case-insensitively).
     public func table(named name: String) -> SchemaTable? {
         tables.first { $0.name.lowercased() == name.lowercased() }

@@ -17,6 +17,9 @@ import Testing
         #expect(FlightLogSchema.versions.map(\.version.string) == ["1.0", "1.1", "2.0", "2.1", "3.0"])
         #expect(FlightLogSchema.versions.map(\.checksum) == FlightLogSchema.checksums)
         #expect(FlightLogSchema.current.version == SchemaVersion("3.0"))
+        // What opening an up-to-date store compares, without building any version (the launch path).
+        #expect(FlightLogSchema.newestVersion == FlightLogSchema.current.version)
+        #expect(FlightLogSchema.newestChecksum == FlightLogSchema.current.checksum)
     }
 
     @Test func readmeExampleWorks() throws {

@@ -32,14 +32,7 @@ public enum FlightLogSchema: SchemaRegistry {
         ExplicitStage(from: SchemaVersion("2.0"), to: SchemaVersion("2.1"), label: "moveFlightData", transformedTables: []),
     ]
 
-    /// Schema version 1.0 (checksum `afebd35fbe013c6d4ae9f0c63f20d2de4b5f43e6a952ba032c042296fd690370`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme" TEXT, "photo" BLOB, "tail_number" TEXT NOT NULL);
-    /// CREATE TABLE "flight" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT NOT NULL, "arrival" TEXT NOT NULL, "date" TEXT NOT NULL, "departure" TEXT NOT NULL, "duration" REAL NOT NULL DEFAULT 0.0, "remarks" TEXT, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "flight_aircraft_index" ON "flight" ("aircraft");
-    /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
-    /// ```
+    /// Schema version 1.0 (checksum `afebd35fbe013c6d4ae9f0c63f20d2de4b5f43e6a952ba032c042296fd690370`).
     static let version1_0 = Schema(
         version: SchemaVersion("1.0"),
         tables: [
@@ -48,64 +41,22 @@ public enum FlightLogSchema: SchemaRegistry {
             table_pilot_1,
         ])
 
-    /// Schema version 1.1 (checksum `e17cfc692b7ddaa2c801c79f27590e347779e7d5df4300f156f5c8cb12140d7f`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme" TEXT, "flight_data" BLOB, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
-    /// CREATE TABLE "flight" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT NOT NULL, "arrival" TEXT NOT NULL, "date" TEXT NOT NULL, "departure" TEXT NOT NULL, "duration" REAL NOT NULL DEFAULT 0.0, "night_landings" INTEGER NOT NULL DEFAULT 0, "remarks" TEXT, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "flight_aircraft_index" ON "flight" ("aircraft");
-    /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
-    /// ```
+    /// Schema version 1.1 (checksum `e17cfc692b7ddaa2c801c79f27590e347779e7d5df4300f156f5c8cb12140d7f`): `table_aircraft_2`, `table_flight_2` since 1.0.
     static let version1_1 = Schema(
-        version: SchemaVersion("1.1"),
-        tables: [
-            table_aircraft_2,
-            table_flight_2,
-            table_pilot_1,
-        ])
+        version: SchemaVersion("1.1"), basedOn: version1_0,
+        replacing: [table_aircraft_2, table_flight_2])
 
-    /// Schema version 2.0 (checksum `f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme" TEXT, "flight_data" BLOB, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
-    /// CREATE TABLE "log_entry" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT NOT NULL, "arrival" TEXT NOT NULL, "date" TEXT NOT NULL, "departure" TEXT NOT NULL, "duration" REAL NOT NULL DEFAULT 0.0, "night_landings" INTEGER NOT NULL DEFAULT 0, "notes" TEXT, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "log_entry_aircraft_index" ON "log_entry" ("aircraft");
-    /// CREATE TABLE "log_entry_crew" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "log_entry"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "pilot"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "log_entry_crew_target_index" ON "log_entry_crew" ("target_id");
-    /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
-    /// ```
+    /// Schema version 2.0 (checksum `f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66`): `table_log_entry_1`, `table_log_entry_crew_1`, `flight` removed since 1.1.
     static let version2_0 = Schema(
-        version: SchemaVersion("2.0"),
-        tables: [
-            table_aircraft_2,
-            table_log_entry_1,
-            table_log_entry_crew_1,
-            table_pilot_1,
-        ])
+        version: SchemaVersion("2.0"), basedOn: version1_1,
+        replacing: [table_log_entry_1, table_log_entry_crew_1], removing: ["flight"])
 
-    /// Schema version 2.1 (checksum `c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme" TEXT, "flight_data" BLOB, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
-    /// CREATE TABLE "flight_data" ("id" INTEGER PRIMARY KEY, "aircraft" TEXT NOT NULL, "data" BLOB NOT NULL, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "flight_data_aircraft_index" ON "flight_data" ("aircraft");
-    /// CREATE TABLE "log_entry" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT NOT NULL, "arrival" TEXT NOT NULL, "date" TEXT NOT NULL, "departure" TEXT NOT NULL, "duration" REAL NOT NULL DEFAULT 0.0, "night_landings" INTEGER NOT NULL DEFAULT 0, "notes" TEXT, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "log_entry_aircraft_index" ON "log_entry" ("aircraft");
-    /// CREATE TABLE "log_entry_crew" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "log_entry"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "pilot"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "log_entry_crew_target_index" ON "log_entry_crew" ("target_id");
-    /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
-    /// ```
+    /// Schema version 2.1 (checksum `c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786`): `table_flight_data_1`, `table_log_entry_2` since 2.0.
     static let version2_1 = Schema(
-        version: SchemaVersion("2.1"),
-        tables: [
-            table_aircraft_2,
-            table_flight_data_1,
-            table_log_entry_2,
-            table_log_entry_crew_1,
-            table_pilot_1,
-        ])
+        version: SchemaVersion("2.1"), basedOn: version2_0,
+        replacing: [table_flight_data_1, table_log_entry_2])
 
-    /// Schema version 3.0 (checksum `c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2`):
+    /// Schema version 3.0 (checksum `c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2`): `table_aircraft_3` since 2.1.
     ///
     /// ```sql
     /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme" TEXT, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
@@ -118,201 +69,156 @@ public enum FlightLogSchema: SchemaRegistry {
     /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
     /// ```
     static let version3_0 = Schema(
-        version: SchemaVersion("3.0"),
-        tables: [
-            table_aircraft_3,
-            table_flight_data_1,
-            table_log_entry_2,
-            table_log_entry_crew_1,
-            table_pilot_1,
-        ])
+        version: SchemaVersion("3.0"), basedOn: version2_1,
+        replacing: [table_aircraft_3])
 
     /// Table `aircraft` (version 1.0).
     static let table_aircraft_1: SchemaTable = SchemaTable(
-        name: "aircraft", kind: .entity,
+        name: "aircraft",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "enum aircraft_class"),
-            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil, valueType: "enum aircraft_category"),
-            SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct color_scheme"),
-            SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, valueType: "enum aircraft_class"),
+            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", valueType: "enum aircraft_category"),
+            SchemaColumn(name: "color_scheme", type: .text, notNull: false, valueType: "struct color_scheme"),
+            SchemaColumn(name: "photo", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "tail_number", type: .text, notNull: true, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `flight` (version 1.0).
     static let table_flight_1: SchemaTable = SchemaTable(
-        name: "flight", kind: .entity,
+        name: "flight",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil, valueType: "seconds"),
-            SchemaColumn(name: "remarks", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
+            SchemaColumn(name: "arrival", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "date", type: .text, notNull: true, valueType: "date"),
+            SchemaColumn(name: "departure", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", valueType: "seconds"),
+            SchemaColumn(name: "remarks", type: .text, notNull: false, valueType: "string"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"])])
 
-    /// Table `pilot` (versions 1.0, 1.1, 2.0, 2.1, 3.0).
+    /// Table `pilot` (versions 1.0 to 3.0).
     static let table_pilot_1: SchemaTable = SchemaTable(
-        name: "pilot", kind: .entity,
+        name: "pilot",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "license_number", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "ratings", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "[string]"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "license_number", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "name", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "ratings", type: .text, notNull: true, valueType: "[string]"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
-    /// Table `aircraft` (versions 1.1, 2.0, 2.1).
+    /// Table `aircraft` (versions 1.1 to 2.1).
     static let table_aircraft_2: SchemaTable = SchemaTable(
-        name: "aircraft", kind: .entity,
+        name: "aircraft",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "enum aircraft_class"),
-            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil, valueType: "enum aircraft_category"),
-            SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct color_scheme"),
-            SchemaColumn(name: "flight_data", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, valueType: "enum aircraft_class"),
+            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", valueType: "enum aircraft_category"),
+            SchemaColumn(name: "color_scheme", type: .text, notNull: false, valueType: "struct color_scheme"),
+            SchemaColumn(name: "flight_data", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", valueType: "bool"),
+            SchemaColumn(name: "photo", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "tail_number", type: .text, notNull: true, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `flight` (version 1.1).
     static let table_flight_2: SchemaTable = SchemaTable(
-        name: "flight", kind: .entity,
+        name: "flight",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil, valueType: "seconds"),
-            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "remarks", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
+            SchemaColumn(name: "arrival", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "date", type: .text, notNull: true, valueType: "date"),
+            SchemaColumn(name: "departure", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", valueType: "seconds"),
+            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
+            SchemaColumn(name: "remarks", type: .text, notNull: false, valueType: "string"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"])])
 
     /// Table `log_entry` (version 2.0).
     static let table_log_entry_1: SchemaTable = SchemaTable(
-        name: "log_entry", kind: .entity,
+        name: "log_entry",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil, valueType: "seconds"),
-            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "notes", type: .text, notNull: false, defaultSQL: nil, renamedFrom: "remarks", valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
+            SchemaColumn(name: "arrival", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "date", type: .text, notNull: true, valueType: "date"),
+            SchemaColumn(name: "departure", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", valueType: "seconds"),
+            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
+            SchemaColumn(name: "notes", type: .text, notNull: false, renamedFrom: "remarks", valueType: "string"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"], unique: false),
-        ],
+        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"])],
         renamedFrom: "flight")
 
-    /// Table `log_entry_crew` (versions 2.0, 2.1, 3.0).
+    /// Table `log_entry_crew` (versions 2.0 to 3.0).
     static let table_log_entry_crew_1: SchemaTable = SchemaTable(
         name: "log_entry_crew", kind: .join,
         columns: [
-            SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "source_id", type: .integer, notNull: true),
+            SchemaColumn(name: "target_id", type: .integer, notNull: true),
         ],
         primaryKey: ["source_id", "target_id"],
         foreignKeys: [
             SchemaForeignKey(columns: ["source_id"], table: "log_entry", tableColumns: ["id"], onDelete: .cascade),
             SchemaForeignKey(columns: ["target_id"], table: "pilot", tableColumns: ["id"], onDelete: .cascade),
         ],
-        indexes: [
-            SchemaIndex(name: "log_entry_crew_target_index", columns: ["target_id"], unique: false),
-        ],
-        renamedFrom: nil)
+        indexes: [SchemaIndex(name: "log_entry_crew_target_index", columns: ["target_id"])])
 
-    /// Table `flight_data` (versions 2.1, 3.0).
+    /// Table `flight_data` (versions 2.1 to 3.0).
     static let table_flight_data_1: SchemaTable = SchemaTable(
-        name: "flight_data", kind: .entity,
+        name: "flight_data",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "data", type: .blob, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
+            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
+            SchemaColumn(name: "data", type: .blob, notNull: true, valueType: "data"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "flight_data_aircraft_index", columns: ["aircraft"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "flight_data_aircraft_index", columns: ["aircraft"])])
 
-    /// Table `log_entry` (versions 2.1, 3.0).
+    /// Table `log_entry` (versions 2.1 to 3.0).
     static let table_log_entry_2: SchemaTable = SchemaTable(
-        name: "log_entry", kind: .entity,
+        name: "log_entry",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "arrival", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "date", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "departure", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", renamedFrom: nil, valueType: "seconds"),
-            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "notes", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
+            SchemaColumn(name: "arrival", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "date", type: .text, notNull: true, valueType: "date"),
+            SchemaColumn(name: "departure", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", valueType: "seconds"),
+            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
+            SchemaColumn(name: "notes", type: .text, notNull: false, valueType: "string"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"])])
 
     /// Table `aircraft` (version 3.0).
     static let table_aircraft_3: SchemaTable = SchemaTable(
-        name: "aircraft", kind: .entity,
+        name: "aircraft",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "enum aircraft_class"),
-            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", renamedFrom: nil, valueType: "enum aircraft_category"),
-            SchemaColumn(name: "color_scheme", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct color_scheme"),
-            SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "photo", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "tail_number", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, valueType: "enum aircraft_class"),
+            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", valueType: "enum aircraft_category"),
+            SchemaColumn(name: "color_scheme", type: .text, notNull: false, valueType: "struct color_scheme"),
+            SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", valueType: "bool"),
+            SchemaColumn(name: "photo", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "tail_number", type: .text, notNull: true, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 }

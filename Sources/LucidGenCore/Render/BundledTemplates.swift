@@ -217,13 +217,21 @@ public enum {{registryName}}: SchemaRegistry {
 {{/hasStages}}
 {{#versions}}
 
-    /// Schema version {{version}} (checksum `{{checksum}}`):
+{{#full}}
+    /// Schema version {{version}} (checksum `{{checksum}}`).
+{{/full}}
+{{^full}}
+    /// Schema version {{version}} (checksum `{{checksum}}`): {{changes}} since {{previousVersion}}.
+{{/full}}
+{{#hasDDL}}
     ///
     /// ```sql
 {{#ddl}}
     /// {{.}};
 {{/ddl}}
     /// ```
+{{/hasDDL}}
+{{#full}}
     static let {{property}} = Schema(
         version: SchemaVersion("{{version}}"),
         tables: [
@@ -231,41 +239,39 @@ public enum {{registryName}}: SchemaRegistry {
             {{.}},
 {{/tableProperties}}
         ])
+{{/full}}
+{{^full}}
+    static let {{property}} = Schema(
+        version: SchemaVersion("{{version}}"), basedOn: {{previous}},
+        replacing: [{{replacing}}]{{#hasRemovals}}, removing: [{{removing}}]{{/hasRemovals}})
+{{/full}}
 {{/versions}}
 {{#tables}}
 
-    /// Table `{{name}}`{{#usedBy}} ({{.}}){{/usedBy}}.
+    /// Table `{{name}}` ({{usedBy}}).
     static let {{property}}: SchemaTable = SchemaTable(
-        name: "{{name}}", kind: .{{kind}},
+        name: "{{name}}",{{#isJoin}} kind: .join,{{/isJoin}}
         columns: [
 {{#columns}}
-            SchemaColumn(name: "{{name}}", type: .{{type}}, notNull: {{notNull}}, defaultSQL: {{defaultSQL}}, renamedFrom: {{renamedFrom}}{{#convertedFromJoinTable}}, convertedFromJoinTable: "{{.}}"{{/convertedFromJoinTable}}{{#valueType}}, valueType: {{.}}{{/valueType}}{{#lossyConversionFrom}}, lossyConversionFrom: {{.}}{{/lossyConversionFrom}}{{#reusesName}}, reusesName: true{{/reusesName}}),
+            SchemaColumn(name: "{{name}}", type: .{{type}}, notNull: {{notNull}}{{#columnDefault}}, defaultSQL: {{.}}{{/columnDefault}}{{#columnRenamedFrom}}, renamedFrom: {{.}}{{/columnRenamedFrom}}{{#convertedFromJoinTable}}, convertedFromJoinTable: "{{.}}"{{/convertedFromJoinTable}}{{#valueType}}, valueType: {{.}}{{/valueType}}{{#lossyConversionFrom}}, lossyConversionFrom: {{.}}{{/lossyConversionFrom}}{{#columnReusesName}}, reusesName: true{{/columnReusesName}}),
 {{/columns}}
         ],
-        primaryKey: [{{primaryKey}}],
-{{^foreignKeys}}
-        foreignKeys: [],
-{{/foreignKeys}}
-{{#hasForeignKeys}}
+        primaryKey: [{{primaryKey}}]{{#foreignKeysLine}},
+        foreignKeys: [{{.}}]{{/foreignKeysLine}}{{#foreignKeysLines}},
         foreignKeys: [
 {{#foreignKeys}}
-            SchemaForeignKey(columns: [{{columns}}], table: "{{table}}", tableColumns: [{{tableColumns}}], onDelete: .{{onDelete}}),
+            {{.}},
 {{/foreignKeys}}
-        ],
-{{/hasForeignKeys}}
-{{^indexes}}
-        indexes: [],
-{{/indexes}}
-{{#hasIndexes}}
+        ]{{/foreignKeysLines}}{{#indexesLine}},
+        indexes: [{{.}}]{{/indexesLine}}{{#indexesLines}},
         indexes: [
 {{#indexes}}
-            SchemaIndex(name: "{{name}}", columns: [{{columns}}], unique: {{unique}}),
+            {{.}},
 {{/indexes}}
-        ],
-{{/hasIndexes}}
-        renamedFrom: {{renamedFrom}}{{#convertedFromColumn}},
-        convertedFromColumn: "{{.}}"{{/convertedFromColumn}}{{#reusesName}},
-        reusesName: true{{/reusesName}})
+        ]{{/indexesLines}}{{#tableRenamedFrom}},
+        renamedFrom: {{.}}{{/tableRenamedFrom}}{{#convertedFromColumn}},
+        convertedFromColumn: "{{.}}"{{/convertedFromColumn}}{{#tableReusesName}},
+        reusesName: true{{/tableReusesName}})
 {{/tables}}
 }
 
@@ -441,20 +447,21 @@ struct {{suiteName}} {
 
 /// Deterministic rows for each version, built with that version's record types: edge values cycle
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
-/// relationships get zero, one or two links.
+/// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum {{seedsName}} {
+    static let seeders: [VersionedSeeder] = [
+{{#seeders}}
+        VersionedSeeder(from: SchemaVersion("{{from}}"), through: SchemaVersion("{{through}}"), {{function}}),
+{{/seeders}}
+    ]
+
     static func seed(version: String, _ db: Database, rows: Int) throws {
-        switch version {
-{{#seeds}}
-        case "{{version}}": try {{function}}(db, rows: rows)
-{{/seeds}}
-        default: throw ExpectationError("no seed for version \(version)")
-        }
+        try VersionedSeeder.seed(seeders, version: try SchemaVersion(parsing: version), db, rows: rows)
     }
-{{#seeds}}
+{{#seedFunctions}}
 
     static func {{function}}(_ db: Database, rows: Int) throws {
-{{#records}}
+{{#record}}
         for row in 1...rows {
             _ = try {{typeName}}(
 {{#arguments}}
@@ -469,9 +476,9 @@ enum {{seedsName}} {
             }
         }
 {{/links}}
-{{/records}}
+{{/record}}
     }
-{{/seeds}}
+{{/seedFunctions}}
 }
 {{#subtypes}}
 {{#caseIterable}}

@@ -169,36 +169,45 @@ struct ViewModels {
     func migrationTests(provider: String) -> [String: Any] {
         let module = model.config.app.moduleName
         let fixtures = FixtureRows(model: model)
-        let seeds = model.versions.map { version -> [String: Any] in
-            let shapes = fixtures.shapes(at: version)
-            let records = shapes.map { shape -> [String: Any] in
-                let parameters = (self.shape(shape)["properties"] as? [[String: Any]] ?? []).map { $0["swiftName"] as! String }
-                var expressions: [String: String] = [:]
-                if case .property(let key) = shape.identifier.kind {
-                    expressions[Naming.swiftIdentifier(Naming.propertyName(key))] = "Seed.identifier(row: row)"
+        // One seeding function per distinct record type (its rows and links), and the range of versions
+        // each seeds: a long history changes few entities per version, so this grows with the changes.
+        var functions: [[String: Any]] = []
+        var functionNames: [String: String] = [:]  // rendered body → function name
+        var seeders: [[String: Any]] = []
+        var open: [String: Int] = [:]  // function name → its range's index in `seeders`
+        var previous: SchemaVersion?
+        for version in model.versions {
+            var used: [String] = []
+            for shape in fixtures.shapes(at: version) {
+                let record = seedRecord(shape, fixtures: fixtures)
+                let body = Self.seedBodyKey(record)
+                let name: String
+                if let existing = functionNames[body] {
+                    name = existing
                 } else {
-                    expressions["id"] = "Seed.identifier(row: row)"
-                }
-                var links: [[String: Any]] = []
-                for (index, property) in shape.properties.enumerated() {
-                    let swiftName = Naming.swiftIdentifier(property.swiftName)
-                    switch property.kind {
-                    case .value:
-                        if expressions[swiftName] == nil { expressions[swiftName] = ".seed(row: row, salt: \(FixtureRows.salt(ofPropertyAt: index)))" }
-                    case .toOne:
-                        expressions[swiftName] = property.nullable
-                            ? "Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }"
-                            : "Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }"
-                    case .toMany:
-                        links.append(["linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": fixtures.maxLinks(property, of: shape)])
+                    var candidate = "seed\(shape.typeName)"
+                    var suffix = 2
+                    while functionNames.values.contains(candidate) {
+                        candidate = "seed\(shape.typeName)_\(suffix)"
+                        suffix += 1
                     }
+                    name = candidate
+                    functionNames[body] = name
+                    functions.append(["function": name, "record": record])
                 }
-                var arguments = parameters.map { ["label": Self.argumentLabel($0), "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
-                if !arguments.isEmpty { arguments[arguments.count - 1]["last"] = true }
-                return ["typeName": shape.typeName, "arguments": arguments, "links": links]
+                used.append(name)
             }
-            return ["version": version.string, "function": "seed_\(version.identifierSuffix)", "records": records]
+            for (name, index) in open where !used.contains(name) {
+                seeders[index]["through"] = previous!.string
+                open[name] = nil
+            }
+            for name in used where open[name] == nil {
+                open[name] = seeders.count
+                seeders.append(["function": name, "from": version.string])
+            }
+            previous = version
         }
+        for (_, index) in open { seeders[index]["through"] = previous!.string }
         var naming: [[String: Any]] = []
         var recordChecks: [[String: Any]] = []
         for entity in model.entities {
@@ -250,7 +259,8 @@ struct ViewModels {
         return [
             "module": module, "registryName": registryName, "protocolName": "\(module)MigrationExpectations", "provider": provider,
             "suiteName": "\(module)MigrationTests", "seedsName": "\(module)MigrationSeeds", "current": model.currentVersion.string,
-            "versions": model.versions.map { "\"\($0.string)\"" }.joined(separator: ", "), "seeds": seeds,
+            "versions": model.versions.map { "\"\($0.string)\"" }.joined(separator: ", "),
+            "seedFunctions": functions, "seeders": seeders,
             // Released versions (before the current one) should each have a committed fixture store; a
             // brand-new project has none, and no test reports about it.
             "hasReleased": model.versions.contains { $0 < model.currentVersion },
@@ -258,6 +268,43 @@ struct ViewModels {
             "naming": naming, "recordChecks": recordChecks, "exclusions": exclusions, "transforms": transforms, "hooks": hooks,
             "subtypes": model.subtypes.map(seedableSubtype),
         ]
+    }
+
+    /// How the generated tests seed one record type: its initialiser's arguments (edge values, references
+    /// to other seeded rows) and the links of its to-many relationships.
+    private func seedRecord(_ shape: EntityShape, fixtures: FixtureRows) -> [String: Any] {
+        let parameters = (self.shape(shape)["properties"] as? [[String: Any]] ?? []).map { $0["swiftName"] as! String }
+        var expressions: [String: String] = [:]
+        if case .property(let key) = shape.identifier.kind {
+            expressions[Naming.swiftIdentifier(Naming.propertyName(key))] = "Seed.identifier(row: row)"
+        } else {
+            expressions["id"] = "Seed.identifier(row: row)"
+        }
+        var links: [[String: Any]] = []
+        for (index, property) in shape.properties.enumerated() {
+            let swiftName = Naming.swiftIdentifier(property.swiftName)
+            switch property.kind {
+            case .value:
+                if expressions[swiftName] == nil { expressions[swiftName] = ".seed(row: row, salt: \(FixtureRows.salt(ofPropertyAt: index)))" }
+            case .toOne:
+                expressions[swiftName] = property.nullable
+                    ? "Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }"
+                    : "Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }"
+            case .toMany:
+                links.append(["linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": fixtures.maxLinks(property, of: shape)])
+            }
+        }
+        var arguments = parameters.map { ["label": Self.argumentLabel($0), "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
+        if !arguments.isEmpty { arguments[arguments.count - 1]["last"] = true }
+        return ["typeName": shape.typeName, "arguments": arguments, "links": links]
+    }
+
+    /// What a seeding function's body says, as one string: two versions share a function only when
+    /// their bodies are equal.
+    private static func seedBodyKey(_ record: [String: Any]) -> String {
+        let arguments = (record["arguments"] as! [[String: Any]]).map { "\($0["label"]!)=\($0["value"]!)" }
+        let links = (record["links"] as! [[String: Any]]).map { "\($0["linkType"]!)/\($0["maxLinks"]!)" }
+        return "\(record["typeName"]!)(\(arguments.joined(separator: ",")))\(links.joined(separator: ","))"
     }
 
     /// An argument label: keywords need no backticks there (Swift warns about them), except these three.
@@ -295,7 +342,7 @@ struct ViewModels {
         var tables: [[String: Any]] = []
         var usedBy: [String: [String]] = [:]
         var definitionsPerName: [String: Int] = [:]
-        let versions = model.schemas.map { schema -> [String: Any] in
+        var versions = model.schemas.map { schema -> [String: Any] in
             let properties = schema.tables.map { table -> String in
                 if let existing = tableProperties[table] {
                     usedBy[existing, default: []].append(schema.version.string)
@@ -313,12 +360,35 @@ struct ViewModels {
             }
             return [
                 "version": schema.version.string, "property": "version\(schema.version.identifierSuffix)", "checksum": schema.checksum,
-                "ddl": schema.ddl, "tableProperties": properties,
+                "tableProperties": properties, "tableNames": schema.tables.map(\.name),
             ]
         }
+        // Every version after the first says only what changed since the one before: the tables it
+        // replaces or adds, and the names it removes (a long history costs lines for its changes only).
+        for index in versions.indices {
+            let properties = versions[index]["tableProperties"] as! [String]
+            if index == 0 { versions[index]["full"] = true; continue }
+            let before = Set(versions[index - 1]["tableProperties"] as! [String])
+            let names = Set(versions[index]["tableNames"] as! [String])
+            let changed = properties.filter { !before.contains($0) }
+            let removed = (versions[index - 1]["tableNames"] as! [String]).filter { !names.contains($0) }
+            versions[index]["previous"] = versions[index - 1]["property"]
+            versions[index]["previousVersion"] = versions[index - 1]["version"]
+            versions[index]["replacing"] = changed.joined(separator: ", ")
+            versions[index]["removing"] = removed.map(swiftStringLiteral).joined(separator: ", ")
+            versions[index]["hasRemovals"] = !removed.isEmpty
+            let said = changed.map { "`\($0)`" } + removed.map { "`\($0)` removed" }
+            versions[index]["changes"] = said.isEmpty ? "no table changed" : said.joined(separator: ", ")
+        }
+        // The newest version's statements, for readers; older versions' are one `lucidgen plan` away.
+        if let last = model.schemas.last, !versions.isEmpty {
+            versions[versions.count - 1]["ddl"] = last.ddl
+            versions[versions.count - 1]["hasDDL"] = true
+        }
+        let order = Dictionary(uniqueKeysWithValues: model.schemas.enumerated().map { ($1.version.string, $0) })
         for index in tables.indices {
             let property = tables[index]["property"] as! String
-            tables[index]["usedBy"] = "version\(usedBy[property]!.count == 1 ? "" : "s") " + usedBy[property]!.joined(separator: ", ")
+            tables[index]["usedBy"] = Self.versionRanges(usedBy[property]!, order: order)
         }
         let stages = model.customSteps.map { step -> [String: Any] in
             ["from": step.from.string, "to": step.to.string, "label": step.label, "tables": step.tables.map { swiftStringLiteral($0.table) }.joined(separator: ", ")]
@@ -330,30 +400,50 @@ struct ViewModels {
         ]
     }
 
+    /// "version 1.0", "versions 1.0 to 2.3", "versions 1.0 to 1.4, 2.0": runs of consecutive versions.
+    static func versionRanges(_ versions: [String], order: [String: Int]) -> String {
+        var runs: [(String, String)] = []
+        var last = -2
+        for version in versions {
+            let position = order[version] ?? -2
+            if position == last + 1, !runs.isEmpty { runs[runs.count - 1].1 = version } else { runs.append((version, version)) }
+            last = position
+        }
+        let text = runs.map { $0.0 == $0.1 ? $0.0 : "\($0.0) to \($0.1)" }.joined(separator: ", ")
+        return (versions.count == 1 ? "version " : "versions ") + text
+    }
+
+    /// One table constant's arguments; those at their default (`nil`, `[]`, `false`, `.entity`) are left
+    /// out, so the constant says what is particular to the table.
     private func table(_ table: SchemaTable) -> [String: Any] {
         func list(_ names: [String]) -> String { names.map(swiftStringLiteral).joined(separator: ", ") }
-        func optional(_ text: String?) -> String { text.map(swiftStringLiteral) ?? "nil" }
+        // Distinct key names for columns and the table: a Mustache section looks a missing key up in the
+        // enclosing context, so a column must never find its table's `renamedFrom`.
         var result: [String: Any] = [
-            "name": table.name, "kind": table.kind.rawValue, "primaryKey": list(table.primaryKey), "renamedFrom": optional(table.renamedFrom),
+            "name": table.name, "primaryKey": list(table.primaryKey),
             "columns": table.columns.map { column -> [String: Any] in
-                var result: [String: Any] = [
-                    "name": column.name, "type": String(describing: column.type), "notNull": column.notNull,
-                    "defaultSQL": optional(column.defaultSQL), "renamedFrom": optional(column.renamedFrom),
-                ]
+                var result: [String: Any] = ["name": column.name, "type": String(describing: column.type), "notNull": column.notNull]
+                if let value = column.defaultSQL { result["columnDefault"] = swiftStringLiteral(value) }
+                if let old = column.renamedFrom { result["columnRenamedFrom"] = swiftStringLiteral(old) }
                 if let join = column.convertedFromJoinTable { result["convertedFromJoinTable"] = join }
                 if let valueType = column.valueType { result["valueType"] = swiftStringLiteral(valueType) }
                 if let lossy = column.lossyConversionFrom { result["lossyConversionFrom"] = swiftStringLiteral(lossy) }
-                if column.reusesName == true { result["reusesName"] = true }
+                if column.reusesName == true { result["columnReusesName"] = true }
                 return result
             },
-            "foreignKeys": table.foreignKeys.map { key -> [String: Any] in
-                ["columns": list(key.columns), "table": key.table, "tableColumns": list(key.tableColumns), "onDelete": String(describing: key.onDelete)]
-            },
-            "indexes": table.indexes.map { index -> [String: Any] in ["name": index.name, "columns": list(index.columns), "unique": index.unique] },
-            "hasForeignKeys": !table.foreignKeys.isEmpty, "hasIndexes": !table.indexes.isEmpty,
         ]
+        if table.kind == .join { result["isJoin"] = true }
+        let foreignKeys = table.foreignKeys.map { key in
+            "SchemaForeignKey(columns: [\(list(key.columns))], table: \(swiftStringLiteral(key.table)), tableColumns: [\(list(key.tableColumns))], onDelete: .\(key.onDelete))"
+        }
+        let indexes = table.indexes.map { index in
+            "SchemaIndex(name: \(swiftStringLiteral(index.name)), columns: [\(list(index.columns))]\(index.unique ? ", unique: true" : ""))"
+        }
+        if foreignKeys.count == 1 { result["foreignKeysLine"] = foreignKeys[0] } else if !foreignKeys.isEmpty { result["foreignKeysLines"] = true; result["foreignKeys"] = foreignKeys }
+        if indexes.count == 1 { result["indexesLine"] = indexes[0] } else if !indexes.isEmpty { result["indexesLines"] = true; result["indexes"] = indexes }
+        if let old = table.renamedFrom { result["tableRenamedFrom"] = swiftStringLiteral(old) }
         if let column = table.convertedFromColumn { result["convertedFromColumn"] = column }
-        if table.reusesName == true { result["reusesName"] = true }
+        if table.reusesName == true { result["tableReusesName"] = true }
         return result
     }
 }

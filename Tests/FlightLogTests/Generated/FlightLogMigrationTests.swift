@@ -95,20 +95,24 @@ struct FlightLogMigrationTests {
 
 /// Deterministic rows for each version, built with that version's record types: edge values cycle
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
-/// relationships get zero, one or two links.
+/// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum FlightLogMigrationSeeds {
+    static let seeders: [VersionedSeeder] = [
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedAircraft_1_0),
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedFlight_1_0),
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("3.0"), seedPilot_1_0),
+        VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("2.1"), seedAircraft_1_1),
+        VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("1.1"), seedFlight_1_1),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("3.0"), seedLogEntry_2_0),
+        VersionedSeeder(from: SchemaVersion("2.1"), through: SchemaVersion("3.0"), seedFlightData_2_1),
+        VersionedSeeder(from: SchemaVersion("3.0"), through: SchemaVersion("3.0"), seedAircraft_3_0),
+    ]
+
     static func seed(version: String, _ db: Database, rows: Int) throws {
-        switch version {
-        case "1.0": try seed_1_0(db, rows: rows)
-        case "1.1": try seed_1_1(db, rows: rows)
-        case "2.0": try seed_2_0(db, rows: rows)
-        case "2.1": try seed_2_1(db, rows: rows)
-        case "3.0": try seed_3_0(db, rows: rows)
-        default: throw ExpectationError("no seed for version \(version)")
-        }
+        try VersionedSeeder.seed(seeders, version: try SchemaVersion(parsing: version), db, rows: rows)
     }
 
-    static func seed_1_0(_ db: Database, rows: Int) throws {
+    static func seedAircraft_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Aircraft_1_0(
                 id: Seed.identifier(row: row),
@@ -120,6 +124,9 @@ enum FlightLogMigrationSeeds {
                 photo: .seed(row: row, salt: 6)
             ).inserted(db)
         }
+    }
+
+    static func seedFlight_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Flight_1_0(
                 id: Seed.identifier(row: row),
@@ -131,6 +138,9 @@ enum FlightLogMigrationSeeds {
                 remarks: .seed(row: row, salt: 5)
             ).inserted(db)
         }
+    }
+
+    static func seedPilot_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Pilot_1_0(
                 id: Seed.identifier(row: row),
@@ -141,7 +151,7 @@ enum FlightLogMigrationSeeds {
         }
     }
 
-    static func seed_1_1(_ db: Database, rows: Int) throws {
+    static func seedAircraft_1_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Aircraft_1_1(
                 id: Seed.identifier(row: row),
@@ -155,6 +165,9 @@ enum FlightLogMigrationSeeds {
                 flightData: .seed(row: row, salt: 8)
             ).inserted(db)
         }
+    }
+
+    static func seedFlight_1_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Flight_1_1(
                 id: Seed.identifier(row: row),
@@ -167,30 +180,9 @@ enum FlightLogMigrationSeeds {
                 nightLandings: .seed(row: row, salt: 7)
             ).inserted(db)
         }
-        for row in 1...rows {
-            _ = try Pilot_1_0(
-                id: Seed.identifier(row: row),
-                name: .seed(row: row, salt: 1),
-                ratings: .seed(row: row, salt: 3),
-                licenseNumber: .seed(row: row, salt: 2)
-            ).inserted(db)
-        }
     }
 
-    static func seed_2_0(_ db: Database, rows: Int) throws {
-        for row in 1...rows {
-            _ = try Aircraft_1_1(
-                id: Seed.identifier(row: row),
-                tailNumber: .seed(row: row, salt: 1),
-                aircraftType: .seed(row: row, salt: 2),
-                aircraftClass: .seed(row: row, salt: 3),
-                category: .seed(row: row, salt: 4),
-                colorScheme: .seed(row: row, salt: 5),
-                photo: .seed(row: row, salt: 6),
-                isFavorite: .seed(row: row, salt: 7),
-                flightData: .seed(row: row, salt: 8)
-            ).inserted(db)
-        }
+    static func seedLogEntry_2_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try LogEntry_2_0(
                 id: Seed.identifier(row: row),
@@ -208,30 +200,9 @@ enum FlightLogMigrationSeeds {
                 try LogEntry_2_0.CrewLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
             }
         }
-        for row in 1...rows {
-            _ = try Pilot_1_0(
-                id: Seed.identifier(row: row),
-                name: .seed(row: row, salt: 1),
-                ratings: .seed(row: row, salt: 3),
-                licenseNumber: .seed(row: row, salt: 2)
-            ).inserted(db)
-        }
     }
 
-    static func seed_2_1(_ db: Database, rows: Int) throws {
-        for row in 1...rows {
-            _ = try Aircraft_1_1(
-                id: Seed.identifier(row: row),
-                tailNumber: .seed(row: row, salt: 1),
-                aircraftType: .seed(row: row, salt: 2),
-                aircraftClass: .seed(row: row, salt: 3),
-                category: .seed(row: row, salt: 4),
-                colorScheme: .seed(row: row, salt: 5),
-                photo: .seed(row: row, salt: 6),
-                isFavorite: .seed(row: row, salt: 7),
-                flightData: .seed(row: row, salt: 8)
-            ).inserted(db)
-        }
+    static func seedFlightData_2_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try FlightData_2_1(
                 data: .seed(row: row, salt: 1),
@@ -239,34 +210,9 @@ enum FlightLogMigrationSeeds {
                 id: Seed.identifier(row: row)
             ).inserted(db)
         }
-        for row in 1...rows {
-            _ = try LogEntry_2_0(
-                id: Seed.identifier(row: row),
-                date: .seed(row: row, salt: 1),
-                departure: .seed(row: row, salt: 3),
-                arrival: .seed(row: row, salt: 4),
-                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                duration: .seed(row: row, salt: 2),
-                notes: .seed(row: row, salt: 5),
-                nightLandings: .seed(row: row, salt: 7)
-            ).inserted(db)
-        }
-        for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try LogEntry_2_0.CrewLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
-            }
-        }
-        for row in 1...rows {
-            _ = try Pilot_1_0(
-                id: Seed.identifier(row: row),
-                name: .seed(row: row, salt: 1),
-                ratings: .seed(row: row, salt: 3),
-                licenseNumber: .seed(row: row, salt: 2)
-            ).inserted(db)
-        }
     }
 
-    static func seed_3_0(_ db: Database, rows: Int) throws {
+    static func seedAircraft_3_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Aircraft_3_0(
                 id: Seed.identifier(row: row),
@@ -277,38 +223,6 @@ enum FlightLogMigrationSeeds {
                 colorScheme: .seed(row: row, salt: 5),
                 photo: .seed(row: row, salt: 6),
                 isFavorite: .seed(row: row, salt: 7)
-            ).inserted(db)
-        }
-        for row in 1...rows {
-            _ = try FlightData_2_1(
-                data: .seed(row: row, salt: 1),
-                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                id: Seed.identifier(row: row)
-            ).inserted(db)
-        }
-        for row in 1...rows {
-            _ = try LogEntry_2_0(
-                id: Seed.identifier(row: row),
-                date: .seed(row: row, salt: 1),
-                departure: .seed(row: row, salt: 3),
-                arrival: .seed(row: row, salt: 4),
-                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                duration: .seed(row: row, salt: 2),
-                notes: .seed(row: row, salt: 5),
-                nightLandings: .seed(row: row, salt: 7)
-            ).inserted(db)
-        }
-        for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try LogEntry_2_0.CrewLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
-            }
-        }
-        for row in 1...rows {
-            _ = try Pilot_1_0(
-                id: Seed.identifier(row: row),
-                name: .seed(row: row, salt: 1),
-                ratings: .seed(row: row, salt: 3),
-                licenseNumber: .seed(row: row, salt: 2)
             ).inserted(db)
         }
     }

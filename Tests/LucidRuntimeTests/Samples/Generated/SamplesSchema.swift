@@ -6,6 +6,10 @@ import LucidRuntime
 
 /// Every schema version of Samples, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum SamplesSchema: SchemaRegistry {
+    /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
+    public static let newestVersion = SchemaVersion("2.0")
+    public static let newestChecksum = "5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543"
+
     public static let versions: [Schema] = [
         version1_0,
         version2_0,
@@ -22,18 +26,14 @@ public enum SamplesSchema: SchemaRegistry {
         ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "app code for sample", transformedTables: ["sample"]),
     ]
 
-    /// Schema version 1.0 (checksum `c07ff74c191251d90de84a93b15e5b5fd778465dd9e65c2882f6139d10a24964`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "sample" ("id" INTEGER PRIMARY KEY NOT NULL, "big" INTEGER NOT NULL, "code" TEXT NOT NULL, "flag" INTEGER NOT NULL, "formats" INTEGER NOT NULL, "kind" TEXT NOT NULL, "label" TEXT NOT NULL, "link" TEXT, "note" TEXT, "payload" BLOB, "ratio" REAL NOT NULL, "shape" TEXT, "stamp" TEXT NOT NULL, "tags" TEXT NOT NULL, "weight" REAL);
-    /// ```
+    /// Schema version 1.0 (checksum `c07ff74c191251d90de84a93b15e5b5fd778465dd9e65c2882f6139d10a24964`).
     static let version1_0 = Schema(
         version: SchemaVersion("1.0"),
         tables: [
             table_sample_1,
         ])
 
-    /// Schema version 2.0 (checksum `5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543`):
+    /// Schema version 2.0 (checksum `5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543`): `table_class_1`, `table_default_1`, `table_init_1`, `table_order_1`, `table_order_from_1`, `table_protocol_1`, `table_sample_2`, `table_select_1`, `table_type_1` since 1.0.
     ///
     /// ```sql
     /// CREATE TABLE "class" ("id" TEXT PRIMARY KEY NOT NULL, "class" TEXT);
@@ -49,196 +49,154 @@ public enum SamplesSchema: SchemaRegistry {
     /// CREATE TABLE "type" ("id" TEXT PRIMARY KEY NOT NULL, "type" TEXT);
     /// ```
     static let version2_0 = Schema(
-        version: SchemaVersion("2.0"),
-        tables: [
-            table_class_1,
-            table_default_1,
-            table_init_1,
-            table_order_1,
-            table_order_from_1,
-            table_protocol_1,
-            table_sample_2,
-            table_select_1,
-            table_type_1,
-        ])
+        version: SchemaVersion("2.0"), basedOn: version1_0,
+        replacing: [table_class_1, table_default_1, table_init_1, table_order_1, table_order_from_1, table_protocol_1, table_sample_2, table_select_1, table_type_1])
 
     /// Table `sample` (version 1.0).
     static let table_sample_1: SchemaTable = SchemaTable(
-        name: "sample", kind: .entity,
+        name: "sample",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "big", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "code", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "flag", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "formats", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "option_set sample_format"),
-            SchemaColumn(name: "kind", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "enum sample_kind"),
-            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "link", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "url"),
-            SchemaColumn(name: "note", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "payload", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "ratio", type: .real, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "double"),
-            SchemaColumn(name: "shape", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct sample_shape"),
-            SchemaColumn(name: "stamp", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "[string]"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "float"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "big", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "code", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "flag", type: .integer, notNull: true, valueType: "bool"),
+            SchemaColumn(name: "formats", type: .integer, notNull: true, valueType: "option_set sample_format"),
+            SchemaColumn(name: "kind", type: .text, notNull: true, valueType: "enum sample_kind"),
+            SchemaColumn(name: "label", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "link", type: .text, notNull: false, valueType: "url"),
+            SchemaColumn(name: "note", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "payload", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "ratio", type: .real, notNull: true, valueType: "double"),
+            SchemaColumn(name: "shape", type: .text, notNull: false, valueType: "struct sample_shape"),
+            SchemaColumn(name: "stamp", type: .text, notNull: true, valueType: "date"),
+            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
+            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `class` (version 2.0).
     static let table_class_1: SchemaTable = SchemaTable(
-        name: "class", kind: .entity,
+        name: "class",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "class", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "class", type: .text, notNull: false, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `default` (version 2.0).
     static let table_default_1: SchemaTable = SchemaTable(
-        name: "default", kind: .entity,
+        name: "default",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "default", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "default", type: .text, notNull: false, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `init` (version 2.0).
     static let table_init_1: SchemaTable = SchemaTable(
-        name: "init", kind: .entity,
+        name: "init",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "init", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "init", type: .text, notNull: false, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `order` (version 2.0).
     static let table_order_1: SchemaTable = SchemaTable(
-        name: "order", kind: .entity,
+        name: "order",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "all_cases", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "class", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "coding_keys", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "columns", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "database_table_name", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "default", type: .text, notNull: true, defaultSQL: "'x'", renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "description", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "did_insert", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "encode", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "group", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "[int]"),
-            SchemaColumn(name: "hash", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "init", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "int_value", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "migration_columns", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "name", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "protocol", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "raw_value", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "row", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "select", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "string_value", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "table", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "double"),
-            SchemaColumn(name: "type", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "values", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "where", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "all_cases", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "class", type: .integer, notNull: false, valueType: "bool"),
+            SchemaColumn(name: "coding_keys", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "columns", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "database_table_name", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "default", type: .text, notNull: true, defaultSQL: "'x'", valueType: "string"),
+            SchemaColumn(name: "description", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "did_insert", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "encode", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "group", type: .text, notNull: true, valueType: "[int]"),
+            SchemaColumn(name: "hash", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "init", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "int_value", type: .integer, notNull: false, valueType: "int"),
+            SchemaColumn(name: "migration_columns", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "name", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "protocol", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "raw_value", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "row", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "select", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "string_value", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "table", type: .real, notNull: false, valueType: "double"),
+            SchemaColumn(name: "type", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "values", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "where", type: .text, notNull: false, valueType: "to_one"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["where"], table: "class", tableColumns: ["id"], onDelete: .setNull),
-        ],
-        indexes: [
-            SchemaIndex(name: "order_where_index", columns: ["where"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["where"], table: "class", tableColumns: ["id"], onDelete: .setNull)],
+        indexes: [SchemaIndex(name: "order_where_index", columns: ["where"])])
 
     /// Table `order_from` (version 2.0).
     static let table_order_from_1: SchemaTable = SchemaTable(
         name: "order_from", kind: .join,
         columns: [
-            SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "target_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "source_id", type: .integer, notNull: true),
+            SchemaColumn(name: "target_id", type: .text, notNull: true),
         ],
         primaryKey: ["source_id", "target_id"],
         foreignKeys: [
             SchemaForeignKey(columns: ["source_id"], table: "order", tableColumns: ["id"], onDelete: .cascade),
             SchemaForeignKey(columns: ["target_id"], table: "class", tableColumns: ["id"], onDelete: .cascade),
         ],
-        indexes: [
-            SchemaIndex(name: "order_from_target_index", columns: ["target_id"], unique: false),
-        ],
-        renamedFrom: nil)
+        indexes: [SchemaIndex(name: "order_from_target_index", columns: ["target_id"])])
 
     /// Table `protocol` (version 2.0).
     static let table_protocol_1: SchemaTable = SchemaTable(
-        name: "protocol", kind: .entity,
+        name: "protocol",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "protocol", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "protocol", type: .text, notNull: false, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `sample` (version 2.0).
     static let table_sample_2: SchemaTable = SchemaTable(
-        name: "sample", kind: .entity,
+        name: "sample",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "big", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "code", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "flag", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "formats", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "option_set sample_format"),
-            SchemaColumn(name: "kind", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "enum sample_kind"),
-            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "link", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "url"),
-            SchemaColumn(name: "note", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "payload", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "ratio", type: .real, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "double"),
-            SchemaColumn(name: "shape", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct sample_shape"),
-            SchemaColumn(name: "stamp", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "[string]"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "float"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "big", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "code", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "flag", type: .integer, notNull: true, valueType: "bool"),
+            SchemaColumn(name: "formats", type: .integer, notNull: true, valueType: "option_set sample_format"),
+            SchemaColumn(name: "kind", type: .text, notNull: true, valueType: "enum sample_kind"),
+            SchemaColumn(name: "label", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "link", type: .text, notNull: false, valueType: "url"),
+            SchemaColumn(name: "note", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "payload", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "ratio", type: .real, notNull: true, valueType: "double"),
+            SchemaColumn(name: "shape", type: .text, notNull: false, valueType: "struct sample_shape"),
+            SchemaColumn(name: "stamp", type: .text, notNull: true, valueType: "date"),
+            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
+            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `select` (version 2.0).
     static let table_select_1: SchemaTable = SchemaTable(
-        name: "select", kind: .entity,
+        name: "select",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "any", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "by", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "is", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
+            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
+            SchemaColumn(name: "any", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "by", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "is", type: .integer, notNull: false, valueType: "int"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `type` (version 2.0).
     static let table_type_1: SchemaTable = SchemaTable(
-        name: "type", kind: .entity,
+        name: "type",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "type", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "type", type: .text, notNull: false, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 }

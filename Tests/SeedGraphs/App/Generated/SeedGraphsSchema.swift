@@ -21,23 +21,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         "0387dc5bfb54cae4714a73344f9f2394e99f6a06ae685e4751a0d9d2bfcb9de0",
     ]
 
-    /// Schema version 1.0 (checksum `2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "a" ("id" INTEGER PRIMARY KEY, "b" INTEGER NOT NULL, "label" TEXT NOT NULL, FOREIGN KEY ("b") REFERENCES "b"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "a_b_index" ON "a" ("b");
-    /// CREATE TABLE "b" ("id" INTEGER PRIMARY KEY NOT NULL, "label" TEXT NOT NULL, "next" INTEGER NOT NULL, FOREIGN KEY ("next") REFERENCES "b"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "b_next_index" ON "b" ("next");
-    /// CREATE TABLE "employee" ("id" INTEGER PRIMARY KEY NOT NULL, "manager" INTEGER, "name" TEXT NOT NULL, "team" TEXT NOT NULL, FOREIGN KEY ("team") REFERENCES "team"("id") ON DELETE CASCADE, FOREIGN KEY ("manager") REFERENCES "employee"("id") ON DELETE SET NULL);
-    /// CREATE INDEX "employee_team_index" ON "employee" ("team");
-    /// CREATE INDEX "employee_manager_index" ON "employee" ("manager");
-    /// CREATE TABLE "employee_mentors" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "employee"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "employee_mentors_target_index" ON "employee_mentors" ("target_id");
-    /// CREATE TABLE "team" ("id" TEXT PRIMARY KEY NOT NULL, "lead" INTEGER NOT NULL, "title" TEXT NOT NULL, FOREIGN KEY ("lead") REFERENCES "employee"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "team_lead_index" ON "team" ("lead");
-    /// CREATE TABLE "team_members" ("source_id" TEXT NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "team"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "team_members_target_index" ON "team_members" ("target_id");
-    /// ```
+    /// Schema version 1.0 (checksum `2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499`).
     static let version1_0 = Schema(
         version: SchemaVersion("1.0"),
         tables: [
@@ -49,7 +33,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
             table_team_members_1,
         ])
 
-    /// Schema version 2.0 (checksum `0387dc5bfb54cae4714a73344f9f2394e99f6a06ae685e4751a0d9d2bfcb9de0`):
+    /// Schema version 2.0 (checksum `0387dc5bfb54cae4714a73344f9f2394e99f6a06ae685e4751a0d9d2bfcb9de0`): `table_employee_2` since 1.0.
     ///
     /// ```sql
     /// CREATE TABLE "a" ("id" INTEGER PRIMARY KEY, "b" INTEGER NOT NULL, "label" TEXT NOT NULL, FOREIGN KEY ("b") REFERENCES "b"("id") ON DELETE CASCADE);
@@ -67,58 +51,41 @@ public enum SeedGraphsSchema: SchemaRegistry {
     /// CREATE INDEX "team_members_target_index" ON "team_members" ("target_id");
     /// ```
     static let version2_0 = Schema(
-        version: SchemaVersion("2.0"),
-        tables: [
-            table_a_1,
-            table_b_1,
-            table_employee_2,
-            table_employee_mentors_1,
-            table_team_1,
-            table_team_members_1,
-        ])
+        version: SchemaVersion("2.0"), basedOn: version1_0,
+        replacing: [table_employee_2])
 
-    /// Table `a` (versions 1.0, 2.0).
+    /// Table `a` (versions 1.0 to 2.0).
     static let table_a_1: SchemaTable = SchemaTable(
-        name: "a", kind: .entity,
+        name: "a",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
+            SchemaColumn(name: "b", type: .integer, notNull: true, valueType: "to_one"),
+            SchemaColumn(name: "label", type: .text, notNull: true, valueType: "string"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["b"], table: "b", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "a_b_index", columns: ["b"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["b"], table: "b", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "a_b_index", columns: ["b"])])
 
-    /// Table `b` (versions 1.0, 2.0).
+    /// Table `b` (versions 1.0 to 2.0).
     static let table_b_1: SchemaTable = SchemaTable(
-        name: "b", kind: .entity,
+        name: "b",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "next", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "label", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "next", type: .integer, notNull: true, valueType: "to_one"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["next"], table: "b", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "b_next_index", columns: ["next"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["next"], table: "b", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "b_next_index", columns: ["next"])])
 
     /// Table `employee` (version 1.0).
     static let table_employee_1: SchemaTable = SchemaTable(
-        name: "employee", kind: .entity,
+        name: "employee",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "manager", type: .integer, notNull: false, valueType: "to_one"),
+            SchemaColumn(name: "name", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "team", type: .text, notNull: true, valueType: "to_one"),
         ],
         primaryKey: ["id"],
         foreignKeys: [
@@ -126,71 +93,59 @@ public enum SeedGraphsSchema: SchemaRegistry {
             SchemaForeignKey(columns: ["manager"], table: "employee", tableColumns: ["id"], onDelete: .setNull),
         ],
         indexes: [
-            SchemaIndex(name: "employee_team_index", columns: ["team"], unique: false),
-            SchemaIndex(name: "employee_manager_index", columns: ["manager"], unique: false),
-        ],
-        renamedFrom: nil)
+            SchemaIndex(name: "employee_team_index", columns: ["team"]),
+            SchemaIndex(name: "employee_manager_index", columns: ["manager"]),
+        ])
 
-    /// Table `employee_mentors` (versions 1.0, 2.0).
+    /// Table `employee_mentors` (versions 1.0 to 2.0).
     static let table_employee_mentors_1: SchemaTable = SchemaTable(
         name: "employee_mentors", kind: .join,
         columns: [
-            SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "source_id", type: .integer, notNull: true),
+            SchemaColumn(name: "target_id", type: .integer, notNull: true),
         ],
         primaryKey: ["source_id", "target_id"],
         foreignKeys: [
             SchemaForeignKey(columns: ["source_id"], table: "employee", tableColumns: ["id"], onDelete: .cascade),
             SchemaForeignKey(columns: ["target_id"], table: "employee", tableColumns: ["id"], onDelete: .cascade),
         ],
-        indexes: [
-            SchemaIndex(name: "employee_mentors_target_index", columns: ["target_id"], unique: false),
-        ],
-        renamedFrom: nil)
+        indexes: [SchemaIndex(name: "employee_mentors_target_index", columns: ["target_id"])])
 
-    /// Table `team` (versions 1.0, 2.0).
+    /// Table `team` (versions 1.0 to 2.0).
     static let table_team_1: SchemaTable = SchemaTable(
-        name: "team", kind: .entity,
+        name: "team",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "lead", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "lead", type: .integer, notNull: true, valueType: "to_one"),
+            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["lead"], table: "employee", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "team_lead_index", columns: ["lead"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["lead"], table: "employee", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "team_lead_index", columns: ["lead"])])
 
-    /// Table `team_members` (versions 1.0, 2.0).
+    /// Table `team_members` (versions 1.0 to 2.0).
     static let table_team_members_1: SchemaTable = SchemaTable(
         name: "team_members", kind: .join,
         columns: [
-            SchemaColumn(name: "source_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "source_id", type: .text, notNull: true),
+            SchemaColumn(name: "target_id", type: .integer, notNull: true),
         ],
         primaryKey: ["source_id", "target_id"],
         foreignKeys: [
             SchemaForeignKey(columns: ["source_id"], table: "team", tableColumns: ["id"], onDelete: .cascade),
             SchemaForeignKey(columns: ["target_id"], table: "employee", tableColumns: ["id"], onDelete: .cascade),
         ],
-        indexes: [
-            SchemaIndex(name: "team_members_target_index", columns: ["target_id"], unique: false),
-        ],
-        renamedFrom: nil)
+        indexes: [SchemaIndex(name: "team_members_target_index", columns: ["target_id"])])
 
     /// Table `employee` (version 2.0).
     static let table_employee_2: SchemaTable = SchemaTable(
-        name: "employee", kind: .entity,
+        name: "employee",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "badge", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "manager", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "team", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "badge", type: .integer, notNull: false, valueType: "int"),
+            SchemaColumn(name: "manager", type: .integer, notNull: false, valueType: "to_one"),
+            SchemaColumn(name: "name", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "team", type: .text, notNull: true, valueType: "to_one"),
         ],
         primaryKey: ["id"],
         foreignKeys: [
@@ -198,8 +153,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
             SchemaForeignKey(columns: ["manager"], table: "employee", tableColumns: ["id"], onDelete: .setNull),
         ],
         indexes: [
-            SchemaIndex(name: "employee_team_index", columns: ["team"], unique: false),
-            SchemaIndex(name: "employee_manager_index", columns: ["manager"], unique: false),
-        ],
-        renamedFrom: nil)
+            SchemaIndex(name: "employee_team_index", columns: ["team"]),
+            SchemaIndex(name: "employee_manager_index", columns: ["manager"]),
+        ])
 }

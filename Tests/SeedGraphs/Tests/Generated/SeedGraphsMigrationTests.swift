@@ -89,17 +89,21 @@ struct SeedGraphsMigrationTests {
 
 /// Deterministic rows for each version, built with that version's record types: edge values cycle
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
-/// relationships get zero, one or two links.
+/// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum SeedGraphsMigrationSeeds {
+    static let seeders: [VersionedSeeder] = [
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedA_1_0),
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedB_1_0),
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedEmployee_1_0),
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedTeam_1_0),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedEmployee_2_0),
+    ]
+
     static func seed(version: String, _ db: Database, rows: Int) throws {
-        switch version {
-        case "1.0": try seed_1_0(db, rows: rows)
-        case "2.0": try seed_2_0(db, rows: rows)
-        default: throw ExpectationError("no seed for version \(version)")
-        }
+        try VersionedSeeder.seed(seeders, version: try SchemaVersion(parsing: version), db, rows: rows)
     }
 
-    static func seed_1_0(_ db: Database, rows: Int) throws {
+    static func seedA_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try A_1_0(
                 label: .seed(row: row, salt: 1),
@@ -107,6 +111,9 @@ enum SeedGraphsMigrationSeeds {
                 id: Seed.identifier(row: row)
             ).inserted(db)
         }
+    }
+
+    static func seedB_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try B_1_0(
                 id: Seed.identifier(row: row),
@@ -114,6 +121,9 @@ enum SeedGraphsMigrationSeeds {
                 next: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }
             ).inserted(db)
         }
+    }
+
+    static func seedEmployee_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Employee_1_0(
                 id: Seed.identifier(row: row),
@@ -127,6 +137,9 @@ enum SeedGraphsMigrationSeeds {
                 try Employee_1_0.MentorsLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
             }
         }
+    }
+
+    static func seedTeam_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Team_1_0(
                 id: Seed.identifier(row: row),
@@ -141,21 +154,7 @@ enum SeedGraphsMigrationSeeds {
         }
     }
 
-    static func seed_2_0(_ db: Database, rows: Int) throws {
-        for row in 1...rows {
-            _ = try A_1_0(
-                label: .seed(row: row, salt: 1),
-                b: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                id: Seed.identifier(row: row)
-            ).inserted(db)
-        }
-        for row in 1...rows {
-            _ = try B_1_0(
-                id: Seed.identifier(row: row),
-                label: .seed(row: row, salt: 1),
-                next: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }
-            ).inserted(db)
-        }
+    static func seedEmployee_2_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Employee_2_0(
                 id: Seed.identifier(row: row),
@@ -168,18 +167,6 @@ enum SeedGraphsMigrationSeeds {
         for row in 1...rows {
             for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
                 try Employee_2_0.MentorsLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
-            }
-        }
-        for row in 1...rows {
-            _ = try Team_1_0(
-                id: Seed.identifier(row: row),
-                title: .seed(row: row, salt: 1),
-                lead: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }
-            ).inserted(db)
-        }
-        for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try Team_1_0.MembersLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
             }
         }
     }

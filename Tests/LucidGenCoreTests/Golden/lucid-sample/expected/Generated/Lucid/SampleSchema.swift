@@ -6,6 +6,10 @@ import LucidRuntime
 
 /// Every schema version of Sample, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum SampleSchema: SchemaRegistry {
+    /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
+    public static let newestVersion = SchemaVersion("1.0.0")
+    public static let newestChecksum = "a8a89d9e5af09943e865b4d783ffc89d651ce6462b2e6ebf406670e5fa520ba2"
+
     public static let versions: [Schema] = [
         version1_0_0,
     ]
@@ -15,7 +19,7 @@ public enum SampleSchema: SchemaRegistry {
         "a8a89d9e5af09943e865b4d783ffc89d651ce6462b2e6ebf406670e5fa520ba2",
     ]
 
-    /// Schema version 1.0.0 (checksum `a8a89d9e5af09943e865b4d783ffc89d651ce6462b2e6ebf406670e5fa520ba2`):
+    /// Schema version 1.0.0 (checksum `a8a89d9e5af09943e865b4d783ffc89d651ce6462b2e6ebf406670e5fa520ba2`).
     ///
     /// ```sql
     /// CREATE TABLE "genre" ("id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT NOT NULL);
@@ -33,45 +37,36 @@ public enum SampleSchema: SchemaRegistry {
 
     /// Table `genre` (version 1.0.0).
     static let table_genre_1: SchemaTable = SchemaTable(
-        name: "genre", kind: .entity,
+        name: "genre",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "name", type: .text, notNull: true, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `movie` (version 1.0.0).
     static let table_movie_1: SchemaTable = SchemaTable(
-        name: "movie", kind: .entity,
+        name: "movie",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "overview", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "popularity", type: .real, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "double"),
-            SchemaColumn(name: "poster_path", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "url"),
-            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "overview", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "popularity", type: .real, notNull: true, valueType: "double"),
+            SchemaColumn(name: "poster_path", type: .text, notNull: true, valueType: "url"),
+            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `movie_genres` (version 1.0.0).
     static let table_movie_genres_1: SchemaTable = SchemaTable(
         name: "movie_genres", kind: .join,
         columns: [
-            SchemaColumn(name: "source_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "source_id", type: .integer, notNull: true),
+            SchemaColumn(name: "target_id", type: .integer, notNull: true),
         ],
         primaryKey: ["source_id", "target_id"],
         foreignKeys: [
             SchemaForeignKey(columns: ["source_id"], table: "movie", tableColumns: ["id"], onDelete: .cascade),
             SchemaForeignKey(columns: ["target_id"], table: "genre", tableColumns: ["id"], onDelete: .cascade),
         ],
-        indexes: [
-            SchemaIndex(name: "movie_genres_target_index", columns: ["target_id"], unique: false),
-        ],
-        renamedFrom: nil)
+        indexes: [SchemaIndex(name: "movie_genres_target_index", columns: ["target_id"])])
 }

@@ -6,6 +6,10 @@ import LucidRuntime
 
 /// Every schema version of Library, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum LibrarySchema: SchemaRegistry {
+    /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
+    public static let newestVersion = SchemaVersion("3.0")
+    public static let newestChecksum = "dd9efb9239be2c4fc346b794b0e686580f756982f5609003a03a65bb02b6c7db"
+
     public static let versions: [Schema] = [
         version1_0,
         version1_1,
@@ -21,15 +25,7 @@ public enum LibrarySchema: SchemaRegistry {
         "dd9efb9239be2c4fc346b794b0e686580f756982f5609003a03a65bb02b6c7db",
     ]
 
-    /// Schema version 1.0 (checksum `b954104d7ae6c091cdd3258eed0d8f681db10c343d53ac8fea5bd6a0ceb57a2b`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "book" ("id" TEXT PRIMARY KEY NOT NULL, "author" INTEGER, "blurb" TEXT, "cover" BLOB, "cover_color" TEXT NOT NULL DEFAULT '#FFF000', "cover_url" TEXT, "dimensions" TEXT, "formats" INTEGER, "genre" TEXT NOT NULL DEFAULT 'fiction', "is_available" INTEGER NOT NULL DEFAULT 1, "isbn" TEXT, "page_count" INTEGER NOT NULL DEFAULT 0, "preview_length" REAL NOT NULL DEFAULT 1500.0, "published_at" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')), "reading_time" REAL NOT NULL DEFAULT 90.0, "tags" TEXT NOT NULL, "title" TEXT NOT NULL, "weight" REAL, FOREIGN KEY ("author") REFERENCES "writer"("id") ON DELETE SET NULL);
-    /// CREATE INDEX "book_author_index" ON "book" ("author");
-    /// CREATE TABLE "loan" ("id" INTEGER PRIMARY KEY NOT NULL, "book" TEXT NOT NULL, "borrower" TEXT NOT NULL, FOREIGN KEY ("book") REFERENCES "book"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "loan_book_index" ON "loan" ("book");
-    /// CREATE TABLE "writer" ("id" INTEGER PRIMARY KEY, "born" TEXT, "full_name" TEXT NOT NULL);
-    /// ```
+    /// Schema version 1.0 (checksum `b954104d7ae6c091cdd3258eed0d8f681db10c343d53ac8fea5bd6a0ceb57a2b`).
     static let version1_0 = Schema(
         version: SchemaVersion("1.0"),
         tables: [
@@ -38,43 +34,17 @@ public enum LibrarySchema: SchemaRegistry {
             table_writer_1,
         ])
 
-    /// Schema version 1.1 (checksum `24762991b6eb31f1a08ecc99485beffdbdf95cbccc671fbe941d33d8d97268de`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "book" ("id" TEXT PRIMARY KEY NOT NULL, "author" INTEGER, "blurb" TEXT, "cover" BLOB, "cover_color" TEXT NOT NULL DEFAULT '#FFF000', "cover_url" TEXT, "dimensions" TEXT, "formats" INTEGER, "genre" TEXT NOT NULL DEFAULT 'fiction', "is_available" INTEGER NOT NULL DEFAULT 1, "isbn" TEXT, "page_count" INTEGER NOT NULL DEFAULT 0, "preview_length" REAL NOT NULL DEFAULT 1500.0, "published_at" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')), "rating" REAL NOT NULL DEFAULT 2.5, "reading_time" REAL NOT NULL DEFAULT 90.0, "subtitle" TEXT, "tags" TEXT NOT NULL, "title" TEXT NOT NULL, "weight" REAL, FOREIGN KEY ("author") REFERENCES "writer"("id") ON DELETE SET NULL);
-    /// CREATE INDEX "book_author_index" ON "book" ("author");
-    /// CREATE TABLE "loan" ("id" INTEGER PRIMARY KEY NOT NULL, "book" TEXT NOT NULL, "borrower" TEXT NOT NULL, FOREIGN KEY ("book") REFERENCES "book"("id") ON DELETE CASCADE);
-    /// CREATE INDEX "loan_book_index" ON "loan" ("book");
-    /// CREATE TABLE "writer" ("id" INTEGER PRIMARY KEY, "born" TEXT, "full_name" TEXT NOT NULL);
-    /// ```
+    /// Schema version 1.1 (checksum `24762991b6eb31f1a08ecc99485beffdbdf95cbccc671fbe941d33d8d97268de`): `table_book_2` since 1.0.
     static let version1_1 = Schema(
-        version: SchemaVersion("1.1"),
-        tables: [
-            table_book_2,
-            table_loan_1,
-            table_writer_1,
-        ])
+        version: SchemaVersion("1.1"), basedOn: version1_0,
+        replacing: [table_book_2])
 
-    /// Schema version 2.0 (checksum `8910e5304f246033d3a9b6ca382ead15f290d65ff585cdc8235b9f31cca21587`):
-    ///
-    /// ```sql
-    /// CREATE TABLE "book" ("id" TEXT PRIMARY KEY NOT NULL, "author" INTEGER, "class" TEXT NOT NULL DEFAULT 'it''s "quoted"', "cover" BLOB, "cover_color" TEXT NOT NULL DEFAULT '#FFF000', "cover_url" TEXT, "dimensions" TEXT, "formats" INTEGER, "genre" TEXT NOT NULL DEFAULT 'fiction', "is_available" INTEGER NOT NULL DEFAULT 1, "isbn" TEXT, "page_count" INTEGER NOT NULL DEFAULT 0, "preview_length" REAL NOT NULL DEFAULT 1500.0, "published_at" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')), "rating" REAL NOT NULL DEFAULT 2.5, "reading_time" REAL NOT NULL DEFAULT 90.0, "subtitle" TEXT, "summary" TEXT, "tags" TEXT NOT NULL, "title" TEXT NOT NULL, "weight" REAL, FOREIGN KEY ("author") REFERENCES "writer"("id") ON DELETE SET NULL);
-    /// CREATE INDEX "book_author_index" ON "book" ("author");
-    /// CREATE TABLE "book_shelves" ("source_id" TEXT NOT NULL, "target_id" TEXT NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "book"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "shelf"("code") ON DELETE CASCADE);
-    /// CREATE INDEX "book_shelves_target_index" ON "book_shelves" ("target_id");
-    /// CREATE TABLE "shelf" ("code" TEXT PRIMARY KEY NOT NULL, "label" TEXT NOT NULL DEFAULT '');
-    /// CREATE TABLE "writer" ("id" INTEGER PRIMARY KEY, "born" TEXT, "full_name" TEXT NOT NULL);
-    /// ```
+    /// Schema version 2.0 (checksum `8910e5304f246033d3a9b6ca382ead15f290d65ff585cdc8235b9f31cca21587`): `table_book_3`, `table_book_shelves_1`, `table_shelf_1`, `loan` removed since 1.1.
     static let version2_0 = Schema(
-        version: SchemaVersion("2.0"),
-        tables: [
-            table_book_3,
-            table_book_shelves_1,
-            table_shelf_1,
-            table_writer_1,
-        ])
+        version: SchemaVersion("2.0"), basedOn: version1_1,
+        replacing: [table_book_3, table_book_shelves_1, table_shelf_1], removing: ["loan"])
 
-    /// Schema version 3.0 (checksum `dd9efb9239be2c4fc346b794b0e686580f756982f5609003a03a65bb02b6c7db`):
+    /// Schema version 3.0 (checksum `dd9efb9239be2c4fc346b794b0e686580f756982f5609003a03a65bb02b6c7db`): `table_author_1`, `table_book_4`, `writer` removed since 2.0.
     ///
     /// ```sql
     /// CREATE TABLE "author" ("id" INTEGER PRIMARY KEY, "born" TEXT, "full_name" TEXT NOT NULL);
@@ -85,218 +55,177 @@ public enum LibrarySchema: SchemaRegistry {
     /// CREATE TABLE "shelf" ("code" TEXT PRIMARY KEY NOT NULL, "label" TEXT NOT NULL DEFAULT '');
     /// ```
     static let version3_0 = Schema(
-        version: SchemaVersion("3.0"),
-        tables: [
-            table_author_1,
-            table_book_4,
-            table_book_shelves_1,
-            table_shelf_1,
-        ])
+        version: SchemaVersion("3.0"), basedOn: version2_0,
+        replacing: [table_author_1, table_book_4], removing: ["writer"])
 
     /// Table `book` (version 1.0).
     static let table_book_1: SchemaTable = SchemaTable(
-        name: "book", kind: .entity,
+        name: "book",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "blurb", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil, valueType: "color"),
-            SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "url"),
-            SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct dimensions"),
-            SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "option_set format"),
-            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil, valueType: "enum book_genre"),
-            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil, valueType: "milliseconds"),
-            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil, valueType: "seconds"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "[string]"),
-            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "float"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "author", type: .integer, notNull: false, valueType: "to_one"),
+            SchemaColumn(name: "blurb", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "cover", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", valueType: "color"),
+            SchemaColumn(name: "cover_url", type: .text, notNull: false, valueType: "url"),
+            SchemaColumn(name: "dimensions", type: .text, notNull: false, valueType: "struct dimensions"),
+            SchemaColumn(name: "formats", type: .integer, notNull: false, valueType: "option_set format"),
+            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", valueType: "enum book_genre"),
+            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", valueType: "bool"),
+            SchemaColumn(name: "isbn", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
+            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", valueType: "milliseconds"),
+            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", valueType: "date"),
+            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", valueType: "seconds"),
+            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
+            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
-        ],
-        indexes: [
-            SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull)],
+        indexes: [SchemaIndex(name: "book_author_index", columns: ["author"])])
 
-    /// Table `loan` (versions 1.0, 1.1).
+    /// Table `loan` (versions 1.0 to 1.1).
     static let table_loan_1: SchemaTable = SchemaTable(
-        name: "loan", kind: .entity,
+        name: "loan",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "book", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "borrower", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
+            SchemaColumn(name: "book", type: .text, notNull: true, valueType: "to_one"),
+            SchemaColumn(name: "borrower", type: .text, notNull: true, valueType: "string"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["book"], table: "book", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [
-            SchemaIndex(name: "loan_book_index", columns: ["book"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["book"], table: "book", tableColumns: ["id"], onDelete: .cascade)],
+        indexes: [SchemaIndex(name: "loan_book_index", columns: ["book"])])
 
-    /// Table `writer` (versions 1.0, 1.1, 2.0).
+    /// Table `writer` (versions 1.0 to 2.0).
     static let table_writer_1: SchemaTable = SchemaTable(
-        name: "writer", kind: .entity,
+        name: "writer",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "born", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "full_name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
+            SchemaColumn(name: "born", type: .text, notNull: false, valueType: "date"),
+            SchemaColumn(name: "full_name", type: .text, notNull: true, valueType: "string"),
         ],
-        primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["id"])
 
     /// Table `book` (version 1.1).
     static let table_book_2: SchemaTable = SchemaTable(
-        name: "book", kind: .entity,
+        name: "book",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "blurb", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil, valueType: "color"),
-            SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "url"),
-            SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct dimensions"),
-            SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "option_set format"),
-            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil, valueType: "enum book_genre"),
-            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil, valueType: "milliseconds"),
-            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil, valueType: "double"),
-            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil, valueType: "seconds"),
-            SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "[string]"),
-            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "float"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "author", type: .integer, notNull: false, valueType: "to_one"),
+            SchemaColumn(name: "blurb", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "cover", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", valueType: "color"),
+            SchemaColumn(name: "cover_url", type: .text, notNull: false, valueType: "url"),
+            SchemaColumn(name: "dimensions", type: .text, notNull: false, valueType: "struct dimensions"),
+            SchemaColumn(name: "formats", type: .integer, notNull: false, valueType: "option_set format"),
+            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", valueType: "enum book_genre"),
+            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", valueType: "bool"),
+            SchemaColumn(name: "isbn", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
+            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", valueType: "milliseconds"),
+            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", valueType: "date"),
+            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", valueType: "double"),
+            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", valueType: "seconds"),
+            SchemaColumn(name: "subtitle", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
+            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
-        ],
-        indexes: [
-            SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull)],
+        indexes: [SchemaIndex(name: "book_author_index", columns: ["author"])])
 
     /// Table `book` (version 2.0).
     static let table_book_3: SchemaTable = SchemaTable(
-        name: "book", kind: .entity,
+        name: "book",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil, valueType: "color"),
-            SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "url"),
-            SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct dimensions"),
-            SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "option_set format"),
-            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil, valueType: "enum book_genre"),
-            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "isbn", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil, valueType: "milliseconds"),
-            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil, valueType: "double"),
-            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil, valueType: "seconds"),
-            SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "summary", type: .text, notNull: false, defaultSQL: nil, renamedFrom: "blurb", valueType: "string"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "[string]"),
-            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "float"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "author", type: .integer, notNull: false, valueType: "to_one"),
+            SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", valueType: "string"),
+            SchemaColumn(name: "cover", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", valueType: "color"),
+            SchemaColumn(name: "cover_url", type: .text, notNull: false, valueType: "url"),
+            SchemaColumn(name: "dimensions", type: .text, notNull: false, valueType: "struct dimensions"),
+            SchemaColumn(name: "formats", type: .integer, notNull: false, valueType: "option_set format"),
+            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", valueType: "enum book_genre"),
+            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", valueType: "bool"),
+            SchemaColumn(name: "isbn", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
+            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", valueType: "milliseconds"),
+            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", valueType: "date"),
+            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", valueType: "double"),
+            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", valueType: "seconds"),
+            SchemaColumn(name: "subtitle", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "summary", type: .text, notNull: false, renamedFrom: "blurb", valueType: "string"),
+            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
+            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull),
-        ],
-        indexes: [
-            SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull)],
+        indexes: [SchemaIndex(name: "book_author_index", columns: ["author"])])
 
-    /// Table `book_shelves` (versions 2.0, 3.0).
+    /// Table `book_shelves` (versions 2.0 to 3.0).
     static let table_book_shelves_1: SchemaTable = SchemaTable(
         name: "book_shelves", kind: .join,
         columns: [
-            SchemaColumn(name: "source_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
-            SchemaColumn(name: "target_id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil),
+            SchemaColumn(name: "source_id", type: .text, notNull: true),
+            SchemaColumn(name: "target_id", type: .text, notNull: true),
         ],
         primaryKey: ["source_id", "target_id"],
         foreignKeys: [
             SchemaForeignKey(columns: ["source_id"], table: "book", tableColumns: ["id"], onDelete: .cascade),
             SchemaForeignKey(columns: ["target_id"], table: "shelf", tableColumns: ["code"], onDelete: .cascade),
         ],
-        indexes: [
-            SchemaIndex(name: "book_shelves_target_index", columns: ["target_id"], unique: false),
-        ],
-        renamedFrom: nil)
+        indexes: [SchemaIndex(name: "book_shelves_target_index", columns: ["target_id"])])
 
-    /// Table `shelf` (versions 2.0, 3.0).
+    /// Table `shelf` (versions 2.0 to 3.0).
     static let table_shelf_1: SchemaTable = SchemaTable(
-        name: "shelf", kind: .entity,
+        name: "shelf",
         columns: [
-            SchemaColumn(name: "code", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: "''", renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "code", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: "''", valueType: "string"),
         ],
-        primaryKey: ["code"],
-        foreignKeys: [],
-        indexes: [],
-        renamedFrom: nil)
+        primaryKey: ["code"])
 
     /// Table `author` (version 3.0).
     static let table_author_1: SchemaTable = SchemaTable(
-        name: "author", kind: .entity,
+        name: "author",
         columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "born", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "full_name", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
+            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
+            SchemaColumn(name: "born", type: .text, notNull: false, valueType: "date"),
+            SchemaColumn(name: "full_name", type: .text, notNull: true, valueType: "string"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [],
-        indexes: [],
         renamedFrom: "writer")
 
     /// Table `book` (version 3.0).
     static let table_book_4: SchemaTable = SchemaTable(
-        name: "book", kind: .entity,
+        name: "book",
         columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "to_one"),
-            SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "cover", type: .blob, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "data"),
-            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", renamedFrom: nil, valueType: "color"),
-            SchemaColumn(name: "cover_url", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "url"),
-            SchemaColumn(name: "dimensions", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "struct dimensions"),
-            SchemaColumn(name: "formats", type: .integer, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "option_set format"),
-            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", renamedFrom: nil, valueType: "enum book_genre"),
-            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", renamedFrom: nil, valueType: "bool"),
-            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", renamedFrom: nil, valueType: "int"),
-            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", renamedFrom: nil, valueType: "milliseconds"),
-            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", renamedFrom: nil, valueType: "date"),
-            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", renamedFrom: nil, valueType: "double"),
-            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", renamedFrom: nil, valueType: "seconds"),
-            SchemaColumn(name: "subtitle", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "summary", type: .text, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "[string]"),
-            SchemaColumn(name: "title", type: .text, notNull: true, defaultSQL: nil, renamedFrom: nil, valueType: "string"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, defaultSQL: nil, renamedFrom: nil, valueType: "float"),
+            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "author", type: .integer, notNull: false, valueType: "to_one"),
+            SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", valueType: "string"),
+            SchemaColumn(name: "cover", type: .blob, notNull: false, valueType: "data"),
+            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", valueType: "color"),
+            SchemaColumn(name: "cover_url", type: .text, notNull: false, valueType: "url"),
+            SchemaColumn(name: "dimensions", type: .text, notNull: false, valueType: "struct dimensions"),
+            SchemaColumn(name: "formats", type: .integer, notNull: false, valueType: "option_set format"),
+            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", valueType: "enum book_genre"),
+            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", valueType: "bool"),
+            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
+            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", valueType: "milliseconds"),
+            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", valueType: "date"),
+            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", valueType: "double"),
+            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", valueType: "seconds"),
+            SchemaColumn(name: "subtitle", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "summary", type: .text, notNull: false, valueType: "string"),
+            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
+            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
+            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
         ],
         primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["author"], table: "author", tableColumns: ["id"], onDelete: .setNull),
-        ],
-        indexes: [
-            SchemaIndex(name: "book_author_index", columns: ["author"], unique: false),
-        ],
-        renamedFrom: nil)
+        foreignKeys: [SchemaForeignKey(columns: ["author"], table: "author", tableColumns: ["id"], onDelete: .setNull)],
+        indexes: [SchemaIndex(name: "book_author_index", columns: ["author"])])
 }

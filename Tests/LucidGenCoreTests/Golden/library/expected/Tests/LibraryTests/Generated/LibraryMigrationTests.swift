@@ -87,19 +87,24 @@ struct LibraryMigrationTests {
 
 /// Deterministic rows for each version, built with that version's record types: edge values cycle
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
-/// relationships get zero, one or two links.
+/// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum LibraryMigrationSeeds {
+    static let seeders: [VersionedSeeder] = [
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedWriter_1_0),
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedBook_1_0),
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.1"), seedLoan_1_0),
+        VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("1.1"), seedBook_1_1),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedBook_2_0),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("3.0"), seedShelf_2_0),
+        VersionedSeeder(from: SchemaVersion("3.0"), through: SchemaVersion("3.0"), seedAuthor_3_0),
+        VersionedSeeder(from: SchemaVersion("3.0"), through: SchemaVersion("3.0"), seedBook_3_0),
+    ]
+
     static func seed(version: String, _ db: Database, rows: Int) throws {
-        switch version {
-        case "1.0": try seed_1_0(db, rows: rows)
-        case "1.1": try seed_1_1(db, rows: rows)
-        case "2.0": try seed_2_0(db, rows: rows)
-        case "3.0": try seed_3_0(db, rows: rows)
-        default: throw ExpectationError("no seed for version \(version)")
-        }
+        try VersionedSeeder.seed(seeders, version: try SchemaVersion(parsing: version), db, rows: rows)
     }
 
-    static func seed_1_0(_ db: Database, rows: Int) throws {
+    static func seedWriter_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Writer_1_0(
                 fullName: .seed(row: row, salt: 1),
@@ -107,6 +112,9 @@ enum LibraryMigrationSeeds {
                 born: .seed(row: row, salt: 2)
             ).inserted(db)
         }
+    }
+
+    static func seedBook_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Book_1_0(
                 id: Seed.identifier(row: row),
@@ -129,6 +137,9 @@ enum LibraryMigrationSeeds {
                 isbn: .seed(row: row, salt: 17)
             ).inserted(db)
         }
+    }
+
+    static func seedLoan_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Loan_1_0(
                 id: Seed.identifier(row: row),
@@ -138,14 +149,7 @@ enum LibraryMigrationSeeds {
         }
     }
 
-    static func seed_1_1(_ db: Database, rows: Int) throws {
-        for row in 1...rows {
-            _ = try Writer_1_0(
-                fullName: .seed(row: row, salt: 1),
-                id: Seed.identifier(row: row),
-                born: .seed(row: row, salt: 2)
-            ).inserted(db)
-        }
+    static func seedBook_1_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Book_1_1(
                 id: Seed.identifier(row: row),
@@ -170,23 +174,9 @@ enum LibraryMigrationSeeds {
                 isbn: .seed(row: row, salt: 19)
             ).inserted(db)
         }
-        for row in 1...rows {
-            _ = try Loan_1_0(
-                id: Seed.identifier(row: row),
-                borrower: .seed(row: row, salt: 1),
-                book: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }
-            ).inserted(db)
-        }
     }
 
-    static func seed_2_0(_ db: Database, rows: Int) throws {
-        for row in 1...rows {
-            _ = try Writer_1_0(
-                fullName: .seed(row: row, salt: 1),
-                id: Seed.identifier(row: row),
-                born: .seed(row: row, salt: 2)
-            ).inserted(db)
-        }
+    static func seedBook_2_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Book_2_0(
                 id: Seed.identifier(row: row),
@@ -217,6 +207,9 @@ enum LibraryMigrationSeeds {
                 try Book_2_0.ShelvesLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
             }
         }
+    }
+
+    static func seedShelf_2_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Shelf_2_0(
                 code: Seed.identifier(row: row),
@@ -225,7 +218,7 @@ enum LibraryMigrationSeeds {
         }
     }
 
-    static func seed_3_0(_ db: Database, rows: Int) throws {
+    static func seedAuthor_3_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Author_3_0(
                 fullName: .seed(row: row, salt: 1),
@@ -233,6 +226,9 @@ enum LibraryMigrationSeeds {
                 born: .seed(row: row, salt: 2)
             ).inserted(db)
         }
+    }
+
+    static func seedBook_3_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
             _ = try Book_3_0(
                 id: Seed.identifier(row: row),
@@ -261,12 +257,6 @@ enum LibraryMigrationSeeds {
             for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
                 try Book_3_0.ShelvesLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
             }
-        }
-        for row in 1...rows {
-            _ = try Shelf_2_0(
-                code: Seed.identifier(row: row),
-                label: .seed(row: row, salt: 1)
-            ).inserted(db)
         }
     }
 }
