@@ -29,7 +29,7 @@ public struct Schema: Sendable, Hashable, Codable {
 
     /// The table with this name (SQLite compares names case-insensitively).
     public func table(named name: String) -> SchemaTable? {
-        tables.first { $0.name.lowercased() == name.lowercased() }
+        tables.first { sameSQLName($0.name, name) }
     }
 
     /// `CREATE TABLE` and `CREATE INDEX` statements, in a deterministic order.
@@ -81,7 +81,7 @@ public struct SchemaTable: Sendable, Hashable, Codable {
     }
 
     public func column(named name: String) -> SchemaColumn? {
-        columns.first { $0.name.lowercased() == name.lowercased() }
+        columns.first { sameSQLName($0.name, name) }
     }
 
     /// The statement that creates this table, with the given name (the rebuild creates it under a temporary name).
@@ -197,6 +197,31 @@ public struct SchemaIndex: Sendable, Hashable, Codable {
         self.columns = columns
         self.unique = unique
     }
+}
+
+/// Whether SQLite takes `a` and `b` for the same identifier: ASCII letters compared case-insensitively,
+/// every other byte exactly (SQLite folds ASCII only). Allocates nothing: the planner compares names for
+/// every table of every version it walks.
+public func sameSQLName(_ a: String, _ b: String) -> Bool {
+    if a == b { return true }
+    var left = a.utf8.makeIterator()
+    var right = b.utf8.makeIterator()
+    while true {
+        switch (left.next(), right.next()) {
+        case (nil, nil): return true
+        case (let x?, let y?):
+            if x != y, foldASCII(x) != foldASCII(y) { return false }
+        default: return false
+        }
+    }
+}
+
+private func foldASCII(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+
+/// The key under which SQLite finds the identifier `name`: ASCII letters lower-cased, nothing else
+/// changed (two names are ``sameSQLName(_:_:)`` exactly when their keys are equal).
+public func sqlNameKey(_ name: String) -> String {
+    String(decoding: name.utf8.map(foldASCII), as: UTF8.self)
 }
 
 /// Quotes an SQL identifier: `a"b` → `"a""b"`.

@@ -176,11 +176,16 @@ struct ViewModels {
         var seeders: [[String: Any]] = []
         var open: [String: Int] = [:]  // function name → its range's index in `seeders`
         var previous: SchemaVersion?
+        var bodies: [String: (record: [String: Any], key: String)] = [:]  // by record type: each is rendered once
         for version in model.versions {
             var used: [String] = []
             for shape in fixtures.shapes(at: version) {
-                let record = seedRecord(shape, fixtures: fixtures)
-                let body = Self.seedBodyKey(record)
+                let rendered = bodies[shape.typeName] ?? {
+                    let record = seedRecord(shape, fixtures: fixtures)
+                    return (record, Self.seedBodyKey(record))
+                }()
+                bodies[shape.typeName] = rendered
+                let (record, body) = rendered
                 let name: String
                 if let existing = functionNames[body] {
                     name = existing

@@ -3,9 +3,20 @@
 /// straight to 3.0 know that `log_entry.notes` was `flight.remarks`.
 public struct Lineage: Sendable {
     public let versions: [Schema]
+    /// Each version's tables by name as SQLite compares names (``sqlNameKey(_:)``): tracing walks back
+    /// one version at a time for every table and column, which scans made quadratic on long histories.
+    private let positions: [[String: Int]]
 
     public init(versions: [Schema]) {
         self.versions = versions
+        positions = versions.map { schema in
+            Dictionary(schema.tables.indices.map { (sqlNameKey(schema.tables[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The table named `name` at version index `index`.
+    private func table(_ name: String, at index: Int) -> SchemaTable? {
+        positions[index][sqlNameKey(name)].map { versions[index].tables[$0] }
     }
 
     /// Where something at a later version came from at an earlier one.
@@ -28,13 +39,13 @@ public struct Lineage: Sendable {
     /// The column at every version from `earlier` to `later`, oldest first, when it is a column (under
     /// any name) at each of them; nil when it did not exist throughout or came from a join table.
     public func columnPath(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [SchemaColumn]? {
-        guard let last = versions[later].table(named: table)?.column(named: column) else { return nil }
+        guard let last = self.table(table, at: later)?.column(named: column) else { return nil }
         var path = [last]
         var current = Origin.column(table: table, name: column)
         var index = later
         while index > earlier {
             guard case .column(let previousTable, let previousName)? = stepBack(current, at: index),
-                let previous = versions[index - 1].table(named: previousTable)?.column(named: previousName)
+                let previous = self.table(previousTable, at: index - 1)?.column(named: previousName)
             else { return nil }
             path.append(previous)
             current = .column(table: previousTable, name: previousName)
@@ -56,28 +67,26 @@ public struct Lineage: Sendable {
 
     /// One version back.
     private func stepBack(_ origin: Origin, at index: Int) -> Origin? {
-        let schema = versions[index]
-        let previous = versions[index - 1]
         switch origin {
         case .table(let name):
-            guard let table = schema.table(named: name), table.reusesName != true else { return nil }
+            guard let table = self.table(name, at: index), table.reusesName != true else { return nil }
             if let column = table.convertedFromColumn {
                 guard let owner = table.foreignKeys.first(where: { $0.columns == ["source_id"] })?.table,
                     case .table(let previousOwner)? = stepBack(.table(owner), at: index),
-                    previous.table(named: previousOwner)?.column(named: column) != nil
+                    self.table(previousOwner, at: index - 1)?.column(named: column) != nil
                 else { return nil }
                 return .column(table: previousOwner, name: column)
             }
             let previousName = table.renamedFrom ?? name
-            return previous.table(named: previousName) == nil ? nil : .table(previousName)
+            return self.table(previousName, at: index - 1) == nil ? nil : .table(previousName)
         case .column(let tableName, let columnName):
-            guard let table = schema.table(named: tableName), let column = table.column(named: columnName), column.reusesName != true else { return nil }
+            guard let table = self.table(tableName, at: index), let column = table.column(named: columnName), column.reusesName != true else { return nil }
             if let join = column.convertedFromJoinTable {
-                return previous.table(named: join) == nil ? nil : .table(join)
+                return self.table(join, at: index - 1) == nil ? nil : .table(join)
             }
             guard case .table(let previousTable)? = stepBack(.table(tableName), at: index) else { return nil }
             let previousColumn = column.renamedFrom ?? columnName
-            return previous.table(named: previousTable)?.column(named: previousColumn) == nil ? nil : .column(table: previousTable, name: previousColumn)
+            return self.table(previousTable, at: index - 1)?.column(named: previousColumn) == nil ? nil : .column(table: previousTable, name: previousColumn)
         }
     }
 }

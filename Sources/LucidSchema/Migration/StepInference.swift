@@ -6,9 +6,12 @@
 /// 1.3 is never created for a store at 1.0. Each table gets at most one rebuild.
 public struct StepInference: Sendable {
     public let versions: [Schema]
+    /// Built once: its index of every version's tables serves every step and column asked about.
+    private let lineage: Lineage
 
     public init(versions: [Schema]) {
         self.versions = versions
+        lineage = Lineage(versions: versions)
     }
 
     /// The conversion of each version's step for a column that exists (as a column) from version index
@@ -16,7 +19,7 @@ public struct StepInference: Sendable {
     /// (int → double with the loss accepted → string is not int → string). A failure names every step
     /// that needs the app's code.
     public func conversions(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal>? {
-        guard let path = Lineage(versions: versions).columnPath(ofColumn: column, table: table, at: later, in: earlier) else { return nil }
+        guard let path = lineage.columnPath(ofColumn: column, table: table, at: later, in: earlier) else { return nil }
         var conversions: [ValueConversion] = []
         var refusals: [String] = []
         for offset in path.indices.dropFirst() {
@@ -42,7 +45,6 @@ public struct StepInference: Sendable {
     /// The operations from version index `from` to version index `to` (`from < to`). Tables named in
     /// `transformedTables` (as at `to`) are rebuilt through the app's row transform instead of SQL.
     public func operations(from: Int, to: Int, transformedTables: Set<String> = []) -> Result<[MigrationOperation], NotInferable> {
-        let lineage = Lineage(versions: versions)
         let old = versions[from]
         let new = versions[to]
         var reasons: [String] = []
