@@ -53,11 +53,16 @@ public enum SHA256 {
 
     /// The digest of the UTF-8 bytes of `text`, as 64 lowercase hex digits.
     public static func hex(of text: String) -> String {
-        digest(Array(text.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0f)])
-        }.joined()
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in digest(text.utf8) {
+            hex.append(hexDigits[Int(byte >> 4)])
+            hex.append(hexDigits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }
