@@ -15,6 +15,13 @@ struct Generate: ParsableCommand {
               <schema_path>/<version>.json                        frozen schema snapshots
             Unchanged files are not rewritten. Nothing is written when the input has an error.
 
+            Incremental: a successful run leaves a stamp in .build/lucidgen/ beside the config (the hash of \
+            every input: the config, every file under input_path, the snapshots, the templates, the names of \
+            the fixture stores, the lucidgen executable; and the size and modification time of every file it \
+            wrote). When the inputs hash the same and no output was touched, generate stops there and says \
+            so (its earlier warnings are repeated); --check does the same. --force runs every stage anyway; \
+            --verbose says why a run was not skipped. The stamp is a cache: deleting it is always safe.
+
             With --module NAME --module-output FILE (what the SwiftPM build plugin runs), everything \
             module NAME needs goes into FILE and nothing else is written; a released version that still \
             needs its snapshot frozen is an error asking for `swift package lucidgen generate`.
@@ -26,6 +33,9 @@ struct Generate: ParsableCommand {
 
     @Flag(help: "Write nothing; exit with code 2 and list the files that are out of date.")
     var check = false
+
+    @Flag(help: "Run every stage even when the stamp of the last run says nothing changed.")
+    var force = false
 
     @Flag(name: .shortAndLong, help: "Also print notes (ignored keys, frozen versions) and unchanged files.")
     var verbose = false
@@ -47,7 +57,7 @@ struct Generate: ParsableCommand {
         let pipeline = GeneratorPipeline(configPath: absolutePath(config))
         if let module, let moduleOutput {
             do {
-                let result = try pipeline.runModule(module, into: absolutePath(moduleOutput))
+                let result = try pipeline.runModule(module, into: absolutePath(moduleOutput), force: force)
                 printDiagnostics(result.diagnostics, verbose: verbose)
             } catch {
                 printDiagnostics(error.diagnostics, verbose: verbose)
@@ -55,14 +65,28 @@ struct Generate: ParsableCommand {
             }
             return
         }
-        let result: GeneratorPipeline.Result
+        let outcome: GeneratorPipeline.Outcome
         do {
-            result = try pipeline.run(check: check)
+            outcome = try pipeline.runIncrementally(check: check, force: force, summary: Self.summary)
         } catch {
             printDiagnostics(error.diagnostics, verbose: verbose)
             let count = error.errors.count
             FileHandle.standardError.write(Data("lucidgen: \(count) error\(count == 1 ? "" : "s"); nothing was written\n".utf8))
             throw ExitCodes.inputErrors
+        }
+        let result: GeneratorPipeline.Result
+        switch outcome {
+        case .unchanged(let stamp):
+            printDiagnostics(stamp.diagnostics, verbose: verbose)
+            if check {
+                print("Generated files are up to date (\(stamp.outputs.count) files; inputs unchanged since the last generate).")
+            } else {
+                print("\(stamp.summary) Inputs unchanged since the last run: nothing to do (--force regenerates).")
+            }
+            return
+        case .generated(let generated, let why):
+            if verbose, let why { print("generating: \(why)") }
+            result = generated
         }
         printDiagnostics(result.diagnostics, verbose: verbose)
         let report = result.report
@@ -81,7 +105,10 @@ struct Generate: ParsableCommand {
         for path in report.updated { print("updated  \(displayPath(path))") }
         for path in report.removed { print("removed  \(displayPath(path))") }
         if verbose { for path in report.unchanged { print("unchanged \(displayPath(path))") } }
-        let versions = result.model.versions.map(\.string).joined(separator: ", ")
-        print("\(result.model.entities.count) entities, versions \(versions); \(report.created.count) created, \(report.updated.count) updated, \(report.removed.count) removed, \(report.unchanged.count) unchanged.")
+        print("\(Self.summary(result)) \(report.created.count) created, \(report.updated.count) updated, \(report.removed.count) removed, \(report.unchanged.count) unchanged.")
+    }
+
+    static func summary(_ result: GeneratorPipeline.Result) -> String {
+        "\(result.model.entities.count) entities, versions \(result.model.versions.map(\.string).joined(separator: ", "));"
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 
-/// The generator, one screen: Load → Resolve → Render → Write.
+/// The generator, one screen: (Fingerprint →) Load → Resolve → Render → Write.
 ///
-/// Each stage has a named output type that can be printed and tested on its own:
+/// ``runIncrementally(check:force:)``, what `lucidgen generate` runs, first hashes the inputs and
+/// compares them and the outputs with the ``GenerationStamp`` of the last successful run; when nothing
+/// changed it stops there. Each stage has a named output type that can be printed and tested on its own:
 /// ``LoadedInput`` (config + descriptions as written), ``ResolvedModel`` (every entity at every
 /// version, one schema per version, checked against the frozen snapshots), ``RenderedOutput``
 /// (file paths and contents) and ``WriteReport`` (what changed on disk). Every stage collects
@@ -24,14 +26,21 @@ public struct GeneratorPipeline {
     public func load() throws(GenerationFailed) -> LoadedInput {
         var diagnostics = DiagnosticCollector()
         let config = try Config.load(from: configPath, diagnostics: &diagnostics)
+        return try load(config, configDiagnostics: diagnostics.diagnostics)
+    }
+
+    func load(_ config: Config, configDiagnostics: [Diagnostic]) throws(GenerationFailed) -> LoadedInput {
         var input = try DescriptionLoader.load(config: config)
-        input.diagnostics.insert(contentsOf: diagnostics.diagnostics, at: 0)
+        input.diagnostics.insert(contentsOf: configDiagnostics, at: 0)
         return input
     }
 
     /// Runs every stage. With `check`, nothing is written and the report says what would change.
     public func run(check: Bool) throws(GenerationFailed) -> Result {
-        let input = try load()
+        try run(try load(), check: check)
+    }
+
+    func run(_ input: LoadedInput, check: Bool) throws(GenerationFailed) -> Result {
         let model = try Resolver.resolve(input)
         var output = try Renderer(templatesPath: model.config.templatesPath).render(model)
         if model.config.buildPlugin {
@@ -45,6 +54,55 @@ public struct GeneratorPipeline {
 }
 
 extension GeneratorPipeline {
+    /// What ``runIncrementally(check:force:)`` did.
+    public enum Outcome: Sendable {
+        /// The inputs hash as they did in the last successful run and its outputs are as it left them:
+        /// nothing was parsed, rendered or written. The stamp holds that run's warnings and summary.
+        case unchanged(GenerationStamp)
+        /// The whole pipeline ran; `why` says what made the stamp stale (nil with `force` or no stamp).
+        case generated(Result, why: String?)
+    }
+
+    /// The folders whose generated Swift files a run owns (it removes the ones it no longer produces).
+    static func ownedFolders(_ config: Config) -> [String] {
+        if config.buildPlugin { return [] }
+        return [config.app.outputPath] + (config.appTests.map { [$0.outputPath] } ?? [])
+    }
+
+    /// `lucidgen generate`: the Fingerprint stage, then, unless it finds nothing changed, every stage;
+    /// a successful run (not a check) leaves a ``GenerationStamp`` in `.build/lucidgen/`. `force` runs
+    /// every stage whatever the stamp says. `summary` makes the one-line summary stored with the stamp.
+    public func runIncrementally(check: Bool, force: Bool, summary: (Result) -> String) throws(GenerationFailed) -> Outcome {
+        var configDiagnostics = DiagnosticCollector()
+        let config = try Config.load(from: configPath, diagnostics: &configDiagnostics)
+        let stampPath = GenerationStamp.path(forConfig: config)
+        let owned = Self.ownedFolders(config)
+        let fingerprint = InputFingerprint.compute(config: config, mode: "generate")
+        var why: String?
+        if !force {
+            if let stamp = GenerationStamp.read(stampPath) {
+                why = stamp.staleness(inputs: fingerprint, ownedFolders: owned)
+                if why == nil { return .unchanged(stamp) }
+            } else {
+                why = "no stamp of an earlier run"
+            }
+        }
+        let result: Result
+        do {
+            result = try run(try load(config, configDiagnostics: configDiagnostics.diagnostics), check: check)
+        } catch {
+            if !check { GenerationStamp.remove(stampPath) }
+            throw error
+        }
+        if !check {
+            let report = result.report
+            let outputs = report.created + report.updated + report.unchanged
+            GenerationStamp(inputs: fingerprint, outputs: outputs, ownedFolders: owned, diagnostics: result.diagnostics, summary: summary(result))
+                .write(to: stampPath)
+        }
+        return .generated(result, why: why)
+    }
+
     /// What ``runModule(_:into:)`` did.
     public struct ModuleResult: Sendable {
         /// Whether the output file changed (an unchanged file is not rewritten, so builds stay incremental).
@@ -61,8 +119,21 @@ extension GeneratorPipeline {
     /// may not write into the package): that is an error telling the user to run
     /// `swift package lucidgen generate`. The current version's snapshot is not needed to build and is
     /// left to `generate`.
-    public func runModule(_ module: String, into outputFile: String) throws(GenerationFailed) -> ModuleResult {
-        let input = try load()
+    public func runModule(_ module: String, into outputFile: String, force: Bool = false) throws(GenerationFailed) -> ModuleResult {
+        var configDiagnostics = DiagnosticCollector()
+        let loadedConfig = try Config.load(from: configPath, diagnostics: &configDiagnostics)
+        let stampPath = GenerationStamp.path(forModuleOutput: outputFile)
+        let fingerprint = InputFingerprint.compute(config: loadedConfig, mode: "module \(module) -> \(outputFile)")
+        if !force, let stamp = GenerationStamp.read(stampPath), stamp.staleness(inputs: fingerprint, ownedFolders: []) == nil {
+            return ModuleResult(written: false, diagnostics: stamp.diagnostics)
+        }
+        GenerationStamp.remove(stampPath)
+        let result = try renderModule(module, into: outputFile, input: try load(loadedConfig, configDiagnostics: configDiagnostics.diagnostics))
+        GenerationStamp(inputs: fingerprint, outputs: [outputFile], ownedFolders: [], diagnostics: result.diagnostics, summary: "").write(to: stampPath)
+        return result
+    }
+
+    private func renderModule(_ module: String, into outputFile: String, input: LoadedInput) throws(GenerationFailed) -> ModuleResult {
         let model = try Resolver.resolve(input)
         let config = model.config
         let folder: String

@@ -1,5 +1,5 @@
 /// A place in an input file.
-public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct SourceLocation: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var file: String
     /// 1-based; 0 when unknown.
     public var line: Int
@@ -22,8 +22,8 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 }
 
 /// A message about the input, in the `file:line:column: error: message` form compilers use.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Comparable {
+public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Comparable, Codable {
         case note, warning, error
 
         public static func < (lhs: Severity, rhs: Severity) -> Bool {

@@ -1,0 +1,252 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The Fingerprint stage, which runs before Load: decides from a hash of every input and the state of
+/// every output whether a run can be skipped.
+///
+/// `generate` runs on every description edit through the build plugin and in every CI check. With a
+/// ``GenerationStamp`` from the last successful run, a run whose inputs hash the same and whose outputs
+/// are still as that run left them (same size and modification time, no extra generated file in an
+/// owned folder) does nothing but read the inputs once: no parsing, resolving, rendering or comparing.
+///
+/// The inputs are the config file, every file under `input_path` (the snapshots included), the
+/// snapshot folder when it is elsewhere, the templates folder when one is set, the names in the test
+/// target's `Fixtures` folder (whether the current version's fixture exists changes a note), the
+/// mode (full generate or one module's file) and the lucidgen executable itself (its version, size and
+/// modification time, so a rebuilt or upgraded tool regenerates).
+public struct InputFingerprint: Sendable, Codable, Equatable {
+    /// XXH64 of the mode and the tool, hex.
+    public var context: String
+    /// XXH64 of each input file's contents (hex), by path; a folder that is an input contributes its
+    /// listing too (`<folder>/` maps to the hash of the sorted names).
+    public var files: [String: String]
+    /// How many bytes were read.
+    public var bytes: Int
+
+    /// Hashes the inputs of a run of `config` in `mode` (e.g. `generate`, or `module Name -> file`).
+    public static func compute(config: Config, mode: String) -> InputFingerprint {
+        var context = XXH64()
+        context.update(string: "lucidgen \(LucidGenVersion.current)")
+        context.update(string: mode)
+        if let executable = Bundle.main.executablePath, let state = FileState.read(executable) {
+            context.update(string: "tool \(state.size) \(state.modified)")
+        }
+        var files: [String: String] = [:]
+        var bytes = 0
+        func hashFile(_ path: String) {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                files[path] = "unreadable"
+                return
+            }
+            bytes += data.count
+            var hasher = XXH64()
+            data.withUnsafeBytes { hasher.update($0) }
+            files[path] = hex(hasher.finalize())
+        }
+        func hashFolder(_ folder: String, contents: Bool) {
+            var listing = XXH64()
+            for relative in listFiles(in: folder) {
+                listing.update(string: relative)
+                if contents { hashFile((folder as NSString).appendingPathComponent(relative)) }
+            }
+            files[folder + "/"] = hex(listing.finalize())
+        }
+        hashFile(config.file)
+        hashFolder(config.inputPath, contents: true)
+        let input = (config.inputPath as NSString).standardizingPath + "/"
+        if !((config.schemaPath as NSString).standardizingPath + "/").hasPrefix(input) {
+            hashFolder(config.schemaPath, contents: true)
+        }
+        if let templates = config.templatesPath { hashFolder(templates, contents: true) }
+        if let tests = config.appTests {
+            hashFolder((tests.outputPath as NSString).appendingPathComponent("Fixtures"), contents: false)
+        }
+        return InputFingerprint(context: hex(context.finalize()), files: files, bytes: bytes)
+    }
+
+    /// The fingerprint without the files a run produces (snapshots live among the inputs): those are
+    /// checked by their state on disk instead, so writing them does not make the next run look changed.
+    public func excluding(_ outputs: some Sequence<String>) -> InputFingerprint {
+        var copy = self
+        for path in outputs { copy.files[path] = nil }
+        return copy
+    }
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// Every regular file under `folder`, relative and sorted, hidden files included (snapshots live in
+    /// `.schema`); empty when the folder does not exist.
+    static func listFiles(in folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var result: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if let type = enumerator.fileAttributes?[.type] as? FileAttributeType, type == .typeDirectory { continue }
+            result.append(relative)
+        }
+        return result.sorted()
+    }
+}
+
+/// What a file looked like: enough to notice that anything wrote to it.
+///
+/// File systems stamp modification times from a coarse clock (a few milliseconds on Linux), so a file
+/// rewritten with the same size within a tick of being recorded would look untouched. As git does for
+/// its index ("racy" entries), a file modified less than ``FileState/racyWindow`` before it was recorded
+/// also keeps a hash of its contents, which is compared too.
+public struct FileState: Sendable, Codable, Equatable {
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970.
+    public var modified: Int64
+    public var inode: UInt64
+    /// XXH64 of the contents (hex), kept only for a file modified shortly before it was recorded.
+    public var hash: String?
+
+    /// Two seconds: far more than any file system's timestamp granularity.
+    public static let racyWindow: Int64 = 2_000_000_000
+
+    /// The state of `path` (without a hash), or nil when it does not exist.
+    public static func read(_ path: String) -> FileState? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return FileState(
+            size: Int64(info.st_size), modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), inode: UInt64(info.st_ino))
+    }
+
+    /// The state of `path` recorded at `now`, with a hash of its contents when it is racy.
+    static func record(_ path: String, now: Int64) -> FileState? {
+        guard var state = read(path) else { return nil }
+        if state.modified >= now - racyWindow { state.hash = contentHash(path) }
+        return state
+    }
+
+    /// Whether `path` is still as recorded.
+    func matches(_ path: String) -> Bool {
+        guard var current = FileState.read(path) else { return false }
+        if let hash {
+            current.hash = FileState.contentHash(path)
+            guard current.hash == hash else { return false }
+        }
+        return current == self
+    }
+
+    static func contentHash(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var hasher = XXH64()
+        data.withUnsafeBytes { hasher.update($0) }
+        return InputFingerprint.hex(hasher.finalize())
+    }
+
+    /// Now, in nanoseconds since 1970, from the same clock file systems use.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
+/// What the last successful run read and left behind, kept in the build folder (never committed).
+///
+/// A stamp is a cache: a missing, unreadable or foreign stamp only means the next run does the whole
+/// work. It is written after a run succeeded and its files are on disk, so an interrupted run leaves
+/// either the previous stamp (whose outputs then no longer match) or none.
+public struct GenerationStamp: Sendable, Codable, Equatable {
+    public static let currentFormat = 1
+
+    public var format = GenerationStamp.currentFormat
+    /// The inputs the run read, without its outputs.
+    public var inputs: InputFingerprint
+    /// Every file the run produced, by path.
+    public var outputs: [String: FileState]
+    /// The generated Swift files present in the owned folders, sorted, so that a stray generated file
+    /// (which a run would remove) is noticed.
+    public var ownedFiles: [String]
+    /// The warnings and notes the run reported; an unchanged run reports them again.
+    public var diagnostics: [Diagnostic]
+    /// The run's one-line summary (e.g. how many entities and which versions).
+    public var summary: String
+
+    /// Where `generate` keeps the stamp of a config: `.build/lucidgen/<config file>.stamp` beside it.
+    public static func path(forConfig config: Config) -> String {
+        let folder = ((config.directory as NSString).appendingPathComponent(".build") as NSString).appendingPathComponent("lucidgen")
+        return (folder as NSString).appendingPathComponent((config.file as NSString).lastPathComponent + ".stamp")
+    }
+
+    /// Where `generate --module` keeps the stamp of its one output file: beside it.
+    public static func path(forModuleOutput file: String) -> String { file + ".lucidgen-stamp" }
+
+    /// Records `outputs` and `ownedFolders` as they are on disk now.
+    public init(inputs: InputFingerprint, outputs: [String], ownedFolders: [String], diagnostics: [Diagnostic], summary: String) {
+        self.inputs = inputs.excluding(outputs)
+        var states: [String: FileState] = [:]
+        let now = FileState.now()
+        for path in outputs { states[path] = FileState.record(path, now: now) }
+        self.outputs = states
+        self.ownedFiles = Self.generatedFiles(in: ownedFolders)
+        self.diagnostics = diagnostics.filter { $0.severity != .error }
+        self.summary = summary
+    }
+
+    /// Reads a stamp; nil when there is none or it is not one this lucidgen wrote.
+    public static func read(_ path: String) -> GenerationStamp? {
+        guard let data = FileManager.default.contents(atPath: path),
+              let stamp = try? JSONDecoder().decode(GenerationStamp.self, from: data),
+              stamp.format == currentFormat
+        else { return nil }
+        return stamp
+    }
+
+    /// Writes the stamp; a stamp that cannot be written is not an error (the next run does the whole work).
+    @discardableResult
+    public func write(to path: String) -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else { return false }
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Removes a stamp, so that the next run does the whole work.
+    public static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Why a run with `inputs` cannot be skipped, or nil when it can: the inputs hash the same and every
+    /// output is as this stamp recorded it.
+    public func staleness(inputs: InputFingerprint, ownedFolders: [String]) -> String? {
+        let current = inputs.excluding(outputs.keys)
+        if current.context != self.inputs.context { return "lucidgen itself or the mode changed since the last run" }
+        if current.files != self.inputs.files {
+            let changed = Set(current.files.keys).union(self.inputs.files.keys).sorted().first { current.files[$0] != self.inputs.files[$0] } ?? "an input"
+            return "\(displayPath(changed)) changed since the last run"
+        }
+        for (path, state) in outputs.sorted(by: { $0.key < $1.key }) where !state.matches(path) {
+            return "\(displayPath(path)) changed since the last run"
+        }
+        if Self.generatedFiles(in: ownedFolders) != ownedFiles { return "files were added to or removed from the generated folders" }
+        return nil
+    }
+
+    /// The `.swift` files under `folders`, by full path, sorted.
+    static func generatedFiles(in folders: [String]) -> [String] {
+        folders.flatMap { folder in
+            InputFingerprint.listFiles(in: folder).filter { $0.hasSuffix(".swift") }.map { (folder as NSString).appendingPathComponent($0) }
+        }.sorted()
+    }
+}
