@@ -21,8 +21,8 @@ import Darwin
 public struct InputFingerprint: Sendable, Codable, Equatable {
     /// XXH64 of the mode and the tool, hex.
     public var context: String
-    /// XXH64 of each input file's contents (hex), by path; a folder that is an input contributes its
-    /// listing too (`<folder>/` maps to the hash of the sorted names).
+    /// XXH64 of each input file's contents (hex), by path (`present` for a fixture store, whose
+    /// existence only matters).
     public var files: [String: String]
     /// How many bytes were read.
     public var bytes: Int
@@ -47,13 +47,12 @@ public struct InputFingerprint: Sendable, Codable, Equatable {
             data.withUnsafeBytes { hasher.update($0) }
             files[path] = hex(hasher.finalize())
         }
+        // A file's path is its key, so a file added or removed changes the fingerprint as an edit does.
         func hashFolder(_ folder: String, contents: Bool) {
-            var listing = XXH64()
             for relative in listFiles(in: folder) {
-                listing.update(string: relative)
-                if contents { hashFile((folder as NSString).appendingPathComponent(relative)) }
+                let path = (folder as NSString).appendingPathComponent(relative)
+                if contents { hashFile(path) } else { files[path] = "present" }
             }
-            files[folder + "/"] = hex(listing.finalize())
         }
         hashFile(config.file)
         hashFolder(config.inputPath, contents: true)
