@@ -114,6 +114,20 @@ import Testing
         #expect(try generate(project).kind == .generated(why: "no stamp of an earlier run"))
     }
 
+    @Test func aTruncatedOrForeignStampIsNoStamp() throws {
+        let project = try TestProject(files: [".entities/track.json": Self.track], config: Self.twoVersions)
+        defer { project.remove() }
+        try generate(project)
+        let text = try String(contentsOfFile: stampPath(project), encoding: .utf8)
+        #expect(text.hasPrefix("lucidgen-stamp 1\ncontext "))
+        #expect(text.hasSuffix("\nend \n"))
+        for broken in [String(text.dropLast(6)), "{\"format\": 1}", "", text.replacingOccurrences(of: "\noutput ", with: "\noutput x")] {
+            try Data(broken.utf8).write(to: URL(fileURLWithPath: stampPath(project)))
+            #expect(try generate(project).kind == .generated(why: "no stamp of an earlier run"))
+            #expect(try generate(project).kind == .unchanged, "the run wrote a good stamp again")
+        }
+    }
+
     @Test func releasingAVersionIsOneRunThenUnchanged() throws {
         let project = try TestProject(files: [".entities/track.json": Self.track], config: Self.twoVersions)
         defer { project.remove() }
