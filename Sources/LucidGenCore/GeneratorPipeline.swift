@@ -82,7 +82,10 @@ extension GeneratorPipeline {
         if !force {
             if let stamp = GenerationStamp.read(stampPath) {
                 why = stamp.staleness(inputs: fingerprint, ownedFolders: owned)
-                if why == nil { return .unchanged(stamp) }
+                if why == nil {
+                    stamp.settled()?.write(to: stampPath)
+                    return .unchanged(stamp)
+                }
             } else {
                 why = "no stamp of an earlier run"
             }
@@ -125,6 +128,7 @@ extension GeneratorPipeline {
         let stampPath = GenerationStamp.path(forModuleOutput: outputFile)
         let fingerprint = InputFingerprint.compute(config: loadedConfig, mode: "module \(module) -> \(outputFile)")
         if !force, let stamp = GenerationStamp.read(stampPath), stamp.staleness(inputs: fingerprint, ownedFolders: []) == nil {
+            stamp.settled()?.write(to: stampPath)
             return ModuleResult(written: false, diagnostics: stamp.diagnostics)
         }
         GenerationStamp.remove(stampPath)

@@ -80,6 +80,18 @@ import Testing
         #expect(try project.read("Sources/App/Generated/Entities/Track.swift") == original)
     }
 
+    @Test func racyHashesAreDroppedOnceTheOutputsAreOld() throws {
+        let project = try TestProject(files: [".entities/track.json": Self.track], config: Self.twoVersions)
+        defer { project.remove() }
+        try generate(project)
+        let stamp = try #require(GenerationStamp.read(stampPath(project)))
+        #expect(stamp.outputs.values.allSatisfy { $0.hash != nil }, "just written: every output is racy")
+        #expect(stamp.settled() == nil, "still racy now")
+        let later = try #require(stamp.settled(now: FileState.now() + 3_000_000_000))
+        #expect(later.outputs.values.allSatisfy { $0.hash == nil })
+        #expect(later.outputs.keys.sorted() == stamp.outputs.keys.sorted())
+    }
+
     @Test func deletedOrStrayGeneratedFilesAreNoticed() throws {
         let project = try TestProject(files: [".entities/track.json": Self.track], config: Self.twoVersions)
         defer { project.remove() }

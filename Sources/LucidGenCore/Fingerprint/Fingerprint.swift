@@ -165,7 +165,7 @@ public struct FileState: Sendable, Equatable {
     }
 
     /// Now, in nanoseconds since 1970, from the same clock file systems use.
-    static func now() -> Int64 {
+    public static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
@@ -313,6 +313,19 @@ public struct GenerationStamp: Sendable, Equatable {
         }
         if Self.generatedFiles(in: ownedFolders) != ownedFiles { return "files were added to or removed from the generated folders" }
         return nil
+    }
+
+    /// After a check found every output as recorded: the stamp without the content hashes of outputs no
+    /// longer racy (modified more than ``FileState/racyWindow`` ago), so later runs only `stat` them;
+    /// nil when there is no such hash.
+    public func settled(now: Int64 = FileState.now()) -> GenerationStamp? {
+        var copy = self
+        var changed = false
+        for (path, state) in outputs where state.hash != nil && state.modified < now - FileState.racyWindow {
+            copy.outputs[path]?.hash = nil
+            changed = true
+        }
+        return changed ? copy : nil
     }
 
     /// The `.swift` files under `folders`, by full path, sorted.
