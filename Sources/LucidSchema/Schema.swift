@@ -226,10 +226,13 @@ public func sqlNameKey(_ name: String) -> String {
 
 /// Quotes an SQL identifier: `a"b` → `"a""b"`.
 public func quoteIdentifier(_ name: String) -> String {
-    "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    // Most names hold no quote: no split and join (this runs for every column of every step).
+    if !name.utf8.contains(UInt8(ascii: "\"")) { return "\"" + name + "\"" }
+    return "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
 }
 
 /// Quotes an SQL string literal: `it's` → `'it''s'`.
 public func quoteLiteral(_ text: String) -> String {
-    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+    if !text.utf8.contains(UInt8(ascii: "'")) { return "'" + text + "'" }
+    return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
 }

@@ -73,15 +73,20 @@ public struct Renderer {
         let config = model.config
         let viewModels = ViewModels(model: model)
         var files: [GeneratedFile] = []
-        func emit(_ template: String, _ relativePath: String, in folder: String, source: String, _ context: [String: Any]) throws(GenerationFailed) {
-            var context = context
-            context["fileName"] = (relativePath as NSString).lastPathComponent
-            context["source"] = source
-            if let organization = config.organizationName { context["organization"] = organization }
-            guard let text = library.render(context, withTemplate: template) else {
-                throw GenerationFailed("missing template '\(template)'")
+        // Each file is a job: its view model is built and rendered later, all jobs on every core at once
+        // (rendering is most of a large project's first run, and the files are independent).
+        var jobs: [() -> GeneratedFile?] = []
+        func emit(_ template: String, _ relativePath: String, in folder: String, source: String, _ makeContext: @escaping @autoclosure () -> [String: Any]) throws(GenerationFailed) {
+            guard library.getTemplate(named: template) != nil else { throw GenerationFailed("missing template '\(template)'") }
+            let organization = config.organizationName
+            jobs.append { [library] in
+                var context = makeContext()
+                context["fileName"] = (relativePath as NSString).lastPathComponent
+                context["source"] = source
+                if let organization { context["organization"] = organization }
+                guard let text = library.render(context, withTemplate: template) else { return nil }
+                return GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(text))
             }
-            files.append(GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(text)))
         }
         let appFolder = config.app.outputPath
         // Headers name sources relative to the config's folder, so output does not depend on the working directory.
@@ -124,7 +129,9 @@ public struct Renderer {
         for snapshot in model.snapshots {
             files.append(GeneratedFile(path: (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version)), contents: snapshot.encoded()))
         }
-        return RenderedOutput(files: files, ownedFolders: ownedFolders, diagnostics: diagnostics)
+        let rendered = Parallel.map(count: jobs.count) { [jobs] in jobs[$0]() }
+        // A template that exists renders (swift-mustache returns nil only for a missing one).
+        return RenderedOutput(files: rendered.compactMap { $0 } + files, ownedFolders: ownedFolders, diagnostics: diagnostics)
     }
 
     /// Removes trailing spaces and collapses runs of blank lines, so templates can stay readable.

@@ -77,19 +77,34 @@ enum SnapshotStore {
     static func load(from folder: String, _ diagnostics: inout DiagnosticCollector) -> [SchemaVersion: (snapshot: SchemaSnapshot, file: String)] {
         var result: [SchemaVersion: (snapshot: SchemaSnapshot, file: String)] = [:]
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return result }
-        for name in names.sorted() where name.hasSuffix(".json") {
+        let files = names.sorted().filter { $0.hasSuffix(".json") }
+        // Decoding (and checksumming, below) each snapshot is independent: a long history has one per
+        // version, and this is a large part of its first run, so every core takes a share.
+        enum Loaded { case unreadable, malformed(String), decoded(SchemaSnapshot, checksumMatches: Bool) }
+        let loaded = Parallel.map(count: files.count) { index -> Loaded in
+            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(files[index])) else { return .unreadable }
+            do {
+                let snapshot = try JSONDecoder().decode(SchemaSnapshot.self, from: data)
+                return .decoded(snapshot, checksumMatches: snapshot.format == SchemaSnapshot.currentFormat && snapshot.schema.checksum == snapshot.checksum)
+            } catch {
+                return .malformed("\(error)")
+            }
+        }
+        for (name, outcome) in zip(files, loaded) {
             let path = (folder as NSString).appendingPathComponent(name)
             let shown = displayPath(path)
-            guard let data = FileManager.default.contents(atPath: path) else {
+            let snapshot: SchemaSnapshot
+            let checksumMatches: Bool
+            switch outcome {
+            case .unreadable:
                 diagnostics.error("cannot read this schema snapshot", at: SourceLocation(file: shown))
                 continue
-            }
-            let snapshot: SchemaSnapshot
-            do {
-                snapshot = try JSONDecoder().decode(SchemaSnapshot.self, from: data)
-            } catch {
+            case .malformed(let error):
                 diagnostics.error("malformed schema snapshot: \(error); restore it from version control", at: SourceLocation(file: shown))
                 continue
+            case .decoded(let decoded, let matches):
+                snapshot = decoded
+                checksumMatches = matches
             }
             guard snapshot.format == SchemaSnapshot.currentFormat else {
                 diagnostics.error("schema snapshot format \(snapshot.format) is not supported by this lucidgen", at: SourceLocation(file: shown))
@@ -99,7 +114,7 @@ enum SnapshotStore {
                 diagnostics.error("this snapshot is of version \(snapshot.version); its file must be named '\(SchemaSnapshot.fileName(for: snapshot.version))'", at: SourceLocation(file: shown))
                 continue
             }
-            if snapshot.schema.checksum != snapshot.checksum {
+            if !checksumMatches {
                 diagnostics.error(
                     "schema snapshot \(snapshot.version) was edited by hand: its tables no longer match its checksum; restore it from version control",
                     at: SourceLocation(file: shown))

@@ -57,10 +57,20 @@ public struct StepInference: Sendable {
         var survivingOldTables: Set<String> = []
         var consumedJoinTables: Set<String> = []
 
+        // Each old table's name at `to` (the first new table it became), once per step: looking it up
+        // per foreign key made a step quadratic in the number of tables.
+        var origins: [Lineage.Origin?] = []
+        var newNames: [String: String] = [:]
+        for table in new.tables {
+            let origin = lineage.origin(ofTable: table.name, at: to, in: from)
+            origins.append(origin)
+            if case .table(let oldName)? = origin, newNames[oldName] == nil { newNames[oldName] = table.name }
+        }
+
         // Tables that exist at both versions, by their new name → old name.
         var matched: [(old: SchemaTable, new: SchemaTable)] = []
-        for table in new.tables {
-            switch lineage.origin(ofTable: table.name, at: to, in: from) {
+        for (table, origin) in zip(new.tables, origins) {
+            switch origin {
             case .table(let oldName)?:
                 guard let oldTable = old.table(named: oldName) else { continue }
                 survivingOldTables.insert(oldTable.name)
@@ -68,7 +78,7 @@ public struct StepInference: Sendable {
                 matched.append((oldTable, table))
             case .column(let ownerOld, let column)?:
                 creates.append(.createTable(table))
-                let ownerNew = newName(ofOldTable: ownerOld, lineage: lineage, from: from, to: to) ?? ownerOld
+                let ownerNew = newNames[ownerOld] ?? ownerOld
                 let key = new.table(named: ownerNew)?.primaryKey.first ?? "id"
                 fills.append(.fillJoinTable(join: table.name, ownerTable: ownerNew, ownerKey: key, fromColumn: column))
             case nil:
@@ -82,7 +92,7 @@ public struct StepInference: Sendable {
                 alterations.append(.transformTable(table: newTable, sourceTable: newTable.name))
                 continue
             }
-            let result = tableOperations(old: oldTable, new: newTable, lineage: lineage, from: from, to: to)
+            let result = tableOperations(old: oldTable, new: newTable, lineage: lineage, from: from, to: to, newNames: newNames)
             if !result.reasons.isEmpty { failingTables.append(newTable.name) }
             reasons += result.reasons
             alterations += result.operations
@@ -136,10 +146,6 @@ public struct StepInference: Sendable {
         return result
     }
 
-    private func newName(ofOldTable oldName: String, lineage: Lineage, from: Int, to: Int) -> String? {
-        versions[to].tables.first { lineage.origin(ofTable: $0.name, at: to, in: from) == .table(oldName) }?.name
-    }
-
     struct TableResult {
         var operations: [MigrationOperation] = []
         var reasons: [String] = []
@@ -149,7 +155,7 @@ public struct StepInference: Sendable {
     }
 
     /// The changes of one table that exists at both versions (already renamed to its new name).
-    private func tableOperations(old: SchemaTable, new: SchemaTable, lineage: Lineage, from: Int, to: Int) -> TableResult {
+    private func tableOperations(old: SchemaTable, new: SchemaTable, lineage: Lineage, from: Int, to: Int, newNames: [String: String]) -> TableResult {
         var result = TableResult()
         let name = new.name
         var rebuildReasons: [String] = []
@@ -236,7 +242,7 @@ public struct StepInference: Sendable {
             old.foreignKeys.map { key in
                 SchemaForeignKey(
                     columns: key.columns.map { result.renamedColumns[$0] ?? $0 },
-                    table: newName(ofOldTable: key.table, lineage: lineage, from: from, to: to) ?? key.table,
+                    table: newNames[key.table] ?? key.table,
                     tableColumns: key.tableColumns, onDelete: key.onDelete)
             })
         if oldForeignKeys != Set(new.foreignKeys) { rebuildReasons.append("foreign keys change") }
