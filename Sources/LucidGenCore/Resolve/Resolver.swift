@@ -107,9 +107,11 @@ public enum Resolver {
         }
         // The same planner the runtime uses says which steps SQL alone cannot do.
         let inference = StepInference(versions: schemas)
+        // Each step is inferred on its own (a long history has one per version): on every core.
+        let steps = Parallel.map(count: max(schemas.count - 1, 0)) { inference.operations(from: $0, to: $0 + 1) }
         var customSteps: [CustomStep] = []
         for index in schemas.indices.dropFirst() {
-            switch inference.operations(from: index - 1, to: index) {
+            switch steps[index - 1] {
             case .failure(let reason):
                 var tables: [CustomStep.Table] = []
                 for table in reason.tables {
