@@ -65,13 +65,19 @@ struct Fixtures: ParsableCommand {
             let database = try LucidStore.create(atPath: path, versions: model.schemas, version: target)
             // Foreign keys off while inserting, checked before committing: rows may reference rows
             // inserted after them (self-references, cycles).
-            let statements = FixtureRows(model: model).insertStatements(at: target, rows: rows)
-            try SeedWriter.write(database, statements: statements)
+            // Row by row, never all in memory: a fixture of millions of rows costs what one of forty does.
+            var count = 0
+            try SeedWriter.write(database) { db in
+                try FixtureRows(model: model).forEachRow(at: target, rows: rows) { row in
+                    try db.execute(sql: row.sql)
+                    count += 1
+                }
+            }
             // One self-contained file: no -wal or -journal beside it, no free pages.
             try database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
             try database.close()
             try FixtureFiles.writeChecksum(forFileAt: path)
-            print("wrote \(displayPath(path)) and its .sha256: version \(target), \(statements.count) rows\(output == nil ? "; commit both" : "")")
+            print("wrote \(displayPath(path)) and its .sha256: version \(target), \(count) rows\(output == nil ? "; commit both" : "")")
         } catch {
             // A half-written fixture is worse than none.
             try? FileManager.default.removeItem(atPath: path)

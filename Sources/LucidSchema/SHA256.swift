@@ -4,7 +4,7 @@
 /// exposes a digest, and Foundation on Linux has no CryptoKit. Checked against the FIPS test vectors
 /// in `LucidSchemaTests`.
 public enum SHA256 {
-    private static let k: [UInt32] = [
+    fileprivate static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
         0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -17,15 +17,52 @@ public enum SHA256 {
 
     /// The digest of `bytes`.
     public static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        var hasher = Hasher()
+        hasher.update(Array(bytes))
+        return hasher.finalize()
+    }
 
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
+    /// A digest fed piece by piece (a file read in chunks: memory stays flat whatever its size).
+    public struct Hasher: Sendable {
+        private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        /// Bytes not yet compressed (fewer than 64).
+        private var pending: [UInt8] = []
+        private var length: UInt64 = 0
+        private var w = [UInt32](repeating: 0, count: 64)
+
+        public init() {}
+
+        /// Feeds bytes; the digest is the same however the input is split.
+        public mutating func update(_ bytes: [UInt8]) {
+            length &+= UInt64(bytes.count)
+            var start = 0
+            if !pending.isEmpty {
+                let take = min(64 - pending.count, bytes.count)
+                pending += bytes[0..<take]
+                start = take
+                guard pending.count == 64 else { return }
+                compress(pending, at: 0)
+                pending.removeAll(keepingCapacity: true)
+            }
+            while start + 64 <= bytes.count {
+                compress(bytes, at: start)
+                start += 64
+            }
+            pending += bytes[start...]
+        }
+
+        /// The digest of everything fed so far.
+        public mutating func finalize() -> [UInt8] {
+            let bitLength = length &* 8
+            var tail = pending
+            tail.append(0x80)
+            while tail.count % 64 != 56 { tail.append(0) }
+            for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+            for chunk in stride(from: 0, to: tail.count, by: 64) { compress(tail, at: chunk) }
+            return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        }
+
+        private mutating func compress(_ message: [UInt8], at chunk: Int) {
             for i in 0..<16 {
                 let j = chunk + i * 4
                 w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
@@ -39,7 +76,7 @@ public enum SHA256 {
             for i in 0..<64 {
                 let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
                 let choice = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
+                let t1 = hh &+ s1 &+ choice &+ SHA256.k[i] &+ w[i]
                 let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
                 let majority = (a & b) ^ (a & c) ^ (b & c)
                 let t2 = s0 &+ majority
@@ -48,7 +85,6 @@ public enum SHA256 {
             h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
             h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
         }
-        return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
     }
 
     /// The digest of the UTF-8 bytes of `text`, as 64 lowercase hex digits.
@@ -64,5 +100,6 @@ public enum SHA256 {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }
+
+@inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -77,3 +77,19 @@ import Testing
         #expect(quoteLiteral("it's") == "'it''s'")
     }
 }
+
+@Suite struct SHA256StreamingTests {
+    @Test func theDigestDoesNotDependOnHowTheInputIsSplit() {
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }
+        let whole = SHA256.digest(bytes)
+        for split in [0, 1, 55, 56, 63, 64, 65, 4_097, 9_999, 10_000] {
+            var hasher = SHA256.Hasher()
+            hasher.update(Array(bytes[..<split]))
+            hasher.update(Array(bytes[split...]))
+            #expect(hasher.finalize() == whole, "split at \(split)")
+        }
+        var byteByByte = SHA256.Hasher()
+        for byte in bytes.prefix(200) { byteByByte.update([byte]) }
+        #expect(byteByByte.finalize() == SHA256.digest(bytes.prefix(200)))
+    }
+}

@@ -53,11 +53,17 @@ public struct FixtureRows {
     /// `rows` rows per entity at `version` and their to-many links (zero, one or two per row), entity
     /// rows first. References need foreign key enforcement off (see the type's documentation).
     public func rows(at version: SchemaVersion, rows: Int) -> [Row] {
-        guard rows > 0 else { return [] }
+        var result: [Row] = []
+        forEachRow(at: version, rows: rows) { result.append($0) }
+        return result
+    }
+
+    /// The rows of ``rows(at:rows:)``, in the same order, handed to `body` one at a time: memory stays
+    /// flat however many rows a fixture has (every entity's rows, then every link).
+    public func forEachRow<Failure: Error>(at version: SchemaVersion, rows: Int, _ body: (Row) throws(Failure) -> Void) throws(Failure) {
+        guard rows > 0 else { return }
         let shapes = shapes(at: version)
         func target(_ entity: String) -> EntityShape? { shapes.first { $0.entityName == entity } }
-        var result: [Row] = []
-        var links: [Row] = []
         for shape in shapes {
             for row in 1...rows {
                 var columns = [shape.identifier.column]
@@ -77,21 +83,22 @@ public struct FixtureRows {
                         values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : valueLiteral(property, row: row, salt: salt))
                     }
                 }
-                result.append(Row(table: shape.tableName, columns: columns, values: values))
+                try body(Row(table: shape.tableName, columns: columns, values: values))
             }
+        }
+        for shape in shapes {
             for property in shape.properties {
                 guard case .toMany(let entity, _, _, let joinTable, let targetStorage, _) = property.kind, target(entity) != nil else { continue }
                 let maxLinks = maxLinks(property, of: shape)
                 for row in 1...rows {
                     for linked in SeedValues.linkedRows(row: row, rows: rows, maxLinks: maxLinks) {
-                        links.append(Row(
+                        try body(Row(
                             table: joinTable, columns: [LinkTable.sourceColumn, LinkTable.targetColumn],
                             values: [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: linked)]))
                     }
                 }
             }
         }
-        return result + links
     }
 
     /// The rows as `INSERT` statements (see ``rows(at:rows:)``).
