@@ -37,6 +37,22 @@ public struct Schema: Sendable, Hashable, Codable {
 
     /// SHA-256 of the DDL, hex-encoded.
     public var checksum: String { SHA256.hex(of: ddl.joined(separator: ";\n")) }
+
+    /// ``checksum``, reusing the statements of every table that is as `cache` last saw it under its
+    /// name (the generator checksums every version of a long history, whose tables mostly repeat).
+    public func checksum(cache: inout [String: (table: SchemaTable, statements: [String])]) -> String {
+        var ddl: [String] = []
+        for table in tables {
+            if let cached = cache[table.name], cached.table == table {
+                ddl += cached.statements
+            } else {
+                let statements = table.createStatements
+                cache[table.name] = (table, statements)
+                ddl += statements
+            }
+        }
+        return SHA256.hex(of: ddl.joined(separator: ";\n"))
+    }
 }
 
 /// A table of a schema version.

@@ -129,7 +129,12 @@ public struct Renderer {
         for snapshot in model.snapshots {
             files.append(GeneratedFile(path: (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version)), contents: snapshot.encoded()))
         }
-        let rendered = Parallel.map(count: jobs.count) { [jobs] in jobs[$0]() }
+        // The one-per-module files (schema, migrations, tests) grow with the whole history and are
+        // started first, so that no core waits for the longest job at the end.
+        let perEntity = model.entities.count + model.subtypes.count
+        let order = Array(perEntity..<jobs.count) + Array(0..<perEntity)
+        var rendered = [GeneratedFile?](repeating: nil, count: jobs.count)
+        for (index, file) in zip(order, Parallel.map(count: jobs.count) { [jobs] in jobs[order[$0]]() }) { rendered[index] = file }
         // A template that exists renders (swift-mustache returns nil only for a missing one).
         return RenderedOutput(files: rendered.compactMap { $0 } + files, ownedFolders: ownedFolders, diagnostics: diagnostics)
     }

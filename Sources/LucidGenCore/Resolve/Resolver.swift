@@ -61,8 +61,11 @@ public enum Resolver {
             context.resolveLifetimes(of: timeline, &diagnostics)
         }
         try diagnostics.throwIfErrors()
-        for entity in described {
-            context.inferTypeHistory(of: timelines[entity.name]!, currentVersion: currentVersion, &diagnostics)
+        // Worked out for every entity at once (reading only), then applied in order.
+        let builder = context
+        let inferred = Parallel.map(count: described.count) { builder.inferredTypeHistories(of: timelines[described[$0].name]!, currentVersion: currentVersion) }
+        for (entity, result) in zip(described, inferred) {
+            context.apply(result, to: timelines[entity.name]!, &diagnostics)
         }
         try diagnostics.throwIfErrors()
         for entity in described {

@@ -6,6 +6,8 @@ struct ShapeBuilder {
     let timelines: [String: EntityTimeline]
     let subtypes: [String: SubtypeDescription]
     let frozen: [SchemaVersion: SchemaSnapshot]
+    /// Each table's DDL as last built, for checksumming the next version (most tables repeat).
+    var ddlCache: [String: (table: SchemaTable, statements: [String])] = [:]
 
     // MARK: Lifetimes
 
@@ -324,7 +326,7 @@ struct ShapeBuilder {
     // MARK: Schemas
 
     /// The schema at a version, and the snapshot that freezes it.
-    func schema(
+    mutating func schema(
         at version: SchemaVersion, previous: SchemaVersion?, previousSchema: Schema? = nil, entities: [ResolvedEntity], _ diagnostics: inout DiagnosticCollector
     ) -> (Schema, SchemaSnapshot) {
         var tables: [SchemaTable] = []
@@ -415,7 +417,7 @@ struct ShapeBuilder {
         }
         let schema = Schema(version: version, tables: tables)
         let snapshot = SchemaSnapshot(
-            format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum, entities: entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
+            format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache), entities: entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
         return (schema, snapshot)
     }
 

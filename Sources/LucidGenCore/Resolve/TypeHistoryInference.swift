@@ -13,20 +13,35 @@ extension ShapeBuilder {
         var defaultSQL: String?
     }
 
-    /// Appends to each property's `type_history` the items its released snapshots imply (after the
-    /// hand-written ones), with a note per inferred change. Run after ``resolveLifetimes`` of every entity.
-    func inferTypeHistory(of timeline: EntityTimeline, currentVersion: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+    /// The `type_history` items each property's released snapshots imply, appended after the
+    /// hand-written ones (by property index), with a note per inferred change; nothing is changed here
+    /// (``apply(_:to:_:)`` does it). Run after ``resolveLifetimes`` of every entity. It only reads
+    /// timelines, so every entity's can be worked out at once (a long history has one comparison per
+    /// property per release).
+    func inferredTypeHistories(of timeline: EntityTimeline, currentVersion: SchemaVersion) -> InferredTypeHistories {
+        var result = InferredTypeHistories()
         for index in timeline.entity.properties.indices {
             let property = timeline.entity.properties[index]
             guard !property.unused, let lifetime = timeline.propertyLifetimes[property.name] else { continue }
             if case .property(let key) = timeline.entity.identifier.kind, key == property.name { continue }
-            let items = inferredItems(for: property, lifetime: lifetime, of: timeline, currentVersion: currentVersion, &diagnostics)
+            let items = inferredItems(for: property, lifetime: lifetime, of: timeline, currentVersion: currentVersion, &result.diagnostics)
             guard !items.isEmpty else { continue }
             // In order of until_version; at one version, the hand-written item first (its fields win).
             let merged = (property.typeHistory.map { ($0, 0) } + items.map { ($0, 1) }).enumerated()
                 .sorted { ($0.element.0.untilVersion, $0.element.1, $0.offset) < ($1.element.0.untilVersion, $1.element.1, $1.offset) }
-            timeline.entity.properties[index].typeHistory = merged.map(\.element.0)
+            result.typeHistories.append((index, merged.map(\.element.0)))
         }
+        return result
+    }
+
+    struct InferredTypeHistories {
+        var typeHistories: [(property: Int, items: [PropertyTypeHistoryItem])] = []
+        var diagnostics = DiagnosticCollector()
+    }
+
+    func apply(_ inferred: InferredTypeHistories, to timeline: EntityTimeline, _ diagnostics: inout DiagnosticCollector) {
+        for (index, items) in inferred.typeHistories { timeline.entity.properties[index].typeHistory = items }
+        diagnostics.append(contentsOf: inferred.diagnostics.diagnostics)
     }
 
     private func inferredItems(
