@@ -140,6 +140,18 @@ import Testing
         }
     }
 
+    @Test func aSymbolicLinkLoopInTheInputsEndsAndALinkedFileCounts() throws {
+        let project = try TestProject(files: [".entities/track.json": Self.track, "shared/extra.txt": "one"], config: Self.twoVersions)
+        defer { project.remove() }
+        let entities = project.root.appendingPathComponent(".entities").path
+        try FileManager.default.createSymbolicLink(atPath: entities + "/loop", withDestinationPath: entities)
+        try FileManager.default.createSymbolicLink(atPath: entities + "/extra.txt", withDestinationPath: project.root.appendingPathComponent("shared/extra.txt").path)
+        try generate(project)
+        #expect(try generate(project).kind == .unchanged)
+        try project.write("shared/extra.txt", "two")
+        #expect(try generate(project).kind == .generated(why: "\(displayPath(entities + "/extra.txt")) changed since the last run"))
+    }
+
     @Test func releasingAVersionIsOneRunThenUnchanged() throws {
         let project = try TestProject(files: [".entities/track.json": Self.track], config: Self.twoVersions)
         defer { project.remove() }

@@ -93,10 +93,12 @@ public struct InputFingerprint: Sendable, Equatable {
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
                 if name == "." || name == ".." { continue }
+                // A symbolic link is an entry, never descended into (a link to a parent folder would
+                // never end); its target's contents are hashed when it points at a file.
                 var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
-                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) || Int32(entry.pointee.d_type) == Int32(DT_LNK) {
+                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
                     var info = stat()
-                    isFolder = stat(path + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+                    isFolder = lstat(path + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
                 }
                 if isFolder {
                     walk(path + "/" + name, prefix + name + "/")
