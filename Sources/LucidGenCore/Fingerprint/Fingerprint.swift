@@ -24,8 +24,6 @@ public struct InputFingerprint: Sendable, Equatable {
     /// XXH64 of each input file's contents (hex), by path (`present` for a fixture store, whose
     /// existence only matters).
     public var files: [String: String]
-    /// How many bytes were read.
-    public var bytes: Int
 
     /// Hashes the inputs of a run of `config` in `mode` (e.g. `generate`, or `module Name -> file`).
     public static func compute(config: Config, mode: String) -> InputFingerprint {
@@ -36,17 +34,7 @@ public struct InputFingerprint: Sendable, Equatable {
             context.update(string: "tool \(state.size) \(state.modified)")
         }
         var files: [String: String] = [:]
-        var bytes = 0
-        func hashFile(_ path: String) {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                files[path] = "unreadable"
-                return
-            }
-            bytes += data.count
-            var hasher = XXH64()
-            data.withUnsafeBytes { hasher.update($0) }
-            files[path] = hex(hasher.finalize())
-        }
+        func hashFile(_ path: String) { files[path] = FileState.contentHash(path) ?? "unreadable" }
         // A file's path is its key, so a file added or removed changes the fingerprint as an edit does.
         func hashFolder(_ folder: String, contents: Bool) {
             for relative in listFiles(in: folder) {
@@ -64,7 +52,7 @@ public struct InputFingerprint: Sendable, Equatable {
         if let tests = config.appTests {
             hashFolder((tests.outputPath as NSString).appendingPathComponent("Fixtures"), contents: false)
         }
-        return InputFingerprint(context: hex(context.finalize()), files: files, bytes: bytes)
+        return InputFingerprint(context: hex(context.finalize()), files: files)
     }
 
     /// The fingerprint without the files a run produces (snapshots live among the inputs): those are
@@ -159,6 +147,7 @@ public struct FileState: Sendable, Equatable {
         return current == self
     }
 
+    /// XXH64 of a file's contents (hex), or nil when it cannot be read.
     static func contentHash(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         var hasher = XXH64()
@@ -234,7 +223,7 @@ public struct GenerationStamp: Sendable, Equatable {
         let bytes = [UInt8](data)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         guard let header = lines.first, String(decoding: header, as: UTF8.self) == "lucidgen-stamp \(currentFormat)" else { return nil }
-        var stamp = GenerationStamp(inputs: InputFingerprint(context: "", files: [:], bytes: 0), outputs: [:], ownedFiles: [], diagnostics: [], summary: "")
+        var stamp = GenerationStamp(inputs: InputFingerprint(context: "", files: [:]), outputs: [:], ownedFiles: [], diagnostics: [], summary: "")
         var complete = false
         func text(_ slice: ArraySlice<UInt8>) -> String { String(decoding: slice, as: UTF8.self) }
         for line in lines.dropFirst() {
