@@ -49,11 +49,30 @@ public struct TransformExpectation: Sendable {
         self.expect = expect
     }
 
-    /// Typed with the generated record types of both versions.
+    /// Typed with GRDB record types.
     public static func records<Old: FetchableRecord & Sendable, New: EncodableRecord>(
         from: SchemaVersion, to: SchemaVersion, table: String, _ expect: @escaping @Sendable (Old) throws -> New?
     ) -> TransformExpectation {
         TransformExpectation(from: from, to: to, table: table) { row in try expect(try Old(row: row)).map { try $0.databaseDictionary } }
+    }
+
+    /// Typed with the generated record types of both versions (superseded versions' records are
+    /// ``MigrationRecord``s only), read and written as a row transform reads and writes them.
+    public static func records<Old: MigrationRecord, New: MigrationRecord>(
+        from: SchemaVersion, to: SchemaVersion, table: String, _ expect: @escaping @Sendable (Old) throws -> New?
+    ) -> TransformExpectation {
+        TransformExpectation(from: from, to: to, table: table) { row in
+            try expect(try Old(databaseValues: Dictionary(row, uniquingKeysWith: { first, _ in first }))).map { try $0.databaseValues() }
+        }
+    }
+
+    /// Typed with record types that are both (this overload only settles which of the two above applies).
+    public static func records<Old: FetchableRecord & MigrationRecord, New: EncodableRecord & MigrationRecord>(
+        from: SchemaVersion, to: SchemaVersion, table: String, _ expect: @escaping @Sendable (Old) throws -> New?
+    ) -> TransformExpectation {
+        TransformExpectation(from: from, to: to, table: table) { row in
+            try expect(try Old(databaseValues: Dictionary(row, uniquingKeysWith: { first, _ in first }))).map { try $0.databaseValues() }
+        }
     }
 }
 

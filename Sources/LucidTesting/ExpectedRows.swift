@@ -35,35 +35,36 @@ public struct ExpectedRows: Sendable {
         try storedRows(of: table).map { Row($0) }
     }
 
-    /// Every row of a record type's table, decoded as that record.
-    public func all<Record: FetchableRecord & TableRecord>(_ type: Record.Type) throws -> [Record] {
-        try storedRows(of: Record.databaseTableName).map { try Record(row: Row($0)) }
+    /// Every row of a record type's table, decoded as that record (any generated record: the newest
+    /// version's or a superseded one's).
+    public func all<Record: MigrationRecord & TableRecord>(_ type: Record.Type) throws -> [Record] {
+        try storedRows(of: Record.databaseTableName).map { try Record(databaseValues: $0) }
     }
 
     /// Adds a row. An integer primary key left nil gets the next rowid, as SQLite would assign it.
-    public mutating func insert<Record: EncodableRecord & TableRecord>(_ record: Record) throws {
+    public mutating func insert<Record: MigrationRecord & TableRecord>(_ record: Record) throws {
         let table = try tableName(Record.databaseTableName)
-        tables[table, default: []].append(try record.databaseDictionary)
+        tables[table, default: []].append(try record.databaseValues())
     }
 
     /// Changes every row of a record type's table.
-    public mutating func updateAll<Record: FetchableRecord & EncodableRecord & TableRecord>(
+    public mutating func updateAll<Record: MigrationRecord & TableRecord>(
         _ type: Record.Type, _ change: (inout Record) throws -> Void
     ) throws {
         let table = try tableName(Record.databaseTableName)
         tables[table] = try (tables[table] ?? []).map { values in
-            var record = try Record(row: Row(values))
+            var record = try Record(databaseValues: values)
             try change(&record)
             var updated = values
-            for (column, value) in try record.databaseDictionary { updated[column] = value }
+            for (column, value) in try record.databaseValues() { updated[column] = value }
             return updated
         }
     }
 
     /// Removes the rows of a record type's table that match.
-    public mutating func removeAll<Record: FetchableRecord & TableRecord>(_ type: Record.Type, where predicate: (Record) throws -> Bool) throws {
+    public mutating func removeAll<Record: MigrationRecord & TableRecord>(_ type: Record.Type, where predicate: (Record) throws -> Bool) throws {
         let table = try tableName(Record.databaseTableName)
-        tables[table] = try (tables[table] ?? []).filter { try !predicate(Record(row: Row($0))) }
+        tables[table] = try (tables[table] ?? []).filter { try !predicate(Record(databaseValues: $0)) }
     }
 
     func storedRows(of table: String) throws -> [[String: DatabaseValue]] {

@@ -74,7 +74,7 @@ import Testing
         try database.write { db in
             try Aircraft_1_0(id: "B", tailNumber: "B", aircraftType: "T", aircraftClass: .singleEngineLand).insert(db)
             try Flight_1_0(id: 7, date: Date(), departure: "X", arrival: "Y", aircraft: "B", remarks: "old name").insert(db)
-            #expect(try Flight_1_0.fetchOne(db, key: 7)?.remarks == "old name")
+            #expect(try Flight_1_0.fetchAll(db).map(\.remarks) == ["old name"])
             #expect(try db.tableExists("flight"))
             #expect(try !db.tableExists("log_entry"))
         }

@@ -104,7 +104,21 @@ import Testing
                 { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
             """])
         struct OldItem: Codable, Sendable, FetchableRecord { var id: Int; var name: String; var code: String }
-        struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord { static let databaseTableName = "item"; var id: Int; var name: String; var code: Int }
+        // A GRDB record that is also a hand-written MigrationRecord: what ExpectedRows' typed methods take.
+        struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord, MigrationRecord {
+            static let databaseTableName = "item"
+            static let migrationColumns = ["id", "name", "code"]
+            var id: Int; var name: String; var code: Int
+            init(id: Int, name: String, code: Int) { (self.id, self.name, self.code) = (id, name, code) }
+            init(migrationRow row: MigrationRow) throws {
+                (id, name, code) = (try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1), try row.decode(Int.self, at: 2))
+            }
+            func encode(to values: inout MigrationValues) throws {
+                values.encode(id, at: 0)
+                values.encode(name, at: 1)
+                values.encode(code, at: 2)
+            }
+        }
         func options(lossy: Bool) -> StoreOptions {
             var options = StoreOptions()
             options.stages = [

@@ -248,13 +248,13 @@ extension SampleShape: Seedable {
         let typed = try LucidStore.create(atPath: folder.path("typed.sqlite"), versions: model.schemas, version: version)
         try SeedWriter.write(typed) { db in
             for row in 1...rows {
-                _ = try Sample_1_0(
+                try Sample_1_0(
                     id: Seed.identifier(row: row), big: .seed(row: row, salt: salt("big")), ratio: .seed(row: row, salt: salt("ratio")),
                     label: .seed(row: row, salt: salt("label")), stamp: .seed(row: row, salt: salt("stamp")), flag: .seed(row: row, salt: salt("flag")),
                     kind: .seed(row: row, salt: salt("kind")), formats: .seed(row: row, salt: salt("formats")), tags: .seed(row: row, salt: salt("tags")),
                     code: .seed(row: row, salt: salt("code")), weight: .seed(row: row, salt: salt("weight")), note: .seed(row: row, salt: salt("note")),
                     payload: .seed(row: row, salt: salt("payload")), link: .seed(row: row, salt: salt("link")), shape: .seed(row: row, salt: salt("shape"))
-                ).inserted(db)
+                ).insert(db)
             }
         }
         func read(_ queue: DatabaseQueue) throws -> [[String: DatabaseValue]] {

@@ -17,7 +17,15 @@ import LucidRuntime
 ///
 /// The to-many relationship `{{name}}` to `{{target}}` is stored in table `{{joinTable}}`; see ``{{linkType}}``.
 {{/toManyNotes}}
+{{#superseded}}
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct {{typeName}}: Equatable, Sendable {
+{{/superseded}}
+{{^superseded}}
 public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{persistence}} {
+{{/superseded}}
     public static let databaseTableName = "{{tableName}}"
 {{#properties}}
 
@@ -34,6 +42,7 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
         self.{{swiftName}} = {{swiftName}}
 {{/properties}}
     }
+{{^superseded}}
 
     /// The columns of `{{tableName}}`, for queries: `{{typeName}}.filter(Columns.{{firstColumn}} == value)`.
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
@@ -49,10 +58,11 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
         id = inserted.rowID
     }
 {{/localIdentifier}}
+{{/superseded}}
 }
 
-/// Reads and writes `{{tableName}}` rows by column position, for row transform stages.
-extension {{typeName}}: MigrationRecord {
+/// Reads and writes `{{tableName}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
+extension {{typeName}}: {{#superseded}}SupersededRecord{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
     public static let migrationColumns: [String] = [{{#properties}}{{columnLiteral}}{{^last}}, {{/last}}{{/properties}}]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -71,7 +81,7 @@ extension {{typeName}}: MigrationRecord {
 
 extension {{ownerType}} {
     /// One link of the to-many relationship `{{name}}` (`{{ownerEntity}}` → `{{target}}`): a row of table `{{joinTable}}`.
-    public struct {{linkName}}: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct {{linkName}}: {{#superseded}}Equatable, Sendable{{/superseded}}{{^superseded}}Codable, Hashable, Sendable, FetchableRecord, PersistableRecord{{/superseded}} {
         public static let databaseTableName = "{{joinTable}}"
 
         /// The `{{ownerEntity}}` row.
@@ -83,6 +93,7 @@ extension {{ownerType}} {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+{{^superseded}}
 
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
@@ -90,11 +101,12 @@ extension {{ownerType}} {
         }
 
         public typealias Columns = CodingKeys
+{{/superseded}}
     }
 }
 
-/// Reads and writes `{{joinTable}}` rows by column position, for row transform stages.
-extension {{ownerType}}.{{linkName}}: MigrationRecord {
+/// Reads and writes `{{joinTable}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
+extension {{ownerType}}.{{linkName}}: {{#superseded}}SupersededRecord{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -463,11 +475,11 @@ enum {{seedsName}} {
     static func {{function}}(_ db: Database, rows: Int) throws {
 {{#record}}
         for row in 1...rows {
-            _ = try {{typeName}}(
+            {{^superseded}}_ = {{/superseded}}try {{typeName}}(
 {{#arguments}}
                 {{label}}: {{value}}{{^last}},{{/last}}
 {{/arguments}}
-            ).inserted(db)
+            ).insert{{^superseded}}ed{{/superseded}}(db)
         }
 {{#links}}
         for row in 1...rows {

@@ -6,6 +6,15 @@ import LucidSchema
 /// golden tests catch.
 struct ViewModels {
     let model: ResolvedModel
+    /// The record types of each entity's newest version: full GRDB records. Every other version's record
+    /// is a `SupersededRecord` (a migration type: no `Codable`, `FetchableRecord`, `PersistableRecord` or
+    /// `Columns`, which cost most of the build time of a long history).
+    let newestTypeNames: Set<String>
+
+    init(model: ResolvedModel) {
+        self.model = model
+        newestTypeNames = Set(model.entities.compactMap { $0.newest?.typeName })
+    }
 
     var registryName: String { "\(model.config.app.moduleName)Schema" }
 
@@ -42,6 +51,7 @@ struct ViewModels {
                 let linkName = Naming.typeName(item.name) + "Link"
                 toManyNotes.append(["name": item.name, "target": target, "joinTable": joinTable, "linkType": "\(shape.typeName).\(linkName)"])
                 links.append([
+                    "superseded": !newestTypeNames.contains(shape.typeName),
                     "ownerType": shape.typeName, "ownerEntity": shape.name, "name": item.name, "target": target, "joinTable": joinTable,
                     "linkName": linkName, "sourceType": identifier.swiftType, "targetType": targetSwiftType,
                 ])
@@ -73,6 +83,7 @@ struct ViewModels {
             "entityName": shape.entityName, "name": shape.name, "renamed": shape.name != shape.entityName, "version": shape.version.string,
             "typeName": shape.typeName, "tableName": shape.tableName, "properties": rendered,
             "persistence": identifier.kind == .local ? "MutablePersistableRecord" : "PersistableRecord",
+            "superseded": !newestTypeNames.contains(shape.typeName),
             "localIdentifier": identifier.kind == .local, "firstColumn": rendered.first?["swiftName"] ?? "id",
             "links": links, "toManyNotes": toManyNotes,
         ]
@@ -301,7 +312,7 @@ struct ViewModels {
         }
         var arguments = parameters.map { ["label": Self.argumentLabel($0), "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
         if !arguments.isEmpty { arguments[arguments.count - 1]["last"] = true }
-        return ["typeName": shape.typeName, "arguments": arguments, "links": links]
+        return ["typeName": shape.typeName, "arguments": arguments, "links": links, "superseded": !newestTypeNames.contains(shape.typeName)]
     }
 
     /// What a seeding function's body says, as one string: two versions share a function only when

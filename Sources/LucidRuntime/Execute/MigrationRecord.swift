@@ -67,27 +67,51 @@ public struct MigrationRowError: Error, Sendable, CustomStringConvertible {
 /// The readers of the common types are inlinable: the generated `init(migrationRow:)` reads each value
 /// with a few C calls and no function call of its own.
 public struct MigrationRow {
-    /// The SQL function's arguments after the rowid: one `sqlite3_value` per column.
-    @usableFromInline let values: UnsafeMutablePointer<OpaquePointer?>
+    /// The SQL function's arguments after the rowid: one `sqlite3_value` per column (nil when the row is
+    /// read from GRDB values instead).
+    @usableFromInline let values: UnsafeMutablePointer<OpaquePointer?>?
+    /// The row's values when it is not read inside SQLite (``MigrationRecord/init(databaseValues:)``):
+    /// every read then takes GRDB's conversions, which is what the fast readers fall back to anyway.
+    @usableFromInline let databaseValues: UnsafePointer<DatabaseValue>?
     @usableFromInline let count: Int
-    /// Owned by the transform's runner, which outlives every row.
+    /// Owned by the transform's runner (or the caller of `init(databaseValues:)`), which outlives the row.
     private unowned(unsafe) let context: TransformContext
 
     init(arguments: UnsafeMutablePointer<OpaquePointer?>, context: TransformContext) {
         values = arguments
+        databaseValues = nil
+        count = context.sourceColumns.count
+        self.context = context
+    }
+
+    init(databaseValues: UnsafePointer<DatabaseValue>, context: TransformContext) {
+        values = nil
+        self.databaseValues = databaseValues
         count = context.sourceColumns.count
         self.context = context
     }
 
     /// The `sqlite3_value` of column `index` (a bad index is a programming error, never a stray read).
+    /// Only called when `databaseValues` is nil.
     @inlinable @inline(__always)
     func argument(_ index: Int) -> OpaquePointer? {
         precondition(UInt(bitPattern: index) < UInt(count), "column index \(index) out of range for \(count) columns")
-        return values[index]
+        return values.unsafelyUnwrapped[index]
+    }
+
+    /// Whether column `index` is NULL.
+    @inlinable @inline(__always)
+    func isNull(_ index: Int) -> Bool {
+        if databaseValues != nil { return databaseValue(at: index).isNull }
+        return sqlite3_value_type(argument(index)) == SQLITE_NULL
     }
 
     /// The value at `index` as GRDB sees it.
     public func databaseValue(at index: Int) -> DatabaseValue {
+        if let databaseValues {
+            precondition(UInt(bitPattern: index) < UInt(count), "column index \(index) out of range for \(count) columns")
+            return databaseValues[index]
+        }
         let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: return sqlite3_value_int64(value).databaseValue
@@ -107,7 +131,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as an optional `T` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     public func decodeIfPresent<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T? {
-        sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
+        isNull(index) ? nil : try decode(type, at: index)
     }
 
     // The common types read their own storage class directly; any other storage class takes GRDB's
@@ -116,6 +140,7 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as `String`; a NULL or a value that is not a `String` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: String.Type, at index: Int) throws -> String {
+        if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_TEXT ? Self.text(value) : try convert(type, at: index)
     }
@@ -123,6 +148,7 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as an optional `String` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: String.Type, at index: Int) throws -> String? {
+        if databaseValues != nil { return try convertIfPresent(type, at: index) }
         let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_TEXT: return Self.text(value)
@@ -134,6 +160,7 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as `Int64`; a NULL or a value that is not a `Int64` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
+        if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) : try convert(type, at: index)
     }
@@ -141,6 +168,7 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as an optional `Int64` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: Int64.Type, at index: Int) throws -> Int64? {
+        if databaseValues != nil { return try convertIfPresent(type, at: index) }
         let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: return sqlite3_value_int64(value)
@@ -152,6 +180,7 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as `Int`; a NULL or a value that is not a `Int` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: Int.Type, at index: Int) throws -> Int {
+        if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         if sqlite3_value_type(value) == SQLITE_INTEGER, let int = Int(exactly: sqlite3_value_int64(value)) { return int }
         return try convert(type, at: index)
@@ -160,12 +189,13 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as an optional `Int` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: Int.Type, at index: Int) throws -> Int? {
-        sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
+        isNull(index) ? nil : try decode(type, at: index)
     }
 
     /// Reads column `index` of the old row as `Double`; a NULL or a value that is not a `Double` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: Double.Type, at index: Int) throws -> Double {
+        if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_FLOAT ? sqlite3_value_double(value) : try convert(type, at: index)
     }
@@ -173,6 +203,7 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as an optional `Double` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: Double.Type, at index: Int) throws -> Double? {
+        if databaseValues != nil { return try convertIfPresent(type, at: index) }
         let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_FLOAT: return sqlite3_value_double(value)
@@ -184,6 +215,7 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as `Bool`; a NULL or a value that is not a `Bool` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
     public func decode(_ type: Bool.Type, at index: Int) throws -> Bool {
+        if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) != 0 : try convert(type, at: index)
     }
@@ -191,7 +223,13 @@ public struct MigrationRow {
     /// Reads column `index` of the old row as an optional `Bool` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
     public func decodeIfPresent(_ type: Bool.Type, at index: Int) throws -> Bool? {
-        sqlite3_value_type(argument(index)) == SQLITE_NULL ? nil : try decode(type, at: index)
+        isNull(index) ? nil : try decode(type, at: index)
+    }
+
+    /// GRDB's conversion from the value's `DatabaseValue`, NULL as nil.
+    @usableFromInline
+    func convertIfPresent<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T? {
+        isNull(index) ? nil : try convert(type, at: index)
     }
 
     /// GRDB's conversion from the value's `DatabaseValue`.
@@ -212,6 +250,20 @@ public struct MigrationRow {
 
     /// Reads column `index` as optional JSON text decoded to `T` (NULL is nil).
     public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, at index: Int) throws -> T? {
+        if databaseValues != nil {
+            let data: Data
+            switch databaseValue(at: index).storage {
+            case .null: return nil
+            case .string(let text): data = Data(text.utf8)
+            case .blob(let blob): data = blob
+            default: throw error(at: index, "expected JSON text for \(T.self), found \(databaseValue(at: index))")
+            }
+            do {
+                return try context.jsonDecoder(at: index).decode(T.self, from: data)
+            } catch {
+                throw self.error(at: index, "invalid JSON for \(T.self): \(error)")
+            }
+        }
         let value = argument(index)
         switch sqlite3_value_type(value) {
         case SQLITE_NULL:

@@ -16,11 +16,11 @@ struct RecordTransform: Sendable {
     @usableFromInline let convert: @Sendable (MigrationRow, inout MigrationValues) throws -> Bool
 
     @inlinable
-    init<Old: FetchableRecord & MigrationRecord, New: EncodableRecord & MigrationRecord>(_ transform: @escaping @Sendable (Old) throws -> New?) {
+    init<Old: MigrationRecord, New: MigrationRecord>(_ transform: @escaping @Sendable (Old) throws -> New?) {
         sourceColumns = Old.migrationColumns
         targetColumns = New.migrationColumns
-        makeDecoder = { Old.databaseJSONDecoder(for: $0) }
-        makeEncoder = { New.databaseJSONEncoder(for: $0) }
+        makeDecoder = MigrationRecordCoding.decoder(Old.self)
+        makeEncoder = MigrationRecordCoding.encoder(New.self)
         convert = { row, values in
             guard let new = try transform(Old(migrationRow: row)) else { return false }
             try new.encode(to: &values)

@@ -88,10 +88,12 @@ struct StepExecutor {
         case .transformTable(let table, let sourceTable):
             guard let transform = transforms[table.name] else { throw StoreError.missingStage("row transform for \(table.name)") }
             let dropped: Int
-            if let typed = transform.recordTransform, let connection = db.sqliteConnection,
-                typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1)
-            {
-                dropped = try self.transform(table: table, source: sourceTable, with: typed, connection: connection)
+            if let typed = transform.recordTransform, let connection = db.sqliteConnection {
+                if typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1) {
+                    dropped = try self.transform(table: table, source: sourceTable, with: typed, connection: connection)
+                } else {
+                    dropped = try self.transformRowByRow(table: table, source: sourceTable, with: typed)
+                }
             } else {
                 dropped = try self.transform(table: table, source: sourceTable, with: transform)
             }
@@ -211,6 +213,49 @@ struct StepExecutor {
         }
         try replace(source, with: temporary, as: table)
         return runner.rowsSeen - inserted
+    }
+
+    /// A typed rebuild for a table wider than an SQL function's arguments (127 by default): the same
+    /// records and the same conversion as the functions path, row by row through a cursor and one
+    /// prepared `INSERT`. Returns how many old rows the transform dropped.
+    private mutating func transformRowByRow(table: SchemaTable, source: String, with transform: RecordTransform) throws -> Int {
+        let temporary = "lucid_rebuild_\(table.name)"
+        try execute(table.createTableStatement(named: temporary))
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
+        let context = TransformContext(
+            sourceTable: source, sourceColumns: transform.sourceColumns, targetTable: table.name, targetColumns: transform.targetColumns,
+            makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
+        let targets = transform.targetColumns
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: targets.count).joined(separator: ", ")))")
+        let label = "transform table \(table.name)"
+        report(label, 0, total)
+        let columns = transform.sourceColumns
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT rowid, \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(source)) ORDER BY rowid")
+        var values = [DatabaseValue](repeating: .null, count: columns.count)
+        var done = 0
+        var dropped = 0
+        while let row = try rows.next() {
+            done += 1
+            context.state.pointee.rowid = row[0]
+            for index in values.indices { values[index] = row[index + 1] }
+            var output = MigrationValues(context: context)
+            let keep = try values.withUnsafeBufferPointer { buffer in
+                try transform.convert(MigrationRow(databaseValues: buffer.baseAddress!, context: context), &output)
+            }
+            if keep {
+                insert.setUncheckedArguments(StatementArguments(targets.indices.map { context.slots[$0].databaseValue }))
+                for index in targets.indices { context.slots[index] = .null }
+                try insert.execute()
+            } else {
+                dropped += 1
+            }
+            if done % StepExecutor.chunkSize == 0 { report(label, done, total) }
+        }
+        report(label, done, total)
+        try replace(source, with: temporary, as: table)
+        return dropped
     }
 
     /// A rebuild whose rows come from Swift on the rows-and-dictionaries path: old rows are read through

@@ -92,7 +92,22 @@ public struct RowTransform: Sendable {
         RowTransform(table: table) { row in try transform(try Old(row: row)).map { try $0.databaseDictionary } }
     }
 
-    /// A typed transform between two generated record types, on the typed-records path.
+    /// A typed transform between two generated record types, on the typed-records path. Records of
+    /// superseded versions (``SupersededRecord``) are ``MigrationRecord``s only, which is all it needs.
+    @inlinable
+    public static func records<Old: MigrationRecord, New: MigrationRecord>(
+        table: String, _ transform: @escaping @Sendable (Old) throws -> New?
+    ) -> RowTransform {
+        // The rows path (a table wider than an SQL function's arguments) reads and writes the same values.
+        var result = RowTransform(table: table) { row in
+            try transform(try Old(databaseValues: Dictionary(row, uniquingKeysWith: { first, _ in first }))).map { try $0.databaseValues() }
+        }
+        result.recordTransform = RecordTransform(transform)
+        return result
+    }
+
+    /// A typed transform between two record types that are both GRDB records and ``MigrationRecord``s:
+    /// the typed-records path (this overload only settles which of the two above applies).
     @inlinable
     public static func records<Old: FetchableRecord & MigrationRecord, New: EncodableRecord & MigrationRecord>(
         table: String, _ transform: @escaping @Sendable (Old) throws -> New?

@@ -114,7 +114,7 @@ enum FlightLogMigrationSeeds {
 
     static func seedAircraft_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            _ = try Aircraft_1_0(
+            try Aircraft_1_0(
                 id: Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
@@ -122,13 +122,13 @@ enum FlightLogMigrationSeeds {
                 category: .seed(row: row, salt: 4),
                 colorScheme: .seed(row: row, salt: 5),
                 photo: .seed(row: row, salt: 6)
-            ).inserted(db)
+            ).insert(db)
         }
     }
 
     static func seedFlight_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            _ = try Flight_1_0(
+            try Flight_1_0(
                 id: Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
@@ -136,7 +136,7 @@ enum FlightLogMigrationSeeds {
                 aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 duration: .seed(row: row, salt: 2),
                 remarks: .seed(row: row, salt: 5)
-            ).inserted(db)
+            ).insert(db)
         }
     }
 
@@ -153,7 +153,7 @@ enum FlightLogMigrationSeeds {
 
     static func seedAircraft_1_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            _ = try Aircraft_1_1(
+            try Aircraft_1_1(
                 id: Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
@@ -163,13 +163,13 @@ enum FlightLogMigrationSeeds {
                 photo: .seed(row: row, salt: 6),
                 isFavorite: .seed(row: row, salt: 7),
                 flightData: .seed(row: row, salt: 8)
-            ).inserted(db)
+            ).insert(db)
         }
     }
 
     static func seedFlight_1_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            _ = try Flight_1_1(
+            try Flight_1_1(
                 id: Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
@@ -178,7 +178,7 @@ enum FlightLogMigrationSeeds {
                 duration: .seed(row: row, salt: 2),
                 remarks: .seed(row: row, salt: 5),
                 nightLandings: .seed(row: row, salt: 7)
-            ).inserted(db)
+            ).insert(db)
         }
     }
 

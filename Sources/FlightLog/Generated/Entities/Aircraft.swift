@@ -6,7 +6,10 @@ import Foundation
 import LucidRuntime
 
 /// The `aircraft` entity at schema version 1.0: one row of table `aircraft`.
-public struct Aircraft_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Aircraft_1_0: Equatable, Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
@@ -47,23 +50,10 @@ public struct Aircraft_1_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         self.colorScheme = colorScheme
         self.photo = photo
     }
-
-    /// The columns of `aircraft`, for queries: `Aircraft_1_0.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case tailNumber = "tail_number"
-        case aircraftType = "aircraft_type"
-        case aircraftClass = "aircraft_class"
-        case category
-        case colorScheme = "color_scheme"
-        case photo
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `aircraft` rows by column position, for row transform stages.
-extension Aircraft_1_0: MigrationRecord {
+/// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
+extension Aircraft_1_0: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -88,7 +78,10 @@ extension Aircraft_1_0: MigrationRecord {
 }
 
 /// The `aircraft` entity at schema version 1.1: one row of table `aircraft`.
-public struct Aircraft_1_1: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Aircraft_1_1: Equatable, Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
@@ -139,25 +132,10 @@ public struct Aircraft_1_1: Codable, Hashable, Sendable, FetchableRecord, Persis
         self.isFavorite = isFavorite
         self.flightData = flightData
     }
-
-    /// The columns of `aircraft`, for queries: `Aircraft_1_1.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case tailNumber = "tail_number"
-        case aircraftType = "aircraft_type"
-        case aircraftClass = "aircraft_class"
-        case category
-        case colorScheme = "color_scheme"
-        case photo
-        case isFavorite = "is_favorite"
-        case flightData = "flight_data"
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `aircraft` rows by column position, for row transform stages.
-extension Aircraft_1_1: MigrationRecord {
+/// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
+extension Aircraft_1_1: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite", "flight_data"]
 
     public init(migrationRow row: MigrationRow) throws {

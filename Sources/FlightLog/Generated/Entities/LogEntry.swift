@@ -6,7 +6,10 @@ import Foundation
 import LucidRuntime
 
 /// The `log_entry` entity (then named `flight`) at schema version 1.0: one row of table `flight`.
-public struct Flight_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Flight_1_0: Equatable, Sendable {
     public static let databaseTableName = "flight"
 
     /// The entity's identifier.
@@ -47,23 +50,10 @@ public struct Flight_1_0: Codable, Hashable, Sendable, FetchableRecord, Persista
         self.duration = duration
         self.remarks = remarks
     }
-
-    /// The columns of `flight`, for queries: `Flight_1_0.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case date
-        case departure
-        case arrival
-        case aircraft
-        case duration
-        case remarks
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `flight` rows by column position, for row transform stages.
-extension Flight_1_0: MigrationRecord {
+/// Reads and writes `flight` rows by column position, for row transform stages and tests.
+extension Flight_1_0: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -88,7 +78,10 @@ extension Flight_1_0: MigrationRecord {
 }
 
 /// The `log_entry` entity (then named `flight`) at schema version 1.1: one row of table `flight`.
-public struct Flight_1_1: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Flight_1_1: Equatable, Sendable {
     public static let databaseTableName = "flight"
 
     /// The entity's identifier.
@@ -134,24 +127,10 @@ public struct Flight_1_1: Codable, Hashable, Sendable, FetchableRecord, Persista
         self.remarks = remarks
         self.nightLandings = nightLandings
     }
-
-    /// The columns of `flight`, for queries: `Flight_1_1.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case date
-        case departure
-        case arrival
-        case aircraft
-        case duration
-        case remarks
-        case nightLandings = "night_landings"
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `flight` rows by column position, for row transform stages.
-extension Flight_1_1: MigrationRecord {
+/// Reads and writes `flight` rows by column position, for row transform stages and tests.
+extension Flight_1_1: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks", "night_landings"]
 
     public init(migrationRow row: MigrationRow) throws {

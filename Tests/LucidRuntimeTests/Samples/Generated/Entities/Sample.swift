@@ -6,7 +6,10 @@ import Foundation
 import LucidRuntime
 
 /// The `sample` entity at schema version 1.0: one row of table `sample`.
-public struct Sample_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Sample_1_0: Equatable, Sendable {
     public static let databaseTableName = "sample"
 
     /// The entity's identifier.
@@ -87,31 +90,10 @@ public struct Sample_1_0: Codable, Hashable, Sendable, FetchableRecord, Persista
         self.link = link
         self.shape = shape
     }
-
-    /// The columns of `sample`, for queries: `Sample_1_0.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case big
-        case ratio
-        case label
-        case stamp
-        case flag
-        case kind
-        case formats
-        case tags
-        case code
-        case weight
-        case note
-        case payload
-        case link
-        case shape
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `sample` rows by column position, for row transform stages.
-extension Sample_1_0: MigrationRecord {
+/// Reads and writes `sample` rows by column position, for row transform stages and tests.
+extension Sample_1_0: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "big", "ratio", "label", "stamp", "flag", "kind", "formats", "tags", "code", "weight", "note", "payload", "link", "shape"]
 
     public init(migrationRow row: MigrationRow) throws {

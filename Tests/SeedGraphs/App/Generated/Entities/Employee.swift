@@ -8,7 +8,10 @@ import LucidRuntime
 /// The `employee` entity at schema version 1.0: one row of table `employee`.
 ///
 /// The to-many relationship `mentors` to `employee` is stored in table `employee_mentors`; see ``Employee_1_0.MentorsLink``.
-public struct Employee_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Employee_1_0: Equatable, Sendable {
     public static let databaseTableName = "employee"
 
     /// The entity's identifier.
@@ -34,20 +37,10 @@ public struct Employee_1_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         self.team = team
         self.manager = manager
     }
-
-    /// The columns of `employee`, for queries: `Employee_1_0.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case name
-        case team
-        case manager
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `employee` rows by column position, for row transform stages.
-extension Employee_1_0: MigrationRecord {
+/// Reads and writes `employee` rows by column position, for row transform stages and tests.
+extension Employee_1_0: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "name", "team", "manager"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -67,7 +60,7 @@ extension Employee_1_0: MigrationRecord {
 
 extension Employee_1_0 {
     /// One link of the to-many relationship `mentors` (`employee` → `employee`): a row of table `employee_mentors`.
-    public struct MentorsLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct MentorsLink: Equatable, Sendable {
         public static let databaseTableName = "employee_mentors"
 
         /// The `employee` row.
@@ -79,18 +72,11 @@ extension Employee_1_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
-
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-            case sourceID = "source_id"
-            case targetID = "target_id"
-        }
-
-        public typealias Columns = CodingKeys
     }
 }
 
-/// Reads and writes `employee_mentors` rows by column position, for row transform stages.
-extension Employee_1_0.MentorsLink: MigrationRecord {
+/// Reads and writes `employee_mentors` rows by column position, for row transform stages and tests.
+extension Employee_1_0.MentorsLink: SupersededRecord {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {

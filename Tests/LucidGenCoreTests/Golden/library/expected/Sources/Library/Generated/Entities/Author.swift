@@ -6,7 +6,10 @@ import Foundation
 import LucidRuntime
 
 /// The `author` entity (then named `writer`) at schema version 1.0: one row of table `writer`.
-public struct Writer_1_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Writer_1_0: Equatable, Sendable {
     public static let databaseTableName = "writer"
 
     /// `full_name`: string.
@@ -27,23 +30,10 @@ public struct Writer_1_0: Codable, Hashable, Sendable, FetchableRecord, MutableP
         self.id = id
         self.born = born
     }
-
-    /// The columns of `writer`, for queries: `Writer_1_0.filter(Columns.fullName == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case fullName = "full_name"
-        case id
-        case born
-    }
-
-    public typealias Columns = CodingKeys
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
-/// Reads and writes `writer` rows by column position, for row transform stages.
-extension Writer_1_0: MigrationRecord {
+/// Reads and writes `writer` rows by column position, for row transform stages and tests.
+extension Writer_1_0: SupersededRecord {
     public static let migrationColumns: [String] = ["full_name", "id", "born"]
 
     public init(migrationRow row: MigrationRow) throws {

@@ -6,7 +6,10 @@ import Foundation
 import LucidRuntime
 
 /// The `book` entity at schema version 1.0: one row of table `book`.
-public struct Book_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Book_1_0: Equatable, Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
@@ -102,34 +105,10 @@ public struct Book_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         self.blurb = blurb
         self.isbn = isbn
     }
-
-    /// The columns of `book`, for queries: `Book_1_0.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case title
-        case tags
-        case pageCount = "page_count"
-        case weight
-        case isAvailable = "is_available"
-        case publishedAt = "published_at"
-        case readingTime = "reading_time"
-        case previewLength = "preview_length"
-        case coverUrl = "cover_url"
-        case coverColor = "cover_color"
-        case cover
-        case genre
-        case formats
-        case dimensions
-        case author
-        case blurb
-        case isbn
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `book` rows by column position, for row transform stages.
-extension Book_1_0: MigrationRecord {
+/// Reads and writes `book` rows by column position, for row transform stages and tests.
+extension Book_1_0: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -176,7 +155,10 @@ extension Book_1_0: MigrationRecord {
 }
 
 /// The `book` entity at schema version 1.1: one row of table `book`.
-public struct Book_1_1: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Book_1_1: Equatable, Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
@@ -282,36 +264,10 @@ public struct Book_1_1: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         self.blurb = blurb
         self.isbn = isbn
     }
-
-    /// The columns of `book`, for queries: `Book_1_1.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case title
-        case tags
-        case subtitle
-        case pageCount = "page_count"
-        case rating
-        case weight
-        case isAvailable = "is_available"
-        case publishedAt = "published_at"
-        case readingTime = "reading_time"
-        case previewLength = "preview_length"
-        case coverUrl = "cover_url"
-        case coverColor = "cover_color"
-        case cover
-        case genre
-        case formats
-        case dimensions
-        case author
-        case blurb
-        case isbn
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `book` rows by column position, for row transform stages.
-extension Book_1_1: MigrationRecord {
+/// Reads and writes `book` rows by column position, for row transform stages and tests.
+extension Book_1_1: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "title", "tags", "subtitle", "page_count", "rating", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -364,7 +320,10 @@ extension Book_1_1: MigrationRecord {
 /// The `book` entity at schema version 2.0: one row of table `book`.
 ///
 /// The to-many relationship `shelves` to `shelf` is stored in table `book_shelves`; see ``Book_2_0.ShelvesLink``.
-public struct Book_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Book_2_0: Equatable, Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
@@ -475,37 +434,10 @@ public struct Book_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         self.summary = summary
         self.isbn = isbn
     }
-
-    /// The columns of `book`, for queries: `Book_2_0.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case title
-        case tags
-        case subtitle
-        case pageCount = "page_count"
-        case rating
-        case weight
-        case isAvailable = "is_available"
-        case publishedAt = "published_at"
-        case readingTime = "reading_time"
-        case previewLength = "preview_length"
-        case coverUrl = "cover_url"
-        case coverColor = "cover_color"
-        case cover
-        case genre
-        case formats
-        case dimensions
-        case `class`
-        case author
-        case summary
-        case isbn
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `book` rows by column position, for row transform stages.
-extension Book_2_0: MigrationRecord {
+/// Reads and writes `book` rows by column position, for row transform stages and tests.
+extension Book_2_0: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "title", "tags", "subtitle", "page_count", "rating", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "class", "author", "summary", "isbn"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -559,7 +491,7 @@ extension Book_2_0: MigrationRecord {
 
 extension Book_2_0 {
     /// One link of the to-many relationship `shelves` (`book` → `shelf`): a row of table `book_shelves`.
-    public struct ShelvesLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct ShelvesLink: Equatable, Sendable {
         public static let databaseTableName = "book_shelves"
 
         /// The `book` row.
@@ -571,18 +503,11 @@ extension Book_2_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
-
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-            case sourceID = "source_id"
-            case targetID = "target_id"
-        }
-
-        public typealias Columns = CodingKeys
     }
 }
 
-/// Reads and writes `book_shelves` rows by column position, for row transform stages.
-extension Book_2_0.ShelvesLink: MigrationRecord {
+/// Reads and writes `book_shelves` rows by column position, for row transform stages and tests.
+extension Book_2_0.ShelvesLink: SupersededRecord {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {

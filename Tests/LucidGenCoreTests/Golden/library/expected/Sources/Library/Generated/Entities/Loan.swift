@@ -6,7 +6,10 @@ import Foundation
 import LucidRuntime
 
 /// The `loan` entity at schema version 1.0: one row of table `loan`.
-public struct Loan_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Loan_1_0: Equatable, Sendable {
     public static let databaseTableName = "loan"
 
     /// The entity's identifier.
@@ -27,19 +30,10 @@ public struct Loan_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         self.borrower = borrower
         self.book = book
     }
-
-    /// The columns of `loan`, for queries: `Loan_1_0.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case borrower
-        case book
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `loan` rows by column position, for row transform stages.
-extension Loan_1_0: MigrationRecord {
+/// Reads and writes `loan` rows by column position, for row transform stages and tests.
+extension Loan_1_0: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "borrower", "book"]
 
     public init(migrationRow row: MigrationRow) throws {
