@@ -249,7 +249,7 @@ import Testing
         #expect(columns.map { $0?.lossyConversionFrom } == [nil, nil, nil, "double"])
         // 1.0 → 2.0 (int → double) still needs code; 2.5 → 3.0 (double → string) is SQLite's CAST.
         #expect(result.model.customSteps.map { "\($0.from) → \($0.to)" } == ["1.0 → 2.0"])
-        #expect(try project.read("Sources/App/Generated/AppSchema.swift").contains(#"valueType: "string", lossyConversionFrom: "double")"#))
+        #expect(try project.read("Sources/App/Generated/AppSchema.swift").contains(#""lossyConversionFrom":"double","name":"score","notNull":true,"type":"TEXT","valueType":"string"}"#))
     }
 
     /// Snapshots written before value types existed stay valid: a released one is not reported as changed

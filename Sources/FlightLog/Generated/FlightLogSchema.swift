@@ -33,7 +33,7 @@ public enum FlightLogSchema: SchemaRegistry {
     ]
 
     /// Schema version 1.0 (checksum `afebd35fbe013c6d4ae9f0c63f20d2de4b5f43e6a952ba032c042296fd690370`).
-    static let version1_0 = Schema(
+    static let version1_0: Schema = Schema(
         version: SchemaVersion("1.0"),
         tables: [
             table_aircraft_1,
@@ -42,17 +42,17 @@ public enum FlightLogSchema: SchemaRegistry {
         ])
 
     /// Schema version 1.1 (checksum `e17cfc692b7ddaa2c801c79f27590e347779e7d5df4300f156f5c8cb12140d7f`): `table_aircraft_2`, `table_flight_2` since 1.0.
-    static let version1_1 = Schema(
+    static let version1_1: Schema = Schema(
         version: SchemaVersion("1.1"), basedOn: version1_0,
         replacing: [table_aircraft_2, table_flight_2])
 
     /// Schema version 2.0 (checksum `f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66`): `table_log_entry_1`, `table_log_entry_crew_1`, `flight` removed since 1.1.
-    static let version2_0 = Schema(
+    static let version2_0: Schema = Schema(
         version: SchemaVersion("2.0"), basedOn: version1_1,
         replacing: [table_log_entry_1, table_log_entry_crew_1], removing: ["flight"])
 
     /// Schema version 2.1 (checksum `c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786`): `table_flight_data_1`, `table_log_entry_2` since 2.0.
-    static let version2_1 = Schema(
+    static let version2_1: Schema = Schema(
         version: SchemaVersion("2.1"), basedOn: version2_0,
         replacing: [table_flight_data_1, table_log_entry_2])
 
@@ -68,157 +68,131 @@ public enum FlightLogSchema: SchemaRegistry {
     /// CREATE INDEX "log_entry_crew_target_index" ON "log_entry_crew" ("target_id");
     /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
     /// ```
-    static let version3_0 = Schema(
+    static let version3_0: Schema = Schema(
         version: SchemaVersion("3.0"), basedOn: version2_1,
         replacing: [table_aircraft_3])
 
     /// Table `aircraft` (version 1.0).
-    static let table_aircraft_1: SchemaTable = SchemaTable(
-        name: "aircraft",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, valueType: "enum aircraft_class"),
-            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", valueType: "enum aircraft_category"),
-            SchemaColumn(name: "color_scheme", type: .text, notNull: false, valueType: "struct color_scheme"),
-            SchemaColumn(name: "photo", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "tail_number", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_aircraft_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
+            {"name":"aircraft_type","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"'airplane'","name":"category","notNull":true,"type":"TEXT","valueType":"enum aircraft_category"},
+            {"name":"color_scheme","notNull":false,"type":"TEXT","valueType":"struct color_scheme"},
+            {"name":"photo","notNull":false,"type":"BLOB","valueType":"data"},
+            {"name":"tail_number","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `flight` (version 1.0).
-    static let table_flight_1: SchemaTable = SchemaTable(
-        name: "flight",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
-            SchemaColumn(name: "arrival", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "date", type: .text, notNull: true, valueType: "date"),
-            SchemaColumn(name: "departure", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", valueType: "seconds"),
-            SchemaColumn(name: "remarks", type: .text, notNull: false, valueType: "string"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"])])
+    static let table_flight_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "flight", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
+            {"name":"arrival","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"date","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"departure","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0.0","name":"duration","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"name":"remarks","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"flight_aircraft_index","unique":false}]}
+        """#)
 
     /// Table `pilot` (versions 1.0 to 3.0).
-    static let table_pilot_1: SchemaTable = SchemaTable(
-        name: "pilot",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "license_number", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "name", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "ratings", type: .text, notNull: true, valueType: "[string]"),
-        ],
-        primaryKey: ["id"])
+    static let table_pilot_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "pilot", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"license_number","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"name","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"ratings","notNull":true,"type":"TEXT","valueType":"[string]"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `aircraft` (versions 1.1 to 2.1).
-    static let table_aircraft_2: SchemaTable = SchemaTable(
-        name: "aircraft",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, valueType: "enum aircraft_class"),
-            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", valueType: "enum aircraft_category"),
-            SchemaColumn(name: "color_scheme", type: .text, notNull: false, valueType: "struct color_scheme"),
-            SchemaColumn(name: "flight_data", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", valueType: "bool"),
-            SchemaColumn(name: "photo", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "tail_number", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_aircraft_2: SchemaTable = SchemaTable(json: #"""
+        {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
+            {"name":"aircraft_type","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"'airplane'","name":"category","notNull":true,"type":"TEXT","valueType":"enum aircraft_category"},
+            {"name":"color_scheme","notNull":false,"type":"TEXT","valueType":"struct color_scheme"},
+            {"name":"flight_data","notNull":false,"type":"BLOB","valueType":"data"},
+            {"defaultSQL":"0","name":"is_favorite","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"photo","notNull":false,"type":"BLOB","valueType":"data"},
+            {"name":"tail_number","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `flight` (version 1.1).
-    static let table_flight_2: SchemaTable = SchemaTable(
-        name: "flight",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
-            SchemaColumn(name: "arrival", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "date", type: .text, notNull: true, valueType: "date"),
-            SchemaColumn(name: "departure", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", valueType: "seconds"),
-            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
-            SchemaColumn(name: "remarks", type: .text, notNull: false, valueType: "string"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"])])
+    static let table_flight_2: SchemaTable = SchemaTable(json: #"""
+        {"name": "flight", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
+            {"name":"arrival","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"date","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"departure","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0.0","name":"duration","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"defaultSQL":"0","name":"night_landings","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"remarks","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"flight_aircraft_index","unique":false}]}
+        """#)
 
     /// Table `log_entry` (version 2.0).
-    static let table_log_entry_1: SchemaTable = SchemaTable(
-        name: "log_entry",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
-            SchemaColumn(name: "arrival", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "date", type: .text, notNull: true, valueType: "date"),
-            SchemaColumn(name: "departure", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", valueType: "seconds"),
-            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
-            SchemaColumn(name: "notes", type: .text, notNull: false, renamedFrom: "remarks", valueType: "string"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"])],
-        renamedFrom: "flight")
+    static let table_log_entry_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "renamedFrom": "flight", "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
+            {"name":"arrival","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"date","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"departure","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0.0","name":"duration","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"defaultSQL":"0","name":"night_landings","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"notes","notNull":false,"renamedFrom":"remarks","type":"TEXT","valueType":"string"}],
+         "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"log_entry_aircraft_index","unique":false}]}
+        """#)
 
     /// Table `log_entry_crew` (versions 2.0 to 3.0).
-    static let table_log_entry_crew_1: SchemaTable = SchemaTable(
-        name: "log_entry_crew", kind: .join,
-        columns: [
-            SchemaColumn(name: "source_id", type: .integer, notNull: true),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true),
-        ],
-        primaryKey: ["source_id", "target_id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["source_id"], table: "log_entry", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["target_id"], table: "pilot", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [SchemaIndex(name: "log_entry_crew_target_index", columns: ["target_id"])])
+    static let table_log_entry_crew_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "log_entry_crew", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"INTEGER"},
+            {"name":"target_id","notNull":true,"type":"INTEGER"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"log_entry","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"pilot","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"log_entry_crew_target_index","unique":false}]}
+        """#)
 
     /// Table `flight_data` (versions 2.1 to 3.0).
-    static let table_flight_data_1: SchemaTable = SchemaTable(
-        name: "flight_data",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
-            SchemaColumn(name: "data", type: .blob, notNull: true, valueType: "data"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "flight_data_aircraft_index", columns: ["aircraft"])])
+    static let table_flight_data_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "flight_data", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
+            {"name":"data","notNull":true,"type":"BLOB","valueType":"data"}],
+         "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"flight_data_aircraft_index","unique":false}]}
+        """#)
 
     /// Table `log_entry` (versions 2.1 to 3.0).
-    static let table_log_entry_2: SchemaTable = SchemaTable(
-        name: "log_entry",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "aircraft", type: .text, notNull: true, valueType: "to_one"),
-            SchemaColumn(name: "arrival", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "date", type: .text, notNull: true, valueType: "date"),
-            SchemaColumn(name: "departure", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "duration", type: .real, notNull: true, defaultSQL: "0.0", valueType: "seconds"),
-            SchemaColumn(name: "night_landings", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
-            SchemaColumn(name: "notes", type: .text, notNull: false, valueType: "string"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "log_entry_aircraft_index", columns: ["aircraft"])])
+    static let table_log_entry_2: SchemaTable = SchemaTable(json: #"""
+        {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
+            {"name":"arrival","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"date","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"departure","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0.0","name":"duration","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"defaultSQL":"0","name":"night_landings","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"notes","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"log_entry_aircraft_index","unique":false}]}
+        """#)
 
     /// Table `aircraft` (version 3.0).
-    static let table_aircraft_3: SchemaTable = SchemaTable(
-        name: "aircraft",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "aircraft_class", type: .text, notNull: true, valueType: "enum aircraft_class"),
-            SchemaColumn(name: "aircraft_type", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "category", type: .text, notNull: true, defaultSQL: "'airplane'", valueType: "enum aircraft_category"),
-            SchemaColumn(name: "color_scheme", type: .text, notNull: false, valueType: "struct color_scheme"),
-            SchemaColumn(name: "is_favorite", type: .integer, notNull: true, defaultSQL: "0", valueType: "bool"),
-            SchemaColumn(name: "photo", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "tail_number", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_aircraft_3: SchemaTable = SchemaTable(json: #"""
+        {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
+            {"name":"aircraft_type","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"'airplane'","name":"category","notNull":true,"type":"TEXT","valueType":"enum aircraft_category"},
+            {"name":"color_scheme","notNull":false,"type":"TEXT","valueType":"struct color_scheme"},
+            {"defaultSQL":"0","name":"is_favorite","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"photo","notNull":false,"type":"BLOB","valueType":"data"},
+            {"name":"tail_number","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 }

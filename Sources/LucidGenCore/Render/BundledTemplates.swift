@@ -244,7 +244,7 @@ public enum {{registryName}}: SchemaRegistry {
     /// ```
 {{/hasDDL}}
 {{#full}}
-    static let {{property}} = Schema(
+    static let {{property}}: Schema = Schema(
         version: SchemaVersion("{{version}}"),
         tables: [
 {{#tableProperties}}
@@ -253,7 +253,7 @@ public enum {{registryName}}: SchemaRegistry {
         ])
 {{/full}}
 {{^full}}
-    static let {{property}} = Schema(
+    static let {{property}}: Schema = Schema(
         version: SchemaVersion("{{version}}"), basedOn: {{previous}},
         replacing: [{{replacing}}]{{#hasRemovals}}, removing: [{{removing}}]{{/hasRemovals}})
 {{/full}}
@@ -261,29 +261,7 @@ public enum {{registryName}}: SchemaRegistry {
 {{#tables}}
 
     /// Table `{{name}}` ({{usedBy}}).
-    static let {{property}}: SchemaTable = SchemaTable(
-        name: "{{name}}",{{#isJoin}} kind: .join,{{/isJoin}}
-        columns: [
-{{#columns}}
-            SchemaColumn(name: "{{name}}", type: .{{type}}, notNull: {{notNull}}{{#columnDefault}}, defaultSQL: {{.}}{{/columnDefault}}{{#columnRenamedFrom}}, renamedFrom: {{.}}{{/columnRenamedFrom}}{{#convertedFromJoinTable}}, convertedFromJoinTable: "{{.}}"{{/convertedFromJoinTable}}{{#valueType}}, valueType: {{.}}{{/valueType}}{{#lossyConversionFrom}}, lossyConversionFrom: {{.}}{{/lossyConversionFrom}}{{#columnReusesName}}, reusesName: true{{/columnReusesName}}),
-{{/columns}}
-        ],
-        primaryKey: [{{primaryKey}}]{{#foreignKeysLine}},
-        foreignKeys: [{{.}}]{{/foreignKeysLine}}{{#foreignKeysLines}},
-        foreignKeys: [
-{{#foreignKeys}}
-            {{.}},
-{{/foreignKeys}}
-        ]{{/foreignKeysLines}}{{#indexesLine}},
-        indexes: [{{.}}]{{/indexesLine}}{{#indexesLines}},
-        indexes: [
-{{#indexes}}
-            {{.}},
-{{/indexes}}
-        ]{{/indexesLines}}{{#tableRenamedFrom}},
-        renamedFrom: {{.}}{{/tableRenamedFrom}}{{#convertedFromColumn}},
-        convertedFromColumn: "{{.}}"{{/convertedFromColumn}}{{#tableReusesName}},
-        reusesName: true{{/tableReusesName}})
+    static let {{property}}: SchemaTable = SchemaTable(json: {{json}})
 {{/tables}}
 }
 

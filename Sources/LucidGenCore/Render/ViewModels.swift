@@ -429,38 +429,17 @@ struct ViewModels {
         return (versions.count == 1 ? "version " : "versions ") + text
     }
 
-    /// One table constant's arguments; those at their default (`nil`, `[]`, `false`, `.entity`) are left
-    /// out, so the constant says what is particular to the table.
+    /// One table constant: its JSON in a raw multi-line string literal (`SchemaTable(json:)`), one
+    /// column per line. Data rather than `SchemaColumn(…)` calls: a long history's thousands of them cost
+    /// seconds of every build of the app, a string literal nothing.
     private func table(_ table: SchemaTable) -> [String: Any] {
-        func list(_ names: [String]) -> String { names.map(swiftStringLiteral).joined(separator: ", ") }
-        // Distinct key names for columns and the table: a Mustache section looks a missing key up in the
-        // enclosing context, so a column must never find its table's `renamedFrom`.
-        var result: [String: Any] = [
-            "name": table.name, "primaryKey": list(table.primaryKey),
-            "columns": table.columns.map { column -> [String: Any] in
-                var result: [String: Any] = ["name": column.name, "type": String(describing: column.type), "notNull": column.notNull]
-                if let value = column.defaultSQL { result["columnDefault"] = swiftStringLiteral(value) }
-                if let old = column.renamedFrom { result["columnRenamedFrom"] = swiftStringLiteral(old) }
-                if let join = column.convertedFromJoinTable { result["convertedFromJoinTable"] = join }
-                if let valueType = column.valueType { result["valueType"] = swiftStringLiteral(valueType) }
-                if let lossy = column.lossyConversionFrom { result["lossyConversionFrom"] = swiftStringLiteral(lossy) }
-                if column.reusesName == true { result["columnReusesName"] = true }
-                return result
-            },
-        ]
-        if table.kind == .join { result["isJoin"] = true }
-        let foreignKeys = table.foreignKeys.map { key in
-            "SchemaForeignKey(columns: [\(list(key.columns))], table: \(swiftStringLiteral(key.table)), tableColumns: [\(list(key.tableColumns))], onDelete: .\(key.onDelete))"
-        }
-        let indexes = table.indexes.map { index in
-            "SchemaIndex(name: \(swiftStringLiteral(index.name)), columns: [\(list(index.columns))]\(index.unique ? ", unique: true" : ""))"
-        }
-        if foreignKeys.count == 1 { result["foreignKeysLine"] = foreignKeys[0] } else if !foreignKeys.isEmpty { result["foreignKeysLines"] = true; result["foreignKeys"] = foreignKeys }
-        if indexes.count == 1 { result["indexesLine"] = indexes[0] } else if !indexes.isEmpty { result["indexesLines"] = true; result["indexes"] = indexes }
-        if let old = table.renamedFrom { result["tableRenamedFrom"] = swiftStringLiteral(old) }
-        if let column = table.convertedFromColumn { result["convertedFromColumn"] = column }
-        if table.reusesName == true { result["tableReusesName"] = true }
-        return result
+        let indent = "        "
+        let json = table.json(indent: indent)
+        // A raw string's delimiter needs more `#` than any `"""#…` run in the text (JSON never has one).
+        var hashes = "#"
+        while json.contains("\"\"\"" + hashes) { hashes += "#" }
+        let literal = hashes + "\"\"\"\n" + indent + json + "\n" + indent + "\"\"\"" + hashes
+        return ["name": table.name, "json": literal]
     }
 }
 

@@ -27,7 +27,7 @@ public enum SamplesSchema: SchemaRegistry {
     ]
 
     /// Schema version 1.0 (checksum `c07ff74c191251d90de84a93b15e5b5fd778465dd9e65c2882f6139d10a24964`).
-    static let version1_0 = Schema(
+    static let version1_0: Schema = Schema(
         version: SchemaVersion("1.0"),
         tables: [
             table_sample_1,
@@ -48,155 +48,138 @@ public enum SamplesSchema: SchemaRegistry {
     /// CREATE TABLE "select" ("id" INTEGER PRIMARY KEY, "any" TEXT, "by" TEXT, "is" INTEGER);
     /// CREATE TABLE "type" ("id" TEXT PRIMARY KEY NOT NULL, "type" TEXT);
     /// ```
-    static let version2_0 = Schema(
+    static let version2_0: Schema = Schema(
         version: SchemaVersion("2.0"), basedOn: version1_0,
         replacing: [table_class_1, table_default_1, table_init_1, table_order_1, table_order_from_1, table_protocol_1, table_sample_2, table_select_1, table_type_1])
 
     /// Table `sample` (version 1.0).
-    static let table_sample_1: SchemaTable = SchemaTable(
-        name: "sample",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "big", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "code", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "flag", type: .integer, notNull: true, valueType: "bool"),
-            SchemaColumn(name: "formats", type: .integer, notNull: true, valueType: "option_set sample_format"),
-            SchemaColumn(name: "kind", type: .text, notNull: true, valueType: "enum sample_kind"),
-            SchemaColumn(name: "label", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "link", type: .text, notNull: false, valueType: "url"),
-            SchemaColumn(name: "note", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "payload", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "ratio", type: .real, notNull: true, valueType: "double"),
-            SchemaColumn(name: "shape", type: .text, notNull: false, valueType: "struct sample_shape"),
-            SchemaColumn(name: "stamp", type: .text, notNull: true, valueType: "date"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
-        ],
-        primaryKey: ["id"])
+    static let table_sample_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "sample", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"big","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"code","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"flag","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"formats","notNull":true,"type":"INTEGER","valueType":"option_set sample_format"},
+            {"name":"kind","notNull":true,"type":"TEXT","valueType":"enum sample_kind"},
+            {"name":"label","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"link","notNull":false,"type":"TEXT","valueType":"url"},
+            {"name":"note","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"payload","notNull":false,"type":"BLOB","valueType":"data"},
+            {"name":"ratio","notNull":true,"type":"REAL","valueType":"double"},
+            {"name":"shape","notNull":false,"type":"TEXT","valueType":"struct sample_shape"},
+            {"name":"stamp","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"tags","notNull":true,"type":"TEXT","valueType":"[string]"},
+            {"name":"weight","notNull":false,"type":"REAL","valueType":"float"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `class` (version 2.0).
-    static let table_class_1: SchemaTable = SchemaTable(
-        name: "class",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "class", type: .text, notNull: false, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_class_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "class", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"class","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `default` (version 2.0).
-    static let table_default_1: SchemaTable = SchemaTable(
-        name: "default",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "default", type: .text, notNull: false, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_default_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "default", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"default","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `init` (version 2.0).
-    static let table_init_1: SchemaTable = SchemaTable(
-        name: "init",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "init", type: .text, notNull: false, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_init_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "init", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"init","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `order` (version 2.0).
-    static let table_order_1: SchemaTable = SchemaTable(
-        name: "order",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "all_cases", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "class", type: .integer, notNull: false, valueType: "bool"),
-            SchemaColumn(name: "coding_keys", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "columns", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "database_table_name", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "default", type: .text, notNull: true, defaultSQL: "'x'", valueType: "string"),
-            SchemaColumn(name: "description", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "did_insert", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "encode", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "group", type: .text, notNull: true, valueType: "[int]"),
-            SchemaColumn(name: "hash", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "init", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "int_value", type: .integer, notNull: false, valueType: "int"),
-            SchemaColumn(name: "migration_columns", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "name", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "protocol", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "raw_value", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "row", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "select", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "string_value", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "table", type: .real, notNull: false, valueType: "double"),
-            SchemaColumn(name: "type", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "values", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "where", type: .text, notNull: false, valueType: "to_one"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["where"], table: "class", tableColumns: ["id"], onDelete: .setNull)],
-        indexes: [SchemaIndex(name: "order_where_index", columns: ["where"])])
+    static let table_order_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "order", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"all_cases","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"class","notNull":false,"type":"INTEGER","valueType":"bool"},
+            {"name":"coding_keys","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"columns","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"database_table_name","notNull":false,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"'x'","name":"default","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"description","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"did_insert","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"encode","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"group","notNull":true,"type":"TEXT","valueType":"[int]"},
+            {"name":"hash","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"init","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"int_value","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"name":"migration_columns","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"name","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"protocol","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"raw_value","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"row","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"select","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"string_value","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"table","notNull":false,"type":"REAL","valueType":"double"},
+            {"name":"type","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"values","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"where","notNull":false,"type":"TEXT","valueType":"to_one"}],
+         "foreignKeys": [{"columns":["where"],"onDelete":"SET NULL","table":"class","tableColumns":["id"]}], "indexes": [{"columns":["where"],"name":"order_where_index","unique":false}]}
+        """#)
 
     /// Table `order_from` (version 2.0).
-    static let table_order_from_1: SchemaTable = SchemaTable(
-        name: "order_from", kind: .join,
-        columns: [
-            SchemaColumn(name: "source_id", type: .integer, notNull: true),
-            SchemaColumn(name: "target_id", type: .text, notNull: true),
-        ],
-        primaryKey: ["source_id", "target_id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["source_id"], table: "order", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["target_id"], table: "class", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [SchemaIndex(name: "order_from_target_index", columns: ["target_id"])])
+    static let table_order_from_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "order_from", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"INTEGER"},
+            {"name":"target_id","notNull":true,"type":"TEXT"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"order","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"class","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"order_from_target_index","unique":false}]}
+        """#)
 
     /// Table `protocol` (version 2.0).
-    static let table_protocol_1: SchemaTable = SchemaTable(
-        name: "protocol",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "protocol", type: .text, notNull: false, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_protocol_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "protocol", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"protocol","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `sample` (version 2.0).
-    static let table_sample_2: SchemaTable = SchemaTable(
-        name: "sample",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "big", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "code", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "flag", type: .integer, notNull: true, valueType: "bool"),
-            SchemaColumn(name: "formats", type: .integer, notNull: true, valueType: "option_set sample_format"),
-            SchemaColumn(name: "kind", type: .text, notNull: true, valueType: "enum sample_kind"),
-            SchemaColumn(name: "label", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "link", type: .text, notNull: false, valueType: "url"),
-            SchemaColumn(name: "note", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "payload", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "ratio", type: .real, notNull: true, valueType: "double"),
-            SchemaColumn(name: "shape", type: .text, notNull: false, valueType: "struct sample_shape"),
-            SchemaColumn(name: "stamp", type: .text, notNull: true, valueType: "date"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
-        ],
-        primaryKey: ["id"])
+    static let table_sample_2: SchemaTable = SchemaTable(json: #"""
+        {"name": "sample", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"big","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"code","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"flag","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"formats","notNull":true,"type":"INTEGER","valueType":"option_set sample_format"},
+            {"name":"kind","notNull":true,"type":"TEXT","valueType":"enum sample_kind"},
+            {"name":"label","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"link","notNull":false,"type":"TEXT","valueType":"url"},
+            {"name":"note","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"payload","notNull":false,"type":"BLOB","valueType":"data"},
+            {"name":"ratio","notNull":true,"type":"REAL","valueType":"double"},
+            {"name":"shape","notNull":false,"type":"TEXT","valueType":"struct sample_shape"},
+            {"name":"stamp","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"tags","notNull":true,"type":"TEXT","valueType":"[string]"},
+            {"name":"weight","notNull":false,"type":"REAL","valueType":"float"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `select` (version 2.0).
-    static let table_select_1: SchemaTable = SchemaTable(
-        name: "select",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
-            SchemaColumn(name: "any", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "by", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "is", type: .integer, notNull: false, valueType: "int"),
-        ],
-        primaryKey: ["id"])
+    static let table_select_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "select", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"name":"any","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"by","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"is","notNull":false,"type":"INTEGER","valueType":"int"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `type` (version 2.0).
-    static let table_type_1: SchemaTable = SchemaTable(
-        name: "type",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "type", type: .text, notNull: false, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_type_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "type", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"type","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 }

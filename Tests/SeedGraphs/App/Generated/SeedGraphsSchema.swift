@@ -22,7 +22,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
     ]
 
     /// Schema version 1.0 (checksum `2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499`).
-    static let version1_0 = Schema(
+    static let version1_0: Schema = Schema(
         version: SchemaVersion("1.0"),
         tables: [
             table_a_1,
@@ -50,110 +50,71 @@ public enum SeedGraphsSchema: SchemaRegistry {
     /// CREATE TABLE "team_members" ("source_id" TEXT NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "team"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
     /// CREATE INDEX "team_members_target_index" ON "team_members" ("target_id");
     /// ```
-    static let version2_0 = Schema(
+    static let version2_0: Schema = Schema(
         version: SchemaVersion("2.0"), basedOn: version1_0,
         replacing: [table_employee_2])
 
     /// Table `a` (versions 1.0 to 2.0).
-    static let table_a_1: SchemaTable = SchemaTable(
-        name: "a",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
-            SchemaColumn(name: "b", type: .integer, notNull: true, valueType: "to_one"),
-            SchemaColumn(name: "label", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["b"], table: "b", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "a_b_index", columns: ["b"])])
+    static let table_a_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "a", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"name":"b","notNull":true,"type":"INTEGER","valueType":"to_one"},
+            {"name":"label","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [{"columns":["b"],"onDelete":"CASCADE","table":"b","tableColumns":["id"]}], "indexes": [{"columns":["b"],"name":"a_b_index","unique":false}]}
+        """#)
 
     /// Table `b` (versions 1.0 to 2.0).
-    static let table_b_1: SchemaTable = SchemaTable(
-        name: "b",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "label", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "next", type: .integer, notNull: true, valueType: "to_one"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["next"], table: "b", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "b_next_index", columns: ["next"])])
+    static let table_b_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "b", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"label","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"next","notNull":true,"type":"INTEGER","valueType":"to_one"}],
+         "foreignKeys": [{"columns":["next"],"onDelete":"CASCADE","table":"b","tableColumns":["id"]}], "indexes": [{"columns":["next"],"name":"b_next_index","unique":false}]}
+        """#)
 
     /// Table `employee` (version 1.0).
-    static let table_employee_1: SchemaTable = SchemaTable(
-        name: "employee",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "manager", type: .integer, notNull: false, valueType: "to_one"),
-            SchemaColumn(name: "name", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "team", type: .text, notNull: true, valueType: "to_one"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["team"], table: "team", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["manager"], table: "employee", tableColumns: ["id"], onDelete: .setNull),
-        ],
-        indexes: [
-            SchemaIndex(name: "employee_team_index", columns: ["team"]),
-            SchemaIndex(name: "employee_manager_index", columns: ["manager"]),
-        ])
+    static let table_employee_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "employee", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"manager","notNull":false,"type":"INTEGER","valueType":"to_one"},
+            {"name":"name","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"team","notNull":true,"type":"TEXT","valueType":"to_one"}],
+         "foreignKeys": [{"columns":["team"],"onDelete":"CASCADE","table":"team","tableColumns":["id"]},{"columns":["manager"],"onDelete":"SET NULL","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["team"],"name":"employee_team_index","unique":false},{"columns":["manager"],"name":"employee_manager_index","unique":false}]}
+        """#)
 
     /// Table `employee_mentors` (versions 1.0 to 2.0).
-    static let table_employee_mentors_1: SchemaTable = SchemaTable(
-        name: "employee_mentors", kind: .join,
-        columns: [
-            SchemaColumn(name: "source_id", type: .integer, notNull: true),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true),
-        ],
-        primaryKey: ["source_id", "target_id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["source_id"], table: "employee", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["target_id"], table: "employee", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [SchemaIndex(name: "employee_mentors_target_index", columns: ["target_id"])])
+    static let table_employee_mentors_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "employee_mentors", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"INTEGER"},
+            {"name":"target_id","notNull":true,"type":"INTEGER"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"employee_mentors_target_index","unique":false}]}
+        """#)
 
     /// Table `team` (versions 1.0 to 2.0).
-    static let table_team_1: SchemaTable = SchemaTable(
-        name: "team",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "lead", type: .integer, notNull: true, valueType: "to_one"),
-            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["lead"], table: "employee", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "team_lead_index", columns: ["lead"])])
+    static let table_team_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "team", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"lead","notNull":true,"type":"INTEGER","valueType":"to_one"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [{"columns":["lead"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["lead"],"name":"team_lead_index","unique":false}]}
+        """#)
 
     /// Table `team_members` (versions 1.0 to 2.0).
-    static let table_team_members_1: SchemaTable = SchemaTable(
-        name: "team_members", kind: .join,
-        columns: [
-            SchemaColumn(name: "source_id", type: .text, notNull: true),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true),
-        ],
-        primaryKey: ["source_id", "target_id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["source_id"], table: "team", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["target_id"], table: "employee", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [SchemaIndex(name: "team_members_target_index", columns: ["target_id"])])
+    static let table_team_members_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "team_members", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"TEXT"},
+            {"name":"target_id","notNull":true,"type":"INTEGER"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"team","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"team_members_target_index","unique":false}]}
+        """#)
 
     /// Table `employee` (version 2.0).
-    static let table_employee_2: SchemaTable = SchemaTable(
-        name: "employee",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "badge", type: .integer, notNull: false, valueType: "int"),
-            SchemaColumn(name: "manager", type: .integer, notNull: false, valueType: "to_one"),
-            SchemaColumn(name: "name", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "team", type: .text, notNull: true, valueType: "to_one"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["team"], table: "team", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["manager"], table: "employee", tableColumns: ["id"], onDelete: .setNull),
-        ],
-        indexes: [
-            SchemaIndex(name: "employee_team_index", columns: ["team"]),
-            SchemaIndex(name: "employee_manager_index", columns: ["manager"]),
-        ])
+    static let table_employee_2: SchemaTable = SchemaTable(json: #"""
+        {"name": "employee", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"badge","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"name":"manager","notNull":false,"type":"INTEGER","valueType":"to_one"},
+            {"name":"name","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"team","notNull":true,"type":"TEXT","valueType":"to_one"}],
+         "foreignKeys": [{"columns":["team"],"onDelete":"CASCADE","table":"team","tableColumns":["id"]},{"columns":["manager"],"onDelete":"SET NULL","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["team"],"name":"employee_team_index","unique":false},{"columns":["manager"],"name":"employee_manager_index","unique":false}]}
+        """#)
 }

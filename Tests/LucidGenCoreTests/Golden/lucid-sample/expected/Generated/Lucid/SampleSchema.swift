@@ -27,7 +27,7 @@ public enum SampleSchema: SchemaRegistry {
     /// CREATE TABLE "movie_genres" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "movie"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "genre"("id") ON DELETE CASCADE);
     /// CREATE INDEX "movie_genres_target_index" ON "movie_genres" ("target_id");
     /// ```
-    static let version1_0_0 = Schema(
+    static let version1_0_0: Schema = Schema(
         version: SchemaVersion("1.0.0"),
         tables: [
             table_genre_1,
@@ -36,37 +36,29 @@ public enum SampleSchema: SchemaRegistry {
         ])
 
     /// Table `genre` (version 1.0.0).
-    static let table_genre_1: SchemaTable = SchemaTable(
-        name: "genre",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "name", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_genre_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "genre", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"name","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `movie` (version 1.0.0).
-    static let table_movie_1: SchemaTable = SchemaTable(
-        name: "movie",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "overview", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "popularity", type: .real, notNull: true, valueType: "double"),
-            SchemaColumn(name: "poster_path", type: .text, notNull: true, valueType: "url"),
-            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_movie_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "movie", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"overview","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"popularity","notNull":true,"type":"REAL","valueType":"double"},
+            {"name":"poster_path","notNull":true,"type":"TEXT","valueType":"url"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `movie_genres` (version 1.0.0).
-    static let table_movie_genres_1: SchemaTable = SchemaTable(
-        name: "movie_genres", kind: .join,
-        columns: [
-            SchemaColumn(name: "source_id", type: .integer, notNull: true),
-            SchemaColumn(name: "target_id", type: .integer, notNull: true),
-        ],
-        primaryKey: ["source_id", "target_id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["source_id"], table: "movie", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["target_id"], table: "genre", tableColumns: ["id"], onDelete: .cascade),
-        ],
-        indexes: [SchemaIndex(name: "movie_genres_target_index", columns: ["target_id"])])
+    static let table_movie_genres_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "movie_genres", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"INTEGER"},
+            {"name":"target_id","notNull":true,"type":"INTEGER"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"movie","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"genre","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"movie_genres_target_index","unique":false}]}
+        """#)
 }

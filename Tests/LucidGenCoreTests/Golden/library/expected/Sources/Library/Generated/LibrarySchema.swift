@@ -26,7 +26,7 @@ public enum LibrarySchema: SchemaRegistry {
     ]
 
     /// Schema version 1.0 (checksum `b954104d7ae6c091cdd3258eed0d8f681db10c343d53ac8fea5bd6a0ceb57a2b`).
-    static let version1_0 = Schema(
+    static let version1_0: Schema = Schema(
         version: SchemaVersion("1.0"),
         tables: [
             table_book_1,
@@ -35,12 +35,12 @@ public enum LibrarySchema: SchemaRegistry {
         ])
 
     /// Schema version 1.1 (checksum `24762991b6eb31f1a08ecc99485beffdbdf95cbccc671fbe941d33d8d97268de`): `table_book_2` since 1.0.
-    static let version1_1 = Schema(
+    static let version1_1: Schema = Schema(
         version: SchemaVersion("1.1"), basedOn: version1_0,
         replacing: [table_book_2])
 
     /// Schema version 2.0 (checksum `8910e5304f246033d3a9b6ca382ead15f290d65ff585cdc8235b9f31cca21587`): `table_book_3`, `table_book_shelves_1`, `table_shelf_1`, `loan` removed since 1.1.
-    static let version2_0 = Schema(
+    static let version2_0: Schema = Schema(
         version: SchemaVersion("2.0"), basedOn: version1_1,
         replacing: [table_book_3, table_book_shelves_1, table_shelf_1], removing: ["loan"])
 
@@ -54,178 +54,153 @@ public enum LibrarySchema: SchemaRegistry {
     /// CREATE INDEX "book_shelves_target_index" ON "book_shelves" ("target_id");
     /// CREATE TABLE "shelf" ("code" TEXT PRIMARY KEY NOT NULL, "label" TEXT NOT NULL DEFAULT '');
     /// ```
-    static let version3_0 = Schema(
+    static let version3_0: Schema = Schema(
         version: SchemaVersion("3.0"), basedOn: version2_0,
         replacing: [table_author_1, table_book_4], removing: ["writer"])
 
     /// Table `book` (version 1.0).
-    static let table_book_1: SchemaTable = SchemaTable(
-        name: "book",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, valueType: "to_one"),
-            SchemaColumn(name: "blurb", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "cover", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", valueType: "color"),
-            SchemaColumn(name: "cover_url", type: .text, notNull: false, valueType: "url"),
-            SchemaColumn(name: "dimensions", type: .text, notNull: false, valueType: "struct dimensions"),
-            SchemaColumn(name: "formats", type: .integer, notNull: false, valueType: "option_set format"),
-            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", valueType: "enum book_genre"),
-            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", valueType: "bool"),
-            SchemaColumn(name: "isbn", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
-            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", valueType: "milliseconds"),
-            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", valueType: "date"),
-            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", valueType: "seconds"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
-            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull)],
-        indexes: [SchemaIndex(name: "book_author_index", columns: ["author"])])
+    static let table_book_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
+            {"name":"blurb","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"cover","notNull":false,"type":"BLOB","valueType":"data"},
+            {"defaultSQL":"'#FFF000'","name":"cover_color","notNull":true,"type":"TEXT","valueType":"color"},
+            {"name":"cover_url","notNull":false,"type":"TEXT","valueType":"url"},
+            {"name":"dimensions","notNull":false,"type":"TEXT","valueType":"struct dimensions"},
+            {"name":"formats","notNull":false,"type":"INTEGER","valueType":"option_set format"},
+            {"defaultSQL":"'fiction'","name":"genre","notNull":true,"type":"TEXT","valueType":"enum book_genre"},
+            {"defaultSQL":"1","name":"is_available","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"isbn","notNull":false,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0","name":"page_count","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"defaultSQL":"1500.0","name":"preview_length","notNull":true,"type":"REAL","valueType":"milliseconds"},
+            {"defaultSQL":"(strftime('%Y-%m-%d %H:%M:%f', 'now'))","name":"published_at","notNull":true,"type":"TEXT","valueType":"date"},
+            {"defaultSQL":"90.0","name":"reading_time","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"name":"tags","notNull":true,"type":"TEXT","valueType":"[string]"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"weight","notNull":false,"type":"REAL","valueType":"float"}],
+         "foreignKeys": [{"columns":["author"],"onDelete":"SET NULL","table":"writer","tableColumns":["id"]}], "indexes": [{"columns":["author"],"name":"book_author_index","unique":false}]}
+        """#)
 
     /// Table `loan` (versions 1.0 to 1.1).
-    static let table_loan_1: SchemaTable = SchemaTable(
-        name: "loan",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true, valueType: "int"),
-            SchemaColumn(name: "book", type: .text, notNull: true, valueType: "to_one"),
-            SchemaColumn(name: "borrower", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["book"], table: "book", tableColumns: ["id"], onDelete: .cascade)],
-        indexes: [SchemaIndex(name: "loan_book_index", columns: ["book"])])
+    static let table_loan_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "loan", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"book","notNull":true,"type":"TEXT","valueType":"to_one"},
+            {"name":"borrower","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [{"columns":["book"],"onDelete":"CASCADE","table":"book","tableColumns":["id"]}], "indexes": [{"columns":["book"],"name":"loan_book_index","unique":false}]}
+        """#)
 
     /// Table `writer` (versions 1.0 to 2.0).
-    static let table_writer_1: SchemaTable = SchemaTable(
-        name: "writer",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
-            SchemaColumn(name: "born", type: .text, notNull: false, valueType: "date"),
-            SchemaColumn(name: "full_name", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"])
+    static let table_writer_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "writer", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"name":"born","notNull":false,"type":"TEXT","valueType":"date"},
+            {"name":"full_name","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `book` (version 1.1).
-    static let table_book_2: SchemaTable = SchemaTable(
-        name: "book",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, valueType: "to_one"),
-            SchemaColumn(name: "blurb", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "cover", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", valueType: "color"),
-            SchemaColumn(name: "cover_url", type: .text, notNull: false, valueType: "url"),
-            SchemaColumn(name: "dimensions", type: .text, notNull: false, valueType: "struct dimensions"),
-            SchemaColumn(name: "formats", type: .integer, notNull: false, valueType: "option_set format"),
-            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", valueType: "enum book_genre"),
-            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", valueType: "bool"),
-            SchemaColumn(name: "isbn", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
-            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", valueType: "milliseconds"),
-            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", valueType: "date"),
-            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", valueType: "double"),
-            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", valueType: "seconds"),
-            SchemaColumn(name: "subtitle", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
-            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull)],
-        indexes: [SchemaIndex(name: "book_author_index", columns: ["author"])])
+    static let table_book_2: SchemaTable = SchemaTable(json: #"""
+        {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
+            {"name":"blurb","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"cover","notNull":false,"type":"BLOB","valueType":"data"},
+            {"defaultSQL":"'#FFF000'","name":"cover_color","notNull":true,"type":"TEXT","valueType":"color"},
+            {"name":"cover_url","notNull":false,"type":"TEXT","valueType":"url"},
+            {"name":"dimensions","notNull":false,"type":"TEXT","valueType":"struct dimensions"},
+            {"name":"formats","notNull":false,"type":"INTEGER","valueType":"option_set format"},
+            {"defaultSQL":"'fiction'","name":"genre","notNull":true,"type":"TEXT","valueType":"enum book_genre"},
+            {"defaultSQL":"1","name":"is_available","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"isbn","notNull":false,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0","name":"page_count","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"defaultSQL":"1500.0","name":"preview_length","notNull":true,"type":"REAL","valueType":"milliseconds"},
+            {"defaultSQL":"(strftime('%Y-%m-%d %H:%M:%f', 'now'))","name":"published_at","notNull":true,"type":"TEXT","valueType":"date"},
+            {"defaultSQL":"2.5","name":"rating","notNull":true,"type":"REAL","valueType":"double"},
+            {"defaultSQL":"90.0","name":"reading_time","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"name":"subtitle","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"tags","notNull":true,"type":"TEXT","valueType":"[string]"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"weight","notNull":false,"type":"REAL","valueType":"float"}],
+         "foreignKeys": [{"columns":["author"],"onDelete":"SET NULL","table":"writer","tableColumns":["id"]}], "indexes": [{"columns":["author"],"name":"book_author_index","unique":false}]}
+        """#)
 
     /// Table `book` (version 2.0).
-    static let table_book_3: SchemaTable = SchemaTable(
-        name: "book",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, valueType: "to_one"),
-            SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", valueType: "string"),
-            SchemaColumn(name: "cover", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", valueType: "color"),
-            SchemaColumn(name: "cover_url", type: .text, notNull: false, valueType: "url"),
-            SchemaColumn(name: "dimensions", type: .text, notNull: false, valueType: "struct dimensions"),
-            SchemaColumn(name: "formats", type: .integer, notNull: false, valueType: "option_set format"),
-            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", valueType: "enum book_genre"),
-            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", valueType: "bool"),
-            SchemaColumn(name: "isbn", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
-            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", valueType: "milliseconds"),
-            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", valueType: "date"),
-            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", valueType: "double"),
-            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", valueType: "seconds"),
-            SchemaColumn(name: "subtitle", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "summary", type: .text, notNull: false, renamedFrom: "blurb", valueType: "string"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
-            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["author"], table: "writer", tableColumns: ["id"], onDelete: .setNull)],
-        indexes: [SchemaIndex(name: "book_author_index", columns: ["author"])])
+    static let table_book_3: SchemaTable = SchemaTable(json: #"""
+        {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
+            {"defaultSQL":"'it''s \"quoted\"'","name":"class","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"cover","notNull":false,"type":"BLOB","valueType":"data"},
+            {"defaultSQL":"'#FFF000'","name":"cover_color","notNull":true,"type":"TEXT","valueType":"color"},
+            {"name":"cover_url","notNull":false,"type":"TEXT","valueType":"url"},
+            {"name":"dimensions","notNull":false,"type":"TEXT","valueType":"struct dimensions"},
+            {"name":"formats","notNull":false,"type":"INTEGER","valueType":"option_set format"},
+            {"defaultSQL":"'fiction'","name":"genre","notNull":true,"type":"TEXT","valueType":"enum book_genre"},
+            {"defaultSQL":"1","name":"is_available","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"isbn","notNull":false,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0","name":"page_count","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"defaultSQL":"1500.0","name":"preview_length","notNull":true,"type":"REAL","valueType":"milliseconds"},
+            {"defaultSQL":"(strftime('%Y-%m-%d %H:%M:%f', 'now'))","name":"published_at","notNull":true,"type":"TEXT","valueType":"date"},
+            {"defaultSQL":"2.5","name":"rating","notNull":true,"type":"REAL","valueType":"double"},
+            {"defaultSQL":"90.0","name":"reading_time","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"name":"subtitle","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"summary","notNull":false,"renamedFrom":"blurb","type":"TEXT","valueType":"string"},
+            {"name":"tags","notNull":true,"type":"TEXT","valueType":"[string]"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"weight","notNull":false,"type":"REAL","valueType":"float"}],
+         "foreignKeys": [{"columns":["author"],"onDelete":"SET NULL","table":"writer","tableColumns":["id"]}], "indexes": [{"columns":["author"],"name":"book_author_index","unique":false}]}
+        """#)
 
     /// Table `book_shelves` (versions 2.0 to 3.0).
-    static let table_book_shelves_1: SchemaTable = SchemaTable(
-        name: "book_shelves", kind: .join,
-        columns: [
-            SchemaColumn(name: "source_id", type: .text, notNull: true),
-            SchemaColumn(name: "target_id", type: .text, notNull: true),
-        ],
-        primaryKey: ["source_id", "target_id"],
-        foreignKeys: [
-            SchemaForeignKey(columns: ["source_id"], table: "book", tableColumns: ["id"], onDelete: .cascade),
-            SchemaForeignKey(columns: ["target_id"], table: "shelf", tableColumns: ["code"], onDelete: .cascade),
-        ],
-        indexes: [SchemaIndex(name: "book_shelves_target_index", columns: ["target_id"])])
+    static let table_book_shelves_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "book_shelves", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"TEXT"},
+            {"name":"target_id","notNull":true,"type":"TEXT"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"book","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"shelf","tableColumns":["code"]}], "indexes": [{"columns":["target_id"],"name":"book_shelves_target_index","unique":false}]}
+        """#)
 
     /// Table `shelf` (versions 2.0 to 3.0).
-    static let table_shelf_1: SchemaTable = SchemaTable(
-        name: "shelf",
-        columns: [
-            SchemaColumn(name: "code", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "label", type: .text, notNull: true, defaultSQL: "''", valueType: "string"),
-        ],
-        primaryKey: ["code"])
+    static let table_shelf_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "shelf", "kind": "entity", "primaryKey": ["code"], "columns": [
+            {"name":"code","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"''","name":"label","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `author` (version 3.0).
-    static let table_author_1: SchemaTable = SchemaTable(
-        name: "author",
-        columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: false, valueType: "int"),
-            SchemaColumn(name: "born", type: .text, notNull: false, valueType: "date"),
-            SchemaColumn(name: "full_name", type: .text, notNull: true, valueType: "string"),
-        ],
-        primaryKey: ["id"],
-        renamedFrom: "writer")
+    static let table_author_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "author", "kind": "entity", "primaryKey": ["id"], "renamedFrom": "writer", "columns": [
+            {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"name":"born","notNull":false,"type":"TEXT","valueType":"date"},
+            {"name":"full_name","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
 
     /// Table `book` (version 3.0).
-    static let table_book_4: SchemaTable = SchemaTable(
-        name: "book",
-        columns: [
-            SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "author", type: .integer, notNull: false, valueType: "to_one"),
-            SchemaColumn(name: "class", type: .text, notNull: true, defaultSQL: "'it''s \"quoted\"'", valueType: "string"),
-            SchemaColumn(name: "cover", type: .blob, notNull: false, valueType: "data"),
-            SchemaColumn(name: "cover_color", type: .text, notNull: true, defaultSQL: "'#FFF000'", valueType: "color"),
-            SchemaColumn(name: "cover_url", type: .text, notNull: false, valueType: "url"),
-            SchemaColumn(name: "dimensions", type: .text, notNull: false, valueType: "struct dimensions"),
-            SchemaColumn(name: "formats", type: .integer, notNull: false, valueType: "option_set format"),
-            SchemaColumn(name: "genre", type: .text, notNull: true, defaultSQL: "'fiction'", valueType: "enum book_genre"),
-            SchemaColumn(name: "is_available", type: .integer, notNull: true, defaultSQL: "1", valueType: "bool"),
-            SchemaColumn(name: "page_count", type: .integer, notNull: true, defaultSQL: "0", valueType: "int"),
-            SchemaColumn(name: "preview_length", type: .real, notNull: true, defaultSQL: "1500.0", valueType: "milliseconds"),
-            SchemaColumn(name: "published_at", type: .text, notNull: true, defaultSQL: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))", valueType: "date"),
-            SchemaColumn(name: "rating", type: .real, notNull: true, defaultSQL: "2.5", valueType: "double"),
-            SchemaColumn(name: "reading_time", type: .real, notNull: true, defaultSQL: "90.0", valueType: "seconds"),
-            SchemaColumn(name: "subtitle", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "summary", type: .text, notNull: false, valueType: "string"),
-            SchemaColumn(name: "tags", type: .text, notNull: true, valueType: "[string]"),
-            SchemaColumn(name: "title", type: .text, notNull: true, valueType: "string"),
-            SchemaColumn(name: "weight", type: .real, notNull: false, valueType: "float"),
-        ],
-        primaryKey: ["id"],
-        foreignKeys: [SchemaForeignKey(columns: ["author"], table: "author", tableColumns: ["id"], onDelete: .setNull)],
-        indexes: [SchemaIndex(name: "book_author_index", columns: ["author"])])
+    static let table_book_4: SchemaTable = SchemaTable(json: #"""
+        {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
+            {"defaultSQL":"'it''s \"quoted\"'","name":"class","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"cover","notNull":false,"type":"BLOB","valueType":"data"},
+            {"defaultSQL":"'#FFF000'","name":"cover_color","notNull":true,"type":"TEXT","valueType":"color"},
+            {"name":"cover_url","notNull":false,"type":"TEXT","valueType":"url"},
+            {"name":"dimensions","notNull":false,"type":"TEXT","valueType":"struct dimensions"},
+            {"name":"formats","notNull":false,"type":"INTEGER","valueType":"option_set format"},
+            {"defaultSQL":"'fiction'","name":"genre","notNull":true,"type":"TEXT","valueType":"enum book_genre"},
+            {"defaultSQL":"1","name":"is_available","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"defaultSQL":"0","name":"page_count","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"defaultSQL":"1500.0","name":"preview_length","notNull":true,"type":"REAL","valueType":"milliseconds"},
+            {"defaultSQL":"(strftime('%Y-%m-%d %H:%M:%f', 'now'))","name":"published_at","notNull":true,"type":"TEXT","valueType":"date"},
+            {"defaultSQL":"2.5","name":"rating","notNull":true,"type":"REAL","valueType":"double"},
+            {"defaultSQL":"90.0","name":"reading_time","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"name":"subtitle","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"summary","notNull":false,"type":"TEXT","valueType":"string"},
+            {"name":"tags","notNull":true,"type":"TEXT","valueType":"[string]"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"weight","notNull":false,"type":"REAL","valueType":"float"}],
+         "foreignKeys": [{"columns":["author"],"onDelete":"SET NULL","table":"author","tableColumns":["id"]}], "indexes": [{"columns":["author"],"name":"book_author_index","unique":false}]}
+        """#)
 }
