@@ -65,8 +65,9 @@ public struct MigrationStage: Sendable {
 public struct RowTransform: Sendable {
     /// The table's name at the stage's `to` version.
     public var table: String
-    /// The conversion on the rows-and-dictionaries path (also the fallback of a typed transform whose old
-    /// record has more columns than an SQL function takes arguments, 127 by default).
+    /// The conversion on the rows-and-dictionaries path. A typed transform has one too (over its records'
+    /// `init(databaseValues:)` and `databaseValues()`), but the migration runs its records directly, row
+    /// by row when the old record has more columns than an SQL function takes arguments (127 by default).
     public var transform: @Sendable (Row) throws -> [String: DatabaseValue]?
     /// The typed path, for transforms made by `records` between ``MigrationRecord`` types.
     @usableFromInline var recordTransform: RecordTransform?
