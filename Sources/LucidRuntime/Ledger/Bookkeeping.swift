@@ -13,6 +13,46 @@ enum Bookkeeping {
         var checksum: String
     }
 
+    /// What a migration's transaction reads before each step: the version record and, when the ledger
+    /// already has this runtime's shape (every table, today's columns), how much cleanup is pending.
+    /// Then the step needs no other bookkeeping query before its own work: no table checks, no cleanup
+    /// lookup when none is pending, no ledger upgrade (each costs a statement to compile, which is most
+    /// of an O(1) migration's fixed cost).
+    struct StepStart {
+        var record: Record?
+        /// The ledger's tables and columns are today's: writing the step needs no `LedgerTables.create`.
+        var ledgerCurrent: Bool
+        /// Items of deferred cleanup, when known (nil: look).
+        var pendingCleanup: Int?
+    }
+
+    /// ``StepStart`` in one statement when the ledger is current; in the older way otherwise (a store
+    /// whose ledger an older runtime wrote, or that has none yet).
+    static func stepStart(_ db: Database) throws -> StepStart {
+        typealias S = LedgerTables.Store
+        typealias L = LedgerTables.Steps
+        typealias C = LedgerTables.PendingCleanup
+        let statement: Statement
+        do {
+            // Preparing it proves every ledger table and the newest log column exist.
+            statement = try db.cachedStatement(
+                sql: """
+                    SELECT \(S.version), \(S.checksum), (SELECT count(*) FROM \(C.name)), (SELECT \(L.durationSeconds) FROM \(L.name) WHERE 0)
+                    FROM \(S.name) WHERE id = 1
+                    """)
+        } catch let error as DatabaseError where isMissingObject(error) {
+            return StepStart(record: try record(db), ledgerCurrent: false, pendingCleanup: nil)
+        }
+        guard let row = try Row.fetchOne(statement) else { return StepStart(record: nil, ledgerCurrent: true, pendingCleanup: nil) }
+        return StepStart(record: Record(version: row[0], checksum: row[1]), ledgerCurrent: true, pendingCleanup: row[2])
+    }
+
+    /// SQLite's "no such table" or "no such column" when preparing a statement.
+    static func isMissingObject(_ error: DatabaseError) -> Bool {
+        guard error.resultCode == .SQLITE_ERROR, let message = error.message else { return false }
+        return message.hasPrefix("no such table") || message.hasPrefix("no such column")
+    }
+
     static func hasBookkeeping(_ db: Database) throws -> Bool {
         try tableExists(LedgerTables.Store.name, db)
     }
@@ -23,10 +63,13 @@ enum Bookkeeping {
         try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name]) == true
     }
 
-    /// The version record, or nil when the store has none.
+    /// The version record, or nil when the store has none (one query: a missing table is the rare case).
     static func record(_ db: Database) throws -> Record? {
-        guard try hasBookkeeping(db) else { return nil }
-        return try recordedVersion(db)
+        do {
+            return try recordedVersion(db)
+        } catch let error as DatabaseError where isMissingObject(error) {
+            return nil
+        }
     }
 
     /// The version record of a store known to have the table (inside a migration's transaction).
@@ -60,8 +103,9 @@ enum Bookkeeping {
 
     /// Creates the tables (if needed) and records `schema` as the store's version, logging the step
     /// (`started`: when the step began, for its duration).
-    static func write(_ schema: Schema, from: SchemaVersion?, kind: String, label: String, started: Date? = nil, _ db: Database) throws {
-        try LedgerTables.create(db)
+    /// `ledgerCurrent`: the caller knows every ledger table and column exists (``stepStart(_:)``).
+    static func write(_ schema: Schema, from: SchemaVersion?, kind: String, label: String, started: Date? = nil, ledgerCurrent: Bool = false, _ db: Database) throws {
+        if !ledgerCurrent { try LedgerTables.create(db) }
         let time = now()
         typealias S = LedgerTables.Store
         try db.execute(
@@ -135,7 +179,9 @@ public enum PendingCleanup {
     }
 
     /// ``finish(_:logger:tables:)``, also saying how many items stay pending (of other tables).
-    static func finishCounting(_ db: Database, logger: Logger, tables: Set<String>?) throws -> (ran: Int, left: Int) {
+    /// `pending`: how many items the caller knows are pending (0 runs no query).
+    static func finishCounting(_ db: Database, logger: Logger, tables: Set<String>?, pending: Int? = nil) throws -> (ran: Int, left: Int) {
+        if pending == 0 { return (0, 0) }
         guard try Bookkeeping.tableExists(T.name, db) else { return (0, 0) }
         let scope = tables.map { Set($0.map { $0.lowercased() }) }
         let rows = try Row.fetchAll(db, sql: "SELECT id, \(T.kind), \(T.table), \(T.object), \(T.sql) FROM \(T.name) ORDER BY id")

@@ -384,7 +384,8 @@ struct StoreMigrator {
                         outcome.lockWait += Date().timeIntervalSince(asked)
                         var first = true
                         repeat {
-                            guard let record = try Bookkeeping.recordedVersion(db), let version = try? SchemaVersion(parsing: record.version) else {
+                            let start = try Bookkeeping.stepStart(db)
+                            guard let record = start.record, let version = try? SchemaVersion(parsing: record.version) else {
                                 throw StoreError.corrupt(path: path, message: "its version record disappeared")
                             }
                             currentVersion = version
@@ -404,7 +405,7 @@ struct StoreMigrator {
                             }
                             stepIndex += 1
                             currentStep = steps[0].label
-                            try run(steps[0], db: db, index: stepIndex, total: max(totalSteps, stepIndex))
+                            try run(steps[0], db: db, index: stepIndex, total: max(totalSteps, stepIndex), start: start)
                             applied.append(.init(from: version, to: steps[0].to, label: steps[0].label))
                             currentVersion = steps[0].to
                         } while options.atomicity == .wholePath
@@ -443,7 +444,8 @@ struct StoreMigrator {
 
     /// One step inside the caller's transaction: cleanup left from earlier, the operations, the version
     /// record, then the foreign key check and the schema validation (either failing rolls back).
-    private func run(_ step: MigrationStep, db: Database, index: Int, total: Int) throws {
+    /// `start`: what the transaction read before the step (``Bookkeeping/stepStart(_:)``).
+    private func run(_ step: MigrationStep, db: Database, index: Int, total: Int, start: Bookkeeping.StepStart) throws {
         let started = Date()
         var stage: MigrationStage?
         if case .explicit = step.kind {
@@ -460,7 +462,8 @@ struct StoreMigrator {
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "starting"))
         // Deferred cleanup of the tables this step works on runs first, so that the step finds the tables
         // its plan expects; cleanup of other tables stays deferred.
-        let cleanupLeft = try PendingCleanup.finishCounting(db, logger: logger, tables: Set(step.operations.flatMap(\.tableNames))).left
+        let cleanupLeft = try PendingCleanup.finishCounting(
+            db, logger: logger, tables: Set(step.operations.flatMap(\.tableNames)), pending: start.pendingCleanup).left
         guard let target = versions.first(where: { $0.version == step.to }) else { throw StoreError.planning(.unknownVersion(step.to, known: versions.map(\.version))) }
         logger.info("step \(index)/\(total): \(label): \(step.operations.map(\.description).joined(separator: "; "))")
         var executor = StepExecutor(db: db, target: target, deferCleanup: options.deferCleanup, logger: logger) { operation, done, rowsTotal in
@@ -477,7 +480,8 @@ struct StoreMigrator {
             try didMigrate(db)
         }
         try DataMigrations.run(options.dataMigrations, after: step.from, upTo: step.to, db, logger: logger)
-        try Bookkeeping.write(target, from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, started: started, db)
+        try Bookkeeping.write(
+            target, from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, started: started, ledgerCurrent: start.ledgerCurrent, db)
         try executor.checkForeignKeys(stepLabel: label)
         // Tables the step did not touch are unchanged since the last validation; only their names are checked.
         let scope = executor.affectedTables
