@@ -116,8 +116,7 @@ struct StoreMigrator {
 
     /// `.newFile` or `.emptyFile` when the file says so before SQLite opens it; nil for a file with content.
     func fileStart() -> StoreState? {
-        guard FileManager.default.fileExists(atPath: path) else { return .newFile }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+        guard let size = Self.fileSize(atPath: path) else { return .newFile }
         return size == 0 ? .emptyFile : nil
     }
 
@@ -164,12 +163,20 @@ struct StoreMigrator {
 
     // MARK: Opening
 
+    /// The file's size, or nil when there is no file there: one `stat` call. `FileManager`'s
+    /// `attributesOfItem` builds every attribute (owner names through the user database included) and
+    /// cost more than the rest of an up-to-date store's launch path (issue 14).
+    static func fileSize(atPath path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     /// The launch path: the store at `path` opened as is when its record says it is at `version` with
     /// `checksum` and every data migration of `options` is recorded; nil (nothing changed, the
     /// connection closed) when anything else holds, for the full path to decide. One or two queries.
     static func openIfCurrent(atPath path: String, version: SchemaVersion, checksum: String, options: StoreOptions) throws(StoreError) -> DatabaseQueue? {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size > 0 else { return nil }
+        guard let size = fileSize(atPath: path), size > 0 else { return nil }
         var configuration = options.configuration
         configuration.busyMode = .timeout(options.busyTimeout)
         configuration.label = "lucidgen store"
@@ -545,7 +552,7 @@ struct StoreMigrator {
     /// byte-identical, a pending WAL included.
     /// A WAL this connection opened empty is removed on close as usual (checkpointing nothing).
     static func closeLeavingFilesAsTheyAre(_ queue: DatabaseQueue) {
-        let wal = (try? FileManager.default.attributesOfItem(atPath: queue.path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        let wal = fileSize(atPath: queue.path + "-wal") ?? 0
         if wal > 0 {
             queue.inDatabase { db in _ = lucid_disable_checkpoint_on_close(db.sqliteConnection) }
         }
