@@ -112,9 +112,10 @@ public struct Renderer {
                     "targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see README, \"Generated migration tests\")",
                     at: SourceLocation(file: displayPath(config.file)))
             }
-            var context = viewModels.migrationTests(provider: provider)
-            context["fixturesFolder"] = fixturesFolder.map(swiftStringLiteral) ?? "FixtureFiles.folder(besideFile: #filePath)"
-            try emit("tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder, context)
+            let fixturesLiteral = fixturesFolder.map(swiftStringLiteral) ?? "FixtureFiles.folder(besideFile: #filePath)"
+            try emit(
+                "tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder,
+                viewModels.migrationTests(provider: provider).merging(["fixturesFolder": fixturesLiteral]) { _, new in new })
             ownedFolders.append(tests.outputPath)
             // The name `lucidgen fixtures` gives it (LucidTesting.FixtureFiles.fileName).
             let fixture = (tests.outputPath as NSString).appendingPathComponent("Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")
@@ -126,17 +127,22 @@ public struct Renderer {
                 path: (tests.outputPath as NSString).appendingPathComponent("Fixtures/.gitkeep"),
                 contents: "# Fixture stores: `lucidgen fixtures` at each release writes <Module>_<version>.sqlite and its .sha256 here. Commit both.\n"))
         }
+        // Snapshots are jobs too: encoding a long history's snapshots is a third of a first run.
+        let templateJobs = jobs.count
         for snapshot in model.snapshots {
-            files.append(GeneratedFile(path: (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version)), contents: snapshot.encoded()))
+            let path = (config.schemaPath as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: snapshot.version))
+            jobs.append { GeneratedFile(path: path, contents: snapshot.encoded()) }
         }
-        // The one-per-module files (schema, migrations, tests) grow with the whole history and are
-        // started first, so that no core waits for the longest job at the end.
+        // The one-per-module files (schema, migrations, tests) and the snapshots grow with the whole
+        // history and are started first, so that no core waits for the longest job at the end.
         let perEntity = model.entities.count + model.subtypes.count
         let order = Array(perEntity..<jobs.count) + Array(0..<perEntity)
         var rendered = [GeneratedFile?](repeating: nil, count: jobs.count)
         for (index, file) in zip(order, Parallel.map(count: jobs.count) { [jobs] in jobs[order[$0]]() }) { rendered[index] = file }
         // A template that exists renders (swift-mustache returns nil only for a missing one).
-        return RenderedOutput(files: rendered.compactMap { $0 } + files, ownedFolders: ownedFolders, diagnostics: diagnostics)
+        let templates = rendered[..<templateJobs].compactMap { $0 }
+        let snapshots = rendered[templateJobs...].compactMap { $0 }
+        return RenderedOutput(files: templates + files + snapshots, ownedFolders: ownedFolders, diagnostics: diagnostics)
     }
 
     /// Removes trailing spaces and collapses runs of blank lines, so templates can stay readable.
