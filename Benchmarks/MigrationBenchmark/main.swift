@@ -240,7 +240,8 @@ do {
         try? FileManager.default.removeItem(atPath: path)
         return seconds
     }
-    for run in 0..<runs {
+    // The measure: wall time, median of 5 runs of each (one run varies by a third on a shared machine).
+    for run in 0..<5 {
         let sqlPath = try copy(base, "sql-\(run).sqlite")
         let sqlStart = Date()
         try LucidStore.open(atPath: sqlPath, versions: Scenarios.versions(for: .convertType), options: quiet).close()
@@ -250,10 +251,10 @@ do {
         if !transformOnly { rowTimes.append(try timeTransform(dictionaries, run: run)) }
     }
     let (a, b) = (median(typedTimes), median(sqlTimes))
-    print(String(format: "per-row transform stage: %.1f ms; SQL rebuild of the same change: %.1f ms; ratio %.2f (goal <= 1.5)", a * 1000, b * 1000, a / b))
+    print(String(format: "per-row transform stage (median of 5): %.1f ms; SQL rebuild of the same change: %.1f ms; ratio %.2f (goal <= 1.2)", a * 1000, b * 1000, a / b))
     if !rowTimes.isEmpty {
         let c = median(rowTimes)
-        print(String(format: "  (typed generated records; the rows-and-dictionaries path: %.1f ms, ratio %.2f)", c * 1000, c / b))
+        print(String(format: "  (typed generated records; the rows-and-dictionaries path: %.1f ms, ratio %.2f (goal <= 2.5))", c * 1000, c / b))
     }
 }
 
