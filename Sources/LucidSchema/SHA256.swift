@@ -28,7 +28,6 @@ public enum SHA256 {
         /// Bytes not yet compressed (fewer than 64).
         private var pending: [UInt8] = []
         private var length: UInt64 = 0
-        private var w = [UInt32](repeating: 0, count: 64)
 
         public init() {}
 
@@ -62,25 +61,35 @@ public enum SHA256 {
             return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
         }
 
+        /// One 64-byte block. The schedule lives in a stack buffer and every array is read through an
+        /// unsafe pointer: with `w` an array property, each write checked uniqueness and bounds, which made
+        /// checksums (computed on every migration) cost several times what the rounds do.
         private mutating func compress(_ message: [UInt8], at chunk: Int) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
+            precondition(chunk >= 0 && chunk + 64 <= message.count)
             var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choice &+ SHA256.k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                message.withUnsafeBufferPointer { bytes in
+                    let m = bytes.baseAddress! + chunk
+                    for i in 0..<16 {
+                        w[i] = UInt32(m[i * 4]) << 24 | UInt32(m[i * 4 + 1]) << 16 | UInt32(m[i * 4 + 2]) << 8 | UInt32(m[i * 4 + 3])
+                    }
+                }
+                for i in 16..<64 {
+                    let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                    let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                }
+                SHA256.k.withUnsafeBufferPointer { k in
+                    for i in 0..<64 {
+                        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = s0 &+ majority
+                        (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                    }
+                }
             }
             h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
             h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh

@@ -100,4 +100,29 @@ enum SkewedRegistry: SchemaRegistry {
         #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: SkewedRegistry.self) }
         #expect(fileBytes(path) == before)
     }
+
+    /// Older versions are compared with a store's record through the registry's generated checksums (a
+    /// migration computes only the newest, in the registry check), and the record a step writes carries the
+    /// generated checksum of its target.
+    @Test func olderVersionsAreComparedThroughTheirGeneratedChecksums() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("notes.sqlite")
+        let versions = [CountingRegistry.v1, CountingRegistry.v2]
+        try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0")).close()
+        // A history whose generated 1.0 checksum is not the one the store recorded: that value is the one compared.
+        let skewedOld = SchemaHistory(versions: versions, checksums: ["1111", CountingRegistry.v2.checksum])
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, history: skewedOld) }
+        guard case .checksumMismatch(let version, let stored, let expected)? = error else {
+            Issue.record("expected a checksum mismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(version == SchemaVersion("1.0") && stored == CountingRegistry.v1.checksum && expected == "1111")
+        // With the real generated checksums the store migrates, and its record is the generated 2.0 checksum.
+        try LucidStore.open(atPath: path, history: SchemaHistory(registry: CountingRegistry.self)).close()
+        #expect(try withDatabase(path) { try String.fetchOne($0, sql: "SELECT checksum FROM lucid_store") } == CountingRegistry.checksums[1])
+        // A list of checksums that does not match the versions is ignored (computed instead).
+        #expect(SchemaHistory(versions: versions, checksums: ["only one"]).checksums == nil)
+        #expect(SchemaHistory(versions: versions).checksum(of: CountingRegistry.v1) == CountingRegistry.v1.checksum)
+    }
 }

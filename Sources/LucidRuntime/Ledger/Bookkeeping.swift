@@ -104,7 +104,11 @@ enum Bookkeeping {
     /// Creates the tables (if needed) and records `schema` as the store's version, logging the step
     /// (`started`: when the step began, for its duration).
     /// `ledgerCurrent`: the caller knows every ledger table and column exists (``stepStart(_:)``).
-    static func write(_ schema: Schema, from: SchemaVersion?, kind: String, label: String, started: Date? = nil, ledgerCurrent: Bool = false, _ db: Database) throws {
+    /// `checksum`: the schema's, when the caller has it (a registry's generated one); else computed.
+    static func write(
+        _ schema: Schema, checksum: String? = nil, from: SchemaVersion?, kind: String, label: String, started: Date? = nil, ledgerCurrent: Bool = false,
+        _ db: Database
+    ) throws {
         if !ledgerCurrent { try LedgerTables.create(db) }
         let time = now()
         typealias S = LedgerTables.Store
@@ -113,7 +117,7 @@ enum Bookkeeping {
                 INSERT INTO \(S.name) (id, \(S.version), \(S.checksum), \(S.updatedAt)) VALUES (1, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET \(S.version) = excluded.\(S.version), \(S.checksum) = excluded.\(S.checksum), \(S.updatedAt) = excluded.\(S.updatedAt)
                 """,
-            arguments: [schema.version.string, schema.checksum, time])
+            arguments: [schema.version.string, checksum ?? schema.checksum, time])
         typealias L = LedgerTables.Steps
         try db.execute(
             sql: "INSERT INTO \(L.name) (\(L.fromVersion), \(L.toVersion), \(L.kind), \(L.label), \(L.appliedAt), \(L.durationSeconds)) VALUES (?, ?, ?, ?, ?, ?)",

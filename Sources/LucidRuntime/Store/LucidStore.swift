@@ -148,8 +148,9 @@ public enum LucidStore {
     static func checkRegistry<Registry: SchemaRegistry>(_ registry: Registry.Type) throws(StoreError) {
         // One checksum, not one per version: the newest is what the launch path trusts (newestVersion and
         // newestChecksum) and what every migration ends at, so a generator and runtime that disagree on
-        // the DDL are caught here. Older versions' checksums are recomputed where a store is compared with
-        // them (its record), so a long history costs nothing more.
+        // the DDL are caught here. Older versions are compared with a store's record through their
+        // generated checksums (verified where the generator produced them, and by `generate --check`),
+        // so a migration computes this one checksum and no other.
         guard let newest = registry.versions.last else { return }
         let checksum = newest.checksum
         if newest.version != registry.newestVersion || checksum != registry.newestChecksum || registry.checksums.last != checksum {

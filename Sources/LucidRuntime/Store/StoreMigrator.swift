@@ -138,7 +138,8 @@ struct StoreMigrator {
             }
             if version > newest.version { return .newer(version) }
             guard let schema = versions.first(where: { $0.version == version }) else { return .unknownVersion(version) }
-            guard schema.checksum == record.checksum else { return .checksumMismatch(version, stored: record.checksum, expected: schema.checksum) }
+            let expected = history.checksum(of: schema)
+            guard expected == record.checksum else { return .checksumMismatch(version, stored: record.checksum, expected: expected) }
             return .known(schema, recorded: true)
         }
         let tables = try StoreSchemaReader.tables(db)
@@ -331,7 +332,7 @@ struct StoreMigrator {
                 }
                 guard try StoreSchemaReader.tables(db).isEmpty else { throw StoreError.unrecognizedSchema(path: path, differences: ["tables appeared while initialising"]) }
                 for statement in newest.ddl { try db.execute(sql: statement) }
-                try Bookkeeping.write(newest, from: nil, kind: "create", label: "created at \(newest.version)", db)
+                try Bookkeeping.write(newest, checksum: history.checksum(of: newest), from: nil, kind: "create", label: "created at \(newest.version)", db)
                 // Born at the newest version: no data was ever in an older shape.
                 for migration in options.dataMigrations where migration.version <= newest.version {
                     try DataMigrations.record(migration, outcome: "not needed: created at \(newest.version)", db)
@@ -357,7 +358,7 @@ struct StoreMigrator {
         do {
             try db.inTransaction(.immediate) {
                 if try Bookkeeping.record(db) == nil {
-                    try Bookkeeping.write(schema, from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
+                    try Bookkeeping.write(schema, checksum: history.checksum(of: schema), from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
                 }
                 return .commit
             }
@@ -488,7 +489,7 @@ struct StoreMigrator {
         }
         try DataMigrations.run(options.dataMigrations, after: step.from, upTo: step.to, db, logger: logger)
         try Bookkeeping.write(
-            target, from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, started: started, ledgerCurrent: start.ledgerCurrent, db)
+            target, checksum: history.checksum(of: target), from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, started: started, ledgerCurrent: start.ledgerCurrent, db)
         try executor.checkForeignKeys(stepLabel: label)
         // Tables the step did not touch are unchanged since the last validation; only their names are checked.
         let scope = executor.affectedTables
@@ -537,7 +538,7 @@ struct StoreMigrator {
                     counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
                 }
                 return StoreStatus(
-                    state: steps.isEmpty ? .current : .needsMigration, version: schema.version, checksum: schema.checksum, adopted: !recorded, steps: steps,
+                    state: steps.isEmpty ? .current : .needsMigration, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded, steps: steps,
                     rowCounts: counts, pendingCleanup: try PendingCleanup.items(db).count)
             }
         } catch {
