@@ -4,6 +4,9 @@
 //   launch create PATH   creates the store at the newest version with one row (not measured)
 //   launch lucid PATH    LucidStore.open(registry:) of the up-to-date store, then reads one row
 //   launch grdb PATH     a plain GRDB DatabaseQueue on the same file, then reads the same row
+//   launch create-previous PATH   creates the store at the version before the newest (not measured)
+//   launch migrate PATH  LucidStore.open(registry:) of that store: one migration step to the newest
+//   launch checksum PATH computes the newest version's checksum once (what a migration's registry check does)
 //
 // Prints the microseconds from before the open to after the read (the registry's static initialisation
 // included: it happens inside). Under callgrind, `--toggle-collect=*measuredLucidOpen*` / `*measuredGRDBOpen*` (names Swift mangles without abbreviating) counts
@@ -17,6 +20,15 @@ import LucidRuntime
     return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 LIMIT 1") }
 }
 
+@inline(never) func measuredLucidMigrate(_ path: String) throws -> String? {
+    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self)
+    return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 LIMIT 1") }
+}
+
+@inline(never) func measuredChecksum() -> String {
+    LongHistorySchema.versions[LongHistorySchema.versions.count - 1].checksum
+}
+
 @inline(never) func measuredGRDBOpen(_ path: String) throws -> String? {
     let store = try DatabaseQueue(path: path)
     return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 LIMIT 1") }
@@ -24,7 +36,7 @@ import LucidRuntime
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb PATH\n".utf8))
+    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|migrate|checksum PATH\n".utf8))
     exit(2)
 }
 let path = arguments[2]
@@ -35,6 +47,26 @@ do {
         let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self)
         try store.write { try $0.execute(sql: "INSERT INTO entity_0 (id, title) VALUES (1, 'first')") }
         print("created \(path)")
+    case "create-previous":
+        try? FileManager.default.removeItem(atPath: path)
+        let versions = LongHistorySchema.versions
+        let store = try LucidStore.create(atPath: path, versions: versions, version: versions[versions.count - 2].version)
+        try store.write { try $0.execute(sql: "INSERT INTO entity_0 (id, title) VALUES (1, 'first')") }
+        try store.close()
+        print("created \(path) at \(versions[versions.count - 2].version)")
+    case "migrate":
+        let start = DispatchTime.now().uptimeNanoseconds
+        let title = try measuredLucidMigrate(path)
+        let end = DispatchTime.now().uptimeNanoseconds
+        guard title == "first" else { exit(1) }
+        print((end - start) / 1000)
+    case "checksum":
+        _ = LongHistorySchema.versions
+        let start = DispatchTime.now().uptimeNanoseconds
+        let checksum = measuredChecksum()
+        let end = DispatchTime.now().uptimeNanoseconds
+        guard checksum == LongHistorySchema.newestChecksum else { exit(1) }
+        print((end - start) / 1000)
     case "lucid", "grdb":
         let start = DispatchTime.now().uptimeNanoseconds
         let title = arguments[1] == "lucid" ? try measuredLucidOpen(path) : try measuredGRDBOpen(path)
@@ -45,7 +77,7 @@ do {
         }
         print((end - start) / 1000)
     default:
-        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb PATH\n".utf8))
+        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|migrate|checksum PATH\n".utf8))
         exit(2)
     }
 } catch {

@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@testable import LucidSchema
 import Testing
 
 /// Generated registries write each table as JSON in a raw string literal (`SchemaTable(json:)`): it must
@@ -34,11 +34,38 @@ import Testing
     ]
 
     @Test(arguments: tables)
-    func jsonReadsBackAsTheSameTable(_ table: SchemaTable) {
+    func jsonReadsBackAsTheSameTable(_ table: SchemaTable) throws {
         let json = table.json(indent: "        ")
         #expect(SchemaTable(json: json) == table)
+        // The small reader agrees with Foundation's decoder.
+        #expect(try JSONDecoder().decode(SchemaTable.self, from: Data(json.utf8)) == table)
         #expect(SchemaTable(json: json).createStatements == table.createStatements)
         // One column per line after the first.
         #expect(json.split(separator: "\n").count == table.columns.count + 2)
+    }
+
+    /// Every JSON escape, as another encoder may write it, and unknown keys (skipped, as Codable does).
+    @Test func escapesAndUnknownKeysRead() throws {
+        let json = #"""
+            {"name": "a\"b\\c\/d\b\f\n\r\t\u0001\u00e9\ud83d\ude80é", "kind": "join", "primaryKey": [], "future": [1, -2.5e3, {"x": null}],
+             "columns": [{"name": "id", "type": "INTEGER", "notNull": false, "defaultSQL": null}], "foreignKeys": [], "indexes": [{"name": "i", "columns": ["id"], "unique": true}]}
+            """#
+        let table = try TableJSONReader.table(json)
+        #expect(table.name == "a\"b\\c/d\u{8}\u{c}\n\r\t\u{1}é🚀é")
+        #expect(table.kind == .join && table.columns.first?.notNull == false && table.columns.first?.defaultSQL == nil)
+        #expect(table.indexes == [SchemaIndex(name: "i", columns: ["id"], unique: true)])
+        #expect(try JSONDecoder().decode(SchemaTable.self, from: Data(json.utf8)) == table)
+    }
+
+    @Test(arguments: [
+        "", "{", #"{"name": "t"}"#, #"{"name": "t", "kind": "view", "primaryKey": [], "columns": [], "foreignKeys": [], "indexes": []}"#,
+        #"{"name": "t", "kind": "entity", "primaryKey": [1], "columns": [], "foreignKeys": [], "indexes": []}"#,
+        #"{"name": "t\x", "kind": "entity", "primaryKey": [], "columns": [], "foreignKeys": [], "indexes": []}"#,
+        #"{"name": "\ud83d", "kind": "entity", "primaryKey": [], "columns": [], "foreignKeys": [], "indexes": []}"#,
+        #"{"name": "t", "kind": "entity", "primaryKey": [], "columns": [], "foreignKeys": [], "indexes": []} x"#,
+        #"{"name": "t", "kind": "entity", "primaryKey": [], "columns": [{"name": "a", "type": "TEXT", "notNull": tru}], "foreignKeys": [], "indexes": []}"#,
+    ])
+    func malformedJSONIsAnError(_ json: String) {
+        #expect(throws: TableJSONReader.Failure.self) { try TableJSONReader.table(json) }
     }
 }
