@@ -43,10 +43,10 @@ enum TableJSONReader {
     }
 
     static func table(_ json: String) throws -> SchemaTable {
-        var bytes = Array(json.utf8)
-        bytes.append(0)
-        return try bytes.withUnsafeBufferPointer { buffer in
-            var reader = Reader(bytes: buffer)
+        // The string's own NUL-terminated bytes (no copy for a literal or a native string).
+        let count = json.utf8.count
+        return try json.withCString { pointer in
+            var reader = Reader(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: count + 1))
             let table = try table(&reader)
             reader.skipSpace()
             guard reader.peek == 0 else { throw reader.failure("text after the table") }
