@@ -52,6 +52,22 @@ struct RegressionHistories {
         ])
     }
 
+    /// Found by the explorer (seed 52253): a property renamed without renamed_at_version while a new property
+    /// takes its old name at the same version; at the next release the rename was "ambiguous" (the frozen
+    /// snapshot still held a property of the old name: the new one).
+    @Test func aRenameWhoseOldNameIsTakenIsInferredAtItsVersion() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "team", identifier: .int, properties: [Self.property(5, "key", .scalar("bool"), default: "false")])),
+            ]),
+            .init(version: "2.0.1", configSpelling: "2.0.1", edits: [
+                .renameProperty(entity: 1, property: 5, to: "order", explicitVersion: false),
+                .addProperty(entity: 1, Self.property(7, "key", .scalar("data"), nullable: true)),
+            ]),
+            .init(version: "2.0.2", configSpelling: "2.0.2", edits: []),
+        ])
+    }
+
     /// Found by the explorer: a type_history written by hand for one change (nullability) while an earlier
     /// change (the default) was made by editing: what the item leaves out comes from the snapshots.
     @Test func aHandWrittenTypeHistoryItemNeedNotRepeatEarlierEdits() {

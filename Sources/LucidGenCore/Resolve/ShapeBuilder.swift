@@ -70,13 +70,19 @@ struct ShapeBuilder {
         _ diagnostics: inout DiagnosticCollector
     ) -> SchemaVersion? {
         let candidates = timeline.historyVersions.filter { version in version > added && (removed.map { version < $0 } ?? true) }
+        // Names another property of the entity has or had: a snapshot holding one of them may be that property
+        // (a name freed by this rename and taken by a new property at the same version, a swap).
+        let othersNames = Set(timeline.entity.properties.filter { $0.name != property.name }.flatMap { [$0.name] + ($0.previousName.map { [$0] } ?? []) })
         let consistent = candidates.filter { candidate in
             frozen.allSatisfy { version, snapshot in
                 guard timeline.exists(at: version), version >= added, removed.map({ version < $0 }) ?? true,
                     let described = snapshot.entities.first(where: { $0.name == timeline.name(at: version) })
                 else { return true }
-                let expected = version < candidate ? previous : property.name
+                let (expected, gone) = version < candidate ? (previous, property.name) : (property.name, previous)
+                // The name it must have then, and not the other one unless another property explains it: a
+                // snapshot with the new name before the candidate means the rename happened earlier.
                 return described.properties.contains { $0.name == expected }
+                    && (othersNames.contains(gone) || !described.properties.contains { $0.name == gone })
             }
         }
         if consistent.count == 1 { return consistent[0] }
