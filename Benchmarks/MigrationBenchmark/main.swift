@@ -248,10 +248,13 @@ do {
         sqlTimes.append(Date().timeIntervalSince(sqlStart))
         try? FileManager.default.removeItem(atPath: sqlPath)
         typedTimes.append(try timeTransform(typed, run: run))
-        if !transformOnly { rowTimes.append(try timeTransform(dictionaries, run: run)) }
+        if !transformOnly || arguments.contains("--rows") { rowTimes.append(try timeTransform(dictionaries, run: run)) }
     }
     let (a, b) = (median(typedTimes), median(sqlTimes))
     print(String(format: "per-row transform stage (median of 5): %.1f ms; SQL rebuild of the same change: %.1f ms; ratio %.2f (goal <= 1.2)", a * 1000, b * 1000, a / b))
+    print("  runs, ms: typed " + typedTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")
+        + "; SQL " + sqlTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")
+        + (rowTimes.isEmpty ? "" : "; rows " + rowTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")))
     if !rowTimes.isEmpty {
         let c = median(rowTimes)
         print(String(format: "  (typed generated records; the rows-and-dictionaries path: %.1f ms, ratio %.2f (goal <= 2.5))", c * 1000, c / b))

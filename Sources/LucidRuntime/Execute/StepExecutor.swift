@@ -24,6 +24,9 @@ struct StepExecutor {
     /// Rows copied per statement in a rebuild: large enough to cost nothing per row, small enough to
     /// report progress several times a second.
     static let chunkSize = 50_000
+    /// Rows per batch handed to the app's code on the rows-and-dictionaries path (two batches in memory; a
+    /// divisor of `chunkSize`, so progress is reported at the same row counts as the other paths).
+    static let transformBatchSize = 500
 
     /// Tables whose rows or shape the step touched, for the scoped schema validation.
     private(set) var touchedTables: Set<String> = []
@@ -226,8 +229,8 @@ struct StepExecutor {
             sourceTable: source, sourceColumns: transform.sourceColumns, targetTable: table.name, targetColumns: transform.targetColumns,
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
         let targets = transform.targetColumns
-        let insert = try db.makeStatement(
-            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: targets.count).joined(separator: ", ")))")
+        let insert = try RowInserter(
+            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: targets.count).joined(separator: ", ")))")
         let label = "transform table \(table.name)"
         report(label, 0, total)
         let columns = transform.sourceColumns
@@ -245,9 +248,11 @@ struct StepExecutor {
                 try transform.convert(MigrationRow(databaseValues: buffer.baseAddress!, context: context), &output)
             }
             if keep {
-                insert.setUncheckedArguments(StatementArguments(targets.indices.map { context.slots[$0].databaseValue }))
-                for index in targets.indices { context.slots[index] = .null }
-                try insert.execute()
+                for index in targets.indices {
+                    try insert.bind(context.slots[index].databaseValue, at: index)
+                    context.slots[index] = .null
+                }
+                try insert.insert()
             } else {
                 dropped += 1
             }
@@ -266,25 +271,33 @@ struct StepExecutor {
         try execute(table.createTableStatement(named: temporary))
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
         let columns = table.columns.map(\.name)
-        let insert = try db.makeStatement(
-            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
+        let insert = try RowInserter(
+            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
         let label = "transform table \(table.name)"
         report(label, 0, total)
         var done = 0
         var dropped = 0
         let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoteIdentifier(source)) ORDER BY rowid")
-        while let row = try rows.next() {
-            done += 1
-            guard let values = try transform.transform(row) else {
-                dropped += 1
-                continue
+        // Batches of copied rows: the app's code converts one batch on another thread while this one
+        // inserts the previous batch's new rows and reads the next batch.
+        var converting: RowTransformBatch?
+        defer { _ = try? converting?.wait() }
+        while true {
+            var batch: [Row] = []
+            batch.reserveCapacity(Self.transformBatchSize)
+            while batch.count < Self.transformBatchSize, let row = try rows.next() { batch.append(row.copy()) }
+            let converted = try converting?.wait()
+            let last = batch.isEmpty
+            // Consumed: the worker holds the only reference, so the copied rows are freed there.
+            converting = last ? nil : RowTransformBatch(consume batch, columns: columns, transform.transform)
+            if let converted {
+                try insert.insert(converted)
+                let before = done
+                done += converted.kinds.count / columns.count + converted.dropped
+                dropped += converted.dropped
+                if done / StepExecutor.chunkSize > before / StepExecutor.chunkSize { report(label, done, total) }
             }
-            // Exact names first (generated records use the column names); case-insensitive only on a miss.
-            insert.setUncheckedArguments(StatementArguments(columns.map { column in
-                values[column] ?? values.first { $0.key.lowercased() == column.lowercased() }?.value ?? .null
-            }))
-            try insert.execute()
-            if done % StepExecutor.chunkSize == 0 { report(label, done, total) }
+            if last { break }
         }
         report(label, done, total)
         try replace(source, with: temporary, as: table)
