@@ -1,0 +1,160 @@
+/// CloudKit's rule for schema changes (WWDC22, "Evolve your Core Data schema": a production schema is
+/// additive only), applied to SQLite tables: a step is **additive** when an app built for the older
+/// version keeps reading and writing a store at the newer version correctly, ignoring what it does not
+/// know. That is: new tables, and new columns that are nullable or have a default; nothing removed,
+/// renamed or changed; no new constraint an older app's writes could break.
+///
+/// One definition serves `lucidgen check --additive-only` (CI refuses a non-additive step) and the
+/// runtime's newer-store policy (an older app opens a newer store only across additive steps), so the
+/// two can never disagree.
+///
+/// ```swift
+/// let changes = AdditiveRule.changes(from: v1, to: v2)
+/// if let first = changes.first { print("not additive: \(first)") }
+/// ```
+public enum AdditiveRule {
+    /// One change that makes a step non-additive.
+    public struct Change: Sendable, Hashable, Codable, CustomStringConvertible {
+        public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+            /// A table (an entity, or a to-many relationship's join table) was removed.
+            case tableRemoved
+            /// A table was renamed: an older app looks for it under its old name.
+            case tableRenamed
+            /// A table's primary key changed.
+            case primaryKeyChanged
+            /// A column was removed.
+            case columnRemoved
+            /// A column was renamed.
+            case columnRenamed
+            /// A column's storage type, nullability or default changed (or its relationship's association).
+            case columnChanged
+            /// A new column that is required and has no default: an older app's inserts leave it NULL and fail.
+            case requiredColumnAdded
+            /// A new foreign key on a table an older app writes, or a new table whose foreign key would
+            /// refuse an older app's deletes (`ON DELETE NO ACTION`).
+            case foreignKeyAdded
+            /// A new uniqueness (or one removed, which an older app may rely on).
+            case uniqueIndexChanged
+            /// The step runs the app's own code (a custom stage): what it does to rows is unknown here.
+            case appCode
+            /// A data migration runs at the step's version.
+            case dataMigration
+        }
+
+        public var kind: Kind
+        /// The table concerned, named as at the newer version where it still exists.
+        public var table: String?
+        public var column: String?
+        /// What changed, in words: `column aircraft.tail_number removed`.
+        public var message: String
+
+        public init(_ kind: Kind, table: String? = nil, column: String? = nil, _ message: String) {
+            self.kind = kind
+            self.table = table
+            self.column = column
+            self.message = message
+        }
+
+        public var description: String { message }
+    }
+
+    /// Every change from `old` to `new` (consecutive versions of one history) that breaks the rule, in a
+    /// stable order (tables by name, then columns in table order). Empty when the step is additive as far
+    /// as the tables go; `appCode` and `dataMigration` add those two kinds, which the schemas cannot show.
+    public static func changes(from old: Schema, to new: Schema, appCode: String? = nil, dataMigration: String? = nil) -> [Change] {
+        var changes: [Change] = []
+        if let appCode { changes.append(Change(.appCode, "the step runs the app's code (\(appCode))")) }
+        if let dataMigration { changes.append(Change(.dataMigration, "a data migration runs at \(new.version) (\(dataMigration))")) }
+        var matched = Set<String>()
+        for table in new.tables {
+            if let previous = table.renamedFrom {
+                matched.insert(sqlNameKey(previous))
+                changes.append(Change(.tableRenamed, table: table.name, "table \(previous) renamed to \(table.name)"))
+                continue
+            }
+            guard table.reusesName != true, let before = old.table(named: table.name) else {
+                // A new table: only its foreign keys can reach what an older app does (its deletes).
+                for key in table.foreignKeys where key.onDelete == .noAction && old.table(named: key.table) != nil {
+                    changes.append(Change(
+                        .foreignKeyAdded, table: table.name, column: key.columns.first,
+                        "new table \(table.name) references \(key.table) without ON DELETE CASCADE or SET NULL: an older app's deletes of \(key.table) rows would fail"))
+                }
+                continue
+            }
+            matched.insert(sqlNameKey(before.name))
+            changes += self.changes(in: table, from: before)
+        }
+        for table in old.tables where !matched.contains(sqlNameKey(table.name)) {
+            changes.append(Change(.tableRemoved, table: table.name, "table \(table.name) removed"))
+        }
+        return changes
+    }
+
+    /// The changes to one table that exists at both versions under the same name.
+    private static func changes(in table: SchemaTable, from before: SchemaTable) -> [Change] {
+        var changes: [Change] = []
+        let name = table.name
+        if table.primaryKey.map(sqlNameKey) != before.primaryKey.map(sqlNameKey) {
+            changes.append(Change(
+                .primaryKeyChanged, table: name,
+                "table \(name)'s primary key changed from (\(before.primaryKey.joined(separator: ", "))) to (\(table.primaryKey.joined(separator: ", ")))"))
+        }
+        var matched = Set<String>()
+        for column in table.columns {
+            if let previous = column.renamedFrom {
+                matched.insert(sqlNameKey(previous))
+                changes.append(Change(.columnRenamed, table: name, column: column.name, "column \(name).\(previous) renamed to \(column.name)"))
+                continue
+            }
+            guard column.reusesName != true, let old = before.column(named: column.name) else {
+                if column.notNull && column.defaultSQL == nil {
+                    changes.append(Change(
+                        .requiredColumnAdded, table: name, column: column.name,
+                        "required column \(name).\(column.name) added without a default: an older app's inserts would fail"))
+                }
+                continue
+            }
+            matched.insert(sqlNameKey(old.name))
+            var what: [String] = []
+            if column.type != old.type { what.append("type \(old.type.rawValue) → \(column.type.rawValue)") }
+            if let from = old.valueType, let to = column.valueType, from != to, column.type == old.type { what.append("value type \(from) → \(to)") }
+            if column.notNull != old.notNull { what.append(column.notNull ? "optional → required" : "required → optional") }
+            if column.defaultSQL != old.defaultSQL { what.append("default \(old.defaultSQL ?? "none") → \(column.defaultSQL ?? "none")") }
+            if column.convertedFromJoinTable != nil { what.append("to-many → to-one") }
+            if !what.isEmpty {
+                changes.append(Change(.columnChanged, table: name, column: column.name, "column \(name).\(column.name) changed: \(what.joined(separator: ", "))"))
+            }
+        }
+        for column in before.columns where !matched.contains(sqlNameKey(column.name)) {
+            changes.append(Change(.columnRemoved, table: name, column: column.name, "column \(name).\(column.name) removed"))
+        }
+        let oldKeys = Set(before.foreignKeys.map(foreignKeyIdentity))
+        for key in table.foreignKeys where !oldKeys.contains(foreignKeyIdentity(key)) {
+            changes.append(Change(
+                .foreignKeyAdded, table: name, column: key.columns.first,
+                "foreign key \(name)(\(key.columns.joined(separator: ", "))) → \(key.table) added: an older app's writes are checked against a constraint it does not know"))
+        }
+        let oldUnique = Set(before.indexes.filter(\.unique).map(indexIdentity))
+        let newUnique = Set(table.indexes.filter(\.unique).map(indexIdentity))
+        for index in table.indexes where index.unique && !oldUnique.contains(indexIdentity(index)) {
+            changes.append(Change(
+                .uniqueIndexChanged, table: name, column: index.columns.first,
+                "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) added: an older app's writes may break it"))
+        }
+        for index in before.indexes where index.unique && !newUnique.contains(indexIdentity(index)) {
+            changes.append(Change(
+                .uniqueIndexChanged, table: name, column: index.columns.first,
+                "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) removed: an older app may rely on it"))
+        }
+        return changes
+    }
+
+    private static func foreignKeyIdentity(_ key: SchemaForeignKey) -> String {
+        key.columns.map(sqlNameKey).joined(separator: ",") + "→" + sqlNameKey(key.table) + "(" + key.tableColumns.map(sqlNameKey).joined(separator: ",") + ")"
+            + key.onDelete.rawValue
+    }
+
+    private static func indexIdentity(_ index: SchemaIndex) -> String {
+        index.columns.map(sqlNameKey).joined(separator: ",")
+    }
+}
