@@ -84,3 +84,13 @@ import Testing
         #expect(changes([Self.person(), new]).map(\.message) == ["table team removed"])
     }
 }
+
+extension AdditiveRuleTests {
+    @Test func aRenameAnnotationCarriedOverFromAnEarlierVersionIsNoRename() {
+        // 2.0 renamed team to crew (and email to mail); 2.1 carries the same table values unchanged.
+        let crew = SchemaTable(name: "crew", columns: Self.team.columns, primaryKey: ["id"], renamedFrom: "team")
+        let v2 = Schema(version: SchemaVersion("2.0"), tables: [Self.person(email: Self.column("mail", renamedFrom: "email")), crew])
+        let v21 = Schema(version: SchemaVersion("2.1"), tables: v2.tables)
+        #expect(AdditiveRule.changes(from: v2, to: v21).isEmpty)
+    }
+}

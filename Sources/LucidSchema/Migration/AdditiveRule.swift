@@ -67,7 +67,8 @@ public enum AdditiveRule {
         if let dataMigration { changes.append(Change(.dataMigration, "a data migration runs at \(new.version) (\(dataMigration))")) }
         var matched = Set<String>()
         for table in new.tables {
-            if let previous = table.renamedFrom {
+            // An annotation carried over from an earlier version is not a rename in this step.
+            if let previous = table.renamedFrom, old.table(named: previous) != nil, table.reusesName == true || old.table(named: table.name) == nil {
                 matched.insert(sqlNameKey(previous))
                 changes.append(Change(.tableRenamed, table: table.name, "table \(previous) renamed to \(table.name)"))
                 continue
@@ -101,7 +102,7 @@ public enum AdditiveRule {
         }
         var matched = Set<String>()
         for column in table.columns {
-            if let previous = column.renamedFrom {
+            if let previous = column.renamedFrom, before.column(named: previous) != nil, column.reusesName == true || before.column(named: column.name) == nil {
                 matched.insert(sqlNameKey(previous))
                 changes.append(Change(.columnRenamed, table: name, column: column.name, "column \(name).\(previous) renamed to \(column.name)"))
                 continue
