@@ -5,16 +5,13 @@ import PackagePlugin
 /// permission to write into it (generated files, snapshots, fixture stores).
 ///
 ///     swift package lucidgen generate            # freeze released versions, write generated files
-///     swift package lucidgen check               # = lucidgen generate --check
+///     swift package lucidgen check               # the CI gate (lucidgen check)
 ///     swift package lucidgen fixtures --schema-version 1.0
 ///     swift package lucidgen plan --database store.sqlite
 @main
 struct LucidGenCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var arguments = arguments
-        if arguments.first == "check" {
-            arguments = ["generate", "--check"] + arguments.dropFirst()
-        }
         if arguments.isEmpty { arguments = ["--help"] }
         let process = Process()
         process.executableURL = try context.tool(named: "lucidgen").url

@@ -19,10 +19,12 @@ public struct LucidGen: ParsableCommand {
               2   `generate --check` found generated files that are out of date
               3   `plan`, `migrate` or `status`: the store cannot be migrated (newer, unknown, damaged,
                   locked, no path, or a step failed and was rolled back); the error says what to do next
+              4   `check`: lint findings at error severity
+              5   `check`: a fixture store does not match its .sha256
               64  the command line is invalid
             """,
         version: LucidGenVersion.current,
-        subcommands: [Generate.self, Plan.self, Migrate.self, Status.self, Fixtures.self, Init.self]
+        subcommands: [Generate.self, Check.self, Plan.self, Migrate.self, Status.self, Fixtures.self, Init.self]
     )
 
     public init() {}

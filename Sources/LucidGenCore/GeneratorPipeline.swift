@@ -40,6 +40,13 @@ public struct GeneratorPipeline {
         try run(try load(), check: check)
     }
 
+    /// `lucidgen check`: every stage with nothing written, and the descriptions as loaded (the lint
+    /// stage locates its findings in them).
+    public func check() throws(GenerationFailed) -> (input: LoadedInput, result: Result) {
+        let input = try load()
+        return (input, try run(input, check: true))
+    }
+
     func run(_ input: LoadedInput, check: Bool) throws(GenerationFailed) -> Result {
         let model = try Resolver.resolve(input)
         var output = try Renderer(templatesPath: model.config.templatesPath).render(model)

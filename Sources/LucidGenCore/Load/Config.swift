@@ -38,6 +38,8 @@ public struct Config: Sendable {
     /// `lucidgen generate` then writes only what is committed (frozen snapshots, the fixture folder),
     /// never Swift files, which would duplicate the plugin's.
     public var buildPlugin = false
+    /// What `lucidgen check` reports about each step (`lint`): severities per code, acknowledged findings.
+    public var lint = LintSettings()
 
     /// `stages: [{ from: "2.0", to: "2.1", name: moveFlightData }]`: a step whose SQL the app's code
     /// surrounds (`<name>WillMigrate` at the old schema, `<name>DidMigrate` at the new one).
@@ -121,6 +123,7 @@ extension Config {
             }
             config.hookStages.append(HookStage(from: from, to: to, name: Naming.propertyName(name), location: item.location))
         }
+        if let lint = reader.value("lint") { config.lint = LintSettings.read(lint, &diagnostics) }
         if let provider = config.migrationsProvider, !Naming.isSwiftTypeName(provider) {
             diagnostics.error("'\(provider)' is not a Swift type name", at: root.location, path: "$.migrations_provider")
         }

@@ -1,0 +1,239 @@
+import ArgumentParser
+import Foundation
+import LucidGenCore
+import LucidSchema
+import LucidTesting
+
+/// `lucidgen check`: the CI gate and pre-commit hook.
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The CI gate: descriptions valid, generated files up to date, snapshots and fixtures unchanged, every step linted.",
+        discussion: """
+            Runs every stage of `generate` without writing anything, then:
+              - descriptions and config valid, released versions unchanged against their frozen snapshots
+              - generated files up to date (what `generate --check` checks; a stamp never skips it here)
+              - every fixture store under <targets.app_tests.output_path>/Fixtures matches its .sha256
+              - a lint of every step between neighbouring versions (after lint.since or --since), each finding \
+            with a stable code, its place in the descriptions and what to do instead:
+            \(Check.codeTable)
+
+            Severity per code: `lint.severity` in .lucid.yaml (error, warning, note, off). A finding a release \
+            proceeds with knowingly is acknowledged in .lucid.yaml (`lint.acknowledged`: code, entity, property, \
+            the version its step goes to, and a reason): it is then reported as a note. An acknowledgement that \
+            matches nothing is a warning. Acknowledgements never go in the descriptions (a released version's \
+            descriptions are frozen).
+
+            --additive-only enforces CloudKit's rule (WWDC22): only new entities and new optional or defaulted \
+            properties; any other change is an AO error (also `lint.additive_only: true`). With --since VERSION \
+            only the steps after VERSION are linted (a shipped history can start the gate at its next release).
+
+            Output: --format text (default: file:line:column: severity: [CODE] message, which editors jump to), \
+            json (one object: findings, stale files, fixtures, diagnostics, exit code), github (GitHub Actions \
+            annotations: ::error file=…,line=…,col=…,title=CODE::message).
+
+            EXIT CODES
+              0   passed (warnings and notes allowed)
+              1   the descriptions or config have errors, or a released version's snapshot changed
+              2   generated files are out of date: run `lucidgen generate`
+              4   lint findings at error severity (including --additive-only)
+              5   a fixture store does not match its .sha256 (or has none, or a name without a version)
+              64  the command line is invalid
+            When several apply, every problem is reported and the exit code is the first in this list.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, github
+    }
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
+    var config: String = ".lucid.yaml"
+
+    @Flag(help: "Enforce CloudKit's additive-only rule: only new entities and new optional or defaulted properties.")
+    var additiveOnly = false
+
+    @Option(help: ArgumentHelp("Lint only the steps after this version (default: lint.since, else every step).", valueName: "version"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("text, json or github (GitHub Actions annotations).", valueName: "format"))
+    var format: Format = .text
+
+    @Flag(name: .shortAndLong, help: "Also print notes of the generator (ignored keys, frozen versions).")
+    var verbose = false
+
+    static var codeTable: String {
+        LintCode.all.map { "    \($0.id)  \($0.defaultSeverity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \($0.summary)" }
+            .joined(separator: "\n")
+    }
+
+    func run() throws {
+        var sinceVersion: SchemaVersion?
+        if let since {
+            guard let parsed = try? SchemaVersion(parsing: since) else { throw ValidationError("--since \(since) is not a version") }
+            sinceVersion = parsed
+        }
+        var report = CheckReport()
+        let pipeline = GeneratorPipeline(configPath: absolutePath(config))
+        let checked: (input: LoadedInput, result: GeneratorPipeline.Result)
+        do {
+            checked = try pipeline.check()
+        } catch {
+            report.diagnostics = error.diagnostics
+            report.exitCode = 1
+            emit(report)
+            throw ExitCode(report.exitCode)
+        }
+        let (input, result) = checked
+        let model = result.model
+        report.diagnostics = result.diagnostics
+        if let sinceVersion, !model.versions.contains(sinceVersion) {
+            throw ValidationError("--since \(sinceVersion) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))")
+        }
+        let written = result.report
+        report.stale = written.created.map { ($0, "missing") } + written.updated.map { ($0, "out of date") } + written.removed.map { ($0, "no longer generated") }
+
+        if let tests = model.config.appTests {
+            let folder = (tests.outputPath as NSString).appendingPathComponent("Fixtures")
+            for path in FixtureFiles.list(in: folder) {
+                report.fixturesChecked += 1
+                if let problem = FixtureFiles.namingProblem(at: path) ?? FixtureFiles.checksumProblem(at: path) {
+                    report.fixtures.append((path, problem))
+                }
+            }
+        }
+
+        var settings = model.config.lint
+        if additiveOnly { settings.additiveOnly = true }
+        if let sinceVersion { settings.since = sinceVersion }
+        let lint = Linter(model: model, descriptions: input.entities, settings: settings).run()
+        report.findings = lint.findings
+        report.diagnostics += lint.diagnostics
+        report.steps = model.versions.count - 1 - (settings.since.map { since in model.versions.filter { $0 < since }.count } ?? 0)
+        report.additiveOnly = settings.additiveOnly
+
+        if report.diagnostics.contains(where: { $0.severity == .error }) {
+            report.exitCode = 1
+        } else if !report.stale.isEmpty {
+            report.exitCode = 2
+        } else if report.findings.contains(where: { $0.severity == .error }) {
+            report.exitCode = 4
+        } else if !report.fixtures.isEmpty {
+            report.exitCode = 5
+        }
+        emit(report)
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+
+    func emit(_ report: CheckReport) {
+        switch format {
+        case .text: print(report.text(verbose: verbose), terminator: "")
+        case .json: print(report.json)
+        case .github: print(report.github(verbose: verbose), terminator: "")
+        }
+    }
+}
+
+/// What `lucidgen check` found, in each output format.
+struct CheckReport {
+    var diagnostics: [Diagnostic] = []
+    /// Generated files that `generate` would write: (path, why).
+    var stale: [(String, String)] = []
+    var fixtures: [(String, String)] = []
+    var fixturesChecked = 0
+    var findings: [LintFinding] = []
+    var steps = 0
+    var additiveOnly = false
+    var exitCode: Int32 = 0
+
+    private func place(_ location: SourceLocation?) -> String {
+        guard let location else { return "" }
+        return location.line > 0 ? "\(location.file):\(location.line):\(location.column): " : "\(location.file): "
+    }
+
+    private var counts: (errors: Int, warnings: Int, notes: Int) {
+        let severities = findings.map(\.severity.rawValue) + diagnostics.map(\.severity.rawValue)
+        return (
+            severities.filter { $0 == "error" }.count + stale.count + fixtures.count, severities.filter { $0 == "warning" }.count,
+            severities.filter { $0 == "note" }.count
+        )
+    }
+
+    func text(verbose: Bool) -> String {
+        var lines: [String] = []
+        for diagnostic in diagnostics where verbose || diagnostic.severity != .note { lines.append(diagnostic.description) }
+        for (path, why) in stale { lines.append("\(displayPath(path)): error: generated file \(why); run `lucidgen generate`") }
+        for (path, problem) in fixtures { lines.append("\(displayPath(path)): error: fixture cannot be trusted: \(problem)") }
+        for finding in findings { lines.append("\(place(finding.location))\(finding.severity.rawValue): \(finding.text)") }
+        let (errors, warnings, notes) = counts
+        var summary = "check: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")"
+        if exitCode != 1 {
+            summary += "; \(steps) step\(steps == 1 ? "" : "s") linted\(additiveOnly ? " (additive only)" : "")"
+            summary += stale.isEmpty ? "; generated files up to date" : "; \(stale.count) generated file\(stale.count == 1 ? "" : "s") out of date"
+            summary += "; \(fixturesChecked) fixture\(fixturesChecked == 1 ? "" : "s") verified\(fixtures.isEmpty ? "" : " (\(fixtures.count) bad)")"
+        }
+        lines.append(summary + (exitCode == 0 ? "; passed" : "; failed (exit \(exitCode))"))
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    func github(verbose: Bool) -> String {
+        func annotation(_ severity: String, _ location: SourceLocation?, title: String?, _ message: String) -> String {
+            var properties: [String] = []
+            if let location {
+                properties.append("file=\(escapeProperty(location.file))")
+                if location.line > 0 { properties += ["line=\(location.line)", "col=\(location.column)"] }
+            }
+            if let title { properties.append("title=\(escapeProperty(title))") }
+            let level = severity == "note" ? "notice" : severity
+            return "::\(level)\(properties.isEmpty ? "" : " " + properties.joined(separator: ","))::\(escapeData(message))\n"
+        }
+        var out = ""
+        for diagnostic in diagnostics where verbose || diagnostic.severity != .note {
+            out += annotation(diagnostic.severity.rawValue, diagnostic.location, title: nil, diagnostic.message + (diagnostic.path.map { " (at \($0))" } ?? ""))
+        }
+        for (path, why) in stale { out += annotation("error", SourceLocation(file: displayPath(path)), title: "generated file \(why)", "run `lucidgen generate`") }
+        for (path, problem) in fixtures { out += annotation("error", SourceLocation(file: displayPath(path)), title: "fixture", problem) }
+        for finding in findings { out += annotation(finding.severity.rawValue, finding.location, title: finding.code.id, finding.text) }
+        return out + text(verbose: false).split(separator: "\n").last.map { String($0) + "\n" }!
+    }
+
+    /// GitHub's workflow-command escaping of a message.
+    private func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// … and of a property value.
+    private func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    var json: String {
+        func location(_ location: SourceLocation?) -> [String: Any] {
+            guard let location else { return [:] }
+            return ["file": location.file, "line": location.line, "column": location.column]
+        }
+        let object: [String: Any] = [
+            "exitCode": Int(exitCode),
+            "passed": exitCode == 0,
+            "stepsLinted": steps,
+            "additiveOnly": additiveOnly,
+            "findings": findings.map { finding -> [String: Any] in
+                var item: [String: Any] = [
+                    "code": finding.code.id, "family": finding.code.family.rawValue, "severity": finding.severity.rawValue,
+                    "message": finding.message, "summary": finding.code.summary, "instead": finding.code.instead,
+                    "entity": finding.entity, "from": finding.from.string, "to": finding.to.string,
+                ]
+                if let property = finding.property { item["property"] = property }
+                if let reason = finding.acknowledgement { item["acknowledged"] = reason }
+                return item.merging(location(finding.location)) { a, _ in a }
+            },
+            "staleFiles": stale.map { ["file": displayPath($0.0), "problem": $0.1] },
+            "fixtures": ["checked": fixturesChecked, "problems": fixtures.map { ["file": displayPath($0.0), "problem": $0.1] }],
+            "diagnostics": diagnostics.map { diagnostic -> [String: Any] in
+                var item: [String: Any] = ["severity": diagnostic.severity.rawValue, "message": diagnostic.message]
+                if let path = diagnostic.path { item["path"] = path }
+                return item.merging(location(diagnostic.location)) { a, _ in a }
+            },
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,242 @@
+import LucidSchema
+
+/// One thing `lucidgen check` reports about a step of the history.
+public struct LintFinding: Sendable, Hashable {
+    public var code: LintCode
+    /// After `lint.severity`; an acknowledged finding is a note.
+    public var severity: LintSeverity
+    /// What happens in this step, e.g. `aircraft.flight_data is removed at 3.0`.
+    public var message: String
+    /// The entity's current name.
+    public var entity: String
+    /// The property's current name, for property findings.
+    public var property: String?
+    public var from: SchemaVersion
+    public var to: SchemaVersion
+    /// Where the change is described (the property or entity, or the history item that says it).
+    public var location: SourceLocation?
+    /// The reason given in `.lucid.yaml` when the finding is acknowledged.
+    public var acknowledgement: String?
+
+    /// The one line printed after the severity: `[DS102] … ; instead, …` (or the acknowledgement).
+    public var text: String {
+        if let acknowledgement { return "[\(code.id)] \(message) (acknowledged: \(acknowledgement))" }
+        return "[\(code.id)] \(message): \(code.consequence); instead, \(code.instead)"
+    }
+}
+
+/// The lint stage of `lucidgen check`: every step between neighbouring versions of a resolved model,
+/// compared entity by entity and property by property (identities follow renames), each change that
+/// loses data, breaks older apps or depends on the rows present reported with its code and its place
+/// in the descriptions.
+public struct Linter {
+    public var model: ResolvedModel
+    /// The descriptions as loaded, for locations.
+    public var descriptions: [EntityDescription]
+    public var settings: LintSettings
+
+    public init(model: ResolvedModel, descriptions: [EntityDescription], settings: LintSettings? = nil) {
+        self.model = model
+        self.descriptions = descriptions
+        self.settings = settings ?? model.config.lint
+    }
+
+    public struct Result: Sendable {
+        /// Every finding not turned off, in history order, then by entity, property and code.
+        public var findings: [LintFinding]
+        /// Acknowledgements in `.lucid.yaml` that match no finding (a stale acknowledgement hides nothing
+        /// and should go), as warnings at their place.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// Lints every step after `settings.since` (all when nil); with `additiveOnly`, also CloudKit's rule.
+    public func run() -> Result {
+        var findings: [LintFinding] = []
+        let versions = model.schemas.map(\.version)
+        for index in versions.indices.dropFirst() {
+            let (from, to) = (versions[index - 1], versions[index])
+            if let since = settings.since, from < since { continue }
+            findings += stepFindings(from: from, to: to)
+            if settings.additiveOnly { findings += additiveFindings(old: model.schemas[index - 1], new: model.schemas[index]) }
+        }
+        var used = Set<Int>()
+        for index in findings.indices {
+            let finding = findings[index]
+            if let match = settings.acknowledgements.firstIndex(where: {
+                $0.code == finding.code.id && $0.version == finding.to && sameSQLName($0.entity, finding.entity)
+                    && ($0.property.map { property in finding.property.map { sameSQLName($0, property) } ?? false } ?? true)
+            }) {
+                used.insert(match)
+                findings[index].acknowledgement = settings.acknowledgements[match].reason
+                findings[index].severity = min(findings[index].severity, .note)
+            }
+        }
+        let diagnostics = settings.acknowledgements.indices.filter { !used.contains($0) }.map { index in
+            let item = settings.acknowledgements[index]
+            return Diagnostic(
+                .warning,
+                "acknowledgement of \(item.code) for \(item.entity)\(item.property.map { ".\($0)" } ?? "") at \(item.version) matches no finding; remove it",
+                at: item.location)
+        }
+        return Result(findings: findings.filter { $0.severity != .off }, diagnostics: diagnostics)
+    }
+
+    // MARK: One step
+
+    private func shape(of entity: ResolvedEntity, at version: SchemaVersion) -> EntityShape? {
+        if let removed = entity.removedAtVersion, removed <= version { return nil }
+        return entity.shapes.last { $0.version <= version }
+    }
+
+    private func description(of entity: String) -> EntityDescription? {
+        descriptions.first { $0.name == entity }
+    }
+
+    private func property(_ name: String, of entity: String) -> PropertyDescription? {
+        description(of: entity)?.properties.first { $0.name == name }
+    }
+
+    private func finding(
+        _ code: LintCode, _ message: String, entity: String, property: String? = nil, from: SchemaVersion, to: SchemaVersion, at location: SourceLocation?
+    ) -> LintFinding {
+        LintFinding(
+            code: code, severity: settings.severity(of: code), message: message, entity: entity, property: property, from: from, to: to,
+            location: location ?? description(of: entity)?.location)
+    }
+
+    private func stepFindings(from: SchemaVersion, to: SchemaVersion) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let appCode = model.customSteps.first { $0.from == from && $0.to == to }
+        for entity in model.entities {
+            let old = shape(of: entity, at: from)
+            let new = shape(of: entity, at: to)
+            guard let old else { continue }
+            let name = entity.name
+            guard let new else {
+                findings.append(finding(
+                    .entityRemoved, "entity \(name) (table \(old.tableName)) is removed at \(to)", entity: name, from: from, to: to,
+                    at: description(of: name)?.location))
+                continue
+            }
+            if old.tableName != new.tableName {
+                let item = description(of: name)?.versionHistory.first { $0.version == to }
+                findings.append(finding(
+                    .entityRenamed, "entity \(old.name) is renamed to \(new.name) at \(to) (table \(old.tableName) → \(new.tableName))",
+                    entity: name, from: from, to: to, at: item?.location))
+            }
+            let transformed = appCode?.tables.contains { $0.table == new.tableName } ?? false
+            let newTable = model.schemas.first { $0.version == to }?.table(named: new.tableName)
+            for before in old.properties {
+                let current = before.currentName
+                let where_ = property(current, of: name)
+                guard let after = new.properties.first(where: { $0.currentName == current }) else {
+                    findings.append(finding(
+                        .propertyRemoved, "property \(name).\(before.name) is removed at \(to)", entity: name, property: current, from: from, to: to,
+                        at: where_?.location))
+                    continue
+                }
+                if before.name != after.name || before.column != after.column {
+                    let columns = before.column != after.column && !after.column.isEmpty ? " (column \(before.column) → \(after.column))" : ""
+                    findings.append(finding(
+                        .propertyRenamed, "property \(name).\(before.name) is renamed to \(after.name) at \(to)\(columns)",
+                        entity: name, property: current, from: from, to: to, at: where_?.location))
+                }
+                let typeLocation = where_?.typeHistory.first { $0.untilVersion == to }?.location ?? where_?.typeLocation
+                switch (before.kind, after.kind) {
+                case (.value, .value):
+                    if before.typeDescription != after.typeDescription {
+                        let change = "property \(name).\(after.name) changes type from \(before.typeDescription) to \(after.typeDescription) at \(to)"
+                        findings.append(finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                        if newTable?.column(named: after.column)?.lossyConversionFrom != nil {
+                            findings.append(finding(.lossyConversion, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                        } else if transformed {
+                            findings.append(finding(.convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from, to: to, at: typeLocation))
+                        }
+                    }
+                default:
+                    let (a, b) = (Self.association(before.kind), Self.association(after.kind))
+                    if a != b {
+                        findings.append(finding(
+                            .associationChanged, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
+                            entity: name, property: current, from: from, to: to, at: typeLocation))
+                        if case .toMany = before.kind, case .toOne = after.kind {
+                            findings.append(finding(
+                                .toManyBecomesToOne, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
+                                entity: name, property: current, from: from, to: to, at: typeLocation))
+                        }
+                    }
+                }
+                if before.nullable && !after.nullable {
+                    if case .toMany = after.kind {} else {
+                        let change = "property \(name).\(after.name) becomes required at \(to)"
+                        findings.append(finding(.becameRequired, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                        findings.append(finding(
+                            .nullsFilled, change + (after.defaultSQL.map { " (NULLs become \($0))" } ?? " without a default"),
+                            entity: name, property: current, from: from, to: to, at: typeLocation))
+                    }
+                }
+            }
+            for after in new.properties where !old.properties.contains(where: { $0.currentName == after.currentName }) {
+                if case .toMany = after.kind { continue }
+                if !after.nullable && after.defaultSQL == nil {
+                    findings.append(finding(
+                        .requiredAddedWithoutDefault, "required property \(name).\(after.name) is added at \(to) without a default_value",
+                        entity: name, property: after.currentName, from: from, to: to, at: property(after.currentName, of: name)?.location))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// `a value`, `a to-one relationship to pilot`, `a to-many relationship to pilot`.
+    static func association(_ kind: PropertyShape.Kind) -> String {
+        switch kind {
+        case .value: "a value"
+        case .toOne(let entity, _, _): "a to-one relationship to \(entity)"
+        case .toMany(let entity, _, _, _, _, _): "a to-many relationship to \(entity)"
+        }
+    }
+
+    // MARK: Additive only
+
+    private func additiveFindings(old: Schema, new: Schema) -> [LintFinding] {
+        let step = model.customSteps.first { $0.from == old.version && $0.to == new.version }
+        return AdditiveRule.changes(from: old, to: new, appCode: step?.label).map { change in
+            var (entity, property) = owner(of: change, old: old.version, new: new.version)
+            var location = property.flatMap { self.property($0, of: entity ?? "")?.location } ?? entity.flatMap { description(of: $0)?.location }
+            if change.kind == .appCode, let step {
+                // The stage's declaration in .lucid.yaml when it has one, else the first entity it transforms.
+                if let table = step.tables.first?.table { entity = owner(ofTable: table, at: new.version) }
+                location = step.hookName.flatMap { name in model.config.hookStages.first { $0.name == name }?.location }
+                    ?? entity.flatMap { description(of: $0)?.location }
+            }
+            return finding(
+                .additiveOnly(change.kind), "\(change.message) at \(new.version)", entity: entity ?? change.table ?? "", property: property,
+                from: old.version, to: new.version, at: location)
+        }
+    }
+
+    private func owner(ofTable table: String, at version: SchemaVersion) -> String? {
+        model.entities.first { entity in shape(of: entity, at: version).map { sameSQLName($0.tableName, table) } ?? false }?.name
+    }
+
+    /// The entity (and property) whose table (and column) a change names, at either version of the step.
+    private func owner(of change: AdditiveRule.Change, old: SchemaVersion, new: SchemaVersion) -> (String?, String?) {
+        guard let table = change.table else { return (nil, nil) }
+        var tableOwner: String?
+        for version in [new, old] {
+            for entity in model.entities {
+                guard let shape = shape(of: entity, at: version) else { continue }
+                if sameSQLName(shape.tableName, table) {
+                    tableOwner = tableOwner ?? entity.name
+                    guard let column = change.column else { return (entity.name, nil) }
+                    if let property = shape.properties.first(where: { sameSQLName($0.column, column) }) { return (entity.name, property.currentName) }
+                }
+                for property in shape.properties {
+                    if case .toMany(_, _, _, let join, _, _) = property.kind, sameSQLName(join, table) { return (entity.name, property.currentName) }
+                }
+            }
+        }
+        return (tableOwner, nil)
+    }
+}
