@@ -59,6 +59,11 @@ public struct LintSettings: Sendable {
                             at: member.keyLocation, path: member.value.path)
                         continue
                     }
+                    // YAML 1.1 reads a bare `off` (or `no`) as false.
+                    if case .bool(false) = member.value.value {
+                        settings.severities[code.id] = .off
+                        continue
+                    }
                     guard case .string(let text) = member.value.value, let level = LintSeverity(rawValue: text.lowercased()) else {
                         diagnostics.error(
                             "the severity of \(code.id) must be one of \(LintSeverity.allCases.map(\.rawValue).joined(separator: ", "))",
