@@ -4,11 +4,8 @@ import GRDB
 import LucidGenCore
 import LucidRuntime
 
-/// Options shared by `plan` and `migrate`.
+/// Options shared by `plan` and `migrate` (each declares its own `--database`: optional for `plan`).
 struct StoreCommandOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("The store file.", valueName: "file"))
-    var database: String
-
     @Option(name: .shortAndLong, help: ArgumentHelp("The config file whose descriptions define the versions.", valueName: "path"))
     var config: String = ".lucid.yaml"
 
@@ -49,45 +46,106 @@ func fail(_ error: StoreError) -> ExitCode {
 
 struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a store's version and the migration path it would take, without changing it.",
+        abstract: "Show the migration path a store would take (or, without --database, the path from the oldest version), without changing anything.",
         discussion: """
-            Reads the store's recorded version (or recognises it from its tables), then prints the path to \
-            the newest version: each step, what it does (ALTER TABLE, table rebuilds with the rows they \
-            copy, tables created and dropped), and which steps need the app's own code.
+            With --database, reads the store's recorded version (or recognises it from its tables), then \
+            prints the path to the newest version: each step, what it does (ALTER TABLE, table rebuilds \
+            with the rows they copy, tables created and dropped), and which steps need the app's own code. \
+            --database is optional: without it (e.g. in a CI job, which has no store) the plan is the path \
+            from the oldest version to the newest, as the planner takes it.
+
+            --format text (the default) prints the plan as lines; --format markdown prints it for a \
+            pull-request comment: a heading, what was planned, a table of the steps (with the rows each \
+            step rewrites when a store is given), each step's operations, the findings, and a Mermaid \
+            diagram of the version graph with the chosen path highlighted.
             """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, markdown
+    }
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The store file (optional: without it, the path from the oldest version).", valueName: "file"))
+    var database: String?
 
     @OptionGroup var options: StoreCommandOptions
 
+    @Option(help: ArgumentHelp("text, or markdown for a pull-request comment (step table, findings, Mermaid diagram of the versions).", valueName: "format"))
+    var format: Format = .text
+
     func run() throws {
         let (versions, stages) = try options.resolve()
+        let newest = versions[versions.count - 1].version
+        let planner: MigrationPlanner
+        let edges: [MigrationEdge]
+        do {
+            planner = try MigrationPlanner(versions: versions, stages: stages)
+            edges = try planner.edges()
+        } catch {
+            throw fail(.planning(error))
+        }
+        guard let database else {
+            let oldest = versions[0].version
+            let steps: [MigrationStep]
+            do {
+                steps = try planner.plan(from: oldest)
+            } catch {
+                throw fail(.planning(error))
+            }
+            switch format {
+            case .markdown:
+                print(PlanMarkdown(subject: .oldestVersion, versions: versions.map(\.version), edges: edges, steps: steps).render(), terminator: "")
+            case .text:
+                if steps.isEmpty {
+                    print("No store given: \(newest) is the only version; nothing to migrate.")
+                } else {
+                    print("No store given: the path from the oldest version, \(oldest), to \(newest).")
+                    printSteps(steps, rowCounts: [:])
+                }
+            }
+            return
+        }
         let status: StoreStatus
         do {
-            status = try LucidStore.inspect(atPath: absolutePath(options.database), versions: versions, stages: stages, busyTimeout: options.busyTimeout)
+            status = try LucidStore.inspect(atPath: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout)
         } catch {
             throw fail(error)
         }
-        let newest = versions[versions.count - 1].version
-        switch status.state {
-        case .missing: print("\(options.database): no such file; opening it would create a store at \(newest).")
-        case .empty: print("\(options.database): an empty database; opening it would create the tables of \(newest).")
-        case .emptyFile: print("\(options.database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it.")
-        case .current: print("\(options.database): at version \(newest), the newest. Nothing to do.")
-        case .needsMigration:
-            print("\(options.database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
-            print("Path: \(status.steps.count) step\(status.steps.count == 1 ? "" : "s").")
-            for (index, step) in status.steps.enumerated() {
-                print("  \(index + 1). \(step.label)")
-                if step.operations.isEmpty { print("       (no change to the tables; only the version record)") }
-                for operation in step.operations {
-                    var line = "       - \(operation)"
-                    if case .rebuildTable(let rebuild) = operation, let rows = status.rowCounts[rebuild.sourceTable] ?? status.rowCounts[rebuild.table.name] {
-                        line += ": copies \(rows) row\(rows == 1 ? "" : "s")"
-                    }
-                    print(line)
-                }
+        if format == .markdown {
+            let subject: PlanMarkdown.Subject = switch status.state {
+            case .missing: .newStore(path: database, what: "no such file")
+            case .empty: .newStore(path: database, what: "an empty database")
+            case .emptyFile: .newStore(path: database, what: "an empty (0-byte) file, which SQLite reads as a new database")
+            case .current, .needsMigration: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
             }
+            print(PlanMarkdown(subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts).render(), terminator: "")
+            return
+        }
+        switch status.state {
+        case .missing: print("\(database): no such file; opening it would create a store at \(newest).")
+        case .empty: print("\(database): an empty database; opening it would create the tables of \(newest).")
+        case .emptyFile: print("\(database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it.")
+        case .current: print("\(database): at version \(newest), the newest. Nothing to do.")
+        case .needsMigration:
+            print("\(database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
+            printSteps(status.steps, rowCounts: status.rowCounts)
         }
         if status.pendingCleanup > 0 { print("Deferred cleanup pending: \(status.pendingCleanup) item(s).") }
+    }
+
+    /// The steps as lines, with the rows each rebuild copies when known.
+    func printSteps(_ steps: [MigrationStep], rowCounts: [String: Int]) {
+        print("Path: \(steps.count) step\(steps.count == 1 ? "" : "s").")
+        for (index, step) in steps.enumerated() {
+            print("  \(index + 1). \(step.label)")
+            if step.operations.isEmpty { print("       (no change to the tables; only the version record)") }
+            for operation in step.operations {
+                var line = "       - \(operation)"
+                if case .rebuildTable(let rebuild) = operation, let rows = rowCounts[rebuild.sourceTable] ?? rowCounts[rebuild.table.name] {
+                    line += ": copies \(rows) row\(rows == 1 ? "" : "s")"
+                }
+                print(line)
+            }
+        }
     }
 }
 
@@ -102,6 +160,9 @@ struct Migrate: ParsableCommand {
             open the store from the app. A path through such a stage fails when it reaches it: by default \
             the steps before it stay committed; with --whole-path the store is left as it was.
             """)
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The store file.", valueName: "file"))
+    var database: String
 
     @OptionGroup var options: StoreCommandOptions
 
@@ -126,7 +187,7 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let (versions, stages) = try options.resolve()
-        let original = absolutePath(options.database)
+        let original = absolutePath(database)
         var path = original
         var copyFolder: URL?
         if dryRun {
@@ -168,7 +229,7 @@ struct Migrate: ParsableCommand {
         }
         display.finish()
         let prefix = dryRun ? "Dry run: " : ""
-        print("\(prefix)\(options.database): \(outcome).")
+        print("\(prefix)\(database): \(outcome).")
         if dryRun { print("The store was not changed.") }
     }
 }

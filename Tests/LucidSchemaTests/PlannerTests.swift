@@ -110,6 +110,32 @@ import Testing
         #expect(try planner.plan(from: SchemaVersion("2.0")).map(\.label) == ["2.0 → 3.0 (inferred)"])
     }
 
+    /// `edges()` lists the graph `plan` searches: explicit stages, inferred neighbours and jumps, never an
+    /// inferred edge over a stage; the chosen path is made of its edges.
+    @Test func edgesListTheGraphThePlannerSearches() throws {
+        let a = SchemaColumn(name: "a", type: .text, notNull: false)
+        let b = SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: "0")
+        let versions = [
+            Schema(version: SchemaVersion("1.0"), tables: [Self.table("t", [a])]),
+            Schema(version: SchemaVersion("1.1"), tables: [Self.table("t", [a, b])]),
+            Schema(version: SchemaVersion("1.2"), tables: [Self.table("t", [a])]),
+            Schema(version: SchemaVersion("2.0"), tables: [Self.table("t", [a])]),
+        ]
+        let planner = try MigrationPlanner(versions: versions, stages: [ExplicitStage(from: SchemaVersion("1.2"), to: SchemaVersion("2.0"), label: "fix data")])
+        let edges = try planner.edges()
+        #expect(edges.map(\.description) == [
+            "1.0 → 1.1 (inferred)", "1.0 → 1.2 (inferred)", "1.1 → 1.2 (inferred)", "1.2 → 2.0 (fix data)",
+        ])
+        #expect(edges.map(\.spannedVersions) == [0, 1, 0, 0])
+        #expect(edges[1].operations.isEmpty && edges[1].cost == 0 && edges[1].isJump)
+        #expect(edges[2].operations == [.dropColumn(table: "t", column: "b", deferrable: true)])
+        let path = try planner.plan(from: SchemaVersion("1.0"))
+        #expect(path == [edges[1].step, edges[3].step])
+        #expect(try planner.edges(from: SchemaVersion("1.1")).map(\.description) == ["1.1 → 1.2 (inferred)", "1.2 → 2.0 (fix data)"])
+        #expect(try planner.edges(to: SchemaVersion("1.1")).map(\.description) == ["1.0 → 1.1 (inferred)"])
+        #expect(throws: PlanningError.unknownVersion(SchemaVersion("9.0"), known: versions.map(\.version))) { try planner.edges(to: SchemaVersion("9.0")) }
+    }
+
     @Test func planningErrorsNameTheVersions() throws {
         let versions = [Schema(version: SchemaVersion("1.0"), tables: []), Schema(version: SchemaVersion("2.0"), tables: [])]
         #expect(throws: PlanningError.unknownVersion(SchemaVersion("1.5"), known: [SchemaVersion("1.0"), SchemaVersion("2.0")])) {

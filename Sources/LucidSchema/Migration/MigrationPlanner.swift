@@ -104,6 +104,60 @@ public struct MigrationPlanner: Sendable {
         if start == end { return [] }
         guard start < end else { throw .noRoute(from: source, to: targetVersion, blocked: []) }
 
+        let graph = graph(from: start, to: end)
+        guard let path = PathFinder.shortestPath(from: start, to: end, edges: graph.edges) else {
+            throw .noRoute(from: source, to: targetVersion, blocked: graph.blocked)
+        }
+        return path.map { edge in
+            let from = versions[edge.from].version
+            let to = versions[edge.to].version
+            if edge.explicit {
+                let stage = graph.explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!
+                let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: stage.transformed).get()) ?? []
+                return MigrationStep(from: from, to: to, kind: .explicit(stage.label), operations: operations)
+            }
+            return MigrationStep(from: from, to: to, kind: .inferred, operations: graph.inferred[edge.from]![edge.to]!)
+        }
+    }
+
+    /// The edges of the version graph that ``plan(from:to:)`` searches between `source` (default: the
+    /// oldest version) and `target` (default: the newest): every explicit stage within that range, and an
+    /// inferred edge between any two versions in it whose combined change is inferable and that does not
+    /// span an explicit stage (neighbours, and longer jumps such as over a version whose changes cancel).
+    /// Sorted by source version, then target version, explicit stages before inferred edges between the
+    /// same versions. Listing them does not change which path `plan` chooses.
+    ///
+    /// ```swift
+    /// let planner = try MigrationPlanner(versions: FlightLogSchema.versions, stages: stages)
+    /// for edge in try planner.edges() where edge.isJump { print("\(edge.from) → \(edge.to) skips a version") }
+    /// ```
+    public func edges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge] {
+        let known = versions.map(\.version)
+        guard !versions.isEmpty else { return [] }
+        let sourceVersion = source ?? versions[0].version
+        let targetVersion = target ?? versions[versions.count - 1].version
+        guard let start = index(of: sourceVersion) else { throw .unknownVersion(sourceVersion, known: known) }
+        guard let end = index(of: targetVersion) else { throw .unknownVersion(targetVersion, known: known) }
+        guard start < end else { return [] }
+        let graph = graph(from: start, to: end)
+        return graph.edges.filter { $0.from >= start && $0.to <= end }
+            .sorted { ($0.from, $0.to, $0.explicit ? 0 : 1) < ($1.from, $1.to, $1.explicit ? 0 : 1) }
+            .map { edge in
+                let from = versions[edge.from].version
+                let to = versions[edge.to].version
+                if edge.explicit {
+                    let stage = graph.explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!
+                    let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: stage.transformed).get()) ?? []
+                    return MigrationEdge(from: from, to: to, kind: .explicit(stage.label), operations: operations, cost: edge.cost, spannedVersions: edge.to - edge.from - 1)
+                }
+                return MigrationEdge(from: from, to: to, kind: .inferred, operations: graph.inferred[edge.from]![edge.to]!, cost: edge.cost, spannedVersions: edge.to - edge.from - 1)
+            }
+    }
+
+    /// The graph searched between two version indexes: every explicit stage (the path finder keeps those
+    /// in range) and the inferable edges within the range that span no stage; `blocked` holds why
+    /// neighbouring versions cannot be joined by inference.
+    func graph(from start: Int, to end: Int) -> PlannerGraph {
         var blocked: [NotInferable] = []
         var inferred: [Int: [Int: [MigrationOperation]]] = [:]
         let explicitEdges = stages.map { (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label, transformed: Set($0.transformedTables)) }
@@ -122,19 +176,7 @@ public struct MigrationPlanner: Sendable {
                 }
             }
         }
-        guard let path = PathFinder.shortestPath(from: start, to: end, edges: edges) else {
-            throw .noRoute(from: source, to: targetVersion, blocked: blocked)
-        }
-        return path.map { edge in
-            let from = versions[edge.from].version
-            let to = versions[edge.to].version
-            if edge.explicit {
-                let stage = explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!
-                let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: stage.transformed).get()) ?? []
-                return MigrationStep(from: from, to: to, kind: .explicit(stage.label), operations: operations)
-            }
-            return MigrationStep(from: from, to: to, kind: .inferred, operations: inferred[edge.from]![edge.to]!)
-        }
+        return PlannerGraph(edges: edges, inferred: inferred, blocked: blocked, explicitEdges: explicitEdges)
     }
 
     /// The operations from one version straight to another (with `transformedTables` rebuilt through the
@@ -145,6 +187,46 @@ public struct MigrationPlanner: Sendable {
         guard let end = index(of: to) else { throw .unknownVersion(to, known: known) }
         return inference.operations(from: start, to: end, transformedTables: transformedTables)
     }
+}
+
+/// One edge of the version graph the planner searches (see ``MigrationPlanner/edges(from:to:)``).
+public struct MigrationEdge: Sendable, Hashable, CustomStringConvertible {
+    public var from: SchemaVersion
+    public var to: SchemaVersion
+    /// Inferred (SQL only) or an explicit stage (the app's code).
+    public var kind: MigrationStep.Kind
+    /// What taking the edge does, as the step it would become.
+    public var operations: [MigrationOperation]
+    /// The work the planner counts for the edge (rows rewritten, roughly; an explicit stage costs 1000
+    /// more than its operations). The chosen path minimises the sum, then the number of steps.
+    public var cost: Int
+    /// How many versions the edge jumps over (0 between neighbours).
+    public var spannedVersions: Int
+
+    public init(from: SchemaVersion, to: SchemaVersion, kind: MigrationStep.Kind, operations: [MigrationOperation], cost: Int, spannedVersions: Int) {
+        self.from = from
+        self.to = to
+        self.kind = kind
+        self.operations = operations
+        self.cost = cost
+        self.spannedVersions = spannedVersions
+    }
+
+    /// Whether the edge jumps over at least one version.
+    public var isJump: Bool { spannedVersions > 0 }
+
+    /// The step this edge would be on a path.
+    public var step: MigrationStep { MigrationStep(from: from, to: to, kind: kind, operations: operations) }
+
+    public var description: String { step.label }
+}
+
+/// The version graph between two indexes, as ``MigrationPlanner`` builds it for a search.
+struct PlannerGraph {
+    var edges: [PathFinder.Edge]
+    var inferred: [Int: [Int: [MigrationOperation]]]
+    var blocked: [NotInferable]
+    var explicitEdges: [(from: Int, to: Int, label: String, transformed: Set<String>)]
 }
 
 /// Shortest paths in the forward-only version graph.
