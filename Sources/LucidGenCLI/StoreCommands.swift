@@ -19,9 +19,17 @@ struct StoreCommandOptions: ParsableArguments {
     /// the CLI and the app plan the same path): the versions up to `--to`, and the steps that need the
     /// app's code (declared to the planner, which routes through them but cannot run them here).
     func resolve() throws -> (versions: [Schema], stages: [ExplicitStage]) {
+        let (versions, stages, _) = try resolveAndLint()
+        return (versions, stages)
+    }
+
+    /// ``resolve()``, plus the lint findings of the steps up to `--to` as `plan --format markdown` lists them.
+    func resolveAndLint() throws -> (versions: [Schema], stages: [ExplicitStage], findings: [String]) {
         let model: ResolvedModel
+        let input: LoadedInput
         do {
-            model = try Resolver.resolve(try GeneratorPipeline(configPath: absolutePath(config)).load())
+            input = try GeneratorPipeline(configPath: absolutePath(config)).load()
+            model = try Resolver.resolve(input)
         } catch {
             printDiagnostics(error.diagnostics, verbose: false)
             throw ExitCodes.inputErrors
@@ -35,7 +43,10 @@ struct StoreCommandOptions: ParsableArguments {
         }
         let stages = model.customSteps.filter { $0.to <= target }
             .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
-        return (model.schemas.filter { $0.version <= target }, stages)
+        let findings = Linter(model: model, descriptions: input.entities).run().findings.filter { $0.to <= target }.map { finding in
+            "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
+        }
+        return (model.schemas.filter { $0.version <= target }, stages, findings)
     }
 }
 
@@ -73,7 +84,7 @@ struct Plan: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
-        let (versions, stages) = try options.resolve()
+        let (versions, stages, findings) = try options.resolveAndLint()
         let newest = versions[versions.count - 1].version
         let planner: MigrationPlanner
         let edges: [MigrationEdge]
@@ -93,7 +104,7 @@ struct Plan: ParsableCommand {
             }
             switch format {
             case .markdown:
-                print(PlanMarkdown(subject: .oldestVersion, versions: versions.map(\.version), edges: edges, steps: steps).render(), terminator: "")
+                print(PlanMarkdown(subject: .oldestVersion, versions: versions.map(\.version), edges: edges, steps: steps, findings: findings).render(), terminator: "")
             case .text:
                 if steps.isEmpty {
                     print("No store given: \(newest) is the only version; nothing to migrate.")
@@ -117,7 +128,7 @@ struct Plan: ParsableCommand {
             case .emptyFile: .newStore(path: database, what: "an empty (0-byte) file, which SQLite reads as a new database")
             case .current, .needsMigration: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
             }
-            print(PlanMarkdown(subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts).render(), terminator: "")
+            print(PlanMarkdown(subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts, findings: findings).render(), terminator: "")
             return
         }
         switch status.state {
