@@ -1,0 +1,153 @@
+import Foundation
+import LucidGenCore
+import Testing
+
+/// `lucidgen check` as CI runs it: the real binary in a project folder, its exit codes and its three
+/// output formats.
+@Suite struct CheckCommandTests {
+    static let config = TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n"
+
+    static func track(_ properties: String) -> String {
+        LintTests.track(LintTests.title + ",\n            " + properties)
+    }
+
+    /// A generated project (files up to date) with `properties` added to `track`.
+    func project(_ properties: String, config: String = CheckCommandTests.config) throws -> TestProject {
+        let project = try TestProject(files: [".entities/track.json": Self.track(properties)], config: config)
+        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generated.status == 0, "\(generated.error)")
+        return project
+    }
+
+    static let additive = #"{ "name": "bpm", "property_type": "int", "nullable": true, "added_at_version": "2.0" }"#
+    static let removal = #"{ "name": "bpm", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#
+    static let rename = #"{ "name": "name", "property_type": "string", "nullable": true, "previous_name": "artist", "renamed_at_version": "2.0" }"#
+
+    @Test func anAdditiveHistoryPassesEvenUnderTheAdditiveRule() throws {
+        let project = try project(Self.additive)
+        defer { project.remove() }
+        let plain = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(plain.status == 0, "\(plain.output)\(plain.error)")
+        #expect(plain.output == "check: 0 errors, 0 warnings, 0 notes; 1 step linted; generated files up to date; 0 fixtures verified; passed\n")
+        let additive = try run(lucidgenBinary, ["check", "--additive-only"], in: project.root)
+        #expect(additive.status == 0)
+        #expect(additive.output.contains("1 step linted (additive only)"))
+    }
+
+    @Test func aRenameFailsTheAdditiveRuleOnly() throws {
+        let project = try project(Self.rename)
+        defer { project.remove() }
+        let plain = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(plain.status == 0, "a rename is a warning by default")
+        #expect(plain.output.hasPrefix(".entities/track.json:7:13: warning: [BC102] property track.artist is renamed to name at 2.0 (column artist → name): "))
+        let additive = try run(lucidgenBinary, ["check", "--additive-only"], in: project.root)
+        #expect(additive.status == 4)
+        #expect(additive.output.contains(".entities/track.json:7:13: error: [AO105] column track.artist renamed to name at 2.0: not additive under CloudKit's rule"))
+        #expect(additive.output.hasSuffix("check: 1 error, 1 warning, 0 notes; 1 step linted (additive only); generated files up to date; 0 fixtures verified; failed (exit 4)\n"))
+        // --since past the step: nothing left to lint.
+        let since = try run(lucidgenBinary, ["check", "--additive-only", "--since", "2.0"], in: project.root)
+        #expect(since.status == 0)
+        #expect(since.output.contains("0 steps linted"))
+        let unknown = try run(lucidgenBinary, ["check", "--since", "7.0"], in: project.root)
+        #expect(unknown.status == 64)
+        #expect(unknown.error.contains("--since 7.0 is not one of the versions 1.0, 2.0"))
+    }
+
+    @Test func aRemovalFailsUntilItIsAcknowledged() throws {
+        let project = try project(Self.removal)
+        defer { project.remove() }
+        let failing = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(failing.status == 4)
+        #expect(failing.output.hasPrefix(".entities/track.json:7:13: error: [DS102] property track.bpm is removed at 2.0: its column and every value in it are dropped; instead, "))
+        try project.write(
+            ".lucid.yaml",
+            Self.config + "lint:\n  acknowledged:\n    - { code: DS102, entity: track, property: bpm, version: \"2.0\", reason: \"never written\" }\n")
+        // The config changed: the generated files are the same (the config's lint section renders nothing).
+        let passing = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(passing.status == 0, "\(passing.output)")
+        #expect(passing.output.hasPrefix(".entities/track.json:7:13: note: [DS102] property track.bpm is removed at 2.0 (acknowledged: never written)\n"))
+        // A severity turned down passes too.
+        try project.write(".lucid.yaml", Self.config + "lint:\n  severity: { DS102: warning }\n")
+        #expect(try run(lucidgenBinary, ["check"], in: project.root).status == 0)
+    }
+
+    @Test func staleGeneratedFilesExitTwoAndInvalidInputExitsOne() throws {
+        let project = try project(Self.removal)
+        defer { project.remove() }
+        try project.write("Sources/App/Generated/Entities/Track.swift", "// edited\n")
+        let stale = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(stale.status == 2, "stale files come before lint errors")
+        #expect(stale.output.hasPrefix("Sources/App/Generated/Entities/Track.swift: error: generated file out of date; run `lucidgen generate`\n"))
+        #expect(stale.output.contains("[DS102]"), "every problem is reported")
+        try project.write(".entities/track.json", "{ \"name\": ")
+        let broken = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(broken.status == 1)
+        #expect(broken.output.hasPrefix(".entities/track.json:1:"))
+        #expect(broken.output.contains(": error: "))
+    }
+
+    @Test func aFixtureThatChangedExitsFive() throws {
+        let config = """
+            input_path: .entities
+            current_version: "2.0"
+            targets:
+              app:
+                module_name: App
+                output_path: Sources/App/Generated
+              app_tests:
+                module_name: AppTests
+                output_path: Tests/AppTests/Generated
+                expectations_provider: AppExpectations
+            """
+        let project = try TestProject(files: [".entities/track.json": Self.track(Self.additive)], config: config)
+        defer { project.remove() }
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let fixture = try run(lucidgenBinary, ["fixtures", "--schema-version", "1.0"], in: project.root)
+        #expect(fixture.status == 0, "\(fixture.error)")
+        let passing = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(passing.status == 0, "\(passing.output)")
+        #expect(passing.output.contains("1 fixture verified"))
+        let path = project.root.appendingPathComponent("Tests/AppTests/Generated/Fixtures/App_1_0.sqlite")
+        var bytes = try Data(contentsOf: path)
+        bytes[bytes.count - 1] ^= 0xFF
+        try bytes.write(to: path)
+        let failing = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(failing.status == 5)
+        #expect(failing.output.hasPrefix("Tests/AppTests/Generated/Fixtures/App_1_0.sqlite: error: fixture cannot be trusted: it changed after it was written (SHA-256 "))
+    }
+
+    @Test func jsonAndGitHubFormats() throws {
+        let project = try project(Self.removal + ",\n            " + Self.rename)
+        defer { project.remove() }
+        let json = try run(lucidgenBinary, ["check", "--format", "json"], in: project.root)
+        #expect(json.status == 4)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(object["exitCode"] as? Int == 4)
+        #expect(object["passed"] as? Bool == false)
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["code"] as? String } == ["DS102", "BC102"])
+        #expect(findings.first?["file"] as? String == ".entities/track.json")
+        #expect(findings.first?["line"] as? Int == 7)
+        #expect(findings.first?["severity"] as? String == "error")
+        #expect(findings.first?["property"] as? String == "bpm")
+        #expect(findings.first?["to"] as? String == "2.0")
+        #expect((findings.first?["instead"] as? String)?.hasPrefix("keep the property (mark it unused)") == true)
+
+        let github = try run(lucidgenBinary, ["check", "--format", "github"], in: project.root)
+        #expect(github.status == 4)
+        let lines = github.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("::error file=.entities/track.json,line=7,col=13,title=DS102::[DS102] property track.bpm is removed at 2.0: ") == true)
+        #expect(lines.contains { $0.hasPrefix("::warning file=.entities/track.json,line=8,col=13,title=BC102::[BC102] ") })
+        #expect(lines.last?.hasPrefix("check: 1 error, 1 warning") == true)
+    }
+
+    @Test func helpDocumentsCodesAndExitCodes() throws {
+        let help = try run(lucidgenBinary, ["check", "--help"])
+        for code in LintCode.all { #expect(help.output.contains(code.id), "\(code.id)") }
+        for line in ["2   generated files are out of date", "4   lint findings at error severity", "5   a fixture store does not match its .sha256"] {
+            #expect(help.output.contains(line))
+        }
+        let top = try run(lucidgenBinary, ["--help"])
+        #expect(top.output.contains("check"))
+    }
+}
