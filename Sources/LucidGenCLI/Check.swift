@@ -150,7 +150,8 @@ struct CheckReport {
     }
 
     private var counts: (errors: Int, warnings: Int, notes: Int) {
-        let severities = findings.map(\.severity.rawValue) + diagnostics.map(\.severity.rawValue)
+        // The generator's own notes (frozen versions, ignored keys) are shown with --verbose only, and not counted.
+        let severities = findings.map(\.severity.rawValue) + diagnostics.filter { $0.severity != .note }.map(\.severity.rawValue)
         return (
             severities.filter { $0 == "error" }.count + stale.count + fixtures.count, severities.filter { $0 == "warning" }.count,
             severities.filter { $0 == "note" }.count
