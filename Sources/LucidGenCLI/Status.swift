@@ -53,7 +53,7 @@ struct Status: ParsableCommand {
         let configPath = config ?? (FileManager.default.fileExists(atPath: absolutePath(".lucid.yaml")) ? ".lucid.yaml" : nil)
         do {
             if let configPath {
-                let (versions, stages) = try StoreCommandOptions.parse(["--database", database, "--config", configPath]).resolve()
+                let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
                 let status = try LucidStore.inspect(atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout)
                 switch status.state {
                 case .missing: report.projectState = "missing"

@@ -14,7 +14,8 @@ import LucidTesting
 ///    migrated by the runtime with the app's stages (the explorer writes the row transforms that lossy type
 ///    changes need, and their expectations) and checked by LucidTesting's oracle: every value, the schema
 ///    against a fresh newest store, `foreign_key_check`, `integrity_check`;
-/// 3. the steps a migration records are the path `lucidgen plan` computes for the same file.
+/// 3. the steps a migration records are the path `lucidgen plan` computes for the same file;
+/// 4. `lucidgen check`'s lint reports every removal and rename the history made, and no other.
 struct Explorer {
     let history: History
     /// Rows per entity in seeded stores and fixtures.
@@ -112,6 +113,7 @@ struct Explorer {
     private func check(_ model: ResolvedModel, workspace: Workspace, configPath: String, root: URL, _ outcome: inout Outcome) throws {
         let (stages, expectations, problems) = appCode(for: model, workspace: workspace)
         outcome.failures += problems
+        outcome.failures += checkLint(configPath: configPath, workspace: workspace)
         var options = StoreOptions()
         options.stages = stages
         let registryStages = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
@@ -142,7 +144,7 @@ struct Explorer {
         defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
         do {
             try FileManager.default.copyItem(atPath: fixture, toPath: copy)
-            let (planVersions, planStages) = try StoreCommandOptions.parse(["--database", copy, "--config", configPath]).resolve()
+            let (planVersions, planStages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
             let planned = try LucidStore.inspect(atPath: copy, versions: planVersions, stages: planStages).steps.map { "\($0.from) → \($0.to)" }
             let logged = try DatabaseQueue(path: copy).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM lucid_migration_log") ?? 0 }
             var migrationOptions = options
