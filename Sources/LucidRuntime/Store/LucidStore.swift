@@ -90,6 +90,7 @@ public enum LucidStore {
             try queue.write { db in
                 for statement in schema.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(schema, from: nil, kind: "create", label: "created at \(schema.version)", db)
+                try CompatibilityRecorder(history: SchemaHistory(versions: versions), dataMigrations: dataMigrations).record(db, at: schema.version)
                 for migration in dataMigrations where migration.version <= schema.version {
                     try DataMigrations.record(migration, outcome: "not needed: created at \(schema.version)", db)
                 }
