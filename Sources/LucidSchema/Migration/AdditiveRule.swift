@@ -66,7 +66,15 @@ public enum AdditiveRule {
         if let appCode { changes.append(Change(.appCode, "the step runs the app's code (\(appCode))")) }
         if let dataMigration { changes.append(Change(.dataMigration, "a data migration runs at \(new.version) (\(dataMigration))")) }
         var matched = Set<String>()
+        // A table equal at both versions (most of them, in a long history) has nothing to compare: the
+        // runtime classifies every step of a store's history when it records compatibility.
+        let unchanged = Dictionary(old.tables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
         for table in new.tables {
+            let key = sqlNameKey(table.name)
+            if let same = unchanged[key], same == table, table.reusesName != true, !table.columns.contains(where: { $0.reusesName == true }) {
+                matched.insert(key)
+                continue
+            }
             // An annotation carried over from an earlier version is not a rename in this step.
             if let previous = table.renamedFrom, old.table(named: previous) != nil, table.reusesName == true || old.table(named: table.name) == nil {
                 matched.insert(sqlNameKey(previous))
