@@ -42,7 +42,9 @@ final class CompatibilityRecorder {
         if let known = classified[index] { return known }
         let old = history.versions[index]
         let new = history.versions[index + 1]
-        let appCode = stages.filter { $0.from < new.version && $0.to > old.version }.map(\.label)
+        var appCode: [String] = []
+        // A stage the history declares and the app provides is one stage.
+        for stage in stages where stage.from < new.version && stage.to > old.version && !appCode.contains(stage.label) { appCode.append(stage.label) }
         let data = dataMigrations.filter { $0.version > old.version && $0.version <= new.version }.map(\.label)
         let first = AdditiveRule.changes(
             from: old, to: new, appCode: appCode.isEmpty ? nil : appCode.joined(separator: ", "),

@@ -82,6 +82,14 @@ public struct StoreLedger: Sendable, Equatable, Codable {
 
         /// Whether an older app at `version` (with this checksum) may open the store read-write.
         public var isAdditive: Bool { firstIncompatibleChange == nil }
+
+        /// A record as ``StoreLedger/read(_:)`` returns it (e.g. to compare with, in tests).
+        public init(version: SchemaVersion, checksum: String, firstIncompatibleChange: String? = nil, firstIncompatibleAt: SchemaVersion? = nil) {
+            self.version = version
+            self.checksum = checksum
+            self.firstIncompatibleChange = firstIncompatibleChange
+            self.firstIncompatibleAt = firstIncompatibleAt
+        }
     }
 
     /// The store's version.
