@@ -71,7 +71,9 @@ final class CompatibilityRecorder {
         while index >= start {
             if index < target, let change = firstChange(ofStep: index) { first = (change, history.versions[index + 1].version) }
             let schema = history.versions[index]
-            rows.append(Row(version: schema.version, checksum: history.checksum(of: schema), firstIncompatibleChange: first?.change.message, firstIncompatibleAt: first?.at))
+            // The generated checksum by position (`checksum(of:)` would look the version up).
+            let checksum = history.checksums?[index] ?? schema.checksum
+            rows.append(Row(version: schema.version, checksum: checksum, firstIncompatibleChange: first?.change.message, firstIncompatibleAt: first?.at))
             index -= 1
         }
         return rows.reversed()

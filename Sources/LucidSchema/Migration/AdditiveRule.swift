@@ -67,12 +67,18 @@ public enum AdditiveRule {
         if let dataMigration { changes.append(Change(.dataMigration, "a data migration runs at \(new.version) (\(dataMigration))")) }
         var matched = Set<String>()
         // A table equal at both versions (most of them, in a long history) has nothing to compare: the
-        // runtime classifies every step of a store's history when it records compatibility.
-        let unchanged = Dictionary(old.tables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
-        for table in new.tables {
-            let key = sqlNameKey(table.name)
-            if let same = unchanged[key], same == table, table.reusesName != true, !table.columns.contains(where: { $0.reusesName == true }) {
-                matched.insert(key)
+        // runtime classifies every step of a store's history when it records compatibility. Found by
+        // position first (versions list their tables in one order), then by exact name; no name folding.
+        var unchanged = [Bool](repeating: false, count: old.tables.count)
+        var positions: [String: Int]?
+        for (position, table) in new.tables.enumerated() {
+            var index: Int? = position < old.tables.count && old.tables[position].name == table.name ? position : nil
+            if index == nil {
+                if positions == nil { positions = Dictionary(old.tables.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first }) }
+                index = positions?[table.name]
+            }
+            if let index, old.tables[index] == table, table.reusesName != true, !table.columns.contains(where: { $0.reusesName == true }) {
+                unchanged[index] = true
                 continue
             }
             // An annotation carried over from an earlier version is not a rename in this step.
@@ -93,7 +99,7 @@ public enum AdditiveRule {
             matched.insert(sqlNameKey(before.name))
             changes += self.changes(in: table, from: before)
         }
-        for table in old.tables where !matched.contains(sqlNameKey(table.name)) {
+        for (index, table) in old.tables.enumerated() where !unchanged[index] && !matched.contains(sqlNameKey(table.name)) {
             changes.append(Change(.tableRemoved, table: table.name, "table \(table.name) removed"))
         }
         return changes
