@@ -82,12 +82,14 @@ public enum AdditiveRule {
                 continue
             }
             // An annotation carried over from an earlier version is not a rename in this step.
-            if let previous = table.renamedFrom, old.table(named: previous) != nil, table.reusesName == true || old.table(named: table.name) == nil {
+            // The table of the same name at the older version, found above when spelt alike.
+            let sameName = index.map { old.tables[$0] } ?? old.table(named: table.name)
+            if let previous = table.renamedFrom, old.table(named: previous) != nil, table.reusesName == true || sameName == nil {
                 matched.insert(sqlNameKey(previous))
                 changes.append(Change(.tableRenamed, table: table.name, "table \(previous) renamed to \(table.name)"))
                 continue
             }
-            guard table.reusesName != true, let before = old.table(named: table.name) else {
+            guard table.reusesName != true, let before = sameName else {
                 // A new table: only its foreign keys can reach what an older app does (its deletes).
                 for key in table.foreignKeys where key.onDelete == .noAction && old.table(named: key.table) != nil {
                     changes.append(Change(
@@ -143,23 +145,28 @@ public enum AdditiveRule {
         for column in before.columns where !matched.contains(sqlNameKey(column.name)) {
             changes.append(Change(.columnRemoved, table: name, column: column.name, "column \(name).\(column.name) removed"))
         }
-        let oldKeys = Set(before.foreignKeys.map(foreignKeyIdentity))
-        for key in table.foreignKeys where !oldKeys.contains(foreignKeyIdentity(key)) {
-            changes.append(Change(
-                .foreignKeyAdded, table: name, column: key.columns.first,
-                "foreign key \(name)(\(key.columns.joined(separator: ", "))) → \(key.table) added: an older app's writes are checked against a constraint it does not know"))
+        // Equal lists have nothing to compare (most changed tables only gained a column).
+        if table.foreignKeys != before.foreignKeys {
+            let oldKeys = Set(before.foreignKeys.map(foreignKeyIdentity))
+            for key in table.foreignKeys where !oldKeys.contains(foreignKeyIdentity(key)) {
+                changes.append(Change(
+                    .foreignKeyAdded, table: name, column: key.columns.first,
+                    "foreign key \(name)(\(key.columns.joined(separator: ", "))) → \(key.table) added: an older app's writes are checked against a constraint it does not know"))
+            }
         }
-        let oldUnique = Set(before.indexes.filter(\.unique).map(indexIdentity))
-        let newUnique = Set(table.indexes.filter(\.unique).map(indexIdentity))
-        for index in table.indexes where index.unique && !oldUnique.contains(indexIdentity(index)) {
-            changes.append(Change(
-                .uniqueIndexChanged, table: name, column: index.columns.first,
-                "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) added: an older app's writes may break it"))
-        }
-        for index in before.indexes where index.unique && !newUnique.contains(indexIdentity(index)) {
-            changes.append(Change(
-                .uniqueIndexChanged, table: name, column: index.columns.first,
-                "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) removed: an older app may rely on it"))
+        if table.indexes != before.indexes {
+            let oldUnique = Set(before.indexes.filter(\.unique).map(indexIdentity))
+            let newUnique = Set(table.indexes.filter(\.unique).map(indexIdentity))
+            for index in table.indexes where index.unique && !oldUnique.contains(indexIdentity(index)) {
+                changes.append(Change(
+                    .uniqueIndexChanged, table: name, column: index.columns.first,
+                    "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) added: an older app's writes may break it"))
+            }
+            for index in before.indexes where index.unique && !newUnique.contains(indexIdentity(index)) {
+                changes.append(Change(
+                    .uniqueIndexChanged, table: name, column: index.columns.first,
+                    "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) removed: an older app may rely on it"))
+            }
         }
         return changes
     }
