@@ -116,6 +116,7 @@ struct Status: ParsableCommand {
                 lines.append("  \(Self.time(migration.appliedAt))  \(migration.version) \(migration.label): \(migration.outcome)")
             }
         }
+        lines.append(Self.compatibility(ledger))
         if ledger.pendingCleanup.isEmpty {
             lines.append("No deferred cleanup pending.")
         } else {
@@ -125,6 +126,27 @@ struct Status: ParsableCommand {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What older apps may do with the store (`StoreOptions.newerStorePolicy = .openIfAdditive`), in one
+    /// line: the versions that are additive up to the store's version form its newest ones.
+    static func compatibility(_ ledger: StoreLedger) -> String {
+        guard let records = ledger.compatibility else {
+            return "Older apps: no compatibility recorded (written before lucidgen recorded it): an older app refuses it, even under .openIfAdditive."
+        }
+        let older = records.filter { $0.version < ledger.version }
+        guard !older.isEmpty else { return "Older apps: none (the store's version is its history's first)." }
+        var line = "Older apps (.openIfAdditive): "
+        let additive = older.filter(\.isAdditive)
+        if let first = additive.first, let last = additive.last {
+            line += "\(first.version == last.version ? "\(first.version)" : "\(first.version) to \(last.version)") may keep writing it (every step since is additive)"
+        } else {
+            line += "none may write it"
+        }
+        if let refused = older.last(where: { !$0.isAdditive }), let change = refused.firstIncompatibleChange {
+            line += "; \(refused.version)\(older.first!.version == refused.version ? "" : " and older") refused: \(change)\(refused.firstIncompatibleAt.map { " (at \($0))" } ?? "")"
+        }
+        return line + "."
     }
 
     static func time(_ date: Date) -> String {

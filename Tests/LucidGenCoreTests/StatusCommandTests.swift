@@ -25,6 +25,8 @@ import Testing
         #expect(stepLines.count == 3, "\(text.output)")
         #expect(stepLines.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] } == ["create", "inferred", "inferred"])
         #expect(stepLines.last?.contains("1.1 → 2.0 (inferred) in ") == true)
+        // What older apps may do with the store (`.openIfAdditive`): one line, from the compatibility record.
+        #expect(text.output.split(separator: "\n").contains { $0.hasPrefix("Older apps (.openIfAdditive): ") }, "\(text.output)")
 
         let json = try run(lucidgenBinary, ["status", "--database", store, "--format", "json"], in: project.root)
         #expect(json.status == 0, "\(json.error)")

@@ -118,6 +118,39 @@ enum StoreSchemaReader {
         return lines
     }
 
+    /// What an older app at `expected` would find wrong in a newer store's tables: a table or column it
+    /// expects that is missing or has another type, nullability, default or primary key, and a column it
+    /// does not know that its inserts would leave NULL where NULL is refused. Tables, columns, indexes
+    /// and foreign keys it does not know are otherwise accepted (the compatibility record vouches for
+    /// them); this only makes sure a wrong record cannot make the older app write into the wrong shape.
+    static func olderAppProblems(expected: Schema, actual: [String: SchemaTable]) -> [String] {
+        var lines: [String] = []
+        for table in expected.tables {
+            guard let found = actual[table.name.lowercased()] else {
+                lines.append("table \(table.name): expected, found none")
+                continue
+            }
+            let foundColumns = Dictionary(found.columns.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            for column in table.columns {
+                guard let other = foundColumns[column.name.lowercased()] else {
+                    lines.append("table \(table.name): expected column \(describe(column)), found none")
+                    continue
+                }
+                if other.type != column.type || other.notNull != column.notNull || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
+                    lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
+                }
+            }
+            let known = Set(table.columns.map { $0.name.lowercased() })
+            for column in found.columns where !known.contains(column.name.lowercased()) && column.notNull && column.defaultSQL == nil {
+                lines.append("table \(table.name): column \(describe(column)) is required without a default")
+            }
+            if found.primaryKey.map({ $0.lowercased() }) != table.primaryKey.map({ $0.lowercased() }) {
+                lines.append("table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))")
+            }
+        }
+        return lines
+    }
+
     /// SQLite reports a parenthesised default expression without its outer parentheses.
     private static func unwrapped(_ defaultSQL: String?) -> String? {
         guard let text = defaultSQL, text.hasPrefix("("), text.hasSuffix(")") else { return defaultSQL }

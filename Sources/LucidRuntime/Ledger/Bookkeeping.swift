@@ -24,6 +24,9 @@ enum Bookkeeping {
         var ledgerCurrent: Bool
         /// Items of deferred cleanup, when known (nil: look).
         var pendingCleanup: Int?
+        /// The compatibility record has the row of the recorded version (then it was written for that
+        /// version, in the same transaction, and a step only updates it; see ``CompatibilityRecorder``).
+        var compatibilityRecorded = false
     }
 
     /// ``StepStart`` in one statement when the ledger is current; in the older way otherwise (a store
@@ -32,19 +35,21 @@ enum Bookkeeping {
         typealias S = LedgerTables.Store
         typealias L = LedgerTables.Steps
         typealias C = LedgerTables.PendingCleanup
+        typealias K = LedgerTables.Compatibility
         let statement: Statement
         do {
             // Preparing it proves every ledger table and the newest log column exist.
             statement = try db.cachedStatement(
                 sql: """
-                    SELECT \(S.version), \(S.checksum), (SELECT count(*) FROM \(C.name)), (SELECT \(L.durationSeconds) FROM \(L.name) WHERE 0)
+                    SELECT \(S.version), \(S.checksum), (SELECT count(*) FROM \(C.name)), (SELECT \(L.durationSeconds) FROM \(L.name) WHERE 0),
+                        (SELECT count(*) FROM \(K.name) WHERE \(K.name).\(K.version) = \(S.name).\(S.version))
                     FROM \(S.name) WHERE id = 1
                     """)
         } catch let error as DatabaseError where isMissingObject(error) {
             return StepStart(record: try record(db), ledgerCurrent: false, pendingCleanup: nil)
         }
         guard let row = try Row.fetchOne(statement) else { return StepStart(record: nil, ledgerCurrent: true, pendingCleanup: nil) }
-        return StepStart(record: Record(version: row[0], checksum: row[1]), ledgerCurrent: true, pendingCleanup: row[2])
+        return StepStart(record: Record(version: row[0], checksum: row[1]), ledgerCurrent: true, pendingCleanup: row[2], compatibilityRecorded: (row[4] as Int) > 0)
     }
 
     /// SQLite's "no such table" or "no such column" when preparing a statement.

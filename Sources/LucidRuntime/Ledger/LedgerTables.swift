@@ -48,6 +48,24 @@ enum LedgerTables {
         static let appliedAt = "applied_at"
     }
 
+    /// What an older app needs to decide whether it may keep working on this store (the newer-store
+    /// policy ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``): one row per version of the
+    /// history of the app that wrote the store, up to the store's version N, rewritten in the transaction
+    /// that records N. Added after the first release: a store written before has no such table, and an
+    /// older app refuses it.
+    enum Compatibility {
+        static let name = "lucid_compatibility"
+        /// A version V, at most the store's version.
+        static let version = "version"
+        /// V's checksum, as the app that wrote the row has it: an older app at V compares its own.
+        static let checksum = "checksum"
+        /// The first change between V and the store's version that breaks `AdditiveRule`, in words;
+        /// NULL when every step from V to the store's version is additive.
+        static let firstIncompatibleChange = "first_incompatible_change"
+        /// The version that change belongs to (the newer end of its step); NULL with the change.
+        static let firstIncompatibleAt = "first_incompatible_at"
+    }
+
     static let createStore = """
         CREATE TABLE IF NOT EXISTS \(Store.name) (
             id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -83,19 +101,29 @@ enum LedgerTables {
             PRIMARY KEY (\(DataMigrations.version), \(DataMigrations.label)))
         """
 
+    static let createCompatibility = """
+        CREATE TABLE IF NOT EXISTS \(Compatibility.name) (
+            \(Compatibility.version) TEXT PRIMARY KEY NOT NULL,
+            \(Compatibility.checksum) TEXT NOT NULL,
+            \(Compatibility.firstIncompatibleChange) TEXT,
+            \(Compatibility.firstIncompatibleAt) TEXT)
+        """
+
     /// The tables a version record needs, created if missing (in the caller's transaction).
     static func create(_ db: Database) throws {
         // One query says which exist and whether the log has today's columns (this runs with every step):
         // only missing tables are created, and only a log written by an older runtime is upgraded.
         guard let row = try Row.fetchOne(
             db, sql: """
-                SELECT (SELECT group_concat(name, ' ') FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?)),
+                SELECT (SELECT group_concat(name, ' ') FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)),
                        (SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)
                 """,
-            arguments: [Store.name, Steps.name, PendingCleanup.name, Steps.name, Steps.durationSeconds])
+            arguments: [Store.name, Steps.name, PendingCleanup.name, Compatibility.name, Steps.name, Steps.durationSeconds])
         else { return }
         let existing = Set(((row[0] as String?) ?? "").split(separator: " ").map(String.init))
-        for (name, statement) in [(Store.name, createStore), (Steps.name, createSteps), (PendingCleanup.name, createPendingCleanup)]
+        for (name, statement) in [
+            (Store.name, createStore), (Steps.name, createSteps), (PendingCleanup.name, createPendingCleanup), (Compatibility.name, createCompatibility),
+        ]
         where !existing.contains(name) {
             try db.execute(sql: statement)
         }

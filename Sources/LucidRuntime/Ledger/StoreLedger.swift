@@ -66,6 +66,32 @@ public struct StoreLedger: Sendable, Equatable, Codable {
         public var recordedAt: SchemaVersion
     }
 
+    /// What the store records for an older app at `version` (see
+    /// ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``): whether every step from `version` to the
+    /// store's version is additive, and if not, the first change that is not.
+    public struct CompatibilityRecord: Sendable, Equatable, Codable {
+        /// A version of the history of the app that wrote the store, at most the store's version.
+        public var version: SchemaVersion
+        /// That version's checksum, as the app that wrote the store has it.
+        public var checksum: String
+        /// The first change between `version` and the store's version that is not additive, in words
+        /// (e.g. `column note.text renamed to body`); nil when every step is additive.
+        public var firstIncompatibleChange: String?
+        /// The version that change belongs to.
+        public var firstIncompatibleAt: SchemaVersion?
+
+        /// Whether an older app at `version` (with this checksum) may open the store read-write.
+        public var isAdditive: Bool { firstIncompatibleChange == nil }
+
+        /// A record as ``StoreLedger/read(_:)`` returns it (e.g. to compare with, in tests).
+        public init(version: SchemaVersion, checksum: String, firstIncompatibleChange: String? = nil, firstIncompatibleAt: SchemaVersion? = nil) {
+            self.version = version
+            self.checksum = checksum
+            self.firstIncompatibleChange = firstIncompatibleChange
+            self.firstIncompatibleAt = firstIncompatibleAt
+        }
+    }
+
     /// The store's version.
     public var version: SchemaVersion
     /// The SHA-256 of the version's DDL, as the app that wrote it computed it.
@@ -78,6 +104,21 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     public var dataMigrations: [DataMigrationRecord]
     /// The cleanup still deferred, in the order it will run.
     public var pendingCleanup: [PendingCleanupItem]
+    /// For every version up to the store's, oldest first, whether an older app at that version may keep
+    /// working on the store; nil for a store written before compatibility was recorded (an older app
+    /// refuses it under ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``).
+    public var compatibility: [CompatibilityRecord]?
+
+    /// The compatibility record of `version`, if the store has one.
+    ///
+    /// ```swift
+    /// if let record = ledger.compatibility(of: SchemaVersion("1.0")), !record.isAdditive {
+    ///     print("1.0 cannot write this store: \(record.firstIncompatibleChange!)")
+    /// }
+    /// ```
+    public func compatibility(of version: SchemaVersion) -> CompatibilityRecord? {
+        compatibility?.first { $0.version == version }
+    }
 
     /// The last step that changed the store's version after it was created or adopted, if any.
     public var lastMigration: Step? { steps.last { $0.kind == .inferred || $0.kind == .stage } }
@@ -93,7 +134,7 @@ public struct StoreLedger: Sendable, Equatable, Codable {
         guard try db.tableExists(S.name), let store = try Row.fetchOne(db, sql: "SELECT * FROM \(S.name) WHERE id = 1") else { return nil }
         var ledger = StoreLedger(
             version: try Self.version(store[S.version]), checksum: store[S.checksum], updatedAt: try Self.date(store[S.updatedAt]),
-            steps: [], dataMigrations: [], pendingCleanup: [])
+            steps: [], dataMigrations: [], pendingCleanup: [], compatibility: nil)
 
         typealias L = LedgerTables.Steps
         if try db.tableExists(L.name) {
@@ -119,6 +160,14 @@ public struct StoreLedger: Sendable, Equatable, Codable {
                 ledger.pendingCleanup.append(PendingCleanupItem(
                     kind: row[C.kind], table: row[C.table], object: row[C.object], recordedAt: try Self.version(row[C.recordedAtVersion])))
             }
+        }
+        typealias K = LedgerTables.Compatibility
+        if try db.tableExists(K.name) {
+            ledger.compatibility = try Row.fetchAll(db, sql: "SELECT * FROM \(K.name)").map { row in
+                CompatibilityRecord(
+                    version: try Self.version(row[K.version]), checksum: row[K.checksum], firstIncompatibleChange: row[K.firstIncompatibleChange],
+                    firstIncompatibleAt: try (row[K.firstIncompatibleAt] as String?).map(Self.version))
+            }.sorted { $0.version < $1.version }
         }
         return ledger
     }

@@ -32,6 +32,9 @@ import LucidSchema
 /// read-only: open a read-only connection yourself on ``StoreError/storeIsNewer(storeVersion:newestKnown:)``),
 /// and ``StoreOptions/IncompatibleStorePolicy/eraseAndRecreate`` erases the database in place
 /// (GRDB's `erase()`) and creates it at the newest version.
+/// ``StoreOptions/IncompatibleStorePolicy/openIfAdditive`` works as with a file: a newer store whose
+/// steps since this app's newest version are all additive is left as it is for the app to write
+/// (``MigrationOutcome/openedNewerAdditiveStore``), any other is refused and unchanged.
 public struct LucidMigrator: Sendable {
     /// Every version and the steps that need the app's code.
     public let history: SchemaHistory

@@ -78,9 +78,13 @@ public enum LucidStore {
 
     /// Creates a new store at a given (possibly old) version, e.g. to test migrations from it or to
     /// write a fixture. Fails if the file exists. `dataMigrations` up to `version` are recorded as not
-    /// needed, as an app at that version would have done when it created the store.
+    /// needed, as an app at that version would have done when it created the store. Its compatibility
+    /// record (``StoreLedger/compatibility``) classifies the steps up to `version` with `dataMigrations`
+    /// and the history's `stages` (pass the registry's, e.g. `FlightLogSchema.stages`, for a record
+    /// like the app's).
     public static func create(
-        atPath path: String, versions: [Schema], version: SchemaVersion, dataMigrations: [DataMigration] = [], configuration: Configuration = Configuration()
+        atPath path: String, versions: [Schema], version: SchemaVersion, dataMigrations: [DataMigration] = [], stages: [ExplicitStage] = [],
+        configuration: Configuration = Configuration()
     ) throws(StoreError) -> DatabaseQueue {
         guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
         let state = try StoreMigrator(path: path, history: SchemaHistory(versions: versions), options: StoreOptions()).decideState()
@@ -90,6 +94,7 @@ public enum LucidStore {
             try queue.write { db in
                 for statement in schema.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(schema, from: nil, kind: "create", label: "created at \(schema.version)", db)
+                try CompatibilityRecorder(history: SchemaHistory(versions: versions, stages: stages), dataMigrations: dataMigrations).record(db, at: schema.version)
                 for migration in dataMigrations where migration.version <= schema.version {
                     try DataMigrations.record(migration, outcome: "not needed: created at \(schema.version)", db)
                 }

@@ -58,6 +58,13 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     public var openedReadOnly = false
     /// ``StoreOptions/IncompatibleStorePolicy/eraseAndRecreate`` erased the store before creating it.
     public var erased = false
+    /// The store was written by a newer app (at ``finalVersion``), every step from this app's newest
+    /// version to it is additive, and ``StoreOptions/IncompatibleStorePolicy/openIfAdditive`` opened it
+    /// read-write, unmigrated: its version record, schema and ledger are unchanged. This app's newest
+    /// version is the one ``start`` does not name: see ``olderAppVersion``.
+    public var openedNewerAdditiveStore = false
+    /// With ``openedNewerAdditiveStore``: this app's newest version, which the store is compatible with.
+    public var olderAppVersion: SchemaVersion?
 
     init(start: Start, finalVersion: SchemaVersion) {
         self.start = start
@@ -73,6 +80,9 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     /// One sentence, e.g. "migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0" or "waited 0.8 s for another
     /// process, which migrated the store from 1.0 to 2.0; nothing left to do".
     public var description: String {
+        if openedNewerAdditiveStore {
+            return "opened the store at \(finalVersion), newer than this app's \(olderAppVersion?.string ?? "newest version"), read-write and unmigrated: every step since is additive (the app's newer-store policy)"
+        }
         if openedReadOnly { return "opened read-only at \(finalVersion), unmigrated (the app's policy for a store it cannot migrate)" }
         var parts: [String] = erased ? ["erased the store (the app's policy for a store it cannot migrate)"] : []
         if lockWait >= 0.05 || !elsewhere.isEmpty {

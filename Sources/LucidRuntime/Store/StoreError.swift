@@ -17,6 +17,18 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case locked(path: String, waited: TimeInterval)
     /// The store was written by a newer version of the app.
     case storeIsNewer(storeVersion: SchemaVersion, newestKnown: SchemaVersion)
+    /// Under ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``: the store, at `storeVersion`, is
+    /// newer than this app's newest version `appVersion`, and a step between them is not additive (see
+    /// `AdditiveRule`), or the store's record of `appVersion` is not this app's (another checksum), or its
+    /// tables lack what `appVersion` expects. `firstIncompatibleChange` names the first such change, in
+    /// words (e.g. `column note.text renamed to body`); `at` is the version it belongs to, when known.
+    /// Nothing was changed.
+    case newerStoreNotAdditive(storeVersion: SchemaVersion, appVersion: SchemaVersion, firstIncompatibleChange: String, at: SchemaVersion?)
+    /// Under ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``: the store, at `storeVersion`, is
+    /// newer than this app's newest version `appVersion` and records no compatibility with it (written by
+    /// a lucidgen runtime from before compatibility records, or by an app whose history lacks
+    /// `appVersion`), so this app cannot know whether its writes are safe. Nothing was changed.
+    case newerStoreRecordsNoCompatibility(storeVersion: SchemaVersion, appVersion: SchemaVersion)
     /// The store records a version this app does not know.
     case unknownVersion(SchemaVersion, known: [SchemaVersion])
     /// The store's recorded checksum is not the one this app has for that version: its schema was
@@ -56,6 +68,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "\(path) is locked by another connection: waited \(String(format: "%.1f", waited)) s (the busy timeout: StoreOptions.busyTimeout, `--busy-timeout` in lucidgen) for another process migrating or writing it, or an app holding a transaction open; nothing was changed by this call"
         case .storeIsNewer(let store, let newest):
             "the store is at version \(store), newer than this app's newest version \(newest)"
+        case .newerStoreNotAdditive(let store, let app, let change, let at):
+            "the store is at version \(store), newer than this app's newest version \(app), and not additive since \(app): \(change)\(at.map { " (at \($0))" } ?? "") (nothing was changed)"
+        case .newerStoreRecordsNoCompatibility(let store, let app):
+            "the store is at version \(store), newer than this app's newest version \(app), and does not record whether \(app) may keep working on it (written by an app or lucidgen runtime that does not record compatibility; nothing was changed)"
         case .unknownVersion(let version, let known):
             "the store is at version \(version), which this app does not know (known: \(known.map(\.string).joined(separator: ", ")))"
         case .checksumMismatch(let version, let stored, let expected):
@@ -90,6 +106,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Let the other process finish or close it, then retry (`fuser \(path)` or `lsof \(path)` names it), or wait longer with a larger busy timeout"
         case .storeIsNewer:
             "Open it with a newer version of the app, or read-only (StoreOptions.newerStorePolicy = .openReadOnly); never with an older app's migration"
+        case .newerStoreNotAdditive:
+            "Open it with a newer version of the app (which migrates or reads it correctly), or read-only (StoreOptions.newerStorePolicy = .openReadOnly); an older app must not write it"
+        case .newerStoreRecordsNoCompatibility:
+            "Open it with a newer version of the app, or read-only (StoreOptions.newerStorePolicy = .openReadOnly); once a newer app built with a runtime that records compatibility has migrated it, an older app may open it under .openIfAdditive"
         case .unknownVersion:
             "Open it with the app that wrote it, or add that version's description (its snapshot) to this app's history and regenerate (`lucidgen generate`)"
         case .checksumMismatch(let version, _, _):

@@ -10,6 +10,8 @@ struct StoreMigrator {
     let history: SchemaHistory
     let options: StoreOptions
     let planner: MigrationPlanner
+    /// Writes the compatibility record with every version record (classifying each step once).
+    let compatibility: CompatibilityRecorder
     var versions: [Schema] { history.versions }
     var logger: Logger { options.logger }
     var newest: Schema { versions[versions.count - 1] }
@@ -30,6 +32,7 @@ struct StoreMigrator {
         } catch {
             throw .planning(error)
         }
+        self.compatibility = CompatibilityRecorder(history: history, options: options)
     }
 
     private var configuration: Configuration {
@@ -269,6 +272,9 @@ struct StoreMigrator {
                     // An adopted store gets its record, then exactly what a recorded one gets.
                     if !recorded { try adopt(db, as: schema) }
                     if schema.version != newest.version { try migrate(db, outcome: &outcome) }
+                case .newer(let version) where options.newerStorePolicy == .openIfAdditive:
+                    // Nothing is written: no late data migration either.
+                    return try openNewerIfAdditive(db, storeVersion: version)
                 case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .notADatabase:
                     let (error, policy) = state.refusal(path: path, versions: versions, options: options)!
                     throw Refusal(error: error, policy: policy)
@@ -285,7 +291,9 @@ struct StoreMigrator {
 
     private func incompatible(_ queue: DatabaseQueue, policy: StoreOptions.IncompatibleStorePolicy, _ error: StoreError) throws(StoreError) -> (DatabaseQueue, MigrationOutcome) {
         switch policy {
-        case .refuse:
+        case .refuse, .openIfAdditive:
+            // `.openIfAdditive` never gets here for a newer store (``bringUpToDate(_:fileStart:)`` decides
+            // it); as the unknown-store policy it refuses.
             Self.closeLeavingFilesAsTheyAre(queue)
             throw error
         case .openReadOnly:
@@ -333,6 +341,7 @@ struct StoreMigrator {
                 guard try StoreSchemaReader.tables(db).isEmpty else { throw StoreError.unrecognizedSchema(path: path, differences: ["tables appeared while initialising"]) }
                 for statement in newest.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(newest, checksum: history.checksum(of: newest), from: nil, kind: "create", label: "created at \(newest.version)", db)
+                try compatibility.record(db, at: newest.version)
                 // Born at the newest version: no data was ever in an older shape.
                 for migration in options.dataMigrations where migration.version <= newest.version {
                     try DataMigrations.record(migration, outcome: "not needed: created at \(newest.version)", db)
@@ -359,6 +368,7 @@ struct StoreMigrator {
             try db.inTransaction(.immediate) {
                 if try Bookkeeping.record(db) == nil {
                     try Bookkeeping.write(schema, checksum: history.checksum(of: schema), from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
+                    try compatibility.record(db, at: schema.version)
                 }
                 return .commit
             }
@@ -490,6 +500,7 @@ struct StoreMigrator {
         try DataMigrations.run(options.dataMigrations, after: step.from, upTo: step.to, db, logger: logger)
         try Bookkeeping.write(
             target, checksum: history.checksum(of: target), from: step.from, kind: stage == nil ? "inferred" : "stage", label: label, started: started, ledgerCurrent: start.ledgerCurrent, db)
+        try compatibility.record(db, at: target.version, previous: start.compatibilityRecorded ? step.from : nil)
         try executor.checkForeignKeys(stepLabel: label)
         // Tables the step did not touch are unchanged since the last validation; only their names are checked.
         let scope = executor.affectedTables
@@ -500,6 +511,61 @@ struct StoreMigrator {
             tolerated: cleanupLeft == 0 && !options.deferCleanup ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db), only: scope)
         if !differences.isEmpty { throw StoreError.schemaMismatch(version: target.version, differences: differences) }
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "done"))
+    }
+
+    // MARK: Older apps on newer stores
+
+    /// ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``: the store at `storeVersion`, newer than
+    /// this app's newest version O, opens as it is when its compatibility record has O's row with this
+    /// app's checksum and no breaking change, and it has every table and column O expects. Reads only
+    /// (in one read transaction); throws a ``Refusal`` to refuse (then the caller closes the connection
+    /// without a checkpoint, leaving the file byte-identical).
+    private func openNewerIfAdditive(_ db: Database, storeVersion: SchemaVersion) throws -> MigrationOutcome {
+        let app = newest.version
+        var refusal: StoreError?
+        try db.inTransaction(.deferred) {
+            typealias K = LedgerTables.Compatibility
+            let row: Row?
+            do {
+                row = try Row.fetchOne(
+                    db, sql: "SELECT \(K.checksum), \(K.firstIncompatibleChange), \(K.firstIncompatibleAt) FROM \(K.name) WHERE \(K.version) = ?",
+                    arguments: [app.string])
+            } catch let error as DatabaseError where Bookkeeping.isMissingObject(error) {
+                row = nil
+            }
+            guard let row else {
+                refusal = .newerStoreRecordsNoCompatibility(storeVersion: storeVersion, appVersion: app)
+                return .commit
+            }
+            let checksum: String = row[K.checksum]
+            let expected = history.checksum(of: newest)
+            if checksum != expected {
+                refusal = .newerStoreNotAdditive(
+                    storeVersion: storeVersion, appVersion: app,
+                    firstIncompatibleChange: "the store's version \(app) is another definition of it (checksum \(checksum.prefix(12))…, this app's \(expected.prefix(12))…)", at: app)
+                return .commit
+            }
+            if let change: String = row[K.firstIncompatibleChange] {
+                let at = (row[K.firstIncompatibleAt] as String?).flatMap { try? SchemaVersion(parsing: $0) }
+                refusal = .newerStoreNotAdditive(storeVersion: storeVersion, appVersion: app, firstIncompatibleChange: change, at: at)
+                return .commit
+            }
+            // The record vouches for the store; the tables must still be what this app writes into.
+            let problems = StoreSchemaReader.olderAppProblems(
+                expected: newest, actual: try StoreSchemaReader.tables(db, only: Set(newest.tables.map(\.name))))
+            if !problems.isEmpty {
+                refusal = .newerStoreNotAdditive(
+                    storeVersion: storeVersion, appVersion: app,
+                    firstIncompatibleChange: "its tables are not what its record says: " + problems.prefix(3).joined(separator: "; "), at: nil)
+            }
+            return .commit
+        }
+        if let refusal { throw Refusal(error: refusal, policy: .refuse) }
+        logger.info("opening \(path) at \(storeVersion), newer than this app's \(app): every step since \(app) is additive (StoreOptions.newerStorePolicy = .openIfAdditive)")
+        var outcome = MigrationOutcome(start: .version(storeVersion, adopted: false), finalVersion: storeVersion)
+        outcome.openedNewerAdditiveStore = true
+        outcome.olderAppVersion = app
+        return outcome
     }
 
     // MARK: Inspecting

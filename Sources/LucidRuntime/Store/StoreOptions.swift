@@ -13,6 +13,31 @@ public struct StoreOptions: Sendable {
         case openReadOnly
         /// Delete the store and create a new, empty one. For development builds.
         case eraseAndRecreate
+        /// For ``StoreOptions/newerStorePolicy``: keep working on a store written by a newer app, read-write
+        /// and unmigrated, when every step from this app's newest version to the store's is additive (only
+        /// new tables, and new columns that are nullable or have a default; no app code, no data
+        /// migration). The store itself says so: the app that migrated it recorded, for each older version,
+        /// the first change that is not additive (`lucid_compatibility`, ``StoreLedger/compatibility``). This
+        /// app reads its own newest version's row, checks that it has this app's checksum and no such
+        /// change, and that every table and column this app knows is there with its type; then it opens the
+        /// store without touching its version record or schema. Otherwise it throws
+        /// ``StoreError/newerStoreNotAdditive(storeVersion:appVersion:firstIncompatibleChange:at:)`` or
+        /// ``StoreError/newerStoreRecordsNoCompatibility(storeVersion:appVersion:)`` and the file is left
+        /// byte-identical.
+        ///
+        /// What this app's writes do to the newer data: rows it does not touch keep every value; rows it
+        /// inserts get NULL or the column default in the columns it does not know; an `UPDATE` (GRDB's
+        /// `update`, `updateChanges`) keeps them; a delete-and-reinsert (`INSERT OR REPLACE`, GRDB's
+        /// `insert(onConflict: .replace)`, `save` of a record whose table declares `.replace`) resets them
+        /// to NULL or their default; its deletes cascade into newer tables through their
+        /// `ON DELETE CASCADE` foreign keys (or set them NULL), as SQLite enforces them.
+        ///
+        /// ```swift
+        /// options.newerStorePolicy = .openIfAdditive   // an older app keeps working after a downgrade
+        /// ```
+        ///
+        /// As ``StoreOptions/unknownStorePolicy`` it refuses, like ``refuse``.
+        case openIfAdditive
     }
 
     /// What one transaction covers.

@@ -66,14 +66,30 @@ public enum AdditiveRule {
         if let appCode { changes.append(Change(.appCode, "the step runs the app's code (\(appCode))")) }
         if let dataMigration { changes.append(Change(.dataMigration, "a data migration runs at \(new.version) (\(dataMigration))")) }
         var matched = Set<String>()
-        for table in new.tables {
+        // A table equal at both versions (most of them, in a long history) has nothing to compare: the
+        // runtime classifies every step of a store's history when it records compatibility. Found by
+        // position first (versions list their tables in one order), then by exact name; no name folding.
+        var unchanged = [Bool](repeating: false, count: old.tables.count)
+        var positions: [String: Int]?
+        for (position, table) in new.tables.enumerated() {
+            var index: Int? = position < old.tables.count && old.tables[position].name == table.name ? position : nil
+            if index == nil {
+                if positions == nil { positions = Dictionary(old.tables.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first }) }
+                index = positions?[table.name]
+            }
+            if let index, old.tables[index] == table, table.reusesName != true, !table.columns.contains(where: { $0.reusesName == true }) {
+                unchanged[index] = true
+                continue
+            }
             // An annotation carried over from an earlier version is not a rename in this step.
-            if let previous = table.renamedFrom, old.table(named: previous) != nil, table.reusesName == true || old.table(named: table.name) == nil {
+            // The table of the same name at the older version, found above when spelt alike.
+            let sameName = index.map { old.tables[$0] } ?? old.table(named: table.name)
+            if let previous = table.renamedFrom, old.table(named: previous) != nil, table.reusesName == true || sameName == nil {
                 matched.insert(sqlNameKey(previous))
                 changes.append(Change(.tableRenamed, table: table.name, "table \(previous) renamed to \(table.name)"))
                 continue
             }
-            guard table.reusesName != true, let before = old.table(named: table.name) else {
+            guard table.reusesName != true, let before = sameName else {
                 // A new table: only its foreign keys can reach what an older app does (its deletes).
                 for key in table.foreignKeys where key.onDelete == .noAction && old.table(named: key.table) != nil {
                     changes.append(Change(
@@ -85,7 +101,7 @@ public enum AdditiveRule {
             matched.insert(sqlNameKey(before.name))
             changes += self.changes(in: table, from: before)
         }
-        for table in old.tables where !matched.contains(sqlNameKey(table.name)) {
+        for (index, table) in old.tables.enumerated() where !unchanged[index] && !matched.contains(sqlNameKey(table.name)) {
             changes.append(Change(.tableRemoved, table: table.name, "table \(table.name) removed"))
         }
         return changes
@@ -129,23 +145,28 @@ public enum AdditiveRule {
         for column in before.columns where !matched.contains(sqlNameKey(column.name)) {
             changes.append(Change(.columnRemoved, table: name, column: column.name, "column \(name).\(column.name) removed"))
         }
-        let oldKeys = Set(before.foreignKeys.map(foreignKeyIdentity))
-        for key in table.foreignKeys where !oldKeys.contains(foreignKeyIdentity(key)) {
-            changes.append(Change(
-                .foreignKeyAdded, table: name, column: key.columns.first,
-                "foreign key \(name)(\(key.columns.joined(separator: ", "))) → \(key.table) added: an older app's writes are checked against a constraint it does not know"))
+        // Equal lists have nothing to compare (most changed tables only gained a column).
+        if table.foreignKeys != before.foreignKeys {
+            let oldKeys = Set(before.foreignKeys.map(foreignKeyIdentity))
+            for key in table.foreignKeys where !oldKeys.contains(foreignKeyIdentity(key)) {
+                changes.append(Change(
+                    .foreignKeyAdded, table: name, column: key.columns.first,
+                    "foreign key \(name)(\(key.columns.joined(separator: ", "))) → \(key.table) added: an older app's writes are checked against a constraint it does not know"))
+            }
         }
-        let oldUnique = Set(before.indexes.filter(\.unique).map(indexIdentity))
-        let newUnique = Set(table.indexes.filter(\.unique).map(indexIdentity))
-        for index in table.indexes where index.unique && !oldUnique.contains(indexIdentity(index)) {
-            changes.append(Change(
-                .uniqueIndexChanged, table: name, column: index.columns.first,
-                "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) added: an older app's writes may break it"))
-        }
-        for index in before.indexes where index.unique && !newUnique.contains(indexIdentity(index)) {
-            changes.append(Change(
-                .uniqueIndexChanged, table: name, column: index.columns.first,
-                "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) removed: an older app may rely on it"))
+        if table.indexes != before.indexes {
+            let oldUnique = Set(before.indexes.filter(\.unique).map(indexIdentity))
+            let newUnique = Set(table.indexes.filter(\.unique).map(indexIdentity))
+            for index in table.indexes where index.unique && !oldUnique.contains(indexIdentity(index)) {
+                changes.append(Change(
+                    .uniqueIndexChanged, table: name, column: index.columns.first,
+                    "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) added: an older app's writes may break it"))
+            }
+            for index in before.indexes where index.unique && !newUnique.contains(indexIdentity(index)) {
+                changes.append(Change(
+                    .uniqueIndexChanged, table: name, column: index.columns.first,
+                    "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) removed: an older app may rely on it"))
+            }
         }
         return changes
     }
