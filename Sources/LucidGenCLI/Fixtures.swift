@@ -62,7 +62,10 @@ struct Fixtures: ParsableCommand {
         }
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
-            let database = try LucidStore.create(atPath: path, versions: model.schemas, version: target)
+            // The steps that need the app's code, so that the store's compatibility record (which older apps
+            // may open it) counts them as not additive.
+            let stages = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
+            let database = try LucidStore.create(atPath: path, versions: model.schemas, version: target, stages: stages)
             // Foreign keys off while inserting, checked before committing: rows may reference rows
             // inserted after them (self-references, cycles).
             // Row by row, never all in memory: a fixture of millions of rows costs what one of forty does.

@@ -61,7 +61,9 @@ public struct MigrationTestHarness: Sendable {
         return withTemporaryFolder(source) { folder in
             let path = (folder as NSString).appendingPathComponent("store-\(version).sqlite")
             do {
-                let database = try LucidStore.create(atPath: path, versions: versions, version: version, dataMigrations: options.dataMigrations)
+                let database = try LucidStore.create(
+                    atPath: path, versions: versions, version: version, dataMigrations: options.dataMigrations,
+                    stages: options.stages.map(\.explicit) + registryStages)
                 defer { try? database.close() }
                 do {
                     try SeedWriter.write(database) { db in try seed(db, rows) }

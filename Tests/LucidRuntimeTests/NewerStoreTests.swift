@@ -210,7 +210,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
     }
 
     enum NonAdditive: String, CaseIterable {
-        case renamedColumn, requiredColumn, stage, dataMigration
+        case renamedColumn, requiredColumn, stage, dataMigration, lateDataMigration
     }
 
     /// A store at a non-additive 1.1 (made as each case says) and the change 1.0 must be told about.
@@ -234,6 +234,16 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
             options.dataMigrations = [DataMigration(version: SchemaVersion("1.1"), label: "rank everyone") { db in try db.execute(sql: "UPDATE pilot SET rank = 2") }]
             try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).close()
             try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: options).close()
+            return "a data migration runs at 1.1 (rank everyone)"
+        case .lateDataMigration:
+            // 1.1 migrated additively (1.0 could open it), then an update of 1.1 adds a data migration at 1.1:
+            // it runs once on the next open, and from then on 1.0 must be refused.
+            try storeMigratedBy1_1(path)
+            #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.0"))?.isAdditive == true)
+            var options = StoreOptions()
+            options.dataMigrations = [DataMigration(version: SchemaVersion("1.1"), label: "rank everyone") { db in try db.execute(sql: "UPDATE pilot SET rank = 2") }]
+            try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: options).close()
+            #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.1"))?.isAdditive == true, "1.1 itself is unaffected")
             return "a data migration runs at 1.1 (rank everyone)"
         }
     }

@@ -79,6 +79,24 @@ final class CompatibilityRecorder {
         return rows.reversed()
     }
 
+    /// A data migration at version V ran on a store already past V (added by an app update): every older
+    /// version whose first breaking change was later than V (or that had none) now has this one. A store
+    /// without the record (written before it existed) is left so: older apps refuse it anyway.
+    static func recordLateDataMigration(_ migration: DataMigration, _ db: Database) throws {
+        typealias K = LedgerTables.Compatibility
+        guard try db.tableExists(K.name) else { return }
+        let change = AdditiveRule.Change(.dataMigration, "a data migration runs at \(migration.version) (\(migration.label))")
+        let rows = try GRDB.Row.fetchAll(db, sql: "SELECT \(K.version), \(K.firstIncompatibleAt) FROM \(K.name)")
+        for row in rows {
+            guard let version = try? SchemaVersion(parsing: row[0] as String), version < migration.version else { continue }
+            let at = (row[1] as String?).flatMap { try? SchemaVersion(parsing: $0) }
+            if let at, at <= migration.version { continue }
+            try db.execute(
+                sql: "UPDATE \(K.name) SET \(K.firstIncompatibleChange) = ?, \(K.firstIncompatibleAt) = ? WHERE \(K.version) = ?",
+                arguments: [change.message, migration.version.string, row[0] as String])
+        }
+    }
+
     /// Records compatibility for the store now at `version`, in the caller's transaction (the one that
     /// writes the version record; the ledger tables exist). `previous`: the version the store was at
     /// before this transaction's step, when the record has its row (``Bookkeeping/StepStart``): then

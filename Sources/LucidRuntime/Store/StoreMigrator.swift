@@ -451,7 +451,11 @@ struct StoreMigrator {
         do {
             try db.inTransaction(.immediate) {
                 if let record = try Bookkeeping.record(db), let version = try? SchemaVersion(parsing: record.version) {
-                    try DataMigrations.run(options.dataMigrations, after: nil, upTo: version, db, logger: logger)
+                    // A data migration that ran late rewrote rows an older app at an earlier version reads: from
+                    // now on the store is not additive for that app.
+                    for migration in try DataMigrations.run(options.dataMigrations, after: nil, upTo: version, db, logger: logger) {
+                        try CompatibilityRecorder.recordLateDataMigration(migration, db)
+                    }
                 }
                 return .commit
             }
