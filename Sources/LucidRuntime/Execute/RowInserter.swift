@@ -188,14 +188,36 @@ final class RowTransformBatch: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             do {
                 var encoded = EncodedRows(capacity: copies.rows.count * columns.count)
+                // The new row's values by position: a narrow table walks the dictionary once, matching each key
+                // against the few column names (short names compare without hashing); a wide one looks up
+                // each column. Either way exact names win over names that differ in ASCII case only, and a
+                // column the dictionary lacks is NULL.
+                let narrow = columns.count <= 16
+                var slots = [DatabaseValue](repeating: .null, count: columns.count)
+                var exact = [Bool](repeating: false, count: columns.count)
                 for row in copies.rows {
                     guard let new = try transform(row) else {
                         encoded.dropped += 1
                         continue
                     }
-                    // Exact names first (generated records use the column names); case-insensitive only on a miss.
-                    for column in columns {
-                        encoded.append(new[column] ?? new.first { $0.key.isEqualIgnoringASCIICase(column) }?.value ?? .null)
+                    if narrow {
+                        for index in slots.indices {
+                            slots[index] = .null
+                            exact[index] = false
+                        }
+                        for (key, value) in new {
+                            if let index = columns.firstIndex(of: key) {
+                                slots[index] = value
+                                exact[index] = true
+                            } else if let index = columns.firstIndex(where: { key.isEqualIgnoringASCIICase($0) }), !exact[index] {
+                                slots[index] = value
+                            }
+                        }
+                        for value in slots { encoded.append(value) }
+                    } else {
+                        for column in columns {
+                            encoded.append(new[column] ?? new.first { $0.key.isEqualIgnoringASCIICase(column) }?.value ?? .null)
+                        }
                     }
                 }
                 self.rows = encoded
