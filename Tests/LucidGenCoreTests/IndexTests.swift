@@ -137,16 +137,16 @@ import Testing
         defer { project.remove() }
         let errors = try project.errors()
         let lines = errors.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "?") \($0.path ?? "") \($0.message)" }
-        #expect(lines.contains(#"4:65 $.indexes[1].properties an index's 'properties' is empty: name at least one property"#))
+        #expect(lines.contains(#"4:73 $.indexes[1].properties an index's 'properties' is empty: name at least one property"#))
         // The loader's error stops resolving; the others are the Resolve stage's, reported once the file loads.
         let fixed = json.replacingOccurrences(of: #"{ "properties": [] }, "#, with: "")
         try project.write(".entities/person.json", fixed)
         let resolved = try project.errors().map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "?") \($0.path ?? "") \($0.message)" }
         #expect(resolved == [
-            "9:117 $.properties[2].indexed index of 'person' names 'crew', a to-many relationship: it has no column (its links are in a join table, which is indexed already)",
+            "7:114 $.properties[2].indexed index of 'person' names 'crew', a to-many relationship: it has no column (its links are in a join table, which is indexed already)",
             "4:17 $.indexes[0] index of 'person' names 'age', which is not one of its properties",
-            "4:97 $.indexes[1] index of 'person' names 'crew', a to-many relationship: it has no column (its links are in a join table, which is indexed already)",
-            "4:177 $.indexes[3] duplicate index: (first_name) of 'person' is already indexed ($.indexes[2]); keep one (\"unique\": true makes it unique)",
+            "4:57 $.indexes[1] index of 'person' names 'crew', a to-many relationship: it has no column (its links are in a join table, which is indexed already)",
+            "4:132 $.indexes[3] duplicate index: (first_name) of 'person' is already indexed ($.indexes[2]); keep one (\"unique\": true makes it unique)",
         ])
     }
 
@@ -185,7 +185,7 @@ import Testing
         ])
         #expect(findings.map(\.code.id) == ["MF105"])
         #expect(findings.first?.property == "first_name")
-        #expect(findings.first?.location?.line == 7)
+        #expect(findings.first?.location?.line == 6)
         #expect(findings.first?.text.hasPrefix("[MF105] property person.first_name becomes unique at 2.0 (index person_first_name_unique on person): the step fails (and changes nothing) if rows share a value") == true)
     }
 
@@ -194,7 +194,7 @@ import Testing
         let findings = try lintCodes([
             ("1.0", Self.person(#"{ "name": "surname", "property_type": "string", "unique": true }"#)),
             ("2.0", Self.person(
-                #"{ "name": "last_name", "property_type": "string", "unique": true, "previous_name": "surname" }, { "name": "city", "property_type": "string", "indexed": true }, { "name": "badge", "property_type": "string", "nullable": true, "unique": true, "added_at_version": "2.0" }"#,
+                #"{ "name": "last_name", "property_type": "string", "unique": true, "previous_name": "surname" }, { "name": "city", "property_type": "string", "nullable": true, "indexed": true, "added_at_version": "2.0" }, { "name": "badge", "property_type": "string", "nullable": true, "unique": true, "added_at_version": "2.0" }"#,
                 history: ["1.0", "2.0"])),
         ])
         #expect(findings.map(\.code.id) == ["BC102"])

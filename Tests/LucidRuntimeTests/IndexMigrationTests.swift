@@ -162,6 +162,6 @@ import Testing
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).close()
         #expect(try indexList(path) == [["person_surname_unique", "1"]])
-        #expect(try queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("USING INDEX person_surname_unique"))
+        #expect(try queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("INDEX person_surname_unique"))
     }
 }
