@@ -200,6 +200,19 @@ import Testing
         #expect(findings.map(\.code.id) == ["BC102"])
     }
 
+    @Test func theAdditiveRuleFollowsAUniqueColumnThroughItsRename() throws {
+        let project = try TestProject(
+            files: [".entities/person.json": Self.person(#"{ "name": "surname", "property_type": "string", "unique": true }"#)], config: Self.config(current: "1.0"))
+        defer { project.remove() }
+        _ = try project.generate()
+        try project.write(".lucid.yaml", Self.config(current: "2.0"))
+        try project.write(".entities/person.json", Self.person(
+            #"{ "name": "last_name", "property_type": "string", "unique": true, "previous_name": "surname" }"#, history: ["1.0", "2.0"]))
+        let result = try project.generate()
+        let changes = AdditiveRule.changes(from: result.model.schemas[0], to: result.model.schemas[1], appCode: nil)
+        #expect(changes.map(\.kind) == [.columnRenamed])
+    }
+
     @Test func additiveRuleFlagsTheSameUniqueness() throws {
         let project = try TestProject(files: [".entities/person.json": Self.person(Self.names)], config: Self.config(current: "1.0"))
         defer { project.remove() }

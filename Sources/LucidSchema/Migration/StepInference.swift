@@ -134,6 +134,7 @@ public struct StepInference: Sendable {
             }
         }
         indexOperations.removeAll { earlyIndexDrops.contains($0) }
+        alterations.removeAll { earlyIndexDrops.contains($0) }
         return .success(earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations)
     }
 
