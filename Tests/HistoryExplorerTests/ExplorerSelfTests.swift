@@ -14,6 +14,21 @@ struct ExplorerSelfTests {
         #expect(a != other.history().description)
     }
 
+    @Test func theGeneratorDrawsIndexEditsThatApply() {
+        var added = 0
+        var removed = 0
+        for seed in UInt64(70000)..<70060 {
+            var generator = HistoryGenerator(seed: seed)
+            var workspace = Workspace()
+            for release in generator.history().releases { workspace.apply(release) }
+            for case .setIndexed(_, _, let indexed) in workspace.applied.values.joined() {
+                if indexed { added += 1 } else { removed += 1 }
+            }
+        }
+        #expect(added > 0 && removed > 0, "seeds 70000..<70060 add \(added) and remove \(removed) indexes")
+        print("index edits over seeds 70000..<70060: \(added) added, \(removed) removed")
+    }
+
     @Test func descriptionsFollowTheEdits() throws {
         let history = History(releases: [
             .init(version: "1.0", configSpelling: "1.0", edits: [

@@ -152,7 +152,7 @@ struct HistoryGenerator {
         let entity = pick(live)
         let properties = entity.properties.filter { $0.removedAt == nil && $0.key != entity.identifierProperty }
         let property = properties.isEmpty ? nil : pick(properties)
-        switch int(0...13) {
+        switch int(0...14) {
         case 0: return .addEntity(entitySpec())
         case 1: return .removeEntity(entity.key)
         case 2: return .renameEntity(entity.key, to: pick(Self.entityNames + workspace.entities.map(\.name)))
@@ -194,6 +194,12 @@ struct HistoryGenerator {
             spec.nullable = spec.kind == .toOne(entity: target) ? true : false
             spec.defaultJSON = nil
             return .addProperty(entity: entity.key, spec)
+        case 13:
+            // Seeded rows repeat values, so the explorer indexes without uniqueness.
+            let scalars = properties.filter { if case .scalar = $0.kind { true } else { false } }
+            guard !scalars.isEmpty else { return .touch(entity.key) }
+            let chosen = pick(scalars)
+            return .setIndexed(entity: entity.key, property: chosen.key, indexed: !chosen.indexed)
         default: return .touch(entity.key)
         }
     }

@@ -183,4 +183,25 @@ struct RegressionHistories {
             .init(version: "1.11", configSpelling: "1.11", edits: [.changeType(entity: 1, property: 5, to: .scalar("string"))]),
         ])
     }
+
+    /// Indexes edited in place: added, kept through a rename of the column and a type change that
+    /// rebuilds the table (and through the entity's rename), removed, added again, and gone with the
+    /// property removed.
+    @Test func indexesEditedInPlace() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "writer", identifier: .int, properties: [
+                    Self.property(2, "name", .scalar("string")), Self.property(3, "count", .scalar("int"), nullable: true),
+                    Self.property(4, "level", .scalar("bool"), default: "true"),
+                ])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [.setIndexed(entity: 1, property: 2, indexed: true), .setIndexed(entity: 1, property: 3, indexed: true)]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [
+                .renameProperty(entity: 1, property: 2, to: "title", explicitVersion: false), .changeType(entity: 1, property: 3, to: .scalar("string")),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [.renameEntity(1, to: "author"), .setIndexed(entity: 1, property: 4, indexed: true)]),
+            .init(version: "2.1", configSpelling: "2.1", edits: [.setIndexed(entity: 1, property: 2, indexed: false)]),
+            .init(version: "2.2", configSpelling: "2.2", edits: [.setIndexed(entity: 1, property: 2, indexed: true), .removeProperty(entity: 1, property: 3)]),
+        ])
+    }
 }

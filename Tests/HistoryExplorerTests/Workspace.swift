@@ -26,6 +26,8 @@ struct Workspace: Sendable {
         var changedAt: String?
         /// `type_history` written by hand: what the property was before `until`.
         var typeHistory: [TypeHistoryItem] = []
+        /// `"indexed": true`.
+        var indexed = false
     }
 
     struct TypeHistoryItem: Sendable {
@@ -307,6 +309,15 @@ struct Workspace: Sendable {
             entities[index].history[item].ignoreChecks = true
             return true
 
+        case .setIndexed(let key, let propertyKey, let indexed):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isLocked(entities[index]),
+                let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
+            else { return false }
+            let property = entities[index].properties[p]
+            guard property.removedAt == nil, property.indexed != indexed, case .scalar = property.kind else { return false }
+            entities[index].properties[p].indexed = indexed
+            return true
+
         case .touch(let key):
             guard let entity = entity(key), entity.removedAt == nil else { return false }
             return true
@@ -343,6 +354,7 @@ struct Workspace: Sendable {
                 var parts = ["\"name\": \(json(property.name))", "\"property_type\": \(typeJSON(property.kind))"]
                 if property.nullable { parts.append("\"nullable\": true") }
                 if let value = property.defaultJSON { parts.append("\"default_value\": \(value)") }
+                if property.indexed { parts.append("\"indexed\": true") }
                 if let added = property.addedAt { parts.append("\"added_at_version\": \(json(added))") }
                 if let removed = property.removedAt { parts.append("\"removed_at_version\": \(json(removed))") }
                 if let previous = property.previousName { parts.append("\"previous_name\": \(json(previous))") }

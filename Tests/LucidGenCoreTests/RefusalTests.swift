@@ -23,6 +23,7 @@ import Testing
         (.schemaMismatch(version: SchemaVersion("1.0"), differences: ["x"]), "lucidgen plan"),
         (.foreignKeyViolation(step: "s", violations: []), "rows named above"),
         (.dataWouldBeLost(step: "s", message: "m"), "stage"),
+        (.duplicateRows(step: "s", table: "t", columns: ["c"], index: "t_c_unique", duplicates: [DuplicateRows(values: ["1"], rowids: [1, 2], count: 2)], groupCount: 1), "Remove or merge the duplicate rows"),
         (.planning(.noRoute(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), blocked: [])), "stages:"),
     ])
     func everyRefusalSaysWhatToDoNext(error: StoreError, action: String) {

@@ -92,6 +92,11 @@ public struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible 
         summary: "a to-many relationship becomes to-one: the step fails (and changes nothing) if a row has several links",
         instead: "remove the extra links in a stage before the step, or keep the relationship to-many")
 
+    public static let uniquenessAdded = LintCode(
+        id: "MF105", family: .dataDependent, defaultSeverity: .warning,
+        summary: "a uniqueness is added over existing rows: the step fails (and changes nothing) if rows share a value",
+        instead: "remove or merge the duplicate rows in a stage before this version (the error names them), or keep the index non-unique")
+
     // MARK: Additive-only (--additive-only)
 
     public static func additiveOnly(_ kind: AdditiveRule.Change.Kind) -> LintCode {
@@ -118,7 +123,7 @@ public struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Every code, for `--help`, the README and configuration checks.
     public static let all: [LintCode] =
         [entityRemoved, propertyRemoved, lossyConversion, entityRenamed, propertyRenamed, typeChanged, associationChanged, becameRequired,
-         requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne]
+         requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne, uniquenessAdded]
         + AdditiveRule.Change.Kind.allCases.map(additiveOnly)
 
     public static func named(_ id: String) -> LintCode? { all.first { $0.id == id.uppercased() } }

@@ -176,6 +176,7 @@ public struct Linter {
                     }
                 }
             }
+            findings += uniquenessFindings(entity: name, old: old, new: new, from: from, to: to)
             for after in new.properties where !old.properties.contains(where: { $0.currentName == after.currentName }) {
                 if case .toMany = after.kind { continue }
                 if !after.nullable && after.defaultSQL == nil {
@@ -184,6 +185,44 @@ public struct Linter {
                         entity: name, property: after.currentName, from: from, to: to, at: property(after.currentName, of: name)?.location))
                 }
             }
+        }
+        return findings
+    }
+
+    /// A unique index at `to` that the entity's table did not have at `from` (over the same columns,
+    /// through renames), unless a column of it is new in this step and NULL in every existing row (NULLs
+    /// never clash): existing rows may share its values (MF105).
+    private func uniquenessFindings(entity name: String, old: EntityShape, new: EntityShape, from: SchemaVersion, to: SchemaVersion) -> [LintFinding] {
+        guard let oldTable = model.schemas.first(where: { $0.version == from })?.table(named: old.tableName),
+            let newTable = model.schemas.first(where: { $0.version == to })?.table(named: new.tableName)
+        else { return [] }
+        var findings: [LintFinding] = []
+        for index in newTable.indexes where index.unique {
+            let oldColumns = index.columns.map { column -> String? in
+                guard let property = new.properties.first(where: { $0.column == column }) else {
+                    return column == new.identifier.column ? old.identifier.column : nil
+                }
+                return old.properties.first { $0.currentName == property.currentName }?.column
+            }
+            if oldTable.indexes.contains(where: { $0.unique && $0.columns.map(Optional.some) == oldColumns }) { continue }
+            let allNull = zip(index.columns, oldColumns).contains { column, old in
+                old == nil && (newTable.column(named: column).map { !$0.notNull && ($0.defaultSQL == nil || $0.defaultSQL == "NULL") } ?? false)
+            }
+            if allNull { continue }
+            let properties = index.columns.map { column in
+                new.properties.first { $0.column == column }?.currentName ?? {
+                    if case .property(let key) = new.identifier.kind { return key }
+                    return column
+                }()
+            }
+            let described = description(of: name)
+            let location =
+                properties.count == 1
+                ? (described?.indexes.first { $0.unique && $0.properties == properties }?.location ?? property(properties[0], of: name)?.location)
+                : described?.indexes.first { $0.unique && $0.properties == properties }?.location
+            findings.append(finding(
+                .uniquenessAdded, "\(index.columns.count == 1 ? "property \(name).\(properties[0])" : "properties \(name).(\(properties.joined(separator: ", ")))") becomes unique at \(to) (index \(index.name) on \(newTable.name))",
+                entity: name, property: properties.count == 1 ? properties[0] : nil, from: from, to: to, at: location))
         }
         return findings
     }

@@ -168,10 +168,48 @@ public enum DescriptionLoader {
         } else if !reader.has("properties") {
             diagnostics.error("missing required key 'properties'", at: root.location, path: root.path)
         }
+        var indexes: [IndexDescription] = []
+        if let items = reader.array("indexes", &diagnostics) {
+            if items.isEmpty, let node = reader.value("indexes") {
+                diagnostics.error("'indexes' is empty: list at least one index ({\"properties\": [\"a\", \"b\"]}) or remove the key", at: node.location, path: node.path)
+            }
+            for item in items {
+                if let index = decodeIndex(item, &diagnostics) { indexes.append(index) }
+            }
+        }
         reader.finish(ignored: ignoredEntityKeys, &diagnostics)
         return EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
-            persist: persist, removedAtVersion: removedAtVersion, location: root.location)
+            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, location: root.location)
+    }
+
+    /// One item of an entity's `indexes`: `{"properties": ["a", "b"], "unique": true, "name": "by_name"}`.
+    static func decodeIndex(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IndexDescription? {
+        guard var reader = ObjectReader(node, what: "an index", diagnostics: &diagnostics) else { return nil }
+        defer { reader.finish(ignored: [:], &diagnostics) }
+        guard let propertiesNode = reader.value("properties") else {
+            diagnostics.error("an index needs 'properties': the names of the properties it covers, in order", at: node.location, path: node.path)
+            return nil
+        }
+        guard let properties = reader.strings("properties", &diagnostics) else { return nil }
+        if properties.isEmpty {
+            diagnostics.error("an index's 'properties' is empty: name at least one property", at: propertiesNode.location, path: propertiesNode.path)
+            return nil
+        }
+        var seen: Set<String> = []
+        for property in properties where !seen.insert(property).inserted {
+            diagnostics.error("an index lists property '\(property)' twice", at: propertiesNode.location, path: propertiesNode.path)
+            return nil
+        }
+        let unique = reader.bool("unique", &diagnostics) ?? false
+        let name = reader.string("name", &diagnostics)
+        if let name, let nameNode = reader.value("name") {
+            checkName(name, at: nameNode, &diagnostics)
+            if name.lowercased().hasPrefix("sqlite_") {
+                diagnostics.error("index name '\(name)' is reserved by SQLite (names starting with sqlite_)", at: nameNode.location, path: nameNode.path)
+            }
+        }
+        return IndexDescription(properties: properties, unique: unique, name: name, location: node.location, path: node.path)
     }
 
     static func decodeIdentifier(_ node: JSONNode?, at entity: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {
@@ -230,6 +268,8 @@ public enum DescriptionLoader {
             entry.lossyConversion = itemReader.bool("lossy_conversion", &diagnostics) ?? false
             typeHistory.append(entry)
         }
+        let unique = reader.bool("unique", &diagnostics) ?? false
+        let indexed = reader.bool("indexed", &diagnostics) ?? false
         return PropertyDescription(
             name: name, type: type, nullable: nullable, defaultValue: defaultValue, previousName: previousName,
             renamedAtVersion: reader.version("renamed_at_version", &diagnostics),
@@ -237,6 +277,7 @@ public enum DescriptionLoader {
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool("lazy", &diagnostics) ?? reader.bool("extra", &diagnostics) ?? false,
+            indexed: indexed || unique, unique: unique,
             typeHistory: typeHistory, location: node.location, typeLocation: typeNode.location, path: node.path)
     }
 

@@ -19,6 +19,8 @@ public struct EntityDescription: Sendable {
     public var persist: Bool
     /// The version at which the entity was removed; the description stays so older versions keep their shape.
     public var removedAtVersion: SchemaVersion?
+    /// The entity-level `indexes` (multi-column or named indexes), as written.
+    public var indexes: [IndexDescription] = []
     public var location: SourceLocation
 
     /// The table name: `persisted_name`, or `name`.
@@ -62,6 +64,10 @@ public struct PropertyDescription: Sendable {
     public var persistedName: String?
     public var unused: Bool
     public var lazy: Bool
+    /// `"indexed": true`: a single-column index on the property's column.
+    public var indexed: Bool = false
+    /// `"unique": true`: a unique single-column index (implies `indexed`).
+    public var unique: Bool = false
     /// What the property was before some versions (type, nullability, default), newest last.
     public var typeHistory: [PropertyTypeHistoryItem] = []
     public var location: SourceLocation
@@ -71,6 +77,26 @@ public struct PropertyDescription: Sendable {
 
     /// The column name: `persisted_name`, or `name`.
     public var columnName: String { persistedName ?? name }
+}
+
+/// One item of an entity's `indexes`: an index over one or more properties (by their current names), in
+/// order, optionally unique and optionally named.
+public struct IndexDescription: Sendable, Equatable {
+    /// The properties' current names, in index order.
+    public var properties: [String]
+    public var unique: Bool
+    /// The index's name in SQLite; nil: `<table>_<column>_…_index` (or `_unique`).
+    public var name: String?
+    public var location: SourceLocation
+    public var path: String
+
+    public init(properties: [String], unique: Bool, name: String? = nil, location: SourceLocation, path: String) {
+        self.properties = properties
+        self.unique = unique
+        self.name = name
+        self.location = location
+        self.path = path
+    }
 }
 
 /// One item of a property's `type_history`: what it was at versions before `untilVersion` (and from the

@@ -59,6 +59,7 @@ public enum Resolver {
         for entity in described {
             let timeline = timelines[entity.name]!
             context.resolveLifetimes(of: timeline, &diagnostics)
+            context.checkIndexes(of: timeline, &diagnostics)
         }
         try diagnostics.throwIfErrors()
         // Worked out for every entity at once (reading only), then applied in order.
@@ -108,6 +109,8 @@ public enum Resolver {
                 snapshots.append(snapshot)
             }
         }
+        checkIndexNames(schemas, described, &diagnostics)
+        try diagnostics.throwIfErrors()
         // The same planner the runtime uses says which steps SQL alone cannot do.
         let inference = StepInference(versions: schemas)
         // Each step is inferred on its own (a long history has one per version): on every core.
@@ -170,6 +173,30 @@ public enum Resolver {
         return ResolvedModel(
             config: config, versions: versions, currentVersion: currentVersion, entities: entities, subtypes: input.subtypes,
             schemas: schemas, snapshots: snapshots, customSteps: customSteps, diagnostics: diagnostics.diagnostics)
+    }
+
+    /// Index names share SQLite's one namespace with tables: two indexes (or an index and a table) of one
+    /// version may not take the same name. Reported once per name, at the index's description.
+    private static func checkIndexNames(_ schemas: [Schema], _ described: [EntityDescription], _ diagnostics: inout DiagnosticCollector) {
+        var reported: Set<String> = []
+        for schema in schemas {
+            var owners: [String: String] = [:]
+            for table in schema.tables { owners[sqlNameKey(table.name)] = "table '\(table.name)'" }
+            for table in schema.tables {
+                for index in table.indexes {
+                    let key = sqlNameKey(index.name)
+                    if let other = owners[key] {
+                        guard reported.insert(key).inserted else { continue }
+                        let item = described.lazy.flatMap(\.indexes).first { $0.name.map(sqlNameKey) == key }
+                        diagnostics.error(
+                            "index '\(index.name)' on \(table.name) at version \(schema.version) takes the name of \(other) (tables and indexes share one namespace in SQLite); give it another \"name\"",
+                            at: item?.location ?? described.first { $0.tableName == table.name }?.location, path: item?.path)
+                    } else {
+                        owners[key] = "index '\(index.name)' on \(table.name)"
+                    }
+                }
+            }
+        }
     }
 
     private static func checkUniqueness(_ entities: [EntityDescription], _ subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector) {
@@ -353,6 +380,9 @@ final class EntityTimeline: @unchecked Sendable {
     var entity: EntityDescription
     /// The version range of each property, filled by ``ShapeBuilder/resolveLifetimes``.
     var propertyLifetimes: [String: PropertyLifetime] = [:]
+    /// The indexes the descriptions ask for (each `indexed`/`unique` property, then `indexes`), checked by
+    /// ``ShapeBuilder/checkIndexes(of:_:)``.
+    var indexes: [IndexDescription] = []
 
     struct PropertyLifetime {
         var added: SchemaVersion

@@ -99,6 +99,121 @@ struct ShapeBuilder {
         return nil
     }
 
+    // MARK: Indexes
+
+    /// Checks the indexes the descriptions ask for (`indexed`/`unique` on properties, the entity's
+    /// `indexes`) and records them on the timeline: every property named must be one of the entity's
+    /// (by its current name) and have a column, and no two indexes may cover the same properties.
+    func checkIndexes(of timeline: EntityTimeline, _ diagnostics: inout DiagnosticCollector) {
+        let entity = timeline.entity
+        var specs: [IndexDescription] = []
+        for property in entity.properties where property.indexed {
+            let key = property.unique ? "unique" : "indexed"
+            specs.append(IndexDescription(properties: [property.name], unique: property.unique, location: property.location, path: property.path + "." + key))
+        }
+        specs += entity.indexes
+        var accepted: [IndexDescription] = []
+        for spec in specs {
+            var valid = true
+            for name in spec.properties {
+                guard let property = entity.properties.first(where: { $0.name == name }) else {
+                    let renamed = entity.properties.first { $0.previousName == name }.map { " (did you mean '\($0.name)', its current name?)" } ?? ""
+                    diagnostics.error("index of '\(entity.name)' names '\(name)', which is not one of its properties\(renamed)", at: spec.location, path: spec.path)
+                    valid = false
+                    continue
+                }
+                if property.unused {
+                    diagnostics.error("index of '\(entity.name)' names '\(name)', which is unused (it has no column)", at: spec.location, path: spec.path)
+                    valid = false
+                } else if case .relationship(_, true) = property.type {
+                    diagnostics.error(
+                        "index of '\(entity.name)' names '\(name)', a to-many relationship: it has no column (its links are in a join table, which is indexed already)",
+                        at: spec.location, path: spec.path)
+                    valid = false
+                }
+            }
+            guard valid else { continue }
+            if let other = accepted.first(where: { $0.properties == spec.properties }) {
+                diagnostics.error(
+                    "duplicate index: (\(spec.properties.joined(separator: ", "))) of '\(entity.name)' is already indexed (\(other.path)); keep one (\"unique\": true makes it unique)",
+                    at: spec.location, path: spec.path)
+                continue
+            }
+            if let name = spec.name, let other = accepted.first(where: { $0.name.map { sameSQLName($0, name) } ?? false }) {
+                diagnostics.error("duplicate index name '\(name)' in '\(entity.name)' (also \(other.path))", at: spec.location, path: spec.path)
+                continue
+            }
+            if spec.properties.count == 1, !spec.unique, let property = entity.properties.first(where: { $0.name == spec.properties[0] }),
+                case .relationship(_, false) = property.type
+            {
+                diagnostics.note("'\(entity.name).\(property.name)' is a to-one relationship, whose column is always indexed: \"indexed\" adds nothing", at: spec.location, path: spec.path)
+                continue
+            }
+            if spec.properties.count == 1, case .property(let key) = entity.identifier.kind, key == spec.properties[0] {
+                diagnostics.note("'\(entity.name).\(key)' is the identifier, the table's primary key, which is unique and indexed already", at: spec.location, path: spec.path)
+                continue
+            }
+            accepted.append(spec)
+        }
+        timeline.indexes = accepted
+    }
+
+    /// The default name of an index: `<table>_<column>_…_index`, or `…_unique`.
+    static func defaultIndexName(table: String, columns: [String], unique: Bool) -> String {
+        "\(table)_\(columns.joined(separator: "_"))_\(unique ? "unique" : "index")"
+    }
+
+    /// The described indexes of an entity's table at a version: each over properties that all exist then
+    /// and have a column (an index goes with a removed property, and comes with the last of its properties
+    /// to be added), columns named as at that version. `defaultNamed`: the names that are defaults.
+    func describedIndexes(of timeline: EntityTimeline, table: String, at version: SchemaVersion) -> (indexes: [SchemaIndex], defaultNamed: Set<String>) {
+        let live = timeline.properties(at: version)
+        var indexes: [SchemaIndex] = []
+        var defaultNamed: Set<String> = []
+        for spec in timeline.indexes {
+            var columns: [String] = []
+            for name in spec.properties {
+                guard let property = live.first(where: { $0.name == name }) else { break }
+                let type = property.asOf(version).type
+                if case .relationship(_, true) = type { break }
+                // A to-one column is indexed already; a plain index on it at a version where it is one adds nothing.
+                if case .relationship(_, false) = type, spec.properties.count == 1, !spec.unique { break }
+                columns.append(timeline.columnName(property, at: version))
+            }
+            guard columns.count == spec.properties.count else { continue }
+            let name = spec.name ?? Self.defaultIndexName(table: table, columns: columns, unique: spec.unique)
+            if spec.name == nil { defaultNamed.insert(name) }
+            indexes.append(SchemaIndex(name: name, columns: columns, unique: spec.unique))
+        }
+        return (indexes, defaultNamed)
+    }
+
+    /// An index that keeps covering the same columns (through renames of them or of the table) with the
+    /// same uniqueness keeps its name from the previous version, as SQLite keeps it through `RENAME`:
+    /// the step then leaves it alone. Unless another index or table of this version takes that name.
+    private static func inheritingIndexNames(_ tables: inout [SchemaTable], defaultNamed: [String: Set<String>], previous: Schema) {
+        var taken = Set(tables.flatMap { [sqlNameKey($0.name)] + $0.indexes.map { sqlNameKey($0.name) } })
+        for tableIndex in tables.indices {
+            let table = tables[tableIndex]
+            guard let names = defaultNamed[table.name], !names.isEmpty, table.reusesName != true,
+                let before = previous.table(named: table.renamedFrom ?? table.name)
+            else { continue }
+            var newName: [String: String] = [:]
+            for column in table.columns where column.reusesName != true { newName[column.renamedFrom ?? column.name] = column.name }
+            for index in table.indexes.indices where names.contains(table.indexes[index].name) {
+                let current = table.indexes[index]
+                guard let old = before.indexes.first(where: { old in
+                    old.unique == current.unique && old.name != current.name && old.columns.map({ newName[$0] ?? "" }) == current.columns
+                        && !(before.foreignKeys.contains { $0.columns == old.columns } && old.name == "\(before.name)_\(old.columns[0])_index")
+                }), !taken.contains(sqlNameKey(old.name))
+                else { continue }
+                taken.remove(sqlNameKey(current.name))
+                taken.insert(sqlNameKey(old.name))
+                tables[tableIndex].indexes[index].name = old.name
+            }
+        }
+    }
+
     // MARK: Shapes
 
     /// The entity at one of its history versions.
@@ -341,6 +456,8 @@ struct ShapeBuilder {
         var newTables: Set<String> = []
         var newColumns: Set<String> = []
         var entitySnapshots: [SchemaSnapshot.EntitySnapshot] = []
+        var defaultNamedIndexes: [String: Set<String>] = [:]
+        let frozenSchema = frozen[version]
         for entity in entities {
             let timeline = timelines[entity.name]!
             guard let historyVersion = timeline.historyVersion(at: version), let shape = entity.shapes.first(where: { $0.version == historyVersion }) else { continue }
@@ -400,6 +517,16 @@ struct ShapeBuilder {
                             convertedFromColumn: convertedFromColumn))
                 }
             }
+            // Described indexes: a released version's are its snapshot's (adding `indexed` to a description
+            // changes the versions from the current one on), any other version's the descriptions'.
+            if let frozenTable = frozenSchema?.tables.first(where: { $0.name == shape.tableName }) {
+                let automatic = Set(indexes.map(\.name))
+                indexes += frozenTable.indexes.filter { !automatic.contains($0.name) }
+            } else {
+                let described = describedIndexes(of: timeline, table: shape.tableName, at: historyVersion)
+                indexes += described.indexes
+                defaultNamedIndexes[shape.tableName] = described.defaultNamed
+            }
             let identifierColumn = columns.removeFirst()
             columns.sort { $0.name < $1.name }
             tables.append(
@@ -421,6 +548,7 @@ struct ShapeBuilder {
                 }
             }
         }
+        if let previousSchema, frozenSchema == nil { Self.inheritingIndexNames(&tables, defaultNamed: defaultNamedIndexes, previous: previousSchema) }
         let schema = Schema(version: version, tables: tables)
         let snapshot = SchemaSnapshot(
             format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache), entities: entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)

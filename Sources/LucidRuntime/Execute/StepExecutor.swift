@@ -35,7 +35,11 @@ struct StepExecutor {
     /// cannot break one (SQLite rewrites references on rename), so they cost no check.
     private(set) var foreignKeyCheckTables: Set<String> = []
 
+    /// The label of the step being run, for errors raised deep in a rebuild.
+    private(set) var currentStep = ""
+
     mutating func run(_ operations: [MigrationOperation], stepLabel: String) throws {
+        currentStep = stepLabel
         for operation in operations {
             report(operation.description, 0, 0)
             try run(operation, stepLabel: stepLabel)
@@ -112,10 +116,10 @@ struct StepExecutor {
         case .createIndex(let table, let index, let deferrable):
             touchedTables.insert(table)
             let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
-            if deferCleanup && deferrable {
+            if deferCleanup && deferrable && !index.unique {
                 try PendingCleanup.record(.init(kind: "create_index", table: table, object: index.name, sql: statement), version: target.version, db)
             } else {
-                try execute(statement)
+                try createIndex(statement, index, on: table, stepLabel: stepLabel)
             }
         }
     }
@@ -190,7 +194,41 @@ struct StepExecutor {
     private func replace(_ source: String, with temporary: String, as table: SchemaTable) throws {
         try execute("DROP TABLE \(quoteIdentifier(source))")
         try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
-        for statement in table.createIndexStatements { try execute(statement) }
+        for (statement, index) in zip(table.createIndexStatements, table.indexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
+    }
+
+    /// Runs a `CREATE INDEX`. A unique index that the table's rows break fails the step with the rows that
+    /// share values (found only then: a unique index the rows satisfy costs no extra scan).
+    private func createIndex(_ statement: String, _ index: SchemaIndex, on table: String, stepLabel: String) throws {
+        do {
+            try execute(statement)
+        } catch let error as DatabaseError where index.unique && error.resultCode == .SQLITE_CONSTRAINT {
+            let (duplicates, groups) = try Self.duplicates(of: index.columns, in: table, db)
+            guard groups > 0 else { throw error }
+            throw StoreError.duplicateRows(step: stepLabel, table: table, columns: index.columns, index: index.name, duplicates: duplicates, groupCount: groups)
+        }
+    }
+
+    /// The first `limit` groups of rows of `table` that share non-NULL values in `columns` (SQLite's
+    /// unique indexes let NULLs repeat), each with its first rowids, and how many groups there are.
+    static func duplicates(of columns: [String], in table: String, _ db: Database, limit: Int = 5, rowidsShown: Int = 5) throws -> ([DuplicateRows], Int) {
+        let quoted = columns.map(quoteIdentifier)
+        let list = quoted.joined(separator: ", ")
+        let notNull = quoted.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+        let grouped = "FROM \(quoteIdentifier(table)) WHERE \(notNull) GROUP BY \(list) HAVING count(*) > 1"
+        let groups = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 \(grouped))") ?? 0
+        let literals = quoted.map { "quote(\($0))" }.joined(separator: ", ")
+        var result: [DuplicateRows] = []
+        let rows = try Row.fetchAll(db, sql: "SELECT \(list), \(literals), count(*), min(rowid) \(grouped) ORDER BY min(rowid) LIMIT \(limit)")
+        for row in rows {
+            let values = (0..<columns.count).map { row[$0] as DatabaseValue }
+            let condition = quoted.map { "\($0) = ?" }.joined(separator: " AND ")
+            let rowids = try Int64.fetchAll(
+                db, sql: "SELECT rowid FROM \(quoteIdentifier(table)) WHERE \(condition) ORDER BY rowid LIMIT \(rowidsShown)", arguments: StatementArguments(values))
+            result.append(DuplicateRows(
+                values: (0..<columns.count).map { row[columns.count + $0] as String? ?? "NULL" }, rowids: rowids, count: row[2 * columns.count]))
+        }
+        return (result, groups)
     }
 
     /// A rebuild whose rows come from Swift on the typed-records path: chunked `INSERT … SELECT`

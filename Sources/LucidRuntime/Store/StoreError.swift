@@ -51,6 +51,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case foreignKeyViolation(step: String, violations: [ForeignKeyViolation])
     /// A step would lose data (e.g. a to-many relationship with several links becoming to-one); rolled back.
     case dataWouldBeLost(step: String, message: String)
+    /// A step makes `columns` of `table` unique (a new `unique` index) but existing rows share values
+    /// there: `duplicates` lists the first groups of rows that do (values and rowids), `groupCount` how
+    /// many groups there are. The step was rolled back; the store is unchanged.
+    case duplicateRows(step: String, table: String, columns: [String], index: String, duplicates: [DuplicateRows], groupCount: Int)
 
     /// ``problem`` then ``nextStep``, as printed by `lucidgen`.
     public var description: String {
@@ -88,6 +92,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .foreignKeyViolation(let step, let violations):
             "step \(step) left row(s) whose foreign key points at no row (rolled back): \(violations.prefix(5).map(\.description).joined(separator: "; "))\(violations.count > 5 ? "; and more" : "")"
         case .dataWouldBeLost(let step, let message): "step \(step) would lose data (rolled back): \(message)"
+        case .duplicateRows(let step, let table, let columns, let index, let duplicates, let groupCount):
+            "step \(step) cannot make \(table)(\(columns.joined(separator: ", "))) unique (index \(index); rolled back, nothing was changed): "
+                + "\(groupCount) value\(groupCount == 1 ? " is" : "s are") shared by several rows: "
+                + duplicates.map(\.description).joined(separator: "; ") + (groupCount > duplicates.count ? "; and \(groupCount - duplicates.count) more" : "")
         }
     }
 
@@ -128,8 +136,33 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Report it with the store's `lucidgen plan` output: the step's SQL and the version's schema disagree; the store is unchanged at its previous version"
         case .foreignKeyViolation:
             "Delete or fix the rows named above (or make the app's stage do so) and open the store again"
+        case .duplicateRows(_, let table, let columns, _, _, _):
+            "Remove or merge the duplicate rows of \(table) before this step (in this step's willMigrate, a stage or a data migration at an earlier version), or drop \"unique\" from the index on \(columns.joined(separator: ", ")) and run `lucidgen generate`; then open the store again"
         case .dataWouldBeLost:
             "Write a stage for this step that decides what to keep (a row transform or willMigrate), declare it in .lucid.yaml and run `lucidgen generate`"
         }
+    }
+}
+
+
+/// Rows that share the values of a new unique index (``StoreError/duplicateRows(step:table:columns:index:duplicates:groupCount:)``).
+public struct DuplicateRows: Sendable, Hashable, CustomStringConvertible {
+    /// The shared values, one per column, as SQL literals (`'Smith'`, `42`, `x'00ff'`).
+    public var values: [String]
+    /// The rowids of the first rows that share them, ascending.
+    public var rowids: [Int64]
+    /// How many rows share them.
+    public var count: Int
+
+    public init(values: [String], rowids: [Int64], count: Int) {
+        self.values = values
+        self.rowids = rowids
+        self.count = count
+    }
+
+    /// `('Smith', 'Ann') in rows 3, 7 (2 rows)`; `… rows 1, 4, 9, … (12 rows)` past the first few.
+    public var description: String {
+        let shown = values.count == 1 ? values[0] : "(\(values.joined(separator: ", ")))"
+        return "\(shown) in rowid \(rowids.map(String.init).joined(separator: ", "))\(count > rowids.count ? ", …" : "") (\(count) rows)"
     }
 }

@@ -117,9 +117,12 @@ public enum AdditiveRule {
                 "table \(name)'s primary key changed from (\(before.primaryKey.joined(separator: ", "))) to (\(table.primaryKey.joined(separator: ", ")))"))
         }
         var matched = Set<String>()
+        // Renamed columns, old name (as a key) → new name: an index keeps its columns through a rename.
+        var renamed: [String: String] = [:]
         for column in table.columns {
             if let previous = column.renamedFrom, before.column(named: previous) != nil, column.reusesName == true || before.column(named: column.name) == nil {
                 matched.insert(sqlNameKey(previous))
+                renamed[sqlNameKey(previous)] = column.name
                 changes.append(Change(.columnRenamed, table: name, column: column.name, "column \(name).\(previous) renamed to \(column.name)"))
                 continue
             }
@@ -155,14 +158,19 @@ public enum AdditiveRule {
             }
         }
         if table.indexes != before.indexes {
-            let oldUnique = Set(before.indexes.filter(\.unique).map(indexIdentity))
+            func renaming(_ index: SchemaIndex) -> SchemaIndex {
+                var index = index
+                index.columns = index.columns.map { renamed[sqlNameKey($0)] ?? $0 }
+                return index
+            }
+            let oldUnique = Set(before.indexes.filter(\.unique).map { indexIdentity(renaming($0)) })
             let newUnique = Set(table.indexes.filter(\.unique).map(indexIdentity))
             for index in table.indexes where index.unique && !oldUnique.contains(indexIdentity(index)) {
                 changes.append(Change(
                     .uniqueIndexChanged, table: name, column: index.columns.first,
                     "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) added: an older app's writes may break it"))
             }
-            for index in before.indexes where index.unique && !newUnique.contains(indexIdentity(index)) {
+            for index in before.indexes where index.unique && !newUnique.contains(indexIdentity(renaming(index))) {
                 changes.append(Change(
                     .uniqueIndexChanged, table: name, column: index.columns.first,
                     "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) removed: an older app may rely on it"))

@@ -102,7 +102,10 @@ public struct StepInference: Sendable {
             alterations += result.operations
             consumedJoinTables.formUnion(result.collapsedJoinTables)
             if !result.rebuilt {
-                indexOperations += indexChanges(old: oldTable, new: newTable, renamedColumns: result.renamedColumns)
+                indexOperations += indexChanges(old: oldTable, new: newTable, renamedColumns: result.renamedColumns).filter { operation in
+                    if case .dropIndex(let index) = operation { return !result.droppedIndexes.contains(index) }
+                    return true
+                }
             }
         }
         if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons, tables: failingTables)) }
@@ -131,6 +134,7 @@ public struct StepInference: Sendable {
             }
         }
         indexOperations.removeAll { earlyIndexDrops.contains($0) }
+        alterations.removeAll { earlyIndexDrops.contains($0) }
         return .success(earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations)
     }
 
@@ -156,6 +160,8 @@ public struct StepInference: Sendable {
         var rebuilt = false
         var renamedColumns: [String: String] = [:]
         var collapsedJoinTables: [String] = []
+        /// Indexes already dropped with their columns.
+        var droppedIndexes: Set<String> = []
     }
 
     /// The changes of one table that exists at both versions (already renamed to its new name).
@@ -233,10 +239,9 @@ public struct StepInference: Sendable {
         }
         let dropped = old.columns.filter { !matchedOld.contains($0.name) }
         for column in dropped {
-            if old.primaryKey.contains(column.name) || old.foreignKeys.contains(where: { $0.columns.contains(column.name) })
-                || old.indexes.contains(where: { $0.columns.contains(column.name) })
-            {
-                rebuildReasons.append("\(old.name).\(column.name) is removed but is a key or indexed")
+            // An index on it goes first (below); a key cannot be dropped in place.
+            if old.primaryKey.contains(column.name) || old.foreignKeys.contains(where: { $0.columns.contains(column.name) }) {
+                rebuildReasons.append("\(old.name).\(column.name) is removed but is a key")
             }
         }
         // Primary key and foreign keys, compared in the new names.
@@ -263,6 +268,12 @@ public struct StepInference: Sendable {
                 .rebuildTable(TableRebuild(table: new, sourceTable: name, sources: sources, reasons: rebuildReasons, collapsedJoinTables: collapsed))
             ]
             return result
+        }
+        // SQLite refuses to drop an indexed column: its indexes (which the new version cannot have) go first.
+        let droppedNames = Set(dropped.map(\.name))
+        for index in old.indexes.sorted(by: { $0.name < $1.name }) where index.columns.contains(where: droppedNames.contains) {
+            result.operations.append(.dropIndex(index.name))
+            result.droppedIndexes.insert(index.name)
         }
         result.operations += renames.map { .renameColumn(table: name, from: $0.0, to: $0.1) }
         result.operations += adds.map { .addColumn(table: name, column: $0) }
