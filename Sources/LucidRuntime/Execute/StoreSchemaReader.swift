@@ -75,16 +75,7 @@ enum StoreSchemaReader {
                 continue
             }
             if let scope, !scope.contains(table.name.lowercased()) { continue }
-            let foundColumns = Dictionary(uniqueKeysWithValues: found.columns.map { ($0.name.lowercased(), $0) })
-            for column in table.columns {
-                guard let other = foundColumns[column.name.lowercased()] else {
-                    lines.append("table \(table.name): expected column \(describe(column)), found none")
-                    continue
-                }
-                if other.type != column.type || other.notNull != column.notNull || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
-                    lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
-                }
-            }
+            lines += columnProblems(expected: table, found: found)
             let expectedNames = Set(table.columns.map { $0.name.lowercased() })
             for column in found.columns where !expectedNames.contains(column.name.lowercased()) {
                 if tolerated.columns.contains("\(table.name.lowercased()).\(column.name.lowercased())") { continue }
@@ -118,6 +109,22 @@ enum StoreSchemaReader {
         return lines
     }
 
+    /// Each column of `expected` missing from `found` or found with another type, nullability or default.
+    private static func columnProblems(expected table: SchemaTable, found: SchemaTable) -> [String] {
+        var lines: [String] = []
+        let foundColumns = Dictionary(found.columns.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        for column in table.columns {
+            guard let other = foundColumns[column.name.lowercased()] else {
+                lines.append("table \(table.name): expected column \(describe(column)), found none")
+                continue
+            }
+            if other.type != column.type || other.notNull != column.notNull || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
+                lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
+            }
+        }
+        return lines
+    }
+
     /// What an older app at `expected` would find wrong in a newer store's tables: a table or column it
     /// expects that is missing or has another type, nullability, default or primary key, and a column it
     /// does not know that its inserts would leave NULL where NULL is refused. Tables, columns, indexes
@@ -130,16 +137,7 @@ enum StoreSchemaReader {
                 lines.append("table \(table.name): expected, found none")
                 continue
             }
-            let foundColumns = Dictionary(found.columns.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-            for column in table.columns {
-                guard let other = foundColumns[column.name.lowercased()] else {
-                    lines.append("table \(table.name): expected column \(describe(column)), found none")
-                    continue
-                }
-                if other.type != column.type || other.notNull != column.notNull || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
-                    lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
-                }
-            }
+            lines += columnProblems(expected: table, found: found)
             let known = Set(table.columns.map { $0.name.lowercased() })
             for column in found.columns where !known.contains(column.name.lowercased()) && column.notNull && column.defaultSQL == nil {
                 lines.append("table \(table.name): column \(describe(column)) is required without a default")
