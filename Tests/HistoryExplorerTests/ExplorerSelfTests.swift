@@ -18,7 +18,7 @@ struct ExplorerSelfTests {
         var added = 0
         var removed = 0
         var unique = 0
-        for seed in UInt64(70000)..<70060 {
+        for seed in UInt64(70000)..<70200 {
             var generator = HistoryGenerator(seed: seed)
             var workspace = Workspace()
             for release in generator.history().releases { workspace.apply(release) }
@@ -27,8 +27,8 @@ struct ExplorerSelfTests {
                 if indexed && isUnique { unique += 1 }
             }
         }
-        #expect(added > 0 && removed > 0 && unique > 0, "seeds 70000..<70060 add \(added) (\(unique) unique) and remove \(removed) indexes")
-        print("index edits over seeds 70000..<70060: \(added) added (\(unique) unique), \(removed) removed")
+        #expect(added > 0 && removed > 0 && unique > 0, "seeds 70000..<70200 add \(added) (\(unique) unique) and remove \(removed) indexes")
+        print("index edits over seeds 70000..<70200: \(added) added (\(unique) unique), \(removed) removed")
     }
 
     @Test func descriptionsFollowTheEdits() throws {
