@@ -72,8 +72,56 @@ public enum SeedValues {
 
     /// The rows (distinct, in 1...rows) a to-many relationship of row `row` links to: none, one or two
     /// (at most `maxLinks`). `(row, target)` pairs are unique, as a join table's primary key requires.
+    /// `row` may exceed `rows` (a source table seeded with more rows than its target).
     public static func linkedRows(row: Int, rows: Int, maxLinks: Int) -> [Int] {
         let count = min(row % 3, maxLinks, rows)
-        return (0..<max(count, 0)).map { (rows - row + $0) % rows + 1 }
+        return (0..<max(count, 0)).map { (rows - row % rows + $0) % rows + 1 }
+    }
+
+    // MARK: Unique indexes
+
+    /// The value of a column that must be distinct in every row (one column of each unique index, see
+    /// `LucidGenCore.SeedPlan`): the edge value while the edge values are distinct (rows `1...count`
+    /// of a list with a salt rotation are a permutation of it), then a value derived from the row that
+    /// no edge value and no other row takes.
+    public static func distinctString(row: Int, salt: Int) -> String {
+        row <= strings.count ? pick(strings, row: row, salt: salt) : "plain #\(row)"
+    }
+
+    public static func distinctInteger(row: Int, salt: Int) -> Int64 {
+        row <= integers.count ? pick(integers, row: row, salt: salt) : 1_000_000 + Int64(row)
+    }
+
+    public static func distinctDouble(row: Int, salt: Int) -> Double {
+        row <= doubles.count ? pick(doubles, row: row, salt: salt) : 1_000_000.5 + Double(row)
+    }
+
+    /// Beyond the 6 edge floats: `row + 0.25` (≥ 7.25, exact up to 2^22 rows).
+    public static func distinctFloat(row: Int, salt: Int) -> Float {
+        row <= floats.count ? pick(floats, row: row, salt: salt) : Float(row) + 0.25
+    }
+
+    /// ``dateMilliseconds(row:salt:)`` but the epoch once only (in the first 11 rows): the other dates
+    /// grow with the row.
+    public static func distinctDateMilliseconds(row: Int, salt: Int) -> Int64 {
+        let index = row - 1 + salt
+        if index % 11 == 5 && row <= 11 { return 0 }
+        return Int64(1_700_000_000_000) + Int64(index) * 86_461_000 + Int64((index * 37) % 1000)
+    }
+
+    public static func distinctURL(row: Int, salt: Int) -> String {
+        row <= urls.count ? pick(urls, row: row, salt: salt) : "https://example.com/row/\(row)"
+    }
+
+    public static func distinctBytes(row: Int, salt: Int) -> [UInt8] {
+        row <= 4 ? bytes(row: row, salt: salt) : Array("row #\(row)".utf8)
+    }
+
+    /// A unique index whose columns cannot take a distinct value per row (booleans, enumerations, option
+    /// sets): its columns count through the cartesian product of their values, as the digits of the row
+    /// (`divisor` is the product of the counts of the index's columns before this one). The result is the
+    /// `row` to seed the column's type with, salt 0: value `((row - 1) / divisor) % count` of the type.
+    public static func productRow(row: Int, divisor: Int, count: Int) -> Int {
+        ((row - 1) / divisor) % count + 1
     }
 }

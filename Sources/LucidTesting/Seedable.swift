@@ -19,6 +19,17 @@ public protocol Seedable {
     static func seed(row: Int, salt: Int) -> Self
 }
 
+/// A type that can also take a distinct value in every row: the generated migration tests seed one
+/// column of each unique index with ``seedDistinct(row:salt:)`` (the edge values while they are distinct,
+/// then values derived from the row, `LucidSchema.SeedValues.distinct…`, which `lucidgen fixtures`
+/// encodes as SQL too). Booleans, enumerations and option sets have too few values to conform: a unique
+/// index over only such columns is seeded through the cartesian product of their values
+/// (``Seed/product(row:divisor:count:)``).
+public protocol DistinctSeedable: Seedable {
+    /// The value of the property salted `salt` in row `row`, distinct from every other row's.
+    static func seedDistinct(row: Int, salt: Int) -> Self
+}
+
 /// The helpers the generated seeds call. The values and the reference rule are
 /// `LucidSchema.SeedValues`, which `lucidgen fixtures` encodes as SQL too: one definition, two encoders.
 public enum Seed {
@@ -56,21 +67,36 @@ public enum Seed {
     public static func links(row: Int, rows: Int, maxLinks: Int) -> [Int] {
         SeedValues.linkedRows(row: row, rows: rows, maxLinks: maxLinks)
     }
+
+    /// A column of a unique index over booleans, enumerations or option sets: the value of digit
+    /// `((row - 1) / divisor) % count` of the cartesian product of the index's columns.
+    public static func product<T: Seedable>(row: Int, divisor: Int, count: Int) -> T {
+        T.seed(row: SeedValues.productRow(row: row, divisor: divisor, count: count), salt: 0)
+    }
+
+    /// A nullable column of such an index: `nil` beyond row `total` (the rows the product holds), as
+    /// SQLite lets NULLs repeat in a unique index.
+    public static func product<T: Seedable>(row: Int, divisor: Int, count: Int, total: Int) -> T? {
+        row > total ? nil : T.seed(row: SeedValues.productRow(row: row, divisor: divisor, count: count), salt: 0)
+    }
 }
 
-extension String: Seedable {
+extension String: DistinctSeedable {
     /// The edge value of `String` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> String { Seed.pick(Seed.strings, row: row, salt: salt) }
+    public static func seedDistinct(row: Int, salt: Int) -> String { SeedValues.distinctString(row: row, salt: salt) }
 }
 
-extension Int: Seedable {
+extension Int: DistinctSeedable {
     /// The edge value of `Int` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Int { Int(Seed.pick(Seed.integers, row: row, salt: salt)) }
+    public static func seedDistinct(row: Int, salt: Int) -> Int { Int(SeedValues.distinctInteger(row: row, salt: salt)) }
 }
 
-extension Int64: Seedable {
+extension Int64: DistinctSeedable {
     /// The edge value of `Int64` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Int64 { Seed.pick(Seed.integers, row: row, salt: salt) }
+    public static func seedDistinct(row: Int, salt: Int) -> Int64 { SeedValues.distinctInteger(row: row, salt: salt) }
 }
 
 extension Int32: Seedable {
@@ -78,14 +104,16 @@ extension Int32: Seedable {
     public static func seed(row: Int, salt: Int) -> Int32 { Int32(truncatingIfNeeded: Seed.pick(Seed.integers, row: row, salt: salt)) }
 }
 
-extension Double: Seedable {
+extension Double: DistinctSeedable {
     /// The edge value of `Double` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Double { Seed.pick(Seed.doubles, row: row, salt: salt) }
+    public static func seedDistinct(row: Int, salt: Int) -> Double { SeedValues.distinctDouble(row: row, salt: salt) }
 }
 
-extension Float: Seedable {
+extension Float: DistinctSeedable {
     /// The edge value of `Float` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Float { Seed.pick(SeedValues.floats, row: row, salt: salt) }
+    public static func seedDistinct(row: Int, salt: Int) -> Float { SeedValues.distinctFloat(row: row, salt: salt) }
 }
 
 extension Bool: Seedable {
@@ -93,29 +121,43 @@ extension Bool: Seedable {
     public static func seed(row: Int, salt: Int) -> Bool { SeedValues.bool(row: row, salt: salt) }
 }
 
-extension Date: Seedable {
+extension Date: DistinctSeedable {
     /// Dates 1 day, 1 minute and 1 second apart, with milliseconds, around 2023 (and the epoch).
     public static func seed(row: Int, salt: Int) -> Date {
         Date(timeIntervalSince1970: TimeInterval(SeedValues.dateMilliseconds(row: row, salt: salt)) / 1000)
     }
+
+    public static func seedDistinct(row: Int, salt: Int) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(SeedValues.distinctDateMilliseconds(row: row, salt: salt)) / 1000)
+    }
 }
 
-extension URL: Seedable {
+extension URL: DistinctSeedable {
     /// The edge value of `URL` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> URL {
         URL(string: Seed.pick(SeedValues.urls, row: row, salt: salt))!
     }
+
+    public static func seedDistinct(row: Int, salt: Int) -> URL { URL(string: SeedValues.distinctURL(row: row, salt: salt))! }
 }
 
-extension Data: Seedable {
+extension Data: DistinctSeedable {
     /// The edge value of `Data` for this row and property (see ``Seed``).
     public static func seed(row: Int, salt: Int) -> Data { Data(SeedValues.bytes(row: row, salt: salt)) }
+    public static func seedDistinct(row: Int, salt: Int) -> Data { Data(SeedValues.distinctBytes(row: row, salt: salt)) }
 }
 
 extension Optional: Seedable where Wrapped: Seedable {
     /// `nil` on every third row, the wrapped type's seed otherwise.
     public static func seed(row: Int, salt: Int) -> Wrapped? {
         SeedValues.isNull(row: row, salt: salt) ? nil : Wrapped.seed(row: row, salt: salt)
+    }
+}
+
+extension Optional: DistinctSeedable where Wrapped: DistinctSeedable {
+    /// `nil` on every third row (NULLs may repeat in a unique index), the wrapped type's distinct value otherwise.
+    public static func seedDistinct(row: Int, salt: Int) -> Wrapped? {
+        SeedValues.isNull(row: row, salt: salt) ? nil : Wrapped.seedDistinct(row: row, salt: salt)
     }
 }
 

@@ -17,16 +17,18 @@ struct ExplorerSelfTests {
     @Test func theGeneratorDrawsIndexEditsThatApply() {
         var added = 0
         var removed = 0
-        for seed in UInt64(70000)..<70060 {
+        var unique = 0
+        for seed in UInt64(70000)..<70200 {
             var generator = HistoryGenerator(seed: seed)
             var workspace = Workspace()
             for release in generator.history().releases { workspace.apply(release) }
-            for case .setIndexed(_, _, let indexed) in workspace.applied.values.joined() {
+            for case .setIndexed(_, _, let indexed, let isUnique) in workspace.applied.values.joined() {
                 if indexed { added += 1 } else { removed += 1 }
+                if indexed && isUnique { unique += 1 }
             }
         }
-        #expect(added > 0 && removed > 0, "seeds 70000..<70060 add \(added) and remove \(removed) indexes")
-        print("index edits over seeds 70000..<70060: \(added) added, \(removed) removed")
+        #expect(added > 0 && removed > 0 && unique > 0, "seeds 70000..<70200 add \(added) (\(unique) unique) and remove \(removed) indexes")
+        print("index edits over seeds 70000..<70200: \(added) added (\(unique) unique), \(removed) removed")
     }
 
     @Test func descriptionsFollowTheEdits() throws {

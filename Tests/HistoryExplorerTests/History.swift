@@ -117,9 +117,10 @@ enum Edit: Sendable, CustomStringConvertible {
     case ignoreChecks(entity: Int, property: Int)
     /// `ignore_migration_checks: true` on this version's history item.
     case ignoreEntityChecks(Int)
-    /// `"indexed": true` added to (or removed from) a scalar property in place: the released snapshot
-    /// keeps what the version had. Never `unique`: seeded rows repeat values (edge values, defaults).
-    case setIndexed(entity: Int, property: Int, indexed: Bool)
+    /// `"indexed": true` (or `"unique": true`) added to, changed on or removed from a scalar property in
+    /// place: the released snapshot keeps what the version had. `unique` only where the seeds keep it
+    /// (``Workspace/canBeUnique(_:)``): the seeders give one column of each unique index distinct values.
+    case setIndexed(entity: Int, property: Int, indexed: Bool, unique: Bool = false)
     /// A history item for this version without any change.
     case touch(Int)
 
@@ -138,7 +139,7 @@ enum Edit: Sendable, CustomStringConvertible {
         case .setDefault(let entity, let property, let defaultJSON): "set default of #\(entity).#\(property) to \(defaultJSON ?? "none")"
         case .ignoreChecks(let entity, let property): "ignore checks on #\(entity).#\(property)"
         case .ignoreEntityChecks(let entity): "ignore checks on #\(entity)"
-        case .setIndexed(let entity, let property, let indexed): "\(indexed ? "index" : "unindex") #\(entity).#\(property)"
+        case .setIndexed(let entity, let property, let indexed, let unique): "\(indexed ? (unique ? "make unique" : "index") : "unindex") #\(entity).#\(property)"
         case .touch(let key): "history item for #\(key) without change"
         }
     }
@@ -150,7 +151,7 @@ enum Edit: Sendable, CustomStringConvertible {
         case .removeEntity: []
         case .renameEntity(let key, _), .touch(let key), .ignoreEntityChecks(let key): [key]
         case .addProperty(let entity, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _, _), .changeType(let entity, _, _),
-            .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _), .setIndexed(let entity, _, _):
+            .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _), .setIndexed(let entity, _, _, _):
             [entity]
         }
     }

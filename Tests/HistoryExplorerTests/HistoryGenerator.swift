@@ -195,11 +195,16 @@ struct HistoryGenerator {
             spec.defaultJSON = nil
             return .addProperty(entity: entity.key, spec)
         case 13:
-            // Seeded rows repeat values, so the explorer indexes without uniqueness.
+            // Unique where the seeders keep it (`Workspace.canBeUnique`), else a plain index.
             let scalars = properties.filter { if case .scalar = $0.kind { true } else { false } }
             guard !scalars.isEmpty else { return .touch(entity.key) }
             let chosen = pick(scalars)
-            return .setIndexed(entity: entity.key, property: chosen.key, indexed: !chosen.indexed)
+            let uniqueAllowed = Workspace.canBeUnique(chosen)
+            if chosen.indexed {
+                if uniqueAllowed && chance(50) { return .setIndexed(entity: entity.key, property: chosen.key, indexed: true, unique: !chosen.unique) }
+                return .setIndexed(entity: entity.key, property: chosen.key, indexed: false)
+            }
+            return .setIndexed(entity: entity.key, property: chosen.key, indexed: true, unique: uniqueAllowed && chance(50))
         default: return .touch(entity.key)
         }
     }

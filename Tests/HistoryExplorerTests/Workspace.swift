@@ -28,6 +28,20 @@ struct Workspace: Sendable {
         var typeHistory: [TypeHistoryItem] = []
         /// `"indexed": true`.
         var indexed = false
+        /// `"unique": true` (with `indexed`).
+        var unique = false
+    }
+
+    /// The scalar types whose seeded values stay distinct: 12 edge values or more (6 for floats), more
+    /// than a release's fixture holds (`Explorer.fixtureRows`), then values derived from the row.
+    static let distinctScalars: Set<String> = ["string", "int", "double", "float", "date", "seconds", "milliseconds", "color"]
+
+    /// Whether `"unique": true` keeps every store of the history migratable: a scalar seeded with distinct
+    /// values (the seeders' rule), never converted in place (a conversion may merge values), and present
+    /// since its entity's first version, or nullable without a default (older rows get NULL, not one default).
+    static func canBeUnique(_ property: Property) -> Bool {
+        guard case .scalar(let name) = property.kind, distinctScalars.contains(name) else { return false }
+        return property.changedAt == nil && property.typeHistory.isEmpty && (property.addedAt == nil || (property.nullable && property.defaultJSON == nil))
     }
 
     struct TypeHistoryItem: Sendable {
@@ -244,6 +258,8 @@ struct Workspace: Sendable {
                 let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
             else { return false }
             let property = entities[index].properties[p]
+            // A unique column keeps its seeded values: a conversion, a default or NULLs made required could merge them.
+            if property.unique { return false }
             guard property.removedAt == nil, property.addedAt != version, property.changedAt != version, property.kind != kind,
                 TypeChanges.isAllowed(from: property.kind, to: kind), property.defaultJSON == nil || !kind.isRelationship
             else { return false }
@@ -265,6 +281,8 @@ struct Workspace: Sendable {
                 let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
             else { return false }
             let property = entities[index].properties[p]
+            // A unique column keeps its seeded values: a conversion, a default or NULLs made required could merge them.
+            if property.unique { return false }
             guard property.removedAt == nil, property.addedAt != version, property.changedAt != version, property.nullable != nullable else { return false }
             if case .toMany = property.kind { return false }
             if !nullable && defaultJSON == nil && property.defaultJSON == nil { return false }
@@ -281,6 +299,8 @@ struct Workspace: Sendable {
                 let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
             else { return false }
             let property = entities[index].properties[p]
+            // A unique column keeps its seeded values: a conversion, a default or NULLs made required could merge them.
+            if property.unique { return false }
             guard property.removedAt == nil, property.addedAt != version, property.changedAt != version, !property.kind.isRelationship,
                 property.defaultJSON != defaultJSON, defaultJSON != nil || property.nullable
             else { return false }
@@ -309,13 +329,17 @@ struct Workspace: Sendable {
             entities[index].history[item].ignoreChecks = true
             return true
 
-        case .setIndexed(let key, let propertyKey, let indexed):
+        case .setIndexed(let key, let propertyKey, let indexed, let unique):
             guard let index = index(of: key), entities[index].removedAt == nil, !isLocked(entities[index]),
                 let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
             else { return false }
             let property = entities[index].properties[p]
-            guard property.removedAt == nil, property.indexed != indexed, case .scalar = property.kind else { return false }
+            let unique = indexed && unique
+            guard property.removedAt == nil, property.indexed != indexed || property.unique != unique, case .scalar = property.kind,
+                !unique || Self.canBeUnique(property)
+            else { return false }
             entities[index].properties[p].indexed = indexed
+            entities[index].properties[p].unique = unique
             return true
 
         case .touch(let key):
@@ -354,7 +378,11 @@ struct Workspace: Sendable {
                 var parts = ["\"name\": \(json(property.name))", "\"property_type\": \(typeJSON(property.kind))"]
                 if property.nullable { parts.append("\"nullable\": true") }
                 if let value = property.defaultJSON { parts.append("\"default_value\": \(value)") }
-                if property.indexed { parts.append("\"indexed\": true") }
+                if property.unique {
+                    parts.append("\"unique\": true")
+                } else if property.indexed {
+                    parts.append("\"indexed\": true")
+                }
                 if let added = property.addedAt { parts.append("\"added_at_version\": \(json(added))") }
                 if let removed = property.removedAt { parts.append("\"removed_at_version\": \(json(removed))") }
                 if let previous = property.previousName { parts.append("\"previous_name\": \(json(previous))") }

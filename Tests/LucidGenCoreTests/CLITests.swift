@@ -137,6 +137,40 @@ import Testing
         }
     }
 
+    /// `fixtures --rows 40` on the compiled SeedGraphs project (Tests/SeedGraphs), whose 2.0 has unique
+    /// indexes over a string, an int, a date, a url, data, a double, a float, (bool, string), an enum
+    /// alone (`tier`: 3 levels, so 3 rows) and (nullable enum, bool): SQLite's unique indexes accept every
+    /// row, the unique columns are distinct, and the references point at seeded rows.
+    @Test func fixturesKeepUniqueIndexesUnique() throws {
+        let project = try TestProject.copy(of: repositoryRoot.appendingPathComponent("Tests/SeedGraphs"))
+        defer { project.remove() }
+        let output = project.root.appendingPathComponent("unique.sqlite").path
+        let result = try run(lucidgenBinary, ["fixtures", "--config", project.configPath, "--rows", "40", "--output", output])
+        #expect(result.status == 0, "\(result.error)")
+        let queue = try DatabaseQueue(path: output)
+        defer { try? queue.close() }
+        try queue.read { db in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE 'CREATE UNIQUE%'") == 11)
+            #expect(try ["member", "tier", "slot", "employee"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 } == [40, 3, 40, 40])
+            for column in ["email", "number", "joined", "photo", "ratio", "weight"] {
+                #expect(try Int.fetchOne(db, sql: "SELECT count(DISTINCT \(column)) FROM member") == 40, "member.\(column)")
+            }
+            let homepages = try Row.fetchOne(db, sql: "SELECT count(DISTINCT homepage), count(homepage) FROM member")!
+            #expect(homepages[0] as Int == homepages[1] as Int && (homepages[1] as Int) > 20)
+            let badges = try Row.fetchOne(db, sql: "SELECT count(DISTINCT badge), count(badge) FROM employee")!
+            #expect(badges[0] as Int == badges[1] as Int && (badges[1] as Int) > 20)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT DISTINCT active, handle FROM member)") == 40)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(DISTINCT handle) FROM member") == 40)
+            #expect(Set(try String.fetchAll(db, sql: "SELECT level FROM tier")) == ["bronze", "silver", "gold"])
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT DISTINCT day, open FROM slot WHERE day IS NOT NULL)") == 14)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM slot WHERE day IS NOT NULL") == 14)
+            #expect(try Int.fetchOne(db, sql: "SELECT max(tier) FROM member") == 3)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM tier_members WHERE source_id > 3") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM tier_members") == 3, "tier 1 links one member, tier 2 two, tier 3 none")
+            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+        }
+    }
+
     @Test func fixturesPlanMigrateAndCleanupOnTheExample() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

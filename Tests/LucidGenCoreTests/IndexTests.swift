@@ -126,6 +126,33 @@ import Testing
         ])
     }
 
+    /// A unique index whose columns cannot take a distinct value per row is legitimate (one row per
+    /// category): a located note says how the seeders keep it (fewer rows, or NULL beyond the
+    /// combinations); an index with a string, a to-one or the identifier gets none.
+    @Test func aUniqueIndexOverFewValuesIsANote() throws {
+        let json = Self.person(
+            Self.names + #"""
+                , { "name": "category", "property_type": "category", "unique": true },
+                { "name": "day", "property_type": "category", "nullable": true }, { "name": "flag", "property_type": "bool" }
+                """#,
+            extra: #"""
+
+                "indexes": [{ "properties": ["day", "flag"], "unique": true }, { "properties": ["flag", "last_name"], "unique": true }],
+            """#)
+        let project = try TestProject(files: [
+            ".entities/person.json": json, ".entities/Subtypes/category.json": #"{ "name": "category", "cases": ["a", "b", "c"] }"#,
+        ], config: Self.config(current: "1.0"))
+        defer { project.remove() }
+        let result = try project.generate()
+        let notes = result.diagnostics.filter { $0.severity == .note && $0.message.contains("unique index") }
+            .map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "?") \($0.path ?? "") \($0.message)" }
+        #expect(notes == [
+            "7:114 $.properties[2].unique unique index (category) of 'person' allows only 3 rows (one per combination of its values): the generated migration tests and `lucidgen fixtures` seed at most 3 rows of 'person', and references to it point at those rows",
+            "4:17 $.indexes[0] unique index (day, flag) of 'person' has only 6 combinations of values: the generated migration tests and `lucidgen fixtures` seed each once, then NULL in day (NULLs may repeat in a unique index)",
+        ], "\(notes)")
+        #expect(FixtureRows(model: result.model).seedPlans(at: SchemaVersion("1.0"))["person"]?.rowLimit == 3)
+    }
+
     @Test func badIndexesAreLocatedErrors() throws {
         let json = Self.person(
             Self.names + #", { "name": "crew", "property_type": { "entity_name": "person", "association": "to_many" }, "indexed": true }"#,

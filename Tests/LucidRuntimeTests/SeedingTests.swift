@@ -74,9 +74,40 @@ enum SeedGraphs {
         "Subtypes/shape.json": #"{ "name": "shape", "properties": [{ "name": "select", "property_type": "string" }, { "name": "at", "property_type": "date", "nullable": true }, { "name": "list", "property_type": "[int]" }, { "name": "kind", "property_type": "kind" }] }"#,
     ]
 
+    /// Unique indexes: one over each type that can take a distinct value per row, one over (bool,
+    /// string), one over an enumeration alone (`tier`: 3 rows at most, which `member.tier` and the links
+    /// point at) and one over a nullable enumeration and a bool (`slot`: NULL beyond the 14 pairs).
+    static let unique: [String: String] = [
+        "member.json": #"""
+            { "name": "member", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "indexes": [{ "properties": ["active", "handle"], "unique": true }],
+              "properties": [
+                { "name": "email", "property_type": "string", "unique": true }, { "name": "number", "property_type": "int", "unique": true },
+                { "name": "joined", "property_type": "date", "unique": true }, { "name": "active", "property_type": "bool" },
+                { "name": "handle", "property_type": "string" }, { "name": "homepage", "property_type": "url", "nullable": true, "unique": true },
+                { "name": "photo", "property_type": "data", "unique": true }, { "name": "ratio", "property_type": "double", "unique": true },
+                { "name": "weight", "property_type": "float", "unique": true }, { "name": "color", "property_type": "color", "unique": true },
+                { "name": "tier", "property_type": { "entity_name": "tier", "association": "to_one" } },
+                { "name": "tiers", "property_type": { "entity_name": "tier", "association": "to_many" } } ] }
+            """#,
+        "tier.json": #"""
+            { "name": "tier", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "level", "property_type": "level", "unique": true }, { "name": "title", "property_type": "string" },
+                             { "name": "members", "property_type": { "entity_name": "member", "association": "to_many" } }] }
+            """#,
+        "slot.json": #"""
+            { "name": "slot", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "indexes": [{ "properties": ["day", "open"], "unique": true }],
+              "properties": [{ "name": "day", "property_type": "weekday", "nullable": true }, { "name": "open", "property_type": "bool" },
+                             { "name": "tier", "property_type": { "entity_name": "tier", "association": "to_one" }, "nullable": true }] }
+            """#,
+        "Subtypes/level.json": #"{ "name": "level", "cases": ["bronze", "silver", "gold"] }"#,
+        "Subtypes/weekday.json": #"{ "name": "weekday", "cases": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] }"#,
+    ]
+
     static let all: [(String, [String: String])] = [
         ("forward", forward), ("selfReference", selfReference), ("requiredSelfReference", requiredSelfReference),
-        ("requiredCycle", requiredCycle), ("mixedCycle", mixedCycle), ("hostile", hostile),
+        ("requiredCycle", requiredCycle), ("mixedCycle", mixedCycle), ("hostile", hostile), ("unique", unique),
     ]
 }
 
@@ -90,7 +121,8 @@ enum SeedGraphs {
         defer { folder.remove() }
         let fixtures = FixtureRows(model: model)
         for schema in model.schemas {
-            for rows in [0, 1, 2, 3, 12] {
+            let plans = fixtures.seedPlans(at: schema.version)
+            for rows in [0, 1, 2, 3, 12, 40] {
                 let path = folder.path("\(name)-\(schema.version)-\(rows).sqlite")
                 let database = try LucidStore.create(atPath: path, versions: model.schemas, version: schema.version)
                 let seeded = fixtures.rows(at: schema.version, rows: rows)
@@ -102,7 +134,8 @@ enum SeedGraphs {
                     }
                     return (counts, try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)
                 }
-                #expect(counts.allSatisfy { $0 == rows } && broken == 0, "\(name) at \(schema.version), \(rows) rows")
+                let expected = fixtures.shapes(at: schema.version).map { plans[$0.entityName]?.rows(rows) ?? rows }
+                #expect(counts == expected && broken == 0, "\(name) at \(schema.version), \(rows) rows")
                 try database.close()
                 let migrated = try LucidStore.open(atPath: path, versions: model.schemas)
                 let brokenAfter = try migrated.read { db throws -> Int in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
@@ -281,5 +314,105 @@ extension SampleShape: Seedable {
                 #expect(normalized(typedRow[column]) == normalized(untypedRow[column]), "column \(column) of row \(typedRow["id"] ?? .null)")
             }
         }
+    }
+}
+
+/// Unique indexes: one column of each is seeded with values distinct per row (`SeedValues.distinct…`,
+/// `DistinctSeedable.seedDistinct`), or the index's columns count through the product of their values
+/// (`SeedValues.productRow`, `Seed.product`): one rule, two encoders (see `SeedPlan`).
+@Suite struct UniqueSeedTests {
+    @Test func distinctValuesKeepTheEdgeValuesThenNeverRepeat() {
+        let rows = Array(1...300)
+        for salt in 0...13 {
+            let strings = rows.map { String.seedDistinct(row: $0, salt: salt) }
+            #expect(Set(strings).count == rows.count)
+            #expect(Array(strings.prefix(12)) == (1...12).map { String.seed(row: $0, salt: salt) }, "the 12 edge strings first")
+            #expect(strings == rows.map { SeedValues.distinctString(row: $0, salt: salt) })
+            let ints = rows.map { Int.seedDistinct(row: $0, salt: salt) }
+            #expect(Set(ints).count == rows.count && Array(ints.prefix(12)) == (1...12).map { Int.seed(row: $0, salt: salt) })
+            #expect(rows.map { Int64.seedDistinct(row: $0, salt: salt) } == rows.map { SeedValues.distinctInteger(row: $0, salt: salt) })
+            let doubles = rows.map { Double.seedDistinct(row: $0, salt: salt) }
+            #expect(Set(doubles).count == rows.count && Array(doubles.prefix(12)) == (1...12).map { Double.seed(row: $0, salt: salt) })
+            let floats = rows.map { Float.seedDistinct(row: $0, salt: salt) }
+            #expect(Set(floats).count == rows.count && Array(floats.prefix(6)) == (1...6).map { Float.seed(row: $0, salt: salt) })
+            let dates = rows.map { Date.seedDistinct(row: $0, salt: salt) }
+            #expect(Set(dates).count == rows.count && Array(dates.prefix(11)) == (1...11).map { Date.seed(row: $0, salt: salt) })
+            #expect(dates.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } == rows.map { SeedValues.distinctDateMilliseconds(row: $0, salt: salt) })
+            let urls = rows.map { URL.seedDistinct(row: $0, salt: salt).absoluteString }
+            #expect(Set(urls).count == rows.count && Array(urls.prefix(4)) == (1...4).map { URL.seed(row: $0, salt: salt).absoluteString })
+            let data = rows.map { Data.seedDistinct(row: $0, salt: salt) }
+            #expect(Set(data).count == rows.count && Array(data.prefix(4)) == (1...4).map { Data.seed(row: $0, salt: salt) })
+            // Optional: nil on the usual rows, distinct values on the others.
+            let optional = rows.compactMap { String?.seedDistinct(row: $0, salt: salt) }
+            #expect(Set(optional).count == optional.count && optional.count == rows.count { !SeedValues.isNull(row: $0, salt: salt) })
+        }
+    }
+
+    /// `Seed.product`: the columns of a unique index over small types count through every combination.
+    @Test func productCountsThroughEveryCombination() {
+        let pairs = (1...4).map { row -> String in
+            let kind: SampleKind = Seed.product(row: row, divisor: 1, count: 2)
+            let flag: Bool = Seed.product(row: row, divisor: 2, count: 2)
+            return "\(kind)/\(flag)"
+        }
+        #expect(Set(pairs).count == 4)
+        let nullable: [SampleKind?] = (1...6).map { Seed.product(row: $0, divisor: 1, count: 2, total: 2) }
+        #expect(nullable == [.largeOne, .small, nil, nil, nil, nil], "the cases in their declared (sorted) order, then NULL")
+    }
+
+    /// `FixtureRows`' SQL for the unique graph, 40 rows: the unique columns are distinct (SQLite's unique
+    /// indexes accepted them) and hold exactly the typed seeds' values.
+    @Test func fixtureRowsAndTypedSeedsAgreeOnUniqueColumns() throws {
+        let model = try resolveModel(SeedGraphs.unique)
+        let version = SchemaVersion("1.0")
+        let fixtures = FixtureRows(model: model)
+        let rows = 40
+        let plans = fixtures.seedPlans(at: version)
+        #expect(plans["tier"]?.rowLimit == 3 && plans["slot"]?.rowLimit == nil && plans["member"]?.rowLimit == nil)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let untyped = try LucidStore.create(atPath: folder.path("untyped.sqlite"), versions: model.schemas, version: version)
+        try SeedWriter.write(untyped, statements: fixtures.insertStatements(at: version, rows: rows))
+        let member = try #require(fixtures.shapes(at: version).first { $0.entityName == "member" })
+        func salt(_ name: String) -> Int { FixtureRows.salt(ofPropertyAt: member.properties.firstIndex { $0.name == name }!) }
+        let columns = ["email", "number", "joined", "handle", "homepage", "photo", "ratio", "weight", "color"]
+        let typed = try DatabaseQueue()
+        try typed.write { db in
+            try db.execute(sql: "CREATE TABLE member (id INTEGER, \(columns.joined(separator: ", ")))")
+            for row in 1...rows {
+                let values: [(any DatabaseValueConvertible)?] = [
+                    row, String.seedDistinct(row: row, salt: salt("email")), Int.seedDistinct(row: row, salt: salt("number")),
+                    Date.seedDistinct(row: row, salt: salt("joined")), String.seedDistinct(row: row, salt: salt("handle")),
+                    URL?.seedDistinct(row: row, salt: salt("homepage")), Data.seedDistinct(row: row, salt: salt("photo")),
+                    Double.seedDistinct(row: row, salt: salt("ratio")), Float.seedDistinct(row: row, salt: salt("weight")),
+                    String.seedDistinct(row: row, salt: salt("color")),
+                ]
+                try db.execute(
+                    sql: "INSERT INTO member VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))",
+                    arguments: StatementArguments(values))
+            }
+        }
+        let select = "SELECT id, \(columns.joined(separator: ", ")) FROM member ORDER BY id"
+        let expected = try typed.read { db in try Row.fetchAll(db, sql: select) }
+        let found = try untyped.read { db in try Row.fetchAll(db, sql: select) }
+        #expect(expected.count == rows && found == expected)
+        try untyped.read { db in
+            for column in columns {
+                let (distinct, nonNull) = try #require(try Row.fetchOne(db, sql: "SELECT count(DISTINCT \(column)), count(\(column)) FROM member").map { ($0[0] as Int, $0[1] as Int) })
+                #expect(distinct == nonNull && nonNull == (column == "homepage" ? (1...rows).count { !SeedValues.isNull(row: $0, salt: salt("homepage")) } : rows), "\(column)")
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT DISTINCT active, handle FROM member)") == rows)
+            // One row per tier level (3), and member.tier and the links point at those rows.
+            let levels = try String.fetchAll(db, sql: "SELECT level FROM tier ORDER BY id")
+            #expect(levels.count == 3 && Set(levels) == ["bronze", "silver", "gold"])
+            #expect(try Int.fetchOne(db, sql: "SELECT max(tier) FROM member") == 3)
+            #expect(try Int.fetchOne(db, sql: "SELECT max(target_id) FROM member_tiers") == 3)
+            // slot: the 14 (day, open) pairs, then NULL days; `open` as the typed seeds make it.
+            let slots = try Row.fetchAll(db, sql: "SELECT day, open FROM slot ORDER BY id")
+            #expect(slots.count == rows && slots.prefix(14).map { "\($0[0] as String)/\($0[1] as Bool)" }.count == Set(slots.prefix(14).map { "\($0[0] as String)/\($0[1] as Bool)" }).count)
+            #expect(slots.dropFirst(14).allSatisfy { ($0[0] as String?) == nil })
+            #expect(slots.enumerated().allSatisfy { ($0.element[1] as Bool) == (Seed.product(row: $0.offset + 1, divisor: 7, count: 2) as Bool) })
+        }
+        try untyped.close()
     }
 }

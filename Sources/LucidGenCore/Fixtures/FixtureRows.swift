@@ -13,9 +13,12 @@ import LucidSchema
 /// `LucidTesting.SeedWriter` does). `rows` may be 0 (no statements: an empty store at that version).
 public struct FixtureRows {
     public let model: ResolvedModel
+    /// Every entity's unique indexes at every schema version (property current names), for ``SeedPlan``.
+    let uniqueIndexes: [String: [(SchemaVersion, [String])]]
 
     public init(model: ResolvedModel) {
         self.model = model
+        self.uniqueIndexes = Self.uniqueIndexes(of: model)
     }
 
     /// The entity shapes in force at a schema version.
@@ -63,9 +66,12 @@ public struct FixtureRows {
     public func forEachRow<Failure: Error>(at version: SchemaVersion, rows: Int, _ body: (Row) throws(Failure) -> Void) throws(Failure) {
         guard rows > 0 else { return }
         let shapes = shapes(at: version)
+        let plans = seedPlans(at: version)
         func target(_ entity: String) -> EntityShape? { shapes.first { $0.entityName == entity } }
+        func rowCount(_ entity: String) -> Int { plans[entity]?.rows(rows) ?? rows }
         for shape in shapes {
-            for row in 1...rows {
+            let plan = plans[shape.entityName] ?? SeedPlan()
+            for row in 1...rowCount(shape.entityName) {
                 var columns = [shape.identifier.column]
                 var values = [identifierLiteral(shape.identifier.storage, row: row)]
                 for (index, property) in shape.properties.enumerated() {
@@ -73,14 +79,26 @@ public struct FixtureRows {
                     case .toMany: continue
                     case .toOne(let entity, _, _):
                         guard let target = target(entity) else { continue }
+                        let targetRows = rowCount(entity)
                         let referenced = property.nullable
-                            ? SeedValues.optionalReferencedRow(row: row, rows: rows) : SeedValues.referencedRow(row: row, rows: rows)
+                            ? SeedValues.optionalReferencedRow(row: row, rows: targetRows) : SeedValues.referencedRow(row: row, rows: targetRows)
                         columns.append(property.column)
                         values.append(referenced.map { identifierLiteral(target.identifier.storage, row: $0) } ?? "NULL")
                     case .value:
                         let salt = Self.salt(ofPropertyAt: index)
                         columns.append(property.column)
-                        values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : valueLiteral(property, row: row, salt: salt))
+                        switch plan.rules[property.currentName] {
+                        case nil:
+                            values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : valueLiteral(property, row: row, salt: salt))
+                        case .distinct?:
+                            values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : distinctLiteral(property, row: row, salt: salt))
+                        case .product(let divisor, let count, let nullBeyond)?:
+                            if let nullBeyond, row > nullBeyond {
+                                values.append("NULL")
+                            } else {
+                                values.append(valueLiteral(property, row: SeedValues.productRow(row: row, divisor: divisor, count: count), salt: 0))
+                            }
+                        }
                     }
                 }
                 try body(Row(table: shape.tableName, columns: columns, values: values))
@@ -90,8 +108,8 @@ public struct FixtureRows {
             for property in shape.properties {
                 guard case .toMany(let entity, _, _, let joinTable, let targetStorage, _) = property.kind, target(entity) != nil else { continue }
                 let maxLinks = maxLinks(property, of: shape)
-                for row in 1...rows {
-                    for linked in SeedValues.linkedRows(row: row, rows: rows, maxLinks: maxLinks) {
+                for row in 1...rowCount(shape.entityName) {
+                    for linked in SeedValues.linkedRows(row: row, rows: rowCount(entity), maxLinks: maxLinks) {
                         try body(Row(
                             table: joinTable, columns: [LinkTable.sourceColumn, LinkTable.targetColumn],
                             values: [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: linked)]))
@@ -117,6 +135,20 @@ public struct FixtureRows {
         let type = property.typeDescription
         if type.hasPrefix("[") { return quoteLiteral(jsonValue(typeName: type, row: row, salt: salt)) }
         return scalarLiteral(typeName: type, row: row, salt: salt)
+    }
+
+    /// The value of a column seeded distinct per row (``SeedPlan/Rule/distinct``).
+    func distinctLiteral(_ property: PropertyShape, row: Int, salt: Int) -> String {
+        switch ScalarType(name: property.typeDescription) {
+        case .string?, .color?: return quoteLiteral(SeedValues.distinctString(row: row, salt: salt))
+        case .int?: return "\(SeedValues.distinctInteger(row: row, salt: salt))"
+        case .double?, .seconds?, .milliseconds?: return realLiteral(SeedValues.distinctDouble(row: row, salt: salt))
+        case .float?: return realLiteral(Double(SeedValues.distinctFloat(row: row, salt: salt)))
+        case .date?: return quoteLiteral(Self.storedDate(milliseconds: SeedValues.distinctDateMilliseconds(row: row, salt: salt)))
+        case .url?: return quoteLiteral(Self.storedURL(SeedValues.distinctURL(row: row, salt: salt)))
+        case .data?: return "X'" + SeedValues.distinctBytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
+        case .bool?, nil: return valueLiteral(property, row: row, salt: salt)
+        }
     }
 
     func scalarLiteral(typeName: String, row: Int, salt: Int) -> String {

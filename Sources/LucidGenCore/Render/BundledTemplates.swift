@@ -452,7 +452,7 @@ enum {{seedsName}} {
 
     static func {{function}}(_ db: Database, rows: Int) throws {
 {{#record}}
-        for row in 1...rows {
+        for row in 1...{{rowCount}} {
             {{^superseded}}_ = {{/superseded}}try {{typeName}}(
 {{#arguments}}
                 {{label}}: {{value}}{{^last}},{{/last}}
@@ -460,8 +460,8 @@ enum {{seedsName}} {
             ).insert{{^superseded}}ed{{/superseded}}(db)
         }
 {{#links}}
-        for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: {{maxLinks}}) {
+        for row in 1...{{rowCount}} {
+            for target in Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}}) {
                 try {{linkType}}(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
             }
         }

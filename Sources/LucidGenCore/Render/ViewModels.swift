@@ -187,15 +187,21 @@ struct ViewModels {
         var seeders: [[String: Any]] = []
         var open: [String: Int] = [:]  // function name → its range's index in `seeders`
         var previous: SchemaVersion?
-        var bodies: [String: (record: [String: Any], key: String)] = [:]  // by record type: each is rendered once
+        // By record type and seed plan (the unique indexes at and after a version): each is rendered once.
+        var bodies: [String: (record: [String: Any], key: String)] = [:]
         for version in model.versions {
             var used: [String] = []
+            let plans = fixtures.seedPlans(at: version)
+            let limits = plans.compactMapValues(\.rowLimit)
             for shape in fixtures.shapes(at: version) {
-                let rendered = bodies[shape.typeName] ?? {
-                    let record = seedRecord(shape, fixtures: fixtures)
+                let plan = plans[shape.entityName] ?? SeedPlan()
+                let cacheKey = limits.isEmpty && plan.isEmpty
+                    ? shape.typeName : "\(shape.typeName)|\(plan)|\(limits.sorted { $0.key < $1.key })"
+                let rendered = bodies[cacheKey] ?? {
+                    let record = seedRecord(shape, plan: plan, limits: limits, fixtures: fixtures)
                     return (record, Self.seedBodyKey(record))
                 }()
-                bodies[shape.typeName] = rendered
+                bodies[cacheKey] = rendered
                 let (record, body) = rendered
                 let name: String
                 if let existing = functionNames[body] {
@@ -288,7 +294,10 @@ struct ViewModels {
 
     /// How the generated tests seed one record type: its initialiser's arguments (edge values, references
     /// to other seeded rows) and the links of its to-many relationships.
-    private func seedRecord(_ shape: EntityShape, fixtures: FixtureRows) -> [String: Any] {
+    /// `plan` keeps the table's unique indexes unique (``SeedPlan``); `limits` are the row counts of the
+    /// tables seeded with fewer rows than asked (references to them point at those rows).
+    private func seedRecord(_ shape: EntityShape, plan: SeedPlan, limits: [String: Int], fixtures: FixtureRows) -> [String: Any] {
+        func rowCount(_ entity: String) -> String { limits[entity].map { "min(rows, \($0))" } ?? "rows" }
         let parameters = (self.shape(shape)["properties"] as? [[String: Any]] ?? []).map { $0["swiftName"] as! String }
         var expressions: [String: String] = [:]
         if case .property(let key) = shape.identifier.kind {
@@ -301,26 +310,41 @@ struct ViewModels {
             let swiftName = Naming.swiftIdentifier(property.swiftName)
             switch property.kind {
             case .value:
-                if expressions[swiftName] == nil { expressions[swiftName] = ".seed(row: row, salt: \(FixtureRows.salt(ofPropertyAt: index)))" }
-            case .toOne:
+                guard expressions[swiftName] == nil else { continue }
+                let salt = FixtureRows.salt(ofPropertyAt: index)
+                switch plan.rules[property.currentName] {
+                case nil: expressions[swiftName] = ".seed(row: row, salt: \(salt))"
+                case .distinct?: expressions[swiftName] = ".seedDistinct(row: row, salt: \(salt))"
+                case .product(let divisor, let count, let nullBeyond)?:
+                    expressions[swiftName] = property.nullable
+                        ? "Seed.product(row: row, divisor: \(divisor), count: \(count), total: \(nullBeyond ?? Int.max))"
+                        : "Seed.product(row: row, divisor: \(divisor), count: \(count))"
+                }
+            case .toOne(let entity, _, _):
                 expressions[swiftName] = property.nullable
-                    ? "Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }"
-                    : "Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }"
-            case .toMany:
-                links.append(["linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": fixtures.maxLinks(property, of: shape)])
+                    ? "Seed.optionalReference(row: row, rows: \(rowCount(entity))) { Seed.identifier(row: $0) }"
+                    : "Seed.reference(row: row, rows: \(rowCount(entity))) { Seed.identifier(row: $0) }"
+            case .toMany(let entity, _, _, _, _, _):
+                links.append([
+                    "linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": fixtures.maxLinks(property, of: shape),
+                    "rowCount": rowCount(shape.entityName), "targetRows": rowCount(entity),
+                ])
             }
         }
         var arguments = parameters.map { ["label": Self.argumentLabel($0), "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
         if !arguments.isEmpty { arguments[arguments.count - 1]["last"] = true }
-        return ["typeName": shape.typeName, "arguments": arguments, "links": links, "superseded": !newestTypeNames.contains(shape.typeName)]
+        return [
+            "typeName": shape.typeName, "arguments": arguments, "links": links, "superseded": !newestTypeNames.contains(shape.typeName),
+            "rowCount": rowCount(shape.entityName),
+        ]
     }
 
     /// What a seeding function's body says, as one string: two versions share a function only when
     /// their bodies are equal.
     private static func seedBodyKey(_ record: [String: Any]) -> String {
         let arguments = (record["arguments"] as! [[String: Any]]).map { "\($0["label"]!)=\($0["value"]!)" }
-        let links = (record["links"] as! [[String: Any]]).map { "\($0["linkType"]!)/\($0["maxLinks"]!)" }
-        return "\(record["typeName"]!)(\(arguments.joined(separator: ",")))\(links.joined(separator: ","))"
+        let links = (record["links"] as! [[String: Any]]).map { "\($0["linkType"]!)/\($0["maxLinks"]!)/\($0["rowCount"]!)/\($0["targetRows"]!)" }
+        return "\(record["typeName"]!)\(record["rowCount"]!)(\(arguments.joined(separator: ",")))\(links.joined(separator: ","))"
     }
 
     /// An argument label: keywords need no backticks there (Swift warns about them), except these three.

@@ -154,8 +154,47 @@ struct ShapeBuilder {
                 continue
             }
             accepted.append(spec)
+            if spec.unique { noteSmallUniqueIndex(spec, of: entity, &diagnostics) }
         }
         timeline.indexes = accepted
+    }
+
+    /// A unique index none of whose columns can take a distinct value per row (only booleans,
+    /// enumerations, option sets or JSON values) holds only so many rows: the seeders (`SeedPlan`) count
+    /// through every combination of its values, then seed NULL in its nullable columns, or seed only that
+    /// many rows of the table. Legitimate (one row per category), so a note, located on the index.
+    private func noteSmallUniqueIndex(_ spec: IndexDescription, of entity: EntityDescription, _ diagnostics: inout DiagnosticCollector) {
+        var combinations = 1
+        var nullable: [String] = []
+        for name in spec.properties {
+            if case .property(let key) = entity.identifier.kind, key == name { return }
+            guard let property = entity.properties.first(where: { $0.name == name }) else { return }
+            let count: Int
+            switch property.type {
+            case .scalar(.bool): count = 2
+            case .scalar: return  // a distinct value per row
+            case .relationship: return  // references are a permutation of the target's rows
+            case .array: count = 1
+            case .subtype(let type):
+                switch subtypes[type]?.kind {
+                case .enumeration(let cases)?: count = max(cases.count, 1)
+                case .optionSet(let options)?: count = 1 << min(options.count, 62)
+                case .structure?, nil: count = 1
+                }
+            }
+            combinations = SeedPlan.saturatingMultiply(combinations, count)
+            if property.nullable || property.lazy { nullable.append(name) }
+        }
+        let index = "(\(spec.properties.joined(separator: ", ")))"
+        if nullable.isEmpty {
+            diagnostics.note(
+                "unique index \(index) of '\(entity.name)' allows only \(combinations) rows (one per combination of its values): the generated migration tests and `lucidgen fixtures` seed at most \(combinations) rows of '\(entity.name)', and references to it point at those rows",
+                at: spec.location, path: spec.path)
+        } else {
+            diagnostics.note(
+                "unique index \(index) of '\(entity.name)' has only \(combinations) combinations of values: the generated migration tests and `lucidgen fixtures` seed each once, then NULL in \(nullable.joined(separator: ", ")) (NULLs may repeat in a unique index)",
+                at: spec.location, path: spec.path)
+        }
     }
 
     /// The default name of an index: `<table>_<column>_…_index`, or `…_unique`.

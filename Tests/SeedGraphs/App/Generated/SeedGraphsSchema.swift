@@ -8,7 +8,7 @@ import LucidRuntime
 public enum SeedGraphsSchema: SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
     public static let newestVersion = SchemaVersion("2.0")
-    public static let newestChecksum = "0387dc5bfb54cae4714a73344f9f2394e99f6a06ae685e4751a0d9d2bfcb9de0"
+    public static let newestChecksum = "34de3100a78188f06365aa56e6a4ee36f2635cc3c3f8112d530e1a3d285ab739"
 
     public static let versions: [Schema] = [
         version1_0,
@@ -18,7 +18,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [String] = [
         "2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499",
-        "0387dc5bfb54cae4714a73344f9f2394e99f6a06ae685e4751a0d9d2bfcb9de0",
+        "34de3100a78188f06365aa56e6a4ee36f2635cc3c3f8112d530e1a3d285ab739",
     ]
 
     /// Schema version 1.0 (checksum `2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499`).
@@ -33,7 +33,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
             table_team_members_1,
         ])
 
-    /// Schema version 2.0 (checksum `0387dc5bfb54cae4714a73344f9f2394e99f6a06ae685e4751a0d9d2bfcb9de0`): `table_employee_2` since 1.0.
+    /// Schema version 2.0 (checksum `34de3100a78188f06365aa56e6a4ee36f2635cc3c3f8112d530e1a3d285ab739`): `table_employee_2`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1` since 1.0.
     ///
     /// ```sql
     /// CREATE TABLE "a" ("id" INTEGER PRIMARY KEY, "b" INTEGER NOT NULL, "label" TEXT NOT NULL, FOREIGN KEY ("b") REFERENCES "b"("id") ON DELETE CASCADE);
@@ -43,16 +43,34 @@ public enum SeedGraphsSchema: SchemaRegistry {
     /// CREATE TABLE "employee" ("id" INTEGER PRIMARY KEY NOT NULL, "badge" INTEGER, "manager" INTEGER, "name" TEXT NOT NULL, "team" TEXT NOT NULL, FOREIGN KEY ("team") REFERENCES "team"("id") ON DELETE CASCADE, FOREIGN KEY ("manager") REFERENCES "employee"("id") ON DELETE SET NULL);
     /// CREATE INDEX "employee_team_index" ON "employee" ("team");
     /// CREATE INDEX "employee_manager_index" ON "employee" ("manager");
+    /// CREATE UNIQUE INDEX "employee_badge_unique" ON "employee" ("badge");
     /// CREATE TABLE "employee_mentors" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "employee"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
     /// CREATE INDEX "employee_mentors_target_index" ON "employee_mentors" ("target_id");
+    /// CREATE TABLE "member" ("id" INTEGER PRIMARY KEY NOT NULL, "active" INTEGER NOT NULL, "email" TEXT NOT NULL, "handle" TEXT NOT NULL, "homepage" TEXT, "joined" TEXT NOT NULL, "number" INTEGER NOT NULL, "photo" BLOB NOT NULL, "ratio" REAL NOT NULL, "tier" INTEGER NOT NULL, "weight" REAL NOT NULL, FOREIGN KEY ("tier") REFERENCES "tier"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "member_tier_index" ON "member" ("tier");
+    /// CREATE UNIQUE INDEX "member_email_unique" ON "member" ("email");
+    /// CREATE UNIQUE INDEX "member_number_unique" ON "member" ("number");
+    /// CREATE UNIQUE INDEX "member_joined_unique" ON "member" ("joined");
+    /// CREATE UNIQUE INDEX "member_homepage_unique" ON "member" ("homepage");
+    /// CREATE UNIQUE INDEX "member_photo_unique" ON "member" ("photo");
+    /// CREATE UNIQUE INDEX "member_ratio_unique" ON "member" ("ratio");
+    /// CREATE UNIQUE INDEX "member_weight_unique" ON "member" ("weight");
+    /// CREATE UNIQUE INDEX "member_active_handle_unique" ON "member" ("active", "handle");
+    /// CREATE TABLE "slot" ("id" INTEGER PRIMARY KEY NOT NULL, "day" TEXT, "member" INTEGER, "open" INTEGER NOT NULL, FOREIGN KEY ("member") REFERENCES "member"("id") ON DELETE SET NULL);
+    /// CREATE INDEX "slot_member_index" ON "slot" ("member");
+    /// CREATE UNIQUE INDEX "slot_day_open_unique" ON "slot" ("day", "open");
     /// CREATE TABLE "team" ("id" TEXT PRIMARY KEY NOT NULL, "lead" INTEGER NOT NULL, "title" TEXT NOT NULL, FOREIGN KEY ("lead") REFERENCES "employee"("id") ON DELETE CASCADE);
     /// CREATE INDEX "team_lead_index" ON "team" ("lead");
     /// CREATE TABLE "team_members" ("source_id" TEXT NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "team"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
     /// CREATE INDEX "team_members_target_index" ON "team_members" ("target_id");
+    /// CREATE TABLE "tier" ("id" INTEGER PRIMARY KEY NOT NULL, "level" TEXT NOT NULL, "title" TEXT NOT NULL);
+    /// CREATE UNIQUE INDEX "tier_level_unique" ON "tier" ("level");
+    /// CREATE TABLE "tier_members" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "tier"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "member"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "tier_members_target_index" ON "tier_members" ("target_id");
     /// ```
     static let version2_0: Schema = Schema(
         version: SchemaVersion("2.0"), basedOn: version1_0,
-        replacing: [table_employee_2])
+        replacing: [table_employee_2, table_member_1, table_slot_1, table_tier_1, table_tier_members_1])
 
     /// Table `a` (versions 1.0 to 2.0).
     static let table_a_1: SchemaTable = SchemaTable(json: #"""
@@ -115,6 +133,50 @@ public enum SeedGraphsSchema: SchemaRegistry {
             {"name":"manager","notNull":false,"type":"INTEGER","valueType":"to_one"},
             {"name":"name","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"team","notNull":true,"type":"TEXT","valueType":"to_one"}],
-         "foreignKeys": [{"columns":["team"],"onDelete":"CASCADE","table":"team","tableColumns":["id"]},{"columns":["manager"],"onDelete":"SET NULL","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["team"],"name":"employee_team_index","unique":false},{"columns":["manager"],"name":"employee_manager_index","unique":false}]}
+         "foreignKeys": [{"columns":["team"],"onDelete":"CASCADE","table":"team","tableColumns":["id"]},{"columns":["manager"],"onDelete":"SET NULL","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["team"],"name":"employee_team_index","unique":false},{"columns":["manager"],"name":"employee_manager_index","unique":false},{"columns":["badge"],"name":"employee_badge_unique","unique":true}]}
+        """#)
+
+    /// Table `member` (version 2.0).
+    static let table_member_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "member", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"active","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"email","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"handle","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"homepage","notNull":false,"type":"TEXT","valueType":"url"},
+            {"name":"joined","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"number","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"photo","notNull":true,"type":"BLOB","valueType":"data"},
+            {"name":"ratio","notNull":true,"type":"REAL","valueType":"double"},
+            {"name":"tier","notNull":true,"type":"INTEGER","valueType":"to_one"},
+            {"name":"weight","notNull":true,"type":"REAL","valueType":"float"}],
+         "foreignKeys": [{"columns":["tier"],"onDelete":"CASCADE","table":"tier","tableColumns":["id"]}], "indexes": [{"columns":["tier"],"name":"member_tier_index","unique":false},{"columns":["email"],"name":"member_email_unique","unique":true},{"columns":["number"],"name":"member_number_unique","unique":true},{"columns":["joined"],"name":"member_joined_unique","unique":true},{"columns":["homepage"],"name":"member_homepage_unique","unique":true},{"columns":["photo"],"name":"member_photo_unique","unique":true},{"columns":["ratio"],"name":"member_ratio_unique","unique":true},{"columns":["weight"],"name":"member_weight_unique","unique":true},{"columns":["active","handle"],"name":"member_active_handle_unique","unique":true}]}
+        """#)
+
+    /// Table `slot` (version 2.0).
+    static let table_slot_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "slot", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"day","notNull":false,"type":"TEXT","valueType":"enum weekday"},
+            {"name":"member","notNull":false,"type":"INTEGER","valueType":"to_one"},
+            {"name":"open","notNull":true,"type":"INTEGER","valueType":"bool"}],
+         "foreignKeys": [{"columns":["member"],"onDelete":"SET NULL","table":"member","tableColumns":["id"]}], "indexes": [{"columns":["member"],"name":"slot_member_index","unique":false},{"columns":["day","open"],"name":"slot_day_open_unique","unique":true}]}
+        """#)
+
+    /// Table `tier` (version 2.0).
+    static let table_tier_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "tier", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"level","notNull":true,"type":"TEXT","valueType":"enum tier_level"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": [{"columns":["level"],"name":"tier_level_unique","unique":true}]}
+        """#)
+
+    /// Table `tier_members` (version 2.0).
+    static let table_tier_members_1: SchemaTable = SchemaTable(json: #"""
+        {"name": "tier_members", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"INTEGER"},
+            {"name":"target_id","notNull":true,"type":"INTEGER"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"tier","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"member","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"tier_members_target_index","unique":false}]}
         """#)
 }

@@ -47,8 +47,12 @@ struct SeedGraphsMigrationTests {
             EntityNaming(table: "b", entity: "B", properties: ["id": "id", "label": "label", "next": "next"]),
             EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             EntityNaming(table: "employee", entity: "Employee", properties: ["id": "id", "name": "name", "team": "team", "manager": "manager", "badge": "badge"]),
+            EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "tier": "tier"]),
+            EntityNaming(table: "slot", entity: "Slot", properties: ["id": "id", "day": "day", "open": "open", "member": "member"]),
             EntityNaming(table: "team_members", entity: "Team.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             EntityNaming(table: "team", entity: "Team", properties: ["id": "id", "title": "title", "lead": "lead"]),
+            EntityNaming(table: "tier_members", entity: "Tier.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            EntityNaming(table: "tier", entity: "Tier", properties: ["id": "id", "level": "level", "title": "title"]),
         ],
         exclusions: [
         ],
@@ -57,8 +61,12 @@ struct SeedGraphsMigrationTests {
             .records(B_1_0.self, entity: "B"),
             .records(Employee_2_0.MentorsLink.self, entity: "Employee.mentors"),
             .records(Employee_2_0.self, entity: "Employee"),
+            .records(Member_2_0.self, entity: "Member"),
+            .records(Slot_2_0.self, entity: "Slot"),
             .records(Team_1_0.MembersLink.self, entity: "Team.members"),
             .records(Team_1_0.self, entity: "Team"),
+            .records(Tier_2_0.MembersLink.self, entity: "Tier.members"),
+            .records(Tier_2_0.self, entity: "Tier"),
         ])
 
     @Test("a store seeded at each version migrates to 2.0 with every value as expected", arguments: ["1.0", "2.0"])
@@ -97,6 +105,9 @@ enum SeedGraphsMigrationSeeds {
         VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedEmployee_1_0),
         VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedTeam_1_0),
         VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedEmployee_2_0),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedMember_2_0),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedSlot_2_0),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedTier_2_0),
     ]
 
     static func seed(version: String, _ db: Database, rows: Int) throws {
@@ -161,7 +172,7 @@ enum SeedGraphsMigrationSeeds {
                 name: .seed(row: row, salt: 1),
                 team: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 manager: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                badge: .seed(row: row, salt: 5)
+                badge: .seedDistinct(row: row, salt: 5)
             ).inserted(db)
         }
         for row in 1...rows {
@@ -170,4 +181,52 @@ enum SeedGraphsMigrationSeeds {
             }
         }
     }
+
+    static func seedMember_2_0(_ db: Database, rows: Int) throws {
+        for row in 1...rows {
+            _ = try Member_2_0(
+                id: Seed.identifier(row: row),
+                email: .seedDistinct(row: row, salt: 1),
+                number: .seedDistinct(row: row, salt: 2),
+                joined: .seedDistinct(row: row, salt: 3),
+                active: .seed(row: row, salt: 4),
+                handle: .seedDistinct(row: row, salt: 5),
+                photo: .seedDistinct(row: row, salt: 7),
+                ratio: .seedDistinct(row: row, salt: 8),
+                weight: .seedDistinct(row: row, salt: 9),
+                tier: Seed.reference(row: row, rows: min(rows, 3)) { Seed.identifier(row: $0) },
+                homepage: .seedDistinct(row: row, salt: 6)
+            ).inserted(db)
+        }
+    }
+
+    static func seedSlot_2_0(_ db: Database, rows: Int) throws {
+        for row in 1...rows {
+            _ = try Slot_2_0(
+                id: Seed.identifier(row: row),
+                open: Seed.product(row: row, divisor: 7, count: 2),
+                day: Seed.product(row: row, divisor: 1, count: 7, total: 14),
+                member: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }
+            ).inserted(db)
+        }
+    }
+
+    static func seedTier_2_0(_ db: Database, rows: Int) throws {
+        for row in 1...min(rows, 3) {
+            _ = try Tier_2_0(
+                id: Seed.identifier(row: row),
+                level: Seed.product(row: row, divisor: 1, count: 3),
+                title: .seed(row: row, salt: 2)
+            ).inserted(db)
+        }
+        for row in 1...min(rows, 3) {
+            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try Tier_2_0.MembersLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            }
+        }
+    }
 }
+
+extension TierLevel: Seedable {}
+
+extension Weekday: Seedable {}
