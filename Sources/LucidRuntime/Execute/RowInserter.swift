@@ -1,6 +1,7 @@
 import Dispatch
 import GRDB
 import GRDBSQLite
+import LucidSchema
 
 /// One prepared `INSERT` run once per row with values bound straight to SQLite, for the row-by-row
 /// rebuilds (the rows-and-dictionaries path, and typed records wider than an SQL function's arguments).
@@ -23,40 +24,6 @@ struct RowInserter {
         count = Int(sqlite3_bind_parameter_count(sqlite))
     }
 
-    /// Binds `value` to the parameter at `index` (0-based) for the next `insert()`.
-    func bind(_ value: DatabaseValue, at index: Int) throws {
-        let parameter = Int32(index + 1)
-        let code: Int32
-        switch value.storage {
-        case .null:
-            code = sqlite3_bind_null(sqlite, parameter)
-        case .int64(let integer):
-            code = sqlite3_bind_int64(sqlite, parameter, integer)
-        case .double(let real):
-            code = sqlite3_bind_double(sqlite, parameter, real)
-        case .string(var text):
-            code = text.withUTF8 { bytes in
-                if let base = bytes.baseAddress, bytes.count > 0 {
-                    sqlite3_bind_text64(
-                        sqlite, parameter, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
-                        rowInserterTransient, UInt8(SQLITE_UTF8))
-                } else {
-                    // A non-nil pointer: an empty string is text, not NULL.
-                    sqlite3_bind_text(sqlite, parameter, "", 0, rowInserterTransient)
-                }
-            }
-        case .blob(let data):
-            code = data.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress, bytes.count > 0 {
-                    sqlite3_bind_blob64(sqlite, parameter, base, sqlite3_uint64(bytes.count), rowInserterTransient)
-                } else {
-                    sqlite3_bind_zeroblob(sqlite, parameter, 0)
-                }
-            }
-        }
-        if code != SQLITE_OK { throw error(code) }
-    }
-
     /// Runs the statement with the values bound since the last call, then leaves every parameter NULL.
     func insert() throws {
         let code = sqlite3_step(sqlite)
@@ -69,18 +36,6 @@ struct RowInserter {
     fileprivate func error(_ code: Int32) -> DatabaseError {
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
         return DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)), message: message, sql: statement.sql)
-    }
-}
-
-private var rowInserterTransient: sqlite3_destructor_type { unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self) }
-
-extension String {
-    /// SQLite's comparison of identifiers: equal when only the case of ASCII letters differs (no copies).
-    func isEqualIgnoringASCIICase(_ other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        return zip(utf8, other.utf8).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
-        }
     }
 }
 
@@ -98,6 +53,14 @@ struct EncodedRows: Sendable {
     init(capacity: Int) {
         kinds.reserveCapacity(capacity)
         numbers.reserveCapacity(capacity)
+    }
+
+    /// Empties it for reuse, keeping its storage (a row-by-row path encodes every row into one value).
+    mutating func removeAll() {
+        kinds.removeAll(keepingCapacity: true)
+        numbers.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        dropped = 0
     }
 
     mutating func append(_ value: DatabaseValue) {
@@ -209,14 +172,14 @@ final class RowTransformBatch: @unchecked Sendable {
                             if let index = columns.firstIndex(of: key) {
                                 slots[index] = value
                                 exact[index] = true
-                            } else if let index = columns.firstIndex(where: { key.isEqualIgnoringASCIICase($0) }), !exact[index] {
+                            } else if let index = columns.firstIndex(where: { sameSQLName(key, $0) }), !exact[index] {
                                 slots[index] = value
                             }
                         }
                         for value in slots { encoded.append(value) }
                     } else {
                         for column in columns {
-                            encoded.append(new[column] ?? new.first { $0.key.isEqualIgnoringASCIICase(column) }?.value ?? .null)
+                            encoded.append(new[column] ?? new.first { sameSQLName($0.key, column) }?.value ?? .null)
                         }
                     }
                 }

@@ -275,6 +275,7 @@ struct StepExecutor {
         let rows = try Row.fetchCursor(
             db, sql: "SELECT rowid, \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(source)) ORDER BY rowid")
         var values = [DatabaseValue](repeating: .null, count: columns.count)
+        var encoded = EncodedRows(capacity: targets.count)
         var done = 0
         var dropped = 0
         while let row = try rows.next() {
@@ -286,11 +287,12 @@ struct StepExecutor {
                 try transform.convert(MigrationRow(databaseValues: buffer.baseAddress!, context: context), &output)
             }
             if keep {
+                encoded.removeAll()
                 for index in targets.indices {
-                    try insert.bind(context.slots[index].databaseValue, at: index)
+                    encoded.append(context.slots[index].databaseValue)
                     context.slots[index] = .null
                 }
-                try insert.insert()
+                try insert.insert(encoded)
             } else {
                 dropped += 1
             }
