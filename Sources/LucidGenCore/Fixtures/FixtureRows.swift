@@ -23,10 +23,7 @@ public struct FixtureRows {
 
     /// The entity shapes in force at a schema version.
     public func shapes(at version: SchemaVersion) -> [EntityShape] {
-        model.entities.compactMap { entity in
-            if let removed = entity.removedAtVersion, version >= removed { return nil }
-            return entity.shapes.last { $0.version <= version }
-        }
+        model.entities.compactMap { $0.shape(at: version) }
     }
 
     /// The salt of a shape's property `index`: the generated seeds pass the same one to `.seed(row:salt:)`.

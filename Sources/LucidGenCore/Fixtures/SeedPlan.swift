@@ -156,8 +156,7 @@ extension FixtureRows {
         for schema in model.schemas where schema.tables.contains(where: { $0.indexes.contains(where: \.unique) }) {
             var byTable: [String: EntityShape] = [:]
             for entity in model.entities {
-                if let removed = entity.removedAtVersion, schema.version >= removed { continue }
-                if let shape = entity.shapes.last(where: { $0.version <= schema.version }) { byTable[shape.tableName] = shape }
+                if let shape = entity.shape(at: schema.version) { byTable[shape.tableName] = shape }
             }
             for table in schema.tables {
                 guard let shape = byTable[table.name] else { continue }

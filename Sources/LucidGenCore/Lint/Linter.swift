@@ -83,11 +83,6 @@ public struct Linter {
 
     // MARK: One step
 
-    private func shape(of entity: ResolvedEntity, at version: SchemaVersion) -> EntityShape? {
-        if let removed = entity.removedAtVersion, removed <= version { return nil }
-        return entity.shapes.last { $0.version <= version }
-    }
-
     private func description(of entity: String) -> EntityDescription? {
         descriptions.first { $0.name == entity }
     }
@@ -108,8 +103,8 @@ public struct Linter {
         var findings: [LintFinding] = []
         let appCode = model.customSteps.first { $0.from == from && $0.to == to }
         for entity in model.entities {
-            let old = shape(of: entity, at: from)
-            let new = shape(of: entity, at: to)
+            let old = entity.shape(at: from)
+            let new = entity.shape(at: to)
             guard let old else { continue }
             let name = entity.name
             guard let new else {
@@ -256,7 +251,7 @@ public struct Linter {
     }
 
     private func owner(ofTable table: String, at version: SchemaVersion) -> String? {
-        model.entities.first { entity in shape(of: entity, at: version).map { sameSQLName($0.tableName, table) } ?? false }?.name
+        model.entities.first { entity in entity.shape(at: version).map { sameSQLName($0.tableName, table) } ?? false }?.name
     }
 
     /// The entity (and property) whose table (and column) a change names, at either version of the step.
@@ -265,7 +260,7 @@ public struct Linter {
         var tableOwner: String?
         for version in [new, old] {
             for entity in model.entities {
-                guard let shape = shape(of: entity, at: version) else { continue }
+                guard let shape = entity.shape(at: version) else { continue }
                 if sameSQLName(shape.tableName, table) {
                     tableOwner = tableOwner ?? entity.name
                     guard let column = change.column else { return (entity.name, nil) }

@@ -34,6 +34,12 @@ public struct ResolvedEntity: Sendable {
 
     /// The newest shape, unless the entity was removed.
     public var newest: EntityShape? { removedAtVersion == nil ? shapes.last : nil }
+
+    /// The shape in force at a schema version: nil before the entity exists and from its removal on.
+    public func shape(at version: SchemaVersion) -> EntityShape? {
+        if let removedAtVersion, version >= removedAtVersion { return nil }
+        return shapes.last { $0.version <= version }
+    }
 }
 
 /// Stores from versions `from ..< before` are not checked for `property` (nil: the whole entity).
