@@ -19,12 +19,13 @@ struct StoreCommandOptions: ParsableArguments {
     /// the CLI and the app plan the same path): the versions up to `--to`, and the steps that need the
     /// app's code (declared to the planner, which routes through them but cannot run them here).
     func resolve() throws -> (versions: [Schema], stages: [ExplicitStage]) {
-        let (versions, stages, _) = try resolveAndLint()
+        let (versions, stages, _) = try resolve(lint: false)
         return (versions, stages)
     }
 
-    /// ``resolve()``, plus the lint findings of the steps up to `--to` as `plan --format markdown` lists them.
-    func resolveAndLint() throws -> (versions: [Schema], stages: [ExplicitStage], findings: [String]) {
+    /// ``resolve()``; with `lint`, also the lint findings of the steps up to `--to` as
+    /// `plan --format markdown` lists them (empty without: `migrate`, `status` and text plans lint nothing).
+    func resolve(lint: Bool) throws -> (versions: [Schema], stages: [ExplicitStage], findings: [String]) {
         let model: ResolvedModel
         let input: LoadedInput
         do {
@@ -43,7 +44,7 @@ struct StoreCommandOptions: ParsableArguments {
         }
         let stages = model.customSteps.filter { $0.to <= target }
             .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
-        let findings = Linter(model: model, descriptions: input.entities).run().findings.filter { $0.to <= target }.map { finding in
+        let findings = !lint ? [] : Linter(model: model, descriptions: input.entities).run().findings.filter { $0.to <= target }.map { finding in
             "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
         }
         return (model.schemas.filter { $0.version <= target }, stages, findings)
@@ -84,7 +85,7 @@ struct Plan: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
-        let (versions, stages, findings) = try options.resolveAndLint()
+        let (versions, stages, findings) = try options.resolve(lint: format == .markdown)
         let newest = versions[versions.count - 1].version
         let planner: MigrationPlanner
         let edges: [MigrationEdge]
