@@ -243,7 +243,7 @@ struct ShapeBuilder {
                 let current = table.indexes[index]
                 guard let old = before.indexes.first(where: { old in
                     old.unique == current.unique && old.name != current.name && old.columns.map({ newName[$0] ?? "" }) == current.columns
-                        && !(before.foreignKeys.contains { $0.columns == old.columns } && old.name == "\(before.name)_\(old.columns[0])_index")
+                        && !(before.foreignKeys.contains { $0.columns == old.columns } && old.name == Self.defaultIndexName(table: before.name, columns: old.columns, unique: false))
                 }), !taken.contains(sqlNameKey(old.name))
                 else { continue }
                 taken.remove(sqlNameKey(current.name))
@@ -534,7 +534,7 @@ struct ShapeBuilder {
                     }
                     columns.append(column)
                     foreignKeys.append(SchemaForeignKey(columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: property.nullable ? .setNull : .cascade))
-                    indexes.append(SchemaIndex(name: "\(shape.tableName)_\(property.column)_index", columns: [property.column]))
+                    indexes.append(SchemaIndex(name: Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false), columns: [property.column]))
                 case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _):
                     let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
                     let oldJoin = previousProperty.flatMap { old -> String? in
