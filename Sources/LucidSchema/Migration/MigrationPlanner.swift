@@ -108,16 +108,20 @@ public struct MigrationPlanner: Sendable {
         guard let path = PathFinder.shortestPath(from: start, to: end, edges: graph.edges) else {
             throw .noRoute(from: source, to: targetVersion, blocked: graph.blocked)
         }
-        return path.map { edge in
-            let from = versions[edge.from].version
-            let to = versions[edge.to].version
-            if edge.explicit {
-                let stage = graph.explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!
-                let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: stage.transformed).get()) ?? []
-                return MigrationStep(from: from, to: to, kind: .explicit(stage.label), operations: operations)
-            }
-            return MigrationStep(from: from, to: to, kind: .inferred, operations: graph.inferred[edge.from]![edge.to]!)
+        return path.map { step(for: $0, in: graph) }
+    }
+
+    /// The step an edge of `graph` is: an explicit stage with the operations inferable around it, or an
+    /// inferred edge with its operations.
+    private func step(for edge: PathFinder.Edge, in graph: PlannerGraph) -> MigrationStep {
+        let from = versions[edge.from].version
+        let to = versions[edge.to].version
+        if edge.explicit {
+            let stage = graph.explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!
+            let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: stage.transformed).get()) ?? []
+            return MigrationStep(from: from, to: to, kind: .explicit(stage.label), operations: operations)
         }
+        return MigrationStep(from: from, to: to, kind: .inferred, operations: graph.inferred[edge.from]![edge.to]!)
     }
 
     /// The edges of the version graph that ``plan(from:to:)`` searches between `source` (default: the
@@ -143,14 +147,8 @@ public struct MigrationPlanner: Sendable {
         return graph.edges.filter { $0.from >= start && $0.to <= end }
             .sorted { ($0.from, $0.to, $0.explicit ? 0 : 1) < ($1.from, $1.to, $1.explicit ? 0 : 1) }
             .map { edge in
-                let from = versions[edge.from].version
-                let to = versions[edge.to].version
-                if edge.explicit {
-                    let stage = graph.explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!
-                    let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: stage.transformed).get()) ?? []
-                    return MigrationEdge(from: from, to: to, kind: .explicit(stage.label), operations: operations, cost: edge.cost, spannedVersions: edge.to - edge.from - 1)
-                }
-                return MigrationEdge(from: from, to: to, kind: .inferred, operations: graph.inferred[edge.from]![edge.to]!, cost: edge.cost, spannedVersions: edge.to - edge.from - 1)
+                let step = step(for: edge, in: graph)
+                return MigrationEdge(from: step.from, to: step.to, kind: step.kind, operations: step.operations, cost: edge.cost, spannedVersions: edge.to - edge.from - 1)
             }
     }
 
