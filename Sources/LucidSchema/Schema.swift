@@ -163,12 +163,19 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     /// True when the column is new at this version although the table's previous version had a column of
     /// the same name (renamed or removed at this version): it is not that column.
     public var reusesName: Bool?
+    /// For an element of a composite that replaces a struct stored as JSON at this version: the JSON text
+    /// column (at the previous version) whose member at ``jsonPath`` becomes this column's value.
+    public var extractedFrom: String?
+    /// The SQLite JSON path of the member in ``extractedFrom`` (`$.primary`, `$.accent.red`).
+    public var jsonPath: String?
 
     public init(
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
         convertedFromJoinTable: String? = nil, valueType: String? = nil, lossyConversionFrom: String? = nil,
-        reusesName: Bool? = nil
+        reusesName: Bool? = nil, extractedFrom: String? = nil, jsonPath: String? = nil
     ) {
+        self.extractedFrom = extractedFrom
+        self.jsonPath = jsonPath
         self.name = name
         self.type = type
         self.notNull = notNull

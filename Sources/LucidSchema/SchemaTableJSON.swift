@@ -86,7 +86,7 @@ enum TableJSONReader {
     private static func column(_ reader: inout Reader) throws -> SchemaColumn {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: String?, lossyConversionFrom: String?
-        var reusesName: Bool?
+        var reusesName: Bool?, extractedFrom: String?, jsonPath: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -101,13 +101,15 @@ enum TableJSONReader {
             case "valueType": valueType = try reader.optionalString()
             case "lossyConversionFrom": lossyConversionFrom = try reader.optionalString()
             case "reusesName": reusesName = try reader.optionalBool()
+            case "extractedFrom": extractedFrom = try reader.optionalString()
+            case "jsonPath": jsonPath = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
         return SchemaColumn(
             name: try required(name, "name", reader), type: try required(type, "type", reader), notNull: try required(notNull, "notNull", reader),
             defaultSQL: defaultSQL, renamedFrom: renamedFrom, convertedFromJoinTable: convertedFromJoinTable, valueType: valueType,
-            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName)
+            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath)
     }
 
     private static func foreignKey(_ reader: inout Reader) throws -> SchemaForeignKey {

@@ -205,6 +205,10 @@ struct ExpectedMigration {
                                 }
                             }
                             values[column] = value.isNull ? fills[column] ?? value : value
+                        case .jsonMember(_, let name, let path)?:
+                            // A struct stored as JSON became a composite: the member's value, as `json_extract` reads it.
+                            let value = Self.jsonMember(row[name] ?? .null, path: path, valueType: target.table(named: table.name)?.column(named: column)?.valueType)
+                            values[column] = value.isNull ? fills[column] ?? value : value
                         case .table(let join)?:
                             // A to-many relationship became to-one: the single link (more would fail the migration).
                             let key = sourceKey.flatMap { row[$0] } ?? .null
@@ -222,11 +226,76 @@ struct ExpectedMigration {
                     guard let target = row[column], !target.isNull else { return nil }
                     return [LinkTable.sourceColumn: row[ownerKey] ?? .null, LinkTable.targetColumn: target]
                 }
-            case nil:
+            case .jsonMember?, nil:  // a table's origin is a table or a column
                 result.tables[table.name] = []
             }
         }
         return result
+    }
+
+    /// The member at `path` (`$.a.b`) of JSON text, computed in Swift as SQLite's `json_extract` gives it
+    /// (strings as text, integers as integers, other numbers as reals, booleans as 1/0, anything missing
+    /// or null as NULL), then as the column stores it: a date's milliseconds since 1970 as GRDB's date text.
+    static func jsonMember(_ json: DatabaseValue, path: String, valueType: String?) -> DatabaseValue {
+        guard case .string(let text) = json.storage, var value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return .null }
+        for key in path.dropFirst(2).split(separator: ".") {
+            guard case .object(let object) = value, let member = object[String(key)] else { return .null }
+            value = member
+        }
+        let extracted: DatabaseValue
+        switch value {
+        case .string(let string): extracted = string.databaseValue
+        case .bool(let flag): extracted = (flag ? 1 : 0).databaseValue
+        case .integer(let integer): extracted = integer.databaseValue
+        case .real(let real): extracted = real.databaseValue
+        case .null, .object, .array: return .null
+        }
+        guard valueType == "date", case .int64(let milliseconds) = extracted.storage else {
+            if valueType == "date", case .double(let milliseconds) = extracted.storage { return dateText(milliseconds: milliseconds).databaseValue }
+            return extracted
+        }
+        return dateText(milliseconds: Double(milliseconds)).databaseValue
+    }
+
+    /// A JSON value, told apart as SQLite's JSON functions tell them apart.
+    private enum JSONValue: Decodable {
+        case null, bool(Bool), integer(Int64), real(Double), string(String), array, object([String: JSONValue])
+
+        init(from decoder: any Decoder) throws {
+            if var array = try? decoder.unkeyedContainer() {
+                while !array.isAtEnd { _ = try array.decode(JSONValue.self) }
+                self = .array
+                return
+            }
+            if let object = try? decoder.container(keyedBy: AnyKey.self) {
+                var members: [String: JSONValue] = [:]
+                for key in object.allKeys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+                self = .object(members)
+                return
+            }
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() { self = .null }
+            else if let flag = try? single.decode(Bool.self) { self = .bool(flag) }
+            else if let integer = try? single.decode(Int64.self) { self = .integer(integer) }
+            else if let real = try? single.decode(Double.self) { self = .real(real) }
+            else { self = .string(try single.decode(String.self)) }
+        }
+
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+    }
+
+    /// GRDB's date text (`yyyy-MM-dd HH:mm:ss.SSS`, UTC) of milliseconds since 1970.
+    static func dateText(milliseconds: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        return formatter.string(from: Date(timeIntervalSince1970: milliseconds / 1000))
     }
 
     /// The rows as their schema's tables store them, computed in Swift: each value takes its column's

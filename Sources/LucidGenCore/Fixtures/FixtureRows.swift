@@ -81,6 +81,15 @@ public struct FixtureRows {
                             ? SeedValues.optionalReferencedRow(row: row, rows: targetRows) : SeedValues.referencedRow(row: row, rows: targetRows)
                         columns.append(property.column)
                         values.append(referenced.map { identifierLiteral(target.identifier.storage, row: $0) } ?? "NULL")
+                    case .composite(let composite):
+                        // As the generated `Seedable` conformance of the struct seeds it: nil when the property
+                        // is optional and its salt says so, then member `i` with `salt + i + 1`, depth first.
+                        let salt = Self.salt(ofPropertyAt: index)
+                        let isNil = property.nullable && SeedValues.isNull(row: row, salt: salt)
+                        for leaf in composite.leaves(optional: property.nullable) {
+                            columns.append(leaf.column)
+                            values.append(isNil ? "NULL" : leafLiteral(leaf, composite: composite, row: row, salt: salt))
+                        }
                     case .value:
                         let salt = Self.salt(ofPropertyAt: index)
                         columns.append(property.column)
@@ -168,6 +177,20 @@ public struct FixtureRows {
         }
     }
 
+    /// A composite column's seeded value: each member on the way down takes `salt + index + 1`, and an
+    /// optional member whose salt says NULL makes every column below it NULL.
+    func leafLiteral(_ leaf: CompositeShape.Leaf, composite: CompositeShape, row: Int, salt: Int) -> String {
+        var salt = salt
+        var shape: CompositeShape? = composite
+        for index in leaf.memberIndexes {
+            salt += index + 1
+            guard let element = shape?.elements[index] else { break }
+            if element.nullable && SeedValues.isNull(row: row, salt: salt) { return "NULL" }
+            if case .nested(let nested) = element.kind { shape = nested } else { shape = nil }
+        }
+        return scalarLiteral(typeName: leaf.typeName, row: row, salt: salt)
+    }
+
     func realLiteral(_ value: Double) -> String {
         let text = "\(value)"
         return text.contains(".") || text.contains("e") ? text : text + ".0"
@@ -216,7 +239,7 @@ public struct FixtureRows {
                     let value: String
                     switch property.type {
                     case .scalar(let scalar): value = jsonValue(typeName: scalar.rawValue, row: row, salt: memberSalt)
-                    case .subtype(let name): value = jsonValue(typeName: name, row: row, salt: memberSalt)
+                    case .subtype(let name), .composite(let name): value = jsonValue(typeName: name, row: row, salt: memberSalt)
                     case .array(let element): value = jsonValue(typeName: "[\(element)]", row: row, salt: memberSalt)
                     case .relationship: value = "null"
                     }

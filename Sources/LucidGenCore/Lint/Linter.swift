@@ -226,6 +226,7 @@ public struct Linter {
     static func association(_ kind: PropertyShape.Kind) -> String {
         switch kind {
         case .value: "a value"
+        case .composite(let composite): "a composite \(composite.subtype)"
         case .toOne(let entity, _, _): "a to-one relationship to \(entity)"
         case .toMany(let entity, _, _, _, _, _): "a to-many relationship to \(entity)"
         }

@@ -243,7 +243,16 @@ public enum DescriptionLoader {
             diagnostics.error("property '\(name)' has no 'property_type'", at: node.location, path: node.path)
             return nil
         }
-        guard let type = decodeType(typeNode, allowRelationship: true, &diagnostics) else { return nil }
+        guard var type = decodeType(typeNode, allowRelationship: true, &diagnostics) else { return nil }
+        if reader.bool("composite", &diagnostics) == true {
+            guard case .subtype(let name) = type else {
+                diagnostics.error(
+                    "\"composite\": true needs a struct subtype as property_type (its members become the columns), found \(type)",
+                    at: reader.value("composite")?.location ?? node.location, path: node.path + ".composite")
+                return nil
+            }
+            type = .composite(name)
+        }
         let persistedName = reader.string("persisted_name", &diagnostics)
         if let persistedName, let persistedNode = reader.value("persisted_name") { checkName(persistedName, at: persistedNode, &diagnostics) }
         let previousName = reader.string("previous_name", &diagnostics)
@@ -383,7 +392,7 @@ public enum DescriptionLoader {
             var properties: [SubtypeProperty] = []
             for item in items {
                 guard var propertyReader = ObjectReader(item, what: "a subtype property", diagnostics: &diagnostics) else { continue }
-                defer { propertyReader.finish(ignored: ignoredPropertyKeys.merging(["default_value": "subtype values are stored whole"]) { a, _ in a }, &diagnostics) }
+                defer { propertyReader.finish(ignored: ignoredPropertyKeys, &diagnostics) }
                 guard let propertyName = propertyReader.string("name", required: true, &diagnostics) else { continue }
                 if let node = propertyReader.value("name") { checkName(propertyName, at: node, &diagnostics) }
                 if propertyReader.bool("unused", &diagnostics) == true { continue }
@@ -393,7 +402,9 @@ public enum DescriptionLoader {
                 }
                 guard let type = decodeType(typeNode, allowRelationship: false, &diagnostics) else { continue }
                 let nullable = propertyReader.bool("nullable", &diagnostics) ?? propertyReader.bool("optional", &diagnostics) ?? false
-                properties.append(SubtypeProperty(name: propertyName, type: type, nullable: nullable, location: item.location))
+                var defaultValue: DefaultValue?
+                if let defaultNode = propertyReader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
+                properties.append(SubtypeProperty(name: propertyName, type: type, nullable: nullable, defaultValue: defaultValue, location: item.location, path: item.path))
             }
             return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location)
         }

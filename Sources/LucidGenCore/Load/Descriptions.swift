@@ -131,6 +131,9 @@ public struct PropertyTypeHistoryItem: Sendable {
 public indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible {
     case scalar(ScalarType)
     case subtype(String)
+    /// A struct subtype stored as a composite attribute (`"composite": true`): one column per element,
+    /// nested structs flattened too (`color_scheme_primary`), instead of one JSON text column.
+    case composite(String)
     case array(PropertyType)
     case relationship(entity: String, toMany: Bool)
 
@@ -138,6 +141,7 @@ public indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .scalar(let scalar): scalar.rawValue
         case .subtype(let name): name
+        case .composite(let name): "composite \(name)"
         case .array(let element): "[\(element)]"
         case .relationship(let entity, let toMany): "\(toMany ? "to_many" : "to_one") \(entity)"
         }
@@ -182,9 +186,23 @@ public struct SubtypeDescription: Sendable {
     public var location: SourceLocation
 }
 
+/// A member of a struct subtype (an element when the struct is stored as a composite).
 public struct SubtypeProperty: Sendable {
     public var name: String
     public var type: PropertyType
     public var nullable: Bool
+    /// Only used where the struct is a composite: the element column's `DEFAULT` (existing rows, and
+    /// an element that becomes required). A struct stored as JSON is stored whole.
+    public var defaultValue: DefaultValue? = nil
     public var location: SourceLocation
+    public var path: String = ""
+
+    public init(name: String, type: PropertyType, nullable: Bool, defaultValue: DefaultValue? = nil, location: SourceLocation, path: String = "") {
+        self.name = name
+        self.type = type
+        self.nullable = nullable
+        self.defaultValue = defaultValue
+        self.location = location
+        self.path = path
+    }
 }

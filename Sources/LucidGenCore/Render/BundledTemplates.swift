@@ -43,6 +43,7 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
 {{/properties}}
     }
 {{^superseded}}
+{{^hasComposites}}
 
     /// The columns of `{{tableName}}`, for queries: `{{typeName}}.filter(Columns.{{firstColumn}} == value)`.
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
@@ -52,6 +53,56 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
     }
 
     public typealias Columns = CodingKeys
+{{/hasComposites}}
+{{#hasComposites}}
+
+    /// The keys of the record's `Codable` form (a composite is one nested value there); the table's
+    /// columns are ``Columns``.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+{{#properties}}
+        case {{swiftName}}{{#columnDiffers}} = "{{column}}"{{/columnDiffers}}
+{{/properties}}
+    }
+
+    /// The columns of `{{tableName}}`, for queries: `{{typeName}}.filter(Columns.{{firstColumn}} == value)`; a
+    /// composite's elements by name, e.g. `Columns.{{firstComposite}}.<element>`.
+    public enum Columns {
+{{#properties}}
+{{#composite}}
+        public static let {{swiftName}} = {{columnsType}}(prefix: {{columnLiteral}})
+{{/composite}}
+{{^composite}}
+        public static let {{swiftName}} = Column({{columnLiteral}})
+{{/composite}}
+{{/properties}}
+    }
+
+    /// Reads a row: each composite from its columns (nil when they are all NULL, for an optional one).
+    public init(row: Row) throws {
+{{#properties}}
+{{#composite}}
+        self.{{swiftName}} = {{rowDecode}}
+{{/composite}}
+{{^composite}}
+        self.{{swiftName}} = {{rowDecode}}
+{{/composite}}
+{{/properties}}
+    }
+
+    /// Writes a row: each composite element to its own column.
+    public func encode(to container: inout PersistenceContainer) throws {
+{{#properties}}
+{{#composite}}
+{{#containerEncode}}
+        {{.}}
+{{/containerEncode}}
+{{/composite}}
+{{^composite}}
+        {{containerEncode}}
+{{/composite}}
+{{/properties}}
+    }
+{{/hasComposites}}
 {{#localIdentifier}}
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -63,17 +114,29 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
 
 /// Reads and writes `{{tableName}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
 extension {{typeName}}: {{#superseded}}SupersededRecord{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
-    public static let migrationColumns: [String] = [{{#properties}}{{columnLiteral}}{{^last}}, {{/last}}{{/properties}}]
+    public static let migrationColumns: [String] = [{{#properties}}{{columnLiterals}}{{^last}}, {{/last}}{{/properties}}]
 
     public init(migrationRow row: MigrationRow) throws {
 {{#properties}}
+{{#composite}}
+        self.{{swiftName}} = {{decode}}
+{{/composite}}
+{{^composite}}
         self.{{swiftName}} = try row.{{decodeMethod}}({{baseType}}.self, at: {{index}})
+{{/composite}}
 {{/properties}}
     }
 
     public func encode(to values: inout MigrationValues) throws {
 {{#properties}}
+{{#composite}}
+{{#encode}}
+        {{.}}
+{{/encode}}
+{{/composite}}
+{{^composite}}
         {{#json}}try {{/json}}values.{{encodeMethod}}(self.{{swiftName}}, at: {{index}})
+{{/composite}}
 {{/properties}}
     }
 }
@@ -320,6 +383,25 @@ public struct {{typeName}}: Codable, Hashable, Sendable {
 {{/properties}}
     }
 }
+{{#isComposite}}
+
+extension {{typeName}} {
+    /// Typed references to the columns of a `{{name}}` stored as a composite attribute, one per element
+    /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
+    public struct Columns: Sendable {
+{{#compositeColumns}}
+        public let {{swiftName}}: {{columnType}}
+{{/compositeColumns}}
+
+        /// The columns of the composite stored under `prefix` (the property's column name).
+        public init(prefix: String) {
+{{#compositeColumns}}
+            {{swiftName}} = {{columnType}}({{#nested}}prefix: {{/nested}}prefix + {{suffix}})
+{{/compositeColumns}}
+        }
+    }
+}
+{{/isComposite}}
 {{/structure}}
 
 """#,

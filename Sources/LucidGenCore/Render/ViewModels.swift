@@ -11,9 +11,23 @@ struct ViewModels {
     /// `Columns`, which cost most of the build time of a long history).
     let newestTypeNames: Set<String>
 
+    /// The struct subtypes some record stores as a composite (at any depth): they get typed column references.
+    let compositeSubtypes: Set<String>
+
     init(model: ResolvedModel) {
         self.model = model
         newestTypeNames = Set(model.entities.compactMap { $0.newest?.typeName })
+        var composites: Set<String> = []
+        func collect(_ composite: CompositeShape) {
+            guard composites.insert(composite.subtype).inserted else { return }
+            for element in composite.elements { if case .nested(let nested) = element.kind { collect(nested) } }
+        }
+        for entity in model.entities {
+            for shape in entity.shapes {
+                for property in shape.properties { if case .composite(let composite) = property.kind { collect(composite) } }
+            }
+        }
+        compositeSubtypes = composites
     }
 
     var registryName: String { "\(model.config.app.moduleName)Schema" }
@@ -58,6 +72,15 @@ struct ViewModels {
                 continue
             case .toOne(let target, let table, let column):
                 doc = "`\(item.name)`: to-one `\(target)`\(item.nullable ? ", nullable" : ""): the `\(column)` of a `\(table)` row (foreign key column `\(item.column)`)."
+            case .composite(let composite):
+                let columns = composite.leaves(optional: item.nullable).map { "`\($0.column)`" }
+                doc = "`\(item.name)`: composite `\(composite.subtype)`\(item.nullable ? ", nullable (nil: every column NULL)" : ""), columns \(columns.joined(separator: ", "))."
+                var entry = property(
+                    swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, baseType: item.swiftType, optional: item.nullable,
+                    defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc)
+                entry["compositeShape"] = composite
+                properties.append(entry)
+                continue
             case .value: break
             }
             if identifier.kind == .property(item.name) { doc += " The identifier." }
@@ -77,14 +100,46 @@ struct ViewModels {
         let ordered = properties.filter { $0["defaultSwift"] == nil } + properties.filter { $0["defaultSwift"] != nil }
         var rendered = ordered
         if !rendered.isEmpty { rendered[rendered.count - 1]["last"] = true }
-        // The MigrationRecord conformance reads and writes the columns by position, in declaration order.
-        for index in rendered.indices { rendered[index]["index"] = index }
+        // The MigrationRecord conformance reads and writes the columns by position, in declaration order
+        // (a composite's columns one after the other).
+        var position = 0
+        var hasComposites = false
+        for index in rendered.indices {
+            rendered[index]["index"] = position
+            let swiftName = rendered[index]["swiftName"] as! String
+            let column = rendered[index]["column"] as! String
+            let optional = (rendered[index]["swiftType"] as! String).hasSuffix("?")
+            let baseType = rendered[index]["baseType"] as! String
+            if let composite = rendered[index]["compositeShape"] as? CompositeShape {
+                hasComposites = true
+                let code = CompositeCode(composite: composite, optional: optional, swiftName: swiftName, start: position)
+                rendered[index]["columnLiterals"] = code.leaves.map { swiftStringLiteral($0.column) }.joined(separator: ", ")
+                rendered[index]["composite"] = [
+                    "decode": code.positionalDecode(), "encode": code.positionalEncode(), "rowDecode": code.namedDecode(),
+                    "containerEncode": code.namedEncode(), "columnsType": "\(composite.swiftType).Columns",
+                ]
+                position += code.leaves.count
+            } else {
+                rendered[index]["columnLiterals"] = rendered[index]["columnLiteral"]
+                let literal = swiftStringLiteral(column)
+                if rendered[index]["json"] as? Bool == true {
+                    rendered[index]["rowDecode"] =
+                        "try row.decodeJSON\(optional ? "IfPresent" : "")(\(baseType).self, forColumn: \(literal), using: Self.databaseJSONDecoder(for: \(literal)))"
+                    rendered[index]["containerEncode"] = "try container.encodeJSON(\(swiftName), forColumn: \(literal), using: Self.databaseJSONEncoder(for: \(literal)))"
+                } else {
+                    rendered[index]["rowDecode"] = "try row.decode(\(baseType)\(optional ? "?" : "").self, forColumn: \(literal))"
+                    rendered[index]["containerEncode"] = "container[\(literal)] = \(swiftName)"
+                }
+                position += 1
+            }
+        }
         return [
             "entityName": shape.entityName, "name": shape.name, "renamed": shape.name != shape.entityName, "version": shape.version.string,
             "typeName": shape.typeName, "tableName": shape.tableName, "properties": rendered,
             "persistence": identifier.kind == .local ? "MutablePersistableRecord" : "PersistableRecord",
             "superseded": !newestTypeNames.contains(shape.typeName),
-            "localIdentifier": identifier.kind == .local, "firstColumn": rendered.first?["swiftName"] ?? "id",
+            "localIdentifier": identifier.kind == .local, "firstColumn": rendered.first?["swiftName"] ?? "id", "hasComposites": hasComposites,
+            "firstComposite": rendered.first { $0["composite"] != nil }?["swiftName"] ?? "",
             "links": links, "toManyNotes": toManyNotes,
         ]
     }
@@ -127,14 +182,27 @@ struct ViewModels {
                 ]
             }
             if !items.isEmpty { items[items.count - 1]["last"] = true }
-            return ["structure": base.merging(["properties": items]) { a, _ in a }]
+            var structure = base.merging(["properties": items]) { a, _ in a }
+            if compositeSubtypes.contains(subtype.name) {
+                // Typed column references: a member that is a struct is a nested composite.
+                structure["compositeColumns"] = properties.map { property -> [String: Any] in
+                    var nested: String?
+                    if case .subtype(let name) = property.type, case .structure? = model.subtypes.first(where: { $0.name == name })?.kind { nested = Naming.typeName(name) }
+                    return [
+                        "swiftName": Naming.swiftIdentifier(Naming.propertyName(property.name)), "suffix": swiftStringLiteral("_" + property.name),
+                        "columnType": nested.map { "\($0).Columns" } ?? "Column", "nested": nested != nil,
+                    ]
+                }
+                structure["isComposite"] = true
+            }
+            return ["structure": structure]
         }
     }
 
     private func swiftType(of type: PropertyType) -> String {
         switch type {
         case .scalar(let scalar): ShapeBuilder.storage(of: scalar).1
-        case .subtype(let name): Naming.typeName(name)
+        case .subtype(let name), .composite(let name): Naming.typeName(name)
         case .array(let element): "[\(swiftType(of: element))]"
         case .relationship: "Never"
         }
@@ -309,6 +377,10 @@ struct ViewModels {
         for (index, property) in shape.properties.enumerated() {
             let swiftName = Naming.swiftIdentifier(property.swiftName)
             switch property.kind {
+            case .composite:
+                // The struct's `Seedable` conformance seeds it member by member (`FixtureRows` writes the same
+                // values column by column).
+                expressions[swiftName] = ".seed(row: row, salt: \(FixtureRows.salt(ofPropertyAt: index)))"
             case .value:
                 guard expressions[swiftName] == nil else { continue }
                 let salt = FixtureRows.salt(ofPropertyAt: index)

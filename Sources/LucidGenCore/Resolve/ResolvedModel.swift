@@ -95,6 +95,8 @@ public struct PropertyShape: Sendable, Equatable {
         case toOne(entity: String, table: String, column: String)
         /// A join table named `joinTable` linking to `table`.
         case toMany(entity: String, table: String, column: String, joinTable: String, targetStorage: SchemaColumn.StorageType, targetSwiftType: String)
+        /// A struct stored as a composite attribute: one column per element (`column` is their prefix).
+        case composite(CompositeShape)
     }
 
     /// The property's name at this version.
@@ -116,6 +118,77 @@ public struct PropertyShape: Sendable, Equatable {
     /// Arrays and struct subtypes: GRDB stores them as JSON text (every other type is a
     /// `DatabaseValueConvertible`).
     public var storedAsJSON = false
+}
+
+/// A composite attribute's value at one version (WWDC23's composite attributes): a struct subtype whose
+/// members are stored as columns named `<prefix>_<member>` (nested structs flattened the same way), so
+/// that every element is queryable and indexable.
+public struct CompositeShape: Sendable, Equatable {
+    /// The struct subtype.
+    public var subtype: String
+    /// Its Swift type.
+    public var swiftType: String
+    public var elements: [Element]
+
+    /// One member of the struct: a column, or a nested composite.
+    public struct Element: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// A column holding a scalar, enum or option set value.
+            case column(storage: SchemaColumn.StorageType, swiftType: String, valueType: String, typeName: String, defaultSQL: String?)
+            case nested(CompositeShape)
+        }
+
+        /// The member's name in the description.
+        public var name: String
+        public var swiftName: String
+        /// The column (for a nested composite: the prefix of its columns).
+        public var column: String
+        /// The member is optional (`nullable`).
+        public var nullable: Bool
+        public var kind: Kind
+    }
+
+    /// One column of a composite: an element at any depth, with what the generated code needs to read,
+    /// write and seed it.
+    public struct Leaf: Sendable, Equatable {
+        public var column: String
+        public var storage: SchemaColumn.StorageType
+        public var swiftType: String
+        public var valueType: String
+        /// The scalar or subtype name of its values (`string`, `aircraft_category`), for seeding.
+        public var typeName: String
+        public var defaultSQL: String?
+        /// NOT NULL: the element is required and so is every composite on the way to it.
+        public var notNull: Bool
+        /// The member names from the composite down to it (`["accent", "red"]`), for JSON paths.
+        public var memberPath: [String]
+        /// The indexes of those members in their structs, for the seeding salts.
+        public var memberIndexes: [Int]
+    }
+
+    /// Every column, depth first in member order; `optional`: the composite itself is optional (then
+    /// no column is NOT NULL).
+    public func leaves(optional: Bool) -> [Leaf] {
+        var result: [Leaf] = []
+        func walk(_ shape: CompositeShape, optional: Bool, path: [String], indexes: [Int]) {
+            for (index, element) in shape.elements.enumerated() {
+                switch element.kind {
+                case .column(let storage, let swiftType, let valueType, let typeName, let defaultSQL):
+                    result.append(Leaf(
+                        column: element.column, storage: storage, swiftType: swiftType, valueType: valueType, typeName: typeName, defaultSQL: defaultSQL,
+                        notNull: !optional && !element.nullable, memberPath: path + [element.name], memberIndexes: indexes + [index]))
+                case .nested(let nested):
+                    walk(nested, optional: optional || element.nullable, path: path + [element.name], indexes: indexes + [index])
+                }
+            }
+        }
+        walk(self, optional: optional, path: [], indexes: [])
+        return result
+    }
+
+    /// Whether a value of it always has a non-NULL column (a required element, at any depth through
+    /// required members): then "every column NULL" can only mean the optional composite is nil.
+    public var hasRequiredColumn: Bool { !leaves(optional: false).filter(\.notNull).isEmpty }
 }
 
 /// A step between two neighbouring versions that needs the app's code for some tables.

@@ -262,6 +262,30 @@ public enum Resolver {
             for shape in entity.shapes {
                 var taken: [String: String] = [:]
                 if case .property = shape.identifier.kind {} else { taken["id"] = "the identifier `id`" }
+                // A composite's columns are `<column>_<member>`: none may be another property's column.
+                var columns: [String: String] = [sqlNameKey(shape.identifier.column): "the identifier"]
+                var compositeColumns: Set<String> = []
+                for property in shape.properties {
+                    let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
+                    var names: [String] = []
+                    switch property.kind {
+                    case .composite(let composite): names = composite.leaves(optional: true).map(\.column)
+                    case .toMany: break
+                    case .value, .toOne: names = [property.column]
+                    }
+                    let isComposite = if case .composite = property.kind { true } else { false }
+                    for name in names {
+                        // Plain columns that clash are reported elsewhere; here, clashes with a composite's.
+                        if let other = columns[sqlNameKey(name)], other != "property '\(property.name)'", isComposite || compositeColumns.contains(sqlNameKey(name)) {
+                            report(
+                                "property '\(property.name)' of '\(shape.name)'\(at) would have the column `\(name)`, as would \(other); rename one of them (or give it a persisted_name)",
+                                at: described(property)?.location ?? description.location, path: described(property)?.path)
+                        } else {
+                            columns[sqlNameKey(name)] = "property '\(property.name)'"
+                            if isComposite { compositeColumns.insert(sqlNameKey(name)) }
+                        }
+                    }
+                }
                 for property in shape.properties {
                     let location = described(property)?.location ?? description.location
                     let path = described(property)?.path

@@ -116,6 +116,20 @@ struct ShapeBuilder {
         for spec in specs {
             var valid = true
             for name in spec.properties {
+                if let dot = name.firstIndex(of: "."), let property = entity.properties.first(where: { $0.name == name[..<dot] }) {
+                    // An element of a composite: `color_scheme.primary`, `color_scheme.accent.red`.
+                    let path = name[name.index(after: dot)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                    if let problem = compositeElementProblem(property, path: path) {
+                        diagnostics.error("index of '\(entity.name)' names '\(name)': \(problem)", at: spec.location, path: spec.path)
+                        valid = false
+                    } else if spec.unique {
+                        diagnostics.error(
+                            "index of '\(entity.name)' names '\(name)', an element of a composite: a unique index over composite elements is not supported yet (a plain index is); make it \"unique\": false",
+                            at: spec.location, path: spec.path)
+                        valid = false
+                    }
+                    continue
+                }
                 guard let property = entity.properties.first(where: { $0.name == name }) else {
                     let renamed = entity.properties.first { $0.previousName == name }.map { " (did you mean '\($0.name)', its current name?)" } ?? ""
                     diagnostics.error("index of '\(entity.name)' names '\(name)', which is not one of its properties\(renamed)", at: spec.location, path: spec.path)
@@ -124,6 +138,11 @@ struct ShapeBuilder {
                 }
                 if property.unused {
                     diagnostics.error("index of '\(entity.name)' names '\(name)', which is unused (it has no column)", at: spec.location, path: spec.path)
+                    valid = false
+                } else if case .composite(let type) = property.type {
+                    diagnostics.error(
+                        "index of '\(entity.name)' names '\(name)', a composite: name its elements instead (e.g. '\(name).\(Self.firstMember(of: type, subtypes) ?? "element")')",
+                        at: spec.location, path: spec.path)
                     valid = false
                 } else if case .relationship(_, true) = property.type {
                     diagnostics.error(
@@ -159,6 +178,31 @@ struct ShapeBuilder {
         timeline.indexes = accepted
     }
 
+    /// Why `path` is not a column of composite `property` (nil: it is one).
+    func compositeElementProblem(_ property: PropertyDescription, path: [String]) -> String? {
+        guard case .composite(var type) = property.type else {
+            return "'\(property.name)' is not a composite (\"composite\": true), so it has no elements"
+        }
+        for (depth, member) in path.enumerated() {
+            guard case .structure(let members)? = subtypes[type]?.kind, let found = members.first(where: { $0.name == member }) else {
+                return "'\(type)' has no member '\(member)'"
+            }
+            switch found.type {
+            case .subtype(let nested) where { if case .structure? = subtypes[nested]?.kind { true } else { false } }():
+                if depth == path.count - 1 { return "'\(member)' is a nested composite: name one of its elements" }
+                type = nested
+            default:
+                if depth != path.count - 1 { return "'\(member)' of '\(type)' is not a struct" }
+            }
+        }
+        return nil
+    }
+
+    static func firstMember(of type: String, _ subtypes: [String: SubtypeDescription]) -> String? {
+        if case .structure(let members)? = subtypes[type]?.kind { return members.first?.name }
+        return nil
+    }
+
     /// A unique index none of whose columns can take a distinct value per row (only booleans,
     /// enumerations, option sets or JSON values) holds only so many rows: the seeders (`SeedPlan`) count
     /// through every combination of its values, then seed NULL in its nullable columns, or seed only that
@@ -174,6 +218,7 @@ struct ShapeBuilder {
             case .scalar(.bool): count = 2
             case .scalar: return  // a distinct value per row
             case .relationship: return  // references are a permutation of the target's rows
+            case .composite: return  // an index names its elements
             case .array: count = 1
             case .subtype(let type):
                 switch subtypes[type]?.kind {
@@ -212,6 +257,12 @@ struct ShapeBuilder {
         for spec in timeline.indexes {
             var columns: [String] = []
             for name in spec.properties {
+                if let dot = name.firstIndex(of: ".") {
+                    // A composite element's column, while the property is a composite.
+                    guard let property = live.first(where: { $0.name == name[..<dot] }), case .composite = property.asOf(version).type else { break }
+                    columns.append(timeline.columnName(property, at: version) + "_" + name[name.index(after: dot)...].replacingOccurrences(of: ".", with: "_"))
+                    continue
+                }
                 guard let property = live.first(where: { $0.name == name }) else { break }
                 let type = property.asOf(version).type
                 if case .relationship(_, true) = type { break }
@@ -338,6 +389,23 @@ struct ShapeBuilder {
                 if property.defaultValue == .null { shape.defaultSQL = "NULL"; shape.defaultSwift = "nil" }
             }
             return shape
+        case .composite(let name):
+            guard let composite = compositeShape(name, prefix: column, of: property, stack: [], &diagnostics) else { return nil }
+            if let value = property.defaultValue, value != .null {
+                diagnostics.error(
+                    "composite '\(property.name)' cannot have a default_value: give its elements default_value in the subtype '\(name)'",
+                    at: property.location, path: property.path + ".default_value")
+                return nil
+            }
+            if nullable, !composite.hasRequiredColumn {
+                diagnostics.error(
+                    "optional composite '\(property.name)' has no required element: nil and a '\(name)' whose elements are all nil would both be stored as NULL in every column; make one element of '\(name)' required, or the composite required",
+                    at: property.location, path: property.path + ".nullable")
+                return nil
+            }
+            shape.kind = .composite(composite)
+            shape.swiftType = composite.swiftType
+            return shape
         default:
             guard let (storage, swiftType) = storageAndSwiftType(of: property.type, property, &diagnostics) else { return nil }
             shape.storage = storage
@@ -350,6 +418,93 @@ struct ShapeBuilder {
             }
             return shape
         }
+    }
+
+    /// A composite's elements: `name` must be a struct subtype whose members are scalars, enums, option
+    /// sets or structs (nested composites, flattened the same way), never arrays or relationships.
+    func compositeShape(_ name: String, prefix: String, of property: PropertyDescription, stack: [String], _ diagnostics: inout DiagnosticCollector) -> CompositeShape? {
+        guard let subtype = subtypes[name] else {
+            diagnostics.error(
+                "unknown property type '\(name)': a composite needs a struct subtype in Subtypes/", at: property.typeLocation, path: property.path + ".property_type")
+            return nil
+        }
+        guard case .structure(let members) = subtype.kind else {
+            let kind = if case .enumeration = subtype.kind { "an enum" } else { "an option set" }
+            diagnostics.error(
+                "composite '\(property.name)' needs a struct subtype (one with 'properties'), but '\(name)' is \(kind), which is one column already; drop \"composite\"",
+                at: property.typeLocation, path: property.path + ".property_type")
+            return nil
+        }
+        if stack.contains(name) {
+            diagnostics.error(
+                "composite '\(property.name)' contains itself: \((stack + [name]).joined(separator: " → ")); a composite's columns must be finite",
+                at: subtype.location)
+            return nil
+        }
+        var elements: [CompositeShape.Element] = []
+        var valid = true
+        for member in members {
+            let column = prefix + "_" + member.name
+            let swiftName = Naming.swiftIdentifier(Naming.propertyName(member.name))
+            func leaf(_ storage: SchemaColumn.StorageType, _ swiftType: String, _ typeName: String) {
+                var defaultSQL: String?
+                if let value = member.defaultValue {
+                    var asProperty = property
+                    asProperty.name = member.name
+                    asProperty.type = member.type
+                    asProperty.location = member.location
+                    asProperty.path = member.path
+                    guard let (sql, _) = defaultLiterals(value, for: asProperty, nullable: member.nullable, &diagnostics) else { valid = false; return }
+                    defaultSQL = sql
+                }
+                elements.append(CompositeShape.Element(
+                    name: member.name, swiftName: swiftName, column: column, nullable: member.nullable,
+                    kind: .column(storage: storage, swiftType: swiftType, valueType: valueType(of: member.type), typeName: typeName, defaultSQL: defaultSQL)))
+            }
+            switch member.type {
+            case .scalar(let scalar):
+                let (storage, swiftType) = Self.storage(of: scalar)
+                leaf(storage, swiftType, scalar.rawValue)
+            case .subtype(let nestedName), .composite(let nestedName):
+                guard let nested = subtypes[nestedName] else {
+                    diagnostics.error("unknown type '\(nestedName)' of member '\(member.name)' of '\(name)': not a scalar nor a subtype in Subtypes/", at: member.location, path: member.path)
+                    valid = false
+                    continue
+                }
+                switch nested.kind {
+                case .enumeration: leaf(.text, Naming.typeName(nestedName), nestedName)
+                case .optionSet: leaf(.integer, Naming.typeName(nestedName), nestedName)
+                case .structure:
+                    if member.defaultValue != nil {
+                        diagnostics.error("member '\(member.name)' of '\(name)' is a nested composite, which cannot have a default_value: give its elements one", at: member.location, path: member.path + ".default_value")
+                        valid = false
+                    }
+                    guard let shape = compositeShape(nestedName, prefix: column, of: property, stack: stack + [name], &diagnostics) else { valid = false; continue }
+                    if member.nullable, !shape.hasRequiredColumn {
+                        diagnostics.error(
+                            "optional member '\(member.name)' of '\(name)' is a nested composite with no required element: nil and a '\(nestedName)' whose elements are all nil would both be NULL in every column; make one element of '\(nestedName)' required",
+                            at: member.location, path: member.path)
+                        valid = false
+                        continue
+                    }
+                    elements.append(CompositeShape.Element(name: member.name, swiftName: swiftName, column: column, nullable: member.nullable, kind: .nested(shape)))
+                }
+            case .array:
+                diagnostics.error(
+                    "member '\(member.name)' of '\(name)' is an array, which cannot be a composite element (an element is one queryable column); store '\(name)' as JSON (drop \"composite\" from '\(property.name)') or make the array a property of its own",
+                    at: member.location, path: member.path)
+                valid = false
+            case .relationship:
+                diagnostics.error("member '\(member.name)' of '\(name)' is a relationship: a composite is made of values, never relationships", at: member.location, path: member.path)
+                valid = false
+            }
+        }
+        guard valid else { return nil }
+        if elements.isEmpty {
+            diagnostics.error("composite '\(property.name)': the struct '\(name)' has no members, so it would have no column", at: subtype.location)
+            return nil
+        }
+        return CompositeShape(subtype: name, swiftType: Naming.typeName(name), elements: elements)
     }
 
     /// A relationship's type in snapshots and messages (`to_one aircraft`), naming the target as it was named at that version.
@@ -398,6 +553,7 @@ struct ShapeBuilder {
         case .array(let element):
             guard let (_, swift) = storageAndSwiftType(of: element, property, &diagnostics) else { return nil }
             return (.text, "[\(swift)]")
+        case .composite(let name): return (.text, Naming.typeName(name))
         case .subtype(let name):
             guard let subtype = subtypes[name] else {
                 diagnostics.error("unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/", at: property.typeLocation, path: property.path + ".property_type")
@@ -420,7 +576,7 @@ struct ShapeBuilder {
         case .subtype(let name):
             if case .structure = subtypes[name]?.kind { return true }
             return false
-        case .scalar, .relationship: return false
+        case .scalar, .relationship, .composite: return false
         }
     }
 
@@ -503,7 +659,16 @@ struct ShapeBuilder {
             let previousShape = previous.flatMap { previous in timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } } }
             let renamedTable = previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
             if previousShape == nil { newTables.insert(shape.tableName) }
-            for property in shape.properties where !(previousShape?.properties.contains(where: { $0.currentName == property.currentName }) ?? false) {
+            for property in shape.properties {
+                let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
+                if case .composite(let composite) = property.kind {
+                    // Elements that were not elements of this composite at the previous version are new columns.
+                    var before: Set<[String]> = []
+                    if case .composite(let old)? = previousProperty?.kind { before = Set(old.leaves(optional: false).map(\.memberPath)) }
+                    for leaf in composite.leaves(optional: false) where !before.contains(leaf.memberPath) { newColumns.insert("\(shape.tableName).\(leaf.column)") }
+                    continue
+                }
+                guard previousProperty == nil else { continue }
                 if case .toMany(_, _, _, let joinTable, _, _) = property.kind { newTables.insert(joinTable) } else { newColumns.insert("\(shape.tableName).\(property.column)") }
             }
             func previousColumn(of property: PropertyShape) -> String? {
@@ -535,6 +700,8 @@ struct ShapeBuilder {
                     columns.append(column)
                     foreignKeys.append(SchemaForeignKey(columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: property.nullable ? .setNull : .cascade))
                     indexes.append(SchemaIndex(name: Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false), columns: [property.column]))
+                case .composite(let composite):
+                    columns += compositeColumns(composite, of: property, previous: previousShape?.properties.first { $0.currentName == property.currentName }, at: version, &diagnostics)
                 case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _):
                     let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
                     let oldJoin = previousProperty.flatMap { old -> String? in
@@ -592,6 +759,32 @@ struct ShapeBuilder {
         let snapshot = SchemaSnapshot(
             format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache), entities: entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
         return (schema, snapshot)
+    }
+
+    /// A composite's columns at a version. Relative to the previous version, an element keeps its column
+    /// through a rename of the property (`renamedFrom`), and a struct that was stored as JSON gives each
+    /// element its member's value (`extractedFrom`/`jsonPath`, read by `json_extract` in the rebuild).
+    private func compositeColumns(
+        _ composite: CompositeShape, of property: PropertyShape, previous: PropertyShape?, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
+    ) -> [SchemaColumn] {
+        var previousColumns: [[String]: String] = [:]
+        var jsonSource: String?
+        switch previous?.kind {
+        case .composite(let old)?:
+            for leaf in old.leaves(optional: false) { previousColumns[leaf.memberPath] = leaf.column }
+        case .value? where previous!.storedAsJSON && previous!.typeDescription == composite.subtype:
+            jsonSource = previous!.column
+        default: break
+        }
+        return composite.leaves(optional: property.nullable).map { leaf in
+            var column = SchemaColumn(name: leaf.column, type: leaf.storage, notNull: leaf.notNull, defaultSQL: leaf.defaultSQL, valueType: leaf.valueType)
+            if let old = previousColumns[leaf.memberPath], old != leaf.column { column.renamedFrom = old }
+            if let jsonSource {
+                column.extractedFrom = jsonSource
+                column.jsonPath = "$." + leaf.memberPath.joined(separator: ".")
+            }
+            return column
+        }
     }
 
     private func previousShapeless(_ table: SchemaTable, _ newTables: Set<String>) -> Bool {

@@ -198,6 +198,10 @@ extension ShapeBuilder {
             return parseType(String(description.dropFirst().dropLast()), at: version).map { .array($0) }
         }
         if let scalar = ScalarType(rawValue: description) { return .scalar(scalar) }
+        if description.hasPrefix("composite ") {
+            let name = String(description.dropFirst("composite ".count))
+            return subtypes[name] != nil ? .composite(name) : nil
+        }
         return subtypes[description] != nil ? .subtype(description) : nil
     }
 
@@ -222,7 +226,7 @@ extension ShapeBuilder {
         case .subtype(let name):
             guard case .enumeration? = subtypes[name]?.kind else { return nil }
             return unquoted().map { .enumCase($0) }
-        case .array, .relationship: return nil
+        case .array, .relationship, .composite: return nil
         }
     }
 

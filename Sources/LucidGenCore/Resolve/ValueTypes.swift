@@ -16,6 +16,7 @@ extension ShapeBuilder {
             case .structure?: "struct \(name)"
             case nil: name
             }
+        case .composite(let name): "composite \(name)"
         case .array(let element): "[\(valueType(of: element))]"
         case .relationship(_, let toMany): toMany ? "to_many" : "to_one"
         }

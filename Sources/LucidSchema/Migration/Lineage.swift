@@ -23,6 +23,9 @@ public struct Lineage: Sendable {
     public enum Origin: Hashable, Sendable {
         case table(String)
         case column(table: String, name: String)
+        /// The member at `path` of the JSON text in `column` (a composite element that was a struct
+        /// member stored as JSON).
+        case jsonMember(table: String, column: String, path: String)
     }
 
     /// The origin at version index `earlier` of table `name` at version index `later`, or nil when the
@@ -85,8 +88,15 @@ public struct Lineage: Sendable {
                 return self.table(join, at: index - 1) == nil ? nil : .table(join)
             }
             guard case .table(let previousTable)? = stepBack(.table(tableName), at: index) else { return nil }
+            if let source = column.extractedFrom, let path = column.jsonPath {
+                return self.table(previousTable, at: index - 1)?.column(named: source) == nil ? nil : .jsonMember(table: previousTable, column: source, path: path)
+            }
             let previousColumn = column.renamedFrom ?? columnName
             return self.table(previousTable, at: index - 1)?.column(named: previousColumn) == nil ? nil : .column(table: previousTable, name: previousColumn)
+        case .jsonMember(let tableName, let columnName, let path):
+            // The JSON column's own lineage, the member path unchanged.
+            guard case .column(let previousTable, let previousColumn)? = stepBack(.column(table: tableName, name: columnName), at: index) else { return nil }
+            return .jsonMember(table: previousTable, column: previousColumn, path: path)
         }
     }
 }

@@ -81,7 +81,7 @@ public struct StepInference: Sendable {
                 let ownerNew = newNames[ownerOld] ?? ownerOld
                 let key = new.table(named: ownerNew)?.primaryKey.first ?? "id"
                 fills.append(.fillJoinTable(join: table.name, ownerTable: ownerNew, ownerKey: key, fromColumn: column))
-            case nil:
+            case .jsonMember?, nil:  // a table's origin is a table or a column
                 creates.append(.createTable(table))
             }
         }
@@ -217,6 +217,22 @@ public struct StepInference: Sendable {
                     rebuildReasons.append("\(label) default changes to \(column.defaultSQL ?? "none")")
                 }
                 sources.append(expression)
+            case .jsonMember(let table, let source, let path)? where table == old.name && old.column(named: source) != nil:
+                switch Self.jsonMemberExpression(column: source, path: path, valueType: column.valueType) {
+                case .success(let expression):
+                    sources.append(expression)
+                    rebuildReasons.append("\(label) takes member \(path) of the JSON in \(old.name).\(source) (a struct becomes a composite)")
+                case .failure(let refusal):
+                    result.reasons.append("\(label): \(refusal.description)")
+                    sources.append("NULL")
+                }
+                if column.notNull {
+                    if let defaultSQL = column.defaultSQL {
+                        sources[sources.count - 1] = "COALESCE(\(sources[sources.count - 1]), \(defaultSQL))"
+                    } else if old.column(named: source)?.notNull != true {
+                        result.reasons.append("\(label) is required but \(old.name).\(source) may be NULL, and it has no default for those rows")
+                    }
+                }
             case .table(let join)?:
                 collapsed.append(join)
                 let key = old.primaryKey.first ?? "id"
@@ -279,6 +295,19 @@ public struct StepInference: Sendable {
         result.operations += adds.map { .addColumn(table: name, column: $0) }
         result.operations += dropped.map { .dropColumn(table: name, column: $0.name, deferrable: !$0.notNull || $0.defaultSQL != nil) }
         return result
+    }
+
+    /// The SQL that reads a struct member stored as JSON (as GRDB's JSON encoder writes it) in the form the
+    /// composite element's column stores: `json_extract` gives text, numbers, and 1/0 for booleans as
+    /// they are; a date is milliseconds since 1970 in the JSON and GRDB's `yyyy-MM-dd HH:mm:ss.SSS` text
+    /// in a column. Data is base64 in the JSON, which SQLite cannot decode: the app's code converts it.
+    static func jsonMemberExpression(column: String, path: String, valueType: String?) -> Result<String, ConversionRefusal> {
+        let extract = "json_extract(src.\(quoteIdentifier(column)), \(quoteLiteral(path)))"
+        switch valueType {
+        case "date"?: return .success("strftime('%Y-%m-%d %H:%M:%f', \(extract) / 1000.0, 'unixepoch')")
+        case "data"?: return .failure(ConversionRefusal("member \(path) of \(column) is data, stored as base64 text in the JSON, which SQLite cannot decode"))
+        default: return .success(extract)
+        }
     }
 
     /// Index changes of a table altered in place: SQLite keeps an index's name through renames, so an
