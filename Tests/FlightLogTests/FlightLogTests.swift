@@ -14,9 +14,9 @@ import Testing
     }
 
     @Test func registryListsEveryVersionWithItsChecksum() {
-        #expect(FlightLogSchema.versions.map(\.version.string) == ["1.0", "1.1", "2.0", "2.1", "3.0"])
+        #expect(FlightLogSchema.versions.map(\.version.string) == ["1.0", "1.1", "2.0", "2.1", "3.0", "4.0"])
         #expect(FlightLogSchema.versions.map(\.checksum) == FlightLogSchema.checksums)
-        #expect(FlightLogSchema.current.version == SchemaVersion("3.0"))
+        #expect(FlightLogSchema.current.version == SchemaVersion("4.0"))
         // What opening an up-to-date store compares, without building any version (the launch path).
         #expect(FlightLogSchema.newestVersion == FlightLogSchema.current.version)
         #expect(FlightLogSchema.newestChecksum == FlightLogSchema.current.checksum)
@@ -54,8 +54,32 @@ import Testing
             #expect((fetched.date.timeIntervalSince1970 * 1000).rounded() == 1_700_000_000_123)
             #expect(fetched.notes == entry.notes)
             #expect(try String.fetchOne(db, sql: "SELECT date FROM log_entry") == "2023-11-14 22:13:20.123")
-            #expect(try String.fetchOne(db, sql: "SELECT json_extract(color_scheme, '$.primary') FROM aircraft") == "red")
+            // 4.0 stores the color scheme as a composite: one column per element.
+            #expect(try Row.fetchOne(db, sql: "SELECT color_scheme_primary, color_scheme_secondary, color_scheme_tertiary FROM aircraft") == ["color_scheme_primary": "red", "color_scheme_secondary": "white", "color_scheme_tertiary": nil])
             #expect(try LogEntry.CrewLink.fetchAll(db) == [LogEntry.CrewLink(sourceID: Int.min, targetID: Int.max)])
+        }
+    }
+
+    /// README: a query by composite element, through the typed column reference, uses the element's index.
+    @Test func queryByCompositeElementUsesItsIndex() throws {
+        let database = try database(at: FlightLogSchema.current)
+        try database.write { db in
+            try Aircraft(id: "A", tailNumber: "A", aircraftType: "C172", aircraftClass: .singleEngineLand,
+                         colorScheme: ColorScheme(primary: "red", secondary: "white", tertiary: "blue")).insert(db)
+            try Aircraft(id: "B", tailNumber: "B", aircraftType: "PA28", aircraftClass: .singleEngineLand,
+                         colorScheme: ColorScheme(primary: "blue", secondary: "red", tertiary: nil)).insert(db)
+            try Aircraft(id: "C", tailNumber: "C", aircraftType: "SR22", aircraftClass: .singleEngineLand).insert(db)
+        }
+        try database.read { db in
+            let request = Aircraft.filter(Aircraft.Columns.colorScheme.primary == "red")
+            #expect(try request.fetchAll(db).map(\.id) == ["A"])
+            #expect(try Aircraft.filter(Aircraft.Columns.colorScheme.tertiary == nil).order(Aircraft.Columns.id).fetchAll(db).map(\.id) == ["B", "C"])
+            // An aircraft without a color scheme reads back as nil, one with an optional element nil keeps it nil.
+            #expect(try Aircraft.fetchOne(db, key: "C")?.colorScheme == nil)
+            #expect(try Aircraft.fetchOne(db, key: "B")?.colorScheme == ColorScheme(primary: "blue", secondary: "red", tertiary: nil))
+            let statement = try request.makePreparedRequest(db).statement
+            let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String }
+            #expect(plan == ["SEARCH aircraft USING INDEX aircraft_color_scheme_primary_index (color_scheme_primary=?)"])
         }
     }
 

@@ -185,12 +185,13 @@ import Testing
 
         let plan = try run(lucidgenBinary, ["plan", "--config", config, "--database", store])
         #expect(plan.status == 0)
-        #expect(plan.output.contains("at version 1.0; newest is 3.0."))
+        #expect(plan.output.contains("at version 1.0; newest is 4.0."))
         #expect(plan.output.contains("1. 1.0 → 2.0 (inferred)"))
         #expect(plan.output.contains("- rename table flight to log_entry"))
         #expect(plan.output.contains("- rename column log_entry.remarks to notes"))
         #expect(plan.output.contains("2. 2.0 → 2.1 (moveFlightData)"), "the app's stage is on the path, never inferred around")
-        #expect(plan.output.contains("3. 2.1 → 3.0 (inferred)"))
+        #expect(plan.output.contains("3. 2.1 → 4.0 (inferred)"))
+        #expect(plan.output.contains("the JSON struct in aircraft.color_scheme becomes composite columns"), "1.0 stored the color scheme as JSON")
 
         let dryRun = try run(lucidgenBinary, ["migrate", "--config", config, "--database", store, "--dry-run", "--to", "2.0"])
         #expect(dryRun.status == 0, "\(dryRun.error)")

@@ -12,7 +12,7 @@ import Testing
         defer { folder.remove() }
         let database = try LucidStore.open(atPath: folder.path("new.sqlite"), registry: FlightLogSchema.self)
         try database.read { (db: Database) throws in
-            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
             #expect(try String.fetchOne(db, sql: "SELECT checksum FROM lucid_store") == FlightLogSchema.current.checksum)
             #expect(try db.tableExists("log_entry"))
         }
@@ -68,7 +68,7 @@ import Testing
         options.progress = { progress.append($0) }
         let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
         try database.read { (db: Database) throws in
-            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
             let entries = try LogEntry.order(LogEntry.Columns.id).fetchAll(db)
             #expect(entries.map(\.id) == [10, 11])
             #expect(entries[0].notes == "windy")
@@ -80,13 +80,15 @@ import Testing
             let aircraft = try #require(try Aircraft.fetchOne(db, key: "N1"))
             #expect(aircraft.isFavorite == false)
             #expect(try FlightData.fetchCount(db) == 0)
-            #expect(aircraft.colorScheme?.primary == "red")
+            // 1.0 stored the color scheme as JSON; 4.0 as a composite, each member in its own column.
+            #expect(aircraft.colorScheme == ColorScheme(primary: "red", secondary: "blue", tertiary: nil))
+            #expect(try Aircraft.filter(Aircraft.Columns.colorScheme.secondary == "blue").fetchCount(db) == 1)
             #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ünïcode ✈︎")
             #expect(try LogEntry.CrewLink.fetchCount(db) == 0)
-            #expect(try String.fetchAll(db, sql: "SELECT to_version FROM lucid_migration_log ORDER BY id") == ["1.0", "2.0", "2.1", "3.0"])
+            #expect(try String.fetchAll(db, sql: "SELECT to_version FROM lucid_migration_log ORDER BY id") == ["1.0", "2.0", "2.1", "4.0"])
         }
         let steps = Set(progress.values.map(\.stepLabel))
-        #expect(steps == ["1.0 → 2.0 (inferred)", "2.0 → 2.1 (moveFlightData)", "2.1 → 3.0 (inferred)"], "1.0 jumps to 2.0, then takes the app's stage: \(steps)")
+        #expect(steps == ["1.0 → 2.0 (inferred)", "2.0 → 2.1 (moveFlightData)", "2.1 → 4.0 (inferred)"], "1.0 jumps to 2.0, takes the app's stage, then jumps to 4.0: \(steps)")
         #expect(progress.values.last?.operation == "done")
     }
 }

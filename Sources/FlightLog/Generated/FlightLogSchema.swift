@@ -7,8 +7,8 @@ import LucidRuntime
 /// Every schema version of FlightLog, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum FlightLogSchema: SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = SchemaVersion("3.0")
-    public static let newestChecksum = "c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2"
+    public static let newestVersion = SchemaVersion("4.0")
+    public static let newestChecksum = "05972046ed6af708144e98d94dcf2e0b0805c431d7230bdd8abdd6b805c63faa"
 
     public static let versions: [Schema] = [
         version1_0,
@@ -16,6 +16,7 @@ public enum FlightLogSchema: SchemaRegistry {
         version2_0,
         version2_1,
         version3_0,
+        version4_0,
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
@@ -25,6 +26,7 @@ public enum FlightLogSchema: SchemaRegistry {
         "f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66",
         "c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786",
         "c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2",
+        "05972046ed6af708144e98d94dcf2e0b0805c431d7230bdd8abdd6b805c63faa",
     ]
 
     /// The steps that need the app's code (see `FlightLogMigrations`): never inferred around.
@@ -57,9 +59,15 @@ public enum FlightLogSchema: SchemaRegistry {
         replacing: [table_flight_data_1, table_log_entry_2])
 
     /// Schema version 3.0 (checksum `c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2`): `table_aircraft_3` since 2.1.
+    static let version3_0: Schema = Schema(
+        version: SchemaVersion("3.0"), basedOn: version2_1,
+        replacing: [table_aircraft_3])
+
+    /// Schema version 4.0 (checksum `05972046ed6af708144e98d94dcf2e0b0805c431d7230bdd8abdd6b805c63faa`): `table_aircraft_4` since 3.0.
     ///
     /// ```sql
-    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme" TEXT, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
+    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme_primary" TEXT, "color_scheme_secondary" TEXT, "color_scheme_tertiary" TEXT, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
+    /// CREATE INDEX "aircraft_color_scheme_primary_index" ON "aircraft" ("color_scheme_primary");
     /// CREATE TABLE "flight_data" ("id" INTEGER PRIMARY KEY, "aircraft" TEXT NOT NULL, "data" BLOB NOT NULL, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
     /// CREATE INDEX "flight_data_aircraft_index" ON "flight_data" ("aircraft");
     /// CREATE TABLE "log_entry" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT NOT NULL, "arrival" TEXT NOT NULL, "date" TEXT NOT NULL, "departure" TEXT NOT NULL, "duration" REAL NOT NULL DEFAULT 0.0, "night_landings" INTEGER NOT NULL DEFAULT 0, "notes" TEXT, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
@@ -68,9 +76,9 @@ public enum FlightLogSchema: SchemaRegistry {
     /// CREATE INDEX "log_entry_crew_target_index" ON "log_entry_crew" ("target_id");
     /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
     /// ```
-    static let version3_0: Schema = Schema(
-        version: SchemaVersion("3.0"), basedOn: version2_1,
-        replacing: [table_aircraft_3])
+    static let version4_0: Schema = Schema(
+        version: SchemaVersion("4.0"), basedOn: version3_0,
+        replacing: [table_aircraft_4])
 
     /// Table `aircraft` (version 1.0).
     static let table_aircraft_1: SchemaTable = SchemaTable(json: #"""
@@ -98,7 +106,7 @@ public enum FlightLogSchema: SchemaRegistry {
          "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"flight_aircraft_index","unique":false}]}
         """#)
 
-    /// Table `pilot` (versions 1.0 to 3.0).
+    /// Table `pilot` (versions 1.0 to 4.0).
     static let table_pilot_1: SchemaTable = SchemaTable(json: #"""
         {"name": "pilot", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
@@ -151,7 +159,7 @@ public enum FlightLogSchema: SchemaRegistry {
          "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"log_entry_aircraft_index","unique":false}]}
         """#)
 
-    /// Table `log_entry_crew` (versions 2.0 to 3.0).
+    /// Table `log_entry_crew` (versions 2.0 to 4.0).
     static let table_log_entry_crew_1: SchemaTable = SchemaTable(json: #"""
         {"name": "log_entry_crew", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
@@ -159,7 +167,7 @@ public enum FlightLogSchema: SchemaRegistry {
          "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"log_entry","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"pilot","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"log_entry_crew_target_index","unique":false}]}
         """#)
 
-    /// Table `flight_data` (versions 2.1 to 3.0).
+    /// Table `flight_data` (versions 2.1 to 4.0).
     static let table_flight_data_1: SchemaTable = SchemaTable(json: #"""
         {"name": "flight_data", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
@@ -168,7 +176,7 @@ public enum FlightLogSchema: SchemaRegistry {
          "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"flight_data_aircraft_index","unique":false}]}
         """#)
 
-    /// Table `log_entry` (versions 2.1 to 3.0).
+    /// Table `log_entry` (versions 2.1 to 4.0).
     static let table_log_entry_2: SchemaTable = SchemaTable(json: #"""
         {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
@@ -194,5 +202,21 @@ public enum FlightLogSchema: SchemaRegistry {
             {"name":"photo","notNull":false,"type":"BLOB","valueType":"data"},
             {"name":"tail_number","notNull":true,"type":"TEXT","valueType":"string"}],
          "foreignKeys": [], "indexes": []}
+        """#)
+
+    /// Table `aircraft` (version 4.0).
+    static let table_aircraft_4: SchemaTable = SchemaTable(json: #"""
+        {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
+            {"name":"aircraft_type","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"'airplane'","name":"category","notNull":true,"type":"TEXT","valueType":"enum aircraft_category"},
+            {"extractedFrom":"color_scheme","jsonPath":"$.primary","name":"color_scheme_primary","notNull":false,"type":"TEXT","valueType":"string"},
+            {"extractedFrom":"color_scheme","jsonPath":"$.secondary","name":"color_scheme_secondary","notNull":false,"type":"TEXT","valueType":"string"},
+            {"extractedFrom":"color_scheme","jsonPath":"$.tertiary","name":"color_scheme_tertiary","notNull":false,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0","name":"is_favorite","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"photo","notNull":false,"type":"BLOB","valueType":"data"},
+            {"name":"tail_number","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": [{"columns":["color_scheme_primary"],"name":"aircraft_color_scheme_primary_index","unique":false}]}
         """#)
 }

@@ -148,6 +148,18 @@ public struct Linter {
                             findings.append(finding(.convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from, to: to, at: typeLocation))
                         }
                     }
+                case (.value, .composite(let composite)), (.composite, .composite(let composite)):
+                    // A struct's storage changes (JSON text → a column per element), or its elements do.
+                    let columns = composite.leaves(optional: after.nullable).map(\.column)
+                    let oldColumns: [String]
+                    if case .composite(let old) = before.kind { oldColumns = old.leaves(optional: before.nullable).map(\.column) } else { oldColumns = [before.column] }
+                    if before.typeDescription != after.typeDescription || oldColumns != columns {
+                        let change = "property \(name).\(after.name) changes from \(before.typeDescription) to \(after.typeDescription) at \(to) (column\(oldColumns.count == 1 ? "" : "s") \(oldColumns.joined(separator: ", ")) → \(columns.joined(separator: ", ")))"
+                        findings.append(finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                        if transformed {
+                            findings.append(finding(.convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from, to: to, at: typeLocation))
+                        }
+                    }
                 default:
                     let (a, b) = (Self.association(before.kind), Self.association(after.kind))
                     if a != b {

@@ -683,6 +683,15 @@ struct ShapeBuilder {
             var foreignKeys: [SchemaForeignKey] = []
             var indexes: [SchemaIndex] = []
             for property in shape.properties {
+                if let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }), case .composite(let was) = old.kind {
+                    // Nothing would carry the composite's values into other storage: refused, not lost.
+                    let now: String? = if case .composite(let composite) = property.kind { composite.subtype } else { nil }
+                    if now != was.subtype, let description = timeline.entity.properties.first(where: { $0.name == property.currentName }) {
+                        diagnostics.error(
+                            "property '\(property.name)' of '\(shape.name)' changes at \(version) from composite \(was.subtype) to \(property.typeDescription): lucidgen converts a struct stored as JSON into a composite, not a composite into anything else; add a new property and move the values in a stage",
+                            at: description.typeLocation, path: description.path + ".property_type")
+                    }
+                }
                 let annotations = valueTypeAnnotations(of: property, in: timeline, shape: shape, previousShape: previousShape)
                 switch property.kind {
                 case .value:

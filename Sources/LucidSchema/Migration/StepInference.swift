@@ -174,6 +174,7 @@ public struct StepInference: Sendable {
         var matchedOld: Set<String> = []
         var adds: [SchemaColumn] = []
         var renames: [(String, String)] = []
+        var extracted: Set<String> = []
 
         for column in new.columns {
             let label = "\(name).\(column.name)"
@@ -221,7 +222,10 @@ public struct StepInference: Sendable {
                 switch Self.jsonMemberExpression(column: source, path: path, valueType: column.valueType) {
                 case .success(let expression):
                     sources.append(expression)
-                    rebuildReasons.append("\(label) takes member \(path) of the JSON in \(old.name).\(source) (a struct becomes a composite)")
+                    if !extracted.contains(source) {
+                        extracted.insert(source)
+                        rebuildReasons.append("the JSON struct in \(old.name).\(source) becomes composite columns (json_extract of each member)")
+                    }
                 case .failure(let refusal):
                     result.reasons.append("\(label): \(refusal.description)")
                     sources.append("NULL")

@@ -34,7 +34,7 @@ extension FlightLogMigrationExpectations {
 /// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
 extension FlightLogExpectations: FlightLogMigrationExpectations {}
 
-/// Every historical version of FlightLog's store, and every committed fixture store, migrated to 3.0
+/// Every historical version of FlightLog's store, and every committed fixture store, migrated to 4.0
 /// with the app's real registry and options, then checked row by row and value by value.
 @Suite("FlightLog migrations (generated)")
 struct FlightLogMigrationTests {
@@ -60,14 +60,14 @@ struct FlightLogMigrationTests {
         exclusions: [
         ],
         recordChecks: [
-            .records(Aircraft_3_0.self, entity: "Aircraft"),
+            .records(Aircraft_4_0.self, entity: "Aircraft"),
             .records(FlightData_2_1.self, entity: "FlightData"),
             .records(LogEntry_2_0.CrewLink.self, entity: "LogEntry.crew"),
             .records(LogEntry_2_0.self, entity: "LogEntry"),
             .records(Pilot_1_0.self, entity: "Pilot"),
         ])
 
-    @Test("a store seeded at each version migrates to 3.0 with every value as expected", arguments: ["1.0", "1.1", "2.0", "2.1", "3.0"])
+    @Test("a store seeded at each version migrates to 4.0 with every value as expected", arguments: ["1.0", "1.1", "2.0", "2.1", "3.0", "4.0"])
     func seededStoreMigrates(from version: String) throws {
         let failures = Self.harness.checkSeeded(from: try SchemaVersion(parsing: version)) { db, rows in
             try FlightLogMigrationSeeds.seed(version: version, db, rows: rows)
@@ -75,14 +75,14 @@ struct FlightLogMigrationTests {
         for failure in failures { Issue.record("\(failure)") }
     }
 
-    @Test("each committed fixture store migrates to 3.0 with every value as expected", arguments: FixtureFiles.list(in: FixtureFiles.folder(besideFile: #filePath)))
+    @Test("each committed fixture store migrates to 4.0 with every value as expected", arguments: FixtureFiles.list(in: FixtureFiles.folder(besideFile: #filePath)))
     func fixtureMigrates(_ path: String) {
         for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
     }
 
     /// A released version without its fixture store shows in every run, as a known issue (the seeded
     /// stores above still test it, so a project between releases passes).
-    @Test("each released version has a committed fixture store", arguments: ["1.0", "1.1", "2.0", "2.1"])
+    @Test("each released version has a committed fixture store", arguments: ["1.0", "1.1", "2.0", "2.1", "3.0"])
     func releasedVersionHasFixture(_ version: String) throws {
         let name = FixtureFiles.fileName(module: "FlightLog", version: try SchemaVersion(parsing: version))
         let path = (FixtureFiles.folder(besideFile: #filePath) as NSString).appendingPathComponent(name)
@@ -100,12 +100,13 @@ enum FlightLogMigrationSeeds {
     static let seeders: [VersionedSeeder] = [
         VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedAircraft_1_0),
         VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedFlight_1_0),
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("3.0"), seedPilot_1_0),
+        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("4.0"), seedPilot_1_0),
         VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("2.1"), seedAircraft_1_1),
         VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("1.1"), seedFlight_1_1),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("3.0"), seedLogEntry_2_0),
-        VersionedSeeder(from: SchemaVersion("2.1"), through: SchemaVersion("3.0"), seedFlightData_2_1),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("4.0"), seedLogEntry_2_0),
+        VersionedSeeder(from: SchemaVersion("2.1"), through: SchemaVersion("4.0"), seedFlightData_2_1),
         VersionedSeeder(from: SchemaVersion("3.0"), through: SchemaVersion("3.0"), seedAircraft_3_0),
+        VersionedSeeder(from: SchemaVersion("4.0"), through: SchemaVersion("4.0"), seedAircraft_4_0),
     ]
 
     static func seed(version: String, _ db: Database, rows: Int) throws {
@@ -214,7 +215,22 @@ enum FlightLogMigrationSeeds {
 
     static func seedAircraft_3_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            _ = try Aircraft_3_0(
+            try Aircraft_3_0(
+                id: Seed.identifier(row: row),
+                tailNumber: .seed(row: row, salt: 1),
+                aircraftType: .seed(row: row, salt: 2),
+                aircraftClass: .seed(row: row, salt: 3),
+                category: .seed(row: row, salt: 4),
+                colorScheme: .seed(row: row, salt: 5),
+                photo: .seed(row: row, salt: 6),
+                isFavorite: .seed(row: row, salt: 7)
+            ).insert(db)
+        }
+    }
+
+    static func seedAircraft_4_0(_ db: Database, rows: Int) throws {
+        for row in 1...rows {
+            _ = try Aircraft_4_0(
                 id: Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),

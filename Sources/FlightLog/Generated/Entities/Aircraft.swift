@@ -164,7 +164,10 @@ extension Aircraft_1_1: SupersededRecord {
 }
 
 /// The `aircraft` entity at schema version 3.0: one row of table `aircraft`.
-public struct Aircraft_3_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct Aircraft_3_0: Equatable, Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
@@ -210,24 +213,10 @@ public struct Aircraft_3_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         self.photo = photo
         self.isFavorite = isFavorite
     }
-
-    /// The columns of `aircraft`, for queries: `Aircraft_3_0.filter(Columns.id == value)`.
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
-        case id
-        case tailNumber = "tail_number"
-        case aircraftType = "aircraft_type"
-        case aircraftClass = "aircraft_class"
-        case category
-        case colorScheme = "color_scheme"
-        case photo
-        case isFavorite = "is_favorite"
-    }
-
-    public typealias Columns = CodingKeys
 }
 
-/// Reads and writes `aircraft` rows by column position, for row transform stages.
-extension Aircraft_3_0: MigrationRecord {
+/// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
+extension Aircraft_3_0: SupersededRecord {
     public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -253,5 +242,135 @@ extension Aircraft_3_0: MigrationRecord {
     }
 }
 
+/// The `aircraft` entity at schema version 4.0: one row of table `aircraft`.
+public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "aircraft"
+
+    /// The entity's identifier.
+    public var id: String
+
+    /// `tail_number`: string.
+    public var tailNumber: String
+
+    /// `aircraft_type`: string.
+    public var aircraftType: String
+
+    /// `aircraft_class`: aircraft_class.
+    public var aircraftClass: AircraftClass
+
+    /// `category`: aircraft_category, default 'airplane'.
+    public var category: AircraftCategory
+
+    /// `color_scheme`: composite `color_scheme`, nullable (nil: every column NULL), columns `color_scheme_primary`, `color_scheme_secondary`, `color_scheme_tertiary`.
+    public var colorScheme: ColorScheme?
+
+    /// `photo`: data, nullable.
+    public var photo: Data?
+
+    /// `is_favorite`: bool, default 0.
+    public var isFavorite: Bool
+
+    public init(
+        id: String,
+        tailNumber: String,
+        aircraftType: String,
+        aircraftClass: AircraftClass,
+        category: AircraftCategory = .airplane,
+        colorScheme: ColorScheme? = nil,
+        photo: Data? = nil,
+        isFavorite: Bool = false
+    ) {
+        self.id = id
+        self.tailNumber = tailNumber
+        self.aircraftType = aircraftType
+        self.aircraftClass = aircraftClass
+        self.category = category
+        self.colorScheme = colorScheme
+        self.photo = photo
+        self.isFavorite = isFavorite
+    }
+
+    /// The keys of the record's `Codable` form (a composite is one nested value there); the table's
+    /// columns are ``Columns``.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case id
+        case tailNumber = "tail_number"
+        case aircraftType = "aircraft_type"
+        case aircraftClass = "aircraft_class"
+        case category
+        case colorScheme = "color_scheme"
+        case photo
+        case isFavorite = "is_favorite"
+    }
+
+    /// The columns of `aircraft`, for queries: `Aircraft_4_0.filter(Columns.id == value)`; a
+    /// composite's elements by name, e.g. `Columns.colorScheme.<element>`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let tailNumber = Column("tail_number")
+        public static let aircraftType = Column("aircraft_type")
+        public static let aircraftClass = Column("aircraft_class")
+        public static let category = Column("category")
+        public static let colorScheme = ColorScheme.Columns(prefix: "color_scheme")
+        public static let photo = Column("photo")
+        public static let isFavorite = Column("is_favorite")
+    }
+
+    /// Reads a row: each composite from its columns (nil when they are all NULL, for an optional one).
+    public init(row: Row) throws {
+        self.id = try row.decode(String.self, forColumn: "id")
+        self.tailNumber = try row.decode(String.self, forColumn: "tail_number")
+        self.aircraftType = try row.decode(String.self, forColumn: "aircraft_type")
+        self.aircraftClass = try row.decode(AircraftClass.self, forColumn: "aircraft_class")
+        self.category = try row.decode(AircraftCategory.self, forColumn: "category")
+        self.colorScheme = try (row.allNull("color_scheme_primary", "color_scheme_secondary", "color_scheme_tertiary") ? nil : ColorScheme(primary: row.decode(String.self, forColumn: "color_scheme_primary"), secondary: row.decode(String.self, forColumn: "color_scheme_secondary"), tertiary: row.decode(String?.self, forColumn: "color_scheme_tertiary")))
+        self.photo = try row.decode(Data?.self, forColumn: "photo")
+        self.isFavorite = try row.decode(Bool.self, forColumn: "is_favorite")
+    }
+
+    /// Writes a row: each composite element to its own column.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["tail_number"] = tailNumber
+        container["aircraft_type"] = aircraftType
+        container["aircraft_class"] = aircraftClass
+        container["category"] = category
+        container["color_scheme_primary"] = colorScheme?.primary
+        container["color_scheme_secondary"] = colorScheme?.secondary
+        container["color_scheme_tertiary"] = colorScheme?.tertiary
+        container["photo"] = photo
+        container["is_favorite"] = isFavorite
+    }
+}
+
+/// Reads and writes `aircraft` rows by column position, for row transform stages.
+extension Aircraft_4_0: MigrationRecord {
+    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme_primary", "color_scheme_secondary", "color_scheme_tertiary", "photo", "is_favorite"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(String.self, at: 0)
+        self.tailNumber = try row.decode(String.self, at: 1)
+        self.aircraftType = try row.decode(String.self, at: 2)
+        self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
+        self.category = try row.decode(AircraftCategory.self, at: 4)
+        self.colorScheme = try (row.allNull(5..<8) ? nil : ColorScheme(primary: row.decode(String.self, at: 5), secondary: row.decode(String.self, at: 6), tertiary: row.decodeIfPresent(String.self, at: 7)))
+        self.photo = try row.decodeIfPresent(Data.self, at: 8)
+        self.isFavorite = try row.decode(Bool.self, at: 9)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.tailNumber, at: 1)
+        values.encode(self.aircraftType, at: 2)
+        values.encode(self.aircraftClass, at: 3)
+        values.encode(self.category, at: 4)
+        values.encode(self.colorScheme?.primary, at: 5)
+        values.encode(self.colorScheme?.secondary, at: 6)
+        values.encode(self.colorScheme?.tertiary, at: 7)
+        values.encode(self.photo, at: 8)
+        values.encode(self.isFavorite, at: 9)
+    }
+}
+
 /// The newest version of the `aircraft` entity.
-public typealias Aircraft = Aircraft_3_0
+public typealias Aircraft = Aircraft_4_0

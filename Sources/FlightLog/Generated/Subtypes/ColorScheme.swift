@@ -27,3 +27,20 @@ public struct ColorScheme: Codable, Hashable, Sendable {
         case tertiary
     }
 }
+
+extension ColorScheme {
+    /// Typed references to the columns of a `color_scheme` stored as a composite attribute, one per element
+    /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
+    public struct Columns: Sendable {
+        public let primary: Column
+        public let secondary: Column
+        public let tertiary: Column
+
+        /// The columns of the composite stored under `prefix` (the property's column name).
+        public init(prefix: String) {
+            primary = Column(prefix + "_primary")
+            secondary = Column(prefix + "_secondary")
+            tertiary = Column(prefix + "_tertiary")
+        }
+    }
+}
