@@ -1,0 +1,175 @@
+import Foundation
+import LucidGenCore
+import LucidSchema
+import Testing
+
+/// Composite attributes in descriptions: the columns of every version, located errors, element indexes,
+/// the lint of a storage change, and the generated Swift.
+@Suite struct CompositeTests {
+    static func config(current: String) -> String { TestProject.defaultConfig + "\ncurrent_version: \"\(current)\"\n" }
+
+    /// `scheme` = { primary, since?, accent: paint }, `paint` = { red, label?, finish?: finish }, `finish` = { gloss, name }.
+    static let subtypes: [String: String] = [
+        ".entities/Subtypes/scheme.json": #"""
+            { "name": "scheme", "properties": [
+                { "name": "primary", "property_type": "string" },
+                { "name": "since", "property_type": "date", "nullable": true },
+                { "name": "accent", "property_type": "paint" } ] }
+            """#,
+        ".entities/Subtypes/paint.json": #"""
+            { "name": "paint", "properties": [
+                { "name": "red", "property_type": "int", "default_value": 0 },
+                { "name": "label", "property_type": "string", "nullable": true },
+                { "name": "finish", "property_type": "finish", "nullable": true } ] }
+            """#,
+        ".entities/Subtypes/finish.json": #"""
+            { "name": "finish", "properties": [
+                { "name": "gloss", "property_type": "double" },
+                { "name": "kind", "property_type": "kind" } ] }
+            """#,
+        ".entities/Subtypes/kind.json": #"{ "name": "kind", "cases": ["matte", "satin"] }"#,
+    ]
+
+    static func plane(_ colors: String, history: [String] = ["1.0"], extra: String = "") -> String {
+        """
+        { "name": "plane", "identifier": { "type": "int" },
+          "version_history": [\(history.map { "{ \"version\": \"\($0)\" }" }.joined(separator: ", "))],\(extra)
+          "properties": [
+            { "name": "tail", "property_type": "string" },
+            \(colors) ] }
+        """
+    }
+
+    func project(_ plane: String, current: String = "1.0", subtypes: [String: String] = Self.subtypes) throws -> TestProject {
+        try TestProject(files: subtypes.merging([".entities/plane.json": plane]) { a, _ in a }, config: Self.config(current: current))
+    }
+
+    func table(_ result: GeneratorPipeline.Result, _ version: String) -> SchemaTable? {
+        result.model.schemas.first { $0.version.string == version }?.table(named: "plane")
+    }
+
+    @Test func nestedThreeDeepIsOneColumnPerElement() throws {
+        let project = try project(Self.plane(#"{ "name": "colors", "property_type": "scheme", "composite": true }"#,
+            extra: #" "indexes": [{ "properties": ["colors.accent.finish.gloss"] }, { "properties": ["colors.primary", "tail"], "name": "by_color" }],"#))
+        defer { project.remove() }
+        let plane = try #require(table(try project.generate(), "1.0"))
+        #expect(plane.columns.map { "\($0.name) \($0.type.rawValue)\($0.notNull ? " NOT NULL" : "")\($0.defaultSQL.map { " DEFAULT \($0)" } ?? "")" } == [
+            "id INTEGER NOT NULL",
+            "colors_accent_finish_gloss REAL",  // in an optional member: NULL when the finish is nil
+            "colors_accent_finish_kind TEXT",
+            "colors_accent_label TEXT",
+            "colors_accent_red INTEGER NOT NULL DEFAULT 0",
+            "colors_primary TEXT NOT NULL",
+            "colors_since TEXT",
+            "tail TEXT NOT NULL",
+        ])
+        #expect(plane.column(named: "colors_accent_finish_kind")?.valueType == "enum kind")
+        #expect(plane.indexes == [
+            SchemaIndex(name: "plane_colors_accent_finish_gloss_index", columns: ["colors_accent_finish_gloss"]),
+            SchemaIndex(name: "by_color", columns: ["colors_primary", "tail"]),
+        ])
+        // The record reads and writes each column; typed column references reach every element.
+        let record = try project.read("Sources/App/Generated/Entities/Plane.swift")
+        #expect(record.contains("public static let colors = Scheme.Columns(prefix: \"colors\")"))
+        #expect(record.contains(#"container["colors_accent_finish_gloss"] = colors.accent.finish?.gloss"#))
+        #expect(record.contains(#"finish: (row.allNull(6..<8) ? nil : Finish(gloss: row.decode(Double.self, at: 6), kind: row.decode(Kind.self, at: 7)))"#))
+        let paint = try project.read("Sources/App/Generated/Subtypes/Paint.swift")
+        #expect(paint.contains("public let finish: Finish.Columns"))
+        #expect(paint.contains(#"finish = Finish.Columns(prefix: prefix + "_finish")"#))
+        // The snapshot names the storage.
+        #expect(try project.read(".entities/.schema/1.0.json").contains(#""type" : "composite scheme""#))
+    }
+
+    @Test func anOptionalCompositeKeepsNoColumnRequired() throws {
+        let project = try project(Self.plane(#"{ "name": "colors", "property_type": "scheme", "composite": true, "nullable": true }"#))
+        defer { project.remove() }
+        let plane = try #require(table(try project.generate(), "1.0"))
+        #expect(plane.columns.filter(\.notNull).map(\.name) == ["id", "tail"])
+        #expect(plane.column(named: "colors_accent_red")?.defaultSQL == "0", "defaults stay: a value is written whole")
+    }
+
+    @Test func locatedErrors() throws {
+        let cases: [(String, [String: String], String)] = [
+            (#"{ "name": "colors", "property_type": "kind", "composite": true }"#, Self.subtypes,
+             "composite 'colors' needs a struct subtype (one with 'properties'), but 'kind' is an enum, which is one column already; drop \"composite\""),
+            (#"{ "name": "colors", "property_type": "string", "composite": true }"#, Self.subtypes,
+             "\"composite\": true needs a struct subtype as property_type (its members become the columns), found string"),
+            (#"{ "name": "colors", "property_type": "tagged", "composite": true }"#,
+             Self.subtypes.merging([".entities/Subtypes/tagged.json": #"{ "name": "tagged", "properties": [{ "name": "tags", "property_type": "[string]" }] }"#]) { a, _ in a },
+             "member 'tags' of 'tagged' is an array, which cannot be a composite element (an element is one queryable column); store 'tagged' as JSON (drop \"composite\" from 'colors') or make the array a property of its own"),
+            (#"{ "name": "colors", "property_type": "loose", "composite": true, "nullable": true }"#,
+             Self.subtypes.merging([".entities/Subtypes/loose.json": #"{ "name": "loose", "properties": [{ "name": "a", "property_type": "string", "nullable": true }] }"#]) { a, _ in a },
+             "optional composite 'colors' has no required element: nil and a 'loose' whose elements are all nil would both be stored as NULL in every column; make one element of 'loose' required, or the composite required"),
+            (#"{ "name": "colors", "property_type": "scheme", "composite": true, "default_value": "x" }"#, Self.subtypes,
+             "composite 'colors' cannot have a default_value: give its elements default_value in the subtype 'scheme'"),
+            (#"{ "name": "colors", "property_type": "outer", "composite": true }"#,
+             Self.subtypes.merging([
+                ".entities/Subtypes/outer.json": #"{ "name": "outer", "properties": [{ "name": "a", "property_type": "string" }, { "name": "inner", "property_type": "loose", "nullable": true }] }"#,
+                ".entities/Subtypes/loose.json": #"{ "name": "loose", "properties": [{ "name": "b", "property_type": "string", "nullable": true }] }"#,
+             ]) { a, _ in a },
+             "optional member 'inner' of 'outer' is a nested composite with no required element: nil and a 'loose' whose elements are all nil would both be NULL in every column; make one element of 'loose' required"),
+        ]
+        for (property, subtypes, message) in cases {
+            let project = try project(Self.plane(property), subtypes: subtypes)
+            defer { project.remove() }
+            let errors = try project.errors()
+            #expect(errors.map(\.message) == [message])
+            #expect(errors.allSatisfy { $0.location?.line != nil }, "located: \(errors)")
+        }
+    }
+
+    @Test func indexErrors() throws {
+        let colors = #"{ "name": "colors", "property_type": "scheme", "composite": true }"#
+        let cases: [(String, String)] = [
+            (#"["colors"]"#, "index of 'plane' names 'colors', a composite: name its elements instead (e.g. 'colors.primary')"),
+            (#"["colors.secondary"]"#, "index of 'plane' names 'colors.secondary': 'scheme' has no member 'secondary'"),
+            (#"["colors.accent"]"#, "index of 'plane' names 'colors.accent': 'accent' is a nested composite: name one of its elements"),
+            (#"["tail.x"]"#, "index of 'plane' names 'tail.x': 'tail' is not a composite (\"composite\": true), so it has no elements"),
+        ]
+        for (properties, message) in cases {
+            let project = try project(Self.plane(colors, extra: #" "indexes": [{ "properties": \#(properties) }],"#))
+            defer { project.remove() }
+            #expect(try project.errors().map(\.message) == [message])
+        }
+        let unique = try project(Self.plane(colors, extra: #" "indexes": [{ "properties": ["colors.primary"], "unique": true }],"#))
+        defer { unique.remove() }
+        #expect(try unique.errors().map(\.message).first?.contains("a unique index over composite elements is not supported yet") == true)
+    }
+
+    @Test func aColumnClashWithAnElementIsAnError() throws {
+        let project = try project(Self.plane(#"{ "name": "colors", "property_type": "scheme", "composite": true }, { "name": "colors_primary", "property_type": "string" }"#))
+        defer { project.remove() }
+        #expect(try project.errors().map(\.message) == [
+            "property 'colors_primary' of 'plane' would have the column `colors_primary`, as would property 'colors'; rename one of them (or give it a persisted_name)"
+        ])
+    }
+
+    /// Released as JSON at 1.0, edited to a composite at 2.0: the snapshot says what it was, each column
+    /// is extracted from the JSON in the rebuild, lint reports the storage change, and a composite never
+    /// turns back into JSON silently.
+    @Test func editingAJSONStructIntoACompositeIsEnough() throws {
+        let project = try project(Self.plane(#"{ "name": "colors", "property_type": "scheme", "nullable": true }"#))
+        defer { project.remove() }
+        _ = try project.generate()
+        try project.write(".lucid.yaml", Self.config(current: "2.0"))
+        try project.write(".entities/plane.json", Self.plane(#"{ "name": "colors", "property_type": "scheme", "nullable": true, "composite": true }"#, history: ["1.0", "2.0"]))
+        let result = try project.generate()
+        #expect(result.diagnostics.map(\.message).contains(
+            #"inferred from the released snapshots: property 'colors' of 'plane' changed type from scheme to composite scheme at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "property_type": "scheme" }]"#))
+        let columns = try #require(table(result, "2.0")).columns.filter { $0.extractedFrom != nil }
+        #expect(columns.map { "\($0.name) ← \($0.extractedFrom!) \($0.jsonPath!)" } == [
+            "colors_accent_finish_gloss ← colors $.accent.finish.gloss", "colors_accent_finish_kind ← colors $.accent.finish.kind",
+            "colors_accent_label ← colors $.accent.label", "colors_accent_red ← colors $.accent.red", "colors_primary ← colors $.primary", "colors_since ← colors $.since",
+        ])
+        let steps = try MigrationPlanner(versions: result.model.schemas).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
+        guard case .rebuildTable(let rebuild)? = steps.first?.operations.first else { Issue.record("expected a rebuild: \(steps)"); return }
+        #expect(rebuild.reasons == ["the JSON struct in plane.colors becomes composite columns (json_extract of each member)"])
+        #expect(rebuild.sources.contains("strftime('%Y-%m-%d %H:%M:%f', json_extract(src.\"colors\", '$.since') / 1000.0, 'unixepoch')"))
+
+        // Back to JSON at 3.0: refused, located.
+        try project.write(".lucid.yaml", Self.config(current: "3.0"))
+        try project.write(".entities/plane.json", Self.plane(#"{ "name": "colors", "property_type": "scheme", "nullable": true }"#, history: ["1.0", "2.0", "3.0"]))
+        #expect(try project.errors().map(\.message).contains(
+            "property 'colors' of 'plane' changes at 3.0 from composite scheme to scheme: lucidgen converts a struct stored as JSON into a composite, not a composite into anything else; add a new property and move the values in a stage"))
+    }
+}
