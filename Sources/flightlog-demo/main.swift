@@ -24,7 +24,15 @@ do {
         print("version \(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"): \(aircraft.count) aircraft, \(try LogEntry.fetchCount(db)) log entries, \(flightData.count) flight data rows")
         for plane in aircraft.prefix(4) {
             let bytes = flightData.filter { $0.aircraft == plane.id }.map(\.data.count)
-            print("  \(plane.id) \(plane.aircraftType.debugDescription) favourite: \(plane.isFavorite) flight data bytes: \(bytes)")
+            let colors = plane.colorScheme.map { "\($0.primary)/\($0.secondary)/\($0.tertiary ?? "-")" } ?? "none"
+            print("  \(plane.id) \(plane.aircraftType.debugDescription) favourite: \(plane.isFavorite) colors: \(colors) flight data bytes: \(bytes)")
+        }
+        // 4.0's composite attribute: each element is a column, queried by element through its index.
+        if let primary = aircraft.lazy.compactMap(\.colorScheme).first?.primary {
+            let request = Aircraft.filter(Aircraft.Columns.colorScheme.primary == primary)
+            let statement = try request.makePreparedRequest(db).statement
+            let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String }
+            print("  Aircraft.Columns.colorScheme.primary == \(primary.debugDescription): \(try request.fetchAll(db).map(\.id)) (\(plan.joined(separator: "; ")))")
         }
         print("applied steps: " + (try String.fetchAll(db, sql: "SELECT kind || ' ' || label FROM lucid_migration_log ORDER BY id")).joined(separator: " | "))
         print("data migrations: " + (try String.fetchAll(db, sql: "SELECT version || ' ' || label || ': ' || outcome FROM lucid_data_migrations")).joined(separator: " | "))

@@ -30,6 +30,8 @@ import Testing
             #expect(favorites.isEmpty)
             let all = try Aircraft.fetchAll(db)
             #expect(all.map(\.category) == [.airplane])
+            let red = try Aircraft.filter(Aircraft.Columns.colorScheme.primary == "red").fetchAll(db)
+            #expect(red.isEmpty)
         }
     }
 
