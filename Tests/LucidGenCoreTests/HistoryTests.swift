@@ -314,7 +314,7 @@ import Testing
         }
         files[".entities/log_entry.json"] = files[".entities/log_entry.json"]!
             .replacingOccurrences(of: #", "previous_name": "remarks", "renamed_at_version": "2.0""#, with: "")
-        let project = try TestProject(files: files, config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
+        let project = try TestProject(files: files, config: TestProject.defaultConfig + "\ncurrent_version: \"4.0\"\n")
         defer { project.remove() }
         #expect {
             try project.generate()

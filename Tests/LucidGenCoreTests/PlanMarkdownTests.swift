@@ -14,21 +14,22 @@ import Testing
         let result = try run(lucidgenBinary, ["plan", "--config", config, "--format", "markdown"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.components(separatedBy: "\n")
-        #expect(lines.first == "## Migration plan: 1.0 → 3.0")
-        #expect(lines.contains("No store given: the path from the oldest version, 1.0, to 3.0, as the planner takes it (3 steps)."))
+        #expect(lines.first == "## Migration plan: 1.0 → 4.0")
+        #expect(lines.contains("No store given: the path from the oldest version, 1.0, to 4.0, as the planner takes it (3 steps)."))
         #expect(lines.contains("| # | from → to | kind | operations |"))
         #expect(lines.contains("| 1 | 1.0 → 2.0 | inferred | rename table, drop index, create table, 3 × add column, rename column, create index |"))
         #expect(lines.contains("| 2 | 2.0 → 2.1 | app code (`moveFlightData`) | create table |"))
-        #expect(lines.contains("| 3 | 2.1 → 3.0 | inferred | drop column |"))
+        #expect(lines.contains("| 3 | 2.1 → 4.0 | inferred | rebuild table |"))
         #expect(lines.contains("1. **1.0 → 2.0** (inferred)"))
         #expect(lines.contains("   - rename table flight to log_entry"))
-        #expect(lines.contains("   - drop column aircraft.flight\\_data") == false, "an underscore inside a word is not escaped")
-        #expect(lines.contains("   - drop column aircraft.flight_data"))
+        let rebuild = "   - rebuild table aircraft (the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member))"
+        #expect(lines.contains(rebuild.replacingOccurrences(of: "color_scheme", with: "color\\_scheme")) == false, "an underscore inside a word is not escaped")
+        #expect(lines.contains(rebuild))
         #expect(!result.output.contains("rewrites"), "no row counts without a store")
         // The lint findings of the steps planned (as `lucidgen check` reports them), located.
         #expect(lines.contains { $0.hasPrefix("- warning: \\[BC101\\] entity flight is renamed to log_entry at 2.0") && $0.hasSuffix("(.entities/log_entry.json:7:9)") })
-        #expect(lines.contains("- note: \\[DS102\\] property aircraft.flight\\_data is removed at 3.0 (acknowledged: the moveFlightData stage at 2.1 copies every value into flight\\_data rows first) (.entities/aircraft.json:17:9)")
-            || lines.contains("- note: \\[DS102\\] property aircraft.flight_data is removed at 3.0 (acknowledged: the moveFlightData stage at 2.1 copies every value into flight_data rows first) (.entities/aircraft.json:17:9)"))
+        #expect(lines.contains("- note: \\[DS102\\] property aircraft.flight\\_data is removed at 3.0 (acknowledged: the moveFlightData stage at 2.1 copies every value into flight\\_data rows first) (.entities/aircraft.json:18:9)")
+            || lines.contains("- note: \\[DS102\\] property aircraft.flight_data is removed at 3.0 (acknowledged: the moveFlightData stage at 2.1 copies every value into flight_data rows first) (.entities/aircraft.json:18:9)"))
         #expect(!result.output.contains("No findings."))
         #expect(mermaidBlock(result.output) == """
             ```mermaid
@@ -38,14 +39,17 @@ import Testing
                 v2_0["2.0"]
                 v2_1["2.1"]
                 v3_0["3.0"]
+                v4_0["4.0"]
                 v1_0 --> v1_1
                 v1_0 --> v2_0
                 v1_1 --> v2_0
                 v2_0 -.->|"moveFlightData"| v2_1
                 v2_1 --> v3_0
+                v2_1 --> v4_0
+                v3_0 --> v4_0
                 classDef path stroke:#2da44e,stroke-width:3px
-                class v1_0,v2_0,v2_1,v3_0 path
-                linkStyle 1,3,4 stroke-width:4px,stroke:#2da44e
+                class v1_0,v2_0,v2_1,v4_0 path
+                linkStyle 1,3,5 stroke-width:4px,stroke:#2da44e
             ```
             """)
         #expect(result.output.hasSuffix("```\n"))
@@ -72,27 +76,27 @@ import Testing
         let result = try run(lucidgenBinary, ["plan", "--config", config, "--database", store, "--format", "markdown"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.components(separatedBy: "\n")
-        #expect(lines.contains("Store `\(store)` at version 1.0: its path to 3.0 (3 steps)."))
+        #expect(lines.contains("Store `\(store)` at version 1.0: its path to 4.0 (3 steps)."))
         #expect(lines.contains("| # | from → to | kind | operations | rows rewritten |"))
         #expect(lines.contains("| 1 | 1.0 → 2.0 | inferred | rename table, drop index, create table, 3 × add column, rename column, create index | 0 |"))
         #expect(lines.contains("| 2 | 2.0 → 2.1 | app code (`moveFlightData`) | create table | app code |"))
-        #expect(lines.contains("| 3 | 2.1 → 3.0 | inferred | drop column | 5 |"))
-        #expect(lines.contains("   - drop column aircraft.flight_data: rewrites 5 rows"))
-        #expect(result.output.contains("    linkStyle 1,3,4 stroke-width:4px,stroke:#2da44e\n"))
+        #expect(lines.contains("| 3 | 2.1 → 4.0 | inferred | rebuild table | 5 |"))
+        #expect(lines.contains("   - rebuild table aircraft (the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member)): rewrites 5 rows"))
+        #expect(result.output.contains("    linkStyle 1,3,5 stroke-width:4px,stroke:#2da44e\n"))
 
         // The text format is today's, unchanged.
         let text = try run(lucidgenBinary, ["plan", "--config", config, "--database", store])
-        #expect(text.output.contains("at version 1.0; newest is 3.0.\nPath: 3 steps.\n  1. 1.0 → 2.0 (inferred)\n"))
+        #expect(text.output.contains("at version 1.0; newest is 4.0.\nPath: 3 steps.\n  1. 1.0 → 2.0 (inferred)\n"))
     }
 
     /// Without `--database`, the text format prints the path from the oldest version; `--to` still works.
     @Test func textWithoutADatabase() throws {
         let result = try run(lucidgenBinary, ["plan", "--config", config])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.hasPrefix("No store given: the path from the oldest version, 1.0, to 3.0.\nPath: 3 steps.\n"))
+        #expect(result.output.hasPrefix("No store given: the path from the oldest version, 1.0, to 4.0.\nPath: 3 steps.\n"))
         #expect(result.output.contains("  1. 1.0 → 2.0 (inferred)\n       - rename table flight to log_entry\n"))
         #expect(result.output.contains("  2. 2.0 → 2.1 (moveFlightData)\n"))
-        #expect(result.output.contains("  3. 2.1 → 3.0 (inferred)\n       - drop column aircraft.flight_data\n"))
+        #expect(result.output.contains("  3. 2.1 → 4.0 (inferred)\n       - rebuild table aircraft (the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member))\n"))
         let partial = try run(lucidgenBinary, ["plan", "--config", config, "--to", "2.0"])
         #expect(partial.output == "No store given: the path from the oldest version, 1.0, to 2.0.\nPath: 1 step.\n" + stepOne)
 

@@ -24,7 +24,7 @@ import Testing
             try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
         } throws: { error in
             guard case StoreError.storeIsNewer(let store, let newest) = error else { return false }
-            return store == SchemaVersion("9.0") && newest == SchemaVersion("3.0")
+            return store == SchemaVersion("9.0") && newest == SchemaVersion("4.0")
         }
     }
 
@@ -48,7 +48,7 @@ import Testing
         let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
         try database.read { (db: Database) throws in
             #expect(try Pilot.fetchCount(db) == 0)
-            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
         }
     }
 
@@ -64,7 +64,7 @@ import Testing
         try plain.close()
         let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
         try database.read { (db: Database) throws in
-            #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || to_version FROM lucid_migration_log ORDER BY id") == ["adopt 1.1", "inferred 2.0", "stage 2.1", "inferred 3.0"])
+            #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || to_version FROM lucid_migration_log ORDER BY id") == ["adopt 1.1", "inferred 2.0", "stage 2.1", "inferred 4.0"])
             #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ann")
         }
     }
@@ -116,7 +116,7 @@ import Testing
             [StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions())
         for (queue, name) in zip(queues, ["first.sqlite", "second.sqlite"]) {
             try queue.read { (db: Database) throws in
-                #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
+                #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
                 #expect(try Pilot.fetchOne(db, key: 1)?.name == name)
             }
             try queue.close()
