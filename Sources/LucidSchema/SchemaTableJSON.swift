@@ -86,7 +86,7 @@ enum TableJSONReader {
     private static func column(_ reader: inout Reader) throws -> SchemaColumn {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: String?, lossyConversionFrom: String?
-        var reusesName: Bool?
+        var reusesName: Bool?, caseChanges: [EnumCaseChange]?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -101,13 +101,30 @@ enum TableJSONReader {
             case "valueType": valueType = try reader.optionalString()
             case "lossyConversionFrom": lossyConversionFrom = try reader.optionalString()
             case "reusesName": reusesName = try reader.optionalBool()
+            case "caseChanges": caseChanges = try reader.array { try caseChange(&$0) }
             default: try reader.skipValue()
             }
         }
         return SchemaColumn(
             name: try required(name, "name", reader), type: try required(type, "type", reader), notNull: try required(notNull, "notNull", reader),
             defaultSQL: defaultSQL, renamedFrom: renamedFrom, convertedFromJoinTable: convertedFromJoinTable, valueType: valueType,
-            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName)
+            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, caseChanges: caseChanges)
+    }
+
+    private static func caseChange(_ reader: inout Reader) throws -> EnumCaseChange {
+        var from: String?, to: String?, removed: Bool?, byApp: Bool?
+        try reader.object { reader, key in
+            switch key {
+            case "from": from = try reader.string()
+            case "to": to = try reader.optionalString()
+            case "removed": removed = try reader.optionalBool()
+            case "byApp": byApp = try reader.optionalBool()
+            default: try reader.skipValue()
+            }
+        }
+        var change = EnumCaseChange(from: try required(from, "from", reader), to: to, removed: removed == true)
+        change.byApp = byApp
+        return change
     }
 
     private static func foreignKey(_ reader: inout Reader) throws -> SchemaForeignKey {
