@@ -255,3 +255,11 @@ extension Aircraft_3_0: MigrationRecord {
 
 /// The newest version of the `aircraft` entity.
 public typealias Aircraft = Aircraft_3_0
+
+extension Aircraft_3_0 {
+    /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
+    /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
+    public init(row: Row) throws {
+        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("aircraft_class", AircraftClass.self), ("category", AircraftCategory.self)])
+    }
+}
