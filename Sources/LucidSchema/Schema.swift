@@ -168,11 +168,15 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     public var extractedFrom: String?
     /// The SQLite JSON path of the member in ``extractedFrom`` (`$.primary`, `$.accent.red`).
     public var jsonPath: String?
+    /// For an enum column whose enum renamed or removed cases at this version: what each stored value of
+    /// such a case becomes (relative to the previous version, like ``renamedFrom``). Not part of the DDL
+    /// or the checksum; nil when no case changed (registries and snapshots then omit it).
+    public var caseChanges: [EnumCaseChange]?
 
     public init(
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
         convertedFromJoinTable: String? = nil, valueType: String? = nil, lossyConversionFrom: String? = nil,
-        reusesName: Bool? = nil, extractedFrom: String? = nil, jsonPath: String? = nil
+        reusesName: Bool? = nil, extractedFrom: String? = nil, jsonPath: String? = nil, caseChanges: [EnumCaseChange]? = nil
     ) {
         self.extractedFrom = extractedFrom
         self.jsonPath = jsonPath
@@ -185,6 +189,50 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
         self.valueType = valueType
         self.lossyConversionFrom = lossyConversionFrom
         self.reusesName = reusesName
+        self.caseChanges = caseChanges
+    }
+}
+
+/// What a stored value of an enum case that was renamed or removed at a version becomes at that version.
+///
+/// ```swift
+/// EnumCaseChange(from: "lighter_than_air", to: "balloon")       // renamed: SQL rewrites the values
+/// EnumCaseChange(from: "seaplane", to: "airplane", removed: true) // removed with a fallback
+/// EnumCaseChange(from: "seaplane", to: nil, removed: true)        // removed, NULL as its fallback
+/// EnumCaseChange(from: "seaplane", byApp: true)                   // removed: the app's code decides
+/// ```
+public struct EnumCaseChange: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The case's raw value at the previous version.
+    public var from: String
+    /// The raw value it becomes (the new name, or the fallback); nil: NULL, or the app's code decides.
+    public var to: String?
+    /// True for a removed case (with its fallback in ``to``), false or nil for a rename.
+    public var removed: Bool?
+    /// True when a removed case has no fallback: rows holding it need the app's code (a typed stage).
+    public var byApp: Bool?
+
+    public init(from: String, to: String?, removed: Bool = false) {
+        self.from = from
+        self.to = to
+        self.removed = removed ? true : nil
+        self.byApp = nil
+    }
+
+    public init(from: String, byApp: Bool) {
+        self.from = from
+        self.to = nil
+        self.removed = true
+        self.byApp = byApp ? true : nil
+    }
+
+    /// Whether SQL can rewrite the stored values (a rename, or a removal with a fallback).
+    public var isInferable: Bool { byApp != true }
+
+    /// `case lighter_than_air → balloon`, `case seaplane removed (→ airplane)`, `case seaplane removed (app code)`.
+    public var description: String {
+        if byApp == true { return "case \(from) removed without a fallback" }
+        if removed == true { return "case \(from) removed (its rows take \(to.map { "'\($0)'" } ?? "NULL"))" }
+        return "case \(from) renamed to \(to ?? "NULL")"
     }
 }
 

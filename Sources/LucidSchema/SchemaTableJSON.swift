@@ -86,7 +86,7 @@ enum TableJSONReader {
     private static func column(_ reader: inout Reader) throws -> SchemaColumn {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: String?, lossyConversionFrom: String?
-        var reusesName: Bool?, extractedFrom: String?, jsonPath: String?
+        var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -103,13 +103,30 @@ enum TableJSONReader {
             case "reusesName": reusesName = try reader.optionalBool()
             case "extractedFrom": extractedFrom = try reader.optionalString()
             case "jsonPath": jsonPath = try reader.optionalString()
+            case "caseChanges": caseChanges = try reader.array { try caseChange(&$0) }
             default: try reader.skipValue()
             }
         }
         return SchemaColumn(
             name: try required(name, "name", reader), type: try required(type, "type", reader), notNull: try required(notNull, "notNull", reader),
             defaultSQL: defaultSQL, renamedFrom: renamedFrom, convertedFromJoinTable: convertedFromJoinTable, valueType: valueType,
-            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath)
+            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath, caseChanges: caseChanges)
+    }
+
+    private static func caseChange(_ reader: inout Reader) throws -> EnumCaseChange {
+        var from: String?, to: String?, removed: Bool?, byApp: Bool?
+        try reader.object { reader, key in
+            switch key {
+            case "from": from = try reader.string()
+            case "to": to = try reader.optionalString()
+            case "removed": removed = try reader.optionalBool()
+            case "byApp": byApp = try reader.optionalBool()
+            default: try reader.skipValue()
+            }
+        }
+        var change = EnumCaseChange(from: try required(from, "from", reader), to: to, removed: removed == true)
+        change.byApp = byApp
+        return change
     }
 
     private static func foreignKey(_ reader: inout Reader) throws -> SchemaForeignKey {

@@ -174,6 +174,12 @@ struct ExpectedMigration {
                         conversions[column.name] = steps
                     }
                 }
+                // Enum values of renamed and removed cases, composed over the versions of the step.
+                var caseMappings: [String: [String: String?]] = [:]
+                for column in table.columns {
+                    let mapping = inference.caseMapping(ofColumn: column.name, table: table.name, at: toIndex, in: fromIndex).mapping
+                    if !mapping.isEmpty { caseMappings[column.name] = Dictionary(mapping.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first }) }
+                }
                 var volatile: Set<String> = []
                 for (column, origin) in origins {
                     if case .column(_, let name)? = origin, rows.volatile[sourceName]?.contains(name) == true { volatile.insert(column) }
@@ -204,7 +210,11 @@ struct ExpectedMigration {
                                 case .cast(let storage): SQLiteValues.cast(value, to: storage)
                                 }
                             }
-                            values[column] = value.isNull ? fills[column] ?? value : value
+                            var mapped = value
+                            if let mapping = caseMappings[column], case .string(let text) = value.storage, let target = mapping[text] {
+                                mapped = target.map(\.databaseValue) ?? .null
+                            }
+                            values[column] = mapped.isNull ? fills[column] ?? mapped : mapped
                         case .jsonMember(_, let name, let path)?:
                             // A struct stored as JSON became a composite: the member's value, as `json_extract` reads it.
                             let value = Self.jsonMember(row[name] ?? .null, path: path, valueType: target.table(named: table.name)?.column(named: column)?.valueType)

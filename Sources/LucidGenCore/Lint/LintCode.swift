@@ -73,6 +73,11 @@ public struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible 
         summary: "an optional property becomes required: apps built before this version may write NULL, which now fails",
         instead: "keep it optional and enforce the value in the app if older releases must keep working on new stores")
 
+    public static let enumCaseRenamed = LintCode(
+        id: "BC106", family: .backwardIncompatible, defaultSeverity: .warning,
+        summary: "an enum case is renamed: apps built before this version cannot read the stored values of the new name",
+        instead: "add the new case beside the old one (and stop writing the old one) if older releases must keep working on new stores")
+
     // MARK: Data-dependent
 
     public static let requiredAddedWithoutDefault = LintCode(
@@ -97,6 +102,15 @@ public struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible 
         summary: "a uniqueness is added over existing rows: the step fails (and changes nothing) if rows share a value",
         instead: "remove or merge the duplicate rows in a stage before this version (the error names them), or keep the index non-unique")
 
+    public static let enumCaseRemovedWithFallback = LintCode(
+        id: "MF106", family: .dataDependent, defaultSeverity: .warning,
+        summary: "an enum case is removed with a fallback: every row holding it gets the fallback value",
+        instead: "decide per row in a stage (remove the fallback so the app's code converts each row), or keep the case")
+    public static let enumCaseRemovedByAppCode = LintCode(
+        id: "MF107", family: .dataDependent, defaultSeverity: .note,
+        summary: "an enum case is removed without a fallback: the app's code decides what each row holding it becomes",
+        instead: "commit a fixture store of the old version holding the case so the generated tests exercise the stage")
+
     // MARK: Additive-only (--additive-only)
 
     public static func additiveOnly(_ kind: AdditiveRule.Change.Kind) -> LintCode {
@@ -113,6 +127,7 @@ public struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible 
             case .uniqueIndexChanged: (109, "a uniqueness is added or removed")
             case .appCode: (110, "the step runs the app's code")
             case .dataMigration: (111, "a data migration runs")
+            case .enumCaseChanged: (112, "an enum case is renamed or removed")
             }
         return LintCode(
             id: "AO\(number)", family: .additiveOnly, defaultSeverity: .error,
@@ -123,7 +138,8 @@ public struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Every code, for `--help`, the README and configuration checks.
     public static let all: [LintCode] =
         [entityRemoved, propertyRemoved, lossyConversion, entityRenamed, propertyRenamed, typeChanged, associationChanged, becameRequired,
-         requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne, uniquenessAdded]
+         enumCaseRenamed, requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne, uniquenessAdded,
+         enumCaseRemovedWithFallback, enumCaseRemovedByAppCode]
         + AdditiveRule.Change.Kind.allCases.map(additiveOnly)
 
     public static func named(_ id: String) -> LintCode? { all.first { $0.id == id.uppercased() } }

@@ -137,6 +137,7 @@ public struct Linter {
                         entity: name, property: current, from: from, to: to, at: where_?.location))
                 }
                 let typeLocation = where_?.typeHistory.first { $0.untilVersion == to }?.location ?? where_?.typeLocation
+                findings += enumCaseFindings(entity: name, property: after, column: newTable?.column(named: after.column), from: from, to: to)
                 switch (before.kind, after.kind) {
                 case (.value, .value):
                     if before.typeDescription != after.typeDescription {
@@ -194,6 +195,19 @@ public struct Linter {
             }
         }
         return findings
+    }
+
+    /// An enum column whose enum renames (BC106) or removes cases (MF106 with a fallback, MF107 without) at
+    /// `to`, located at the case's item in the enum's description.
+    private func enumCaseFindings(entity name: String, property: PropertyShape, column: SchemaColumn?, from: SchemaVersion, to: SchemaVersion) -> [LintFinding] {
+        guard let changes = column?.caseChanges, let subtype = model.subtypes.first(where: { $0.name == property.typeDescription }) else { return [] }
+        return changes.map { change in
+            let item = subtype.caseHistory.first { $0.name == change.from || ($0.previousName == change.from && $0.renamedAtVersion == to) }
+            let code: LintCode = change.byApp == true ? .enumCaseRemovedByAppCode : change.removed == true ? .enumCaseRemovedWithFallback : .enumCaseRenamed
+            return finding(
+                code, "property \(name).\(property.name) (enum \(subtype.name)): \(change) at \(to)", entity: name, property: property.currentName,
+                from: from, to: to, at: item?.location ?? subtype.location)
+        }
     }
 
     /// A unique index at `to` that the entity's table did not have at `from` (over the same columns,

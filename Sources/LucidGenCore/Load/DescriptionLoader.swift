@@ -367,6 +367,50 @@ public enum DescriptionLoader {
 
     // MARK: Subtypes
 
+    /// One item of an enum's `cases`: a name, or an object with the case's history.
+    static func decodeEnumCase(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> EnumCaseDescription? {
+        func checkCase(_ name: String, at node: JSONNode) {
+            if let problem = Naming.problem(with: name) { diagnostics.error("invalid case: \(problem)", at: node.location, path: node.path) }
+        }
+        if case .string(let name) = node.value {
+            checkCase(name, at: node)
+            return EnumCaseDescription(name: name, location: node.location, path: node.path)
+        }
+        guard case .object = node.value else {
+            diagnostics.error(
+                "an enum case must be a name or an object such as {\"name\": \"glider\", \"added_at_version\": \"2.0\"}, found \(node.kindName)",
+                at: node.location, path: node.path)
+            return nil
+        }
+        guard var reader = ObjectReader(node, what: "an enum case", diagnostics: &diagnostics) else { return nil }
+        defer { reader.finish(ignored: [:], &diagnostics) }
+        guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
+        if let nameNode = reader.value("name") { checkCase(name, at: nameNode) }
+        var item = EnumCaseDescription(name: name, location: node.location, path: node.path)
+        item.previousName = reader.string("previous_name", &diagnostics)
+        if let previous = item.previousName, let previousNode = reader.value("previous_name") { checkCase(previous, at: previousNode) }
+        item.renamedAtVersion = reader.version("renamed_at_version", &diagnostics)
+        item.addedAtVersion = reader.version("added_at_version", &diagnostics)
+        item.removedAtVersion = reader.version("removed_at_version", &diagnostics)
+        if let fallbackNode = reader.value("fallback") {
+            switch fallbackNode.value {
+            case .null: item.fallback = .some(nil)
+            case .string(let fallback): item.fallback = .some(fallback.hasPrefix(".") ? String(fallback.dropFirst()) : fallback)
+            default:
+                diagnostics.error("'fallback' must be a case name or null, found \(fallbackNode.kindName)", at: fallbackNode.location, path: fallbackNode.path)
+            }
+            if item.removedAtVersion == nil {
+                diagnostics.error("'fallback' only applies to a removed case: add \"removed_at_version\"", at: fallbackNode.location, path: fallbackNode.path)
+            }
+        }
+        if item.previousName != nil, item.renamedAtVersion == nil {
+            diagnostics.error("case '\(name)' has previous_name but no renamed_at_version: say at which version it was renamed", at: node.location, path: node.path + ".previous_name")
+        } else if item.previousName == nil, item.renamedAtVersion != nil {
+            diagnostics.error("renamed_at_version needs previous_name (the case's name before the rename)", at: node.location, path: node.path + ".renamed_at_version")
+        }
+        return item
+    }
+
     static func decodeSubtype(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> SubtypeDescription? {
         guard var reader = ObjectReader(root, what: "a subtype description", diagnostics: &diagnostics) else { return nil }
         defer {
@@ -380,9 +424,10 @@ public enum DescriptionLoader {
         }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
         if let node = reader.value("name") { checkName(name, at: node, &diagnostics) }
-        if let cases = reader.strings("cases", &diagnostics) {
-            for item in cases { if let problem = Naming.problem(with: item) { diagnostics.error("invalid case: \(problem)", at: root.location, path: root.path + ".cases") } }
-            return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location)
+        if let items = reader.array("cases", &diagnostics) {
+            let history = items.compactMap { decodeEnumCase($0, &diagnostics) }
+            let cases = history.filter { $0.removedAtVersion == nil }.map(\.name)
+            return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history)
         }
         if let options = reader.strings("options", &diagnostics) {
             for item in options { if let problem = Naming.problem(with: item) { diagnostics.error("invalid option: \(problem)", at: root.location, path: root.path + ".options") } }

@@ -182,8 +182,43 @@ public struct SubtypeDescription: Sendable {
     }
 
     public var name: String
+    /// For an enum, `cases` lists the newest cases (sorted); ``caseHistory`` every case ever described.
     public var kind: Kind
     public var location: SourceLocation
+    /// An enum's items of `cases` as written, with their history (empty for other subtypes).
+    public var caseHistory: [EnumCaseDescription] = []
+}
+
+/// One item of an enum's `cases`: a plain name (`"glider"`), or an object giving its history
+/// (`{"name": "balloon", "previous_name": "lighter_than_air", "renamed_at_version": "2.0"}`,
+/// `{"name": "glider", "added_at_version": "2.0"}`, `{"name": "seaplane", "removed_at_version": "3.0", "fallback": "airplane"}`).
+public struct EnumCaseDescription: Sendable, Equatable {
+    public var name: String
+    public var previousName: String?
+    public var renamedAtVersion: SchemaVersion?
+    public var addedAtVersion: SchemaVersion?
+    public var removedAtVersion: SchemaVersion?
+    /// What rows holding a removed case become: nil, none given (the app's code decides); `.some(nil)`, NULL.
+    public var fallback: String??
+    public var location: SourceLocation
+    public var path: String
+
+    public init(
+        name: String, previousName: String? = nil, renamedAtVersion: SchemaVersion? = nil, addedAtVersion: SchemaVersion? = nil,
+        removedAtVersion: SchemaVersion? = nil, fallback: String?? = nil, location: SourceLocation, path: String
+    ) {
+        self.name = name
+        self.previousName = previousName
+        self.renamedAtVersion = renamedAtVersion
+        self.addedAtVersion = addedAtVersion
+        self.removedAtVersion = removedAtVersion
+        self.fallback = fallback
+        self.location = location
+        self.path = path
+    }
+
+    /// Whether the item says anything beyond its name.
+    public var hasHistory: Bool { previousName != nil || renamedAtVersion != nil || addedAtVersion != nil || removedAtVersion != nil }
 }
 
 /// A member of a struct subtype (an element when the struct is stored as a composite).

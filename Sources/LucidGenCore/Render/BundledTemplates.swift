@@ -79,6 +79,21 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
 
     /// Reads a row: each composite from its columns (nil when they are all NULL, for an optional one).
     public init(row: Row) throws {
+{{^enumCheck}}
+        try self.init(columnsOf: row)
+{{/enumCheck}}
+{{#enumCheck}}
+        do {
+            try self.init(columnsOf: row)
+        } catch {
+            // A stored value that is no case of its enum: named with its table, row and column.
+            try UnknownEnumValueError.check(row, table: Self.databaseTableName, primaryKey: {{primaryKey}}, enumColumns: [{{list}}])
+            throw error
+        }
+{{/enumCheck}}
+    }
+
+    private init(columnsOf row: Row) throws {
 {{#properties}}
 {{#composite}}
         self.{{swiftName}} = {{rowDecode}}
@@ -188,6 +203,16 @@ extension {{ownerType}}.{{linkName}}: {{#superseded}}SupersededRecord{{/supersed
 
 /// The newest version of the `{{entityName}}` entity.
 public typealias {{alias}} = {{typeName}}
+{{#enumColumns}}
+
+extension {{typeName}} {
+    /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
+    /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
+    public init(row: Row) throws {
+        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: {{primaryKey}}, enumColumns: [{{list}}])
+    }
+}
+{{/enumColumns}}
 {{/newest}}
 
 """#,
@@ -337,8 +362,8 @@ import Foundation
 import LucidRuntime
 {{#enumeration}}
 
-/// The `{{name}}` enum subtype, stored as its case name (TEXT).
-public enum {{typeName}}: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible {
+/// The `{{name}}` enum subtype{{#versions}} as it was at schema version{{plural}} {{.}}{{/versions}}, stored as its case name (TEXT).
+public enum {{typeName}}: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
 {{#cases}}
     case {{swiftName}}{{#rawDiffers}} = "{{raw}}"{{/rawDiffers}}
 {{/cases}}

@@ -35,10 +35,38 @@ struct ViewModels {
     // MARK: Entities
 
     func entity(_ entity: ResolvedEntity) -> [String: Any] {
-        var context: [String: Any] = ["shapes": entity.shapes.map(shape)]
+        var shapes = entity.shapes.map(shape)
+        var context: [String: Any] = [:]
         if let newest = entity.newest {
-            context["newest"] = ["entityName": entity.name, "alias": Naming.typeName(entity.name), "typeName": newest.typeName]
+            var newestContext: [String: Any] = ["entityName": entity.name, "alias": Naming.typeName(entity.name), "typeName": newest.typeName]
+            // The enum columns, a composite's included: a value that is no case names table, row and column.
+            var enumColumns: [(column: String, swiftType: String)] = []
+            var hasComposites = false
+            for property in newest.properties {
+                switch property.kind {
+                case .value:
+                    if case .enumeration? = model.subtypes.first(where: { $0.name == property.typeDescription })?.kind { enumColumns.append((property.column, property.swiftType)) }
+                case .composite(let composite):
+                    hasComposites = true
+                    for leaf in composite.leaves(optional: property.nullable) where leaf.valueType.hasPrefix("enum ") { enumColumns.append((leaf.column, leaf.swiftType)) }
+                case .toOne, .toMany: break
+                }
+            }
+            if !enumColumns.isEmpty {
+                let key = newest.identifier.kind == .local ? "nil" : swiftStringLiteral(newest.identifier.column)
+                let check: [String: Any] = [
+                    "primaryKey": key, "list": enumColumns.map { "(\(swiftStringLiteral($0.column)), \($0.swiftType).self)" }.joined(separator: ", "),
+                ]
+                // A record with composites reads its columns one by one (its own `init(row:)`), which checks them.
+                if hasComposites, let index = entity.shapes.lastIndex(where: { $0.typeName == newest.typeName }) {
+                    shapes[index]["enumCheck"] = check
+                } else {
+                    newestContext["enumColumns"] = check
+                }
+            }
+            context["newest"] = newestContext
         }
+        context["shapes"] = shapes
         return context
     }
 
@@ -163,11 +191,20 @@ struct ViewModels {
         let base: [String: Any] = ["name": subtype.name, "typeName": Naming.typeName(subtype.name)]
         switch subtype.kind {
         case .enumeration(let cases):
-            let items = cases.map { item -> [String: Any] in
-                let swiftName = Naming.swiftIdentifier(Naming.propertyName(item))
-                return ["swiftName": swiftName, "raw": item, "rawDiffers": swiftName.trimmingCharacters(in: ["`"]) != item]
+            func items(_ cases: [String]) -> [[String: Any]] {
+                cases.map { item -> [String: Any] in
+                    let swiftName = Naming.swiftIdentifier(Naming.propertyName(item))
+                    return ["swiftName": swiftName, "raw": item, "rawDiffers": swiftName.trimmingCharacters(in: ["`"]) != item]
+                }
             }
-            return ["enumeration": base.merging(["cases": items]) { a, _ in a }]
+            // The newest cases, then each older case set of an enum with a history (`AircraftCategory_1_0`).
+            let older = (model.enumTypes.olderTypes[subtype.name] ?? []).map { type -> [String: Any] in
+                [
+                    "name": subtype.name, "typeName": type.typeName, "cases": items(type.cases),
+                    "versions": type.versions.map(\.string).joined(separator: ", "), "plural": type.versions.count > 1 ? "s" : "",
+                ]
+            }
+            return ["enumeration": [base.merging(["cases": items(cases)]) { a, _ in a }] + older]
         case .optionSet(let options):
             let items = options.enumerated().map { index, option -> [String: Any] in
                 ["swiftName": Naming.swiftIdentifier(Naming.propertyName(option)), "bit": index]
@@ -356,7 +393,10 @@ struct ViewModels {
             "hasReleased": model.versions.contains { $0 < model.currentVersion },
             "released": model.versions.filter { $0 < model.currentVersion }.map { "\"\($0.string)\"" }.joined(separator: ", "),
             "naming": naming, "recordChecks": recordChecks, "exclusions": exclusions, "transforms": transforms, "hooks": hooks,
-            "subtypes": model.subtypes.map(seedableSubtype),
+            "subtypes": model.subtypes.flatMap { subtype in
+                // An enum with a history: each version's type seeds its own cases.
+                [seedableSubtype(subtype)] + (model.enumTypes.olderTypes[subtype.name] ?? []).map { ["typeName": $0.typeName, "caseIterable": true] as [String: Any] }
+            },
         ]
     }
 

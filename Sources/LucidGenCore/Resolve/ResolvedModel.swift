@@ -18,6 +18,8 @@ public struct ResolvedModel: Sendable {
     /// The steps between neighbouring versions that SQL cannot make, with the tables that need the app's code.
     public var customSteps: [CustomStep] = []
     public var diagnostics: [Diagnostic]
+    /// The Swift type of each enum with a case history at each version.
+    var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
 }
 
 /// An entity and its record types, one per version of its `version_history`.

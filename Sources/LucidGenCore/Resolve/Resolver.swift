@@ -76,6 +76,10 @@ public enum Resolver {
                 name: entity.name, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
                 checkExclusions: checkExclusions(of: entity)))
         }
+        EnumHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
+        try diagnostics.throwIfErrors()
+        let enumTypes = EnumVersionTypes(subtypes: input.subtypes, versions: versions)
+        EnumHistoryResolver.apply(enumTypes, subtypes: input.subtypes, to: &entities, descriptions: described, &diagnostics)
         checkSwiftNames(entities, subtypes: input.subtypes, config: config, descriptions: described, &diagnostics)
         try diagnostics.throwIfErrors()
 
@@ -84,7 +88,9 @@ public enum Resolver {
         var snapshots: [SchemaSnapshot] = []
         var previous: SchemaVersion?
         for version in versions {
-            let (schema, snapshot) = context.schema(at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
+            var (schema, snapshot) = context.schema(at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
+            EnumHistoryResolver.annotate(&schema, snapshot: &snapshot, version: version, previous: previous, entities: entities, subtypes: input.subtypes)
+            snapshot.subtypes = SchemaSnapshot.SubtypeSnapshot.enums(input.subtypes, at: version)
             previous = version
             schemas.append(schema)
             if let existing = frozen[version] {
@@ -170,9 +176,11 @@ public enum Resolver {
                 at: SourceLocation(file: displayPath(entry.file)))
         }
         try diagnostics.throwIfErrors()
-        return ResolvedModel(
+        var model = ResolvedModel(
             config: config, versions: versions, currentVersion: currentVersion, entities: entities, subtypes: input.subtypes,
             schemas: schemas, snapshots: snapshots, customSteps: customSteps, diagnostics: diagnostics.diagnostics)
+        model.enumTypes = enumTypes
+        return model
     }
 
     /// Index names share SQLite's one namespace with tables: two indexes (or an index and a table) of one

@@ -628,7 +628,8 @@ struct ShapeBuilder {
             }
         case .subtype(let name):
             guard let subtype = subtypes[name], case .enumeration(let cases) = subtype.kind, case .enumCase(let item) = value else { return mismatch() }
-            guard cases.contains(item) else {
+            // Any case the enum ever had: which one exists at each version is checked with the enum's history.
+            guard cases.contains(item) || subtype.everyCaseName.contains(item) else {
                 diagnostics.error("default_value '.\(item)' is not a case of '\(name)' (\(cases.joined(separator: ", ")))", at: property.location, path: property.path + ".default_value")
                 return nil
             }

@@ -27,6 +27,14 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
         }
     }
 
+    /// A subtype as it was at the snapshot's version. Only enums are recorded for now (`kind` "enum",
+    /// their cases); the record leaves room for option sets' options and structs' members.
+    public struct SubtypeSnapshot: Sendable, Codable, Equatable {
+        public var name: String
+        public var kind: String
+        public var cases: [String]?
+    }
+
     /// The snapshot file format; bumped only with a migration of old snapshot files.
     public var format: Int
     public var version: SchemaVersion
@@ -34,6 +42,9 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     public var checksum: String
     public var entities: [EntitySnapshot]
     public var tables: [SchemaTable]
+    /// The subtypes at this version; nil in snapshots frozen before subtypes were recorded (they stay
+    /// valid as they are: nothing about their subtypes is checked).
+    public var subtypes: [SubtypeSnapshot]? = nil
 
     public var schema: Schema { Schema(version: version, tables: tables) }
 
@@ -46,6 +57,7 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     /// rewritten) without them.
     public func completingColumnAnnotations(from derived: SchemaSnapshot) -> SchemaSnapshot {
         var result = self
+        if result.subtypes == nil { result.subtypes = derived.subtypes }
         for tableIndex in result.tables.indices {
             guard let derivedTable = derived.tables.first(where: { $0.name == result.tables[tableIndex].name }) else { continue }
             for columnIndex in result.tables[tableIndex].columns.indices {
@@ -168,6 +180,19 @@ enum SnapshotStore {
             case (nil, nil): break
             }
         }
+        for subtype in frozen.subtypes ?? [] {
+            let now = derived.subtypes?.first { $0.name == subtype.name }
+            guard let cases = subtype.cases, now?.cases != cases else { continue }
+            guard let newCases = now?.cases else {
+                result.append((nil, "enum '\(subtype.name)' is in the released snapshot but no longer an enum at this version"))
+                continue
+            }
+            let removed = cases.filter { !newCases.contains($0) }, added = newCases.filter { !cases.contains($0) }
+            result.append((nil,
+                "enum '\(subtype.name)' had the cases \(cases.joined(separator: ", ")), now \(newCases.joined(separator: ", "))"
+                    + (removed.isEmpty ? "" : " (gone: \(removed.joined(separator: ", ")))") + (added.isEmpty ? "" : " (new: \(added.joined(separator: ", ")))")
+                    + "; say at which later version each case was added, removed or renamed (added_at_version, removed_at_version, previous_name with renamed_at_version)"))
+        }
         if result.isEmpty && frozen.tables != derived.tables {
             let frozenTables = Dictionary(uniqueKeysWithValues: frozen.tables.map { ($0.name, $0) })
             for table in derived.tables where frozenTables[table.name] != table {
@@ -200,6 +225,10 @@ enum SnapshotStore {
                 (old.renamedFrom, old.convertedFromJoinTable) != (column.renamedFrom, column.convertedFromJoinTable)
             else { continue }
             changes.append("column '\(column.name)' was \(origin(old.renamedFrom, old.convertedFromJoinTable)), now \(origin(column.renamedFrom, column.convertedFromJoinTable))")
+        }
+        for column in now.columns where frozen.column(named: column.name).map({ $0.caseChanges != column.caseChanges }) ?? false {
+            let describe = { (changes: [EnumCaseChange]?) in changes.map { $0.map(\.description).joined(separator: ", ") } ?? "no case changes" }
+            changes.append("column '\(column.name)' had \(describe(frozen.column(named: column.name)?.caseChanges)), now \(describe(column.caseChanges))")
         }
         for column in now.columns {
             guard let old = frozen.column(named: column.name), let frozenType = old.valueType, frozenType != column.valueType else { continue }

@@ -237,6 +237,11 @@ public struct MigrationRow {
     func convert<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
         let value = databaseValue(at: index)
         if let converted = T.fromDatabaseValue(value) { return converted }
+        if !value.isNull, let enumType = T.self as? any StoredEnumeration.Type {
+            throw UnknownEnumValueError(
+                table: context.sourceTable, row: .rowid(context.state.pointee.rowid), column: context.sourceColumns[index], value: value,
+                enumType: "\(T.self)", cases: enumType.rawValues)
+        }
         throw error(at: index, value.isNull ? "NULL where \(T.self) is required" : "cannot convert \(value) to \(T.self)")
     }
 

@@ -35,6 +35,9 @@ public enum AdditiveRule {
             case foreignKeyAdded
             /// A new uniqueness (or one removed, which an older app may rely on).
             case uniqueIndexChanged
+            /// An enum column's stored values are rewritten: a case was renamed or removed, so an older app
+            /// reads values it does not know.
+            case enumCaseChanged
             /// The step runs the app's own code (a custom stage): what it does to rows is unknown here.
             case appCode
             /// A data migration runs at the step's version.
@@ -120,6 +123,9 @@ public enum AdditiveRule {
         // Renamed columns, old name (as a key) → new name: an index keeps its columns through a rename.
         var renamed: [String: String] = [:]
         for column in table.columns {
+            for change in column.caseChanges ?? [] {
+                changes.append(Change(.enumCaseChanged, table: name, column: column.name, "column \(name).\(column.name): \(change)"))
+            }
             if let previous = column.renamedFrom, before.column(named: previous) != nil, column.reusesName == true || before.column(named: column.name) == nil {
                 matched.insert(sqlNameKey(previous))
                 renamed[sqlNameKey(previous)] = column.name

@@ -32,6 +32,44 @@ public struct StepInference: Sendable {
         return refusals.isEmpty ? .success(conversions) : .failure(ConversionRefusal(refusals.joined(separator: "; ")))
     }
 
+    /// What each stored value of an enum column becomes from version index `earlier` to `later`: every
+    /// version's ``SchemaColumn/caseChanges`` applied to the previous one's result, so a jump over several
+    /// versions composes them (`a` renamed to `b`, then `b` removed with fallback `c`: `a` → `c`). Values
+    /// no change touches are left out; `needsApp` lists the values a removal without a fallback reaches.
+    public func caseMapping(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
+        guard let path = lineage.columnPath(ofColumn: column, table: table, at: later, in: earlier),
+            path.dropFirst().contains(where: { $0.caseChanges != nil })
+        else { return ([], []) }
+        // Each value a store at `earlier` may hold that some change reaches, in first-seen order: its value now
+        // (nil: NULL), or needing the app's code.
+        var order: [String] = []
+        var current: [String: String?] = [:]
+        var needsApp: Set<String> = []
+        for step in path.dropFirst() {
+            // A version's changes apply at once (two cases may swap names): each finds its values first.
+            let changes = step.caseChanges ?? []
+            let reached = changes.map { change in
+                order.filter { value in !needsApp.contains(value) && current[value].map { $0 == change.from } == true }
+                    + (current[change.from] == nil ? [change.from] : [])
+            }
+            for (change, values) in zip(changes, reached) {
+                for value in values {
+                    if current[value] == nil { order.append(value) }
+                    if change.byApp == true { needsApp.insert(value); current[value] = .some(nil) } else { current[value] = .some(change.to) }
+                }
+            }
+        }
+        let mapping = order.filter { !needsApp.contains($0) && current[$0] != .some($0) }.map { (from: $0, to: current[$0] ?? nil) }
+        return (mapping, order.filter(needsApp.contains))
+    }
+
+    /// `CASE <value> WHEN 'old' THEN 'new' … ELSE <value> END`.
+    static func caseExpression(_ source: String, mapping: [(from: String, to: String?)]) -> String {
+        guard !mapping.isEmpty else { return source }
+        let branches = mapping.map { "WHEN \(quoteLiteral($0.from)) THEN \($0.to.map(quoteLiteral) ?? "NULL")" }
+        return "CASE \(source) \(branches.joined(separator: " ")) ELSE \(source) END"
+    }
+
     /// The SQL of a column's value after a chain of conversions.
     static func expression(_ source: String, through conversions: [ValueConversion]) -> String {
         conversions.reduce(source) { expression, conversion in
@@ -203,6 +241,15 @@ public struct StepInference: Sendable {
                     if oldColumn.type != column.type {
                         result.reasons.append("\(label): \(oldColumn.type.rawValue) cannot convert to \(column.type.rawValue) without loss")
                     }
+                }
+                let cases = caseMapping(ofColumn: column.name, table: name, at: to, in: from)
+                if !cases.needsApp.isEmpty {
+                    let enumName = column.valueType.map { " (\($0))" } ?? ""
+                    result.reasons.append(
+                        "\(label)\(enumName): \(cases.needsApp.count == 1 ? "case" : "cases") \(cases.needsApp.joined(separator: ", ")) removed without a fallback; rows holding \(cases.needsApp.count == 1 ? "it" : "them") need the app's code")
+                } else if !cases.mapping.isEmpty {
+                    expression = Self.caseExpression(expression, mapping: cases.mapping)
+                    rebuildReasons.append("\(label) rewrites enum values (\(cases.mapping.map { "\($0.from) → \($0.to ?? "NULL")" }.joined(separator: ", ")))")
                 }
                 if column.notNull && !oldColumn.notNull {
                     if let defaultSQL = column.defaultSQL {

@@ -318,6 +318,16 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 
     /// Reads a row: each composite from its columns (nil when they are all NULL, for an optional one).
     public init(row: Row) throws {
+        do {
+            try self.init(columnsOf: row)
+        } catch {
+            // A stored value that is no case of its enum: named with its table, row and column.
+            try UnknownEnumValueError.check(row, table: Self.databaseTableName, primaryKey: "id", enumColumns: [("aircraft_class", AircraftClass.self), ("category", AircraftCategory.self)])
+            throw error
+        }
+    }
+
+    private init(columnsOf row: Row) throws {
         self.id = try row.decode(String.self, forColumn: "id")
         self.tailNumber = try row.decode(String.self, forColumn: "tail_number")
         self.aircraftType = try row.decode(String.self, forColumn: "aircraft_type")

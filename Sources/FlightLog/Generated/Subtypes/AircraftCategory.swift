@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `aircraft_category` enum subtype, stored as its case name (TEXT).
-public enum AircraftCategory: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible {
+public enum AircraftCategory: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
     case airplane
     case glider
     case lighterThanAir = "lighter_than_air"

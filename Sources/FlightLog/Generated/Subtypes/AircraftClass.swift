@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `aircraft_class` enum subtype, stored as its case name (TEXT).
-public enum AircraftClass: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible {
+public enum AircraftClass: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
     case multiEngineLand = "multi_engine_land"
     case multiEngineSea = "multi_engine_sea"
     case singleEngineLand = "single_engine_land"

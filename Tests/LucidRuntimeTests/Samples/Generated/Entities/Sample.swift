@@ -281,3 +281,11 @@ extension Sample_2_0: MigrationRecord {
 
 /// The newest version of the `sample` entity.
 public typealias Sample = Sample_2_0
+
+extension Sample_2_0 {
+    /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
+    /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
+    public init(row: Row) throws {
+        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("kind", SampleKind.self)])
+    }
+}

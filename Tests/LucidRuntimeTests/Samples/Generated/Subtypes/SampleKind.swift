@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `sample_kind` enum subtype, stored as its case name (TEXT).
-public enum SampleKind: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible {
+public enum SampleKind: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
     case largeOne = "large_one"
     case small
 }

@@ -98,3 +98,11 @@ extension Tier_2_0.MembersLink: MigrationRecord {
 
 /// The newest version of the `tier` entity.
 public typealias Tier = Tier_2_0
+
+extension Tier_2_0 {
+    /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
+    /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
+    public init(row: Row) throws {
+        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("level", TierLevel.self)])
+    }
+}

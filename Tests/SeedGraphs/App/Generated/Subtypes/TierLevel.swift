@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `tier_level` enum subtype, stored as its case name (TEXT).
-public enum TierLevel: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible {
+public enum TierLevel: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
     case bronze
     case gold
     case silver

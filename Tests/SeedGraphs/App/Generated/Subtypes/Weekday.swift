@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `weekday` enum subtype, stored as its case name (TEXT).
-public enum Weekday: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible {
+public enum Weekday: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
     case friday
     case monday
     case saturday

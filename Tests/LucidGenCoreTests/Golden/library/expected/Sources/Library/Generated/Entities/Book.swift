@@ -750,3 +750,11 @@ extension Book_3_0.ShelvesLink: MigrationRecord {
 
 /// The newest version of the `book` entity.
 public typealias Book = Book_3_0
+
+extension Book_3_0 {
+    /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
+    /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
+    public init(row: Row) throws {
+        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("genre", BookGenre.self)])
+    }
+}
