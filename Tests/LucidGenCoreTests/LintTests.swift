@@ -115,6 +115,29 @@ import Testing
         #expect(try codes([".entities/track.json": Self.track(Self.title), ".entities/album.json": fresh]) == [])
     }
 
+    /// A composite has no default_value of its own: added as required, it is fine when each required
+    /// element has one (existing rows take them), and a finding names the elements that have none.
+    @Test func aRequiredCompositeAddedOverExistingRows() throws {
+        func paint(redDefault: String) -> String {
+            """
+            { "name": "paint", "properties": [
+                { "name": "red", "property_type": "int"\(redDefault) },
+                { "name": "label", "property_type": "string", "nullable": true },
+                { "name": "finish", "property_type": "finish", "nullable": true } ] }
+            """
+        }
+        let finish = #"{ "name": "finish", "properties": [{ "name": "gloss", "property_type": "double" }] }"#
+        let trim = Self.title + #", { "name": "trim", "property_type": "paint", "composite": true, "added_at_version": "2.0" }"#
+        let defaulted = try lint([
+            ".entities/track.json": Self.track(trim), ".entities/Subtypes/paint.json": paint(redDefault: #", "default_value": 0"#),
+            ".entities/Subtypes/finish.json": finish,
+        ])
+        #expect(defaulted.findings.map(\.code.id) == [])
+        let undefaulted = try lint([".entities/track.json": Self.track(trim), ".entities/Subtypes/paint.json": paint(redDefault: ""), ".entities/Subtypes/finish.json": finish])
+        #expect(undefaulted.findings.map(\.code.id) == ["MF101"])
+        #expect(undefaulted.findings.first?.message == "required composite track.trim is added at 2.0 with required elements without a default_value (columns trim_red)")
+    }
+
     @Test func relationshipsChangingAssociation() throws {
         let toMany = #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many" }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true }] }"#
         #expect(try codes([".entities/track.json": Self.track(toMany), ".entities/pilot.json": Self.pilot]) == ["BC104"])

@@ -187,7 +187,18 @@ public struct Linter {
             findings += uniquenessFindings(entity: name, old: old, new: new, from: from, to: to)
             for after in new.properties where !old.properties.contains(where: { $0.currentName == after.currentName }) {
                 if case .toMany = after.kind { continue }
-                if !after.nullable && after.defaultSQL == nil {
+                if after.nullable { continue }
+                // A composite has no default_value of its own: existing rows take its elements' defaults
+                // (an optional element is NULL), so only required elements without one are a problem.
+                if case .composite(let composite) = after.kind {
+                    let missing = composite.leaves(optional: false).filter { $0.notNull && $0.defaultSQL == nil }.map(\.column)
+                    if !missing.isEmpty {
+                        findings.append(finding(
+                            .requiredAddedWithoutDefault,
+                            "required composite \(name).\(after.name) is added at \(to) with required elements without a default_value (columns \(missing.joined(separator: ", ")))",
+                            entity: name, property: after.currentName, from: from, to: to, at: property(after.currentName, of: name)?.location))
+                    }
+                } else if after.defaultSQL == nil {
                     findings.append(finding(
                         .requiredAddedWithoutDefault, "required property \(name).\(after.name) is added at \(to) without a default_value",
                         entity: name, property: after.currentName, from: from, to: to, at: property(after.currentName, of: name)?.location))
