@@ -168,6 +168,11 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     public var extractedFrom: String?
     /// The SQLite JSON path of the member in ``extractedFrom`` (`$.primary`, `$.accent.red`).
     public var jsonPath: String?
+    /// For a column holding JSON (a struct subtype, or an array of them) whose struct's members changed at
+    /// this version (added, removed, renamed, optional ↔ required): the Swift types before and after
+    /// (`Point_1_0 → Point`). The stored JSON is converted by the app's code, never guessed. Not part of
+    /// the DDL or the checksum; nil when nothing changed.
+    public var jsonStructChange: String?
     /// For an enum column whose enum renamed or removed cases at this version: what each stored value of
     /// such a case becomes (relative to the previous version, like ``renamedFrom``). Not part of the DDL
     /// or the checksum; nil when no case changed (registries and snapshots then omit it).
@@ -176,8 +181,10 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     public init(
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
         convertedFromJoinTable: String? = nil, valueType: String? = nil, lossyConversionFrom: String? = nil,
-        reusesName: Bool? = nil, extractedFrom: String? = nil, jsonPath: String? = nil, caseChanges: [EnumCaseChange]? = nil
+        reusesName: Bool? = nil, extractedFrom: String? = nil, jsonPath: String? = nil, caseChanges: [EnumCaseChange]? = nil,
+        jsonStructChange: String? = nil
     ) {
+        self.jsonStructChange = jsonStructChange
         self.extractedFrom = extractedFrom
         self.jsonPath = jsonPath
         self.name = name

@@ -86,7 +86,7 @@ enum TableJSONReader {
     private static func column(_ reader: inout Reader) throws -> SchemaColumn {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: String?, lossyConversionFrom: String?
-        var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?
+        var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -103,6 +103,7 @@ enum TableJSONReader {
             case "reusesName": reusesName = try reader.optionalBool()
             case "extractedFrom": extractedFrom = try reader.optionalString()
             case "jsonPath": jsonPath = try reader.optionalString()
+            case "jsonStructChange": jsonStructChange = try reader.optionalString()
             case "caseChanges": caseChanges = try reader.array { try caseChange(&$0) }
             default: try reader.skipValue()
             }
@@ -110,7 +111,8 @@ enum TableJSONReader {
         return SchemaColumn(
             name: try required(name, "name", reader), type: try required(type, "type", reader), notNull: try required(notNull, "notNull", reader),
             defaultSQL: defaultSQL, renamedFrom: renamedFrom, convertedFromJoinTable: convertedFromJoinTable, valueType: valueType,
-            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath, caseChanges: caseChanges)
+            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath, caseChanges: caseChanges,
+            jsonStructChange: jsonStructChange)
     }
 
     private static func caseChange(_ reader: inout Reader) throws -> EnumCaseChange {

@@ -24,7 +24,7 @@ do {
         print("version \(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"): \(aircraft.count) aircraft, \(try LogEntry.fetchCount(db)) log entries, \(flightData.count) flight data rows")
         for plane in aircraft.prefix(4) {
             let bytes = flightData.filter { $0.aircraft == plane.id }.map(\.data.count)
-            let colors = plane.colorScheme.map { "\($0.primary)/\($0.secondary)/\($0.tertiary ?? "-")" } ?? "none"
+            let colors = plane.colorScheme.map { "\($0.primary)/\($0.secondary)/\($0.accent ?? "-")" } ?? "none"
             print("  \(plane.id) \(plane.aircraftType.debugDescription) favourite: \(plane.isFavorite) colors: \(colors) flight data bytes: \(bytes)")
         }
         // 4.0's composite attribute: each element is a column, queried by element through its index.

@@ -56,7 +56,7 @@ import Testing
         do {
             let old = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
             try old.write { db in
-                try Aircraft_1_0(id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand, colorScheme: ColorScheme(primary: "red", secondary: "blue", tertiary: nil)).insert(db)
+                try Aircraft_1_0(id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand, colorScheme: ColorScheme_1_0(primary: "red", secondary: "blue", tertiary: "gold")).insert(db)
                 try Pilot_1_0(id: 1, name: "Ünïcode ✈︎", ratings: ["ASEL"]).insert(db)
                 try Flight_1_0(id: 10, date: date, departure: "KSFO", arrival: "KOAK", aircraft: "N1", remarks: "windy").insert(db)
                 try Flight_1_0(id: 11, date: date, departure: "", arrival: "", aircraft: "N1", duration: 3600).insert(db)
@@ -80,8 +80,9 @@ import Testing
             let aircraft = try #require(try Aircraft.fetchOne(db, key: "N1"))
             #expect(aircraft.isFavorite == false)
             #expect(try FlightData.fetchCount(db) == 0)
-            // 1.0 stored the color scheme as JSON; 4.0 as a composite, each member in its own column.
-            #expect(aircraft.colorScheme == ColorScheme(primary: "red", secondary: "blue", tertiary: nil))
+            // 1.0 stored the color scheme as JSON (its third color named `tertiary`); 4.0 as a composite, each member
+            // in its own column, the third renamed `accent` (struct member history).
+            #expect(aircraft.colorScheme == ColorScheme(primary: "red", secondary: "blue", accent: "gold"))
             #expect(try Aircraft.filter(Aircraft.Columns.colorScheme.secondary == "blue").fetchCount(db) == 1)
             #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ünïcode ✈︎")
             #expect(try LogEntry.CrewLink.fetchCount(db) == 0)

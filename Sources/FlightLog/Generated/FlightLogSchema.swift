@@ -8,7 +8,7 @@ import LucidRuntime
 public enum FlightLogSchema: SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
     public static let newestVersion = SchemaVersion("4.0")
-    public static let newestChecksum = "05972046ed6af708144e98d94dcf2e0b0805c431d7230bdd8abdd6b805c63faa"
+    public static let newestChecksum = "484e29b67cf46c1e04507ccc49a9b18847f64af458d8fb96a14e9b8273880343"
 
     public static let versions: [Schema] = [
         version1_0,
@@ -26,7 +26,7 @@ public enum FlightLogSchema: SchemaRegistry {
         "f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66",
         "c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786",
         "c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2",
-        "05972046ed6af708144e98d94dcf2e0b0805c431d7230bdd8abdd6b805c63faa",
+        "484e29b67cf46c1e04507ccc49a9b18847f64af458d8fb96a14e9b8273880343",
     ]
 
     /// The steps that need the app's code (see `FlightLogMigrations`): never inferred around.
@@ -63,10 +63,10 @@ public enum FlightLogSchema: SchemaRegistry {
         version: SchemaVersion("3.0"), basedOn: version2_1,
         replacing: [table_aircraft_3])
 
-    /// Schema version 4.0 (checksum `05972046ed6af708144e98d94dcf2e0b0805c431d7230bdd8abdd6b805c63faa`): `table_aircraft_4` since 3.0.
+    /// Schema version 4.0 (checksum `484e29b67cf46c1e04507ccc49a9b18847f64af458d8fb96a14e9b8273880343`): `table_aircraft_4` since 3.0.
     ///
     /// ```sql
-    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme_primary" TEXT, "color_scheme_secondary" TEXT, "color_scheme_tertiary" TEXT, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
+    /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme_accent" TEXT, "color_scheme_primary" TEXT, "color_scheme_secondary" TEXT, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
     /// CREATE INDEX "aircraft_color_scheme_primary_index" ON "aircraft" ("color_scheme_primary");
     /// CREATE TABLE "flight_data" ("id" INTEGER PRIMARY KEY, "aircraft" TEXT NOT NULL, "data" BLOB NOT NULL, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
     /// CREATE INDEX "flight_data_aircraft_index" ON "flight_data" ("aircraft");
@@ -211,9 +211,9 @@ public enum FlightLogSchema: SchemaRegistry {
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
             {"name":"aircraft_type","notNull":true,"type":"TEXT","valueType":"string"},
             {"defaultSQL":"'airplane'","name":"category","notNull":true,"type":"TEXT","valueType":"enum aircraft_category"},
+            {"extractedFrom":"color_scheme","jsonPath":"$.tertiary","name":"color_scheme_accent","notNull":false,"type":"TEXT","valueType":"string"},
             {"extractedFrom":"color_scheme","jsonPath":"$.primary","name":"color_scheme_primary","notNull":false,"type":"TEXT","valueType":"string"},
             {"extractedFrom":"color_scheme","jsonPath":"$.secondary","name":"color_scheme_secondary","notNull":false,"type":"TEXT","valueType":"string"},
-            {"extractedFrom":"color_scheme","jsonPath":"$.tertiary","name":"color_scheme_tertiary","notNull":false,"type":"TEXT","valueType":"string"},
             {"defaultSQL":"0","name":"is_favorite","notNull":true,"type":"INTEGER","valueType":"bool"},
             {"name":"photo","notNull":false,"type":"BLOB","valueType":"data"},
             {"name":"tail_number","notNull":true,"type":"TEXT","valueType":"string"}],

@@ -88,21 +88,21 @@ public struct FixtureRows {
                         let isNil = property.nullable && SeedValues.isNull(row: row, salt: salt)
                         for leaf in composite.leaves(optional: property.nullable) {
                             columns.append(leaf.column)
-                            values.append(isNil ? "NULL" : leafLiteral(leaf, composite: composite, row: row, salt: salt))
+                            values.append(isNil ? "NULL" : leafLiteral(leaf, composite: composite, row: row, salt: salt, at: version))
                         }
                     case .value:
                         let salt = Self.salt(ofPropertyAt: index)
                         columns.append(property.column)
                         switch plan.rules[property.currentName] {
                         case nil:
-                            values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : valueLiteral(property, row: row, salt: salt))
+                            values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : valueLiteral(property, row: row, salt: salt, at: version))
                         case .distinct?:
-                            values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : distinctLiteral(property, row: row, salt: salt))
+                            values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : distinctLiteral(property, row: row, salt: salt, at: version))
                         case .product(let divisor, let count, let nullBeyond)?:
                             if let nullBeyond, row > nullBeyond {
                                 values.append("NULL")
                             } else {
-                                values.append(valueLiteral(property, row: SeedValues.productRow(row: row, divisor: divisor, count: count), salt: 0))
+                                values.append(valueLiteral(property, row: SeedValues.productRow(row: row, divisor: divisor, count: count), salt: 0, at: version))
                             }
                         }
                     }
@@ -137,14 +137,14 @@ public struct FixtureRows {
 
     // MARK: Values (as the generated records store them)
 
-    func valueLiteral(_ property: PropertyShape, row: Int, salt: Int) -> String {
+    func valueLiteral(_ property: PropertyShape, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
         let type = property.typeDescription
-        if type.hasPrefix("[") { return quoteLiteral(jsonValue(typeName: type, row: row, salt: salt)) }
-        return scalarLiteral(typeName: type, row: row, salt: salt)
+        if type.hasPrefix("[") { return quoteLiteral(jsonValue(typeName: type, row: row, salt: salt, at: version)) }
+        return scalarLiteral(typeName: type, row: row, salt: salt, at: version)
     }
 
     /// The value of a column seeded distinct per row (``SeedPlan/Rule/distinct``).
-    func distinctLiteral(_ property: PropertyShape, row: Int, salt: Int) -> String {
+    func distinctLiteral(_ property: PropertyShape, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
         switch ScalarType(name: property.typeDescription) {
         case .string?, .color?: return quoteLiteral(SeedValues.distinctString(row: row, salt: salt))
         case .int?: return "\(SeedValues.distinctInteger(row: row, salt: salt))"
@@ -153,11 +153,11 @@ public struct FixtureRows {
         case .date?: return quoteLiteral(Self.storedDate(milliseconds: SeedValues.distinctDateMilliseconds(row: row, salt: salt)))
         case .url?: return quoteLiteral(Self.storedURL(SeedValues.distinctURL(row: row, salt: salt)))
         case .data?: return "X'" + SeedValues.distinctBytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
-        case .bool?, nil: return valueLiteral(property, row: row, salt: salt)
+        case .bool?, nil: return valueLiteral(property, row: row, salt: salt, at: version)
         }
     }
 
-    func scalarLiteral(typeName: String, row: Int, salt: Int) -> String {
+    func scalarLiteral(typeName: String, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
         switch ScalarType(name: typeName) {
         case .string?, .color?: return quoteLiteral(SeedValues.pick(SeedValues.strings, row: row, salt: salt))
         case .int?: return "\(SeedValues.pick(SeedValues.integers, row: row, salt: salt))"
@@ -172,14 +172,14 @@ public struct FixtureRows {
             switch subtype.kind {
             case .enumeration(let cases): return quoteLiteral(cases[SeedValues.caseIndex(row: row, salt: salt, count: cases.count)])
             case .optionSet(let options): return "\(SeedValues.optionSetRawValue(row: row, salt: salt, options: options.count))"
-            case .structure: return quoteLiteral(jsonValue(typeName: typeName, row: row, salt: salt))
+            case .structure: return quoteLiteral(jsonValue(typeName: typeName, row: row, salt: salt, at: version))
             }
         }
     }
 
     /// A composite column's seeded value: each member on the way down takes `salt + index + 1`, and an
     /// optional member whose salt says NULL makes every column below it NULL.
-    func leafLiteral(_ leaf: CompositeShape.Leaf, composite: CompositeShape, row: Int, salt: Int) -> String {
+    func leafLiteral(_ leaf: CompositeShape.Leaf, composite: CompositeShape, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
         var salt = salt
         var shape: CompositeShape? = composite
         for index in leaf.memberIndexes {
@@ -188,7 +188,7 @@ public struct FixtureRows {
             if element.nullable && SeedValues.isNull(row: row, salt: salt) { return "NULL" }
             if case .nested(let nested) = element.kind { shape = nested } else { shape = nil }
         }
-        return scalarLiteral(typeName: leaf.typeName, row: row, salt: salt)
+        return scalarLiteral(typeName: leaf.typeName, row: row, salt: salt, at: version)
     }
 
     func realLiteral(_ value: Double) -> String {
@@ -211,11 +211,11 @@ public struct FixtureRows {
 
     /// A JSON value for a type, as GRDB's JSON encoder writes it for the generated records (dates as
     /// milliseconds since 1970, data as base64, nil members left out).
-    func jsonValue(typeName: String, row: Int, salt: Int) -> String {
+    func jsonValue(typeName: String, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
         if typeName.hasPrefix("[") {
             let element = String(typeName.dropFirst().dropLast())
             let count = SeedValues.arrayCount(row: row, salt: salt)
-            return "[" + (0..<count).map { jsonValue(typeName: element, row: row, salt: SeedValues.elementSalt(salt, index: $0)) }.joined(separator: ",") + "]"
+            return "[" + (0..<count).map { jsonValue(typeName: element, row: row, salt: SeedValues.elementSalt(salt, index: $0), at: version) }.joined(separator: ",") + "]"
         }
         switch ScalarType(name: typeName) {
         case .string?, .color?: return jsonString(SeedValues.pick(SeedValues.strings, row: row, salt: salt))
@@ -231,16 +231,17 @@ public struct FixtureRows {
             switch subtype.kind {
             case .enumeration(let cases): return jsonString(cases[SeedValues.caseIndex(row: row, salt: salt, count: cases.count)])
             case .optionSet(let options): return "\(SeedValues.optionSetRawValue(row: row, salt: salt, options: options.count))"
-            case .structure(let properties):
-                // The generated `Seedable` conformance: member `index` gets `salt + index + 1`.
+            case .structure:
+                // The generated `Seedable` conformance of the version's type: member `index` gets `salt + index + 1`.
+                let properties = subtype.members(at: version ?? model.versions.last ?? SchemaVersion("0")) ?? []
                 let members = properties.enumerated().compactMap { index, property -> String? in
                     let memberSalt = salt + index + 1
                     if property.nullable && SeedValues.isNull(row: row, salt: memberSalt) { return nil }
                     let value: String
                     switch property.type {
-                    case .scalar(let scalar): value = jsonValue(typeName: scalar.rawValue, row: row, salt: memberSalt)
-                    case .subtype(let name), .composite(let name): value = jsonValue(typeName: name, row: row, salt: memberSalt)
-                    case .array(let element): value = jsonValue(typeName: "[\(element)]", row: row, salt: memberSalt)
+                    case .scalar(let scalar): value = jsonValue(typeName: scalar.rawValue, row: row, salt: memberSalt, at: version)
+                    case .subtype(let name), .composite(let name): value = jsonValue(typeName: name, row: row, salt: memberSalt, at: version)
+                    case .array(let element): value = jsonValue(typeName: "[\(element)]", row: row, salt: memberSalt, at: version)
                     case .relationship: value = "null"
                     }
                     return "\(jsonString(property.name)):\(value)"

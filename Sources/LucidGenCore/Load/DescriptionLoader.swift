@@ -449,7 +449,41 @@ public enum DescriptionLoader {
                 let nullable = propertyReader.bool("nullable", &diagnostics) ?? propertyReader.bool("optional", &diagnostics) ?? false
                 var defaultValue: DefaultValue?
                 if let defaultNode = propertyReader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
-                properties.append(SubtypeProperty(name: propertyName, type: type, nullable: nullable, defaultValue: defaultValue, location: item.location, path: item.path))
+                var member = SubtypeProperty(name: propertyName, type: type, nullable: nullable, defaultValue: defaultValue, location: item.location, path: item.path)
+                // Its history, as for an entity's property.
+                member.addedAtVersion = propertyReader.version("added_at_version", &diagnostics)
+                member.removedAtVersion = propertyReader.version("removed_at_version", &diagnostics)
+                member.previousName = propertyReader.string("previous_name", &diagnostics)
+                if let previous = member.previousName, let node = propertyReader.value("previous_name") { checkName(previous, at: node, &diagnostics) }
+                member.renamedAtVersion = propertyReader.version("renamed_at_version", &diagnostics)
+                if member.previousName != nil, member.renamedAtVersion == nil {
+                    diagnostics.error(
+                        "member '\(propertyName)' of '\(name)' has previous_name but no renamed_at_version: say at which version it was renamed",
+                        at: item.location, path: item.path + ".previous_name")
+                } else if member.previousName == nil, member.renamedAtVersion != nil {
+                    diagnostics.error("renamed_at_version needs previous_name (the member's name before the rename)", at: item.location, path: item.path + ".renamed_at_version")
+                }
+                for entry in propertyReader.array("type_history", &diagnostics) ?? [] {
+                    guard var itemReader = ObjectReader(entry, what: "a type_history item", diagnostics: &diagnostics) else { continue }
+                    defer { itemReader.finish(ignored: [:], &diagnostics) }
+                    guard let until = itemReader.version("until_version", &diagnostics) else {
+                        if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: entry.location, path: entry.path) }
+                        continue
+                    }
+                    if itemReader.has("property_type") {
+                        diagnostics.error(
+                            "a struct member's type cannot change yet (only its nullable and default_value): add a member of the new type and remove this one",
+                            at: entry.location, path: entry.path + ".property_type")
+                        _ = itemReader.value("property_type")
+                    }
+                    var history = PropertyTypeHistoryItem(untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: entry.location, path: entry.path)
+                    history.nullable = itemReader.bool("nullable", &diagnostics) ?? itemReader.bool("optional", &diagnostics)
+                    if let defaultNode = itemReader.value("default_value") {
+                        history.defaultValue = .some(defaultNode.value.isNull ? nil : decodeDefault(defaultNode, &diagnostics))
+                    }
+                    member.typeHistory.append(history)
+                }
+                properties.append(member)
             }
             return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location)
         }

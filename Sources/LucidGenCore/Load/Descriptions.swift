@@ -231,6 +231,17 @@ public struct SubtypeProperty: Sendable {
     public var defaultValue: DefaultValue? = nil
     public var location: SourceLocation
     public var path: String = ""
+    /// The member's history, as for an entity's properties: the version it was added at (default: always
+    /// there), removed at, and renamed at (from `previousName`); `typeHistory` gives its nullability and
+    /// default before some versions.
+    public var addedAtVersion: SchemaVersion? = nil
+    public var removedAtVersion: SchemaVersion? = nil
+    public var previousName: String? = nil
+    public var renamedAtVersion: SchemaVersion? = nil
+    public var typeHistory: [PropertyTypeHistoryItem] = []
+    /// The member's current name, its identity across versions (``SubtypeDescription/members(at:)``
+    /// gives members named as at a version).
+    public var identity: String
 
     public init(name: String, type: PropertyType, nullable: Bool, defaultValue: DefaultValue? = nil, location: SourceLocation, path: String = "") {
         self.name = name
@@ -239,5 +250,9 @@ public struct SubtypeProperty: Sendable {
         self.defaultValue = defaultValue
         self.location = location
         self.path = path
+        self.identity = name
     }
+
+    /// Whether the member says when it was added, removed or renamed, or what it was before.
+    public var hasHistory: Bool { addedAtVersion != nil || removedAtVersion != nil || previousName != nil || !typeHistory.isEmpty }
 }

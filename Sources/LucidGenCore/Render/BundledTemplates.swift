@@ -386,7 +386,8 @@ public struct {{typeName}}: OptionSet, Codable, Hashable, Sendable, DatabaseValu
 {{/optionSet}}
 {{#structure}}
 
-/// The `{{name}}` struct subtype, stored as JSON text (queryable with SQLite's `json_extract`).
+/// The `{{name}}` struct subtype{{#versions}} as it was at version{{plural}} {{versions}} (its members have a history){{/versions}}, stored as JSON
+/// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct {{typeName}}: Codable, Hashable, Sendable {
 {{#properties}}
     public var {{swiftName}}: {{swiftType}}

@@ -210,37 +210,58 @@ struct ViewModels {
                 ["swiftName": Naming.swiftIdentifier(Naming.propertyName(option)), "bit": index]
             }
             return ["optionSet": base.merging(["options": items]) { a, _ in a }]
-        case .structure(let properties):
-            var items = properties.map { property -> [String: Any] in
-                let swiftName = Naming.swiftIdentifier(Naming.propertyName(property.name))
-                return [
-                    "swiftName": swiftName, "key": property.name, "keyDiffers": swiftName.trimmingCharacters(in: ["`"]) != property.name,
-                    "swiftType": swiftType(of: property.type) + (property.nullable ? "?" : ""),
-                ]
+        case .structure:
+            // The newest members (plain name), then each older member set of a struct with a history
+            // (`Point_1_0`), each with the nested structs' types of its version.
+            let newest = model.versions.last ?? SchemaVersion("0")
+            var structures = [structure(subtype, typeName: Naming.typeName(subtype.name), at: newest, versions: nil)]
+            for type in model.structTypes.olderTypes[subtype.name] ?? [] {
+                structures.append(structure(subtype, typeName: type.typeName, at: type.version, versions: type.versions))
             }
-            if !items.isEmpty { items[items.count - 1]["last"] = true }
-            var structure = base.merging(["properties": items]) { a, _ in a }
-            if compositeSubtypes.contains(subtype.name) {
-                // Typed column references: a member that is a struct is a nested composite.
-                structure["compositeColumns"] = properties.map { property -> [String: Any] in
-                    var nested: String?
-                    if case .subtype(let name) = property.type, case .structure? = model.subtypes.first(where: { $0.name == name })?.kind { nested = Naming.typeName(name) }
-                    return [
-                        "swiftName": Naming.swiftIdentifier(Naming.propertyName(property.name)), "suffix": swiftStringLiteral("_" + property.name),
-                        "columnType": nested.map { "\($0).Columns" } ?? "Column", "nested": nested != nil,
-                    ]
-                }
-                structure["isComposite"] = true
-            }
-            return ["structure": structure]
+            return ["structure": structures]
         }
     }
 
-    private func swiftType(of type: PropertyType) -> String {
+    /// One generated struct: its members at `version`; typed column references where some record stores
+    /// the struct as a composite.
+    private func structure(_ subtype: SubtypeDescription, typeName: String, at version: SchemaVersion, versions: [SchemaVersion]?) -> [String: Any] {
+        let properties = subtype.members(at: version) ?? []
+        var items = properties.map { property -> [String: Any] in
+            let swiftName = Naming.swiftIdentifier(Naming.propertyName(property.name))
+            return [
+                "swiftName": swiftName, "key": property.name, "keyDiffers": swiftName.trimmingCharacters(in: ["`"]) != property.name,
+                "swiftType": swiftType(of: property.type, at: version) + (property.nullable ? "?" : ""),
+            ]
+        }
+        if !items.isEmpty { items[items.count - 1]["last"] = true }
+        var structure: [String: Any] = ["name": subtype.name, "typeName": typeName, "properties": items]
+        if let versions {
+            structure["versions"] = versions.map(\.string).joined(separator: ", ")
+            structure["plural"] = versions.count > 1 ? "s" : ""
+        }
+        if compositeSubtypes.contains(subtype.name) {
+            // Typed column references: a member that is a struct is a nested composite.
+            structure["compositeColumns"] = properties.map { property -> [String: Any] in
+                var nested: String?
+                if case .subtype(let name) = property.type, case .structure? = model.subtypes.first(where: { $0.name == name })?.kind {
+                    nested = model.structTypes.typeName(of: name, at: version)
+                }
+                return [
+                    "swiftName": Naming.swiftIdentifier(Naming.propertyName(property.name)), "suffix": swiftStringLiteral("_" + property.name),
+                    "columnType": nested.map { "\($0).Columns" } ?? "Column", "nested": nested != nil,
+                ]
+            }
+            structure["isComposite"] = true
+        }
+        return structure
+    }
+
+    private func swiftType(of type: PropertyType, at version: SchemaVersion) -> String {
         switch type {
         case .scalar(let scalar): ShapeBuilder.storage(of: scalar).1
-        case .subtype(let name), .composite(let name): Naming.typeName(name)
-        case .array(let element): "[\(swiftType(of: element))]"
+        case .subtype(let name), .composite(let name):
+            if case .enumeration? = model.subtypes.first(where: { $0.name == name })?.kind { Naming.typeName(name) } else { model.structTypes.typeName(of: name, at: version) }
+        case .array(let element): "[\(swiftType(of: element, at: version))]"
         case .relationship: "Never"
         }
     }
@@ -395,7 +416,7 @@ struct ViewModels {
             "naming": naming, "recordChecks": recordChecks, "exclusions": exclusions, "transforms": transforms, "hooks": hooks,
             "subtypes": model.subtypes.flatMap { subtype in
                 // An enum with a history: each version's type seeds its own cases.
-                [seedableSubtype(subtype)] + (model.enumTypes.olderTypes[subtype.name] ?? []).map { ["typeName": $0.typeName, "caseIterable": true] as [String: Any] }
+                seedableSubtypes(subtype) + (model.enumTypes.olderTypes[subtype.name] ?? []).map { ["typeName": $0.typeName, "caseIterable": true] as [String: Any] }
             },
         ]
     }
@@ -467,19 +488,24 @@ struct ViewModels {
 
     /// A generated subtype's `Seedable` conformance: enums by their cases, option sets by their bits,
     /// structs member by member.
-    private func seedableSubtype(_ subtype: SubtypeDescription) -> [String: Any] {
+    private func seedableSubtypes(_ subtype: SubtypeDescription) -> [[String: Any]] {
         let typeName = Naming.typeName(subtype.name)
         switch subtype.kind {
         case .enumeration:
-            return ["typeName": typeName, "caseIterable": true]
+            return [["typeName": typeName, "caseIterable": true]]
         case .optionSet(let options):
-            return ["typeName": typeName, "optionSet": "(1 << \(min(options.count, 62)))"]
-        case .structure(let properties):
-            var members = properties.enumerated().map { index, property -> [String: Any] in
-                ["label": Self.argumentLabel(Naming.swiftIdentifier(Naming.propertyName(property.name))), "salt": index + 1]
+            return [["typeName": typeName, "optionSet": "(1 << \(min(options.count, 62)))"]]
+        case .structure:
+            // Each version's type (`Point_1_0`) with its members then, in order: member `i` gets `salt + i + 1`.
+            let newest = model.versions.last ?? SchemaVersion("0")
+            let types = [(typeName, newest)] + (model.structTypes.olderTypes[subtype.name] ?? []).map { ($0.typeName, $0.version) }
+            return types.map { typeName, version in
+                var members = (subtype.members(at: version) ?? []).enumerated().map { index, property -> [String: Any] in
+                    ["label": Self.argumentLabel(Naming.swiftIdentifier(Naming.propertyName(property.name))), "salt": index + 1]
+                }
+                if !members.isEmpty { members[members.count - 1]["last"] = true }
+                return ["typeName": typeName, "members": members, "structure": true]
             }
-            if !members.isEmpty { members[members.count - 1]["last"] = true }
-            return ["typeName": typeName, "members": members, "structure": true]
         }
     }
 

@@ -20,6 +20,8 @@ public struct ResolvedModel: Sendable {
     public var diagnostics: [Diagnostic]
     /// The Swift type of each enum with a case history at each version.
     var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
+    /// The Swift type of each struct subtype at each version (older member sets get `Point_1_0`).
+    var structTypes = StructVersionTypes(subtypes: [:], versions: [])
 }
 
 /// An entity and its record types, one per version of its `version_history`.
@@ -140,8 +142,10 @@ public struct CompositeShape: Sendable, Equatable {
             case nested(CompositeShape)
         }
 
-        /// The member's name in the description.
+        /// The member's name at the shape's version.
         public var name: String
+        /// The member's current name: the same element across versions (through renames).
+        public var identity: String
         public var swiftName: String
         /// The column (for a nested composite: the prefix of its columns).
         public var column: String
@@ -162,8 +166,10 @@ public struct CompositeShape: Sendable, Equatable {
         public var defaultSQL: String?
         /// NOT NULL: the element is required and so is every composite on the way to it.
         public var notNull: Bool
-        /// The member names from the composite down to it (`["accent", "red"]`), for JSON paths.
+        /// The member names from the composite down to it (`["accent", "red"]`), as at the shape's version.
         public var memberPath: [String]
+        /// The same by the members' current names: the element across versions.
+        public var identityPath: [String]
         /// The indexes of those members in their structs, for the seeding salts.
         public var memberIndexes: [Int]
     }
@@ -172,19 +178,20 @@ public struct CompositeShape: Sendable, Equatable {
     /// no column is NOT NULL).
     public func leaves(optional: Bool) -> [Leaf] {
         var result: [Leaf] = []
-        func walk(_ shape: CompositeShape, optional: Bool, path: [String], indexes: [Int]) {
+        func walk(_ shape: CompositeShape, optional: Bool, path: [String], identities: [String], indexes: [Int]) {
             for (index, element) in shape.elements.enumerated() {
                 switch element.kind {
                 case .column(let storage, let swiftType, let valueType, let typeName, let defaultSQL):
                     result.append(Leaf(
                         column: element.column, storage: storage, swiftType: swiftType, valueType: valueType, typeName: typeName, defaultSQL: defaultSQL,
-                        notNull: !optional && !element.nullable, memberPath: path + [element.name], memberIndexes: indexes + [index]))
+                        notNull: !optional && !element.nullable, memberPath: path + [element.name], identityPath: identities + [element.identity],
+                        memberIndexes: indexes + [index]))
                 case .nested(let nested):
-                    walk(nested, optional: optional || element.nullable, path: path + [element.name], indexes: indexes + [index])
+                    walk(nested, optional: optional || element.nullable, path: path + [element.name], identities: identities + [element.identity], indexes: indexes + [index])
                 }
             }
         }
-        walk(self, optional: optional, path: [], indexes: [])
+        walk(self, optional: optional, path: [], identities: [], indexes: [])
         return result
     }
 

@@ -55,6 +55,9 @@ public enum Resolver {
         let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0)) })
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change.
         var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: frozen.filter { $0.key < currentVersion }.mapValues(\.snapshot))
+        StructHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
+        try diagnostics.throwIfErrors()
+        context.structTypes = StructVersionTypes(subtypes: subtypes, versions: versions)
         var entities: [ResolvedEntity] = []
         for entity in described {
             let timeline = timelines[entity.name]!
@@ -68,6 +71,7 @@ public enum Resolver {
         for (entity, result) in zip(described, inferred) {
             context.apply(result, to: timelines[entity.name]!, &diagnostics)
         }
+        StructHistoryResolver.checkEntities(timelines, types: context.structTypes, subtypes: subtypes, versions: versions, &diagnostics)
         try diagnostics.throwIfErrors()
         for entity in described {
             let timeline = timelines[entity.name]!
@@ -180,6 +184,7 @@ public enum Resolver {
             config: config, versions: versions, currentVersion: currentVersion, entities: entities, subtypes: input.subtypes,
             schemas: schemas, snapshots: snapshots, customSteps: customSteps, diagnostics: diagnostics.diagnostics)
         model.enumTypes = enumTypes
+        model.structTypes = context.structTypes
         return model
     }
 

@@ -6,6 +6,8 @@ struct ShapeBuilder {
     let timelines: [String: EntityTimeline]
     let subtypes: [String: SubtypeDescription]
     let frozen: [SchemaVersion: SchemaSnapshot]
+    /// The Swift type of each struct at each version (structs whose members have a history).
+    var structTypes = StructVersionTypes(subtypes: [:], versions: [])
     /// Each table's DDL as last built, for checksumming the next version (most tables repeat).
     var ddlCache: [String: (table: SchemaTable, statements: [String])] = [:]
 
@@ -390,7 +392,7 @@ struct ShapeBuilder {
             }
             return shape
         case .composite(let name):
-            guard let composite = compositeShape(name, prefix: column, of: property, stack: [], &diagnostics) else { return nil }
+            guard let composite = compositeShape(name, prefix: column, of: property, at: version, stack: [], &diagnostics) else { return nil }
             if let value = property.defaultValue, value != .null {
                 diagnostics.error(
                     "composite '\(property.name)' cannot have a default_value: give its elements default_value in the subtype '\(name)'",
@@ -407,7 +409,7 @@ struct ShapeBuilder {
             shape.swiftType = composite.swiftType
             return shape
         default:
-            guard let (storage, swiftType) = storageAndSwiftType(of: property.type, property, &diagnostics) else { return nil }
+            guard let (storage, swiftType) = storageAndSwiftType(of: property.type, property, at: version, &diagnostics) else { return nil }
             shape.storage = storage
             shape.swiftType = swiftType
             shape.storedAsJSON = isStoredAsJSON(property.type)
@@ -422,13 +424,15 @@ struct ShapeBuilder {
 
     /// A composite's elements: `name` must be a struct subtype whose members are scalars, enums, option
     /// sets or structs (nested composites, flattened the same way), never arrays or relationships.
-    func compositeShape(_ name: String, prefix: String, of property: PropertyDescription, stack: [String], _ diagnostics: inout DiagnosticCollector) -> CompositeShape? {
+    func compositeShape(
+        _ name: String, prefix: String, of property: PropertyDescription, at version: SchemaVersion, stack: [String], _ diagnostics: inout DiagnosticCollector
+    ) -> CompositeShape? {
         guard let subtype = subtypes[name] else {
             diagnostics.error(
                 "unknown property type '\(name)': a composite needs a struct subtype in Subtypes/", at: property.typeLocation, path: property.path + ".property_type")
             return nil
         }
-        guard case .structure(let members) = subtype.kind else {
+        guard case .structure = subtype.kind, let members = subtype.members(at: version) else {
             let kind = if case .enumeration = subtype.kind { "an enum" } else { "an option set" }
             diagnostics.error(
                 "composite '\(property.name)' needs a struct subtype (one with 'properties'), but '\(name)' is \(kind), which is one column already; drop \"composite\"",
@@ -458,7 +462,7 @@ struct ShapeBuilder {
                     defaultSQL = sql
                 }
                 elements.append(CompositeShape.Element(
-                    name: member.name, swiftName: swiftName, column: column, nullable: member.nullable,
+                    name: member.name, identity: member.identity, swiftName: swiftName, column: column, nullable: member.nullable,
                     kind: .column(storage: storage, swiftType: swiftType, valueType: valueType(of: member.type), typeName: typeName, defaultSQL: defaultSQL)))
             }
             switch member.type {
@@ -479,7 +483,7 @@ struct ShapeBuilder {
                         diagnostics.error("member '\(member.name)' of '\(name)' is a nested composite, which cannot have a default_value: give its elements one", at: member.location, path: member.path + ".default_value")
                         valid = false
                     }
-                    guard let shape = compositeShape(nestedName, prefix: column, of: property, stack: stack + [name], &diagnostics) else { valid = false; continue }
+                    guard let shape = compositeShape(nestedName, prefix: column, of: property, at: version, stack: stack + [name], &diagnostics) else { valid = false; continue }
                     if member.nullable, !shape.hasRequiredColumn {
                         diagnostics.error(
                             "optional member '\(member.name)' of '\(name)' is a nested composite with no required element: nil and a '\(nestedName)' whose elements are all nil would both be NULL in every column; make one element of '\(nestedName)' required",
@@ -487,7 +491,8 @@ struct ShapeBuilder {
                         valid = false
                         continue
                     }
-                    elements.append(CompositeShape.Element(name: member.name, swiftName: swiftName, column: column, nullable: member.nullable, kind: .nested(shape)))
+                    elements.append(CompositeShape.Element(
+                        name: member.name, identity: member.identity, swiftName: swiftName, column: column, nullable: member.nullable, kind: .nested(shape)))
                 }
             case .array:
                 diagnostics.error(
@@ -504,7 +509,7 @@ struct ShapeBuilder {
             diagnostics.error("composite '\(property.name)': the struct '\(name)' has no members, so it would have no column", at: subtype.location)
             return nil
         }
-        return CompositeShape(subtype: name, swiftType: Naming.typeName(name), elements: elements)
+        return CompositeShape(subtype: name, swiftType: structTypes.typeName(of: name, at: version), elements: elements)
     }
 
     /// A relationship's type in snapshots and messages (`to_one aircraft`), naming the target as it was named at that version.
@@ -547,13 +552,13 @@ struct ShapeBuilder {
         return nil
     }
 
-    func storageAndSwiftType(of type: PropertyType, _ property: PropertyDescription, _ diagnostics: inout DiagnosticCollector) -> (SchemaColumn.StorageType, String)? {
+    func storageAndSwiftType(of type: PropertyType, _ property: PropertyDescription, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) -> (SchemaColumn.StorageType, String)? {
         switch type {
         case .scalar(let scalar): return Self.storage(of: scalar)
         case .array(let element):
-            guard let (_, swift) = storageAndSwiftType(of: element, property, &diagnostics) else { return nil }
+            guard let (_, swift) = storageAndSwiftType(of: element, property, at: version, &diagnostics) else { return nil }
             return (.text, "[\(swift)]")
-        case .composite(let name): return (.text, Naming.typeName(name))
+        case .composite(let name): return (.text, structTypes.typeName(of: name, at: version))
         case .subtype(let name):
             guard let subtype = subtypes[name] else {
                 diagnostics.error("unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/", at: property.typeLocation, path: property.path + ".property_type")
@@ -562,7 +567,7 @@ struct ShapeBuilder {
             switch subtype.kind {
             case .enumeration: return (.text, Naming.typeName(name))
             case .optionSet: return (.integer, Naming.typeName(name))
-            case .structure: return (.text, Naming.typeName(name))
+            case .structure: return (.text, structTypes.typeName(of: name, at: version))
             }
         case .relationship:
             diagnostics.error("a relationship cannot be an array element", at: property.location, path: property.path)
@@ -665,8 +670,8 @@ struct ShapeBuilder {
                 if case .composite(let composite) = property.kind {
                     // Elements that were not elements of this composite at the previous version are new columns.
                     var before: Set<[String]> = []
-                    if case .composite(let old)? = previousProperty?.kind { before = Set(old.leaves(optional: false).map(\.memberPath)) }
-                    for leaf in composite.leaves(optional: false) where !before.contains(leaf.memberPath) { newColumns.insert("\(shape.tableName).\(leaf.column)") }
+                    if case .composite(let old)? = previousProperty?.kind { before = Set(old.leaves(optional: false).map(\.identityPath)) }
+                    for leaf in composite.leaves(optional: false) where !before.contains(leaf.identityPath) { newColumns.insert("\(shape.tableName).\(leaf.column)") }
                     continue
                 }
                 guard previousProperty == nil else { continue }
@@ -696,9 +701,17 @@ struct ShapeBuilder {
                 let annotations = valueTypeAnnotations(of: property, in: timeline, shape: shape, previousShape: previousShape)
                 switch property.kind {
                 case .value:
-                    columns.append(SchemaColumn(
+                    var column = SchemaColumn(
                         name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
-                        valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom))
+                        valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
+                    if property.storedAsJSON, let previous, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
+                        old.storedAsJSON, old.typeDescription == property.typeDescription, old.swiftType != property.swiftType
+                    {
+                        // A struct stored as JSON whose members changed (its Swift type differs): the stored JSON is the app's to convert.
+                        column.jsonStructChange = "\(old.swiftType) → \(property.swiftType)"
+                        _ = previous
+                    }
+                    columns.append(column)
                 case .toOne(let targetEntity, _, let targetColumn):
                     var column = SchemaColumn(
                         name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
@@ -711,7 +724,8 @@ struct ShapeBuilder {
                     foreignKeys.append(SchemaForeignKey(columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: property.nullable ? .setNull : .cascade))
                     indexes.append(SchemaIndex(name: Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false), columns: [property.column]))
                 case .composite(let composite):
-                    columns += compositeColumns(composite, of: property, previous: previousShape?.properties.first { $0.currentName == property.currentName }, at: version, &diagnostics)
+                    columns += compositeColumns(
+                        composite, of: property, previous: previousShape?.properties.first { $0.currentName == property.currentName }, previousSchemaVersion: previous, &diagnostics)
                 case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _):
                     let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
                     let oldJoin = previousProperty.flatMap { old -> String? in
@@ -775,26 +789,42 @@ struct ShapeBuilder {
     /// through a rename of the property (`renamedFrom`), and a struct that was stored as JSON gives each
     /// element its member's value (`extractedFrom`/`jsonPath`, read by `json_extract` in the rebuild).
     private func compositeColumns(
-        _ composite: CompositeShape, of property: PropertyShape, previous: PropertyShape?, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
+        _ composite: CompositeShape, of property: PropertyShape, previous: PropertyShape?, previousSchemaVersion: SchemaVersion?, _ diagnostics: inout DiagnosticCollector
     ) -> [SchemaColumn] {
+        // Elements by identity (their current names): a member renamed at this version keeps its column.
         var previousColumns: [[String]: String] = [:]
         var jsonSource: String?
         switch previous?.kind {
         case .composite(let old)?:
-            for leaf in old.leaves(optional: false) { previousColumns[leaf.memberPath] = leaf.column }
+            for leaf in old.leaves(optional: false) { previousColumns[leaf.identityPath] = leaf.column }
         case .value? where previous!.storedAsJSON && previous!.typeDescription == composite.subtype:
             jsonSource = previous!.column
         default: break
         }
         return composite.leaves(optional: property.nullable).map { leaf in
             var column = SchemaColumn(name: leaf.column, type: leaf.storage, notNull: leaf.notNull, defaultSQL: leaf.defaultSQL, valueType: leaf.valueType)
-            if let old = previousColumns[leaf.memberPath], old != leaf.column { column.renamedFrom = old }
-            if let jsonSource {
+            if let old = previousColumns[leaf.identityPath], old != leaf.column { column.renamedFrom = old }
+            // The JSON was written with the members as they were at the previous version; a member new at
+            // this version has no value there (its column takes its default).
+            if let jsonSource, let before = previousSchemaVersion, let names = memberNames(composite.subtype, identities: leaf.identityPath, at: before) {
                 column.extractedFrom = jsonSource
-                column.jsonPath = "$." + leaf.memberPath.joined(separator: ".")
+                column.jsonPath = "$." + names.joined(separator: ".")
             }
             return column
         }
+    }
+
+    /// The names at `version` of the members along `identities` (current names) of struct `name`, nested
+    /// structs followed; nil when one of them does not exist then.
+    func memberNames(_ name: String, identities: [String], at version: SchemaVersion) -> [String]? {
+        var type = name
+        var result: [String] = []
+        for identity in identities {
+            guard let member = subtypes[type]?.members(at: version)?.first(where: { $0.identity == identity }) else { return nil }
+            result.append(member.name)
+            if case .subtype(let nested) = member.type { type = nested }
+        }
+        return result
     }
 
     private func previousShapeless(_ table: SchemaTable, _ newTables: Set<String>) -> Bool {

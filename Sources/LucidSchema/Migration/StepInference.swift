@@ -225,6 +225,13 @@ public struct StepInference: Sendable {
                     result.renamedColumns[oldColumn.name] = column.name
                 }
                 var expression = "src.\(quoteIdentifier(oldColumn.name))"
+                // A struct stored as JSON whose members changed on the way: its JSON is the app's to convert.
+                if let path = lineage.columnPath(ofColumn: column.name, table: name, at: to, in: from) {
+                    for (offset, step) in path.enumerated().dropFirst() where step.jsonStructChange != nil {
+                        result.reasons.append(
+                            "\(label): the members of its struct change (\(step.jsonStructChange!)\(to - from > 1 ? " at \(versions[from + offset].version)" : "")), and its stored JSON is converted by the app's code")
+                    }
+                }
                 switch conversions(ofColumn: column.name, table: name, at: to, in: from) {
                 case .success(let steps)?:
                     let converted = Self.expression(expression, through: steps)

@@ -253,6 +253,16 @@ extension ColorScheme: Seedable {
         ColorScheme(
             primary: .seed(row: row, salt: salt + 1),
             secondary: .seed(row: row, salt: salt + 2),
+            accent: .seed(row: row, salt: salt + 3)
+        )
+    }
+}
+
+extension ColorScheme_1_0: Seedable {
+    public static func seed(row: Int, salt: Int) -> ColorScheme_1_0 {
+        ColorScheme_1_0(
+            primary: .seed(row: row, salt: salt + 1),
+            secondary: .seed(row: row, salt: salt + 2),
             tertiary: .seed(row: row, salt: salt + 3)
         )
     }

@@ -28,7 +28,7 @@ public struct Aircraft_1_0: Equatable, Sendable {
     public var category: AircraftCategory
 
     /// `color_scheme`: color_scheme, nullable.
-    public var colorScheme: ColorScheme?
+    public var colorScheme: ColorScheme_1_0?
 
     /// `photo`: data, nullable.
     public var photo: Data?
@@ -39,7 +39,7 @@ public struct Aircraft_1_0: Equatable, Sendable {
         aircraftType: String,
         aircraftClass: AircraftClass,
         category: AircraftCategory = .airplane,
-        colorScheme: ColorScheme? = nil,
+        colorScheme: ColorScheme_1_0? = nil,
         photo: Data? = nil
     ) {
         self.id = id
@@ -62,7 +62,7 @@ extension Aircraft_1_0: SupersededRecord {
         self.aircraftType = try row.decode(String.self, at: 2)
         self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
         self.category = try row.decode(AircraftCategory.self, at: 4)
-        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme.self, at: 5)
+        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme_1_0.self, at: 5)
         self.photo = try row.decodeIfPresent(Data.self, at: 6)
     }
 
@@ -100,7 +100,7 @@ public struct Aircraft_1_1: Equatable, Sendable {
     public var category: AircraftCategory
 
     /// `color_scheme`: color_scheme, nullable.
-    public var colorScheme: ColorScheme?
+    public var colorScheme: ColorScheme_1_0?
 
     /// `photo`: data, nullable.
     public var photo: Data?
@@ -117,7 +117,7 @@ public struct Aircraft_1_1: Equatable, Sendable {
         aircraftType: String,
         aircraftClass: AircraftClass,
         category: AircraftCategory = .airplane,
-        colorScheme: ColorScheme? = nil,
+        colorScheme: ColorScheme_1_0? = nil,
         photo: Data? = nil,
         isFavorite: Bool = false,
         flightData: Data? = nil
@@ -144,7 +144,7 @@ extension Aircraft_1_1: SupersededRecord {
         self.aircraftType = try row.decode(String.self, at: 2)
         self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
         self.category = try row.decode(AircraftCategory.self, at: 4)
-        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme.self, at: 5)
+        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme_1_0.self, at: 5)
         self.photo = try row.decodeIfPresent(Data.self, at: 6)
         self.isFavorite = try row.decode(Bool.self, at: 7)
         self.flightData = try row.decodeIfPresent(Data.self, at: 8)
@@ -186,7 +186,7 @@ public struct Aircraft_3_0: Equatable, Sendable {
     public var category: AircraftCategory
 
     /// `color_scheme`: color_scheme, nullable.
-    public var colorScheme: ColorScheme?
+    public var colorScheme: ColorScheme_1_0?
 
     /// `photo`: data, nullable.
     public var photo: Data?
@@ -200,7 +200,7 @@ public struct Aircraft_3_0: Equatable, Sendable {
         aircraftType: String,
         aircraftClass: AircraftClass,
         category: AircraftCategory = .airplane,
-        colorScheme: ColorScheme? = nil,
+        colorScheme: ColorScheme_1_0? = nil,
         photo: Data? = nil,
         isFavorite: Bool = false
     ) {
@@ -225,7 +225,7 @@ extension Aircraft_3_0: SupersededRecord {
         self.aircraftType = try row.decode(String.self, at: 2)
         self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
         self.category = try row.decode(AircraftCategory.self, at: 4)
-        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme.self, at: 5)
+        self.colorScheme = try row.decodeJSONIfPresent(ColorScheme_1_0.self, at: 5)
         self.photo = try row.decodeIfPresent(Data.self, at: 6)
         self.isFavorite = try row.decode(Bool.self, at: 7)
     }
@@ -261,7 +261,7 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     /// `category`: aircraft_category, default 'airplane'.
     public var category: AircraftCategory
 
-    /// `color_scheme`: composite `color_scheme`, nullable (nil: every column NULL), columns `color_scheme_primary`, `color_scheme_secondary`, `color_scheme_tertiary`.
+    /// `color_scheme`: composite `color_scheme`, nullable (nil: every column NULL), columns `color_scheme_primary`, `color_scheme_secondary`, `color_scheme_accent`.
     public var colorScheme: ColorScheme?
 
     /// `photo`: data, nullable.
@@ -333,7 +333,7 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         self.aircraftType = try row.decode(String.self, forColumn: "aircraft_type")
         self.aircraftClass = try row.decode(AircraftClass.self, forColumn: "aircraft_class")
         self.category = try row.decode(AircraftCategory.self, forColumn: "category")
-        self.colorScheme = try (row.allNull("color_scheme_primary", "color_scheme_secondary", "color_scheme_tertiary") ? nil : ColorScheme(primary: row.decode(String.self, forColumn: "color_scheme_primary"), secondary: row.decode(String.self, forColumn: "color_scheme_secondary"), tertiary: row.decode(String?.self, forColumn: "color_scheme_tertiary")))
+        self.colorScheme = try (row.allNull("color_scheme_primary", "color_scheme_secondary", "color_scheme_accent") ? nil : ColorScheme(primary: row.decode(String.self, forColumn: "color_scheme_primary"), secondary: row.decode(String.self, forColumn: "color_scheme_secondary"), accent: row.decode(String?.self, forColumn: "color_scheme_accent")))
         self.photo = try row.decode(Data?.self, forColumn: "photo")
         self.isFavorite = try row.decode(Bool.self, forColumn: "is_favorite")
     }
@@ -347,7 +347,7 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         container["category"] = category
         container["color_scheme_primary"] = colorScheme?.primary
         container["color_scheme_secondary"] = colorScheme?.secondary
-        container["color_scheme_tertiary"] = colorScheme?.tertiary
+        container["color_scheme_accent"] = colorScheme?.accent
         container["photo"] = photo
         container["is_favorite"] = isFavorite
     }
@@ -355,7 +355,7 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 
 /// Reads and writes `aircraft` rows by column position, for row transform stages.
 extension Aircraft_4_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme_primary", "color_scheme_secondary", "color_scheme_tertiary", "photo", "is_favorite"]
+    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme_primary", "color_scheme_secondary", "color_scheme_accent", "photo", "is_favorite"]
 
     public init(migrationRow row: MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
@@ -363,7 +363,7 @@ extension Aircraft_4_0: MigrationRecord {
         self.aircraftType = try row.decode(String.self, at: 2)
         self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
         self.category = try row.decode(AircraftCategory.self, at: 4)
-        self.colorScheme = try (row.allNull(5..<8) ? nil : ColorScheme(primary: row.decode(String.self, at: 5), secondary: row.decode(String.self, at: 6), tertiary: row.decodeIfPresent(String.self, at: 7)))
+        self.colorScheme = try (row.allNull(5..<8) ? nil : ColorScheme(primary: row.decode(String.self, at: 5), secondary: row.decode(String.self, at: 6), accent: row.decodeIfPresent(String.self, at: 7)))
         self.photo = try row.decodeIfPresent(Data.self, at: 8)
         self.isFavorite = try row.decode(Bool.self, at: 9)
     }
@@ -376,7 +376,7 @@ extension Aircraft_4_0: MigrationRecord {
         values.encode(self.category, at: 4)
         values.encode(self.colorScheme?.primary, at: 5)
         values.encode(self.colorScheme?.secondary, at: 6)
-        values.encode(self.colorScheme?.tertiary, at: 7)
+        values.encode(self.colorScheme?.accent, at: 7)
         values.encode(self.photo, at: 8)
         values.encode(self.isFavorite, at: 9)
     }

@@ -5,8 +5,50 @@
 import Foundation
 import LucidRuntime
 
-/// The `color_scheme` struct subtype, stored as JSON text (queryable with SQLite's `json_extract`).
+/// The `color_scheme` struct subtype, stored as JSON
+/// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct ColorScheme: Codable, Hashable, Sendable {
+    public var primary: String
+    public var secondary: String
+    public var accent: String?
+
+    public init(
+        primary: String,
+        secondary: String,
+        accent: String?
+    ) {
+        self.primary = primary
+        self.secondary = secondary
+        self.accent = accent
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case primary
+        case secondary
+        case accent
+    }
+}
+
+extension ColorScheme {
+    /// Typed references to the columns of a `color_scheme` stored as a composite attribute, one per element
+    /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
+    public struct Columns: Sendable {
+        public let primary: Column
+        public let secondary: Column
+        public let accent: Column
+
+        /// The columns of the composite stored under `prefix` (the property's column name).
+        public init(prefix: String) {
+            primary = Column(prefix + "_primary")
+            secondary = Column(prefix + "_secondary")
+            accent = Column(prefix + "_accent")
+        }
+    }
+}
+
+/// The `color_scheme` struct subtype as it was at versions 1.0, 1.1, 2.0, 2.1, 3.0 (its members have a history), stored as JSON
+/// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
+public struct ColorScheme_1_0: Codable, Hashable, Sendable {
     public var primary: String
     public var secondary: String
     public var tertiary: String?
@@ -28,7 +70,7 @@ public struct ColorScheme: Codable, Hashable, Sendable {
     }
 }
 
-extension ColorScheme {
+extension ColorScheme_1_0 {
     /// Typed references to the columns of a `color_scheme` stored as a composite attribute, one per element
     /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
     public struct Columns: Sendable {

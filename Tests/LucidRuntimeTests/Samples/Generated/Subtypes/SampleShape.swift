@@ -5,7 +5,8 @@
 import Foundation
 import LucidRuntime
 
-/// The `sample_shape` struct subtype, stored as JSON text (queryable with SQLite's `json_extract`).
+/// The `sample_shape` struct subtype, stored as JSON
+/// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct SampleShape: Codable, Hashable, Sendable {
     public var width: Double
     public var madeAt: Date

@@ -5,7 +5,8 @@
 import Foundation
 import LucidRuntime
 
-/// The `dimensions` struct subtype, stored as JSON text (queryable with SQLite's `json_extract`).
+/// The `dimensions` struct subtype, stored as JSON
+/// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct Dimensions: Codable, Hashable, Sendable {
     public var widthMm: Int
     public var heightMm: Int
