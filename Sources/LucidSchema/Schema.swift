@@ -173,6 +173,13 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
     /// (`Point_1_0 → Point`). The stored JSON is converted by the app's code, never guessed. Not part of
     /// the DDL or the checksum; nil when nothing changed.
     public var jsonStructChange: String?
+    /// For an element of an optional composite (or of an optional nested one): the columns of that
+    /// composite at this version, all NULL exactly when it is nil. A default then fills only rows where it
+    /// is present: its `DEFAULT` alone would give nil composites a value.
+    public var compositeGroup: [String]?
+    /// The element is required whenever its optional composite is present (its column is nullable for
+    /// the rows where it is nil).
+    public var requiredWhenPresent: Bool?
     /// For an enum column whose enum renamed or removed cases at this version: what each stored value of
     /// such a case becomes (relative to the previous version, like ``renamedFrom``). Not part of the DDL
     /// or the checksum; nil when no case changed (registries and snapshots then omit it).
@@ -182,9 +189,11 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
         convertedFromJoinTable: String? = nil, valueType: String? = nil, lossyConversionFrom: String? = nil,
         reusesName: Bool? = nil, extractedFrom: String? = nil, jsonPath: String? = nil, caseChanges: [EnumCaseChange]? = nil,
-        jsonStructChange: String? = nil
+        jsonStructChange: String? = nil, compositeGroup: [String]? = nil, requiredWhenPresent: Bool? = nil
     ) {
         self.jsonStructChange = jsonStructChange
+        self.compositeGroup = compositeGroup
+        self.requiredWhenPresent = requiredWhenPresent
         self.extractedFrom = extractedFrom
         self.jsonPath = jsonPath
         self.name = name

@@ -87,6 +87,7 @@ enum TableJSONReader {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: String?, lossyConversionFrom: String?
         var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
+        var compositeGroup: [String]?, requiredWhenPresent: Bool?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -104,6 +105,8 @@ enum TableJSONReader {
             case "extractedFrom": extractedFrom = try reader.optionalString()
             case "jsonPath": jsonPath = try reader.optionalString()
             case "jsonStructChange": jsonStructChange = try reader.optionalString()
+            case "compositeGroup": compositeGroup = try reader.array { try $0.string() }
+            case "requiredWhenPresent": requiredWhenPresent = try reader.optionalBool()
             case "caseChanges": caseChanges = try reader.array { try caseChange(&$0) }
             default: try reader.skipValue()
             }
@@ -112,7 +115,7 @@ enum TableJSONReader {
             name: try required(name, "name", reader), type: try required(type, "type", reader), notNull: try required(notNull, "notNull", reader),
             defaultSQL: defaultSQL, renamedFrom: renamedFrom, convertedFromJoinTable: convertedFromJoinTable, valueType: valueType,
             lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath, caseChanges: caseChanges,
-            jsonStructChange: jsonStructChange)
+            jsonStructChange: jsonStructChange, compositeGroup: compositeGroup, requiredWhenPresent: requiredWhenPresent)
     }
 
     private static func caseChange(_ reader: inout Reader) throws -> EnumCaseChange {

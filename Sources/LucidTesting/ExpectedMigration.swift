@@ -227,6 +227,25 @@ struct ExpectedMigration {
                             break
                         }
                     }
+                    // Elements of optional composites: a default fills only the rows where the composite is present.
+                    for column in table.columns {
+                        guard let group = column.compositeGroup, let origin = origins.first(where: { $0.0 == column.name })?.1 as Lineage.Origin?? else { continue }
+                        let siblings = group.filter { name in name != column.name && origins.contains { $0.0 == name && $0.1 != nil } }
+                        let present = siblings.contains { values[$0].map { !$0.isNull } ?? false }
+                        let fill = column.defaultSQL.flatMap(SQLiteValues.literal)
+                        switch origin {
+                        case nil:
+                            if column.defaultSQL != nil { values[column.name] = present ? fill ?? .null : .null }
+                        case .column(let oldTable, let oldName)?:
+                            let was = source.table(named: oldTable)?.column(named: oldName)
+                            if column.requiredWhenPresent == true, was?.requiredWhenPresent != true, was?.notNull == false, present,
+                                values[column.name]?.isNull ?? true, let fill
+                            {
+                                values[column.name] = fill
+                            }
+                        default: break
+                        }
+                    }
                     return values
                 }
             case .column(let owner, let column)?:

@@ -173,3 +173,113 @@ import Testing
             "property 'colors' of 'plane' changes at 3.0 from composite scheme to scheme: lucidgen converts a struct stored as JSON into a composite, not a composite into anything else; add a new property and move the values in a stage"))
     }
 }
+
+/// Struct members with a history: each version's records see the struct as it was, a composite's
+/// elements follow column by column, a JSON-stored struct's change is the app's code, and lint reports
+/// element removals, renames and new requirements.
+@Suite struct StructMemberHistoryTests {
+    static func scheme(_ members: String) -> String { #"{ "name": "scheme", "properties": [ "# + members + " ] }" }
+
+    static let version1 = scheme(#"""
+        { "name": "primary", "property_type": "string" },
+        { "name": "second", "property_type": "string", "nullable": true },
+        { "name": "old", "property_type": "int", "nullable": true }
+        """#)
+    static let version2 = scheme(#"""
+        { "name": "primary", "property_type": "string" },
+        { "name": "secondary", "previous_name": "second", "renamed_at_version": "2.0", "property_type": "string", "default_value": "white",
+          "type_history": [{ "until_version": "2.0", "nullable": true, "default_value": null }] },
+        { "name": "old", "property_type": "int", "nullable": true, "removed_at_version": "2.0" },
+        { "name": "tertiary", "property_type": "string", "nullable": true, "added_at_version": "2.0" }
+        """#)
+
+    static func plane(_ properties: String, history: [String]) -> String {
+        """
+        { "name": "plane", "identifier": { "type": "int" },
+          "version_history": [\(history.map { "{ \"version\": \"\($0)\" }" }.joined(separator: ", "))],
+          "properties": [ { "name": "tail", "property_type": "string" }, \(properties) ] }
+        """
+    }
+
+    static let colors = #"{ "name": "colors", "property_type": "scheme", "composite": true }"#
+
+    /// Releases 1.0 and 2.0, generated in turn (2.0 edits the struct with its history).
+    func released(properties: String = colors, second: String = version2, history2: [String] = ["1.0", "2.0"]) throws -> (TestProject, GeneratorPipeline.Result) {
+        let project = try TestProject(
+            files: [".entities/Subtypes/scheme.json": Self.version1, ".entities/plane.json": Self.plane(properties, history: ["1.0"])],
+            config: CompositeTests.config(current: "1.0"))
+        _ = try project.generate()
+        try project.write(".lucid.yaml", CompositeTests.config(current: "2.0"))
+        try project.write(".entities/Subtypes/scheme.json", second)
+        try project.write(".entities/plane.json", Self.plane(properties, history: history2))
+        return (project, try project.generate())
+    }
+
+    @Test func eachVersionSeesTheStructAsItWas() throws {
+        let (project, result) = try released()
+        defer { project.remove() }
+        let types = try project.read("Sources/App/Generated/Subtypes/Scheme.swift")
+        #expect(types.contains("public struct Scheme: Codable, Hashable, Sendable {"))
+        #expect(types.contains("public struct Scheme_1_0: Codable, Hashable, Sendable {"))
+        #expect(types.contains("/// The `scheme` struct subtype as it was at version 1.0 (its members have a history)"))
+        #expect(types.contains("public var second: String?"), "1.0's member, by its name then")
+        #expect(types.contains("public var secondary: String\n"), "2.0's member, required")
+        let records = try project.read("Sources/App/Generated/Entities/Plane.swift")
+        #expect(records.contains("public var colors: Scheme_1_0\n"))
+        #expect(records.contains("public var colors: Scheme\n"))
+        // Column by column: renamed in place, removed, added, required with the default for NULLs.
+        let plane = try #require(result.model.schemas.last?.table(named: "plane"))
+        #expect(plane.columns.map { "\($0.name)\($0.renamedFrom.map { " ← \($0)" } ?? "")\($0.notNull ? " NOT NULL" : "")\($0.defaultSQL.map { " DEFAULT \($0)" } ?? "")" } == [
+            "id NOT NULL", "colors_primary NOT NULL", "colors_secondary ← colors_second NOT NULL DEFAULT 'white'", "colors_tertiary", "tail NOT NULL",
+        ])
+        let step = try MigrationPlanner(versions: result.model.schemas).plan(from: SchemaVersion("1.0"))
+        guard case .rebuildTable(let rebuild)? = step.first?.operations.first else { Issue.record("expected a rebuild: \(step)"); return }
+        #expect(rebuild.reasons == ["plane.colors_secondary becomes required (NULLs take the default 'white')", "plane.colors_secondary default changes to 'white'"])
+        #expect(rebuild.sources.contains(#"COALESCE(src."colors_second", 'white')"#))
+    }
+
+    @Test func lintReportsElementsLikeProperties() throws {
+        let (project, _) = try released()
+        defer { project.remove() }
+        let check = try run(lucidgenBinary, ["check", "--config", project.root.appendingPathComponent(".lucid.yaml").path])
+        #expect(check.status == 4, "DS102 is an error: \(check.output)")
+        #expect(check.output.contains("scheme.json:4:1: error: [DS102] element plane.colors.old is removed at 2.0 (column colors_old)"), "\(check.output)")
+        #expect(check.output.contains("warning: [BC102] element plane.colors.second is renamed to secondary at 2.0 (column colors_second → colors_secondary)"))
+        #expect(check.output.contains("warning: [MF102] element plane.colors.secondary becomes required at 2.0 (NULLs become 'white')"))
+    }
+
+    @Test func aJSONStoredStructWhoseMembersChangeIsTheAppsCode() throws {
+        let (project, result) = try released(properties: #"{ "name": "raw", "property_type": "scheme", "nullable": true }"#)
+        defer { project.remove() }
+        #expect(result.model.customSteps.map { $0.tables.flatMap(\.reasons) } == [
+            ["plane.raw: the members of its struct change (Scheme_1_0 → Scheme), and its stored JSON is converted by the app's code"]
+        ])
+        #expect(try project.read("Sources/App/Generated/AppMigrations.swift").contains("func migrate(_ old: Plane_1_0) throws -> Plane_2_0?"))
+    }
+
+    @Test func locatedErrors() throws {
+        let cases: [(String, [String], String)] = [
+            (Self.scheme(#"{ "name": "primary", "property_type": "string" }, { "name": "b", "property_type": "int", "nullable": true, "added_at_version": "9.0" }"#), ["1.0", "2.0"],
+             "added_at_version 9.0 of member 'b' of struct 'scheme' is not a schema version (no entity's version_history lists it; versions: 1.0, 2.0)"),
+            (Self.scheme(#"{ "name": "primary", "property_type": "string" }, { "name": "b", "previous_name": "a", "property_type": "int" }"#), ["1.0", "2.0"],
+             "member 'b' of 'scheme' has previous_name but no renamed_at_version: say at which version it was renamed"),
+            (Self.scheme(#"{ "name": "primary", "property_type": "string" }, { "name": "primary", "previous_name": "second", "renamed_at_version": "2.0", "property_type": "string", "nullable": true }"#), ["1.0", "2.0"],
+             "struct 'scheme' has two members named 'primary' at version 2.0; a member can only be renamed to (or added with) a name no other member has then"),
+            (Self.version2, ["1.0"],
+             "struct 'scheme' changes its members at 2.0, which 'plane' holds: add { \"version\": \"2.0\" } to the version_history of 'plane' so that its records at 2.0 see the change"),
+        ]
+        for (scheme, history, message) in cases {
+            let project = try TestProject(
+                files: [
+                    ".entities/Subtypes/scheme.json": scheme, ".entities/plane.json": Self.plane(Self.colors, history: history),
+                    // Another entity makes 2.0 a schema version when plane has no item for it.
+                    ".entities/other.json": #"{ "name": "other", "version_history": [{ "version": "1.0" }, { "version": "2.0" }], "properties": [{ "name": "x", "property_type": "int" }] }"#,
+                ],
+                config: CompositeTests.config(current: "2.0"))
+            defer { project.remove() }
+            let errors = try project.errors()
+            #expect(errors.map(\.message).contains(message), "\(errors.map(\.message))")
+            #expect(errors.allSatisfy { $0.location?.line != nil }, "located: \(errors)")
+        }
+    }
+}

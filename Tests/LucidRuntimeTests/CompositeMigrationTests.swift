@@ -46,12 +46,17 @@ import Testing
     }
 
     func model(_ releases: [(current: String, plane: String)], subtypes: [String: String] = Self.subtypes) throws -> ResolvedModel {
+        try model(releases.map { ($0.current, $0.plane, subtypes) })
+    }
+
+    /// Each release with its own subtype files (a struct's members edited with their history).
+    func model(_ releases: [(current: String, plane: String, subtypes: [String: String])]) throws -> ResolvedModel {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path(".entities/Subtypes"), withIntermediateDirectories: true)
-        for (name, json) in subtypes { try json.write(toFile: folder.path(".entities/Subtypes/" + name), atomically: true, encoding: .utf8) }
         var model: ResolvedModel?
         for release in releases {
+            for (name, json) in release.subtypes { try json.write(toFile: folder.path(".entities/Subtypes/" + name), atomically: true, encoding: .utf8) }
             let config = "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\ncurrent_version: \"\(release.current)\"\n"
             try config.write(toFile: folder.path(".lucid.yaml"), atomically: true, encoding: .utf8)
             try release.plane.write(toFile: folder.path(".entities/plane.json"), atomically: true, encoding: .utf8)
@@ -177,5 +182,45 @@ import Testing
         #expect(withData.customSteps.first?.tables.first?.reasons == [
             "plane.colors_logo: member $.logo of colors is data, stored as base64 text in the JSON, which SQLite cannot decode"
         ])
+    }
+
+    /// A change inside a nested composite (struct member history): `paint.label` renamed to `name`, `shiny`
+    /// removed, `matte` added with a default, `red` optional → required with a default; every value kept.
+    @Test func aNestedElementChangesColumnByColumn() throws {
+        var subtypes = Self.subtypes
+        subtypes["paint.json"] = #"""
+            { "name": "paint", "properties": [
+                { "name": "red", "property_type": "int", "nullable": true },
+                { "name": "shiny", "property_type": "bool" },
+                { "name": "label", "property_type": "string", "nullable": true },
+                { "name": "finish", "property_type": "finish", "nullable": true } ] }
+            """#
+        let versions1 = try releases([("1.0", Self.plane(Self.composite, history: ["1.0"]))], subtypes: subtypes)
+        let (path, folder) = try store(at: versions1, rows: """
+            INSERT INTO plane (id, tail, colors_primary, colors_accent_red, colors_accent_shiny, colors_accent_label) VALUES
+              (1, 'A', 'red', 5, 1, 'gloss'), (2, 'B', 'blue', NULL, 0, NULL), (3, 'C', NULL, NULL, NULL, NULL)
+            """)
+        defer { folder.remove() }
+        // 2.0, written as a user would: the struct's file with the members' history, the entity with a 2.0 item.
+        var subtypes2 = subtypes
+        subtypes2["paint.json"] = #"""
+            { "name": "paint", "properties": [
+                { "name": "red", "property_type": "int", "default_value": 0, "type_history": [{ "until_version": "2.0", "nullable": true, "default_value": null }] },
+                { "name": "shiny", "property_type": "bool", "removed_at_version": "2.0" },
+                { "name": "name", "previous_name": "label", "renamed_at_version": "2.0", "property_type": "string", "nullable": true },
+                { "name": "matte", "property_type": "bool", "default_value": false, "added_at_version": "2.0" },
+                { "name": "finish", "property_type": "finish", "nullable": true } ] }
+            """#
+        let versions = try model([
+            ("1.0", Self.plane(Self.composite, history: ["1.0"]), subtypes), ("2.0", Self.plane(Self.composite, history: ["1.0", "2.0"]), subtypes2),
+        ]).schemas
+        try LucidStore.open(atPath: path, versions: versions).close()
+        #expect(try rows(path, ["id", "colors_primary", "colors_accent_red", "colors_accent_name", "colors_accent_matte"]) == [
+            ["1", "red", "5", "gloss", "0"], ["2", "blue", "0", "NULL", "0"], ["3", "NULL", "NULL", "NULL", "NULL"],
+        ])
+        try withDatabase(path) { (db: Database) throws in
+            let columns = try db.columns(in: "plane").map(\.name)
+            #expect(!columns.contains("colors_accent_shiny") && !columns.contains("colors_accent_label"))
+        }
     }
 }

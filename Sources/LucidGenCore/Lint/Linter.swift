@@ -149,6 +149,9 @@ public struct Linter {
                             findings.append(finding(.convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from, to: to, at: typeLocation))
                         }
                     }
+                case (.composite(let old), .composite(let composite)) where old.subtype == composite.subtype:
+                    // The struct's members changed: element by element, as for properties.
+                    findings += elementFindings(entity: name, property: after, before: before, old: old, new: composite, from: from, to: to)
                 case (.value, .composite(let composite)), (.composite, .composite(let composite)):
                     // A struct's storage changes (JSON text → a column per element), or its elements do.
                     let columns = composite.leaves(optional: after.nullable).map(\.column)
@@ -203,6 +206,58 @@ public struct Linter {
                         .requiredAddedWithoutDefault, "required property \(name).\(after.name) is added at \(to) without a default_value",
                         entity: name, property: after.currentName, from: from, to: to, at: property(after.currentName, of: name)?.location))
                 }
+            }
+        }
+        return findings
+    }
+
+    /// A composite whose struct's members changed: a removed element is DS102, a renamed one BC102 (a
+    /// rename of the property itself is reported for the property), one that becomes required BC105 and
+    /// MF102, a required one added without a default MF101; each located at the member in the struct's file.
+    private func elementFindings(
+        entity name: String, property after: PropertyShape, before: PropertyShape, old: CompositeShape, new: CompositeShape, from: SchemaVersion, to: SchemaVersion
+    ) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let oldLeaves = Dictionary(old.leaves(optional: before.nullable).map { ($0.identityPath, $0) }, uniquingKeysWith: { a, _ in a })
+        let newLeaves = new.leaves(optional: after.nullable)
+        let newPaths = Set(newLeaves.map(\.identityPath))
+        func member(_ identityPath: [String]) -> SubtypeProperty? {
+            var type = new.subtype
+            var found: SubtypeProperty?
+            for identity in identityPath {
+                guard case .structure(let members)? = model.subtypes.first(where: { $0.name == type })?.kind, let member = members.first(where: { $0.identity == identity }) else { return nil }
+                found = member
+                if case .subtype(let nested) = member.type { type = nested }
+            }
+            return found
+        }
+        func element(_ leaf: CompositeShape.Leaf) -> String { "\(name).\(after.name).\(leaf.memberPath.joined(separator: "."))" }
+        for leaf in old.leaves(optional: before.nullable) where !newPaths.contains(leaf.identityPath) {
+            findings.append(finding(
+                .propertyRemoved, "element \(name).\(before.name).\(leaf.memberPath.joined(separator: ".")) is removed at \(to) (column \(leaf.column))",
+                entity: name, property: after.currentName, from: from, to: to, at: member(leaf.identityPath)?.location))
+        }
+        for leaf in newLeaves {
+            let location = member(leaf.identityPath)?.location
+            guard let was = oldLeaves[leaf.identityPath] else {
+                if leaf.notNull && leaf.defaultSQL == nil {
+                    findings.append(finding(
+                        .requiredAddedWithoutDefault, "required element \(element(leaf)) is added at \(to) without a default_value (column \(leaf.column))",
+                        entity: name, property: after.currentName, from: from, to: to, at: location))
+                }
+                continue
+            }
+            if was.memberPath != leaf.memberPath {
+                findings.append(finding(
+                    .propertyRenamed, "element \(name).\(after.name).\(was.memberPath.joined(separator: ".")) is renamed to \(leaf.memberPath.joined(separator: ".")) at \(to) (column \(was.column) → \(leaf.column))",
+                    entity: name, property: after.currentName, from: from, to: to, at: location))
+            }
+            if leaf.notNull && !was.notNull {
+                let change = "element \(element(leaf)) becomes required at \(to)"
+                findings.append(finding(.becameRequired, change, entity: name, property: after.currentName, from: from, to: to, at: location))
+                findings.append(finding(
+                    .nullsFilled, change + (leaf.defaultSQL.map { " (NULLs become \($0))" } ?? " without a default"),
+                    entity: name, property: after.currentName, from: from, to: to, at: location))
             }
         }
         return findings

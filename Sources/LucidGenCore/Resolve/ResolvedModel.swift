@@ -172,26 +172,38 @@ public struct CompositeShape: Sendable, Equatable {
         public var identityPath: [String]
         /// The indexes of those members in their structs, for the seeding salts.
         public var memberIndexes: [Int]
+        /// In an optional composite (or optional nested member): the columns of the innermost one, which are
+        /// all NULL exactly when it is nil.
+        public var group: [String]? = nil
+        /// The element is required whenever its optional composite is present (its column stays nullable).
+        public var requiredWhenPresent = false
     }
 
     /// Every column, depth first in member order; `optional`: the composite itself is optional (then
     /// no column is NOT NULL).
     public func leaves(optional: Bool) -> [Leaf] {
         var result: [Leaf] = []
-        func walk(_ shape: CompositeShape, optional: Bool, path: [String], identities: [String], indexes: [Int]) {
+        // `group`: the columns of the innermost optional composite around the element (all NULL: it is nil).
+        func walk(_ shape: CompositeShape, optional: Bool, group: [String]?, path: [String], identities: [String], indexes: [Int]) {
             for (index, element) in shape.elements.enumerated() {
                 switch element.kind {
                 case .column(let storage, let swiftType, let valueType, let typeName, let defaultSQL):
-                    result.append(Leaf(
+                    var leaf = Leaf(
                         column: element.column, storage: storage, swiftType: swiftType, valueType: valueType, typeName: typeName, defaultSQL: defaultSQL,
                         notNull: !optional && !element.nullable, memberPath: path + [element.name], identityPath: identities + [element.identity],
-                        memberIndexes: indexes + [index]))
+                        memberIndexes: indexes + [index])
+                    leaf.group = group
+                    leaf.requiredWhenPresent = group != nil && !element.nullable
+                    result.append(leaf)
                 case .nested(let nested):
-                    walk(nested, optional: optional || element.nullable, path: path + [element.name], identities: identities + [element.identity], indexes: indexes + [index])
+                    let inner = element.nullable ? nested.leaves(optional: true).map(\.column) : group
+                    walk(
+                        nested, optional: optional || element.nullable, group: inner, path: path + [element.name], identities: identities + [element.identity],
+                        indexes: indexes + [index])
                 }
             }
         }
-        walk(self, optional: optional, path: [], identities: [], indexes: [])
+        walk(self, optional: optional, group: optional ? leaves(optional: false).map(\.column) : nil, path: [], identities: [], indexes: [])
         return result
     }
 

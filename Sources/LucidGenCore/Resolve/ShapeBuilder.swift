@@ -803,6 +803,8 @@ struct ShapeBuilder {
         }
         return composite.leaves(optional: property.nullable).map { leaf in
             var column = SchemaColumn(name: leaf.column, type: leaf.storage, notNull: leaf.notNull, defaultSQL: leaf.defaultSQL, valueType: leaf.valueType)
+            column.compositeGroup = leaf.group
+            column.requiredWhenPresent = leaf.requiredWhenPresent ? true : nil
             if let old = previousColumns[leaf.identityPath], old != leaf.column { column.renamedFrom = old }
             // The JSON was written with the members as they were at the previous version; a member new at
             // this version has no value there (its column takes its default).

@@ -213,6 +213,9 @@ public struct StepInference: Sendable {
         var adds: [SchemaColumn] = []
         var renames: [(String, String)] = []
         var extracted: Set<String> = []
+        // Each new column's old column, and the columns extracted from JSON: what the store already holds.
+        var previousOf: [String: SchemaColumn] = [:]
+        var extractedColumns: Set<String> = []
 
         for column in new.columns {
             let label = "\(name).\(column.name)"
@@ -220,6 +223,7 @@ public struct StepInference: Sendable {
             case .column(let table, let oldName)? where table == old.name:
                 guard let oldColumn = old.column(named: oldName) else { continue }
                 matchedOld.insert(oldColumn.name)
+                previousOf[column.name] = oldColumn
                 if oldColumn.name != column.name {
                     renames.append((oldColumn.name, column.name))
                     result.renamedColumns[oldColumn.name] = column.name
@@ -273,6 +277,7 @@ public struct StepInference: Sendable {
                 }
                 sources.append(expression)
             case .jsonMember(let table, let source, let path)? where table == old.name && old.column(named: source) != nil:
+                extractedColumns.insert(column.name)
                 switch Self.jsonMemberExpression(column: source, path: path, valueType: column.valueType) {
                 case .success(let expression):
                     sources.append(expression)
@@ -311,6 +316,7 @@ public struct StepInference: Sendable {
                 }
             }
         }
+        compositeFills(new: new, sources: &sources, previousOf: previousOf, extracted: extractedColumns, rebuildReasons: &rebuildReasons, reasons: &result.reasons)
         let dropped = old.columns.filter { !matchedOld.contains($0.name) }
         for column in dropped {
             // An index on it goes first (below); a key cannot be dropped in place.
@@ -353,6 +359,40 @@ public struct StepInference: Sendable {
         result.operations += adds.map { .addColumn(table: name, column: $0) }
         result.operations += dropped.map { .dropColumn(table: name, column: $0.name, deferrable: !$0.notNull || $0.defaultSQL != nil) }
         return result
+    }
+
+    /// Elements of optional composites: a default fills only the rows where the composite is present (all
+    /// its columns NULL is nil, which a `DEFAULT` would turn into a value), for an element added at this
+    /// step or one that becomes required in it. Presence is read from the element's siblings that the
+    /// store already holds; a required element without a default for present rows is the app's code.
+    private func compositeFills(
+        new: SchemaTable, sources: inout [String], previousOf: [String: SchemaColumn], extracted: Set<String>, rebuildReasons: inout [String], reasons: inout [String]
+    ) {
+        let known = Set(previousOf.keys).union(extracted)
+        for (index, column) in new.columns.enumerated() {
+            guard let group = column.compositeGroup else { continue }
+            let label = "\(new.name).\(column.name)"
+            let added = !known.contains(column.name)
+            let becomesRequired = !added && column.requiredWhenPresent == true && previousOf[column.name].map { $0.requiredWhenPresent != true && !$0.notNull } == true
+            guard added || becomesRequired else { continue }
+            let siblings = group.filter { $0 != column.name && known.contains($0) }.compactMap { name in new.columns.firstIndex { $0.name == name } }
+            let presence = siblings.map { "(\(sources[$0])) IS NOT NULL" }.joined(separator: " OR ")
+            if added {
+                guard let defaultSQL = column.defaultSQL else {
+                    if column.requiredWhenPresent == true, !siblings.isEmpty {
+                        reasons.append("\(label) is added as required in an optional composite without a default for the rows where the composite is present")
+                    }
+                    continue
+                }
+                sources[index] = siblings.isEmpty ? "NULL" : "CASE WHEN \(presence) THEN \(defaultSQL) ELSE NULL END"
+                rebuildReasons.append("\(label) is added to an optional composite (rows where it is nil stay NULL)")
+            } else if let defaultSQL = column.defaultSQL {
+                sources[index] = siblings.isEmpty ? sources[index] : "CASE WHEN \(presence) THEN COALESCE(\(sources[index]), \(defaultSQL)) ELSE \(sources[index]) END"
+                rebuildReasons.append("\(label) becomes required in its optional composite (NULLs take the default \(defaultSQL) where it is present)")
+            } else if !siblings.isEmpty {
+                reasons.append("\(label) becomes required in an optional composite without a default for the rows where the composite holds NULL")
+            }
+        }
     }
 
     /// The SQL that reads a struct member stored as JSON (as GRDB's JSON encoder writes it) in the form the
