@@ -54,7 +54,8 @@ import Testing
             { "name": "trim", "property_type": "paint", "composite": true, "added_at_version": "2.0" } ],
           "indexes": [
             { "properties": ["colors.primary"] },
-            { "properties": ["colors.accent.finish.gloss"] } ] }
+            { "properties": ["colors.accent.finish.gloss"] },
+            { "properties": ["colors.accent.finish.name"], "unique": true } ] }
         """
 
     static func config(version: String, module: String, tests: Bool) -> String {
@@ -207,7 +208,7 @@ import Testing
                                    "id", "tail", "trim_finish_gloss", "trim_finish_name", "trim_label", "trim_red"],
                        "one column per element, nested ones flattened: \(columns)")
                 let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'plane' AND sql IS NOT NULL ORDER BY name")
-                expect(indexes == ["plane_colors_accent_finish_gloss_index", "plane_colors_primary_index"], "the element indexes: \(indexes)")
+                expect(indexes == ["plane_colors_accent_finish_gloss_index", "plane_colors_accent_finish_name_unique", "plane_colors_primary_index"], "the element indexes: \(indexes)")
                 let since = try String.fetchOne(db, sql: "SELECT colors_since FROM plane WHERE id = 'p3'")
                 expect(since == "2023-11-14 22:13:20.123", "the date member becomes GRDB date text, milliseconds kept: \(since ?? "nil")")
                 let nulls = try Int.fetchOne(db, sql: """

@@ -86,9 +86,10 @@ public struct FixtureRows {
                         // is optional and its salt says so, then member `i` with `salt + i + 1`, depth first.
                         let salt = Self.salt(ofPropertyAt: index)
                         let isNil = property.nullable && SeedValues.isNull(row: row, salt: salt)
+                        let distinct = plan.rules[property.currentName] == .distinct
                         for leaf in composite.leaves(optional: property.nullable) {
                             columns.append(leaf.column)
-                            values.append(isNil ? "NULL" : leafLiteral(leaf, composite: composite, row: row, salt: salt, at: version))
+                            values.append(isNil ? "NULL" : leafLiteral(leaf, composite: composite, row: row, salt: salt, distinct: distinct, at: version))
                         }
                     case .value:
                         let salt = Self.salt(ofPropertyAt: index)
@@ -145,7 +146,12 @@ public struct FixtureRows {
 
     /// The value of a column seeded distinct per row (``SeedPlan/Rule/distinct``).
     func distinctLiteral(_ property: PropertyShape, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
-        switch ScalarType(name: property.typeDescription) {
+        distinctScalarLiteral(typeName: property.typeDescription, row: row, salt: salt) ?? valueLiteral(property, row: row, salt: salt, at: version)
+    }
+
+    /// A scalar's distinct value per row, nil for a type that has none (booleans, subtypes).
+    func distinctScalarLiteral(typeName: String, row: Int, salt: Int) -> String? {
+        switch ScalarType(name: typeName) {
         case .string?, .color?: return quoteLiteral(SeedValues.distinctString(row: row, salt: salt))
         case .int?: return "\(SeedValues.distinctInteger(row: row, salt: salt))"
         case .double?, .seconds?, .milliseconds?: return realLiteral(SeedValues.distinctDouble(row: row, salt: salt))
@@ -153,7 +159,7 @@ public struct FixtureRows {
         case .date?: return quoteLiteral(Self.storedDate(milliseconds: SeedValues.distinctDateMilliseconds(row: row, salt: salt)))
         case .url?: return quoteLiteral(Self.storedURL(SeedValues.distinctURL(row: row, salt: salt)))
         case .data?: return "X'" + SeedValues.distinctBytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
-        case .bool?, nil: return valueLiteral(property, row: row, salt: salt, at: version)
+        case .bool?, nil: return nil
         }
     }
 
@@ -179,7 +185,7 @@ public struct FixtureRows {
 
     /// A composite column's seeded value: each member on the way down takes `salt + index + 1`, and an
     /// optional member whose salt says NULL makes every column below it NULL.
-    func leafLiteral(_ leaf: CompositeShape.Leaf, composite: CompositeShape, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
+    func leafLiteral(_ leaf: CompositeShape.Leaf, composite: CompositeShape, row: Int, salt: Int, distinct: Bool = false, at version: SchemaVersion? = nil) -> String {
         var salt = salt
         var shape: CompositeShape? = composite
         for index in leaf.memberIndexes {
@@ -187,6 +193,10 @@ public struct FixtureRows {
             guard let element = shape?.elements[index] else { break }
             if element.nullable && SeedValues.isNull(row: row, salt: salt) { return "NULL" }
             if case .nested(let nested) = element.kind { shape = nested } else { shape = nil }
+        }
+        if distinct, SeedPlan.leafCanBeDistinct(leaf.typeName) {
+            // As `DistinctSeedable.seedDistinct` of the generated struct: every element that can be, distinct.
+            return distinctScalarLiteral(typeName: leaf.typeName, row: row, salt: salt) ?? scalarLiteral(typeName: leaf.typeName, row: row, salt: salt, at: version)
         }
         return scalarLiteral(typeName: leaf.typeName, row: row, salt: salt, at: version)
     }

@@ -109,8 +109,14 @@ public struct SeedPlan: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func canBeDistinct(_ property: PropertyShape) -> Bool {
+        if case .composite(let composite) = property.kind { return composite.leaves(optional: true).contains { leafCanBeDistinct($0.typeName) } }
         guard case .value = property.kind, !property.typeDescription.hasPrefix("[") else { return false }
-        switch ScalarType(name: property.typeDescription) {
+        return leafCanBeDistinct(property.typeDescription)
+    }
+
+    /// Whether a scalar type can take a distinct value per row.
+    static func leafCanBeDistinct(_ typeName: String) -> Bool {
+        switch ScalarType(name: typeName) {
         case .string?, .color?, .int?, .double?, .seconds?, .milliseconds?, .float?, .date?, .url?, .data?: return true
         case .bool?, nil: return false
         }
@@ -163,7 +169,14 @@ extension FixtureRows {
                 for index in table.indexes where index.unique {
                     let names = index.columns.map { column -> String in
                         if column == shape.identifier.column, case .property(let key) = shape.identifier.kind { return key }
-                        return shape.properties.first { $0.column == column }?.currentName ?? "\u{0}\(column)"
+                        if let property = shape.properties.first(where: { $0.column == column }) { return property.currentName }
+                        // A composite element's column: the composite is seeded distinct as a whole.
+                        for property in shape.properties {
+                            if case .composite(let composite) = property.kind, composite.leaves(optional: true).contains(where: { $0.column == column }) {
+                                return property.currentName
+                            }
+                        }
+                        return "\u{0}\(column)"
                     }
                     result[shape.entityName, default: []].append((schema.version, names))
                 }

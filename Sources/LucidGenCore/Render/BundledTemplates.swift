@@ -602,6 +602,19 @@ extension {{typeName}}: Seedable {
         )
     }
 }
+{{#distinct}}
+
+/// A composite: distinct per row in every element that can be (a unique index may name any of them).
+extension {{typeName}}: DistinctSeedable {
+    public static func seedDistinct(row: Int, salt: Int) -> {{typeName}} {
+        {{typeName}}(
+{{#members}}
+            {{label}}: .{{distinctMethod}}(row: row, salt: salt + {{salt}}){{^last}},{{/last}}
+{{/members}}
+        )
+    }
+}
+{{/distinct}}
 {{/structure}}
 {{/subtypes}}
 

@@ -441,7 +441,9 @@ struct ViewModels {
             case .composite:
                 // The struct's `Seedable` conformance seeds it member by member (`FixtureRows` writes the same
                 // values column by column).
-                expressions[swiftName] = ".seed(row: row, salt: \(FixtureRows.salt(ofPropertyAt: index)))"
+                // Distinct (`DistinctSeedable`) when a unique index names one of its elements.
+                let method = plan.rules[property.currentName] == .distinct ? "seedDistinct" : "seed"
+                expressions[swiftName] = ".\(method)(row: row, salt: \(FixtureRows.salt(ofPropertyAt: index)))"
             case .value:
                 guard expressions[swiftName] == nil else { continue }
                 let salt = FixtureRows.salt(ofPropertyAt: index)
@@ -501,10 +503,23 @@ struct ViewModels {
             let types = [(typeName, newest)] + (model.structTypes.olderTypes[subtype.name] ?? []).map { ($0.typeName, $0.version) }
             return types.map { typeName, version in
                 var members = (subtype.members(at: version) ?? []).enumerated().map { index, property -> [String: Any] in
-                    ["label": Self.argumentLabel(Naming.swiftIdentifier(Naming.propertyName(property.name))), "salt": index + 1]
+                    // In a distinct seed, each member that can differ per row does (a nested struct too).
+                    let distinct: Bool
+                    switch property.type {
+                    case .scalar(let scalar): distinct = SeedPlan.leafCanBeDistinct(scalar.rawValue)
+                    case .subtype(let name), .composite(let name):
+                        distinct = { if case .structure? = model.subtypes.first(where: { $0.name == name })?.kind { true } else { false } }()
+                    case .array, .relationship: distinct = false
+                    }
+                    return [
+                        "label": Self.argumentLabel(Naming.swiftIdentifier(Naming.propertyName(property.name))), "salt": index + 1,
+                        "distinctMethod": distinct ? "seedDistinct" : "seed",
+                    ]
                 }
                 if !members.isEmpty { members[members.count - 1]["last"] = true }
-                return ["typeName": typeName, "members": members, "structure": true]
+                var context: [String: Any] = ["typeName": typeName, "members": members, "structure": true]
+                if compositeSubtypes.contains(subtype.name) { context["distinct"] = true }
+                return context
             }
         }
     }

@@ -124,9 +124,10 @@ struct ShapeBuilder {
                     if let problem = compositeElementProblem(property, path: path) {
                         diagnostics.error("index of '\(entity.name)' names '\(name)': \(problem)", at: spec.location, path: spec.path)
                         valid = false
-                    } else if spec.unique {
+                    } else if spec.unique, let type = compositeElementType(property, path: path), !SeedPlan.leafCanBeDistinct(type) {
+                        // The seeders keep a unique index unique by giving its element a distinct value per row.
                         diagnostics.error(
-                            "index of '\(entity.name)' names '\(name)', an element of a composite: a unique index over composite elements is not supported yet (a plain index is); make it \"unique\": false",
+                            "unique index of '\(entity.name)' names '\(name)', a composite element of type \(type), which cannot differ on every row (the generated tests and fixtures seed distinct values per row); make the index plain, or name an element of type string, int, double, float, date, url, data or color",
                             at: spec.location, path: spec.path)
                         valid = false
                     }
@@ -195,6 +196,21 @@ struct ShapeBuilder {
                 type = nested
             default:
                 if depth != path.count - 1 { return "'\(member)' of '\(type)' is not a struct" }
+            }
+        }
+        return nil
+    }
+
+    /// The scalar or subtype name of composite element `path` of `property` (its current members).
+    func compositeElementType(_ property: PropertyDescription, path: [String]) -> String? {
+        guard case .composite(var type) = property.type else { return nil }
+        for member in path {
+            guard case .structure(let members)? = subtypes[type]?.kind, let found = members.first(where: { $0.name == member }) else { return nil }
+            switch found.type {
+            case .scalar(let scalar): return scalar.rawValue
+            case .subtype(let nested):
+                if case .structure? = subtypes[nested]?.kind { type = nested } else { return nested }
+            default: return nil
             }
         }
         return nil
