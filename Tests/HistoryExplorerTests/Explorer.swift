@@ -15,7 +15,10 @@ import LucidTesting
 ///    changes need, and their expectations) and checked by LucidTesting's oracle: every value, the schema
 ///    against a fresh newest store, `foreign_key_check`, `integrity_check`;
 /// 3. the steps a migration records are the path `lucidgen plan` computes for the same file;
-/// 4. `lucidgen check`'s lint reports every removal and rename the history made, and no other.
+/// 4. `lucidgen check`'s lint reports every removal, rename, type change and enum case change the history
+///    made, and no other;
+/// 5. the registry converts exactly the values the history changed without a type change: the members of
+///    JSON structs made composite, the renamed and removed cases of `status`.
 struct Explorer {
     let history: History
     /// Rows per entity in seeded stores and fixtures.
