@@ -15,7 +15,8 @@ struct CompiledBatchTests {
     static let seeds: [UInt64] = {
         guard let count = environment["LUCIDGEN_EXPLORE_COMPILED"].flatMap(Int.init) else {
             // A soak of in-process histories (a seed given, no compiled count) compiles nothing.
-            return environment["LUCIDGEN_EXPLORE_SEED"] == nil ? [3, 7] : []
+            // Seeds 88 and 168 draw composites (point and nested frame) and status case changes.
+            return environment["LUCIDGEN_EXPLORE_SEED"] == nil ? [88, 168] : []
         }
         let first = environment["LUCIDGEN_EXPLORE_SEED"].flatMap(UInt64.init) ?? 1
         return Array(first..<(first + UInt64(count)))

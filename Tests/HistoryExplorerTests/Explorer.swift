@@ -15,7 +15,10 @@ import LucidTesting
 ///    changes need, and their expectations) and checked by LucidTesting's oracle: every value, the schema
 ///    against a fresh newest store, `foreign_key_check`, `integrity_check`;
 /// 3. the steps a migration records are the path `lucidgen plan` computes for the same file;
-/// 4. `lucidgen check`'s lint reports every removal and rename the history made, and no other.
+/// 4. `lucidgen check`'s lint reports every removal, rename, type change and enum case change the history
+///    made, and no other;
+/// 5. the registry converts exactly the values the history changed without a type change: the members of
+///    JSON structs made composite, the renamed and removed cases of `status`.
 struct Explorer {
     let history: History
     /// Rows per entity in seeded stores and fixtures.
@@ -114,6 +117,7 @@ struct Explorer {
         let (stages, expectations, problems) = appCode(for: model, workspace: workspace)
         outcome.failures += problems
         outcome.failures += checkLint(configPath: configPath, workspace: workspace)
+        outcome.failures += checkColumnLineage(model, workspace: workspace)
         var options = StoreOptions()
         options.stages = stages
         let registryStages = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
@@ -169,6 +173,62 @@ struct Explorer {
         step.split(separator: " ").map { part in (try? SchemaVersion(parsing: String(part))).map(\.description) ?? String(part) }.joined(separator: " ")
     }
 
+    // MARK: What the registry says about values
+
+    /// The registry's account of values that change without a type change, against the history: the columns
+    /// of a JSON struct made composite each extract their member (`extractedFrom`, `jsonPath`), and every
+    /// column holding `status` records exactly the renamed and removed cases of its version (`caseChanges`).
+    /// The harness computes the expected values from these, so together they check the values against the history.
+    func checkColumnLineage(_ model: ResolvedModel, workspace: Workspace) -> [String] {
+        var expected: Set<String> = []
+        var failures: [String] = []
+        for release in history.releases {
+            guard let parsed = try? SchemaVersion(parsing: release.version), let version = model.schemas.first(where: { $0.version == parsed })?.version else { continue }
+            func column(of entityKey: Int, _ propertyKey: Int) -> (table: String, column: String)? {
+                guard let entity = workspace.entity(entityKey), let property = entity.property(propertyKey),
+                    let shape = model.entities.first(where: { $0.name == entity.name })?.shapes.last(where: { $0.version <= version }),
+                    let column = shape.properties.first(where: { $0.currentName == property.name })?.column
+                else { return nil }
+                return (shape.tableName, column)
+            }
+            for case .makeComposite(let entityKey, let propertyKey) in workspace.applied[release.version] ?? [] {
+                guard let (table, base) = column(of: entityKey, propertyKey), case .composite(let name)? = workspace.entity(entityKey)?.property(propertyKey)?.kind else {
+                    failures.append("explorer: cannot find the column of #\(entityKey).#\(propertyKey) made composite at \(version)")
+                    continue
+                }
+                for element in Subtypes.structElements[name] ?? [] {
+                    expected.insert("\(version) \(table).\(base)_\(element.replacingOccurrences(of: ".", with: "_")) = json_extract(\(base), '$.\(element)')")
+                }
+            }
+            let changes = workspace.caseChanges(at: release.version)
+            if !changes.isEmpty {
+                for holder in workspace.caseHolders[release.version] ?? [] {
+                    guard let (table, name) = column(of: holder.entity, holder.property) else {
+                        failures.append("explorer: cannot find the status column of #\(holder.entity).#\(holder.property) at \(version)")
+                        continue
+                    }
+                    expected.insert("\(version) \(table).\(name) cases \(changes)")
+                }
+            }
+        }
+        var recorded: Set<String> = []
+        for schema in model.schemas {
+            for table in schema.tables {
+                for column in table.columns {
+                    if let source = column.extractedFrom {
+                        recorded.insert("\(schema.version) \(table.name).\(column.name) = json_extract(\(source), '\(column.jsonPath ?? "")')")
+                    }
+                    if let changes = column.caseChanges { recorded.insert("\(schema.version) \(table.name).\(column.name) cases \(changes)") }
+                }
+            }
+        }
+        let missing = expected.subtracting(recorded).sorted()
+        let phantom = recorded.subtracting(expected).sorted()
+        if !missing.isEmpty { failures.append("registry: the history converts these values but the registry does not say so: \(missing.joined(separator: "; "))") }
+        if !phantom.isEmpty { failures.append("registry: the registry converts values the history did not change: \(phantom.joined(separator: "; "))") }
+        return failures
+    }
+
     // MARK: The app's code
 
     /// Row transforms for the steps the generator says need the app's code, with their expectations; and
@@ -210,7 +270,7 @@ struct Explorer {
                 let convert: @Sendable (Row) -> [String: DatabaseValue]? = { row in
                     var values: [String: DatabaseValue] = [:]
                     for (column, value) in row { values[column] = value }
-                    for (column, change) in changes { values[column] = Conversions.convert(values[column] ?? .null, from: change.from, to: change.to) }
+                    for (column, change) in changes { values[column] = Conversions.convert(values[column] ?? .null, change.conversion) }
                     return values
                 }
                 transforms.append(RowTransform(table: table.table, transform: convert))
@@ -221,7 +281,7 @@ struct Explorer {
         for (version, tables) in expected {
             for (table, changes) in tables where !covered.contains(Covered(version: version, table: table)) {
                 problems.append(
-                    "\(version): \(changes.map { "\(table).\($0.column) \($0.change.from) → \($0.change.to)" }.joined(separator: ", ")) loses values for some inputs, but the generator inferred it instead of asking for the app's code")
+                    "\(version): \(changes.map { "\(table).\($0.column) \($0.change.conversion)" }.joined(separator: ", ")) loses values for some inputs, but the generator inferred it instead of asking for the app's code")
             }
         }
         return (stages, expectations, problems)
@@ -230,8 +290,17 @@ struct Explorer {
 
 /// The explorer's own conversions for the type changes that need the app's code (what its "app" does).
 enum Conversions {
-    static func convert(_ value: DatabaseValue, from old: PropertyKind, to new: PropertyKind) -> DatabaseValue {
+    static func convert(_ value: DatabaseValue, _ conversion: Workspace.CodeChange.Conversion) -> DatabaseValue {
         if value.isNull { return .null }
+        switch conversion {
+        case .type(let old, let new): return convert(value, from: old, to: new)
+        case .cases(let mapping):
+            guard case .string(let text) = value.storage, let mapped = mapping[text] else { return value }
+            return mapped.map(\.databaseValue) ?? .null
+        }
+    }
+
+    static func convert(_ value: DatabaseValue, from old: PropertyKind, to new: PropertyKind) -> DatabaseValue {
         guard case .scalar(let from) = old, case .scalar(let to) = new else { return value }
         let integer: Int64? = Int64.fromDatabaseValue(value)
         let double: Double? = Double.fromDatabaseValue(value)

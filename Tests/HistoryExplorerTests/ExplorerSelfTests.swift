@@ -31,6 +31,31 @@ struct ExplorerSelfTests {
         print("index edits over seeds 70000..<70200: \(added) added (\(unique) unique), \(removed) removed")
     }
 
+    @Test func theGeneratorDrawsCompositeAndCaseEditsThatApply() {
+        var counts: [String: Int] = [:]
+        for seed in UInt64(70000)..<70200 {
+            var generator = HistoryGenerator(seed: seed)
+            var workspace = Workspace()
+            for release in generator.history().releases { workspace.apply(release) }
+            for edit in workspace.applied.values.joined() {
+                switch edit {
+                case .addProperty(_, let spec) where spec.kind == .composite("point") || spec.kind == .composite("frame"): counts["composite added", default: 0] += 1
+                case .makeComposite: counts["made composite", default: 0] += 1
+                case .setElementIndexed: counts["element index", default: 0] += 1
+                case .addCase: counts["case added", default: 0] += 1
+                case .renameCase: counts["case renamed", default: 0] += 1
+                case .removeCase(_, .toCase): counts["case removed with fallback", default: 0] += 1
+                case .removeCase(_, .null): counts["case removed, null fallback", default: 0] += 1
+                case .removeCase(_, .appCode): counts["case removed by the app", default: 0] += 1
+                default: break
+                }
+            }
+        }
+        let kinds = ["composite added", "made composite", "element index", "case added", "case renamed", "case removed with fallback", "case removed, null fallback", "case removed by the app"]
+        #expect(kinds.allSatisfy { counts[$0, default: 0] > 0 }, "seeds 70000..<70200 apply \(counts)")
+        print("composite and case edits over seeds 70000..<70200: \(kinds.map { "\($0): \(counts[$0, default: 0])" }.joined(separator: ", "))")
+    }
+
     @Test func descriptionsFollowTheEdits() throws {
         let history = History(releases: [
             .init(version: "1.0", configSpelling: "1.0", edits: [

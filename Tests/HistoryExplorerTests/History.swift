@@ -36,6 +36,8 @@ enum PropertyKind: Sendable, Hashable, CustomStringConvertible {
     case scalar(String)
     case array(String)
     case subtype(String)
+    /// A struct subtype stored as a composite attribute (`"composite": true`): one column per element.
+    case composite(String)
     case toOne(entity: Int)
     case toMany(entity: Int)
 
@@ -44,6 +46,7 @@ enum PropertyKind: Sendable, Hashable, CustomStringConvertible {
         case .scalar(let name): name
         case .array(let name): "[\(name)]"
         case .subtype(let name): name
+        case .composite(let name): "composite \(name)"
         case .toOne(let entity): "to_one #\(entity)"
         case .toMany(let entity): "to_many #\(entity)"
         }
@@ -121,6 +124,16 @@ enum Edit: Sendable, CustomStringConvertible {
     /// place: the released snapshot keeps what the version had. `unique` only where the seeds keep it
     /// (``Workspace/canBeUnique(_:)``): the seeders give one column of each unique index distinct values.
     case setIndexed(entity: Int, property: Int, indexed: Bool, unique: Bool = false)
+    /// `"composite": true` added to a JSON-stored struct property in place: the released snapshot says it was JSON.
+    case makeComposite(entity: Int, property: Int)
+    /// An entity `indexes` item naming an element of a composite (`"frame.origin.x"`), added or removed.
+    case setElementIndexed(entity: Int, property: Int, element: String, indexed: Bool)
+    /// A case added to `status` (`added_at_version`); `key` names the case in later edits.
+    case addCase(key: Int, name: String)
+    /// `previous_name` and `renamed_at_version` on a case of `status`.
+    case renameCase(key: Int, to: String)
+    /// `removed_at_version` on a case of `status`, with its fallback.
+    case removeCase(key: Int, fallback: CaseFallback)
     /// A history item for this version without any change.
     case touch(Int)
 
@@ -140,6 +153,11 @@ enum Edit: Sendable, CustomStringConvertible {
         case .ignoreChecks(let entity, let property): "ignore checks on #\(entity).#\(property)"
         case .ignoreEntityChecks(let entity): "ignore checks on #\(entity)"
         case .setIndexed(let entity, let property, let indexed, let unique): "\(indexed ? (unique ? "make unique" : "index") : "unindex") #\(entity).#\(property)"
+        case .makeComposite(let entity, let property): "make #\(entity).#\(property) composite"
+        case .setElementIndexed(let entity, let property, let element, let indexed): "\(indexed ? "index" : "unindex") element \(element) of #\(entity).#\(property)"
+        case .addCase(let key, let name): "add case #\(key) \(name) to status"
+        case .renameCase(let key, let name): "rename case #\(key) of status to \(name)"
+        case .removeCase(let key, let fallback): "remove case #\(key) of status (\(fallback))"
         case .touch(let key): "history item for #\(key) without change"
         }
     }
@@ -148,11 +166,31 @@ enum Edit: Sendable, CustomStringConvertible {
     var touchedEntities: [Int] {
         switch self {
         case .addEntity(let spec): [spec.key]
-        case .removeEntity: []
+        // A case change touches every entity holding `status` (``Workspace`` adds their items).
+        case .removeEntity, .addCase, .renameCase, .removeCase: []
         case .renameEntity(let key, _), .touch(let key), .ignoreEntityChecks(let key): [key]
         case .addProperty(let entity, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _, _), .changeType(let entity, _, _),
-            .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _), .setIndexed(let entity, _, _, _):
+            .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _), .setIndexed(let entity, _, _, _),
+            .makeComposite(let entity, _), .setElementIndexed(let entity, _, _, _):
             [entity]
+        }
+    }
+}
+
+/// What the rows holding a removed enum case become.
+enum CaseFallback: Sendable, Hashable, CustomStringConvertible {
+    /// `"fallback": "<that case's name>"`.
+    case toCase(Int)
+    /// `"fallback": null` (every column of the enum is nullable).
+    case null
+    /// No fallback: the app's code decides (the explorer's app maps the case to `active`).
+    case appCode
+
+    var description: String {
+        switch self {
+        case .toCase(let key): "fallback #\(key)"
+        case .null: "fallback null"
+        case .appCode: "the app's code"
         }
     }
 }

@@ -98,15 +98,16 @@ struct HistoryGenerator {
         case .scalar("date"): "\"current_date\""
         case .scalar("seconds"): "\"30s\""
         case .scalar("milliseconds"): "\"100ms\""
-        case .subtype("status"): json("." + pick(Subtypes.enumCases))
+        case .subtype("status"): json("." + pick(Subtypes.defaultCases))
         default: nil
         }
     }
 
     mutating func valueKind() -> PropertyKind {
-        switch int(0...9) {
+        switch int(0...11) {
         case 0: .array(pick(["int", "string", "date"]))
-        case 1: .subtype(pick(["status", "permissions", "point"]))
+        case 1: .subtype(pick(["status", "permissions", "point", "frame"]))
+        case 2, 3: .composite(pick(["point", "frame"]))
         default: .scalar(pick(Self.scalars))
         }
     }
@@ -145,6 +146,27 @@ struct HistoryGenerator {
         return EntitySpec(key: owner, name: name, identifier: identifier, properties: properties)
     }
 
+    /// A change of the cases of `status`: one added, renamed or removed (with a fallback, null, or through the
+    /// app's code when code changes are drawn).
+    mutating func caseEdit() -> Edit? {
+        let unused = Subtypes.caseNames.filter { !workspace.everyCaseName.contains($0) }
+        let changeable = workspace.statusCases.filter { $0.removedAt == nil && !Subtypes.permanentCases.contains($0.key) }
+        switch int(0...2) {
+        case 0:
+            return unused.isEmpty ? nil : .addCase(key: key(), name: pick(unused))
+        case 1:
+            guard !unused.isEmpty, !changeable.isEmpty else { return nil }
+            return .renameCase(key: pick(changeable).key, to: pick(unused))
+        default:
+            guard !changeable.isEmpty else { return nil }
+            let removed = pick(changeable)
+            let others = workspace.statusCases.filter { $0.removedAt == nil && $0.key != removed.key }
+            let draw = int(0...9)
+            let fallback: CaseFallback = draw < 2 ? .null : draw < 4 && codeChanges ? .appCode : .toCase(pick(others).key)
+            return .removeCase(key: removed.key, fallback: fallback)
+        }
+    }
+
     /// One edit of the current descriptions, drawn among those that apply.
     mutating func edit() -> Edit {
         let live = workspace.liveEntities
@@ -152,7 +174,7 @@ struct HistoryGenerator {
         let entity = pick(live)
         let properties = entity.properties.filter { $0.removedAt == nil && $0.key != entity.identifierProperty }
         let property = properties.isEmpty ? nil : pick(properties)
-        switch int(0...14) {
+        switch int(0...16) {
         case 0: return .addEntity(entitySpec())
         case 1: return .removeEntity(entity.key)
         case 2: return .renameEntity(entity.key, to: pick(Self.entityNames + workspace.entities.map(\.name)))
@@ -205,6 +227,20 @@ struct HistoryGenerator {
                 return .setIndexed(entity: entity.key, property: chosen.key, indexed: false)
             }
             return .setIndexed(entity: entity.key, property: chosen.key, indexed: true, unique: uniqueAllowed && chance(50))
+        case 14:
+            return caseEdit() ?? .touch(entity.key)
+        case 15:
+            // A JSON struct made composite, or an element of a composite indexed (or no longer).
+            let structs = properties.filter { if case .subtype(let name) = $0.kind { Subtypes.structElements[name] != nil } else { false } }
+            let composites = properties.filter { if case .composite = $0.kind { true } else { false } }
+            if let chosen = structs.isEmpty ? nil : pick(structs), composites.isEmpty || chance(50) {
+                return .makeComposite(entity: entity.key, property: chosen.key)
+            }
+            guard !composites.isEmpty else { return .touch(entity.key) }
+            let chosen = pick(composites)
+            guard case .composite(let name) = chosen.kind, let elements = Subtypes.structElements[name] else { return .touch(entity.key) }
+            let element = pick(elements)
+            return .setElementIndexed(entity: entity.key, property: chosen.key, element: element, indexed: !chosen.elementIndexes.contains(element))
         default: return .touch(entity.key)
         }
     }

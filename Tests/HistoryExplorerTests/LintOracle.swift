@@ -14,7 +14,9 @@ extension Explorer {
         var description: String { "\(code) \(entity)\(property.map { ".\($0)" } ?? "") at \(version)" }
     }
 
-    /// The DS101, DS102, BC101 and BC102 findings the workspace's edits imply.
+    /// The DS101, DS102, BC101, BC102, BC103 (a scalar type changed, a JSON struct made composite), BC106
+    /// (a case of `status` renamed), MF106 and MF107 (one removed with and without fallback) findings the
+    /// workspace's edits imply. Case changes are reported on every column holding `status` before and after.
     static func expectedFindings(_ workspace: Workspace) -> Set<ExpectedFinding> {
         var expected = Set<ExpectedFinding>()
         func version(_ text: String) -> SchemaVersion? { try? SchemaVersion(parsing: text) }
@@ -40,6 +42,23 @@ extension Explorer {
                 }
             }
         }
+        for (release, edits) in workspace.applied {
+            guard let at = version(release) else { continue }
+            for edit in edits {
+                switch edit {
+                case .changeType(let entityKey, let propertyKey, .scalar), .makeComposite(let entityKey, let propertyKey):
+                    if let entity = workspace.entity(entityKey), let property = entity.property(propertyKey) {
+                        expected.insert(ExpectedFinding(code: "BC103", version: at, entity: entity.name, property: property.name))
+                    }
+                default: break
+                }
+            }
+            let codes = Set(workspace.caseChanges(at: release).map { $0.byApp == true ? "MF107" : $0.removed == true ? "MF106" : "BC106" })
+            for holder in workspace.caseHolders[release] ?? [] {
+                guard let entity = workspace.entity(holder.entity), let property = entity.property(holder.property) else { continue }
+                for code in codes { expected.insert(ExpectedFinding(code: code, version: at, entity: entity.name, property: property.name)) }
+            }
+        }
         return expected
     }
 
@@ -54,7 +73,7 @@ extension Explorer {
         var settings = checked.result.model.config.lint
         settings.additiveOnly = true
         let findings = Linter(model: checked.result.model, descriptions: checked.input.entities, settings: settings).run().findings
-        let tracked: Set<String> = ["DS101", "DS102", "BC101", "BC102"]
+        let tracked: Set<String> = ["DS101", "DS102", "BC101", "BC102", "BC103", "BC106", "MF106", "MF107"]
         let found = Set(findings.filter { tracked.contains($0.code.id) }.map {
             ExpectedFinding(code: $0.code.id, version: $0.to, entity: $0.entity, property: $0.code.id.hasSuffix("101") ? nil : $0.property)
         })

@@ -204,4 +204,73 @@ struct RegressionHistories {
             .init(version: "2.2", configSpelling: "2.2", edits: [.setIndexed(entity: 1, property: 2, indexed: true), .removeProperty(entity: 1, property: 3)]),
         ])
     }
+
+    /// Composites added (a required point at first, an optional nested frame later), their elements indexed,
+    /// renamed (every column and its index), made optional, and removed.
+    @Test func compositesAddedIndexedRenamedAndRemoved() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "node", identifier: .int, properties: [
+                    Self.property(2, "where", .composite("point")), Self.property(3, "name", .scalar("string")),
+                ])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [
+                .addProperty(entity: 1, Self.property(4, "frame", .composite("frame"), nullable: true)),
+                .setElementIndexed(entity: 1, property: 4, element: "origin.x", indexed: true),
+            ]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [
+                .setElementIndexed(entity: 1, property: 2, element: "x", indexed: true),
+                .renameProperty(entity: 1, property: 4, to: "bounds", explicitVersion: false),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [
+                .setNullable(entity: 1, property: 2, nullable: true, defaultJSON: nil), .setElementIndexed(entity: 1, property: 4, element: "tag", indexed: true),
+            ]),
+            .init(version: "2.1", configSpelling: "2.1", edits: [.removeProperty(entity: 1, property: 4)]),
+        ])
+    }
+
+    /// Structs stored as JSON made composite by editing (a required point, an optional nested frame): every
+    /// member's value is kept (json_extract), also by stores that jump over the conversion and a later rename.
+    @Test func jsonStructsBecomeCompositesInPlace() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "order", identifier: .string, properties: [
+                    Self.property(2, "value", .subtype("point")), Self.property(3, "size", .subtype("frame"), nullable: true),
+                ])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [.makeComposite(entity: 1, property: 2), .makeComposite(entity: 1, property: 3)]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [
+                .setElementIndexed(entity: 1, property: 3, element: "size", indexed: true),
+                .renameProperty(entity: 1, property: 2, to: "key", explicitVersion: false),
+            ]),
+        ])
+    }
+
+    /// The cases of status change: one added, one renamed, one removed with a fallback (the added one), the
+    /// added one removed through the app's code; the entities holding status get history items.
+    @Test func statusCasesAddedRenamedAndRemoved() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "team", identifier: .int, properties: [
+                    Self.property(2, "kind", .subtype("status"), default: "\".active\""), Self.property(3, "level", .subtype("status"), nullable: true),
+                ])),
+                .addEntity(EntitySpec(key: 4, name: "item", identifier: .local, properties: [Self.property(5, "class", .subtype("status"))])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [.addCase(key: 50, name: "pending")]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [.renameCase(key: -3, to: "case"), .renameProperty(entity: 1, property: 3, to: "order", explicitVersion: false)]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [.removeCase(key: -4, fallback: .toCase(50))]),
+            .init(version: "2.1", configSpelling: "2.1", edits: [.removeCase(key: 50, fallback: .appCode)]),
+        ])
+    }
+
+    /// A case removed with `"fallback": null` where every status column is nullable, beside a rename at the same version.
+    @Test func statusCaseRemovedWithANullFallback() {
+        play([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "select", identifier: .string, properties: [Self.property(2, "default", .subtype("status"), nullable: true)])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [.removeCase(key: -4, fallback: .null), .renameCase(key: -3, to: "on_hold")]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [.addProperty(entity: 1, Self.property(3, "type", .subtype("status"), nullable: true))]),
+        ])
+    }
 }

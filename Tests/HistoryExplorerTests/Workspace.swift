@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 
 /// The descriptions as a user keeps them while working through a ``History``: edits are applied release
 /// by release, then written as description files and a `.lucid.yaml`, exactly what a user commits.
@@ -30,6 +31,24 @@ struct Workspace: Sendable {
         var indexed = false
         /// `"unique": true` (with `indexed`).
         var unique = false
+        /// For a composite: the elements an entity `indexes` item names (`"origin.x"`).
+        var elementIndexes: [String] = []
+    }
+
+    /// A case of `status` and its history.
+    struct EnumCase: Sendable {
+        var key: Int
+        /// The newest name.
+        var name: String
+        var addedAt: String?
+        var removedAt: String?
+        /// For a removal: the fallback case's key and its name at the removal (nil: `"fallback": null`).
+        var fallbackKey: Int?
+        var fallbackName: String?
+        /// A removal without fallback: the app's code decides (the explorer's app maps it to ``Subtypes/appFallback``).
+        var byApp = false
+        var previousName: String?
+        var renamedAt: String?
     }
 
     /// The scalar types whose seeded values stay distinct: 12 edge values or more (6 for floats), more
@@ -72,8 +91,21 @@ struct Workspace: Sendable {
     struct CodeChange: Sendable, Hashable {
         var entity: Int
         var property: Int
-        var from: PropertyKind
-        var to: PropertyKind
+        var conversion: Conversion
+
+        enum Conversion: Sendable, Hashable, CustomStringConvertible {
+            case type(from: PropertyKind, to: PropertyKind)
+            /// An enum column at a version that removes a case without fallback: every stored case's value
+            /// then (renamed and removed cases mapped, the others unchanged).
+            case cases([String: String?])
+
+            var description: String {
+                switch self {
+                case .type(let from, let to): "\(from) → \(to)"
+                case .cases(let mapping): "status cases " + mapping.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value ?? "NULL")" }.joined(separator: ", ")
+                }
+            }
+        }
     }
 
     var entities: [Entity] = []
@@ -87,6 +119,12 @@ struct Workspace: Sendable {
     var typeChanges: [String: [CodeChange]] = [:]
     /// The edits that applied, per release (for reports).
     var applied: [String: [Edit]] = [:]
+    /// The cases of `status`, with their history.
+    var statusCases = Subtypes.initialStatusCases
+    /// Releases that remove a case of `status` with `"fallback": null`: every `status` property is nullable then.
+    var nullFallbackAt: Set<String> = []
+    /// Per release that changes the cases of `status`: the properties holding it before and after (entity, property keys).
+    var caseHolders: [String: [(entity: Int, property: Int)]] = [:]
 
     func entity(_ key: Int) -> Entity? { entities.first { $0.key == key } }
     func index(of key: Int) -> Int? { entities.firstIndex { $0.key == key } }
@@ -124,12 +162,70 @@ struct Workspace: Sendable {
 
     /// The version must exist: some entity lists it (a removal alone also makes it a version).
     mutating func finishRelease() {
+        if changesCases(at: version) {
+            let holders = statusHolders()
+            for holder in holders { addHistoryItem(holder.entity) }
+            caseHolders[version] = holders.filter { holder in
+                let property = entity(holder.entity)?.property(holder.property)
+                return property?.addedAt != version
+            }
+            if statusCases.contains(where: { $0.removedAt == version && $0.byApp }) {
+                typeChanges[version, default: []] += caseHolders[version]!.map {
+                    CodeChange(entity: $0.entity, property: $0.property, conversion: .cases(caseMapping(at: version)))
+                }
+            }
+        }
         if !entities.contains(where: { $0.history.contains { $0.version == version } || $0.removedAt == version }),
             let first = liveEntities.first
         {
             addHistoryItem(first.key)
             applied[version, default: []].append(.touch(first.key))
         }
+    }
+
+    // MARK: The cases of status
+
+    func changesCases(at version: String) -> Bool {
+        statusCases.contains { $0.addedAt == version || $0.removedAt == version || $0.renamedAt == version }
+    }
+
+    /// Every name a case of `status` ever had.
+    var everyCaseName: Set<String> { Set(statusCases.flatMap { [$0.name] + ($0.previousName.map { [$0] } ?? []) }) }
+
+    /// The `status` properties of entities that had rows before this release (entity, property keys).
+    func statusHolders() -> [(entity: Int, property: Int)] {
+        liveEntities.filter { !isNew($0) }.flatMap { entity in
+            entity.properties.filter { $0.removedAt == nil && $0.kind == .subtype("status") }.map { (entity.key, $0.key) }
+        }
+    }
+
+    /// What each stored value of a renamed or removed case becomes at `version` (the app's choice for a removal without fallback).
+    func caseMapping(at version: String) -> [String: String?] {
+        var mapping: [String: String?] = [:]
+        for item in statusCases {
+            if item.renamedAt == version, let previous = item.previousName { mapping[previous] = .some(item.name) }
+            if item.removedAt == version { mapping[item.name] = item.byApp ? Subtypes.appFallback : item.fallbackName }
+        }
+        return mapping
+    }
+
+    /// The case changes the registry must record on every column holding `status` at `version`, as lucidgen orders them.
+    func caseChanges(at version: String) -> [EnumCaseChange] {
+        var changes: [EnumCaseChange] = []
+        for item in statusCases {
+            if item.renamedAt == version, let previous = item.previousName { changes.append(EnumCaseChange(from: previous, to: item.name)) }
+            if item.removedAt == version {
+                changes.append(item.byApp ? EnumCaseChange(from: item.name, byApp: true) : EnumCaseChange(from: item.name, to: item.fallbackName, removed: true))
+            }
+        }
+        return changes.sorted { $0.from < $1.from }
+    }
+
+    /// A case whose name can still change: not one the defaults use, not new, renamed or removed in this
+    /// release, and no fallback of a removal in it.
+    private func caseCanChange(_ item: EnumCase) -> Bool {
+        !Subtypes.permanentCases.contains(item.key) && item.removedAt == nil && item.addedAt != version && item.renamedAt != version
+            && !statusCases.contains { $0.removedAt == version && $0.fallbackKey == item.key }
     }
 
     private mutating func addHistoryItem(_ key: Int) {
@@ -168,6 +264,7 @@ struct Workspace: Sendable {
             var properties: [Property] = []
             for property in spec.properties {
                 if let target = property.kind.target, target != spec.key, !isLive(target) { continue }
+                if nullFallbackAt.contains(version) && property.kind == .subtype("status") && !property.nullable { continue }
                 guard !properties.contains(where: { $0.name.lowercased() == property.name.lowercased() || camel($0.name).lowercased() == camel(property.name).lowercased() }),
                     spec.identifier == .property || property.name.lowercased() != "id"
                 else { continue }
@@ -223,6 +320,7 @@ struct Workspace: Sendable {
                 propertyNameIsFree(spec.name, in: entities[index]), !entities[index].properties.contains(where: { $0.key == spec.key })
             else { return false }
             if let target = spec.kind.target, target != key, !isLive(target) { return false }
+            if nullFallbackAt.contains(version) && spec.kind == .subtype("status") && !spec.nullable { return false }
             entities[index].properties.append(Property(
                 key: spec.key, name: spec.name, kind: spec.kind, nullable: spec.nullable, defaultJSON: spec.defaultJSON,
                 addedAt: isNew(entities[index]) ? nil : version))
@@ -235,6 +333,7 @@ struct Workspace: Sendable {
             let property = entities[index].properties[p]
             guard property.removedAt == nil, property.addedAt != version, property.renamedAt != version, property.changedAt != version else { return false }
             entities[index].properties[p].removedAt = version
+            entities[index].properties[p].elementIndexes = []
             return true
 
         case .renameProperty(let key, let propertyKey, let name, let explicit):
@@ -272,7 +371,7 @@ struct Workspace: Sendable {
             entities[index].properties[p].changedAt = version
             if TypeChanges.needsCode(from: property.kind, to: kind) {
                 entities[index].lockedAt = version
-                typeChanges[version, default: []].append(CodeChange(entity: key, property: propertyKey, from: property.kind, to: kind))
+                typeChanges[version, default: []].append(CodeChange(entity: key, property: propertyKey, conversion: .type(from: property.kind, to: kind)))
             }
             return true
 
@@ -287,6 +386,7 @@ struct Workspace: Sendable {
             if case .toMany = property.kind { return false }
             if !nullable && defaultJSON == nil && property.defaultJSON == nil { return false }
             if !nullable && property.kind.isRelationship { return false }
+            if !nullable && property.kind == .subtype("status") && nullFallbackAt.contains(version) { return false }
             entities[index].properties[p].nullable = nullable
             if !nullable, property.defaultJSON == nil { entities[index].properties[p].defaultJSON = defaultJSON }
             // A default that did not exist cannot be written as an earlier value: the generator infers that part.
@@ -342,6 +442,69 @@ struct Workspace: Sendable {
             entities[index].properties[p].unique = unique
             return true
 
+        case .makeComposite(let key, let propertyKey):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isNew(entities[index]), !isLocked(entities[index]),
+                let p = entities[index].propertyIndex(propertyKey)
+            else { return false }
+            let property = entities[index].properties[p]
+            guard property.removedAt == nil, property.addedAt != version, property.changedAt != version,
+                case .subtype(let name) = property.kind, Subtypes.structElements[name] != nil
+            else { return false }
+            entities[index].properties[p].kind = .composite(name)
+            entities[index].properties[p].changedAt = version
+            return true
+
+        case .setElementIndexed(let key, let propertyKey, let element, let indexed):
+            guard let index = index(of: key), entities[index].removedAt == nil, !isLocked(entities[index]),
+                let p = entities[index].propertyIndex(propertyKey)
+            else { return false }
+            let property = entities[index].properties[p]
+            guard property.removedAt == nil, case .composite(let name) = property.kind, Subtypes.structElements[name]?.contains(element) == true,
+                property.elementIndexes.contains(element) != indexed
+            else { return false }
+            if indexed { entities[index].properties[p].elementIndexes.append(element) } else { entities[index].properties[p].elementIndexes.removeAll { $0 == element } }
+            return true
+
+        case .addCase(let key, let name):
+            guard !statusCases.contains(where: { $0.key == key }), !everyCaseName.contains(name) else { return false }
+            statusCases.append(EnumCase(key: key, name: name, addedAt: version))
+            for holder in statusHolders() { addHistoryItem(holder.entity) }
+            return true
+
+        case .renameCase(let key, let name):
+            guard let c = statusCases.firstIndex(where: { $0.key == key }), caseCanChange(statusCases[c]), statusCases[c].previousName == nil,
+                !everyCaseName.contains(name)
+            else { return false }
+            statusCases[c].previousName = statusCases[c].name
+            statusCases[c].name = name
+            statusCases[c].renamedAt = version
+            for holder in statusHolders() { addHistoryItem(holder.entity) }
+            return true
+
+        case .removeCase(let key, let fallback):
+            guard let c = statusCases.firstIndex(where: { $0.key == key }), caseCanChange(statusCases[c]) else { return false }
+            let holders = statusHolders()
+            switch fallback {
+            case .toCase(let target):
+                // A case at this version that stays one (it is not removed in this release).
+                guard target != key, let other = statusCases.first(where: { $0.key == target }), other.removedAt == nil else { return false }
+                statusCases[c].fallbackKey = target
+                statusCases[c].fallbackName = other.name
+            case .null:
+                // Every status column is nullable at this version (and stays so in this release: see `nullFallbackAt`).
+                let required = liveEntities.contains { $0.properties.contains { $0.removedAt == nil && $0.kind == .subtype("status") && !$0.nullable } }
+                guard !required else { return false }
+                nullFallbackAt.insert(version)
+            case .appCode:
+                // The app's row transform sees the table unchanged otherwise: its entities change nothing else in this release.
+                guard holders.allSatisfy({ holder in !historyItemNow(entity(holder.entity)!) }) else { return false }
+                statusCases[c].byApp = true
+                for holder in holders { entities[index(of: holder.entity)!].lockedAt = version }
+            }
+            statusCases[c].removedAt = version
+            for holder in holders { addHistoryItem(holder.entity) }
+            return true
+
         case .touch(let key):
             guard let entity = entity(key), entity.removedAt == nil else { return false }
             return true
@@ -376,6 +539,7 @@ struct Workspace: Sendable {
             if let removed = entity.removedAt { object.append(("removed_at_version", json(removed))) }
             let properties = entity.properties.map { property -> String in
                 var parts = ["\"name\": \(json(property.name))", "\"property_type\": \(typeJSON(property.kind))"]
+                if case .composite = property.kind { parts.append("\"composite\": true") }
                 if property.nullable { parts.append("\"nullable\": true") }
                 if let value = property.defaultJSON { parts.append("\"default_value\": \(value)") }
                 if property.unique {
@@ -400,15 +564,37 @@ struct Workspace: Sendable {
                 return "{ " + parts.joined(separator: ", ") + " }"
             }
             object.append(("properties", "[\n        " + properties.joined(separator: ",\n        ") + "\n    ]"))
+            let elementIndexes = entity.properties.filter { $0.removedAt == nil }.flatMap { property in
+                property.elementIndexes.map { "{ \"properties\": [\(json(property.name + "." + $0))] }" }
+            }
+            if !elementIndexes.isEmpty { object.append(("indexes", "[" + elementIndexes.joined(separator: ", ") + "]")) }
             files["entity_\(entity.key).json"] = "{\n" + object.map { "    \(json($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
         }
         for (name, contents) in Subtypes.files { files["Subtypes/\(name).json"] = contents }
+        files["Subtypes/status.json"] = statusFile()
         return files
+    }
+
+    /// `status` with its case history so far: plain names for cases that never changed.
+    func statusFile() -> String {
+        let items = statusCases.map { item -> String in
+            var parts: [String] = []
+            if let added = item.addedAt { parts.append("\"added_at_version\": \(json(added))") }
+            if let previous = item.previousName, let renamed = item.renamedAt {
+                parts.append("\"previous_name\": \(json(previous)), \"renamed_at_version\": \(json(renamed))")
+            }
+            if let removed = item.removedAt {
+                parts.append("\"removed_at_version\": \(json(removed))")
+                if !item.byApp { parts.append("\"fallback\": \(item.fallbackName.map(json) ?? "null")") }
+            }
+            return parts.isEmpty ? json(item.name) : "{ \"name\": \(json(item.name)), " + parts.joined(separator: ", ") + " }"
+        }
+        return "{ \"name\": \"status\", \"cases\": [\n    " + items.joined(separator: ",\n    ") + "\n] }\n"
     }
 
     func typeJSON(_ kind: PropertyKind) -> String {
         switch kind {
-        case .scalar(let name), .subtype(let name): json(name)
+        case .scalar(let name), .subtype(let name), .composite(let name): json(name)
         case .array(let name): json("[\(name)]")
         case .toOne(let key): "{ \"entity_name\": \(json(entity(key)!.name)), \"association\": \"to_one\" }"
         case .toMany(let key): "{ \"entity_name\": \(json(entity(key)!.name)), \"association\": \"to_many\" }"
@@ -428,17 +614,34 @@ func camel(_ name: String) -> String {
     return first.prefix(1).lowercased() + first.dropFirst() + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
 }
 
-/// The subtypes every explored project has (subtypes have no history yet: they never change).
+/// The subtypes every explored project has. `status` has a case history (``Workspace/statusFile()``); the others never change.
 enum Subtypes {
-    static let enumCases = ["active", "archived", "select", "default"]
+    /// The cases of `status` at first, keyed -1…-4. Defaults use only the permanent ones (never renamed nor removed),
+    /// so that a default is a case at every version.
+    static let initialStatusCases = ["active", "archived", "select", "default"].enumerated().map { Workspace.EnumCase(key: -1 - $0.offset, name: $0.element) }
+    static let permanentCases: Set<Int> = [-1, -2]
+    static let defaultCases = ["active", "archived"]
+    /// What the explorer's app makes of a case removed without fallback.
+    static let appFallback = "active"
+    /// Names cases may take (added or renamed), keywords among them.
+    static let caseNames = ["pending", "closed", "draft", "case", "on_hold", "public", "repeat", "paused"]
     static let options = ["read", "write", "share"]
+    /// The struct subtypes and their elements as a composite names them (nested structs flattened).
+    static let structElements: [String: [String]] = ["point": ["x", "label"], "frame": ["origin.x", "origin.label", "size", "tag"]]
     static let files: [String: String] = [
-        "status": "{ \"name\": \"status\", \"cases\": [\(enumCases.map(json).joined(separator: ", "))] }\n",
         "permissions": "{ \"name\": \"permissions\", \"options\": [\(options.map(json).joined(separator: ", "))] }\n",
         "point": """
             { "name": "point", "properties": [
                 { "name": "x", "property_type": "double" },
                 { "name": "label", "property_type": "string", "nullable": true }
+            ] }
+
+            """,
+        "frame": """
+            { "name": "frame", "properties": [
+                { "name": "origin", "property_type": "point" },
+                { "name": "size", "property_type": "double" },
+                { "name": "tag", "property_type": "permissions", "nullable": true }
             ] }
 
             """,

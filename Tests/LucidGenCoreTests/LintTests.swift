@@ -138,6 +138,20 @@ import Testing
         #expect(undefaulted.findings.first?.message == "required composite track.trim is added at 2.0 with required elements without a default_value (columns trim_red)")
     }
 
+    /// Found by the history explorer: a composite renamed renames its columns (BC102), its storage stays one
+    /// column per element, so it is no type change (BC103); a JSON struct made composite is one.
+    @Test func aCompositeRenamedIsNoTypeChange() throws {
+        let point = #"{ "name": "point", "properties": [{ "name": "x", "property_type": "double" }, { "name": "label", "property_type": "string", "nullable": true }] }"#
+        let renamed = Self.title + #", { "name": "spot", "property_type": "point", "composite": true, "previous_name": "where" }"#
+        let result = try lint([".entities/track.json": Self.track(renamed), ".entities/Subtypes/point.json": point])
+        #expect(result.findings.map(\.code.id) == ["BC102"])
+        #expect(result.findings.first?.message == "property track.where is renamed to spot at 2.0 (column where → spot)")
+        let converted = Self.title + #", { "name": "spot", "property_type": "point", "composite": true, "type_history": [{ "until_version": "2.0", "property_type": "point" }] }"#
+        let conversion = try lint([".entities/track.json": Self.track(converted), ".entities/Subtypes/point.json": point])
+        #expect(conversion.findings.map(\.code.id) == ["BC103"])
+        #expect(conversion.findings.first?.message == "property track.spot changes from point to composite point at 2.0 (column spot → spot_x, spot_label)")
+    }
+
     @Test func relationshipsChangingAssociation() throws {
         let toMany = #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many" }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true }] }"#
         #expect(try codes([".entities/track.json": Self.track(toMany), ".entities/pilot.json": Self.pilot]) == ["BC104"])

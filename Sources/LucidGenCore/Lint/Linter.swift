@@ -156,8 +156,15 @@ public struct Linter {
                     // A struct's storage changes (JSON text → a column per element), or its elements do.
                     let columns = composite.leaves(optional: after.nullable).map(\.column)
                     let oldColumns: [String]
-                    if case .composite(let old) = before.kind { oldColumns = old.leaves(optional: before.nullable).map(\.column) } else { oldColumns = [before.column] }
-                    if before.typeDescription != after.typeDescription || oldColumns != columns {
+                    // A rename renames every element's column (BC102); the storage changes when the elements do.
+                    var elementsChanged = true
+                    if case .composite(let old) = before.kind {
+                        oldColumns = old.leaves(optional: before.nullable).map(\.column)
+                        elementsChanged = old.leaves(optional: before.nullable).map(\.memberPath) != composite.leaves(optional: after.nullable).map(\.memberPath)
+                    } else {
+                        oldColumns = [before.column]
+                    }
+                    if before.typeDescription != after.typeDescription || elementsChanged {
                         let change = "property \(name).\(after.name) changes from \(before.typeDescription) to \(after.typeDescription) at \(to) (column\(oldColumns.count == 1 ? "" : "s") \(oldColumns.joined(separator: ", ")) → \(columns.joined(separator: ", ")))"
                         findings.append(finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
                         if transformed {
