@@ -94,7 +94,8 @@ public enum Resolver {
         for version in versions {
             var (schema, snapshot) = context.schema(at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
             EnumHistoryResolver.annotate(&schema, snapshot: &snapshot, version: version, previous: previous, entities: entities, subtypes: input.subtypes)
-            snapshot.subtypes = SchemaSnapshot.SubtypeSnapshot.enums(input.subtypes, at: version)
+            snapshot.subtypes = (SchemaSnapshot.SubtypeSnapshot.enums(input.subtypes, at: version) + SchemaSnapshot.SubtypeSnapshot.structs(input.subtypes, at: version))
+                .sorted { $0.name < $1.name }
             previous = version
             schemas.append(schema)
             if let existing = frozen[version] {

@@ -33,6 +33,15 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
         public var name: String
         public var kind: String
         public var cases: [String]?
+        /// A struct's members at the version (recorded from issue 16 on).
+        public var members: [MemberSnapshot]? = nil
+    }
+
+    /// A struct member at a version: what its JSON key and Swift type were.
+    public struct MemberSnapshot: Sendable, Codable, Equatable {
+        public var name: String
+        public var type: String
+        public var nullable: Bool
     }
 
     /// The snapshot file format; bumped only with a migration of old snapshot files.
@@ -58,6 +67,11 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     public func completingColumnAnnotations(from derived: SchemaSnapshot) -> SchemaSnapshot {
         var result = self
         if result.subtypes == nil { result.subtypes = derived.subtypes }
+        // A snapshot frozen before structs were recorded checks its enums only.
+        if var recorded = result.subtypes, let now = derived.subtypes, !recorded.contains(where: { $0.members != nil }) {
+            recorded += now.filter { $0.members != nil && !recorded.map(\.name).contains($0.name) }
+            result.subtypes = recorded.sorted { $0.name < $1.name }
+        }
         for tableIndex in result.tables.indices {
             guard let derivedTable = derived.tables.first(where: { $0.name == result.tables[tableIndex].name }) else { continue }
             for columnIndex in result.tables[tableIndex].columns.indices {
@@ -182,6 +196,13 @@ enum SnapshotStore {
         }
         for subtype in frozen.subtypes ?? [] {
             let now = derived.subtypes?.first { $0.name == subtype.name }
+            if let members = subtype.members, now?.members != members {
+                func show(_ members: [SchemaSnapshot.MemberSnapshot]) -> String { members.map { "\($0.name): \($0.type)\($0.nullable ? "?" : "")" }.joined(separator: ", ") }
+                result.append((nil,
+                    "struct '\(subtype.name)' had the members \(show(members)), now \(now?.members.map(show) ?? "none")"
+                        + "; say at which later version each member was added, removed, renamed or made optional or required (added_at_version, removed_at_version, previous_name with renamed_at_version, type_history)"))
+                continue
+            }
             guard let cases = subtype.cases, now?.cases != cases else { continue }
             guard let newCases = now?.cases else {
                 result.append((nil, "enum '\(subtype.name)' is in the released snapshot but no longer an enum at this version"))

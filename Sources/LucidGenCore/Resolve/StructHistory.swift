@@ -193,3 +193,16 @@ enum StructHistoryResolver {
         }
     }
 }
+
+extension SchemaSnapshot.SubtypeSnapshot {
+    /// The record of every struct's members at a version, for a snapshot that freezes it: editing a
+    /// released struct without history is then an error naming it (its JSON would no longer decode).
+    static func structs(_ subtypes: [SubtypeDescription], at version: SchemaVersion) -> [SchemaSnapshot.SubtypeSnapshot] {
+        subtypes.compactMap { subtype in
+            guard let members = subtype.members(at: version) else { return nil }
+            return SchemaSnapshot.SubtypeSnapshot(
+                name: subtype.name, kind: "struct", cases: nil,
+                members: members.map { SchemaSnapshot.MemberSnapshot(name: $0.name, type: $0.type.description, nullable: $0.nullable) })
+        }
+    }
+}

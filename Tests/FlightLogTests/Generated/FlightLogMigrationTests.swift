@@ -258,12 +258,34 @@ extension ColorScheme: Seedable {
     }
 }
 
+/// A composite: distinct per row in every element that can be (a unique index may name any of them).
+extension ColorScheme: DistinctSeedable {
+    public static func seedDistinct(row: Int, salt: Int) -> ColorScheme {
+        ColorScheme(
+            primary: .seedDistinct(row: row, salt: salt + 1),
+            secondary: .seedDistinct(row: row, salt: salt + 2),
+            accent: .seedDistinct(row: row, salt: salt + 3)
+        )
+    }
+}
+
 extension ColorScheme_1_0: Seedable {
     public static func seed(row: Int, salt: Int) -> ColorScheme_1_0 {
         ColorScheme_1_0(
             primary: .seed(row: row, salt: salt + 1),
             secondary: .seed(row: row, salt: salt + 2),
             tertiary: .seed(row: row, salt: salt + 3)
+        )
+    }
+}
+
+/// A composite: distinct per row in every element that can be (a unique index may name any of them).
+extension ColorScheme_1_0: DistinctSeedable {
+    public static func seedDistinct(row: Int, salt: Int) -> ColorScheme_1_0 {
+        ColorScheme_1_0(
+            primary: .seedDistinct(row: row, salt: salt + 1),
+            secondary: .seedDistinct(row: row, salt: salt + 2),
+            tertiary: .seedDistinct(row: row, salt: salt + 3)
         )
     }
 }
