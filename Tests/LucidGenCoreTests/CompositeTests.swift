@@ -142,6 +142,22 @@ import Testing
         ])
     }
 
+    @Test func elementsFromErrors() throws {
+        let scheme = #"{ "name": "colors", "property_type": "scheme", "composite": true, "added_at_version": "2.0", "elements_from": "#
+        let cases: [(String, String)] = [
+            (#"{ "primary": "nothing" } }"#, "elements_from of 'colors' maps 'primary' to 'nothing', which is not a property of 'plane'"),
+            (#"{ "secondary": "tail" } }"#, "elements_from of 'colors' names 'secondary': 'scheme' has no member 'secondary'"),
+            (#"{ "primary": "tail" } }"#, "elements_from of 'colors' maps 'primary' to 'tail', which must be removed at 2.0, the version the composite replaces it at: add \"removed_at_version\": \"2.0\" to 'tail'"),
+            (#"[] }"#, "elements_from must be an object: { \"<element>\": \"<property it was>\" }, found an array"),
+        ]
+        for (value, message) in cases {
+            let project = try project(Self.plane(scheme + value, history: ["1.0", "2.0"]), current: "2.0")
+            defer { project.remove() }
+            let messages = try project.errors().map(\.message)
+            #expect(messages.contains(message), "\(messages)")
+        }
+    }
+
     @Test func aColumnClashWithAnElementIsAnError() throws {
         let project = try project(Self.plane(#"{ "name": "colors", "property_type": "scheme", "composite": true }, { "name": "colors_primary", "property_type": "string" }"#))
         defer { project.remove() }

@@ -223,4 +223,33 @@ import Testing
             #expect(!columns.contains("colors_accent_shiny") && !columns.contains("colors_accent_label"))
         }
     }
+
+    /// Separate properties become a composite's elements (`elements_from`: nothing is guessed): their
+    /// columns are renamed in place, every value kept.
+    @Test func separatePropertiesBecomeACompositeInPlace() throws {
+        let separate = #"""
+            { "name": "red_value", "property_type": "int" },
+            { "name": "label_text", "property_type": "string", "nullable": true }
+            """#
+        let replaced = #"""
+            { "name": "red_value", "property_type": "int", "removed_at_version": "2.0" },
+            { "name": "label_text", "property_type": "string", "nullable": true, "removed_at_version": "2.0" },
+            { "name": "paint", "property_type": "simple_paint", "composite": true, "added_at_version": "2.0",
+              "elements_from": { "red": "red_value", "label": "label_text" } }
+            """#
+        var subtypes = Self.subtypes
+        subtypes["simple_paint.json"] = #"{ "name": "simple_paint", "properties": [{ "name": "red", "property_type": "int" }, { "name": "label", "property_type": "string", "nullable": true }] }"#
+        let versions = try model([
+            ("1.0", Self.plane(separate, history: ["1.0"]), subtypes), ("2.0", Self.plane(replaced, history: ["1.0", "2.0"]), subtypes),
+        ]).schemas
+        let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
+        #expect(Set(steps.flatMap(\.operations).map(\.description)) == ["rename column plane.label_text to paint_label", "rename column plane.red_value to paint_red"])
+        let (path, folder) = try store(at: versions, rows: "INSERT INTO plane (id, tail, red_value, label_text) VALUES (1, 'A', 255, 'gloss'), (2, 'B', -1, NULL)")
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).close()
+        #expect(try rows(path, ["id", "paint_red", "paint_label"]) == [["1", "255", "gloss"], ["2", "-1", "NULL"]])
+        try withDatabase(path) { (db: Database) throws in
+            #expect(try db.columns(in: "plane").map(\.name) == ["id", "paint_label", "paint_red", "tail"])
+        }
+    }
 }

@@ -125,6 +125,19 @@ public struct Linter {
                 let current = before.currentName
                 let where_ = property(current, of: name)
                 guard let after = new.properties.first(where: { $0.currentName == current }) else {
+                    // Its column became a composite's element (`elements_from`): moved, not lost.
+                    if case .value = before.kind, let column = newTable?.columns.first(where: { $0.renamedFrom == before.column }),
+                        let composite = new.properties.first(where: { property in
+                            if case .composite(let shape) = property.kind { return shape.leaves(optional: true).contains { $0.column == column.name } }
+                            return false
+                        })
+                    {
+                        findings.append(finding(
+                            .propertyRenamed,
+                            "property \(name).\(before.name) becomes an element of composite \(composite.name) at \(to) (column \(before.column) → \(column.name))",
+                            entity: name, property: current, from: from, to: to, at: property(composite.currentName, of: name)?.elementsFromLocation ?? where_?.location))
+                        continue
+                    }
                     findings.append(finding(
                         .propertyRemoved, "property \(name).\(before.name) is removed at \(to)", entity: name, property: current, from: from, to: to,
                         at: where_?.location))

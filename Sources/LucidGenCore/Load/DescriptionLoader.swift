@@ -277,6 +277,23 @@ public enum DescriptionLoader {
             entry.lossyConversion = itemReader.bool("lossy_conversion", &diagnostics) ?? false
             typeHistory.append(entry)
         }
+        var elementsFrom: [(element: String, property: String)] = []
+        var elementsFromLocation: SourceLocation?
+        if let node = reader.value("elements_from") {
+            elementsFromLocation = node.location
+            if case .object(let members) = node.value {
+                for member in members {
+                    guard case .string(let property) = member.value.value else {
+                        diagnostics.error("elements_from maps an element to the name of a property, found \(member.value.kindName)", at: member.value.location, path: member.value.path)
+                        continue
+                    }
+                    elementsFrom.append((member.key, property))
+                }
+            } else {
+                diagnostics.error(
+                    "elements_from must be an object: { \"<element>\": \"<property it was>\" }, found \(node.kindName)", at: node.location, path: node.path)
+            }
+        }
         let unique = reader.bool("unique", &diagnostics) ?? false
         let indexed = reader.bool("indexed", &diagnostics) ?? false
         return PropertyDescription(
@@ -287,7 +304,8 @@ public enum DescriptionLoader {
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool("lazy", &diagnostics) ?? reader.bool("extra", &diagnostics) ?? false,
             indexed: indexed || unique, unique: unique,
-            typeHistory: typeHistory, location: node.location, typeLocation: typeNode.location, path: node.path)
+            typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
+            location: node.location, typeLocation: typeNode.location, path: node.path)
     }
 
     static func decodeType(_ node: JSONNode, allowRelationship: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyType? {

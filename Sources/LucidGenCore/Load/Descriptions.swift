@@ -70,6 +70,12 @@ public struct PropertyDescription: Sendable {
     public var unique: Bool = false
     /// What the property was before some versions (type, nullability, default), newest last.
     public var typeHistory: [PropertyTypeHistoryItem] = []
+    /// For a composite added at a version: which of the entity's properties (by current name, each removed
+    /// at that version) each element (by its path, `accent.red`) was before. Their columns become the
+    /// elements' columns; nothing is guessed.
+    public var elementsFrom: [(element: String, property: String)] = []
+    /// Where `elements_from` is written.
+    public var elementsFromLocation: SourceLocation? = nil
     public var location: SourceLocation
     /// Where `property_type` is written.
     public var typeLocation: SourceLocation

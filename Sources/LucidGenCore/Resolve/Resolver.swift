@@ -63,6 +63,7 @@ public enum Resolver {
             let timeline = timelines[entity.name]!
             context.resolveLifetimes(of: timeline, &diagnostics)
             context.checkIndexes(of: timeline, &diagnostics)
+            context.checkElementsFrom(of: timeline, &diagnostics)
         }
         try diagnostics.throwIfErrors()
         // Worked out for every entity at once (reading only), then applied in order.
