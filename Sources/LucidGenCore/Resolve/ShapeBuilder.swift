@@ -771,12 +771,11 @@ struct ShapeBuilder {
                     var column = SchemaColumn(
                         name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
                         valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
-                    if property.storedAsJSON, let previous, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
+                    if property.storedAsJSON, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
                         old.storedAsJSON, old.typeDescription == property.typeDescription, old.swiftType != property.swiftType
                     {
                         // A struct stored as JSON whose members changed (its Swift type differs): the stored JSON is the app's to convert.
                         column.jsonStructChange = "\(old.swiftType) → \(property.swiftType)"
-                        _ = previous
                     }
                     columns.append(column)
                 case .toOne(let targetEntity, _, let targetColumn):
@@ -794,7 +793,7 @@ struct ShapeBuilder {
                     var compositeColumns = compositeColumns(
                         composite, of: property, previous: previousShape?.properties.first { $0.currentName == property.currentName }, previousSchemaVersion: previous, &diagnostics)
                     // A composite replacing separate properties at this version (`elements_from`): their columns become its elements'.
-                    if let previous, let old = previousShape, !old.properties.contains(where: { $0.currentName == property.currentName }),
+                    if let old = previousShape, !old.properties.contains(where: { $0.currentName == property.currentName }),
                         let description = timeline.entity.properties.first(where: { $0.name == property.currentName }), !description.elementsFrom.isEmpty
                     {
                         let sources = Dictionary(description.elementsFrom.map { ($0.element, $0.property) }, uniquingKeysWith: { a, _ in a })
@@ -803,7 +802,6 @@ struct ShapeBuilder {
                                 let was = old.properties.first(where: { $0.currentName == source }), case .value = was.kind
                             else { continue }
                             compositeColumns[index].renamedFrom = was.column
-                            _ = previous
                         }
                     }
                     columns += compositeColumns
