@@ -65,15 +65,6 @@ import Testing
         return model!
     }
 
-    func store(at versions: [Schema], rows: String) throws -> (path: String, folder: TemporaryFolder) {
-        let folder = try TemporaryFolder()
-        let path = folder.path("store.sqlite")
-        let created = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
-        try created.write { try $0.execute(sql: rows) }
-        try created.close()
-        return (path, folder)
-    }
-
     func rows(_ path: String, _ columns: [String]) throws -> [[String]] {
         try withDatabase(path) { (db: Database) throws in
             try Row.fetchAll(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM plane ORDER BY id").map { row in
@@ -104,7 +95,7 @@ import Testing
             ("1.0", Self.plane(Self.json, history: ["1.0"])),
             ("2.0", Self.plane(Self.composite, history: ["1.0", "2.0"])),
         ])
-        let (path, folder) = try store(at: versions, rows: Self.jsonRows)
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.jsonRows)
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).close()
         #expect(try rows(path, ["id", "tail"] + Self.columns) == [
@@ -131,7 +122,7 @@ import Testing
         ])
         let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         #expect(plan.map(\.label) == ["1.0 → 3.0 (inferred)"])
-        let (path, folder) = try store(at: versions, rows: Self.jsonRows)
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.jsonRows)
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).close()
         #expect(try rows(path, ["paint_job_primary", "paint_job_accent_finish_kind", "paint_job_since"]) == [
@@ -151,7 +142,7 @@ import Testing
             ("2.0", Self.plane(#"{ "name": "note", "property_type": "string", "nullable": true }, "# + added, history: ["1.0", "2.0"])),
             ("3.0", Self.plane(#"{ "name": "note", "property_type": "string", "nullable": true }, "# + removed, history: ["1.0", "2.0", "3.0"])),
         ])
-        let (path, folder) = try store(at: versions, rows: "INSERT INTO plane (id, tail) VALUES (1, 'A')")
+        let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO plane (id, tail) VALUES (1, 'A')")
         defer { folder.remove() }
         let toTwo = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
         #expect(toTwo.flatMap(\.operations).allSatisfy { if case .addColumn = $0 { true } else { false } }, "an optional composite is added column by column: \(toTwo)")
@@ -196,7 +187,7 @@ import Testing
                 { "name": "finish", "property_type": "finish", "nullable": true } ] }
             """#
         let versions1 = try releases([("1.0", Self.plane(Self.composite, history: ["1.0"]))], subtypes: subtypes)
-        let (path, folder) = try store(at: versions1, rows: """
+        let (path, folder) = try storeAtFirstVersion(versions1, rows: """
             INSERT INTO plane (id, tail, colors_primary, colors_accent_red, colors_accent_shiny, colors_accent_label) VALUES
               (1, 'A', 'red', 5, 1, 'gloss'), (2, 'B', 'blue', NULL, 0, NULL), (3, 'C', NULL, NULL, NULL, NULL)
             """)
@@ -244,7 +235,7 @@ import Testing
         ]).schemas
         let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         #expect(Set(steps.flatMap(\.operations).map(\.description)) == ["rename column plane.label_text to paint_label", "rename column plane.red_value to paint_red"])
-        let (path, folder) = try store(at: versions, rows: "INSERT INTO plane (id, tail, red_value, label_text) VALUES (1, 'A', 255, 'gloss'), (2, 'B', -1, NULL)")
+        let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO plane (id, tail, red_value, label_text) VALUES (1, 'A', 255, 'gloss'), (2, 'B', -1, NULL)")
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).close()
         #expect(try rows(path, ["id", "paint_red", "paint_label"]) == [["1", "255", "gloss"], ["2", "-1", "NULL"]])

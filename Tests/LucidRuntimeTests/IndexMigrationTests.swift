@@ -37,15 +37,6 @@ import Testing
         try releases([("1.0", Self.person(Self.plain, history: ["1.0"])), ("2.0", Self.person(properties2, history: ["1.0", "2.0"]))])
     }
 
-    func store(at versions: [Schema], rows: String) throws -> (path: String, folder: TemporaryFolder) {
-        let folder = try TemporaryFolder()
-        let path = folder.path("store.sqlite")
-        let created = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
-        try created.write { try $0.execute(sql: rows) }
-        try created.close()
-        return (path, folder)
-    }
-
     func indexList(_ path: String) throws -> [[String]] {
         try withDatabase(path) { db in
             try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list('person') ORDER BY name").map { [$0[0], "\($0[1] as Int)"] }
@@ -64,7 +55,7 @@ import Testing
 
     @Test func anIndexAddedAt2IsCreatedAndUsed() throws {
         let versions = try twoVersions(#"{ "name": "first_name", "property_type": "string" }, { "name": "last_name", "property_type": "string", "indexed": true }"#)
-        let (path, folder) = try store(at: versions, rows: Self.duplicates)
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.duplicates)
         defer { folder.remove() }
         #expect(try indexList(path) == [])
         #expect(try !queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("INDEX"))
@@ -78,7 +69,7 @@ import Testing
         let versions = try releases([
             ("1.0", Self.person(indexed, history: ["1.0"])), ("2.0", Self.person(Self.plain, history: ["1.0", "2.0"])),
         ])
-        let (path, folder) = try store(at: versions, rows: Self.distinct)
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.distinct)
         defer { folder.remove() }
         #expect(try indexList(path) == [["person_last_name_index", "0"]])
         try LucidStore.open(atPath: path, versions: versions).close()
@@ -92,7 +83,7 @@ import Testing
             ("2.0", Self.person(Self.plain, history: ["1.0", "2.0"]).replacingOccurrences(
                 of: #""properties":"#, with: #""indexes": [{ "properties": ["last_name", "first_name"], "unique": true }], "properties":"#)),
         ])
-        let (path, folder) = try store(at: multi, rows: Self.duplicates)
+        let (path, folder) = try storeAtFirstVersion(multi, rows: Self.duplicates)
         defer { folder.remove() }
         let before = try #require(fileBytes(path))
         let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: multi).close() }
@@ -119,7 +110,7 @@ import Testing
     @Test func aSingleColumnUniquenessShowsTheFirstRowsAndCounts() throws {
         let versions = try twoVersions(#"{ "name": "first_name", "property_type": "string" }, { "name": "last_name", "property_type": "string", "unique": true }"#)
         let rows = "INSERT INTO person (id, first_name, last_name) VALUES " + (1...8).map { "(\($0), 'x', 'Same')" }.joined(separator: ", ")
-        let (path, folder) = try store(at: versions, rows: rows)
+        let (path, folder) = try storeAtFirstVersion(versions, rows: rows)
         defer { folder.remove() }
         let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).close() }
         #expect(error?.problem.hasSuffix("1 value is shared by several rows: 'Same' in rowid 1, 2, 3, 4, 5, … (8 rows)") == true)
@@ -129,7 +120,7 @@ import Testing
         let versions = try twoVersions(#"{ "name": "first_name", "property_type": "string", "indexed": true }, { "name": "last_name", "property_type": "string" }"#
             .replacingOccurrences(of: "\"indexed\"", with: "\"unique\""))
         // NULLs never clash in a unique index.
-        let (path, folder) = try store(at: versions, rows: "INSERT INTO person (id, first_name, last_name) VALUES (1, 'Ann', 'Smith'), (2, 'Bob', 'Smith')")
+        let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO person (id, first_name, last_name) VALUES (1, 'Ann', 'Smith'), (2, 'Bob', 'Smith')")
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).close()
         #expect(try indexList(path) == [["person_first_name_unique", "1"]])
@@ -139,7 +130,7 @@ import Testing
     @Test func aUniquenessAddedWithARebuildIsCheckedToo() throws {
         // 2.0 also makes first_name optional (a rebuild, which recreates the indexes).
         let versions = try twoVersions(#"{ "name": "first_name", "property_type": "string", "nullable": true, "unique": true }, { "name": "last_name", "property_type": "string" }"#)
-        let (path, folder) = try store(at: versions, rows: Self.duplicates)
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.duplicates)
         defer { folder.remove() }
         let before = try #require(fileBytes(path))
         let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).close() }
@@ -158,7 +149,7 @@ import Testing
             ("1.0", Self.person(#"{ "name": "surname", "property_type": "string", "unique": true }"#, history: ["1.0"])),
             ("2.0", Self.person(#"{ "name": "last_name", "property_type": "string", "unique": true, "previous_name": "surname" }"#, history: ["1.0", "2.0"])),
         ])
-        let (path, folder) = try store(at: versions, rows: "INSERT INTO person (id, surname) VALUES (1, 'Smith'), (2, 'Doe')")
+        let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO person (id, surname) VALUES (1, 'Smith'), (2, 'Doe')")
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).close()
         #expect(try indexList(path) == [["person_surname_unique", "1"]])

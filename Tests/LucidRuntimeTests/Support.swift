@@ -38,3 +38,14 @@ func withDatabase<T>(_ path: String, _ body: (Database) throws -> T) throws -> T
     defer { try? queue.close() }
     return try queue.write(body)
 }
+
+/// A store created at the first of `versions` in a new folder, with `rows` (SQL) inserted: the starting
+/// point of a migration test. Remove the folder when done.
+func storeAtFirstVersion(_ versions: [Schema], rows: String) throws -> (path: String, folder: TemporaryFolder) {
+    let folder = try TemporaryFolder()
+    let path = folder.path("store.sqlite")
+    let created = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
+    try created.write { try $0.execute(sql: rows) }
+    try created.close()
+    return (path, folder)
+}

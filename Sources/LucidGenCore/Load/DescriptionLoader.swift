@@ -260,23 +260,7 @@ public enum DescriptionLoader {
         let nullable = reader.bool("nullable", &diagnostics) ?? reader.bool("optional", &diagnostics) ?? false
         var defaultValue: DefaultValue?
         if let defaultNode = reader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
-        var typeHistory: [PropertyTypeHistoryItem] = []
-        for item in reader.array("type_history", &diagnostics) ?? [] {
-            guard var itemReader = ObjectReader(item, what: "a type_history item", diagnostics: &diagnostics) else { continue }
-            defer { itemReader.finish(ignored: [:], &diagnostics) }
-            guard let until = itemReader.version("until_version", &diagnostics) else {
-                if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path) }
-                continue
-            }
-            var entry = PropertyTypeHistoryItem(untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: item.location, path: item.path)
-            if let typeNode = itemReader.value("property_type") { entry.type = decodeType(typeNode, allowRelationship: true, &diagnostics) }
-            entry.nullable = itemReader.bool("nullable", &diagnostics) ?? itemReader.bool("optional", &diagnostics)
-            if let defaultNode = itemReader.value("default_value") {
-                entry.defaultValue = .some(defaultNode.value.isNull ? nil : decodeDefault(defaultNode, &diagnostics))
-            }
-            entry.lossyConversion = itemReader.bool("lossy_conversion", &diagnostics) ?? false
-            typeHistory.append(entry)
-        }
+        let typeHistory = (reader.array("type_history", &diagnostics) ?? []).compactMap { decodeTypeHistoryItem($0, member: false, &diagnostics) }
         var elementsFrom: [(element: String, property: String)] = []
         var elementsFromLocation: SourceLocation?
         if let node = reader.value("elements_from") {
@@ -306,6 +290,33 @@ public enum DescriptionLoader {
             indexed: indexed || unique, unique: unique,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             location: node.location, typeLocation: typeNode.location, path: node.path)
+    }
+
+    /// One `type_history` item: `until_version` and what the property (or struct member) was before it. A
+    /// struct member's type cannot change (only its nullability and default).
+    static func decodeTypeHistoryItem(_ item: JSONNode, member: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyTypeHistoryItem? {
+        guard var itemReader = ObjectReader(item, what: "a type_history item", diagnostics: &diagnostics) else { return nil }
+        defer { itemReader.finish(ignored: [:], &diagnostics) }
+        guard let until = itemReader.version("until_version", &diagnostics) else {
+            if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path) }
+            return nil
+        }
+        var entry = PropertyTypeHistoryItem(untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: item.location, path: item.path)
+        if let typeNode = itemReader.value("property_type") {
+            if member {
+                diagnostics.error(
+                    "a struct member's type cannot change yet (only its nullable and default_value): add a member of the new type and remove this one",
+                    at: item.location, path: item.path + ".property_type")
+            } else {
+                entry.type = decodeType(typeNode, allowRelationship: true, &diagnostics)
+            }
+        }
+        entry.nullable = itemReader.bool("nullable", &diagnostics) ?? itemReader.bool("optional", &diagnostics)
+        if let defaultNode = itemReader.value("default_value") {
+            entry.defaultValue = .some(defaultNode.value.isNull ? nil : decodeDefault(defaultNode, &diagnostics))
+        }
+        if !member { entry.lossyConversion = itemReader.bool("lossy_conversion", &diagnostics) ?? false }
+        return entry
     }
 
     static func decodeType(_ node: JSONNode, allowRelationship: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyType? {
@@ -481,26 +492,7 @@ public enum DescriptionLoader {
                 } else if member.previousName == nil, member.renamedAtVersion != nil {
                     diagnostics.error("renamed_at_version needs previous_name (the member's name before the rename)", at: item.location, path: item.path + ".renamed_at_version")
                 }
-                for entry in propertyReader.array("type_history", &diagnostics) ?? [] {
-                    guard var itemReader = ObjectReader(entry, what: "a type_history item", diagnostics: &diagnostics) else { continue }
-                    defer { itemReader.finish(ignored: [:], &diagnostics) }
-                    guard let until = itemReader.version("until_version", &diagnostics) else {
-                        if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: entry.location, path: entry.path) }
-                        continue
-                    }
-                    if itemReader.has("property_type") {
-                        diagnostics.error(
-                            "a struct member's type cannot change yet (only its nullable and default_value): add a member of the new type and remove this one",
-                            at: entry.location, path: entry.path + ".property_type")
-                        _ = itemReader.value("property_type")
-                    }
-                    var history = PropertyTypeHistoryItem(untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: entry.location, path: entry.path)
-                    history.nullable = itemReader.bool("nullable", &diagnostics) ?? itemReader.bool("optional", &diagnostics)
-                    if let defaultNode = itemReader.value("default_value") {
-                        history.defaultValue = .some(defaultNode.value.isNull ? nil : decodeDefault(defaultNode, &diagnostics))
-                    }
-                    member.typeHistory.append(history)
-                }
+                member.typeHistory = (propertyReader.array("type_history", &diagnostics) ?? []).compactMap { decodeTypeHistoryItem($0, member: true, &diagnostics) }
                 properties.append(member)
             }
             return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location)

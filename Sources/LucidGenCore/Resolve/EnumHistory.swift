@@ -69,27 +69,10 @@ struct EnumVersionTypes: Sendable {
     private(set) var olderTypes: [String: [VersionType]] = [:]
 
     init(subtypes: [SubtypeDescription], versions: [SchemaVersion]) {
-        guard let newest = versions.last else { return }
         for subtype in subtypes where subtype.hasCaseHistory {
-            guard let newestCases = subtype.cases(at: newest) else { continue }
-            var byCases: [[String]: VersionType] = [:]
-            var order: [[String]] = []
-            var map: [SchemaVersion: String] = [:]
-            for version in versions {
-                let cases = subtype.cases(at: version) ?? []
-                if cases == newestCases {
-                    map[version] = Naming.typeName(subtype.name)
-                    continue
-                }
-                if byCases[cases] == nil {
-                    byCases[cases] = VersionType(typeName: "\(Naming.typeName(subtype.name))_\(version.identifierSuffix)", cases: cases, versions: [])
-                    order.append(cases)
-                }
-                byCases[cases]!.versions.append(version)
-                map[version] = byCases[cases]!.typeName
-            }
-            names[subtype.name] = map
-            olderTypes[subtype.name] = order.map { byCases[$0]! }
+            let named = VersionedTypeNames(plainName: Naming.typeName(subtype.name), versions: versions) { subtype.cases(at: $0) ?? [] }
+            names[subtype.name] = named.names
+            olderTypes[subtype.name] = named.older.map { VersionType(typeName: $0.typeName, cases: $0.shape, versions: $0.versions) }
         }
     }
 

@@ -58,7 +58,7 @@ struct StructVersionTypes: Sendable {
     private(set) var olderTypes: [String: [VersionType]] = [:]
 
     init(subtypes: [String: SubtypeDescription], versions: [SchemaVersion]) {
-        guard let newest = versions.last, subtypes.values.contains(where: \.hasMemberHistory) else { return }
+        guard subtypes.values.contains(where: \.hasMemberHistory) else { return }
         // A version's member set, with each nested struct by its key at that version (so a change inside
         // a nested struct changes the outer one too).
         var keys: [String: String] = [:]
@@ -81,26 +81,10 @@ struct StructVersionTypes: Sendable {
         }
         for (name, subtype) in subtypes.sorted(by: { $0.key < $1.key }) {
             guard case .structure = subtype.kind else { continue }
-            let newestKey = key(name, at: newest, [])
-            guard versions.contains(where: { key(name, at: $0, []) != newestKey }) else { continue }
-            var byKey: [String: VersionType] = [:]
-            var order: [String] = []
-            var map: [SchemaVersion: String] = [:]
-            for version in versions {
-                let current = key(name, at: version, [])
-                if current == newestKey {
-                    map[version] = Naming.typeName(name)
-                    continue
-                }
-                if byKey[current] == nil {
-                    byKey[current] = VersionType(typeName: "\(Naming.typeName(name))_\(version.identifierSuffix)", version: version, versions: [])
-                    order.append(current)
-                }
-                byKey[current]!.versions.append(version)
-                map[version] = byKey[current]!.typeName
-            }
-            names[name] = map
-            olderTypes[name] = order.map { byKey[$0]! }
+            let named = VersionedTypeNames(plainName: Naming.typeName(name), versions: versions) { key(name, at: $0, []) }
+            guard !named.older.isEmpty else { continue }
+            names[name] = named.names
+            olderTypes[name] = named.older.map { VersionType(typeName: $0.typeName, version: $0.first, versions: $0.versions) }
         }
     }
 
