@@ -374,6 +374,11 @@ struct ViewModels {
                         "properties": "[\"\(LinkTable.sourceColumn)\": \"sourceID\", \"\(LinkTable.targetColumn)\": \"targetID\"]",
                     ])
                     recordChecks.append(["typeName": "\(newest.typeName).\(Naming.typeName(property.name))Link", "entity": swiftStringLiteral("\(alias).\(property.swiftName)")])
+                } else if case .composite(let composite) = property.kind {
+                    // Each element's column by its Swift path, for messages: `colorScheme.primary`.
+                    for leaf in composite.leaves(optional: property.nullable) {
+                        properties.append((leaf.column, ([property.swiftName] + leaf.memberPath.map { Naming.propertyName($0) }).joined(separator: ".")))
+                    }
                 } else {
                     properties.append((property.column, property.swiftName))
                 }

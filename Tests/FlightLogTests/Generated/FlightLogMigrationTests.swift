@@ -51,7 +51,7 @@ struct FlightLogMigrationTests {
             ],
             dataMigrations: FlightLogExpectations().dataMigrationExpectations),
         naming: [
-            EntityNaming(table: "aircraft", entity: "Aircraft", properties: ["id": "id", "tail_number": "tailNumber", "aircraft_type": "aircraftType", "aircraft_class": "aircraftClass", "category": "category", "color_scheme": "colorScheme", "photo": "photo", "is_favorite": "isFavorite"]),
+            EntityNaming(table: "aircraft", entity: "Aircraft", properties: ["id": "id", "tail_number": "tailNumber", "aircraft_type": "aircraftType", "aircraft_class": "aircraftClass", "category": "category", "color_scheme_primary": "colorScheme.primary", "color_scheme_secondary": "colorScheme.secondary", "color_scheme_accent": "colorScheme.accent", "photo": "photo", "is_favorite": "isFavorite"]),
             EntityNaming(table: "flight_data", entity: "FlightData", properties: ["id": "id", "data": "data", "aircraft": "aircraft"]),
             EntityNaming(table: "log_entry_crew", entity: "LogEntry.crew", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             EntityNaming(table: "log_entry", entity: "LogEntry", properties: ["id": "id", "date": "date", "duration": "duration", "departure": "departure", "arrival": "arrival", "notes": "notes", "aircraft": "aircraft", "night_landings": "nightLandings"]),
