@@ -274,9 +274,26 @@ import Testing
         let (project, result) = try released(properties: #"{ "name": "raw", "property_type": "scheme", "nullable": true }"#)
         defer { project.remove() }
         #expect(result.model.customSteps.map { $0.tables.flatMap(\.reasons) } == [
-            ["plane.raw: the members of its struct change (Scheme_1_0 → Scheme), and its stored JSON is converted by the app's code"]
+            ["plane.raw: the members of its struct change (Scheme_1_0 → Scheme: scheme.second is renamed to secondary, scheme.secondary becomes required), and its stored JSON is converted by the app's code"]
         ])
         #expect(try project.read("Sources/App/Generated/AppMigrations.swift").contains("func migrate(_ old: Plane_1_0) throws -> Plane_2_0?"))
+    }
+
+    /// What decoding follows by itself needs nothing: an optional member added (reads as nil), a member
+    /// removed (its key is ignored), one made optional.
+    @Test func aJSONStoredStructThatStillDecodesNeedsNoCode() throws {
+        let relaxed = Self.scheme(#"""
+            { "name": "primary", "property_type": "string" },
+            { "name": "second", "property_type": "string", "nullable": true },
+            { "name": "old", "property_type": "int", "nullable": true, "removed_at_version": "2.0" },
+            { "name": "tertiary", "property_type": "string", "nullable": true, "added_at_version": "2.0" }
+            """#)
+        let (project, result) = try released(properties: #"{ "name": "raw", "property_type": "[scheme]" }"#, second: relaxed)
+        defer { project.remove() }
+        #expect(result.model.customSteps.isEmpty)
+        #expect(try project.read("Sources/App/Generated/Entities/Plane.swift").contains("public var raw: [Scheme_1_0]\n"))
+        let step = try MigrationPlanner(versions: result.model.schemas).plan(from: SchemaVersion("1.0"))
+        #expect(step.flatMap(\.operations).isEmpty, "the JSON stays as it is: \(step)")
     }
 
     @Test func locatedErrors() throws {

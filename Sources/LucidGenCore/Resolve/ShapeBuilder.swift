@@ -771,11 +771,13 @@ struct ShapeBuilder {
                     var column = SchemaColumn(
                         name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
                         valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
-                    if property.storedAsJSON, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
-                        old.storedAsJSON, old.typeDescription == property.typeDescription, old.swiftType != property.swiftType
+                    if property.storedAsJSON, let previous, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
+                        old.storedAsJSON, old.typeDescription == property.typeDescription, old.swiftType != property.swiftType,
+                        let structName = Self.structName(in: description(of: property, in: timeline)?.asOf(version).type)
                     {
-                        // A struct stored as JSON whose members changed (its Swift type differs): the stored JSON is the app's to convert.
-                        column.jsonStructChange = "\(old.swiftType) → \(property.swiftType)"
+                        // A struct stored as JSON whose members changed in a way its JSON cannot follow: the app's to convert.
+                        let problems = StructVersionTypes.jsonIncompatibilities(structName, from: previous, to: version, subtypes)
+                        if !problems.isEmpty { column.jsonStructChange = "\(old.swiftType) → \(property.swiftType): \(problems.joined(separator: ", "))" }
                     }
                     columns.append(column)
                 case .toOne(let targetEntity, _, let targetColumn):
@@ -893,6 +895,19 @@ struct ShapeBuilder {
             }
             return column
         }
+    }
+
+    /// The struct a property type stores as JSON (itself or as an array's element).
+    static func structName(in type: PropertyType?) -> String? {
+        switch type {
+        case .subtype(let name)?: name
+        case .array(let element)?: structName(in: element)
+        default: nil
+        }
+    }
+
+    func description(of property: PropertyShape, in timeline: EntityTimeline) -> PropertyDescription? {
+        timeline.entity.properties.first { $0.name == property.currentName }
     }
 
     /// The names at `version` of the members along `identities` (current names) of struct `name`, nested

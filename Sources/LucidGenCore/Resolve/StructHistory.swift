@@ -93,6 +93,34 @@ struct StructVersionTypes: Sendable {
         names[name]?[version] ?? Naming.typeName(name)
     }
 
+    /// What of struct `name`'s members changed from `old` to `new` that its stored JSON cannot follow: a
+    /// renamed member (its key), a required member added or a member made required (old JSON lacks the
+    /// value), in nested structs too. Decoding follows the rest by itself: an optional member added reads
+    /// as nil, a removed one is ignored, one made optional still reads. Empty: the JSON decodes as is.
+    static func jsonIncompatibilities(_ name: String, from old: SchemaVersion, to new: SchemaVersion, _ subtypes: [String: SubtypeDescription], path: String = "") -> [String] {
+        guard let before = subtypes[name]?.members(at: old), let after = subtypes[name]?.members(at: new) else { return [] }
+        var result: [String] = []
+        for member in after {
+            let label = path.isEmpty ? member.name : path + "." + member.name
+            guard let was = before.first(where: { $0.identity == member.identity }) else {
+                if !member.nullable { result.append("\(name).\(member.name) is added as required") }
+                continue
+            }
+            if was.name != member.name { result.append("\(name).\(was.name) is renamed to \(member.name)") }
+            if was.nullable && !member.nullable { result.append("\(name).\(member.name) becomes required") }
+            func nested(_ type: PropertyType) -> String? {
+                switch type {
+                case .subtype(let inner), .composite(let inner): if case .structure? = subtypes[inner]?.kind { return inner }
+                case .array(let element): return nested(element)
+                default: break
+                }
+                return nil
+            }
+            if let inner = nested(member.type) { result += jsonIncompatibilities(inner, from: old, to: new, subtypes, path: label) }
+        }
+        return result
+    }
+
     /// Whether struct `name` has a different Swift type at `a` and `b`.
     func differs(_ name: String, _ a: SchemaVersion, _ b: SchemaVersion) -> Bool {
         typeName(of: name, at: a) != typeName(of: name, at: b)
