@@ -15,10 +15,11 @@ import LucidTesting
 ///    changes need, and their expectations) and checked by LucidTesting's oracle: every value, the schema
 ///    against a fresh newest store, `foreign_key_check`, `integrity_check`;
 /// 3. the steps a migration records are the path `lucidgen plan` computes for the same file;
-/// 4. `lucidgen check`'s lint reports every removal, rename, type change and enum case change the history
-///    made, and no other;
+/// 4. `lucidgen check`'s lint reports every removal, rename, type change, new requirement, enum case change
+///    and struct member change (per composite element) the history made, as many times as it made it, and no other;
 /// 5. the registry converts exactly the values the history changed without a type change: the members of
-///    JSON structs made composite, the renamed and removed cases of `status`.
+///    JSON structs made composite, the renamed and removed cases of `status`, the JSON structs whose members
+///    change (the app's code); and every composite's elements at every version follow its struct's members then.
 struct Explorer {
     let history: History
     /// Rows per entity in seeded stores and fixtures.
