@@ -15,8 +15,10 @@ struct CompiledBatchTests {
     static let seeds: [UInt64] = {
         guard let count = environment["LUCIDGEN_EXPLORE_COMPILED"].flatMap(Int.init) else {
             // A soak of in-process histories (a seed given, no compiled count) compiles nothing.
-            // Seeds 88 and 168 draw composites (point and nested frame) and status case changes.
-            return environment["LUCIDGEN_EXPLORE_SEED"] == nil ? [88, 168] : []
+            // Seeds 88, 168 and 132 draw composites (point and nested frame), struct member history (a point
+            // member renamed inside frame composites; frame members added, required with a default, and
+            // removed) and a status case change.
+            return environment["LUCIDGEN_EXPLORE_SEED"] == nil ? [88, 168, 132] : []
         }
         let first = environment["LUCIDGEN_EXPLORE_SEED"].flatMap(UInt64.init) ?? 1
         return Array(first..<(first + UInt64(count)))

@@ -15,10 +15,11 @@ import LucidTesting
 ///    changes need, and their expectations) and checked by LucidTesting's oracle: every value, the schema
 ///    against a fresh newest store, `foreign_key_check`, `integrity_check`;
 /// 3. the steps a migration records are the path `lucidgen plan` computes for the same file;
-/// 4. `lucidgen check`'s lint reports every removal, rename, type change and enum case change the history
-///    made, and no other;
+/// 4. `lucidgen check`'s lint reports every removal, rename, type change, new requirement, enum case change
+///    and struct member change (per composite element) the history made, as many times as it made it, and no other;
 /// 5. the registry converts exactly the values the history changed without a type change: the members of
-///    JSON structs made composite, the renamed and removed cases of `status`.
+///    JSON structs made composite, the renamed and removed cases of `status`, the JSON structs whose members
+///    change (the app's code); and every composite's elements at every version follow its struct's members then.
 struct Explorer {
     let history: History
     /// Rows per entity in seeded stores and fixtures.
@@ -191,15 +192,30 @@ struct Explorer {
                 else { return nil }
                 return (shape.tableName, column)
             }
+            let previous = history.releases.firstIndex { $0.version == release.version }.flatMap { $0 > 0 ? history.releases[$0 - 1].version : nil }
+            let structsNow = workspace.structsAt[release.version] ?? [:]
+            let structsBefore = previous.flatMap { workspace.structsAt[$0] } ?? [:]
             for case .makeComposite(let entityKey, let propertyKey) in workspace.applied[release.version] ?? [] {
                 guard let (table, base) = column(of: entityKey, propertyKey), case .composite(let name)? = workspace.entity(entityKey)?.property(propertyKey)?.kind else {
                     failures.append("explorer: cannot find the column of #\(entityKey).#\(propertyKey) made composite at \(version)")
                     continue
                 }
-                for element in Subtypes.structElements[name] ?? [] {
-                    expected.insert("\(version) \(table).\(base)_\(element.replacingOccurrences(of: ".", with: "_")) = json_extract(\(base), '$.\(element)')")
+                // Each element reads its member by the names the JSON was written with (a member new at this version reads nothing).
+                let before = Workspace.leaves(of: name, in: structsBefore, optional: false)
+                for leaf in Workspace.leaves(of: name, in: structsNow, optional: false) {
+                    guard let old = before.first(where: { $0.identity == leaf.identity }) else { continue }
+                    expected.insert("\(version) \(table).\(base)_\(leaf.path.joined(separator: "_")) = json_extract(\(base), '$.\(old.path.joined(separator: "."))')")
                 }
             }
+            for change in workspace.typeChanges[release.version] ?? [] {
+                guard case .structMembers = change.conversion else { continue }
+                guard let (table, name) = column(of: change.entity, change.property) else {
+                    failures.append("explorer: cannot find the JSON struct column of #\(change.entity).#\(change.property) at \(version)")
+                    continue
+                }
+                expected.insert("\(version) \(table).\(name) JSON struct members change")
+            }
+            failures += checkElements(model, workspace: workspace, release: release.version, previous: previous, version: version)
             let changes = workspace.caseChanges(at: release.version)
             if !changes.isEmpty {
                 for holder in workspace.caseHolders[release.version] ?? [] {
@@ -219,6 +235,7 @@ struct Explorer {
                         recorded.insert("\(schema.version) \(table.name).\(column.name) = json_extract(\(source), '\(column.jsonPath ?? "")')")
                     }
                     if let changes = column.caseChanges { recorded.insert("\(schema.version) \(table.name).\(column.name) cases \(changes)") }
+                    if column.jsonStructChange != nil { recorded.insert("\(schema.version) \(table.name).\(column.name) JSON struct members change") }
                 }
             }
         }
@@ -226,6 +243,51 @@ struct Explorer {
         let phantom = recorded.subtracting(expected).sorted()
         if !missing.isEmpty { failures.append("registry: the history converts these values but the registry does not say so: \(missing.joined(separator: "; "))") }
         if !phantom.isEmpty { failures.append("registry: the registry converts values the history did not change: \(phantom.joined(separator: "; "))") }
+        return failures
+    }
+
+    /// The elements of every composite at a version against the struct's members then: each column (by the
+    /// members' names then), NOT NULL, required when its optional composite is present, with a default; and
+    /// `renamedFrom` exactly where the element's column was named otherwise at the previous version.
+    func checkElements(_ model: ResolvedModel, workspace: Workspace, release: String, previous: String?, version: SchemaVersion) -> [String] {
+        guard let entities = workspace.entitiesAt[release], let structs = workspace.structsAt[release], let schema = model.schemas.first(where: { $0.version == version }) else { return [] }
+        let previousVersion = previous.flatMap { try? SchemaVersion(parsing: $0) }
+        var failures: [String] = []
+        for entity in entities where entity.removedAt == nil {
+            guard let final = workspace.entity(entity.key), let resolved = model.entities.first(where: { $0.name == final.name }),
+                let shape = resolved.shapes.last(where: { $0.version <= version })
+            else { continue }
+            for property in entity.properties where property.removedAt == nil {
+                guard case .composite(let name) = property.kind, let finalName = final.property(property.key)?.name else { continue }
+                guard let propertyShape = shape.properties.first(where: { $0.currentName == finalName }), case .composite(let composite) = propertyShape.kind else {
+                    failures.append("registry: composite #\(entity.key).#\(property.key) (\(final.name).\(finalName)) has no composite shape at \(version)")
+                    continue
+                }
+                let table = schema.table(named: shape.tableName)
+                // The element's column at the previous version, where the property was a composite of the same struct then.
+                var oldColumns: [[Int]: String] = [:]
+                if let previous, let previousVersion, let old = workspace.entitiesAt[previous]?.first(where: { $0.key == entity.key && $0.removedAt == nil })?.property(property.key),
+                    old.removedAt == nil, old.kind == property.kind,
+                    let oldShape = resolved.shapes.last(where: { $0.version <= previousVersion })?.properties.first(where: { $0.currentName == finalName })
+                {
+                    for leaf in Workspace.leaves(of: name, in: workspace.structsAt[previous] ?? [:], optional: false) {
+                        oldColumns[leaf.identity] = oldShape.column + "_" + leaf.path.joined(separator: "_")
+                    }
+                }
+                let expected = Workspace.leaves(of: name, in: structs, optional: property.nullable).map { leaf -> String in
+                    let column = propertyShape.column + "_" + leaf.path.joined(separator: "_")
+                    let renamed = oldColumns[leaf.identity].flatMap { $0 != column ? $0 : nil }
+                    return "\(column)\(leaf.notNull ? " NOT NULL" : "")\(leaf.requiredWhenPresent ? " required when present" : "")\(leaf.hasDefault ? " with default" : "")\(renamed.map { " renamed from \($0)" } ?? "")"
+                }
+                let recorded = composite.leaves(optional: propertyShape.nullable).map { leaf -> String in
+                    let renamed = table?.column(named: leaf.column)?.renamedFrom
+                    return "\(leaf.column)\(leaf.notNull ? " NOT NULL" : "")\(leaf.requiredWhenPresent ? " required when present" : "")\(leaf.defaultSQL != nil ? " with default" : "")\(renamed.map { " renamed from \($0)" } ?? "")"
+                }
+                if expected != recorded {
+                    failures.append("registry: composite \(shape.tableName).\(propertyShape.column) at \(version) has elements \(recorded), but the struct's members then give \(expected)")
+                }
+            }
+        }
         return failures
     }
 
@@ -297,6 +359,11 @@ enum Conversions {
         case .cases(let mapping):
             guard case .string(let text) = value.storage, let mapped = mapping[text] else { return value }
             return mapped.map(\.databaseValue) ?? .null
+        case .structMembers(let root, let diffs):
+            guard let text = String.fromDatabaseValue(value), let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+                let data = try? JSONSerialization.data(withJSONObject: StructDiff.convert(object, root, diffs), options: [.sortedKeys])
+            else { return value }
+            return String(decoding: data, as: UTF8.self).databaseValue
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LucidSchema
 import Testing
 
 /// The explorer's own parts: drawing is deterministic, descriptions are written as a user writes them,
@@ -52,8 +53,49 @@ struct ExplorerSelfTests {
             }
         }
         let kinds = ["composite added", "made composite", "element index", "case added", "case renamed", "case removed with fallback", "case removed, null fallback", "case removed by the app"]
-        #expect(kinds.allSatisfy { counts[$0, default: 0] > 0 }, "seeds 70000..<70200 apply \(counts)")
+        #expect(kinds.allSatisfy { counts[$0, default: 0] > 0 }, "seeds 70000..<70600 apply \(counts)")
         print("composite and case edits over seeds 70000..<70200: \(kinds.map { "\($0): \(counts[$0, default: 0])" }.joined(separator: ", "))")
+    }
+
+    @Test func theGeneratorDrawsStructMemberEditsThatApply() {
+        var counts: [String: Int] = [:]
+        for seed in UInt64(70000)..<70600 {
+            var generator = HistoryGenerator(seed: seed)
+            var workspace = Workspace()
+            for release in generator.history().releases { workspace.apply(release) }
+            for edit in workspace.applied.values.joined() {
+                switch edit {
+                case .addMember(let name, _, _, _, true, _): counts["optional member added", default: 0] += 1; counts["\(name): optional member added", default: 0] += 1
+                case .addMember(let name, _, _, _, false, _): counts["required member added with a default", default: 0] += 1; counts["\(name): required member added with a default", default: 0] += 1
+                case .removeMember(let name, _): counts["member removed", default: 0] += 1; counts["\(name): member removed", default: 0] += 1
+                case .renameMember(let name, _, _): counts["member renamed", default: 0] += 1; counts["\(name): member renamed", default: 0] += 1
+                case .setMemberNullable(let name, _, false, _): counts["member made required", default: 0] += 1; counts["\(name): member made required", default: 0] += 1
+                case .setMemberNullable(let name, _, true, _): counts["member made optional", default: 0] += 1; counts["\(name): member made optional", default: 0] += 1
+                default: break
+                }
+            }
+            // Changes of point inside frame (nested), and of structs held as JSON (the app's code).
+            for changes in workspace.typeChanges.values.joined() {
+                if case .structMembers(let root, let diffs) = changes.conversion {
+                    counts["JSON struct converted by the app", default: 0] += 1
+                    if root == "frame" && !diffs["frame", default: StructDiff()].nested.isEmpty { counts["nested JSON struct converted", default: 0] += 1 }
+                }
+            }
+            for (version, structs) in workspace.structsAt {
+                let before = workspace.structsAt.keys.filter { (try? SchemaVersion(parsing: $0)).map { v in (try? SchemaVersion(parsing: version)).map { v < $0 } ?? false } ?? false }
+                    .max { (try! SchemaVersion(parsing: $0)) < (try! SchemaVersion(parsing: $1)) }
+                guard let before, workspace.structsAt[before]?["point"] != structs["point"],
+                    workspace.entitiesAt[version]?.contains(where: { $0.removedAt == nil && $0.properties.contains { $0.removedAt == nil && $0.kind == .composite("frame") } }) == true
+                else { continue }
+                counts["point changed inside a frame composite", default: 0] += 1
+            }
+        }
+        let kinds = [
+            "optional member added", "required member added with a default", "member removed", "member renamed", "member made required", "member made optional",
+            "point: member renamed", "frame: member renamed", "JSON struct converted by the app", "nested JSON struct converted", "point changed inside a frame composite",
+        ]
+        #expect(kinds.allSatisfy { counts[$0, default: 0] > 0 }, "seeds 70000..<70600 apply \(counts)")
+        print("struct member edits over seeds 70000..<70600: \(kinds.map { "\($0): \(counts[$0, default: 0])" }.joined(separator: ", "))")
     }
 
     @Test func descriptionsFollowTheEdits() throws {
@@ -93,7 +135,10 @@ struct ExplorerSelfTests {
         var generator = HistoryGenerator(seed: 5)
         var history = generator.history()
         // A made-up failure: any history in which some release renames an entity.
-        history.releases.append(.init(version: "99.0", configSpelling: "99.0", edits: [.touch(1), .renameEntity(1, to: "renamed")]))
+        var played = Workspace()
+        for release in history.releases { played.apply(release) }
+        let live = played.liveEntities[0].key
+        history.releases.append(.init(version: "99.0", configSpelling: "99.0", edits: [.touch(live), .renameEntity(live, to: "renamed")]))
         let failing: (History) -> [String] = { candidate in
             var workspace = Workspace()
             for release in candidate.releases { workspace.apply(release) }

@@ -134,6 +134,14 @@ enum Edit: Sendable, CustomStringConvertible {
     case renameCase(key: Int, to: String)
     /// `removed_at_version` on a case of `status`, with its fallback.
     case removeCase(key: Int, fallback: CaseFallback)
+    /// A member added to a struct subtype (`added_at_version`): optional, or required with a default.
+    case addMember(structName: String, key: Int, name: String, type: String, nullable: Bool, defaultJSON: String?)
+    /// `removed_at_version` on a member of a struct.
+    case removeMember(structName: String, key: Int)
+    /// `previous_name` and `renamed_at_version` on a member of a struct.
+    case renameMember(structName: String, key: Int, to: String)
+    /// A member made optional, or required with a default (a `type_history` item keeps what it was).
+    case setMemberNullable(structName: String, key: Int, nullable: Bool, defaultJSON: String?)
     /// A history item for this version without any change.
     case touch(Int)
 
@@ -158,6 +166,12 @@ enum Edit: Sendable, CustomStringConvertible {
         case .addCase(let key, let name): "add case #\(key) \(name) to status"
         case .renameCase(let key, let name): "rename case #\(key) of status to \(name)"
         case .removeCase(let key, let fallback): "remove case #\(key) of status (\(fallback))"
+        case .addMember(let structName, let key, let name, let type, let nullable, let defaultJSON):
+            "add member #\(key) \(name): \(type)\(nullable ? "?" : "")\(defaultJSON.map { " = \($0)" } ?? "") to \(structName)"
+        case .removeMember(let structName, let key): "remove member #\(key) of \(structName)"
+        case .renameMember(let structName, let key, let name): "rename member #\(key) of \(structName) to \(name)"
+        case .setMemberNullable(let structName, let key, let nullable, let defaultJSON):
+            "make member #\(key) of \(structName) \(nullable ? "optional" : "required")\(defaultJSON.map { " with default \($0)" } ?? "")"
         case .touch(let key): "history item for #\(key) without change"
         }
     }
@@ -167,7 +181,8 @@ enum Edit: Sendable, CustomStringConvertible {
         switch self {
         case .addEntity(let spec): [spec.key]
         // A case change touches every entity holding `status` (``Workspace`` adds their items).
-        case .removeEntity, .addCase, .renameCase, .removeCase: []
+        // A member change touches every entity holding the struct (``Workspace`` adds their items).
+        case .removeEntity, .addCase, .renameCase, .removeCase, .addMember, .removeMember, .renameMember, .setMemberNullable: []
         case .renameEntity(let key, _), .touch(let key), .ignoreEntityChecks(let key): [key]
         case .addProperty(let entity, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _, _), .changeType(let entity, _, _),
             .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _), .setIndexed(let entity, _, _, _),

@@ -228,20 +228,57 @@ struct HistoryGenerator {
             }
             return .setIndexed(entity: entity.key, property: chosen.key, indexed: true, unique: uniqueAllowed && chance(50))
         case 14:
-            return caseEdit() ?? .touch(entity.key)
+            return (chance(40) ? memberEdit() : caseEdit()) ?? .touch(entity.key)
         case 15:
             // A JSON struct made composite, or an element of a composite indexed (or no longer).
-            let structs = properties.filter { if case .subtype(let name) = $0.kind { Subtypes.structElements[name] != nil } else { false } }
+            let structs = properties.filter { if case .subtype(let name) = $0.kind { workspace.structs[name] != nil } else { false } }
             let composites = properties.filter { if case .composite = $0.kind { true } else { false } }
             if let chosen = structs.isEmpty ? nil : pick(structs), composites.isEmpty || chance(50) {
                 return .makeComposite(entity: entity.key, property: chosen.key)
             }
             guard !composites.isEmpty else { return .touch(entity.key) }
             let chosen = pick(composites)
-            guard case .composite(let name) = chosen.kind, let elements = Subtypes.structElements[name] else { return .touch(entity.key) }
+            guard case .composite(let name) = chosen.kind, case let elements = workspace.elementPaths(of: name), !elements.isEmpty else { return .touch(entity.key) }
             let element = pick(elements)
             return .setElementIndexed(entity: entity.key, property: chosen.key, element: element, indexed: !chosen.elementIndexes.contains(element))
-        default: return .touch(entity.key)
+        default: return memberEdit() ?? .touch(entity.key)
+        }
+    }
+
+    /// Whether `member` is its struct's only required scalar member.
+    func keepsTheStructPresent(_ member: Workspace.StructMember, in live: [Workspace.StructMember]) -> Bool {
+        let required = live.filter { !$0.nullable && workspace.structs[$0.type] == nil }
+        return required.count == 1 && required[0].key == member.key
+    }
+
+    /// A change of a struct's members: one added (optional, or required with a default), removed, renamed,
+    /// or made optional or required (with a default). Without code changes, only for structs no property
+    /// holds as JSON (their stored JSON is the app's to convert).
+    mutating func memberEdit() -> Edit? {
+        let name = pick(["point", "frame"])
+        if !codeChanges && workspace.holders(of: workspace.containers(of: name, everMember: false)).contains(where: { !$0.composite }) { return nil }
+        let live = (workspace.structs[name] ?? []).filter(\.isLive)
+        let unused = Subtypes.memberNames.filter { !workspace.everyMemberName(of: name).contains($0) }
+        switch int(0...4) {
+        case 0, 1:
+            guard !unused.isEmpty else { return nil }
+            let type = pick(Subtypes.memberTypes)
+            let nullable = chance(50)
+            let defaultJSON = !nullable || chance(30) ? TypeChanges.defaultJSON(for: .scalar(type)) : nil
+            return .addMember(structName: name, key: key(), name: pick(unused), type: type, nullable: nullable, defaultJSON: defaultJSON)
+        case 2:
+            // Every struct keeps a required scalar member (``Workspace/structsKeepARequiredScalar()``).
+            let removable = live.filter { !keepsTheStructPresent($0, in: live) }
+            guard !removable.isEmpty else { return nil }
+            return .removeMember(structName: name, key: pick(removable).key)
+        case 3:
+            guard !live.isEmpty, !unused.isEmpty else { return nil }
+            return .renameMember(structName: name, key: pick(live).key, to: pick(unused))
+        default:
+            let changeable = live.filter { $0.nullable ? Subtypes.memberTypes.contains($0.type) : !keepsTheStructPresent($0, in: live) }
+            guard !changeable.isEmpty else { return nil }
+            let member = pick(changeable)
+            return .setMemberNullable(structName: name, key: member.key, nullable: !member.nullable, defaultJSON: TypeChanges.defaultJSON(for: .scalar(member.type)))
         }
     }
 }

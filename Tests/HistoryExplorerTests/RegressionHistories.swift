@@ -12,6 +12,16 @@ struct RegressionHistories {
         #expect(outcome.stores >= releases.count * 2, "every version seeded and every release's fixture checked", sourceLocation: sourceLocation)
     }
 
+    /// Plays the releases after checking that every edit of them applies (none is skipped as no longer applying).
+    func playEveryEdit(_ releases: [History.Release], sourceLocation: SourceLocation = #_sourceLocation) {
+        var workspace = Workspace()
+        for release in releases {
+            workspace.apply(release)
+            #expect(workspace.applied[release.version]?.count == release.edits.count, "\(release.version): applied \(workspace.applied[release.version] ?? [])", sourceLocation: sourceLocation)
+        }
+        play(releases, sourceLocation: sourceLocation)
+    }
+
     static func property(_ key: Int, _ name: String, _ kind: PropertyKind, nullable: Bool = false, default value: String? = nil) -> PropertySpec {
         PropertySpec(key: key, name: name, kind: kind, nullable: nullable, defaultJSON: value)
     }
@@ -271,6 +281,60 @@ struct RegressionHistories {
             ]),
             .init(version: "1.1", configSpelling: "1.1", edits: [.removeCase(key: -4, fallback: .null), .renameCase(key: -3, to: "on_hold")]),
             .init(version: "1.2", configSpelling: "1.2", edits: [.addProperty(entity: 1, Self.property(3, "type", .subtype("status"), nullable: true))]),
+        ])
+    }
+
+    /// Struct member history in composites (a required point, an optional nested frame): members added
+    /// (optional, required with a default), renamed, made required with a default and optional (the nested
+    /// `origin` too), removed; every column follows, a default fills only present composites.
+    @Test func structMembersOfCompositesChange() {
+        playEveryEdit([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "node", identifier: .int, properties: [
+                    Self.property(2, "where", .composite("point")), Self.property(3, "frame", .composite("frame"), nullable: true),
+                ])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [
+                .addMember(structName: "point", key: 50, name: "y", type: "int", nullable: true, defaultJSON: nil),
+                .addMember(structName: "frame", key: 51, name: "weight", type: "double", nullable: false, defaultJSON: "2.5"),
+            ]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [
+                .renameMember(structName: "point", key: -12, to: "note"),
+                .setMemberNullable(structName: "point", key: 50, nullable: false, defaultJSON: "-7"),
+            ]),
+            .init(version: "1.3", configSpelling: "1.3", edits: [
+                .setMemberNullable(structName: "frame", key: -21, nullable: true, defaultJSON: nil),
+                .setMemberNullable(structName: "point", key: -12, nullable: false, defaultJSON: "\"it's\""),
+                .renameMember(structName: "point", key: -11, to: "default"),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [
+                .removeMember(structName: "frame", key: -22), .removeMember(structName: "point", key: 50),
+                .setMemberNullable(structName: "point", key: -11, nullable: true, defaultJSON: nil),
+            ]),
+        ])
+    }
+
+    /// Structs stored as JSON whose members change: the app's code converts each value (members renamed,
+    /// removed, filled with their default, point converted inside frame); a JSON point made composite at the
+    /// version its members change reads each member by the name the JSON was written with.
+    @Test func jsonStructMembersAreConvertedByTheApp() {
+        playEveryEdit([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "order", identifier: .string, properties: [
+                    Self.property(2, "value", .subtype("point")), Self.property(3, "size", .subtype("frame"), nullable: true),
+                ])),
+                .addEntity(EntitySpec(key: 4, name: "item", identifier: .local, properties: [Self.property(5, "where", .subtype("point"), nullable: true)])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [
+                .addMember(structName: "point", key: 50, name: "hint", type: "bool", nullable: false, defaultJSON: "true"),
+                .renameMember(structName: "frame", key: -22, to: "depth"),
+            ]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [
+                .makeComposite(entity: 4, property: 5),
+                .renameMember(structName: "point", key: -11, to: "kind"),
+                .setMemberNullable(structName: "point", key: -12, nullable: false, defaultJSON: "\"it's\""),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [.removeMember(structName: "point", key: 50), .removeMember(structName: "frame", key: -23)]),
         ])
     }
 }

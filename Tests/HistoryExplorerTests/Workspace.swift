@@ -98,11 +98,14 @@ struct Workspace: Sendable {
             /// An enum column at a version that removes a case without fallback: every stored case's value
             /// then (renamed and removed cases mapped, the others unchanged).
             case cases([String: String?])
+            /// A struct stored as JSON whose members change: the app converts each value (``StructDiff``).
+            case structMembers(root: String, diffs: [String: StructDiff])
 
             var description: String {
                 switch self {
                 case .type(let from, let to): "\(from) → \(to)"
                 case .cases(let mapping): "status cases " + mapping.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value ?? "NULL")" }.joined(separator: ", ")
+                case .structMembers(let root, let diffs): "\(root) members " + diffs.sorted { $0.key < $1.key }.map { "\($0.key) { \($0.value) }" }.joined(separator: "; ")
                 }
             }
         }
@@ -125,6 +128,16 @@ struct Workspace: Sendable {
     var nullFallbackAt: Set<String> = []
     /// Per release that changes the cases of `status`: the properties holding it before and after (entity, property keys).
     var caseHolders: [String: [(entity: Int, property: Int)]] = [:]
+    /// The struct subtypes' members, with their history (``StructMember``).
+    var structs: StructState = Subtypes.initialStructs
+    /// At the start of the release being edited: the structs and entities as the previous version had them.
+    var structsBefore: StructState = [:]
+    var entitiesBefore: [Entity] = []
+    /// Per release: the structs and entities as the release left them.
+    var structsAt: [String: StructState] = [:]
+    var entitiesAt: [String: [Entity]] = [:]
+    /// Entities whose JSON structs the app converts in this release: nothing else of them changes in it.
+    var structLocked: Set<Int> = []
 
     func entity(_ key: Int) -> Entity? { entities.first { $0.key == key } }
     func index(of key: Int) -> Int? { entities.firstIndex { $0.key == key } }
@@ -149,6 +162,9 @@ struct Workspace: Sendable {
         respelledBy = []
         typeHistoryByHand = false
         applied[version] = []
+        structsBefore = structs
+        entitiesBefore = entities
+        structLocked = []
     }
 
     /// Applies one edit of the current release, if it applies; its entities get a history item at once.
@@ -162,6 +178,7 @@ struct Workspace: Sendable {
 
     /// The version must exist: some entity lists it (a removal alone also makes it a version).
     mutating func finishRelease() {
+        finishMembers()
         if changesCases(at: version) {
             let holders = statusHolders()
             for holder in holders { addHistoryItem(holder.entity) }
@@ -228,7 +245,7 @@ struct Workspace: Sendable {
             && !statusCases.contains { $0.removedAt == version && $0.fallbackKey == item.key }
     }
 
-    private mutating func addHistoryItem(_ key: Int) {
+    mutating func addHistoryItem(_ key: Int) {
         guard let index = index(of: key), entities[index].removedAt == nil else { return }
         if !entities[index].history.contains(where: { $0.version == version }) {
             entities[index].history.append(HistoryItem(version: version, spelling: spelling(for: key)))
@@ -448,7 +465,7 @@ struct Workspace: Sendable {
             else { return false }
             let property = entities[index].properties[p]
             guard property.removedAt == nil, property.addedAt != version, property.changedAt != version,
-                case .subtype(let name) = property.kind, Subtypes.structElements[name] != nil
+                case .subtype(let name) = property.kind, structs[name] != nil
             else { return false }
             entities[index].properties[p].kind = .composite(name)
             entities[index].properties[p].changedAt = version
@@ -459,11 +476,15 @@ struct Workspace: Sendable {
                 let p = entities[index].propertyIndex(propertyKey)
             else { return false }
             let property = entities[index].properties[p]
-            guard property.removedAt == nil, case .composite(let name) = property.kind, Subtypes.structElements[name]?.contains(element) == true,
+            guard property.removedAt == nil, case .composite(let name) = property.kind, elementPaths(of: name).contains(element),
                 property.elementIndexes.contains(element) != indexed
             else { return false }
             if indexed { entities[index].properties[p].elementIndexes.append(element) } else { entities[index].properties[p].elementIndexes.removeAll { $0 == element } }
             return true
+
+        // The app converts JSON structs in this release: a case change would change its tables in the same step.
+        case .addCase where !structLocked.isEmpty, .renameCase where !structLocked.isEmpty, .removeCase where !structLocked.isEmpty:
+            return false
 
         case .addCase(let key, let name):
             guard !statusCases.contains(where: { $0.key == key }), !everyCaseName.contains(name) else { return false }
@@ -508,6 +529,9 @@ struct Workspace: Sendable {
         case .touch(let key):
             guard let entity = entity(key), entity.removedAt == nil else { return false }
             return true
+
+        case .addMember, .removeMember, .renameMember, .setMemberNullable:
+            return applyMemberEdit(edit)
         }
     }
 
@@ -571,6 +595,7 @@ struct Workspace: Sendable {
             files["entity_\(entity.key).json"] = "{\n" + object.map { "    \(json($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
         }
         for (name, contents) in Subtypes.files { files["Subtypes/\(name).json"] = contents }
+        for name in structs.keys { files["Subtypes/\(name).json"] = structFile(name) }
         files["Subtypes/status.json"] = statusFile()
         return files
     }
@@ -626,25 +651,25 @@ enum Subtypes {
     /// Names cases may take (added or renamed), keywords among them.
     static let caseNames = ["pending", "closed", "draft", "case", "on_hold", "public", "repeat", "paused"]
     static let options = ["read", "write", "share"]
-    /// The struct subtypes and their elements as a composite names them (nested structs flattened).
-    static let structElements: [String: [String]] = ["point": ["x", "label"], "frame": ["origin.x", "origin.label", "size", "tag"]]
+    /// The struct subtypes at first (members keyed -11…, their files written with their history by
+    /// ``Workspace/structFile(_:)``): `frame` nests `point` as `origin`.
+    static let initialStructs: Workspace.StructState = [
+        "point": [
+            Workspace.StructMember(key: -11, name: "x", type: "double", nullable: false),
+            Workspace.StructMember(key: -12, name: "label", type: "string", nullable: true),
+        ],
+        "frame": [
+            Workspace.StructMember(key: -21, name: "origin", type: "point", nullable: false),
+            Workspace.StructMember(key: -22, name: "size", type: "double", nullable: false),
+            Workspace.StructMember(key: -23, name: "tag", type: "permissions", nullable: true),
+        ],
+    ]
+    /// Names members may take (added or renamed), keywords among them.
+    static let memberNames = ["y", "note", "depth", "weight", "hint", "default", "kind", "scale"]
+    /// The scalar types of added members (those with a default in ``TypeChanges/defaultJSON(for:)``).
+    static let memberTypes = ["string", "int", "double", "bool"]
     static let files: [String: String] = [
         "permissions": "{ \"name\": \"permissions\", \"options\": [\(options.map(json).joined(separator: ", "))] }\n",
-        "point": """
-            { "name": "point", "properties": [
-                { "name": "x", "property_type": "double" },
-                { "name": "label", "property_type": "string", "nullable": true }
-            ] }
-
-            """,
-        "frame": """
-            { "name": "frame", "properties": [
-                { "name": "origin", "property_type": "point" },
-                { "name": "size", "property_type": "double" },
-                { "name": "tag", "property_type": "permissions", "nullable": true }
-            ] }
-
-            """,
     ]
 }
 

@@ -296,6 +296,27 @@ import Testing
         #expect(step.flatMap(\.operations).isEmpty, "the JSON stays as it is: \(step)")
     }
 
+    /// Found by the history explorer (seed 10): a JSON struct's change names the Swift types, which are named
+    /// after the newest version; a member change at a later release renamed the frozen 2.0's `Scheme` to
+    /// `Scheme_2_0`, and the next generate said "released version 2.0 was changed".
+    @Test func aLaterMemberChangeKeepsTheReleasedJSONStructChange() throws {
+        let (project, _) = try released(properties: #"{ "name": "raw", "property_type": "scheme", "nullable": true }"#)
+        defer { project.remove() }
+        try project.write(".lucid.yaml", CompositeTests.config(current: "3.0"))
+        try project.write(".entities/Subtypes/scheme.json", Self.version2.replacingOccurrences(
+            of: " ] }", with: #", { "name": "hint", "property_type": "bool", "default_value": false, "added_at_version": "3.0" } ] }"#))
+        try project.write(".entities/plane.json", Self.plane(#"{ "name": "raw", "property_type": "scheme", "nullable": true }"#, history: ["1.0", "2.0", "3.0"]))
+        let result = try project.generate()
+        let changes = result.model.schemas.map { $0.table(named: "plane")?.column(named: "raw")?.jsonStructChange ?? "-" }
+        #expect(changes == [
+            "-", "Scheme_1_0 → Scheme_2_0: scheme.second is renamed to secondary, scheme.secondary becomes required", "Scheme_2_0 → Scheme: scheme.hint is added as required",
+        ])
+        #expect(result.model.customSteps.map { $0.tables.flatMap(\.reasons) } == [
+            ["plane.raw: the members of its struct change (Scheme_1_0 → Scheme_2_0: scheme.second is renamed to secondary, scheme.secondary becomes required), and its stored JSON is converted by the app's code"],
+            ["plane.raw: the members of its struct change (Scheme_2_0 → Scheme: scheme.hint is added as required), and its stored JSON is converted by the app's code"],
+        ])
+    }
+
     @Test func locatedErrors() throws {
         let cases: [(String, [String], String)] = [
             (Self.scheme(#"{ "name": "primary", "property_type": "string" }, { "name": "b", "property_type": "int", "nullable": true, "added_at_version": "9.0" }"#), ["1.0", "2.0"],

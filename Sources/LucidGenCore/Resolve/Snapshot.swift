@@ -79,6 +79,12 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
                 guard let derivedColumn = derivedTable.columns.first(where: { $0.name == column.name }) else { continue }
                 if column.valueType == nil { result.tables[tableIndex].columns[columnIndex].valueType = derivedColumn.valueType }
                 result.tables[tableIndex].columns[columnIndex].lossyConversionFrom = derivedColumn.lossyConversionFrom
+                // A JSON struct's change names the Swift types, which are named after the newest version: a
+                // later member change renames the released version's type (`Frame` becomes `Frame_3_0`).
+                // Whether the members changed is frozen; how the types are called now is not.
+                if column.jsonStructChange != nil, let now = derivedColumn.jsonStructChange {
+                    result.tables[tableIndex].columns[columnIndex].jsonStructChange = now
+                }
             }
         }
         return result
