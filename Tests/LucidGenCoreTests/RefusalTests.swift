@@ -20,6 +20,8 @@ import Testing
         (.registryMismatch(version: SchemaVersion("1.0"), generated: "a", runtime: "b"), "lucidgen generate"),
         (.missingStage("2.0 → 2.1 (move)"), "StoreOptions.stages"),
         (.stepFailed(step: "s", version: SchemaVersion("1.0"), message: "boom"), "resumes"),
+        (.unknownEnumValue(step: "s", version: SchemaVersion("1.0"), UnknownEnumValueError(
+            table: "plane", row: .rowid(2), column: "kind", value: "zeppelin".databaseValue, enumType: "Kind", cases: ["airplane"])), "plane.kind"),
         (.schemaMismatch(version: SchemaVersion("1.0"), differences: ["x"]), "lucidgen plan"),
         (.foreignKeyViolation(step: "s", violations: []), "rows named above"),
         (.dataWouldBeLost(step: "s", message: "m"), "stage"),

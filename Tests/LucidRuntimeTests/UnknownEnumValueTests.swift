@@ -78,12 +78,14 @@ import Testing
             try LucidMigrator(versions: versions, options: options).migrate(queue)
             Issue.record("the migration should fail")
         } catch {
-            guard case .stepFailed(_, let version, let message) = error else {
+            // A typed error the app can catch: the step's StoreError carries the UnknownEnumValueError.
+            guard case .unknownEnumValue(_, let version, let unknown) = error else {
                 Issue.record("unexpected \(error)")
                 return
             }
             #expect(version == SchemaVersion("1.0"))
-            #expect(message.contains("table plane, row 2, column kind: \"zeppelin\" is not a case of Kind (airplane, glider)"), "\(message)")
+            #expect(unknown.table == "plane" && unknown.row == .rowid(2) && unknown.column == "kind" && unknown.value == "zeppelin".databaseValue)
+            #expect(error.description.contains("table plane, row 2, column kind: \"zeppelin\" is not a case of Kind (airplane, glider)"), "\(error)")
         }
         #expect(try queue.read { db in try String.fetchAll(db, sql: "SELECT kind FROM plane ORDER BY rowid") } == ["glider", "zeppelin"])
     }

@@ -44,6 +44,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case missingStage(String)
     /// A step failed and was rolled back; the store stays at `version`.
     case stepFailed(step: String, version: SchemaVersion, message: String)
+    /// A step's typed transform read a stored value that is no case of its enum (``UnknownEnumValueError``
+    /// names table, row and column); the step was rolled back and the store stays at `version`.
+    case unknownEnumValue(step: String, version: SchemaVersion, UnknownEnumValueError)
     /// After a step, the store's tables differ from the version's schema; the step was rolled back.
     case schemaMismatch(version: SchemaVersion, differences: [String])
     /// A step left rows whose foreign keys point nowhere (the first ones found, located); the step was
@@ -87,6 +90,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "the generated schema registry says version \(version) has checksum \(generated.prefix(12))…, but this runtime computes \(runtime.prefix(12))…"
         case .missingStage(let label): "the migration needs the app's stage '\(label)', which was not provided"
         case .stepFailed(let step, let version, let message): "migration step \(step) failed and was rolled back (the store stays at \(version)): \(message)"
+        case .unknownEnumValue(let step, let version, let error): "migration step \(step) failed and was rolled back (the store stays at \(version)): \(error)"
         case .schemaMismatch(let version, let differences):
             "after migrating, the store's schema differs from version \(version) (rolled back):\n" + differences.map { "  - \($0)" }.joined(separator: "\n")
         case .foreignKeyViolation(let step, let violations):
@@ -132,6 +136,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Open the store from the app, with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>); `lucidgen migrate` cannot run the app's code (its `--to` stops before the stage)"
         case .stepFailed:
             "Fix the cause above (the app's stage or data) and open the store again; it resumes from that step"
+        case .unknownEnumValue(_, _, let error):
+            "Fix or remove that value of \(error.table).\(error.column) (a newer app or a foreign write stored it), or describe the case in the enum's history with a fallback, and open the store again; it resumes from that step"
         case .schemaMismatch:
             "Report it with the store's `lucidgen plan` output: the step's SQL and the version's schema disagree; the store is unchanged at its previous version"
         case .foreignKeyViolation:

@@ -636,6 +636,7 @@ struct StoreMigrator {
     static func storeError(_ error: any Error, path: String, step: String, version: SchemaVersion?, since: Date? = nil) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? PlanningError { return .planning(error) }
+        if let error = error as? UnknownEnumValueError { return .unknownEnumValue(step: step, version: version ?? SchemaVersion("0.0"), error) }
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_NOTADB: return .notADatabase(path: path)
