@@ -19,12 +19,16 @@ public struct StepInference: Sendable {
     /// (int → double with the loss accepted → string is not int → string). A failure names every step
     /// that needs the app's code.
     public func conversions(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal>? {
-        guard let path = lineage.columnPath(ofColumn: column, table: table, at: later, in: earlier) else { return nil }
+        lineage.columnPath(ofColumn: column, table: table, at: later, in: earlier).map { conversions(along: $0, label: "\(table).\(column)", at: later, in: earlier) }
+    }
+
+    /// ``conversions(ofColumn:table:at:in:)`` along a column's path (``Lineage/columnPath(ofColumn:table:at:in:)``).
+    func conversions(along path: [SchemaColumn], label: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal> {
         var conversions: [ValueConversion] = []
         var refusals: [String] = []
         for offset in path.indices.dropFirst() {
             let version = versions[earlier + offset]
-            switch ValueConversion.between(path[offset - 1], path[offset], label: "\(table).\(column)") {
+            switch ValueConversion.between(path[offset - 1], path[offset], label: label) {
             case .success(let conversion): conversions.append(conversion)
             case .failure(let refusal): refusals.append(later - earlier > 1 ? "\(refusal) (at \(version.version))" : refusal.description)
             }
@@ -37,9 +41,12 @@ public struct StepInference: Sendable {
     /// versions composes them (`a` renamed to `b`, then `b` removed with fallback `c`: `a` → `c`). Values
     /// no change touches are left out; `needsApp` lists the values a removal without a fallback reaches.
     public func caseMapping(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
-        guard let path = lineage.columnPath(ofColumn: column, table: table, at: later, in: earlier),
-            path.dropFirst().contains(where: { $0.caseChanges != nil })
-        else { return ([], []) }
+        lineage.columnPath(ofColumn: column, table: table, at: later, in: earlier).map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
+    }
+
+    /// ``caseMapping(ofColumn:table:at:in:)`` along a column's path.
+    func caseMapping(along path: [SchemaColumn]) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
+        guard path.dropFirst().contains(where: { $0.caseChanges != nil }) else { return ([], []) }
         // Each value a store at `earlier` may hold that some change reaches, in first-seen order: its value now
         // (nil: NULL), or needing the app's code.
         var order: [String] = []
@@ -229,14 +236,14 @@ public struct StepInference: Sendable {
                     result.renamedColumns[oldColumn.name] = column.name
                 }
                 var expression = "src.\(quoteIdentifier(oldColumn.name))"
+                // The column at every version of the step, walked once for what each version does to its values.
+                let path = lineage.columnPath(ofColumn: column.name, table: name, at: to, in: from)
                 // A struct stored as JSON whose members changed on the way: its JSON is the app's to convert.
-                if let path = lineage.columnPath(ofColumn: column.name, table: name, at: to, in: from) {
-                    for (offset, step) in path.enumerated().dropFirst() where step.jsonStructChange != nil {
-                        result.reasons.append(
-                            "\(label): the members of its struct change (\(step.jsonStructChange!)\(to - from > 1 ? " at \(versions[from + offset].version)" : "")), and its stored JSON is converted by the app's code")
-                    }
+                for (offset, step) in (path ?? []).enumerated().dropFirst() where step.jsonStructChange != nil {
+                    result.reasons.append(
+                        "\(label): the members of its struct change (\(step.jsonStructChange!)\(to - from > 1 ? " at \(versions[from + offset].version)" : "")), and its stored JSON is converted by the app's code")
                 }
-                switch conversions(ofColumn: column.name, table: name, at: to, in: from) {
+                switch path.map({ conversions(along: $0, label: label, at: to, in: from) }) {
                 case .success(let steps)?:
                     let converted = Self.expression(expression, through: steps)
                     if converted != expression {
@@ -253,7 +260,7 @@ public struct StepInference: Sendable {
                         result.reasons.append("\(label): \(oldColumn.type.rawValue) cannot convert to \(column.type.rawValue) without loss")
                     }
                 }
-                let cases = caseMapping(ofColumn: column.name, table: name, at: to, in: from)
+                let cases = path.map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
                 if !cases.needsApp.isEmpty {
                     let enumName = column.valueType.map { " (\($0))" } ?? ""
                     result.reasons.append(
