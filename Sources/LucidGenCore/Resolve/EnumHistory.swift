@@ -134,14 +134,11 @@ enum EnumHistoryResolver {
         }
     }
 
-    /// Gives each record's enum properties the enum's type at the record's version, and checks what needs
-    /// the shapes: every entity holding the enum has a version_history item at each version its cases
-    /// change (its record types see the change), defaults are cases at each version, a NULL fallback
-    /// only where every column of the enum is nullable, and no case history for enums inside arrays or structs.
-    static func apply(
-        _ types: EnumVersionTypes, subtypes: [SubtypeDescription], to entities: inout [ResolvedEntity], descriptions: [EntityDescription],
-        _ diagnostics: inout DiagnosticCollector
-    ) {
+    /// Checks what needs the shapes (which hold each version's enum type, ``ShapeBuilder``): every entity
+    /// holding the enum has a version_history item at each version its cases change (its record types see
+    /// the change), defaults are cases at each version, a NULL fallback only where every column of the enum
+    /// is nullable, and no case history for enums inside arrays or structs.
+    static func checkHolders(subtypes: [SubtypeDescription], entities: [ResolvedEntity], descriptions: [EntityDescription], _ diagnostics: inout DiagnosticCollector) {
         let historied = subtypes.filter(\.hasCaseHistory)
         guard !historied.isEmpty else { return }
         let byName = Dictionary(historied.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -153,11 +150,10 @@ enum EnumHistoryResolver {
                     at: member.location)
             }
         }
-        for entityIndex in entities.indices {
-            let entity = entities[entityIndex]
+        for entity in entities {
             let description = descriptions.first { $0.name == entity.name }
-            for (shapeIndex, shape) in entity.shapes.enumerated() {
-                for (propertyIndex, property) in shape.properties.enumerated() {
+            for shape in entity.shapes {
+                for property in shape.properties {
                     let described = description?.properties.first { $0.name == property.currentName }
                     let location = described?.location ?? description?.location
                     if property.typeDescription.hasPrefix("["), byName[String(property.typeDescription.dropFirst().dropLast())] != nil {
@@ -166,10 +162,7 @@ enum EnumHistoryResolver {
                             at: location, path: described?.path)
                         continue
                     }
-                    guard case .value = property.kind, let subtype = byName[property.typeDescription],
-                        let typeName = types.typeName(of: subtype.name, at: shape.version)
-                    else { continue }
-                    entities[entityIndex].shapes[shapeIndex].properties[propertyIndex].swiftType = typeName
+                    guard case .value = property.kind, let subtype = byName[property.typeDescription] else { continue }
                     let cases = subtype.cases(at: shape.version) ?? []
                     if let defaultSQL = property.defaultSQL, defaultSQL != "NULL", !cases.map(quoteLiteral).contains(defaultSQL) {
                         diagnostics.error(
@@ -198,34 +191,6 @@ enum EnumHistoryResolver {
                 }
             }
         }
-    }
-
-    /// Annotates each enum column of `schema` (at `version`, following `previous`) with the case changes
-    /// of its enum at this version, when the property held the same enum at the previous version.
-    static func annotate(
-        _ schema: inout Schema, snapshot: inout SchemaSnapshot, version: SchemaVersion, previous: SchemaVersion?, entities: [ResolvedEntity],
-        subtypes: [SubtypeDescription]
-    ) {
-        guard let previous else { return }
-        let changed = subtypes.compactMap { subtype -> (String, [EnumCaseChange])? in
-            guard subtype.hasCaseHistory else { return nil }
-            let changes = subtype.caseChanges(at: version)
-            return changes.isEmpty ? nil : (subtype.name, changes)
-        }
-        guard !changed.isEmpty else { return }
-        let changesByEnum = Dictionary(changed, uniquingKeysWith: { first, _ in first })
-        for entity in entities {
-            guard let shape = entity.shape(at: version), shape.version == version, let old = entity.shape(at: previous) else { continue }
-            for property in shape.properties {
-                guard case .value = property.kind, let changes = changesByEnum[property.typeDescription],
-                    old.properties.contains(where: { $0.currentName == property.currentName && $0.typeDescription == property.typeDescription }),
-                    let tableIndex = schema.tables.firstIndex(where: { $0.name == shape.tableName }),
-                    let columnIndex = schema.tables[tableIndex].columns.firstIndex(where: { $0.name == property.column })
-                else { continue }
-                schema.tables[tableIndex].columns[columnIndex].caseChanges = changes
-            }
-        }
-        snapshot.tables = schema.tables
     }
 }
 

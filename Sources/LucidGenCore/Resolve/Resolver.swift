@@ -55,9 +55,12 @@ public enum Resolver {
         let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0)) })
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change.
         var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: frozen.filter { $0.key < currentVersion }.mapValues(\.snapshot))
+        // Subtypes with a history: checked, then each version's Swift type named before any shape is built.
         StructHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
+        EnumHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
         try diagnostics.throwIfErrors()
         context.structTypes = StructVersionTypes(subtypes: subtypes, versions: versions)
+        context.enumTypes = EnumVersionTypes(subtypes: input.subtypes, versions: versions)
         var entities: [ResolvedEntity] = []
         for entity in described {
             let timeline = timelines[entity.name]!
@@ -81,10 +84,7 @@ public enum Resolver {
                 name: entity.name, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
                 checkExclusions: checkExclusions(of: entity)))
         }
-        EnumHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
-        try diagnostics.throwIfErrors()
-        let enumTypes = EnumVersionTypes(subtypes: input.subtypes, versions: versions)
-        EnumHistoryResolver.apply(enumTypes, subtypes: input.subtypes, to: &entities, descriptions: described, &diagnostics)
+        EnumHistoryResolver.checkHolders(subtypes: input.subtypes, entities: entities, descriptions: described, &diagnostics)
         checkSwiftNames(entities, subtypes: input.subtypes, config: config, descriptions: described, &diagnostics)
         try diagnostics.throwIfErrors()
 
@@ -94,7 +94,6 @@ public enum Resolver {
         var previous: SchemaVersion?
         for version in versions {
             var (schema, snapshot) = context.schema(at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
-            EnumHistoryResolver.annotate(&schema, snapshot: &snapshot, version: version, previous: previous, entities: entities, subtypes: input.subtypes)
             snapshot.subtypes = (SchemaSnapshot.SubtypeSnapshot.enums(input.subtypes, at: version) + SchemaSnapshot.SubtypeSnapshot.structs(input.subtypes, at: version))
                 .sorted { $0.name < $1.name }
             previous = version
@@ -185,7 +184,7 @@ public enum Resolver {
         var model = ResolvedModel(
             config: config, versions: versions, currentVersion: currentVersion, entities: entities, subtypes: input.subtypes,
             schemas: schemas, snapshots: snapshots, customSteps: customSteps, diagnostics: diagnostics.diagnostics)
-        model.enumTypes = enumTypes
+        model.enumTypes = context.enumTypes
         model.structTypes = context.structTypes
         return model
     }

@@ -8,6 +8,8 @@ struct ShapeBuilder {
     let frozen: [SchemaVersion: SchemaSnapshot]
     /// The Swift type of each struct at each version (structs whose members have a history).
     var structTypes = StructVersionTypes(subtypes: [:], versions: [])
+    /// The Swift type of each enum at each version (enums whose cases have a history).
+    var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
     /// Each table's DDL as last built, for checksumming the next version (most tables repeat).
     var ddlCache: [String: (table: SchemaTable, statements: [String])] = [:]
 
@@ -543,7 +545,7 @@ struct ShapeBuilder {
                     continue
                 }
                 switch nested.kind {
-                case .enumeration: leaf(.text, Naming.typeName(nestedName), nestedName)
+                case .enumeration: leaf(.text, enumTypes.typeName(of: nestedName, at: version) ?? Naming.typeName(nestedName), nestedName)
                 case .optionSet: leaf(.integer, Naming.typeName(nestedName), nestedName)
                 case .structure:
                     if member.defaultValue != nil {
@@ -632,7 +634,7 @@ struct ShapeBuilder {
                 return nil
             }
             switch subtype.kind {
-            case .enumeration: return (.text, Naming.typeName(name))
+            case .enumeration: return (.text, enumTypes.typeName(of: name, at: version) ?? Naming.typeName(name))
             case .optionSet: return (.integer, Naming.typeName(name))
             case .structure: return (.text, structTypes.typeName(of: name, at: version))
             }
@@ -771,6 +773,13 @@ struct ShapeBuilder {
                     var column = SchemaColumn(
                         name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
                         valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
+                    // An enum whose cases change at this version: what its stored values become.
+                    if historyVersion == version, let subtype = subtypes[property.typeDescription], subtype.hasCaseHistory,
+                        previousShape?.properties.contains(where: { $0.currentName == property.currentName && $0.typeDescription == property.typeDescription }) == true
+                    {
+                        let changes = subtype.caseChanges(at: version)
+                        if !changes.isEmpty { column.caseChanges = changes }
+                    }
                     if property.storedAsJSON, let previous, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
                         old.storedAsJSON, old.typeDescription == property.typeDescription, old.swiftType != property.swiftType,
                         let structName = Self.structName(in: description(of: property, in: timeline)?.asOf(version).type)
