@@ -241,15 +241,9 @@ public struct Linter {
         let oldLeaves = Dictionary(old.leaves(optional: before.nullable).map { ($0.identityPath, $0) }, uniquingKeysWith: { a, _ in a })
         let newLeaves = new.leaves(optional: after.nullable)
         let newPaths = Set(newLeaves.map(\.identityPath))
+        let subtypes = Dictionary(model.subtypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         func member(_ identityPath: [String]) -> SubtypeProperty? {
-            var type = new.subtype
-            var found: SubtypeProperty?
-            for identity in identityPath {
-                guard case .structure(let members)? = model.subtypes.first(where: { $0.name == type })?.kind, let member = members.first(where: { $0.identity == identity }) else { return nil }
-                found = member
-                if case .subtype(let nested) = member.type { type = nested }
-            }
-            return found
+            SubtypeDescription.members(along: identityPath, from: new.subtype, in: subtypes, at: nil)?.last
         }
         func element(_ leaf: CompositeShape.Leaf) -> String { "\(name).\(after.name).\(leaf.memberPath.joined(separator: "."))" }
         for leaf in old.leaves(optional: before.nullable) where !newPaths.contains(leaf.identityPath) {

@@ -126,7 +126,7 @@ struct ShapeBuilder {
             var used: Set<String> = []
             for (element, source) in property.elementsFrom {
                 let parts = element.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                if let problem = compositeElementProblem(property, path: parts) {
+                if case .failure(let problem) = compositeElement(property, path: parts) {
                     diagnostics.error("elements_from of '\(property.name)' names '\(element)': \(problem)", at: location, path: path + "." + element)
                     continue
                 }
@@ -174,10 +174,11 @@ struct ShapeBuilder {
                 if let dot = name.firstIndex(of: "."), let property = entity.properties.first(where: { $0.name == name[..<dot] }) {
                     // An element of a composite: `color_scheme.primary`, `color_scheme.accent.red`.
                     let path = name[name.index(after: dot)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                    if let problem = compositeElementProblem(property, path: path) {
+                    let element = compositeElement(property, path: path)
+                    if case .failure(let problem) = element {
                         diagnostics.error("index of '\(entity.name)' names '\(name)': \(problem)", at: spec.location, path: spec.path)
                         valid = false
-                    } else if spec.unique, let type = compositeElementType(property, path: path), !SeedPlan.leafCanBeDistinct(type) {
+                    } else if spec.unique, case .success(let type) = element, !SeedPlan.leafCanBeDistinct(type) {
                         // The seeders keep a unique index unique by giving its element a distinct value per row.
                         diagnostics.error(
                             "unique index of '\(entity.name)' names '\(name)', a composite element of type \(type), which cannot differ on every row (the generated tests and fixtures seed distinct values per row); make the index plain, or name an element of type string, int, double, float, date, url, data or color",
@@ -234,39 +235,32 @@ struct ShapeBuilder {
         timeline.indexes = accepted
     }
 
-    /// Why `path` is not a column of composite `property` (nil: it is one).
-    func compositeElementProblem(_ property: PropertyDescription, path: [String]) -> String? {
+    /// The element `path` of composite `property` (its current members): the scalar or subtype name of
+    /// its values, or why it is not one of the composite's columns.
+    func compositeElement(_ property: PropertyDescription, path: [String]) -> Result<String, ElementProblem> {
         guard case .composite(var type) = property.type else {
-            return "'\(property.name)' is not a composite (\"composite\": true), so it has no elements"
+            return .failure(ElementProblem("'\(property.name)' is not a composite (\"composite\": true), so it has no elements"))
         }
         for (depth, member) in path.enumerated() {
             guard case .structure(let members)? = subtypes[type]?.kind, let found = members.first(where: { $0.name == member }) else {
-                return "'\(type)' has no member '\(member)'"
+                return .failure(ElementProblem("'\(type)' has no member '\(member)'"))
             }
+            let last = depth == path.count - 1
             switch found.type {
             case .subtype(let nested) where { if case .structure? = subtypes[nested]?.kind { true } else { false } }():
-                if depth == path.count - 1 { return "'\(member)' is a nested composite: name one of its elements" }
+                if last { return .failure(ElementProblem("'\(member)' is a nested composite: name one of its elements")) }
                 type = nested
-            default:
-                if depth != path.count - 1 { return "'\(member)' of '\(type)' is not a struct" }
+            case .scalar(let scalar) where last: return .success(scalar.rawValue)
+            case .subtype(let name) where last: return .success(name)
+            default: return .failure(ElementProblem(last ? "'\(member)' of '\(type)' cannot be an element" : "'\(member)' of '\(type)' is not a struct"))
             }
         }
-        return nil
+        return .failure(ElementProblem("an element path names at least one member"))
     }
 
-    /// The scalar or subtype name of composite element `path` of `property` (its current members).
-    func compositeElementType(_ property: PropertyDescription, path: [String]) -> String? {
-        guard case .composite(var type) = property.type else { return nil }
-        for member in path {
-            guard case .structure(let members)? = subtypes[type]?.kind, let found = members.first(where: { $0.name == member }) else { return nil }
-            switch found.type {
-            case .scalar(let scalar): return scalar.rawValue
-            case .subtype(let nested):
-                if case .structure? = subtypes[nested]?.kind { type = nested } else { return nested }
-            default: return nil
-            }
-        }
-        return nil
+    struct ElementProblem: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     static func firstMember(of type: String, _ subtypes: [String: SubtypeDescription]) -> String? {
@@ -782,7 +776,7 @@ struct ShapeBuilder {
                     }
                     if property.storedAsJSON, let previous, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
                         old.storedAsJSON, old.typeDescription == property.typeDescription, old.swiftType != property.swiftType,
-                        let structName = Self.structName(in: description(of: property, in: timeline)?.asOf(version).type)
+                        let structName = description(of: property, in: timeline)?.asOf(version).type.structName(in: subtypes)
                     {
                         // A struct stored as JSON whose members changed in a way its JSON cannot follow: the app's to convert.
                         let problems = StructVersionTypes.jsonIncompatibilities(structName, from: previous, to: version, subtypes)
@@ -898,7 +892,7 @@ struct ShapeBuilder {
             if let old = previousColumns[leaf.identityPath], old != leaf.column { column.renamedFrom = old }
             // The JSON was written with the members as they were at the previous version; a member new at
             // this version has no value there (its column takes its default).
-            if let jsonSource, let before = previousSchemaVersion, let names = memberNames(composite.subtype, identities: leaf.identityPath, at: before) {
+            if let jsonSource, let before = previousSchemaVersion, let names = SubtypeDescription.members(along: leaf.identityPath, from: composite.subtype, in: subtypes, at: before)?.map(\.name) {
                 column.extractedFrom = jsonSource
                 column.jsonPath = "$." + names.joined(separator: ".")
             }
@@ -906,30 +900,8 @@ struct ShapeBuilder {
         }
     }
 
-    /// The struct a property type stores as JSON (itself or as an array's element).
-    static func structName(in type: PropertyType?) -> String? {
-        switch type {
-        case .subtype(let name)?: name
-        case .array(let element)?: structName(in: element)
-        default: nil
-        }
-    }
-
     func description(of property: PropertyShape, in timeline: EntityTimeline) -> PropertyDescription? {
         timeline.entity.properties.first { $0.name == property.currentName }
-    }
-
-    /// The names at `version` of the members along `identities` (current names) of struct `name`, nested
-    /// structs followed; nil when one of them does not exist then.
-    func memberNames(_ name: String, identities: [String], at version: SchemaVersion) -> [String]? {
-        var type = name
-        var result: [String] = []
-        for identity in identities {
-            guard let member = subtypes[type]?.members(at: version)?.first(where: { $0.identity == identity }) else { return nil }
-            result.append(member.name)
-            if case .subtype(let nested) = member.type { type = nested }
-        }
-        return result
     }
 
     private func previousShapeless(_ table: SchemaTable, _ newTables: Set<String>) -> Bool {

@@ -16,10 +16,38 @@ extension SubtypeDescription {
         return members.compactMap { member in member.exists(at: version) ? member.asOf(version) : nil }
     }
 
+    /// The members along `identities` (current names) from struct `name` down through nested structs: as
+    /// they were at `version`, or (nil) as described, removed ones included; nil when one is missing.
+    static func members(along identities: [String], from name: String, in subtypes: [String: SubtypeDescription], at version: SchemaVersion?) -> [SubtypeProperty]? {
+        var type = name
+        var result: [SubtypeProperty] = []
+        for identity in identities {
+            let members: [SubtypeProperty]?
+            if let version { members = subtypes[type]?.members(at: version) } else if case .structure(let all)? = subtypes[type]?.kind { members = all } else { members = nil }
+            guard let member = members?.first(where: { $0.identity == identity }) else { return nil }
+            result.append(member)
+            if case .subtype(let nested) = member.type { type = nested }
+        }
+        return result
+    }
+
     /// The versions at which a member is added, removed, renamed or changes nullability or default, oldest first.
     var memberChangeVersions: [SchemaVersion] {
         guard case .structure(let members) = kind else { return [] }
         return Set(members.flatMap { [$0.addedAtVersion, $0.removedAtVersion, $0.renamedAtVersion].compactMap { $0 } + $0.typeHistory.map(\.untilVersion) }).sorted()
+    }
+}
+
+extension PropertyType {
+    /// The struct subtype this type holds: itself (stored as JSON or as a composite), or an array's element.
+    func structName(in subtypes: [String: SubtypeDescription]) -> String? {
+        switch self {
+        case .subtype(let name), .composite(let name):
+            if case .structure? = subtypes[name]?.kind { return name }
+            return nil
+        case .array(let element): return element.structName(in: subtypes)
+        case .scalar, .relationship: return nil
+        }
     }
 }
 
@@ -108,15 +136,7 @@ struct StructVersionTypes: Sendable {
             }
             if was.name != member.name { result.append("\(name).\(was.name) is renamed to \(member.name)") }
             if was.nullable && !member.nullable { result.append("\(name).\(member.name) becomes required") }
-            func nested(_ type: PropertyType) -> String? {
-                switch type {
-                case .subtype(let inner), .composite(let inner): if case .structure? = subtypes[inner]?.kind { return inner }
-                case .array(let element): return nested(element)
-                default: break
-                }
-                return nil
-            }
-            if let inner = nested(member.type) { result += jsonIncompatibilities(inner, from: old, to: new, subtypes, path: label) }
+            if let inner = member.type.structName(in: subtypes) { result += jsonIncompatibilities(inner, from: old, to: new, subtypes, path: label) }
         }
         return result
     }
@@ -174,15 +194,8 @@ enum StructHistoryResolver {
 
     /// The structs a property type holds, nested ones included.
     static func structs(in type: PropertyType, _ subtypes: [String: SubtypeDescription], into result: inout Set<String>) {
-        switch type {
-        case .subtype(let name), .composite(let name):
-            guard case .structure? = subtypes[name]?.kind, result.insert(name).inserted else { return }
-            if case .structure(let members)? = subtypes[name]?.kind {
-                for member in members { structs(in: member.type, subtypes, into: &result) }
-            }
-        case .array(let element): structs(in: element, subtypes, into: &result)
-        case .scalar, .relationship: break
-        }
+        guard let name = type.structName(in: subtypes), result.insert(name).inserted, case .structure(let members)? = subtypes[name]?.kind else { return }
+        for member in members { structs(in: member.type, subtypes, into: &result) }
     }
 
     /// Every entity holding a struct at a version where the struct's members change must have a
@@ -191,6 +204,7 @@ enum StructHistoryResolver {
         _ timelines: [String: EntityTimeline], types: StructVersionTypes, subtypes: [String: SubtypeDescription], versions: [SchemaVersion],
         _ diagnostics: inout DiagnosticCollector
     ) {
+        guard subtypes.values.contains(where: \.hasMemberHistory) else { return }
         for (_, timeline) in timelines.sorted(by: { $0.key < $1.key }) {
             for version in versions where timeline.exists(at: version) {
                 guard let history = timeline.historyVersion(at: version), history != version else { continue }
