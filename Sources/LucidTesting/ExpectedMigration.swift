@@ -199,6 +199,24 @@ struct ExpectedMigration {
                     }
                 }
                 result.volatile[table.name] = volatile
+                // Elements of optional composites that take their default where the composite is present: added
+                // at this step (with a default), or becoming required in it. Present: a sibling the store holds is not NULL.
+                var compositeFills: [(column: String, siblings: [String], added: Bool, value: DatabaseValue?)] = []
+                for column in table.columns {
+                    guard let group = column.compositeGroup, let origin = origins.first(where: { $0.0 == column.name })?.1 as Lineage.Origin?? else { continue }
+                    let siblings = group.filter { name in name != column.name && origins.contains { $0.0 == name && $0.1 != nil } }
+                    let value = column.defaultSQL.flatMap(SQLiteValues.literal)
+                    switch origin {
+                    case nil:
+                        if column.defaultSQL != nil { compositeFills.append((column.name, siblings, true, value)) }
+                    case .column(let oldTable, let oldName)?:
+                        let was = source.table(named: oldTable)?.column(named: oldName)
+                        if column.requiredWhenPresent == true, was?.requiredWhenPresent != true, was?.notNull == false, value != nil {
+                            compositeFills.append((column.name, siblings, false, value))
+                        }
+                    default: break
+                    }
+                }
                 result.tables[table.name] = (rows.tables[sourceName] ?? []).map { row in
                     var values: [String: DatabaseValue] = [:]
                     for (column, origin) in origins {
@@ -228,22 +246,12 @@ struct ExpectedMigration {
                         }
                     }
                     // Elements of optional composites: a default fills only the rows where the composite is present.
-                    for column in table.columns {
-                        guard let group = column.compositeGroup, let origin = origins.first(where: { $0.0 == column.name })?.1 as Lineage.Origin?? else { continue }
-                        let siblings = group.filter { name in name != column.name && origins.contains { $0.0 == name && $0.1 != nil } }
-                        let present = siblings.contains { values[$0].map { !$0.isNull } ?? false }
-                        let fill = column.defaultSQL.flatMap(SQLiteValues.literal)
-                        switch origin {
-                        case nil:
-                            if column.defaultSQL != nil { values[column.name] = present ? fill ?? .null : .null }
-                        case .column(let oldTable, let oldName)?:
-                            let was = source.table(named: oldTable)?.column(named: oldName)
-                            if column.requiredWhenPresent == true, was?.requiredWhenPresent != true, was?.notNull == false, present,
-                                values[column.name]?.isNull ?? true, let fill
-                            {
-                                values[column.name] = fill
-                            }
-                        default: break
+                    for fill in compositeFills {
+                        let present = fill.siblings.contains { values[$0].map { !$0.isNull } ?? false }
+                        if fill.added {
+                            values[fill.column] = present ? fill.value ?? .null : .null
+                        } else if present, values[fill.column]?.isNull ?? true, let value = fill.value {
+                            values[fill.column] = value
                         }
                     }
                     return values

@@ -68,12 +68,7 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
     /// composite's elements by name, e.g. `Columns.{{firstComposite}}.<element>`.
     public enum Columns {
 {{#properties}}
-{{#composite}}
-        public static let {{swiftName}} = {{columnsType}}(prefix: {{columnLiteral}})
-{{/composite}}
-{{^composite}}
-        public static let {{swiftName}} = Column({{columnLiteral}})
-{{/composite}}
+        public static let {{swiftName}} = {{columnReference}}
 {{/properties}}
     }
 
@@ -95,26 +90,16 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
 
     private init(columnsOf row: Row) throws {
 {{#properties}}
-{{#composite}}
         self.{{swiftName}} = {{rowDecode}}
-{{/composite}}
-{{^composite}}
-        self.{{swiftName}} = {{rowDecode}}
-{{/composite}}
 {{/properties}}
     }
 
     /// Writes a row: each composite element to its own column.
     public func encode(to container: inout PersistenceContainer) throws {
 {{#properties}}
-{{#composite}}
 {{#containerEncode}}
         {{.}}
 {{/containerEncode}}
-{{/composite}}
-{{^composite}}
-        {{containerEncode}}
-{{/composite}}
 {{/properties}}
     }
 {{/hasComposites}}
@@ -133,25 +118,15 @@ extension {{typeName}}: {{#superseded}}SupersededRecord{{/superseded}}{{^superse
 
     public init(migrationRow row: MigrationRow) throws {
 {{#properties}}
-{{#composite}}
-        self.{{swiftName}} = {{decode}}
-{{/composite}}
-{{^composite}}
-        self.{{swiftName}} = try row.{{decodeMethod}}({{baseType}}.self, at: {{index}})
-{{/composite}}
+        self.{{swiftName}} = {{migrationDecode}}
 {{/properties}}
     }
 
     public func encode(to values: inout MigrationValues) throws {
 {{#properties}}
-{{#composite}}
-{{#encode}}
+{{#migrationEncode}}
         {{.}}
-{{/encode}}
-{{/composite}}
-{{^composite}}
-        {{#json}}try {{/json}}values.{{encodeMethod}}(self.{{swiftName}}, at: {{index}})
-{{/composite}}
+{{/migrationEncode}}
 {{/properties}}
     }
 }

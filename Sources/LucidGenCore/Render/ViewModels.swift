@@ -133,31 +133,41 @@ struct ViewModels {
         var position = 0
         var hasComposites = false
         for index in rendered.indices {
-            rendered[index]["index"] = position
             let swiftName = rendered[index]["swiftName"] as! String
             let column = rendered[index]["column"] as! String
             let optional = (rendered[index]["swiftType"] as! String).hasSuffix("?")
             let baseType = rendered[index]["baseType"] as! String
+            // Each property's Swift for the templates, a composite's as one statement per column: the column
+            // reference, GRDB's `init(row:)` and `encode(to:)` (records with composites), and the migration
+            // conformance by position.
+            let literal = swiftStringLiteral(column)
             if let composite = rendered[index]["compositeShape"] as? CompositeShape {
                 hasComposites = true
                 let code = CompositeCode(composite: composite, optional: optional, swiftName: swiftName, start: position)
                 rendered[index]["columnLiterals"] = code.leaves.map { swiftStringLiteral($0.column) }.joined(separator: ", ")
-                rendered[index]["composite"] = [
-                    "decode": code.positionalDecode(), "encode": code.positionalEncode(), "rowDecode": code.namedDecode(),
-                    "containerEncode": code.namedEncode(), "columnsType": "\(composite.swiftType).Columns",
-                ]
+                rendered[index]["columnReference"] = "\(composite.swiftType).Columns(prefix: \(literal))"
+                rendered[index]["rowDecode"] = code.namedDecode()
+                rendered[index]["containerEncode"] = code.namedEncode()
+                rendered[index]["migrationDecode"] = code.positionalDecode()
+                rendered[index]["migrationEncode"] = code.positionalEncode()
+                rendered[index]["isComposite"] = true
                 position += code.leaves.count
             } else {
-                rendered[index]["columnLiterals"] = rendered[index]["columnLiteral"]
-                let literal = swiftStringLiteral(column)
-                if rendered[index]["json"] as? Bool == true {
+                let json = rendered[index]["json"] as? Bool == true
+                rendered[index]["columnLiterals"] = literal
+                rendered[index]["columnReference"] = "Column(\(literal))"
+                if json {
                     rendered[index]["rowDecode"] =
                         "try row.decodeJSON\(optional ? "IfPresent" : "")(\(baseType).self, forColumn: \(literal), using: Self.databaseJSONDecoder(for: \(literal)))"
-                    rendered[index]["containerEncode"] = "try container.encodeJSON(\(swiftName), forColumn: \(literal), using: Self.databaseJSONEncoder(for: \(literal)))"
+                    rendered[index]["containerEncode"] = ["try container.encodeJSON(\(swiftName), forColumn: \(literal), using: Self.databaseJSONEncoder(for: \(literal)))"]
                 } else {
                     rendered[index]["rowDecode"] = "try row.decode(\(baseType)\(optional ? "?" : "").self, forColumn: \(literal))"
-                    rendered[index]["containerEncode"] = "container[\(literal)] = \(swiftName)"
+                    rendered[index]["containerEncode"] = ["container[\(literal)] = \(swiftName)"]
                 }
+                // MigrationRecord: `row.decodeIfPresent(String.self, at: 3)`, `try values.encodeJSON(tags, at: 4)`.
+                let decode = (json ? "decodeJSON" : "decode") + (optional ? "IfPresent" : "")
+                rendered[index]["migrationDecode"] = "try row.\(decode)(\(baseType).self, at: \(position))"
+                rendered[index]["migrationEncode"] = ["\(json ? "try values.encodeJSON" : "values.encode")(self.\(swiftName), at: \(position))"]
                 position += 1
             }
         }
@@ -167,7 +177,7 @@ struct ViewModels {
             "persistence": identifier.kind == .local ? "MutablePersistableRecord" : "PersistableRecord",
             "superseded": !newestTypeNames.contains(shape.typeName),
             "localIdentifier": identifier.kind == .local, "firstColumn": rendered.first?["swiftName"] ?? "id", "hasComposites": hasComposites,
-            "firstComposite": rendered.first { $0["composite"] != nil }?["swiftName"] ?? "",
+            "firstComposite": rendered.first { $0["isComposite"] != nil }?["swiftName"] ?? "",
             "links": links, "toManyNotes": toManyNotes,
         ]
     }
@@ -176,10 +186,7 @@ struct ViewModels {
         var result: [String: Any] = [
             "swiftName": swiftName, "column": column, "swiftType": baseType + (optional ? "?" : ""), "doc": doc,
             "columnDiffers": swiftName.trimmingCharacters(in: ["`"]) != column,
-            // MigrationRecord: `row.decodeIfPresent(String.self, at: 3)`, `try values.encodeJSON(tags, at: 4)`.
-            "baseType": baseType, "columnLiteral": swiftStringLiteral(column), "json": json,
-            "decodeMethod": (json ? "decodeJSON" : "decode") + (optional ? "IfPresent" : ""),
-            "encodeMethod": json ? "encodeJSON" : "encode",
+            "baseType": baseType, "json": json,
         ]
         if let defaultSwift { result["defaultSwift"] = defaultSwift }
         return result
