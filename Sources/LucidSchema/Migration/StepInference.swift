@@ -220,7 +220,9 @@ public struct StepInference: Sendable {
         var adds: [SchemaColumn] = []
         var renames: [(String, String)] = []
         var extracted: Set<String> = []
-        // Each new column's old column, and the columns extracted from JSON: what the store already holds.
+        // Each new column's old column, and the columns extracted from JSON: what the store already holds
+        // (for the elements of optional composites only; most tables have none).
+        let hasCompositeGroups = new.columns.contains { $0.compositeGroup != nil }
         var previousOf: [String: SchemaColumn] = [:]
         var extractedColumns: Set<String> = []
 
@@ -230,7 +232,7 @@ public struct StepInference: Sendable {
             case .column(let table, let oldName)? where table == old.name:
                 guard let oldColumn = old.column(named: oldName) else { continue }
                 matchedOld.insert(oldColumn.name)
-                previousOf[column.name] = oldColumn
+                if hasCompositeGroups { previousOf[column.name] = oldColumn }
                 if oldColumn.name != column.name {
                     renames.append((oldColumn.name, column.name))
                     result.renamedColumns[oldColumn.name] = column.name
@@ -284,7 +286,7 @@ public struct StepInference: Sendable {
                 }
                 sources.append(expression)
             case .jsonMember(let table, let source, let path)? where table == old.name && old.column(named: source) != nil:
-                extractedColumns.insert(column.name)
+                if hasCompositeGroups { extractedColumns.insert(column.name) }
                 switch Self.jsonMemberExpression(column: source, path: path, valueType: column.valueType) {
                 case .success(let expression):
                     sources.append(expression)
@@ -323,7 +325,9 @@ public struct StepInference: Sendable {
                 }
             }
         }
-        compositeFills(new: new, sources: &sources, previousOf: previousOf, extracted: extractedColumns, rebuildReasons: &rebuildReasons, reasons: &result.reasons)
+        if hasCompositeGroups {
+            compositeFills(new: new, sources: &sources, previousOf: previousOf, extracted: extractedColumns, rebuildReasons: &rebuildReasons, reasons: &result.reasons)
+        }
         let dropped = old.columns.filter { !matchedOld.contains($0.name) }
         for column in dropped {
             // An index on it goes first (below); a key cannot be dropped in place.
