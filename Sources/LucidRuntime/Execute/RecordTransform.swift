@@ -102,7 +102,8 @@ final class RecordTransformRunner {
         let targets = context.targetColumns.map(quoteIdentifier).joined(separator: ", ")
         let results = context.targetColumns.indices.map { "\(Self.valueFunction($0))()" }.joined(separator: ", ")
         let arguments = (["src.rowid"] + context.sourceColumns.map { "src.\(quoteIdentifier($0))" }).joined(separator: ", ")
-        return "INSERT INTO \(quoteIdentifier(temporary)) (\(targets)) SELECT \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND \(Self.transformFunction)(\(arguments))"
+        // The rowid first: every row keeps it, and a column that is the rowid's alias, listed after it, still decides.
+        return "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(targets)) SELECT src.rowid, \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND \(Self.transformFunction)(\(arguments))"
     }
 
     private var transformArgumentCount: Int32 { Int32(context.sourceColumns.count + 1) }

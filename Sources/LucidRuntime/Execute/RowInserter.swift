@@ -144,8 +144,9 @@ final class RowTransformBatch: @unchecked Sendable {
     private var rows = EncodedRows(capacity: 0)
     private var error: (any Error)?
 
-    /// Starts converting `rows` on a global queue; `columns` are the target table's columns.
-    init(_ rows: [Row], columns: [String], _ transform: @escaping @Sendable (Row) throws -> [String: DatabaseValue]?) {
+    /// Starts converting `rows` on a global queue; `columns` are the target table's columns. Each kept
+    /// row is encoded as its rowid (from `rowids`, in step with `rows`) then its values.
+    init(_ rows: [Row], rowids: [Int64], columns: [String], _ transform: @escaping @Sendable (Row) throws -> [String: DatabaseValue]?) {
         let copies = CopiedRows(rows: rows)
         done.enter()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
@@ -158,11 +159,12 @@ final class RowTransformBatch: @unchecked Sendable {
                 let narrow = columns.count <= 16
                 var slots = [DatabaseValue](repeating: .null, count: columns.count)
                 var exact = [Bool](repeating: false, count: columns.count)
-                for row in copies.rows {
+                for (row, rowid) in zip(copies.rows, rowids) {
                     guard let new = try transform(row) else {
                         encoded.dropped += 1
                         continue
                     }
+                    encoded.append(rowid.databaseValue)
                     if narrow {
                         for index in slots.indices {
                             slots[index] = .null

@@ -19,6 +19,10 @@ struct StepExecutor {
     let logger: Logger
     /// The stage's row transforms, by table name at the target version.
     var transforms: [String: RowTransform] = [:]
+    /// What lucidgen owns in the store during the step (the rest is the app's, and is kept).
+    var owned = OwnedNames([])
+    /// The version the step starts from, for errors.
+    var sourceVersion = SchemaVersion("0.0")
     let report: (_ operation: String, _ rowsDone: Int, _ rowsTotal: Int) -> Void
 
     /// Rows copied per statement in a rebuild: large enough to cost nothing per row, small enough to
@@ -133,17 +137,48 @@ struct StepExecutor {
                     message: "row \(source["source"] as DatabaseValue) of \(rebuild.sourceTable) has \(source["links"] as Int) links in \(join), but \(table.name) keeps one; a custom stage must choose")
             }
         }
-        let temporary = "lucid_rebuild_\(table.name)"
-        try execute(table.createTableStatement(named: temporary))
-        let columns = rebuild.table.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
-        let insert = try db.makeStatement(
-            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT \(rebuild.sources.joined(separator: ", ")) FROM \(quoteIdentifier(rebuild.sourceTable)) AS src WHERE src.rowid BETWEEN ? AND ?")
-        var copied = 0
-        try insertInChunks(from: rebuild.sourceTable, label: "rebuild table \(table.name)", insert) {
-            copied += db.changesCount
-            return copied
+        let aside = try setAside(for: rebuild.sourceTable)
+        // With app objects to keep, renamed columns keep their old names through the copy; SQLite's
+        // RENAME COLUMN then renames them and rewrites the objects that name them.
+        let renames = aside.objects.isEmpty ? [:] : Self.followableRenames(rebuild)
+        let oldName = Dictionary(rebuild.renamedColumns.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+        var copied = table
+        for index in copied.columns.indices {
+            if let old = oldName[copied.columns[index].name.lowercased()], renames[old] != nil { copied.columns[index].name = old }
         }
-        try replace(rebuild.sourceTable, with: temporary, as: table)
+        let temporary = "lucid_rebuild_\(table.name)"
+        try execute(copied.createTableStatement(named: temporary))
+        // The rowid first: every row keeps it (FTS content, R*Tree and the app's rows may store rowids),
+        // and a column that is the rowid's alias, listed after it, still decides.
+        let columns = (["rowid"] + copied.columns.map { quoteIdentifier($0.name) }).joined(separator: ", ")
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT src.rowid, \(rebuild.sources.joined(separator: ", ")) FROM \(quoteIdentifier(rebuild.sourceTable)) AS src WHERE src.rowid BETWEEN ? AND ?")
+        var rowsCopied = 0
+        try insertInChunks(from: rebuild.sourceTable, label: "rebuild table \(table.name)", insert) {
+            rowsCopied += db.changesCount
+            return rowsCopied
+        }
+        // The columns whose values may differ from the old column's: what an FTS index over the table must re-read.
+        var changed: [String] = []
+        for (column, source) in zip(table.columns, rebuild.sources) {
+            let old = oldName[column.name.lowercased()] ?? column.name
+            if source != "src.\(quoteIdentifier(old))" { changed += [column.name, old] }
+        }
+        try replace(rebuild.sourceTable, with: temporary, as: table, aside: aside, renames: renames) { index in
+            changed.contains { index.tokens.names($0) }
+        }
+    }
+
+    /// The column renames of a rebuild that SQLite can run one after another on the new table (none
+    /// when one's new name is another's old name).
+    private static func followableRenames(_ rebuild: TableRebuild) -> [String: String] {
+        let old = Set(rebuild.renamedColumns.keys.map { $0.lowercased() })
+        return rebuild.renamedColumns.values.contains { old.contains($0.lowercased()) } ? [:] : rebuild.renamedColumns
+    }
+
+    /// Sets aside the app's objects that involve `table` before it is rebuilt (``SetAsideObjects``).
+    private func setAside(for table: String) throws -> SetAsideObjects {
+        try SetAsideObjects.setAside(for: table, owned: owned, db) { try execute($0) }
     }
 
     /// Runs `insert`, whose two arguments are the bounds of a rowid range of `source`, over the whole
@@ -190,10 +225,25 @@ struct StepExecutor {
     }
 
     /// The end of every rebuild, in SQLite's documented order: drop the old table, give the new one its
-    /// name, recreate its indexes. (Never rename the old table first: see the type's comment.)
-    private func replace(_ source: String, with temporary: String, as table: SchemaTable) throws {
+    /// name, recreate the app's objects set aside (under the old names, then renamed by SQLite, which
+    /// rewrites them), refresh the FTS indexes over the table whose values `changed`, and recreate
+    /// lucidgen's indexes. (Never rename the old table first: see the type's comment.)
+    private func replace(
+        _ source: String, with temporary: String, as table: SchemaTable, aside: SetAsideObjects = SetAsideObjects(), renames: [String: String] = [:],
+        changed: (AppObject) -> Bool = { _ in true }
+    ) throws {
         try execute("DROP TABLE \(quoteIdentifier(source))")
-        try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
+        if aside.isEmpty {
+            try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
+        } else {
+            try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(source))")
+            try aside.recreate(db, step: currentStep, version: sourceVersion) { try execute($0) }
+            if !sameSQLName(source, table.name) { try execute("ALTER TABLE \(quoteIdentifier(source)) RENAME TO \(quoteIdentifier(table.name))") }
+            for (old, new) in renames.sorted(by: { $0.key < $1.key }) {
+                try execute("ALTER TABLE \(quoteIdentifier(table.name)) RENAME COLUMN \(quoteIdentifier(old)) TO \(quoteIdentifier(new))")
+            }
+            try aside.refreshContentIndexes(changed: changed) { try execute($0) }
+        }
         for (statement, index) in zip(table.createIndexStatements, table.indexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
     }
 
@@ -235,6 +285,7 @@ struct StepExecutor {
     /// statements whose SQL functions run the app's code for each row (see ``RecordTransformRunner``).
     /// The functions exist only during this call. Returns how many old rows the transform dropped.
     private mutating func transform(table: SchemaTable, source: String, with transform: RecordTransform, connection: OpaquePointer) throws -> Int {
+        let aside = try setAside(for: source)
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(table.createTableStatement(named: temporary))
         let runner = RecordTransformRunner(transform, sourceTable: source, targetTable: table.name)
@@ -252,7 +303,7 @@ struct StepExecutor {
             // The statement failed because a callback did: rethrow the callback's own error (the app's).
             throw runner.error ?? error
         }
-        try replace(source, with: temporary, as: table)
+        try replace(source, with: temporary, as: table, aside: aside)
         return runner.rowsSeen - inserted
     }
 
@@ -260,6 +311,7 @@ struct StepExecutor {
     /// records and the same conversion as the functions path, row by row through a cursor and one
     /// prepared `INSERT`. Returns how many old rows the transform dropped.
     private mutating func transformRowByRow(table: SchemaTable, source: String, with transform: RecordTransform) throws -> Int {
+        let aside = try setAside(for: source)
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(table.createTableStatement(named: temporary))
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
@@ -268,7 +320,7 @@ struct StepExecutor {
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
         let targets = transform.targetColumns
         let insert = try RowInserter(
-            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: targets.count).joined(separator: ", ")))")
+            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(targets.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: targets.count + 1).joined(separator: ", ")))")
         let label = "transform table \(table.name)"
         report(label, 0, total)
         let columns = transform.sourceColumns
@@ -288,6 +340,7 @@ struct StepExecutor {
             }
             if keep {
                 encoded.removeAll()
+                encoded.append(row[0] as DatabaseValue)
                 for index in targets.indices {
                     encoded.append(context.slots[index].databaseValue)
                     context.slots[index] = .null
@@ -299,7 +352,7 @@ struct StepExecutor {
             if done % StepExecutor.chunkSize == 0 { report(label, done, total) }
         }
         report(label, done, total)
-        try replace(source, with: temporary, as: table)
+        try replace(source, with: temporary, as: table, aside: aside)
         return dropped
     }
 
@@ -307,40 +360,48 @@ struct StepExecutor {
     /// a cursor (never the whole table), converted by the app's transform, and inserted with one prepared
     /// statement per row. Returns how many old rows the transform dropped.
     private mutating func transform(table: SchemaTable, source: String, with transform: RowTransform) throws -> Int {
+        let aside = try setAside(for: source)
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(table.createTableStatement(named: temporary))
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
         let columns = table.columns.map(\.name)
         let insert = try RowInserter(
-            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
+            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))")
         let label = "transform table \(table.name)"
         report(label, 0, total)
         var done = 0
         var dropped = 0
         let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoteIdentifier(source)) ORDER BY rowid")
+        // The same rows' rowids, in step with `rows` (the app's transform sees the rows as they are).
+        let rowids = try Int64.fetchCursor(db, sql: "SELECT rowid FROM \(quoteIdentifier(source)) ORDER BY rowid")
         // Batches of copied rows: the app's code converts one batch on another thread while this one
         // inserts the previous batch's new rows and reads the next batch.
         var converting: RowTransformBatch?
         defer { _ = try? converting?.wait() }
         while true {
             var batch: [Row] = []
+            var batchRowids: [Int64] = []
             batch.reserveCapacity(Self.transformBatchSize)
-            while batch.count < Self.transformBatchSize, let row = try rows.next() { batch.append(row.copy()) }
+            batchRowids.reserveCapacity(Self.transformBatchSize)
+            while batch.count < Self.transformBatchSize, let row = try rows.next(), let rowid = try rowids.next() {
+                batch.append(row.copy())
+                batchRowids.append(rowid)
+            }
             let converted = try converting?.wait()
             let last = batch.isEmpty
             // Consumed: the worker holds the only reference, so the copied rows are freed there.
-            converting = last ? nil : RowTransformBatch(consume batch, columns: columns, transform.transform)
+            converting = last ? nil : RowTransformBatch(consume batch, rowids: batchRowids, columns: columns, transform.transform)
             if let converted {
                 try insert.insert(converted)
                 let before = done
-                done += converted.kinds.count / columns.count + converted.dropped
+                done += converted.kinds.count / (columns.count + 1) + converted.dropped
                 dropped += converted.dropped
                 if done / StepExecutor.chunkSize > before / StepExecutor.chunkSize { report(label, done, total) }
             }
             if last { break }
         }
         report(label, done, total)
-        try replace(source, with: temporary, as: table)
+        try replace(source, with: temporary, as: table, aside: aside)
         return dropped
     }
 

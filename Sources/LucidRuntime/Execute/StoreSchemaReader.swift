@@ -3,13 +3,15 @@ import LucidSchema
 
 /// Reads a store's actual tables into the schema model, and compares them with a version's schema.
 enum StoreSchemaReader {
-    /// Every app table (not SQLite's `sqlite_*`, not lucidgen's `lucid_*` bookkeeping), by name.
-    /// With `only`, tables outside it are listed with their name alone (no columns), which is enough
-    /// to check which tables exist without reading the shape of tables a step did not touch.
-    static func tables(_ db: Database, only: Set<String>? = nil) throws -> [String: SchemaTable] {
+    /// Every table lucidgen owns (``OwnedNames``: described by the versions in question; not SQLite's
+    /// `sqlite_*`, not lucidgen's `lucid_*` bookkeeping, not the app's tables), by lower-cased name, with
+    /// lucidgen's indexes only. With `only`, tables outside it are listed with their name alone (no
+    /// columns), which is enough to check which tables exist without reading the shape of tables a step
+    /// did not touch.
+    static func tables(_ db: Database, owned: OwnedNames, only: Set<String>? = nil) throws -> [String: SchemaTable] {
         // Filtered and sorted here: the statement is compiled on every step, and LIKE … ESCAPE costs more to compile.
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            .filter { !$0.lowercased().hasPrefix("sqlite_") && !$0.lowercased().hasPrefix("lucid_") }
+            .filter { !$0.lowercased().hasPrefix("sqlite_") && !$0.lowercased().hasPrefix("lucid_") && owned.ownsTable($0) }
             .sorted()
         let scope = only.map { Set($0.map { $0.lowercased() }) }
         // GRDB caches introspection per connection; a step's own DDL must be seen.
@@ -20,7 +22,9 @@ enum StoreSchemaReader {
                 result[name.lowercased()] = SchemaTable(name: name, columns: [], primaryKey: [])
                 continue
             }
-            result[name.lowercased()] = try table(named: name, db)
+            var shape = try table(named: name, db)
+            shape.indexes.removeAll { !owned.ownsIndex($0.name, on: name) }
+            result[name.lowercased()] = shape
         }
         return result
     }

@@ -193,7 +193,19 @@ public enum PendingCleanup {
         if pending == 0 { return (0, 0) }
         guard try Bookkeeping.tableExists(T.name, db) else { return (0, 0) }
         let scope = tables.map { Set($0.map { $0.lowercased() }) }
-        let rows = try Row.fetchAll(db, sql: "SELECT id, \(T.kind), \(T.table), \(T.object), \(T.sql) FROM \(T.name) ORDER BY id")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, \(T.kind), \(T.table), \(T.object), \(T.sql), \(T.recordedAtVersion) FROM \(T.name) ORDER BY id")
+        // The app's objects made since the cleanup was deferred must not use what it removes: refused
+        // with the same error as a step, before anything runs.
+        let due = rows.filter { row in scope.map { $0.contains((row[T.table] as String).lowercased()) } ?? true }
+        if !due.isEmpty {
+            let items = due.map { Item(kind: $0[T.kind], table: $0[T.table], object: $0[T.object], sql: $0[T.sql]) }
+            var objects = try AppObjects.read(db, owned: OwnedNames(tables: items.map(\.table)))
+            let conflicts = AppObjectConflict.find(in: AppObjectConflict.operations(of: items), from: Schema(version: SchemaVersion("0.0"), tables: []), objects: &objects)
+            if !conflicts.isEmpty {
+                let version = (try? SchemaVersion(parsing: due[0][T.recordedAtVersion] as String)) ?? SchemaVersion("0.0")
+                throw StoreError.appObjectsInTheWay(step: "deferred cleanup", from: version, to: version, conflicts: conflicts)
+            }
+        }
         var count = 0
         for row in rows {
             let table: String = row[T.table]

@@ -199,4 +199,17 @@ public struct StoreStatus: Sendable {
     public var rowCounts: [String: Int]
     /// Deferred cleanup items not yet run (see ``StoreOptions/deferCleanup``).
     public var pendingCleanup: Int
+    /// What the app keeps in the store beside lucidgen's tables (its tables, FTS and other virtual
+    /// tables, views, triggers, indexes), in the order SQLite created them: every step keeps these.
+    public var appObjects: [AppObject] = []
+    /// The steps of ``steps`` that would refuse because they cannot keep some of ``appObjects``, with
+    /// what each finds (the same findings as the step's ``StoreError/appObjectsInTheWay(step:from:to:conflicts:)``,
+    /// unless the stage's `willMigrate` removes the objects first).
+    public var appObjectConflicts: [StepConflicts] = []
+
+    /// The app's objects that one step of the path cannot keep.
+    public struct StepConflicts: Sendable {
+        public var step: MigrationStep
+        public var conflicts: [AppObjectConflict]
+    }
 }

@@ -58,6 +58,14 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// there: `duplicates` lists the first groups of rows that do (values and rowids), `groupCount` how
     /// many groups there are. The step was rolled back; the store is unchanged.
     case duplicateRows(step: String, table: String, columns: [String], index: String, duplicates: [DuplicateRows], groupCount: Int)
+    /// The step from `from` to `to` cannot keep objects the app keeps in the store (``AppObject``): each
+    /// conflict names the object, its SQL, and the column, table or name it stands in the way of. The step
+    /// refused before its first statement (after the stage's `willMigrate`, which may drop such objects);
+    /// nothing was changed and the store stays at `from`.
+    case appObjectsInTheWay(step: String, from: SchemaVersion, to: SchemaVersion, conflicts: [AppObjectConflict])
+    /// An object the app keeps in the store (a view or trigger, by SQLite's own check) no longer works
+    /// after the step: `message` is SQLite's. The step was rolled back; the store stays at `version`.
+    case appObjectBroken(step: String, version: SchemaVersion, kind: String, name: String, sql: String?, message: String)
 
     /// ``problem`` then ``nextStep``, as printed by `lucidgen`.
     public var description: String {
@@ -96,6 +104,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .foreignKeyViolation(let step, let violations):
             "step \(step) left row(s) whose foreign key points at no row (rolled back): \(violations.prefix(5).map(\.description).joined(separator: "; "))\(violations.count > 5 ? "; and more" : "")"
         case .dataWouldBeLost(let step, let message): "step \(step) would lose data (rolled back): \(message)"
+        case .appObjectsInTheWay(let step, _, _, let conflicts):
+            "step \(step) cannot keep what the app keeps in the store (nothing was changed): " + conflicts.map(\.description).joined(separator: "; ")
+        case .appObjectBroken(let step, let version, let kind, let name, let sql, let message):
+            "after step \(step), the app's \(kind) \(name)\(sql.map { " (\($0))" } ?? "") no longer works: \(message) (rolled back; the store stays at \(version))"
         case .duplicateRows(let step, let table, let columns, let index, let duplicates, let groupCount):
             "step \(step) cannot make \(table)(\(columns.joined(separator: ", "))) unique (index \(index); rolled back, nothing was changed): "
                 + "\(groupCount) value\(groupCount == 1 ? " is" : "s are") shared by several rows: "
@@ -144,6 +156,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Delete or fix the rows named above (or make the app's stage do so) and open the store again"
         case .duplicateRows(_, let table, let columns, _, _, _):
             "Remove or merge the duplicate rows of \(table) before this step (in this step's willMigrate, a stage or a data migration at an earlier version), or drop \"unique\" from the index on \(columns.joined(separator: ", ")) and run `lucidgen generate`; then open the store again"
+        case .appObjectsInTheWay(_, let from, let to, _):
+            "Drop each object in the willMigrate hook of a MigrationStage from \(from) to \(to) and recreate it, adapted to the new tables, in its didMigrate hook (StoreOptions.stages; the step's SQL stays inferred), or remove it from the store before migrating; then open the store again"
+        case .appObjectBroken(_, let version, let kind, let name, _, _):
+            "Drop or adapt the \(kind) \(name) in the willMigrate hook of a MigrationStage for this step (or before migrating from \(version)) and recreate it in didMigrate; then open the store again"
         case .dataWouldBeLost:
             "Write a stage for this step that decides what to keep (a row transform or willMigrate), declare it in .lucid.yaml and run `lucidgen generate`"
         }

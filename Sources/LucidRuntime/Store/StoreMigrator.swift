@@ -145,7 +145,9 @@ struct StoreMigrator {
             guard expected == record.checksum else { return .checksumMismatch(version, stored: record.checksum, expected: expected) }
             return .known(schema, recorded: true)
         }
-        let tables = try StoreSchemaReader.tables(db)
+        // Only what the history describes counts: the app's own tables, views, triggers, FTS indexes and
+        // indexes may be there (a store shared with the app, or one the app had before it adopted lucidgen).
+        let tables = try StoreSchemaReader.tables(db, owned: OwnedNames(versions))
         if tables.isEmpty { return .emptyDatabase }
         var closest: [String] = []
         for schema in versions.reversed() {
@@ -338,7 +340,15 @@ struct StoreMigrator {
                     foundElsewhere = try? SchemaVersion(parsing: record.version)
                     return .commit
                 }
-                guard try StoreSchemaReader.tables(db).isEmpty else { throw StoreError.unrecognizedSchema(path: path, differences: ["tables appeared while initialising"]) }
+                guard try StoreSchemaReader.tables(db, owned: OwnedNames(versions)).isEmpty else {
+                    throw StoreError.unrecognizedSchema(path: path, differences: ["tables appeared while initialising"])
+                }
+                // The app's objects stay; none may hold a name the newest schema gives to a table or index.
+                var objects = try AppObjects.read(db, owned: OwnedNames([]), precise: false)
+                let conflicts = AppObjectConflict.find(in: newest.tables.map { .createTable($0) }, from: Schema(version: newest.version, tables: []), objects: &objects)
+                if !conflicts.isEmpty {
+                    throw StoreError.appObjectsInTheWay(step: "create \(newest.version)", from: newest.version, to: newest.version, conflicts: conflicts)
+                }
                 for statement in newest.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(newest, checksum: history.checksum(of: newest), from: nil, kind: "create", label: "created at \(newest.version)", db)
                 try compatibility.record(db, at: newest.version)
@@ -484,17 +494,32 @@ struct StoreMigrator {
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "starting"))
         // Deferred cleanup of the tables this step works on runs first, so that the step finds the tables
         // its plan expects; cleanup of other tables stays deferred.
-        let cleanupLeft = try PendingCleanup.finishCounting(
-            db, logger: logger, tables: Set(step.operations.flatMap(\.tableNames)), pending: start.pendingCleanup).left
         guard let target = versions.first(where: { $0.version == step.to }) else { throw StoreError.planning(.unknownVersion(step.to, known: versions.map(\.version))) }
+        guard let source = versions.first(where: { $0.version == step.from }) else { throw StoreError.planning(.unknownVersion(step.from, known: versions.map(\.version))) }
+        // What the app keeps in the store must survive the step, or the step refuses before its first
+        // statement. A stage's willMigrate may drop such objects, so with one the check is made again after it.
+        let stepTables = Set(step.operations.flatMap(\.tableNames))
+        let cleanup = start.pendingCleanup == 0 ? [] : try PendingCleanup.items(db).filter { item in stepTables.contains { sameSQLName($0, item.table) } }
+        let owned = OwnedNames([source], pendingCleanup: cleanup)
+        let conflicts = try appObjectConflicts(of: step, source: source, cleanup: cleanup, owned: owned, db)
+        if !conflicts.isEmpty && stage?.willMigrate == nil {
+            throw StoreError.appObjectsInTheWay(step: step.label, from: step.from, to: step.to, conflicts: conflicts)
+        }
+        let cleanupLeft = try PendingCleanup.finishCounting(db, logger: logger, tables: stepTables, pending: start.pendingCleanup).left
         logger.info("step \(index)/\(total): \(label): \(step.operations.map(\.description).joined(separator: "; "))")
         var executor = StepExecutor(db: db, target: target, deferCleanup: options.deferCleanup, logger: logger) { operation, done, rowsTotal in
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: operation, rowsDone: done, rowsTotal: rowsTotal))
         }
         executor.transforms = Dictionary((stage?.transforms ?? []).map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
+        executor.owned = OwnedNames([source, target])
+        executor.sourceVersion = step.from
         if let willMigrate = stage?.willMigrate {
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "will migrate (\(stage!.label))"))
             try willMigrate(db)
+            if !conflicts.isEmpty {
+                let left = try appObjectConflicts(of: step, source: source, cleanup: [], owned: owned, db)
+                if !left.isEmpty { throw StoreError.appObjectsInTheWay(step: step.label, from: step.from, to: step.to, conflicts: left) }
+            }
         }
         try executor.run(step.operations, stepLabel: label)
         if let didMigrate = stage?.didMigrate {
@@ -511,10 +536,17 @@ struct StoreMigrator {
         let differences = StoreSchemaReader.differences(
             // Cleanup still pending is tolerated; with none left before the step and none deferred by it,
             // there is nothing to read.
-            expected: target, actual: try StoreSchemaReader.tables(db, only: scope),
+            expected: target, actual: try StoreSchemaReader.tables(db, owned: OwnedNames([source, target]), only: scope),
             tolerated: cleanupLeft == 0 && !options.deferCleanup ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db), only: scope)
         if !differences.isEmpty { throw StoreError.schemaMismatch(version: target.version, differences: differences) }
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "done"))
+    }
+
+    /// What the step (the pending cleanup of its tables, then its operations) would do to the app's
+    /// objects that it cannot keep.
+    private func appObjectConflicts(of step: MigrationStep, source: Schema, cleanup: [PendingCleanup.Item], owned: OwnedNames, _ db: Database) throws -> [AppObjectConflict] {
+        var objects = try AppObjects.read(db, owned: owned)
+        return AppObjectConflict.find(in: AppObjectConflict.operations(of: cleanup) + step.operations, from: source, objects: &objects)
     }
 
     // MARK: Older apps on newer stores
@@ -556,7 +588,7 @@ struct StoreMigrator {
             }
             // The record vouches for the store; the tables must still be what this app writes into.
             let problems = StoreSchemaReader.olderAppProblems(
-                expected: newest, actual: try StoreSchemaReader.tables(db, only: Set(newest.tables.map(\.name))))
+                expected: newest, actual: try StoreSchemaReader.tables(db, owned: OwnedNames([newest]), only: Set(newest.tables.map(\.name))))
             if !problems.isEmpty {
                 refusal = .newerStoreNotAdditive(
                     storeVersion: storeVersion, appVersion: app,
@@ -603,13 +635,29 @@ struct StoreMigrator {
                     let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
                     throw StoreError.corrupt(path: path, message: "PRAGMA quick_check: " + lines.prefix(3).joined(separator: "; "))
                 }
+                let pending = try PendingCleanup.items(db)
+                let owned = OwnedNames([schema], pendingCleanup: pending)
                 var counts: [String: Int] = [:]
-                for table in try StoreSchemaReader.tables(db).values {
+                for table in try StoreSchemaReader.tables(db, owned: owned).values {
                     counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
                 }
-                return StoreStatus(
+                var status = StoreStatus(
                     state: steps.isEmpty ? .current : .needsMigration, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded, steps: steps,
-                    rowCounts: counts, pendingCleanup: try PendingCleanup.items(db).count)
+                    rowCounts: counts, pendingCleanup: pending.count)
+                status.appObjects = try AppObjects.read(db, owned: owned)
+                // Step after step, with the objects as each step leaves them (renames followed); a step's
+                // pending cleanup runs first, as when migrating.
+                var objects = status.appObjects
+                var cleanup = pending
+                for step in steps {
+                    guard let source = versions.first(where: { $0.version == step.from }) else { continue }
+                    let tables = Set(step.operations.flatMap(\.tableNames))
+                    let mine = cleanup.filter { item in tables.contains { sameSQLName($0, item.table) } }
+                    cleanup.removeAll { item in tables.contains { sameSQLName($0, item.table) } }
+                    let conflicts = AppObjectConflict.find(in: AppObjectConflict.operations(of: mine) + step.operations, from: source, objects: &objects)
+                    if !conflicts.isEmpty { status.appObjectConflicts.append(.init(step: step, conflicts: conflicts)) }
+                }
+                return status
             }
         } catch {
             throw Self.storeError(error, path: path, step: "inspect", version: schema.version, since: began)
@@ -630,6 +678,18 @@ struct StoreMigrator {
         try? queue.close()
     }
 
+    /// SQLite's "error in view v: …" or "error in trigger t: …" (an `ALTER TABLE` that checks the whole
+    /// schema found an app object that no longer compiles) as ``StoreError/appObjectBroken(step:version:kind:name:sql:message:)``.
+    static func brokenAppObject(_ error: DatabaseError, step: String, version: SchemaVersion?) -> StoreError? {
+        guard let message = error.message, message.hasPrefix("error in ") else { return nil }
+        let words = message.dropFirst("error in ".count).split(separator: " ", maxSplits: 1)
+        guard words.count == 2, words[0] == "view" || words[0] == "trigger", let colon = words[1].firstIndex(of: ":") else { return nil }
+        let name = String(words[1][..<colon])
+        return .appObjectBroken(
+            step: step, version: version ?? SchemaVersion("0.0"), kind: String(words[0]), name: name, sql: nil,
+            message: String(words[1][words[1].index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+    }
+
     /// Maps SQLite and GRDB errors to ``StoreError``.
     ///
     /// `since` is when the operation that failed began: a lock error reports how long it waited.
@@ -637,6 +697,7 @@ struct StoreMigrator {
         if let error = error as? StoreError { return error }
         if let error = error as? PlanningError { return .planning(error) }
         if let error = error as? UnknownEnumValueError { return .unknownEnumValue(step: step, version: version ?? SchemaVersion("0.0"), error) }
+        if let error = error as? DatabaseError, let broken = brokenAppObject(error, step: step, version: version) { return broken }
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_NOTADB: return .notADatabase(path: path)

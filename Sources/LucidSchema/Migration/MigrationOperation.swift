@@ -77,13 +77,20 @@ public struct TableRebuild: Sendable, Hashable {
     public var reasons: [String]
     /// Join tables whose links become to-one values: each must hold at most one link per row.
     public var collapsedJoinTables: [String]
+    /// Columns of the source table that the new table keeps under another name (old name → new name):
+    /// the app's views, triggers and indexes that name them follow, as SQLite's `RENAME COLUMN` does.
+    public var renamedColumns: [String: String]
 
-    public init(table: SchemaTable, sourceTable: String, sources: [String], reasons: [String], collapsedJoinTables: [String] = []) {
+    public init(
+        table: SchemaTable, sourceTable: String, sources: [String], reasons: [String], collapsedJoinTables: [String] = [],
+        renamedColumns: [String: String] = [:]
+    ) {
         self.table = table
         self.sourceTable = sourceTable
         self.sources = sources
         self.reasons = reasons
         self.collapsedJoinTables = collapsedJoinTables
+        self.renamedColumns = renamedColumns
     }
 }
 

@@ -356,7 +356,8 @@ public struct StepInference: Sendable {
             result.rebuilt = true
             result.collapsedJoinTables = collapsed
             result.operations = [
-                .rebuildTable(TableRebuild(table: new, sourceTable: name, sources: sources, reasons: rebuildReasons, collapsedJoinTables: collapsed))
+                .rebuildTable(TableRebuild(
+                    table: new, sourceTable: name, sources: sources, reasons: rebuildReasons, collapsedJoinTables: collapsed, renamedColumns: result.renamedColumns))
             ]
             return result
         }
