@@ -15,8 +15,10 @@ struct Status: ParsableCommand {
 
             With a config (--config, or .lucid.yaml in the current folder when present), it also tells \
             whether the checksum matches this project's definition of that version and whether the store \
-            needs migrating; a store the project cannot open is refused exactly as `plan` refuses it \
-            (exit code 3). --format json prints the same as one JSON object.
+            needs migrating, and lists what the app keeps in the store beside lucidgen's tables (its \
+            tables, FTS and other virtual tables, views, triggers, indexes; every step keeps them); a \
+            store the project cannot open is refused exactly as `plan` refuses it (exit code 3). \
+            --format json prints the same as one JSON object.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -44,6 +46,8 @@ struct Status: ParsableCommand {
         /// With a config: `current`, `needs migration`, `missing`, `empty`, `empty file`.
         var projectState: String?
         var stepsToNewest: [String]?
+        /// With a config: what the app keeps in the store beside lucidgen's tables.
+        var appObjects: [AppObject]?
     }
 
     func run() throws {
@@ -55,6 +59,7 @@ struct Status: ParsableCommand {
             if let configPath {
                 let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
                 let status = try LucidStore.inspect(atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout)
+                if status.version != nil { report.appObjects = status.appObjects }
                 switch status.state {
                 case .missing: report.projectState = "missing"
                 case .empty: report.projectState = "empty"
@@ -117,6 +122,16 @@ struct Status: ParsableCommand {
             }
         }
         lines.append(Self.compatibility(ledger))
+        if let objects = report.appObjects {
+            if objects.isEmpty {
+                lines.append("The app keeps nothing else in the store.")
+            } else {
+                lines.append("The app's objects, kept by every step (\(objects.count)):")
+                for object in objects {
+                    lines.append("  \(object.kind.rawValue) \(object.name)\(object.dependsOn.isEmpty ? "" : " (on \(object.dependsOn.joined(separator: ", ")))")")
+                }
+            }
+        }
         if ledger.pendingCleanup.isEmpty {
             lines.append("No deferred cleanup pending.")
         } else {

@@ -62,7 +62,9 @@ struct Plan: ParsableCommand {
         discussion: """
             With --database, reads the store's recorded version (or recognises it from its tables), then \
             prints the path to the newest version: each step, what it does (ALTER TABLE, table rebuilds \
-            with the rows they copy, tables created and dropped), and which steps need the app's own code. \
+            with the rows they copy, tables created and dropped), which steps need the app's own code, \
+            the objects the app keeps in the store (every step keeps them), and any step that would \
+            refuse because it cannot keep one (a view over a column it removes, say), with what to do. \
             --database is optional: without it (e.g. in a CI job, which has no store) the plan is the path \
             from the oldest version to the newest, as the planner takes it.
 
@@ -125,7 +127,7 @@ struct Plan: ParsableCommand {
         if format == .markdown {
             let subject: PlanMarkdown.Subject = switch status.state {
             case .missing: .newStore(path: database, what: "no such file")
-            case .empty: .newStore(path: database, what: "an empty database")
+            case .empty: .newStore(path: database, what: "a database without lucidgen's tables")
             case .emptyFile: .newStore(path: database, what: "an empty (0-byte) file, which SQLite reads as a new database")
             case .current, .needsMigration: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
             }
@@ -134,7 +136,7 @@ struct Plan: ParsableCommand {
         }
         switch status.state {
         case .missing: print("\(database): no such file; opening it would create a store at \(newest).")
-        case .empty: print("\(database): an empty database; opening it would create the tables of \(newest).")
+        case .empty: print("\(database): a database without lucidgen's tables; opening it would create the tables of \(newest) (beside anything the app keeps in it).")
         case .emptyFile: print("\(database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it.")
         case .current: print("\(database): at version \(newest), the newest. Nothing to do.")
         case .needsMigration:
@@ -142,6 +144,15 @@ struct Plan: ParsableCommand {
             printSteps(status.steps, rowCounts: status.rowCounts)
         }
         if status.pendingCleanup > 0 { print("Deferred cleanup pending: \(status.pendingCleanup) item(s).") }
+        if !status.appObjects.isEmpty {
+            print("The app's objects in the store (\(status.appObjects.count)), kept by every step: \(status.appObjects.map { "\($0.kind.rawValue) \($0.name)" }.joined(separator: ", ")).")
+        }
+        for found in status.appObjectConflicts {
+            let error = StoreError.appObjectsInTheWay(step: found.step.label, from: found.step.from, to: found.step.to, conflicts: found.conflicts)
+            print("Step \(found.step.label) would refuse (unless its stage's willMigrate drops these first):")
+            for conflict in found.conflicts { print("  - \(conflict)") }
+            print("  \(error.nextStep).")
+        }
     }
 
     /// The steps as lines, with the rows each rebuild copies when known.

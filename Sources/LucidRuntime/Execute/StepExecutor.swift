@@ -387,6 +387,9 @@ struct StepExecutor {
                 batch.append(row.copy())
                 batchRowids.append(rowid)
             }
+            // The rows are done: step the rowids to their end too (an unfinished statement would keep the
+            // table locked against its DROP).
+            if batch.count < Self.transformBatchSize { _ = try rowids.next() }
             let converted = try converting?.wait()
             let last = batch.isEmpty
             // Consumed: the worker holds the only reference, so the copied rows are freed there.

@@ -108,6 +108,9 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     /// working on the store; nil for a store written before compatibility was recorded (an older app
     /// refuses it under ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``).
     public var compatibility: [CompatibilityRecord]?
+    /// What the app keeps in the store beside lucidgen's tables, in the order SQLite created them; nil
+    /// unless read with the versions that say which tables are lucidgen's (``read(_:versions:)``).
+    public var appObjects: [AppObject]?
 
     /// The compatibility record of `version`, if the store has one.
     ///
@@ -129,6 +132,21 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     /// ```swift
     /// let ledger = try database.read { db in try StoreLedger.read(db) }
     /// ```
+    /// ``read(_:)``, with ``appObjects``: what the app keeps in the store beside the tables that
+    /// `versions` describe at the recorded version (nil when the recorded version is not among them).
+    ///
+    /// ```swift
+    /// let ledger = try database.read { db in try StoreLedger.read(db, versions: AppSchema.versions) }
+    /// for object in ledger?.appObjects ?? [] { print(object) }   // "view item_titles (depends on item)"
+    /// ```
+    public static func read(_ db: Database, versions: [Schema]) throws -> StoreLedger? {
+        guard var ledger = try read(db) else { return nil }
+        if let schema = versions.first(where: { $0.version == ledger.version }) {
+            ledger.appObjects = try AppObjects.read(db, owned: OwnedNames([schema], pendingCleanup: try PendingCleanup.items(db)))
+        }
+        return ledger
+    }
+
     public static func read(_ db: Database) throws -> StoreLedger? {
         typealias S = LedgerTables.Store
         guard try db.tableExists(S.name), let store = try Row.fetchOne(db, sql: "SELECT * FROM \(S.name) WHERE id = 1") else { return nil }

@@ -16,7 +16,7 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         case newFile
         /// A file of zero bytes, which SQLite reads as an empty database: initialised like a new file.
         case emptyFile
-        /// A database without tables.
+        /// A database without lucidgen's tables: empty, or holding only the app's own objects (kept).
         case emptyDatabase
         /// A store at this version (`adopted`: recognised from its tables, without lucidgen's record).
         case version(SchemaVersion, adopted: Bool)
@@ -94,7 +94,7 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         let origin: String = switch start {
         case .newFile: "created the store at \(finalVersion)"
         case .emptyFile: "the file was empty (0 bytes), as SQLite reads a new database; created the store at \(finalVersion) in it"
-        case .emptyDatabase: "initialised the empty database at \(finalVersion)"
+        case .emptyDatabase: "initialised the database (no lucidgen table in it) at \(finalVersion)"
         case .version(let version, _): "migrated from \(steps.first?.from ?? version) to \(finalVersion)"
         }
         if created {

@@ -64,7 +64,9 @@ struct StoreMigrator {
         /// before opening it, so it is initialised like a new file; the outcome and `plan` say so (a
         /// failed copy also leaves zero bytes, but then there is nothing left to keep).
         case emptyFile
-        /// A database without tables: it would be initialised at the newest version.
+        /// A database without a table the history describes (empty, or holding only the app's own
+        /// objects, e.g. an app that adds lucidgen to its GRDB database): it would be initialised at the
+        /// newest version beside them.
         case emptyDatabase
         /// At a version this app knows, with a matching checksum: `recorded` in lucidgen's version record,
         /// or adoptable (no record, its tables match that version exactly). Both get the same treatment:
@@ -86,7 +88,7 @@ struct StoreMigrator {
             switch self {
             case .newFile: "no file"
             case .emptyFile: "an empty (0-byte) file"
-            case .emptyDatabase: "an empty database"
+            case .emptyDatabase: "a database without lucidgen's tables"
             case .known(let schema, let recorded): "a store at version \(schema.version)\(recorded ? "" : ", recognised from its tables")"
             case .newer(let version): "a store at version \(version), newer than this app's"
             case .unknownVersion(let version): "a store at unknown version \(version)"
@@ -327,7 +329,8 @@ struct StoreMigrator {
         }
     }
 
-    /// Creates the newest schema in an empty database, with its version record, in one transaction.
+    /// Creates the newest schema in a database without lucidgen's tables (empty, or holding only the
+    /// app's objects, which stay), with its version record, in one transaction.
     private func initialise(_ db: Database, outcome: inout MigrationOutcome) throws {
         do {
             let asked = Date()
