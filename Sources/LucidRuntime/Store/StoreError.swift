@@ -13,7 +13,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The disk (or the store's size limit) is full; the step in progress was rolled back.
     case diskFull(path: String)
     /// Another connection (another process migrating or writing the store, or a transaction left open)
-    /// held its lock longer than the busy timeout; `waited` is how long this call waited, in seconds.
+    /// held its lock longer than the busy timeout; `waited` is how long this call waited, in seconds: for
+    /// a migration step, the sum of the step's lock waits, which ``StoreOptions/busyTimeout`` bounds.
     case locked(path: String, waited: TimeInterval)
     /// The store was written by a newer version of the app.
     case storeIsNewer(storeVersion: SchemaVersion, newestKnown: SchemaVersion)

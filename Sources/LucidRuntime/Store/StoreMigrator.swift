@@ -15,6 +15,10 @@ struct StoreMigrator {
     var versions: [Schema] { history.versions }
     var logger: Logger { options.logger }
     var newest: Schema { versions[versions.count - 1] }
+    /// The busy handler of the connections this migrator opens: one deadline per step transaction
+    /// (``LockDeadline``). Nil on a connection the app made (``LucidMigrator``): its own busy mode
+    /// applies, which this runtime does not change.
+    var lockDeadline: LockDeadline?
 
     /// The planner routes through the history's stages and ``StoreOptions/declaredStages``; the app's
     /// ``StoreOptions/stages`` provide the code for those it runs.
@@ -33,11 +37,12 @@ struct StoreMigrator {
             throw .planning(error)
         }
         self.compatibility = CompatibilityRecorder(history: history, options: options)
+        self.lockDeadline = LockDeadline(timeout: options.busyTimeout)
     }
 
     private var configuration: Configuration {
         var configuration = options.configuration
-        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.busyMode = lockDeadline?.busyMode ?? .timeout(options.busyTimeout)
         configuration.label = "lucidgen store"
         return configuration
     }
@@ -182,6 +187,7 @@ struct StoreMigrator {
     static func openIfCurrent(atPath path: String, version: SchemaVersion, checksum: String, options: StoreOptions) throws(StoreError) -> DatabaseQueue? {
         guard let size = fileSize(atPath: path), size > 0 else { return nil }
         var configuration = options.configuration
+        // One read, no step: SQLite's own timeout, which a disarmed ``LockDeadline`` equals.
         configuration.busyMode = .timeout(options.busyTimeout)
         configuration.label = "lucidgen store"
         let began = Date()
@@ -331,7 +337,7 @@ struct StoreMigrator {
             let asked = Date()
             var created = false
             var foundElsewhere: SchemaVersion?
-            try db.inTransaction(.immediate) {
+            try stepTransaction(db) {
                 outcome.lockWait += Date().timeIntervalSince(asked)
                 // Another process may have initialised the store meanwhile.
                 if let record = try Bookkeeping.record(db) {
@@ -365,7 +371,7 @@ struct StoreMigrator {
     /// Records the version of a store whose tables match it exactly (e.g. made before lucidgen).
     private func adopt(_ db: Database, as schema: Schema) throws {
         do {
-            try db.inTransaction(.immediate) {
+            try stepTransaction(db) {
                 if try Bookkeeping.record(db) == nil {
                     try Bookkeeping.write(schema, checksum: history.checksum(of: schema), from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
                     try compatibility.record(db, at: schema.version)
@@ -398,7 +404,7 @@ struct StoreMigrator {
                 while !finished {
                     let asked = Date()
                     var applied: [MigrationOutcome.Step] = []
-                    try db.inTransaction(.immediate) {
+                    try stepTransaction(db) {
                         outcome.lockWait += Date().timeIntervalSince(asked)
                         var first = true
                         repeat {
@@ -449,7 +455,7 @@ struct StoreMigrator {
     private func runLateDataMigrations(_ db: Database) throws(StoreError) {
         guard !options.dataMigrations.isEmpty else { return }
         do {
-            try db.inTransaction(.immediate) {
+            try stepTransaction(db) {
                 if let record = try Bookkeeping.record(db), let version = try? SchemaVersion(parsing: record.version) {
                     // A data migration that ran late rewrote rows an older app at an earlier version reads: from
                     // now on the store is not additive for that app.
@@ -461,6 +467,25 @@ struct StoreMigrator {
             }
         } catch {
             throw Self.storeError(error, path: path, step: "data migrations", version: nil)
+        }
+    }
+
+    /// `BEGIN IMMEDIATE`, `body`, `COMMIT` (or rollback): the transaction of one step (or of the whole
+    /// path, or of the late data migrations), under one lock deadline.
+    ///
+    /// On the runtime's own connection, every lock wait of the transaction (at `BEGIN`, at each page
+    /// cache spill, at `COMMIT`) shares ``StoreOptions/busyTimeout`` (see ``LockDeadline``), and a
+    /// lock error reports their sum. On the app's connection its busy handler waits as it was told, and
+    /// a lock error reports how long the transaction took until it gave up (the waits are not visible
+    /// from here).
+    private func stepTransaction(_ db: Database, _ body: () throws -> Database.TransactionCompletion) throws {
+        let asked = Date()
+        lockDeadline?.arm()
+        defer { lockDeadline?.disarm() }
+        do {
+            try db.inTransaction(.immediate, body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StoreError.locked(path: path, waited: lockDeadline?.waited ?? Date().timeIntervalSince(asked))
         }
     }
 
