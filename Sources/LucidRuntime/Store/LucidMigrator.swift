@@ -107,10 +107,17 @@ public struct LucidMigrator: Sendable {
                 outcome.erased = true
                 return outcome
             } catch {
-                throw StoreMigrator.storeError(error, path: path, step: "create", version: nil)
+                let mapped = StoreMigrator.storeError(error, path: path, step: "create", version: nil)
+                if case .diskFull = mapped { throw StoreMigrator.diskFull(path: path, afterReading: writer) }
+                throw mapped
             }
         } catch {
-            throw StoreMigrator.storeError(error, path: path, step: "open", version: nil)
+            let mapped = StoreMigrator.storeError(error, path: path, step: "open", version: nil)
+            // In rollback-journal mode a full disk can leave the step's `-journal` hot: one read on the
+            // app's writer rolls it back, unless another connection of the app holds a lock past its
+            // busy timeout (then the error says the `-journal` must stay).
+            if case .diskFull = mapped { throw StoreMigrator.diskFull(path: path, afterReading: writer) }
+            throw mapped
         }
     }
 }

@@ -235,8 +235,37 @@ struct StoreMigrator {
         } catch let refusal as Refusal {
             return try incompatible(queue, policy: refusal.policy, refusal.error)
         } catch {
-            throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
+            throw rolledBack(Self.storeError(error, path: path, step: "open", version: nil, since: began), closing: queue)
         }
+    }
+
+    /// `error`, after making ``StoreError/diskFull(path:journalLeft:)`` true: in rollback-journal mode,
+    /// when the disk fills while SQLite writes a step's pages into the file, SQLite cannot roll the
+    /// step back then; it leaves the `-journal` hot beside the file (its copy of the original pages)
+    /// and the file possibly half-written, for the next connection that reads it to roll back. So the
+    /// connection is closed and the file read once more on a new one, which rolls the journal back
+    /// (rewriting the original pages in place and truncating the file: no new space needed) and
+    /// deletes it. If that read fails (another connection holds a lock past the busy timeout), the
+    /// error says that the `-journal` must stay beside the file. In WAL mode nothing is left to undo.
+    private func rolledBack(_ error: StoreError, closing queue: DatabaseQueue) -> StoreError {
+        guard case .diskFull = error else { return error }
+        try? queue.close()
+        guard let reader = try? makeQueue() else { return Self.diskFull(path: path, afterReading: nil) }
+        defer { try? reader.close() }
+        return Self.diskFull(path: path, afterReading: reader)
+    }
+
+    /// ``StoreError/diskFull(path:journalLeft:)`` after one read on `reader`: the first read transaction
+    /// of a connection rolls back a hot journal before it reads (SQLite's rule), when it can get the
+    /// file's exclusive lock for a moment. A `-journal` left empty or absent holds nothing to roll back.
+    static func diskFull(path: String, afterReading reader: (any DatabaseReader)?) -> StoreError {
+        do {
+            if let reader {
+                _ = try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                return .diskFull(path: path)
+            }
+        } catch {}
+        return .diskFull(path: path, journalLeft: (fileSize(atPath: path + "-journal") ?? 0) > 0)
     }
 
     /// A store this app cannot migrate, and the policy that decides what happens then.
@@ -326,7 +355,7 @@ struct StoreMigrator {
                 outcome.erased = true
                 return (fresh, outcome)
             } catch {
-                throw Self.storeError(error, path: path, step: "create", version: nil)
+                throw rolledBack(Self.storeError(error, path: path, step: "create", version: nil), closing: fresh)
             }
         }
     }
@@ -666,7 +695,7 @@ struct StoreMigrator {
             switch error.resultCode {
             case .SQLITE_NOTADB: return .notADatabase(path: path)
             case .SQLITE_CORRUPT: return .corrupt(path: path, message: error.message ?? "\(error)")
-            case .SQLITE_FULL: return .diskFull(path: path)
+            case .SQLITE_FULL: return .diskFull(path: path, journalLeft: false)
             case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waited: since.map { Date().timeIntervalSince($0) } ?? 0)
             case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR: return .cannotWrite(path: path, message: error.message ?? "\(error)")
             default: break
