@@ -15,6 +15,11 @@ import GRDB
 ///
 /// Disarmed (the app's own use of the connection after the migration), each wait gets the whole
 /// timeout, as `Configuration.busyMode = .timeout(_:)` does.
+///
+/// The waits themselves are not avoided (`PRAGMA cache_spill = OFF` or a large `cache_size` during
+/// the step would avoid them): that would keep every page a step changes in memory, a rebuilt
+/// table's size, on every migration, reader or not. Past the deadline SQLite skips the spills and
+/// holds the pages until the step ends, as it did after each timeout before.
 final class LockDeadline: @unchecked Sendable {
     /// How long a step (armed) or each wait (disarmed) may wait in all.
     let timeout: TimeInterval
