@@ -12,6 +12,7 @@ import Testing
         (.corrupt(path: "/s.sqlite", message: "malformed"), "sqlite3 /s.sqlite .recover"),
         (.cannotWrite(path: "/folder/s.sqlite", message: "readonly"), "/folder"),
         (.diskFull(path: "/s.sqlite"), "Free disk space"),
+        (.diskFull(path: "/s.sqlite", journalLeft: true), "Keep /s.sqlite-journal beside the file"),
         (.locked(path: "/s.sqlite", waited: 60), "fuser /s.sqlite"),
         (.storeIsNewer(storeVersion: SchemaVersion("3.0"), newestKnown: SchemaVersion("2.0")), "newerStorePolicy = .openReadOnly"),
         (.unknownVersion(SchemaVersion("1.5"), known: [SchemaVersion("1.0")]), "lucidgen generate"),

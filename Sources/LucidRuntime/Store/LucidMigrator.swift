@@ -23,9 +23,10 @@ import LucidSchema
 /// reads started meanwhile wait until the migration is over and then see the newest version; no read
 /// ever sees a half-migrated store. On a `DatabaseQueue` every access is serialised anyway.
 ///
-/// **What stays the app's.** The connection's configuration is the app's own: its busy timeout (not
-/// ``StoreOptions/busyTimeout``), its `foreignKeysEnabled` (switched off during steps, as SQLite
-/// requires for schema changes, and back on after, failing loudly if that fails) and its journal mode.
+/// **What stays the app's.** The connection's configuration is the app's own: its busy mode (not
+/// ``StoreOptions/busyTimeout``; this call does not change it), its `foreignKeysEnabled` (switched off
+/// during steps, as SQLite requires for schema changes, and back on after, failing loudly if that
+/// fails) and its journal mode.
 /// The file policies of ``StoreOptions`` apply as far as a held connection allows:
 /// ``StoreOptions/IncompatibleStorePolicy/refuse`` and
 /// ``StoreOptions/IncompatibleStorePolicy/openReadOnly`` both throw (a held writer cannot be made
@@ -35,6 +36,15 @@ import LucidSchema
 /// ``StoreOptions/IncompatibleStorePolicy/openIfAdditive`` works as with a file: a newer store whose
 /// steps since this app's newest version are all additive is left as it is for the app to write
 /// (``MigrationOutcome/openedNewerAdditiveStore``), any other is refused and unchanged.
+///
+/// **Locks.** The app's busy mode decides how long a step waits for other connections. With
+/// `.timeout(t)`, SQLite waits up to `t` at each lock a step needs: at its `BEGIN IMMEDIATE`, and, in
+/// rollback-journal mode while another connection holds a read transaction, at each statement whose
+/// page cache spills into the file and again at `COMMIT`; a step can then wait several times `t`
+/// (the stores ``LucidStore`` opens bound the whole step by ``StoreOptions/busyTimeout``). In WAL
+/// mode readers never block the step. A lock error (``StoreError/locked(path:waited:)``) reports how
+/// long the failed step's transaction ran, its work included: the waits are the app's busy handler's,
+/// which this call cannot see.
 public struct LucidMigrator: Sendable {
     /// Every version and the steps that need the app's code.
     public let history: SchemaHistory
@@ -83,7 +93,9 @@ public struct LucidMigrator: Sendable {
     @discardableResult
     public func migrate(_ writer: some DatabaseWriter) throws(StoreError) -> MigrationOutcome {
         let path = writer.path
-        let migrator = try StoreMigrator(path: path, history: history, options: options)
+        var migrator = try StoreMigrator(path: path, history: history, options: options)
+        // The app's connection keeps the app's busy mode (see "What stays the app's").
+        migrator.lockDeadline = nil
         do {
             return try migrator.bringUpToDate(writer)
         } catch let refusal as StoreMigrator.Refusal {
@@ -95,10 +107,17 @@ public struct LucidMigrator: Sendable {
                 outcome.erased = true
                 return outcome
             } catch {
-                throw StoreMigrator.storeError(error, path: path, step: "create", version: nil)
+                let mapped = StoreMigrator.storeError(error, path: path, step: "create", version: nil)
+                if case .diskFull = mapped { throw StoreMigrator.diskFull(path: path, afterReading: writer) }
+                throw mapped
             }
         } catch {
-            throw StoreMigrator.storeError(error, path: path, step: "open", version: nil)
+            let mapped = StoreMigrator.storeError(error, path: path, step: "open", version: nil)
+            // In rollback-journal mode a full disk can leave the step's `-journal` hot: one read on the
+            // app's writer rolls it back, unless another connection of the app holds a lock past its
+            // busy timeout (then the error says the `-journal` must stay).
+            if case .diskFull = mapped { throw StoreMigrator.diskFull(path: path, afterReading: writer) }
+            throw mapped
         }
     }
 }

@@ -11,9 +11,15 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The file could not be opened or written (permissions, read-only media).
     case cannotWrite(path: String, message: String)
     /// The disk (or the store's size limit) is full; the step in progress was rolled back.
-    case diskFull(path: String)
+    ///
+    /// `journalLeft`: in rollback-journal mode, SQLite could not roll the step back yet (another
+    /// connection held a lock): the file may be half-written and its `-journal` beside it holds the
+    /// original pages. SQLite rolls the step back when the store is next read, from the `-journal`,
+    /// which must stay beside the file until then.
+    case diskFull(path: String, journalLeft: Bool = false)
     /// Another connection (another process migrating or writing the store, or a transaction left open)
-    /// held its lock longer than the busy timeout; `waited` is how long this call waited, in seconds.
+    /// held its lock longer than the busy timeout; `waited` is how long this call waited, in seconds: for
+    /// a migration step, the sum of the step's lock waits, which ``StoreOptions/busyTimeout`` bounds.
     case locked(path: String, waited: TimeInterval)
     /// The store was written by a newer version of the app.
     case storeIsNewer(storeVersion: SchemaVersion, newestKnown: SchemaVersion)
@@ -78,7 +84,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .notADatabase(let path): "\(path) is not an SQLite database (nothing was changed)"
         case .corrupt(let path, let message): "\(path) is damaged: \(message) (any step in progress was rolled back)"
         case .cannotWrite(let path, let message): "cannot write \(path): \(message)"
-        case .diskFull(let path): "the disk is full while migrating \(path); the step was rolled back"
+        case .diskFull(let path, false): "the disk is full while migrating \(path); the step was rolled back"
+        case .diskFull(let path, true):
+            "the disk is full while migrating \(path); the step is not rolled back yet: its `-journal` beside the file holds the original pages, from which SQLite rolls the step back when the store is next opened"
         case .locked(let path, let waited):
             "\(path) is locked by another connection: waited \(String(format: "%.1f", waited)) s (the busy timeout: StoreOptions.busyTimeout, `--busy-timeout` in lucidgen) for another process migrating or writing it, or an app holding a transaction open; nothing was changed by this call"
         case .storeIsNewer(let store, let newest):
@@ -124,6 +132,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Restore the store from a backup, or salvage its rows with `sqlite3 \(path) .recover | sqlite3 recovered.sqlite` and open the recovered copy (lucidgen recognises it by its tables)"
         case .cannotWrite(let path, _):
             "Check that the file and its folder (\((path as NSString).deletingLastPathComponent)) are writable by this process and on a volume mounted read-write: SQLite creates its journal or WAL beside the store"
+        case .diskFull(let path, true):
+            "Keep \(path)-journal beside the file (copying or moving the store without it damages it), free disk space and open the store again; it resumes from the step that failed"
         case .diskFull:
             "Free disk space (a table rebuild needs room for a copy of the table) and open the store again; it resumes from the step that failed"
         case .locked(let path, _):

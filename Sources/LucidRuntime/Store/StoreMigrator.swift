@@ -15,6 +15,10 @@ struct StoreMigrator {
     var versions: [Schema] { history.versions }
     var logger: Logger { options.logger }
     var newest: Schema { versions[versions.count - 1] }
+    /// The busy handler of the connections this migrator opens: one deadline per step transaction
+    /// (``LockDeadline``). Nil on a connection the app made (``LucidMigrator``): its own busy mode
+    /// applies, which this runtime does not change.
+    var lockDeadline: LockDeadline?
 
     /// The planner routes through the history's stages and ``StoreOptions/declaredStages``; the app's
     /// ``StoreOptions/stages`` provide the code for those it runs.
@@ -33,11 +37,12 @@ struct StoreMigrator {
             throw .planning(error)
         }
         self.compatibility = CompatibilityRecorder(history: history, options: options)
+        self.lockDeadline = LockDeadline(timeout: options.busyTimeout)
     }
 
     private var configuration: Configuration {
         var configuration = options.configuration
-        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.busyMode = lockDeadline?.busyMode ?? .timeout(options.busyTimeout)
         configuration.label = "lucidgen store"
         return configuration
     }
@@ -186,6 +191,7 @@ struct StoreMigrator {
     static func openIfCurrent(atPath path: String, version: SchemaVersion, checksum: String, options: StoreOptions) throws(StoreError) -> DatabaseQueue? {
         guard let size = fileSize(atPath: path), size > 0 else { return nil }
         var configuration = options.configuration
+        // One read, no step: SQLite's own timeout, which a disarmed ``LockDeadline`` equals.
         configuration.busyMode = .timeout(options.busyTimeout)
         configuration.label = "lucidgen store"
         let began = Date()
@@ -233,8 +239,37 @@ struct StoreMigrator {
         } catch let refusal as Refusal {
             return try incompatible(queue, policy: refusal.policy, refusal.error)
         } catch {
-            throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
+            throw rolledBack(Self.storeError(error, path: path, step: "open", version: nil, since: began), closing: queue)
         }
+    }
+
+    /// `error`, after making ``StoreError/diskFull(path:journalLeft:)`` true: in rollback-journal mode,
+    /// when the disk fills while SQLite writes a step's pages into the file, SQLite cannot roll the
+    /// step back then; it leaves the `-journal` hot beside the file (its copy of the original pages)
+    /// and the file possibly half-written, for the next connection that reads it to roll back. So the
+    /// connection is closed and the file read once more on a new one, which rolls the journal back
+    /// (rewriting the original pages in place and truncating the file: no new space needed) and
+    /// deletes it. If that read fails (another connection holds a lock past the busy timeout), the
+    /// error says that the `-journal` must stay beside the file. In WAL mode nothing is left to undo.
+    private func rolledBack(_ error: StoreError, closing queue: DatabaseQueue) -> StoreError {
+        guard case .diskFull = error else { return error }
+        try? queue.close()
+        guard let reader = try? makeQueue() else { return Self.diskFull(path: path, afterReading: nil) }
+        defer { try? reader.close() }
+        return Self.diskFull(path: path, afterReading: reader)
+    }
+
+    /// ``StoreError/diskFull(path:journalLeft:)`` after one read on `reader`: the first read transaction
+    /// of a connection rolls back a hot journal before it reads (SQLite's rule), when it can get the
+    /// file's exclusive lock for a moment. A `-journal` left empty or absent holds nothing to roll back.
+    static func diskFull(path: String, afterReading reader: (any DatabaseReader)?) -> StoreError {
+        do {
+            if let reader {
+                _ = try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                return .diskFull(path: path)
+            }
+        } catch {}
+        return .diskFull(path: path, journalLeft: (fileSize(atPath: path + "-journal") ?? 0) > 0)
     }
 
     /// A store this app cannot migrate, and the policy that decides what happens then.
@@ -324,7 +359,7 @@ struct StoreMigrator {
                 outcome.erased = true
                 return (fresh, outcome)
             } catch {
-                throw Self.storeError(error, path: path, step: "create", version: nil)
+                throw rolledBack(Self.storeError(error, path: path, step: "create", version: nil), closing: fresh)
             }
         }
     }
@@ -336,7 +371,7 @@ struct StoreMigrator {
             let asked = Date()
             var created = false
             var foundElsewhere: SchemaVersion?
-            try db.inTransaction(.immediate) {
+            try stepTransaction(db) {
                 outcome.lockWait += Date().timeIntervalSince(asked)
                 // Another process may have initialised the store meanwhile.
                 if let record = try Bookkeeping.record(db) {
@@ -378,7 +413,7 @@ struct StoreMigrator {
     /// Records the version of a store whose tables match it exactly (e.g. made before lucidgen).
     private func adopt(_ db: Database, as schema: Schema) throws {
         do {
-            try db.inTransaction(.immediate) {
+            try stepTransaction(db) {
                 if try Bookkeeping.record(db) == nil {
                     try Bookkeeping.write(schema, checksum: history.checksum(of: schema), from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
                     try compatibility.record(db, at: schema.version)
@@ -411,7 +446,7 @@ struct StoreMigrator {
                 while !finished {
                     let asked = Date()
                     var applied: [MigrationOutcome.Step] = []
-                    try db.inTransaction(.immediate) {
+                    try stepTransaction(db) {
                         outcome.lockWait += Date().timeIntervalSince(asked)
                         var first = true
                         repeat {
@@ -462,7 +497,7 @@ struct StoreMigrator {
     private func runLateDataMigrations(_ db: Database) throws(StoreError) {
         guard !options.dataMigrations.isEmpty else { return }
         do {
-            try db.inTransaction(.immediate) {
+            try stepTransaction(db) {
                 if let record = try Bookkeeping.record(db), let version = try? SchemaVersion(parsing: record.version) {
                     // A data migration that ran late rewrote rows an older app at an earlier version reads: from
                     // now on the store is not additive for that app.
@@ -474,6 +509,25 @@ struct StoreMigrator {
             }
         } catch {
             throw Self.storeError(error, path: path, step: "data migrations", version: nil)
+        }
+    }
+
+    /// `BEGIN IMMEDIATE`, `body`, `COMMIT` (or rollback): the transaction of one step (or of the whole
+    /// path, or of the late data migrations), under one lock deadline.
+    ///
+    /// On the runtime's own connection, every lock wait of the transaction (at `BEGIN`, at each page
+    /// cache spill, at `COMMIT`) shares ``StoreOptions/busyTimeout`` (see ``LockDeadline``), and a
+    /// lock error reports their sum. On the app's connection its busy handler waits as it was told, and
+    /// a lock error reports how long the transaction took until it gave up (the waits are not visible
+    /// from here).
+    private func stepTransaction(_ db: Database, _ body: () throws -> Database.TransactionCompletion) throws {
+        let asked = Date()
+        lockDeadline?.arm()
+        defer { lockDeadline?.disarm() }
+        do {
+            try db.inTransaction(.immediate, body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StoreError.locked(path: path, waited: lockDeadline?.waited ?? Date().timeIntervalSince(asked))
         }
     }
 
@@ -705,7 +759,7 @@ struct StoreMigrator {
             switch error.resultCode {
             case .SQLITE_NOTADB: return .notADatabase(path: path)
             case .SQLITE_CORRUPT: return .corrupt(path: path, message: error.message ?? "\(error)")
-            case .SQLITE_FULL: return .diskFull(path: path)
+            case .SQLITE_FULL: return .diskFull(path: path, journalLeft: false)
             case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waited: since.map { Date().timeIntervalSince($0) } ?? 0)
             case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR: return .cannotWrite(path: path, message: error.message ?? "\(error)")
             default: break

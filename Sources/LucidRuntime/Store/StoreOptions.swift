@@ -69,7 +69,19 @@ public struct StoreOptions: Sendable {
     public var declaredStages: [ExplicitStage] = []
     /// Data-only migrations keyed by version (see ``DataMigration``).
     public var dataMigrations: [DataMigration] = []
-    /// How long to wait for another connection (e.g. another process migrating the same store).
+    /// How long to wait for another connection (e.g. another process migrating the same store, or an
+    /// app reading it), in seconds.
+    ///
+    /// It bounds each migration step as a whole: every lock wait of the step's transaction (at its
+    /// start, at each statement whose page cache spills into the file while another connection reads
+    /// in rollback-journal mode, at its commit) shares one deadline, so a step that cannot get its
+    /// locks fails with ``StoreError/locked(path:waited:)`` after about this long, not after this long
+    /// per wait. After the migration, the connection ``LucidStore`` returns waits up to this long at
+    /// each lock, as SQLite's busy timeout does. ``LucidMigrator`` keeps the app's own busy mode.
+    ///
+    /// ```swift
+    /// options.busyTimeout = 5   // give up a step after about 5 s of waiting for other connections
+    /// ```
     public var busyTimeout: TimeInterval = 60
     /// Base GRDB configuration (e.g. `prepareDatabase` for pragmas, encryption, tracing).
     public var configuration = Configuration()
