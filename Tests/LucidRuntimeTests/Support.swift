@@ -27,7 +27,11 @@ func resolveSchemas(_ entities: [String: String], current: String? = nil) throws
     if let current { config += "current_version: \"\(current)\"\n" }
     try config.write(toFile: folder.path(".lucid.yaml"), atomically: true, encoding: .utf8)
     try FileManager.default.createDirectory(atPath: folder.path(".entities"), withIntermediateDirectories: true)
-    for (name, json) in entities { try json.write(toFile: folder.path(".entities/\(name)"), atomically: true, encoding: .utf8) }
+    for (name, json) in entities {
+        let path = folder.path(".entities/\(name)")
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+    }
     let input = try GeneratorPipeline(configPath: folder.path(".lucid.yaml")).load()
     return try Resolver.resolve(input).schemas
 }
