@@ -1,7 +1,10 @@
 // Migration benchmark: each inferred operation through LucidRuntime on a 1,000,000-row store, and the
 // equivalent hand-written SQL through the `sqlite3` CLI on a fresh copy of the same store, in the same run.
 //
-//   swift run -c release --scratch-path .build-release migration-benchmark [rows] [--memory] [--transform-only] [--constant-only [--floor]]
+//   swift run -c release --scratch-path .build-release migration-benchmark [rows] [--memory] [--transform-only] [--constant-only [--floor]] [--app-objects]
+//
+// `--app-objects`: only the steps on a store that also holds what a GRDB app keeps (AppObjects.swift),
+// against the same steps without them and the hand-written SQL that keeps them.
 //
 // Operations that rewrite rows are compared as whole runs (the sqlite3 process vs LucidStore.open, which
 // includes reading the version record, planning, the step, the bookkeeping, the foreign key check and
@@ -153,6 +156,10 @@ let base = try makeBase(rows, name: "base.sqlite")
 func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
 var quiet = StoreOptions()
 quiet.logger.logLevel = .warning
+if arguments.contains("--app-objects") {
+    try AppObjectsBenchmark.run(base: base, rows: rows, copy: copy) { try shell($0) }
+    exit(0)
+}
 print(pad("operation", 46) + "  lucidgen     sqlite3    ratio")
 // O(1) operations in process: LucidStore.open migrating the one step ÷ a plain GRDB DatabaseQueue(path:)
 // running the same statements in one `write` transaction, both timed from before opening to after the

@@ -76,9 +76,27 @@ public struct JSONParser {
         self.file = file
     }
 
+    /// Where the last column was counted: `location` counts on from there, so that a file on one line
+    /// (minified, as converters write it) costs one pass, not one pass from the line's start per value.
+    private final class ColumnCount {
+        var lineStart = -1
+        var index = 0
+        var column = 1
+    }
+    private let counted = ColumnCount()
+
     private var location: SourceLocation {
         // Columns count characters, not bytes: skip UTF-8 continuation bytes.
-        let column = bytes[lineStart..<min(index, bytes.count)].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        let end = min(index, bytes.count)
+        if counted.lineStart != lineStart || counted.index > end {
+            counted.lineStart = lineStart
+            counted.index = lineStart
+            counted.column = 1
+        }
+        var column = counted.column
+        for byte in bytes[counted.index..<end] where byte & 0xC0 != 0x80 { column += 1 }
+        counted.index = end
+        counted.column = column
         return SourceLocation(file: file, line: line, column: column)
     }
 
