@@ -66,17 +66,22 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: SmallFileSystem.available, "mounting a small tmpfs needs root and a kernel that allows it"))
-    func onTheAppsWriterTooAStepThatFillsTheDiskIsRolledBackBeforeItSaysSo() throws {
+    /// A store at 1.0 copied onto a file system with room for it and half of it again: the 2.0 rebuild's
+    /// copy of the table does not fit. Unmount `small` and remove `folder` when done.
+    func storeOnASmallDisk() throws -> (versions: [Schema], path: String, size: Int, original: Data, small: SmallFileSystem, folder: TemporaryFolder) {
         let versions = try LockDeadlineTests().versions()
         let (source, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
-        defer { folder.remove() }
         let size = try #require(StoreMigrator.fileSize(atPath: source))
         let small = try #require(SmallFileSystem(bytes: size + size / 2))
-        defer { small.unmount() }
         let path = small.folder.path("store.sqlite")
         try FileManager.default.copyItem(atPath: source, toPath: path)
-        let original = try #require(fileBytes(path))
+        return (versions, path, size, try #require(fileBytes(path)), small, folder)
+    }
+
+    @Test(.enabled(if: SmallFileSystem.available, "mounting a small tmpfs needs root and a kernel that allows it"))
+    func onTheAppsWriterTooAStepThatFillsTheDiskIsRolledBackBeforeItSaysSo() throws {
+        let (versions, path, _, original, small, folder) = try storeOnASmallDisk()
+        defer { small.unmount(); folder.remove() }
 
         // The app's own queue, in rollback-journal mode, with a small page cache.
         var configuration = Configuration()
@@ -100,16 +105,8 @@ import Testing
 
     @Test(.enabled(if: SmallFileSystem.available, "mounting a small tmpfs needs root and a kernel that allows it"))
     func aStepThatFillsTheDiskIsRolledBackBeforeItSaysSo() throws {
-        let versions = try LockDeadlineTests().versions()
-        let (source, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
-        defer { folder.remove() }
-        let size = try #require(StoreMigrator.fileSize(atPath: source))
-        // Room for the store and half of it again: the rebuild's copy of the table does not fit.
-        let small = try #require(SmallFileSystem(bytes: size + size / 2))
-        defer { small.unmount() }
-        let path = small.folder.path("store.sqlite")
-        try FileManager.default.copyItem(atPath: source, toPath: path)
-        let original = try #require(fileBytes(path))
+        let (versions, path, size, original, small, folder) = try storeOnASmallDisk()
+        defer { small.unmount(); folder.remove() }
         let before = try mainFileAlone(path)
         #expect(before.first == "ok")
 

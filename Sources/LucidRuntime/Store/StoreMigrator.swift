@@ -556,8 +556,9 @@ struct StoreMigrator {
         // What the app keeps in the store must survive the step, or the step refuses before its first
         // statement. A stage's willMigrate may drop such objects, so with one the check is made again after it.
         let stepTables = Set(step.operations.flatMap(\.tableNames))
-        let cleanup = start.pendingCleanup == 0 ? [] : try PendingCleanup.items(db).filter { item in stepTables.contains { sameSQLName($0, item.table) } }
-        let owned = OwnedNames([source], pendingCleanup: cleanup)
+        let pending = start.pendingCleanup == 0 ? [] : try PendingCleanup.items(db)
+        let cleanup = pending.filter { item in stepTables.contains { sameSQLName($0, item.table) } }
+        let owned = OwnedNames([source], pendingCleanup: pending)
         let conflicts = try appObjectConflicts(of: step, source: source, cleanup: cleanup, owned: owned, db)
         if !conflicts.isEmpty && stage?.willMigrate == nil {
             throw StoreError.appObjectsInTheWay(step: step.label, from: step.from, to: step.to, conflicts: conflicts)
