@@ -149,6 +149,7 @@ public struct PlanMarkdown: Sendable, Hashable {
                 case .transformTable(_, let source): count = rows(source)
                 case .dropColumn(let table, _, _): count = rows(table)
                 case .fillJoinTable(_, let owner, _, _): count = rows(owner)
+                case .createSearch(let table): count = rows(table.name)
                 default: break
                 }
                 operations.append(Operation(description: operation.description, kind: Self.kind(of: operation), rewritesRows: operation.rewritesRows, rows: count))
@@ -188,6 +189,8 @@ public struct PlanMarkdown: Sendable, Hashable {
         case .dropIndex: "drop index"
         case .transformTable: "row transform"
         case .createIndex: "create index"
+        case .dropSearch: "drop search"
+        case .createSearch: "create search"
         }
     }
 
