@@ -358,7 +358,7 @@ import Testing
         // The rebuild's SQL: each member by json_extract, the date from milliseconds to GRDB's text, trim's defaults.
         let dryRun = try run(lucidgenBinary, ["migrate", "--database", copy, "--dry-run", "--trace-sql"], in: package)
         #expect(dryRun.status == 0, "\(dryRun.error)")
-        let sql = #"SELECT src."id", json_extract(src."colors", '$.accent.finish.gloss'), json_extract(src."colors", '$.accent.finish.name'), "#
+        let sql = #"SELECT src.rowid, src."id", json_extract(src."colors", '$.accent.finish.gloss'), json_extract(src."colors", '$.accent.finish.name'), "#
             + #"json_extract(src."colors", '$.accent.label'), json_extract(src."colors", '$.accent.red'), json_extract(src."colors", '$.primary'), "#
             + #"strftime('%Y-%m-%d %H:%M:%f', json_extract(src."colors", '$.since') / 1000.0, 'unixepoch'), src."tail", NULL, NULL, NULL, 0 FROM "plane""#
         #expect((dryRun.output + dryRun.error).contains(sql), "\(dryRun.output)\n\(dryRun.error)")

@@ -149,7 +149,6 @@ public struct PlanMarkdown: Sendable, Hashable {
                 case .transformTable(_, let source): count = rows(source)
                 case .dropColumn(let table, _, _): count = rows(table)
                 case .fillJoinTable(_, let owner, _, _): count = rows(owner)
-                case .createSearch(let table): count = rows(table.name)
                 default: break
                 }
                 operations.append(Operation(description: operation.description, kind: Self.kind(of: operation), rewritesRows: operation.rewritesRows, rows: count))
