@@ -79,12 +79,16 @@ public struct SchemaTable: Sendable, Hashable, Codable {
     /// True when the table is new at this version although the previous version had a table of the same
     /// name (renamed or removed at this version): it is not that table, and no row comes from it.
     public var reusesName: Bool?
+    /// The table's declared full-text search (an FTS5 index over some of its text columns), if any. Its
+    /// statements join the table's DDL (and so the checksum) only when present.
+    public var search: SchemaSearch?
 
     public init(
         name: String, kind: Kind = .entity, columns: [SchemaColumn], primaryKey: [String],
         foreignKeys: [SchemaForeignKey] = [], indexes: [SchemaIndex] = [], renamedFrom: String? = nil,
-        convertedFromColumn: String? = nil, reusesName: Bool? = nil
+        convertedFromColumn: String? = nil, reusesName: Bool? = nil, search: SchemaSearch? = nil
     ) {
+        self.search = search
         self.name = name
         self.kind = kind
         self.columns = columns
@@ -128,7 +132,8 @@ public struct SchemaTable: Sendable, Hashable, Codable {
         }
     }
 
-    public var createStatements: [String] { [createTableStatement()] + createIndexStatements }
+    /// The table, its indexes, then its search index and the triggers that keep it in step.
+    public var createStatements: [String] { [createTableStatement()] + createIndexStatements + searchStatements }
 }
 
 /// A column of a table.

@@ -29,7 +29,9 @@ extension SchemaTable {
         if let convertedFromColumn { head += ", \"convertedFromColumn\": \(encoded(convertedFromColumn))" }
         if let reusesName { head += ", \"reusesName\": \(reusesName)" }
         let columnLines = columns.map { indent + "    " + encoded($0) }.joined(separator: ",\n")
-        return head + ", \"columns\": [\n" + columnLines + "],\n" + indent + " \"foreignKeys\": \(encoded(foreignKeys)), \"indexes\": \(encoded(indexes))}"
+        // A table without search writes no key for it (its JSON is what it was before search existed).
+        let searchPart = search.map { ", \"search\": \(encoded($0))" } ?? ""
+        return head + ", \"columns\": [\n" + columnLines + "],\n" + indent + " \"foreignKeys\": \(encoded(foreignKeys)), \"indexes\": \(encoded(indexes))\(searchPart)}"
     }
 }
 
@@ -59,7 +61,7 @@ enum TableJSONReader {
     private static func table(_ reader: inout Reader) throws -> SchemaTable {
         var name: String?, kind: SchemaTable.Kind?, primaryKey: [String]?, columns: [SchemaColumn]?
         var foreignKeys: [SchemaForeignKey]?, indexes: [SchemaIndex]?
-        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?
+        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -74,13 +76,32 @@ enum TableJSONReader {
             case "renamedFrom": renamedFrom = try reader.optionalString()
             case "convertedFromColumn": convertedFromColumn = try reader.optionalString()
             case "reusesName": reusesName = try reader.optionalBool()
+            case "search": search = try self.search(&reader)
             default: try reader.skipValue()
             }
         }
         return SchemaTable(
             name: try required(name, "name", reader), kind: try required(kind, "kind", reader), columns: try required(columns, "columns", reader),
             primaryKey: try required(primaryKey, "primaryKey", reader), foreignKeys: try required(foreignKeys, "foreignKeys", reader),
-            indexes: try required(indexes, "indexes", reader), renamedFrom: renamedFrom, convertedFromColumn: convertedFromColumn, reusesName: reusesName)
+            indexes: try required(indexes, "indexes", reader), renamedFrom: renamedFrom, convertedFromColumn: convertedFromColumn, reusesName: reusesName,
+            search: search)
+    }
+
+    private static func search(_ reader: inout Reader) throws -> SchemaSearch? {
+        reader.skipSpace()
+        if reader.peek == UInt8(ascii: "n") {
+            _ = try reader.optionalString()
+            return nil
+        }
+        var columns: [String]?, tokenizer: String?
+        try reader.object { reader, key in
+            switch key {
+            case "columns": columns = try reader.strings()
+            case "tokenizer": tokenizer = try reader.optionalString()
+            default: try reader.skipValue()
+            }
+        }
+        return SchemaSearch(columns: try required(columns, "columns", reader), tokenizer: tokenizer)
     }
 
     private static func column(_ reader: inout Reader) throws -> SchemaColumn {

@@ -6,7 +6,7 @@ import LucidRuntime
 /// committed fixture file) is migrated with the app's real registry and options, then every row and
 /// every value of the newest version is compared with what `ExpectedMigration` computed from the
 /// rows before, the schema with a freshly created store, and `foreign_key_check`/`integrity_check`
-/// are run. The generated test suites call it once per historical version and per fixture file and
+/// (and FTS5's `integrity-check` of every declared search index) are run. The generated test suites call it once per historical version and per fixture file and
 /// record each ``MigrationCheckFailure`` as an issue.
 public struct MigrationTestHarness: Sendable {
     /// Every version, oldest first.
@@ -177,8 +177,27 @@ public struct MigrationTestHarness: Sendable {
                 }
                 failures += try schemaDifferences(db, folder: folder, source: source)
             }
+            failures += try searchIndexProblems(database, source: source)
         } catch {
             return failures + failure("the migration failed: \(error)")
+        }
+        return failures
+    }
+
+    /// FTS5's `integrity-check` of every declared search index of the newest version against its table:
+    /// after the migration, the index must hold exactly the searched text of every row (rowids kept
+    /// through rebuilds, triggers recreated, the index rebuilt where searched values changed). The check
+    /// is written as an `INSERT` (FTS5's special commands are) and changes nothing.
+    func searchIndexProblems(_ database: DatabaseQueue, source: String) throws -> [MigrationCheckFailure] {
+        var failures: [MigrationCheckFailure] = []
+        for table in newest.tables where table.search != nil {
+            let index = quoteIdentifier(table.searchTableName)
+            do {
+                try database.write { try $0.execute(sql: "INSERT INTO \(index) (\(index), rank) VALUES ('integrity-check', 1)") }
+            } catch {
+                failures.append(MigrationCheckFailure(
+                    source: source, entity: entityName(table.name), message: "its search index \(table.searchTableName) does not match the table after the migration: \(error)"))
+            }
         }
         return failures
     }

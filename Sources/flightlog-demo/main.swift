@@ -34,6 +34,14 @@ do {
             let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String }
             print("  Aircraft.Columns.colorScheme.primary == \(primary.debugDescription): \(try request.fetchAll(db).map(\.id)) (\(plan.joined(separator: "; ")))")
         }
+        // 4.0's declared search: log entries whose departure, arrival or notes hold words starting with
+        // those of the text, best match first, through the FTS5 index the migration built.
+        if let word = try LogEntry.order(LogEntry.Columns.id).fetchOne(db)?.departure.split(separator: " ").first.map(String.init) {
+            let found = try LogEntry.search(word).fetchAll(db)
+            print("  LogEntry.search(\(word.debugDescription)): \(found.count) of \(try LogEntry.fetchCount(db)) entries, first ids \(found.prefix(5).map(\.id))")
+        }
+        // The tokenizer ignores diacritics: "unicode" finds "ünïcödé".
+        print("  LogEntry.search(\"unicode\"): ids \(try LogEntry.search("unicode").fetchAll(db).prefix(5).map(\.id))")
         print("applied steps: " + (try String.fetchAll(db, sql: "SELECT kind || ' ' || label FROM lucid_migration_log ORDER BY id")).joined(separator: " | "))
         print("data migrations: " + (try String.fetchAll(db, sql: "SELECT version || ' ' || label || ': ' || outcome FROM lucid_data_migrations")).joined(separator: " | "))
     }

@@ -19,7 +19,7 @@ import Testing
         #expect(lines.contains("| # | from → to | kind | operations |"))
         #expect(lines.contains("| 1 | 1.0 → 2.0 | inferred | rename table, drop index, create table, 3 × add column, rename column, create index |"))
         #expect(lines.contains("| 2 | 2.0 → 2.1 | app code (`moveFlightData`) | create table |"))
-        #expect(lines.contains("| 3 | 2.1 → 4.0 | inferred | rebuild table |"))
+        #expect(lines.contains("| 3 | 2.1 → 4.0 | inferred | rebuild table, create search |"))
         #expect(lines.contains("1. **1.0 → 2.0** (inferred)"))
         #expect(lines.contains("   - rename table flight to log_entry"))
         let rebuild = "   - rebuild table aircraft (the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member))"
@@ -80,7 +80,7 @@ import Testing
         #expect(lines.contains("| # | from → to | kind | operations | rows rewritten |"))
         #expect(lines.contains("| 1 | 1.0 → 2.0 | inferred | rename table, drop index, create table, 3 × add column, rename column, create index | 0 |"))
         #expect(lines.contains("| 2 | 2.0 → 2.1 | app code (`moveFlightData`) | create table | app code |"))
-        #expect(lines.contains("| 3 | 2.1 → 4.0 | inferred | rebuild table | 5 |"))
+        #expect(lines.contains("| 3 | 2.1 → 4.0 | inferred | rebuild table, create search | 5 |"))
         #expect(lines.contains("   - rebuild table aircraft (the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member)): rewrites 5 rows"))
         #expect(result.output.contains("    linkStyle 1,3,5 stroke-width:4px,stroke:#2da44e\n"))
 

@@ -8,7 +8,7 @@ import LucidRuntime
 public enum FlightLogSchema: SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
     public static let newestVersion = SchemaVersion("4.0")
-    public static let newestChecksum = "484e29b67cf46c1e04507ccc49a9b18847f64af458d8fb96a14e9b8273880343"
+    public static let newestChecksum = "948939776818707f890c661785bb770489ff1d85ff47602602549ee0b83d67f7"
 
     public static let versions: [Schema] = [
         version1_0,
@@ -26,7 +26,7 @@ public enum FlightLogSchema: SchemaRegistry {
         "f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66",
         "c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786",
         "c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2",
-        "484e29b67cf46c1e04507ccc49a9b18847f64af458d8fb96a14e9b8273880343",
+        "948939776818707f890c661785bb770489ff1d85ff47602602549ee0b83d67f7",
     ]
 
     /// The steps that need the app's code (see `FlightLogMigrations`): never inferred around.
@@ -63,7 +63,7 @@ public enum FlightLogSchema: SchemaRegistry {
         version: SchemaVersion("3.0"), basedOn: version2_1,
         replacing: [table_aircraft_3])
 
-    /// Schema version 4.0 (checksum `484e29b67cf46c1e04507ccc49a9b18847f64af458d8fb96a14e9b8273880343`): `table_aircraft_4` since 3.0.
+    /// Schema version 4.0 (checksum `948939776818707f890c661785bb770489ff1d85ff47602602549ee0b83d67f7`): `table_aircraft_4`, `table_log_entry_3` since 3.0.
     ///
     /// ```sql
     /// CREATE TABLE "aircraft" ("id" TEXT PRIMARY KEY NOT NULL, "aircraft_class" TEXT NOT NULL, "aircraft_type" TEXT NOT NULL, "category" TEXT NOT NULL DEFAULT 'airplane', "color_scheme_accent" TEXT, "color_scheme_primary" TEXT, "color_scheme_secondary" TEXT, "is_favorite" INTEGER NOT NULL DEFAULT 0, "photo" BLOB, "tail_number" TEXT NOT NULL);
@@ -72,13 +72,17 @@ public enum FlightLogSchema: SchemaRegistry {
     /// CREATE INDEX "flight_data_aircraft_index" ON "flight_data" ("aircraft");
     /// CREATE TABLE "log_entry" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT NOT NULL, "arrival" TEXT NOT NULL, "date" TEXT NOT NULL, "departure" TEXT NOT NULL, "duration" REAL NOT NULL DEFAULT 0.0, "night_landings" INTEGER NOT NULL DEFAULT 0, "notes" TEXT, FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE CASCADE);
     /// CREATE INDEX "log_entry_aircraft_index" ON "log_entry" ("aircraft");
+    /// CREATE VIRTUAL TABLE "log_entry_fts" USING fts5("departure", "arrival", "notes", content = 'log_entry', tokenize = 'unicode61 remove_diacritics 2');
+    /// CREATE TRIGGER "log_entry_fts_insert" AFTER INSERT ON "log_entry" BEGIN INSERT INTO "log_entry_fts" (rowid, "departure", "arrival", "notes") VALUES (new.rowid, new."departure", new."arrival", new."notes"); END;
+    /// CREATE TRIGGER "log_entry_fts_delete" AFTER DELETE ON "log_entry" BEGIN INSERT INTO "log_entry_fts" ("log_entry_fts", rowid, "departure", "arrival", "notes") VALUES ('delete', old.rowid, old."departure", old."arrival", old."notes"); END;
+    /// CREATE TRIGGER "log_entry_fts_update" AFTER UPDATE ON "log_entry" BEGIN INSERT INTO "log_entry_fts" ("log_entry_fts", rowid, "departure", "arrival", "notes") VALUES ('delete', old.rowid, old."departure", old."arrival", old."notes"); INSERT INTO "log_entry_fts" (rowid, "departure", "arrival", "notes") VALUES (new.rowid, new."departure", new."arrival", new."notes"); END;
     /// CREATE TABLE "log_entry_crew" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "log_entry"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "pilot"("id") ON DELETE CASCADE);
     /// CREATE INDEX "log_entry_crew_target_index" ON "log_entry_crew" ("target_id");
     /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
     /// ```
     static let version4_0: Schema = Schema(
         version: SchemaVersion("4.0"), basedOn: version3_0,
-        replacing: [table_aircraft_4])
+        replacing: [table_aircraft_4, table_log_entry_3])
 
     /// Table `aircraft` (version 1.0).
     static let table_aircraft_1: SchemaTable = SchemaTable(json: #"""
@@ -176,7 +180,7 @@ public enum FlightLogSchema: SchemaRegistry {
          "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"flight_data_aircraft_index","unique":false}]}
         """#)
 
-    /// Table `log_entry` (versions 2.1 to 4.0).
+    /// Table `log_entry` (versions 2.1 to 3.0).
     static let table_log_entry_2: SchemaTable = SchemaTable(json: #"""
         {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
@@ -218,5 +222,19 @@ public enum FlightLogSchema: SchemaRegistry {
             {"name":"photo","notNull":false,"type":"BLOB","valueType":"data"},
             {"name":"tail_number","notNull":true,"type":"TEXT","valueType":"string"}],
          "foreignKeys": [], "indexes": [{"columns":["color_scheme_primary"],"name":"aircraft_color_scheme_primary_index","unique":false}]}
+        """#)
+
+    /// Table `log_entry` (version 4.0).
+    static let table_log_entry_3: SchemaTable = SchemaTable(json: #"""
+        {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
+            {"name":"arrival","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"date","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"departure","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"0.0","name":"duration","notNull":true,"type":"REAL","valueType":"seconds"},
+            {"defaultSQL":"0","name":"night_landings","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"notes","notNull":false,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [{"columns":["aircraft"],"onDelete":"CASCADE","table":"aircraft","tableColumns":["id"]}], "indexes": [{"columns":["aircraft"],"name":"log_entry_aircraft_index","unique":false}], "search": {"columns":["departure","arrival","notes"],"tokenizer":"unicode61 remove_diacritics 2"}}
         """#)
 }

@@ -177,10 +177,71 @@ public enum DescriptionLoader {
                 if let index = decodeIndex(item, &diagnostics) { indexes.append(index) }
             }
         }
+        let search = reader.value("search").flatMap { decodeSearch($0, &diagnostics) }
         reader.finish(ignored: ignoredEntityKeys, &diagnostics)
         return EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
-            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, location: root.location)
+            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, location: root.location)
+    }
+
+    /// An entity's `search`: `{"properties": ["title", "notes"], "tokenizer": "…", "added_at_version": "2.0",
+    /// "removed_at_version": "4.0", "history": [{"until_version": "3.0", "properties": ["title"], "tokenizer": null}]}`.
+    /// Every key matters: an unknown one is an error.
+    static func decodeSearch(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> SearchDescription? {
+        guard var reader = ObjectReader(node, what: "'search'", diagnostics: &diagnostics) else { return nil }
+        let properties = decodeSearchProperties(&reader, required: true, &diagnostics)
+        let tokenizer = reader.string("tokenizer", &diagnostics)
+        let added = reader.version("added_at_version", &diagnostics)
+        let removed = reader.version("removed_at_version", &diagnostics)
+        var history: [SearchHistoryItem] = []
+        for item in reader.array("history", &diagnostics) ?? [] {
+            guard var itemReader = ObjectReader(item, what: "an item of a search's 'history'", diagnostics: &diagnostics) else { continue }
+            guard let until = itemReader.version("until_version", &diagnostics) else {
+                if !itemReader.has("until_version") {
+                    diagnostics.error("an item of a search's 'history' needs 'until_version': the version from which the next item (or the search itself) holds", at: item.location, path: item.path)
+                }
+                continue
+            }
+            let itemProperties = decodeSearchProperties(&itemReader, required: false, &diagnostics)
+            var itemTokenizer: String?? = nil
+            if let value = itemReader.value("tokenizer") {
+                switch value.value {
+                case .null: itemTokenizer = .some(nil)
+                case .string(let text): itemTokenizer = .some(text)
+                default: diagnostics.error("'tokenizer' must be a string or null, found \(value.kindName)", at: value.location, path: value.path)
+                }
+            }
+            itemReader.finishStrictly(what: "an item of a search's 'history'", known: ["until_version", "properties", "tokenizer"], &diagnostics)
+            history.append(SearchHistoryItem(untilVersion: until, properties: itemProperties, tokenizer: itemTokenizer, location: item.location, path: item.path))
+        }
+        for (earlier, later) in zip(history, history.dropFirst()) where !(earlier.untilVersion < later.untilVersion) {
+            diagnostics.error("a search's 'history' lists its items oldest first: \(later.untilVersion) comes after \(earlier.untilVersion)", at: later.location, path: later.path)
+        }
+        reader.finishStrictly(what: "'search'", known: ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"], &diagnostics)
+        guard let properties else { return nil }
+        return SearchDescription(
+            properties: properties, tokenizer: tokenizer, addedAtVersion: added, removedAtVersion: removed, history: history, location: node.location, path: node.path)
+    }
+
+    /// A search's (or a history item's) `properties`: a non-empty list of distinct names.
+    private static func decodeSearchProperties(_ reader: inout ObjectReader, required: Bool, _ diagnostics: inout DiagnosticCollector) -> [String]? {
+        guard let node = reader.value("properties") else {
+            if required {
+                diagnostics.error("'search' needs 'properties': the text properties it searches, e.g. [\"title\", \"notes\"]", at: reader.node.location, path: reader.node.path)
+            }
+            return nil
+        }
+        guard let properties = reader.strings("properties", &diagnostics) else { return nil }
+        if properties.isEmpty {
+            diagnostics.error("a search's 'properties' is empty: name at least one text property, or remove 'search'", at: node.location, path: node.path)
+            return nil
+        }
+        var seen: Set<String> = []
+        for property in properties where !seen.insert(property).inserted {
+            diagnostics.error("a search lists property '\(property)' twice", at: node.location, path: node.path)
+            return nil
+        }
+        return properties
     }
 
     /// One item of an entity's `indexes`: `{"properties": ["a", "b"], "unique": true, "name": "by_name"}`.

@@ -21,6 +21,8 @@ public struct EntityDescription: Sendable {
     public var removedAtVersion: SchemaVersion?
     /// The entity-level `indexes` (multi-column or named indexes), as written.
     public var indexes: [IndexDescription] = []
+    /// The entity's declared full-text search, as written.
+    public var search: SearchDescription? = nil
     public var location: SourceLocation
 
     /// The table name: `persisted_name`, or `name`.
@@ -100,6 +102,75 @@ public struct IndexDescription: Sendable, Equatable {
         self.properties = properties
         self.unique = unique
         self.name = name
+        self.location = location
+        self.path = path
+    }
+}
+
+/// An entity's `search`: an FTS5 index over some of its text properties, kept in step by every migration.
+///
+/// ```json
+/// "search": { "properties": ["title", "notes"], "tokenizer": "unicode61 remove_diacritics 2", "added_at_version": "2.0",
+///             "history": [{ "until_version": "3.0", "properties": ["title"] }] }
+/// ```
+public struct SearchDescription: Sendable {
+    /// The searched properties' current names, in the index's column order.
+    public var properties: [String]
+    /// FTS5's `tokenize` option; nil: FTS5's default (`unicode61`).
+    public var tokenizer: String?
+    /// The version that introduced the search (default: the entity's first version).
+    public var addedAtVersion: SchemaVersion?
+    /// The version from which the entity has no search any more.
+    public var removedAtVersion: SchemaVersion?
+    /// What the search was before some versions, oldest first.
+    public var history: [SearchHistoryItem]
+    public var location: SourceLocation
+    public var path: String
+
+    public init(
+        properties: [String], tokenizer: String?, addedAtVersion: SchemaVersion? = nil, removedAtVersion: SchemaVersion? = nil,
+        history: [SearchHistoryItem] = [], location: SourceLocation, path: String
+    ) {
+        self.properties = properties
+        self.tokenizer = tokenizer
+        self.addedAtVersion = addedAtVersion
+        self.removedAtVersion = removedAtVersion
+        self.history = history
+        self.location = location
+        self.path = path
+    }
+
+    /// The searched properties (current names) and tokenizer at `version` (a version of the entity's
+    /// history), or nil when the entity has no search then.
+    public func state(at version: SchemaVersion) -> (properties: [String], tokenizer: String?, location: SourceLocation, path: String)? {
+        if let addedAtVersion, version < addedAtVersion { return nil }
+        if let removedAtVersion, version >= removedAtVersion { return nil }
+        var state = (properties: properties, tokenizer: tokenizer, location: location, path: path)
+        // Items apply from the newest down: fields an item leaves out are as in the next one.
+        for item in history.reversed() where version < item.untilVersion {
+            if let properties = item.properties { state.properties = properties }
+            if let tokenizer = item.tokenizer { state.tokenizer = tokenizer }
+            state.location = item.location
+            state.path = item.path
+        }
+        return state
+    }
+}
+
+/// One item of a search's `history`: what it was at versions before `untilVersion`.
+public struct SearchHistoryItem: Sendable {
+    public var untilVersion: SchemaVersion
+    /// nil: as in the next item (or the search itself).
+    public var properties: [String]?
+    /// nil: as in the next item; `.some(nil)`: FTS5's default tokenizer.
+    public var tokenizer: String??
+    public var location: SourceLocation
+    public var path: String
+
+    public init(untilVersion: SchemaVersion, properties: [String]?, tokenizer: String??, location: SourceLocation, path: String) {
+        self.untilVersion = untilVersion
+        self.properties = properties
+        self.tokenizer = tokenizer
         self.location = location
         self.path = path
     }

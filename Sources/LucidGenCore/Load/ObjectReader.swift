@@ -116,6 +116,16 @@ struct ObjectReader {
         }
     }
 
+    /// Reports each key that was not read as an error: in objects whose every key matters (a typo there
+    /// would silently change what is generated). `known` lists the keys, for the message.
+    func finishStrictly(what: String, known: [String], _ diagnostics: inout DiagnosticCollector) {
+        for key in order where !consumed.contains(key) {
+            let member = members[key]!
+            diagnostics.error(
+                "unknown key '\(member.key)' in \(what) (known keys: \(known.joined(separator: ", ")))", at: member.keyLocation, path: member.value.path)
+        }
+    }
+
     /// Reports keys that were not read: `ignored` maps a key to why it is ignored.
     func finish(ignored: [String: String], _ diagnostics: inout DiagnosticCollector) {
         for key in order where !consumed.contains(key) {

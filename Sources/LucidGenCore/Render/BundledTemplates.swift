@@ -188,6 +188,29 @@ extension {{typeName}} {
     }
 }
 {{/enumColumns}}
+{{#search}}
+
+extension {{typeName}} {
+    /// The rows whose searched properties ({{propertyList}}) match `pattern`, best match first (FTS5's
+    /// `rank`), through the table's full-text index `{{ftsTable}}` (tokenizer {{tokenizer}}), which
+    /// triggers and every migration keep in step. (GRDB's `matching(_:)` is for FTS tables themselves.)
+    ///
+    /// ```swift
+    /// let found = try {{typeName}}.search(FTS5Pattern(matchingPhrase: "green salad")!).fetchAll(db)
+    /// ```
+    public static func search(_ pattern: FTS5Pattern) -> SQLRequest<{{typeName}}> {
+        SQLRequest(sql: {{sqlLiteral}}, arguments: [pattern])
+    }
+
+    /// The rows that contain a word starting with each word of `text`, best match first: `"pas carb"`
+    /// finds "Pasta carbonara" (GRDB's `FTS5Pattern(matchingAllPrefixesIn:)`). Text with no word finds
+    /// nothing.
+    public static func search(_ text: String) -> SQLRequest<{{typeName}}> {
+        guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return SQLRequest(sql: {{noneLiteral}}) }
+        return search(pattern)
+    }
+}
+{{/search}}
 {{/newest}}
 
 """#,

@@ -188,6 +188,8 @@ public struct PlanMarkdown: Sendable, Hashable {
         case .dropIndex: "drop index"
         case .transformTable: "row transform"
         case .createIndex: "create index"
+        case .dropSearch: "drop search"
+        case .createSearch: "create search"
         }
     }
 

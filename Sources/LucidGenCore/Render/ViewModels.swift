@@ -34,6 +34,22 @@ struct ViewModels {
 
     // MARK: Entities
 
+    /// The typed queries of a declared search (`Recipe.search(_:)`), over the newest table.
+    func searchContext(_ search: SchemaSearch, table: String, typeName: String, properties: [PropertyShape]) -> [String: Any] {
+        let fts = SchemaTable.searchTableName(of: table)
+        let names = search.columns.map { column in properties.first { $0.column == column }?.swiftName ?? column }
+        let quotedTable = quoteIdentifier(table)
+        let quotedFTS = quoteIdentifier(fts)
+        let sql = "SELECT \(quotedTable).* FROM \(quotedTable) JOIN \(quotedFTS) ON \(quotedFTS).rowid = \(quotedTable).rowid WHERE \(quotedFTS) MATCH ? ORDER BY \(quotedFTS).rank"
+        return [
+            "typeName": typeName, "table": table, "ftsTable": fts,
+            "propertyList": names.map { "`\($0)`" }.joined(separator: ", "),
+            "tokenizer": search.tokenizer.map { "`\($0)`" } ?? "FTS5's default (`unicode61`)",
+            "sqlLiteral": swiftStringLiteral(sql),
+            "noneLiteral": swiftStringLiteral("SELECT * FROM \(quotedTable) WHERE 0"),
+        ]
+    }
+
     func entity(_ entity: ResolvedEntity) -> [String: Any] {
         var shapes = entity.shapes.map(shape)
         var context: [String: Any] = [:]
@@ -63,6 +79,9 @@ struct ViewModels {
                 } else {
                     newestContext["enumColumns"] = check
                 }
+            }
+            if let search = model.schemas.last?.table(named: newest.tableName)?.search {
+                newestContext["search"] = searchContext(search, table: newest.tableName, typeName: newest.typeName, properties: newest.properties)
             }
             context["newest"] = newestContext
         }

@@ -66,6 +66,7 @@ public enum Resolver {
             let timeline = timelines[entity.name]!
             context.resolveLifetimes(of: timeline, &diagnostics)
             context.checkIndexes(of: timeline, &diagnostics)
+            context.checkSearchVersions(of: timeline, &diagnostics)
             context.checkElementsFrom(of: timeline, &diagnostics)
         }
         try diagnostics.throwIfErrors()

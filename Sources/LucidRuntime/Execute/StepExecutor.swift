@@ -117,6 +117,18 @@ struct StepExecutor {
                 touchedTables.insert(table)
             }
             try execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))")
+        case .dropSearch(let table):
+            // The triggers first: they write into the index.
+            for trigger in SchemaTable(name: table, columns: [], primaryKey: [], search: SchemaSearch(columns: [])).searchTriggerNames {
+                try execute("DROP TRIGGER IF EXISTS \(quoteIdentifier(trigger))")
+            }
+            try execute("DROP TABLE IF EXISTS \(quoteIdentifier(SchemaTable.searchTableName(of: table)))")
+        case .createSearch(let table):
+            for statement in table.searchStatements { try execute(statement) }
+            let label = "fill search index \(table.searchTableName)"
+            report(label, 0, 0)
+            try execute(table.rebuildSearchStatement)
+            report(label, 1, 1)
         case .createIndex(let table, let index, let deferrable):
             touchedTables.insert(table)
             let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
@@ -245,6 +257,16 @@ struct StepExecutor {
             try aside.refreshContentIndexes(changed: changed) { try execute($0) }
         }
         for (statement, index) in zip(table.createIndexStatements, table.indexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
+        try restoreSearchTriggers(of: table)
+    }
+
+    /// The triggers of the table's declared search went with the old table: on the new one (every rowid
+    /// kept, the same searched values) they are created again and the index stays valid as it is. When the
+    /// step renews the search instead (``MigrationOperation/dropSearch(table:)`` ran first), there is no
+    /// index yet: `createSearch` makes everything at the end of the step.
+    private func restoreSearchTriggers(of table: SchemaTable) throws {
+        guard table.search != nil, try db.tableExists(table.searchTableName) else { return }
+        for statement in table.searchTriggerStatements { try execute(statement) }
     }
 
     /// Runs a `CREATE INDEX`. A unique index that the table's rows break fails the step with the rows that
@@ -482,6 +504,8 @@ extension MigrationOperation {
         case .dropTable(let table, _): [table]
         case .dropIndex: []
         case .transformTable(let table, let source): [table.name, source]
+        case .dropSearch(let table): [table]
+        case .createSearch(let table): [table.name]
         }
     }
 }

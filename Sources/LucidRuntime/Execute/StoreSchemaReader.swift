@@ -11,7 +11,7 @@ enum StoreSchemaReader {
     static func tables(_ db: Database, owned: OwnedNames, only: Set<String>? = nil) throws -> [String: SchemaTable] {
         // Filtered and sorted here: the statement is compiled on every step, and LIKE … ESCAPE costs more to compile.
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            .filter { !$0.lowercased().hasPrefix("sqlite_") && !$0.lowercased().hasPrefix("lucid_") && owned.ownsTable($0) }
+            .filter { !$0.lowercased().hasPrefix("sqlite_") && !$0.lowercased().hasPrefix("lucid_") && owned.ownsTable($0) && !owned.ownsSearchTable($0) }
             .sorted()
         let scope = only.map { Set($0.map { $0.lowercased() }) }
         // GRDB caches introspection per connection; a step's own DDL must be seen.
@@ -68,10 +68,51 @@ enum StoreSchemaReader {
         return keys.keys.sorted().map { keys[$0]! }
     }
 
-    /// Table-level differences between a version's schema and a store's tables, as "expected …, found …"
-    /// lines. Objects listed in `tolerated` (deferred cleanup) may be present.
-    static func differences(expected: Schema, actual: [String: SchemaTable], tolerated: PendingCleanup.Tolerance = .init(), only: Set<String>? = nil) -> [String] {
+    /// The `CREATE` statements of the declared search objects `owned` names (FTS5 tables and triggers, not
+    /// shadow tables) that the store holds, by lower-cased name.
+    static func searchObjects(_ db: Database, owned: OwnedNames) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'trigger')") {
+            let name: String = row["name"]
+            let type: String = row["type"]
+            guard let sql: String = row["sql"], type == "trigger" ? owned.ownsTrigger(name) : owned.ownsSearchTable(name) else { continue }
+            guard type == "trigger" || sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") else { continue }
+            result[name.lowercased()] = sql
+        }
+        return result
+    }
+
+    /// Differences between the declared search of a version's tables and the store's search objects
+    /// (``searchObjects(_:owned:)``): each FTS5 table and trigger must be there as lucidgen creates it, and
+    /// none of another version's may be left.
+    static func searchDifferences(expected: Schema, found: [String: String]) -> [String] {
         var lines: [String] = []
+        var expectedNames: Set<String> = []
+        for table in expected.tables where table.search != nil {
+            let names = [table.searchTableName] + table.searchTriggerNames
+            for (name, statement) in zip(names, table.searchStatements) {
+                expectedNames.insert(name.lowercased())
+                let kind = name == table.searchTableName ? "search index" : "search trigger"
+                switch found[name.lowercased()] {
+                case nil: lines.append("table \(table.name): expected \(kind) \(name), found none")
+                case let sql? where sql != statement: lines.append("table \(table.name): expected \(kind) \(statement), found \(sql)")
+                default: break
+                }
+            }
+        }
+        for name in found.keys.sorted() where !expectedNames.contains(name) {
+            lines.append("search object \(name): not expected, found")
+        }
+        return lines
+    }
+
+    /// Table-level differences between a version's schema and a store's tables (and its declared search,
+    /// `search` as ``searchObjects(_:owned:)`` reads it), as "expected …, found …" lines. Objects listed in
+    /// `tolerated` (deferred cleanup) may be present.
+    static func differences(
+        expected: Schema, actual: [String: SchemaTable], search: [String: String], tolerated: PendingCleanup.Tolerance = .init(), only: Set<String>? = nil
+    ) -> [String] {
+        var lines = searchDifferences(expected: expected, found: search)
         let scope = only.map { Set($0.map { $0.lowercased() }) }
         for table in expected.tables {
             guard let found = actual[table.name.lowercased()] else {

@@ -154,11 +154,13 @@ struct StoreMigrator {
         }
         // Only what the history describes counts: the app's own tables, views, triggers, FTS indexes and
         // indexes may be there (a store shared with the app, or one the app had before it adopted lucidgen).
-        let tables = try StoreSchemaReader.tables(db, owned: OwnedNames(versions))
+        let owned = OwnedNames(versions)
+        let tables = try StoreSchemaReader.tables(db, owned: owned)
         if tables.isEmpty { return .emptyDatabase }
+        let search = try StoreSchemaReader.searchObjects(db, owned: owned)
         var closest: [String] = []
         for schema in versions.reversed() {
-            let differences = StoreSchemaReader.differences(expected: schema, actual: tables)
+            let differences = StoreSchemaReader.differences(expected: schema, actual: tables, search: search)
             if differences.isEmpty { return .known(schema, recorded: false) }
             if closest.isEmpty || differences.count < closest.count { closest = differences }
         }
@@ -591,10 +593,12 @@ struct StoreMigrator {
         try executor.checkForeignKeys(stepLabel: label)
         // Tables the step did not touch are unchanged since the last validation; only their names are checked.
         let scope = executor.affectedTables
+        let stepOwned = OwnedNames([source, target])
         let differences = StoreSchemaReader.differences(
             // Cleanup still pending is tolerated; with none left before the step and none deferred by it,
             // there is nothing to read.
-            expected: target, actual: try StoreSchemaReader.tables(db, owned: OwnedNames([source, target]), only: scope),
+            expected: target, actual: try StoreSchemaReader.tables(db, owned: stepOwned, only: scope),
+            search: try StoreSchemaReader.searchObjects(db, owned: stepOwned),
             tolerated: cleanupLeft == 0 && !options.deferCleanup ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db), only: scope)
         if !differences.isEmpty { throw StoreError.schemaMismatch(version: target.version, differences: differences) }
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "done"))

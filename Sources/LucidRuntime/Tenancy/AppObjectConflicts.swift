@@ -73,6 +73,9 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
             case .createTable(let table):
                 taken(table.name)
                 for index in table.indexes { taken(index.name) }
+                for name in table.searchObjectNames { taken(name) }
+            case .createSearch(let table):
+                for name in table.searchObjectNames { taken(name) }
             case .renameColumn(let table, let from, let to):
                 renamed(column: from, to: to, of: table)
             case .dropColumn(let table, let column, _):
@@ -98,7 +101,7 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 for object in objects where object.depends(on: table) { add(object, .usesRemovedTable(table)) }
             case .createIndex(_, let index, _):
                 taken(index.name)
-            case .addColumn, .dropIndex, .fillJoinTable:
+            case .addColumn, .dropIndex, .fillJoinTable, .dropSearch:
                 break
             }
         }

@@ -2,7 +2,7 @@ import GRDB
 import LucidSchema
 
 /// What lucidgen owns in a store, by name: the tables and indexes that some versions' schemas describe,
-/// its `lucid_*` tables, and SQLite's own `sqlite_*` objects. Everything else in the file is the app's
+/// their declared search (FTS5 table, shadow tables, triggers), its `lucid_*` tables, and SQLite's own `sqlite_*` objects. Everything else in the file is the app's
 /// (``AppObject``): its tables (GRDB's `grdb_migrations` included), virtual tables and their shadow
 /// tables, views, triggers, and the indexes it made on described tables.
 ///
@@ -11,6 +11,11 @@ import LucidSchema
 struct OwnedNames: Sendable {
     private(set) var tables: Set<String> = []
     private(set) var indexes: Set<String> = []
+    /// The declared search's FTS5 tables and their shadow tables (``SchemaSearch``): lucidgen's, but not
+    /// tables of the schema (the schema check compares them through their SQL).
+    private(set) var searchTables: Set<String> = []
+    /// The triggers that keep the declared search in step.
+    private(set) var triggers: Set<String> = []
 
     /// The names of `schemas` (a step's source and target, or a whole history), and of the objects
     /// that deferred cleanup still has to remove or create.
@@ -19,6 +24,10 @@ struct OwnedNames: Sendable {
             for table in schema.tables {
                 tables.insert(table.name.lowercased())
                 for index in table.indexes { indexes.insert(index.name.lowercased()) }
+                if table.search != nil {
+                    for name in [table.searchTableName] + table.searchShadowTableNames { searchTables.insert(name.lowercased()) }
+                    for name in table.searchTriggerNames { triggers.insert(name.lowercased()) }
+                }
             }
         }
         for item in pendingCleanup {
@@ -38,7 +47,17 @@ struct OwnedNames: Sendable {
     /// Whether the table named `name` is lucidgen's (described, or its bookkeeping) or SQLite's.
     func ownsTable(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return tables.contains(lowered) || lowered.hasPrefix("lucid_") || lowered.hasPrefix("sqlite_")
+        return tables.contains(lowered) || searchTables.contains(lowered) || lowered.hasPrefix("lucid_") || lowered.hasPrefix("sqlite_")
+    }
+
+    /// Whether the table named `name` is a declared search's FTS5 table or one of its shadow tables.
+    func ownsSearchTable(_ name: String) -> Bool {
+        searchTables.contains(name.lowercased())
+    }
+
+    /// Whether the trigger named `name` keeps a declared search in step.
+    func ownsTrigger(_ name: String) -> Bool {
+        triggers.contains(name.lowercased())
     }
 
     /// Whether the index named `name`, on `table`, is lucidgen's: a described index on a described table,
@@ -189,7 +208,7 @@ enum AppObjects {
             let name: String = row["name"]
             if owned.ownsTable(name) {
                 let lowered = name.lowercased()
-                if !lowered.hasPrefix("lucid_") && !lowered.hasPrefix("sqlite_") { described.append(name) }
+                if !lowered.hasPrefix("lucid_") && !lowered.hasPrefix("sqlite_") && !owned.ownsSearchTable(name) { described.append(name) }
             } else if (row["sql"] as String?)?.uppercased().hasPrefix("CREATE VIRTUAL TABLE") == true {
                 virtualTables.append(name.lowercased())
             }
@@ -216,7 +235,7 @@ enum AppObjects {
                 kind = .index
             case "view": kind = .view
             case "trigger":
-                if table.lowercased().hasPrefix("lucid_") { continue }
+                if table.lowercased().hasPrefix("lucid_") || owned.ownsTrigger(name) { continue }
                 kind = .trigger
             default: continue
             }

@@ -25,6 +25,11 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     case transformTable(table: SchemaTable, sourceTable: String)
     /// `CREATE INDEX` (or, deferred, a pending cleanup: the table works without it meanwhile).
     case createIndex(table: String, index: SchemaIndex, deferrable: Bool)
+    /// Drops the table's declared search (its FTS5 index and the triggers that keep it in step), first in a
+    /// step whose searched columns, tokenizer or table name change, or whose table goes.
+    case dropSearch(table: String)
+    /// Creates the table's declared search and fills it from every row (FTS5's `'rebuild'`), last in the step.
+    case createSearch(SchemaTable)
 
     public var description: String {
         switch self {
@@ -39,6 +44,9 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         case .dropIndex(let index): "drop index \(index)"
         case .transformTable(let table, let source): "rebuild table \(table.name) from \(source) through the app's row transform"
         case .createIndex(let table, let index, _): "create index \(index.name) on \(table)(\(index.columns.joined(separator: ", ")))"
+        case .dropSearch(let table): "drop search index \(SchemaTable.searchTableName(of: table))"
+        case .createSearch(let table):
+            "create search index \(table.searchTableName) on \(table.name)(\((table.search?.columns ?? []).joined(separator: ", ")))\(table.search?.tokenizer.map { " tokenize '\($0)'" } ?? "") and fill it"
         }
     }
 
@@ -46,7 +54,8 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     /// rewrites every row of a table, most other operations only change the schema.
     public var cost: Int {
         switch self {
-        case .renameTable, .renameColumn, .addColumn, .createTable, .dropIndex: 1
+        case .renameTable, .renameColumn, .addColumn, .createTable, .dropIndex, .dropSearch: 1
+        case .createSearch: 300
         case .createIndex: 200
         case .dropTable(_, let deferrable): deferrable ? 1 : 5
         case .fillJoinTable: 300

@@ -132,9 +132,18 @@ public struct StepInference: Sendable {
         }
 
         var failingTables: [String] = []
+        // Declared search whose index must be made again goes first and comes back last (see `searchKept`).
+        var searchDrops: [MigrationOperation] = []
+        var searchCreates: [MigrationOperation] = []
+        func renewSearch(old: SchemaTable, new: SchemaTable) {
+            if old.search != nil { searchDrops.append(.dropSearch(table: old.name)) }
+            if new.search != nil { searchCreates.append(.createSearch(new)) }
+        }
         for (oldTable, newTable) in matched {
             if transformedTables.contains(newTable.name) {
                 alterations.append(.transformTable(table: newTable, sourceTable: newTable.name))
+                // The app's code may change any value: the index is read again.
+                renewSearch(old: oldTable, new: newTable)
                 continue
             }
             // A table that is the same at every version of the step has nothing to do (most tables of a
@@ -143,6 +152,7 @@ public struct StepInference: Sendable {
             if oldTable == newTable, (from + 1..<to).allSatisfy({ versions[$0].tables.contains(newTable) }) { continue }
             let result = tableOperations(old: oldTable, new: newTable, lineage: lineage, from: from, to: to, newNames: newNames)
             if !result.reasons.isEmpty { failingTables.append(newTable.name) }
+            if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) { renewSearch(old: oldTable, new: newTable) }
             reasons += result.reasons
             alterations += result.operations
             consumedJoinTables.formUnion(result.collapsedJoinTables)
@@ -162,6 +172,8 @@ public struct StepInference: Sendable {
         var earlyDrops: [MigrationOperation] = []
         let targetNames = Set(new.tables.map { $0.name.lowercased() })
         for table in old.tables where !survivingOldTables.contains(table.name) {
+            // Its index would outlive it (the triggers go with the table).
+            if table.search != nil { searchDrops.append(.dropSearch(table: table.name)) }
             if targetNames.contains(table.name.lowercased()) && !consumedJoinTables.contains(table.name) {
                 earlyDrops.append(.dropTable(table.name, deferrable: false))
             } else {
@@ -180,7 +192,22 @@ public struct StepInference: Sendable {
         }
         indexOperations.removeAll { earlyIndexDrops.contains($0) }
         alterations.removeAll { earlyIndexDrops.contains($0) }
-        return .success(earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations)
+        return .success(
+            searchDrops + earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations + searchCreates)
+    }
+
+    /// Whether a table's declared search stays valid through a step as it is (then a rebuild of the table
+    /// only recreates its triggers, and nothing else touches it): same table name (the index names its
+    /// content table in a string that `RENAME` does not rewrite), same tokenizer, and the same searched
+    /// columns, each copied unchanged (`copied`: new column → old column whose values it keeps). A searched
+    /// column added, removed, renamed or converted, a tokenizer change, search added or removed: the index
+    /// is dropped first and made again from the rows last (`dropSearch` … `createSearch`).
+    static func searchKept(old: SchemaTable, new: SchemaTable, copied: [String: String]) -> Bool {
+        guard let before = old.search, let after = new.search else { return old.search == nil && new.search == nil }
+        guard old.name == new.name, before.tokenizer == after.tokenizer, before.columns.count == after.columns.count else { return false }
+        return zip(before.columns, after.columns).allSatisfy { oldColumn, newColumn in
+            oldColumn == newColumn && copied[newColumn] == oldColumn
+        }
     }
 
     /// Table renames in an order where none takes a name another has not left yet (`a → b` after `b → c`).
@@ -207,6 +234,8 @@ public struct StepInference: Sendable {
         var collapsedJoinTables: [String] = []
         /// Indexes already dropped with their columns.
         var droppedIndexes: Set<String> = []
+        /// Each new column whose values are the old column's, unchanged and under the same name (new → old).
+        var copiedColumns: [String: String] = [:]
     }
 
     /// The changes of one table that exists at both versions (already renamed to its new name).
@@ -225,6 +254,8 @@ public struct StepInference: Sendable {
         let hasCompositeGroups = new.columns.contains { $0.compositeGroup != nil }
         var previousOf: [String: SchemaColumn] = [:]
         var extractedColumns: Set<String> = []
+        // Columns kept under their name (their values may still be converted): what an FTS index may keep.
+        var sameNamed: Set<String> = []
 
         for column in new.columns {
             let label = "\(name).\(column.name)"
@@ -284,6 +315,7 @@ public struct StepInference: Sendable {
                 if column.defaultSQL != oldColumn.defaultSQL {
                     rebuildReasons.append("\(label) default changes to \(column.defaultSQL ?? "none")")
                 }
+                if oldColumn.name == column.name { sameNamed.insert(column.name) }
                 sources.append(expression)
             case .jsonMember(let table, let source, let path)? where table == old.name && old.column(named: source) != nil:
                 if hasCompositeGroups { extractedColumns.insert(column.name) }
@@ -327,6 +359,9 @@ public struct StepInference: Sendable {
         }
         if hasCompositeGroups {
             compositeFills(new: new, sources: &sources, previousOf: previousOf, extracted: extractedColumns, rebuildReasons: &rebuildReasons, reasons: &result.reasons)
+        }
+        for (column, source) in zip(new.columns, sources) where sameNamed.contains(column.name) && source == "src.\(quoteIdentifier(column.name))" {
+            result.copiedColumns[column.name] = column.name
         }
         let dropped = old.columns.filter { !matchedOld.contains($0.name) }
         for column in dropped {

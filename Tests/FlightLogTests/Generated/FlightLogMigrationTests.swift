@@ -62,8 +62,8 @@ struct FlightLogMigrationTests {
         recordChecks: [
             .records(Aircraft_4_0.self, entity: "Aircraft"),
             .records(FlightData_2_1.self, entity: "FlightData"),
-            .records(LogEntry_2_0.CrewLink.self, entity: "LogEntry.crew"),
-            .records(LogEntry_2_0.self, entity: "LogEntry"),
+            .records(LogEntry_4_0.CrewLink.self, entity: "LogEntry.crew"),
+            .records(LogEntry_4_0.self, entity: "LogEntry"),
             .records(Pilot_1_0.self, entity: "Pilot"),
         ])
 
@@ -103,10 +103,11 @@ enum FlightLogMigrationSeeds {
         VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("4.0"), seedPilot_1_0),
         VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("2.1"), seedAircraft_1_1),
         VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("1.1"), seedFlight_1_1),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("4.0"), seedLogEntry_2_0),
+        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("3.0"), seedLogEntry_2_0),
         VersionedSeeder(from: SchemaVersion("2.1"), through: SchemaVersion("4.0"), seedFlightData_2_1),
         VersionedSeeder(from: SchemaVersion("3.0"), through: SchemaVersion("3.0"), seedAircraft_3_0),
         VersionedSeeder(from: SchemaVersion("4.0"), through: SchemaVersion("4.0"), seedAircraft_4_0),
+        VersionedSeeder(from: SchemaVersion("4.0"), through: SchemaVersion("4.0"), seedLogEntry_4_0),
     ]
 
     static func seed(version: String, _ db: Database, rows: Int) throws {
@@ -185,7 +186,7 @@ enum FlightLogMigrationSeeds {
 
     static func seedLogEntry_2_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            _ = try LogEntry_2_0(
+            try LogEntry_2_0(
                 id: Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
@@ -194,7 +195,7 @@ enum FlightLogMigrationSeeds {
                 duration: .seed(row: row, salt: 2),
                 notes: .seed(row: row, salt: 5),
                 nightLandings: .seed(row: row, salt: 7)
-            ).inserted(db)
+            ).insert(db)
         }
         for row in 1...rows {
             for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
@@ -240,6 +241,26 @@ enum FlightLogMigrationSeeds {
                 photo: .seed(row: row, salt: 6),
                 isFavorite: .seed(row: row, salt: 7)
             ).inserted(db)
+        }
+    }
+
+    static func seedLogEntry_4_0(_ db: Database, rows: Int) throws {
+        for row in 1...rows {
+            _ = try LogEntry_4_0(
+                id: Seed.identifier(row: row),
+                date: .seed(row: row, salt: 1),
+                departure: .seed(row: row, salt: 3),
+                arrival: .seed(row: row, salt: 4),
+                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                duration: .seed(row: row, salt: 2),
+                notes: .seed(row: row, salt: 5),
+                nightLandings: .seed(row: row, salt: 7)
+            ).inserted(db)
+        }
+        for row in 1...rows {
+            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try LogEntry_4_0.CrewLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            }
         }
     }
 }

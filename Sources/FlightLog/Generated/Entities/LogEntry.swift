@@ -159,7 +159,120 @@ extension Flight_1_1: SupersededRecord {
 /// The `log_entry` entity at schema version 2.0: one row of table `log_entry`.
 ///
 /// The to-many relationship `crew` to `pilot` is stored in table `log_entry_crew`; see ``LogEntry_2_0.CrewLink``.
-public struct LogEntry_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
+/// (only the newest version is one).
+public struct LogEntry_2_0: Equatable, Sendable {
+    public static let databaseTableName = "log_entry"
+
+    /// The entity's identifier.
+    public var id: Int
+
+    /// `date`: date.
+    public var date: Date
+
+    /// `departure`: string.
+    public var departure: String
+
+    /// `arrival`: string.
+    public var arrival: String
+
+    /// `aircraft`: to-one `aircraft`: the `id` of a `aircraft` row (foreign key column `aircraft`).
+    public var aircraft: String
+
+    /// `duration`: seconds, default 0.0.
+    public var duration: Double
+
+    /// `notes`: string, nullable.
+    public var notes: String?
+
+    /// `night_landings`: int, default 0.
+    public var nightLandings: Int
+
+    public init(
+        id: Int,
+        date: Date,
+        departure: String,
+        arrival: String,
+        aircraft: String,
+        duration: Double = 0.0,
+        notes: String? = nil,
+        nightLandings: Int = 0
+    ) {
+        self.id = id
+        self.date = date
+        self.departure = departure
+        self.arrival = arrival
+        self.aircraft = aircraft
+        self.duration = duration
+        self.notes = notes
+        self.nightLandings = nightLandings
+    }
+}
+
+/// Reads and writes `log_entry` rows by column position, for row transform stages and tests.
+extension LogEntry_2_0: SupersededRecord {
+    public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.id = try row.decode(Int.self, at: 0)
+        self.date = try row.decode(Date.self, at: 1)
+        self.departure = try row.decode(String.self, at: 2)
+        self.arrival = try row.decode(String.self, at: 3)
+        self.aircraft = try row.decode(String.self, at: 4)
+        self.duration = try row.decode(Double.self, at: 5)
+        self.notes = try row.decodeIfPresent(String.self, at: 6)
+        self.nightLandings = try row.decode(Int.self, at: 7)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.date, at: 1)
+        values.encode(self.departure, at: 2)
+        values.encode(self.arrival, at: 3)
+        values.encode(self.aircraft, at: 4)
+        values.encode(self.duration, at: 5)
+        values.encode(self.notes, at: 6)
+        values.encode(self.nightLandings, at: 7)
+    }
+}
+
+extension LogEntry_2_0 {
+    /// One link of the to-many relationship `crew` (`log_entry` → `pilot`): a row of table `log_entry_crew`.
+    public struct CrewLink: Equatable, Sendable {
+        public static let databaseTableName = "log_entry_crew"
+
+        /// The `log_entry` row.
+        public var sourceID: Int
+        /// The `pilot` row.
+        public var targetID: Int
+
+        public init(sourceID: Int, targetID: Int) {
+            self.sourceID = sourceID
+            self.targetID = targetID
+        }
+    }
+}
+
+/// Reads and writes `log_entry_crew` rows by column position, for row transform stages and tests.
+extension LogEntry_2_0.CrewLink: SupersededRecord {
+    public static let migrationColumns: [String] = ["source_id", "target_id"]
+
+    public init(migrationRow row: MigrationRow) throws {
+        self.sourceID = try row.decode(Int.self, at: 0)
+        self.targetID = try row.decode(Int.self, at: 1)
+    }
+
+    public func encode(to values: inout MigrationValues) throws {
+        values.encode(self.sourceID, at: 0)
+        values.encode(self.targetID, at: 1)
+    }
+}
+
+/// The `log_entry` entity at schema version 4.0: one row of table `log_entry`.
+///
+/// The to-many relationship `crew` to `pilot` is stored in table `log_entry_crew`; see ``LogEntry_4_0.CrewLink``.
+public struct LogEntry_4_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "log_entry"
 
     /// The entity's identifier.
@@ -206,7 +319,7 @@ public struct LogEntry_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         self.nightLandings = nightLandings
     }
 
-    /// The columns of `log_entry`, for queries: `LogEntry_2_0.filter(Columns.id == value)`.
+    /// The columns of `log_entry`, for queries: `LogEntry_4_0.filter(Columns.id == value)`.
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case date
@@ -222,7 +335,7 @@ public struct LogEntry_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 }
 
 /// Reads and writes `log_entry` rows by column position, for row transform stages.
-extension LogEntry_2_0: MigrationRecord {
+extension LogEntry_4_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -248,7 +361,7 @@ extension LogEntry_2_0: MigrationRecord {
     }
 }
 
-extension LogEntry_2_0 {
+extension LogEntry_4_0 {
     /// One link of the to-many relationship `crew` (`log_entry` → `pilot`): a row of table `log_entry_crew`.
     public struct CrewLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
         public static let databaseTableName = "log_entry_crew"
@@ -273,7 +386,7 @@ extension LogEntry_2_0 {
 }
 
 /// Reads and writes `log_entry_crew` rows by column position, for row transform stages.
-extension LogEntry_2_0.CrewLink: MigrationRecord {
+extension LogEntry_4_0.CrewLink: MigrationRecord {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -288,4 +401,25 @@ extension LogEntry_2_0.CrewLink: MigrationRecord {
 }
 
 /// The newest version of the `log_entry` entity.
-public typealias LogEntry = LogEntry_2_0
+public typealias LogEntry = LogEntry_4_0
+
+extension LogEntry_4_0 {
+    /// The rows whose searched properties (`departure`, `arrival`, `notes`) match `pattern`, best match first (FTS5's
+    /// `rank`), through the table's full-text index `log_entry_fts` (tokenizer `unicode61 remove_diacritics 2`), which
+    /// triggers and every migration keep in step. (GRDB's `matching(_:)` is for FTS tables themselves.)
+    ///
+    /// ```swift
+    /// let found = try LogEntry_4_0.search(FTS5Pattern(matchingPhrase: "green salad")!).fetchAll(db)
+    /// ```
+    public static func search(_ pattern: FTS5Pattern) -> SQLRequest<LogEntry_4_0> {
+        SQLRequest(sql: "SELECT \"log_entry\".* FROM \"log_entry\" JOIN \"log_entry_fts\" ON \"log_entry_fts\".rowid = \"log_entry\".rowid WHERE \"log_entry_fts\" MATCH ? ORDER BY \"log_entry_fts\".rank", arguments: [pattern])
+    }
+
+    /// The rows that contain a word starting with each word of `text`, best match first: `"pas carb"`
+    /// finds "Pasta carbonara" (GRDB's `FTS5Pattern(matchingAllPrefixesIn:)`). Text with no word finds
+    /// nothing.
+    public static func search(_ text: String) -> SQLRequest<LogEntry_4_0> {
+        guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return SQLRequest(sql: "SELECT * FROM \"log_entry\" WHERE 0") }
+        return search(pattern)
+    }
+}
