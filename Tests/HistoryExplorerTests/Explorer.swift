@@ -25,6 +25,8 @@ struct Explorer {
     /// Rows per entity in seeded stores and fixtures.
     var seededRows = Seed.rows
     var fixtureRows = 5
+    /// Draws the app objects planted on the stores migrated from older versions (``AppObjectOracle``).
+    var objectSeed: UInt64 = 0
 
     struct Outcome {
         var failures: [String] = []
@@ -133,6 +135,13 @@ struct Explorer {
                 for statement in rows.insertStatements(at: schema.version, rows: count) { try db.execute(sql: statement) }
             }
             outcome.failures += failures.map(\.description)
+        }
+        // The same stores shared with the app: its objects survive every step, or the step refuses.
+        let objects = AppObjectOracle(
+            history: history, workspace: workspace, model: model, seed: objectSeed, options: options, registryStages: registryStages, rows: rows)
+        for (index, schema) in model.schemas.enumerated().dropLast() {
+            outcome.stores += 1
+            outcome.failures += objects.check(from: schema, index: index)
         }
         let folder = model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") } ?? ""
         for fixture in FixtureFiles.list(in: folder) {

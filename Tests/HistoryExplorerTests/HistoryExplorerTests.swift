@@ -19,13 +19,13 @@ struct HistoryExplorerTests {
     func explore(seed: UInt64) {
         var generator = HistoryGenerator(seed: seed)
         let history = generator.history()
-        let outcome = Explorer(history: history).run()
+        let outcome = Explorer(history: history, objectSeed: seed).run()
         guard !outcome.failures.isEmpty else { return }
         guard Self.shrinks else {
             Issue.record(Comment(rawValue: "seed \(seed) fails (unshrunk):\n" + outcome.failures.prefix(30).map { "  • \($0)" }.joined(separator: "\n") + "\nHistory:\n\(history)"))
             return
         }
-        let shrunk = Shrinker(history: history).shrink()
+        let shrunk = Shrinker(history: history, failures: { Explorer(history: $0, objectSeed: seed).run().failures }).shrink()
         Issue.record(Comment(rawValue: Shrinker.report(seed: seed, original: history, originalFailures: outcome.failures, shrunk: shrunk)))
     }
 }
