@@ -25,11 +25,17 @@ struct Explorer {
     /// Rows per entity in seeded stores and fixtures.
     var seededRows = Seed.rows
     var fixtureRows = 5
+    /// Draws the app objects planted on the stores migrated from older versions (``AppObjectOracle``).
+    var objectSeed: UInt64 = 0
+    /// `LUCIDGEN_EXPLORE_OBJECTS=0` leaves the app's objects out (to time the explorer without them).
+    static let plantsObjects = ProcessInfo.processInfo.environment["LUCIDGEN_EXPLORE_OBJECTS"] != "0"
 
     struct Outcome {
         var failures: [String] = []
         var releases = 0
         var stores = 0
+        /// Per store migrated with the app's objects: what became of them.
+        var objectResults: [AppObjectOracle.Result: Int] = [:]
     }
 
     func run() -> Outcome {
@@ -133,6 +139,15 @@ struct Explorer {
                 for statement in rows.insertStatements(at: schema.version, rows: count) { try db.execute(sql: statement) }
             }
             outcome.failures += failures.map(\.description)
+        }
+        // The same stores shared with the app: its objects survive every step, or the step refuses.
+        let objects = AppObjectOracle(
+            history: history, workspace: workspace, model: model, seed: objectSeed, options: options, registryStages: registryStages, rows: rows)
+        for (index, schema) in model.schemas.enumerated().dropLast() where Self.plantsObjects {
+            outcome.stores += 1
+            let (failures, result) = objects.check(from: schema, index: index)
+            outcome.failures += failures
+            outcome.objectResults[result, default: 0] += 1
         }
         let folder = model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") } ?? ""
         for fixture in FixtureFiles.list(in: folder) {
