@@ -192,12 +192,12 @@ struct AppObjectOracle {
 
     // MARK: What the history says
 
-    /// SQL keywords that entity and property names take: a name like one is "named" by every object whose SQL
-    /// uses the keyword (see the known issue on ``expectedConflicts(_:steps:start:)``).
+    /// Words of the planted SQL that SQLite also takes as bare names (keywords outside its reserved set, type
+    /// names): a table or column named like one is "named" by every object whose SQL has the word (see the
+    /// known limit on ``expectedConflicts(_:steps:start:)``). Reserved keywords (`select`, `values`, `table`…)
+    /// are never names to the runtime when bare.
     static let keywords: Set<String> = [
-        "select", "values", "insert", "into", "delete", "update", "on", "of", "begin", "end", "after", "before", "create", "trigger", "table",
-        "view", "as", "from", "where", "is", "not", "null", "and", "order", "by", "limit", "references", "primary", "key", "raise", "abort",
-        "virtual", "using", "default", "group", "index", "cascade", "integer", "text",
+        "of", "begin", "end", "after", "before", "trigger", "view", "by", "key", "raise", "abort", "virtual", "cascade", "integer", "text",
     ]
 
     static func words(_ sql: String) -> Set<String> {
@@ -207,12 +207,11 @@ struct AppObjectOracle {
     /// The conflicts of each step of `steps` (from the store at release `start`), as `name: reason`: those the
     /// history makes (`must`), and those the runtime may add (`may`).
     ///
-    /// Known issue (runtime, issue 25): the runtime tells which tables and columns a trigger or virtual table
-    /// uses by the words of its SQL, keywords included, so a table or column named like a keyword
-    /// (`values`, `select`) counts as used by every object whose SQL has that keyword (an FTS sync trigger's
-    /// `INSERT … VALUES`, a guard's `SELECT RAISE`): its removal is refused though nothing uses it, and the
-    /// rename of a table named `table` is refused for every FTS5 index (`CREATE VIRTUAL TABLE`). `may`
-    /// holds exactly those over-refusals, so that the explorer stays green on them.
+    /// Known limit (runtime, issue 25): the runtime tells which tables and columns a trigger or virtual table
+    /// uses by the words of its SQL; a bare word that SQLite also takes as a name (`key`, `after`, `raise`)
+    /// counts as one, so a table or column named like it counts as used by every object whose SQL has the
+    /// word (a guard's `SELECT RAISE`): its removal is refused though nothing uses it. `may` holds exactly
+    /// those over-refusals, so that the explorer stays green on them.
     func expectedConflicts(_ planted: [Planted], steps: [MigrationStep], start: Int) -> [(must: Set<String>, may: Set<String>)] {
         steps.map { step in
             var must: Set<String> = []

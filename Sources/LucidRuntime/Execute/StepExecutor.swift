@@ -154,10 +154,15 @@ struct StepExecutor {
         // RENAME COLUMN then renames them and rewrites the objects that name them.
         let renames = aside.objects.isEmpty ? [:] : Self.followableRenames(rebuild)
         let oldName = Dictionary(rebuild.renamedColumns.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
-        var copied = table
-        for index in copied.columns.indices {
-            if let old = oldName[copied.columns[index].name.lowercased()], renames[old] != nil { copied.columns[index].name = old }
+        // The new shape under the old names of those columns: columns, primary key and foreign keys.
+        func copiedName(_ name: String) -> String {
+            if let old = oldName[name.lowercased()], renames[old] != nil { return old }
+            return name
         }
+        var copied = table
+        for index in copied.columns.indices { copied.columns[index].name = copiedName(copied.columns[index].name) }
+        copied.primaryKey = copied.primaryKey.map(copiedName)
+        for index in copied.foreignKeys.indices { copied.foreignKeys[index].columns = copied.foreignKeys[index].columns.map(copiedName) }
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(copied.createTableStatement(named: temporary))
         // The rowid first: every row keeps it (FTS content, R*Tree and the app's rows may store rowids),
