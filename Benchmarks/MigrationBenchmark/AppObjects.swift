@@ -59,7 +59,7 @@ enum AppObjectsBenchmark {
         quiet.logger.logLevel = .warning
         print("step with the app's objects (in process, median)     lucidgen plain  lucidgen+objects  SQL plain  SQL+objects  extra beyond recreating")
         for scenario in scenarios {
-            let runs = scenario.isConstantTime ? 9 : 3
+            let runs = scenario.isConstantTime ? 9 : 5
             var times: [[Double]] = [[], [], [], []]
             for run in 0..<runs {
                 for (variant, store) in [base, withObjects, base, withObjects].enumerated() {

@@ -607,8 +607,17 @@ struct StoreMigrator {
     /// What the step (the pending cleanup of its tables, then its operations) would do to the app's
     /// objects that it cannot keep.
     private func appObjectConflicts(of step: MigrationStep, source: Schema, cleanup: [PendingCleanup.Item], owned: OwnedNames, _ db: Database) throws -> [AppObjectConflict] {
-        var objects = try AppObjects.read(db, owned: owned)
-        return AppObjectConflict.find(in: AppObjectConflict.operations(of: cleanup) + step.operations, from: source, objects: &objects)
+        let operations = AppObjectConflict.operations(of: cleanup) + step.operations
+        // Which columns a view reads and what an app table's foreign keys reference matter only to a step
+        // that removes columns or tables: an added or renamed column costs no view compiled.
+        let removes = operations.contains {
+            switch $0 {
+            case .dropColumn, .dropTable, .rebuildTable, .transformTable: true
+            default: false
+            }
+        }
+        var objects = try AppObjects.read(db, owned: owned, precise: removes)
+        return AppObjectConflict.find(in: operations, from: source, objects: &objects)
     }
 
     // MARK: Older apps on newer stores

@@ -196,8 +196,10 @@ public struct AppObject: Sendable, Hashable, Codable, CustomStringConvertible {
 /// Reads the app's objects from a store.
 enum AppObjects {
     /// Every object of the store that `owned` does not cover, in the order SQLite created them.
-    /// `precise` compiles each view to learn exactly which columns it reads (for the step's checks);
-    /// without it a view's columns are the names its SQL mentions (enough to know what to set aside).
+    /// `precise` compiles each view to learn exactly which columns it reads and reads each app table's
+    /// foreign keys (what a step that removes columns or tables must know); without it a view's columns
+    /// are the names its SQL mentions, and an app table depends on nothing (enough to know what to set
+    /// aside, or what a rename or an added column could meet).
     static func read(_ db: Database, owned: OwnedNames, precise: Bool = true) throws -> [AppObject] {
         // GRDB caches introspection per connection; a step's own DDL must be seen.
         db.clearSchemaCache()
@@ -243,6 +245,7 @@ enum AppObjects {
             var object = AppObject(kind: kind, name: name, table: table, sql: sql, dependsOn: [], tokens: tokens)
             switch kind {
             case .table, .shadowTable:
+                guard precise else { break }
                 for key in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(name)))") {
                     let parent: String = key["table"]
                     guard let match = described.first(where: { sameSQLName($0, parent) }) else { continue }
