@@ -24,4 +24,22 @@ import Testing
         let renamed = SQLTokens("SELECT a FROM item").renaming("a", to: "values")
         #expect(renamed.names("values") && !renamed.names("a"))
     }
+
+    /// Where SQL names a table (after FROM, JOIN and their commas, INTO, UPDATE, ON, REFERENCES, or as a
+    /// qualifier) it names no column, and elsewhere no table: a column named like a table is told apart.
+    @Test func tablesAndColumnsByPosition() {
+        let guardTrigger = SQLTokens(#"CREATE TRIGGER g BEFORE DELETE ON "protocol" BEGIN SELECT RAISE(ABORT, 'kept'); END"#)
+        #expect(guardTrigger.names(table: "protocol") && !guardTrigger.names(column: "protocol"))
+        let sync = SQLTokens(#"CREATE TRIGGER s AFTER INSERT ON "group" BEGIN INSERT INTO f (rowid, "protocol") VALUES (new.rowid, new . "protocol"); END"#)
+        #expect(sync.names(column: "protocol") && !sync.names(table: "protocol"))
+        #expect(sync.names(table: "group") && sync.names(table: "f") && !sync.names(column: "group"))
+        let view = SQLTokens("CREATE VIEW v AS SELECT a.x, b FROM item AS a, other JOIN third ON third.id = a.id WHERE b IN (SELECT y FROM fourth)")
+        #expect(["item", "other", "third", "fourth", "a"].allSatisfy { view.names(table: $0) })
+        #expect(!view.names(table: "b") && !view.names(table: "x") && !view.names(table: "y"))
+        #expect(view.names(column: "x") && view.names(column: "b") && view.names(column: "id"))
+        #expect(SQLTokens("CREATE INDEX i ON protocol (protocol)").names(column: "protocol"))
+        #expect(SQLTokens("CREATE VIRTUAL TABLE f USING fts5(init, content='employee')").namesContent("employee"))
+        #expect(!SQLTokens("CREATE VIRTUAL TABLE f USING fts5(init, content='employee')").namesContent("init"))
+        #expect(SQLTokens("CREATE VIRTUAL TABLE f USING fts5(init, content=employee)").namesContent("employee"))
+    }
 }

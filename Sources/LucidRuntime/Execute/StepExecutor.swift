@@ -182,7 +182,7 @@ struct StepExecutor {
             if source != "src.\(quoteIdentifier(old))" { changed += [column.name, old] }
         }
         try replace(rebuild.sourceTable, with: temporary, as: table, aside: aside, renames: renames) { index in
-            changed.contains { index.tokens.names($0) }
+            changed.contains { index.tokens.names(column: $0) }
         }
     }
 

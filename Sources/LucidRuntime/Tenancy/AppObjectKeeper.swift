@@ -34,7 +34,7 @@ struct SetAsideObjects {
             case .trigger:
                 if sameSQLName(object.table, table) || views.contains(object.table.lowercased()) || object.depends(on: table) { result.objects.append(object) }
             case .virtualTable:
-                if object.tokens.names(table, orString: true) && object.tokens.names("content") { result.contentIndexes.append(object) }
+                if object.tokens.namesContent(table) { result.contentIndexes.append(object) }
             case .table, .shadowTable:
                 break
             }

@@ -151,9 +151,9 @@ public struct AppObject: Sendable, Hashable, Codable, CustomStringConvertible {
             return referencedColumns[table.lowercased()]?.contains(column.lowercased()) ?? false
         case .view:
             if let readColumns { return readColumns[table.lowercased()]?.contains(column.lowercased()) ?? false }
-            return tokens.names(column)
+            return tokens.names(column: column)
         case .virtualTable, .trigger, .index:
-            return tokens.names(column)
+            return tokens.names(column: column)
         }
     }
 
@@ -257,10 +257,14 @@ enum AppObjects {
                 if let reads = object.readColumns {
                     object.dependsOn = described.filter { reads[$0.lowercased()] != nil }
                 } else {
-                    object.dependsOn = described.filter { tokens.names($0) }
+                    object.dependsOn = described.filter { tokens.names(table: $0) }
                 }
-            case .virtualTable, .trigger, .index:
-                object.dependsOn = described.filter { sameSQLName($0, table) || tokens.names($0, orString: kind == .virtualTable) }
+            case .index:
+                object.dependsOn = described.filter { sameSQLName($0, table) }
+            case .trigger:
+                object.dependsOn = described.filter { sameSQLName($0, table) || tokens.names(table: $0) }
+            case .virtualTable:
+                object.dependsOn = described.filter { tokens.namesContent($0) }
             }
             objects.append(object)
         }
@@ -269,7 +273,8 @@ enum AppObjects {
         while changed {
             changed = false
             for index in objects.indices where objects[index].kind == .view || objects[index].kind == .trigger {
-                for other in objects where other.kind == .view && other.name != objects[index].name && objects[index].tokens.names(other.name) {
+                for other in objects where other.kind == .view && other.name != objects[index].name
+                    && (objects[index].tokens.names(table: other.name) || sameSQLName(objects[index].table, other.name)) {
                     for table in other.dependsOn where !objects[index].depends(on: table) {
                         objects[index].dependsOn.append(table)
                         changed = true

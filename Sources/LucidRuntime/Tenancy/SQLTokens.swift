@@ -14,6 +14,19 @@ struct SQLTokens: Sendable, Hashable {
     private(set) var strings: [String] = []
     /// Whether each of `words` was written bare (not quoted).
     private var bare: [Bool] = []
+    /// Whether each of `words` follows a `.` (a qualified name: `new.title`, `item.title`).
+    private var qualified: [Bool] = []
+    /// Whether each of `words` stands where SQL names a table: after `FROM`, `JOIN` (and `,` in their
+    /// list), `INTO`, `UPDATE`, `ON`, `TABLE`, `REFERENCES`, or before a `.` (a qualifier).
+    private var tablePosition: [Bool] = []
+
+    /// Words after which SQL names a table.
+    static let tableIntroducers: Set<String> = ["from", "join", "into", "update", "on", "table", "references", "exists"]
+    /// Keywords that end a FROM or JOIN list.
+    static let clauseKeywords: Set<String> = [
+        "where", "group", "order", "limit", "having", "window", "on", "using", "union", "except", "intersect", "select", "values", "set",
+        "begin", "end", "when", "returning",
+    ]
     /// The words that can be names.
     private var nameSet: Set<String> = []
 
@@ -54,34 +67,59 @@ struct SQLTokens: Sendable, Hashable {
             }
             return String(decoding: text, as: UTF8.self).lowercased()
         }
+        // The last token (a word, or a punctuation character), for the position of the next word.
+        var previous = ""
+        // Inside the table list of a FROM or JOIN: a word after `,` names a table there.
+        var inFromList = false
+        func addWord(_ word: String, bare isBare: Bool) {
+            let introduced = Self.tableIntroducers.contains(previous) || (inFromList && previous == ",")
+            words.append(word)
+            bare.append(isBare)
+            qualified.append(previous == ".")
+            tablePosition.append(introduced && previous != ".")
+            let keyword = isBare ? word : ""
+            if keyword == "from" || keyword == "join" {
+                inFromList = true
+            } else if Self.clauseKeywords.contains(keyword) {
+                inFromList = false
+            }
+            previous = isBare && Self.reserved.contains(word) || Self.tableIntroducers.contains(keyword) ? keyword : "name"
+        }
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "'"):
                 strings.append(quoted(until: byte))
+                previous = "string"
             case UInt8(ascii: "\""), UInt8(ascii: "`"):
-                words.append(quoted(until: byte))
-                bare.append(false)
+                addWord(quoted(until: byte), bare: false)
             case UInt8(ascii: "["):
-                words.append(quoted(until: UInt8(ascii: "]")))
-                bare.append(false)
+                addWord(quoted(until: UInt8(ascii: "]")), bare: false)
             case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-"):
                 while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
             case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
                 index += 2
                 while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
                 index += 2
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
             default:
                 guard isWordByte(byte) else {
+                    // A qualifier: the word before a dot names a table (or `new`/`old`, or a schema).
+                    if byte == UInt8(ascii: "."), previous == "name", let last = tablePosition.indices.last { tablePosition[last] = true }
+                    if byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: ";") { inFromList = false }
+                    previous = String(UnicodeScalar(byte))
                     index += 1
                     continue
                 }
                 let start = index
                 while index < bytes.count && isWordByte(bytes[index]) { index += 1 }
                 // Numbers are not names.
-                if bytes[start] >= UInt8(ascii: "0") && bytes[start] <= UInt8(ascii: "9") { continue }
-                words.append(String(decoding: bytes[start..<index], as: UTF8.self).lowercased())
-                bare.append(true)
+                if bytes[start] >= UInt8(ascii: "0") && bytes[start] <= UInt8(ascii: "9") {
+                    previous = "number"
+                    continue
+                }
+                addWord(String(decoding: bytes[start..<index], as: UTF8.self).lowercased(), bare: true)
             }
         }
         nameSet = Self.names(words, bare: bare)
@@ -96,6 +134,34 @@ struct SQLTokens: Sendable, Hashable {
     /// Whether `name` (any case) is one of the identifiers.
     func names(_ name: String) -> Bool {
         nameSet.contains(name.lowercased())
+    }
+
+    /// Whether the SQL names `table` where SQL names tables (``tablePosition``), or, with
+    /// `orString`, in a string literal (FTS5's `content='item'`).
+    func names(table: String, orString: Bool = false) -> Bool {
+        let table = table.lowercased()
+        for index in words.indices where words[index] == table && tablePosition[index] && (!bare[index] || !Self.reserved.contains(table)) {
+            return true
+        }
+        return orString && strings.contains(table)
+    }
+
+    /// Whether a virtual table's declaration takes its content from `table` (FTS's `content='item'`, or
+    /// `content=item`).
+    func namesContent(_ table: String) -> Bool {
+        let table = table.lowercased()
+        if strings.contains(table) && nameSet.contains("content") { return true }
+        return zip(words, words.dropFirst()).contains { $0 == "content" && $1 == table }
+    }
+
+    /// Whether the SQL names `column`: a mention of the name that is not where SQL names a table
+    /// (`ON protocol` is the table `protocol`, not its column `protocol`).
+    func names(column: String) -> Bool {
+        let column = column.lowercased()
+        for index in words.indices where words[index] == column && !tablePosition[index] && (!bare[index] || !Self.reserved.contains(column)) {
+            return true
+        }
+        return false
     }
 
     /// Whether `name` (any case) is one of the identifiers or, with `orString`, a string literal.
