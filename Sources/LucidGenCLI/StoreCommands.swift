@@ -93,7 +93,9 @@ struct Plan: ParsableCommand {
         let edges: [MigrationEdge]
         do {
             planner = try MigrationPlanner(versions: versions, stages: stages)
-            edges = try planner.edges()
+            // Every pair of versions only for the markdown's diagram of the version graph; a text plan
+            // infers only the store's path.
+            edges = format == .markdown ? try planner.edges() : []
         } catch {
             throw fail(.planning(error))
         }

@@ -1,0 +1,63 @@
+@testable import LucidSchema
+import Testing
+
+/// Planning along a long history infers only what the path needs (issue 26): never every pair of
+/// versions. Counted in inferences, not in time.
+@Suite struct LongHistoryPlanningTests {
+    /// `count` versions of `tables` tables; version i adds a column to two tables (i % tables and
+    /// (i + 1) % tables), and every tenth version drops the column the version before added to the first.
+    static func history(versions count: Int, tables: Int) -> [Schema] {
+        var columns = (0..<tables).map { _ in [SchemaColumn(name: "id", type: .integer, notNull: true)] }
+        var result: [Schema] = []
+        for version in 0..<count {
+            if version > 0 {
+                for table in [version % tables, (version + 1) % tables] {
+                    columns[table].append(SchemaColumn(name: "c\(version)_\(table)", type: .text, notNull: false))
+                }
+                if version % 10 == 0 {
+                    let table = (version - 1) % tables
+                    columns[table].removeAll { $0.name == "c\(version - 1)_\(table)" }
+                }
+            }
+            result.append(Schema(
+                version: try! SchemaVersion(parsing: "\(version + 1).0"),
+                tables: (0..<tables).map { SchemaTable(name: "t\($0)", columns: columns[$0], primaryKey: ["id"]) }))
+        }
+        return result
+    }
+
+    @Test func oneVersionBehindInfersOneStep() throws {
+        let versions = Self.history(versions: 150, tables: 60)
+        let planner = try MigrationPlanner(versions: versions)
+        let graph = planner.pathGraph(from: 148, to: 149)
+        #expect(graph.inferences == 1)
+        #expect(try planner.plan(from: versions[148].version).map(\.label) == ["149.0 → 150.0 (inferred)"])
+    }
+
+    @Test func theOldestStoreInfersLinearlyInThePath() throws {
+        let versions = Self.history(versions: 150, tables: 60)
+        let planner = try MigrationPlanner(versions: versions)
+        let graph = planner.pathGraph(from: 0, to: 149)
+        // Every consecutive step, and one jump from the start to the end.
+        #expect(graph.inferences == 149 + 1)
+        let steps = try planner.plan(from: versions[0].version)
+        // The jump: one step, without the columns added and dropped on the way.
+        #expect(steps.map(\.label) == ["1.0 → 150.0 (inferred)"])
+        let added = steps[0].operations.filter { if case .addColumn = $0 { true } else { false } }.count
+        #expect(added == 2 * 149 - 14)
+        #expect(!steps[0].operations.contains { if case .dropColumn = $0 { true } else { false } })
+    }
+
+    /// On a short history the path is as cheap as the one the full graph of every pair finds.
+    @Test func thePathCostsWhatTheFullGraphsPathCosts() throws {
+        let versions = Self.history(versions: 24, tables: 5)
+        let planner = try MigrationPlanner(versions: versions)
+        for start in 0..<23 {
+            let full = planner.graph(from: start, to: 23)
+            let fullPath = try #require(PathFinder.shortestPath(from: start, to: 23, edges: full.edges))
+            let path = try planner.plan(from: versions[start].version)
+            let cost = path.flatMap(\.operations).reduce(0) { $0 + $1.cost }
+            #expect(cost == fullPath.reduce(0) { $0 + $1.cost }, "from \(versions[start].version)")
+        }
+    }
+}
