@@ -7,6 +7,9 @@
 //   launch create-previous PATH   creates the store at the version before the newest (not measured)
 //   launch migrate PATH  LucidStore.open(registry:) of that store: one migration step to the newest
 //   launch checksum PATH computes the newest version's checksum once (what a migration's registry check does)
+//   launch create-oldest PATH   creates the store at the oldest version (not measured)
+//   launch plan PATH     what a migration decides before its first step: the registry's versions, the
+//                        store's recorded version, the path to the newest (prints microseconds and steps)
 //
 // Prints the microseconds from before the open to after the read (the registry's static initialisation
 // included: it happens inside). Under callgrind, `--toggle-collect=*measuredLucidOpen*` / `*measuredGRDBOpen*` (names Swift mangles without abbreviating) counts
@@ -31,6 +34,15 @@ import LucidRuntime
     LongHistorySchema.versions[LongHistorySchema.versions.count - 1].checksum
 }
 
+@inline(never) func measuredPlan(_ path: String) throws -> [MigrationStep] {
+    let versions = LongHistorySchema.versions
+    let queue = try DatabaseQueue(path: path)
+    let recorded = try queue.read { try StoreLedger.read($0) }
+    try queue.close()
+    guard let recorded else { return [] }
+    return try MigrationPlanner(versions: versions).plan(from: recorded.version)
+}
+
 @inline(never) func measuredGRDBOpen(_ path: String) throws -> String? {
     let store = try DatabaseQueue(path: path)
     return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 LIMIT 1") }
@@ -38,7 +50,7 @@ import LucidRuntime
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|migrate|checksum PATH\n".utf8))
+    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|plan|checksum PATH\n".utf8))
     exit(2)
 }
 let path = arguments[2]
@@ -56,12 +68,24 @@ do {
         try store.write { try $0.execute(sql: "INSERT INTO entity_0 (id, title) VALUES (1, 'first')") }
         try store.close()
         print("created \(path) at \(versions[versions.count - 2].version)")
+    case "create-oldest":
+        try? FileManager.default.removeItem(atPath: path)
+        let versions = LongHistorySchema.versions
+        let store = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
+        try store.write { try $0.execute(sql: "INSERT INTO entity_0 (id, title) VALUES (1, 'first')") }
+        try store.close()
+        print("created \(path) at \(versions[0].version)")
     case "migrate":
         let start = DispatchTime.now().uptimeNanoseconds
-        let title = try measuredLucidMigrate(path)
+        let rows = try measuredLucidMigrate(path)
         let end = DispatchTime.now().uptimeNanoseconds
-        guard title == "first" else { exit(1) }
+        guard rows == "1" else { exit(1) }
         print((end - start) / 1000)
+    case "plan":
+        let start = DispatchTime.now().uptimeNanoseconds
+        let steps = try measuredPlan(path)
+        let end = DispatchTime.now().uptimeNanoseconds
+        print("\((end - start) / 1000) \(steps.count)")
     case "checksum":
         _ = LongHistorySchema.versions
         let start = DispatchTime.now().uptimeNanoseconds
@@ -79,7 +103,7 @@ do {
         }
         print((end - start) / 1000)
     default:
-        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|migrate|checksum PATH\n".utf8))
+        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|plan|checksum PATH\n".utf8))
         exit(2)
     }
 } catch {

@@ -9,7 +9,11 @@
 #              median of LAUNCH_RUNS (default 21) alternating fresh processes, release build; and, when
 #              valgrind is installed, callgrind's instruction counts of exactly that work.
 #
-# Usage: Benchmarks/long-history/run.sh [generate|build|launch|all] [ENTITIES] [VERSIONS] [CHANGED]
+#   plan       what a migration decides before its first step (registry, recorded version, path) for a store
+#              at the oldest version and one a version behind, each in a fresh process, against the whole
+#              LucidStore.open migrating the same store (median of PLAN_RUNS, default 7), release build
+#
+# Usage: Benchmarks/long-history/run.sh [generate|build|launch|plan|all] [ENTITIES] [VERSIONS] [CHANGED]
 # LUCIDGEN_ROOT: the lucidgen checkout to measure (default this one), e.g. an older commit's worktree for "before".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -53,6 +57,25 @@ if [[ "$what" == build || "$what" == all ]]; then
     mv "$work/hold/main.swift" Sources/launch/main.swift
     start=$(ms); swift build --build-tests --scratch-path "$work/scratch" > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }; end=$(ms)
     echo "debug build of the generated app and tests (and the launch tool): $(( (end - start) / 1000000 )) ms"
+fi
+
+if [[ "$what" == plan || "$what" == all ]]; then
+    swift build -c release --product launch --scratch-path "$work/scratch-release" > "$work/launch-build.log" 2>&1 \
+        || { tail -20 "$work/launch-build.log"; exit 1; }
+    launch="$work/scratch-release/release/launch"
+    runs="${PLAN_RUNS:-7}"
+    median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+    for start in oldest previous; do
+        base="$work/plan-$start.sqlite"
+        "$launch" "create-$start" "$base" > /dev/null
+        planned=(); migrated=(); steps=0
+        for ((i = 0; i < runs; i++)); do
+            cp "$base" "$work/plan-copy.sqlite"; read -r us steps < <("$launch" plan "$work/plan-copy.sqlite"); planned+=("$us")
+            cp "$base" "$work/plan-copy.sqlite"; migrated+=("$("$launch" migrate "$work/plan-copy.sqlite")")
+        done
+        mp=$(median "${planned[@]}"); mm=$(median "${migrated[@]}")
+        echo "plan from the $start version ($steps step(s)): ${mp} us (goal <= $([[ $start == oldest ]] && echo 50000 || echo 5000) us); LucidStore.open migrating it ${mm} us; plan / open $(python3 -c "print(f'{100*$mp/$mm:.1f}')") % (goal <= 2 %)"
+    done
 fi
 
 if [[ "$what" == launch || "$what" == all ]]; then

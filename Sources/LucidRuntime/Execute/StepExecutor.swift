@@ -186,11 +186,13 @@ struct StepExecutor {
         }
     }
 
-    /// The column renames of a rebuild that SQLite can run one after another on the new table (none
-    /// when one's new name is another's old name).
+    /// The column renames of a rebuild that SQLite can run one after another on the new table built under
+    /// the old names: none when an old name is another column's name in the new table (a column added
+    /// under a renamed one's old name, two names swapped), since the copy could not hold both.
     private static func followableRenames(_ rebuild: TableRebuild) -> [String: String] {
-        let old = Set(rebuild.renamedColumns.keys.map { $0.lowercased() })
-        return rebuild.renamedColumns.values.contains { old.contains($0.lowercased()) } ? [:] : rebuild.renamedColumns
+        let renamed = Set(rebuild.renamedColumns.values.map { $0.lowercased() })
+        let others = Set(rebuild.table.columns.map { $0.name.lowercased() }).subtracting(renamed)
+        return rebuild.renamedColumns.keys.contains { others.contains($0.lowercased()) || renamed.contains($0.lowercased()) } ? [:] : rebuild.renamedColumns
     }
 
     /// Sets aside the app's objects that involve `table` before it is rebuilt (``SetAsideObjects``).
