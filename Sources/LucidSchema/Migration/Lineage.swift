@@ -1,3 +1,5 @@
+import Foundation
+
 /// Follows tables and columns back through the versions of a registry, using each version's
 /// `renamedFrom` and `convertedFrom…` annotations: the stable identities that let a step from 1.0
 /// straight to 3.0 know that `log_entry.notes` was `flight.remarks`.
@@ -6,6 +8,23 @@ public struct Lineage: Sendable {
     /// Each version's tables by name as SQLite compares names (``sqlNameKey(_:)``): tracing walks back
     /// one version at a time for every table and column, which scans made quadratic on long histories.
     private let positions: [[String: Int]]
+    /// Each table's columns by name, made the first time a walk asks for one of its columns: a wide table
+    /// (hundreds of columns) is looked up by name at every version of every column's walk.
+    private let columnPositions = ColumnPositions()
+
+    private final class ColumnPositions: @unchecked Sendable {
+        private let lock = NSLock()
+        private var positions: [Int: [Int: [String: Int]]] = [:]
+
+        func position(of column: String, table: Int, version: Int, in schema: SchemaTable) -> Int? {
+            lock.lock()
+            defer { lock.unlock() }
+            if let known = positions[version]?[table] { return known[sqlNameKey(column)] }
+            let made = Dictionary(schema.columns.indices.map { (sqlNameKey(schema.columns[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
+            positions[version, default: [:]][table] = made
+            return made[sqlNameKey(column)]
+        }
+    }
 
     public init(versions: [Schema]) {
         self.versions = versions
@@ -17,6 +36,13 @@ public struct Lineage: Sendable {
     /// The table named `name` at version index `index`.
     private func table(_ name: String, at index: Int) -> SchemaTable? {
         positions[index][sqlNameKey(name)].map { versions[index].tables[$0] }
+    }
+
+    /// The column `column` of the table `table` at version index `index`, by name in constant time.
+    func column(_ column: String, of table: String, at index: Int) -> SchemaColumn? {
+        guard let position = positions[index][sqlNameKey(table)] else { return nil }
+        let schema = versions[index].tables[position]
+        return columnPositions.position(of: column, table: position, version: index, in: schema).map { schema.columns[$0] }
     }
 
     /// Where something at a later version came from at an earlier one.
@@ -42,13 +68,13 @@ public struct Lineage: Sendable {
     /// The column at every version from `earlier` to `later`, oldest first, when it is a column (under
     /// any name) at each of them; nil when it did not exist throughout or came from a join table.
     public func columnPath(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [SchemaColumn]? {
-        guard let last = self.table(table, at: later)?.column(named: column) else { return nil }
+        guard let last = self.column(column, of: table, at: later) else { return nil }
         var path = [last]
         var current = Origin.column(table: table, name: column)
         var index = later
         while index > earlier {
             guard case .column(let previousTable, let previousName)? = stepBack(current, at: index),
-                let previous = self.table(previousTable, at: index - 1)?.column(named: previousName)
+                let previous = self.column(previousName, of: previousTable, at: index - 1)
             else { return nil }
             path.append(previous)
             current = .column(table: previousTable, name: previousName)
@@ -76,23 +102,23 @@ public struct Lineage: Sendable {
             if let column = table.convertedFromColumn {
                 guard let owner = table.foreignKeys.first(where: { $0.columns == ["source_id"] })?.table,
                     case .table(let previousOwner)? = stepBack(.table(owner), at: index),
-                    self.table(previousOwner, at: index - 1)?.column(named: column) != nil
+                    self.column(column, of: previousOwner, at: index - 1) != nil
                 else { return nil }
                 return .column(table: previousOwner, name: column)
             }
             let previousName = table.renamedFrom ?? name
             return self.table(previousName, at: index - 1) == nil ? nil : .table(previousName)
         case .column(let tableName, let columnName):
-            guard let table = self.table(tableName, at: index), let column = table.column(named: columnName), column.reusesName != true else { return nil }
+            guard let column = self.column(columnName, of: tableName, at: index), column.reusesName != true else { return nil }
             if let join = column.convertedFromJoinTable {
                 return self.table(join, at: index - 1) == nil ? nil : .table(join)
             }
             guard case .table(let previousTable)? = stepBack(.table(tableName), at: index) else { return nil }
             if let source = column.extractedFrom, let path = column.jsonPath {
-                return self.table(previousTable, at: index - 1)?.column(named: source) == nil ? nil : .jsonMember(table: previousTable, column: source, path: path)
+                return self.column(source, of: previousTable, at: index - 1) == nil ? nil : .jsonMember(table: previousTable, column: source, path: path)
             }
             let previousColumn = column.renamedFrom ?? columnName
-            return self.table(previousTable, at: index - 1)?.column(named: previousColumn) == nil ? nil : .column(table: previousTable, name: previousColumn)
+            return self.column(previousColumn, of: previousTable, at: index - 1) == nil ? nil : .column(table: previousTable, name: previousColumn)
         case .jsonMember(let tableName, let columnName, let path):
             // The JSON column's own lineage, the member path unchanged.
             guard case .column(let previousTable, let previousColumn)? = stepBack(.column(table: tableName, name: columnName), at: index) else { return nil }

@@ -254,6 +254,8 @@ public struct StepInference: Sendable {
         let hasCompositeGroups = new.columns.contains { $0.compositeGroup != nil }
         var previousOf: [String: SchemaColumn] = [:]
         var extractedColumns: Set<String> = []
+        // The old table's columns by name: a wide table looks one up for each of its columns.
+        let oldColumns = Dictionary(old.columns.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
         // Columns kept under their name (their values may still be converted): what an FTS index may keep.
         var sameNamed: Set<String> = []
 
@@ -261,7 +263,7 @@ public struct StepInference: Sendable {
             let label = "\(name).\(column.name)"
             switch lineage.origin(ofColumn: column.name, table: name, at: to, in: from) {
             case .column(let table, let oldName)? where table == old.name:
-                guard let oldColumn = old.column(named: oldName) else { continue }
+                guard let oldColumn = oldColumns[sqlNameKey(oldName)] else { continue }
                 matchedOld.insert(oldColumn.name)
                 if hasCompositeGroups { previousOf[column.name] = oldColumn }
                 if oldColumn.name != column.name {
@@ -317,7 +319,7 @@ public struct StepInference: Sendable {
                 }
                 if oldColumn.name == column.name { sameNamed.insert(column.name) }
                 sources.append(expression)
-            case .jsonMember(let table, let source, let path)? where table == old.name && old.column(named: source) != nil:
+            case .jsonMember(let table, let source, let path)? where table == old.name && oldColumns[sqlNameKey(source)] != nil:
                 if hasCompositeGroups { extractedColumns.insert(column.name) }
                 switch Self.jsonMemberExpression(column: source, path: path, valueType: column.valueType) {
                 case .success(let expression):
@@ -333,7 +335,7 @@ public struct StepInference: Sendable {
                 if column.notNull {
                     if let defaultSQL = column.defaultSQL {
                         sources[sources.count - 1] = "COALESCE(\(sources[sources.count - 1]), \(defaultSQL))"
-                    } else if old.column(named: source)?.notNull != true {
+                    } else if oldColumns[sqlNameKey(source)]?.notNull != true {
                         result.reasons.append("\(label) is required but \(old.name).\(source) may be NULL, and it has no default for those rows")
                     }
                 }
