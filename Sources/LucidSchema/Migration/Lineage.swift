@@ -5,44 +5,54 @@ import Foundation
 /// straight to 3.0 know that `log_entry.notes` was `flight.remarks`.
 public struct Lineage: Sendable {
     public let versions: [Schema]
-    /// Each version's tables by name as SQLite compares names (``sqlNameKey(_:)``): tracing walks back
-    /// one version at a time for every table and column, which scans made quadratic on long histories.
-    private let positions: [[String: Int]]
-    /// Each table's columns by name, made the first time a walk asks for one of its columns: a wide table
-    /// (hundreds of columns) is looked up by name at every version of every column's walk.
-    private let columnPositions = ColumnPositions()
+    /// Each version's tables by name as SQLite compares names (``sqlNameKey(_:)``), and each table's
+    /// columns by name, made the first time a walk asks for them: tracing walks back one version at a time
+    /// for every table and column (scans made it quadratic on long histories), and a path touches only
+    /// the versions it crosses (a store one version behind, two of 150).
+    private let positions = Positions()
 
-    private final class ColumnPositions: @unchecked Sendable {
+    private final class Positions: @unchecked Sendable {
         private let lock = NSLock()
-        private var positions: [Int: [Int: [String: Int]]] = [:]
+        private var tables: [Int: [String: Int]] = [:]
+        private var columns: [Int: [Int: [String: Int]]] = [:]
 
-        func position(of column: String, table: Int, version: Int, in schema: SchemaTable) -> Int? {
+        func table(_ name: String, version: Int, in schema: Schema) -> Int? {
             lock.lock()
             defer { lock.unlock() }
-            if let known = positions[version]?[table] { return known[sqlNameKey(column)] }
-            let made = Dictionary(schema.columns.indices.map { (sqlNameKey(schema.columns[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
-            positions[version, default: [:]][table] = made
-            return made[sqlNameKey(column)]
+            return tablesLocked(version, schema)[sqlNameKey(name)]
+        }
+
+        func column(_ column: String, table name: String, version: Int, in schema: Schema) -> (table: Int, column: Int)? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let table = tablesLocked(version, schema)[sqlNameKey(name)] else { return nil }
+            if let known = columns[version]?[table] { return known[sqlNameKey(column)].map { (table, $0) } }
+            let shape = schema.tables[table]
+            let made = Dictionary(shape.columns.indices.map { (sqlNameKey(shape.columns[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
+            columns[version, default: [:]][table] = made
+            return made[sqlNameKey(column)].map { (table, $0) }
+        }
+
+        private func tablesLocked(_ version: Int, _ schema: Schema) -> [String: Int] {
+            if let known = tables[version] { return known }
+            let made = Dictionary(schema.tables.indices.map { (sqlNameKey(schema.tables[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
+            tables[version] = made
+            return made
         }
     }
 
     public init(versions: [Schema]) {
         self.versions = versions
-        positions = versions.map { schema in
-            Dictionary(schema.tables.indices.map { (sqlNameKey(schema.tables[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
-        }
     }
 
     /// The table named `name` at version index `index`.
     private func table(_ name: String, at index: Int) -> SchemaTable? {
-        positions[index][sqlNameKey(name)].map { versions[index].tables[$0] }
+        positions.table(name, version: index, in: versions[index]).map { versions[index].tables[$0] }
     }
 
     /// The column `column` of the table `table` at version index `index`, by name in constant time.
     func column(_ column: String, of table: String, at index: Int) -> SchemaColumn? {
-        guard let position = positions[index][sqlNameKey(table)] else { return nil }
-        let schema = versions[index].tables[position]
-        return columnPositions.position(of: column, table: position, version: index, in: schema).map { schema.columns[$0] }
+        positions.column(column, table: table, version: index, in: versions[index]).map { versions[index].tables[$0.table].columns[$0.column] }
     }
 
     /// Where something at a later version came from at an earlier one.
