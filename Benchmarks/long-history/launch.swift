@@ -36,11 +36,12 @@ import LucidRuntime
 
 @inline(never) func measuredPlan(_ path: String) throws -> [MigrationStep] {
     let versions = LongHistorySchema.versions
+    // The version record, as the runtime reads it to decide the store's state (not the whole ledger).
     let queue = try DatabaseQueue(path: path)
-    let recorded = try queue.read { try StoreLedger.read($0) }
+    let recorded = try queue.read { try String.fetchOne($0, sql: "SELECT version FROM lucid_store WHERE id = 1") }
     try queue.close()
     guard let recorded else { return [] }
-    return try MigrationPlanner(versions: versions).plan(from: recorded.version)
+    return try MigrationPlanner(versions: versions).plan(from: SchemaVersion(parsing: recorded))
 }
 
 @inline(never) func measuredGRDBOpen(_ path: String) throws -> String? {

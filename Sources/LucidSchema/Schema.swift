@@ -313,7 +313,9 @@ private func foldASCII(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte
 /// The key under which SQLite finds the identifier `name`: ASCII letters lower-cased, nothing else
 /// changed (two names are ``sameSQLName(_:_:)`` exactly when their keys are equal).
 public func sqlNameKey(_ name: String) -> String {
-    String(decoding: name.utf8.map(foldASCII), as: UTF8.self)
+    // Most names have no capital letter: the name itself, without a copy (lineage walks make millions of keys).
+    guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
+    return String(decoding: name.utf8.map(foldASCII), as: UTF8.self)
 }
 
 /// Quotes an SQL identifier: `a"b` → `"a""b"`.
