@@ -12,6 +12,12 @@ struct ShapeBuilder {
     var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
     /// Each table's DDL as last built, for checksumming the next version (most tables repeat).
     var ddlCache: [String: (table: SchemaTable, statements: [String])] = [:]
+    /// Entities already reported wider than SQLite allows (once each, not once per version).
+    var tooWide: Set<String> = []
+
+    /// SQLite's default `SQLITE_MAX_COLUMN`: a table with more columns cannot be created (nor read by
+    /// builds of SQLite with a lower limit), so the descriptions are refused where they say so.
+    static let maximumColumns = 2000
 
     // MARK: Lifetimes
 
@@ -947,6 +953,11 @@ struct ShapeBuilder {
                 } else {
                     describedSearch(of: timeline, at: historyVersion, columns: columns, &diagnostics)
                 }
+            if columns.count > Self.maximumColumns, tooWide.insert(timeline.entity.name).inserted {
+                diagnostics.error(
+                    "entity '\(shape.name)' has \(columns.count) columns at \(version) (its identifier, each property, each element of a composite): SQLite allows at most \(Self.maximumColumns) in a table (SQLITE_MAX_COLUMN); store some properties together (a struct stored as JSON) or split the entity",
+                    at: timeline.entity.location, path: "$.properties")
+            }
             let identifierColumn = columns.removeFirst()
             columns.sort { $0.name < $1.name }
             tables.append(
