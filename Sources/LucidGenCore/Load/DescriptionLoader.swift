@@ -225,20 +225,29 @@ public enum DescriptionLoader {
 
     /// A search's (or a history item's) `properties`: a non-empty list of distinct names.
     private static func decodeSearchProperties(_ reader: inout ObjectReader, required: Bool, _ diagnostics: inout DiagnosticCollector) -> [String]? {
+        propertyList(
+            &reader, of: "a search",
+            missing: required ? "'search' needs 'properties': the text properties it searches, e.g. [\"title\", \"notes\"]" : nil,
+            empty: "a search's 'properties' is empty: name at least one text property, or remove 'search'", &diagnostics)
+    }
+
+    /// The `properties` of an index or a search: a non-empty list of distinct names, or nil after saying
+    /// what is wrong (`missing`: the message when there is none; nil when it may be left out).
+    private static func propertyList(
+        _ reader: inout ObjectReader, of what: String, missing: String?, empty: String, _ diagnostics: inout DiagnosticCollector
+    ) -> [String]? {
         guard let node = reader.value("properties") else {
-            if required {
-                diagnostics.error("'search' needs 'properties': the text properties it searches, e.g. [\"title\", \"notes\"]", at: reader.node.location, path: reader.node.path)
-            }
+            if let missing { diagnostics.error(missing, at: reader.node.location, path: reader.node.path) }
             return nil
         }
         guard let properties = reader.strings("properties", &diagnostics) else { return nil }
         if properties.isEmpty {
-            diagnostics.error("a search's 'properties' is empty: name at least one text property, or remove 'search'", at: node.location, path: node.path)
+            diagnostics.error(empty, at: node.location, path: node.path)
             return nil
         }
         var seen: Set<String> = []
         for property in properties where !seen.insert(property).inserted {
-            diagnostics.error("a search lists property '\(property)' twice", at: node.location, path: node.path)
+            diagnostics.error("\(what) lists property '\(property)' twice", at: node.location, path: node.path)
             return nil
         }
         return properties
@@ -248,20 +257,10 @@ public enum DescriptionLoader {
     static func decodeIndex(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IndexDescription? {
         guard var reader = ObjectReader(node, what: "an index", diagnostics: &diagnostics) else { return nil }
         defer { reader.finish(ignored: [:], &diagnostics) }
-        guard let propertiesNode = reader.value("properties") else {
-            diagnostics.error("an index needs 'properties': the names of the properties it covers, in order", at: node.location, path: node.path)
-            return nil
-        }
-        guard let properties = reader.strings("properties", &diagnostics) else { return nil }
-        if properties.isEmpty {
-            diagnostics.error("an index's 'properties' is empty: name at least one property", at: propertiesNode.location, path: propertiesNode.path)
-            return nil
-        }
-        var seen: Set<String> = []
-        for property in properties where !seen.insert(property).inserted {
-            diagnostics.error("an index lists property '\(property)' twice", at: propertiesNode.location, path: propertiesNode.path)
-            return nil
-        }
+        guard let properties = propertyList(
+            &reader, of: "an index", missing: "an index needs 'properties': the names of the properties it covers, in order",
+            empty: "an index's 'properties' is empty: name at least one property", &diagnostics)
+        else { return nil }
         let unique = reader.bool("unique", &diagnostics) ?? false
         let name = reader.string("name", &diagnostics)
         if let name, let nameNode = reader.value("name") {
