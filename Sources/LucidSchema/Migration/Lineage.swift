@@ -50,6 +50,16 @@ public struct Lineage: Sendable {
         positions.table(name, version: index, in: versions[index]).map { versions[index].tables[$0] }
     }
 
+    /// Whether version index `index` has a table named `name` (no copy of the table).
+    private func hasTable(_ name: String, at index: Int) -> Bool {
+        positions.table(name, version: index, in: versions[index]) != nil
+    }
+
+    /// Whether the table `table` at version index `index` has a column named `column` (no copy of it).
+    private func hasColumn(_ column: String, of table: String, at index: Int) -> Bool {
+        positions.column(column, table: table, version: index, in: versions[index]) != nil
+    }
+
     /// The column `column` of the table `table` at version index `index`, by name in constant time.
     func column(_ column: String, of table: String, at index: Int) -> SchemaColumn? {
         positions.column(column, table: table, version: index, in: versions[index]).map { versions[index].tables[$0.table].columns[$0.column] }
@@ -108,27 +118,32 @@ public struct Lineage: Sendable {
     private func stepBack(_ origin: Origin, at index: Int) -> Origin? {
         switch origin {
         case .table(let name):
-            guard let table = self.table(name, at: index), table.reusesName != true else { return nil }
-            if let column = table.convertedFromColumn {
-                guard let owner = table.foreignKeys.first(where: { $0.columns == ["source_id"] })?.table,
+            // The table's fields read in place: copying a SchemaTable (its arrays) per step was most of a
+            // long walk's cost.
+            guard let position = positions.table(name, version: index, in: versions[index]), versions[index].tables[position].reusesName != true else { return nil }
+            if let column = versions[index].tables[position].convertedFromColumn {
+                guard let owner = versions[index].tables[position].foreignKeys.first(where: { $0.columns == ["source_id"] })?.table,
                     case .table(let previousOwner)? = stepBack(.table(owner), at: index),
-                    self.column(column, of: previousOwner, at: index - 1) != nil
+                    hasColumn(column, of: previousOwner, at: index - 1)
                 else { return nil }
                 return .column(table: previousOwner, name: column)
             }
-            let previousName = table.renamedFrom ?? name
-            return self.table(previousName, at: index - 1) == nil ? nil : .table(previousName)
+            let previousName = versions[index].tables[position].renamedFrom ?? name
+            return hasTable(previousName, at: index - 1) ? .table(previousName) : nil
         case .column(let tableName, let columnName):
-            guard let column = self.column(columnName, of: tableName, at: index), column.reusesName != true else { return nil }
-            if let join = column.convertedFromJoinTable {
-                return self.table(join, at: index - 1) == nil ? nil : .table(join)
+            guard let place = positions.column(columnName, table: tableName, version: index, in: versions[index]) else { return nil }
+            // Read in place, as above.
+            func field<T>(_ read: (SchemaColumn) -> T) -> T { read(versions[index].tables[place.table].columns[place.column]) }
+            guard field({ $0.reusesName }) != true else { return nil }
+            if let join = field({ $0.convertedFromJoinTable }) {
+                return hasTable(join, at: index - 1) ? .table(join) : nil
             }
             guard case .table(let previousTable)? = stepBack(.table(tableName), at: index) else { return nil }
-            if let source = column.extractedFrom, let path = column.jsonPath {
-                return self.column(source, of: previousTable, at: index - 1) == nil ? nil : .jsonMember(table: previousTable, column: source, path: path)
+            if let source = field({ $0.extractedFrom }), let path = field({ $0.jsonPath }) {
+                return hasColumn(source, of: previousTable, at: index - 1) ? .jsonMember(table: previousTable, column: source, path: path) : nil
             }
-            let previousColumn = column.renamedFrom ?? columnName
-            return self.column(previousColumn, of: previousTable, at: index - 1) == nil ? nil : .column(table: previousTable, name: previousColumn)
+            let previousColumn = field({ $0.renamedFrom }) ?? columnName
+            return hasColumn(previousColumn, of: previousTable, at: index - 1) ? .column(table: previousTable, name: previousColumn) : nil
         case .jsonMember(let tableName, let columnName, let path):
             // The JSON column's own lineage, the member path unchanged.
             guard case .column(let previousTable, let previousColumn)? = stepBack(.column(table: tableName, name: columnName), at: index) else { return nil }
