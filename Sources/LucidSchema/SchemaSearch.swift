@@ -46,7 +46,10 @@ extension SchemaTable {
     public var searchShadowTableNames: [String] { SchemaSearch.shadowSuffixes.map { searchTableName + $0 } }
 
     /// The triggers that keep the index in step: after insert, delete and update.
-    public var searchTriggerNames: [String] { SchemaSearch.triggerSuffixes.map { searchTableName + $0 } }
+    public var searchTriggerNames: [String] { Self.searchTriggerNames(of: name) }
+
+    /// The triggers that keep the declared search of table `table` in step.
+    public static func searchTriggerNames(of table: String) -> [String] { SchemaSearch.triggerSuffixes.map { searchTableName(of: table) + $0 } }
 
     /// `CREATE VIRTUAL TABLE … USING fts5(…)` and its three triggers; empty without search.
     public var searchStatements: [String] {

@@ -119,7 +119,7 @@ struct StepExecutor {
             try execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))")
         case .dropSearch(let table):
             // The triggers first: they write into the index.
-            for trigger in SchemaTable(name: table, columns: [], primaryKey: [], search: SchemaSearch(columns: [])).searchTriggerNames {
+            for trigger in SchemaTable.searchTriggerNames(of: table) {
                 try execute("DROP TRIGGER IF EXISTS \(quoteIdentifier(trigger))")
             }
             try execute("DROP TABLE IF EXISTS \(quoteIdentifier(SchemaTable.searchTableName(of: table)))")

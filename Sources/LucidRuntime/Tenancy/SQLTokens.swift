@@ -136,14 +136,13 @@ struct SQLTokens: Sendable, Hashable {
         nameSet.contains(name.lowercased())
     }
 
-    /// Whether the SQL names `table` where SQL names tables (``tablePosition``), or, with
-    /// `orString`, in a string literal (FTS5's `content='item'`).
-    func names(table: String, orString: Bool = false) -> Bool {
+    /// Whether the SQL names `table` where SQL names tables (``tablePosition``).
+    func names(table: String) -> Bool {
         let table = table.lowercased()
         for index in words.indices where words[index] == table && tablePosition[index] && (!bare[index] || !Self.reserved.contains(table)) {
             return true
         }
-        return orString && strings.contains(table)
+        return false
     }
 
     /// Whether a virtual table's declaration takes its content from `table` (FTS's `content='item'`, or

@@ -45,11 +45,6 @@ public struct Lineage: Sendable {
         self.versions = versions
     }
 
-    /// The table named `name` at version index `index`.
-    private func table(_ name: String, at index: Int) -> SchemaTable? {
-        positions.table(name, version: index, in: versions[index]).map { versions[index].tables[$0] }
-    }
-
     /// Whether version index `index` has a table named `name` (no copy of the table).
     private func hasTable(_ name: String, at index: Int) -> Bool {
         positions.table(name, version: index, in: versions[index]) != nil
