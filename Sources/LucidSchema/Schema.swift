@@ -23,8 +23,38 @@ public struct Schema: Sendable, Hashable, Codable {
     ///                                replacing: [table_aircraft_2], removing: ["old_notes"])
     /// ```
     public init(version: SchemaVersion, basedOn previous: Schema, replacing changed: [SchemaTable], removing removed: [String] = []) {
-        let gone = Set(changed.map(\.name)).union(removed)
-        self.init(version: version, tables: previous.tables.filter { !gone.contains($0.name) } + changed)
+        self.version = version
+        self.tables = Self.tables(of: previous.tables, replacing: changed, removing: removed)
+    }
+
+    /// `previous` (sorted by name, as every schema's tables are) with each change replacing, inserting or
+    /// removing one table in place: a registry builds every version when a store migrates, and sorting and
+    /// filtering each whole list was a third of building a 150-version history.
+    private static func tables(of previous: [SchemaTable], replacing changed: [SchemaTable], removing removed: [String]) -> [SchemaTable] {
+        var tables = previous
+        // Names read in place (iterating the tables would copy each one, with all its fields).
+        guard tables.indices.dropFirst().allSatisfy({ tables[$0 - 1].name < tables[$0].name }) else {
+            // A schema whose tables were set out of order (the property is mutable): filter and sort.
+            let gone = Set(changed.map(\.name)).union(removed)
+            return (tables.filter { !gone.contains($0.name) } + changed).sorted { $0.name < $1.name }
+        }
+        func position(of name: String) -> (index: Int, found: Bool) {
+            var low = 0, high = tables.count
+            while low < high {
+                let middle = (low + high) / 2
+                if tables[middle].name < name { low = middle + 1 } else { high = middle }
+            }
+            return (low, low < tables.count && tables[low].name == name)
+        }
+        for name in removed {
+            let place = position(of: name)
+            if place.found { tables.remove(at: place.index) }
+        }
+        for table in changed {
+            let place = position(of: table.name)
+            if place.found { tables[place.index] = table } else { tables.insert(table, at: place.index) }
+        }
+        return tables
     }
 
     /// The table with this name (SQLite compares names case-insensitively).

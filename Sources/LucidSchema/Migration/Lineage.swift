@@ -3,61 +3,19 @@ import Foundation
 /// Follows tables and columns back through the versions of a registry, using each version's
 /// `renamedFrom` and `convertedFrom…` annotations: the stable identities that let a step from 1.0
 /// straight to 3.0 know that `log_entry.notes` was `flight.remarks`.
+///
+/// A walk moves in positions, not names: each version's *back links* (where each of its tables and
+/// columns was one version earlier, as positions in that version) are resolved by name once, the first
+/// time a walk crosses the version, and every later walk through it reads integers. A jump over 150
+/// versions traces each of its columns back in a few array reads per version (by name, a walk cost a
+/// dictionary lookup per version, table and column, and the table was traced again for each column).
 public struct Lineage: Sendable {
     public let versions: [Schema]
-    /// Each version's tables by name as SQLite compares names (``sqlNameKey(_:)``), and each table's
-    /// columns by name, made the first time a walk asks for them: tracing walks back one version at a time
-    /// for every table and column (scans made it quadratic on long histories), and a path touches only
-    /// the versions it crosses (a store one version behind, two of 150).
-    private let positions = Positions()
-
-    private final class Positions: @unchecked Sendable {
-        private let lock = NSLock()
-        private var tables: [Int: [String: Int]] = [:]
-        private var columns: [Int: [Int: [String: Int]]] = [:]
-
-        func table(_ name: String, version: Int, in schema: Schema) -> Int? {
-            lock.lock()
-            defer { lock.unlock() }
-            return tablesLocked(version, schema)[sqlNameKey(name)]
-        }
-
-        func column(_ column: String, table name: String, version: Int, in schema: Schema) -> (table: Int, column: Int)? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard let table = tablesLocked(version, schema)[sqlNameKey(name)] else { return nil }
-            if let known = columns[version]?[table] { return known[sqlNameKey(column)].map { (table, $0) } }
-            let shape = schema.tables[table]
-            let made = Dictionary(shape.columns.indices.map { (sqlNameKey(shape.columns[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
-            columns[version, default: [:]][table] = made
-            return made[sqlNameKey(column)].map { (table, $0) }
-        }
-
-        private func tablesLocked(_ version: Int, _ schema: Schema) -> [String: Int] {
-            if let known = tables[version] { return known }
-            let made = Dictionary(schema.tables.indices.map { (sqlNameKey(schema.tables[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
-            tables[version] = made
-            return made
-        }
-    }
+    private let links: BackLinks
 
     public init(versions: [Schema]) {
         self.versions = versions
-    }
-
-    /// Whether version index `index` has a table named `name` (no copy of the table).
-    private func hasTable(_ name: String, at index: Int) -> Bool {
-        positions.table(name, version: index, in: versions[index]) != nil
-    }
-
-    /// Whether the table `table` at version index `index` has a column named `column` (no copy of it).
-    private func hasColumn(_ column: String, of table: String, at index: Int) -> Bool {
-        positions.column(column, table: table, version: index, in: versions[index]) != nil
-    }
-
-    /// The column `column` of the table `table` at version index `index`, by name in constant time.
-    func column(_ column: String, of table: String, at index: Int) -> SchemaColumn? {
-        positions.column(column, table: table, version: index, in: versions[index]).map { versions[index].tables[$0.table].columns[$0.column] }
+        self.links = BackLinks(versions)
     }
 
     /// Where something at a later version came from at an earlier one.
@@ -72,77 +30,265 @@ public struct Lineage: Sendable {
     /// The origin at version index `earlier` of table `name` at version index `later`, or nil when the
     /// table did not exist (under any name) at `earlier`.
     public func origin(ofTable name: String, at later: Int, in earlier: Int) -> Origin? {
-        trace(.table(name), from: later, to: earlier)
+        guard let table = links.table(name, at: later) else { return nil }
+        return links.trace(.table(table), from: later, to: earlier).map { origin($0, at: earlier) }
     }
 
     /// The origin at `earlier` of column `column` of table `table` at `later`.
     public func origin(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Origin? {
-        trace(.column(table: table, name: column), from: later, to: earlier)
+        guard let place = links.column(column, of: table, at: later) else { return nil }
+        return links.trace(.column(table: place.table, column: place.column), from: later, to: earlier).map { origin($0, at: earlier) }
     }
 
     /// The column at every version from `earlier` to `later`, oldest first, when it is a column (under
     /// any name) at each of them; nil when it did not exist throughout or came from a join table.
     public func columnPath(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [SchemaColumn]? {
-        guard let last = self.column(column, of: table, at: later) else { return nil }
-        var path = [last]
-        var current = Origin.column(table: table, name: column)
-        var index = later
-        while index > earlier {
-            guard case .column(let previousTable, let previousName)? = stepBack(current, at: index),
-                let previous = self.column(previousName, of: previousTable, at: index - 1)
-            else { return nil }
-            path.append(previous)
-            current = .column(table: previousTable, name: previousName)
-            index -= 1
+        guard let changes = columnChanges(ofColumn: column, table: table, at: later, in: earlier) else { return nil }
+        var path: [SchemaColumn] = []
+        path.reserveCapacity(later - earlier + 1)
+        for (offset, change) in changes.enumerated() {
+            let next = offset + 1 < changes.count ? changes[offset + 1].version : later + 1
+            path += repeatElement(change.column, count: next - change.version)
         }
-        return path.reversed()
+        return path
     }
 
-    private func trace(_ start: Origin, from later: Int, to earlier: Int) -> Origin? {
+    /// The column at `earlier` and at each later version up to `later` where it may differ from the
+    /// version before (``columnPath(ofColumn:table:at:in:)`` without the versions that hold the previous
+    /// version's column as it is: a jump over 150 versions reads a handful), oldest first.
+    public func columnChanges(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [ColumnVersion]? {
+        guard let place = links.column(column, of: table, at: later),
+            let places = links.columnChanges(from: place, at: later, to: earlier)
+        else { return nil }
+        return places.map { place in
+            let table = versions[place.version].tables[place.table]
+            return ColumnVersion(version: place.version, table: table.name, column: table.columns[place.column])
+        }
+    }
+
+    /// A column as one version has it (see ``columnChanges(ofColumn:table:at:in:)``).
+    public struct ColumnVersion: Sendable {
+        /// The version's index in the registry.
+        public var version: Int
+        /// The column's table's name at that version.
+        public var table: String
+        public var column: SchemaColumn
+    }
+
+    /// The table named `name` at version index `index`, by name in constant time.
+    func table(_ name: String, at index: Int) -> SchemaTable? {
+        links.table(name, at: index).map { versions[index].tables[$0] }
+    }
+
+    /// Whether `table` is, equal, in every version from index `earlier` to `later`, under its name.
+    func isUnchanged(_ table: SchemaTable, from earlier: Int, to later: Int) -> Bool {
+        (earlier...later).allSatisfy { index in links.table(table.name, at: index).map { versions[index].tables[$0] == table } ?? false }
+    }
+
+    /// The column `column` of the table `table` at version index `index`, by name in constant time.
+    func column(_ column: String, of table: String, at index: Int) -> SchemaColumn? {
+        links.column(column, of: table, at: index).map { versions[index].tables[$0.table].columns[$0.column] }
+    }
+
+    private func origin(_ place: Place, at index: Int) -> Origin {
+        let tables = versions[index].tables
+        switch place {
+        case .table(let table): return .table(tables[table].name)
+        case .column(let table, let column): return .column(table: tables[table].name, name: tables[table].columns[column].name)
+        case .jsonMember(let table, let column, let path): return .jsonMember(table: tables[table].name, column: tables[table].columns[column].name, path: path)
+        }
+    }
+}
+
+/// A table or column as positions in one version's schema (``Lineage/Origin`` without names).
+enum Place: Hashable {
+    case table(Int)
+    case column(table: Int, column: Int)
+    case jsonMember(table: Int, column: Int, path: String)
+}
+
+/// Each version's back links and name indexes, made the first time a walk needs them (a path touches
+/// only the versions it crosses: a store one version behind, two of 150). Shared by the copies of a
+/// ``Lineage`` and guarded by one lock per walk.
+private final class BackLinks: @unchecked Sendable {
+    private let versions: [Schema]
+    private let lock = NSLock()
+    /// Per version: each table's position by ``sqlNameKey(_:)``.
+    @exclusivity(unchecked) private var tableIndex: [[String: Int]?]
+    /// Per version and table: each column's position by ``sqlNameKey(_:)``.
+    @exclusivity(unchecked) private var columnIndex: [[[String: Int]?]?]
+    /// Per version (from 1) and table: where the table was one version earlier (a table, or the column it
+    /// was converted from), `.some(nil)` when it did not exist; nil when not resolved yet.
+    @exclusivity(unchecked) private var tableBack: [[Place??]?]
+    /// Per version (from 1) and table: where each column was one version earlier (a column of the
+    /// table's earlier table, a member of a JSON column of it, or the join table it collapsed).
+    @exclusivity(unchecked) private var columnBack: [[TableLinks?]?]
+
+    /// One table's column back links at one version.
+    private struct TableLinks {
+        /// The table's position one version earlier, when it was a table.
+        var previousTable: Int?
+        /// Each column's back link; nil when every column is at its own position in `previousTable`.
+        var columns: [Place?]?
+        /// The table's columns are the previous version's, equal and stating no change.
+        var unchanged: Bool
+
+        subscript(column: Int) -> Place? {
+            if let columns { return columns[column] }
+            return previousTable.map { .column(table: $0, column: column) }
+        }
+    }
+
+    init(_ versions: [Schema]) {
+        self.versions = versions
+        tableIndex = Array(repeating: nil, count: versions.count)
+        columnIndex = Array(repeating: nil, count: versions.count)
+        tableBack = Array(repeating: nil, count: versions.count)
+        columnBack = Array(repeating: nil, count: versions.count)
+    }
+
+    func table(_ name: String, at version: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return tablePosition(name, at: version)
+    }
+
+    func column(_ column: String, of table: String, at version: Int) -> (table: Int, column: Int)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let table = tablePosition(table, at: version), let column = columnPosition(column, table: table, at: version) else { return nil }
+        return (table, column)
+    }
+
+    /// `start` (at version `later`) traced back to version `earlier`, or nil where it did not exist.
+    func trace(_ start: Place, from later: Int, to earlier: Int) -> Place? {
+        lock.lock()
+        defer { lock.unlock() }
         var current = start
-        var index = later
-        while index > earlier {
-            guard let previous = stepBack(current, at: index) else { return nil }
+        var version = later
+        while version > earlier {
+            guard let previous = stepBack(current, at: version) else { return nil }
             current = previous
-            index -= 1
+            version -= 1
         }
         return current
     }
 
-    /// One version back.
-    private func stepBack(_ origin: Origin, at index: Int) -> Origin? {
-        switch origin {
-        case .table(let name):
-            // The table's fields read in place: copying a SchemaTable (its arrays) per step was most of a
-            // long walk's cost.
-            guard let position = positions.table(name, version: index, in: versions[index]), versions[index].tables[position].reusesName != true else { return nil }
-            if let column = versions[index].tables[position].convertedFromColumn {
-                guard let owner = versions[index].tables[position].foreignKeys.first(where: { $0.columns == ["source_id"] })?.table,
-                    case .table(let previousOwner)? = stepBack(.table(owner), at: index),
-                    hasColumn(column, of: previousOwner, at: index - 1)
-                else { return nil }
-                return .column(table: previousOwner, name: column)
-            }
-            let previousName = versions[index].tables[position].renamedFrom ?? name
-            return hasTable(previousName, at: index - 1) ? .table(previousName) : nil
-        case .column(let tableName, let columnName):
-            guard let place = positions.column(columnName, table: tableName, version: index, in: versions[index]) else { return nil }
-            // Read in place, as above.
-            func field<T>(_ read: (SchemaColumn) -> T) -> T { read(versions[index].tables[place.table].columns[place.column]) }
-            guard field({ $0.reusesName }) != true else { return nil }
-            if let join = field({ $0.convertedFromJoinTable }) {
-                return hasTable(join, at: index - 1) ? .table(join) : nil
-            }
-            guard case .table(let previousTable)? = stepBack(.table(tableName), at: index) else { return nil }
-            if let source = field({ $0.extractedFrom }), let path = field({ $0.jsonPath }) {
-                return hasColumn(source, of: previousTable, at: index - 1) ? .jsonMember(table: previousTable, column: source, path: path) : nil
-            }
-            let previousColumn = field({ $0.renamedFrom }) ?? columnName
-            return hasColumn(previousColumn, of: previousTable, at: index - 1) ? .column(table: previousTable, name: previousColumn) : nil
-        case .jsonMember(let tableName, let columnName, let path):
+    /// The column at `earlier`, then at each later version up to `later` where its table states a change,
+    /// as (version, table, column) positions, oldest first; nil unless it is a column at every version.
+    /// The versions left out hold the previous version's column as it is (see ``TableLinks/unchanged``).
+    func columnChanges(from start: (table: Int, column: Int), at later: Int, to earlier: Int) -> [(version: Int, table: Int, column: Int)]? {
+        lock.lock()
+        defer { lock.unlock() }
+        var places: [(version: Int, table: Int, column: Int)] = []
+        var current = start
+        var version = later
+        while version > earlier {
+            let links = columnStepBack(table: current.table, at: version)
+            guard case .column(let table, let column)? = links[current.column] else { return nil }
+            if !links.unchanged { places.append((version, current.table, current.column)) }
+            current = (table, column)
+            version -= 1
+        }
+        places.append((earlier, current.table, current.column))
+        return places.reversed()
+    }
+
+    // MARK: Under the lock
+
+    private func stepBack(_ place: Place, at version: Int) -> Place? {
+        switch place {
+        case .table(let table):
+            return tableStepBack(table, at: version)
+        case .column(let table, let column):
+            return columnStepBack(table: table, at: version)[column]
+        case .jsonMember(let table, let column, let path):
             // The JSON column's own lineage, the member path unchanged.
-            guard case .column(let previousTable, let previousColumn)? = stepBack(.column(table: tableName, name: columnName), at: index) else { return nil }
+            guard case .column(let previousTable, let previousColumn)? = columnStepBack(table: table, at: version)[column] else { return nil }
             return .jsonMember(table: previousTable, column: previousColumn, path: path)
         }
+    }
+
+    private func tableStepBack(_ table: Int, at version: Int) -> Place? {
+        if let known = tableBack[version]?[table] { return known }
+        if tableBack[version] == nil { tableBack[version] = Array(repeating: nil, count: versions[version].tables.count) }
+        let resolved = resolveTableBack(table, at: version)
+        tableBack[version]![table] = .some(resolved)
+        return resolved
+    }
+
+    private func resolveTableBack(_ position: Int, at version: Int) -> Place? {
+        let table = versions[version].tables[position]
+        guard table.reusesName != true else { return nil }
+        if let column = table.convertedFromColumn {
+            guard let owner = table.foreignKeys.first(where: { $0.columns == [LinkTable.sourceColumn] })?.table,
+                let ownerNow = tablePosition(owner, at: version),
+                case .table(let previousOwner)? = tableStepBack(ownerNow, at: version),
+                let previousColumn = columnPosition(column, table: previousOwner, at: version - 1)
+            else { return nil }
+            return .column(table: previousOwner, column: previousColumn)
+        }
+        // Most tables are where they were, under their name: no lookup.
+        let previous = versions[version - 1].tables
+        if table.renamedFrom == nil, position < previous.count, previous[position].name == table.name { return .table(position) }
+        return tablePosition(table.renamedFrom ?? table.name, at: version - 1).map(Place.table)
+    }
+
+    /// Every column's back links of one table at `version`, resolved together (a walk asks for most of
+    /// them, and they share the table's own back link).
+    private func columnStepBack(table position: Int, at version: Int) -> TableLinks {
+        if let known = columnBack[version]?[position] { return known }
+        if columnBack[version] == nil { columnBack[version] = Array(repeating: nil, count: versions[version].tables.count) }
+        let resolved = resolveColumnBack(table: position, at: version)
+        columnBack[version]![position] = resolved
+        return resolved
+    }
+
+    private func resolveColumnBack(table position: Int, at version: Int) -> TableLinks {
+        let columns = versions[version].tables[position].columns
+        guard case .table(let previousTable)? = tableStepBack(position, at: version) else {
+            // Only a column that was a join table has an origin in a table that did not exist before.
+            return TableLinks(previousTable: nil, columns: columns.map { column in
+                column.reusesName != true ? column.convertedFromJoinTable.flatMap { tablePosition($0, at: version - 1) }.map(Place.table) : nil
+            }, unchanged: false)
+        }
+        // Most tables of a long history are the previous version's table itself (a generated registry
+        // shares it, and equal arrays of the same storage compare in constant time): their columns are
+        // where they were, and nothing is looked up by name.
+        if versions[version - 1].tables[previousTable].columns == columns, !columns.contains(where: Self.changesAtItsVersion) {
+            return TableLinks(previousTable: previousTable, columns: nil, unchanged: true)
+        }
+        return TableLinks(previousTable: previousTable, columns: columns.map { column -> Place? in
+            guard column.reusesName != true else { return nil }
+            if let join = column.convertedFromJoinTable { return tablePosition(join, at: version - 1).map(Place.table) }
+            if let source = column.extractedFrom, let path = column.jsonPath {
+                return columnPosition(source, table: previousTable, at: version - 1).map { .jsonMember(table: previousTable, column: $0, path: path) }
+            }
+            return columnPosition(column.renamedFrom ?? column.name, table: previousTable, at: version - 1).map { .column(table: previousTable, column: $0) }
+        }, unchanged: false)
+    }
+
+    /// Whether a column states a change made at its version (then it cannot be the previous version's
+    /// column as it is, even when the two are equal).
+    private static func changesAtItsVersion(_ column: SchemaColumn) -> Bool {
+        column.reusesName == true || column.renamedFrom != nil || column.convertedFromJoinTable != nil || column.extractedFrom != nil
+            || column.caseChanges != nil || column.jsonStructChange != nil
+    }
+
+    private func tablePosition(_ name: String, at version: Int) -> Int? {
+        if let index = tableIndex[version] { return index[sqlNameKey(name)] }
+        let tables = versions[version].tables
+        let index = Dictionary(tables.indices.map { (sqlNameKey(tables[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
+        tableIndex[version] = index
+        return index[sqlNameKey(name)]
+    }
+
+    private func columnPosition(_ name: String, table: Int, at version: Int) -> Int? {
+        if let index = columnIndex[version]?[table] { return index[sqlNameKey(name)] }
+        if columnIndex[version] == nil { columnIndex[version] = Array(repeating: nil, count: versions[version].tables.count) }
+        let columns = versions[version].tables[table].columns
+        let index = Dictionary(columns.indices.map { (sqlNameKey(columns[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
+        columnIndex[version]![table] = index
+        return index[sqlNameKey(name)]
     }
 }

@@ -19,16 +19,17 @@ public struct StepInference: Sendable {
     /// (int → double with the loss accepted → string is not int → string). A failure names every step
     /// that needs the app's code.
     public func conversions(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal>? {
-        lineage.columnPath(ofColumn: column, table: table, at: later, in: earlier).map { conversions(along: $0, label: "\(table).\(column)", at: later, in: earlier) }
+        lineage.columnChanges(ofColumn: column, table: table, at: later, in: earlier).map { conversions(along: $0, label: "\(table).\(column)", at: later, in: earlier) }
     }
 
-    /// ``conversions(ofColumn:table:at:in:)`` along a column's path (``Lineage/columnPath(ofColumn:table:at:in:)``).
-    func conversions(along path: [SchemaColumn], label: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal> {
+    /// ``conversions(ofColumn:table:at:in:)`` along a column's changes (``Lineage/columnChanges(ofColumn:table:at:in:)``:
+    /// a version left out holds the previous version's column, which converts nothing).
+    func conversions(along path: [Lineage.ColumnVersion], label: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal> {
         var conversions: [ValueConversion] = []
         var refusals: [String] = []
         for offset in path.indices.dropFirst() {
-            let version = versions[earlier + offset]
-            switch ValueConversion.between(path[offset - 1], path[offset], label: label) {
+            let version = versions[path[offset].version]
+            switch ValueConversion.between(path[offset - 1].column, path[offset].column, label: label) {
             case .success(let conversion): conversions.append(conversion)
             case .failure(let refusal): refusals.append(later - earlier > 1 ? "\(refusal) (at \(version.version))" : refusal.description)
             }
@@ -41,18 +42,18 @@ public struct StepInference: Sendable {
     /// versions composes them (`a` renamed to `b`, then `b` removed with fallback `c`: `a` → `c`). Values
     /// no change touches are left out; `needsApp` lists the values a removal without a fallback reaches.
     public func caseMapping(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
-        lineage.columnPath(ofColumn: column, table: table, at: later, in: earlier).map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
+        lineage.columnChanges(ofColumn: column, table: table, at: later, in: earlier).map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
     }
 
-    /// ``caseMapping(ofColumn:table:at:in:)`` along a column's path.
-    func caseMapping(along path: [SchemaColumn]) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
-        guard path.dropFirst().contains(where: { $0.caseChanges != nil }) else { return ([], []) }
+    /// ``caseMapping(ofColumn:table:at:in:)`` along a column's changes (a version left out states no case change).
+    func caseMapping(along path: [Lineage.ColumnVersion]) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
+        guard path.dropFirst().contains(where: { $0.column.caseChanges != nil }) else { return ([], []) }
         // Each value a store at `earlier` may hold that some change reaches, in first-seen order: its value now
         // (nil: NULL), or needing the app's code.
         var order: [String] = []
         var current: [String: String?] = [:]
         var needsApp: Set<String> = []
-        for step in path.dropFirst() {
+        for step in path.lazy.dropFirst().map(\.column) {
             // A version's changes apply at once (two cases may swap names): each finds its values first.
             let changes = step.caseChanges ?? []
             let reached = changes.map { change in
@@ -117,14 +118,14 @@ public struct StepInference: Sendable {
         for (table, origin) in zip(new.tables, origins) {
             switch origin {
             case .table(let oldName)?:
-                guard let oldTable = old.table(named: oldName) else { continue }
+                guard let oldTable = lineage.table(oldName, at: from) else { continue }
                 survivingOldTables.insert(oldTable.name)
                 if oldTable.name != table.name { renames.append(.renameTable(from: oldTable.name, to: table.name)) }
                 matched.append((oldTable, table))
             case .column(let ownerOld, let column)?:
                 creates.append(.createTable(table))
                 let ownerNew = newNames[ownerOld] ?? ownerOld
-                let key = new.table(named: ownerNew)?.primaryKey.first ?? "id"
+                let key = lineage.table(ownerNew, at: to)?.primaryKey.first ?? "id"
                 fills.append(.fillJoinTable(join: table.name, ownerTable: ownerNew, ownerKey: key, fromColumn: column))
             case .jsonMember?, nil:  // a table's origin is a table or a column
                 creates.append(.createTable(table))
@@ -149,7 +150,7 @@ public struct StepInference: Sendable {
             // A table that is the same at every version of the step has nothing to do (most tables of a
             // real app's step): no lineage walk per column. Over a jump, every version between must hold it
             // too, since a column may change and change back (exactness is decided per version).
-            if oldTable == newTable, (from + 1..<to).allSatisfy({ versions[$0].tables.contains(newTable) }) { continue }
+            if oldTable == newTable, lineage.isUnchanged(newTable, from: from + 1, to: to) { continue }
             let result = tableOperations(old: oldTable, new: newTable, lineage: lineage, from: from, to: to, newNames: newNames)
             if !result.reasons.isEmpty { failingTables.append(newTable.name) }
             if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) { renewSearch(old: oldTable, new: newTable) }
@@ -261,7 +262,10 @@ public struct StepInference: Sendable {
 
         for column in new.columns {
             let label = "\(name).\(column.name)"
-            switch lineage.origin(ofColumn: column.name, table: name, at: to, in: from) {
+            // One walk back per column: its changes when it was a column throughout (most), else its origin.
+            let path = lineage.columnChanges(ofColumn: column.name, table: name, at: to, in: from)
+            let origin = path.map { .column(table: $0[0].table, name: $0[0].column.name) } ?? lineage.origin(ofColumn: column.name, table: name, at: to, in: from)
+            switch origin {
             case .column(let table, let oldName)? where table == old.name:
                 guard let oldColumn = oldColumns[sqlNameKey(oldName)] else { continue }
                 matchedOld.insert(oldColumn.name)
@@ -271,12 +275,10 @@ public struct StepInference: Sendable {
                     result.renamedColumns[oldColumn.name] = column.name
                 }
                 var expression = "src.\(quoteIdentifier(oldColumn.name))"
-                // The column at every version of the step, walked once for what each version does to its values.
-                let path = lineage.columnPath(ofColumn: column.name, table: name, at: to, in: from)
                 // A struct stored as JSON whose members changed on the way: its JSON is the app's to convert.
-                for (offset, step) in (path ?? []).enumerated().dropFirst() where step.jsonStructChange != nil {
+                for step in (path ?? []).dropFirst() where step.column.jsonStructChange != nil {
                     result.reasons.append(
-                        "\(label): the members of its struct change (\(step.jsonStructChange!)\(to - from > 1 ? " at \(versions[from + offset].version)" : "")), and its stored JSON is converted by the app's code")
+                        "\(label): the members of its struct change (\(step.column.jsonStructChange!)\(to - from > 1 ? " at \(versions[step.version].version)" : "")), and its stored JSON is converted by the app's code")
                 }
                 switch path.map({ conversions(along: $0, label: label, at: to, in: from) }) {
                 case .success(let steps)?:
@@ -418,13 +420,14 @@ public struct StepInference: Sendable {
         new: SchemaTable, sources: inout [String], previousOf: [String: SchemaColumn], extracted: Set<String>, rebuildReasons: inout [String], reasons: inout [String]
     ) {
         let known = Set(previousOf.keys).union(extracted)
+        let positions = Dictionary(new.columns.indices.map { (new.columns[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, column) in new.columns.enumerated() {
             guard let group = column.compositeGroup else { continue }
             let label = "\(new.name).\(column.name)"
             let added = !known.contains(column.name)
             let becomesRequired = !added && column.requiredWhenPresent == true && previousOf[column.name].map { $0.requiredWhenPresent != true && !$0.notNull } == true
             guard added || becomesRequired else { continue }
-            let siblings = group.filter { $0 != column.name && known.contains($0) }.compactMap { name in new.columns.firstIndex { $0.name == name } }
+            let siblings = group.filter { $0 != column.name && known.contains($0) }.compactMap { positions[$0] }
             let presence = siblings.map { "(\(sources[$0])) IS NOT NULL" }.joined(separator: " OR ")
             if added {
                 guard let defaultSQL = column.defaultSQL else {
