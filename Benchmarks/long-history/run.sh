@@ -71,7 +71,7 @@ if [[ "$what" == plan || "$what" == all ]]; then
         planned=(); migrated=(); steps=0
         for ((i = 0; i < runs; i++)); do
             cp "$base" "$work/plan-copy.sqlite"; read -r us steps < <("$launch" plan "$work/plan-copy.sqlite"); planned+=("$us")
-            cp "$base" "$work/plan-copy.sqlite"; migrated+=("$("$launch" migrate "$work/plan-copy.sqlite")")
+            cp "$base" "$work/plan-copy.sqlite"; migrated+=("$("$launch" migrate "$work/plan-copy.sqlite" 2> /dev/null)")
         done
         mp=$(median "${planned[@]}"); mm=$(median "${migrated[@]}")
         echo "plan from the $start version ($steps step(s)): ${mp} us (goal <= $([[ $start == oldest ]] && echo 50000 || echo 5000) us); LucidStore.open migrating it ${mm} us; plan / open $(python3 -c "print(f'{100*$mp/$mm:.1f}')") % (goal <= 2 %)"

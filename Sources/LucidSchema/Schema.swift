@@ -1,3 +1,5 @@
+import Foundation
+
 /// The storage shape of one schema version: the SQLite tables a store at that version has.
 ///
 /// A `Schema` is what the generator freezes for every released version and what the runtime
@@ -5,56 +7,179 @@
 /// whose tables are identical share a checksum.
 public struct Schema: Sendable, Hashable, Codable {
     public var version: SchemaVersion
-    public var tables: [SchemaTable]
 
-    public init(version: SchemaVersion, tables: [SchemaTable]) {
+    /// The tables, sorted by name. A version a generated registry states with deferred tables
+    /// (``SchemaTable/Deferred``) builds them the first time they are read: a registry of 150 versions
+    /// lists them all, and a store one version behind reads two.
+    public var tables: [SchemaTable] {
+        get { storage.tables }
+        set { storage = TableList(newValue.map(TableList.Entry.table)) }
+    }
+
+    /// The tables' names, sorted, without building a deferred table.
+    public var tableNames: [String] { storage.entries.map(\.name) }
+
+    private var storage: TableList
+
+    /// A version stated by all its tables (in any order: they are sorted by name).
+    public init(version: SchemaVersion, tables: [any SchemaTableSource]) {
         self.version = version
-        self.tables = tables.sorted { $0.name < $1.name }
+        self.storage = TableList(tables.map(TableList.Entry.init).sorted { $0.name < $1.name })
     }
 
     /// A version stated by what changed since `previous`: its tables are `previous`'s, with each table of
     /// `changed` replacing the one of the same name (or added), and the tables named in `removed` gone.
     ///
     /// Generated registries state every version after the first this way, so that a long history
-    /// (hundreds of versions, most tables unchanged in each) costs lines for its changes only.
+    /// (hundreds of versions, most tables unchanged in each) costs lines for its changes only, with
+    /// deferred tables, so that building every version of the list builds no table.
     ///
     /// ```swift
     /// static let version1_1 = Schema(version: SchemaVersion("1.1"), basedOn: version1_0,
     ///                                replacing: [table_aircraft_2], removing: ["old_notes"])
     /// ```
-    public init(version: SchemaVersion, basedOn previous: Schema, replacing changed: [SchemaTable], removing removed: [String] = []) {
+    public init(version: SchemaVersion, basedOn previous: Schema, replacing changed: [any SchemaTableSource], removing removed: [String] = []) {
         self.version = version
-        self.tables = Self.tables(of: previous.tables, replacing: changed, removing: removed)
+        self.storage = TableList(Self.entries(of: previous.storage.entries, replacing: changed.map(TableList.Entry.init), removing: removed))
     }
 
     /// `previous` (sorted by name, as every schema's tables are) with each change replacing, inserting or
     /// removing one table in place: a registry builds every version when a store migrates, and sorting and
     /// filtering each whole list was a third of building a 150-version history.
-    private static func tables(of previous: [SchemaTable], replacing changed: [SchemaTable], removing removed: [String]) -> [SchemaTable] {
-        var tables = previous
-        // Names read in place (iterating the tables would copy each one, with all its fields).
-        guard tables.indices.dropFirst().allSatisfy({ tables[$0 - 1].name < tables[$0].name }) else {
-            // A schema whose tables were set out of order (the property is mutable): filter and sort.
+    private static func entries(of previous: [TableList.Entry], replacing changed: [TableList.Entry], removing removed: [String]) -> [TableList.Entry] {
+        var entries = previous
+        guard entries.indices.dropFirst().allSatisfy({ entries[$0 - 1].name < entries[$0].name }) else {
+            // A schema whose tables were set out of order (the property is settable): filter and sort.
             let gone = Set(changed.map(\.name)).union(removed)
-            return (tables.filter { !gone.contains($0.name) } + changed).sorted { $0.name < $1.name }
+            return (entries.filter { !gone.contains($0.name) } + changed).sorted { $0.name < $1.name }
         }
         func position(of name: String) -> (index: Int, found: Bool) {
-            var low = 0, high = tables.count
+            var low = 0, high = entries.count
             while low < high {
                 let middle = (low + high) / 2
-                if tables[middle].name < name { low = middle + 1 } else { high = middle }
+                if entries[middle].name < name { low = middle + 1 } else { high = middle }
             }
-            return (low, low < tables.count && tables[low].name == name)
+            return (low, low < entries.count && entries[low].name == name)
         }
         for name in removed {
             let place = position(of: name)
-            if place.found { tables.remove(at: place.index) }
+            if place.found { entries.remove(at: place.index) }
         }
-        for table in changed {
-            let place = position(of: table.name)
-            if place.found { tables[place.index] = table } else { tables.insert(table, at: place.index) }
+        for entry in changed {
+            let place = position(of: entry.name)
+            if place.found { entries[place.index] = entry } else { entries.insert(entry, at: place.index) }
         }
-        return tables
+        return entries
+    }
+
+    /// The deferred constant this version states its table `name` with (nil for a built table, or none
+    /// of that name): two versions that state a table with the same constant have the same table.
+    func deferredTable(named name: String) -> SchemaTable.Deferred? {
+        let entries = storage.entries
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].name < name { low = middle + 1 } else { high = middle }
+        }
+        guard low < entries.count, case .deferred(let deferred) = entries[low], deferred.name == name else { return nil }
+        return deferred
+    }
+
+    /// The table at `position` of ``tables`` (``tableNames``), built alone if it is deferred.
+    func table(at position: Int) -> SchemaTable {
+        switch storage.entries[position] {
+        case .table(let table): table
+        case .deferred(let deferred): deferred.table
+        }
+    }
+
+    /// The tables, sorted by name, without those named in `skipped` (which are not built).
+    func tables(skipping skipped: Set<String>) -> [SchemaTable] {
+        guard !skipped.isEmpty else { return tables }
+        return storage.entries.compactMap { entry in
+            switch entry {
+            case .table(let table): skipped.contains(table.name) ? nil : table
+            case .deferred(let deferred): skipped.contains(deferred.name) ? nil : deferred.table
+            }
+        }
+    }
+
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.version == rhs.version && (lhs.storage === rhs.storage || lhs.tables == rhs.tables)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(tables)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, tables
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(SchemaVersion.self, forKey: .version)
+        storage = TableList(try container.decode([SchemaTable].self, forKey: .tables).map(TableList.Entry.table))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(tables, forKey: .tables)
+    }
+
+    /// A version's tables as stated (built or deferred), and, once read, built.
+    private final class TableList: @unchecked Sendable {
+        enum Entry {
+            case table(SchemaTable)
+            case deferred(SchemaTable.Deferred)
+
+            init(_ source: any SchemaTableSource) {
+                if let deferred = source as? SchemaTable.Deferred { self = .deferred(deferred) } else { self = .table(source.builtTable) }
+            }
+
+            var name: String {
+                switch self {
+                case .table(let table): table.name
+                case .deferred(let deferred): deferred.name
+                }
+            }
+        }
+
+        let entries: [Entry]
+        /// The tables when none is deferred (read without the lock).
+        private let given: [SchemaTable]?
+        private let lock = NSLock()
+        private var built: [SchemaTable]?
+
+        init(_ entries: [Entry]) {
+            self.entries = entries
+            var given: [SchemaTable]? = []
+            for entry in entries {
+                guard case .table(let table) = entry else {
+                    given = nil
+                    break
+                }
+                given?.append(table)
+            }
+            self.given = given
+        }
+
+        var tables: [SchemaTable] {
+            if let given { return given }
+            lock.lock()
+            defer { lock.unlock() }
+            if let built { return built }
+            let made = entries.map { entry in
+                switch entry {
+                case .table(let table): table
+                case .deferred(let deferred): deferred.table
+                }
+            }
+            built = made
+            return made
+        }
     }
 
     /// The table with this name (SQLite compares names case-insensitively).

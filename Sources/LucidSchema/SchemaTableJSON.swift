@@ -35,6 +35,61 @@ extension SchemaTable {
     }
 }
 
+/// A table as a schema version states it: built (``SchemaTable``), or deferred (``SchemaTable/Deferred``),
+/// built the first time a version that has it is read.
+public protocol SchemaTableSource: Sendable {
+    /// The table's name, known without building it.
+    var tableName: String { get }
+    /// The table itself (built from its JSON the first time, for a deferred table).
+    var builtTable: SchemaTable { get }
+}
+
+extension SchemaTable: SchemaTableSource {
+    public var tableName: String { name }
+    public var builtTable: SchemaTable { self }
+}
+
+extension SchemaTable {
+    /// A table of a generated registry, as its name and its JSON (``SchemaTable/init(json:)``), built the
+    /// first time a schema version that has it is read, and once for every version that shares it.
+    ///
+    /// A registry lists every version, and a 150-version history has hundreds of table definitions:
+    /// decoding them all was three quarters of planning the migration of a store one version behind,
+    /// which reads two versions.
+    ///
+    /// ```swift
+    /// // Generated:
+    /// static let table_aircraft_2 = SchemaTable.Deferred(name: "aircraft", json: #"""
+    ///     {"name": "aircraft", "kind": "entity", …}
+    ///     """#)
+    /// ```
+    public final class Deferred: SchemaTableSource, @unchecked Sendable {
+        public let name: String
+        private let json: String
+        private let lock = NSLock()
+        private var built: SchemaTable?
+
+        public init(name: String, json: String) {
+            self.name = name
+            self.json = json
+        }
+
+        public var tableName: String { name }
+        public var builtTable: SchemaTable { table }
+
+        /// The table, decoded the first time it is read.
+        public var table: SchemaTable {
+            lock.lock()
+            defer { lock.unlock() }
+            if let built { return built }
+            let table = SchemaTable(json: json)
+            precondition(table.name == name, "a generated table named \(name) holds the JSON of \(table.name) (regenerate with lucidgen generate)")
+            built = table
+            return table
+        }
+    }
+}
+
 /// Reads the JSON of a ``SchemaTable`` (objects, arrays, strings, booleans, null: what `json(indent:)`
 /// writes), with the same keys as its `Codable` conformance; unknown keys are skipped, as `Codable` does.
 /// It reads straight into the table's fields (no intermediate tree, no dictionary of keys): a 150-version

@@ -85,7 +85,7 @@ public enum FlightLogSchema: SchemaRegistry {
         replacing: [table_aircraft_4, table_log_entry_3])
 
     /// Table `aircraft` (version 1.0).
-    static let table_aircraft_1: SchemaTable = SchemaTable(json: #"""
+    static let table_aircraft_1 = SchemaTable.Deferred(name: "aircraft", json: #"""
         {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
@@ -98,7 +98,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `flight` (version 1.0).
-    static let table_flight_1: SchemaTable = SchemaTable(json: #"""
+    static let table_flight_1 = SchemaTable.Deferred(name: "flight", json: #"""
         {"name": "flight", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -111,7 +111,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `pilot` (versions 1.0 to 4.0).
-    static let table_pilot_1: SchemaTable = SchemaTable(json: #"""
+    static let table_pilot_1 = SchemaTable.Deferred(name: "pilot", json: #"""
         {"name": "pilot", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"license_number","notNull":false,"type":"TEXT","valueType":"string"},
@@ -121,7 +121,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `aircraft` (versions 1.1 to 2.1).
-    static let table_aircraft_2: SchemaTable = SchemaTable(json: #"""
+    static let table_aircraft_2 = SchemaTable.Deferred(name: "aircraft", json: #"""
         {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
@@ -136,7 +136,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `flight` (version 1.1).
-    static let table_flight_2: SchemaTable = SchemaTable(json: #"""
+    static let table_flight_2 = SchemaTable.Deferred(name: "flight", json: #"""
         {"name": "flight", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -150,7 +150,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `log_entry` (version 2.0).
-    static let table_log_entry_1: SchemaTable = SchemaTable(json: #"""
+    static let table_log_entry_1 = SchemaTable.Deferred(name: "log_entry", json: #"""
         {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "renamedFrom": "flight", "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -164,7 +164,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `log_entry_crew` (versions 2.0 to 4.0).
-    static let table_log_entry_crew_1: SchemaTable = SchemaTable(json: #"""
+    static let table_log_entry_crew_1 = SchemaTable.Deferred(name: "log_entry_crew", json: #"""
         {"name": "log_entry_crew", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],
@@ -172,7 +172,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `flight_data` (versions 2.1 to 4.0).
-    static let table_flight_data_1: SchemaTable = SchemaTable(json: #"""
+    static let table_flight_data_1 = SchemaTable.Deferred(name: "flight_data", json: #"""
         {"name": "flight_data", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -181,7 +181,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `log_entry` (versions 2.1 to 3.0).
-    static let table_log_entry_2: SchemaTable = SchemaTable(json: #"""
+    static let table_log_entry_2 = SchemaTable.Deferred(name: "log_entry", json: #"""
         {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -195,7 +195,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `aircraft` (version 3.0).
-    static let table_aircraft_3: SchemaTable = SchemaTable(json: #"""
+    static let table_aircraft_3 = SchemaTable.Deferred(name: "aircraft", json: #"""
         {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
@@ -209,7 +209,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `aircraft` (version 4.0).
-    static let table_aircraft_4: SchemaTable = SchemaTable(json: #"""
+    static let table_aircraft_4 = SchemaTable.Deferred(name: "aircraft", json: #"""
         {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
@@ -225,7 +225,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `log_entry` (version 4.0).
-    static let table_log_entry_3: SchemaTable = SchemaTable(json: #"""
+    static let table_log_entry_3 = SchemaTable.Deferred(name: "log_entry", json: #"""
         {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},

@@ -347,7 +347,7 @@ public enum {{registryName}}: SchemaRegistry {
 {{#tables}}
 
     /// Table `{{name}}` ({{usedBy}}).
-    static let {{property}}: SchemaTable = SchemaTable(json: {{json}})
+    static let {{property}} = SchemaTable.Deferred(name: {{nameLiteral}}, json: {{json}})
 {{/tables}}
 }
 

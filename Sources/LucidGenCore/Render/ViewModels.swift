@@ -637,9 +637,10 @@ struct ViewModels {
         return (versions.count == 1 ? "version " : "versions ") + text
     }
 
-    /// One table constant: its JSON in a raw multi-line string literal (`SchemaTable(json:)`), one
-    /// column per line. Data rather than `SchemaColumn(…)` calls: a long history's thousands of them cost
-    /// seconds of every build of the app, a string literal nothing.
+    /// One table constant: its name and its JSON in a raw multi-line string literal
+    /// (`SchemaTable.Deferred(name:json:)`), one column per line. Data rather than `SchemaColumn(…)` calls:
+    /// a long history's thousands of them cost seconds of every build of the app, a string literal
+    /// nothing; deferred, so that listing every version decodes only the tables a migration reads.
     private func table(_ table: SchemaTable) -> [String: Any] {
         let indent = "        "
         let json = table.json(indent: indent)
@@ -647,7 +648,7 @@ struct ViewModels {
         var hashes = "#"
         while json.contains("\"\"\"" + hashes) { hashes += "#" }
         let literal = hashes + "\"\"\"\n" + indent + json + "\n" + indent + "\"\"\"" + hashes
-        return ["name": table.name, "json": literal]
+        return ["name": table.name, "nameLiteral": swiftStringLiteral(table.name), "json": literal]
     }
 }
 

@@ -61,7 +61,7 @@ public struct Lineage: Sendable {
             let places = links.columnChanges(from: place, at: later, to: earlier)
         else { return nil }
         return places.map { place in
-            let table = versions[place.version].tables[place.table]
+            let table = versions[place.version].table(at: place.table)
             return ColumnVersion(version: place.version, table: table.name, column: table.columns[place.column])
         }
     }
@@ -77,25 +77,29 @@ public struct Lineage: Sendable {
 
     /// The table named `name` at version index `index`, by name in constant time.
     func table(_ name: String, at index: Int) -> SchemaTable? {
-        links.table(name, at: index).map { versions[index].tables[$0] }
+        links.table(name, at: index).map { versions[index].table(at: $0) }
     }
 
     /// Whether `table` is, equal, in every version from index `earlier` to `later`, under its name.
     func isUnchanged(_ table: SchemaTable, from earlier: Int, to later: Int) -> Bool {
-        (earlier...later).allSatisfy { index in links.table(table.name, at: index).map { versions[index].tables[$0] == table } ?? false }
+        (earlier...later).allSatisfy { index in links.table(table.name, at: index).map { versions[index].table(at: $0) == table } ?? false }
     }
 
     /// The column `column` of the table `table` at version index `index`, by name in constant time.
     func column(_ column: String, of table: String, at index: Int) -> SchemaColumn? {
-        links.column(column, of: table, at: index).map { versions[index].tables[$0.table].columns[$0.column] }
+        links.column(column, of: table, at: index).map { versions[index].table(at: $0.table).columns[$0.column] }
     }
 
     private func origin(_ place: Place, at index: Int) -> Origin {
-        let tables = versions[index].tables
+        let schema = versions[index]
         switch place {
-        case .table(let table): return .table(tables[table].name)
-        case .column(let table, let column): return .column(table: tables[table].name, name: tables[table].columns[column].name)
-        case .jsonMember(let table, let column, let path): return .jsonMember(table: tables[table].name, column: tables[table].columns[column].name, path: path)
+        case .table(let table): return .table(schema.tableNames[table])
+        case .column(let table, let column):
+            let table = schema.table(at: table)
+            return .column(table: table.name, name: table.columns[column].name)
+        case .jsonMember(let table, let column, let path):
+            let table = schema.table(at: table)
+            return .jsonMember(table: table.name, column: table.columns[column].name, path: path)
         }
     }
 }
@@ -114,6 +118,8 @@ private final class BackLinks: @unchecked Sendable {
     private let versions: [Schema]
     private let lock = NSLock()
     /// Per version: each table's position by ``sqlNameKey(_:)``.
+    /// Per version: its tables' names, read once (a version's tables are built only where a walk reads them).
+    @exclusivity(unchecked) private var tableNames: [[String]?]
     @exclusivity(unchecked) private var tableIndex: [[String: Int]?]
     /// Per version and table: each column's position by ``sqlNameKey(_:)``.
     @exclusivity(unchecked) private var columnIndex: [[[String: Int]?]?]
@@ -141,6 +147,7 @@ private final class BackLinks: @unchecked Sendable {
 
     init(_ versions: [Schema]) {
         self.versions = versions
+        tableNames = Array(repeating: nil, count: versions.count)
         tableIndex = Array(repeating: nil, count: versions.count)
         columnIndex = Array(repeating: nil, count: versions.count)
         tableBack = Array(repeating: nil, count: versions.count)
@@ -211,14 +218,14 @@ private final class BackLinks: @unchecked Sendable {
 
     private func tableStepBack(_ table: Int, at version: Int) -> Place? {
         if let known = tableBack[version]?[table] { return known }
-        if tableBack[version] == nil { tableBack[version] = Array(repeating: nil, count: versions[version].tables.count) }
+        if tableBack[version] == nil { tableBack[version] = Array(repeating: nil, count: names(version).count) }
         let resolved = resolveTableBack(table, at: version)
         tableBack[version]![table] = .some(resolved)
         return resolved
     }
 
     private func resolveTableBack(_ position: Int, at version: Int) -> Place? {
-        let table = versions[version].tables[position]
+        let table = table(position, at: version)
         guard table.reusesName != true else { return nil }
         if let column = table.convertedFromColumn {
             guard let owner = table.foreignKeys.first(where: { $0.columns == [LinkTable.sourceColumn] })?.table,
@@ -229,8 +236,8 @@ private final class BackLinks: @unchecked Sendable {
             return .column(table: previousOwner, column: previousColumn)
         }
         // Most tables are where they were, under their name: no lookup.
-        let previous = versions[version - 1].tables
-        if table.renamedFrom == nil, position < previous.count, previous[position].name == table.name { return .table(position) }
+        let previous = names(version - 1)
+        if table.renamedFrom == nil, position < previous.count, previous[position] == table.name { return .table(position) }
         return tablePosition(table.renamedFrom ?? table.name, at: version - 1).map(Place.table)
     }
 
@@ -238,14 +245,14 @@ private final class BackLinks: @unchecked Sendable {
     /// them, and they share the table's own back link).
     private func columnStepBack(table position: Int, at version: Int) -> TableLinks {
         if let known = columnBack[version]?[position] { return known }
-        if columnBack[version] == nil { columnBack[version] = Array(repeating: nil, count: versions[version].tables.count) }
+        if columnBack[version] == nil { columnBack[version] = Array(repeating: nil, count: names(version).count) }
         let resolved = resolveColumnBack(table: position, at: version)
         columnBack[version]![position] = resolved
         return resolved
     }
 
     private func resolveColumnBack(table position: Int, at version: Int) -> TableLinks {
-        let columns = versions[version].tables[position].columns
+        let columns = table(position, at: version).columns
         guard case .table(let previousTable)? = tableStepBack(position, at: version) else {
             // Only a column that was a join table has an origin in a table that did not exist before.
             return TableLinks(previousTable: nil, columns: columns.map { column in
@@ -255,7 +262,7 @@ private final class BackLinks: @unchecked Sendable {
         // Most tables of a long history are the previous version's table itself (a generated registry
         // shares it, and equal arrays of the same storage compare in constant time): their columns are
         // where they were, and nothing is looked up by name.
-        if versions[version - 1].tables[previousTable].columns == columns, !columns.contains(where: Self.changesAtItsVersion) {
+        if table(previousTable, at: version - 1).columns == columns, !columns.contains(where: Self.changesAtItsVersion) {
             return TableLinks(previousTable: previousTable, columns: nil, unchanged: true)
         }
         return TableLinks(previousTable: previousTable, columns: columns.map { column -> Place? in
@@ -275,18 +282,29 @@ private final class BackLinks: @unchecked Sendable {
             || column.caseChanges != nil || column.jsonStructChange != nil
     }
 
+    private func names(_ version: Int) -> [String] {
+        if let known = tableNames[version] { return known }
+        let names = versions[version].tableNames
+        tableNames[version] = names
+        return names
+    }
+
+    private func table(_ position: Int, at version: Int) -> SchemaTable {
+        versions[version].table(at: position)
+    }
+
     private func tablePosition(_ name: String, at version: Int) -> Int? {
         if let index = tableIndex[version] { return index[sqlNameKey(name)] }
-        let tables = versions[version].tables
-        let index = Dictionary(tables.indices.map { (sqlNameKey(tables[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
+        let names = names(version)
+        let index = Dictionary(names.indices.map { (sqlNameKey(names[$0]), $0) }, uniquingKeysWith: { first, _ in first })
         tableIndex[version] = index
         return index[sqlNameKey(name)]
     }
 
     private func columnPosition(_ name: String, table: Int, at version: Int) -> Int? {
         if let index = columnIndex[version]?[table] { return index[sqlNameKey(name)] }
-        if columnIndex[version] == nil { columnIndex[version] = Array(repeating: nil, count: versions[version].tables.count) }
-        let columns = versions[version].tables[table].columns
+        if columnIndex[version] == nil { columnIndex[version] = Array(repeating: nil, count: names(version).count) }
+        let columns = self.table(table, at: version).columns
         let index = Dictionary(columns.indices.map { (sqlNameKey(columns[$0].name), $0) }, uniquingKeysWith: { first, _ in first })
         columnIndex[version]![table] = index
         return index[sqlNameKey(name)]

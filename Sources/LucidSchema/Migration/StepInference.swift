@@ -94,20 +94,25 @@ public struct StepInference: Sendable {
         let old = versions[from]
         let new = versions[to]
         var reasons: [String] = []
+        // Tables every version of the step states with the same generated constant have nothing to do, and
+        // are not even built: a store one version behind on a 60-table app reads the two that changed.
+        let untouched = untouchedTables(from: from, to: to)
+        let oldTables = old.tables(skipping: untouched)
+        let newTables = new.tables(skipping: untouched)
 
         var renames: [MigrationOperation] = []
         var creates: [MigrationOperation] = []
         var fills: [MigrationOperation] = []
         var alterations: [MigrationOperation] = []
         var indexOperations: [MigrationOperation] = []
-        var survivingOldTables: Set<String> = []
+        var survivingOldTables: Set<String> = untouched
         var consumedJoinTables: Set<String> = []
 
         // Each old table's name at `to` (the first new table it became), once per step: looking it up
         // per foreign key made a step quadratic in the number of tables.
         var origins: [Lineage.Origin?] = []
         var newNames: [String: String] = [:]
-        for table in new.tables {
+        for table in newTables {
             let origin = lineage.origin(ofTable: table.name, at: to, in: from)
             origins.append(origin)
             if case .table(let oldName)? = origin, newNames[oldName] == nil { newNames[oldName] = table.name }
@@ -115,7 +120,7 @@ public struct StepInference: Sendable {
 
         // Tables that exist at both versions, by their new name → old name.
         var matched: [(old: SchemaTable, new: SchemaTable)] = []
-        for (table, origin) in zip(new.tables, origins) {
+        for (table, origin) in zip(newTables, origins) {
             switch origin {
             case .table(let oldName)?:
                 guard let oldTable = lineage.table(oldName, at: from) else { continue }
@@ -171,8 +176,8 @@ public struct StepInference: Sendable {
         // create that takes its name would fail. Others go last (a collapsed join table is still read).
         var drops: [MigrationOperation] = []
         var earlyDrops: [MigrationOperation] = []
-        let targetNames = Set(new.tables.map { $0.name.lowercased() })
-        for table in old.tables where !survivingOldTables.contains(table.name) {
+        let targetNames = Set(new.tableNames.map { $0.lowercased() })
+        for table in oldTables where !survivingOldTables.contains(table.name) {
             // Its index would outlive it (the triggers go with the table).
             if table.search != nil { searchDrops.append(.dropSearch(table: table.name)) }
             if targetNames.contains(table.name.lowercased()) && !consumedJoinTables.contains(table.name) {
@@ -195,6 +200,17 @@ public struct StepInference: Sendable {
         alterations.removeAll { earlyIndexDrops.contains($0) }
         return .success(
             searchDrops + earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations + searchCreates)
+    }
+
+    /// The names of the tables that versions `from` to `to` all state with the same generated constant
+    /// (``SchemaTable/Deferred``): the same table, unchanged throughout, named the same.
+    private func untouchedTables(from: Int, to: Int) -> Set<String> {
+        var names: Set<String> = []
+        for name in versions[to].tableNames {
+            guard let constant = versions[to].deferredTable(named: name) else { continue }
+            if (from..<to).allSatisfy({ versions[$0].deferredTable(named: name) === constant }) { names.insert(name) }
+        }
+        return names
     }
 
     /// Whether a table's declared search stays valid through a step as it is (then a rebuild of the table

@@ -53,7 +53,7 @@ public enum SamplesSchema: SchemaRegistry {
         replacing: [table_class_1, table_default_1, table_init_1, table_order_1, table_order_from_1, table_protocol_1, table_sample_2, table_select_1, table_type_1])
 
     /// Table `sample` (version 1.0).
-    static let table_sample_1: SchemaTable = SchemaTable(json: #"""
+    static let table_sample_1 = SchemaTable.Deferred(name: "sample", json: #"""
         {"name": "sample", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"big","notNull":true,"type":"INTEGER","valueType":"int"},
@@ -74,7 +74,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `class` (version 2.0).
-    static let table_class_1: SchemaTable = SchemaTable(json: #"""
+    static let table_class_1 = SchemaTable.Deferred(name: "class", json: #"""
         {"name": "class", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"class","notNull":false,"type":"TEXT","valueType":"string"}],
@@ -82,7 +82,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `default` (version 2.0).
-    static let table_default_1: SchemaTable = SchemaTable(json: #"""
+    static let table_default_1 = SchemaTable.Deferred(name: "default", json: #"""
         {"name": "default", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"default","notNull":false,"type":"TEXT","valueType":"string"}],
@@ -90,7 +90,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `init` (version 2.0).
-    static let table_init_1: SchemaTable = SchemaTable(json: #"""
+    static let table_init_1 = SchemaTable.Deferred(name: "init", json: #"""
         {"name": "init", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"init","notNull":false,"type":"TEXT","valueType":"string"}],
@@ -98,7 +98,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `order` (version 2.0).
-    static let table_order_1: SchemaTable = SchemaTable(json: #"""
+    static let table_order_1 = SchemaTable.Deferred(name: "order", json: #"""
         {"name": "order", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"all_cases","notNull":false,"type":"TEXT","valueType":"string"},
@@ -129,7 +129,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `order_from` (version 2.0).
-    static let table_order_from_1: SchemaTable = SchemaTable(json: #"""
+    static let table_order_from_1 = SchemaTable.Deferred(name: "order_from", json: #"""
         {"name": "order_from", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"TEXT"}],
@@ -137,7 +137,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `protocol` (version 2.0).
-    static let table_protocol_1: SchemaTable = SchemaTable(json: #"""
+    static let table_protocol_1 = SchemaTable.Deferred(name: "protocol", json: #"""
         {"name": "protocol", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"protocol","notNull":false,"type":"TEXT","valueType":"string"}],
@@ -145,7 +145,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `sample` (version 2.0).
-    static let table_sample_2: SchemaTable = SchemaTable(json: #"""
+    static let table_sample_2 = SchemaTable.Deferred(name: "sample", json: #"""
         {"name": "sample", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"big","notNull":true,"type":"INTEGER","valueType":"int"},
@@ -166,7 +166,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `select` (version 2.0).
-    static let table_select_1: SchemaTable = SchemaTable(json: #"""
+    static let table_select_1 = SchemaTable.Deferred(name: "select", json: #"""
         {"name": "select", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"any","notNull":false,"type":"TEXT","valueType":"string"},
@@ -176,7 +176,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `type` (version 2.0).
-    static let table_type_1: SchemaTable = SchemaTable(json: #"""
+    static let table_type_1 = SchemaTable.Deferred(name: "type", json: #"""
         {"name": "type", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"type","notNull":false,"type":"TEXT","valueType":"string"}],

@@ -73,7 +73,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         replacing: [table_employee_2, table_member_1, table_slot_1, table_tier_1, table_tier_members_1])
 
     /// Table `a` (versions 1.0 to 2.0).
-    static let table_a_1: SchemaTable = SchemaTable(json: #"""
+    static let table_a_1 = SchemaTable.Deferred(name: "a", json: #"""
         {"name": "a", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"b","notNull":true,"type":"INTEGER","valueType":"to_one"},
@@ -82,7 +82,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `b` (versions 1.0 to 2.0).
-    static let table_b_1: SchemaTable = SchemaTable(json: #"""
+    static let table_b_1 = SchemaTable.Deferred(name: "b", json: #"""
         {"name": "b", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"label","notNull":true,"type":"TEXT","valueType":"string"},
@@ -91,7 +91,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `employee` (version 1.0).
-    static let table_employee_1: SchemaTable = SchemaTable(json: #"""
+    static let table_employee_1 = SchemaTable.Deferred(name: "employee", json: #"""
         {"name": "employee", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"manager","notNull":false,"type":"INTEGER","valueType":"to_one"},
@@ -101,7 +101,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `employee_mentors` (versions 1.0 to 2.0).
-    static let table_employee_mentors_1: SchemaTable = SchemaTable(json: #"""
+    static let table_employee_mentors_1 = SchemaTable.Deferred(name: "employee_mentors", json: #"""
         {"name": "employee_mentors", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],
@@ -109,7 +109,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `team` (versions 1.0 to 2.0).
-    static let table_team_1: SchemaTable = SchemaTable(json: #"""
+    static let table_team_1 = SchemaTable.Deferred(name: "team", json: #"""
         {"name": "team", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"lead","notNull":true,"type":"INTEGER","valueType":"to_one"},
@@ -118,7 +118,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `team_members` (versions 1.0 to 2.0).
-    static let table_team_members_1: SchemaTable = SchemaTable(json: #"""
+    static let table_team_members_1 = SchemaTable.Deferred(name: "team_members", json: #"""
         {"name": "team_members", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"TEXT"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],
@@ -126,7 +126,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `employee` (version 2.0).
-    static let table_employee_2: SchemaTable = SchemaTable(json: #"""
+    static let table_employee_2 = SchemaTable.Deferred(name: "employee", json: #"""
         {"name": "employee", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"badge","notNull":false,"type":"INTEGER","valueType":"int"},
@@ -137,7 +137,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `member` (version 2.0).
-    static let table_member_1: SchemaTable = SchemaTable(json: #"""
+    static let table_member_1 = SchemaTable.Deferred(name: "member", json: #"""
         {"name": "member", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"active","notNull":true,"type":"INTEGER","valueType":"bool"},
@@ -154,7 +154,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `slot` (version 2.0).
-    static let table_slot_1: SchemaTable = SchemaTable(json: #"""
+    static let table_slot_1 = SchemaTable.Deferred(name: "slot", json: #"""
         {"name": "slot", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"day","notNull":false,"type":"TEXT","valueType":"enum weekday"},
@@ -164,7 +164,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `tier` (version 2.0).
-    static let table_tier_1: SchemaTable = SchemaTable(json: #"""
+    static let table_tier_1 = SchemaTable.Deferred(name: "tier", json: #"""
         {"name": "tier", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"level","notNull":true,"type":"TEXT","valueType":"enum tier_level"},
@@ -173,7 +173,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `tier_members` (version 2.0).
-    static let table_tier_members_1: SchemaTable = SchemaTable(json: #"""
+    static let table_tier_members_1 = SchemaTable.Deferred(name: "tier_members", json: #"""
         {"name": "tier_members", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],

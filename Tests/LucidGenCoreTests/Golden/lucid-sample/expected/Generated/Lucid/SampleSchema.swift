@@ -36,7 +36,7 @@ public enum SampleSchema: SchemaRegistry {
         ])
 
     /// Table `genre` (version 1.0.0).
-    static let table_genre_1: SchemaTable = SchemaTable(json: #"""
+    static let table_genre_1 = SchemaTable.Deferred(name: "genre", json: #"""
         {"name": "genre", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"name","notNull":true,"type":"TEXT","valueType":"string"}],
@@ -44,7 +44,7 @@ public enum SampleSchema: SchemaRegistry {
         """#)
 
     /// Table `movie` (version 1.0.0).
-    static let table_movie_1: SchemaTable = SchemaTable(json: #"""
+    static let table_movie_1 = SchemaTable.Deferred(name: "movie", json: #"""
         {"name": "movie", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"overview","notNull":true,"type":"TEXT","valueType":"string"},
@@ -55,7 +55,7 @@ public enum SampleSchema: SchemaRegistry {
         """#)
 
     /// Table `movie_genres` (version 1.0.0).
-    static let table_movie_genres_1: SchemaTable = SchemaTable(json: #"""
+    static let table_movie_genres_1 = SchemaTable.Deferred(name: "movie_genres", json: #"""
         {"name": "movie_genres", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],

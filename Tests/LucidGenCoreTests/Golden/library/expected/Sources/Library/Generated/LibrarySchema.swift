@@ -59,7 +59,7 @@ public enum LibrarySchema: SchemaRegistry {
         replacing: [table_author_1, table_book_4], removing: ["writer"])
 
     /// Table `book` (version 1.0).
-    static let table_book_1: SchemaTable = SchemaTable(json: #"""
+    static let table_book_1 = SchemaTable.Deferred(name: "book", json: #"""
         {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
@@ -83,7 +83,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `loan` (versions 1.0 to 1.1).
-    static let table_loan_1: SchemaTable = SchemaTable(json: #"""
+    static let table_loan_1 = SchemaTable.Deferred(name: "loan", json: #"""
         {"name": "loan", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"book","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -92,7 +92,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `writer` (versions 1.0 to 2.0).
-    static let table_writer_1: SchemaTable = SchemaTable(json: #"""
+    static let table_writer_1 = SchemaTable.Deferred(name: "writer", json: #"""
         {"name": "writer", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"born","notNull":false,"type":"TEXT","valueType":"date"},
@@ -101,7 +101,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `book` (version 1.1).
-    static let table_book_2: SchemaTable = SchemaTable(json: #"""
+    static let table_book_2 = SchemaTable.Deferred(name: "book", json: #"""
         {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
@@ -127,7 +127,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `book` (version 2.0).
-    static let table_book_3: SchemaTable = SchemaTable(json: #"""
+    static let table_book_3 = SchemaTable.Deferred(name: "book", json: #"""
         {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
@@ -154,7 +154,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `book_shelves` (versions 2.0 to 3.0).
-    static let table_book_shelves_1: SchemaTable = SchemaTable(json: #"""
+    static let table_book_shelves_1 = SchemaTable.Deferred(name: "book_shelves", json: #"""
         {"name": "book_shelves", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"TEXT"},
             {"name":"target_id","notNull":true,"type":"TEXT"}],
@@ -162,7 +162,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `shelf` (versions 2.0 to 3.0).
-    static let table_shelf_1: SchemaTable = SchemaTable(json: #"""
+    static let table_shelf_1 = SchemaTable.Deferred(name: "shelf", json: #"""
         {"name": "shelf", "kind": "entity", "primaryKey": ["code"], "columns": [
             {"name":"code","notNull":true,"type":"TEXT","valueType":"string"},
             {"defaultSQL":"''","name":"label","notNull":true,"type":"TEXT","valueType":"string"}],
@@ -170,7 +170,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `author` (version 3.0).
-    static let table_author_1: SchemaTable = SchemaTable(json: #"""
+    static let table_author_1 = SchemaTable.Deferred(name: "author", json: #"""
         {"name": "author", "kind": "entity", "primaryKey": ["id"], "renamedFrom": "writer", "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"born","notNull":false,"type":"TEXT","valueType":"date"},
@@ -179,7 +179,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `book` (version 3.0).
-    static let table_book_4: SchemaTable = SchemaTable(json: #"""
+    static let table_book_4 = SchemaTable.Deferred(name: "book", json: #"""
         {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
