@@ -77,6 +77,13 @@ extension SchemaTable {
         public var tableName: String { name }
         public var builtTable: SchemaTable { table }
 
+        /// Whether the table was read (decoded) already.
+        var isBuilt: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return built != nil
+        }
+
         /// The table, decoded the first time it is read.
         public var table: SchemaTable {
             lock.lock()

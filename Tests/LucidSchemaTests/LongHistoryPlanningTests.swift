@@ -49,6 +49,43 @@ import Testing
     }
 
     /// On a short history the path is as cheap as the one the full graph of every pair finds.
+    /// ``history(versions:tables:)`` as a generated registry states it: each distinct table once, as a
+    /// deferred constant (its JSON), and every version after the first by the tables it replaces.
+    static func deferredHistory(versions count: Int, tables: Int) -> (versions: [Schema], constants: [SchemaTable.Deferred]) {
+        var constants: [SchemaTable.Deferred] = []
+        var current: [String: SchemaTable] = [:]
+        var result: [Schema] = []
+        for schema in history(versions: count, tables: tables) {
+            let changed = schema.tables.filter { current[$0.name] != $0 }.map { table in
+                SchemaTable.Deferred(name: table.name, json: table.json(indent: ""))
+            }
+            constants += changed
+            for table in schema.tables { current[table.name] = table }
+            result.append(result.last.map { Schema(version: schema.version, basedOn: $0, replacing: changed) } ?? Schema(version: schema.version, tables: changed))
+        }
+        return (result, constants)
+    }
+
+    @Test func oneVersionBehindBuildsOnlyTheTablesOfItsStep() throws {
+        let (versions, constants) = Self.deferredHistory(versions: 150, tables: 60)
+        let planner = try MigrationPlanner(versions: versions)
+        let steps = try planner.plan(from: versions[148].version)
+        #expect(steps.count == 1)
+        #expect(steps.first?.operations == [
+            .addColumn(table: "t29", column: SchemaColumn(name: "c149_29", type: .text, notNull: false)),
+            .addColumn(table: "t30", column: SchemaColumn(name: "c149_30", type: .text, notNull: false)),
+        ])
+        // The two tables the step changes, as 1.48 and as 1.49 state them: none of the other 58, nor any
+        // table of the 148 versions before.
+        let built = constants.filter(\.isBuilt).map(\.name).sorted()
+        #expect(built == ["t29", "t29", "t30", "t30"])
+        // The deferred history plans every start as the built one does.
+        let plain = try MigrationPlanner(versions: Self.history(versions: 150, tables: 60))
+        for start in [0, 1, 74, 139, 148] {
+            #expect(try planner.plan(from: versions[start].version) == plain.plan(from: versions[start].version), "from \(versions[start].version)")
+        }
+    }
+
     @Test func thePathCostsWhatTheFullGraphsPathCosts() throws {
         let versions = Self.history(versions: 24, tables: 5)
         let planner = try MigrationPlanner(versions: versions)
