@@ -6,6 +6,9 @@ struct ShapeBuilder {
     let timelines: [String: EntityTimeline]
     let subtypes: [String: SubtypeDescription]
     let frozen: [SchemaVersion: SchemaSnapshot]
+    /// The same snapshots oldest first, each with its entities and properties by name: properties are
+    /// compared with them one by one.
+    let releasedSnapshots: [(version: SchemaVersion, index: SnapshotIndex)]
     /// The Swift type of each struct at each version (structs whose members have a history).
     var structTypes = StructVersionTypes(subtypes: [:], versions: [])
     /// The Swift type of each enum at each version (enums whose cases have a history).
@@ -18,6 +21,13 @@ struct ShapeBuilder {
     /// SQLite's default `SQLITE_MAX_COLUMN`: a table with more columns cannot be created (nor read by
     /// builds of SQLite with a lower limit), so the descriptions are refused where they say so.
     static let maximumColumns = 2000
+
+    init(timelines: [String: EntityTimeline], subtypes: [String: SubtypeDescription], frozen: [SchemaVersion: SchemaSnapshot]) {
+        self.timelines = timelines
+        self.subtypes = subtypes
+        self.frozen = frozen
+        releasedSnapshots = frozen.sorted { $0.key < $1.key }.map { ($0.key, SnapshotIndex($0.value)) }
+    }
 
     // MARK: Lifetimes
 
@@ -84,15 +94,16 @@ struct ShapeBuilder {
         // (a name freed by this rename and taken by a new property at the same version, a swap).
         let othersNames = Set(timeline.entity.properties.filter { $0.name != property.name }.flatMap { [$0.name] + ($0.previousName.map { [$0] } ?? []) })
         let consistent = candidates.filter { candidate in
-            frozen.allSatisfy { version, snapshot in
+            releasedSnapshots.allSatisfy { version, snapshot in
+                let entityName = timeline.name(at: version)
                 guard timeline.exists(at: version), version >= added, removed.map({ version < $0 }) ?? true,
-                    let described = snapshot.entities.first(where: { $0.name == timeline.name(at: version) })
+                    snapshot.entity(named: entityName) != nil
                 else { return true }
                 let (expected, gone) = version < candidate ? (previous, property.name) : (property.name, previous)
                 // The name it must have then, and not the other one unless another property explains it: a
                 // snapshot with the new name before the candidate means the rename happened earlier.
-                return described.properties.contains { $0.name == expected }
-                    && (othersNames.contains(gone) || !described.properties.contains { $0.name == gone })
+                return snapshot.hasProperty(named: expected, ofEntityNamed: entityName)
+                    && (othersNames.contains(gone) || !snapshot.hasProperty(named: gone, ofEntityNamed: entityName))
             }
         }
         if consistent.count == 1 { return consistent[0] }
@@ -699,10 +710,11 @@ struct ShapeBuilder {
     /// the same relationship.
     func aligningRelationshipTargets(of frozen: SchemaSnapshot, with derived: SchemaSnapshot) -> SchemaSnapshot {
         var result = frozen
+        let derivedIndex = SnapshotIndex(derived)
         for (entityIndex, entity) in frozen.entities.enumerated() {
-            guard let derivedEntity = derived.entities.first(where: { $0.name == entity.name }) else { continue }
+            guard derivedIndex.entity(named: entity.name) != nil else { continue }
             for (propertyIndex, property) in entity.properties.enumerated() {
-                guard let now = derivedEntity.properties.first(where: { $0.name == property.name }), now.type != property.type,
+                guard let now = derivedIndex.property(named: property.name, ofEntityNamed: entity.name), now.type != property.type,
                     let old = Self.relationshipTarget(property.type), let new = Self.relationshipTarget(now.type), old.toMany == new.toMany,
                     let lineage = lineage(named: old.target), lineage == self.lineage(named: new.target)
                 else { continue }
