@@ -464,10 +464,11 @@ struct ShapeBuilder {
     /// the step then leaves it alone. Unless another index or table of this version takes that name.
     private static func inheritingIndexNames(_ tables: inout [SchemaTable], defaultNamed: [String: Set<String>], previous: Schema) {
         var taken = Set(tables.flatMap { [sqlNameKey($0.name)] + $0.indexes.map { sqlNameKey($0.name) } })
+        let previousTables = previous.tablesByNameKey()
         for tableIndex in tables.indices {
             let table = tables[tableIndex]
             guard let names = defaultNamed[table.name], !names.isEmpty, table.reusesName != true,
-                let before = previous.table(named: table.renamedFrom ?? table.name)
+                let before = previousTables[sqlNameKey(table.renamedFrom ?? table.name)]
             else { continue }
             var newName: [String: String] = [:]
             for column in table.columns where column.reusesName != true { newName[column.renamedFrom ?? column.name] = column.name }
@@ -839,6 +840,7 @@ struct ShapeBuilder {
         var entitySnapshots: [SchemaSnapshot.EntitySnapshot] = []
         var defaultNamedIndexes: [String: Set<String>] = [:]
         let frozenSchema = frozen[version]
+        let frozenTables = Dictionary((frozenSchema?.tables ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             let timeline = timelines[entity.name]!
             guard let historyVersion = timeline.historyVersion(at: version), let shape = entity.shapes.first(where: { $0.version == historyVersion }) else { continue }
@@ -960,7 +962,7 @@ struct ShapeBuilder {
             }
             // Declared search: a released version's is its snapshot's, any other version's the description's.
             let search: SchemaSearch? =
-                if let frozenTable = frozenSchema?.tables.first(where: { $0.name == shape.tableName }) {
+                if let frozenTable = frozenTables[shape.tableName] {
                     frozenTable.search
                 } else {
                     describedSearch(of: timeline, at: historyVersion, columns: columns, &diagnostics)
@@ -984,10 +986,11 @@ struct ShapeBuilder {
                         .sorted { $0.name < $1.name }))
         }
         if let previousSchema {
+            let previousTables = previousSchema.tablesByNameKey()
             for index in tables.indices {
                 let table = tables[index]
-                if previousShapeless(table, newTables), previousSchema.table(named: table.name) != nil { tables[index].reusesName = true }
-                guard let previousTable = previousSchema.table(named: table.renamedFrom ?? table.name), tables[index].reusesName != true else { continue }
+                if previousShapeless(table, newTables), previousTables[sqlNameKey(table.name)] != nil { tables[index].reusesName = true }
+                guard let previousTable = previousTables[sqlNameKey(table.renamedFrom ?? table.name)], tables[index].reusesName != true else { continue }
                 for column in table.columns.indices where newColumns.contains("\(table.name).\(table.columns[column].name)") {
                     if previousTable.column(named: table.columns[column].name) != nil { tables[index].columns[column].reusesName = true }
                 }
