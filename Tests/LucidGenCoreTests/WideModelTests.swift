@@ -96,3 +96,37 @@ import Testing
         #expect(byKey[sqlNameKey("BETA")]?.primaryKey == ["key"])
     }
 }
+
+/// Every snapshot committed in this repository (the FlightLog app's, the examples', the golden tests')
+/// decodes through the table reader to exactly what `JSONDecoder` makes of it.
+@Suite struct SnapshotDecodingTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func snapshotFiles() -> [URL] {
+        let folders = [".entities/.schema", "Examples/Journal/.entities/.schema", "Tests/LucidGenCoreTests/Golden/library/expected/.entities/.schema"]
+        return folders.flatMap { folder -> [URL] in
+            let url = root.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            return names.filter { $0.hasSuffix(".json") }.sorted().map { url.appendingPathComponent($0) }
+        }
+    }
+
+    @Test func committedSnapshotsDecodeAsJSONDecoderDecodesThem() throws {
+        let files = Self.snapshotFiles()
+        #expect(files.count >= 8)
+        for file in files {
+            let data = try Data(contentsOf: file)
+            #expect(try SchemaSnapshot.decoded(from: data) == JSONDecoder().decode(SchemaSnapshot.self, from: data), "\(file.lastPathComponent)")
+        }
+    }
+
+    @Test func malformedSnapshotsFailAsJSONDecoderFailsOnThem() throws {
+        let data = try Data(contentsOf: try #require(Self.snapshotFiles().first))
+        let text = String(decoding: data, as: UTF8.self)
+        for broken in [text.replacingOccurrences(of: "\"tables\"", with: "\"tablez\""), String(text.dropLast(3)), text.replacingOccurrences(of: "\"notNull\"", with: "\"notnull\"")] {
+            let expected = "\(try #require(throws: (any Error).self) { try JSONDecoder().decode(SchemaSnapshot.self, from: Data(broken.utf8)) })"
+            let actual = "\(try #require(throws: (any Error).self) { try SchemaSnapshot.decoded(from: Data(broken.utf8)) })"
+            #expect(actual == expected)
+        }
+    }
+}

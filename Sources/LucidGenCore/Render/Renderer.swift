@@ -153,6 +153,8 @@ public struct Renderer {
     static func tidy(_ text: String) -> String {
         let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
         var output: [UInt8] = []
+        // The output up to its last line that is not blank: trailing blank lines are dropped.
+        var keptCount = 0
         var text = text
         text.withUTF8 { bytes in
             output.reserveCapacity(bytes.count + 1)
@@ -166,14 +168,15 @@ public struct Renderer {
                 var lineEnd = position
                 while lineEnd > line, bytes[lineEnd - 1] == space { lineEnd -= 1 }
                 let blank = lineEnd == line
-                // Leading blank lines go; a run of blank lines becomes one (trailing ones are dropped below).
+                // Leading blank lines go, and a run of blank lines becomes one.
                 if blank && (previousWasBlank || output.isEmpty) { continue }
                 previousWasBlank = blank
                 output.append(contentsOf: bytes[line..<lineEnd])
                 output.append(newline)
+                if !blank { keptCount = output.count }
             }
         }
-        while output.count >= 2, output[output.count - 1] == newline, output[output.count - 2] == newline { output.removeLast() }
+        output.removeSubrange(keptCount...)
         if output.isEmpty { output.append(newline) }
         return String(decoding: output, as: UTF8.self)
     }
