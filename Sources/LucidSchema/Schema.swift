@@ -187,6 +187,14 @@ public struct Schema: Sendable, Hashable, Codable {
         tables.first { sameSQLName($0.name, name) }
     }
 
+    /// Every table under its ``sqlNameKey(_:)``, for looking up many: ``table(named:)`` searches the
+    /// tables one by one, which inside a loop over tables is quadratic in a schema of thousands of them.
+    /// Where two names are the same to SQLite (never in a valid schema), the first table wins, as
+    /// ``table(named:)`` finds it.
+    public func tablesByNameKey() -> [String: SchemaTable] {
+        Dictionary(tables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// `CREATE TABLE` and `CREATE INDEX` statements, in a deterministic order.
     public var ddl: [String] { tables.flatMap(\.createStatements) }
 

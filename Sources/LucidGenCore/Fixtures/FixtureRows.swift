@@ -64,7 +64,10 @@ public struct FixtureRows {
         guard rows > 0 else { return }
         let shapes = shapes(at: version)
         let plans = seedPlans(at: version)
-        func target(_ entity: String) -> EntityShape? { shapes.first { $0.entityName == entity } }
+        // By entity name, once: a reference's target is looked up per row, and a model may have
+        // thousands of entities.
+        let shapesByEntity = Dictionary(shapes.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
+        func target(_ entity: String) -> EntityShape? { shapesByEntity[entity] }
         func rowCount(_ entity: String) -> Int { plans[entity]?.rows(rows) ?? rows }
         for shape in shapes {
             let plan = plans[shape.entityName] ?? SeedPlan()
@@ -210,13 +213,34 @@ public struct FixtureRows {
     static func storedURL(_ text: String) -> String { URL(string: text)?.absoluteString ?? text }
 
     /// GRDB's storage format for a `Date`: `yyyy-MM-dd HH:mm:ss.SSS`, UTC.
+    ///
+    /// Worked out with integer arithmetic (the proleptic Gregorian calendar, as `DateFormatter` uses
+    /// after 1582): a fixture has a date per row and column, and a `DateFormatter` made per value cost
+    /// ~0.1 ms each (ICU sets one up), which dominated `lucidgen fixtures` of a wide model.
     static func storedDate(milliseconds: Int64) -> String {
-        let seconds = milliseconds / 1000
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))) + String(format: ".%03d", Int(milliseconds - seconds * 1000))
+        let (days, millisecondOfDay) = milliseconds.floorDividedWithRemainder(by: 86_400_000)
+        let (year, month, day) = civilDate(daysSince1970: days)
+        let secondOfDay = millisecondOfDay / 1000
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(width - digits.count, 0)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2)) "
+            + "\(padded(secondOfDay / 3600, 2)):\(padded(secondOfDay / 60 % 60, 2)):\(padded(secondOfDay % 60, 2)).\(padded(millisecondOfDay % 1000, 3))"
+    }
+
+    /// The Gregorian year, month and day of a day counted from 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`, exact for every day from year 1 on).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468  // days since 0000-03-01: a year then ends with February's leap day
+        let era = shifted.floorDividedWithRemainder(by: 146_097).quotient
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// A JSON value for a type, as GRDB's JSON encoder writes it for the generated records (dates as
@@ -275,5 +299,13 @@ public struct FixtureRows {
             }
         }
         return result + "\""
+    }
+}
+
+private extension Int64 {
+    /// Division rounding towards negative infinity, with a remainder in `0..<divisor` (dates before 1970).
+    func floorDividedWithRemainder(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 }

@@ -14,8 +14,13 @@ struct ViewModels {
     /// The struct subtypes some record stores as a composite (at any depth): they get typed column references.
     let compositeSubtypes: Set<String>
 
+    /// The newest schema's tables by ``sqlNameKey(_:)``: each entity looks its own up (a model may have
+    /// thousands).
+    let newestTables: [String: SchemaTable]
+
     init(model: ResolvedModel) {
         self.model = model
+        newestTables = model.schemas.last?.tablesByNameKey() ?? [:]
         newestTypeNames = Set(model.entities.compactMap { $0.newest?.typeName })
         var composites: Set<String> = []
         func collect(_ composite: CompositeShape) {
@@ -80,7 +85,7 @@ struct ViewModels {
                     newestContext["enumColumns"] = check
                 }
             }
-            if let search = model.schemas.last?.table(named: newest.tableName)?.search {
+            if let search = newestTables[sqlNameKey(newest.tableName)]?.search {
                 newestContext["search"] = searchContext(search, table: newest.tableName, typeName: newest.typeName, properties: newest.properties)
             }
             context["newest"] = newestContext

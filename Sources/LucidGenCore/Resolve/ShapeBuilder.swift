@@ -6,6 +6,9 @@ struct ShapeBuilder {
     let timelines: [String: EntityTimeline]
     let subtypes: [String: SubtypeDescription]
     let frozen: [SchemaVersion: SchemaSnapshot]
+    /// The same snapshots oldest first, each with its entities and properties by name: properties are
+    /// compared with them one by one.
+    let releasedSnapshots: [(version: SchemaVersion, index: SnapshotIndex)]
     /// The Swift type of each struct at each version (structs whose members have a history).
     var structTypes = StructVersionTypes(subtypes: [:], versions: [])
     /// The Swift type of each enum at each version (enums whose cases have a history).
@@ -18,6 +21,13 @@ struct ShapeBuilder {
     /// SQLite's default `SQLITE_MAX_COLUMN`: a table with more columns cannot be created (nor read by
     /// builds of SQLite with a lower limit), so the descriptions are refused where they say so.
     static let maximumColumns = 2000
+
+    init(timelines: [String: EntityTimeline], subtypes: [String: SubtypeDescription], frozen: [SchemaVersion: SchemaSnapshot]) {
+        self.timelines = timelines
+        self.subtypes = subtypes
+        self.frozen = frozen
+        releasedSnapshots = frozen.sorted { $0.key < $1.key }.map { ($0.key, SnapshotIndex($0.value)) }
+    }
 
     // MARK: Lifetimes
 
@@ -84,15 +94,16 @@ struct ShapeBuilder {
         // (a name freed by this rename and taken by a new property at the same version, a swap).
         let othersNames = Set(timeline.entity.properties.filter { $0.name != property.name }.flatMap { [$0.name] + ($0.previousName.map { [$0] } ?? []) })
         let consistent = candidates.filter { candidate in
-            frozen.allSatisfy { version, snapshot in
+            releasedSnapshots.allSatisfy { version, snapshot in
+                let entityName = timeline.name(at: version)
                 guard timeline.exists(at: version), version >= added, removed.map({ version < $0 }) ?? true,
-                    let described = snapshot.entities.first(where: { $0.name == timeline.name(at: version) })
+                    snapshot.entity(named: entityName) != nil
                 else { return true }
                 let (expected, gone) = version < candidate ? (previous, property.name) : (property.name, previous)
                 // The name it must have then, and not the other one unless another property explains it: a
                 // snapshot with the new name before the candidate means the rename happened earlier.
-                return described.properties.contains { $0.name == expected }
-                    && (othersNames.contains(gone) || !described.properties.contains { $0.name == gone })
+                return snapshot.hasProperty(named: expected, ofEntityNamed: entityName)
+                    && (othersNames.contains(gone) || !snapshot.hasProperty(named: gone, ofEntityNamed: entityName))
             }
         }
         if consistent.count == 1 { return consistent[0] }
@@ -453,10 +464,11 @@ struct ShapeBuilder {
     /// the step then leaves it alone. Unless another index or table of this version takes that name.
     private static func inheritingIndexNames(_ tables: inout [SchemaTable], defaultNamed: [String: Set<String>], previous: Schema) {
         var taken = Set(tables.flatMap { [sqlNameKey($0.name)] + $0.indexes.map { sqlNameKey($0.name) } })
+        let previousTables = previous.tablesByNameKey()
         for tableIndex in tables.indices {
             let table = tables[tableIndex]
             guard let names = defaultNamed[table.name], !names.isEmpty, table.reusesName != true,
-                let before = previous.table(named: table.renamedFrom ?? table.name)
+                let before = previousTables[sqlNameKey(table.renamedFrom ?? table.name)]
             else { continue }
             var newName: [String: String] = [:]
             for column in table.columns where column.reusesName != true { newName[column.renamedFrom ?? column.name] = column.name }
@@ -699,10 +711,11 @@ struct ShapeBuilder {
     /// the same relationship.
     func aligningRelationshipTargets(of frozen: SchemaSnapshot, with derived: SchemaSnapshot) -> SchemaSnapshot {
         var result = frozen
+        let derivedIndex = SnapshotIndex(derived)
         for (entityIndex, entity) in frozen.entities.enumerated() {
-            guard let derivedEntity = derived.entities.first(where: { $0.name == entity.name }) else { continue }
+            guard derivedIndex.entity(named: entity.name) != nil else { continue }
             for (propertyIndex, property) in entity.properties.enumerated() {
-                guard let now = derivedEntity.properties.first(where: { $0.name == property.name }), now.type != property.type,
+                guard let now = derivedIndex.property(named: property.name, ofEntityNamed: entity.name), now.type != property.type,
                     let old = Self.relationshipTarget(property.type), let new = Self.relationshipTarget(now.type), old.toMany == new.toMany,
                     let lineage = lineage(named: old.target), lineage == self.lineage(named: new.target)
                 else { continue }
@@ -827,6 +840,7 @@ struct ShapeBuilder {
         var entitySnapshots: [SchemaSnapshot.EntitySnapshot] = []
         var defaultNamedIndexes: [String: Set<String>] = [:]
         let frozenSchema = frozen[version]
+        let frozenTables = Dictionary((frozenSchema?.tables ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             let timeline = timelines[entity.name]!
             guard let historyVersion = timeline.historyVersion(at: version), let shape = entity.shapes.first(where: { $0.version == historyVersion }) else { continue }
@@ -948,7 +962,7 @@ struct ShapeBuilder {
             }
             // Declared search: a released version's is its snapshot's, any other version's the description's.
             let search: SchemaSearch? =
-                if let frozenTable = frozenSchema?.tables.first(where: { $0.name == shape.tableName }) {
+                if let frozenTable = frozenTables[shape.tableName] {
                     frozenTable.search
                 } else {
                     describedSearch(of: timeline, at: historyVersion, columns: columns, &diagnostics)
@@ -972,10 +986,11 @@ struct ShapeBuilder {
                         .sorted { $0.name < $1.name }))
         }
         if let previousSchema {
+            let previousTables = previousSchema.tablesByNameKey()
             for index in tables.indices {
                 let table = tables[index]
-                if previousShapeless(table, newTables), previousSchema.table(named: table.name) != nil { tables[index].reusesName = true }
-                guard let previousTable = previousSchema.table(named: table.renamedFrom ?? table.name), tables[index].reusesName != true else { continue }
+                if previousShapeless(table, newTables), previousTables[sqlNameKey(table.name)] != nil { tables[index].reusesName = true }
+                guard let previousTable = previousTables[sqlNameKey(table.renamedFrom ?? table.name)], tables[index].reusesName != true else { continue }
                 for column in table.columns.indices where newColumns.contains("\(table.name).\(table.columns[column].name)") {
                     if previousTable.column(named: table.columns[column].name) != nil { tables[index].columns[column].reusesName = true }
                 }

@@ -53,10 +53,9 @@ extension ShapeBuilder {
         // have to repeat the others).
         let start = lifetime.added
         var released: [(version: SchemaVersion, history: SchemaVersion, value: DescribedValue)] = []
-        for (version, snapshot) in frozen.sorted(by: { $0.key < $1.key }) where version >= start {
+        for (version, snapshot) in releasedSnapshots where version >= start {
             guard let history = timeline.historyVersion(at: version), lifetime.added <= version, lifetime.removed.map({ version < $0 }) ?? true,
-                let entity = snapshot.entities.first(where: { $0.name == timeline.name(at: version) }),
-                let frozenProperty = entity.properties.first(where: { $0.name == timeline.propertyName(property, at: version) })
+                let frozenProperty = snapshot.property(named: timeline.propertyName(property, at: version), ofEntityNamed: timeline.name(at: version))
             else { continue }
             released.append((version, history, DescribedValue(type: frozenProperty.type, nullable: frozenProperty.nullable, defaultSQL: frozenProperty.defaultValue)))
         }
