@@ -98,7 +98,7 @@ public enum Resolver {
             snapshot.subtypes = (SchemaSnapshot.SubtypeSnapshot.enums(input.subtypes, at: version) + SchemaSnapshot.SubtypeSnapshot.structs(input.subtypes, at: version))
                 .sorted { $0.name < $1.name }
             previous = version
-            schemas.append(schema)
+            schemas.append(schemas.last.map { Self.sharingTables(schema, with: $0) } ?? schema)
             if let existing = frozen[version] {
                 if version < currentVersion {
                     let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(from: snapshot)
@@ -192,6 +192,14 @@ public enum Resolver {
 
     /// Index names share SQLite's one namespace with tables: two indexes (or an index and a table) of one
     /// version may not take the same name. Reported once per name, at the index's description.
+    /// `schema` with each table that equals the previous version's table of its name replaced by that very
+    /// value: the versions then share its arrays, and comparing them (planning, the schema check, every
+    /// pair of versions that `plan --format markdown` draws) stops at the shared storage.
+    static func sharingTables(_ schema: Schema, with previous: Schema) -> Schema {
+        let before = Dictionary(previous.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return Schema(version: schema.version, tables: schema.tables.map { table in before[table.name].flatMap { $0 == table ? $0 : nil } ?? table })
+    }
+
     private static func checkIndexNames(_ schemas: [Schema], _ described: [EntityDescription], _ diagnostics: inout DiagnosticCollector) {
         var reported: Set<String> = []
         for schema in schemas {

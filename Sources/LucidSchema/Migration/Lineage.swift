@@ -61,7 +61,7 @@ public struct Lineage: Sendable {
             let places = links.columnChanges(from: place, at: later, to: earlier)
         else { return nil }
         return places.map { place in
-            let table = versions[place.version].table(at: place.table)
+            let table = versions[place.source].table(at: place.table)
             return ColumnVersion(version: place.version, table: table.name, column: table.columns[place.column])
         }
     }
@@ -80,9 +80,17 @@ public struct Lineage: Sendable {
         links.table(name, at: index).map { versions[index].table(at: $0) }
     }
 
-    /// Whether `table` is, equal, in every version from index `earlier` to `later`, under its name.
-    func isUnchanged(_ table: SchemaTable, from earlier: Int, to later: Int) -> Bool {
-        (earlier...later).allSatisfy { index in links.table(table.name, at: index).map { versions[index].table(at: $0) == table } ?? false }
+    /// Whether the table named `name` at version index `later` is, equal and under that name, the table of
+    /// every version from `earlier` on. Answered from the table's run of identical versions, found once
+    /// per version and table (a generated registry's shared constant is identical without being built).
+    func isUnchanged(tableNamed name: String, from earlier: Int, to later: Int) -> Bool {
+        links.identicalSince(tableNamed: name, at: later).map { $0 <= earlier } ?? false
+    }
+
+    /// The names of the tables of version index `later` that are unchanged (``isUnchanged(tableNamed:from:to:)``)
+    /// since `earlier`.
+    func unchangedTables(from earlier: Int, to later: Int) -> Set<String> {
+        Set(versions[later].tableNames.filter { isUnchanged(tableNamed: $0, from: earlier, to: later) })
     }
 
     /// The column `column` of the table `table` at version index `index`, by name in constant time.
@@ -129,6 +137,10 @@ private final class BackLinks: @unchecked Sendable {
     /// Per version (from 1) and table: where each column was one version earlier (a column of the
     /// table's earlier table, a member of a JSON column of it, or the join table it collapsed).
     @exclusivity(unchecked) private var columnBack: [[TableLinks?]?]
+    /// Per version and table: the first version from which it is identical (see ``identicalSince(tableNamed:at:)``).
+    @exclusivity(unchecked) private var identicalFrom: [[Int?]?]
+    /// Per version and table: where its run of unchanged versions starts (see ``runStart(table:at:)``).
+    @exclusivity(unchecked) private var runStarts: [[(version: Int, table: Int)?]?]
 
     /// One table's column back links at one version.
     private struct TableLinks {
@@ -136,7 +148,8 @@ private final class BackLinks: @unchecked Sendable {
         var previousTable: Int?
         /// Each column's back link; nil when every column is at its own position in `previousTable`.
         var columns: [Place?]?
-        /// The table's columns are the previous version's, equal and stating no change.
+        /// The table has its previous version's name, and its columns are the previous version's, equal
+        /// and stating no change.
         var unchanged: Bool
 
         subscript(column: Int) -> Place? {
@@ -152,6 +165,8 @@ private final class BackLinks: @unchecked Sendable {
         columnIndex = Array(repeating: nil, count: versions.count)
         tableBack = Array(repeating: nil, count: versions.count)
         columnBack = Array(repeating: nil, count: versions.count)
+        runStarts = Array(repeating: nil, count: versions.count)
+        identicalFrom = Array(repeating: nil, count: versions.count)
     }
 
     func table(_ name: String, at version: Int) -> Int? {
@@ -165,6 +180,14 @@ private final class BackLinks: @unchecked Sendable {
         defer { lock.unlock() }
         guard let table = tablePosition(table, at: version), let column = columnPosition(column, table: table, at: version) else { return nil }
         return (table, column)
+    }
+
+    /// The first version from which the table named `name` at `version` is the table of every version, equal
+    /// and under its name; nil when `version` has no such table.
+    func identicalSince(tableNamed name: String, at version: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return tablePosition(name, at: version).map { identicalSince(table: $0, at: version) }
     }
 
     /// `start` (at version `later`) traced back to version `earlier`, or nil where it did not exist.
@@ -182,22 +205,28 @@ private final class BackLinks: @unchecked Sendable {
     }
 
     /// The column at `earlier`, then at each later version up to `later` where its table states a change,
-    /// as (version, table, column) positions, oldest first; nil unless it is a column at every version.
-    /// The versions left out hold the previous version's column as it is (see ``TableLinks/unchanged``).
-    func columnChanges(from start: (table: Int, column: Int), at later: Int, to earlier: Int) -> [(version: Int, table: Int, column: Int)]? {
+    /// oldest first, each as the version and the column's (table, column) positions at `source` (a version
+    /// of the same run, where the table and the column are as they are at `version`); nil unless it is a
+    /// column at every version. The versions left out hold the previous version's column as it is.
+    ///
+    /// Walks the table's runs of unchanged versions (``runStart(table:at:)``), not its versions: a jump over
+    /// 150 versions reads a handful, and the full graph's every pair of versions is not cubic.
+    func columnChanges(from start: (table: Int, column: Int), at later: Int, to earlier: Int) -> [(version: Int, source: Int, table: Int, column: Int)]? {
         lock.lock()
         defer { lock.unlock() }
-        var places: [(version: Int, table: Int, column: Int)] = []
-        var current = start
+        var places: [(version: Int, source: Int, table: Int, column: Int)] = []
+        var place = start
         var version = later
         while version > earlier {
-            let links = columnStepBack(table: current.table, at: version)
-            guard case .column(let table, let column)? = links[current.column] else { return nil }
-            if !links.unchanged { places.append((version, current.table, current.column)) }
-            current = (table, column)
-            version -= 1
+            let run = runStart(table: place.table, at: version)
+            if run.version <= earlier { break }
+            places.append((run.version, version, place.table, place.column))
+            // The change that starts the run: where the column was the version before.
+            guard case .column(let table, let column)? = columnStepBack(table: run.table, at: run.version)[place.column] else { return nil }
+            place = (table, column)
+            version = run.version - 1
         }
-        places.append((earlier, current.table, current.column))
+        places.append((earlier, version, place.table, place.column))
         return places.reversed()
     }
 
@@ -241,6 +270,40 @@ private final class BackLinks: @unchecked Sendable {
         return tablePosition(table.renamedFrom ?? table.name, at: version - 1).map(Place.table)
     }
 
+    private func identicalSince(table position: Int, at version: Int) -> Int {
+        if let known = identicalFrom[version]?[position] { return known }
+        if identicalFrom[version] == nil { identicalFrom[version] = Array(repeating: nil, count: names(version).count) }
+        var since = version
+        let name = names(version)[position]
+        if version > 0, let previous = tablePosition(name, at: version - 1), names(version - 1)[previous] == name {
+            // A generated registry states each distinct table once: the same constant is the same table, two
+            // constants two tables, and neither is built to know it. Built tables are compared.
+            let same: Bool
+            switch (versions[version].deferredTable(named: name), versions[version - 1].deferredTable(named: name)) {
+            case (let constant?, let before?): same = constant === before
+            default: same = table(previous, at: version - 1) == table(position, at: version)
+            }
+            if same { since = identicalSince(table: previous, at: version - 1) }
+        }
+        identicalFrom[version]![position] = since
+        return since
+    }
+
+    /// The first version of the run of versions, ending at `version`, where the table at position `table`
+    /// states no change (``TableLinks/unchanged``: same name, equal columns), and its position there. Within
+    /// a run every column is at the same position and equal.
+    private func runStart(table position: Int, at version: Int) -> (version: Int, table: Int) {
+        if let known = runStarts[version]?[position] { return known }
+        if runStarts[version] == nil { runStarts[version] = Array(repeating: nil, count: names(version).count) }
+        var start = (version: version, table: position)
+        if version > 0 {
+            let links = columnStepBack(table: position, at: version)
+            if links.unchanged, let previous = links.previousTable { start = runStart(table: previous, at: version - 1) }
+        }
+        runStarts[version]![position] = start
+        return start
+    }
+
     /// Every column's back links of one table at `version`, resolved together (a walk asks for most of
     /// them, and they share the table's own back link).
     private func columnStepBack(table position: Int, at version: Int) -> TableLinks {
@@ -262,7 +325,9 @@ private final class BackLinks: @unchecked Sendable {
         // Most tables of a long history are the previous version's table itself (a generated registry
         // shares it, and equal arrays of the same storage compare in constant time): their columns are
         // where they were, and nothing is looked up by name.
-        if table(previousTable, at: version - 1).columns == columns, !columns.contains(where: Self.changesAtItsVersion) {
+        if names(version - 1)[previousTable] == names(version)[position], table(previousTable, at: version - 1).columns == columns,
+            !columns.contains(where: Self.changesAtItsVersion)
+        {
             return TableLinks(previousTable: previousTable, columns: nil, unchanged: true)
         }
         return TableLinks(previousTable: previousTable, columns: columns.map { column -> Place? in

@@ -94,9 +94,10 @@ public struct StepInference: Sendable {
         let old = versions[from]
         let new = versions[to]
         var reasons: [String] = []
-        // Tables every version of the step states with the same generated constant have nothing to do, and
-        // are not even built: a store one version behind on a 60-table app reads the two that changed.
-        let untouched = untouchedTables(from: from, to: to)
+        // Tables that are the same at every version of the step have nothing to do, and are not even built
+        // when a generated registry states them with one constant: a store one version behind on a
+        // 60-table app reads the two that changed.
+        let untouched = lineage.unchangedTables(from: from, to: to)
         let oldTables = old.tables(skipping: untouched)
         let newTables = new.tables(skipping: untouched)
 
@@ -155,7 +156,7 @@ public struct StepInference: Sendable {
             // A table that is the same at every version of the step has nothing to do (most tables of a
             // real app's step): no lineage walk per column. Over a jump, every version between must hold it
             // too, since a column may change and change back (exactness is decided per version).
-            if oldTable == newTable, lineage.isUnchanged(newTable, from: from + 1, to: to) { continue }
+            if oldTable == newTable, lineage.isUnchanged(tableNamed: newTable.name, from: from + 1, to: to) { continue }
             let result = tableOperations(old: oldTable, new: newTable, lineage: lineage, from: from, to: to, newNames: newNames)
             if !result.reasons.isEmpty { failingTables.append(newTable.name) }
             if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) { renewSearch(old: oldTable, new: newTable) }
@@ -200,17 +201,6 @@ public struct StepInference: Sendable {
         alterations.removeAll { earlyIndexDrops.contains($0) }
         return .success(
             searchDrops + earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations + searchCreates)
-    }
-
-    /// The names of the tables that versions `from` to `to` all state with the same generated constant
-    /// (``SchemaTable/Deferred``): the same table, unchanged throughout, named the same.
-    private func untouchedTables(from: Int, to: Int) -> Set<String> {
-        var names: Set<String> = []
-        for name in versions[to].tableNames {
-            guard let constant = versions[to].deferredTable(named: name) else { continue }
-            if (from..<to).allSatisfy({ versions[$0].deferredTable(named: name) === constant }) { names.insert(name) }
-        }
-        return names
     }
 
     /// Whether a table's declared search stays valid through a step as it is (then a rebuild of the table
