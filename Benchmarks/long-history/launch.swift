@@ -8,6 +8,8 @@
 //   launch migrate PATH  LucidStore.open(registry:) of that store: one migration step to the newest
 //   launch checksum PATH computes the newest version's checksum once (what a migration's registry check does)
 //   launch create-oldest PATH   creates the store at the oldest version (not measured)
+//   launch migrate-sql PATH   LucidStore.open(registry:) migrating the store, printing every statement it runs
+//                        (SQLite's trace, arguments expanded), for `sqlite3` to run the same SQL (not measured)
 //   launch plan PATH     what a migration decides before its first step: the registry's versions, the
 //                        store's recorded version, the path to the newest (prints microseconds and steps)
 //
@@ -51,7 +53,7 @@ import LucidRuntime
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|plan|checksum PATH\n".utf8))
+    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
     exit(2)
 }
 let path = arguments[2]
@@ -82,6 +84,22 @@ do {
         let end = DispatchTime.now().uptimeNanoseconds
         guard rows == "1" else { exit(1) }
         print((end - start) / 1000)
+    case "migrate-sql":
+        final class Statements: @unchecked Sendable { var sql: [String] = [] }
+        let statements = Statements()
+        var options = StoreOptions()
+        options.configuration.publicStatementArguments = true
+        options.configuration.prepareDatabase { db in
+            db.trace(options: .statement) { event in
+                guard case .statement(let statement) = event else { return }
+                let sql = statement.expandedSQL
+                if !sql.hasPrefix("--") { statements.sql.append(sql) }  // not a trigger's own statements
+            }
+        }
+        let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self, options: options)
+        _ = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM entity_0") }
+        try store.close()
+        print(statements.sql.map { $0.hasSuffix(";") ? $0 : $0 + ";" }.joined(separator: "\n"))
     case "plan":
         let start = DispatchTime.now().uptimeNanoseconds
         let steps = try measuredPlan(path)
@@ -104,7 +122,7 @@ do {
         }
         print((end - start) / 1000)
     default:
-        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|plan|checksum PATH\n".utf8))
+        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
         exit(2)
     }
 } catch {

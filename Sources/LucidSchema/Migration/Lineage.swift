@@ -87,10 +87,23 @@ public struct Lineage: Sendable {
         links.identicalSince(tableNamed: name, at: later).map { $0 <= earlier } ?? false
     }
 
+    /// Where the table named `name` at `later` starts being, equal and under that name, the table of every
+    /// version up to `later` (see ``isUnchanged(tableNamed:from:to:)``).
+    func identicalSince(tableNamed name: String, at later: Int) -> Int? {
+        links.identicalSince(tableNamed: name, at: later)
+    }
+
+    /// Whether every column of the table named `name` at `later` traces back to `earlier` through that
+    /// table's own versions only (no column made from a join table on the way): then what a step does to
+    /// it depends on that table's versions alone.
+    func staysInItsTable(_ name: String, at later: Int, from earlier: Int) -> Bool {
+        links.staysInItsTable(name, at: later, from: earlier)
+    }
+
     /// The names of the tables of version index `later` that are unchanged (``isUnchanged(tableNamed:from:to:)``)
     /// since `earlier`.
     func unchangedTables(from earlier: Int, to later: Int) -> Set<String> {
-        Set(versions[later].tableNames.filter { isUnchanged(tableNamed: $0, from: earlier, to: later) })
+        links.unchangedTables(from: earlier, to: later)
     }
 
     /// The column `column` of the table `table` at version index `index`, by name in constant time.
@@ -188,6 +201,33 @@ private final class BackLinks: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return tablePosition(name, at: version).map { identicalSince(table: $0, at: version) }
+    }
+
+    /// ``Lineage/staysInItsTable(_:at:from:)``: the table's runs of unchanged versions walked back, each
+    /// run's first version checked for a column that was a join table.
+    func staysInItsTable(_ name: String, at later: Int, from earlier: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var position = tablePosition(name, at: later) else { return false }
+        var version = later
+        while version > earlier {
+            let run = runStart(table: position, at: version)
+            if run.version <= earlier { return true }
+            let links = columnStepBack(table: run.table, at: run.version)
+            if links.columns?.contains(where: { if case .table? = $0 { true } else { false } }) == true { return false }
+            guard let previous = links.previousTable else { return false }
+            position = previous
+            version = run.version - 1
+        }
+        return true
+    }
+
+    /// ``Lineage/unchangedTables(from:to:)``, by position (no name looked up).
+    func unchangedTables(from earlier: Int, to later: Int) -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        let names = names(later)
+        return Set(names.indices.lazy.filter { self.identicalSince(table: $0, at: later) <= earlier }.map { names[$0] })
     }
 
     /// `start` (at version `later`) traced back to version `earlier`, or nil where it did not exist.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Works out the SQL operations that take a store from one version of a registry to any later one, or
 /// why that change needs the app's code.
 ///
@@ -8,6 +10,10 @@ public struct StepInference: Sendable {
     public let versions: [Schema]
     /// Built once: its index of every version's tables serves every step and column asked about.
     private let lineage: Lineage
+    /// What a step does to one table, by the table's runs of identical versions at both ends (see
+    /// ``TableStep``): every pair of versions of a long history (``MigrationPlanner/edges(from:to:)``) asks
+    /// the same few questions of each table thousands of times.
+    private let tableSteps = TableStepMemo()
 
     public init(versions: [Schema]) {
         self.versions = versions
@@ -157,7 +163,7 @@ public struct StepInference: Sendable {
             // real app's step): no lineage walk per column. Over a jump, every version between must hold it
             // too, since a column may change and change back (exactness is decided per version).
             if oldTable == newTable, lineage.isUnchanged(tableNamed: newTable.name, from: from + 1, to: to) { continue }
-            let result = tableOperations(old: oldTable, new: newTable, lineage: lineage, from: from, to: to, newNames: newNames)
+            let result = tableResult(old: oldTable, new: newTable, from: from, to: to, newNames: newNames)
             if !result.reasons.isEmpty { failingTables.append(newTable.name) }
             if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) { renewSearch(old: oldTable, new: newTable) }
             reasons += result.reasons
@@ -201,6 +207,53 @@ public struct StepInference: Sendable {
         alterations.removeAll { earlyIndexDrops.contains($0) }
         return .success(
             searchDrops + earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations + searchCreates)
+    }
+
+    /// ``tableOperations(old:new:lineage:from:to:newNames:)``, answered once per ``TableStep``. What a step
+    /// does to a table depends on the table at both ends and the versions between where it changes, which
+    /// its runs of identical versions at both ends determine (no version where it changes lies between a
+    /// run's first version and the step's end); on whether the step spans versions (messages name them);
+    /// and on the names its foreign keys' tables have at the end. A table whose columns trace through a
+    /// join table depends on that table too, and is not remembered.
+    private func tableResult(old: SchemaTable, new: SchemaTable, from: Int, to: Int, newNames: [String: String]) -> TableResult {
+        guard let oldSince = lineage.identicalSince(tableNamed: old.name, at: from), let newSince = lineage.identicalSince(tableNamed: new.name, at: to),
+            lineage.staysInItsTable(new.name, at: to, from: from)
+        else { return tableOperations(old: old, new: new, lineage: lineage, from: from, to: to, newNames: newNames) }
+        let key = TableStep(
+            old: old.name, oldSince: oldSince, new: new.name, newSince: newSince, spansVersions: to - from > 1,
+            foreignKeyTables: old.foreignKeys.map { newNames[$0.table] ?? $0.table })
+        if let known = tableSteps[key] { return known }
+        let result = tableOperations(old: old, new: new, lineage: lineage, from: from, to: to, newNames: newNames)
+        tableSteps[key] = result
+        return result
+    }
+
+    /// What decides a step's operations on one table (see ``tableResult(old:new:from:to:newNames:)``).
+    struct TableStep: Hashable {
+        var old: String
+        var oldSince: Int
+        var new: String
+        var newSince: Int
+        var spansVersions: Bool
+        var foreignKeyTables: [String]
+    }
+
+    final class TableStepMemo: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [TableStep: TableResult] = [:]
+
+        subscript(key: TableStep) -> TableResult? {
+            get {
+                lock.lock()
+                defer { lock.unlock() }
+                return results[key]
+            }
+            set {
+                lock.lock()
+                defer { lock.unlock() }
+                results[key] = newValue
+            }
+        }
     }
 
     /// Whether a table's declared search stays valid through a step as it is (then a rebuild of the table
