@@ -18,13 +18,18 @@ import PackagePlugin
 /// `lucidgen generate`'s stamp, so a run with nothing changed still ran the whole pipeline.
 /// The product built here shares no output with the plugin-tools build: a call with nothing changed
 /// builds nothing and `generate` stops at its stamp.
+///
+/// Asking for a build at all still costs a plan, and planning runs the plugin-tools build, which relinks
+/// the build plugin's tool whenever `swift build` relinked it last (the same two databases). So when the
+/// tool this plugin built last is still there, unchanged, and no file of any package it is built from
+/// (sources, headers, resources, manifests) nor the compiler changed since, it is run without asking.
 @main
 struct LucidGenCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var arguments = arguments
         if arguments.isEmpty { arguments = ["--help"] }
         let process = Process()
-        process.executableURL = try buildTool()
+        process.executableURL = try tool(context: context)
         process.arguments = arguments
         process.currentDirectoryURL = context.package.directoryURL
         try process.run()
@@ -33,6 +38,25 @@ struct LucidGenCommand: CommandPlugin {
             Diagnostics.error("lucidgen \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
             throw CommandError(status: process.terminationStatus)
         }
+    }
+
+    /// The tool built last, when nothing it is built from changed since; otherwise a build's.
+    func tool(context: PluginContext) throws -> URL {
+        let record = context.pluginWorkDirectoryURL.appending(path: "lucidgen-tool.state")
+        let sources = ToolSources.state(context: context)
+        if let sources, let text = try? String(contentsOf: record, encoding: .utf8) {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.count == 3, lines[0] == sources, FileState.of(lines[1]) == lines[2] {
+                return URL(fileURLWithPath: lines[1])
+            }
+        }
+        try? FileManager.default.removeItem(at: record)
+        let tool = try buildTool()
+        if let sources, let state = FileState.of(tool.path) {
+            try? FileManager.default.createDirectory(at: context.pluginWorkDirectoryURL, withIntermediateDirectories: true)
+            try? "\(sources)\n\(tool.path)\n\(state)".write(to: record, atomically: true, encoding: .utf8)
+        }
+        return tool
     }
 
     /// Builds (or finds up to date) the `lucidgen` executable, showing the build's progress as a declared
@@ -52,6 +76,64 @@ struct LucidGenCommand: CommandPlugin {
             throw CommandError(status: 1)
         }
         return tool.url
+    }
+}
+
+/// What the `lucidgen` product is built from, as one hash: the size and modification time of every file
+/// in the folder of every target in its closure, of every manifest of every package the consumer depends
+/// on, and of the Swift compiler.
+enum ToolSources {
+    static func state(context: PluginContext) -> String? {
+        var packages: [Package] = []
+        var seen: Set<String> = []
+        func visit(_ package: Package) {
+            guard seen.insert(package.id).inserted else { return }
+            packages.append(package)
+            for dependency in package.dependencies { visit(dependency.package) }
+        }
+        visit(context.package)
+        guard let product = packages.lazy.compactMap({ $0.products.first { $0.name == "lucidgen" } }).first else { return nil }
+        var folders: [String] = []
+        var targets: Set<String> = []
+        for target in product.targets + product.targets.flatMap(\.recursiveTargetDependencies) where targets.insert(target.id).inserted {
+            folders.append(target.directoryURL.path)
+        }
+        var hash = FNV1a()
+        for folder in folders.sorted() {
+            guard let files = FileManager.default.enumerator(atPath: folder) else { return nil }
+            var names: [String] = []
+            for case let name as String in files { names.append(name) }
+            for name in names.sorted() {
+                let path = folder + "/" + name
+                hash.add("\(path) \(FileState.of(path) ?? "-")")
+            }
+        }
+        for package in packages where package.id != context.package.id {
+            let folder = package.directoryURL.path
+            let manifests = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                .filter { $0.hasPrefix("Package") && $0.hasSuffix(".swift") }.sorted()
+            for name in manifests { hash.add("\(folder)/\(name) \(FileState.of(folder + "/" + name) ?? "-")") }
+        }
+        guard let compiler = try? context.tool(named: "swiftc").url.resolvingSymlinksInPath().path else { return nil }
+        hash.add("\(compiler) \(FileState.of(compiler) ?? "-")")
+        return String(hash.value, radix: 16)
+    }
+}
+
+enum FileState {
+    /// "size seconds.nanoseconds" of a file's last modification, or nil when it cannot be read.
+    static func of(_ path: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = attributes[.size] as? NSNumber, let date = attributes[.modificationDate] as? Date else { return nil }
+        return "\(size) \(date.timeIntervalSince1970)"
+    }
+}
+
+struct FNV1a {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    mutating func add(_ text: String) {
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        value = (value ^ 0x0a) &* 0x100_0000_01b3
     }
 }
 
