@@ -23,6 +23,8 @@ import PackagePlugin
 /// the build plugin's tool whenever `swift build` relinked it last (the same two databases). So when the
 /// tool this plugin built last is still there, unchanged, and no file of any package it is built from
 /// (sources, headers, resources, manifests) nor the compiler changed since, it is run without asking.
+/// (The plugin cannot see the build configuration: after a debug build, `swift package -c release
+/// lucidgen ...` runs that debug tool until something it is built from changes; its output is the same.)
 @main
 struct LucidGenCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
