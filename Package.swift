@@ -79,7 +79,6 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "lucidgen", description: "Run lucidgen (generate, check, fixtures, plan, migrate, status) on this package"),
                 permissions: [.writeToPackageDirectory(reason: "lucidgen writes generated code, frozen schema snapshots and fixture stores into the package")]),
-            dependencies: ["lucidgen"],
             path: "Plugins/LucidGenCommand"),
 
         // Turns Templates/*.mustache into Sources/LucidGenCore/Render/BundledTemplates.swift (committed).
