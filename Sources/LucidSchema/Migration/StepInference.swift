@@ -169,12 +169,7 @@ public struct StepInference: Sendable {
             reasons += result.reasons
             alterations += result.operations
             consumedJoinTables.formUnion(result.collapsedJoinTables)
-            if !result.rebuilt {
-                indexOperations += indexChanges(old: oldTable, new: newTable, renamedColumns: result.renamedColumns).filter { operation in
-                    if case .dropIndex(let index) = operation { return !result.droppedIndexes.contains(index) }
-                    return true
-                }
-            }
+            indexOperations += result.indexOperations
         }
         if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons, tables: failingTables)) }
 
@@ -218,13 +213,25 @@ public struct StepInference: Sendable {
     private func tableResult(old: SchemaTable, new: SchemaTable, from: Int, to: Int, newNames: [String: String]) -> TableResult {
         guard let oldSince = lineage.identicalSince(tableNamed: old.name, at: from), let newSince = lineage.identicalSince(tableNamed: new.name, at: to),
             lineage.staysInItsTable(new.name, at: to, from: from)
-        else { return tableOperations(old: old, new: new, lineage: lineage, from: from, to: to, newNames: newNames) }
+        else { return tableOperationsAndIndexes(old: old, new: new, from: from, to: to, newNames: newNames) }
         let key = TableStep(
             old: old.name, oldSince: oldSince, new: new.name, newSince: newSince, spansVersions: to - from > 1,
             foreignKeyTables: old.foreignKeys.map { newNames[$0.table] ?? $0.table })
         if let known = tableSteps[key] { return known }
-        let result = tableOperations(old: old, new: new, lineage: lineage, from: from, to: to, newNames: newNames)
+        let result = tableOperationsAndIndexes(old: old, new: new, from: from, to: to, newNames: newNames)
         tableSteps[key] = result
+        return result
+    }
+
+    /// ``tableOperations(old:new:lineage:from:to:newNames:)`` with the index changes of a table altered in place.
+    private func tableOperationsAndIndexes(old: SchemaTable, new: SchemaTable, from: Int, to: Int, newNames: [String: String]) -> TableResult {
+        var result = tableOperations(old: old, new: new, lineage: lineage, from: from, to: to, newNames: newNames)
+        if !result.rebuilt {
+            result.indexOperations = indexChanges(old: old, new: new, renamedColumns: result.renamedColumns).filter { operation in
+                if case .dropIndex(let index) = operation { return !result.droppedIndexes.contains(index) }
+                return true
+            }
+        }
         return result
     }
 
@@ -296,6 +303,8 @@ public struct StepInference: Sendable {
         var droppedIndexes: Set<String> = []
         /// Each new column whose values are the old column's, unchanged and under the same name (new → old).
         var copiedColumns: [String: String] = [:]
+        /// The table's index changes when it is altered in place (a rebuild makes its indexes anew).
+        var indexOperations: [MigrationOperation] = []
     }
 
     /// The changes of one table that exists at both versions (already renamed to its new name).
