@@ -217,8 +217,13 @@ enum YAMLReader {
 
 /// A path shown in messages: relative to the working directory when inside it, else absolute.
 public func displayPath(_ path: String) -> String {
+    displayPath(standardized: (path as NSString).standardizingPath)
+}
+
+/// ``displayPath(_:)`` of a path that is standardized already: standardizing resolves each component's
+/// symlinks (system calls), which per description file was a noticeable part of loading thousands.
+func displayPath(standardized: String) -> String {
     let cwd = FileManager.default.currentDirectoryPath
-    let standardized = (path as NSString).standardizingPath
     if standardized.hasPrefix(cwd + "/") { return String(standardized.dropFirst(cwd.count + 1)) }
     return standardized
 }

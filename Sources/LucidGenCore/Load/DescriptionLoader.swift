@@ -55,7 +55,11 @@ public enum DescriptionLoader {
         let schemaFolder = (config.schemaPath as NSString).standardizingPath
         if let enumerator = FileManager.default.enumerator(atPath: input) {
             while let relative = enumerator.nextObject() as? String {
-                let full = ((input as NSString).appendingPathComponent(relative) as NSString).standardizingPath
+                // `input` is standardized already (symlinks resolved: Config), and the enumerator names
+                // plain components, so only a symlink the enumerator met needs resolving. Standardizing
+                // every path resolved each of its components' symlinks: ~6 % of `plan` for 2,000 files.
+                let joined = (input as NSString).appendingPathComponent(relative)
+                let full = isSymbolicLink(joined) ? (joined as NSString).standardizingPath : joined
                 if full == schemaFolder || full.hasPrefix(schemaFolder + "/") { continue }
                 guard relative.hasSuffix(".json") else { continue }
                 let components = relative.split(separator: "/")
@@ -93,8 +97,16 @@ public enum DescriptionLoader {
             diagnostics: diagnostics.diagnostics)
     }
 
+    /// Whether `path` itself is a symbolic link: one `lstat` (`FileManager`'s attributes also look up
+    /// the owner's name).
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// `file` is a standardized path (``load(config:)`` makes it so).
     static func parseFile(_ file: String, _ diagnostics: inout DiagnosticCollector) -> JSONNode? {
-        let shown = displayPath(file)
+        let shown = displayPath(standardized: file)
         guard let data = FileManager.default.contents(atPath: file) else {
             diagnostics.error("cannot read this file", at: SourceLocation(file: shown))
             return nil
