@@ -52,6 +52,10 @@ import LucidRuntime
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "newest" {
+    print(LongHistorySchema.newestVersion)
+    exit(0)
+}
 guard arguments.count == 3 else {
     FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
     exit(2)

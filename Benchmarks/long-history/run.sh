@@ -13,7 +13,13 @@
 #              at the oldest version and one a version behind, each in a fresh process, against the whole
 #              LucidStore.open migrating the same store (median of PLAN_RUNS, default 7), release build
 #
-# Usage: Benchmarks/long-history/run.sh [generate|build|launch|plan|all] [ENTITIES] [VERSIONS] [CHANGED]
+#   sqlite     issue 26 goal 2: LucidStore.open migrating a store at the oldest version to the newest ÷ `sqlite3`
+#              running the same SQL (every statement that migration runs, traced by SQLite: the plan's steps in their
+#              transactions, the foreign-key check, the schema check, the bookkeeping) on a copy of the same store:
+#              median of SQLITE_RUNS (default 7) alternating runs (ours in process, sqlite3 as a process), and
+#              callgrind's instruction counts of both when valgrind is installed
+#
+# Usage: Benchmarks/long-history/run.sh [generate|build|launch|plan|sqlite|all] [ENTITIES] [VERSIONS] [CHANGED]
 # LUCIDGEN_ROOT: the lucidgen checkout to measure (default this one), e.g. an older commit's worktree for "before".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -76,6 +82,37 @@ if [[ "$what" == plan || "$what" == all ]]; then
         mp=$(median "${planned[@]}"); mm=$(median "${migrated[@]}")
         echo "plan from the $start version ($steps step(s)): ${mp} us (goal <= $([[ $start == oldest ]] && echo 50000 || echo 5000) us); LucidStore.open migrating it ${mm} us; plan / open $(python3 -c "print(f'{100*$mp/$mm:.1f}')") % (goal <= 2 %)"
     done
+fi
+
+if [[ "$what" == sqlite || "$what" == all ]]; then
+    swift build -c release --product launch --scratch-path "$work/scratch-release" > "$work/launch-build.log" 2>&1 \
+        || { tail -20 "$work/launch-build.log"; exit 1; }
+    launch="$work/scratch-release/release/launch"
+    base="$work/sqlite-oldest.sqlite"
+    "$launch" create-oldest "$base" > /dev/null
+    cp "$base" "$work/sqlite-copy.sqlite"; "$launch" migrate-sql "$work/sqlite-copy.sqlite" > "$work/migrate.sql" 2> /dev/null
+    statements=$(grep -c ';$' "$work/migrate.sql")
+    runs="${SQLITE_RUNS:-7}"
+    median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+    lucid=(); plain=()
+    for ((i = 0; i < runs; i++)); do
+        cp "$base" "$work/sqlite-copy.sqlite"; lucid+=("$("$launch" migrate "$work/sqlite-copy.sqlite" 2> /dev/null)")
+        cp "$base" "$work/sqlite-copy.sqlite"
+        start=$(ms); sqlite3 "$work/sqlite-copy.sqlite" < "$work/migrate.sql" > /dev/null; end=$(ms); plain+=($(( (end - start) / 1000 )))
+        [[ "$(sqlite3 "$work/sqlite-copy.sqlite" 'SELECT version FROM lucid_store')" == "$("$launch" newest)" ]] || { echo "sqlite3 did not migrate the copy" >&2; exit 1; }
+    done
+    ml=$(median "${lucid[@]}"); mp=$(median "${plain[@]}")
+    echo "oldest store migrated ($statements statements): LucidStore.open ${ml} us, sqlite3 running its SQL ${mp} us, ratio $(python3 -c "print(f'{$ml/$mp:.2f}')") (goal <= 1.2)"
+    if command -v valgrind > /dev/null; then
+        cp "$launch" "$work/launch-nodebug"; strip --strip-debug "$work/launch-nodebug"
+        cp "$base" "$work/sqlite-copy.sqlite"
+        valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.migrate" --collect-atstart=no \
+            '--toggle-collect=$s6launch20measuredLucidMigrateySSSgSSKF' "$work/launch-nodebug" migrate "$work/sqlite-copy.sqlite" > /dev/null 2>&1
+        cp "$base" "$work/sqlite-copy.sqlite"
+        valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.sqlite3" sqlite3 "$work/sqlite-copy.sqlite" < "$work/migrate.sql" > /dev/null 2>&1
+        il=$(grep -E '^summary:' "$work/callgrind.migrate" | awk '{print $2}'); is=$(grep -E '^summary:' "$work/callgrind.sqlite3" | awk '{print $2}')
+        echo "oldest store migrated (callgrind instructions): LucidStore.open ${il}, sqlite3 (whole process) ${is}, ratio $(python3 -c "print(f'{$il/$is:.2f}')") (goal <= 1.2)"
+    fi
 fi
 
 if [[ "$what" == launch || "$what" == all ]]; then

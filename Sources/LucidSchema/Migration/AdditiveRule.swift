@@ -68,25 +68,28 @@ public enum AdditiveRule {
         var changes: [Change] = []
         if let appCode { changes.append(Change(.appCode, "the step runs the app's code (\(appCode))")) }
         if let dataMigration { changes.append(Change(.dataMigration, "a data migration runs at \(new.version) (\(dataMigration))")) }
+        // Read once: a version of a generated registry builds its table list behind a lock on each read.
+        let oldTables = old.tables
+        let newTables = new.tables
         var matched = Set<String>()
         // A table equal at both versions (most of them, in a long history) has nothing to compare: the
         // runtime classifies every step of a store's history when it records compatibility. Found by
         // position first (versions list their tables in one order), then by exact name; no name folding.
-        var unchanged = [Bool](repeating: false, count: old.tables.count)
+        var unchanged = [Bool](repeating: false, count: oldTables.count)
         var positions: [String: Int]?
-        for (position, table) in new.tables.enumerated() {
-            var index: Int? = position < old.tables.count && old.tables[position].name == table.name ? position : nil
+        for (position, table) in newTables.enumerated() {
+            var index: Int? = position < oldTables.count && oldTables[position].name == table.name ? position : nil
             if index == nil {
-                if positions == nil { positions = Dictionary(old.tables.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first }) }
+                if positions == nil { positions = Dictionary(oldTables.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first }) }
                 index = positions?[table.name]
             }
-            if let index, old.tables[index] == table, table.reusesName != true, !table.columns.contains(where: { $0.reusesName == true }) {
+            if let index, oldTables[index] == table, table.reusesName != true, !table.columns.contains(where: { $0.reusesName == true }) {
                 unchanged[index] = true
                 continue
             }
             // An annotation carried over from an earlier version is not a rename in this step.
             // The table of the same name at the older version, found above when spelt alike.
-            let sameName = index.map { old.tables[$0] } ?? old.table(named: table.name)
+            let sameName = index.map { oldTables[$0] } ?? old.table(named: table.name)
             if let previous = table.renamedFrom, old.table(named: previous) != nil, table.reusesName == true || sameName == nil {
                 matched.insert(sqlNameKey(previous))
                 changes.append(Change(.tableRenamed, table: table.name, "table \(previous) renamed to \(table.name)"))
@@ -104,7 +107,7 @@ public enum AdditiveRule {
             matched.insert(sqlNameKey(before.name))
             changes += self.changes(in: table, from: before)
         }
-        for (index, table) in old.tables.enumerated() where !unchanged[index] && !matched.contains(sqlNameKey(table.name)) {
+        for (index, table) in oldTables.enumerated() where !unchanged[index] && !matched.contains(sqlNameKey(table.name)) {
             changes.append(Change(.tableRemoved, table: table.name, "table \(table.name) removed"))
         }
         return changes

@@ -207,6 +207,8 @@ public struct MigrationPlanner: Sendable {
     /// Every edge between `start` and `end`: each pair of versions inferred (what `plan --format markdown`
     /// draws, and ``edges(from:to:)`` lists); a path needs only ``pathGraph(from:to:)``.
     func graph(from start: Int, to end: Int) -> PlannerGraph {
+        // Every pair asks the same few questions of each table many times: remembered.
+        let inference = StepInference(versions: versions, remembersTableSteps: true)
         var blocked: [NotInferable] = []
         var inferred: [Int: [Int: [MigrationOperation]]] = [:]
         let explicitEdges = stages.map { (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label, transformed: Set($0.transformedTables)) }

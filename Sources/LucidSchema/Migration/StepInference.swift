@@ -13,11 +13,14 @@ public struct StepInference: Sendable {
     /// What a step does to one table, by the table's runs of identical versions at both ends (see
     /// ``TableStep``): every pair of versions of a long history (``MigrationPlanner/edges(from:to:)``) asks
     /// the same few questions of each table thousands of times.
-    private let tableSteps = TableStepMemo()
+    private let tableSteps: TableStepMemo?
 
-    public init(versions: [Schema]) {
+    /// `remembersTableSteps`: keep what each step did to each table for the steps asked about later
+    /// (``MigrationPlanner/edges(from:to:)`` asks every pair of versions; one path asks each question once).
+    public init(versions: [Schema], remembersTableSteps: Bool = false) {
         self.versions = versions
         lineage = Lineage(versions: versions)
+        tableSteps = remembersTableSteps ? TableStepMemo() : nil
     }
 
     /// The conversion of each version's step for a column that exists (as a column) from version index
@@ -211,15 +214,16 @@ public struct StepInference: Sendable {
     /// and on the names its foreign keys' tables have at the end. A table whose columns trace through a
     /// join table depends on that table too, and is not remembered.
     private func tableResult(old: SchemaTable, new: SchemaTable, from: Int, to: Int, newNames: [String: String]) -> TableResult {
-        guard let oldSince = lineage.identicalSince(tableNamed: old.name, at: from), let newSince = lineage.identicalSince(tableNamed: new.name, at: to),
-            lineage.staysInItsTable(new.name, at: to, from: from)
+        guard let tableSteps, let oldSince = lineage.identicalSince(tableNamed: old.name, at: from),
+            let newSince = lineage.identicalSince(tableNamed: new.name, at: to)
         else { return tableOperationsAndIndexes(old: old, new: new, from: from, to: to, newNames: newNames) }
         let key = TableStep(
             old: old.name, oldSince: oldSince, new: new.name, newSince: newSince, spansVersions: to - from > 1,
             foreignKeyTables: old.foreignKeys.map { newNames[$0.table] ?? $0.table })
+        // Only results that stayed in their table were kept, and staying is the key's too.
         if let known = tableSteps[key] { return known }
         let result = tableOperationsAndIndexes(old: old, new: new, from: from, to: to, newNames: newNames)
-        tableSteps[key] = result
+        if lineage.staysInItsTable(new.name, at: to, from: from) { tableSteps[key] = result }
         return result
     }
 
