@@ -84,7 +84,7 @@ public struct Lineage: Sendable {
     /// every version from `earlier` on. Answered from the table's run of identical versions, found once
     /// per version and table (a generated registry's shared constant is identical without being built).
     func isUnchanged(tableNamed name: String, from earlier: Int, to later: Int) -> Bool {
-        links.identicalSince(tableNamed: name, at: later).map { $0 <= earlier } ?? false
+        links.isIdentical(tableNamed: name, from: earlier, to: later)
     }
 
     /// Where the table named `name` at `later` starts being, equal and under that name, the table of every
@@ -152,6 +152,8 @@ private final class BackLinks: @unchecked Sendable {
     @exclusivity(unchecked) private var columnBack: [[TableLinks?]?]
     /// Per version and table: the first version from which it is identical (see ``identicalSince(tableNamed:at:)``).
     @exclusivity(unchecked) private var identicalFrom: [[Int?]?]
+    /// Per version and table: its position one version earlier when identical there (`.some(nil)`: not).
+    @exclusivity(unchecked) private var identicalBack: [[Int??]?]
     /// Per version and table: where its run of unchanged versions starts (see ``runStart(table:at:)``).
     @exclusivity(unchecked) private var runStarts: [[(version: Int, table: Int)?]?]
 
@@ -180,6 +182,7 @@ private final class BackLinks: @unchecked Sendable {
         columnBack = Array(repeating: nil, count: versions.count)
         runStarts = Array(repeating: nil, count: versions.count)
         identicalFrom = Array(repeating: nil, count: versions.count)
+        identicalBack = Array(repeating: nil, count: versions.count)
     }
 
     func table(_ name: String, at version: Int) -> Int? {
@@ -222,12 +225,19 @@ private final class BackLinks: @unchecked Sendable {
         return true
     }
 
+    /// ``Lineage/isUnchanged(tableNamed:from:to:)``.
+    func isIdentical(tableNamed name: String, from earlier: Int, to later: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return tablePosition(name, at: later).map { isIdentical(table: $0, from: earlier, to: later) } ?? false
+    }
+
     /// ``Lineage/unchangedTables(from:to:)``, by position (no name looked up).
     func unchangedTables(from earlier: Int, to later: Int) -> Set<String> {
         lock.lock()
         defer { lock.unlock() }
         let names = names(later)
-        return Set(names.indices.lazy.filter { self.identicalSince(table: $0, at: later) <= earlier }.map { names[$0] })
+        return Set(names.indices.lazy.filter { self.isIdentical(table: $0, from: earlier, to: later) }.map { names[$0] })
     }
 
     /// `start` (at version `later`) traced back to version `earlier`, or nil where it did not exist.
@@ -313,7 +323,31 @@ private final class BackLinks: @unchecked Sendable {
     private func identicalSince(table position: Int, at version: Int) -> Int {
         if let known = identicalFrom[version]?[position] { return known }
         if identicalFrom[version] == nil { identicalFrom[version] = Array(repeating: nil, count: names(version).count) }
-        var since = version
+        let since = identicalPrevious(table: position, at: version).map { identicalSince(table: $0, at: version - 1) } ?? version
+        identicalFrom[version]![position] = since
+        return since
+    }
+
+    /// Whether the table at `position` of `later` is identical at every version back to `earlier`, walked
+    /// no further back than `earlier` (a store one version behind asks one version of each table).
+    private func isIdentical(table position: Int, from earlier: Int, to later: Int) -> Bool {
+        var position = position
+        var version = later
+        while version > earlier {
+            if let since = identicalFrom[version]?[position] { return since <= earlier }
+            guard let previous = identicalPrevious(table: position, at: version) else { return false }
+            position = previous
+            version -= 1
+        }
+        return true
+    }
+
+    /// The position at `version - 1` of the table at `position` of `version` when the two are identical
+    /// (same name, equal), else nil.
+    private func identicalPrevious(table position: Int, at version: Int) -> Int? {
+        if let known = identicalBack[version]?[position] { return known }
+        if identicalBack[version] == nil { identicalBack[version] = Array(repeating: nil, count: names(version).count) }
+        var result: Int?
         let name = names(version)[position]
         if version > 0, let previous = tablePosition(name, at: version - 1), names(version - 1)[previous] == name {
             // A generated registry states each distinct table once: the same constant is the same table, two
@@ -323,10 +357,10 @@ private final class BackLinks: @unchecked Sendable {
             case (let constant?, let before?): same = constant === before
             default: same = table(previous, at: version - 1) == table(position, at: version)
             }
-            if same { since = identicalSince(table: previous, at: version - 1) }
+            if same { result = previous }
         }
-        identicalFrom[version]![position] = since
-        return since
+        identicalBack[version]![position] = .some(result)
+        return result
     }
 
     /// The first version of the run of versions, ending at `version`, where the table at position `table`
