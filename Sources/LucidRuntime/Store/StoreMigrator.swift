@@ -445,6 +445,11 @@ struct StoreMigrator {
                 var totalSteps = 0
                 var finished = false
                 var lastSeen = outcome.finalVersion
+                // The path planned from where the store started, followed step by step while the store is where
+                // it leads: planning again from each version could choose another path (the planner searches
+                // the jumps a path from its start can take, not every pair), and a migration takes the path
+                // that `lucidgen plan` and `inspect` show. A store another process moved is planned again.
+                var route: [MigrationStep] = []
                 while !finished {
                     let asked = Date()
                     var applied: [MigrationOutcome.Step] = []
@@ -466,7 +471,7 @@ struct StoreMigrator {
                                 finished = true
                                 break
                             }
-                            let steps = try planner.plan(from: version)
+                            let steps = route.first?.from == version ? route : try planner.plan(from: version)
                             if totalSteps == 0 {
                                 totalSteps = steps.count
                                 logger.info("migrating \(path) from \(version) to \(newest.version) in \(steps.count) step(s): \(steps.map(\.label).joined(separator: ", "))")
@@ -476,6 +481,7 @@ struct StoreMigrator {
                             try run(steps[0], db: db, index: stepIndex, total: max(totalSteps, stepIndex), start: start)
                             applied.append(.init(from: version, to: steps[0].to, label: steps[0].label))
                             currentVersion = steps[0].to
+                            route = Array(steps.dropFirst())
                         } while options.atomicity == .wholePath
                         return .commit
                     }
