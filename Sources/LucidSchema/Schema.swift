@@ -53,55 +53,44 @@ public struct Schema: Sendable, Hashable, Codable {
             let gone = Set(changed.map(\.name)).union(removed)
             return (entries.filter { !gone.contains($0.name) } + changed).sorted { $0.name < $1.name }
         }
-        func position(of name: String) -> (index: Int, found: Bool) {
-            var low = 0, high = entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                if entries[middle].name < name { low = middle + 1 } else { high = middle }
-            }
-            return (low, low < entries.count && entries[low].name == name)
-        }
         for name in removed {
-            let place = position(of: name)
+            let place = position(of: name, in: entries)
             if place.found { entries.remove(at: place.index) }
         }
         for entry in changed {
-            let place = position(of: entry.name)
+            let place = position(of: entry.name, in: entries)
             if place.found { entries[place.index] = entry } else { entries.insert(entry, at: place.index) }
         }
         return entries
     }
 
-    /// The deferred constant this version states its table `name` with (nil for a built table, or none
-    /// of that name): two versions that state a table with the same constant have the same table.
-    func deferredTable(named name: String) -> SchemaTable.Deferred? {
-        let entries = storage.entries
+    /// Where the table named `name` is, or would go, in `entries` (sorted by name): a binary search.
+    private static func position(of name: String, in entries: [TableList.Entry]) -> (index: Int, found: Bool) {
         var low = 0, high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if entries[middle].name < name { low = middle + 1 } else { high = middle }
         }
-        guard low < entries.count, case .deferred(let deferred) = entries[low], deferred.name == name else { return nil }
+        return (low, low < entries.count && entries[low].name == name)
+    }
+
+    /// The deferred constant this version states its table `name` with (nil for a built table, or none
+    /// of that name): two versions that state a table with the same constant have the same table.
+    func deferredTable(named name: String) -> SchemaTable.Deferred? {
+        let place = Self.position(of: name, in: storage.entries)
+        guard place.found, case .deferred(let deferred) = storage.entries[place.index] else { return nil }
         return deferred
     }
 
     /// The table at `position` of ``tables`` (``tableNames``), built alone if it is deferred.
     func table(at position: Int) -> SchemaTable {
-        switch storage.entries[position] {
-        case .table(let table): table
-        case .deferred(let deferred): deferred.table
-        }
+        storage.entries[position].table
     }
 
     /// The tables, sorted by name, without those named in `skipped` (which are not built).
     func tables(skipping skipped: Set<String>) -> [SchemaTable] {
         guard !skipped.isEmpty else { return tables }
-        return storage.entries.compactMap { entry in
-            switch entry {
-            case .table(let table): skipped.contains(table.name) ? nil : table
-            case .deferred(let deferred): skipped.contains(deferred.name) ? nil : deferred.table
-            }
-        }
+        return storage.entries.compactMap { skipped.contains($0.name) ? nil : $0.table }
     }
 
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
@@ -130,8 +119,8 @@ public struct Schema: Sendable, Hashable, Codable {
     }
 
     /// A version's tables as stated (built or deferred), and, once read, built.
-    private final class TableList: @unchecked Sendable {
-        enum Entry {
+    private final class TableList: Sendable {
+        enum Entry: Sendable {
             case table(SchemaTable)
             case deferred(SchemaTable.Deferred)
 
@@ -145,13 +134,20 @@ public struct Schema: Sendable, Hashable, Codable {
                 case .deferred(let deferred): deferred.name
                 }
             }
+
+            /// The table (built, if it is deferred and was not yet).
+            var table: SchemaTable {
+                switch self {
+                case .table(let table): table
+                case .deferred(let deferred): deferred.table
+                }
+            }
         }
 
         let entries: [Entry]
-        /// The tables when none is deferred (read without the lock).
+        /// The tables when none is deferred (read without a lock).
         private let given: [SchemaTable]?
-        private let lock = NSLock()
-        private var built: [SchemaTable]?
+        private let built: BuiltOnce<[SchemaTable]>
 
         init(_ entries: [Entry]) {
             self.entries = entries
@@ -164,22 +160,10 @@ public struct Schema: Sendable, Hashable, Codable {
                 given?.append(table)
             }
             self.given = given
+            built = BuiltOnce { entries.map(\.table) }
         }
 
-        var tables: [SchemaTable] {
-            if let given { return given }
-            lock.lock()
-            defer { lock.unlock() }
-            if let built { return built }
-            let made = entries.map { entry in
-                switch entry {
-                case .table(let table): table
-                case .deferred(let deferred): deferred.table
-                }
-            }
-            built = made
-            return made
-        }
+        var tables: [SchemaTable] { given ?? built.value }
     }
 
     /// The table with this name (SQLite compares names case-insensitively).

@@ -46,14 +46,11 @@ extension SchemaTable {
 /// A table as a schema version states it: built (``SchemaTable``), or deferred (``SchemaTable/Deferred``),
 /// built the first time a version that has it is read.
 public protocol SchemaTableSource: Sendable {
-    /// The table's name, known without building it.
-    var tableName: String { get }
     /// The table itself (built from its JSON the first time, for a deferred table).
     var builtTable: SchemaTable { get }
 }
 
 extension SchemaTable: SchemaTableSource {
-    public var tableName: String { name }
     public var builtTable: SchemaTable { self }
 }
 
@@ -71,37 +68,26 @@ extension SchemaTable {
     ///     {"name": "aircraft", "kind": "entity", …}
     ///     """#)
     /// ```
-    public final class Deferred: SchemaTableSource, @unchecked Sendable {
+    public final class Deferred: SchemaTableSource, Sendable {
         public let name: String
-        private let json: String
-        private let lock = NSLock()
-        private var built: SchemaTable?
+        private let built: BuiltOnce<SchemaTable>
 
         public init(name: String, json: String) {
             self.name = name
-            self.json = json
+            built = BuiltOnce {
+                let table = SchemaTable(json: json)
+                precondition(table.name == name, "a generated table named \(name) holds the JSON of \(table.name) (regenerate with lucidgen generate)")
+                return table
+            }
         }
 
-        public var tableName: String { name }
         public var builtTable: SchemaTable { table }
 
         /// Whether the table was read (decoded) already.
-        var isBuilt: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return built != nil
-        }
+        var isBuilt: Bool { built.isMade }
 
         /// The table, decoded the first time it is read.
-        public var table: SchemaTable {
-            lock.lock()
-            defer { lock.unlock() }
-            if let built { return built }
-            let table = SchemaTable(json: json)
-            precondition(table.name == name, "a generated table named \(name) holds the JSON of \(table.name) (regenerate with lucidgen generate)")
-            built = table
-            return table
-        }
+        public var table: SchemaTable { built.value }
     }
 }
 

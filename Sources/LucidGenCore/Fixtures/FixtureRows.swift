@@ -45,9 +45,7 @@ public struct FixtureRows {
         public var columns: [String]
         public var values: [String]
 
-        public var sql: String {
-            "INSERT INTO \(quoteIdentifier(table)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
-        }
+        public var sql: String { Self.sql(inserting: [self]) }
 
         /// One `INSERT` of several rows of the same table and columns (``canShareInsert(with:)``), in order:
         /// the rows `sql` inserts one by one. Each statement costs a compilation (and GRDB's authorizer

@@ -190,8 +190,6 @@ public enum Resolver {
         return model
     }
 
-    /// Index names share SQLite's one namespace with tables: two indexes (or an index and a table) of one
-    /// version may not take the same name. Reported once per name, at the index's description.
     /// `schema` with each table that equals the previous version's table of its name replaced by that very
     /// value: the versions then share its arrays, and comparing them (planning, the schema check, every
     /// pair of versions that `plan --format markdown` draws) stops at the shared storage.
@@ -200,6 +198,8 @@ public enum Resolver {
         return Schema(version: schema.version, tables: schema.tables.map { table in before[table.name].flatMap { $0 == table ? $0 : nil } ?? table })
     }
 
+    /// Index names share SQLite's one namespace with tables: two indexes (or an index and a table) of one
+    /// version may not take the same name. Reported once per name, at the index's description.
     private static func checkIndexNames(_ schemas: [Schema], _ described: [EntityDescription], _ diagnostics: inout DiagnosticCollector) {
         var reported: Set<String> = []
         for schema in schemas {

@@ -56,9 +56,7 @@ enum StoreSchemaReader {
             guard (row[7] as Int?) != 1 else { continue }
             let table: String = row[0]
             let name: String = row[2]
-            let type: String = row[3]
-            columns[table, default: []].append(
-                SchemaColumn(name: name, type: SchemaColumn.StorageType(rawValue: type.uppercased()) ?? .blob, notNull: row[4], defaultSQL: row[5]))
+            columns[table, default: []].append(column(name: name, declaredType: row[3], notNull: row[4], defaultSQL: row[5]))
             let key: Int = row[6]
             if key > 0 { primaryKeys[table, default: []].append((key, name)) }
         }
@@ -83,28 +81,21 @@ enum StoreSchemaReader {
                 indexes[table, default: []].append(SchemaIndex(name: index, columns: [column], unique: row[2]))
             }
         }
-        var foreignKeys: [String: [Int: SchemaForeignKey]] = [:]
+        var foreignKeys: [String: ForeignKeys] = [:]
         let keyRows = try Row.fetchCursor(
             db, sql: """
                 SELECT t.name, f.id, f."table", f."from", f."to", f.on_delete FROM (\(tables)) AS t, pragma_foreign_key_list(t.name) AS f
                 ORDER BY t.name, f.id, f.seq
                 """, arguments: [wanted])
         while let row = try keyRows.next() {
-            let table: String = row[0]
-            let id: Int = row[1]
-            let action = SchemaForeignKey.Action(rawValue: row[5]) ?? .noAction
-            var key = foreignKeys[table]?[id] ?? SchemaForeignKey(columns: [], table: row[2], tableColumns: [], onDelete: action)
-            key.columns.append(row[3])
-            key.tableColumns.append((row[4] as String?) ?? "")
-            foreignKeys[table, default: [:]][id] = key
+            foreignKeys[row[0], default: ForeignKeys()].add(id: row[1], table: row[2], from: row[3], to: row[4], onDelete: row[5])
         }
         var result: [String: SchemaTable] = [:]
         for name in names {
             guard let tableColumns = columns[name] else { continue }  // not a table (any more): read alone
-            let keys = foreignKeys[name] ?? [:]
             result[name] = SchemaTable(
                 name: name, columns: tableColumns, primaryKey: (primaryKeys[name] ?? []).sorted { $0.0 < $1.0 }.map(\.1),
-                foreignKeys: keys.keys.sorted().map { keys[$0]! },
+                foreignKeys: foreignKeys[name]?.declared ?? [],
                 indexes: (indexes[name] ?? []).filter { !expressionIndexes.contains([name, $0.name]) }.sorted { $0.name < $1.name })
         }
         return result
@@ -117,9 +108,7 @@ enum StoreSchemaReader {
         var columns: [SchemaColumn] = []
         var primaryKey: [(Int, String)] = []
         for info in try db.columns(in: name) {
-            // An unknown declared type is kept visible by mapping it to BLOB and recording it in the name check below.
-            let storage = SchemaColumn.StorageType(rawValue: info.type.uppercased()) ?? .blob
-            columns.append(SchemaColumn(name: info.name, type: storage, notNull: info.isNotNull, defaultSQL: info.defaultValueSQL))
+            columns.append(column(name: info.name, declaredType: info.type, notNull: info.isNotNull, defaultSQL: info.defaultValueSQL))
             if info.primaryKeyIndex > 0 { primaryKey.append((info.primaryKeyIndex, info.name)) }
         }
         let indexes = try db.indexes(on: name).filter { $0.origin == .createIndex }.map {
@@ -130,23 +119,39 @@ enum StoreSchemaReader {
             foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name })
     }
 
+    /// A column as the store declares it. An unknown declared type is kept visible by mapping it to BLOB
+    /// (the schema check then reports the difference).
+    private static func column(name: String, declaredType: String, notNull: Bool, defaultSQL: String?) -> SchemaColumn {
+        SchemaColumn(name: name, type: SchemaColumn.StorageType(rawValue: declaredType.uppercased()) ?? .blob, notNull: notNull, defaultSQL: defaultSQL)
+    }
+
     /// A table's foreign keys as declared: columns, referenced table and columns (empty when the
     /// declaration names none), and the ON DELETE action, which GRDB's introspection does not expose.
     static func foreignKeys(of table: String, _ db: Database) throws -> [SchemaForeignKey] {
-        var keys: [Int: SchemaForeignKey] = [:]
+        var keys = ForeignKeys()
         // The PRAGMA statement itself: its table-valued form compiles a virtual table and a sort, which cost
         // about a tenth of a whole O(1) migration.
         let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))")
             .sorted { ($0["id"] as Int, $0["seq"] as Int) < ($1["id"] as Int, $1["seq"] as Int) }
         for row in rows {
-            let id: Int = row["id"]
-            let action = SchemaForeignKey.Action(rawValue: row["on_delete"]) ?? .noAction
-            var key = keys[id] ?? SchemaForeignKey(columns: [], table: row["table"], tableColumns: [], onDelete: action)
-            key.columns.append(row["from"])
-            key.tableColumns.append((row["to"] as String?) ?? "")
+            keys.add(id: row["id"], table: row["table"], from: row["from"], to: row["to"], onDelete: row["on_delete"])
+        }
+        return keys.declared
+    }
+
+    /// One table's foreign keys, gathered from `foreign_key_list` rows in (id, seq) order.
+    private struct ForeignKeys {
+        private var keys: [Int: SchemaForeignKey] = [:]
+
+        mutating func add(id: Int, table: String, from: String, to: String?, onDelete: String) {
+            var key = keys[id] ?? SchemaForeignKey(columns: [], table: table, tableColumns: [], onDelete: SchemaForeignKey.Action(rawValue: onDelete) ?? .noAction)
+            key.columns.append(from)
+            key.tableColumns.append(to ?? "")
             keys[id] = key
         }
-        return keys.keys.sorted().map { keys[$0]! }
+
+        /// In declaration order (by id).
+        var declared: [SchemaForeignKey] { keys.keys.sorted().map { keys[$0]! } }
     }
 
     /// The `CREATE` statements of the declared search objects `owned` names (FTS5 tables and triggers, not

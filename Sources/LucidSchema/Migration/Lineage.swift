@@ -40,22 +40,10 @@ public struct Lineage: Sendable {
         return links.trace(.column(table: place.table, column: place.column), from: later, to: earlier).map { origin($0, at: earlier) }
     }
 
-    /// The column at every version from `earlier` to `later`, oldest first, when it is a column (under
-    /// any name) at each of them; nil when it did not exist throughout or came from a join table.
-    public func columnPath(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [SchemaColumn]? {
-        guard let changes = columnChanges(ofColumn: column, table: table, at: later, in: earlier) else { return nil }
-        var path: [SchemaColumn] = []
-        path.reserveCapacity(later - earlier + 1)
-        for (offset, change) in changes.enumerated() {
-            let next = offset + 1 < changes.count ? changes[offset + 1].version : later + 1
-            path += repeatElement(change.column, count: next - change.version)
-        }
-        return path
-    }
-
     /// The column at `earlier` and at each later version up to `later` where it may differ from the
-    /// version before (``columnPath(ofColumn:table:at:in:)`` without the versions that hold the previous
-    /// version's column as it is: a jump over 150 versions reads a handful), oldest first.
+    /// version before (a version left out holds the previous version's column as it is: a jump over 150
+    /// versions reads a handful), oldest first; nil unless it is a column (under any name) at every
+    /// version between.
     public func columnChanges(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [ColumnVersion]? {
         guard let place = links.column(column, of: table, at: later),
             let places = links.columnChanges(from: place, at: later, to: earlier)
@@ -80,15 +68,8 @@ public struct Lineage: Sendable {
         links.table(name, at: index).map { versions[index].table(at: $0) }
     }
 
-    /// Whether the table named `name` at version index `later` is, equal and under that name, the table of
-    /// every version from `earlier` on. Answered from the table's run of identical versions, found once
-    /// per version and table (a generated registry's shared constant is identical without being built).
-    func isUnchanged(tableNamed name: String, from earlier: Int, to later: Int) -> Bool {
-        links.isIdentical(tableNamed: name, from: earlier, to: later)
-    }
-
     /// Where the table named `name` at `later` starts being, equal and under that name, the table of every
-    /// version up to `later` (see ``isUnchanged(tableNamed:from:to:)``).
+    /// version up to `later` (a generated registry's shared constant is identical without being built).
     func identicalSince(tableNamed name: String, at later: Int) -> Int? {
         links.identicalSince(tableNamed: name, at: later)
     }
@@ -100,15 +81,10 @@ public struct Lineage: Sendable {
         links.staysInItsTable(name, at: later, from: earlier)
     }
 
-    /// The names of the tables of version index `later` that are unchanged (``isUnchanged(tableNamed:from:to:)``)
-    /// since `earlier`.
+    /// The names of the tables of version index `later` that are, equal and under their name, the table of
+    /// every version since `earlier`.
     func unchangedTables(from earlier: Int, to later: Int) -> Set<String> {
         links.unchangedTables(from: earlier, to: later)
-    }
-
-    /// The column `column` of the table `table` at version index `index`, by name in constant time.
-    func column(_ column: String, of table: String, at index: Int) -> SchemaColumn? {
-        links.column(column, of: table, at: index).map { versions[index].table(at: $0.table).columns[$0.column] }
     }
 
     private func origin(_ place: Place, at index: Int) -> Origin {
@@ -138,9 +114,9 @@ enum Place: Hashable {
 private final class BackLinks: @unchecked Sendable {
     private let versions: [Schema]
     private let lock = NSLock()
-    /// Per version: each table's position by ``sqlNameKey(_:)``.
     /// Per version: its tables' names, read once (a version's tables are built only where a walk reads them).
     @exclusivity(unchecked) private var tableNames: [[String]?]
+    /// Per version: each table's position by ``sqlNameKey(_:)``.
     @exclusivity(unchecked) private var tableIndex: [[String: Int]?]
     /// Per version and table: each column's position by ``sqlNameKey(_:)``.
     @exclusivity(unchecked) private var columnIndex: [[[String: Int]?]?]
@@ -150,7 +126,8 @@ private final class BackLinks: @unchecked Sendable {
     /// Per version (from 1) and table: where each column was one version earlier (a column of the
     /// table's earlier table, a member of a JSON column of it, or the join table it collapsed).
     @exclusivity(unchecked) private var columnBack: [[TableLinks?]?]
-    /// Per version and table: the first version from which it is identical (see ``identicalSince(tableNamed:at:)``).
+    /// Per version and table: the first version from which it is identical (see ``identicalSince(tableNamed:at:)``),
+    /// when asked for (``StepInference`` with `remembersTableSteps`).
     @exclusivity(unchecked) private var identicalFrom: [[Int?]?]
     /// Per version and table: its position one version earlier when identical there (`.some(nil)`: not).
     @exclusivity(unchecked) private var identicalBack: [[Int??]?]
@@ -223,13 +200,6 @@ private final class BackLinks: @unchecked Sendable {
             version = run.version - 1
         }
         return true
-    }
-
-    /// ``Lineage/isUnchanged(tableNamed:from:to:)``.
-    func isIdentical(tableNamed name: String, from earlier: Int, to later: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return tablePosition(name, at: later).map { isIdentical(table: $0, from: earlier, to: later) } ?? false
     }
 
     /// ``Lineage/unchangedTables(from:to:)``, by position (no name looked up).

@@ -152,9 +152,6 @@ public struct MigrationPlanner: Sendable {
             }
     }
 
-    /// The graph searched between two version indexes: every explicit stage (the path finder keeps those
-    /// in range) and the inferable edges within the range that span no stage; `blocked` holds why
-    /// neighbouring versions cannot be joined by inference.
     /// The edges a path from `start` to `end` can take, inferring only what such a path needs, so that
     /// planning costs time linear in the path (a store 150 versions behind plans in milliseconds; the
     /// full graph of every pair, ``graph(from:to:)``, is cubic): every consecutive step, the stages in the
@@ -205,7 +202,8 @@ public struct MigrationPlanner: Sendable {
     }
 
     /// Every edge between `start` and `end`: each pair of versions inferred (what `plan --format markdown`
-    /// draws, and ``edges(from:to:)`` lists); a path needs only ``pathGraph(from:to:)``.
+    /// draws, and ``edges(from:to:)`` lists); a path needs only ``pathGraph(from:to:)``. `blocked` holds why
+    /// neighbouring versions cannot be joined by inference.
     func graph(from start: Int, to end: Int) -> PlannerGraph {
         // Every pair asks the same few questions of each table many times: remembered.
         let inference = StepInference(versions: versions, remembersTableSteps: true)

@@ -103,9 +103,11 @@ public struct StepInference: Sendable {
         let old = versions[from]
         let new = versions[to]
         var reasons: [String] = []
-        // Tables that are the same at every version of the step have nothing to do, and are not even built
-        // when a generated registry states them with one constant: a store one version behind on a
-        // 60-table app reads the two that changed.
+        // Tables that are the same at every version of the step (most tables of a real app's step) have
+        // nothing to do, and are not even built when a generated registry states them with one constant: a
+        // store one version behind on a 60-table app reads the two that changed. Over a jump, every version
+        // between must hold the table too, since a column may change and change back (exactness is decided
+        // per version).
         let untouched = lineage.unchangedTables(from: from, to: to)
         let oldTables = old.tables(skipping: untouched)
         let newTables = new.tables(skipping: untouched)
@@ -162,10 +164,6 @@ public struct StepInference: Sendable {
                 renewSearch(old: oldTable, new: newTable)
                 continue
             }
-            // A table that is the same at every version of the step has nothing to do (most tables of a
-            // real app's step): no lineage walk per column. Over a jump, every version between must hold it
-            // too, since a column may change and change back (exactness is decided per version).
-            if oldTable == newTable, lineage.isUnchanged(tableNamed: newTable.name, from: from + 1, to: to) { continue }
             let result = tableResult(old: oldTable, new: newTable, from: from, to: to, newNames: newNames)
             if !result.reasons.isEmpty { failingTables.append(newTable.name) }
             if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) { renewSearch(old: oldTable, new: newTable) }
