@@ -93,9 +93,10 @@ struct Plan: ParsableCommand {
         let edges: [MigrationEdge]
         do {
             planner = try MigrationPlanner(versions: versions, stages: stages)
-            // Every pair of versions only for the markdown's diagram of the version graph; a text plan
+            // The markdown's diagram draws the edges the planner searches from the oldest version (linear
+            // in the versions; every pair would be quadratic, and too many edges for Mermaid); a text plan
             // infers only the store's path.
-            edges = format == .markdown ? try planner.edges() : []
+            edges = format == .markdown ? try planner.searchedEdges() : []
         } catch {
             throw fail(.planning(error))
         }

@@ -48,6 +48,20 @@ import Testing
         #expect(!steps[0].operations.contains { if case .dropColumn = $0 { true } else { false } })
     }
 
+    /// `plan --format markdown` draws the searched edges: linear in the versions (every pair of 150 is
+    /// 11,175 edges), the path among them.
+    @Test func theMarkdownDiagramDrawsTheSearchedEdges() throws {
+        let versions = Self.history(versions: 150, tables: 60)
+        let planner = try MigrationPlanner(versions: versions)
+        let edges = try planner.searchedEdges()
+        #expect(edges.count == 149 + 1)
+        #expect(edges.filter { !$0.isJump }.map(\.from) == versions.dropLast().map(\.version))
+        #expect(edges.filter(\.isJump).map(\.description) == ["1.0 → 150.0 (inferred)"])
+        let path = try planner.plan(from: versions[0].version)
+        #expect(path.allSatisfy { step in edges.contains { $0.step == step } })
+        #expect(try planner.searchedEdges(from: versions[148].version).map(\.description) == ["149.0 → 150.0 (inferred)"])
+    }
+
     /// On a short history the path is as cheap as the one the full graph of every pair finds.
     /// ``history(versions:tables:)`` as a generated registry states it: each distinct table once, as a
     /// deferred constant (its JSON), and every version after the first by the tables it replaces.

@@ -11,7 +11,7 @@ import LucidSchema
 /// ```swift
 /// let planner = try MigrationPlanner(versions: versions, stages: stages)
 /// let markdown = PlanMarkdown(
-///     subject: .oldestVersion, versions: versions.map(\.version), edges: try planner.edges(),
+///     subject: .oldestVersion, versions: versions.map(\.version), edges: try planner.searchedEdges(),
 ///     steps: try planner.plan(from: versions[0].version), findings: []
 /// ).render()
 /// ```

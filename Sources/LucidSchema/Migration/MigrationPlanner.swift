@@ -136,15 +136,35 @@ public struct MigrationPlanner: Sendable {
     /// for edge in try planner.edges() where edge.isJump { print("\(edge.from) → \(edge.to) skips a version") }
     /// ```
     public func edges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge] {
+        guard let (start, end) = try range(from: source, to: target) else { return [] }
+        return listed(graph(from: start, to: end), from: start, to: end)
+    }
+
+    /// The edges ``plan(from:to:)`` searches from `source` (default: the oldest version) to `target`
+    /// (default: the newest): every consecutive step, the stages, and the jumps a path from `source` can
+    /// take (see ``pathGraph(from:to:)``), sorted like ``edges(from:to:)``. Linear in the versions where
+    /// ``edges(from:to:)`` is quadratic: what `plan --format markdown` draws (a diagram of every pair of
+    /// 150 versions has over 11,000 edges, more than Mermaid draws and more text than a pull-request
+    /// comment holds).
+    public func searchedEdges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge] {
+        guard let (start, end) = try range(from: source, to: target) else { return [] }
+        return listed(pathGraph(from: start, to: end), from: start, to: end)
+    }
+
+    /// The positions of `source` (default: the oldest) and `target` (default: the newest), nil when there
+    /// is nothing between them.
+    private func range(from source: SchemaVersion?, to target: SchemaVersion?) throws(PlanningError) -> (Int, Int)? {
         let known = versions.map(\.version)
-        guard !versions.isEmpty else { return [] }
+        guard !versions.isEmpty else { return nil }
         let sourceVersion = source ?? versions[0].version
         let targetVersion = target ?? versions[versions.count - 1].version
         guard let start = index(of: sourceVersion) else { throw .unknownVersion(sourceVersion, known: known) }
         guard let end = index(of: targetVersion) else { throw .unknownVersion(targetVersion, known: known) }
-        guard start < end else { return [] }
-        let graph = graph(from: start, to: end)
-        return graph.edges.filter { $0.from >= start && $0.to <= end }
+        return start < end ? (start, end) : nil
+    }
+
+    private func listed(_ graph: PlannerGraph, from start: Int, to end: Int) -> [MigrationEdge] {
+        graph.edges.filter { $0.from >= start && $0.to <= end }
             .sorted { ($0.from, $0.to, $0.explicit ? 0 : 1) < ($1.from, $1.to, $1.explicit ? 0 : 1) }
             .map { edge in
                 let step = step(for: edge, in: graph)
