@@ -188,9 +188,15 @@ struct ExpectedMigration {
                 // nullable column became required); a non-constant default is only checked to be non-NULL.
                 var fills: [String: DatabaseValue] = [:]
                 for column in table.columns where column.notNull {
-                    guard let defaultSQL = column.defaultSQL, case .column(let oldTable, let oldName)? = origins.first(where: { $0.0 == column.name })?.1,
-                        source.table(named: oldTable)?.column(named: oldName)?.notNull == false
-                    else { continue }
+                    guard let defaultSQL = column.defaultSQL else { continue }
+                    switch origins.first(where: { $0.0 == column.name })?.1 {
+                    case .column(let oldTable, let oldName)?:
+                        guard source.table(named: oldTable)?.column(named: oldName)?.notNull == false else { continue }
+                    case .jsonMember?:
+                        break  // a member of a JSON struct made composite: missing or null in the JSON takes the default
+                    default:
+                        continue
+                    }
                     if let literal = SQLiteValues.literal(defaultSQL) {
                         fills[column.name] = literal
                     } else {
@@ -214,6 +220,9 @@ struct ExpectedMigration {
                         if column.requiredWhenPresent == true, was?.requiredWhenPresent != true, was?.notNull == false, value != nil {
                             compositeFills.append((column.name, siblings, false, value))
                         }
+                    case .jsonMember?:
+                        // A JSON struct made composite: a required member missing or null in the JSON takes its default where present.
+                        if column.requiredWhenPresent == true, value != nil { compositeFills.append((column.name, siblings, false, value)) }
                     default: break
                     }
                 }

@@ -256,6 +256,27 @@ struct RegressionHistories {
         ])
     }
 
+    /// Found by the explorer (seed 8229): a JSON struct made composite at the version one of its members becomes
+    /// required with a default, then the property and its entity renamed. The member's NULLs take the default
+    /// (README: "a member that becomes required takes its default where it was NULL"), in a required composite
+    /// everywhere and in an optional one only where the composite is present (a nil one stays all NULL).
+    @Test func aJSONStructMadeCompositeWhileAMemberBecomesRequired() {
+        playEveryEdit([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "values", identifier: .local, properties: [
+                    Self.property(3, "init", .subtype("point")), Self.property(4, "spot", .subtype("point"), nullable: true),
+                ])),
+            ]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [
+                .makeComposite(entity: 1, property: 3), .makeComposite(entity: 1, property: 4),
+                .setMemberNullable(structName: "point", key: -12, nullable: false, defaultJSON: "\"it's\""),
+            ]),
+            .init(version: "1.3", configSpelling: "1.3", edits: [
+                .renameProperty(entity: 1, property: 3, to: "title", explicitVersion: false), .renameEntity(1, to: "team"),
+            ]),
+        ])
+    }
+
     /// The cases of status change: one added, one renamed, one removed with a fallback (the added one), the
     /// added one removed through the app's code; the entities holding status get history items.
     @Test func statusCasesAddedRenamedAndRemoved() {

@@ -359,7 +359,12 @@ import Testing
         let dryRun = try run(lucidgenBinary, ["migrate", "--database", copy, "--dry-run", "--trace-sql"], in: package)
         #expect(dryRun.status == 0, "\(dryRun.error)")
         let sql = #"SELECT src.rowid, src."id", json_extract(src."colors", '$.accent.finish.gloss'), json_extract(src."colors", '$.accent.finish.name'), "#
-            + #"json_extract(src."colors", '$.accent.label'), json_extract(src."colors", '$.accent.red'), json_extract(src."colors", '$.primary'), "#
+            + #"json_extract(src."colors", '$.accent.label'), "#
+            // accent.red is required in the optional accent: its default where the accent is present (a sibling is not NULL).
+            + #"CASE WHEN (json_extract(src."colors", '$.primary')) IS NOT NULL OR (strftime('%Y-%m-%d %H:%M:%f', json_extract(src."colors", '$.since') / 1000.0, 'unixepoch')) IS NOT NULL "#
+            + #"OR (json_extract(src."colors", '$.accent.label')) IS NOT NULL OR (json_extract(src."colors", '$.accent.finish.gloss')) IS NOT NULL "#
+            + #"OR (json_extract(src."colors", '$.accent.finish.name')) IS NOT NULL THEN COALESCE(json_extract(src."colors", '$.accent.red'), 0) ELSE json_extract(src."colors", '$.accent.red') END, "#
+            + #"json_extract(src."colors", '$.primary'), "#
             + #"strftime('%Y-%m-%d %H:%M:%f', json_extract(src."colors", '$.since') / 1000.0, 'unixepoch'), src."tail", NULL, NULL, NULL, 0 FROM "plane""#
         #expect((dryRun.output + dryRun.error).contains(sql), "\(dryRun.output)\n\(dryRun.error)")
 

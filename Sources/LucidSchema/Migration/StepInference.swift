@@ -495,7 +495,9 @@ public struct StepInference: Sendable {
             guard let group = column.compositeGroup else { continue }
             let label = "\(new.name).\(column.name)"
             let added = !known.contains(column.name)
-            let becomesRequired = !added && column.requiredWhenPresent == true && previousOf[column.name].map { $0.requiredWhenPresent != true && !$0.notNull } == true
+            // A member of a JSON struct made composite (extracted) may be missing or null in the JSON.
+            let becomesRequired = !added && column.requiredWhenPresent == true
+                && ((extracted.contains(column.name) && column.defaultSQL != nil) || previousOf[column.name].map { $0.requiredWhenPresent != true && !$0.notNull } == true)
             guard added || becomesRequired else { continue }
             let siblings = group.filter { $0 != column.name && known.contains($0) }.compactMap { positions[$0] }
             let presence = siblings.map { "(\(sources[$0])) IS NOT NULL" }.joined(separator: " OR ")
@@ -510,7 +512,8 @@ public struct StepInference: Sendable {
                 rebuildReasons.append("\(label) is added to an optional composite (rows where it is nil stay NULL)")
             } else if let defaultSQL = column.defaultSQL {
                 sources[index] = siblings.isEmpty ? sources[index] : "CASE WHEN \(presence) THEN COALESCE(\(sources[index]), \(defaultSQL)) ELSE \(sources[index]) END"
-                rebuildReasons.append("\(label) becomes required in its optional composite (NULLs take the default \(defaultSQL) where it is present)")
+                // An extracted member's fill is part of the JSON struct's conversion, already a reason.
+                if !extracted.contains(column.name) { rebuildReasons.append("\(label) becomes required in its optional composite (NULLs take the default \(defaultSQL) where it is present)") }
             } else if !siblings.isEmpty {
                 reasons.append("\(label) becomes required in an optional composite without a default for the rows where the composite holds NULL")
             }
