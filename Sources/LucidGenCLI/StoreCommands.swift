@@ -165,11 +165,13 @@ struct Plan: ParsableCommand {
             print("  \(index + 1). \(step.label)")
             if step.operations.isEmpty { print("       (no change to the tables; only the version record)") }
             for operation in step.operations {
-                var line = "       - \(operation)"
+                let text = operation.planText
+                var line = "       - \(text.line)"
                 if case .rebuildTable(let rebuild) = operation, let rows = rowCounts[rebuild.sourceTable] ?? rowCounts[rebuild.table.name] {
                     line += ": copies \(rows) row\(rows == 1 ? "" : "s")"
                 }
                 print(line)
+                for change in text.changes { print("           · \(change)") }
             }
         }
     }

@@ -349,7 +349,8 @@ import Testing
         #expect(plan.status == 0, "\(plan.error)")
         #expect(plan.output.contains("at version 1.0; newest is 2.0."), "\(plan.output)")
         #expect(plan.output.contains("1. 1.0 → 2.0 (inferred)"), "\(plan.output)")
-        #expect(plan.output.contains("- rebuild table plane (the JSON struct in plane.colors becomes composite columns (json_extract of each member)): copies 6 rows"), "\(plan.output)")
+        #expect(plan.output.contains("- rebuild table plane: copies 6 rows\n           · add column plane.trim_finish_gloss\n           · add column plane.trim_finish_name\n"
+            + "           · add column plane.trim_label\n           · add column plane.trim_red default 0\n           · the JSON struct in plane.colors becomes composite columns (json_extract of each member)\n"), "\(plan.output)")
         // Its findings: the storage change, and no MF101 for `trim` (its required element has a default).
         let markdown = try run(lucidgenBinary, ["plan", "--database", copy, "--format", "markdown"], in: package)
         #expect(markdown.status == 0, "\(markdown.error)")

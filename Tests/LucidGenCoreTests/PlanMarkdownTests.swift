@@ -22,9 +22,15 @@ import Testing
         #expect(lines.contains("| 3 | 2.1 → 4.0 | inferred | rebuild table, create search |"))
         #expect(lines.contains("1. **1.0 → 2.0** (inferred)"))
         #expect(lines.contains("   - rename table flight to log_entry"))
-        let rebuild = "   - rebuild table aircraft (the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member))"
-        #expect(lines.contains(rebuild.replacingOccurrences(of: "color_scheme", with: "color\\_scheme")) == false, "an underscore inside a word is not escaped")
-        #expect(lines.contains(rebuild))
+        // A rebuild lists what it does inside, the data it deletes marked.
+        let rebuild = [
+            "   - rebuild table aircraft",
+            "     - drop column aircraft.flight_data (destructive: its values are deleted)",
+            "     - the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member)",
+        ]
+        #expect(lines.contains(rebuild[2].replacingOccurrences(of: "color_scheme", with: "color\\_scheme")) == false, "an underscore inside a word is not escaped")
+        let at = try #require(lines.firstIndex(of: rebuild[0]))
+        #expect(Array(lines[at..<(at + 3)]) == rebuild)
         #expect(!result.output.contains("rewrites"), "no row counts without a store")
         // The lint findings of the steps planned (as `lucidgen check` reports them), located.
         #expect(lines.contains { $0.hasPrefix("- warning: \\[BC101\\] entity flight is renamed to log_entry at 2.0") && $0.hasSuffix("(.entities/log_entry.json:7:9)") })
@@ -81,7 +87,8 @@ import Testing
         #expect(lines.contains("| 1 | 1.0 → 2.0 | inferred | rename table, drop index, create table, 3 × add column, rename column, create index | 0 |"))
         #expect(lines.contains("| 2 | 2.0 → 2.1 | app code (`moveFlightData`) | create table | app code |"))
         #expect(lines.contains("| 3 | 2.1 → 4.0 | inferred | rebuild table, create search | 5 |"))
-        #expect(lines.contains("   - rebuild table aircraft (the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member)): rewrites 5 rows"))
+        #expect(lines.contains("   - rebuild table aircraft: rewrites 5 rows"))
+        #expect(lines.contains("     - the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member)"))
         #expect(result.output.contains("    linkStyle 1,3,5 stroke-width:4px,stroke:#2da44e\n"))
 
         // The text format is today's, unchanged.
@@ -96,7 +103,13 @@ import Testing
         #expect(result.output.hasPrefix("No store given: the path from the oldest version, 1.0, to 4.0.\nPath: 3 steps.\n"))
         #expect(result.output.contains("  1. 1.0 → 2.0 (inferred)\n       - rename table flight to log_entry\n"))
         #expect(result.output.contains("  2. 2.0 → 2.1 (moveFlightData)\n"))
-        #expect(result.output.contains("  3. 2.1 → 4.0 (inferred)\n       - rebuild table aircraft (the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member))\n"))
+        #expect(result.output.contains("""
+              3. 2.1 → 4.0 (inferred)
+                   - rebuild table aircraft
+                       · drop column aircraft.flight_data (destructive: its values are deleted)
+                       · the JSON struct in aircraft.color_scheme becomes composite columns (json_extract of each member)
+
+            """))
         let partial = try run(lucidgenBinary, ["plan", "--config", config, "--to", "2.0"])
         #expect(partial.output == "No store given: the path from the oldest version, 1.0, to 2.0.\nPath: 1 step.\n" + stepOne)
 
@@ -209,7 +222,7 @@ import Testing
         #expect(plan.steps[1].operations.map { $0.rows } == [7, nil])
         let markdown = plan.render()
         #expect(markdown.contains("| 2 | 2.0 → 3.0 | inferred | 2 × drop column | ≥ 7 |\n"))
-        #expect(markdown.contains("   - drop column log_entry.remarks: rewrites 7 rows\n   - drop column crew.role\n"))
+        #expect(markdown.contains("   - drop column log_entry.remarks (destructive: its values are deleted): rewrites 7 rows\n   - drop column crew.role (destructive: its values are deleted)\n"))
     }
 
     var stepOne: String {

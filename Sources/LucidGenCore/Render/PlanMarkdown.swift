@@ -37,12 +37,15 @@ public struct PlanMarkdown: Sendable, Hashable {
         public var rewritesRows: Bool
         /// The rows it rewrites, when known (a store was given and the table exists in it).
         public var rows: Int?
+        /// What it does inside, one line each (a rebuild's columns dropped, renamed, added, converted).
+        public var changes: [String]
 
-        public init(description: String, kind: String, rewritesRows: Bool = false, rows: Int? = nil) {
+        public init(description: String, kind: String, rewritesRows: Bool = false, rows: Int? = nil, changes: [String] = []) {
             self.description = description
             self.kind = kind
             self.rewritesRows = rewritesRows
             self.rows = rows
+            self.changes = changes
         }
     }
 
@@ -151,7 +154,8 @@ public struct PlanMarkdown: Sendable, Hashable {
                 case .fillJoinTable(_, let owner, _, _): count = rows(owner)
                 default: break
                 }
-                operations.append(Operation(description: operation.description, kind: Self.kind(of: operation), rewritesRows: operation.rewritesRows, rows: count))
+                let text = operation.planText
+                operations.append(Operation(description: text.line, kind: Self.kind(of: operation), rewritesRows: operation.rewritesRows, rows: count, changes: text.changes))
                 switch operation {
                 case .renameTable(let from, let to): moved(from, to: to)
                 case .rebuildTable(let rebuild): moved(rebuild.sourceTable, to: rebuild.table.name)
@@ -230,6 +234,7 @@ public struct PlanMarkdown: Sendable, Hashable {
                     var line = "   - " + Self.text(operation.description)
                     if let rows = operation.rows { line += ": rewrites \(rows) row\(rows == 1 ? "" : "s")" }
                     lines.append(line)
+                    for change in operation.changes { lines.append("     - " + Self.text(change)) }
                 }
             }
             lines.append("")

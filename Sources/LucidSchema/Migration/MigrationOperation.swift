@@ -50,6 +50,17 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The operation as plans show it: its description, marked when it deletes data, and for a rebuild
+    /// each change it makes (``TableRebuild/changes``), indented under it by the caller.
+    public var planText: (line: String, changes: [String]) {
+        switch self {
+        case .dropColumn: (description + " (destructive: its values are deleted)", [])
+        case .dropTable: (description + " (destructive: its rows are deleted)", [])
+        case .rebuildTable(let rebuild): ("rebuild table \(rebuild.table.name)", rebuild.changes)
+        default: (description, [])
+        }
+    }
+
     /// A rough cost, so the planner prefers paths that rewrite fewer rows: a rebuild or a dropped column
     /// rewrites every row of a table, most other operations only change the schema.
     public var cost: Int {
@@ -89,10 +100,14 @@ public struct TableRebuild: Sendable, Hashable {
     /// Columns of the source table that the new table keeps under another name (old name → new name):
     /// the app's views, triggers and indexes that name them follow, as SQLite's `RENAME COLUMN` does.
     public var renamedColumns: [String: String]
+    /// Columns of the source table the new table does not keep: their values are lost.
+    public var droppedColumns: [String]
+    /// Columns of the new table that no source column fills (their default, or NULL, for every row).
+    public var addedColumns: [String]
 
     public init(
         table: SchemaTable, sourceTable: String, sources: [String], reasons: [String], collapsedJoinTables: [String] = [],
-        renamedColumns: [String: String] = [:]
+        renamedColumns: [String: String] = [:], droppedColumns: [String] = [], addedColumns: [String] = []
     ) {
         self.table = table
         self.sourceTable = sourceTable
@@ -100,6 +115,31 @@ public struct TableRebuild: Sendable, Hashable {
         self.reasons = reasons
         self.collapsedJoinTables = collapsedJoinTables
         self.renamedColumns = renamedColumns
+        self.droppedColumns = droppedColumns
+        self.addedColumns = addedColumns
+    }
+
+    /// Everything the rebuild does, one line each, in the words of the other operations: the columns
+    /// dropped (marked destructive), renamed and added, then each change that needs the rebuild
+    /// (conversions, enum values rewritten, …; one rewriting enum values to NULL is marked destructive).
+    ///
+    /// ```
+    /// drop column plane.legacy (destructive: its values are deleted)
+    /// rename column plane.tail to tail_number
+    /// add column plane.note
+    /// plane.seats converts text to integer (CAST)
+    /// ```
+    public var changes: [String] {
+        var lines = droppedColumns.map { "drop column \(sourceTable).\($0) (destructive: its values are deleted)" }
+        lines += renamedColumns.sorted { $0.key < $1.key }.map { "rename column \(sourceTable).\($0.key) to \($0.value)" }
+        lines += addedColumns.map { name in
+            "add column \(table.name).\(name)" + (table.column(named: name)?.defaultSQL.map { " default \($0)" } ?? "")
+        }
+        lines += reasons.map { reason in
+            reason.contains(" rewrites enum values (") && reason.contains("→ NULL")
+                ? reason + " (destructive: values of removed cases become NULL)" : reason
+        }
+        return lines
     }
 }
 

@@ -466,7 +466,8 @@ public struct StepInference: Sendable {
             result.collapsedJoinTables = collapsed
             result.operations = [
                 .rebuildTable(TableRebuild(
-                    table: new, sourceTable: name, sources: sources, reasons: rebuildReasons, collapsedJoinTables: collapsed, renamedColumns: result.renamedColumns))
+                    table: new, sourceTable: name, sources: sources, reasons: rebuildReasons, collapsedJoinTables: collapsed, renamedColumns: result.renamedColumns,
+                    droppedColumns: dropped.map(\.name).filter { !extracted.contains($0) }, addedColumns: adds.map(\.name)))
             ]
             return result
         }
