@@ -18,8 +18,27 @@ struct ViewModels {
     /// thousands).
     let newestTables: [String: SchemaTable]
 
+    /// Each entity's initializer order (by entity name, then the property's current name): a property
+    /// ranks by the first version that has it, then by whether it had a default there (those without
+    /// first), then by its place in that version. So a parameter never moves relative to the others
+    /// between releases (a property added later comes after them, with its default), and an entity with
+    /// one version keeps the order it always had (required parameters, then those with defaults).
+    let parameterRanks: [String: [String: [Int]]]
+
     init(model: ResolvedModel) {
         self.model = model
+        var ranks: [String: [String: [Int]]] = [:]
+        for entity in model.entities {
+            var entityRanks: [String: [Int]] = [:]
+            for (shapeIndex, shape) in entity.shapes.enumerated() {
+                for (position, property) in shape.properties.enumerated() where entityRanks[property.currentName] == nil {
+                    let hasDefault = property.defaultSwift != nil || property.nullable
+                    entityRanks[property.currentName] = [shapeIndex, hasDefault ? 1 : 0, position]
+                }
+            }
+            ranks[entity.name] = entityRanks
+        }
+        parameterRanks = ranks
         newestTables = model.schemas.last?.tablesByNameKey() ?? [:]
         newestTypeNames = Set(model.entities.compactMap { $0.newest?.typeName })
         var composites: Set<String> = []
@@ -107,6 +126,7 @@ struct ViewModels {
         }
         var links: [[String: Any]] = []
         var toManyNotes: [[String: Any]] = []
+        let ranks = parameterRanks[shape.entityName] ?? [:]
         for item in shape.properties {
             var doc = "`\(item.name)`: \(item.typeDescription)\(item.nullable ? ", nullable" : "")"
             if let defaultSQL = item.defaultSQL { doc += ", default \(defaultSQL)" }
@@ -131,15 +151,17 @@ struct ViewModels {
                     swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, baseType: item.swiftType, optional: item.nullable,
                     defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc)
                 entry["compositeShape"] = composite
+                entry["currentName"] = item.currentName
                 properties.append(entry)
                 continue
             case .value: break
             }
             if identifier.kind == .property(item.name) { doc += " The identifier." }
-            properties.append(
-                property(
-                    swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, baseType: item.swiftType, optional: item.nullable,
-                    json: item.storedAsJSON, defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc))
+            var entry = property(
+                swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, baseType: item.swiftType, optional: item.nullable,
+                json: item.storedAsJSON, defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc)
+            entry["currentName"] = item.currentName
+            properties.append(entry)
         }
         if case .property(let key) = identifier.kind {
             properties.insert(
@@ -148,8 +170,15 @@ struct ViewModels {
                     defaultSwift: nil, doc: "`\(key)`: the identifier."),
                 at: 0)
         }
-        // Parameters with defaults go last so that a call can leave them out.
-        let ordered = properties.filter { $0["defaultSwift"] == nil } + properties.filter { $0["defaultSwift"] != nil }
+        // The initializer's order never changes between releases (see `parameterRanks`): the identifier
+        // ranks first among the first version's parameters with (a local id) or without a default.
+        let ordered = properties.enumerated().sorted { a, b in
+            func rank(_ entry: (offset: Int, element: [String: Any])) -> [Int] {
+                if let name = entry.element["currentName"] as? String, let rank = ranks[name] { return rank }
+                return [0, entry.element["defaultSwift"] == nil ? 0 : 1, -1]  // the identifier
+            }
+            return (rank(a) + [a.offset]).lexicographicallyPrecedes(rank(b) + [b.offset])
+        }.map(\.element)
         var rendered = ordered
         if !rendered.isEmpty { rendered[rendered.count - 1]["last"] = true }
         // The MigrationRecord conformance reads and writes the columns by position, in declaration order

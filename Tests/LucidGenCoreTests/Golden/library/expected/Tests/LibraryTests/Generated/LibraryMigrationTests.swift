@@ -155,9 +155,7 @@ enum LibraryMigrationSeeds {
                 id: Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 16),
-                subtitle: .seed(row: row, salt: 2),
                 pageCount: .seed(row: row, salt: 3),
-                rating: .seed(row: row, salt: 4),
                 weight: .seed(row: row, salt: 5),
                 isAvailable: .seed(row: row, salt: 6),
                 publishedAt: .seed(row: row, salt: 7),
@@ -171,7 +169,9 @@ enum LibraryMigrationSeeds {
                 dimensions: .seed(row: row, salt: 15),
                 author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 blurb: .seed(row: row, salt: 18),
-                isbn: .seed(row: row, salt: 19)
+                isbn: .seed(row: row, salt: 19),
+                subtitle: .seed(row: row, salt: 2),
+                rating: .seed(row: row, salt: 4)
             ).insert(db)
         }
     }
@@ -182,9 +182,7 @@ enum LibraryMigrationSeeds {
                 id: Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 16),
-                subtitle: .seed(row: row, salt: 2),
                 pageCount: .seed(row: row, salt: 3),
-                rating: .seed(row: row, salt: 4),
                 weight: .seed(row: row, salt: 5),
                 isAvailable: .seed(row: row, salt: 6),
                 publishedAt: .seed(row: row, salt: 7),
@@ -196,10 +194,12 @@ enum LibraryMigrationSeeds {
                 genre: .seed(row: row, salt: 13),
                 formats: .seed(row: row, salt: 14),
                 dimensions: .seed(row: row, salt: 15),
-                class: .seed(row: row, salt: 17),
                 author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 summary: .seed(row: row, salt: 20),
-                isbn: .seed(row: row, salt: 21)
+                isbn: .seed(row: row, salt: 21),
+                subtitle: .seed(row: row, salt: 2),
+                rating: .seed(row: row, salt: 4),
+                class: .seed(row: row, salt: 17)
             ).insert(db)
         }
         for row in 1...rows {
@@ -234,9 +234,7 @@ enum LibraryMigrationSeeds {
                 id: Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 16),
-                subtitle: .seed(row: row, salt: 2),
                 pageCount: .seed(row: row, salt: 3),
-                rating: .seed(row: row, salt: 4),
                 weight: .seed(row: row, salt: 5),
                 isAvailable: .seed(row: row, salt: 6),
                 publishedAt: .seed(row: row, salt: 7),
@@ -248,9 +246,11 @@ enum LibraryMigrationSeeds {
                 genre: .seed(row: row, salt: 13),
                 formats: .seed(row: row, salt: 14),
                 dimensions: .seed(row: row, salt: 15),
-                class: .seed(row: row, salt: 17),
                 author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                summary: .seed(row: row, salt: 20)
+                summary: .seed(row: row, salt: 20),
+                subtitle: .seed(row: row, salt: 2),
+                rating: .seed(row: row, salt: 4),
+                class: .seed(row: row, salt: 17)
             ).inserted(db)
         }
         for row in 1...rows {

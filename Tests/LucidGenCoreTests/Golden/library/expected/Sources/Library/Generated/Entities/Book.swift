@@ -170,14 +170,8 @@ public struct Book_1_1: Equatable, Sendable {
     /// `tags`: [string].
     public var tags: [String]
 
-    /// `subtitle`: string, nullable.
-    public var subtitle: String?
-
     /// `page_count`: int, default 0.
     public var pageCount: Int
-
-    /// `rating`: double, default 2.5.
-    public var rating: Double
 
     /// `weight`: float, nullable.
     public var weight: Float?
@@ -221,13 +215,17 @@ public struct Book_1_1: Equatable, Sendable {
     /// `isbn`: string, nullable.
     public var isbn: String?
 
+    /// `subtitle`: string, nullable.
+    public var subtitle: String?
+
+    /// `rating`: double, default 2.5.
+    public var rating: Double
+
     public init(
         id: String,
         title: String,
         tags: [String],
-        subtitle: String? = nil,
         pageCount: Int = 0,
-        rating: Double = 2.5,
         weight: Float? = nil,
         isAvailable: Bool = true,
         publishedAt: Date = Date(),
@@ -241,14 +239,14 @@ public struct Book_1_1: Equatable, Sendable {
         dimensions: Dimensions? = nil,
         author: Int64? = nil,
         blurb: String? = nil,
-        isbn: String? = nil
+        isbn: String? = nil,
+        subtitle: String? = nil,
+        rating: Double = 2.5
     ) {
         self.id = id
         self.title = title
         self.tags = tags
-        self.subtitle = subtitle
         self.pageCount = pageCount
-        self.rating = rating
         self.weight = weight
         self.isAvailable = isAvailable
         self.publishedAt = publishedAt
@@ -263,57 +261,59 @@ public struct Book_1_1: Equatable, Sendable {
         self.author = author
         self.blurb = blurb
         self.isbn = isbn
+        self.subtitle = subtitle
+        self.rating = rating
     }
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages and tests.
 extension Book_1_1: SupersededRecord {
-    public static let migrationColumns: [String] = ["id", "title", "tags", "subtitle", "page_count", "rating", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
+    public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn", "subtitle", "rating"]
 
     public init(migrationRow row: MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.tags = try row.decodeJSON([String].self, at: 2)
-        self.subtitle = try row.decodeIfPresent(String.self, at: 3)
-        self.pageCount = try row.decode(Int.self, at: 4)
-        self.rating = try row.decode(Double.self, at: 5)
-        self.weight = try row.decodeIfPresent(Float.self, at: 6)
-        self.isAvailable = try row.decode(Bool.self, at: 7)
-        self.publishedAt = try row.decode(Date.self, at: 8)
-        self.readingTime = try row.decode(Double.self, at: 9)
-        self.previewLength = try row.decode(Double.self, at: 10)
-        self.coverUrl = try row.decodeIfPresent(URL.self, at: 11)
-        self.coverColor = try row.decode(String.self, at: 12)
-        self.cover = try row.decodeIfPresent(Data.self, at: 13)
-        self.genre = try row.decode(BookGenre.self, at: 14)
-        self.formats = try row.decodeIfPresent(Format.self, at: 15)
-        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 16)
-        self.author = try row.decodeIfPresent(Int64.self, at: 17)
-        self.blurb = try row.decodeIfPresent(String.self, at: 18)
-        self.isbn = try row.decodeIfPresent(String.self, at: 19)
+        self.pageCount = try row.decode(Int.self, at: 3)
+        self.weight = try row.decodeIfPresent(Float.self, at: 4)
+        self.isAvailable = try row.decode(Bool.self, at: 5)
+        self.publishedAt = try row.decode(Date.self, at: 6)
+        self.readingTime = try row.decode(Double.self, at: 7)
+        self.previewLength = try row.decode(Double.self, at: 8)
+        self.coverUrl = try row.decodeIfPresent(URL.self, at: 9)
+        self.coverColor = try row.decode(String.self, at: 10)
+        self.cover = try row.decodeIfPresent(Data.self, at: 11)
+        self.genre = try row.decode(BookGenre.self, at: 12)
+        self.formats = try row.decodeIfPresent(Format.self, at: 13)
+        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 14)
+        self.author = try row.decodeIfPresent(Int64.self, at: 15)
+        self.blurb = try row.decodeIfPresent(String.self, at: 16)
+        self.isbn = try row.decodeIfPresent(String.self, at: 17)
+        self.subtitle = try row.decodeIfPresent(String.self, at: 18)
+        self.rating = try row.decode(Double.self, at: 19)
     }
 
     public func encode(to values: inout MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         try values.encodeJSON(self.tags, at: 2)
-        values.encode(self.subtitle, at: 3)
-        values.encode(self.pageCount, at: 4)
-        values.encode(self.rating, at: 5)
-        values.encode(self.weight, at: 6)
-        values.encode(self.isAvailable, at: 7)
-        values.encode(self.publishedAt, at: 8)
-        values.encode(self.readingTime, at: 9)
-        values.encode(self.previewLength, at: 10)
-        values.encode(self.coverUrl, at: 11)
-        values.encode(self.coverColor, at: 12)
-        values.encode(self.cover, at: 13)
-        values.encode(self.genre, at: 14)
-        values.encode(self.formats, at: 15)
-        try values.encodeJSON(self.dimensions, at: 16)
-        values.encode(self.author, at: 17)
-        values.encode(self.blurb, at: 18)
-        values.encode(self.isbn, at: 19)
+        values.encode(self.pageCount, at: 3)
+        values.encode(self.weight, at: 4)
+        values.encode(self.isAvailable, at: 5)
+        values.encode(self.publishedAt, at: 6)
+        values.encode(self.readingTime, at: 7)
+        values.encode(self.previewLength, at: 8)
+        values.encode(self.coverUrl, at: 9)
+        values.encode(self.coverColor, at: 10)
+        values.encode(self.cover, at: 11)
+        values.encode(self.genre, at: 12)
+        values.encode(self.formats, at: 13)
+        try values.encodeJSON(self.dimensions, at: 14)
+        values.encode(self.author, at: 15)
+        values.encode(self.blurb, at: 16)
+        values.encode(self.isbn, at: 17)
+        values.encode(self.subtitle, at: 18)
+        values.encode(self.rating, at: 19)
     }
 }
 
@@ -335,14 +335,8 @@ public struct Book_2_0: Equatable, Sendable {
     /// `tags`: [string].
     public var tags: [String]
 
-    /// `subtitle`: string, nullable.
-    public var subtitle: String?
-
     /// `page_count`: int, default 0.
     public var pageCount: Int
-
-    /// `rating`: double, default 2.5.
-    public var rating: Double
 
     /// `weight`: float, nullable.
     public var weight: Float?
@@ -377,9 +371,6 @@ public struct Book_2_0: Equatable, Sendable {
     /// `dimensions`: dimensions, nullable.
     public var dimensions: Dimensions?
 
-    /// `class`: string, default 'it''s "quoted"'.
-    public var `class`: String
-
     /// `author`: to-one `author`, nullable: the `id` of a `writer` row (foreign key column `author`).
     public var author: Int64?
 
@@ -389,13 +380,20 @@ public struct Book_2_0: Equatable, Sendable {
     /// `isbn`: string, nullable.
     public var isbn: String?
 
+    /// `subtitle`: string, nullable.
+    public var subtitle: String?
+
+    /// `rating`: double, default 2.5.
+    public var rating: Double
+
+    /// `class`: string, default 'it''s "quoted"'.
+    public var `class`: String
+
     public init(
         id: String,
         title: String,
         tags: [String],
-        subtitle: String? = nil,
         pageCount: Int = 0,
-        rating: Double = 2.5,
         weight: Float? = nil,
         isAvailable: Bool = true,
         publishedAt: Date = Date(),
@@ -407,17 +405,17 @@ public struct Book_2_0: Equatable, Sendable {
         genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
-        `class`: String = "it's \"quoted\"",
         author: Int64? = nil,
         summary: String? = nil,
-        isbn: String? = nil
+        isbn: String? = nil,
+        subtitle: String? = nil,
+        rating: Double = 2.5,
+        `class`: String = "it's \"quoted\""
     ) {
         self.id = id
         self.title = title
         self.tags = tags
-        self.subtitle = subtitle
         self.pageCount = pageCount
-        self.rating = rating
         self.weight = weight
         self.isAvailable = isAvailable
         self.publishedAt = publishedAt
@@ -429,63 +427,65 @@ public struct Book_2_0: Equatable, Sendable {
         self.genre = genre
         self.formats = formats
         self.dimensions = dimensions
-        self.`class` = `class`
         self.author = author
         self.summary = summary
         self.isbn = isbn
+        self.subtitle = subtitle
+        self.rating = rating
+        self.`class` = `class`
     }
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages and tests.
 extension Book_2_0: SupersededRecord {
-    public static let migrationColumns: [String] = ["id", "title", "tags", "subtitle", "page_count", "rating", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "class", "author", "summary", "isbn"]
+    public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "isbn", "subtitle", "rating", "class"]
 
     public init(migrationRow row: MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.tags = try row.decodeJSON([String].self, at: 2)
-        self.subtitle = try row.decodeIfPresent(String.self, at: 3)
-        self.pageCount = try row.decode(Int.self, at: 4)
-        self.rating = try row.decode(Double.self, at: 5)
-        self.weight = try row.decodeIfPresent(Float.self, at: 6)
-        self.isAvailable = try row.decode(Bool.self, at: 7)
-        self.publishedAt = try row.decode(Date.self, at: 8)
-        self.readingTime = try row.decode(Double.self, at: 9)
-        self.previewLength = try row.decode(Double.self, at: 10)
-        self.coverUrl = try row.decodeIfPresent(URL.self, at: 11)
-        self.coverColor = try row.decode(String.self, at: 12)
-        self.cover = try row.decodeIfPresent(Data.self, at: 13)
-        self.genre = try row.decode(BookGenre.self, at: 14)
-        self.formats = try row.decodeIfPresent(Format.self, at: 15)
-        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 16)
-        self.`class` = try row.decode(String.self, at: 17)
-        self.author = try row.decodeIfPresent(Int64.self, at: 18)
-        self.summary = try row.decodeIfPresent(String.self, at: 19)
-        self.isbn = try row.decodeIfPresent(String.self, at: 20)
+        self.pageCount = try row.decode(Int.self, at: 3)
+        self.weight = try row.decodeIfPresent(Float.self, at: 4)
+        self.isAvailable = try row.decode(Bool.self, at: 5)
+        self.publishedAt = try row.decode(Date.self, at: 6)
+        self.readingTime = try row.decode(Double.self, at: 7)
+        self.previewLength = try row.decode(Double.self, at: 8)
+        self.coverUrl = try row.decodeIfPresent(URL.self, at: 9)
+        self.coverColor = try row.decode(String.self, at: 10)
+        self.cover = try row.decodeIfPresent(Data.self, at: 11)
+        self.genre = try row.decode(BookGenre.self, at: 12)
+        self.formats = try row.decodeIfPresent(Format.self, at: 13)
+        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 14)
+        self.author = try row.decodeIfPresent(Int64.self, at: 15)
+        self.summary = try row.decodeIfPresent(String.self, at: 16)
+        self.isbn = try row.decodeIfPresent(String.self, at: 17)
+        self.subtitle = try row.decodeIfPresent(String.self, at: 18)
+        self.rating = try row.decode(Double.self, at: 19)
+        self.`class` = try row.decode(String.self, at: 20)
     }
 
     public func encode(to values: inout MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         try values.encodeJSON(self.tags, at: 2)
-        values.encode(self.subtitle, at: 3)
-        values.encode(self.pageCount, at: 4)
-        values.encode(self.rating, at: 5)
-        values.encode(self.weight, at: 6)
-        values.encode(self.isAvailable, at: 7)
-        values.encode(self.publishedAt, at: 8)
-        values.encode(self.readingTime, at: 9)
-        values.encode(self.previewLength, at: 10)
-        values.encode(self.coverUrl, at: 11)
-        values.encode(self.coverColor, at: 12)
-        values.encode(self.cover, at: 13)
-        values.encode(self.genre, at: 14)
-        values.encode(self.formats, at: 15)
-        try values.encodeJSON(self.dimensions, at: 16)
-        values.encode(self.`class`, at: 17)
-        values.encode(self.author, at: 18)
-        values.encode(self.summary, at: 19)
-        values.encode(self.isbn, at: 20)
+        values.encode(self.pageCount, at: 3)
+        values.encode(self.weight, at: 4)
+        values.encode(self.isAvailable, at: 5)
+        values.encode(self.publishedAt, at: 6)
+        values.encode(self.readingTime, at: 7)
+        values.encode(self.previewLength, at: 8)
+        values.encode(self.coverUrl, at: 9)
+        values.encode(self.coverColor, at: 10)
+        values.encode(self.cover, at: 11)
+        values.encode(self.genre, at: 12)
+        values.encode(self.formats, at: 13)
+        try values.encodeJSON(self.dimensions, at: 14)
+        values.encode(self.author, at: 15)
+        values.encode(self.summary, at: 16)
+        values.encode(self.isbn, at: 17)
+        values.encode(self.subtitle, at: 18)
+        values.encode(self.rating, at: 19)
+        values.encode(self.`class`, at: 20)
     }
 }
 
@@ -536,14 +536,8 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     /// `tags`: [string].
     public var tags: [String]
 
-    /// `subtitle`: string, nullable.
-    public var subtitle: String?
-
     /// `page_count`: int, default 0.
     public var pageCount: Int
-
-    /// `rating`: double, default 2.5.
-    public var rating: Double
 
     /// `weight`: float, nullable.
     public var weight: Float?
@@ -578,22 +572,26 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     /// `dimensions`: dimensions, nullable.
     public var dimensions: Dimensions?
 
-    /// `class`: string, default 'it''s "quoted"'.
-    public var `class`: String
-
     /// `author`: to-one `author`, nullable: the `id` of a `author` row (foreign key column `author`).
     public var author: Int64?
 
     /// `summary`: string, nullable.
     public var summary: String?
 
+    /// `subtitle`: string, nullable.
+    public var subtitle: String?
+
+    /// `rating`: double, default 2.5.
+    public var rating: Double
+
+    /// `class`: string, default 'it''s "quoted"'.
+    public var `class`: String
+
     public init(
         id: String,
         title: String,
         tags: [String],
-        subtitle: String? = nil,
         pageCount: Int = 0,
-        rating: Double = 2.5,
         weight: Float? = nil,
         isAvailable: Bool = true,
         publishedAt: Date = Date(),
@@ -605,16 +603,16 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
-        `class`: String = "it's \"quoted\"",
         author: Int64? = nil,
-        summary: String? = nil
+        summary: String? = nil,
+        subtitle: String? = nil,
+        rating: Double = 2.5,
+        `class`: String = "it's \"quoted\""
     ) {
         self.id = id
         self.title = title
         self.tags = tags
-        self.subtitle = subtitle
         self.pageCount = pageCount
-        self.rating = rating
         self.weight = weight
         self.isAvailable = isAvailable
         self.publishedAt = publishedAt
@@ -626,9 +624,11 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         self.genre = genre
         self.formats = formats
         self.dimensions = dimensions
-        self.`class` = `class`
         self.author = author
         self.summary = summary
+        self.subtitle = subtitle
+        self.rating = rating
+        self.`class` = `class`
     }
 
     /// The columns of `book`, for queries: `Book_3_0.filter(Columns.id == value)`.
@@ -636,9 +636,7 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         case id
         case title
         case tags
-        case subtitle
         case pageCount = "page_count"
-        case rating
         case weight
         case isAvailable = "is_available"
         case publishedAt = "published_at"
@@ -650,9 +648,11 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         case genre
         case formats
         case dimensions
-        case `class`
         case author
         case summary
+        case subtitle
+        case rating
+        case `class`
     }
 
     public typealias Columns = CodingKeys
@@ -660,52 +660,52 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 
 /// Reads and writes `book` rows by column position, for row transform stages.
 extension Book_3_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "title", "tags", "subtitle", "page_count", "rating", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "class", "author", "summary"]
+    public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "subtitle", "rating", "class"]
 
     public init(migrationRow row: MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.tags = try row.decodeJSON([String].self, at: 2)
-        self.subtitle = try row.decodeIfPresent(String.self, at: 3)
-        self.pageCount = try row.decode(Int.self, at: 4)
-        self.rating = try row.decode(Double.self, at: 5)
-        self.weight = try row.decodeIfPresent(Float.self, at: 6)
-        self.isAvailable = try row.decode(Bool.self, at: 7)
-        self.publishedAt = try row.decode(Date.self, at: 8)
-        self.readingTime = try row.decode(Double.self, at: 9)
-        self.previewLength = try row.decode(Double.self, at: 10)
-        self.coverUrl = try row.decodeIfPresent(URL.self, at: 11)
-        self.coverColor = try row.decode(String.self, at: 12)
-        self.cover = try row.decodeIfPresent(Data.self, at: 13)
-        self.genre = try row.decode(BookGenre.self, at: 14)
-        self.formats = try row.decodeIfPresent(Format.self, at: 15)
-        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 16)
-        self.`class` = try row.decode(String.self, at: 17)
-        self.author = try row.decodeIfPresent(Int64.self, at: 18)
-        self.summary = try row.decodeIfPresent(String.self, at: 19)
+        self.pageCount = try row.decode(Int.self, at: 3)
+        self.weight = try row.decodeIfPresent(Float.self, at: 4)
+        self.isAvailable = try row.decode(Bool.self, at: 5)
+        self.publishedAt = try row.decode(Date.self, at: 6)
+        self.readingTime = try row.decode(Double.self, at: 7)
+        self.previewLength = try row.decode(Double.self, at: 8)
+        self.coverUrl = try row.decodeIfPresent(URL.self, at: 9)
+        self.coverColor = try row.decode(String.self, at: 10)
+        self.cover = try row.decodeIfPresent(Data.self, at: 11)
+        self.genre = try row.decode(BookGenre.self, at: 12)
+        self.formats = try row.decodeIfPresent(Format.self, at: 13)
+        self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 14)
+        self.author = try row.decodeIfPresent(Int64.self, at: 15)
+        self.summary = try row.decodeIfPresent(String.self, at: 16)
+        self.subtitle = try row.decodeIfPresent(String.self, at: 17)
+        self.rating = try row.decode(Double.self, at: 18)
+        self.`class` = try row.decode(String.self, at: 19)
     }
 
     public func encode(to values: inout MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         try values.encodeJSON(self.tags, at: 2)
-        values.encode(self.subtitle, at: 3)
-        values.encode(self.pageCount, at: 4)
-        values.encode(self.rating, at: 5)
-        values.encode(self.weight, at: 6)
-        values.encode(self.isAvailable, at: 7)
-        values.encode(self.publishedAt, at: 8)
-        values.encode(self.readingTime, at: 9)
-        values.encode(self.previewLength, at: 10)
-        values.encode(self.coverUrl, at: 11)
-        values.encode(self.coverColor, at: 12)
-        values.encode(self.cover, at: 13)
-        values.encode(self.genre, at: 14)
-        values.encode(self.formats, at: 15)
-        try values.encodeJSON(self.dimensions, at: 16)
-        values.encode(self.`class`, at: 17)
-        values.encode(self.author, at: 18)
-        values.encode(self.summary, at: 19)
+        values.encode(self.pageCount, at: 3)
+        values.encode(self.weight, at: 4)
+        values.encode(self.isAvailable, at: 5)
+        values.encode(self.publishedAt, at: 6)
+        values.encode(self.readingTime, at: 7)
+        values.encode(self.previewLength, at: 8)
+        values.encode(self.coverUrl, at: 9)
+        values.encode(self.coverColor, at: 10)
+        values.encode(self.cover, at: 11)
+        values.encode(self.genre, at: 12)
+        values.encode(self.formats, at: 13)
+        try values.encodeJSON(self.dimensions, at: 14)
+        values.encode(self.author, at: 15)
+        values.encode(self.summary, at: 16)
+        values.encode(self.subtitle, at: 17)
+        values.encode(self.rating, at: 18)
+        values.encode(self.`class`, at: 19)
     }
 }
 
