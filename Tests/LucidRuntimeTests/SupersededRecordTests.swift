@@ -3,9 +3,9 @@ import GRDB
 @testable import LucidRuntime
 import Testing
 
-/// Records of superseded versions (`Sample_1_0`) are `SupersededRecord`s, not GRDB records: they read and
-/// write rows with the same values GRDB's record persistence reads and writes for the newest version's
-/// record (`Sample_2_0`, a full GRDB record), which these tests compare value by value.
+/// Records of superseded versions (`Sample_1_0`) are `SupersededRecord`s: GRDB records that read and write
+/// rows with the same values GRDB's `Codable` record persistence reads and writes for the newest version's
+/// record (`Sample_2_0`), which these tests compare value by value.
 @Suite struct SupersededRecordTests {
     /// The old rows as the newest version's record (GRDB's reference for every kind of value).
     static var newestRows: [Sample_2_0] { get throws { try RecordTransformTests.oldRows.compactMap { try RecordTransformTests.ParseCodes().migrate($0) } } }
@@ -61,12 +61,37 @@ import Testing
         #expect(throws: MigrationRowError.self) { try Sample_1_0(databaseValues: wrong) }
     }
 
-    @Test func aSupersededRecordIsNotAGRDBRecord() {
+    /// What a stage or data migration written while `Sample_1_0` was the newest version called on it still
+    /// compiles and works now that `Sample_2_0` supersedes it (issue 27): `Columns`, the query interface,
+    /// fetching by key, update, save, delete; the record is a GRDB record again, without `Codable`.
+    @Test func aSupersededRecordKeepsTheAPIItHadAsTheNewest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = try LucidStore.create(atPath: folder.path("old.sqlite"), versions: SamplesSchema.versions, version: SchemaVersion("1.0"))
+        defer { try? database.close() }
+        let rows = RecordTransformTests.oldRows
+        try database.write { db in for row in rows { try row.insert(db) } }
+        try database.write { db in
+            #expect(try Sample_1_0.filter(Sample_1_0.Columns.label == "").fetchAll(db) == [rows[0]])
+            #expect(try Sample_1_0.order(Sample_1_0.Columns.id.desc).fetchAll(db).map(\.id) == rows.map(\.id).sorted(by: >))
+            #expect(try Sample_1_0.fetchOne(db, key: rows[1].id) == rows[1])
+            var changed = rows[1]
+            changed.note = "changed"
+            try changed.update(db)
+            #expect(try Sample_1_0.fetchOne(db, key: rows[1].id)?.note == "changed")
+            #expect(try changed.delete(db))
+            #expect(try Sample_1_0.fetchCount(db) == rows.count - 1)
+            var added = rows[0]
+            added.id = 99
+            try added.save(db)
+            #expect(try Sample_1_0.exists(db, key: 99))
+            // Rows selected by SQL (every column, in the table's order) decode by name.
+            let all = try Sample_1_0.fetchAll(db, sql: "SELECT * FROM sample ORDER BY id")
+            #expect(all.map(\.id) == (rows.map(\.id).filter { $0 != rows[1].id } + [99]).sorted())
+            #expect(all.first { $0.id == 99 }.map { $0 == added } == true)
+        }
         let old: Any.Type = Sample_1_0.self
-        let newest: Any.Type = Sample_2_0.self
-        #expect(!(old is any FetchableRecord.Type))
-        #expect(!(old is any EncodableRecord.Type))
-        #expect(newest is any FetchableRecord.Type)
-        #expect(Sample_1_0.databaseTableName == "sample")
+        #expect(old is any FetchableRecord.Type && old is any PersistableRecord.Type)
+        #expect(!(old is any Decodable.Type), "only the newest record is Codable")
     }
 }

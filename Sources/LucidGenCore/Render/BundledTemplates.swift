@@ -19,8 +19,8 @@ import LucidRuntime
 {{/toManyNotes}}
 {{#superseded}}
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct {{typeName}}: Equatable, Sendable {
 {{/superseded}}
 {{^superseded}}
@@ -42,17 +42,23 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
         self.{{swiftName}} = {{swiftName}}
 {{/properties}}
     }
+
+    /// The columns of `{{tableName}}`, for queries: `{{typeName}}.filter(Columns.{{firstColumn}} == value)`{{#hasComposites}}; a
+    /// composite's elements by name, e.g. `Columns.{{firstComposite}}.<element>`{{/hasComposites}}.
+    public enum Columns {
+{{#properties}}
+        public static let {{swiftName}} = {{columnReference}}
+{{/properties}}
+    }
 {{^superseded}}
 {{^hasComposites}}
 
-    /// The columns of `{{tableName}}`, for queries: `{{typeName}}.filter(Columns.{{firstColumn}} == value)`.
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
 {{#properties}}
         case {{swiftName}}{{#columnDiffers}} = "{{column}}"{{/columnDiffers}}
 {{/properties}}
     }
-
-    public typealias Columns = CodingKeys
 {{/hasComposites}}
 {{#hasComposites}}
 
@@ -61,14 +67,6 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
     public enum CodingKeys: String, CodingKey, CaseIterable {
 {{#properties}}
         case {{swiftName}}{{#columnDiffers}} = "{{column}}"{{/columnDiffers}}
-{{/properties}}
-    }
-
-    /// The columns of `{{tableName}}`, for queries: `{{typeName}}.filter(Columns.{{firstColumn}} == value)`; a
-    /// composite's elements by name, e.g. `Columns.{{firstComposite}}.<element>`.
-    public enum Columns {
-{{#properties}}
-        public static let {{swiftName}} = {{columnReference}}
 {{/properties}}
     }
 
@@ -103,17 +101,17 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
 {{/properties}}
     }
 {{/hasComposites}}
+{{/superseded}}
 {{#localIdentifier}}
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
 {{/localIdentifier}}
-{{/superseded}}
 }
 
 /// Reads and writes `{{tableName}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
-extension {{typeName}}: {{#superseded}}SupersededRecord{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
+extension {{typeName}}: {{#superseded}}SupersededRecord{{^localIdentifier}}, PersistableRecord{{/localIdentifier}}{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
     public static let migrationColumns: [String] = [{{#properties}}{{columnLiterals}}{{^last}}, {{/last}}{{/properties}}]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -146,20 +144,25 @@ extension {{ownerType}} {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+
+        /// The columns of `{{joinTable}}`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
 {{^superseded}}
 
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
-
-        public typealias Columns = CodingKeys
 {{/superseded}}
     }
 }
 
 /// Reads and writes `{{joinTable}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
-extension {{ownerType}}.{{linkName}}: {{#superseded}}SupersededRecord{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
+extension {{ownerType}}.{{linkName}}: {{#superseded}}SupersededRecord, PersistableRecord{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -559,11 +562,11 @@ enum {{seedsName}} {
     static func {{function}}(_ db: Database, rows: Int) throws {
 {{#record}}
         for row in 1...{{rowCount}} {
-            {{^superseded}}_ = {{/superseded}}try {{typeName}}(
+            _ = try {{typeName}}(
 {{#arguments}}
                 {{label}}: {{value}}{{^last}},{{/last}}
 {{/arguments}}
-            ).insert{{^superseded}}ed{{/superseded}}(db)
+            ).inserted(db)
         }
 {{#links}}
         for row in 1...{{rowCount}} {

@@ -2,48 +2,53 @@ import Foundation
 import GRDB
 import LucidSchema
 
-/// A record type of a superseded schema version (`Item_1_0` once `Item_2_0` exists): a
-/// ``MigrationRecord`` that knows its table, and no more. `lucidgen generate` makes every record of an
-/// entity's older versions one of these, and only the newest version a full GRDB record (`Codable`,
-/// `FetchableRecord`, `PersistableRecord`, `Columns`): older versions exist for migration stages and
-/// tests, and the conformances GRDB needs for queries cost most of the build time of a long history.
+/// A record type of a superseded schema version (`Item_1_0` once `Item_2_0` exists): a GRDB record
+/// (`FetchableRecord`, `PersistableRecord`) whose rows are read and written the way a row transform
+/// reads and writes them, by ``MigrationRecord``, instead of through `Codable`.
 ///
-/// It reads and writes its rows the way a row transform does, which is all a stage or a test needs:
+/// `lucidgen generate` makes every record of an entity's older versions one of these, and the newest
+/// version a `Codable` GRDB record. Both offer the same API to the app's stages, data migrations and
+/// tests, so code written while `Item_2_0` was the newest version keeps compiling once `Item_3_0`
+/// supersedes it: the memberwise initializer (parameters in the same order), the properties, `Columns`,
+/// and GRDB's record API (`fetchAll`, `fetchOne`, `filter`, `order`, `insert`, `update`, `save`, `delete`,
+/// `deleteAll`, `fetchCount`, `exists`…). Only the newest record is also `Codable` and `Hashable` (the
+/// conformances that cost most of the build time of a long history): stage code does not rely on them.
 ///
 /// ```swift
-/// try Item_1_0(id: 1, name: "old").insert(db)          // seed a store at 1.0
-/// let items = try Item_1_0.fetchAll(db)                 // read it back
-/// let row = try Item_1_0(databaseValues: ["id": 1.databaseValue, "name": "x".databaseValue])
+/// try Item_1_0(id: 1, name: "old").insert(db)                              // seed a store at 1.0
+/// let items = try Item_1_0.filter(Item_1_0.Columns.name != "").fetchAll(db)
+/// var item = items[0]; item.name = "new"; try item.update(db)
 /// ```
 ///
-/// `TableRecord` still gives `fetchCount`, `exists(_:key:)`, `deleteAll` and the query interface's
-/// table; filtering by column goes through `Column("name")` (only the newest record has `Columns`).
-public protocol SupersededRecord: MigrationRecord, TableRecord {}
+/// Requests select the record's columns (``MigrationRecord/migrationColumns``), in its order, so a row
+/// decodes by position; a row selected otherwise decodes by column name (a column it lacks reads as NULL).
+///
+/// Like the newest record, one with a local identifier (`id: Int64?`, assigned by SQLite) is a
+/// `MutablePersistableRecord` whose `insert` sets `id`; every other one is also a `PersistableRecord`.
+public protocol SupersededRecord: MigrationRecord, FetchableRecord, MutablePersistableRecord {}
 
 extension SupersededRecord {
-    /// Inserts the record as one row of its table, with the values a row transform would write
-    /// (an integer primary key left nil gets the next rowid).
-    public func insert(_ db: Database) throws {
+    /// The record's columns, in ``MigrationRecord/migrationColumns`` order.
+    public static var databaseSelection: [any SQLSelectable] { migrationColumns.map { Column($0) } }
+
+    /// Reads a fetched row: by position when it holds exactly the record's columns in order (what its
+    /// requests select), else by column name. A value that does not fit its property throws a
+    /// ``MigrationRowError``.
+    public init(row: Row) throws {
         let columns = Self.migrationColumns
-        let sql = "INSERT INTO \(quoteIdentifier(Self.databaseTableName)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(try encodedValues()))
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(columns.count)
+        if row.count == columns.count, zip(row.columnNames, columns).allSatisfy({ $0.caseInsensitiveCompare($1) == .orderedSame }) {
+            for index in 0..<row.count { values.append(row[index] as DatabaseValue) }
+        } else {
+            for column in columns { values.append(row.hasColumn(column) ? row[column] as DatabaseValue : .null) }
+        }
+        try self.init(values: values, context: MigrationRecordCoding.readingContext(Self.self, table: Self.databaseTableName))
     }
 
-    /// Every row of the record's table, decoded as the record (in the table's order: rowid for a rowid table).
-    /// A value that does not fit its property throws a ``MigrationRowError`` naming the row by its position.
-    public static func fetchAll(_ db: Database) throws -> [Self] {
-        let sql = "SELECT \(migrationColumns.map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(databaseTableName))"
-        let context = MigrationRecordCoding.readingContext(Self.self, table: databaseTableName)
-        let rows = try Row.fetchCursor(db, sql: sql)
-        var records: [Self] = []
-        var values: [DatabaseValue] = []
-        while let row = try rows.next() {
-            values.removeAll(keepingCapacity: true)
-            for index in 0..<row.count { values.append(row[index] as DatabaseValue) }
-            context.state.pointee.rowid += 1
-            records.append(try Self(values: values, context: context))
-        }
-        return records
+    /// Writes the record's columns, with the values a row transform writes.
+    public func encode(to container: inout PersistenceContainer) throws {
+        for (column, value) in zip(Self.migrationColumns, try encodedValues()) { container[column] = value }
     }
 }
 

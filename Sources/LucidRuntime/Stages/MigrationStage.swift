@@ -95,8 +95,7 @@ public struct RowTransform: Sendable {
         RowTransform(table: table) { row in try transform(try Old(row: row)).map { try $0.databaseDictionary } }
     }
 
-    /// A typed transform between two generated record types, on the typed-records path. Records of
-    /// superseded versions (``SupersededRecord``) are ``MigrationRecord``s only, which is all it needs.
+    /// A typed transform between two record types that are ``MigrationRecord``s, on the typed-records path.
     @inlinable
     public static func records<Old: MigrationRecord, New: MigrationRecord>(
         table: String, _ transform: @escaping @Sendable (Old) throws -> New?

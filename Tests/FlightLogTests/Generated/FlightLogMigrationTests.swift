@@ -116,7 +116,7 @@ enum FlightLogMigrationSeeds {
 
     static func seedAircraft_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Aircraft_1_0(
+            _ = try Aircraft_1_0(
                 id: Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
@@ -124,13 +124,13 @@ enum FlightLogMigrationSeeds {
                 category: .seed(row: row, salt: 4),
                 colorScheme: .seed(row: row, salt: 5),
                 photo: .seed(row: row, salt: 6)
-            ).insert(db)
+            ).inserted(db)
         }
     }
 
     static func seedFlight_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Flight_1_0(
+            _ = try Flight_1_0(
                 id: Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
@@ -138,7 +138,7 @@ enum FlightLogMigrationSeeds {
                 aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 duration: .seed(row: row, salt: 2),
                 remarks: .seed(row: row, salt: 5)
-            ).insert(db)
+            ).inserted(db)
         }
     }
 
@@ -155,7 +155,7 @@ enum FlightLogMigrationSeeds {
 
     static func seedAircraft_1_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Aircraft_1_1(
+            _ = try Aircraft_1_1(
                 id: Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
@@ -165,13 +165,13 @@ enum FlightLogMigrationSeeds {
                 photo: .seed(row: row, salt: 6),
                 isFavorite: .seed(row: row, salt: 7),
                 flightData: .seed(row: row, salt: 8)
-            ).insert(db)
+            ).inserted(db)
         }
     }
 
     static func seedFlight_1_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Flight_1_1(
+            _ = try Flight_1_1(
                 id: Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
@@ -180,13 +180,13 @@ enum FlightLogMigrationSeeds {
                 duration: .seed(row: row, salt: 2),
                 remarks: .seed(row: row, salt: 5),
                 nightLandings: .seed(row: row, salt: 7)
-            ).insert(db)
+            ).inserted(db)
         }
     }
 
     static func seedLogEntry_2_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try LogEntry_2_0(
+            _ = try LogEntry_2_0(
                 id: Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
@@ -195,7 +195,7 @@ enum FlightLogMigrationSeeds {
                 duration: .seed(row: row, salt: 2),
                 notes: .seed(row: row, salt: 5),
                 nightLandings: .seed(row: row, salt: 7)
-            ).insert(db)
+            ).inserted(db)
         }
         for row in 1...rows {
             for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
@@ -216,7 +216,7 @@ enum FlightLogMigrationSeeds {
 
     static func seedAircraft_3_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Aircraft_3_0(
+            _ = try Aircraft_3_0(
                 id: Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
@@ -225,7 +225,7 @@ enum FlightLogMigrationSeeds {
                 colorScheme: .seed(row: row, salt: 5),
                 photo: .seed(row: row, salt: 6),
                 isFavorite: .seed(row: row, salt: 7)
-            ).insert(db)
+            ).inserted(db)
         }
     }
 

@@ -7,8 +7,8 @@ import LucidRuntime
 
 /// The `aircraft` entity at schema version 1.0: one row of table `aircraft`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Aircraft_1_0: Equatable, Sendable {
     public static let databaseTableName = "aircraft"
 
@@ -50,10 +50,21 @@ public struct Aircraft_1_0: Equatable, Sendable {
         self.colorScheme = colorScheme
         self.photo = photo
     }
+
+    /// The columns of `aircraft`, for queries: `Aircraft_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let tailNumber = Column("tail_number")
+        public static let aircraftType = Column("aircraft_type")
+        public static let aircraftClass = Column("aircraft_class")
+        public static let category = Column("category")
+        public static let colorScheme = Column("color_scheme")
+        public static let photo = Column("photo")
+    }
 }
 
 /// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
-extension Aircraft_1_0: SupersededRecord {
+extension Aircraft_1_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -79,8 +90,8 @@ extension Aircraft_1_0: SupersededRecord {
 
 /// The `aircraft` entity at schema version 1.1: one row of table `aircraft`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Aircraft_1_1: Equatable, Sendable {
     public static let databaseTableName = "aircraft"
 
@@ -132,10 +143,23 @@ public struct Aircraft_1_1: Equatable, Sendable {
         self.isFavorite = isFavorite
         self.flightData = flightData
     }
+
+    /// The columns of `aircraft`, for queries: `Aircraft_1_1.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let tailNumber = Column("tail_number")
+        public static let aircraftType = Column("aircraft_type")
+        public static let aircraftClass = Column("aircraft_class")
+        public static let category = Column("category")
+        public static let colorScheme = Column("color_scheme")
+        public static let photo = Column("photo")
+        public static let isFavorite = Column("is_favorite")
+        public static let flightData = Column("flight_data")
+    }
 }
 
 /// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
-extension Aircraft_1_1: SupersededRecord {
+extension Aircraft_1_1: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite", "flight_data"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -165,8 +189,8 @@ extension Aircraft_1_1: SupersededRecord {
 
 /// The `aircraft` entity at schema version 3.0: one row of table `aircraft`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Aircraft_3_0: Equatable, Sendable {
     public static let databaseTableName = "aircraft"
 
@@ -213,10 +237,22 @@ public struct Aircraft_3_0: Equatable, Sendable {
         self.photo = photo
         self.isFavorite = isFavorite
     }
+
+    /// The columns of `aircraft`, for queries: `Aircraft_3_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let tailNumber = Column("tail_number")
+        public static let aircraftType = Column("aircraft_type")
+        public static let aircraftClass = Column("aircraft_class")
+        public static let category = Column("category")
+        public static let colorScheme = Column("color_scheme")
+        public static let photo = Column("photo")
+        public static let isFavorite = Column("is_favorite")
+    }
 }
 
 /// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
-extension Aircraft_3_0: SupersededRecord {
+extension Aircraft_3_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -290,19 +326,6 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         self.isFavorite = isFavorite
     }
 
-    /// The keys of the record's `Codable` form (a composite is one nested value there); the table's
-    /// columns are ``Columns``.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case id
-        case tailNumber = "tail_number"
-        case aircraftType = "aircraft_type"
-        case aircraftClass = "aircraft_class"
-        case category
-        case colorScheme = "color_scheme"
-        case photo
-        case isFavorite = "is_favorite"
-    }
-
     /// The columns of `aircraft`, for queries: `Aircraft_4_0.filter(Columns.id == value)`; a
     /// composite's elements by name, e.g. `Columns.colorScheme.<element>`.
     public enum Columns {
@@ -314,6 +337,19 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         public static let colorScheme = ColorScheme.Columns(prefix: "color_scheme")
         public static let photo = Column("photo")
         public static let isFavorite = Column("is_favorite")
+    }
+
+    /// The keys of the record's `Codable` form (a composite is one nested value there); the table's
+    /// columns are ``Columns``.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case id
+        case tailNumber = "tail_number"
+        case aircraftType = "aircraft_type"
+        case aircraftClass = "aircraft_class"
+        case category
+        case colorScheme = "color_scheme"
+        case photo
+        case isFavorite = "is_favorite"
     }
 
     /// Reads a row: each composite from its columns (nil when they are all NULL, for an optional one).

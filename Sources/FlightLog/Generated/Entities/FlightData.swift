@@ -29,13 +29,18 @@ public struct FlightData_2_1: Codable, Hashable, Sendable, FetchableRecord, Muta
     }
 
     /// The columns of `flight_data`, for queries: `FlightData_2_1.filter(Columns.data == value)`.
+    public enum Columns {
+        public static let data = Column("data")
+        public static let aircraft = Column("aircraft")
+        public static let id = Column("id")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case data
         case aircraft
         case id
     }
-
-    public typealias Columns = CodingKeys
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

@@ -7,8 +7,8 @@ import LucidRuntime
 
 /// The `log_entry` entity (then named `flight`) at schema version 1.0: one row of table `flight`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Flight_1_0: Equatable, Sendable {
     public static let databaseTableName = "flight"
 
@@ -50,10 +50,21 @@ public struct Flight_1_0: Equatable, Sendable {
         self.duration = duration
         self.remarks = remarks
     }
+
+    /// The columns of `flight`, for queries: `Flight_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let date = Column("date")
+        public static let departure = Column("departure")
+        public static let arrival = Column("arrival")
+        public static let aircraft = Column("aircraft")
+        public static let duration = Column("duration")
+        public static let remarks = Column("remarks")
+    }
 }
 
 /// Reads and writes `flight` rows by column position, for row transform stages and tests.
-extension Flight_1_0: SupersededRecord {
+extension Flight_1_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -79,8 +90,8 @@ extension Flight_1_0: SupersededRecord {
 
 /// The `log_entry` entity (then named `flight`) at schema version 1.1: one row of table `flight`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Flight_1_1: Equatable, Sendable {
     public static let databaseTableName = "flight"
 
@@ -127,10 +138,22 @@ public struct Flight_1_1: Equatable, Sendable {
         self.remarks = remarks
         self.nightLandings = nightLandings
     }
+
+    /// The columns of `flight`, for queries: `Flight_1_1.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let date = Column("date")
+        public static let departure = Column("departure")
+        public static let arrival = Column("arrival")
+        public static let aircraft = Column("aircraft")
+        public static let duration = Column("duration")
+        public static let remarks = Column("remarks")
+        public static let nightLandings = Column("night_landings")
+    }
 }
 
 /// Reads and writes `flight` rows by column position, for row transform stages and tests.
-extension Flight_1_1: SupersededRecord {
+extension Flight_1_1: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks", "night_landings"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -160,8 +183,8 @@ extension Flight_1_1: SupersededRecord {
 ///
 /// The to-many relationship `crew` to `pilot` is stored in table `log_entry_crew`; see ``LogEntry_2_0.CrewLink``.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct LogEntry_2_0: Equatable, Sendable {
     public static let databaseTableName = "log_entry"
 
@@ -208,10 +231,22 @@ public struct LogEntry_2_0: Equatable, Sendable {
         self.notes = notes
         self.nightLandings = nightLandings
     }
+
+    /// The columns of `log_entry`, for queries: `LogEntry_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let date = Column("date")
+        public static let departure = Column("departure")
+        public static let arrival = Column("arrival")
+        public static let aircraft = Column("aircraft")
+        public static let duration = Column("duration")
+        public static let notes = Column("notes")
+        public static let nightLandings = Column("night_landings")
+    }
 }
 
 /// Reads and writes `log_entry` rows by column position, for row transform stages and tests.
-extension LogEntry_2_0: SupersededRecord {
+extension LogEntry_2_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -251,11 +286,17 @@ extension LogEntry_2_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The columns of `log_entry_crew`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
     }
 }
 
 /// Reads and writes `log_entry_crew` rows by column position, for row transform stages and tests.
-extension LogEntry_2_0.CrewLink: SupersededRecord {
+extension LogEntry_2_0.CrewLink: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -320,6 +361,18 @@ public struct LogEntry_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     }
 
     /// The columns of `log_entry`, for queries: `LogEntry_4_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let date = Column("date")
+        public static let departure = Column("departure")
+        public static let arrival = Column("arrival")
+        public static let aircraft = Column("aircraft")
+        public static let duration = Column("duration")
+        public static let notes = Column("notes")
+        public static let nightLandings = Column("night_landings")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case date
@@ -330,8 +383,6 @@ public struct LogEntry_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         case notes
         case nightLandings = "night_landings"
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `log_entry` rows by column position, for row transform stages.
@@ -376,12 +427,16 @@ extension LogEntry_4_0 {
             self.targetID = targetID
         }
 
+        /// The columns of `log_entry_crew`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
+
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
-
-        public typealias Columns = CodingKeys
     }
 }
 

@@ -34,14 +34,20 @@ public struct Pilot_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
     }
 
     /// The columns of `pilot`, for queries: `Pilot_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let name = Column("name")
+        public static let ratings = Column("ratings")
+        public static let licenseNumber = Column("license_number")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case name
         case ratings
         case licenseNumber = "license_number"
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `pilot` rows by column position, for row transform stages.

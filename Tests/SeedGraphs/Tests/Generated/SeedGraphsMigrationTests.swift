@@ -136,12 +136,12 @@ enum SeedGraphsMigrationSeeds {
 
     static func seedEmployee_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Employee_1_0(
+            _ = try Employee_1_0(
                 id: Seed.identifier(row: row),
                 name: .seed(row: row, salt: 1),
                 team: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 manager: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }
-            ).insert(db)
+            ).inserted(db)
         }
         for row in 1...rows {
             for target in Seed.links(row: row, rows: rows, maxLinks: 2) {

@@ -24,12 +24,16 @@ public struct Class_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
     }
 
     /// The columns of `class`, for queries: `Class_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let `class` = Column("class")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case `class`
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `class` rows by column position, for row transform stages.

@@ -24,12 +24,16 @@ public struct Default_2_0: Codable, Hashable, Sendable, FetchableRecord, Persist
     }
 
     /// The columns of `default`, for queries: `Default_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let `default` = Column("default")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case `default`
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `default` rows by column position, for row transform stages.

@@ -24,12 +24,16 @@ public struct Init_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     }
 
     /// The columns of `init`, for queries: `Init_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let `init` = Column("init")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case `init`
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `init` rows by column position, for row transform stages.

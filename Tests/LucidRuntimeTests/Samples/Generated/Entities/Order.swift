@@ -141,6 +141,35 @@ public struct Order_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
     }
 
     /// The columns of `order`, for queries: `Order_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let type = Column("type")
+        public static let group = Column("group")
+        public static let `default` = Column("default")
+        public static let `class` = Column("class")
+        public static let `init` = Column("init")
+        public static let `protocol` = Column("protocol")
+        public static let hash = Column("hash")
+        public static let databaseTableName = Column("database_table_name")
+        public static let columns = Column("columns")
+        public static let codingKeys = Column("coding_keys")
+        public static let encode = Column("encode")
+        public static let description = Column("description")
+        public static let select = Column("select")
+        public static let table = Column("table")
+        public static let rawValue = Column("raw_value")
+        public static let stringValue = Column("string_value")
+        public static let intValue = Column("int_value")
+        public static let allCases = Column("all_cases")
+        public static let migrationColumns = Column("migration_columns")
+        public static let didInsert = Column("did_insert")
+        public static let name = Column("name")
+        public static let values = Column("values")
+        public static let row = Column("row")
+        public static let `where` = Column("where")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case type
@@ -168,8 +197,6 @@ public struct Order_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
         case row
         case `where`
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `order` rows by column position, for row transform stages.
@@ -248,12 +275,16 @@ extension Order_2_0 {
             self.targetID = targetID
         }
 
+        /// The columns of `order_from`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
+
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
-
-        public typealias Columns = CodingKeys
     }
 }
 

@@ -24,12 +24,16 @@ public struct Protocol_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     }
 
     /// The columns of `protocol`, for queries: `Protocol_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let `protocol` = Column("protocol")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case `protocol`
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `protocol` rows by column position, for row transform stages.

@@ -7,8 +7,8 @@ import LucidRuntime
 
 /// The `sample` entity at schema version 1.0: one row of table `sample`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Sample_1_0: Equatable, Sendable {
     public static let databaseTableName = "sample"
 
@@ -90,10 +90,29 @@ public struct Sample_1_0: Equatable, Sendable {
         self.link = link
         self.shape = shape
     }
+
+    /// The columns of `sample`, for queries: `Sample_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let big = Column("big")
+        public static let ratio = Column("ratio")
+        public static let label = Column("label")
+        public static let stamp = Column("stamp")
+        public static let flag = Column("flag")
+        public static let kind = Column("kind")
+        public static let formats = Column("formats")
+        public static let tags = Column("tags")
+        public static let code = Column("code")
+        public static let weight = Column("weight")
+        public static let note = Column("note")
+        public static let payload = Column("payload")
+        public static let link = Column("link")
+        public static let shape = Column("shape")
+    }
 }
 
 /// Reads and writes `sample` rows by column position, for row transform stages and tests.
-extension Sample_1_0: SupersededRecord {
+extension Sample_1_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "big", "ratio", "label", "stamp", "flag", "kind", "formats", "tags", "code", "weight", "note", "payload", "link", "shape"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -217,6 +236,25 @@ public struct Sample_2_0: Codable, Hashable, Sendable, FetchableRecord, Persista
     }
 
     /// The columns of `sample`, for queries: `Sample_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let big = Column("big")
+        public static let ratio = Column("ratio")
+        public static let label = Column("label")
+        public static let stamp = Column("stamp")
+        public static let flag = Column("flag")
+        public static let kind = Column("kind")
+        public static let formats = Column("formats")
+        public static let tags = Column("tags")
+        public static let code = Column("code")
+        public static let weight = Column("weight")
+        public static let note = Column("note")
+        public static let payload = Column("payload")
+        public static let link = Column("link")
+        public static let shape = Column("shape")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case big
@@ -234,8 +272,6 @@ public struct Sample_2_0: Codable, Hashable, Sendable, FetchableRecord, Persista
         case link
         case shape
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `sample` rows by column position, for row transform stages.

@@ -34,14 +34,20 @@ public struct Select_2_0: Codable, Hashable, Sendable, FetchableRecord, MutableP
     }
 
     /// The columns of `select`, for queries: `Select_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let by = Column("by")
+        public static let `is` = Column("is")
+        public static let `any` = Column("any")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case by
         case `is`
         case `any`
     }
-
-    public typealias Columns = CodingKeys
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

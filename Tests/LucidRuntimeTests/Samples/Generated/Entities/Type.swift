@@ -24,12 +24,16 @@ public struct Type_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     }
 
     /// The columns of `type`, for queries: `Type_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let type = Column("type")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case type
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `type` rows by column position, for row transform stages.

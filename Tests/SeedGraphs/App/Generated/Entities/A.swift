@@ -29,13 +29,18 @@ public struct A_1_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     }
 
     /// The columns of `a`, for queries: `A_1_0.filter(Columns.label == value)`.
+    public enum Columns {
+        public static let label = Column("label")
+        public static let b = Column("b")
+        public static let id = Column("id")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case label
         case b
         case id
     }
-
-    public typealias Columns = CodingKeys
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

@@ -29,13 +29,18 @@ public struct B_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     }
 
     /// The columns of `b`, for queries: `B_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let label = Column("label")
+        public static let next = Column("next")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case label
         case next
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `b` rows by column position, for row transform stages.

@@ -9,8 +9,8 @@ import LucidRuntime
 ///
 /// The to-many relationship `mentors` to `employee` is stored in table `employee_mentors`; see ``Employee_1_0.MentorsLink``.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Employee_1_0: Equatable, Sendable {
     public static let databaseTableName = "employee"
 
@@ -37,10 +37,18 @@ public struct Employee_1_0: Equatable, Sendable {
         self.team = team
         self.manager = manager
     }
+
+    /// The columns of `employee`, for queries: `Employee_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let name = Column("name")
+        public static let team = Column("team")
+        public static let manager = Column("manager")
+    }
 }
 
 /// Reads and writes `employee` rows by column position, for row transform stages and tests.
-extension Employee_1_0: SupersededRecord {
+extension Employee_1_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "name", "team", "manager"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -72,11 +80,17 @@ extension Employee_1_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The columns of `employee_mentors`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
     }
 }
 
 /// Reads and writes `employee_mentors` rows by column position, for row transform stages and tests.
-extension Employee_1_0.MentorsLink: SupersededRecord {
+extension Employee_1_0.MentorsLink: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -126,6 +140,15 @@ public struct Employee_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     }
 
     /// The columns of `employee`, for queries: `Employee_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let name = Column("name")
+        public static let team = Column("team")
+        public static let manager = Column("manager")
+        public static let badge = Column("badge")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case name
@@ -133,8 +156,6 @@ public struct Employee_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
         case manager
         case badge
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `employee` rows by column position, for row transform stages.
@@ -173,12 +194,16 @@ extension Employee_2_0 {
             self.targetID = targetID
         }
 
+        /// The columns of `employee_mentors`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
+
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
-
-        public typealias Columns = CodingKeys
     }
 }
 

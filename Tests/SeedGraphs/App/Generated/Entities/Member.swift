@@ -69,6 +69,21 @@ public struct Member_2_0: Codable, Hashable, Sendable, FetchableRecord, Persista
     }
 
     /// The columns of `member`, for queries: `Member_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let email = Column("email")
+        public static let number = Column("number")
+        public static let joined = Column("joined")
+        public static let active = Column("active")
+        public static let handle = Column("handle")
+        public static let photo = Column("photo")
+        public static let ratio = Column("ratio")
+        public static let weight = Column("weight")
+        public static let tier = Column("tier")
+        public static let homepage = Column("homepage")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case email
@@ -82,8 +97,6 @@ public struct Member_2_0: Codable, Hashable, Sendable, FetchableRecord, Persista
         case tier
         case homepage
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `member` rows by column position, for row transform stages.

@@ -34,14 +34,20 @@ public struct Slot_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     }
 
     /// The columns of `slot`, for queries: `Slot_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let `open` = Column("open")
+        public static let day = Column("day")
+        public static let member = Column("member")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case `open`
         case day
         case member
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `slot` rows by column position, for row transform stages.

@@ -31,13 +31,18 @@ public struct Team_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     }
 
     /// The columns of `team`, for queries: `Team_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let title = Column("title")
+        public static let lead = Column("lead")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case title
         case lead
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `team` rows by column position, for row transform stages.
@@ -72,12 +77,16 @@ extension Team_1_0 {
             self.targetID = targetID
         }
 
+        /// The columns of `team_members`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
+
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
-
-        public typealias Columns = CodingKeys
     }
 }
 

@@ -31,13 +31,18 @@ public struct Tier_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     }
 
     /// The columns of `tier`, for queries: `Tier_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let level = Column("level")
+        public static let title = Column("title")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case level
         case title
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `tier` rows by column position, for row transform stages.
@@ -72,12 +77,16 @@ extension Tier_2_0 {
             self.targetID = targetID
         }
 
+        /// The columns of `tier_members`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
+
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
-
-        public typealias Columns = CodingKeys
     }
 }
 

@@ -106,17 +106,17 @@ enum LibraryMigrationSeeds {
 
     static func seedWriter_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Writer_1_0(
+            _ = try Writer_1_0(
                 fullName: .seed(row: row, salt: 1),
                 id: Seed.identifier(row: row),
                 born: .seed(row: row, salt: 2)
-            ).insert(db)
+            ).inserted(db)
         }
     }
 
     static func seedBook_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Book_1_0(
+            _ = try Book_1_0(
                 id: Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 14),
@@ -135,23 +135,23 @@ enum LibraryMigrationSeeds {
                 author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
                 blurb: .seed(row: row, salt: 16),
                 isbn: .seed(row: row, salt: 17)
-            ).insert(db)
+            ).inserted(db)
         }
     }
 
     static func seedLoan_1_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Loan_1_0(
+            _ = try Loan_1_0(
                 id: Seed.identifier(row: row),
                 borrower: .seed(row: row, salt: 1),
                 book: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }
-            ).insert(db)
+            ).inserted(db)
         }
     }
 
     static func seedBook_1_1(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Book_1_1(
+            _ = try Book_1_1(
                 id: Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 16),
@@ -172,13 +172,13 @@ enum LibraryMigrationSeeds {
                 isbn: .seed(row: row, salt: 19),
                 subtitle: .seed(row: row, salt: 2),
                 rating: .seed(row: row, salt: 4)
-            ).insert(db)
+            ).inserted(db)
         }
     }
 
     static func seedBook_2_0(_ db: Database, rows: Int) throws {
         for row in 1...rows {
-            try Book_2_0(
+            _ = try Book_2_0(
                 id: Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 16),
@@ -200,7 +200,7 @@ enum LibraryMigrationSeeds {
                 subtitle: .seed(row: row, salt: 2),
                 rating: .seed(row: row, salt: 4),
                 class: .seed(row: row, salt: 17)
-            ).insert(db)
+            ).inserted(db)
         }
         for row in 1...rows {
             for target in Seed.links(row: row, rows: rows, maxLinks: 2) {

@@ -24,12 +24,16 @@ public struct Genre_1_0_0: Codable, Hashable, Sendable, FetchableRecord, Persist
     }
 
     /// The columns of `genre`, for queries: `Genre_1_0_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let name = Column("name")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case name
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `genre` rows by column position, for row transform stages.

@@ -41,6 +41,15 @@ public struct Movie_1_0_0: Codable, Hashable, Sendable, FetchableRecord, Persist
     }
 
     /// The columns of `movie`, for queries: `Movie_1_0_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let title = Column("title")
+        public static let popularity = Column("popularity")
+        public static let overview = Column("overview")
+        public static let posterPath = Column("poster_path")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case title
@@ -48,8 +57,6 @@ public struct Movie_1_0_0: Codable, Hashable, Sendable, FetchableRecord, Persist
         case overview
         case posterPath = "poster_path"
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `movie` rows by column position, for row transform stages.
@@ -88,12 +95,16 @@ extension Movie_1_0_0 {
             self.targetID = targetID
         }
 
+        /// The columns of `movie_genres`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
+
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
-
-        public typealias Columns = CodingKeys
     }
 }
 

@@ -7,8 +7,8 @@ import LucidRuntime
 
 /// The `author` entity (then named `writer`) at schema version 1.0: one row of table `writer`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Writer_1_0: Equatable, Sendable {
     public static let databaseTableName = "writer"
 
@@ -29,6 +29,17 @@ public struct Writer_1_0: Equatable, Sendable {
         self.fullName = fullName
         self.id = id
         self.born = born
+    }
+
+    /// The columns of `writer`, for queries: `Writer_1_0.filter(Columns.fullName == value)`.
+    public enum Columns {
+        public static let fullName = Column("full_name")
+        public static let id = Column("id")
+        public static let born = Column("born")
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
     }
 }
 
@@ -73,13 +84,18 @@ public struct Author_3_0: Codable, Hashable, Sendable, FetchableRecord, MutableP
     }
 
     /// The columns of `author`, for queries: `Author_3_0.filter(Columns.fullName == value)`.
+    public enum Columns {
+        public static let fullName = Column("full_name")
+        public static let id = Column("id")
+        public static let born = Column("born")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case fullName = "full_name"
         case id
         case born
     }
-
-    public typealias Columns = CodingKeys
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

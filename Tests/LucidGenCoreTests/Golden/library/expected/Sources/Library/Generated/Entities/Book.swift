@@ -7,8 +7,8 @@ import LucidRuntime
 
 /// The `book` entity at schema version 1.0: one row of table `book`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Book_1_0: Equatable, Sendable {
     public static let databaseTableName = "book"
 
@@ -105,10 +105,32 @@ public struct Book_1_0: Equatable, Sendable {
         self.blurb = blurb
         self.isbn = isbn
     }
+
+    /// The columns of `book`, for queries: `Book_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let title = Column("title")
+        public static let tags = Column("tags")
+        public static let pageCount = Column("page_count")
+        public static let weight = Column("weight")
+        public static let isAvailable = Column("is_available")
+        public static let publishedAt = Column("published_at")
+        public static let readingTime = Column("reading_time")
+        public static let previewLength = Column("preview_length")
+        public static let coverUrl = Column("cover_url")
+        public static let coverColor = Column("cover_color")
+        public static let cover = Column("cover")
+        public static let genre = Column("genre")
+        public static let formats = Column("formats")
+        public static let dimensions = Column("dimensions")
+        public static let author = Column("author")
+        public static let blurb = Column("blurb")
+        public static let isbn = Column("isbn")
+    }
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages and tests.
-extension Book_1_0: SupersededRecord {
+extension Book_1_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -156,8 +178,8 @@ extension Book_1_0: SupersededRecord {
 
 /// The `book` entity at schema version 1.1: one row of table `book`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Book_1_1: Equatable, Sendable {
     public static let databaseTableName = "book"
 
@@ -264,10 +286,34 @@ public struct Book_1_1: Equatable, Sendable {
         self.subtitle = subtitle
         self.rating = rating
     }
+
+    /// The columns of `book`, for queries: `Book_1_1.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let title = Column("title")
+        public static let tags = Column("tags")
+        public static let pageCount = Column("page_count")
+        public static let weight = Column("weight")
+        public static let isAvailable = Column("is_available")
+        public static let publishedAt = Column("published_at")
+        public static let readingTime = Column("reading_time")
+        public static let previewLength = Column("preview_length")
+        public static let coverUrl = Column("cover_url")
+        public static let coverColor = Column("cover_color")
+        public static let cover = Column("cover")
+        public static let genre = Column("genre")
+        public static let formats = Column("formats")
+        public static let dimensions = Column("dimensions")
+        public static let author = Column("author")
+        public static let blurb = Column("blurb")
+        public static let isbn = Column("isbn")
+        public static let subtitle = Column("subtitle")
+        public static let rating = Column("rating")
+    }
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages and tests.
-extension Book_1_1: SupersededRecord {
+extension Book_1_1: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn", "subtitle", "rating"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -321,8 +367,8 @@ extension Book_1_1: SupersededRecord {
 ///
 /// The to-many relationship `shelves` to `shelf` is stored in table `book_shelves`; see ``Book_2_0.ShelvesLink``.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Book_2_0: Equatable, Sendable {
     public static let databaseTableName = "book"
 
@@ -434,10 +480,35 @@ public struct Book_2_0: Equatable, Sendable {
         self.rating = rating
         self.`class` = `class`
     }
+
+    /// The columns of `book`, for queries: `Book_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let title = Column("title")
+        public static let tags = Column("tags")
+        public static let pageCount = Column("page_count")
+        public static let weight = Column("weight")
+        public static let isAvailable = Column("is_available")
+        public static let publishedAt = Column("published_at")
+        public static let readingTime = Column("reading_time")
+        public static let previewLength = Column("preview_length")
+        public static let coverUrl = Column("cover_url")
+        public static let coverColor = Column("cover_color")
+        public static let cover = Column("cover")
+        public static let genre = Column("genre")
+        public static let formats = Column("formats")
+        public static let dimensions = Column("dimensions")
+        public static let author = Column("author")
+        public static let summary = Column("summary")
+        public static let isbn = Column("isbn")
+        public static let subtitle = Column("subtitle")
+        public static let rating = Column("rating")
+        public static let `class` = Column("class")
+    }
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages and tests.
-extension Book_2_0: SupersededRecord {
+extension Book_2_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "isbn", "subtitle", "rating", "class"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -503,11 +574,17 @@ extension Book_2_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The columns of `book_shelves`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
     }
 }
 
 /// Reads and writes `book_shelves` rows by column position, for row transform stages and tests.
-extension Book_2_0.ShelvesLink: SupersededRecord {
+extension Book_2_0.ShelvesLink: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {
@@ -632,6 +709,30 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
     }
 
     /// The columns of `book`, for queries: `Book_3_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let title = Column("title")
+        public static let tags = Column("tags")
+        public static let pageCount = Column("page_count")
+        public static let weight = Column("weight")
+        public static let isAvailable = Column("is_available")
+        public static let publishedAt = Column("published_at")
+        public static let readingTime = Column("reading_time")
+        public static let previewLength = Column("preview_length")
+        public static let coverUrl = Column("cover_url")
+        public static let coverColor = Column("cover_color")
+        public static let cover = Column("cover")
+        public static let genre = Column("genre")
+        public static let formats = Column("formats")
+        public static let dimensions = Column("dimensions")
+        public static let author = Column("author")
+        public static let summary = Column("summary")
+        public static let subtitle = Column("subtitle")
+        public static let rating = Column("rating")
+        public static let `class` = Column("class")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case id
         case title
@@ -654,8 +755,6 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         case rating
         case `class`
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages.
@@ -724,12 +823,16 @@ extension Book_3_0 {
             self.targetID = targetID
         }
 
+        /// The columns of `book_shelves`.
+        public enum Columns {
+            public static let sourceID = Column("source_id")
+            public static let targetID = Column("target_id")
+        }
+
         public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
-
-        public typealias Columns = CodingKeys
     }
 }
 

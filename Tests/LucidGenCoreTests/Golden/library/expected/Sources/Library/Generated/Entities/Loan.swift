@@ -7,8 +7,8 @@ import LucidRuntime
 
 /// The `loan` entity at schema version 1.0: one row of table `loan`.
 ///
-/// A superseded version: a ``SupersededRecord`` that stages and tests read and write, not a GRDB record
-/// (only the newest version is one).
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
 public struct Loan_1_0: Equatable, Sendable {
     public static let databaseTableName = "loan"
 
@@ -30,10 +30,17 @@ public struct Loan_1_0: Equatable, Sendable {
         self.borrower = borrower
         self.book = book
     }
+
+    /// The columns of `loan`, for queries: `Loan_1_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let borrower = Column("borrower")
+        public static let book = Column("book")
+    }
 }
 
 /// Reads and writes `loan` rows by column position, for row transform stages and tests.
-extension Loan_1_0: SupersededRecord {
+extension Loan_1_0: SupersededRecord, PersistableRecord {
     public static let migrationColumns: [String] = ["id", "borrower", "book"]
 
     public init(migrationRow row: MigrationRow) throws {

@@ -24,12 +24,16 @@ public struct Shelf_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
     }
 
     /// The columns of `shelf`, for queries: `Shelf_2_0.filter(Columns.code == value)`.
+    public enum Columns {
+        public static let code = Column("code")
+        public static let label = Column("label")
+    }
+
+    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
         case code
         case label
     }
-
-    public typealias Columns = CodingKeys
 }
 
 /// Reads and writes `shelf` rows by column position, for row transform stages.
