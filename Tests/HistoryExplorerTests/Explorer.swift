@@ -81,7 +81,9 @@ struct Explorer {
 
     /// Release by release: edit, generate (twice), write the release's fixture. Returns the newest model,
     /// or nil when a release failed (the failure is in `outcome`).
-    func playReleases(in root: URL, _ outcome: inout Outcome) throws -> (ResolvedModel, Workspace)? {
+    /// `afterGenerate` runs after each release's `generate`, with the release (the compiled batch writes the
+    /// app code that release's records allowed, which every later release must still compile).
+    func playReleases(in root: URL, _ outcome: inout Outcome, afterGenerate: ((History.Release) throws -> Void)? = nil) throws -> (ResolvedModel, Workspace)? {
         let configPath = root.appendingPathComponent(".lucid.yaml").path
         var workspace = Workspace()
         var model: ResolvedModel?
@@ -108,6 +110,7 @@ struct Explorer {
                 return nil
             }
             outcome.releases += 1
+            try afterGenerate?(release)
             do {
                 let fixtures = try Fixtures.parse(["--config", configPath, "--rows", "\(fixtureRows)"])
                 try fixtures.run()
