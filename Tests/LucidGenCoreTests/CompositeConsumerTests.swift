@@ -147,14 +147,14 @@ import Testing
         func migrated(_ plane: App10.Plane) -> App20.Plane {
             App20.Plane(
                 id: plane.id, tail: plane.tail,
-                trim: App20.Paint(red: 0, label: nil, finish: nil),
                 colors: plane.colors.map { colors in
                     App20.Scheme(
                         primary: colors.primary, since: stored(colors.since),
                         accent: App20.Paint(
                             red: colors.accent.red, label: colors.accent.label,
                             finish: colors.accent.finish.map { App20.Finish(gloss: $0.gloss, name: $0.name) }))
-                })
+                },
+                trim: App20.Paint(red: 0, label: nil, finish: nil))
         }
 
         func olderAppWrites(_ path: String, copy: String) throws {
@@ -234,8 +234,8 @@ import Testing
             try store.write { db in
                 let added = App20.Plane(
                     id: "p7", tail: "N7",
-                    trim: App20.Paint(red: 3, label: quoted, finish: App20.Finish(gloss: 1, name: "chrome")),
-                    colors: App20.Scheme(primary: "red", since: halfSecond, accent: App20.Paint(red: 7, label: "new", finish: App20.Finish(gloss: 0.6, name: "gloss"))))
+                    colors: App20.Scheme(primary: "red", since: halfSecond, accent: App20.Paint(red: 7, label: "new", finish: App20.Finish(gloss: 0.6, name: "gloss"))),
+                    trim: App20.Paint(red: 3, label: quoted, finish: App20.Finish(gloss: 1, name: "chrome")))
                 try added.insert(db)
                 expected.append(added)
                 for index in expected.indices {

@@ -241,8 +241,8 @@ import Testing
         let (project, result) = try released()
         defer { project.remove() }
         let types = try project.read("Sources/App/Generated/Subtypes/Scheme.swift")
-        #expect(types.contains("public struct Scheme: Codable, Hashable, Sendable {"))
-        #expect(types.contains("public struct Scheme_1_0: Codable, Hashable, Sendable {"))
+        #expect(types.contains("public struct Scheme: Swift.Codable, Swift.Hashable, Swift.Sendable {"))
+        #expect(types.contains("public struct Scheme_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable {"))
         #expect(types.contains("/// The `scheme` struct subtype as it was at version 1.0 (its members have a history)"))
         #expect(types.contains("public var second: String?"), "1.0's member, by its name then")
         #expect(types.contains("public var secondary: String\n"), "2.0's member, required")

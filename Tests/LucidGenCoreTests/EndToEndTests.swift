@@ -142,7 +142,7 @@ import Testing
         // The generated tests require an expectation for the new stage: without it the test target does not build.
         let noExpectation = try run(swiftExecutable, ["build", "--build-tests", "--scratch-path", scratch], in: consumer)
         #expect(noExpectation.status != 0)
-        #expect((noExpectation.output + noExpectation.error).contains("expectedRow(migrating old: Shelf_2_0) throws -> Shelf_4_0?"), "\((noExpectation.output + noExpectation.error).suffix(2000))")
+        #expect((noExpectation.output + noExpectation.error).contains("expectedRow(migrating old: Consumer.Shelf_2_0) throws -> Consumer.Shelf_4_0?"), "\((noExpectation.output + noExpectation.error).suffix(2000))")
         try """
             import LucidTesting
             @testable import Consumer

@@ -7,21 +7,21 @@ import LucidRuntime
 
 /// The steps of FlightLog's history that SQL alone cannot make. Implement each requirement in the app's
 /// type, then migrate with `options.stages = FlightLogSchema.stages(using: YourType())`.
-public protocol FlightLogMigrations: Sendable {
+public protocol FlightLogMigrations: Swift.Sendable {
 
     /// 2.0 → 2.1, stage `moveFlightData` (declared in .lucid.yaml): runs at 2.0's schema, before the step's SQL.
-    func moveFlightDataWillMigrate(_ db: Database) throws
+    func moveFlightDataWillMigrate(_ db: GRDB.Database) throws
 
     /// 2.0 → 2.1, stage `moveFlightData`: runs at 2.1's schema, after the step's SQL.
-    func moveFlightDataDidMigrate(_ db: Database) throws
+    func moveFlightDataDidMigrate(_ db: GRDB.Database) throws
 }
 
 extension FlightLogSchema {
     /// The stages that run the app's code, for `StoreOptions.stages`.
-    public static func stages(using migrations: some FlightLogMigrations) -> [MigrationStage] {
+    public static func stages(using migrations: some FlightLogMigrations) -> [LucidRuntime.MigrationStage] {
         [
-            MigrationStage(
-                from: SchemaVersion("2.0"), to: SchemaVersion("2.1"), label: "moveFlightData",
+            LucidRuntime.MigrationStage(
+                from: LucidSchema.SchemaVersion("2.0"), to: LucidSchema.SchemaVersion("2.1"), label: "moveFlightData",
                 transforms: [],
                 willMigrate: { db in try migrations.moveFlightDataWillMigrate(db) },
                 didMigrate: { db in try migrations.moveFlightDataDidMigrate(db) }),

@@ -5,12 +5,12 @@
 import LucidRuntime
 
 /// Every schema version of FlightLog, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
-public enum FlightLogSchema: SchemaRegistry {
+public enum FlightLogSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = SchemaVersion("4.0")
+    public static let newestVersion = LucidSchema.SchemaVersion("4.0")
     public static let newestChecksum = "948939776818707f890c661785bb770489ff1d85ff47602602549ee0b83d67f7"
 
-    public static let versions: [Schema] = [
+    public static let versions: [LucidSchema.Schema] = [
         version1_0,
         version1_1,
         version2_0,
@@ -20,7 +20,7 @@ public enum FlightLogSchema: SchemaRegistry {
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
-    public static let checksums: [String] = [
+    public static let checksums: [Swift.String] = [
         "afebd35fbe013c6d4ae9f0c63f20d2de4b5f43e6a952ba032c042296fd690370",
         "e17cfc692b7ddaa2c801c79f27590e347779e7d5df4300f156f5c8cb12140d7f",
         "f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66",
@@ -30,13 +30,13 @@ public enum FlightLogSchema: SchemaRegistry {
     ]
 
     /// The steps that need the app's code (see `FlightLogMigrations`): never inferred around.
-    public static let stages: [ExplicitStage] = [
-        ExplicitStage(from: SchemaVersion("2.0"), to: SchemaVersion("2.1"), label: "moveFlightData", transformedTables: []),
+    public static let stages: [LucidSchema.ExplicitStage] = [
+        LucidSchema.ExplicitStage(from: LucidSchema.SchemaVersion("2.0"), to: LucidSchema.SchemaVersion("2.1"), label: "moveFlightData", transformedTables: []),
     ]
 
     /// Schema version 1.0 (checksum `afebd35fbe013c6d4ae9f0c63f20d2de4b5f43e6a952ba032c042296fd690370`).
-    static let version1_0: Schema = Schema(
-        version: SchemaVersion("1.0"),
+    static let version1_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("1.0"),
         tables: [
             table_aircraft_1,
             table_flight_1,
@@ -44,23 +44,23 @@ public enum FlightLogSchema: SchemaRegistry {
         ])
 
     /// Schema version 1.1 (checksum `e17cfc692b7ddaa2c801c79f27590e347779e7d5df4300f156f5c8cb12140d7f`): `table_aircraft_2`, `table_flight_2` since 1.0.
-    static let version1_1: Schema = Schema(
-        version: SchemaVersion("1.1"), basedOn: version1_0,
+    static let version1_1: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("1.1"), basedOn: version1_0,
         replacing: [table_aircraft_2, table_flight_2])
 
     /// Schema version 2.0 (checksum `f9457ec2f0568bdfaebb63b142cadc8c945025375bb505b85db6164534d1da66`): `table_log_entry_1`, `table_log_entry_crew_1`, `flight` removed since 1.1.
-    static let version2_0: Schema = Schema(
-        version: SchemaVersion("2.0"), basedOn: version1_1,
+    static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_1,
         replacing: [table_log_entry_1, table_log_entry_crew_1], removing: ["flight"])
 
     /// Schema version 2.1 (checksum `c5788ea00b3970596169ab9ce6a576cd1ff666f04b9e6123385ddd1d70db9786`): `table_flight_data_1`, `table_log_entry_2` since 2.0.
-    static let version2_1: Schema = Schema(
-        version: SchemaVersion("2.1"), basedOn: version2_0,
+    static let version2_1: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("2.1"), basedOn: version2_0,
         replacing: [table_flight_data_1, table_log_entry_2])
 
     /// Schema version 3.0 (checksum `c8e96f6551adf6463efb240da5b60890071d40feb7b202df6493c7a6b7e694e2`): `table_aircraft_3` since 2.1.
-    static let version3_0: Schema = Schema(
-        version: SchemaVersion("3.0"), basedOn: version2_1,
+    static let version3_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("3.0"), basedOn: version2_1,
         replacing: [table_aircraft_3])
 
     /// Schema version 4.0 (checksum `948939776818707f890c661785bb770489ff1d85ff47602602549ee0b83d67f7`): `table_aircraft_4`, `table_log_entry_3` since 3.0.
@@ -80,12 +80,12 @@ public enum FlightLogSchema: SchemaRegistry {
     /// CREATE INDEX "log_entry_crew_target_index" ON "log_entry_crew" ("target_id");
     /// CREATE TABLE "pilot" ("id" INTEGER PRIMARY KEY NOT NULL, "license_number" TEXT, "name" TEXT NOT NULL, "ratings" TEXT NOT NULL);
     /// ```
-    static let version4_0: Schema = Schema(
-        version: SchemaVersion("4.0"), basedOn: version3_0,
+    static let version4_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("4.0"), basedOn: version3_0,
         replacing: [table_aircraft_4, table_log_entry_3])
 
     /// Table `aircraft` (version 1.0).
-    static let table_aircraft_1 = SchemaTable.Deferred(name: "aircraft", json: #"""
+    static let table_aircraft_1 = LucidSchema.SchemaTable.Deferred(name: "aircraft", json: #"""
         {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
@@ -98,7 +98,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `flight` (version 1.0).
-    static let table_flight_1 = SchemaTable.Deferred(name: "flight", json: #"""
+    static let table_flight_1 = LucidSchema.SchemaTable.Deferred(name: "flight", json: #"""
         {"name": "flight", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -111,7 +111,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `pilot` (versions 1.0 to 4.0).
-    static let table_pilot_1 = SchemaTable.Deferred(name: "pilot", json: #"""
+    static let table_pilot_1 = LucidSchema.SchemaTable.Deferred(name: "pilot", json: #"""
         {"name": "pilot", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"license_number","notNull":false,"type":"TEXT","valueType":"string"},
@@ -121,7 +121,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `aircraft` (versions 1.1 to 2.1).
-    static let table_aircraft_2 = SchemaTable.Deferred(name: "aircraft", json: #"""
+    static let table_aircraft_2 = LucidSchema.SchemaTable.Deferred(name: "aircraft", json: #"""
         {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
@@ -136,7 +136,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `flight` (version 1.1).
-    static let table_flight_2 = SchemaTable.Deferred(name: "flight", json: #"""
+    static let table_flight_2 = LucidSchema.SchemaTable.Deferred(name: "flight", json: #"""
         {"name": "flight", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -150,7 +150,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `log_entry` (version 2.0).
-    static let table_log_entry_1 = SchemaTable.Deferred(name: "log_entry", json: #"""
+    static let table_log_entry_1 = LucidSchema.SchemaTable.Deferred(name: "log_entry", json: #"""
         {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "renamedFrom": "flight", "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -164,7 +164,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `log_entry_crew` (versions 2.0 to 4.0).
-    static let table_log_entry_crew_1 = SchemaTable.Deferred(name: "log_entry_crew", json: #"""
+    static let table_log_entry_crew_1 = LucidSchema.SchemaTable.Deferred(name: "log_entry_crew", json: #"""
         {"name": "log_entry_crew", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],
@@ -172,7 +172,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `flight_data` (versions 2.1 to 4.0).
-    static let table_flight_data_1 = SchemaTable.Deferred(name: "flight_data", json: #"""
+    static let table_flight_data_1 = LucidSchema.SchemaTable.Deferred(name: "flight_data", json: #"""
         {"name": "flight_data", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -181,7 +181,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `log_entry` (versions 2.1 to 3.0).
-    static let table_log_entry_2 = SchemaTable.Deferred(name: "log_entry", json: #"""
+    static let table_log_entry_2 = LucidSchema.SchemaTable.Deferred(name: "log_entry", json: #"""
         {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -195,7 +195,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `aircraft` (version 3.0).
-    static let table_aircraft_3 = SchemaTable.Deferred(name: "aircraft", json: #"""
+    static let table_aircraft_3 = LucidSchema.SchemaTable.Deferred(name: "aircraft", json: #"""
         {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
@@ -209,7 +209,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `aircraft` (version 4.0).
-    static let table_aircraft_4 = SchemaTable.Deferred(name: "aircraft", json: #"""
+    static let table_aircraft_4 = LucidSchema.SchemaTable.Deferred(name: "aircraft", json: #"""
         {"name": "aircraft", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"aircraft_class","notNull":true,"type":"TEXT","valueType":"enum aircraft_class"},
@@ -225,7 +225,7 @@ public enum FlightLogSchema: SchemaRegistry {
         """#)
 
     /// Table `log_entry` (version 4.0).
-    static let table_log_entry_3 = SchemaTable.Deferred(name: "log_entry", json: #"""
+    static let table_log_entry_3 = LucidSchema.SchemaTable.Deferred(name: "log_entry", json: #"""
         {"name": "log_entry", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"aircraft","notNull":true,"type":"TEXT","valueType":"to_one"},

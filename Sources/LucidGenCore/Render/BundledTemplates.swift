@@ -21,10 +21,10 @@ import LucidRuntime
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct {{typeName}}: Equatable, Sendable {
+public struct {{typeName}}: Swift.Equatable, Swift.Sendable {
 {{/superseded}}
 {{^superseded}}
-public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{persistence}} {
+public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, {{persistence}} {
 {{/superseded}}
     public static let databaseTableName = "{{tableName}}"
 {{#properties}}
@@ -54,7 +54,7 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
 {{^hasComposites}}
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
 {{#properties}}
         case {{swiftName}}{{#columnDiffers}} = "{{column}}"{{/columnDiffers}}
 {{/properties}}
@@ -64,14 +64,14 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
 
     /// The keys of the record's `Codable` form (a composite is one nested value there); the table's
     /// columns are ``Columns``.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
 {{#properties}}
         case {{swiftName}}{{#columnDiffers}} = "{{column}}"{{/columnDiffers}}
 {{/properties}}
     }
 
     /// Reads a row: each composite from its columns (nil when they are all NULL, for an optional one).
-    public init(row: Row) throws {
+    public init(row: GRDB.Row) throws {
 {{^enumCheck}}
         try self.init(columnsOf: row)
 {{/enumCheck}}
@@ -80,20 +80,20 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
             try self.init(columnsOf: row)
         } catch {
             // A stored value that is no case of its enum: named with its table, row and column.
-            try UnknownEnumValueError.check(row, table: Self.databaseTableName, primaryKey: {{primaryKey}}, enumColumns: [{{list}}])
+            try LucidRuntime.UnknownEnumValueError.check(row, table: Self.databaseTableName, primaryKey: {{primaryKey}}, enumColumns: [{{list}}])
             throw error
         }
 {{/enumCheck}}
     }
 
-    private init(columnsOf row: Row) throws {
+    private init(columnsOf row: GRDB.Row) throws {
 {{#properties}}
         self.{{swiftName}} = {{rowDecode}}
 {{/properties}}
     }
 
     /// Writes a row: each composite element to its own column.
-    public func encode(to container: inout PersistenceContainer) throws {
+    public func encode(to container: inout GRDB.PersistenceContainer) throws {
 {{#properties}}
 {{#containerEncode}}
         {{.}}
@@ -104,23 +104,23 @@ public struct {{typeName}}: Codable, Hashable, Sendable, FetchableRecord, {{pers
 {{/superseded}}
 {{#localIdentifier}}
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
         id = inserted.rowID
     }
 {{/localIdentifier}}
 }
 
 /// Reads and writes `{{tableName}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
-extension {{typeName}}: {{#superseded}}SupersededRecord{{^localIdentifier}}, PersistableRecord{{/localIdentifier}}{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
-    public static let migrationColumns: [String] = [{{#properties}}{{columnLiterals}}{{^last}}, {{/last}}{{/properties}}]
+extension {{typeName}}: {{#superseded}}LucidRuntime.SupersededRecord{{^localIdentifier}}, GRDB.PersistableRecord{{/localIdentifier}}{{/superseded}}{{^superseded}}LucidRuntime.MigrationRecord{{/superseded}} {
+    public static let migrationColumns: [Swift.String] = [{{#properties}}{{columnLiterals}}{{^last}}, {{/last}}{{/properties}}]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
 {{#properties}}
         self.{{swiftName}} = {{migrationDecode}}
 {{/properties}}
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
 {{#properties}}
 {{#migrationEncode}}
         {{.}}
@@ -132,7 +132,7 @@ extension {{typeName}}: {{#superseded}}SupersededRecord{{^localIdentifier}}, Per
 
 extension {{ownerType}} {
     /// One link of the to-many relationship `{{name}}` (`{{ownerEntity}}` → `{{target}}`): a row of table `{{joinTable}}`.
-    public struct {{linkName}}: {{#superseded}}Equatable, Sendable{{/superseded}}{{^superseded}}Codable, Hashable, Sendable, FetchableRecord, PersistableRecord{{/superseded}} {
+    public struct {{linkName}}: {{#superseded}}Swift.Equatable, Swift.Sendable{{/superseded}}{{^superseded}}Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord{{/superseded}} {
         public static let databaseTableName = "{{joinTable}}"
 
         /// The `{{ownerEntity}}` row.
@@ -148,12 +148,12 @@ extension {{ownerType}} {
 
         /// The columns of `{{joinTable}}`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
 {{^superseded}}
 
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
@@ -162,15 +162,15 @@ extension {{ownerType}} {
 }
 
 /// Reads and writes `{{joinTable}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
-extension {{ownerType}}.{{linkName}}: {{#superseded}}SupersededRecord, PersistableRecord{{/superseded}}{{^superseded}}MigrationRecord{{/superseded}} {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension {{ownerType}}.{{linkName}}: {{#superseded}}LucidRuntime.SupersededRecord, GRDB.PersistableRecord{{/superseded}}{{^superseded}}LucidRuntime.MigrationRecord{{/superseded}} {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode({{sourceType}}.self, at: 0)
         self.targetID = try row.decode({{targetType}}.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }
@@ -186,8 +186,8 @@ public typealias {{alias}} = {{typeName}}
 extension {{typeName}} {
     /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
     /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
-    public init(row: Row) throws {
-        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: {{primaryKey}}, enumColumns: [{{list}}])
+    public init(row: GRDB.Row) throws {
+        self = try LucidRuntime.UnknownEnumValueError.decode(Self.self, from: row, primaryKey: {{primaryKey}}, enumColumns: [{{list}}])
     }
 }
 {{/enumColumns}}
@@ -201,15 +201,15 @@ extension {{typeName}} {
     /// ```swift
     /// let found = try {{typeName}}.search(FTS5Pattern(matchingPhrase: "green salad")!).fetchAll(db)
     /// ```
-    public static func search(_ pattern: FTS5Pattern) -> SQLRequest<{{typeName}}> {
-        SQLRequest(sql: {{sqlLiteral}}, arguments: [pattern])
+    public static func search(_ pattern: GRDB.FTS5Pattern) -> GRDB.SQLRequest<{{typeName}}> {
+        GRDB.SQLRequest(sql: {{sqlLiteral}}, arguments: [pattern])
     }
 
     /// The rows that contain a word starting with each word of `text`, best match first: `"pas carb"`
     /// finds "Pasta carbonara" (GRDB's `FTS5Pattern(matchingAllPrefixesIn:)`). Text with no word finds
     /// nothing.
-    public static func search(_ text: String) -> SQLRequest<{{typeName}}> {
-        guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return SQLRequest(sql: {{noneLiteral}}) }
+    public static func search(_ text: Swift.String) -> GRDB.SQLRequest<{{typeName}}> {
+        guard let pattern = GRDB.FTS5Pattern(matchingAllPrefixesIn: text) else { return GRDB.SQLRequest(sql: {{noneLiteral}}) }
         return search(pattern)
     }
 }
@@ -234,7 +234,7 @@ import LucidRuntime
 
 /// The steps of {{module}}'s history that SQL alone cannot make. Implement each requirement in the app's
 /// type, then migrate with `options.stages = {{registryName}}.stages(using: YourType())`.
-public protocol {{protocolName}}: Sendable {
+public protocol {{protocolName}}: Swift.Sendable {
 {{#requirements}}
 
     /// {{from}} → {{to}}, table `{{table}}`: {{reasons}}.
@@ -244,20 +244,20 @@ public protocol {{protocolName}}: Sendable {
 {{#hooks}}
 
     /// {{from}} → {{to}}, stage `{{name}}` (declared in .lucid.yaml): runs at {{from}}'s schema, before the step's SQL.
-    func {{name}}WillMigrate(_ db: Database) throws
+    func {{name}}WillMigrate(_ db: GRDB.Database) throws
 
     /// {{from}} → {{to}}, stage `{{name}}`: runs at {{to}}'s schema, after the step's SQL.
-    func {{name}}DidMigrate(_ db: Database) throws
+    func {{name}}DidMigrate(_ db: GRDB.Database) throws
 {{/hooks}}
 }
 
 extension {{registryName}} {
     /// The stages that run the app's code, for `StoreOptions.stages`.
-    public static func stages(using migrations: some {{protocolName}}) -> [MigrationStage] {
+    public static func stages(using migrations: some {{protocolName}}) -> [LucidRuntime.MigrationStage] {
         [
 {{#steps}}
-            MigrationStage(
-                from: SchemaVersion("{{from}}"), to: SchemaVersion("{{to}}"), label: "{{label}}",
+            LucidRuntime.MigrationStage(
+                from: LucidSchema.SchemaVersion("{{from}}"), to: LucidSchema.SchemaVersion("{{to}}"), label: "{{label}}",
 {{^tables}}
                 transforms: []{{#hook}},
                 willMigrate: { db in try migrations.{{.}}WillMigrate(db) },
@@ -290,19 +290,19 @@ extension {{provider}}: {{protocolName}} {}
 import LucidRuntime
 
 /// Every schema version of {{module}}, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
-public enum {{registryName}}: SchemaRegistry {
+public enum {{registryName}}: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = SchemaVersion("{{newestVersion}}")
+    public static let newestVersion = LucidSchema.SchemaVersion("{{newestVersion}}")
     public static let newestChecksum = "{{newestChecksum}}"
 
-    public static let versions: [Schema] = [
+    public static let versions: [LucidSchema.Schema] = [
 {{#versions}}
         {{property}},
 {{/versions}}
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
-    public static let checksums: [String] = [
+    public static let checksums: [Swift.String] = [
 {{#versions}}
         "{{checksum}}",
 {{/versions}}
@@ -310,9 +310,9 @@ public enum {{registryName}}: SchemaRegistry {
 {{#hasStages}}
 
     /// The steps that need the app's code (see `{{module}}Migrations`): never inferred around.
-    public static let stages: [ExplicitStage] = [
+    public static let stages: [LucidSchema.ExplicitStage] = [
 {{#stages}}
-        ExplicitStage(from: SchemaVersion("{{from}}"), to: SchemaVersion("{{to}}"), label: "{{label}}", transformedTables: [{{tables}}]),
+        LucidSchema.ExplicitStage(from: LucidSchema.SchemaVersion("{{from}}"), to: LucidSchema.SchemaVersion("{{to}}"), label: "{{label}}", transformedTables: [{{tables}}]),
 {{/stages}}
     ]
 {{/hasStages}}
@@ -333,8 +333,8 @@ public enum {{registryName}}: SchemaRegistry {
     /// ```
 {{/hasDDL}}
 {{#full}}
-    static let {{property}}: Schema = Schema(
-        version: SchemaVersion("{{version}}"),
+    static let {{property}}: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("{{version}}"),
         tables: [
 {{#tableProperties}}
             {{.}},
@@ -342,15 +342,15 @@ public enum {{registryName}}: SchemaRegistry {
         ])
 {{/full}}
 {{^full}}
-    static let {{property}}: Schema = Schema(
-        version: SchemaVersion("{{version}}"), basedOn: {{previous}},
+    static let {{property}}: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("{{version}}"), basedOn: {{previous}},
         replacing: [{{replacing}}]{{#hasRemovals}}, removing: [{{removing}}]{{/hasRemovals}})
 {{/full}}
 {{/versions}}
 {{#tables}}
 
     /// Table `{{name}}` ({{usedBy}}).
-    static let {{property}} = SchemaTable.Deferred(name: {{nameLiteral}}, json: {{json}})
+    static let {{property}} = LucidSchema.SchemaTable.Deferred(name: {{nameLiteral}}, json: {{json}})
 {{/tables}}
 }
 
@@ -364,7 +364,7 @@ import LucidRuntime
 {{#enumeration}}
 
 /// The `{{name}}` enum subtype{{#versions}} as it was at schema version{{plural}} {{.}}{{/versions}}, stored as its case name (TEXT).
-public enum {{typeName}}: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
+public enum {{typeName}}: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {
 {{#cases}}
     case {{swiftName}}{{#rawDiffers}} = "{{raw}}"{{/rawDiffers}}
 {{/cases}}
@@ -373,10 +373,10 @@ public enum {{typeName}}: String, Codable, Hashable, Sendable, CaseIterable, Dat
 {{#optionSet}}
 
 /// The `{{name}}` option set subtype, stored as an INTEGER bit mask.
-public struct {{typeName}}: OptionSet, Codable, Hashable, Sendable, DatabaseValueConvertible {
-    public let rawValue: Int64
+public struct {{typeName}}: Swift.OptionSet, Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.DatabaseValueConvertible {
+    public let rawValue: Swift.Int64
 
-    public init(rawValue: Int64) {
+    public init(rawValue: Swift.Int64) {
         self.rawValue = rawValue
     }
 {{#options}}
@@ -389,7 +389,7 @@ public struct {{typeName}}: OptionSet, Codable, Hashable, Sendable, DatabaseValu
 
 /// The `{{name}}` struct subtype{{#versions}} as it was at version{{plural}} {{versions}} (its members have a history){{/versions}}, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
-public struct {{typeName}}: Codable, Hashable, Sendable {
+public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable {
 {{#properties}}
     public var {{swiftName}}: {{swiftType}}
 {{/properties}}
@@ -404,7 +404,7 @@ public struct {{typeName}}: Codable, Hashable, Sendable {
 {{/properties}}
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
 {{#properties}}
         case {{swiftName}}{{#keyDiffers}} = "{{key}}"{{/keyDiffers}}
 {{/properties}}
@@ -415,13 +415,13 @@ public struct {{typeName}}: Codable, Hashable, Sendable {
 extension {{typeName}} {
     /// Typed references to the columns of a `{{name}}` stored as a composite attribute, one per element
     /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
-    public struct Columns: Sendable {
+    public struct Columns: Swift.Sendable {
 {{#compositeColumns}}
         public let {{swiftName}}: {{columnType}}
 {{/compositeColumns}}
 
         /// The columns of the composite stored under `prefix` (the property's column name).
-        public init(prefix: String) {
+        public init(prefix: Swift.String) {
 {{#compositeColumns}}
             {{swiftName}} = {{columnType}}({{#nested}}prefix: {{/nested}}prefix + {{suffix}})
 {{/compositeColumns}}
@@ -449,28 +449,28 @@ public protocol {{protocolName}} {
     init()
 
     /// The options the app opens its store with (its stages and data migrations): the tests migrate with them.
-    func storeOptions() -> StoreOptions
+    func storeOptions() -> LucidRuntime.StoreOptions
 {{#transforms}}
 
     /// {{from}} → {{to}}, table `{{tableName}}`: the row the app's `migrate(_:)` must make of `old` (nil: dropped).
     /// Write what you expect, independently of the stage's code.
-    func expectedRow(migrating old: {{oldType}}) throws -> {{newType}}?
+    func expectedRow(migrating old: {{module}}.{{oldType}}) throws -> {{module}}.{{newType}}?
 {{/transforms}}
 {{#hooks}}
 
     /// {{from}} → {{to}}, stage `{{name}}`: change `after` (the rows at {{to}} as SQL alone leaves them) the
     /// way the stage changes the store; `before` holds the rows at {{from}}.
     /// Record types at {{from}}: {{typesAtFrom}}; at {{to}}: {{typesAtTo}}.
-    func {{name}}Expectation(before: ExpectedRows, after: inout ExpectedRows) throws
+    func {{name}}Expectation(before: LucidTesting.ExpectedRows, after: inout LucidTesting.ExpectedRows) throws
 {{/hooks}}
 
     /// What each of the app's data migrations does to the rows. A data migration that runs without one
     /// fails the test that runs it.
-    var dataMigrationExpectations: [DataMigrationExpectation] { get }
+    var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { get }
 }
 
 extension {{protocolName}} {
-    public var dataMigrationExpectations: [DataMigrationExpectation] { [] }
+    public var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
 /// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
@@ -480,20 +480,20 @@ extension {{provider}}: {{protocolName}} {}
 /// with the app's real registry and options, then checked row by row and value by value.
 @Suite("{{module}} migrations (generated)")
 struct {{suiteName}} {
-    static let harness = MigrationTestHarness(
-        registry: {{registryName}}.self,
+    static let harness = LucidTesting.MigrationTestHarness(
+        registry: {{module}}.{{registryName}}.self,
         options: {{provider}}().storeOptions(),
-        expectations: MigrationExpectations(
+        expectations: LucidTesting.MigrationExpectations(
             transforms: [
 {{#transforms}}
-                .records(from: SchemaVersion("{{from}}"), to: SchemaVersion("{{to}}"), table: {{table}}) { (old: {{oldType}}) in
+                .records(from: LucidSchema.SchemaVersion("{{from}}"), to: LucidSchema.SchemaVersion("{{to}}"), table: {{table}}) { (old: {{module}}.{{oldType}}) in
                     try {{provider}}().expectedRow(migrating: old)
                 },
 {{/transforms}}
             ],
             stages: [
 {{#hooks}}
-                StageExpectation(from: SchemaVersion("{{from}}"), to: SchemaVersion("{{to}}"), label: {{label}}) { before, after in
+                LucidTesting.StageExpectation(from: LucidSchema.SchemaVersion("{{from}}"), to: LucidSchema.SchemaVersion("{{to}}"), label: {{label}}) { before, after in
                     try {{provider}}().{{name}}Expectation(before: before, after: &after)
                 },
 {{/hooks}}
@@ -501,31 +501,31 @@ struct {{suiteName}} {
             dataMigrations: {{provider}}().dataMigrationExpectations),
         naming: [
 {{#naming}}
-            EntityNaming(table: {{table}}, entity: {{entity}}, properties: {{properties}}),
+            LucidTesting.EntityNaming(table: {{table}}, entity: {{entity}}, properties: {{properties}}),
 {{/naming}}
         ],
         exclusions: [
 {{#exclusions}}
             // {{why}}
-            CheckExclusion(table: {{table}}, column: {{column}}, from: {{from}}, before: SchemaVersion("{{before}}")),
+            LucidTesting.CheckExclusion(table: {{table}}, column: {{column}}, from: {{from}}, before: LucidSchema.SchemaVersion("{{before}}")),
 {{/exclusions}}
         ],
         recordChecks: [
 {{#recordChecks}}
-            .records({{typeName}}.self, entity: {{entity}}),
+            .records({{module}}.{{typeName}}.self, entity: {{entity}}),
 {{/recordChecks}}
         ])
 
     @Test("a store seeded at each version migrates to {{current}} with every value as expected", arguments: [{{versions}}])
-    func seededStoreMigrates(from version: String) throws {
-        let failures = Self.harness.checkSeeded(from: try SchemaVersion(parsing: version)) { db, rows in
+    func seededStoreMigrates(from version: Swift.String) throws {
+        let failures = Self.harness.checkSeeded(from: try LucidSchema.SchemaVersion(parsing: version)) { db, rows in
             try {{seedsName}}.seed(version: version, db, rows: rows)
         }
         for failure in failures { Issue.record("\(failure)") }
     }
 
     @Test("each committed fixture store migrates to {{current}} with every value as expected", arguments: FixtureFiles.list(in: {{{fixturesFolder}}}))
-    func fixtureMigrates(_ path: String) {
+    func fixtureMigrates(_ path: Swift.String) {
         for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
     }
 {{#hasReleased}}
@@ -533,10 +533,10 @@ struct {{suiteName}} {
     /// A released version without its fixture store shows in every run, as a known issue (the seeded
     /// stores above still test it, so a project between releases passes).
     @Test("each released version has a committed fixture store", arguments: [{{released}}])
-    func releasedVersionHasFixture(_ version: String) throws {
-        let name = FixtureFiles.fileName(module: "{{module}}", version: try SchemaVersion(parsing: version))
-        let path = ({{{fixturesFolder}}} as NSString).appendingPathComponent(name)
-        guard !FileManager.default.fileExists(atPath: path) else { return }
+    func releasedVersionHasFixture(_ version: Swift.String) throws {
+        let name = LucidTesting.FixtureFiles.fileName(module: "{{module}}", version: try LucidSchema.SchemaVersion(parsing: version))
+        let path = ({{{fixturesFolder}}} as Foundation.NSString).appendingPathComponent(name)
+        guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
             Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --schema-version \(version)` and commit it with its .sha256")
         }
@@ -548,21 +548,21 @@ struct {{suiteName}} {
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum {{seedsName}} {
-    static let seeders: [VersionedSeeder] = [
+    static let seeders: [LucidTesting.VersionedSeeder] = [
 {{#seeders}}
-        VersionedSeeder(from: SchemaVersion("{{from}}"), through: SchemaVersion("{{through}}"), {{function}}),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("{{from}}"), through: LucidSchema.SchemaVersion("{{through}}"), {{function}}),
 {{/seeders}}
     ]
 
-    static func seed(version: String, _ db: Database, rows: Int) throws {
-        try VersionedSeeder.seed(seeders, version: try SchemaVersion(parsing: version), db, rows: rows)
+    static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
+        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidSchema.SchemaVersion(parsing: version), db, rows: rows)
     }
 {{#seedFunctions}}
 
-    static func {{function}}(_ db: Database, rows: Int) throws {
+    static func {{function}}(_ db: GRDB.Database, rows: Swift.Int) throws {
 {{#record}}
         for row in 1...{{rowCount}} {
-            _ = try {{typeName}}(
+            _ = try {{module}}.{{typeName}}(
 {{#arguments}}
                 {{label}}: {{value}}{{^last}},{{/last}}
 {{/arguments}}
@@ -570,8 +570,8 @@ enum {{seedsName}} {
         }
 {{#links}}
         for row in 1...{{rowCount}} {
-            for target in Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}}) {
-                try {{linkType}}(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}}) {
+                try {{module}}.{{linkType}}(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
 {{/links}}
@@ -582,21 +582,21 @@ enum {{seedsName}} {
 {{#subtypes}}
 {{#caseIterable}}
 
-extension {{typeName}}: Seedable {}
+extension {{module}}.{{typeName}}: LucidTesting.Seedable {}
 {{/caseIterable}}
 {{#optionSet}}
 
-extension {{typeName}}: Seedable {
-    public static func seed(row: Int, salt: Int) -> {{typeName}} {
-        {{typeName}}(rawValue: Int64((row + salt) % {{.}}))
+extension {{module}}.{{typeName}}: LucidTesting.Seedable {
+    public static func seed(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
+        {{module}}.{{typeName}}(rawValue: Swift.Int64((row + salt) % {{.}}))
     }
 }
 {{/optionSet}}
 {{#structure}}
 
-extension {{typeName}}: Seedable {
-    public static func seed(row: Int, salt: Int) -> {{typeName}} {
-        {{typeName}}(
+extension {{module}}.{{typeName}}: LucidTesting.Seedable {
+    public static func seed(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
+        {{module}}.{{typeName}}(
 {{#members}}
             {{label}}: .seed(row: row, salt: salt + {{salt}}){{^last}},{{/last}}
 {{/members}}
@@ -606,9 +606,9 @@ extension {{typeName}}: Seedable {
 {{#distinct}}
 
 /// A composite: distinct per row in every element that can be (a unique index may name any of them).
-extension {{typeName}}: DistinctSeedable {
-    public static func seedDistinct(row: Int, salt: Int) -> {{typeName}} {
-        {{typeName}}(
+extension {{module}}.{{typeName}}: LucidTesting.DistinctSeedable {
+    public static func seedDistinct(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
+        {{module}}.{{typeName}}(
 {{#members}}
             {{label}}: .{{distinctMethod}}(row: row, salt: salt + {{salt}}){{^last}},{{/last}}
 {{/members}}

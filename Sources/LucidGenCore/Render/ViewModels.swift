@@ -208,7 +208,7 @@ struct ViewModels {
             } else {
                 let json = rendered[index]["json"] as? Bool == true
                 rendered[index]["columnLiterals"] = literal
-                rendered[index]["columnReference"] = "Column(\(literal))"
+                rendered[index]["columnReference"] = "GRDB.Column(\(literal))"
                 if json {
                     rendered[index]["rowDecode"] =
                         "try row.decodeJSON\(optional ? "IfPresent" : "")(\(baseType).self, forColumn: \(literal), using: Self.databaseJSONDecoder(for: \(literal)))"
@@ -227,7 +227,7 @@ struct ViewModels {
         return [
             "entityName": shape.entityName, "name": shape.name, "renamed": shape.name != shape.entityName, "version": shape.version.string,
             "typeName": shape.typeName, "tableName": shape.tableName, "properties": rendered,
-            "persistence": identifier.kind == .local ? "MutablePersistableRecord" : "PersistableRecord",
+            "persistence": identifier.kind == .local ? "GRDB.MutablePersistableRecord" : "GRDB.PersistableRecord",
             "superseded": !newestTypeNames.contains(shape.typeName),
             "localIdentifier": identifier.kind == .local, "firstColumn": rendered.first?["swiftName"] ?? "id", "hasComposites": hasComposites,
             "firstComposite": rendered.first { $0["isComposite"] != nil }?["swiftName"] ?? "",
@@ -308,7 +308,7 @@ struct ViewModels {
                 }
                 return [
                     "swiftName": Naming.swiftIdentifier(Naming.propertyName(property.name)), "suffix": swiftStringLiteral("_" + property.name),
-                    "columnType": nested.map { "\($0).Columns" } ?? "Column", "nested": nested != nil,
+                    "columnType": nested.map { "\($0).Columns" } ?? "GRDB.Column", "nested": nested != nil,
                 ]
             }
             structure["isComposite"] = true
@@ -452,7 +452,7 @@ struct ViewModels {
         let exclusions: [[String: Any]] = model.checkExclusionTargets.map { target in
             [
                 "table": swiftStringLiteral(target.table), "column": target.column.map(swiftStringLiteral) ?? "nil",
-                "from": target.from.map { "SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": target.before.string, "why": target.reason,
+                "from": target.from.map { "LucidSchema.SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": target.before.string, "why": target.reason,
             ]
         }
         let transforms = model.customSteps.flatMap { step in
@@ -495,9 +495,9 @@ struct ViewModels {
         let parameters = (self.shape(shape)["properties"] as? [[String: Any]] ?? []).map { $0["swiftName"] as! String }
         var expressions: [String: String] = [:]
         if case .property(let key) = shape.identifier.kind {
-            expressions[Naming.swiftIdentifier(Naming.propertyName(key))] = "Seed.identifier(row: row)"
+            expressions[Naming.swiftIdentifier(Naming.propertyName(key))] = "LucidTesting.Seed.identifier(row: row)"
         } else {
-            expressions["id"] = "Seed.identifier(row: row)"
+            expressions["id"] = "LucidTesting.Seed.identifier(row: row)"
         }
         var links: [[String: Any]] = []
         for (index, property) in shape.properties.enumerated() {
@@ -517,13 +517,13 @@ struct ViewModels {
                 case .distinct?: expressions[swiftName] = ".seedDistinct(row: row, salt: \(salt))"
                 case .product(let divisor, let count, let nullBeyond)?:
                     expressions[swiftName] = property.nullable
-                        ? "Seed.product(row: row, divisor: \(divisor), count: \(count), total: \(nullBeyond ?? Int.max))"
-                        : "Seed.product(row: row, divisor: \(divisor), count: \(count))"
+                        ? "LucidTesting.Seed.product(row: row, divisor: \(divisor), count: \(count), total: \(nullBeyond ?? Int.max))"
+                        : "LucidTesting.Seed.product(row: row, divisor: \(divisor), count: \(count))"
                 }
             case .toOne(let entity, _, _):
                 expressions[swiftName] = property.nullable
-                    ? "Seed.optionalReference(row: row, rows: \(rowCount(entity))) { Seed.identifier(row: $0) }"
-                    : "Seed.reference(row: row, rows: \(rowCount(entity))) { Seed.identifier(row: $0) }"
+                    ? "LucidTesting.Seed.optionalReference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0) }"
+                    : "LucidTesting.Seed.reference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0) }"
             case .toMany(let entity, _, _, _, _, _):
                 links.append([
                     "linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": fixtures.maxLinks(property, of: shape),

@@ -15,20 +15,20 @@ public protocol FlightLogMigrationExpectations {
     init()
 
     /// The options the app opens its store with (its stages and data migrations): the tests migrate with them.
-    func storeOptions() -> StoreOptions
+    func storeOptions() -> LucidRuntime.StoreOptions
 
     /// 2.0 → 2.1, stage `moveFlightData`: change `after` (the rows at 2.1 as SQL alone leaves them) the
     /// way the stage changes the store; `before` holds the rows at 2.0.
     /// Record types at 2.0: `Aircraft_1_1`, `LogEntry_2_0`, `Pilot_1_0`; at 2.1: `Aircraft_1_1`, `FlightData_2_1`, `LogEntry_2_0`, `Pilot_1_0`.
-    func moveFlightDataExpectation(before: ExpectedRows, after: inout ExpectedRows) throws
+    func moveFlightDataExpectation(before: LucidTesting.ExpectedRows, after: inout LucidTesting.ExpectedRows) throws
 
     /// What each of the app's data migrations does to the rows. A data migration that runs without one
     /// fails the test that runs it.
-    var dataMigrationExpectations: [DataMigrationExpectation] { get }
+    var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { get }
 }
 
 extension FlightLogMigrationExpectations {
-    public var dataMigrationExpectations: [DataMigrationExpectation] { [] }
+    public var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
 /// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
@@ -38,55 +38,55 @@ extension FlightLogExpectations: FlightLogMigrationExpectations {}
 /// with the app's real registry and options, then checked row by row and value by value.
 @Suite("FlightLog migrations (generated)")
 struct FlightLogMigrationTests {
-    static let harness = MigrationTestHarness(
-        registry: FlightLogSchema.self,
+    static let harness = LucidTesting.MigrationTestHarness(
+        registry: FlightLog.FlightLogSchema.self,
         options: FlightLogExpectations().storeOptions(),
-        expectations: MigrationExpectations(
+        expectations: LucidTesting.MigrationExpectations(
             transforms: [
             ],
             stages: [
-                StageExpectation(from: SchemaVersion("2.0"), to: SchemaVersion("2.1"), label: "moveFlightData") { before, after in
+                LucidTesting.StageExpectation(from: LucidSchema.SchemaVersion("2.0"), to: LucidSchema.SchemaVersion("2.1"), label: "moveFlightData") { before, after in
                     try FlightLogExpectations().moveFlightDataExpectation(before: before, after: &after)
                 },
             ],
             dataMigrations: FlightLogExpectations().dataMigrationExpectations),
         naming: [
-            EntityNaming(table: "aircraft", entity: "Aircraft", properties: ["id": "id", "tail_number": "tailNumber", "aircraft_type": "aircraftType", "aircraft_class": "aircraftClass", "category": "category", "color_scheme_primary": "colorScheme.primary", "color_scheme_secondary": "colorScheme.secondary", "color_scheme_accent": "colorScheme.accent", "photo": "photo", "is_favorite": "isFavorite"]),
-            EntityNaming(table: "flight_data", entity: "FlightData", properties: ["id": "id", "data": "data", "aircraft": "aircraft"]),
-            EntityNaming(table: "log_entry_crew", entity: "LogEntry.crew", properties: ["source_id": "sourceID", "target_id": "targetID"]),
-            EntityNaming(table: "log_entry", entity: "LogEntry", properties: ["id": "id", "date": "date", "duration": "duration", "departure": "departure", "arrival": "arrival", "notes": "notes", "aircraft": "aircraft", "night_landings": "nightLandings"]),
-            EntityNaming(table: "pilot", entity: "Pilot", properties: ["id": "id", "name": "name", "license_number": "licenseNumber", "ratings": "ratings"]),
+            LucidTesting.EntityNaming(table: "aircraft", entity: "Aircraft", properties: ["id": "id", "tail_number": "tailNumber", "aircraft_type": "aircraftType", "aircraft_class": "aircraftClass", "category": "category", "color_scheme_primary": "colorScheme.primary", "color_scheme_secondary": "colorScheme.secondary", "color_scheme_accent": "colorScheme.accent", "photo": "photo", "is_favorite": "isFavorite"]),
+            LucidTesting.EntityNaming(table: "flight_data", entity: "FlightData", properties: ["id": "id", "data": "data", "aircraft": "aircraft"]),
+            LucidTesting.EntityNaming(table: "log_entry_crew", entity: "LogEntry.crew", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "log_entry", entity: "LogEntry", properties: ["id": "id", "date": "date", "duration": "duration", "departure": "departure", "arrival": "arrival", "notes": "notes", "aircraft": "aircraft", "night_landings": "nightLandings"]),
+            LucidTesting.EntityNaming(table: "pilot", entity: "Pilot", properties: ["id": "id", "name": "name", "license_number": "licenseNumber", "ratings": "ratings"]),
         ],
         exclusions: [
         ],
         recordChecks: [
-            .records(Aircraft_4_0.self, entity: "Aircraft"),
-            .records(FlightData_2_1.self, entity: "FlightData"),
-            .records(LogEntry_4_0.CrewLink.self, entity: "LogEntry.crew"),
-            .records(LogEntry_4_0.self, entity: "LogEntry"),
-            .records(Pilot_1_0.self, entity: "Pilot"),
+            .records(FlightLog.Aircraft_4_0.self, entity: "Aircraft"),
+            .records(FlightLog.FlightData_2_1.self, entity: "FlightData"),
+            .records(FlightLog.LogEntry_4_0.CrewLink.self, entity: "LogEntry.crew"),
+            .records(FlightLog.LogEntry_4_0.self, entity: "LogEntry"),
+            .records(FlightLog.Pilot_1_0.self, entity: "Pilot"),
         ])
 
     @Test("a store seeded at each version migrates to 4.0 with every value as expected", arguments: ["1.0", "1.1", "2.0", "2.1", "3.0", "4.0"])
-    func seededStoreMigrates(from version: String) throws {
-        let failures = Self.harness.checkSeeded(from: try SchemaVersion(parsing: version)) { db, rows in
+    func seededStoreMigrates(from version: Swift.String) throws {
+        let failures = Self.harness.checkSeeded(from: try LucidSchema.SchemaVersion(parsing: version)) { db, rows in
             try FlightLogMigrationSeeds.seed(version: version, db, rows: rows)
         }
         for failure in failures { Issue.record("\(failure)") }
     }
 
     @Test("each committed fixture store migrates to 4.0 with every value as expected", arguments: FixtureFiles.list(in: FixtureFiles.folder(besideFile: #filePath)))
-    func fixtureMigrates(_ path: String) {
+    func fixtureMigrates(_ path: Swift.String) {
         for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
     }
 
     /// A released version without its fixture store shows in every run, as a known issue (the seeded
     /// stores above still test it, so a project between releases passes).
     @Test("each released version has a committed fixture store", arguments: ["1.0", "1.1", "2.0", "2.1", "3.0"])
-    func releasedVersionHasFixture(_ version: String) throws {
-        let name = FixtureFiles.fileName(module: "FlightLog", version: try SchemaVersion(parsing: version))
-        let path = (FixtureFiles.folder(besideFile: #filePath) as NSString).appendingPathComponent(name)
-        guard !FileManager.default.fileExists(atPath: path) else { return }
+    func releasedVersionHasFixture(_ version: Swift.String) throws {
+        let name = LucidTesting.FixtureFiles.fileName(module: "FlightLog", version: try LucidSchema.SchemaVersion(parsing: version))
+        let path = (FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
+        guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
             Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --schema-version \(version)` and commit it with its .sha256")
         }
@@ -97,27 +97,27 @@ struct FlightLogMigrationTests {
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum FlightLogMigrationSeeds {
-    static let seeders: [VersionedSeeder] = [
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedAircraft_1_0),
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedFlight_1_0),
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("4.0"), seedPilot_1_0),
-        VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("2.1"), seedAircraft_1_1),
-        VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("1.1"), seedFlight_1_1),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("3.0"), seedLogEntry_2_0),
-        VersionedSeeder(from: SchemaVersion("2.1"), through: SchemaVersion("4.0"), seedFlightData_2_1),
-        VersionedSeeder(from: SchemaVersion("3.0"), through: SchemaVersion("3.0"), seedAircraft_3_0),
-        VersionedSeeder(from: SchemaVersion("4.0"), through: SchemaVersion("4.0"), seedAircraft_4_0),
-        VersionedSeeder(from: SchemaVersion("4.0"), through: SchemaVersion("4.0"), seedLogEntry_4_0),
+    static let seeders: [LucidTesting.VersionedSeeder] = [
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.0"), seedAircraft_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.0"), seedFlight_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("4.0"), seedPilot_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.1"), through: LucidSchema.SchemaVersion("2.1"), seedAircraft_1_1),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.1"), through: LucidSchema.SchemaVersion("1.1"), seedFlight_1_1),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("3.0"), seedLogEntry_2_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.1"), through: LucidSchema.SchemaVersion("4.0"), seedFlightData_2_1),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("3.0"), through: LucidSchema.SchemaVersion("3.0"), seedAircraft_3_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("4.0"), through: LucidSchema.SchemaVersion("4.0"), seedAircraft_4_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("4.0"), through: LucidSchema.SchemaVersion("4.0"), seedLogEntry_4_0),
     ]
 
-    static func seed(version: String, _ db: Database, rows: Int) throws {
-        try VersionedSeeder.seed(seeders, version: try SchemaVersion(parsing: version), db, rows: rows)
+    static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
+        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidSchema.SchemaVersion(parsing: version), db, rows: rows)
     }
 
-    static func seedAircraft_1_0(_ db: Database, rows: Int) throws {
+    static func seedAircraft_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Aircraft_1_0(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.Aircraft_1_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
                 aircraftClass: .seed(row: row, salt: 3),
@@ -128,24 +128,24 @@ enum FlightLogMigrationSeeds {
         }
     }
 
-    static func seedFlight_1_0(_ db: Database, rows: Int) throws {
+    static func seedFlight_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Flight_1_0(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.Flight_1_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
                 arrival: .seed(row: row, salt: 4),
-                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                aircraft: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 duration: .seed(row: row, salt: 2),
                 remarks: .seed(row: row, salt: 5)
             ).inserted(db)
         }
     }
 
-    static func seedPilot_1_0(_ db: Database, rows: Int) throws {
+    static func seedPilot_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Pilot_1_0(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.Pilot_1_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 name: .seed(row: row, salt: 1),
                 ratings: .seed(row: row, salt: 3),
                 licenseNumber: .seed(row: row, salt: 2)
@@ -153,10 +153,10 @@ enum FlightLogMigrationSeeds {
         }
     }
 
-    static func seedAircraft_1_1(_ db: Database, rows: Int) throws {
+    static func seedAircraft_1_1(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Aircraft_1_1(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.Aircraft_1_1(
+                id: LucidTesting.Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
                 aircraftClass: .seed(row: row, salt: 3),
@@ -169,14 +169,14 @@ enum FlightLogMigrationSeeds {
         }
     }
 
-    static func seedFlight_1_1(_ db: Database, rows: Int) throws {
+    static func seedFlight_1_1(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Flight_1_1(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.Flight_1_1(
+                id: LucidTesting.Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
                 arrival: .seed(row: row, salt: 4),
-                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                aircraft: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 duration: .seed(row: row, salt: 2),
                 remarks: .seed(row: row, salt: 5),
                 nightLandings: .seed(row: row, salt: 7)
@@ -184,40 +184,40 @@ enum FlightLogMigrationSeeds {
         }
     }
 
-    static func seedLogEntry_2_0(_ db: Database, rows: Int) throws {
+    static func seedLogEntry_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try LogEntry_2_0(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.LogEntry_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
                 arrival: .seed(row: row, salt: 4),
-                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                aircraft: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 duration: .seed(row: row, salt: 2),
                 notes: .seed(row: row, salt: 5),
                 nightLandings: .seed(row: row, salt: 7)
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try LogEntry_2_0.CrewLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try FlightLog.LogEntry_2_0.CrewLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
     }
 
-    static func seedFlightData_2_1(_ db: Database, rows: Int) throws {
+    static func seedFlightData_2_1(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try FlightData_2_1(
+            _ = try FlightLog.FlightData_2_1(
                 data: .seed(row: row, salt: 1),
-                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                id: Seed.identifier(row: row)
+                aircraft: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
+                id: LucidTesting.Seed.identifier(row: row)
             ).inserted(db)
         }
     }
 
-    static func seedAircraft_3_0(_ db: Database, rows: Int) throws {
+    static func seedAircraft_3_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Aircraft_3_0(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.Aircraft_3_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
                 aircraftClass: .seed(row: row, salt: 3),
@@ -229,10 +229,10 @@ enum FlightLogMigrationSeeds {
         }
     }
 
-    static func seedAircraft_4_0(_ db: Database, rows: Int) throws {
+    static func seedAircraft_4_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Aircraft_4_0(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.Aircraft_4_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 tailNumber: .seed(row: row, salt: 1),
                 aircraftType: .seed(row: row, salt: 2),
                 aircraftClass: .seed(row: row, salt: 3),
@@ -244,34 +244,34 @@ enum FlightLogMigrationSeeds {
         }
     }
 
-    static func seedLogEntry_4_0(_ db: Database, rows: Int) throws {
+    static func seedLogEntry_4_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try LogEntry_4_0(
-                id: Seed.identifier(row: row),
+            _ = try FlightLog.LogEntry_4_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 date: .seed(row: row, salt: 1),
                 departure: .seed(row: row, salt: 3),
                 arrival: .seed(row: row, salt: 4),
-                aircraft: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                aircraft: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 duration: .seed(row: row, salt: 2),
                 notes: .seed(row: row, salt: 5),
                 nightLandings: .seed(row: row, salt: 7)
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try LogEntry_4_0.CrewLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try FlightLog.LogEntry_4_0.CrewLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
     }
 }
 
-extension AircraftCategory: Seedable {}
+extension FlightLog.AircraftCategory: LucidTesting.Seedable {}
 
-extension AircraftClass: Seedable {}
+extension FlightLog.AircraftClass: LucidTesting.Seedable {}
 
-extension ColorScheme: Seedable {
-    public static func seed(row: Int, salt: Int) -> ColorScheme {
-        ColorScheme(
+extension FlightLog.ColorScheme: LucidTesting.Seedable {
+    public static func seed(row: Swift.Int, salt: Swift.Int) -> FlightLog.ColorScheme {
+        FlightLog.ColorScheme(
             primary: .seed(row: row, salt: salt + 1),
             secondary: .seed(row: row, salt: salt + 2),
             accent: .seed(row: row, salt: salt + 3)
@@ -280,9 +280,9 @@ extension ColorScheme: Seedable {
 }
 
 /// A composite: distinct per row in every element that can be (a unique index may name any of them).
-extension ColorScheme: DistinctSeedable {
-    public static func seedDistinct(row: Int, salt: Int) -> ColorScheme {
-        ColorScheme(
+extension FlightLog.ColorScheme: LucidTesting.DistinctSeedable {
+    public static func seedDistinct(row: Swift.Int, salt: Swift.Int) -> FlightLog.ColorScheme {
+        FlightLog.ColorScheme(
             primary: .seedDistinct(row: row, salt: salt + 1),
             secondary: .seedDistinct(row: row, salt: salt + 2),
             accent: .seedDistinct(row: row, salt: salt + 3)
@@ -290,9 +290,9 @@ extension ColorScheme: DistinctSeedable {
     }
 }
 
-extension ColorScheme_1_0: Seedable {
-    public static func seed(row: Int, salt: Int) -> ColorScheme_1_0 {
-        ColorScheme_1_0(
+extension FlightLog.ColorScheme_1_0: LucidTesting.Seedable {
+    public static func seed(row: Swift.Int, salt: Swift.Int) -> FlightLog.ColorScheme_1_0 {
+        FlightLog.ColorScheme_1_0(
             primary: .seed(row: row, salt: salt + 1),
             secondary: .seed(row: row, salt: salt + 2),
             tertiary: .seed(row: row, salt: salt + 3)
@@ -301,9 +301,9 @@ extension ColorScheme_1_0: Seedable {
 }
 
 /// A composite: distinct per row in every element that can be (a unique index may name any of them).
-extension ColorScheme_1_0: DistinctSeedable {
-    public static func seedDistinct(row: Int, salt: Int) -> ColorScheme_1_0 {
-        ColorScheme_1_0(
+extension FlightLog.ColorScheme_1_0: LucidTesting.DistinctSeedable {
+    public static func seedDistinct(row: Swift.Int, salt: Swift.Int) -> FlightLog.ColorScheme_1_0 {
+        FlightLog.ColorScheme_1_0(
             primary: .seedDistinct(row: row, salt: salt + 1),
             secondary: .seedDistinct(row: row, salt: salt + 2),
             tertiary: .seedDistinct(row: row, salt: salt + 3)

@@ -9,7 +9,7 @@ import LucidRuntime
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Aircraft_1_0: Equatable, Sendable {
+public struct Aircraft_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
@@ -53,21 +53,21 @@ public struct Aircraft_1_0: Equatable, Sendable {
 
     /// The columns of `aircraft`, for queries: `Aircraft_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let tailNumber = Column("tail_number")
-        public static let aircraftType = Column("aircraft_type")
-        public static let aircraftClass = Column("aircraft_class")
-        public static let category = Column("category")
-        public static let colorScheme = Column("color_scheme")
-        public static let photo = Column("photo")
+        public static let id = GRDB.Column("id")
+        public static let tailNumber = GRDB.Column("tail_number")
+        public static let aircraftType = GRDB.Column("aircraft_type")
+        public static let aircraftClass = GRDB.Column("aircraft_class")
+        public static let category = GRDB.Column("category")
+        public static let colorScheme = GRDB.Column("color_scheme")
+        public static let photo = GRDB.Column("photo")
     }
 }
 
 /// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
-extension Aircraft_1_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo"]
+extension Aircraft_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.tailNumber = try row.decode(String.self, at: 1)
         self.aircraftType = try row.decode(String.self, at: 2)
@@ -77,7 +77,7 @@ extension Aircraft_1_0: SupersededRecord, PersistableRecord {
         self.photo = try row.decodeIfPresent(Data.self, at: 6)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.tailNumber, at: 1)
         values.encode(self.aircraftType, at: 2)
@@ -92,7 +92,7 @@ extension Aircraft_1_0: SupersededRecord, PersistableRecord {
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Aircraft_1_1: Equatable, Sendable {
+public struct Aircraft_1_1: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
@@ -146,23 +146,23 @@ public struct Aircraft_1_1: Equatable, Sendable {
 
     /// The columns of `aircraft`, for queries: `Aircraft_1_1.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let tailNumber = Column("tail_number")
-        public static let aircraftType = Column("aircraft_type")
-        public static let aircraftClass = Column("aircraft_class")
-        public static let category = Column("category")
-        public static let colorScheme = Column("color_scheme")
-        public static let photo = Column("photo")
-        public static let isFavorite = Column("is_favorite")
-        public static let flightData = Column("flight_data")
+        public static let id = GRDB.Column("id")
+        public static let tailNumber = GRDB.Column("tail_number")
+        public static let aircraftType = GRDB.Column("aircraft_type")
+        public static let aircraftClass = GRDB.Column("aircraft_class")
+        public static let category = GRDB.Column("category")
+        public static let colorScheme = GRDB.Column("color_scheme")
+        public static let photo = GRDB.Column("photo")
+        public static let isFavorite = GRDB.Column("is_favorite")
+        public static let flightData = GRDB.Column("flight_data")
     }
 }
 
 /// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
-extension Aircraft_1_1: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite", "flight_data"]
+extension Aircraft_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite", "flight_data"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.tailNumber = try row.decode(String.self, at: 1)
         self.aircraftType = try row.decode(String.self, at: 2)
@@ -174,7 +174,7 @@ extension Aircraft_1_1: SupersededRecord, PersistableRecord {
         self.flightData = try row.decodeIfPresent(Data.self, at: 8)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.tailNumber, at: 1)
         values.encode(self.aircraftType, at: 2)
@@ -191,7 +191,7 @@ extension Aircraft_1_1: SupersededRecord, PersistableRecord {
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Aircraft_3_0: Equatable, Sendable {
+public struct Aircraft_3_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
@@ -240,22 +240,22 @@ public struct Aircraft_3_0: Equatable, Sendable {
 
     /// The columns of `aircraft`, for queries: `Aircraft_3_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let tailNumber = Column("tail_number")
-        public static let aircraftType = Column("aircraft_type")
-        public static let aircraftClass = Column("aircraft_class")
-        public static let category = Column("category")
-        public static let colorScheme = Column("color_scheme")
-        public static let photo = Column("photo")
-        public static let isFavorite = Column("is_favorite")
+        public static let id = GRDB.Column("id")
+        public static let tailNumber = GRDB.Column("tail_number")
+        public static let aircraftType = GRDB.Column("aircraft_type")
+        public static let aircraftClass = GRDB.Column("aircraft_class")
+        public static let category = GRDB.Column("category")
+        public static let colorScheme = GRDB.Column("color_scheme")
+        public static let photo = GRDB.Column("photo")
+        public static let isFavorite = GRDB.Column("is_favorite")
     }
 }
 
 /// Reads and writes `aircraft` rows by column position, for row transform stages and tests.
-extension Aircraft_3_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite"]
+extension Aircraft_3_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.tailNumber = try row.decode(String.self, at: 1)
         self.aircraftType = try row.decode(String.self, at: 2)
@@ -266,7 +266,7 @@ extension Aircraft_3_0: SupersededRecord, PersistableRecord {
         self.isFavorite = try row.decode(Bool.self, at: 7)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.tailNumber, at: 1)
         values.encode(self.aircraftType, at: 2)
@@ -279,7 +279,7 @@ extension Aircraft_3_0: SupersededRecord, PersistableRecord {
 }
 
 /// The `aircraft` entity at schema version 4.0: one row of table `aircraft`.
-public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Aircraft_4_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
@@ -329,19 +329,19 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     /// The columns of `aircraft`, for queries: `Aircraft_4_0.filter(Columns.id == value)`; a
     /// composite's elements by name, e.g. `Columns.colorScheme.<element>`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let tailNumber = Column("tail_number")
-        public static let aircraftType = Column("aircraft_type")
-        public static let aircraftClass = Column("aircraft_class")
-        public static let category = Column("category")
+        public static let id = GRDB.Column("id")
+        public static let tailNumber = GRDB.Column("tail_number")
+        public static let aircraftType = GRDB.Column("aircraft_type")
+        public static let aircraftClass = GRDB.Column("aircraft_class")
+        public static let category = GRDB.Column("category")
         public static let colorScheme = ColorScheme.Columns(prefix: "color_scheme")
-        public static let photo = Column("photo")
-        public static let isFavorite = Column("is_favorite")
+        public static let photo = GRDB.Column("photo")
+        public static let isFavorite = GRDB.Column("is_favorite")
     }
 
     /// The keys of the record's `Codable` form (a composite is one nested value there); the table's
     /// columns are ``Columns``.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
         case id
         case tailNumber = "tail_number"
         case aircraftType = "aircraft_type"
@@ -353,17 +353,17 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     }
 
     /// Reads a row: each composite from its columns (nil when they are all NULL, for an optional one).
-    public init(row: Row) throws {
+    public init(row: GRDB.Row) throws {
         do {
             try self.init(columnsOf: row)
         } catch {
             // A stored value that is no case of its enum: named with its table, row and column.
-            try UnknownEnumValueError.check(row, table: Self.databaseTableName, primaryKey: "id", enumColumns: [("aircraft_class", AircraftClass.self), ("category", AircraftCategory.self)])
+            try LucidRuntime.UnknownEnumValueError.check(row, table: Self.databaseTableName, primaryKey: "id", enumColumns: [("aircraft_class", AircraftClass.self), ("category", AircraftCategory.self)])
             throw error
         }
     }
 
-    private init(columnsOf row: Row) throws {
+    private init(columnsOf row: GRDB.Row) throws {
         self.id = try row.decode(String.self, forColumn: "id")
         self.tailNumber = try row.decode(String.self, forColumn: "tail_number")
         self.aircraftType = try row.decode(String.self, forColumn: "aircraft_type")
@@ -375,7 +375,7 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
     }
 
     /// Writes a row: each composite element to its own column.
-    public func encode(to container: inout PersistenceContainer) throws {
+    public func encode(to container: inout GRDB.PersistenceContainer) throws {
         container["id"] = id
         container["tail_number"] = tailNumber
         container["aircraft_type"] = aircraftType
@@ -390,10 +390,10 @@ public struct Aircraft_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 }
 
 /// Reads and writes `aircraft` rows by column position, for row transform stages.
-extension Aircraft_4_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme_primary", "color_scheme_secondary", "color_scheme_accent", "photo", "is_favorite"]
+extension Aircraft_4_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme_primary", "color_scheme_secondary", "color_scheme_accent", "photo", "is_favorite"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.tailNumber = try row.decode(String.self, at: 1)
         self.aircraftType = try row.decode(String.self, at: 2)
@@ -404,7 +404,7 @@ extension Aircraft_4_0: MigrationRecord {
         self.isFavorite = try row.decode(Bool.self, at: 9)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.tailNumber, at: 1)
         values.encode(self.aircraftType, at: 2)

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `flight_data` entity at schema version 2.1: one row of table `flight_data`.
-public struct FlightData_2_1: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+public struct FlightData_2_1: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.MutablePersistableRecord {
     public static let databaseTableName = "flight_data"
 
     /// `data`: data.
@@ -30,34 +30,34 @@ public struct FlightData_2_1: Codable, Hashable, Sendable, FetchableRecord, Muta
 
     /// The columns of `flight_data`, for queries: `FlightData_2_1.filter(Columns.data == value)`.
     public enum Columns {
-        public static let data = Column("data")
-        public static let aircraft = Column("aircraft")
-        public static let id = Column("id")
+        public static let data = GRDB.Column("data")
+        public static let aircraft = GRDB.Column("aircraft")
+        public static let id = GRDB.Column("id")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case data
         case aircraft
         case id
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
         id = inserted.rowID
     }
 }
 
 /// Reads and writes `flight_data` rows by column position, for row transform stages.
-extension FlightData_2_1: MigrationRecord {
-    public static let migrationColumns: [String] = ["data", "aircraft", "id"]
+extension FlightData_2_1: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["data", "aircraft", "id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.data = try row.decode(Data.self, at: 0)
         self.aircraft = try row.decode(String.self, at: 1)
         self.id = try row.decodeIfPresent(Int64.self, at: 2)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.data, at: 0)
         values.encode(self.aircraft, at: 1)
         values.encode(self.id, at: 2)

@@ -9,7 +9,7 @@ import LucidRuntime
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Flight_1_0: Equatable, Sendable {
+public struct Flight_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "flight"
 
     /// The entity's identifier.
@@ -53,21 +53,21 @@ public struct Flight_1_0: Equatable, Sendable {
 
     /// The columns of `flight`, for queries: `Flight_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let date = Column("date")
-        public static let departure = Column("departure")
-        public static let arrival = Column("arrival")
-        public static let aircraft = Column("aircraft")
-        public static let duration = Column("duration")
-        public static let remarks = Column("remarks")
+        public static let id = GRDB.Column("id")
+        public static let date = GRDB.Column("date")
+        public static let departure = GRDB.Column("departure")
+        public static let arrival = GRDB.Column("arrival")
+        public static let aircraft = GRDB.Column("aircraft")
+        public static let duration = GRDB.Column("duration")
+        public static let remarks = GRDB.Column("remarks")
     }
 }
 
 /// Reads and writes `flight` rows by column position, for row transform stages and tests.
-extension Flight_1_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks"]
+extension Flight_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.date = try row.decode(Date.self, at: 1)
         self.departure = try row.decode(String.self, at: 2)
@@ -77,7 +77,7 @@ extension Flight_1_0: SupersededRecord, PersistableRecord {
         self.remarks = try row.decodeIfPresent(String.self, at: 6)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.date, at: 1)
         values.encode(self.departure, at: 2)
@@ -92,7 +92,7 @@ extension Flight_1_0: SupersededRecord, PersistableRecord {
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Flight_1_1: Equatable, Sendable {
+public struct Flight_1_1: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "flight"
 
     /// The entity's identifier.
@@ -141,22 +141,22 @@ public struct Flight_1_1: Equatable, Sendable {
 
     /// The columns of `flight`, for queries: `Flight_1_1.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let date = Column("date")
-        public static let departure = Column("departure")
-        public static let arrival = Column("arrival")
-        public static let aircraft = Column("aircraft")
-        public static let duration = Column("duration")
-        public static let remarks = Column("remarks")
-        public static let nightLandings = Column("night_landings")
+        public static let id = GRDB.Column("id")
+        public static let date = GRDB.Column("date")
+        public static let departure = GRDB.Column("departure")
+        public static let arrival = GRDB.Column("arrival")
+        public static let aircraft = GRDB.Column("aircraft")
+        public static let duration = GRDB.Column("duration")
+        public static let remarks = GRDB.Column("remarks")
+        public static let nightLandings = GRDB.Column("night_landings")
     }
 }
 
 /// Reads and writes `flight` rows by column position, for row transform stages and tests.
-extension Flight_1_1: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks", "night_landings"]
+extension Flight_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks", "night_landings"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.date = try row.decode(Date.self, at: 1)
         self.departure = try row.decode(String.self, at: 2)
@@ -167,7 +167,7 @@ extension Flight_1_1: SupersededRecord, PersistableRecord {
         self.nightLandings = try row.decode(Int.self, at: 7)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.date, at: 1)
         values.encode(self.departure, at: 2)
@@ -185,7 +185,7 @@ extension Flight_1_1: SupersededRecord, PersistableRecord {
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct LogEntry_2_0: Equatable, Sendable {
+public struct LogEntry_2_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "log_entry"
 
     /// The entity's identifier.
@@ -234,22 +234,22 @@ public struct LogEntry_2_0: Equatable, Sendable {
 
     /// The columns of `log_entry`, for queries: `LogEntry_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let date = Column("date")
-        public static let departure = Column("departure")
-        public static let arrival = Column("arrival")
-        public static let aircraft = Column("aircraft")
-        public static let duration = Column("duration")
-        public static let notes = Column("notes")
-        public static let nightLandings = Column("night_landings")
+        public static let id = GRDB.Column("id")
+        public static let date = GRDB.Column("date")
+        public static let departure = GRDB.Column("departure")
+        public static let arrival = GRDB.Column("arrival")
+        public static let aircraft = GRDB.Column("aircraft")
+        public static let duration = GRDB.Column("duration")
+        public static let notes = GRDB.Column("notes")
+        public static let nightLandings = GRDB.Column("night_landings")
     }
 }
 
 /// Reads and writes `log_entry` rows by column position, for row transform stages and tests.
-extension LogEntry_2_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
+extension LogEntry_2_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.date = try row.decode(Date.self, at: 1)
         self.departure = try row.decode(String.self, at: 2)
@@ -260,7 +260,7 @@ extension LogEntry_2_0: SupersededRecord, PersistableRecord {
         self.nightLandings = try row.decode(Int.self, at: 7)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.date, at: 1)
         values.encode(self.departure, at: 2)
@@ -274,7 +274,7 @@ extension LogEntry_2_0: SupersededRecord, PersistableRecord {
 
 extension LogEntry_2_0 {
     /// One link of the to-many relationship `crew` (`log_entry` → `pilot`): a row of table `log_entry_crew`.
-    public struct CrewLink: Equatable, Sendable {
+    public struct CrewLink: Swift.Equatable, Swift.Sendable {
         public static let databaseTableName = "log_entry_crew"
 
         /// The `log_entry` row.
@@ -289,22 +289,22 @@ extension LogEntry_2_0 {
 
         /// The columns of `log_entry_crew`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
     }
 }
 
 /// Reads and writes `log_entry_crew` rows by column position, for row transform stages and tests.
-extension LogEntry_2_0.CrewLink: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension LogEntry_2_0.CrewLink: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Int.self, at: 0)
         self.targetID = try row.decode(Int.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }
@@ -313,7 +313,7 @@ extension LogEntry_2_0.CrewLink: SupersededRecord, PersistableRecord {
 /// The `log_entry` entity at schema version 4.0: one row of table `log_entry`.
 ///
 /// The to-many relationship `crew` to `pilot` is stored in table `log_entry_crew`; see ``LogEntry_4_0.CrewLink``.
-public struct LogEntry_4_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct LogEntry_4_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "log_entry"
 
     /// The entity's identifier.
@@ -362,18 +362,18 @@ public struct LogEntry_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 
     /// The columns of `log_entry`, for queries: `LogEntry_4_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let date = Column("date")
-        public static let departure = Column("departure")
-        public static let arrival = Column("arrival")
-        public static let aircraft = Column("aircraft")
-        public static let duration = Column("duration")
-        public static let notes = Column("notes")
-        public static let nightLandings = Column("night_landings")
+        public static let id = GRDB.Column("id")
+        public static let date = GRDB.Column("date")
+        public static let departure = GRDB.Column("departure")
+        public static let arrival = GRDB.Column("arrival")
+        public static let aircraft = GRDB.Column("aircraft")
+        public static let duration = GRDB.Column("duration")
+        public static let notes = GRDB.Column("notes")
+        public static let nightLandings = GRDB.Column("night_landings")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case date
         case departure
@@ -386,10 +386,10 @@ public struct LogEntry_4_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 }
 
 /// Reads and writes `log_entry` rows by column position, for row transform stages.
-extension LogEntry_4_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
+extension LogEntry_4_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.date = try row.decode(Date.self, at: 1)
         self.departure = try row.decode(String.self, at: 2)
@@ -400,7 +400,7 @@ extension LogEntry_4_0: MigrationRecord {
         self.nightLandings = try row.decode(Int.self, at: 7)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.date, at: 1)
         values.encode(self.departure, at: 2)
@@ -414,7 +414,7 @@ extension LogEntry_4_0: MigrationRecord {
 
 extension LogEntry_4_0 {
     /// One link of the to-many relationship `crew` (`log_entry` → `pilot`): a row of table `log_entry_crew`.
-    public struct CrewLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct CrewLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
         public static let databaseTableName = "log_entry_crew"
 
         /// The `log_entry` row.
@@ -429,11 +429,11 @@ extension LogEntry_4_0 {
 
         /// The columns of `log_entry_crew`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
 
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
@@ -441,15 +441,15 @@ extension LogEntry_4_0 {
 }
 
 /// Reads and writes `log_entry_crew` rows by column position, for row transform stages.
-extension LogEntry_4_0.CrewLink: MigrationRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension LogEntry_4_0.CrewLink: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Int.self, at: 0)
         self.targetID = try row.decode(Int.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }
@@ -466,15 +466,15 @@ extension LogEntry_4_0 {
     /// ```swift
     /// let found = try LogEntry_4_0.search(FTS5Pattern(matchingPhrase: "green salad")!).fetchAll(db)
     /// ```
-    public static func search(_ pattern: FTS5Pattern) -> SQLRequest<LogEntry_4_0> {
-        SQLRequest(sql: "SELECT \"log_entry\".* FROM \"log_entry\" JOIN \"log_entry_fts\" ON \"log_entry_fts\".rowid = \"log_entry\".rowid WHERE \"log_entry_fts\" MATCH ? ORDER BY \"log_entry_fts\".rank", arguments: [pattern])
+    public static func search(_ pattern: GRDB.FTS5Pattern) -> GRDB.SQLRequest<LogEntry_4_0> {
+        GRDB.SQLRequest(sql: "SELECT \"log_entry\".* FROM \"log_entry\" JOIN \"log_entry_fts\" ON \"log_entry_fts\".rowid = \"log_entry\".rowid WHERE \"log_entry_fts\" MATCH ? ORDER BY \"log_entry_fts\".rank", arguments: [pattern])
     }
 
     /// The rows that contain a word starting with each word of `text`, best match first: `"pas carb"`
     /// finds "Pasta carbonara" (GRDB's `FTS5Pattern(matchingAllPrefixesIn:)`). Text with no word finds
     /// nothing.
-    public static func search(_ text: String) -> SQLRequest<LogEntry_4_0> {
-        guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return SQLRequest(sql: "SELECT * FROM \"log_entry\" WHERE 0") }
+    public static func search(_ text: Swift.String) -> GRDB.SQLRequest<LogEntry_4_0> {
+        guard let pattern = GRDB.FTS5Pattern(matchingAllPrefixesIn: text) else { return GRDB.SQLRequest(sql: "SELECT * FROM \"log_entry\" WHERE 0") }
         return search(pattern)
     }
 }

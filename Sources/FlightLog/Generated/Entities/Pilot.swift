@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `pilot` entity at schema version 1.0: one row of table `pilot`.
-public struct Pilot_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Pilot_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "pilot"
 
     /// The entity's identifier.
@@ -35,14 +35,14 @@ public struct Pilot_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
 
     /// The columns of `pilot`, for queries: `Pilot_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let name = Column("name")
-        public static let ratings = Column("ratings")
-        public static let licenseNumber = Column("license_number")
+        public static let id = GRDB.Column("id")
+        public static let name = GRDB.Column("name")
+        public static let ratings = GRDB.Column("ratings")
+        public static let licenseNumber = GRDB.Column("license_number")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case name
         case ratings
@@ -51,17 +51,17 @@ public struct Pilot_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
 }
 
 /// Reads and writes `pilot` rows by column position, for row transform stages.
-extension Pilot_1_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "name", "ratings", "license_number"]
+extension Pilot_1_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "name", "ratings", "license_number"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.name = try row.decode(String.self, at: 1)
         self.ratings = try row.decodeJSON([String].self, at: 2)
         self.licenseNumber = try row.decodeIfPresent(String.self, at: 3)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.name, at: 1)
         try values.encodeJSON(self.ratings, at: 2)

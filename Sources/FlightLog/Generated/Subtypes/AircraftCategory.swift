@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `aircraft_category` enum subtype, stored as its case name (TEXT).
-public enum AircraftCategory: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
+public enum AircraftCategory: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {
     case airplane
     case glider
     case lighterThanAir = "lighter_than_air"

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `aircraft_class` enum subtype, stored as its case name (TEXT).
-public enum AircraftClass: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
+public enum AircraftClass: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {
     case multiEngineLand = "multi_engine_land"
     case multiEngineSea = "multi_engine_sea"
     case singleEngineLand = "single_engine_land"

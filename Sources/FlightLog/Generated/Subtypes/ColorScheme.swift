@@ -7,7 +7,7 @@ import LucidRuntime
 
 /// The `color_scheme` struct subtype, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
-public struct ColorScheme: Codable, Hashable, Sendable {
+public struct ColorScheme: Swift.Codable, Swift.Hashable, Swift.Sendable {
     public var primary: String
     public var secondary: String
     public var accent: String?
@@ -22,7 +22,7 @@ public struct ColorScheme: Codable, Hashable, Sendable {
         self.accent = accent
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
         case primary
         case secondary
         case accent
@@ -32,23 +32,23 @@ public struct ColorScheme: Codable, Hashable, Sendable {
 extension ColorScheme {
     /// Typed references to the columns of a `color_scheme` stored as a composite attribute, one per element
     /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
-    public struct Columns: Sendable {
-        public let primary: Column
-        public let secondary: Column
-        public let accent: Column
+    public struct Columns: Swift.Sendable {
+        public let primary: GRDB.Column
+        public let secondary: GRDB.Column
+        public let accent: GRDB.Column
 
         /// The columns of the composite stored under `prefix` (the property's column name).
-        public init(prefix: String) {
-            primary = Column(prefix + "_primary")
-            secondary = Column(prefix + "_secondary")
-            accent = Column(prefix + "_accent")
+        public init(prefix: Swift.String) {
+            primary = GRDB.Column(prefix + "_primary")
+            secondary = GRDB.Column(prefix + "_secondary")
+            accent = GRDB.Column(prefix + "_accent")
         }
     }
 }
 
 /// The `color_scheme` struct subtype as it was at versions 1.0, 1.1, 2.0, 2.1, 3.0 (its members have a history), stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
-public struct ColorScheme_1_0: Codable, Hashable, Sendable {
+public struct ColorScheme_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable {
     public var primary: String
     public var secondary: String
     public var tertiary: String?
@@ -63,7 +63,7 @@ public struct ColorScheme_1_0: Codable, Hashable, Sendable {
         self.tertiary = tertiary
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
         case primary
         case secondary
         case tertiary
@@ -73,16 +73,16 @@ public struct ColorScheme_1_0: Codable, Hashable, Sendable {
 extension ColorScheme_1_0 {
     /// Typed references to the columns of a `color_scheme` stored as a composite attribute, one per element
     /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
-    public struct Columns: Sendable {
-        public let primary: Column
-        public let secondary: Column
-        public let tertiary: Column
+    public struct Columns: Swift.Sendable {
+        public let primary: GRDB.Column
+        public let secondary: GRDB.Column
+        public let tertiary: GRDB.Column
 
         /// The columns of the composite stored under `prefix` (the property's column name).
-        public init(prefix: String) {
-            primary = Column(prefix + "_primary")
-            secondary = Column(prefix + "_secondary")
-            tertiary = Column(prefix + "_tertiary")
+        public init(prefix: Swift.String) {
+            primary = GRDB.Column(prefix + "_primary")
+            secondary = GRDB.Column(prefix + "_secondary")
+            tertiary = GRDB.Column(prefix + "_tertiary")
         }
     }
 }

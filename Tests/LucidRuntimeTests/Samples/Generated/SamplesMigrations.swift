@@ -7,7 +7,7 @@ import LucidRuntime
 
 /// The steps of Samples's history that SQL alone cannot make. Implement each requirement in the app's
 /// type, then migrate with `options.stages = SamplesSchema.stages(using: YourType())`.
-public protocol SamplesMigrations: Sendable {
+public protocol SamplesMigrations: Swift.Sendable {
 
     /// 1.0 → 2.0, table `sample`: sample.code: string → int cannot convert every value exactly: not every text is a valid int.
     /// Return the row as it must be at 2.0, or nil to drop it.
@@ -16,10 +16,10 @@ public protocol SamplesMigrations: Sendable {
 
 extension SamplesSchema {
     /// The stages that run the app's code, for `StoreOptions.stages`.
-    public static func stages(using migrations: some SamplesMigrations) -> [MigrationStage] {
+    public static func stages(using migrations: some SamplesMigrations) -> [LucidRuntime.MigrationStage] {
         [
-            MigrationStage(
-                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "app code for sample",
+            LucidRuntime.MigrationStage(
+                from: LucidSchema.SchemaVersion("1.0"), to: LucidSchema.SchemaVersion("2.0"), label: "app code for sample",
                 transforms: [
                     .records(table: "sample") { (old: Sample_1_0) in try migrations.migrate(old) },
                 ]),

@@ -5,30 +5,30 @@
 import LucidRuntime
 
 /// Every schema version of Samples, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
-public enum SamplesSchema: SchemaRegistry {
+public enum SamplesSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = SchemaVersion("2.0")
+    public static let newestVersion = LucidSchema.SchemaVersion("2.0")
     public static let newestChecksum = "5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543"
 
-    public static let versions: [Schema] = [
+    public static let versions: [LucidSchema.Schema] = [
         version1_0,
         version2_0,
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
-    public static let checksums: [String] = [
+    public static let checksums: [Swift.String] = [
         "c07ff74c191251d90de84a93b15e5b5fd778465dd9e65c2882f6139d10a24964",
         "5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543",
     ]
 
     /// The steps that need the app's code (see `SamplesMigrations`): never inferred around.
-    public static let stages: [ExplicitStage] = [
-        ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "app code for sample", transformedTables: ["sample"]),
+    public static let stages: [LucidSchema.ExplicitStage] = [
+        LucidSchema.ExplicitStage(from: LucidSchema.SchemaVersion("1.0"), to: LucidSchema.SchemaVersion("2.0"), label: "app code for sample", transformedTables: ["sample"]),
     ]
 
     /// Schema version 1.0 (checksum `c07ff74c191251d90de84a93b15e5b5fd778465dd9e65c2882f6139d10a24964`).
-    static let version1_0: Schema = Schema(
-        version: SchemaVersion("1.0"),
+    static let version1_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("1.0"),
         tables: [
             table_sample_1,
         ])
@@ -48,12 +48,12 @@ public enum SamplesSchema: SchemaRegistry {
     /// CREATE TABLE "select" ("id" INTEGER PRIMARY KEY, "any" TEXT, "by" TEXT, "is" INTEGER);
     /// CREATE TABLE "type" ("id" TEXT PRIMARY KEY NOT NULL, "type" TEXT);
     /// ```
-    static let version2_0: Schema = Schema(
-        version: SchemaVersion("2.0"), basedOn: version1_0,
+    static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_0,
         replacing: [table_class_1, table_default_1, table_init_1, table_order_1, table_order_from_1, table_protocol_1, table_sample_2, table_select_1, table_type_1])
 
     /// Table `sample` (version 1.0).
-    static let table_sample_1 = SchemaTable.Deferred(name: "sample", json: #"""
+    static let table_sample_1 = LucidSchema.SchemaTable.Deferred(name: "sample", json: #"""
         {"name": "sample", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"big","notNull":true,"type":"INTEGER","valueType":"int"},
@@ -74,7 +74,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `class` (version 2.0).
-    static let table_class_1 = SchemaTable.Deferred(name: "class", json: #"""
+    static let table_class_1 = LucidSchema.SchemaTable.Deferred(name: "class", json: #"""
         {"name": "class", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"class","notNull":false,"type":"TEXT","valueType":"string"}],
@@ -82,7 +82,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `default` (version 2.0).
-    static let table_default_1 = SchemaTable.Deferred(name: "default", json: #"""
+    static let table_default_1 = LucidSchema.SchemaTable.Deferred(name: "default", json: #"""
         {"name": "default", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"default","notNull":false,"type":"TEXT","valueType":"string"}],
@@ -90,7 +90,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `init` (version 2.0).
-    static let table_init_1 = SchemaTable.Deferred(name: "init", json: #"""
+    static let table_init_1 = LucidSchema.SchemaTable.Deferred(name: "init", json: #"""
         {"name": "init", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"init","notNull":false,"type":"TEXT","valueType":"string"}],
@@ -98,7 +98,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `order` (version 2.0).
-    static let table_order_1 = SchemaTable.Deferred(name: "order", json: #"""
+    static let table_order_1 = LucidSchema.SchemaTable.Deferred(name: "order", json: #"""
         {"name": "order", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"all_cases","notNull":false,"type":"TEXT","valueType":"string"},
@@ -129,7 +129,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `order_from` (version 2.0).
-    static let table_order_from_1 = SchemaTable.Deferred(name: "order_from", json: #"""
+    static let table_order_from_1 = LucidSchema.SchemaTable.Deferred(name: "order_from", json: #"""
         {"name": "order_from", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"TEXT"}],
@@ -137,7 +137,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `protocol` (version 2.0).
-    static let table_protocol_1 = SchemaTable.Deferred(name: "protocol", json: #"""
+    static let table_protocol_1 = LucidSchema.SchemaTable.Deferred(name: "protocol", json: #"""
         {"name": "protocol", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"protocol","notNull":false,"type":"TEXT","valueType":"string"}],
@@ -145,7 +145,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `sample` (version 2.0).
-    static let table_sample_2 = SchemaTable.Deferred(name: "sample", json: #"""
+    static let table_sample_2 = LucidSchema.SchemaTable.Deferred(name: "sample", json: #"""
         {"name": "sample", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"big","notNull":true,"type":"INTEGER","valueType":"int"},
@@ -166,7 +166,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `select` (version 2.0).
-    static let table_select_1 = SchemaTable.Deferred(name: "select", json: #"""
+    static let table_select_1 = LucidSchema.SchemaTable.Deferred(name: "select", json: #"""
         {"name": "select", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"any","notNull":false,"type":"TEXT","valueType":"string"},
@@ -176,7 +176,7 @@ public enum SamplesSchema: SchemaRegistry {
         """#)
 
     /// Table `type` (version 2.0).
-    static let table_type_1 = SchemaTable.Deferred(name: "type", json: #"""
+    static let table_type_1 = LucidSchema.SchemaTable.Deferred(name: "type", json: #"""
         {"name": "type", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"type","notNull":false,"type":"TEXT","valueType":"string"}],

@@ -5,25 +5,25 @@
 import LucidRuntime
 
 /// Every schema version of SeedGraphs, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
-public enum SeedGraphsSchema: SchemaRegistry {
+public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = SchemaVersion("2.0")
+    public static let newestVersion = LucidSchema.SchemaVersion("2.0")
     public static let newestChecksum = "34de3100a78188f06365aa56e6a4ee36f2635cc3c3f8112d530e1a3d285ab739"
 
-    public static let versions: [Schema] = [
+    public static let versions: [LucidSchema.Schema] = [
         version1_0,
         version2_0,
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
-    public static let checksums: [String] = [
+    public static let checksums: [Swift.String] = [
         "2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499",
         "34de3100a78188f06365aa56e6a4ee36f2635cc3c3f8112d530e1a3d285ab739",
     ]
 
     /// Schema version 1.0 (checksum `2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499`).
-    static let version1_0: Schema = Schema(
-        version: SchemaVersion("1.0"),
+    static let version1_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("1.0"),
         tables: [
             table_a_1,
             table_b_1,
@@ -68,12 +68,12 @@ public enum SeedGraphsSchema: SchemaRegistry {
     /// CREATE TABLE "tier_members" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "tier"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "member"("id") ON DELETE CASCADE);
     /// CREATE INDEX "tier_members_target_index" ON "tier_members" ("target_id");
     /// ```
-    static let version2_0: Schema = Schema(
-        version: SchemaVersion("2.0"), basedOn: version1_0,
+    static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_0,
         replacing: [table_employee_2, table_member_1, table_slot_1, table_tier_1, table_tier_members_1])
 
     /// Table `a` (versions 1.0 to 2.0).
-    static let table_a_1 = SchemaTable.Deferred(name: "a", json: #"""
+    static let table_a_1 = LucidSchema.SchemaTable.Deferred(name: "a", json: #"""
         {"name": "a", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"b","notNull":true,"type":"INTEGER","valueType":"to_one"},
@@ -82,7 +82,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `b` (versions 1.0 to 2.0).
-    static let table_b_1 = SchemaTable.Deferred(name: "b", json: #"""
+    static let table_b_1 = LucidSchema.SchemaTable.Deferred(name: "b", json: #"""
         {"name": "b", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"label","notNull":true,"type":"TEXT","valueType":"string"},
@@ -91,7 +91,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `employee` (version 1.0).
-    static let table_employee_1 = SchemaTable.Deferred(name: "employee", json: #"""
+    static let table_employee_1 = LucidSchema.SchemaTable.Deferred(name: "employee", json: #"""
         {"name": "employee", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"manager","notNull":false,"type":"INTEGER","valueType":"to_one"},
@@ -101,7 +101,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `employee_mentors` (versions 1.0 to 2.0).
-    static let table_employee_mentors_1 = SchemaTable.Deferred(name: "employee_mentors", json: #"""
+    static let table_employee_mentors_1 = LucidSchema.SchemaTable.Deferred(name: "employee_mentors", json: #"""
         {"name": "employee_mentors", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],
@@ -109,7 +109,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `team` (versions 1.0 to 2.0).
-    static let table_team_1 = SchemaTable.Deferred(name: "team", json: #"""
+    static let table_team_1 = LucidSchema.SchemaTable.Deferred(name: "team", json: #"""
         {"name": "team", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"lead","notNull":true,"type":"INTEGER","valueType":"to_one"},
@@ -118,7 +118,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `team_members` (versions 1.0 to 2.0).
-    static let table_team_members_1 = SchemaTable.Deferred(name: "team_members", json: #"""
+    static let table_team_members_1 = LucidSchema.SchemaTable.Deferred(name: "team_members", json: #"""
         {"name": "team_members", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"TEXT"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],
@@ -126,7 +126,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `employee` (version 2.0).
-    static let table_employee_2 = SchemaTable.Deferred(name: "employee", json: #"""
+    static let table_employee_2 = LucidSchema.SchemaTable.Deferred(name: "employee", json: #"""
         {"name": "employee", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"badge","notNull":false,"type":"INTEGER","valueType":"int"},
@@ -137,7 +137,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `member` (version 2.0).
-    static let table_member_1 = SchemaTable.Deferred(name: "member", json: #"""
+    static let table_member_1 = LucidSchema.SchemaTable.Deferred(name: "member", json: #"""
         {"name": "member", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"active","notNull":true,"type":"INTEGER","valueType":"bool"},
@@ -154,7 +154,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `slot` (version 2.0).
-    static let table_slot_1 = SchemaTable.Deferred(name: "slot", json: #"""
+    static let table_slot_1 = LucidSchema.SchemaTable.Deferred(name: "slot", json: #"""
         {"name": "slot", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"day","notNull":false,"type":"TEXT","valueType":"enum weekday"},
@@ -164,7 +164,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `tier` (version 2.0).
-    static let table_tier_1 = SchemaTable.Deferred(name: "tier", json: #"""
+    static let table_tier_1 = LucidSchema.SchemaTable.Deferred(name: "tier", json: #"""
         {"name": "tier", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"level","notNull":true,"type":"TEXT","valueType":"enum tier_level"},
@@ -173,7 +173,7 @@ public enum SeedGraphsSchema: SchemaRegistry {
         """#)
 
     /// Table `tier_members` (version 2.0).
-    static let table_tier_members_1 = SchemaTable.Deferred(name: "tier_members", json: #"""
+    static let table_tier_members_1 = LucidSchema.SchemaTable.Deferred(name: "tier_members", json: #"""
         {"name": "tier_members", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],

@@ -15,15 +15,15 @@ public protocol SeedGraphsMigrationExpectations {
     init()
 
     /// The options the app opens its store with (its stages and data migrations): the tests migrate with them.
-    func storeOptions() -> StoreOptions
+    func storeOptions() -> LucidRuntime.StoreOptions
 
     /// What each of the app's data migrations does to the rows. A data migration that runs without one
     /// fails the test that runs it.
-    var dataMigrationExpectations: [DataMigrationExpectation] { get }
+    var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { get }
 }
 
 extension SeedGraphsMigrationExpectations {
-    public var dataMigrationExpectations: [DataMigrationExpectation] { [] }
+    public var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
 /// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
@@ -33,62 +33,62 @@ extension SeedGraphsExpectations: SeedGraphsMigrationExpectations {}
 /// with the app's real registry and options, then checked row by row and value by value.
 @Suite("SeedGraphs migrations (generated)")
 struct SeedGraphsMigrationTests {
-    static let harness = MigrationTestHarness(
-        registry: SeedGraphsSchema.self,
+    static let harness = LucidTesting.MigrationTestHarness(
+        registry: SeedGraphs.SeedGraphsSchema.self,
         options: SeedGraphsExpectations().storeOptions(),
-        expectations: MigrationExpectations(
+        expectations: LucidTesting.MigrationExpectations(
             transforms: [
             ],
             stages: [
             ],
             dataMigrations: SeedGraphsExpectations().dataMigrationExpectations),
         naming: [
-            EntityNaming(table: "a", entity: "A", properties: ["id": "id", "label": "label", "b": "b"]),
-            EntityNaming(table: "b", entity: "B", properties: ["id": "id", "label": "label", "next": "next"]),
-            EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID"]),
-            EntityNaming(table: "employee", entity: "Employee", properties: ["id": "id", "name": "name", "team": "team", "manager": "manager", "badge": "badge"]),
-            EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "tier": "tier"]),
-            EntityNaming(table: "slot", entity: "Slot", properties: ["id": "id", "day": "day", "open": "open", "member": "member"]),
-            EntityNaming(table: "team_members", entity: "Team.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
-            EntityNaming(table: "team", entity: "Team", properties: ["id": "id", "title": "title", "lead": "lead"]),
-            EntityNaming(table: "tier_members", entity: "Tier.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
-            EntityNaming(table: "tier", entity: "Tier", properties: ["id": "id", "level": "level", "title": "title"]),
+            LucidTesting.EntityNaming(table: "a", entity: "A", properties: ["id": "id", "label": "label", "b": "b"]),
+            LucidTesting.EntityNaming(table: "b", entity: "B", properties: ["id": "id", "label": "label", "next": "next"]),
+            LucidTesting.EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "employee", entity: "Employee", properties: ["id": "id", "name": "name", "team": "team", "manager": "manager", "badge": "badge"]),
+            LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "tier": "tier"]),
+            LucidTesting.EntityNaming(table: "slot", entity: "Slot", properties: ["id": "id", "day": "day", "open": "open", "member": "member"]),
+            LucidTesting.EntityNaming(table: "team_members", entity: "Team.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "team", entity: "Team", properties: ["id": "id", "title": "title", "lead": "lead"]),
+            LucidTesting.EntityNaming(table: "tier_members", entity: "Tier.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "tier", entity: "Tier", properties: ["id": "id", "level": "level", "title": "title"]),
         ],
         exclusions: [
         ],
         recordChecks: [
-            .records(A_1_0.self, entity: "A"),
-            .records(B_1_0.self, entity: "B"),
-            .records(Employee_2_0.MentorsLink.self, entity: "Employee.mentors"),
-            .records(Employee_2_0.self, entity: "Employee"),
-            .records(Member_2_0.self, entity: "Member"),
-            .records(Slot_2_0.self, entity: "Slot"),
-            .records(Team_1_0.MembersLink.self, entity: "Team.members"),
-            .records(Team_1_0.self, entity: "Team"),
-            .records(Tier_2_0.MembersLink.self, entity: "Tier.members"),
-            .records(Tier_2_0.self, entity: "Tier"),
+            .records(SeedGraphs.A_1_0.self, entity: "A"),
+            .records(SeedGraphs.B_1_0.self, entity: "B"),
+            .records(SeedGraphs.Employee_2_0.MentorsLink.self, entity: "Employee.mentors"),
+            .records(SeedGraphs.Employee_2_0.self, entity: "Employee"),
+            .records(SeedGraphs.Member_2_0.self, entity: "Member"),
+            .records(SeedGraphs.Slot_2_0.self, entity: "Slot"),
+            .records(SeedGraphs.Team_1_0.MembersLink.self, entity: "Team.members"),
+            .records(SeedGraphs.Team_1_0.self, entity: "Team"),
+            .records(SeedGraphs.Tier_2_0.MembersLink.self, entity: "Tier.members"),
+            .records(SeedGraphs.Tier_2_0.self, entity: "Tier"),
         ])
 
     @Test("a store seeded at each version migrates to 2.0 with every value as expected", arguments: ["1.0", "2.0"])
-    func seededStoreMigrates(from version: String) throws {
-        let failures = Self.harness.checkSeeded(from: try SchemaVersion(parsing: version)) { db, rows in
+    func seededStoreMigrates(from version: Swift.String) throws {
+        let failures = Self.harness.checkSeeded(from: try LucidSchema.SchemaVersion(parsing: version)) { db, rows in
             try SeedGraphsMigrationSeeds.seed(version: version, db, rows: rows)
         }
         for failure in failures { Issue.record("\(failure)") }
     }
 
     @Test("each committed fixture store migrates to 2.0 with every value as expected", arguments: FixtureFiles.list(in: FixtureFiles.folder(besideFile: #filePath)))
-    func fixtureMigrates(_ path: String) {
+    func fixtureMigrates(_ path: Swift.String) {
         for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
     }
 
     /// A released version without its fixture store shows in every run, as a known issue (the seeded
     /// stores above still test it, so a project between releases passes).
     @Test("each released version has a committed fixture store", arguments: ["1.0"])
-    func releasedVersionHasFixture(_ version: String) throws {
-        let name = FixtureFiles.fileName(module: "SeedGraphs", version: try SchemaVersion(parsing: version))
-        let path = (FixtureFiles.folder(besideFile: #filePath) as NSString).appendingPathComponent(name)
-        guard !FileManager.default.fileExists(atPath: path) else { return }
+    func releasedVersionHasFixture(_ version: Swift.String) throws {
+        let name = LucidTesting.FixtureFiles.fileName(module: "SeedGraphs", version: try LucidSchema.SchemaVersion(parsing: version))
+        let path = (FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
+        guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
             Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --schema-version \(version)` and commit it with its .sha256")
         }
@@ -99,93 +99,93 @@ struct SeedGraphsMigrationTests {
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum SeedGraphsMigrationSeeds {
-    static let seeders: [VersionedSeeder] = [
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedA_1_0),
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedB_1_0),
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedEmployee_1_0),
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedTeam_1_0),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedEmployee_2_0),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedMember_2_0),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedSlot_2_0),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedTier_2_0),
+    static let seeders: [LucidTesting.VersionedSeeder] = [
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("2.0"), seedA_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("2.0"), seedB_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.0"), seedEmployee_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("2.0"), seedTeam_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedEmployee_2_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedMember_2_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedSlot_2_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedTier_2_0),
     ]
 
-    static func seed(version: String, _ db: Database, rows: Int) throws {
-        try VersionedSeeder.seed(seeders, version: try SchemaVersion(parsing: version), db, rows: rows)
+    static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
+        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidSchema.SchemaVersion(parsing: version), db, rows: rows)
     }
 
-    static func seedA_1_0(_ db: Database, rows: Int) throws {
+    static func seedA_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try A_1_0(
+            _ = try SeedGraphs.A_1_0(
                 label: .seed(row: row, salt: 1),
-                b: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                id: Seed.identifier(row: row)
+                b: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
+                id: LucidTesting.Seed.identifier(row: row)
             ).inserted(db)
         }
     }
 
-    static func seedB_1_0(_ db: Database, rows: Int) throws {
+    static func seedB_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try B_1_0(
-                id: Seed.identifier(row: row),
+            _ = try SeedGraphs.B_1_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 label: .seed(row: row, salt: 1),
-                next: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }
+                next: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) }
             ).inserted(db)
         }
     }
 
-    static func seedEmployee_1_0(_ db: Database, rows: Int) throws {
+    static func seedEmployee_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Employee_1_0(
-                id: Seed.identifier(row: row),
+            _ = try SeedGraphs.Employee_1_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 name: .seed(row: row, salt: 1),
-                team: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                manager: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }
+                team: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
+                manager: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) }
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try Employee_1_0.MentorsLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try SeedGraphs.Employee_1_0.MentorsLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
     }
 
-    static func seedTeam_1_0(_ db: Database, rows: Int) throws {
+    static func seedTeam_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Team_1_0(
-                id: Seed.identifier(row: row),
+            _ = try SeedGraphs.Team_1_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
-                lead: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }
+                lead: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) }
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try Team_1_0.MembersLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try SeedGraphs.Team_1_0.MembersLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
     }
 
-    static func seedEmployee_2_0(_ db: Database, rows: Int) throws {
+    static func seedEmployee_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Employee_2_0(
-                id: Seed.identifier(row: row),
+            _ = try SeedGraphs.Employee_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 name: .seed(row: row, salt: 1),
-                team: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) },
-                manager: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                team: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
+                manager: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 badge: .seedDistinct(row: row, salt: 5)
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try Employee_2_0.MentorsLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try SeedGraphs.Employee_2_0.MentorsLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
     }
 
-    static func seedMember_2_0(_ db: Database, rows: Int) throws {
+    static func seedMember_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Member_2_0(
-                id: Seed.identifier(row: row),
+            _ = try SeedGraphs.Member_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 email: .seedDistinct(row: row, salt: 1),
                 number: .seedDistinct(row: row, salt: 2),
                 joined: .seedDistinct(row: row, salt: 3),
@@ -194,39 +194,39 @@ enum SeedGraphsMigrationSeeds {
                 photo: .seedDistinct(row: row, salt: 7),
                 ratio: .seedDistinct(row: row, salt: 8),
                 weight: .seedDistinct(row: row, salt: 9),
-                tier: Seed.reference(row: row, rows: min(rows, 3)) { Seed.identifier(row: $0) },
+                tier: LucidTesting.Seed.reference(row: row, rows: min(rows, 3)) { LucidTesting.Seed.identifier(row: $0) },
                 homepage: .seedDistinct(row: row, salt: 6)
             ).inserted(db)
         }
     }
 
-    static func seedSlot_2_0(_ db: Database, rows: Int) throws {
+    static func seedSlot_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Slot_2_0(
-                id: Seed.identifier(row: row),
-                open: Seed.product(row: row, divisor: 7, count: 2),
-                day: Seed.product(row: row, divisor: 1, count: 7, total: 14),
-                member: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) }
+            _ = try SeedGraphs.Slot_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
+                open: LucidTesting.Seed.product(row: row, divisor: 7, count: 2),
+                day: LucidTesting.Seed.product(row: row, divisor: 1, count: 7, total: 14),
+                member: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) }
             ).inserted(db)
         }
     }
 
-    static func seedTier_2_0(_ db: Database, rows: Int) throws {
+    static func seedTier_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...min(rows, 3) {
-            _ = try Tier_2_0(
-                id: Seed.identifier(row: row),
-                level: Seed.product(row: row, divisor: 1, count: 3),
+            _ = try SeedGraphs.Tier_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
+                level: LucidTesting.Seed.product(row: row, divisor: 1, count: 3),
                 title: .seed(row: row, salt: 2)
             ).inserted(db)
         }
         for row in 1...min(rows, 3) {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try Tier_2_0.MembersLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try SeedGraphs.Tier_2_0.MembersLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
     }
 }
 
-extension TierLevel: Seedable {}
+extension SeedGraphs.TierLevel: LucidTesting.Seedable {}
 
-extension Weekday: Seedable {}
+extension SeedGraphs.Weekday: LucidTesting.Seedable {}

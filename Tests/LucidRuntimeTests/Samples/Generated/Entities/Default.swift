@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `default` entity at schema version 2.0: one row of table `default`.
-public struct Default_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Default_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "default"
 
     /// The entity's identifier.
@@ -25,27 +25,27 @@ public struct Default_2_0: Codable, Hashable, Sendable, FetchableRecord, Persist
 
     /// The columns of `default`, for queries: `Default_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let `default` = Column("default")
+        public static let id = GRDB.Column("id")
+        public static let `default` = GRDB.Column("default")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case `default`
     }
 }
 
 /// Reads and writes `default` rows by column position, for row transform stages.
-extension Default_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "default"]
+extension Default_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "default"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.`default` = try row.decodeIfPresent(String.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.`default`, at: 1)
     }

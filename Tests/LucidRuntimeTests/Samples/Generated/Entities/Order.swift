@@ -8,7 +8,7 @@ import LucidRuntime
 /// The `order` entity at schema version 2.0: one row of table `order`.
 ///
 /// The to-many relationship `from` to `class` is stored in table `order_from`; see ``Order_2_0.FromLink``.
-public struct Order_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Order_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "order"
 
     /// The entity's identifier.
@@ -142,35 +142,35 @@ public struct Order_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
 
     /// The columns of `order`, for queries: `Order_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let type = Column("type")
-        public static let group = Column("group")
-        public static let `default` = Column("default")
-        public static let `class` = Column("class")
-        public static let `init` = Column("init")
-        public static let `protocol` = Column("protocol")
-        public static let hash = Column("hash")
-        public static let databaseTableName = Column("database_table_name")
-        public static let columns = Column("columns")
-        public static let codingKeys = Column("coding_keys")
-        public static let encode = Column("encode")
-        public static let description = Column("description")
-        public static let select = Column("select")
-        public static let table = Column("table")
-        public static let rawValue = Column("raw_value")
-        public static let stringValue = Column("string_value")
-        public static let intValue = Column("int_value")
-        public static let allCases = Column("all_cases")
-        public static let migrationColumns = Column("migration_columns")
-        public static let didInsert = Column("did_insert")
-        public static let name = Column("name")
-        public static let values = Column("values")
-        public static let row = Column("row")
-        public static let `where` = Column("where")
+        public static let id = GRDB.Column("id")
+        public static let type = GRDB.Column("type")
+        public static let group = GRDB.Column("group")
+        public static let `default` = GRDB.Column("default")
+        public static let `class` = GRDB.Column("class")
+        public static let `init` = GRDB.Column("init")
+        public static let `protocol` = GRDB.Column("protocol")
+        public static let hash = GRDB.Column("hash")
+        public static let databaseTableName = GRDB.Column("database_table_name")
+        public static let columns = GRDB.Column("columns")
+        public static let codingKeys = GRDB.Column("coding_keys")
+        public static let encode = GRDB.Column("encode")
+        public static let description = GRDB.Column("description")
+        public static let select = GRDB.Column("select")
+        public static let table = GRDB.Column("table")
+        public static let rawValue = GRDB.Column("raw_value")
+        public static let stringValue = GRDB.Column("string_value")
+        public static let intValue = GRDB.Column("int_value")
+        public static let allCases = GRDB.Column("all_cases")
+        public static let migrationColumns = GRDB.Column("migration_columns")
+        public static let didInsert = GRDB.Column("did_insert")
+        public static let name = GRDB.Column("name")
+        public static let values = GRDB.Column("values")
+        public static let row = GRDB.Column("row")
+        public static let `where` = GRDB.Column("where")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case type
         case group
@@ -200,10 +200,10 @@ public struct Order_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
 }
 
 /// Reads and writes `order` rows by column position, for row transform stages.
-extension Order_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "type", "group", "default", "class", "init", "protocol", "hash", "database_table_name", "columns", "coding_keys", "encode", "description", "select", "table", "raw_value", "string_value", "int_value", "all_cases", "migration_columns", "did_insert", "name", "values", "row", "where"]
+extension Order_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "type", "group", "default", "class", "init", "protocol", "hash", "database_table_name", "columns", "coding_keys", "encode", "description", "select", "table", "raw_value", "string_value", "int_value", "all_cases", "migration_columns", "did_insert", "name", "values", "row", "where"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.type = try row.decode(Int.self, at: 1)
         self.group = try row.decodeJSON([Int].self, at: 2)
@@ -231,7 +231,7 @@ extension Order_2_0: MigrationRecord {
         self.`where` = try row.decodeIfPresent(String.self, at: 24)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.type, at: 1)
         try values.encodeJSON(self.group, at: 2)
@@ -262,7 +262,7 @@ extension Order_2_0: MigrationRecord {
 
 extension Order_2_0 {
     /// One link of the to-many relationship `from` (`order` → `class`): a row of table `order_from`.
-    public struct FromLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct FromLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
         public static let databaseTableName = "order_from"
 
         /// The `order` row.
@@ -277,11 +277,11 @@ extension Order_2_0 {
 
         /// The columns of `order_from`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
 
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
@@ -289,15 +289,15 @@ extension Order_2_0 {
 }
 
 /// Reads and writes `order_from` rows by column position, for row transform stages.
-extension Order_2_0.FromLink: MigrationRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension Order_2_0.FromLink: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Int.self, at: 0)
         self.targetID = try row.decode(String.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }

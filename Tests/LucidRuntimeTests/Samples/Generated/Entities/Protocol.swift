@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `protocol` entity at schema version 2.0: one row of table `protocol`.
-public struct Protocol_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Protocol_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "protocol"
 
     /// The entity's identifier.
@@ -25,27 +25,27 @@ public struct Protocol_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 
     /// The columns of `protocol`, for queries: `Protocol_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let `protocol` = Column("protocol")
+        public static let id = GRDB.Column("id")
+        public static let `protocol` = GRDB.Column("protocol")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case `protocol`
     }
 }
 
 /// Reads and writes `protocol` rows by column position, for row transform stages.
-extension Protocol_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "protocol"]
+extension Protocol_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "protocol"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.`protocol` = try row.decodeIfPresent(String.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.`protocol`, at: 1)
     }

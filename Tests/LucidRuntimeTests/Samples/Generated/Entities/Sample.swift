@@ -9,7 +9,7 @@ import LucidRuntime
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Sample_1_0: Equatable, Sendable {
+public struct Sample_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "sample"
 
     /// The entity's identifier.
@@ -93,29 +93,29 @@ public struct Sample_1_0: Equatable, Sendable {
 
     /// The columns of `sample`, for queries: `Sample_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let big = Column("big")
-        public static let ratio = Column("ratio")
-        public static let label = Column("label")
-        public static let stamp = Column("stamp")
-        public static let flag = Column("flag")
-        public static let kind = Column("kind")
-        public static let formats = Column("formats")
-        public static let tags = Column("tags")
-        public static let code = Column("code")
-        public static let weight = Column("weight")
-        public static let note = Column("note")
-        public static let payload = Column("payload")
-        public static let link = Column("link")
-        public static let shape = Column("shape")
+        public static let id = GRDB.Column("id")
+        public static let big = GRDB.Column("big")
+        public static let ratio = GRDB.Column("ratio")
+        public static let label = GRDB.Column("label")
+        public static let stamp = GRDB.Column("stamp")
+        public static let flag = GRDB.Column("flag")
+        public static let kind = GRDB.Column("kind")
+        public static let formats = GRDB.Column("formats")
+        public static let tags = GRDB.Column("tags")
+        public static let code = GRDB.Column("code")
+        public static let weight = GRDB.Column("weight")
+        public static let note = GRDB.Column("note")
+        public static let payload = GRDB.Column("payload")
+        public static let link = GRDB.Column("link")
+        public static let shape = GRDB.Column("shape")
     }
 }
 
 /// Reads and writes `sample` rows by column position, for row transform stages and tests.
-extension Sample_1_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "big", "ratio", "label", "stamp", "flag", "kind", "formats", "tags", "code", "weight", "note", "payload", "link", "shape"]
+extension Sample_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "big", "ratio", "label", "stamp", "flag", "kind", "formats", "tags", "code", "weight", "note", "payload", "link", "shape"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.big = try row.decode(Int.self, at: 1)
         self.ratio = try row.decode(Double.self, at: 2)
@@ -133,7 +133,7 @@ extension Sample_1_0: SupersededRecord, PersistableRecord {
         self.shape = try row.decodeJSONIfPresent(SampleShape.self, at: 14)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.big, at: 1)
         values.encode(self.ratio, at: 2)
@@ -153,7 +153,7 @@ extension Sample_1_0: SupersededRecord, PersistableRecord {
 }
 
 /// The `sample` entity at schema version 2.0: one row of table `sample`.
-public struct Sample_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Sample_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "sample"
 
     /// The entity's identifier.
@@ -237,25 +237,25 @@ public struct Sample_2_0: Codable, Hashable, Sendable, FetchableRecord, Persista
 
     /// The columns of `sample`, for queries: `Sample_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let big = Column("big")
-        public static let ratio = Column("ratio")
-        public static let label = Column("label")
-        public static let stamp = Column("stamp")
-        public static let flag = Column("flag")
-        public static let kind = Column("kind")
-        public static let formats = Column("formats")
-        public static let tags = Column("tags")
-        public static let code = Column("code")
-        public static let weight = Column("weight")
-        public static let note = Column("note")
-        public static let payload = Column("payload")
-        public static let link = Column("link")
-        public static let shape = Column("shape")
+        public static let id = GRDB.Column("id")
+        public static let big = GRDB.Column("big")
+        public static let ratio = GRDB.Column("ratio")
+        public static let label = GRDB.Column("label")
+        public static let stamp = GRDB.Column("stamp")
+        public static let flag = GRDB.Column("flag")
+        public static let kind = GRDB.Column("kind")
+        public static let formats = GRDB.Column("formats")
+        public static let tags = GRDB.Column("tags")
+        public static let code = GRDB.Column("code")
+        public static let weight = GRDB.Column("weight")
+        public static let note = GRDB.Column("note")
+        public static let payload = GRDB.Column("payload")
+        public static let link = GRDB.Column("link")
+        public static let shape = GRDB.Column("shape")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case big
         case ratio
@@ -275,10 +275,10 @@ public struct Sample_2_0: Codable, Hashable, Sendable, FetchableRecord, Persista
 }
 
 /// Reads and writes `sample` rows by column position, for row transform stages.
-extension Sample_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "big", "ratio", "label", "stamp", "flag", "kind", "formats", "tags", "code", "weight", "note", "payload", "link", "shape"]
+extension Sample_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "big", "ratio", "label", "stamp", "flag", "kind", "formats", "tags", "code", "weight", "note", "payload", "link", "shape"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.big = try row.decode(Int.self, at: 1)
         self.ratio = try row.decode(Double.self, at: 2)
@@ -296,7 +296,7 @@ extension Sample_2_0: MigrationRecord {
         self.shape = try row.decodeJSONIfPresent(SampleShape.self, at: 14)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.big, at: 1)
         values.encode(self.ratio, at: 2)
@@ -321,7 +321,7 @@ public typealias Sample = Sample_2_0
 extension Sample_2_0 {
     /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
     /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
-    public init(row: Row) throws {
-        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("kind", SampleKind.self)])
+    public init(row: GRDB.Row) throws {
+        self = try LucidRuntime.UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("kind", SampleKind.self)])
     }
 }

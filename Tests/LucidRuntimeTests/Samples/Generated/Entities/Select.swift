@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `select` entity at schema version 2.0: one row of table `select`.
-public struct Select_2_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+public struct Select_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.MutablePersistableRecord {
     public static let databaseTableName = "select"
 
     /// The row's key, assigned by SQLite on insert (nil until then).
@@ -35,37 +35,37 @@ public struct Select_2_0: Codable, Hashable, Sendable, FetchableRecord, MutableP
 
     /// The columns of `select`, for queries: `Select_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let by = Column("by")
-        public static let `is` = Column("is")
-        public static let `any` = Column("any")
+        public static let id = GRDB.Column("id")
+        public static let by = GRDB.Column("by")
+        public static let `is` = GRDB.Column("is")
+        public static let `any` = GRDB.Column("any")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case by
         case `is`
         case `any`
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
         id = inserted.rowID
     }
 }
 
 /// Reads and writes `select` rows by column position, for row transform stages.
-extension Select_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "by", "is", "any"]
+extension Select_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "by", "is", "any"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decodeIfPresent(Int64.self, at: 0)
         self.by = try row.decodeIfPresent(String.self, at: 1)
         self.`is` = try row.decodeIfPresent(Int.self, at: 2)
         self.`any` = try row.decodeIfPresent(String.self, at: 3)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.by, at: 1)
         values.encode(self.`is`, at: 2)

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `type` entity at schema version 2.0: one row of table `type`.
-public struct Type_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Type_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "type"
 
     /// The entity's identifier.
@@ -25,27 +25,27 @@ public struct Type_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 
     /// The columns of `type`, for queries: `Type_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let type = Column("type")
+        public static let id = GRDB.Column("id")
+        public static let type = GRDB.Column("type")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case type
     }
 }
 
 /// Reads and writes `type` rows by column position, for row transform stages.
-extension Type_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "type"]
+extension Type_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "type"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.type = try row.decodeIfPresent(String.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.type, at: 1)
     }

@@ -6,10 +6,10 @@ import Foundation
 import LucidRuntime
 
 /// The `sample_format` option set subtype, stored as an INTEGER bit mask.
-public struct SampleFormat: OptionSet, Codable, Hashable, Sendable, DatabaseValueConvertible {
-    public let rawValue: Int64
+public struct SampleFormat: Swift.OptionSet, Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.DatabaseValueConvertible {
+    public let rawValue: Swift.Int64
 
-    public init(rawValue: Int64) {
+    public init(rawValue: Swift.Int64) {
         self.rawValue = rawValue
     }
 

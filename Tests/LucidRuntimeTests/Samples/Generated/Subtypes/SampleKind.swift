@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `sample_kind` enum subtype, stored as its case name (TEXT).
-public enum SampleKind: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
+public enum SampleKind: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {
     case largeOne = "large_one"
     case small
 }

@@ -7,7 +7,7 @@ import LucidRuntime
 
 /// The `sample_shape` struct subtype, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
-public struct SampleShape: Codable, Hashable, Sendable {
+public struct SampleShape: Swift.Codable, Swift.Hashable, Swift.Sendable {
     public var width: Double
     public var madeAt: Date
     public var names: [String]?
@@ -22,7 +22,7 @@ public struct SampleShape: Codable, Hashable, Sendable {
         self.names = names
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
         case width
         case madeAt = "made_at"
         case names

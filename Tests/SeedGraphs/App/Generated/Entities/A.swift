@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `a` entity at schema version 1.0: one row of table `a`.
-public struct A_1_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+public struct A_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.MutablePersistableRecord {
     public static let databaseTableName = "a"
 
     /// `label`: string.
@@ -30,34 +30,34 @@ public struct A_1_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
 
     /// The columns of `a`, for queries: `A_1_0.filter(Columns.label == value)`.
     public enum Columns {
-        public static let label = Column("label")
-        public static let b = Column("b")
-        public static let id = Column("id")
+        public static let label = GRDB.Column("label")
+        public static let b = GRDB.Column("b")
+        public static let id = GRDB.Column("id")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case label
         case b
         case id
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
         id = inserted.rowID
     }
 }
 
 /// Reads and writes `a` rows by column position, for row transform stages.
-extension A_1_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["label", "b", "id"]
+extension A_1_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["label", "b", "id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.label = try row.decode(String.self, at: 0)
         self.b = try row.decode(Int.self, at: 1)
         self.id = try row.decodeIfPresent(Int64.self, at: 2)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.label, at: 0)
         values.encode(self.b, at: 1)
         values.encode(self.id, at: 2)

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `b` entity at schema version 1.0: one row of table `b`.
-public struct B_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct B_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "b"
 
     /// The entity's identifier.
@@ -30,13 +30,13 @@ public struct B_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
 
     /// The columns of `b`, for queries: `B_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let label = Column("label")
-        public static let next = Column("next")
+        public static let id = GRDB.Column("id")
+        public static let label = GRDB.Column("label")
+        public static let next = GRDB.Column("next")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case label
         case next
@@ -44,16 +44,16 @@ public struct B_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
 }
 
 /// Reads and writes `b` rows by column position, for row transform stages.
-extension B_1_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "label", "next"]
+extension B_1_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "label", "next"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.label = try row.decode(String.self, at: 1)
         self.next = try row.decode(Int.self, at: 2)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.label, at: 1)
         values.encode(self.next, at: 2)

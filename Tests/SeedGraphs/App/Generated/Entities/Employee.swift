@@ -11,7 +11,7 @@ import LucidRuntime
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Employee_1_0: Equatable, Sendable {
+public struct Employee_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "employee"
 
     /// The entity's identifier.
@@ -40,25 +40,25 @@ public struct Employee_1_0: Equatable, Sendable {
 
     /// The columns of `employee`, for queries: `Employee_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let name = Column("name")
-        public static let team = Column("team")
-        public static let manager = Column("manager")
+        public static let id = GRDB.Column("id")
+        public static let name = GRDB.Column("name")
+        public static let team = GRDB.Column("team")
+        public static let manager = GRDB.Column("manager")
     }
 }
 
 /// Reads and writes `employee` rows by column position, for row transform stages and tests.
-extension Employee_1_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "name", "team", "manager"]
+extension Employee_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "name", "team", "manager"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.name = try row.decode(String.self, at: 1)
         self.team = try row.decode(String.self, at: 2)
         self.manager = try row.decodeIfPresent(Int.self, at: 3)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.name, at: 1)
         values.encode(self.team, at: 2)
@@ -68,7 +68,7 @@ extension Employee_1_0: SupersededRecord, PersistableRecord {
 
 extension Employee_1_0 {
     /// One link of the to-many relationship `mentors` (`employee` → `employee`): a row of table `employee_mentors`.
-    public struct MentorsLink: Equatable, Sendable {
+    public struct MentorsLink: Swift.Equatable, Swift.Sendable {
         public static let databaseTableName = "employee_mentors"
 
         /// The `employee` row.
@@ -83,22 +83,22 @@ extension Employee_1_0 {
 
         /// The columns of `employee_mentors`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
     }
 }
 
 /// Reads and writes `employee_mentors` rows by column position, for row transform stages and tests.
-extension Employee_1_0.MentorsLink: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension Employee_1_0.MentorsLink: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Int.self, at: 0)
         self.targetID = try row.decode(Int.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }
@@ -107,7 +107,7 @@ extension Employee_1_0.MentorsLink: SupersededRecord, PersistableRecord {
 /// The `employee` entity at schema version 2.0: one row of table `employee`.
 ///
 /// The to-many relationship `mentors` to `employee` is stored in table `employee_mentors`; see ``Employee_2_0.MentorsLink``.
-public struct Employee_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Employee_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "employee"
 
     /// The entity's identifier.
@@ -141,15 +141,15 @@ public struct Employee_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 
     /// The columns of `employee`, for queries: `Employee_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let name = Column("name")
-        public static let team = Column("team")
-        public static let manager = Column("manager")
-        public static let badge = Column("badge")
+        public static let id = GRDB.Column("id")
+        public static let name = GRDB.Column("name")
+        public static let team = GRDB.Column("team")
+        public static let manager = GRDB.Column("manager")
+        public static let badge = GRDB.Column("badge")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case name
         case team
@@ -159,10 +159,10 @@ public struct Employee_2_0: Codable, Hashable, Sendable, FetchableRecord, Persis
 }
 
 /// Reads and writes `employee` rows by column position, for row transform stages.
-extension Employee_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "name", "team", "manager", "badge"]
+extension Employee_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "name", "team", "manager", "badge"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.name = try row.decode(String.self, at: 1)
         self.team = try row.decode(String.self, at: 2)
@@ -170,7 +170,7 @@ extension Employee_2_0: MigrationRecord {
         self.badge = try row.decodeIfPresent(Int.self, at: 4)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.name, at: 1)
         values.encode(self.team, at: 2)
@@ -181,7 +181,7 @@ extension Employee_2_0: MigrationRecord {
 
 extension Employee_2_0 {
     /// One link of the to-many relationship `mentors` (`employee` → `employee`): a row of table `employee_mentors`.
-    public struct MentorsLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct MentorsLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
         public static let databaseTableName = "employee_mentors"
 
         /// The `employee` row.
@@ -196,11 +196,11 @@ extension Employee_2_0 {
 
         /// The columns of `employee_mentors`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
 
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
@@ -208,15 +208,15 @@ extension Employee_2_0 {
 }
 
 /// Reads and writes `employee_mentors` rows by column position, for row transform stages.
-extension Employee_2_0.MentorsLink: MigrationRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension Employee_2_0.MentorsLink: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Int.self, at: 0)
         self.targetID = try row.decode(Int.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }

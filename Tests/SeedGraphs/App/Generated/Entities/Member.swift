@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `member` entity at schema version 2.0: one row of table `member`.
-public struct Member_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "member"
 
     /// The entity's identifier.
@@ -70,21 +70,21 @@ public struct Member_2_0: Codable, Hashable, Sendable, FetchableRecord, Persista
 
     /// The columns of `member`, for queries: `Member_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let email = Column("email")
-        public static let number = Column("number")
-        public static let joined = Column("joined")
-        public static let active = Column("active")
-        public static let handle = Column("handle")
-        public static let photo = Column("photo")
-        public static let ratio = Column("ratio")
-        public static let weight = Column("weight")
-        public static let tier = Column("tier")
-        public static let homepage = Column("homepage")
+        public static let id = GRDB.Column("id")
+        public static let email = GRDB.Column("email")
+        public static let number = GRDB.Column("number")
+        public static let joined = GRDB.Column("joined")
+        public static let active = GRDB.Column("active")
+        public static let handle = GRDB.Column("handle")
+        public static let photo = GRDB.Column("photo")
+        public static let ratio = GRDB.Column("ratio")
+        public static let weight = GRDB.Column("weight")
+        public static let tier = GRDB.Column("tier")
+        public static let homepage = GRDB.Column("homepage")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case email
         case number
@@ -100,10 +100,10 @@ public struct Member_2_0: Codable, Hashable, Sendable, FetchableRecord, Persista
 }
 
 /// Reads and writes `member` rows by column position, for row transform stages.
-extension Member_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "tier", "homepage"]
+extension Member_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "tier", "homepage"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.email = try row.decode(String.self, at: 1)
         self.number = try row.decode(Int.self, at: 2)
@@ -117,7 +117,7 @@ extension Member_2_0: MigrationRecord {
         self.homepage = try row.decodeIfPresent(URL.self, at: 10)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.email, at: 1)
         values.encode(self.number, at: 2)

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `slot` entity at schema version 2.0: one row of table `slot`.
-public struct Slot_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Slot_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "slot"
 
     /// The entity's identifier.
@@ -35,14 +35,14 @@ public struct Slot_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 
     /// The columns of `slot`, for queries: `Slot_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let `open` = Column("open")
-        public static let day = Column("day")
-        public static let member = Column("member")
+        public static let id = GRDB.Column("id")
+        public static let `open` = GRDB.Column("open")
+        public static let day = GRDB.Column("day")
+        public static let member = GRDB.Column("member")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case `open`
         case day
@@ -51,17 +51,17 @@ public struct Slot_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 }
 
 /// Reads and writes `slot` rows by column position, for row transform stages.
-extension Slot_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "open", "day", "member"]
+extension Slot_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "open", "day", "member"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.`open` = try row.decode(Bool.self, at: 1)
         self.day = try row.decodeIfPresent(Weekday.self, at: 2)
         self.member = try row.decodeIfPresent(Int.self, at: 3)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.`open`, at: 1)
         values.encode(self.day, at: 2)
@@ -75,7 +75,7 @@ public typealias Slot = Slot_2_0
 extension Slot_2_0 {
     /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
     /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
-    public init(row: Row) throws {
-        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("day", Weekday.self)])
+    public init(row: GRDB.Row) throws {
+        self = try LucidRuntime.UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("day", Weekday.self)])
     }
 }

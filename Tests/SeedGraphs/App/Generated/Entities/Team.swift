@@ -8,7 +8,7 @@ import LucidRuntime
 /// The `team` entity at schema version 1.0: one row of table `team`.
 ///
 /// The to-many relationship `members` to `employee` is stored in table `team_members`; see ``Team_1_0.MembersLink``.
-public struct Team_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Team_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "team"
 
     /// The entity's identifier.
@@ -32,13 +32,13 @@ public struct Team_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 
     /// The columns of `team`, for queries: `Team_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let title = Column("title")
-        public static let lead = Column("lead")
+        public static let id = GRDB.Column("id")
+        public static let title = GRDB.Column("title")
+        public static let lead = GRDB.Column("lead")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case title
         case lead
@@ -46,16 +46,16 @@ public struct Team_1_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 }
 
 /// Reads and writes `team` rows by column position, for row transform stages.
-extension Team_1_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "title", "lead"]
+extension Team_1_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "title", "lead"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.lead = try row.decode(Int.self, at: 2)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         values.encode(self.lead, at: 2)
@@ -64,7 +64,7 @@ extension Team_1_0: MigrationRecord {
 
 extension Team_1_0 {
     /// One link of the to-many relationship `members` (`team` → `employee`): a row of table `team_members`.
-    public struct MembersLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct MembersLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
         public static let databaseTableName = "team_members"
 
         /// The `team` row.
@@ -79,11 +79,11 @@ extension Team_1_0 {
 
         /// The columns of `team_members`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
 
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
@@ -91,15 +91,15 @@ extension Team_1_0 {
 }
 
 /// Reads and writes `team_members` rows by column position, for row transform stages.
-extension Team_1_0.MembersLink: MigrationRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension Team_1_0.MembersLink: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(String.self, at: 0)
         self.targetID = try row.decode(Int.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }

@@ -8,7 +8,7 @@ import LucidRuntime
 /// The `tier` entity at schema version 2.0: one row of table `tier`.
 ///
 /// The to-many relationship `members` to `member` is stored in table `tier_members`; see ``Tier_2_0.MembersLink``.
-public struct Tier_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Tier_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "tier"
 
     /// The entity's identifier.
@@ -32,13 +32,13 @@ public struct Tier_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 
     /// The columns of `tier`, for queries: `Tier_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let level = Column("level")
-        public static let title = Column("title")
+        public static let id = GRDB.Column("id")
+        public static let level = GRDB.Column("level")
+        public static let title = GRDB.Column("title")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case level
         case title
@@ -46,16 +46,16 @@ public struct Tier_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 }
 
 /// Reads and writes `tier` rows by column position, for row transform stages.
-extension Tier_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "level", "title"]
+extension Tier_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "level", "title"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.level = try row.decode(TierLevel.self, at: 1)
         self.title = try row.decode(String.self, at: 2)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.level, at: 1)
         values.encode(self.title, at: 2)
@@ -64,7 +64,7 @@ extension Tier_2_0: MigrationRecord {
 
 extension Tier_2_0 {
     /// One link of the to-many relationship `members` (`tier` → `member`): a row of table `tier_members`.
-    public struct MembersLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct MembersLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
         public static let databaseTableName = "tier_members"
 
         /// The `tier` row.
@@ -79,11 +79,11 @@ extension Tier_2_0 {
 
         /// The columns of `tier_members`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
 
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
@@ -91,15 +91,15 @@ extension Tier_2_0 {
 }
 
 /// Reads and writes `tier_members` rows by column position, for row transform stages.
-extension Tier_2_0.MembersLink: MigrationRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension Tier_2_0.MembersLink: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Int.self, at: 0)
         self.targetID = try row.decode(Int.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }
@@ -111,7 +111,7 @@ public typealias Tier = Tier_2_0
 extension Tier_2_0 {
     /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
     /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
-    public init(row: Row) throws {
-        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("level", TierLevel.self)])
+    public init(row: GRDB.Row) throws {
+        self = try LucidRuntime.UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("level", TierLevel.self)])
     }
 }

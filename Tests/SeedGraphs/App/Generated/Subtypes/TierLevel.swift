@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `tier_level` enum subtype, stored as its case name (TEXT).
-public enum TierLevel: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
+public enum TierLevel: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {
     case bronze
     case gold
     case silver

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `weekday` enum subtype, stored as its case name (TEXT).
-public enum Weekday: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
+public enum Weekday: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {
     case friday
     case monday
     case saturday

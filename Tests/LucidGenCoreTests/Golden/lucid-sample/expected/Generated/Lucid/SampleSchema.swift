@@ -5,17 +5,17 @@
 import LucidRuntime
 
 /// Every schema version of Sample, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
-public enum SampleSchema: SchemaRegistry {
+public enum SampleSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = SchemaVersion("1.0.0")
+    public static let newestVersion = LucidSchema.SchemaVersion("1.0.0")
     public static let newestChecksum = "a8a89d9e5af09943e865b4d783ffc89d651ce6462b2e6ebf406670e5fa520ba2"
 
-    public static let versions: [Schema] = [
+    public static let versions: [LucidSchema.Schema] = [
         version1_0_0,
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
-    public static let checksums: [String] = [
+    public static let checksums: [Swift.String] = [
         "a8a89d9e5af09943e865b4d783ffc89d651ce6462b2e6ebf406670e5fa520ba2",
     ]
 
@@ -27,8 +27,8 @@ public enum SampleSchema: SchemaRegistry {
     /// CREATE TABLE "movie_genres" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "movie"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "genre"("id") ON DELETE CASCADE);
     /// CREATE INDEX "movie_genres_target_index" ON "movie_genres" ("target_id");
     /// ```
-    static let version1_0_0: Schema = Schema(
-        version: SchemaVersion("1.0.0"),
+    static let version1_0_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("1.0.0"),
         tables: [
             table_genre_1,
             table_movie_1,
@@ -36,7 +36,7 @@ public enum SampleSchema: SchemaRegistry {
         ])
 
     /// Table `genre` (version 1.0.0).
-    static let table_genre_1 = SchemaTable.Deferred(name: "genre", json: #"""
+    static let table_genre_1 = LucidSchema.SchemaTable.Deferred(name: "genre", json: #"""
         {"name": "genre", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"name","notNull":true,"type":"TEXT","valueType":"string"}],
@@ -44,7 +44,7 @@ public enum SampleSchema: SchemaRegistry {
         """#)
 
     /// Table `movie` (version 1.0.0).
-    static let table_movie_1 = SchemaTable.Deferred(name: "movie", json: #"""
+    static let table_movie_1 = LucidSchema.SchemaTable.Deferred(name: "movie", json: #"""
         {"name": "movie", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"overview","notNull":true,"type":"TEXT","valueType":"string"},
@@ -55,7 +55,7 @@ public enum SampleSchema: SchemaRegistry {
         """#)
 
     /// Table `movie_genres` (version 1.0.0).
-    static let table_movie_genres_1 = SchemaTable.Deferred(name: "movie_genres", json: #"""
+    static let table_movie_genres_1 = LucidSchema.SchemaTable.Deferred(name: "movie_genres", json: #"""
         {"name": "movie_genres", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],

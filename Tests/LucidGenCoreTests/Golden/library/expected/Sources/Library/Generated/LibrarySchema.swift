@@ -5,12 +5,12 @@
 import LucidRuntime
 
 /// Every schema version of Library, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
-public enum LibrarySchema: SchemaRegistry {
+public enum LibrarySchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = SchemaVersion("3.0")
+    public static let newestVersion = LucidSchema.SchemaVersion("3.0")
     public static let newestChecksum = "dd9efb9239be2c4fc346b794b0e686580f756982f5609003a03a65bb02b6c7db"
 
-    public static let versions: [Schema] = [
+    public static let versions: [LucidSchema.Schema] = [
         version1_0,
         version1_1,
         version2_0,
@@ -18,7 +18,7 @@ public enum LibrarySchema: SchemaRegistry {
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
-    public static let checksums: [String] = [
+    public static let checksums: [Swift.String] = [
         "b954104d7ae6c091cdd3258eed0d8f681db10c343d53ac8fea5bd6a0ceb57a2b",
         "24762991b6eb31f1a08ecc99485beffdbdf95cbccc671fbe941d33d8d97268de",
         "8910e5304f246033d3a9b6ca382ead15f290d65ff585cdc8235b9f31cca21587",
@@ -26,8 +26,8 @@ public enum LibrarySchema: SchemaRegistry {
     ]
 
     /// Schema version 1.0 (checksum `b954104d7ae6c091cdd3258eed0d8f681db10c343d53ac8fea5bd6a0ceb57a2b`).
-    static let version1_0: Schema = Schema(
-        version: SchemaVersion("1.0"),
+    static let version1_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("1.0"),
         tables: [
             table_book_1,
             table_loan_1,
@@ -35,13 +35,13 @@ public enum LibrarySchema: SchemaRegistry {
         ])
 
     /// Schema version 1.1 (checksum `24762991b6eb31f1a08ecc99485beffdbdf95cbccc671fbe941d33d8d97268de`): `table_book_2` since 1.0.
-    static let version1_1: Schema = Schema(
-        version: SchemaVersion("1.1"), basedOn: version1_0,
+    static let version1_1: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("1.1"), basedOn: version1_0,
         replacing: [table_book_2])
 
     /// Schema version 2.0 (checksum `8910e5304f246033d3a9b6ca382ead15f290d65ff585cdc8235b9f31cca21587`): `table_book_3`, `table_book_shelves_1`, `table_shelf_1`, `loan` removed since 1.1.
-    static let version2_0: Schema = Schema(
-        version: SchemaVersion("2.0"), basedOn: version1_1,
+    static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_1,
         replacing: [table_book_3, table_book_shelves_1, table_shelf_1], removing: ["loan"])
 
     /// Schema version 3.0 (checksum `dd9efb9239be2c4fc346b794b0e686580f756982f5609003a03a65bb02b6c7db`): `table_author_1`, `table_book_4`, `writer` removed since 2.0.
@@ -54,12 +54,12 @@ public enum LibrarySchema: SchemaRegistry {
     /// CREATE INDEX "book_shelves_target_index" ON "book_shelves" ("target_id");
     /// CREATE TABLE "shelf" ("code" TEXT PRIMARY KEY NOT NULL, "label" TEXT NOT NULL DEFAULT '');
     /// ```
-    static let version3_0: Schema = Schema(
-        version: SchemaVersion("3.0"), basedOn: version2_0,
+    static let version3_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("3.0"), basedOn: version2_0,
         replacing: [table_author_1, table_book_4], removing: ["writer"])
 
     /// Table `book` (version 1.0).
-    static let table_book_1 = SchemaTable.Deferred(name: "book", json: #"""
+    static let table_book_1 = LucidSchema.SchemaTable.Deferred(name: "book", json: #"""
         {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
@@ -83,7 +83,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `loan` (versions 1.0 to 1.1).
-    static let table_loan_1 = SchemaTable.Deferred(name: "loan", json: #"""
+    static let table_loan_1 = LucidSchema.SchemaTable.Deferred(name: "loan", json: #"""
         {"name": "loan", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"book","notNull":true,"type":"TEXT","valueType":"to_one"},
@@ -92,7 +92,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `writer` (versions 1.0 to 2.0).
-    static let table_writer_1 = SchemaTable.Deferred(name: "writer", json: #"""
+    static let table_writer_1 = LucidSchema.SchemaTable.Deferred(name: "writer", json: #"""
         {"name": "writer", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"born","notNull":false,"type":"TEXT","valueType":"date"},
@@ -101,7 +101,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `book` (version 1.1).
-    static let table_book_2 = SchemaTable.Deferred(name: "book", json: #"""
+    static let table_book_2 = LucidSchema.SchemaTable.Deferred(name: "book", json: #"""
         {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
@@ -127,7 +127,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `book` (version 2.0).
-    static let table_book_3 = SchemaTable.Deferred(name: "book", json: #"""
+    static let table_book_3 = LucidSchema.SchemaTable.Deferred(name: "book", json: #"""
         {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},
@@ -154,7 +154,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `book_shelves` (versions 2.0 to 3.0).
-    static let table_book_shelves_1 = SchemaTable.Deferred(name: "book_shelves", json: #"""
+    static let table_book_shelves_1 = LucidSchema.SchemaTable.Deferred(name: "book_shelves", json: #"""
         {"name": "book_shelves", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"TEXT"},
             {"name":"target_id","notNull":true,"type":"TEXT"}],
@@ -162,7 +162,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `shelf` (versions 2.0 to 3.0).
-    static let table_shelf_1 = SchemaTable.Deferred(name: "shelf", json: #"""
+    static let table_shelf_1 = LucidSchema.SchemaTable.Deferred(name: "shelf", json: #"""
         {"name": "shelf", "kind": "entity", "primaryKey": ["code"], "columns": [
             {"name":"code","notNull":true,"type":"TEXT","valueType":"string"},
             {"defaultSQL":"''","name":"label","notNull":true,"type":"TEXT","valueType":"string"}],
@@ -170,7 +170,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `author` (version 3.0).
-    static let table_author_1 = SchemaTable.Deferred(name: "author", json: #"""
+    static let table_author_1 = LucidSchema.SchemaTable.Deferred(name: "author", json: #"""
         {"name": "author", "kind": "entity", "primaryKey": ["id"], "renamedFrom": "writer", "columns": [
             {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"born","notNull":false,"type":"TEXT","valueType":"date"},
@@ -179,7 +179,7 @@ public enum LibrarySchema: SchemaRegistry {
         """#)
 
     /// Table `book` (version 3.0).
-    static let table_book_4 = SchemaTable.Deferred(name: "book", json: #"""
+    static let table_book_4 = LucidSchema.SchemaTable.Deferred(name: "book", json: #"""
         {"name": "book", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"author","notNull":false,"type":"INTEGER","valueType":"to_one"},

@@ -15,15 +15,15 @@ public protocol LibraryMigrationExpectations {
     init()
 
     /// The options the app opens its store with (its stages and data migrations): the tests migrate with them.
-    func storeOptions() -> StoreOptions
+    func storeOptions() -> LucidRuntime.StoreOptions
 
     /// What each of the app's data migrations does to the rows. A data migration that runs without one
     /// fails the test that runs it.
-    var dataMigrationExpectations: [DataMigrationExpectation] { get }
+    var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { get }
 }
 
 extension LibraryMigrationExpectations {
-    public var dataMigrationExpectations: [DataMigrationExpectation] { [] }
+    public var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
 /// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
@@ -33,52 +33,52 @@ extension LibraryExpectations: LibraryMigrationExpectations {}
 /// with the app's real registry and options, then checked row by row and value by value.
 @Suite("Library migrations (generated)")
 struct LibraryMigrationTests {
-    static let harness = MigrationTestHarness(
-        registry: LibrarySchema.self,
+    static let harness = LucidTesting.MigrationTestHarness(
+        registry: Library.LibrarySchema.self,
         options: LibraryExpectations().storeOptions(),
-        expectations: MigrationExpectations(
+        expectations: LucidTesting.MigrationExpectations(
             transforms: [
             ],
             stages: [
             ],
             dataMigrations: LibraryExpectations().dataMigrationExpectations),
         naming: [
-            EntityNaming(table: "author", entity: "Author", properties: ["id": "id", "full_name": "fullName", "born": "born"]),
-            EntityNaming(table: "book_shelves", entity: "Book.shelves", properties: ["source_id": "sourceID", "target_id": "targetID"]),
-            EntityNaming(table: "book", entity: "Book", properties: ["id": "id", "title": "title", "subtitle": "subtitle", "page_count": "pageCount", "rating": "rating", "weight": "weight", "is_available": "isAvailable", "published_at": "publishedAt", "reading_time": "readingTime", "preview_length": "previewLength", "cover_url": "coverUrl", "cover_color": "coverColor", "cover": "cover", "genre": "genre", "formats": "formats", "dimensions": "dimensions", "tags": "tags", "class": "class", "author": "author", "summary": "summary"]),
-            EntityNaming(table: "shelf", entity: "Shelf", properties: ["code": "code", "label": "label"]),
+            LucidTesting.EntityNaming(table: "author", entity: "Author", properties: ["id": "id", "full_name": "fullName", "born": "born"]),
+            LucidTesting.EntityNaming(table: "book_shelves", entity: "Book.shelves", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "book", entity: "Book", properties: ["id": "id", "title": "title", "subtitle": "subtitle", "page_count": "pageCount", "rating": "rating", "weight": "weight", "is_available": "isAvailable", "published_at": "publishedAt", "reading_time": "readingTime", "preview_length": "previewLength", "cover_url": "coverUrl", "cover_color": "coverColor", "cover": "cover", "genre": "genre", "formats": "formats", "dimensions": "dimensions", "tags": "tags", "class": "class", "author": "author", "summary": "summary"]),
+            LucidTesting.EntityNaming(table: "shelf", entity: "Shelf", properties: ["code": "code", "label": "label"]),
         ],
         exclusions: [
             // book.subtitle: ignore_property_migration_checks_on at 2.0
-            CheckExclusion(table: "book", column: "subtitle", from: SchemaVersion("1.0"), before: SchemaVersion("2.0")),
+            LucidTesting.CheckExclusion(table: "book", column: "subtitle", from: LucidSchema.SchemaVersion("1.0"), before: LucidSchema.SchemaVersion("2.0")),
         ],
         recordChecks: [
-            .records(Author_3_0.self, entity: "Author"),
-            .records(Book_3_0.ShelvesLink.self, entity: "Book.shelves"),
-            .records(Book_3_0.self, entity: "Book"),
-            .records(Shelf_2_0.self, entity: "Shelf"),
+            .records(Library.Author_3_0.self, entity: "Author"),
+            .records(Library.Book_3_0.ShelvesLink.self, entity: "Book.shelves"),
+            .records(Library.Book_3_0.self, entity: "Book"),
+            .records(Library.Shelf_2_0.self, entity: "Shelf"),
         ])
 
     @Test("a store seeded at each version migrates to 3.0 with every value as expected", arguments: ["1.0", "1.1", "2.0", "3.0"])
-    func seededStoreMigrates(from version: String) throws {
-        let failures = Self.harness.checkSeeded(from: try SchemaVersion(parsing: version)) { db, rows in
+    func seededStoreMigrates(from version: Swift.String) throws {
+        let failures = Self.harness.checkSeeded(from: try LucidSchema.SchemaVersion(parsing: version)) { db, rows in
             try LibraryMigrationSeeds.seed(version: version, db, rows: rows)
         }
         for failure in failures { Issue.record("\(failure)") }
     }
 
     @Test("each committed fixture store migrates to 3.0 with every value as expected", arguments: FixtureFiles.list(in: FixtureFiles.folder(besideFile: #filePath)))
-    func fixtureMigrates(_ path: String) {
+    func fixtureMigrates(_ path: Swift.String) {
         for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
     }
 
     /// A released version without its fixture store shows in every run, as a known issue (the seeded
     /// stores above still test it, so a project between releases passes).
     @Test("each released version has a committed fixture store", arguments: ["1.0", "1.1", "2.0"])
-    func releasedVersionHasFixture(_ version: String) throws {
-        let name = FixtureFiles.fileName(module: "Library", version: try SchemaVersion(parsing: version))
-        let path = (FixtureFiles.folder(besideFile: #filePath) as NSString).appendingPathComponent(name)
-        guard !FileManager.default.fileExists(atPath: path) else { return }
+    func releasedVersionHasFixture(_ version: Swift.String) throws {
+        let name = LucidTesting.FixtureFiles.fileName(module: "Library", version: try LucidSchema.SchemaVersion(parsing: version))
+        let path = (FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
+        guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
             Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --schema-version \(version)` and commit it with its .sha256")
         }
@@ -89,35 +89,35 @@ struct LibraryMigrationTests {
 /// through every property (`Seedable`), to-one relationships point at other rows, to-many
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum LibraryMigrationSeeds {
-    static let seeders: [VersionedSeeder] = [
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("2.0"), seedWriter_1_0),
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.0"), seedBook_1_0),
-        VersionedSeeder(from: SchemaVersion("1.0"), through: SchemaVersion("1.1"), seedLoan_1_0),
-        VersionedSeeder(from: SchemaVersion("1.1"), through: SchemaVersion("1.1"), seedBook_1_1),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("2.0"), seedBook_2_0),
-        VersionedSeeder(from: SchemaVersion("2.0"), through: SchemaVersion("3.0"), seedShelf_2_0),
-        VersionedSeeder(from: SchemaVersion("3.0"), through: SchemaVersion("3.0"), seedAuthor_3_0),
-        VersionedSeeder(from: SchemaVersion("3.0"), through: SchemaVersion("3.0"), seedBook_3_0),
+    static let seeders: [LucidTesting.VersionedSeeder] = [
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("2.0"), seedWriter_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.0"), seedBook_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.1"), seedLoan_1_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.1"), through: LucidSchema.SchemaVersion("1.1"), seedBook_1_1),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedBook_2_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("3.0"), seedShelf_2_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("3.0"), through: LucidSchema.SchemaVersion("3.0"), seedAuthor_3_0),
+        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("3.0"), through: LucidSchema.SchemaVersion("3.0"), seedBook_3_0),
     ]
 
-    static func seed(version: String, _ db: Database, rows: Int) throws {
-        try VersionedSeeder.seed(seeders, version: try SchemaVersion(parsing: version), db, rows: rows)
+    static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
+        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidSchema.SchemaVersion(parsing: version), db, rows: rows)
     }
 
-    static func seedWriter_1_0(_ db: Database, rows: Int) throws {
+    static func seedWriter_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Writer_1_0(
+            _ = try Library.Writer_1_0(
                 fullName: .seed(row: row, salt: 1),
-                id: Seed.identifier(row: row),
+                id: LucidTesting.Seed.identifier(row: row),
                 born: .seed(row: row, salt: 2)
             ).inserted(db)
         }
     }
 
-    static func seedBook_1_0(_ db: Database, rows: Int) throws {
+    static func seedBook_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Book_1_0(
-                id: Seed.identifier(row: row),
+            _ = try Library.Book_1_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 14),
                 pageCount: .seed(row: row, salt: 2),
@@ -132,27 +132,27 @@ enum LibraryMigrationSeeds {
                 genre: .seed(row: row, salt: 11),
                 formats: .seed(row: row, salt: 12),
                 dimensions: .seed(row: row, salt: 13),
-                author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                author: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 blurb: .seed(row: row, salt: 16),
                 isbn: .seed(row: row, salt: 17)
             ).inserted(db)
         }
     }
 
-    static func seedLoan_1_0(_ db: Database, rows: Int) throws {
+    static func seedLoan_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Loan_1_0(
-                id: Seed.identifier(row: row),
+            _ = try Library.Loan_1_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 borrower: .seed(row: row, salt: 1),
-                book: Seed.reference(row: row, rows: rows) { Seed.identifier(row: $0) }
+                book: LucidTesting.Seed.reference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) }
             ).inserted(db)
         }
     }
 
-    static func seedBook_1_1(_ db: Database, rows: Int) throws {
+    static func seedBook_1_1(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Book_1_1(
-                id: Seed.identifier(row: row),
+            _ = try Library.Book_1_1(
+                id: LucidTesting.Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 16),
                 pageCount: .seed(row: row, salt: 3),
@@ -167,7 +167,7 @@ enum LibraryMigrationSeeds {
                 genre: .seed(row: row, salt: 13),
                 formats: .seed(row: row, salt: 14),
                 dimensions: .seed(row: row, salt: 15),
-                author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                author: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 blurb: .seed(row: row, salt: 18),
                 isbn: .seed(row: row, salt: 19),
                 subtitle: .seed(row: row, salt: 2),
@@ -176,10 +176,10 @@ enum LibraryMigrationSeeds {
         }
     }
 
-    static func seedBook_2_0(_ db: Database, rows: Int) throws {
+    static func seedBook_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Book_2_0(
-                id: Seed.identifier(row: row),
+            _ = try Library.Book_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 16),
                 pageCount: .seed(row: row, salt: 3),
@@ -194,7 +194,7 @@ enum LibraryMigrationSeeds {
                 genre: .seed(row: row, salt: 13),
                 formats: .seed(row: row, salt: 14),
                 dimensions: .seed(row: row, salt: 15),
-                author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                author: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 summary: .seed(row: row, salt: 20),
                 isbn: .seed(row: row, salt: 21),
                 subtitle: .seed(row: row, salt: 2),
@@ -203,35 +203,35 @@ enum LibraryMigrationSeeds {
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try Book_2_0.ShelvesLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try Library.Book_2_0.ShelvesLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
     }
 
-    static func seedShelf_2_0(_ db: Database, rows: Int) throws {
+    static func seedShelf_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Shelf_2_0(
-                code: Seed.identifier(row: row),
+            _ = try Library.Shelf_2_0(
+                code: LucidTesting.Seed.identifier(row: row),
                 label: .seed(row: row, salt: 1)
             ).inserted(db)
         }
     }
 
-    static func seedAuthor_3_0(_ db: Database, rows: Int) throws {
+    static func seedAuthor_3_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Author_3_0(
+            _ = try Library.Author_3_0(
                 fullName: .seed(row: row, salt: 1),
-                id: Seed.identifier(row: row),
+                id: LucidTesting.Seed.identifier(row: row),
                 born: .seed(row: row, salt: 2)
             ).inserted(db)
         }
     }
 
-    static func seedBook_3_0(_ db: Database, rows: Int) throws {
+    static func seedBook_3_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
-            _ = try Book_3_0(
-                id: Seed.identifier(row: row),
+            _ = try Library.Book_3_0(
+                id: LucidTesting.Seed.identifier(row: row),
                 title: .seed(row: row, salt: 1),
                 tags: .seed(row: row, salt: 16),
                 pageCount: .seed(row: row, salt: 3),
@@ -246,7 +246,7 @@ enum LibraryMigrationSeeds {
                 genre: .seed(row: row, salt: 13),
                 formats: .seed(row: row, salt: 14),
                 dimensions: .seed(row: row, salt: 15),
-                author: Seed.optionalReference(row: row, rows: rows) { Seed.identifier(row: $0) },
+                author: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
                 summary: .seed(row: row, salt: 20),
                 subtitle: .seed(row: row, salt: 2),
                 rating: .seed(row: row, salt: 4),
@@ -254,18 +254,18 @@ enum LibraryMigrationSeeds {
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try Book_3_0.ShelvesLink(sourceID: Seed.identifier(row: row), targetID: Seed.identifier(row: target)).insert(db)
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try Library.Book_3_0.ShelvesLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
     }
 }
 
-extension BookGenre: Seedable {}
+extension Library.BookGenre: LucidTesting.Seedable {}
 
-extension Dimensions: Seedable {
-    public static func seed(row: Int, salt: Int) -> Dimensions {
-        Dimensions(
+extension Library.Dimensions: LucidTesting.Seedable {
+    public static func seed(row: Swift.Int, salt: Swift.Int) -> Library.Dimensions {
+        Library.Dimensions(
             widthMm: .seed(row: row, salt: salt + 1),
             heightMm: .seed(row: row, salt: salt + 2),
             unitNames: .seed(row: row, salt: salt + 3)
@@ -273,8 +273,8 @@ extension Dimensions: Seedable {
     }
 }
 
-extension Format: Seedable {
-    public static func seed(row: Int, salt: Int) -> Format {
-        Format(rawValue: Int64((row + salt) % (1 << 3)))
+extension Library.Format: LucidTesting.Seedable {
+    public static func seed(row: Swift.Int, salt: Swift.Int) -> Library.Format {
+        Library.Format(rawValue: Swift.Int64((row + salt) % (1 << 3)))
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `genre` entity at schema version 1.0.0: one row of table `genre`.
-public struct Genre_1_0_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Genre_1_0_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "genre"
 
     /// The entity's identifier.
@@ -25,27 +25,27 @@ public struct Genre_1_0_0: Codable, Hashable, Sendable, FetchableRecord, Persist
 
     /// The columns of `genre`, for queries: `Genre_1_0_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let name = Column("name")
+        public static let id = GRDB.Column("id")
+        public static let name = GRDB.Column("name")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case name
     }
 }
 
 /// Reads and writes `genre` rows by column position, for row transform stages.
-extension Genre_1_0_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "name"]
+extension Genre_1_0_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "name"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.name = try row.decode(String.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.name, at: 1)
     }

@@ -8,7 +8,7 @@ import LucidRuntime
 /// The `movie` entity at schema version 1.0.0: one row of table `movie`.
 ///
 /// The to-many relationship `genres` to `genre` is stored in table `movie_genres`; see ``Movie_1_0_0.GenresLink``.
-public struct Movie_1_0_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Movie_1_0_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "movie"
 
     /// The entity's identifier.
@@ -42,15 +42,15 @@ public struct Movie_1_0_0: Codable, Hashable, Sendable, FetchableRecord, Persist
 
     /// The columns of `movie`, for queries: `Movie_1_0_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let title = Column("title")
-        public static let popularity = Column("popularity")
-        public static let overview = Column("overview")
-        public static let posterPath = Column("poster_path")
+        public static let id = GRDB.Column("id")
+        public static let title = GRDB.Column("title")
+        public static let popularity = GRDB.Column("popularity")
+        public static let overview = GRDB.Column("overview")
+        public static let posterPath = GRDB.Column("poster_path")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case title
         case popularity
@@ -60,10 +60,10 @@ public struct Movie_1_0_0: Codable, Hashable, Sendable, FetchableRecord, Persist
 }
 
 /// Reads and writes `movie` rows by column position, for row transform stages.
-extension Movie_1_0_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "title", "popularity", "overview", "poster_path"]
+extension Movie_1_0_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "title", "popularity", "overview", "poster_path"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.popularity = try row.decode(Double.self, at: 2)
@@ -71,7 +71,7 @@ extension Movie_1_0_0: MigrationRecord {
         self.posterPath = try row.decode(URL.self, at: 4)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         values.encode(self.popularity, at: 2)
@@ -82,7 +82,7 @@ extension Movie_1_0_0: MigrationRecord {
 
 extension Movie_1_0_0 {
     /// One link of the to-many relationship `genres` (`movie` → `genre`): a row of table `movie_genres`.
-    public struct GenresLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct GenresLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
         public static let databaseTableName = "movie_genres"
 
         /// The `movie` row.
@@ -97,11 +97,11 @@ extension Movie_1_0_0 {
 
         /// The columns of `movie_genres`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
 
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
@@ -109,15 +109,15 @@ extension Movie_1_0_0 {
 }
 
 /// Reads and writes `movie_genres` rows by column position, for row transform stages.
-extension Movie_1_0_0.GenresLink: MigrationRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension Movie_1_0_0.GenresLink: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Int.self, at: 0)
         self.targetID = try row.decode(Int.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }

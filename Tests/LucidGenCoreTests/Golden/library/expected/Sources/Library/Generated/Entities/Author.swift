@@ -9,7 +9,7 @@ import LucidRuntime
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Writer_1_0: Equatable, Sendable {
+public struct Writer_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "writer"
 
     /// `full_name`: string.
@@ -33,27 +33,27 @@ public struct Writer_1_0: Equatable, Sendable {
 
     /// The columns of `writer`, for queries: `Writer_1_0.filter(Columns.fullName == value)`.
     public enum Columns {
-        public static let fullName = Column("full_name")
-        public static let id = Column("id")
-        public static let born = Column("born")
+        public static let fullName = GRDB.Column("full_name")
+        public static let id = GRDB.Column("id")
+        public static let born = GRDB.Column("born")
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
         id = inserted.rowID
     }
 }
 
 /// Reads and writes `writer` rows by column position, for row transform stages and tests.
-extension Writer_1_0: SupersededRecord {
-    public static let migrationColumns: [String] = ["full_name", "id", "born"]
+extension Writer_1_0: LucidRuntime.SupersededRecord {
+    public static let migrationColumns: [Swift.String] = ["full_name", "id", "born"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.fullName = try row.decode(String.self, at: 0)
         self.id = try row.decodeIfPresent(Int64.self, at: 1)
         self.born = try row.decodeIfPresent(Date.self, at: 2)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.fullName, at: 0)
         values.encode(self.id, at: 1)
         values.encode(self.born, at: 2)
@@ -61,7 +61,7 @@ extension Writer_1_0: SupersededRecord {
 }
 
 /// The `author` entity at schema version 3.0: one row of table `author`.
-public struct Author_3_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+public struct Author_3_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.MutablePersistableRecord {
     public static let databaseTableName = "author"
 
     /// `full_name`: string.
@@ -85,34 +85,34 @@ public struct Author_3_0: Codable, Hashable, Sendable, FetchableRecord, MutableP
 
     /// The columns of `author`, for queries: `Author_3_0.filter(Columns.fullName == value)`.
     public enum Columns {
-        public static let fullName = Column("full_name")
-        public static let id = Column("id")
-        public static let born = Column("born")
+        public static let fullName = GRDB.Column("full_name")
+        public static let id = GRDB.Column("id")
+        public static let born = GRDB.Column("born")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case fullName = "full_name"
         case id
         case born
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
         id = inserted.rowID
     }
 }
 
 /// Reads and writes `author` rows by column position, for row transform stages.
-extension Author_3_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["full_name", "id", "born"]
+extension Author_3_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["full_name", "id", "born"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.fullName = try row.decode(String.self, at: 0)
         self.id = try row.decodeIfPresent(Int64.self, at: 1)
         self.born = try row.decodeIfPresent(Date.self, at: 2)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.fullName, at: 0)
         values.encode(self.id, at: 1)
         values.encode(self.born, at: 2)

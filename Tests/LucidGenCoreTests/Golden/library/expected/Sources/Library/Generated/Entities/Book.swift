@@ -9,7 +9,7 @@ import LucidRuntime
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Book_1_0: Equatable, Sendable {
+public struct Book_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
@@ -108,32 +108,32 @@ public struct Book_1_0: Equatable, Sendable {
 
     /// The columns of `book`, for queries: `Book_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let title = Column("title")
-        public static let tags = Column("tags")
-        public static let pageCount = Column("page_count")
-        public static let weight = Column("weight")
-        public static let isAvailable = Column("is_available")
-        public static let publishedAt = Column("published_at")
-        public static let readingTime = Column("reading_time")
-        public static let previewLength = Column("preview_length")
-        public static let coverUrl = Column("cover_url")
-        public static let coverColor = Column("cover_color")
-        public static let cover = Column("cover")
-        public static let genre = Column("genre")
-        public static let formats = Column("formats")
-        public static let dimensions = Column("dimensions")
-        public static let author = Column("author")
-        public static let blurb = Column("blurb")
-        public static let isbn = Column("isbn")
+        public static let id = GRDB.Column("id")
+        public static let title = GRDB.Column("title")
+        public static let tags = GRDB.Column("tags")
+        public static let pageCount = GRDB.Column("page_count")
+        public static let weight = GRDB.Column("weight")
+        public static let isAvailable = GRDB.Column("is_available")
+        public static let publishedAt = GRDB.Column("published_at")
+        public static let readingTime = GRDB.Column("reading_time")
+        public static let previewLength = GRDB.Column("preview_length")
+        public static let coverUrl = GRDB.Column("cover_url")
+        public static let coverColor = GRDB.Column("cover_color")
+        public static let cover = GRDB.Column("cover")
+        public static let genre = GRDB.Column("genre")
+        public static let formats = GRDB.Column("formats")
+        public static let dimensions = GRDB.Column("dimensions")
+        public static let author = GRDB.Column("author")
+        public static let blurb = GRDB.Column("blurb")
+        public static let isbn = GRDB.Column("isbn")
     }
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages and tests.
-extension Book_1_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
+extension Book_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.tags = try row.decodeJSON([String].self, at: 2)
@@ -154,7 +154,7 @@ extension Book_1_0: SupersededRecord, PersistableRecord {
         self.isbn = try row.decodeIfPresent(String.self, at: 17)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         try values.encodeJSON(self.tags, at: 2)
@@ -180,7 +180,7 @@ extension Book_1_0: SupersededRecord, PersistableRecord {
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Book_1_1: Equatable, Sendable {
+public struct Book_1_1: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
@@ -289,34 +289,34 @@ public struct Book_1_1: Equatable, Sendable {
 
     /// The columns of `book`, for queries: `Book_1_1.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let title = Column("title")
-        public static let tags = Column("tags")
-        public static let pageCount = Column("page_count")
-        public static let weight = Column("weight")
-        public static let isAvailable = Column("is_available")
-        public static let publishedAt = Column("published_at")
-        public static let readingTime = Column("reading_time")
-        public static let previewLength = Column("preview_length")
-        public static let coverUrl = Column("cover_url")
-        public static let coverColor = Column("cover_color")
-        public static let cover = Column("cover")
-        public static let genre = Column("genre")
-        public static let formats = Column("formats")
-        public static let dimensions = Column("dimensions")
-        public static let author = Column("author")
-        public static let blurb = Column("blurb")
-        public static let isbn = Column("isbn")
-        public static let subtitle = Column("subtitle")
-        public static let rating = Column("rating")
+        public static let id = GRDB.Column("id")
+        public static let title = GRDB.Column("title")
+        public static let tags = GRDB.Column("tags")
+        public static let pageCount = GRDB.Column("page_count")
+        public static let weight = GRDB.Column("weight")
+        public static let isAvailable = GRDB.Column("is_available")
+        public static let publishedAt = GRDB.Column("published_at")
+        public static let readingTime = GRDB.Column("reading_time")
+        public static let previewLength = GRDB.Column("preview_length")
+        public static let coverUrl = GRDB.Column("cover_url")
+        public static let coverColor = GRDB.Column("cover_color")
+        public static let cover = GRDB.Column("cover")
+        public static let genre = GRDB.Column("genre")
+        public static let formats = GRDB.Column("formats")
+        public static let dimensions = GRDB.Column("dimensions")
+        public static let author = GRDB.Column("author")
+        public static let blurb = GRDB.Column("blurb")
+        public static let isbn = GRDB.Column("isbn")
+        public static let subtitle = GRDB.Column("subtitle")
+        public static let rating = GRDB.Column("rating")
     }
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages and tests.
-extension Book_1_1: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn", "subtitle", "rating"]
+extension Book_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn", "subtitle", "rating"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.tags = try row.decodeJSON([String].self, at: 2)
@@ -339,7 +339,7 @@ extension Book_1_1: SupersededRecord, PersistableRecord {
         self.rating = try row.decode(Double.self, at: 19)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         try values.encodeJSON(self.tags, at: 2)
@@ -369,7 +369,7 @@ extension Book_1_1: SupersededRecord, PersistableRecord {
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Book_2_0: Equatable, Sendable {
+public struct Book_2_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
@@ -483,35 +483,35 @@ public struct Book_2_0: Equatable, Sendable {
 
     /// The columns of `book`, for queries: `Book_2_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let title = Column("title")
-        public static let tags = Column("tags")
-        public static let pageCount = Column("page_count")
-        public static let weight = Column("weight")
-        public static let isAvailable = Column("is_available")
-        public static let publishedAt = Column("published_at")
-        public static let readingTime = Column("reading_time")
-        public static let previewLength = Column("preview_length")
-        public static let coverUrl = Column("cover_url")
-        public static let coverColor = Column("cover_color")
-        public static let cover = Column("cover")
-        public static let genre = Column("genre")
-        public static let formats = Column("formats")
-        public static let dimensions = Column("dimensions")
-        public static let author = Column("author")
-        public static let summary = Column("summary")
-        public static let isbn = Column("isbn")
-        public static let subtitle = Column("subtitle")
-        public static let rating = Column("rating")
-        public static let `class` = Column("class")
+        public static let id = GRDB.Column("id")
+        public static let title = GRDB.Column("title")
+        public static let tags = GRDB.Column("tags")
+        public static let pageCount = GRDB.Column("page_count")
+        public static let weight = GRDB.Column("weight")
+        public static let isAvailable = GRDB.Column("is_available")
+        public static let publishedAt = GRDB.Column("published_at")
+        public static let readingTime = GRDB.Column("reading_time")
+        public static let previewLength = GRDB.Column("preview_length")
+        public static let coverUrl = GRDB.Column("cover_url")
+        public static let coverColor = GRDB.Column("cover_color")
+        public static let cover = GRDB.Column("cover")
+        public static let genre = GRDB.Column("genre")
+        public static let formats = GRDB.Column("formats")
+        public static let dimensions = GRDB.Column("dimensions")
+        public static let author = GRDB.Column("author")
+        public static let summary = GRDB.Column("summary")
+        public static let isbn = GRDB.Column("isbn")
+        public static let subtitle = GRDB.Column("subtitle")
+        public static let rating = GRDB.Column("rating")
+        public static let `class` = GRDB.Column("class")
     }
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages and tests.
-extension Book_2_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "isbn", "subtitle", "rating", "class"]
+extension Book_2_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "isbn", "subtitle", "rating", "class"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.tags = try row.decodeJSON([String].self, at: 2)
@@ -535,7 +535,7 @@ extension Book_2_0: SupersededRecord, PersistableRecord {
         self.`class` = try row.decode(String.self, at: 20)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         try values.encodeJSON(self.tags, at: 2)
@@ -562,7 +562,7 @@ extension Book_2_0: SupersededRecord, PersistableRecord {
 
 extension Book_2_0 {
     /// One link of the to-many relationship `shelves` (`book` → `shelf`): a row of table `book_shelves`.
-    public struct ShelvesLink: Equatable, Sendable {
+    public struct ShelvesLink: Swift.Equatable, Swift.Sendable {
         public static let databaseTableName = "book_shelves"
 
         /// The `book` row.
@@ -577,22 +577,22 @@ extension Book_2_0 {
 
         /// The columns of `book_shelves`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
     }
 }
 
 /// Reads and writes `book_shelves` rows by column position, for row transform stages and tests.
-extension Book_2_0.ShelvesLink: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension Book_2_0.ShelvesLink: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(String.self, at: 0)
         self.targetID = try row.decode(String.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }
@@ -601,7 +601,7 @@ extension Book_2_0.ShelvesLink: SupersededRecord, PersistableRecord {
 /// The `book` entity at schema version 3.0: one row of table `book`.
 ///
 /// The to-many relationship `shelves` to `shelf` is stored in table `book_shelves`; see ``Book_3_0.ShelvesLink``.
-public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Book_3_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
@@ -710,30 +710,30 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 
     /// The columns of `book`, for queries: `Book_3_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let title = Column("title")
-        public static let tags = Column("tags")
-        public static let pageCount = Column("page_count")
-        public static let weight = Column("weight")
-        public static let isAvailable = Column("is_available")
-        public static let publishedAt = Column("published_at")
-        public static let readingTime = Column("reading_time")
-        public static let previewLength = Column("preview_length")
-        public static let coverUrl = Column("cover_url")
-        public static let coverColor = Column("cover_color")
-        public static let cover = Column("cover")
-        public static let genre = Column("genre")
-        public static let formats = Column("formats")
-        public static let dimensions = Column("dimensions")
-        public static let author = Column("author")
-        public static let summary = Column("summary")
-        public static let subtitle = Column("subtitle")
-        public static let rating = Column("rating")
-        public static let `class` = Column("class")
+        public static let id = GRDB.Column("id")
+        public static let title = GRDB.Column("title")
+        public static let tags = GRDB.Column("tags")
+        public static let pageCount = GRDB.Column("page_count")
+        public static let weight = GRDB.Column("weight")
+        public static let isAvailable = GRDB.Column("is_available")
+        public static let publishedAt = GRDB.Column("published_at")
+        public static let readingTime = GRDB.Column("reading_time")
+        public static let previewLength = GRDB.Column("preview_length")
+        public static let coverUrl = GRDB.Column("cover_url")
+        public static let coverColor = GRDB.Column("cover_color")
+        public static let cover = GRDB.Column("cover")
+        public static let genre = GRDB.Column("genre")
+        public static let formats = GRDB.Column("formats")
+        public static let dimensions = GRDB.Column("dimensions")
+        public static let author = GRDB.Column("author")
+        public static let summary = GRDB.Column("summary")
+        public static let subtitle = GRDB.Column("subtitle")
+        public static let rating = GRDB.Column("rating")
+        public static let `class` = GRDB.Column("class")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case id
         case title
         case tags
@@ -758,10 +758,10 @@ public struct Book_3_0: Codable, Hashable, Sendable, FetchableRecord, Persistabl
 }
 
 /// Reads and writes `book` rows by column position, for row transform stages.
-extension Book_3_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "subtitle", "rating", "class"]
+extension Book_3_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "subtitle", "rating", "class"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(String.self, at: 0)
         self.title = try row.decode(String.self, at: 1)
         self.tags = try row.decodeJSON([String].self, at: 2)
@@ -784,7 +784,7 @@ extension Book_3_0: MigrationRecord {
         self.`class` = try row.decode(String.self, at: 19)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.title, at: 1)
         try values.encodeJSON(self.tags, at: 2)
@@ -810,7 +810,7 @@ extension Book_3_0: MigrationRecord {
 
 extension Book_3_0 {
     /// One link of the to-many relationship `shelves` (`book` → `shelf`): a row of table `book_shelves`.
-    public struct ShelvesLink: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public struct ShelvesLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
         public static let databaseTableName = "book_shelves"
 
         /// The `book` row.
@@ -825,11 +825,11 @@ extension Book_3_0 {
 
         /// The columns of `book_shelves`.
         public enum Columns {
-            public static let sourceID = Column("source_id")
-            public static let targetID = Column("target_id")
+            public static let sourceID = GRDB.Column("source_id")
+            public static let targetID = GRDB.Column("target_id")
         }
 
-        public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
@@ -837,15 +837,15 @@ extension Book_3_0 {
 }
 
 /// Reads and writes `book_shelves` rows by column position, for row transform stages.
-extension Book_3_0.ShelvesLink: MigrationRecord {
-    public static let migrationColumns: [String] = ["source_id", "target_id"]
+extension Book_3_0.ShelvesLink: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(String.self, at: 0)
         self.targetID = try row.decode(String.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
     }
@@ -857,7 +857,7 @@ public typealias Book = Book_3_0
 extension Book_3_0 {
     /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
     /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
-    public init(row: Row) throws {
-        self = try UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("genre", BookGenre.self)])
+    public init(row: GRDB.Row) throws {
+        self = try LucidRuntime.UnknownEnumValueError.decode(Self.self, from: row, primaryKey: "id", enumColumns: [("genre", BookGenre.self)])
     }
 }

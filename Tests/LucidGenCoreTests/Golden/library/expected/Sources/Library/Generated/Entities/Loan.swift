@@ -9,7 +9,7 @@ import LucidRuntime
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct Loan_1_0: Equatable, Sendable {
+public struct Loan_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "loan"
 
     /// The entity's identifier.
@@ -33,23 +33,23 @@ public struct Loan_1_0: Equatable, Sendable {
 
     /// The columns of `loan`, for queries: `Loan_1_0.filter(Columns.id == value)`.
     public enum Columns {
-        public static let id = Column("id")
-        public static let borrower = Column("borrower")
-        public static let book = Column("book")
+        public static let id = GRDB.Column("id")
+        public static let borrower = GRDB.Column("borrower")
+        public static let book = GRDB.Column("book")
     }
 }
 
 /// Reads and writes `loan` rows by column position, for row transform stages and tests.
-extension Loan_1_0: SupersededRecord, PersistableRecord {
-    public static let migrationColumns: [String] = ["id", "borrower", "book"]
+extension Loan_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "borrower", "book"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Int.self, at: 0)
         self.borrower = try row.decode(String.self, at: 1)
         self.book = try row.decode(String.self, at: 2)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.id, at: 0)
         values.encode(self.borrower, at: 1)
         values.encode(self.book, at: 2)

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `shelf` entity at schema version 2.0: one row of table `shelf`.
-public struct Shelf_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Shelf_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "shelf"
 
     /// `code`: the identifier.
@@ -25,27 +25,27 @@ public struct Shelf_2_0: Codable, Hashable, Sendable, FetchableRecord, Persistab
 
     /// The columns of `shelf`, for queries: `Shelf_2_0.filter(Columns.code == value)`.
     public enum Columns {
-        public static let code = Column("code")
-        public static let label = Column("label")
+        public static let code = GRDB.Column("code")
+        public static let label = GRDB.Column("label")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: String, CodingKey, ColumnExpression, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
         case code
         case label
     }
 }
 
 /// Reads and writes `shelf` rows by column position, for row transform stages.
-extension Shelf_2_0: MigrationRecord {
-    public static let migrationColumns: [String] = ["code", "label"]
+extension Shelf_2_0: LucidRuntime.MigrationRecord {
+    public static let migrationColumns: [Swift.String] = ["code", "label"]
 
-    public init(migrationRow row: MigrationRow) throws {
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.code = try row.decode(String.self, at: 0)
         self.label = try row.decode(String.self, at: 1)
     }
 
-    public func encode(to values: inout MigrationValues) throws {
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.code, at: 0)
         values.encode(self.label, at: 1)
     }

@@ -6,7 +6,7 @@ import Foundation
 import LucidRuntime
 
 /// The `book_genre` enum subtype, stored as its case name (TEXT).
-public enum BookGenre: String, Codable, Hashable, Sendable, CaseIterable, DatabaseValueConvertible, StoredEnumeration {
+public enum BookGenre: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {
     case `default`
     case fiction
     case nonFiction = "non_fiction"

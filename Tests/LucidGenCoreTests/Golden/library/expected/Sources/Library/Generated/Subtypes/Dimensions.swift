@@ -7,7 +7,7 @@ import LucidRuntime
 
 /// The `dimensions` struct subtype, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
-public struct Dimensions: Codable, Hashable, Sendable {
+public struct Dimensions: Swift.Codable, Swift.Hashable, Swift.Sendable {
     public var widthMm: Int
     public var heightMm: Int
     public var unitNames: [String]?
@@ -22,7 +22,7 @@ public struct Dimensions: Codable, Hashable, Sendable {
         self.unitNames = unitNames
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
         case widthMm = "width_mm"
         case heightMm = "height_mm"
         case unitNames = "unit_names"
