@@ -650,10 +650,9 @@ struct StoreMigrator {
                 } catch {
                     throw .planning(error)
                 }
+                // The tables that fail are those the stage does not transform.
                 if case .failure(let reason) = inference {
-                    let untransformed = reason.tables.filter { !transformed.contains($0) }
-                    missing.append(MissingStage(
-                        from: step.from, to: step.to, label: label, stageProvided: true, tables: untransformed.isEmpty ? reason.tables : untransformed, registry: names))
+                    missing.append(MissingStage(from: step.from, to: step.to, label: label, stageProvided: true, tables: reason.tables, registry: names))
                 }
             } else if !options.declaredStages.contains(where: { $0.from == step.from && $0.to == step.to }) {
                 let tables = history.stages.first { $0.from == step.from && $0.to == step.to }?.transformedTables ?? []
