@@ -52,8 +52,20 @@ struct StoreCommandOptions: ParsableArguments {
 }
 
 func fail(_ error: StoreError) -> ExitCode {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("error: \(cliDescription(error))\n".utf8))
     return ExitCodes.storeError
+}
+
+/// The error as `lucidgen` prints it: the runtime's words (written for apps), except where the CLI's own
+/// situation calls for its own next step.
+func cliDescription(_ error: StoreError) -> String {
+    switch error {
+    case .missingStage:
+        // The CLI declares the app's stages without their code (StoreOptions.declaredStages): it stops there.
+        "\(error.problem). Open the store from the app, with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>); `lucidgen migrate` cannot run the app's code (its `--to` stops before the stage)"
+    default:
+        error.description
+    }
 }
 
 struct Plan: ParsableCommand {

@@ -71,15 +71,21 @@ public struct SchemaHistory: Sendable {
     /// would otherwise do for the store's version and for each version it writes.
     public var checksums: [String]?
 
-    public init(versions: [Schema], stages: [ExplicitStage] = [], checksums: [String]? = nil) {
+    /// The generated registry's type as `String(reflecting:)` spells it, module first
+    /// (`FlightLog.FlightLogSchema`), or nil for a history made from versions: what the runtime's messages
+    /// name when they tell the app which generated code to call, in which module.
+    public var registry: String?
+
+    public init(versions: [Schema], stages: [ExplicitStage] = [], checksums: [String]? = nil, registry: String? = nil) {
         self.versions = versions
         self.stages = stages
         self.checksums = checksums.flatMap { $0.count == versions.count ? $0 : nil }
+        self.registry = registry
     }
 
-    /// The history a generated registry lists, with its generated checksums.
+    /// The history a generated registry lists, with its generated checksums and its type's name.
     public init<Registry: SchemaRegistry>(registry: Registry.Type) {
-        self.init(versions: registry.versions, stages: registry.stages, checksums: registry.checksums)
+        self.init(versions: registry.versions, stages: registry.stages, checksums: registry.checksums, registry: String(reflecting: registry))
     }
 
     /// The checksum of `schema` (one of `versions`): the generated one when the history has them, else

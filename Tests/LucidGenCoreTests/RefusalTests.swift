@@ -20,6 +20,9 @@ import Testing
         (.unrecognizedSchema(path: "/s.sqlite", differences: ["table x"]), "adopt"),
         (.registryMismatch(version: SchemaVersion("1.0"), generated: "a", runtime: "b"), "lucidgen generate"),
         (.missingStage("2.0 → 2.1 (move)"), "StoreOptions.stages"),
+        (.missingStages(path: "/s.sqlite", storeVersion: SchemaVersion("1.0"), target: SchemaVersion("3.0"), missing: [
+            MissingStage(from: SchemaVersion("2.0"), to: SchemaVersion("2.1"), label: "move", stageProvided: false, tables: [], signatures: ["func moveWillMigrate(_ db: Database) throws"]),
+        ], registry: "App.AppSchema"), "options.stages = AppSchema.stages(using: migrations)"),
         (.stepFailed(step: "s", version: SchemaVersion("1.0"), message: "boom"), "resumes"),
         (.unknownEnumValue(step: "s", version: SchemaVersion("1.0"), UnknownEnumValueError(
             table: "plane", row: .rowid(2), column: "kind", value: "zeppelin".databaseValue, enumType: "Kind", cases: ["airplane"])), "plane.kind"),

@@ -38,13 +38,12 @@ import Testing
             #expect(try Aircraft.order(Aircraft.Columns.id).fetchAll(db).map(\.isFavorite) == [true, false], "the 3.0 data migration ran")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_info('aircraft') WHERE name = 'flight_data'") == 0)
         }
-        // Without the app's stages the store is not migrated past 2.0.
+        // Without the app's stages the store is not migrated: the stage's code is missing before the first step.
         let other = folder.path("no-stage.sqlite")
         try LucidStore.create(atPath: other, versions: versions, version: SchemaVersion("2.0")).close()
         #expect { try LucidStore.open(atPath: other, registry: FlightLogSchema.self) } throws: { error in
-            if case StoreError.planning = error { return true }
-            if case StoreError.missingStage = error { return true }
-            return false
+            guard case StoreError.missingStages(_, let store, _, let missing, _) = error else { return false }
+            return store == SchemaVersion("2.0") && missing.map(\.label) == ["moveFlightData"]
         }
     }
 

@@ -56,6 +56,12 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The store could not be migrated and ``StoreOptions/IncompatibleStorePolicy/openReadOnly`` opened
     /// it read-only, unchanged.
     public var openedReadOnly = false
+    /// With ``openedReadOnly``: what the store lacks of this app's newest version, which the connection
+    /// reads through temporary views of the tables' names (in memory, never in the file): a missing
+    /// column as its default or NULL (`pilot.rank (its default 1)`, `pilot.nickname (NULL)`), a missing
+    /// table as no rows (`badge (no such table: no rows)`). Empty when the store has every table and
+    /// column this app reads: then no view was made.
+    public var readOnlyStandIns: [String] = []
     /// ``StoreOptions/IncompatibleStorePolicy/eraseAndRecreate`` erased the store before creating it.
     public var erased = false
     /// The store was written by a newer app (at ``finalVersion``), every step from this app's newest
@@ -83,7 +89,10 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         if openedNewerAdditiveStore {
             return "opened the store at \(finalVersion), newer than this app's \(olderAppVersion?.string ?? "newest version"), read-write and unmigrated: every step since is additive (the app's newer-store policy)"
         }
-        if openedReadOnly { return "opened read-only at \(finalVersion), unmigrated (the app's policy for a store it cannot migrate)" }
+        if openedReadOnly {
+            let standIns = readOnlyStandIns.isEmpty ? "" : "; what it lacks of this app's tables reads as: " + readOnlyStandIns.joined(separator: ", ")
+            return "opened read-only at \(finalVersion), unmigrated (the app's policy for a store it cannot migrate)\(standIns)"
+        }
         var parts: [String] = erased ? ["erased the store (the app's policy for a store it cannot migrate)"] : []
         if lockWait >= 0.05 || !elsewhere.isEmpty {
             let by = elsewhere.map { item in

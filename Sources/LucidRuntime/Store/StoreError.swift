@@ -46,8 +46,18 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case planning(PlanningError)
     /// The generated registry and this runtime disagree on a version's DDL checksum (regenerate).
     case registryMismatch(version: SchemaVersion, generated: String, runtime: String)
-    /// A step needs an app stage that was not provided.
+    /// A step needs an app stage that was not provided. Thrown when the path reaches a stage of
+    /// ``StoreOptions/declaredStages`` (known to have no code here, as in `lucidgen migrate`): the steps
+    /// before it may have committed. A stage of the app's registry without code is
+    /// ``missingStages(path:storeVersion:target:missing:registry:)`` instead, before any step.
     case missingStage(String)
+    /// The path from `storeVersion` to `target` runs stages whose code the app did not pass in
+    /// ``StoreOptions/stages`` (or passed without a row transform a step needs): `missing` lists every
+    /// one, with the Swift each needs. Checked before the path's first step, so nothing was changed and
+    /// the store stays at `storeVersion` (under ``LucidStore/openTogether(_:options:)``, every store of the
+    /// group). `registry` is the generated registry as `String(reflecting:)` spells it
+    /// (`FlightLog.FlightLogSchema`), nil for a history made from versions.
+    case missingStages(path: String, storeVersion: SchemaVersion, target: SchemaVersion, missing: [MissingStage], registry: String?)
     /// A step failed and was rolled back; the store stays at `version`.
     case stepFailed(step: String, version: SchemaVersion, message: String)
     /// A step's typed transform read a stored value that is no case of its enum (``UnknownEnumValueError``
@@ -105,6 +115,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .registryMismatch(let version, let generated, let runtime):
             "the generated schema registry says version \(version) has checksum \(generated.prefix(12))…, but this runtime computes \(runtime.prefix(12))…"
         case .missingStage(let label): "the migration needs the app's stage '\(label)', which was not provided"
+        case .missingStages(_, let store, let target, let missing, _):
+            "the migration from \(store) to \(target) needs the app's code for \(missing.count == 1 ? "a stage" : "\(missing.count) stages") it was not given, "
+                + "so no step ran and the store stays at \(store), unchanged: " + missing.map(\.description).joined(separator: "; ")
         case .stepFailed(let step, let version, let message): "migration step \(step) failed and was rolled back (the store stays at \(version)): \(message)"
         case .unknownEnumValue(let step, let version, let error): "migration step \(step) failed and was rolled back (the store stays at \(version)): \(error)"
         case .schemaMismatch(let version, let differences):
@@ -139,11 +152,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .locked(let path, _):
             "Let the other process finish or close it, then retry (`fuser \(path)` or `lsof \(path)` names it), or wait longer with a larger busy timeout"
         case .storeIsNewer:
-            "Open it with a newer version of the app, or read-only (StoreOptions.newerStorePolicy = .openReadOnly); never with an older app's migration"
+            "Open it with a newer version of the app, or read-only (StoreOptions.newerStorePolicy = .openReadOnly, which reads a column of this app's that the store no longer has as its default or NULL, and such a table as empty); never with an older app's migration"
         case .newerStoreNotAdditive:
-            "Open it with a newer version of the app (which migrates or reads it correctly), or read-only (StoreOptions.newerStorePolicy = .openReadOnly); an older app must not write it"
+            "Open it with a newer version of the app (which migrates or reads it correctly), or read-only (StoreOptions.newerStorePolicy = .openReadOnly, which reads a column of this app's that the store no longer has as its default or NULL, and such a table as empty); an older app must not write it"
         case .newerStoreRecordsNoCompatibility:
-            "Open it with a newer version of the app, or read-only (StoreOptions.newerStorePolicy = .openReadOnly); once a newer app built with a runtime that records compatibility has migrated it, an older app may open it under .openIfAdditive"
+            "Open it with a newer version of the app, or read-only (StoreOptions.newerStorePolicy = .openReadOnly, which reads a column of this app's that the store no longer has as its default or NULL, and such a table as empty); once a newer app built with a runtime that records compatibility has migrated it, an older app may open it under .openIfAdditive"
         case .unknownVersion:
             "Open it with the app that wrote it, or add that version's description (its snapshot) to this app's history and regenerate (`lucidgen generate`)"
         case .checksumMismatch(let version, _, _):
@@ -155,7 +168,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .registryMismatch:
             "Run `lucidgen generate` with the lucidgen version the app links, and rebuild"
         case .missingStage:
-            "Open the store from the app, with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>); `lucidgen migrate` cannot run the app's code (its `--to` stops before the stage)"
+            "Pass the stage's code in StoreOptions.stages (the generated registry's stages(using:) makes every stage from the app's implementation), then open the store again; it resumes from that step"
+        case .missingStages(_, _, _, _, let registry):
+            if let names = registry.map(GeneratedNames.init(reflecting:)), let migrations = names.migrationsProtocol {
+                "Pass every stage's code before opening the store: options.stages = \(names.registry).stages(using: migrations), where migrations is a value of the app's type conforming to \(migrations) (both generated in module \(names.module)), which implements each function named above"
+            } else {
+                "Pass each stage named above in StoreOptions.stages, with the row transforms named, before opening the store"
+            }
         case .stepFailed:
             "Fix the cause above (the app's stage or data) and open the store again; it resumes from that step"
         case .unknownEnumValue(_, _, let error):

@@ -8,8 +8,12 @@ public struct StoreSpec: Sendable {
     public var path: String
     /// Every version of this store's schema, oldest first.
     public var versions: [Schema]
-    /// The registry's declared stages (see `SchemaRegistry.stages`).
+    /// The registry's declared stages (see `SchemaRegistry.stages`): the steps that need the app's code,
+    /// which ``LucidStore/openTogether(_:options:)`` finds in ``StoreOptions/stages`` before any store changes.
     public var declaredStages: [ExplicitStage]
+    /// The generated registry as `String(reflecting:)` spells it (`FlightLog.FlightLogSchema`), which
+    /// messages name; nil for a store described by its versions.
+    public var registry: String?
 
     /// A store and its versions.
     ///
@@ -29,7 +33,11 @@ public struct StoreSpec: Sendable {
     /// ```
     public init<Registry: SchemaRegistry>(path: String, registry: Registry.Type) {
         self.init(path: path, versions: registry.versions, declaredStages: registry.stages)
+        self.registry = String(reflecting: registry)
     }
+
+    /// The history the store is opened with.
+    var history: SchemaHistory { SchemaHistory(versions: versions, stages: declaredStages, registry: registry) }
 }
 
 extension LucidStore {
@@ -42,13 +50,19 @@ extension LucidStore {
     /// *during* the replacements can leave some files replaced (at the newest version) and the others at
     /// their old version; each file is consistent on its own, and calling this again migrates the rest.
     /// The stores must not be open elsewhere meanwhile.
+    ///
+    /// Every store's path is planned before any is copied: a stage on one of them whose code
+    /// ``StoreOptions/stages`` lacks throws ``StoreError/missingStages(path:storeVersion:target:missing:registry:)``
+    /// (for the first such store, listing each of its missing stages) with no file changed.
     public static func openTogether(_ stores: [StoreSpec], options: StoreOptions = StoreOptions()) throws(StoreError) -> [DatabaseQueue] {
         var wholePath = options
         wholePath.atomicity = .wholePath
-        func withDeclared(_ options: StoreOptions, _ spec: StoreSpec) -> StoreOptions {
-            var options = options
-            options.declaredStages += spec.declaredStages
-            return options
+        var toMigrate: [(spec: StoreSpec, status: StoreStatus)] = []
+        for spec in stores {
+            let status = try inspect(atPath: spec.path, versions: spec.versions, stages: spec.declaredStages + options.stages.map(\.explicit))
+            guard status.state == .needsMigration, let version = status.version else { continue }
+            try StoreMigrator(path: spec.path, history: spec.history, options: options).checkStagesProvided(status.steps, storeVersion: version)
+            toMigrate.append((spec, status))
         }
         var copies: [(spec: StoreSpec, copy: String)] = []
         func cleanUp() {
@@ -56,15 +70,7 @@ extension LucidStore {
                 try? StoreFiles.remove(copy)
             }
         }
-        for spec in stores {
-            let status: StoreStatus
-            do {
-                status = try inspect(atPath: spec.path, versions: spec.versions, stages: spec.declaredStages + options.stages.map(\.explicit))
-            } catch {
-                cleanUp()
-                throw error
-            }
-            guard status.state == .needsMigration else { continue }
+        for (spec, status) in toMigrate {
             let copy = spec.path + ".lucid-migrating-\(UUID().uuidString)"
             do {
                 let source = try DatabaseQueue(path: spec.path)
@@ -78,7 +84,7 @@ extension LucidStore {
             }
             copies.append((spec, copy))
             do {
-                try open(atPath: copy, versions: spec.versions, options: withDeclared(wholePath, spec)).close()
+                try open(atPath: copy, history: spec.history, options: wholePath).close()
             } catch let error as StoreError {
                 cleanUp()
                 throw error
@@ -95,7 +101,7 @@ extension LucidStore {
         }
         var queues: [DatabaseQueue] = []
         for spec in stores {
-            queues.append(try open(atPath: spec.path, versions: spec.versions, options: withDeclared(options, spec)))
+            queues.append(try open(atPath: spec.path, history: spec.history, options: options))
         }
         return queues
     }

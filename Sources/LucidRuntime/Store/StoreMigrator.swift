@@ -49,7 +49,10 @@ struct StoreMigrator {
 
     private func makeQueue(readOnly: Bool = false) throws(StoreError) -> DatabaseQueue {
         var configuration = self.configuration
-        if readOnly { configuration.readonly = true }
+        if readOnly {
+            configuration.readonly = true
+            configuration.schemaSource = ReadOnlyStandIns.PrimaryKeys(newest, app: configuration.schemaSource)
+        }
         let began = Date()
         do {
             return try DatabaseQueue(path: path, configuration: configuration)
@@ -310,9 +313,13 @@ struct StoreMigrator {
                     if !outcome.created { try migrate(db, outcome: &outcome) }
                 case .known(let schema, let recorded):
                     outcome = MigrationOutcome(start: .version(schema.version, adopted: !recorded), finalVersion: schema.version)
+                    // The path is planned, and its stages' code checked, before anything is written (an
+                    // adopted store's record included): never half a path for want of the app's code.
+                    let route = schema.version == newest.version ? [] : try planner.plan(from: schema.version)
+                    try checkStagesProvided(route, storeVersion: schema.version)
                     // An adopted store gets its record, then exactly what a recorded one gets.
                     if !recorded { try adopt(db, as: schema) }
-                    if schema.version != newest.version { try migrate(db, outcome: &outcome) }
+                    if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
                 case .newer(let version) where options.newerStorePolicy == .openIfAdditive:
                     // Nothing is written: no late data migration either.
                     return try openNewerIfAdditive(db, storeVersion: version)
@@ -346,7 +353,18 @@ struct StoreMigrator {
             }
             var outcome = MigrationOutcome(start: .version(version ?? newest.version, adopted: false), finalVersion: version ?? newest.version)
             outcome.openedReadOnly = true
-            return (try makeQueue(readOnly: true), outcome)
+            let readOnly = try makeQueue(readOnly: true)
+            do {
+                // What the store lacks of this app's tables, read through temporary views (nothing when it lacks nothing).
+                outcome.readOnlyStandIns = try readOnly.inDatabase { db in try ReadOnlyStandIns.create(for: newest, db) }
+            } catch {
+                try? readOnly.close()
+                throw Self.storeError(error, path: path, step: "open read-only", version: version)
+            }
+            if !outcome.readOnlyStandIns.isEmpty {
+                logger.warning("read-only: the store lacks part of this app's tables, read as: \(outcome.readOnlyStandIns.joined(separator: ", "))")
+            }
+            return (readOnly, outcome)
         case .eraseAndRecreate:
             logger.warning("erasing the store, as the app's policy asks: \(error)")
             do {
@@ -430,12 +448,14 @@ struct StoreMigrator {
 
     // MARK: Migrating
 
-    /// Runs the path from the store's version to the newest, step by step (or all at once).
+    /// Runs the path from the store's version to the newest, step by step (or all at once): `route`,
+    /// planned and checked (``checkStagesProvided(_:storeVersion:)``) from the store's version, or empty
+    /// to plan here.
     ///
     /// Each transaction re-reads the version first: another process may have migrated meanwhile, in
     /// which case there is nothing left to do. `BEGIN IMMEDIATE` makes a second process wait for the
     /// first (up to the busy timeout) instead of failing.
-    private func migrate(_ db: Database, outcome: inout MigrationOutcome) throws(StoreError) {
+    private func migrate(_ db: Database, outcome: inout MigrationOutcome, route planned: [MigrationStep] = []) throws(StoreError) {
         var currentVersion: SchemaVersion?
         var currentStep = "start"
         let began = Date()
@@ -449,7 +469,7 @@ struct StoreMigrator {
                 // it leads: planning again from each version could choose another path (the planner searches
                 // the jumps a path from its start can take, not every pair), and a migration takes the path
                 // that `lucidgen plan` and `inspect` show. A store another process moved is planned again.
-                var route: [MigrationStep] = []
+                var route = planned
                 while !finished {
                     let asked = Date()
                     var applied: [MigrationOutcome.Step] = []
@@ -471,7 +491,12 @@ struct StoreMigrator {
                                 finished = true
                                 break
                             }
-                            let steps = route.first?.from == version ? route : try planner.plan(from: version)
+                            var steps = route
+                            if route.first?.from != version {
+                                // Not the route followed so far: the store is new to this call, or another process moved it.
+                                steps = try planner.plan(from: version)
+                                try checkStagesProvided(steps, storeVersion: version)
+                            }
                             if totalSteps == 0 {
                                 totalSteps = steps.count
                                 logger.info("migrating \(path) from \(version) to \(newest.version) in \(steps.count) step(s): \(steps.map(\.label).joined(separator: ", "))")
@@ -546,12 +571,9 @@ struct StoreMigrator {
         let started = Date()
         var stage: MigrationStage?
         if case .explicit = step.kind {
+            // Only a declared stage (no code here) can lack its code now: the route was checked before its
+            // first step, the row transforms of each provided stage included.
             guard let provided = options.stages.first(where: { $0.from == step.from && $0.to == step.to }) else { throw StoreError.missingStage(step.label) }
-            if case .failure(let reason) = try planner.inferredOperations(from: step.from, to: step.to, transformedTables: Set(provided.transforms.map(\.table))) {
-                throw StoreError.stepFailed(
-                    step: step.label, version: step.from,
-                    message: "the stage does not cover every change SQL cannot make (\(reason.reasons.joined(separator: "; "))); add a row transform for \(reason.tables.joined(separator: ", "))")
-            }
             stage = provided
         }
         let progress = options.progress
@@ -608,6 +630,37 @@ struct StoreMigrator {
             tolerated: cleanupLeft == 0 && !options.deferCleanup ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db), only: scope)
         if !differences.isEmpty { throw StoreError.schemaMismatch(version: target.version, differences: differences) }
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "done"))
+    }
+
+    /// Throws ``StoreError/missingStages(path:storeVersion:target:missing:registry:)`` when `steps` (the
+    /// path from `storeVersion`) runs a stage whose code ``StoreOptions/stages`` lacks, or a provided
+    /// stage lacks a row transform its step needs. Stages of ``StoreOptions/declaredStages`` are known to
+    /// have no code here (`lucidgen migrate`): the path runs up to them and stops with
+    /// ``StoreError/missingStage(_:)``.
+    func checkStagesProvided(_ steps: [MigrationStep], storeVersion: SchemaVersion) throws(StoreError) {
+        let names = history.registry.map(GeneratedNames.init(reflecting:))
+        var missing: [MissingStage] = []
+        for step in steps {
+            guard case .explicit(let label) = step.kind else { continue }
+            if let provided = options.stages.first(where: { $0.from == step.from && $0.to == step.to }) {
+                let transformed = Set(provided.transforms.map(\.table))
+                let inference: Result<[MigrationOperation], NotInferable>
+                do {
+                    inference = try planner.inferredOperations(from: step.from, to: step.to, transformedTables: transformed)
+                } catch {
+                    throw .planning(error)
+                }
+                // The tables that fail are those the stage does not transform.
+                if case .failure(let reason) = inference {
+                    missing.append(MissingStage(from: step.from, to: step.to, label: label, stageProvided: true, tables: reason.tables, registry: names))
+                }
+            } else if !options.declaredStages.contains(where: { $0.from == step.from && $0.to == step.to }) {
+                let tables = history.stages.first { $0.from == step.from && $0.to == step.to }?.transformedTables ?? []
+                missing.append(MissingStage(from: step.from, to: step.to, label: label, stageProvided: false, tables: tables, registry: names))
+            }
+        }
+        guard !missing.isEmpty else { return }
+        throw .missingStages(path: path, storeVersion: storeVersion, target: steps.last?.to ?? newest.version, missing: missing, registry: history.registry)
     }
 
     /// What the step (the pending cleanup of its tables, then its operations) would do to the app's

@@ -9,7 +9,23 @@ public struct StoreOptions: Sendable {
     public enum IncompatibleStorePolicy: Sendable, Equatable {
         /// Throw a ``StoreError`` (the default).
         case refuse
-        /// Open the store read-only, unmigrated.
+        /// Open the store read-only, unmigrated, for this app's records to read.
+        ///
+        /// A newer app may have removed or renamed columns and tables this app's records read. For each
+        /// table of this app's newest version whose columns the store's table lacks, the connection gets a
+        /// temporary view of the same name that reads each missing column as its default (`DEFAULT`) or
+        /// NULL, beside the store's columns; for a table the store lacks, one with no rows. SQLite looks
+        /// an unqualified name up in the temporary schema first, so `SELECT * FROM pilot`,
+        /// `Pilot.fetchAll(db)` and `Pilot.fetchOne(db, key: 1)` read the view. The views live in the
+        /// connection's temporary database, never in the store's file; a store that lacks nothing gets
+        /// none. ``MigrationOutcome/readOnlyStandIns`` lists what was stood in for. Values the newer app
+        /// moved elsewhere (a renamed column or table) are not followed: the old name reads its default,
+        /// NULL or no rows; a non-optional property without a default cannot decode NULL. Writes fail,
+        /// as on any read-only connection.
+        ///
+        /// ```swift
+        /// options.newerStorePolicy = .openReadOnly   // show the data, never migrate it down
+        /// ```
         case openReadOnly
         /// Delete the store and create a new, empty one. For development builds.
         case eraseAndRecreate
@@ -62,10 +78,16 @@ public struct StoreOptions: Sendable {
     public var deferCleanup = false
     /// One transaction per step (default) or for the whole path.
     public var atomicity: Atomicity = .perStep
-    /// The app's stages (see ``MigrationStage``).
+    /// The app's stages (see ``MigrationStage``): for a generated registry, what its `stages(using:)` returns.
+    /// Every stage on a store's path must be here, with the row transforms its step needs, before any
+    /// step runs (``StoreError/missingStages(path:storeVersion:target:missing:registry:)``).
     public var stages: [MigrationStage] = []
     /// Stages known to exist but whose code is not available here (the CLI): the planner routes through
-    /// them, and running one fails with ``StoreError/missingStage(_:)`` instead of skipping it.
+    /// them, the path runs up to one (the steps before it commit, unless ``atomicity`` is
+    /// ``Atomicity/wholePath``), and running it fails with ``StoreError/missingStage(_:)`` instead of
+    /// skipping it. A stage of the app's registry is not one of these: when ``stages`` lacks its code,
+    /// opening throws ``StoreError/missingStages(path:storeVersion:target:missing:registry:)`` before the
+    /// first step.
     public var declaredStages: [ExplicitStage] = []
     /// Data-only migrations keyed by version (see ``DataMigration``).
     public var dataMigrations: [DataMigration] = []
