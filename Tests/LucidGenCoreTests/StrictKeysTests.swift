@@ -199,6 +199,38 @@ import Testing
 
     // MARK: Errors name a line
 
+    /// One enum case renamed: BC106 and, under the additive rule, AO112 at the same place, the case's item
+    /// that says the rename (as MF106 and MF107 for a removal).
+    @Test func anEnumCaseRenameIsLocatedAtOnePlaceByEveryCode() throws {
+        let aircraft = """
+            {
+                "name": "aircraft",
+                "identifier": { "type": "string" },
+                "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                "properties": [
+                    { "name": "category", "property_type": "category", "default_value": ".airplane" }
+                ]
+            }
+            """
+        let category = """
+            {
+                "name": "category",
+                "cases": [
+                    "airplane",
+                    { "name": "balloon", "previous_name": "lighter_than_air", "renamed_at_version": "2.0" }
+                ]
+            }
+            """
+        let project = try TestProject(files: [".entities/aircraft.json": aircraft, ".entities/Subtypes/category.json": category], config: Self.released)
+        defer { project.remove() }
+        let (input, result) = try GeneratorPipeline(configPath: project.configPath).check()
+        var settings = result.model.config.lint
+        settings.additiveOnly = true
+        let findings = Linter(model: result.model, descriptions: input.entities, settings: settings).run().findings
+        let shown = findings.map { "\($0.code.id) \($0.location.map { "\(($0.file as NSString).lastPathComponent):\($0.line):\($0.column)" } ?? "nowhere")" }
+        #expect(shown == ["BC106 category.json:5:9", "AO112 category.json:5:9"], "\(shown)")
+    }
+
     @Test func appTestsWithoutAnExpectationsProviderNamesItsLine() throws {
         let config = TestProject.defaultConfig + "\n  app_tests:\n    module_name: AppTests\n    output_path: Tests/AppTests/Generated\n"
         #expect(try failure([".entities/track.json": Self.track([#"{ "name": "title", "property_type": "string" }"#])], config: config) == [
