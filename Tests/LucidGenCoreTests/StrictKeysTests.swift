@@ -238,6 +238,12 @@ import Testing
         ])
     }
 
+    @Test func aMissingInputFolderNamesTheConfigLine() throws {
+        let shown = try failure([:])
+        #expect(shown.count == 1)
+        #expect(shown.first?.hasPrefix(".lucid.yaml:1:13: error: input_path '") == true, "\(shown)")
+    }
+
     static let released = TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n"
 
     /// A released version's edit is located at the property that makes it, not at the file's first line.

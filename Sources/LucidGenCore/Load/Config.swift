@@ -17,6 +17,8 @@ public struct Config: Sendable {
     public var file: String
     /// Where the entity descriptions are (`input_path`, default `.entities`).
     public var inputPath: String
+    /// Where the config sets `input_path`, for messages about the folder; nil when it is the default.
+    public var inputPathLocation: SourceLocation?
     /// The app version being generated (`current_version`); defaults to the newest version in any history.
     public var currentVersion: SchemaVersion?
     /// Where the frozen per-version schema snapshots live (`schema_path`, default `<input_path>/.schema`).
@@ -116,6 +118,7 @@ extension Config {
         }
         if let input = reader.string("input_path", &diagnostics) {
             config.inputPath = path(input)
+            config.inputPathLocation = reader.value("input_path")?.location
             config.schemaPath = (config.inputPath as NSString).appendingPathComponent(".schema")
         }
         if let schema = reader.string("schema_path", &diagnostics) { config.schemaPath = path(schema) }

@@ -90,7 +90,8 @@ public enum DescriptionLoader {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw GenerationFailed(
-                "input_path '\(displayPath(input))' is not a folder of entity descriptions", at: SourceLocation(file: displayPath(config.file)), path: "$.input_path")
+                "input_path '\(displayPath(input))' is not a folder of entity descriptions", at: config.inputPathLocation ?? SourceLocation(file: displayPath(config.file)),
+                path: "$.input_path")
         }
         var entityFiles: [String] = []
         var subtypeFiles: [String] = []
@@ -121,7 +122,9 @@ public enum DescriptionLoader {
             diagnostics.note("skipped \(payloadFiles) endpoint payload description(s): only meaningful to Lucid's network layer")
         }
         if entityFiles.isEmpty {
-            diagnostics.error("no entity descriptions (*.json) in '\(displayPath(input))'", at: SourceLocation(file: displayPath(config.file)), path: "$.input_path")
+            diagnostics.error(
+                "no entity descriptions (*.json) in '\(displayPath(input))'", at: config.inputPathLocation ?? SourceLocation(file: displayPath(config.file)),
+                path: "$.input_path")
         }
 
         var entities: [EntityDescription] = []
