@@ -5,8 +5,8 @@ import LucidSchema
 /// Keys are accepted in snake_case or camelCase (`version_history` or `versionHistory`), as Lucid
 /// accepts both. The reader is told the keys valid at its place (`known`) and the keys it accepts and
 /// ignores (`ignored`, each with why). After reading, ``finish(_:)`` reports the keys that are neither:
-/// one that looks like a typo of a known key (within two edits, or the same key in another case
-/// convention) is an error suggesting it, since leaving it out would silently change what is generated;
+/// one that looks like a typo of a known key (``KeySuggestion``: within two edits, or the same key in
+/// another case convention) is an error suggesting it, since leaving it out would silently change what is generated;
 /// any other a warning (an error in a strict reader). A known key left unread (decoding stopped at an
 /// earlier error) is not reported: it is not what is wrong.
 struct ObjectReader {
