@@ -77,7 +77,7 @@ import Testing
         // Unknown key, empty list: the Load stage.
         let unknown = try errors(#"{ "properties": ["title"], "tokeniser": "porter" }"#)
         #expect(unknown == [
-            "4:42 $.search.tokeniser unknown key 'tokeniser' in 'search' (known keys: properties, tokenizer, added_at_version, removed_at_version, history)"
+            "4:42 $.search.tokeniser unknown key 'tokeniser' in 'search'; did you mean 'tokenizer'?"
         ], "\(unknown)")
         let empty = try errors(#"{ "properties": [] }"#)
         #expect(empty == ["4:31 $.search.properties a search's 'properties' is empty: name at least one text property, or remove 'search'"], "\(empty)")

@@ -45,8 +45,9 @@ public struct LintSettings: Sendable {
 
     static func read(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> LintSettings {
         var settings = LintSettings()
-        guard var reader = ObjectReader(node, what: "'lint'", diagnostics: &diagnostics) else { return settings }
-        defer { reader.finish(ignored: [:], &diagnostics) }
+        guard var reader = ObjectReader(node, what: "'lint'", known: ["since", "additive_only", "severity", "acknowledged"], diagnostics: &diagnostics)
+        else { return settings }
+        defer { reader.finish(&diagnostics) }
         settings.since = reader.version("since", &diagnostics)
         settings.additiveOnly = reader.bool("additive_only", &diagnostics) ?? false
         if let severity = reader.value("severity") {
@@ -77,8 +78,9 @@ public struct LintSettings: Sendable {
             }
         }
         for item in reader.array("acknowledged", &diagnostics) ?? [] {
-            guard var entry = ObjectReader(item, what: "an acknowledgement", diagnostics: &diagnostics) else { continue }
-            defer { entry.finish(ignored: [:], &diagnostics) }
+            guard var entry = ObjectReader(item, what: "an acknowledgement", known: ["code", "entity", "property", "version", "reason"], diagnostics: &diagnostics)
+            else { continue }
+            defer { entry.finish(&diagnostics) }
             let code = entry.string("code", required: true, &diagnostics)
             let entity = entry.string("entity", required: true, &diagnostics)
             let property = entry.string("property", &diagnostics)

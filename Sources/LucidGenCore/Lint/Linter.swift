@@ -282,12 +282,30 @@ public struct Linter {
     private func enumCaseFindings(entity name: String, property: PropertyShape, column: SchemaColumn?, from: SchemaVersion, to: SchemaVersion) -> [LintFinding] {
         guard let changes = column?.caseChanges, let subtype = model.subtypes.first(where: { $0.name == property.typeDescription }) else { return [] }
         return changes.map { change in
-            let item = subtype.caseHistory.first { $0.name == change.from || ($0.previousName == change.from && $0.renamedAtVersion == to) }
             let code: LintCode = change.byApp == true ? .enumCaseRemovedByAppCode : change.removed == true ? .enumCaseRemovedWithFallback : .enumCaseRenamed
             return finding(
                 code, "property \(name).\(property.name) (enum \(subtype.name)): \(change) at \(to)", entity: name, property: property.currentName,
-                from: from, to: to, at: item?.location ?? subtype.location)
+                from: from, to: to, at: Self.location(of: change, in: subtype, at: to))
         }
+    }
+
+    /// Where an enum case change is described: the item of the enum's case history that renames or
+    /// removes the case at `to`, else the enum.
+    static func location(of change: EnumCaseChange, in subtype: SubtypeDescription, at to: SchemaVersion) -> SourceLocation {
+        let item = subtype.caseHistory.first { $0.name == change.from || ($0.previousName == change.from && $0.renamedAtVersion == to) }
+        return item?.location ?? subtype.location
+    }
+
+    /// Where the case change that an AO112 finding reports is described (as for its BC106, MF106 or MF107
+    /// finding): found through the column's case changes and the enum its property holds.
+    private func enumCaseLocation(of change: AdditiveRule.Change, entity: String?, property: String?, at version: SchemaVersion) -> SourceLocation? {
+        guard let entity, let property, let table = change.table, let column = change.column,
+            let shape = model.entities.first(where: { $0.name == entity })?.shape(at: version)?.properties.first(where: { $0.currentName == property }),
+            let subtype = model.subtypes.first(where: { $0.name == shape.typeDescription }),
+            let caseChange = model.schemas.first(where: { $0.version == version })?.table(named: table)?.column(named: column)?.caseChanges?
+                .first(where: { change.message.hasSuffix(": \($0)") })
+        else { return nil }
+        return Self.location(of: caseChange, in: subtype, at: version)
     }
 
     /// A unique index at `to` that the entity's table did not have at `from` (over the same columns,
@@ -345,6 +363,9 @@ public struct Linter {
         return AdditiveRule.changes(from: old, to: new, appCode: step?.label).map { change in
             var (entity, property) = owner(of: change, old: old.version, new: new.version)
             var location = property.flatMap { self.property($0, of: entity ?? "")?.location } ?? entity.flatMap { description(of: $0)?.location }
+            if change.kind == .enumCaseChanged {
+                location = enumCaseLocation(of: change, entity: entity, property: property, at: new.version) ?? location
+            }
             if change.kind == .appCode, let step {
                 // The stage's declaration in .lucid.yaml when it has one, else the first entity it transforms.
                 if let table = step.tables.first?.table { entity = owner(ofTable: table, at: new.version) }

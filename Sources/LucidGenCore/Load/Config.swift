@@ -8,6 +8,8 @@ public struct Config: Sendable {
     public struct Target: Sendable, Equatable {
         public var moduleName: String
         public var outputPath: String
+        /// Where the config declares the target (its key under `targets`), for messages about it.
+        public var location: SourceLocation?
     }
 
     /// The folder holding the config file; relative paths in the config are resolved against it.
@@ -15,6 +17,8 @@ public struct Config: Sendable {
     public var file: String
     /// Where the entity descriptions are (`input_path`, default `.entities`).
     public var inputPath: String
+    /// Where the config sets `input_path`, for messages about the folder; nil when it is the default.
+    public var inputPathLocation: SourceLocation?
     /// The app version being generated (`current_version`); defaults to the newest version in any history.
     public var currentVersion: SchemaVersion?
     /// Where the frozen per-version schema snapshots live (`schema_path`, default `<input_path>/.schema`).
@@ -62,6 +66,18 @@ public struct Config: Sendable {
     }
 }
 
+/// The keys valid in the config and its sections (snake_case).
+private enum ConfigKeys {
+    static let root = [
+        "input_path", "schema_path", "current_version", "templates_path", "organization_name", "build_plugin", "migrations_provider",
+        "core_data_migrations_function", "stages", "lint", "targets",
+    ]
+    static let stage = ["name", "from", "to"]
+    static let targets = ["app", "app_tests"]
+    static let target = ["module_name", "output_path"]
+    static let testsTarget = target + ["expectations_provider"]
+}
+
 /// Keys of Lucid's config that mean nothing to lucidgen, and why.
 private let ignoredConfigKeys: [String: String] = [
     "cache_path": "lucidgen reads every version from the repository's files and needs no cache",
@@ -94,7 +110,7 @@ extension Config {
         var config = Config(directory: directory.isEmpty ? "." : directory)
         config.file = file
         if case .null = root.value { return config }
-        guard var reader = ObjectReader(root, what: "the config", diagnostics: &diagnostics) else {
+        guard var reader = ObjectReader(root, what: "the config", known: ConfigKeys.root, ignored: ignoredConfigKeys, diagnostics: &diagnostics) else {
             throw GenerationFailed(diagnostics: diagnostics.diagnostics)
         }
         func path(_ relative: String) -> String {
@@ -102,6 +118,7 @@ extension Config {
         }
         if let input = reader.string("input_path", &diagnostics) {
             config.inputPath = path(input)
+            config.inputPathLocation = reader.value("input_path")?.location
             config.schemaPath = (config.inputPath as NSString).appendingPathComponent(".schema")
         }
         if let schema = reader.string("schema_path", &diagnostics) { config.schemaPath = path(schema) }
@@ -109,10 +126,10 @@ extension Config {
         if let templates = reader.string("templates_path", &diagnostics) { config.templatesPath = path(templates) }
         config.organizationName = reader.string("organization_name", &diagnostics)
         config.buildPlugin = reader.bool("build_plugin", &diagnostics) ?? false
-        config.migrationsProvider = reader.string("migrations_provider", &diagnostics) ?? reader.string("core_data_migrations_function", &diagnostics)
+        config.migrationsProvider = reader.string(firstOf: ["migrations_provider", "core_data_migrations_function"], &diagnostics)
         for item in reader.array("stages", &diagnostics) ?? [] {
-            guard var stage = ObjectReader(item, what: "a stage", diagnostics: &diagnostics) else { continue }
-            defer { stage.finish(ignored: [:], &diagnostics) }
+            guard var stage = ObjectReader(item, what: "a stage", known: ConfigKeys.stage, diagnostics: &diagnostics) else { continue }
+            defer { stage.finish(&diagnostics) }
             let name = stage.string("name", required: true, &diagnostics)
             if let name, Naming.problem(with: name) != nil || Naming.swiftKeywords.contains(name) {
                 diagnostics.error("stage name '\(name)' is not a Swift identifier", at: item.location, path: item.path + ".name")
@@ -128,9 +145,16 @@ extension Config {
             diagnostics.error("'\(provider)' is not a Swift type name", at: root.location, path: "$.migrations_provider")
         }
 
-        if let targetsNode = reader.value("targets"), var targets = ObjectReader(targetsNode, what: "'targets'", diagnostics: &diagnostics) {
+        if let targetsNode = reader.value("targets"),
+            var targets = ObjectReader(
+                targetsNode, what: "'targets'", known: ConfigKeys.targets, ignored: ["app_test_support": "lucidgen generates no test-support target"],
+                diagnostics: &diagnostics)
+        {
             func target(_ key: String, defaultModule: String) -> Target? {
-                guard let node = targets.value(key), var target = ObjectReader(node, what: "'targets.\(key)'", diagnostics: &diagnostics) else { return nil }
+                guard let node = targets.value(key),
+                    var target = ObjectReader(
+                        node, what: "'targets.\(key)'", known: key == "app_tests" ? ConfigKeys.testsTarget : ConfigKeys.target, diagnostics: &diagnostics)
+                else { return nil }
                 let module = target.string("module_name", &diagnostics) ?? defaultModule
                 if !Naming.isSwiftTypeName(module) {
                     diagnostics.error("module_name '\(module)' is not a Swift module name", at: node.location, path: node.path + ".module_name")
@@ -143,14 +167,14 @@ extension Config {
                         diagnostics.error("'\(provider)' is not a Swift type name", at: node.location, path: node.path + ".expectations_provider")
                     }
                 }
-                target.finish(ignored: [:], &diagnostics)
-                return Target(moduleName: module, outputPath: output)
+                target.finish(&diagnostics)
+                return Target(moduleName: module, outputPath: output, location: targets.keyLocation(key) ?? node.location)
             }
             if let app = target("app", defaultModule: "App") { config.app = app }
             config.appTests = target("app_tests", defaultModule: config.app.moduleName + "Tests")
-            targets.finish(ignored: ["app_test_support": "lucidgen generates no test-support target"], &diagnostics)
+            targets.finish(&diagnostics)
         }
-        reader.finish(ignored: ignoredConfigKeys, &diagnostics)
+        reader.finish(&diagnostics)
         try diagnostics.throwIfErrors()
         return config
     }

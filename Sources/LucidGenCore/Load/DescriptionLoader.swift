@@ -34,6 +34,49 @@ private let ignoredIdentifierKeys: [String: String] = [
     "derived_from_relationships": "the identifier is stored as its scalar type",
 ]
 
+/// The keys valid in each kind of object (snake_case): an unknown key close to one of them is taken for
+/// its typo (``KeySuggestion``), one of them left unread after an earlier error is not reported.
+private enum KnownKeys {
+    static let entity = [
+        "name", "properties", "version_history", "identifier", "persisted_name", "persist", "removed_at_version", "added_at_version",
+        "previous_name", "search", "indexes",
+    ]
+    static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
+    static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
+    static let searchHistoryItem = ["until_version", "properties", "tokenizer"]
+    static let index = ["properties", "unique", "name"]
+    static let identifier = ["type", "property_name"]
+    static let property = [
+        "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
+        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from",
+    ]
+    static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
+    static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion"]
+    static let relationship = ["entity_name", "association"]
+    static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback"]
+    static let subtype = ["name", "cases", "options", "properties"]
+    static let member = [
+        "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "previous_name", "renamed_at_version",
+        "type_history", "unused",
+    ]
+}
+
+private let ignoredRelationshipKeys: [String: String] = [
+    "id_only": "only meaningful to Lucid's JSON payloads",
+    "failable_items": "only meaningful to Lucid's JSON payloads",
+    "platforms": "generated code is the same on every platform",
+]
+
+private let ignoredSubtypeKeys: [String: String] = [
+    "manual_implementations": "generated subtypes are always Codable",
+    "platforms": "generated code is the same on every platform",
+    "objc": "generated subtypes are Swift only",
+    "objc_none_case": "generated subtypes are Swift only",
+    "sendable": "generated subtypes are always Sendable",
+    "unused_cases": "unused cases are not generated",
+    "unused_options": "unused options are not generated",
+]
+
 /// The Load stage: reads `.lucid.yaml` and every description file.
 public enum DescriptionLoader {
     /// Reads the descriptions under `config.inputPath`.
@@ -47,7 +90,8 @@ public enum DescriptionLoader {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw GenerationFailed(
-                "input_path '\(displayPath(input))' is not a folder of entity descriptions", at: SourceLocation(file: displayPath(config.file)), path: "$.input_path")
+                "input_path '\(displayPath(input))' is not a folder of entity descriptions", at: config.inputPathLocation ?? SourceLocation(file: displayPath(config.file)),
+                path: "$.input_path")
         }
         var entityFiles: [String] = []
         var subtypeFiles: [String] = []
@@ -78,7 +122,9 @@ public enum DescriptionLoader {
             diagnostics.note("skipped \(payloadFiles) endpoint payload description(s): only meaningful to Lucid's network layer")
         }
         if entityFiles.isEmpty {
-            diagnostics.error("no entity descriptions (*.json) in '\(displayPath(input))'", at: SourceLocation(file: displayPath(config.file)), path: "$.input_path")
+            diagnostics.error(
+                "no entity descriptions (*.json) in '\(displayPath(input))'", at: config.inputPathLocation ?? SourceLocation(file: displayPath(config.file)),
+                path: "$.input_path")
         }
 
         var entities: [EntityDescription] = []
@@ -126,10 +172,14 @@ public enum DescriptionLoader {
     // MARK: Entities
 
     static func decodeEntity(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> EntityDescription? {
-        guard var reader = ObjectReader(root, what: "an entity description", diagnostics: &diagnostics) else { return nil }
+        guard var reader = ObjectReader(root, what: "an entity description", known: KnownKeys.entity, ignored: ignoredEntityKeys, diagnostics: &diagnostics)
+        else { return nil }
         let errorsBefore = diagnostics.diagnostics.count
         let name = reader.string("name", required: true, &diagnostics) ?? ""
-        if let node = reader.value("name"), !name.isEmpty { checkName(name, at: node, &diagnostics) }
+        if let node = reader.value("name"), !name.isEmpty {
+            checkName(name, at: node, &diagnostics)
+            reader.what = "entity '\(name)'"
+        }
         let persistedName = reader.string("persisted_name", &diagnostics)
         if let persistedName, let node = reader.value("persisted_name") { checkName(persistedName, at: node, &diagnostics) }
         let persist = reader.bool("persist", &diagnostics) ?? true
@@ -137,7 +187,9 @@ public enum DescriptionLoader {
         var history: [VersionHistoryItem] = []
         if let items = reader.array("version_history", &diagnostics) {
             for item in items {
-                guard var itemReader = ObjectReader(item, what: "a version_history item", diagnostics: &diagnostics) else { continue }
+                guard var itemReader = ObjectReader(item, what: "a version_history item", known: KnownKeys.versionHistoryItem, diagnostics: &diagnostics)
+                else { continue }
+                defer { itemReader.finish(&diagnostics) }
                 guard let version = itemReader.version("version", &diagnostics) else {
                     if !itemReader.has("version") { diagnostics.error("missing required key 'version'", at: item.location, path: item.path) }
                     continue
@@ -150,7 +202,6 @@ public enum DescriptionLoader {
                         ignoreMigrationChecks: itemReader.bool("ignore_migration_checks", &diagnostics) ?? false,
                         ignorePropertyMigrationChecksOn: itemReader.strings("ignore_property_migration_checks_on", &diagnostics) ?? [],
                         location: item.location))
-                itemReader.finish(ignored: [:], &diagnostics)
             }
         }
         // Lucid's legacy syntax: an entity-level added_at_version, used only without a history.
@@ -190,7 +241,7 @@ public enum DescriptionLoader {
             }
         }
         let search = reader.value("search").flatMap { decodeSearch($0, &diagnostics) }
-        reader.finish(ignored: ignoredEntityKeys, &diagnostics)
+        reader.finish(&diagnostics)
         return EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
             persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, location: root.location)
@@ -200,14 +251,16 @@ public enum DescriptionLoader {
     /// "removed_at_version": "4.0", "history": [{"until_version": "3.0", "properties": ["title"], "tokenizer": null}]}`.
     /// Every key matters: an unknown one is an error.
     static func decodeSearch(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> SearchDescription? {
-        guard var reader = ObjectReader(node, what: "'search'", diagnostics: &diagnostics) else { return nil }
+        guard var reader = ObjectReader(node, what: "'search'", known: KnownKeys.search, strict: true, diagnostics: &diagnostics) else { return nil }
         let properties = decodeSearchProperties(&reader, required: true, &diagnostics)
         let tokenizer = reader.string("tokenizer", &diagnostics)
         let added = reader.version("added_at_version", &diagnostics)
         let removed = reader.version("removed_at_version", &diagnostics)
         var history: [SearchHistoryItem] = []
         for item in reader.array("history", &diagnostics) ?? [] {
-            guard var itemReader = ObjectReader(item, what: "an item of a search's 'history'", diagnostics: &diagnostics) else { continue }
+            guard var itemReader = ObjectReader(item, what: "an item of a search's 'history'", known: KnownKeys.searchHistoryItem, strict: true, diagnostics: &diagnostics)
+            else { continue }
+            defer { itemReader.finish(&diagnostics) }
             guard let until = itemReader.version("until_version", &diagnostics) else {
                 if !itemReader.has("until_version") {
                     diagnostics.error("an item of a search's 'history' needs 'until_version': the version from which the next item (or the search itself) holds", at: item.location, path: item.path)
@@ -223,13 +276,12 @@ public enum DescriptionLoader {
                 default: diagnostics.error("'tokenizer' must be a string or null, found \(value.kindName)", at: value.location, path: value.path)
                 }
             }
-            itemReader.finishStrictly(what: "an item of a search's 'history'", known: ["until_version", "properties", "tokenizer"], &diagnostics)
             history.append(SearchHistoryItem(untilVersion: until, properties: itemProperties, tokenizer: itemTokenizer, location: item.location, path: item.path))
         }
         for (earlier, later) in zip(history, history.dropFirst()) where !(earlier.untilVersion < later.untilVersion) {
             diagnostics.error("a search's 'history' lists its items oldest first: \(later.untilVersion) comes after \(earlier.untilVersion)", at: later.location, path: later.path)
         }
-        reader.finishStrictly(what: "'search'", known: ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"], &diagnostics)
+        reader.finish(&diagnostics)
         guard let properties else { return nil }
         return SearchDescription(
             properties: properties, tokenizer: tokenizer, addedAtVersion: added, removedAtVersion: removed, history: history, location: node.location, path: node.path)
@@ -267,8 +319,8 @@ public enum DescriptionLoader {
 
     /// One item of an entity's `indexes`: `{"properties": ["a", "b"], "unique": true, "name": "by_name"}`.
     static func decodeIndex(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IndexDescription? {
-        guard var reader = ObjectReader(node, what: "an index", diagnostics: &diagnostics) else { return nil }
-        defer { reader.finish(ignored: [:], &diagnostics) }
+        guard var reader = ObjectReader(node, what: "an index", known: KnownKeys.index, diagnostics: &diagnostics) else { return nil }
+        defer { reader.finish(&diagnostics) }
         guard let properties = propertyList(
             &reader, of: "an index", missing: "an index needs 'properties': the names of the properties it covers, in order",
             empty: "an index's 'properties' is empty: name at least one property", &diagnostics)
@@ -286,10 +338,10 @@ public enum DescriptionLoader {
 
     static func decodeIdentifier(_ node: JSONNode?, at entity: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {
         guard let node else { return IdentifierDescription(kind: .local, location: entity.location) }
-        guard var reader = ObjectReader(node, what: "'identifier'", diagnostics: &diagnostics) else {
+        guard var reader = ObjectReader(node, what: "'identifier'", known: KnownKeys.identifier, ignored: ignoredIdentifierKeys, diagnostics: &diagnostics) else {
             return IdentifierDescription(kind: .local, location: node.location)
         }
-        defer { reader.finish(ignored: ignoredIdentifierKeys, &diagnostics) }
+        defer { reader.finish(&diagnostics) }
         guard let type = reader.string("type", &diagnostics) else { return IdentifierDescription(kind: .local, location: node.location) }
         if type == "property" {
             guard let property = reader.string("property_name", required: true, &diagnostics) else {
@@ -307,10 +359,12 @@ public enum DescriptionLoader {
     // MARK: Properties
 
     static func decodeProperty(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> PropertyDescription? {
-        guard var reader = ObjectReader(node, what: "a property", diagnostics: &diagnostics) else { return nil }
-        defer { reader.finish(ignored: ignoredPropertyKeys, &diagnostics) }
+        guard var reader = ObjectReader(node, what: "a property", known: KnownKeys.property, ignored: ignoredPropertyKeys, diagnostics: &diagnostics)
+        else { return nil }
+        defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
         if let nameNode = reader.value("name") { checkName(name, at: nameNode, &diagnostics) }
+        reader.what = "property '\(name)'"
         guard let typeNode = reader.value("property_type") else {
             diagnostics.error("property '\(name)' has no 'property_type'", at: node.location, path: node.path)
             return nil
@@ -329,7 +383,7 @@ public enum DescriptionLoader {
         if let persistedName, let persistedNode = reader.value("persisted_name") { checkName(persistedName, at: persistedNode, &diagnostics) }
         let previousName = reader.string("previous_name", &diagnostics)
         if let previousName, let previousNode = reader.value("previous_name") { checkName(previousName, at: previousNode, &diagnostics) }
-        let nullable = reader.bool("nullable", &diagnostics) ?? reader.bool("optional", &diagnostics) ?? false
+        let nullable = reader.bool(firstOf: ["nullable", "optional"], &diagnostics) ?? false
         var defaultValue: DefaultValue?
         if let defaultNode = reader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
         let typeHistory = (reader.array("type_history", &diagnostics) ?? []).compactMap { decodeTypeHistoryItem($0, member: false, &diagnostics) }
@@ -358,7 +412,7 @@ public enum DescriptionLoader {
             addedAtVersion: reader.version("added_at_version", &diagnostics),
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
-            lazy: reader.bool("lazy", &diagnostics) ?? reader.bool("extra", &diagnostics) ?? false,
+            lazy: reader.bool(firstOf: ["lazy", "extra"], &diagnostics) ?? false,
             indexed: indexed || unique, unique: unique,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             location: node.location, typeLocation: typeNode.location, path: node.path)
@@ -367,8 +421,11 @@ public enum DescriptionLoader {
     /// One `type_history` item: `until_version` and what the property (or struct member) was before it. A
     /// struct member's type cannot change (only its nullability and default).
     static func decodeTypeHistoryItem(_ item: JSONNode, member: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyTypeHistoryItem? {
-        guard var itemReader = ObjectReader(item, what: "a type_history item", diagnostics: &diagnostics) else { return nil }
-        defer { itemReader.finish(ignored: [:], &diagnostics) }
+        guard
+            var itemReader = ObjectReader(
+                item, what: "a type_history item", known: member ? KnownKeys.memberTypeHistoryItem : KnownKeys.typeHistoryItem, diagnostics: &diagnostics)
+        else { return nil }
+        defer { itemReader.finish(&diagnostics) }
         guard let until = itemReader.version("until_version", &diagnostics) else {
             if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path) }
             return nil
@@ -383,7 +440,7 @@ public enum DescriptionLoader {
                 entry.type = decodeType(typeNode, allowRelationship: true, &diagnostics)
             }
         }
-        entry.nullable = itemReader.bool("nullable", &diagnostics) ?? itemReader.bool("optional", &diagnostics)
+        entry.nullable = itemReader.bool(firstOf: ["nullable", "optional"], &diagnostics)
         if let defaultNode = itemReader.value("default_value") {
             entry.defaultValue = .some(defaultNode.value.isNull ? nil : decodeDefault(defaultNode, &diagnostics))
         }
@@ -396,14 +453,9 @@ public enum DescriptionLoader {
         case .string(let text):
             return parseTypeName(text, at: node, &diagnostics)
         case .object where allowRelationship:
-            guard var reader = ObjectReader(node, what: "a relationship", diagnostics: &diagnostics) else { return nil }
-            defer {
-                reader.finish(
-                    ignored: [
-                        "id_only": "only meaningful to Lucid's JSON payloads", "failable_items": "only meaningful to Lucid's JSON payloads",
-                        "platforms": "generated code is the same on every platform",
-                    ], &diagnostics)
-            }
+            guard var reader = ObjectReader(node, what: "a relationship", known: KnownKeys.relationship, ignored: ignoredRelationshipKeys, diagnostics: &diagnostics)
+            else { return nil }
+            defer { reader.finish(&diagnostics) }
             guard let entity = reader.string("entity_name", required: true, &diagnostics) else { return nil }
             guard let association = reader.string("association", required: true, &diagnostics) else { return nil }
             switch association {
@@ -483,10 +535,11 @@ public enum DescriptionLoader {
                 at: node.location, path: node.path)
             return nil
         }
-        guard var reader = ObjectReader(node, what: "an enum case", diagnostics: &diagnostics) else { return nil }
-        defer { reader.finish(ignored: [:], &diagnostics) }
+        guard var reader = ObjectReader(node, what: "an enum case", known: KnownKeys.enumCase, diagnostics: &diagnostics) else { return nil }
+        defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
         if let nameNode = reader.value("name") { checkCase(name, at: nameNode) }
+        reader.what = "case '\(name)'"
         var item = EnumCaseDescription(name: name, location: node.location, path: node.path)
         item.previousName = reader.string("previous_name", &diagnostics)
         if let previous = item.previousName, let previousNode = reader.value("previous_name") { checkCase(previous, at: previousNode) }
@@ -513,41 +566,39 @@ public enum DescriptionLoader {
     }
 
     static func decodeSubtype(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> SubtypeDescription? {
-        guard var reader = ObjectReader(root, what: "a subtype description", diagnostics: &diagnostics) else { return nil }
-        defer {
-            reader.finish(
-                ignored: [
-                    "manual_implementations": "generated subtypes are always Codable", "platforms": "generated code is the same on every platform",
-                    "objc": "generated subtypes are Swift only", "objc_none_case": "generated subtypes are Swift only",
-                    "sendable": "generated subtypes are always Sendable", "unused_cases": "unused cases are not generated",
-                    "unused_options": "unused options are not generated",
-                ], &diagnostics)
-        }
+        guard var reader = ObjectReader(root, what: "a subtype description", known: KnownKeys.subtype, ignored: ignoredSubtypeKeys, diagnostics: &diagnostics)
+        else { return nil }
+        defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
         if let node = reader.value("name") { checkName(name, at: node, &diagnostics) }
-        if let items = reader.array("cases", &diagnostics) {
+        reader.what = "subtype '\(name)'"
+        let kind = reader.firstPresent(
+            of: ["cases", "options", "properties"], why: "a subtype is an enum (cases), an option set (options) or a struct (properties)", &diagnostics)
+        if kind == "cases", let items = reader.array("cases", &diagnostics) {
             let history = items.compactMap { decodeEnumCase($0, &diagnostics) }
             let cases = history.filter { $0.removedAtVersion == nil }.map(\.name)
             return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history)
         }
-        if let options = reader.strings("options", &diagnostics) {
+        if kind == "options", let options = reader.strings("options", &diagnostics) {
             for item in options { if let problem = Naming.problem(with: item) { diagnostics.error("invalid option: \(problem)", at: root.location, path: root.path + ".options") } }
             return SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location)
         }
-        if let items = reader.array("properties", &diagnostics) {
+        if kind == "properties", let items = reader.array("properties", &diagnostics) {
             var properties: [SubtypeProperty] = []
             for item in items {
-                guard var propertyReader = ObjectReader(item, what: "a subtype property", diagnostics: &diagnostics) else { continue }
-                defer { propertyReader.finish(ignored: ignoredPropertyKeys, &diagnostics) }
+                guard var propertyReader = ObjectReader(item, what: "a subtype property", known: KnownKeys.member, ignored: ignoredPropertyKeys, diagnostics: &diagnostics)
+                else { continue }
+                defer { propertyReader.finish(&diagnostics) }
                 guard let propertyName = propertyReader.string("name", required: true, &diagnostics) else { continue }
                 if let node = propertyReader.value("name") { checkName(propertyName, at: node, &diagnostics) }
+                propertyReader.what = "member '\(propertyName)' of '\(name)'"
                 if propertyReader.bool("unused", &diagnostics) == true { continue }
                 guard let typeNode = propertyReader.value("property_type") else {
                     diagnostics.error("subtype property '\(propertyName)' has no 'property_type'", at: item.location, path: item.path)
                     continue
                 }
                 guard let type = decodeType(typeNode, allowRelationship: false, &diagnostics) else { continue }
-                let nullable = propertyReader.bool("nullable", &diagnostics) ?? propertyReader.bool("optional", &diagnostics) ?? false
+                let nullable = propertyReader.bool(firstOf: ["nullable", "optional"], &diagnostics) ?? false
                 var defaultValue: DefaultValue?
                 if let defaultNode = propertyReader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
                 var member = SubtypeProperty(name: propertyName, type: type, nullable: nullable, defaultValue: defaultValue, location: item.location, path: item.path)
@@ -569,7 +620,9 @@ public enum DescriptionLoader {
             }
             return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location)
         }
-        diagnostics.error("a subtype needs one of 'cases' (enum), 'options' (option set) or 'properties' (struct)", at: root.location, path: root.path)
+        if kind == nil {
+            diagnostics.error("a subtype needs one of 'cases' (enum), 'options' (option set) or 'properties' (struct)", at: root.location, path: root.path)
+        }
         return nil
     }
 }

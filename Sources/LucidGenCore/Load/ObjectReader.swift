@@ -3,21 +3,39 @@ import LucidSchema
 /// Reads the members of one JSON (or YAML) object by key, reporting each problem with its place.
 ///
 /// Keys are accepted in snake_case or camelCase (`version_history` or `versionHistory`), as Lucid
-/// accepts both. After reading, ``finish(ignored:)`` reports keys that were never read: keys listed
-/// as ignored get a note, any other key a warning naming it.
+/// accepts both. The reader is told the keys valid at its place (`known`) and the keys it accepts and
+/// ignores (`ignored`, each with why). After reading, ``finish(_:)`` reports the keys that are neither:
+/// one that looks like a typo of a known key (``KeySuggestion``: within two edits, or the same key in
+/// another case convention) is an error suggesting it, since leaving it out would silently change what is generated;
+/// any other a warning (an error in a strict reader). A known key left unread (decoding stopped at an
+/// earlier error) is not reported: it is not what is wrong.
 struct ObjectReader {
     let node: JSONNode
+    /// What the object is, for messages: `a property`, then `property 'title'` once its name is read.
+    var what: String
+    private let known: [String]
+    private let ignored: [String: String]
+    /// In a strict reader every key matters: an unknown key is an error even when it resembles no known key.
+    private let strict: Bool
     private var members: [String: JSONNode.Member] = [:]
     private var order: [String] = []
     private var consumed: Set<String> = []
 
-    /// Returns nil (and reports an error) when `node` is not an object.
-    init?(_ node: JSONNode, what: String, diagnostics: inout DiagnosticCollector) {
+    /// Returns nil (and reports an error) when `node` is not an object. `known` and the keys of `ignored`
+    /// are snake_case.
+    init?(
+        _ node: JSONNode, what: String, known: [String], ignored: [String: String] = [:], strict: Bool = false,
+        diagnostics: inout DiagnosticCollector
+    ) {
         guard case .object(let list) = node.value else {
             diagnostics.error("\(what) must be an object, found \(node.kindName)", at: node.location, path: node.path)
             return nil
         }
         self.node = node
+        self.what = what
+        self.known = known
+        self.ignored = ignored
+        self.strict = strict
         for member in list {
             let key = Self.normalize(member.key)
             if let existing = members[key] {
@@ -46,11 +64,15 @@ struct ObjectReader {
     }
 
     mutating func value(_ key: String) -> JSONNode? {
+        assert(known.contains(key), "'\(key)' is read but not among the known keys of \(what)")
         consumed.insert(key)
         return members[key]?.value
     }
 
     func has(_ key: String) -> Bool { members[key] != nil }
+
+    /// Where `key` is written (its name, not its value).
+    func keyLocation(_ key: String) -> SourceLocation? { members[key]?.keyLocation }
 
     mutating func string(_ key: String, required: Bool = false, _ diagnostics: inout DiagnosticCollector) -> String? {
         guard let value = value(key) else {
@@ -116,22 +138,41 @@ struct ObjectReader {
         }
     }
 
-    /// Reports each key that was not read as an error: in objects whose every key matters (a typo there
-    /// would silently change what is generated). `known` lists the keys, for the message.
-    func finishStrictly(what: String, known: [String], _ diagnostics: inout DiagnosticCollector) {
-        for key in order where !consumed.contains(key) {
-            let member = members[key]!
-            diagnostics.error(
-                "unknown key '\(member.key)' in \(what) (known keys: \(known.joined(separator: ", ")))", at: member.keyLocation, path: member.value.path)
+    /// The first of `keys` that is present; a later one present too is ignored, with a warning saying
+    /// `why` (a key and its legacy spelling, `nullable` and `optional`, or keys that exclude each other).
+    mutating func firstPresent(of keys: [String], why: String = "the same key's legacy spelling", _ diagnostics: inout DiagnosticCollector) -> String? {
+        let present = keys.filter { has($0) }
+        for extra in present.dropFirst() {
+            let member = members[extra]!
+            consumed.insert(extra)
+            diagnostics.warning(
+                "key '\(member.key)' is ignored: '\(members[present[0]]!.key)' is given (\(why))", at: member.keyLocation, path: member.value.path)
         }
+        return present.first
     }
 
-    /// Reports keys that were not read: `ignored` maps a key to why it is ignored.
-    func finish(ignored: [String: String], _ diagnostics: inout DiagnosticCollector) {
-        for key in order where !consumed.contains(key) {
+    /// The first of a key and its legacy spellings that is present, as ``firstPresent(of:why:_:)``.
+    mutating func bool(firstOf keys: [String], _ diagnostics: inout DiagnosticCollector) -> Bool? {
+        guard let key = firstPresent(of: keys, &diagnostics) else { return nil }
+        return bool(key, &diagnostics)
+    }
+
+    mutating func string(firstOf keys: [String], _ diagnostics: inout DiagnosticCollector) -> String? {
+        guard let key = firstPresent(of: keys, &diagnostics) else { return nil }
+        return string(key, &diagnostics)
+    }
+
+    /// Reports the keys that are neither known nor ignored, and notes the ignored ones.
+    func finish(_ diagnostics: inout DiagnosticCollector) {
+        for key in order where !consumed.contains(key) && !known.contains(key) {
             let member = members[key]!
             if let reason = ignored[key] {
                 diagnostics.note("ignored key '\(member.key)': \(reason)", at: member.keyLocation, path: member.value.path)
+            } else if let suggestion = KeySuggestion.nearest(to: member.key, among: known) {
+                diagnostics.error("unknown key '\(member.key)' in \(what); did you mean '\(suggestion)'?", at: member.keyLocation, path: member.value.path)
+            } else if strict {
+                diagnostics.error(
+                    "unknown key '\(member.key)' in \(what) (known keys: \(known.joined(separator: ", ")))", at: member.keyLocation, path: member.value.path)
             } else {
                 diagnostics.warning("unknown key '\(member.key)' is ignored", at: member.keyLocation, path: member.value.path)
             }

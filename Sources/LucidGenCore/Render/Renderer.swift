@@ -110,7 +110,7 @@ public struct Renderer {
             guard let provider = config.expectationsProvider else {
                 throw GenerationFailed(
                     "targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see README, \"Generated migration tests\")",
-                    at: SourceLocation(file: displayPath(config.file)))
+                    at: tests.location ?? SourceLocation(file: displayPath(config.file)), path: "$.targets.app_tests")
             }
             let fixturesLiteral = fixturesFolder.map(swiftStringLiteral) ?? "FixtureFiles.folder(besideFile: #filePath)"
             try emit(
