@@ -259,10 +259,8 @@ import Testing
             Self.track([#"{ "name": "title", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "date" }] }"#], history: history))
         let errors = try project.errors()
         let error = try #require(errors.first { $0.message.contains("property 'title' changed type from string to date") })
-        withKnownIssue("the Resolve stage locates this error at the entity (its first line); see issue 27 item 3") {
-            #expect(error.location?.line == 5)
-            #expect(error.location?.column == 9)
-        }
+        #expect(error.location?.line == 5)
+        #expect(error.location?.column == 9)
     }
 
     /// A deleted description: the error is located in the released snapshot, at the entity.
@@ -284,8 +282,6 @@ import Testing
         #expect(error.message.hasPrefix("released version 1.0 was changed"))
         #expect(error.message.contains("entity 'album' is in the released snapshot but the descriptions no longer produce it"))
         #expect(error.location?.file.hasSuffix(".entities/.schema/1.0.json") == true)
-        withKnownIssue("the Resolve stage names the snapshot file without a line; see issue 27 item 3") {
-            #expect(error.location?.line == 6, "the line of the entity's name in the snapshot")
-        }
+        #expect(error.location?.line == 6, "the line of the entity's name in the snapshot")
     }
 }

@@ -104,8 +104,11 @@ public enum Resolver {
                     let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(from: snapshot)
                     if released != snapshot {
                         let changes = SnapshotStore.differences(frozen: released, derived: snapshot)
-                        for change in changes.isEmpty ? [(entity: String?.none, message: "the derived shape differs from the snapshot")] : changes {
-                            let location = change.entity.flatMap { name in described.first { $0.name == name }?.location }
+                        for change in changes.isEmpty ? [SnapshotStore.Difference(message: "the derived shape differs from the snapshot")] : changes {
+                            // The property's description, else the entity's, else (a description deleted) the snapshot's entry.
+                            let description = change.entity.flatMap { name in described.first { $0.name == name } }
+                            let property = change.property.flatMap { name in description?.properties.first { $0.name == name } ?? description?.properties.first { $0.previousName == name } }
+                            let location = property?.location ?? description?.location ?? SnapshotStore.location(of: change, inSnapshotAt: existing.file)
                                 ?? SourceLocation(file: displayPath(existing.file))
                             diagnostics.error(
                                 "released version \(version) was changed (frozen in \(displayPath(existing.file))): \(change.message)", at: location)

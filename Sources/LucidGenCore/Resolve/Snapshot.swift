@@ -226,38 +226,46 @@ enum SnapshotStore {
         return result
     }
 
+    /// One difference between a frozen snapshot and the shape the descriptions produce now: the entity
+    /// (current name), property (as named in the snapshot) or table it concerns, when known, for its place.
+    struct Difference {
+        var entity: String?
+        var property: String?
+        var table: String?
+        var message: String
+    }
+
     /// Human-readable differences between a frozen snapshot and the shape the descriptions produce now.
-    /// Each difference is paired with the entity (current name) it concerns, when known.
-    static func differences(frozen: SchemaSnapshot, derived: SchemaSnapshot) -> [(entity: String?, message: String)] {
-        var result: [(String?, String)] = []
+    static func differences(frozen: SchemaSnapshot, derived: SchemaSnapshot) -> [Difference] {
+        var result: [Difference] = []
         let frozenEntities = Dictionary(uniqueKeysWithValues: frozen.entities.map { ($0.name, $0) })
         let derivedEntities = Dictionary(uniqueKeysWithValues: derived.entities.map { ($0.name, $0) })
         for name in Set(frozenEntities.keys).union(derivedEntities.keys).sorted() {
             switch (frozenEntities[name], derivedEntities[name]) {
             case (.some, nil):
-                result.append((name, "entity '\(name)' is in the released snapshot but the descriptions no longer produce it at this version "
+                result.append(Difference(entity: name, message: "entity '\(name)' is in the released snapshot but the descriptions no longer produce it at this version "
                     + "(if it was renamed, add \"previous_name\" to the version_history item of the rename; if it was removed, keep its description and add \"removed_at_version\")"))
             case (nil, .some):
-                result.append((name, "entity '\(name)' is not in the released snapshot (if it was added later, its first version_history item must be that later version)"))
+                result.append(Difference(entity: name, message: "entity '\(name)' is not in the released snapshot (if it was added later, its first version_history item must be that later version)"))
             case (let old?, let new?):
-                if old.table != new.table { result.append((name, "entity '\(name)': table '\(old.table)' became '\(new.table)'")) }
-                if old.identifier != new.identifier { result.append((name, "entity '\(name)': identifier '\(old.identifier)' became '\(new.identifier)'")) }
+                if old.table != new.table { result.append(Difference(entity: name, message: "entity '\(name)': table '\(old.table)' became '\(new.table)'")) }
+                if old.identifier != new.identifier { result.append(Difference(entity: name, message: "entity '\(name)': identifier '\(old.identifier)' became '\(new.identifier)'")) }
                 let oldProperties = Dictionary(uniqueKeysWithValues: old.properties.map { ($0.name, $0) })
                 let newProperties = Dictionary(uniqueKeysWithValues: new.properties.map { ($0.name, $0) })
                 for property in Set(oldProperties.keys).union(newProperties.keys).sorted() {
                     switch (oldProperties[property], newProperties[property]) {
                     case (.some, nil):
-                        result.append((name, "entity '\(name)': property '\(property)' is missing "
+                        result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' is missing "
                             + "(if it was removed later, keep it and add \"removed_at_version\"; if it was renamed later, add \"previous_name\" and \"renamed_at_version\")"))
                     case (nil, .some):
-                        result.append((name, "entity '\(name)': property '\(property)' was added (if it was added in a later version, set its \"added_at_version\")"))
+                        result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' was added (if it was added in a later version, set its \"added_at_version\")"))
                     case (let a?, let b?):
-                        if a.type != b.type { result.append((name, "entity '\(name)': property '\(property)' changed type from \(a.type) to \(b.type)")) }
+                        if a.type != b.type { result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' changed type from \(a.type) to \(b.type)")) }
                         if a.nullable != b.nullable {
-                            result.append((name, "entity '\(name)': property '\(property)' changed from \(a.nullable ? "nullable" : "required") to \(b.nullable ? "nullable" : "required")"))
+                            result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' changed from \(a.nullable ? "nullable" : "required") to \(b.nullable ? "nullable" : "required")"))
                         }
                         if a.defaultValue != b.defaultValue {
-                            result.append((name, "entity '\(name)': property '\(property)' changed default from \(a.defaultValue ?? "none") to \(b.defaultValue ?? "none")"))
+                            result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' changed default from \(a.defaultValue ?? "none") to \(b.defaultValue ?? "none")"))
                         }
                     case (nil, nil): break
                     }
@@ -269,18 +277,18 @@ enum SnapshotStore {
             let now = derived.subtypes?.first { $0.name == subtype.name }
             if let members = subtype.members, now?.members != members {
                 func show(_ members: [SchemaSnapshot.MemberSnapshot]) -> String { members.map { "\($0.name): \($0.type)\($0.nullable ? "?" : "")" }.joined(separator: ", ") }
-                result.append((nil,
+                result.append(Difference(message:
                     "struct '\(subtype.name)' had the members \(show(members)), now \(now?.members.map(show) ?? "none")"
                         + "; say at which later version each member was added, removed, renamed or made optional or required (added_at_version, removed_at_version, previous_name with renamed_at_version, type_history)"))
                 continue
             }
             guard let cases = subtype.cases, now?.cases != cases else { continue }
             guard let newCases = now?.cases else {
-                result.append((nil, "enum '\(subtype.name)' is in the released snapshot but no longer an enum at this version"))
+                result.append(Difference(message: "enum '\(subtype.name)' is in the released snapshot but no longer an enum at this version"))
                 continue
             }
             let removed = cases.filter { !newCases.contains($0) }, added = newCases.filter { !cases.contains($0) }
-            result.append((nil,
+            result.append(Difference(message:
                 "enum '\(subtype.name)' had the cases \(cases.joined(separator: ", ")), now \(newCases.joined(separator: ", "))"
                     + (removed.isEmpty ? "" : " (gone: \(removed.joined(separator: ", ")))") + (added.isEmpty ? "" : " (new: \(added.joined(separator: ", ")))")
                     + "; say at which later version each case was added, removed or renamed (added_at_version, removed_at_version, previous_name with renamed_at_version)"))
@@ -288,13 +296,28 @@ enum SnapshotStore {
         if result.isEmpty && frozen.tables != derived.tables {
             let frozenTables = Dictionary(uniqueKeysWithValues: frozen.tables.map { ($0.name, $0) })
             for table in derived.tables where frozenTables[table.name] != table {
-                result.append((nil, "table '\(table.name)' differs: " + Self.difference(frozen: frozenTables[table.name], now: table)))
+                result.append(Difference(table: table.name, message: "table '\(table.name)' differs: " + Self.difference(frozen: frozenTables[table.name], now: table)))
             }
             for table in frozen.tables where derived.tables.allSatisfy({ $0.name != table.name }) {
-                result.append((nil, "table '\(table.name)' is no longer produced"))
+                result.append(Difference(table: table.name, message: "table '\(table.name)' is no longer produced"))
             }
         }
         return result
+    }
+
+    /// Where, in the snapshot file at `path`, the entity or table that `difference` concerns is (its
+    /// name): the place a difference without a description to point at (one deleted) is shown.
+    static func location(of difference: Difference, inSnapshotAt path: String) -> SourceLocation? {
+        let (list, name) = difference.entity.map { ("entities", $0) } ?? difference.table.map { ("tables", $0) } ?? ("", "")
+        guard !list.isEmpty, let data = FileManager.default.contents(atPath: path),
+            let root = try? JSONParser.parse(Array(data), file: displayPath(path)),
+            case .object(let members) = root.value, case .array(let items)? = members.first(where: { $0.key == list })?.value.value
+        else { return nil }
+        for item in items {
+            guard case .object(let fields) = item.value, let field = fields.first(where: { $0.key == "name" }), case .string(name) = field.value.value else { continue }
+            return field.keyLocation
+        }
+        return nil
     }
 
     /// What changed in a table: its SQL when that differs, else its history (where it or a column came from).
