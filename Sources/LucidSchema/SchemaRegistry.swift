@@ -29,10 +29,18 @@ public protocol SchemaRegistry: Sendable {
 
     /// The newest version's checksum, as the generator computed it (see ``newestVersion``).
     static var newestChecksum: String { get }
+
+    /// Each version's path to the newest as the planner takes it (``MigrationPlanner/routes()``), the
+    /// versions it passes through, computed by the generator for ``versions`` and ``stages``: a migration
+    /// infers only its own steps. Empty for registries generated before routes existed (the runtime then
+    /// plans, to the same path).
+    static var routes: [[String]] { get }
 }
 
 extension SchemaRegistry {
     public static var stages: [ExplicitStage] { [] }
+
+    public static var routes: [[String]] { [] }
 
     /// Registries generated before ``newestVersion`` existed: read from ``versions`` (builds them).
     public static var newestVersion: SchemaVersion { current.version }
@@ -76,6 +84,10 @@ public struct SchemaHistory: Sendable {
     /// name when they tell the app which generated code to call, in which module.
     public var registry: String?
 
+    /// Each version's path to the newest as the generator computed it for these versions and stages
+    /// (a registry's `routes`), by its first version; empty when not known (the runtime then plans).
+    public var routes: [SchemaVersion: [SchemaVersion]] = [:]
+
     public init(versions: [Schema], stages: [ExplicitStage] = [], checksums: [String]? = nil, registry: String? = nil) {
         self.versions = versions
         self.stages = stages
@@ -86,6 +98,11 @@ public struct SchemaHistory: Sendable {
     /// The history a generated registry lists, with its generated checksums and its type's name.
     public init<Registry: SchemaRegistry>(registry: Registry.Type) {
         self.init(versions: registry.versions, stages: registry.stages, checksums: registry.checksums, registry: String(reflecting: registry))
+        for route in registry.routes {
+            guard let first = route.first, let start = try? SchemaVersion(parsing: first) else { continue }
+            let versions = route.compactMap { try? SchemaVersion(parsing: $0) }
+            if versions.count == route.count { routes[start] = versions }
+        }
     }
 
     /// The checksum of `schema` (one of `versions`): the generated one when the history has them, else

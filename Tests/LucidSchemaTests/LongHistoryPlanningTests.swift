@@ -48,6 +48,19 @@ import Testing
         #expect(!steps[0].operations.contains { if case .dropColumn = $0 { true } else { false } })
     }
 
+    /// The routes the generator writes into the registry are the planner's paths, from every version; a
+    /// migration along one infers only its steps (one for the oldest store: the jump).
+    @Test func routesAreThePathsFromEveryVersion() throws {
+        let versions = Self.history(versions: 150, tables: 60)
+        let planner = try MigrationPlanner(versions: versions)
+        let routes = planner.routes()
+        #expect(routes.count == 149)
+        #expect(routes[0].map(\.string) == ["1.0", "150.0"])
+        for start in stride(from: 0, to: 149, by: 37) {
+            #expect(planner.plan(along: routes[start], from: versions[start].version) == (try planner.plan(from: versions[start].version)))
+        }
+    }
+
     /// `plan --format markdown` draws the searched edges: linear in the versions (every pair of 150 is
     /// 11,175 edges), the path among them.
     @Test func theMarkdownDiagramDrawsTheSearchedEdges() throws {

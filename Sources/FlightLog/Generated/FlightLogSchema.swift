@@ -29,6 +29,16 @@ public enum FlightLogSchema: LucidSchema.SchemaRegistry {
         "948939776818707f890c661785bb770489ff1d85ff47602602549ee0b83d67f7",
     ]
 
+    /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
+    /// versions it passes through): a migration infers only the steps of its own path.
+    public static let routes: [[Swift.String]] = [
+        ["1.0", "2.0", "2.1", "4.0"],
+        ["1.1", "2.0", "2.1", "4.0"],
+        ["2.0", "2.1", "4.0"],
+        ["2.1", "4.0"],
+        ["3.0", "4.0"],
+    ]
+
     /// The steps that need the app's code (see `FlightLogMigrations`): never inferred around.
     public static let stages: [LucidSchema.ExplicitStage] = [
         LucidSchema.ExplicitStage(from: LucidSchema.SchemaVersion("2.0"), to: LucidSchema.SchemaVersion("2.1"), label: "moveFlightData", transformedTables: []),

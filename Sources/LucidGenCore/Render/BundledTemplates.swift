@@ -307,6 +307,14 @@ public enum {{registryName}}: LucidSchema.SchemaRegistry {
         "{{checksum}}",
 {{/versions}}
     ]
+
+    /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
+    /// versions it passes through): a migration infers only the steps of its own path.
+    public static let routes: [[Swift.String]] = [
+{{#routes}}
+        [{{versions}}],
+{{/routes}}
+    ]
 {{#hasStages}}
 
     /// The steps that need the app's code (see `{{module}}Migrations`): never inferred around.

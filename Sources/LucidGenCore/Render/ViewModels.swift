@@ -651,9 +651,15 @@ struct ViewModels {
         let stages = model.customSteps.map { step -> [String: Any] in
             ["from": step.from.string, "to": step.to.string, "label": step.label, "tables": step.tables.map { swiftStringLiteral($0.table) }.joined(separator: ", ")]
         }
+        // Each version's path to the newest, planned here once with the registry's stages (as the runtime
+        // plans them when the app passes its stages).
+        let explicit = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
+        let routes = ((try? MigrationPlanner(versions: model.schemas, stages: explicit))?.routes() ?? []).map { route -> [String: Any] in
+            ["versions": route.map { swiftStringLiteral($0.string) }.joined(separator: ", ")]
+        }
         return [
             "module": model.config.app.moduleName, "registryName": registryName, "versions": versions, "tables": tables,
-            "stages": stages, "hasStages": !stages.isEmpty,
+            "stages": stages, "hasStages": !stages.isEmpty, "routes": routes,
             "newestVersion": model.schemas.last?.version.string ?? "", "newestChecksum": model.schemas.last?.checksum ?? "",
         ]
     }

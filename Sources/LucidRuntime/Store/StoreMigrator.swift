@@ -40,6 +40,23 @@ struct StoreMigrator {
         self.lockDeadline = LockDeadline(timeout: options.busyTimeout)
     }
 
+    /// The steps from `version` to the newest: along the registry's route for it when the route was
+    /// computed for the stages this migration plans with (the history's; the app's code for them does
+    /// not change the path), inferring only those steps; else planned (to the same path, inferring every
+    /// consecutive step on the way).
+    func plan(from version: SchemaVersion) throws(PlanningError) -> [MigrationStep] {
+        if let route = history.routes[version], routesApply, let steps = planner.plan(along: route, from: version) { return steps }
+        return try planner.plan(from: version)
+    }
+
+    /// Whether the registry's routes hold for this planner: it plans with exactly the history's stages
+    /// (same versions and transformed tables; ``StoreOptions/declaredStages`` or an app stage the
+    /// registry does not list would change the graph).
+    private var routesApply: Bool {
+        func key(_ stage: ExplicitStage) -> String { "\(stage.from) \(stage.to) \(stage.transformedTables.sorted())" }
+        return Set(planner.stages.map(key)) == Set(history.stages.map(key))
+    }
+
     private var configuration: Configuration {
         var configuration = options.configuration
         configuration.busyMode = lockDeadline?.busyMode ?? .timeout(options.busyTimeout)
@@ -315,7 +332,7 @@ struct StoreMigrator {
                     outcome = MigrationOutcome(start: .version(schema.version, adopted: !recorded), finalVersion: schema.version)
                     // The path is planned, and its stages' code checked, before anything is written (an
                     // adopted store's record included): never half a path for want of the app's code.
-                    let route = schema.version == newest.version ? [] : try planner.plan(from: schema.version)
+                    let route = schema.version == newest.version ? [] : try plan(from: schema.version)
                     try checkStagesProvided(route, storeVersion: schema.version)
                     // An adopted store gets its record, then exactly what a recorded one gets.
                     if !recorded { try adopt(db, as: schema) }
@@ -494,7 +511,7 @@ struct StoreMigrator {
                             var steps = route
                             if route.first?.from != version {
                                 // Not the route followed so far: the store is new to this call, or another process moved it.
-                                steps = try planner.plan(from: version)
+                                steps = try plan(from: version)
                                 try checkStagesProvided(steps, storeVersion: version)
                             }
                             if totalSteps == 0 {
@@ -749,7 +766,7 @@ struct StoreMigrator {
         }
         let steps: [MigrationStep]
         do {
-            steps = try planner.plan(from: schema.version)
+            steps = try plan(from: schema.version)
         } catch {
             throw .planning(error)
         }

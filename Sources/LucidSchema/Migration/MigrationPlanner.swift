@@ -111,6 +111,47 @@ public struct MigrationPlanner: Sendable {
         return path.map { step(for: $0, in: graph) }
     }
 
+    /// Every version's path to the newest, as ``plan(from:to:)`` takes it from there: the versions it
+    /// passes through, the start first and the newest last (none for the newest itself, or a version with
+    /// no route). Computed together, each inference once for all starts: what `lucidgen generate` writes
+    /// into the registry (`routes`), so that a migration infers only the steps of its own path
+    /// (``plan(along:from:)``) instead of every consecutive step of the history.
+    public func routes() -> [[SchemaVersion]] {
+        guard versions.count > 1 else { return [] }
+        let end = versions.count - 1
+        let cache = InferenceCache()
+        var result: [[SchemaVersion]] = []
+        for start in 0..<end {
+            let graph = pathGraph(from: start, to: end, cache: cache)
+            guard let path = PathFinder.shortestPath(from: start, to: end, edges: graph.edges) else { continue }
+            result.append([versions[start].version] + path.map { versions[$0.to].version })
+        }
+        return result
+    }
+
+    /// The steps along `route` (versions from `source` to the newest, as ``routes()`` lists them),
+    /// inferring only those steps: what ``plan(from:to:)`` returns for `source` when the route was computed
+    /// from these versions and stages. Nil when the route does not go from `source` to the newest version
+    /// forwards, or one of its steps is no edge of the version graph (a step SQL cannot make, one that
+    /// jumps over a stage): then plan with ``plan(from:to:)``.
+    public func plan(along route: [SchemaVersion], from source: SchemaVersion) -> [MigrationStep]? {
+        guard route.count >= 2, route.first == source, route.last == versions.last?.version else { return nil }
+        let positions = route.compactMap(index(of:))
+        guard positions.count == route.count, zip(positions, positions.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
+        let spans = stages.compactMap { stage in index(of: stage.from).flatMap { from in index(of: stage.to).map { (from, $0) } } }
+        var steps: [MigrationStep] = []
+        for (from, to) in zip(positions, positions.dropFirst()) {
+            if let stage = stages.first(where: { $0.from == versions[from].version && $0.to == versions[to].version }) {
+                let operations = (try? inference.operations(from: from, to: to, transformedTables: Set(stage.transformedTables)).get()) ?? []
+                steps.append(MigrationStep(from: versions[from].version, to: versions[to].version, kind: .explicit(stage.label), operations: operations))
+                continue
+            }
+            guard !PathFinder.spansExplicit(from: from, to: to, explicit: spans), case .success(let operations) = inference.operations(from: from, to: to) else { return nil }
+            steps.append(MigrationStep(from: versions[from].version, to: versions[to].version, kind: .inferred, operations: operations))
+        }
+        return steps
+    }
+
     /// The step an edge of `graph` is: an explicit stage with the operations inferable around it, or an
     /// inferred edge with its operations.
     private func step(for edge: PathFinder.Edge, in graph: PlannerGraph) -> MigrationStep {
@@ -178,24 +219,32 @@ public struct MigrationPlanner: Sendable {
     /// range, and the longest jumps a path can take, from the start and from each stage's end, to the
     /// end, to each stage's start and as far as the stages allow, so that versions whose changes cancel
     /// are jumped over. A consecutive step SQL cannot make is crossed by the shortest jump that can.
-    func pathGraph(from start: Int, to end: Int) -> PlannerGraph {
+    /// `cache` (for ``routes()``, which builds the graph from every start) keeps each inference for the
+    /// next graph; the graph is the same with or without it.
+    func pathGraph(from start: Int, to end: Int, cache: InferenceCache? = nil) -> PlannerGraph {
         var blocked: [NotInferable] = []
         var inferred: [Int: [Int: [MigrationOperation]]] = [:]
         var inferences = 0
         let explicitEdges = stages.map { (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label, transformed: Set($0.transformedTables)) }
             .filter { $0.from >= start && $0.to <= end }
         let spans = explicitEdges.map { ($0.from, $0.to) }
-        var edges: [PathFinder.Edge] = explicitEdges.map { edge in
+        func operations(_ from: Int, _ to: Int, transformed: Set<String> = []) -> Result<[MigrationOperation], NotInferable> {
+            let key = InferenceCache.Key(from: from, to: to, transformed: transformed)
+            if let known = cache?.results[key] { return known }
             inferences += 1
-            let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: edge.transformed).get()) ?? []
+            let result = inference.operations(from: from, to: to, transformedTables: transformed)
+            cache?.results[key] = result
+            return result
+        }
+        var edges: [PathFinder.Edge] = explicitEdges.map { edge in
+            let operations = (try? operations(edge.from, edge.to, transformed: edge.transformed).get()) ?? []
             return PathFinder.Edge(from: edge.from, to: edge.to, explicit: true, cost: 1000 + operations.reduce(0) { $0 + $1.cost })
         }
         @discardableResult
         func infer(_ from: Int, _ to: Int) -> Bool {
             guard inferred[from]?[to] == nil else { return true }
             guard !PathFinder.spansExplicit(from: from, to: to, explicit: spans) else { return false }
-            inferences += 1
-            switch inference.operations(from: from, to: to) {
+            switch operations(from, to) {
             case .success(let operations):
                 inferred[from, default: [:]][to] = operations
                 edges.append(PathFinder.Edge(from: from, to: to, explicit: false, cost: operations.reduce(0) { $0 + $1.cost }))
@@ -291,6 +340,17 @@ public struct MigrationEdge: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The version graph between two indexes, as ``MigrationPlanner`` builds it for a search.
+/// Inferences kept between the path graphs of several starts (``MigrationPlanner/routes()``).
+final class InferenceCache {
+    struct Key: Hashable {
+        var from: Int
+        var to: Int
+        var transformed: Set<String>
+    }
+
+    var results: [Key: Result<[MigrationOperation], NotInferable>] = [:]
+}
+
 struct PlannerGraph {
     var edges: [PathFinder.Edge]
     var inferred: [Int: [Int: [MigrationOperation]]]

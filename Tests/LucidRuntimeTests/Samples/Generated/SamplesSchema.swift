@@ -21,6 +21,12 @@ public enum SamplesSchema: LucidSchema.SchemaRegistry {
         "5d1030e062a182defa218384b9b9ae693ac3c82ff38e2e63039f8a7a5eec0543",
     ]
 
+    /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
+    /// versions it passes through): a migration infers only the steps of its own path.
+    public static let routes: [[Swift.String]] = [
+        ["1.0", "2.0"],
+    ]
+
     /// The steps that need the app's code (see `SamplesMigrations`): never inferred around.
     public static let stages: [LucidSchema.ExplicitStage] = [
         LucidSchema.ExplicitStage(from: LucidSchema.SchemaVersion("1.0"), to: LucidSchema.SchemaVersion("2.0"), label: "app code for sample", transformedTables: ["sample"]),

@@ -21,6 +21,12 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
         "34de3100a78188f06365aa56e6a4ee36f2635cc3c3f8112d530e1a3d285ab739",
     ]
 
+    /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
+    /// versions it passes through): a migration infers only the steps of its own path.
+    public static let routes: [[Swift.String]] = [
+        ["1.0", "2.0"],
+    ]
+
     /// Schema version 1.0 (checksum `2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499`).
     static let version1_0: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("1.0"),

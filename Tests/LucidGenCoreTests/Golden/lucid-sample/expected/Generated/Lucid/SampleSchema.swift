@@ -19,6 +19,11 @@ public enum SampleSchema: LucidSchema.SchemaRegistry {
         "a8a89d9e5af09943e865b4d783ffc89d651ce6462b2e6ebf406670e5fa520ba2",
     ]
 
+    /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
+    /// versions it passes through): a migration infers only the steps of its own path.
+    public static let routes: [[Swift.String]] = [
+    ]
+
     /// Schema version 1.0.0 (checksum `a8a89d9e5af09943e865b4d783ffc89d651ce6462b2e6ebf406670e5fa520ba2`).
     ///
     /// ```sql

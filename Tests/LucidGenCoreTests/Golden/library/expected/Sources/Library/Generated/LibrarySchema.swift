@@ -25,6 +25,14 @@ public enum LibrarySchema: LucidSchema.SchemaRegistry {
         "dd9efb9239be2c4fc346b794b0e686580f756982f5609003a03a65bb02b6c7db",
     ]
 
+    /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
+    /// versions it passes through): a migration infers only the steps of its own path.
+    public static let routes: [[Swift.String]] = [
+        ["1.0", "3.0"],
+        ["1.1", "3.0"],
+        ["2.0", "3.0"],
+    ]
+
     /// Schema version 1.0 (checksum `b954104d7ae6c091cdd3258eed0d8f681db10c343d53ac8fea5bd6a0ceb57a2b`).
     static let version1_0: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("1.0"),
