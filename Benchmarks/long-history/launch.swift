@@ -43,7 +43,12 @@ import LucidRuntime
     let recorded = try queue.read { try String.fetchOne($0, sql: "SELECT version FROM lucid_store WHERE id = 1") }
     try queue.close()
     guard let recorded else { return [] }
-    return try MigrationPlanner(versions: versions).plan(from: SchemaVersion(parsing: recorded))
+    // As the runtime plans: along the registry's route for the store's version when it has one.
+    let version = try SchemaVersion(parsing: recorded)
+    let planner = try MigrationPlanner(versions: versions)
+    let history = SchemaHistory(registry: LongHistorySchema.self)
+    if let route = history.routes[version], let steps = planner.plan(along: route, from: version) { return steps }
+    return try planner.plan(from: version)
 }
 
 @inline(never) func measuredGRDBOpen(_ path: String) throws -> String? {
