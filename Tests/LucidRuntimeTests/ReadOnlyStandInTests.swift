@@ -1,5 +1,5 @@
 import Foundation
-import LucidRuntime
+@testable import LucidRuntime
 import Testing
 
 /// The refusals' advice works (issue 27, item 6): an older app that opens a newer store with
@@ -107,5 +107,21 @@ import Testing
         }
         try database.close()
         #expect(try NewerStoreTests.files(folder) == before)
+    }
+
+    /// A required column without a default cannot be stood in for (NULL would not decode): what the app
+    /// is told names it and says that its table's records cannot be read from this store.
+    @Test func aRequiredColumnWithoutADefaultIsNamedAsUnreadable() throws {
+        let app = Schema(version: SchemaVersion("1.0"), tables: [
+            SchemaTable(name: "item", columns: [
+                SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "quantity", type: .integer, notNull: true),
+            ], primaryKey: ["id"]),
+        ])
+        let queue = try DatabaseQueue()
+        let standIns = try queue.inDatabase { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY NOT NULL)")
+            return try ReadOnlyStandIns.create(for: app, db)
+        }
+        #expect(standIns == ["item.quantity (NULL, which this app requires: its records of item cannot be read from this store; a newer app can)"])
     }
 }

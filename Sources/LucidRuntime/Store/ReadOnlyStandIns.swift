@@ -15,7 +15,8 @@ import LucidSchema
 /// when it closes. A store that lacks nothing gets nothing: one query reads every table's columns.
 enum ReadOnlyStandIns {
     /// Creates the views for `schema`'s tables on `db`; returns what each one stands in for, e.g.
-    /// `pilot.rank (its default 1)`, `pilot.nickname (NULL)`, `badge (no such table: no rows)`.
+    /// `pilot.rank (its default 1)`, `pilot.nickname (NULL)`, `badge (no such table: no rows)`; a required
+    /// column without a default says that the app's records of its table cannot be read.
     static func create(for schema: Schema, _ db: Database) throws -> [String] {
         var stored: [String: [String]] = [:]
         for row in try Row.fetchAll(db, sql: """
@@ -44,7 +45,12 @@ enum ReadOnlyStandIns {
             }
             let newer = columns.filter { stored in !table.columns.contains { sameSQLName($0.name, stored) } }.map(quoteIdentifier)
             try db.execute(sql: "CREATE TEMP VIEW \(name) AS SELECT \((known + newer).joined(separator: ", ")) FROM main.\(name)")
-            standIns += missing.map { "\(table.name).\($0.name) (\($0.defaultSQL.map { "its default \($0)" } ?? "NULL"))" }
+            standIns += missing.map { column in
+                let value = column.defaultSQL.map { "its default \($0)" } ?? "NULL"
+                // A required column without a default cannot be stood in for: records that read it fail on NULL.
+                let unreadable = column.notNull && column.defaultSQL == nil ? ", which this app requires: its records of \(table.name) cannot be read from this store; a newer app can" : ""
+                return "\(table.name).\(column.name) (\(value)\(unreadable))"
+            }
         }
         return standIns
     }
