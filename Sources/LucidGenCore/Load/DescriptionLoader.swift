@@ -123,6 +123,17 @@ public enum DescriptionLoader {
         if let problem = Naming.problem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
     }
 
+    /// `swift_name`: the Swift name to use instead of the one derived from `name` (`type`: of a type,
+    /// else of a member); nil when absent or invalid (reported).
+    static func readSwiftName(_ reader: inout ObjectReader, type: Bool, _ diagnostics: inout DiagnosticCollector) -> String? {
+        guard let name = reader.string("swift_name", &diagnostics), let node = reader.value("swift_name") else { return nil }
+        if let problem = Naming.swiftNameProblem(name, type: type) {
+            diagnostics.error("invalid swift_name: \(problem)", at: node.location, path: node.path)
+            return nil
+        }
+        return name
+    }
+
     // MARK: Entities
 
     static func decodeEntity(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> EntityDescription? {
@@ -190,10 +201,11 @@ public enum DescriptionLoader {
             }
         }
         let search = reader.value("search").flatMap { decodeSearch($0, &diagnostics) }
+        let swiftName = readSwiftName(&reader, type: true, &diagnostics)
         reader.finish(ignored: ignoredEntityKeys, &diagnostics)
         return EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
-            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, location: root.location)
+            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, swiftName: swiftName, location: root.location)
     }
 
     /// An entity's `search`: `{"properties": ["title", "notes"], "tokenizer": "…", "added_at_version": "2.0",
@@ -361,7 +373,7 @@ public enum DescriptionLoader {
             lazy: reader.bool("lazy", &diagnostics) ?? reader.bool("extra", &diagnostics) ?? false,
             indexed: indexed || unique, unique: unique,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
-            location: node.location, typeLocation: typeNode.location, path: node.path)
+            swiftName: readSwiftName(&reader, type: false, &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
     }
 
     /// One `type_history` item: `until_version` and what the property (or struct member) was before it. A
@@ -493,6 +505,7 @@ public enum DescriptionLoader {
         item.renamedAtVersion = reader.version("renamed_at_version", &diagnostics)
         item.addedAtVersion = reader.version("added_at_version", &diagnostics)
         item.removedAtVersion = reader.version("removed_at_version", &diagnostics)
+        item.swiftName = readSwiftName(&reader, type: false, &diagnostics)
         if let fallbackNode = reader.value("fallback") {
             switch fallbackNode.value {
             case .null: item.fallback = .some(nil)
@@ -525,14 +538,15 @@ public enum DescriptionLoader {
         }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
         if let node = reader.value("name") { checkName(name, at: node, &diagnostics) }
+        let swiftName = readSwiftName(&reader, type: true, &diagnostics)
         if let items = reader.array("cases", &diagnostics) {
             let history = items.compactMap { decodeEnumCase($0, &diagnostics) }
             let cases = history.filter { $0.removedAtVersion == nil }.map(\.name)
-            return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history)
+            return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history, swiftName: swiftName)
         }
         if let options = reader.strings("options", &diagnostics) {
             for item in options { if let problem = Naming.problem(with: item) { diagnostics.error("invalid option: \(problem)", at: root.location, path: root.path + ".options") } }
-            return SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location)
+            return SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location, swiftName: swiftName)
         }
         if let items = reader.array("properties", &diagnostics) {
             var properties: [SubtypeProperty] = []
@@ -565,9 +579,10 @@ public enum DescriptionLoader {
                     diagnostics.error("renamed_at_version needs previous_name (the member's name before the rename)", at: item.location, path: item.path + ".renamed_at_version")
                 }
                 member.typeHistory = (propertyReader.array("type_history", &diagnostics) ?? []).compactMap { decodeTypeHistoryItem($0, member: true, &diagnostics) }
+                member.swiftName = readSwiftName(&propertyReader, type: false, &diagnostics)
                 properties.append(member)
             }
-            return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location)
+            return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location, swiftName: swiftName)
         }
         diagnostics.error("a subtype needs one of 'cases' (enum), 'options' (option set) or 'properties' (struct)", at: root.location, path: root.path)
         return nil

@@ -6,22 +6,22 @@ import Foundation
 import LucidRuntime
 
 /// The `flight_data` entity at schema version 2.1: one row of table `flight_data`.
-public struct FlightData_2_1: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+public struct FlightData_2_1: Codable, Hashable, Sendable, FetchableRecord, GRDB.MutablePersistableRecord {
     public static let databaseTableName = "flight_data"
 
     /// `data`: data.
-    public var data: Data
+    public var data: Foundation.Data
 
     /// `aircraft`: to-one `aircraft`: the `id` of a `aircraft` row (foreign key column `aircraft`).
-    public var aircraft: String
+    public var aircraft: Swift.String
 
     /// The row's key, assigned by SQLite on insert (nil until then).
-    public var id: Int64?
+    public var id: Swift.Int64?
 
     public init(
-        data: Data,
-        aircraft: String,
-        id: Int64? = nil
+        data: Foundation.Data,
+        aircraft: Swift.String,
+        id: Swift.Int64? = nil
     ) {
         self.data = data
         self.aircraft = aircraft
@@ -47,9 +47,9 @@ extension FlightData_2_1: MigrationRecord {
     public static let migrationColumns: [String] = ["data", "aircraft", "id"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.data = try row.decode(Data.self, at: 0)
-        self.aircraft = try row.decode(String.self, at: 1)
-        self.id = try row.decodeIfPresent(Int64.self, at: 2)
+        self.data = try row.decode(Foundation.Data.self, at: 0)
+        self.aircraft = try row.decode(Swift.String.self, at: 1)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 2)
     }
 
     public func encode(to values: inout MigrationValues) throws {

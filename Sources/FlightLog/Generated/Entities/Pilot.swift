@@ -6,26 +6,26 @@ import Foundation
 import LucidRuntime
 
 /// The `pilot` entity at schema version 1.0: one row of table `pilot`.
-public struct Pilot_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Pilot_1_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "pilot"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `name`: string.
-    public var name: String
+    public var name: Swift.String
 
     /// `ratings`: [string].
-    public var ratings: [String]
+    public var ratings: [Swift.String]
 
     /// `license_number`: string, nullable.
-    public var licenseNumber: String?
+    public var licenseNumber: Swift.String?
 
     public init(
-        id: Int,
-        name: String,
-        ratings: [String],
-        licenseNumber: String? = nil
+        id: Swift.Int,
+        name: Swift.String,
+        ratings: [Swift.String],
+        licenseNumber: Swift.String? = nil
     ) {
         self.id = id
         self.name = name
@@ -49,10 +49,10 @@ extension Pilot_1_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "name", "ratings", "license_number"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.name = try row.decode(String.self, at: 1)
-        self.ratings = try row.decodeJSON([String].self, at: 2)
-        self.licenseNumber = try row.decodeIfPresent(String.self, at: 3)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.name = try row.decode(Swift.String.self, at: 1)
+        self.ratings = try row.decodeJSON([Swift.String].self, at: 2)
+        self.licenseNumber = try row.decodeIfPresent(Swift.String.self, at: 3)
     }
 
     public func encode(to values: inout MigrationValues) throws {

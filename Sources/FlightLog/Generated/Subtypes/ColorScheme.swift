@@ -8,14 +8,14 @@ import LucidRuntime
 /// The `color_scheme` struct subtype, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct ColorScheme: Codable, Hashable, Sendable {
-    public var primary: String
-    public var secondary: String
-    public var accent: String?
+    public var primary: Swift.String
+    public var secondary: Swift.String
+    public var accent: Swift.String?
 
     public init(
-        primary: String,
-        secondary: String,
-        accent: String?
+        primary: Swift.String,
+        secondary: Swift.String,
+        accent: Swift.String?
     ) {
         self.primary = primary
         self.secondary = secondary
@@ -33,15 +33,15 @@ extension ColorScheme {
     /// Typed references to the columns of a `color_scheme` stored as a composite attribute, one per element
     /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
     public struct Columns: Sendable {
-        public let primary: Column
-        public let secondary: Column
-        public let accent: Column
+        public let primary: GRDB.Column
+        public let secondary: GRDB.Column
+        public let accent: GRDB.Column
 
         /// The columns of the composite stored under `prefix` (the property's column name).
         public init(prefix: String) {
-            primary = Column(prefix + "_primary")
-            secondary = Column(prefix + "_secondary")
-            accent = Column(prefix + "_accent")
+            primary = GRDB.Column(prefix + "_primary")
+            secondary = GRDB.Column(prefix + "_secondary")
+            accent = GRDB.Column(prefix + "_accent")
         }
     }
 }
@@ -49,14 +49,14 @@ extension ColorScheme {
 /// The `color_scheme` struct subtype as it was at versions 1.0, 1.1, 2.0, 2.1, 3.0 (its members have a history), stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct ColorScheme_1_0: Codable, Hashable, Sendable {
-    public var primary: String
-    public var secondary: String
-    public var tertiary: String?
+    public var primary: Swift.String
+    public var secondary: Swift.String
+    public var tertiary: Swift.String?
 
     public init(
-        primary: String,
-        secondary: String,
-        tertiary: String?
+        primary: Swift.String,
+        secondary: Swift.String,
+        tertiary: Swift.String?
     ) {
         self.primary = primary
         self.secondary = secondary
@@ -74,15 +74,15 @@ extension ColorScheme_1_0 {
     /// Typed references to the columns of a `color_scheme` stored as a composite attribute, one per element
     /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
     public struct Columns: Sendable {
-        public let primary: Column
-        public let secondary: Column
-        public let tertiary: Column
+        public let primary: GRDB.Column
+        public let secondary: GRDB.Column
+        public let tertiary: GRDB.Column
 
         /// The columns of the composite stored under `prefix` (the property's column name).
         public init(prefix: String) {
-            primary = Column(prefix + "_primary")
-            secondary = Column(prefix + "_secondary")
-            tertiary = Column(prefix + "_tertiary")
+            primary = GRDB.Column(prefix + "_primary")
+            secondary = GRDB.Column(prefix + "_secondary")
+            tertiary = GRDB.Column(prefix + "_tertiary")
         }
     }
 }

@@ -6,18 +6,18 @@ import Foundation
 import LucidRuntime
 
 /// The `class` entity at schema version 2.0: one row of table `class`.
-public struct Class_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Class_2_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "class"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `class`: string, nullable.
-    public var `class`: String?
+    public var `class`: Swift.String?
 
     public init(
-        id: String,
-        `class`: String? = nil
+        id: Swift.String,
+        `class`: Swift.String? = nil
     ) {
         self.id = id
         self.`class` = `class`
@@ -37,8 +37,8 @@ extension Class_2_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "class"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.`class` = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.`class` = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {

@@ -6,18 +6,18 @@ import Foundation
 import LucidRuntime
 
 /// The `default` entity at schema version 2.0: one row of table `default`.
-public struct Default_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Default_2_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "default"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `default`: string, nullable.
-    public var `default`: String?
+    public var `default`: Swift.String?
 
     public init(
-        id: String,
-        `default`: String? = nil
+        id: Swift.String,
+        `default`: Swift.String? = nil
     ) {
         self.id = id
         self.`default` = `default`
@@ -37,8 +37,8 @@ extension Default_2_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "default"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.`default` = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.`default` = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {

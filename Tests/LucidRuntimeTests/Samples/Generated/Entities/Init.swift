@@ -6,18 +6,18 @@ import Foundation
 import LucidRuntime
 
 /// The `init` entity at schema version 2.0: one row of table `init`.
-public struct Init_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Init_2_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "init"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `init`: string, nullable.
-    public var `init`: String?
+    public var `init`: Swift.String?
 
     public init(
-        id: String,
-        `init`: String? = nil
+        id: Swift.String,
+        `init`: Swift.String? = nil
     ) {
         self.id = id
         self.`init` = `init`
@@ -37,8 +37,8 @@ extension Init_2_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "init"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.`init` = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.`init` = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {

@@ -6,18 +6,18 @@ import Foundation
 import LucidRuntime
 
 /// The `protocol` entity at schema version 2.0: one row of table `protocol`.
-public struct Protocol_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Protocol_2_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "protocol"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `protocol`: string, nullable.
-    public var `protocol`: String?
+    public var `protocol`: Swift.String?
 
     public init(
-        id: String,
-        `protocol`: String? = nil
+        id: Swift.String,
+        `protocol`: Swift.String? = nil
     ) {
         self.id = id
         self.`protocol` = `protocol`
@@ -37,8 +37,8 @@ extension Protocol_2_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "protocol"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.`protocol` = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.`protocol` = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {

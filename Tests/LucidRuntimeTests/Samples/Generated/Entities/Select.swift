@@ -6,26 +6,26 @@ import Foundation
 import LucidRuntime
 
 /// The `select` entity at schema version 2.0: one row of table `select`.
-public struct Select_2_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+public struct Select_2_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.MutablePersistableRecord {
     public static let databaseTableName = "select"
 
     /// The row's key, assigned by SQLite on insert (nil until then).
-    public var id: Int64?
+    public var id: Swift.Int64?
 
     /// `by`: string, nullable.
-    public var by: String?
+    public var by: Swift.String?
 
     /// `is`: int, nullable.
-    public var `is`: Int?
+    public var `is`: Swift.Int?
 
     /// `any`: string, nullable.
-    public var `any`: String?
+    public var `any`: Swift.String?
 
     public init(
-        id: Int64? = nil,
-        by: String? = nil,
-        `is`: Int? = nil,
-        `any`: String? = nil
+        id: Swift.Int64? = nil,
+        by: Swift.String? = nil,
+        `is`: Swift.Int? = nil,
+        `any`: Swift.String? = nil
     ) {
         self.id = id
         self.by = by
@@ -53,10 +53,10 @@ extension Select_2_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "by", "is", "any"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decodeIfPresent(Int64.self, at: 0)
-        self.by = try row.decodeIfPresent(String.self, at: 1)
-        self.`is` = try row.decodeIfPresent(Int.self, at: 2)
-        self.`any` = try row.decodeIfPresent(String.self, at: 3)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 0)
+        self.by = try row.decodeIfPresent(Swift.String.self, at: 1)
+        self.`is` = try row.decodeIfPresent(Swift.Int.self, at: 2)
+        self.`any` = try row.decodeIfPresent(Swift.String.self, at: 3)
     }
 
     public func encode(to values: inout MigrationValues) throws {

@@ -6,18 +6,18 @@ import Foundation
 import LucidRuntime
 
 /// The `type` entity at schema version 2.0: one row of table `type`.
-public struct Type_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Type_2_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "type"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `type`: string, nullable.
-    public var type: String?
+    public var type: Swift.String?
 
     public init(
-        id: String,
-        type: String? = nil
+        id: Swift.String,
+        type: Swift.String? = nil
     ) {
         self.id = id
         self.type = type
@@ -37,8 +37,8 @@ extension Type_2_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "type"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.type = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.type = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {

@@ -6,22 +6,22 @@ import Foundation
 import LucidRuntime
 
 /// The `a` entity at schema version 1.0: one row of table `a`.
-public struct A_1_0: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+public struct A_1_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.MutablePersistableRecord {
     public static let databaseTableName = "a"
 
     /// `label`: string.
-    public var label: String
+    public var label: Swift.String
 
     /// `b`: to-one `b`: the `id` of a `b` row (foreign key column `b`).
-    public var b: Int
+    public var b: Swift.Int
 
     /// The row's key, assigned by SQLite on insert (nil until then).
-    public var id: Int64?
+    public var id: Swift.Int64?
 
     public init(
-        label: String,
-        b: Int,
-        id: Int64? = nil
+        label: Swift.String,
+        b: Swift.Int,
+        id: Swift.Int64? = nil
     ) {
         self.label = label
         self.b = b
@@ -47,9 +47,9 @@ extension A_1_0: MigrationRecord {
     public static let migrationColumns: [String] = ["label", "b", "id"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.label = try row.decode(String.self, at: 0)
-        self.b = try row.decode(Int.self, at: 1)
-        self.id = try row.decodeIfPresent(Int64.self, at: 2)
+        self.label = try row.decode(Swift.String.self, at: 0)
+        self.b = try row.decode(Swift.Int.self, at: 1)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 2)
     }
 
     public func encode(to values: inout MigrationValues) throws {

@@ -8,22 +8,22 @@ import LucidRuntime
 /// The `tier` entity at schema version 2.0: one row of table `tier`.
 ///
 /// The to-many relationship `members` to `member` is stored in table `tier_members`; see ``Tier_2_0.MembersLink``.
-public struct Tier_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Tier_2_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "tier"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `level`: tier_level.
     public var level: TierLevel
 
     /// `title`: string.
-    public var title: String
+    public var title: Swift.String
 
     public init(
-        id: Int,
+        id: Swift.Int,
         level: TierLevel,
-        title: String
+        title: Swift.String
     ) {
         self.id = id
         self.level = level
@@ -45,9 +45,9 @@ extension Tier_2_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "level", "title"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
+        self.id = try row.decode(Swift.Int.self, at: 0)
         self.level = try row.decode(TierLevel.self, at: 1)
-        self.title = try row.decode(String.self, at: 2)
+        self.title = try row.decode(Swift.String.self, at: 2)
     }
 
     public func encode(to values: inout MigrationValues) throws {
@@ -63,11 +63,11 @@ extension Tier_2_0 {
         public static let databaseTableName = "tier_members"
 
         /// The `tier` row.
-        public var sourceID: Int
+        public var sourceID: Swift.Int
         /// The `member` row.
-        public var targetID: Int
+        public var targetID: Swift.Int
 
-        public init(sourceID: Int, targetID: Int) {
+        public init(sourceID: Swift.Int, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -86,8 +86,8 @@ extension Tier_2_0.MembersLink: MigrationRecord {
     public static let migrationColumns: [String] = ["source_id", "target_id"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(Int.self, at: 1)
+        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {

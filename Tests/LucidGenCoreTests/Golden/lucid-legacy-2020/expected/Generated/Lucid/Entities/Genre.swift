@@ -6,18 +6,18 @@ import Foundation
 import LucidRuntime
 
 /// The `genre` entity at schema version 1.0.0: one row of table `genre`.
-public struct Genre_1_0_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Genre_1_0_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "genre"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `name`: string.
-    public var name: String
+    public var name: Swift.String
 
     public init(
-        id: Int,
-        name: String
+        id: Swift.Int,
+        name: Swift.String
     ) {
         self.id = id
         self.name = name
@@ -37,8 +37,8 @@ extension Genre_1_0_0: MigrationRecord {
     public static let migrationColumns: [String] = ["id", "name"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.name = try row.decode(String.self, at: 1)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.name = try row.decode(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {

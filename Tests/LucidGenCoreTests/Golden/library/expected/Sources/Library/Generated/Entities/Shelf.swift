@@ -6,18 +6,18 @@ import Foundation
 import LucidRuntime
 
 /// The `shelf` entity at schema version 2.0: one row of table `shelf`.
-public struct Shelf_2_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+public struct Shelf_2_0: Codable, Hashable, Sendable, FetchableRecord, GRDB.PersistableRecord {
     public static let databaseTableName = "shelf"
 
     /// `code`: the identifier.
-    public var code: String
+    public var code: Swift.String
 
     /// `label`: string, default ''.
-    public var label: String
+    public var label: Swift.String
 
     public init(
-        code: String,
-        label: String = ""
+        code: Swift.String,
+        label: Swift.String = ""
     ) {
         self.code = code
         self.label = label
@@ -37,8 +37,8 @@ extension Shelf_2_0: MigrationRecord {
     public static let migrationColumns: [String] = ["code", "label"]
 
     public init(migrationRow row: MigrationRow) throws {
-        self.code = try row.decode(String.self, at: 0)
-        self.label = try row.decode(String.self, at: 1)
+        self.code = try row.decode(Swift.String.self, at: 0)
+        self.label = try row.decode(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout MigrationValues) throws {
