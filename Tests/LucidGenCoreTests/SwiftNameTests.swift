@@ -297,6 +297,14 @@ import Testing
         expectError(errors, file: "Subtypes/lucid_testing.json", line: 1, column: 1, "subtype 'lucidTesting' would be the Swift type 'LucidTesting', named like the module LucidTesting")
     }
 
+    /// `"property_type": "date"` is the scalar, so a subtype `date` could never be used, and its name made
+    /// the record treat scalar date columns as its enum's.
+    @Test func subtypesNamedLikeAScalarType() throws {
+        let errors = try failures([".entities/a.json": entityJSON("a"), ".entities/Subtypes/date.json": #"{ "name": "Date", "cases": ["today"] }"#])
+        expectError(errors, file: "Subtypes/date.json", line: 1, column: 1,
+            "subtype 'Date' is named like the scalar type 'date', which a property_type \"Date\" always means; rename the subtype", path: "$.name")
+    }
+
     @Test func versionedTypeNamesCollide() throws {
         // A swift_name that is another entity's versioned record.
         let tag = """

@@ -262,6 +262,14 @@ public enum Resolver {
                 "entity '\(entity.name)' would be the Swift type '\(entity.swiftTypeName)', a keyword Swift does not accept as a type name; \(renaming("entity", swiftName: entity.swiftName, keeps: "its table keeps its name"))",
                 at: entity.location, path: "$.name")
         }
+        // `"property_type": "date"` is the scalar: a subtype of that name could never be used (and its name
+        // would make scalar columns look like its own).
+        for subtype in subtypes {
+            guard let scalar = ScalarType(name: subtype.name) else { continue }
+            diagnostics.error(
+                "subtype '\(subtype.name)' is named like the scalar type '\(scalar.rawValue)', which a property_type \"\(subtype.name)\" always means; rename the subtype",
+                at: subtype.location, path: "$.name")
+        }
         for subtype in subtypes where Naming.unusableTypeNames.contains(subtype.swiftTypeName) {
             diagnostics.error(
                 "subtype '\(subtype.name)' would be the Swift type '\(subtype.swiftTypeName)', a keyword Swift does not accept as a type name; \(renaming("subtype", swiftName: subtype.swiftName, keeps: "stored values keep their form"))",
