@@ -229,7 +229,7 @@ import Testing
         defer { project.remove() }
         let result = try project.generate()
         let shapes = try #require(result.model.entities.first?.shapes)
-        #expect(shapes.map { $0.properties.map(\.swiftType) } == [["Int"], ["Double"]])
+        #expect(shapes.map { $0.properties.map(\.swiftType) } == [["Swift.Int"], ["Swift.Double"]])
         #expect(shapes.map { $0.properties.map(\.defaultSQL) } == [["1"], ["2.5"]])
         // int → double is not exact beyond 2^53: without the loss accepted, it needs the app's code.
         #expect(result.diagnostics.contains { $0.severity == .warning && $0.message.hasPrefix("1.0 → 2.0 cannot be inferred (track.score: int → double cannot convert every value exactly") })

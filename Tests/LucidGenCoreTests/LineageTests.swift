@@ -175,7 +175,7 @@ extension RelationshipLineageTests {
         #expect(note.message == #"inferred from the released snapshots: property 'temperature' of 'weather' changed type from string to double at 1.1; to say so in the description, add to the property "type_history": [{ "until_version": "1.1", "property_type": "string" }]"#)
         #expect(note.location?.file.hasSuffix(".entities/weather.json") == true)
         #expect(note.path == "$.properties[0]")
-        #expect(result.model.entities[0].shapes.map { $0.properties.map(\.swiftType) } == [["String"], ["Double"]])
+        #expect(result.model.entities[0].shapes.map { $0.properties.map(\.swiftType) } == [["Swift.String"], ["Swift.Double"]])
         try released.release("1.1")  // and again
 
         // The same project with the history written by hand gives the same output, byte for byte.
@@ -190,7 +190,7 @@ extension RelationshipLineageTests {
         // 1.2: double → int, with 1.1 released; nothing hand-written.
         let again = Self.weather(#"{ "name": "temperature", "property_type": "int" }"#, history: ["1.0", "1.1", "1.2"])
         let third = try released.release("1.2", [".entities/weather.json": again])
-        #expect(third.model.entities[0].shapes.map { $0.properties.map(\.swiftType) } == [["String"], ["Double"], ["Int"]])
+        #expect(third.model.entities[0].shapes.map { $0.properties.map(\.swiftType) } == [["Swift.String"], ["Swift.Double"], ["Swift.Int"]])
         let thirdNotes = third.diagnostics.map(\.message).filter { $0.hasPrefix("inferred") }
         let json = #""type_history": [{ "until_version": "1.1", "property_type": "string" }, { "until_version": "1.2", "property_type": "double" }]"#
         #expect(thirdNotes == [

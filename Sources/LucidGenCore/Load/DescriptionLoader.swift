@@ -39,7 +39,7 @@ private let ignoredIdentifierKeys: [String: String] = [
 private enum KnownKeys {
     static let entity = [
         "name", "properties", "version_history", "identifier", "persisted_name", "persist", "removed_at_version", "added_at_version",
-        "previous_name", "search", "indexes",
+        "previous_name", "search", "indexes", "swift_name",
     ]
     static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
@@ -48,16 +48,16 @@ private enum KnownKeys {
     static let identifier = ["type", "property_name"]
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
-        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from",
+        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion"]
     static let relationship = ["entity_name", "association"]
-    static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback"]
-    static let subtype = ["name", "cases", "options", "properties"]
+    static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback", "swift_name"]
+    static let subtype = ["name", "cases", "options", "properties", "swift_name"]
     static let member = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "previous_name", "renamed_at_version",
-        "type_history", "unused",
+        "type_history", "unused", "swift_name",
     ]
 }
 
@@ -169,6 +169,17 @@ public enum DescriptionLoader {
         if let problem = Naming.problem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
     }
 
+    /// `swift_name`: the Swift name to use instead of the one derived from `name` (`type`: of a type,
+    /// else of a member); nil when absent or invalid (reported).
+    static func readSwiftName(_ reader: inout ObjectReader, type: Bool, _ diagnostics: inout DiagnosticCollector) -> String? {
+        guard let name = reader.string("swift_name", &diagnostics), let node = reader.value("swift_name") else { return nil }
+        if let problem = Naming.swiftNameProblem(name, type: type) {
+            diagnostics.error("invalid swift_name: \(problem)", at: node.location, path: node.path)
+            return nil
+        }
+        return name
+    }
+
     // MARK: Entities
 
     static func decodeEntity(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> EntityDescription? {
@@ -241,10 +252,11 @@ public enum DescriptionLoader {
             }
         }
         let search = reader.value("search").flatMap { decodeSearch($0, &diagnostics) }
+        let swiftName = readSwiftName(&reader, type: true, &diagnostics)
         reader.finish(&diagnostics)
         return EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
-            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, location: root.location)
+            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, swiftName: swiftName, location: root.location)
     }
 
     /// An entity's `search`: `{"properties": ["title", "notes"], "tokenizer": "…", "added_at_version": "2.0",
@@ -415,7 +427,7 @@ public enum DescriptionLoader {
             lazy: reader.bool(firstOf: ["lazy", "extra"], &diagnostics) ?? false,
             indexed: indexed || unique, unique: unique,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
-            location: node.location, typeLocation: typeNode.location, path: node.path)
+            swiftName: readSwiftName(&reader, type: false, &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
     }
 
     /// One `type_history` item: `until_version` and what the property (or struct member) was before it. A
@@ -546,6 +558,7 @@ public enum DescriptionLoader {
         item.renamedAtVersion = reader.version("renamed_at_version", &diagnostics)
         item.addedAtVersion = reader.version("added_at_version", &diagnostics)
         item.removedAtVersion = reader.version("removed_at_version", &diagnostics)
+        item.swiftName = readSwiftName(&reader, type: false, &diagnostics)
         if let fallbackNode = reader.value("fallback") {
             switch fallbackNode.value {
             case .null: item.fallback = .some(nil)
@@ -572,16 +585,17 @@ public enum DescriptionLoader {
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
         if let node = reader.value("name") { checkName(name, at: node, &diagnostics) }
         reader.what = "subtype '\(name)'"
+        let swiftName = readSwiftName(&reader, type: true, &diagnostics)
         let kind = reader.firstPresent(
             of: ["cases", "options", "properties"], why: "a subtype is an enum (cases), an option set (options) or a struct (properties)", &diagnostics)
         if kind == "cases", let items = reader.array("cases", &diagnostics) {
             let history = items.compactMap { decodeEnumCase($0, &diagnostics) }
             let cases = history.filter { $0.removedAtVersion == nil }.map(\.name)
-            return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history)
+            return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history, swiftName: swiftName)
         }
         if kind == "options", let options = reader.strings("options", &diagnostics) {
             for item in options { if let problem = Naming.problem(with: item) { diagnostics.error("invalid option: \(problem)", at: root.location, path: root.path + ".options") } }
-            return SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location)
+            return SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location, swiftName: swiftName)
         }
         if kind == "properties", let items = reader.array("properties", &diagnostics) {
             var properties: [SubtypeProperty] = []
@@ -616,9 +630,10 @@ public enum DescriptionLoader {
                     diagnostics.error("renamed_at_version needs previous_name (the member's name before the rename)", at: item.location, path: item.path + ".renamed_at_version")
                 }
                 member.typeHistory = (propertyReader.array("type_history", &diagnostics) ?? []).compactMap { decodeTypeHistoryItem($0, member: true, &diagnostics) }
+                member.swiftName = readSwiftName(&propertyReader, type: false, &diagnostics)
                 properties.append(member)
             }
-            return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location)
+            return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location, swiftName: swiftName)
         }
         if kind == nil {
             diagnostics.error("a subtype needs one of 'cases' (enum), 'options' (option set) or 'properties' (struct)", at: root.location, path: root.path)

@@ -23,10 +23,16 @@ public struct EntityDescription: Sendable {
     public var indexes: [IndexDescription] = []
     /// The entity's declared full-text search, as written.
     public var search: SearchDescription? = nil
+    /// `swift_name`: the Swift type of the newest record instead of `name`'s UpperCamelCase form (the
+    /// records of versions also take it: `<swift_name>_1_0`, except versions before a rename).
+    public var swiftName: String? = nil
     public var location: SourceLocation
 
     /// The table name: `persisted_name`, or `name`.
     public var tableName: String { persistedName ?? name }
+
+    /// The Swift type of the newest record: `swift_name`, or `name`'s UpperCamelCase form.
+    public var swiftTypeName: String { Naming.typeName(name, swiftName: swiftName) }
 }
 
 public struct IdentifierDescription: Sendable {
@@ -78,6 +84,8 @@ public struct PropertyDescription: Sendable {
     public var elementsFrom: [(element: String, property: String)] = []
     /// Where `elements_from` is written.
     public var elementsFromLocation: SourceLocation? = nil
+    /// `swift_name`: the Swift property instead of `name`'s lowerCamelCase form (the column stays).
+    public var swiftName: String? = nil
     public var location: SourceLocation
     /// Where `property_type` is written.
     public var typeLocation: SourceLocation
@@ -264,6 +272,11 @@ public struct SubtypeDescription: Sendable {
     public var location: SourceLocation
     /// An enum's items of `cases` as written, with their history (empty for other subtypes).
     public var caseHistory: [EnumCaseDescription] = []
+    /// `swift_name`: the Swift type instead of `name`'s UpperCamelCase form.
+    public var swiftName: String? = nil
+
+    /// The Swift type (of the newest shape): `swift_name`, or `name`'s UpperCamelCase form.
+    public var swiftTypeName: String { Naming.typeName(name, swiftName: swiftName) }
 }
 
 /// One item of an enum's `cases`: a plain name (`"glider"`), or an object giving its history
@@ -277,6 +290,8 @@ public struct EnumCaseDescription: Sendable, Equatable {
     public var removedAtVersion: SchemaVersion?
     /// What rows holding a removed case become: nil, none given (the app's code decides); `.some(nil)`, NULL.
     public var fallback: String??
+    /// `swift_name`: the Swift case instead of `name`'s lowerCamelCase form (the stored value stays `name`).
+    public var swiftName: String? = nil
     public var location: SourceLocation
     public var path: String
 
@@ -316,6 +331,8 @@ public struct SubtypeProperty: Sendable {
     public var previousName: String? = nil
     public var renamedAtVersion: SchemaVersion? = nil
     public var typeHistory: [PropertyTypeHistoryItem] = []
+    /// `swift_name`: the Swift member instead of `name`'s lowerCamelCase form (the JSON key or column stays).
+    public var swiftName: String? = nil
     /// The member's current name, its identity across versions (``SubtypeDescription/members(at:)``
     /// gives members named as at a version).
     public var identity: String

@@ -41,25 +41,78 @@ public enum Naming {
         problem(with: name) == nil && !swiftKeywords.contains(name) && !name.contains(".")
     }
 
-    /// Types the generated files name without a module prefix.
-    public static let reservedTypeNames: Set<String> = [
-        "String", "Int", "Int64", "Double", "Float", "Bool", "Date", "Data", "URL", "Array", "Dictionary", "Set", "Optional",
-        "Codable", "Hashable", "Sendable", "CodingKey", "CaseIterable", "OptionSet", "Never",
-        "Schema", "SchemaTable", "SchemaColumn", "SchemaForeignKey", "SchemaIndex", "SchemaVersion", "SchemaRegistry",
-        "FetchableRecord", "PersistableRecord", "MutablePersistableRecord", "ColumnExpression", "InsertionSuccess", "DatabaseValueConvertible",
-        "Foundation", "LucidRuntime", "LucidSchema", "GRDB",
-    ]
+    /// The modules whose names generated code qualifies types with (`Foundation.Date`, `GRDB.Column`,
+    /// `Swift.Error`, `LucidRuntime.Schema`, `Testing.Test`): a type of the app named like one of them
+    /// hides the module, and no qualification reaches past it. (The app's own module is one more: the
+    /// generated tests write `App.Unit`.)
+    public static let qualifyingModuleNames: Set<String> = ["Swift", "Foundation", "GRDB", "LucidRuntime", "LucidSchema", "LucidTesting", "Testing"]
 
-    /// Member names every generated record already has, so no property may take them (even escaped), and why.
-    /// (Other members a record has, such as `databaseTableName`, `hash(into:)` or `encode(to:)`, are static or
-    /// functions that a stored property of the same name does not clash with.)
+    /// Why `name` cannot be a `swift_name`, or nil when it can. `type`: it names a type (an entity's record,
+    /// a subtype), which starts with an uppercase letter and is no keyword; otherwise a member (a
+    /// property, a struct member, an enum case), which starts with a lowercase letter or `_` (so that it
+    /// never names a type the generated code uses: a member `String` or `Columns` hides the type) and may
+    /// be a keyword (generated code writes it in backticks; the Resolve stage rejects `self` where Swift
+    /// does not accept it even so).
+    public static func swiftNameProblem(_ name: String, type: Bool) -> String? {
+        guard let first = name.unicodeScalars.first else { return "a swift_name may not be empty" }
+        guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }), name != "_" else {
+            return "'\(name)' is not a Swift identifier lucidgen accepts: ASCII letters, digits and underscores, not starting with a digit"
+        }
+        if type {
+            guard ("A"..."Z").contains(first) else { return "'\(name)' names a type and must start with an uppercase ASCII letter" }
+            if swiftKeywords.contains(name) { return "'\(name)' is a Swift keyword, which a type may not be named" }
+        } else {
+            guard ("a"..."z").contains(first) || first == "_" else {
+                return "'\(name)' names a member and must start with a lowercase ASCII letter or '_' (a member named like a type hides the type in generated code)"
+            }
+        }
+        return nil
+    }
+
+    /// Member names every generated record and struct already has, so no property or struct member may take
+    /// them (even escaped), and why. (Other members a record has, such as `databaseTableName`,
+    /// `migrationColumns`, `init`, `hash(into:)` or `encode(to:)`, are static or functions that a stored
+    /// property of the same name does not clash with; `swiftc` accepts each of them.)
     public static let recordMemberNames: [String: String] = [
         "self": "every Swift value's own `self` (the memberwise init's parameter would hide it)",
-        "hashValue": "`hashValue`, which every record has as a Hashable value",
+        "hashValue": "`hashValue`, which every record and struct has as a Hashable value",
+    ]
+
+    /// Case names a generated enum already has as members (a case `self` or `init` is fine in backticks).
+    public static let enumMemberNames: [String: String] = [
+        "allCases": "`allCases`, which every generated enum has (CaseIterable)",
+    ]
+
+    /// Option names a generated option set already has as members.
+    public static let optionSetMemberNames: [String: String] = [
+        "rawValue": "`rawValue`, the bit mask every option set stores",
     ]
 
     /// Type names Swift does not accept even in backticks; an entity or subtype may not be named so.
+    /// (`Type` and `Protocol` are fine, but after a module they need backticks: ``qualifiedTypeName(_:module:)``.)
     public static let unusableTypeNames: Set<String> = ["Self", "Any"]
+
+    /// `App.Unit`: a type of the app's module named from outside it. `Type` and `Protocol` are escaped
+    /// (`App.Type` is the metatype of `App`, `App.Protocol` an error; `swiftc` accepts ``App.`Type` ``).
+    public static func qualifiedTypeName(_ name: String, module: String) -> String {
+        "\(module).\(memberTypeName(name))"
+    }
+
+    /// A type's name after a `.` (`App.`Type``): `Type` and `Protocol` there would mean the metatype.
+    public static func memberTypeName(_ name: String) -> String {
+        name == "Type" || name == "Protocol" ? "`\(name)`" : name
+    }
+
+    /// `swift_name` if given, else `name`'s UpperCamelCase form: the Swift type of an entity's newest
+    /// record or of a subtype.
+    public static func typeName(_ name: String, swiftName: String?) -> String { swiftName ?? typeName(name) }
+
+    /// The Swift name of a member (a property, a struct member, an enum case) that is called `name` at
+    /// some version and `current` now: its `swift_name` while it has its current name, else `name`'s
+    /// lowerCamelCase form. Not escaped (``swiftIdentifier(_:)`` does that).
+    public static func memberName(_ name: String, current: String, swiftName: String?) -> String {
+        name == current ? swiftName ?? propertyName(name) : propertyName(name)
+    }
 
     /// Type names that a record declares inside itself: a top-level type of this name would be hidden there.
     public static let recordNestedTypeNames: Set<String> = ["CodingKeys", "Columns"]

@@ -431,7 +431,7 @@ extension {{typeName}} {
         /// The columns of the composite stored under `prefix` (the property's column name).
         public init(prefix: Swift.String) {
 {{#compositeColumns}}
-            {{swiftName}} = {{columnType}}({{#nested}}prefix: {{/nested}}prefix + {{suffix}})
+            self.{{swiftName}} = {{columnType}}({{#nested}}prefix: {{/nested}}prefix + {{suffix}})
 {{/compositeColumns}}
         }
     }

@@ -62,9 +62,10 @@ struct CompositeCode {
         accessors().enumerated().map { offset, accessor in "values.encode(self.\(accessor), at: \(start + offset))" }
     }
 
-    /// `container["color_scheme_primary"] = colorScheme?.primary`, one line per column.
+    /// `container["color_scheme_primary"] = self.colorScheme?.primary`, one line per column (`self.`: a
+    /// property named `container` is not the parameter).
     func namedEncode() -> [String] {
-        zip(leaves, accessors()).map { leaf, accessor in "container[\(swiftStringLiteral(leaf.column))] = \(accessor)" }
+        zip(leaves, accessors()).map { leaf, accessor in "container[\(swiftStringLiteral(leaf.column))] = self.\(accessor)" }
     }
 
     /// The Swift path of each column's value: `colorScheme?.accent.red` (optional chaining through every

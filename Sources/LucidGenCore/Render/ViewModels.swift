@@ -78,7 +78,7 @@ struct ViewModels {
         var shapes = entity.shapes.map(shape)
         var context: [String: Any] = [:]
         if let newest = entity.newest {
-            var newestContext: [String: Any] = ["entityName": entity.name, "alias": Naming.typeName(entity.name), "typeName": newest.typeName]
+            var newestContext: [String: Any] = ["entityName": entity.name, "alias": entity.typeName, "typeName": newest.typeName]
             // The enum columns, a composite's included: a value that is no case names table, row and column.
             var enumColumns: [(column: String, swiftType: String)] = []
             var hasComposites = false
@@ -134,7 +134,7 @@ struct ViewModels {
             doc += "."
             switch item.kind {
             case .toMany(let target, _, _, let joinTable, _, let targetSwiftType):
-                let linkName = Naming.typeName(item.name) + "Link"
+                let linkName = item.linkTypeName
                 toManyNotes.append(["name": item.name, "target": target, "joinTable": joinTable, "linkType": "\(shape.typeName).\(linkName)"])
                 links.append([
                     "superseded": !newestTypeNames.contains(shape.typeName),
@@ -166,7 +166,7 @@ struct ViewModels {
         if case .property(let key) = identifier.kind {
             properties.insert(
                 property(
-                    swiftName: Naming.swiftIdentifier(Naming.propertyName(key)), column: identifier.column, baseType: identifier.swiftType, optional: false,
+                    swiftName: Naming.swiftIdentifier(identifier.swiftName), column: identifier.column, baseType: identifier.swiftType, optional: false,
                     defaultSwift: nil, doc: "`\(key)`: the identifier."),
                 at: 0)
         }
@@ -212,10 +212,11 @@ struct ViewModels {
                 if json {
                     rendered[index]["rowDecode"] =
                         "try row.decodeJSON\(optional ? "IfPresent" : "")(\(baseType).self, forColumn: \(literal), using: Self.databaseJSONDecoder(for: \(literal)))"
-                    rendered[index]["containerEncode"] = ["try container.encodeJSON(\(swiftName), forColumn: \(literal), using: Self.databaseJSONEncoder(for: \(literal)))"]
+                    rendered[index]["containerEncode"] = ["try container.encodeJSON(self.\(swiftName), forColumn: \(literal), using: Self.databaseJSONEncoder(for: \(literal)))"]
                 } else {
                     rendered[index]["rowDecode"] = "try row.decode(\(baseType)\(optional ? "?" : "").self, forColumn: \(literal))"
-                    rendered[index]["containerEncode"] = ["container[\(literal)] = \(swiftName)"]
+                    // `self.`: a property named `container` is not the parameter.
+                    rendered[index]["containerEncode"] = ["container[\(literal)] = self.\(swiftName)"]
                 }
                 // MigrationRecord: `row.decodeIfPresent(String.self, at: 3)`, `try values.encodeJSON(tags, at: 4)`.
                 let decode = (json ? "decodeJSON" : "decode") + (optional ? "IfPresent" : "")
@@ -248,23 +249,24 @@ struct ViewModels {
     // MARK: Subtypes
 
     func subtype(_ subtype: SubtypeDescription) -> [String: Any] {
-        let base: [String: Any] = ["name": subtype.name, "typeName": Naming.typeName(subtype.name)]
+        let base: [String: Any] = ["name": subtype.name, "typeName": subtype.swiftTypeName]
         switch subtype.kind {
         case .enumeration(let cases):
-            func items(_ cases: [String]) -> [[String: Any]] {
+            /// `version`: the version the cases are at (nil: the newest).
+            func items(_ cases: [String], at version: SchemaVersion?) -> [[String: Any]] {
                 cases.map { item -> [String: Any] in
-                    let swiftName = Naming.swiftIdentifier(Naming.propertyName(item))
+                    let swiftName = Naming.swiftIdentifier(subtype.swiftCaseName(item, at: version))
                     return ["swiftName": swiftName, "raw": item, "rawDiffers": swiftName.trimmingCharacters(in: ["`"]) != item]
                 }
             }
             // The newest cases, then each older case set of an enum with a history (`AircraftCategory_1_0`).
             let older = (model.enumTypes.olderTypes[subtype.name] ?? []).map { type -> [String: Any] in
                 [
-                    "name": subtype.name, "typeName": type.typeName, "cases": items(type.cases),
+                    "name": subtype.name, "typeName": type.typeName, "cases": items(type.cases, at: type.versions.first),
                     "versions": type.versions.map(\.string).joined(separator: ", "), "plural": type.versions.count > 1 ? "s" : "",
                 ]
             }
-            return ["enumeration": [base.merging(["cases": items(cases)]) { a, _ in a }] + older]
+            return ["enumeration": [base.merging(["cases": items(cases, at: nil)]) { a, _ in a }] + older]
         case .optionSet(let options):
             let items = options.enumerated().map { index, option -> [String: Any] in
                 ["swiftName": Naming.swiftIdentifier(Naming.propertyName(option)), "bit": index]
@@ -274,7 +276,7 @@ struct ViewModels {
             // The newest members (plain name), then each older member set of a struct with a history
             // (`Point_1_0`), each with the nested structs' types of its version.
             let newest = model.versions.last ?? SchemaVersion("0")
-            var structures = [structure(subtype, typeName: Naming.typeName(subtype.name), at: newest, versions: nil)]
+            var structures = [structure(subtype, typeName: subtype.swiftTypeName, at: newest, versions: nil)]
             for type in model.structTypes.olderTypes[subtype.name] ?? [] {
                 structures.append(structure(subtype, typeName: type.typeName, at: type.version, versions: type.versions))
             }
@@ -287,7 +289,7 @@ struct ViewModels {
     private func structure(_ subtype: SubtypeDescription, typeName: String, at version: SchemaVersion, versions: [SchemaVersion]?) -> [String: Any] {
         let properties = subtype.members(at: version) ?? []
         var items = properties.map { property -> [String: Any] in
-            let swiftName = Naming.swiftIdentifier(Naming.propertyName(property.name))
+            let swiftName = Naming.swiftIdentifier(property.swiftMemberName)
             return [
                 "swiftName": swiftName, "key": property.name, "keyDiffers": swiftName.trimmingCharacters(in: ["`"]) != property.name,
                 "swiftType": swiftType(of: property.type, at: version) + (property.nullable ? "?" : ""),
@@ -307,7 +309,7 @@ struct ViewModels {
                     nested = model.structTypes.typeName(of: name, at: version)
                 }
                 return [
-                    "swiftName": Naming.swiftIdentifier(Naming.propertyName(property.name)), "suffix": swiftStringLiteral("_" + property.name),
+                    "swiftName": Naming.swiftIdentifier(property.swiftMemberName), "suffix": swiftStringLiteral("_" + property.name),
                     "columnType": nested.map { "\($0).Columns" } ?? "GRDB.Column", "nested": nested != nil,
                 ]
             }
@@ -320,9 +322,13 @@ struct ViewModels {
         switch type {
         case .scalar(let scalar): ShapeBuilder.storage(of: scalar).1
         case .subtype(let name), .composite(let name):
-            if case .enumeration? = model.subtypes.first(where: { $0.name == name })?.kind { Naming.typeName(name) } else { model.structTypes.typeName(of: name, at: version) }
+            if let subtype = model.subtypes.first(where: { $0.name == name }), case .enumeration = subtype.kind {
+                subtype.swiftTypeName
+            } else {
+                model.structTypes.typeName(of: name, at: version)
+            }
         case .array(let element): "[\(swiftType(of: element, at: version))]"
-        case .relationship: "Never"
+        case .relationship: SwiftTypes.never
         }
     }
 
@@ -420,24 +426,19 @@ struct ViewModels {
         var recordChecks: [[String: Any]] = []
         for entity in model.entities {
             guard let newest = entity.newest else { continue }
-            let alias = Naming.typeName(entity.name)
-            var properties: [(String, String)] = []
-            if case .property(let key) = newest.identifier.kind {
-                properties.append((newest.identifier.column, Naming.propertyName(key)))
-            } else {
-                properties.append((newest.identifier.column, "id"))
-            }
+            let alias = entity.typeName
+            var properties: [(String, String)] = [(newest.identifier.column, newest.identifier.swiftName)]
             for property in newest.properties {
                 if case .toMany(_, _, _, let joinTable, _, _) = property.kind {
                     naming.append([
                         "table": swiftStringLiteral(joinTable), "entity": swiftStringLiteral("\(alias).\(property.swiftName)"),
                         "properties": "[\"\(LinkTable.sourceColumn)\": \"sourceID\", \"\(LinkTable.targetColumn)\": \"targetID\"]",
                     ])
-                    recordChecks.append(["typeName": "\(newest.typeName).\(Naming.typeName(property.name))Link", "entity": swiftStringLiteral("\(alias).\(property.swiftName)")])
+                    recordChecks.append(["typeName": "\(newest.typeName).\(property.linkTypeName)", "entity": swiftStringLiteral("\(alias).\(property.swiftName)")])
                 } else if case .composite(let composite) = property.kind {
                     // Each element's column by its Swift path, for messages: `colorScheme.primary`.
                     for leaf in composite.leaves(optional: property.nullable) {
-                        properties.append((leaf.column, ([property.swiftName] + leaf.memberPath.map { Naming.propertyName($0) }).joined(separator: ".")))
+                        properties.append((leaf.column, ([property.swiftName] + leaf.swiftPath).joined(separator: ".")))
                     }
                 } else {
                     properties.append((property.column, property.swiftName))
@@ -469,7 +470,7 @@ struct ViewModels {
                 ]
             }
         }
-        return [
+        return Self.escapingMemberTypeNames([
             "module": module, "registryName": registryName, "protocolName": "\(module)MigrationExpectations", "provider": provider,
             "suiteName": "\(module)MigrationTests", "seedsName": "\(module)MigrationSeeds", "current": model.currentVersion.string,
             "versions": model.versions.map { "\"\($0.string)\"" }.joined(separator: ", "),
@@ -483,7 +484,26 @@ struct ViewModels {
                 // An enum with a history: each version's type seeds its own cases.
                 seedableSubtypes(subtype) + (model.enumTypes.olderTypes[subtype.name] ?? []).map { ["typeName": $0.typeName, "caseIterable": true] as [String: Any] }
             },
-        ]
+        ])
+    }
+
+    /// The tests name the app's types after its module (`App.Tag_1_0`): there `Type` and `Protocol` would
+    /// mean the metatype, so those names get backticks (``App.`Type` ``) in every value the tests render.
+    static func escapingMemberTypeNames(_ context: [String: Any]) -> [String: Any] {
+        func escaped(_ value: Any) -> Any {
+            if let dictionary = value as? [String: Any] { return escapingMemberTypeNames(dictionary) }
+            if let array = value as? [[String: Any]] { return array.map(escapingMemberTypeNames) }
+            return value
+        }
+        var result: [String: Any] = [:]
+        for (key, value) in context {
+            if ["typeName", "oldType", "newType"].contains(key), let name = value as? String {
+                result[key] = Naming.memberTypeName(name)
+            } else {
+                result[key] = escaped(value)
+            }
+        }
+        return result
     }
 
     /// How the generated tests seed one record type: its initialiser's arguments (edge values, references
@@ -494,11 +514,7 @@ struct ViewModels {
         func rowCount(_ entity: String) -> String { limits[entity].map { "min(rows, \($0))" } ?? "rows" }
         let parameters = (self.shape(shape)["properties"] as? [[String: Any]] ?? []).map { $0["swiftName"] as! String }
         var expressions: [String: String] = [:]
-        if case .property(let key) = shape.identifier.kind {
-            expressions[Naming.swiftIdentifier(Naming.propertyName(key))] = "LucidTesting.Seed.identifier(row: row)"
-        } else {
-            expressions["id"] = "LucidTesting.Seed.identifier(row: row)"
-        }
+        expressions[Naming.swiftIdentifier(shape.identifier.swiftName)] = "LucidTesting.Seed.identifier(row: row)"
         var links: [[String: Any]] = []
         for (index, property) in shape.properties.enumerated() {
             let swiftName = Naming.swiftIdentifier(property.swiftName)
@@ -526,7 +542,7 @@ struct ViewModels {
                     : "LucidTesting.Seed.reference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0) }"
             case .toMany(let entity, _, _, _, _, _):
                 links.append([
-                    "linkType": "\(shape.typeName).\(Naming.typeName(property.name))Link", "maxLinks": fixtures.maxLinks(property, of: shape),
+                    "linkType": "\(Naming.memberTypeName(shape.typeName)).\(property.linkTypeName)", "maxLinks": fixtures.maxLinks(property, of: shape),
                     "rowCount": rowCount(shape.entityName), "targetRows": rowCount(entity),
                 ])
             }
@@ -547,16 +563,17 @@ struct ViewModels {
         return "\(record["typeName"]!)\(record["rowCount"]!)(\(arguments.joined(separator: ",")))\(links.joined(separator: ","))"
     }
 
-    /// An argument label: keywords need no backticks there (Swift warns about them), except these three.
+    /// An argument label in a call: keywords need no backticks there (Swift warns about them, `let` and
+    /// `var` too), except `inout`, which starts a parameter's type.
     static func argumentLabel(_ name: String) -> String {
         let bare = name.trimmingCharacters(in: ["`"])
-        return ["inout", "var", "let"].contains(bare) ? name : bare
+        return bare == "inout" ? name : bare
     }
 
     /// A generated subtype's `Seedable` conformance: enums by their cases, option sets by their bits,
     /// structs member by member.
     private func seedableSubtypes(_ subtype: SubtypeDescription) -> [[String: Any]] {
-        let typeName = Naming.typeName(subtype.name)
+        let typeName = subtype.swiftTypeName
         switch subtype.kind {
         case .enumeration:
             return [["typeName": typeName, "caseIterable": true]]
@@ -577,7 +594,7 @@ struct ViewModels {
                     case .array, .relationship: distinct = false
                     }
                     return [
-                        "label": Self.argumentLabel(Naming.swiftIdentifier(Naming.propertyName(property.name))), "salt": index + 1,
+                        "label": Self.argumentLabel(Naming.swiftIdentifier(property.swiftMemberName)), "salt": index + 1,
                         "distinctMethod": distinct ? "seedDistinct" : "seed",
                     ]
                 }

@@ -70,7 +70,7 @@ struct EnumVersionTypes: Sendable {
 
     init(subtypes: [SubtypeDescription], versions: [SchemaVersion]) {
         for subtype in subtypes where subtype.hasCaseHistory {
-            let named = VersionedTypeNames(plainName: Naming.typeName(subtype.name), versions: versions) { subtype.cases(at: $0) ?? [] }
+            let named = VersionedTypeNames(plainName: subtype.swiftTypeName, versions: versions) { subtype.cases(at: $0) ?? [] }
             names[subtype.name] = named.names
             olderTypes[subtype.name] = named.older.map { VersionType(typeName: $0.typeName, cases: $0.shape, versions: $0.versions) }
         }

@@ -28,6 +28,9 @@ public struct ResolvedModel: Sendable {
 public struct ResolvedEntity: Sendable {
     /// The entity's current name.
     public var name: String
+    /// The Swift type of its newest record (the alias of the newest version's type): `swift_name`, or
+    /// `name`'s UpperCamelCase form.
+    public var typeName: String
     /// The description file, for messages and generated headers.
     public var file: String
     public var shapes: [EntityShape]
@@ -89,6 +92,8 @@ public struct IdentifierShape: Sendable, Equatable {
     public var storage: SchemaColumn.StorageType
     /// The Swift type of the identifier value (as referenced by relationships).
     public var swiftType: String
+    /// The record's Swift property for it: `id`, or the identifier property's Swift name (not escaped).
+    public var swiftName: String = "id"
 }
 
 /// A property at one version.
@@ -172,6 +177,8 @@ public struct CompositeShape: Sendable, Equatable {
         public var identityPath: [String]
         /// The indexes of those members in their structs, for the seeding salts.
         public var memberIndexes: [Int]
+        /// The members' Swift names (not escaped), for messages: `["accent", "red"]`.
+        public var swiftPath: [String] = []
         /// In an optional composite (or optional nested member): the columns of the innermost one, which are
         /// all NULL exactly when it is nil.
         public var group: [String]? = nil
@@ -184,7 +191,7 @@ public struct CompositeShape: Sendable, Equatable {
     public func leaves(optional: Bool) -> [Leaf] {
         var result: [Leaf] = []
         // `group`: the columns of the innermost optional composite around the element (all NULL: it is nil).
-        func walk(_ shape: CompositeShape, optional: Bool, group: [String]?, path: [String], identities: [String], indexes: [Int]) {
+        func walk(_ shape: CompositeShape, optional: Bool, group: [String]?, path: [String], swiftPath: [String] = [], identities: [String], indexes: [Int]) {
             for (index, element) in shape.elements.enumerated() {
                 switch element.kind {
                 case .column(let storage, let swiftType, let valueType, let typeName, let defaultSQL):
@@ -194,11 +201,13 @@ public struct CompositeShape: Sendable, Equatable {
                         memberIndexes: indexes + [index])
                     leaf.group = group
                     leaf.requiredWhenPresent = group != nil && !element.nullable
+                    leaf.swiftPath = swiftPath + [element.swiftName.filter { $0 != "`" }]
                     result.append(leaf)
                 case .nested(let nested):
                     let inner = element.nullable ? nested.leaves(optional: true).map(\.column) : group
                     walk(
-                        nested, optional: optional || element.nullable, group: inner, path: path + [element.name], identities: identities + [element.identity],
+                        nested, optional: optional || element.nullable, group: inner, path: path + [element.name],
+                        swiftPath: swiftPath + [element.swiftName.filter { $0 != "`" }], identities: identities + [element.identity],
                         indexes: indexes + [index])
                 }
             }

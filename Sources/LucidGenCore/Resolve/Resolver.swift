@@ -17,7 +17,7 @@ public enum Resolver {
         }
         var described = input.entities.filter(\.persist)
         let subtypes = Dictionary(input.subtypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        checkUniqueness(described, input.subtypes, &diagnostics)
+        checkUniqueness(described, input.subtypes, moduleName: config.app.moduleName, &diagnostics)
         try diagnostics.throwIfErrors()
 
         // Versions: every history version, every removal.
@@ -82,11 +82,13 @@ public enum Resolver {
             let timeline = timelines[entity.name]!
             let shapes = entity.versionHistory.compactMap { item in context.shape(of: timeline, at: item.version, &diagnostics) }
             entities.append(ResolvedEntity(
-                name: entity.name, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
+                name: entity.name, typeName: entity.swiftTypeName, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
                 checkExclusions: checkExclusions(of: entity)))
         }
         EnumHistoryResolver.checkHolders(subtypes: input.subtypes, entities: entities, descriptions: described, &diagnostics)
-        checkSwiftNames(entities, subtypes: input.subtypes, config: config, descriptions: described, &diagnostics)
+        checkSwiftNames(
+            entities, subtypes: input.subtypes, config: config, descriptions: described, enumTypes: context.enumTypes, structTypes: context.structTypes,
+            versions: versions, &diagnostics)
         try diagnostics.throwIfErrors()
 
         // One schema per version; snapshots frozen or checked.
@@ -225,7 +227,9 @@ public enum Resolver {
         }
     }
 
-    private static func checkUniqueness(_ entities: [EntityDescription], _ subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector) {
+    private static func checkUniqueness(
+        _ entities: [EntityDescription], _ subtypes: [SubtypeDescription], moduleName: String, _ diagnostics: inout DiagnosticCollector
+    ) {
         var names: [String: SourceLocation] = [:]
         var types: [String: SourceLocation] = [:]
         @discardableResult
@@ -241,7 +245,7 @@ public enum Resolver {
         for entity in entities.sorted(by: { $0.location < $1.location }) {
             guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location) else { continue }
             if entity.persistedName != nil { claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location) }
-            claim(Naming.typeName(entity.name), in: &types, "Swift type name '\(Naming.typeName(entity.name))' (from entity '\(entity.name)')", at: entity.location)
+            claim(entity.swiftTypeName, in: &types, "Swift type name '\(entity.swiftTypeName)' (from entity '\(entity.name)')", at: entity.location)
             var properties: [String: SourceLocation] = [:]
             var columns: [String: SourceLocation] = [:]
             for property in entity.properties {
@@ -252,31 +256,62 @@ public enum Resolver {
                 diagnostics.error("property '\(clash.name)' clashes with the identifier column 'id'; use \"identifier\": {\"type\": \"property\", \"property_name\": \"\(clash.name)\"} to make it the identifier, or rename it", at: clash.location, path: clash.path)
             }
         }
-        for entity in entities where Naming.unusableTypeNames.contains(Naming.typeName(entity.name)) {
+        /// How to get another Swift name: `swift_name` (or, when it is set already, another one).
+        func renaming(_ what: String, swiftName: String?, keeps: String) -> String {
+            swiftName == nil ? "give the \(what) a \"swift_name\" (\(keeps))" : "choose another \"swift_name\""
+        }
+        for entity in entities where Naming.unusableTypeNames.contains(entity.swiftTypeName) {
             diagnostics.error(
-                "entity '\(entity.name)' would be the Swift type '\(Naming.typeName(entity.name))', a keyword Swift does not accept as a type name; rename the entity (\"persisted_name\" keeps its table name)",
+                "entity '\(entity.name)' would be the Swift type '\(entity.swiftTypeName)', a keyword Swift does not accept as a type name; \(renaming("entity", swiftName: entity.swiftName, keeps: "its table keeps its name"))",
                 at: entity.location, path: "$.name")
         }
-        for subtype in subtypes where Naming.unusableTypeNames.contains(Naming.typeName(subtype.name)) {
-            diagnostics.error("subtype '\(subtype.name)' would be the Swift type '\(Naming.typeName(subtype.name))', a keyword Swift does not accept as a type name; rename the subtype", at: subtype.location, path: "$.name")
+        // `"property_type": "date"` is the scalar: a subtype of that name could never be used (and its name
+        // would make scalar columns look like its own).
+        for subtype in subtypes {
+            guard let scalar = ScalarType(name: subtype.name) else { continue }
+            diagnostics.error(
+                "subtype '\(subtype.name)' is named like the scalar type '\(scalar.rawValue)', which a property_type \"\(subtype.name)\" always means; rename the subtype",
+                at: subtype.location, path: "$.name")
         }
-        // Generated files use these types unqualified; an entity or subtype of the same name would shadow them.
-        for (name, location) in types.sorted(by: { $0.value < $1.value }) where Naming.reservedTypeNames.contains(name) {
-            diagnostics.error("the Swift type name '\(name)' would shadow a type that generated code uses; rename the entity or subtype", at: location)
+        for subtype in subtypes where Naming.unusableTypeNames.contains(subtype.swiftTypeName) {
+            diagnostics.error(
+                "subtype '\(subtype.name)' would be the Swift type '\(subtype.swiftTypeName)', a keyword Swift does not accept as a type name; \(renaming("subtype", swiftName: subtype.swiftName, keeps: "stored values keep their form"))",
+                at: subtype.location, path: "$.name")
+        }
+        // Generated code qualifies outside types with their modules (`Foundation.Date`) and the generated
+        // tests the app's types with the app's module (`App.Unit`): a type named like one of these modules
+        // hides it, and no qualification reaches past that. Any other name (`Date`, `Unit`, `Column`) is fine.
+        func moduleClash(_ type: String) -> String? {
+            if type == moduleName {
+                return "the app's module (targets.app.module_name), which the generated tests qualify the app's types with (`\(moduleName).\(type)` would look inside the type)"
+            }
+            guard Naming.qualifyingModuleNames.contains(type) else { return nil }
+            return "the module \(type), which generated code qualifies its types with (`\(type).…` would look inside the type)"
+        }
+        for entity in entities {
+            guard let module = moduleClash(entity.swiftTypeName) else { continue }
+            diagnostics.error(
+                "entity '\(entity.name)' would be the Swift type '\(entity.swiftTypeName)', named like \(module); \(renaming("entity", swiftName: entity.swiftName, keeps: "its table keeps its name")), e.g. \"\(entity.swiftTypeName)Record\"",
+                at: entity.location, path: entity.swiftName == nil ? "$.name" : "$.swift_name")
         }
         for subtype in subtypes {
-            if Naming.reservedTypeNames.contains(Naming.typeName(subtype.name)) {
-                diagnostics.error("the Swift type name '\(Naming.typeName(subtype.name))' would shadow a type that generated code uses; rename the subtype", at: subtype.location)
+            if let module = moduleClash(subtype.swiftTypeName) {
+                diagnostics.error(
+                    "subtype '\(subtype.name)' would be the Swift type '\(subtype.swiftTypeName)', named like \(module); \(renaming("subtype", swiftName: subtype.swiftName, keeps: "stored values keep their form")), e.g. \"\(subtype.swiftTypeName)Value\"",
+                    at: subtype.location, path: subtype.swiftName == nil ? "$.name" : "$.swift_name")
             }
-            claim(Naming.typeName(subtype.name), in: &types, "Swift type name '\(Naming.typeName(subtype.name))' (from subtype '\(subtype.name)')", at: subtype.location)
+            claim(subtype.swiftTypeName, in: &types, "Swift type name '\(subtype.swiftTypeName)' (from subtype '\(subtype.name)')", at: subtype.location)
         }
     }
 
     /// Names that pass the description checks but would not compile: a property whose Swift name another
-    /// property of the same record (at any version) or a member every record has already takes, and Swift
-    /// type names taken twice among records, entities, subtypes and the generated types.
+    /// property of the same record (at any version) or a member every record has already takes, enum cases
+    /// and struct members whose Swift names clash, and Swift type names taken twice among records,
+    /// entities, subtypes (each version's type) and the generated types. Each error is located at the
+    /// later of the two and suggests `swift_name`, which changes no database name.
     private static func checkSwiftNames(
-        _ entities: [ResolvedEntity], subtypes: [SubtypeDescription], config: Config, descriptions: [EntityDescription], _ diagnostics: inout DiagnosticCollector
+        _ entities: [ResolvedEntity], subtypes: [SubtypeDescription], config: Config, descriptions: [EntityDescription],
+        enumTypes: EnumVersionTypes, structTypes: StructVersionTypes, versions: [SchemaVersion], _ diagnostics: inout DiagnosticCollector
     ) {
         var reported = Set<String>()
         func report(_ message: String, at location: SourceLocation, path: String?) {
@@ -284,10 +319,8 @@ public enum Resolver {
         }
         for entity in entities {
             guard let description = descriptions.first(where: { $0.name == entity.name }) else { continue }
-            func described(_ property: PropertyShape) -> PropertyDescription? { description.properties.first { $0.name == property.currentName } }
+            func described(_ name: String) -> PropertyDescription? { description.properties.first { $0.name == name } }
             for shape in entity.shapes {
-                var taken: [String: String] = [:]
-                if case .property = shape.identifier.kind {} else { taken["id"] = "the identifier `id`" }
                 // A composite's columns are `<column>_<member>`: none may be another property's column.
                 var columns: [String: String] = [sqlNameKey(shape.identifier.column): "the identifier"]
                 var compositeColumns: Set<String> = []
@@ -305,52 +338,72 @@ public enum Resolver {
                         if let other = columns[sqlNameKey(name)], other != "property '\(property.name)'", isComposite || compositeColumns.contains(sqlNameKey(name)) {
                             report(
                                 "property '\(property.name)' of '\(shape.name)'\(at) would have the column `\(name)`, as would \(other); rename one of them (or give it a persisted_name)",
-                                at: described(property)?.location ?? description.location, path: described(property)?.path)
+                                at: described(property.currentName)?.location ?? description.location, path: described(property.currentName)?.path)
                         } else {
                             columns[sqlNameKey(name)] = "property '\(property.name)'"
                             if isComposite { compositeColumns.insert(sqlNameKey(name)) }
                         }
                     }
                 }
-                for property in shape.properties {
-                    let location = described(property)?.location ?? description.location
-                    let path = described(property)?.path
-                    let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
-                    let keepColumn = property.column == property.name ? " (\"persisted_name\": \"\(property.column)\" keeps its column)" : ""
-                    if let member = Naming.recordMemberNames[property.swiftName] {
+                // The record's Swift properties: the identifier's first (`id`, or the identifier property).
+                var members: [(name: String, current: String, swiftName: String)] = []
+                var taken: [String: String] = [:]
+                if case .property(let key) = shape.identifier.kind, case .property(let current) = description.identifier.kind {
+                    members.append((key, current, shape.identifier.swiftName))
+                } else {
+                    taken["id"] = "the identifier `id`"
+                }
+                members += shape.properties.map { ($0.name, $0.currentName, $0.swiftName) }
+                let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
+                for member in members {
+                    let property = described(member.current)
+                    let location = property?.location ?? description.location
+                    let fix = property?.swiftName == nil ? "give it a \"swift_name\" (its column keeps its name)" : "choose another \"swift_name\""
+                    if let clash = Naming.recordMemberNames[member.swiftName] {
                         report(
-                            "property '\(property.name)' of '\(shape.name)'\(at) would be the Swift property `\(property.swiftName)`, which clashes with \(member); rename the property\(keepColumn)",
-                            at: location, path: path)
-                    } else if let other = taken[property.swiftName] {
+                            "property '\(member.name)' of '\(shape.name)'\(at) would be the Swift property `\(member.swiftName)`, which clashes with \(clash); \(fix)",
+                            at: location, path: property?.path)
+                    } else if let other = taken[member.swiftName] {
                         report(
-                            "property '\(property.name)' of '\(shape.name)'\(at) would be the Swift property `\(property.swiftName)`, as would \(other); rename one of them\(keepColumn)",
-                            at: location, path: path)
+                            "property '\(member.name)' of '\(shape.name)'\(at) would be the Swift property `\(member.swiftName)`, as would \(other); give one of them a \"swift_name\" (a column keeps its name)",
+                            at: location, path: property?.path)
                     } else {
-                        taken[property.swiftName] = "property '\(property.name)'"
+                        taken[member.swiftName] = "property '\(member.name)'"
                     }
                 }
             }
         }
-        // Top-level Swift types: each record of each version, the newest alias, subtypes and the generated types.
-        var types: [String: String] = [
-            "\(config.app.moduleName)Schema": "the generated schema registry", "\(config.app.moduleName)Migrations": "the generated migrations protocol",
-        ]
+        checkSubtypeMemberNames(subtypes, enumTypes: enumTypes, structTypes: structTypes, newest: versions.last, report)
+
+        // Top-level Swift types: each record of each version, the newest alias, subtypes (each version's
+        // type) and the generated types.
+        let module = config.app.moduleName
+        var types: [String: String] = ["\(module)Schema": "the generated schema registry", "\(module)Migrations": "the generated migrations protocol"]
+        if config.appTests != nil {
+            // The generated tests' own types hide the app's types of the same name there.
+            types["\(module)MigrationExpectations"] = "the generated tests' expectations protocol"
+            types["\(module)MigrationTests"] = "the generated test suite"
+            types["\(module)MigrationSeeds"] = "the generated tests' seeds"
+        }
         if let provider = config.migrationsProvider { types[provider] = "the migrations_provider" }
         var nestedTypes: [String: String] = Dictionary(uniqueKeysWithValues: Naming.recordNestedTypeNames.map { ($0, "a type every record declares") })
         for entity in entities {
             for shape in entity.shapes {
                 for property in shape.properties {
                     if case .toMany = property.kind {
-                        nestedTypes[Naming.typeName(property.name) + "Link"] = "the link type of '\(shape.name).\(property.name)'"
+                        nestedTypes[property.linkTypeName] = "the link type of '\(shape.name).\(property.name)'"
                     }
                 }
             }
         }
-        func claim(_ type: String, _ what: String, at location: SourceLocation) {
+        func claim(_ type: String, _ what: String, at location: SourceLocation, swiftName: String?) {
+            let fix = swiftName == nil ? "give one of them a \"swift_name\"" : "choose another \"swift_name\""
             if let other = types[type] {
-                report("\(what) would be the Swift type '\(type)', as would \(other); rename one of them", at: location, path: "$.name")
+                report("\(what) would be the Swift type '\(type)', as would \(other); \(fix)", at: location, path: "$.name")
             } else if let nested = nestedTypes[type] {
-                report("\(what) would be the Swift type '\(type)', which is \(nested) (a nested type of that name hides it inside records); rename it", at: location, path: "$.name")
+                report(
+                    "\(what) would be the Swift type '\(type)', which is \(nested) (a nested type of that name hides it inside records); \(swiftName == nil ? "give it a \"swift_name\"" : "choose another \"swift_name\"")",
+                    at: location, path: "$.name")
             } else {
                 types[type] = what
             }
@@ -358,11 +411,89 @@ public enum Resolver {
         for entity in entities {
             guard let description = descriptions.first(where: { $0.name == entity.name }) else { continue }
             for shape in entity.shapes {
-                claim(shape.typeName, "the record of entity '\(entity.name)' at version \(shape.version)", at: description.location)
+                claim(shape.typeName, "the record of entity '\(entity.name)' at version \(shape.version)", at: description.location, swiftName: description.swiftName)
             }
-            claim(Naming.typeName(entity.name), "entity '\(entity.name)'", at: description.location)
+            claim(entity.typeName, "entity '\(entity.name)'", at: description.location, swiftName: description.swiftName)
         }
-        for subtype in subtypes { claim(Naming.typeName(subtype.name), "subtype '\(subtype.name)'", at: subtype.location) }
+        for subtype in subtypes {
+            claim(subtype.swiftTypeName, "subtype '\(subtype.name)'", at: subtype.location, swiftName: subtype.swiftName)
+            for older in enumTypes.olderTypes[subtype.name] ?? [] {
+                claim(older.typeName, "enum '\(subtype.name)' at version \(older.versions.map(\.string).joined(separator: ", "))", at: subtype.location, swiftName: subtype.swiftName)
+            }
+            for older in structTypes.olderTypes[subtype.name] ?? [] {
+                claim(older.typeName, "struct '\(subtype.name)' at version \(older.versions.map(\.string).joined(separator: ", "))", at: subtype.location, swiftName: subtype.swiftName)
+            }
+        }
+    }
+
+    /// Enum cases, option set options and struct members whose Swift names clash with each other (in one
+    /// generated type: the newest or a version's) or with a member the generated type has already.
+    private static func checkSubtypeMemberNames(
+        _ subtypes: [SubtypeDescription], enumTypes: EnumVersionTypes, structTypes: StructVersionTypes, newest: SchemaVersion?,
+        _ report: (String, SourceLocation, String?) -> Void
+    ) {
+        for subtype in subtypes {
+            switch subtype.kind {
+            case .enumeration(let cases):
+                // The newest cases, then each older case set (`Theme_1_0`) at the first version it holds at.
+                let sets: [(cases: [String], version: SchemaVersion?)] = [(cases, nil)] + (enumTypes.olderTypes[subtype.name] ?? []).map { ($0.cases, $0.versions.first) }
+                // In the description's order, so that an error lands on the later case.
+                let order = Dictionary(subtype.caseHistory.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+                for (cases, version) in sets {
+                    let at = version.map { " at version \($0)" } ?? ""
+                    var taken: [String: String] = [:]
+                    let items = cases.map { (raw: $0, item: subtype.caseItem(named: $0, at: version)) }
+                        .sorted { (order[$0.item?.name ?? ""] ?? .max, $0.raw) < (order[$1.item?.name ?? ""] ?? .max, $1.raw) }
+                    for (raw, item) in items {
+                        let swiftName = subtype.swiftCaseName(raw, at: version)
+                        let location = item?.location ?? subtype.location
+                        let fix = item?.swiftName == nil ? "give it a \"swift_name\" (its stored value stays '\(raw)')" : "choose another \"swift_name\""
+                        if let clash = Naming.enumMemberNames[swiftName] {
+                            report("case '\(raw)' of enum '\(subtype.name)'\(at) would be the Swift case `\(swiftName)`, which clashes with \(clash); \(fix)", location, item?.path)
+                        } else if let other = taken[swiftName] {
+                            report(
+                                "case '\(raw)' of enum '\(subtype.name)'\(at) would be the Swift case `\(swiftName)`, as would case '\(other)'; give one of them a \"swift_name\" (stored values stay as they are)",
+                                location, item?.path)
+                        } else {
+                            taken[swiftName] = raw
+                        }
+                    }
+                }
+            case .optionSet(let options):
+                var taken: [String: String] = [:]
+                for (index, option) in options.enumerated() {
+                    let swiftName = Naming.propertyName(option)
+                    if let clash = Naming.optionSetMemberNames[swiftName] {
+                        report("option '\(option)' of '\(subtype.name)' would be the Swift option `\(swiftName)`, which clashes with \(clash); rename the option", subtype.location, "$.options[\(index)]")
+                    } else if let other = taken[swiftName] {
+                        report("option '\(option)' of '\(subtype.name)' would be the Swift option `\(swiftName)`, as would option '\(other)'; rename one of them", subtype.location, "$.options[\(index)]")
+                    } else {
+                        taken[swiftName] = option
+                    }
+                }
+            case .structure:
+                // The newest members, then each older member set (`Point_1_0`) at the first version it holds at.
+                let sets: [(members: [SubtypeProperty]?, version: SchemaVersion?)] =
+                    [(newest.flatMap { subtype.members(at: $0) }, nil)] + (structTypes.olderTypes[subtype.name] ?? []).map { (subtype.members(at: $0.version), $0.version) }
+                for (members, version) in sets {
+                    let at = version.map { " at version \($0)" } ?? ""
+                    var taken: [String: String] = [:]
+                    for member in members ?? [] {
+                        let swiftName = member.swiftMemberName
+                        let fix = member.swiftName == nil ? "give it a \"swift_name\" (its JSON key or column keeps its name)" : "choose another \"swift_name\""
+                        if let clash = Naming.recordMemberNames[swiftName] {
+                            report("member '\(member.name)' of '\(subtype.name)'\(at) would be the Swift property `\(swiftName)`, which clashes with \(clash); \(fix)", member.location, member.path)
+                        } else if let other = taken[swiftName] {
+                            report(
+                                "member '\(member.name)' of '\(subtype.name)'\(at) would be the Swift property `\(swiftName)`, as would member '\(other)'; give one of them a \"swift_name\" (JSON keys and columns keep their names)",
+                                member.location, member.path)
+                        } else {
+                            taken[swiftName] = member.name
+                        }
+                    }
+                }
+            }
+        }
     }
 
     private static func checkHistory(_ entity: EntityDescription, _ diagnostics: inout DiagnosticCollector) {

@@ -498,8 +498,10 @@ struct ShapeBuilder {
             if let shape = propertyShape(property.asOf(version), of: timeline, at: version, &diagnostics) { properties.append(shape) }
         }
         let name = timeline.name(at: version)
+        // `swift_name` renames the records of the versions with the entity's current name; older names keep theirs.
+        let base = name == entity.name ? entity.swiftTypeName : Naming.typeName(name)
         return EntityShape(
-            entityName: entity.name, name: name, version: version, typeName: "\(Naming.typeName(name))_\(version.identifierSuffix)",
+            entityName: entity.name, name: name, version: version, typeName: "\(base)_\(version.identifierSuffix)",
             tableName: timeline.tableName(at: version), identifier: identifier, properties: properties)
     }
 
@@ -507,11 +509,11 @@ struct ShapeBuilder {
         let entity = timeline.entity
         switch entity.identifier.kind {
         case .local:
-            return IdentifierShape(kind: .local, column: "id", storage: .integer, swiftType: "Int64")
+            return IdentifierShape(kind: .local, column: "id", storage: .integer, swiftType: SwiftTypes.int64)
         case .scalar(let scalar):
             return scalar == .int
-                ? IdentifierShape(kind: .scalar(.int), column: "id", storage: .integer, swiftType: "Int")
-                : IdentifierShape(kind: .scalar(.string), column: "id", storage: .text, swiftType: "String")
+                ? IdentifierShape(kind: .scalar(.int), column: "id", storage: .integer, swiftType: SwiftTypes.int)
+                : IdentifierShape(kind: .scalar(.string), column: "id", storage: .text, swiftType: SwiftTypes.string)
         case .property(let key):
             guard let property = entity.properties.first(where: { $0.name == key }) else {
                 diagnostics.error("identifier property '\(key)' is not a property of '\(entity.name)'", at: entity.identifier.location)
@@ -525,9 +527,11 @@ struct ShapeBuilder {
                 diagnostics.error("identifier property '\(key)' does not exist at version \(version)", at: property.location, path: property.path)
                 return nil
             }
+            let name = timeline.propertyName(property, at: version)
             return IdentifierShape(
-                kind: .property(timeline.propertyName(property, at: version)), column: timeline.columnName(property, at: version),
-                storage: scalar == .int ? .integer : .text, swiftType: scalar == .int ? "Int" : "String")
+                kind: .property(name), column: timeline.columnName(property, at: version),
+                storage: scalar == .int ? .integer : .text, swiftType: scalar == .int ? SwiftTypes.int : SwiftTypes.string,
+                swiftName: property.swiftPropertyName(as: name))
         }
     }
 
@@ -538,7 +542,7 @@ struct ShapeBuilder {
         let column = timeline.columnName(property, at: version)
         let nullable = property.nullable || property.lazy
         var shape = PropertyShape(
-            name: name, currentName: property.name, swiftName: Naming.propertyName(name), column: column, storage: .text, swiftType: "String",
+            name: name, currentName: property.name, swiftName: property.swiftPropertyName(as: name), column: column, storage: .text, swiftType: SwiftTypes.string,
             nullable: nullable, defaultSQL: nil, defaultSwift: nil, typeDescription: property.type.description, kind: .value)
         switch property.type {
         case .relationship(let targetName, let toMany):
@@ -594,7 +598,7 @@ struct ShapeBuilder {
             shape.swiftType = swiftType
             shape.storedAsJSON = isStoredAsJSON(property.type)
             if let value = property.defaultValue {
-                guard let (sql, swift) = defaultLiterals(value, for: property, nullable: nullable, &diagnostics) else { return nil }
+                guard let (sql, swift) = defaultLiterals(value, for: property, nullable: nullable, at: version, &diagnostics) else { return nil }
                 shape.defaultSQL = sql
                 shape.defaultSwift = swift
             }
@@ -629,7 +633,7 @@ struct ShapeBuilder {
         var valid = true
         for member in members {
             let column = prefix + "_" + member.name
-            let swiftName = Naming.swiftIdentifier(Naming.propertyName(member.name))
+            let swiftName = Naming.swiftIdentifier(member.swiftMemberName)
             func leaf(_ storage: SchemaColumn.StorageType, _ swiftType: String, _ typeName: String) {
                 var defaultSQL: String?
                 if let value = member.defaultValue {
@@ -656,8 +660,8 @@ struct ShapeBuilder {
                     continue
                 }
                 switch nested.kind {
-                case .enumeration: leaf(.text, enumTypes.typeName(of: nestedName, at: version) ?? Naming.typeName(nestedName), nestedName)
-                case .optionSet: leaf(.integer, Naming.typeName(nestedName), nestedName)
+                case .enumeration: leaf(.text, enumTypes.typeName(of: nestedName, at: version) ?? nested.swiftTypeName, nestedName)
+                case .optionSet: leaf(.integer, nested.swiftTypeName, nestedName)
                 case .structure:
                     if member.defaultValue != nil {
                         diagnostics.error("member '\(member.name)' of '\(name)' is a nested composite, which cannot have a default_value: give its elements one", at: member.location, path: member.path + ".default_value")
@@ -746,8 +750,8 @@ struct ShapeBuilder {
                 return nil
             }
             switch subtype.kind {
-            case .enumeration: return (.text, enumTypes.typeName(of: name, at: version) ?? Naming.typeName(name))
-            case .optionSet: return (.integer, Naming.typeName(name))
+            case .enumeration: return (.text, enumTypes.typeName(of: name, at: version) ?? subtype.swiftTypeName)
+            case .optionSet: return (.integer, subtype.swiftTypeName)
             case .structure: return (.text, structTypes.typeName(of: name, at: version))
             }
         case .relationship:
@@ -768,19 +772,22 @@ struct ShapeBuilder {
 
     static func storage(of scalar: ScalarType) -> (SchemaColumn.StorageType, String) {
         switch scalar {
-        case .string, .color: (.text, "String")
-        case .int: (.integer, "Int")
-        case .bool: (.integer, "Bool")
-        case .double, .seconds, .milliseconds: (.real, "Double")
-        case .float: (.real, "Float")
-        case .date: (.text, "Date")
-        case .url: (.text, "URL")
-        case .data: (.blob, "Data")
+        case .string, .color: (.text, SwiftTypes.string)
+        case .int: (.integer, SwiftTypes.int)
+        case .bool: (.integer, SwiftTypes.bool)
+        case .double, .seconds, .milliseconds: (.real, SwiftTypes.double)
+        case .float: (.real, SwiftTypes.float)
+        case .date: (.text, SwiftTypes.date)
+        case .url: (.text, SwiftTypes.url)
+        case .data: (.blob, SwiftTypes.data)
         }
     }
 
     /// The SQL and Swift forms of a default value, checked against the property's type.
-    func defaultLiterals(_ value: DefaultValue, for property: PropertyDescription, nullable: Bool, _ diagnostics: inout DiagnosticCollector) -> (String, String)? {
+    /// `version`: the version whose enum cases a default case names (nil: the newest), for its Swift name.
+    func defaultLiterals(
+        _ value: DefaultValue, for property: PropertyDescription, nullable: Bool, at version: SchemaVersion? = nil, _ diagnostics: inout DiagnosticCollector
+    ) -> (String, String)? {
         func mismatch() -> (String, String)? {
             diagnostics.error("default_value does not fit property '\(property.name)' of type \(property.type)", at: property.location, path: property.path + ".default_value")
             return nil
@@ -806,10 +813,10 @@ struct ShapeBuilder {
                 return (quoteLiteral(text), swiftStringLiteral(text))
             case (.url, .string(let text)):
                 guard URL(string: text) != nil else { return mismatch() }
-                return (quoteLiteral(text), "URL(string: \(swiftStringLiteral(text)))!")
+                return (quoteLiteral(text), "\(SwiftTypes.url)(string: \(swiftStringLiteral(text)))!")
             case (.date, .currentDate):
                 // The same text form GRDB stores dates in, to the millisecond.
-                return ("(strftime('%Y-%m-%d %H:%M:%f', 'now'))", "Date()")
+                return ("(strftime('%Y-%m-%d %H:%M:%f', 'now'))", "\(SwiftTypes.date)()")
             default: return mismatch()
             }
         case .subtype(let name):
@@ -819,7 +826,10 @@ struct ShapeBuilder {
                 diagnostics.error("default_value '.\(item)' is not a case of '\(name)' (\(cases.joined(separator: ", ")))", at: property.location, path: property.path + ".default_value")
                 return nil
             }
-            return (quoteLiteral(item), ".\(Naming.swiftIdentifier(Naming.propertyName(item)))")
+            let swiftCase = subtype.swiftCaseName(item, at: version)
+            // `.none` where an optional is expected is `Optional.none` (nil), and Swift warns: name the enum.
+            let type = swiftCase == "none" ? (version.flatMap { enumTypes.typeName(of: name, at: $0) } ?? subtype.swiftTypeName) : ""
+            return (quoteLiteral(item), "\(type).\(Naming.swiftIdentifier(swiftCase))")
         default:
             diagnostics.error("default_value is not supported for property '\(property.name)' of type \(property.type)", at: property.location, path: property.path + ".default_value")
             return nil

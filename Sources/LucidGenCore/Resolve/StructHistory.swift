@@ -84,8 +84,11 @@ struct StructVersionTypes: Sendable {
     private var names: [String: [SchemaVersion: String]] = [:]
     /// Struct name → its older types (not the newest), oldest first.
     private(set) var olderTypes: [String: [VersionType]] = [:]
+    /// Struct name → its plain Swift type (`swift_name`), where it is not the derived one.
+    private var plainNames: [String: String] = [:]
 
     init(subtypes: [String: SubtypeDescription], versions: [SchemaVersion]) {
+        for (name, subtype) in subtypes where subtype.swiftName != nil { plainNames[name] = subtype.swiftTypeName }
         guard subtypes.values.contains(where: \.hasMemberHistory) else { return }
         // A version's member set, with each nested struct by its key at that version (so a change inside
         // a nested struct changes the outer one too).
@@ -109,7 +112,7 @@ struct StructVersionTypes: Sendable {
         }
         for (name, subtype) in subtypes.sorted(by: { $0.key < $1.key }) {
             guard case .structure = subtype.kind else { continue }
-            let named = VersionedTypeNames(plainName: Naming.typeName(name), versions: versions) { key(name, at: $0, []) }
+            let named = VersionedTypeNames(plainName: subtype.swiftTypeName, versions: versions) { key(name, at: $0, []) }
             guard !named.older.isEmpty else { continue }
             names[name] = named.names
             olderTypes[name] = named.older.map { VersionType(typeName: $0.typeName, version: $0.first, versions: $0.versions) }
@@ -118,7 +121,7 @@ struct StructVersionTypes: Sendable {
 
     /// The Swift type of struct `name` at a version (its plain name when it never changes).
     func typeName(of name: String, at version: SchemaVersion) -> String {
-        names[name]?[version] ?? Naming.typeName(name)
+        names[name]?[version] ?? plainNames[name] ?? Naming.typeName(name)
     }
 
     /// What of struct `name`'s members changed from `old` to `new` that its stored JSON cannot follow: a

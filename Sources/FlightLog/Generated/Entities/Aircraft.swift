@@ -13,13 +13,13 @@ public struct Aircraft_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `tail_number`: string.
-    public var tailNumber: String
+    public var tailNumber: Swift.String
 
     /// `aircraft_type`: string.
-    public var aircraftType: String
+    public var aircraftType: Swift.String
 
     /// `aircraft_class`: aircraft_class.
     public var aircraftClass: AircraftClass
@@ -31,16 +31,16 @@ public struct Aircraft_1_0: Swift.Equatable, Swift.Sendable {
     public var colorScheme: ColorScheme_1_0?
 
     /// `photo`: data, nullable.
-    public var photo: Data?
+    public var photo: Foundation.Data?
 
     public init(
-        id: String,
-        tailNumber: String,
-        aircraftType: String,
+        id: Swift.String,
+        tailNumber: Swift.String,
+        aircraftType: Swift.String,
         aircraftClass: AircraftClass,
         category: AircraftCategory = .airplane,
         colorScheme: ColorScheme_1_0? = nil,
-        photo: Data? = nil
+        photo: Foundation.Data? = nil
     ) {
         self.id = id
         self.tailNumber = tailNumber
@@ -68,13 +68,13 @@ extension Aircraft_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.tailNumber = try row.decode(String.self, at: 1)
-        self.aircraftType = try row.decode(String.self, at: 2)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.tailNumber = try row.decode(Swift.String.self, at: 1)
+        self.aircraftType = try row.decode(Swift.String.self, at: 2)
         self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
         self.category = try row.decode(AircraftCategory.self, at: 4)
         self.colorScheme = try row.decodeJSONIfPresent(ColorScheme_1_0.self, at: 5)
-        self.photo = try row.decodeIfPresent(Data.self, at: 6)
+        self.photo = try row.decodeIfPresent(Foundation.Data.self, at: 6)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -96,13 +96,13 @@ public struct Aircraft_1_1: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `tail_number`: string.
-    public var tailNumber: String
+    public var tailNumber: Swift.String
 
     /// `aircraft_type`: string.
-    public var aircraftType: String
+    public var aircraftType: Swift.String
 
     /// `aircraft_class`: aircraft_class.
     public var aircraftClass: AircraftClass
@@ -114,24 +114,24 @@ public struct Aircraft_1_1: Swift.Equatable, Swift.Sendable {
     public var colorScheme: ColorScheme_1_0?
 
     /// `photo`: data, nullable.
-    public var photo: Data?
+    public var photo: Foundation.Data?
 
     /// `is_favorite`: bool, default 0.
-    public var isFavorite: Bool
+    public var isFavorite: Swift.Bool
 
     /// `flight_data`: data, nullable.
-    public var flightData: Data?
+    public var flightData: Foundation.Data?
 
     public init(
-        id: String,
-        tailNumber: String,
-        aircraftType: String,
+        id: Swift.String,
+        tailNumber: Swift.String,
+        aircraftType: Swift.String,
         aircraftClass: AircraftClass,
         category: AircraftCategory = .airplane,
         colorScheme: ColorScheme_1_0? = nil,
-        photo: Data? = nil,
-        isFavorite: Bool = false,
-        flightData: Data? = nil
+        photo: Foundation.Data? = nil,
+        isFavorite: Swift.Bool = false,
+        flightData: Foundation.Data? = nil
     ) {
         self.id = id
         self.tailNumber = tailNumber
@@ -163,15 +163,15 @@ extension Aircraft_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite", "flight_data"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.tailNumber = try row.decode(String.self, at: 1)
-        self.aircraftType = try row.decode(String.self, at: 2)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.tailNumber = try row.decode(Swift.String.self, at: 1)
+        self.aircraftType = try row.decode(Swift.String.self, at: 2)
         self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
         self.category = try row.decode(AircraftCategory.self, at: 4)
         self.colorScheme = try row.decodeJSONIfPresent(ColorScheme_1_0.self, at: 5)
-        self.photo = try row.decodeIfPresent(Data.self, at: 6)
-        self.isFavorite = try row.decode(Bool.self, at: 7)
-        self.flightData = try row.decodeIfPresent(Data.self, at: 8)
+        self.photo = try row.decodeIfPresent(Foundation.Data.self, at: 6)
+        self.isFavorite = try row.decode(Swift.Bool.self, at: 7)
+        self.flightData = try row.decodeIfPresent(Foundation.Data.self, at: 8)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -195,13 +195,13 @@ public struct Aircraft_3_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `tail_number`: string.
-    public var tailNumber: String
+    public var tailNumber: Swift.String
 
     /// `aircraft_type`: string.
-    public var aircraftType: String
+    public var aircraftType: Swift.String
 
     /// `aircraft_class`: aircraft_class.
     public var aircraftClass: AircraftClass
@@ -213,20 +213,20 @@ public struct Aircraft_3_0: Swift.Equatable, Swift.Sendable {
     public var colorScheme: ColorScheme_1_0?
 
     /// `photo`: data, nullable.
-    public var photo: Data?
+    public var photo: Foundation.Data?
 
     /// `is_favorite`: bool, default 0.
-    public var isFavorite: Bool
+    public var isFavorite: Swift.Bool
 
     public init(
-        id: String,
-        tailNumber: String,
-        aircraftType: String,
+        id: Swift.String,
+        tailNumber: Swift.String,
+        aircraftType: Swift.String,
         aircraftClass: AircraftClass,
         category: AircraftCategory = .airplane,
         colorScheme: ColorScheme_1_0? = nil,
-        photo: Data? = nil,
-        isFavorite: Bool = false
+        photo: Foundation.Data? = nil,
+        isFavorite: Swift.Bool = false
     ) {
         self.id = id
         self.tailNumber = tailNumber
@@ -256,14 +256,14 @@ extension Aircraft_3_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme", "photo", "is_favorite"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.tailNumber = try row.decode(String.self, at: 1)
-        self.aircraftType = try row.decode(String.self, at: 2)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.tailNumber = try row.decode(Swift.String.self, at: 1)
+        self.aircraftType = try row.decode(Swift.String.self, at: 2)
         self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
         self.category = try row.decode(AircraftCategory.self, at: 4)
         self.colorScheme = try row.decodeJSONIfPresent(ColorScheme_1_0.self, at: 5)
-        self.photo = try row.decodeIfPresent(Data.self, at: 6)
-        self.isFavorite = try row.decode(Bool.self, at: 7)
+        self.photo = try row.decodeIfPresent(Foundation.Data.self, at: 6)
+        self.isFavorite = try row.decode(Swift.Bool.self, at: 7)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -283,13 +283,13 @@ public struct Aircraft_4_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
     public static let databaseTableName = "aircraft"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `tail_number`: string.
-    public var tailNumber: String
+    public var tailNumber: Swift.String
 
     /// `aircraft_type`: string.
-    public var aircraftType: String
+    public var aircraftType: Swift.String
 
     /// `aircraft_class`: aircraft_class.
     public var aircraftClass: AircraftClass
@@ -301,20 +301,20 @@ public struct Aircraft_4_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
     public var colorScheme: ColorScheme?
 
     /// `photo`: data, nullable.
-    public var photo: Data?
+    public var photo: Foundation.Data?
 
     /// `is_favorite`: bool, default 0.
-    public var isFavorite: Bool
+    public var isFavorite: Swift.Bool
 
     public init(
-        id: String,
-        tailNumber: String,
-        aircraftType: String,
+        id: Swift.String,
+        tailNumber: Swift.String,
+        aircraftType: Swift.String,
         aircraftClass: AircraftClass,
         category: AircraftCategory = .airplane,
         colorScheme: ColorScheme? = nil,
-        photo: Data? = nil,
-        isFavorite: Bool = false
+        photo: Foundation.Data? = nil,
+        isFavorite: Swift.Bool = false
     ) {
         self.id = id
         self.tailNumber = tailNumber
@@ -364,28 +364,28 @@ public struct Aircraft_4_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
     }
 
     private init(columnsOf row: GRDB.Row) throws {
-        self.id = try row.decode(String.self, forColumn: "id")
-        self.tailNumber = try row.decode(String.self, forColumn: "tail_number")
-        self.aircraftType = try row.decode(String.self, forColumn: "aircraft_type")
+        self.id = try row.decode(Swift.String.self, forColumn: "id")
+        self.tailNumber = try row.decode(Swift.String.self, forColumn: "tail_number")
+        self.aircraftType = try row.decode(Swift.String.self, forColumn: "aircraft_type")
         self.aircraftClass = try row.decode(AircraftClass.self, forColumn: "aircraft_class")
         self.category = try row.decode(AircraftCategory.self, forColumn: "category")
-        self.colorScheme = try (row.allNull("color_scheme_primary", "color_scheme_secondary", "color_scheme_accent") ? nil : ColorScheme(primary: row.decode(String.self, forColumn: "color_scheme_primary"), secondary: row.decode(String.self, forColumn: "color_scheme_secondary"), accent: row.decode(String?.self, forColumn: "color_scheme_accent")))
-        self.photo = try row.decode(Data?.self, forColumn: "photo")
-        self.isFavorite = try row.decode(Bool.self, forColumn: "is_favorite")
+        self.colorScheme = try (row.allNull("color_scheme_primary", "color_scheme_secondary", "color_scheme_accent") ? nil : ColorScheme(primary: row.decode(Swift.String.self, forColumn: "color_scheme_primary"), secondary: row.decode(Swift.String.self, forColumn: "color_scheme_secondary"), accent: row.decode(Swift.String?.self, forColumn: "color_scheme_accent")))
+        self.photo = try row.decode(Foundation.Data?.self, forColumn: "photo")
+        self.isFavorite = try row.decode(Swift.Bool.self, forColumn: "is_favorite")
     }
 
     /// Writes a row: each composite element to its own column.
     public func encode(to container: inout GRDB.PersistenceContainer) throws {
-        container["id"] = id
-        container["tail_number"] = tailNumber
-        container["aircraft_type"] = aircraftType
-        container["aircraft_class"] = aircraftClass
-        container["category"] = category
-        container["color_scheme_primary"] = colorScheme?.primary
-        container["color_scheme_secondary"] = colorScheme?.secondary
-        container["color_scheme_accent"] = colorScheme?.accent
-        container["photo"] = photo
-        container["is_favorite"] = isFavorite
+        container["id"] = self.id
+        container["tail_number"] = self.tailNumber
+        container["aircraft_type"] = self.aircraftType
+        container["aircraft_class"] = self.aircraftClass
+        container["category"] = self.category
+        container["color_scheme_primary"] = self.colorScheme?.primary
+        container["color_scheme_secondary"] = self.colorScheme?.secondary
+        container["color_scheme_accent"] = self.colorScheme?.accent
+        container["photo"] = self.photo
+        container["is_favorite"] = self.isFavorite
     }
 }
 
@@ -394,14 +394,14 @@ extension Aircraft_4_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "tail_number", "aircraft_type", "aircraft_class", "category", "color_scheme_primary", "color_scheme_secondary", "color_scheme_accent", "photo", "is_favorite"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.tailNumber = try row.decode(String.self, at: 1)
-        self.aircraftType = try row.decode(String.self, at: 2)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.tailNumber = try row.decode(Swift.String.self, at: 1)
+        self.aircraftType = try row.decode(Swift.String.self, at: 2)
         self.aircraftClass = try row.decode(AircraftClass.self, at: 3)
         self.category = try row.decode(AircraftCategory.self, at: 4)
-        self.colorScheme = try (row.allNull(5..<8) ? nil : ColorScheme(primary: row.decode(String.self, at: 5), secondary: row.decode(String.self, at: 6), accent: row.decodeIfPresent(String.self, at: 7)))
-        self.photo = try row.decodeIfPresent(Data.self, at: 8)
-        self.isFavorite = try row.decode(Bool.self, at: 9)
+        self.colorScheme = try (row.allNull(5..<8) ? nil : ColorScheme(primary: row.decode(Swift.String.self, at: 5), secondary: row.decode(Swift.String.self, at: 6), accent: row.decodeIfPresent(Swift.String.self, at: 7)))
+        self.photo = try row.decodeIfPresent(Foundation.Data.self, at: 8)
+        self.isFavorite = try row.decode(Swift.Bool.self, at: 9)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -10,18 +10,18 @@ public struct FlightData_2_1: Swift.Codable, Swift.Hashable, Swift.Sendable, GRD
     public static let databaseTableName = "flight_data"
 
     /// `data`: data.
-    public var data: Data
+    public var data: Foundation.Data
 
     /// `aircraft`: to-one `aircraft`: the `id` of a `aircraft` row (foreign key column `aircraft`).
-    public var aircraft: String
+    public var aircraft: Swift.String
 
     /// The row's key, assigned by SQLite on insert (nil until then).
-    public var id: Int64?
+    public var id: Swift.Int64?
 
     public init(
-        data: Data,
-        aircraft: String,
-        id: Int64? = nil
+        data: Foundation.Data,
+        aircraft: Swift.String,
+        id: Swift.Int64? = nil
     ) {
         self.data = data
         self.aircraft = aircraft
@@ -52,9 +52,9 @@ extension FlightData_2_1: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["data", "aircraft", "id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.data = try row.decode(Data.self, at: 0)
-        self.aircraft = try row.decode(String.self, at: 1)
-        self.id = try row.decodeIfPresent(Int64.self, at: 2)
+        self.data = try row.decode(Foundation.Data.self, at: 0)
+        self.aircraft = try row.decode(Swift.String.self, at: 1)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

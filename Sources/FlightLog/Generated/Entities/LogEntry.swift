@@ -13,34 +13,34 @@ public struct Flight_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "flight"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `date`: date.
-    public var date: Date
+    public var date: Foundation.Date
 
     /// `departure`: string.
-    public var departure: String
+    public var departure: Swift.String
 
     /// `arrival`: string.
-    public var arrival: String
+    public var arrival: Swift.String
 
     /// `aircraft`: to-one `aircraft`: the `id` of a `aircraft` row (foreign key column `aircraft`).
-    public var aircraft: String
+    public var aircraft: Swift.String
 
     /// `duration`: seconds, default 0.0.
-    public var duration: Double
+    public var duration: Swift.Double
 
     /// `remarks`: string, nullable.
-    public var remarks: String?
+    public var remarks: Swift.String?
 
     public init(
-        id: Int,
-        date: Date,
-        departure: String,
-        arrival: String,
-        aircraft: String,
-        duration: Double = 0.0,
-        remarks: String? = nil
+        id: Swift.Int,
+        date: Foundation.Date,
+        departure: Swift.String,
+        arrival: Swift.String,
+        aircraft: Swift.String,
+        duration: Swift.Double = 0.0,
+        remarks: Swift.String? = nil
     ) {
         self.id = id
         self.date = date
@@ -68,13 +68,13 @@ extension Flight_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.date = try row.decode(Date.self, at: 1)
-        self.departure = try row.decode(String.self, at: 2)
-        self.arrival = try row.decode(String.self, at: 3)
-        self.aircraft = try row.decode(String.self, at: 4)
-        self.duration = try row.decode(Double.self, at: 5)
-        self.remarks = try row.decodeIfPresent(String.self, at: 6)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.date = try row.decode(Foundation.Date.self, at: 1)
+        self.departure = try row.decode(Swift.String.self, at: 2)
+        self.arrival = try row.decode(Swift.String.self, at: 3)
+        self.aircraft = try row.decode(Swift.String.self, at: 4)
+        self.duration = try row.decode(Swift.Double.self, at: 5)
+        self.remarks = try row.decodeIfPresent(Swift.String.self, at: 6)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -96,38 +96,38 @@ public struct Flight_1_1: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "flight"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `date`: date.
-    public var date: Date
+    public var date: Foundation.Date
 
     /// `departure`: string.
-    public var departure: String
+    public var departure: Swift.String
 
     /// `arrival`: string.
-    public var arrival: String
+    public var arrival: Swift.String
 
     /// `aircraft`: to-one `aircraft`: the `id` of a `aircraft` row (foreign key column `aircraft`).
-    public var aircraft: String
+    public var aircraft: Swift.String
 
     /// `duration`: seconds, default 0.0.
-    public var duration: Double
+    public var duration: Swift.Double
 
     /// `remarks`: string, nullable.
-    public var remarks: String?
+    public var remarks: Swift.String?
 
     /// `night_landings`: int, default 0.
-    public var nightLandings: Int
+    public var nightLandings: Swift.Int
 
     public init(
-        id: Int,
-        date: Date,
-        departure: String,
-        arrival: String,
-        aircraft: String,
-        duration: Double = 0.0,
-        remarks: String? = nil,
-        nightLandings: Int = 0
+        id: Swift.Int,
+        date: Foundation.Date,
+        departure: Swift.String,
+        arrival: Swift.String,
+        aircraft: Swift.String,
+        duration: Swift.Double = 0.0,
+        remarks: Swift.String? = nil,
+        nightLandings: Swift.Int = 0
     ) {
         self.id = id
         self.date = date
@@ -157,14 +157,14 @@ extension Flight_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "remarks", "night_landings"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.date = try row.decode(Date.self, at: 1)
-        self.departure = try row.decode(String.self, at: 2)
-        self.arrival = try row.decode(String.self, at: 3)
-        self.aircraft = try row.decode(String.self, at: 4)
-        self.duration = try row.decode(Double.self, at: 5)
-        self.remarks = try row.decodeIfPresent(String.self, at: 6)
-        self.nightLandings = try row.decode(Int.self, at: 7)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.date = try row.decode(Foundation.Date.self, at: 1)
+        self.departure = try row.decode(Swift.String.self, at: 2)
+        self.arrival = try row.decode(Swift.String.self, at: 3)
+        self.aircraft = try row.decode(Swift.String.self, at: 4)
+        self.duration = try row.decode(Swift.Double.self, at: 5)
+        self.remarks = try row.decodeIfPresent(Swift.String.self, at: 6)
+        self.nightLandings = try row.decode(Swift.Int.self, at: 7)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -189,38 +189,38 @@ public struct LogEntry_2_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "log_entry"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `date`: date.
-    public var date: Date
+    public var date: Foundation.Date
 
     /// `departure`: string.
-    public var departure: String
+    public var departure: Swift.String
 
     /// `arrival`: string.
-    public var arrival: String
+    public var arrival: Swift.String
 
     /// `aircraft`: to-one `aircraft`: the `id` of a `aircraft` row (foreign key column `aircraft`).
-    public var aircraft: String
+    public var aircraft: Swift.String
 
     /// `duration`: seconds, default 0.0.
-    public var duration: Double
+    public var duration: Swift.Double
 
     /// `notes`: string, nullable.
-    public var notes: String?
+    public var notes: Swift.String?
 
     /// `night_landings`: int, default 0.
-    public var nightLandings: Int
+    public var nightLandings: Swift.Int
 
     public init(
-        id: Int,
-        date: Date,
-        departure: String,
-        arrival: String,
-        aircraft: String,
-        duration: Double = 0.0,
-        notes: String? = nil,
-        nightLandings: Int = 0
+        id: Swift.Int,
+        date: Foundation.Date,
+        departure: Swift.String,
+        arrival: Swift.String,
+        aircraft: Swift.String,
+        duration: Swift.Double = 0.0,
+        notes: Swift.String? = nil,
+        nightLandings: Swift.Int = 0
     ) {
         self.id = id
         self.date = date
@@ -250,14 +250,14 @@ extension LogEntry_2_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.date = try row.decode(Date.self, at: 1)
-        self.departure = try row.decode(String.self, at: 2)
-        self.arrival = try row.decode(String.self, at: 3)
-        self.aircraft = try row.decode(String.self, at: 4)
-        self.duration = try row.decode(Double.self, at: 5)
-        self.notes = try row.decodeIfPresent(String.self, at: 6)
-        self.nightLandings = try row.decode(Int.self, at: 7)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.date = try row.decode(Foundation.Date.self, at: 1)
+        self.departure = try row.decode(Swift.String.self, at: 2)
+        self.arrival = try row.decode(Swift.String.self, at: 3)
+        self.aircraft = try row.decode(Swift.String.self, at: 4)
+        self.duration = try row.decode(Swift.Double.self, at: 5)
+        self.notes = try row.decodeIfPresent(Swift.String.self, at: 6)
+        self.nightLandings = try row.decode(Swift.Int.self, at: 7)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -278,11 +278,11 @@ extension LogEntry_2_0 {
         public static let databaseTableName = "log_entry_crew"
 
         /// The `log_entry` row.
-        public var sourceID: Int
+        public var sourceID: Swift.Int
         /// The `pilot` row.
-        public var targetID: Int
+        public var targetID: Swift.Int
 
-        public init(sourceID: Int, targetID: Int) {
+        public init(sourceID: Swift.Int, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -300,8 +300,8 @@ extension LogEntry_2_0.CrewLink: LucidRuntime.SupersededRecord, GRDB.Persistable
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(Int.self, at: 1)
+        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -317,38 +317,38 @@ public struct LogEntry_4_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
     public static let databaseTableName = "log_entry"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `date`: date.
-    public var date: Date
+    public var date: Foundation.Date
 
     /// `departure`: string.
-    public var departure: String
+    public var departure: Swift.String
 
     /// `arrival`: string.
-    public var arrival: String
+    public var arrival: Swift.String
 
     /// `aircraft`: to-one `aircraft`: the `id` of a `aircraft` row (foreign key column `aircraft`).
-    public var aircraft: String
+    public var aircraft: Swift.String
 
     /// `duration`: seconds, default 0.0.
-    public var duration: Double
+    public var duration: Swift.Double
 
     /// `notes`: string, nullable.
-    public var notes: String?
+    public var notes: Swift.String?
 
     /// `night_landings`: int, default 0.
-    public var nightLandings: Int
+    public var nightLandings: Swift.Int
 
     public init(
-        id: Int,
-        date: Date,
-        departure: String,
-        arrival: String,
-        aircraft: String,
-        duration: Double = 0.0,
-        notes: String? = nil,
-        nightLandings: Int = 0
+        id: Swift.Int,
+        date: Foundation.Date,
+        departure: Swift.String,
+        arrival: Swift.String,
+        aircraft: Swift.String,
+        duration: Swift.Double = 0.0,
+        notes: Swift.String? = nil,
+        nightLandings: Swift.Int = 0
     ) {
         self.id = id
         self.date = date
@@ -390,14 +390,14 @@ extension LogEntry_4_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "date", "departure", "arrival", "aircraft", "duration", "notes", "night_landings"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.date = try row.decode(Date.self, at: 1)
-        self.departure = try row.decode(String.self, at: 2)
-        self.arrival = try row.decode(String.self, at: 3)
-        self.aircraft = try row.decode(String.self, at: 4)
-        self.duration = try row.decode(Double.self, at: 5)
-        self.notes = try row.decodeIfPresent(String.self, at: 6)
-        self.nightLandings = try row.decode(Int.self, at: 7)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.date = try row.decode(Foundation.Date.self, at: 1)
+        self.departure = try row.decode(Swift.String.self, at: 2)
+        self.arrival = try row.decode(Swift.String.self, at: 3)
+        self.aircraft = try row.decode(Swift.String.self, at: 4)
+        self.duration = try row.decode(Swift.Double.self, at: 5)
+        self.notes = try row.decodeIfPresent(Swift.String.self, at: 6)
+        self.nightLandings = try row.decode(Swift.Int.self, at: 7)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -418,11 +418,11 @@ extension LogEntry_4_0 {
         public static let databaseTableName = "log_entry_crew"
 
         /// The `log_entry` row.
-        public var sourceID: Int
+        public var sourceID: Swift.Int
         /// The `pilot` row.
-        public var targetID: Int
+        public var targetID: Swift.Int
 
-        public init(sourceID: Int, targetID: Int) {
+        public init(sourceID: Swift.Int, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -445,8 +445,8 @@ extension LogEntry_4_0.CrewLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(Int.self, at: 1)
+        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -10,22 +10,22 @@ public struct Pilot_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fet
     public static let databaseTableName = "pilot"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `name`: string.
-    public var name: String
+    public var name: Swift.String
 
     /// `ratings`: [string].
-    public var ratings: [String]
+    public var ratings: [Swift.String]
 
     /// `license_number`: string, nullable.
-    public var licenseNumber: String?
+    public var licenseNumber: Swift.String?
 
     public init(
-        id: Int,
-        name: String,
-        ratings: [String],
-        licenseNumber: String? = nil
+        id: Swift.Int,
+        name: Swift.String,
+        ratings: [Swift.String],
+        licenseNumber: Swift.String? = nil
     ) {
         self.id = id
         self.name = name
@@ -55,10 +55,10 @@ extension Pilot_1_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "name", "ratings", "license_number"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.name = try row.decode(String.self, at: 1)
-        self.ratings = try row.decodeJSON([String].self, at: 2)
-        self.licenseNumber = try row.decodeIfPresent(String.self, at: 3)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.name = try row.decode(Swift.String.self, at: 1)
+        self.ratings = try row.decodeJSON([Swift.String].self, at: 2)
+        self.licenseNumber = try row.decodeIfPresent(Swift.String.self, at: 3)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

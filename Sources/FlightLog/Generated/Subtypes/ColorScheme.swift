@@ -8,14 +8,14 @@ import LucidRuntime
 /// The `color_scheme` struct subtype, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct ColorScheme: Swift.Codable, Swift.Hashable, Swift.Sendable {
-    public var primary: String
-    public var secondary: String
-    public var accent: String?
+    public var primary: Swift.String
+    public var secondary: Swift.String
+    public var accent: Swift.String?
 
     public init(
-        primary: String,
-        secondary: String,
-        accent: String?
+        primary: Swift.String,
+        secondary: Swift.String,
+        accent: Swift.String?
     ) {
         self.primary = primary
         self.secondary = secondary
@@ -39,9 +39,9 @@ extension ColorScheme {
 
         /// The columns of the composite stored under `prefix` (the property's column name).
         public init(prefix: Swift.String) {
-            primary = GRDB.Column(prefix + "_primary")
-            secondary = GRDB.Column(prefix + "_secondary")
-            accent = GRDB.Column(prefix + "_accent")
+            self.primary = GRDB.Column(prefix + "_primary")
+            self.secondary = GRDB.Column(prefix + "_secondary")
+            self.accent = GRDB.Column(prefix + "_accent")
         }
     }
 }
@@ -49,14 +49,14 @@ extension ColorScheme {
 /// The `color_scheme` struct subtype as it was at versions 1.0, 1.1, 2.0, 2.1, 3.0 (its members have a history), stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct ColorScheme_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable {
-    public var primary: String
-    public var secondary: String
-    public var tertiary: String?
+    public var primary: Swift.String
+    public var secondary: Swift.String
+    public var tertiary: Swift.String?
 
     public init(
-        primary: String,
-        secondary: String,
-        tertiary: String?
+        primary: Swift.String,
+        secondary: Swift.String,
+        tertiary: Swift.String?
     ) {
         self.primary = primary
         self.secondary = secondary
@@ -80,9 +80,9 @@ extension ColorScheme_1_0 {
 
         /// The columns of the composite stored under `prefix` (the property's column name).
         public init(prefix: Swift.String) {
-            primary = GRDB.Column(prefix + "_primary")
-            secondary = GRDB.Column(prefix + "_secondary")
-            tertiary = GRDB.Column(prefix + "_tertiary")
+            self.primary = GRDB.Column(prefix + "_primary")
+            self.secondary = GRDB.Column(prefix + "_secondary")
+            self.tertiary = GRDB.Column(prefix + "_tertiary")
         }
     }
 }

@@ -10,14 +10,14 @@ public struct Class_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fet
     public static let databaseTableName = "class"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `class`: string, nullable.
-    public var `class`: String?
+    public var `class`: Swift.String?
 
     public init(
-        id: String,
-        `class`: String? = nil
+        id: Swift.String,
+        `class`: Swift.String? = nil
     ) {
         self.id = id
         self.`class` = `class`
@@ -41,8 +41,8 @@ extension Class_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "class"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.`class` = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.`class` = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -10,14 +10,14 @@ public struct Default_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.F
     public static let databaseTableName = "default"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `default`: string, nullable.
-    public var `default`: String?
+    public var `default`: Swift.String?
 
     public init(
-        id: String,
-        `default`: String? = nil
+        id: Swift.String,
+        `default`: Swift.String? = nil
     ) {
         self.id = id
         self.`default` = `default`
@@ -41,8 +41,8 @@ extension Default_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "default"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.`default` = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.`default` = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

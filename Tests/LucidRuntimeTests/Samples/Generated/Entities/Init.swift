@@ -10,14 +10,14 @@ public struct Init_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
     public static let databaseTableName = "init"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `init`: string, nullable.
-    public var `init`: String?
+    public var `init`: Swift.String?
 
     public init(
-        id: String,
-        `init`: String? = nil
+        id: Swift.String,
+        `init`: Swift.String? = nil
     ) {
         self.id = id
         self.`init` = `init`
@@ -41,8 +41,8 @@ extension Init_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "init"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.`init` = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.`init` = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

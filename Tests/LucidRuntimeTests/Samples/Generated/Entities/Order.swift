@@ -12,106 +12,106 @@ public struct Order_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fet
     public static let databaseTableName = "order"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `type`: int.
-    public var type: Int
+    public var type: Swift.Int
 
     /// `group`: [int].
-    public var group: [Int]
+    public var group: [Swift.Int]
 
     /// `default`: string, default 'x'.
-    public var `default`: String
+    public var `default`: Swift.String
 
     /// `class`: bool, nullable.
-    public var `class`: Bool?
+    public var `class`: Swift.Bool?
 
     /// `init`: string, nullable.
-    public var `init`: String?
+    public var `init`: Swift.String?
 
     /// `protocol`: string, nullable.
-    public var `protocol`: String?
+    public var `protocol`: Swift.String?
 
     /// `hash`: string, nullable.
-    public var hash: String?
+    public var hash: Swift.String?
 
     /// `database_table_name`: string, nullable.
-    public var databaseTableName: String?
+    public var databaseTableName: Swift.String?
 
     /// `columns`: string, nullable.
-    public var columns: String?
+    public var columns: Swift.String?
 
     /// `coding_keys`: string, nullable.
-    public var codingKeys: String?
+    public var codingKeys: Swift.String?
 
     /// `encode`: string, nullable.
-    public var encode: String?
+    public var encode: Swift.String?
 
     /// `description`: string, nullable.
-    public var description: String?
+    public var description: Swift.String?
 
     /// `select`: string, nullable.
-    public var select: String?
+    public var select: Swift.String?
 
     /// `table`: double, nullable.
-    public var table: Double?
+    public var table: Swift.Double?
 
     /// `raw_value`: string, nullable.
-    public var rawValue: String?
+    public var rawValue: Swift.String?
 
     /// `string_value`: string, nullable.
-    public var stringValue: String?
+    public var stringValue: Swift.String?
 
     /// `int_value`: int, nullable.
-    public var intValue: Int?
+    public var intValue: Swift.Int?
 
     /// `all_cases`: string, nullable.
-    public var allCases: String?
+    public var allCases: Swift.String?
 
     /// `migration_columns`: string, nullable.
-    public var migrationColumns: String?
+    public var migrationColumns: Swift.String?
 
     /// `did_insert`: string, nullable.
-    public var didInsert: String?
+    public var didInsert: Swift.String?
 
     /// `name`: string, nullable.
-    public var name: String?
+    public var name: Swift.String?
 
     /// `values`: string, nullable.
-    public var values: String?
+    public var values: Swift.String?
 
     /// `row`: string, nullable.
-    public var row: String?
+    public var row: Swift.String?
 
     /// `where`: to-one `class`, nullable: the `id` of a `class` row (foreign key column `where`).
-    public var `where`: String?
+    public var `where`: Swift.String?
 
     public init(
-        id: Int,
-        type: Int,
-        group: [Int],
-        `default`: String = "x",
-        `class`: Bool? = nil,
-        `init`: String? = nil,
-        `protocol`: String? = nil,
-        hash: String? = nil,
-        databaseTableName: String? = nil,
-        columns: String? = nil,
-        codingKeys: String? = nil,
-        encode: String? = nil,
-        description: String? = nil,
-        select: String? = nil,
-        table: Double? = nil,
-        rawValue: String? = nil,
-        stringValue: String? = nil,
-        intValue: Int? = nil,
-        allCases: String? = nil,
-        migrationColumns: String? = nil,
-        didInsert: String? = nil,
-        name: String? = nil,
-        values: String? = nil,
-        row: String? = nil,
-        `where`: String? = nil
+        id: Swift.Int,
+        type: Swift.Int,
+        group: [Swift.Int],
+        `default`: Swift.String = "x",
+        `class`: Swift.Bool? = nil,
+        `init`: Swift.String? = nil,
+        `protocol`: Swift.String? = nil,
+        hash: Swift.String? = nil,
+        databaseTableName: Swift.String? = nil,
+        columns: Swift.String? = nil,
+        codingKeys: Swift.String? = nil,
+        encode: Swift.String? = nil,
+        description: Swift.String? = nil,
+        select: Swift.String? = nil,
+        table: Swift.Double? = nil,
+        rawValue: Swift.String? = nil,
+        stringValue: Swift.String? = nil,
+        intValue: Swift.Int? = nil,
+        allCases: Swift.String? = nil,
+        migrationColumns: Swift.String? = nil,
+        didInsert: Swift.String? = nil,
+        name: Swift.String? = nil,
+        values: Swift.String? = nil,
+        row: Swift.String? = nil,
+        `where`: Swift.String? = nil
     ) {
         self.id = id
         self.type = type
@@ -204,31 +204,31 @@ extension Order_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "type", "group", "default", "class", "init", "protocol", "hash", "database_table_name", "columns", "coding_keys", "encode", "description", "select", "table", "raw_value", "string_value", "int_value", "all_cases", "migration_columns", "did_insert", "name", "values", "row", "where"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.type = try row.decode(Int.self, at: 1)
-        self.group = try row.decodeJSON([Int].self, at: 2)
-        self.`default` = try row.decode(String.self, at: 3)
-        self.`class` = try row.decodeIfPresent(Bool.self, at: 4)
-        self.`init` = try row.decodeIfPresent(String.self, at: 5)
-        self.`protocol` = try row.decodeIfPresent(String.self, at: 6)
-        self.hash = try row.decodeIfPresent(String.self, at: 7)
-        self.databaseTableName = try row.decodeIfPresent(String.self, at: 8)
-        self.columns = try row.decodeIfPresent(String.self, at: 9)
-        self.codingKeys = try row.decodeIfPresent(String.self, at: 10)
-        self.encode = try row.decodeIfPresent(String.self, at: 11)
-        self.description = try row.decodeIfPresent(String.self, at: 12)
-        self.select = try row.decodeIfPresent(String.self, at: 13)
-        self.table = try row.decodeIfPresent(Double.self, at: 14)
-        self.rawValue = try row.decodeIfPresent(String.self, at: 15)
-        self.stringValue = try row.decodeIfPresent(String.self, at: 16)
-        self.intValue = try row.decodeIfPresent(Int.self, at: 17)
-        self.allCases = try row.decodeIfPresent(String.self, at: 18)
-        self.migrationColumns = try row.decodeIfPresent(String.self, at: 19)
-        self.didInsert = try row.decodeIfPresent(String.self, at: 20)
-        self.name = try row.decodeIfPresent(String.self, at: 21)
-        self.values = try row.decodeIfPresent(String.self, at: 22)
-        self.row = try row.decodeIfPresent(String.self, at: 23)
-        self.`where` = try row.decodeIfPresent(String.self, at: 24)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.type = try row.decode(Swift.Int.self, at: 1)
+        self.group = try row.decodeJSON([Swift.Int].self, at: 2)
+        self.`default` = try row.decode(Swift.String.self, at: 3)
+        self.`class` = try row.decodeIfPresent(Swift.Bool.self, at: 4)
+        self.`init` = try row.decodeIfPresent(Swift.String.self, at: 5)
+        self.`protocol` = try row.decodeIfPresent(Swift.String.self, at: 6)
+        self.hash = try row.decodeIfPresent(Swift.String.self, at: 7)
+        self.databaseTableName = try row.decodeIfPresent(Swift.String.self, at: 8)
+        self.columns = try row.decodeIfPresent(Swift.String.self, at: 9)
+        self.codingKeys = try row.decodeIfPresent(Swift.String.self, at: 10)
+        self.encode = try row.decodeIfPresent(Swift.String.self, at: 11)
+        self.description = try row.decodeIfPresent(Swift.String.self, at: 12)
+        self.select = try row.decodeIfPresent(Swift.String.self, at: 13)
+        self.table = try row.decodeIfPresent(Swift.Double.self, at: 14)
+        self.rawValue = try row.decodeIfPresent(Swift.String.self, at: 15)
+        self.stringValue = try row.decodeIfPresent(Swift.String.self, at: 16)
+        self.intValue = try row.decodeIfPresent(Swift.Int.self, at: 17)
+        self.allCases = try row.decodeIfPresent(Swift.String.self, at: 18)
+        self.migrationColumns = try row.decodeIfPresent(Swift.String.self, at: 19)
+        self.didInsert = try row.decodeIfPresent(Swift.String.self, at: 20)
+        self.name = try row.decodeIfPresent(Swift.String.self, at: 21)
+        self.values = try row.decodeIfPresent(Swift.String.self, at: 22)
+        self.row = try row.decodeIfPresent(Swift.String.self, at: 23)
+        self.`where` = try row.decodeIfPresent(Swift.String.self, at: 24)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -266,11 +266,11 @@ extension Order_2_0 {
         public static let databaseTableName = "order_from"
 
         /// The `order` row.
-        public var sourceID: Int
+        public var sourceID: Swift.Int
         /// The `class` row.
-        public var targetID: String
+        public var targetID: Swift.String
 
-        public init(sourceID: Int, targetID: String) {
+        public init(sourceID: Swift.Int, targetID: Swift.String) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -293,8 +293,8 @@ extension Order_2_0.FromLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(String.self, at: 1)
+        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.targetID = try row.decode(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

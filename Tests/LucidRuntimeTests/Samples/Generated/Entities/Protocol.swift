@@ -10,14 +10,14 @@ public struct Protocol_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
     public static let databaseTableName = "protocol"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `protocol`: string, nullable.
-    public var `protocol`: String?
+    public var `protocol`: Swift.String?
 
     public init(
-        id: String,
-        `protocol`: String? = nil
+        id: Swift.String,
+        `protocol`: Swift.String? = nil
     ) {
         self.id = id
         self.`protocol` = `protocol`
@@ -41,8 +41,8 @@ extension Protocol_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "protocol"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.`protocol` = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.`protocol` = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -13,22 +13,22 @@ public struct Sample_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "sample"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `big`: int.
-    public var big: Int
+    public var big: Swift.Int
 
     /// `ratio`: double.
-    public var ratio: Double
+    public var ratio: Swift.Double
 
     /// `label`: string.
-    public var label: String
+    public var label: Swift.String
 
     /// `stamp`: date.
-    public var stamp: Date
+    public var stamp: Foundation.Date
 
     /// `flag`: bool.
-    public var flag: Bool
+    public var flag: Swift.Bool
 
     /// `kind`: sample_kind.
     public var kind: SampleKind
@@ -37,41 +37,41 @@ public struct Sample_1_0: Swift.Equatable, Swift.Sendable {
     public var formats: SampleFormat
 
     /// `tags`: [string].
-    public var tags: [String]
+    public var tags: [Swift.String]
 
     /// `code`: string.
-    public var code: String
+    public var code: Swift.String
 
     /// `weight`: float, nullable.
-    public var weight: Float?
+    public var weight: Swift.Float?
 
     /// `note`: string, nullable.
-    public var note: String?
+    public var note: Swift.String?
 
     /// `payload`: data, nullable.
-    public var payload: Data?
+    public var payload: Foundation.Data?
 
     /// `link`: url, nullable.
-    public var link: URL?
+    public var link: Foundation.URL?
 
     /// `shape`: sample_shape, nullable.
     public var shape: SampleShape?
 
     public init(
-        id: Int,
-        big: Int,
-        ratio: Double,
-        label: String,
-        stamp: Date,
-        flag: Bool,
+        id: Swift.Int,
+        big: Swift.Int,
+        ratio: Swift.Double,
+        label: Swift.String,
+        stamp: Foundation.Date,
+        flag: Swift.Bool,
         kind: SampleKind,
         formats: SampleFormat,
-        tags: [String],
-        code: String,
-        weight: Float? = nil,
-        note: String? = nil,
-        payload: Data? = nil,
-        link: URL? = nil,
+        tags: [Swift.String],
+        code: Swift.String,
+        weight: Swift.Float? = nil,
+        note: Swift.String? = nil,
+        payload: Foundation.Data? = nil,
+        link: Foundation.URL? = nil,
         shape: SampleShape? = nil
     ) {
         self.id = id
@@ -116,20 +116,20 @@ extension Sample_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "big", "ratio", "label", "stamp", "flag", "kind", "formats", "tags", "code", "weight", "note", "payload", "link", "shape"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.big = try row.decode(Int.self, at: 1)
-        self.ratio = try row.decode(Double.self, at: 2)
-        self.label = try row.decode(String.self, at: 3)
-        self.stamp = try row.decode(Date.self, at: 4)
-        self.flag = try row.decode(Bool.self, at: 5)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.big = try row.decode(Swift.Int.self, at: 1)
+        self.ratio = try row.decode(Swift.Double.self, at: 2)
+        self.label = try row.decode(Swift.String.self, at: 3)
+        self.stamp = try row.decode(Foundation.Date.self, at: 4)
+        self.flag = try row.decode(Swift.Bool.self, at: 5)
         self.kind = try row.decode(SampleKind.self, at: 6)
         self.formats = try row.decode(SampleFormat.self, at: 7)
-        self.tags = try row.decodeJSON([String].self, at: 8)
-        self.code = try row.decode(String.self, at: 9)
-        self.weight = try row.decodeIfPresent(Float.self, at: 10)
-        self.note = try row.decodeIfPresent(String.self, at: 11)
-        self.payload = try row.decodeIfPresent(Data.self, at: 12)
-        self.link = try row.decodeIfPresent(URL.self, at: 13)
+        self.tags = try row.decodeJSON([Swift.String].self, at: 8)
+        self.code = try row.decode(Swift.String.self, at: 9)
+        self.weight = try row.decodeIfPresent(Swift.Float.self, at: 10)
+        self.note = try row.decodeIfPresent(Swift.String.self, at: 11)
+        self.payload = try row.decodeIfPresent(Foundation.Data.self, at: 12)
+        self.link = try row.decodeIfPresent(Foundation.URL.self, at: 13)
         self.shape = try row.decodeJSONIfPresent(SampleShape.self, at: 14)
     }
 
@@ -157,22 +157,22 @@ public struct Sample_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
     public static let databaseTableName = "sample"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `big`: int.
-    public var big: Int
+    public var big: Swift.Int
 
     /// `ratio`: double.
-    public var ratio: Double
+    public var ratio: Swift.Double
 
     /// `label`: string.
-    public var label: String
+    public var label: Swift.String
 
     /// `stamp`: date.
-    public var stamp: Date
+    public var stamp: Foundation.Date
 
     /// `flag`: bool.
-    public var flag: Bool
+    public var flag: Swift.Bool
 
     /// `kind`: sample_kind.
     public var kind: SampleKind
@@ -181,41 +181,41 @@ public struct Sample_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
     public var formats: SampleFormat
 
     /// `tags`: [string].
-    public var tags: [String]
+    public var tags: [Swift.String]
 
     /// `code`: int.
-    public var code: Int
+    public var code: Swift.Int
 
     /// `weight`: float, nullable.
-    public var weight: Float?
+    public var weight: Swift.Float?
 
     /// `note`: string, nullable.
-    public var note: String?
+    public var note: Swift.String?
 
     /// `payload`: data, nullable.
-    public var payload: Data?
+    public var payload: Foundation.Data?
 
     /// `link`: url, nullable.
-    public var link: URL?
+    public var link: Foundation.URL?
 
     /// `shape`: sample_shape, nullable.
     public var shape: SampleShape?
 
     public init(
-        id: Int,
-        big: Int,
-        ratio: Double,
-        label: String,
-        stamp: Date,
-        flag: Bool,
+        id: Swift.Int,
+        big: Swift.Int,
+        ratio: Swift.Double,
+        label: Swift.String,
+        stamp: Foundation.Date,
+        flag: Swift.Bool,
         kind: SampleKind,
         formats: SampleFormat,
-        tags: [String],
-        code: Int,
-        weight: Float? = nil,
-        note: String? = nil,
-        payload: Data? = nil,
-        link: URL? = nil,
+        tags: [Swift.String],
+        code: Swift.Int,
+        weight: Swift.Float? = nil,
+        note: Swift.String? = nil,
+        payload: Foundation.Data? = nil,
+        link: Foundation.URL? = nil,
         shape: SampleShape? = nil
     ) {
         self.id = id
@@ -279,20 +279,20 @@ extension Sample_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "big", "ratio", "label", "stamp", "flag", "kind", "formats", "tags", "code", "weight", "note", "payload", "link", "shape"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.big = try row.decode(Int.self, at: 1)
-        self.ratio = try row.decode(Double.self, at: 2)
-        self.label = try row.decode(String.self, at: 3)
-        self.stamp = try row.decode(Date.self, at: 4)
-        self.flag = try row.decode(Bool.self, at: 5)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.big = try row.decode(Swift.Int.self, at: 1)
+        self.ratio = try row.decode(Swift.Double.self, at: 2)
+        self.label = try row.decode(Swift.String.self, at: 3)
+        self.stamp = try row.decode(Foundation.Date.self, at: 4)
+        self.flag = try row.decode(Swift.Bool.self, at: 5)
         self.kind = try row.decode(SampleKind.self, at: 6)
         self.formats = try row.decode(SampleFormat.self, at: 7)
-        self.tags = try row.decodeJSON([String].self, at: 8)
-        self.code = try row.decode(Int.self, at: 9)
-        self.weight = try row.decodeIfPresent(Float.self, at: 10)
-        self.note = try row.decodeIfPresent(String.self, at: 11)
-        self.payload = try row.decodeIfPresent(Data.self, at: 12)
-        self.link = try row.decodeIfPresent(URL.self, at: 13)
+        self.tags = try row.decodeJSON([Swift.String].self, at: 8)
+        self.code = try row.decode(Swift.Int.self, at: 9)
+        self.weight = try row.decodeIfPresent(Swift.Float.self, at: 10)
+        self.note = try row.decodeIfPresent(Swift.String.self, at: 11)
+        self.payload = try row.decodeIfPresent(Foundation.Data.self, at: 12)
+        self.link = try row.decodeIfPresent(Foundation.URL.self, at: 13)
         self.shape = try row.decodeJSONIfPresent(SampleShape.self, at: 14)
     }
 

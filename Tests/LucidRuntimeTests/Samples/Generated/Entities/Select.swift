@@ -10,22 +10,22 @@ public struct Select_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
     public static let databaseTableName = "select"
 
     /// The row's key, assigned by SQLite on insert (nil until then).
-    public var id: Int64?
+    public var id: Swift.Int64?
 
     /// `by`: string, nullable.
-    public var by: String?
+    public var by: Swift.String?
 
     /// `is`: int, nullable.
-    public var `is`: Int?
+    public var `is`: Swift.Int?
 
     /// `any`: string, nullable.
-    public var `any`: String?
+    public var `any`: Swift.String?
 
     public init(
-        id: Int64? = nil,
-        by: String? = nil,
-        `is`: Int? = nil,
-        `any`: String? = nil
+        id: Swift.Int64? = nil,
+        by: Swift.String? = nil,
+        `is`: Swift.Int? = nil,
+        `any`: Swift.String? = nil
     ) {
         self.id = id
         self.by = by
@@ -59,10 +59,10 @@ extension Select_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "by", "is", "any"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decodeIfPresent(Int64.self, at: 0)
-        self.by = try row.decodeIfPresent(String.self, at: 1)
-        self.`is` = try row.decodeIfPresent(Int.self, at: 2)
-        self.`any` = try row.decodeIfPresent(String.self, at: 3)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 0)
+        self.by = try row.decodeIfPresent(Swift.String.self, at: 1)
+        self.`is` = try row.decodeIfPresent(Swift.Int.self, at: 2)
+        self.`any` = try row.decodeIfPresent(Swift.String.self, at: 3)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -10,14 +10,14 @@ public struct Type_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
     public static let databaseTableName = "type"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `type`: string, nullable.
-    public var type: String?
+    public var type: Swift.String?
 
     public init(
-        id: String,
-        type: String? = nil
+        id: Swift.String,
+        type: Swift.String? = nil
     ) {
         self.id = id
         self.type = type
@@ -41,8 +41,8 @@ extension Type_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "type"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.type = try row.decodeIfPresent(String.self, at: 1)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.type = try row.decodeIfPresent(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -8,14 +8,14 @@ import LucidRuntime
 /// The `sample_shape` struct subtype, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct SampleShape: Swift.Codable, Swift.Hashable, Swift.Sendable {
-    public var width: Double
-    public var madeAt: Date
-    public var names: [String]?
+    public var width: Swift.Double
+    public var madeAt: Foundation.Date
+    public var names: [Swift.String]?
 
     public init(
-        width: Double,
-        madeAt: Date,
-        names: [String]?
+        width: Swift.Double,
+        madeAt: Foundation.Date,
+        names: [Swift.String]?
     ) {
         self.width = width
         self.madeAt = madeAt

@@ -10,18 +10,18 @@ public struct A_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetchab
     public static let databaseTableName = "a"
 
     /// `label`: string.
-    public var label: String
+    public var label: Swift.String
 
     /// `b`: to-one `b`: the `id` of a `b` row (foreign key column `b`).
-    public var b: Int
+    public var b: Swift.Int
 
     /// The row's key, assigned by SQLite on insert (nil until then).
-    public var id: Int64?
+    public var id: Swift.Int64?
 
     public init(
-        label: String,
-        b: Int,
-        id: Int64? = nil
+        label: Swift.String,
+        b: Swift.Int,
+        id: Swift.Int64? = nil
     ) {
         self.label = label
         self.b = b
@@ -52,9 +52,9 @@ extension A_1_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["label", "b", "id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.label = try row.decode(String.self, at: 0)
-        self.b = try row.decode(Int.self, at: 1)
-        self.id = try row.decodeIfPresent(Int64.self, at: 2)
+        self.label = try row.decode(Swift.String.self, at: 0)
+        self.b = try row.decode(Swift.Int.self, at: 1)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

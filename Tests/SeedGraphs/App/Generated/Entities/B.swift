@@ -10,18 +10,18 @@ public struct B_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetchab
     public static let databaseTableName = "b"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `label`: string.
-    public var label: String
+    public var label: Swift.String
 
     /// `next`: to-one `b`: the `id` of a `b` row (foreign key column `next`).
-    public var next: Int
+    public var next: Swift.Int
 
     public init(
-        id: Int,
-        label: String,
-        next: Int
+        id: Swift.Int,
+        label: Swift.String,
+        next: Swift.Int
     ) {
         self.id = id
         self.label = label
@@ -48,9 +48,9 @@ extension B_1_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "label", "next"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.label = try row.decode(String.self, at: 1)
-        self.next = try row.decode(Int.self, at: 2)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.label = try row.decode(Swift.String.self, at: 1)
+        self.next = try row.decode(Swift.Int.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -15,22 +15,22 @@ public struct Employee_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "employee"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `name`: string.
-    public var name: String
+    public var name: Swift.String
 
     /// `team`: to-one `team`: the `id` of a `team` row (foreign key column `team`).
-    public var team: String
+    public var team: Swift.String
 
     /// `manager`: to-one `employee`, nullable: the `id` of a `employee` row (foreign key column `manager`).
-    public var manager: Int?
+    public var manager: Swift.Int?
 
     public init(
-        id: Int,
-        name: String,
-        team: String,
-        manager: Int? = nil
+        id: Swift.Int,
+        name: Swift.String,
+        team: Swift.String,
+        manager: Swift.Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -52,10 +52,10 @@ extension Employee_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "name", "team", "manager"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.name = try row.decode(String.self, at: 1)
-        self.team = try row.decode(String.self, at: 2)
-        self.manager = try row.decodeIfPresent(Int.self, at: 3)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.name = try row.decode(Swift.String.self, at: 1)
+        self.team = try row.decode(Swift.String.self, at: 2)
+        self.manager = try row.decodeIfPresent(Swift.Int.self, at: 3)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -72,11 +72,11 @@ extension Employee_1_0 {
         public static let databaseTableName = "employee_mentors"
 
         /// The `employee` row.
-        public var sourceID: Int
+        public var sourceID: Swift.Int
         /// The `employee` row.
-        public var targetID: Int
+        public var targetID: Swift.Int
 
-        public init(sourceID: Int, targetID: Int) {
+        public init(sourceID: Swift.Int, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -94,8 +94,8 @@ extension Employee_1_0.MentorsLink: LucidRuntime.SupersededRecord, GRDB.Persista
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(Int.self, at: 1)
+        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -111,26 +111,26 @@ public struct Employee_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
     public static let databaseTableName = "employee"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `name`: string.
-    public var name: String
+    public var name: Swift.String
 
     /// `team`: to-one `team`: the `id` of a `team` row (foreign key column `team`).
-    public var team: String
+    public var team: Swift.String
 
     /// `manager`: to-one `employee`, nullable: the `id` of a `employee` row (foreign key column `manager`).
-    public var manager: Int?
+    public var manager: Swift.Int?
 
     /// `badge`: int, nullable.
-    public var badge: Int?
+    public var badge: Swift.Int?
 
     public init(
-        id: Int,
-        name: String,
-        team: String,
-        manager: Int? = nil,
-        badge: Int? = nil
+        id: Swift.Int,
+        name: Swift.String,
+        team: Swift.String,
+        manager: Swift.Int? = nil,
+        badge: Swift.Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -163,11 +163,11 @@ extension Employee_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "name", "team", "manager", "badge"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.name = try row.decode(String.self, at: 1)
-        self.team = try row.decode(String.self, at: 2)
-        self.manager = try row.decodeIfPresent(Int.self, at: 3)
-        self.badge = try row.decodeIfPresent(Int.self, at: 4)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.name = try row.decode(Swift.String.self, at: 1)
+        self.team = try row.decode(Swift.String.self, at: 2)
+        self.manager = try row.decodeIfPresent(Swift.Int.self, at: 3)
+        self.badge = try row.decodeIfPresent(Swift.Int.self, at: 4)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -185,11 +185,11 @@ extension Employee_2_0 {
         public static let databaseTableName = "employee_mentors"
 
         /// The `employee` row.
-        public var sourceID: Int
+        public var sourceID: Swift.Int
         /// The `employee` row.
-        public var targetID: Int
+        public var targetID: Swift.Int
 
-        public init(sourceID: Int, targetID: Int) {
+        public init(sourceID: Swift.Int, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -212,8 +212,8 @@ extension Employee_2_0.MentorsLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(Int.self, at: 1)
+        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

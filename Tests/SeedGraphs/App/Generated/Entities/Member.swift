@@ -10,50 +10,50 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
     public static let databaseTableName = "member"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `email`: string.
-    public var email: String
+    public var email: Swift.String
 
     /// `number`: int.
-    public var number: Int
+    public var number: Swift.Int
 
     /// `joined`: date.
-    public var joined: Date
+    public var joined: Foundation.Date
 
     /// `active`: bool.
-    public var active: Bool
+    public var active: Swift.Bool
 
     /// `handle`: string.
-    public var handle: String
+    public var handle: Swift.String
 
     /// `photo`: data.
-    public var photo: Data
+    public var photo: Foundation.Data
 
     /// `ratio`: double.
-    public var ratio: Double
+    public var ratio: Swift.Double
 
     /// `weight`: float.
-    public var weight: Float
+    public var weight: Swift.Float
 
     /// `tier`: to-one `tier`: the `id` of a `tier` row (foreign key column `tier`).
-    public var tier: Int
+    public var tier: Swift.Int
 
     /// `homepage`: url, nullable.
-    public var homepage: URL?
+    public var homepage: Foundation.URL?
 
     public init(
-        id: Int,
-        email: String,
-        number: Int,
-        joined: Date,
-        active: Bool,
-        handle: String,
-        photo: Data,
-        ratio: Double,
-        weight: Float,
-        tier: Int,
-        homepage: URL? = nil
+        id: Swift.Int,
+        email: Swift.String,
+        number: Swift.Int,
+        joined: Foundation.Date,
+        active: Swift.Bool,
+        handle: Swift.String,
+        photo: Foundation.Data,
+        ratio: Swift.Double,
+        weight: Swift.Float,
+        tier: Swift.Int,
+        homepage: Foundation.URL? = nil
     ) {
         self.id = id
         self.email = email
@@ -104,17 +104,17 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "tier", "homepage"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.email = try row.decode(String.self, at: 1)
-        self.number = try row.decode(Int.self, at: 2)
-        self.joined = try row.decode(Date.self, at: 3)
-        self.active = try row.decode(Bool.self, at: 4)
-        self.handle = try row.decode(String.self, at: 5)
-        self.photo = try row.decode(Data.self, at: 6)
-        self.ratio = try row.decode(Double.self, at: 7)
-        self.weight = try row.decode(Float.self, at: 8)
-        self.tier = try row.decode(Int.self, at: 9)
-        self.homepage = try row.decodeIfPresent(URL.self, at: 10)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.email = try row.decode(Swift.String.self, at: 1)
+        self.number = try row.decode(Swift.Int.self, at: 2)
+        self.joined = try row.decode(Foundation.Date.self, at: 3)
+        self.active = try row.decode(Swift.Bool.self, at: 4)
+        self.handle = try row.decode(Swift.String.self, at: 5)
+        self.photo = try row.decode(Foundation.Data.self, at: 6)
+        self.ratio = try row.decode(Swift.Double.self, at: 7)
+        self.weight = try row.decode(Swift.Float.self, at: 8)
+        self.tier = try row.decode(Swift.Int.self, at: 9)
+        self.homepage = try row.decodeIfPresent(Foundation.URL.self, at: 10)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -10,22 +10,22 @@ public struct Slot_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
     public static let databaseTableName = "slot"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `open`: bool.
-    public var `open`: Bool
+    public var `open`: Swift.Bool
 
     /// `day`: weekday, nullable.
     public var day: Weekday?
 
     /// `member`: to-one `member`, nullable: the `id` of a `member` row (foreign key column `member`).
-    public var member: Int?
+    public var member: Swift.Int?
 
     public init(
-        id: Int,
-        `open`: Bool,
+        id: Swift.Int,
+        `open`: Swift.Bool,
         day: Weekday? = nil,
-        member: Int? = nil
+        member: Swift.Int? = nil
     ) {
         self.id = id
         self.`open` = `open`
@@ -55,10 +55,10 @@ extension Slot_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "open", "day", "member"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.`open` = try row.decode(Bool.self, at: 1)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.`open` = try row.decode(Swift.Bool.self, at: 1)
         self.day = try row.decodeIfPresent(Weekday.self, at: 2)
-        self.member = try row.decodeIfPresent(Int.self, at: 3)
+        self.member = try row.decodeIfPresent(Swift.Int.self, at: 3)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

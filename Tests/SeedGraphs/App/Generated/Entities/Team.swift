@@ -12,18 +12,18 @@ public struct Team_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
     public static let databaseTableName = "team"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `title`: string.
-    public var title: String
+    public var title: Swift.String
 
     /// `lead`: to-one `employee`: the `id` of a `employee` row (foreign key column `lead`).
-    public var lead: Int
+    public var lead: Swift.Int
 
     public init(
-        id: String,
-        title: String,
-        lead: Int
+        id: Swift.String,
+        title: Swift.String,
+        lead: Swift.Int
     ) {
         self.id = id
         self.title = title
@@ -50,9 +50,9 @@ extension Team_1_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "title", "lead"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.title = try row.decode(String.self, at: 1)
-        self.lead = try row.decode(Int.self, at: 2)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.title = try row.decode(Swift.String.self, at: 1)
+        self.lead = try row.decode(Swift.Int.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -68,11 +68,11 @@ extension Team_1_0 {
         public static let databaseTableName = "team_members"
 
         /// The `team` row.
-        public var sourceID: String
+        public var sourceID: Swift.String
         /// The `employee` row.
-        public var targetID: Int
+        public var targetID: Swift.Int
 
-        public init(sourceID: String, targetID: Int) {
+        public init(sourceID: Swift.String, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -95,8 +95,8 @@ extension Team_1_0.MembersLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(String.self, at: 0)
-        self.targetID = try row.decode(Int.self, at: 1)
+        self.sourceID = try row.decode(Swift.String.self, at: 0)
+        self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

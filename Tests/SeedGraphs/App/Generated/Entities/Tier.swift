@@ -12,18 +12,18 @@ public struct Tier_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
     public static let databaseTableName = "tier"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `level`: tier_level.
     public var level: TierLevel
 
     /// `title`: string.
-    public var title: String
+    public var title: Swift.String
 
     public init(
-        id: Int,
+        id: Swift.Int,
         level: TierLevel,
-        title: String
+        title: Swift.String
     ) {
         self.id = id
         self.level = level
@@ -50,9 +50,9 @@ extension Tier_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "level", "title"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
+        self.id = try row.decode(Swift.Int.self, at: 0)
         self.level = try row.decode(TierLevel.self, at: 1)
-        self.title = try row.decode(String.self, at: 2)
+        self.title = try row.decode(Swift.String.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -68,11 +68,11 @@ extension Tier_2_0 {
         public static let databaseTableName = "tier_members"
 
         /// The `tier` row.
-        public var sourceID: Int
+        public var sourceID: Swift.Int
         /// The `member` row.
-        public var targetID: Int
+        public var targetID: Swift.Int
 
-        public init(sourceID: Int, targetID: Int) {
+        public init(sourceID: Swift.Int, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -95,8 +95,8 @@ extension Tier_2_0.MembersLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(Int.self, at: 1)
+        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -10,14 +10,14 @@ public struct Genre_1_0_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.F
     public static let databaseTableName = "genre"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `name`: string.
-    public var name: String
+    public var name: Swift.String
 
     public init(
-        id: Int,
-        name: String
+        id: Swift.Int,
+        name: Swift.String
     ) {
         self.id = id
         self.name = name
@@ -41,8 +41,8 @@ extension Genre_1_0_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "name"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.name = try row.decode(String.self, at: 1)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.name = try row.decode(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

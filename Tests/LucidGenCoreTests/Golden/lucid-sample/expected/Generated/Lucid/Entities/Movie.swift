@@ -12,26 +12,26 @@ public struct Movie_1_0_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.F
     public static let databaseTableName = "movie"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `title`: string.
-    public var title: String
+    public var title: Swift.String
 
     /// `popularity`: double.
-    public var popularity: Double
+    public var popularity: Swift.Double
 
     /// `overview`: string.
-    public var overview: String
+    public var overview: Swift.String
 
     /// `poster_path`: url.
-    public var posterPath: URL
+    public var posterPath: Foundation.URL
 
     public init(
-        id: Int,
-        title: String,
-        popularity: Double,
-        overview: String,
-        posterPath: URL
+        id: Swift.Int,
+        title: Swift.String,
+        popularity: Swift.Double,
+        overview: Swift.String,
+        posterPath: Foundation.URL
     ) {
         self.id = id
         self.title = title
@@ -64,11 +64,11 @@ extension Movie_1_0_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "title", "popularity", "overview", "poster_path"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.title = try row.decode(String.self, at: 1)
-        self.popularity = try row.decode(Double.self, at: 2)
-        self.overview = try row.decode(String.self, at: 3)
-        self.posterPath = try row.decode(URL.self, at: 4)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.title = try row.decode(Swift.String.self, at: 1)
+        self.popularity = try row.decode(Swift.Double.self, at: 2)
+        self.overview = try row.decode(Swift.String.self, at: 3)
+        self.posterPath = try row.decode(Foundation.URL.self, at: 4)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -86,11 +86,11 @@ extension Movie_1_0_0 {
         public static let databaseTableName = "movie_genres"
 
         /// The `movie` row.
-        public var sourceID: Int
+        public var sourceID: Swift.Int
         /// The `genre` row.
-        public var targetID: Int
+        public var targetID: Swift.Int
 
-        public init(sourceID: Int, targetID: Int) {
+        public init(sourceID: Swift.Int, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -113,8 +113,8 @@ extension Movie_1_0_0.GenresLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Int.self, at: 0)
-        self.targetID = try row.decode(Int.self, at: 1)
+        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

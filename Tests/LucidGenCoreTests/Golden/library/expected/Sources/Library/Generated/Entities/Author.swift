@@ -13,18 +13,18 @@ public struct Writer_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "writer"
 
     /// `full_name`: string.
-    public var fullName: String
+    public var fullName: Swift.String
 
     /// The row's key, assigned by SQLite on insert (nil until then).
-    public var id: Int64?
+    public var id: Swift.Int64?
 
     /// `born`: date, nullable.
-    public var born: Date?
+    public var born: Foundation.Date?
 
     public init(
-        fullName: String,
-        id: Int64? = nil,
-        born: Date? = nil
+        fullName: Swift.String,
+        id: Swift.Int64? = nil,
+        born: Foundation.Date? = nil
     ) {
         self.fullName = fullName
         self.id = id
@@ -48,9 +48,9 @@ extension Writer_1_0: LucidRuntime.SupersededRecord {
     public static let migrationColumns: [Swift.String] = ["full_name", "id", "born"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.fullName = try row.decode(String.self, at: 0)
-        self.id = try row.decodeIfPresent(Int64.self, at: 1)
-        self.born = try row.decodeIfPresent(Date.self, at: 2)
+        self.fullName = try row.decode(Swift.String.self, at: 0)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 1)
+        self.born = try row.decodeIfPresent(Foundation.Date.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -65,18 +65,18 @@ public struct Author_3_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
     public static let databaseTableName = "author"
 
     /// `full_name`: string.
-    public var fullName: String
+    public var fullName: Swift.String
 
     /// The row's key, assigned by SQLite on insert (nil until then).
-    public var id: Int64?
+    public var id: Swift.Int64?
 
     /// `born`: date, nullable.
-    public var born: Date?
+    public var born: Foundation.Date?
 
     public init(
-        fullName: String,
-        id: Int64? = nil,
-        born: Date? = nil
+        fullName: Swift.String,
+        id: Swift.Int64? = nil,
+        born: Foundation.Date? = nil
     ) {
         self.fullName = fullName
         self.id = id
@@ -107,9 +107,9 @@ extension Author_3_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["full_name", "id", "born"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.fullName = try row.decode(String.self, at: 0)
-        self.id = try row.decodeIfPresent(Int64.self, at: 1)
-        self.born = try row.decodeIfPresent(Date.self, at: 2)
+        self.fullName = try row.decode(Swift.String.self, at: 0)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 1)
+        self.born = try row.decodeIfPresent(Foundation.Date.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

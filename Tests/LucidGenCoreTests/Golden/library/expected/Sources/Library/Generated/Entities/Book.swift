@@ -13,40 +13,40 @@ public struct Book_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `title`: string.
-    public var title: String
+    public var title: Swift.String
 
     /// `tags`: [string].
-    public var tags: [String]
+    public var tags: [Swift.String]
 
     /// `page_count`: int, default 0.
-    public var pageCount: Int
+    public var pageCount: Swift.Int
 
     /// `weight`: float, nullable.
-    public var weight: Float?
+    public var weight: Swift.Float?
 
     /// `is_available`: bool, default 1.
-    public var isAvailable: Bool
+    public var isAvailable: Swift.Bool
 
     /// `published_at`: date, default (strftime('%Y-%m-%d %H:%M:%f', 'now')).
-    public var publishedAt: Date
+    public var publishedAt: Foundation.Date
 
     /// `reading_time`: seconds, default 90.0.
-    public var readingTime: Double
+    public var readingTime: Swift.Double
 
     /// `preview_length`: milliseconds, default 1500.0.
-    public var previewLength: Double
+    public var previewLength: Swift.Double
 
     /// `cover_url`: url, nullable.
-    public var coverUrl: URL?
+    public var coverUrl: Foundation.URL?
 
     /// `cover_color`: color, default '#FFF000'.
-    public var coverColor: String
+    public var coverColor: Swift.String
 
     /// `cover`: data, nullable.
-    public var cover: Data?
+    public var cover: Foundation.Data?
 
     /// `genre`: book_genre, default 'fiction'.
     public var genre: BookGenre
@@ -58,33 +58,33 @@ public struct Book_1_0: Swift.Equatable, Swift.Sendable {
     public var dimensions: Dimensions?
 
     /// `author`: to-one `author`, nullable: the `id` of a `writer` row (foreign key column `author`).
-    public var author: Int64?
+    public var author: Swift.Int64?
 
     /// `blurb`: string, nullable.
-    public var blurb: String?
+    public var blurb: Swift.String?
 
     /// `isbn`: string, nullable.
-    public var isbn: String?
+    public var isbn: Swift.String?
 
     public init(
-        id: String,
-        title: String,
-        tags: [String],
-        pageCount: Int = 0,
-        weight: Float? = nil,
-        isAvailable: Bool = true,
-        publishedAt: Date = Date(),
-        readingTime: Double = 90.0,
-        previewLength: Double = 1500.0,
-        coverUrl: URL? = nil,
-        coverColor: String = "#FFF000",
-        cover: Data? = nil,
+        id: Swift.String,
+        title: Swift.String,
+        tags: [Swift.String],
+        pageCount: Swift.Int = 0,
+        weight: Swift.Float? = nil,
+        isAvailable: Swift.Bool = true,
+        publishedAt: Foundation.Date = Foundation.Date(),
+        readingTime: Swift.Double = 90.0,
+        previewLength: Swift.Double = 1500.0,
+        coverUrl: Foundation.URL? = nil,
+        coverColor: Swift.String = "#FFF000",
+        cover: Foundation.Data? = nil,
         genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
-        author: Int64? = nil,
-        blurb: String? = nil,
-        isbn: String? = nil
+        author: Swift.Int64? = nil,
+        blurb: Swift.String? = nil,
+        isbn: Swift.String? = nil
     ) {
         self.id = id
         self.title = title
@@ -134,24 +134,24 @@ extension Book_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.title = try row.decode(String.self, at: 1)
-        self.tags = try row.decodeJSON([String].self, at: 2)
-        self.pageCount = try row.decode(Int.self, at: 3)
-        self.weight = try row.decodeIfPresent(Float.self, at: 4)
-        self.isAvailable = try row.decode(Bool.self, at: 5)
-        self.publishedAt = try row.decode(Date.self, at: 6)
-        self.readingTime = try row.decode(Double.self, at: 7)
-        self.previewLength = try row.decode(Double.self, at: 8)
-        self.coverUrl = try row.decodeIfPresent(URL.self, at: 9)
-        self.coverColor = try row.decode(String.self, at: 10)
-        self.cover = try row.decodeIfPresent(Data.self, at: 11)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.title = try row.decode(Swift.String.self, at: 1)
+        self.tags = try row.decodeJSON([Swift.String].self, at: 2)
+        self.pageCount = try row.decode(Swift.Int.self, at: 3)
+        self.weight = try row.decodeIfPresent(Swift.Float.self, at: 4)
+        self.isAvailable = try row.decode(Swift.Bool.self, at: 5)
+        self.publishedAt = try row.decode(Foundation.Date.self, at: 6)
+        self.readingTime = try row.decode(Swift.Double.self, at: 7)
+        self.previewLength = try row.decode(Swift.Double.self, at: 8)
+        self.coverUrl = try row.decodeIfPresent(Foundation.URL.self, at: 9)
+        self.coverColor = try row.decode(Swift.String.self, at: 10)
+        self.cover = try row.decodeIfPresent(Foundation.Data.self, at: 11)
         self.genre = try row.decode(BookGenre.self, at: 12)
         self.formats = try row.decodeIfPresent(Format.self, at: 13)
         self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 14)
-        self.author = try row.decodeIfPresent(Int64.self, at: 15)
-        self.blurb = try row.decodeIfPresent(String.self, at: 16)
-        self.isbn = try row.decodeIfPresent(String.self, at: 17)
+        self.author = try row.decodeIfPresent(Swift.Int64.self, at: 15)
+        self.blurb = try row.decodeIfPresent(Swift.String.self, at: 16)
+        self.isbn = try row.decodeIfPresent(Swift.String.self, at: 17)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -184,40 +184,40 @@ public struct Book_1_1: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `title`: string.
-    public var title: String
+    public var title: Swift.String
 
     /// `tags`: [string].
-    public var tags: [String]
+    public var tags: [Swift.String]
 
     /// `page_count`: int, default 0.
-    public var pageCount: Int
+    public var pageCount: Swift.Int
 
     /// `weight`: float, nullable.
-    public var weight: Float?
+    public var weight: Swift.Float?
 
     /// `is_available`: bool, default 1.
-    public var isAvailable: Bool
+    public var isAvailable: Swift.Bool
 
     /// `published_at`: date, default (strftime('%Y-%m-%d %H:%M:%f', 'now')).
-    public var publishedAt: Date
+    public var publishedAt: Foundation.Date
 
     /// `reading_time`: seconds, default 90.0.
-    public var readingTime: Double
+    public var readingTime: Swift.Double
 
     /// `preview_length`: milliseconds, default 1500.0.
-    public var previewLength: Double
+    public var previewLength: Swift.Double
 
     /// `cover_url`: url, nullable.
-    public var coverUrl: URL?
+    public var coverUrl: Foundation.URL?
 
     /// `cover_color`: color, default '#FFF000'.
-    public var coverColor: String
+    public var coverColor: Swift.String
 
     /// `cover`: data, nullable.
-    public var cover: Data?
+    public var cover: Foundation.Data?
 
     /// `genre`: book_genre, default 'fiction'.
     public var genre: BookGenre
@@ -229,41 +229,41 @@ public struct Book_1_1: Swift.Equatable, Swift.Sendable {
     public var dimensions: Dimensions?
 
     /// `author`: to-one `author`, nullable: the `id` of a `writer` row (foreign key column `author`).
-    public var author: Int64?
+    public var author: Swift.Int64?
 
     /// `blurb`: string, nullable.
-    public var blurb: String?
+    public var blurb: Swift.String?
 
     /// `isbn`: string, nullable.
-    public var isbn: String?
+    public var isbn: Swift.String?
 
     /// `subtitle`: string, nullable.
-    public var subtitle: String?
+    public var subtitle: Swift.String?
 
     /// `rating`: double, default 2.5.
-    public var rating: Double
+    public var rating: Swift.Double
 
     public init(
-        id: String,
-        title: String,
-        tags: [String],
-        pageCount: Int = 0,
-        weight: Float? = nil,
-        isAvailable: Bool = true,
-        publishedAt: Date = Date(),
-        readingTime: Double = 90.0,
-        previewLength: Double = 1500.0,
-        coverUrl: URL? = nil,
-        coverColor: String = "#FFF000",
-        cover: Data? = nil,
+        id: Swift.String,
+        title: Swift.String,
+        tags: [Swift.String],
+        pageCount: Swift.Int = 0,
+        weight: Swift.Float? = nil,
+        isAvailable: Swift.Bool = true,
+        publishedAt: Foundation.Date = Foundation.Date(),
+        readingTime: Swift.Double = 90.0,
+        previewLength: Swift.Double = 1500.0,
+        coverUrl: Foundation.URL? = nil,
+        coverColor: Swift.String = "#FFF000",
+        cover: Foundation.Data? = nil,
         genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
-        author: Int64? = nil,
-        blurb: String? = nil,
-        isbn: String? = nil,
-        subtitle: String? = nil,
-        rating: Double = 2.5
+        author: Swift.Int64? = nil,
+        blurb: Swift.String? = nil,
+        isbn: Swift.String? = nil,
+        subtitle: Swift.String? = nil,
+        rating: Swift.Double = 2.5
     ) {
         self.id = id
         self.title = title
@@ -317,26 +317,26 @@ extension Book_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "blurb", "isbn", "subtitle", "rating"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.title = try row.decode(String.self, at: 1)
-        self.tags = try row.decodeJSON([String].self, at: 2)
-        self.pageCount = try row.decode(Int.self, at: 3)
-        self.weight = try row.decodeIfPresent(Float.self, at: 4)
-        self.isAvailable = try row.decode(Bool.self, at: 5)
-        self.publishedAt = try row.decode(Date.self, at: 6)
-        self.readingTime = try row.decode(Double.self, at: 7)
-        self.previewLength = try row.decode(Double.self, at: 8)
-        self.coverUrl = try row.decodeIfPresent(URL.self, at: 9)
-        self.coverColor = try row.decode(String.self, at: 10)
-        self.cover = try row.decodeIfPresent(Data.self, at: 11)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.title = try row.decode(Swift.String.self, at: 1)
+        self.tags = try row.decodeJSON([Swift.String].self, at: 2)
+        self.pageCount = try row.decode(Swift.Int.self, at: 3)
+        self.weight = try row.decodeIfPresent(Swift.Float.self, at: 4)
+        self.isAvailable = try row.decode(Swift.Bool.self, at: 5)
+        self.publishedAt = try row.decode(Foundation.Date.self, at: 6)
+        self.readingTime = try row.decode(Swift.Double.self, at: 7)
+        self.previewLength = try row.decode(Swift.Double.self, at: 8)
+        self.coverUrl = try row.decodeIfPresent(Foundation.URL.self, at: 9)
+        self.coverColor = try row.decode(Swift.String.self, at: 10)
+        self.cover = try row.decodeIfPresent(Foundation.Data.self, at: 11)
         self.genre = try row.decode(BookGenre.self, at: 12)
         self.formats = try row.decodeIfPresent(Format.self, at: 13)
         self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 14)
-        self.author = try row.decodeIfPresent(Int64.self, at: 15)
-        self.blurb = try row.decodeIfPresent(String.self, at: 16)
-        self.isbn = try row.decodeIfPresent(String.self, at: 17)
-        self.subtitle = try row.decodeIfPresent(String.self, at: 18)
-        self.rating = try row.decode(Double.self, at: 19)
+        self.author = try row.decodeIfPresent(Swift.Int64.self, at: 15)
+        self.blurb = try row.decodeIfPresent(Swift.String.self, at: 16)
+        self.isbn = try row.decodeIfPresent(Swift.String.self, at: 17)
+        self.subtitle = try row.decodeIfPresent(Swift.String.self, at: 18)
+        self.rating = try row.decode(Swift.Double.self, at: 19)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -373,40 +373,40 @@ public struct Book_2_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `title`: string.
-    public var title: String
+    public var title: Swift.String
 
     /// `tags`: [string].
-    public var tags: [String]
+    public var tags: [Swift.String]
 
     /// `page_count`: int, default 0.
-    public var pageCount: Int
+    public var pageCount: Swift.Int
 
     /// `weight`: float, nullable.
-    public var weight: Float?
+    public var weight: Swift.Float?
 
     /// `is_available`: bool, default 1.
-    public var isAvailable: Bool
+    public var isAvailable: Swift.Bool
 
     /// `published_at`: date, default (strftime('%Y-%m-%d %H:%M:%f', 'now')).
-    public var publishedAt: Date
+    public var publishedAt: Foundation.Date
 
     /// `reading_time`: seconds, default 90.0.
-    public var readingTime: Double
+    public var readingTime: Swift.Double
 
     /// `preview_length`: milliseconds, default 1500.0.
-    public var previewLength: Double
+    public var previewLength: Swift.Double
 
     /// `cover_url`: url, nullable.
-    public var coverUrl: URL?
+    public var coverUrl: Foundation.URL?
 
     /// `cover_color`: color, default '#FFF000'.
-    public var coverColor: String
+    public var coverColor: Swift.String
 
     /// `cover`: data, nullable.
-    public var cover: Data?
+    public var cover: Foundation.Data?
 
     /// `genre`: book_genre, default 'fiction'.
     public var genre: BookGenre
@@ -418,45 +418,45 @@ public struct Book_2_0: Swift.Equatable, Swift.Sendable {
     public var dimensions: Dimensions?
 
     /// `author`: to-one `author`, nullable: the `id` of a `writer` row (foreign key column `author`).
-    public var author: Int64?
+    public var author: Swift.Int64?
 
     /// `summary`: string, nullable.
-    public var summary: String?
+    public var summary: Swift.String?
 
     /// `isbn`: string, nullable.
-    public var isbn: String?
+    public var isbn: Swift.String?
 
     /// `subtitle`: string, nullable.
-    public var subtitle: String?
+    public var subtitle: Swift.String?
 
     /// `rating`: double, default 2.5.
-    public var rating: Double
+    public var rating: Swift.Double
 
     /// `class`: string, default 'it''s "quoted"'.
-    public var `class`: String
+    public var `class`: Swift.String
 
     public init(
-        id: String,
-        title: String,
-        tags: [String],
-        pageCount: Int = 0,
-        weight: Float? = nil,
-        isAvailable: Bool = true,
-        publishedAt: Date = Date(),
-        readingTime: Double = 90.0,
-        previewLength: Double = 1500.0,
-        coverUrl: URL? = nil,
-        coverColor: String = "#FFF000",
-        cover: Data? = nil,
+        id: Swift.String,
+        title: Swift.String,
+        tags: [Swift.String],
+        pageCount: Swift.Int = 0,
+        weight: Swift.Float? = nil,
+        isAvailable: Swift.Bool = true,
+        publishedAt: Foundation.Date = Foundation.Date(),
+        readingTime: Swift.Double = 90.0,
+        previewLength: Swift.Double = 1500.0,
+        coverUrl: Foundation.URL? = nil,
+        coverColor: Swift.String = "#FFF000",
+        cover: Foundation.Data? = nil,
         genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
-        author: Int64? = nil,
-        summary: String? = nil,
-        isbn: String? = nil,
-        subtitle: String? = nil,
-        rating: Double = 2.5,
-        `class`: String = "it's \"quoted\""
+        author: Swift.Int64? = nil,
+        summary: Swift.String? = nil,
+        isbn: Swift.String? = nil,
+        subtitle: Swift.String? = nil,
+        rating: Swift.Double = 2.5,
+        `class`: Swift.String = "it's \"quoted\""
     ) {
         self.id = id
         self.title = title
@@ -512,27 +512,27 @@ extension Book_2_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "isbn", "subtitle", "rating", "class"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.title = try row.decode(String.self, at: 1)
-        self.tags = try row.decodeJSON([String].self, at: 2)
-        self.pageCount = try row.decode(Int.self, at: 3)
-        self.weight = try row.decodeIfPresent(Float.self, at: 4)
-        self.isAvailable = try row.decode(Bool.self, at: 5)
-        self.publishedAt = try row.decode(Date.self, at: 6)
-        self.readingTime = try row.decode(Double.self, at: 7)
-        self.previewLength = try row.decode(Double.self, at: 8)
-        self.coverUrl = try row.decodeIfPresent(URL.self, at: 9)
-        self.coverColor = try row.decode(String.self, at: 10)
-        self.cover = try row.decodeIfPresent(Data.self, at: 11)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.title = try row.decode(Swift.String.self, at: 1)
+        self.tags = try row.decodeJSON([Swift.String].self, at: 2)
+        self.pageCount = try row.decode(Swift.Int.self, at: 3)
+        self.weight = try row.decodeIfPresent(Swift.Float.self, at: 4)
+        self.isAvailable = try row.decode(Swift.Bool.self, at: 5)
+        self.publishedAt = try row.decode(Foundation.Date.self, at: 6)
+        self.readingTime = try row.decode(Swift.Double.self, at: 7)
+        self.previewLength = try row.decode(Swift.Double.self, at: 8)
+        self.coverUrl = try row.decodeIfPresent(Foundation.URL.self, at: 9)
+        self.coverColor = try row.decode(Swift.String.self, at: 10)
+        self.cover = try row.decodeIfPresent(Foundation.Data.self, at: 11)
         self.genre = try row.decode(BookGenre.self, at: 12)
         self.formats = try row.decodeIfPresent(Format.self, at: 13)
         self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 14)
-        self.author = try row.decodeIfPresent(Int64.self, at: 15)
-        self.summary = try row.decodeIfPresent(String.self, at: 16)
-        self.isbn = try row.decodeIfPresent(String.self, at: 17)
-        self.subtitle = try row.decodeIfPresent(String.self, at: 18)
-        self.rating = try row.decode(Double.self, at: 19)
-        self.`class` = try row.decode(String.self, at: 20)
+        self.author = try row.decodeIfPresent(Swift.Int64.self, at: 15)
+        self.summary = try row.decodeIfPresent(Swift.String.self, at: 16)
+        self.isbn = try row.decodeIfPresent(Swift.String.self, at: 17)
+        self.subtitle = try row.decodeIfPresent(Swift.String.self, at: 18)
+        self.rating = try row.decode(Swift.Double.self, at: 19)
+        self.`class` = try row.decode(Swift.String.self, at: 20)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -566,11 +566,11 @@ extension Book_2_0 {
         public static let databaseTableName = "book_shelves"
 
         /// The `book` row.
-        public var sourceID: String
+        public var sourceID: Swift.String
         /// The `shelf` row.
-        public var targetID: String
+        public var targetID: Swift.String
 
-        public init(sourceID: String, targetID: String) {
+        public init(sourceID: Swift.String, targetID: Swift.String) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -588,8 +588,8 @@ extension Book_2_0.ShelvesLink: LucidRuntime.SupersededRecord, GRDB.PersistableR
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(String.self, at: 0)
-        self.targetID = try row.decode(String.self, at: 1)
+        self.sourceID = try row.decode(Swift.String.self, at: 0)
+        self.targetID = try row.decode(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -605,40 +605,40 @@ public struct Book_3_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
     public static let databaseTableName = "book"
 
     /// The entity's identifier.
-    public var id: String
+    public var id: Swift.String
 
     /// `title`: string.
-    public var title: String
+    public var title: Swift.String
 
     /// `tags`: [string].
-    public var tags: [String]
+    public var tags: [Swift.String]
 
     /// `page_count`: int, default 0.
-    public var pageCount: Int
+    public var pageCount: Swift.Int
 
     /// `weight`: float, nullable.
-    public var weight: Float?
+    public var weight: Swift.Float?
 
     /// `is_available`: bool, default 1.
-    public var isAvailable: Bool
+    public var isAvailable: Swift.Bool
 
     /// `published_at`: date, default (strftime('%Y-%m-%d %H:%M:%f', 'now')).
-    public var publishedAt: Date
+    public var publishedAt: Foundation.Date
 
     /// `reading_time`: seconds, default 90.0.
-    public var readingTime: Double
+    public var readingTime: Swift.Double
 
     /// `preview_length`: milliseconds, default 1500.0.
-    public var previewLength: Double
+    public var previewLength: Swift.Double
 
     /// `cover_url`: url, nullable.
-    public var coverUrl: URL?
+    public var coverUrl: Foundation.URL?
 
     /// `cover_color`: color, default '#FFF000'.
-    public var coverColor: String
+    public var coverColor: Swift.String
 
     /// `cover`: data, nullable.
-    public var cover: Data?
+    public var cover: Foundation.Data?
 
     /// `genre`: book_genre, default 'fiction'.
     public var genre: BookGenre
@@ -650,41 +650,41 @@ public struct Book_3_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
     public var dimensions: Dimensions?
 
     /// `author`: to-one `author`, nullable: the `id` of a `author` row (foreign key column `author`).
-    public var author: Int64?
+    public var author: Swift.Int64?
 
     /// `summary`: string, nullable.
-    public var summary: String?
+    public var summary: Swift.String?
 
     /// `subtitle`: string, nullable.
-    public var subtitle: String?
+    public var subtitle: Swift.String?
 
     /// `rating`: double, default 2.5.
-    public var rating: Double
+    public var rating: Swift.Double
 
     /// `class`: string, default 'it''s "quoted"'.
-    public var `class`: String
+    public var `class`: Swift.String
 
     public init(
-        id: String,
-        title: String,
-        tags: [String],
-        pageCount: Int = 0,
-        weight: Float? = nil,
-        isAvailable: Bool = true,
-        publishedAt: Date = Date(),
-        readingTime: Double = 90.0,
-        previewLength: Double = 1500.0,
-        coverUrl: URL? = nil,
-        coverColor: String = "#FFF000",
-        cover: Data? = nil,
+        id: Swift.String,
+        title: Swift.String,
+        tags: [Swift.String],
+        pageCount: Swift.Int = 0,
+        weight: Swift.Float? = nil,
+        isAvailable: Swift.Bool = true,
+        publishedAt: Foundation.Date = Foundation.Date(),
+        readingTime: Swift.Double = 90.0,
+        previewLength: Swift.Double = 1500.0,
+        coverUrl: Foundation.URL? = nil,
+        coverColor: Swift.String = "#FFF000",
+        cover: Foundation.Data? = nil,
         genre: BookGenre = .fiction,
         formats: Format? = nil,
         dimensions: Dimensions? = nil,
-        author: Int64? = nil,
-        summary: String? = nil,
-        subtitle: String? = nil,
-        rating: Double = 2.5,
-        `class`: String = "it's \"quoted\""
+        author: Swift.Int64? = nil,
+        summary: Swift.String? = nil,
+        subtitle: Swift.String? = nil,
+        rating: Swift.Double = 2.5,
+        `class`: Swift.String = "it's \"quoted\""
     ) {
         self.id = id
         self.title = title
@@ -762,26 +762,26 @@ extension Book_3_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "title", "tags", "page_count", "weight", "is_available", "published_at", "reading_time", "preview_length", "cover_url", "cover_color", "cover", "genre", "formats", "dimensions", "author", "summary", "subtitle", "rating", "class"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(String.self, at: 0)
-        self.title = try row.decode(String.self, at: 1)
-        self.tags = try row.decodeJSON([String].self, at: 2)
-        self.pageCount = try row.decode(Int.self, at: 3)
-        self.weight = try row.decodeIfPresent(Float.self, at: 4)
-        self.isAvailable = try row.decode(Bool.self, at: 5)
-        self.publishedAt = try row.decode(Date.self, at: 6)
-        self.readingTime = try row.decode(Double.self, at: 7)
-        self.previewLength = try row.decode(Double.self, at: 8)
-        self.coverUrl = try row.decodeIfPresent(URL.self, at: 9)
-        self.coverColor = try row.decode(String.self, at: 10)
-        self.cover = try row.decodeIfPresent(Data.self, at: 11)
+        self.id = try row.decode(Swift.String.self, at: 0)
+        self.title = try row.decode(Swift.String.self, at: 1)
+        self.tags = try row.decodeJSON([Swift.String].self, at: 2)
+        self.pageCount = try row.decode(Swift.Int.self, at: 3)
+        self.weight = try row.decodeIfPresent(Swift.Float.self, at: 4)
+        self.isAvailable = try row.decode(Swift.Bool.self, at: 5)
+        self.publishedAt = try row.decode(Foundation.Date.self, at: 6)
+        self.readingTime = try row.decode(Swift.Double.self, at: 7)
+        self.previewLength = try row.decode(Swift.Double.self, at: 8)
+        self.coverUrl = try row.decodeIfPresent(Foundation.URL.self, at: 9)
+        self.coverColor = try row.decode(Swift.String.self, at: 10)
+        self.cover = try row.decodeIfPresent(Foundation.Data.self, at: 11)
         self.genre = try row.decode(BookGenre.self, at: 12)
         self.formats = try row.decodeIfPresent(Format.self, at: 13)
         self.dimensions = try row.decodeJSONIfPresent(Dimensions.self, at: 14)
-        self.author = try row.decodeIfPresent(Int64.self, at: 15)
-        self.summary = try row.decodeIfPresent(String.self, at: 16)
-        self.subtitle = try row.decodeIfPresent(String.self, at: 17)
-        self.rating = try row.decode(Double.self, at: 18)
-        self.`class` = try row.decode(String.self, at: 19)
+        self.author = try row.decodeIfPresent(Swift.Int64.self, at: 15)
+        self.summary = try row.decodeIfPresent(Swift.String.self, at: 16)
+        self.subtitle = try row.decodeIfPresent(Swift.String.self, at: 17)
+        self.rating = try row.decode(Swift.Double.self, at: 18)
+        self.`class` = try row.decode(Swift.String.self, at: 19)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -814,11 +814,11 @@ extension Book_3_0 {
         public static let databaseTableName = "book_shelves"
 
         /// The `book` row.
-        public var sourceID: String
+        public var sourceID: Swift.String
         /// The `shelf` row.
-        public var targetID: String
+        public var targetID: Swift.String
 
-        public init(sourceID: String, targetID: String) {
+        public init(sourceID: Swift.String, targetID: Swift.String) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -841,8 +841,8 @@ extension Book_3_0.ShelvesLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(String.self, at: 0)
-        self.targetID = try row.decode(String.self, at: 1)
+        self.sourceID = try row.decode(Swift.String.self, at: 0)
+        self.targetID = try row.decode(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -13,18 +13,18 @@ public struct Loan_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "loan"
 
     /// The entity's identifier.
-    public var id: Int
+    public var id: Swift.Int
 
     /// `borrower`: string.
-    public var borrower: String
+    public var borrower: Swift.String
 
     /// `book`: to-one `book`: the `id` of a `book` row (foreign key column `book`).
-    public var book: String
+    public var book: Swift.String
 
     public init(
-        id: Int,
-        borrower: String,
-        book: String
+        id: Swift.Int,
+        borrower: Swift.String,
+        book: Swift.String
     ) {
         self.id = id
         self.borrower = borrower
@@ -44,9 +44,9 @@ extension Loan_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["id", "borrower", "book"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Int.self, at: 0)
-        self.borrower = try row.decode(String.self, at: 1)
-        self.book = try row.decode(String.self, at: 2)
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.borrower = try row.decode(Swift.String.self, at: 1)
+        self.book = try row.decode(Swift.String.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

@@ -10,14 +10,14 @@ public struct Shelf_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fet
     public static let databaseTableName = "shelf"
 
     /// `code`: the identifier.
-    public var code: String
+    public var code: Swift.String
 
     /// `label`: string, default ''.
-    public var label: String
+    public var label: Swift.String
 
     public init(
-        code: String,
-        label: String = ""
+        code: Swift.String,
+        label: Swift.String = ""
     ) {
         self.code = code
         self.label = label
@@ -41,8 +41,8 @@ extension Shelf_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["code", "label"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.code = try row.decode(String.self, at: 0)
-        self.label = try row.decode(String.self, at: 1)
+        self.code = try row.decode(Swift.String.self, at: 0)
+        self.label = try row.decode(Swift.String.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {

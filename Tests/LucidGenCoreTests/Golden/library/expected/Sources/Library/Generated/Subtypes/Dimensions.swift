@@ -8,14 +8,14 @@ import LucidRuntime
 /// The `dimensions` struct subtype, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
 public struct Dimensions: Swift.Codable, Swift.Hashable, Swift.Sendable {
-    public var widthMm: Int
-    public var heightMm: Int
-    public var unitNames: [String]?
+    public var widthMm: Swift.Int
+    public var heightMm: Swift.Int
+    public var unitNames: [Swift.String]?
 
     public init(
-        widthMm: Int,
-        heightMm: Int,
-        unitNames: [String]?
+        widthMm: Swift.Int,
+        heightMm: Swift.Int,
+        unitNames: [Swift.String]?
     ) {
         self.widthMm = widthMm
         self.heightMm = heightMm
