@@ -75,7 +75,7 @@ import Testing
         #expect(record.contains(#"container["origin_x_pos"] = self.origin.horizontal"#))
         #expect(record.contains(#"container["origin_xPos"] = self.origin.xPos"#))
         let subtype = try project.read("Sources/App/Generated/Subtypes/Theme.swift")
-        #expect(subtype.contains("public enum Appearance: String, "))
+        #expect(subtype.contains("public enum Appearance: Swift.String, "))
         #expect(subtype.contains(#"case night = "dark_mode""#) && subtype.contains("case darkMode\n"))
         let point = try project.read("Sources/App/Generated/Subtypes/Point.swift")
         #expect(point.contains("public struct Spot: "))
