@@ -28,11 +28,15 @@ let package = Package(
         .plugin(name: "LucidGenCommand", targets: ["LucidGenCommand"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // Ranges for everything a product or a plugin reaches (SwiftPM takes one requirement per package for a
+        // whole dependency graph, and the plugins depend on the `lucidgen` tool): an app already on another
+        // GRDB 7 release, or another swift-log, Yams, ArgumentParser or Mustache of the same major, can add
+        // lucidgen. The lower bounds are the releases lucidgen is built and tested with.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Documentation only: `swift package generate-documentation --target LucidRuntime` (DocC catalogs in the targets).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // Tests only: seeded generators for the history explorer.

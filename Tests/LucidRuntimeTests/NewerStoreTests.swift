@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import LucidRuntime
 import Testing
 
@@ -341,3 +342,43 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         }
     }
 }
+
+/// Quiet by default (issue 28): what happens on every launch logs at `debug`; `info` is for work done once.
+@Suite struct LaunchLoggingTests {
+    /// Collects each message's level.
+    final class Levels: @unchecked Sendable {
+        private let lock = NSLock()
+        private var collected: [(Logger.Level, String)] = []
+        func append(_ level: Logger.Level, _ message: String) { lock.withLock { collected.append((level, message)) } }
+        var messages: [(Logger.Level, String)] { lock.withLock { collected } }
+    }
+
+    struct Handler: LogHandler {
+        let levels: Levels
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { levels.append(event.level, "\(event.message)") }
+    }
+
+    @Test func anOlderAppOnAnAdditiveNewerStoreLogsNothingAtInfo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("logbook.sqlite")
+        try NewerStoreTests.storeMigratedBy1_1(path)
+        let levels = Levels()
+        var options = NewerStoreTests.olderAppOptions()
+        options.logger = Logger(label: "test") { _ in Handler(levels: levels) }
+        for _ in 0..<2 {
+            let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: LogbookApp1_0.self, options: options)
+            #expect(outcome.openedNewerAdditiveStore)
+            try database.close()
+        }
+        #expect(levels.messages.contains { $0.0 == .debug && $0.1.contains("newer than this app's 1.0") })
+        #expect(levels.messages.allSatisfy { $0.0 < .info }, "\(levels.messages)")
+    }
+}
+

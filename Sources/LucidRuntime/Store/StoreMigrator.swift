@@ -362,7 +362,8 @@ struct StoreMigrator {
             Self.closeLeavingFilesAsTheyAre(queue)
             throw error
         case .openReadOnly:
-            logger.warning("opening read-only: \(error)")
+            // The app's policy, taken on every launch while the store is newer: debug (the outcome says so).
+            logger.debug("opening read-only: \(error)")
             Self.closeLeavingFilesAsTheyAre(queue)
             let version: SchemaVersion? = switch error {
             case .storeIsNewer(let version, _), .unknownVersion(let version, _), .checksumMismatch(let version, _, _): version
@@ -379,7 +380,7 @@ struct StoreMigrator {
                 throw Self.storeError(error, path: path, step: "open read-only", version: version)
             }
             if !outcome.readOnlyStandIns.isEmpty {
-                logger.warning("read-only: the store lacks part of this app's tables, read as: \(outcome.readOnlyStandIns.joined(separator: ", "))")
+                logger.debug("read-only: the store lacks part of this app's tables, read as: \(outcome.readOnlyStandIns.joined(separator: ", "))")
             }
             return (readOnly, outcome)
         case .eraseAndRecreate:
@@ -744,7 +745,8 @@ struct StoreMigrator {
             return .commit
         }
         if let refusal { throw Refusal(error: refusal, policy: .refuse) }
-        logger.info("opening \(path) at \(storeVersion), newer than this app's \(app): every step since \(app) is additive (StoreOptions.newerStorePolicy = .openIfAdditive)")
+        // Every launch of the older app does this: debug, not info (info is for work done once).
+        logger.debug("opening \(path) at \(storeVersion), newer than this app's \(app): every step since \(app) is additive (StoreOptions.newerStorePolicy = .openIfAdditive)")
         var outcome = MigrationOutcome(start: .version(storeVersion, adopted: false), finalVersion: storeVersion)
         outcome.openedNewerAdditiveStore = true
         outcome.olderAppVersion = app
