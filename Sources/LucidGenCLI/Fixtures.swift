@@ -8,7 +8,7 @@ struct Fixtures: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a fixture store: a single-file SQLite database at a version, with deterministic rows.",
         discussion: """
-            The store is created at --version (default: current_version) with its lucidgen version record, \
+            The store is created at --schema-version (default: current_version) with its lucidgen version record, \
             and every entity gets --rows rows of edge values (empty and unicode strings, integer extremes, \
             dates with milliseconds, NULL where allowed, arrays, subtypes) and relationships in both \
             directions (self-references and cycles included). --rows 0 writes an empty store at the version. The same descriptions always give the same rows.

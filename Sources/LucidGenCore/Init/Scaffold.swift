@@ -260,6 +260,9 @@ public struct Scaffold {
         import Testing
         @testable import \(moduleName)
 
+        // An example test of the app's own code, written for the example entity `note` (.entities/note.json):
+        // when you replace that entity with yours, replace this test too (or delete this file). The generated
+        // migration tests (Generated/) follow the descriptions by themselves.
         @Test func notesRoundTripThroughTheNewestSchema() throws {
             let database = try DatabaseQueue()
             try database.write { db in

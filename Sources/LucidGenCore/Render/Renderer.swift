@@ -84,6 +84,8 @@ public struct Renderer {
                 context["fileName"] = (relativePath as NSString).lastPathComponent
                 context["source"] = source
                 if let organization { context["organization"] = organization }
+                // In plugin mode `lucidgen generate` writes no Swift: the header says what remakes the file.
+                context["regenerate"] = config.buildPlugin ? "`swift build` remakes it (the build plugin)" : "then run `lucidgen generate`"
                 guard let text = library.render(context, withTemplate: template) else { return nil }
                 return GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(text))
             }
