@@ -12,7 +12,8 @@ struct Check: ParsableCommand {
             Runs every stage of `generate` without writing anything, then:
               - descriptions and config valid, released versions unchanged against their frozen snapshots
               - generated files up to date (what `generate --check` checks; a stamp never skips it here)
-              - every fixture store under <targets.app_tests.output_path>/Fixtures matches its .sha256
+              - every fixture store under <targets.app_tests.output_path>/Fixtures matches its .sha256 and \
+            is its version as the descriptions define it (its tables, columns, keys, indexes)
               - a lint of every step between neighbouring versions (after lint.since or --since), each finding \
             with a stable code, its place in the descriptions and what to do instead:
             \(Check.codeTable)
@@ -36,7 +37,8 @@ struct Check: ParsableCommand {
               1   the descriptions or config have errors, or a released version's snapshot changed
               2   generated files are out of date: run `lucidgen generate`
               4   lint findings at error severity (including --additive-only)
-              5   a fixture store does not match its .sha256 (or has none, or a name without a version)
+              5   a fixture store does not match its .sha256 (or has none, or a name without a version), or its \
+                  tables are not its version's
               64  the command line is invalid
             When several apply, every problem is reported and the exit code is the first in this list.
             """)
@@ -59,6 +61,26 @@ struct Check: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Also print notes of the generator (ignored keys, frozen versions).")
     var verbose = false
+
+    /// A fixture must be its version as the descriptions define it now: one written before its version was
+    /// final (then edited) no longer is, and the generated tests fail on it.
+    static func tablesProblem(ofFixtureAt path: String, model: ResolvedModel) -> String? {
+        guard let version = FixtureFiles.version(inName: (path as NSString).lastPathComponent) else { return nil }
+        guard let schema = model.schemas.first(where: { $0.version == version }) else {
+            return "its version \(version) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))"
+        }
+        let differences: [String]
+        do {
+            differences = try LucidStore.differences(atPath: path, from: schema)
+        } catch {
+            return "cannot read its tables: \(error)"
+        }
+        guard !differences.isEmpty else { return nil }
+        let shown = differences.prefix(3).joined(separator: "; ") + (differences.count > 3 ? "; and \(differences.count - 3) more" : "")
+        return "its tables are not version \(version)'s as the descriptions define it now (\(shown)): it was written before \(version) was final. "
+            + "If \(version) was never released, delete the fixture and its .sha256 and write it with `lucidgen release` once \(version) is final; "
+            + "if it was released, restore \(version)'s descriptions"
+    }
 
     static var codeTable: String {
         LintCode.all.map { "    \($0.id)  \($0.defaultSeverity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \($0.summary)" }
@@ -95,7 +117,7 @@ struct Check: ParsableCommand {
             let folder = (tests.outputPath as NSString).appendingPathComponent("Fixtures")
             for path in FixtureFiles.list(in: folder) {
                 report.fixturesChecked += 1
-                if let problem = FixtureFiles.namingProblem(at: path) ?? FixtureFiles.checksumProblem(at: path) {
+                if let problem = FixtureFiles.namingProblem(at: path) ?? FixtureFiles.checksumProblem(at: path) ?? Self.tablesProblem(ofFixtureAt: path, model: model) {
                     report.fixtures.append((path, problem))
                 }
             }

@@ -16,8 +16,10 @@ struct Fixtures: ParsableCommand {
             The default file is <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, beside the \
             generated migration tests, which migrate every committed fixture and check every value. A \
             <file>.sha256 (sha256sum format) is written with it; the tests refuse a fixture that no longer \
-            matches it. Run this at each release and commit both files: they are stores as that release \
-            wrote them. An existing file is never replaced.
+            matches it. `lucidgen release` writes the current version's fixture once that version is final; \
+            this command writes it only with --unreleased (the current version can still change), and any \
+            other version's (e.g. one released before lucidgen was adopted). Commit both files: they are \
+            stores as that release wrote them. An existing file is never replaced.
             """)
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
@@ -31,6 +33,9 @@ struct Fixtures: ParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, or fixtures/ beside the config without app_tests).", valueName: "file"))
     var output: String?
+
+    @Flag(help: "Write the current version's committed fixture although the version can still change (`lucidgen release` writes it once the version is final).")
+    var unreleased = false
 
     func validate() throws {
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
@@ -47,16 +52,27 @@ struct Fixtures: ParsableCommand {
         let target: SchemaVersion
         if let version {
             guard let parsed = try? SchemaVersion(parsing: version), let schema = model.schemas.first(where: { $0.version == parsed }) else {
-                throw ValidationError("--version \(version) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
+                throw ValidationError("--schema-version \(version) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
             }
             target = schema.version
         } else {
             target = model.schemas.last { $0.version <= model.currentVersion }!.version
         }
+        // A committed fixture is a store as a release wrote it: the current version can still change, and a
+        // fixture of it would no longer be that version after the next edit.
+        if output == nil, target == model.currentVersion, !unreleased {
+            throw ValidationError(
+                "\(target) is the current version, which can still change (each generate rewrites its snapshot): its fixture is written by "
+                    + "`lucidgen release` once \(target) is final, which checks the project first (or pass --unreleased to write it now anyway)")
+        }
+        try Self.write(model: model, version: target, rows: rows, output: output.map(absolutePath))
+    }
+
+    /// The committed fixture's path for `version` (or `output`), written with its `.sha256`; prints what was
+    /// written. Refuses an existing file.
+    static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?) throws {
         let fileName = FixtureFiles.fileName(module: model.config.app.moduleName, version: target)
-        let folder = model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") }
-            ?? (model.config.directory as NSString).appendingPathComponent("fixtures")
-        let path = output.map(absolutePath) ?? (folder as NSString).appendingPathComponent(fileName)
+        let path = output ?? (defaultFolder(model) as NSString).appendingPathComponent(fileName)
         guard !FileManager.default.fileExists(atPath: path) else {
             throw fail(StoreError.cannotWrite(path: path, message: "the file already exists (a fixture is never replaced; delete it first if it was never committed)"))
         }
@@ -100,5 +116,11 @@ struct Fixtures: ParsableCommand {
             if let error = error as? StoreError { throw fail(error) }
             throw fail(StoreError.cannotWrite(path: path, message: "\(error)"))
         }
+    }
+
+    /// Where committed fixtures go: `<app_tests output_path>/Fixtures`, or `fixtures/` beside the config.
+    static func defaultFolder(_ model: ResolvedModel) -> String {
+        model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") }
+            ?? (model.config.directory as NSString).appendingPathComponent("fixtures")
     }
 }

@@ -112,7 +112,8 @@ struct Explorer {
             outcome.releases += 1
             try afterGenerate?(release)
             do {
-                let fixtures = try Fixtures.parse(["--config", configPath, "--rows", "\(fixtureRows)"])
+                // The release's fixture, written as the release is made (the version is final here).
+                let fixtures = try Fixtures.parse(["--config", configPath, "--rows", "\(fixtureRows)", "--unreleased"])
                 try fixtures.run()
             } catch {
                 outcome.failures.append("\(label): lucidgen fixtures failed: \(error)")

@@ -172,8 +172,11 @@ import Testing
         try CompositeConsumerTests.write(files, in: package)
         let release1 = try run(lucidgenBinary, ["generate"], in: package)
         #expect(release1.status == 0, "\(release1.output)\n\(release1.error)")
-        let fixture = try run(lucidgenBinary, ["fixtures", "--schema-version", "1.0"], in: package)
-        #expect(fixture.status == 0, "\(fixture.error)")
+        // Release 1.0 as one command: check, its fixture store, what to bump.
+        let release = try run(lucidgenBinary, ["release"], in: package)
+        #expect(release.status == 0, "\(release.output)\n\(release.error)")
+        #expect(release.output.contains("Released 1.0."), "\(release.output)")
+        #expect(release.output.contains(#"Next: before changing any description, set current_version to "1.1""#), "\(release.output)")
         var release2Files = Self.descriptions(release: 2)
         release2Files[".lucid.yaml"] = Self.config(version: "2.0")
         try CompositeConsumerTests.write(release2Files, in: package)

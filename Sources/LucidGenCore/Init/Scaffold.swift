@@ -118,10 +118,11 @@ public struct Scaffold {
         } else if plugin {
             lines.append("")
             lines.append("Next: edit .entities/, then `swift build` and `swift test` (the build plugin generates the code);")
-            lines.append("at each release run `swift package lucidgen generate` and `swift package lucidgen fixtures`, and commit what they write.")
+            lines.append("when a version is final, `swift package lucidgen release` checks it, writes its fixture store and says what to commit and bump.")
         } else {
             lines.append("")
-            lines.append("Next: edit .entities/, run `lucidgen generate`, then `swift build` and `swift test`.")
+            lines.append("Next: edit .entities/, run `lucidgen generate`, then `swift build` and `swift test`;")
+            lines.append("when a version is final, `lucidgen release` checks it, writes its fixture store and says what to commit and bump.")
         }
         return lines
     }

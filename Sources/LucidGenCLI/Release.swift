@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import LucidGenCore
+import LucidSchema
+import LucidTesting
+
+/// `lucidgen release`: the current version, final, as one command.
+struct Release: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Release the current version: check the project, write the version's fixture store, say what to bump next.",
+        discussion: """
+            At each release, once the current version (current_version in .lucid.yaml) is final:
+              1. runs `lucidgen check` (descriptions, generated files, snapshots, fixtures, lint) and refuses \
+            to release when it fails, with its report;
+              2. writes the version's fixture store and its .sha256 (<app_tests output_path>/Fixtures/\
+            <Module>_<version>.sqlite, as `lucidgen fixtures` writes them): a store as this release writes it, \
+            which the generated migration tests migrate at every later release;
+              3. says what to commit (the fixture, its .sha256 and the version's snapshot, frozen from now on) \
+            and what to bump before the next change (current_version, and each changed entity's version_history).
+
+            A version that already has its fixture is not released twice (exit 3). Run it from the folder of \
+            .lucid.yaml, or pass --config.
+            """)
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
+    var config: String = ".lucid.yaml"
+
+    @Option(help: "Rows per entity in the fixture store.")
+    var rows: Int = 40
+
+    func validate() throws {
+        guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
+    }
+
+    func run() throws {
+        // The gate first: a release of a project `check` refuses would freeze what is wrong.
+        do {
+            try Check.parse(["--config", config]).run()
+        } catch {
+            FileHandle.standardError.write(Data("release refused: `lucidgen check` does not pass (its report is above); fix what it says, then run `lucidgen release` again\n".utf8))
+            throw error
+        }
+        let model: ResolvedModel
+        do {
+            model = try Resolver.resolve(try GeneratorPipeline(configPath: absolutePath(config)).load())
+        } catch {
+            printDiagnostics(error.diagnostics, verbose: false)
+            throw ExitCodes.inputErrors
+        }
+        let version = model.currentVersion
+        let fixture = (Fixtures.defaultFolder(model) as NSString).appendingPathComponent(FixtureFiles.fileName(module: model.config.app.moduleName, version: version))
+        guard !FileManager.default.fileExists(atPath: fixture) else {
+            FileHandle.standardError.write(Data("error: \(version) is released already: \(displayPath(fixture)) exists. To release the next version, set current_version to it first\n".utf8))
+            throw ExitCode(3)
+        }
+        try Fixtures.write(model: model, version: version, rows: rows, output: nil)
+        let snapshot = (model.config.schemaPath as NSString).appendingPathComponent("\(version.string).json")
+        let next = Self.nextVersion(after: version)
+        print("""
+            Released \(version). Commit \(displayPath(fixture)), its .sha256 and \(displayPath(snapshot)) (frozen from now on).
+            Next: before changing any description, set current_version to "\(next)" (or the version you release next) in \(config), \
+            and add { "version": "\(next)" } to the version_history of each entity you change.
+            """)
+    }
+
+    /// The version after `version`: its last component plus one (`1.0` → `1.1`, `2.1.3` → `2.1.4`).
+    static func nextVersion(after version: SchemaVersion) -> String {
+        var parts = version.string.split(separator: ".").map(String.init)
+        if let last = parts.last, let number = Int(last) { parts[parts.count - 1] = String(number + 1) }
+        return parts.joined(separator: ".")
+    }
+}

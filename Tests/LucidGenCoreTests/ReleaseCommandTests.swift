@@ -1,0 +1,82 @@
+import Foundation
+import LucidGenCore
+import Testing
+
+/// A release as one command (issue 28): `lucidgen release` checks the project, writes the current
+/// version's fixture store and says what to bump; `fixtures` no longer writes the current (editable)
+/// version's fixture unasked; `check` finds a fixture that is no longer its version.
+@Suite struct ReleaseCommandTests {
+    static let config = """
+        input_path: .entities
+        current_version: "1.0"
+        targets:
+          app:
+            module_name: App
+            output_path: Sources/App/Generated
+          app_tests:
+            module_name: AppTests
+            output_path: Tests/AppTests/Generated
+            expectations_provider: AppExpectations
+        """
+
+    static let track = LintTests.track(LintTests.title, history: #"{ "version": "1.0" }"#)
+    static let fixture = "Tests/AppTests/Generated/Fixtures/App_1_0.sqlite"
+
+    func generatedProject() throws -> TestProject {
+        let project = try TestProject(files: [".entities/track.json": Self.track], config: Self.config)
+        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generated.status == 0, "\(generated.error)")
+        return project
+    }
+
+    @Test func releaseChecksWritesTheFixtureAndSaysWhatToBump() throws {
+        let project = try generatedProject()
+        defer { project.remove() }
+        let release = try run(lucidgenBinary, ["release", "--rows", "3"], in: project.root)
+        #expect(release.status == 0, "\(release.output)\(release.error)")
+        #expect(release.output.contains("check: 0 errors"), "the check's report first: \(release.output)")
+        #expect(release.output.contains("wrote \(Self.fixture) and its .sha256: version 1.0, 3 rows; commit both"))
+        #expect(release.output.contains("Released 1.0. Commit \(Self.fixture), its .sha256 and .entities/.schema/1.0.json (frozen from now on)."))
+        #expect(release.output.contains(#"Next: before changing any description, set current_version to "1.1" (or the version you release next) in .lucid.yaml, and add { "version": "1.1" } to the version_history of each entity you change."#))
+        #expect(FileManager.default.fileExists(atPath: project.root.appendingPathComponent(Self.fixture + ".sha256").path))
+        // Not twice.
+        let again = try run(lucidgenBinary, ["release"], in: project.root)
+        #expect(again.status == 3)
+        #expect(again.error.contains("error: 1.0 is released already: \(Self.fixture) exists"), "\(again.error)")
+    }
+
+    @Test func releaseRefusesWhatCheckRefuses() throws {
+        let project = try generatedProject()
+        defer { project.remove() }
+        // A description edited without generating: the generated files are stale.
+        try project.write(".entities/track.json", LintTests.track(LintTests.title + #", { "name": "bpm", "property_type": "int", "nullable": true }"#, history: #"{ "version": "1.0" }"#))
+        let release = try run(lucidgenBinary, ["release"], in: project.root)
+        #expect(release.status == 2, "\(release.output)\(release.error)")
+        #expect(release.error.contains("release refused: `lucidgen check` does not pass"), "\(release.error)")
+        #expect(!FileManager.default.fileExists(atPath: project.root.appendingPathComponent(Self.fixture).path))
+    }
+
+    @Test func fixturesLeavesTheCurrentVersionToRelease() throws {
+        let project = try generatedProject()
+        defer { project.remove() }
+        let refused = try run(lucidgenBinary, ["fixtures"], in: project.root)
+        #expect(refused.status == 64)
+        #expect(refused.error.contains("1.0 is the current version, which can still change"), "\(refused.error)")
+        #expect(refused.error.contains("`lucidgen release`"))
+        #expect(try run(lucidgenBinary, ["fixtures", "--unreleased", "--rows", "1"], in: project.root).status == 0)
+    }
+
+    /// The issue's stranger: a fixture written for the current version, then the version edited. The tests
+    /// fail on it; `check` used to say it was verified. Now `check` names the difference.
+    @Test func checkFindsAFixtureThatIsNoLongerItsVersion() throws {
+        let project = try generatedProject()
+        defer { project.remove() }
+        #expect(try run(lucidgenBinary, ["fixtures", "--unreleased", "--rows", "1"], in: project.root).status == 0)
+        try project.write(".entities/track.json", LintTests.track(LintTests.title + #", { "name": "bpm", "property_type": "int", "nullable": true }"#, history: #"{ "version": "1.0" }"#))
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let check = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(check.status == 5, "\(check.output)\(check.error)")
+        #expect(check.output.contains("\(Self.fixture): error: fixture cannot be trusted: its tables are not version 1.0's as the descriptions define it now (table track: expected column bpm"), "\(check.output)")
+        #expect(check.output.contains("write it with `lucidgen release` once 1.0 is final"))
+    }
+}
