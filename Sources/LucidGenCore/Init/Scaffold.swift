@@ -290,11 +290,10 @@ public struct Scaffold {
         /// that code does to the data. `lucidgen generate` adds a requirement for each such step; the tests
         /// do not build until it is written here.
         struct \(moduleName)Expectations {
-            /// The options the app opens its store with (its stages and data migrations).
+            /// The options the app opens its store with (its stages and data migrations): the app's own, so
+            /// that the generated tests run the app's stages and data migrations as the app does.
             func storeOptions() -> StoreOptions {
-                var options = StoreOptions()
-                options.stages = \(moduleName)Schema.stages(using: \(stagesType)())
-                return options
+                \(stagesType).storeOptions()
             }
         }
 
@@ -311,7 +310,10 @@ public struct Scaffold {
         public struct \(stagesType): Sendable {
             public init() {}
 
-            /// The options the app opens its store with: `LucidStore.open(atPath:registry:options:)`.
+            /// The options the app opens its store with: `LucidStore.open(atPath:registry:options:)`. The
+            /// generated tests use them too (`\(moduleName)Expectations.storeOptions()`): declare data
+            /// migrations here (`options.dataMigrations = [DataMigration(version:label:run:)]`) and the
+            /// tests run them.
             public static func storeOptions() -> StoreOptions {
                 var options = StoreOptions()
                 options.stages = \(moduleName)Schema.stages(using: \(stagesType)())
