@@ -128,6 +128,23 @@ extension {{typeName}}: {{#superseded}}LucidRuntime.SupersededRecord{{^localIden
 {{/properties}}
     }
 }
+{{#hasAssociations}}
+
+/// The relationships of `{{tableName}}` as GRDB associations: `row.request(for: {{typeName}}.<name>)`,
+/// `{{typeName}}.including(all: {{typeName}}.<to-many>)`.
+extension {{typeName}} {
+{{#toOneAssociations}}
+    /// `{{name}}`: the `{{target}}` row this row's foreign key points at.
+    public static let {{swiftName}} = belongsTo({{targetRecord}}.self, key: {{keyLiteral}}, using: GRDB.ForeignKey([{{column}}], to: [{{targetKey}}]))
+{{/toOneAssociations}}
+{{#toManyAssociations}}
+    /// The links of `{{name}}`: the rows of `{{joinTable}}` whose source is this row.
+    public static let {{linksName}} = hasMany({{linkName}}.self, key: {{linksKeyLiteral}}, using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
+    /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`.
+    public static let {{swiftName}} = hasMany({{targetRecord}}.self, through: {{linksName}}, using: {{linkName}}.target, key: {{keyLiteral}})
+{{/toManyAssociations}}
+}
+{{/hasAssociations}}
 {{#links}}
 
 extension {{ownerType}} {
@@ -144,6 +161,13 @@ extension {{ownerType}} {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+{{#targetRecord}}
+
+        /// The link's `{{ownerEntity}}` row.
+        public static let source = belongsTo({{ownerType}}.self, using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
+        /// The link's `{{target}}` row.
+        public static let target = belongsTo({{targetRecord}}.self, using: GRDB.ForeignKey(["target_id"], to: [{{targetKey}}]))
+{{/targetRecord}}
 
 
         /// The columns of `{{joinTable}}`.

@@ -25,6 +25,10 @@ struct ViewModels {
     /// one version keeps the order it always had (required parameters, then those with defaults).
     let parameterRanks: [String: [String: [Int]]]
 
+    /// Each entity by the names its tables have had (``sqlNameKey(_:)``), for associations: the record type
+    /// a relationship's target table has at a version.
+    let entitiesByTable: [String: [Int]]
+
     init(model: ResolvedModel) {
         self.model = model
         var ranks: [String: [String: [Int]]] = [:]
@@ -39,6 +43,11 @@ struct ViewModels {
             ranks[entity.name] = entityRanks
         }
         parameterRanks = ranks
+        var byTable: [String: [Int]] = [:]
+        for (index, entity) in model.entities.enumerated() {
+            for key in Set(entity.shapes.map { sqlNameKey($0.tableName) }) { byTable[key, default: []].append(index) }
+        }
+        entitiesByTable = byTable
         newestTables = model.schemas.last?.tablesByNameKey() ?? [:]
         newestTypeNames = Set(model.entities.compactMap { $0.newest?.typeName })
         var composites: Set<String> = []
@@ -126,6 +135,9 @@ struct ViewModels {
         }
         var links: [[String: Any]] = []
         var toManyNotes: [[String: Any]] = []
+        // GRDB associations: to-one as belongsTo, to-many as hasMany of its links and hasMany through them.
+        var toOneAssociations: [[String: Any]] = []
+        var toManyAssociations: [[String: Any]] = []
         let ranks = parameterRanks[shape.entityName] ?? [:]
         for item in shape.properties {
             var doc = "`\(item.name)`: \(item.typeDescription)\(item.nullable ? ", nullable" : "")"
@@ -133,16 +145,33 @@ struct ViewModels {
             if item.column != item.name { doc += ", column `\(item.column)`" }
             doc += "."
             switch item.kind {
-            case .toMany(let target, _, _, let joinTable, _, let targetSwiftType):
+            case .toMany(let target, let table, let column, let joinTable, _, let targetSwiftType):
                 let linkName = item.linkTypeName
                 toManyNotes.append(["name": item.name, "target": target, "joinTable": joinTable, "linkType": "\(shape.typeName).\(linkName)"])
-                links.append([
+                let targetRecord = recordType(ofTable: table, at: shape.version)
+                var link: [String: Any] = [
                     "superseded": !newestTypeNames.contains(shape.typeName),
                     "ownerType": shape.typeName, "ownerEntity": shape.name, "name": item.name, "target": target, "joinTable": joinTable,
                     "linkName": linkName, "sourceType": identifier.swiftType, "targetType": targetSwiftType,
-                ])
+                    "ownerKey": swiftStringLiteral(identifier.column), "targetKey": swiftStringLiteral(column),
+                ]
+                if let targetRecord {
+                    link["targetRecord"] = targetRecord
+                    toManyAssociations.append([
+                        "swiftName": Naming.swiftIdentifier(item.swiftName), "linksName": Naming.swiftIdentifier(item.swiftName.trimmingCharacters(in: ["`"]) + "Links"),
+                        "name": item.name, "target": target, "targetRecord": targetRecord, "linkName": linkName, "joinTable": joinTable,
+                        "keyLiteral": swiftStringLiteral(item.name), "linksKeyLiteral": swiftStringLiteral(item.name + "Links"), "ownerKey": swiftStringLiteral(identifier.column),
+                    ])
+                }
+                links.append(link)
                 continue
             case .toOne(let target, let table, let column):
+                if let targetRecord = recordType(ofTable: table, at: shape.version) {
+                    toOneAssociations.append([
+                        "swiftName": Naming.swiftIdentifier(item.swiftName), "name": item.name, "target": target, "targetRecord": targetRecord,
+                        "keyLiteral": swiftStringLiteral(item.name), "column": swiftStringLiteral(item.column), "targetKey": swiftStringLiteral(column),
+                    ])
+                }
                 doc = "`\(item.name)`: to-one `\(target)`\(item.nullable ? ", nullable" : ""): the `\(column)` of a `\(table)` row (foreign key column `\(item.column)`)."
             case .composite(let composite):
                 let columns = composite.leaves(optional: item.nullable).map { "`\($0.column)`" }
@@ -225,6 +254,16 @@ struct ViewModels {
                 position += 1
             }
         }
+        // An association is a static member: one named like a member GRDB's records already have (`filter`,
+        // `order`, `all`…), or like another association, would break calls to it, so it is left out.
+        var taken = Self.recordStaticMembers
+        toOneAssociations = toOneAssociations.filter { taken.insert(($0["swiftName"] as! String).trimmingCharacters(in: ["`"])).inserted }
+        toManyAssociations = toManyAssociations.filter { association in
+            let names = [association["swiftName"] as! String, association["linksName"] as! String].map { $0.trimmingCharacters(in: ["`"]) }
+            guard names.allSatisfy({ !taken.contains($0) }) else { return false }
+            taken.formUnion(names)
+            return true
+        }
         return [
             "entityName": shape.entityName, "name": shape.name, "renamed": shape.name != shape.entityName, "version": shape.version.string,
             "typeName": shape.typeName, "tableName": shape.tableName, "properties": rendered,
@@ -233,7 +272,31 @@ struct ViewModels {
             "localIdentifier": identifier.kind == .local, "firstColumn": rendered.first?["swiftName"] ?? "id", "hasComposites": hasComposites,
             "firstComposite": rendered.first { $0["isComposite"] != nil }?["swiftName"] ?? "",
             "links": links, "toManyNotes": toManyNotes,
+            "toOneAssociations": toOneAssociations, "toManyAssociations": toManyAssociations,
+            "hasAssociations": !toOneAssociations.isEmpty || !toManyAssociations.isEmpty,
         ]
+    }
+
+    /// Static members every generated record has (from GRDB's `TableRecord`, `FetchableRecord` and the
+    /// query interface, and the generated ones): no association takes their names.
+    static let recordStaticMembers: Set<String> = [
+        "all", "none", "filter", "select", "order", "limit", "including", "joining", "annotated", "having", "group", "matching", "exists",
+        "fetchAll", "fetchOne", "fetchCount", "fetchSet", "fetchCursor", "deleteAll", "deleteOne", "updateAll", "databaseTableName",
+        "databaseSelection", "aliased", "with", "orderByPrimaryKey", "belongsTo", "hasMany", "hasOne", "request", "distinct", "unordered",
+        "reversed", "databaseColumnDecodingStrategy", "databaseColumnEncodingStrategy", "databaseDecodingUserInfo", "databaseEncodingUserInfo",
+        "databaseJSONDecoder", "databaseJSONEncoder", "databaseDateDecodingStrategy", "databaseDateEncodingStrategy", "databaseUUIDEncodingStrategy",
+        "persistenceConflictPolicy", "migrationColumns", "search", "Columns", "CodingKeys", "filterWhenConnected", "primaryKey", "find",
+        "self", "Type", "Protocol", "init",
+    ]
+
+    /// The record type of the entity whose table is `table` at `version` (the shape in effect then).
+    func recordType(ofTable table: String, at version: SchemaVersion) -> String? {
+        for index in entitiesByTable[sqlNameKey(table)] ?? [] {
+            let entity = model.entities[index]
+            if let removed = entity.removedAtVersion, removed <= version { continue }
+            if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) { return shape.typeName }
+        }
+        return nil
     }
 
     private func property(swiftName: String, column: String, baseType: String, optional: Bool, json: Bool = false, defaultSwift: String?, doc: String) -> [String: Any] {

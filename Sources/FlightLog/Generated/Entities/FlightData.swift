@@ -64,5 +64,12 @@ extension FlightData_2_1: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `flight_data` as GRDB associations: `row.request(for: FlightData_2_1.<name>)`,
+/// `FlightData_2_1.including(all: FlightData_2_1.<to-many>)`.
+extension FlightData_2_1 {
+    /// `aircraft`: the `aircraft` row this row's foreign key points at.
+    public static let aircraft = belongsTo(Aircraft_1_1.self, key: "aircraft", using: GRDB.ForeignKey(["aircraft"], to: ["id"]))
+}
+
 /// The newest version of the `flight_data` entity.
 public typealias FlightData = FlightData_2_1

@@ -88,6 +88,13 @@ extension Flight_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     }
 }
 
+/// The relationships of `flight` as GRDB associations: `row.request(for: Flight_1_0.<name>)`,
+/// `Flight_1_0.including(all: Flight_1_0.<to-many>)`.
+extension Flight_1_0 {
+    /// `aircraft`: the `aircraft` row this row's foreign key points at.
+    public static let aircraft = belongsTo(Aircraft_1_0.self, key: "aircraft", using: GRDB.ForeignKey(["aircraft"], to: ["id"]))
+}
+
 /// The `log_entry` entity (then named `flight`) at schema version 1.1: one row of table `flight`.
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
@@ -177,6 +184,13 @@ extension Flight_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
         values.encode(self.remarks, at: 6)
         values.encode(self.nightLandings, at: 7)
     }
+}
+
+/// The relationships of `flight` as GRDB associations: `row.request(for: Flight_1_1.<name>)`,
+/// `Flight_1_1.including(all: Flight_1_1.<to-many>)`.
+extension Flight_1_1 {
+    /// `aircraft`: the `aircraft` row this row's foreign key points at.
+    public static let aircraft = belongsTo(Aircraft_1_1.self, key: "aircraft", using: GRDB.ForeignKey(["aircraft"], to: ["id"]))
 }
 
 /// The `log_entry` entity at schema version 2.0: one row of table `log_entry`.
@@ -272,6 +286,17 @@ extension LogEntry_2_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     }
 }
 
+/// The relationships of `log_entry` as GRDB associations: `row.request(for: LogEntry_2_0.<name>)`,
+/// `LogEntry_2_0.including(all: LogEntry_2_0.<to-many>)`.
+extension LogEntry_2_0 {
+    /// `aircraft`: the `aircraft` row this row's foreign key points at.
+    public static let aircraft = belongsTo(Aircraft_1_1.self, key: "aircraft", using: GRDB.ForeignKey(["aircraft"], to: ["id"]))
+    /// The links of `crew`: the rows of `log_entry_crew` whose source is this row.
+    public static let crewLinks = hasMany(CrewLink.self, key: "crewLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `crew`: the `pilot` rows this row links to, through `log_entry_crew`.
+    public static let crew = hasMany(Pilot_1_0.self, through: crewLinks, using: CrewLink.target, key: "crew")
+}
+
 extension LogEntry_2_0 {
     /// One link of the to-many relationship `crew` (`log_entry` → `pilot`): a row of table `log_entry_crew`.
     public struct CrewLink: Swift.Equatable, Swift.Sendable {
@@ -286,6 +311,11 @@ extension LogEntry_2_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `log_entry` row.
+        public static let source = belongsTo(LogEntry_2_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `pilot` row.
+        public static let target = belongsTo(Pilot_1_0.self, using: GRDB.ForeignKey(["target_id"], to: ["id"]))
 
         /// The columns of `log_entry_crew`.
         public enum Columns {
@@ -412,6 +442,17 @@ extension LogEntry_4_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `log_entry` as GRDB associations: `row.request(for: LogEntry_4_0.<name>)`,
+/// `LogEntry_4_0.including(all: LogEntry_4_0.<to-many>)`.
+extension LogEntry_4_0 {
+    /// `aircraft`: the `aircraft` row this row's foreign key points at.
+    public static let aircraft = belongsTo(Aircraft_4_0.self, key: "aircraft", using: GRDB.ForeignKey(["aircraft"], to: ["id"]))
+    /// The links of `crew`: the rows of `log_entry_crew` whose source is this row.
+    public static let crewLinks = hasMany(CrewLink.self, key: "crewLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `crew`: the `pilot` rows this row links to, through `log_entry_crew`.
+    public static let crew = hasMany(Pilot_1_0.self, through: crewLinks, using: CrewLink.target, key: "crew")
+}
+
 extension LogEntry_4_0 {
     /// One link of the to-many relationship `crew` (`log_entry` → `pilot`): a row of table `log_entry_crew`.
     public struct CrewLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
@@ -426,6 +467,11 @@ extension LogEntry_4_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `log_entry` row.
+        public static let source = belongsTo(LogEntry_4_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `pilot` row.
+        public static let target = belongsTo(Pilot_1_0.self, using: GRDB.ForeignKey(["target_id"], to: ["id"]))
 
         /// The columns of `log_entry_crew`.
         public enum Columns {

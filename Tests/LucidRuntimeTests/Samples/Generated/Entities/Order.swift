@@ -260,6 +260,17 @@ extension Order_2_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `order` as GRDB associations: `row.request(for: Order_2_0.<name>)`,
+/// `Order_2_0.including(all: Order_2_0.<to-many>)`.
+extension Order_2_0 {
+    /// `where`: the `class` row this row's foreign key points at.
+    public static let `where` = belongsTo(Class_2_0.self, key: "where", using: GRDB.ForeignKey(["where"], to: ["id"]))
+    /// The links of `from`: the rows of `order_from` whose source is this row.
+    public static let fromLinks = hasMany(FromLink.self, key: "fromLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `from`: the `class` rows this row links to, through `order_from`.
+    public static let from = hasMany(Class_2_0.self, through: fromLinks, using: FromLink.target, key: "from")
+}
+
 extension Order_2_0 {
     /// One link of the to-many relationship `from` (`order` → `class`): a row of table `order_from`.
     public struct FromLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
@@ -274,6 +285,11 @@ extension Order_2_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `order` row.
+        public static let source = belongsTo(Order_2_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `class` row.
+        public static let target = belongsTo(Class_2_0.self, using: GRDB.ForeignKey(["target_id"], to: ["id"]))
 
         /// The columns of `order_from`.
         public enum Columns {

@@ -64,5 +64,12 @@ extension A_1_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `a` as GRDB associations: `row.request(for: A_1_0.<name>)`,
+/// `A_1_0.including(all: A_1_0.<to-many>)`.
+extension A_1_0 {
+    /// `b`: the `b` row this row's foreign key points at.
+    public static let b = belongsTo(B_1_0.self, key: "b", using: GRDB.ForeignKey(["b"], to: ["id"]))
+}
+
 /// The newest version of the `a` entity.
 public typealias A = A_1_0

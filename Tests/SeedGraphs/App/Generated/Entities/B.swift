@@ -60,5 +60,12 @@ extension B_1_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `b` as GRDB associations: `row.request(for: B_1_0.<name>)`,
+/// `B_1_0.including(all: B_1_0.<to-many>)`.
+extension B_1_0 {
+    /// `next`: the `b` row this row's foreign key points at.
+    public static let next = belongsTo(B_1_0.self, key: "next", using: GRDB.ForeignKey(["next"], to: ["id"]))
+}
+
 /// The newest version of the `b` entity.
 public typealias B = B_1_0

@@ -66,6 +66,19 @@ extension Employee_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     }
 }
 
+/// The relationships of `employee` as GRDB associations: `row.request(for: Employee_1_0.<name>)`,
+/// `Employee_1_0.including(all: Employee_1_0.<to-many>)`.
+extension Employee_1_0 {
+    /// `team`: the `team` row this row's foreign key points at.
+    public static let team = belongsTo(Team_1_0.self, key: "team", using: GRDB.ForeignKey(["team"], to: ["id"]))
+    /// `manager`: the `employee` row this row's foreign key points at.
+    public static let manager = belongsTo(Employee_1_0.self, key: "manager", using: GRDB.ForeignKey(["manager"], to: ["id"]))
+    /// The links of `mentors`: the rows of `employee_mentors` whose source is this row.
+    public static let mentorsLinks = hasMany(MentorsLink.self, key: "mentorsLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `mentors`: the `employee` rows this row links to, through `employee_mentors`.
+    public static let mentors = hasMany(Employee_1_0.self, through: mentorsLinks, using: MentorsLink.target, key: "mentors")
+}
+
 extension Employee_1_0 {
     /// One link of the to-many relationship `mentors` (`employee` → `employee`): a row of table `employee_mentors`.
     public struct MentorsLink: Swift.Equatable, Swift.Sendable {
@@ -80,6 +93,11 @@ extension Employee_1_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `employee` row.
+        public static let source = belongsTo(Employee_1_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `employee` row.
+        public static let target = belongsTo(Employee_1_0.self, using: GRDB.ForeignKey(["target_id"], to: ["id"]))
 
         /// The columns of `employee_mentors`.
         public enum Columns {
@@ -179,6 +197,19 @@ extension Employee_2_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `employee` as GRDB associations: `row.request(for: Employee_2_0.<name>)`,
+/// `Employee_2_0.including(all: Employee_2_0.<to-many>)`.
+extension Employee_2_0 {
+    /// `team`: the `team` row this row's foreign key points at.
+    public static let team = belongsTo(Team_1_0.self, key: "team", using: GRDB.ForeignKey(["team"], to: ["id"]))
+    /// `manager`: the `employee` row this row's foreign key points at.
+    public static let manager = belongsTo(Employee_2_0.self, key: "manager", using: GRDB.ForeignKey(["manager"], to: ["id"]))
+    /// The links of `mentors`: the rows of `employee_mentors` whose source is this row.
+    public static let mentorsLinks = hasMany(MentorsLink.self, key: "mentorsLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `mentors`: the `employee` rows this row links to, through `employee_mentors`.
+    public static let mentors = hasMany(Employee_2_0.self, through: mentorsLinks, using: MentorsLink.target, key: "mentors")
+}
+
 extension Employee_2_0 {
     /// One link of the to-many relationship `mentors` (`employee` → `employee`): a row of table `employee_mentors`.
     public struct MentorsLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
@@ -193,6 +224,11 @@ extension Employee_2_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `employee` row.
+        public static let source = belongsTo(Employee_2_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `employee` row.
+        public static let target = belongsTo(Employee_2_0.self, using: GRDB.ForeignKey(["target_id"], to: ["id"]))
 
         /// The columns of `employee_mentors`.
         public enum Columns {

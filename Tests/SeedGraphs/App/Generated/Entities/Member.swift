@@ -132,5 +132,12 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `member` as GRDB associations: `row.request(for: Member_2_0.<name>)`,
+/// `Member_2_0.including(all: Member_2_0.<to-many>)`.
+extension Member_2_0 {
+    /// `tier`: the `tier` row this row's foreign key points at.
+    public static let tier = belongsTo(Tier_2_0.self, key: "tier", using: GRDB.ForeignKey(["tier"], to: ["id"]))
+}
+
 /// The newest version of the `member` entity.
 public typealias Member = Member_2_0

@@ -69,6 +69,13 @@ extension Slot_2_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `slot` as GRDB associations: `row.request(for: Slot_2_0.<name>)`,
+/// `Slot_2_0.including(all: Slot_2_0.<to-many>)`.
+extension Slot_2_0 {
+    /// `member`: the `member` row this row's foreign key points at.
+    public static let member = belongsTo(Member_2_0.self, key: "member", using: GRDB.ForeignKey(["member"], to: ["id"]))
+}
+
 /// The newest version of the `slot` entity.
 public typealias Slot = Slot_2_0
 

@@ -62,6 +62,17 @@ extension Team_1_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `team` as GRDB associations: `row.request(for: Team_1_0.<name>)`,
+/// `Team_1_0.including(all: Team_1_0.<to-many>)`.
+extension Team_1_0 {
+    /// `lead`: the `employee` row this row's foreign key points at.
+    public static let lead = belongsTo(Employee_1_0.self, key: "lead", using: GRDB.ForeignKey(["lead"], to: ["id"]))
+    /// The links of `members`: the rows of `team_members` whose source is this row.
+    public static let membersLinks = hasMany(MembersLink.self, key: "membersLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `members`: the `employee` rows this row links to, through `team_members`.
+    public static let members = hasMany(Employee_1_0.self, through: membersLinks, using: MembersLink.target, key: "members")
+}
+
 extension Team_1_0 {
     /// One link of the to-many relationship `members` (`team` → `employee`): a row of table `team_members`.
     public struct MembersLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
@@ -76,6 +87,11 @@ extension Team_1_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `team` row.
+        public static let source = belongsTo(Team_1_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `employee` row.
+        public static let target = belongsTo(Employee_1_0.self, using: GRDB.ForeignKey(["target_id"], to: ["id"]))
 
         /// The columns of `team_members`.
         public enum Columns {

@@ -62,6 +62,15 @@ extension Tier_2_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `tier` as GRDB associations: `row.request(for: Tier_2_0.<name>)`,
+/// `Tier_2_0.including(all: Tier_2_0.<to-many>)`.
+extension Tier_2_0 {
+    /// The links of `members`: the rows of `tier_members` whose source is this row.
+    public static let membersLinks = hasMany(MembersLink.self, key: "membersLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `members`: the `member` rows this row links to, through `tier_members`.
+    public static let members = hasMany(Member_2_0.self, through: membersLinks, using: MembersLink.target, key: "members")
+}
+
 extension Tier_2_0 {
     /// One link of the to-many relationship `members` (`tier` → `member`): a row of table `tier_members`.
     public struct MembersLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
@@ -76,6 +85,11 @@ extension Tier_2_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `tier` row.
+        public static let source = belongsTo(Tier_2_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `member` row.
+        public static let target = belongsTo(Member_2_0.self, using: GRDB.ForeignKey(["target_id"], to: ["id"]))
 
         /// The columns of `tier_members`.
         public enum Columns {

@@ -80,6 +80,15 @@ extension Movie_1_0_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `movie` as GRDB associations: `row.request(for: Movie_1_0_0.<name>)`,
+/// `Movie_1_0_0.including(all: Movie_1_0_0.<to-many>)`.
+extension Movie_1_0_0 {
+    /// The links of `genres`: the rows of `movie_genres` whose source is this row.
+    public static let genresLinks = hasMany(GenresLink.self, key: "genresLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `genres`: the `genre` rows this row links to, through `movie_genres`.
+    public static let genres = hasMany(Genre_1_0_0.self, through: genresLinks, using: GenresLink.target, key: "genres")
+}
+
 extension Movie_1_0_0 {
     /// One link of the to-many relationship `genres` (`movie` → `genre`): a row of table `movie_genres`.
     public struct GenresLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
@@ -94,6 +103,11 @@ extension Movie_1_0_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `movie` row.
+        public static let source = belongsTo(Movie_1_0_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `genre` row.
+        public static let target = belongsTo(Genre_1_0_0.self, using: GRDB.ForeignKey(["target_id"], to: ["id"]))
 
         /// The columns of `movie_genres`.
         public enum Columns {

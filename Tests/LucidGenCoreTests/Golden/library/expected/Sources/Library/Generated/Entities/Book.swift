@@ -176,6 +176,13 @@ extension Book_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     }
 }
 
+/// The relationships of `book` as GRDB associations: `row.request(for: Book_1_0.<name>)`,
+/// `Book_1_0.including(all: Book_1_0.<to-many>)`.
+extension Book_1_0 {
+    /// `author`: the `author` row this row's foreign key points at.
+    public static let author = belongsTo(Writer_1_0.self, key: "author", using: GRDB.ForeignKey(["author"], to: ["id"]))
+}
+
 /// The `book` entity at schema version 1.1: one row of table `book`.
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
@@ -361,6 +368,13 @@ extension Book_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
         values.encode(self.subtitle, at: 18)
         values.encode(self.rating, at: 19)
     }
+}
+
+/// The relationships of `book` as GRDB associations: `row.request(for: Book_1_1.<name>)`,
+/// `Book_1_1.including(all: Book_1_1.<to-many>)`.
+extension Book_1_1 {
+    /// `author`: the `author` row this row's foreign key points at.
+    public static let author = belongsTo(Writer_1_0.self, key: "author", using: GRDB.ForeignKey(["author"], to: ["id"]))
 }
 
 /// The `book` entity at schema version 2.0: one row of table `book`.
@@ -560,6 +574,17 @@ extension Book_2_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     }
 }
 
+/// The relationships of `book` as GRDB associations: `row.request(for: Book_2_0.<name>)`,
+/// `Book_2_0.including(all: Book_2_0.<to-many>)`.
+extension Book_2_0 {
+    /// `author`: the `author` row this row's foreign key points at.
+    public static let author = belongsTo(Writer_1_0.self, key: "author", using: GRDB.ForeignKey(["author"], to: ["id"]))
+    /// The links of `shelves`: the rows of `book_shelves` whose source is this row.
+    public static let shelvesLinks = hasMany(ShelvesLink.self, key: "shelvesLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `shelves`: the `shelf` rows this row links to, through `book_shelves`.
+    public static let shelves = hasMany(Shelf_2_0.self, through: shelvesLinks, using: ShelvesLink.target, key: "shelves")
+}
+
 extension Book_2_0 {
     /// One link of the to-many relationship `shelves` (`book` → `shelf`): a row of table `book_shelves`.
     public struct ShelvesLink: Swift.Equatable, Swift.Sendable {
@@ -574,6 +599,11 @@ extension Book_2_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `book` row.
+        public static let source = belongsTo(Book_2_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `shelf` row.
+        public static let target = belongsTo(Shelf_2_0.self, using: GRDB.ForeignKey(["target_id"], to: ["code"]))
 
         /// The columns of `book_shelves`.
         public enum Columns {
@@ -808,6 +838,17 @@ extension Book_3_0: LucidRuntime.MigrationRecord {
     }
 }
 
+/// The relationships of `book` as GRDB associations: `row.request(for: Book_3_0.<name>)`,
+/// `Book_3_0.including(all: Book_3_0.<to-many>)`.
+extension Book_3_0 {
+    /// `author`: the `author` row this row's foreign key points at.
+    public static let author = belongsTo(Author_3_0.self, key: "author", using: GRDB.ForeignKey(["author"], to: ["id"]))
+    /// The links of `shelves`: the rows of `book_shelves` whose source is this row.
+    public static let shelvesLinks = hasMany(ShelvesLink.self, key: "shelvesLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+    /// `shelves`: the `shelf` rows this row links to, through `book_shelves`.
+    public static let shelves = hasMany(Shelf_2_0.self, through: shelvesLinks, using: ShelvesLink.target, key: "shelves")
+}
+
 extension Book_3_0 {
     /// One link of the to-many relationship `shelves` (`book` → `shelf`): a row of table `book_shelves`.
     public struct ShelvesLink: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
@@ -822,6 +863,11 @@ extension Book_3_0 {
             self.sourceID = sourceID
             self.targetID = targetID
         }
+
+        /// The link's `book` row.
+        public static let source = belongsTo(Book_3_0.self, using: GRDB.ForeignKey(["source_id"], to: ["id"]))
+        /// The link's `shelf` row.
+        public static let target = belongsTo(Shelf_2_0.self, using: GRDB.ForeignKey(["target_id"], to: ["code"]))
 
         /// The columns of `book_shelves`.
         public enum Columns {

@@ -55,3 +55,10 @@ extension Loan_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
         values.encode(self.book, at: 2)
     }
 }
+
+/// The relationships of `loan` as GRDB associations: `row.request(for: Loan_1_0.<name>)`,
+/// `Loan_1_0.including(all: Loan_1_0.<to-many>)`.
+extension Loan_1_0 {
+    /// `book`: the `book` row this row's foreign key points at.
+    public static let book = belongsTo(Book_1_0.self, key: "book", using: GRDB.ForeignKey(["book"], to: ["id"]))
+}
