@@ -23,6 +23,8 @@ public struct MigrationTestHarness: Sendable {
     public let exclusions: [CheckExclusion]
     /// Each newest entity's rows, decoded with its generated record type.
     public let recordChecks: [RecordCheck]
+    /// The project's sample rows (``SampleRows``): each seeded store also gets its version's, if any.
+    public var samplesFolder: String?
 
     /// A harness for a generated registry (the generated tests make one).
     ///
@@ -31,18 +33,19 @@ public struct MigrationTestHarness: Sendable {
     /// ```
     public init<Registry: SchemaRegistry>(
         registry: Registry.Type, options: StoreOptions, expectations: MigrationExpectations = MigrationExpectations(),
-        naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = []
+        naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = [], samplesFolder: String? = nil
     ) {
         self.init(
             versions: registry.versions, stages: registry.stages, options: options, expectations: expectations,
-            naming: naming, exclusions: exclusions, recordChecks: recordChecks)
+            naming: naming, exclusions: exclusions, recordChecks: recordChecks, samplesFolder: samplesFolder)
     }
 
     /// For a list of versions (oldest first) and the stages the registry declares.
     public init(
         versions: [Schema], stages: [ExplicitStage] = [], options: StoreOptions, expectations: MigrationExpectations = MigrationExpectations(),
-        naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = []
+        naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = [], samplesFolder: String? = nil
     ) {
+        self.samplesFolder = samplesFolder
         self.versions = versions
         self.registryStages = stages
         self.options = options
@@ -66,7 +69,10 @@ public struct MigrationTestHarness: Sendable {
                     stages: options.stages.map(\.explicit) + registryStages)
                 defer { try? database.close() }
                 do {
-                    try SeedWriter.write(database) { db in try seed(db, rows) }
+                    try SeedWriter.write(database) { db in
+                        try seed(db, rows)
+                        if let samplesFolder { try SampleRows.insert(from: samplesFolder, version: version, db) }
+                    }
                 } catch let error as SeedError {
                     return [MigrationCheckFailure(source: source, message: "the seeded rows break \(error.count) foreign key(s) before migrating: \(error.located)")]
                 }

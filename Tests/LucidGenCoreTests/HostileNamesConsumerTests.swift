@@ -169,6 +169,8 @@ import Testing
         files["Sources/Names/NamesUse.swift"] = Self.appCode
         files["Tests/NamesTests/NamesExpectations.swift"] = Self.expectations
         files["Tests/NamesTests/NamesUseTests.swift"] = Self.appTest
+        // Sample rows for the generated tests (issue 28), which the description loader does not read.
+        files[".entities/.samples/1.0.json"] = #"{ "column": [ { "id": "sample-1", "title": "a sample - row", "measure": "foot" } ] }"#
         try CompositeConsumerTests.write(files, in: package)
         let release1 = try run(lucidgenBinary, ["generate"], in: package)
         #expect(release1.status == 0, "\(release1.output)\n\(release1.error)")

@@ -151,6 +151,69 @@ import Testing
         ])
     }
 
+    /// The project's sample rows (issue 28): data the app's stage reacts to, which the seeded edge values
+    /// never contain. A stage mutated to swap two values passes on the seeded rows alone and fails on them.
+    @Test func sampleRowsCatchAStageTheSeededRowsDoNot() throws {
+        let versions = try resolveSchemas(["item.json": """
+            { "name": "item", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [
+                { "name": "name", "property_type": "string" },
+                { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
+            """])
+        struct OldItem: Codable, Sendable, FetchableRecord { var id: Int; var name: String; var code: String }
+        struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord, MigrationRecord {
+            static let databaseTableName = "item"
+            static let migrationColumns = ["id", "name", "code"]
+            var id: Int; var name: String; var code: Int
+            init(id: Int, name: String, code: Int) { (self.id, self.name, self.code) = (id, name, code) }
+            init(migrationRow row: MigrationRow) throws {
+                (id, name, code) = (try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1), try row.decode(Int.self, at: 2))
+            }
+            func encode(to values: inout MigrationValues) throws {
+                values.encode(id, at: 0)
+                values.encode(name, at: 1)
+                values.encode(code, at: 2)
+            }
+        }
+        /// "Artist - Title" becomes "Title (Artist)"; the mutated stage swaps the two parts the wrong way round.
+        func stage(mutated: Bool) -> StoreOptions {
+            var options = StoreOptions()
+            options.stages = [
+                MigrationStage(
+                    from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse codes",
+                    transforms: [.records(table: "item") { (old: OldItem) -> NewItem? in
+                        let parts = old.name.components(separatedBy: " - ")
+                        let name = parts.count == 2 ? (mutated ? "\(parts[0]) (\(parts[1]))" : "\(parts[1]) (\(parts[0]))") : old.name
+                        return Int(old.code).map { NewItem(id: old.id, name: name, code: $0) }
+                    }])
+            ]
+            return options
+        }
+        let expectations = MigrationExpectations(transforms: [.records(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "item") { (old: OldItem) -> NewItem? in
+            let parts = old.name.components(separatedBy: " - ")
+            return Int(old.code).map { NewItem(id: old.id, name: parts.count == 2 ? "\(parts[1]) (\(parts[0]))" : old.name, code: $0) }
+        }])
+        let seed: (Database, Int) throws -> Void = { db, _ in try db.execute(sql: "INSERT INTO item (id, name, code) VALUES (1, 'a', '42'), (2, 'b', '-7')") }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data(#"{ "item": [ { "id": 1001, "name": "Nina Simone - Sinnerman", "code": "7" }, { "id": 1002, "name": "no dash", "code": "8" } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: SampleRows.file(in: folder.url.path, version: SchemaVersion("1.0"))))
+
+        let seededOnly = MigrationTestHarness(versions: versions, options: stage(mutated: true), expectations: expectations)
+        #expect(seededOnly.checkSeeded(from: SchemaVersion("1.0"), seed: seed).isEmpty, "the edge values never contain \" - \"")
+        let correct = MigrationTestHarness(versions: versions, options: stage(mutated: false), expectations: expectations, samplesFolder: folder.url.path)
+        #expect(correct.checkSeeded(from: SchemaVersion("1.0"), seed: seed).isEmpty)
+        let mutated = MigrationTestHarness(versions: versions, options: stage(mutated: true), expectations: expectations, samplesFolder: folder.url.path)
+        #expect(mutated.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description) == [
+            #"from 1.0 (seeded rows): table item, row id=1001, property name: expected "Sinnerman (Nina Simone)", found "Nina Simone (Sinnerman)""#
+        ])
+        // A file that is not rows says so, with its path.
+        try Data(#"[1, 2]"#.utf8).write(to: URL(fileURLWithPath: SampleRows.file(in: folder.url.path, version: SchemaVersion("1.0"))))
+        let broken = correct.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description)
+        #expect(broken.count == 1 && broken[0].contains("cannot seed a store at 1.0: sample rows ") && broken[0].contains("1.0.json: expected a JSON object of tables"), "\(broken)")
+    }
+
     /// A row a transform drops is deleted: links to it go too (ON DELETE CASCADE), in the store and in
     /// the expected rows alike.
     @Test func rowsDroppedByATransformTakeTheirLinksWithThem() throws {

@@ -107,6 +107,8 @@ public enum DescriptionLoader {
                 if full == schemaFolder || full.hasPrefix(schemaFolder + "/") { continue }
                 guard relative.hasSuffix(".json") else { continue }
                 let components = relative.split(separator: "/")
+                // `.samples/<version>.json`: the generated tests' sample rows (LucidTesting.SampleRows), not descriptions.
+                if components.first == ".samples" { continue }
                 if components.contains("EndpointPayloads") {
                     payloadFiles += 1
                 } else if components.contains("Subtypes") {

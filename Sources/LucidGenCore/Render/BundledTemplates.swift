@@ -546,7 +546,9 @@ struct {{suiteName}} {
 {{#recordChecks}}
             .records({{module}}.{{typeName}}.self, entity: {{entity}}),
 {{/recordChecks}}
-        ])
+        ],
+        // The project's sample rows per version (.samples/<version>.json beside the descriptions), seeded too.
+        samplesFolder: {{{samplesFolder}}})
 
     @Test("a store seeded at each version migrates to {{current}} with every value as expected", arguments: [{{versions}}])
     func seededStoreMigrates(from version: Swift.String) throws {

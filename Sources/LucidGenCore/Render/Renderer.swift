@@ -114,20 +114,26 @@ public struct Renderer {
                     "targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see README, \"Generated migration tests\")",
                     at: tests.location ?? SourceLocation(file: displayPath(config.file)), path: "$.targets.app_tests")
             }
-            let fixturesLiteral = fixturesFolder.map(swiftStringLiteral) ?? "FixtureFiles.folder(besideFile: #filePath)"
+            let fixturesLiteral = fixturesFolder.map(swiftStringLiteral) ?? "LucidTesting.FixtureFiles.folder(besideFile: #filePath)"
+            // The sample rows: `.samples` in the descriptions' folder, found from the generated file (or by its
+            // absolute path when the file is generated elsewhere, as the build plugin does).
+            let samples = (absolutePath(config.inputPath) as NSString).appendingPathComponent(".samples")
+            let samplesLiteral = fixturesFolder != nil
+                ? swiftStringLiteral(samples)
+                : "LucidTesting.SampleRows.folder(besideFile: #filePath, relativePath: \(swiftStringLiteral(relativePath(samples, from: absolutePath(tests.outputPath)))))"
             try emit(
                 "tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder,
-                viewModels.migrationTests(provider: provider).merging(["fixturesFolder": fixturesLiteral]) { _, new in new })
+                viewModels.migrationTests(provider: provider).merging(["fixturesFolder": fixturesLiteral, "samplesFolder": samplesLiteral]) { _, new in new })
             ownedFolders.append(tests.outputPath)
             // The name `lucidgen fixtures` gives it (LucidTesting.FixtureFiles.fileName).
             let fixture = (tests.outputPath as NSString).appendingPathComponent("Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")
             if !FileManager.default.fileExists(atPath: fixture) {
-                diagnostics.append(Diagnostic(.note, "no fixture store for \(model.currentVersion) yet: when you release it, run `lucidgen fixtures` and commit \(displayPath(fixture)) and its .sha256"))
+                diagnostics.append(Diagnostic(.note, "no fixture store for \(model.currentVersion) yet: when it is final, `lucidgen release` writes \(displayPath(fixture)) and its .sha256; commit them"))
             }
             // Keeps the fixture folder in git (and in the test target's `exclude`) before the first fixture.
             files.append(GeneratedFile(
                 path: (tests.outputPath as NSString).appendingPathComponent("Fixtures/.gitkeep"),
-                contents: "# Fixture stores: `lucidgen fixtures` at each release writes <Module>_<version>.sqlite and its .sha256 here. Commit both.\n"))
+                contents: "# Fixture stores: `lucidgen release` at each release writes <Module>_<version>.sqlite and its .sha256 here. Commit both.\n"))
         }
         // Snapshots are jobs too: encoding a long history's snapshots is a third of a first run.
         let templateJobs = jobs.count

@@ -67,7 +67,9 @@ struct SeedGraphsMigrationTests {
             .records(SeedGraphs.Team_1_0.self, entity: "Team"),
             .records(SeedGraphs.Tier_2_0.MembersLink.self, entity: "Tier.members"),
             .records(SeedGraphs.Tier_2_0.self, entity: "Tier"),
-        ])
+        ],
+        // The project's sample rows per version (.samples/<version>.json beside the descriptions), seeded too.
+        samplesFolder: LucidTesting.SampleRows.folder(besideFile: #filePath, relativePath: "../../.entities/.samples"))
 
     @Test("a store seeded at each version migrates to 2.0 with every value as expected", arguments: ["1.0", "2.0"])
     func seededStoreMigrates(from version: Swift.String) throws {
@@ -77,7 +79,7 @@ struct SeedGraphsMigrationTests {
         for failure in failures { Issue.record("\(failure)") }
     }
 
-    @Test("each committed fixture store migrates to 2.0 with every value as expected", arguments: FixtureFiles.list(in: FixtureFiles.folder(besideFile: #filePath)))
+    @Test("each committed fixture store migrates to 2.0 with every value as expected", arguments: FixtureFiles.list(in: LucidTesting.FixtureFiles.folder(besideFile: #filePath)))
     func fixtureMigrates(_ path: Swift.String) {
         for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
     }
@@ -87,7 +89,7 @@ struct SeedGraphsMigrationTests {
     @Test("each released version has a committed fixture store", arguments: ["1.0"])
     func releasedVersionHasFixture(_ version: Swift.String) throws {
         let name = LucidTesting.FixtureFiles.fileName(module: "SeedGraphs", version: try LucidSchema.SchemaVersion(parsing: version))
-        let path = (FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
+        let path = (LucidTesting.FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
         guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
             Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --schema-version \(version)` and commit it with its .sha256")

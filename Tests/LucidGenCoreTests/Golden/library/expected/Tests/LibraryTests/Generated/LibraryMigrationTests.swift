@@ -57,7 +57,9 @@ struct LibraryMigrationTests {
             .records(Library.Book_3_0.ShelvesLink.self, entity: "Book.shelves"),
             .records(Library.Book_3_0.self, entity: "Book"),
             .records(Library.Shelf_2_0.self, entity: "Shelf"),
-        ])
+        ],
+        // The project's sample rows per version (.samples/<version>.json beside the descriptions), seeded too.
+        samplesFolder: LucidTesting.SampleRows.folder(besideFile: #filePath, relativePath: "../../../.entities/.samples"))
 
     @Test("a store seeded at each version migrates to 3.0 with every value as expected", arguments: ["1.0", "1.1", "2.0", "3.0"])
     func seededStoreMigrates(from version: Swift.String) throws {
@@ -67,7 +69,7 @@ struct LibraryMigrationTests {
         for failure in failures { Issue.record("\(failure)") }
     }
 
-    @Test("each committed fixture store migrates to 3.0 with every value as expected", arguments: FixtureFiles.list(in: FixtureFiles.folder(besideFile: #filePath)))
+    @Test("each committed fixture store migrates to 3.0 with every value as expected", arguments: FixtureFiles.list(in: LucidTesting.FixtureFiles.folder(besideFile: #filePath)))
     func fixtureMigrates(_ path: Swift.String) {
         for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
     }
@@ -77,7 +79,7 @@ struct LibraryMigrationTests {
     @Test("each released version has a committed fixture store", arguments: ["1.0", "1.1", "2.0"])
     func releasedVersionHasFixture(_ version: Swift.String) throws {
         let name = LucidTesting.FixtureFiles.fileName(module: "Library", version: try LucidSchema.SchemaVersion(parsing: version))
-        let path = (FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
+        let path = (LucidTesting.FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
         guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
             Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --schema-version \(version)` and commit it with its .sha256")

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import LucidRuntime
+
+/// Rows a project keeps per version for its generated tests, beside the edge values they seed: data the
+/// app's stages and data migrations react to (a title with " - " in it, a code in an old format), which
+/// generated edge values never contain. One file per version, `.entities/.samples/<version>.json` (the
+/// description loader does not read that folder), a JSON object of tables, each a list of rows by column
+/// name, as the version stores them:
+///
+/// ```json
+/// { "track": [ { "id": 1001, "title": "Artist - Title", "bpm": 120 } ] }
+/// ```
+///
+/// Each row is inserted after the seeded rows, so give it keys the seeded rows do not use (they count from
+/// 1 up to the rows seeded, 12 by default). A value is a JSON string, number, `true`/`false` (1/0), `null`,
+/// or an array or object (stored as its JSON text, for JSON columns). Dates are GRDB's text
+/// (`"2024-05-01 10:00:00.000"`). The rows go through every step the seeded rows go through and are checked
+/// with the same expectations: a stage that mishandles them fails the tests.
+public enum SampleRows {
+    /// The samples folder at `relativePath` from the folder of `file` (the generated tests pass `#filePath`).
+    public static func folder(besideFile file: String, relativePath: String) -> String {
+        (((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(relativePath) as NSString).standardizingPath
+    }
+
+    /// The file of `version`'s sample rows in `folder`.
+    public static func file(in folder: String, version: SchemaVersion) -> String {
+        (folder as NSString).appendingPathComponent("\(version.string).json")
+    }
+
+    /// Inserts `version`'s sample rows (none when its file does not exist).
+    public static func insert(from folder: String, version: SchemaVersion, _ db: Database) throws {
+        let path = file(in: folder, version: version)
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let tables: [String: [[String: Value]]]
+        do {
+            tables = try JSONDecoder().decode([String: [[String: Value]]].self, from: data)
+        } catch {
+            throw SampleRowsError(file: path, message: "expected a JSON object of tables, each a list of rows by column name: \(error)")
+        }
+        for table in tables.keys.sorted() {
+            for (index, row) in tables[table]!.enumerated() {
+                let columns = row.keys.sorted()
+                let values = try columns.map { try row[$0]!.databaseValue() }
+                let sql = "INSERT INTO \(quoteIdentifier(table)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+                do {
+                    try db.execute(sql: sql, arguments: StatementArguments(values))
+                } catch {
+                    throw SampleRowsError(file: path, message: "table \(table), row \(index): \(error)")
+                }
+            }
+        }
+    }
+
+    /// A JSON value of a sample row.
+    enum Value: Codable {
+        case null, bool(Bool), integer(Int64), real(Double), text(String), array([Value]), object([String: Value])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() { self = .null; return }
+            if let value = try? container.decode(Bool.self) { self = .bool(value); return }
+            if let value = try? container.decode(Int64.self) { self = .integer(value); return }
+            if let value = try? container.decode(Double.self) { self = .real(value); return }
+            if let value = try? container.decode(String.self) { self = .text(value); return }
+            if let value = try? container.decode([Value].self) { self = .array(value); return }
+            self = .object(try container.decode([String: Value].self))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .null: try container.encodeNil()
+            case .bool(let value): try container.encode(value)
+            case .integer(let value): try container.encode(value)
+            case .real(let value): try container.encode(value)
+            case .text(let value): try container.encode(value)
+            case .array(let value): try container.encode(value)
+            case .object(let value): try container.encode(value)
+            }
+        }
+
+        /// As a column stores it: booleans 1/0, arrays and objects as their JSON text.
+        func databaseValue() throws -> DatabaseValue {
+            switch self {
+            case .null: return .null
+            case .bool(let value): return (value ? 1 : 0).databaseValue
+            case .integer(let value): return value.databaseValue
+            case .real(let value): return value.databaseValue
+            case .text(let value): return value.databaseValue
+            case .array, .object:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                return String(decoding: try encoder.encode(self), as: UTF8.self).databaseValue
+            }
+        }
+    }
+}
+
+/// A sample rows file that cannot be read or inserted, with the file and what is wrong.
+public struct SampleRowsError: Error, CustomStringConvertible {
+    public var file: String
+    public var message: String
+    public var description: String { "sample rows \(file): \(message)" }
+}
