@@ -96,29 +96,7 @@ import Testing
 
     /// Row transforms and will/did stages are checked against the app's expectations, typed with records.
     @Test func stagesAreCheckedAgainstTheAppsExpectations() throws {
-        let versions = try resolveSchemas(["item.json": """
-            { "name": "item", "identifier": { "type": "int" },
-              "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
-              "properties": [
-                { "name": "name", "property_type": "string" },
-                { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
-            """])
-        struct OldItem: Codable, Sendable, FetchableRecord { var id: Int; var name: String; var code: String }
-        // A GRDB record that is also a hand-written MigrationRecord: what ExpectedRows' typed methods take.
-        struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord, MigrationRecord {
-            static let databaseTableName = "item"
-            static let migrationColumns = ["id", "name", "code"]
-            var id: Int; var name: String; var code: Int
-            init(id: Int, name: String, code: Int) { (self.id, self.name, self.code) = (id, name, code) }
-            init(migrationRow row: MigrationRow) throws {
-                (id, name, code) = (try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1), try row.decode(Int.self, at: 2))
-            }
-            func encode(to values: inout MigrationValues) throws {
-                values.encode(id, at: 0)
-                values.encode(name, at: 1)
-                values.encode(code, at: 2)
-            }
-        }
+        let versions = try Self.codeVersions()
         func options(lossy: Bool) -> StoreOptions {
             var options = StoreOptions()
             options.stages = [
@@ -154,28 +132,7 @@ import Testing
     /// The project's sample rows (issue 28): data the app's stage reacts to, which the seeded edge values
     /// never contain. A stage mutated to swap two values passes on the seeded rows alone and fails on them.
     @Test func sampleRowsCatchAStageTheSeededRowsDoNot() throws {
-        let versions = try resolveSchemas(["item.json": """
-            { "name": "item", "identifier": { "type": "int" },
-              "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
-              "properties": [
-                { "name": "name", "property_type": "string" },
-                { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
-            """])
-        struct OldItem: Codable, Sendable, FetchableRecord { var id: Int; var name: String; var code: String }
-        struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord, MigrationRecord {
-            static let databaseTableName = "item"
-            static let migrationColumns = ["id", "name", "code"]
-            var id: Int; var name: String; var code: Int
-            init(id: Int, name: String, code: Int) { (self.id, self.name, self.code) = (id, name, code) }
-            init(migrationRow row: MigrationRow) throws {
-                (id, name, code) = (try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1), try row.decode(Int.self, at: 2))
-            }
-            func encode(to values: inout MigrationValues) throws {
-                values.encode(id, at: 0)
-                values.encode(name, at: 1)
-                values.encode(code, at: 2)
-            }
-        }
+        let versions = try Self.codeVersions()
         /// "Artist - Title" becomes "Title (Artist)"; the mutated stage swaps the two parts the wrong way round.
         func stage(mutated: Bool) -> StoreOptions {
             var options = StoreOptions()
@@ -299,5 +256,36 @@ import Testing
         #expect(Date.seed(row: 2, salt: 0).timeIntervalSince1970.truncatingRemainder(dividingBy: 1) != 0, "dates carry milliseconds")
         #expect(Seed.links(row: 2, rows: 12, maxLinks: 1).count == 1)
         #expect(Seed.links(row: 2, rows: 12, maxLinks: 2).count == 2)
+    }
+}
+
+/// `item` whose `code` is text at 1.0 and an integer at 2.0 (the step needs the app's code), and its rows.
+extension MigrationCheckTests {
+    static func codeVersions() throws -> [Schema] {
+        try resolveSchemas(["item.json": """
+            { "name": "item", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [
+                { "name": "name", "property_type": "string" },
+                { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
+            """])
+    }
+}
+
+private struct OldItem: Codable, Sendable, FetchableRecord { var id: Int; var name: String; var code: String }
+
+/// A GRDB record that is also a hand-written MigrationRecord: what ExpectedRows' typed methods take.
+private struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord, MigrationRecord {
+    static let databaseTableName = "item"
+    static let migrationColumns = ["id", "name", "code"]
+    var id: Int; var name: String; var code: Int
+    init(id: Int, name: String, code: Int) { (self.id, self.name, self.code) = (id, name, code) }
+    init(migrationRow row: MigrationRow) throws {
+        (id, name, code) = (try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1), try row.decode(Int.self, at: 2))
+    }
+    func encode(to values: inout MigrationValues) throws {
+        values.encode(id, at: 0)
+        values.encode(name, at: 1)
+        values.encode(code, at: 2)
     }
 }
