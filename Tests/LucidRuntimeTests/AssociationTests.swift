@@ -55,5 +55,16 @@ import Testing
             #expect(try link.request(for: LogEntry.CrewLink.target).fetchOne(db)?.id == link.targetID)
             #expect(try link.request(for: LogEntry.CrewLink.source).fetchOne(db)?.id == 10)
         }
+        // Typed helpers link and unlink by the targets' keys; linking twice keeps one link.
+        try database.write { db in
+            let entry = try #require(try LogEntry.fetchOne(db, key: 10))
+            try entry.linkCrew([3, 2], db)
+            #expect(try entry.request(for: LogEntry.crew).order(Pilot.Columns.id).fetchAll(db).map(\.id) == [1, 2, 3])
+            try entry.unlinkCrew([1, 3], db)
+            #expect(try entry.request(for: LogEntry.crew).fetchAll(db).map(\.id) == [2])
+            #expect(try LogEntry.CrewLink.fetchCount(db) == 1)
+        }
+        // A record whose id SQLite assigns cannot link before it is inserted.
+        #expect(throws: UnsavedRecordError.self) { try Select_2_0.linkSourceID(nil) }
     }
 }

@@ -185,6 +185,21 @@ extension {{ownerType}} {
     }
 }
 
+extension {{ownerType}} {
+    /// Links this row to the `{{target}}` rows `targetIDs` through `{{name}}` (rows of `{{joinTable}}`; a link
+    /// that exists already is kept).
+    public func link{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+        let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
+        for targetID in targetIDs { try {{linkName}}(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `{{target}}` rows `targetIDs` through `{{name}}`.
+    public func unlink{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+        let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
+        try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID && targetIDs.contains({{linkName}}.Columns.targetID)).deleteAll(db)
+    }
+}
+
 /// Reads and writes `{{joinTable}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
 extension {{ownerType}}.{{linkName}}: {{#superseded}}LucidRuntime.SupersededRecord, GRDB.PersistableRecord{{/superseded}}{{^superseded}}LucidRuntime.MigrationRecord{{/superseded}} {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]

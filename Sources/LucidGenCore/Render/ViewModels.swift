@@ -154,6 +154,9 @@ struct ViewModels {
                     "ownerType": shape.typeName, "ownerEntity": shape.name, "name": item.name, "target": target, "joinTable": joinTable,
                     "linkName": linkName, "sourceType": identifier.swiftType, "targetType": targetSwiftType,
                     "ownerKey": swiftStringLiteral(identifier.column), "targetKey": swiftStringLiteral(column),
+                    // The typed link helpers: `linkTags(_:_:)`, `unlinkTags(_:_:)`, reading the owner's key.
+                    "helperSuffix": Naming.typeName(item.swiftName.trimmingCharacters(in: ["`"])), "sourceID": Naming.swiftIdentifier(identifier.swiftName),
+                    "localSource": identifier.kind == .local,
                 ]
                 if let targetRecord {
                     link["targetRecord"] = targetRecord

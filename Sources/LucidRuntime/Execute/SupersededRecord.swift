@@ -153,3 +153,18 @@ extension MigrationValues.Slot {
         }
     }
 }
+
+extension MigrationRecord where Self: TableRecord {
+    /// The key a generated `link…`/`unlink…` helper links with, for a record whose id SQLite assigns: nil
+    /// (not inserted yet) throws ``UnsavedRecordError``.
+    public static func linkSourceID(_ id: Int64?) throws -> Int64 {
+        guard let id else { throw UnsavedRecordError(table: databaseTableName) }
+        return id
+    }
+}
+
+/// A record whose id SQLite assigns was linked before it was inserted.
+public struct UnsavedRecordError: Error, Sendable, CustomStringConvertible {
+    public var table: String
+    public var description: String { "a row of \(table) has no id yet: insert it before linking it" }
+}

@@ -325,6 +325,21 @@ extension LogEntry_2_0 {
     }
 }
 
+extension LogEntry_2_0 {
+    /// Links this row to the `pilot` rows `targetIDs` through `crew` (rows of `log_entry_crew`; a link
+    /// that exists already is kept).
+    public func linkCrew(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try CrewLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `pilot` rows `targetIDs` through `crew`.
+    public func unlinkCrew(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try CrewLink.filter(CrewLink.Columns.sourceID == sourceID && targetIDs.contains(CrewLink.Columns.targetID)).deleteAll(db)
+    }
+}
+
 /// Reads and writes `log_entry_crew` rows by column position, for row transform stages and tests.
 extension LogEntry_2_0.CrewLink: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
@@ -483,6 +498,21 @@ extension LogEntry_4_0 {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
+    }
+}
+
+extension LogEntry_4_0 {
+    /// Links this row to the `pilot` rows `targetIDs` through `crew` (rows of `log_entry_crew`; a link
+    /// that exists already is kept).
+    public func linkCrew(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try CrewLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `pilot` rows `targetIDs` through `crew`.
+    public func unlinkCrew(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try CrewLink.filter(CrewLink.Columns.sourceID == sourceID && targetIDs.contains(CrewLink.Columns.targetID)).deleteAll(db)
     }
 }
 

@@ -304,6 +304,21 @@ extension Order_2_0 {
     }
 }
 
+extension Order_2_0 {
+    /// Links this row to the `class` rows `targetIDs` through `from` (rows of `order_from`; a link
+    /// that exists already is kept).
+    public func linkFrom(_ targetIDs: [Swift.String], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try FromLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `class` rows `targetIDs` through `from`.
+    public func unlinkFrom(_ targetIDs: [Swift.String], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try FromLink.filter(FromLink.Columns.sourceID == sourceID && targetIDs.contains(FromLink.Columns.targetID)).deleteAll(db)
+    }
+}
+
 /// Reads and writes `order_from` rows by column position, for row transform stages.
 extension Order_2_0.FromLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]

@@ -107,6 +107,21 @@ extension Employee_1_0 {
     }
 }
 
+extension Employee_1_0 {
+    /// Links this row to the `employee` rows `targetIDs` through `mentors` (rows of `employee_mentors`; a link
+    /// that exists already is kept).
+    public func linkMentors(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try MentorsLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `employee` rows `targetIDs` through `mentors`.
+    public func unlinkMentors(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try MentorsLink.filter(MentorsLink.Columns.sourceID == sourceID && targetIDs.contains(MentorsLink.Columns.targetID)).deleteAll(db)
+    }
+}
+
 /// Reads and writes `employee_mentors` rows by column position, for row transform stages and tests.
 extension Employee_1_0.MentorsLink: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
@@ -240,6 +255,21 @@ extension Employee_2_0 {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
+    }
+}
+
+extension Employee_2_0 {
+    /// Links this row to the `employee` rows `targetIDs` through `mentors` (rows of `employee_mentors`; a link
+    /// that exists already is kept).
+    public func linkMentors(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try MentorsLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `employee` rows `targetIDs` through `mentors`.
+    public func unlinkMentors(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try MentorsLink.filter(MentorsLink.Columns.sourceID == sourceID && targetIDs.contains(MentorsLink.Columns.targetID)).deleteAll(db)
     }
 }
 

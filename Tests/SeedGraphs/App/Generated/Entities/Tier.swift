@@ -104,6 +104,21 @@ extension Tier_2_0 {
     }
 }
 
+extension Tier_2_0 {
+    /// Links this row to the `member` rows `targetIDs` through `members` (rows of `tier_members`; a link
+    /// that exists already is kept).
+    public func linkMembers(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try MembersLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `member` rows `targetIDs` through `members`.
+    public func unlinkMembers(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try MembersLink.filter(MembersLink.Columns.sourceID == sourceID && targetIDs.contains(MembersLink.Columns.targetID)).deleteAll(db)
+    }
+}
+
 /// Reads and writes `tier_members` rows by column position, for row transform stages.
 extension Tier_2_0.MembersLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]

@@ -122,6 +122,21 @@ extension Movie_1_0_0 {
     }
 }
 
+extension Movie_1_0_0 {
+    /// Links this row to the `genre` rows `targetIDs` through `genres` (rows of `movie_genres`; a link
+    /// that exists already is kept).
+    public func linkGenres(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try GenresLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `genre` rows `targetIDs` through `genres`.
+    public func unlinkGenres(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try GenresLink.filter(GenresLink.Columns.sourceID == sourceID && targetIDs.contains(GenresLink.Columns.targetID)).deleteAll(db)
+    }
+}
+
 /// Reads and writes `movie_genres` rows by column position, for row transform stages.
 extension Movie_1_0_0.GenresLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]

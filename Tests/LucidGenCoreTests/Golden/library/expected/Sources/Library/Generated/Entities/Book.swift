@@ -613,6 +613,21 @@ extension Book_2_0 {
     }
 }
 
+extension Book_2_0 {
+    /// Links this row to the `shelf` rows `targetIDs` through `shelves` (rows of `book_shelves`; a link
+    /// that exists already is kept).
+    public func linkShelves(_ targetIDs: [Swift.String], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try ShelvesLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `shelf` rows `targetIDs` through `shelves`.
+    public func unlinkShelves(_ targetIDs: [Swift.String], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try ShelvesLink.filter(ShelvesLink.Columns.sourceID == sourceID && targetIDs.contains(ShelvesLink.Columns.targetID)).deleteAll(db)
+    }
+}
+
 /// Reads and writes `book_shelves` rows by column position, for row transform stages and tests.
 extension Book_2_0.ShelvesLink: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
@@ -879,6 +894,21 @@ extension Book_3_0 {
             case sourceID = "source_id"
             case targetID = "target_id"
         }
+    }
+}
+
+extension Book_3_0 {
+    /// Links this row to the `shelf` rows `targetIDs` through `shelves` (rows of `book_shelves`; a link
+    /// that exists already is kept).
+    public func linkShelves(_ targetIDs: [Swift.String], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        for targetID in targetIDs { try ShelvesLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+    }
+
+    /// Removes the links of this row to the `shelf` rows `targetIDs` through `shelves`.
+    public func unlinkShelves(_ targetIDs: [Swift.String], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try ShelvesLink.filter(ShelvesLink.Columns.sourceID == sourceID && targetIDs.contains(ShelvesLink.Columns.targetID)).deleteAll(db)
     }
 }
 
