@@ -89,15 +89,11 @@ public enum Naming {
     ]
 
     /// Type names Swift does not accept even in backticks; an entity or subtype may not be named so.
-    /// (`Type` and `Protocol` are fine, but after a module they need backticks: ``qualifiedTypeName(_:module:)``.)
+    /// (`Type` and `Protocol` are fine, but after a module they need backticks: ``memberTypeName(_:)``.)
     public static let unusableTypeNames: Set<String> = ["Self", "Any"]
 
     /// `App.Unit`: a type of the app's module named from outside it. `Type` and `Protocol` are escaped
     /// (`App.Type` is the metatype of `App`, `App.Protocol` an error; `swiftc` accepts ``App.`Type` ``).
-    public static func qualifiedTypeName(_ name: String, module: String) -> String {
-        "\(module).\(memberTypeName(name))"
-    }
-
     /// A type's name after a `.` (`App.`Type``): `Type` and `Protocol` there would mean the metatype.
     public static func memberTypeName(_ name: String) -> String {
         name == "Type" || name == "Protocol" ? "`\(name)`" : name

@@ -12,24 +12,18 @@ import LucidSchema
 /// and GRDB's requests (`Tag.fetchAll(db)`, `Tag.fetchOne(db, key: 1)` through ``PrimaryKeys``) read
 /// the view. Temporary objects belong to the connection: they live in SQLite's temporary database,
 /// never in the store's file, which is why they can be made on a read-only connection, and they vanish
-/// when it closes. A store that lacks nothing gets nothing: one query reads every table's columns.
+/// when it closes. A store that lacks nothing gets nothing (its columns are read as the schema check reads them).
 enum ReadOnlyStandIns {
     /// Creates the views for `schema`'s tables on `db`; returns what each one stands in for, e.g.
     /// `pilot.rank (its default 1)`, `pilot.nickname (NULL)`, `badge (no such table: no rows)`; a required
     /// column without a default says that the app's records of its table cannot be read.
     static func create(for schema: Schema, _ db: Database) throws -> [String] {
-        var stored: [String: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT m.name AS tableName, p.name AS columnName FROM main.sqlite_master AS m, pragma_table_info(m.name, 'main') AS p
-            WHERE m.type = 'table' ORDER BY m.name, p.cid
-            """)
-        {
-            stored[sqlNameKey(row["tableName"]), default: []].append(row["columnName"])
-        }
+        // The store's columns of the app's tables (what the runtime's schema check reads).
+        let stored = try StoreSchemaReader.tables(db, owned: OwnedNames([schema])).mapValues { $0.columns.map(\.name) }
         var standIns: [String] = []
         for table in schema.tables {
             let name = quoteIdentifier(table.name)
-            guard let columns = stored[sqlNameKey(table.name)] else {
+            guard let columns = stored[table.name.lowercased()] else {
                 let nulls = table.columns.map { "NULL AS \(quoteIdentifier($0.name))" }.joined(separator: ", ")
                 try db.execute(sql: "CREATE TEMP VIEW \(name) AS SELECT \(nulls) WHERE 0")
                 standIns.append("\(table.name) (no such table: no rows)")

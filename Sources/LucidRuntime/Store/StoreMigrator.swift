@@ -10,6 +10,8 @@ struct StoreMigrator {
     let history: SchemaHistory
     let options: StoreOptions
     let planner: MigrationPlanner
+    /// Whether a migration may follow the registry's routes (``plan(from:)``).
+    let routesApply: Bool
     /// Writes the compatibility record with every version record (classifying each step once).
     let compatibility: CompatibilityRecorder
     var versions: [Schema] { history.versions }
@@ -33,6 +35,10 @@ struct StoreMigrator {
             var unique: [ExplicitStage] = []
             for stage in declared where !unique.contains(where: { $0.from == stage.from && $0.to == stage.to }) { unique.append(stage) }
             self.planner = try MigrationPlanner(versions: history.versions, stages: provided + unique)
+            // The registry's routes hold only for the stages it was planned with (same versions and transformed
+            // tables): declaredStages or an app stage the registry does not list would change the graph.
+            func key(_ stage: ExplicitStage) -> String { "\(stage.from) \(stage.to) \(stage.transformedTables.sorted())" }
+            self.routesApply = !history.routes.isEmpty && Set(planner.stages.map(key)) == Set(history.stages.map(key))
         } catch {
             throw .planning(error)
         }
@@ -49,13 +55,6 @@ struct StoreMigrator {
         return try planner.plan(from: version)
     }
 
-    /// Whether the registry's routes hold for this planner: it plans with exactly the history's stages
-    /// (same versions and transformed tables; ``StoreOptions/declaredStages`` or an app stage the
-    /// registry does not list would change the graph).
-    private var routesApply: Bool {
-        func key(_ stage: ExplicitStage) -> String { "\(stage.from) \(stage.to) \(stage.transformedTables.sorted())" }
-        return Set(planner.stages.map(key)) == Set(history.stages.map(key))
-    }
 
     private var configuration: Configuration {
         var configuration = options.configuration
