@@ -60,7 +60,9 @@ public struct MigrationTestHarness: Sendable {
     /// Creates a store at `version`, seeds it with `seed(db, rows)` (``SeedWriter``: foreign keys off,
     /// one transaction, `foreign_key_check` before committing), migrates it and checks it.
     public func checkSeeded(from version: SchemaVersion, rows: Int = Seed.rows, seed: (Database, Int) throws -> Void) -> [MigrationCheckFailure] {
-        let source = "from \(version) (seeded rows)"
+        // A failure in a row the project keeps says where that row came from.
+        let samples = samplesFolder.map { SampleRows.file(in: $0, version: version) }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+        let source = samples.map { "from \(version) (seeded rows and sample rows \((($0 as NSString).deletingLastPathComponent as NSString).lastPathComponent)/\(($0 as NSString).lastPathComponent))" } ?? "from \(version) (seeded rows)"
         return withTemporaryFolder(source) { folder in
             let path = (folder as NSString).appendingPathComponent("store-\(version).sqlite")
             do {

@@ -163,7 +163,7 @@ import Testing
         #expect(correct.checkSeeded(from: SchemaVersion("1.0"), seed: seed).isEmpty)
         let mutated = MigrationTestHarness(versions: versions, options: stage(mutated: true), expectations: expectations, samplesFolder: folder.url.path)
         #expect(mutated.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description) == [
-            #"from 1.0 (seeded rows): table item, row id=1001, property name: expected "Sinnerman (Nina Simone)", found "Nina Simone (Sinnerman)""#
+            #"from 1.0 (seeded rows and sample rows \#(folder.url.lastPathComponent)/1.0.json): table item, row id=1001, property name: expected "Sinnerman (Nina Simone)", found "Nina Simone (Sinnerman)""#
         ])
         // A file that is not rows says so, with its path.
         try Data(#"[1, 2]"#.utf8).write(to: URL(fileURLWithPath: SampleRows.file(in: folder.url.path, version: SchemaVersion("1.0"))))
