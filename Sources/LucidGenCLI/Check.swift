@@ -14,6 +14,9 @@ struct Check: ParsableCommand {
               - generated files up to date (what `generate --check` checks; a stamp never skips it here)
               - every fixture store under <targets.app_tests.output_path>/Fixtures matches its .sha256 and \
             is its version as the descriptions define it (its tables, columns, keys, indexes)
+              - every sample rows file (<input_path>/.samples/<version>.json, seeded by the generated tests) is \
+            named after a version, holds that version's tables and columns with every required column, and is \
+            accepted by SQLite beside the seeded rows (keys, CHECKs, foreign keys)
               - a lint of every step between neighbouring versions (after lint.since or --since), each finding \
             with a stable code, its place in the descriptions and what to do instead:
             \(Check.codeTable)
@@ -34,7 +37,7 @@ struct Check: ParsableCommand {
 
             EXIT CODES
               0   passed (warnings and notes allowed)
-              1   the descriptions or config have errors, or a released version's snapshot changed
+              1   the descriptions, config or sample rows have errors, or a released version's snapshot changed
               2   generated files are out of date: run `lucidgen generate`
               4   lint findings at error severity (including --additive-only)
               5   a fixture store does not match its .sha256 (or has none, or a name without a version), or its \
@@ -122,6 +125,10 @@ struct Check: ParsableCommand {
                 }
             }
         }
+
+        // The project's sample rows: named after a version, its tables and columns, accepted by SQLite.
+        let samples = SampleRowsValidation.check(model)
+        report.diagnostics += samples.diagnostics + SampleRowsTrial.diagnostics(model: model, files: samples.files)
 
         var settings = model.config.lint
         if additiveOnly { settings.additiveOnly = true }

@@ -45,8 +45,15 @@ public enum SampleRows {
                 let sql = "INSERT INTO \(quoteIdentifier(table)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
                 do {
                     try db.execute(sql: sql, arguments: StatementArguments(values))
+                } catch let error as DatabaseError {
+                    // SQLite's words, without the statement; a key or unique value a seeded row has says so.
+                    var message = error.message ?? "\(error)"
+                    if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY || error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                        message += " (the seeded rows come first and count from 1 up to the rows seeded: give sample rows keys and unique values they do not use, e.g. from 1001)"
+                    }
+                    throw SampleRowsError(file: path, message: "table \(table), row \(index): \(message)", table: table, row: index)
                 } catch {
-                    throw SampleRowsError(file: path, message: "table \(table), row \(index): \(error)")
+                    throw SampleRowsError(file: path, message: "table \(table), row \(index): \(error)", table: table, row: index)
                 }
             }
         }
@@ -101,5 +108,16 @@ public enum SampleRows {
 public struct SampleRowsError: Error, CustomStringConvertible {
     public var file: String
     public var message: String
+    /// The table and the row's index in its list, when SQLite refused a row.
+    public var table: String?
+    public var row: Int?
+
+    public init(file: String, message: String, table: String? = nil, row: Int? = nil) {
+        self.file = file
+        self.message = message
+        self.table = table
+        self.row = row
+    }
+
     public var description: String { "sample rows \(file): \(message)" }
 }

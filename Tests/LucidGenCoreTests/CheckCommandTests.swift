@@ -150,4 +150,57 @@ import Testing
         let top = try run(lucidgenBinary, ["--help"])
         #expect(top.output.contains("check"))
     }
+
+    /// Sample rows (`.entities/.samples/<version>.json`) are the generated tests' input: a mistake in one is
+    /// found by `check`, at its line, not by a failing test (or never, for a file named after no version).
+    @Test func sampleRowsAreCheckedAgainstTheirVersion() throws {
+        let project = try project(Self.additive)
+        defer { project.remove() }
+        let samples = project.root.appendingPathComponent(".entities/.samples")
+        try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
+        func write(_ name: String, _ text: String) throws {
+            try text.write(to: samples.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try write("1.0.json", #"{ "track": [ { "id": 1001, "title": "Nina Simone - Sinnerman" } ] }"#)
+        try write("2.0.json", #"{ "track": [ { "id": 1001, "title": "Sinnerman", "bpm": 120 } ] }"#)
+        let good = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(good.status == 0, "\(good.output)\(good.error)")
+
+        // A table or column the version does not have (with the name meant), a required column left out, a
+        // column of a later version, a file named after no version (or after one, spelled otherwise).
+        try write("1.0.json", """
+            { "tracks": [ { "id": 1001, "title": "x" } ],
+              "track": [ { "id": 1002, "titel": "x" },
+                         { "id": 1003, "title": "y", "bpm": 120 } ] }
+            """)
+        try write("1.5.json", "{}")
+        try write("2.0.0.json", "{}")
+        let bad = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(bad.status == 1)
+        #expect(bad.output.split(separator: "\n").map(String.init) == [
+            ".entities/.samples/1.0.json:1:3: error: version 1.0 has no table 'tracks' (sample rows are written by table and column name as the version stores them); did you mean 'track'? (at $.tracks)",
+            ".entities/.samples/1.0.json:2:28: error: table 'track' has no column 'titel' at 1.0; did you mean 'title'? its columns: id, title (at $.track[0].titel)",
+            ".entities/.samples/1.0.json:2:14: error: table 'track': the row lacks 'title', which 1.0 requires (NOT NULL without a default) (at $.track[0])",
+            ".entities/.samples/1.0.json:3:42: error: table 'track' has no column 'bpm' at 1.0; its columns: id, title (at $.track[1].bpm)",
+            ".entities/.samples/1.5.json: error: sample rows file '1.5.json' is not named after a version of the history: its rows are never seeded; name it <version>.json for one of the versions 1.0, 2.0",
+            ".entities/.samples/2.0.0.json: error: sample rows file '2.0.0.json' is not named after a version of the history: name it 2.0.json (the generated tests read the file of 2.0 by that name)",
+            "check: 6 errors, 0 warnings, 0 notes; failed (exit 1)",
+        ])
+        try FileManager.default.removeItem(at: samples.appendingPathComponent("1.5.json"))
+        try FileManager.default.removeItem(at: samples.appendingPathComponent("2.0.0.json"))
+
+        // What only SQLite can say, at the row's line: a key a seeded row has.
+        try write("1.0.json", """
+            { "track": [ { "id": 1001, "title": "x" },
+                         { "id": 1, "title": "y" } ] }
+            """)
+        let taken = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(taken.status == 1)
+        #expect(taken.output.hasPrefix(".entities/.samples/1.0.json:2:14: error: sample row refused by SQLite: table track, row 1: UNIQUE constraint failed: track.id (the seeded rows come first"), "\(taken.output)")
+        // And malformed JSON, at its place.
+        try write("1.0.json", #"{ "track": [ { "id": 1001, "title": "x" }, ] }"#)
+        let malformed = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(malformed.status == 1)
+        #expect(malformed.output.hasPrefix(".entities/.samples/1.0.json:1:44: error: trailing comma before ']'"), "\(malformed.output)")
+    }
 }

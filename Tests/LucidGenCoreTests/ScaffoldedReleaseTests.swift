@@ -105,6 +105,8 @@ import Testing
         try FileManager.default.createDirectory(at: file(".entities/.samples"), withIntermediateDirectories: true)
         try #"{ "note": [ { "id": 1001, "title": "Groceries - Saturday", "body": "eggs, milk" }, { "id": 1002, "title": "no dash", "body": "x" } ] }"#
             .write(to: file(".entities/.samples/1.0.json"), atomically: true, encoding: .utf8)
+        let check = try run(lucidgenBinary, ["check"], in: package)
+        #expect(check.status == 0, "the sample rows are 1.0's: \(check.output)\(check.error)")
 
         // The app's data migration runs in the generated tests (the scaffold's options are the app's): without
         // its expectation they fail and say which one is missing.

@@ -1,0 +1,43 @@
+import Foundation
+import LucidGenCore
+import LucidRuntime
+import LucidSchema
+import LucidTesting
+
+/// `lucidgen check`'s trial of the project's sample rows: each file `SampleRowsValidation` passed goes
+/// into an in-memory store of its version seeded as the generated tests seed it (the rows `lucidgen
+/// fixtures` writes, as many as the tests seed), the way the tests insert it (`SampleRows.insert`), and
+/// SQLite decides what only it can: a key or unique value a seeded row has, a CHECK, a type, a foreign key
+/// that points at no row. A refused row is an error at its line.
+enum SampleRowsTrial {
+    static func diagnostics(model: ResolvedModel, files: [SampleRowsValidation.File]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let folder = SampleRowsValidation.folder(model.config)
+        for file in files {
+            let display = displayPath(file.path)
+            guard let schema = model.schemas.first(where: { $0.version == file.version }) else { continue }
+            do {
+                let database = try DatabaseQueue()
+                try database.write { db in
+                    for statement in schema.ddl { try db.execute(sql: statement) }
+                }
+                try SeedWriter.write(database) { db in
+                    try FixtureRows(model: model).forEachRow(at: file.version, rows: SeedValues.rows) { row in
+                        try db.execute(sql: FixtureRows.Row.sql(inserting: [row]))
+                    }
+                    try SampleRows.insert(from: folder, version: file.version, db)
+                }
+            } catch let error as SampleRowsError {
+                let location = error.table.flatMap { file.rowLocations[$0] }.flatMap { rows in error.row.flatMap { $0 < rows.count ? rows[$0] : nil } }
+                diagnostics.append(Diagnostic(.error, "sample row refused by SQLite: \(error.message)", at: location ?? SourceLocation(file: display)))
+            } catch let error as SeedError {
+                diagnostics.append(Diagnostic(
+                    .error, "sample rows break \(error.count) foreign key(s) once seeded beside the generated tests' rows: \(error.located)",
+                    at: SourceLocation(file: display)))
+            } catch {
+                diagnostics.append(Diagnostic(.error, "cannot try the sample rows in a store at \(file.version): \(error)", at: SourceLocation(file: display)))
+            }
+        }
+        return diagnostics
+    }
+}
