@@ -330,4 +330,36 @@ import Testing
         let generated = try project.read("Sources/App/Generated/Subtypes/Theme.swift")
         #expect(generated.contains("public enum Palette: ") && generated.contains("public enum Palette_1_0: "))
     }
+
+    /// A relationship named like a static member every record has (`order`, `filter`) cannot be a GRDB
+    /// association by that name: it is left out, with a located warning suggesting `swift_name`; with one,
+    /// the association is there under the Swift name and the column keeps its name.
+    @Test func aRelationshipNamedLikeAGRDBMemberIsWarnedAbout() throws {
+        func cart(_ swiftName: String) -> String {
+            """
+            { "name": "cart", "version_history": [{ "version": "1.0" }],
+              "properties": [
+                { "name": "order", "property_type": { "entity_name": "item", "association": "to_one" }, "nullable": true\(swiftName) },
+                { "name": "filter", "property_type": { "entity_name": "item", "association": "to_many" } },
+                { "name": "items", "property_type": { "entity_name": "item", "association": "to_many" } }
+              ] }
+            """
+        }
+        let item = #"{ "name": "item", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "title", "property_type": "string" }] }"#
+        let project = try TestProject(files: [".entities/cart.json": cart(""), ".entities/item.json": item])
+        defer { project.remove() }
+        let warnings = try project.generate().diagnostics.filter { $0.severity == .warning }
+            .map { $0.description.replacingOccurrences(of: project.root.path + "/", with: "") }
+        #expect(warnings == [
+            #".entities/cart.json:3:5: warning: relationship 'order' of 'cart' gets no GRDB association: every record has GRDB's static `order` already; give it a "swift_name" (e.g. "linkedOrder"; its column keeps its name) to have the association under that name (at $.properties[0])"#,
+            #".entities/cart.json:4:5: warning: relationship 'filter' of 'cart' gets no GRDB association: every record has GRDB's static `filter` already; give it a "swift_name" (e.g. "linkedFilter"; its column keeps its name) to have the association under that name (at $.properties[1])"#,
+        ])
+        try cart(#", "swift_name": "linkedOrder""#).write(to: project.root.appendingPathComponent(".entities/cart.json"), atomically: true, encoding: .utf8)
+        let renamed = try project.generate()
+        #expect(renamed.diagnostics.filter { $0.severity == .warning }.count == 1)
+        let record = try String(contentsOf: project.root.appendingPathComponent("Sources/App/Generated/Entities/Cart.swift"), encoding: .utf8)
+        #expect(record.contains("public static let linkedOrder = belongsTo(Item_1_0.self, key: \"order\""), "\(record)")
+        #expect(record.contains("public static let linkedOrder = GRDB.Column(\"order\")"))
+        #expect(record.contains("public static let items = hasMany(Item_1_0.self, through: itemsLinks"))
+    }
 }

@@ -110,6 +110,18 @@ public enum Naming {
         name == current ? swiftName ?? propertyName(name) : propertyName(name)
     }
 
+    /// Static members every generated record has (from GRDB's `TableRecord`, `FetchableRecord` and the
+    /// query interface, and the generated ones): no association takes their names.
+    public static let recordStaticMembers: Set<String> = [
+        "all", "none", "filter", "select", "order", "limit", "including", "joining", "annotated", "having", "group", "matching", "exists",
+        "fetchAll", "fetchOne", "fetchCount", "fetchSet", "fetchCursor", "deleteAll", "deleteOne", "updateAll", "databaseTableName",
+        "databaseSelection", "aliased", "with", "orderByPrimaryKey", "belongsTo", "hasMany", "hasOne", "request", "distinct", "unordered",
+        "reversed", "databaseColumnDecodingStrategy", "databaseColumnEncodingStrategy", "databaseDecodingUserInfo", "databaseEncodingUserInfo",
+        "databaseJSONDecoder", "databaseJSONEncoder", "databaseDateDecodingStrategy", "databaseDateEncodingStrategy", "databaseUUIDEncodingStrategy",
+        "persistenceConflictPolicy", "migrationColumns", "search", "Columns", "CodingKeys", "filterWhenConnected", "primaryKey", "find",
+        "self", "Type", "Protocol", "init",
+    ]
+
     /// Type names that a record declares inside itself: a top-level type of this name would be hidden there.
     public static let recordNestedTypeNames: Set<String> = ["CodingKeys", "Columns"]
 

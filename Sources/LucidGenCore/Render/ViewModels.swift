@@ -259,7 +259,7 @@ struct ViewModels {
         }
         // An association is a static member: one named like a member GRDB's records already have (`filter`,
         // `order`, `all`…), or like another association, would break calls to it, so it is left out.
-        var taken = Self.recordStaticMembers
+        var taken = Naming.recordStaticMembers
         toOneAssociations = toOneAssociations.filter { taken.insert(($0["swiftName"] as! String).trimmingCharacters(in: ["`"])).inserted }
         toManyAssociations = toManyAssociations.filter { association in
             let names = [association["swiftName"] as! String, association["linksName"] as! String].map { $0.trimmingCharacters(in: ["`"]) }
@@ -279,18 +279,6 @@ struct ViewModels {
             "hasAssociations": !toOneAssociations.isEmpty || !toManyAssociations.isEmpty,
         ]
     }
-
-    /// Static members every generated record has (from GRDB's `TableRecord`, `FetchableRecord` and the
-    /// query interface, and the generated ones): no association takes their names.
-    static let recordStaticMembers: Set<String> = [
-        "all", "none", "filter", "select", "order", "limit", "including", "joining", "annotated", "having", "group", "matching", "exists",
-        "fetchAll", "fetchOne", "fetchCount", "fetchSet", "fetchCursor", "deleteAll", "deleteOne", "updateAll", "databaseTableName",
-        "databaseSelection", "aliased", "with", "orderByPrimaryKey", "belongsTo", "hasMany", "hasOne", "request", "distinct", "unordered",
-        "reversed", "databaseColumnDecodingStrategy", "databaseColumnEncodingStrategy", "databaseDecodingUserInfo", "databaseEncodingUserInfo",
-        "databaseJSONDecoder", "databaseJSONEncoder", "databaseDateDecodingStrategy", "databaseDateEncodingStrategy", "databaseUUIDEncodingStrategy",
-        "persistenceConflictPolicy", "migrationColumns", "search", "Columns", "CodingKeys", "filterWhenConnected", "primaryKey", "find",
-        "self", "Type", "Protocol", "init",
-    ]
 
     /// The record type of the entity whose table is `table` at `version` (the shape in effect then).
     func recordType(ofTable table: String, at version: SchemaVersion) -> String? {

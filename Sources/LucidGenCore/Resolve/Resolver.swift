@@ -314,6 +314,7 @@ public enum Resolver {
         enumTypes: EnumVersionTypes, structTypes: StructVersionTypes, versions: [SchemaVersion], _ diagnostics: inout DiagnosticCollector
     ) {
         var reported = Set<String>()
+        var warned = Set<String>()
         func report(_ message: String, at location: SourceLocation, path: String?) {
             if reported.insert(message).inserted { diagnostics.error(message, at: location, path: path) }
         }
@@ -355,6 +356,24 @@ public enum Resolver {
                 }
                 members += shape.properties.map { ($0.name, $0.currentName, $0.swiftName) }
                 let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
+                // A relationship's GRDB association is a static member of the record: one named like a member
+                // every record has (`order`, `filter`…) is left out, which compiles but surprises; say so once.
+                for property in shape.properties {
+                    let names: [String]
+                    switch property.kind {
+                    case .toOne: names = [property.swiftName]
+                    case .toMany: names = [property.swiftName, property.swiftName + "Links"]
+                    case .value, .composite: continue
+                    }
+                    guard let taken = names.first(where: { Naming.recordStaticMembers.contains($0) }) else { continue }
+                    let described = described(property.currentName)
+                    let suggestion = "linked" + property.swiftName.prefix(1).uppercased() + property.swiftName.dropFirst()
+                    let message = "relationship '\(property.name)' of '\(entity.name)' gets no GRDB association: every record has GRDB's static `\(taken)` already; "
+                        + "give it a \"swift_name\" (e.g. \"\(suggestion)\"; its column keeps its name) to have the association under that name"
+                    if warned.insert("\(entity.name).\(property.currentName)").inserted {
+                        diagnostics.warning(message, at: described?.location ?? description.location, path: described?.path)
+                    }
+                }
                 for member in members {
                     let property = described(member.current)
                     let location = property?.location ?? description.location
