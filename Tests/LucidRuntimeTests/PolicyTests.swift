@@ -144,4 +144,55 @@ import Testing
             try queue.close()
         }
     }
+
+    /// Two stores with their own registries, versions and stages of the same numbers: each is migrated with
+    /// its own spec's options, so each stage runs on its own store only (with one shared options, a stage
+    /// known by its versions would be planned on both).
+    @Test func eachStoreMigratesWithItsOwnStages() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func versions(_ table: String, _ added: String) throws -> [Schema] {
+            try resolveSchemas(["\(table).json": """
+                { "name": "\(table)", "identifier": { "type": "int" },
+                  "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                  "properties": [
+                    { "name": "title", "property_type": "string" },
+                    { "name": "\(added)", "property_type": "int", "default_value": 0, "added_at_version": "2.0" } ] }
+                """])
+        }
+        let entries = try versions("entry", "score")
+        let notes = try versions("note", "flag")
+        func store(_ name: String, _ versions: [Schema], _ table: String) throws -> String {
+            let path = folder.path(name)
+            let database = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
+            try database.write { db in try db.execute(sql: "INSERT INTO \(table) (id, title) VALUES (1, 'a')") }
+            try database.close()
+            return path
+        }
+        func options(_ label: String, _ sql: String) -> StoreOptions {
+            var options = StoreOptions()
+            options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: label, didMigrate: { db in try db.execute(sql: sql) })]
+            return options
+        }
+        let first = try store("entries.sqlite", entries, "entry")
+        let second = try store("notes.sqlite", notes, "note")
+        // Both stages in the group's options: two stages for 1.0 → 2.0 on each store, refused with what to do.
+        var shared = options("score entries", "UPDATE entry SET score = 7")
+        shared.stages += options("flag notes", "UPDATE note SET flag = 1").stages
+        #expect {
+            try LucidStore.openTogether([StoreSpec(path: first, versions: entries), StoreSpec(path: second, versions: notes)], options: shared)
+        } throws: { error in
+            (error as? StoreError)?.nextStep.contains("give each StoreSpec its own options") == true
+        }
+        let queues = try LucidStore.openTogether([
+            StoreSpec(path: first, versions: entries, options: options("score entries", "UPDATE entry SET score = 7")),
+            StoreSpec(path: second, versions: notes, options: options("flag notes", "UPDATE note SET flag = 1")),
+        ])
+        #expect(try queues[0].read { db in try Int.fetchOne(db, sql: "SELECT score FROM entry") } == 7)
+        #expect(try queues[1].read { db in try Int.fetchOne(db, sql: "SELECT flag FROM note") } == 1)
+        for queue in queues {
+            #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") } == "2.0")
+            try queue.close()
+        }
+    }
 }

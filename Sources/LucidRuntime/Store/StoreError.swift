@@ -163,7 +163,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "A released version's description was changed after release: restore version \(version)'s description so that `lucidgen generate --check` passes, or if the store was made by a development build, delete it (StoreOptions.unknownStorePolicy = .eraseAndRecreate in development builds)"
         case .unrecognizedSchema:
             "If these tables are an older app's, describe that version (with its tables) as the first of the history so lucidgen can adopt the store; otherwise open the right file"
-        case .planning:
+        case .planning(.duplicateStage):
+            "Pass each stage once in StoreOptions.stages; with several stores (openTogether), give each StoreSpec its own options, so that one store's stages are not another's"
+        case .planning(.unknownVersion):
+            "Open it with the app that wrote it, or add that version's description (its snapshot) to this app's history and regenerate (`lucidgen generate`)"
+        case .planning(.cyclicStage):
+            "A stage goes from an older version to a newer one: fix its versions in .lucid.yaml (`stages:`) and run `lucidgen generate`"
+        case .planning(.noRoute):
             "Declare a stage for the missing step in .lucid.yaml (`stages:`), implement it in the app, and run `lucidgen generate`"
         case .registryMismatch:
             "Run `lucidgen generate` with the lucidgen version the app links, and rebuild"

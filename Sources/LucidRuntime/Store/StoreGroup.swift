@@ -14,25 +14,33 @@ public struct StoreSpec: Sendable {
     /// The generated registry as `String(reflecting:)` spells it (`FlightLog.FlightLogSchema`), which
     /// messages name; nil for a store described by its versions.
     public var registry: String?
+    /// The options this store is opened with: its stages and data migrations (and logger, progress…);
+    /// nil: the group's. Stores with their own migration code need their own options, since a stage is
+    /// known by its versions and label only: the group's stages apply to every store of the group.
+    public var options: StoreOptions?
 
     /// A store and its versions.
     ///
     /// ```swift
     /// let spec = StoreSpec(path: cachePath, versions: CacheSchema.versions)
     /// ```
-    public init(path: String, versions: [Schema], declaredStages: [ExplicitStage] = []) {
+    public init(path: String, versions: [Schema], declaredStages: [ExplicitStage] = [], options: StoreOptions? = nil) {
         self.path = path
         self.versions = versions
         self.declaredStages = declaredStages
+        self.options = options
     }
 
-    /// A store and its generated registry.
+    /// A store and its generated registry, with its own options when it has its own migration code.
     ///
     /// ```swift
-    /// let stores = try LucidStore.openTogether([StoreSpec(path: main, registry: FlightLogSchema.self), StoreSpec(path: cache, registry: CacheSchema.self)])
+    /// let stores = try LucidStore.openTogether([
+    ///     StoreSpec(path: main, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions()),
+    ///     StoreSpec(path: cache, registry: CacheSchema.self, options: CacheStages.storeOptions()),
+    /// ])
     /// ```
-    public init<Registry: SchemaRegistry>(path: String, registry: Registry.Type) {
-        self.init(path: path, versions: registry.versions, declaredStages: registry.stages)
+    public init<Registry: SchemaRegistry>(path: String, registry: Registry.Type, options: StoreOptions? = nil) {
+        self.init(path: path, versions: registry.versions, declaredStages: registry.stages, options: options)
         self.registry = String(reflecting: registry)
     }
 
@@ -54,11 +62,14 @@ extension LucidStore {
     /// Every store's path is planned before any is copied: a stage on one of them whose code
     /// ``StoreOptions/stages`` lacks throws ``StoreError/missingStages(path:storeVersion:target:missing:registry:)``
     /// (for the first such store, listing each of its missing stages) with no file changed.
+    ///
+    /// Each store is opened with its ``StoreSpec/options`` when it has them, else with `options`: stores
+    /// with migration code of their own each carry their own (a stage is known by its versions and label,
+    /// so one store's stage in the shared options would also run on another store with those versions).
     public static func openTogether(_ stores: [StoreSpec], options: StoreOptions = StoreOptions()) throws(StoreError) -> [DatabaseQueue] {
-        var wholePath = options
-        wholePath.atomicity = .wholePath
         var toMigrate: [(spec: StoreSpec, status: StoreStatus)] = []
         for spec in stores {
+            let options = spec.options ?? options
             let status = try inspect(atPath: spec.path, versions: spec.versions, stages: spec.declaredStages + options.stages.map(\.explicit))
             guard status.state == .needsMigration, let version = status.version else { continue }
             try StoreMigrator(path: spec.path, history: spec.history, options: options).checkStagesProvided(status.steps, storeVersion: version)
@@ -84,6 +95,8 @@ extension LucidStore {
             }
             copies.append((spec, copy))
             do {
+                var wholePath = spec.options ?? options
+                wholePath.atomicity = .wholePath
                 try open(atPath: copy, history: spec.history, options: wholePath).close()
             } catch let error as StoreError {
                 cleanUp()
@@ -101,7 +114,7 @@ extension LucidStore {
         }
         var queues: [DatabaseQueue] = []
         for spec in stores {
-            queues.append(try open(atPath: spec.path, history: spec.history, options: options))
+            queues.append(try open(atPath: spec.path, history: spec.history, options: spec.options ?? options))
         }
         return queues
     }
