@@ -129,10 +129,17 @@ public enum DescriptionLoader {
                 path: "$.input_path")
         }
 
+        // Each file is read, parsed and decoded on its own (thousands of them in a large model): every core
+        // takes a share; the diagnostics are then reported in file order, as one core would.
+        let decoded = Parallel.map(count: entityFiles.count) { index -> (EntityDescription?, [Diagnostic]) in
+            var fileDiagnostics = DiagnosticCollector()
+            guard let root = parseFile(entityFiles[index], &fileDiagnostics) else { return (nil, fileDiagnostics.diagnostics) }
+            return (decodeEntity(root, &fileDiagnostics), fileDiagnostics.diagnostics)
+        }
         var entities: [EntityDescription] = []
-        for file in entityFiles {
-            guard let root = parseFile(file, &diagnostics) else { continue }
-            if let entity = decodeEntity(root, &diagnostics) { entities.append(entity) }
+        for (entity, fileDiagnostics) in decoded {
+            diagnostics.append(contentsOf: fileDiagnostics)
+            if let entity { entities.append(entity) }
         }
         var subtypes: [SubtypeDescription] = []
         for file in subtypeFiles {

@@ -51,6 +51,9 @@ struct ObjectReader {
 
     /// `versionHistory` → `version_history`.
     static func normalize(_ key: String) -> String {
+        // Nearly every key is snake_case already: no ASCII capital, no Character walk (a description's keys are
+        // read once each, 2,000 descriptions of 20 properties are ~300,000 keys).
+        if key.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return key }
         var result = ""
         for character in key {
             if character.isUppercase {
