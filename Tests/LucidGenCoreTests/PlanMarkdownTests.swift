@@ -159,6 +159,39 @@ import Testing
         #expect(text.output == "No store given: the path from the oldest version, 1.0, to 1.2.\nPath: 1 step.\n  1. 1.0 → 1.2 (inferred)\n       (no change to the tables; only the version record)\n")
     }
 
+    /// Mermaid draws 500 edges by default and a diagram cannot raise that: a longer graph draws each run
+    /// of versions that one inferred edge enters and one leaves as one edge saying how many steps it holds,
+    /// keeping the store's version, the target, stages, jumps and where the path leaves the chain (the run
+    /// beside a jump becomes an edge beside it).
+    @Test func aGraphOfMoreThanMermaidsEdgesCollapsesItsRuns() {
+        let versions = (1...700).map { "\($0).0" }
+        var edges = (0..<699).map { PlanMarkdown.Edge(from: versions[$0], to: versions[$0 + 1]) }
+        edges.append(.init(from: versions[99], to: versions[199]))                      // a jump over 100.0 … 200.0
+        edges[300] = .init(from: versions[300], to: versions[301], stage: "split names") // 301.0 → 302.0 by the app
+        // The store is at 50.0: its path takes the jump, then the chain to the stage and on to 700.0.
+        var steps = (49..<99).map { PlanMarkdown.Step(from: versions[$0], to: versions[$0 + 1], operations: []) }
+        steps.append(.init(from: versions[99], to: versions[199], operations: []))
+        steps += (199..<699).map { PlanMarkdown.Step(from: versions[$0], to: versions[$0 + 1], stage: $0 == 300 ? "split names" : nil, operations: []) }
+        let plan = PlanMarkdown(subject: .store(path: "s.sqlite", version: "50.0", adopted: false), versions: versions, edges: edges, steps: steps)
+        let lines = (mermaidBlock(plan.render()) ?? "").split(separator: "\n").map(String.init)
+        let edgeLines = lines.filter { $0.contains("-->") || $0.contains("-.->") }
+        #expect(edgeLines == [
+            #"    v1_0 -->|"49 steps"| v50_0"#,
+            #"    v50_0 -->|"50 steps"| v100_0"#,
+            #"    v100_0 -->|"100 steps"| v200_0"#,
+            "    v100_0 --> v200_0",
+            #"    v200_0 -->|"101 steps"| v301_0"#,
+            #"    v301_0 -.->|"split names"| v302_0"#,
+            #"    v302_0 -->|"398 steps"| v700_0"#,
+        ])
+        #expect(lines.filter { $0.hasSuffix("\"]") }.map { $0.trimmingCharacters(in: .whitespaces) } == [
+            #"v1_0["1.0"]"#, #"v50_0["50.0"]"#, #"v100_0["100.0"]"#, #"v200_0["200.0"]"#, #"v301_0["301.0"]"#,
+            #"v302_0["302.0"]"#, #"v700_0["700.0"]"#,
+        ])
+        #expect(lines.contains("    class v50_0,v100_0,v200_0,v301_0,v302_0,v700_0 path"))
+        #expect(lines.contains("    linkStyle 1,3,4,5,6 stroke-width:4px,stroke:#2da44e"))
+    }
+
     /// Findings are injected, one list item each, escaped as text.
     @Test func injectedFindings() {
         let plan = PlanMarkdown(

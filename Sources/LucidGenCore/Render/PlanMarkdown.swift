@@ -305,7 +305,6 @@ public struct PlanMarkdown: Sendable, Hashable {
         for name in edges.flatMap({ [$0.from, $0.to] }) + steps.flatMap({ [$0.from, $0.to] }) where known.insert(name).inserted { nodes.append(name) }
         let allIDs = nodes.count == versions.count ? ids : Self.nodeIDs(nodes)
         let id = Dictionary(zip(nodes, allIDs), uniquingKeysWith: { first, _ in first })
-        for node in nodes { lines.append("    \(id[node]!)[\"\(Self.mermaidText(node))\"]") }
         let order = Dictionary(nodes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var all = edges
         for step in steps where !all.contains(Edge(from: step.from, to: step.to, stage: step.stage)) {
@@ -315,18 +314,23 @@ public struct PlanMarkdown: Sendable, Hashable {
         all = all.filter { seen.insert($0).inserted }
             .sorted { (order[$0.from]!, order[$0.to]!, $0.stage == nil ? 1 : 0, $0.stage ?? "") < (order[$1.from]!, order[$1.to]!, $1.stage == nil ? 1 : 0, $1.stage ?? "") }
         let path = Set(steps.map { Edge(from: $0.from, to: $0.to, stage: $0.stage) })
+        let chains = all.count > Self.maxEdges ? Self.collapsedChains(all, path: path, keep: [versions.first, versions.last, steps.first?.from, steps.last?.to]) : nil
+        for node in nodes where chains?.hidden.contains(node) != true { lines.append("    \(id[node]!)[\"\(Self.mermaidText(node))\"]") }
         var highlighted: [Int] = []
-        for (index, edge) in all.enumerated() {
+        for (index, drawn) in (chains?.edges ?? all.map { ($0, 1, path.contains($0)) }).enumerated() {
+            let edge = drawn.edge
             if let stage = edge.stage {
                 lines.append("    \(id[edge.from]!) -.->|\"\(Self.mermaidText(stage))\"| \(id[edge.to]!)")
+            } else if drawn.steps > 1 {
+                lines.append("    \(id[edge.from]!) -->|\"\(drawn.steps) steps\"| \(id[edge.to]!)")
             } else {
                 lines.append("    \(id[edge.from]!) --> \(id[edge.to]!)")
             }
-            if path.contains(edge) { highlighted.append(index) }
+            if drawn.onPath { highlighted.append(index) }
         }
         if !steps.isEmpty {
             var pathNodes: [String] = [steps[0].from]
-            for step in steps where !pathNodes.contains(step.to) { pathNodes.append(step.to) }
+            for step in steps where !pathNodes.contains(step.to) && chains?.hidden.contains(step.to) != true { pathNodes.append(step.to) }
             lines.append("    classDef path stroke:#2da44e,stroke-width:3px")
             lines.append("    class \(pathNodes.map { id[$0]! }.joined(separator: ",")) path")
         }
@@ -335,6 +339,43 @@ public struct PlanMarkdown: Sendable, Hashable {
         }
         lines.append("```")
         return lines
+    }
+
+    /// The edges Mermaid draws by default (its `maxEdges`, which a diagram's own settings cannot raise):
+    /// beyond it, GitHub shows an error instead of the diagram.
+    static let maxEdges = 500
+
+    /// For a graph of more than ``maxEdges`` edges: each run of versions that one inferred edge enters and
+    /// one leaves (both on the path or both off it, and none of `keep`) drawn as one edge from the run's
+    /// start to its end that says how many steps it holds (highlighted when its steps are on the path);
+    /// `hidden` are the versions inside the runs.
+    static func collapsedChains(_ edges: [Edge], path: Set<Edge>, keep: [String?]) -> (edges: [(edge: Edge, steps: Int, onPath: Bool)], hidden: Set<String>) {
+        var incoming: [String: [Edge]] = [:]
+        var outgoing: [String: [Edge]] = [:]
+        for edge in edges {
+            incoming[edge.to, default: []].append(edge)
+            outgoing[edge.from, default: []].append(edge)
+        }
+        let kept = Set(keep.compactMap { $0 })
+        func inside(_ node: String) -> Edge? {
+            guard !kept.contains(node), let into = incoming[node], into.count == 1, let out = outgoing[node], out.count == 1,
+                into[0].stage == nil, out[0].stage == nil, path.contains(into[0]) == path.contains(out[0])
+            else { return nil }
+            return out[0]
+        }
+        var drawn: [(edge: Edge, steps: Int, onPath: Bool)] = []
+        var hidden: Set<String> = []
+        for edge in edges where inside(edge.from) == nil {
+            var end = edge
+            var count = 1
+            while let next = inside(end.to) {
+                hidden.insert(end.to)
+                end = next
+                count += 1
+            }
+            drawn.append((Edge(from: edge.from, to: end.to, stage: edge.stage), count, path.contains(edge)))
+        }
+        return (drawn, hidden)
     }
 
     // MARK: Escaping
