@@ -21,8 +21,20 @@ import Testing
     }
 
     @Test func aRenameQuotesTheNewName() {
-        let renamed = SQLTokens("SELECT a FROM item").renaming("a", to: "values")
+        let renamed = SQLTokens("SELECT a FROM item").renaming(column: "a", to: "values")
         #expect(renamed.names("values") && !renamed.names("a"))
+    }
+
+    /// A table and its column of the same name (`default`.`default`): renaming the table renames the
+    /// table's mentions only, and renaming the column the column's only, as SQLite's ALTER TABLE does
+    /// (history explorer seed 131051: a table rename had hidden that an FTS5 index used a removed column).
+    @Test func aTableRenameLeavesAColumnOfTheSameName() {
+        let sync = SQLTokens(#"CREATE TRIGGER s AFTER INSERT ON "default" BEGIN INSERT INTO f (rowid, "default") VALUES (new.rowid, new."default"); END"#)
+        let tableRenamed = sync.renaming(table: "default", to: "order")
+        #expect(tableRenamed.names(table: "order") && !tableRenamed.names(table: "default"))
+        #expect(tableRenamed.names(column: "default") && !tableRenamed.names(column: "order"))
+        let columnRenamed = sync.renaming(column: "default", to: "tint")
+        #expect(columnRenamed.names(table: "default") && columnRenamed.names(column: "tint") && !columnRenamed.names(column: "default"))
     }
 
     /// Where SQL names a table (after FROM, JOIN and their commas, INTO, UPDATE, ON, REFERENCES, or as a

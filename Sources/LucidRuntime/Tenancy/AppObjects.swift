@@ -163,7 +163,7 @@ public struct AppObject: Sendable, Hashable, Codable, CustomStringConvertible {
         var copy = self
         copy.dependsOn = dependsOn.map { sameSQLName($0, old) ? new : $0 }
         if sameSQLName(table, old) { copy.table = new }
-        copy.tokens = tokens.renaming(old, to: new)
+        copy.tokens = tokens.renaming(table: old, to: new)
         if let columns = referencedColumns[old.lowercased()] {
             copy.referencedColumns[old.lowercased()] = nil
             copy.referencedColumns[new.lowercased()] = columns
@@ -179,7 +179,7 @@ public struct AppObject: Sendable, Hashable, Codable, CustomStringConvertible {
     func renamingColumn(_ old: String, to new: String, of table: String) -> AppObject {
         guard depends(on: table) else { return self }
         var copy = self
-        copy.tokens = tokens.renaming(old, to: new)
+        copy.tokens = tokens.renaming(column: old, to: new)
         let key = table.lowercased()
         if var columns = referencedColumns[key], columns.remove(old.lowercased()) != nil {
             columns.insert(new.lowercased())

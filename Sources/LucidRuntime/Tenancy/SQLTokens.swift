@@ -168,15 +168,28 @@ struct SQLTokens: Sendable, Hashable {
         names(name) || (orString && strings.contains(name.lowercased()))
     }
 
-    /// The same words with `old` (any case) renamed to `new`: what SQLite's `ALTER TABLE … RENAME` does
-    /// to the objects that name a table or column (string literals, such as FTS5's `content='…'`, stay).
-    func renaming(_ old: String, to new: String) -> SQLTokens {
+    /// The same words with the table `old` (any case) renamed to `new` where SQL names a table
+    /// (``tablePosition``): what SQLite's `ALTER TABLE old RENAME TO new` does to the objects that name the
+    /// table. A column of the same name stays, and so do string literals (FTS5's `content='…'`).
+    func renaming(table old: String, to new: String) -> SQLTokens {
+        renaming(old, to: new) { tablePosition[$0] }
+    }
+
+    /// The same words with the column `old` renamed to `new` where SQL does not name a table: a table of
+    /// the same name stays, as SQLite's `ALTER TABLE … RENAME COLUMN` leaves it.
+    func renaming(column old: String, to new: String) -> SQLTokens {
+        renaming(old, to: new) { !tablePosition[$0] }
+    }
+
+    private func renaming(_ old: String, to new: String, at position: (Int) -> Bool) -> SQLTokens {
         let old = old.lowercased()
         let new = new.lowercased()
         var copy = self
-        copy.words = words.map { $0 == old ? new : $0 }
-        // SQLite quotes the new name where it writes it.
-        copy.bare = zip(words, bare).map { $0.0 == old ? false : $0.1 }
+        for index in words.indices where words[index] == old && position(index) {
+            copy.words[index] = new
+            // SQLite quotes the new name where it writes it.
+            copy.bare[index] = false
+        }
         copy.nameSet = Self.names(copy.words, bare: copy.bare)
         return copy
     }
