@@ -15,8 +15,11 @@ struct Release: ParsableCommand {
               2. writes the version's fixture store and its .sha256 (<app_tests output_path>/Fixtures/\
             <Module>_<version>.sqlite, as `lucidgen fixtures` writes them): a store as this release writes it, \
             which the generated migration tests migrate at every later release;
-              3. says what to commit (the fixture, its .sha256 and the version's snapshot, frozen from now on) \
-            and what to bump before the next change (current_version, and each changed entity's version_history).
+              3. marks the version's snapshot (.entities/.schema/<version>.json) released: from then on it is \
+            frozen like any older version's, and `generate` refuses a change to the version at the description \
+            that makes it, although it is still current_version;
+              4. says what to commit (the fixture, its .sha256 and the snapshot) and what to bump before the next \
+            change (current_version, and each changed entity's version_history).
 
             A version that already has its fixture is not released twice (exit 3). Run it from the folder of \
             .lucid.yaml, or pass --config.
@@ -54,7 +57,15 @@ struct Release: ParsableCommand {
             throw ExitCode(3)
         }
         try Fixtures.write(model: model, version: version, rows: rows, output: nil)
-        let snapshot = (model.config.schemaPath as NSString).appendingPathComponent("\(version.string).json")
+        // The snapshot binds from now on, although the version is still current_version: `generate` refuses a
+        // change to it, at the description, instead of the fixture failing the tests later.
+        let snapshot: String
+        do {
+            snapshot = try SchemaSnapshot.markReleased(version: version, in: model.config.schemaPath)
+        } catch let error as GenerationFailed {
+            printDiagnostics(error.diagnostics, verbose: false)
+            throw ExitCodes.inputErrors
+        }
         let next = Self.nextVersion(after: version)
         print("""
             Released \(version). Commit \(displayPath(fixture)), its .sha256 and \(displayPath(snapshot)) (frozen from now on).

@@ -288,7 +288,9 @@ public struct Scaffold {
         /// What the generated migration tests (Generated/\(moduleName)MigrationTests.swift) need from the app: the
         /// options it opens its store with and, for each step that runs the app's own migration code, what
         /// that code does to the data. `lucidgen generate` adds a requirement for each such step; the tests
-        /// do not build until it is written here.
+        /// do not build until it is written here. The tests seed edge values, which never hold what your
+        /// stages react to: put such rows in .entities/.samples/<version>.json (README, "Generated migration
+        /// tests"), and a stage that mishandles them fails the tests.
         struct \(moduleName)Expectations {
             /// The options the app opens its store with (its stages and data migrations): the app's own, so
             /// that the generated tests run the app's stages and data migrations as the app does.

@@ -53,8 +53,10 @@ public enum Resolver {
         }
 
         let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0)) })
-        // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change.
-        var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: frozen.filter { $0.key < currentVersion }.mapValues(\.snapshot))
+        // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change,
+        // until `lucidgen release` marks it released.
+        var context = ShapeBuilder(
+            timelines: timelines, subtypes: subtypes, frozen: frozen.filter { $0.key < currentVersion || $0.value.snapshot.released == true }.mapValues(\.snapshot))
         // Subtypes with a history: checked, then each version's Swift type named before any shape is built.
         StructHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
         EnumHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
@@ -102,7 +104,10 @@ public enum Resolver {
             previous = version
             schemas.append(schemas.last.map { Self.sharingTables(schema, with: $0) } ?? schema)
             if let existing = frozen[version] {
-                if version < currentVersion {
+                // `lucidgen release`'s mark is the file's, not the descriptions'.
+                snapshot.released = existing.snapshot.released
+                let releasedCurrent = version == currentVersion && existing.snapshot.released == true
+                if version < currentVersion || releasedCurrent {
                     let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(from: snapshot)
                     if released != snapshot {
                         let changes = SnapshotStore.differences(frozen: released, derived: snapshot)
@@ -112,8 +117,12 @@ public enum Resolver {
                             let property = change.property.flatMap { name in description?.properties.first { $0.name == name } ?? description?.properties.first { $0.previousName == name } }
                             let location = property?.location ?? description?.location ?? SnapshotStore.location(of: change, inSnapshotAt: existing.file)
                                 ?? SourceLocation(file: displayPath(existing.file))
+                            // Released but still current: the change belongs in the next version.
+                            let next = releasedCurrent
+                                ? "; \(version) was released (`lucidgen release`): set current_version to the next version in .lucid.yaml and add it to the version_history of each entity you change"
+                                : ""
                             diagnostics.error(
-                                "released version \(version) was changed (frozen in \(displayPath(existing.file))): \(change.message)", at: location)
+                                "released version \(version) was changed (frozen in \(displayPath(existing.file))): \(change.message)\(next)", at: location)
                         }
                     }
                 } else if existing.snapshot != snapshot {

@@ -54,6 +54,9 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     /// The subtypes at this version; nil in snapshots frozen before subtypes were recorded (they stay
     /// valid as they are: nothing about their subtypes is checked).
     public var subtypes: [SubtypeSnapshot]? = nil
+    /// Set by `lucidgen release`: the version was released, so its snapshot binds even while it is still
+    /// `current_version` (a change to it would no longer be the released stores' shape). Absent before.
+    public var released: Bool? = nil
 
     public var schema: Schema { Schema(version: version, tables: tables) }
 
@@ -96,6 +99,25 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     /// The file name of a version's snapshot.
     public static func fileName(for version: SchemaVersion) -> String { "\(version.string).json" }
 
+    /// Marks the snapshot file of `version` in `folder` released (`lucidgen release`): from then on it binds
+    /// even while the version is still `current_version`. Returns the file's path.
+    @discardableResult
+    public static func markReleased(version: SchemaVersion, in folder: String) throws -> String {
+        let path = (folder as NSString).appendingPathComponent(fileName(for: version))
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GenerationFailed("there is no snapshot of \(version) to mark released; run `lucidgen generate` first", at: SourceLocation(file: displayPath(path)))
+        }
+        var snapshot = try decoded(from: data)
+        guard snapshot.released != true else { return path }
+        snapshot.released = true
+        do {
+            try Data(snapshot.encoded().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw GenerationFailed("cannot write the snapshot: \(error.localizedDescription)", at: SourceLocation(file: displayPath(path)))
+        }
+        return path
+    }
+
     /// The canonical file contents: pretty, key-sorted JSON with a trailing newline.
     public func encoded() -> String {
         let encoder = JSONEncoder()
@@ -116,7 +138,9 @@ extension SchemaSnapshot {
         guard let head = try? decoder.decode(Head.self, from: data),
             let tables = try? SchemaTable.tables(underKey: CodingKeys.tables.stringValue, inJSONObject: String(decoding: data, as: UTF8.self))
         else { return try decoder.decode(SchemaSnapshot.self, from: data) }
-        return SchemaSnapshot(format: head.format, version: head.version, checksum: head.checksum, entities: head.entities, tables: tables, subtypes: head.subtypes)
+        return SchemaSnapshot(
+            format: head.format, version: head.version, checksum: head.checksum, entities: head.entities, tables: tables, subtypes: head.subtypes,
+            released: head.released)
     }
 
     /// Every field of a snapshot but its tables, under the same keys.
@@ -126,6 +150,7 @@ extension SchemaSnapshot {
         var checksum: String
         var entities: [EntitySnapshot]
         var subtypes: [SubtypeSnapshot]?
+        var released: Bool?
     }
 }
 
