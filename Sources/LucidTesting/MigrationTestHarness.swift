@@ -158,6 +158,13 @@ public struct MigrationTestHarness: Sendable {
             expected = try oracle.run(before, steps: status.steps, recorded: recorded)
         } catch let error as ExpectationError {
             return failure("the expectations are incomplete: \(error)")
+        } catch StoreError.checksumMismatch(let version, _, _) where namingVersion {
+            // A committed fixture of a version whose descriptions changed since it was written: what to do
+            // is in the project, not in the app (the runtime's advice is for an app's store).
+            return failure(
+                "it was written for \(version) as \(version) was then, and \(version)'s descriptions have changed since (`lucidgen check` names "
+                    + "the difference). If \(version) was released, restore its descriptions and make the change in a new version; if it never was, "
+                    + "delete the fixture and its .sha256 (`lucidgen release` writes it once \(version) is final)")
         } catch {
             return failure("cannot read the store before migrating: \(error)")
         }

@@ -235,6 +235,26 @@ import Testing
         #expect(harness.checkFixture(at: path).first?.message?.contains("has no checksum file Items_1_0.sqlite.sha256") == true)
     }
 
+    /// A fixture of a version whose descriptions changed after it was written: the failure says what to do
+    /// in the project (the runtime's advice is for an app's store).
+    @Test func aFixtureOfAVersionEditedSinceSaysWhatToDo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("Items_1_0.sqlite")
+        let store = try LucidStore.create(atPath: path, versions: try versions(), version: SchemaVersion("1.0"))
+        try store.close()
+        try FixtureFiles.writeChecksum(forFileAt: path)
+        let edited = try resolveSchemas(["owner.json": Self.owner.replacingOccurrences(
+            of: #"[{ "name": "name", "property_type": "string" }]"#,
+            with: #"[{ "name": "name", "property_type": "string" }, { "name": "email", "property_type": "string", "nullable": true }]"#)])
+        let failures = MigrationTestHarness(versions: edited, options: StoreOptions()).checkFixture(at: path).map(\.description)
+        #expect(failures == [
+            "from fixture Items_1_0.sqlite: it was written for 1.0 as 1.0 was then, and 1.0's descriptions have changed since (`lucidgen check` names the difference). "
+                + "If 1.0 was released, restore its descriptions and make the change in a new version; if it never was, delete the fixture and its .sha256 "
+                + "(`lucidgen release` writes it once 1.0 is final)"
+        ])
+    }
+
     /// A store whose schema drifted from the registry's (here, an extra index) fails the schema comparison.
     @Test func seedsThatBreakForeignKeysAreReported() throws {
         let harness = MigrationTestHarness(versions: try versions(), options: StoreOptions())
