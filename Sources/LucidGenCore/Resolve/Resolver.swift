@@ -119,7 +119,8 @@ public enum Resolver {
                                 ?? SourceLocation(file: displayPath(existing.file))
                             // Released but still current: the change belongs in the next version.
                             let next = releasedCurrent
-                                ? "; \(version) was released (`lucidgen release`): set current_version to the next version in .lucid.yaml and add it to the version_history of each entity you change"
+                                ? "; \(version) was released (`lucidgen release`): set current_version to the next version in .lucid.yaml and add it to the version_history of each entity you change "
+                                    + "(if \(version) never shipped, delete its fixture and .sha256 and the snapshot's \"released\" line to edit it)"
                                 : ""
                             diagnostics.error(
                                 "released version \(version) was changed (frozen in \(displayPath(existing.file))): \(change.message)\(next)", at: location)
