@@ -162,7 +162,8 @@ import Testing
             try text.write(to: samples.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         try write("1.0.json", #"{ "track": [ { "id": 1001, "title": "Nina Simone - Sinnerman" } ] }"#)
-        try write("2.0.json", #"{ "track": [ { "id": 1001, "title": "Sinnerman", "bpm": 120 } ] }"#)
+        // (Names as SQLite takes them: any case.)
+        try write("2.0.json", #"{ "Track": [ { "id": 1001, "Title": "Sinnerman", "bpm": 120 } ] }"#)
         let good = try run(lucidgenBinary, ["check"], in: project.root)
         #expect(good.status == 0, "\(good.output)\(good.error)")
 

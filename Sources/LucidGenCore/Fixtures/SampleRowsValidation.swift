@@ -12,7 +12,7 @@ public enum SampleRowsValidation {
     public struct File: Sendable {
         public var path: String
         public var version: SchemaVersion
-        /// Where each table's rows are, by table and row index: for locating what SQLite refuses.
+        /// Where each table's rows are, by the table as the file names it and row index: for locating what SQLite refuses.
         public var rowLocations: [String: [SourceLocation]]
     }
 
@@ -67,7 +67,8 @@ public enum SampleRowsValidation {
         }
         var locations: [String: [SourceLocation]] = [:]
         for member in tables {
-            guard let table = schema.tables.first(where: { $0.name == member.key }) else {
+            // SQLite's names are case-insensitive (ASCII): `Note` is the table `note`.
+            guard let table = schema.tables.first(where: { sameSQLName($0.name, member.key) }) else {
                 let suggestion = KeySuggestion.nearest(to: member.key, among: schema.tableNames).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.error("version \(version) has no table '\(member.key)' (sample rows are written by table and column name as the version stores them)\(suggestion)", at: member.keyLocation, path: member.value.path)
                 continue
@@ -81,16 +82,16 @@ public enum SampleRowsValidation {
             let assigned = table.primaryKey.count == 1 && table.columns.first { $0.name == table.primaryKey[0] }?.type == .integer ? table.primaryKey[0] : nil
             let required = table.columns.filter { $0.notNull && $0.defaultSQL == nil && $0.name != assigned }.map(\.name)
             for row in rows {
-                locations[table.name, default: []].append(row.location)
+                locations[member.key, default: []].append(row.location)
                 guard case .object(let values) = row.value else {
                     diagnostics.error("table '\(table.name)': a row is an object of values by column name, found \(row.kindName)", at: row.location, path: row.path)
                     continue
                 }
-                for value in values where !names.contains(value.key) {
+                for value in values where !names.contains(where: { sameSQLName($0, value.key) }) {
                     let suggestion = KeySuggestion.nearest(to: value.key, among: names).map { "did you mean '\($0)'? " } ?? ""
                     diagnostics.error("table '\(table.name)' has no column '\(value.key)' at \(version); \(suggestion)its columns: \(names.joined(separator: ", "))", at: value.keyLocation, path: value.value.path)
                 }
-                let missing = required.filter { column in !values.contains { $0.key == column } }
+                let missing = required.filter { column in !values.contains { sameSQLName($0.key, column) } }
                 if !missing.isEmpty {
                     let names = missing.map { "'\($0)'" }
                     let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
