@@ -10,7 +10,7 @@ struct Release: ParsableCommand {
         abstract: "Release the current version: check the project, write the version's fixture store, say what to bump next.",
         discussion: """
             At each release, once the current version (current_version in .lucid.yaml) is final:
-              1. runs `lucidgen check` (descriptions, generated files, snapshots, fixtures, lint) and refuses \
+              1. runs `lucidgen check` (descriptions, generated files, snapshots, fixtures, sample rows, lint) and refuses \
             to release when it fails, with its report;
               2. writes the version's fixture store and its .sha256 (<app_tests output_path>/Fixtures/\
             <Module>_<version>.sqlite, as `lucidgen fixtures` writes them): a store as this release writes it, \
