@@ -91,6 +91,13 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
+        try checkedModel()
+    }
+
+    /// Runs the check as `run()` does and returns the model it resolved, for a command that goes on from a
+    /// passing check (`release`) without loading and resolving the descriptions again.
+    @discardableResult
+    func checkedModel() throws -> ResolvedModel {
         var sinceVersion: SchemaVersion?
         if let since {
             guard let parsed = try? SchemaVersion(parsing: since) else { throw ValidationError("--since \(since) is not a version") }
@@ -150,6 +157,7 @@ struct Check: ParsableCommand {
         }
         emit(report)
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        return model
     }
 
     func emit(_ report: CheckReport) {

@@ -36,19 +36,14 @@ struct Release: ParsableCommand {
     }
 
     func run() throws {
-        // The gate first: a release of a project `check` refuses would freeze what is wrong.
+        // The gate first: a release of a project `check` refuses would freeze what is wrong. Its model is the
+        // release's (the descriptions are loaded and resolved once).
+        let model: ResolvedModel
         do {
-            try Check.parse(["--config", config]).run()
+            model = try Check.parse(["--config", config]).checkedModel()
         } catch {
             FileHandle.standardError.write(Data("release refused: `lucidgen check` does not pass (its report is above); fix what it says, then run `lucidgen release` again\n".utf8))
             throw error
-        }
-        let model: ResolvedModel
-        do {
-            model = try Resolver.resolve(try GeneratorPipeline(configPath: absolutePath(config)).load())
-        } catch {
-            printDiagnostics(error.diagnostics, verbose: false)
-            throw ExitCodes.inputErrors
         }
         let version = model.currentVersion
         let fixture = (Fixtures.defaultFolder(model) as NSString).appendingPathComponent(FixtureFiles.fileName(module: model.config.app.moduleName, version: version))
