@@ -143,7 +143,9 @@ import Testing
             date.flatMap { Date.fromDatabaseValue($0.databaseValue) }
         }
 
-        /// What 2.0 must read for a 1.0 plane: every member where it was, `trim` at its members' defaults.
+        /// What 2.0 must read for a 1.0 plane: every member where it was, `trim` at its members' defaults,
+        /// which is the initializer's default for the composite added at 2.0 (a call written at 1.0, without
+        /// `trim`, compiles at 2.0).
         func migrated(_ plane: App10.Plane) -> App20.Plane {
             App20.Plane(
                 id: plane.id, tail: plane.tail,
@@ -153,8 +155,7 @@ import Testing
                         accent: App20.Paint(
                             red: colors.accent.red, label: colors.accent.label,
                             finish: colors.accent.finish.map { App20.Finish(gloss: $0.gloss, name: $0.name) }))
-                },
-                trim: App20.Paint(red: 0, label: nil, finish: nil))
+                })
         }
 
         func olderAppWrites(_ path: String, copy: String) throws {

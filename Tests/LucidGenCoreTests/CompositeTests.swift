@@ -80,6 +80,27 @@ import Testing
         #expect(try project.read(".entities/.schema/1.0.json").contains(#""type" : "composite scheme""#))
     }
 
+    /// A required composite whose elements all have a default (or are optional) defaults its initializer
+    /// parameter to the struct of those defaults, as a defaulted property does: code written before it was
+    /// added keeps compiling. One element without a default: no default.
+    @Test func aRequiredCompositeOfDefaultsHasADefaultArgument() throws {
+        let subtypes = [
+            ".entities/Subtypes/frame.json": #"{ "name": "frame", "properties": [{ "name": "x", "property_type": "int", "default_value": 0 }, { "name": "origin", "property_type": "corner" }, { "name": "label", "property_type": "string", "nullable": true }] }"#,
+            ".entities/Subtypes/corner.json": #"{ "name": "corner", "properties": [{ "name": "default", "property_type": "double", "default_value": 1.5 }, { "name": "kind", "property_type": "kind", "default_value": ".wide" }] }"#,
+            ".entities/Subtypes/kind.json": #"{ "name": "kind", "cases": ["wide", "narrow"] }"#,
+        ]
+        let item = #"{ "name": "item", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "title", "property_type": "string" }, { "name": "frame", "property_type": "frame", "composite": true }] }"#
+        let project = try TestProject(files: subtypes.merging([".entities/item.json": item]) { a, _ in a })
+        defer { project.remove() }
+        _ = try project.generate()
+        let record = try project.read("Sources/App/Generated/Entities/Item.swift")
+        #expect(record.contains("        frame: Frame = Frame(x: 0, origin: Corner(default: 1.5, kind: .wide), label: nil)"), "\(record)")
+        // The corner's `kind` without a default: neither it nor the frame has one.
+        try project.write(".entities/Subtypes/corner.json", #"{ "name": "corner", "properties": [{ "name": "default", "property_type": "double", "default_value": 1.5 }, { "name": "kind", "property_type": "kind" }] }"#)
+        _ = try project.generate()
+        #expect(try project.read("Sources/App/Generated/Entities/Item.swift").contains("        frame: Frame,\n") || project.read("Sources/App/Generated/Entities/Item.swift").contains("        frame: Frame\n"))
+    }
+
     @Test func anOptionalCompositeKeepsNoColumnRequired() throws {
         let project = try project(Self.plane(#"{ "name": "colors", "property_type": "scheme", "composite": true, "nullable": true }"#))
         defer { project.remove() }

@@ -110,6 +110,13 @@ public enum Naming {
         name == current ? swiftName ?? propertyName(name) : propertyName(name)
     }
 
+    /// An argument label in a call: keywords need no backticks there (Swift warns about them, `let` and
+    /// `var` too), except `inout`, which starts a parameter's type.
+    public static func argumentLabel(_ name: String) -> String {
+        let bare = name.trimmingCharacters(in: ["`"])
+        return bare == "inout" ? name : bare
+    }
+
     /// Static members every generated record has (from GRDB's `TableRecord`, `FetchableRecord` and the
     /// query interface, and the generated ones): no association takes their names.
     public static let recordStaticMembers: Set<String> = [

@@ -29,7 +29,7 @@ struct CompositeCode {
         let first = position
         var arguments: [String] = []
         for element in shape.elements {
-            let label = ViewModels.argumentLabel(element.swiftName)
+            let label = Naming.argumentLabel(element.swiftName)
             switch element.kind {
             case .column(_, let swiftType, _, _, _):
                 let read: String

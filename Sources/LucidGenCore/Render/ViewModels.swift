@@ -601,7 +601,7 @@ struct ViewModels {
                 ])
             }
         }
-        var arguments = parameters.map { ["label": Self.argumentLabel($0), "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
+        var arguments = parameters.map { ["label": Naming.argumentLabel($0), "value": expressions[$0] ?? ".seed(row: row, salt: 0)"] as [String: Any] }
         if !arguments.isEmpty { arguments[arguments.count - 1]["last"] = true }
         return [
             "typeName": shape.typeName, "arguments": arguments, "links": links, "superseded": !newestTypeNames.contains(shape.typeName),
@@ -615,13 +615,6 @@ struct ViewModels {
         let arguments = (record["arguments"] as! [[String: Any]]).map { "\($0["label"]!)=\($0["value"]!)" }
         let links = (record["links"] as! [[String: Any]]).map { "\($0["linkType"]!)/\($0["maxLinks"]!)/\($0["rowCount"]!)/\($0["targetRows"]!)" }
         return "\(record["typeName"]!)\(record["rowCount"]!)(\(arguments.joined(separator: ",")))\(links.joined(separator: ","))"
-    }
-
-    /// An argument label in a call: keywords need no backticks there (Swift warns about them, `let` and
-    /// `var` too), except `inout`, which starts a parameter's type.
-    static func argumentLabel(_ name: String) -> String {
-        let bare = name.trimmingCharacters(in: ["`"])
-        return bare == "inout" ? name : bare
     }
 
     /// A generated subtype's `Seedable` conformance: enums by their cases, option sets by their bits,
@@ -648,7 +641,7 @@ struct ViewModels {
                     case .array, .relationship: distinct = false
                     }
                     return [
-                        "label": Self.argumentLabel(Naming.swiftIdentifier(property.swiftMemberName)), "salt": index + 1,
+                        "label": Naming.argumentLabel(Naming.swiftIdentifier(property.swiftMemberName)), "salt": index + 1,
                         "distinctMethod": distinct ? "seedDistinct" : "seed",
                     ]
                 }

@@ -138,6 +138,10 @@ public struct CompositeShape: Sendable, Equatable {
     /// Its Swift type.
     public var swiftType: String
     public var elements: [Element]
+    /// The struct made of its elements' defaults (an optional element without one: nil), as a Swift
+    /// expression, when every element has one: a required composite's initializer parameter defaults to it,
+    /// as a defaulted property's does (code written before the composite was added keeps compiling).
+    public var defaultSwift: String? = nil
 
     /// One member of the struct: a column, or a nested composite.
     public struct Element: Sendable, Equatable {

@@ -591,6 +591,8 @@ struct ShapeBuilder {
             }
             shape.kind = .composite(composite)
             shape.swiftType = composite.swiftType
+            // An optional composite defaults to nil (the view model says so); a required one to its elements' defaults.
+            if !nullable { shape.defaultSwift = composite.defaultSwift }
             return shape
         default:
             guard let (storage, swiftType) = storageAndSwiftType(of: property.type, property, at: version, &diagnostics) else { return nil }
@@ -630,21 +632,26 @@ struct ShapeBuilder {
             return nil
         }
         var elements: [CompositeShape.Element] = []
+        // Each element's value in the struct made of defaults (nil: the element has none).
+        var elementDefaults: [String?] = []
         var valid = true
         for member in members {
             let column = prefix + "_" + member.name
             let swiftName = Naming.swiftIdentifier(member.swiftMemberName)
             func leaf(_ storage: SchemaColumn.StorageType, _ swiftType: String, _ typeName: String) {
                 var defaultSQL: String?
+                var defaultSwift: String? = member.nullable ? "nil" : nil
                 if let value = member.defaultValue {
                     var asProperty = property
                     asProperty.name = member.name
                     asProperty.type = member.type
                     asProperty.location = member.location
                     asProperty.path = member.path
-                    guard let (sql, _) = defaultLiterals(value, for: asProperty, nullable: member.nullable, &diagnostics) else { valid = false; return }
+                    guard let (sql, swift) = defaultLiterals(value, for: asProperty, nullable: member.nullable, &diagnostics) else { valid = false; return }
                     defaultSQL = sql
+                    defaultSwift = swift
                 }
+                elementDefaults.append(defaultSwift)
                 elements.append(CompositeShape.Element(
                     name: member.name, identity: member.identity, swiftName: swiftName, column: column, nullable: member.nullable,
                     kind: .column(storage: storage, swiftType: swiftType, valueType: valueType(of: member.type), typeName: typeName, defaultSQL: defaultSQL)))
@@ -675,6 +682,7 @@ struct ShapeBuilder {
                         valid = false
                         continue
                     }
+                    elementDefaults.append(shape.defaultSwift ?? (member.nullable ? "nil" : nil))
                     elements.append(CompositeShape.Element(
                         name: member.name, identity: member.identity, swiftName: swiftName, column: column, nullable: member.nullable, kind: .nested(shape)))
                 }
@@ -693,7 +701,13 @@ struct ShapeBuilder {
             diagnostics.error("composite '\(property.name)': the struct '\(name)' has no members, so it would have no column", at: subtype.location)
             return nil
         }
-        return CompositeShape(subtype: name, swiftType: structTypes.typeName(of: name, at: version), elements: elements)
+        let swiftType = structTypes.typeName(of: name, at: version)
+        var shape = CompositeShape(subtype: name, swiftType: swiftType, elements: elements)
+        if elementDefaults.count == elements.count, elementDefaults.allSatisfy({ $0 != nil }) {
+            let arguments = zip(elements, elementDefaults).map { "\(Naming.argumentLabel($0.swiftName)): \($1!)" }
+            shape.defaultSwift = "\(swiftType)(\(arguments.joined(separator: ", ")))"
+        }
+        return shape
     }
 
     /// A relationship's type in snapshots and messages (`to_one aircraft`), naming the target as it was named at that version.
