@@ -84,22 +84,8 @@ struct Fixtures: ParsableCommand {
             let database = try LucidStore.create(atPath: path, versions: model.schemas, version: target, stages: stages)
             // Foreign keys off while inserting, checked before committing: rows may reference rows
             // inserted after them (self-references, cycles).
-            // Row by row, never all in memory: a fixture of millions of rows costs what one of forty does.
-            // Consecutive rows of a table in one statement each (up to `batchSize`), in their order.
             var count = 0
-            let batchSize = 100
-            var batch: [FixtureRows.Row] = []
-            try SeedWriter.write(database) { db in
-                try FixtureRows(model: model).forEachRow(at: target, rows: rows) { row in
-                    if let first = batch.first, batch.count == batchSize || !first.canShareInsert(with: row) {
-                        try db.execute(sql: FixtureRows.Row.sql(inserting: batch))
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                    batch.append(row)
-                    count += 1
-                }
-                if !batch.isEmpty { try db.execute(sql: FixtureRows.Row.sql(inserting: batch)) }
-            }
+            try SeedWriter.write(database) { db in count = try Self.insertRows(model, at: target, rows: rows, db) }
             // One self-contained file: no -wal or -journal beside it (the store is in rollback-journal mode,
             // whose journal goes with the committed transaction), no free pages. A store written in one
             // transaction rarely has any; VACUUM copies every table into a new file, which for 2,000 tables
@@ -116,6 +102,26 @@ struct Fixtures: ParsableCommand {
             if let error = error as? StoreError { throw fail(error) }
             throw fail(StoreError.cannotWrite(path: path, message: "\(error)"))
         }
+    }
+
+    /// Inserts the deterministic rows of `model` at `version`, `rows` per entity (what a fixture and the
+    /// generated tests' seeds hold), and returns how many. Row by row, never all in memory: a fixture of
+    /// millions of rows costs what one of forty does. Consecutive rows of a table go in one statement each
+    /// (up to 100), in their order. Run it inside ``SeedWriter/write(_:_:)`` (foreign keys off, checked).
+    static func insertRows(_ model: ResolvedModel, at version: SchemaVersion, rows: Int, _ db: Database) throws -> Int {
+        var count = 0
+        let batchSize = 100
+        var batch: [FixtureRows.Row] = []
+        try FixtureRows(model: model).forEachRow(at: version, rows: rows) { row in
+            if let first = batch.first, batch.count == batchSize || !first.canShareInsert(with: row) {
+                try db.execute(sql: FixtureRows.Row.sql(inserting: batch))
+                batch.removeAll(keepingCapacity: true)
+            }
+            batch.append(row)
+            count += 1
+        }
+        if !batch.isEmpty { try db.execute(sql: FixtureRows.Row.sql(inserting: batch)) }
+        return count
     }
 
     /// Where committed fixtures go: `<app_tests output_path>/Fixtures`, or `fixtures/` beside the config.

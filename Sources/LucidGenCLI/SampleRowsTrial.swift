@@ -12,7 +12,7 @@ import LucidTesting
 enum SampleRowsTrial {
     static func diagnostics(model: ResolvedModel, files: [SampleRowsValidation.File]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        let folder = SampleRowsValidation.folder(model.config)
+        let folder = absolutePath(model.config.samplesPath)
         for file in files {
             let display = displayPath(file.path)
             guard let schema = model.schemas.first(where: { $0.version == file.version }) else { continue }
@@ -22,9 +22,7 @@ enum SampleRowsTrial {
                     for statement in schema.ddl { try db.execute(sql: statement) }
                 }
                 try SeedWriter.write(database) { db in
-                    try FixtureRows(model: model).forEachRow(at: file.version, rows: SeedValues.rows) { row in
-                        try db.execute(sql: FixtureRows.Row.sql(inserting: [row]))
-                    }
+                    _ = try Fixtures.insertRows(model, at: file.version, rows: SeedValues.rows, db)
                     try SampleRows.insert(from: folder, version: file.version, db)
                 }
             } catch let error as SampleRowsError {

@@ -16,14 +16,9 @@ public enum SampleRowsValidation {
         public var rowLocations: [String: [SourceLocation]]
     }
 
-    /// The folder of the sample rows: `.samples` in the descriptions' folder.
-    public static func folder(_ config: Config) -> String {
-        (absolutePath(config.inputPath) as NSString).appendingPathComponent(".samples")
-    }
-
     /// The diagnostics of every file in the samples folder, and the files without errors.
     public static func check(_ model: ResolvedModel) -> (diagnostics: [Diagnostic], files: [File]) {
-        let folder = folder(model.config)
+        let folder = absolutePath(model.config.samplesPath)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return ([], []) }
         var diagnostics = DiagnosticCollector()
         var files: [File] = []

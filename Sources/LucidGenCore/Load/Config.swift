@@ -23,6 +23,10 @@ public struct Config: Sendable {
     public var currentVersion: SchemaVersion?
     /// Where the frozen per-version schema snapshots live (`schema_path`, default `<input_path>/.schema`).
     public var schemaPath: String
+    /// The folder of the project's sample rows for the generated tests (`<input_path>/.samples`, one
+    /// `<version>.json` each, `LucidTesting.SampleRows`), which the description loader does not read.
+    public var samplesPath: String { (inputPath as NSString).appendingPathComponent(Self.samplesFolderName) }
+    public static let samplesFolderName = ".samples"
     /// The generated app code (`targets.app`).
     public var app: Target
     /// The generated migration tests (`targets.app_tests`), if any.

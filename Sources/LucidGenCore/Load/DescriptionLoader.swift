@@ -108,7 +108,7 @@ public enum DescriptionLoader {
                 guard relative.hasSuffix(".json") else { continue }
                 let components = relative.split(separator: "/")
                 // `.samples/<version>.json`: the generated tests' sample rows (LucidTesting.SampleRows), not descriptions.
-                if components.first == ".samples" { continue }
+                if components.first.map(String.init) == Config.samplesFolderName { continue }
                 if components.contains("EndpointPayloads") {
                     payloadFiles += 1
                 } else if components.contains("Subtypes") {

@@ -117,7 +117,7 @@ public struct Renderer {
             let fixturesLiteral = fixturesFolder.map(swiftStringLiteral) ?? "LucidTesting.FixtureFiles.folder(besideFile: #filePath)"
             // The sample rows: `.samples` in the descriptions' folder, found from the generated file (or by its
             // absolute path when the file is generated elsewhere, as the build plugin does).
-            let samples = (absolutePath(config.inputPath) as NSString).appendingPathComponent(".samples")
+            let samples = absolutePath(config.samplesPath)
             let samplesLiteral = fixturesFolder != nil
                 ? swiftStringLiteral(samples)
                 : "LucidTesting.SampleRows.folder(besideFile: #filePath, relativePath: \(swiftStringLiteral(relativePath(samples, from: absolutePath(tests.outputPath)))))"
