@@ -161,7 +161,8 @@ struct ViewModels {
                 if let targetRecord {
                     link["targetRecord"] = targetRecord
                     toManyAssociations.append([
-                        "swiftName": Naming.swiftIdentifier(item.swiftName), "linksName": Naming.swiftIdentifier(item.swiftName.trimmingCharacters(in: ["`"]) + "Links"),
+                        "associationNames": item.associationNames,
+                        "swiftName": Naming.swiftIdentifier(item.swiftName), "linksName": Naming.swiftIdentifier(item.associationNames[1]),
                         "name": item.name, "target": target, "targetRecord": targetRecord, "linkName": linkName, "joinTable": joinTable,
                         "keyLiteral": swiftStringLiteral(item.name), "linksKeyLiteral": swiftStringLiteral(item.name + "Links"), "ownerKey": swiftStringLiteral(identifier.column),
                     ])
@@ -171,6 +172,7 @@ struct ViewModels {
             case .toOne(let target, let table, let column):
                 if let targetRecord = recordType(ofTable: table, at: shape.version) {
                     toOneAssociations.append([
+                        "associationNames": item.associationNames,
                         "swiftName": Naming.swiftIdentifier(item.swiftName), "name": item.name, "target": target, "targetRecord": targetRecord,
                         "keyLiteral": swiftStringLiteral(item.name), "column": swiftStringLiteral(item.column), "targetKey": swiftStringLiteral(column),
                     ])
@@ -260,9 +262,9 @@ struct ViewModels {
         // An association is a static member: one named like a member GRDB's records already have (`filter`,
         // `order`, `all`…), or like another association, would break calls to it, so it is left out.
         var taken = Naming.recordStaticMembers
-        toOneAssociations = toOneAssociations.filter { taken.insert(($0["swiftName"] as! String).trimmingCharacters(in: ["`"])).inserted }
+        toOneAssociations = toOneAssociations.filter { taken.insert(($0["associationNames"] as! [String])[0]).inserted }
         toManyAssociations = toManyAssociations.filter { association in
-            let names = [association["swiftName"] as! String, association["linksName"] as! String].map { $0.trimmingCharacters(in: ["`"]) }
+            let names = association["associationNames"] as! [String]
             guard names.allSatisfy({ !taken.contains($0) }) else { return false }
             taken.formUnion(names)
             return true

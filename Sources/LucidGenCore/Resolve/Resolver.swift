@@ -369,13 +369,7 @@ public enum Resolver {
                 // A relationship's GRDB association is a static member of the record: one named like a member
                 // every record has (`order`, `filter`…) is left out, which compiles but surprises; say so once.
                 for property in shape.properties {
-                    let names: [String]
-                    switch property.kind {
-                    case .toOne: names = [property.swiftName]
-                    case .toMany: names = [property.swiftName, property.swiftName + "Links"]
-                    case .value, .composite: continue
-                    }
-                    guard let taken = names.first(where: { Naming.recordStaticMembers.contains($0) }) else { continue }
+                    guard let taken = property.associationNames.first(where: { Naming.recordStaticMembers.contains($0) }) else { continue }
                     let described = described(property.currentName)
                     let suggestion = "linked" + property.swiftName.prefix(1).uppercased() + property.swiftName.dropFirst()
                     let message = "relationship '\(property.name)' of '\(entity.name)' gets no GRDB association: every record has GRDB's static `\(taken)` already; "

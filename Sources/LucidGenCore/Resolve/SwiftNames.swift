@@ -31,6 +31,17 @@ extension SubtypeDescription {
 extension PropertyShape {
     /// The nested record type of a to-many relationship's links: `TagsLink` for `tags`.
     public var linkTypeName: String { swiftName.prefix(1).uppercased() + swiftName.dropFirst() + "Link" }
+
+    /// The static members a relationship's GRDB associations take on its record (not escaped): its Swift
+    /// name, and for a to-many its links' `<name>Links`; none for a value. One named like a member every
+    /// record has (``Naming/recordStaticMembers``) is left out, with a warning.
+    public var associationNames: [String] {
+        switch kind {
+        case .toOne: [swiftName]
+        case .toMany: [swiftName, swiftName + "Links"]
+        case .value, .composite: []
+        }
+    }
 }
 
 /// The outside types that the Swift type strings of the resolved model name (property and identifier

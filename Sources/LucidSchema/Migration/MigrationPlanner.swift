@@ -142,8 +142,7 @@ public struct MigrationPlanner: Sendable {
         var steps: [MigrationStep] = []
         for (from, to) in zip(positions, positions.dropFirst()) {
             if let stage = stages.first(where: { $0.from == versions[from].version && $0.to == versions[to].version }) {
-                let operations = (try? inference.operations(from: from, to: to, transformedTables: Set(stage.transformedTables)).get()) ?? []
-                steps.append(MigrationStep(from: versions[from].version, to: versions[to].version, kind: .explicit(stage.label), operations: operations))
+                steps.append(explicitStep(from: from, to: to, label: stage.label, transformed: Set(stage.transformedTables)))
                 continue
             }
             guard !PathFinder.spansExplicit(from: from, to: to, explicit: spans), case .success(let operations) = inference.operations(from: from, to: to) else { return nil }
@@ -159,10 +158,15 @@ public struct MigrationPlanner: Sendable {
         let to = versions[edge.to].version
         if edge.explicit {
             let stage = graph.explicitEdges.first { $0.from == edge.from && $0.to == edge.to }!
-            let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: stage.transformed).get()) ?? []
-            return MigrationStep(from: from, to: to, kind: .explicit(stage.label), operations: operations)
+            return explicitStep(from: edge.from, to: edge.to, label: stage.label, transformed: stage.transformed)
         }
         return MigrationStep(from: from, to: to, kind: .inferred, operations: graph.inferred[edge.from]![edge.to]!)
+    }
+
+    /// An app stage's step: the operations SQL makes around it (its transformed tables are the app's).
+    private func explicitStep(from: Int, to: Int, label: String, transformed: Set<String>) -> MigrationStep {
+        let operations = (try? inference.operations(from: from, to: to, transformedTables: transformed).get()) ?? []
+        return MigrationStep(from: versions[from].version, to: versions[to].version, kind: .explicit(label), operations: operations)
     }
 
     /// The edges of the version graph that ``plan(from:to:)`` searches between `source` (default: the
@@ -339,7 +343,6 @@ public struct MigrationEdge: Sendable, Hashable, CustomStringConvertible {
     public var description: String { step.label }
 }
 
-/// The version graph between two indexes, as ``MigrationPlanner`` builds it for a search.
 /// Inferences kept between the path graphs of several starts (``MigrationPlanner/routes()``).
 final class InferenceCache {
     struct Key: Hashable {
@@ -351,6 +354,7 @@ final class InferenceCache {
     var results: [Key: Result<[MigrationOperation], NotInferable>] = [:]
 }
 
+/// The version graph between two indexes, as ``MigrationPlanner`` builds it for a search.
 struct PlannerGraph {
     var edges: [PathFinder.Edge]
     var inferred: [Int: [Int: [MigrationOperation]]]
