@@ -55,7 +55,6 @@ struct StoreMigrator {
         return try planner.plan(from: version)
     }
 
-
     private var configuration: Configuration {
         var configuration = options.configuration
         configuration.busyMode = lockDeadline?.busyMode ?? .timeout(options.busyTimeout)
