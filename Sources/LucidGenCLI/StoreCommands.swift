@@ -250,6 +250,8 @@ struct Migrate: ParsableCommand {
         let display = ProgressDisplay(interactive: isatty(STDERR_FILENO) == 1)
         storeOptions.progress = { display.show($0) }
         storeOptions.busyTimeout = options.busyTimeout
+        // A file handed to the CLI may come from anywhere: its record is checked against its tables.
+        storeOptions.versionRecordCheck = .always
         let outcome: MigrationOutcome
         do {
             // The same decision and refusals as `plan` (same exit code), then what this process did: another

@@ -228,7 +228,7 @@ import Testing
         #expect(try Self.names(path, like: "recipe%") == [])
     }
 
-    @Test func aMissingSearchTriggerIsASchemaMismatch() throws {
+    @Test func aMissingSearchTriggerContradictsTheRecord() throws {
         let versions = [
             Self.version("1.0", [Self.title, Self.notes], search: SchemaSearch(columns: ["title"])),
             Self.version("2.0", [Self.title, Self.notes, Self.rating], search: SchemaSearch(columns: ["title"])),
@@ -239,7 +239,7 @@ import Testing
         do {
             try LucidStore.open(atPath: path, versions: versions).close()
             Issue.record("a store without its search trigger migrated")
-        } catch StoreError.schemaMismatch(_, let differences) {
+        } catch StoreError.recordContradictsTables(_, _, let differences, _) {
             #expect(differences == ["table recipe: expected search trigger recipe_fts_update, found none"])
         }
     }

@@ -11,6 +11,15 @@ enum Bookkeeping {
     struct Record {
         var version: String
         var checksum: String
+        /// The schema cookie the record was written with (``LedgerTables/Store/schemaCookie``); nil when
+        /// none was recorded (an older runtime's ledger).
+        var schemaCookie: Int64? = nil
+        /// The store's schema cookie now (`PRAGMA schema_version`).
+        var currentSchemaCookie: Int64? = nil
+
+        /// Whether the schema changed since the record was written (or the record cannot tell): then the
+        /// tables are checked against it before it is believed.
+        var schemaChangedSinceRecorded: Bool { schemaCookie == nil || schemaCookie != currentSchemaCookie }
     }
 
     /// What a migration's transaction reads before each step: the version record and, when the ledger
@@ -42,7 +51,7 @@ enum Bookkeeping {
             statement = try db.cachedStatement(
                 sql: """
                     SELECT \(S.version), \(S.checksum), (SELECT count(*) FROM \(C.name)), (SELECT \(L.durationSeconds) FROM \(L.name) WHERE 0),
-                        (SELECT count(*) FROM \(K.name) WHERE \(K.name).\(K.version) = \(S.name).\(S.version))
+                        (SELECT count(*) FROM \(K.name) WHERE \(K.name).\(K.version) = \(S.name).\(S.version)), \(S.schemaCookie)
                     FROM \(S.name) WHERE id = 1
                     """)
         } catch let error as DatabaseError where isMissingObject(error) {
@@ -77,11 +86,43 @@ enum Bookkeeping {
         }
     }
 
-    /// The version record of a store known to have the table (inside a migration's transaction).
+    /// The version record of a store known to have the table (inside a migration's transaction), with
+    /// the recorded and the current schema cookie.
     static func recordedVersion(_ db: Database) throws -> Record? {
         typealias T = LedgerTables.Store
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(T.version), \(T.checksum) FROM \(T.name) WHERE id = 1") else { return nil }
-        return Record(version: row[T.version], checksum: row[T.checksum])
+        do {
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT \(T.version), \(T.checksum), \(T.schemaCookie), (SELECT schema_version FROM pragma_schema_version) FROM \(T.name) WHERE id = 1")
+            else { return nil }
+            return Record(version: row[0], checksum: row[1], schemaCookie: row[2], currentSchemaCookie: row[3])
+        } catch let error as DatabaseError where isMissingColumn(error) {
+            // A record written by a runtime from before the cookie: it cannot say whether the schema changed.
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(T.version), \(T.checksum) FROM \(T.name) WHERE id = 1") else { return nil }
+            return Record(version: row[T.version], checksum: row[T.checksum])
+        }
+    }
+
+    /// SQLite's "no such column" when preparing a statement.
+    static func isMissingColumn(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_ERROR && error.message?.hasPrefix("no such column") == true
+    }
+
+    /// Records the store's schema cookie as it is now in its version record (``LedgerTables/Store/schemaCookie``),
+    /// adding the column to a record an older runtime wrote. Called last in every transaction that commits a
+    /// version record or a schema change of lucidgen's (after its last DDL, whose cookie it records), and
+    /// after the tables were checked against the record: a store without a record is left as it is.
+    static func recordSchemaCookie(_ db: Database) throws {
+        typealias T = LedgerTables.Store
+        let sql = "UPDATE \(T.name) SET \(T.schemaCookie) = (SELECT schema_version FROM pragma_schema_version) WHERE id = 1"
+        do {
+            try db.cachedStatement(sql: sql).execute()
+        } catch let error as DatabaseError where isMissingColumn(error) {
+            // Adding the column changes the cookie: the update reads it afterwards.
+            try LedgerTables.addSchemaCookie(db)
+            try db.execute(sql: sql)
+        } catch let error as DatabaseError where isMissingObject(error) {
+            return
+        }
     }
 
     /// The current time as the ledger records it: ISO 8601 in UTC with milliseconds

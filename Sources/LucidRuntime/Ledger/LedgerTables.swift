@@ -14,6 +14,12 @@ enum LedgerTables {
         static let version = "version"
         static let checksum = "checksum"
         static let updatedAt = "updated_at"
+        /// SQLite's schema cookie (`PRAGMA schema_version`) as the transaction that last changed the
+        /// store's schema left it, read after its last schema change. An equal cookie at open means no
+        /// schema change since (the launch path trusts the record); another one, or NULL (a store written
+        /// before this column, or by an older runtime), makes the next open check the tables against the
+        /// record once. Added after the first release.
+        static let schemaCookie = "schema_cookie"
     }
 
     /// Every step applied to the store, in order (including its creation or adoption).
@@ -71,7 +77,8 @@ enum LedgerTables {
             id INTEGER PRIMARY KEY CHECK (id = 1),
             \(Store.version) TEXT NOT NULL,
             \(Store.checksum) TEXT NOT NULL,
-            \(Store.updatedAt) TEXT NOT NULL)
+            \(Store.updatedAt) TEXT NOT NULL,
+            \(Store.schemaCookie) INTEGER)
         """
     static let createSteps = """
         CREATE TABLE IF NOT EXISTS \(Steps.name) (
@@ -116,9 +123,10 @@ enum LedgerTables {
         guard let row = try Row.fetchOne(
             db, sql: """
                 SELECT (SELECT group_concat(name, ' ') FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)),
+                       (SELECT count(*) FROM pragma_table_info(?) WHERE name = ?),
                        (SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)
                 """,
-            arguments: [Store.name, Steps.name, PendingCleanup.name, Compatibility.name, Steps.name, Steps.durationSeconds])
+            arguments: [Store.name, Steps.name, PendingCleanup.name, Compatibility.name, Steps.name, Steps.durationSeconds, Store.name, Store.schemaCookie])
         else { return }
         let existing = Set(((row[0] as String?) ?? "").split(separator: " ").map(String.init))
         for (name, statement) in [
@@ -128,6 +136,12 @@ enum LedgerTables {
             try db.execute(sql: statement)
         }
         if existing.contains(Steps.name), (row[1] as Int) == 0 { try addDuration(db) }
+        if existing.contains(Store.name), (row[2] as Int) == 0 { try addSchemaCookie(db) }
+    }
+
+    /// Brings a version record written by an older runtime to today's shape: an added nullable column.
+    static func addSchemaCookie(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE \(Store.name) ADD COLUMN \(Store.schemaCookie) INTEGER")
     }
 
     /// Brings a log written by an older runtime to today's shape: an added nullable column.

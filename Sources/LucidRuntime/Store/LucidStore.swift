@@ -98,6 +98,7 @@ public enum LucidStore {
                 for migration in dataMigrations where migration.version <= schema.version {
                     try DataMigrations.record(migration, outcome: "not needed: created at \(schema.version)", db)
                 }
+                try Bookkeeping.recordSchemaCookie(db)
             }
             return queue
         } catch {
@@ -127,6 +128,8 @@ public enum LucidStore {
         // read, which needs write access. Nothing else is written.
         var options = StoreOptions()
         options.busyTimeout = busyTimeout
+        // Nothing may be written here, so no cookie is recorded: the tables are checked every time.
+        options.versionRecordCheck = .always
         let migrator = try StoreMigrator(path: path, history: history, options: options)
         return try migrator.inspect()
     }
@@ -139,7 +142,11 @@ public enum LucidStore {
             return try database.writeWithForeignKeysOff { db in
                 var count = 0
                 try db.inTransaction(.immediate) {
+                    // The cookie is recorded only where it was current: a schema change since the record was
+                    // written stays visible to the next open, which checks the tables.
+                    let cookieWasCurrent = try Bookkeeping.record(db).map { !$0.schemaChangedSinceRecorded } ?? false
                     count = try PendingCleanup.finish(db, logger: logger)
+                    if cookieWasCurrent { try Bookkeeping.recordSchemaCookie(db) }
                     return .commit
                 }
                 return count

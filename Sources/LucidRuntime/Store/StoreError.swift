@@ -42,6 +42,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case checksumMismatch(version: SchemaVersion, stored: String, expected: String)
     /// The database has tables but no lucidgen bookkeeping, and its tables match no known version.
     case unrecognizedSchema(path: String, differences: [String])
+    /// The store records `version` (with that version's checksum), but its tables are not that version's:
+    /// `differences` says how, `tablesMatch` names the version they are, when they are exactly one. The
+    /// record was edited or copied from another store, or the tables were changed by hand. Checked when
+    /// the schema changed since the record was written, and on every open under
+    /// ``StoreOptions/VersionRecordCheck/always`` (and by `lucidgen plan`, `status` and `migrate`).
+    /// Nothing was changed.
+    case recordContradictsTables(path: String, version: SchemaVersion, differences: [String], tablesMatch: SchemaVersion?)
     /// No path from the store's version to the target.
     case planning(PlanningError)
     /// The generated registry and this runtime disagree on a version's DDL checksum (regenerate).
@@ -111,6 +118,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "the store's schema checksum for version \(version) is \(stored.prefix(12))…, but this app's version \(version) has \(expected.prefix(12))…: the store was made by another definition of \(version)"
         case .unrecognizedSchema(let path, let differences):
             "\(path) has tables but no lucidgen version record, and matches no known version: \(differences.prefix(5).joined(separator: "; "))"
+        case .recordContradictsTables(let path, let version, let differences, let tablesMatch):
+            "\(path) records version \(version), but its tables are not \(version)'s\(tablesMatch.map { " (they are \($0)'s)" } ?? ""): "
+                + differences.prefix(5).joined(separator: "; ") + (differences.count > 5 ? "; and \(differences.count - 5) more" : "") + " (nothing was changed)"
         case .planning(let error): error.description
         case .registryMismatch(let version, let generated, let runtime):
             "the generated schema registry says version \(version) has checksum \(generated.prefix(12))…, but this runtime computes \(runtime.prefix(12))…"
@@ -163,6 +173,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "A released version's description was changed after release: restore version \(version)'s description so that `lucidgen generate --check` passes, or if the store was made by a development build, delete it (StoreOptions.unknownStorePolicy = .eraseAndRecreate in development builds)"
         case .unrecognizedSchema:
             "If these tables are an older app's, describe that version (with its tables) as the first of the history so lucidgen can adopt the store; otherwise open the right file"
+        case .recordContradictsTables(_, _, _, let tablesMatch?):
+            "Do not trust this file's record: if it came from outside the app, refuse it; if it is the app's own, restore it from a backup (a store whose record is removed, `DROP TABLE lucid_store`, is recognised as \(tablesMatch) from its tables)"
+        case .recordContradictsTables:
+            "Do not trust this file's record: if it came from outside the app, refuse it; if it is the app's own, restore it from a backup, or salvage its rows into a store the app creates"
         case .planning(.duplicateStage):
             "Pass each stage once in StoreOptions.stages; with several stores (openTogether), give each StoreSpec its own options, so that one store's stages are not another's"
         case .planning(.unknownVersion):

@@ -94,7 +94,10 @@ struct StoreMigrator {
         /// At a version this app knows, with a matching checksum: `recorded` in lucidgen's version record,
         /// or adoptable (no record, its tables match that version exactly). Both get the same treatment:
         /// the path to the newest version, then the data migrations not yet run.
-        case known(Schema, recorded: Bool)
+        /// `recorded`: by its version record (else recognised from its tables). `schemaCookieStale`: the
+        /// record's schema cookie is not the store's (the tables were checked against the record, and
+        /// agree): the next transaction that may write records the cookie.
+        case known(Schema, recorded: Bool, schemaCookieStale: Bool = false)
         /// A recorded version newer than this app's newest.
         case newer(SchemaVersion)
         /// A recorded version this app does not know.
@@ -103,6 +106,10 @@ struct StoreMigrator {
         case checksumMismatch(SchemaVersion, stored: String, expected: String)
         /// Tables but no record, matching no known version (the closest version's differences).
         case unrecognized(differences: [String])
+        /// A version record that the store's tables contradict (checked when the schema changed since
+        /// the record was written, or always under ``StoreOptions/VersionRecordCheck/always``);
+        /// `tablesMatch` is the version the tables are, when they are exactly one.
+        case contradicted(SchemaVersion, differences: [String], tablesMatch: SchemaVersion?)
         /// The file is not an SQLite database.
         case notADatabase
 
@@ -112,11 +119,12 @@ struct StoreMigrator {
             case .newFile: "no file"
             case .emptyFile: "an empty (0-byte) file"
             case .emptyDatabase: "a database without lucidgen's tables"
-            case .known(let schema, let recorded): "a store at version \(schema.version)\(recorded ? "" : ", recognised from its tables")"
+            case .known(let schema, let recorded, _): "a store at version \(schema.version)\(recorded ? "" : ", recognised from its tables")"
             case .newer(let version): "a store at version \(version), newer than this app's"
             case .unknownVersion(let version): "a store at unknown version \(version)"
             case .checksumMismatch(let version, _, _): "a store at version \(version) with another schema checksum"
             case .unrecognized: "a database whose tables match no known version"
+            case .contradicted(let version, _, _): "a store whose record says \(version) but whose tables are not \(version)'s"
             case .notADatabase: "not an SQLite database"
             }
         }
@@ -129,6 +137,8 @@ struct StoreMigrator {
             case .unknownVersion(let version): (.unknownVersion(version, known: versions.map(\.version)), options.unknownStorePolicy)
             case .checksumMismatch(let version, let stored, let expected): (.checksumMismatch(version: version, stored: stored, expected: expected), options.unknownStorePolicy)
             case .unrecognized(let differences): (.unrecognizedSchema(path: path, differences: differences), options.unknownStorePolicy)
+            case .contradicted(let version, let differences, let tablesMatch):
+                (.recordContradictsTables(path: path, version: version, differences: differences, tablesMatch: tablesMatch), options.unknownStorePolicy)
             case .notADatabase: (.notADatabase(path: path), .refuse)
             }
         }
@@ -168,7 +178,17 @@ struct StoreMigrator {
             guard let schema = versions.first(where: { $0.version == version }) else { return .unknownVersion(version) }
             let expected = history.checksum(of: schema)
             guard expected == record.checksum else { return .checksumMismatch(version, stored: record.checksum, expected: expected) }
-            return .known(schema, recorded: true)
+            // The record is believed as it is only when the schema has not changed since it was written
+            // (SQLite's schema cookie): the launch path's trust. Otherwise, or when the app asks for it
+            // (a file from outside), the tables must be the recorded version's.
+            let stale = record.schemaChangedSinceRecorded
+            if stale || options.versionRecordCheck == .always {
+                let differences = try recordedTablesDifferences(schema, db)
+                if !differences.isEmpty {
+                    return .contradicted(version, differences: differences, tablesMatch: try versionOfTables(db))
+                }
+            }
+            return .known(schema, recorded: true, schemaCookieStale: stale)
         }
         // Only what the history describes counts: the app's own tables, views, triggers, FTS indexes and
         // indexes may be there (a store shared with the app, or one the app had before it adopted lucidgen).
@@ -183,6 +203,25 @@ struct StoreMigrator {
             if closest.isEmpty || differences.count < closest.count { closest = differences }
         }
         return .unrecognized(differences: closest)
+    }
+
+    /// How the store's tables differ from `schema`, the version its record names: lucidgen's tables
+    /// only (the app's objects are its own), deferred cleanup tolerated. Empty when they agree.
+    private func recordedTablesDifferences(_ schema: Schema, _ db: Database) throws -> [String] {
+        let pending = try PendingCleanup.items(db)
+        let owned = OwnedNames([schema], pendingCleanup: pending)
+        return StoreSchemaReader.differences(
+            expected: schema, actual: try StoreSchemaReader.tables(db, owned: owned), search: try StoreSchemaReader.searchObjects(db, owned: owned),
+            tolerated: PendingCleanup.tolerance(of: pending))
+    }
+
+    /// The version whose tables the store has exactly, newest first, ignoring its record (for a refusal's
+    /// message); nil when none.
+    private func versionOfTables(_ db: Database) throws -> SchemaVersion? {
+        let owned = OwnedNames(versions)
+        let tables = try StoreSchemaReader.tables(db, owned: owned)
+        let search = try StoreSchemaReader.searchObjects(db, owned: owned)
+        return versions.reversed().first { StoreSchemaReader.differences(expected: $0, actual: tables, search: search).isEmpty }?.version
     }
 
     /// A file SQLite cannot read as a database is a state (refused, or erased by the app's policy); any
@@ -206,10 +245,12 @@ struct StoreMigrator {
     }
 
     /// The launch path: the store at `path` opened as is when its record says it is at `version` with
-    /// `checksum` and every data migration of `options` is recorded; nil (nothing changed, the
-    /// connection closed) when anything else holds, for the full path to decide. One or two queries.
+    /// `checksum`, recorded with the schema cookie the store has now (nothing changed its schema since),
+    /// and every data migration of `options` is recorded; nil (nothing changed, the connection closed)
+    /// when anything else holds, for the full path to decide. One or two queries. Never taken under
+    /// ``StoreOptions/VersionRecordCheck/always``.
     static func openIfCurrent(atPath path: String, version: SchemaVersion, checksum: String, options: StoreOptions) throws(StoreError) -> DatabaseQueue? {
-        guard let size = fileSize(atPath: path), size > 0 else { return nil }
+        guard options.versionRecordCheck == .whenSchemaChanged, let size = fileSize(atPath: path), size > 0 else { return nil }
         var configuration = options.configuration
         // One read, no step: SQLite's own timeout, which a disarmed ``LockDeadline`` equals.
         configuration.busyMode = .timeout(options.busyTimeout)
@@ -228,8 +269,10 @@ struct StoreMigrator {
         do {
             let current = try queue.read { db -> Bool in
                 typealias S = LedgerTables.Store
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(S.version), \(S.checksum) FROM \(S.name) WHERE id = 1"),
-                    row[S.version] == version.string, row[S.checksum] == checksum
+                // A record without the cookie column (an older runtime's) fails to prepare: the full path then.
+                guard let row = try Row.fetchOne(
+                    db, sql: "SELECT \(S.version), \(S.checksum), \(S.schemaCookie) IS (SELECT schema_version FROM pragma_schema_version) FROM \(S.name) WHERE id = 1"),
+                    row[0] == version.string, row[1] == checksum, row[2] == true
                 else { return false }
                 if options.dataMigrations.isEmpty { return true }
                 typealias D = LedgerTables.DataMigrations
@@ -326,7 +369,7 @@ struct StoreMigrator {
                     outcome = MigrationOutcome(start: start, finalVersion: newest.version)
                     try initialise(db, outcome: &outcome)
                     if !outcome.created { try migrate(db, outcome: &outcome) }
-                case .known(let schema, let recorded):
+                case .known(let schema, let recorded, let schemaCookieStale):
                     outcome = MigrationOutcome(start: .version(schema.version, adopted: !recorded), finalVersion: schema.version)
                     // The path is planned, and its stages' code checked, before anything is written (an
                     // adopted store's record included): never half a path for want of the app's code.
@@ -334,11 +377,15 @@ struct StoreMigrator {
                     try checkStagesProvided(route, storeVersion: schema.version)
                     // An adopted store gets its record, then exactly what a recorded one gets.
                     if !recorded { try adopt(db, as: schema) }
-                    if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
+                    if !route.isEmpty {
+                        try migrate(db, outcome: &outcome, route: route)
+                    } else if recorded && schemaCookieStale {
+                        recordSchemaCookie(db)
+                    }
                 case .newer(let version) where options.newerStorePolicy == .openIfAdditive:
                     // Nothing is written: no late data migration either.
                     return try openNewerIfAdditive(db, storeVersion: version)
-                case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .notADatabase:
+                case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .contradicted, .notADatabase:
                     let (error, policy) = state.refusal(path: path, versions: versions, options: options)!
                     throw Refusal(error: error, policy: policy)
                 }
@@ -349,6 +396,22 @@ struct StoreMigrator {
             throw error
         } catch {
             throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
+        }
+    }
+
+    /// Records the schema cookie of a store whose tables were just checked against its record (the
+    /// schema changed since it was written: the app's DDL, `VACUUM`, a first `ANALYZE`, an older
+    /// runtime's step), so that the next launch trusts the record again. Best effort: a store that cannot
+    /// be written now (read-only media, another writer past the busy timeout) is only checked again at
+    /// the next open.
+    private func recordSchemaCookie(_ db: Database) {
+        do {
+            try stepTransaction(db) {
+                try Bookkeeping.recordSchemaCookie(db)
+                return .commit
+            }
+        } catch {
+            logger.debug("could not record the schema cookie of \(path) (checked again at the next open): \(error)")
         }
     }
 
@@ -574,7 +637,13 @@ struct StoreMigrator {
         lockDeadline?.arm()
         defer { lockDeadline?.disarm() }
         do {
-            try db.inTransaction(.immediate, body)
+            // Last in every committing transaction: the schema cookie as the transaction leaves it, so that
+            // the next open knows whether anything changed the schema since.
+            try db.inTransaction(.immediate) {
+                let completion = try body()
+                if completion == .commit { try Bookkeeping.recordSchemaCookie(db) }
+                return completion
+            }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw StoreError.locked(path: path, waited: lockDeadline?.waited ?? Date().timeIntervalSince(asked))
         }
@@ -756,7 +825,7 @@ struct StoreMigrator {
     func inspect() throws(StoreError) -> StoreStatus {
         let state = try decideState()
         if let (error, _) = state.refusal(path: path, versions: versions, options: options) { throw error }
-        guard case .known(let schema, let recorded) = state else {
+        guard case .known(let schema, let recorded, _) = state else {
             let start: StoreStatus.State = switch state {
             case .newFile: .missing
             case .emptyFile: .emptyFile

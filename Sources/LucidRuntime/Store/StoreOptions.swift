@@ -56,6 +56,23 @@ public struct StoreOptions: Sendable {
         case openIfAdditive
     }
 
+    /// When the store's version record is checked against its tables before it is believed.
+    ///
+    /// A store records its version, and SQLite's schema cookie as lucidgen's last schema change left it.
+    /// An honest change of the schema since (the app's own DDL, `VACUUM`, a first `ANALYZE`, a step by an
+    /// older runtime) changes the cookie, and the next open checks the tables once. An edited record keeps
+    /// the cookie, so a file from outside the app (an import, a shared document, a support request)
+    /// should be checked on every open: ``always``.
+    public enum VersionRecordCheck: Sendable, Equatable {
+        /// When the schema changed since the record was written (the default): an up-to-date store whose
+        /// cookie matches opens on the launch path (one query), trusting the record.
+        case whenSchemaChanged
+        /// On every open: the tables are compared with the recorded version's (about as costly as reading
+        /// the schema), and a record they contradict is refused
+        /// (``StoreError/recordContradictsTables(path:version:differences:tablesMatch:)``).
+        case always
+    }
+
     /// What one transaction covers.
     public enum Atomicity: Sendable, Equatable {
         /// Each step commits with its version record; a crash resumes from the last committed step.
@@ -73,6 +90,13 @@ public struct StoreOptions: Sendable {
     /// What to do with a store whose version or schema this app does not know (default: refuse;
     /// `.eraseAndRecreate` only in development builds).
     public var unknownStorePolicy: IncompatibleStorePolicy = .refuse
+    /// When the version record is checked against the tables (default: when the schema changed since
+    /// it was written). Set `.always` for a file that comes from outside the app.
+    ///
+    /// ```swift
+    /// options.versionRecordCheck = .always   // a document the user imported: never trust its record
+    /// ```
+    public var versionRecordCheck: VersionRecordCheck = .whenSchemaChanged
     /// Defer dropping columns and tables and creating indexes; finish later with
     /// ``LucidStore/finishDeferredCleanup(_:logger:)`` (or automatically before the next migration).
     public var deferCleanup = false
