@@ -4,6 +4,8 @@
 //   launch create PATH   creates the store at the newest version with one row (not measured)
 //   launch lucid PATH    LucidStore.open(registry:) of the up-to-date store, then reads one row
 //   launch grdb PATH     a plain GRDB DatabaseQueue on the same file, then reads the same row
+//   launch checked PATH  LucidStore.open(registry:) with versionRecordCheck = .always (a file from outside: the
+//                        tables checked against the version record), then reads one row: the checking path
 //   launch create-previous PATH   creates the store at the version before the newest (not measured)
 //   launch migrate PATH  LucidStore.open(registry:) of that store: one migration step to the newest
 //   launch checksum PATH computes the newest version's checksum once (what a migration's registry check does)
@@ -23,6 +25,15 @@ import LucidRuntime
 @inline(never) func measuredLucidOpen(_ path: String) throws -> String? {
     let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self)
     return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 LIMIT 1") }
+}
+
+/// The checking path: what an open costs when the tables are checked against the record (on every open of a
+/// file from outside; once after the schema changed, by the app's DDL or a VACUUM, on the default path).
+@inline(never) func measuredLucidCheckedOpen(_ path: String) throws -> String? {
+    var options = StoreOptions()
+    options.versionRecordCheck = .always
+    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self, options: options)
+    return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 WHERE id = 1") }
 }
 
 /// Not the same body as measuredLucidOpen: the optimizer merged the two into one function that main
@@ -62,7 +73,7 @@ if arguments.count == 2, arguments[1] == "newest" {
     exit(0)
 }
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
+    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|checked|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
     exit(2)
 }
 let path = arguments[2]
@@ -121,9 +132,13 @@ do {
         let end = DispatchTime.now().uptimeNanoseconds
         guard checksum == LongHistorySchema.newestChecksum else { exit(1) }
         print((end - start) / 1000)
-    case "lucid", "grdb":
+    case "lucid", "grdb", "checked":
         let start = DispatchTime.now().uptimeNanoseconds
-        let title = arguments[1] == "lucid" ? try measuredLucidOpen(path) : try measuredGRDBOpen(path)
+        let title = switch arguments[1] {
+        case "lucid": try measuredLucidOpen(path)
+        case "checked": try measuredLucidCheckedOpen(path)
+        default: try measuredGRDBOpen(path)
+        }
         let end = DispatchTime.now().uptimeNanoseconds
         guard title == "first" else {
             FileHandle.standardError.write(Data("launch: read \(title ?? "nil"), expected first\n".utf8))
@@ -131,7 +146,7 @@ do {
         }
         print((end - start) / 1000)
     default:
-        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
+        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|checked|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
         exit(2)
     }
 } catch {

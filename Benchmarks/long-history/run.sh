@@ -122,13 +122,14 @@ if [[ "$what" == launch || "$what" == all ]]; then
     store="$work/launch.sqlite"
     "$launch" create "$store" > /dev/null
     runs="${LAUNCH_RUNS:-21}"
-    lucid=(); grdb=()
+    lucid=(); grdb=(); checked=()
     for ((i = 0; i < runs; i++)); do
-        grdb+=("$("$launch" grdb "$store")"); lucid+=("$("$launch" lucid "$store")")
+        grdb+=("$("$launch" grdb "$store")"); lucid+=("$("$launch" lucid "$store")"); checked+=("$("$launch" checked "$store")")
     done
     median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-    ml=$(median "${lucid[@]}"); mg=$(median "${grdb[@]}")
+    ml=$(median "${lucid[@]}"); mg=$(median "${grdb[@]}"); mc=$(median "${checked[@]}")
     echo "launch (wall, median of $runs fresh processes): LucidStore.open ${ml} us, GRDB DatabaseQueue ${mg} us, ratio $(python3 -c "print(f'{$ml/$mg:.2f}')") (goal <= 1.2)"
+    echo "checking path (wall, same runs): LucidStore.open with versionRecordCheck = .always ${mc} us, ratio to GRDB $(python3 -c "print(f'{$mc/$mg:.2f}')")"
     if command -v valgrind > /dev/null; then
         # valgrind 3.19 cannot read the DWARF of Swift 6.3 release binaries: a copy without debug information
         # (its symbol table stays, which is all --toggle-collect needs).
@@ -141,6 +142,8 @@ if [[ "$what" == launch || "$what" == all ]]; then
         # Exact symbols: a pattern also matches the functions' closures, and a second matching function
         # toggles collection off again (the lucid side once counted 10 instructions that way).
         il=$(count lucid '$s6launch17measuredLucidOpenySSSgSSKF'); ig=$(count grdb '$s6launch16measuredGRDBOpenySSSgSSKF')
+        ic=$(count checked '$s6launch24measuredLucidCheckedOpenySSSgSSKF')
         echo "launch (callgrind instructions): LucidStore.open ${il}, GRDB DatabaseQueue ${ig}, ratio $(python3 -c "print(f'{$il/$ig:.2f}')") (goal <= 1.2)"
+        echo "checking path (callgrind instructions): LucidStore.open with versionRecordCheck = .always ${ic}, ratio to GRDB $(python3 -c "print(f'{$ic/$ig:.2f}')")"
     fi
 fi

@@ -46,6 +46,26 @@ import Testing
         #expect(report.ledger.steps.dropFirst().allSatisfy { ($0.duration ?? -1) >= 0 })
     }
 
+    /// A record forged with `UPDATE` keeps the schema cookie lucidgen recorded, so an app's default launch
+    /// would believe it; the CLI is handed files from anywhere and checks the tables on every open.
+    @Test func aForgedVersionRecordIsRefusedByPlanStatusAndMigrate() throws {
+        let (project, store) = try StoreProcessTests.makeStore()
+        defer { project.remove() }
+        let migrated = project.root.appendingPathComponent("migrated.sqlite").path
+        try FileManager.default.copyItem(atPath: store, toPath: migrated)
+        #expect(try run(lucidgenBinary, ["migrate", "--database", migrated], in: project.root).status == 0)
+        let checksum = try DatabaseQueue(path: migrated).read { try String.fetchOne($0, sql: "SELECT checksum FROM lucid_store") }
+        try DatabaseQueue(path: store).write { try $0.execute(sql: "UPDATE lucid_store SET version = '2.0', checksum = ?", arguments: [checksum]) }
+        let before = storeFiles(store)
+        for command in ["plan", "status", "migrate"] {
+            let result = try run(lucidgenBinary, [command, "--database", store], in: project.root)
+            #expect(result.status == 3, "\(command): \(result.output)")
+            #expect(result.error.contains("records version 2.0, but its tables are not 2.0's (they are 1.0's): table item:"), "\(command): \(result.error)")
+            #expect(result.error.contains("Do not trust this file's record"), "\(command): \(result.error)")
+        }
+        #expect(storeFiles(store) == before)
+    }
+
     @Test func aDamagedStoreIsRefusedAsPlanRefusesIt() throws {
         let (project, base) = try StoreProcessTests.makeStore()
         defer { project.remove() }
