@@ -69,19 +69,44 @@ struct Fixtures: ParsableCommand {
     }
 
     /// The committed fixture's path for `version` (or `output`), written with its `.sha256`; prints what was
-    /// written. Refuses an existing file.
-    static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?) throws {
+    /// written. Refuses an existing file, unless `replacing` (`lucidgen release`, over a fixture whose
+    /// version was never marked released).
+    ///
+    /// The store is written under a hidden name beside its place (`.<name>.partial`), its `.sha256` (naming
+    /// the final file) next, and then it is renamed into place: an interrupted write leaves at worst a
+    /// partial file no command reads, or a `.sha256` without its store, never a fixture that does not
+    /// match its checksum.
+    static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?, replacing: Bool = false) throws {
         let fileName = FixtureFiles.fileName(module: model.config.app.moduleName, version: target)
         let path = output ?? (defaultFolder(model) as NSString).appendingPathComponent(fileName)
-        guard !FileManager.default.fileExists(atPath: path) else {
+        guard replacing || !FileManager.default.fileExists(atPath: path) else {
             throw fail(StoreError.cannotWrite(path: path, message: "the file already exists (a fixture is never replaced; delete it first if it was never committed)"))
         }
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let folder = (path as NSString).deletingLastPathComponent
+        let partial = (folder as NSString).appendingPathComponent("." + (path as NSString).lastPathComponent + ".partial")
+        func removePartial() { for suffix in [""] + StoreFiles.companions { try? FileManager.default.removeItem(atPath: partial + suffix) } }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw fail(StoreError.cannotWrite(path: path, message: "cannot create its folder: \(error.localizedDescription)"))
+        }
+        removePartial()  // left by an interrupted run
+        if replacing {
+            // The old store and its checksum go first: interrupted from here, the folder holds no fixture
+            // rather than one whose .sha256 describes another file.
+            for file in [path, path + ".sha256"] + StoreFiles.companions.map({ path + $0 }) where FileManager.default.fileExists(atPath: file) {
+                do {
+                    try FileManager.default.removeItem(atPath: file)
+                } catch {
+                    throw fail(StoreError.cannotWrite(path: file, message: "cannot replace it: \(error.localizedDescription)"))
+                }
+            }
+        }
         do {
             // The steps that need the app's code, so that the store's compatibility record (which older apps
             // may open it) counts them as not additive.
             let stages = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
-            let database = try LucidStore.create(atPath: path, versions: model.schemas, version: target, stages: stages)
+            let database = try LucidStore.create(atPath: partial, versions: model.schemas, version: target, stages: stages)
             // Foreign keys off while inserting, checked before committing: rows may reference rows
             // inserted after them (self-references, cycles).
             var count = 0
@@ -94,11 +119,15 @@ struct Fixtures: ParsableCommand {
                 if try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 { try db.execute(sql: "VACUUM") }
             }
             try database.close()
-            try FixtureFiles.writeChecksum(forFileAt: path)
+            let line = "\(try FixtureFiles.checksum(ofFileAt: partial))  \((path as NSString).lastPathComponent)\n"
+            try line.write(toFile: path + ".sha256", atomically: true, encoding: .utf8)
+            guard rename(partial, path) == 0 else {
+                throw StoreError.cannotWrite(path: path, message: String(cString: strerror(errno)))
+            }
             print("wrote \(displayPath(path)) and its .sha256: version \(target), \(count) rows\(output == nil ? "; commit both" : "")")
         } catch {
             // A half-written fixture is worse than none.
-            try? FileManager.default.removeItem(atPath: path)
+            removePartial()
             if let error = error as? StoreError { throw fail(error) }
             throw fail(StoreError.cannotWrite(path: path, message: "\(error)"))
         }

@@ -1,5 +1,8 @@
 import Foundation
+import Synchronization
 import LucidGenCore
+import LucidRuntime
+import LucidTesting
 import Testing
 
 /// A release as one command (issue 28): `lucidgen release` checks the project, writes the current
@@ -42,7 +45,7 @@ import Testing
         // Not twice.
         let again = try run(lucidgenBinary, ["release"], in: project.root)
         #expect(again.status == 3)
-        #expect(again.error.contains("error: 1.0 is released already: \(Self.fixture) exists"), "\(again.error)")
+        #expect(again.error.contains("error: 1.0 is released already: .entities/.schema/1.0.json is marked released"), "\(again.error)")
     }
 
     /// Released, 1.0 binds although it is still current_version: an edit to it is refused by `generate` at
@@ -109,5 +112,82 @@ import Testing
         #expect(check.status == 5, "\(check.output)\(check.error)")
         #expect(check.output.contains("\(Self.fixture): error: fixture cannot be trusted: its tables are not version 1.0's as the descriptions define it now (table track: expected column bpm"), "\(check.output)")
         #expect(check.output.contains("write it with `lucidgen release` once 1.0 is final"))
+    }
+
+    // MARK: All or nothing (issue 35): the snapshot's mark is the one commit point
+
+    /// What the release left: the mark, and a fixture that matches its .sha256 (nil: no fixture).
+    func released(_ project: TestProject) throws -> (marked: Bool, fixture: Bool) {
+        let marked = try project.read(".entities/.schema/1.0.json").contains(#""released" : true"#)
+        let path = project.root.appendingPathComponent(Self.fixture).path
+        guard FileManager.default.fileExists(atPath: path) else { return (marked, false) }
+        #expect(FixtureFiles.checksumProblem(at: path) == nil)
+        return (marked, true)
+    }
+
+    @Test func aSnapshotFolderThatCannotBeWrittenStopsTheReleaseBeforeItWritesAnything() throws {
+        try #require(ReadOnlyFolder.canBeMade)
+        let project = try generatedProject()
+        defer { project.remove() }
+        let schema = project.root.appendingPathComponent(".entities/.schema").path
+        try #require(ReadOnlyFolder.make(schema))
+        let refused = try run(lucidgenBinary, ["release", "--rows", "2"], in: project.root)
+        ReadOnlyFolder.undo(schema)
+        #expect(refused.status == 3)
+        #expect(refused.error.contains("error: cannot release 1.0: .entities/.schema is not writable (nothing was written)"), "\(refused.error)")
+        #expect(!FileManager.default.fileExists(atPath: project.root.appendingPathComponent(Self.fixture).path))
+        #expect(!FileManager.default.fileExists(atPath: project.root.appendingPathComponent(Self.fixture + ".sha256").path))
+
+        let again = try run(lucidgenBinary, ["release", "--rows", "2"], in: project.root)
+        #expect(again.status == 0, "\(again.error)")
+        #expect(try released(project) == (true, true))
+    }
+
+    /// Each state an interrupted release can leave (a killed process stops between two writes): the partial
+    /// store, the .sha256 without its store, the fixture without the mark, and one written by
+    /// `fixtures --unreleased`. Rerun, each ends released, with a fixture that matches its checksum.
+    @Test(arguments: ["partial", "checksum only", "fixture without mark", "fixtures --unreleased"])
+    func aReleaseInterruptedAtEachWriteEndsReleasedWhenRunAgain(_ left: String) throws {
+        let project = try generatedProject()
+        defer { project.remove() }
+        let fixture = project.root.appendingPathComponent(Self.fixture).path
+        let folder = (fixture as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        switch left {
+        case "partial":
+            try Data("half a store".utf8).write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(".App_1_0.sqlite.partial")))
+        case "checksum only":
+            try "0000  App_1_0.sqlite\n".write(toFile: fixture + ".sha256", atomically: true, encoding: .utf8)
+        case "fixture without mark", "fixtures --unreleased":
+            let rows = left == "fixtures --unreleased" ? "5" : "2"
+            #expect(try run(lucidgenBinary, ["fixtures", "--unreleased", "--rows", rows], in: project.root).status == 0)
+        default:
+            Issue.record("unknown state \(left)")
+        }
+        #expect(try released(project).marked == false)
+        let release = try run(lucidgenBinary, ["release", "--rows", "3"], in: project.root)
+        #expect(release.status == 0, "\(release.output)\(release.error)")
+        #expect(try released(project) == (true, true))
+        #expect(try DatabaseQueue(path: fixture).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM track") } == 3, "the release's own fixture")
+        if left.hasPrefix("fixture") {
+            #expect(release.output.contains("replacing \(Self.fixture): 1.0 was never marked released"), "\(release.output)")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != ".gitkeep" }.sorted()
+        #expect(leftovers == ["App_1_0.sqlite", "App_1_0.sqlite.sha256"])
+        #expect(try run(lucidgenBinary, ["check"], in: project.root).status == 0)
+    }
+
+    @Test func twoReleasesAtOnceReleaseOnceAndTheOtherSaysSo() throws {
+        let project = try generatedProject()
+        defer { project.remove() }
+        let results = Mutex<[ProcessResult]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            if let result = try? run(lucidgenBinary, ["release", "--rows", "200"], in: project.root) { results.withLock { $0.append(result) } }
+        }
+        let both = results.withLock { $0 }.sorted { $0.status < $1.status }
+        try #require(both.count == 2)
+        #expect(both.map(\.status) == [0, 3], "\(both.map(\.error))")
+        #expect(both[1].error.contains("another `lucidgen release` is releasing 1.0 of this project now") || both[1].error.contains("1.0 is released already"), "\(both[1].error)")
+        #expect(try released(project) == (true, true))
     }
 }

@@ -99,8 +99,17 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     /// The file name of a version's snapshot.
     public static func fileName(for version: SchemaVersion) -> String { "\(version.string).json" }
 
+    /// Whether the snapshot file of `version` in `folder` is marked released (false when there is none or
+    /// it cannot be read: then marking it says why).
+    public static func isMarkedReleased(version: SchemaVersion, in folder: String) -> Bool {
+        let path = (folder as NSString).appendingPathComponent(fileName(for: version))
+        guard let data = FileManager.default.contents(atPath: path), let snapshot = try? decoded(from: data) else { return false }
+        return snapshot.released == true
+    }
+
     /// Marks the snapshot file of `version` in `folder` released (`lucidgen release`): from then on it binds
-    /// even while the version is still `current_version`. Returns the file's path.
+    /// even while the version is still `current_version`. Returns the file's path. The file is replaced
+    /// whole (written beside it, then renamed over it): the mark is there completely or not at all.
     @discardableResult
     public static func markReleased(version: SchemaVersion, in folder: String) throws -> String {
         let path = (folder as NSString).appendingPathComponent(fileName(for: version))
