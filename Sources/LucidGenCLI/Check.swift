@@ -104,7 +104,7 @@ struct Check: ParsableCommand {
             sinceVersion = parsed
         }
         var report = CheckReport()
-        let pipeline = GeneratorPipeline(configPath: absolutePath(config))
+        let pipeline = GeneratorPipeline(configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics)
         let checked: (input: LoadedInput, result: GeneratorPipeline.Result)
         do {
             checked = try pipeline.check()

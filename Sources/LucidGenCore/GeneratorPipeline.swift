@@ -11,9 +11,14 @@ import Foundation
 /// diagnostics instead of printing; nothing is written unless every earlier stage succeeded.
 public struct GeneratorPipeline {
     public var configPath: String
+    /// Tries the resolved model in SQLite before anything is rendered or written (the CLI's `SchemaTrial`:
+    /// each unreleased version's DDL in an in-memory database); an error it finds stops the run. This module
+    /// does not link SQLite, so the CLI supplies it.
+    public var schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])?
 
-    public init(configPath: String) {
+    public init(configPath: String, schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])? = nil) {
         self.configPath = configPath
+        self.schemaTrial = schemaTrial
     }
 
     public struct Result: Sendable {
@@ -49,6 +54,10 @@ public struct GeneratorPipeline {
 
     func run(_ input: LoadedInput, check: Bool) throws(GenerationFailed) -> Result {
         let model = try Resolver.resolve(input)
+        if let schemaTrial {
+            let refused = schemaTrial(input, model)
+            if refused.contains(where: { $0.severity == .error }) { throw GenerationFailed(diagnostics: model.diagnostics + refused) }
+        }
         var output = try Renderer(templatesPath: model.config.templatesPath).render(model)
         if model.config.buildPlugin {
             // The build plugin makes the Swift files during `swift build`; only what is committed is written here.

@@ -1,0 +1,121 @@
+import Foundation
+import GRDBSQLite
+import LucidGenCore
+import LucidRuntime
+import LucidSchema
+
+/// The Resolve stage's schemas tried in SQLite before `generate` writes anything and as part of `check`:
+/// every unreleased version's DDL (the current version, and any after it) runs in an in-memory database,
+/// each statement prepared alone (a statement that holds a second one is refused too). What SQLite refuses
+/// there (a tokenizer it does not have, a default it cannot parse or a NUL that cuts it short, an index on
+/// a column it cannot find) would otherwise pass both commands and fail only when an app creates a store.
+/// Each refusal is an error at the value in the description: the property whose column SQLite refuses,
+/// the index, the search declaration; it names the SQLite that tried it, which may not be the device's.
+///
+/// Released versions are not tried: their stores exist, made by the release that shipped them.
+enum SchemaTrial {
+    /// The SQLite this process links (`3.40.1`).
+    static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
+    static func diagnostics(input: LoadedInput, model: ResolvedModel) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for schema in model.schemas where schema.version >= model.currentVersion {
+            do {
+                let database = try DatabaseQueue()
+                try database.inDatabase { db in
+                    for table in schema.tables {
+                        for statement in table.createStatements {
+                            do {
+                                try db.makeStatement(sql: statement).execute()
+                            } catch let error as DatabaseError {
+                                diagnostics.append(refusal(error, statement: statement, table: table, version: schema.version, input: input, model: model))
+                                break  // the table's other statements need it
+                            }
+                        }
+                    }
+                }
+            } catch {
+                diagnostics.append(Diagnostic(.error, "cannot try the schema of \(schema.version) in SQLite \(sqliteVersion): \(error)"))
+            }
+        }
+        return diagnostics
+    }
+
+    /// The error for a refused statement, at what in the descriptions made it.
+    static func refusal(
+        _ error: DatabaseError, statement: String, table: SchemaTable, version: SchemaVersion, input: LoadedInput, model: ResolvedModel
+    ) -> Diagnostic {
+        var reason = Printable.escaped(error.message ?? "\(error)")
+        let entity = model.entities.first { $0.shape(at: version)?.tableName.lowercased() == table.name.lowercased() }
+        let description = entity.flatMap { entity in input.entities.first { $0.name == entity.name } }
+        var location = description?.location
+        var what = "table \(table.name)"
+        if statement.hasPrefix("CREATE TABLE \(quoteIdentifier(table.name))") {
+            if let column = refusedColumn(of: table) {
+                what = "column \(table.name).\(column.name)"
+                if column.defaultSQL?.contains("\u{0}") == true {
+                    reason = "its default holds a NUL character (U+0000), which SQL text cannot carry (SQLite reads: \(reason))"
+                }
+                if let shape = entity?.shape(at: version),
+                    let property = shape.properties.first(where: { sameSQLName($0.column, column.name) || isElement(column.name, of: $0) }),
+                    let written = description?.properties.first(where: { $0.name == property.currentName })
+                {
+                    location = written.location
+                    what = "property '\(property.name)' (column \(table.name).\(column.name))"
+                }
+            }
+        } else if let index = table.indexes.first(where: { statement.contains(quoteIdentifier($0.name)) && statement.hasPrefix("CREATE") && statement.contains("INDEX") }) {
+            what = "index \(index.name) of table \(table.name)"
+            if let written = description?.indexes.first(where: { $0.name == index.name }) { location = written.location }
+        } else if let search = description?.search?.state(at: version) {
+            what = "the search index of table \(table.name)\(search.tokenizer.map { " (tokenizer \(Printable.quoted($0)))" } ?? "")"
+            location = search.location
+        }
+        return Diagnostic(
+            .error,
+            "SQLite \(sqliteVersion) refuses \(what) at version \(version): \(reason). A store at \(version) could not be created; "
+                + "fix the value in the description (SQLite on a device may be older than this one)",
+            at: location)
+    }
+
+    /// The first column of `table` whose definition SQLite refuses alone (its default, its type), tried in
+    /// a table of its own.
+    static func refusedColumn(of table: SchemaTable) -> SchemaColumn? {
+        guard let probe = try? DatabaseQueue() else { return nil }
+        return probe.inDatabase { db in
+            table.columns.first { column in
+                let alone = SchemaTable(name: "probe", columns: [column], primaryKey: [])
+                return (try? db.makeStatement(sql: alone.createTableStatement()).execute()) == nil
+                    || ((try? db.execute(sql: "DROP TABLE probe")) == nil)
+            }
+        }
+    }
+
+    /// Whether `column` is one of a composite property's element columns (`<prefix>_<member>`).
+    static func isElement(_ column: String, of property: PropertyShape) -> Bool {
+        guard case .composite = property.kind else { return false }
+        return column.lowercased().hasPrefix(property.column.lowercased() + "_")
+    }
+}
+
+/// Text from descriptions and stores as the CLI prints it: control characters (a terminal's escape
+/// sequences among them) written as Swift-style escapes, never sent raw to a terminal.
+enum Printable {
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                || scalar == "\u{2028}" || scalar == "\u{2029}":
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func quoted(_ text: String) -> String { "'\(escaped(text))'" }
+}
