@@ -258,7 +258,7 @@ struct Migrate: ParsableCommand {
             let database: DatabaseQueue
             (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, versions: versions, options: storeOptions)
             if finishCleanup {
-                let count = try LucidStore.finishDeferredCleanup(database, logger: storeOptions.logger)
+                let count = try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions, stages: stages), logger: storeOptions.logger)
                 display.finish()
                 print("finished \(count) deferred cleanup item\(count == 1 ? "" : "s").")
             }
