@@ -212,7 +212,7 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Defer dropping columns and tables and creating indexes; the store is usable meanwhile.")
     var deferCleanup = false
 
-    @Flag(help: "After migrating (if needed), finish any deferred cleanup.")
+    @Flag(help: "After migrating (if needed), finish the deferred cleanup the registry accounts for (the others stay pending: see `status`).")
     var finishCleanup = false
 
     @Flag(help: "Run the whole path in one transaction: a failure (e.g. at a stage that needs the app's code) leaves the store unchanged.")
