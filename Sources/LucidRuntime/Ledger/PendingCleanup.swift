@@ -60,9 +60,12 @@ public enum PendingCleanup {
     }
 
     /// What validation tolerates: only what the registry accounts for (a row it cannot account for must
-    /// not make a wrong schema pass).
-    static func tolerance(_ db: Database, accounting: CleanupAccounting) throws -> Tolerance {
-        tolerance(of: try items(db, accounting: accounting))
+    /// not make a wrong schema pass). Columns and indexes only of the tables `only` (all when nil) whose
+    /// shape validation reads; dropped tables of any (validation checks every table's name).
+    static func tolerance(_ db: Database, accounting: CleanupAccounting, only tables: Set<String>? = nil) throws -> Tolerance {
+        let scope = tables.map { Set($0.map { $0.lowercased() }) }
+        let rows = try rows(db).filter { row in row.kind == "drop_table" || (scope.map { $0.contains(row.table.lowercased()) } ?? true) }
+        return tolerance(of: try accounting.verdicts(rows, db).compactMap(\.item))
     }
 
     static func tolerance(of items: [Item]) -> Tolerance {
@@ -156,15 +159,21 @@ struct CleanupAccounting {
     static let kinds = ["drop_column", "drop_table", "create_index"]
 
     func verdicts(_ rows: [PendingCleanup.Row], _ db: Database) throws -> [Verdict] {
-        var operations: [String: [MigrationOperation]] = [:]
+        var cache = Cache()
         var result: [Verdict] = []
         for row in rows {
-            result.append(Verdict(row: row, outcome: try outcome(of: row, operations: &operations, db)))
+            result.append(Verdict(row: row, outcome: try outcome(of: row, cache: &cache, db)))
         }
         return result
     }
 
-    private func outcome(of row: PendingCleanup.Row, operations cache: inout [String: [MigrationOperation]], _ db: Database) throws -> Outcome {
+    /// What one call works out once: each step's operations, and where the log says each version came from.
+    private struct Cache {
+        var operations: [String: [MigrationOperation]] = [:]
+        var sources: [String: [SchemaVersion]] = [:]
+    }
+
+    private func outcome(of row: PendingCleanup.Row, cache: inout Cache, _ db: Database) throws -> Outcome {
         guard Self.kinds.contains(row.kind) else {
             return .staysPending(reason: "'\(row.kind)' is not a kind of cleanup lucidgen defers (\(Self.kinds.joined(separator: ", ")))")
         }
@@ -175,20 +184,14 @@ struct CleanupAccounting {
         guard let current else { return .staysPending(reason: unknownCurrent) }
         // The steps that could have recorded it: into R from where the store's log says it came, else
         // from R's predecessor.
-        typealias L = LedgerTables.Steps
-        var sources: [SchemaVersion] = []
-        if try Bookkeeping.tableExists(L.name, db) {
-            for text in try String.fetchAll(db, sql: "SELECT DISTINCT \(L.fromVersion) FROM \(L.name) WHERE \(L.toVersion) = ? AND \(L.fromVersion) IS NOT NULL", arguments: [row.recordedAt]) {
-                if let version = try? SchemaVersion(parsing: text), let index = versions.firstIndex(of: version), index < position { sources.append(version) }
-            }
-        }
-        if position > 0, !sources.contains(versions[position - 1]) { sources.append(versions[position - 1]) }
+        let sources = try cache.sources[row.recordedAt] ?? sourceVersions(into: position, db)
+        cache.sources[row.recordedAt] = sources
         guard !sources.isEmpty else { return .staysPending(reason: "no step of the registry leads into \(recordedAt)") }
         var statement: (sql: String, operation: MigrationOperation)?
         for source in sources where statement == nil {
             let key = "\(source) \(recordedAt)"
-            if cache[key] == nil { cache[key] = stepOperations(from: source, to: recordedAt) }
-            statement = cache[key]!.lazy.compactMap { Self.statement(for: row, $0).map { ($0, $1) } }.first
+            if cache.operations[key] == nil { cache.operations[key] = stepOperations(from: source, to: recordedAt) }
+            statement = cache.operations[key]!.lazy.compactMap { Self.statement(for: row, $0).map { ($0, $1) } }.first
         }
         guard let (sql, operation) = statement else {
             return .staysPending(
@@ -196,6 +199,23 @@ struct CleanupAccounting {
         }
         if let problem = try storeProblem(operation, current: current, db) { return .staysPending(reason: problem) }
         return .runs(statement: sql)
+    }
+
+    /// The versions a step into the version at `position` may have come from: those the store's
+    /// migration log names (among the registry's earlier versions), then its predecessor in the history.
+    private func sourceVersions(into position: Int, _ db: Database) throws -> [SchemaVersion] {
+        typealias L = LedgerTables.Steps
+        let versions = planner.versions.map(\.version)
+        var sources: [SchemaVersion] = []
+        if try Bookkeeping.tableExists(L.name, db) {
+            let logged = try String.fetchAll(
+                db, sql: "SELECT DISTINCT \(L.fromVersion) FROM \(L.name) WHERE \(L.toVersion) = ? AND \(L.fromVersion) IS NOT NULL", arguments: [versions[position].string])
+            for text in logged {
+                if let version = try? SchemaVersion(parsing: text), let index = versions.firstIndex(of: version), index < position, !sources.contains(version) { sources.append(version) }
+            }
+        }
+        if position > 0, !sources.contains(versions[position - 1]) { sources.append(versions[position - 1]) }
+        return sources
     }
 
     /// The operations of the step `from` → `to` as a migration infers them (around the app's stage

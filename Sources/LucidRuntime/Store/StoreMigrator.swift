@@ -644,7 +644,7 @@ struct StoreMigrator {
             // there is nothing to read.
             expected: target, actual: try StoreSchemaReader.tables(db, owned: stepOwned, only: scope),
             search: try StoreSchemaReader.searchObjects(db, owned: stepOwned),
-            tolerated: cleanupLeft == 0 && !options.deferCleanup ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db, accounting: cleanupAccounting(at: target)), only: scope)
+            tolerated: cleanupLeft == 0 && !options.deferCleanup ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db, accounting: cleanupAccounting(at: target), only: scope), only: scope)
         if !differences.isEmpty { throw StoreError.schemaMismatch(version: target.version, differences: differences) }
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "done"))
     }
