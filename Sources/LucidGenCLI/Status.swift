@@ -56,8 +56,10 @@ struct Status: ParsableCommand {
         var report = Report(path: database, fileSize: (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         let configPath = config ?? (FileManager.default.fileExists(atPath: absolutePath(".lucid.yaml")) ? ".lucid.yaml" : nil)
         do {
+            var history: SchemaHistory?
             if let configPath {
                 let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+                history = SchemaHistory(versions: versions, stages: stages)
                 let status = try LucidStore.inspect(atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout)
                 if status.version != nil { report.appObjects = status.appObjects }
                 switch status.state {
@@ -71,7 +73,7 @@ struct Status: ParsableCommand {
                 }
             }
             if report.fileSize > 0 {
-                report.ledger = try LucidStore.ledger(atPath: path, busyTimeout: busyTimeout)
+                report.ledger = try LucidStore.ledger(atPath: path, history: history, busyTimeout: busyTimeout)
                 report.journalMode = try Self.journalMode(path)
             }
         } catch let error as StoreError {
@@ -135,9 +137,14 @@ struct Status: ParsableCommand {
         if ledger.pendingCleanup.isEmpty {
             lines.append("No deferred cleanup pending.")
         } else {
-            lines.append("Deferred cleanup pending (\(ledger.pendingCleanup.count); `lucidgen migrate --finish-cleanup` runs it):")
+            lines.append("Deferred cleanup pending (\(ledger.pendingCleanup.count); `lucidgen migrate --finish-cleanup` runs what the registry deferred):")
             for item in ledger.pendingCleanup {
-                lines.append("  \(item.kind) \(item.table).\(item.object) (deferred at \(item.recordedAt))")
+                let verdict = switch item.verdict {
+                case .runs: ""
+                case .notChecked: "; not checked against a registry (pass --config)"
+                case .staysPending(let reason): "; stays pending: \(reason)"
+                }
+                lines.append("  #\(item.id) \(item.kind) \(item.table).\(item.object) (deferred at \(item.recordedAt)\(verdict))")
             }
         }
         return lines.joined(separator: "\n")

@@ -212,7 +212,7 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Defer dropping columns and tables and creating indexes; the store is usable meanwhile.")
     var deferCleanup = false
 
-    @Flag(help: "After migrating (if needed), finish any deferred cleanup.")
+    @Flag(help: "After migrating (if needed), finish the deferred cleanup the registry accounts for (the others stay pending: see `status`).")
     var finishCleanup = false
 
     @Flag(help: "Run the whole path in one transaction: a failure (e.g. at a stage that needs the app's code) leaves the store unchanged.")
@@ -260,7 +260,7 @@ struct Migrate: ParsableCommand {
             let database: DatabaseQueue
             (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, versions: versions, options: storeOptions)
             if finishCleanup {
-                let count = try LucidStore.finishDeferredCleanup(database, logger: storeOptions.logger)
+                let count = try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions, stages: stages), logger: storeOptions.logger)
                 display.finish()
                 print("finished \(count) deferred cleanup item\(count == 1 ? "" : "s").")
             }

@@ -66,6 +66,32 @@ import Testing
         #expect(storeFiles(store) == before)
     }
 
+    /// A deferred cleanup row the registry cannot account for (a store is untrusted input) is listed with
+    /// its id and why it stays pending, and `migrate --finish-cleanup` neither runs nor deletes it.
+    @Test func statusListsACleanupRowTheRegistryCannotAccountFor() throws {
+        let (project, store) = try StoreProcessTests.makeStore()
+        defer { project.remove() }
+        #expect(try run(lucidgenBinary, ["migrate", "--database", store], in: project.root).status == 0)
+        let database = try DatabaseQueue(path: store)
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO lucid_pending_cleanup (id, kind, table_name, object, sql, recorded_at_version)
+                VALUES (7, 'drop_column', 'item', 'name', 'ALTER TABLE item DROP COLUMN name; UPDATE item SET label = NULL', '2.0')
+                """)
+        }
+        try database.close()
+        let text = try run(lucidgenBinary, ["status", "--database", store], in: project.root)
+        #expect(text.status == 0, "\(text.error)")
+        #expect(text.output.contains("  #7 drop_column item.name (deferred at 2.0; stays pending: the step 1.0 → 2.0 or 1.1 → 2.0 does not defer drop_column item.name)"), "\(text.output)")
+        let finish = try run(lucidgenBinary, ["migrate", "--database", store, "--finish-cleanup"], in: project.root)
+        #expect(finish.status == 0, "\(finish.error)")
+        #expect(finish.output.contains("finished 0 deferred cleanup items."), "\(finish.output)")
+        let after = try DatabaseQueue(path: store)
+        defer { try? after.close() }
+        #expect(try after.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM lucid_pending_cleanup") } == 1, "stays pending")
+        #expect(try after.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE label IS NULL AND name IS NOT NULL") } == 0, "nothing of the row's SQL ran")
+    }
+
     @Test func aDamagedStoreIsRefusedAsPlanRefusesIt() throws {
         let (project, base) = try StoreProcessTests.makeStore()
         defer { project.remove() }

@@ -235,7 +235,7 @@ import Testing
         // Reopening validates with the pending items tolerated.
         try database.close()
         let reopened = try LucidStore.open(atPath: path, versions: versions, options: options)
-        #expect(try LucidStore.finishDeferredCleanup(reopened) == 2)
+        #expect(try LucidStore.finishDeferredCleanup(reopened, history: SchemaHistory(versions: versions)) == 2)
         try reopened.read { (db: Database) throws in
             #expect(try !db.tableExists("old"))
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_info('item') WHERE name = 'gone'") == 0)

@@ -68,7 +68,7 @@ import Testing
 
         // Finishing the cleanup empties that part of the ledger; the file-level reader agrees.
         let reopened = try LucidStore.open(atPath: path, versions: versions, options: options)
-        #expect(try LucidStore.finishDeferredCleanup(reopened) == 1)
+        #expect(try LucidStore.finishDeferredCleanup(reopened, history: SchemaHistory(versions: versions)) == 1)
         try reopened.close()
         let after = try #require(try LucidStore.ledger(atPath: path))
         #expect(after.pendingCleanup.isEmpty)

@@ -184,13 +184,13 @@ import Testing
         let database = try LucidStore.open(atPath: path, versions: versions, options: options)
         try database.write { db in try db.execute(sql: "CREATE VIEW late AS SELECT score FROM item") }
         #expect {
-            try LucidStore.finishDeferredCleanup(database)
+            try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions))
         } throws: { error in
             guard case StoreError.appObjectsInTheWay(let step, _, _, let conflicts) = error else { return false }
             return step == "deferred cleanup" && conflicts.map(\.object.name) == ["late"]
         }
         try database.write { db in try db.execute(sql: "DROP VIEW late") }
-        #expect(try LucidStore.finishDeferredCleanup(database) == 1)
+        #expect(try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions)) == 1)
         try database.close()
     }
 

@@ -197,7 +197,7 @@ struct StepExecutor {
 
     /// Sets aside the app's objects that involve `table` before it is rebuilt (``SetAsideObjects``).
     private func setAside(for table: String) throws -> SetAsideObjects {
-        try SetAsideObjects.setAside(for: table, owned: owned, db) { try execute($0) }
+        try SetAsideObjects.setAside(for: table, owned: owned, db, step: currentStep, version: sourceVersion) { try execute($0) }
     }
 
     /// Runs `insert`, whose two arguments are the bounds of a rowid range of `source`, over the whole
@@ -256,7 +256,7 @@ struct StepExecutor {
             try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
         } else {
             try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(source))")
-            try aside.recreate(db, step: currentStep, version: sourceVersion) { try execute($0) }
+            try aside.recreate(db, step: currentStep, version: sourceVersion) { logger.trace("SQL: \($0)") }
             if !sameSQLName(source, table.name) { try execute("ALTER TABLE \(quoteIdentifier(source)) RENAME TO \(quoteIdentifier(table.name))") }
             for (old, new) in renames.sorted(by: { $0.key < $1.key }) {
                 try execute("ALTER TABLE \(quoteIdentifier(table.name)) RENAME COLUMN \(quoteIdentifier(old)) TO \(quoteIdentifier(new))")

@@ -56,7 +56,27 @@ public struct StoreLedger: Sendable, Equatable, Codable {
 
     /// A cleanup item deferred by ``StoreOptions/deferCleanup``, not yet run.
     public struct PendingCleanupItem: Sendable, Equatable, Codable {
-        /// `drop_column`, `drop_table` or `create_index`.
+        /// Whether lucidgen runs the item (see ``LucidStore/finishDeferredCleanup(_:registry:logger:)``).
+        public enum Verdict: Sendable, Equatable, Codable {
+            /// Read without the app's versions (``StoreLedger/read(_:)``): not checked.
+            case notChecked
+            /// The registry's step into ``PendingCleanupItem/recordedAt`` deferred exactly this, and the
+            /// store can take it: lucidgen runs it, rebuilt from the registry.
+            case runs
+            /// The registry cannot account for it (or the store cannot take it): it stays pending, neither
+            /// run nor deleted, and validation does not tolerate what it names.
+            case staysPending(reason: String)
+
+            /// Why the item stays pending (nil when it runs or was not checked).
+            public var reason: String? {
+                guard case .staysPending(let reason) = self else { return nil }
+                return reason
+            }
+        }
+
+        /// The row's id in `lucid_pending_cleanup`.
+        public var id: Int64
+        /// `drop_column`, `drop_table` or `create_index` (a row written by anyone else may say anything).
         public var kind: String
         /// The table concerned.
         public var table: String
@@ -64,6 +84,8 @@ public struct StoreLedger: Sendable, Equatable, Codable {
         public var object: String
         /// The version whose step deferred it.
         public var recordedAt: SchemaVersion
+        /// Whether lucidgen runs it, and why not.
+        public var verdict: Verdict = .notChecked
     }
 
     /// What the store records for an older app at `version` (see
@@ -139,10 +161,29 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     /// let ledger = try database.read { db in try StoreLedger.read(db, versions: AppSchema.versions) }
     /// for object in ledger?.appObjects ?? [] { print(object) }   // "view item_titles (depends on item)"
     /// ```
+    ///
+    /// Each pending cleanup item also gets its ``PendingCleanupItem/verdict``: whether the registry's step
+    /// into its version deferred it (then lucidgen runs it), or why it stays pending.
     public static func read(_ db: Database, versions: [Schema]) throws -> StoreLedger? {
+        try read(db, history: SchemaHistory(versions: versions))
+    }
+
+    /// ``read(_:versions:)`` for a schema history (its stages are inferred around as a migration does).
+    public static func read(_ db: Database, history: SchemaHistory) throws -> StoreLedger? {
         guard var ledger = try read(db) else { return nil }
-        if let schema = versions.first(where: { $0.version == ledger.version }) {
-            ledger.appObjects = try AppObjects.read(db, owned: OwnedNames([schema], pendingCleanup: try PendingCleanup.items(db)))
+        guard let planner = try? MigrationPlanner(versions: history.versions, stages: history.stages) else { return ledger }
+        let accounting = try CleanupAccounting.atRecordedVersion(planner: planner, db)
+        let verdicts = try accounting.verdicts(try PendingCleanup.rows(db), db)
+        let outcomes = Dictionary(verdicts.map { ($0.row.id, $0.outcome) }, uniquingKeysWith: { first, _ in first })
+        for index in ledger.pendingCleanup.indices {
+            switch outcomes[ledger.pendingCleanup[index].id] {
+            case .runs?: ledger.pendingCleanup[index].verdict = .runs
+            case .staysPending(let reason)?: ledger.pendingCleanup[index].verdict = .staysPending(reason: reason)
+            case nil: break
+            }
+        }
+        if let schema = history.versions.first(where: { $0.version == ledger.version }) {
+            ledger.appObjects = try AppObjects.read(db, owned: OwnedNames([schema], pendingCleanup: verdicts.compactMap(\.item)))
         }
         return ledger
     }
@@ -176,7 +217,7 @@ public struct StoreLedger: Sendable, Equatable, Codable {
         if try db.tableExists(C.name) {
             for row in try Row.fetchAll(db, sql: "SELECT * FROM \(C.name) ORDER BY id") {
                 ledger.pendingCleanup.append(PendingCleanupItem(
-                    kind: row[C.kind], table: row[C.table], object: row[C.object], recordedAt: try Self.version(row[C.recordedAtVersion])))
+                    id: row["id"], kind: row[C.kind], table: row[C.table], object: row[C.object], recordedAt: try Self.version(row[C.recordedAtVersion])))
             }
         }
         typealias K = LedgerTables.Compatibility
@@ -220,6 +261,12 @@ extension LucidStore {
     /// print(ledger?.version, ledger?.lastMigration?.appliedAt)
     /// ```
     public static func ledger(atPath path: String, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
+        try ledger(atPath: path, history: nil, busyTimeout: busyTimeout)
+    }
+
+    /// ``ledger(atPath:busyTimeout:)``, read with the app's versions (``StoreLedger/read(_:history:)``):
+    /// each pending cleanup item says whether lucidgen runs it, and the app's objects are listed.
+    public static func ledger(atPath path: String, history: SchemaHistory?, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
         guard FileManager.default.fileExists(atPath: path) else { throw .cannotWrite(path: path, message: "no such file") }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
@@ -227,7 +274,7 @@ extension LucidStore {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { StoreMigrator.closeLeavingFilesAsTheyAre(queue) }
-            return try queue.read { db in try StoreLedger.read(db) }
+            return try queue.read { db in try history.map { try StoreLedger.read(db, history: $0) } ?? StoreLedger.read(db) }
         } catch let error as StoreLedger.LedgerError {
             throw .corrupt(path: path, message: error.message)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The files SQLite keeps beside a store: its journals and the WAL's shared memory.
 public enum StoreFiles {
@@ -41,9 +42,28 @@ extension Database {
     }
 }
 
+extension Database {
+    /// Runs `body` with `ATTACH` refused on this connection (`SQLITE_LIMIT_ATTACHED` 0), then gives
+    /// the connection its previous limit back, whatever `body` does.
+    ///
+    /// Every connection lucidgen migrates on (its own, or the writer an app hands to ``LucidMigrator``)
+    /// is held through this while lucidgen works: a store is untrusted input, and whatever runs meanwhile
+    /// (the app's stage code, the store's own triggers) cannot reach another file through it. No
+    /// authorizer is installed (GRDB owns the connection's only one); extension loading stays off, as
+    /// SQLite and GRDB leave it, and lucidgen's SQL functions are `SQLITE_DIRECTONLY`, so no view or
+    /// trigger in a store can call them (``RecordTransformRunner``).
+    func withoutAttaching<T>(_ body: () throws -> T) rethrows -> T {
+        guard let connection = sqliteConnection else { return try body() }
+        let previous = sqlite3_limit(connection, SQLITE_LIMIT_ATTACHED, 0)
+        defer { sqlite3_limit(connection, SQLITE_LIMIT_ATTACHED, previous) }
+        return try body()
+    }
+}
+
 extension DatabaseWriter {
-    /// ``Database/withForeignKeysOff(_:)`` under a barrier: on a `DatabasePool`, readers wait.
+    /// ``Database/withForeignKeysOff(_:)`` under a barrier (on a `DatabasePool`, readers wait), with
+    /// `ATTACH` refused meanwhile (``Database/withoutAttaching(_:)``).
     func writeWithForeignKeysOff<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
-        try barrierWriteWithoutTransaction { db in try db.withForeignKeysOff { try body(db) } }
+        try barrierWriteWithoutTransaction { db in try db.withoutAttaching { try db.withForeignKeysOff { try body(db) } } }
     }
 }

@@ -136,8 +136,32 @@ public enum LucidStore {
 
     /// Runs the cleanup deferred by ``StoreOptions/deferCleanup``, in one transaction. Returns how many
     /// items ran.
+    ///
+    /// ```swift
+    /// try LucidStore.finishDeferredCleanup(database, registry: FlightLogSchema.self)
+    /// ```
+    ///
+    /// Each item is rebuilt from the registry: it runs (as one statement lucidgen writes) only when the
+    /// registry's step into the version that recorded it deferred exactly that drop or index, and the
+    /// store still holds what it removes. The SQL text a store carries is never run (a store is untrusted
+    /// input). An item the registry cannot account for stays pending, neither run nor deleted:
+    /// ``StoreLedger/PendingCleanupItem/verdict`` (read with the versions) and `lucidgen status` say why.
     @discardableResult
-    public static func finishDeferredCleanup(_ database: DatabaseQueue, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
+    public static func finishDeferredCleanup<Registry: SchemaRegistry>(
+        _ database: DatabaseQueue, registry: Registry.Type, logger: Logger = Logger(label: "lucidgen.store")
+    ) throws(StoreError) -> Int {
+        try finishDeferredCleanup(database, history: SchemaHistory(registry: registry), logger: logger)
+    }
+
+    /// ``finishDeferredCleanup(_:registry:logger:)`` for a schema history.
+    @discardableResult
+    public static func finishDeferredCleanup(_ database: DatabaseQueue, history: SchemaHistory, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
+        let planner: MigrationPlanner
+        do {
+            planner = try MigrationPlanner(versions: history.versions, stages: history.stages)
+        } catch {
+            throw .planning(error)
+        }
         do {
             return try database.writeWithForeignKeysOff { db in
                 var count = 0
@@ -145,7 +169,7 @@ public enum LucidStore {
                     // The cookie is recorded only where it was current: a schema change since the record was
                     // written stays visible to the next open, which checks the tables.
                     let cookieWasCurrent = try Bookkeeping.record(db).map { !$0.schemaChangedSinceRecorded } ?? false
-                    count = try PendingCleanup.finish(db, logger: logger)
+                    count = try PendingCleanup.finish(db, logger: logger, accounting: try CleanupAccounting.atRecordedVersion(planner: planner, db))
                     if cookieWasCurrent { try Bookkeeping.recordSchemaCookie(db) }
                     return .commit
                 }
@@ -154,6 +178,24 @@ public enum LucidStore {
         } catch {
             throw StoreMigrator.storeError(error, path: database.path, step: "deferred cleanup", version: nil)
         }
+    }
+
+    /// Without the app's versions no item can be rebuilt from the registry, and lucidgen never runs the
+    /// SQL a store carries: returns 0 when nothing is pending, and otherwise throws
+    /// ``StoreError/stepFailed(step:version:message:)`` saying to pass the registry; nothing runs.
+    @available(*, deprecated, message: "pass the registry: finishDeferredCleanup(_:registry:) or finishDeferredCleanup(_:history:); each item is rebuilt from it")
+    @discardableResult
+    public static func finishDeferredCleanup(_ database: DatabaseQueue, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
+        let pending: Int
+        do {
+            pending = try database.read { db in try PendingCleanup.rows(db).count }
+        } catch {
+            throw StoreMigrator.storeError(error, path: database.path, step: "deferred cleanup", version: nil)
+        }
+        guard pending > 0 else { return 0 }
+        throw .stepFailed(
+            step: "deferred cleanup", version: (try? database.read { db in try Bookkeeping.record(db) }).flatMap { $0.flatMap { try? SchemaVersion(parsing: $0.version) } } ?? SchemaVersion("0.0"),
+            message: "\(pending) item(s) pending, which lucidgen rebuilds from the app's registry and never runs from the store's text: call finishDeferredCleanup(_:registry:) or finishDeferredCleanup(_:history:); nothing ran")
     }
 
     /// Checks that the generated checksums agree with this runtime's DDL.

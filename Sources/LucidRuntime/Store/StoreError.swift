@@ -89,6 +89,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// An object the app keeps in the store (a view or trigger, by SQLite's own check) no longer works
     /// after the step: `message` is SQLite's. The step was rolled back; the store stays at `version`.
     case appObjectBroken(step: String, version: SchemaVersion, kind: String, name: String, sql: String?, message: String)
+    /// The SQL that `sqlite_master` holds for an object the app keeps, which a table rebuild must run
+    /// again, is not one `CREATE` of that object's kind and name (a second statement after it, another
+    /// name or kind): SQLite never stores that, so someone wrote it there. A store is untrusted input: the
+    /// step refused before changing anything, and the store stays at `version`.
+    case appObjectUnsafe(step: String, version: SchemaVersion, kind: String, name: String, sql: String, problem: String)
 
     /// ``problem`` then ``nextStep``, as printed by `lucidgen`.
     public var description: String {
@@ -139,6 +144,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "step \(step) cannot keep what the app keeps in the store (nothing was changed): " + conflicts.map(\.description).joined(separator: "; ")
         case .appObjectBroken(let step, let version, let kind, let name, let sql, let message):
             "after step \(step), the app's \(kind) \(name)\(sql.map { " (\($0))" } ?? "") no longer works: \(message) (rolled back; the store stays at \(version))"
+        case .appObjectUnsafe(let step, let version, let kind, let name, let sql, let problem):
+            "step \(step) will not run the SQL that the store records for the app's \(kind) \(name): it \(problem) (\(sql)); nothing was changed, the store stays at \(version)"
         case .duplicateRows(let step, let table, let columns, let index, let duplicates, let groupCount):
             "step \(step) cannot make \(table)(\(columns.joined(separator: ", "))) unique (index \(index); rolled back, nothing was changed): "
                 + "\(groupCount) value\(groupCount == 1 ? " is" : "s are") shared by several rows: "
@@ -209,6 +216,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Drop each object in the willMigrate hook of a MigrationStage from \(from) to \(to) and recreate it, adapted to the new tables, in its didMigrate hook (StoreOptions.stages; the step's SQL stays inferred), or remove it from the store before migrating; then open the store again"
         case .appObjectBroken(_, let version, let kind, let name, _, _):
             "Drop or adapt the \(kind) \(name) in the willMigrate hook of a MigrationStage for this step (or before migrating from \(version)) and recreate it in didMigrate; then open the store again"
+        case .appObjectUnsafe(_, _, let kind, let name, _, _):
+            "SQLite stores only what CREATE wrote, so the file was edited (PRAGMA writable_schema) or damaged: if you trust the rest of it, drop the \(kind) \(name) and create it again from the app's own SQL; then open the store again"
         case .dataWouldBeLost:
             "Write a stage for this step that decides what to keep (a row transform or willMigrate), declare it in .lucid.yaml and run `lucidgen generate`"
         }

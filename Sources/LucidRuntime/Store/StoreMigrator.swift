@@ -208,7 +208,7 @@ struct StoreMigrator {
     /// How the store's tables differ from `schema`, the version its record names: lucidgen's tables
     /// only (the app's objects are its own), deferred cleanup tolerated. Empty when they agree.
     private func recordedTablesDifferences(_ schema: Schema, _ db: Database) throws -> [String] {
-        let pending = try PendingCleanup.items(db)
+        let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
         let owned = OwnedNames([schema], pendingCleanup: pending)
         return StoreSchemaReader.differences(
             expected: schema, actual: try StoreSchemaReader.tables(db, owned: owned), search: try StoreSchemaReader.searchObjects(db, owned: owned),
@@ -351,7 +351,8 @@ struct StoreMigrator {
     func bringUpToDate(_ writer: some DatabaseWriter, fileStart: StoreState? = nil) throws -> MigrationOutcome {
         let began = Date()
         do {
-            return try writer.barrierWriteWithoutTransaction { db in
+            // No ATTACH while lucidgen holds the connection (the store is untrusted input).
+            return try writer.barrierWriteWithoutTransaction { db in try db.withoutAttaching {
                 let state: StoreState
                 do {
                     state = try fileStart ?? decideState(db)
@@ -391,7 +392,7 @@ struct StoreMigrator {
                 }
                 try runLateDataMigrations(db)
                 return outcome
-            }
+            } }
         } catch let error as Refusal {
             throw error
         } catch {
@@ -671,14 +672,14 @@ struct StoreMigrator {
         // What the app keeps in the store must survive the step, or the step refuses before its first
         // statement. A stage's willMigrate may drop such objects, so with one the check is made again after it.
         let stepTables = Set(step.operations.flatMap(\.tableNames))
-        let pending = start.pendingCleanup == 0 ? [] : try PendingCleanup.items(db)
+        let pending = start.pendingCleanup == 0 ? [] : try PendingCleanup.items(db, accounting: cleanupAccounting(at: source))
         let cleanup = pending.filter { item in stepTables.contains { sameSQLName($0, item.table) } }
         let owned = OwnedNames([source], pendingCleanup: pending)
         let conflicts = try appObjectConflicts(of: step, source: source, cleanup: cleanup, owned: owned, db)
         if !conflicts.isEmpty && stage?.willMigrate == nil {
             throw StoreError.appObjectsInTheWay(step: step.label, from: step.from, to: step.to, conflicts: conflicts)
         }
-        let cleanupLeft = try PendingCleanup.finishCounting(db, logger: logger, tables: stepTables, pending: start.pendingCleanup).left
+        let cleanupLeft = try PendingCleanup.finishCounting(db, logger: logger, tables: stepTables, pending: start.pendingCleanup, accounting: cleanupAccounting(at: source)).left
         logger.info("step \(index)/\(total): \(label): \(step.operations.map(\.description).joined(separator: "; "))")
         var executor = StepExecutor(db: db, target: target, deferCleanup: options.deferCleanup, logger: logger) { operation, done, rowsTotal in
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: operation, rowsDone: done, rowsTotal: rowsTotal))
@@ -712,7 +713,7 @@ struct StoreMigrator {
             // there is nothing to read.
             expected: target, actual: try StoreSchemaReader.tables(db, owned: stepOwned, only: scope),
             search: try StoreSchemaReader.searchObjects(db, owned: stepOwned),
-            tolerated: cleanupLeft == 0 && !options.deferCleanup ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db), only: scope)
+            tolerated: cleanupLeft == 0 && !options.deferCleanup ? PendingCleanup.Tolerance() : try PendingCleanup.tolerance(db, accounting: cleanupAccounting(at: target), only: scope), only: scope)
         if !differences.isEmpty { throw StoreError.schemaMismatch(version: target.version, differences: differences) }
         progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "done"))
     }
@@ -843,7 +844,7 @@ struct StoreMigrator {
         defer { Self.closeLeavingFilesAsTheyAre(queue) }
         let began = Date()
         do {
-            return try queue.read { db in
+            return try queue.read { db in try db.withoutAttaching {
                 // Damage anywhere in the file: what a migration could meet in any page it reads. `lucidgen
                 // migrate` inspects first too, so `plan` and `migrate` refuse a damaged store alike.
                 let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
@@ -851,7 +852,7 @@ struct StoreMigrator {
                     let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
                     throw StoreError.corrupt(path: path, message: "PRAGMA quick_check: " + lines.prefix(3).joined(separator: "; "))
                 }
-                let pending = try PendingCleanup.items(db)
+                let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
                 let owned = OwnedNames([schema], pendingCleanup: pending)
                 var counts: [String: Int] = [:]
                 for table in try StoreSchemaReader.tables(db, owned: owned).values {
@@ -859,7 +860,7 @@ struct StoreMigrator {
                 }
                 var status = StoreStatus(
                     state: steps.isEmpty ? .current : .needsMigration, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded, steps: steps,
-                    rowCounts: counts, pendingCleanup: pending.count)
+                    rowCounts: counts, pendingCleanup: try PendingCleanup.rows(db).count)
                 status.appObjects = try AppObjects.read(db, owned: owned)
                 // Step after step, with the objects as each step leaves them (renames followed); a step's
                 // pending cleanup runs first, as when migrating.
@@ -874,7 +875,7 @@ struct StoreMigrator {
                     if !conflicts.isEmpty { status.appObjectConflicts.append(.init(step: step, conflicts: conflicts)) }
                 }
                 return status
-            }
+            } }
         } catch {
             throw Self.storeError(error, path: path, step: "inspect", version: schema.version, since: began)
         }

@@ -98,7 +98,9 @@ public struct StoreOptions: Sendable {
     /// ```
     public var versionRecordCheck: VersionRecordCheck = .whenSchemaChanged
     /// Defer dropping columns and tables and creating indexes; finish later with
-    /// ``LucidStore/finishDeferredCleanup(_:logger:)`` (or automatically before the next migration).
+    /// ``LucidStore/finishDeferredCleanup(_:registry:logger:)`` (or automatically before the next
+    /// migration step that works on those tables). Each item is rebuilt from the registry when it runs,
+    /// never from the SQL the store holds.
     public var deferCleanup = false
     /// One transaction per step (default) or for the whole path.
     public var atomicity: Atomicity = .perStep

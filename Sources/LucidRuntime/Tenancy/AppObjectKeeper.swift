@@ -20,7 +20,13 @@ struct SetAsideObjects {
 
     /// Remembers what involves `table` and drops what its `DROP TABLE` would not (views, and triggers
     /// on other tables or on those views), before a rebuild.
-    static func setAside(for table: String, owned: OwnedNames, _ db: Database, log: (String) throws -> Void) throws -> SetAsideObjects {
+    ///
+    /// The store is untrusted input: each object's SQL in `sqlite_master` must be exactly one `CREATE` of
+    /// its own kind and name (``AppObjectStatement``), or the step refuses here, before anything is
+    /// dropped, with ``StoreError/appObjectUnsafe(step:version:kind:name:sql:problem:)``.
+    static func setAside(
+        for table: String, owned: OwnedNames, _ db: Database, step: String, version: SchemaVersion, log: (String) throws -> Void
+    ) throws -> SetAsideObjects {
         var result = SetAsideObjects()
         let all = try AppObjects.read(db, owned: owned, precise: false)
         guard !all.isEmpty else { return result }
@@ -39,6 +45,11 @@ struct SetAsideObjects {
                 break
             }
         }
+        for object in result.objects {
+            if let problem = try AppObjectStatement.problem(of: object, db) {
+                throw StoreError.appObjectUnsafe(step: step, version: version, kind: object.kind.rawValue, name: object.name, sql: object.sql, problem: problem)
+            }
+        }
         // Triggers first: a trigger on a view goes with the view anyway.
         for object in result.objects where object.kind == .trigger && !sameSQLName(object.table, table) {
             try log("DROP TRIGGER IF EXISTS \(quoteIdentifier(object.name))")
@@ -50,9 +61,10 @@ struct SetAsideObjects {
     }
 
     /// Recreates the objects set aside (indexes and views, then triggers, each in SQLite's creation
-    /// order) and checks that each compiles against the new table: a view is prepared, a trigger is
-    /// prepared through a statement that fires it. A failure names the object (``StoreError/appObjectBroken(step:version:kind:name:sql:message:)``).
-    func recreate(_ db: Database, step: String, version: SchemaVersion, log: (String) throws -> Void) throws {
+    /// order), each as the one prepared statement its SQL is (checked when set aside), and checks that
+    /// each compiles against the new table: a view is prepared, a trigger is prepared through a statement
+    /// that fires it. A failure names the object (``StoreError/appObjectBroken(step:version:kind:name:sql:message:)``).
+    func recreate(_ db: Database, step: String, version: SchemaVersion, trace: (String) -> Void) throws {
         func check(_ object: AppObject, _ work: () throws -> Void) throws {
             do {
                 try work()
@@ -61,7 +73,11 @@ struct SetAsideObjects {
             }
         }
         let ordered = objects.filter { $0.kind != .trigger } + objects.filter { $0.kind == .trigger }
-        for object in ordered { try check(object) { try log(object.sql) } }
+        for object in ordered {
+            trace(object.sql)
+            // One statement: GRDB refuses a text that holds a second one.
+            try check(object) { try db.makeStatement(sql: object.sql).execute() }
+        }
         for object in objects {
             switch object.kind {
             case .view:
@@ -100,5 +116,60 @@ struct SetAsideObjects {
             guard !columns.isEmpty else { return nil }
             return "UPDATE \(table) SET \(columns.map { "\(quoteIdentifier($0)) = \(quoteIdentifier($0))" }.joined(separator: ", ")) WHERE 0"
         }
+    }
+}
+
+/// What the stored SQL of an app's view, trigger or index must be for a rebuild to run it again: one
+/// `CREATE [TEMP] VIEW|TRIGGER|[UNIQUE] INDEX [IF NOT EXISTS] name` of the object's own kind and name,
+/// and nothing after it. SQLite itself only ever stores that; anything else was written into
+/// `sqlite_master` by hand (`PRAGMA writable_schema`), and a store is untrusted input.
+enum AppObjectStatement {
+    /// Why `sql` is not one `CREATE` of `kind` named `name` (nil when it is), from its words alone.
+    static func problem(kind: AppObject.Kind, name: String, sql: String) -> String? {
+        let words = SQLTokens(sql).words
+        var position = 0
+        func take(_ word: String) -> Bool {
+            guard position < words.count, words[position] == word else { return false }
+            position += 1
+            return true
+        }
+        let keyword: String
+        switch kind {
+        case .view: keyword = "view"
+        case .trigger: keyword = "trigger"
+        case .index: keyword = "index"
+        default: return "is not a view, trigger or index"
+        }
+        let expected = "CREATE \(keyword.uppercased())"
+        let begins = words.prefix(3).joined(separator: " ").uppercased()
+        guard take("create") else { return "is not \(expected) (it begins \(begins))" }
+        if !take("temp") { _ = take("temporary") }
+        if kind == .index { _ = take("unique") }
+        guard take(keyword) else { return "is not \(expected) (it begins \(begins))" }
+        if take("if"), !(take("not") && take("exists")) { return "is not \(expected) [IF NOT EXISTS] \(name)" }
+        guard position < words.count else { return "names no \(keyword)" }
+        guard words[position] == name.lowercased() else { return "creates \(words[position]), not \(name)" }
+        return nil
+    }
+
+    /// ``problem(kind:name:sql:)``, then whether the SQL is one statement: inside a savepoint rolled
+    /// back at once, the object is dropped and its SQL prepared (never run), which GRDB refuses when
+    /// the text holds a second statement.
+    static func problem(of object: AppObject, _ db: Database) throws -> String? {
+        if let problem = problem(kind: object.kind, name: object.name, sql: object.sql) { return problem }
+        let keyword = object.kind == .index ? "INDEX" : object.kind == .view ? "VIEW" : "TRIGGER"
+        var problem: String?
+        try db.inSavepoint {
+            try db.execute(sql: "DROP \(keyword) IF EXISTS \(quoteIdentifier(object.name))")
+            do {
+                _ = try db.makeStatement(sql: object.sql)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_MISUSE && (error.message ?? "").hasPrefix("Multiple statements") {
+                problem = "holds more than one statement"
+            } catch {
+                // Whether it compiles is checked when it is made again (``SetAsideObjects/recreate``).
+            }
+            return .rollback
+        }
+        return problem
     }
 }
