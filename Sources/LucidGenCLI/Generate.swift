@@ -71,7 +71,7 @@ struct Generate: ParsableCommand {
         } catch {
             printDiagnostics(error.diagnostics, verbose: verbose)
             let count = error.errors.count
-            FileHandle.standardError.write(Data("lucidgen: \(count) error\(count == 1 ? "" : "s"); nothing was written\n".utf8))
+            printError("lucidgen: \(count) error\(count == 1 ? "" : "s"); nothing was written\n")
             throw ExitCodes.inputErrors
         }
         let result: GeneratorPipeline.Result
@@ -98,7 +98,7 @@ struct Generate: ParsableCommand {
             for path in report.created { print("missing: \(displayPath(path))") }
             for path in report.updated { print("stale:   \(displayPath(path))") }
             for path in report.removed { print("extra:   \(displayPath(path))") }
-            FileHandle.standardError.write(Data("lucidgen: generated files are out of date; run `lucidgen generate`\n".utf8))
+            printError("lucidgen: generated files are out of date; run `lucidgen generate`\n")
             throw ExitCodes.stale
         }
         for path in report.created { print("created  \(displayPath(path))") }

@@ -41,6 +41,6 @@ enum ExitCodes {
 func printDiagnostics(_ diagnostics: [Diagnostic], verbose: Bool) {
     let shown = diagnostics.filter { verbose || $0.severity != .note }.sorted { $0.severity < $1.severity }
     for diagnostic in shown {
-        FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+        printError((diagnostic.description + "\n"))
     }
 }

@@ -45,7 +45,7 @@ struct Release: ParsableCommand {
         do {
             model = try Check.parse(["--config", config]).checkedModel()
         } catch {
-            FileHandle.standardError.write(Data("release refused: `lucidgen check` does not pass (its report is above); fix what it says, then run `lucidgen release` again\n".utf8))
+            printError("release refused: `lucidgen check` does not pass (its report is above); fix what it says, then run `lucidgen release` again\n")
             throw error
         }
         let version = model.currentVersion
@@ -56,18 +56,18 @@ struct Release: ParsableCommand {
         // keeps a second `release` of the project out meanwhile (the kernel drops it if this process dies).
         let lock = FileLock(path: snapshotPath)
         guard lock.acquired else {
-            FileHandle.standardError.write(Data("error: another `lucidgen release` is releasing \(version) of this project now (it holds \(displayPath(snapshotPath))); let it finish, then run `lucidgen check`\n".utf8))
+            printError("error: another `lucidgen release` is releasing \(version) of this project now (it holds \(displayPath(snapshotPath))); let it finish, then run `lucidgen check`\n")
             throw ExitCode(3)
         }
         defer { lock.release() }
         guard !SchemaSnapshot.isMarkedReleased(version: version, in: schemaFolder) else {
-            FileHandle.standardError.write(Data("error: \(version) is released already: \(displayPath(snapshotPath)) is marked released. To release the next version, set current_version to it first\n".utf8))
+            printError("error: \(version) is released already: \(displayPath(snapshotPath)) is marked released. To release the next version, set current_version to it first\n")
             throw ExitCode(3)
         }
         // Every folder the release writes in must be writable before the first file is written.
         for folder in [schemaFolder, (fixture as NSString).deletingLastPathComponent] where FileManager.default.fileExists(atPath: folder) {
             guard Self.canCreateFiles(in: folder) else {
-                FileHandle.standardError.write(Data("error: cannot release \(version): \(displayPath(folder)) is not writable (nothing was written); make it writable and run `lucidgen release` again\n".utf8))
+                printError("error: cannot release \(version): \(displayPath(folder)) is not writable (nothing was written); make it writable and run `lucidgen release` again\n")
                 throw ExitCode(3)
             }
         }
@@ -82,7 +82,7 @@ struct Release: ParsableCommand {
             snapshot = try SchemaSnapshot.markReleased(version: version, in: schemaFolder)
         } catch let error as GenerationFailed {
             printDiagnostics(error.diagnostics, verbose: false)
-            FileHandle.standardError.write(Data("\(version) is not released: run `lucidgen release` again once the snapshot can be written (it rewrites the fixture)\n".utf8))
+            printError("\(version) is not released: run `lucidgen release` again once the snapshot can be written (it rewrites the fixture)\n")
             throw ExitCodes.inputErrors
         }
         let next = Self.nextVersion(after: version)

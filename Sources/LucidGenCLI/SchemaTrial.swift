@@ -97,25 +97,3 @@ enum SchemaTrial {
         return column.lowercased().hasPrefix(property.column.lowercased() + "_")
     }
 }
-
-/// Text from descriptions and stores as the CLI prints it: control characters (a terminal's escape
-/// sequences among them) written as Swift-style escapes, never sent raw to a terminal.
-enum Printable {
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-                || scalar == "\u{2028}" || scalar == "\u{2029}":
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    static func quoted(_ text: String) -> String { "'\(escaped(text))'" }
-}

@@ -52,7 +52,7 @@ struct StoreCommandOptions: ParsableArguments {
 }
 
 func fail(_ error: StoreError) -> ExitCode {
-    FileHandle.standardError.write(Data("error: \(cliDescription(error))\n".utf8))
+    printError("error: \(cliDescription(error))\n")
     return ExitCodes.storeError
 }
 
@@ -297,7 +297,7 @@ final class ProgressDisplay: @unchecked Sendable {
             let filled = Int(overall * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
             let line = "\r\(bar) step \(progress.step)/\(progress.totalSteps) \(progress.operation)\(rows)"
-            FileHandle.standardError.write(Data((line.padding(toLength: max(line.count, lastLine.count), withPad: " ", startingAt: 0)).utf8))
+            printError((line.padding(toLength: max(line.count, lastLine.count), withPad: " ", startingAt: 0)))
             lastLine = line
         } else {
             // An operation's first line, and its last when it copies rows (all rows copied, not yet committed).
@@ -305,13 +305,13 @@ final class ProgressDisplay: @unchecked Sendable {
             let key = line + (progress.rowsTotal > 0 && progress.rowsDone == progress.rowsTotal ? rows : "")
             guard key != lastLine, progress.rowsDone == 0 || progress.rowsDone == progress.rowsTotal else { return }
             lastLine = key
-            FileHandle.standardError.write(Data((line + rows + "\n").utf8))
+            printError((line + rows + "\n"))
         }
     }
 
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if interactive && !lastLine.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+        if interactive && !lastLine.isEmpty { printError("\n") }
     }
 }

@@ -76,5 +76,26 @@ import Testing
         let check = try run(lucidgenBinary, ["check"], in: project.root)
         #expect(check.status == 0, "\(check.output)\(check.error)")
     }
-}
 
+    /// Text from descriptions reaches the terminal escaped: a default holding a terminal escape sequence
+    /// is printed by `plan` as `\u{1b}[2J`, never as the sequence.
+    @Test func planPrintsControlCharactersEscaped() throws {
+        let note = """
+            {
+                "name": "note",
+                "identifier": { "type": "int" },
+                "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                "properties": [
+                    { "name": "title", "property_type": "string" },
+                    { "name": "mood", "property_type": "string", "default_value": \(Self.json("\u{1B}[2J\u{1B}]0;owned\u{07}calm")), "added_at_version": "2.0" }
+                ]
+            }
+            """
+        let project = try TestProject(files: [".entities/note.json": note], config: TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
+        defer { project.remove() }
+        let plan = try run(lucidgenBinary, ["plan"], in: project.root)
+        #expect(plan.status == 0, "\(plan.error)")
+        #expect(!plan.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(plan.output)")
+        #expect(plan.output.contains(#"\u{1b}[2J\u{1b}]0;owned\u{7}calm"#), "\(plan.output)")
+    }
+}

@@ -191,3 +191,21 @@ enum RecordCheckRegistry: SchemaRegistry {
         #expect(try RecordCheckRegistry.openTookFullPath(path) == false)
     }
 }
+
+/// What SQLite refuses leaves nothing behind (issue 35): a store that cannot be created is not left as a
+/// 0-byte file that the next open would take for an empty store.
+@Suite struct FailedCreationTests {
+    @Test(arguments: ["delete", "wal"])
+    func aStoreThatCannotBeCreatedLeavesNoFile(_ journal: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("new.sqlite")
+        let table = SchemaTable(
+            name: "note", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "body", type: .text, notNull: false)],
+            primaryKey: ["id"], search: SchemaSearch(columns: ["body"], tokenizer: "bogus"))
+        var options = StoreOptions()
+        options.configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = \(journal)") }
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: [Schema(version: SchemaVersion("1.0"), tables: [table])], options: options) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
+    }
+}

@@ -302,8 +302,25 @@ struct StoreMigrator {
         } catch let refusal as Refusal {
             return try incompatible(queue, policy: refusal.policy, refusal.error)
         } catch {
-            throw rolledBack(Self.storeError(error, path: path, step: "open", version: nil, since: began), closing: queue)
+            let failure = rolledBack(Self.storeError(error, path: path, step: "open", version: nil, since: began), closing: queue)
+            if case .newFile = start { removeFileThisCallCreated(queue) }
+            throw failure
         }
+    }
+
+    /// After a failed creation: the file this call created, still without a table (the creating transaction
+    /// rolled back; in WAL mode SQLite has written the file's header), is removed with its companions, so
+    /// that a failed open leaves no file that was not there. A file that holds anything (another process
+    /// created the store meanwhile) stays.
+    private func removeFileThisCallCreated(_ queue: DatabaseQueue) {
+        try? queue.close()
+        if Self.fileSize(atPath: path) != 0 {
+            guard let reader = try? DatabaseQueue(path: path),
+                let objects = try? reader.read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }),
+                (try? reader.close()) != nil, objects == 0
+            else { return }
+        }
+        try? StoreFiles.remove(path)
     }
 
     /// `error`, after making ``StoreError/diskFull(path:journalLeft:)`` true: in rollback-journal mode,
