@@ -29,9 +29,11 @@ enum SampleRowsTrial {
                 let location = error.table.flatMap { file.rowLocations[$0] }.flatMap { rows in error.row.flatMap { $0 < rows.count ? rows[$0] : nil } }
                 diagnostics.append(Diagnostic(.error, "sample row refused by SQLite: \(error.message)", at: location ?? SourceLocation(file: display)))
             } catch let error as SeedError {
+                // At the first sample row whose reference points nowhere (a seeded row's never does).
+                let row = error.violations.lazy.compactMap { file.rowsByKey[$0.table.lowercased()]?[$0.row] }.first
                 diagnostics.append(Diagnostic(
                     .error, "sample rows break \(error.count) foreign key(s) once seeded beside the generated tests' rows: \(error.located)",
-                    at: SourceLocation(file: display)))
+                    at: row ?? SourceLocation(file: display, line: 1, column: 1)))
             } catch {
                 diagnostics.append(Diagnostic(.error, "cannot try the sample rows in a store at \(file.version): \(error)", at: SourceLocation(file: display)))
             }

@@ -51,11 +51,22 @@ public enum SampleRows {
                     if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY || error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                         message += " (the seeded rows come first and count from 1 up to the rows seeded: give sample rows keys and unique values they do not use, e.g. from 1001)"
                     }
-                    throw SampleRowsError(file: path, message: "table \(table), row \(index): \(message)", table: table, row: index)
+                    throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): \(message)", table: table, row: index)
                 } catch {
-                    throw SampleRowsError(file: path, message: "table \(table), row \(index): \(error)", table: table, row: index)
+                    throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): \(error)", table: table, row: index)
                 }
             }
+        }
+    }
+
+    /// `row id=1007 (the 3rd of the table)`: a row by its id when it has one, as the file's reader looks for it.
+    static func name(ofRow index: Int, _ row: [String: Value]) -> String {
+        let position = "the row at index \(index) of the table"
+        guard let key = row.keys.first(where: { $0.lowercased() == "id" }), let value = row[key] else { return position }
+        switch value {
+        case .integer(let id): return "row \(key)=\(id) (\(position))"
+        case .text(let id): return "row \(key)=\(quoteLiteral(id)) (\(position))"
+        default: return position
         }
     }
 

@@ -183,8 +183,8 @@ import Testing
             ".entities/.samples/1.0.json:2:28: error: table 'track' has no column 'titel' at 1.0; did you mean 'title'? its columns: id, title (at $.track[0].titel)",
             ".entities/.samples/1.0.json:2:14: error: table 'track': the row lacks 'title', which 1.0 requires (NOT NULL without a default) (at $.track[0])",
             ".entities/.samples/1.0.json:3:42: error: table 'track' has no column 'bpm' at 1.0; its columns: id, title (at $.track[1].bpm)",
-            ".entities/.samples/1.5.json: error: sample rows file '1.5.json' is not named after a version of the history: its rows are never seeded; name it <version>.json for one of the versions 1.0, 2.0",
-            ".entities/.samples/2.0.0.json: error: sample rows file '2.0.0.json' is not named after a version of the history: name it 2.0.json (the generated tests read the file of 2.0 by that name)",
+            ".entities/.samples/1.5.json:1:1: error: sample rows file '1.5.json' is not named after a version of the history: its rows are never seeded; name it <version>.json for one of the versions 1.0, 2.0",
+            ".entities/.samples/2.0.0.json:1:1: error: sample rows file '2.0.0.json' is not named after a version of the history: name it 2.0.json (the generated tests read the file of 2.0 by that name)",
             "check: 6 errors, 0 warnings, 0 notes; failed (exit 1)",
         ])
         try FileManager.default.removeItem(at: samples.appendingPathComponent("1.5.json"))
@@ -197,11 +197,101 @@ import Testing
             """)
         let taken = try run(lucidgenBinary, ["check"], in: project.root)
         #expect(taken.status == 1)
-        #expect(taken.output.hasPrefix(".entities/.samples/1.0.json:2:14: error: sample row refused by SQLite: table track, row 1: UNIQUE constraint failed: track.id (the seeded rows come first"), "\(taken.output)")
+        #expect(taken.output.hasPrefix(".entities/.samples/1.0.json:2:14: error: sample row refused by SQLite: table track, row id=1 (the row at index 1 of the table): UNIQUE constraint failed: track.id (the seeded rows come first"), "\(taken.output)")
         // And malformed JSON, at its place.
         try write("1.0.json", #"{ "track": [ { "id": 1001, "title": "x" }, ] }"#)
         let malformed = try run(lucidgenBinary, ["check"], in: project.root)
         #expect(malformed.status == 1)
         #expect(malformed.output.hasPrefix(".entities/.samples/1.0.json:1:44: error: trailing comma before ']'"), "\(malformed.output)")
+    }
+
+    /// Sample values are checked against what their columns hold (issue 35): each wrong value is an error at
+    /// its place, not a test that fails later (`could not decode Date`) or passes with a value no app writes.
+    @Test func sampleValuesAreCheckedAgainstTheirColumnsTypes() throws {
+        let note = """
+            {
+                "name": "note",
+                "identifier": { "type": "int" },
+                "version_history": [{ "version": "1.0" }],
+                "properties": [
+                    { "name": "title", "property_type": "string" },
+                    { "name": "count", "property_type": "int", "default_value": 0 },
+                    { "name": "is_pinned", "property_type": "bool", "default_value": false },
+                    { "name": "created_at", "property_type": "date", "nullable": true },
+                    { "name": "weight", "property_type": "double", "nullable": true },
+                    { "name": "mood", "property_type": "mood", "nullable": true }
+                ]
+            }
+            """
+        let mood = #"{ "name": "mood", "cases": ["calm", "busy"] }"#
+        let project = try TestProject(
+            files: [".entities/note.json": note, ".entities/Subtypes/mood.json": mood], config: TestProject.defaultConfig + "\ncurrent_version: \"1.0\"\n")
+        defer { project.remove() }
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        try project.write(".entities/.samples/1.0.json", """
+            { "note": [
+              { "id": 1001, "title": "ok", "count": 3, "is_pinned": true, "created_at": "2026-11-28 09:30:00.123", "weight": 1.5, "mood": "calm" },
+              { "id": 1002, "title": "also ok", "is_pinned": 0, "created_at": "2024-02-29", "weight": 2, "mood": null }
+            ] }
+            """)
+        let good = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(good.status == 0, "\(good.output)\(good.error)")
+
+        try project.write(".entities/.samples/1.0.json", """
+            { "note": [
+              { "id": 1001, "title": 7, "count": "three", "is_pinned": "yes" },
+              { "id": 1002, "title": "x", "count": 1.5, "is_pinned": 7, "created_at": "not a date" },
+              { "id": 1003, "title": "x", "count": 18446744073709551616, "created_at": "2025-02-29", "mood": "angry" },
+              { "id": 1004, "title": null, "weight": "heavy" }
+            ] }
+            """)
+        let bad = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(bad.status == 1)
+        let lines = bad.output.split(separator: "\n").map(String.init)
+        for expected in [
+            ".entities/.samples/1.0.json:2:26: error: table 'note', column 'title': expected a string, found a number (at $.note[0].title)",
+            ".entities/.samples/1.0.json:2:38: error: table 'note', column 'count': expected an integer, found a string (at $.note[0].count)",
+            ".entities/.samples/1.0.json:2:60: error: table 'note', column 'is_pinned': expected true or false, found a string (at $.note[0].is_pinned)",
+            ".entities/.samples/1.0.json:3:40: error: table 'note', column 'count': 1.5 is not an integer that fits in 64 bits (at $.note[1].count)",
+            ".entities/.samples/1.0.json:3:58: error: table 'note', column 'is_pinned': 7 is not a boolean: write true or false (at $.note[1].is_pinned)",
+            ".entities/.samples/1.0.json:3:75: error: table 'note', column 'created_at': 'not a date' is not a date the records decode",
+            ".entities/.samples/1.0.json:4:40: error: table 'note', column 'count': 18446744073709551616 is not an integer that fits in 64 bits (at $.note[2].count)",
+            ".entities/.samples/1.0.json:4:76: error: table 'note', column 'created_at': '2025-02-29' is not a date the records decode",
+            ".entities/.samples/1.0.json:4:98: error: table 'note', column 'mood': 'angry' is no case of mood (its cases: busy, calm) (at $.note[2].mood)",
+            ".entities/.samples/1.0.json:5:26: error: table 'note', column 'title': null in a column that is NOT NULL (at $.note[3].title)",
+            ".entities/.samples/1.0.json:5:42: error: table 'note', column 'weight': expected a number, found a string (at $.note[3].weight)",
+            "check: 11 errors,",
+        ] {
+            #expect(lines.contains { $0.hasPrefix(expected) }, "\(expected)\n\(bad.output)")
+        }
+
+        // A samples path that is a file is an error, not a silent no-op.
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent(".entities/.samples"))
+        try project.write(".entities/.samples", "{}")
+        let file = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(file.status == 1)
+        #expect(file.output.contains(".entities/.samples:1:1: error: the samples path is not a folder"), "\(file.output)")
+    }
+
+    /// A sample row whose reference points at no row is an error at that row's line (by its key).
+    @Test func aBrokenForeignKeyInSampleRowsIsLocatedAtItsRow() throws {
+        let room = #"{ "name": "room", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "label", "property_type": "string" }] }"#
+        let item = """
+            { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "label", "property_type": "string" },
+                             { "name": "room", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true }] }
+            """
+        let project = try TestProject(files: [".entities/room.json": room, ".entities/item.json": item], config: TestProject.defaultConfig + "\ncurrent_version: \"1.0\"\n")
+        defer { project.remove() }
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        try project.write(".entities/.samples/1.0.json", """
+            { "room": [ { "id": 1001, "label": "attic" } ],
+              "item": [ { "id": 2001, "label": "lamp", "room": 1001 },
+                        { "id": 2002, "label": "ghost", "room": 999999 } ] }
+            """)
+        let bad = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(bad.status == 1)
+        #expect(bad.output.contains(".entities/.samples/1.0.json:3:13: error: sample rows break 1 foreign key(s)"), "\(bad.output)")
+        #expect(bad.output.contains("item.room of row id=2002 is 999999, but room has no such row"), "\(bad.output)")
     }
 }

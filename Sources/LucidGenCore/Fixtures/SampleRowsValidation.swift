@@ -14,13 +14,23 @@ public enum SampleRowsValidation {
         public var version: SchemaVersion
         /// Where each table's rows are, by the table as the file names it and row index: for locating what SQLite refuses.
         public var rowLocations: [String: [SourceLocation]]
+        /// Where each row is by its table (lower-cased) and primary key as SQLite's foreign key check names
+        /// it (`id=1007`, `code='N1'`): for locating a row whose reference points nowhere.
+        public var rowsByKey: [String: [String: SourceLocation]] = [:]
     }
 
     /// The diagnostics of every file in the samples folder, and the files without errors.
     public static func check(_ model: ResolvedModel) -> (diagnostics: [Diagnostic], files: [File]) {
         let folder = absolutePath(model.config.samplesPath)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return ([], []) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return ([], []) }
         var diagnostics = DiagnosticCollector()
+        guard isFolder.boolValue, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            diagnostics.error(
+                "the samples path is not a folder: sample rows are files <version>.json in a folder (samples_path in .lucid.yaml, default <input_path>/.samples); none is read",
+                at: SourceLocation(file: displayPath(folder), line: 1, column: 1))
+            return (diagnostics.diagnostics, [])
+        }
         var files: [File] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = (folder as NSString).appendingPathComponent(name)
@@ -31,7 +41,7 @@ public enum SampleRowsValidation {
                 let spelled = (try? SchemaVersion(parsing: stem)).flatMap { parsed in model.versions.first { $0 == parsed } }
                 let hint = spelled.map { "name it \($0.string).json (the generated tests read the file of \($0.string) by that name)" }
                     ?? "its rows are never seeded; name it <version>.json for one of the versions \(versions)"
-                diagnostics.error("sample rows file '\(name)' is not named after a version of the history: \(hint)", at: SourceLocation(file: display))
+                diagnostics.error("sample rows file '\(name)' is not named after a version of the history: \(hint)", at: SourceLocation(file: display, line: 1, column: 1))
                 continue
             }
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -46,21 +56,24 @@ public enum SampleRowsValidation {
                 continue
             }
             let before = diagnostics.diagnostics.count
-            let locations = check(root, schema: model.schemas[index], into: &diagnostics)
+            let (locations, keys) = check(root, schema: model.schemas[index], values: ExpectedValues(model: model, version: model.versions[index]), into: &diagnostics)
             if diagnostics.diagnostics.count == before {
-                files.append(File(path: path, version: model.versions[index], rowLocations: locations))
+                files.append(File(path: path, version: model.versions[index], rowLocations: locations, rowsByKey: keys))
             }
         }
         return (diagnostics.diagnostics, files)
     }
 
-    private static func check(_ root: JSONNode, schema: Schema, into diagnostics: inout DiagnosticCollector) -> [String: [SourceLocation]] {
+    private static func check(
+        _ root: JSONNode, schema: Schema, values expected: ExpectedValues, into diagnostics: inout DiagnosticCollector
+    ) -> (locations: [String: [SourceLocation]], keys: [String: [String: SourceLocation]]) {
         let version = schema.version
         guard case .object(let tables) = root.value else {
             diagnostics.error("expected a JSON object of \(version)'s tables, each a list of rows by column name; found \(root.kindName)", at: root.location, path: root.path)
-            return [:]
+            return ([:], [:])
         }
         var locations: [String: [SourceLocation]] = [:]
+        var keys: [String: [String: SourceLocation]] = [:]
         for member in tables {
             // SQLite's names are case-insensitive (ASCII): `Note` is the table `note`.
             guard let table = schema.tables.first(where: { sameSQLName($0.name, member.key) }) else {
@@ -86,6 +99,23 @@ public enum SampleRowsValidation {
                     let suggestion = KeySuggestion.nearest(to: value.key, among: names).map { "did you mean '\($0)'? " } ?? ""
                     diagnostics.error("table '\(table.name)' has no column '\(value.key)' at \(version); \(suggestion)its columns: \(names.joined(separator: ", "))", at: value.keyLocation, path: value.value.path)
                 }
+                for value in values {
+                    guard let column = table.columns.first(where: { sameSQLName($0.name, value.key) }) else { continue }
+                    if let problem = expected.problem(with: value.value, column: column, table: table) {
+                        diagnostics.error("table '\(table.name)', column '\(column.name)': \(problem)", at: value.value.location, path: value.value.path)
+                    }
+                }
+                let keyParts = table.primaryKey.map { column -> String? in
+                    guard let value = values.first(where: { sameSQLName($0.key, column) })?.value else { return nil }
+                    switch value.value {
+                    case .number(let text): return "\(column)=\(text)"
+                    case .string(let text): return "\(column)=\(quoteLiteral(text))"
+                    default: return nil
+                    }
+                }
+                if !keyParts.isEmpty, keyParts.allSatisfy({ $0 != nil }) {
+                    keys[table.name.lowercased(), default: [:]][keyParts.map { $0! }.joined(separator: ", ")] = row.location
+                }
                 let missing = required.filter { column in !values.contains { sameSQLName($0.key, column) } }
                 if !missing.isEmpty {
                     let names = missing.map { "'\($0)'" }
@@ -94,6 +124,127 @@ public enum SampleRowsValidation {
                 }
             }
         }
-        return locations
+        return (locations, keys)
+    }
+
+    /// What each column of a version's tables holds, from the property (or composite element) that makes it:
+    /// the values a sample row may give it, as the generated records decode them.
+    struct ExpectedValues {
+        enum Kind: Equatable {
+            case integer, bool, real, text, date, json
+            case enumeration(name: String, cases: [String])
+            case storage(SchemaColumn.StorageType)
+        }
+
+        /// By table then column, lower-cased.
+        var kinds: [String: [String: Kind]] = [:]
+
+        init(model: ResolvedModel, version: SchemaVersion) {
+            let subtypes = Dictionary(model.subtypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            func kind(ofType name: String) -> Kind? {
+                if let scalar = ScalarType(name: name) {
+                    switch scalar {
+                    case .int: return .integer
+                    case .bool: return .bool
+                    case .double, .float, .seconds, .milliseconds: return .real
+                    case .string, .url, .color: return .text
+                    case .date: return .date
+                    case .data: return nil
+                    }
+                }
+                guard let subtype = subtypes[name] else { return nil }
+                switch subtype.kind {
+                case .enumeration(let cases):
+                    return .enumeration(name: name, cases: Array(Set(cases + subtype.caseHistory.map(\.name))).sorted())
+                case .optionSet: return .integer
+                case .structure: return .json
+                }
+            }
+            for entity in model.entities {
+                guard let shape = entity.shape(at: version) else { continue }
+                var columns: [String: Kind] = [:]
+                for property in shape.properties {
+                    switch property.kind {
+                    case .value:
+                        if property.storedAsJSON {
+                            columns[property.column.lowercased()] = .json
+                        } else if let kind = kind(ofType: property.typeDescription) {
+                            columns[property.column.lowercased()] = kind
+                        }
+                    case .composite(let composite):
+                        for leaf in composite.leaves(optional: property.nullable) {
+                            if let kind = kind(ofType: leaf.typeName) { columns[leaf.column.lowercased()] = kind }
+                        }
+                    case .toOne, .toMany:
+                        break
+                    }
+                }
+                kinds[shape.tableName.lowercased()] = columns
+            }
+        }
+
+        /// Why `node` cannot be `column`'s value, or nil.
+        func problem(with node: JSONNode, column: SchemaColumn, table: SchemaTable) -> String? {
+            if case .null = node.value {
+                return column.notNull ? "null in a column that is NOT NULL" : nil
+            }
+            let kind = kinds[table.name.lowercased()]?[column.name.lowercased()] ?? .storage(column.type)
+            switch (kind, node.value) {
+            case (.integer, .number(let text)), (.storage(.integer), .number(let text)):
+                return Int64(text) == nil ? "\(text) is not an integer that fits in 64 bits" : nil
+            case (.bool, .bool):
+                return nil
+            case (.bool, .number(let text)):
+                return text == "0" || text == "1" ? nil : "\(text) is not a boolean: write true or false"
+            case (.real, .number), (.storage(.real), .number):
+                return nil
+            case (.text, .string), (.storage(.text), .string), (.storage(.blob), .string), (.json, .string), (.json, .object), (.json, .array):
+                return nil
+            case (.date, .string(let text)):
+                return Self.isDate(text) ? nil : "'\(text)' is not a date the records decode: write it as yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or yyyy-MM-dd HH:mm:ss.SSS (UTC), as GRDB stores dates"
+            case (.date, .number):
+                return nil
+            case (.enumeration(let name, let cases), .string(let text)):
+                return cases.contains(text) ? nil : "'\(text)' is no case of \(name) (its cases: \(cases.joined(separator: ", ")))"
+            default:
+                return "expected \(Self.describe(kind)), found \(node.kindName)"
+            }
+        }
+
+        static func describe(_ kind: Kind) -> String {
+            switch kind {
+            case .integer, .storage(.integer): "an integer"
+            case .bool: "true or false"
+            case .real, .storage(.real): "a number"
+            case .text, .storage(.text): "a string"
+            case .storage(.blob): "a string"
+            case .date: "a date (a string such as \"2026-11-28 09:30:00\")"
+            case .json: "a JSON object, array or string"
+            case .enumeration(let name, let cases): "a case of \(name) (\(cases.joined(separator: ", ")))"
+            }
+        }
+
+        /// GRDB's date formats: `yyyy-MM-dd`, with ` HH:mm`, `:ss` and `.SSS` (a `T` instead of the space too),
+        /// and a real calendar day.
+        static func isDate(_ text: String) -> Bool {
+            let scalars = Array(text.unicodeScalars)
+            func digits(_ range: Range<Int>) -> Int? {
+                guard range.upperBound <= scalars.count, range.allSatisfy({ scalars[$0].properties.numericType != nil && scalars[$0].isASCII }) else { return nil }
+                return Int(String(String.UnicodeScalarView(scalars[range])))
+            }
+            guard scalars.count >= 10, let year = digits(0..<4), scalars[4] == "-", let month = digits(5..<7), scalars[7] == "-", let day = digits(8..<10),
+                (1...12).contains(month), day >= 1
+            else { return false }
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+            guard day <= days else { return false }
+            if scalars.count == 10 { return true }
+            guard scalars[10] == " " || scalars[10] == "T", let hour = digits(11..<13), hour < 24, scalars.count >= 16, scalars[13] == ":", let minute = digits(14..<16), minute < 60 else { return false }
+            if scalars.count == 16 { return true }
+            guard scalars.count >= 19, scalars[16] == ":", let second = digits(17..<19), second < 60 else { return false }
+            if scalars.count == 19 { return true }
+            guard scalars[19] == ".", scalars.count > 20, digits(20..<scalars.count) != nil else { return false }
+            return true
+        }
     }
 }
