@@ -137,4 +137,40 @@ import Testing
         #expect(after[0] == "ok" && after[1] == "2.0")
         #expect(Array(after.dropFirst(2)) == Array(before.dropFirst(2)), "every row kept")
     }
+
+    /// Issue 35: in WAL mode, with almost no room left (the `-wal` and `-shm` themselves may not fit), a
+    /// refused step says the disk is full (not that the folder is not writable), leaves no `-wal` or `-shm`
+    /// that was not there, and the file byte-identical; with room again the same migration goes through.
+    @Test(.enabled(if: SmallFileSystem.available, "mounting a small tmpfs needs root and a kernel that allows it"), arguments: [4096, 20 * 1024, 200 * 1024])
+    func inWALModeAFullDiskSaysSoAndLeavesNoCompanionBehind(_ room: Int) throws {
+        let versions = try LockDeadlineTests().versions()
+        let (source, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
+        defer { folder.remove() }
+        let wal = try DatabaseQueue(path: source)
+        try wal.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        try wal.close()
+        let size = try #require(StoreMigrator.fileSize(atPath: source))
+        let small = try #require(SmallFileSystem(bytes: size + room))
+        defer { small.unmount() }
+        let path = small.folder.path("store.sqlite")
+        try FileManager.default.copyItem(atPath: source, toPath: path)
+        let original = try #require(fileBytes(path))
+        let before = try FileManager.default.contentsOfDirectory(atPath: small.folder.url.path).sorted()
+
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).close() }
+        guard case .diskFull? = error else {
+            Issue.record("expected .diskFull with \(room) bytes free, got \(String(describing: error))")
+            return
+        }
+        let after = try FileManager.default.contentsOfDirectory(atPath: small.folder.url.path).sorted()
+        #expect(after == before, "no -wal or -shm left behind: \(after.map { "\($0) \(StoreMigrator.fileSize(atPath: small.folder.path($0)) ?? -1)" })")
+        #expect(fileBytes(path) == original, "byte-identical")
+
+        let roomy = try #require(SmallFileSystem(bytes: 4 * size))
+        defer { roomy.unmount() }
+        let moved = roomy.folder.path("store.sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: moved)
+        try LucidStore.open(atPath: moved, versions: versions).close()
+        #expect(try mainFileAlone(moved)[0...1] == ["ok", "2.0"])
+    }
 }

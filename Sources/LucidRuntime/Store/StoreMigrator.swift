@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import LucidSQLiteShims
 import LucidSchema
 import Logging
@@ -72,7 +73,9 @@ struct StoreMigrator {
         do {
             return try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
+            let mapped = Self.storeError(error, path: path, step: "open", version: nil, since: began)
+            if case .cannotWrite = mapped, Self.isOutOfSpace(path: path, nil) { throw .diskFull(path: path) }
+            throw mapped
         }
     }
 
@@ -296,16 +299,49 @@ struct StoreMigrator {
     func openAndMigrate() throws(StoreError) -> (DatabaseQueue, MigrationOutcome) {
         let start = fileStart()
         let began = Date()
-        let queue = try makeQueue()
+        let companions = StoreFiles.companions.filter { Self.fileSize(atPath: path + $0) != nil }
+        let queue: DatabaseQueue
+        do {
+            queue = try makeQueue()
+        } catch {
+            removeEmptyCompanions(except: companions)
+            throw error
+        }
         do {
             return (queue, try bringUpToDate(queue, fileStart: start))
         } catch let refusal as Refusal {
             return try incompatible(queue, policy: refusal.policy, refusal.error)
         } catch {
-            let failure = rolledBack(Self.storeError(error, path: path, step: "open", version: nil, since: began), closing: queue)
+            var mapped = Self.storeError(error, path: path, step: "open", version: nil, since: began)
+            if case .cannotWrite = mapped, Self.isOutOfSpace(path: path, queue) { mapped = .diskFull(path: path) }
+            let failure = rolledBack(mapped, closing: queue)
             if case .newFile = start { removeFileThisCallCreated(queue) }
+            try? queue.close()
+            removeEmptyCompanions(except: companions)
             throw failure
         }
+    }
+
+    /// After a failure, once this call's connection is closed: a `-wal` this call created and left empty
+    /// (no frame, so nothing to keep) goes, with the `-shm` beside it if this call created that too. SQLite
+    /// deletes both itself when the last connection closes, unless the disk is too full to check the WAL;
+    /// a `-wal` holding frames, or one that was there before, always stays.
+    private func removeEmptyCompanions(except existing: [String]) {
+        guard !existing.contains("-wal"), Self.fileSize(atPath: path + "-wal") == 0 else { return }
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        if !existing.contains("-shm") { try? FileManager.default.removeItem(atPath: path + "-shm") }
+    }
+
+    /// Whether an I/O error is a full disk: SQLite reports `SQLITE_FULL` only where it sees the space run
+    /// out itself; in WAL mode, a `-wal` or `-shm` that cannot grow (`ENOSPC` from `write` or `fallocate`)
+    /// is `SQLITE_IOERR` instead. The connection's last OS error says which; so does a volume with almost
+    /// no space left (under 1 MiB), since a rollback may have run since.
+    static func isOutOfSpace(path: String, _ queue: DatabaseQueue?) -> Bool {
+        let errno = queue?.inDatabase { db in db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0 } ?? 0
+        if errno == ENOSPC { return true }
+        var volume = statvfs()
+        guard statvfs((path as NSString).deletingLastPathComponent, &volume) == 0 else { return false }
+        return UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 1 << 20
     }
 
     /// After a failed creation: the file this call created, still without a table (the creating transaction
