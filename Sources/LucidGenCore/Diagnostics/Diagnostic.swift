@@ -45,11 +45,13 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         self.path = path
     }
 
+    /// `file:line:column: error: message (at path)`, on one line: a line break or control character that a
+    /// message quotes from the input is shown escaped (`\n`), so editors and CI read one diagnostic per line.
     public var description: String {
         var text = ""
         if let location { text += "\(location): " }
-        text += "\(severity.rawValue): \(message)"
-        if let path { text += " (at \(path))" }
+        text += "\(severity.rawValue): \(swiftCommentText(message))"
+        if let path { text += " (at \(swiftCommentText(path)))" }
         return text
     }
 }

@@ -128,7 +128,8 @@ extension Config {
         if let schema = reader.string("schema_path", &diagnostics) { config.schemaPath = path(schema) }
         config.currentVersion = reader.version("current_version", &diagnostics)
         if let templates = reader.string("templates_path", &diagnostics) { config.templatesPath = path(templates) }
-        config.organizationName = reader.string("organization_name", &diagnostics)
+        config.organizationName = reader.singleLineString(
+            "organization_name", why: "it is written into the header comment of every generated file", &diagnostics)
         config.buildPlugin = reader.bool("build_plugin", &diagnostics) ?? false
         config.migrationsProvider = reader.string(firstOf: ["migrations_provider", "core_data_migrations_function"], &diagnostics)
         for item in reader.array("stages", &diagnostics) ?? [] {

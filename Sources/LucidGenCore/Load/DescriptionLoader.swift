@@ -268,13 +268,16 @@ public enum DescriptionLoader {
             persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, swiftName: swiftName, location: root.location)
     }
 
+    /// Why a tokenizer stays on one line.
+    static let tokenizerUse = "the tokenizer is FTS5 arguments, written into the generated schema and its documentation"
+
     /// An entity's `search`: `{"properties": ["title", "notes"], "tokenizer": "…", "added_at_version": "2.0",
     /// "removed_at_version": "4.0", "history": [{"until_version": "3.0", "properties": ["title"], "tokenizer": null}]}`.
     /// Every key matters: an unknown one is an error.
     static func decodeSearch(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> SearchDescription? {
         guard var reader = ObjectReader(node, what: "'search'", known: KnownKeys.search, strict: true, diagnostics: &diagnostics) else { return nil }
         let properties = decodeSearchProperties(&reader, required: true, &diagnostics)
-        let tokenizer = reader.string("tokenizer", &diagnostics)
+        let tokenizer = reader.singleLineString("tokenizer", why: tokenizerUse, &diagnostics)
         let added = reader.version("added_at_version", &diagnostics)
         let removed = reader.version("removed_at_version", &diagnostics)
         var history: [SearchHistoryItem] = []
@@ -293,7 +296,8 @@ public enum DescriptionLoader {
             if let value = itemReader.value("tokenizer") {
                 switch value.value {
                 case .null: itemTokenizer = .some(nil)
-                case .string(let text): itemTokenizer = .some(text)
+                case .string(let text):
+                    if ObjectReader.checkSingleLine(text, key: "tokenizer", why: tokenizerUse, at: value, &diagnostics) { itemTokenizer = .some(text) }
                 default: diagnostics.error("'tokenizer' must be a string or null, found \(value.kindName)", at: value.location, path: value.path)
                 }
             }

@@ -89,6 +89,28 @@ struct ObjectReader {
         return text
     }
 
+    /// A string that must stay on one line of generated code (`organization_name`, a search's `tokenizer`):
+    /// a control character or a line break in it is an error (`why` says where the text goes).
+    mutating func singleLineString(_ key: String, why: String, _ diagnostics: inout DiagnosticCollector) -> String? {
+        guard let text = string(key, &diagnostics), let node = value(key) else { return nil }
+        return Self.checkSingleLine(text, key: key, why: why, at: node, &diagnostics) ? text : nil
+    }
+
+    /// Whether `text` (the value of `key` at `node`) holds no control character or line break; reports the first one.
+    static func checkSingleLine(_ text: String, key: String, why: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> Bool {
+        guard let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { isControlOrLineBreak($0.element) }) else { return true }
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count)) + String(scalar.value, radix: 16, uppercase: true)
+        diagnostics.error(
+            "'\(key)' may not contain control characters or line breaks (found \(code) at character \(offset + 1)): \(why)",
+            at: node.location, path: node.path)
+        return false
+    }
+
+    /// Control characters (C0, DEL, C1 with U+0085 NEXT LINE) and the Unicode line and paragraph separators.
+    static func isControlOrLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
     mutating func bool(_ key: String, _ diagnostics: inout DiagnosticCollector) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value.value else {

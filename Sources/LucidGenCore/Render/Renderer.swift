@@ -78,11 +78,12 @@ public struct Renderer {
         var jobs: [() -> GeneratedFile?] = []
         func emit(_ template: String, _ relativePath: String, in folder: String, source: String, _ makeContext: @escaping @autoclosure () -> [String: Any]) throws(GenerationFailed) {
             guard library.getTemplate(named: template) != nil else { throw GenerationFailed("missing template '\(template)'") }
-            let organization = config.organizationName
+            // Comment text: the loader refuses control characters in organization_name, and paths are escaped too.
+            let organization = config.organizationName.map(swiftCommentText)
             jobs.append { [library] in
                 var context = makeContext()
-                context["fileName"] = (relativePath as NSString).lastPathComponent
-                context["source"] = source
+                context["fileName"] = swiftCommentText((relativePath as NSString).lastPathComponent)
+                context["source"] = swiftCommentText(source)
                 if let organization { context["organization"] = organization }
                 // In plugin mode `lucidgen generate` writes no Swift: the header says what remakes the file.
                 context["regenerate"] = config.buildPlugin ? "`swift build` remakes it (the build plugin)" : "then run `lucidgen generate`"

@@ -77,7 +77,7 @@ struct ViewModels {
         return [
             "typeName": typeName, "table": table, "ftsTable": fts,
             "propertyList": names.map { "`\($0)`" }.joined(separator: ", "),
-            "tokenizer": search.tokenizer.map { "`\($0)`" } ?? "FTS5's default (`unicode61`)",
+            "tokenizer": search.tokenizer.map(swiftDocCodeSpan) ?? "FTS5's default (`unicode61`)",
             "sqlLiteral": swiftStringLiteral(sql),
             "noneLiteral": swiftStringLiteral("SELECT * FROM \(quotedTable) WHERE 0"),
         ]
@@ -294,7 +294,7 @@ struct ViewModels {
 
     private func property(swiftName: String, column: String, baseType: String, optional: Bool, json: Bool = false, defaultSwift: String?, doc: String) -> [String: Any] {
         var result: [String: Any] = [
-            "swiftName": swiftName, "column": column, "swiftType": baseType + (optional ? "?" : ""), "doc": doc,
+            "swiftName": swiftName, "column": column, "swiftType": baseType + (optional ? "?" : ""), "doc": swiftCommentText(doc),
             "columnDiffers": swiftName.trimmingCharacters(in: ["`"]) != column,
             "baseType": baseType, "json": json,
         ]
@@ -398,7 +398,7 @@ struct ViewModels {
         for step in model.customSteps {
             for table in step.tables {
                 requirements.append([
-                    "from": step.from.string, "to": step.to.string, "table": table.table, "reasons": table.reasons.joined(separator: "; "),
+                    "from": step.from.string, "to": step.to.string, "table": table.table, "reasons": swiftCommentText(table.reasons.joined(separator: "; ")),
                     "oldType": table.oldType, "newType": table.newType,
                 ])
             }
@@ -509,7 +509,7 @@ struct ViewModels {
         let exclusions: [[String: Any]] = model.checkExclusionTargets.map { target in
             [
                 "table": swiftStringLiteral(target.table), "column": target.column.map(swiftStringLiteral) ?? "nil",
-                "from": target.from.map { "LucidSchema.SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": target.before.string, "why": target.reason,
+                "from": target.from.map { "LucidSchema.SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": target.before.string, "why": swiftCommentText(target.reason),
             ]
         }
         let transforms = model.customSteps.flatMap { step in
@@ -706,7 +706,8 @@ struct ViewModels {
         }
         // The newest version's statements, for readers; older versions' are one `lucidgen plan` away.
         if let last = model.schemas.last, !versions.isEmpty {
-            versions[versions.count - 1]["ddl"] = last.ddl
+            // A statement holds the SQL literals of defaults: one comment line each, whatever they hold.
+            versions[versions.count - 1]["ddl"] = last.ddl.map(swiftCommentText)
             versions[versions.count - 1]["hasDDL"] = true
         }
         let order = Dictionary(uniqueKeysWithValues: model.schemas.enumerated().map { ($1.version.string, $0) })
@@ -748,12 +749,7 @@ struct ViewModels {
     /// a long history's thousands of them cost seconds of every build of the app, a string literal
     /// nothing; deferred, so that listing every version decodes only the tables a migration reads.
     private func table(_ table: SchemaTable) -> [String: Any] {
-        let indent = "        "
-        let json = table.json(indent: indent)
-        // A raw string's delimiter needs more `#` than any `"""#…` run in the text (JSON never has one).
-        var hashes = "#"
-        while json.contains("\"\"\"" + hashes) { hashes += "#" }
-        let literal = hashes + "\"\"\"\n" + indent + json + "\n" + indent + "\"\"\"" + hashes
+        let literal = swiftMultilineRawStringLiteral(table.json(indent: ""), indent: "        ")
         return ["name": table.name, "nameLiteral": swiftStringLiteral(table.name), "json": literal]
     }
 }

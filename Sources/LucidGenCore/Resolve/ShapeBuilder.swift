@@ -812,6 +812,13 @@ struct ShapeBuilder {
         if value == .null { return nullable ? ("NULL", "nil") : mismatch() }
         switch property.type {
         case .scalar(let scalar):
+            if case .string(let text) = value, text.utf8.contains(0) {
+                // SQLite reads SQL text up to its first NUL: the column's DEFAULT could not hold the value.
+                diagnostics.error(
+                    "default_value of '\(property.name)' contains NUL (U+0000), which a SQL default cannot hold",
+                    at: property.location, path: property.path + ".default_value")
+                return nil
+            }
             switch (scalar, value) {
             case (.bool, .bool(let flag)): return (flag ? "1" : "0", flag ? "true" : "false")
             case (.int, .int(let integer)): return ("\(integer)", "\(integer)")
@@ -1074,23 +1081,6 @@ struct ShapeBuilder {
         case .property(let name): "property \(name)"
         }
     }
-}
-
-/// A Swift string literal for arbitrary text.
-func swiftStringLiteral(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\\": result += "\\\\"
-        case "\"": result += "\\\""
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += "\\u{\(String(scalar.value, radix: 16))}"
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
 }
 
 extension PropertyDescription {
