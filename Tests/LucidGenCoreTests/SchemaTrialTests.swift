@@ -61,9 +61,8 @@ import Testing
         #expect(generate.status == 1, "\(generate.output)\(generate.error)")
         #expect(check.status == 1)
         #expect(!written)
-        #expect(generate.error.contains(".entities/recipe.json:7:9: error:"), "at the property: \(generate.error)")
-        #expect(generate.error.contains("its default holds a NUL character (U+0000), which SQL text cannot carry"), "\(generate.error)")
-        #expect(generate.error.contains("refuses property 'title' (column recipe.title) at version 1.0"), "\(generate.error)")
+        // Refused when the description is loaded, before any SQL is made (the trial would refuse it too).
+        #expect(generate.error.contains(".entities/recipe.json:7:9: error: default_value of 'title' contains NUL (U+0000)"), "at the property: \(generate.error)")
     }
 
     @Test func aValidSchemaPassesTheTrial() throws {
