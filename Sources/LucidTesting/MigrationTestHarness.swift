@@ -395,8 +395,27 @@ public struct RecordCheck: Sendable {
         self.check = check
     }
 
-    /// Fetches every row as `Record`.
+    /// Fetches every row as `Record`; a row that does not decode is named by its primary key
+    /// (`row id=1007: …`), not by its position.
     public static func records<Record: FetchableRecord & TableRecord>(_ type: Record.Type, entity: String) -> RecordCheck {
-        RecordCheck(entity: entity) { db in _ = try Record.fetchAll(db) }
+        RecordCheck(entity: entity) { db in
+            let key = try db.primaryKey(Record.databaseTableName).columns
+            let rows = try Row.fetchCursor(db, Record.all().asRequest(of: Row.self))
+            while let row = try rows.next() {
+                do {
+                    _ = try Record(row: row)
+                } catch {
+                    let named = key.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: ", ")
+                    throw RowDecodingFailure(row: named.isEmpty ? "?" : named, underlying: "\(error)")
+                }
+            }
+        }
     }
+}
+
+/// A row of the migrated store that its generated record cannot decode, named by its primary key.
+struct RowDecodingFailure: Error, CustomStringConvertible {
+    var row: String
+    var underlying: String
+    var description: String { "row \(row): \(underlying)" }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LucidRuntime
+@testable import LucidTesting
 import Synchronization
 import Testing
 
@@ -207,5 +208,27 @@ enum RecordCheckRegistry: SchemaRegistry {
         options.configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = \(journal)") }
         #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: [Schema(version: SchemaVersion("1.0"), tables: [table])], options: options) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
+    }
+}
+
+/// A migrated row that its record cannot decode is named by its key in the generated tests' failure
+/// (issue 35), not by its position in the table.
+@Suite struct RecordCheckNamingTests {
+    struct Dated: FetchableRecord, TableRecord, Decodable {
+        static let databaseTableName = "dated"
+        var id: Int64
+        var at: Date
+    }
+
+    @Test func aRowThatDoesNotDecodeIsNamedByItsKey() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE dated (id INTEGER PRIMARY KEY, at TEXT NOT NULL)")
+            try db.execute(sql: "INSERT INTO dated (id, at) VALUES (1, '2026-11-28'), (1007, 'not a date')")
+        }
+        let check = RecordCheck.records(Dated.self, entity: "Dated")
+        #expect { try queue.read { try check.check($0) } } throws: { error in
+            "\(error)".hasPrefix("row id=1007: ")
+        }
     }
 }
