@@ -14,7 +14,7 @@ import Testing
     enum Field: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case stringDefault, colorDefault, urlDefault, typeHistoryDefault, structMemberDefault
         case tokenizer, organizationName, sampleRow
-        case enumCase, swiftName, propertyName, persistedName
+        case enumCase, enumDefault, swiftName, propertyName, persistedName
 
         var testDescription: String { rawValue }
 
@@ -22,7 +22,7 @@ import Testing
         /// and from the schema.
         var isDefault: Bool { [.stringDefault, .colorDefault, .urlDefault, .typeHistoryDefault, .structMemberDefault].contains(self) }
         /// A name: only identifiers are accepted, so every payload is refused.
-        var isName: Bool { [.enumCase, .swiftName, .propertyName, .persistedName].contains(self) }
+        var isName: Bool { [.enumCase, .enumDefault, .swiftName, .propertyName, .persistedName].contains(self) }
     }
 
     static let pwned = "x\n    public static var databaseSelection: [any GRDB.SQLSelectable] { Swift.print(\"PWNED\"); return [GRDB.AllColumns()] }\n    /// y"
@@ -65,7 +65,7 @@ import Testing
     static let harmless: [Field: String] = [
         .stringDefault: "plain", .colorDefault: "red", .urlDefault: "https://example.com/a", .typeHistoryDefault: "then",
         .structMemberDefault: "here", .tokenizer: "unicode61", .organizationName: "Acme", .sampleRow: "sample",
-        .enumCase: "glad", .swiftName: "heading", .propertyName: "extra", .persistedName: "extra_column",
+        .enumCase: "glad", .enumDefault: "calm", .swiftName: "heading", .propertyName: "extra", .persistedName: "extra_column",
     ]
 
     /// The project with `value` in `field` and harmless values everywhere else.
@@ -99,7 +99,7 @@ import Testing
                     { "name": "mood", "property_type": "string", "default_value": "now",
                       "type_history": [{ "until_version": "2.0", "default_value": \(json(pick(.typeHistoryDefault, "then"))) }] },
                     { "name": "place", "property_type": "spot", "composite": true },
-                    { "name": "feeling", "property_type": "feeling", "default_value": ".calm" },
+                    { "name": "feeling", "property_type": "feeling", "default_value": \(json(field == .enumDefault ? "." + value : ".calm")) },
                     { "name": \(json(pick(.propertyName, "extra"))), "property_type": "int", "nullable": true,
                       "persisted_name": \(json(pick(.persistedName, "extra_column"))) }
                 ]
@@ -203,7 +203,7 @@ import Testing
                 for (path, text) in outcome.files {
                     #expect(text.contains("\n// Copyright (c) \(swiftCommentText(payload)).\n"), "\(field) \(name): the header of \(path) misquotes the value")
                 }
-            case .enumCase, .swiftName, .propertyName, .persistedName:
+            case .enumCase, .enumDefault, .swiftName, .propertyName, .persistedName:
                 break
             }
         }
