@@ -1,31 +1,11 @@
 import Foundation
 
-/// Text from descriptions and stores as the CLI prints it: control characters (a terminal's escape
-/// sequences among them) written as Swift-style escapes, never sent raw to a terminal.
+/// Text from descriptions and stores as the CLI prints it. (A diagnostic's message escapes its own line
+/// breaks too: `Diagnostic.description`.)
 enum Printable {
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-                || scalar == "\u{2028}" || scalar == "\u{2029}":
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    static func quoted(_ text: String) -> String { "'\(escaped(text))'" }
-}
-
-extension Printable {
-    /// `text` with every control character but line breaks and tabs escaped: what reaches a terminal
-    /// (a value from a description or a store, e.g. a default holding `ESC [2J`, cannot clear the screen
-    /// or retitle the window).
+    /// `text` with every control character but line breaks and tabs written as a Swift-style escape
+    /// (`\u{1b}`): what reaches a terminal (a value from a description or a store, e.g. a default holding
+    /// `ESC [2J`, cannot clear the screen or retitle the window).
     static func terminalSafe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isUnsafe($0) }) else { return text }
         var out = ""

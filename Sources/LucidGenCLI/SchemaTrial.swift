@@ -45,7 +45,8 @@ enum SchemaTrial {
     static func refusal(
         _ error: DatabaseError, statement: String, table: SchemaTable, version: SchemaVersion, input: LoadedInput, model: ResolvedModel
     ) -> Diagnostic {
-        var reason = Printable.escaped(error.message ?? "\(error)")
+        // Printed through `Diagnostic.description`, which escapes control characters and line breaks.
+        var reason = error.message ?? "\(error)"
         let entity = model.entities.first { $0.shape(at: version)?.tableName.lowercased() == table.name.lowercased() }
         let description = entity.flatMap { entity in input.entities.first { $0.name == entity.name } }
         var location = description?.location
@@ -68,7 +69,7 @@ enum SchemaTrial {
             what = "index \(index.name) of table \(table.name)"
             if let written = description?.indexes.first(where: { $0.name == index.name }) { location = written.location }
         } else if let search = description?.search?.state(at: version) {
-            what = "the search index of table \(table.name)\(search.tokenizer.map { " (tokenizer \(Printable.quoted($0)))" } ?? "")"
+            what = "the search index of table \(table.name)\(search.tokenizer.map { " (tokenizer '\($0)')" } ?? "")"
             location = search.location
         }
         return Diagnostic(
@@ -83,11 +84,10 @@ enum SchemaTrial {
     static func refusedColumn(of table: SchemaTable) -> SchemaColumn? {
         guard let probe = try? DatabaseQueue() else { return nil }
         return probe.inDatabase { db in
-            table.columns.first { column in
-                let alone = SchemaTable(name: "probe", columns: [column], primaryKey: [])
+            table.columns.indices.first { index in
+                let alone = SchemaTable(name: "probe_\(index)", columns: [table.columns[index]], primaryKey: [])
                 return (try? db.makeStatement(sql: alone.createTableStatement()).execute()) == nil
-                    || ((try? db.execute(sql: "DROP TABLE probe")) == nil)
-            }
+            }.map { table.columns[$0] }
         }
     }
 

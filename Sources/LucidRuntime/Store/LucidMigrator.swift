@@ -112,9 +112,7 @@ public struct LucidMigrator: Sendable {
                 throw mapped
             }
         } catch {
-            var mapped = StoreMigrator.storeError(error, path: path, step: "open", version: nil)
-            // In WAL mode a full disk can surface as an I/O error (a `-wal` or `-shm` that cannot grow).
-            if case .cannotWrite = mapped, StoreMigrator.isOutOfSpace(path: path, nil) { mapped = .diskFull(path: path) }
+            let mapped = StoreMigrator.storeError(error, path: path, step: "open", version: nil)
             // In rollback-journal mode a full disk can leave the step's `-journal` hot: one read on the
             // app's writer rolls it back, unless another connection of the app holds a lock past its
             // busy timeout (then the error says the `-journal` must stay).

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import LucidSQLiteShims
 import LucidSchema
 import Logging
@@ -73,9 +72,7 @@ struct StoreMigrator {
         do {
             return try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            let mapped = Self.storeError(error, path: path, step: "open", version: nil, since: began)
-            if case .cannotWrite = mapped, Self.isOutOfSpace(path: path, nil) { throw .diskFull(path: path) }
-            throw mapped
+            throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
         }
     }
 
@@ -312,9 +309,7 @@ struct StoreMigrator {
         } catch let refusal as Refusal {
             return try incompatible(queue, policy: refusal.policy, refusal.error)
         } catch {
-            var mapped = Self.storeError(error, path: path, step: "open", version: nil, since: began)
-            if case .cannotWrite = mapped, Self.isOutOfSpace(path: path, queue) { mapped = .diskFull(path: path) }
-            let failure = rolledBack(mapped, closing: queue)
+            let failure = rolledBack(Self.storeError(error, path: path, step: "open", version: nil, since: began), closing: queue)
             if case .newFile = start { removeFileThisCallCreated(queue) }
             try? queue.close()
             removeEmptyCompanions(except: companions)
@@ -332,13 +327,11 @@ struct StoreMigrator {
         if !existing.contains("-shm") { try? FileManager.default.removeItem(atPath: path + "-shm") }
     }
 
-    /// Whether an I/O error is a full disk: SQLite reports `SQLITE_FULL` only where it sees the space run
-    /// out itself; in WAL mode, a `-wal` or `-shm` that cannot grow (`ENOSPC` from `write` or `fallocate`)
-    /// is `SQLITE_IOERR` instead. The connection's last OS error says which; so does a volume with almost
-    /// no space left (under 1 MiB), since a rollback may have run since.
-    static func isOutOfSpace(path: String, _ queue: DatabaseQueue?) -> Bool {
-        let errno = queue?.inDatabase { db in db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0 } ?? 0
-        if errno == ENOSPC { return true }
+    /// Whether the volume of `path` is (nearly) full: under 1 MiB left. SQLite reports `SQLITE_FULL` only
+    /// where it sees the space run out itself; in WAL mode a `-wal` or `-shm` that cannot grow (`ENOSPC`
+    /// from `write` or `fallocate`) is `SQLITE_IOERR` or `SQLITE_CANTOPEN` instead, which this tells apart
+    /// from a folder that cannot be written.
+    static func volumeIsFull(at path: String) -> Bool {
         var volume = statvfs()
         guard statvfs((path as NSString).deletingLastPathComponent, &volume) == 0 else { return false }
         return UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 1 << 20
@@ -973,6 +966,7 @@ struct StoreMigrator {
             case .SQLITE_NOTADB: return .notADatabase(path: path)
             case .SQLITE_CORRUPT: return .corrupt(path: path, message: error.message ?? "\(error)")
             case .SQLITE_FULL: return .diskFull(path: path, journalLeft: false)
+            case .SQLITE_IOERR where volumeIsFull(at: path), .SQLITE_CANTOPEN where volumeIsFull(at: path): return .diskFull(path: path, journalLeft: false)
             case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waited: since.map { Date().timeIntervalSince($0) } ?? 0)
             case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR: return .cannotWrite(path: path, message: error.message ?? "\(error)")
             default: break
