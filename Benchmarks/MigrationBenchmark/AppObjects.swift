@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// What a GRDB app keeps beside the described tables (issue 25): its migrator's table, a table with a
 /// foreign key to `person`, an index, a view, a guard trigger, an audit trigger, and an external-content
@@ -66,7 +68,7 @@ enum AppObjectsBenchmark {
                     let path = try copy(store, "app-objects-\(variant)-\(run).sqlite")
                     let start = Date()
                     if variant < 2 {
-                        try LucidStore.open(atPath: path, versions: Scenarios.versions(for: scenario), options: quiet).close()
+                        try LucidStore.open(atPath: path, versions: Scenarios.versions(for: scenario), options: quiet).database.close()
                     } else {
                         let queue = try DatabaseQueue(path: path)
                         try queue.writeWithoutTransaction { db in

@@ -16,7 +16,9 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// The `person` entity at schema version 1.0: one row of table `person`.
 public struct Person_1_0: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {

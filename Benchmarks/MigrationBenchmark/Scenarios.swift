@@ -1,4 +1,6 @@
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// The benchmark's schema changes: version 1.0 is always the same `person` table (part B of
 /// reference/dependencies-and-sqlite-limits.md, plus a `team_id` column) and a small `team` table;

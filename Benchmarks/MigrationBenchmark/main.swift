@@ -13,7 +13,9 @@
 // same DDL (median of 9). `--memory` also measures peak memory of a rebuild and of both row transforms at
 // 1M and 10M rows (each in a child process).
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 
 /// The typed row transform of `score` (int → double) with the generated records (Person.swift).
@@ -40,7 +42,7 @@ if arguments.count >= 3, arguments[1] == "--rebuild-child" {
     if let transform {
         options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "score in Swift", transforms: [transform])]
     }
-    let database = try LucidStore.open(atPath: path, versions: Scenarios.versions(for: transform == nil ? .requireNote : .convertType), options: options)
+    let database = try LucidStore.open(atPath: path, versions: Scenarios.versions(for: transform == nil ? .requireNote : .convertType), options: options).database
     try database.close()
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -77,7 +79,7 @@ if arguments.count >= 5, arguments[1] == "--constant-child" {
         if ProcessInfo.processInfo.environment["BENCHMARK_TRACE_SQL"] != nil {
             options.configuration.prepareDatabase { db in db.trace { print("SQL: \($0)") } }
         }
-        try LucidStore.open(atPath: path, versions: Scenarios.versions(for: scenario), options: options).close()
+        try LucidStore.open(atPath: path, versions: Scenarios.versions(for: scenario), options: options).database.close()
     } else {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: scenario.statementsInTransaction) }
@@ -172,7 +174,7 @@ if !transformOnly {
         for run in 0..<9 {
             let mine = try copy(base, "o1-ours-\(run).sqlite")
             let start = Date()
-            let database = try LucidStore.open(atPath: mine, versions: Scenarios.versions(for: scenario), options: quiet)
+            let database = try LucidStore.open(atPath: mine, versions: Scenarios.versions(for: scenario), options: quiet).database
             ours.append(Date().timeIntervalSince(start))
             try database.close()
             let reference = try copy(base, "o1-grdb-\(run).sqlite")
@@ -222,7 +224,7 @@ for scenario in Scenarios.all where !transformOnly {
         // Interleaved, each on a fresh copy.
         let mine = try copy(base, "ours-\(run).sqlite")
         let start = Date()
-        let database = try LucidStore.open(atPath: mine, versions: Scenarios.versions(for: scenario), options: quiet)
+        let database = try LucidStore.open(atPath: mine, versions: Scenarios.versions(for: scenario), options: quiet).database
         ours.append(Date().timeIntervalSince(start))
         try database.close()
         let table = scenario == .dropTable ? "team" : scenario == .renameTable ? "member" : "person"
@@ -264,7 +266,7 @@ do {
         var options = quiet
         options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "score in Swift", transforms: [transform])]
         let start = Date()
-        try LucidStore.open(atPath: path, versions: Scenarios.versions(for: .convertType), options: options).close()
+        try LucidStore.open(atPath: path, versions: Scenarios.versions(for: .convertType), options: options).database.close()
         let seconds = Date().timeIntervalSince(start)
         let check = try shell("sqlite3 '\(path)' 'SELECT count(*), typeof(score) FROM person'").output.trimmingCharacters(in: .whitespacesAndNewlines)
         precondition(check == "\(rows)|real", "transform lost rows or did not convert: \(check)")
@@ -275,7 +277,7 @@ do {
     for run in 0..<5 {
         let sqlPath = try copy(base, "sql-\(run).sqlite")
         let sqlStart = Date()
-        try LucidStore.open(atPath: sqlPath, versions: Scenarios.versions(for: .convertType), options: quiet).close()
+        try LucidStore.open(atPath: sqlPath, versions: Scenarios.versions(for: .convertType), options: quiet).database.close()
         sqlTimes.append(Date().timeIntervalSince(sqlStart))
         try? FileManager.default.removeItem(atPath: sqlPath)
         typedTimes.append(try timeTransform(typed, run: run))
@@ -296,12 +298,12 @@ do {
 if !transformOnly {
     let path = try copy(base, "cancel.sqlite")
     let start = Date()
-    let database = try LucidStore.open(atPath: path, versions: Scenarios.cancellingPath(), options: quiet)
+    let database = try LucidStore.open(atPath: path, versions: Scenarios.cancellingPath(), options: quiet).database
     let cancelling = Date().timeIntervalSince(start)
     try database.close()
     let rebuild = try copy(base, "rebuild.sqlite")
     let rebuildStart = Date()
-    try LucidStore.open(atPath: rebuild, versions: Scenarios.versions(for: .requireNote), options: quiet).close()
+    try LucidStore.open(atPath: rebuild, versions: Scenarios.versions(for: .requireNote), options: quiet).database.close()
     let oneRebuild = Date().timeIntervalSince(rebuildStart)
     print(String(format: "5-version path whose changes cancel: %.1f ms; one rebuild: %.1f ms; ratio %.2f (goal <= 1)", cancelling * 1000, oneRebuild * 1000, cancelling / oneRebuild))
 }

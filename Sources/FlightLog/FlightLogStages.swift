@@ -1,3 +1,4 @@
+import GRDB
 import LucidRuntime
 
 /// The flight log's own migration code (hand-written; the generated `FlightLogMigrations` protocol says

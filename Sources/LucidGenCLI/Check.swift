@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidSchema
-import LucidTesting
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 
 /// `lucidgen check`: the CI gate and pre-commit hook.
 struct Check: ParsableCommand {

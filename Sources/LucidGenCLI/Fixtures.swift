@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
-import LucidTesting
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 
 struct Fixtures: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,8 +3,8 @@ import Foundation
 import LucidGenCore
 
 /// The `lucidgen` command: generates versioned Swift records, schemas and migration tests from entity descriptions.
-public struct LucidGen: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct LucidGen: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "lucidgen",
         abstract: "Generate versioned SQLite records and schemas from entity descriptions, and migrate stores safely.",
         discussion: """
@@ -27,7 +27,7 @@ public struct LucidGen: ParsableCommand {
         subcommands: [Generate.self, Check.self, Plan.self, Migrate.self, Status.self, Fixtures.self, Release.self, Init.self]
     )
 
-    public init() {}
+    package init() {}
 }
 
 /// Exit codes, as documented in `lucidgen --help`.

@@ -1,8 +1,9 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
-import LucidSchema
-import LucidTesting
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 
 /// `lucidgen check`'s trial of the project's sample rows: each file `SampleRowsValidation` passed goes
 /// into an in-memory store of its version seeded as the generated tests seed it (the rows `lucidgen

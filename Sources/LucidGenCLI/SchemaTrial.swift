@@ -1,8 +1,9 @@
 import Foundation
+import GRDB
 import GRDBSQLite
 import LucidGenCore
-import LucidRuntime
-import LucidSchema
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// The Resolve stage's schemas tried in SQLite before `generate` writes anything and as part of `check`:
 /// every unreleased version's DDL (the current version, and any after it) runs in an in-memory database,

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(

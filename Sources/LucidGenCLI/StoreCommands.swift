@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// Options shared by `plan` and `migrate` (each declares its own `--database`: optional for `plan`).
 struct StoreCommandOptions: ParsableArguments {
@@ -257,8 +258,9 @@ struct Migrate: ParsableCommand {
             // The same decision and refusals as `plan` (same exit code), then what this process did: another
             // process may have migrated the store meanwhile, which the outcome says.
             _ = try LucidStore.inspect(atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout)
-            let database: DatabaseQueue
-            (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, versions: versions, options: storeOptions)
+            let opened = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
+            let database = opened.database
+            outcome = opened.outcome
             if finishCleanup {
                 let count = try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions, stages: stages), logger: storeOptions.logger)
                 display.finish()

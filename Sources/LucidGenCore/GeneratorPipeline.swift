@@ -9,26 +9,26 @@ import Foundation
 /// version, one schema per version, checked against the frozen snapshots), ``RenderedOutput``
 /// (file paths and contents) and ``WriteReport`` (what changed on disk). Every stage collects
 /// diagnostics instead of printing; nothing is written unless every earlier stage succeeded.
-public struct GeneratorPipeline {
-    public var configPath: String
+package struct GeneratorPipeline {
+    package var configPath: String
     /// Tries the resolved model in SQLite before anything is rendered or written (the CLI's `SchemaTrial`:
     /// each unreleased version's DDL in an in-memory database); an error it finds stops the run. This module
     /// does not link SQLite, so the CLI supplies it.
-    public var schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])?
+    package var schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])?
 
-    public init(configPath: String, schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])? = nil) {
+    package init(configPath: String, schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])? = nil) {
         self.configPath = configPath
         self.schemaTrial = schemaTrial
     }
 
-    public struct Result: Sendable {
-        public var report: WriteReport
+    package struct Result: Sendable {
+        package var report: WriteReport
         /// Warnings and notes from every stage.
-        public var diagnostics: [Diagnostic]
-        public var model: ResolvedModel
+        package var diagnostics: [Diagnostic]
+        package var model: ResolvedModel
     }
 
-    public func load() throws(GenerationFailed) -> LoadedInput {
+    package func load() throws(GenerationFailed) -> LoadedInput {
         var diagnostics = DiagnosticCollector()
         let config = try Config.load(from: configPath, diagnostics: &diagnostics)
         return try load(config, configDiagnostics: diagnostics.diagnostics)
@@ -41,13 +41,13 @@ public struct GeneratorPipeline {
     }
 
     /// Runs every stage. With `check`, nothing is written and the report says what would change.
-    public func run(check: Bool) throws(GenerationFailed) -> Result {
+    package func run(check: Bool) throws(GenerationFailed) -> Result {
         try run(try load(), check: check)
     }
 
     /// `lucidgen check`: every stage with nothing written, and the descriptions as loaded (the lint
     /// stage locates its findings in them).
-    public func check() throws(GenerationFailed) -> (input: LoadedInput, result: Result) {
+    package func check() throws(GenerationFailed) -> (input: LoadedInput, result: Result) {
         let input = try load()
         return (input, try run(input, check: true))
     }
@@ -71,7 +71,7 @@ public struct GeneratorPipeline {
 
 extension GeneratorPipeline {
     /// What ``runIncrementally(check:force:)`` did.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The inputs hash as they did in the last successful run and its outputs are as it left them:
         /// nothing was parsed, rendered or written. The stamp holds that run's warnings and summary.
         case unchanged(GenerationStamp)
@@ -88,7 +88,7 @@ extension GeneratorPipeline {
     /// `lucidgen generate`: the Fingerprint stage, then, unless it finds nothing changed, every stage;
     /// a successful run (not a check) leaves a ``GenerationStamp`` in `.build/lucidgen/`. `force` runs
     /// every stage whatever the stamp says. `summary` makes the one-line summary stored with the stamp.
-    public func runIncrementally(check: Bool, force: Bool, summary: (Result) -> String) throws(GenerationFailed) -> Outcome {
+    package func runIncrementally(check: Bool, force: Bool, summary: (Result) -> String) throws(GenerationFailed) -> Outcome {
         var configDiagnostics = DiagnosticCollector()
         let config = try Config.load(from: configPath, diagnostics: &configDiagnostics)
         let stampPath = GenerationStamp.path(forConfig: config)
@@ -123,10 +123,10 @@ extension GeneratorPipeline {
     }
 
     /// What ``runModule(_:into:)`` did.
-    public struct ModuleResult: Sendable {
+    package struct ModuleResult: Sendable {
         /// Whether the output file changed (an unchanged file is not rewritten, so builds stay incremental).
-        public var written: Bool
-        public var diagnostics: [Diagnostic]
+        package var written: Bool
+        package var diagnostics: [Diagnostic]
     }
 
     /// The build plugin's mode: renders everything one module needs into one Swift file, reading the
@@ -138,7 +138,7 @@ extension GeneratorPipeline {
     /// may not write into the package): that is an error telling the user to run
     /// `swift package lucidgen generate`. The current version's snapshot is not needed to build and is
     /// left to `generate`.
-    public func runModule(_ module: String, into outputFile: String, force: Bool = false) throws(GenerationFailed) -> ModuleResult {
+    package func runModule(_ module: String, into outputFile: String, force: Bool = false) throws(GenerationFailed) -> ModuleResult {
         var configDiagnostics = DiagnosticCollector()
         let loadedConfig = try Config.load(from: configPath, diagnostics: &configDiagnostics)
         let stampPath = GenerationStamp.path(forModuleOutput: outputFile)
@@ -194,6 +194,6 @@ extension GeneratorPipeline {
 }
 
 /// The version of lucidgen.
-public enum LucidGenVersion {
-    public static let current = "0.1.0"
+package enum LucidGenVersion {
+    package static let current = "0.1.0"
 }

@@ -1,5 +1,12 @@
-// LucidRuntime is what generated code and apps link: GRDB for SQLite access, swift-log for logs, and
-// LucidSchema for the versioned schema model. Re-exporting GRDB and LucidSchema lets generated files
-// (and apps) write a single `import LucidRuntime`.
-@_exported import GRDB
-@_exported import LucidSchema
+// LucidRuntime is what an app imports: opening and migrating stores, the app's migration code, what a
+// store records. It re-exports nothing: an app that reads records with GRDB's API writes `import GRDB`
+// itself (GRDB's `Table` and SwiftUI's `Table` then meet only in files that import both), and the schema
+// model the generator shares with the runtime (`LucidSchema`) stays out of the app's namespace. Generated
+// code imports GRDB, LucidSchema and LucidRuntime itself, with `@_spi(Generated)` for what only it calls.
+@_spi(Generated) import LucidSchema
+
+/// A schema version, `MAJOR.MINOR` or `MAJOR.MINOR.PATCH` (`"2.1"`), ordered numerically.
+public typealias SchemaVersion = LucidSchema.SchemaVersion
+
+/// The list of schema versions of an app, as `lucidgen generate` emits it (`<Module>Schema`).
+public typealias SchemaRegistry = LucidSchema.SchemaRegistry

@@ -3,7 +3,7 @@
 /// Written here because the runtime's only dependencies are GRDB and swift-log, neither of which
 /// exposes a digest, and Foundation on Linux has no CryptoKit. Checked against the FIPS test vectors
 /// in `LucidSchemaTests`.
-public enum SHA256 {
+package enum SHA256 {
     fileprivate static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -16,23 +16,23 @@ public enum SHA256 {
     ]
 
     /// The digest of `bytes`.
-    public static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var hasher = Hasher()
         hasher.update(Array(bytes))
         return hasher.finalize()
     }
 
     /// A digest fed piece by piece (a file read in chunks: memory stays flat whatever its size).
-    public struct Hasher: Sendable {
+    package struct Hasher: Sendable {
         private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         /// Bytes not yet compressed (fewer than 64).
         private var pending: [UInt8] = []
         private var length: UInt64 = 0
 
-        public init() {}
+        package init() {}
 
         /// Feeds bytes; the digest is the same however the input is split.
-        public mutating func update(_ bytes: [UInt8]) {
+        package mutating func update(_ bytes: [UInt8]) {
             length &+= UInt64(bytes.count)
             var start = 0
             if !pending.isEmpty {
@@ -51,7 +51,7 @@ public enum SHA256 {
         }
 
         /// The digest of everything fed so far.
-        public mutating func finalize() -> [UInt8] {
+        package mutating func finalize() -> [UInt8] {
             let bitLength = length &* 8
             var tail = pending
             tail.append(0x80)
@@ -97,7 +97,7 @@ public enum SHA256 {
     }
 
     /// The digest of the UTF-8 bytes of `text`, as 64 lowercase hex digits.
-    public static func hex(of text: String) -> String {
+    package static func hex(of text: String) -> String {
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
         for byte in digest(text.utf8) {

@@ -11,18 +11,18 @@ public struct Schema: Sendable, Hashable, Codable {
     /// The tables, sorted by name. A version a generated registry states with deferred tables
     /// (``SchemaTable/Deferred``) builds them the first time they are read: a registry of 150 versions
     /// lists them all, and a store one version behind reads two.
-    public var tables: [SchemaTable] {
+    package var tables: [SchemaTable] {
         get { storage.tables }
         set { storage = TableList(newValue.map(TableList.Entry.table)) }
     }
 
     /// The tables' names, sorted, without building a deferred table.
-    public var tableNames: [String] { storage.entries.map(\.name) }
+    package var tableNames: [String] { storage.entries.map(\.name) }
 
     private var storage: TableList
 
     /// A version stated by all its tables (in any order: they are sorted by name).
-    public init(version: SchemaVersion, tables: [any SchemaTableSource]) {
+    @_spi(Generated) public init(version: SchemaVersion, tables: [any SchemaTableSource]) {
         self.version = version
         self.storage = TableList(tables.map(TableList.Entry.init).sorted { $0.name < $1.name })
     }
@@ -38,7 +38,7 @@ public struct Schema: Sendable, Hashable, Codable {
     /// static let version1_1 = Schema(version: SchemaVersion("1.1"), basedOn: version1_0,
     ///                                replacing: [table_aircraft_2], removing: ["old_notes"])
     /// ```
-    public init(version: SchemaVersion, basedOn previous: Schema, replacing changed: [any SchemaTableSource], removing removed: [String] = []) {
+    @_spi(Generated) public init(version: SchemaVersion, basedOn previous: Schema, replacing changed: [any SchemaTableSource], removing removed: [String] = []) {
         self.version = version
         self.storage = TableList(Self.entries(of: previous.storage.entries, replacing: changed.map(TableList.Entry.init), removing: removed))
     }
@@ -167,7 +167,7 @@ public struct Schema: Sendable, Hashable, Codable {
     }
 
     /// The table with this name (SQLite compares names case-insensitively).
-    public func table(named name: String) -> SchemaTable? {
+    package func table(named name: String) -> SchemaTable? {
         tables.first { sameSQLName($0.name, name) }
     }
 
@@ -175,19 +175,19 @@ public struct Schema: Sendable, Hashable, Codable {
     /// tables one by one, which inside a loop over tables is quadratic in a schema of thousands of them.
     /// Where two names are the same to SQLite (never in a valid schema), the first table wins, as
     /// ``table(named:)`` finds it.
-    public func tablesByNameKey() -> [String: SchemaTable] {
+    package func tablesByNameKey() -> [String: SchemaTable] {
         Dictionary(tables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `CREATE TABLE` and `CREATE INDEX` statements, in a deterministic order.
-    public var ddl: [String] { tables.flatMap(\.createStatements) }
+    package var ddl: [String] { tables.flatMap(\.createStatements) }
 
     /// SHA-256 of the DDL, hex-encoded.
-    public var checksum: String { SHA256.hex(of: ddl.joined(separator: ";\n")) }
+    package var checksum: String { SHA256.hex(of: ddl.joined(separator: ";\n")) }
 
     /// ``checksum``, reusing the statements of every table that is as `cache` last saw it under its
     /// name (the generator checksums every version of a long history, whose tables mostly repeat).
-    public func checksum(cache: inout [String: (table: SchemaTable, statements: [String])]) -> String {
+    package func checksum(cache: inout [String: (table: SchemaTable, statements: [String])]) -> String {
         var ddl: [String] = []
         for table in tables {
             if let cached = cache[table.name], cached.table == table {
@@ -203,34 +203,34 @@ public struct Schema: Sendable, Hashable, Codable {
 }
 
 /// A table of a schema version.
-public struct SchemaTable: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Codable {
+@_spi(Generated) public struct SchemaTable: Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// Holds the rows of an entity.
         case entity
         /// Links the rows of a to-many relationship.
         case join
     }
 
-    public var name: String
-    public var kind: Kind
-    public var columns: [SchemaColumn]
+    package var name: String
+    package var kind: Kind
+    package var columns: [SchemaColumn]
     /// Primary key columns, in order.
-    public var primaryKey: [String]
-    public var foreignKeys: [SchemaForeignKey]
-    public var indexes: [SchemaIndex]
+    package var primaryKey: [String]
+    package var foreignKeys: [SchemaForeignKey]
+    package var indexes: [SchemaIndex]
     /// The table's name in the previous schema version when it was renamed at this version.
-    public var renamedFrom: String?
+    package var renamedFrom: String?
     /// For a join table that replaces a to-one relationship at this version: the foreign key column of
     /// the owner table (at the previous version) whose values become this table's links.
-    public var convertedFromColumn: String?
+    package var convertedFromColumn: String?
     /// True when the table is new at this version although the previous version had a table of the same
     /// name (renamed or removed at this version): it is not that table, and no row comes from it.
-    public var reusesName: Bool?
+    package var reusesName: Bool?
     /// The table's declared full-text search (an FTS5 index over some of its text columns), if any. Its
     /// statements join the table's DDL (and so the checksum) only when present.
-    public var search: SchemaSearch?
+    package var search: SchemaSearch?
 
-    public init(
+    package init(
         name: String, kind: Kind = .entity, columns: [SchemaColumn], primaryKey: [String],
         foreignKeys: [SchemaForeignKey] = [], indexes: [SchemaIndex] = [], renamedFrom: String? = nil,
         convertedFromColumn: String? = nil, reusesName: Bool? = nil, search: SchemaSearch? = nil
@@ -247,12 +247,12 @@ public struct SchemaTable: Sendable, Hashable, Codable {
         self.reusesName = reusesName
     }
 
-    public func column(named name: String) -> SchemaColumn? {
+    package func column(named name: String) -> SchemaColumn? {
         columns.first { sameSQLName($0.name, name) }
     }
 
     /// The statement that creates this table, with the given name (the rebuild creates it under a temporary name).
-    public func createTableStatement(named tableName: String? = nil) -> String {
+    package func createTableStatement(named tableName: String? = nil) -> String {
         var parts = columns.map { column -> String in
             var sql = "\(quoteIdentifier(column.name)) \(column.type.rawValue)"
             if primaryKey == [column.name] { sql += " PRIMARY KEY" }
@@ -272,7 +272,7 @@ public struct SchemaTable: Sendable, Hashable, Codable {
         return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))"
     }
 
-    public var createIndexStatements: [String] {
+    package var createIndexStatements: [String] {
         indexes.map { index in
             "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoteIdentifier(index.name)) ON \(quoteIdentifier(name)) "
                 + "(\(index.columns.map(quoteIdentifier).joined(separator: ", ")))"
@@ -280,64 +280,64 @@ public struct SchemaTable: Sendable, Hashable, Codable {
     }
 
     /// The table, its indexes, then its search index and the triggers that keep it in step.
-    public var createStatements: [String] { [createTableStatement()] + createIndexStatements + searchStatements }
+    package var createStatements: [String] { [createTableStatement()] + createIndexStatements + searchStatements }
 }
 
 /// A column of a table.
-public struct SchemaColumn: Sendable, Hashable, Codable {
+package struct SchemaColumn: Sendable, Hashable, Codable {
     /// SQLite storage classes, used as column type affinities.
-    public enum StorageType: String, Sendable, Codable {
+    package enum StorageType: String, Sendable, Codable {
         case integer = "INTEGER"
         case real = "REAL"
         case text = "TEXT"
         case blob = "BLOB"
     }
 
-    public var name: String
-    public var type: StorageType
-    public var notNull: Bool
+    package var name: String
+    package var type: StorageType
+    package var notNull: Bool
     /// The SQL of the `DEFAULT` clause (a literal or a parenthesized expression), if any.
-    public var defaultSQL: String?
+    package var defaultSQL: String?
     /// The column's name in the previous schema version when it was renamed at this version.
-    public var renamedFrom: String?
+    package var renamedFrom: String?
     /// For a to-one foreign key column that replaces a to-many relationship at this version: the join
     /// table (at the previous version) whose single link per row becomes this column's value.
-    public var convertedFromJoinTable: String?
+    package var convertedFromJoinTable: String?
     /// The description's logical type of the column's values (``ValueType``: `int`, `double`, `date`,
     /// `enum Category`, `[string]`, `to_one`…), which decides which conversions keep every value.
     /// Not part of the DDL or the checksum; nil for join-table columns and in registries and snapshots
     /// written by an older lucidgen (then only the storage class is known).
-    public var valueType: String?
+    package var valueType: String?
     /// The value type at the previous version when the description accepts the loss of converting it to
     /// this column's type at this version (`"lossy_conversion": true` in its `type_history`): the change is
     /// inferred as SQLite's `CAST` even though some values change.
-    public var lossyConversionFrom: String?
+    package var lossyConversionFrom: String?
     /// True when the column is new at this version although the table's previous version had a column of
     /// the same name (renamed or removed at this version): it is not that column.
-    public var reusesName: Bool?
+    package var reusesName: Bool?
     /// For an element of a composite that replaces a struct stored as JSON at this version: the JSON text
     /// column (at the previous version) whose member at ``jsonPath`` becomes this column's value.
-    public var extractedFrom: String?
+    package var extractedFrom: String?
     /// The SQLite JSON path of the member in ``extractedFrom`` (`$.primary`, `$.accent.red`).
-    public var jsonPath: String?
+    package var jsonPath: String?
     /// For a column holding JSON (a struct subtype, or an array of them) whose struct's members changed at
     /// this version (added, removed, renamed, optional ↔ required): the Swift types before and after
     /// (`Point_1_0 → Point`). The stored JSON is converted by the app's code, never guessed. Not part of
     /// the DDL or the checksum; nil when nothing changed.
-    public var jsonStructChange: String?
+    package var jsonStructChange: String?
     /// For an element of an optional composite (or of an optional nested one): the columns of that
     /// composite at this version, all NULL exactly when it is nil. A default then fills only rows where it
     /// is present: its `DEFAULT` alone would give nil composites a value.
-    public var compositeGroup: [String]?
+    package var compositeGroup: [String]?
     /// The element is required whenever its optional composite is present (its column is nullable for
     /// the rows where it is nil).
-    public var requiredWhenPresent: Bool?
+    package var requiredWhenPresent: Bool?
     /// For an enum column whose enum renamed or removed cases at this version: what each stored value of
     /// such a case becomes (relative to the previous version, like ``renamedFrom``). Not part of the DDL
     /// or the checksum; nil when no case changed (registries and snapshots then omit it).
-    public var caseChanges: [EnumCaseChange]?
+    package var caseChanges: [EnumCaseChange]?
 
-    public init(
+    package init(
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
         convertedFromJoinTable: String? = nil, valueType: String? = nil, lossyConversionFrom: String? = nil,
         reusesName: Bool? = nil, extractedFrom: String? = nil, jsonPath: String? = nil, caseChanges: [EnumCaseChange]? = nil,
@@ -369,24 +369,24 @@ public struct SchemaColumn: Sendable, Hashable, Codable {
 /// EnumCaseChange(from: "seaplane", to: nil, removed: true)        // removed, NULL as its fallback
 /// EnumCaseChange(from: "seaplane", byApp: true)                   // removed: the app's code decides
 /// ```
-public struct EnumCaseChange: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct EnumCaseChange: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The case's raw value at the previous version.
-    public var from: String
+    package var from: String
     /// The raw value it becomes (the new name, or the fallback); nil: NULL, or the app's code decides.
-    public var to: String?
+    package var to: String?
     /// True for a removed case (with its fallback in ``to``), false or nil for a rename.
-    public var removed: Bool?
+    package var removed: Bool?
     /// True when a removed case has no fallback: rows holding it need the app's code (a typed stage).
-    public var byApp: Bool?
+    package var byApp: Bool?
 
-    public init(from: String, to: String?, removed: Bool = false) {
+    package init(from: String, to: String?, removed: Bool = false) {
         self.from = from
         self.to = to
         self.removed = removed ? true : nil
         self.byApp = nil
     }
 
-    public init(from: String, byApp: Bool) {
+    package init(from: String, byApp: Bool) {
         self.from = from
         self.to = nil
         self.removed = true
@@ -394,10 +394,10 @@ public struct EnumCaseChange: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     /// Whether SQL can rewrite the stored values (a rename, or a removal with a fallback).
-    public var isInferable: Bool { byApp != true }
+    package var isInferable: Bool { byApp != true }
 
     /// `case lighter_than_air → balloon`, `case seaplane removed (→ airplane)`, `case seaplane removed (app code)`.
-    public var description: String {
+    package var description: String {
         if byApp == true { return "case \(from) removed without a fallback" }
         if removed == true { return "case \(from) removed (its rows take \(to.map { "'\($0)'" } ?? "NULL"))" }
         return "case \(from) renamed to \(to ?? "NULL")"
@@ -405,19 +405,19 @@ public struct EnumCaseChange: Sendable, Hashable, Codable, CustomStringConvertib
 }
 
 /// A foreign key: `columns` reference `tableColumns` of `table`.
-public struct SchemaForeignKey: Sendable, Hashable, Codable {
-    public enum Action: String, Sendable, Codable {
+package struct SchemaForeignKey: Sendable, Hashable, Codable {
+    package enum Action: String, Sendable, Codable {
         case cascade = "CASCADE"
         case setNull = "SET NULL"
         case noAction = "NO ACTION"
     }
 
-    public var columns: [String]
-    public var table: String
-    public var tableColumns: [String]
-    public var onDelete: Action
+    package var columns: [String]
+    package var table: String
+    package var tableColumns: [String]
+    package var onDelete: Action
 
-    public init(columns: [String], table: String, tableColumns: [String], onDelete: Action) {
+    package init(columns: [String], table: String, tableColumns: [String], onDelete: Action) {
         self.columns = columns
         self.table = table
         self.tableColumns = tableColumns
@@ -426,12 +426,12 @@ public struct SchemaForeignKey: Sendable, Hashable, Codable {
 }
 
 /// A secondary index.
-public struct SchemaIndex: Sendable, Hashable, Codable {
-    public var name: String
-    public var columns: [String]
-    public var unique: Bool
+package struct SchemaIndex: Sendable, Hashable, Codable {
+    package var name: String
+    package var columns: [String]
+    package var unique: Bool
 
-    public init(name: String, columns: [String], unique: Bool = false) {
+    package init(name: String, columns: [String], unique: Bool = false) {
         self.name = name
         self.columns = columns
         self.unique = unique
@@ -441,7 +441,7 @@ public struct SchemaIndex: Sendable, Hashable, Codable {
 /// Whether SQLite takes `a` and `b` for the same identifier: ASCII letters compared case-insensitively,
 /// every other byte exactly (SQLite folds ASCII only). Allocates nothing: the planner compares names for
 /// every table of every version it walks.
-public func sameSQLName(_ a: String, _ b: String) -> Bool {
+package func sameSQLName(_ a: String, _ b: String) -> Bool {
     if a == b { return true }
     var left = a.utf8.makeIterator()
     var right = b.utf8.makeIterator()
@@ -459,21 +459,21 @@ private func foldASCII(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte
 
 /// The key under which SQLite finds the identifier `name`: ASCII letters lower-cased, nothing else
 /// changed (two names are ``sameSQLName(_:_:)`` exactly when their keys are equal).
-public func sqlNameKey(_ name: String) -> String {
+package func sqlNameKey(_ name: String) -> String {
     // Most names have no capital letter: the name itself, without a copy (lineage walks make millions of keys).
     guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
     return String(decoding: name.utf8.map(foldASCII), as: UTF8.self)
 }
 
 /// Quotes an SQL identifier: `a"b` → `"a""b"`.
-public func quoteIdentifier(_ name: String) -> String {
+package func quoteIdentifier(_ name: String) -> String {
     // Most names hold no quote: no split and join (this runs for every column of every step).
     if !name.utf8.contains(UInt8(ascii: "\"")) { return "\"" + name + "\"" }
     return "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
 }
 
 /// Quotes an SQL string literal: `it's` → `'it''s'`.
-public func quoteLiteral(_ text: String) -> String {
+package func quoteLiteral(_ text: String) -> String {
     if !text.utf8.contains(UInt8(ascii: "'")) { return "'" + text + "'" }
     return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
 }

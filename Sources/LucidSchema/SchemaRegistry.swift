@@ -49,13 +49,13 @@ extension SchemaRegistry {
     public static var newestChecksum: String { checksums.last ?? "" }
 
     /// The newest schema version.
-    public static var current: Schema {
+    package static var current: Schema {
         guard let last = versions.last else { preconditionFailure("a schema registry lists at least one version") }
         return last
     }
 
     /// The schema of a given version, if the registry knows it.
-    public static func schema(for version: SchemaVersion) -> Schema? {
+    package static func schema(for version: SchemaVersion) -> Schema? {
         versions.first { $0.version == version }
     }
 }
@@ -67,28 +67,28 @@ extension SchemaRegistry {
 /// let history = SchemaHistory(registry: FlightLogSchema.self)
 /// let status = try LucidStore.inspect(atPath: path, history: history)
 /// ```
-public struct SchemaHistory: Sendable {
+package struct SchemaHistory: Sendable {
     /// Every schema version, oldest first.
-    public var versions: [Schema]
+    package var versions: [Schema]
     /// The steps that need the app's code: the planner routes through them and never around them.
-    public var stages: [ExplicitStage]
+    package var stages: [ExplicitStage]
 
     /// Each version's checksum as the generator computed it (a registry's `checksums`, parallel to
     /// `versions`), or nil: then a checksum is computed where it is needed. Computing one builds the
     /// version's whole DDL and hashes it (a few milliseconds for an app of 60 tables), which a migration
     /// would otherwise do for the store's version and for each version it writes.
-    public var checksums: [String]?
+    package var checksums: [String]?
 
     /// The generated registry's type as `String(reflecting:)` spells it, module first
     /// (`FlightLog.FlightLogSchema`), or nil for a history made from versions: what the runtime's messages
     /// name when they tell the app which generated code to call, in which module.
-    public var registry: String?
+    package var registry: String?
 
     /// Each version's path to the newest as the generator computed it for these versions and stages
     /// (a registry's `routes`), by its first version; empty when not known (the runtime then plans).
-    public var routes: [SchemaVersion: [SchemaVersion]] = [:]
+    package var routes: [SchemaVersion: [SchemaVersion]] = [:]
 
-    public init(versions: [Schema], stages: [ExplicitStage] = [], checksums: [String]? = nil, registry: String? = nil) {
+    package init(versions: [Schema], stages: [ExplicitStage] = [], checksums: [String]? = nil, registry: String? = nil) {
         self.versions = versions
         self.stages = stages
         self.checksums = checksums.flatMap { $0.count == versions.count ? $0 : nil }
@@ -96,7 +96,7 @@ public struct SchemaHistory: Sendable {
     }
 
     /// The history a generated registry lists, with its generated checksums and its type's name.
-    public init<Registry: SchemaRegistry>(registry: Registry.Type) {
+    package init<Registry: SchemaRegistry>(registry: Registry.Type) {
         self.init(versions: registry.versions, stages: registry.stages, checksums: registry.checksums, registry: String(reflecting: registry))
         for route in registry.routes {
             guard let first = route.first, let start = try? SchemaVersion(parsing: first) else { continue }
@@ -107,11 +107,11 @@ public struct SchemaHistory: Sendable {
 
     /// The checksum of `schema` (one of `versions`): the generated one when the history has them, else
     /// computed.
-    public func checksum(of schema: Schema) -> String {
+    package func checksum(of schema: Schema) -> String {
         if let checksums, let index = versions.firstIndex(where: { $0.version == schema.version }) { return checksums[index] }
         return schema.checksum
     }
 
     /// The newest version's schema (nil for an empty history).
-    public var newest: Schema? { versions.last }
+    package var newest: Schema? { versions.last }
 }

@@ -10,55 +10,55 @@
 /// SchemaTable(name: "recipe", columns: …, primaryKey: ["id"],
 ///             search: SchemaSearch(columns: ["title", "notes"], tokenizer: "unicode61 remove_diacritics 2"))
 /// ```
-public struct SchemaSearch: Sendable, Hashable, Codable {
+package struct SchemaSearch: Sendable, Hashable, Codable {
     /// The searched columns, in the index's column order (as named at the table's version).
-    public var columns: [String]
+    package var columns: [String]
     /// FTS5's `tokenize` option (`"unicode61 remove_diacritics 2"`, `"porter unicode61"`); nil: FTS5's default (`unicode61`).
-    public var tokenizer: String?
+    package var tokenizer: String?
 
-    public init(columns: [String], tokenizer: String? = nil) {
+    package init(columns: [String], tokenizer: String? = nil) {
         self.columns = columns
         self.tokenizer = tokenizer
     }
 
     /// The suffixes FTS5 gives the shadow tables of an index `x`: `x_data`, `x_idx`, … (an external-content
     /// index has no `_content`, but the name is FTS5's all the same).
-    public static let shadowSuffixes = ["_data", "_idx", "_content", "_docsize", "_config"]
+    package static let shadowSuffixes = ["_data", "_idx", "_content", "_docsize", "_config"]
     /// The suffixes of the triggers on the table, after the index's name (`recipe_fts_insert`).
-    public static let triggerSuffixes = ["_insert", "_delete", "_update"]
+    package static let triggerSuffixes = ["_insert", "_delete", "_update"]
 }
 
 extension SchemaTable {
     /// The name of the table's FTS5 index, whether or not it declares search: `<table>_fts`.
-    public var searchTableName: String { Self.searchTableName(of: name) }
+    package var searchTableName: String { Self.searchTableName(of: name) }
 
     /// `<table>_fts`.
-    public static func searchTableName(of table: String) -> String { table + "_fts" }
+    package static func searchTableName(of table: String) -> String { table + "_fts" }
 
     /// Every name the table's search takes in the store (the index, its shadow tables, its triggers), or
     /// none without search: what the generator checks for collisions and the runtime owns.
-    public var searchObjectNames: [String] {
+    package var searchObjectNames: [String] {
         guard search != nil else { return [] }
         return [searchTableName] + searchShadowTableNames + searchTriggerNames
     }
 
     /// FTS5's shadow tables of the index.
-    public var searchShadowTableNames: [String] { SchemaSearch.shadowSuffixes.map { searchTableName + $0 } }
+    package var searchShadowTableNames: [String] { SchemaSearch.shadowSuffixes.map { searchTableName + $0 } }
 
     /// The triggers that keep the index in step: after insert, delete and update.
-    public var searchTriggerNames: [String] { Self.searchTriggerNames(of: name) }
+    package var searchTriggerNames: [String] { Self.searchTriggerNames(of: name) }
 
     /// The triggers that keep the declared search of table `table` in step.
-    public static func searchTriggerNames(of table: String) -> [String] { SchemaSearch.triggerSuffixes.map { searchTableName(of: table) + $0 } }
+    package static func searchTriggerNames(of table: String) -> [String] { SchemaSearch.triggerSuffixes.map { searchTableName(of: table) + $0 } }
 
     /// `CREATE VIRTUAL TABLE … USING fts5(…)` and its three triggers; empty without search.
-    public var searchStatements: [String] {
+    package var searchStatements: [String] {
         guard let statement = createSearchTableStatement else { return [] }
         return [statement] + searchTriggerStatements
     }
 
     /// The FTS5 table over the searched columns, with the table as its external content.
-    public var createSearchTableStatement: String? {
+    package var createSearchTableStatement: String? {
         guard let search else { return nil }
         var arguments = search.columns.map(quoteIdentifier)
         arguments.append("content = \(quoteLiteral(name))")
@@ -69,7 +69,7 @@ extension SchemaTable {
     /// The triggers of FTS5 §4.4.3: an insert adds the row's text to the index, a delete removes the text the
     /// row had (FTS5's `'delete'` command needs the old values), an update does both. A rebuild drops them
     /// with the old table; the runtime creates them again on the new one.
-    public var searchTriggerStatements: [String] {
+    package var searchTriggerStatements: [String] {
         guard let search else { return [] }
         let index = quoteIdentifier(searchTableName)
         let table = quoteIdentifier(name)
@@ -87,7 +87,7 @@ extension SchemaTable {
     }
 
     /// FTS5's `'rebuild'` command: the index read again from every row of the table.
-    public var rebuildSearchStatement: String {
+    package var rebuildSearchStatement: String {
         let index = quoteIdentifier(searchTableName)
         return "INSERT INTO \(index) (\(index)) VALUES ('rebuild')"
     }

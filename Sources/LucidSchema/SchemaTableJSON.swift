@@ -7,7 +7,7 @@ extension SchemaTable {
     /// launch of an up-to-date store) by a small reader of exactly this shape: Foundation's `JSONDecoder`
     /// took ~0.37M instructions per table, 60 % of a one-step migration of a 150-version app.
     /// Invalid JSON is a broken generated file: a precondition failure naming the error.
-    public init(json: String) {
+    package init(json: String) {
         do {
             self = try TableJSONReader.table(json)
         } catch {
@@ -19,13 +19,13 @@ extension SchemaTable {
     /// ``init(json:)`` reads one; the object's other keys are skipped, and nil means it has no such key.
     /// The generator reads every snapshot on every run: with `JSONDecoder`, the tables of a model of
     /// 2,000 entities were a fifth of `lucidgen plan`. Throws on JSON this reader does not accept.
-    public static func tables(underKey key: String, inJSONObject json: String) throws -> [SchemaTable]? {
+    package static func tables(underKey key: String, inJSONObject json: String) throws -> [SchemaTable]? {
         try TableJSONReader.tables(underKey: key, inObject: json)
     }
 
     /// The JSON `init(json:)` reads, one column per line (after the first line), in the order readers
     /// expect: name, kind, key, what is particular to the table, then columns, foreign keys and indexes.
-    public func json(indent: String) -> String {
+    package func json(indent: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         func encoded(_ value: some Encodable) -> String {
@@ -45,13 +45,13 @@ extension SchemaTable {
 
 /// A table as a schema version states it: built (``SchemaTable``), or deferred (``SchemaTable/Deferred``),
 /// built the first time a version that has it is read.
-public protocol SchemaTableSource: Sendable {
+@_spi(Generated) public protocol SchemaTableSource: Sendable {
     /// The table itself (built from its JSON the first time, for a deferred table).
     var builtTable: SchemaTable { get }
 }
 
 extension SchemaTable: SchemaTableSource {
-    public var builtTable: SchemaTable { self }
+    @_spi(Generated) public var builtTable: SchemaTable { self }
 }
 
 extension SchemaTable {
@@ -68,11 +68,11 @@ extension SchemaTable {
     ///     {"name": "aircraft", "kind": "entity", …}
     ///     """#)
     /// ```
-    public final class Deferred: SchemaTableSource, Sendable {
-        public let name: String
+    @_spi(Generated) public final class Deferred: SchemaTableSource, Sendable {
+        package let name: String
         private let built: BuiltOnce<SchemaTable>
 
-        public init(name: String, json: String) {
+        @_spi(Generated) public init(name: String, json: String) {
             self.name = name
             built = BuiltOnce {
                 let table = SchemaTable(json: json)
@@ -81,13 +81,13 @@ extension SchemaTable {
             }
         }
 
-        public var builtTable: SchemaTable { table }
+        @_spi(Generated) public var builtTable: SchemaTable { table }
 
         /// Whether the table was read (decoded) already.
         var isBuilt: Bool { built.isMade }
 
         /// The table, decoded the first time it is read.
-        public var table: SchemaTable { built.value }
+        package var table: SchemaTable { built.value }
     }
 }
 

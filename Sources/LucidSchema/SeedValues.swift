@@ -7,35 +7,35 @@
 /// `1...rows` of the target table, so every reference finds its row in the seeded set whatever the
 /// order the rows are inserted in (self-references and cycles included), as long as the rows are
 /// inserted with foreign key enforcement off and checked (`foreign_key_check`) before committing.
-public enum SeedValues {
+package enum SeedValues {
     /// Rows seeded per table: enough for every property to take every edge value of its type.
-    public static let rows = 12
+    package static let rows = 12
 
     /// The value of a list for row `row` (1-based) and property `salt`.
-    public static func pick<T>(_ values: [T], row: Int, salt: Int) -> T {
+    package static func pick<T>(_ values: [T], row: Int, salt: Int) -> T {
         values[(row - 1 + salt) % values.count]
     }
 
-    public static let strings = [
+    package static let strings = [
         "", "plain", "ünïcödé ✈︎ 日本語 👩🏽‍✈️", "quote ' and \" and \\", "line\nbreak\ttab", String(repeating: "long ", count: 60),
         " leading and trailing ", "NULL", "0", "42", "emoji 🛩🛫🛬", "-7",
     ]
-    public static let integers: [Int64] = [0, 1, -1, Int64.max, Int64.min, 42, Int64(Int32.max) + 1, -1_000_000_007, 7, 2, 3, 9_007_199_254_740_993]
-    public static let doubles: [Double] = [0, 1.5, -2.25, 1e300, -1e-300, 0.1, 3_600.25, 123_456_789.125, 2, -7.5, 1e15, 0.001]
-    public static let floats: [Float] = [0, 1.5, -2.25, 3.4e38, 0.1, 1e-30]
-    public static let urls = ["https://example.com/", "https://example.com/ä/path?query=1&x=%20#frag", "file:///tmp/a%20b", "mailto:pilot@example.com"]
+    package static let integers: [Int64] = [0, 1, -1, Int64.max, Int64.min, 42, Int64(Int32.max) + 1, -1_000_000_007, 7, 2, 3, 9_007_199_254_740_993]
+    package static let doubles: [Double] = [0, 1.5, -2.25, 1e300, -1e-300, 0.1, 3_600.25, 123_456_789.125, 2, -7.5, 1e15, 0.001]
+    package static let floats: [Float] = [0, 1.5, -2.25, 3.4e38, 0.1, 1e-30]
+    package static let urls = ["https://example.com/", "https://example.com/ä/path?query=1&x=%20#frag", "file:///tmp/a%20b", "mailto:pilot@example.com"]
 
-    public static func bool(row: Int, salt: Int) -> Bool { (row + salt) % 2 == 0 }
+    package static func bool(row: Int, salt: Int) -> Bool { (row + salt) % 2 == 0 }
 
     /// Dates 1 day, 1 minute and 1 second apart, with milliseconds, around 2023 (and the epoch), as
     /// milliseconds since 1970.
-    public static func dateMilliseconds(row: Int, salt: Int) -> Int64 {
+    package static func dateMilliseconds(row: Int, salt: Int) -> Int64 {
         let index = row - 1 + salt
         if index % 11 == 5 { return 0 }
         return Int64(1_700_000_000_000) + Int64(index) * 86_461_000 + Int64((index * 37) % 1000)
     }
 
-    public static func bytes(row: Int, salt: Int) -> [UInt8] {
+    package static func bytes(row: Int, salt: Int) -> [UInt8] {
         switch (row - 1 + salt) % 4 {
         case 0: []
         case 1: [0, 255, 0, 1]
@@ -45,35 +45,35 @@ public enum SeedValues {
     }
 
     /// Whether an optional value is `nil`: every third row (shifted by the salt).
-    public static func isNull(row: Int, salt: Int) -> Bool { (row + salt) % 3 == 0 }
+    package static func isNull(row: Int, salt: Int) -> Bool { (row + salt) % 3 == 0 }
 
     /// How many elements an array holds: none, one or two.
-    public static func arrayCount(row: Int, salt: Int) -> Int { (row + salt) % 3 }
+    package static func arrayCount(row: Int, salt: Int) -> Int { (row + salt) % 3 }
 
     /// The salt of element `index` of an array whose property has `salt`.
-    public static func elementSalt(_ salt: Int, index: Int) -> Int { salt + 1 + index }
+    package static func elementSalt(_ salt: Int, index: Int) -> Int { salt + 1 + index }
 
     /// The case of an enumeration with `count` cases.
-    public static func caseIndex(row: Int, salt: Int, count: Int) -> Int { (row - 1 + salt) % count }
+    package static func caseIndex(row: Int, salt: Int, count: Int) -> Int { (row - 1 + salt) % count }
 
     /// The raw value of an option set with `options` options.
-    public static func optionSetRawValue(row: Int, salt: Int, options: Int) -> Int64 { Int64((row + salt) % (1 << min(options, 62))) }
+    package static func optionSetRawValue(row: Int, salt: Int, options: Int) -> Int64 { Int64((row + salt) % (1 << min(options, 62))) }
 
     // MARK: Relationships
 
     /// The row (1...rows) a required to-one relationship of row `row` points at: another row, so that
     /// references cross the table (and a self-reference points at the next row, the last at the first).
-    public static func referencedRow(row: Int, rows: Int) -> Int { row % rows + 1 }
+    package static func referencedRow(row: Int, rows: Int) -> Int { row % rows + 1 }
 
     /// A nullable to-one relationship: no reference on every third row.
-    public static func optionalReferencedRow(row: Int, rows: Int) -> Int? {
+    package static func optionalReferencedRow(row: Int, rows: Int) -> Int? {
         row % 3 == 0 ? nil : referencedRow(row: row, rows: rows)
     }
 
     /// The rows (distinct, in 1...rows) a to-many relationship of row `row` links to: none, one or two
     /// (at most `maxLinks`). `(row, target)` pairs are unique, as a join table's primary key requires.
     /// `row` may exceed `rows` (a source table seeded with more rows than its target).
-    public static func linkedRows(row: Int, rows: Int, maxLinks: Int) -> [Int] {
+    package static func linkedRows(row: Int, rows: Int, maxLinks: Int) -> [Int] {
         let count = min(row % 3, maxLinks, rows)
         return (0..<max(count, 0)).map { (rows - row % rows + $0) % rows + 1 }
     }
@@ -84,36 +84,36 @@ public enum SeedValues {
     /// `LucidGenCore.SeedPlan`): the edge value while the edge values are distinct (rows `1...count`
     /// of a list with a salt rotation are a permutation of it), then a value derived from the row that
     /// no edge value and no other row takes.
-    public static func distinctString(row: Int, salt: Int) -> String {
+    package static func distinctString(row: Int, salt: Int) -> String {
         row <= strings.count ? pick(strings, row: row, salt: salt) : "plain #\(row)"
     }
 
-    public static func distinctInteger(row: Int, salt: Int) -> Int64 {
+    package static func distinctInteger(row: Int, salt: Int) -> Int64 {
         row <= integers.count ? pick(integers, row: row, salt: salt) : 1_000_000 + Int64(row)
     }
 
-    public static func distinctDouble(row: Int, salt: Int) -> Double {
+    package static func distinctDouble(row: Int, salt: Int) -> Double {
         row <= doubles.count ? pick(doubles, row: row, salt: salt) : 1_000_000.5 + Double(row)
     }
 
     /// Beyond the 6 edge floats: `row + 0.25` (≥ 7.25, exact up to 2^22 rows).
-    public static func distinctFloat(row: Int, salt: Int) -> Float {
+    package static func distinctFloat(row: Int, salt: Int) -> Float {
         row <= floats.count ? pick(floats, row: row, salt: salt) : Float(row) + 0.25
     }
 
     /// ``dateMilliseconds(row:salt:)`` but the epoch once only (in the first 11 rows): the other dates
     /// grow with the row.
-    public static func distinctDateMilliseconds(row: Int, salt: Int) -> Int64 {
+    package static func distinctDateMilliseconds(row: Int, salt: Int) -> Int64 {
         let index = row - 1 + salt
         if index % 11 == 5 && row <= 11 { return 0 }
         return Int64(1_700_000_000_000) + Int64(index) * 86_461_000 + Int64((index * 37) % 1000)
     }
 
-    public static func distinctURL(row: Int, salt: Int) -> String {
+    package static func distinctURL(row: Int, salt: Int) -> String {
         row <= urls.count ? pick(urls, row: row, salt: salt) : "https://example.com/row/\(row)"
     }
 
-    public static func distinctBytes(row: Int, salt: Int) -> [UInt8] {
+    package static func distinctBytes(row: Int, salt: Int) -> [UInt8] {
         row <= 4 ? bytes(row: row, salt: salt) : Array("row #\(row)".utf8)
     }
 
@@ -121,7 +121,7 @@ public enum SeedValues {
     /// sets): its columns count through the cartesian product of their values, as the digits of the row
     /// (`divisor` is the product of the counts of the index's columns before this one). The result is the
     /// `row` to seed the column's type with, salt 0: value `((row - 1) / divisor) % count` of the type.
-    public static func productRow(row: Int, divisor: Int, count: Int) -> Int {
+    package static func productRow(row: Int, divisor: Int, count: Int) -> Int {
         ((row - 1) / divisor) % count + 1
     }
 }

@@ -57,7 +57,7 @@ public struct SchemaVersion: Sendable, Hashable, Comparable, CustomStringConvert
     public var description: String { string }
 
     /// The form used in Swift type names: `1.1` → `1_1`.
-    public var identifierSuffix: String { components.map(String.init).joined(separator: "_") }
+    package var identifierSuffix: String { components.map(String.init).joined(separator: "_") }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// What the app's code does to the data in the steps lucidgen cannot predict: the expected results of
 /// row transforms, of will/did stages and of data migrations. The generated tests require one for each

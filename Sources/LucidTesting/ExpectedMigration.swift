@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// Computes the rows a store must hold after a migration, from the rows it held before, without running
 /// the migration: step by step along the planned path, each value follows its column's lineage (renames,

@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// Committed fixture stores: single-file SQLite databases written by `lucidgen fixtures` at a release,
 /// named `<Module>_<version>.sqlite`, each with a `.sha256` file in `sha256sum` format. The generated
@@ -49,7 +51,7 @@ public enum FixtureFiles {
     }
 
     /// The hex SHA-256 of a file.
-    public static func checksum(ofFileAt path: String) throws -> String {
+    package static func checksum(ofFileAt path: String) throws -> String {
         // In chunks: a fixture of millions of rows is never held in memory whole.
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
@@ -59,7 +61,7 @@ public enum FixtureFiles {
     }
 
     /// Writes `<path>.sha256` (`<hex>  <file name>`, as `sha256sum` writes it).
-    public static func writeChecksum(forFileAt path: String) throws {
+    package static func writeChecksum(forFileAt path: String) throws {
         let line = "\(try checksum(ofFileAt: path))  \((path as NSString).lastPathComponent)\n"
         try line.write(toFile: path + ".sha256", atomically: true, encoding: .utf8)
     }

@@ -1,3 +1,4 @@
-// What generated migration tests link: seeds, expected rows, the migration checks. It re-exports the
-// runtime (and through it GRDB and LucidSchema), so a generated test needs only `import LucidTesting`.
-@_exported import LucidRuntime
+// What generated migration tests link: the migration checks, expected rows, what the app's expectations
+// state. It re-exports nothing: generated tests import GRDB, LucidRuntime and LucidTesting themselves
+// (with `@_spi(Generated)` for the seeding and fixture machinery only they call); a test an app writes
+// imports what it names.

@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// One thing a migration test found wrong, worded so the failure alone says where to look: from which
 /// version or fixture file, which entity, row and property, what was expected and what was found.
@@ -24,7 +26,7 @@ public struct MigrationCheckFailure: Sendable, CustomStringConvertible, Equatabl
     /// ```swift
     /// MigrationCheckFailure(source: "from 1.0 (seeded rows)", entity: "Aircraft", row: "id=\"N1\"", property: "isFavorite", expected: "1", found: "0")
     /// ```
-    public init(source: String, entity: String? = nil, row: String? = nil, property: String? = nil, expected: String? = nil, found: String? = nil, message: String? = nil) {
+    package init(source: String, entity: String? = nil, row: String? = nil, property: String? = nil, expected: String? = nil, found: String? = nil, message: String? = nil) {
         self.source = source
         self.entity = entity
         self.row = row
@@ -47,7 +49,7 @@ public struct MigrationCheckFailure: Sendable, CustomStringConvertible, Equatabl
     }
 
     /// A value as the messages show it: `NULL`, `42`, `1.5`, `"text"` (escaped, shortened), `X'00FF'`.
-    public static func format(_ value: DatabaseValue?) -> String {
+    package static func format(_ value: DatabaseValue?) -> String {
         guard let value else { return "no value" }
         switch value.storage {
         case .null: return "NULL"

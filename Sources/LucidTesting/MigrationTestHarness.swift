@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import Logging
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// Runs one migration test: a store at an old version (seeded from that version's record types, or a
 /// committed fixture file) is migrated with the app's real registry and options, then every row and
@@ -41,7 +43,7 @@ public struct MigrationTestHarness: Sendable {
     }
 
     /// For a list of versions (oldest first) and the stages the registry declares.
-    public init(
+    package init(
         versions: [Schema], stages: [ExplicitStage] = [], options: StoreOptions, expectations: MigrationExpectations = MigrationExpectations(),
         naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = [], samplesFolder: String? = nil
     ) {
@@ -57,9 +59,9 @@ public struct MigrationTestHarness: Sendable {
 
     var newest: Schema { versions[versions.count - 1] }
 
-    /// Creates a store at `version`, seeds it with `seed(db, rows)` (``SeedWriter``: foreign keys off,
+    /// Creates a store at `version`, seeds it with `seed(db, rows)` (rows: 12 unless given; foreign keys off,
     /// one transaction, `foreign_key_check` before committing), migrates it and checks it.
-    public func checkSeeded(from version: SchemaVersion, rows: Int = Seed.rows, seed: (Database, Int) throws -> Void) -> [MigrationCheckFailure] {
+    public func checkSeeded(from version: SchemaVersion, rows: Int? = nil, seed: (Database, Int) throws -> Void) -> [MigrationCheckFailure] {
         // A failure in a row the project keeps says where that row came from.
         let samples = samplesFolder.map { SampleRows.file(in: $0, version: version) }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
         let source = samples.map { "from \(version) (seeded rows and sample rows \((($0 as NSString).deletingLastPathComponent as NSString).lastPathComponent)/\(($0 as NSString).lastPathComponent))" } ?? "from \(version) (seeded rows)"
@@ -72,7 +74,7 @@ public struct MigrationTestHarness: Sendable {
                 defer { try? database.close() }
                 do {
                     try SeedWriter.write(database) { db in
-                        try seed(db, rows)
+                        try seed(db, rows ?? Seed.rows)
                         if let samplesFolder { try SampleRows.insert(from: samplesFolder, version: version, db) }
                     }
                 } catch let error as SeedError {
@@ -171,7 +173,7 @@ public struct MigrationTestHarness: Sendable {
 
         var failures: [MigrationCheckFailure] = []
         do {
-            let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+            let database = try LucidStore.open(atPath: path, versions: versions, options: options).database
             defer { try? database.close() }
             try database.read { db in
                 let actual = try ExpectedMigration.read(db, at: newest)
@@ -292,7 +294,7 @@ public struct MigrationTestHarness: Sendable {
         if !FileManager.default.fileExists(atPath: freshPath) {
             var quiet = StoreOptions()
             quiet.logger = migrationOptions.logger
-            try LucidStore.open(atPath: freshPath, versions: versions, options: quiet).close()
+            try LucidStore.open(atPath: freshPath, versions: versions, options: quiet).database.close()
         }
         let fresh = try DatabaseQueue(path: freshPath)
         defer { try? fresh.close() }
@@ -347,7 +349,7 @@ public struct EntityNaming: Sendable {
     /// ```swift
     /// EntityNaming(table: "aircraft", entity: "Aircraft", properties: ["is_favorite": "isFavorite"])
     /// ```
-    public init(table: String, entity: String, properties: [String: String]) {
+    @_spi(Generated) public init(table: String, entity: String, properties: [String: String]) {
         self.table = table
         self.entity = entity
         self.properties = properties
@@ -371,7 +373,7 @@ public struct CheckExclusion: Sendable {
     /// ```swift
     /// CheckExclusion(table: "aircraft", column: "photo", before: SchemaVersion("2.0"))
     /// ```
-    public init(table: String, column: String? = nil, from: SchemaVersion? = nil, before: SchemaVersion) {
+    @_spi(Generated) public init(table: String, column: String? = nil, from: SchemaVersion? = nil, before: SchemaVersion) {
         self.table = table
         self.column = column
         self.from = from
@@ -390,14 +392,14 @@ public struct RecordCheck: Sendable {
     /// ```swift
     /// RecordCheck(entity: "Aircraft") { db in _ = try Aircraft.fetchAll(db) }
     /// ```
-    public init(entity: String, check: @escaping @Sendable (Database) throws -> Void) {
+    @_spi(Generated) public init(entity: String, check: @escaping @Sendable (Database) throws -> Void) {
         self.entity = entity
         self.check = check
     }
 
     /// Fetches every row as `Record`; a row that does not decode is named by its primary key
     /// (`row id=1007: …`), not by its position.
-    public static func records<Record: FetchableRecord & TableRecord>(_ type: Record.Type, entity: String) -> RecordCheck {
+    @_spi(Generated) public static func records<Record: FetchableRecord & TableRecord>(_ type: Record.Type, entity: String) -> RecordCheck {
         RecordCheck(entity: entity) { db in
             let key = try db.primaryKey(Record.databaseTableName).columns
             let rows = try Row.fetchCursor(db, Record.all().asRequest(of: Row.self))

@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// SQLite's value conversions, computed in Swift: the migration oracle uses them to know what a store
 /// must hold without asking SQLite (which runs the migration under test), so a conversion SQLite gets
@@ -11,9 +13,9 @@ import LucidRuntime
 /// (`1.0e+15`, `1.0e-05`) when the decimal exponent is below -4 or above 14. How the 15 digits are
 /// found depends on the linked SQLite: before 3.43 by scaling in `long double` (its last digit can be
 /// off for large exponents, and the oracle reproduces that), from 3.43 on from the exact value.
-public enum SQLiteValues {
+package enum SQLiteValues {
     /// The text SQLite makes of a REAL (`CAST(x AS TEXT)`, a REAL stored into a TEXT column).
-    public static func text(of value: Double) -> String {
+    package static func text(of value: Double) -> String {
         Database.sqliteLibVersionNumber >= 3_043_000 ? exactText(of: value) : longDoubleText(of: value)
     }
 
@@ -126,7 +128,7 @@ public enum SQLiteValues {
     }
 
     /// `CAST(value AS storage)`.
-    public static func cast(_ value: DatabaseValue, to storage: SchemaColumn.StorageType) -> DatabaseValue {
+    package static func cast(_ value: DatabaseValue, to storage: SchemaColumn.StorageType) -> DatabaseValue {
         switch (value.storage, storage) {
         case (.null, _): return .null
         case (.int64(let integer), .text): return String(integer).databaseValue
@@ -148,7 +150,7 @@ public enum SQLiteValues {
     /// The value SQLite stores when `value` is written into a column of type `storage` (its affinity):
     /// numbers become text in a TEXT column, well-formed numeric text becomes a number in an INTEGER or
     /// REAL column, a REAL with an exact integer value becomes an INTEGER in an INTEGER column.
-    public static func stored(_ value: DatabaseValue, in storage: SchemaColumn.StorageType) -> DatabaseValue {
+    package static func stored(_ value: DatabaseValue, in storage: SchemaColumn.StorageType) -> DatabaseValue {
         switch (value.storage, storage) {
         case (.int64(let integer), .text): return String(integer).databaseValue
         case (.double(let double), .text): return text(of: double).databaseValue
@@ -168,7 +170,7 @@ public enum SQLiteValues {
 
     /// The value of a constant `DEFAULT` clause (`NULL`, `-3`, `2.5`, `'text'`, `X'00ff'`), or nil for
     /// an expression (such as the current date), whose value SQLite computes when the row is written.
-    public static func literal(_ sql: String) -> DatabaseValue? {
+    package static func literal(_ sql: String) -> DatabaseValue? {
         let text = sql.trimmingCharacters(in: .whitespaces)
         if text.uppercased() == "NULL" { return .null }
         if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {

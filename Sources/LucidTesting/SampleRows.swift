@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// Rows a project keeps per version for its generated tests, beside the edge values they seed: data the
 /// app's stages and data migrations react to (a title with " - " in it, a code in an old format), which
@@ -17,7 +18,7 @@ import LucidRuntime
 /// or an array or object (stored as its JSON text, for JSON columns). Dates are GRDB's text
 /// (`"2024-05-01 10:00:00.000"`). The rows go through every step the seeded rows go through and are checked
 /// with the same expectations: a stage that mishandles them fails the tests.
-public enum SampleRows {
+@_spi(Generated) public enum SampleRows {
     /// The samples folder at `relativePath` from the folder of `file` (the generated tests pass `#filePath`).
     public static func folder(besideFile file: String, relativePath: String) -> String {
         (((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(relativePath) as NSString).standardizingPath
@@ -123,7 +124,7 @@ public struct SampleRowsError: Error, CustomStringConvertible {
     public var table: String?
     public var row: Int?
 
-    public init(file: String, message: String, table: String? = nil, row: Int? = nil) {
+    package init(file: String, message: String, table: String? = nil, row: Int? = nil) {
         self.file = file
         self.message = message
         self.table = table

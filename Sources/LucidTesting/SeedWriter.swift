@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// Writes seeded rows into a store, the one way both seeders do it (the generated tests' typed seeds
 /// and `lucidgen fixtures`' SQL from `FixtureRows`): foreign key enforcement off (set outside the
@@ -7,15 +9,15 @@ import LucidRuntime
 /// then `PRAGMA foreign_key_check` before committing. Rows may thus reference rows inserted after
 /// them (self-references, cycles); a reference that finds no row at all rolls everything back and is
 /// reported by table, column, row and referenced table.
-public enum SeedWriter {
+package enum SeedWriter {
     /// Runs `insert` as described above.
-    public static func write(_ database: DatabaseQueue, _ insert: (Database) throws -> Void) throws {
+    package static func write(_ database: DatabaseQueue, _ insert: (Database) throws -> Void) throws {
         try database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
             try db.inTransaction {
                 try insert(db)
-                let violations = try ForeignKeyViolation.find(db)
+                let violations = try DanglingReference.find(db)
                 if !violations.isEmpty { throw SeedError(violations: violations) }
                 return .commit
             }
@@ -23,7 +25,7 @@ public enum SeedWriter {
     }
 
     /// Executes `statements` (e.g. `FixtureRows.insertStatements(at:rows:)`) as described above.
-    public static func write(_ database: DatabaseQueue, statements: [String]) throws {
+    package static func write(_ database: DatabaseQueue, statements: [String]) throws {
         try write(database) { db in
             for statement in statements { try db.execute(sql: statement) }
         }
@@ -33,7 +35,7 @@ public enum SeedWriter {
 /// Seeded rows whose foreign keys point at no row (nothing was written).
 public struct SeedError: Error, CustomStringConvertible {
     /// The rows whose references point nowhere, located.
-    public var violations: [ForeignKeyViolation]
+    public var violations: [DanglingReference]
 
     /// "3", or "20 or more" (the check stops at 20).
     public var count: String { "\(violations.count)\(violations.count >= 20 ? " or more" : "")" }

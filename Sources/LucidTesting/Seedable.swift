@@ -1,5 +1,7 @@
 import Foundation
-import LucidSchema
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// A type whose values the generated migration tests can make up: deterministic, and cycling through
 /// the edge values of the type (empty and unicode strings, integer extremes, dates with milliseconds,
@@ -32,7 +34,7 @@ public protocol DistinctSeedable: Seedable {
 
 /// The helpers the generated seeds call. The values and the reference rule are
 /// `LucidSchema.SeedValues`, which `lucidgen fixtures` encodes as SQL too: one definition, two encoders.
-public enum Seed {
+@_spi(Generated) public enum Seed {
     /// Rows seeded per table: enough for every property to take every edge value of its type.
     public static var rows: Int { SeedValues.rows }
 

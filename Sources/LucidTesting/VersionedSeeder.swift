@@ -1,4 +1,6 @@
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// One seeding function of the generated migration tests and the versions it seeds: the rows of one
 /// record type (and its link tables), from the version the record type starts at through the last
@@ -15,7 +17,7 @@ import LucidRuntime
 /// ]
 /// try VersionedSeeder.seed(seeders, version: SchemaVersion("1.4"), db, rows: Seed.rows)
 /// ```
-public struct VersionedSeeder: Sendable {
+@_spi(Generated) public struct VersionedSeeder: Sendable {
     /// Inserts `rows` rows of one record type (and their links).
     public typealias Function = @Sendable (_ db: Database, _ rows: Int) throws -> Void
 

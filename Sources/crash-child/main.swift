@@ -9,8 +9,10 @@
 // "step N done" (before the step commits), "will migrate", "did migrate", "data 2.0", "data 4.0",
 // "transform" (in the row transform, after 1,000 rows).
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -110,7 +112,7 @@ options.progress = { progress in
 }
 
 do {
-    let database = try LucidStore.open(atPath: arguments[1], versions: versions, options: options)
+    let database = try LucidStore.open(atPath: arguments[1], versions: versions, options: options).database
     let version = try database.read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?" }
     try database.close()
     say("opened at \(version)")

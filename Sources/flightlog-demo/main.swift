@@ -3,6 +3,7 @@
 // Usage: flightlog-demo STORE
 import FlightLog
 import Foundation
+import GRDB
 import LucidRuntime
 
 let arguments = CommandLine.arguments
@@ -17,7 +18,7 @@ options.progress = { progress in
     if progress.operation == "starting" { FileHandle.standardOutput.write(Data("  step \(progress.step)/\(progress.totalSteps): \(progress.stepLabel)\n".utf8)) }
 }
 do {
-    let database = try LucidStore.open(atPath: arguments[1], registry: FlightLogSchema.self, options: options)
+    let database = try LucidStore.open(atPath: arguments[1], registry: FlightLogSchema.self, options: options).database
     try database.read { db in
         let aircraft = try Aircraft.order(Aircraft.Columns.id).fetchAll(db)
         let flightData = try FlightData.fetchAll(db)

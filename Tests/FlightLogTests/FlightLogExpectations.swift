@@ -1,5 +1,8 @@
 import FlightLog
-import LucidTesting
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 
 /// What the flight log's own migration code does to the data, written as expectations for the generated
 /// migration tests (`Generated/FlightLogMigrationTests.swift`), independently of the code itself.

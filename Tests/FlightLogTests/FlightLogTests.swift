@@ -1,6 +1,8 @@
-import Foundation
 import FlightLog
-import LucidRuntime
+import Foundation
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The example app's generated records against real SQLite, at every version.

@@ -1,8 +1,10 @@
 import Foundation
+import GRDB
 import Logging
 import LucidGenCore
-import LucidRuntime
-import LucidTesting
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 
 /// The app's objects on the stores the explorer migrates (issue 25: a store is shared with the app).
 ///
@@ -382,7 +384,7 @@ struct AppObjectOracle {
         migration.atomicity = wholePath ? .wholePath : .perStep
         migration.logger = Logger(label: "lucidgen.explorer") { _ in SwiftLogNoOpLogHandler() }
         do {
-            let database = try LucidStore.open(atPath: path, versions: model.schemas, options: migration)
+            let database = try LucidStore.open(atPath: path, versions: model.schemas, options: migration).database
             defer { try? database.close() }
             if let (step, conflicts) = refusing {
                 return (failures + [failure("the migration did not refuse at \(step.from) → \(step.to), which cannot keep \(conflicts)")], described)

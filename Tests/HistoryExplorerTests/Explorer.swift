@@ -1,9 +1,11 @@
 import Foundation
+import GRDB
 import Logging
 @testable import LucidGenCLI
 import LucidGenCore
-import LucidRuntime
-import LucidTesting
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 
 /// Plays a ``History`` the way a user works, in process, and checks every migration it implies:
 ///
@@ -174,7 +176,7 @@ struct Explorer {
             var migrationOptions = options
             migrationOptions.declaredStages += registryStages
             migrationOptions.logger = Logger(label: "lucidgen.explorer") { _ in SwiftLogNoOpLogHandler() }
-            let database = try LucidStore.open(atPath: copy, versions: versions, options: migrationOptions)
+            let database = try LucidStore.open(atPath: copy, versions: versions, options: migrationOptions).database
             let taken = try database.read { db in
                 try Row.fetchAll(db, sql: "SELECT from_version, to_version FROM lucid_migration_log ORDER BY rowid LIMIT -1 OFFSET ?", arguments: [logged])
                     .map { "\($0["from_version"] as String) → \($0["to_version"] as String)" }

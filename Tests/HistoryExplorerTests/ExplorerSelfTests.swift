@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The explorer's own parts: drawing is deterministic, descriptions are written as a user writes them,

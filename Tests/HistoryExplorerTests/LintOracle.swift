@@ -1,6 +1,6 @@
 import Foundation
 import LucidGenCore
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// `lucidgen check`'s lint on explored histories: every removal and rename the history made is reported
 /// at its version, and nothing destructive or renamed is reported that the history did not do.

@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// The descriptions as a user keeps them while working through a ``History``: edits are applied release
 /// by release, then written as description files and a `.lucid.yaml`, exactly what a user commits.

@@ -160,7 +160,7 @@ import Testing
 
         func olderAppWrites(_ path: String, copy: String) throws {
             try? FileManager.default.removeItem(atPath: path)
-            let store = try LucidStore.open(atPath: path, registry: App10Schema.self)
+            let store = try LucidStore.open(atPath: path, registry: App10Schema.self).database
             try store.write { db in
                 for plane in written { try plane.insert(db) }
             }
@@ -201,7 +201,8 @@ import Testing
         }
 
         func newerAppMigrates(_ path: String) throws {
-            let (store, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: App20Schema.self)
+            let opened = try LucidStore.open(atPath: path, registry: App20Schema.self)
+            let (store, outcome) = (opened.database, opened.outcome)
             expect(outcome.steps.map(\.label) == ["1.0 → 2.0 (inferred)"], "2.0 migrates the 1.0 store in one inferred step: \(outcome)")
             try store.read { db in
                 let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(plane)").map { $0["name"] as String }.sorted()
@@ -230,7 +231,7 @@ import Testing
         /// What 2.0 writes after the migration: an insert, a changed nested element, an optional nested
         /// composite and an optional composite set to nil.
         func newerAppWrites(_ path: String) throws -> [App20.Plane] {
-            let store = try LucidStore.open(atPath: path, registry: App20Schema.self)
+            let store = try LucidStore.open(atPath: path, registry: App20Schema.self).database
             var expected = written.map(migrated)
             try store.write { db in
                 let added = App20.Plane(
@@ -257,7 +258,8 @@ import Testing
         }
 
         func newerAppReadsAgain(_ path: String, expected: [App20.Plane]) throws {
-            let (store, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: App20Schema.self)
+            let opened = try LucidStore.open(atPath: path, registry: App20Schema.self)
+            let (store, outcome) = (opened.database, opened.outcome)
             expect(outcome.steps.isEmpty, "2.0 reopens its store without migrating")
             try store.read { db in
                 let rows = try all(db)

@@ -1,6 +1,6 @@
 import Foundation
 import LucidGenCore
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Composite attributes in descriptions: the columns of every version, located errors, element indexes,

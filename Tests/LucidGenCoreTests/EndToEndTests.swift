@@ -135,7 +135,7 @@ import Testing
                 try old.close()
                 var options = StoreOptions()
                 options.stages = ConsumerSchema.stages(using: ConsumerStages())
-                let database = try LucidStore.open(atPath: path, registry: ConsumerSchema.self, options: options)
+                let database = try LucidStore.open(atPath: path, registry: ConsumerSchema.self, options: options).database
                 let shelves = try database.read { db in try Shelf.fetchAll(db) }
                 #expect(shelves == [Shelf(code: "A", label: 12)])
             }

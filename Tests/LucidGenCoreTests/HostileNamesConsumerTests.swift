@@ -97,7 +97,7 @@ import Testing
         public enum NamesUse {
             /// Writes and reads one row of each hostile entity, then migrates nothing (the store is new).
             public static func roundTrip(_ path: Swift.String) throws -> [Swift.String] {
-                let store = try LucidStore.open(atPath: path, registry: NamesSchema.self)
+                let store = try LucidStore.open(atPath: path, registry: NamesSchema.self).database
                 defer { try? store.close() }
                 let now = Foundation.Date(timeIntervalSince1970: 1_700_000_000)
                 return try store.write { db in

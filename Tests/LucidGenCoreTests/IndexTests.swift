@@ -1,6 +1,6 @@
 import Foundation
 import LucidGenCore
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// `indexed`, `unique` and `indexes` in descriptions: the schema of every version, released snapshots

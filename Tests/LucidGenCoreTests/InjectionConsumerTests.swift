@@ -67,7 +67,7 @@ import Testing
 
         let path = CommandLine.arguments[1]
         try? FileManager.default.removeItem(atPath: path)
-        let store = try LucidStore.open(atPath: path, registry: InjectSchema.self)
+        let store = try LucidStore.open(atPath: path, registry: InjectSchema.self).database
         try store.write { db in
             try Note(id: 1, title: "from the initializer").insert(db)
             try db.execute(sql: "INSERT INTO note (id, title) VALUES (2, 'from the store')")

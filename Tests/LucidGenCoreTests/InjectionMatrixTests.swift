@@ -1,6 +1,6 @@
 import Foundation
 @testable import LucidGenCore
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Descriptions and `.lucid.yaml` are only ever data in the generated code (SPEC §9, issue 34): every string

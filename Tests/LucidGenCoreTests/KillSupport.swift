@@ -1,6 +1,7 @@
 import Foundation
-import LucidRuntime
-import LucidSchema
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// A child process whose stdout and stderr (merged) the test reads line by line as they come, to kill it

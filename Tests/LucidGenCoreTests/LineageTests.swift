@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// A project released version by version, as a user would: descriptions edited, `current_version` bumped,
@@ -36,7 +38,7 @@ enum StoreCheck {
         let created = try LucidStore.create(atPath: path, versions: schemas, version: try SchemaVersion(parsing: version))
         try created.write { db in for statement in seed { try db.execute(sql: statement) } }
         try created.close()
-        let migrated = try LucidStore.open(atPath: path, versions: schemas)
+        let migrated = try LucidStore.open(atPath: path, versions: schemas).database
         defer { try? migrated.close() }
         return try migrated.read { db in
             try Row.fetchAll(db, sql: query).map { row in row.databaseValues.map { $0.isNull ? "NULL" : String(describing: $0.storage.value!) } }
@@ -118,8 +120,8 @@ enum StoreCheck {
         let created = try LucidStore.create(atPath: path, versions: schemas, version: SchemaVersion("1.0"))
         try created.write { db in for statement in seed { try db.execute(sql: statement) } }
         try created.close()
-        try LucidStore.open(atPath: path, versions: Array(schemas.prefix(2))).close()
-        let last = try LucidStore.open(atPath: path, versions: schemas)
+        try LucidStore.open(atPath: path, versions: Array(schemas.prefix(2))).database.close()
+        let last = try LucidStore.open(atPath: path, versions: schemas).database
         defer { try? last.close() }
         #expect(try last.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM volume_editors") } == 3)
         #expect(try last.read { db in try Int.fetchOne(db, sql: "SELECT author FROM volume WHERE id = 11") } == 2)

@@ -1,6 +1,6 @@
 import Foundation
 import LucidGenCore
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The lint stage of `lucidgen check`: each code triggered by the change it names (and only where the

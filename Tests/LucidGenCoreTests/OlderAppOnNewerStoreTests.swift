@@ -80,7 +80,7 @@ import Testing
 
         /// App 1.1 creates the store and writes its new columns and table.
         func newerAppCreates(_ path: String) throws {
-            let store = try LucidStore.open(atPath: path, registry: App11Schema.self)
+            let store = try LucidStore.open(atPath: path, registry: App11Schema.self).database
             try store.write { db in
                 try App11.Pilot(id: 1, name: "Ann", nickname: "Ace", rank: 5).insert(db)
                 try App11.Pilot(id: 2, name: "Bo", nickname: "Bee", rank: 3).insert(db)
@@ -97,7 +97,7 @@ import Testing
         func olderAppWorks(_ path: String, options: StoreOptions) throws {
             // (Assigning the caught StoreError to an optional crashed Swift 6.3.1's SILGen: "Found ownership error".)
             do {
-                let opened = try LucidStore.open(atPath: path, registry: App10Schema.self)
+                let opened = try LucidStore.open(atPath: path, registry: App10Schema.self).database
                 try? opened.close()
                 expect(false, "1.0 with the default policy is refused as newer")
             } catch {
@@ -108,7 +108,8 @@ import Testing
                     expect(false, "1.0 with the default policy is refused as newer, not: \(error)")
                 }
             }
-            let (store, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: App10Schema.self, options: options)
+            let opened = try LucidStore.open(atPath: path, registry: App10Schema.self, options: options)
+            let (store, outcome) = (opened.database, opened.outcome)
             expect(outcome.openedNewerAdditiveStore, "1.0 opens the 1.1 store under .openIfAdditive")
             try store.write { db in
                 let pilots = try App10.Pilot.order(App10.Pilot.Columns.id).fetchAll(db)
@@ -126,7 +127,8 @@ import Testing
 
         /// App 1.1 again: still at 1.1 (launch path), every value as the documented rules say; then it writes more.
         func newerAppFindsItsRows(_ path: String) throws {
-            let (store, reopened) = try LucidStore.openReportingOutcome(atPath: path, registry: App11Schema.self)
+            let opened = try LucidStore.open(atPath: path, registry: App11Schema.self)
+            let (store, reopened) = (opened.database, opened.outcome)
             expect(reopened.steps.isEmpty, "1.1 reopens its store without migrating")
             try store.read { db in
                 let pilots = try App11.Pilot.order(App11.Pilot.Columns.id).fetchAll(db)
@@ -144,7 +146,7 @@ import Testing
 
         /// And back: 1.0 reads what 1.1 wrote afterwards.
         func olderAppReadsAgain(_ path: String, options: StoreOptions) throws {
-            let store = try LucidStore.open(atPath: path, registry: App10Schema.self, options: options)
+            let store = try LucidStore.open(atPath: path, registry: App10Schema.self, options: options).database
             let names = try store.read { db in try App10.Pilot.order(App10.Pilot.Columns.id).fetchAll(db).map(\.name) }
             expect(names == ["Ann", "Bob", "Di", "Eve"], "1.0 reads what 1.1 wrote afterwards: \(names)")
             try store.close()

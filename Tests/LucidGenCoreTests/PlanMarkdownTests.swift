@@ -1,6 +1,6 @@
 import Foundation
 @testable import LucidGenCore
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// `lucidgen plan --format markdown` (and text without `--database`): the bundled example with and

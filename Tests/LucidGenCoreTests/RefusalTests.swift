@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Every refusal says what to do next; `plan` and `migrate` decide alike (issue #12, item 4).
@@ -31,7 +32,7 @@ import Testing
         (.dataWouldBeLost(step: "s", message: "m"), "stage"),
         (.duplicateRows(step: "s", table: "t", columns: ["c"], index: "t_c_unique", duplicates: [DuplicateRows(values: ["1"], rowids: [1, 2], count: 2)], groupCount: 1), "Remove or merge the duplicate rows"),
         (.planning(.noRoute(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), blocked: [])), "stages:"),
-    ])
+    ] as [(StoreError, String)])
     func everyRefusalSaysWhatToDoNext(error: StoreError, action: String) {
         #expect(error.nextStep.contains(action), "\(error.nextStep)")
         #expect(error.description == "\(error.problem). \(error.nextStep)")

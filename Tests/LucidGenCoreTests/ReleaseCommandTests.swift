@@ -1,8 +1,10 @@
 import Foundation
-import Synchronization
+import GRDB
 import LucidGenCore
-import LucidRuntime
-import LucidTesting
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
+import Synchronization
 import Testing
 
 /// A release as one command (issue 28): `lucidgen release` checks the project, writes the current

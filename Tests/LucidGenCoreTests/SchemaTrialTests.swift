@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// What SQLite would refuse is refused first (issue 35, item 1): `check` and `generate` try every

@@ -1,6 +1,6 @@
 import Foundation
 import LucidGenCore
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// `search` in descriptions: each version's declared search, the typed query rendered for the newest

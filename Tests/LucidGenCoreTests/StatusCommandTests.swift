@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// `lucidgen status` on real stores (issue #13, item 3).

@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Real store files and real processes: crashes at many instants, bad stores, two processes at once.
@@ -211,7 +213,7 @@ import Testing
     func expectRefused(_ path: String, versions: [Schema], options: StoreOptions = StoreOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation, _ matches: (StoreError) -> Bool) {
         let before = storeFiles(path)
         do {
-            let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+            let database = try LucidStore.open(atPath: path, versions: versions, options: options).database
             try? database.close()
             Issue.record("the store was opened", sourceLocation: sourceLocation)
         } catch {
@@ -304,7 +306,7 @@ import Testing
         #expect(try StoreSnapshot.read(newer).version == "9.0", "the WAL's commit is kept")
 
         let good = try pending("good.sqlite", "INSERT INTO item (id, name, score, title) VALUES (-7, 'pending', 3, 'only in the WAL')")
-        let database = try LucidStore.open(atPath: good, versions: versions)
+        let database = try LucidStore.open(atPath: good, versions: versions).database
         let row = try database.read { db in try Row.fetchOne(db, sql: "SELECT name, score, label FROM item WHERE id = -7") }
         try database.close()
         #expect(row?["name"] == "pending")

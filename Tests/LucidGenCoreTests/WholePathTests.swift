@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// `StoreOptions.atomicity` proven through the API on a path of three steps (1.0 → 2.0 inferred with a

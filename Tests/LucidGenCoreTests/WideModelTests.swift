@@ -1,6 +1,6 @@
 import Foundation
 @testable import LucidGenCore
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The faster forms of work a wide or many-entity model repeats (issue 26): each gives what the simpler

@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// A store is shared: what a GRDB app keeps beside the described tables survives every kind of step, or
@@ -260,7 +262,7 @@ import Testing
         let before = fileBytes(path)
         let label = "\(thing) × \(change) (\(wal ? "WAL" : "rollback journal"))"
         do {
-            try LucidStore.open(atPath: path, versions: versions).close()
+            try LucidStore.open(atPath: path, versions: versions).database.close()
             #expect(!Self.refused(thing, by: change), "\(label): expected a refusal")
         } catch let error as StoreError {
             guard case .appObjectsInTheWay(_, _, _, let conflicts) = error else {

@@ -1,7 +1,8 @@
 import FlightLog
 import Foundation
 import GRDB
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The generated records' relationships as GRDB associations (issue 28): a to-one is `belongsTo`, a
@@ -28,7 +29,7 @@ import Testing
     @Test func toOneAndToManyAreGRDBAssociations() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let database = try LucidStore.open(atPath: folder.path("log.sqlite"), registry: FlightLogSchema.self)
+        let database = try LucidStore.open(atPath: folder.path("log.sqlite"), registry: FlightLogSchema.self).database
         defer { try? database.close() }
         let day = Date(timeIntervalSince1970: 1_700_000_000)
         try database.write { db in

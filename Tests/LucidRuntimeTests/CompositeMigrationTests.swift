@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Composite attributes migrated on real SQLite stores, every value checked: a struct stored as JSON
@@ -97,7 +99,7 @@ import Testing
         ])
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.jsonRows)
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try rows(path, ["id", "tail"] + Self.columns) == [
             ["1", "A", "red", "2023-11-14 22:13:20.123", "255", "1", "it's \"x\"", "0.75", "satin", "3"],
             ["2", "B", "ünï", "NULL", "-1", "0", "NULL", "NULL", "NULL", "NULL"],
@@ -124,7 +126,7 @@ import Testing
         #expect(plan.map(\.label) == ["1.0 → 3.0 (inferred)"])
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.jsonRows)
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try rows(path, ["paint_job_primary", "paint_job_accent_finish_kind", "paint_job_since"]) == [
             ["red", "satin", "2023-11-14 22:13:20.123"], ["ünï", "NULL", "NULL"], ["NULL", "NULL", "NULL"], ["", "matte", "NULL"],
         ])
@@ -146,10 +148,10 @@ import Testing
         defer { folder.remove() }
         let toTwo = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
         #expect(toTwo.flatMap(\.operations).allSatisfy { if case .addColumn = $0 { true } else { false } }, "an optional composite is added column by column: \(toTwo)")
-        try LucidStore.open(atPath: path, versions: Array(versions.prefix(2))).close()
+        try LucidStore.open(atPath: path, versions: Array(versions.prefix(2))).database.close()
         try withDatabase(path) { db in try db.execute(sql: "UPDATE plane SET colors_primary = 'red', colors_accent_red = 1, colors_accent_shiny = 1") }
         #expect(try rows(path, ["colors_primary", "colors_accent_red"]) == [["red", "1"]])
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         try withDatabase(path) { (db: Database) throws in
             #expect(try db.columns(in: "plane").map(\.name) == ["id", "note", "tail"])
             #expect(try String.fetchAll(db, sql: "SELECT tail FROM plane") == ["A"])
@@ -205,7 +207,7 @@ import Testing
         let versions = try model([
             ("1.0", Self.plane(Self.composite, history: ["1.0"]), subtypes), ("2.0", Self.plane(Self.composite, history: ["1.0", "2.0"]), subtypes2),
         ]).schemas
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try rows(path, ["id", "colors_primary", "colors_accent_red", "colors_accent_name", "colors_accent_matte"]) == [
             ["1", "red", "5", "gloss", "0"], ["2", "blue", "0", "NULL", "0"], ["3", "NULL", "NULL", "NULL", "NULL"],
         ])
@@ -237,7 +239,7 @@ import Testing
         #expect(Set(steps.flatMap(\.operations).map(\.description)) == ["rename column plane.label_text to paint_label", "rename column plane.red_value to paint_red"])
         let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO plane (id, tail, red_value, label_text) VALUES (1, 'A', 255, 'gloss'), (2, 'B', -1, NULL)")
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try rows(path, ["id", "paint_red", "paint_label"]) == [["1", "255", "gloss"], ["2", "-1", "NULL"]])
         try withDatabase(path) { (db: Database) throws in
             #expect(try db.columns(in: "plane").map(\.name) == ["id", "paint_label", "paint_red", "tail"])

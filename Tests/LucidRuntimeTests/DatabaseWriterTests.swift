@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import LucidGenCore
-@testable import LucidRuntime
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// `LucidMigrator` on a connection the app already holds (issue #13, item 2): a `DatabasePool` is
@@ -150,7 +151,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("newer.sqlite")
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         let oldApp = Array(versions.prefix(1))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let queue = try DatabaseQueue(path: path)

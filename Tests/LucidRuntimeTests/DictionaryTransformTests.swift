@@ -1,5 +1,7 @@
 import Foundation
-@testable import LucidRuntime
+import GRDB
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Row transforms over GRDB rows and dictionaries (`RowTransform(table:) { row in … }`): the app's code runs
@@ -67,8 +69,8 @@ import Testing
         let count = StepExecutor.transformBatchSize * 3 + 123
         let typedPath = try makeStore(folder, name: "typed.sqlite", count: count)
         let rowsPath = try makeStore(folder, name: "rows.sqlite", count: count)
-        try LucidStore.open(atPath: typedPath, registry: SamplesSchema.self, options: samples.options(RecordTransformTests.ParseCodes())).close()
-        try LucidStore.open(atPath: rowsPath, registry: SamplesSchema.self, options: options(Self.parseCodes())).close()
+        try LucidStore.open(atPath: typedPath, registry: SamplesSchema.self, options: samples.options(RecordTransformTests.ParseCodes())).database.close()
+        try LucidStore.open(atPath: rowsPath, registry: SamplesSchema.self, options: options(Self.parseCodes())).database.close()
 
         let typed = try samples.dump(typedPath)
         let rows = try samples.dump(rowsPath)
@@ -92,7 +94,7 @@ import Testing
         let recorder = ProgressRecorder()
         var options = options(Self.parseCodes())
         options.progress = { recorder.append($0) }
-        try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options).close()
+        try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options).database.close()
         let seen = recorder.values.filter { $0.operation == "transform table sample" }.map { ($0.rowsDone, $0.rowsTotal) }
         #expect(seen.map(\.0) == [0, StepExecutor.chunkSize, count + 4])
         #expect(seen.map(\.1) == [count + 4, count + 4, count + 4])
@@ -105,7 +107,7 @@ import Testing
         let before = fileBytes(path)
         let failing = Int64(100 + StepExecutor.transformBatchSize * 2 + 1)
         #expect {
-            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(Self.parseCodes(failingAt: failing)))
+            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(Self.parseCodes(failingAt: failing))).database
         } throws: { error in
             guard case StoreError.stepFailed(_, _, let message) = error else { return false }
             return message == "refused row \(failing)"
@@ -120,7 +122,7 @@ import Testing
         let before = fileBytes(path)
         // `label` is required: a dictionary without it inserts NULL.
         #expect {
-            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(Self.parseCodes(omitting: "label")))
+            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(Self.parseCodes(omitting: "label"))).database
         } throws: { error in
             guard case StoreError.stepFailed(_, _, let message) = error else { return false }
             return message.contains("NOT NULL constraint failed: lucid_rebuild_sample.label") && message.contains("INSERT INTO")

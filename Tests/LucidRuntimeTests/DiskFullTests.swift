@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-@testable import LucidRuntime
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// A full disk during a step (issue 25, item 6b), on a real full file system: a small tmpfs. In
@@ -114,7 +115,7 @@ import Testing
         // A small page cache: the rebuild spills into the file (which grows) long before it commits, so
         // the file is changed in place when the disk fills, as with a table larger than the cache.
         options.configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = 20") }
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options).close() }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options).database.close() }
         guard case .diskFull? = error else {
             Issue.record("expected .diskFull, got \(String(describing: error))")
             return
@@ -132,7 +133,7 @@ import Testing
         defer { roomy.unmount() }
         let moved = roomy.folder.path("store.sqlite")
         try FileManager.default.copyItem(atPath: path, toPath: moved)
-        try LucidStore.open(atPath: moved, versions: versions, options: options).close()
+        try LucidStore.open(atPath: moved, versions: versions, options: options).database.close()
         let after = try mainFileAlone(moved)
         #expect(after[0] == "ok" && after[1] == "2.0")
         #expect(Array(after.dropFirst(2)) == Array(before.dropFirst(2)), "every row kept")
@@ -157,7 +158,7 @@ import Testing
         let original = try #require(fileBytes(path))
         let before = try FileManager.default.contentsOfDirectory(atPath: small.folder.url.path).sorted()
 
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).close() }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).database.close() }
         guard case .diskFull? = error else {
             Issue.record("expected .diskFull with \(room) bytes free, got \(String(describing: error))")
             return
@@ -170,7 +171,7 @@ import Testing
         defer { roomy.unmount() }
         let moved = roomy.folder.path("store.sqlite")
         try FileManager.default.copyItem(atPath: path, toPath: moved)
-        try LucidStore.open(atPath: moved, versions: versions).close()
+        try LucidStore.open(atPath: moved, versions: versions).database.close()
         #expect(try mainFileAlone(moved)[0...1] == ["ok", "2.0"])
     }
 }

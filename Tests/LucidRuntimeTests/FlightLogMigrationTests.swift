@@ -1,6 +1,8 @@
-import Foundation
 import FlightLog
-import LucidRuntime
+import Foundation
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The example app's stores, migrated for real: every value checked afterwards.
@@ -10,7 +12,7 @@ import Testing
     @Test func newFileIsCreatedAtTheNewestVersion() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let database = try LucidStore.open(atPath: folder.path("new.sqlite"), registry: FlightLogSchema.self)
+        let database = try LucidStore.open(atPath: folder.path("new.sqlite"), registry: FlightLogSchema.self).database
         try database.read { (db: Database) throws in
             #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
             #expect(try String.fetchOne(db, sql: "SELECT checksum FROM lucid_store") == FlightLogSchema.current.checksum)
@@ -30,7 +32,7 @@ import Testing
             }
             try old.close()
         }
-        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions()).database
         try database.read { (db: Database) throws in
             let moved = try FlightData.fetchAll(db)
             #expect(moved.map(\.aircraft) == ["N1"])
@@ -41,7 +43,7 @@ import Testing
         // Without the app's stages the store is not migrated: the stage's code is missing before the first step.
         let other = folder.path("no-stage.sqlite")
         try LucidStore.create(atPath: other, versions: versions, version: SchemaVersion("2.0")).close()
-        #expect { try LucidStore.open(atPath: other, registry: FlightLogSchema.self) } throws: { error in
+        #expect { try LucidStore.open(atPath: other, registry: FlightLogSchema.self).database } throws: { error in
             guard case StoreError.missingStages(_, let store, _, let missing, _) = error else { return false }
             return store == SchemaVersion("2.0") && missing.map(\.label) == ["moveFlightData"]
         }
@@ -65,7 +67,7 @@ import Testing
         let progress = ProgressRecorder()
         var options = FlightLogStages.storeOptions()
         options.progress = { progress.append($0) }
-        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options).database
         try database.read { (db: Database) throws in
             #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
             let entries = try LogEntry.order(LogEntry.Columns.id).fetchAll(db)

@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Indexes described with `indexed`/`unique`, migrated on real SQLite stores: created, dropped, and a
@@ -59,7 +61,7 @@ import Testing
         defer { folder.remove() }
         #expect(try indexList(path) == [])
         #expect(try !queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("INDEX"))
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try indexList(path) == [["person_last_name_index", "0"]])
         #expect(try queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("USING INDEX person_last_name_index (last_name=?)"))
     }
@@ -72,7 +74,7 @@ import Testing
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.distinct)
         defer { folder.remove() }
         #expect(try indexList(path) == [["person_last_name_index", "0"]])
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try indexList(path) == [])
         #expect(try withDatabase(path) { try Int.fetchOne($0, sql: "SELECT count(*) FROM person") } == 3)
     }
@@ -86,7 +88,7 @@ import Testing
         let (path, folder) = try storeAtFirstVersion(multi, rows: Self.duplicates)
         defer { folder.remove() }
         let before = try #require(fileBytes(path))
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: multi).close() }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: multi).database.close() }
         guard case .duplicateRows(_, let table, let columns, let index, let duplicates, let groups)? = error else {
             Issue.record("expected .duplicateRows, got \(String(describing: error))")
             return
@@ -112,7 +114,7 @@ import Testing
         let rows = "INSERT INTO person (id, first_name, last_name) VALUES " + (1...8).map { "(\($0), 'x', 'Same')" }.joined(separator: ", ")
         let (path, folder) = try storeAtFirstVersion(versions, rows: rows)
         defer { folder.remove() }
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).close() }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).database.close() }
         #expect(error?.problem.hasSuffix("1 value is shared by several rows: 'Same' in rowid 1, 2, 3, 4, 5, … (8 rows)") == true)
     }
 
@@ -122,7 +124,7 @@ import Testing
         // NULLs never clash in a unique index.
         let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO person (id, first_name, last_name) VALUES (1, 'Ann', 'Smith'), (2, 'Bob', 'Smith')")
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try indexList(path) == [["person_first_name_unique", "1"]])
         #expect(throws: DatabaseError.self) { try withDatabase(path) { try $0.execute(sql: "INSERT INTO person (id, first_name, last_name) VALUES (3, 'Ann', 'Lee')") } }
     }
@@ -133,7 +135,7 @@ import Testing
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.duplicates)
         defer { folder.remove() }
         let before = try #require(fileBytes(path))
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).close() }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions).database.close() }
         guard case .duplicateRows(_, _, let columns, _, let duplicates, let groups)? = error else {
             Issue.record("expected .duplicateRows, got \(String(describing: error))")
             return
@@ -151,7 +153,7 @@ import Testing
         ])
         let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO person (id, surname) VALUES (1, 'Smith'), (2, 'Doe')")
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try indexList(path) == [["person_surname_unique", "1"]])
         #expect(try queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("INDEX person_surname_unique"))
     }

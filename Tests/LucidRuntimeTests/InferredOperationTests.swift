@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Every inferred operation, on a store with data, every value checked afterwards.
@@ -20,7 +22,7 @@ import Testing
         let created = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
         try created.write(seed)
         try created.close()
-        let migrated = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let migrated = try LucidStore.open(atPath: path, versions: versions, options: options).database
         try migrated.close()
         return (path, folder)
     }
@@ -200,7 +202,7 @@ import Testing
         try store.close()
         let before = fileBytes(lossyPath)
         #expect {
-            try LucidStore.open(atPath: lossyPath, versions: versions)
+            try LucidStore.open(atPath: lossyPath, versions: versions).database
         } throws: { error in
             guard case StoreError.dataWouldBeLost(_, let message) = error else { return false }
             return message.contains("has 2 links in item_holder")
@@ -224,7 +226,7 @@ import Testing
         let created = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
         try created.write { db in try db.execute(sql: "INSERT INTO item (id, name, gone) VALUES (1, 'a', 'x')") }
         try created.close()
-        let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let database = try LucidStore.open(atPath: path, versions: versions, options: options).database
         try database.write { (db: Database) throws in
             #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0")
             #expect(try db.tableExists("old"), "the drop is deferred")
@@ -234,7 +236,7 @@ import Testing
         }
         // Reopening validates with the pending items tolerated.
         try database.close()
-        let reopened = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let reopened = try LucidStore.open(atPath: path, versions: versions, options: options).database
         #expect(try LucidStore.finishDeferredCleanup(reopened, history: SchemaHistory(versions: versions)) == 2)
         try reopened.read { (db: Database) throws in
             #expect(try !db.tableExists("old"))
@@ -261,7 +263,7 @@ import Testing
         try created.close()
         let before = fileBytes(path)
         #expect {
-            try LucidStore.open(atPath: path, versions: versions)
+            try LucidStore.open(atPath: path, versions: versions).database
         } throws: { error in
             // The change behind lucidgen's back changed the schema cookie: the tables are checked against
             // the record before any step, and the drift is refused there.

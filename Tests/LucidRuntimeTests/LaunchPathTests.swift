@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Synchronization
 import Testing
 
@@ -37,11 +39,12 @@ enum SkewedRegistry: SchemaRegistry {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("notes.sqlite")
-        try LucidStore.open(atPath: path, registry: CountingRegistry.self).close()
+        try LucidStore.open(atPath: path, registry: CountingRegistry.self).database.close()
         try withDatabase(path) { try $0.execute(sql: "INSERT INTO note (id, text) VALUES (1, 'kept')") }
 
         CountingRegistry.builds.withLock { $0 = 0 }
-        let (store, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: CountingRegistry.self)
+        let opened = try LucidStore.open(atPath: path, registry: CountingRegistry.self)
+        let (store, outcome) = (opened.database, opened.outcome)
         #expect(CountingRegistry.builds.withLock { $0 } == 0)
         #expect(outcome.start == .version(SchemaVersion("2.0"), adopted: false))
         #expect(outcome.steps.isEmpty && !outcome.created)
@@ -55,7 +58,8 @@ enum SkewedRegistry: SchemaRegistry {
         let path = folder.path("notes.sqlite")
         try LucidStore.create(atPath: path, versions: [CountingRegistry.v1, CountingRegistry.v2], version: SchemaVersion("1.0")).close()
         CountingRegistry.builds.withLock { $0 = 0 }
-        let (store, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: CountingRegistry.self)
+        let opened = try LucidStore.open(atPath: path, registry: CountingRegistry.self)
+        let (store, outcome) = (opened.database, opened.outcome)
         #expect(CountingRegistry.builds.withLock { $0 } > 0)
         #expect(outcome.steps.map(\.to) == [SchemaVersion("2.0")])
         #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM pragma_table_info('note') WHERE name = 'pinned'") } == 1)
@@ -66,19 +70,19 @@ enum SkewedRegistry: SchemaRegistry {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("notes.sqlite")
-        try LucidStore.open(atPath: path, registry: CountingRegistry.self).close()
+        try LucidStore.open(atPath: path, registry: CountingRegistry.self).database.close()
         try withDatabase(path) { try $0.execute(sql: "INSERT INTO note (id, text) VALUES (1, 'a')") }
         // An app update adds a data migration at the version the store is already at: it runs once.
         var options = StoreOptions()
         options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "pin all") { db in
             try db.execute(sql: "UPDATE note SET pinned = 1")
         }]
-        try LucidStore.open(atPath: path, registry: CountingRegistry.self, options: options).close()
+        try LucidStore.open(atPath: path, registry: CountingRegistry.self, options: options).database.close()
         #expect(try withDatabase(path) { try Int.fetchOne($0, sql: "SELECT pinned FROM note") } == 1)
         // Recorded now: the next launch takes the launch path (no version built) and runs nothing again.
         try withDatabase(path) { try $0.execute(sql: "UPDATE note SET pinned = 0") }
         CountingRegistry.builds.withLock { $0 = 0 }
-        try LucidStore.open(atPath: path, registry: CountingRegistry.self, options: options).close()
+        try LucidStore.open(atPath: path, registry: CountingRegistry.self, options: options).database.close()
         #expect(CountingRegistry.builds.withLock { $0 } == 0)
         #expect(try withDatabase(path) { try Int.fetchOne($0, sql: "SELECT pinned FROM note") } == 0)
     }
@@ -87,7 +91,7 @@ enum SkewedRegistry: SchemaRegistry {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("notes.sqlite")
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: SkewedRegistry.self) }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: SkewedRegistry.self).database }
         guard case .registryMismatch(let version, let generated, let runtime)? = error else {
             Issue.record("expected a registry mismatch, got \(String(describing: error))")
             return
@@ -95,9 +99,9 @@ enum SkewedRegistry: SchemaRegistry {
         #expect(version == SchemaVersion("2.0") && generated == "0000" && runtime == CountingRegistry.v2.checksum)
         #expect(!FileManager.default.fileExists(atPath: path))
         // A store the runtime migrated never matches the skewed constant, so it is never opened on trust.
-        try LucidStore.open(atPath: path, registry: CountingRegistry.self).close()
+        try LucidStore.open(atPath: path, registry: CountingRegistry.self).database.close()
         let before = fileBytes(path)
-        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: SkewedRegistry.self) }
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: SkewedRegistry.self).database }
         #expect(fileBytes(path) == before)
     }
 
@@ -112,14 +116,14 @@ enum SkewedRegistry: SchemaRegistry {
         try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0")).close()
         // A history whose generated 1.0 checksum is not the one the store recorded: that value is the one compared.
         let skewedOld = SchemaHistory(versions: versions, checksums: ["1111", CountingRegistry.v2.checksum])
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, history: skewedOld) }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, history: skewedOld).database }
         guard case .checksumMismatch(let version, let stored, let expected)? = error else {
             Issue.record("expected a checksum mismatch, got \(String(describing: error))")
             return
         }
         #expect(version == SchemaVersion("1.0") && stored == CountingRegistry.v1.checksum && expected == "1111")
         // With the real generated checksums the store migrates, and its record is the generated 2.0 checksum.
-        try LucidStore.open(atPath: path, history: SchemaHistory(registry: CountingRegistry.self)).close()
+        try LucidStore.open(atPath: path, history: SchemaHistory(registry: CountingRegistry.self)).database.close()
         #expect(try withDatabase(path) { try String.fetchOne($0, sql: "SELECT checksum FROM lucid_store") } == CountingRegistry.checksums[1])
         // A list of checksums that does not match the versions is ignored (computed instead).
         #expect(SchemaHistory(versions: versions, checksums: ["only one"]).checksums == nil)

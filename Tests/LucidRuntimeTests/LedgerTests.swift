@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import LucidGenCore
-@testable import LucidRuntime
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The typed ledger (issue #13, item 3): what a store records, read through `StoreLedger`.
@@ -43,7 +44,8 @@ import Testing
         options.stages = [Self.stage]
         options.dataMigrations = [Self.dataMigration]
         options.deferCleanup = true
-        let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, versions: versions, options: options)
+        let opened = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let (database, outcome) = (opened.database, opened.outcome)
         #expect(outcome.steps.map(\.label) == ["1.0 → 1.1 (inferred)", "1.1 → 2.0 (note items)"])
         let ledger = try #require(try database.read { db in try StoreLedger.read(db) })
         try database.close()
@@ -67,7 +69,7 @@ import Testing
         #expect(ledger.pendingCleanup.map { "\($0.kind) \($0.table).\($0.object) at \($0.recordedAt)" } == ["drop_column tag.old at 1.1"])
 
         // Finishing the cleanup empties that part of the ledger; the file-level reader agrees.
-        let reopened = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let reopened = try LucidStore.open(atPath: path, versions: versions, options: options).database
         #expect(try LucidStore.finishDeferredCleanup(reopened, history: SchemaHistory(versions: versions)) == 1)
         try reopened.close()
         let after = try #require(try LucidStore.ledger(atPath: path))
@@ -102,7 +104,7 @@ import Testing
 
         var options = StoreOptions()
         options.stages = [Self.stage]
-        try LucidStore.open(atPath: path, versions: versions, options: options).close()
+        try LucidStore.open(atPath: path, versions: versions, options: options).database.close()
         let migrated = try #require(try LucidStore.ledger(atPath: path))
         #expect(migrated.version == SchemaVersion("2.0"))
         #expect(migrated.steps.first == old.steps.first, "the first release's row is kept")

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import LucidGenCore
-@testable import LucidRuntime
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Locks around a step (issue 25, item 6a): in rollback-journal mode, a reader in another process makes

@@ -1,5 +1,8 @@
 import Foundation
-import LucidTesting
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 import Testing
 
 /// The machinery behind the generated migration tests: expected rows computed from the schema history,
@@ -207,7 +210,7 @@ import Testing
         let store = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
         try store.writeWithoutTransaction { db in try seed(db, 0) }
         try store.close()
-        let migrated = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let migrated = try LucidStore.open(atPath: path, versions: versions, options: options).database
         #expect(try migrated.read { db in try Row.fetchAll(db, sql: "SELECT source_id, target_id FROM box_items") } == [["source_id": 1, "target_id": 1]])
     }
 

@@ -1,6 +1,8 @@
 import FlightLog
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Never half a path (issue 27, item 4): an app that opens a store without the code of a stage on its
@@ -49,12 +51,13 @@ import Testing
         for atomicity in [StoreOptions.Atomicity.perStep, .wholePath] {
             var options = StoreOptions()
             options.atomicity = atomicity
-            let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options) }
+            let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options).database }
             Self.expectFlightLogError(error, path: path, from: SchemaVersion("1.0"))
             #expect(try NewerStoreTests.files(folder) == before, "\(atomicity): no step committed, no bookkeeping, no journal left")
         }
         // With the app's code the same store takes the whole path.
-        let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+        let opened = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+        let (database, outcome) = (opened.database, opened.outcome)
         #expect(outcome.steps.map(\.to) == [SchemaVersion("2.0"), SchemaVersion("2.1"), SchemaVersion("4.0")])
         #expect(try database.read { db in try String.fetchOne(db, sql: "SELECT name FROM pilot") } == "Ann")
         try database.close()
@@ -70,7 +73,7 @@ import Testing
             try db.execute(sql: "INSERT INTO pilot (id, name, ratings) VALUES (1, 'Ann', '[]')")
         }
         let before = try NewerStoreTests.files(folder)
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: FlightLogSchema.self) }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: FlightLogSchema.self).database }
         Self.expectFlightLogError(error, path: path, from: SchemaVersion("1.0"))
         #expect(try NewerStoreTests.files(folder) == before)
         #expect(try withDatabase(path) { db in try db.tableExists("lucid_store") } == false)
@@ -101,14 +104,14 @@ import Testing
         let behind = try Self.flightLogStore(at: "1.0", folder, name: "behind.sqlite")
         let before = try NewerStoreTests.files(folder)
         let error = #expect(throws: StoreError.self) {
-            try LucidStore.openTogether([StoreSpec(path: ready, registry: FlightLogSchema.self), StoreSpec(path: behind, registry: FlightLogSchema.self)])
+            try LucidStore.openTogether([StoreSpec(path: ready, registry: FlightLogSchema.self), StoreSpec(path: behind, registry: FlightLogSchema.self)]).map(\.database)
         }
         Self.expectFlightLogError(error, path: behind, from: SchemaVersion("1.0"))
         #expect(try NewerStoreTests.files(folder) == before, "both stores byte-identical, no migrated copy left beside them")
 
         var options = StoreOptions()
         options.stages = FlightLogSchema.stages(using: FlightLogStages())
-        let queues = try LucidStore.openTogether([StoreSpec(path: ready, registry: FlightLogSchema.self), StoreSpec(path: behind, registry: FlightLogSchema.self)], options: options)
+        let queues = try LucidStore.openTogether([StoreSpec(path: ready, registry: FlightLogSchema.self), StoreSpec(path: behind, registry: FlightLogSchema.self)], options: options).map(\.database)
         for queue in queues {
             #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") } == "4.0")
             try queue.close()
@@ -139,7 +142,7 @@ import Testing
         var options = StoreOptions()
         if stagePassed { options.stages = [MigrationStage(from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", didMigrate: { _ in })] }
         let before = try NewerStoreTests.files(folder)
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, history: history, options: options) }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, history: history, options: options).database }
         guard case .missingStages(_, let store, let target, let missing, let registry)? = error else {
             Issue.record("expected missingStages, got \(String(describing: error))")
             return
@@ -161,7 +164,7 @@ import Testing
         defer { folder.remove() }
         var options = StoreOptions()
         options.declaredStages = [Self.parseCodes]
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options) }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options).database }
         guard case .missingStage(let label)? = error else {
             Issue.record("expected missingStage, got \(String(describing: error))")
             return

@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import Logging
-import LucidRuntime
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 // Two releases of one app, written by hand, sharing one store file (issue 15, item 4).
@@ -94,13 +96,14 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
 
     /// 1.0 creates the store; 1.1 migrates it and writes values in its new columns and table.
     static func storeMigratedBy1_1(_ path: String) throws {
-        let old = try LucidStore.open(atPath: path, registry: LogbookApp1_0.self)
+        let old = try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).database
         try old.write { db in
             for (id, name) in [(1, "Ann"), (2, "Bo"), (3, "Cy"), (5, "Eve")] { try Pilot1_0(id: Int64(id), name: name).insert(db) }
             try db.execute(sql: "INSERT INTO flight (id, pilot_id, note) VALUES (10, 1, 'first'), (11, 2, 'second'), (12, 3, 'third')")
         }
         try old.close()
-        let (new, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: LogbookApp1_1.self)
+        let opened = try LucidStore.open(atPath: path, registry: LogbookApp1_1.self)
+        let (new, outcome) = (opened.database, opened.outcome)
         #expect(outcome.steps.map(\.to) == [SchemaVersion("1.1")])
         try new.write { db in
             try db.execute(sql: "UPDATE pilot SET nickname = 'Ace', rank = 5 WHERE id = 1")
@@ -134,7 +137,9 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         try Self.storeMigratedBy1_1(path)
         let ledgerBefore = try #require(try LucidStore.ledger(atPath: path))
 
-        let (old, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions())
+        let opened = try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions())
+
+        let (old, outcome) = (opened.database, opened.outcome)
         #expect(outcome.openedNewerAdditiveStore && outcome.olderAppVersion == SchemaVersion("1.0"))
         #expect(outcome.finalVersion == SchemaVersion("1.1") && outcome.start == .version(SchemaVersion("1.1"), adopted: false))
         #expect(!outcome.changedTheStore && !outcome.openedReadOnly)
@@ -156,7 +161,9 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         let ledgerAfter = try #require(try LucidStore.ledger(atPath: path))
         #expect(ledgerAfter == ledgerBefore, "no version record, step or compatibility change")
 
-        let (new, reopened) = try LucidStore.openReportingOutcome(atPath: path, registry: LogbookApp1_1.self)
+        let reopenedStore = try LucidStore.open(atPath: path, registry: LogbookApp1_1.self)
+
+        let (new, reopened) = (reopenedStore.database, reopenedStore.outcome)
         #expect(reopened.start == .version(SchemaVersion("1.1"), adopted: false) && reopened.steps.isEmpty && !reopened.changedTheStore)
         try new.read { db in
             let pilots = try Row.fetchAll(db, sql: "SELECT id, name, nickname, rank FROM pilot ORDER BY id").map { row in
@@ -202,7 +209,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         try Self.storeMigratedBy1_1(path)
         let before = try Self.files(folder)
         #expect {
-            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self)
+            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).database
         } throws: { error in
             guard case StoreError.storeIsNewer(let store, let newest) = error else { return false }
             return store == SchemaVersion("1.1") && newest == SchemaVersion("1.0")
@@ -218,23 +225,23 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
     static func nonAdditiveStore(_ kind: NonAdditive, _ path: String) throws -> String {
         switch kind {
         case .renamedColumn:
-            try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1Renamed]).close()
+            try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1Renamed]).database.close()
             return "column pilot.name renamed to call_sign"
         case .requiredColumn:
-            try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1Required]).close()
+            try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1Required]).database.close()
             return "required column pilot.license added without a default: an older app's inserts would fail"
         case .stage:
             // 1.0 creates it, then 1.1 migrates through its stage: the record is updated by the step.
-            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).close()
+            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).database.close()
             var options = StoreOptions()
             options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("1.1"), label: "name the pilots", didMigrate: { _ in })]
-            try LucidStore.open(atPath: path, registry: LogbookApp1_1WithStage.self, options: options).close()
+            try LucidStore.open(atPath: path, registry: LogbookApp1_1WithStage.self, options: options).database.close()
             return "the step runs the app's code (name the pilots)"
         case .dataMigration:
             var options = StoreOptions()
             options.dataMigrations = [DataMigration(version: SchemaVersion("1.1"), label: "rank everyone") { db in try db.execute(sql: "UPDATE pilot SET rank = 2") }]
-            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).close()
-            try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: options).close()
+            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).database.close()
+            try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: options).database.close()
             return "a data migration runs at 1.1 (rank everyone)"
         case .lateDataMigration:
             // 1.1 migrated additively (1.0 could open it), then an update of 1.1 adds a data migration at 1.1:
@@ -243,7 +250,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
             #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.0"))?.isAdditive == true)
             var options = StoreOptions()
             options.dataMigrations = [DataMigration(version: SchemaVersion("1.1"), label: "rank everyone") { db in try db.execute(sql: "UPDATE pilot SET rank = 2") }]
-            try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: options).close()
+            try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: options).database.close()
             #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.1"))?.isAdditive == true, "1.1 itself is unaffected")
             return "a data migration runs at 1.1 (rank everyone)"
         }
@@ -256,7 +263,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         let change = try Self.nonAdditiveStore(kind, path)
         #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.0"))?.firstIncompatibleChange == change)
         let before = try Self.files(folder)
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()) }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database }
         guard case .newerStoreNotAdditive(let store, let app, let first, let at)? = error else {
             Issue.record("expected newerStoreNotAdditive, got \(String(describing: error))")
             return
@@ -276,7 +283,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         try withDatabase(path) { db in try db.execute(sql: "DROP TABLE lucid_compatibility") }
         #expect(try LucidStore.ledger(atPath: path)?.compatibility == nil)
         let before = try Self.files(folder)
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()) }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database }
         guard case .newerStoreRecordsNoCompatibility(let store, let app)? = error else {
             Issue.record("expected newerStoreRecordsNoCompatibility, got \(String(describing: error))")
             return
@@ -293,7 +300,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         try Self.storeMigratedBy1_1(path)
         try withDatabase(path) { db in try db.execute(sql: "ALTER TABLE pilot RENAME COLUMN name TO call_sign") }
         let before = try Self.files(folder)
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()) }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database }
         guard case .newerStoreNotAdditive(_, _, let first, _)? = error else {
             Issue.record("expected newerStoreNotAdditive, got \(String(describing: error))")
             return
@@ -318,17 +325,17 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         let history = [Logbook.v1_0, Logbook.v1_1, renamed, v1_3]
 
         let created = folder.path("created.sqlite")
-        try LucidStore.open(atPath: created, versions: history).close()
+        try LucidStore.open(atPath: created, versions: history).database.close()
         let stepwise = folder.path("stepwise.sqlite")
         try LucidStore.create(atPath: stepwise, versions: history, version: SchemaVersion("1.0")).close()
         var perStep = StoreOptions()
         perStep.atomicity = .perStep
-        try LucidStore.open(atPath: stepwise, versions: Array(history.prefix(2))).close()
-        try LucidStore.open(atPath: stepwise, versions: history, options: perStep).close()
+        try LucidStore.open(atPath: stepwise, versions: Array(history.prefix(2))).database.close()
+        try LucidStore.open(atPath: stepwise, versions: history, options: perStep).database.close()
         let legacy = folder.path("legacy.sqlite")
         try LucidStore.create(atPath: legacy, versions: history, version: SchemaVersion("1.1")).close()
         try withDatabase(legacy) { db in try db.execute(sql: "DROP TABLE lucid_compatibility") }
-        try LucidStore.open(atPath: legacy, versions: history).close()
+        try LucidStore.open(atPath: legacy, versions: history).database.close()
 
         let rename = "column pilot.name renamed to call_sign"
         let expected: [StoreLedger.CompatibilityRecord] = [
@@ -373,7 +380,8 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         var options = NewerStoreTests.olderAppOptions()
         options.logger = Logger(label: "test") { _ in Handler(levels: levels) }
         for _ in 0..<2 {
-            let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: LogbookApp1_0.self, options: options)
+            let opened = try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: options)
+            let (database, outcome) = (opened.database, opened.outcome)
             #expect(outcome.openedNewerAdditiveStore)
             try database.close()
         }

@@ -1,10 +1,10 @@
-import Foundation
 import FlightLog
+import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
-@testable import LucidRuntime
 
 /// A migration takes the path `inspect` (and `lucidgen plan`) shows, step after step: the planner searches
 /// the jumps a path from its start can take, so planning again from a version on the way could choose
@@ -41,7 +41,9 @@ import Testing
         let fromTheMiddle = try MigrationPlanner(versions: Self.versions).plan(from: SchemaVersion("1.2")).map { "\($0.from) → \($0.to)" }
         #expect(fromTheMiddle == ["1.2 → 1.4"])
 
-        let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, versions: Self.versions)
+        let opened = try LucidStore.open(atPath: path, versions: Self.versions)
+
+        let (database, outcome) = (opened.database, opened.outcome)
         defer { try? database.close() }
         #expect(outcome.steps.map { "\($0.from) → \($0.to)" } == shown)
         #expect(try database.read { try Int.fetchAll($0, sql: "SELECT id FROM node ORDER BY id") } == [1, 2])
@@ -71,7 +73,8 @@ import Testing
             try LucidStore.create(atPath: path, versions: Self.versions, version: try SchemaVersion(parsing: version)).close()
             var history = SchemaHistory(versions: Self.versions)
             history.routes = routes
-            let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, history: history, options: options)
+            let opened = try LucidStore.open(atPath: path, history: history, options: options)
+            let (database, outcome) = (opened.database, opened.outcome)
             try database.close()
             return outcome.steps.map { "\($0.from) → \($0.to)" }
         }

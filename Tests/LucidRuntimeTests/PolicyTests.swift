@@ -1,13 +1,15 @@
-import Foundation
 import FlightLog
-import LucidRuntime
+import Foundation
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// What the app chooses for stores it cannot migrate, and the registry check.
 @Suite struct PolicyTests {
     func newerStore(_ folder: TemporaryFolder) throws -> String {
         let path = folder.path("newer.sqlite")
-        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self).database
         try database.write { db in
             try db.execute(sql: "UPDATE lucid_store SET version = '9.0'")
             try Pilot(id: 1, name: "kept", ratings: []).insert(db)
@@ -21,7 +23,7 @@ import Testing
         defer { folder.remove() }
         let path = try newerStore(folder)
         #expect {
-            try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+            try LucidStore.open(atPath: path, registry: FlightLogSchema.self).database
         } throws: { error in
             guard case StoreError.storeIsNewer(let store, let newest) = error else { return false }
             return store == SchemaVersion("9.0") && newest == SchemaVersion("4.0")
@@ -34,7 +36,7 @@ import Testing
         let path = try newerStore(folder)
         var options = StoreOptions()
         options.newerStorePolicy = .openReadOnly
-        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options).database
         #expect(try database.read { db in try Pilot.fetchCount(db) } == 1)
         #expect(throws: (any Error).self) { try database.write { db in try db.execute(sql: "DELETE FROM pilot") } }
     }
@@ -45,7 +47,7 @@ import Testing
         let path = try newerStore(folder)
         var options = StoreOptions()
         options.newerStorePolicy = .eraseAndRecreate
-        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options)
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options).database
         try database.read { (db: Database) throws in
             #expect(try Pilot.fetchCount(db) == 0)
             #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
@@ -62,7 +64,7 @@ import Testing
             try db.execute(sql: "INSERT INTO pilot (id, name, ratings) VALUES (1, 'Ann', '[]')")
         }
         try plain.close()
-        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+        let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions()).database
         try database.read { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || to_version FROM lucid_migration_log ORDER BY id") == ["adopt 1.1", "inferred 2.0", "stage 2.1", "inferred 4.0"])
             #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ann")
@@ -80,7 +82,8 @@ import Testing
             try db.execute(sql: "CREATE TABLE something (x); INSERT INTO something VALUES (42)")
         }
         try plain.close()
-        let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: FlightLogSchema.self)
+        let opened = try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+        let (database, outcome) = (opened.database, opened.outcome)
         #expect(outcome.start == .emptyDatabase && outcome.created)
         try database.read { (db: Database) throws in
             #expect(try Int.fetchOne(db, sql: "SELECT x FROM something") == 42)
@@ -100,7 +103,7 @@ import Testing
         try plain.close()
         let before = fileBytes(path)
         #expect {
-            try LucidStore.open(atPath: path, registry: FlightLogSchema.self)
+            try LucidStore.open(atPath: path, registry: FlightLogSchema.self).database
         } throws: { error in
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
             return differences.contains { $0.hasPrefix("table pilot: expected column") } && !differences.contains { $0.contains("something") }
@@ -128,14 +131,14 @@ import Testing
         try withDatabase(second) { db in try db.execute(sql: "UPDATE lucid_store SET version = '7.0'") }
         let before = [fileBytes(first), fileBytes(second)]
         #expect(throws: StoreError.self) {
-            try LucidStore.openTogether([StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions())
+            try LucidStore.openTogether([StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions()).map(\.database)
         }
         #expect([fileBytes(first), fileBytes(second)] == before, "a failure leaves every store unchanged")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["first.sqlite", "second.sqlite"])
 
         try withDatabase(second) { db in try db.execute(sql: "UPDATE lucid_store SET version = '1.0'") }
         let queues = try LucidStore.openTogether(
-            [StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions())
+            [StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions()).map(\.database)
         for (queue, name) in zip(queues, ["first.sqlite", "second.sqlite"]) {
             try queue.read { (db: Database) throws in
                 #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
@@ -180,14 +183,14 @@ import Testing
         var shared = options("score entries", "UPDATE entry SET score = 7")
         shared.stages += options("flag notes", "UPDATE note SET flag = 1").stages
         #expect {
-            try LucidStore.openTogether([StoreSpec(path: first, versions: entries), StoreSpec(path: second, versions: notes)], options: shared)
+            try LucidStore.openTogether([StoreSpec(path: first, versions: entries), StoreSpec(path: second, versions: notes)], options: shared).map(\.database)
         } throws: { error in
             (error as? StoreError)?.nextStep.contains("give each StoreSpec its own options") == true
         }
         let queues = try LucidStore.openTogether([
             StoreSpec(path: first, versions: entries, options: options("score entries", "UPDATE entry SET score = 7")),
             StoreSpec(path: second, versions: notes, options: options("flag notes", "UPDATE note SET flag = 1")),
-        ])
+        ]).map(\.database)
         #expect(try queues[0].read { db in try Int.fetchOne(db, sql: "SELECT score FROM entry") } == 7)
         #expect(try queues[1].read { db in try Int.fetchOne(db, sql: "SELECT flag FROM note") } == 1)
         for queue in queues {

@@ -1,5 +1,7 @@
 import Foundation
-@testable import LucidRuntime
+import GRDB
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The refusals' advice works (issue 27, item 6): an older app that opens a newer store with
@@ -31,7 +33,7 @@ import Testing
     /// Written by app 1.1, then migrated to 2.0 by the newer app.
     static func storeMigratedTo2_0(_ path: String) throws {
         try NewerStoreTests.storeMigratedBy1_1(path)
-        try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1, v2_0]).close()
+        try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1, v2_0]).database.close()
         try withDatabase(path) { db in try db.execute(sql: "UPDATE pilot SET license = 'ATPL' WHERE id = 1") }
     }
 
@@ -48,7 +50,9 @@ import Testing
         try Self.storeMigratedTo2_0(path)
         let before = try NewerStoreTests.files(folder)
 
-        let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: LogbookApp1_1.self, options: Self.readOnlyOptions())
+        let opened = try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: Self.readOnlyOptions())
+
+        let (database, outcome) = (opened.database, opened.outcome)
         #expect(outcome.openedReadOnly && outcome.finalVersion == SchemaVersion("2.0"))
         #expect(outcome.readOnlyStandIns == ["badge (no such table: no rows)", "pilot.nickname (NULL)", "pilot.rank (its default 1)"])
         #expect(outcome.description.hasSuffix("what it lacks of this app's tables reads as: badge (no such table: no rows), pilot.nickname (NULL), pilot.rank (its default 1)"))
@@ -85,7 +89,7 @@ import Testing
 
         #expect(try NewerStoreTests.files(folder) == before, "the store's files are byte-identical")
         // The newer app still opens it as its own, on its launch path.
-        let newer = try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1, Self.v2_0])
+        let newer = try LucidStore.open(atPath: path, versions: [Logbook.v1_0, Logbook.v1_1, Self.v2_0]).database
         #expect(try newer.read { db in try String.fetchOne(db, sql: "SELECT license FROM pilot WHERE id = 1") } == "ATPL")
         try newer.close()
     }
@@ -98,7 +102,8 @@ import Testing
         let path = folder.path("logbook.sqlite")
         try NewerStoreTests.storeMigratedBy1_1(path)
         let before = try NewerStoreTests.files(folder)
-        let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: LogbookApp1_0.self, options: Self.readOnlyOptions())
+        let opened = try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.readOnlyOptions())
+        let (database, outcome) = (opened.database, opened.outcome)
         #expect(outcome.openedReadOnly && outcome.readOnlyStandIns.isEmpty)
         #expect(outcome.description == "opened read-only at 1.1, unmigrated (the app's policy for a store it cannot migrate)")
         try database.read { (db: Database) throws in

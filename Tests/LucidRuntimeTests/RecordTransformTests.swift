@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import GRDBSQLite
-@testable import LucidRuntime
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Typed row transforms between generated records (`Samples/Generated`, checked against the generator by
@@ -100,7 +102,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = try makeStore(folder)
-        let database = try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(ParseCodes()))
+        let database = try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(ParseCodes())).database
         let migrated = try database.read { db in try Sample_2_0.order(Column("id")).fetchAll(db) }
         try database.close()
 
@@ -133,10 +135,10 @@ import Testing
         let extraSQL = "UPDATE sample SET payload = x'', weight = 3, ratio = 12 WHERE id = 2"
         let typedPath = try makeStore(folder, name: "typed.sqlite", extraSQL: extraSQL)
         let rowPath = try makeStore(folder, name: "rows.sqlite", extraSQL: extraSQL)
-        try LucidStore.open(atPath: typedPath, registry: SamplesSchema.self, options: options(ParseCodes())).close()
+        try LucidStore.open(atPath: typedPath, registry: SamplesSchema.self, options: options(ParseCodes())).database.close()
 
         let rowOptions = rowPathOptions(ParseCodes())
-        try LucidStore.open(atPath: rowPath, registry: SamplesSchema.self, options: rowOptions).close()
+        try LucidStore.open(atPath: rowPath, registry: SamplesSchema.self, options: rowOptions).database.close()
         let typed = try dump(typedPath)
         let rows = try dump(rowPath)
         #expect(typed.count == 3)
@@ -170,9 +172,9 @@ import Testing
             }
             paths.append(path)
         }
-        try LucidStore.open(atPath: paths[0], registry: SamplesSchema.self, options: options(ParseCodes())).close()
+        try LucidStore.open(atPath: paths[0], registry: SamplesSchema.self, options: options(ParseCodes())).database.close()
         let rowOptions = rowPathOptions(ParseCodes())
-        try LucidStore.open(atPath: paths[1], registry: SamplesSchema.self, options: rowOptions).close()
+        try LucidStore.open(atPath: paths[1], registry: SamplesSchema.self, options: rowOptions).database.close()
         let typed = try dump(paths[0])
         #expect(typed.count == 403)
         #expect(typed == (try dump(paths[1])))
@@ -186,7 +188,7 @@ import Testing
         let path = try makeStore(folder)
         let before = fileBytes(path)
         #expect {
-            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(FailOnSecondRow()))
+            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(FailOnSecondRow())).database
         } throws: { error in
             // The app's own error, not SQLite's report of it.
             guard case StoreError.stepFailed(_, let version, let message) = error else { return false }
@@ -202,7 +204,7 @@ import Testing
         defer { folder.remove() }
         let path = try makeStore(folder, extraSQL: "UPDATE sample SET big = 'many' WHERE id = 4")
         #expect {
-            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(ParseCodes()))
+            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options(ParseCodes())).database
         } throws: { error in
             guard case StoreError.stepFailed(_, _, let message) = error else { return false }
             return message == "table sample, row 4, column big: cannot convert \"many\" to Int"
@@ -211,7 +213,7 @@ import Testing
         // The rows path (a wider table) reads records the same way, so it refuses the same value (GRDB's
         // own row decoding would read it as 0).
         #expect {
-            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: rowPathOptions(ParseCodes()))
+            try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: rowPathOptions(ParseCodes())).database
         } throws: { error in
             guard case StoreError.stepFailed(_, _, let message) = error else { return false }
             return message == "table sample, row 4, column big: cannot convert \"many\" to Int"
@@ -229,7 +231,7 @@ import Testing
         let recorder = ProgressRecorder()
         var options = options(ParseCodes())
         options.progress = { recorder.append($0) }
-        try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options).close()
+        try LucidStore.open(atPath: path, registry: SamplesSchema.self, options: options).database.close()
         let seen = recorder.values.filter { $0.operation == "transform table sample" }.map { ($0.rowsDone, $0.rowsTotal) }
         let rows = StepExecutor.chunkSize + 4
         // Start, after the first chunk, end: rows read (kept or dropped), not rows kept.

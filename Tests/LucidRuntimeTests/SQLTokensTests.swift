@@ -1,4 +1,6 @@
-@testable import LucidRuntime
+import GRDB
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// The words of the app's SQL, as the checks of a shared store read them.

@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Declared search (an FTS5 index over some text columns of a table, with the triggers of FTS5's
@@ -74,7 +76,7 @@ import Testing
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
         defer { folder.remove() }
         #expect(try Self.names(path, like: "recipe_fts%") == [])
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try Self.matches(path, "pasta") == [3, 1] || Self.matches(path, "pasta") == [1, 3])
         #expect(try Self.matches(path, "pecorino") == [1])
         #expect(try Self.matches(path, "title: salad") == [3])
@@ -87,7 +89,7 @@ import Testing
         #expect(status.appObjects.isEmpty)
         #expect(status.version == SchemaVersion("2.0"))
         try Self.expectTriggersWork(path)
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
     }
 
     @Test func aStoreCreatedWithSearchListsNoAppObjectButTheAppsOwnIndex() throws {
@@ -125,22 +127,22 @@ import Testing
             #expect(operations.last == .createSearch(versions[step].tables[0]), "\(step)")
         }
 
-        try LucidStore.open(atPath: path, versions: Array(versions[...1])).close()
+        try LucidStore.open(atPath: path, versions: Array(versions[...1])).database.close()
         #expect(try Self.matches(path, "carbonara") == [1])
         #expect(try Self.matches(path, "pecorino") == [1])
         try Self.checkIndex(path)
 
-        try LucidStore.open(atPath: path, versions: Array(versions[...2])).close()
+        try LucidStore.open(atPath: path, versions: Array(versions[...2])).database.close()
         #expect(try Self.matches(path, "carbonara") == [])
         #expect(try Self.matches(path, "pecorino") == [1])
         try Self.checkIndex(path)
 
-        try LucidStore.open(atPath: path, versions: Array(versions[...3])).close()
+        try LucidStore.open(atPath: path, versions: Array(versions[...3])).database.close()
         #expect(try Self.matches(path, "remarks: pecorino") == [1])
         #expect(try Self.matches(path, "uni") == [])
         try Self.checkIndex(path)
 
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try Self.matches(path, "uni") == [2])
         #expect(try Self.matches(path, "creme") == [])
         try Self.checkIndex(path)
@@ -157,7 +159,7 @@ import Testing
         #expect(operations == [.dropSearch(table: "recipe"), .createSearch(versions[2].tables[0])])
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try Self.matches(path, "pecorino") == [1])
         try Self.checkIndex(path)
     }
@@ -177,7 +179,7 @@ import Testing
         #expect(rebuild.reasons.contains { $0.contains("rating") })
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try withDatabase(path) { try String.fetchOne($0, sql: "SELECT typeof(rating) FROM recipe WHERE id = 1") } == "text")
         #expect(try Self.matches(path, "pecorino") == [1])
         try Self.checkIndex(path)
@@ -193,7 +195,7 @@ import Testing
         #expect(operations == [.dropSearch(table: "recipe"), .renameTable(from: "recipe", to: "dish"), .createSearch(versions[1].tables[0])])
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try Self.names(path, like: "recipe%") == [])
         #expect(try Self.matches(path, "pecorino", table: "dish") == [1])
         try Self.checkIndex(path, table: "dish")
@@ -209,7 +211,7 @@ import Testing
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
         defer { folder.remove() }
         #expect(try Self.names(path, like: "recipe_fts%").count == 8)
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try Self.names(path, like: "recipe_fts%") == [])
         #expect(try withDatabase(path) { try Int.fetchOne($0, sql: "SELECT count(*) FROM recipe") } == 4)
         // Rows are written without any trigger in the way.
@@ -224,7 +226,7 @@ import Testing
         ]
         let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO recipe (id, title) VALUES (1, 'Toast')")
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try Self.names(path, like: "recipe%") == [])
     }
 
@@ -237,7 +239,7 @@ import Testing
         defer { folder.remove() }
         try withDatabase(path) { try $0.execute(sql: "DROP TRIGGER recipe_fts_update") }
         do {
-            try LucidStore.open(atPath: path, versions: versions).close()
+            try LucidStore.open(atPath: path, versions: versions).database.close()
             Issue.record("a store without its search trigger migrated")
         } catch StoreError.recordContradictsTables(_, _, let differences, _) {
             #expect(differences == ["table recipe: expected search trigger recipe_fts_update, found none"])

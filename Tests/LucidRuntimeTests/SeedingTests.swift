@@ -1,7 +1,9 @@
 import Foundation
+import GRDB
 import LucidGenCore
-import LucidRuntime
-import LucidTesting
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 import Testing
 
 /// The resolved model `lucidgen generate` makes of descriptions (file name → JSON).
@@ -137,7 +139,7 @@ enum SeedGraphs {
                 let expected = fixtures.shapes(at: schema.version).map { plans[$0.entityName]?.rows(rows) ?? rows }
                 #expect(counts == expected && broken == 0, "\(name) at \(schema.version), \(rows) rows")
                 try database.close()
-                let migrated = try LucidStore.open(atPath: path, versions: model.schemas)
+                let migrated = try LucidStore.open(atPath: path, versions: model.schemas).database
                 let brokenAfter = try migrated.read { db throws -> Int in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
                 #expect(brokenAfter == 0)
                 try migrated.close()
@@ -243,7 +245,7 @@ enum SeedGraphs {
         var options = StoreOptions()
         options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "dangle") { db in try db.execute(sql: "UPDATE item SET owner = 99") }]
         #expect {
-            try LucidStore.open(atPath: path, versions: versions, options: options).close()
+            try LucidStore.open(atPath: path, versions: versions, options: options).database.close()
         } throws: { error in
             "\(error)".contains("item.owner of row id=4 is 99, but owner has no such row")
         }

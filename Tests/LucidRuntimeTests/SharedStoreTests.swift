@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// A store shared with the app, beyond the matrix (``AppObjectMatrixTests``): refusals that name the
@@ -52,7 +54,7 @@ import Testing
         ]])
         let before = fileBytes(path)
         #expect {
-            try LucidStore.open(atPath: path, versions: Self.removesScore).close()
+            try LucidStore.open(atPath: path, versions: Self.removesScore).database.close()
         } throws: { error in
             guard let error = error as? StoreError, case .appObjectsInTheWay(let step, let from, let to, let conflicts) = error else { return false }
             return step == "1.0 → 2.0 (inferred)" && from == SchemaVersion("1.0") && to == SchemaVersion("2.0")
@@ -75,7 +77,7 @@ import Testing
                 willMigrate: { db in try db.execute(sql: "DROP VIEW high") },
                 didMigrate: { db in try db.execute(sql: "CREATE VIEW high AS SELECT id, title FROM item WHERE title LIKE 'alpha%'") })
         ]
-        try LucidStore.open(atPath: path, versions: Self.removesScore, options: options).close()
+        try LucidStore.open(atPath: path, versions: Self.removesScore, options: options).database.close()
         #expect(try strings(path, "SELECT id FROM high ORDER BY id") == ["a", "c"])
         #expect(try strings(path, "SELECT version FROM lucid_store") == ["2.0"])
     }
@@ -98,7 +100,7 @@ import Testing
             CREATE TRIGGER scoring AFTER UPDATE OF score ON item BEGIN INSERT INTO log VALUES (new.id, new.score); END;
             CREATE INDEX by_score ON item (score)
             """)
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try strings(path, "SELECT sql FROM sqlite_master WHERE name IN ('scored', 'scoring', 'by_score') ORDER BY name") == [
             "CREATE INDEX by_score ON item (\"points\")",
             "CREATE VIEW scored AS SELECT id, \"points\" FROM item WHERE \"points\" <> 0",
@@ -127,7 +129,7 @@ import Testing
             INSERT INTO person (id, name) VALUES (1, 'Ann');
             INSERT INTO item (rowid, id, title, score, owner) VALUES (10, 'a', 'alpha one', 5, 1), (20, 'b', 'beta', -1, NULL)
             """, objects: "CREATE VIEW led AS SELECT id, owner FROM item WHERE owner IS NOT NULL")
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try strings(path, "SELECT id, lead FROM led") == ["a|1"])
         #expect(try strings(path, "SELECT \"from\", \"table\" FROM pragma_foreign_key_list('item')") == ["lead|person"])
         #expect(try strings(path, "SELECT rowid, id, score FROM item ORDER BY rowid") == ["10|a|5", "20|b|-1"])
@@ -146,7 +148,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = try store(versions, folder, objects: "CREATE TRIGGER item_guard BEFORE DELETE ON item BEGIN SELECT RAISE(ABORT, 'kept'); END")
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try strings(path, "SELECT id, points, score FROM item ORDER BY rowid") == ["a|5|NULL", "b|-1|NULL", "c|0|NULL"])
         #expect(try strings(path, "SELECT name FROM sqlite_master WHERE type = 'trigger'") == ["item_guard"])
     }
@@ -162,7 +164,7 @@ import Testing
         let path = try store(versions, folder, objects: "CREATE TABLE shelf (x); INSERT INTO shelf VALUES (1)")
         let before = fileBytes(path)
         #expect {
-            try LucidStore.open(atPath: path, versions: versions).close()
+            try LucidStore.open(atPath: path, versions: versions).database.close()
         } throws: { error in
             guard case StoreError.appObjectsInTheWay(_, _, _, let conflicts) = error else { return false }
             return conflicts.map(\.reason) == [.nameTaken("shelf")] && conflicts[0].object.kind == .table
@@ -181,7 +183,7 @@ import Testing
         let path = try store(versions, folder, objects: "SELECT 1")
         var options = StoreOptions()
         options.deferCleanup = true
-        let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let database = try LucidStore.open(atPath: path, versions: versions, options: options).database
         try database.write { db in try db.execute(sql: "CREATE VIEW late AS SELECT score FROM item") }
         #expect {
             try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions))
@@ -208,7 +210,7 @@ import Testing
             CREATE VIRTUAL TABLE mood_fts USING fts5(\(column), content='item');
             INSERT INTO mood_fts (mood_fts) VALUES ('rebuild')
             """)
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try strings(path, "SELECT \(column) FROM item ORDER BY id") == ["glad", "blue"])
         try withDatabase(path) { db in try db.execute(sql: "INSERT INTO mood_fts (mood_fts, rank) VALUES ('integrity-check', 1)") }
         #expect(try strings(path, "SELECT rowid FROM mood_fts WHERE mood_fts MATCH 'glad'") == ["10"])
@@ -235,7 +237,7 @@ import Testing
                 return ["id": row["id"], "title": (row["title"] as String).uppercased().databaseValue, "score": (Int(text.trimmingCharacters(in: .whitespaces)) ?? -1).databaseValue]
             }
         ])]
-        try LucidStore.open(atPath: path, versions: versions, options: options).close()
+        try LucidStore.open(atPath: path, versions: versions, options: options).database.close()
         #expect(try strings(path, "SELECT rowid, id, title, score FROM item ORDER BY rowid") == ["10|a|ALPHA ONE|5", "20|b|BETA|-1", "30|c|ALPHA TWO|0"])
         try withDatabase(path) { db in
             try db.execute(sql: "INSERT INTO item_fts (item_fts, rank) VALUES ('integrity-check', 1)")
@@ -254,7 +256,7 @@ import Testing
         defer { folder.remove() }
         let path = try store(versions, folder, objects: "CREATE VIEW stale AS SELECT * FROM gone")
         #expect {
-            try LucidStore.open(atPath: path, versions: versions).close()
+            try LucidStore.open(atPath: path, versions: versions).database.close()
         } throws: { error in
             guard case StoreError.appObjectBroken(_, let version, let kind, let name, _, let message) = error else { return false }
             return version == SchemaVersion("1.0") && kind == "view" && name == "stale" && message.contains("no such table")

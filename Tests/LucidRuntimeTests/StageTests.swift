@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// App stages with will/did hooks, taken where they apply, never skipped, rolled back on failure.
@@ -46,7 +48,7 @@ import Testing
         let path = try store(versions, at: "1.0", folder)
         var options = StoreOptions()
         options.stages = [Self.tidyAndInitials]
-        let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let database = try LucidStore.open(atPath: path, versions: versions, options: options).database
         try database.read { (db: Database) throws in
             let rows = try Row.fetchAll(db, sql: "SELECT id, name, initials, rank FROM pilot ORDER BY id")
             #expect(rows.map { $0["name"] as String } == ["amelia earhart", "Bessie Coleman"])
@@ -81,7 +83,7 @@ import Testing
                 willMigrate: { db in try db.execute(sql: "DELETE FROM pilot") }, didMigrate: { _ in throw Refused() })
         ]
         let before = fileBytes(path)
-        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options) }
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options).database }
         #expect(fileBytes(path) == before, "the store stays at 1.0 with every row")
     }
 }
@@ -112,7 +114,7 @@ extension MigrationStage {
                 try db.execute(sql: "UPDATE pilot SET initials = upper(substr(trim(name), 1, 1))")
             }
         ]
-        for _ in 0..<3 { try LucidStore.open(atPath: path, versions: versions, options: options).close() }
+        for _ in 0..<3 { try LucidStore.open(atPath: path, versions: versions, options: options).database.close() }
         #expect(runs.count == 1)
         try withDatabase(path) { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT initials FROM pilot ORDER BY id") == ["A", "B", "B"])
@@ -129,7 +131,7 @@ extension MigrationStage {
         var options = StoreOptions()
         options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "broken") { _ in throw Broken() }]
         let before = fileBytes(path)
-        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options) }
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options).database }
         #expect(fileBytes(path) == before, "the step and its version record were rolled back")
     }
 
@@ -142,14 +144,14 @@ extension MigrationStage {
         var options = StoreOptions()
         options.dataMigrations = [migration]
         // Created at the newest version: never needed.
-        try LucidStore.open(atPath: folder.path("new.sqlite"), versions: versions, options: options).close()
-        try LucidStore.open(atPath: folder.path("new.sqlite"), versions: versions, options: options).close()
+        try LucidStore.open(atPath: folder.path("new.sqlite"), versions: versions, options: options).database.close()
+        try LucidStore.open(atPath: folder.path("new.sqlite"), versions: versions, options: options).database.close()
         #expect(runs.count == 0)
         // Migrated before the app shipped the data migration, then opened by the update: runs once.
         let old = try StageTests().store(versions, at: "1.0", folder)
-        try LucidStore.open(atPath: old, versions: versions).close()
-        try LucidStore.open(atPath: old, versions: versions, options: options).close()
-        try LucidStore.open(atPath: old, versions: versions, options: options).close()
+        try LucidStore.open(atPath: old, versions: versions).database.close()
+        try LucidStore.open(atPath: old, versions: versions, options: options).database.close()
+        try LucidStore.open(atPath: old, versions: versions, options: options).database.close()
         #expect(runs.count == 1)
     }
 }
@@ -186,7 +188,7 @@ extension MigrationStage {
         let versions = try versions()
         let path = try store(versions, folder)
         #expect {
-            try LucidStore.open(atPath: path, versions: versions)
+            try LucidStore.open(atPath: path, versions: versions).database
         } throws: { error in
             guard case StoreError.planning(.noRoute(_, _, let blocked)) = error else { return false }
             return blocked.first?.tables == ["item"]
@@ -209,7 +211,7 @@ extension MigrationStage {
                     }
                 ])
         ]
-        let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+        let database = try LucidStore.open(atPath: path, versions: versions, options: options).database
         let items = try database.read { db in try NewItem.order(Column("id")).fetchAll(db) }
         #expect(items.map(\.code) == [42, -7])
         #expect(items.map(\.name) == ["a", "c"])
@@ -235,7 +237,7 @@ extension MigrationStage {
             ])
         ]
         let before = fileBytes(path)
-        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options) }
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options).database }
         #expect(fileBytes(path) == before)
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
-@testable import LucidRuntime
 
 /// Many tables' shapes read in three statements (`StoreSchemaReader.shapes(of:_:)`) are what reading each
 /// table alone gives (`table(named:_:)`, GRDB's introspection): columns, keys, indexes, foreign keys.

@@ -1,7 +1,9 @@
 import Foundation
+import GRDB
 import LucidGenCore
-@testable import LucidRuntime
-@testable import LucidTesting
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) @testable import LucidTesting
 import Testing
 
 /// One decision of a store's state (issue #11, item 6): open, inspect, create, openTogether and the
@@ -46,7 +48,7 @@ import Testing
         var options = StoreOptions()
         options.dataMigrations = [Self.lateMigration]
         for _ in 1...2 {
-            let database = try LucidStore.open(atPath: path, versions: versions, options: options)
+            let database = try LucidStore.open(atPath: path, versions: versions, options: options).database
             let name = try database.read { db throws -> String? in try String.fetchOne(db, sql: "SELECT name FROM item") }
             #expect(name == "a!", "run exactly once (recorded: \(recorded))")
             try database.close()
@@ -65,7 +67,7 @@ import Testing
         let status = try LucidStore.inspect(atPath: path, versions: versions)
         #expect(status.appObjects.map { "\($0.kind.rawValue) \($0.name)" } == ["table lucidity"])
         #expect(status.rowCounts.keys.sorted() == ["item"])
-        try LucidStore.open(atPath: path, versions: versions).close()
+        try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try withDatabase(path) { db in try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = 'lucidity'") } == "lucidity")
         // The migration tests' schema comparison sees it too, and leaves lucidgen's own tables out.
         let shape = try withDatabase(path) { db in try SchemaShape.read(db) }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-@testable import LucidRuntime
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Store files are untrusted input (SPEC §9): a store whose `lucid_pending_cleanup` or `sqlite_master`
@@ -82,7 +83,7 @@ import Testing
         try created.close()
         var options = StoreOptions()
         options.deferCleanup = true
-        try LucidStore.open(atPath: path, versions: Array(cleanupVersions.prefix(2)), options: options).close()
+        try LucidStore.open(atPath: path, versions: Array(cleanupVersions.prefix(2)), options: options).database.close()
         #expect(try strings(path, "SELECT kind || ' ' || table_name || '.' || object FROM lucid_pending_cleanup ORDER BY id").sorted()
             == ["create_index item.item_title_index", "drop_column item.score", "drop_table old.old"])
         return path
@@ -113,7 +114,7 @@ import Testing
             try db.execute(sql: "UPDATE lucid_pending_cleanup SET sql = ? WHERE kind = 'drop_column'", arguments: [sql])
             try db.execute(sql: "UPDATE lucid_pending_cleanup SET sql = 'CREATE INDEX item_title_index ON item(title); UPDATE item SET title = ''pwned''' WHERE kind = 'create_index'")
         }
-        try LucidStore.open(atPath: path, versions: Self.cleanupVersions).close()
+        try LucidStore.open(atPath: path, versions: Self.cleanupVersions).database.close()
         #expect(try Self.strings(path, "SELECT body FROM note ORDER BY id") == ["n1", "n2"])
         #expect(try Self.strings(path, "SELECT title FROM item ORDER BY id") == ["a", "b"])
         #expect(try Self.columns(path, "item") == ["id", "title", "rank"], "the deferred drop ran")
@@ -145,7 +146,7 @@ import Testing
             // A kind lucidgen never records.
             try db.execute(sql: insert, arguments: ["vacuum_into", "item", "item", "VACUUM INTO \(Self.quoted(evil))", "2.0"])
         }
-        let database = try LucidStore.open(atPath: path, versions: Array(Self.cleanupVersions.prefix(2)))
+        let database = try LucidStore.open(atPath: path, versions: Array(Self.cleanupVersions.prefix(2))).database
         #expect(try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: Array(Self.cleanupVersions.prefix(2)))) == 3)
         let ledger = try #require(try database.read { db in try StoreLedger.read(db, versions: Array(Self.cleanupVersions.prefix(2))) })
         try database.close()
@@ -179,7 +180,7 @@ import Testing
         let path = try Self.deferredStore(folder)
         try withDatabase(path) { db in try db.execute(sql: "DROP TABLE old") }
         let versions = Array(Self.cleanupVersions.prefix(2))
-        let database = try LucidStore.open(atPath: path, versions: versions)
+        let database = try LucidStore.open(atPath: path, versions: versions).database
         #expect(try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions)) == 2)
         let ledger = try #require(try database.read { db in try StoreLedger.read(db, versions: versions) })
         try database.close()
@@ -195,7 +196,7 @@ import Testing
         defer { folder.remove() }
         let path = try Self.deferredStore(folder)
         let versions = Array(Self.cleanupVersions.prefix(2))
-        let database = try LucidStore.open(atPath: path, versions: versions)
+        let database = try LucidStore.open(atPath: path, versions: versions).database
         try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions))
         try database.close()
         try withDatabase(path) { db in
@@ -204,7 +205,7 @@ import Testing
         }
         let before = try #require(fileBytes(path))
         #expect {
-            try LucidStore.open(atPath: path, versions: Self.cleanupVersions).close()
+            try LucidStore.open(atPath: path, versions: Self.cleanupVersions).database.close()
         } throws: { error in
             guard case StoreError.recordContradictsTables(_, _, let differences, _) = error else { return false }
             return differences.contains { $0.contains("extra") }
@@ -222,7 +223,7 @@ import Testing
         try Self.plant(path, "UPDATE sqlite_master SET sql = sql || '; UPDATE note SET body = ''pwned''' WHERE name = 'item_titles'")
         #expect(try Self.strings(path, "PRAGMA integrity_check") == ["ok"], "the planted row loads")
         let before = try #require(fileBytes(path))
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: Self.rebuildVersions).close() }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: Self.rebuildVersions).database.close() }
         guard case .appObjectUnsafe(_, let version, let kind, let name, _, let problem)? = error else {
             Issue.record("expected .appObjectUnsafe, got \(String(describing: error))")
             return
@@ -244,7 +245,7 @@ import Testing
         try Self.plant(path, "UPDATE sqlite_master SET sql = sql || \(Self.quoted("; ATTACH DATABASE \(Self.quoted(evil)) AS x; CREATE TABLE x.owned(a)")) WHERE name = 'item_audit'")
         #expect(try Self.strings(path, "PRAGMA integrity_check") == ["ok"])
         let before = try #require(fileBytes(path))
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: Self.rebuildVersions).close() }
+        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: Self.rebuildVersions).database.close() }
         guard case .appObjectUnsafe(_, _, let kind, let name, _, _)? = error else {
             Issue.record("expected .appObjectUnsafe, got \(String(describing: error))")
             return
@@ -261,7 +262,7 @@ import Testing
         let (path, folder) = try storeAtFirstVersion(
             Self.rebuildVersions, rows: Self.rows + "; CREATE VIEW item_titles AS SELECT title FROM item; " + trigger + "; CREATE INDEX item_score ON item(score)")
         defer { folder.remove() }
-        try LucidStore.open(atPath: path, versions: Self.rebuildVersions).close()
+        try LucidStore.open(atPath: path, versions: Self.rebuildVersions).database.close()
         #expect(try Self.strings(path, "SELECT name FROM sqlite_master WHERE name IN ('item_titles', 'item_audit', 'item_score') ORDER BY name") == ["item_audit", "item_score", "item_titles"])
         try withDatabase(path) { db in try db.execute(sql: "UPDATE item SET title = 'c' WHERE id = 1") }
         #expect(try Self.strings(path, "SELECT body FROM note ORDER BY id") == ["n1!", "n2"], "the store's own trigger fires")
@@ -326,7 +327,7 @@ import Testing
                 database = try DatabaseQueue(path: path)
                 try LucidMigrator(versions: Self.cleanupVersions, options: options).migrate(database)
             } else {
-                database = try LucidStore.open(atPath: path, versions: Self.cleanupVersions, options: options)
+                database = try LucidStore.open(atPath: path, versions: Self.cleanupVersions, options: options).database
             }
             #expect(seen.all == ["will: too many attached databases - max 0", "will: no extension", "did: too many attached databases - max 0", "did: no extension"])
             #expect(!FileManager.default.fileExists(atPath: evil))

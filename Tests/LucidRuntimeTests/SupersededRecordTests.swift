@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-@testable import LucidRuntime
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Records of superseded versions (`Sample_1_0`) are `SupersededRecord`s: GRDB records that read and write

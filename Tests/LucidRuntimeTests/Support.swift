@@ -1,5 +1,8 @@
 import Foundation
-import LucidRuntime
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// A temporary folder for store files.
 struct TemporaryFolder {
@@ -17,7 +20,6 @@ struct TemporaryFolder {
 
 func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
-import LucidGenCore
 
 /// The schemas that `lucidgen generate` resolves from descriptions (file name → JSON), oldest first.
 func resolveSchemas(_ entities: [String: String], current: String? = nil) throws -> [Schema] {

@@ -1,5 +1,7 @@
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// A stored value that is no case of its enum is a typed error naming table, row and column, both when

@@ -1,6 +1,8 @@
 import Foundation
-import LucidRuntime
-@testable import LucidTesting
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) @testable import LucidTesting
 import Testing
 
 /// Type changes at the edges of their values, on real stores: only exact conversions are inferred, an
@@ -37,7 +39,7 @@ import Testing
         let created = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
         try created.write { db in try seed(values)(db, 0) }
         try created.close()
-        try LucidStore.open(atPath: path, versions: versions, options: StoreOptions()).close()
+        try LucidStore.open(atPath: path, versions: versions, options: StoreOptions()).database.close()
         let stored = try withDatabase(path) { (db: Database) throws in
             try DatabaseValue.fetchAll(db, sql: "SELECT value FROM item ORDER BY id")
         }
@@ -63,7 +65,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try LucidStore.create(atPath: folder.path("refused.sqlite"), versions: refused, version: refused[0].version).close()
-        #expect(throws: (any Error).self) { try LucidStore.open(atPath: folder.path("refused.sqlite"), versions: refused).close() }
+        #expect(throws: (any Error).self) { try LucidStore.open(atPath: folder.path("refused.sqlite"), versions: refused).database.close() }
 
         let accepted = try versions(["1.0", "2.0"], type: "double", typeHistory: #"{ "until_version": "2.0", "property_type": "int", "lossyConversion": true }"#)
         #expect(accepted[1].table(named: "item")?.column(named: "value")?.lossyConversionFrom == "int")

@@ -1,6 +1,8 @@
 import Foundation
-import LucidRuntime
-@testable import LucidTesting
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) @testable import LucidTesting
 import Synchronization
 import Testing
 
@@ -29,7 +31,7 @@ enum RecordCheckRegistry: SchemaRegistry {
     /// Opens `path` and says whether the open built the versions (took the full path).
     static func openTookFullPath(_ path: String, options: StoreOptions = StoreOptions()) throws -> Bool {
         builds.withLock { $0 = 0 }
-        try LucidStore.open(atPath: path, registry: Self.self, options: options).close()
+        try LucidStore.open(atPath: path, registry: Self.self, options: options).database.close()
         return builds.withLock { $0 } > 0
     }
 }
@@ -76,7 +78,7 @@ enum RecordCheckRegistry: SchemaRegistry {
         #expect { try LucidStore.inspect(atPath: path, versions: Self.versions) } throws: { Self.isContradiction($0, tablesMatch: SchemaVersion("1.0")) }
         var outside = StoreOptions()
         outside.versionRecordCheck = .always
-        #expect { try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self, options: outside) } throws: {
+        #expect { try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self, options: outside).database } throws: {
             Self.isContradiction($0, tablesMatch: SchemaVersion("1.0"))
         }
         // The app's own connection, under the same setting.
@@ -106,14 +108,14 @@ enum RecordCheckRegistry: SchemaRegistry {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("store.sqlite")
-        try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).close()
+        try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).database.close()
         try withDatabase(path) { (db: Database) throws in
             try db.execute(sql: "UPDATE lucid_store SET version = '1.0', checksum = ?", arguments: [RecordCheckRegistry.v1.checksum])
         }
         let before = fileBytes(path)
         var outside = StoreOptions()
         outside.versionRecordCheck = .always
-        #expect { try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self, options: outside) } throws: { error in
+        #expect { try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self, options: outside).database } throws: { error in
             guard case StoreError.recordContradictsTables(_, let version, let differences, let match) = error else { return false }
             return version == SchemaVersion("1.0") && match == SchemaVersion("2.0") && differences.contains("table item: expected no column count, found count INTEGER NOT NULL DEFAULT 0")
         }
@@ -132,7 +134,7 @@ enum RecordCheckRegistry: SchemaRegistry {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("store.sqlite")
-        try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).close()
+        try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).database.close()
         try withDatabase(path) { try $0.execute(sql: "INSERT INTO item (id, name) VALUES (1, 'a')") }
         #expect(try RecordCheckRegistry.openTookFullPath(path) == false, "a row change keeps the launch path")
 
@@ -151,7 +153,7 @@ enum RecordCheckRegistry: SchemaRegistry {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("store.sqlite")
-        try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).close()
+        try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).database.close()
         // An older runtime's ledger: no cookie column.
         try withDatabase(path) { try $0.execute(sql: "ALTER TABLE lucid_store DROP COLUMN schema_cookie") }
         #expect(try RecordCheckRegistry.openTookFullPath(path) == true)
@@ -164,11 +166,11 @@ enum RecordCheckRegistry: SchemaRegistry {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("store.sqlite")
-        try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).close()
+        try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).database.close()
         // A table of lucidgen's dropped behind its back: the cookie changes, the record is checked.
         try withDatabase(path) { try $0.execute(sql: "DROP TABLE tag") }
         let before = fileBytes(path)
-        #expect { try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self) } throws: { error in
+        #expect { try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self).database } throws: { error in
             guard case StoreError.recordContradictsTables(_, _, let differences, let match) = error else { return false }
             return differences == ["table tag: expected, found none"] && match == nil
         }
@@ -183,7 +185,8 @@ enum RecordCheckRegistry: SchemaRegistry {
         try withDatabase(path) { (db: Database) throws in
             #expect(try Int64.fetchOne(db, sql: "SELECT schema_cookie FROM lucid_store") == (try Int64.fetchOne(db, sql: "PRAGMA schema_version")))
         }
-        let (store, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: RecordCheckRegistry.self)
+        let opened = try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self)
+        let (store, outcome) = (opened.database, opened.outcome)
         #expect(outcome.steps.map(\.to) == [SchemaVersion("2.0")])
         try store.close()
         try withDatabase(path) { (db: Database) throws in
@@ -206,7 +209,7 @@ enum RecordCheckRegistry: SchemaRegistry {
             primaryKey: ["id"], search: SchemaSearch(columns: ["body"], tokenizer: "bogus"))
         var options = StoreOptions()
         options.configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = \(journal)") }
-        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: [Schema(version: SchemaVersion("1.0"), tables: [table])], options: options) }
+        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: [Schema(version: SchemaVersion("1.0"), tables: [table])], options: options).database }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
     }
 }

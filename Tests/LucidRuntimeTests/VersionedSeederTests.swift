@@ -1,5 +1,7 @@
-import LucidRuntime
-import LucidTesting
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// CloudKit's additive-only rule on tables: each kind of change is reported (and only it), and what is

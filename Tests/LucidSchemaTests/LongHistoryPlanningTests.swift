@@ -1,4 +1,4 @@
-@testable import LucidSchema
+@_spi(Generated) @testable import LucidSchema
 import Testing
 
 /// Planning along a long history infers only what the path needs (issue 26): never every pair of

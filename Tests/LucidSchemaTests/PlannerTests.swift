@@ -1,4 +1,4 @@
-@testable import LucidSchema
+@_spi(Generated) @testable import LucidSchema
 import Testing
 
 /// The path finder and the step inference, on hand-built version histories.

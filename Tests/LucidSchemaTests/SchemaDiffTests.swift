@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Generated registries state each version after the first by what changed (`Schema(basedOn:…)`): the

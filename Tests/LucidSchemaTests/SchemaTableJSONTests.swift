@@ -1,5 +1,5 @@
 import Foundation
-@testable import LucidSchema
+@_spi(Generated) @testable import LucidSchema
 import Testing
 
 /// Generated registries write each table as JSON in a raw string literal (`SchemaTable(json:)`): it must

@@ -1,4 +1,4 @@
-@testable import LucidSchema
+@_spi(Generated) @testable import LucidSchema
 import Testing
 
 /// Which value type changes the planner infers: only those exact for every value, or those whose loss

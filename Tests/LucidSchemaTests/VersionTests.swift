@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Testing
 
 @Suite struct VersionTests {

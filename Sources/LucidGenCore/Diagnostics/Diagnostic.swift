@@ -1,44 +1,44 @@
 /// A place in an input file.
-public struct SourceLocation: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    public var file: String
+package struct SourceLocation: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    package var file: String
     /// 1-based; 0 when unknown.
-    public var line: Int
+    package var line: Int
     /// 1-based; 0 when unknown.
-    public var column: Int
+    package var column: Int
 
-    public init(file: String, line: Int = 0, column: Int = 0) {
+    package init(file: String, line: Int = 0, column: Int = 0) {
         self.file = file
         self.line = line
         self.column = column
     }
 
-    public var description: String {
+    package var description: String {
         line > 0 ? "\(file):\(line):\(column)" : file
     }
 
-    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
 }
 
 /// A message about the input, in the `file:line:column: error: message` form compilers use.
-public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Comparable, Codable {
+package struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
+    package enum Severity: String, Sendable, Comparable, Codable {
         case note, warning, error
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        package static func < (lhs: Severity, rhs: Severity) -> Bool {
             let order: [Severity] = [.note, .warning, .error]
             return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
         }
     }
 
-    public var severity: Severity
-    public var message: String
-    public var location: SourceLocation?
+    package var severity: Severity
+    package var message: String
+    package var location: SourceLocation?
     /// The JSON (or YAML) path of the value concerned, e.g. `$.properties[2].property_type`.
-    public var path: String?
+    package var path: String?
 
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation? = nil, path: String? = nil) {
+    package init(_ severity: Severity, _ message: String, at location: SourceLocation? = nil, path: String? = nil) {
         self.severity = severity
         self.message = message
         self.location = location
@@ -47,7 +47,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `file:line:column: error: message (at path)`, on one line: a line break or control character that a
     /// message quotes from the input is shown escaped (`\n`), so editors and CI read one diagnostic per line.
-    public var description: String {
+    package var description: String {
         var text = ""
         if let location { text += "\(location): " }
         text += "\(severity.rawValue): \(swiftCommentText(message))"
@@ -57,48 +57,48 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// Collects diagnostics while a stage runs, so that one run reports every problem it can find.
-public struct DiagnosticCollector: Sendable {
-    public private(set) var diagnostics: [Diagnostic] = []
+package struct DiagnosticCollector: Sendable {
+    package private(set) var diagnostics: [Diagnostic] = []
 
-    public init() {}
+    package init() {}
 
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    public mutating func error(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
+    package mutating func error(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
         diagnostics.append(Diagnostic(.error, message, at: location, path: path))
     }
 
-    public mutating func warning(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
+    package mutating func warning(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
         diagnostics.append(Diagnostic(.warning, message, at: location, path: path))
     }
 
-    public mutating func note(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
+    package mutating func note(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
         diagnostics.append(Diagnostic(.note, message, at: location, path: path))
     }
 
-    public mutating func append(contentsOf other: [Diagnostic]) {
+    package mutating func append(contentsOf other: [Diagnostic]) {
         diagnostics.append(contentsOf: other)
     }
 
     /// Throws the collected diagnostics if any of them is an error.
-    public func throwIfErrors() throws(GenerationFailed) {
+    package func throwIfErrors() throws(GenerationFailed) {
         if hasErrors { throw GenerationFailed(diagnostics: diagnostics) }
     }
 }
 
 /// A stage found errors; `diagnostics` holds them along with any warnings found before.
-public struct GenerationFailed: Error, CustomStringConvertible, Sendable {
-    public var diagnostics: [Diagnostic]
+package struct GenerationFailed: Error, CustomStringConvertible, Sendable {
+    package var diagnostics: [Diagnostic]
 
-    public init(diagnostics: [Diagnostic]) {
+    package init(diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics
     }
 
-    public init(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
+    package init(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
         self.diagnostics = [Diagnostic(.error, message, at: location, path: path)]
     }
 
-    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    package var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
 
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

@@ -18,15 +18,15 @@ import Darwin
 /// target's `Fixtures` folder (whether the current version's fixture exists changes a note), the
 /// mode (full generate or one module's file) and the lucidgen executable itself (its version, size and
 /// modification time, so a rebuilt or upgraded tool regenerates).
-public struct InputFingerprint: Sendable, Equatable {
+package struct InputFingerprint: Sendable, Equatable {
     /// XXH64 of the mode and the tool, hex.
-    public var context: String
+    package var context: String
     /// XXH64 of each input file's contents (hex), by path (`present` for a fixture store, whose
     /// existence only matters).
-    public var files: [String: String]
+    package var files: [String: String]
 
     /// Hashes the inputs of a run of `config` in `mode` (e.g. `generate`, or `module Name -> file`).
-    public static func compute(config: Config, mode: String) -> InputFingerprint {
+    package static func compute(config: Config, mode: String) -> InputFingerprint {
         var context = XXH64()
         context.update(string: "lucidgen \(LucidGenVersion.current)")
         context.update(string: mode)
@@ -57,7 +57,7 @@ public struct InputFingerprint: Sendable, Equatable {
 
     /// The fingerprint without the files a run produces (snapshots live among the inputs): those are
     /// checked by their state on disk instead, so writing them does not make the next run look changed.
-    public func excluding(_ outputs: some Sequence<String>) -> InputFingerprint {
+    package func excluding(_ outputs: some Sequence<String>) -> InputFingerprint {
         var copy = self
         for path in outputs { copy.files[path] = nil }
         return copy
@@ -106,19 +106,19 @@ public struct InputFingerprint: Sendable, Equatable {
 /// rewritten with the same size within a tick of being recorded would look untouched. As git does for
 /// its index ("racy" entries), a file modified less than ``FileState/racyWindow`` before it was recorded
 /// also keeps a hash of its contents, which is compared too.
-public struct FileState: Sendable, Equatable {
-    public var size: Int64
+package struct FileState: Sendable, Equatable {
+    package var size: Int64
     /// Modification time in nanoseconds since 1970.
-    public var modified: Int64
-    public var inode: UInt64
+    package var modified: Int64
+    package var inode: UInt64
     /// XXH64 of the contents (hex), kept only for a file modified shortly before it was recorded.
-    public var hash: String?
+    package var hash: String?
 
     /// Two seconds: far more than any file system's timestamp granularity.
-    public static let racyWindow: Int64 = 2_000_000_000
+    package static let racyWindow: Int64 = 2_000_000_000
 
     /// The state of `path` (without a hash), or nil when it does not exist.
-    public static func read(_ path: String) -> FileState? {
+    package static func read(_ path: String) -> FileState? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
@@ -156,7 +156,7 @@ public struct FileState: Sendable, Equatable {
     }
 
     /// Now, in nanoseconds since 1970, from the same clock file systems use.
-    public static func now() -> Int64 {
+    package static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
@@ -168,29 +168,29 @@ public struct FileState: Sendable, Equatable {
 /// A stamp is a cache: a missing, unreadable or foreign stamp only means the next run does the whole
 /// work. It is written after a run succeeded and its files are on disk, so an interrupted run leaves
 /// either the previous stamp (whose outputs then no longer match) or none.
-public struct GenerationStamp: Sendable, Equatable {
-    public static let currentFormat = 1
+package struct GenerationStamp: Sendable, Equatable {
+    package static let currentFormat = 1
 
     /// The inputs the run read, without its outputs.
-    public var inputs: InputFingerprint
+    package var inputs: InputFingerprint
     /// Every file the run produced, by path.
-    public var outputs: [String: FileState]
+    package var outputs: [String: FileState]
     /// The generated Swift files present in the owned folders, sorted, so that a stray generated file
     /// (which a run would remove) is noticed.
-    public var ownedFiles: [String]
+    package var ownedFiles: [String]
     /// The warnings and notes the run reported; an unchanged run reports them again.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// The run's one-line summary (e.g. how many entities and which versions).
-    public var summary: String
+    package var summary: String
 
     /// Where `generate` keeps the stamp of a config: `.build/lucidgen/<config file>.stamp` beside it.
-    public static func path(forConfig config: Config) -> String {
+    package static func path(forConfig config: Config) -> String {
         let folder = ((config.directory as NSString).appendingPathComponent(".build") as NSString).appendingPathComponent("lucidgen")
         return (folder as NSString).appendingPathComponent((config.file as NSString).lastPathComponent + ".stamp")
     }
 
     /// Where `generate --module` keeps the stamp of its one output file: beside it.
-    public static func path(forModuleOutput file: String) -> String { file + ".lucidgen-stamp" }
+    package static func path(forModuleOutput file: String) -> String { file + ".lucidgen-stamp" }
 
     init(inputs: InputFingerprint, outputs: [String: FileState], ownedFiles: [String], diagnostics: [Diagnostic], summary: String) {
         self.inputs = inputs
@@ -201,7 +201,7 @@ public struct GenerationStamp: Sendable, Equatable {
     }
 
     /// Records `outputs` and `ownedFolders` as they are on disk now.
-    public init(inputs: InputFingerprint, outputs: [String], ownedFolders: [String], diagnostics: [Diagnostic], summary: String) {
+    package init(inputs: InputFingerprint, outputs: [String], ownedFolders: [String], diagnostics: [Diagnostic], summary: String) {
         self.inputs = inputs.excluding(outputs)
         var states: [String: FileState] = [:]
         let now = FileState.now()
@@ -217,7 +217,7 @@ public struct GenerationStamp: Sendable, Equatable {
     /// The format is one record per line (`input HASH PATH`, `output SIZE MTIME INODE HASH|- PATH`,
     /// `owned PATH`, `diagnostic JSON`, `summary TEXT`): a large project's stamp has thousands of
     /// entries, and a JSON decoder would cost more than everything else an unchanged run does.
-    public static func read(_ path: String) -> GenerationStamp? {
+    package static func read(_ path: String) -> GenerationStamp? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         // Split as bytes: String's Character-based splitting is several times slower here.
         let bytes = [UInt8](data)
@@ -271,7 +271,7 @@ public struct GenerationStamp: Sendable, Equatable {
 
     /// Writes the stamp; a stamp that cannot be written is not an error (the next run does the whole work).
     @discardableResult
-    public func write(to path: String) -> Bool {
+    package func write(to path: String) -> Bool {
         guard let text = encoded() else {
             Self.remove(path)
             return false
@@ -286,13 +286,13 @@ public struct GenerationStamp: Sendable, Equatable {
     }
 
     /// Removes a stamp, so that the next run does the whole work.
-    public static func remove(_ path: String) {
+    package static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
     }
 
     /// Why a run with `inputs` cannot be skipped, or nil when it can: the inputs hash the same and every
     /// output is as this stamp recorded it.
-    public func staleness(inputs: InputFingerprint, ownedFolders: [String]) -> String? {
+    package func staleness(inputs: InputFingerprint, ownedFolders: [String]) -> String? {
         let current = inputs.excluding(outputs.keys)
         if current.context != self.inputs.context { return "lucidgen itself or the mode changed since the last run" }
         if current.files != self.inputs.files {
@@ -309,7 +309,7 @@ public struct GenerationStamp: Sendable, Equatable {
     /// After a check found every output as recorded: the stamp without the content hashes of outputs no
     /// longer racy (modified more than ``FileState/racyWindow`` ago), so later runs only `stat` them;
     /// nil when there is no such hash.
-    public func settled(now: Int64 = FileState.now()) -> GenerationStamp? {
+    package func settled(now: Int64 = FileState.now()) -> GenerationStamp? {
         var copy = self
         var changed = false
         for (path, state) in outputs where state.hash != nil && state.modified < now - FileState.racyWindow {

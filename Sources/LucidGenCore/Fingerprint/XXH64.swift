@@ -4,7 +4,7 @@
 /// Used to fingerprint `generate`'s inputs: it reads several GB/s, so hashing every description and
 /// snapshot of a large project costs a few milliseconds. It is not a cryptographic hash; a stamp is a
 /// cache, and `--force` always regenerates.
-public struct XXH64: Sendable {
+package struct XXH64: Sendable {
     static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
@@ -20,7 +20,7 @@ public struct XXH64: Sendable {
     /// Bytes not yet consumed by a full 32-byte stripe.
     private var buffer: [UInt8] = []
 
-    public init(seed: UInt64 = 0) {
+    package init(seed: UInt64 = 0) {
         self.seed = seed
         v1 = seed &+ Self.prime1 &+ Self.prime2
         v2 = seed &+ Self.prime2
@@ -60,7 +60,7 @@ public struct XXH64: Sendable {
     }
 
     /// Feeds bytes; the result is the same however the input is split.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         totalLength &+= UInt64(bytes.count)
         var rest = bytes
         if !buffer.isEmpty {
@@ -76,19 +76,19 @@ public struct XXH64: Sendable {
         buffer.append(contentsOf: rest[(rest.startIndex + whole)...])
     }
 
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         var copy = Array(bytes)
         copy.withUnsafeMutableBytes { update(UnsafeRawBufferPointer($0)) }
     }
 
     /// Feeds a string's UTF-8 bytes followed by a 0 byte, so that consecutive strings cannot run together.
-    public mutating func update(string: String) {
+    package mutating func update(string: String) {
         var text = string
         text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
         update([0] as [UInt8])
     }
 
-    public func finalize() -> UInt64 {
+    package func finalize() -> UInt64 {
         var hash: UInt64
         if totalLength >= 32 {
             hash = ((v1 << 1) | (v1 >> 63)) &+ ((v2 << 7) | (v2 >> 57)) &+ ((v3 << 12) | (v3 >> 52)) &+ ((v4 << 18) | (v4 >> 46))
@@ -127,7 +127,7 @@ public struct XXH64: Sendable {
     }
 
     /// The hash of `bytes` in one call.
-    public static func hash(_ bytes: some Sequence<UInt8>, seed: UInt64 = 0) -> UInt64 {
+    package static func hash(_ bytes: some Sequence<UInt8>, seed: UInt64 = 0) -> UInt64 {
         var hasher = XXH64(seed: seed)
         hasher.update(bytes)
         return hasher.finalize()

@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Deterministic rows for a store at one version, as SQL: the untyped encoder of the values the
 /// generated migration tests seed with their record types (`LucidSchema.SeedValues` is the one
@@ -11,27 +11,27 @@ import LucidSchema
 /// order, with self-references and cycles, but only as a whole: run them with foreign key enforcement
 /// off inside one transaction, then `PRAGMA foreign_key_check` before committing (as
 /// `LucidTesting.SeedWriter` does). `rows` may be 0 (no statements: an empty store at that version).
-public struct FixtureRows {
-    public let model: ResolvedModel
+package struct FixtureRows {
+    package let model: ResolvedModel
     /// Every entity's unique indexes at every schema version (property current names), for ``SeedPlan``.
     let uniqueIndexes: [String: [(SchemaVersion, [String])]]
 
-    public init(model: ResolvedModel) {
+    package init(model: ResolvedModel) {
         self.model = model
         self.uniqueIndexes = Self.uniqueIndexes(of: model)
     }
 
     /// The entity shapes in force at a schema version.
-    public func shapes(at version: SchemaVersion) -> [EntityShape] {
+    package func shapes(at version: SchemaVersion) -> [EntityShape] {
         model.entities.compactMap { $0.shape(at: version) }
     }
 
     /// The salt of a shape's property `index`: the generated seeds pass the same one to `.seed(row:salt:)`.
-    public static func salt(ofPropertyAt index: Int) -> Int { index + 1 }
+    package static func salt(ofPropertyAt index: Int) -> Int { index + 1 }
 
     /// At most how many links a row of a to-many relationship gets: one if the relationship becomes
     /// to-one at a later version (more would rightly stop that migration), two otherwise.
-    public func maxLinks(_ property: PropertyShape, of shape: EntityShape) -> Int {
+    package func maxLinks(_ property: PropertyShape, of shape: EntityShape) -> Int {
         guard let entity = model.entities.first(where: { $0.name == shape.entityName }) else { return 2 }
         let becomesToOne = entity.shapes.contains { later in
             later.version > shape.version && later.properties.contains { $0.currentName == property.currentName && $0.isToOne }
@@ -40,30 +40,30 @@ public struct FixtureRows {
     }
 
     /// One row to insert: a quoted table name, quoted column names and SQL literals.
-    public struct Row: Sendable, Equatable {
-        public var table: String
-        public var columns: [String]
-        public var values: [String]
+    package struct Row: Sendable, Equatable {
+        package var table: String
+        package var columns: [String]
+        package var values: [String]
 
-        public var sql: String { Self.sql(inserting: [self]) }
+        package var sql: String { Self.sql(inserting: [self]) }
 
         /// One `INSERT` of several rows of the same table and columns (``canShareInsert(with:)``), in order:
         /// the rows `sql` inserts one by one. Each statement costs a compilation (and GRDB's authorizer
         /// callbacks for every column it names), which for a fixture of 2,000 small tables cost more
         /// than the inserting.
-        public static func sql(inserting rows: some Collection<Row>) -> String {
+        package static func sql(inserting rows: some Collection<Row>) -> String {
             guard let first = rows.first else { return "" }
             let tuples = rows.map { "(\($0.values.joined(separator: ", ")))" }
             return "INSERT INTO \(quoteIdentifier(first.table)) (\(first.columns.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
         }
 
         /// Whether `other` goes into the same multi-row `INSERT` as this row: same table, same columns.
-        public func canShareInsert(with other: Row) -> Bool { table == other.table && columns == other.columns }
+        package func canShareInsert(with other: Row) -> Bool { table == other.table && columns == other.columns }
     }
 
     /// `rows` rows per entity at `version` and their to-many links (zero, one or two per row), entity
     /// rows first. References need foreign key enforcement off (see the type's documentation).
-    public func rows(at version: SchemaVersion, rows: Int) -> [Row] {
+    package func rows(at version: SchemaVersion, rows: Int) -> [Row] {
         var result: [Row] = []
         forEachRow(at: version, rows: rows) { result.append($0) }
         return result
@@ -71,7 +71,7 @@ public struct FixtureRows {
 
     /// The rows of ``rows(at:rows:)``, in the same order, handed to `body` one at a time: memory stays
     /// flat however many rows a fixture has (every entity's rows, then every link).
-    public func forEachRow<Failure: Error>(at version: SchemaVersion, rows: Int, _ body: (Row) throws(Failure) -> Void) throws(Failure) {
+    package func forEachRow<Failure: Error>(at version: SchemaVersion, rows: Int, _ body: (Row) throws(Failure) -> Void) throws(Failure) {
         guard rows > 0 else { return }
         let shapes = shapes(at: version)
         let plans = seedPlans(at: version)
@@ -141,7 +141,7 @@ public struct FixtureRows {
     }
 
     /// The rows as `INSERT` statements (see ``rows(at:rows:)``).
-    public func insertStatements(at version: SchemaVersion, rows: Int) -> [String] {
+    package func insertStatements(at version: SchemaVersion, rows: Int) -> [String] {
         self.rows(at: version, rows: rows).map(\.sql)
     }
 

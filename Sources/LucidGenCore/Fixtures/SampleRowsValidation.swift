@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// `lucidgen check` on the project's sample rows (`<input_path>/.samples/<version>.json`, seeded by the
 /// generated tests beside the edge values: `LucidTesting.SampleRows`), without a store: each file is a
@@ -7,20 +7,20 @@ import LucidSchema
 /// each a list of rows by that table's columns, with every column the version requires. Each mistake is
 /// an error at its line, with the name meant when it is a typo. What only SQLite can say (a key a seeded
 /// row has, a CHECK, a foreign key) is the CLI's trial insertion of the files returned here.
-public enum SampleRowsValidation {
+package enum SampleRowsValidation {
     /// A sample rows file that passed the checks above.
-    public struct File: Sendable {
-        public var path: String
-        public var version: SchemaVersion
+    package struct File: Sendable {
+        package var path: String
+        package var version: SchemaVersion
         /// Where each table's rows are, by the table as the file names it and row index: for locating what SQLite refuses.
-        public var rowLocations: [String: [SourceLocation]]
+        package var rowLocations: [String: [SourceLocation]]
         /// Where each row is by its table (lower-cased) and primary key as SQLite's foreign key check names
         /// it (`id=1007`, `code='N1'`): for locating a row whose reference points nowhere.
-        public var rowsByKey: [String: [String: SourceLocation]] = [:]
+        package var rowsByKey: [String: [String: SourceLocation]] = [:]
     }
 
     /// The diagnostics of every file in the samples folder, and the files without errors.
-    public static func check(_ model: ResolvedModel) -> (diagnostics: [Diagnostic], files: [File]) {
+    package static func check(_ model: ResolvedModel) -> (diagnostics: [Diagnostic], files: [File]) {
         let folder = absolutePath(model.config.samplesPath)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return ([], []) }

@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// How the seeders keep one table's unique indexes unique at one version: the one rule both encoders
 /// follow (the generated tests' `Seedable` records and ``FixtureRows``' SQL), from
@@ -15,8 +15,8 @@ import LucidSchema
 ///   product of their values (`SeedValues.productRow`): rows beyond the product are `NULL` in the
 ///   index's nullable columns, or, if none is nullable, the table is seeded with only as many rows as
 ///   the product holds (``rowLimit``; the references to it point at those rows).
-public struct SeedPlan: Sendable, Equatable, CustomStringConvertible {
-    public enum Rule: Sendable, Equatable {
+package struct SeedPlan: Sendable, Equatable, CustomStringConvertible {
+    package enum Rule: Sendable, Equatable {
         /// `SeedValues.distinct…` / `DistinctSeedable.seedDistinct(row:salt:)`.
         case distinct
         /// Digit `((row - 1) / divisor) % count` of the product; `NULL` beyond row `nullBeyond`.
@@ -24,16 +24,16 @@ public struct SeedPlan: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// By property current name.
-    public var rules: [String: Rule] = [:]
+    package var rules: [String: Rule] = [:]
     /// At most this many rows of the table (nil: as many as asked).
-    public var rowLimit: Int?
+    package var rowLimit: Int?
 
-    public var isEmpty: Bool { rules.isEmpty && rowLimit == nil }
+    package var isEmpty: Bool { rules.isEmpty && rowLimit == nil }
 
     /// The rows of the table when `rows` are asked for.
-    public func rows(_ rows: Int) -> Int { rowLimit.map { min($0, rows) } ?? rows }
+    package func rows(_ rows: Int) -> Int { rowLimit.map { min($0, rows) } ?? rows }
 
-    public var description: String {
+    package var description: String {
         rules.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + "/\(rowLimit.map(String.init) ?? "-")"
     }
 
@@ -131,7 +131,7 @@ public struct SeedPlan: Sendable, Equatable, CustomStringConvertible {
 extension FixtureRows {
     /// The seed plan of every entity at `version` (by entity name; entities without unique indexes are
     /// left out).
-    public func seedPlans(at version: SchemaVersion) -> [String: SeedPlan] {
+    package func seedPlans(at version: SchemaVersion) -> [String: SeedPlan] {
         let shapes = shapes(at: version)
         var result: [String: SeedPlan] = [:]
         for shape in shapes {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// `lucidgen init`: sets up a consumer package.
-public struct Scaffold {
+package struct Scaffold {
     /// Where the consumer's Package.swift gets lucidgen from.
-    public enum Dependency: Equatable {
+    package enum Dependency: Equatable {
         case path(String)
         case url(String, from: String)
 
@@ -15,12 +15,12 @@ public struct Scaffold {
         }
     }
 
-    public static let publicURL = "https://github.com/lucidgen/lucidgen.git"
-    public static let releaseVersion = LucidGenVersion.current
+    package static let publicURL = "https://github.com/lucidgen/lucidgen.git"
+    package static let releaseVersion = LucidGenVersion.current
 
     /// The checkout this binary was built from when it still exists (so `init` works offline right after
     /// building lucidgen), else the published package.
-    public static func defaultDependency() -> Dependency {
+    package static func defaultDependency() -> Dependency {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let manifest = root.appendingPathComponent("Package.swift").path
         if let text = try? String(contentsOfFile: manifest, encoding: .utf8), text.contains("name: \"lucidgen\"") {
@@ -29,14 +29,14 @@ public struct Scaffold {
         return .url(publicURL, from: releaseVersion)
     }
 
-    public var folder: String
-    public var moduleName: String
-    public var dependency: Dependency
+    package var folder: String
+    package var moduleName: String
+    package var dependency: Dependency
     /// The SwiftPM build plugin generates the code during `swift build` (`lucidgen init --plugin`):
     /// nothing generated is committed, only descriptions, snapshots and fixture stores.
-    public var plugin: Bool
+    package var plugin: Bool
 
-    public init(folder: String, moduleName: String?, dependency: Dependency, plugin: Bool = false) throws(GenerationFailed) {
+    package init(folder: String, moduleName: String?, dependency: Dependency, plugin: Bool = false) throws(GenerationFailed) {
         self.folder = folder
         self.dependency = dependency
         self.plugin = plugin
@@ -54,7 +54,7 @@ public struct Scaffold {
     }
 
     /// Creates the files; returns lines to print.
-    public func run() throws(GenerationFailed) -> [String] {
+    package func run() throws(GenerationFailed) -> [String] {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -257,6 +257,7 @@ public struct Scaffold {
     var exampleTest: String {
         """
         import Foundation
+        import GRDB
         import LucidRuntime
         import Testing
         @testable import \(moduleName)
@@ -265,9 +266,11 @@ public struct Scaffold {
         // when you replace that entity with yours, replace this test too (or delete this file). The generated
         // migration tests (Generated/) follow the descriptions by themselves.
         @Test func notesRoundTripThroughTheNewestSchema() throws {
-            let database = try DatabaseQueue()
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(moduleName)-\\(UUID().uuidString).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            let database = try LucidStore.open(atPath: path, registry: \(moduleName)Schema.self).database
+            defer { try? database.close() }
             try database.write { db in
-                for statement in \(moduleName)Schema.current.ddl { try db.execute(sql: statement) }
                 var note = Note(title: "Hello", body: "First note")
                 try note.insert(db)
                 #expect(note.id != nil)
@@ -282,6 +285,7 @@ public struct Scaffold {
 
     var expectations: String {
         """
+        import LucidRuntime
         import LucidTesting
         @testable import \(moduleName)
 

@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// A lint finding's stable code: what `lucidgen check` reports about a step of the history, with the
 /// severity it has unless `.lucid.yaml` says otherwise (`lint.severity`).
@@ -9,111 +9,111 @@ import LucidSchema
 /// store), **MF** data-dependent (the step may fail, or change values, depending on the rows present),
 /// and **AO** CloudKit's additive-only rule (`--additive-only`, WWDC22), one code per
 /// ``AdditiveRule/Change/Kind``.
-public struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public enum Family: String, Sendable {
+package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package enum Family: String, Sendable {
         case destructive, backwardIncompatible = "backward-incompatible", dataDependent = "data-dependent", additiveOnly = "additive-only"
     }
 
     /// `DS102`.
-    public var id: String
-    public var family: Family
-    public var defaultSeverity: LintSeverity
+    package var id: String
+    package var family: Family
+    package var defaultSeverity: LintSeverity
     /// One line: what the code means.
-    public var summary: String
+    package var summary: String
     /// One line: what to do instead.
-    public var instead: String
+    package var instead: String
 
-    public var description: String { id }
+    package var description: String { id }
 
     /// What the finding's change does, after its own message: the summary's part after the colon, or
     /// for AO codes the rule it breaks.
-    public var consequence: String {
+    package var consequence: String {
         if family == .additiveOnly { return "not additive under CloudKit's rule (only new entities and new optional or defaulted properties)" }
         guard let colon = summary.range(of: ": ") else { return summary }
         return String(summary[colon.upperBound...])
     }
 
-    public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.id < rhs.id }
+    package static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.id < rhs.id }
 
     // MARK: Destructive
 
-    public static let entityRemoved = LintCode(
+    package static let entityRemoved = LintCode(
         id: "DS101", family: .destructive, defaultSeverity: .error,
         summary: "an entity is removed: its table and every row in it are dropped",
         instead: "keep the entity until no release reads it (stop writing it first), or move its rows in a stage, then acknowledge the removal")
-    public static let propertyRemoved = LintCode(
+    package static let propertyRemoved = LintCode(
         id: "DS102", family: .destructive, defaultSeverity: .error,
         summary: "a property is removed: its column and every value in it are dropped",
         instead: "keep the property (mark it unused) until no release reads it, or move its values in a stage, then acknowledge the removal")
-    public static let lossyConversion = LintCode(
+    package static let lossyConversion = LintCode(
         id: "DS103", family: .destructive, defaultSeverity: .error,
         summary: "a narrowing type change (lossy_conversion): values that do not fit the new type are changed",
         instead: "add a property of the new type and convert in a stage that decides what each value becomes, or acknowledge the loss")
 
     // MARK: Backward-incompatible
 
-    public static let entityRenamed = LintCode(
+    package static let entityRenamed = LintCode(
         id: "BC101", family: .backwardIncompatible, defaultSeverity: .warning,
         summary: "an entity is renamed: apps built before this version look for its table under the old name",
         instead: "keep the old name as persisted_name if older releases must keep working on new stores")
-    public static let propertyRenamed = LintCode(
+    package static let propertyRenamed = LintCode(
         id: "BC102", family: .backwardIncompatible, defaultSeverity: .warning,
         summary: "a property is renamed: apps built before this version read and write its column under the old name",
         instead: "keep the old column name as persisted_name if older releases must keep working on new stores")
-    public static let typeChanged = LintCode(
+    package static let typeChanged = LintCode(
         id: "BC103", family: .backwardIncompatible, defaultSeverity: .warning,
         summary: "a property's type changes: apps built before this version read its values as the old type",
         instead: "add a property of the new type beside the old one if older releases must keep working on new stores")
-    public static let associationChanged = LintCode(
+    package static let associationChanged = LintCode(
         id: "BC104", family: .backwardIncompatible, defaultSeverity: .warning,
         summary: "a relationship changes association or target: its storage (column or join table) is replaced",
         instead: "add a new relationship beside the old one if older releases must keep working on new stores")
-    public static let becameRequired = LintCode(
+    package static let becameRequired = LintCode(
         id: "BC105", family: .backwardIncompatible, defaultSeverity: .warning,
         summary: "an optional property becomes required: apps built before this version may write NULL, which now fails",
         instead: "keep it optional and enforce the value in the app if older releases must keep working on new stores")
 
-    public static let enumCaseRenamed = LintCode(
+    package static let enumCaseRenamed = LintCode(
         id: "BC106", family: .backwardIncompatible, defaultSeverity: .warning,
         summary: "an enum case is renamed: apps built before this version cannot read the stored values of the new name",
         instead: "add the new case beside the old one (and stop writing the old one) if older releases must keep working on new stores")
 
     // MARK: Data-dependent
 
-    public static let requiredAddedWithoutDefault = LintCode(
+    package static let requiredAddedWithoutDefault = LintCode(
         id: "MF101", family: .dataDependent, defaultSeverity: .warning,
         summary: "a required property without a default is added to an entity that may already have rows",
         instead: "give it a default_value, or make it nullable, or fill it in a stage from the existing rows")
-    public static let nullsFilled = LintCode(
+    package static let nullsFilled = LintCode(
         id: "MF102", family: .dataDependent, defaultSeverity: .warning,
         summary: "an optional property becomes required: rows holding NULL get the default (or the step fails without one)",
         instead: "fill the NULLs on purpose in a stage, or keep the property optional")
-    public static let convertedByAppCode = LintCode(
+    package static let convertedByAppCode = LintCode(
         id: "MF103", family: .dataDependent, defaultSeverity: .note,
         summary: "a type change is converted by the app's code: what it does depends on the rows present",
         instead: "commit a fixture store of the old version with real-looking rows so the generated tests exercise the stage")
-    public static let toManyBecomesToOne = LintCode(
+    package static let toManyBecomesToOne = LintCode(
         id: "MF104", family: .dataDependent, defaultSeverity: .warning,
         summary: "a to-many relationship becomes to-one: the step fails (and changes nothing) if a row has several links",
         instead: "remove the extra links in a stage before the step, or keep the relationship to-many")
 
-    public static let uniquenessAdded = LintCode(
+    package static let uniquenessAdded = LintCode(
         id: "MF105", family: .dataDependent, defaultSeverity: .warning,
         summary: "a uniqueness is added over existing rows: the step fails (and changes nothing) if rows share a value",
         instead: "remove or merge the duplicate rows in a stage before this version (the error names them), or keep the index non-unique")
 
-    public static let enumCaseRemovedWithFallback = LintCode(
+    package static let enumCaseRemovedWithFallback = LintCode(
         id: "MF106", family: .dataDependent, defaultSeverity: .warning,
         summary: "an enum case is removed with a fallback: every row holding it gets the fallback value",
         instead: "decide per row in a stage (remove the fallback so the app's code converts each row), or keep the case")
-    public static let enumCaseRemovedByAppCode = LintCode(
+    package static let enumCaseRemovedByAppCode = LintCode(
         id: "MF107", family: .dataDependent, defaultSeverity: .note,
         summary: "an enum case is removed without a fallback: the app's code decides what each row holding it becomes",
         instead: "commit a fixture store of the old version holding the case so the generated tests exercise the stage")
 
     // MARK: Additive-only (--additive-only)
 
-    public static func additiveOnly(_ kind: AdditiveRule.Change.Kind) -> LintCode {
+    package static func additiveOnly(_ kind: AdditiveRule.Change.Kind) -> LintCode {
         let (number, summary): (Int, String) =
             switch kind {
             case .tableRemoved: (101, "an entity or join table is removed")
@@ -136,21 +136,21 @@ public struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// Every code, for `--help`, the README and configuration checks.
-    public static let all: [LintCode] =
+    package static let all: [LintCode] =
         [entityRemoved, propertyRemoved, lossyConversion, entityRenamed, propertyRenamed, typeChanged, associationChanged, becameRequired,
          enumCaseRenamed, requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne, uniquenessAdded,
          enumCaseRemovedWithFallback, enumCaseRemovedByAppCode]
         + AdditiveRule.Change.Kind.allCases.map(additiveOnly)
 
-    public static func named(_ id: String) -> LintCode? { all.first { $0.id == id.uppercased() } }
+    package static func named(_ id: String) -> LintCode? { all.first { $0.id == id.uppercased() } }
 }
 
 /// How much a finding matters: `error` fails `lucidgen check`, `warning` and `note` are reported, `off`
 /// is not reported at all.
-public enum LintSeverity: String, Sendable, Hashable, Comparable, CaseIterable {
+package enum LintSeverity: String, Sendable, Hashable, Comparable, CaseIterable {
     case off, note, warning, error
 
-    public static func < (lhs: LintSeverity, rhs: LintSeverity) -> Bool {
+    package static func < (lhs: LintSeverity, rhs: LintSeverity) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// The `lint` section of `.lucid.yaml`: how `lucidgen check` treats each finding.
 ///
@@ -19,29 +19,29 @@ import LucidSchema
 /// ```
 ///
 /// Acknowledgements live here, not in the descriptions: a released version's descriptions are frozen.
-public struct LintSettings: Sendable {
+package struct LintSettings: Sendable {
     /// One finding a release proceeds with knowingly.
-    public struct Acknowledgement: Sendable {
-        public var code: String
+    package struct Acknowledgement: Sendable {
+        package var code: String
         /// The entity's current name.
-        public var entity: String
+        package var entity: String
         /// The property's current name, for property findings.
-        public var property: String?
+        package var property: String?
         /// The version the step goes to.
-        public var version: SchemaVersion
-        public var reason: String
-        public var location: SourceLocation
+        package var version: SchemaVersion
+        package var reason: String
+        package var location: SourceLocation
     }
 
-    public var severities: [String: LintSeverity] = [:]
-    public var acknowledgements: [Acknowledgement] = []
-    public var since: SchemaVersion?
-    public var additiveOnly = false
+    package var severities: [String: LintSeverity] = [:]
+    package var acknowledgements: [Acknowledgement] = []
+    package var since: SchemaVersion?
+    package var additiveOnly = false
 
-    public init() {}
+    package init() {}
 
     /// The severity of `code` here.
-    public func severity(of code: LintCode) -> LintSeverity { severities[code.id] ?? code.defaultSeverity }
+    package func severity(of code: LintCode) -> LintSeverity { severities[code.id] ?? code.defaultSeverity }
 
     static func read(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> LintSettings {
         var settings = LintSettings()

@@ -1,25 +1,25 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// One thing `lucidgen check` reports about a step of the history.
-public struct LintFinding: Sendable, Hashable {
-    public var code: LintCode
+package struct LintFinding: Sendable, Hashable {
+    package var code: LintCode
     /// After `lint.severity`; an acknowledged finding is a note.
-    public var severity: LintSeverity
+    package var severity: LintSeverity
     /// What happens in this step, e.g. `aircraft.flight_data is removed at 3.0`.
-    public var message: String
+    package var message: String
     /// The entity's current name.
-    public var entity: String
+    package var entity: String
     /// The property's current name, for property findings.
-    public var property: String?
-    public var from: SchemaVersion
-    public var to: SchemaVersion
+    package var property: String?
+    package var from: SchemaVersion
+    package var to: SchemaVersion
     /// Where the change is described (the property or entity, or the history item that says it).
-    public var location: SourceLocation?
+    package var location: SourceLocation?
     /// The reason given in `.lucid.yaml` when the finding is acknowledged.
-    public var acknowledgement: String?
+    package var acknowledgement: String?
 
     /// The one line printed after the severity: `[DS102] … ; instead, …` (or the acknowledgement).
-    public var text: String {
+    package var text: String {
         if let acknowledgement { return "[\(code.id)] \(message) (acknowledged: \(acknowledgement))" }
         return "[\(code.id)] \(message): \(code.consequence); instead, \(code.instead)"
     }
@@ -29,28 +29,28 @@ public struct LintFinding: Sendable, Hashable {
 /// compared entity by entity and property by property (identities follow renames), each change that
 /// loses data, breaks older apps or depends on the rows present reported with its code and its place
 /// in the descriptions.
-public struct Linter {
-    public var model: ResolvedModel
+package struct Linter {
+    package var model: ResolvedModel
     /// The descriptions as loaded, for locations.
-    public var descriptions: [EntityDescription]
-    public var settings: LintSettings
+    package var descriptions: [EntityDescription]
+    package var settings: LintSettings
 
-    public init(model: ResolvedModel, descriptions: [EntityDescription], settings: LintSettings? = nil) {
+    package init(model: ResolvedModel, descriptions: [EntityDescription], settings: LintSettings? = nil) {
         self.model = model
         self.descriptions = descriptions
         self.settings = settings ?? model.config.lint
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Every finding not turned off, in history order, then by entity, property and code.
-        public var findings: [LintFinding]
+        package var findings: [LintFinding]
         /// Acknowledgements in `.lucid.yaml` that match no finding (a stale acknowledgement hides nothing
         /// and should go), as warnings at their place.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
     }
 
     /// Lints every step after `settings.since` (all when nil); with `additiveOnly`, also CloudKit's rule.
-    public func run() -> Result {
+    package func run() -> Result {
         var findings: [LintFinding] = []
         let versions = model.schemas.map(\.version)
         for index in versions.indices.dropFirst() {

@@ -1,67 +1,67 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Yams
 
 /// The contents of `.lucid.yaml`, with every path made absolute against the config's folder.
-public struct Config: Sendable {
+package struct Config: Sendable {
     /// A generated target: the Swift module it belongs to and the folder the files go to.
-    public struct Target: Sendable, Equatable {
-        public var moduleName: String
-        public var outputPath: String
+    package struct Target: Sendable, Equatable {
+        package var moduleName: String
+        package var outputPath: String
         /// Where the config declares the target (its key under `targets`), for messages about it.
-        public var location: SourceLocation?
+        package var location: SourceLocation?
     }
 
     /// The folder holding the config file; relative paths in the config are resolved against it.
-    public var directory: String
-    public var file: String
+    package var directory: String
+    package var file: String
     /// Where the entity descriptions are (`input_path`, default `.entities`).
-    public var inputPath: String
+    package var inputPath: String
     /// Where the config sets `input_path`, for messages about the folder; nil when it is the default.
-    public var inputPathLocation: SourceLocation?
+    package var inputPathLocation: SourceLocation?
     /// The app version being generated (`current_version`); defaults to the newest version in any history.
-    public var currentVersion: SchemaVersion?
+    package var currentVersion: SchemaVersion?
     /// Where the frozen per-version schema snapshots live (`schema_path`, default `<input_path>/.schema`).
-    public var schemaPath: String
+    package var schemaPath: String
     /// The folder of the project's sample rows for the generated tests (`<input_path>/.samples`, one
     /// `<version>.json` each, `LucidTesting.SampleRows`), which the description loader does not read.
-    public var samplesPath: String { (inputPath as NSString).appendingPathComponent(Self.samplesFolderName) }
-    public static let samplesFolderName = ".samples"
+    package var samplesPath: String { (inputPath as NSString).appendingPathComponent(Self.samplesFolderName) }
+    package static let samplesFolderName = ".samples"
     /// The generated app code (`targets.app`).
-    public var app: Target
+    package var app: Target
     /// The generated migration tests (`targets.app_tests`), if any.
-    public var appTests: Target?
+    package var appTests: Target?
     /// The test target's type that supplies the migration tests' options and expectations
     /// (`targets.app_tests.expectations_provider`).
-    public var expectationsProvider: String?
+    package var expectationsProvider: String?
     /// A folder of `.mustache` files that replace bundled templates of the same name (`templates_path`).
-    public var templatesPath: String?
+    package var templatesPath: String?
     /// Used in the header of generated files (`organization_name`).
-    public var organizationName: String?
+    package var organizationName: String?
     /// The app's type that provides custom migration stages (`migrations_provider`, or Lucid's `core_data_migrations_function`).
-    public var migrationsProvider: String?
+    package var migrationsProvider: String?
     /// Stages with will/did hooks declared in the config (`stages`), for changes across several entities.
-    public var hookStages: [HookStage] = []
+    package var hookStages: [HookStage] = []
     /// The generated code is made by the SwiftPM build plugin during `swift build` (`build_plugin: true`):
     /// `lucidgen generate` then writes only what is committed (frozen snapshots, the fixture folder),
     /// never Swift files, which would duplicate the plugin's.
-    public var buildPlugin = false
+    package var buildPlugin = false
     /// What `lucidgen check` reports about each step (`lint`): severities per code, acknowledged findings.
-    public var lint = LintSettings()
+    package var lint = LintSettings()
 
     /// `stages: [{ from: "2.0", to: "2.1", name: moveFlightData }]`: a step whose SQL the app's code
     /// surrounds (`<name>WillMigrate` at the old schema, `<name>DidMigrate` at the new one).
-    public struct HookStage: Sendable {
-        public var from: SchemaVersion
-        public var to: SchemaVersion
-        public var name: String
-        public var location: SourceLocation
+    package struct HookStage: Sendable {
+        package var from: SchemaVersion
+        package var to: SchemaVersion
+        package var name: String
+        package var location: SourceLocation
     }
 
-    public static let defaultFileName = ".lucid.yaml"
+    package static let defaultFileName = ".lucid.yaml"
 
     /// A config with every default, for a package rooted at `directory`.
-    public init(directory: String, moduleName: String = "App") {
+    package init(directory: String, moduleName: String = "App") {
         self.directory = directory
         self.file = (directory as NSString).appendingPathComponent(Self.defaultFileName)
         self.inputPath = (directory as NSString).appendingPathComponent(".entities")
@@ -100,7 +100,7 @@ private let ignoredConfigKeys: [String: String] = [
 
 extension Config {
     /// Reads a config file. Every problem is collected; errors are thrown together.
-    public static func load(from file: String, diagnostics: inout DiagnosticCollector) throws(GenerationFailed) -> Config {
+    package static func load(from file: String, diagnostics: inout DiagnosticCollector) throws(GenerationFailed) -> Config {
         let displayFile = displayPath(file)
         guard let data = FileManager.default.contents(atPath: file) else {
             let exists = FileManager.default.fileExists(atPath: file)
@@ -245,7 +245,7 @@ enum YAMLReader {
 }
 
 /// A path shown in messages: relative to the working directory when inside it, else absolute.
-public func displayPath(_ path: String) -> String {
+package func displayPath(_ path: String) -> String {
     displayPath(standardized: (path as NSString).standardizingPath)
 }
 
@@ -258,14 +258,14 @@ func displayPath(standardized: String) -> String {
 }
 
 /// Makes a path absolute against the working directory.
-public func absolutePath(_ path: String) -> String {
+package func absolutePath(_ path: String) -> String {
     let expanded = (path as NSString).expandingTildeInPath
     if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
     return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
 }
 
 /// `path` relative to the folder `base` (both absolute), e.g. `.entities/book.json`.
-public func relativePath(_ path: String, from base: String) -> String {
+package func relativePath(_ path: String, from base: String) -> String {
     let pathParts = (path as NSString).standardizingPath.split(separator: "/")
     let baseParts = (base as NSString).standardizingPath.split(separator: "/")
     var common = 0

@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Entity and property keys that only mean something to Lucid's network layer or Core Data code.
 private let ignoredEntityKeys: [String: String] = [
@@ -78,13 +78,13 @@ private let ignoredSubtypeKeys: [String: String] = [
 ]
 
 /// The Load stage: reads `.lucid.yaml` and every description file.
-public enum DescriptionLoader {
+package enum DescriptionLoader {
     /// Reads the descriptions under `config.inputPath`.
     ///
     /// Files in a folder named `Subtypes` are subtype descriptions, files in `EndpointPayloads` are
     /// Lucid network descriptions (skipped with a note), and every other `.json` file is one entity.
     /// The schema snapshot folder is skipped.
-    public static func load(config: Config) throws(GenerationFailed) -> LoadedInput {
+    package static func load(config: Config) throws(GenerationFailed) -> LoadedInput {
         var diagnostics = DiagnosticCollector()
         let input = config.inputPath
         var isDirectory: ObjCBool = false

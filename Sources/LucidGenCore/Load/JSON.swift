@@ -4,8 +4,8 @@
 /// (or Yams) because every error must carry a line, a column and a JSON path, and duplicate keys
 /// must be rejected: `JSONDecoder` reports neither positions nor duplicates, and a YAML parser
 /// silently accepts non-JSON such as comments, single quotes or unquoted strings.
-public struct JSONNode: Sendable {
-    public indirect enum Value: Sendable {
+package struct JSONNode: Sendable {
+    package indirect enum Value: Sendable {
         case object([Member])
         case array([JSONNode])
         case string(String)
@@ -15,19 +15,19 @@ public struct JSONNode: Sendable {
         case null
     }
 
-    public struct Member: Sendable {
-        public var key: String
-        public var keyLocation: SourceLocation
-        public var value: JSONNode
+    package struct Member: Sendable {
+        package var key: String
+        package var keyLocation: SourceLocation
+        package var value: JSONNode
     }
 
-    public var value: Value
-    public var location: SourceLocation
+    package var value: Value
+    package var location: SourceLocation
     /// The JSON path from the document's root, e.g. `$.properties[1].name`.
-    public var path: String
+    package var path: String
 
     /// A short name for the kind of value, for messages.
-    public var kindName: String {
+    package var kindName: String {
         switch value {
         case .object: "an object"
         case .array: "an array"
@@ -40,20 +40,20 @@ public struct JSONNode: Sendable {
 }
 
 extension JSONNode.Value {
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 }
 
 /// Malformed JSON: the message and where it was found.
-public struct JSONSyntaxError: Error, Sendable {
-    public var message: String
-    public var location: SourceLocation
+package struct JSONSyntaxError: Error, Sendable {
+    package var message: String
+    package var location: SourceLocation
 }
 
 /// Parses strict JSON (RFC 8259) from UTF-8 bytes.
-public struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private let file: String
     private var index = 0
@@ -61,7 +61,7 @@ public struct JSONParser {
     private var lineStart = 0
     private var depth = 0
 
-    public static func parse(_ bytes: [UInt8], file: String) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8], file: String) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes, file: file)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
         parser.skipWhitespace()

@@ -3,25 +3,25 @@
 /// Names are checked before anything is generated: only ASCII letters, digits and underscores,
 /// starting with a letter. That keeps every name a valid, unquoted-safe SQL identifier and a
 /// valid Swift identifier, so no name can inject SQL or Swift. (SQL still quotes every identifier.)
-public enum Naming {
+package enum Naming {
     /// `log_entry` → `LogEntry`; `posterPath` → `PosterPath`.
-    public static func typeName(_ name: String) -> String {
+    package static func typeName(_ name: String) -> String {
         name.split(separator: "_").map { part in part.prefix(1).uppercased() + part.dropFirst() }.joined()
     }
 
     /// `tail_number` → `tailNumber`; `posterPath` stays `posterPath`.
-    public static func propertyName(_ name: String) -> String {
+    package static func propertyName(_ name: String) -> String {
         let type = typeName(name)
         return type.prefix(1).lowercased() + type.dropFirst()
     }
 
     /// A property name ready for Swift source: keywords are escaped with backticks.
-    public static func swiftIdentifier(_ name: String) -> String {
+    package static func swiftIdentifier(_ name: String) -> String {
         swiftKeywords.contains(name) ? "`\(name)`" : name
     }
 
     /// Why `name` is not a safe identifier, or nil when it is.
-    public static func problem(with name: String) -> String? {
+    package static func problem(with name: String) -> String? {
         guard let first = name.unicodeScalars.first else { return "a name may not be empty" }
         guard ("a"..."z").contains(first) || ("A"..."Z").contains(first) else {
             return "'\(name)' must start with an ASCII letter"
@@ -37,7 +37,7 @@ public enum Naming {
     }
 
     /// Whether `name` can name a Swift type or module.
-    public static func isSwiftTypeName(_ name: String) -> Bool {
+    package static func isSwiftTypeName(_ name: String) -> Bool {
         problem(with: name) == nil && !swiftKeywords.contains(name) && !name.contains(".")
     }
 
@@ -45,7 +45,7 @@ public enum Naming {
     /// `Swift.Error`, `LucidRuntime.Schema`, `Testing.Test`): a type of the app named like one of them
     /// hides the module, and no qualification reaches past it. (The app's own module is one more: the
     /// generated tests write `App.Unit`.)
-    public static let qualifyingModuleNames: Set<String> = ["Swift", "Foundation", "GRDB", "LucidRuntime", "LucidSchema", "LucidTesting", "Testing"]
+    package static let qualifyingModuleNames: Set<String> = ["Swift", "Foundation", "GRDB", "LucidRuntime", "LucidSchema", "LucidTesting", "Testing"]
 
     /// Why `name` cannot be a `swift_name`, or nil when it can. `type`: it names a type (an entity's record,
     /// a subtype), which starts with an uppercase letter and is no keyword; otherwise a member (a
@@ -53,7 +53,7 @@ public enum Naming {
     /// never names a type the generated code uses: a member `String` or `Columns` hides the type) and may
     /// be a keyword (generated code writes it in backticks; the Resolve stage rejects `self` where Swift
     /// does not accept it even so).
-    public static func swiftNameProblem(_ name: String, type: Bool) -> String? {
+    package static func swiftNameProblem(_ name: String, type: Bool) -> String? {
         guard let first = name.unicodeScalars.first else { return "a swift_name may not be empty" }
         guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }), name != "_" else {
             return "'\(name)' is not a Swift identifier lucidgen accepts: ASCII letters, digits and underscores, not starting with a digit"
@@ -73,53 +73,53 @@ public enum Naming {
     /// them (even escaped), and why. (Other members a record has, such as `databaseTableName`,
     /// `migrationColumns`, `init`, `hash(into:)` or `encode(to:)`, are static or functions that a stored
     /// property of the same name does not clash with; `swiftc` accepts each of them.)
-    public static let recordMemberNames: [String: String] = [
+    package static let recordMemberNames: [String: String] = [
         "self": "every Swift value's own `self` (the memberwise init's parameter would hide it)",
         "hashValue": "`hashValue`, which every record and struct has as a Hashable value",
     ]
 
     /// Case names a generated enum already has as members (a case `self` or `init` is fine in backticks).
-    public static let enumMemberNames: [String: String] = [
+    package static let enumMemberNames: [String: String] = [
         "allCases": "`allCases`, which every generated enum has (CaseIterable)",
     ]
 
     /// Option names a generated option set already has as members.
-    public static let optionSetMemberNames: [String: String] = [
+    package static let optionSetMemberNames: [String: String] = [
         "rawValue": "`rawValue`, the bit mask every option set stores",
     ]
 
     /// Type names Swift does not accept even in backticks; an entity or subtype may not be named so.
     /// (`Type` and `Protocol` are fine, but after a module they need backticks: ``memberTypeName(_:)``.)
-    public static let unusableTypeNames: Set<String> = ["Self", "Any"]
+    package static let unusableTypeNames: Set<String> = ["Self", "Any"]
 
     /// `App.Unit`: a type of the app's module named from outside it. `Type` and `Protocol` are escaped
     /// (`App.Type` is the metatype of `App`, `App.Protocol` an error; `swiftc` accepts ``App.`Type` ``).
     /// A type's name after a `.` (`App.`Type``): `Type` and `Protocol` there would mean the metatype.
-    public static func memberTypeName(_ name: String) -> String {
+    package static func memberTypeName(_ name: String) -> String {
         name == "Type" || name == "Protocol" ? "`\(name)`" : name
     }
 
     /// `swift_name` if given, else `name`'s UpperCamelCase form: the Swift type of an entity's newest
     /// record or of a subtype.
-    public static func typeName(_ name: String, swiftName: String?) -> String { swiftName ?? typeName(name) }
+    package static func typeName(_ name: String, swiftName: String?) -> String { swiftName ?? typeName(name) }
 
     /// The Swift name of a member (a property, a struct member, an enum case) that is called `name` at
     /// some version and `current` now: its `swift_name` while it has its current name, else `name`'s
     /// lowerCamelCase form. Not escaped (``swiftIdentifier(_:)`` does that).
-    public static func memberName(_ name: String, current: String, swiftName: String?) -> String {
+    package static func memberName(_ name: String, current: String, swiftName: String?) -> String {
         name == current ? swiftName ?? propertyName(name) : propertyName(name)
     }
 
     /// An argument label in a call: keywords need no backticks there (Swift warns about them, `let` and
     /// `var` too), except `inout`, which starts a parameter's type.
-    public static func argumentLabel(_ name: String) -> String {
+    package static func argumentLabel(_ name: String) -> String {
         let bare = name.trimmingCharacters(in: ["`"])
         return bare == "inout" ? name : bare
     }
 
     /// Static members every generated record has (from GRDB's `TableRecord`, `FetchableRecord` and the
     /// query interface, and the generated ones): no association takes their names.
-    public static let recordStaticMembers: Set<String> = [
+    package static let recordStaticMembers: Set<String> = [
         "all", "none", "filter", "select", "order", "limit", "including", "joining", "annotated", "having", "group", "matching", "exists",
         "fetchAll", "fetchOne", "fetchCount", "fetchSet", "fetchCursor", "deleteAll", "deleteOne", "updateAll", "databaseTableName",
         "databaseSelection", "aliased", "with", "orderByPrimaryKey", "belongsTo", "hasMany", "hasOne", "request", "distinct", "unordered",
@@ -130,7 +130,7 @@ public enum Naming {
     ]
 
     /// Type names that a record declares inside itself: a top-level type of this name would be hidden there.
-    public static let recordNestedTypeNames: Set<String> = ["CodingKeys", "Columns"]
+    package static let recordNestedTypeNames: Set<String> = ["CodingKeys", "Columns"]
 
     static let swiftKeywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",

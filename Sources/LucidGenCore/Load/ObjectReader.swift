@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Reads the members of one JSON (or YAML) object by key, reporting each problem with its place.
 ///

@@ -9,7 +9,8 @@ enum BundledTemplates {
 {{> header}}
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 {{#shapes}}
 
 /// The `{{entityName}}` entity{{#renamed}} (then named `{{name}}`){{/renamed}} at schema version {{version}}: one row of table `{{tableName}}`.
@@ -270,7 +271,9 @@ extension {{typeName}} {
 {{> header}}
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// The steps of {{module}}'s history that SQL alone cannot make. Implement each requirement in the app's
 /// type, then migrate with `options.stages = {{registryName}}.stages(using: YourType())`.
@@ -327,7 +330,7 @@ extension {{provider}}: {{protocolName}} {}
 {{%CONTENT_TYPE:TEXT}}
 {{> header}}
 
-import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// Every schema version of {{module}}, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum {{registryName}}: LucidSchema.SchemaRegistry {
@@ -408,7 +411,8 @@ public enum {{registryName}}: LucidSchema.SchemaRegistry {
 {{> header}}
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 {{#enumeration}}
 
 /// The `{{name}}` enum subtype{{#versions}} as it was at schema version{{plural}} {{.}}{{/versions}}, stored as its case name (TEXT).
@@ -485,8 +489,10 @@ extension {{typeName}} {
 {{> header}}
 
 import Foundation
+import GRDB
 import {{module}}
-import LucidTesting
+import LucidRuntime
+@_spi(Generated) import LucidTesting
 import Testing
 
 /// What the migration tests need from the app: the options it opens its store with, and what its own
@@ -534,14 +540,14 @@ struct {{suiteName}} {
         expectations: LucidTesting.MigrationExpectations(
             transforms: [
 {{#transforms}}
-                .records(from: LucidSchema.SchemaVersion("{{from}}"), to: LucidSchema.SchemaVersion("{{to}}"), table: {{table}}) { (old: {{module}}.{{oldType}}) in
+                .records(from: LucidRuntime.SchemaVersion("{{from}}"), to: LucidRuntime.SchemaVersion("{{to}}"), table: {{table}}) { (old: {{module}}.{{oldType}}) in
                     try {{provider}}().expectedRow(migrating: old)
                 },
 {{/transforms}}
             ],
             stages: [
 {{#hooks}}
-                LucidTesting.StageExpectation(from: LucidSchema.SchemaVersion("{{from}}"), to: LucidSchema.SchemaVersion("{{to}}"), label: {{label}}) { before, after in
+                LucidTesting.StageExpectation(from: LucidRuntime.SchemaVersion("{{from}}"), to: LucidRuntime.SchemaVersion("{{to}}"), label: {{label}}) { before, after in
                     try {{provider}}().{{name}}Expectation(before: before, after: &after)
                 },
 {{/hooks}}
@@ -555,7 +561,7 @@ struct {{suiteName}} {
         exclusions: [
 {{#exclusions}}
             // {{why}}
-            LucidTesting.CheckExclusion(table: {{table}}, column: {{column}}, from: {{from}}, before: LucidSchema.SchemaVersion("{{before}}")),
+            LucidTesting.CheckExclusion(table: {{table}}, column: {{column}}, from: {{from}}, before: LucidRuntime.SchemaVersion("{{before}}")),
 {{/exclusions}}
         ],
         recordChecks: [
@@ -568,7 +574,7 @@ struct {{suiteName}} {
 
     @Test("a store seeded at each version migrates to {{current}} with every value as expected", arguments: [{{versions}}])
     func seededStoreMigrates(from version: Swift.String) throws {
-        let failures = Self.harness.checkSeeded(from: try LucidSchema.SchemaVersion(parsing: version)) { db, rows in
+        let failures = Self.harness.checkSeeded(from: try LucidRuntime.SchemaVersion(parsing: version)) { db, rows in
             try {{seedsName}}.seed(version: version, db, rows: rows)
         }
         for failure in failures { Issue.record("\(failure)") }
@@ -584,7 +590,7 @@ struct {{suiteName}} {
     /// stores above still test it, so a project between releases passes).
     @Test("each released version has a committed fixture store", arguments: [{{released}}])
     func releasedVersionHasFixture(_ version: Swift.String) throws {
-        let name = LucidTesting.FixtureFiles.fileName(module: "{{module}}", version: try LucidSchema.SchemaVersion(parsing: version))
+        let name = LucidTesting.FixtureFiles.fileName(module: "{{module}}", version: try LucidRuntime.SchemaVersion(parsing: version))
         let path = ({{{fixturesFolder}}} as Foundation.NSString).appendingPathComponent(name)
         guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
@@ -600,12 +606,12 @@ struct {{suiteName}} {
 enum {{seedsName}} {
     static let seeders: [LucidTesting.VersionedSeeder] = [
 {{#seeders}}
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("{{from}}"), through: LucidSchema.SchemaVersion("{{through}}"), {{function}}),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("{{from}}"), through: LucidRuntime.SchemaVersion("{{through}}"), {{function}}),
 {{/seeders}}
     ]
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
-        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidSchema.SchemaVersion(parsing: version), db, rows: rows)
+        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidRuntime.SchemaVersion(parsing: version), db, rows: rows)
     }
 {{#seedFunctions}}
 

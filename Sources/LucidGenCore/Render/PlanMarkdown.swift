@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// A migration plan as Markdown, for a pull-request comment (`lucidgen plan --format markdown`): a
 /// heading, what was planned, a table of the steps, each step's operations in plain words, the findings,
@@ -15,9 +15,9 @@ import LucidSchema
 ///     steps: try planner.plan(from: versions[0].version), findings: []
 /// ).render()
 /// ```
-public struct PlanMarkdown: Sendable, Hashable {
+package struct PlanMarkdown: Sendable, Hashable {
     /// What was planned.
-    public enum Subject: Sendable, Hashable {
+    package enum Subject: Sendable, Hashable {
         /// No store: the path from the oldest version (`steps` start there).
         case oldestVersion
         /// A store at `version` (`adopted`: recognised from its tables), whose path `steps` is.
@@ -28,19 +28,19 @@ public struct PlanMarkdown: Sendable, Hashable {
     }
 
     /// One operation of a step.
-    public struct Operation: Sendable, Hashable {
+    package struct Operation: Sendable, Hashable {
         /// In plain words (`MigrationOperation.description`).
-        public var description: String
+        package var description: String
         /// Its kind in a few words, for the step table ("rename column").
-        public var kind: String
+        package var kind: String
         /// Whether it rewrites every row of a table.
-        public var rewritesRows: Bool
+        package var rewritesRows: Bool
         /// The rows it rewrites, when known (a store was given and the table exists in it).
-        public var rows: Int?
+        package var rows: Int?
         /// What it does inside, one line each (a rebuild's columns dropped, renamed, added, converted).
-        public var changes: [String]
+        package var changes: [String]
 
-        public init(description: String, kind: String, rewritesRows: Bool = false, rows: Int? = nil, changes: [String] = []) {
+        package init(description: String, kind: String, rewritesRows: Bool = false, rows: Int? = nil, changes: [String] = []) {
             self.description = description
             self.kind = kind
             self.rewritesRows = rewritesRows
@@ -50,14 +50,14 @@ public struct PlanMarkdown: Sendable, Hashable {
     }
 
     /// One step of the chosen path.
-    public struct Step: Sendable, Hashable {
-        public var from: String
-        public var to: String
+    package struct Step: Sendable, Hashable {
+        package var from: String
+        package var to: String
         /// The app's stage that runs it (nil: inferred, SQL only).
-        public var stage: String?
-        public var operations: [Operation]
+        package var stage: String?
+        package var operations: [Operation]
 
-        public init(from: String, to: String, stage: String? = nil, operations: [Operation]) {
+        package init(from: String, to: String, stage: String? = nil, operations: [Operation]) {
             self.from = from
             self.to = to
             self.stage = stage
@@ -66,34 +66,34 @@ public struct PlanMarkdown: Sendable, Hashable {
     }
 
     /// One edge of the diagram.
-    public struct Edge: Sendable, Hashable {
-        public var from: String
-        public var to: String
+    package struct Edge: Sendable, Hashable {
+        package var from: String
+        package var to: String
         /// The app's stage (nil: inferred).
-        public var stage: String?
+        package var stage: String?
 
-        public init(from: String, to: String, stage: String? = nil) {
+        package init(from: String, to: String, stage: String? = nil) {
             self.from = from
             self.to = to
             self.stage = stage
         }
     }
 
-    public var subject: Subject
+    package var subject: Subject
     /// Every version of the graph, oldest first (one diagram node each).
-    public var versions: [String]
+    package var versions: [String]
     /// The diagram's edges (those of the chosen path are highlighted; any missing from this list are added).
-    public var edges: [Edge]
+    package var edges: [Edge]
     /// The chosen path, in order.
-    public var steps: [Step]
+    package var steps: [Step]
     /// Where the path ends (default: the newest version).
-    public var target: String
+    package var target: String
     /// Whether the step table has a column of rows rewritten (a store was inspected).
-    public var showsRows: Bool
+    package var showsRows: Bool
     /// One line each; an empty list prints `No findings.`
-    public var findings: [String]
+    package var findings: [String]
 
-    public init(subject: Subject, versions: [String], edges: [Edge], steps: [Step], target: String? = nil, showsRows: Bool = false, findings: [String] = []) {
+    package init(subject: Subject, versions: [String], edges: [Edge], steps: [Step], target: String? = nil, showsRows: Bool = false, findings: [String] = []) {
         self.subject = subject
         self.versions = versions
         self.edges = edges
@@ -109,7 +109,7 @@ public struct PlanMarkdown: Sendable, Hashable {
     /// (changes that cancel) or that join versions no chain of neighbouring steps joins. `rowCounts`
     /// (rows per table of the store, named as in the store; nil without a store) gives the rows each
     /// operation rewrites, following the tables renamed on the way.
-    public init(subject: Subject, versions: [SchemaVersion], edges: [MigrationEdge], steps: [MigrationStep], target: SchemaVersion? = nil,
+    package init(subject: Subject, versions: [SchemaVersion], edges: [MigrationEdge], steps: [MigrationStep], target: SchemaVersion? = nil,
                 rowCounts: [String: Int]? = nil, findings: [String] = []) {
         let onPath = Set(steps.map { [$0.from.string, $0.to.string, Self.stage(of: $0.kind) ?? ""] })
         var neighbourCost: [SchemaVersion: Int] = [:]
@@ -179,7 +179,7 @@ public struct PlanMarkdown: Sendable, Hashable {
     }
 
     /// An operation's kind in a few words.
-    public static func kind(of operation: MigrationOperation) -> String {
+    package static func kind(of operation: MigrationOperation) -> String {
         switch operation {
         case .renameTable: "rename table"
         case .createTable: "create table"
@@ -200,7 +200,7 @@ public struct PlanMarkdown: Sendable, Hashable {
     // MARK: Rendering
 
     /// The Markdown, ending with a newline.
-    public func render() -> String {
+    package func render() -> String {
         var lines: [String] = []
         let from: String? = switch subject {
         case .oldestVersion: versions.first

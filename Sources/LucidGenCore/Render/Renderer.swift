@@ -1,36 +1,36 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Mustache
 
 /// A file the generator produces: where it goes and what it holds.
-public struct GeneratedFile: Sendable, Equatable {
+package struct GeneratedFile: Sendable, Equatable {
     /// Absolute path.
-    public var path: String
-    public var contents: String
+    package var path: String
+    package var contents: String
 }
 
 /// What the Render stage produces: every generated file, plus the folders whose stale generated files are removed.
-public struct RenderedOutput: Sendable {
-    public var files: [GeneratedFile]
+package struct RenderedOutput: Sendable {
+    package var files: [GeneratedFile]
     /// Folders owned by the generator: a generated `.swift` file in them that is not in `files` is stale.
-    public var ownedFolders: [String]
-    public var diagnostics: [Diagnostic]
+    package var ownedFolders: [String]
+    package var diagnostics: [Diagnostic]
 }
 
 /// The Render stage: builds a view model per file and renders it with the Mustache templates.
 ///
 /// Templates are the bundled ones (embedded in the binary from `Templates/`), each replaceable by a
 /// file of the same name in `templates_path`.
-public struct Renderer {
+package struct Renderer {
     let library: MustacheLibrary
 
     /// The names of the bundled templates.
-    public static var templateNames: [String] { BundledTemplates.all.keys.sorted() }
+    package static var templateNames: [String] { BundledTemplates.all.keys.sorted() }
 
     /// The text of a bundled template.
-    public static func bundledTemplate(named name: String) -> String? { BundledTemplates.all[name] }
+    package static func bundledTemplate(named name: String) -> String? { BundledTemplates.all[name] }
 
-    public init(templatesPath: String?) throws(GenerationFailed) {
+    package init(templatesPath: String?) throws(GenerationFailed) {
         var library = MustacheLibrary()
         var sources = BundledTemplates.all.map { (name: $0.key, text: $0.value, file: "Templates/\($0.key).mustache") }
         if let templatesPath {
@@ -69,7 +69,7 @@ public struct Renderer {
     /// `fixturesFolder` is where the generated tests find the committed fixture stores: nil for the
     /// `Fixtures` folder beside the generated tests file (written into the test target), or an absolute
     /// path when the file is generated elsewhere (the build plugin's work directory).
-    public func render(_ model: ResolvedModel, fixturesFolder: String? = nil) throws(GenerationFailed) -> RenderedOutput {
+    package func render(_ model: ResolvedModel, fixturesFolder: String? = nil) throws(GenerationFailed) -> RenderedOutput {
         let config = model.config
         let viewModels = ViewModels(model: model)
         var files: [GeneratedFile] = []

@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Builds the values each template renders: plain dictionaries whose keys the templates name.
 ///
@@ -509,7 +509,7 @@ struct ViewModels {
         let exclusions: [[String: Any]] = model.checkExclusionTargets.map { target in
             [
                 "table": swiftStringLiteral(target.table), "column": target.column.map(swiftStringLiteral) ?? "nil",
-                "from": target.from.map { "LucidSchema.SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": target.before.string, "why": swiftCommentText(target.reason),
+                "from": target.from.map { "LucidRuntime.SchemaVersion(\"\($0.string)\")" } ?? "nil", "before": target.before.string, "why": swiftCommentText(target.reason),
             ]
         }
         let transforms = model.customSteps.flatMap { step in

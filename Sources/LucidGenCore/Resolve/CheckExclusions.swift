@@ -1,20 +1,20 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// A table (or one column of it) whose values the generated migration tests leave unchecked for stores of
 /// some versions: Lucid's ignore keys, resolved to the newest tables.
-public struct CheckExclusionTarget: Sendable, Equatable {
-    public var table: String
+package struct CheckExclusionTarget: Sendable, Equatable {
+    package var table: String
     /// nil: the whole table.
-    public var column: String?
-    public var from: SchemaVersion?
-    public var before: SchemaVersion
+    package var column: String?
+    package var from: SchemaVersion?
+    package var before: SchemaVersion
     /// Which key of which description asks for it, for comments and messages.
-    public var reason: String
+    package var reason: String
 }
 
 extension ResolvedModel {
     /// Every entity's check exclusions, on the newest tables (removed entities have none to check).
-    public var checkExclusionTargets: [CheckExclusionTarget] {
+    package var checkExclusionTargets: [CheckExclusionTarget] {
         var targets: [CheckExclusionTarget] = []
         for entity in entities {
             guard let newest = entity.newest else { continue }

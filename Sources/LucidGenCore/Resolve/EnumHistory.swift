@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Enum subtypes with a history (cases added, removed and renamed at versions): the cases at each
 /// version, the Swift type each version's records use, and what each changed case's stored values become.

@@ -1,13 +1,13 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// The Resolve stage: turns the descriptions' version histories into the shape of every entity at
 /// every version and one ``Schema`` per version, and checks them against the frozen snapshots.
 ///
 /// Nothing is guessed: a rename needs `previous_name`, and where the annotations allow more than one
 /// reading (a rename whose version the history does not pin down) the stage says which key settles it.
-public enum Resolver {
-    public static func resolve(_ input: LoadedInput) throws(GenerationFailed) -> ResolvedModel {
+package enum Resolver {
+    package static func resolve(_ input: LoadedInput) throws(GenerationFailed) -> ResolvedModel {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
         var config = input.config

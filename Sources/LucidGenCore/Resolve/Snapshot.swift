@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// The frozen record of one schema version: `<schema_path>/<version>.json`.
 ///
@@ -7,19 +7,19 @@ import LucidSchema
 /// described at that version (types and defaults that the tables alone do not show). Once a version is
 /// released (older than `current_version`), its snapshot is never rewritten: the descriptions must keep
 /// producing exactly this shape, and `generate` fails naming what changed if they do not.
-public struct SchemaSnapshot: Sendable, Codable, Equatable {
-    public struct EntitySnapshot: Sendable, Codable, Equatable {
-        public var name: String
-        public var table: String
-        public var identifier: String
-        public var properties: [PropertySnapshot]
+package struct SchemaSnapshot: Sendable, Codable, Equatable {
+    package struct EntitySnapshot: Sendable, Codable, Equatable {
+        package var name: String
+        package var table: String
+        package var identifier: String
+        package var properties: [PropertySnapshot]
     }
 
-    public struct PropertySnapshot: Sendable, Codable, Equatable {
-        public var name: String
-        public var type: String
-        public var nullable: Bool
-        public var defaultValue: String?
+    package struct PropertySnapshot: Sendable, Codable, Equatable {
+        package var name: String
+        package var type: String
+        package var nullable: Bool
+        package var defaultValue: String?
 
         enum CodingKeys: String, CodingKey {
             case name, type, nullable
@@ -29,45 +29,45 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
 
     /// A subtype as it was at the snapshot's version. Only enums are recorded for now (`kind` "enum",
     /// their cases); the record leaves room for option sets' options and structs' members.
-    public struct SubtypeSnapshot: Sendable, Codable, Equatable {
-        public var name: String
-        public var kind: String
-        public var cases: [String]?
+    package struct SubtypeSnapshot: Sendable, Codable, Equatable {
+        package var name: String
+        package var kind: String
+        package var cases: [String]?
         /// A struct's members at the version (recorded from issue 16 on).
-        public var members: [MemberSnapshot]? = nil
+        package var members: [MemberSnapshot]? = nil
     }
 
     /// A struct member at a version: what its JSON key and Swift type were.
-    public struct MemberSnapshot: Sendable, Codable, Equatable {
-        public var name: String
-        public var type: String
-        public var nullable: Bool
+    package struct MemberSnapshot: Sendable, Codable, Equatable {
+        package var name: String
+        package var type: String
+        package var nullable: Bool
     }
 
     /// The snapshot file format; bumped only with a migration of old snapshot files.
-    public var format: Int
-    public var version: SchemaVersion
+    package var format: Int
+    package var version: SchemaVersion
     /// SHA-256 of the version's DDL (``Schema/checksum``).
-    public var checksum: String
-    public var entities: [EntitySnapshot]
-    public var tables: [SchemaTable]
+    package var checksum: String
+    package var entities: [EntitySnapshot]
+    package var tables: [SchemaTable]
     /// The subtypes at this version; nil in snapshots frozen before subtypes were recorded (they stay
     /// valid as they are: nothing about their subtypes is checked).
-    public var subtypes: [SubtypeSnapshot]? = nil
+    package var subtypes: [SubtypeSnapshot]? = nil
     /// Set by `lucidgen release`: the version was released, so its snapshot binds even while it is still
     /// `current_version` (a change to it would no longer be the released stores' shape). Absent before.
-    public var released: Bool? = nil
+    package var released: Bool? = nil
 
-    public var schema: Schema { Schema(version: version, tables: tables) }
+    package var schema: Schema { Schema(version: version, tables: tables) }
 
-    public static let currentFormat = 1
+    package static let currentFormat = 1
 
     /// This (frozen) snapshot with the column annotations that do not bind taken from `derived`: a snapshot
     /// written by an older lucidgen has no ``SchemaColumn/valueType`` (a recorded one binds), and whether a
     /// change's loss is accepted (``SchemaColumn/lossyConversionFrom``) says how a store migrates, not
     /// what it holds. Neither is part of the DDL, so a released snapshot stays valid (and is not
     /// rewritten) without them.
-    public func completingColumnAnnotations(from derived: SchemaSnapshot) -> SchemaSnapshot {
+    package func completingColumnAnnotations(from derived: SchemaSnapshot) -> SchemaSnapshot {
         var result = self
         if result.subtypes == nil { result.subtypes = derived.subtypes }
         // A snapshot frozen before structs were recorded checks its enums only.
@@ -97,11 +97,11 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     }
 
     /// The file name of a version's snapshot.
-    public static func fileName(for version: SchemaVersion) -> String { "\(version.string).json" }
+    package static func fileName(for version: SchemaVersion) -> String { "\(version.string).json" }
 
     /// Whether the snapshot file of `version` in `folder` is marked released (false when there is none or
     /// it cannot be read: then marking it says why).
-    public static func isMarkedReleased(version: SchemaVersion, in folder: String) -> Bool {
+    package static func isMarkedReleased(version: SchemaVersion, in folder: String) -> Bool {
         let path = (folder as NSString).appendingPathComponent(fileName(for: version))
         guard let data = FileManager.default.contents(atPath: path), let snapshot = try? decoded(from: data) else { return false }
         return snapshot.released == true
@@ -111,7 +111,7 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     /// even while the version is still `current_version`. Returns the file's path. The file is replaced
     /// whole (written beside it, then renamed over it): the mark is there completely or not at all.
     @discardableResult
-    public static func markReleased(version: SchemaVersion, in folder: String) throws -> String {
+    package static func markReleased(version: SchemaVersion, in folder: String) throws -> String {
         let path = (folder as NSString).appendingPathComponent(fileName(for: version))
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GenerationFailed("there is no snapshot of \(version) to mark released; run `lucidgen generate` first", at: SourceLocation(file: displayPath(path)))
@@ -128,7 +128,7 @@ public struct SchemaSnapshot: Sendable, Codable, Equatable {
     }
 
     /// The canonical file contents: pretty, key-sorted JSON with a trailing newline.
-    public func encoded() -> String {
+    package func encoded() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain values cannot fail.

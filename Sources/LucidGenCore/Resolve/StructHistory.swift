@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Struct subtypes with a history (members added, removed and renamed at versions, optional ↔ required):
 /// the members at each version, and the Swift type each version's records use.

@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// The Swift names of what descriptions name: `swift_name` where one is given for the current name,
 /// else the name's derived form (`log_entry` → `LogEntry`, `tail_number` → `tailNumber`). Database
@@ -30,12 +30,12 @@ extension SubtypeDescription {
 
 extension PropertyShape {
     /// The nested record type of a to-many relationship's links: `TagsLink` for `tags`.
-    public var linkTypeName: String { swiftName.prefix(1).uppercased() + swiftName.dropFirst() + "Link" }
+    package var linkTypeName: String { swiftName.prefix(1).uppercased() + swiftName.dropFirst() + "Link" }
 
     /// The static members a relationship's GRDB associations take on its record (not escaped): its Swift
     /// name, and for a to-many its links' `<name>Links`; none for a value. One named like a member every
     /// record has (``Naming/recordStaticMembers``) is left out, with a warning.
-    public var associationNames: [String] {
+    package var associationNames: [String] {
         switch kind {
         case .toOne: [swiftName]
         case .toMany: [swiftName, swiftName + "Links"]

@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// "Editing is enough" (SPEC §3): a property whose type, nullability, default, relationship target or
 /// association was edited needs no hand-written `type_history`. The released snapshots say what it was;

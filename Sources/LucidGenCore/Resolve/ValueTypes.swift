@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// The value types the schema carries for each column (``SchemaColumn/valueType``), from which the
 /// planner decides which type changes keep every value, and the loss a `type_history` item accepts.

@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// One spelling per version. `1.0` and `1.0.0` are the same version (``SchemaVersion`` compares
 /// numerically), but file, type and fixture names use the spelling (`1.0.json`, `Note_1_0`). The spelling

@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// The Swift type names of a subtype whose shape changes over the versions (an enum's cases, a struct's
 /// members): the versions whose shape is the newest's take the plain name (`AircraftCategory`), every

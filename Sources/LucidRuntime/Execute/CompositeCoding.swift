@@ -1,3 +1,4 @@
+@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
 
@@ -8,7 +9,7 @@ import GRDB
 extension Row {
     /// Whether every column named is NULL (or absent from the row): an optional composite stored in
     /// them is nil.
-    public func allNull(_ columns: String...) -> Bool {
+    @_spi(Generated) public func allNull(_ columns: String...) -> Bool {
         columns.allSatisfy { column in
             let value: (any DatabaseValueConvertible)? = self[column]
             return value == nil
@@ -16,7 +17,7 @@ extension Row {
     }
 
     /// Reads JSON text (how GRDB stores `Codable` values that are not database values) decoded to `T`.
-    public func decodeJSON<T: Decodable>(_ type: T.Type, forColumn column: String, using decoder: JSONDecoder) throws -> T {
+    @_spi(Generated) public func decodeJSON<T: Decodable>(_ type: T.Type, forColumn column: String, using decoder: JSONDecoder) throws -> T {
         guard let value = try decodeJSONIfPresent(type, forColumn: column, using: decoder) else {
             throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: [], debugDescription: "NULL in column \(column) where \(T.self) is required"))
         }
@@ -24,7 +25,7 @@ extension Row {
     }
 
     /// Reads optional JSON text decoded to `T` (NULL is nil).
-    public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, forColumn column: String, using decoder: JSONDecoder) throws -> T? {
+    @_spi(Generated) public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, forColumn column: String, using decoder: JSONDecoder) throws -> T? {
         let value: (any DatabaseValueConvertible)? = self[column]
         let data: Data
         switch value?.databaseValue.storage {
@@ -40,7 +41,7 @@ extension Row {
 
 extension PersistenceContainer {
     /// Stores `value` as JSON text, as GRDB stores `Codable` values that are not database values (nil is NULL).
-    public mutating func encodeJSON<T: Encodable>(_ value: T?, forColumn column: String, using encoder: JSONEncoder) throws {
+    @_spi(Generated) public mutating func encodeJSON<T: Encodable>(_ value: T?, forColumn column: String, using encoder: JSONEncoder) throws {
         guard let value else {
             self[column] = nil
             return
@@ -52,7 +53,7 @@ extension PersistenceContainer {
 
 extension MigrationRow {
     /// Whether every column in `range` is NULL: an optional composite stored in them is nil.
-    public func allNull(_ range: Range<Int>) -> Bool {
+    @_spi(Generated) public func allNull(_ range: Range<Int>) -> Bool {
         range.allSatisfy { isNull($0) }
     }
 }

@@ -1,3 +1,4 @@
+@_spi(Generated) import LucidSchema
 /// Where a migration is, for an app's UI or the CLI's progress bar.
 public struct MigrationProgress: Sendable, Equatable {
     /// Steps in the path.
@@ -18,7 +19,7 @@ public struct MigrationProgress: Sendable, Equatable {
     /// ```swift
     /// let progress = MigrationProgress(totalSteps: 3, step: 1, stepLabel: "1.0 → 2.0 (inferred)", operation: "starting")
     /// ```
-    public init(totalSteps: Int, step: Int, stepLabel: String, operation: String, rowsDone: Int = 0, rowsTotal: Int = 0) {
+    package init(totalSteps: Int, step: Int, stepLabel: String, operation: String, rowsDone: Int = 0, rowsTotal: Int = 0) {
         self.totalSteps = totalSteps
         self.step = step
         self.stepLabel = stepLabel

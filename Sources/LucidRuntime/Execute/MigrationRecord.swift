@@ -1,3 +1,4 @@
+@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -100,14 +101,14 @@ public struct MigrationRow {
     }
 
     /// Whether column `index` is NULL.
-    @inlinable @inline(__always)
-    func isNull(_ index: Int) -> Bool {
+    @_spi(Generated) @inlinable @inline(__always)
+    public func isNull(_ index: Int) -> Bool {
         if databaseValues != nil { return databaseValue(at: index).isNull }
         return sqlite3_value_type(argument(index)) == SQLITE_NULL
     }
 
     /// The value at `index` as GRDB sees it.
-    public func databaseValue(at index: Int) -> DatabaseValue {
+    @_spi(Generated) public func databaseValue(at index: Int) -> DatabaseValue {
         if let databaseValues {
             precondition(UInt(bitPattern: index) < UInt(count), "column index \(index) out of range for \(count) columns")
             return databaseValues[index]
@@ -125,12 +126,12 @@ public struct MigrationRow {
     // MARK: DatabaseValueConvertible values (GRDB's conversions; NULL only for optionals)
 
     /// Reads column `index` of the old row as `T`; a NULL or a value that is not a `T` throws a ``MigrationRowError`` naming table, row and column.
-    public func decode<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
+    @_spi(Generated) public func decode<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
         try convert(type, at: index)
     }
 
     /// Reads column `index` of the old row as an optional `T` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
-    public func decodeIfPresent<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T? {
+    @_spi(Generated) public func decodeIfPresent<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T? {
         isNull(index) ? nil : try decode(type, at: index)
     }
 
@@ -139,7 +140,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as `String`; a NULL or a value that is not a `String` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
-    public func decode(_ type: String.Type, at index: Int) throws -> String {
+    @_spi(Generated) public func decode(_ type: String.Type, at index: Int) throws -> String {
         if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_TEXT ? Self.text(value) : try convert(type, at: index)
@@ -147,7 +148,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as an optional `String` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
-    public func decodeIfPresent(_ type: String.Type, at index: Int) throws -> String? {
+    @_spi(Generated) public func decodeIfPresent(_ type: String.Type, at index: Int) throws -> String? {
         if databaseValues != nil { return try convertIfPresent(type, at: index) }
         let value = argument(index)
         switch sqlite3_value_type(value) {
@@ -159,7 +160,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as `Int64`; a NULL or a value that is not a `Int64` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
-    public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
+    @_spi(Generated) public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
         if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) : try convert(type, at: index)
@@ -167,7 +168,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as an optional `Int64` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
-    public func decodeIfPresent(_ type: Int64.Type, at index: Int) throws -> Int64? {
+    @_spi(Generated) public func decodeIfPresent(_ type: Int64.Type, at index: Int) throws -> Int64? {
         if databaseValues != nil { return try convertIfPresent(type, at: index) }
         let value = argument(index)
         switch sqlite3_value_type(value) {
@@ -179,7 +180,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as `Int`; a NULL or a value that is not a `Int` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
-    public func decode(_ type: Int.Type, at index: Int) throws -> Int {
+    @_spi(Generated) public func decode(_ type: Int.Type, at index: Int) throws -> Int {
         if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         if sqlite3_value_type(value) == SQLITE_INTEGER, let int = Int(exactly: sqlite3_value_int64(value)) { return int }
@@ -188,13 +189,13 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as an optional `Int` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
-    public func decodeIfPresent(_ type: Int.Type, at index: Int) throws -> Int? {
+    @_spi(Generated) public func decodeIfPresent(_ type: Int.Type, at index: Int) throws -> Int? {
         isNull(index) ? nil : try decode(type, at: index)
     }
 
     /// Reads column `index` of the old row as `Double`; a NULL or a value that is not a `Double` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
-    public func decode(_ type: Double.Type, at index: Int) throws -> Double {
+    @_spi(Generated) public func decode(_ type: Double.Type, at index: Int) throws -> Double {
         if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_FLOAT ? sqlite3_value_double(value) : try convert(type, at: index)
@@ -202,7 +203,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as an optional `Double` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
-    public func decodeIfPresent(_ type: Double.Type, at index: Int) throws -> Double? {
+    @_spi(Generated) public func decodeIfPresent(_ type: Double.Type, at index: Int) throws -> Double? {
         if databaseValues != nil { return try convertIfPresent(type, at: index) }
         let value = argument(index)
         switch sqlite3_value_type(value) {
@@ -214,7 +215,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as `Bool`; a NULL or a value that is not a `Bool` throws a ``MigrationRowError`` naming table, row and column.
     @inlinable
-    public func decode(_ type: Bool.Type, at index: Int) throws -> Bool {
+    @_spi(Generated) public func decode(_ type: Bool.Type, at index: Int) throws -> Bool {
         if databaseValues != nil { return try convert(type, at: index) }
         let value = argument(index)
         return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) != 0 : try convert(type, at: index)
@@ -222,7 +223,7 @@ public struct MigrationRow {
 
     /// Reads column `index` of the old row as an optional `Bool` (NULL is nil); any other mismatch throws a ``MigrationRowError``.
     @inlinable
-    public func decodeIfPresent(_ type: Bool.Type, at index: Int) throws -> Bool? {
+    @_spi(Generated) public func decodeIfPresent(_ type: Bool.Type, at index: Int) throws -> Bool? {
         isNull(index) ? nil : try decode(type, at: index)
     }
 
@@ -248,13 +249,13 @@ public struct MigrationRow {
     // MARK: Other Codable values (JSON text, as GRDB stores them)
 
     /// Reads column `index` as JSON text decoded to `T` (how GRDB stores other `Codable` values).
-    public func decodeJSON<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+    @_spi(Generated) public func decodeJSON<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         guard let value = try decodeJSONIfPresent(type, at: index) else { throw error(at: index, "NULL where \(T.self) is required") }
         return value
     }
 
     /// Reads column `index` as optional JSON text decoded to `T` (NULL is nil).
-    public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, at index: Int) throws -> T? {
+    @_spi(Generated) public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, at index: Int) throws -> T? {
         if databaseValues != nil {
             let data: Data
             switch databaseValue(at: index).storage {
@@ -353,34 +354,34 @@ public struct MigrationValues {
     // MARK: DatabaseValueConvertible values (their `databaseValue`; nil is NULL)
 
     /// Sets column `index` of the new row (nil is NULL).
-    public mutating func encode<T: DatabaseValueConvertible>(_ value: T?, at index: Int) {
+    @_spi(Generated) public mutating func encode<T: DatabaseValueConvertible>(_ value: T?, at index: Int) {
         set(value.map { Slot($0.databaseValue) } ?? .null, at: index)
     }
 
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: String, at index: Int) { set(.text(value), at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: String, at index: Int) { set(.text(value), at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: String?, at index: Int) { set(value.map(Slot.text) ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: String?, at index: Int) { set(value.map(Slot.text) ?? .null, at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: Int64, at index: Int) { set(.integer(value), at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Int64, at index: Int) { set(.integer(value), at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: Int64?, at index: Int) { set(value.map(Slot.integer) ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Int64?, at index: Int) { set(value.map(Slot.integer) ?? .null, at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: Int, at index: Int) { set(.integer(Int64(value)), at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Int, at index: Int) { set(.integer(Int64(value)), at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: Int?, at index: Int) { set(value.map { .integer(Int64($0)) } ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Int?, at index: Int) { set(value.map { .integer(Int64($0)) } ?? .null, at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: Double, at index: Int) { set(.real(value), at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Double, at index: Int) { set(.real(value), at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: Double?, at index: Int) { set(value.map(Slot.real) ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Double?, at index: Int) { set(value.map(Slot.real) ?? .null, at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @inlinable public mutating func encode(_ value: Bool, at index: Int) { set(.integer(value ? 1 : 0), at: index) }
-    @inlinable public mutating func encode(_ value: Bool?, at index: Int) { set(value.map { .integer($0 ? 1 : 0) } ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Bool, at index: Int) { set(.integer(value ? 1 : 0), at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Bool?, at index: Int) { set(value.map { .integer($0 ? 1 : 0) } ?? .null, at: index) }
 
     // MARK: Other Codable values (JSON text, as GRDB stores them)
 
     /// Sets column `index` of the new row to `value` as JSON text, as GRDB stores `Codable` values (nil is NULL).
-    public mutating func encodeJSON<T: Encodable>(_ value: T?, at index: Int) throws {
+    @_spi(Generated) public mutating func encodeJSON<T: Encodable>(_ value: T?, at index: Int) throws {
         guard let value else {
             set(.null, at: index)
             return

@@ -1,7 +1,7 @@
 import Dispatch
 import GRDB
 import GRDBSQLite
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// One prepared `INSERT` run once per row with values bound straight to SQLite, for the row-by-row
 /// rebuilds (the rows-and-dictionaries path, and typed records wider than an SQL function's arguments).

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Logging
 
 /// Runs the operations of one inferred step as SQL, inside the caller's transaction.
@@ -491,7 +491,7 @@ struct StepExecutor {
             tables.insert(table.name)
         }
         for table in tables.sorted() where try db.tableExists(table) {
-            let violations = try ForeignKeyViolation.find(db, table: table)
+            let violations = try DanglingReference.find(db, table: table)
             if !violations.isEmpty {
                 throw StoreError.foreignKeyViolation(step: stepLabel, violations: violations)
             }

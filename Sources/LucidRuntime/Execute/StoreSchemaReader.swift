@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Reads a store's actual tables into the schema model, and compares them with a version's schema.
 enum StoreSchemaReader {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// A record type of a superseded schema version (`Item_1_0` once `Item_2_0` exists): a GRDB record
 /// (`FetchableRecord`, `PersistableRecord`) whose rows are read and written the way a row transform
@@ -157,7 +157,7 @@ extension MigrationValues.Slot {
 extension MigrationRecord where Self: TableRecord {
     /// The key a generated `link…`/`unlink…` helper links with, for a record whose id SQLite assigns: nil
     /// (not inserted yet) throws ``UnsavedRecordError``.
-    public static func linkSourceID(_ id: Int64?) throws -> Int64 {
+    @_spi(Generated) public static func linkSourceID(_ id: Int64?) throws -> Int64 {
         guard let id else { throw UnsavedRecordError(table: databaseTableName) }
         return id
     }

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Logging
 
 /// lucidgen's tables inside a store: the version record, the log of applied steps, and deferred cleanup.

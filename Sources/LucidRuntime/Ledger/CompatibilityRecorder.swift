@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Writes a store's compatibility record (``LedgerTables/Compatibility``): for every version V of the
 /// history up to the store's version N, V's checksum and the first change between V and N that breaks

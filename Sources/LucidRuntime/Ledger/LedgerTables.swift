@@ -1,3 +1,4 @@
+@_spi(Generated) import LucidSchema
 import GRDB
 
 /// lucidgen's bookkeeping tables inside a store, defined in one place: their names, columns and

@@ -1,5 +1,5 @@
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Logging
 
 /// Expensive cleanup recorded in the store to run later (WWDC23's deferred migration): dropping
@@ -11,7 +11,7 @@ import Logging
 /// runs only when the registry's step into its `recorded_at_version` defers exactly that drop or index,
 /// as one statement lucidgen writes. A row the registry cannot account for stays pending, neither run
 /// nor deleted, and the ledger lists it with why (``StoreLedger/PendingCleanupItem/verdict``).
-public enum PendingCleanup {
+package enum PendingCleanup {
     /// What validation accepts while cleanup is pending.
     struct Tolerance {
         var tables: Set<String> = []

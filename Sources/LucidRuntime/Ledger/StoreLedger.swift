@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// What a store records about itself, read through one typed API: its version and checksum, every
 /// step applied to it (with when and how long), the data migrations that ran, and the cleanup still
@@ -106,7 +106,7 @@ public struct StoreLedger: Sendable, Equatable, Codable {
         public var isAdditive: Bool { firstIncompatibleChange == nil }
 
         /// A record as ``StoreLedger/read(_:)`` returns it (e.g. to compare with, in tests).
-        public init(version: SchemaVersion, checksum: String, firstIncompatibleChange: String? = nil, firstIncompatibleAt: SchemaVersion? = nil) {
+        package init(version: SchemaVersion, checksum: String, firstIncompatibleChange: String? = nil, firstIncompatibleAt: SchemaVersion? = nil) {
             self.version = version
             self.checksum = checksum
             self.firstIncompatibleChange = firstIncompatibleChange
@@ -158,18 +158,24 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     /// `versions` describe at the recorded version (nil when the recorded version is not among them).
     ///
     /// ```swift
-    /// let ledger = try database.read { db in try StoreLedger.read(db, versions: AppSchema.versions) }
+    /// let ledger = try database.read { db in try StoreLedger.read(db, registry: AppSchema.self) }
     /// for object in ledger?.appObjects ?? [] { print(object) }   // "view item_titles (depends on item)"
     /// ```
     ///
     /// Each pending cleanup item also gets its ``PendingCleanupItem/verdict``: whether the registry's step
     /// into its version deferred it (then lucidgen runs it), or why it stays pending.
-    public static func read(_ db: Database, versions: [Schema]) throws -> StoreLedger? {
+    package static func read(_ db: Database, versions: [Schema]) throws -> StoreLedger? {
         try read(db, history: SchemaHistory(versions: versions))
     }
 
+    /// ``read(_:registry:)`` for the database of a store an app holds itself (a GRDB pool it migrates with
+    /// ``LucidMigrator``).
+    public static func read<Registry: SchemaRegistry>(_ db: Database, registry: Registry.Type) throws -> StoreLedger? {
+        try read(db, history: SchemaHistory(registry: registry))
+    }
+
     /// ``read(_:versions:)`` for a schema history (its stages are inferred around as a migration does).
-    public static func read(_ db: Database, history: SchemaHistory) throws -> StoreLedger? {
+    package static func read(_ db: Database, history: SchemaHistory) throws -> StoreLedger? {
         guard var ledger = try read(db) else { return nil }
         guard let planner = try? MigrationPlanner(versions: history.versions, stages: history.stages) else { return ledger }
         let accounting = try CleanupAccounting.atRecordedVersion(planner: planner, db)
@@ -188,7 +194,7 @@ public struct StoreLedger: Sendable, Equatable, Codable {
         return ledger
     }
 
-    public static func read(_ db: Database) throws -> StoreLedger? {
+    package static func read(_ db: Database) throws -> StoreLedger? {
         typealias S = LedgerTables.Store
         guard try db.tableExists(S.name), let store = try Row.fetchOne(db, sql: "SELECT * FROM \(S.name) WHERE id = 1") else { return nil }
         var ledger = StoreLedger(
@@ -254,19 +260,25 @@ public struct StoreLedger: Sendable, Equatable, Codable {
 extension LucidStore {
     /// Reads the ledger of the store at `path` without changing the file (a pending WAL stays as it
     /// is); nil when the file has no lucidgen record. A file that is not a database, or damaged, is
-    /// refused as ``open(atPath:versions:options:)`` refuses it.
+    /// refused as ``open(atPath:registry:options:)`` refuses it. Read with the app's versions, each pending
+    /// cleanup item says whether lucidgen runs it, and the app's own objects are listed.
     ///
     /// ```swift
-    /// let ledger = try LucidStore.ledger(atPath: url.path)
+    /// let ledger = try LucidStore.ledger(atPath: url.path, registry: FlightLogSchema.self)
     /// print(ledger?.version, ledger?.lastMigration?.appliedAt)
     /// ```
-    public static func ledger(atPath path: String, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
+    public static func ledger<Registry: SchemaRegistry>(atPath path: String, registry: Registry.Type, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
+        try ledger(atPath: path, history: SchemaHistory(registry: registry), busyTimeout: busyTimeout)
+    }
+
+    /// ``ledger(atPath:registry:busyTimeout:)`` without the app's versions (lucidgen's own tools).
+    package static func ledger(atPath path: String, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
         try ledger(atPath: path, history: nil, busyTimeout: busyTimeout)
     }
 
     /// ``ledger(atPath:busyTimeout:)``, read with the app's versions (``StoreLedger/read(_:history:)``):
     /// each pending cleanup item says whether lucidgen runs it, and the app's objects are listed.
-    public static func ledger(atPath path: String, history: SchemaHistory?, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
+    package static func ledger(atPath path: String, history: SchemaHistory?, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
         guard FileManager.default.fileExists(atPath: path) else { throw .cannotWrite(path: path, message: "no such file") }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)

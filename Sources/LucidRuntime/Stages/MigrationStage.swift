@@ -1,6 +1,6 @@
 import GRDB
 import Logging
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// An app-provided step between two versions, with code that runs around the step's SQL (Core Data's
 /// `NSCustomMigrationStage`): `willMigrate` sees the database at the old schema, `didMigrate` at the new

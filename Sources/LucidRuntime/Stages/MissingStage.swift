@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// A stage on a store's path whose code the app did not pass in ``StoreOptions/stages``, or passed
 /// without a row transform the step needs: one entry of
@@ -29,7 +29,7 @@ public struct MissingStage: Sendable, Hashable, CustomStringConvertible {
     /// `RowTransform`s to pass.
     public var signatures: [String]
 
-    public init(from: SchemaVersion, to: SchemaVersion, label: String, stageProvided: Bool, tables: [String], signatures: [String]) {
+    package init(from: SchemaVersion, to: SchemaVersion, label: String, stageProvided: Bool, tables: [String], signatures: [String]) {
         self.from = from
         self.to = to
         self.label = label

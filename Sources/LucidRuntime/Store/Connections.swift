@@ -1,3 +1,4 @@
+@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
 import GRDBSQLite

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Migrates a database connection the app already holds (a `DatabaseQueue` or a `DatabasePool`) to
 /// the newest version, as GRDB's `DatabaseMigrator.migrate(_:)` does.
@@ -47,7 +47,7 @@ import LucidSchema
 /// which this call cannot see.
 public struct LucidMigrator: Sendable {
     /// Every version and the steps that need the app's code.
-    public let history: SchemaHistory
+    package let history: SchemaHistory
     /// Stages, data migrations, progress, logging (``StoreOptions/configuration`` and
     /// ``StoreOptions/busyTimeout`` do not apply: the connection is already made).
     public var options: StoreOptions
@@ -68,7 +68,7 @@ public struct LucidMigrator: Sendable {
     /// ```swift
     /// let migrator = LucidMigrator(history: SchemaHistory(registry: FlightLogSchema.self), options: options)
     /// ```
-    public init(history: SchemaHistory, options: StoreOptions = StoreOptions()) {
+    package init(history: SchemaHistory, options: StoreOptions = StoreOptions()) {
         self.history = history
         self.options = options
     }
@@ -78,7 +78,7 @@ public struct LucidMigrator: Sendable {
     /// ```swift
     /// let migrator = LucidMigrator(versions: FlightLogSchema.versions)
     /// ```
-    public init(versions: [Schema], options: StoreOptions = StoreOptions()) {
+    package init(versions: [Schema], options: StoreOptions = StoreOptions()) {
         self.init(history: SchemaHistory(versions: versions), options: options)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 extension LucidStore {
     /// How the tables of the store at `path` differ from `schema` (columns, keys, indexes, declared search;
@@ -11,7 +11,7 @@ extension LucidStore {
     /// ```swift
     /// let problems = try LucidStore.differences(atPath: "Fixtures/App_1_0.sqlite", from: AppSchema.versions[0])
     /// ```
-    public static func differences(atPath path: String, from schema: Schema) throws(StoreError) -> [String] {
+    package static func differences(atPath path: String, from schema: Schema) throws(StoreError) -> [String] {
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue

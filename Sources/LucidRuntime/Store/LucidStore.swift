@@ -1,79 +1,55 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Logging
 
 /// Opens SQLite stores for a generated schema registry, migrating them to the newest version.
 ///
 /// ```swift
-/// let database = try LucidStore.open(atPath: url.path, registry: FlightLogSchema.self)
-/// let aircraft = try database.read { db in try Aircraft.fetchAll(db) }
+/// let database = try LucidStore.open(atPath: url.path, registry: FlightLogSchema.self).database
+/// let aircraft = try database.read { db in try Aircraft.fetchAll(db) }   // import GRDB
 /// ```
 ///
 /// A new file is created directly at the newest version. An existing store is recognised by the
-/// version and checksum recorded inside it, migrated along the cheapest path (see `MigrationPlanner` (LucidSchema)),
+/// version and checksum recorded inside it, migrated along the cheapest path,
 /// and validated against the newest schema. A store from a newer app, or one whose schema this app
 /// does not know, is refused with a ``StoreError`` unless ``StoreOptions`` chooses another policy.
 public enum LucidStore {
-    /// Opens (or creates) the store at `path` and migrates it to the registry's newest version.
+    /// Opens (or creates) the store at `path`, migrates it to the registry's newest version, and tells
+    /// what this call did (``MigrationOutcome``), which may differ from what the store needed when it was
+    /// inspected: another process may have migrated it meanwhile.
+    ///
+    /// ```swift
+    /// let opened = try LucidStore.open(atPath: url.path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+    /// if opened.outcome.changedTheStore { logger.info("store: \(opened.outcome)") }
+    /// let aircraft = try opened.database.read { db in try Aircraft.fetchAll(db) }   // import GRDB
+    /// ```
     ///
     /// Opening a store that is already at the newest version (every launch but the first after an
-    /// update) reads its version record and compares it with the registry's ``SchemaRegistry/newestVersion``
-    /// and checksum: no schema is built, no planner, no checksum computed. Anything else takes the full
+    /// update) reads its version record and compares it with the registry's `newestVersion` and
+    /// checksum: no schema is built, no planner, no checksum computed. Anything else takes the full
     /// path (registry check, state decision, planner, migration, validation).
     public static func open<Registry: SchemaRegistry>(
         atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
-    ) throws(StoreError) -> DatabaseQueue {
-        try openReportingOutcome(atPath: path, registry: registry, options: options).database
-    }
-
-    /// Opens (or creates) the store at `path` for a schema history.
-    ///
-    /// ```swift
-    /// let database = try LucidStore.open(atPath: path, history: SchemaHistory(versions: versions))
-    /// ```
-    public static func open(atPath path: String, history: SchemaHistory, options: StoreOptions = StoreOptions()) throws(StoreError) -> DatabaseQueue {
-        try openReportingOutcome(atPath: path, history: history, options: options).database
-    }
-
-    /// Opens (or creates) the store at `path` for a list of versions (oldest first).
-    public static func open(atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()) throws(StoreError) -> DatabaseQueue {
-        try open(atPath: path, history: SchemaHistory(versions: versions), options: options)
-    }
-
-    /// Opens (or creates) the store like ``open(atPath:registry:options:)``, and tells what this call
-    /// did, which may differ from what the store needed when it was inspected (another process may
-    /// have migrated it meanwhile).
-    ///
-    /// ```swift
-    /// let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: FlightLogSchema.self)
-    /// if outcome.changedTheStore { logger.info("store: \(outcome)") }
-    /// ```
-    public static func openReportingOutcome<Registry: SchemaRegistry>(
-        atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
-    ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
+    ) throws(StoreError) -> OpenedStore {
         if let upToDate = try StoreMigrator.openIfCurrent(
             atPath: path, version: registry.newestVersion, checksum: registry.newestChecksum, options: options) {
-            return (upToDate, MigrationOutcome(start: .version(registry.newestVersion, adopted: false), finalVersion: registry.newestVersion))
+            return OpenedStore(database: upToDate, outcome: MigrationOutcome(start: .version(registry.newestVersion, adopted: false), finalVersion: registry.newestVersion))
         }
         try checkRegistry(registry)
-        return try openReportingOutcome(atPath: path, history: SchemaHistory(registry: registry), options: options)
+        return try open(atPath: path, history: SchemaHistory(registry: registry), options: options)
     }
 
-    /// ``openReportingOutcome(atPath:registry:options:)`` for a list of versions (oldest first).
-    public static func openReportingOutcome(
-        atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()
-    ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
-        try openReportingOutcome(atPath: path, history: SchemaHistory(versions: versions), options: options)
-    }
-
-    /// ``openReportingOutcome(atPath:registry:options:)`` for a schema history.
-    public static func openReportingOutcome(
-        atPath path: String, history: SchemaHistory, options: StoreOptions = StoreOptions()
-    ) throws(StoreError) -> (database: DatabaseQueue, outcome: MigrationOutcome) {
+    /// ``open(atPath:registry:options:)`` for a schema history (lucidgen's own tools and tests).
+    package static func open(atPath path: String, history: SchemaHistory, options: StoreOptions = StoreOptions()) throws(StoreError) -> OpenedStore {
         let migrator = try StoreMigrator(path: path, history: history, options: options)
         let (database, outcome) = try migrator.openAndMigrate()
-        return (database, outcome)
+        return OpenedStore(database: database, outcome: outcome)
+    }
+
+    /// ``open(atPath:registry:options:)`` for a list of versions, oldest first (lucidgen's own tools and tests).
+    package static func open(atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()) throws(StoreError) -> OpenedStore {
+        try open(atPath: path, history: SchemaHistory(versions: versions), options: options)
     }
 
     /// Creates a new store at a given (possibly old) version, e.g. to test migrations from it or to
@@ -82,7 +58,7 @@ public enum LucidStore {
     /// record (``StoreLedger/compatibility``) classifies the steps up to `version` with `dataMigrations`
     /// and the history's `stages` (pass the registry's, e.g. `FlightLogSchema.stages`, for a record
     /// like the app's).
-    public static func create(
+    package static func create(
         atPath path: String, versions: [Schema], version: SchemaVersion, dataMigrations: [DataMigration] = [], stages: [ExplicitStage] = [],
         configuration: Configuration = Configuration()
     ) throws(StoreError) -> DatabaseQueue {
@@ -106,24 +82,30 @@ public enum LucidStore {
         }
     }
 
-    /// ``inspect(atPath:history:busyTimeout:)`` for a list of versions and the stages that need the app's code.
-    public static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
+    /// ``inspect(atPath:registry:busyTimeout:)`` for a list of versions and the stages that need the app's code.
+    package static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
         try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout)
     }
 
     /// What the store at `path` is and what opening it would do, without changing it.
     ///
-    /// It runs the same decision as ``open(atPath:versions:options:)`` and throws the same refusals,
+    /// It runs the same decision as ``open(atPath:registry:options:)`` and throws the same refusals,
     /// and it also reads every page (`PRAGMA quick_check`), so that damage a migration would meet
     /// anywhere in the file is refused now (``StoreError/corrupt(path:message:)``); `open` does not, to
     /// keep an app's launch fast, and refuses such damage when a step reads it (rolled back).
     /// `busyTimeout` is how long to wait for a connection that holds a lock on the store.
     ///
     /// ```swift
-    /// let status = try LucidStore.inspect(atPath: path, history: SchemaHistory(registry: FlightLogSchema.self))
+    /// let status = try LucidStore.inspect(atPath: path, registry: FlightLogSchema.self)
     /// if status.state == .needsMigration { print(status.steps.map(\.label)) }
     /// ```
-    public static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
+    public static func inspect<Registry: SchemaRegistry>(atPath path: String, registry: Registry.Type, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
+        try checkRegistry(registry)
+        return try inspect(atPath: path, history: SchemaHistory(registry: registry), busyTimeout: busyTimeout)
+    }
+
+    /// ``inspect(atPath:registry:busyTimeout:)`` for a schema history (lucidgen's own tools and tests).
+    package static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
         // Not a read-only connection: after a crash, SQLite must roll back the hot journal before any
         // read, which needs write access. Nothing else is written.
         var options = StoreOptions()
@@ -153,9 +135,9 @@ public enum LucidStore {
         try finishDeferredCleanup(database, history: SchemaHistory(registry: registry), logger: logger)
     }
 
-    /// ``finishDeferredCleanup(_:registry:logger:)`` for a schema history.
+    /// ``finishDeferredCleanup(_:registry:logger:)`` for a schema history (lucidgen's own tools and tests).
     @discardableResult
-    public static func finishDeferredCleanup(_ database: DatabaseQueue, history: SchemaHistory, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
+    package static func finishDeferredCleanup(_ database: DatabaseQueue, history: SchemaHistory, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
         let planner: MigrationPlanner
         do {
             planner = try MigrationPlanner(versions: history.versions, stages: history.stages)
@@ -180,24 +162,6 @@ public enum LucidStore {
         }
     }
 
-    /// Without the app's versions no item can be rebuilt from the registry, and lucidgen never runs the
-    /// SQL a store carries: returns 0 when nothing is pending, and otherwise throws
-    /// ``StoreError/stepFailed(step:version:message:)`` saying to pass the registry; nothing runs.
-    @available(*, deprecated, message: "pass the registry: finishDeferredCleanup(_:registry:) or finishDeferredCleanup(_:history:); each item is rebuilt from it")
-    @discardableResult
-    public static func finishDeferredCleanup(_ database: DatabaseQueue, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
-        let pending: Int
-        do {
-            pending = try database.read { db in try PendingCleanup.rows(db).count }
-        } catch {
-            throw StoreMigrator.storeError(error, path: database.path, step: "deferred cleanup", version: nil)
-        }
-        guard pending > 0 else { return 0 }
-        throw .stepFailed(
-            step: "deferred cleanup", version: (try? database.read { db in try Bookkeeping.record(db) }).flatMap { $0.flatMap { try? SchemaVersion(parsing: $0.version) } } ?? SchemaVersion("0.0"),
-            message: "\(pending) item(s) pending, which lucidgen rebuilds from the app's registry and never runs from the store's text: call finishDeferredCleanup(_:registry:) or finishDeferredCleanup(_:history:); nothing ran")
-    }
-
     /// Checks that the generated checksums agree with this runtime's DDL.
     static func checkRegistry<Registry: SchemaRegistry>(_ registry: Registry.Type) throws(StoreError) {
         // One checksum, not one per version: the newest is what the launch path trusts (newestVersion and
@@ -211,6 +175,15 @@ public enum LucidStore {
             throw .registryMismatch(version: newest.version, generated: registry.newestChecksum, runtime: checksum)
         }
     }
+}
+
+/// A store ``LucidStore/open(atPath:registry:options:)`` opened, and what opening it did.
+public struct OpenedStore: Sendable {
+    /// The open store, at the registry's newest version (or, with
+    /// ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``, at a newer version this app may write).
+    public let database: DatabaseQueue
+    /// What this call did: created, migrated (each step), adopted, or nothing.
+    public let outcome: MigrationOutcome
 }
 
 /// What a store is, and the path that opening it would take.

@@ -1,11 +1,11 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// What one call that opened or migrated a store did — not what the store needed when it was looked
 /// at, which another process may have done meanwhile.
 ///
 /// ```swift
-/// let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: FlightLogSchema.self)
+/// let outcome = try LucidStore.open(atPath: path, registry: FlightLogSchema.self).outcome
 /// print(outcome)   // "migrated from 1.0 to 3.0 in 3 steps: 1.0 → 2.0, moveFlightData, 2.1 → 3.0"
 ///                  // or "waited 0.8 s for another process, which migrated the store from 1.0 to 3.0; nothing left to do"
 /// ```

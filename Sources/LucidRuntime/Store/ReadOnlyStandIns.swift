@@ -1,5 +1,5 @@
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// What ``StoreOptions/IncompatibleStorePolicy/openReadOnly`` puts in front of a store that lacks part
 /// of what this app's records read (a newer app removed or renamed a column or a table): for each table

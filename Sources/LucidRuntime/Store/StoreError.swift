@@ -1,5 +1,5 @@
 import Foundation
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Why a store could not be opened or migrated. The store file is never changed when one of these is
 /// thrown, except where the case says a migration step committed before it.
@@ -74,7 +74,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case schemaMismatch(version: SchemaVersion, differences: [String])
     /// A step left rows whose foreign keys point nowhere (the first ones found, located); the step was
     /// rolled back.
-    case foreignKeyViolation(step: String, violations: [ForeignKeyViolation])
+    case foreignKeyViolation(step: String, violations: [DanglingReference])
     /// A step would lose data (e.g. a to-many relationship with several links becoming to-one); rolled back.
     case dataWouldBeLost(step: String, message: String)
     /// A step makes `columns` of `table` unique (a new `unique` index) but existing rows share values
@@ -234,7 +234,7 @@ public struct DuplicateRows: Sendable, Hashable, CustomStringConvertible {
     /// How many rows share them.
     public var count: Int
 
-    public init(values: [String], rowids: [Int64], count: Int) {
+    package init(values: [String], rowids: [Int64], count: Int) {
         self.values = values
         self.rowids = rowids
         self.count = count

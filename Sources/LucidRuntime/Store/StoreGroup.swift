@@ -1,19 +1,19 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// One store of a group migrated together.
 public struct StoreSpec: Sendable {
     /// The store file.
     public var path: String
     /// Every version of this store's schema, oldest first.
-    public var versions: [Schema]
+    package var versions: [Schema]
     /// The registry's declared stages (see `SchemaRegistry.stages`): the steps that need the app's code,
     /// which ``LucidStore/openTogether(_:options:)`` finds in ``StoreOptions/stages`` before any store changes.
-    public var declaredStages: [ExplicitStage]
+    package var declaredStages: [ExplicitStage]
     /// The generated registry as `String(reflecting:)` spells it (`FlightLog.FlightLogSchema`), which
     /// messages name; nil for a store described by its versions.
-    public var registry: String?
+    package var registry: String?
     /// The options this store is opened with: its stages and data migrations (and logger, progress…);
     /// nil: the group's. Stores with their own migration code need their own options, since a stage is
     /// known by its versions and label only: the group's stages apply to every store of the group.
@@ -24,7 +24,7 @@ public struct StoreSpec: Sendable {
     /// ```swift
     /// let spec = StoreSpec(path: cachePath, versions: CacheSchema.versions)
     /// ```
-    public init(path: String, versions: [Schema], declaredStages: [ExplicitStage] = [], options: StoreOptions? = nil) {
+    package init(path: String, versions: [Schema], declaredStages: [ExplicitStage] = [], options: StoreOptions? = nil) {
         self.path = path
         self.versions = versions
         self.declaredStages = declaredStages
@@ -66,7 +66,7 @@ extension LucidStore {
     /// Each store is opened with its ``StoreSpec/options`` when it has them, else with `options`: stores
     /// with migration code of their own each carry their own (a stage is known by its versions and label,
     /// so one store's stage in the shared options would also run on another store with those versions).
-    public static func openTogether(_ stores: [StoreSpec], options: StoreOptions = StoreOptions()) throws(StoreError) -> [DatabaseQueue] {
+    public static func openTogether(_ stores: [StoreSpec], options: StoreOptions = StoreOptions()) throws(StoreError) -> [OpenedStore] {
         var toMigrate: [(spec: StoreSpec, status: StoreStatus)] = []
         for spec in stores {
             let options = spec.options ?? options
@@ -97,7 +97,7 @@ extension LucidStore {
             do {
                 var wholePath = spec.options ?? options
                 wholePath.atomicity = .wholePath
-                try open(atPath: copy, history: spec.history, options: wholePath).close()
+                try open(atPath: copy, history: spec.history, options: wholePath).database.close()
             } catch let error as StoreError {
                 cleanUp()
                 throw error
@@ -112,10 +112,10 @@ extension LucidStore {
                 throw .cannotWrite(path: spec.path, message: "could not replace the store with its migrated copy (errno \(errno)); the copy is at \(copy)")
             }
         }
-        var queues: [DatabaseQueue] = []
+        var opened: [OpenedStore] = []
         for spec in stores {
-            queues.append(try open(atPath: spec.path, history: spec.history, options: spec.options ?? options))
+            opened.append(try open(atPath: spec.path, history: spec.history, options: spec.options ?? options))
         }
-        return queues
+        return opened
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import LucidSQLiteShims
-import LucidSchema
+@_spi(Generated) import LucidSchema
 import Logging
 
 /// Opens one store file and brings it to the newest version.

@@ -1,3 +1,4 @@
+@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
 import Logging
@@ -114,7 +115,7 @@ public struct StoreOptions: Sendable {
     /// skipping it. A stage of the app's registry is not one of these: when ``stages`` lacks its code,
     /// opening throws ``StoreError/missingStages(path:storeVersion:target:missing:registry:)`` before the
     /// first step.
-    public var declaredStages: [ExplicitStage] = []
+    package var declaredStages: [ExplicitStage] = []
     /// Data-only migrations keyed by version (see ``DataMigration``).
     public var dataMigrations: [DataMigration] = []
     /// How long to wait for another connection (e.g. another process migrating the same store, or an

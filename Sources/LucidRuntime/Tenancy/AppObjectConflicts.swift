@@ -1,4 +1,4 @@
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// An app object that a migration step cannot keep: it uses a column or table the step removes, it
 /// cannot follow a rename (an FTS5 table names its content table and columns in its own declaration,

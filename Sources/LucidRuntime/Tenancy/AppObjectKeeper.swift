@@ -1,5 +1,5 @@
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// Keeps the app's objects through a table rebuild, in the order SQLite documents for "other kinds of
 /// table schema changes" (lang_altertable): remember the `CREATE` of every index, trigger and view

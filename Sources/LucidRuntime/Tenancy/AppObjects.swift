@@ -1,5 +1,5 @@
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// What lucidgen owns in a store, by name: the tables and indexes that some versions' schemas describe,
 /// their declared search (FTS5 table, shadow tables, triggers), its `lucid_*` tables, and SQLite's own `sqlite_*` objects. Everything else in the file is the app's

@@ -1,3 +1,4 @@
+@_spi(Generated) import LucidSchema
 /// The words of an SQL statement, as SQLite's tokenizer sees them: enough to tell which tables and
 /// columns an app's view, trigger, index or virtual table names, without a parser.
 ///

@@ -12,10 +12,10 @@
 /// let changes = AdditiveRule.changes(from: v1, to: v2)
 /// if let first = changes.first { print("not additive: \(first)") }
 /// ```
-public enum AdditiveRule {
+package enum AdditiveRule {
     /// One change that makes a step non-additive.
-    public struct Change: Sendable, Hashable, Codable, CustomStringConvertible {
-        public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+    package struct Change: Sendable, Hashable, Codable, CustomStringConvertible {
+        package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
             /// A table (an entity, or a to-many relationship's join table) was removed.
             case tableRemoved
             /// A table was renamed: an older app looks for it under its old name.
@@ -44,27 +44,27 @@ public enum AdditiveRule {
             case dataMigration
         }
 
-        public var kind: Kind
+        package var kind: Kind
         /// The table concerned, named as at the newer version where it still exists.
-        public var table: String?
-        public var column: String?
+        package var table: String?
+        package var column: String?
         /// What changed, in words: `column aircraft.tail_number removed`.
-        public var message: String
+        package var message: String
 
-        public init(_ kind: Kind, table: String? = nil, column: String? = nil, _ message: String) {
+        package init(_ kind: Kind, table: String? = nil, column: String? = nil, _ message: String) {
             self.kind = kind
             self.table = table
             self.column = column
             self.message = message
         }
 
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// Every change from `old` to `new` (consecutive versions of one history) that breaks the rule, in a
     /// stable order (tables by name, then columns in table order). Empty when the step is additive as far
     /// as the tables go; `appCode` and `dataMigration` add those two kinds, which the schemas cannot show.
-    public static func changes(from old: Schema, to new: Schema, appCode: String? = nil, dataMigration: String? = nil) -> [Change] {
+    package static func changes(from old: Schema, to new: Schema, appCode: String? = nil, dataMigration: String? = nil) -> [Change] {
         var changes: [Change] = []
         if let appCode { changes.append(Change(.appCode, "the step runs the app's code (\(appCode))")) }
         if let dataMigration { changes.append(Change(.dataMigration, "a data migration runs at \(new.version) (\(dataMigration))")) }

@@ -9,17 +9,17 @@ import Foundation
 /// time a walk crosses the version, and every later walk through it reads integers. A jump over 150
 /// versions traces each of its columns back in a few array reads per version (by name, a walk cost a
 /// dictionary lookup per version, table and column, and the table was traced again for each column).
-public struct Lineage: Sendable {
-    public let versions: [Schema]
+package struct Lineage: Sendable {
+    package let versions: [Schema]
     private let links: BackLinks
 
-    public init(versions: [Schema]) {
+    package init(versions: [Schema]) {
         self.versions = versions
         self.links = BackLinks(versions)
     }
 
     /// Where something at a later version came from at an earlier one.
-    public enum Origin: Hashable, Sendable {
+    package enum Origin: Hashable, Sendable {
         case table(String)
         case column(table: String, name: String)
         /// The member at `path` of the JSON text in `column` (a composite element that was a struct
@@ -29,13 +29,13 @@ public struct Lineage: Sendable {
 
     /// The origin at version index `earlier` of table `name` at version index `later`, or nil when the
     /// table did not exist (under any name) at `earlier`.
-    public func origin(ofTable name: String, at later: Int, in earlier: Int) -> Origin? {
+    package func origin(ofTable name: String, at later: Int, in earlier: Int) -> Origin? {
         guard let table = links.table(name, at: later) else { return nil }
         return links.trace(.table(table), from: later, to: earlier).map { origin($0, at: earlier) }
     }
 
     /// The origin at `earlier` of column `column` of table `table` at `later`.
-    public func origin(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Origin? {
+    package func origin(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Origin? {
         guard let place = links.column(column, of: table, at: later) else { return nil }
         return links.trace(.column(table: place.table, column: place.column), from: later, to: earlier).map { origin($0, at: earlier) }
     }
@@ -44,7 +44,7 @@ public struct Lineage: Sendable {
     /// version before (a version left out holds the previous version's column as it is: a jump over 150
     /// versions reads a handful), oldest first; nil unless it is a column (under any name) at every
     /// version between.
-    public func columnChanges(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [ColumnVersion]? {
+    package func columnChanges(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> [ColumnVersion]? {
         guard let place = links.column(column, of: table, at: later),
             let places = links.columnChanges(from: place, at: later, to: earlier)
         else { return nil }
@@ -55,12 +55,12 @@ public struct Lineage: Sendable {
     }
 
     /// A column as one version has it (see ``columnChanges(ofColumn:table:at:in:)``).
-    public struct ColumnVersion: Sendable {
+    package struct ColumnVersion: Sendable {
         /// The version's index in the registry.
-        public var version: Int
+        package var version: Int
         /// The column's table's name at that version.
-        public var table: String
-        public var column: SchemaColumn
+        package var table: String
+        package var column: SchemaColumn
     }
 
     /// The table named `name` at version index `index`, by name in constant time.

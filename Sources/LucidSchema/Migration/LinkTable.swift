@@ -6,15 +6,15 @@
 /// ```swift
 /// LinkTable.name(owner: "log_entry", relationship: "crew")   // "log_entry_crew"
 /// ```
-public enum LinkTable {
+package enum LinkTable {
     /// The owner row's key.
-    public static let sourceColumn = "source_id"
+    package static let sourceColumn = "source_id"
     /// The target row's key.
-    public static let targetColumn = "target_id"
+    package static let targetColumn = "target_id"
 
     /// The table of relationship `relationship` (its column name) of table `owner`.
-    public static func name(owner: String, relationship: String) -> String { "\(owner)_\(relationship)" }
+    package static func name(owner: String, relationship: String) -> String { "\(owner)_\(relationship)" }
 
     /// The index on `target_id` of link table `table`.
-    public static func targetIndexName(_ table: String) -> String { "\(table)_target_index" }
+    package static func targetIndexName(_ table: String) -> String { "\(table)_target_index" }
 }

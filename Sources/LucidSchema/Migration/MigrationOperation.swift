@@ -2,7 +2,7 @@
 ///
 /// Operations are plain values so that the CLI can print a plan and tests can compare plans; the runtime
 /// turns each into SQL (`LucidRuntime.StepExecutor`).
-public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
+package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     /// `ALTER TABLE from RENAME TO to`.
     case renameTable(from: String, to: String)
     /// `CREATE TABLE` (and its indexes) for a table that is new at the target version.
@@ -31,7 +31,7 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     /// Creates the table's declared search and fills it from every row (FTS5's `'rebuild'`), last in the step.
     case createSearch(SchemaTable)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .renameTable(let from, let to): "rename table \(from) to \(to)"
         case .createTable(let table): "create table \(table.name)"
@@ -52,7 +52,7 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
 
     /// The operation as plans show it: its description, marked when it deletes data, and for a rebuild
     /// each change it makes (``TableRebuild/changes``), indented under it by the caller.
-    public var planText: (line: String, changes: [String]) {
+    package var planText: (line: String, changes: [String]) {
         switch self {
         case .dropColumn: (description + " (destructive: its values are deleted)", [])
         case .dropTable: (description + " (destructive: its rows are deleted)", [])
@@ -63,7 +63,7 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
 
     /// A rough cost, so the planner prefers paths that rewrite fewer rows: a rebuild or a dropped column
     /// rewrites every row of a table, most other operations only change the schema.
-    public var cost: Int {
+    package var cost: Int {
         switch self {
         case .renameTable, .renameColumn, .addColumn, .createTable, .dropIndex, .dropSearch: 1
         case .createSearch: 300
@@ -76,7 +76,7 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the operation rewrites every row of a table.
-    public var rewritesRows: Bool {
+    package var rewritesRows: Bool {
         switch self {
         case .rebuildTable, .transformTable, .dropColumn, .fillJoinTable: true
         default: false
@@ -86,26 +86,26 @@ public enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
 
 /// How one table is rebuilt: the new shape, the table rows are copied from, and an SQL expression per
 /// new column over the old row.
-public struct TableRebuild: Sendable, Hashable {
+package struct TableRebuild: Sendable, Hashable {
     /// The table in its new shape (named as at the target version).
-    public var table: SchemaTable
+    package var table: SchemaTable
     /// The table the rows come from (its name just before the rebuild, after any rename).
-    public var sourceTable: String
+    package var sourceTable: String
     /// For each column of `table`, in order: an SQL expression over the source row.
-    public var sources: [String]
+    package var sources: [String]
     /// Why the table is rebuilt rather than altered, for plans and logs.
-    public var reasons: [String]
+    package var reasons: [String]
     /// Join tables whose links become to-one values: each must hold at most one link per row.
-    public var collapsedJoinTables: [String]
+    package var collapsedJoinTables: [String]
     /// Columns of the source table that the new table keeps under another name (old name → new name):
     /// the app's views, triggers and indexes that name them follow, as SQLite's `RENAME COLUMN` does.
-    public var renamedColumns: [String: String]
+    package var renamedColumns: [String: String]
     /// Columns of the source table the new table does not keep: their values are lost.
-    public var droppedColumns: [String]
+    package var droppedColumns: [String]
     /// Columns of the new table that no source column fills (their default, or NULL, for every row).
-    public var addedColumns: [String]
+    package var addedColumns: [String]
 
-    public init(
+    package init(
         table: SchemaTable, sourceTable: String, sources: [String], reasons: [String], collapsedJoinTables: [String] = [],
         renamedColumns: [String: String] = [:], droppedColumns: [String] = [], addedColumns: [String] = []
     ) {
@@ -129,7 +129,7 @@ public struct TableRebuild: Sendable, Hashable {
     /// add column plane.note
     /// plane.seats converts text to integer (CAST)
     /// ```
-    public var changes: [String] {
+    package var changes: [String] {
         var lines = droppedColumns.map { "drop column \(sourceTable).\($0) (destructive: its values are deleted)" }
         lines += renamedColumns.sorted { $0.key < $1.key }.map { "rename column \(sourceTable).\($0.key) to \($0.value)" }
         lines += addedColumns.map { name in
@@ -152,7 +152,7 @@ public struct NotInferable: Error, Sendable, Hashable, CustomStringConvertible {
     /// The tables (named as at `to`) whose changes need code.
     public var tables: [String]
 
-    public init(from: SchemaVersion, to: SchemaVersion, reasons: [String], tables: [String] = []) {
+    package init(from: SchemaVersion, to: SchemaVersion, reasons: [String], tables: [String] = []) {
         self.from = from
         self.to = to
         self.reasons = reasons

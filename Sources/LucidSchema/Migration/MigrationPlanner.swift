@@ -5,9 +5,9 @@ public struct ExplicitStage: Sendable, Hashable {
     public var to: SchemaVersion
     public var label: String
     /// Tables (named as at `to`) whose rows the stage's code transforms one by one.
-    public var transformedTables: [String]
+    package var transformedTables: [String]
 
-    public init(from: SchemaVersion, to: SchemaVersion, label: String, transformedTables: [String] = []) {
+    @_spi(Generated) public init(from: SchemaVersion, to: SchemaVersion, label: String, transformedTables: [String] = []) {
         self.from = from
         self.to = to
         self.label = label
@@ -28,7 +28,7 @@ public struct MigrationStep: Sendable, Hashable, CustomStringConvertible {
     public var to: SchemaVersion
     public var kind: Kind
     /// The SQL operations of the schema change (for an explicit stage: those that can be inferred around it).
-    public var operations: [MigrationOperation]
+    package var operations: [MigrationOperation]
 
     public var label: String {
         switch kind {
@@ -75,12 +75,12 @@ public enum PlanningError: Error, Sendable, Hashable, CustomStringConvertible {
 /// let planner = try MigrationPlanner(versions: FlightLogSchema.versions)
 /// let steps = try planner.plan(from: SchemaVersion("1.0"))
 /// ```
-public struct MigrationPlanner: Sendable {
-    public let versions: [Schema]
-    public let stages: [ExplicitStage]
+package struct MigrationPlanner: Sendable {
+    package let versions: [Schema]
+    package let stages: [ExplicitStage]
     let inference: StepInference
 
-    public init(versions: [Schema], stages: [ExplicitStage] = []) throws(PlanningError) {
+    package init(versions: [Schema], stages: [ExplicitStage] = []) throws(PlanningError) {
         self.versions = versions
         self.stages = stages
         self.inference = StepInference(versions: versions)
@@ -96,7 +96,7 @@ public struct MigrationPlanner: Sendable {
     func index(of version: SchemaVersion) -> Int? { versions.firstIndex { $0.version == version } }
 
     /// The steps from `source` to `target` (default: the newest version). Empty when they are equal.
-    public func plan(from source: SchemaVersion, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationStep] {
+    package func plan(from source: SchemaVersion, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationStep] {
         let known = versions.map(\.version)
         guard let start = index(of: source) else { throw .unknownVersion(source, known: known) }
         let targetVersion = target ?? versions[versions.count - 1].version
@@ -116,7 +116,7 @@ public struct MigrationPlanner: Sendable {
     /// no route). Computed together, each inference once for all starts: what `lucidgen generate` writes
     /// into the registry (`routes`), so that a migration infers only the steps of its own path
     /// (``plan(along:from:)``) instead of every consecutive step of the history.
-    public func routes() -> [[SchemaVersion]] {
+    package func routes() -> [[SchemaVersion]] {
         guard versions.count > 1 else { return [] }
         let end = versions.count - 1
         let cache = InferenceCache()
@@ -134,7 +134,7 @@ public struct MigrationPlanner: Sendable {
     /// from these versions and stages. Nil when the route does not go from `source` to the newest version
     /// forwards, or one of its steps is no edge of the version graph (a step SQL cannot make, one that
     /// jumps over a stage): then plan with ``plan(from:to:)``.
-    public func plan(along route: [SchemaVersion], from source: SchemaVersion) -> [MigrationStep]? {
+    package func plan(along route: [SchemaVersion], from source: SchemaVersion) -> [MigrationStep]? {
         guard route.count >= 2, route.first == source, route.last == versions.last?.version else { return nil }
         let positions = route.compactMap(index(of:))
         guard positions.count == route.count, zip(positions, positions.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
@@ -180,7 +180,7 @@ public struct MigrationPlanner: Sendable {
     /// let planner = try MigrationPlanner(versions: FlightLogSchema.versions, stages: stages)
     /// for edge in try planner.edges() where edge.isJump { print("\(edge.from) → \(edge.to) skips a version") }
     /// ```
-    public func edges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge] {
+    package func edges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge] {
         guard let (start, end) = try range(from: source, to: target) else { return [] }
         return listed(graph(from: start, to: end), from: start, to: end)
     }
@@ -191,7 +191,7 @@ public struct MigrationPlanner: Sendable {
     /// ``edges(from:to:)`` is quadratic: what `plan --format markdown` draws (a diagram of every pair of
     /// 150 versions has over 11,000 edges, more than Mermaid draws and more text than a pull-request
     /// comment holds).
-    public func searchedEdges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge] {
+    package func searchedEdges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge] {
         guard let (start, end) = try range(from: source, to: target) else { return [] }
         return listed(pathGraph(from: start, to: end), from: start, to: end)
     }
@@ -303,7 +303,7 @@ public struct MigrationPlanner: Sendable {
 
     /// The operations from one version straight to another (with `transformedTables` rebuilt through the
     /// app's row transform), or why they need the app's code.
-    public func inferredOperations(from: SchemaVersion, to: SchemaVersion, transformedTables: Set<String> = []) throws(PlanningError) -> Result<[MigrationOperation], NotInferable> {
+    package func inferredOperations(from: SchemaVersion, to: SchemaVersion, transformedTables: Set<String> = []) throws(PlanningError) -> Result<[MigrationOperation], NotInferable> {
         let known = versions.map(\.version)
         guard let start = index(of: from) else { throw .unknownVersion(from, known: known) }
         guard let end = index(of: to) else { throw .unknownVersion(to, known: known) }
@@ -312,20 +312,20 @@ public struct MigrationPlanner: Sendable {
 }
 
 /// One edge of the version graph the planner searches (see ``MigrationPlanner/edges(from:to:)``).
-public struct MigrationEdge: Sendable, Hashable, CustomStringConvertible {
-    public var from: SchemaVersion
-    public var to: SchemaVersion
+package struct MigrationEdge: Sendable, Hashable, CustomStringConvertible {
+    package var from: SchemaVersion
+    package var to: SchemaVersion
     /// Inferred (SQL only) or an explicit stage (the app's code).
-    public var kind: MigrationStep.Kind
+    package var kind: MigrationStep.Kind
     /// What taking the edge does, as the step it would become.
-    public var operations: [MigrationOperation]
+    package var operations: [MigrationOperation]
     /// The work the planner counts for the edge (rows rewritten, roughly; an explicit stage costs 1000
     /// more than its operations). The chosen path minimises the sum, then the number of steps.
-    public var cost: Int
+    package var cost: Int
     /// How many versions the edge jumps over (0 between neighbours).
-    public var spannedVersions: Int
+    package var spannedVersions: Int
 
-    public init(from: SchemaVersion, to: SchemaVersion, kind: MigrationStep.Kind, operations: [MigrationOperation], cost: Int, spannedVersions: Int) {
+    package init(from: SchemaVersion, to: SchemaVersion, kind: MigrationStep.Kind, operations: [MigrationOperation], cost: Int, spannedVersions: Int) {
         self.from = from
         self.to = to
         self.kind = kind
@@ -335,12 +335,12 @@ public struct MigrationEdge: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the edge jumps over at least one version.
-    public var isJump: Bool { spannedVersions > 0 }
+    package var isJump: Bool { spannedVersions > 0 }
 
     /// The step this edge would be on a path.
-    public var step: MigrationStep { MigrationStep(from: from, to: to, kind: kind, operations: operations) }
+    package var step: MigrationStep { MigrationStep(from: from, to: to, kind: kind, operations: operations) }
 
-    public var description: String { step.label }
+    package var description: String { step.label }
 }
 
 /// Inferences kept between the path graphs of several starts (``MigrationPlanner/routes()``).

@@ -6,8 +6,8 @@ import Foundation
 /// The combined change is computed directly between the two versions (through the lineage of every
 /// table and column), so changes that cancel out cost nothing: a column added in 1.1 and removed in
 /// 1.3 is never created for a store at 1.0. Each table gets at most one rebuild.
-public struct StepInference: Sendable {
-    public let versions: [Schema]
+package struct StepInference: Sendable {
+    package let versions: [Schema]
     /// Built once: its index of every version's tables serves every step and column asked about.
     private let lineage: Lineage
     /// What a step does to one table, by the table's runs of identical versions at both ends (see
@@ -17,7 +17,7 @@ public struct StepInference: Sendable {
 
     /// `remembersTableSteps`: keep what each step did to each table for the steps asked about later
     /// (``MigrationPlanner/edges(from:to:)`` asks every pair of versions; one path asks each question once).
-    public init(versions: [Schema], remembersTableSteps: Bool = false) {
+    package init(versions: [Schema], remembersTableSteps: Bool = false) {
         self.versions = versions
         lineage = Lineage(versions: versions)
         tableSteps = remembersTableSteps ? TableStepMemo() : nil
@@ -27,7 +27,7 @@ public struct StepInference: Sendable {
     /// `earlier` to `later`, oldest first: exactness is decided per step, never between the two ends
     /// (int → double with the loss accepted → string is not int → string). A failure names every step
     /// that needs the app's code.
-    public func conversions(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal>? {
+    package func conversions(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal>? {
         lineage.columnChanges(ofColumn: column, table: table, at: later, in: earlier).map { conversions(along: $0, label: "\(table).\(column)", at: later, in: earlier) }
     }
 
@@ -50,7 +50,7 @@ public struct StepInference: Sendable {
     /// version's ``SchemaColumn/caseChanges`` applied to the previous one's result, so a jump over several
     /// versions composes them (`a` renamed to `b`, then `b` removed with fallback `c`: `a` → `c`). Values
     /// no change touches are left out; `needsApp` lists the values a removal without a fallback reaches.
-    public func caseMapping(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
+    package func caseMapping(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
         lineage.columnChanges(ofColumn: column, table: table, at: later, in: earlier).map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
     }
 
@@ -99,7 +99,7 @@ public struct StepInference: Sendable {
 
     /// The operations from version index `from` to version index `to` (`from < to`). Tables named in
     /// `transformedTables` (as at `to`) are rebuilt through the app's row transform instead of SQL.
-    public func operations(from: Int, to: Int, transformedTables: Set<String> = []) -> Result<[MigrationOperation], NotInferable> {
+    package func operations(from: Int, to: Int, transformedTables: Set<String> = []) -> Result<[MigrationOperation], NotInferable> {
         let old = versions[from]
         let new = versions[to]
         var reasons: [String] = []

@@ -15,13 +15,13 @@
 /// | unknown value types (older registries) | by storage class: same class nothing, INTEGER → TEXT `CAST` |
 /// | `int`/`double`/`float` → `int`/`double`/`float`/`string`, loss accepted | `CAST` to the new storage class |
 /// | anything else | the app's code |
-public enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
+package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
     /// The stored values stay as they are.
     case unchanged
     /// `CAST(value AS <storage>)`.
     case cast(SchemaColumn.StorageType)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unchanged: "unchanged"
         case .cast(let storage): "CAST AS \(storage.rawValue)"
@@ -30,7 +30,7 @@ public enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
 
     /// The conversion of a column from its previous version's shape, or why it needs the app's code.
     /// `label` names the column in the reason (`table.column`).
-    public static func between(_ old: SchemaColumn, _ new: SchemaColumn, label: String) -> Result<ValueConversion, ConversionRefusal> {
+    package static func between(_ old: SchemaColumn, _ new: SchemaColumn, label: String) -> Result<ValueConversion, ConversionRefusal> {
         if let exact = exact(from: old, to: new) { return .success(exact) }
         let oldType = old.valueType ?? old.type.rawValue
         let newType = new.valueType ?? new.type.rawValue
@@ -92,10 +92,10 @@ public enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a column's values cannot be converted without the app's code.
-public struct ConversionRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    public var description: String
+package struct ConversionRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -3,8 +3,10 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
+import GRDB
 import FlightLog
-import LucidTesting
+import LucidRuntime
+@_spi(Generated) import LucidTesting
 import Testing
 
 /// What the migration tests need from the app: the options it opens its store with, and what its own
@@ -45,7 +47,7 @@ struct FlightLogMigrationTests {
             transforms: [
             ],
             stages: [
-                LucidTesting.StageExpectation(from: LucidSchema.SchemaVersion("2.0"), to: LucidSchema.SchemaVersion("2.1"), label: "moveFlightData") { before, after in
+                LucidTesting.StageExpectation(from: LucidRuntime.SchemaVersion("2.0"), to: LucidRuntime.SchemaVersion("2.1"), label: "moveFlightData") { before, after in
                     try FlightLogExpectations().moveFlightDataExpectation(before: before, after: &after)
                 },
             ],
@@ -71,7 +73,7 @@ struct FlightLogMigrationTests {
 
     @Test("a store seeded at each version migrates to 4.0 with every value as expected", arguments: ["1.0", "1.1", "2.0", "2.1", "3.0", "4.0"])
     func seededStoreMigrates(from version: Swift.String) throws {
-        let failures = Self.harness.checkSeeded(from: try LucidSchema.SchemaVersion(parsing: version)) { db, rows in
+        let failures = Self.harness.checkSeeded(from: try LucidRuntime.SchemaVersion(parsing: version)) { db, rows in
             try FlightLogMigrationSeeds.seed(version: version, db, rows: rows)
         }
         for failure in failures { Issue.record("\(failure)") }
@@ -86,7 +88,7 @@ struct FlightLogMigrationTests {
     /// stores above still test it, so a project between releases passes).
     @Test("each released version has a committed fixture store", arguments: ["1.0", "1.1", "2.0", "2.1", "3.0"])
     func releasedVersionHasFixture(_ version: Swift.String) throws {
-        let name = LucidTesting.FixtureFiles.fileName(module: "FlightLog", version: try LucidSchema.SchemaVersion(parsing: version))
+        let name = LucidTesting.FixtureFiles.fileName(module: "FlightLog", version: try LucidRuntime.SchemaVersion(parsing: version))
         let path = (LucidTesting.FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
         guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
@@ -100,20 +102,20 @@ struct FlightLogMigrationTests {
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum FlightLogMigrationSeeds {
     static let seeders: [LucidTesting.VersionedSeeder] = [
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.0"), seedAircraft_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.0"), seedFlight_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("4.0"), seedPilot_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.1"), through: LucidSchema.SchemaVersion("2.1"), seedAircraft_1_1),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.1"), through: LucidSchema.SchemaVersion("1.1"), seedFlight_1_1),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("3.0"), seedLogEntry_2_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.1"), through: LucidSchema.SchemaVersion("4.0"), seedFlightData_2_1),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("3.0"), through: LucidSchema.SchemaVersion("3.0"), seedAircraft_3_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("4.0"), through: LucidSchema.SchemaVersion("4.0"), seedAircraft_4_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("4.0"), through: LucidSchema.SchemaVersion("4.0"), seedLogEntry_4_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("1.0"), seedAircraft_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("1.0"), seedFlight_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("4.0"), seedPilot_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.1"), through: LucidRuntime.SchemaVersion("2.1"), seedAircraft_1_1),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.1"), through: LucidRuntime.SchemaVersion("1.1"), seedFlight_1_1),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("3.0"), seedLogEntry_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.1"), through: LucidRuntime.SchemaVersion("4.0"), seedFlightData_2_1),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("3.0"), through: LucidRuntime.SchemaVersion("3.0"), seedAircraft_3_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("4.0"), through: LucidRuntime.SchemaVersion("4.0"), seedAircraft_4_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("4.0"), through: LucidRuntime.SchemaVersion("4.0"), seedLogEntry_4_0),
     ]
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
-        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidSchema.SchemaVersion(parsing: version), db, rows: rows)
+        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidRuntime.SchemaVersion(parsing: version), db, rows: rows)
     }
 
     static func seedAircraft_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {

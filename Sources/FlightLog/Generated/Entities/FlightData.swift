@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `flight_data` entity at schema version 2.1: one row of table `flight_data`.
 public struct FlightData_2_1: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.MutablePersistableRecord {

@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `pilot` entity at schema version 1.0: one row of table `pilot`.
 public struct Pilot_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {

@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `aircraft_class` enum subtype, stored as its case name (TEXT).
 public enum AircraftClass: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {

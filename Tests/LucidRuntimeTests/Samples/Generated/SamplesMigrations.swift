@@ -3,7 +3,9 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 /// The steps of Samples's history that SQL alone cannot make. Implement each requirement in the app's
 /// type, then migrate with `options.stages = SamplesSchema.stages(using: YourType())`.

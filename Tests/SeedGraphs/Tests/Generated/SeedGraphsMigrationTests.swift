@@ -3,8 +3,10 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
+import GRDB
 import SeedGraphs
-import LucidTesting
+import LucidRuntime
+@_spi(Generated) import LucidTesting
 import Testing
 
 /// What the migration tests need from the app: the options it opens its store with, and what its own
@@ -73,7 +75,7 @@ struct SeedGraphsMigrationTests {
 
     @Test("a store seeded at each version migrates to 2.0 with every value as expected", arguments: ["1.0", "2.0"])
     func seededStoreMigrates(from version: Swift.String) throws {
-        let failures = Self.harness.checkSeeded(from: try LucidSchema.SchemaVersion(parsing: version)) { db, rows in
+        let failures = Self.harness.checkSeeded(from: try LucidRuntime.SchemaVersion(parsing: version)) { db, rows in
             try SeedGraphsMigrationSeeds.seed(version: version, db, rows: rows)
         }
         for failure in failures { Issue.record("\(failure)") }
@@ -88,7 +90,7 @@ struct SeedGraphsMigrationTests {
     /// stores above still test it, so a project between releases passes).
     @Test("each released version has a committed fixture store", arguments: ["1.0"])
     func releasedVersionHasFixture(_ version: Swift.String) throws {
-        let name = LucidTesting.FixtureFiles.fileName(module: "SeedGraphs", version: try LucidSchema.SchemaVersion(parsing: version))
+        let name = LucidTesting.FixtureFiles.fileName(module: "SeedGraphs", version: try LucidRuntime.SchemaVersion(parsing: version))
         let path = (LucidTesting.FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
         guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
@@ -102,18 +104,18 @@ struct SeedGraphsMigrationTests {
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum SeedGraphsMigrationSeeds {
     static let seeders: [LucidTesting.VersionedSeeder] = [
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("2.0"), seedA_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("2.0"), seedB_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.0"), seedEmployee_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("2.0"), seedTeam_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedEmployee_2_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedMember_2_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedSlot_2_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedTier_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("2.0"), seedA_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("2.0"), seedB_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("1.0"), seedEmployee_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("2.0"), seedTeam_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedEmployee_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedMember_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedSlot_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedTier_2_0),
     ]
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
-        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidSchema.SchemaVersion(parsing: version), db, rows: rows)
+        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidRuntime.SchemaVersion(parsing: version), db, rows: rows)
     }
 
     static func seedA_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {

@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `select` entity at schema version 2.0: one row of table `select`.
 public struct Select_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.MutablePersistableRecord {

@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `sample_format` option set subtype, stored as an INTEGER bit mask.
 public struct SampleFormat: Swift.OptionSet, Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.DatabaseValueConvertible {

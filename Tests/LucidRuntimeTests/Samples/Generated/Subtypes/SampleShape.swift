@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `sample_shape` struct subtype, stored as JSON
 /// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.

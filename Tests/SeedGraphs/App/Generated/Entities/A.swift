@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `a` entity at schema version 1.0: one row of table `a`.
 public struct A_1_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.MutablePersistableRecord {

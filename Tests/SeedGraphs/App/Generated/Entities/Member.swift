@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `member` entity at schema version 2.0: one row of table `member`.
 public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {

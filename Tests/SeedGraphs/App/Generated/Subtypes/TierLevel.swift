@@ -3,7 +3,8 @@
 // Copyright (c) the lucidgen authors.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `tier_level` enum subtype, stored as its case name (TEXT).
 public enum TierLevel: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
-import LucidSchema
+@_spi(Generated) import LucidSchema
 
 /// A row whose foreign key points at no row, as `PRAGMA foreign_key_check` finds it, located: the
 /// table, the foreign key's column(s), the row (by its primary key) and the referenced table.
-public struct ForeignKeyViolation: Sendable, Equatable, CustomStringConvertible {
+public struct DanglingReference: Sendable, Equatable, CustomStringConvertible {
     /// The table holding the row.
     public var table: String
     /// The foreign key's column(s).
@@ -23,9 +23,9 @@ public struct ForeignKeyViolation: Sendable, Equatable, CustomStringConvertible 
 
     /// Runs `foreign_key_check` (on `table`, or on every table, through GRDB's `foreignKeyViolations`)
     /// and locates up to `limit` violations.
-    public static func find(_ db: Database, table: String? = nil, limit: Int = 20) throws -> [ForeignKeyViolation] {
+    package static func find(_ db: Database, table: String? = nil, limit: Int = 20) throws -> [DanglingReference] {
         let found = try table.map { try db.foreignKeyViolations(in: $0) } ?? db.foreignKeyViolations()
-        var result: [ForeignKeyViolation] = []
+        var result: [DanglingReference] = []
         while result.count < limit, let violation = try found.next() {
             let table = violation.originTable
             let columns = try db.foreignKeys(on: table).first { $0.id == violation.foreignKeyId }?.originColumns ?? []
@@ -42,7 +42,7 @@ public struct ForeignKeyViolation: Sendable, Equatable, CustomStringConvertible 
                 }
                 valueText = columns.indices.map { literal(values[primaryKey.count + $0]) }.joined(separator: ", ")
             }
-            result.append(ForeignKeyViolation(table: table, columns: columns, row: rowText, value: valueText, parent: violation.destinationTable))
+            result.append(DanglingReference(table: table, columns: columns, row: rowText, value: valueText, parent: violation.destinationTable))
         }
         return result
     }
