@@ -3,8 +3,10 @@
 // Copyright (c) Example Org.
 
 import Foundation
+import GRDB
 import Library
-import LucidTesting
+import LucidRuntime
+@_spi(Generated) import LucidTesting
 import Testing
 
 /// What the migration tests need from the app: the options it opens its store with, and what its own
@@ -50,7 +52,7 @@ struct LibraryMigrationTests {
         ],
         exclusions: [
             // book.subtitle: ignore_property_migration_checks_on at 2.0
-            LucidTesting.CheckExclusion(table: "book", column: "subtitle", from: LucidSchema.SchemaVersion("1.0"), before: LucidSchema.SchemaVersion("2.0")),
+            LucidTesting.CheckExclusion(table: "book", column: "subtitle", from: LucidRuntime.SchemaVersion("1.0"), before: LucidRuntime.SchemaVersion("2.0")),
         ],
         recordChecks: [
             .records(Library.Author_3_0.self, entity: "Author"),
@@ -63,7 +65,7 @@ struct LibraryMigrationTests {
 
     @Test("a store seeded at each version migrates to 3.0 with every value as expected", arguments: ["1.0", "1.1", "2.0", "3.0"])
     func seededStoreMigrates(from version: Swift.String) throws {
-        let failures = Self.harness.checkSeeded(from: try LucidSchema.SchemaVersion(parsing: version)) { db, rows in
+        let failures = Self.harness.checkSeeded(from: try LucidRuntime.SchemaVersion(parsing: version)) { db, rows in
             try LibraryMigrationSeeds.seed(version: version, db, rows: rows)
         }
         for failure in failures { Issue.record("\(failure)") }
@@ -78,7 +80,7 @@ struct LibraryMigrationTests {
     /// stores above still test it, so a project between releases passes).
     @Test("each released version has a committed fixture store", arguments: ["1.0", "1.1", "2.0"])
     func releasedVersionHasFixture(_ version: Swift.String) throws {
-        let name = LucidTesting.FixtureFiles.fileName(module: "Library", version: try LucidSchema.SchemaVersion(parsing: version))
+        let name = LucidTesting.FixtureFiles.fileName(module: "Library", version: try LucidRuntime.SchemaVersion(parsing: version))
         let path = (LucidTesting.FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
         guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
         withKnownIssue("version \(version) has no committed fixture store") {
@@ -92,18 +94,18 @@ struct LibraryMigrationTests {
 /// relationships get zero, one or two links. One function per record type, and the versions it seeds.
 enum LibraryMigrationSeeds {
     static let seeders: [LucidTesting.VersionedSeeder] = [
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("2.0"), seedWriter_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.0"), seedBook_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.0"), through: LucidSchema.SchemaVersion("1.1"), seedLoan_1_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("1.1"), through: LucidSchema.SchemaVersion("1.1"), seedBook_1_1),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("2.0"), seedBook_2_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("2.0"), through: LucidSchema.SchemaVersion("3.0"), seedShelf_2_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("3.0"), through: LucidSchema.SchemaVersion("3.0"), seedAuthor_3_0),
-        LucidTesting.VersionedSeeder(from: LucidSchema.SchemaVersion("3.0"), through: LucidSchema.SchemaVersion("3.0"), seedBook_3_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("2.0"), seedWriter_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("1.0"), seedBook_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("1.1"), seedLoan_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.1"), through: LucidRuntime.SchemaVersion("1.1"), seedBook_1_1),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedBook_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("3.0"), seedShelf_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("3.0"), through: LucidRuntime.SchemaVersion("3.0"), seedAuthor_3_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("3.0"), through: LucidRuntime.SchemaVersion("3.0"), seedBook_3_0),
     ]
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
-        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidSchema.SchemaVersion(parsing: version), db, rows: rows)
+        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidRuntime.SchemaVersion(parsing: version), db, rows: rows)
     }
 
     static func seedWriter_1_0(_ db: GRDB.Database, rows: Swift.Int) throws {

@@ -3,7 +3,8 @@
 // Copyright (c) Scribd.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `movie` entity at schema version 1.0.0: one row of table `movie`.
 ///

@@ -3,7 +3,8 @@
 // Copyright (c) Scribd.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `genre` entity at schema version 1.0.0: one row of table `genre`.
 public struct Genre_1_0_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {

@@ -3,7 +3,8 @@
 // Copyright (c) Example Org.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `loan` entity at schema version 1.0: one row of table `loan`.
 ///

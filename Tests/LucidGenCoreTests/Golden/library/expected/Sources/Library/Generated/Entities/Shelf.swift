@@ -3,7 +3,8 @@
 // Copyright (c) Example Org.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `shelf` entity at schema version 2.0: one row of table `shelf`.
 public struct Shelf_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {

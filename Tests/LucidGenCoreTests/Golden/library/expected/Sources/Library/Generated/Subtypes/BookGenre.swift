@@ -3,7 +3,8 @@
 // Copyright (c) Example Org.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `book_genre` enum subtype, stored as its case name (TEXT).
 public enum BookGenre: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {

@@ -3,7 +3,8 @@
 // Copyright (c) Example Org.
 
 import Foundation
-import LucidRuntime
+import GRDB
+@_spi(Generated) import LucidRuntime
 
 /// The `format` option set subtype, stored as an INTEGER bit mask.
 public struct Format: Swift.OptionSet, Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.DatabaseValueConvertible {
