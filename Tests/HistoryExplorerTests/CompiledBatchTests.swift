@@ -166,6 +166,8 @@ struct CompiledBatchTests {
 
             """
         let expectations = """
+            import GRDB
+            import LucidRuntime
             import LucidTesting
 
             struct ExploredExpectations {

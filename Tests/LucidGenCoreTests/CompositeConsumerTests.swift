@@ -101,6 +101,8 @@ import Testing
     /// store options.
     static let expectations = """
         import App20
+        import GRDB
+        import LucidRuntime
         import LucidTesting
 
         struct App20Expectations {
@@ -113,6 +115,7 @@ import Testing
     /// queries and their indexes, then writes and reads through the composite columns. One line per check.
     static let planes = #"""
         import Foundation
+        import GRDB
         import LucidRuntime
         import App10
         import App20

@@ -107,6 +107,7 @@ import Testing
 
         // With the stage written, a store at 3.0 migrates with the app's code.
         try """
+            import GRDB
             import LucidRuntime
 
             public struct ConsumerStages: Sendable {
@@ -120,6 +121,7 @@ import Testing
             """.write(to: consumer.appendingPathComponent("Sources/Consumer/ConsumerStages.swift"), atomically: true, encoding: .utf8)
         try """
             import Foundation
+            import GRDB
             import LucidRuntime
             import Testing
             @testable import Consumer
@@ -145,6 +147,8 @@ import Testing
         #expect(noExpectation.status != 0)
         #expect((noExpectation.output + noExpectation.error).contains("expectedRow(migrating old: Consumer.Shelf_2_0) throws -> Consumer.Shelf_4_0?"), "\((noExpectation.output + noExpectation.error).suffix(2000))")
         try """
+            import GRDB
+            import LucidRuntime
             import LucidTesting
             @testable import Consumer
 

@@ -92,6 +92,7 @@ import Testing
     /// App code inside the module: the app's `Date` and `Column` beside Foundation's and GRDB's.
     static let appCode = """
         import Foundation
+        import GRDB
         import LucidRuntime
 
         public enum NamesUse {
@@ -122,6 +123,8 @@ import Testing
         """
 
     static let expectations = """
+        import GRDB
+        import LucidRuntime
         import LucidTesting
         import Names
 

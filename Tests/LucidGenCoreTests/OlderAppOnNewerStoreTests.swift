@@ -69,6 +69,7 @@ import Testing
     /// then once more the other way; a non-additive store is refused. Prints one line per check.
     static let roundTrip = #"""
         import Foundation
+        import GRDB
         import LucidRuntime
         import App10
         import App11

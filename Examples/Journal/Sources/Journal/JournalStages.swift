@@ -1,3 +1,4 @@
+import GRDB
 import LucidRuntime
 
 /// Journal's own migration code (`migrations_provider` in .lucid.yaml). When a step of the history
