@@ -123,13 +123,14 @@ import Testing
             import Foundation
             import GRDB
             import LucidRuntime
+            import LucidTesting
             import Testing
             @testable import Consumer
 
             @Test func shelvesMigrateThroughTheAppsStage() throws {
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("shelves-\\(UUID().uuidString).sqlite").path
                 defer { try? FileManager.default.removeItem(atPath: path) }
-                let old = try LucidStore.create(atPath: path, versions: ConsumerSchema.versions, version: SchemaVersion("3.0"))
+                let old = try LucidStore.create(atPath: path, registry: ConsumerSchema.self, version: SchemaVersion("3.0"))
                 try old.write { db in
                     try Shelf_2_0(code: "A", label: "12").insert(db)
                     try Shelf_2_0(code: "B", label: "top").insert(db)

@@ -308,6 +308,7 @@ package struct Scaffold {
 
     var stages: String {
         """
+        import GRDB
         import LucidRuntime
 
         /// \(moduleName)'s own migration code (`migrations_provider` in .lucid.yaml). When a step of the history

@@ -10,7 +10,8 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("journal.sqlite").path
-    let (database, outcome) = try LucidStore.openReportingOutcome(atPath: path, registry: JournalSchema.self, options: JournalStages.storeOptions())
+    let opened = try LucidStore.open(atPath: path, registry: JournalSchema.self, options: JournalStages.storeOptions())
+    let (database, outcome) = (opened.database, opened.outcome)
     #expect(outcome.created && outcome.finalVersion == SchemaVersion("1.1"))
     try database.write { db in
         try Entry(id: 1, title: "Hello", text: "First entry", writtenAt: Date(timeIntervalSince1970: 1_700_000_000), mood: 3).insert(db)
@@ -20,5 +21,5 @@ import Testing
     #expect(happy.map(\.title) == ["Hello"])
     // The 1.0 record type is generated too, for the migration code and tests.
     #expect(Entry_1_0.databaseTableName == "entry")
-    #expect(try LucidStore.ledger(atPath: path)?.version == SchemaVersion("1.1"))
+    #expect(try LucidStore.ledger(atPath: path, registry: JournalSchema.self)?.version == SchemaVersion("1.1"))
 }
