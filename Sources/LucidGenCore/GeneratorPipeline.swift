@@ -195,5 +195,5 @@ extension GeneratorPipeline {
 
 /// The version of lucidgen.
 package enum LucidGenVersion {
-    package static let current = "0.1.0"
+    package static let current = "0.2.0"
 }
