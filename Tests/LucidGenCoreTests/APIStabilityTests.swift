@@ -39,6 +39,34 @@ import Testing
         }
     }
 
+    /// The app's API is what the DocC topics list, and nothing else: every public declaration of
+    /// `LucidRuntime` and `LucidTesting` (outside `@_spi(Generated)`) is linked from its catalog's Topics,
+    /// and every link there is a public declaration.
+    @Test(arguments: ["LucidRuntime", "LucidTesting"])
+    func thePublicAPIIsWhatTheDocCTopicsList(_ module: String) throws {
+        let dump = try Self.dump(module, built: productsDirectory, checkouts: repositoryRoot.appendingPathComponent(".build/checkouts"), into: "current")
+        let public_ = try Self.publicDeclarations(in: dump, module: module)
+        let page = repositoryRoot.appendingPathComponent("Sources/\(module)/\(module).docc/\(module).md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let topics = text.components(separatedBy: "## Topics").dropFirst().joined()
+        let linked = Set(topics.matches(of: /``([A-Za-z_][A-Za-z0-9_]*)``/).map { String($0.output.1) })
+        #expect(public_.subtracting(linked).isEmpty, "public in \(module) but not in the Topics of \(page.lastPathComponent): \(public_.subtracting(linked).sorted())")
+        #expect(linked.subtracting(public_).isEmpty, "in the Topics of \(page.lastPathComponent) but not public in \(module): \(linked.subtracting(public_).sorted())")
+        #expect(!public_.isEmpty)
+    }
+
+    /// The top-level declarations a module itself makes public (not extensions of other modules' types,
+    /// not `@_spi`).
+    static func publicDeclarations(in dump: URL, module: String) throws -> Set<String> {
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: dump)) as? [String: Any]
+        let children = (root?["ABIRoot"] as? [String: Any])?["children"] as? [[String: Any]] ?? []
+        return Set(children.compactMap { node in
+            guard node["kind"] as? String != "Import", node["moduleName"] as? String == module, node["isExternal"] as? Bool != true,
+                  node["spi_group_names"] == nil else { return nil }
+            return node["name"] as? String
+        })
+    }
+
     /// The check can fail: a module whose second version removes a function, makes a type `package`, and
     /// changes a parameter is reported for each, while an `@_spi(Generated)` change and a `package` one are not.
     @Test func aRemovedHiddenOrChangedDeclarationIsABreak() throws {
