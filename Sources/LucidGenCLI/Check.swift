@@ -127,7 +127,20 @@ struct Check: ParsableCommand {
 
         if let tests = model.config.appTests {
             let folder = (tests.outputPath as NSString).appendingPathComponent("Fixtures")
-            for path in FixtureFiles.list(in: folder) {
+            let listed: [String]
+            do {
+                listed = model.releasedVersions.isEmpty && !FileManager.default.fileExists(atPath: folder) ? [] : try FixtureFiles.list(in: folder)
+            } catch {
+                listed = []
+                report.fixtures.append((folder, error.description))
+            }
+            let module = model.config.app.moduleName
+            for version in model.releasedVersions where FileManager.default.fileExists(atPath: folder) {
+                if let missing = FixtureFiles.missingFixture(module: module, version: version, in: folder) {
+                    report.fixtures.append(((folder as NSString).appendingPathComponent(FixtureFiles.fileName(module: module, version: version)), missing))
+                }
+            }
+            for path in listed {
                 report.fixturesChecked += 1
                 if let problem = FixtureFiles.namingProblem(at: path) ?? FixtureFiles.checksumProblem(at: path) ?? Self.tablesProblem(ofFixtureAt: path, model: model) {
                     report.fixtures.append((path, problem))

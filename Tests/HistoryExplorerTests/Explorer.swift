@@ -156,7 +156,7 @@ struct Explorer {
             outcome.objectResults[result, default: 0] += 1
         }
         let folder = model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") } ?? ""
-        for fixture in FixtureFiles.list(in: folder) {
+        for fixture in try FixtureFiles.list(in: folder) {
             outcome.stores += 1
             outcome.failures += harness.checkFixture(at: fixture).map(\.description)
             outcome.failures += checkPath(of: fixture, configPath: configPath, options: options, registryStages: registryStages, versions: model.schemas)

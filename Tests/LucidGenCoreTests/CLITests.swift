@@ -76,8 +76,10 @@ import Testing
         // The generated migration tests and the expectations they need; the test target is for the user to declare.
         #expect(project.exists("Tests/MineTests/Generated/MineMigrationTests.swift"))
         #expect(project.exists("Tests/MineTests/MineExpectations.swift"))
-        // A brand-new project has released no version: no fixture is missing, and no test says so.
-        #expect(try !project.read("Tests/MineTests/Generated/MineMigrationTests.swift").contains("releasedVersionHasFixture"))
+        // A brand-new project has released no version: no fixture is missing, and the test for them has no case
+        // until `lucidgen release` marks the current version's snapshot.
+        let tests = try project.read("Tests/MineTests/Generated/MineMigrationTests.swift")
+        #expect(tests.contains("static let releasedVersions: [Swift.String] = []\n        + (LucidTesting.FixtureFiles.isMarkedReleased(snapshotAt: LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: \"../../../.entities/.schema/1.0.json\")) ? [\"1.0\"] : [])"), "\(tests)")
         // The migrations_provider, declared and scaffolded, so a step that needs the app's code is a build error.
         #expect(try project.read(".lucid.yaml").contains("migrations_provider: MineStages"))
         #expect(try project.read("Sources/Mine/MineStages.swift").contains("public struct MineStages: Sendable"))

@@ -144,5 +144,23 @@ import Testing
         try FileManager.default.removeItem(at: file(".entities/.samples/1.0.json"))
         let blind = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: package)
         #expect(blind.status == 0, "\(blind.output.suffix(4000))")
+
+        // A released version's fixture store deleted: the generated tests fail naming the file to restore, and
+        // so does `lucidgen check`; they never pass by finding nothing.
+        let fixtures = file("Tests/NotesTests/Generated/Fixtures")
+        let fixture = fixtures.appendingPathComponent("Notes_1_0.sqlite")
+        try FileManager.default.removeItem(at: fixture)
+        let lost = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: package)
+        #expect(lost.status != 0, "\(lost.output.suffix(3000))")
+        #expect(lost.output.contains("version 1.0 was released, but its fixture store \(fixture.path) is missing: restore it"), "\(lost.output.suffix(4000))")
+        let checked = try run(lucidgenBinary, ["check"], in: package)
+        #expect(checked.status != 0)
+        #expect((checked.output + checked.error).contains("Notes_1_0.sqlite: error: fixture cannot be trusted: version 1.0 was released, but its fixture store"), "\(checked.output)\(checked.error)")
+
+        // The whole folder gone (or the test file moved away from it): one failing case, not zero cases.
+        try FileManager.default.removeItem(at: fixtures)
+        let noFolder = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: package)
+        #expect(noFolder.status != 0, "\(noFolder.output.suffix(3000))")
+        #expect(noFolder.output.contains("there is no fixture folder at \(fixtures.path)"), "\(noFolder.output.suffix(4000))")
     }
 }

@@ -225,7 +225,7 @@ import Testing
         try FixtureFiles.writeChecksum(forFileAt: path)
         let harness = MigrationTestHarness(versions: versions, options: StoreOptions())
         #expect(harness.checkFixture(at: path).isEmpty)
-        #expect(FixtureFiles.list(in: folder.url.path) == [path])
+        #expect(try FixtureFiles.list(in: folder.url.path) == [path])
         #expect(FixtureFiles.version(inName: "Items_1_0.sqlite") == SchemaVersion("1.0"))
 
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -100,7 +100,7 @@ import Testing
         try FixtureFiles.writeChecksum(forFileAt: folder.path("Items_1_0.sqlite"))
         try LucidStore.create(atPath: folder.path("Foo.sqlite"), versions: versions, version: SchemaVersion("1.0")).close()
         try FixtureFiles.writeChecksum(forFileAt: folder.path("Foo.sqlite"))
-        let listed = FixtureFiles.list(in: folder.url.path)
+        let listed = try FixtureFiles.list(in: folder.url.path)
         #expect(listed.map { ($0 as NSString).lastPathComponent } == ["Foo.sqlite", "Items_1_0.sqlite"])
         let harness = MigrationTestHarness(versions: versions, options: StoreOptions())
         let failures = harness.checkFixture(at: folder.path("Foo.sqlite"))

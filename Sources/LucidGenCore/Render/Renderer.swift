@@ -122,9 +122,15 @@ package struct Renderer {
             let samplesLiteral = fixturesFolder != nil
                 ? swiftStringLiteral(samples)
                 : "LucidTesting.SampleRows.folder(besideFile: #filePath, relativePath: \(swiftStringLiteral(relativePath(samples, from: absolutePath(tests.outputPath)))))"
+            // The current version's snapshot: `lucidgen release` marks it released, and the tests then want its fixture.
+            let snapshot = (absolutePath(config.schemaPath) as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: model.currentVersion))
+            let snapshotLiteral = fixturesFolder != nil
+                ? swiftStringLiteral(snapshot)
+                : "LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: \(swiftStringLiteral(relativePath(snapshot, from: absolutePath(tests.outputPath)))))"
             try emit(
                 "tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder,
-                viewModels.migrationTests(provider: provider).merging(["fixturesFolder": fixturesLiteral, "samplesFolder": samplesLiteral]) { _, new in new })
+                viewModels.migrationTests(provider: provider).merging(
+                    ["fixturesFolder": fixturesLiteral, "samplesFolder": samplesLiteral, "currentSnapshot": snapshotLiteral]) { _, new in new })
             ownedFolders.append(tests.outputPath)
             // The name `lucidgen fixtures` gives it (LucidTesting.FixtureFiles.fileName).
             let fixture = (tests.outputPath as NSString).appendingPathComponent("Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")

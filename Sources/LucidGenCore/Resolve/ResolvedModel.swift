@@ -18,6 +18,9 @@ package struct ResolvedModel: Sendable {
     /// The steps between neighbouring versions that SQL cannot make, with the tables that need the app's code.
     package var customSteps: [CustomStep] = []
     package var diagnostics: [Diagnostic]
+    /// The versions stores exist at: every version before the current one, and the current one once
+    /// `lucidgen release` marked it. Each should have its committed fixture store.
+    package var releasedVersions: [SchemaVersion] = []
     /// The Swift type of each enum with a case history at each version.
     var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
     /// The Swift type of each struct subtype at each version (older member sets get `Point_1_0`).

@@ -202,6 +202,7 @@ package enum Resolver {
             schemas: schemas, snapshots: snapshots, customSteps: customSteps, diagnostics: diagnostics.diagnostics)
         model.enumTypes = context.enumTypes
         model.structTypes = context.structTypes
+        model.releasedVersions = versions.filter { $0 < currentVersion || ($0 == currentVersion && frozen[$0]?.snapshot.released == true) }
         return model
     }
 

@@ -81,21 +81,25 @@ struct SeedGraphsMigrationTests {
         for failure in failures { Issue.record("\(failure)") }
     }
 
-    @Test("each committed fixture store migrates to 2.0 with every value as expected", arguments: FixtureFiles.list(in: LucidTesting.FixtureFiles.folder(besideFile: #filePath)))
-    func fixtureMigrates(_ path: Swift.String) {
-        for failure in Self.harness.checkFixture(at: path) { Issue.record("\(failure)") }
+    /// The released versions: each one before 2.0, and 2.0 once `lucidgen release` marked its snapshot.
+    static let releasedVersions: [Swift.String] = ["1.0"]
+        + (LucidTesting.FixtureFiles.isMarkedReleased(snapshotAt: LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: "../../.entities/.schema/2.0.json")) ? ["2.0"] : [])
+
+    /// The committed fixture stores, listed once. Finding none passes only while no version is released: a
+    /// fixture folder that is missing then, or cannot be read, is one failing case.
+    static let fixtures = LucidTesting.FixtureFiles.cases(in: LucidTesting.FixtureFiles.folder(besideFile: #filePath), releasedVersions: releasedVersions)
+
+    @Test("each committed fixture store migrates to 2.0 with every value as expected", arguments: Self.fixtures)
+    func fixtureMigrates(_ fixture: LucidTesting.FixtureFiles.Case) throws {
+        for failure in Self.harness.checkFixture(at: try fixture.path) { Issue.record("\(failure)") }
     }
 
-    /// A released version without its fixture store shows in every run, as a known issue (the seeded
-    /// stores above still test it, so a project between releases passes).
-    @Test("each released version has a committed fixture store", arguments: ["1.0"])
+    /// Each released version keeps the fixture store it wrote: every later release must migrate it.
+    @Test("each released version has a committed fixture store", arguments: Self.releasedVersions)
     func releasedVersionHasFixture(_ version: Swift.String) throws {
-        let name = LucidTesting.FixtureFiles.fileName(module: "SeedGraphs", version: try LucidRuntime.SchemaVersion(parsing: version))
-        let path = (LucidTesting.FixtureFiles.folder(besideFile: #filePath) as Foundation.NSString).appendingPathComponent(name)
-        guard !Foundation.FileManager.default.fileExists(atPath: path) else { return }
-        withKnownIssue("version \(version) has no committed fixture store") {
-            Issue.record("version \(version) has no committed fixture (\(name)): run `lucidgen fixtures --schema-version \(version)` and commit it with its .sha256")
-        }
+        let missing = LucidTesting.FixtureFiles.missingFixture(
+            module: "SeedGraphs", version: try LucidRuntime.SchemaVersion(parsing: version), in: LucidTesting.FixtureFiles.folder(besideFile: #filePath))
+        if let missing { Issue.record("\(missing)") }
     }
 }
 
