@@ -5,8 +5,14 @@
 // Module map (who may import whom):
 //
 //   LucidSchema   versioned schema model, versions, DDL, checksums     (no dependencies)
-//   LucidRuntime  what generated code and apps link: GRDB (+ its sqlite3 module) + swift-log  (LucidSchema)
-//   LucidTesting  what generated migration tests link: seeds, expected rows, the checks (LucidRuntime)
+//   LucidRuntime  what apps import: open and migrate stores, the app's migration code, what a store records;
+//                 GRDB (+ its sqlite3 module) + swift-log  (LucidSchema). It re-exports nothing.
+//   LucidTesting  what migration tests import: the checks, expected rows, fixtures (LucidRuntime)
+//
+// The public API is what an app names: LucidRuntime's and LucidTesting's DocC Topics, and the few LucidSchema
+// types their signatures use. What only lucidgen's own modules use is `package`; what only generated code
+// calls is `@_spi(Generated)` (generated files write `@_spi(Generated) import`). APIStabilityTests checks the
+// public API against .api-baseline; CHANGELOG.md says what changed.
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
 //   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, LucidTesting, ArgumentParser)
 //   lucidgen      the executable, a thin shell over LucidGenCLI
@@ -18,8 +24,11 @@ let package = Package(
     name: "lucidgen",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        // What an app imports.
         .library(name: "LucidRuntime", targets: ["LucidRuntime"]),
+        // What generated code imports beside LucidRuntime (the schema registry); apps need not name it.
         .library(name: "LucidSchema", targets: ["LucidSchema"]),
+        // What migration tests import.
         .library(name: "LucidTesting", targets: ["LucidTesting"]),
         .executable(name: "lucidgen", targets: ["lucidgen"]),
         // Runs the generator during `swift build` (nothing generated is committed).
