@@ -19,11 +19,13 @@
 // included: it happens inside). Under callgrind, `--toggle-collect=*measuredLucidOpen*` / `*measuredGRDBOpen*` (names Swift mangles without abbreviating) counts
 // the instructions of exactly that work.
 import Foundation
+import GRDB
 import LongHistory
 import LucidRuntime
+import LucidTesting
 
 @inline(never) func measuredLucidOpen(_ path: String) throws -> String? {
-    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self)
+    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self).database
     return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 LIMIT 1") }
 }
 
@@ -32,34 +34,28 @@ import LucidRuntime
 @inline(never) func measuredLucidCheckedOpen(_ path: String) throws -> String? {
     var options = StoreOptions()
     options.versionRecordCheck = .always
-    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self, options: options)
+    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self, options: options).database
     return try store.read { try String.fetchOne($0, sql: "SELECT title FROM entity_0 WHERE id = 1") }
 }
 
 /// Not the same body as measuredLucidOpen: the optimizer merged the two into one function that main
 /// called directly, and callgrind's toggle on measuredLucidOpen then counted nothing.
 @inline(never) func measuredLucidMigrate(_ path: String) throws -> String? {
-    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self)
+    let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self).database
     return try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM entity_0") }.map(String.init)
 }
 
-@inline(never) func measuredChecksum() -> String {
-    LongHistorySchema.versions[LongHistorySchema.versions.count - 1].checksum
+/// The registry check an open makes before migrating (the newest version's checksum, computed from its DDL),
+/// through the public API since 0.2 (the schema model is lucidgen's own): what `LucidMigrator(registry:)` does.
+@inline(never) func measuredChecksum() throws -> String {
+    _ = try LucidMigrator(registry: LongHistorySchema.self)
+    return LongHistorySchema.newestChecksum
 }
 
+/// The plan of a store, as `LucidStore.inspect` makes it: the state decision (the version record read, the
+/// tables checked against it), the route and its steps, and `quick_check` (a few pages in this store).
 @inline(never) func measuredPlan(_ path: String) throws -> [MigrationStep] {
-    let versions = LongHistorySchema.versions
-    // The version record, as the runtime reads it to decide the store's state (not the whole ledger).
-    let queue = try DatabaseQueue(path: path)
-    let recorded = try queue.read { try String.fetchOne($0, sql: "SELECT version FROM lucid_store WHERE id = 1") }
-    try queue.close()
-    guard let recorded else { return [] }
-    // As the runtime plans: along the registry's route for the store's version when it has one.
-    let version = try SchemaVersion(parsing: recorded)
-    let planner = try MigrationPlanner(versions: versions)
-    let history = SchemaHistory(registry: LongHistorySchema.self)
-    if let route = history.routes[version], let steps = planner.plan(along: route, from: version) { return steps }
-    return try planner.plan(from: version)
+    try LucidStore.inspect(atPath: path, registry: LongHistorySchema.self).steps
 }
 
 @inline(never) func measuredGRDBOpen(_ path: String) throws -> String? {
@@ -81,20 +77,20 @@ do {
     switch arguments[1] {
     case "create":
         try? FileManager.default.removeItem(atPath: path)
-        let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self)
+        let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self).database
         try store.write { try $0.execute(sql: "INSERT INTO entity_0 (id, title) VALUES (1, 'first')") }
         print("created \(path)")
     case "create-previous":
         try? FileManager.default.removeItem(atPath: path)
         let versions = LongHistorySchema.versions
-        let store = try LucidStore.create(atPath: path, versions: versions, version: versions[versions.count - 2].version)
+        let store = try LucidStore.create(atPath: path, registry: LongHistorySchema.self, version: versions[versions.count - 2].version)
         try store.write { try $0.execute(sql: "INSERT INTO entity_0 (id, title) VALUES (1, 'first')") }
         try store.close()
         print("created \(path) at \(versions[versions.count - 2].version)")
     case "create-oldest":
         try? FileManager.default.removeItem(atPath: path)
         let versions = LongHistorySchema.versions
-        let store = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
+        let store = try LucidStore.create(atPath: path, registry: LongHistorySchema.self, version: versions[0].version)
         try store.write { try $0.execute(sql: "INSERT INTO entity_0 (id, title) VALUES (1, 'first')") }
         try store.close()
         print("created \(path) at \(versions[0].version)")
@@ -116,7 +112,7 @@ do {
                 if !sql.hasPrefix("--") { statements.sql.append(sql) }  // not a trigger's own statements
             }
         }
-        let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self, options: options)
+        let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self, options: options).database
         _ = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM entity_0") }
         try store.close()
         print(statements.sql.map { $0.hasSuffix(";") ? $0 : $0 + ";" }.joined(separator: "\n"))
@@ -128,7 +124,7 @@ do {
     case "checksum":
         _ = LongHistorySchema.versions
         let start = DispatchTime.now().uptimeNanoseconds
-        let checksum = measuredChecksum()
+        let checksum = try measuredChecksum()
         let end = DispatchTime.now().uptimeNanoseconds
         guard checksum == LongHistorySchema.newestChecksum else { exit(1) }
         print((end - start) / 1000)

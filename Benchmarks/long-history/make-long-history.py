@@ -76,7 +76,7 @@ let package = Package(
     dependencies: [.package(name: "lucidgen", path: "{root}")],
     targets: [
         .target(name: "LongHistory", dependencies: [.product(name: "LucidRuntime", package: "lucidgen")]),
-        .executableTarget(name: "launch", dependencies: ["LongHistory", .product(name: "LucidRuntime", package: "lucidgen")]),
+        .executableTarget(name: "launch", dependencies: ["LongHistory", .product(name: "LucidRuntime", package: "lucidgen"), .product(name: "LucidTesting", package: "lucidgen")]),
         .testTarget(name: "LongHistoryTests", dependencies: ["LongHistory", .product(name: "LucidTesting", package: "lucidgen")],
                     exclude: ["Generated/Fixtures"]),
     ],

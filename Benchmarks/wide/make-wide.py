@@ -25,7 +25,7 @@ with open(os.path.join(folder, ".lucid.yaml"), "w") as f:
             "  app_tests:\n    module_name: WideTests\n    output_path: Tests/WideTests/Generated\n"
             "    expectations_provider: WideExpectations\n")
 with open(os.path.join(folder, "Tests/WideTests/WideExpectations.swift"), "w") as f:
-    f.write("import LucidTesting\n@testable import Wide\n\n"
+    f.write("import LucidRuntime\nimport LucidTesting\n@testable import Wide\n\n"
             "struct WideExpectations {\n    func storeOptions() -> StoreOptions { StoreOptions() }\n}\n")
 
 kinds = [
