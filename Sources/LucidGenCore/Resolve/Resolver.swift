@@ -109,13 +109,15 @@ package enum Resolver {
                 let releasedCurrent = version == currentVersion && existing.snapshot.released == true
                 if version < currentVersion || releasedCurrent {
                     let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(from: snapshot)
-                    if released != snapshot {
-                        let changes = SnapshotStore.differences(frozen: released, derived: snapshot)
+                    let derived = SnapshotStore.comparable(snapshot, with: released)
+                    if released != derived {
+                        let changes = SnapshotStore.differences(frozen: released, derived: derived)
                         for change in changes.isEmpty ? [SnapshotStore.Difference(message: "the derived shape differs from the snapshot")] : changes {
                             // The property's description, else the entity's, else (a description deleted) the snapshot's entry.
                             let description = change.entity.flatMap { name in described.first { $0.name == name } }
                             let property = change.property.flatMap { name in description?.properties.first { $0.name == name } ?? description?.properties.first { $0.previousName == name } }
-                            let location = property?.location ?? description?.location ?? SnapshotStore.location(of: change, inSnapshotAt: existing.file)
+                            let subtype = change.subtype.flatMap { name in input.subtypes.first { $0.name == name } }
+                            let location = property?.location ?? description?.location ?? subtype?.location ?? SnapshotStore.location(of: change, inSnapshotAt: existing.file)
                                 ?? SourceLocation(file: displayPath(existing.file))
                             // Released but still current: the change belongs in the next version.
                             let next = releasedCurrent

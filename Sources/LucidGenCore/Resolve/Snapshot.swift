@@ -266,7 +266,31 @@ enum SnapshotStore {
         var entity: String?
         var property: String?
         var table: String?
+        /// The enum or struct the difference is about (located at its description).
+        var subtype: String? = nil
         var message: String
+    }
+
+    /// `derived` as a released version compares with `frozen`: without the subtypes the frozen snapshot does
+    /// not record and nothing at the version uses (an enum or struct described after the release belongs to
+    /// the versions that have it, not to released ones). A snapshot frozen before subtypes were recorded
+    /// checks none.
+    static func comparable(_ derived: SchemaSnapshot, with frozen: SchemaSnapshot) -> SchemaSnapshot {
+        guard let recorded = frozen.subtypes, let now = derived.subtypes else { return derived }
+        let byName = Dictionary(now.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // The names the version's properties use, and (through struct members) what those use in turn.
+        func names(in type: String) -> [String] {
+            type.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
+        }
+        var used = Set<String>(), pending = derived.entities.flatMap { $0.properties.flatMap { names(in: $0.type) } }
+        while let name = pending.popLast() {
+            guard used.insert(name).inserted, let members = byName[name]?.members else { continue }
+            pending += members.flatMap { names(in: $0.type) }
+        }
+        let recordedNames = Set(recorded.map(\.name))
+        var result = derived
+        result.subtypes = now.filter { recordedNames.contains($0.name) || used.contains($0.name) }
+        return result
     }
 
     /// Human-readable differences between a frozen snapshot and the shape the descriptions produce now.
@@ -307,22 +331,29 @@ enum SnapshotStore {
             case (nil, nil): break
             }
         }
+        if let recorded = frozen.subtypes {
+            for subtype in derived.subtypes ?? [] where !recorded.contains(where: { $0.name == subtype.name }) {
+                result.append(Difference(subtype: subtype.name, message:
+                    "\(subtype.kind) '\(subtype.name)' is not in the released snapshot, but a property uses it at this version "
+                        + "(a subtype described after the release belongs to the later versions whose properties use it: set the property's added_at_version, or its type_history)"))
+            }
+        }
         for subtype in frozen.subtypes ?? [] {
             let now = derived.subtypes?.first { $0.name == subtype.name }
             if let members = subtype.members, now?.members != members {
                 func show(_ members: [SchemaSnapshot.MemberSnapshot]) -> String { members.map { "\($0.name): \($0.type)\($0.nullable ? "?" : "")" }.joined(separator: ", ") }
-                result.append(Difference(message:
+                result.append(Difference(subtype: subtype.name, message:
                     "struct '\(subtype.name)' had the members \(show(members)), now \(now?.members.map(show) ?? "none")"
                         + "; say at which later version each member was added, removed, renamed or made optional or required (added_at_version, removed_at_version, previous_name with renamed_at_version, type_history)"))
                 continue
             }
             guard let cases = subtype.cases, now?.cases != cases else { continue }
             guard let newCases = now?.cases else {
-                result.append(Difference(message: "enum '\(subtype.name)' is in the released snapshot but no longer an enum at this version"))
+                result.append(Difference(subtype: subtype.name, message: "enum '\(subtype.name)' is in the released snapshot but no longer an enum at this version"))
                 continue
             }
             let removed = cases.filter { !newCases.contains($0) }, added = newCases.filter { !cases.contains($0) }
-            result.append(Difference(message:
+            result.append(Difference(subtype: subtype.name, message:
                 "enum '\(subtype.name)' had the cases \(cases.joined(separator: ", ")), now \(newCases.joined(separator: ", "))"
                     + (removed.isEmpty ? "" : " (gone: \(removed.joined(separator: ", ")))") + (added.isEmpty ? "" : " (new: \(added.joined(separator: ", ")))")
                     + "; say at which later version each case was added, removed or renamed (added_at_version, removed_at_version, previous_name with renamed_at_version)"))
