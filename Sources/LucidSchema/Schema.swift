@@ -229,13 +229,18 @@ public struct Schema: Sendable, Hashable, Codable {
     /// The table's declared full-text search (an FTS5 index over some of its text columns), if any. Its
     /// statements join the table's DDL (and so the checksum) only when present.
     package var search: SchemaSearch?
+    /// True when the integer primary key is `AUTOINCREMENT` (GRDB's `autoIncrementedPrimaryKey`): SQLite
+    /// never hands out an id again, keeping the highest in `sqlite_sequence`, which every rebuild carries over.
+    /// Nil otherwise, so that the DDL, JSON and checksum of every other table are what they were before.
+    package var autoincrement: Bool?
 
     package init(
         name: String, kind: Kind = .entity, columns: [SchemaColumn], primaryKey: [String],
         foreignKeys: [SchemaForeignKey] = [], indexes: [SchemaIndex] = [], renamedFrom: String? = nil,
-        convertedFromColumn: String? = nil, reusesName: Bool? = nil, search: SchemaSearch? = nil
+        convertedFromColumn: String? = nil, reusesName: Bool? = nil, search: SchemaSearch? = nil, autoincrement: Bool? = nil
     ) {
         self.search = search
+        self.autoincrement = autoincrement
         self.name = name
         self.kind = kind
         self.columns = columns
@@ -255,7 +260,7 @@ public struct Schema: Sendable, Hashable, Codable {
     package func createTableStatement(named tableName: String? = nil) -> String {
         var parts = columns.map { column -> String in
             var sql = "\(quoteIdentifier(column.name)) \(column.type.rawValue)"
-            if primaryKey == [column.name] { sql += " PRIMARY KEY" }
+            if primaryKey == [column.name] { sql += autoincrement == true ? " PRIMARY KEY AUTOINCREMENT" : " PRIMARY KEY" }
             if column.notNull { sql += " NOT NULL" }
             if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
             return sql

@@ -36,6 +36,7 @@ extension SchemaTable {
         if let renamedFrom { head += ", \"renamedFrom\": \(encoded(renamedFrom))" }
         if let convertedFromColumn { head += ", \"convertedFromColumn\": \(encoded(convertedFromColumn))" }
         if let reusesName { head += ", \"reusesName\": \(reusesName)" }
+        if let autoincrement { head += ", \"autoincrement\": \(autoincrement)" }
         let columnLines = columns.map { indent + "    " + encoded($0) }.joined(separator: ",\n")
         // A table without search writes no key for it (its JSON is what it was before search existed).
         let searchPart = search.map { ", \"search\": \(encoded($0))" } ?? ""
@@ -132,7 +133,7 @@ enum TableJSONReader {
     private static func table(_ reader: inout Reader) throws -> SchemaTable {
         var name: String?, kind: SchemaTable.Kind?, primaryKey: [String]?, columns: [SchemaColumn]?
         var foreignKeys: [SchemaForeignKey]?, indexes: [SchemaIndex]?
-        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?
+        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -148,6 +149,7 @@ enum TableJSONReader {
             case "convertedFromColumn": convertedFromColumn = try reader.optionalString()
             case "reusesName": reusesName = try reader.optionalBool()
             case "search": search = try self.search(&reader)
+            case "autoincrement": autoincrement = try reader.optionalBool()
             default: try reader.skipValue()
             }
         }
@@ -155,7 +157,7 @@ enum TableJSONReader {
             name: try required(name, "name", reader), kind: try required(kind, "kind", reader), columns: try required(columns, "columns", reader),
             primaryKey: try required(primaryKey, "primaryKey", reader), foreignKeys: try required(foreignKeys, "foreignKeys", reader),
             indexes: try required(indexes, "indexes", reader), renamedFrom: renamedFrom, convertedFromColumn: convertedFromColumn, reusesName: reusesName,
-            search: search)
+            search: search, autoincrement: autoincrement)
     }
 
     private static func search(_ reader: inout Reader) throws -> SchemaSearch? {

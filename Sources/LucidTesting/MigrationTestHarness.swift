@@ -136,6 +136,7 @@ public struct MigrationTestHarness: Sendable {
         let options = migrationOptions
         let expected: ExpectedRows
         let sourceVersion: SchemaVersion
+        var sequences: [String: Int64] = [:]
         do {
             let status = try LucidStore.inspect(atPath: path, versions: versions, stages: options.stages.map(\.explicit) + registryStages)
             guard let version = status.version, let schema = versions.first(where: { $0.version == version }) else {
@@ -146,6 +147,7 @@ public struct MigrationTestHarness: Sendable {
             let database = try DatabaseQueue(path: path)
             let (before, recorded) = try database.read { db in
                 let rows = try ExpectedMigration.read(db, at: schema)
+                sequences = try SchemaShape.sequences(db)
                 var recorded: Set<ExpectedMigration.DataMigrationKey> = []
                 if try db.tableExists("lucid_data_migrations") {
                     for row in try Row.fetchAll(db, sql: "SELECT version, label FROM lucid_data_migrations") {
@@ -193,6 +195,13 @@ public struct MigrationTestHarness: Sendable {
                     }
                 }
                 failures += try schemaDifferences(db, folder: folder, source: source)
+                // AUTOINCREMENT: no id handed out before the migration is handed out again after it.
+                let after = try SchemaShape.sequences(db)
+                for (table, highest) in sequences.sorted(by: { $0.key < $1.key }) where try db.tableExists(table) && (after[table] ?? 0) < highest {
+                    failures.append(MigrationCheckFailure(
+                        source: source, entity: entityName(table) ?? table, expected: "sqlite_sequence \(highest) or more", found: after[table].map(String.init) ?? "no row",
+                        message: "the migration lost AUTOINCREMENT's highest id: an id already handed out would be handed out again"))
+                }
             }
             failures += try searchIndexProblems(database, source: source)
         } catch {
@@ -329,9 +338,17 @@ enum SchemaShape {
                 let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(\(quoteLiteral(name))) ORDER BY seqno")
                 lines.append("\((index["unique"] as Int) == 1 ? "unique " : "")index \(name) (\(columns.joined(separator: ", ")))")
             }
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
+            if SQLTokens(sql).contains(keyword: "autoincrement") { lines.append("AUTOINCREMENT") }
             shape[table] = lines
         }
         return shape
+    }
+
+    /// AUTOINCREMENT's highest id handed out, by table (`sqlite_sequence`; empty when no table has one).
+    static func sequences(_ db: Database) throws -> [String: Int64] {
+        guard try db.tableExists("sqlite_sequence") else { return [:] }
+        return Dictionary(try Row.fetchAll(db, sql: "SELECT name, seq FROM sqlite_sequence").map { ($0["name"] as String, $0["seq"] as Int64) }, uniquingKeysWith: max)
     }
 }
 

@@ -11,6 +11,11 @@ import Testing
     /// The schemas of a history written release by release, as a user does: each release's descriptions
     /// generated with its `current_version`, so released snapshots freeze what each version was.
     func releases(_ releases: [(current: String, json: String)]) throws -> [Schema] {
+        try releasesOf("person", releases)
+    }
+
+    /// ``releases(_:)`` of an entity named `entity`.
+    func releasesOf(_ entity: String, _ releases: [(current: String, json: String)]) throws -> [Schema] {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path(".entities"), withIntermediateDirectories: true)
@@ -18,7 +23,7 @@ import Testing
         for release in releases {
             let config = "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\ncurrent_version: \"\(release.current)\"\n"
             try config.write(toFile: folder.path(".lucid.yaml"), atomically: true, encoding: .utf8)
-            try release.json.write(toFile: folder.path(".entities/person.json"), atomically: true, encoding: .utf8)
+            try release.json.write(toFile: folder.path(".entities/\(entity).json"), atomically: true, encoding: .utf8)
             schemas = try GeneratorPipeline(configPath: folder.path(".lucid.yaml")).run(check: false).model.schemas
         }
         return schemas

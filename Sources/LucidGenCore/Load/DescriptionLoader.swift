@@ -45,7 +45,7 @@ private enum KnownKeys {
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
     static let searchHistoryItem = ["until_version", "properties", "tokenizer"]
     static let index = ["properties", "unique", "name"]
-    static let identifier = ["type", "property_name"]
+    static let identifier = ["type", "property_name", "autoincrement"]
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
         "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name",
@@ -378,7 +378,17 @@ package enum DescriptionLoader {
             diagnostics.error("identifier type '\(type)' is not supported: use \"int\", \"string\" or \"property\"", at: node.location, path: node.path + ".type")
             return IdentifierDescription(kind: .local, location: node.location)
         }
-        return IdentifierDescription(kind: .scalar(scalar), location: node.location)
+        var identifier = IdentifierDescription(kind: .scalar(scalar), location: node.location)
+        if reader.bool("autoincrement", &diagnostics) == true {
+            if scalar == .int {
+                identifier.autoincrement = true
+            } else {
+                diagnostics.error(
+                    "\"autoincrement\" needs an \"int\" identifier (SQLite's INTEGER PRIMARY KEY AUTOINCREMENT); this one is \"\(type)\"",
+                    at: reader.value("autoincrement")?.location ?? node.location, path: node.path + ".autoincrement")
+            }
+        }
+        return identifier
     }
 
     // MARK: Properties

@@ -46,6 +46,9 @@ package struct IdentifierDescription: Sendable {
 
     package var kind: Kind
     package var location: SourceLocation
+    /// `"autoincrement": true` on an integer identifier (GRDB's `autoIncrementedPrimaryKey`): SQLite never
+    /// hands an id out twice, even after its row is deleted (`INTEGER PRIMARY KEY AUTOINCREMENT`).
+    package var autoincrement = false
 }
 
 /// One item of `version_history`.

@@ -1008,7 +1008,7 @@ struct ShapeBuilder {
             tables.append(
                 SchemaTable(
                     name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name], foreignKeys: foreignKeys, indexes: indexes,
-                    renamedFrom: renamedTable, search: search))
+                    renamedFrom: renamedTable, search: search, autoincrement: timeline.entity.identifier.autoincrement ? true : nil))
 
             entitySnapshots.append(
                 SchemaSnapshot.EntitySnapshot(

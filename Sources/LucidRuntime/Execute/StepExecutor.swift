@@ -251,6 +251,9 @@ struct StepExecutor {
         _ source: String, with temporary: String, as table: SchemaTable, aside: SetAsideObjects = SetAsideObjects(), renames: [String: String] = [:],
         changed: (AppObject) -> Bool = { _ in true }
     ) throws {
+        // AUTOINCREMENT's highest id handed out: dropping the table deletes its sqlite_sequence row, and the copy
+        // records only the highest id still present, so a deleted row's id would be handed out again.
+        let sequence = table.autoincrement == true ? try highestAssignedID(of: source) : nil
         try execute("DROP TABLE \(quoteIdentifier(source))")
         if aside.isEmpty {
             try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(table.name))")
@@ -263,8 +266,19 @@ struct StepExecutor {
             }
             try aside.refreshContentIndexes(changed: changed) { try execute($0) }
         }
+        if let sequence {
+            let name = quoteLiteral(table.name)
+            try execute("UPDATE sqlite_sequence SET seq = max(seq, \(sequence)) WHERE name = \(name)")
+            try execute("INSERT INTO sqlite_sequence (name, seq) SELECT \(name), \(sequence) WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(name))")
+        }
         for (statement, index) in zip(table.createIndexStatements, table.indexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
         try restoreSearchTriggers(of: table)
+    }
+
+    /// The highest id an AUTOINCREMENT table handed out (`sqlite_sequence`), nil when it has none recorded.
+    private func highestAssignedID(of table: String) throws -> Int64? {
+        guard try db.tableExists("sqlite_sequence") else { return nil }
+        return try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ? COLLATE NOCASE", arguments: [table])
     }
 
     /// The triggers of the table's declared search went with the old table: on the new one (every rowid

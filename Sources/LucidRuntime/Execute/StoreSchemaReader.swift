@@ -114,9 +114,13 @@ enum StoreSchemaReader {
         let indexes = try db.indexes(on: name).filter { $0.origin == .createIndex }.map {
             SchemaIndex(name: $0.name, columns: $0.columns, unique: $0.isUnique)
         }
+        // AUTOINCREMENT shows only in the table's SQL (and, once a row was inserted, in sqlite_sequence): read as
+        // tokens, so that a name or a string holding the word does not count.
+        let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) ?? ""
         return SchemaTable(
             name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
-            foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name })
+            foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name },
+            autoincrement: SQLTokens(sql).contains(keyword: "autoincrement") ? true : nil)
     }
 
     /// A column as the store declares it. An unknown declared type is kept visible by mapping it to BLOB
@@ -214,6 +218,12 @@ enum StoreSchemaReader {
             }
             if found.primaryKey.map({ $0.lowercased() }) != table.primaryKey.map({ $0.lowercased() }) {
                 lines.append("table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))")
+            }
+            switch (table.autoincrement == true, found.autoincrement == true) {
+            case (true, false): lines.append("table \(table.name): expected AUTOINCREMENT on its primary key, found none")
+            case (false, true):
+                lines.append("table \(table.name): expected no AUTOINCREMENT, found it on its primary key (describe it: \"autoincrement\": true in the entity's identifier)")
+            default: break
             }
             let expectedKeys = Set(table.foreignKeys.map(normalized))
             let foundKeys = Set(found.foreignKeys.map(normalized))

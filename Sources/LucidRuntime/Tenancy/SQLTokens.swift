@@ -8,7 +8,7 @@
 /// `ORDER`, …) is a keyword, never a name: a column named `values` is quoted in any SQL that works. The
 /// other keywords, which SQLite also takes as names (`key`, `row`, `first`, …), count as names, so that
 /// the answer errs on the side of "uses it".
-struct SQLTokens: Sendable, Hashable {
+package struct SQLTokens: Sendable, Hashable {
     /// Every bare or quoted word, lower-cased, in order (keywords included: what a parser reads).
     private(set) var words: [String] = []
     /// Every string literal's content, lower-cased, in order.
@@ -41,7 +41,7 @@ struct SQLTokens: Sendable, Hashable {
         "table", "then", "to", "transaction", "union", "unique", "update", "using", "values", "when", "where",
     ]
 
-    init(_ sql: String) {
+    package init(_ sql: String) {
         let bytes = Array(sql.utf8)
         var index = 0
         func isWordByte(_ byte: UInt8) -> Bool {
@@ -133,6 +133,12 @@ struct SQLTokens: Sendable, Hashable {
     }
 
     /// Whether `name` (any case) is one of the identifiers.
+    /// Whether `keyword` (lower-cased) is written bare: a reserved keyword such as `autoincrement` then is
+    /// that keyword, never a name.
+    package func contains(keyword: String) -> Bool {
+        zip(words, bare).contains { $0 == keyword && $1 }
+    }
+
     func names(_ name: String) -> Bool {
         nameSet.contains(name.lowercased())
     }

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// `AUTOINCREMENT` (issue 37 items 2 and 3): described on an integer identifier, created as SQLite writes it,
+/// checked when a store is recognised, and kept by every rebuild with its `sqlite_sequence` row, so that an id
+/// whose row was deleted is never handed out again.
+@Suite struct AutoincrementTests {
+    static func item(_ properties: String, history: [String], autoincrement: Bool = true) -> String {
+        """
+        { "name": "item", "identifier": { "type": "int"\(autoincrement ? #", "autoincrement": true"# : "") },
+          "version_history": [\(history.map { "{ \"version\": \"\($0)\" }" }.joined(separator: ", "))],
+          "properties": [\(properties)] }
+        """
+    }
+
+    static let required = #"{ "name": "title", "property_type": "string" }"#
+
+    /// 1.0 with a required title, 2.0 with it optional: a rebuild of `item`.
+    func versions(autoincrement: Bool = true) throws -> [Schema] {
+        try IndexMigrationTests().releasesOf("item", [
+            ("1.0", Self.item(Self.required, history: ["1.0"], autoincrement: autoincrement)),
+            ("2.0", Self.item(#"{ "name": "title", "property_type": "string", "nullable": true }"#, history: ["1.0", "2.0"], autoincrement: autoincrement)),
+        ])
+    }
+
+    @Test func theTableIsCreatedWithAutoincrement() throws {
+        let versions = try versions()
+        let table = try #require(versions[0].table(named: "item"))
+        #expect(table.createTableStatement() == #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "title" TEXT NOT NULL)"#)
+        // The flag is part of the table's JSON (what the generated registry holds) and survives it.
+        #expect(SchemaTable(json: table.json(indent: "")) == table)
+        // Without it, nothing changes: the DDL and the checksum of every other table are what they were.
+        let plain = try #require(try self.versions(autoincrement: false)[0].table(named: "item"))
+        #expect(plain.createTableStatement() == #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL)"#)
+        #expect(!plain.json(indent: "").contains("autoincrement"))
+    }
+
+    @Test func aRebuildKeepsTheHighestIdSoADeletedIdIsNeverReused() throws {
+        let versions = try versions()
+        let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO item (title) VALUES ('a'), ('b'), ('c'); DELETE FROM item WHERE id = 3")
+        defer { folder.remove() }
+        let opened = try LucidStore.open(atPath: path, versions: versions)
+        #expect(opened.outcome.steps.map(\.label) == ["1.0 → 2.0 (inferred)"])
+        let database = opened.database
+        defer { try? database.close() }
+        let (id, sql, sequence) = try database.write { db in
+            try db.execute(sql: "INSERT INTO item (title) VALUES ('d')")
+            return (
+                db.lastInsertedRowID,
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item'") ?? "",
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'item'"))
+        }
+        #expect(id == 4, "the deleted id 3 was handed out again")
+        #expect(sql.contains("AUTOINCREMENT"), "\(sql)")
+        #expect(sequence == 4)
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence") } == 1, "one row per table, none left under the rebuild's temporary name")
+    }
+
+    @Test func aStoreWhoseAutoincrementIsNotDescribedIsRefusedBeforeAnyChange() throws {
+        let described = try versions(autoincrement: false)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("grdb.sqlite")
+        // As GRDB's `autoIncrementedPrimaryKey` makes it, with lucidgen's record of 1.0 (an adopted store).
+        let made = try LucidStore.create(atPath: path, versions: described, version: described[0].version)
+        try made.write { db in
+            try db.execute(sql: "DROP TABLE item")
+            try db.execute(sql: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "title" TEXT NOT NULL)"#)
+            try db.execute(sql: "INSERT INTO item (title) VALUES ('a')")
+        }
+        try made.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var options = StoreOptions()
+        options.versionRecordCheck = .always
+        #expect {
+            _ = try LucidStore.open(atPath: path, versions: described, options: options)
+        } throws: { error in
+            "\(error)".contains("table item: expected no AUTOINCREMENT, found it on its primary key")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func autoincrementOnATextIdentifierIsALocatedError() throws {
+        let project = try TestProjectFolder(files: [
+            ".entities/item.json": #"{ "name": "item", "identifier": { "type": "string", "autoincrement": true }, "version_history": [{ "version": "1.0" }], "properties": [] }"#,
+        ])
+        defer { project.remove() }
+        do {
+            _ = try GeneratorPipeline(configPath: project.path(".lucid.yaml")).run(check: false)
+            Issue.record("generate accepted autoincrement on a string identifier")
+        } catch {
+            let diagnostic = error.errors.first { $0.message.contains("autoincrement") }
+            #expect(diagnostic?.message == #""autoincrement" needs an "int" identifier (SQLite's INTEGER PRIMARY KEY AUTOINCREMENT); this one is "string""#, "\(error.errors)")
+            #expect(diagnostic?.location?.line == 1)
+            #expect(diagnostic?.path == "$.identifier.autoincrement")
+        }
+    }
+}
+
+/// A folder with a `.lucid.yaml` for module `App` and the given files.
+struct TestProjectFolder {
+    let folder: TemporaryFolder
+
+    init(files: [String: String]) throws {
+        folder = try TemporaryFolder()
+        let config = "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\n"
+        try FileManager.default.createDirectory(atPath: folder.path(".entities"), withIntermediateDirectories: true)
+        try config.write(toFile: folder.path(".lucid.yaml"), atomically: true, encoding: .utf8)
+        for (name, text) in files { try text.write(toFile: folder.path(name), atomically: true, encoding: .utf8) }
+    }
+
+    func path(_ name: String) -> String { folder.path(name) }
+    func remove() { folder.remove() }
+}
