@@ -64,7 +64,7 @@ import Testing
         }
     }
 
-    /// README: a query by composite element, through the typed column reference, uses the element's index.
+    /// LucidRuntime.docc, "Composite attributes": a query by composite element, through the typed column reference, uses the element's index.
     @Test func queryByCompositeElementUsesItsIndex() throws {
         let database = try database(at: FlightLogSchema.current)
         try database.write { db in

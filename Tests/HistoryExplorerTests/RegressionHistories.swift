@@ -272,7 +272,7 @@ struct RegressionHistories {
 
     /// Found by the explorer (seed 8229): a JSON struct made composite at the version one of its members becomes
     /// required with a default, then the property and its entity renamed. The member's NULLs take the default
-    /// (README: "a member that becomes required takes its default where it was NULL"), in a required composite
+    /// (LucidRuntime.docc, "Enums and structs": "a member that becomes required takes its default where it was NULL"), in a required composite
     /// everywhere and in an optional one only where the composite is present (a nil one stays all NULL).
     @Test func aJSONStructMadeCompositeWhileAMemberBecomesRequired() {
         playEveryEdit([
