@@ -59,7 +59,7 @@ public struct TransformExpectation: Sendable {
     }
 
     /// Typed with the generated record types of both versions (superseded versions' records are
-    /// ``MigrationRecord``s only), read and written as a row transform reads and writes them.
+    /// `MigrationRecord`s only), read and written as a row transform reads and writes them.
     public static func records<Old: MigrationRecord, New: MigrationRecord>(
         from: SchemaVersion, to: SchemaVersion, table: String, _ expect: @escaping @Sendable (Old) throws -> New?
     ) -> TransformExpectation {

@@ -25,7 +25,7 @@ public struct MigrationTestHarness: Sendable {
     public let exclusions: [CheckExclusion]
     /// Each newest entity's rows, decoded with its generated record type.
     public let recordChecks: [RecordCheck]
-    /// The project's sample rows (``SampleRows``): each seeded store also gets its version's, if any.
+    /// The project's sample rows (`.entities/.samples/<version>.json`): each seeded store also gets its version's, if any.
     public var samplesFolder: String?
 
     /// A harness for a generated registry (the generated tests make one).

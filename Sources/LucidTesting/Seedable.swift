@@ -23,10 +23,10 @@ public protocol Seedable {
 
 /// A type that can also take a distinct value in every row: the generated migration tests seed one
 /// column of each unique index with ``seedDistinct(row:salt:)`` (the edge values while they are distinct,
-/// then values derived from the row, `LucidSchema.SeedValues.distinct…`, which `lucidgen fixtures`
+/// then values derived from the row, which `lucidgen fixtures`
 /// encodes as SQL too). Booleans, enumerations and option sets have too few values to conform: a unique
 /// index over only such columns is seeded through the cartesian product of their values
-/// (``Seed/product(row:divisor:count:)``).
+/// (`Seed.product(row:divisor:count:)`).
 public protocol DistinctSeedable: Seedable {
     /// The value of the property salted `salt` in row `row`, distinct from every other row's.
     static func seedDistinct(row: Int, salt: Int) -> Self
@@ -84,42 +84,42 @@ public protocol DistinctSeedable: Seedable {
 }
 
 extension String: DistinctSeedable {
-    /// The edge value of `String` for this row and property (see ``Seed``).
+    /// The edge value of `String` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> String { Seed.pick(Seed.strings, row: row, salt: salt) }
     public static func seedDistinct(row: Int, salt: Int) -> String { SeedValues.distinctString(row: row, salt: salt) }
 }
 
 extension Int: DistinctSeedable {
-    /// The edge value of `Int` for this row and property (see ``Seed``).
+    /// The edge value of `Int` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> Int { Int(Seed.pick(Seed.integers, row: row, salt: salt)) }
     public static func seedDistinct(row: Int, salt: Int) -> Int { Int(SeedValues.distinctInteger(row: row, salt: salt)) }
 }
 
 extension Int64: DistinctSeedable {
-    /// The edge value of `Int64` for this row and property (see ``Seed``).
+    /// The edge value of `Int64` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> Int64 { Seed.pick(Seed.integers, row: row, salt: salt) }
     public static func seedDistinct(row: Int, salt: Int) -> Int64 { SeedValues.distinctInteger(row: row, salt: salt) }
 }
 
 extension Int32: Seedable {
-    /// The edge value of `Int32` for this row and property (see ``Seed``).
+    /// The edge value of `Int32` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> Int32 { Int32(truncatingIfNeeded: Seed.pick(Seed.integers, row: row, salt: salt)) }
 }
 
 extension Double: DistinctSeedable {
-    /// The edge value of `Double` for this row and property (see ``Seed``).
+    /// The edge value of `Double` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> Double { Seed.pick(Seed.doubles, row: row, salt: salt) }
     public static func seedDistinct(row: Int, salt: Int) -> Double { SeedValues.distinctDouble(row: row, salt: salt) }
 }
 
 extension Float: DistinctSeedable {
-    /// The edge value of `Float` for this row and property (see ``Seed``).
+    /// The edge value of `Float` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> Float { Seed.pick(SeedValues.floats, row: row, salt: salt) }
     public static func seedDistinct(row: Int, salt: Int) -> Float { SeedValues.distinctFloat(row: row, salt: salt) }
 }
 
 extension Bool: Seedable {
-    /// The edge value of `Bool` for this row and property (see ``Seed``).
+    /// The edge value of `Bool` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> Bool { SeedValues.bool(row: row, salt: salt) }
 }
 
@@ -135,7 +135,7 @@ extension Date: DistinctSeedable {
 }
 
 extension URL: DistinctSeedable {
-    /// The edge value of `URL` for this row and property (see ``Seed``).
+    /// The edge value of `URL` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> URL {
         URL(string: Seed.pick(SeedValues.urls, row: row, salt: salt))!
     }
@@ -144,7 +144,7 @@ extension URL: DistinctSeedable {
 }
 
 extension Data: DistinctSeedable {
-    /// The edge value of `Data` for this row and property (see ``Seed``).
+    /// The edge value of `Data` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> Data { Data(SeedValues.bytes(row: row, salt: salt)) }
     public static func seedDistinct(row: Int, salt: Int) -> Data { Data(SeedValues.distinctBytes(row: row, salt: salt)) }
 }

@@ -234,7 +234,7 @@ import Testing
     @Test func appTestsWithoutAnExpectationsProviderNamesItsLine() throws {
         let config = TestProject.defaultConfig + "\n  app_tests:\n    module_name: AppTests\n    output_path: Tests/AppTests/Generated\n"
         #expect(try failure([".entities/track.json": Self.track([#"{ "name": "title", "property_type": "string" }"#])], config: config) == [
-            #".lucid.yaml:6:3: error: targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see README, "Generated migration tests") (at $.targets.app_tests)"#
+            #".lucid.yaml:6:3: error: targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see "Generated migration tests" in LucidTesting's documentation) (at $.targets.app_tests)"#
         ])
     }
 

@@ -158,7 +158,7 @@ package struct Scaffold {
     var config: String {
         if plugin { return pluginConfig }
         return """
-        # lucidgen configuration. Reference: lucidgen's README, "Configuration".
+        # lucidgen configuration. Reference: "Configuration" in LucidRuntime's documentation.
         input_path: .entities
         current_version: "1.0"
         # The app's type for migration code: a step SQL alone cannot make is a `swift build` error until written there.
@@ -178,7 +178,7 @@ package struct Scaffold {
 
     var pluginConfig: String {
         """
-        # lucidgen configuration. Reference: lucidgen's README, "Configuration" and "SwiftPM plugins".
+        # lucidgen configuration. Reference: "Configuration" and "Commands" (its SwiftPM plugins) in LucidRuntime's documentation.
         # The LucidGenPlugin build plugin generates the code during `swift build`; nothing generated is committed.
         build_plugin: true
         input_path: .entities
@@ -293,8 +293,8 @@ package struct Scaffold {
         /// options it opens its store with and, for each step that runs the app's own migration code, what
         /// that code does to the data. `lucidgen generate` adds a requirement for each such step; the tests
         /// do not build until it is written here. The tests seed edge values, which never hold what your
-        /// stages react to: put such rows in .entities/.samples/<version>.json (README, "Generated migration
-        /// tests"), and a stage that mishandles them fails the tests.
+        /// stages react to: put such rows in .entities/.samples/<version>.json ("Generated migration
+        /// tests" in LucidTesting's documentation), and a stage that mishandles them fails the tests.
         struct \(moduleName)Expectations {
             /// The options the app opens its store with (its stages and data migrations): the app's own, so
             /// that the generated tests run the app's stages and data migrations as the app does.

@@ -112,7 +112,7 @@ package struct Renderer {
         if let tests = config.appTests {
             guard let provider = config.expectationsProvider else {
                 throw GenerationFailed(
-                    "targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see README, \"Generated migration tests\")",
+                    "targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see \"Generated migration tests\" in LucidTesting's documentation)",
                     at: tests.location ?? SourceLocation(file: displayPath(config.file)), path: "$.targets.app_tests")
             }
             let fixturesLiteral = fixturesFolder.map(swiftStringLiteral) ?? "LucidTesting.FixtureFiles.folder(besideFile: #filePath)"

@@ -12,7 +12,7 @@ import GRDB
 /// }
 /// ```
 ///
-/// Inside a transaction the app already holds, read it with ``read(_:)``.
+/// Inside a transaction the app already holds, read it with ``read(_:registry:)``.
 public struct StoreLedger: Sendable, Equatable, Codable {
     /// One step applied to the store.
     public struct Step: Sendable, Equatable, Codable {
@@ -58,7 +58,7 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     public struct PendingCleanupItem: Sendable, Equatable, Codable {
         /// Whether lucidgen runs the item (see ``LucidStore/finishDeferredCleanup(_:registry:logger:)``).
         public enum Verdict: Sendable, Equatable, Codable {
-            /// Read without the app's versions (``StoreLedger/read(_:)``): not checked.
+            /// Read without the app's versions (lucidgen's own tools): not checked.
             case notChecked
             /// The registry's step into ``PendingCleanupItem/recordedAt`` deferred exactly this, and the
             /// store can take it: lucidgen runs it, rebuilt from the registry.
@@ -131,7 +131,7 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     /// refuses it under ``StoreOptions/IncompatibleStorePolicy/openIfAdditive``).
     public var compatibility: [CompatibilityRecord]?
     /// What the app keeps in the store beside lucidgen's tables, in the order SQLite created them; nil
-    /// unless read with the versions that say which tables are lucidgen's (``read(_:versions:)``).
+    /// unless read with the registry that says which tables are lucidgen's (``read(_:registry:)``).
     public var appObjects: [AppObject]?
 
     /// The compatibility record of `version`, if the store has one.

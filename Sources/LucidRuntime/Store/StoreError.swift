@@ -54,7 +54,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The generated registry and this runtime disagree on a version's DDL checksum (regenerate).
     case registryMismatch(version: SchemaVersion, generated: String, runtime: String)
     /// A step needs an app stage that was not provided. Thrown when the path reaches a stage of
-    /// ``StoreOptions/declaredStages`` (known to have no code here, as in `lucidgen migrate`): the steps
+    /// the declared stages lucidgen's own tools pass (known to have no code here, as in `lucidgen migrate`): the steps
     /// before it may have committed. A stage of the app's registry without code is
     /// ``missingStages(path:storeVersion:target:missing:registry:)`` instead, before any step.
     case missingStage(String)

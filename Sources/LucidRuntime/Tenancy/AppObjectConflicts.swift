@@ -4,7 +4,7 @@
 /// cannot follow a rename (an FTS5 table names its content table and columns in its own declaration,
 /// which SQLite's `RENAME` does not rewrite), or it holds a name the step gives to a new table or index.
 ///
-/// The step refuses before its first statement (``StoreError/appObjectsInTheWay(step:version:conflicts:)``);
+/// The step refuses before its first statement (``StoreError/appObjectsInTheWay(step:from:to:conflicts:)``);
 /// `lucidgen plan --database` shows the same findings before anyone migrates.
 public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
     /// What the object stands in the way of.

@@ -73,7 +73,7 @@ struct OwnedNames: Sendable {
 
 /// An object in a store that lucidgen does not own: the app's table, virtual table (FTS5, R*Tree) or
 /// one of its shadow tables, view, trigger, or an index the app made on a described table. Every
-/// migration step keeps these, or refuses before changing anything (``StoreError/appObjectsInTheWay(step:version:conflicts:)``).
+/// migration step keeps these, or refuses before changing anything (``StoreError/appObjectsInTheWay(step:from:to:conflicts:)``).
 ///
 /// ```swift
 /// for object in try LucidStore.inspect(atPath: path, history: AppSchema.history).appObjects {
