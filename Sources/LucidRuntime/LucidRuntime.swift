@@ -10,3 +10,16 @@ public typealias SchemaVersion = LucidSchema.SchemaVersion
 
 /// The list of schema versions of an app, as `lucidgen generate` emits it (`<Module>Schema`).
 public typealias SchemaRegistry = LucidSchema.SchemaRegistry
+
+/// One step of a migration path (``StoreStatus/steps``, ``MigrationOutcome``).
+public typealias MigrationStep = LucidSchema.MigrationStep
+
+/// A step between two versions that needs the app's code (a stage): what ``SchemaRegistry`` lists and
+/// ``MigrationStage`` provides.
+public typealias ExplicitStage = LucidSchema.ExplicitStage
+
+/// Why no migration path can be planned (``StoreError/planning(_:)``).
+public typealias PlanningError = LucidSchema.PlanningError
+
+/// Why the change between two versions needs the app's code (in ``PlanningError``).
+public typealias NotInferable = LucidSchema.NotInferable
