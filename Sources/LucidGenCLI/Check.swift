@@ -137,7 +137,7 @@ struct Check: ParsableCommand {
             let module = model.config.app.moduleName
             for version in model.releasedVersions where FileManager.default.fileExists(atPath: folder) {
                 if let missing = FixtureFiles.missingFixture(module: module, version: version, in: folder) {
-                    report.fixtures.append(((folder as NSString).appendingPathComponent(FixtureFiles.fileName(module: module, version: version)), missing))
+                    report.missingFixtures.append(((folder as NSString).appendingPathComponent(FixtureFiles.fileName(module: module, version: version)), missing))
                 }
             }
             for path in listed {
@@ -167,7 +167,7 @@ struct Check: ParsableCommand {
             report.exitCode = 2
         } else if report.findings.contains(where: { $0.severity == .error }) {
             report.exitCode = 4
-        } else if !report.fixtures.isEmpty {
+        } else if !report.fixtures.isEmpty || !report.missingFixtures.isEmpty {
             report.exitCode = 5
         }
         emit(report)
@@ -190,6 +190,8 @@ struct CheckReport {
     /// Generated files that `generate` would write: (path, why).
     var stale: [(String, String)] = []
     var fixtures: [(String, String)] = []
+    /// Released versions without their committed fixture: (the file to restore, what to do).
+    var missingFixtures: [(String, String)] = []
     var fixturesChecked = 0
     var findings: [LintFinding] = []
     var steps = 0
@@ -205,7 +207,7 @@ struct CheckReport {
         // The generator's own notes (frozen versions, ignored keys) are shown with --verbose only, and not counted.
         let severities = findings.map(\.severity.rawValue) + diagnostics.filter { $0.severity != .note }.map(\.severity.rawValue)
         return (
-            severities.filter { $0 == "error" }.count + stale.count + fixtures.count, severities.filter { $0 == "warning" }.count,
+            severities.filter { $0 == "error" }.count + stale.count + fixtures.count + missingFixtures.count, severities.filter { $0 == "warning" }.count,
             severities.filter { $0 == "note" }.count
         )
     }
@@ -215,6 +217,7 @@ struct CheckReport {
         for diagnostic in diagnostics where verbose || diagnostic.severity != .note { lines.append(diagnostic.description) }
         for (path, why) in stale { lines.append("\(displayPath(path)): error: generated file \(why); run `lucidgen generate`") }
         for (path, problem) in fixtures { lines.append("\(displayPath(path)): error: fixture cannot be trusted: \(problem)") }
+        for (path, problem) in missingFixtures { lines.append("\(displayPath(path)): error: fixture missing: \(problem)") }
         for finding in findings { lines.append("\(place(finding.location))\(finding.severity.rawValue): \(finding.text)") }
         let (errors, warnings, notes) = counts
         var summary = "check: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")"
@@ -222,6 +225,7 @@ struct CheckReport {
             summary += "; \(steps) step\(steps == 1 ? "" : "s") linted\(additiveOnly ? " (additive only)" : "")"
             summary += stale.isEmpty ? "; generated files up to date" : "; \(stale.count) generated file\(stale.count == 1 ? "" : "s") out of date"
             summary += "; \(fixturesChecked) fixture\(fixturesChecked == 1 ? "" : "s") verified\(fixtures.isEmpty ? "" : " (\(fixtures.count) bad)")"
+            if !missingFixtures.isEmpty { summary += ", \(missingFixtures.count) missing" }
         }
         lines.append(summary + (exitCode == 0 ? "; passed" : "; failed (exit \(exitCode))"))
         return lines.map { $0 + "\n" }.joined()
@@ -244,6 +248,7 @@ struct CheckReport {
         }
         for (path, why) in stale { out += annotation("error", SourceLocation(file: displayPath(path)), title: "generated file \(why)", "run `lucidgen generate`") }
         for (path, problem) in fixtures { out += annotation("error", SourceLocation(file: displayPath(path)), title: "fixture", problem) }
+        for (path, problem) in missingFixtures { out += annotation("error", SourceLocation(file: displayPath(path)), title: "missing fixture", problem) }
         for finding in findings { out += annotation(finding.severity.rawValue, finding.location, title: finding.code.id, finding.text) }
         return out + text(verbose: false).split(separator: "\n").last.map { String($0) + "\n" }!
     }
@@ -279,7 +284,10 @@ struct CheckReport {
                 return item.merging(location(finding.location)) { a, _ in a }
             },
             "staleFiles": stale.map { ["file": displayPath($0.0), "problem": $0.1] },
-            "fixtures": ["checked": fixturesChecked, "problems": fixtures.map { ["file": displayPath($0.0), "problem": $0.1] }],
+            "fixtures": [
+                "checked": fixturesChecked, "problems": fixtures.map { ["file": displayPath($0.0), "problem": $0.1] },
+                "missing": missingFixtures.map { ["file": displayPath($0.0), "problem": $0.1] },
+            ],
             "diagnostics": diagnostics.map { diagnostic -> [String: Any] in
                 var item: [String: Any] = ["severity": diagnostic.severity.rawValue, "message": diagnostic.message]
                 if let path = diagnostic.path { item["path"] = path }

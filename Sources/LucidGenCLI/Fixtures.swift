@@ -19,8 +19,8 @@ struct Fixtures: ParsableCommand {
             generated migration tests, which migrate every committed fixture and check every value. A \
             <file>.sha256 (sha256sum format) is written with it; the tests refuse a fixture that no longer \
             matches it. `lucidgen release` writes the current version's fixture once that version is final; \
-            this command writes it only with --unreleased (the current version can still change), and any \
-            other version's (e.g. one released before lucidgen was adopted). Commit both files: they are \
+            this command writes it only with --unreleased (the current version can still change) or once \
+            `lucidgen release` marked it (to write a lost fixture of it again), and any other version's (e.g. one released before lucidgen was adopted). Commit both files: they are \
             stores as that release wrote them. An existing file is never replaced.
             """)
 
@@ -61,8 +61,9 @@ struct Fixtures: ParsableCommand {
             target = model.schemas.last { $0.version <= model.currentVersion }!.version
         }
         // A committed fixture is a store as a release wrote it: the current version can still change, and a
-        // fixture of it would no longer be that version after the next edit.
-        if output == nil, target == model.currentVersion, !unreleased {
+        // fixture of it would no longer be that version after the next edit (once `lucidgen release` marked it,
+        // it cannot: then a lost fixture of it is written again here).
+        if output == nil, target == model.currentVersion, !unreleased, !SchemaSnapshot.isMarkedReleased(version: target, in: model.config.schemaPath) {
             throw ValidationError(
                 "\(target) is the current version, which can still change (each generate rewrites its snapshot): its fixture is written by "
                     + "`lucidgen release` once \(target) is final, which checks the project first (or pass --unreleased to write it now anyway)")

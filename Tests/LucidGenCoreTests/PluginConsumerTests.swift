@@ -77,7 +77,7 @@ import Testing
         // 1.1 was released without its fixture store: `check` says which file, and `fixtures` writes it.
         let unfixtured = try run(swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "check"], in: journal)
         #expect(unfixtured.status != 0)
-        #expect((unfixtured.output + unfixtured.error).contains("Tests/JournalTests/Fixtures/Journal_1_1.sqlite: error: fixture cannot be trusted: version 1.1 was released, but its fixture store"), "\(unfixtured.output)\n\(unfixtured.error)")
+        #expect((unfixtured.output + unfixtured.error).contains("Tests/JournalTests/Fixtures/Journal_1_1.sqlite: error: fixture missing: version 1.1 was released, but its fixture store"), "\(unfixtured.output)\n\(unfixtured.error)")
         let fixtures = try run(swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "fixtures", "--schema-version", "1.1"], in: journal)
         #expect(fixtures.status == 0, "\(fixtures.output)\n\(fixtures.error)")
         let check = try run(swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "check"], in: journal)

@@ -50,6 +50,25 @@ import Testing
         #expect(again.error.contains("error: 1.0 is released already: .entities/.schema/1.0.json is marked released"), "\(again.error)")
     }
 
+    /// A released version's fixture lost: `check` fails naming the file, and `fixtures` writes it again without
+    /// --unreleased once `lucidgen release` marked the version (the hint the failure gives works).
+    @Test func aLostFixtureOfTheReleasedCurrentVersionIsReportedAndWrittenAgain() throws {
+        let project = try generatedProject()
+        defer { project.remove() }
+        #expect(try run(lucidgenBinary, ["release", "--rows", "2"], in: project.root).status == 0)
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent(Self.fixture))
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent(Self.fixture + ".sha256"))
+        let checked = try run(lucidgenBinary, ["check"], in: project.root)
+        #expect(checked.status == 5, "\(checked.output)\(checked.error)")
+        #expect(checked.output.contains("\(Self.fixture): error: fixture missing: version 1.0 was released, but its fixture store"), "\(checked.output)")
+        #expect(checked.output.contains("0 fixtures verified, 1 missing; failed (exit 5)"), "\(checked.output)")
+        let json = try run(lucidgenBinary, ["check", "--format", "json"], in: project.root)
+        #expect(json.output.contains("\"missing\" : [") || json.output.contains("\"missing\":["), "\(json.output)")
+        let written = try run(lucidgenBinary, ["fixtures", "--rows", "2"], in: project.root)
+        #expect(written.status == 0, "\(written.output)\(written.error)")
+        #expect(try run(lucidgenBinary, ["check"], in: project.root).status == 0)
+    }
+
     /// Released, 1.0 binds although it is still current_version: an edit to it is refused by `generate` at
     /// the description (not found later by the fixture in the tests), and goes in once 1.1 is the current
     /// version and the entity's history has it.

@@ -155,7 +155,7 @@ import Testing
         #expect(lost.output.contains("version 1.0 was released, but its fixture store \(fixture.path) is missing: restore it"), "\(lost.output.suffix(4000))")
         let checked = try run(lucidgenBinary, ["check"], in: package)
         #expect(checked.status != 0)
-        #expect((checked.output + checked.error).contains("Notes_1_0.sqlite: error: fixture cannot be trusted: version 1.0 was released, but its fixture store"), "\(checked.output)\(checked.error)")
+        #expect((checked.output + checked.error).contains("Notes_1_0.sqlite: error: fixture missing: version 1.0 was released, but its fixture store"), "\(checked.output)\(checked.error)")
 
         // The whole folder gone (or the test file moved away from it): one failing case, not zero cases.
         try FileManager.default.removeItem(at: fixtures)
