@@ -119,6 +119,11 @@ import Testing
                 }
             }
             """.write(to: consumer.appendingPathComponent("Sources/Consumer/ConsumerStages.swift"), atomically: true, encoding: .utf8)
+        // Written, the function is no longer asked for when generate runs (a note, with --verbose). (A run the
+        // stamp skips repeats its stored warnings until an input changes.)
+        let quiet = try run(lucidgenBinary, ["generate", "--force"], in: consumer)
+        #expect(quiet.status == 0 && !quiet.error.contains("cannot be inferred"), "\(quiet.error)")
+        #expect(try run(lucidgenBinary, ["generate", "--force", "--verbose"], in: consumer).error.contains("3.0 → 4.0 cannot be inferred"))
         try """
             import Foundation
             import GRDB

@@ -89,6 +89,13 @@ import Testing
         #expect(try codes([".entities/track.json": property], additiveOnly: true) == ["BC102", "AO105"])
     }
 
+    /// A rename that keeps the column (`persisted_name` holding the old name) changes nothing for older apps,
+    /// which read and write the column: no BC102 advising exactly what was done (issue 37).
+    @Test func aRenameThatKeepsItsColumnIsNoFinding() throws {
+        let property = Self.track(#"{ "name": "name", "property_type": "string", "previous_name": "title", "renamed_at_version": "2.0", "persisted_name": "title" }"#)
+        #expect(try codes([".entities/track.json": property]) == [])
+    }
+
     @Test func typeChangesByLossOrByTheAppsCode() throws {
         let lossy = #"{ "name": "score", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "double", "lossy_conversion": true }] }"#
         let result = try lint([".entities/track.json": Self.track(lossy)])

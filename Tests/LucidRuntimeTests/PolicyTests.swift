@@ -71,6 +71,26 @@ import Testing
         }
     }
 
+    /// A store without a record whose tables are the newest version's: the outcome says it was adopted (issue 37:
+    /// it said "already at 4.0", as for a store lucidgen had opened before).
+    @Test func aStoreAdoptedAtTheNewestVersionSaysSo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("plain.sqlite")
+        let plain = try DatabaseQueue(path: path)
+        try plain.write { db in
+            for statement in FlightLogSchema.versions.last!.ddl { try db.execute(sql: statement) }
+        }
+        try plain.close()
+        let opened = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.start == .version(SchemaVersion("4.0"), adopted: true))
+        #expect("\(opened.outcome)" == "adopted the store at 4.0: its tables are 4.0's, and lucidgen's record of it is written")
+        let again = try LucidStore.open(atPath: folder.path("plain.sqlite"), registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+        defer { try? again.database.close() }
+        #expect("\(again.outcome)" == "already at 4.0")
+    }
+
     /// A GRDB app's database that adds lucidgen: its tables are the app's, and the store is created beside them.
     @Test func theAppsOwnTablesStayWhenTheStoreIsCreatedBesideThem() throws {
         let folder = try TemporaryFolder()

@@ -118,7 +118,7 @@ package struct Scaffold {
         } else if plugin {
             lines.append("")
             lines.append("Next: edit .entities/, then `swift build` and `swift test` (the build plugin generates the code);")
-            lines.append("when a version is final, `swift package lucidgen release` checks it, writes its fixture store and says what to commit and bump.")
+            lines.append("when a version is final, `swift package --allow-writing-to-package-directory lucidgen release` checks it, writes its fixture store and says what to commit and bump.")
         } else {
             lines.append("")
             lines.append("Next: edit .entities/, run `lucidgen generate`, then `swift build` and `swift test`;")

@@ -143,8 +143,10 @@ package struct Linter {
                         at: where_?.location))
                     continue
                 }
-                if before.name != after.name || before.column != after.column {
-                    let columns = before.column != after.column && !after.column.isEmpty ? " (column \(before.column) → \(after.column))" : ""
+                // Older apps read and write the column: a rename that keeps it (`persisted_name` holding the old column
+                // name, a Swift-only rename) changes nothing for them.
+                if before.column != after.column {
+                    let columns = !after.column.isEmpty ? " (column \(before.column) → \(after.column))" : ""
                     findings.append(finding(
                         .propertyRenamed, "property \(name).\(before.name) is renamed to \(after.name) at \(to)\(columns)",
                         entity: name, property: current, from: from, to: to, at: where_?.location))

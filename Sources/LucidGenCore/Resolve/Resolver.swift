@@ -164,8 +164,10 @@ package enum Resolver {
                     let reasons = reason.reasons.filter { $0.hasPrefix(table + ".") }
                     tables.append(CustomStep.Table(table: table, oldType: oldShape.typeName, newType: newShape.typeName, reasons: reasons))
                     let provider = config.migrationsProvider.map { "in \($0) (migrations_provider)" } ?? "in the type you pass to \(config.app.moduleName)Schema.stages(using:) (or name it as migrations_provider)"
-                    diagnostics.warning(
-                        "\(reason.from) → \(reason.to) cannot be inferred (\(reasons.joined(separator: "; "))): implement `func migrate(_ old: \(oldShape.typeName)) throws -> \(newShape.typeName)?` \(provider)")
+                    let message = "\(reason.from) → \(reason.to) cannot be inferred (\(reasons.joined(separator: "; "))): implement `func migrate(_ old: \(oldShape.typeName)) throws -> \(newShape.typeName)?` \(provider)"
+                    // Once the function is written (in the app module's own sources), this is only a note (shown with
+                    // --verbose): it used to repeat on every generate.
+                    if Self.appSourcesDefine(migratingFrom: oldShape.typeName, config: config) { diagnostics.note(message) } else { diagnostics.warning(message) }
                 }
                 customSteps.append(CustomStep(from: reason.from, to: reason.to, tables: tables))
             case .success(let operations):
@@ -206,6 +208,22 @@ package enum Resolver {
         model.structTypes = context.structTypes
         model.releasedVersions = versions.filter { $0 < currentVersion || ($0 == currentVersion && frozen[$0]?.snapshot.released == true) }
         return model
+    }
+
+    /// Whether a Swift file of the app module (beside its generated folder, not in it) declares
+    /// `func migrate(_ old: <type>)`: the stage a step that SQL cannot make needs.
+    static func appSourcesDefine(migratingFrom type: String, config: Config) -> Bool {
+        let generated = absolutePath(config.app.outputPath)
+        let module = (generated as NSString).deletingLastPathComponent
+        guard let files = FileManager.default.enumerator(atPath: module) else { return false }
+        let pattern = "func\\s+migrate\\s*\\(\\s*_\\s+old\\s*:\\s*([A-Za-z_][A-Za-z0-9_]*\\.)?\\Q\(type)\\E\\s*\\)"
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return false }
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let path = (module as NSString).appendingPathComponent(file)
+            guard !path.hasPrefix(generated + "/"), let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            if expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return true }
+        }
+        return false
     }
 
     /// `schema` with each table that equals the previous version's table of its name replaced by that very

@@ -547,7 +547,8 @@ struct ShapeBuilder {
         switch property.type {
         case .relationship(let targetName, let toMany):
             guard let target = timelines[targetName] else {
-                let hint = timelines.values.first { $0.entity.versionHistory.contains { $0.previousName == targetName } }.map { " (did you mean '\($0.entity.name)', its current name?)" } ?? ""
+                let hint = timelines.values.first { $0.entity.versionHistory.contains { $0.previousName == targetName } }.map { " (did you mean '\($0.entity.name)', its current name?)" }
+                    ?? KeySuggestion.nearest(to: targetName, among: timelines.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
                 diagnostics.error("relationship '\(property.name)' refers to unknown entity '\(targetName)'\(hint)", at: property.typeLocation, path: property.path + ".property_type")
                 return nil
             }
@@ -760,7 +761,8 @@ struct ShapeBuilder {
         case .composite(let name): return (.text, structTypes.typeName(of: name, at: version))
         case .subtype(let name):
             guard let subtype = subtypes[name] else {
-                diagnostics.error("unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/", at: property.typeLocation, path: property.path + ".property_type")
+                let suggestion = KeySuggestion.nearest(to: name, among: (subtypes.keys + ScalarType.allCases.map(\.rawValue)).sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                diagnostics.error("unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/\(suggestion)", at: property.typeLocation, path: property.path + ".property_type")
                 return nil
             }
             switch subtype.kind {

@@ -111,6 +111,9 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         } else if !steps.isEmpty {
             let adopted = if case .version(_, true) = start { "recognised the store from its tables, " } else { "" }
             parts.append("\(adopted)\(origin) in \(steps.count) step\(steps.count == 1 ? "" : "s"): \(steps.map(\.label).joined(separator: ", "))")
+        } else if case .version(let version, true) = start, elsewhere.isEmpty {
+            // An adopted store: this call wrote lucidgen's record into a store that had none.
+            parts.append("adopted the store at \(version): its tables are \(version)'s, and lucidgen's record of it is written")
         } else if elsewhere.isEmpty {
             parts.append("already at \(finalVersion)")
         } else {
