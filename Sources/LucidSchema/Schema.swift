@@ -414,6 +414,8 @@ package struct SchemaForeignKey: Sendable, Hashable, Codable {
     package enum Action: String, Sendable, Codable {
         case cascade = "CASCADE"
         case setNull = "SET NULL"
+        case setDefault = "SET DEFAULT"
+        case restrict = "RESTRICT"
         case noAction = "NO ACTION"
     }
 

@@ -150,7 +150,14 @@ struct ExpectedMigration {
                             for column in key.columns { row[column] = .null }
                             return row
                         }
-                    case .noAction:
+                    case .setDefault:
+                        rows.tables[child.name] = before.map { row in
+                            guard isOrphan(row) else { return row }
+                            var row = row
+                            for column in key.columns { row[column] = child.column(named: column)?.defaultSQL.flatMap(SQLiteValues.literal) ?? .null }
+                            return row
+                        }
+                    case .noAction, .restrict:
                         break
                     }
                 }

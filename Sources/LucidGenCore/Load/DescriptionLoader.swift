@@ -48,7 +48,7 @@ private enum KnownKeys {
     static let identifier = ["type", "property_name", "autoincrement"]
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
-        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name",
+        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion"]
@@ -441,6 +441,26 @@ package enum DescriptionLoader {
         }
         let unique = reader.bool("unique", &diagnostics) ?? false
         let indexed = reader.bool("indexed", &diagnostics) ?? false
+        var onDelete: SchemaForeignKey.Action?
+        if let text = reader.string("on_delete", &diagnostics), let node = reader.value("on_delete") {
+            let actions: [String: SchemaForeignKey.Action] = [
+                "cascade": .cascade, "set_null": .setNull, "set_default": .setDefault, "restrict": .restrict, "no_action": .noAction,
+            ]
+            if case .relationship(_, false) = type, let action = actions[ObjectReader.normalize(text)] {
+                if action == .setNull && !nullable {
+                    diagnostics.error(
+                        "on_delete \"set_null\" needs a nullable relationship: '\(name)' is required, and SQLite would refuse to delete the row it points at",
+                        at: node.location, path: node.path)
+                } else {
+                    onDelete = action
+                }
+            } else if case .relationship(_, false) = type {
+                diagnostics.error(
+                    "on_delete '\(text)' is not an action: use one of \(actions.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))", at: node.location, path: node.path)
+            } else {
+                diagnostics.error("on_delete applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
+            }
+        }
         return PropertyDescription(
             name: name, type: type, nullable: nullable, defaultValue: defaultValue, previousName: previousName,
             renamedAtVersion: reader.version("renamed_at_version", &diagnostics),
@@ -448,7 +468,7 @@ package enum DescriptionLoader {
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool(firstOf: ["lazy", "extra"], &diagnostics) ?? false,
-            indexed: indexed || unique, unique: unique,
+            indexed: indexed || unique, unique: unique, onDelete: onDelete,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             swiftName: readSwiftName(&reader, type: false, &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
     }

@@ -79,6 +79,9 @@ package struct PropertyDescription: Sendable {
     package var indexed: Bool = false
     /// `"unique": true`: a unique single-column index (implies `indexed`).
     package var unique: Bool = false
+    /// `on_delete` of a to-one relationship: what SQLite does to this row when the row it points at is
+    /// deleted; nil for the default (CASCADE when required, SET NULL when optional).
+    package var onDelete: SchemaForeignKey.Action? = nil
     /// What the property was before some versions (type, nullability, default), newest last.
     package var typeHistory: [PropertyTypeHistoryItem] = []
     /// For a composite added at a version: which of the entity's properties (by current name, each removed

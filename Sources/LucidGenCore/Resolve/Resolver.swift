@@ -608,6 +608,8 @@ final class EntityTimeline: @unchecked Sendable {
     /// The indexes the descriptions ask for (each `indexed`/`unique` property, then `indexes`), checked by
     /// ``ShapeBuilder/checkIndexes(of:_:)``.
     var indexes: [IndexDescription] = []
+    /// A to-one relationship's index named by the entity's `indexes` (GRDB's `<table>_on_<column>`), by property.
+    var toOneIndexNames: [String: String] = [:]
 
     struct PropertyLifetime {
         var added: SchemaVersion

@@ -239,7 +239,13 @@ struct ShapeBuilder {
             if spec.properties.count == 1, !spec.unique, let property = entity.properties.first(where: { $0.name == spec.properties[0] }),
                 case .relationship(_, false) = property.type
             {
-                diagnostics.note("'\(entity.name).\(property.name)' is a to-one relationship, whose column is always indexed: \"indexed\" adds nothing", at: spec.location, path: spec.path)
+                // The column is always indexed; a name given here is that index's (a store GRDB made names it
+                // `<table>_on_<column>`).
+                if let name = spec.name {
+                    timeline.toOneIndexNames[property.name] = name
+                } else {
+                    diagnostics.note("'\(entity.name).\(property.name)' is a to-one relationship, whose column is always indexed: \"indexed\" adds nothing", at: spec.location, path: spec.path)
+                }
                 continue
             }
             if spec.properties.count == 1, case .property(let key) = entity.identifier.kind, key == spec.properties[0] {
@@ -944,8 +950,12 @@ struct ShapeBuilder {
                         column.convertedFromJoinTable = oldJoin
                     }
                     columns.append(column)
-                    foreignKeys.append(SchemaForeignKey(columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: property.nullable ? .setNull : .cascade))
-                    indexes.append(SchemaIndex(name: Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false), columns: [property.column]))
+                    let described = timeline.entity.properties.first { $0.name == property.currentName }
+                    foreignKeys.append(SchemaForeignKey(
+                        columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn],
+                        onDelete: described?.onDelete ?? (property.nullable ? .setNull : .cascade)))
+                    let indexName = timeline.toOneIndexNames[property.currentName] ?? Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false)
+                    indexes.append(SchemaIndex(name: indexName, columns: [property.column]))
                 case .composite(let composite):
                     var compositeColumns = compositeColumns(
                         composite, of: property, previous: previousShape?.properties.first { $0.currentName == property.currentName }, previousSchemaVersion: previous, &diagnostics)

@@ -453,8 +453,8 @@ struct StepExecutor {
 
     /// Rows a transform dropped are deleted rows: the rows that referenced them get their foreign key's
     /// `ON DELETE` action (CASCADE deletes them, SET NULL clears the reference), as a `DELETE` would have
-    /// done with enforcement on, and so on down the chain. NO ACTION leaves them for the foreign key
-    /// check, which then rolls the step back.
+    /// done with enforcement on (SET DEFAULT writes the column's default), and so on down the chain. NO ACTION
+    /// and RESTRICT leave them for the foreign key check, which then rolls the step back.
     private mutating func applyDeleteActions(afterDroppingRowsOf table: String) throws {
         var pending = [table]
         var visited: Set<String> = []
@@ -472,7 +472,11 @@ struct StepExecutor {
                         if db.changesCount > 0 { pending.append(child.name) }
                     case .setNull:
                         try execute("UPDATE \(quoteIdentifier(child.name)) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE \(orphan)")
-                    case .noAction:
+                    case .setDefault:
+                        let assignments = key.columns.map { "\(quoteIdentifier($0)) = \(child.column(named: $0)?.defaultSQL ?? "NULL")" }
+                        try execute("UPDATE \(quoteIdentifier(child.name)) SET \(assignments.joined(separator: ", ")) WHERE \(orphan)")
+                    case .noAction, .restrict:
+                        // As SQLite would refuse the delete: the foreign key check rolls the step back, naming the rows.
                         break
                     }
                     touchedTables.insert(child.name)

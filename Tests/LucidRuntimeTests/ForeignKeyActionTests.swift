@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// What a GRDB app's `belongsTo(…, onDelete:)` and `.indexed()` made is describable (issue 37 item 2): a to-one's
+/// `on_delete` action, and its index's name through the entity's `indexes`; such a store is adopted as it is.
+@Suite struct ForeignKeyActionTests {
+    static let room = #"{ "name": "room", "identifier": { "type": "int", "autoincrement": true }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
+
+    static func item(onDelete: String?, nullable: Bool = true, indexName: String? = "item_on_room_id") -> String {
+        let action = onDelete.map { #", "on_delete": "\#($0)""# } ?? ""
+        let indexes = indexName.map { #", "indexes": [{ "properties": ["room"], "name": "\#($0)" }]"# } ?? ""
+        return #"""
+            { "name": "item", "identifier": { "type": "int", "autoincrement": true }, "version_history": [{ "version": "1.0" }]\#(indexes),
+              "properties": [
+                { "name": "title", "property_type": "string" },
+                { "name": "room", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": \#(nullable)\#(action) }
+              ] }
+            """#
+    }
+
+    func generate(item: String) throws -> Result<[Schema], GenerationFailed> {
+        let project = try TestProjectFolder(files: [".entities/room.json": Self.room, ".entities/item.json": item])
+        defer { project.remove() }
+        do {
+            return .success(try GeneratorPipeline(configPath: project.path(".lucid.yaml")).run(check: false).model.schemas)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test(arguments: [("cascade", "CASCADE"), ("set_null", "SET NULL"), ("restrict", "RESTRICT"), ("no_action", "NO ACTION"), ("set_default", "SET DEFAULT"), (nil, "SET NULL")] as [(String?, String)])
+    func theActionAndTheIndexNameAreTheDescribedOnes(_ action: String?, _ sql: String) throws {
+        let schemas = try generate(item: Self.item(onDelete: action)).get()
+        let table = try #require(schemas[0].table(named: "item"))
+        #expect(table.createTableStatement().hasSuffix(#"FOREIGN KEY ("room") REFERENCES "room"("id") ON DELETE \#(sql))"#), "\(table.createTableStatement())")
+        #expect(table.createIndexStatements == [#"CREATE INDEX "item_on_room_id" ON "item" ("room")"#])
+    }
+
+    @Test func aStoreGRDBMadeIsAdoptedAndItsActionsHold() throws {
+        let schemas = try generate(item: Self.item(onDelete: "cascade")).get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("grdb.sqlite")
+        // As GRDB's migrator wrote it: autoIncrementedPrimaryKey, belongsTo(onDelete: .cascade), its index named by the app.
+        let made = try DatabaseQueue(path: path)
+        try made.write { db in
+            try db.execute(sql: #"CREATE TABLE "room" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "name" TEXT NOT NULL)"#)
+            try db.execute(sql: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "room" INTEGER, "title" TEXT NOT NULL, FOREIGN KEY ("room") REFERENCES "room"("id") ON DELETE CASCADE)"#)
+            try db.execute(sql: #"CREATE INDEX "item_on_room_id" ON "item" ("room")"#)
+            try db.execute(sql: "INSERT INTO room (name) VALUES ('kitchen'), ('attic')")
+            try db.execute(sql: "INSERT INTO item (room, title) VALUES (1, 'kettle'), (2, 'trunk')")
+        }
+        try made.close()
+        let opened = try LucidStore.open(atPath: path, versions: schemas)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.start == .version(SchemaVersion("1.0"), adopted: true))
+        try opened.database.write { db in try db.execute(sql: "DELETE FROM room WHERE id = 2") }
+        #expect(try opened.database.read { db in try String.fetchAll(db, sql: "SELECT title FROM item ORDER BY id") } == ["kettle"], "ON DELETE CASCADE")
+    }
+
+    @Test func theDefaultActionDiffersFromAStoresAndSaysSo() throws {
+        // Undescribed, the action is the default (SET NULL for an optional to-one): a store with CASCADE is not 1.0.
+        let schemas = try generate(item: Self.item(onDelete: nil)).get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("grdb.sqlite")
+        let made = try DatabaseQueue(path: path)
+        try made.write { db in
+            try db.execute(sql: #"CREATE TABLE "room" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "name" TEXT NOT NULL)"#)
+            try db.execute(sql: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "room" INTEGER, "title" TEXT NOT NULL, FOREIGN KEY ("room") REFERENCES "room"("id") ON DELETE CASCADE)"#)
+            try db.execute(sql: #"CREATE INDEX "item_on_room_id" ON "item" ("room")"#)
+        }
+        try made.close()
+        #expect {
+            _ = try LucidStore.open(atPath: path, versions: schemas)
+        } throws: { error in
+            "\(error)".contains("expected foreign key (room) → room(id) ON DELETE SET NULL, found none") && "\(error)".contains("ON DELETE CASCADE")
+        }
+    }
+
+    @Test func aWrongActionIsALocatedError() throws {
+        guard case .failure(let required) = try generate(item: Self.item(onDelete: "set_null", nullable: false)) else {
+            Issue.record("set_null on a required to-one was accepted")
+            return
+        }
+        #expect(required.errors.contains { $0.message.hasPrefix("on_delete \"set_null\" needs a nullable relationship: 'room' is required") && $0.path?.hasSuffix(".on_delete") == true }, "\(required.errors)")
+        guard case .failure(let unknown) = try generate(item: Self.item(onDelete: "explode")) else {
+            Issue.record("an unknown action was accepted")
+            return
+        }
+        #expect(unknown.errors.contains { $0.message.hasPrefix("on_delete 'explode' is not an action: use one of \"cascade\", \"no_action\", \"restrict\", \"set_default\", \"set_null\"") }, "\(unknown.errors)")
+        let scalar = #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "title", "property_type": "string", "on_delete": "cascade" }] }"#
+        guard case .failure(let notARelationship) = try generate(item: scalar) else {
+            Issue.record("on_delete on a string was accepted")
+            return
+        }
+        #expect(notARelationship.errors.contains { $0.message == "on_delete applies to a to-one relationship (its foreign key); 'title' is none" }, "\(notARelationship.errors)")
+    }
+}
