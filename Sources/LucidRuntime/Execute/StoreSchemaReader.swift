@@ -3,7 +3,7 @@ import GRDB
 @_spi(Generated) import LucidSchema
 
 /// Reads a store's actual tables into the schema model, and compares them with a version's schema.
-enum StoreSchemaReader {
+package enum StoreSchemaReader {
     /// Every table lucidgen owns (``OwnedNames``: described by the versions in question; not SQLite's
     /// `sqlite_*`, not lucidgen's `lucid_*` bookkeeping, not the app's tables), by lower-cased name, with
     /// lucidgen's indexes only. With `only`, tables outside it are listed with their name alone (no
@@ -104,7 +104,7 @@ enum StoreSchemaReader {
     /// One table's shape: columns, primary key and indexes through GRDB's introspection
     /// (`columns(in:)`, `indexes(on:)`); foreign keys through ``foreignKeys(of:_:)``, because GRDB's
     /// `foreignKeys(on:)` has no ON DELETE action and fills an implicit referenced column in.
-    static func table(named name: String, _ db: Database) throws -> SchemaTable {
+    package static func table(named name: String, _ db: Database) throws -> SchemaTable {
         var columns: [SchemaColumn] = []
         var primaryKey: [(Int, String)] = []
         for info in try db.columns(in: name) {
@@ -259,7 +259,10 @@ enum StoreSchemaReader {
                 lines.append("table \(table.name): expected column \(describe(column)), found none")
                 continue
             }
-            if other.type != column.type || other.notNull != column.notNull || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
+            // An INTEGER PRIMARY KEY is the rowid: it is never NULL whether or not it says NOT NULL (GRDB's
+            // autoIncrementedPrimaryKey does not), so that difference is none.
+            let rowid = table.primaryKey.count == 1 && sameSQLName(table.primaryKey[0], column.name) && column.type == .integer
+            if other.type != column.type || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
                 lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
             }
         }

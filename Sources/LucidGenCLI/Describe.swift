@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+
+/// `lucidgen describe`: writes the descriptions of the tables an existing store has.
+struct Describe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the descriptions of an existing store's tables, so that lucidgen adopts the store as it is.",
+        discussion: """
+            Reads the store (read-only) and writes one description per table into the descriptions' folder \
+            (input_path of the config; .entities when the config does not exist yet, which is then written \
+            too): each table with a one-column primary key becomes an entity at --schema-version, its name \
+            and its columns' in snake_case with the store's spelling as persisted_name; each column a \
+            property typed by its storage class (int, double, string, data; --type table.column=date for \
+            what SQLite cannot tell apart), nullable and default as the store has them; each one-column \
+            foreign key to another described table's key a to-one relationship with its ON DELETE action; \
+            each index an indexes item with its name; AUTOINCREMENT the identifier's.
+
+            Then `lucidgen generate` and `lucidgen plan --database FILE` show the store recognised at that \
+            version. What the descriptions cannot say as the store has it (a declared type such as DATETIME \
+            or BOOLEAN, an expression default, a to-one column without an index) is listed as a warning: \
+            the store is not recognised until it is resolved. The app's own objects (views, triggers, FTS \
+            and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
+            key, and each --app-table) are listed and left to the app: every migration keeps them. An \
+            existing description is never replaced unless --force is given.
+            """)
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The store file to describe.", valueName: "file"))
+    var database: String
+
+    @Option(name: .customLong("schema-version"), help: ArgumentHelp("The version the store's tables are (default: current_version, else 1.0).", valueName: "version"))
+    var schemaVersion: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config file (written when it does not exist).", valueName: "path"))
+    var config: String = ".lucid.yaml"
+
+    @Option(help: ArgumentHelp("The module name of a config written from scratch.", valueName: "name"))
+    var module: String = "App"
+
+    @Option(name: .customLong("type"), help: ArgumentHelp("The description type of a column SQLite cannot tell apart, e.g. item.purchased_at=date (repeatable).", valueName: "table.column=type"))
+    var types: [String] = []
+
+    @Option(name: .customLong("app-table"), help: ArgumentHelp("A table to leave to the app, undescribed (repeatable).", valueName: "table"))
+    var appTables: [String] = []
+
+    @Flag(help: "Replace descriptions that exist already.")
+    var force = false
+
+    func run() throws {
+        var hints: [String: String] = [:]
+        for item in types {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[0].contains(".") else { throw ValidationError("--type \(item): expected table.column=type, e.g. item.purchased_at=date") }
+            hints[parts[0].lowercased()] = parts[1]
+        }
+        let configExists = FileManager.default.fileExists(atPath: config)
+        var diagnostics = DiagnosticCollector()
+        let existing = configExists ? try? Config.load(from: config, diagnostics: &diagnostics) : nil
+        if configExists && existing == nil {
+            printDiagnostics(diagnostics.diagnostics, verbose: false)
+            throw ExitCodes.inputErrors
+        }
+        let version: SchemaVersion
+        do {
+            version = try SchemaVersion(parsing: schemaVersion ?? existing?.currentVersion?.string ?? "1.0")
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let inputFolder = existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
+
+        let read = try Self.read(database, appTables: Set(appTables.map { $0.lowercased() }))
+        let output = StoreDescriber(declaredTypes: read.declaredTypes, typeHints: hints).describe(read.tables, version: version)
+
+        let files = output.entities.map { ((inputFolder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
+        let taken = files.filter { FileManager.default.fileExists(atPath: $0.0) }.map(\.0)
+        if !taken.isEmpty && !force {
+            for path in taken { printError("\(displayPath(path)): error: a description exists already (pass --force to replace it)\n") }
+            printError("describe: nothing was written\n")
+            throw ExitCodes.inputErrors
+        }
+        try FileManager.default.createDirectory(atPath: inputFolder, withIntermediateDirectories: true)
+        for (path, json) in files {
+            try json.write(toFile: path, atomically: true, encoding: .utf8)
+            print("wrote    \(displayPath(path))")
+        }
+        if !configExists {
+            let text = """
+                input_path: \((inputFolder as NSString).lastPathComponent)
+                current_version: "\(version.string)"
+                targets:
+                  app:
+                    module_name: \(module)
+                    output_path: Sources/\(module)/Generated
+
+                """
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            print("wrote    \(displayPath(config))")
+        }
+        for problem in output.problems { printError("warning: \(problem)\n") }
+        for note in output.notes { print("note: \(note)") }
+        for (name, why) in output.appTables + read.appObjects { print("the app's: \(name) (\(why)); kept by every migration") }
+        print("described \(files.count) table\(files.count == 1 ? "" : "s") of \(displayPath(database)) at \(version)"
+            + (output.problems.isEmpty ? "; next: `lucidgen generate`, then `lucidgen plan --database \(database)`"
+                : "; \(output.problems.count) warning\(output.problems.count == 1 ? "" : "s"): the store is not recognised until they are resolved"))
+    }
+
+    /// The store's tables lucidgen may describe, the declared types that are none of SQLite's storage
+    /// classes, and the app's own objects.
+    static func read(_ path: String, appTables: Set<String>) throws -> (tables: [SchemaTable], declaredTypes: [String: String], appObjects: [(String, String)]) {
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no store at \(path)") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let objects = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid")
+            let virtual = objects.filter { ($0["sql"] as String? ?? "").range(of: "CREATE VIRTUAL TABLE", options: [.caseInsensitive, .anchored]) != nil }
+                .map { ($0["name"] as String).lowercased() }
+            var tables: [SchemaTable] = []
+            var declaredTypes: [String: String] = [:]
+            var appObjects: [(String, String)] = []
+            for object in objects {
+                let type: String = object["type"], name: String = object["name"]
+                let lower = name.lowercased()
+                if lower.hasPrefix("sqlite_") || lower.hasPrefix("lucid_") { continue }
+                switch type {
+                case "table":
+                    if virtual.contains(lower) {
+                        appObjects.append((name, "a virtual table"))
+                    } else if let owner = virtual.first(where: { lower.hasPrefix($0 + "_") }) {
+                        appObjects.append((name, "a shadow table of \(owner)"))
+                    } else if lower == "grdb_migrations" || appTables.contains(lower) {
+                        appObjects.append((name, lower == "grdb_migrations" ? "GRDB's migrator's record" : "--app-table"))
+                    } else {
+                        tables.append(try StoreSchemaReader.table(named: name, db))
+                        for column in try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name]) {
+                            let declared = (column["type"] as String).uppercased()
+                            if !["INTEGER", "REAL", "TEXT", "BLOB"].contains(declared) {
+                                declaredTypes["\(name).\(column["name"] as String)".lowercased()] = declared.isEmpty ? "with no type" : declared
+                            }
+                        }
+                    }
+                case "index":
+                    continue  // a table's indexes are described with it (an automatic one has no SQL and no name to keep)
+                default:
+                    appObjects.append((name, "a \(type)"))
+                }
+            }
+            return (tables, declaredTypes, appObjects)
+        }
+    }
+}

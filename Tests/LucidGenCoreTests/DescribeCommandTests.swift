@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// `lucidgen describe` (issue 37 item 1, one layout): a store GRDB's `DatabaseMigrator` made the ordinary way is
+/// described, generated and recognised as it is, with no hand edit; the app's FTS5 table, its triggers, a view
+/// and `grdb_migrations` stay the app's.
+@Suite struct DescribeCommandTests {
+    /// "Hearth": rooms and items, as a GRDB app makes them.
+    static func makeHearth(at path: String, double: Bool = false) throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "room") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+            }
+            try db.create(table: "item") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("room", onDelete: .cascade)
+                t.column("title", .text).notNull().indexed()
+                t.column("count", .integer).notNull().defaults(to: 0)
+                t.column("price", double ? .double : .real)
+                t.column("notes", .text).defaults(to: "none")
+                t.column("photo", .blob)
+            }
+            try db.create(virtualTable: "item_ft", using: FTS5()) { t in
+                t.synchronize(withTable: "item")
+                t.column("title")
+            }
+            try db.execute(sql: "CREATE VIEW item_titles AS SELECT title FROM item")
+        }
+        try migrator.migrate(queue)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO room (name) VALUES ('kitchen'), ('attic')")
+            try db.execute(sql: "INSERT INTO item (roomId, title, count) VALUES (1, 'kettle', 2), (2, 'trunk', 1), (NULL, 'lamp', 1)")
+            try db.execute(sql: "DELETE FROM item WHERE id = 3")
+        }
+    }
+
+    @Test func aStoreGRDBMadeIsDescribedGeneratedAndRecognised() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("hearth.sqlite").path
+        try Self.makeHearth(at: store)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+
+        let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite", "--module", "Hearth"], in: project.root)
+        #expect(described.status == 0, "\(described.output)\(described.error)")
+        #expect(!described.error.contains("warning:"), "\(described.error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "describe reads the store only")
+        for line in ["wrote    .entities/item.json", "wrote    .entities/room.json", "wrote    .lucid.yaml", "the app's: grdb_migrations (GRDB's migrator's record)",
+                     "the app's: item_ft (a virtual table)", "the app's: item_titles (a view)", "described 2 tables of hearth.sqlite at 1.0"] {
+            #expect(described.output.contains(line), "\(line) in:\n\(described.output)")
+        }
+        let item = try project.read(".entities/item.json")
+        #expect(item.contains(#"{ "name": "room_id", "persisted_name": "roomId", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#), "\(item)")
+        #expect(item.contains(#""identifier": { "type": "int", "autoincrement": true }"#), "\(item)")
+        #expect(item.contains(#"{ "properties": ["room_id"], "name": "item_on_roomId" }"#), "\(item)")
+        #expect(item.contains(#"{ "name": "notes", "property_type": "string", "nullable": true, "default_value": "none" }"#), "\(item)")
+
+        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+        let plan = try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite"], in: project.root)
+        #expect(plan.status == 0, "\(plan.output)\(plan.error)")
+
+        // Opened through the runtime: adopted at 1.0, every row and id as it was, the app's objects kept.
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let opened = try LucidStore.open(atPath: store, versions: schemas)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.start == .version(SchemaVersion("1.0"), adopted: true))
+        try opened.database.write { db in
+            #expect(try String.fetchAll(db, sql: "SELECT title FROM item ORDER BY id") == ["kettle", "trunk"])
+            try db.execute(sql: "INSERT INTO item (title) VALUES ('chair')")
+            #expect(db.lastInsertedRowID == 4, "AUTOINCREMENT kept: the deleted id 3 is not handed out again")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM item_ft WHERE item_ft MATCH 'chair'") == 1, "the app's FTS5 triggers still run")
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1"])
+            try db.execute(sql: "DELETE FROM room WHERE id = 2")
+            #expect(try String.fetchAll(db, sql: "SELECT title FROM item_titles ORDER BY title") == ["chair", "kettle"], "ON DELETE CASCADE, and the view")
+        }
+    }
+
+    @Test func whatItCannotDescribeIsAWarningAndAnExistingDescriptionIsKept() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("hearth.sqlite").path
+        try Self.makeHearth(at: store, double: true)
+        let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
+        #expect(described.status == 0)
+        #expect(described.error.contains("warning: item.price: declared DOUBLE, which lucidgen does not describe yet: described as double, so"), "\(described.error)")
+        #expect(described.output.contains("1 warning: the store is not recognised until they are resolved"), "\(described.output)")
+
+        try project.write(".entities/room.json", "{}")
+        let again = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
+        #expect(again.status != 0)
+        #expect(again.error.contains(".entities/room.json: error: a description exists already (pass --force to replace it)"), "\(again.error)")
+        #expect(try project.read(".entities/room.json") == "{}", "nothing was written")
+    }
+
+    @Test func namesBecomeSnakeCase() {
+        #expect(["roomId", "Item", "item_name", "purchasedAt2", "URL"].map(StoreDescriber.snakeCase) == ["room_id", "item", "item_name", "purchased_at2", "url"])
+    }
+}
