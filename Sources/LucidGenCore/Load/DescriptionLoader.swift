@@ -51,7 +51,7 @@ private enum KnownKeys {
         "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
-    static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion"]
+    static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
     static let relationship = ["entity_name", "association"]
     static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback", "swift_name"]
     static let subtype = ["name", "cases", "options", "properties", "swift_name"]
@@ -499,7 +499,17 @@ package enum DescriptionLoader {
         if let defaultNode = itemReader.value("default_value") {
             entry.defaultValue = .some(defaultNode.value.isNull ? nil : decodeDefault(defaultNode, &diagnostics))
         }
-        if !member { entry.lossyConversion = itemReader.bool("lossy_conversion", &diagnostics) ?? false }
+        if !member {
+            entry.lossyConversion = itemReader.bool("lossy_conversion", &diagnostics) ?? false
+            if let node = itemReader.value("persisted_name") {
+                if node.value.isNull {
+                    entry.persistedName = .some(nil)
+                } else if let name = itemReader.string("persisted_name", &diagnostics) {
+                    checkName(name, at: node, &diagnostics)
+                    entry.persistedName = .some(name)
+                }
+            }
+        }
         return entry
     }
 

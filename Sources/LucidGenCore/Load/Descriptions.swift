@@ -202,6 +202,9 @@ package struct PropertyTypeHistoryItem: Sendable {
     /// accepted to lose values, so it is inferred as SQLite's `CAST` (only between numbers, and from a
     /// number to a string) instead of needing the app's code.
     package var lossyConversion: Bool = false
+    /// `persisted_name`: the column's name before `untilVersion` (a column renamed at that version is renamed
+    /// in the store, `ALTER TABLE … RENAME COLUMN`); `.some(nil)`: the property's name was the column's then.
+    package var persistedName: String?? = nil
     package var location: SourceLocation
     package var path: String
 

@@ -654,6 +654,9 @@ final class EntityTimeline: @unchecked Sendable {
     }
 
     func columnName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
-        property.persistedName ?? propertyName(property, at: version)
+        // The column as the earliest type_history item after `version` that names it says, else as described now.
+        let earlier = property.typeHistory.filter { $0.untilVersion > version && $0.persistedName != nil }.min { $0.untilVersion < $1.untilVersion }
+        if let earlier, let name = earlier.persistedName { return name ?? propertyName(property, at: version) }
+        return property.persistedName ?? propertyName(property, at: version)
     }
 }

@@ -389,7 +389,10 @@ enum SnapshotStore {
     static func difference(frozen: SchemaTable?, now: SchemaTable) -> String {
         guard let frozen else { return "it is new, now \(now.createTableStatement())" }
         if frozen.createStatements != now.createStatements {
-            return "frozen \(frozen.createStatements.joined(separator: "; ")), now \(now.createStatements.joined(separator: "; "))"
+            let gone = frozen.columns.map(\.name).filter { name in now.column(named: name) == nil }
+            let hint = gone.isEmpty ? "" : "; if column \(gone.joined(separator: ", ")) was renamed at a later version, say so on its property: "
+                + #"a type_history item { "until_version": "<that version>", "persisted_name": "<the old column name>" }"#
+            return "frozen \(frozen.createStatements.joined(separator: "; ")), now \(now.createStatements.joined(separator: "; "))\(hint)"
         }
         func origin(_ renamed: String?, _ converted: String?) -> String {
             if let renamed { return "renamed from '\(renamed)'" }
