@@ -26,10 +26,20 @@ struct Describe: ParsableCommand {
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
             key, and each --app-table) are listed and left to the app: every migration keeps them. An \
             existing description is never replaced unless --force is given.
+
+            A history from the app's past layouts: give each store with its version, `--database \
+            v1.sqlite=1.0 --database v2.sqlite=1.1`. Each entity gets a version_history item at each version \
+            whose store has its table; a column that appears later is added_at_version, one that disappears \
+            removed_at_version, a changed type, nullability or default a type_history item. A renamed column is \
+            never guessed: `--rename item.roomId=room_id@1.1` says that item's roomId is called room_id from 1.1 \
+            on (a type_history item's persisted_name); without it, the two are a column removed and one added.
             """)
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The store file to describe.", valueName: "file"))
-    var database: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("The store file to describe; FILE=VERSION for each of several layouts (repeatable).", valueName: "file[=version]"))
+    var database: [String]
+
+    @Option(name: .customLong("rename"), help: ArgumentHelp("A column renamed between layouts, e.g. item.roomId=room_id@1.1 (repeatable).", valueName: "table.old=new@version"))
+    var renames: [String] = []
 
     @Option(name: .customLong("schema-version"), help: ArgumentHelp("The version the store's tables are (default: current_version, else 1.0).", valueName: "version"))
     var schemaVersion: String?
@@ -71,8 +81,33 @@ struct Describe: ParsableCommand {
         }
         let inputFolder = existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
 
-        let read = try Self.read(database, appTables: Set(appTables.map { $0.lowercased() }))
-        let output = StoreDescriber(declaredTypes: read.declaredTypes, typeHints: hints).describe(read.tables, version: version)
+        var describer = StoreDescriber(typeHints: hints)
+        for item in renames {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            let target = parts.count == 2 ? parts[1].split(separator: "@", maxSplits: 1).map(String.init) : []
+            guard parts.count == 2, parts[0].contains("."), target.count == 2, let at = try? SchemaVersion(parsing: target[1]) else {
+                throw ValidationError("--rename \(item): expected table.oldColumn=newColumn@version, e.g. item.roomId=room_id@1.1")
+            }
+            describer.renames[parts[0].lowercased()] = (target[0], at)
+        }
+        var layouts: [StoreDescriber.Layout] = []
+        var appObjects: [(String, String)] = []
+        for item in database {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            let at: SchemaVersion
+            do {
+                at = parts.count == 2 ? try SchemaVersion(parsing: parts[1]) : version
+            } catch {
+                throw ValidationError("--database \(item): \(error)")
+            }
+            guard !layouts.contains(where: { $0.version == at }) else { throw ValidationError("--database \(item): two stores at \(at)") }
+            let read = try Self.read(parts[0], appTables: Set(appTables.map { $0.lowercased() }))
+            describer.declaredTypes.merge(read.declaredTypes) { first, _ in first }
+            layouts.append(StoreDescriber.Layout(version: at, tables: read.tables))
+            for object in read.appObjects where !appObjects.contains(where: { $0.0 == object.0 }) { appObjects.append(object) }
+        }
+        guard let newest = layouts.map(\.version).max() else { throw ValidationError("give at least one --database") }
+        let output = describer.describe(layouts)
 
         let files = output.entities.map { ((inputFolder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
         let taken = files.filter { FileManager.default.fileExists(atPath: $0.0) }.map(\.0)
@@ -89,7 +124,7 @@ struct Describe: ParsableCommand {
         if !configExists {
             let text = """
                 input_path: \((inputFolder as NSString).lastPathComponent)
-                current_version: "\(version.string)"
+                current_version: "\(newest.string)"
                 targets:
                   app:
                     module_name: \(module)
@@ -101,9 +136,11 @@ struct Describe: ParsableCommand {
         }
         for problem in output.problems { printError("warning: \(problem)\n") }
         for note in output.notes { print("note: \(note)") }
-        for (name, why) in output.appTables + read.appObjects { print("the app's: \(name) (\(why)); kept by every migration") }
-        print("described \(files.count) table\(files.count == 1 ? "" : "s") of \(displayPath(database)) at \(version)"
-            + (output.problems.isEmpty ? "; next: `lucidgen generate`, then `lucidgen plan --database \(database)`"
+        for (name, why) in output.appTables + appObjects { print("the app's: \(name) (\(why)); kept by every migration") }
+        let stores = layouts.count == 1 ? displayPath(database[0]) : "\(layouts.count) stores"
+        let at = layouts.map(\.version).sorted().map(\.string).joined(separator: ", ")
+        print("described \(files.count) table\(files.count == 1 ? "" : "s") of \(stores) at \(at)"
+            + (output.problems.isEmpty ? "; next: `lucidgen generate`, then `lucidgen plan --database FILE` for each store"
                 : "; \(output.problems.count) warning\(output.problems.count == 1 ? "" : "s"): the store is not recognised until they are resolved"))
     }
 

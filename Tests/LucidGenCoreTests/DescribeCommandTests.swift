@@ -101,6 +101,75 @@ import Testing
         #expect(try project.read(".entities/room.json") == "{}", "nothing was written")
     }
 
+    /// Two of the app's GRDB migrations, two stores (one per layout): described as one history, generated, and
+    /// each store adopted at its version; the older migrates to the newer, whose tables it then has exactly.
+    @Test func twoLayoutsAreOneHistoryAndBothStoresAreAdopted() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "room") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "item") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("room", onDelete: .cascade)
+                t.column("title", .text).notNull().indexed()
+                t.column("note", .text)
+            }
+        }
+        migrator.registerMigration("v2") { db in
+            try db.alter(table: "item") { t in
+                t.rename(column: "note", to: "remark")
+                t.add(column: "count", .integer).notNull().defaults(to: 1)
+            }
+            try db.create(table: "tag") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("label", .text).notNull()
+            }
+        }
+        let old = project.root.appendingPathComponent("v1.sqlite").path, new = project.root.appendingPathComponent("v2.sqlite").path
+        for (path, target) in [(old, "v1"), (new, "v2")] {
+            let queue = try DatabaseQueue(path: path)
+            try migrator.migrate(queue, upTo: target)
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO room (name) VALUES ('kitchen')")
+                try db.execute(sql: "INSERT INTO item (roomId, title) VALUES (1, 'kettle')")
+            }
+            try queue.close()
+        }
+        let described = try run(lucidgenBinary, [
+            "describe", "--database", "v1.sqlite=1.0", "--database", "v2.sqlite=1.1", "--rename", "item.note=remark@1.1", "--module", "Hearth",
+        ], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        let item = try project.read(".entities/item.json")
+        #expect(item.contains(#""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#), "\(item)")
+        #expect(item.contains(#"{ "name": "remark", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "persisted_name": "note" }] }"#), "\(item)")
+        #expect(item.contains(#"{ "name": "count", "property_type": "int", "default_value": 1, "added_at_version": "1.1" }"#), "\(item)")
+        #expect(try project.read(".entities/tag.json").contains(#""version_history": [{ "version": "1.1" }]"#))
+        #expect(try project.read(".lucid.yaml").contains(#"current_version: "1.1""#))
+
+        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        for (path, version) in [(new, "1.1"), (old, "1.0")] {
+            let status = try LucidStore.inspect(atPath: path, versions: schemas)
+            #expect(status.version == (try? SchemaVersion(parsing: version)) && status.adopted, "\(path): \(status.state) \(String(describing: status.version))")
+        }
+        let opened = try LucidStore.open(atPath: old, versions: schemas)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.map(\.label) == ["1.0 → 1.1 (inferred)"])
+        let migrated = try opened.database.read { db in try ["room", "item", "tag"].map { try StoreSchemaReader.table(named: $0, db) } }
+        let reference = try DatabaseQueue(path: new)
+        defer { try? reference.close() }
+        let made = try reference.read { db in try ["room", "item", "tag"].map { try StoreSchemaReader.table(named: $0, db) } }
+        for (a, b) in zip(migrated, made) {
+            #expect(Set(a.columns.map(\.name)) == Set(b.columns.map(\.name)) && a.foreignKeys == b.foreignKeys && a.indexes == b.indexes && a.autoincrement == b.autoincrement, "\(a.name): \(a) vs \(b)")
+        }
+        #expect(try opened.database.read { db in try String.fetchOne(db, sql: "SELECT remark IS NULL AND count = 1 FROM item") } == "1")
+    }
+
     @Test func namesBecomeSnakeCase() {
         #expect(["roomId", "Item", "item_name", "purchasedAt2", "URL"].map(StoreDescriber.snakeCase) == ["room_id", "item", "item_name", "purchased_at2", "url"])
     }

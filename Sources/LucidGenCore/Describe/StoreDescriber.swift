@@ -32,26 +32,143 @@ package struct StoreDescriber {
         package var appTables: [(name: String, why: String)] = []
     }
 
-    package func describe(_ tables: [SchemaTable], version: SchemaVersion) -> Output {
-        var output = Output()
-        let entityTables = tables.filter { $0.primaryKey.count == 1 && $0.column(named: $0.primaryKey[0]) != nil }
-        for table in tables where !entityTables.contains(where: { $0.name == table.name }) {
-            output.appTables.append((table.name, table.primaryKey.isEmpty
-                ? "it has no declared primary key (lucidgen's entities are keyed)"
-                : "its primary key has \(table.primaryKey.count) columns (a link table: describing it as a to-many relationship is not done yet)"))
+    /// One store's tables at the version they are.
+    package struct Layout: Sendable {
+        package var version: SchemaVersion
+        package var tables: [SchemaTable]
+        package init(version: SchemaVersion, tables: [SchemaTable]) {
+            self.version = version
+            self.tables = tables
         }
-        let keyed = Dictionary(entityTables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        for table in entityTables {
-            output.entities.append((Self.snakeCase(table.name), entity(table, keyed: keyed, version: version, &output)))
+    }
+
+    /// `--rename table.oldColumn=newColumn@version`: the column was renamed at that version (lower-cased table
+    /// and old column → (new column, version)).
+    package var renames: [String: (column: String, version: SchemaVersion)] = [:]
+
+    package func describe(_ tables: [SchemaTable], version: SchemaVersion) -> Output {
+        describe([Layout(version: version, tables: tables)])
+    }
+
+    /// The descriptions of a history: each layout is the store's tables at its version (oldest first after
+    /// sorting). An entity's history has an item at each version whose layout has its table; a property
+    /// appearing later is `added_at_version`, one disappearing `removed_at_version`, a changed type,
+    /// nullability or default a `type_history` item, a renamed column (`renames`) a `type_history` item's
+    /// `persisted_name`.
+    package func describe(_ layouts: [Layout]) -> Output {
+        var output = Output()
+        let layouts = layouts.sorted { $0.version < $1.version }
+        var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
+        for layout in layouts {
+            let entityTables = layout.tables.filter { $0.primaryKey.count == 1 && $0.column(named: $0.primaryKey[0]) != nil }
+            for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) {
+                if output.appTables.contains(where: { $0.name == table.name }) { continue }
+                output.appTables.append((table.name, table.primaryKey.isEmpty
+                    ? "it has no declared primary key (lucidgen's entities are keyed)"
+                    : "its primary key has \(table.primaryKey.count) columns (a link table: describing it as a to-many relationship is not done yet)"))
+            }
+            let keyed = Dictionary(entityTables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            var entities: [String: (SchemaTable, DescribedEntity)] = [:]
+            for table in entityTables { entities[table.name.lowercased()] = (table, entity(table, keyed: keyed, version: layout.version, &output)) }
+            perLayout.append(entities)
+        }
+        let names = Set(perLayout.flatMap(\.keys)).sorted()
+        for name in names {
+            let present = layouts.indices.filter { perLayout[$0][name] != nil }
+            output.entities.append(merged(present.map { (layouts[$0].version, perLayout[$0][name]!.entity) }, allVersions: layouts.map(\.version), &output))
         }
         return output
     }
 
-    private func entity(_ table: SchemaTable, keyed: [String: SchemaTable], version: SchemaVersion, _ output: inout Output) -> String {
+    /// An entity as one layout has it.
+    struct DescribedEntity {
+        var name: String
+        var table: String
+        var identifier: String
+        var properties: [DescribedProperty]
+        var indexes: [String]
+        /// Each index as the store has it: name, uniqueness, columns.
+        var indexShapes: [SchemaIndex] = []
+    }
+
+    /// A property as one layout has it; `column` is the store's column name.
+    struct DescribedProperty: Equatable {
+        var name: String
+        var column: String
+        var type: String
+        var nullable: Bool
+        var defaultValue: String?
+        var onDelete: String?
+        var isRelationship: Bool
+    }
+
+    private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
+        let newest = versions.last!.1
+        var object: [(String, String)] = [("name", Self.json(newest.name))]
+        if newest.name != newest.table { object.append(("persisted_name", Self.json(newest.table))) }
+        object.append(("identifier", newest.identifier))
+        object.append(("version_history", "[" + versions.map { #"{ "version": \#(Self.json($0.0.string)) }"# }.joined(separator: ", ") + "]"))
+        if let last = versions.last?.0, let after = allVersions.first(where: { $0 > last }) {
+            object.append(("removed_at_version", Self.json(after.string)))
+        }
+        if Set(versions.map(\.1.identifier)).count > 1 { output.problems.append("table \(newest.table): its primary key changed between layouts, which describe does not say") }
+        // A property is known by its column, followed through renames.
+        func key(_ column: String, at version: SchemaVersion) -> String {
+            var name = column.lowercased()
+            for (from, to) in renames.sorted(by: { $0.value.version < $1.value.version }) where from.hasPrefix(newest.table.lowercased() + ".") && to.version > version {
+                if from == "\(newest.table.lowercased()).\(name)" { name = to.column.lowercased() }
+            }
+            return name
+        }
+        let indexSignatures = versions.map { version, entity in
+            Set(entity.indexShapes.map { "\($0.name.lowercased())|\($0.unique)|" + $0.columns.map { key($0, at: version) }.joined(separator: ",") })
+        }
+        if Set(indexSignatures).count > 1 {
+            output.problems.append("table \(newest.table): its indexes changed between layouts, which describe does not say (the newest layout's are written)")
+        }
+        var order: [String] = []
+        var states: [String: [(SchemaVersion, DescribedProperty)]] = [:]
+        for (version, entity) in versions {
+            for property in entity.properties {
+                let id = key(property.column, at: version)
+                if states[id] == nil { order.append(id) }
+                states[id, default: []].append((version, property))
+            }
+        }
+        var properties: [String] = []
+        for id in order {
+            let states = states[id]!
+            let (_, now) = states.last!
+            var fields: [(String, String)] = [("name", Self.json(now.name))]
+            if now.name != now.column { fields.append(("persisted_name", Self.json(now.column))) }
+            fields.append(("property_type", now.type))
+            if now.nullable { fields.append(("nullable", "true")) }
+            if let value = now.defaultValue { fields.append(("default_value", value)) }
+            if let action = now.onDelete { fields.append(("on_delete", action)) }
+            let first = states.first!.0, last = states.last!.0
+            if first != versions.first!.0 { fields.append(("added_at_version", Self.json(first.string))) }
+            if last != versions.last!.0, let gone = versions.map(\.0).first(where: { $0 > last }) { fields.append(("removed_at_version", Self.json(gone.string))) }
+            var history: [String] = []
+            for (earlier, later) in zip(states, states.dropFirst()) where earlier.1 != later.1 {
+                var item = [("until_version", Self.json(later.0.string))]
+                if earlier.1.type != later.1.type { item.append(("property_type", earlier.1.type)) }
+                if earlier.1.nullable != later.1.nullable { item.append(("nullable", earlier.1.nullable ? "true" : "false")) }
+                if earlier.1.defaultValue != later.1.defaultValue { item.append(("default_value", earlier.1.defaultValue ?? "null")) }
+                if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == now.name ? "null" : Self.json(earlier.1.column))) }
+                if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
+                if item.count > 1 { history.append("{ " + item.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }") }
+            }
+            if !history.isEmpty { fields.append(("type_history", "[" + history.joined(separator: ", ") + "]")) }
+            properties.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+        }
+        object.append(("properties", "[\n    " + properties.joined(separator: ",\n    ") + "\n  ]"))
+        if !newest.indexes.isEmpty { object.append(("indexes", "[\n    " + newest.indexes.joined(separator: ",\n    ") + "\n  ]")) }
+        return (newest.name, "{\n" + object.map { "  \(Self.json($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n")
+    }
+
+    private func entity(_ table: SchemaTable, keyed: [String: SchemaTable], version: SchemaVersion, _ output: inout Output) -> DescribedEntity {
         let name = Self.snakeCase(table.name)
         let key = table.column(named: table.primaryKey[0])!
-        var object: [(String, String)] = [("name", Self.json(name))]
-        if name != table.name { object.append(("persisted_name", Self.json(table.name))) }
         // The identifier: lucidgen's `id` column, or the property that is the key.
         let keyType: String
         switch key.type {
@@ -62,13 +179,13 @@ package struct StoreDescriber {
             output.problems.append("table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER or TEXT")
         }
         let autoincrement = table.autoincrement == true ? #", "autoincrement": true"# : ""
+        let identifier: String
         if key.name == "id" {
-            object.append(("identifier", #"{ "type": "\#(keyType)"\#(autoincrement) }"#))
+            identifier = #"{ "type": "\#(keyType)"\#(autoincrement) }"#
         } else {
-            object.append(("identifier", #"{ "type": "property", "property_name": \#(Self.json(Self.snakeCase(key.name))) }"#))
+            identifier = #"{ "type": "property", "property_name": \#(Self.json(Self.snakeCase(key.name))) }"#
             if !autoincrement.isEmpty { output.problems.append("table \(table.name): AUTOINCREMENT on \(key.name), a key that is a property, cannot be described (name the key column id)") }
         }
-        object.append(("version_history", #"[{ "version": \#(Self.json(version.string)) }]"#))
 
         // To-one relationships: single-column foreign keys to another table's key.
         var relationships: [String: (target: SchemaTable, key: SchemaForeignKey)] = [:]
@@ -81,41 +198,38 @@ package struct StoreDescriber {
             }
             relationships[foreignKey.columns[0].lowercased()] = (target, foreignKey)
         }
-        var properties: [String] = []
+        var properties: [DescribedProperty] = []
         var propertyNames: [String: String] = [:]
         if key.name != "id" { propertyNames[key.name.lowercased()] = Self.snakeCase(key.name) }
         for column in table.columns {
             let propertyName = Self.snakeCase(column.name)
             propertyNames[column.name.lowercased()] = propertyName
             if key.name == "id" && sameSQLName(column.name, key.name) { continue }
-            var fields: [(String, String)] = [("name", Self.json(propertyName))]
-            if propertyName != column.name { fields.append(("persisted_name", Self.json(column.name))) }
             let path = "\(table.name).\(column.name)".lowercased()
             if let (target, foreignKey) = relationships[column.name.lowercased()] {
-                fields.append(("property_type", #"{ "entity_name": \#(Self.json(Self.snakeCase(target.name))), "association": "to_one" }"#))
-                if !column.notNull { fields.append(("nullable", "true")) }
                 let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
-                if foreignKey.onDelete != standard { fields.append(("on_delete", Self.json(Self.actionName(foreignKey.onDelete)))) }
-            } else {
-                let declared = declaredTypes[path]
-                let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
-                if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.type.rawValue)") }
-                if let declared {
-                    output.problems.append("\(table.name).\(column.name): declared \(declared), which lucidgen does not describe yet: described as \(type), so the store's column and the description's differ")
-                }
-                fields.append(("property_type", Self.json(type)))
-                if !column.notNull && !(key.name != "id" && sameSQLName(column.name, key.name)) { fields.append(("nullable", "true")) }
-                if let defaultSQL = column.defaultSQL {
-                    if let value = Self.defaultValue(defaultSQL, type: column.type) {
-                        fields.append(("default_value", value))
-                    } else {
-                        output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression, which lucidgen does not describe yet")
-                    }
-                }
+                properties.append(DescribedProperty(
+                    name: propertyName, column: column.name,
+                    type: #"{ "entity_name": \#(Self.json(Self.snakeCase(target.name))), "association": "to_one" }"#, nullable: !column.notNull,
+                    defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil, isRelationship: true))
+                continue
             }
-            properties.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+            let declared = declaredTypes[path]
+            let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
+            if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.type.rawValue)") }
+            if let declared {
+                output.problems.append("\(table.name).\(column.name): declared \(declared), which lucidgen does not describe yet: described as \(type), so the store's column and the description's differ")
+            }
+            var defaultValue: String?
+            if let defaultSQL = column.defaultSQL {
+                defaultValue = Self.defaultValue(defaultSQL, type: column.type)
+                if defaultValue == nil { output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression, which lucidgen does not describe yet") }
+            }
+            let isKey = key.name != "id" && sameSQLName(column.name, key.name)
+            properties.append(DescribedProperty(
+                name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
+                isRelationship: false))
         }
-        object.append(("properties", "[\n    " + properties.joined(separator: ",\n    ") + "\n  ]"))
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
         var indexes: [String] = []
@@ -131,8 +245,7 @@ package struct StoreDescriber {
         for column in relationships.keys.sorted() where !table.indexes.contains(where: { $0.columns.count == 1 && $0.columns[0].lowercased() == column }) {
             output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
         }
-        if !indexes.isEmpty { object.append(("indexes", "[\n    " + indexes.joined(separator: ",\n    ") + "\n  ]")) }
-        return "{\n" + object.map { "  \(Self.json($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
+        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes)
     }
 
     /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.
