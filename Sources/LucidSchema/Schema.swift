@@ -233,6 +233,9 @@ public struct Schema: Sendable, Hashable, Codable {
     /// never hands out an id again, keeping the highest in `sqlite_sequence`, which every rebuild carries over.
     /// Nil otherwise, so that the DDL, JSON and checksum of every other table are what they were before.
     package var autoincrement: Bool?
+    /// A store's table only: its options lucidgen's tables never have (`WITHOUT ROWID`, `STRICT`), which
+    /// make it no version's table (nil for every described table).
+    package var storeOptions: [String]? = nil
 
     package init(
         name: String, kind: Kind = .entity, columns: [SchemaColumn], primaryKey: [String],

@@ -84,6 +84,30 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    /// A table WITHOUT ROWID or STRICT is no version's table: every rebuild copies rows by rowid into a table of
+    /// lucidgen's DDL, so such a store is refused when it is recognised, before any step, and left as it was.
+    @Test(arguments: ["WITHOUT ROWID", "STRICT"]) func aTableLucidgenCannotRebuildIsRefusedBeforeAnyChange(_ option: String) throws {
+        let described = try versions(autoincrement: false)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("other.sqlite")
+        let made = try LucidStore.create(atPath: path, versions: described, version: described[0].version)
+        try made.write { db in
+            try db.execute(sql: "DROP TABLE item")
+            try db.execute(sql: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL) \#(option)"#)
+        }
+        try made.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var options = StoreOptions()
+        options.versionRecordCheck = .always
+        #expect {
+            _ = try LucidStore.open(atPath: path, versions: described, options: options)
+        } throws: { error in
+            "\(error)".contains("table item: it is \(option), which lucidgen's tables are not")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     @Test func autoincrementOnATextIdentifierIsALocatedError() throws {
         let project = try TestProjectFolder(files: [
             ".entities/item.json": #"{ "name": "item", "identifier": { "type": "string", "autoincrement": true }, "version_history": [{ "version": "1.0" }], "properties": [] }"#,

@@ -117,10 +117,16 @@ package enum StoreSchemaReader {
         // AUTOINCREMENT shows only in the table's SQL (and, once a row was inserted, in sqlite_sequence): read as
         // tokens, so that a name or a string holding the word does not count.
         let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) ?? ""
-        return SchemaTable(
+        var table = SchemaTable(
             name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
             foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name },
             autoincrement: SQLTokens(sql).contains(keyword: "autoincrement") ? true : nil)
+        // SQLite 3.37 and later say whether a table is WITHOUT ROWID or STRICT (an older SQLite has neither).
+        if let options = try? Row.fetchOne(db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name]) {
+            let found = [(options["wr"] as Int? ?? 0) == 1 ? "WITHOUT ROWID" : nil, (options["strict"] as Int? ?? 0) == 1 ? "STRICT" : nil].compactMap { $0 }
+            if !found.isEmpty { table.storeOptions = found }
+        }
+        return table
     }
 
     /// A column as the store declares it. An unknown declared type is kept visible by mapping it to BLOB
@@ -218,6 +224,10 @@ package enum StoreSchemaReader {
             }
             if found.primaryKey.map({ $0.lowercased() }) != table.primaryKey.map({ $0.lowercased() }) {
                 lines.append("table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))")
+            }
+            if let options = found.storeOptions {
+                // Every rebuild copies rows by rowid into a table of lucidgen's DDL: refused here, before any step.
+                lines.append("table \(table.name): it is \(options.joined(separator: " and ")), which lucidgen's tables are not (not describable yet: leave the table to the app, or rebuild it without)")
             }
             switch (table.autoincrement == true, found.autoincrement == true) {
             case (true, false): lines.append("table \(table.name): expected AUTOINCREMENT on its primary key, found none")
