@@ -60,33 +60,9 @@ import Testing
         #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence") } == 1, "one row per table, none left under the rebuild's temporary name")
     }
 
-    @Test func aStoreWhoseAutoincrementIsNotDescribedIsRefusedBeforeAnyChange() throws {
-        let described = try versions(autoincrement: false)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = folder.path("grdb.sqlite")
-        // As GRDB's `autoIncrementedPrimaryKey` makes it, with lucidgen's record of 1.0 (an adopted store).
-        let made = try LucidStore.create(atPath: path, versions: described, version: described[0].version)
-        try made.write { db in
-            try db.execute(sql: "DROP TABLE item")
-            try db.execute(sql: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "title" TEXT NOT NULL)"#)
-            try db.execute(sql: "INSERT INTO item (title) VALUES ('a')")
-        }
-        try made.close()
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        var options = StoreOptions()
-        options.versionRecordCheck = .always
-        #expect {
-            _ = try LucidStore.open(atPath: path, versions: described, options: options)
-        } throws: { error in
-            "\(error)".contains("table item: expected no AUTOINCREMENT, found it on its primary key")
-        }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-    }
-
-    /// A table WITHOUT ROWID or STRICT is no version's table: every rebuild copies rows by rowid into a table of
-    /// lucidgen's DDL, so such a store is refused when it is recognised, before any step, and left as it was.
-    @Test(arguments: ["WITHOUT ROWID", "STRICT"]) func aTableLucidgenCannotRebuildIsRefusedBeforeAnyChange(_ option: String) throws {
+    /// A store recorded at 1.0 (as lucidgen adopts one) whose `item` table is `createItem` instead of 1.0's:
+    /// opening it checks the tables against the record, and must refuse with `expected`, leaving the file as it was.
+    func expectRefusal(createItem: String, _ expected: String) throws {
         let described = try versions(autoincrement: false)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -94,7 +70,8 @@ import Testing
         let made = try LucidStore.create(atPath: path, versions: described, version: described[0].version)
         try made.write { db in
             try db.execute(sql: "DROP TABLE item")
-            try db.execute(sql: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL) \#(option)"#)
+            try db.execute(sql: createItem)
+            try db.execute(sql: "INSERT INTO item (id, title) VALUES (1, 'a')")
         }
         try made.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -103,9 +80,24 @@ import Testing
         #expect {
             _ = try LucidStore.open(atPath: path, versions: described, options: options)
         } throws: { error in
-            "\(error)".contains("table item: it is \(option), which lucidgen's tables are not")
+            "\(error)".contains(expected)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    /// As GRDB's `autoIncrementedPrimaryKey` makes it, undescribed: refused, never adopted and then rebuilt without it.
+    @Test func aStoreWhoseAutoincrementIsNotDescribedIsRefusedBeforeAnyChange() throws {
+        try expectRefusal(
+            createItem: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "title" TEXT NOT NULL)"#,
+            "table item: expected no AUTOINCREMENT, found it on its primary key")
+    }
+
+    /// A table WITHOUT ROWID or STRICT is no version's table: every rebuild copies rows by rowid into a table of
+    /// lucidgen's DDL, so such a store is refused when it is recognised, before any step, and left as it was.
+    @Test(arguments: ["WITHOUT ROWID", "STRICT"]) func aTableLucidgenCannotRebuildIsRefusedBeforeAnyChange(_ option: String) throws {
+        try expectRefusal(
+            createItem: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL) \#(option)"#,
+            "table item: it is \(option), which lucidgen's tables are not")
     }
 
     @Test func autoincrementOnATextIdentifierIsALocatedError() throws {

@@ -40,12 +40,8 @@ import Testing
         #expect(table.createIndexStatements == [#"CREATE INDEX "item_on_room_id" ON "item" ("room")"#])
     }
 
-    @Test func aStoreGRDBMadeIsAdoptedAndItsActionsHold() throws {
-        let schemas = try generate(item: Self.item(onDelete: "cascade")).get()
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = folder.path("grdb.sqlite")
-        // As GRDB's migrator wrote it: autoIncrementedPrimaryKey, belongsTo(onDelete: .cascade), its index named by the app.
+    /// As GRDB's migrator writes it: autoIncrementedPrimaryKey, belongsTo(onDelete: .cascade), its index named by the app.
+    static func makeStore(at path: String) throws {
         let made = try DatabaseQueue(path: path)
         try made.write { db in
             try db.execute(sql: #"CREATE TABLE "room" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "name" TEXT NOT NULL)"#)
@@ -55,6 +51,14 @@ import Testing
             try db.execute(sql: "INSERT INTO item (room, title) VALUES (1, 'kettle'), (2, 'trunk')")
         }
         try made.close()
+    }
+
+    @Test func aStoreGRDBMadeIsAdoptedAndItsActionsHold() throws {
+        let schemas = try generate(item: Self.item(onDelete: "cascade")).get()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("grdb.sqlite")
+        try Self.makeStore(at: path)
         let opened = try LucidStore.open(atPath: path, versions: schemas)
         defer { try? opened.database.close() }
         #expect(opened.outcome.start == .version(SchemaVersion("1.0"), adopted: true))
@@ -68,13 +72,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("grdb.sqlite")
-        let made = try DatabaseQueue(path: path)
-        try made.write { db in
-            try db.execute(sql: #"CREATE TABLE "room" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "name" TEXT NOT NULL)"#)
-            try db.execute(sql: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "room" INTEGER, "title" TEXT NOT NULL, FOREIGN KEY ("room") REFERENCES "room"("id") ON DELETE CASCADE)"#)
-            try db.execute(sql: #"CREATE INDEX "item_on_room_id" ON "item" ("room")"#)
-        }
-        try made.close()
+        try Self.makeStore(at: path)
         #expect {
             _ = try LucidStore.open(atPath: path, versions: schemas)
         } throws: { error in

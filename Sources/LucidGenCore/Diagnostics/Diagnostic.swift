@@ -59,25 +59,32 @@ package struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible 
 /// Collects diagnostics while a stage runs, so that one run reports every problem it can find.
 package struct DiagnosticCollector: Sendable {
     package private(set) var diagnostics: [Diagnostic] = []
+    /// What was reported: the same finding reached again (a description checked at every version that has
+    /// it) is reported once.
+    private var reported: Set<Diagnostic> = []
 
     package init() {}
 
     package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
+    private mutating func add(_ diagnostic: Diagnostic) {
+        if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
+    }
+
     package mutating func error(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
-        diagnostics.append(Diagnostic(.error, message, at: location, path: path))
+        add(Diagnostic(.error, message, at: location, path: path))
     }
 
     package mutating func warning(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
-        diagnostics.append(Diagnostic(.warning, message, at: location, path: path))
+        add(Diagnostic(.warning, message, at: location, path: path))
     }
 
     package mutating func note(_ message: String, at location: SourceLocation? = nil, path: String? = nil) {
-        diagnostics.append(Diagnostic(.note, message, at: location, path: path))
+        add(Diagnostic(.note, message, at: location, path: path))
     }
 
     package mutating func append(contentsOf other: [Diagnostic]) {
-        diagnostics.append(contentsOf: other)
+        for diagnostic in other { add(diagnostic) }
     }
 
     /// Throws the collected diagnostics if any of them is an error.
