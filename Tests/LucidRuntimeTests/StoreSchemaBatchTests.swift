@@ -14,7 +14,7 @@ import Testing
         let queue = try DatabaseQueue(path: folder.path("store.sqlite"))
         try queue.write { db in
             try db.execute(sql: """
-                CREATE TABLE "owner" ("id" INTEGER PRIMARY KEY NOT NULL, "Name" TEXT NOT NULL DEFAULT 'it''s', "score" REAL, "blob" BLOB, "odd" VARCHAR(10));
+                CREATE TABLE "owner" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "Name" TEXT NOT NULL DEFAULT 'it''s', "score" REAL, "blob" BLOB, "odd" VARCHAR(10));
                 CREATE TABLE "pair" ("a" TEXT NOT NULL, "b" INTEGER NOT NULL, "note" TEXT DEFAULT (datetime('now')), PRIMARY KEY ("b", "a")) WITHOUT ROWID;
                 CREATE TABLE "child" ("id" INTEGER PRIMARY KEY, "owner" INTEGER REFERENCES "owner"("id") ON DELETE CASCADE,
                     "pa" TEXT, "pb" INTEGER, "twice" INTEGER GENERATED ALWAYS AS ("pb" * 2) VIRTUAL,
@@ -39,6 +39,8 @@ import Testing
             #expect(batch["child"]?.indexes.map(\.name) == ["child_owner_index", "child_pair_index"])
             #expect(batch["child"]?.columns.map(\.name) == ["id", "owner", "pa", "pb", "twice"])
             #expect(batch["pair"]?.primaryKey == ["b", "a"])
+            #expect(batch["pair"]?.storeOptions == ["WITHOUT ROWID"])
+            #expect(batch["owner"]?.autoincrement == true)
             #expect(batch["owner"]?.columns.first { $0.name == "Name" }?.defaultSQL == "'it''s'")
             for name in names {
                 #expect(batch[name] == (try StoreSchemaReader.table(named: name, db)), "\(name)")

@@ -90,13 +90,29 @@ package enum StoreSchemaReader {
         while let row = try keyRows.next() {
             foreignKeys[row[0], default: ForeignKeys()].add(id: row[1], table: row[2], from: row[3], to: row[4], onDelete: row[5])
         }
+        // AUTOINCREMENT from each table's SQL, WITHOUT ROWID and STRICT from pragma_table_list (SQLite 3.37+), as
+        // `table(named:_:)` reads them.
+        var autoincrement: Set<String> = []
+        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
+            if SQLTokens(row[1] as String? ?? "").contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
+        }
+        var options: [String: [String]] = [:]
+        let optionRows = (try? Row.fetchAll(
+            db, sql: "SELECT name, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted])) ?? []
+        for row in optionRows {
+            let found = [(row[1] as Int? ?? 0) == 1 ? "WITHOUT ROWID" : nil, (row[2] as Int? ?? 0) == 1 ? "STRICT" : nil].compactMap { $0 }
+            if !found.isEmpty { options[row[0]] = found }
+        }
         var result: [String: SchemaTable] = [:]
         for name in names {
             guard let tableColumns = columns[name] else { continue }  // not a table (any more): read alone
-            result[name] = SchemaTable(
+            var table = SchemaTable(
                 name: name, columns: tableColumns, primaryKey: (primaryKeys[name] ?? []).sorted { $0.0 < $1.0 }.map(\.1),
                 foreignKeys: foreignKeys[name]?.declared ?? [],
-                indexes: (indexes[name] ?? []).filter { !expressionIndexes.contains([name, $0.name]) }.sorted { $0.name < $1.name })
+                indexes: (indexes[name] ?? []).filter { !expressionIndexes.contains([name, $0.name]) }.sorted { $0.name < $1.name },
+                autoincrement: autoincrement.contains(name) ? true : nil)
+            table.storeOptions = options[name]
+            result[name] = table
         }
         return result
     }
