@@ -91,6 +91,12 @@ import Testing
         #expect(refused.error.contains("1.0 was released (`lucidgen release`): set current_version to the next version in .lucid.yaml"))
         #expect(try project.read(".entities/.schema/1.0.json") == snapshot, "nothing was written")
 
+        // The next version already in the history, only current_version not bumped: the advice says just that.
+        try project.write(".entities/track.json", LintTests.track(LintTests.title + bpm + " }", history: #"{ "version": "1.0" }, { "version": "1.1" }"#))
+        let unbumped = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(unbumped.error.contains(#"error: version 1.1 of 'track' is newer than current_version 1.0 in .lucid.yaml: to make 1.1, set current_version to "1.1" there"#), "\(unbumped.error)")
+        #expect(!unbumped.error.contains("add it to the version_history"), "\(unbumped.error)")
+
         try project.write(".lucid.yaml", Self.config.replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
         try project.write(".entities/track.json", LintTests.track(
             LintTests.title + bpm + #", "added_at_version": "1.1" }"#, history: #"{ "version": "1.0" }, { "version": "1.1" }"#))

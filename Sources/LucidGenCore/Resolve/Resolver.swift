@@ -46,7 +46,8 @@ package enum Resolver {
             for entity in described {
                 for item in entity.versionHistory where item.version > configured {
                     diagnostics.error(
-                        "version \(item.version) of '\(entity.name)' is newer than current_version \(configured) in \(displayPath(config.file))",
+                        "version \(item.version) of '\(entity.name)' is newer than current_version \(configured) in \(displayPath(config.file)): "
+                            + "to make \(item.version), set current_version to \"\(item.version)\" there",
                         at: item.location)
                 }
             }
@@ -120,8 +121,12 @@ package enum Resolver {
                             let location = property?.location ?? description?.location ?? subtype?.location ?? SnapshotStore.location(of: change, inSnapshotAt: existing.file)
                                 ?? SourceLocation(file: displayPath(existing.file))
                             // Released but still current: the change belongs in the next version.
+                            // The next version may be in the histories already (only current_version was not bumped).
+                            let described = described.flatMap { $0.versionHistory.map(\.version) }.filter { $0 > version }.min()
+                            let bump = described.map { "set current_version to \"\($0)\" in .lucid.yaml (the version_history of the entities you change has it already)" }
+                                ?? "set current_version to the next version in .lucid.yaml and add it to the version_history of each entity you change"
                             let next = releasedCurrent
-                                ? "; \(version) was released (`lucidgen release`): set current_version to the next version in .lucid.yaml and add it to the version_history of each entity you change "
+                                ? "; \(version) was released (`lucidgen release`): \(bump) "
                                     + "(if \(version) never shipped, delete its fixture and .sha256 and the snapshot's \"released\" line to edit it)"
                                 : ""
                             diagnostics.error(
