@@ -20,8 +20,9 @@ struct Describe: ParsableCommand {
             each index an indexes item with its name; AUTOINCREMENT the identifier's.
 
             Then `lucidgen generate` and `lucidgen plan --database FILE` show the store recognised at that \
-            version. What the descriptions cannot say as the store has it (a declared type such as DATETIME \
-            or BOOLEAN, an expression default, a to-one column without an index) is listed as a warning: \
+            version. A declared type other than a storage class's name (GRDB's BOOLEAN, DATETIME, DOUBLE) is \
+            kept as column_type. What the descriptions cannot say as the store has it (an expression default, \
+            a to-one column without an index, a WITHOUT ROWID or STRICT table) is listed as a warning: \
             the store is not recognised until it is resolved. The app's own objects (views, triggers, FTS \
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
             key, and each --app-table) are listed and left to the app: every migration keeps them. An \

@@ -262,7 +262,7 @@ public struct Schema: Sendable, Hashable, Codable {
     /// The statement that creates this table, with the given name (the rebuild creates it under a temporary name).
     package func createTableStatement(named tableName: String? = nil) -> String {
         var parts = columns.map { column -> String in
-            var sql = "\(quoteIdentifier(column.name)) \(column.type.rawValue)"
+            var sql = "\(quoteIdentifier(column.name)) \(column.sqlType)"
             if primaryKey == [column.name] { sql += autoincrement == true ? " PRIMARY KEY AUTOINCREMENT" : " PRIMARY KEY" }
             if column.notNull { sql += " NOT NULL" }
             if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
@@ -344,6 +344,35 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// such a case becomes (relative to the previous version, like ``renamedFrom``). Not part of the DDL
     /// or the checksum; nil when no case changed (registries and snapshots then omit it).
     package var caseChanges: [EnumCaseChange]?
+    /// The column's declared type when it is not its storage class's name (`BOOLEAN`, `DATETIME`, `DOUBLE`, as
+    /// GRDB writes them): its DDL says it and every rebuild keeps it. Nil otherwise, so that every other
+    /// column's DDL and checksum are what they were.
+    package var declaredType: String?
+
+    /// The type the DDL declares.
+    package var sqlType: String { declaredType ?? type.rawValue }
+
+    /// This column declared `declaredType` (nil: its storage class's name).
+    package func declared(_ declaredType: String?) -> SchemaColumn {
+        var column = self
+        column.declaredType = declaredType
+        return column
+    }
+
+    /// The storage class SQLite gives a declared type (its affinity, https://sqlite.org/datatype3.html 3.1;
+    /// NUMERIC affinity, which stores what it can as numbers, counts as INTEGER), and the declared type itself
+    /// when it is not one of the four names.
+    package static func storage(declared: String) -> (StorageType, declared: String?) {
+        let upper = declared.uppercased()
+        if let exact = StorageType(rawValue: upper) { return (exact, nil) }
+        let type: StorageType =
+            if upper.contains("INT") { .integer }
+            else if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") { .text }
+            else if upper.isEmpty || upper.contains("BLOB") { .blob }
+            else if upper.contains("REAL") || upper.contains("FLOA") || upper.contains("DOUB") { .real }
+            else { .integer }
+        return (type, upper)
+    }
 
     package init(
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,

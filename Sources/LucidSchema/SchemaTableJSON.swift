@@ -181,7 +181,7 @@ enum TableJSONReader {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: String?, lossyConversionFrom: String?
         var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
-        var compositeGroup: [String]?, requiredWhenPresent: Bool?
+        var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -202,6 +202,7 @@ enum TableJSONReader {
             case "compositeGroup": compositeGroup = try reader.array { try $0.string() }
             case "requiredWhenPresent": requiredWhenPresent = try reader.optionalBool()
             case "caseChanges": caseChanges = try reader.array { try caseChange(&$0) }
+            case "declaredType": declaredType = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
@@ -210,6 +211,7 @@ enum TableJSONReader {
             defaultSQL: defaultSQL, renamedFrom: renamedFrom, convertedFromJoinTable: convertedFromJoinTable, valueType: valueType,
             lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath, caseChanges: caseChanges,
             jsonStructChange: jsonStructChange, compositeGroup: compositeGroup, requiredWhenPresent: requiredWhenPresent)
+            .declared(declaredType)
     }
 
     private static func caseChange(_ reader: inout Reader) throws -> EnumCaseChange {

@@ -84,14 +84,58 @@ import Testing
         }
     }
 
-    @Test func whatItCannotDescribeIsAWarningAndAnExistingDescriptionIsKept() throws {
+    /// GRDB's declared types (`DOUBLE`, `BOOLEAN`, `DATETIME`) are described as `column_type`, created as the store
+    /// has them, recognised, and kept by a rebuild.
+    @Test func declaredTypesAreDescribedAndKept() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
         let store = project.root.appendingPathComponent("hearth.sqlite").path
         try Self.makeHearth(at: store, double: true)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.alter(table: "room") { t in
+                t.add(column: "heated", .boolean).notNull().defaults(to: false)
+                t.add(column: "paintedAt", .datetime)
+            }
+        }
+        try queue.close()
+        let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        let room = try project.read(".entities/room.json")
+        #expect(room.contains(#"{ "name": "heated", "property_type": "bool", "column_type": "BOOLEAN", "default_value": false }"#), "\(room)")
+        #expect(room.contains(#"{ "name": "painted_at", "persisted_name": "paintedAt", "property_type": "date", "column_type": "DATETIME", "nullable": true }"#), "\(room)")
+        #expect(try project.read(".entities/item.json").contains(#"{ "name": "price", "property_type": "double", "column_type": "DOUBLE", "nullable": true }"#))
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        #expect(schemas[0].table(named: "room")?.createTableStatement().contains(#""heated" BOOLEAN NOT NULL DEFAULT 0"#) == true)
+        let status = try LucidStore.inspect(atPath: store, versions: schemas)
+        #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.state)")
+
+        // A later version makes the room's name optional: a rebuild of `room`, which keeps the declared types.
+        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+        try project.write(".entities/room.json", room
+            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
+            .replacingOccurrences(of: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string", "nullable": true }"#))
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let next = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let opened = try LucidStore.open(atPath: store, versions: next)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        let sql = try opened.database.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'room'") } ?? ""
+        #expect(sql.contains(#""heated" BOOLEAN"#) && sql.contains(#""paintedAt" DATETIME"#), "\(sql)")
+    }
+
+    @Test func whatItCannotDescribeIsAWarningAndAnExistingDescriptionIsKept() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("hearth.sqlite").path
+        try Self.makeHearth(at: store)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, added TEXT DEFAULT CURRENT_TIMESTAMP)") }
+        try queue.close()
         let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
         #expect(described.status == 0)
-        #expect(described.error.contains("warning: item.price: declared DOUBLE, which lucidgen does not describe yet: described as double, so"), "\(described.error)")
+        #expect(described.error.contains("warning: note.added: its default CURRENT_TIMESTAMP is an expression, which lucidgen does not describe yet"), "\(described.error)")
         #expect(described.output.contains("1 warning: the store is not recognised until they are resolved"), "\(described.output)")
 
         try project.write(".entities/room.json", "{}")

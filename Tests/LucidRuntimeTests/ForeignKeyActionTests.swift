@@ -98,4 +98,27 @@ import Testing
         }
         #expect(notARelationship.errors.contains { $0.message == "on_delete applies to a to-one relationship (its foreign key); 'title' is none" }, "\(notARelationship.errors)")
     }
+
+    /// `column_type` lands in the DDL: a type name with an optional size, nothing else (issue 37 item 2).
+    @Test func aColumnTypeIsATypeNameAndNothingElse() throws {
+        func item(_ columnType: String) -> String {
+            #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "price", "property_type": "double", "column_type": \#(StoreDescriberJSON.quoted(columnType)) }] }"#
+        }
+        let schemas = try generate(item: item("decimal(10, 2)")).get()
+        #expect(schemas[0].table(named: "item")?.createTableStatement() == #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "price" DECIMAL(10, 2) NOT NULL)"#)
+        for hostile in ["REAL) ; DROP TABLE room; --", "TEXT DEFAULT 'x'", "INT\nEGER", ""] {
+            guard case .failure(let failure) = try generate(item: item(hostile)) else {
+                Issue.record("column_type \(hostile) was accepted")
+                continue
+            }
+            #expect(failure.errors.contains { $0.message.hasPrefix("column_type '") && $0.message.hasSuffix("is not a SQL type name (letters, digits, spaces, and an optional size such as VARCHAR(10))") }, "\(failure.errors)")
+        }
+    }
+}
+
+/// JSON string literals for descriptions written in tests.
+enum StoreDescriberJSON {
+    static func quoted(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
+    }
 }

@@ -100,6 +100,8 @@ package struct StoreDescriber {
         var defaultValue: String?
         var onDelete: String?
         var isRelationship: Bool
+        /// The declared type, when it is not the storage class's name (`column_type`).
+        var columnType: String? = nil
     }
 
     private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
@@ -142,6 +144,7 @@ package struct StoreDescriber {
             var fields: [(String, String)] = [("name", Self.json(now.name))]
             if now.name != now.column { fields.append(("persisted_name", Self.json(now.column))) }
             fields.append(("property_type", now.type))
+            if let declared = now.columnType { fields.append(("column_type", Self.json(declared))) }
             if now.nullable { fields.append(("nullable", "true")) }
             if let value = now.defaultValue { fields.append(("default_value", value)) }
             if let action = now.onDelete { fields.append(("on_delete", action)) }
@@ -155,6 +158,7 @@ package struct StoreDescriber {
                 if earlier.1.nullable != later.1.nullable { item.append(("nullable", earlier.1.nullable ? "true" : "false")) }
                 if earlier.1.defaultValue != later.1.defaultValue { item.append(("default_value", earlier.1.defaultValue ?? "null")) }
                 if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == now.name ? "null" : Self.json(earlier.1.column))) }
+                if earlier.1.columnType != later.1.columnType { output.problems.append("\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say") }
                 if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
                 if item.count > 1 { history.append("{ " + item.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }") }
             }
@@ -217,21 +221,22 @@ package struct StoreDescriber {
                     defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil, isRelationship: true))
                 continue
             }
-            let declared = declaredTypes[path]
+            let declared = column.declaredType ?? declaredTypes[path]
             let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
-            if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.type.rawValue)") }
-            if let declared {
-                output.problems.append("\(table.name).\(column.name): declared \(declared), which lucidgen does not describe yet: described as \(type), so the store's column and the description's differ")
+            if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)") }
+            if let declared, typeHints[path] == nil, !["int", "string", "data"].contains(type) {
+                output.notes.append("\(table.name).\(column.name): declared \(declared), described as \(type) (--type \(table.name).\(column.name)=… if its values are another type)")
             }
             var defaultValue: String?
             if let defaultSQL = column.defaultSQL {
                 defaultValue = Self.defaultValue(defaultSQL, type: column.type)
+                if type == "bool", let value = defaultValue { defaultValue = value == "0" ? "false" : value == "1" ? "true" : value }
                 if defaultValue == nil { output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression, which lucidgen does not describe yet") }
             }
             let isKey = key.name != "id" && sameSQLName(column.name, key.name)
             properties.append(DescribedProperty(
                 name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
-                isRelationship: false))
+                isRelationship: false, columnType: declared))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.

@@ -49,6 +49,7 @@ private enum KnownKeys {
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
         "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete",
+        "column_type",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
@@ -461,6 +462,20 @@ package enum DescriptionLoader {
                 diagnostics.error("on_delete applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
             }
         }
+        var columnType: String?
+        if let text = reader.string("column_type", &diagnostics), let node = reader.value("column_type") {
+            // It lands in the DDL: a type name, with an optional size, and nothing else.
+            if text.range(of: #"^[A-Za-z][A-Za-z0-9_ ]{0,40}(\([0-9]{1,9}( *, *[0-9]{1,9})?\))?$"#, options: .regularExpression) != nil {
+                let upper = text.uppercased()
+                // A storage class's own name is the default: nothing to declare.
+                if !["INTEGER", "REAL", "TEXT", "BLOB"].contains(upper) { columnType = upper }
+            } else {
+                diagnostics.error("column_type '\(text)' is not a SQL type name (letters, digits, spaces, and an optional size such as VARCHAR(10))", at: node.location, path: node.path)
+            }
+            if case .relationship(_, true) = type {
+                diagnostics.error("column_type applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+            }
+        }
         return PropertyDescription(
             name: name, type: type, nullable: nullable, defaultValue: defaultValue, previousName: previousName,
             renamedAtVersion: reader.version("renamed_at_version", &diagnostics),
@@ -468,7 +483,7 @@ package enum DescriptionLoader {
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool(firstOf: ["lazy", "extra"], &diagnostics) ?? false,
-            indexed: indexed || unique, unique: unique, onDelete: onDelete,
+            indexed: indexed || unique, unique: unique, onDelete: onDelete, columnType: columnType,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             swiftName: readSwiftName(&reader, type: false, &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
     }

@@ -66,7 +66,7 @@ struct StepExecutor {
             try execute("ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
             touchedTables.insert(table)
         case .addColumn(let table, let column):
-            var sql = "ALTER TABLE \(quoteIdentifier(table)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.type.rawValue)"
+            var sql = "ALTER TABLE \(quoteIdentifier(table)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.sqlType)"
             if column.notNull { sql += " NOT NULL" }
             if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
             if let key = target.table(named: table)?.foreignKeys.first(where: { $0.columns == [column.name] }) {

@@ -148,7 +148,8 @@ package enum StoreSchemaReader {
     /// A column as the store declares it. An unknown declared type is kept visible by mapping it to BLOB
     /// (the schema check then reports the difference).
     private static func column(name: String, declaredType: String, notNull: Bool, defaultSQL: String?) -> SchemaColumn {
-        SchemaColumn(name: name, type: SchemaColumn.StorageType(rawValue: declaredType.uppercased()) ?? .blob, notNull: notNull, defaultSQL: defaultSQL)
+        let (type, declared) = SchemaColumn.storage(declared: declaredType)
+        return SchemaColumn(name: name, type: type, notNull: notNull, defaultSQL: defaultSQL).declared(declared)
     }
 
     /// A table's foreign keys as declared: columns, referenced table and columns (empty when the
@@ -288,7 +289,7 @@ package enum StoreSchemaReader {
             // An INTEGER PRIMARY KEY is the rowid: it is never NULL whether or not it says NOT NULL (GRDB's
             // autoIncrementedPrimaryKey does not), so that difference is none.
             let rowid = table.primaryKey.count == 1 && sameSQLName(table.primaryKey[0], column.name) && column.type == .integer
-            if other.type != column.type || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
+            if other.sqlType.uppercased() != column.sqlType.uppercased() || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
                 lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
             }
         }
@@ -326,7 +327,7 @@ package enum StoreSchemaReader {
     }
 
     private static func describe(_ column: SchemaColumn) -> String {
-        "\(column.name) \(column.type.rawValue)\(column.notNull ? " NOT NULL" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")"
+        "\(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")"
     }
 
     private static func describe(_ key: SchemaForeignKey) -> String {

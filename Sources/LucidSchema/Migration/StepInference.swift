@@ -389,6 +389,9 @@ package struct StepInference: Sendable {
                 if column.defaultSQL != oldColumn.defaultSQL {
                     rebuildReasons.append("\(label) default changes to \(column.defaultSQL ?? "none")")
                 }
+                if column.declaredType != oldColumn.declaredType {
+                    rebuildReasons.append("\(label) is declared \(column.sqlType)")
+                }
                 if oldColumn.name == column.name { sameNamed.insert(column.name) }
                 sources.append(expression)
             case .jsonMember(let table, let source, let path)? where table == old.name && oldColumns[sqlNameKey(source)] != nil:
