@@ -103,7 +103,6 @@ struct Describe: ParsableCommand {
             }
             guard !layouts.contains(where: { $0.version == at }) else { throw ValidationError("--database \(item): two stores at \(at)") }
             let read = try Self.read(parts[0], appTables: Set(appTables.map { $0.lowercased() }))
-            describer.declaredTypes.merge(read.declaredTypes) { first, _ in first }
             layouts.append(StoreDescriber.Layout(version: at, tables: read.tables))
             for object in read.appObjects where !appObjects.contains(where: { $0.0 == object.0 }) { appObjects.append(object) }
         }
@@ -145,9 +144,9 @@ struct Describe: ParsableCommand {
                 : "; \(output.problems.count) warning\(output.problems.count == 1 ? "" : "s"): the store is not recognised until they are resolved"))
     }
 
-    /// The store's tables lucidgen may describe, the declared types that are none of SQLite's storage
-    /// classes, and the app's own objects.
-    static func read(_ path: String, appTables: Set<String>) throws -> (tables: [SchemaTable], declaredTypes: [String: String], appObjects: [(String, String)]) {
+    /// The store's tables lucidgen may describe (with their declared types, as the store reader keeps them),
+    /// and the app's own objects.
+    static func read(_ path: String, appTables: Set<String>) throws -> (tables: [SchemaTable], appObjects: [(String, String)]) {
         guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no store at \(path)") }
         var configuration = Configuration()
         configuration.readonly = true
@@ -158,7 +157,6 @@ struct Describe: ParsableCommand {
             let virtual = objects.filter { ($0["sql"] as String? ?? "").range(of: "CREATE VIRTUAL TABLE", options: [.caseInsensitive, .anchored]) != nil }
                 .map { ($0["name"] as String).lowercased() }
             var tables: [SchemaTable] = []
-            var declaredTypes: [String: String] = [:]
             var appObjects: [(String, String)] = []
             for object in objects {
                 let type: String = object["type"], name: String = object["name"]
@@ -174,12 +172,6 @@ struct Describe: ParsableCommand {
                         appObjects.append((name, lower == "grdb_migrations" ? "GRDB's migrator's record" : "--app-table"))
                     } else {
                         tables.append(try StoreSchemaReader.table(named: name, db))
-                        for column in try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name]) {
-                            let declared = (column["type"] as String).uppercased()
-                            if !["INTEGER", "REAL", "TEXT", "BLOB"].contains(declared) {
-                                declaredTypes["\(name).\(column["name"] as String)".lowercased()] = declared.isEmpty ? "with no type" : declared
-                            }
-                        }
                     }
                 case "index":
                     continue  // a table's indexes are described with it (an automatic one has no SQL and no name to keep)
@@ -187,7 +179,7 @@ struct Describe: ParsableCommand {
                     appObjects.append((name, "a \(type)"))
                 }
             }
-            return (tables, declaredTypes, appObjects)
+            return (tables, appObjects)
         }
     }
 }

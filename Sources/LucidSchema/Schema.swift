@@ -365,6 +365,7 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     package static func storage(declared: String) -> (StorageType, declared: String?) {
         let upper = declared.uppercased()
         if let exact = StorageType(rawValue: upper) { return (exact, nil) }
+        if upper.isEmpty { return (.blob, nil) }  // no declared type: BLOB affinity, and nothing to declare
         let type: StorageType =
             if upper.contains("INT") { .integer }
             else if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") { .text }

@@ -9,14 +9,10 @@ import Foundation
 /// `indexes` item with its name, `AUTOINCREMENT` the identifier's. Nothing is guessed silently: what it
 /// cannot describe faithfully is a finding, and tables it cannot describe stay the app's.
 package struct StoreDescriber {
-    /// A column's declared type as the store has it, when it is none of SQLite's four storage classes
-    /// (GRDB writes `BOOLEAN`, `DATETIME`, `DOUBLE`…): `table.column` (lower-cased) → declared type.
-    package var declaredTypes: [String: String] = [:]
     /// `--type table.column=date`: the description type of a column SQLite cannot tell (lower-cased key).
     package var typeHints: [String: String] = [:]
 
-    package init(declaredTypes: [String: String] = [:], typeHints: [String: String] = [:]) {
-        self.declaredTypes = declaredTypes
+    package init(typeHints: [String: String] = [:]) {
         self.typeHints = typeHints
     }
 
@@ -221,7 +217,7 @@ package struct StoreDescriber {
                     defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil, isRelationship: true))
                 continue
             }
-            let declared = column.declaredType ?? declaredTypes[path]
+            let declared = column.declaredType
             let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
             if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)") }
             if let declared, typeHints[path] == nil, !["int", "string", "data"].contains(type) {
@@ -281,17 +277,13 @@ package struct StoreDescriber {
         }
     }
 
-    /// The description type of a declared type that is none of the four storage classes, by SQLite's
-    /// affinity rules (https://sqlite.org/datatype3.html, 3.1), with GRDB's BOOLEAN and DATETIME as bool and date.
+    /// The description type of a declared type that is none of the four storage classes: GRDB's BOOLEAN and
+    /// DATETIME as bool and date, any other by its storage class (SQLite's affinity, `SchemaColumn.storage(declared:)`).
     static func typeName(declared: String) -> String {
         let upper = declared.uppercased()
-        if upper.contains("INT") { return "int" }
-        if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") { return "string" }
-        if upper.contains("BLOB") || upper.isEmpty || upper == "WITH NO TYPE" { return "data" }
-        if upper.contains("REAL") || upper.contains("FLOA") || upper.contains("DOUB") { return "double" }
         if upper.contains("BOOL") { return "bool" }
         if upper.contains("DATE") || upper.contains("TIME") { return "date" }
-        return "double"
+        return typeName(SchemaColumn.storage(declared: upper).0)
     }
 
     static func actionName(_ action: SchemaForeignKey.Action) -> String {

@@ -150,6 +150,7 @@ package enum Resolver {
         // Each step is inferred on its own (a long history has one per version): on every core.
         let steps = Parallel.map(count: max(schemas.count - 1, 0)) { inference.operations(from: $0, to: $0 + 1) }
         var customSteps: [CustomStep] = []
+        let appSources = AppSources(config: config)
         for index in schemas.indices.dropFirst() {
             switch steps[index - 1] {
             case .failure(let reason):
@@ -172,7 +173,7 @@ package enum Resolver {
                     let message = "\(reason.from) → \(reason.to) cannot be inferred (\(reasons.joined(separator: "; "))): implement `func migrate(_ old: \(oldShape.typeName)) throws -> \(newShape.typeName)?` \(provider)"
                     // Once the function is written (in the app module's own sources), this is only a note (shown with
                     // --verbose): it used to repeat on every generate.
-                    if Self.appSourcesDefine(migratingFrom: oldShape.typeName, config: config) { diagnostics.note(message) } else { diagnostics.warning(message) }
+                    if appSources.defines(migratingFrom: oldShape.typeName) { diagnostics.note(message) } else { diagnostics.warning(message) }
                 }
                 customSteps.append(CustomStep(from: reason.from, to: reason.to, tables: tables))
             case .success(let operations):
@@ -215,20 +216,28 @@ package enum Resolver {
         return model
     }
 
-    /// Whether a Swift file of the app module (beside its generated folder, not in it) declares
-    /// `func migrate(_ old: <type>)`: the stage a step that SQL cannot make needs.
-    static func appSourcesDefine(migratingFrom type: String, config: Config) -> Bool {
-        let generated = absolutePath(config.app.outputPath)
-        let module = (generated as NSString).deletingLastPathComponent
-        guard let files = FileManager.default.enumerator(atPath: module) else { return false }
-        let pattern = "func\\s+migrate\\s*\\(\\s*_\\s+old\\s*:\\s*([A-Za-z_][A-Za-z0-9_]*\\.)?\\Q\(type)\\E\\s*\\)"
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return false }
-        for case let file as String in files where file.hasSuffix(".swift") {
-            let path = (module as NSString).appendingPathComponent(file)
-            guard !path.hasPrefix(generated + "/"), let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            if expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return true }
+    /// The Swift files of the app module beside its generated folder (not in it), read once per run and only
+    /// when a step needs the app's code: whether they declare `func migrate(_ old: <type>)`.
+    final class AppSources {
+        let config: Config
+        private lazy var texts: [String] = {
+            let generated = absolutePath(config.app.outputPath)
+            let module = (generated as NSString).deletingLastPathComponent
+            guard let files = FileManager.default.enumerator(atPath: module) else { return [] }
+            return files.compactMap { file in
+                guard let file = file as? String, file.hasSuffix(".swift") else { return nil }
+                let path = (module as NSString).appendingPathComponent(file)
+                return path.hasPrefix(generated + "/") ? nil : try? String(contentsOfFile: path, encoding: .utf8)
+            }
+        }()
+
+        init(config: Config) { self.config = config }
+
+        func defines(migratingFrom type: String) -> Bool {
+            let pattern = "func\\s+migrate\\s*\\(\\s*_\\s+old\\s*:\\s*([A-Za-z_][A-Za-z0-9_]*\\.)?\\Q\(type)\\E\\s*\\)"
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { return false }
+            return texts.contains { expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
         }
-        return false
     }
 
     /// `schema` with each table that equals the previous version's table of its name replaced by that very
