@@ -214,6 +214,28 @@ import Testing
         #expect(try opened.database.read { db in try String.fetchOne(db, sql: "SELECT remark IS NULL AND count = 1 FROM item") } == "1")
     }
 
+    /// Upper-case table and column names, as Core Data writes them (`ZITEM`, `ZTITLE`): the entity's persisted
+    /// name differs from its name only by case, which is no clash with itself (it was).
+    @Test func upperCaseNamesAreDescribedAndGenerated() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("store.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE ZROOM (Z_PK INTEGER PRIMARY KEY, ZNAME VARCHAR)")
+            try db.execute(sql: "CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, ZTITLE VARCHAR, ZROOM INTEGER REFERENCES ZROOM (Z_PK))")
+            try db.execute(sql: "CREATE INDEX ZITEM_ZROOM_INDEX ON ZITEM (ZROOM)")
+        }
+        try queue.close()
+        let described = try run(lucidgenBinary, ["describe", "--database", "store.sqlite"], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let status = try LucidStore.inspect(atPath: store, versions: schemas)
+        #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.state)")
+    }
+
     @Test func namesBecomeSnakeCase() {
         #expect(["roomId", "Item", "item_name", "purchasedAt2", "URL"].map(StoreDescriber.snakeCase) == ["room_id", "item", "item_name", "purchased_at2", "url"])
     }

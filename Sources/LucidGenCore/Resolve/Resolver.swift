@@ -289,7 +289,10 @@ package enum Resolver {
         // In file order, so the error lands on the later file.
         for entity in entities.sorted(by: { $0.location < $1.location }) {
             guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location) else { continue }
-            if entity.persistedName != nil { claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location) }
+            // A table named as the entity but for case (`ZITEM` for `zitem`) is the entity's own name to SQLite.
+            if entity.persistedName != nil, entity.tableName.lowercased() != entity.name.lowercased() {
+                claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location)
+            }
             claim(entity.swiftTypeName, in: &types, "Swift type name '\(entity.swiftTypeName)' (from entity '\(entity.name)')", at: entity.location)
             var properties: [String: SourceLocation] = [:]
             var columns: [String: SourceLocation] = [:]
