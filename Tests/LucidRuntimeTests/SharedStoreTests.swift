@@ -153,6 +153,48 @@ import Testing
         #expect(try strings(path, "SELECT name FROM sqlite_master WHERE type = 'trigger'") == ["item_guard"])
     }
 
+    /// The same, with a view and a trigger that name the renamed column (explorer seed 13031): they follow
+    /// the rename to the new name and never read the new column that took the old one. The copy parks the
+    /// new column under a placeholder until SQLite has renamed the old one.
+    @Test func objectsFollowARenameWhenANewColumnTakesTheOldName() throws {
+        let versions = try resolveSchemas(["item.json": Self.item("""
+            { "name": "title", "property_type": "string" },
+            { "name": "points", "previous_name": "score", "renamed_at_version": "2.0", "property_type": "string",
+              "type_history": [{ "until_version": "2.0", "property_type": "int" }] },
+            { "name": "score", "property_type": "int", "nullable": true, "added_at_version": "2.0" }
+            """)])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try store(versions, folder, objects: """
+            CREATE VIEW scored AS SELECT id, score FROM item WHERE score IS NOT NULL;
+            CREATE TABLE log (id TEXT, score);
+            CREATE TRIGGER scoring AFTER UPDATE OF score ON item BEGIN INSERT INTO log VALUES (new.id, new.score); END
+            """)
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try strings(path, "SELECT id, points FROM scored ORDER BY id") == ["a|5", "b|-1", "c|0"])
+        #expect(try strings(path, "SELECT id, points, score FROM item ORDER BY rowid") == ["a|5|NULL", "b|-1|NULL", "c|0|NULL"])
+        try withDatabase(path) { db in try db.execute(sql: "UPDATE item SET points = '7' WHERE id = 'c'; UPDATE item SET score = 1 WHERE id = 'a'") }
+        #expect(try strings(path, "SELECT * FROM log") == ["c|7"])
+        let names = try strings(path, "SELECT name FROM pragma_table_info('item') ORDER BY cid"); #expect(names == ["id", "points", "score", "title"])
+    }
+
+    /// Two columns that swap names inside a rebuild: the app's view follows each column, not each name.
+    @Test func objectsFollowSwappedNamesInsideARebuild() throws {
+        let versions = try resolveSchemas(["item.json": Self.item("""
+            { "name": "label", "previous_name": "title", "renamed_at_version": "2.0", "property_type": "string" },
+            { "name": "title", "previous_name": "score", "renamed_at_version": "2.0", "property_type": "string",
+              "type_history": [{ "until_version": "2.0", "property_type": "int" }] }
+            """)])
+        let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
+        #expect(steps.flatMap(\.operations).contains { if case .rebuildTable = $0 { true } else { false } })
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try store(versions, folder, objects: "CREATE VIEW both_ AS SELECT id, title AS t, score AS s FROM item")
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try strings(path, "SELECT id, t, s FROM both_ ORDER BY id") == ["a|alpha one|5", "b|beta|-1", "c|alpha two|0"])
+        #expect(try strings(path, "SELECT id, label, title FROM item ORDER BY id") == ["a|alpha one|5", "b|beta|-1", "c|alpha two|0"])
+    }
+
     /// A table the app made under the name a new version gives to a described table: refused, naming it.
     @Test func aNameTheAppTookRefusesTheStep() throws {
         let versions = try resolveSchemas([

@@ -150,15 +150,13 @@ struct StepExecutor {
             }
         }
         let aside = try setAside(for: rebuild.sourceTable)
-        // With app objects to keep, renamed columns keep their old names through the copy; SQLite's
-        // RENAME COLUMN then renames them and rewrites the objects that name them.
-        let renames = aside.objects.isEmpty ? [:] : Self.followableRenames(rebuild)
+        // With app objects to keep, renamed columns keep their old names through the copy (a column added
+        // under a renamed one's old name gets a placeholder); SQLite's RENAME COLUMN then gives every column
+        // its name and rewrites the objects that name them.
+        let copyNames = aside.objects.isEmpty ? CopyNames() : CopyNames(rebuild)
+        func copiedName(_ name: String) -> String { copyNames.copied[name.lowercased()] ?? name }
         let oldName = Dictionary(rebuild.renamedColumns.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
-        // The new shape under the old names of those columns: columns, primary key and foreign keys.
-        func copiedName(_ name: String) -> String {
-            if let old = oldName[name.lowercased()], renames[old] != nil { return old }
-            return name
-        }
+        // The new shape under the copy's names: columns, primary key and foreign keys.
         var copied = table
         for index in copied.columns.indices { copied.columns[index].name = copiedName(copied.columns[index].name) }
         copied.primaryKey = copied.primaryKey.map(copiedName)
@@ -181,18 +179,59 @@ struct StepExecutor {
             let old = oldName[column.name.lowercased()] ?? column.name
             if source != "src.\(quoteIdentifier(old))" { changed += [column.name, old] }
         }
-        try replace(rebuild.sourceTable, with: temporary, as: table, aside: aside, renames: renames) { index in
+        try replace(rebuild.sourceTable, with: temporary, as: table, aside: aside, renames: copyNames.renames) { index in
             changed.contains { index.tokens.names(column: $0) }
         }
     }
 
-    /// The column renames of a rebuild that SQLite can run one after another on the new table built under
-    /// the old names: none when an old name is another column's name in the new table (a column added
-    /// under a renamed one's old name, two names swapped), since the copy could not hold both.
-    private static func followableRenames(_ rebuild: TableRebuild) -> [String: String] {
-        let renamed = Set(rebuild.renamedColumns.values.map { $0.lowercased() })
-        let others = Set(rebuild.table.columns.map { $0.name.lowercased() }).subtracting(renamed)
-        return rebuild.renamedColumns.keys.contains { others.contains($0.lowercased()) || renamed.contains($0.lowercased()) } ? [:] : rebuild.renamedColumns
+    /// How a rebuild that keeps app objects copies its rows: every renamed column under its old name (the
+    /// name the app's objects use), a new column that takes a renamed one's old name under a placeholder,
+    /// and the `RENAME COLUMN`s, in order, that give every column its name afterwards. Each renamed column
+    /// goes to a placeholder first, so that swapped names and an old name taken by another column work
+    /// (SQLite rewrites the app's objects at each rename, so they follow the renamed column).
+    struct CopyNames {
+        /// A column's name in the copy, by its new name lowercased (absent: its own name).
+        var copied: [String: String] = [:]
+        var renames: [(from: String, to: String)] = []
+
+        init() {}
+
+        init(_ rebuild: TableRebuild) {
+            let renamed = rebuild.renamedColumns.sorted { $0.key < $1.key }
+            guard !renamed.isEmpty else { return }
+            var used = Set(rebuild.table.columns.map { $0.name.lowercased() }).union(renamed.map { $0.key.lowercased() })
+            func placeholder() -> String {
+                var number = used.count
+                while used.contains("lucid_column_\(number)") { number += 1 }
+                used.insert("lucid_column_\(number)")
+                return "lucid_column_\(number)"
+            }
+            let oldNames = Set(renamed.map { $0.key.lowercased() })
+            let newNames = Set(renamed.map { $0.value.lowercased() })
+            let takenOldName = rebuild.table.columns.contains { !newNames.contains($0.name.lowercased()) && oldNames.contains($0.name.lowercased()) }
+            if oldNames.isDisjoint(with: newNames) && !takenOldName {
+                // The usual case: each rename at once.
+                for (old, new) in renamed {
+                    copied[new.lowercased()] = old
+                    renames.append((old, new))
+                }
+                return
+            }
+            var finalRenames: [(from: String, to: String)] = []
+            for (old, new) in renamed {
+                copied[new.lowercased()] = old
+                guard old != new else { continue }
+                let parked = placeholder()
+                renames.append((old, parked))
+                finalRenames.append((parked, new))
+            }
+            for column in rebuild.table.columns where !newNames.contains(column.name.lowercased()) && oldNames.contains(column.name.lowercased()) {
+                let parked = placeholder()
+                copied[column.name.lowercased()] = parked
+                finalRenames.append((parked, column.name))
+            }
+            renames += finalRenames
+        }
     }
 
     /// Sets aside the app's objects that involve `table` before it is rebuilt (``SetAsideObjects``).
@@ -248,7 +287,7 @@ struct StepExecutor {
     /// rewrites them), refresh the FTS indexes over the table whose values `changed`, and recreate
     /// lucidgen's indexes. (Never rename the old table first: see the type's comment.)
     private func replace(
-        _ source: String, with temporary: String, as table: SchemaTable, aside: SetAsideObjects = SetAsideObjects(), renames: [String: String] = [:],
+        _ source: String, with temporary: String, as table: SchemaTable, aside: SetAsideObjects = SetAsideObjects(), renames: [(from: String, to: String)] = [],
         changed: (AppObject) -> Bool = { _ in true }
     ) throws {
         // AUTOINCREMENT's highest id handed out: dropping the table deletes its sqlite_sequence row, and the copy
@@ -261,7 +300,7 @@ struct StepExecutor {
             try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(source))")
             try aside.recreate(db, step: currentStep, version: sourceVersion) { logger.trace("SQL: \($0)") }
             if !sameSQLName(source, table.name) { try execute("ALTER TABLE \(quoteIdentifier(source)) RENAME TO \(quoteIdentifier(table.name))") }
-            for (old, new) in renames.sorted(by: { $0.key < $1.key }) {
+            for (old, new) in renames {
                 try execute("ALTER TABLE \(quoteIdentifier(table.name)) RENAME COLUMN \(quoteIdentifier(old)) TO \(quoteIdentifier(new))")
             }
             try aside.refreshContentIndexes(changed: changed) { try execute($0) }

@@ -86,7 +86,15 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 for column in old?.columns ?? [] where !kept.contains(column.name.lowercased()) {
                     removed(column: column.name, of: rebuild.sourceTable)
                 }
-                for (from, to) in rebuild.renamedColumns.sorted(by: { $0.key < $1.key }) { renamed(column: from, to: to, of: rebuild.sourceTable) }
+                for (from, to) in rebuild.renamedColumns.sorted(by: { $0.key < $1.key }) {
+                    for object in objects where object.kind == .virtualTable && object.uses(column: from, of: rebuild.sourceTable) {
+                        add(object, .cannotFollowRename(old: "\(rebuild.sourceTable).\(from)", new: "\(rebuild.sourceTable).\(to)"))
+                    }
+                }
+                // In the order the rebuild renames them (swapped names through placeholders).
+                for (from, to) in StepExecutor.CopyNames(rebuild).renames {
+                    objects = objects.map { $0.renamingColumn(from, to: to, of: rebuild.sourceTable) }
+                }
                 let oldIndexes = Set((old?.indexes ?? []).map { $0.name.lowercased() })
                 for index in rebuild.table.indexes where !oldIndexes.contains(index.name.lowercased()) { taken(index.name) }
             case .transformTable(let table, let sourceName):
