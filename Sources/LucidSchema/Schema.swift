@@ -349,6 +349,13 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// column's DDL and checksum are what they were.
     package var declaredType: String?
 
+    /// Whether SQLite's `ALTER TABLE … ADD COLUMN` accepts the column's default: it refuses `CURRENT_TIME`,
+    /// `CURRENT_DATE`, `CURRENT_TIMESTAMP` and any expression in parentheses (https://sqlite.org/lang_altertable.html).
+    package var hasConstantDefault: Bool {
+        guard let text = defaultSQL?.trimmingCharacters(in: .whitespaces) else { return true }
+        return !text.hasPrefix("(") && !["CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME"].contains(text.uppercased())
+    }
+
     /// The type the DDL declares.
     package var sqlType: String { declaredType ?? type.rawValue }
 

@@ -227,7 +227,16 @@ package struct StoreDescriber {
             if let defaultSQL = column.defaultSQL {
                 defaultValue = Self.defaultValue(defaultSQL, type: column.type)
                 if type == "bool", let value = defaultValue { defaultValue = value == "0" ? "false" : value == "1" ? "true" : value }
-                if defaultValue == nil { output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression, which lucidgen does not describe yet") }
+                if defaultValue == nil {
+                    // SQLite reports `DEFAULT (expr)` as `expr`: the parentheses it needs are put back.
+                    var expression = defaultSQL.trimmingCharacters(in: .whitespaces)
+                    if !SQLDefaultExpression.keywords.contains(expression.uppercased()) { expression = "(\(expression))" }
+                    if let problem = SQLDefaultExpression.problem(with: expression) {
+                        output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression lucidgen does not accept (\(problem))")
+                    } else {
+                        defaultValue = "{ \"sql\": \(Self.json(expression)) }"
+                    }
+                }
             }
             let isKey = key.name != "id" && sameSQLName(column.name, key.name)
             properties.append(DescribedProperty(
@@ -303,6 +312,7 @@ package struct StoreDescriber {
         if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
             return json(String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
         }
+        if text.uppercased() == "NULL" { return "null" }
         if type == .integer, Int64(text) != nil { return text }
         if type == .real, Double(text) != nil { return text }
         return nil

@@ -592,8 +592,23 @@ package enum DescriptionLoader {
             if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value.isFinite { return .milliseconds(value) }
             if text.hasSuffix("s"), let value = Double(text.dropLast()), value.isFinite { return .seconds(value) }
             return .string(text)
+        case .object(let members):
+            guard members.count == 1, members[0].key == "sql" else {
+                diagnostics.error(
+                    "default_value as an object is an SQL expression: { \"sql\": \"CURRENT_TIMESTAMP\" } (one key, \"sql\")", at: node.location, path: node.path)
+                return nil
+            }
+            guard case .string(let text) = members[0].value.value else {
+                diagnostics.error("default_value's sql must be a string, found \(members[0].value.kindName)", at: members[0].value.location, path: members[0].value.path)
+                return nil
+            }
+            if let problem = SQLDefaultExpression.problem(with: text) {
+                diagnostics.error("default_value's sql \(swiftStringLiteral(text)) is refused: \(problem)", at: members[0].value.location, path: members[0].value.path)
+                return nil
+            }
+            return .sqlExpression(text.trimmingCharacters(in: .whitespaces))
         default:
-            diagnostics.error("default_value must be a scalar, found \(node.kindName)", at: node.location, path: node.path)
+            diagnostics.error("default_value must be a scalar or { \"sql\": … }, found \(node.kindName)", at: node.location, path: node.path)
             return nil
         }
     }

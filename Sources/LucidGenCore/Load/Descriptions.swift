@@ -265,6 +265,8 @@ package enum DefaultValue: Sendable, Equatable {
     case double(Double)
     case string(String)
     case currentDate
+    /// `{ "sql": "CURRENT_TIMESTAMP" }`: an SQL expression, checked by ``SQLDefaultExpression``.
+    case sqlExpression(String)
     case null
     case seconds(Double)
     case milliseconds(Double)

@@ -656,7 +656,7 @@ struct ShapeBuilder {
                     asProperty.path = member.path
                     guard let (sql, swift) = defaultLiterals(value, for: asProperty, nullable: member.nullable, &diagnostics) else { valid = false; return }
                     defaultSQL = sql
-                    defaultSwift = swift
+                    defaultSwift = swift ?? defaultSwift
                 }
                 elementDefaults.append(defaultSwift)
                 elements.append(CompositeShape.Element(
@@ -805,12 +805,13 @@ struct ShapeBuilder {
         }
     }
 
-    /// The SQL and Swift forms of a default value, checked against the property's type.
+    /// The SQL and Swift forms of a default value, checked against the property's type. An SQL expression
+    /// has no Swift form (the record's initialiser then asks for the value), except `CURRENT_TIMESTAMP` on a date.
     /// `version`: the version whose enum cases a default case names (nil: the newest), for its Swift name.
     func defaultLiterals(
         _ value: DefaultValue, for property: PropertyDescription, nullable: Bool, at version: SchemaVersion? = nil, _ diagnostics: inout DiagnosticCollector
-    ) -> (String, String)? {
-        func mismatch() -> (String, String)? {
+    ) -> (String, String?)? {
+        func mismatch() -> (String, String?)? {
             diagnostics.error("default_value does not fit property '\(property.name)' of type \(property.type)", at: property.location, path: property.path + ".default_value")
             return nil
         }
@@ -828,6 +829,10 @@ struct ShapeBuilder {
                 return nil
             }
             switch (scalar, value) {
+            case (.date, .sqlExpression(let sql)) where sql.uppercased() == "CURRENT_TIMESTAMP":
+                return (sql, "\(SwiftTypes.date)()")
+            case (_, .sqlExpression(let sql)):
+                return (sql, nil)
             case (.bool, .bool(let flag)): return (flag ? "1" : "0", flag ? "true" : "false")
             case (.int, .int(let integer)): return ("\(integer)", "\(integer)")
             case (.double, .int(let integer)), (.float, .int(let integer)), (.seconds, .int(let integer)), (.milliseconds, .int(let integer)):

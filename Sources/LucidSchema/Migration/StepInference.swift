@@ -427,7 +427,7 @@ package struct StepInference: Sendable {
                 adds.append(column)
                 if new.primaryKey.contains(column.name) {
                     rebuildReasons.append("\(label) is a new primary key column")
-                } else if let defaultSQL = column.defaultSQL, defaultSQL.hasPrefix("(") {
+                } else if !column.hasConstantDefault {
                     rebuildReasons.append("\(label) is added with a non-constant default")
                 } else if new.foreignKeys.contains(where: { $0.columns.contains(column.name) }), column.defaultSQL != nil, column.defaultSQL != "NULL" {
                     rebuildReasons.append("\(label) is a foreign key added with a non-NULL default")
