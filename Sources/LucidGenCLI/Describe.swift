@@ -21,7 +21,9 @@ struct Describe: ParsableCommand {
 
             Then `lucidgen generate` and `lucidgen plan --database FILE` show the store recognised at that \
             version. A declared type other than a storage class's name (GRDB's BOOLEAN, DATETIME, DOUBLE) is \
-            kept as column_type. What the descriptions cannot say as the store has it (an expression default, \
+            kept as column_type, a COLLATE as collation, an expression default (CURRENT_TIMESTAMP) as \
+            { "sql": … }. What the descriptions cannot say as the store has it (an expression default outside \
+            the accepted grammar, \
             a to-one column without an index, a WITHOUT ROWID or STRICT table) is listed as a warning: \
             the store is not recognised until it is resolved. The app's own objects (views, triggers, FTS \
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \

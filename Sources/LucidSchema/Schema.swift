@@ -262,11 +262,8 @@ public struct Schema: Sendable, Hashable, Codable {
     /// The statement that creates this table, with the given name (the rebuild creates it under a temporary name).
     package func createTableStatement(named tableName: String? = nil) -> String {
         var parts = columns.map { column -> String in
-            var sql = "\(quoteIdentifier(column.name)) \(column.sqlType)"
-            if primaryKey == [column.name] { sql += autoincrement == true ? " PRIMARY KEY AUTOINCREMENT" : " PRIMARY KEY" }
-            if column.notNull { sql += " NOT NULL" }
-            if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
-            return sql
+            let key = primaryKey == [column.name] ? (autoincrement == true ? " PRIMARY KEY AUTOINCREMENT" : " PRIMARY KEY") : ""
+            return "\(quoteIdentifier(column.name)) \(column.constraintsSQL(primaryKey: key))"
         }
         if primaryKey.count > 1 {
             parts.append("PRIMARY KEY (\(primaryKey.map(quoteIdentifier).joined(separator: ", ")))")
@@ -348,6 +345,24 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// GRDB writes them): its DDL says it and every rebuild keeps it. Nil otherwise, so that every other
     /// column's DDL and checksum are what they were.
     package var declaredType: String?
+    /// The column's collating sequence when it is not BINARY (`NOCASE`, `RTRIM`, or an app's, such as GRDB's
+    /// `swift_localized_case_insensitive_compare`): its DDL says `COLLATE` it and every rebuild keeps it. Nil
+    /// otherwise, so that every other column's DDL and checksum are what they were.
+    package var collation: String?
+
+    /// The column's definition after its name: type, `NOT NULL`, `DEFAULT`, `COLLATE` (no key or reference).
+    package func constraintsSQL(primaryKey: String = "") -> String {
+        var sql = sqlType + primaryKey
+        if notNull { sql += " NOT NULL" }
+        if let defaultSQL { sql += " DEFAULT \(defaultSQL)" }
+        if let collation { sql += " COLLATE \(collation)" }
+        return sql
+    }
+
+    /// Whether two collation names are the same sequence (nil is BINARY; names are case-insensitive).
+    package static func sameCollation(_ a: String?, _ b: String?) -> Bool {
+        (a ?? "BINARY").uppercased() == (b ?? "BINARY").uppercased()
+    }
 
     /// Whether SQLite's `ALTER TABLE … ADD COLUMN` accepts the column's default: it refuses `CURRENT_TIME`,
     /// `CURRENT_DATE`, `CURRENT_TIMESTAMP` and any expression in parentheses (https://sqlite.org/lang_altertable.html).

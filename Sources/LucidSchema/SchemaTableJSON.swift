@@ -181,7 +181,7 @@ enum TableJSONReader {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: String?, lossyConversionFrom: String?
         var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
-        var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?
+        var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?, collation: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -203,15 +203,18 @@ enum TableJSONReader {
             case "requiredWhenPresent": requiredWhenPresent = try reader.optionalBool()
             case "caseChanges": caseChanges = try reader.array { try caseChange(&$0) }
             case "declaredType": declaredType = try reader.optionalString()
+            case "collation": collation = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
-        return SchemaColumn(
+        var column = SchemaColumn(
             name: try required(name, "name", reader), type: try required(type, "type", reader), notNull: try required(notNull, "notNull", reader),
             defaultSQL: defaultSQL, renamedFrom: renamedFrom, convertedFromJoinTable: convertedFromJoinTable, valueType: valueType,
             lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath, caseChanges: caseChanges,
             jsonStructChange: jsonStructChange, compositeGroup: compositeGroup, requiredWhenPresent: requiredWhenPresent)
             .declared(declaredType)
+        column.collation = collation
+        return column
     }
 
     private static func caseChange(_ reader: inout Reader) throws -> EnumCaseChange {

@@ -174,6 +174,109 @@ import Testing
         }
     }
 
+    /// Collations (GRDB's `collate(.nocase)` and its own `localizedCaseInsensitiveCompare`): described as
+    /// `collation`, created as the store has them, recognised, and kept by a rebuild with the index over them.
+    @Test func collationsAreDescribedAndKept() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("hearth.sqlite").path
+        try Self.makeHearth(at: store)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.create(table: "tag") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("label", .text).notNull().collate(.nocase).unique()
+                t.column("shown", .text).collate(.localizedCaseInsensitiveCompare)
+                t.column("note", .text).check(sql: "note <> 'x' COLLATE NOCASE")
+            }
+            try db.execute(sql: "INSERT INTO tag (label, shown) VALUES ('Attic', 'b'), ('kitchen', 'A')")
+        }
+        try queue.close()
+        let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        let tag = try project.read(".entities/tag.json")
+        #expect(tag.contains(#"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#), "\(tag)")
+        #expect(tag.contains(#"{ "name": "shown", "property_type": "string", "collation": "swiftLocalizedCaseInsensitiveCompare", "nullable": true }"#), "\(tag)")
+        #expect(tag.contains(#"{ "name": "note", "property_type": "string", "nullable": true }"#), "a COLLATE inside a CHECK is not the column's: \(tag)")
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
+
+        // A description without the collation: the store is not recognised, and the message names it.
+        try project.write(".entities/tag.json", tag.replacingOccurrences(of: #", "collation": "NOCASE""#, with: ""))
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let plain = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        #expect(throws: (any Error).self) { try LucidStore.inspect(atPath: store, versions: plain) }
+        let plan = try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite"], in: project.root)
+        #expect(plan.error.contains("expected column label TEXT NOT NULL, found label TEXT NOT NULL COLLATE NOCASE"), "\(plan.output)\(plan.error)")
+
+        try project.write(".entities/tag.json", tag)
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+
+        // 1.1 makes `label` optional: a rebuild of `tag`, which keeps both collations and the unique index.
+        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+        try project.write(".entities/tag.json", tag
+            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
+            .replacingOccurrences(of: #"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#,
+                                  with: #"{ "name": "label", "property_type": "string", "collation": "NOCASE", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#))
+        let next = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(next.status == 0, "\(next.output)\(next.error)")
+        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let opened = try LucidStore.open(atPath: store, versions: versions)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'tag'") ?? ""
+            #expect(sql.contains(#""label" TEXT COLLATE NOCASE"#) && sql.contains(#""shown" TEXT COLLATE swiftLocalizedCaseInsensitiveCompare"#), "\(sql)")
+            #expect(try String.fetchAll(db, sql: "SELECT label FROM tag WHERE label = 'ATTIC'") == ["Attic"])
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO tag (label) VALUES ('KITCHEN')") }
+        }
+    }
+
+    /// A UNIQUE constraint (GRDB's `unique()`, SQLite's `sqlite_autoindex_…`) is a unique `indexes` item: without
+    /// it the store was recognised and the first rebuild dropped the uniqueness. A later version that removes it
+    /// rebuilds the table (no DROP INDEX removes a constraint); one that keeps it makes it a named index.
+    @Test func aUniqueConstraintIsDescribedKeptAndRemovable() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("tags.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.create(table: "tag") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("label", .text).notNull().unique()
+                t.column("a", .integer)
+                t.column("b", .integer)
+                t.uniqueKey(["a", "b"])
+            }
+            try db.execute(sql: "INSERT INTO tag (label, a, b) VALUES ('x', 1, 1), ('y', 1, 2), ('z', 1, 3); DELETE FROM tag WHERE label = 'z'")
+        }
+        try queue.close()
+        #expect(try run(lucidgenBinary, ["describe", "--database", "tags.sqlite"], in: project.root).status == 0)
+        let tag = try project.read(".entities/tag.json")
+        #expect(tag.contains(#"{ "properties": ["label"], "unique": true }"#) && tag.contains(#"{ "properties": ["a", "b"], "unique": true }"#), "\(tag)")
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
+
+        // 1.1: `label` is no longer unique.
+        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+        try project.write(".entities/tag.json", tag
+            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
+            .replacingOccurrences(of: #"{ "properties": ["label"], "unique": true },"#, with: ""))
+        let next = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(next.status == 0, "\(next.output)\(next.error)")
+        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let opened = try LucidStore.open(atPath: store, versions: versions)
+        defer { try? opened.database.close() }
+        try opened.database.write { db in
+            try db.execute(sql: "INSERT INTO tag (label, a, b) VALUES ('x', 2, 1)")
+            #expect(db.lastInsertedRowID == 4, "AUTOINCREMENT kept by the rebuild")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO tag (label, a, b) VALUES ('w', 1, 2)") }
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tag' ORDER BY name") == ["tag_a_b_unique"])
+        }
+    }
+
     /// An expression default outside the accepted grammar is refused where it is written: nothing in a
     /// description runs as code.
     @Test func hostileExpressionDefaultsAreRefused() throws {

@@ -98,6 +98,8 @@ package struct StoreDescriber {
         var isRelationship: Bool
         /// The declared type, when it is not the storage class's name (`column_type`).
         var columnType: String? = nil
+        /// The collating sequence, when it is not BINARY (`collation`).
+        var collation: String? = nil
     }
 
     private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
@@ -141,6 +143,7 @@ package struct StoreDescriber {
             if now.name != now.column { fields.append(("persisted_name", Self.json(now.column))) }
             fields.append(("property_type", now.type))
             if let declared = now.columnType { fields.append(("column_type", Self.json(declared))) }
+            if let collation = now.collation { fields.append(("collation", Self.json(collation))) }
             if now.nullable { fields.append(("nullable", "true")) }
             if let value = now.defaultValue { fields.append(("default_value", value)) }
             if let action = now.onDelete { fields.append(("on_delete", action)) }
@@ -155,6 +158,7 @@ package struct StoreDescriber {
                 if earlier.1.defaultValue != later.1.defaultValue { item.append(("default_value", earlier.1.defaultValue ?? "null")) }
                 if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == now.name ? "null" : Self.json(earlier.1.column))) }
                 if earlier.1.columnType != later.1.columnType { output.problems.append("\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say") }
+                if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
                 if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
                 if item.count > 1 { history.append("{ " + item.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }") }
             }
@@ -241,7 +245,7 @@ package struct StoreDescriber {
             let isKey = key.name != "id" && sameSQLName(column.name, key.name)
             properties.append(DescribedProperty(
                 name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
-                isRelationship: false, columnType: declared))
+                isRelationship: false, columnType: declared, collation: column.collation))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
@@ -252,7 +256,8 @@ package struct StoreDescriber {
             if index.columns.count == 1, !index.unique, relationships[index.columns[0].lowercased()] != nil, index.name == standard { continue }
             var fields = [("properties", "[" + names.map(Self.json).joined(separator: ", ") + "]")]
             if index.unique { fields.append(("unique", "true")) }
-            if index.name != standard { fields.append(("name", Self.json(index.name))) }
+            // A UNIQUE constraint's index has SQLite's reserved name: lucidgen's own name is its (a rebuild makes it one).
+            if index.name != standard && !index.name.lowercased().hasPrefix("sqlite_autoindex_") { fields.append(("name", Self.json(index.name))) }
             indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
         }
         for column in relationships.keys.sorted() where !table.indexes.contains(where: { $0.columns.count == 1 && $0.columns[0].lowercased() == column }) {

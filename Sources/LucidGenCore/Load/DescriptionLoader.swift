@@ -49,7 +49,7 @@ private enum KnownKeys {
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
         "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete",
-        "column_type",
+        "column_type", "collation",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
@@ -476,6 +476,22 @@ package enum DescriptionLoader {
                 diagnostics.error("column_type applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
             }
         }
+        var collation: String?
+        if let text = reader.string("collation", &diagnostics), let node = reader.value("collation") {
+            // It lands in the DDL: an identifier, nothing else.
+            if text.range(of: #"^[A-Za-z_][A-Za-z0-9_]{0,63}$"#, options: .regularExpression) != nil {
+                let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { $0 == text.uppercased() }
+                // BINARY is the default: nothing to declare.
+                if builtIn != "BINARY" { collation = builtIn ?? text }
+            } else {
+                diagnostics.error(
+                    "collation '\(text)' is not a collating sequence's name (letters, digits and '_': NOCASE, RTRIM, or one the app registers)",
+                    at: node.location, path: node.path)
+            }
+            if case .relationship(_, true) = type {
+                diagnostics.error("collation applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+            }
+        }
         return PropertyDescription(
             name: name, type: type, nullable: nullable, defaultValue: defaultValue, previousName: previousName,
             renamedAtVersion: reader.version("renamed_at_version", &diagnostics),
@@ -483,7 +499,7 @@ package enum DescriptionLoader {
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool(firstOf: ["lazy", "extra"], &diagnostics) ?? false,
-            indexed: indexed || unique, unique: unique, onDelete: onDelete, columnType: columnType,
+            indexed: indexed || unique, unique: unique, onDelete: onDelete, columnType: columnType, collation: collation,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             swiftName: readSwiftName(&reader, type: false, &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
     }

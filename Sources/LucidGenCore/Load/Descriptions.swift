@@ -85,6 +85,8 @@ package struct PropertyDescription: Sendable {
     /// `column_type`: the column's declared type when the store's is not its storage class's name (`BOOLEAN`,
     /// `DATETIME`, `DOUBLE`, as GRDB writes them), upper-cased; it holds at every version.
     package var columnType: String? = nil
+    /// `collation`: the column's collating sequence when it is not BINARY (`NOCASE`, `RTRIM`, an app's).
+    package var collation: String? = nil
     /// What the property was before some versions (type, nullability, default), newest last.
     package var typeHistory: [PropertyTypeHistoryItem] = []
     /// For a composite added at a version: which of the entity's properties (by current name, each removed

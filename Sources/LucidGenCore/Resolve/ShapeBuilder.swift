@@ -945,7 +945,9 @@ struct ShapeBuilder {
                         let problems = StructVersionTypes.jsonIncompatibilities(structName, from: previous, to: version, subtypes)
                         if !problems.isEmpty { column.jsonStructChange = "\(old.swiftType) → \(property.swiftType): \(problems.joined(separator: ", "))" }
                     }
-                    column.declaredType = timeline.entity.properties.first { $0.name == property.currentName }?.columnType
+                    let described = timeline.entity.properties.first { $0.name == property.currentName }
+                    column.declaredType = described?.columnType
+                    column.collation = described?.collation
                     columns.append(column)
                 case .toOne(let targetEntity, _, let targetColumn):
                     var column = SchemaColumn(

@@ -23,6 +23,11 @@ struct StepExecutor {
     var owned = OwnedNames([])
     /// The version the step starts from, for errors.
     var sourceVersion = SchemaVersion("0.0")
+    /// The schema the step starts from: which table a dropped index was on.
+    var source: Schema?
+    /// Tables whose dropped unique index is a UNIQUE constraint in the table's SQL (a store lucidgen adopted):
+    /// only a rebuild removes it, made at the end of the step.
+    private(set) var constraintRebuilds: [String] = []
     let report: (_ operation: String, _ rowsDone: Int, _ rowsTotal: Int) -> Void
 
     /// Rows copied per statement in a rebuild: large enough to cost nothing per row, small enough to
@@ -48,6 +53,15 @@ struct StepExecutor {
             report(operation.description, 0, 0)
             try run(operation, stepLabel: stepLabel)
         }
+        for name in constraintRebuilds {
+            guard let table = target.table(named: name) else { continue }
+            report("rebuild table \(table.name) (its UNIQUE constraint goes)", 0, 0)
+            try rebuild(
+                TableRebuild(table: table, sourceTable: name, sources: table.columns.map { "src.\(quoteIdentifier($0.name))" }, reasons: ["its UNIQUE constraint goes"]),
+                stepLabel: stepLabel)
+            touchedTables.insert(table.name)
+        }
+        constraintRebuilds = []
     }
 
     private mutating func run(_ operation: MigrationOperation, stepLabel: String) throws {
@@ -66,9 +80,7 @@ struct StepExecutor {
             try execute("ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
             touchedTables.insert(table)
         case .addColumn(let table, let column):
-            var sql = "ALTER TABLE \(quoteIdentifier(table)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.sqlType)"
-            if column.notNull { sql += " NOT NULL" }
-            if let defaultSQL = column.defaultSQL { sql += " DEFAULT \(defaultSQL)" }
+            var sql = "ALTER TABLE \(quoteIdentifier(table)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.constraintsSQL())"
             if let key = target.table(named: table)?.foreignKeys.first(where: { $0.columns == [column.name] }) {
                 sql += " REFERENCES \(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", "))) ON DELETE \(key.onDelete.rawValue)"
                 foreignKeyCheckTables.insert(table)
@@ -115,6 +127,13 @@ struct StepExecutor {
         case .dropIndex(let name):
             if let table = try String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) {
                 touchedTables.insert(table)
+            } else if let table = source?.tables.first(where: { $0.indexes.contains { sameSQLName($0.name, name) } }),
+                let index = table.indexes.first(where: { sameSQLName($0.name, name) }), index.unique,
+                let live = try? StoreSchemaReader.table(named: table.name, db),
+                live.indexes.contains(where: { StoreSchemaReader.isConstraintIndex($0) && $0.columns.map { $0.lowercased() } == index.columns.map { $0.lowercased() } })
+            {
+                // The store enforces it with a UNIQUE constraint (it was adopted so): the table is rebuilt without it.
+                if !constraintRebuilds.contains(where: { sameSQLName($0, table.name) }) { constraintRebuilds.append(table.name) }
             }
             try execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))")
         case .dropSearch(let table):

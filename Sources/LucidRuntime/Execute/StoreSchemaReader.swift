@@ -65,7 +65,7 @@ package enum StoreSchemaReader {
         let indexRows = try Row.fetchCursor(
             db, sql: """
                 SELECT t.name, l.name, l."unique", i.name FROM (\(tables)) AS t, pragma_index_list(t.name) AS l, pragma_index_info(l.name) AS i
-                WHERE l.origin = 'c' ORDER BY t.name, l.name, i.seqno
+                WHERE l.origin IN ('c', 'u') ORDER BY t.name, l.name, i.seqno
                 """, arguments: [wanted])
         while let row = try indexRows.next() {
             let table: String = row[0]
@@ -93,8 +93,11 @@ package enum StoreSchemaReader {
         // AUTOINCREMENT from each table's SQL, WITHOUT ROWID and STRICT from pragma_table_list (SQLite 3.37+), as
         // `table(named:_:)` reads them.
         var autoincrement: Set<String> = []
+        var collations: [String: [String: String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
-            if SQLTokens(row[1] as String? ?? "").contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
+            let sql = row[1] as String? ?? ""
+            if SQLTokens(sql).contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
+            collations[row[0]] = columnCollations(sql)
         }
         var options: [String: [String]] = [:]
         let optionRows = (try? Row.fetchAll(
@@ -105,7 +108,10 @@ package enum StoreSchemaReader {
         }
         var result: [String: SchemaTable] = [:]
         for name in names {
-            guard let tableColumns = columns[name] else { continue }  // not a table (any more): read alone
+            guard var tableColumns = columns[name] else { continue }  // not a table (any more): read alone
+            if let collated = collations[name], !collated.isEmpty {
+                for index in tableColumns.indices { tableColumns[index].collation = collated[tableColumns[index].name.lowercased()] }
+            }
             var table = SchemaTable(
                 name: name, columns: tableColumns, primaryKey: (primaryKeys[name] ?? []).sorted { $0.0 < $1.0 }.map(\.1),
                 foreignKeys: foreignKeys[name]?.declared ?? [],
@@ -127,12 +133,18 @@ package enum StoreSchemaReader {
             columns.append(column(name: info.name, declaredType: info.type, notNull: info.isNotNull, defaultSQL: info.defaultValueSQL))
             if info.primaryKeyIndex > 0 { primaryKey.append((info.primaryKeyIndex, info.name)) }
         }
-        let indexes = try db.indexes(on: name).filter { $0.origin == .createIndex }.map {
+        // A UNIQUE constraint's index too (`sqlite_autoindex_…`, as GRDB's `unique()` makes one): what it
+        // enforces is a unique index the description must have (``isConstraintIndex(_:)``).
+        let indexes = try db.indexes(on: name).filter { $0.origin == .createIndex || $0.origin == .uniqueConstraint }.map {
             SchemaIndex(name: $0.name, columns: $0.columns, unique: $0.isUnique)
         }
         // AUTOINCREMENT shows only in the table's SQL (and, once a row was inserted, in sqlite_sequence): read as
         // tokens, so that a name or a string holding the word does not count.
         let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) ?? ""
+        let collated = columnCollations(sql)
+        if !collated.isEmpty {
+            for index in columns.indices { columns[index].collation = collated[columns[index].name.lowercased()] }
+        }
         var table = SchemaTable(
             name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
             foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name },
@@ -143,6 +155,76 @@ package enum StoreSchemaReader {
             if !found.isEmpty { table.storeOptions = found }
         }
         return table
+    }
+
+    /// The collating sequence of each column of a `CREATE TABLE` statement that declares one other than
+    /// BINARY, by the column's name lower-cased (SQLite's pragmas do not report it). Reads the column
+    /// definitions at the top level of the statement's parentheses, quotes respected, and a `COLLATE` outside
+    /// any nested parentheses (one inside a CHECK expression is not the column's). Built-in names upper-cased.
+    static func columnCollations(_ sql: String) -> [String: String] {
+        guard sql.range(of: "collate", options: .caseInsensitive) != nil else { return [:] }
+        let bytes = Array(sql.utf8)
+        var result: [String: String] = [:]
+        var index = 0
+        var depth = 0
+        // Words of the current definition at depth 1 (the column definitions' level), in order.
+        var words: [String] = []
+        func finishDefinition() {
+            defer { words = [] }
+            guard let name = words.first, !["constraint", "primary", "unique", "check", "foreign"].contains(name.lowercased()) else { return }
+            guard let at = words.indices.dropFirst().first(where: { words[$0].lowercased() == "collate" }), at + 1 < words.count else { return }
+            let collation = words[at + 1]
+            let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { $0 == collation.uppercased() }
+            if builtIn != "BINARY" { result[name.lowercased()] = builtIn ?? collation }
+        }
+        func isWordByte(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
+                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
+                let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
+                var text: [UInt8] = []
+                index += 1
+                while index < bytes.count {
+                    if bytes[index] == close {
+                        if close != UInt8(ascii: "]"), index + 1 < bytes.count, bytes[index + 1] == close { text.append(close); index += 2; continue }
+                        break
+                    }
+                    text.append(bytes[index])
+                    index += 1
+                }
+                index += 1
+                // A quoted identifier is a word (a column's name); a string literal is not.
+                if depth == 1 && byte != UInt8(ascii: "'") { words.append(String(decoding: text, as: UTF8.self)) }
+            case UInt8(ascii: "("):
+                depth += 1
+                index += 1
+            case UInt8(ascii: ")"):
+                if depth == 1 { finishDefinition() }
+                depth -= 1
+                index += 1
+            case UInt8(ascii: ","):
+                if depth == 1 { finishDefinition() }
+                index += 1
+            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-"):
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                index += 2
+                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                index += 2
+            case _ where isWordByte(byte):
+                let start = index
+                while index < bytes.count && isWordByte(bytes[index]) { index += 1 }
+                if depth == 1 { words.append(String(decoding: bytes[start..<index], as: UTF8.self)) }
+            default:
+                index += 1
+            }
+        }
+        return result
     }
 
     /// A column as the store declares it. An unknown declared type is kept visible by mapping it to BLOB
@@ -262,12 +344,23 @@ package enum StoreSchemaReader {
             }
             let foundIndexes = Set(found.indexes.map(normalized))
             let expectedIndexes = Set(table.indexes.map(normalized))
-            for index in table.indexes where !foundIndexes.contains(normalized(index)) {
+            // A UNIQUE constraint in the table's SQL is the expected unique index on its columns, whatever that
+            // index's name: a rebuild makes it the named index (each one matched once).
+            var constraints = found.indexes.filter(isConstraintIndex).map(normalized)
+            func matchesConstraint(_ index: SchemaIndex) -> Bool {
+                guard index.unique, let at = constraints.firstIndex(where: { $0.columns == normalized(index).columns }) else { return false }
+                constraints.remove(at: at)
+                return true
+            }
+            for index in table.indexes where !foundIndexes.contains(normalized(index)) && !matchesConstraint(index) {
                 if tolerated.indexes.contains(index.name.lowercased()) { continue }
                 lines.append("table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", "))), found none")
             }
-            for index in found.indexes where !expectedIndexes.contains(normalized(index)) {
+            for index in found.indexes where !isConstraintIndex(index) && !expectedIndexes.contains(normalized(index)) {
                 lines.append("table \(table.name): expected no index \(index.name), found one on (\(index.columns.joined(separator: ", ")))")
+            }
+            for index in constraints {
+                lines.append("table \(table.name): expected no UNIQUE constraint, found one on (\(index.columns.joined(separator: ", "))) (describe it: \"unique\": true, or a unique indexes item)")
             }
         }
         let expectedTables = Set(expected.tables.map { $0.name.lowercased() })
@@ -289,7 +382,8 @@ package enum StoreSchemaReader {
             // An INTEGER PRIMARY KEY is the rowid: it is never NULL whether or not it says NOT NULL (GRDB's
             // autoIncrementedPrimaryKey does not), so that difference is none.
             let rowid = table.primaryKey.count == 1 && sameSQLName(table.primaryKey[0], column.name) && column.type == .integer
-            if other.sqlType.uppercased() != column.sqlType.uppercased() || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL) {
+            if other.sqlType.uppercased() != column.sqlType.uppercased() || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL)
+                || !SchemaColumn.sameCollation(other.collation, column.collation) {
                 lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
             }
         }
@@ -327,7 +421,7 @@ package enum StoreSchemaReader {
     }
 
     private static func describe(_ column: SchemaColumn) -> String {
-        "\(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")"
+        "\(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")\(column.collation.map { " COLLATE \($0)" } ?? "")"
     }
 
     private static func describe(_ key: SchemaForeignKey) -> String {
@@ -336,6 +430,11 @@ package enum StoreSchemaReader {
 
     private static func normalized(_ key: SchemaForeignKey) -> SchemaForeignKey {
         SchemaForeignKey(columns: key.columns.map { $0.lowercased() }, table: key.table.lowercased(), tableColumns: key.tableColumns.map { $0.lowercased() }, onDelete: key.onDelete)
+    }
+
+    /// The index of a UNIQUE constraint written in the table's SQL (SQLite names it `sqlite_autoindex_<table>_<n>`).
+    package static func isConstraintIndex(_ index: SchemaIndex) -> Bool {
+        index.name.lowercased().hasPrefix("sqlite_autoindex_")
     }
 
     private static func normalized(_ index: SchemaIndex) -> SchemaIndex {

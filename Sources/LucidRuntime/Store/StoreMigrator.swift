@@ -733,6 +733,7 @@ struct StoreMigrator {
         executor.transforms = Dictionary((stage?.transforms ?? []).map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         executor.owned = OwnedNames([source, target])
         executor.sourceVersion = step.from
+        executor.source = source
         if let willMigrate = stage?.willMigrate {
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "will migrate (\(stage!.label))"))
             try willMigrate(db)

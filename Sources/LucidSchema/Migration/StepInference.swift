@@ -392,6 +392,9 @@ package struct StepInference: Sendable {
                 if column.declaredType != oldColumn.declaredType {
                     rebuildReasons.append("\(label) is declared \(column.sqlType)")
                 }
+                if !SchemaColumn.sameCollation(column.collation, oldColumn.collation) {
+                    rebuildReasons.append("\(label) collates \(column.collation ?? "BINARY")")
+                }
                 if oldColumn.name == column.name { sameNamed.insert(column.name) }
                 sources.append(expression)
             case .jsonMember(let table, let source, let path)? where table == old.name && oldColumns[sqlNameKey(source)] != nil:
