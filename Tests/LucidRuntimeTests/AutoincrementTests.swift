@@ -97,7 +97,20 @@ import Testing
     @Test(arguments: ["WITHOUT ROWID", "STRICT"]) func aTableLucidgenCannotRebuildIsRefusedBeforeAnyChange(_ option: String) throws {
         try expectRefusal(
             createItem: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL) \#(option)"#,
-            "table item: it is \(option), which lucidgen's tables are not")
+            "table item: it uses \(option), which lucidgen's tables do not")
+    }
+
+    /// A CHECK constraint or a generated column (GRDB's `check(_:)`, `generatedAs(_:)`) has no word in a description:
+    /// recognised as it was, the first rebuild dropped it. Refused when the store is recognised, before any step.
+    @Test(arguments: [
+        (#", "title" TEXT NOT NULL CHECK (length("title") > 0)"#, "CHECK constraints"),
+        (#", "title" TEXT NOT NULL, CONSTRAINT short CHECK (length(title) < 99)"#, "CHECK constraints"),
+        (#", "title" TEXT NOT NULL, "upper" TEXT GENERATED ALWAYS AS (upper(title)) VIRTUAL"#, "generated columns"),
+        (#", "title" TEXT NOT NULL, "upper" TEXT AS (upper(title)) STORED"#, "generated columns"),
+    ]) func aConstraintLucidgenCannotSayIsRefusedBeforeAnyChange(_ columns: String, _ what: String) throws {
+        try expectRefusal(
+            createItem: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL\#(columns))"#,
+            "table item: it uses \(what), which lucidgen's tables do not")
     }
 
     @Test func autoincrementOnATextIdentifierIsALocatedError() throws {

@@ -173,7 +173,7 @@ package struct StoreDescriber {
     private func entity(_ table: SchemaTable, keyed: [String: SchemaTable], version: SchemaVersion, _ output: inout Output) -> DescribedEntity {
         let name = Self.snakeCase(table.name)
         if let options = table.storeOptions {
-            output.problems.append("table \(table.name): it is \(options.joined(separator: " and ")), which lucidgen does not describe yet (leave it to the app with --app-table \(table.name))")
+            output.problems.append("table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen does not describe yet (leave it to the app with --app-table \(table.name))")
         }
         let key = table.column(named: table.primaryKey[0])!
         // The identifier: lucidgen's `id` column, or the property that is the key.

@@ -94,10 +94,13 @@ package enum StoreSchemaReader {
         // `table(named:_:)` reads them.
         var autoincrement: Set<String> = []
         var collations: [String: [String: String]] = [:]
+        var checks: [String: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
             let sql = row[1] as String? ?? ""
-            if SQLTokens(sql).contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
+            let tokens = SQLTokens(sql)
+            if tokens.contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
             collations[row[0]] = columnCollations(sql)
+            if !constraintsLucidgenLacks(tokens).isEmpty { checks[row[0]] = constraintsLucidgenLacks(tokens) }
         }
         var options: [String: [String]] = [:]
         let optionRows = (try? Row.fetchAll(
@@ -106,6 +109,7 @@ package enum StoreSchemaReader {
             let found = [(row[1] as Int? ?? 0) == 1 ? "WITHOUT ROWID" : nil, (row[2] as Int? ?? 0) == 1 ? "STRICT" : nil].compactMap { $0 }
             if !found.isEmpty { options[row[0]] = found }
         }
+        for (name, found) in checks { options[name, default: []] += found }
         var result: [String: SchemaTable] = [:]
         for name in names {
             guard var tableColumns = columns[name] else { continue }  // not a table (any more): read alone
@@ -154,14 +158,26 @@ package enum StoreSchemaReader {
             let found = [(options["wr"] as Int? ?? 0) == 1 ? "WITHOUT ROWID" : nil, (options["strict"] as Int? ?? 0) == 1 ? "STRICT" : nil].compactMap { $0 }
             if !found.isEmpty { table.storeOptions = found }
         }
+        let lacking = constraintsLucidgenLacks(SQLTokens(sql))
+        if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
         return table
+    }
+
+    /// What a table's SQL declares that lucidgen's DDL has no word for, so that a rebuild would drop it: CHECK
+    /// constraints and generated columns (`GENERATED ALWAYS AS (…)`, or `AS (…)` alone; `pragma table_info`
+    /// does not even list the latter).
+    static func constraintsLucidgenLacks(_ tokens: SQLTokens) -> [String] {
+        var found: [String] = []
+        if tokens.contains(keyword: "check") { found.append("CHECK constraints") }
+        if tokens.contains(keyword: "as") || tokens.contains(keyword: "generated") { found.append("generated columns") }
+        return found
     }
 
     /// The collating sequence of each column of a `CREATE TABLE` statement that declares one other than
     /// BINARY, by the column's name lower-cased (SQLite's pragmas do not report it). Reads the column
     /// definitions at the top level of the statement's parentheses, quotes respected, and a `COLLATE` outside
     /// any nested parentheses (one inside a CHECK expression is not the column's). Built-in names upper-cased.
-    static func columnCollations(_ sql: String) -> [String: String] {
+    package static func columnCollations(_ sql: String) -> [String: String] {
         guard sql.range(of: "collate", options: .caseInsensitive) != nil else { return [:] }
         let bytes = Array(sql.utf8)
         var result: [String: String] = [:]
@@ -326,7 +342,7 @@ package enum StoreSchemaReader {
             }
             if let options = found.storeOptions {
                 // Every rebuild copies rows by rowid into a table of lucidgen's DDL: refused here, before any step.
-                lines.append("table \(table.name): it is \(options.joined(separator: " and ")), which lucidgen's tables are not (not describable yet: leave the table to the app, or rebuild it without)")
+                lines.append("table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen's tables do not (not describable yet: leave the table to the app, or rebuild it without)")
             }
             switch (table.autoincrement == true, found.autoincrement == true) {
             case (true, false): lines.append("table \(table.name): expected AUTOINCREMENT on its primary key, found none")
