@@ -272,7 +272,7 @@ public struct Schema: Sendable, Hashable, Codable {
             parts.append(
                 "FOREIGN KEY (\(key.columns.map(quoteIdentifier).joined(separator: ", "))) REFERENCES "
                     + "\(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))"
-                    + " ON DELETE \(key.onDelete.rawValue)")
+                    + key.actionsSQL)
         }
         return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))"
     }
@@ -478,12 +478,21 @@ package struct SchemaForeignKey: Sendable, Hashable, Codable {
     package var table: String
     package var tableColumns: [String]
     package var onDelete: Action
+    /// The ON UPDATE action when it is not NO ACTION (nil: the DDL says none, and the JSON and checksum are
+    /// what they were before the key existed).
+    package var onUpdate: Action?
 
-    package init(columns: [String], table: String, tableColumns: [String], onDelete: Action) {
+    package init(columns: [String], table: String, tableColumns: [String], onDelete: Action, onUpdate: Action? = nil) {
         self.columns = columns
         self.table = table
         self.tableColumns = tableColumns
         self.onDelete = onDelete
+        self.onUpdate = onUpdate == .noAction ? nil : onUpdate
+    }
+
+    /// ` ON DELETE …` and, when it is not NO ACTION, ` ON UPDATE …`.
+    package var actionsSQL: String {
+        " ON DELETE \(onDelete.rawValue)" + (onUpdate.map { " ON UPDATE \($0.rawValue)" } ?? "")
     }
 }
 

@@ -234,7 +234,7 @@ enum TableJSONReader {
     }
 
     private static func foreignKey(_ reader: inout Reader) throws -> SchemaForeignKey {
-        var columns: [String]?, table: String?, tableColumns: [String]?, onDelete: SchemaForeignKey.Action?
+        var columns: [String]?, table: String?, tableColumns: [String]?, onDelete: SchemaForeignKey.Action?, onUpdate: SchemaForeignKey.Action?
         try reader.object { reader, key in
             switch key {
             case "columns": columns = try reader.strings()
@@ -244,12 +244,16 @@ enum TableJSONReader {
                 let text = try reader.string()
                 guard let value = SchemaForeignKey.Action(rawValue: text) else { throw reader.failure("unknown ON DELETE action \(text)") }
                 onDelete = value
+            case "onUpdate":
+                let text = try reader.string()
+                guard let value = SchemaForeignKey.Action(rawValue: text) else { throw reader.failure("unknown ON UPDATE action \(text)") }
+                onUpdate = value
             default: try reader.skipValue()
             }
         }
         return SchemaForeignKey(
             columns: try required(columns, "columns", reader), table: try required(table, "table", reader),
-            tableColumns: try required(tableColumns, "tableColumns", reader), onDelete: try required(onDelete, "onDelete", reader))
+            tableColumns: try required(tableColumns, "tableColumns", reader), onDelete: try required(onDelete, "onDelete", reader), onUpdate: onUpdate)
     }
 
     private static func index(_ reader: inout Reader) throws -> SchemaIndex {

@@ -280,6 +280,56 @@ import Testing
         }
     }
 
+    /// `on_update` (GRDB's `belongsTo(…, onUpdate:)`): described, created, compared, kept by a rebuild, and it acts.
+    @Test func onUpdateIsDescribedComparedAndKept() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("shelf.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.create(table: "shelf") { t in
+                t.primaryKey("code", .text)
+            }
+            try db.create(table: "book") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("shelf", onDelete: .setNull, onUpdate: .cascade)
+                t.column("title", .text).notNull()
+            }
+            try db.execute(sql: "INSERT INTO shelf VALUES ('a'); INSERT INTO book (shelfCode, title) VALUES ('a', 'Emma')")
+        }
+        try queue.close()
+        let described = try run(lucidgenBinary, ["describe", "--database", "shelf.sqlite"], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        let book = try project.read(".entities/book.json")
+        #expect(book.contains(#""nullable": true, "on_update": "cascade" }"#), "\(book)")
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
+
+        try project.write(".entities/book.json", book.replacingOccurrences(of: #", "on_update": "cascade""#, with: ""))
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let plan = try run(lucidgenBinary, ["plan", "--database", "shelf.sqlite"], in: project.root)
+        #expect(plan.error.contains("found one"), "\(plan.error)")
+        #expect(plan.error.contains("ON DELETE SET NULL ON UPDATE CASCADE"), "\(plan.error)")
+        try project.write(".entities/book.json", book)
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+
+        // 1.1 makes the title optional: a rebuild of `book`, which keeps ON UPDATE CASCADE.
+        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+        try project.write(".entities/book.json", book
+            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
+            .replacingOccurrences(of: #"{ "name": "title", "property_type": "string" }"#, with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#))
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let opened = try LucidStore.open(atPath: store, versions: versions)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            try db.execute(sql: "UPDATE shelf SET code = 'b'")
+            #expect(try String.fetchAll(db, sql: "SELECT shelfCode FROM book") == ["b"])
+        }
+    }
+
     /// An expression default outside the accepted grammar is refused where it is written: nothing in a
     /// description runs as code.
     @Test func hostileExpressionDefaultsAreRefused() throws {

@@ -95,6 +95,7 @@ package struct StoreDescriber {
         var nullable: Bool
         var defaultValue: String?
         var onDelete: String?
+        var onUpdate: String? = nil
         var isRelationship: Bool
         /// The declared type, when it is not the storage class's name (`column_type`).
         var columnType: String? = nil
@@ -147,6 +148,7 @@ package struct StoreDescriber {
             if now.nullable { fields.append(("nullable", "true")) }
             if let value = now.defaultValue { fields.append(("default_value", value)) }
             if let action = now.onDelete { fields.append(("on_delete", action)) }
+            if let action = now.onUpdate { fields.append(("on_update", action)) }
             let first = states.first!.0, last = states.last!.0
             if first != versions.first!.0 { fields.append(("added_at_version", Self.json(first.string))) }
             if last != versions.last!.0, let gone = versions.map(\.0).first(where: { $0 > last }) { fields.append(("removed_at_version", Self.json(gone.string))) }
@@ -159,6 +161,7 @@ package struct StoreDescriber {
                 if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == now.name ? "null" : Self.json(earlier.1.column))) }
                 if earlier.1.columnType != later.1.columnType { output.problems.append("\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say") }
                 if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
+                if earlier.1.onUpdate != later.1.onUpdate { output.problems.append("\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say") }
                 if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
                 if item.count > 1 { history.append("{ " + item.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }") }
             }
@@ -218,7 +221,8 @@ package struct StoreDescriber {
                 properties.append(DescribedProperty(
                     name: propertyName, column: column.name,
                     type: #"{ "entity_name": \#(Self.json(Self.snakeCase(target.name))), "association": "to_one" }"#, nullable: !column.notNull,
-                    defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil, isRelationship: true))
+                    defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
+                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true))
                 continue
             }
             let declared = column.declaredType

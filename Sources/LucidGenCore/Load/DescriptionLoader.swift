@@ -48,7 +48,7 @@ private enum KnownKeys {
     static let identifier = ["type", "property_name", "autoincrement"]
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
-        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete",
+        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete", "on_update",
         "column_type", "collation",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
@@ -462,6 +462,20 @@ package enum DescriptionLoader {
                 diagnostics.error("on_delete applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
             }
         }
+        var onUpdate: SchemaForeignKey.Action?
+        if let text = reader.string("on_update", &diagnostics), let node = reader.value("on_update") {
+            let actions: [String: SchemaForeignKey.Action] = [
+                "cascade": .cascade, "set_null": .setNull, "set_default": .setDefault, "restrict": .restrict, "no_action": .noAction,
+            ]
+            if case .relationship(_, false) = type, let action = actions[ObjectReader.normalize(text)] {
+                onUpdate = action == .noAction ? nil : action
+            } else if case .relationship(_, false) = type {
+                diagnostics.error(
+                    "on_update '\(text)' is not an action: use one of \(actions.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))", at: node.location, path: node.path)
+            } else {
+                diagnostics.error("on_update applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
+            }
+        }
         var columnType: String?
         if let text = reader.string("column_type", &diagnostics), let node = reader.value("column_type") {
             // It lands in the DDL: a type name, with an optional size, and nothing else.
@@ -499,7 +513,7 @@ package enum DescriptionLoader {
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool(firstOf: ["lazy", "extra"], &diagnostics) ?? false,
-            indexed: indexed || unique, unique: unique, onDelete: onDelete, columnType: columnType, collation: collation,
+            indexed: indexed || unique, unique: unique, onDelete: onDelete, onUpdate: onUpdate, columnType: columnType, collation: collation,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             swiftName: readSwiftName(&reader, type: false, &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
     }

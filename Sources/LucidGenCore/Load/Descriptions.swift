@@ -82,6 +82,8 @@ package struct PropertyDescription: Sendable {
     /// `on_delete` of a to-one relationship: what SQLite does to this row when the row it points at is
     /// deleted; nil for the default (CASCADE when required, SET NULL when optional).
     package var onDelete: SchemaForeignKey.Action? = nil
+    /// `on_update`: the foreign key's ON UPDATE action (nil: NO ACTION).
+    package var onUpdate: SchemaForeignKey.Action? = nil
     /// `column_type`: the column's declared type when the store's is not its storage class's name (`BOOLEAN`,
     /// `DATETIME`, `DOUBLE`, as GRDB writes them), upper-cased; it holds at every version.
     package var columnType: String? = nil

@@ -961,7 +961,7 @@ struct ShapeBuilder {
                     let described = timeline.entity.properties.first { $0.name == property.currentName }
                     foreignKeys.append(SchemaForeignKey(
                         columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn],
-                        onDelete: described?.onDelete ?? (property.nullable ? .setNull : .cascade)))
+                        onDelete: described?.onDelete ?? (property.nullable ? .setNull : .cascade), onUpdate: described?.onUpdate))
                     let indexName = timeline.toOneIndexNames[property.currentName] ?? Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false)
                     indexes.append(SchemaIndex(name: indexName, columns: [property.column]))
                 case .composite(let composite):

@@ -82,7 +82,7 @@ struct StepExecutor {
         case .addColumn(let table, let column):
             var sql = "ALTER TABLE \(quoteIdentifier(table)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.constraintsSQL())"
             if let key = target.table(named: table)?.foreignKeys.first(where: { $0.columns == [column.name] }) {
-                sql += " REFERENCES \(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", "))) ON DELETE \(key.onDelete.rawValue)"
+                sql += " REFERENCES \(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))\(key.actionsSQL)"
                 foreignKeyCheckTables.insert(table)
             }
             try execute(sql)

@@ -84,11 +84,11 @@ package enum StoreSchemaReader {
         var foreignKeys: [String: ForeignKeys] = [:]
         let keyRows = try Row.fetchCursor(
             db, sql: """
-                SELECT t.name, f.id, f."table", f."from", f."to", f.on_delete FROM (\(tables)) AS t, pragma_foreign_key_list(t.name) AS f
+                SELECT t.name, f.id, f."table", f."from", f."to", f.on_delete, f.on_update FROM (\(tables)) AS t, pragma_foreign_key_list(t.name) AS f
                 ORDER BY t.name, f.id, f.seq
                 """, arguments: [wanted])
         while let row = try keyRows.next() {
-            foreignKeys[row[0], default: ForeignKeys()].add(id: row[1], table: row[2], from: row[3], to: row[4], onDelete: row[5])
+            foreignKeys[row[0], default: ForeignKeys()].add(id: row[1], table: row[2], from: row[3], to: row[4], onDelete: row[5], onUpdate: row[6])
         }
         // AUTOINCREMENT from each table's SQL, WITHOUT ROWID and STRICT from pragma_table_list (SQLite 3.37+), as
         // `table(named:_:)` reads them.
@@ -259,7 +259,7 @@ package enum StoreSchemaReader {
         let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))")
             .sorted { ($0["id"] as Int, $0["seq"] as Int) < ($1["id"] as Int, $1["seq"] as Int) }
         for row in rows {
-            keys.add(id: row["id"], table: row["table"], from: row["from"], to: row["to"], onDelete: row["on_delete"])
+            keys.add(id: row["id"], table: row["table"], from: row["from"], to: row["to"], onDelete: row["on_delete"], onUpdate: row["on_update"])
         }
         return keys.declared
     }
@@ -268,8 +268,10 @@ package enum StoreSchemaReader {
     private struct ForeignKeys {
         private var keys: [Int: SchemaForeignKey] = [:]
 
-        mutating func add(id: Int, table: String, from: String, to: String?, onDelete: String) {
-            var key = keys[id] ?? SchemaForeignKey(columns: [], table: table, tableColumns: [], onDelete: SchemaForeignKey.Action(rawValue: onDelete) ?? .noAction)
+        mutating func add(id: Int, table: String, from: String, to: String?, onDelete: String, onUpdate: String) {
+            var key = keys[id] ?? SchemaForeignKey(
+                columns: [], table: table, tableColumns: [], onDelete: SchemaForeignKey.Action(rawValue: onDelete) ?? .noAction,
+                onUpdate: SchemaForeignKey.Action(rawValue: onUpdate))
             key.columns.append(from)
             key.tableColumns.append(to ?? "")
             keys[id] = key
@@ -441,11 +443,11 @@ package enum StoreSchemaReader {
     }
 
     private static func describe(_ key: SchemaForeignKey) -> String {
-        "(\(key.columns.joined(separator: ", "))) → \(key.table)(\(key.tableColumns.joined(separator: ", "))) ON DELETE \(key.onDelete.rawValue)"
+        "(\(key.columns.joined(separator: ", "))) → \(key.table)(\(key.tableColumns.joined(separator: ", ")))\(key.actionsSQL)"
     }
 
     private static func normalized(_ key: SchemaForeignKey) -> SchemaForeignKey {
-        SchemaForeignKey(columns: key.columns.map { $0.lowercased() }, table: key.table.lowercased(), tableColumns: key.tableColumns.map { $0.lowercased() }, onDelete: key.onDelete)
+        SchemaForeignKey(columns: key.columns.map { $0.lowercased() }, table: key.table.lowercased(), tableColumns: key.tableColumns.map { $0.lowercased() }, onDelete: key.onDelete, onUpdate: key.onUpdate)
     }
 
     /// The index of a UNIQUE constraint written in the table's SQL (SQLite names it `sqlite_autoindex_<table>_<n>`).

@@ -458,7 +458,7 @@ package struct StepInference: Sendable {
                 SchemaForeignKey(
                     columns: key.columns.map { result.renamedColumns[$0] ?? $0 },
                     table: newNames[key.table] ?? key.table,
-                    tableColumns: key.tableColumns, onDelete: key.onDelete)
+                    tableColumns: key.tableColumns, onDelete: key.onDelete, onUpdate: key.onUpdate)
             })
         if oldForeignKeys != Set(new.foreignKeys) { rebuildReasons.append("foreign keys change") }
         // A rename onto a name that an old, dropped column still holds cannot be done in place.
