@@ -109,6 +109,7 @@ struct Describe: ParsableCommand {
             for object in read.appObjects where !appObjects.contains(where: { $0.0 == object.0 }) { appObjects.append(object) }
         }
         guard let newest = layouts.map(\.version).max() else { throw ValidationError("give at least one --database") }
+        describer.columnNaming = existing?.columnNaming ?? StoreDescriber.columnNaming(of: layouts)
         let output = describer.describe(layouts)
 
         let files = output.entities.map { ((inputFolder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
@@ -126,7 +127,7 @@ struct Describe: ParsableCommand {
         if !configExists {
             let text = """
                 input_path: \((inputFolder as NSString).lastPathComponent)
-                current_version: "\(newest.string)"
+                current_version: "\(newest.string)"\(describer.columnNaming == .camelCase ? "\ncolumn_naming: camel_case" : "")
                 targets:
                   app:
                     module_name: \(module)

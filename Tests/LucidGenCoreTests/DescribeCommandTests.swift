@@ -58,9 +58,12 @@ import Testing
             #expect(described.output.contains(line), "\(line) in:\n\(described.output)")
         }
         let item = try project.read(".entities/item.json")
-        #expect(item.contains(#"{ "name": "room_id", "persisted_name": "roomId", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#), "\(item)")
+        // camelCase columns: the config states GRDB's convention, so no column needs a persisted_name and
+        // GRDB's index names (`item_on_roomId`, `item_on_title`) are the defaults.
+        #expect(try project.read(".lucid.yaml").contains("column_naming: camel_case\n"))
+        #expect(item.contains(#"{ "name": "room_id", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#), "\(item)")
         #expect(item.contains(#""identifier": { "type": "int", "autoincrement": true }"#), "\(item)")
-        #expect(item.contains(#"{ "properties": ["room_id"], "name": "item_on_roomId" }"#), "\(item)")
+        #expect(item.contains(#""indexes": [\#n    { "properties": ["title"] }\#n  ]"#), "\(item)")
         #expect(item.contains(#"{ "name": "notes", "property_type": "string", "nullable": true, "default_value": "none" }"#), "\(item)")
 
         let generated = try run(lucidgenBinary, ["generate"], in: project.root)
@@ -82,6 +85,17 @@ import Testing
             try db.execute(sql: "DELETE FROM room WHERE id = 2")
             #expect(try String.fetchAll(db, sql: "SELECT title FROM item_titles ORDER BY title") == ["chair", "kettle"], "ON DELETE CASCADE, and the view")
         }
+
+        // Under a config that keeps names as they are, each camelCase column is a persisted_name, each GRDB index named.
+        let asNamed = try TestProject(config: TestProject.defaultConfig)
+        defer { asNamed.remove() }
+        try Self.makeHearth(at: asNamed.root.appendingPathComponent("hearth.sqlite").path)
+        #expect(try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: asNamed.root).status == 0)
+        let named = try asNamed.read(".entities/item.json")
+        #expect(named.contains(#"{ "name": "room_id", "persisted_name": "roomId", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#), "\(named)")
+        #expect(named.contains(#"{ "properties": ["room_id"], "name": "item_on_roomId" }"#) && named.contains(#"{ "properties": ["title"], "name": "item_on_title" }"#), "\(named)")
+        #expect(try run(lucidgenBinary, ["generate"], in: asNamed.root).status == 0)
+        #expect(try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite"], in: asNamed.root).status == 0)
     }
 
     /// GRDB's declared types (`DOUBLE`, `BOOLEAN`, `DATETIME`) are described as `column_type`, created as the store
@@ -103,7 +117,7 @@ import Testing
         #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
         let room = try project.read(".entities/room.json")
         #expect(room.contains(#"{ "name": "heated", "property_type": "bool", "column_type": "BOOLEAN", "default_value": false }"#), "\(room)")
-        #expect(room.contains(#"{ "name": "painted_at", "persisted_name": "paintedAt", "property_type": "date", "column_type": "DATETIME", "nullable": true }"#), "\(room)")
+        #expect(room.contains(#"{ "name": "painted_at", "property_type": "date", "column_type": "DATETIME", "nullable": true }"#), "\(room)")
         #expect(try project.read(".entities/item.json").contains(#"{ "name": "price", "property_type": "double", "column_type": "DOUBLE", "nullable": true }"#))
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
         let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
@@ -145,7 +159,7 @@ import Testing
         let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
         #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
         let note = try project.read(".entities/note.json")
-        #expect(note.contains(#"{ "name": "added_at", "persisted_name": "addedAt", "property_type": "date", "column_type": "DATETIME", "default_value": { "sql": "CURRENT_TIMESTAMP" } }"#), "\(note)")
+        #expect(note.contains(#"{ "name": "added_at", "property_type": "date", "column_type": "DATETIME", "default_value": { "sql": "CURRENT_TIMESTAMP" } }"#), "\(note)")
         #expect(note.contains(#"{ "name": "token", "property_type": "string", "default_value": { "sql": "(lower(hex(randomblob(16))))" } }"#), "\(note)")
         let generated = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(generated.status == 0, "\(generated.output)\(generated.error)")

@@ -134,9 +134,9 @@ import Testing
         #expect(described.contains("the app's: item_ft (a virtual table)") && described.contains("the app's: itemTitles (a view)"), "\(described)")
         let item = try String(contentsOf: package.appendingPathComponent(".entities/item.json"), encoding: .utf8)
         for line in [
-            #"{ "name": "room_id", "persisted_name": "roomId", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#,
-            #"{ "name": "created_at", "persisted_name": "createdAt", "property_type": "date", "column_type": "DATETIME", "default_value": { "sql": "CURRENT_TIMESTAMP" } }"#,
-            #"{ "name": "purchased_at", "persisted_name": "purchasedAt", "property_type": "date", "column_type": "DATETIME", "nullable": true, "added_at_version": "1.1" }"#,
+            #"{ "name": "room_id", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#,
+            #"{ "name": "created_at", "property_type": "date", "column_type": "DATETIME", "default_value": { "sql": "CURRENT_TIMESTAMP" } }"#,
+            #"{ "name": "purchased_at", "property_type": "date", "column_type": "DATETIME", "nullable": true, "added_at_version": "1.1" }"#,
         ] { #expect(item.contains(line), "\(line) in\n\(item)") }
         _ = try lucidgen(["generate"])
 

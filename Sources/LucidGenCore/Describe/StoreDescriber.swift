@@ -41,6 +41,16 @@ package struct StoreDescriber {
     /// `--rename table.oldColumn=newColumn@version`: the column was renamed at that version (lower-cased table
     /// and old column → (new column, version)).
     package var renames: [String: (column: String, version: SchemaVersion)] = [:]
+    /// The project's `column_naming`: a column named by the convention needs no `persisted_name`.
+    package var columnNaming: ColumnNaming = .asNamed
+
+    /// The convention a new project's config should state for these tables: `camel_case` when some column is
+    /// camelCase (`roomId`) and every column is what `camel_case` makes of its property's name, else `as_named`.
+    package static func columnNaming(of layouts: [Layout]) -> ColumnNaming {
+        let columns = layouts.flatMap { $0.tables.flatMap { $0.columns.map(\.name) } }
+        let camel = columns.filter { ColumnNaming.camelCase.column(snakeCase($0)) == $0 }
+        return camel.count == columns.count && camel.contains { snakeCase($0) != $0 } ? .camelCase : .asNamed
+    }
 
     package func describe(_ tables: [SchemaTable], version: SchemaVersion) -> Output {
         describe([Layout(version: version, tables: tables)])
@@ -141,7 +151,7 @@ package struct StoreDescriber {
             let states = states[id]!
             let (_, now) = states.last!
             var fields: [(String, String)] = [("name", Self.json(now.name))]
-            if now.name != now.column { fields.append(("persisted_name", Self.json(now.column))) }
+            if columnNaming.column(now.name) != now.column { fields.append(("persisted_name", Self.json(now.column))) }
             fields.append(("property_type", now.type))
             if let declared = now.columnType { fields.append(("column_type", Self.json(declared))) }
             if let collation = now.collation { fields.append(("collation", Self.json(collation))) }
@@ -158,7 +168,7 @@ package struct StoreDescriber {
                 if earlier.1.type != later.1.type { item.append(("property_type", earlier.1.type)) }
                 if earlier.1.nullable != later.1.nullable { item.append(("nullable", earlier.1.nullable ? "true" : "false")) }
                 if earlier.1.defaultValue != later.1.defaultValue { item.append(("default_value", earlier.1.defaultValue ?? "null")) }
-                if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == now.name ? "null" : Self.json(earlier.1.column))) }
+                if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == columnNaming.column(now.name) ? "null" : Self.json(earlier.1.column))) }
                 if earlier.1.columnType != later.1.columnType { output.problems.append("\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say") }
                 if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
                 if earlier.1.onUpdate != later.1.onUpdate { output.problems.append("\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say") }
@@ -256,7 +266,7 @@ package struct StoreDescriber {
         var indexes: [String] = []
         for index in table.indexes {
             let names = index.columns.map { propertyNames[$0.lowercased()] ?? Self.snakeCase($0) }
-            let standard = ShapeBuilder.defaultIndexName(table: table.name, columns: index.columns, unique: index.unique)
+            let standard = ShapeBuilder.defaultIndexName(table: table.name, columns: index.columns, unique: index.unique, naming: columnNaming)
             if index.columns.count == 1, !index.unique, relationships[index.columns[0].lowercased()] != nil, index.name == standard { continue }
             var fields = [("properties", "[" + names.map(Self.json).joined(separator: ", ") + "]")]
             if index.unique { fields.append(("unique", "true")) }

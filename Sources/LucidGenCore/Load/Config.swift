@@ -48,6 +48,8 @@ package struct Config: Sendable {
     package var buildPlugin = false
     /// What `lucidgen check` reports about each step (`lint`): severities per code, acknowledged findings.
     package var lint = LintSettings()
+    /// `column_naming`: how a property's name becomes its column's when it has no `persisted_name`.
+    package var columnNaming: ColumnNaming = .asNamed
 
     /// `stages: [{ from: "2.0", to: "2.1", name: moveFlightData }]`: a step whose SQL the app's code
     /// surrounds (`<name>WillMigrate` at the old schema, `<name>DidMigrate` at the new one).
@@ -70,11 +72,36 @@ package struct Config: Sendable {
     }
 }
 
+/// How a property's name becomes its column's name when the property has no `persisted_name`.
+package enum ColumnNaming: String, Sendable {
+    /// The column is named as the property (`room_id`), and indexes `<table>_<columns>_index`/`_unique`.
+    case asNamed = "as_named"
+    /// GRDB's convention: `room_id` is column `roomId`, and indexes `<table>_on_<columns>` (as GRDB's
+    /// `belongsTo` and `indexed()` name them).
+    case camelCase = "camel_case"
+
+    /// The column of a property named `name`.
+    package func column(_ name: String) -> String {
+        switch self {
+        case .asNamed: name
+        case .camelCase: Naming.propertyName(name)
+        }
+    }
+
+    /// The default name of an index over `columns` of `table`.
+    package func indexName(table: String, columns: [String], unique: Bool) -> String {
+        switch self {
+        case .asNamed: "\(table)_\(columns.joined(separator: "_"))_\(unique ? "unique" : "index")"
+        case .camelCase: "\(table)_on_\(columns.joined(separator: "_"))"
+        }
+    }
+}
+
 /// The keys valid in the config and its sections (snake_case).
 private enum ConfigKeys {
     static let root = [
         "input_path", "schema_path", "current_version", "templates_path", "organization_name", "build_plugin", "migrations_provider",
-        "core_data_migrations_function", "stages", "lint", "targets",
+        "core_data_migrations_function", "stages", "lint", "targets", "column_naming",
     ]
     static let stage = ["name", "from", "to"]
     static let targets = ["app", "app_tests"]
@@ -146,6 +173,15 @@ extension Config {
             config.hookStages.append(HookStage(from: from, to: to, name: Naming.propertyName(name), location: item.location))
         }
         if let lint = reader.value("lint") { config.lint = LintSettings.read(lint, &diagnostics) }
+        if let naming = reader.string("column_naming", &diagnostics), let node = reader.value("column_naming") {
+            if let value = ColumnNaming(rawValue: naming) {
+                config.columnNaming = value
+            } else {
+                diagnostics.error(
+                    "column_naming '\(naming)' is not a convention: use \"as_named\" (the default: a column is named as its property) or \"camel_case\" (GRDB's: room_id is roomId)",
+                    at: node.location, path: node.path)
+            }
+        }
         if let provider = config.migrationsProvider, !Naming.isSwiftTypeName(provider) {
             diagnostics.error("'\(provider)' is not a Swift type name", at: root.location, path: "$.migrations_provider")
         }

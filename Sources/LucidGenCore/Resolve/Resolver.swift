@@ -53,7 +53,7 @@ package enum Resolver {
             }
         }
 
-        let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0)) })
+        let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0, columnNaming: config.columnNaming)) })
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change,
         // until `lucidgen release` marks it released.
         var context = ShapeBuilder(
@@ -634,8 +634,12 @@ final class EntityTimeline: @unchecked Sendable {
         var renamedAt: SchemaVersion?
     }
 
-    init(entity: EntityDescription) {
+    /// The project's `column_naming`.
+    let columnNaming: ColumnNaming
+
+    init(entity: EntityDescription, columnNaming: ColumnNaming = .asNamed) {
         self.entity = entity
+        self.columnNaming = columnNaming
     }
 
     var firstVersion: SchemaVersion { entity.versionHistory[0].version }
@@ -673,7 +677,7 @@ final class EntityTimeline: @unchecked Sendable {
     func columnName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
         // The column as the earliest type_history item after `version` that names it says, else as described now.
         let earlier = property.typeHistory.filter { $0.untilVersion > version && $0.persistedName != nil }.min { $0.untilVersion < $1.untilVersion }
-        if let earlier, let name = earlier.persistedName { return name ?? propertyName(property, at: version) }
-        return property.persistedName ?? propertyName(property, at: version)
+        if let earlier, let name = earlier.persistedName { return name ?? columnNaming.column(propertyName(property, at: version)) }
+        return property.persistedName ?? columnNaming.column(propertyName(property, at: version))
     }
 }

@@ -330,9 +330,10 @@ struct ShapeBuilder {
         }
     }
 
-    /// The default name of an index: `<table>_<column>_…_index`, or `…_unique`.
-    static func defaultIndexName(table: String, columns: [String], unique: Bool) -> String {
-        "\(table)_\(columns.joined(separator: "_"))_\(unique ? "unique" : "index")"
+    /// The default name of an index: `<table>_<column>_…_index`, or `…_unique` (`<table>_on_<column>_…` under
+    /// `column_naming: camel_case`).
+    static func defaultIndexName(table: String, columns: [String], unique: Bool, naming: ColumnNaming = .asNamed) -> String {
+        naming.indexName(table: table, columns: columns, unique: unique)
     }
 
     /// The described indexes of an entity's table at a version: each over properties that all exist then
@@ -359,7 +360,7 @@ struct ShapeBuilder {
                 columns.append(timeline.columnName(property, at: version))
             }
             guard columns.count == spec.properties.count else { continue }
-            let name = spec.name ?? Self.defaultIndexName(table: table, columns: columns, unique: spec.unique)
+            let name = spec.name ?? Self.defaultIndexName(table: table, columns: columns, unique: spec.unique, naming: timeline.columnNaming)
             if spec.name == nil { defaultNamed.insert(name) }
             indexes.append(SchemaIndex(name: name, columns: columns, unique: spec.unique))
         }
@@ -468,7 +469,7 @@ struct ShapeBuilder {
     /// An index that keeps covering the same columns (through renames of them or of the table) with the
     /// same uniqueness keeps its name from the previous version, as SQLite keeps it through `RENAME`:
     /// the step then leaves it alone. Unless another index or table of this version takes that name.
-    private static func inheritingIndexNames(_ tables: inout [SchemaTable], defaultNamed: [String: Set<String>], previous: Schema) {
+    private static func inheritingIndexNames(_ tables: inout [SchemaTable], defaultNamed: [String: Set<String>], previous: Schema, naming: ColumnNaming) {
         var taken = Set(tables.flatMap { [sqlNameKey($0.name)] + $0.indexes.map { sqlNameKey($0.name) } })
         let previousTables = previous.tablesByNameKey()
         for tableIndex in tables.indices {
@@ -482,7 +483,7 @@ struct ShapeBuilder {
                 let current = table.indexes[index]
                 guard let old = before.indexes.first(where: { old in
                     old.unique == current.unique && old.name != current.name && old.columns.map({ newName[$0] ?? "" }) == current.columns
-                        && !(before.foreignKeys.contains { $0.columns == old.columns } && old.name == Self.defaultIndexName(table: before.name, columns: old.columns, unique: false))
+                        && !(before.foreignKeys.contains { $0.columns == old.columns } && old.name == Self.defaultIndexName(table: before.name, columns: old.columns, unique: false, naming: naming))
                 }), !taken.contains(sqlNameKey(old.name))
                 else { continue }
                 taken.remove(sqlNameKey(current.name))
@@ -962,7 +963,7 @@ struct ShapeBuilder {
                     foreignKeys.append(SchemaForeignKey(
                         columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn],
                         onDelete: described?.onDelete ?? (property.nullable ? .setNull : .cascade), onUpdate: described?.onUpdate))
-                    let indexName = timeline.toOneIndexNames[property.currentName] ?? Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false)
+                    let indexName = timeline.toOneIndexNames[property.currentName] ?? Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false, naming: timeline.columnNaming)
                     indexes.append(SchemaIndex(name: indexName, columns: [property.column]))
                 case .composite(let composite):
                     var compositeColumns = compositeColumns(
@@ -1047,7 +1048,7 @@ struct ShapeBuilder {
                 }
             }
         }
-        if let previousSchema, frozenSchema == nil { Self.inheritingIndexNames(&tables, defaultNamed: defaultNamedIndexes, previous: previousSchema) }
+        if let previousSchema, frozenSchema == nil { Self.inheritingIndexNames(&tables, defaultNamed: defaultNamedIndexes, previous: previousSchema, naming: timelines.values.first?.columnNaming ?? .asNamed) }
         checkSearchNames(tables, entities: entities, at: version, &diagnostics)
         let schema = Schema(version: version, tables: tables)
         let snapshot = SchemaSnapshot(
