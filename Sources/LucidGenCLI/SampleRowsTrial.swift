@@ -24,7 +24,7 @@ enum SampleRowsTrial {
                 }
                 try SeedWriter.write(database) { db in
                     _ = try Fixtures.insertRows(model, at: file.version, rows: SeedValues.rows, db)
-                    try SampleRows.insert(from: folder, version: file.version, db)
+                    try SampleRows.insert(from: folder, version: file.version, schema: schema, db)
                 }
             } catch let error as SampleRowsError {
                 let location = error.table.flatMap { file.rowLocations[$0] }.flatMap { rows in error.row.flatMap { $0 < rows.count ? rows[$0] : nil } }

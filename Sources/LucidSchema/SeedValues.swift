@@ -44,6 +44,17 @@ package enum SeedValues {
         }
     }
 
+    /// The edge UUIDs, as their 16 bytes: the nil UUID, the max UUID (every byte 0xFF), a random (version 4)
+    /// one, and a time-ordered (version 7) one whose bytes include 0x00 and 0x01.
+    package static let uuids: [[UInt8]] = [
+        Array(repeating: 0x00, count: 16),
+        Array(repeating: 0xFF, count: 16),
+        [0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F],
+        [0x01, 0x8F, 0x3A, 0x2B, 0x7C, 0x00, 0x7E, 0x5F, 0x8A, 0x01, 0x0C, 0x1D, 0x2E, 0x3F, 0x4A, 0x00],
+    ]
+
+    package static func uuidBytes(row: Int, salt: Int) -> [UInt8] { pick(uuids, row: row, salt: salt) }
+
     /// Whether an optional value is `nil`: every third row (shifted by the salt).
     package static func isNull(row: Int, salt: Int) -> Bool { (row + salt) % 3 == 0 }
 
@@ -115,6 +126,14 @@ package enum SeedValues {
 
     package static func distinctBytes(row: Int, salt: Int) -> [UInt8] {
         row <= 4 ? bytes(row: row, salt: salt) : Array("row #\(row)".utf8)
+    }
+
+    /// Beyond the 4 edge UUIDs: `5EED0000-0000-4000-8000-0000<row as 8 hexadecimal digits>` (a
+    /// version 4 UUID that no edge value is).
+    package static func distinctUUIDBytes(row: Int, salt: Int) -> [UInt8] {
+        guard row > uuids.count else { return uuidBytes(row: row, salt: salt) }
+        let number = UInt64(truncatingIfNeeded: row)
+        return [0x5E, 0xED, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0] + (0..<4).map { UInt8(truncatingIfNeeded: number >> (8 * (3 - $0))) }
     }
 
     /// A unique index whose columns cannot take a distinct value per row (booleans, enumerations, option

@@ -75,7 +75,7 @@ public struct MigrationTestHarness: Sendable {
                 do {
                     try SeedWriter.write(database) { db in
                         try seed(db, rows ?? Seed.rows)
-                        if let samplesFolder { try SampleRows.insert(from: samplesFolder, version: version, db) }
+                        if let samplesFolder { try SampleRows.insert(from: samplesFolder, version: version, schema: versions.first { $0.version == version }, db) }
                     }
                 } catch let error as SeedError {
                     return [MigrationCheckFailure(source: source, message: "the seeded rows break \(error.count) foreign key(s) before migrating: \(error.located)")]

@@ -16,7 +16,8 @@ import GRDB
 /// Each row is inserted after the seeded rows, so give it keys the seeded rows do not use (they count from
 /// 1 up to the rows seeded, 12 by default). A value is a JSON string, number, `true`/`false` (1/0), `null`,
 /// or an array or object (stored as its JSON text, for JSON columns). Dates are GRDB's text
-/// (`"2024-05-01 10:00:00.000"`). The rows go through every step the seeded rows go through and are checked
+/// (`"2024-05-01 10:00:00.000"`); a `uuid` is its text (`"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`), stored as its
+/// 16 bytes, as GRDB stores a `UUID`. The rows go through every step the seeded rows go through and are checked
 /// with the same expectations: a stage that mishandles them fails the tests.
 @_spi(Generated) public enum SampleRows {
     /// The samples folder at `relativePath` from the folder of `file` (the generated tests pass `#filePath`).
@@ -29,8 +30,9 @@ import GRDB
         (folder as NSString).appendingPathComponent("\(version.string).json")
     }
 
-    /// Inserts `version`'s sample rows (none when its file does not exist).
-    public static func insert(from folder: String, version: SchemaVersion, _ db: Database) throws {
+    /// Inserts `version`'s sample rows (none when its file does not exist). `schema` (the version's) says
+    /// which columns are `uuid`s, whose text is stored as its 16 bytes.
+    public static func insert(from folder: String, version: SchemaVersion, schema: Schema?, _ db: Database) throws {
         let path = file(in: folder, version: version)
         guard let data = FileManager.default.contents(atPath: path) else { return }
         let tables: [String: [[String: Value]]]
@@ -42,7 +44,15 @@ import GRDB
         for table in tables.keys.sorted() {
             for (index, row) in tables[table]!.enumerated() {
                 let columns = row.keys.sorted()
-                let values = try columns.map { try row[$0]!.databaseValue() }
+                let uuidColumns = Set(columns.filter { schema?.table(named: table)?.column(named: $0)?.valueType == "uuid" })
+                let values = try columns.map { column in
+                    let value = row[column]!
+                    guard uuidColumns.contains(column), case .text(let text) = value else { return try value.databaseValue() }
+                    guard let bytes = UUIDText.bytes(text) else {
+                        throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): column \(column): '\(text)' is not a UUID", table: table, row: index)
+                    }
+                    return Data(bytes).databaseValue
+                }
                 let sql = "INSERT INTO \(quoteIdentifier(table)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
                 do {
                     try db.execute(sql: sql, arguments: StatementArguments(values))

@@ -5,7 +5,7 @@ import GRDB
 
 /// A type whose values the generated migration tests can make up: deterministic, and cycling through
 /// the edge values of the type (empty and unicode strings, integer extremes, dates with milliseconds,
-/// empty and binary data, `nil` where allowed, empty and non-empty arrays).
+/// empty and binary data, the nil and max UUIDs, `nil` where allowed, empty and non-empty arrays).
 ///
 /// `row` is the 1-based row of the seeded table; `salt` separates the properties of one row, so that
 /// two `String` properties of one row do not hold the same value. Across `Seed.rows` rows, every
@@ -147,6 +147,16 @@ extension Data: DistinctSeedable {
     /// The edge value of `Data` for this row and property (the generated tests' seeding).
     public static func seed(row: Int, salt: Int) -> Data { Data(SeedValues.bytes(row: row, salt: salt)) }
     public static func seedDistinct(row: Int, salt: Int) -> Data { Data(SeedValues.distinctBytes(row: row, salt: salt)) }
+}
+
+extension UUID: DistinctSeedable {
+    /// The nil UUID, the max UUID, a random (version 4) and a time-ordered (version 7) one.
+    public static func seed(row: Int, salt: Int) -> UUID { UUID(seedBytes: SeedValues.uuidBytes(row: row, salt: salt)) }
+    public static func seedDistinct(row: Int, salt: Int) -> UUID { UUID(seedBytes: SeedValues.distinctUUIDBytes(row: row, salt: salt)) }
+
+    private init(seedBytes b: [UInt8]) {
+        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
 }
 
 extension Optional: Seedable where Wrapped: Seedable {

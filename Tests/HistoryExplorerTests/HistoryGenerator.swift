@@ -33,7 +33,7 @@ struct HistoryGenerator {
         "lead", "team", "owner", "where", "group", "from", "data", "size", "kind", "index", "key", "level", "class", "init", "protocol",
         "description", "columns",
     ]
-    static let scalars = ["string", "int", "double", "bool", "date", "url", "data", "float", "seconds", "milliseconds", "color"]
+    static let scalars = ["string", "int", "double", "bool", "date", "url", "data", "float", "seconds", "milliseconds", "color", "uuid"]
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Gen.int(in: range).run(using: &rng) }
     mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
@@ -98,6 +98,7 @@ struct HistoryGenerator {
         case .scalar("date"): "\"current_date\""
         case .scalar("seconds"): "\"30s\""
         case .scalar("milliseconds"): "\"100ms\""
+        case .scalar("uuid"): pick(["\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"", "\"00000000-0000-0000-0000-000000000000\""])
         case .subtype("status"): json("." + pick(Subtypes.defaultCases))
         default: nil
         }

@@ -156,6 +156,34 @@ struct RegressionHistories {
         ])
     }
 
+    /// `uuid` (a BLOB of 16 bytes) through every kind of step: a column added with a UUID default (`ALTER TABLE …
+    /// ADD COLUMN … DEFAULT X'…'`) and one indexed, a default edited, nullable → required (a rebuild, NULLs take
+    /// the default), uuid → data (the same bytes), a uuid column and its table renamed, beside a `[uuid]` array.
+    @Test func uuidColumnsThroughEveryKindOfStep() {
+        playEveryEdit([
+            .init(version: "1.0", configSpelling: "1.0", edits: [
+                .addEntity(EntitySpec(key: 1, name: "item", identifier: .int, properties: [
+                    Self.property(2, "key", .scalar("uuid")), Self.property(3, "keys", .array("uuid")), Self.property(4, "title", .scalar("string")),
+                ])),
+            ]),
+            .init(version: "1.1", configSpelling: "1.1", edits: [
+                .addProperty(entity: 1, Self.property(5, "spare", .scalar("uuid"), nullable: true, default: "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")),
+                .setIndexed(entity: 1, property: 2, indexed: true),
+            ]),
+            .init(version: "1.2", configSpelling: "1.2", edits: [
+                .setDefault(entity: 1, property: 5, defaultJSON: "\"00000000-0000-0000-0000-000000000000\""),
+            ]),
+            .init(version: "1.3", configSpelling: "1.3", edits: [
+                .changeType(entity: 1, property: 2, to: .scalar("data")),
+                .setNullable(entity: 1, property: 5, nullable: false, defaultJSON: nil),
+            ]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [
+                .renameProperty(entity: 1, property: 5, to: "backup", explicitVersion: false),
+                .renameEntity(1, to: "card"),
+            ]),
+        ])
+    }
+
     /// Found by the explorer: a column added with the current date as default, then its table rebuilt by
     /// the app's row transform: the value the oracle cannot know stays "checked non-NULL" through the transform.
     @Test func aCurrentDateDefaultFlowsThroughTheAppsTransform() {

@@ -678,7 +678,7 @@ enum TypeChanges {
     /// Value-type changes a user may make by editing `property_type`.
     static let valuePairs: [(String, String)] = [
         ("int", "string"), ("bool", "int"), ("string", "int"), ("double", "string"), ("int", "double"), ("double", "int"),
-        ("int", "bool"), ("seconds", "double"),
+        ("int", "bool"), ("seconds", "double"), ("uuid", "data"),
     ]
 
     static func isAllowed(from old: PropertyKind, to new: PropertyKind) -> Bool {
@@ -692,7 +692,7 @@ enum TypeChanges {
     /// Conversions that are exact for every value, which lucidgen infers; the others need the app's code.
     static func needsCode(from old: PropertyKind, to new: PropertyKind) -> Bool {
         switch (old, new) {
-        case (.scalar("int"), .scalar("string")), (.scalar("bool"), .scalar("int")), (.scalar("seconds"), .scalar("double")): false
+        case (.scalar("int"), .scalar("string")), (.scalar("bool"), .scalar("int")), (.scalar("seconds"), .scalar("double")), (.scalar("uuid"), .scalar("data")): false
         case (.toOne, .toMany): false
         default: true
         }

@@ -175,6 +175,12 @@ import Testing
         #expect(withData.customSteps.first?.tables.first?.reasons == [
             "plane.colors_logo: member $.logo of colors is data, stored as base64 text in the JSON, which SQLite cannot decode"
         ])
+        // A uuid member is its text in the JSON, its 16 bytes in a column.
+        subtypes["scheme.json"] = #"{ "name": "scheme", "properties": [{ "name": "primary", "property_type": "string" }, { "name": "badge", "property_type": "uuid" }] }"#
+        let withUUID = try self.model([("1.0", Self.plane(Self.json, history: ["1.0"])), ("2.0", Self.plane(Self.composite, history: ["1.0", "2.0"]))], subtypes: subtypes)
+        #expect(withUUID.customSteps.first?.tables.first?.reasons == [
+            "plane.colors_badge: member $.badge of colors is a uuid, stored as its text in the JSON and as its 16 bytes in a column, which SQLite cannot convert"
+        ])
     }
 
     /// A change inside a nested composite (struct member history): `paint.label` renamed to `name`, `shiny`

@@ -66,6 +66,7 @@ enum SeedGraphs {
             #"{ "name": "ms", "property_type": "milliseconds" }"#, #"{ "name": "kind", "property_type": "kind" }"#,
             #"{ "name": "flags", "property_type": "flags" }"#, #"{ "name": "shape", "property_type": "shape", "nullable": true }"#,
             #"{ "name": "tags", "property_type": "[string]" }"#, #"{ "name": "stamps", "property_type": "[date]" }"#,
+            #"{ "name": "uuid", "property_type": "uuid" }"#, #"{ "name": "keys", "property_type": "[uuid]" }"#,
             toOne("table", "table"), toOne("parent", "order", nullable: true), toMany("index", "table"),
         ]),
         "table.json": entity("table", identifier: nil, versions: #"[{ "version": "1.0" }, { "version": "2.0", "previous_name": "values" }]"#, [
@@ -73,7 +74,7 @@ enum SeedGraphs {
         ]),
         "Subtypes/kind.json": #"{ "name": "kind", "cases": ["primary", "key", "null"] }"#,
         "Subtypes/flags.json": #"{ "name": "flags", "options": ["a", "b", "c"] }"#,
-        "Subtypes/shape.json": #"{ "name": "shape", "properties": [{ "name": "select", "property_type": "string" }, { "name": "at", "property_type": "date", "nullable": true }, { "name": "list", "property_type": "[int]" }, { "name": "kind", "property_type": "kind" }] }"#,
+        "Subtypes/shape.json": #"{ "name": "shape", "properties": [{ "name": "select", "property_type": "string" }, { "name": "at", "property_type": "date", "nullable": true }, { "name": "list", "property_type": "[int]" }, { "name": "kind", "property_type": "kind" }, { "name": "key", "property_type": "uuid", "nullable": true }] }"#,
     ]
 
     /// Unique indexes: one over each type that can take a distinct value per row, one over (bool,
@@ -89,6 +90,7 @@ enum SeedGraphs {
                 { "name": "handle", "property_type": "string" }, { "name": "homepage", "property_type": "url", "nullable": true, "unique": true },
                 { "name": "photo", "property_type": "data", "unique": true }, { "name": "ratio", "property_type": "double", "unique": true },
                 { "name": "weight", "property_type": "float", "unique": true }, { "name": "color", "property_type": "color", "unique": true },
+                { "name": "token", "property_type": "uuid", "unique": true },
                 { "name": "tier", "property_type": { "entity_name": "tier", "association": "to_one" } },
                 { "name": "tiers", "property_type": { "entity_name": "tier", "association": "to_many" } } ] }
             """#,

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ValueConversionTests {
     static let storage: [String: SchemaColumn.StorageType] = [
         "int": .integer, "bool": .integer, "double": .real, "float": .real, "seconds": .real, "milliseconds": .real,
-        "string": .text, "date": .text, "url": .text, "color": .text, "enum Kind": .text, "data": .blob,
+        "string": .text, "date": .text, "url": .text, "color": .text, "enum Kind": .text, "data": .blob, "uuid": .blob,
     ]
 
     static func column(_ valueType: String, lossy: String? = nil) -> SchemaColumn {
@@ -25,7 +25,7 @@ import Testing
         ("int", "string", .cast(.text)), ("bool", "int", .unchanged), ("float", "double", .unchanged),
         ("url", "string", .unchanged), ("color", "string", .unchanged), ("string", "color", .unchanged), ("date", "date", .unchanged),
         ("seconds", "double", .unchanged), ("double", "seconds", .unchanged), ("milliseconds", "double", .unchanged),
-        ("double", "milliseconds", .unchanged),
+        ("double", "milliseconds", .unchanged), ("uuid", "data", .unchanged), ("uuid", "uuid", .unchanged),
     ]
 
     @Test(arguments: exact) func exactConversionsAreInferred(old: String, new: String, conversion: ValueConversion) throws {
@@ -36,6 +36,7 @@ import Testing
         ("int", "double"), ("int", "float"), ("int", "seconds"), ("double", "string"), ("double", "float"), ("double", "int"),
         ("seconds", "milliseconds"), ("milliseconds", "seconds"), ("string", "date"), ("string", "url"), ("string", "enum Kind"),
         ("enum Kind", "string"), ("string", "int"), ("int", "bool"), ("data", "string"),
+        ("string", "uuid"), ("uuid", "string"), ("data", "uuid"), ("uuid", "int"),
     ]
 
     @Test(arguments: needCode) func otherConversionsNeedTheAppsCode(old: String, new: String) {
@@ -101,6 +102,22 @@ import Testing
         #expect(reason.reasons.count == 1)
         #expect(reason.reasons[0].hasPrefix("t.v: int → double cannot convert every value exactly"))
         #expect(reason.reasons[0].hasSuffix("(at 1.1)"))
+    }
+
+    /// A `uuid` is its 16 bytes (a BLOB): only `uuid` → `data` keeps every value as it is; the reasons say why
+    /// the others need the app's code.
+    @Test func uuidChangesSayWhy() {
+        func reason(_ old: String, _ new: String) -> String? {
+            guard case .failure(let refusal) = ValueConversion.between(Self.column(old), Self.column(new), label: "t.v") else { return nil }
+            return refusal.description
+        }
+        #expect(reason("string", "uuid") == "t.v: string → uuid cannot convert every value exactly: not every text is a valid uuid")
+        #expect(reason("uuid", "string") == "t.v: uuid → string cannot convert every value exactly: a uuid is stored as its 16 bytes, which are no string value")
+        #expect(reason("data", "uuid") == "t.v: data → uuid cannot convert every value exactly: not every blob is the 16 bytes of a UUID")
+        #expect(reason("uuid", "data") == nil)
+        // Not even with the loss accepted: SQLite's CAST makes no UUID.
+        let lossy = ValueConversion.between(Self.column("string"), Self.column("uuid", lossy: "string"), label: "t.v")
+        #expect(lossy == .failure(ConversionRefusal("t.v: string → uuid is no conversion SQLite's CAST can make, even with its loss accepted (lossy_conversion)")))
     }
 
     /// Registries written before value types: only the storage class is known, and only INTEGER → TEXT is exact.

@@ -238,12 +238,17 @@ package struct StoreDescriber {
             let declared = column.declaredType
             let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
             if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)") }
+            if ScalarType(name: type) == .uuid, column.type != .blob {
+                // GRDB reads a UUID from its text too, but lucidgen's uuid column is the BLOB GRDB writes.
+                output.problems.append(
+                    "\(table.name).\(column.name): described as uuid (--type), which lucidgen stores as a BLOB of its 16 bytes (as GRDB stores a UUID), but the store's column is \(column.sqlType); describe UUIDs stored as text as string")
+            }
             if let declared, typeHints[path] == nil, !["int", "string", "data"].contains(type) {
                 output.notes.append("\(table.name).\(column.name): declared \(declared), described as \(type) (--type \(table.name).\(column.name)=… if its values are another type)")
             }
             var defaultValue: String?
             if let defaultSQL = column.defaultSQL {
-                defaultValue = Self.defaultValue(defaultSQL, type: column.type)
+                defaultValue = ScalarType(name: type) == .uuid ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: column.type)
                 if type == "bool", let value = defaultValue { defaultValue = value == "0" ? "false" : value == "1" ? "true" : value }
                 if defaultValue == nil {
                     // SQLite reports `DEFAULT (expr)` as `expr`: the parentheses it needs are put back.
@@ -335,6 +340,14 @@ package struct StoreDescriber {
         if type == .integer, Int64(text) != nil { return text }
         if type == .real, Double(text) != nil { return text }
         return nil
+    }
+
+    /// A uuid column's SQL default, a blob of 16 bytes (`X'E621E1F8…'`), as the description writes it: its
+    /// UUID text. Nil for any other default.
+    static func uuidDefaultValue(_ sql: String) -> String? {
+        var text = sql.trimmingCharacters(in: .whitespaces)
+        while text.hasPrefix("("), text.hasSuffix(")") { text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces) }
+        return UUIDText.bytes(sqlLiteral: text).map { json(UUIDText.string($0)) }
     }
 
     static func json(_ text: String) -> String {

@@ -173,6 +173,7 @@ package struct FixtureRows {
         case .date?: return quoteLiteral(Self.storedDate(milliseconds: SeedValues.distinctDateMilliseconds(row: row, salt: salt)))
         case .url?: return quoteLiteral(Self.storedURL(SeedValues.distinctURL(row: row, salt: salt)))
         case .data?: return "X'" + SeedValues.distinctBytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
+        case .uuid?: return UUIDText.sqlLiteral(SeedValues.distinctUUIDBytes(row: row, salt: salt))
         case .bool?, nil: return nil
         }
     }
@@ -187,6 +188,7 @@ package struct FixtureRows {
         case .date?: return quoteLiteral(Self.storedDate(milliseconds: SeedValues.dateMilliseconds(row: row, salt: salt)))
         case .url?: return quoteLiteral(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
         case .data?: return "X'" + SeedValues.bytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
+        case .uuid?: return UUIDText.sqlLiteral(SeedValues.uuidBytes(row: row, salt: salt))
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "NULL" }
             switch subtype.kind {
@@ -255,7 +257,7 @@ package struct FixtureRows {
     }
 
     /// A JSON value for a type, as GRDB's JSON encoder writes it for the generated records (dates as
-    /// milliseconds since 1970, data as base64, nil members left out).
+    /// milliseconds since 1970, data as base64, UUIDs as their upper-case text, nil members left out).
     func jsonValue(typeName: String, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
         if typeName.hasPrefix("[") {
             let element = String(typeName.dropFirst().dropLast())
@@ -271,6 +273,7 @@ package struct FixtureRows {
         case .url?: return jsonString(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
         case .date?: return "\(SeedValues.dateMilliseconds(row: row, salt: salt))"
         case .data?: return jsonString(Data(SeedValues.bytes(row: row, salt: salt)).base64EncodedString())
+        case .uuid?: return jsonString(UUIDText.string(SeedValues.uuidBytes(row: row, salt: salt)))
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "null" }
             switch subtype.kind {

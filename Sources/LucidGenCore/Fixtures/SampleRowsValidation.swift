@@ -132,6 +132,8 @@ package enum SampleRowsValidation {
     struct ExpectedValues {
         enum Kind: Equatable {
             case integer, bool, real, text, date, json
+            /// A `uuid`: its text in the file, its 16 bytes in the store (`LucidTesting.SampleRows` converts it).
+            case uuid
             case enumeration(name: String, cases: [String])
             case storage(SchemaColumn.StorageType)
         }
@@ -150,6 +152,7 @@ package enum SampleRowsValidation {
                     case .string, .url, .color: return .text
                     case .date: return .date
                     case .data: return nil
+                    case .uuid: return .uuid
                     }
                 }
                 guard let subtype = subtypes[name] else { return nil }
@@ -204,6 +207,8 @@ package enum SampleRowsValidation {
                 return Self.isDate(text) ? nil : "'\(text)' is not a date the records decode: write it as yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or yyyy-MM-dd HH:mm:ss.SSS (UTC), as GRDB stores dates"
             case (.date, .number):
                 return nil
+            case (.uuid, .string(let text)):
+                return UUIDText.bytes(text) != nil ? nil : "'\(text)' is not a UUID: write its 32 hexadecimal digits as 8-4-4-4-12, e.g. \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\" (stored as its 16 bytes, as GRDB stores a UUID)"
             case (.enumeration(let name, let cases), .string(let text)):
                 return cases.contains(text) ? nil : "'\(text)' is no case of \(name) (its cases: \(cases.joined(separator: ", ")))"
             default:
@@ -219,6 +224,7 @@ package enum SampleRowsValidation {
             case .text, .storage(.text): "a string"
             case .storage(.blob): "a string"
             case .date: "a date (a string such as \"2026-11-28 09:30:00\")"
+            case .uuid: "a UUID (a string such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\")"
             case .json: "a JSON object, array or string"
             case .enumeration(let name, let cases): "a case of \(name) (\(cases.joined(separator: ", ")))"
             }

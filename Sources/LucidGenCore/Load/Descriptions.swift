@@ -249,9 +249,10 @@ package indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// Lucid's scalar types, plus `data` for binary values.
+/// Lucid's scalar types, plus `data` for binary values and `uuid` (`Foundation.UUID`, stored as GRDB
+/// stores it: a BLOB of its 16 bytes).
 package enum ScalarType: String, Sendable, CaseIterable {
-    case string, int, date, double, float, bool, seconds, milliseconds, url, color, data
+    case string, int, date, double, float, bool, seconds, milliseconds, url, color, data, uuid
 
     /// Parses a scalar name case-insensitively, with Lucid's aliases (`time` = `seconds`).
     package init?(name: String) {

@@ -803,6 +803,8 @@ struct ShapeBuilder {
         case .date: (.text, SwiftTypes.date)
         case .url: (.text, SwiftTypes.url)
         case .data: (.blob, SwiftTypes.data)
+        // As GRDB stores a `UUID` (its `databaseValue`): a BLOB of its 16 bytes.
+        case .uuid: (.blob, SwiftTypes.uuid)
         }
     }
 
@@ -849,6 +851,15 @@ struct ShapeBuilder {
             case (.url, .string(let text)):
                 guard URL(string: text) != nil else { return mismatch() }
                 return (quoteLiteral(text), "\(SwiftTypes.url)(string: \(swiftStringLiteral(text)))!")
+            case (.uuid, .string(let text)):
+                // The canonical text; the column's default is the blob GRDB writes for that `UUID`.
+                guard let bytes = UUIDText.bytes(text) else {
+                    diagnostics.error(
+                        "default_value '\(text)' of '\(property.name)' is not a UUID: write its 32 hexadecimal digits as 8-4-4-4-12, e.g. \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"",
+                        at: property.location, path: property.path + ".default_value")
+                    return nil
+                }
+                return (UUIDText.sqlLiteral(bytes), "\(SwiftTypes.uuid)(uuidString: \(swiftStringLiteral(UUIDText.string(bytes))))!")
             case (.date, .currentDate):
                 // The same text form GRDB stores dates in, to the millisecond.
                 return ("(strftime('%Y-%m-%d %H:%M:%f', 'now'))", "\(SwiftTypes.date)()")

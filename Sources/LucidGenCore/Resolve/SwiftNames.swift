@@ -58,4 +58,5 @@ enum SwiftTypes {
     static let date = "Foundation.Date"
     static let url = "Foundation.URL"
     static let data = "Foundation.Data"
+    static let uuid = "Foundation.UUID"
 }

@@ -225,6 +225,7 @@ extension ShapeBuilder {
             case .string, .color, .url: return unquoted().map { .string($0) }
             case .date: return sql == "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" ? .currentDate : nil
             case .data: return nil
+            case .uuid: return UUIDText.bytes(sqlLiteral: sql).map { .string(UUIDText.string($0)) }
             }
         case .subtype(let name):
             guard case .enumeration? = subtypes[name]?.kind else { return nil }
@@ -276,6 +277,7 @@ extension ShapeBuilder {
         if sql == "NULL" { return "\"nil\"" }
         if sql == "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" { return "\"current_date\"" }
         if value.type == "bool" { return sql == "1" ? "true" : "false" }
+        if value.type == "uuid", let bytes = UUIDText.bytes(sqlLiteral: sql) { return jsonString(UUIDText.string(bytes)) }
         if sql.hasPrefix("'"), sql.hasSuffix("'"), sql.count >= 2 {
             let text = String(sql.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
             let isEnumCase = ScalarType(rawValue: value.type) == nil && !value.type.hasPrefix("[")

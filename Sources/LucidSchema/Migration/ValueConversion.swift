@@ -12,6 +12,7 @@
 /// | `float` → `double` | nothing: a stored float is already the double of its value |
 /// | `seconds`, `milliseconds` ↔ `double` | nothing: the same number (`seconds` ↔ `milliseconds` would change its meaning: the app's code) |
 /// | `url`, `color` → `string`; `string` → `color` | nothing: the same text |
+/// | `uuid` → `data` | nothing: the same 16 bytes |
 /// | unknown value types (older registries) | by storage class: same class nothing, INTEGER → TEXT `CAST` |
 /// | `int`/`double`/`float` → `int`/`double`/`float`/`string`, loss accepted | `CAST` to the new storage class |
 /// | anything else | the app's code |
@@ -53,7 +54,7 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         switch (oldType, newType) {
         case ("int", "string"): return .cast(.text)
         case ("bool", "int"), ("float", "double"), ("url", "string"), ("color", "string"), ("string", "color"),
-            ("seconds", "double"), ("double", "seconds"), ("milliseconds", "double"), ("double", "milliseconds"):
+            ("seconds", "double"), ("double", "seconds"), ("milliseconds", "double"), ("double", "milliseconds"), ("uuid", "data"):
             return old.type == new.type ? .unchanged : nil
         default: return nil
         }
@@ -86,6 +87,8 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         case ("double", "int"), ("float", "int"): "fractions are cut off"
         case ("seconds", "milliseconds"), ("milliseconds", "seconds"): "the unit changes, every value must be scaled"
         case ("string", _): "not every text is a valid \(new)"
+        case ("data", "uuid"): "not every blob is the 16 bytes of a UUID"
+        case ("uuid", _): "a uuid is stored as its 16 bytes, which are no \(new) value"
         default: nil
         }
     }

@@ -49,7 +49,7 @@ struct SeedGraphsMigrationTests {
             LucidTesting.EntityNaming(table: "b", entity: "B", properties: ["id": "id", "label": "label", "next": "next"]),
             LucidTesting.EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             LucidTesting.EntityNaming(table: "employee", entity: "Employee", properties: ["id": "id", "name": "name", "team": "team", "manager": "manager", "badge": "badge"]),
-            LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "tier": "tier"]),
+            LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "token": "token", "badge": "badge", "keys": "keys", "tier": "tier"]),
             LucidTesting.EntityNaming(table: "slot", entity: "Slot", properties: ["id": "id", "day": "day", "open": "open", "member": "member"]),
             LucidTesting.EntityNaming(table: "team_members", entity: "Team.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             LucidTesting.EntityNaming(table: "team", entity: "Team", properties: ["id": "id", "title": "title", "lead": "lead"]),
@@ -202,8 +202,11 @@ enum SeedGraphsMigrationSeeds {
                 photo: .seedDistinct(row: row, salt: 7),
                 ratio: .seedDistinct(row: row, salt: 8),
                 weight: .seedDistinct(row: row, salt: 9),
+                token: .seedDistinct(row: row, salt: 10),
+                keys: .seed(row: row, salt: 12),
                 tier: LucidTesting.Seed.reference(row: row, rows: min(rows, 3)) { LucidTesting.Seed.identifier(row: $0) },
-                homepage: .seedDistinct(row: row, salt: 6)
+                homepage: .seedDistinct(row: row, salt: 6),
+                badge: .seed(row: row, salt: 11)
             ).inserted(db)
         }
     }

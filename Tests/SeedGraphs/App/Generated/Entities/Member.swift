@@ -37,11 +37,20 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
     /// `weight`: float.
     public var weight: Swift.Float
 
+    /// `token`: uuid.
+    public var token: Foundation.UUID
+
+    /// `keys`: [uuid].
+    public var keys: [Foundation.UUID]
+
     /// `tier`: to-one `tier`: the `id` of a `tier` row (foreign key column `tier`).
     public var tier: Swift.Int
 
     /// `homepage`: url, nullable.
     public var homepage: Foundation.URL?
+
+    /// `badge`: uuid, nullable, default X'E621E1F8C36C495A93FC0C247A3E6E5F'.
+    public var badge: Foundation.UUID?
 
     public init(
         id: Swift.Int,
@@ -53,8 +62,11 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         photo: Foundation.Data,
         ratio: Swift.Double,
         weight: Swift.Float,
+        token: Foundation.UUID,
+        keys: [Foundation.UUID],
         tier: Swift.Int,
-        homepage: Foundation.URL? = nil
+        homepage: Foundation.URL? = nil,
+        badge: Foundation.UUID? = Foundation.UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     ) {
         self.id = id
         self.email = email
@@ -65,8 +77,11 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         self.photo = photo
         self.ratio = ratio
         self.weight = weight
+        self.token = token
+        self.keys = keys
         self.tier = tier
         self.homepage = homepage
+        self.badge = badge
     }
 
     /// The columns of `member`, for queries: `Member_2_0.filter(Columns.id == value)`.
@@ -80,8 +95,11 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         public static let photo = GRDB.Column("photo")
         public static let ratio = GRDB.Column("ratio")
         public static let weight = GRDB.Column("weight")
+        public static let token = GRDB.Column("token")
+        public static let keys = GRDB.Column("keys")
         public static let tier = GRDB.Column("tier")
         public static let homepage = GRDB.Column("homepage")
+        public static let badge = GRDB.Column("badge")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
@@ -95,14 +113,17 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         case photo
         case ratio
         case weight
+        case token
+        case keys
         case tier
         case homepage
+        case badge
     }
 }
 
 /// Reads and writes `member` rows by column position, for row transform stages.
 extension Member_2_0: LucidRuntime.MigrationRecord {
-    public static let migrationColumns: [Swift.String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "tier", "homepage"]
+    public static let migrationColumns: [Swift.String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "token", "keys", "tier", "homepage", "badge"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Swift.Int.self, at: 0)
@@ -114,8 +135,11 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
         self.photo = try row.decode(Foundation.Data.self, at: 6)
         self.ratio = try row.decode(Swift.Double.self, at: 7)
         self.weight = try row.decode(Swift.Float.self, at: 8)
-        self.tier = try row.decode(Swift.Int.self, at: 9)
-        self.homepage = try row.decodeIfPresent(Foundation.URL.self, at: 10)
+        self.token = try row.decode(Foundation.UUID.self, at: 9)
+        self.keys = try row.decodeJSON([Foundation.UUID].self, at: 10)
+        self.tier = try row.decode(Swift.Int.self, at: 11)
+        self.homepage = try row.decodeIfPresent(Foundation.URL.self, at: 12)
+        self.badge = try row.decodeIfPresent(Foundation.UUID.self, at: 13)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -128,8 +152,11 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
         values.encode(self.photo, at: 6)
         values.encode(self.ratio, at: 7)
         values.encode(self.weight, at: 8)
-        values.encode(self.tier, at: 9)
-        values.encode(self.homepage, at: 10)
+        values.encode(self.token, at: 9)
+        try values.encodeJSON(self.keys, at: 10)
+        values.encode(self.tier, at: 11)
+        values.encode(self.homepage, at: 12)
+        values.encode(self.badge, at: 13)
     }
 }
 
