@@ -136,6 +136,13 @@ package enum SeedValues {
         return [0x5E, 0xED, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0] + (0..<4).map { UInt8(truncatingIfNeeded: number >> (8 * (3 - $0))) }
     }
 
+    /// The key of row `row` of a table keyed by a uuid: `1D000000-0000-4000-8000-<row as 12 hexadecimal
+    /// digits>` (readable in a failure message, and never an edge value).
+    package static func identifierUUIDBytes(row: Int) -> [UInt8] {
+        let number = UInt64(truncatingIfNeeded: row)
+        return [0x1D, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0] + (0..<6).map { UInt8(truncatingIfNeeded: number >> (8 * (5 - $0))) }
+    }
+
     /// A unique index whose columns cannot take a distinct value per row (booleans, enumerations, option
     /// sets): its columns count through the cartesian product of their values, as the digits of the row
     /// (`divisor` is the product of the counts of the index's columns before this one). The result is the

@@ -53,6 +53,11 @@ public protocol DistinctSeedable: Seedable {
     public static func identifier(row: Int) -> Int64 { Int64(row) }
     /// The primary key of row `row` of a table whose key is text.
     public static func identifier(row: Int) -> String { "id-\(row)" }
+    /// The primary key of row `row` of a table whose key is a uuid (`1D000000-0000-4000-8000-<row>`).
+    public static func identifier(row: Int) -> UUID {
+        let b = SeedValues.identifierUUIDBytes(row: row)
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
 
     /// The row a to-one relationship of row `row` points at (another row of the seeded set, so links
     /// cross the table, and self-references and cycles find their rows).

@@ -344,6 +344,57 @@ import Testing
         }
     }
 
+    /// A table keyed by GRDB's `UUID` (a BLOB of 16 bytes), with a table pointing at it: `--type device.id=uuid`
+    /// makes the identifier a uuid, the store is adopted, a rebuild keeps every key, and records fetch by UUID.
+    @Test func aUUIDKeyedTableIsDescribedAndKept() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("devices.sqlite").path
+        let phone = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.create(table: "device") { t in
+                t.primaryKey("id", .blob)
+                t.column("label", .text).notNull()
+            }
+            try db.create(table: "session") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("device", onDelete: .cascade).notNull()
+            }
+            try db.execute(sql: "INSERT INTO device (id, label) VALUES (?, 'phone'), (?, 'tablet')", arguments: [phone, UUID()])
+            try db.execute(sql: "INSERT INTO session (deviceId) VALUES (?)", arguments: [phone])
+        }
+        try queue.close()
+        let refused = try run(lucidgenBinary, ["describe", "--database", "devices.sqlite"], in: project.root)
+        #expect(refused.error.contains("warning: table device: its primary key id is BLOB; lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type device.id=uuid)"), "\(refused.error)")
+        let described = try run(lucidgenBinary, ["describe", "--database", "devices.sqlite", "--type", "device.id=uuid", "--type", "session.deviceId=uuid", "--force"], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        #expect(try project.read(".entities/device.json").contains(#""identifier": { "type": "uuid" }"#))
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        #expect(try project.read("Sources/App/Generated/Entities/Device.swift").contains("public var id: Foundation.UUID"))
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
+
+        // 1.1 makes the label optional: a rebuild of `device`, every key kept byte for byte.
+        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+        let device = try project.read(".entities/device.json")
+        try project.write(".entities/device.json", device
+            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
+            .replacingOccurrences(of: #"{ "name": "label", "property_type": "string" }"#, with: #"{ "name": "label", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#))
+        let next = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(next.status == 0, "\(next.output)\(next.error)")
+        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let opened = try LucidStore.open(atPath: store, versions: versions)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            #expect(try String.fetchOne(db, sql: "SELECT label FROM device WHERE id = ?", arguments: [phone]) == "phone")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM device WHERE typeof(id) = 'blob' AND length(id) = 16") == 2)
+            try db.execute(sql: "DELETE FROM device WHERE id = ?", arguments: [phone])
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM session") == 0, "ON DELETE CASCADE through a uuid key")
+        }
+    }
+
     /// An expression default outside the accepted grammar is refused where it is written: nothing in a
     /// description runs as code.
     @Test func hostileExpressionDefaultsAreRefused() throws {

@@ -194,9 +194,11 @@ package struct StoreDescriber {
         switch key.type {
         case .integer: keyType = "int"
         case .text: keyType = "string"
+        case .blob where typeHints["\(table.name).\(key.name)".lowercased()] == "uuid": keyType = "uuid"
         default:
             keyType = "string"
-            output.problems.append("table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER or TEXT")
+            output.problems.append(
+                "table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type \(table.name).\(key.name)=uuid)")
         }
         let autoincrement = table.autoincrement == true ? #", "autoincrement": true"# : ""
         let identifier: String

@@ -147,7 +147,11 @@ package struct FixtureRows {
 
     /// `Seed.identifier(row:)`: the row number, or `id-<row>` for a text key.
     func identifierLiteral(_ storage: SchemaColumn.StorageType, row: Int) -> String {
-        storage == .text ? quoteLiteral("id-\(row)") : "\(row)"
+        switch storage {
+        case .text: quoteLiteral("id-\(row)")
+        case .blob: UUIDText.sqlLiteral(SeedValues.identifierUUIDBytes(row: row))  // a uuid key, as `Seed.identifier` makes it
+        default: "\(row)"
+        }
     }
 
     // MARK: Values (as the generated records store them)

@@ -375,8 +375,8 @@ package enum DescriptionLoader {
             }
             return IdentifierDescription(kind: .property(property), location: node.location)
         }
-        guard let scalar = ScalarType(name: type), [.int, .string].contains(scalar) else {
-            diagnostics.error("identifier type '\(type)' is not supported: use \"int\", \"string\" or \"property\"", at: node.location, path: node.path + ".type")
+        guard let scalar = ScalarType(name: type), [.int, .string, .uuid].contains(scalar) else {
+            diagnostics.error("identifier type '\(type)' is not supported: use \"int\", \"string\", \"uuid\" or \"property\"", at: node.location, path: node.path + ".type")
             return IdentifierDescription(kind: .local, location: node.location)
         }
         var identifier = IdentifierDescription(kind: .scalar(scalar), location: node.location)

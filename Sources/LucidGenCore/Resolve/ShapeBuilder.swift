@@ -518,16 +518,15 @@ struct ShapeBuilder {
         case .local:
             return IdentifierShape(kind: .local, column: "id", storage: .integer, swiftType: SwiftTypes.int64)
         case .scalar(let scalar):
-            return scalar == .int
-                ? IdentifierShape(kind: .scalar(.int), column: "id", storage: .integer, swiftType: SwiftTypes.int)
-                : IdentifierShape(kind: .scalar(.string), column: "id", storage: .text, swiftType: SwiftTypes.string)
+            let (storage, swiftType) = Self.storage(of: scalar)
+            return IdentifierShape(kind: .scalar(scalar), column: "id", storage: storage, swiftType: swiftType)
         case .property(let key):
             guard let property = entity.properties.first(where: { $0.name == key }) else {
                 diagnostics.error("identifier property '\(key)' is not a property of '\(entity.name)'", at: entity.identifier.location)
                 return nil
             }
-            guard case .scalar(let scalar) = property.type, [.int, .string].contains(scalar), !property.nullable, !property.lazy else {
-                diagnostics.error("identifier property '\(key)' must be a required int or string", at: property.location, path: property.path)
+            guard case .scalar(let scalar) = property.type, [.int, .string, .uuid].contains(scalar), !property.nullable, !property.lazy else {
+                diagnostics.error("identifier property '\(key)' must be a required int, string or uuid", at: property.location, path: property.path)
                 return nil
             }
             guard timeline.properties(at: version).contains(where: { $0.name == key }) else {
@@ -537,7 +536,7 @@ struct ShapeBuilder {
             let name = timeline.propertyName(property, at: version)
             return IdentifierShape(
                 kind: .property(name), column: timeline.columnName(property, at: version),
-                storage: scalar == .int ? .integer : .text, swiftType: scalar == .int ? SwiftTypes.int : SwiftTypes.string,
+                storage: Self.storage(of: scalar).0, swiftType: Self.storage(of: scalar).1,
                 swiftName: property.swiftPropertyName(as: name))
         }
     }

@@ -8,7 +8,7 @@
 public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
     public static let newestVersion = LucidSchema.SchemaVersion("2.0")
-    public static let newestChecksum = "c2e3c92293883d1898db4027d8867af4cb0e3f61bf5eeab85f4b495f3441948b"
+    public static let newestChecksum = "0004a708e68dd87dc3fc359fb61981c677098248c2f7569442f1808d4463a47a"
 
     public static let versions: [LucidSchema.Schema] = [
         version1_0,
@@ -18,7 +18,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [Swift.String] = [
         "2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499",
-        "c2e3c92293883d1898db4027d8867af4cb0e3f61bf5eeab85f4b495f3441948b",
+        "0004a708e68dd87dc3fc359fb61981c677098248c2f7569442f1808d4463a47a",
     ]
 
     /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
@@ -39,21 +39,26 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
             table_team_members_1,
         ])
 
-    /// Schema version 2.0 (checksum `c2e3c92293883d1898db4027d8867af4cb0e3f61bf5eeab85f4b495f3441948b`): `table_employee_2`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1` since 1.0.
+    /// Schema version 2.0 (checksum `0004a708e68dd87dc3fc359fb61981c677098248c2f7569442f1808d4463a47a`): `table_device_1`, `table_device_paired_1`, `table_employee_2`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1` since 1.0.
     ///
     /// ```sql
     /// CREATE TABLE "a" ("id" INTEGER PRIMARY KEY, "b" INTEGER NOT NULL, "label" TEXT NOT NULL, FOREIGN KEY ("b") REFERENCES "b"("id") ON DELETE CASCADE);
     /// CREATE INDEX "a_b_index" ON "a" ("b");
     /// CREATE TABLE "b" ("id" INTEGER PRIMARY KEY NOT NULL, "label" TEXT NOT NULL, "next" INTEGER NOT NULL, FOREIGN KEY ("next") REFERENCES "b"("id") ON DELETE CASCADE);
     /// CREATE INDEX "b_next_index" ON "b" ("next");
+    /// CREATE TABLE "device" ("id" BLOB PRIMARY KEY NOT NULL, "label" TEXT NOT NULL, "owner" INTEGER, FOREIGN KEY ("owner") REFERENCES "member"("id") ON DELETE SET NULL);
+    /// CREATE INDEX "device_owner_index" ON "device" ("owner");
+    /// CREATE TABLE "device_paired" ("source_id" BLOB NOT NULL, "target_id" BLOB NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "device"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "device"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "device_paired_target_index" ON "device_paired" ("target_id");
     /// CREATE TABLE "employee" ("id" INTEGER PRIMARY KEY NOT NULL, "badge" INTEGER, "manager" INTEGER, "name" TEXT NOT NULL, "team" TEXT NOT NULL, FOREIGN KEY ("team") REFERENCES "team"("id") ON DELETE CASCADE, FOREIGN KEY ("manager") REFERENCES "employee"("id") ON DELETE SET NULL);
     /// CREATE INDEX "employee_team_index" ON "employee" ("team");
     /// CREATE INDEX "employee_manager_index" ON "employee" ("manager");
     /// CREATE UNIQUE INDEX "employee_badge_unique" ON "employee" ("badge");
     /// CREATE TABLE "employee_mentors" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "employee"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
     /// CREATE INDEX "employee_mentors_target_index" ON "employee_mentors" ("target_id");
-    /// CREATE TABLE "member" ("id" INTEGER PRIMARY KEY NOT NULL, "active" INTEGER NOT NULL, "badge" BLOB DEFAULT X'E621E1F8C36C495A93FC0C247A3E6E5F', "email" TEXT NOT NULL, "handle" TEXT NOT NULL, "homepage" TEXT, "joined" TEXT NOT NULL, "keys" TEXT NOT NULL, "number" INTEGER NOT NULL, "photo" BLOB NOT NULL, "ratio" REAL NOT NULL, "tier" INTEGER NOT NULL, "token" BLOB NOT NULL, "weight" REAL NOT NULL, FOREIGN KEY ("tier") REFERENCES "tier"("id") ON DELETE CASCADE);
+    /// CREATE TABLE "member" ("id" INTEGER PRIMARY KEY NOT NULL, "active" INTEGER NOT NULL, "badge" BLOB DEFAULT X'E621E1F8C36C495A93FC0C247A3E6E5F', "email" TEXT NOT NULL, "handle" TEXT NOT NULL, "homepage" TEXT, "joined" TEXT NOT NULL, "keys" TEXT NOT NULL, "number" INTEGER NOT NULL, "phone" BLOB, "photo" BLOB NOT NULL, "ratio" REAL NOT NULL, "tier" INTEGER NOT NULL, "token" BLOB NOT NULL, "weight" REAL NOT NULL, FOREIGN KEY ("tier") REFERENCES "tier"("id") ON DELETE CASCADE, FOREIGN KEY ("phone") REFERENCES "device"("id") ON DELETE SET NULL);
     /// CREATE INDEX "member_tier_index" ON "member" ("tier");
+    /// CREATE INDEX "member_phone_index" ON "member" ("phone");
     /// CREATE UNIQUE INDEX "member_email_unique" ON "member" ("email");
     /// CREATE UNIQUE INDEX "member_number_unique" ON "member" ("number");
     /// CREATE UNIQUE INDEX "member_joined_unique" ON "member" ("joined");
@@ -77,7 +82,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// ```
     static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_0,
-        replacing: [table_employee_2, table_member_1, table_slot_1, table_tier_1, table_tier_members_1])
+        replacing: [table_device_1, table_device_paired_1, table_employee_2, table_member_1, table_slot_1, table_tier_1, table_tier_members_1])
 
     /// Table `a` (versions 1.0 to 2.0).
     static let table_a_1 = LucidSchema.SchemaTable.Deferred(name: "a", json: #"""
@@ -132,6 +137,23 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
          "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"team","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"team_members_target_index","unique":false}]}
         """#)
 
+    /// Table `device` (version 2.0).
+    static let table_device_1 = LucidSchema.SchemaTable.Deferred(name: "device", json: #"""
+        {"name": "device", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"BLOB","valueType":"int"},
+            {"name":"label","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"owner","notNull":false,"type":"INTEGER","valueType":"to_one"}],
+         "foreignKeys": [{"columns":["owner"],"onDelete":"SET NULL","table":"member","tableColumns":["id"]}], "indexes": [{"columns":["owner"],"name":"device_owner_index","unique":false}]}
+        """#)
+
+    /// Table `device_paired` (version 2.0).
+    static let table_device_paired_1 = LucidSchema.SchemaTable.Deferred(name: "device_paired", json: #"""
+        {"name": "device_paired", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"BLOB"},
+            {"name":"target_id","notNull":true,"type":"BLOB"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"device","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"device","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"device_paired_target_index","unique":false}]}
+        """#)
+
     /// Table `employee` (version 2.0).
     static let table_employee_2 = LucidSchema.SchemaTable.Deferred(name: "employee", json: #"""
         {"name": "employee", "kind": "entity", "primaryKey": ["id"], "columns": [
@@ -155,12 +177,13 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
             {"name":"joined","notNull":true,"type":"TEXT","valueType":"date"},
             {"name":"keys","notNull":true,"type":"TEXT","valueType":"[uuid]"},
             {"name":"number","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"phone","notNull":false,"type":"BLOB","valueType":"to_one"},
             {"name":"photo","notNull":true,"type":"BLOB","valueType":"data"},
             {"name":"ratio","notNull":true,"type":"REAL","valueType":"double"},
             {"name":"tier","notNull":true,"type":"INTEGER","valueType":"to_one"},
             {"name":"token","notNull":true,"type":"BLOB","valueType":"uuid"},
             {"name":"weight","notNull":true,"type":"REAL","valueType":"float"}],
-         "foreignKeys": [{"columns":["tier"],"onDelete":"CASCADE","table":"tier","tableColumns":["id"]}], "indexes": [{"columns":["tier"],"name":"member_tier_index","unique":false},{"columns":["email"],"name":"member_email_unique","unique":true},{"columns":["number"],"name":"member_number_unique","unique":true},{"columns":["joined"],"name":"member_joined_unique","unique":true},{"columns":["homepage"],"name":"member_homepage_unique","unique":true},{"columns":["photo"],"name":"member_photo_unique","unique":true},{"columns":["ratio"],"name":"member_ratio_unique","unique":true},{"columns":["weight"],"name":"member_weight_unique","unique":true},{"columns":["token"],"name":"member_token_unique","unique":true},{"columns":["active","handle"],"name":"member_active_handle_unique","unique":true}]}
+         "foreignKeys": [{"columns":["tier"],"onDelete":"CASCADE","table":"tier","tableColumns":["id"]},{"columns":["phone"],"onDelete":"SET NULL","table":"device","tableColumns":["id"]}], "indexes": [{"columns":["tier"],"name":"member_tier_index","unique":false},{"columns":["phone"],"name":"member_phone_index","unique":false},{"columns":["email"],"name":"member_email_unique","unique":true},{"columns":["number"],"name":"member_number_unique","unique":true},{"columns":["joined"],"name":"member_joined_unique","unique":true},{"columns":["homepage"],"name":"member_homepage_unique","unique":true},{"columns":["photo"],"name":"member_photo_unique","unique":true},{"columns":["ratio"],"name":"member_ratio_unique","unique":true},{"columns":["weight"],"name":"member_weight_unique","unique":true},{"columns":["token"],"name":"member_token_unique","unique":true},{"columns":["active","handle"],"name":"member_active_handle_unique","unique":true}]}
         """#)
 
     /// Table `slot` (version 2.0).

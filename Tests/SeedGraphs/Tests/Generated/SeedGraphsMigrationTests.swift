@@ -47,9 +47,11 @@ struct SeedGraphsMigrationTests {
         naming: [
             LucidTesting.EntityNaming(table: "a", entity: "A", properties: ["id": "id", "label": "label", "b": "b"]),
             LucidTesting.EntityNaming(table: "b", entity: "B", properties: ["id": "id", "label": "label", "next": "next"]),
+            LucidTesting.EntityNaming(table: "device_paired", entity: "Device.paired", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "device", entity: "Device", properties: ["id": "id", "label": "label", "owner": "owner"]),
             LucidTesting.EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             LucidTesting.EntityNaming(table: "employee", entity: "Employee", properties: ["id": "id", "name": "name", "team": "team", "manager": "manager", "badge": "badge"]),
-            LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "token": "token", "badge": "badge", "keys": "keys", "tier": "tier"]),
+            LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "token": "token", "badge": "badge", "keys": "keys", "tier": "tier", "phone": "phone"]),
             LucidTesting.EntityNaming(table: "slot", entity: "Slot", properties: ["id": "id", "day": "day", "open": "open", "member": "member"]),
             LucidTesting.EntityNaming(table: "team_members", entity: "Team.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             LucidTesting.EntityNaming(table: "team", entity: "Team", properties: ["id": "id", "title": "title", "lead": "lead"]),
@@ -61,6 +63,8 @@ struct SeedGraphsMigrationTests {
         recordChecks: [
             .records(SeedGraphs.A_1_0.self, entity: "A"),
             .records(SeedGraphs.B_1_0.self, entity: "B"),
+            .records(SeedGraphs.Device_2_0.PairedLink.self, entity: "Device.paired"),
+            .records(SeedGraphs.Device_2_0.self, entity: "Device"),
             .records(SeedGraphs.Employee_2_0.MentorsLink.self, entity: "Employee.mentors"),
             .records(SeedGraphs.Employee_2_0.self, entity: "Employee"),
             .records(SeedGraphs.Member_2_0.self, entity: "Member"),
@@ -112,6 +116,7 @@ enum SeedGraphsMigrationSeeds {
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("2.0"), seedB_1_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("1.0"), seedEmployee_1_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("2.0"), seedTeam_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedDevice_2_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedEmployee_2_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedMember_2_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedSlot_2_0),
@@ -173,6 +178,21 @@ enum SeedGraphsMigrationSeeds {
         }
     }
 
+    static func seedDevice_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
+        for row in 1...rows {
+            _ = try SeedGraphs.Device_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
+                label: .seed(row: row, salt: 1),
+                owner: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) }
+            ).inserted(db)
+        }
+        for row in 1...rows {
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try SeedGraphs.Device_2_0.PairedLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
+            }
+        }
+    }
+
     static func seedEmployee_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
             _ = try SeedGraphs.Employee_2_0(
@@ -206,7 +226,8 @@ enum SeedGraphsMigrationSeeds {
                 keys: .seed(row: row, salt: 12),
                 tier: LucidTesting.Seed.reference(row: row, rows: min(rows, 3)) { LucidTesting.Seed.identifier(row: $0) },
                 homepage: .seedDistinct(row: row, salt: 6),
-                badge: .seed(row: row, salt: 11)
+                badge: .seed(row: row, salt: 11),
+                phone: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) }
             ).inserted(db)
         }
     }

@@ -52,6 +52,9 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
     /// `badge`: uuid, nullable, default X'E621E1F8C36C495A93FC0C247A3E6E5F'.
     public var badge: Foundation.UUID?
 
+    /// `phone`: to-one `device`, nullable: the `id` of a `device` row (foreign key column `phone`).
+    public var phone: Foundation.UUID?
+
     public init(
         id: Swift.Int,
         email: Swift.String,
@@ -66,7 +69,8 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         keys: [Foundation.UUID],
         tier: Swift.Int,
         homepage: Foundation.URL? = nil,
-        badge: Foundation.UUID? = Foundation.UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        badge: Foundation.UUID? = Foundation.UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+        phone: Foundation.UUID? = nil
     ) {
         self.id = id
         self.email = email
@@ -82,6 +86,7 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         self.tier = tier
         self.homepage = homepage
         self.badge = badge
+        self.phone = phone
     }
 
     /// The columns of `member`, for queries: `Member_2_0.filter(Columns.id == value)`.
@@ -100,6 +105,7 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         public static let tier = GRDB.Column("tier")
         public static let homepage = GRDB.Column("homepage")
         public static let badge = GRDB.Column("badge")
+        public static let phone = GRDB.Column("phone")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
@@ -118,12 +124,13 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         case tier
         case homepage
         case badge
+        case phone
     }
 }
 
 /// Reads and writes `member` rows by column position, for row transform stages.
 extension Member_2_0: LucidRuntime.MigrationRecord {
-    public static let migrationColumns: [Swift.String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "token", "keys", "tier", "homepage", "badge"]
+    public static let migrationColumns: [Swift.String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "token", "keys", "tier", "homepage", "badge", "phone"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Swift.Int.self, at: 0)
@@ -140,6 +147,7 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
         self.tier = try row.decode(Swift.Int.self, at: 11)
         self.homepage = try row.decodeIfPresent(Foundation.URL.self, at: 12)
         self.badge = try row.decodeIfPresent(Foundation.UUID.self, at: 13)
+        self.phone = try row.decodeIfPresent(Foundation.UUID.self, at: 14)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -157,6 +165,7 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
         values.encode(self.tier, at: 11)
         values.encode(self.homepage, at: 12)
         values.encode(self.badge, at: 13)
+        values.encode(self.phone, at: 14)
     }
 }
 
@@ -165,6 +174,8 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
 extension Member_2_0 {
     /// `tier`: the `tier` row this row's foreign key points at.
     public static let tier = belongsTo(Tier_2_0.self, key: "tier", using: GRDB.ForeignKey(["tier"], to: ["id"]))
+    /// `phone`: the `device` row this row's foreign key points at.
+    public static let phone = belongsTo(Device_2_0.self, key: "phone", using: GRDB.ForeignKey(["phone"], to: ["id"]))
 }
 
 /// The newest version of the `member` entity.
