@@ -73,4 +73,25 @@ import Testing
         #expect(subtype?.message.contains("enum 'mood' is not in the released snapshot, but a property uses it at this version") == true, "\(errors)")
         #expect(!errors.contains { $0.message.contains("the derived shape differs") }, "\(errors)")
     }
+
+    /// A subtype's own `added_at_version`: used from that version on it generates; used earlier it is an error at
+    /// the property that names the subtype and where its version is written.
+    @Test func aSubtypesAddedAtVersionIsChecked() throws {
+        let project = try releasedProject()
+        defer { project.remove() }
+        try project.write(".entities/Subtypes/mood.json", #"{ "name": "mood", "added_at_version": "1.1", "cases": ["happy", "sad"] }"#)
+        try project.write(".entities/item.json", Self.item(mood: #"{ "name": "mood", "property_type": "mood", "nullable": true, "added_at_version": "1.1" }"#))
+        let result = try project.generate()
+        #expect(!result.diagnostics.contains { $0.message.contains("unknown key") }, "\(result.diagnostics)")
+
+        try project.write(".entities/item.json", Self.item(mood: #"{ "name": "moods", "property_type": "[mood]", "nullable": true, "added_at_version": "1.1" }"#))
+        #expect(try project.generate().diagnostics.allSatisfy { $0.severity != .error }, "an array of it from 1.1 on")
+
+        try project.write(".lucid.yaml", Self.config.replacingOccurrences(of: "\"1.0\"", with: "\"1.2\""))
+        try project.write(".entities/Subtypes/mood.json", #"{ "name": "mood", "added_at_version": "1.2", "cases": ["happy", "sad"] }"#)
+        try project.write(".entities/item.json", Self.item(mood: #"{ "name": "mood", "property_type": "mood", "nullable": true, "added_at_version": "1.1" }"#)
+            .replacingOccurrences(of: #"{ "version": "1.1" }]"#, with: #"{ "version": "1.1" }, { "version": "1.2" }]"#))
+        let errors = try project.errors().map(\.description)
+        #expect(errors.contains { $0.contains(".entities/item.json:4:") && $0.contains("property 'mood' of 'item' uses subtype 'mood' at 1.1, but 'mood' is added at 1.2 (its added_at_version in ") && $0.contains(".entities/Subtypes/mood.json:1)") }, "\(errors)")
+    }
 }

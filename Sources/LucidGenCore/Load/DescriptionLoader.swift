@@ -55,7 +55,7 @@ private enum KnownKeys {
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
     static let relationship = ["entity_name", "association"]
     static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback", "swift_name"]
-    static let subtype = ["name", "cases", "options", "properties", "swift_name"]
+    static let subtype = ["name", "cases", "options", "properties", "swift_name", "added_at_version"]
     static let member = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "previous_name", "renamed_at_version",
         "type_history", "unused", "swift_name",
@@ -699,16 +699,24 @@ package enum DescriptionLoader {
         if let node = reader.value("name") { checkName(name, at: node, &diagnostics) }
         reader.what = "subtype '\(name)'"
         let swiftName = readSwiftName(&reader, type: true, &diagnostics)
+        let added = reader.version("added_at_version", &diagnostics)
+        let addedLocation = reader.value("added_at_version")?.location
+        func dated(_ subtype: SubtypeDescription) -> SubtypeDescription {
+            var subtype = subtype
+            subtype.addedAtVersion = added
+            subtype.addedAtLocation = addedLocation
+            return subtype
+        }
         let kind = reader.firstPresent(
             of: ["cases", "options", "properties"], why: "a subtype is an enum (cases), an option set (options) or a struct (properties)", &diagnostics)
         if kind == "cases", let items = reader.array("cases", &diagnostics) {
             let history = items.compactMap { decodeEnumCase($0, &diagnostics) }
             let cases = history.filter { $0.removedAtVersion == nil }.map(\.name)
-            return SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history, swiftName: swiftName)
+            return dated(SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history, swiftName: swiftName))
         }
         if kind == "options", let options = reader.strings("options", &diagnostics) {
             for item in options { if let problem = Naming.problem(with: item) { diagnostics.error("invalid option: \(problem)", at: root.location, path: root.path + ".options") } }
-            return SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location, swiftName: swiftName)
+            return dated(SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location, swiftName: swiftName))
         }
         if kind == "properties", let items = reader.array("properties", &diagnostics) {
             var properties: [SubtypeProperty] = []
@@ -746,7 +754,7 @@ package enum DescriptionLoader {
                 member.swiftName = readSwiftName(&propertyReader, type: false, &diagnostics)
                 properties.append(member)
             }
-            return SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location, swiftName: swiftName)
+            return dated(SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location, swiftName: swiftName))
         }
         if kind == nil {
             diagnostics.error("a subtype needs one of 'cases' (enum), 'options' (option set) or 'properties' (struct)", at: root.location, path: root.path)

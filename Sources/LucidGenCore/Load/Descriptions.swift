@@ -293,6 +293,9 @@ package struct SubtypeDescription: Sendable {
     package var caseHistory: [EnumCaseDescription] = []
     /// `swift_name`: the Swift type instead of `name`'s UpperCamelCase form.
     package var swiftName: String? = nil
+    /// `added_at_version`: the first version that has the subtype (a property using it earlier is an error).
+    package var addedAtVersion: SchemaVersion? = nil
+    package var addedAtLocation: SourceLocation? = nil
 
     /// The Swift type (of the newest shape): `swift_name`, or `name`'s UpperCamelCase form.
     package var swiftTypeName: String { Naming.typeName(name, swiftName: swiftName) }

@@ -71,6 +71,7 @@ package enum Resolver {
             context.checkIndexes(of: timeline, &diagnostics)
             context.checkSearchVersions(of: timeline, &diagnostics)
             context.checkElementsFrom(of: timeline, &diagnostics)
+            Self.checkSubtypesExist(for: timeline, versions: versions, subtypes: subtypes, &diagnostics)
         }
         try diagnostics.throwIfErrors()
         // Worked out for every entity at once (reading only), then applied in order.
@@ -613,6 +614,36 @@ extension Resolver {
             start = item.version
         }
         return exclusions
+    }
+}
+
+extension Resolver {
+    /// A property that uses a subtype at a version before the subtype's `added_at_version`: an error at the
+    /// property, naming the subtype and where its version is written (once per property and subtype).
+    static func checkSubtypesExist(
+        for timeline: EntityTimeline, versions: [SchemaVersion], subtypes: [String: SubtypeDescription], _ diagnostics: inout DiagnosticCollector
+    ) {
+        func named(_ type: PropertyType) -> [String] {
+            switch type {
+            case .subtype(let name), .composite(let name): [name]
+            case .array(let element): named(element)
+            case .scalar, .relationship: []
+            }
+        }
+        for property in timeline.entity.properties {
+            guard let lifetime = timeline.propertyLifetimes[property.name] else { continue }
+            var reported: Set<String> = []
+            for version in versions where version >= lifetime.added && (lifetime.removed.map { version < $0 } ?? true) {
+                for name in named(property.asOf(version).type) where !reported.contains(name) {
+                    guard let subtype = subtypes[name], let added = subtype.addedAtVersion, version < added else { continue }
+                    reported.insert(name)
+                    let file = subtype.addedAtLocation.map { " (its added_at_version in \(displayPath($0.file)):\($0.line))" } ?? ""
+                    diagnostics.error(
+                        "property '\(property.name)' of '\(timeline.entity.name)' uses subtype '\(name)' at \(version), but '\(name)' is added at \(added)\(file): add the property at \(added) or later (\"added_at_version\"), or the subtype earlier",
+                        at: property.location, path: property.path)
+                }
+            }
+        }
     }
 }
 
