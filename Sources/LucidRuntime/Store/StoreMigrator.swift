@@ -644,6 +644,10 @@ struct StoreMigrator {
                         // At the newest version by this call's own commit: no transaction to find that out.
                         if currentVersion == newest.version { finished = true }
                     }
+                    if !finished, let stop = options.stopBetweenSteps, stop() {
+                        logger.info("stopped \(path) at \(outcome.finalVersion), between steps, as asked")
+                        finished = true
+                    }
                 }
             }
         } catch {
