@@ -170,6 +170,50 @@ public struct StoreFleet: Sendable {
 }
 
 extension StoreFleet {
+    /// What a store of the fleet is, without changing it: what `lucidgen status --stores` counts, and
+    /// what `lucidgen migrate --stores` looks at before it starts (the stages on the stores' paths).
+    package enum Survey: Sendable {
+        /// A store at this version.
+        case store(SchemaVersion)
+        /// No lucidgen store (``StoreReport/Outcome/notAStore(_:)``).
+        case notAStore(String)
+        /// A store the fleet would refuse (newer, unknown, damaged…).
+        case refused(StoreError)
+    }
+
+    /// What each store at `paths` is (one open each, ``Limits/jobs`` at a time), in the order of `paths`.
+    package func survey(_ paths: [String]) -> [Survey] {
+        let fleet = self
+        return DedicatedThreads.map(count: paths.count, threads: limits.jobs) { index in fleet.survey(atPath: paths[index]) }
+    }
+
+    private func survey(atPath path: String) -> Survey {
+        do throws(StoreError) {
+            let state = try StoreMigrator(path: path, history: history, options: options).decideState()
+            switch state {
+            case .newFile: return .notAStore("no such file")
+            case .emptyFile: return .notAStore("an empty (0-byte) file")
+            case .emptyDatabase: return .notAStore("a database without lucidgen's tables")
+            case .known(let schema, _, _): return .store(schema.version)
+            default: return .refused(state.refusal(path: path, versions: history.versions, options: options)!.0)
+            }
+        } catch {
+            return .refused(error)
+        }
+    }
+
+    /// The steps from `version` to the newest, as a store at `version` would take them.
+    package func steps(from version: SchemaVersion) throws(StoreError) -> [MigrationStep] {
+        let migrator = try StoreMigrator(path: "", history: history, options: options)
+        do throws(PlanningError) {
+            return try migrator.plan(from: version)
+        } catch {
+            throw .planning(error)
+        }
+    }
+}
+
+extension StoreFleet {
     /// What happened to one store of a fleet run.
     public struct StoreReport: Sendable {
         /// What the run did with the store.
