@@ -64,7 +64,7 @@ public final class StoreCache: Sendable {
     ///
     /// ```swift
     /// try await tenants.withStore(atPath: path) { database in
-    ///     try await database.write { db in try Aircraft(id: 1, name: "N123").insert(db) }
+    ///     try await database.write { db in try Aircraft(id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand).insert(db) }
     /// }
     /// ```
     ///
