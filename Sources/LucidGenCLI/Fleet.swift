@@ -306,6 +306,8 @@ final class FleetDisplay: @unchecked Sendable {
         if verbose {
             clearProgress()
             print(Self.line(report))
+            // As each store finishes, also into a pipe or a log file (standard output is buffered there).
+            fflush(nil)
         }
         let now = Date()
         if interactive, lastDrawn.map({ now.timeIntervalSince($0) >= 0.1 }) ?? true || reports.count == total {

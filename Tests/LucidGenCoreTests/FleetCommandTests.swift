@@ -68,8 +68,9 @@ struct FleetProject {
         try Resolver.resolve(try GeneratorPipeline(configPath: project.configPath).load()).schemas
     }
 
-    /// The recorded version, after `integrity_check`; the rows must all be there.
-    func check(_ relative: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
+    /// The recorded version, after `integrity_check`; the rows (`rows`, or the project's) must all be there.
+    func check(_ relative: String, rows: Int? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
+        let rows = rows ?? self.rows
         let database = try DatabaseQueue(path: path(relative))
         defer { try? database.close() }
         return try database.read { db in
