@@ -147,7 +147,7 @@ public struct StoreFleet: Sendable {
                     report.versionAfter = schema.version
                     return finish(.alreadyCurrent)
                 }
-                if checksPagesFirst && schema.version != migrator.newest.version { _ = try migrator.inspect() }
+                if checksPagesFirst && schema.version != migrator.newest.version { try migrator.checkPages() }
             case .newer(let version), .unknownVersion(let version), .checksumMismatch(let version, _, _), .contradicted(let version, _, _):
                 report.versionBefore = version
                 return finish(.failed(state.refusal(path: path, versions: history.versions, options: options)!.0))
