@@ -74,6 +74,7 @@ measure() {
         END { printf "%d %d %d\n", wall * 1000, (user + sys) * 1000, rss }' "$work/$name.time"
 }
 
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 make_fleet tenants "$stores"; one=$(measure jobs1 migrate --stores tenants --jobs 1 --report "$work/jobs1.json")
 make_fleet tenants "$stores"; two=$(measure jobs2 migrate --stores tenants --jobs 2 --report "$work/jobs2.json")
 rerun=$(measure rerun migrate --stores tenants --jobs 2 --report "$work/rerun.json")
@@ -87,8 +88,9 @@ row() {
 }
 {
     echo "# Benchmarks/fleet/run.sh $stores $rows   (issue 38: lucidgen migrate --stores, release build)"
-    echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) cores, load average before: $load_before"
     echo "# $stores stores (a third each at 1.0, 1.1, 2.0; $rows rows each, $(du -k "$project/template-1.0.store" | cut -f1) KB at 1.0) migrated to 3.0"
+    echo "# Wall time well above CPU time means the run waited: for each commit's sync to disk, and for cores other processes share."
     row "jobs 1" "$one" "$stores"
     row "jobs 2" "$two" "$stores"
     row "rerun" "$rerun" "$stores"

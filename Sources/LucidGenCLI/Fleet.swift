@@ -86,9 +86,7 @@ struct FleetMigration {
             do {
                 copy = try DryRunCopy.make(of: path)
             } catch {
-                var report = StoreFleet.StoreReport(path: path, outcome: .failed(.cannotWrite(path: path, message: "could not copy it for the dry run: \(error)")))
-                report.duration = 0
-                return report
+                return StoreFleet.StoreReport(path: path, outcome: .failed(.cannotWrite(path: path, message: "could not copy it for the dry run: \(error)")))
             }
             defer { DryRunCopy.remove(copy) }
             var report = fleet.migrateStore(atPath: copy, stopRequested: stopRequested, afterOpening: cleanup)
