@@ -185,26 +185,96 @@ import Testing
             return reports
         }
         let reports = await task.value
-        #expect(reports.map(\.path) == paths, "every store reported, in order")
+        #expect(reports.map(\.path) == paths, "every store reported once, in order (one job)")
         guard case .migrated = reports[0].outcome else { throw Expectation("first: \(reports[0].outcome)") }
-        // The store the only job took before it heard of the cancellation may have started; none after it.
-        switch reports[1].outcome {
-        case .notStarted(.cancelled):
-            #expect(fileBytes(paths[1]) == before[1])
-        case .stoppedBetweenSteps, .migrated:
-            let version = try #require(reports[1].versionAfter)
-            #expect(try Self.recordedVersion(paths[1]) == version.string)
-            #expect(Self.steps[start[paths[1]]!]!.starts(with: reports[1].steps.map(\.label)))
-        default:
-            Issue.record("second: \(reports[1].outcome)")
+        // How far the only job got before it heard of the cancellation depends on when the task ran; from
+        // there on, no store started, and a store it had started ended after a step, at a version on its path.
+        let firstNotStarted = reports.firstIndex { if case .notStarted = $0.outcome { true } else { false } } ?? reports.count
+        for (index, report) in reports.enumerated() {
+            switch report.outcome {
+            case .migrated where index < firstNotStarted:
+                #expect(try Self.recordedVersion(paths[index]) == "4.0")
+            case .stoppedBetweenSteps where index == firstNotStarted - 1:
+                let version = try #require(report.versionAfter)
+                #expect(try Self.recordedVersion(paths[index]) == version.string)
+                #expect(Self.steps[start[paths[index]]!]!.starts(with: report.steps.map(\.label)))
+            case .notStarted(.cancelled) where index >= firstNotStarted:
+                #expect(fileBytes(paths[index]) == before[index], "\(paths[index]) not started is untouched")
+            default:
+                Issue.record("\(paths[index]): \(report.outcome)")
+            }
         }
+    }
+
+    @Test func aTaskCancelledBeforeItIteratesStartsNoStore() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (paths, _) = try Self.makeFleet(folder, count: 4)
+        let before = paths.map(fileBytes)
+        let fleet = try StoreFleet(registry: FlightLogSchema.self, options: Self.options)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            var reports: [StoreFleet.StoreReport] = []
+            for await report in fleet.migrate(paths) { reports.append(report) }
+            return reports
+        }
+        let reports = await task.value
+        #expect(reports.map(\.path) == paths)
+        #expect(reports.allSatisfy { if case .notStarted(.cancelled) = $0.outcome { true } else { false } })
+        #expect(paths.map(fileBytes) == before)
+    }
+
+    /// Two jobs: the first store (three steps) finishes while the second (two steps) is inside its first
+    /// step; the run is stopped as the first store is reported. The second ends after its step, committed;
+    /// no other store starts.
+    @Test func aStoppedRunLetsTheStoreInFlightEndAfterItsCurrentStep() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (paths, _) = try Self.makeFleet(folder, count: 6)
+        let before = paths.map(fileBytes)
+        let secondStarted = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
+        let waits = Recorder()
+        var options = Self.options
+        // The stores are told apart by their paths' lengths: the first (1.0) has 3 steps, the second (2.0) 2.
+        options.progress = { progress in
+            guard progress.operation == "starting" else { return }
+            if progress.totalSteps == 2 && progress.step == 1 {
+                secondStarted.signal()
+                if stopped.wait(timeout: .now() + 60) == .timedOut { waits.append("the second store waited in vain for the stop") }
+            } else if progress.totalSteps == 3 && progress.step == 2 {
+                if secondStarted.wait(timeout: .now() + 60) == .timedOut { waits.append("the first store waited in vain for the second") }
+            }
+        }
+        let fleet = StoreFleet(history: SchemaHistory(registry: FlightLogSchema.self), options: options, limits: .init(jobs: 2))
+        let reports = Recorder()
+        let holder = RunHolder()
+        let run = fleet.run(paths, deliver: { report in
+            reports.append(report)
+            if report.path == paths[0] {
+                holder.run?.stop(.cancelled)
+                stopped.signal()
+            }
+        })
+        holder.run = run
+        run.start()
+        run.waitUntilFinished()
+        #expect(waits.items.isEmpty, "\(waits.items)")
+        let byPath = Dictionary(uniqueKeysWithValues: reports.reports.map { ($0.path, $0) })
+        #expect(byPath.count == paths.count)
+        guard case .migrated = byPath[paths[0]]?.outcome else { throw Expectation("first: \(String(describing: byPath[paths[0]]?.outcome))") }
+        guard case .stoppedBetweenSteps(let outcome) = byPath[paths[1]]?.outcome else { throw Expectation("second: \(String(describing: byPath[paths[1]]?.outcome))") }
+        #expect(outcome.steps.map(\.label) == ["2.0 → 2.1 (moveFlightData)"])
+        #expect(byPath[paths[1]]?.versionAfter?.string == "2.1")
+        #expect(try Self.recordedVersion(paths[1]) == "2.1")
         for index in 2..<paths.count {
-            guard case .notStarted(.cancelled) = reports[index].outcome else {
-                Issue.record("\(paths[index]): \(reports[index].outcome)")
+            guard case .notStarted(.cancelled) = byPath[paths[index]]?.outcome else {
+                Issue.record("\(paths[index]): \(String(describing: byPath[paths[index]]?.outcome))")
                 continue
             }
             #expect(fileBytes(paths[index]) == before[index])
         }
+        #expect(run.stopReason == .cancelled)
     }
 
     @Test func aStoreAskedToStopStopsAfterItsCurrentStepAtAVersionOnItsPathAndTheNextRunFinishes() throws {
@@ -286,6 +356,35 @@ import Testing
         }
         #expect(!cache.openPaths.contains(key(damaged)))
     }
+}
+
+/// What a test collects from other threads.
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Any] = []
+
+    func append(_ value: Any) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
+    }
+
+    var items: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values.compactMap { $0 as? String }
+    }
+
+    var reports: [StoreFleet.StoreReport] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values.compactMap { $0 as? StoreFleet.StoreReport }
+    }
+}
+
+/// The run a delivery stops, set once it is made.
+final class RunHolder: @unchecked Sendable {
+    var run: FleetRun?
 }
 
 /// A failed expectation that ends the test.

@@ -14,6 +14,9 @@ package final class FleetRun: @unchecked Sendable {
     private let finished: @Sendable () -> Void
 
     private let condition = NSCondition()
+    /// Held while a report is delivered (not ``condition``: `deliver` may call ``stop(_:)``), so that
+    /// reports arrive one at a time.
+    private let delivery = NSLock()
     /// The next path to start.
     private var next = 0
     private var canaryFinished = 0
@@ -92,19 +95,23 @@ package final class FleetRun: @unchecked Sendable {
                 if index < limits.canary, reason == nil { reason = .canaryFailed }
                 if let most = limits.maxFailures, failures >= most, reason == nil { reason = .tooManyFailures }
             }
-            // Under the lock: one report at a time, in the order the stores finished.
-            deliver(report)
             condition.broadcast()
             condition.unlock()
+            delivery.lock()
+            deliver(report)
+            delivery.unlock()
         }
         condition.lock()
         workersLeft -= 1
         let last = workersLeft == 0
         condition.unlock()
         guard last else { return }
-        // Every thread is done: nothing else starts or delivers.
+        // Every thread is done (each delivered its last report before leaving): nothing else starts or delivers.
+        condition.lock()
         let notStarted = reason ?? .cancelled
-        for index in next..<paths.count {
+        let first = next
+        condition.unlock()
+        for index in first..<paths.count {
             deliver(StoreFleet.StoreReport(path: paths[index], outcome: .notStarted(notStarted)))
         }
         finished()
