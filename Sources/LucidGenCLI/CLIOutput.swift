@@ -34,3 +34,9 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
 func printError(_ text: String) {
     FileHandle.standardError.write(Data(Printable.terminalSafe(text).utf8))
 }
+
+/// A progress line drawn over the previous one on a terminal (standard error): a carriage return, the
+/// text (terminal-safe), then an erase to the end of the line.
+func printProgress(_ text: String) {
+    FileHandle.standardError.write(Data(("\r" + Printable.terminalSafe(text) + "\u{1B}[K").utf8))
+}

@@ -18,9 +18,12 @@ package struct LucidGen: ParsableCommand {
               1   the input has errors (each printed as file:line:column: error: message)
               2   `generate --check` found generated files that are out of date
               3   `plan`, `migrate` or `status`: the store cannot be migrated (newer, unknown, damaged,
-                  locked, no path, or a step failed and was rolled back); the error says what to do next
+                  locked, no path, or a step failed and was rolled back); the error says what to do next;
+                  `migrate --stores`: some stores failed (the others were migrated)
               4   `check`: lint findings at error severity
               5   `check`: a fixture store does not match its .sha256
+              6   `migrate --stores`: stopped early (the canary failed, or --max-failures was reached);
+                  the stores not started are untouched
               64  the command line is invalid
             """,
         version: LucidGenVersion.current,
@@ -35,6 +38,7 @@ enum ExitCodes {
     static let inputErrors = ExitCode(1)
     static let stale = ExitCode(2)
     static let storeError = ExitCode(3)
+    static let stoppedEarly = ExitCode(6)
 }
 
 /// Prints diagnostics to standard error, errors last so they stay in view.

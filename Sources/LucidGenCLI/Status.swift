@@ -20,14 +20,22 @@ struct Status: ParsableCommand {
             tables, FTS and other virtual tables, views, triggers, indexes; every step keeps them); a \
             store the project cannot open is refused exactly as `plan` refuses it (exit code 3). \
             --format json prints the same as one JSON object.
+
+            With --stores (a folder of store files, or a glob; needs the config), it counts the stores \
+            at each version instead, with the steps each version needs, and lists the files that are not \
+            lucidgen stores and the stores the project would refuse (newer, unknown, not a database), \
+            each with what to do; the exit code is 3 when there is any. Each store is opened once and \
+            its record checked against its tables; its pages are not read (`plan --database` does).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The store file.", valueName: "file"))
-    var database: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("The store file (exclusive with --stores).", valueName: "file"))
+    var database: String?
+
+    @OptionGroup var selection: StoreSelection
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The project's config, to compare the store with its versions (default: .lucid.yaml when present).", valueName: "path"))
     var config: String?
@@ -51,7 +59,22 @@ struct Status: ParsableCommand {
         var appObjects: [AppObject]?
     }
 
+    func validate() throws {
+        switch (database, selection.stores) {
+        case (nil, nil): throw ValidationError("give a store (--database FILE) or a folder of stores (--stores FOLDER)")
+        case (.some, .some): throw ValidationError("--database and --stores exclude each other")
+        case (.some, nil):
+            if !selection.extensions.isEmpty || selection.recursive { throw ValidationError("\(selection.recursive ? "--recursive" : "--extension") needs --stores") }
+        case (nil, .some): break
+        }
+    }
+
     func run() throws {
+        if let stores = selection.stores {
+            try FleetStatus(selection: selection, stores: stores, config: config, format: format, busyTimeout: busyTimeout).run()
+            return
+        }
+        let database = database!
         let path = absolutePath(database)
         guard FileManager.default.fileExists(atPath: path) else { throw fail(.cannotWrite(path: path, message: "no such file")) }
         var report = Report(path: database, fileSize: (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
@@ -176,5 +199,102 @@ struct Status: ParsableCommand {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
+    }
+}
+
+/// `lucidgen status --stores`: how many stores of a fleet are at each version.
+struct FleetStatus {
+    var selection: StoreSelection
+    var stores: String
+    var config: String?
+    var format: Status.Format
+    var busyTimeout: Double
+
+    /// What `--format json` prints.
+    struct Report: Encodable {
+        var stores: String
+        var newestVersion: String
+        var total: Int
+        var versions: [VersionCount]
+        var notAStore: [Problem]
+        var refused: [Problem]
+
+        struct VersionCount: Encodable {
+            var version: String
+            var stores: Int
+            /// `current`, `needs migrating`, `newer than this project`.
+            var state: String
+            /// The steps to the newest version (nil for a newer version).
+            var steps: Int?
+        }
+
+        struct Problem: Encodable {
+            var path: String
+            var problem: String
+            var nextStep: String?
+        }
+    }
+
+    func run() throws {
+        guard let configPath = config ?? (FileManager.default.fileExists(atPath: absolutePath(".lucid.yaml")) ? ".lucid.yaml" : nil) else {
+            throw ValidationError("status --stores compares each store with the project's versions: give the project's config (--config; no .lucid.yaml here)")
+        }
+        let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+        let newest = versions[versions.count - 1].version
+        let paths = try selection.paths(stores)
+        var options = StoreOptions()
+        options.declaredStages = stages
+        options.busyTimeout = busyTimeout
+        options.versionRecordCheck = .always
+        let fleet = StoreFleet(history: SchemaHistory(versions: versions, stages: stages, checksums: versions.map(\.checksum)), options: options)
+        var counts: [SchemaVersion: Int] = [:]
+        var report = Report(stores: stores, newestVersion: newest.string, total: paths.count, versions: [], notAStore: [], refused: [])
+        for (path, survey) in zip(paths, fleet.survey(paths)) {
+            switch survey {
+            case .store(let version): counts[version, default: 0] += 1
+            case .refused(.storeIsNewer(let version, _)): counts[version, default: 0] += 1
+            case .refused(let error): report.refused.append(.init(path: path, problem: error.problem, nextStep: error.nextStep))
+            case .notAStore(let what):
+                report.notAStore.append(.init(path: path, problem: what, nextStep: StoreFleet.StoreReport(path: path, outcome: .notAStore(what)).nextStep))
+            }
+        }
+        for (version, count) in counts.sorted(by: { $0.key > $1.key }) {
+            if version > newest {
+                report.versions.append(.init(version: version.string, stores: count, state: "newer than this project", steps: nil))
+            } else {
+                let steps = (try? fleet.steps(from: version).count) ?? 0
+                report.versions.append(.init(version: version.string, stores: count, state: steps == 0 ? "current" : "needs migrating", steps: steps))
+            }
+        }
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        case .text:
+            print(Self.text(report, described: selection.described))
+        }
+        if !report.notAStore.isEmpty || !report.refused.isEmpty { throw ExitCodes.storeError }
+    }
+
+    static func text(_ report: Report, described: String) -> String {
+        guard report.total > 0 else { return "No store in \(report.stores) (\(described))." }
+        var lines = ["\(report.stores): \(report.total) store\(report.total == 1 ? "" : "s"); this project's newest version is \(report.newestVersion)."]
+        for count in report.versions {
+            let state = switch count.state {
+            case "needs migrating": "needs migrating: \(count.steps ?? 0) step\(count.steps == 1 ? "" : "s")"
+            default: count.state
+            }
+            lines.append("  \(count.version): \(count.stores) (\(state))")
+        }
+        if !report.notAStore.isEmpty {
+            lines.append("  not a lucidgen store: \(report.notAStore.count)")
+            for item in report.notAStore { lines.append("    \(item.path): \(item.problem)") }
+        }
+        if !report.refused.isEmpty {
+            lines.append("  refused: \(report.refused.count)")
+            for item in report.refused { lines.append("    " + FleetDisplay.naming(item.path, item.problem) + (item.nextStep.map { ". \($0)" } ?? "")) }
+        }
+        return lines.joined(separator: "\n")
     }
 }

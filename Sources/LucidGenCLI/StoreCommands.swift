@@ -192,7 +192,7 @@ struct Plan: ParsableCommand {
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Migrate a store to the newest version (or --to a version).",
+        abstract: "Migrate a store (--database) or a folder of stores (--stores) to the newest version (or --to a version).",
         discussion: """
             Runs the path `lucidgen plan` shows. Each step commits atomically with the store's version \
             record (or, with --whole-path, the whole path commits at once), so an interruption leaves the \
@@ -200,12 +200,47 @@ struct Migrate: ParsableCommand {
             and plain lines otherwise. Steps that need the app's own code (custom stages) cannot run here: \
             open the store from the app. A path through such a stage fails when it reaches it: by default \
             the steps before it stay committed; with --whole-path the store is left as it was.
+
+            With --stores, every store file of a folder (or a glob) is migrated, --jobs at a time, each \
+            as --database would migrate it (--to, --dry-run, --whole-path, --defer-cleanup and \
+            --finish-cleanup apply to each). A store already at the version costs one open. A path that \
+            passes a stage is refused once, before any store changes, naming the stage and its stores. \
+            --canary K migrates the first K stores (in path order) first and starts no other if one \
+            fails; --max-failures M starts no new store after M failures. A terminal shows one progress \
+            line (stores done, failures, rate, time left); otherwise only failures are printed (and, with \
+            --verbose, a line per store), then a summary. --report writes each store's path, versions \
+            before and after, steps, duration, outcome, and error with its next step, as JSON. A killed \
+            run leaves every store at a version on its path; run it again to finish.
+
+            EXIT CODES (--stores)
+              0   every store is at the version
+              3   some stores failed or are not lucidgen stores (the others were migrated), or a stage
+                  stands on the path (nothing changed)
+              6   stopped early: the canary failed or --max-failures was reached; the stores not
+                  started are untouched
             """)
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The store file.", valueName: "file"))
-    var database: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("The store file (exclusive with --stores).", valueName: "file"))
+    var database: String?
+
+    @OptionGroup var selection: StoreSelection
 
     @OptionGroup var options: StoreCommandOptions
+
+    @Option(help: ArgumentHelp("With --stores: how many stores are migrated at the same time (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("With --stores: write each store's outcome to this file, as JSON.", valueName: "report.json"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("With --stores: migrate the first K stores first, and stop if any of them fails.", valueName: "k"))
+    var canary: Int?
+
+    @Option(help: ArgumentHelp("With --stores: start no new store after this many failures.", valueName: "m"))
+    var maxFailures: Int?
+
+    @Flag(help: "With --stores: print a line for each store as it finishes.")
+    var verbose = false
 
     @Flag(help: "Migrate a temporary copy and report what happened; the store is not changed.")
     var dryRun = false
@@ -224,9 +259,33 @@ struct Migrate: ParsableCommand {
 
     func validate() throws {
         if deferCleanup && finishCleanup { throw ValidationError("--defer-cleanup and --finish-cleanup contradict each other") }
+        switch (database, selection.stores) {
+        case (nil, nil): throw ValidationError("give a store (--database FILE) or a folder of stores (--stores FOLDER)")
+        case (.some, .some): throw ValidationError("--database and --stores exclude each other")
+        case (.some, nil):
+            let fleetOnly = [(jobs != nil, "--jobs"), (report != nil, "--report"), (canary != nil, "--canary"), (maxFailures != nil, "--max-failures"),
+                             (verbose, "--verbose"), (!selection.extensions.isEmpty, "--extension"), (selection.recursive, "--recursive")]
+            if let (_, name) = fleetOnly.first(where: \.0) { throw ValidationError("\(name) needs --stores") }
+        case (nil, .some):
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+            if let canary, canary < 0 { throw ValidationError("--canary must not be negative") }
+            if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
+        }
     }
 
     func run() throws {
+        if let stores = selection.stores {
+            try FleetMigration(
+                selection: selection, stores: stores, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, canary: canary ?? 0,
+                maxFailures: maxFailures, report: report, verbose: verbose, dryRun: dryRun, deferCleanup: deferCleanup, finishCleanup: finishCleanup,
+                wholePath: wholePath, traceSQL: traceSQL
+            ).run()
+            return
+        }
+        try migrateOne(database!)
+    }
+
+    func migrateOne(_ database: String) throws {
         let (versions, stages) = try options.resolve()
         let original = absolutePath(database)
         var path = original
@@ -298,8 +357,9 @@ final class ProgressDisplay: @unchecked Sendable {
             let width = 24
             let filled = Int(overall * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            let line = "\r\(bar) step \(progress.step)/\(progress.totalSteps) \(progress.operation)\(rows)"
-            printError((line.padding(toLength: max(line.count, lastLine.count), withPad: " ", startingAt: 0)))
+            let line = "\(bar) step \(progress.step)/\(progress.totalSteps) \(progress.operation)\(rows)"
+            // Not printError: its terminal-safe text would show the carriage return as an escape.
+            printProgress(line)
             lastLine = line
         } else {
             // An operation's first line, and its last when it copies rows (all rows copied, not yet committed).

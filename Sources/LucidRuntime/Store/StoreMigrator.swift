@@ -644,6 +644,10 @@ struct StoreMigrator {
                         // At the newest version by this call's own commit: no transaction to find that out.
                         if currentVersion == newest.version { finished = true }
                     }
+                    if !finished, let stop = options.stopBetweenSteps, stop() {
+                        logger.info("stopped \(path) at \(outcome.finalVersion), between steps, as asked")
+                        finished = true
+                    }
                 }
             }
         } catch {
@@ -894,11 +898,7 @@ struct StoreMigrator {
             return try queue.read { db in try db.withoutAttaching {
                 // Damage anywhere in the file: what a migration could meet in any page it reads. `lucidgen
                 // migrate` inspects first too, so `plan` and `migrate` refuse a damaged store alike.
-                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
-                if problems != ["ok"] {
-                    let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
-                    throw StoreError.corrupt(path: path, message: "PRAGMA quick_check: " + lines.prefix(3).joined(separator: "; "))
-                }
+                try checkPages(db)
                 let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
                 let owned = OwnedNames([schema], pendingCleanup: pending)
                 var counts: [String: Int] = [:]
@@ -925,6 +925,27 @@ struct StoreMigrator {
             } }
         } catch {
             throw Self.storeError(error, path: path, step: "inspect", version: schema.version, since: began)
+        }
+    }
+
+    /// Reads every page of the store (`PRAGMA quick_check`) and throws ``StoreError/corrupt(path:message:)``
+    /// for damage anywhere, without changing it.
+    func checkPages() throws(StoreError) {
+        let queue = try makeQueue()
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
+        let began = Date()
+        do {
+            try queue.read { db in try checkPages(db) }
+        } catch {
+            throw Self.storeError(error, path: path, step: "inspect", version: nil, since: began)
+        }
+    }
+
+    private func checkPages(_ db: Database) throws {
+        let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
+        if problems != ["ok"] {
+            let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+            throw StoreError.corrupt(path: path, message: "PRAGMA quick_check: " + lines.prefix(3).joined(separator: "; "))
         }
     }
 

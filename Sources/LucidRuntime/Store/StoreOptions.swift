@@ -138,6 +138,11 @@ public struct StoreOptions: Sendable {
     public var logger = Logger(label: "lucidgen.store")
     /// Called as the migration advances (from the migrating thread).
     public var progress: (@Sendable (MigrationProgress) -> Void)?
+    /// Asked after each committed step of a path (``Atomicity/perStep``): true stops the path there, the
+    /// store at that step's version, and the call returns it so (``MigrationOutcome/finalVersion``). What a
+    /// fleet run uses to let a cancelled run's stores in flight end at their current step
+    /// (``StoreFleet``).
+    package var stopBetweenSteps: (@Sendable () -> Bool)?
 
     /// The defaults: refuse incompatible stores, one transaction per step, a 60 s busy timeout.
     ///

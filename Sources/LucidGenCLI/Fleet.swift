@@ -1,0 +1,363 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+
+/// `--stores` and what counts as a store file (`migrate` and `status`).
+struct StoreSelection: ParsableArguments {
+    @Option(help: ArgumentHelp("A folder of store files, or a glob (quoted: 'tenants/*.sqlite'): a fleet, one store per file (exclusive with --database).", valueName: "folder|glob"))
+    var stores: String?
+
+    @Option(name: .customLong("extension"), help: ArgumentHelp("With --stores and a folder: the extension of a store file, repeatable (default: sqlite and db).", valueName: "ext"))
+    var extensions: [String] = []
+
+    @Flag(help: "With --stores: also the stores in subfolders.")
+    var recursive = false
+
+    /// The store files, in path order (printed and thrown as a store error when `--stores` names none).
+    func paths(_ stores: String) throws -> [String] {
+        do {
+            return try StoreList.find(stores, extensions: extensions, recursive: recursive)
+        } catch {
+            printError("error: \(error.description)\n")
+            throw ExitCodes.storeError
+        }
+    }
+
+    /// "files ending in .sqlite or .db", for messages.
+    var described: String {
+        let list = StoreList(extensions: extensions, recursive: recursive).extensions.map { "." + $0 }
+        return "files ending in " + (list.count == 1 ? list[0] : list.dropLast().joined(separator: ", ") + " or " + list.last!)
+    }
+}
+
+/// `lucidgen migrate --stores`: a ``StoreFleet`` run of the project's versions over a folder of stores.
+struct FleetMigration {
+    var selection: StoreSelection
+    var stores: String
+    var options: StoreCommandOptions
+    var jobs: Int
+    var canary: Int
+    var maxFailures: Int?
+    var report: String?
+    var verbose: Bool
+    var dryRun: Bool
+    var deferCleanup: Bool
+    var finishCleanup: Bool
+    var wholePath: Bool
+    var traceSQL: Bool
+
+    func run() throws {
+        let (versions, stages) = try options.resolve()
+        let target = versions[versions.count - 1].version
+        let paths = try selection.paths(stores)
+        // Each version's checksum once for the whole fleet, not once per store.
+        let history = SchemaHistory(versions: versions, stages: stages, checksums: versions.map(\.checksum))
+        var storeOptions = StoreOptions()
+        storeOptions.declaredStages = stages
+        storeOptions.deferCleanup = deferCleanup
+        storeOptions.atomicity = wholePath ? .wholePath : .perStep
+        storeOptions.logger.logLevel = traceSQL ? .trace : .warning
+        storeOptions.busyTimeout = options.busyTimeout
+        // Files handed to the CLI may come from anywhere: each record is checked against its tables.
+        storeOptions.versionRecordCheck = .always
+        var fleet = StoreFleet(history: history, options: storeOptions, limits: .init(jobs: jobs, canary: canary, maxFailures: maxFailures))
+        fleet.checksPagesFirst = true
+        if paths.isEmpty {
+            print("No store in \(stores) (\(selection.described)); nothing to do.")
+            try write(FleetReport(source: stores, target: target.string, dryRun: dryRun, jobs: jobs, reports: [], stopped: nil, elapsed: 0))
+            return
+        }
+        if !stages.isEmpty { try refuseStagesUpFront(fleet, paths: paths) }
+
+        let began = Date()
+        let display = FleetDisplay(total: paths.count, interactive: isatty(STDERR_FILENO) == 1, verbose: verbose)
+        let finishCleanup = self.finishCleanup
+        let dryRun = self.dryRun
+        let logger = storeOptions.logger
+        let job: FleetRun.Job = { [fleet] path, stopRequested in
+            let cleanup: ((DatabaseQueue) throws(StoreError) -> Void)? = !finishCleanup ? nil : { database throws(StoreError) in
+                try LucidStore.finishDeferredCleanup(database, history: history, logger: logger)
+            }
+            guard dryRun else { return fleet.migrateStore(atPath: path, stopRequested: stopRequested, afterOpening: cleanup) }
+            let copy: String
+            do {
+                copy = try DryRunCopy.make(of: path)
+            } catch {
+                return StoreFleet.StoreReport(path: path, outcome: .failed(.cannotWrite(path: path, message: "could not copy it for the dry run: \(error)")))
+            }
+            defer { DryRunCopy.remove(copy) }
+            var report = fleet.migrateStore(atPath: copy, stopRequested: stopRequested, afterOpening: cleanup)
+            report.path = path
+            return report
+        }
+        let run = fleet.run(paths, job: job, deliver: { display.add($0) })
+        run.start()
+        run.waitUntilFinished()
+        display.finish()
+        let elapsed = Date().timeIntervalSince(began)
+
+        let order = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, $0) })
+        let reports = display.reports.sorted { order[$0.path, default: 0] < order[$1.path, default: 0] }
+        let fleetReport = FleetReport(source: stores, target: target.string, dryRun: dryRun, jobs: jobs, reports: reports, stopped: run.stopReason, elapsed: elapsed)
+        try write(fleetReport)
+        print((dryRun ? "Dry run: " : "") + fleetReport.summary + (dryRun ? " No store was changed." : ""))
+        if run.stopReason != nil && fleetReport.counts.notStarted > 0 { throw ExitCodes.stoppedEarly }
+        if fleetReport.counts.failed + fleetReport.counts.notAStore > 0 { throw ExitCodes.storeError }
+    }
+
+    func write(_ fleetReport: FleetReport) throws {
+        guard let report else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try encoder.encode(fleetReport).write(to: URL(fileURLWithPath: absolutePath(report)), options: .atomic)
+        } catch {
+            printError("error: could not write the report to \(report): \(error.localizedDescription)\n")
+            throw ExitCodes.storeError
+        }
+    }
+
+    /// A stage (the app's code) on the path of some stores: the command cannot run it, so it refuses
+    /// once, before any store changes, naming each stage and the stores whose path passes it.
+    func refuseStagesUpFront(_ fleet: StoreFleet, paths: [String]) throws {
+        let surveys = fleet.survey(paths)
+        var stepsFrom: [SchemaVersion: [MigrationStep]] = [:]
+        var concerned: [(stage: MigrationStep, paths: [String])] = []
+        for (path, survey) in zip(paths, surveys) {
+            guard case .store(let version) = survey else { continue }
+            if stepsFrom[version] == nil {
+                do {
+                    stepsFrom[version] = try fleet.steps(from: version)
+                } catch {
+                    stepsFrom[version] = []
+                }
+            }
+            for step in stepsFrom[version]! {
+                guard case .explicit = step.kind else { continue }
+                if let index = concerned.firstIndex(where: { $0.stage.from == step.from && $0.stage.to == step.to }) {
+                    concerned[index].paths.append(path)
+                } else {
+                    concerned.append((step, [path]))
+                }
+            }
+        }
+        guard let before = concerned.map(\.stage.from).min() else { return }
+        for (stage, paths) in concerned {
+            let shown = paths.prefix(5).joined(separator: ", ") + (paths.count > 5 ? " and \(paths.count - 5) more" : "")
+            printError("error: the path of \(paths.count) store\(paths.count == 1 ? "" : "s") passes the app's stage \(stage.label), which `lucidgen migrate` cannot run (the app's code): \(shown).\n")
+        }
+        printError("No store was changed. Migrate up to the stage with --to \(before) (each store stops before it), then let the app run it: open each store from the app with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>), or migrate the fleet from the app with StoreFleet.\n")
+        throw ExitCodes.storeError
+    }
+}
+
+/// The copy a dry run migrates, in a temporary folder of its own, under the store's own name.
+enum DryRunCopy {
+    static func make(of path: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-dry-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent((path as NSString).lastPathComponent).path
+        for suffix in [""] + StoreFiles.companions where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+        return copy
+    }
+
+    static func remove(_ copy: String) {
+        try? FileManager.default.removeItem(atPath: (copy as NSString).deletingLastPathComponent)
+    }
+}
+
+/// What `--report` writes: the run, and each store in path order.
+struct FleetReport: Encodable {
+    /// The `--stores` argument.
+    var stores: String
+    var newestVersion: String
+    var dryRun: Bool
+    var jobs: Int
+    var total: Int
+    var counts: Counts
+    /// Why the run stopped starting stores (`canary failed`, `max failures reached`), or nil.
+    var stoppedEarly: String?
+    var durationSeconds: Double
+    var results: [Entry]
+
+    struct Counts: Encodable {
+        var migrated = 0
+        var current = 0
+        var failed = 0
+        var notAStore = 0
+        var stoppedBetweenSteps = 0
+        var notStarted = 0
+    }
+
+    struct Entry: Encodable {
+        var path: String
+        var versionBefore: String?
+        var versionAfter: String?
+        var steps: [String]
+        var durationSeconds: Double
+        /// `migrated`, `current`, `failed`, `not a store`, `stopped between steps`, `not started`.
+        var outcome: String
+        var error: String?
+        var nextStep: String?
+    }
+
+    init(source: String, target: String, dryRun: Bool, jobs: Int, reports: [StoreFleet.StoreReport], stopped: StoreFleet.StopReason?, elapsed: TimeInterval) {
+        stores = source
+        newestVersion = target
+        self.dryRun = dryRun
+        self.jobs = jobs
+        total = reports.count
+        counts = Counts()
+        stoppedEarly = stopped.map(Self.words)
+        durationSeconds = (elapsed * 1000).rounded() / 1000
+        results = reports.map { report in
+            var entry = Entry(
+                path: report.path, versionBefore: report.versionBefore?.string, versionAfter: report.versionAfter?.string, steps: report.steps.map(\.label),
+                durationSeconds: (report.duration * 1000).rounded() / 1000, outcome: "", nextStep: report.nextStep)
+            switch report.outcome {
+            case .migrated: entry.outcome = "migrated"
+            case .alreadyCurrent: entry.outcome = "current"
+            case .failed(let error):
+                entry.outcome = "failed"
+                entry.error = error.problem
+                if case .missingStage = error { entry.nextStep = cliDescription(error) }
+            case .notAStore(let what):
+                entry.outcome = "not a store"
+                entry.error = what
+            case .stoppedBetweenSteps: entry.outcome = "stopped between steps"
+            case .notStarted(let reason):
+                entry.outcome = "not started"
+                entry.error = "the run stopped before this store (\(Self.words(reason)))"
+            }
+            return entry
+        }
+        for entry in results {
+            switch entry.outcome {
+            case "migrated": counts.migrated += 1
+            case "current": counts.current += 1
+            case "failed": counts.failed += 1
+            case "not a store": counts.notAStore += 1
+            case "stopped between steps": counts.stoppedBetweenSteps += 1
+            default: counts.notStarted += 1
+            }
+        }
+    }
+
+    static func words(_ reason: StoreFleet.StopReason) -> String {
+        switch reason {
+        case .canaryFailed: "canary failed"
+        case .tooManyFailures: "max failures reached"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// One line: how many stores did what, and how long it took.
+    var summary: String {
+        var parts = ["\(counts.migrated) migrated", "\(counts.current) already at \(newestVersion)"]
+        if counts.failed > 0 { parts.append("\(counts.failed) failed") }
+        if counts.notAStore > 0 { parts.append("\(counts.notAStore) not a lucidgen store") }
+        if counts.stoppedBetweenSteps > 0 { parts.append("\(counts.stoppedBetweenSteps) stopped between steps") }
+        if counts.notStarted > 0 { parts.append("\(counts.notStarted) not started (\(stoppedEarly ?? "stopped"))") }
+        return "\(total) store\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + String(format: "; %.1f s, %d job%@.", durationSeconds, jobs, jobs == 1 ? "" : "s")
+    }
+}
+
+/// What a fleet run prints as stores finish: the failures (standard error), one line per store with
+/// `--verbose` (standard output), and on a terminal a progress line (done / total, failures, rate, time
+/// left) redrawn on standard error.
+final class FleetDisplay: @unchecked Sendable {
+    let total: Int
+    let interactive: Bool
+    let verbose: Bool
+    private let lock = NSLock()
+    private let began = Date()
+    private var lastDrawn: Date?
+    private var failures = 0
+    private var drawn = false
+    private(set) var reports: [StoreFleet.StoreReport] = []
+
+    init(total: Int, interactive: Bool, verbose: Bool) {
+        self.total = total
+        self.interactive = interactive
+        self.verbose = verbose
+    }
+
+    func add(_ report: StoreFleet.StoreReport) {
+        lock.lock()
+        defer { lock.unlock() }
+        reports.append(report)
+        if report.isFailure { failures += 1 }
+        let message: String? = switch report.outcome {
+        case .failed(let error): "error: " + Self.naming(report.path, cliDescription(error))
+        case .notAStore(let what): "error: \(report.path) is not a lucidgen store (\(what)): \(report.nextStep ?? "")"
+        default: nil
+        }
+        if let message {
+            clearProgress()
+            printError(message + "\n")
+        }
+        if verbose {
+            clearProgress()
+            print(Self.line(report))
+            // As each store finishes, also into a pipe or a log file (standard output is buffered there).
+            fflush(nil)
+        }
+        let now = Date()
+        if interactive, lastDrawn.map({ now.timeIntervalSince($0) >= 0.1 }) ?? true || reports.count == total {
+            lastDrawn = now
+            drawn = true
+            printProgress(Self.progress(done: reports.count, total: total, failures: failures, elapsed: now.timeIntervalSince(began)))
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { printError("\n") }
+        drawn = false
+    }
+
+    private func clearProgress() {
+        guard drawn else { return }
+        printProgress("")
+        drawn = false
+    }
+
+    /// `message`, after the store's path unless it names it already.
+    static func naming(_ path: String, _ message: String) -> String {
+        message.contains(path) ? message : "\(path): \(message)"
+    }
+
+    /// `--verbose`'s line for one store.
+    static func line(_ report: StoreFleet.StoreReport) -> String {
+        let seconds = String(format: "%.2f s", report.duration)
+        switch report.outcome {
+        case .migrated:
+            return "migrated \(report.path): \(report.versionBefore?.string ?? "?") → \(report.versionAfter?.string ?? "?") in \(report.steps.count) step\(report.steps.count == 1 ? "" : "s") (\(seconds))"
+        case .alreadyCurrent: return "current \(report.path): at \(report.versionAfter?.string ?? "?")"
+        case .failed(let error): return "failed " + naming(report.path, error.problem)
+        case .notAStore(let what): return "not a store \(report.path): \(what)"
+        case .stoppedBetweenSteps: return "stopped \(report.path) at \(report.versionAfter?.string ?? "?"), between steps"
+        case .notStarted(let reason): return "not started \(report.path) (\(FleetReport.words(reason)))"
+        }
+    }
+
+    /// The progress line: `120/2000 stores, 1 failed, 35.2 stores/s, about 54 s left`.
+    static func progress(done: Int, total: Int, failures: Int, elapsed: TimeInterval) -> String {
+        var line = "\(done)/\(total) stores"
+        if failures > 0 { line += ", \(failures) failed" }
+        guard elapsed > 0, done > 0 else { return line }
+        let rate = Double(done) / elapsed
+        line += String(format: ", %.1f stores/s", rate)
+        if done < total {
+            let left = Double(total - done) / rate
+            line += left < 90 ? ", about \(Int(left.rounded(.up))) s left" : ", about \(Int((left / 60).rounded(.up))) min left"
+        }
+        return line
+    }
+}

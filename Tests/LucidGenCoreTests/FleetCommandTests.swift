@@ -1,0 +1,305 @@
+import Foundation
+import GRDB
+import LucidGenCore
+@testable import LucidGenCLI
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// A project of four versions and its stores at three of them, as a folder of tenants.
+struct FleetProject {
+    /// 1.0 → 1.1 → 2.0 → 3.0: a column becomes required, a type converts int → string, a rename, added columns.
+    static let entity = """
+        {
+            "name": "item",
+            "identifier": { "type": "int" },
+            "version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "2.0" }, { "version": "3.0" }],
+            "properties": [
+                { "name": "name", "property_type": "string" },
+                { "name": "note", "property_type": "string", "default_value": "",
+                  "type_history": [{ "until_version": "1.1", "nullable": true, "default_value": null }] },
+                { "name": "score", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }] },
+                { "name": "label", "property_type": "string", "nullable": true, "previous_name": "title", "renamed_at_version": "2.0" },
+                { "name": "tag", "property_type": "int", "default_value": 5, "added_at_version": "1.1" },
+                { "name": "rank", "property_type": "int", "default_value": 0, "added_at_version": "3.0" }
+            ]
+        }
+        """
+    static let starts = ["1.0", "1.1", "2.0"]
+
+    let project: TestProject
+    let rows: Int
+    /// One store per starting version, to copy from.
+    let templates: [String: String]
+
+    init(rows: Int = 50) throws {
+        project = try TestProject(files: [".entities/item.json": Self.entity], config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
+        self.rows = rows
+        var templates: [String: String] = [:]
+        for version in Self.starts {
+            let path = project.root.appendingPathComponent("template-\(version).store").path
+            let made = try run(lucidgenBinary, ["fixtures", "--schema-version", version, "--rows", "\(rows)", "--output", path], in: project.root)
+            #expect(made.status == 0, "\(made.error)")
+            templates[version] = path
+        }
+        self.templates = templates
+    }
+
+    var root: URL { project.root }
+    func path(_ relative: String) -> String { project.root.appendingPathComponent(relative).path }
+    func remove() { project.remove() }
+
+    /// `count` stores `tenants/t0000.sqlite`… at 1.0, 1.1 and 2.0 in turn (a fresh folder); their paths
+    /// relative to the project (sorted) and starting versions.
+    func makeFleet(_ count: Int, folder: String = "tenants") throws -> (paths: [String], start: [String: String]) {
+        try? FileManager.default.removeItem(atPath: path(folder))
+        try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true)
+        var start: [String: String] = [:]
+        for index in 0..<count {
+            let version = Self.starts[index % Self.starts.count]
+            let relative = "\(folder)/" + String(format: "t%04d.sqlite", index)
+            try FileManager.default.copyItem(atPath: templates[version]!, toPath: path(relative))
+            start[relative] = version
+        }
+        return (start.keys.sorted(), start)
+    }
+
+    func versions() throws -> [Schema] {
+        try Resolver.resolve(try GeneratorPipeline(configPath: project.configPath).load()).schemas
+    }
+
+    /// The recorded version, after `integrity_check`; the rows (`rows`, or the project's) must all be there.
+    func check(_ relative: String, rows: Int? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
+        let rows = rows ?? self.rows
+        let database = try DatabaseQueue(path: path(relative))
+        defer { try? database.close() }
+        return try database.read { db in
+            #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"], "\(relative)", sourceLocation: sourceLocation)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM item") == rows, "\(relative): no row lost", sourceLocation: sourceLocation)
+            return try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"
+        }
+    }
+
+    /// The `--report` file.
+    func report(_ relative: String) throws -> Report {
+        try JSONDecoder().decode(Report.self, from: Data(contentsOf: root.appendingPathComponent(relative)))
+    }
+
+    struct Report: Decodable {
+        var stores: String
+        var newestVersion: String
+        var total: Int
+        var stoppedEarly: String?
+        var counts: [String: Int]
+        var results: [Entry]
+
+        struct Entry: Decodable {
+            var path: String
+            var versionBefore: String?
+            var versionAfter: String?
+            var steps: [String]
+            var durationSeconds: Double
+            var outcome: String
+            var error: String?
+            var nextStep: String?
+        }
+
+        func entry(_ path: String) -> Entry? { results.first { $0.path == path } }
+    }
+}
+
+@Suite struct FleetCommandTests {
+    /// The fleet's size: 60 here, `LUCIDGEN_FLEET_STORES` (e.g. 2000) on demand.
+    static var fleetSize: Int { ProcessInfo.processInfo.environment["LUCIDGEN_FLEET_STORES"].flatMap(Int.init) ?? 60 }
+
+    @Test func aFleetAtThreeVersionsIsMigratedAndEveryStoreIsInTheReport() throws {
+        let fleet = try FleetProject()
+        defer { fleet.remove() }
+        let (stores, start) = try fleet.makeFleet(Self.fleetSize)
+        // A database of another app, and a store cut in half (its first pages intact, the rest missing).
+        try withDatabase(fleet.path("tenants/foreign.db")) { db in try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)") }
+        let template = try Data(contentsOf: URL(fileURLWithPath: fleet.templates["1.0"]!))
+        try template.prefix(template.count / 2).write(to: URL(fileURLWithPath: fleet.path("tenants/truncated.sqlite")))
+        // Files that are never stores, and a store in a subfolder (only with --recursive).
+        for name in ["gone.sqlite-journal", "gone.sqlite-wal", "t0000.sqlite.sha256", "notes.txt"] { try Data("x".utf8).write(to: URL(fileURLWithPath: fleet.path("tenants/\(name)"))) }
+        try FileManager.default.createDirectory(atPath: fleet.path("tenants/archive"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fleet.templates["1.0"]!, toPath: fleet.path("tenants/archive/old.sqlite"))
+        let odd = ["tenants/foreign.db", "tenants/truncated.sqlite", "tenants/archive/old.sqlite", "tenants/gone.sqlite-wal"]
+        let before = Dictionary(uniqueKeysWithValues: odd.map { ($0, fileBytes(fleet.path($0))) })
+
+        let result = try run(lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "2", "--report", "report.json"], in: fleet.root)
+        #expect(result.status == 3, "some stores failed: \(result.error)")
+        let report = try fleet.report("report.json")
+        #expect(report.total == stores.count + 2 && report.results.count == report.total)
+        #expect(report.results.map(\.path) == (stores + ["tenants/foreign.db", "tenants/truncated.sqlite"]).sorted(), "every store once, in path order")
+        #expect(report.counts == ["migrated": stores.count, "current": 0, "failed": 1, "notAStore": 1, "stoppedBetweenSteps": 0, "notStarted": 0])
+        #expect(report.newestVersion == "3.0" && report.stores == "tenants" && report.stoppedEarly == nil)
+        for path in stores {
+            let entry = try #require(report.entry(path))
+            #expect(entry.outcome == "migrated" && entry.versionBefore == start[path] && entry.versionAfter == "3.0", "\(path): \(entry)")
+            #expect(entry.steps == ["\(start[path]!) → 3.0 (inferred)"])
+            #expect(entry.error == nil && entry.nextStep == nil && entry.durationSeconds >= 0)
+            #expect(try fleet.check(path) == "3.0")
+        }
+        let foreign = try #require(report.entry("tenants/foreign.db"))
+        #expect(foreign.outcome == "not a store" && foreign.error == "a database without lucidgen's tables" && foreign.versionBefore == nil)
+        #expect(foreign.nextStep?.contains("when the app first opens it") == true)
+        let truncated = try #require(report.entry("tenants/truncated.sqlite"))
+        #expect(truncated.outcome == "failed" && truncated.versionAfter == nil, "\(truncated)")
+        #expect(truncated.error?.contains("is damaged") == true, "\(truncated)")
+        #expect(truncated.nextStep?.contains("Restore the store from a backup") == true, "\(truncated)")
+        for (path, bytes) in before { #expect(fileBytes(fleet.path(path)) == bytes, "\(path) is untouched") }
+        // Each failure is printed once, then the summary.
+        #expect(result.error.split(separator: "\n").filter { $0.hasPrefix("error: ") }.count == 2, "\(result.error)")
+        #expect(result.output.contains("\(stores.count + 2) stores: \(stores.count) migrated, 0 already at 3.0, 1 failed, 1 not a lucidgen store"), "\(result.output)")
+
+        // A second run finds every store current; status counts them, with the store in the subfolder.
+        let again = try run(lucidgenBinary, ["migrate", "--stores", "tenants", "--report", "again.json"], in: fleet.root)
+        #expect(again.status == 3)
+        #expect(try fleet.report("again.json").counts["current"] == stores.count)
+        let status = try run(lucidgenBinary, ["status", "--stores", "tenants", "--recursive"], in: fleet.root)
+        #expect(status.status == 3, "a store that is not lucidgen's and a damaged one: \(status.error)")
+        #expect(status.output.contains("tenants: \(stores.count + 3) stores; this project's newest version is 3.0."), "\(status.output)")
+        #expect(status.output.contains("  3.0: \(stores.count) (current)"), "\(status.output)")
+        #expect(status.output.contains("  1.0: 1 (needs migrating: 1 step)"), "the store in the subfolder: \(status.output)")
+        #expect(status.output.contains("not a lucidgen store: 1\n    tenants/foreign.db: a database without lucidgen's tables"), "\(status.output)")
+    }
+
+    @Test func aGlobIsExpandedByLucidgenAndADryRunChangesNothing() throws {
+        let fleet = try FleetProject()
+        defer { fleet.remove() }
+        let (stores, start) = try fleet.makeFleet(9)
+        let before = stores.map { fileBytes(fleet.path($0)) }
+        let dry = try run(lucidgenBinary, ["migrate", "--stores", "tenants/t000[0-4].sqlite", "--dry-run", "--report", "dry.json", "--verbose"], in: fleet.root)
+        #expect(dry.status == 0, "\(dry.error)")
+        let report = try fleet.report("dry.json")
+        #expect(report.results.map(\.path) == Array(stores.prefix(5)))
+        #expect(report.results.allSatisfy { $0.outcome == "migrated" && $0.versionAfter == "3.0" && $0.versionBefore == start[$0.path] })
+        #expect(stores.map { fileBytes(fleet.path($0)) } == before, "a dry run migrates copies")
+        #expect(dry.output.split(separator: "\n").filter { $0.hasPrefix("migrated tenants/t000") }.count == 5, "--verbose: a line per store: \(dry.output)")
+        #expect(dry.output.contains("Dry run: 5 stores: 5 migrated") && dry.output.contains("No store was changed."), "\(dry.output)")
+    }
+
+    @Test func aFailingStoreInTheCanaryStopsTheRunAndNothingBeyondItIsTouched() throws {
+        let fleet = try FleetProject()
+        defer { fleet.remove() }
+        let (stores, _) = try fleet.makeFleet(12)
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: fleet.path(stores[1])))
+        let before = stores.map { fileBytes(fleet.path($0)) }
+        let result = try run(lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "2", "--canary", "3", "--report", "report.json"], in: fleet.root)
+        #expect(result.status == 6, "stopped early: \(result.output) \(result.error)")
+        let report = try fleet.report("report.json")
+        #expect(report.stoppedEarly == "canary failed")
+        #expect(report.entry(stores[1])?.outcome == "failed")
+        for (index, path) in stores.enumerated().dropFirst(3) {
+            #expect(report.entry(path)?.outcome == "not started", "\(path)")
+            #expect(fileBytes(fleet.path(path)) == before[index], "\(path), past the canary, is untouched")
+        }
+        #expect(result.output.contains("not started (canary failed)"), "\(result.output)")
+    }
+
+    @Test func afterMaxFailuresNoNewStoreStarts() throws {
+        let fleet = try FleetProject()
+        defer { fleet.remove() }
+        let (stores, _) = try fleet.makeFleet(10)
+        for index in [1, 3, 5] { try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: fleet.path(stores[index]))) }
+        let before = stores.map { fileBytes(fleet.path($0)) }
+        let result = try run(lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "1", "--max-failures", "2", "--report", "report.json"], in: fleet.root)
+        #expect(result.status == 6, "\(result.error)")
+        let report = try fleet.report("report.json")
+        #expect(report.results.map(\.outcome) == ["migrated", "failed", "migrated", "failed"] + Array(repeating: "not started", count: 6))
+        #expect(report.stoppedEarly == "max failures reached")
+        for index in 4..<stores.count { #expect(fileBytes(fleet.path(stores[index])) == before[index]) }
+    }
+
+    @Test func aStageOnThePathIsRefusedOnceBeforeAnyStoreChanges() throws {
+        let folder = try TestProject(config: nil)
+        defer { folder.remove() }
+        let config = repositoryRoot.appendingPathComponent(".lucid.yaml").path
+        try FileManager.default.createDirectory(at: folder.root.appendingPathComponent("tenants"), withIntermediateDirectories: true)
+        var paths: [String] = []
+        for (name, version) in [("a", "1.0"), ("b", "2.0"), ("c", "3.0"), ("d", "1.0")] {
+            let path = "tenants/\(name).sqlite"
+            let made = try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", version, "--rows", "2", "--output", path], in: folder.root)
+            #expect(made.status == 0, "\(made.error)")
+            paths.append(path)
+        }
+        let before = paths.map { fileBytes(folder.root.appendingPathComponent($0).path) }
+        let result = try run(lucidgenBinary, ["migrate", "--config", config, "--stores", "tenants"], in: folder.root)
+        #expect(result.status == 3)
+        #expect(result.error.contains("the path of 3 stores passes the app's stage 2.0 → 2.1 (moveFlightData), which `lucidgen migrate` cannot run (the app's code): tenants/a.sqlite, tenants/b.sqlite, tenants/d.sqlite."), "\(result.error)")
+        #expect(result.error.contains("No store was changed. Migrate up to the stage with --to 2.0"), "\(result.error)")
+        #expect(paths.map { fileBytes(folder.root.appendingPathComponent($0).path) } == before)
+    }
+
+    @Test func theCommandLineSaysWhichStoreOptionsGoTogether() throws {
+        for arguments in [["migrate"], ["migrate", "--database", "a.sqlite", "--stores", "tenants"], ["migrate", "--database", "a.sqlite", "--jobs", "2"],
+                          ["migrate", "--stores", "tenants", "--jobs", "0"], ["status", "--database", "a.sqlite", "--recursive"]] {
+            let result = try run(lucidgenBinary, arguments)
+            #expect(result.status == 64, "\(arguments): \(result.error)")
+        }
+        let missing = try run(lucidgenBinary, ["migrate", "--stores", "/no/such/folder"], in: repositoryRoot)
+        #expect(missing.status == 3 && missing.error.contains("/no/such/folder: no such folder or file"), "\(missing.error)")
+        let noMatch = try run(lucidgenBinary, ["migrate", "--stores", "/tmp/no-such-*-folder/*.sqlite"], in: repositoryRoot)
+        #expect(noMatch.status == 3 && noMatch.error.contains("no file matches"), "\(noMatch.error)")
+    }
+
+    @Test func whichFilesAreStores() throws {
+        let folder = try TemporaryStoreFolder()
+        defer { folder.remove() }
+        for name in ["a.sqlite", "b.db", "c.txt", "a.sqlite-wal", "a.sqlite-shm", "a.sqlite-journal", "a.sqlite.sha256", "e.sqlite.lucid-migrating-1234",
+                     "sub/d.sqlite", "sub/deeper/e.db", "elsewhere/x.sqlite"] {
+            try folder.write(name)
+        }
+        try FileManager.default.createDirectory(atPath: folder.path("stores/folder.sqlite"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("stores/link.sqlite"), withDestinationPath: folder.path("elsewhere/x.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("stores/same.sqlite"), withDestinationPath: folder.path("stores/a.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("stores/sub/loop"), withDestinationPath: folder.path("stores"))
+        let stores = folder.path("stores")
+        #expect(try StoreList.find(stores) == ["a.sqlite", "b.db", "link.sqlite"].map { "\(stores)/\($0)" }, "a link to a store listed already counts once")
+        #expect(try StoreList.find(stores, recursive: true) == ["a.sqlite", "b.db", "link.sqlite", "sub/d.sqlite", "sub/deeper/e.db"].map { "\(stores)/\($0)" },
+                "a link back to the folder is followed once")
+        #expect(try StoreList.find(stores, extensions: [".txt", "db"]) == ["\(stores)/b.db", "\(stores)/c.txt"])
+        #expect(try StoreList.find("\(stores)/*.s*") == ["a.sqlite", "link.sqlite"].map { "\(stores)/\($0)" }, "a glob chooses its files; companions never count")
+        #expect(try StoreList.find("\(stores)/a.sqlite") == ["\(stores)/a.sqlite"])
+        #expect(throws: StoreList.ListError.self) { try StoreList.find("\(stores)/nothing-*.sqlite") }
+        #expect(throws: StoreList.ListError.self) { try StoreList.find("\(stores)/missing") }
+    }
+
+    @Test func theProgressLineSaysDoneFailuresRateAndTimeLeft() {
+        #expect(FleetDisplay.progress(done: 0, total: 2000, failures: 0, elapsed: 0) == "0/2000 stores")
+        #expect(FleetDisplay.progress(done: 120, total: 2000, failures: 1, elapsed: 10) == "120/2000 stores, 1 failed, 12.0 stores/s, about 3 min left")
+        #expect(FleetDisplay.progress(done: 50, total: 60, failures: 0, elapsed: 5) == "50/60 stores, 10.0 stores/s, about 1 s left")
+        #expect(FleetDisplay.progress(done: 60, total: 60, failures: 2, elapsed: 6) == "60/60 stores, 2 failed, 10.0 stores/s")
+    }
+}
+
+/// A folder of plain files for listing tests, under `stores/` (and `elsewhere/`).
+struct TemporaryStoreFolder {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-list-\(UUID().uuidString)")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("stores"), withIntermediateDirectories: true)
+    }
+
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// A file `stores/<name>` (or `elsewhere/…` as given).
+    func write(_ name: String) throws {
+        let relative = name.hasPrefix("elsewhere/") ? name : "stores/\(name)"
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: url)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+/// Runs SQL on a store file through a plain GRDB connection.
+func withDatabase<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    return try queue.write(body)
+}
