@@ -94,8 +94,15 @@ struct FleetMigration {
             return report
         }
         let run = fleet.run(paths, job: job, deliver: { display.add($0) })
+        // SIGINT or SIGTERM (an operator's Ctrl-C, a deploy's stop): no new store starts, the stores in
+        // flight stop after their current step, and the report is written; a second signal ends at once.
+        let interruption = FleetInterruption { signal in
+            printError("\nlucidgen: \(signal == SIGINT ? "interrupted" : "terminated"): starting no new store; the stores in flight stop after their current step (signal again to stop at once)\n")
+            run.stop(.cancelled)
+        }
         run.start()
         run.waitUntilFinished()
+        interruption.restore()
         display.finish()
         let elapsed = Date().timeIntervalSince(began)
 
@@ -252,7 +259,7 @@ struct FleetReport: Encodable {
         switch reason {
         case .canaryFailed: "canary failed"
         case .tooManyFailures: "max failures reached"
-        case .cancelled: "cancelled"
+        case .cancelled: "interrupted"
         }
     }
 
@@ -359,5 +366,43 @@ final class FleetDisplay: @unchecked Sendable {
             line += left < 90 ? ", about \(Int(left.rounded(.up))) s left" : ", about \(Int((left / 60).rounded(.up))) min left"
         }
         return line
+    }
+}
+
+/// SIGINT and SIGTERM during a fleet run: the first calls `stop` (on a queue of its own), a second one
+/// ends the process as the signal would; ``restore()`` gives both back their default action.
+final class FleetInterruption: @unchecked Sendable {
+    private let sources: [DispatchSourceSignal]
+    private let queue = DispatchQueue(label: "lucidgen fleet signals")
+    private var received = false
+
+    init(stop: @escaping @Sendable (Int32) -> Void) {
+        var sources: [DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            sources.append(source)
+        }
+        self.sources = sources
+        for (source, signalNumber) in zip(sources, [SIGINT, SIGTERM]) {
+            source.setEventHandler { [self] in
+                if received {
+                    signal(signalNumber, SIG_DFL)
+                    raise(signalNumber)
+                    return
+                }
+                received = true
+                stop(signalNumber)
+            }
+            source.resume()
+        }
+    }
+
+    func restore() {
+        queue.sync {
+            for source in sources { source.cancel() }
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
     }
 }

@@ -216,8 +216,9 @@ struct Migrate: ParsableCommand {
               0   every store is at the version
               3   some stores failed or are not lucidgen stores (the others were migrated), or a stage
                   stands on the path (nothing changed)
-              6   stopped early: the canary failed or --max-failures was reached; the stores not
-                  started are untouched
+              6   stopped early: the canary failed, --max-failures was reached, or SIGINT/SIGTERM
+                  (the stores in flight finish their current step; the report is written); the stores
+                  not started are untouched
             """)
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The store file (exclusive with --stores).", valueName: "file"))

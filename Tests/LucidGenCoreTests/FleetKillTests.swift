@@ -97,4 +97,32 @@ import Testing
         #expect(killedMidRun > 0, "at least one kill landed while the run was going on")
         print("fleet kill test: \(Self.kills) kills of a \(Self.stores)-store run, \(killedMidRun) mid-run, \(openTransactions) with a transaction open on disk; versions found after the kills: \(foundAt)")
     }
+
+    /// SIGINT (an operator's Ctrl-C) after the first store reported: no new store starts, the ones in flight
+    /// finish their current step, the report is written and accounts for every store, exit 6; every store is
+    /// at a version on its path; the rerun finishes the rest.
+    @Test func anInterruptedRunStopsBetweenStoresAndWritesItsReport() throws {
+        let fleet = try FleetProject(rows: 3000)
+        defer { fleet.remove() }
+        let (paths, start) = try fleet.makeFleet(40)
+        let process = try ObservedProcess(lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "1", "--verbose", "--report", "report.json"], in: fleet.root)
+        let first = process.waitForLine { $0.hasPrefix("migrated ") || $0.hasPrefix("current ") }
+        #expect(first != nil, "\(process.lines)")
+        process.process.interrupt()
+        process.process.waitUntilExit()
+        _ = process.waitForLine { _ in false }
+        #expect(process.process.terminationStatus == 6, "\(process.lines.joined(separator: "\n"))")
+        #expect(process.lines.contains { $0.contains("lucidgen: interrupted: starting no new store") }, "\(process.lines)")
+        let report = try fleet.report("report.json")
+        #expect(report.stoppedEarly == "interrupted")
+        #expect(report.results.map(\.path) == paths.sorted(), "the report accounts for every store")
+        #expect(report.results.contains { $0.outcome == "not started" }, "stopped before the end: \(report.results.map(\.outcome))")
+        for entry in report.results {
+            let version = try fleet.check(entry.path, rows: nil)
+            #expect(entry.outcome != "not started" || version == start[entry.path], "\(entry.path) was not started but is at \(version)")
+        }
+        let rerun = try run(lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "2"], in: fleet.root)
+        #expect(rerun.status == 0, "\(rerun.output)\(rerun.error)")
+        for path in paths { #expect(try fleet.check(path, rows: nil) == "3.0") }
+    }
 }
