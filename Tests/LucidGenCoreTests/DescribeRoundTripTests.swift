@@ -5,7 +5,7 @@ import Testing
 /// `describe` round trip (issue 37's proof): a store lucidgen made at any of a real history's versions (every
 /// committed fixture), stripped of lucidgen's records so that it is a store of unknown origin, is described;
 /// the descriptions generate a version whose tables the store has exactly (`plan` recognises it and changes
-/// nothing). Link tables stay the app's (describing them as to-many relationships is not done yet).
+/// nothing). lucidgen's link tables become the to-many relationships they hold.
 @Suite struct DescribeRoundTripTests {
     static let fixtures = [
         "Tests/FlightLogTests/Generated/Fixtures/FlightLog_1_0.sqlite", "Tests/FlightLogTests/Generated/Fixtures/FlightLog_1_1.sqlite",
@@ -36,9 +36,15 @@ import Testing
         let plan = try run(lucidgenBinary, ["plan", "--database", "store.sqlite"], in: project.root)
         #expect(plan.status == 0 && plan.output.contains("store.sqlite: at version 1.0, the newest. Nothing to do."), "\(plan.output)\(plan.error)")
         #expect(try Data(contentsOf: store) == before)
-        // Every table is an entity, or a link table the output names as the app's.
-        let entities = try FileManager.default.contentsOfDirectory(atPath: project.root.appendingPathComponent(".entities").path).filter { $0.hasSuffix(".json") }
-        let linkTables = described.filter { describe.output.contains("the app's: \($0) (its primary key has 2 columns") }
-        #expect(entities.count + linkTables.count == described.count, "\(described) → \(entities), \(linkTables)")
+        // Every table is an entity, or lucidgen's link table of a to-many relationship of its owner: none is left to the app.
+        #expect(!describe.output.contains("the app's:"), "\(describe.output)")
+        let folder = project.root.appendingPathComponent(".entities")
+        let entities = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+        for table in described where !entities.contains(table) {
+            let owner = try #require(entities.filter { table.hasPrefix($0 + "_") }.max { $0.count < $1.count }, "\(table): no owner among \(entities)")
+            let relationship = String(table.dropFirst(owner.count + 1))
+            let json = try String(contentsOf: folder.appendingPathComponent(owner + ".json"), encoding: .utf8)
+            #expect(json.contains(#"{ "name": "\#(relationship)", "property_type": { "entity_name": "#) && json.contains(#""association": "to_many" }"#), "\(table) in \(json)")
+        }
     }
 }

@@ -67,7 +67,16 @@ package struct StoreDescriber {
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
         for layout in layouts {
             let entityTables = layout.tables.filter { $0.primaryKey.count == 1 && $0.column(named: $0.primaryKey[0]) != nil }
-            for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) {
+            let keyedTables = Dictionary(entityTables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            // lucidgen's own link tables (a store lucidgen made): to-many relationships of their owner.
+            var links: [String: [(name: String, column: String, target: String)]] = [:]
+            var linkTables: Set<String> = []
+            for table in layout.tables {
+                guard let link = Self.linkTable(table, keyed: keyedTables) else { continue }
+                links[link.owner.lowercased(), default: []].append((snakeOrAsNamed(link.relationship), link.relationship, link.target))
+                linkTables.insert(table.name)
+            }
+            for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) && !linkTables.contains(table.name) {
                 if output.appTables.contains(where: { $0.name == table.name }) { continue }
                 output.appTables.append((table.name, table.primaryKey.isEmpty
                     ? "it has no declared primary key (lucidgen's entities are keyed)"
@@ -75,7 +84,16 @@ package struct StoreDescriber {
             }
             let keyed = Dictionary(entityTables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
             var entities: [String: (SchemaTable, DescribedEntity)] = [:]
-            for table in entityTables { entities[table.name.lowercased()] = (table, entity(table, keyed: keyed, version: layout.version, &output)) }
+            for table in entityTables {
+                var described = entity(table, keyed: keyed, version: layout.version, &output)
+                for link in links[table.name.lowercased()] ?? [] {
+                    described.properties.append(DescribedProperty(
+                        name: link.name, column: link.column,
+                        type: #"{ "entity_name": \#(Self.json(Self.snakeCase(link.target))), "association": "to_many" }"#, nullable: false,
+                        defaultValue: nil, onDelete: nil, isRelationship: true))
+                }
+                entities[table.name.lowercased()] = (table, described)
+            }
             perLayout.append(entities)
         }
         let names = Set(perLayout.flatMap(\.keys)).sorted()
@@ -84,6 +102,26 @@ package struct StoreDescriber {
             output.entities.append(merged(present.map { (layouts[$0].version, perLayout[$0][name]!.entity) }, allVersions: layouts.map(\.version), &output))
         }
         return output
+    }
+
+    /// A property's name for a column: snake_case, as every column's.
+    private func snakeOrAsNamed(_ column: String) -> String { Self.snakeCase(column) }
+
+    /// Whether `table` is a link table as lucidgen makes one for a to-many relationship: `<owner>_<relationship>`
+    /// with `source_id` and `target_id` (the primary key), each a foreign key with ON DELETE CASCADE to an
+    /// entity table's key, and the index `<table>_target_index`.
+    static func linkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> (owner: String, relationship: String, target: String)? {
+        guard table.primaryKey.map({ $0.lowercased() }) == [LinkTable.sourceColumn, LinkTable.targetColumn], table.columns.count == 2,
+            table.indexes.map({ $0.name.lowercased() }) == [LinkTable.targetIndexName(table.name).lowercased()],
+            let source = table.foreignKeys.first(where: { $0.columns.map { $0.lowercased() } == [LinkTable.sourceColumn] }),
+            let target = table.foreignKeys.first(where: { $0.columns.map { $0.lowercased() } == [LinkTable.targetColumn] }),
+            table.foreignKeys.count == 2, source.onDelete == .cascade, target.onDelete == .cascade,
+            let owner = keyed[source.table.lowercased()], let targetTable = keyed[target.table.lowercased()],
+            table.name.lowercased().hasPrefix(owner.name.lowercased() + "_")
+        else { return nil }
+        let relationship = String(table.name.dropFirst(owner.name.count + 1))
+        guard !relationship.isEmpty, owner.column(named: relationship) == nil else { return nil }
+        return (owner.name, relationship, targetTable.name)
     }
 
     /// An entity as one layout has it.
