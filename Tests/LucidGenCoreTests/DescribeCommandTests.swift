@@ -42,6 +42,22 @@ import Testing
         }
     }
 
+    /// Release 1.1 of a described project: `current_version` becomes 1.1, `entity`'s description (`description`)
+    /// gains version 1.1 with `old` replaced by `new`, and the project generates; the schemas of every version.
+    static func releaseNext(
+        _ project: TestProject, _ entity: String, _ description: String, replacing old: String, with new: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> [Schema] {
+        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+        #expect(description.contains(old), "\(old) in \(description)", sourceLocation: sourceLocation)
+        try project.write(".entities/\(entity).json", description
+            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
+            .replacingOccurrences(of: old, with: new))
+        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)", sourceLocation: sourceLocation)
+        return try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+    }
+
     @Test func aStoreGRDBMadeIsDescribedGeneratedAndRecognised() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
@@ -126,12 +142,7 @@ import Testing
         #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.state)")
 
         // A later version makes the room's name optional: a rebuild of `room`, which keeps the declared types.
-        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
-        try project.write(".entities/room.json", room
-            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-            .replacingOccurrences(of: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string", "nullable": true }"#))
-        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
-        let next = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let next = try Self.releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string", "nullable": true }"#)
         let opened = try LucidStore.open(atPath: store, versions: next)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -169,14 +180,8 @@ import Testing
         #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
 
         // 1.1 adds a required column whose default is an expression: a rebuild (ADD COLUMN would be refused).
-        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
         let room = try project.read(".entities/room.json")
-        try project.write(".entities/room.json", room
-            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-            .replacingOccurrences(of: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string" }, { "name": "seen", "property_type": "string", "default_value": { "sql": "(date('now'))" }, "added_at_version": "1.1" }"#))
-        let next = try run(lucidgenBinary, ["generate"], in: project.root)
-        #expect(next.status == 0, "\(next.output)\(next.error)")
-        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let versions = try Self.releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string" }, { "name": "seen", "property_type": "string", "default_value": { "sql": "(date('now'))" }, "added_at_version": "1.1" }"#)
         let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         #expect(steps.flatMap(\.operations).contains { if case .rebuildTable(let rebuild) = $0 { rebuild.table.name == "room" } else { false } })
         let opened = try LucidStore.open(atPath: store, versions: versions)
@@ -231,14 +236,7 @@ import Testing
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
 
         // 1.1 makes `label` optional: a rebuild of `tag`, which keeps both collations and the unique index.
-        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
-        try project.write(".entities/tag.json", tag
-            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-            .replacingOccurrences(of: #"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#,
-                                  with: #"{ "name": "label", "property_type": "string", "collation": "NOCASE", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#))
-        let next = try run(lucidgenBinary, ["generate"], in: project.root)
-        #expect(next.status == 0, "\(next.output)\(next.error)")
-        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let versions = try Self.releaseNext(project, "tag", tag, replacing: #"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#, with: #"{ "name": "label", "property_type": "string", "collation": "NOCASE", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -277,13 +275,7 @@ import Testing
         #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
 
         // 1.1: `label` is no longer unique.
-        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
-        try project.write(".entities/tag.json", tag
-            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-            .replacingOccurrences(of: #"{ "properties": ["label"], "unique": true },"#, with: ""))
-        let next = try run(lucidgenBinary, ["generate"], in: project.root)
-        #expect(next.status == 0, "\(next.output)\(next.error)")
-        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let versions = try Self.releaseNext(project, "tag", tag, replacing: #"{ "properties": ["label"], "unique": true },"#, with: "")
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         try opened.database.write { db in
@@ -329,12 +321,7 @@ import Testing
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
 
         // 1.1 makes the title optional: a rebuild of `book`, which keeps ON UPDATE CASCADE.
-        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
-        try project.write(".entities/book.json", book
-            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-            .replacingOccurrences(of: #"{ "name": "title", "property_type": "string" }"#, with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#))
-        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
-        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let versions = try Self.releaseNext(project, "book", book, replacing: #"{ "name": "title", "property_type": "string" }"#, with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -376,14 +363,8 @@ import Testing
         #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
 
         // 1.1 makes the label optional: a rebuild of `device`, every key kept byte for byte.
-        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
         let device = try project.read(".entities/device.json")
-        try project.write(".entities/device.json", device
-            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-            .replacingOccurrences(of: #"{ "name": "label", "property_type": "string" }"#, with: #"{ "name": "label", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#))
-        let next = try run(lucidgenBinary, ["generate"], in: project.root)
-        #expect(next.status == 0, "\(next.output)\(next.error)")
-        let versions = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let versions = try Self.releaseNext(project, "device", device, replacing: #"{ "name": "label", "property_type": "string" }"#, with: #"{ "name": "label", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)

@@ -193,11 +193,7 @@ package enum StoreSchemaReader {
             let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { $0 == collation.uppercased() }
             if builtIn != "BINARY" { result[name.lowercased()] = builtIn ?? collation }
         }
-        func isWordByte(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
-                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        }
+        let isWordByte = SQLTokens.isWordByte
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {

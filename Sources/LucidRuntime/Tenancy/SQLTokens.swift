@@ -41,14 +41,17 @@ package struct SQLTokens: Sendable, Hashable {
         "table", "then", "to", "transaction", "union", "unique", "update", "using", "values", "when", "where",
     ]
 
+    /// Whether `byte` belongs to a bare word (an identifier or keyword) as SQLite's tokenizer reads one.
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
     package init(_ sql: String) {
         let bytes = Array(sql.utf8)
         var index = 0
-        func isWordByte(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
-                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        }
+        let isWordByte = Self.isWordByte
         /// Reads a quoted run that ends at `close`, where a doubled `close` stands for itself.
         func quoted(until close: UInt8) -> String {
             var text: [UInt8] = []
