@@ -376,6 +376,30 @@ import Testing
         }
     }
 
+    /// A collation whose name is no identifier (an app registered `my coll`, or one with a quote) is a warning,
+    /// never written into a description the loader would refuse; the store stays unrecognised, unchanged.
+    @Test func aCollationNamedOtherwiseIsAWarning() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("odd.sqlite").path
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            for name in ["my coll", #"x"y"#] { db.add(collation: DatabaseCollation(name) { $0 < $1 ? .orderedAscending : $0 == $1 ? .orderedSame : .orderedDescending }) }
+        }
+        let queue = try DatabaseQueue(path: store, configuration: configuration)
+        try queue.write { db in try db.execute(sql: #"CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT COLLATE "my coll", b TEXT COLLATE "x""y", c TEXT COLLATE nocase)"#) }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let described = try run(lucidgenBinary, ["describe", "--database", "odd.sqlite"], in: project.root)
+        #expect(described.error.contains("warning: t.a: its collation my coll is not an identifier") && described.error.contains(#"warning: t.b: its collation x"y is not an identifier"#), "\(described.error)")
+        let json = try project.read(".entities/t.json")
+        #expect(json.contains(#"{ "name": "a", "property_type": "string", "nullable": true }"#) && json.contains(#""collation": "NOCASE""#), "\(json)")
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let plan = try run(lucidgenBinary, ["plan", "--database", "odd.sqlite"], in: project.root)
+        #expect(plan.status != 0 && plan.error.contains("found a TEXT COLLATE my coll"), "\(plan.error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+
     /// An expression default outside the accepted grammar is refused where it is written: nothing in a
     /// description runs as code.
     @Test func hostileExpressionDefaultsAreRefused() throws {

@@ -104,6 +104,14 @@ package struct StoreDescriber {
         return output
     }
 
+    /// A column's collation as `collation` can say it (an identifier); another (a quoted name with a space) is a warning.
+    static func describable(collation: String?, of column: String, _ output: inout Output) -> String? {
+        guard let collation else { return nil }
+        if collation.range(of: #"^[A-Za-z_][A-Za-z0-9_]{0,63}$"#, options: .regularExpression) != nil { return collation }
+        output.problems.append("\(column): its collation \(collation) is not an identifier, which lucidgen does not describe")
+        return nil
+    }
+
     /// A property's name for a column: snake_case, as every column's.
     private func snakeOrAsNamed(_ column: String) -> String { Self.snakeCase(column) }
 
@@ -304,7 +312,7 @@ package struct StoreDescriber {
             let isKey = key.name != "id" && sameSQLName(column.name, key.name)
             properties.append(DescribedProperty(
                 name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
-                isRelationship: false, columnType: declared, collation: column.collation))
+                isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output)))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
