@@ -149,6 +149,11 @@ struct Describe: ParsableCommand {
 
     /// The store's tables lucidgen may describe (with their declared types, as the store reader keeps them),
     /// and the app's own objects.
+    /// Whether the index names an expression (or the rowid) instead of columns.
+    static func isExpressionIndex(_ name: String, _ db: Database) throws -> Bool {
+        try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [name]).contains { ($0["name"] as String?) == nil }
+    }
+
     static func read(_ path: String, appTables: Set<String>) throws -> (tables: [SchemaTable], appObjects: [(String, String)]) {
         guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no store at \(path)") }
         var configuration = Configuration()
@@ -177,7 +182,14 @@ struct Describe: ParsableCommand {
                         tables.append(try StoreSchemaReader.table(named: name, db))
                     }
                 case "index":
-                    continue  // a table's indexes are described with it (an automatic one has no SQL and no name to keep)
+                    // A table's indexes are described with it (an automatic one has no SQL and no name to keep), but
+                    // an index on an expression or a partial one has no words in a description: the app's.
+                    let table: String = object["tbl_name"]
+                    if try StoreSchemaReader.partialIndexNames(of: table, db).contains(name) {
+                        appObjects.append((name, "a partial index (WHERE …), which a description cannot say"))
+                    } else if try Self.isExpressionIndex(name, db) {
+                        appObjects.append((name, "an index on an expression, which a description cannot say"))
+                    }
                 default:
                     appObjects.append((name, "a \(type)"))
                 }

@@ -400,6 +400,40 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }
 
+    /// A partial unique index (`… WHERE deleted = 0`, soft deletion) was described as a full unique index, so the
+    /// first rebuild made it enforce uniqueness on deleted rows too. Partial and expression indexes stay the app's:
+    /// listed, kept by every rebuild as they were.
+    @Test func partialAndExpressionIndexesStayTheApps() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("soft.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0);
+                CREATE UNIQUE INDEX t_live_a ON t(a) WHERE deleted = 0;
+                CREATE INDEX t_lower ON t(lower(a));
+                INSERT INTO t (a, deleted) VALUES ('x', 1), ('x', 0);
+                """)
+        }
+        try queue.close()
+        let described = try run(lucidgenBinary, ["describe", "--database", "soft.sqlite"], in: project.root)
+        #expect(described.output.contains("the app's: t_live_a (a partial index (WHERE …), which a description cannot say)")
+            && described.output.contains("the app's: t_lower (an index on an expression, which a description cannot say)"), "\(described.output)")
+        let t = try project.read(".entities/t.json")
+        #expect(!t.contains("indexes"), "\(t)")
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let versions = try Self.releaseNext(project, "t", t, replacing: #"{ "name": "a", "property_type": "string" }"#, with: #"{ "name": "a", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let opened = try LucidStore.open(atPath: store, versions: versions)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 't_live_a'") == "CREATE UNIQUE INDEX t_live_a ON t(a) WHERE deleted = 0")
+            try db.execute(sql: "INSERT INTO t (a, deleted) VALUES ('x', 1)")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t (a, deleted) VALUES ('x', 0)") }
+        }
+    }
+
     /// An expression default outside the accepted grammar is refused where it is written: nothing in a
     /// description runs as code.
     @Test func hostileExpressionDefaultsAreRefused() throws {

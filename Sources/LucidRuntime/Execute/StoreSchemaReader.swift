@@ -64,14 +64,15 @@ package enum StoreSchemaReader {
         var expressionIndexes: Set<[String]> = []
         let indexRows = try Row.fetchCursor(
             db, sql: """
-                SELECT t.name, l.name, l."unique", i.name FROM (\(tables)) AS t, pragma_index_list(t.name) AS l, pragma_index_info(l.name) AS i
+                SELECT t.name, l.name, l."unique", i.name, l.partial FROM (\(tables)) AS t, pragma_index_list(t.name) AS l, pragma_index_info(l.name) AS i
                 WHERE l.origin IN ('c', 'u') ORDER BY t.name, l.name, i.seqno
                 """, arguments: [wanted])
         while let row = try indexRows.next() {
             let table: String = row[0]
             let index: String = row[1]
-            // An index on an expression or the rowid names no column: GRDB's `indexes(on:)` leaves it out.
-            guard let column: String = row[3] else {
+            // An index on an expression or the rowid names no column: GRDB's `indexes(on:)` leaves it out. A partial
+            // index (`WHERE …`) is no description's either: both stay the app's (``partialIndexNames(of:_:)``).
+            guard let column: String = row[3], (row[4] as Int? ?? 0) == 0 else {
                 expressionIndexes.insert([table, index])
                 continue
             }
@@ -139,7 +140,8 @@ package enum StoreSchemaReader {
         }
         // A UNIQUE constraint's index too (`sqlite_autoindex_…`, as GRDB's `unique()` makes one): what it
         // enforces is a unique index the description must have (``isConstraintIndex(_:)``).
-        let indexes = try db.indexes(on: name).filter { $0.origin == .createIndex || $0.origin == .uniqueConstraint }.map {
+        let partial = try partialIndexNames(of: name, db)
+        let indexes = try db.indexes(on: name).filter { ($0.origin == .createIndex || $0.origin == .uniqueConstraint) && !partial.contains($0.name) }.map {
             SchemaIndex(name: $0.name, columns: $0.columns, unique: $0.isUnique)
         }
         // AUTOINCREMENT shows only in the table's SQL (and, once a row was inserted, in sqlite_sequence): read as
@@ -161,6 +163,13 @@ package enum StoreSchemaReader {
         let lacking = constraintsLucidgenLacks(SQLTokens(sql))
         if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
         return table
+    }
+
+    /// The table's partial indexes (`CREATE INDEX … WHERE …`): a description has no word for their condition, so
+    /// they stay the app's, kept by every rebuild as the app's indexes are (describing one as a full index would
+    /// make a rebuild enforce a uniqueness the app never had).
+    package static func partialIndexNames(of table: String, _ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE partial = 1", arguments: [table]))
     }
 
     /// What a table's SQL declares that lucidgen's DDL has no word for, so that a rebuild would drop it: CHECK
