@@ -434,6 +434,19 @@ import Testing
         }
     }
 
+    /// `id INT PRIMARY KEY` is not the rowid (only `INTEGER PRIMARY KEY` is) and may hold NULL: described, it would
+    /// never be recognised, so describe says why instead of leaving it to `plan`'s column difference.
+    @Test func anIntKeyThatIsNotTheRowidIsAWarning() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let queue = try DatabaseQueue(path: project.root.appendingPathComponent("keys.sqlite").path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE t (id INT PRIMARY KEY, a TEXT); CREATE TABLE u (id INTEGER PRIMARY KEY, b TEXT)") }
+        try queue.close()
+        let described = try run(lucidgenBinary, ["describe", "--database", "keys.sqlite"], in: project.root)
+        #expect(described.error.contains("warning: table t: its primary key id is declared INT, so it is not the table's rowid (only INTEGER PRIMARY KEY is) and may hold NULL"), "\(described.error)")
+        #expect(!described.error.contains("table u:"), "\(described.error)")
+    }
+
     /// An expression default outside the accepted grammar is refused where it is written: nothing in a
     /// description runs as code.
     @Test func hostileExpressionDefaultsAreRefused() throws {

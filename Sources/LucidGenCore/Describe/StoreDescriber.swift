@@ -238,6 +238,10 @@ package struct StoreDescriber {
         // The identifier: lucidgen's `id` column, or the property that is the key.
         let keyType: String
         switch key.type {
+        case .integer where key.declaredType != nil:
+            keyType = "int"
+            output.problems.append(
+                "table \(table.name): its primary key \(key.name) is declared \(key.sqlType), so it is not the table's rowid (only INTEGER PRIMARY KEY is) and may hold NULL; lucidgen's int identifiers are INTEGER PRIMARY KEY (leave the table to the app with --app-table \(table.name))")
         case .integer: keyType = "int"
         case .text: keyType = "string"
         case .blob where typeHints["\(table.name).\(key.name)".lowercased()] == "uuid": keyType = "uuid"
