@@ -6,33 +6,41 @@
 /// Every schema version of Notes, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum NotesSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = LucidSchema.SchemaVersion("1.0")
-    public static let newestChecksum = "83ea4f0fd8ad1e193f3208763ab48b10e73d9cfdb15aa49d22fecaec6a57a834"
+    public static let newestVersion = LucidSchema.SchemaVersion("1.1")
+    public static let newestChecksum = "1bdf9554eebe0a0013775c794443decac30ba0a851478a3d124e1210fcdbabf3"
 
     public static let versions: [LucidSchema.Schema] = [
         version1_0,
+        version1_1,
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [Swift.String] = [
         "83ea4f0fd8ad1e193f3208763ab48b10e73d9cfdb15aa49d22fecaec6a57a834",
+        "1bdf9554eebe0a0013775c794443decac30ba0a851478a3d124e1210fcdbabf3",
     ]
 
     /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
     /// versions it passes through): a migration infers only the steps of its own path.
     public static let routes: [[Swift.String]] = [
+        ["1.0", "1.1"],
     ]
 
     /// Schema version 1.0 (checksum `83ea4f0fd8ad1e193f3208763ab48b10e73d9cfdb15aa49d22fecaec6a57a834`).
-    ///
-    /// ```sql
-    /// CREATE TABLE "note" ("id" INTEGER PRIMARY KEY NOT NULL, "body" TEXT NOT NULL, "created_at" TEXT NOT NULL, "title" TEXT NOT NULL);
-    /// ```
     static let version1_0: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("1.0"),
         tables: [
             table_note_1,
         ])
+
+    /// Schema version 1.1 (checksum `1bdf9554eebe0a0013775c794443decac30ba0a851478a3d124e1210fcdbabf3`): `table_note_2` since 1.0.
+    ///
+    /// ```sql
+    /// CREATE TABLE "note" ("id" INTEGER PRIMARY KEY NOT NULL, "created_at" TEXT NOT NULL, "pinned" INTEGER NOT NULL DEFAULT 0, "text" TEXT NOT NULL, "title" TEXT NOT NULL);
+    /// ```
+    static let version1_1: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("1.1"), basedOn: version1_0,
+        replacing: [table_note_2])
 
     /// Table `note` (version 1.0).
     static let table_note_1 = LucidSchema.SchemaTable.Deferred(name: "note", json: #"""
@@ -40,6 +48,17 @@ public enum NotesSchema: LucidSchema.SchemaRegistry {
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"body","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"created_at","notNull":true,"type":"TEXT","valueType":"date"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": []}
+        """#)
+
+    /// Table `note` (version 1.1).
+    static let table_note_2 = LucidSchema.SchemaTable.Deferred(name: "note", json: #"""
+        {"name": "note", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"created_at","notNull":true,"type":"TEXT","valueType":"date"},
+            {"defaultSQL":"0","name":"pinned","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"text","notNull":true,"renamedFrom":"body","type":"TEXT","valueType":"string"},
             {"name":"title","notNull":true,"type":"TEXT","valueType":"string"}],
          "foreignKeys": [], "indexes": []}
         """#)
