@@ -6,24 +6,27 @@
 /// Every schema version of Notes, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
 public enum NotesSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = LucidSchema.SchemaVersion("1.1")
-    public static let newestChecksum = "1bdf9554eebe0a0013775c794443decac30ba0a851478a3d124e1210fcdbabf3"
+    public static let newestVersion = LucidSchema.SchemaVersion("2.0")
+    public static let newestChecksum = "65098e9a826c13a9911685ea127b6a062bf70ae615aa45fed4778fcac6db56c0"
 
     public static let versions: [LucidSchema.Schema] = [
         version1_0,
         version1_1,
+        version2_0,
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [Swift.String] = [
         "83ea4f0fd8ad1e193f3208763ab48b10e73d9cfdb15aa49d22fecaec6a57a834",
         "1bdf9554eebe0a0013775c794443decac30ba0a851478a3d124e1210fcdbabf3",
+        "65098e9a826c13a9911685ea127b6a062bf70ae615aa45fed4778fcac6db56c0",
     ]
 
     /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
     /// versions it passes through): a migration infers only the steps of its own path.
     public static let routes: [[Swift.String]] = [
-        ["1.0", "1.1"],
+        ["1.0", "2.0"],
+        ["1.1", "2.0"],
     ]
 
     /// Schema version 1.0 (checksum `83ea4f0fd8ad1e193f3208763ab48b10e73d9cfdb15aa49d22fecaec6a57a834`).
@@ -34,13 +37,22 @@ public enum NotesSchema: LucidSchema.SchemaRegistry {
         ])
 
     /// Schema version 1.1 (checksum `1bdf9554eebe0a0013775c794443decac30ba0a851478a3d124e1210fcdbabf3`): `table_note_2` since 1.0.
-    ///
-    /// ```sql
-    /// CREATE TABLE "note" ("id" INTEGER PRIMARY KEY NOT NULL, "created_at" TEXT NOT NULL, "pinned" INTEGER NOT NULL DEFAULT 0, "text" TEXT NOT NULL, "title" TEXT NOT NULL);
-    /// ```
     static let version1_1: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("1.1"), basedOn: version1_0,
         replacing: [table_note_2])
+
+    /// Schema version 2.0 (checksum `65098e9a826c13a9911685ea127b6a062bf70ae615aa45fed4778fcac6db56c0`): `table_note_3` since 1.1.
+    ///
+    /// ```sql
+    /// CREATE TABLE "note" ("id" INTEGER PRIMARY KEY NOT NULL, "created_at" TEXT NOT NULL, "pinned" INTEGER NOT NULL DEFAULT 0, "text" TEXT NOT NULL, "title" TEXT NOT NULL);
+    /// CREATE VIRTUAL TABLE "note_fts" USING fts5("title", "text", content = 'note');
+    /// CREATE TRIGGER "note_fts_insert" AFTER INSERT ON "note" BEGIN INSERT INTO "note_fts" (rowid, "title", "text") VALUES (new.rowid, new."title", new."text"); END;
+    /// CREATE TRIGGER "note_fts_delete" AFTER DELETE ON "note" BEGIN INSERT INTO "note_fts" ("note_fts", rowid, "title", "text") VALUES ('delete', old.rowid, old."title", old."text"); END;
+    /// CREATE TRIGGER "note_fts_update" AFTER UPDATE ON "note" BEGIN INSERT INTO "note_fts" ("note_fts", rowid, "title", "text") VALUES ('delete', old.rowid, old."title", old."text"); INSERT INTO "note_fts" (rowid, "title", "text") VALUES (new.rowid, new."title", new."text"); END;
+    /// ```
+    static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
+        version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_1,
+        replacing: [table_note_3])
 
     /// Table `note` (version 1.0).
     static let table_note_1 = LucidSchema.SchemaTable.Deferred(name: "note", json: #"""
@@ -61,5 +73,16 @@ public enum NotesSchema: LucidSchema.SchemaRegistry {
             {"name":"text","notNull":true,"renamedFrom":"body","type":"TEXT","valueType":"string"},
             {"name":"title","notNull":true,"type":"TEXT","valueType":"string"}],
          "foreignKeys": [], "indexes": []}
+        """#)
+
+    /// Table `note` (version 2.0).
+    static let table_note_3 = LucidSchema.SchemaTable.Deferred(name: "note", json: #"""
+        {"name": "note", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"created_at","notNull":true,"type":"TEXT","valueType":"date"},
+            {"defaultSQL":"0","name":"pinned","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"text","notNull":true,"type":"TEXT","valueType":"string"},
+            {"name":"title","notNull":true,"type":"TEXT","valueType":"string"}],
+         "foreignKeys": [], "indexes": [], "search": {"columns":["title","text"]}}
         """#)
 }

@@ -65,7 +65,10 @@ extension Note_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
 }
 
 /// The `note` entity at schema version 1.1: one row of table `note`.
-public struct Note_1_1: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
+///
+/// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
+/// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
+public struct Note_1_1: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "note"
 
     /// The entity's identifier.
@@ -105,6 +108,70 @@ public struct Note_1_1: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
         public static let createdAt = GRDB.Column("created_at")
         public static let pinned = GRDB.Column("pinned")
     }
+}
+
+/// Reads and writes `note` rows by column position, for row transform stages and tests.
+extension Note_1_1: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
+    public static let migrationColumns: [Swift.String] = ["id", "title", "text", "created_at", "pinned"]
+
+    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
+        self.id = try row.decode(Swift.Int.self, at: 0)
+        self.title = try row.decode(Swift.String.self, at: 1)
+        self.text = try row.decode(Swift.String.self, at: 2)
+        self.createdAt = try row.decode(Foundation.Date.self, at: 3)
+        self.pinned = try row.decode(Swift.Bool.self, at: 4)
+    }
+
+    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
+        values.encode(self.id, at: 0)
+        values.encode(self.title, at: 1)
+        values.encode(self.text, at: 2)
+        values.encode(self.createdAt, at: 3)
+        values.encode(self.pinned, at: 4)
+    }
+}
+
+/// The `note` entity at schema version 2.0: one row of table `note`.
+public struct Note_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
+    public static let databaseTableName = "note"
+
+    /// The entity's identifier.
+    public var id: Swift.Int
+
+    /// `title`: string.
+    public var title: Swift.String
+
+    /// `text`: string.
+    public var text: Swift.String
+
+    /// `created_at`: date.
+    public var createdAt: Foundation.Date
+
+    /// `pinned`: bool, default 0.
+    public var pinned: Swift.Bool
+
+    public init(
+        id: Swift.Int,
+        title: Swift.String,
+        text: Swift.String,
+        createdAt: Foundation.Date,
+        pinned: Swift.Bool = false
+    ) {
+        self.id = id
+        self.title = title
+        self.text = text
+        self.createdAt = createdAt
+        self.pinned = pinned
+    }
+
+    /// The columns of `note`, for queries: `Note_2_0.filter(Columns.id == value)`.
+    public enum Columns {
+        public static let id = GRDB.Column("id")
+        public static let title = GRDB.Column("title")
+        public static let text = GRDB.Column("text")
+        public static let createdAt = GRDB.Column("created_at")
+        public static let pinned = GRDB.Column("pinned")
+    }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
@@ -117,7 +184,7 @@ public struct Note_1_1: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fetc
 }
 
 /// Reads and writes `note` rows by column position, for row transform stages.
-extension Note_1_1: LucidRuntime.MigrationRecord {
+extension Note_2_0: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["id", "title", "text", "created_at", "pinned"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
@@ -138,4 +205,25 @@ extension Note_1_1: LucidRuntime.MigrationRecord {
 }
 
 /// The newest version of the `note` entity.
-public typealias Note = Note_1_1
+public typealias Note = Note_2_0
+
+extension Note_2_0 {
+    /// The rows whose searched properties (`title`, `text`) match `pattern`, best match first (FTS5's
+    /// `rank`), through the table's full-text index `note_fts` (tokenizer FTS5's default (`unicode61`)), which
+    /// triggers and every migration keep in step. (GRDB's `matching(_:)` is for FTS tables themselves.)
+    ///
+    /// ```swift
+    /// let found = try Note_2_0.search(FTS5Pattern(matchingPhrase: "green salad")!).fetchAll(db)
+    /// ```
+    public static func search(_ pattern: GRDB.FTS5Pattern) -> GRDB.SQLRequest<Note_2_0> {
+        GRDB.SQLRequest(sql: "SELECT \"note\".* FROM \"note\" JOIN \"note_fts\" ON \"note_fts\".rowid = \"note\".rowid WHERE \"note_fts\" MATCH ? ORDER BY \"note_fts\".rank", arguments: [pattern])
+    }
+
+    /// The rows that contain a word starting with each word of `text`, best match first: `"pas carb"`
+    /// finds "Pasta carbonara" (GRDB's `FTS5Pattern(matchingAllPrefixesIn:)`). Text with no word finds
+    /// nothing.
+    public static func search(_ text: Swift.String) -> GRDB.SQLRequest<Note_2_0> {
+        guard let pattern = GRDB.FTS5Pattern(matchingAllPrefixesIn: text) else { return GRDB.SQLRequest(sql: "SELECT * FROM \"note\" WHERE 0") }
+        return search(pattern)
+    }
+}
