@@ -8,8 +8,9 @@ final class FleetProgress: @unchecked Sendable {
     /// The stores the fleet migrates, and whether each was reported.
     private var reported: [String: Bool]
     private var counts = Counts()
+    /// The stores requested before the fleet reported them.
+    private var requestedFirst: Set<String> = []
     private let began = Date()
-    private var finishedAfter: TimeInterval?
 
     /// The fleet's counts (and the requests') as JSON.
     struct Counts: Codable, Sendable {
@@ -34,7 +35,7 @@ final class FleetProgress: @unchecked Sendable {
         var finished = false
         var seconds: Double?
 
-        /// Requests answered (any status).
+        /// Requests for a tenant's notes received (whatever their answer).
         var requests = 0
         /// Requests for a tenant whose store the fleet had not reported yet when they arrived: each was
         /// answered from a store its tenant's first request migrated, or waited for that migration (its own,
@@ -42,7 +43,7 @@ final class FleetProgress: @unchecked Sendable {
         var requestsAheadOfTheFleet = 0
         /// Requests that arrived before the fleet ended.
         var requestsWhileTheFleetRan = 0
-        /// Requests answered with a 5xx status.
+        /// Requests answered with a 5xx status (a store that could not be opened, an unexpected error).
         var serverErrors = 0
     }
 
@@ -50,9 +51,6 @@ final class FleetProgress: @unchecked Sendable {
         reported = Dictionary(paths.map { ($0, false) }, uniquingKeysWith: { first, _ in first })
         counts.stores = reported.count
     }
-
-    /// The tenants a request opened itself (through the cache) before the fleet reported them.
-    private var openedByRequests: Set<String> = []
 
     /// Counts a request for the store at `path`, ahead of the fleet when the fleet has it and has not
     /// reported it yet.
@@ -62,7 +60,7 @@ final class FleetProgress: @unchecked Sendable {
             if !counts.finished { counts.requestsWhileTheFleetRan += 1 }
             if reported[path] == false {
                 counts.requestsAheadOfTheFleet += 1
-                openedByRequests.insert(path)
+                requestedFirst.insert(path)
             }
         }
     }
@@ -80,7 +78,7 @@ final class FleetProgress: @unchecked Sendable {
             case .migrated(let outcome):
                 if outcome.steps.isEmpty { counts.currentAfterARequest += 1 } else { counts.migratedByTheFleet += 1 }
             case .alreadyCurrent:
-                if openedByRequests.contains(report.path) { counts.currentAfterARequest += 1 } else { counts.alreadyCurrent += 1 }
+                if requestedFirst.contains(report.path) { counts.currentAfterARequest += 1 } else { counts.alreadyCurrent += 1 }
             case .stoppedBetweenSteps: counts.stopped += 1
             case .failed: counts.failed += 1
             case .notAStore: counts.notAStore += 1

@@ -56,7 +56,10 @@ struct Serve: AsyncParsableCommand {
             let fleet = try StoreFleet(registry: NotesSchema.self, options: options, limits: StoreFleet.Limits(jobs: jobs))
             app.addServices(FleetMigration(fleet: fleet, paths: paths, progress: progress, logger: logger))
         }
-        logger.info("serving \(paths.count) tenants' stores from \(folder.path)")
+        logger.info(
+            noFleet
+                ? "serving the stores of \(folder.path); each migrates on its tenant's first request"
+                : "serving \(paths.count) tenants' stores from \(folder.path)")
         try await app.runService()
         logger.info("stopped: \(progress.snapshot.requests) requests answered")
     }
