@@ -103,7 +103,7 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func snapshotFiles() -> [URL] {
-        let folders = [".entities/.schema", "Examples/Journal/.entities/.schema", "Tests/LucidGenCoreTests/Golden/library/expected/.entities/.schema"]
+        let folders = [".entities/.schema", "Examples/Journal/.entities/.schema", "Examples/TenantServer/.entities/.schema", "Tests/LucidGenCoreTests/Golden/library/expected/.entities/.schema"]
         return folders.flatMap { folder -> [URL] in
             let url = root.appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
