@@ -366,9 +366,15 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
 
     /// Whether SQLite's `ALTER TABLE … ADD COLUMN` accepts the column's default: it refuses `CURRENT_TIME`,
     /// `CURRENT_DATE`, `CURRENT_TIMESTAMP` and any expression in parentheses (https://sqlite.org/lang_altertable.html).
-    package var hasConstantDefault: Bool {
-        guard let text = defaultSQL?.trimmingCharacters(in: .whitespaces) else { return true }
-        return !text.hasPrefix("(") && !["CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME"].contains(text.uppercased())
+    package var hasConstantDefault: Bool { defaultSQL.map(Self.isConstantDefault) ?? true }
+
+    /// SQL's time keywords, a default whose value is the moment of the insert.
+    package static let timeKeywords: Set<String> = ["CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME"]
+
+    /// Whether `defaultSQL` is a constant for SQLite's `ADD COLUMN` (neither a time keyword nor in parentheses).
+    package static func isConstantDefault(_ defaultSQL: String) -> Bool {
+        let text = defaultSQL.trimmingCharacters(in: .whitespaces)
+        return !text.hasPrefix("(") && !timeKeywords.contains(text.uppercased())
     }
 
     /// The type the DDL declares.

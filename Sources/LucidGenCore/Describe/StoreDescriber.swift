@@ -73,7 +73,7 @@ package struct StoreDescriber {
             var linkTables: Set<String> = []
             for table in layout.tables {
                 guard let link = Self.linkTable(table, keyed: keyedTables) else { continue }
-                links[link.owner.lowercased(), default: []].append((snakeOrAsNamed(link.relationship), link.relationship, link.target))
+                links[link.owner.lowercased(), default: []].append((Self.snakeCase(link.relationship), link.relationship, link.target))
                 linkTables.insert(table.name)
             }
             for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) && !linkTables.contains(table.name) {
@@ -107,13 +107,10 @@ package struct StoreDescriber {
     /// A column's collation as `collation` can say it (an identifier); another (a quoted name with a space) is a warning.
     static func describable(collation: String?, of column: String, _ output: inout Output) -> String? {
         guard let collation else { return nil }
-        if collation.range(of: #"^[A-Za-z_][A-Za-z0-9_]{0,63}$"#, options: .regularExpression) != nil { return collation }
+        if DescriptionLoader.isCollationName(collation) { return collation }
         output.problems.append("\(column): its collation \(collation) is not an identifier, which lucidgen does not describe")
         return nil
     }
-
-    /// A property's name for a column: snake_case, as every column's.
-    private func snakeOrAsNamed(_ column: String) -> String { Self.snakeCase(column) }
 
     /// Whether `table` is a link table as lucidgen makes one for a to-many relationship: `<owner>_<relationship>`
     /// with `source_id` and `target_id` (the primary key), each a foreign key with ON DELETE CASCADE to an

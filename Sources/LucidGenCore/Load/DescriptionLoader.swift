@@ -394,6 +394,16 @@ package enum DescriptionLoader {
 
     // MARK: Properties
 
+    /// The foreign-key actions a description names (`on_delete`, `on_update`), by their description spelling.
+    static let foreignKeyActions: [String: SchemaForeignKey.Action] = [
+        "cascade": .cascade, "set_null": .setNull, "set_default": .setDefault, "restrict": .restrict, "no_action": .noAction,
+    ]
+
+    /// A collating sequence's name as `collation` takes it (it lands in the DDL unquoted): an identifier.
+    static func isCollationName(_ name: String) -> Bool {
+        name.range(of: #"^[A-Za-z_][A-Za-z0-9_]{0,63}$"#, options: .regularExpression) != nil
+    }
+
     static func decodeProperty(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> PropertyDescription? {
         guard var reader = ObjectReader(node, what: "a property", known: KnownKeys.property, ignored: ignoredPropertyKeys, diagnostics: &diagnostics)
         else { return nil }
@@ -442,40 +452,33 @@ package enum DescriptionLoader {
         }
         let unique = reader.bool("unique", &diagnostics) ?? false
         let indexed = reader.bool("indexed", &diagnostics) ?? false
+        /// `on_delete` / `on_update`: one of the actions, on a to-one relationship only.
+        func action(_ key: String) -> (SchemaForeignKey.Action, JSONNode)? {
+            guard let text = reader.string(key, &diagnostics), let node = reader.value(key) else { return nil }
+            guard case .relationship(_, false) = type else {
+                diagnostics.error("\(key) applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
+                return nil
+            }
+            guard let action = foreignKeyActions[ObjectReader.normalize(text)] else {
+                diagnostics.error(
+                    "\(key) '\(text)' is not an action: use one of \(foreignKeyActions.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))",
+                    at: node.location, path: node.path)
+                return nil
+            }
+            return (action, node)
+        }
         var onDelete: SchemaForeignKey.Action?
-        if let text = reader.string("on_delete", &diagnostics), let node = reader.value("on_delete") {
-            let actions: [String: SchemaForeignKey.Action] = [
-                "cascade": .cascade, "set_null": .setNull, "set_default": .setDefault, "restrict": .restrict, "no_action": .noAction,
-            ]
-            if case .relationship(_, false) = type, let action = actions[ObjectReader.normalize(text)] {
-                if action == .setNull && !nullable {
-                    diagnostics.error(
-                        "on_delete \"set_null\" needs a nullable relationship: '\(name)' is required, and SQLite would refuse to delete the row it points at",
-                        at: node.location, path: node.path)
-                } else {
-                    onDelete = action
-                }
-            } else if case .relationship(_, false) = type {
+        if let (action, node) = action("on_delete") {
+            if action == .setNull && !nullable {
                 diagnostics.error(
-                    "on_delete '\(text)' is not an action: use one of \(actions.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))", at: node.location, path: node.path)
+                    "on_delete \"set_null\" needs a nullable relationship: '\(name)' is required, and SQLite would refuse to delete the row it points at",
+                    at: node.location, path: node.path)
             } else {
-                diagnostics.error("on_delete applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
+                onDelete = action
             }
         }
-        var onUpdate: SchemaForeignKey.Action?
-        if let text = reader.string("on_update", &diagnostics), let node = reader.value("on_update") {
-            let actions: [String: SchemaForeignKey.Action] = [
-                "cascade": .cascade, "set_null": .setNull, "set_default": .setDefault, "restrict": .restrict, "no_action": .noAction,
-            ]
-            if case .relationship(_, false) = type, let action = actions[ObjectReader.normalize(text)] {
-                onUpdate = action == .noAction ? nil : action
-            } else if case .relationship(_, false) = type {
-                diagnostics.error(
-                    "on_update '\(text)' is not an action: use one of \(actions.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))", at: node.location, path: node.path)
-            } else {
-                diagnostics.error("on_update applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
-            }
-        }
+        // NO ACTION is the default: the DDL then says none.
+        let onUpdate = action("on_update").flatMap { $0.0 == .noAction ? nil : $0.0 }
         var columnType: String?
         if let text = reader.string("column_type", &diagnostics), let node = reader.value("column_type") {
             // It lands in the DDL: a type name, with an optional size, and nothing else.
@@ -493,7 +496,7 @@ package enum DescriptionLoader {
         var collation: String?
         if let text = reader.string("collation", &diagnostics), let node = reader.value("collation") {
             // It lands in the DDL: an identifier, nothing else.
-            if text.range(of: #"^[A-Za-z_][A-Za-z0-9_]{0,63}$"#, options: .regularExpression) != nil {
+            if isCollationName(text) {
                 let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { $0 == text.uppercased() }
                 // BINARY is the default: nothing to declare.
                 if builtIn != "BINARY" { collation = builtIn ?? text }

@@ -16,7 +16,7 @@ enum SQLDefaultExpression {
         "abs", "coalesce", "date", "datetime", "hex", "ifnull", "julianday", "lower", "random", "randomblob",
         "round", "strftime", "substr", "time", "timediff", "unixepoch", "upper",
     ]
-    static let keywords: Set<String> = ["CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME"]
+    static var keywords: Set<String> { SchemaColumn.timeKeywords }
 
     /// Why `text` is not an expression default lucidgen accepts; nil when it is.
     static func problem(with text: String) -> String? {

@@ -212,7 +212,7 @@ extension ShapeBuilder {
             guard sql.count >= 2, sql.hasPrefix("'"), sql.hasSuffix("'") else { return nil }
             return String(sql.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
         }
-        if !SchemaColumn(name: "", type: .blob, notNull: false, defaultSQL: sql).hasConstantDefault && SQLDefaultExpression.problem(with: sql) == nil,
+        if !SchemaColumn.isConstantDefault(sql) && SQLDefaultExpression.problem(with: sql) == nil,
             sql != "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" || type != .scalar(.date) {
             if case .scalar = type { return .sqlExpression(sql) }
         }

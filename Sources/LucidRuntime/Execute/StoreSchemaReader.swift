@@ -101,7 +101,8 @@ package enum StoreSchemaReader {
             let tokens = SQLTokens(sql)
             if tokens.contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
             collations[row[0]] = columnCollations(sql)
-            if !constraintsLucidgenLacks(tokens).isEmpty { checks[row[0]] = constraintsLucidgenLacks(tokens) }
+            let lacking = constraintsLucidgenLacks(tokens)
+            if !lacking.isEmpty { checks[row[0]] = lacking }
         }
         var options: [String: [String]] = [:]
         let optionRows = (try? Row.fetchAll(
