@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import LucidGenCore
+@_spi(Generated) import LucidSchema
+
+/// `lucidgen import`: descriptions from another tool's model history.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Write descriptions from another tool's model history.",
+        subcommands: [ImportCoreData.self])
+}
+
+/// `lucidgen import coredata`: an `.xcdatamodeld` history as descriptions.
+struct ImportCoreData: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coredata",
+        abstract: "Write the descriptions of a Core Data model's whole history (.xcdatamodeld), one file per entity.",
+        discussion: """
+            Every model version of the package becomes a version of the descriptions, oldest first, and \
+            current_version (in the config, written when it does not exist) becomes the newest. The order comes \
+            from the numbers in the model versions' names ("Model 2" before "Model 10"; the package's name \
+            alone is the first), and .xccurrentversion must name the last one. When the names do not order \
+            so, or .xccurrentversion names another version, nothing is written and the error asks for \
+            --version-map: a YAML mapping of model version names to lucidgen versions, oldest first, which \
+            may leave out versions the app never shipped:
+
+              "Wikipedia": "1.0"
+              "Wikipedia 2": "2.0"
+
+            Without a map, versions are the names' numbers (Model 3 is 3.0; zmessaging2.105.0 is 2.105.0). \
+            The order used is printed.
+
+            Entities become descriptions named in snake_case (swift_name keeps the model's class name), \
+            identified by an int that SQLite assigns (AUTOINCREMENT, as Core Data's Z_PK); attributes become \
+            properties (Integer 16/32/64 int, Double double, Float float, Decimal decimal, String string, \
+            Boolean bool, Date date, Binary data, UUID uuid, URI url, Transformable data), optional becomes \
+            nullable, defaults stay; to-one relationships become foreign keys (the inverse's deletion rule is \
+            the ON DELETE action), to-many and many-to-many link tables (ordered ones keep their order), an \
+            inverse pair is described once; fetch indexes, compound indexes and uniqueness constraints become \
+            indexes. A renaming identifier (elementID) that names the previous version's entity or property \
+            makes a rename. What has no place in SQLite or is guessed (transient, derived and Transformable \
+            attributes, fetched properties, configurations, fetch requests, userInfo, deletion rules a foreign \
+            key cannot say) is printed as a note at <version>.xcdatamodel/contents:line, never dropped silently.
+
+            Run it again after the app adds model versions: the same package gives the same files, so \
+            released versions stay as their snapshots froze them. Existing descriptions are replaced only \
+            with --force.
+            """)
+
+    @Argument(help: ArgumentHelp("The model package.", valueName: "Model.xcdatamodeld"))
+    var package: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The descriptions' folder (default: input_path of the config, else .entities).", valueName: "folder"))
+    var output: String?
+
+    @Option(name: .customLong("version-map"), help: ArgumentHelp("A YAML mapping of model version names to lucidgen versions, oldest first.", valueName: "file"))
+    var versionMap: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config file (written when it does not exist; its current_version is set to the newest version).", valueName: "path"))
+    var config: String = ".lucid.yaml"
+
+    @Option(help: ArgumentHelp("The module name of a config written from scratch.", valueName: "name"))
+    var module: String = "App"
+
+    @Option(help: ArgumentHelp("Also write the notes to this file (Markdown).", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Replace descriptions that exist already and differ.")
+    var force = false
+
+    func run() throws {
+        let result: CoreDataImporter.Output
+        let modelPackage: CoreDataModelPackage
+        do {
+            modelPackage = try CoreDataModelPackage.read(package, versionMap: versionMap)
+            result = try CoreDataImporter.run(modelPackage)
+        } catch let error as CoreDataImportError {
+            let location = error.location.hasPrefix("/") || error.location.hasPrefix(package) || error.location.hasPrefix(versionMap ?? "\u{0}")
+                ? error.location : (package as NSString).appendingPathComponent(error.location)
+            printError("\(displayPath(location)): error: \(error.message)\n")
+            printError("import: nothing was written\n")
+            throw ExitCodes.inputErrors
+        }
+        print("order (\(modelPackage.orderBasis)):")
+        for (model, version) in modelPackage.versions { print("  \(model.name) → \(version.string)") }
+        for name in modelPackage.skipped { print("  \(name): left out (not in the version map)") }
+
+        let configExists = FileManager.default.fileExists(atPath: config)
+        var diagnostics = DiagnosticCollector()
+        let existing = configExists ? try? Config.load(from: config, diagnostics: &diagnostics) : nil
+        if configExists && existing == nil {
+            printDiagnostics(diagnostics.diagnostics, verbose: false)
+            throw ExitCodes.inputErrors
+        }
+        let folder = output ?? existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
+        let files = result.files.map { ((folder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
+        let differing = files.filter { path, json in
+            FileManager.default.fileExists(atPath: path) && (try? String(contentsOfFile: path, encoding: .utf8)) != json
+        }.map(\.0)
+        if !differing.isEmpty && !force {
+            for path in differing { printError("\(displayPath(path)): error: a description exists already and differs (pass --force to replace it)\n") }
+            printError("import: nothing was written\n")
+            throw ExitCodes.inputErrors
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var written = 0
+        for (path, json) in files {
+            if (try? String(contentsOfFile: path, encoding: .utf8)) == json { continue }
+            try json.write(toFile: path, atomically: true, encoding: .utf8)
+            print("wrote    \(displayPath(path))")
+            written += 1
+        }
+        let version = result.currentVersion.string
+        if !configExists {
+            let text = """
+                input_path: \((folder as NSString).lastPathComponent)
+                current_version: "\(version)"
+                targets:
+                  app:
+                    module_name: \(module)
+                    output_path: Sources/\(module)/Generated
+
+                """
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            print("wrote    \(displayPath(config))")
+        } else if existing?.currentVersion.map({ $0 == result.currentVersion }) != true {
+            var text = try String(contentsOfFile: config, encoding: .utf8)
+            var lines = text.components(separatedBy: "\n")
+            if let index = lines.firstIndex(where: { $0.hasPrefix("current_version:") }) {
+                lines[index] = "current_version: \"\(version)\""
+            } else {
+                lines.insert("current_version: \"\(version)\"", at: 0)
+            }
+            text = lines.joined(separator: "\n")
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            print("updated  \(displayPath(config)): current_version \(version)")
+        }
+        for note in result.notes {
+            print("\(displayPath((package as NSString).appendingPathComponent(note.location))): note: \(note.message)")
+        }
+        if let report {
+            var text = "# Import of \((package as NSString).lastPathComponent)\n\nOrder (\(modelPackage.orderBasis)):\n\n"
+            text += modelPackage.versions.map { "- \($0.model.name) → \($0.version.string)" }.joined(separator: "\n") + "\n"
+            text += "\n## Decisions to review (\(result.notes.count))\n\n"
+            text += result.notes.map { "- `\($0.location)`: \($0.message)" }.joined(separator: "\n") + "\n"
+            try text.write(toFile: report, atomically: true, encoding: .utf8)
+        }
+        print(
+            "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(modelPackage.versions.count) model version\(modelPackage.versions.count == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count) note\(result.notes.count == 1 ? "" : "s") to review); next: `lucidgen generate`")
+    }
+}

@@ -1,0 +1,654 @@
+import Foundation
+import LucidSchema
+
+/// `lucidgen import coredata`: turns an `.xcdatamodeld` history into entity descriptions, one file per entity,
+/// with every model version a version of the descriptions.
+///
+/// The stages: read the package in its order (``CoreDataModelPackage``), follow each entity and property
+/// through the versions (the same name in the previous version, or a renaming identifier, `elementID`, naming
+/// it there), decide per version what each Core Data element becomes, then merge each lineage's states into a
+/// description whose history (`version_history`, `added_at_version`, `removed_at_version`, `previous_name`,
+/// `type_history`) gives back every version. Every decision that loses or guesses something is a ``Note``
+/// located at `<version>.xcdatamodel/contents:line`. The same package gives the same bytes.
+package struct CoreDataImporter {
+    /// A lossy or uncertain decision, where the model says what led to it.
+    package struct Note: Sendable, CustomStringConvertible {
+        package var location: String
+        package var message: String
+        package var description: String { "\(location): note: \(message)" }
+    }
+
+    package struct Output: Sendable {
+        /// `(description name, JSON text)`, by name.
+        package var files: [(name: String, json: String)]
+        package var currentVersion: SchemaVersion
+        package var notes: [Note]
+    }
+
+    private let package: CoreDataModelPackage
+    private var notes: [Note] = []
+    private var noted: Set<String> = []
+
+    package init(_ package: CoreDataModelPackage) { self.package = package }
+
+    package static func run(_ package: CoreDataModelPackage) throws -> Output {
+        var importer = CoreDataImporter(package)
+        return try importer.run()
+    }
+
+    // MARK: Naming
+
+    /// `WMFArticle` → `wmf_article`, `displayTitleHTMLString` → `display_title_html_string`, `sha256` → `sha256`.
+    package static func snakeCase(_ name: String) -> String {
+        let characters = Array(name)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) { result += "_" }
+            }
+            result += character == "-" || character == " " ? "_" : character.lowercased()
+        }
+        return result
+    }
+
+    /// The Swift name to write when the description name's own form is not the model's.
+    static func swiftName(of original: String, description name: String, type: Bool) -> String? {
+        let derived = type ? Naming.typeName(name) : Naming.propertyName(name)
+        return derived == original ? nil : original
+    }
+
+    // MARK: Lineages
+
+    /// An entity followed through the versions.
+    struct EntityLineage {
+        var states: [(version: Int, entity: CoreDataModel.Entity)] = []
+        /// `(version index, previous model name)` of each rename.
+        var renames: [(version: Int, from: String)] = []
+        var name: String { CoreDataImporter.snakeCase(states.last!.entity.name) }
+    }
+
+    private mutating func note(_ file: String, _ line: Int, _ message: String) {
+        let key = "\(file):\(line): \(message)"
+        guard noted.insert(key).inserted else { return }
+        notes.append(Note(location: "\(file):\(line)", message: message))
+    }
+
+    /// A note that holds for every version where it recurs: reported once, at its first version.
+    private mutating func noteOnce(_ key: String, _ file: String, _ line: Int, _ message: String) {
+        guard noted.insert("once|" + key).inserted else { return }
+        note(file, line, message)
+    }
+
+    private mutating func entityLineages() throws -> [EntityLineage] {
+        var lineages: [EntityLineage] = []
+        var alive: [String: Int] = [:]
+        var removed: [String: (Int, String)] = [:]
+        for (versionIndex, (model, _)) in package.versions.enumerated() {
+            var next: [String: Int] = [:]
+            let names = Set(model.entities.map(\.name))
+            for entity in model.entities {
+                if let lineage = alive[entity.name] {
+                    lineages[lineage].states.append((versionIndex, entity))
+                    next[entity.name] = lineage
+                } else if let previous = entity.elementID, previous != entity.name, let lineage = alive[previous], !names.contains(previous) {
+                    lineages[lineage].states.append((versionIndex, entity))
+                    lineages[lineage].renames.append((versionIndex, previous))
+                    next[entity.name] = lineage
+                } else {
+                    if let gone = removed[Self.snakeCase(entity.name)] {
+                        throw CoreDataImportError(
+                            location: "\(model.file):\(entity.line)",
+                            message: "entity \(entity.name) comes back after \(gone.1) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(gone.1) only (--version-map)")
+                    }
+                    lineages.append(EntityLineage(states: [(versionIndex, entity)]))
+                    next[entity.name] = lineages.count - 1
+                }
+            }
+            for (name, lineage) in alive where !next.values.contains(lineage) {
+                removed[Self.snakeCase(name)] = (lineage, model.name)
+            }
+            alive = next
+        }
+        // Renaming identifiers that name nothing in the previous version.
+        for (versionIndex, (model, _)) in package.versions.enumerated() where versionIndex > 0 {
+            let previous = Set(package.versions[versionIndex - 1].model.entities.map(\.name))
+            for entity in model.entities {
+                if let id = entity.elementID, id != entity.name, !previous.contains(id), !previous.contains(entity.name) {
+                    let before = package.versions[versionIndex - 1].model
+                    var message = "entity \(entity.name): its renaming identifier \(id) names no entity of \(before.name), so it is imported as an entity added here (Core Data's inferred migration matched it with none either: the rows of stores it migrated were not carried over)"
+                    if lineages.contains(where: { $0.states.contains { $0.entity.name == id } }) { message += "; \(id) exists in an older version, not the previous one" }
+                    let gone = before.entities.map(\.name).filter { !names(in: model).contains($0) }
+                    if let near = gone.first(where: { Self.nearMiss($0, id) }) {
+                        message += "; \(before.name)'s \(near), removed here, differs from it by a letter or two: if it is the same entity, fix the renaming identifier in the model"
+                    }
+                    noteOnce("element \(entity.name) \(id)", model.file, entity.line, message)
+                }
+            }
+        }
+        var byName: [String: Int] = [:]
+        for (index, lineage) in lineages.enumerated() {
+            if let other = byName[lineage.name] {
+                let a = lineages[other].states.last!, b = lineage.states.last!
+                throw CoreDataImportError(
+                    location: "\(package.versions[b.version].model.file):\(b.entity.line)",
+                    message: "entities \(a.entity.name) and \(b.entity.name) both become the description \(lineage.name); rename one in the model")
+            }
+            byName[lineage.name] = index
+        }
+        return lineages
+    }
+
+    private func names(in model: CoreDataModel) -> Set<String> { Set(model.entities.map(\.name)) }
+
+    /// Whether two names differ by at most two edits (a typo), ignoring case.
+    static func nearMiss(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.lowercased()), y = Array(b.lowercased())
+        guard abs(x.count - y.count) <= 2, x != y else { return false }
+        var row = Array(0...y.count)
+        for i in 1...max(x.count, 1) where !x.isEmpty {
+            var next = [i] + Array(repeating: 0, count: y.count)
+            for j in stride(from: 1, through: y.count, by: 1) {
+                next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            row = next
+        }
+        return row[y.count] <= 2
+    }
+
+    // MARK: One version
+
+    /// What a property is at one version, as a description says it.
+    struct PropertyState: Equatable {
+        var key: String
+        var modelName: String
+        var line: Int
+        var type: String
+        var nullable: Bool
+        var defaultValue: String?
+        var onDelete: String?
+        var indexed: Bool
+        var elementID: String?
+        static func == (a: PropertyState, b: PropertyState) -> Bool {
+            a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue
+        }
+    }
+
+    /// The description name of every model entity name at each version.
+    private var entityNames: [[String: String]] = []
+
+    private mutating func properties(of entity: CoreDataModel.Entity, at versionIndex: Int) -> [PropertyState] {
+        let model = package.versions[versionIndex].model
+        var result: [PropertyState] = []
+        for attribute in entity.attributes {
+            if let state = attributeState(attribute, entity: entity, model: model) { result.append(state) }
+        }
+        for relationship in entity.relationships {
+            if let state = relationshipState(relationship, entity: entity, model: model, versionIndex: versionIndex) { result.append(state) }
+        }
+        return result
+    }
+
+    private func descriptionName(ofProperty name: String) -> String {
+        let snake = Self.snakeCase(name)
+        return snake == "id" ? "core_data_id" : snake
+    }
+
+    private mutating func attributeState(_ attribute: CoreDataModel.Attribute, entity: CoreDataModel.Entity, model: CoreDataModel) -> PropertyState? {
+        let file = model.file, line = attribute.line, label = "\(entity.name).\(attribute.name)"
+        if attribute.transient {
+            noteOnce("transient \(label)", file, line, "\(label) is transient (not stored): left out")
+            return nil
+        }
+        let type: String
+        switch attribute.type {
+        case "Integer 16", "Integer 32", "Integer 64": type = "int"
+        case "Double": type = "double"
+        case "Float": type = "float"
+        case "Decimal": type = "decimal"
+        case "String": type = "string"
+        case "Boolean": type = "bool"
+        case "Date": type = "date"
+        case "Binary": type = "data"
+        case "UUID": type = "uuid"
+        case "URI": type = "url"
+        case "Transformable":
+            type = "data"
+            let transformer = attribute.valueTransformerName.map { "its transformer \($0)" } ?? "NSKeyedUnarchiveFromData (no valueTransformerName)"
+            noteOnce(
+                "transformable \(label)", file, line,
+                "\(label) is Transformable\(attribute.customClassName.map { " (\($0))" } ?? ""): imported as data, the bytes \(transformer) wrote; decode them with it in the app")
+        default:
+            noteOnce("type \(label) \(attribute.type ?? "")", file, line, "\(label) has attribute type \(attribute.type ?? "none"), which lucidgen does not store: left out")
+            return nil
+        }
+        if attribute.externalStorage {
+            noteOnce("external \(label)", file, line, "\(label) allows external storage: lucidgen stores every value in its row")
+        }
+        if let derivation = attribute.derivation {
+            noteOnce("derived \(label)", file, line, "\(label) is derived (\(derivation)): imported as a stored value, which lucidgen does not recompute")
+        }
+        if attribute.hasUserInfo { noteOnce("userinfo \(label)", file, line, "\(label) has userInfo, which has no place in SQLite: left out") }
+        var defaultValue: String?
+        if let text = attribute.defaultValueString {
+            defaultValue = Self.defaultJSON(text, type: type)
+            if defaultValue == nil {
+                noteOnce("default \(label) \(text)", file, line, "\(label): its default \(JSONText.string(text)) is not a \(type): left out")
+            }
+        }
+        if type == "date", let interval = attribute.defaultDateTimeInterval, let seconds = Double(interval) {
+            // Seconds since 2001-01-01 (Core Data's reference date), as the text form dates are stored in.
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            defaultValue = #"{ "sql": \#(JSONText.string("('\(Self.dateText(date))')")) }"#
+            noteOnce(
+                "datedefault \(label)", file, line,
+                "\(label): its default date (\(interval) s after 2001-01-01) is the column's SQL default \(Self.dateText(date)); the record initializer has none")
+        }
+        let name = descriptionName(ofProperty: attribute.name)
+        if name == "core_data_id" {
+            noteOnce("id \(label)", file, line, "\(label) is named like lucidgen's identifier: imported as core_data_id (swift_name id is taken too; its Swift name is coreDataID)")
+        }
+        return PropertyState(
+            key: attribute.name, modelName: attribute.name, line: line, type: type, nullable: attribute.optional, defaultValue: defaultValue, onDelete: nil,
+            indexed: attribute.indexed, elementID: attribute.elementID)
+    }
+
+    static func dateText(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+        let milliseconds = Int((Double(c.nanosecond ?? 0) / 1_000_000).rounded(.down))
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%03d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0, milliseconds)
+    }
+
+    /// `defaultValueString` as a description's JSON value of `type`, or nil when it is not one.
+    static func defaultJSON(_ text: String, type: String) -> String? {
+        switch type {
+        case "int": return Int64(text).map(String.init)
+        case "double", "float":
+            guard let value = Double(text), value.isFinite else { return nil }
+            return value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)"
+        case "decimal":
+            guard Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil, text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) else { return nil }
+            return JSONText.string(text)
+        case "bool":
+            switch text.lowercased() {
+            case "yes", "true", "1": return "true"
+            case "no", "false", "0": return "false"
+            default: return nil
+            }
+        case "string":
+            // Lucid's spellings would be read as something else: `nil`, `current_date`, `.case`, `30s`.
+            if text == "nil" || text == "current_date" || text.hasPrefix(".") || text.hasSuffix("s") && Double(text.dropLast().replacingOccurrences(of: "m", with: "")) != nil { return nil }
+            return JSONText.string(text)
+        case "url": return URL(string: text) == nil ? nil : JSONText.string(text)
+        case "uuid": return UUIDText.bytes(text) == nil ? nil : JSONText.string(text)
+        default: return nil
+        }
+    }
+
+    /// Core Data's deletion rule of the side that is deleted, as the owner's foreign-key action.
+    static func action(_ rule: String) -> String? {
+        switch rule {
+        case "Cascade": "cascade"
+        case "Nullify": "set_null"
+        case "Deny": "restrict"
+        case "No Action": "no_action"
+        default: nil
+        }
+    }
+
+    private func inverse(of relationship: CoreDataModel.Relationship, in model: CoreDataModel) -> CoreDataModel.Relationship? {
+        guard let name = relationship.inverseName, let entity = relationship.inverseEntity ?? relationship.destination,
+            let target = model.entities.first(where: { $0.name == entity })
+        else { return nil }
+        return target.relationships.first { $0.name == name }
+    }
+
+    /// Whether this side describes the pair: the to-one (its column is the link), else the ordered side, else
+    /// the side whose entity and name sort first.
+    private func owns(_ relationship: CoreDataModel.Relationship, of entity: CoreDataModel.Entity, inverse: CoreDataModel.Relationship?) -> Bool {
+        guard let inverse, !(relationship.inverseEntity == entity.name && inverse.name == relationship.name) else { return true }
+        let other = relationship.inverseEntity ?? relationship.destination ?? ""
+        let first = (entity.name, relationship.name) < (other, inverse.name)
+        switch (relationship.toMany, inverse.toMany) {
+        case (false, true): return !inverse.ordered
+        case (true, false): return relationship.ordered
+        case (false, false): return first
+        case (true, true): return relationship.ordered != inverse.ordered ? relationship.ordered : first
+        }
+    }
+
+    private mutating func relationshipState(
+        _ relationship: CoreDataModel.Relationship, entity: CoreDataModel.Entity, model: CoreDataModel, versionIndex: Int
+    ) -> PropertyState? {
+        let file = model.file, line = relationship.line, label = "\(entity.name).\(relationship.name)"
+        if relationship.transient {
+            noteOnce("transient \(label)", file, line, "\(label) is transient (not stored): left out")
+            return nil
+        }
+        guard let destination = relationship.destination, let target = entityNames[versionIndex][destination] else {
+            noteOnce("nodest \(label)", file, line, "\(label) has no destination entity in this version: left out")
+            return nil
+        }
+        let inverse = inverse(of: relationship, in: model)
+        if relationship.inverseName != nil && inverse == nil {
+            noteOnce("noinverse \(label)", file, line, "\(label): its inverse \(relationship.inverseEntity ?? destination).\(relationship.inverseName!) is not in this version: described alone")
+        }
+        guard owns(relationship, of: entity, inverse: inverse) else { return nil }
+        let pair = inverse.map { " (with its inverse \(relationship.inverseEntity ?? destination).\($0.name), described once, here)" } ?? ""
+        var onDelete: String?
+        var nullable = relationship.optional
+        let type: String
+        if relationship.toMany {
+            type = #"{ "entity_name": \#(JSONText.string(target)), "association": "to_many"\#(relationship.ordered ? #", "ordered": true"# : "") }"#
+            nullable = false
+            if relationship.deletionRule == "Cascade" || relationship.deletionRule == "Deny" {
+                noteOnce("rule \(label)", file, line, "\(label)\(pair) has the deletion rule \(relationship.deletionRule): a link table's rows go with either row, but deleting the targets (Cascade) or refusing the delete (Deny) is the app's code")
+            }
+            if let inverse, !inverse.toMany {
+                noteOnce("orderedparent \(label)", file, line, "\(label) is an ordered to-many whose inverse is a to-one: imported as an ordered link table, which keeps the order but not that a row has one owner")
+            }
+            if let inverse, inverse.toMany, inverse.ordered, relationship.ordered {
+                noteOnce("bothordered \(label)", file, line, "\(label) and its inverse are both ordered: the link table keeps this side's order only")
+            }
+            if let inverse, inverse.toMany, inverse.deletionRule == "Cascade" || inverse.deletionRule == "Deny" {
+                noteOnce("invrule \(label)", file, line, "\(label)'s inverse \(inverse.name) has the deletion rule \(inverse.deletionRule), which the app's code must do (a link table's rows go with either row)")
+            }
+        } else {
+            type = #"{ "entity_name": \#(JSONText.string(target)), "association": "to_one" }"#
+            if let inverse, let action = Self.action(inverse.deletionRule) {
+                if action == "set_null" && !nullable {
+                    onDelete = "cascade"
+                    noteOnce("nullifyrequired \(label)", file, line, "\(label) is required but its inverse nullifies it when the target is deleted: on_delete cascade (Core Data would refuse to save)")
+                } else {
+                    onDelete = action
+                }
+            }
+            if relationship.deletionRule == "Cascade" {
+                noteOnce("rule \(label)", file, line, "\(label) cascades deletes to its target, which a foreign key cannot say (it acts the other way): the app's code must delete the target")
+            }
+        }
+        if relationship.toMany, let inverse, !inverse.toMany, !relationship.ordered {
+            // Never reached: the to-one side owns such a pair.
+            return nil
+        }
+        return PropertyState(
+            key: relationship.name, modelName: relationship.name, line: line, type: type, nullable: nullable, defaultValue: nil, onDelete: onDelete,
+            indexed: false, elementID: relationship.elementID)
+    }
+
+    // MARK: The whole history
+
+    private mutating func run() throws -> Output {
+        let versions = package.versions.map(\.version)
+        let lineages = try entityLineages()
+        entityNames = package.versions.indices.map { index in
+            var names: [String: String] = [:]
+            for lineage in lineages {
+                for state in lineage.states where state.version == index { names[state.entity.name] = lineage.name }
+            }
+            return names
+        }
+        for (model, _) in package.versions {
+            for (what, line) in model.unstored {
+                noteOnce("unstored \(what)", model.file, line, "the model's \(what) has no place in SQLite: left out")
+            }
+        }
+        var files: [(String, String)] = []
+        var indexHistoryDiffers = false
+        for lineage in lineages {
+            let (json, differs) = try describe(lineage, versions: versions)
+            files.append((lineage.name, json))
+            indexHistoryDiffers = indexHistoryDiffers || differs
+        }
+        if indexHistoryDiffers {
+            let newest = package.versions.last!.model
+            note(
+                newest.file, 1,
+                "the indexes changed between model versions; descriptions have no index history, so every version gets this version's indexes where their properties exist (indexes change speed, never data)")
+        }
+        let order = Dictionary(uniqueKeysWithValues: package.versions.enumerated().map { ($0.element.model.file, $0.offset) })
+        let sortedNotes = notes.enumerated().sorted { a, b in
+            let fa = String(a.element.location.prefix { $0 != ":" }), fb = String(b.element.location.prefix { $0 != ":" })
+            if order[fa] != order[fb] { return (order[fa] ?? -1) < (order[fb] ?? -1) }
+            return a.offset < b.offset
+        }.map(\.element)
+        return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes)
+    }
+
+    /// One entity's description: its JSON and whether its indexes differ between versions.
+    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion]) throws -> (String, Bool) {
+        let newest = lineage.states.last!.entity
+        let newestFile = package.versions[lineage.states.last!.version].model.file
+        var object: [(String, String)] = [("name", JSONText.string(lineage.name))]
+        if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
+            object.append(("swift_name", JSONText.string(name)))
+        }
+        if let parent = newest.parentEntity {
+            object.append(("parent", JSONText.string(entityNames[lineage.states.last!.version][parent] ?? Self.snakeCase(parent))))
+        } else {
+            object.append(("identifier", #"{ "type": "int", "autoincrement": true }"#))
+        }
+        if newest.isAbstract { object.append(("abstract", "true")) }
+        for state in lineage.states {
+            let file = package.versions[state.version].model.file
+            if state.entity.parentEntity != newest.parentEntity {
+                throw CoreDataImportError(
+                    location: "\(file):\(state.entity.line)",
+                    message: "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(newest.parentEntity ?? "none") in \(package.versions[lineage.states.last!.version].model.name); lucidgen does not change an entity's parent between versions yet")
+            }
+            for (name, line) in state.entity.fetchedProperties {
+                noteOnce("fetched \(state.entity.name).\(name)", file, line, "\(state.entity.name).\(name) is a fetched property (a saved query): left out")
+            }
+            if let line = state.entity.hasUserInfo {
+                noteOnce("userinfo \(state.entity.name)", file, line, "entity \(state.entity.name) has userInfo, which has no place in SQLite: left out")
+            }
+        }
+        var history: [String] = []
+        for state in lineage.states {
+            var item = #"{ "version": \#(JSONText.string(versions[state.version].string))"#
+            if let rename = lineage.renames.first(where: { $0.version == state.version }) {
+                item += #", "previous_name": \#(JSONText.string(Self.snakeCase(rename.from)))"#
+            }
+            history.append(item + " }")
+        }
+        object.append(("version_history", "[\n    " + history.joined(separator: ",\n    ") + "\n  ]"))
+        let last = lineage.states.last!.version
+        if last + 1 < versions.count { object.append(("removed_at_version", JSONText.string(versions[last + 1].string))) }
+
+        // Each property followed through the lineage's versions.
+        var order: [Int] = []
+        var propertyStates: [[(version: Int, state: PropertyState)]] = []
+        var renames: [Int: (version: Int, from: String)] = [:]
+        var previous: [String: Int] = [:]
+        for state in lineage.states {
+            let file = package.versions[state.version].model.file
+            let current = properties(of: state.entity, at: state.version)
+            let names = Set(current.map(\.key))
+            var next: [String: Int] = [:]
+            for property in current {
+                let id: Int
+                if let known = previous[property.key] {
+                    id = known
+                } else if let old = property.elementID, old != property.key, let known = previous[old], !names.contains(old) {
+                    id = known
+                    if let earlier = renames[id] {
+                        throw CoreDataImportError(
+                            location: "\(file):\(property.line)",
+                            message: "\(state.entity.name).\(property.modelName) is renamed a second time (from \(old); first from \(earlier.from) at \(versions[earlier.version].string)): the importer keeps one rename per property for now; import from \(package.versions[earlier.version].model.name) on (--version-map)")
+                    }
+                    renames[id] = (state.version, old)
+                } else {
+                    if let old = property.elementID, old != property.key, state.version != lineage.states.first!.version {
+                        noteOnce("pelement \(state.entity.name).\(property.key)", file, property.line, "\(state.entity.name).\(property.modelName): its renaming identifier \(old) names no property of the previous version, so it is imported as a property added here")
+                    }
+                    propertyStates.append([])
+                    id = propertyStates.count - 1
+                    order.append(id)
+                }
+                propertyStates[id].append((state.version, property))
+                next[property.key] = id
+            }
+            previous = next
+        }
+        var properties: [String] = []
+        var taken: [String: Int] = [:]
+        let firstVersion = lineage.states.first!.version
+        let present = lineage.states.map(\.version)
+        for id in order {
+            let states = propertyStates[id]
+            let now = states.last!.state
+            let nowFile = package.versions[states.last!.version].model.file
+            let name = descriptionName(ofProperty: now.modelName)
+            if let other = taken[name] {
+                throw CoreDataImportError(
+                    location: "\(nowFile):\(now.line)",
+                    message: "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
+            }
+            taken[name] = id
+            var fields: [(String, String)] = [("name", JSONText.string(name))]
+            if name == "core_data_id" {
+                fields.append(("swift_name", JSONText.string("coreDataID")))
+            } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false) {
+                fields.append(("swift_name", JSONText.string(swift)))
+            }
+            fields.append(("property_type", Self.typeJSON(now.type)))
+            if now.nullable { fields.append(("nullable", "true")) }
+            var defaultValue = now.defaultValue
+            let added = states.first!.version
+            // A required property added to existing rows needs a value for them.
+            if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
+                defaultValue = zero
+                noteOnce(
+                    "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
+                    "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(zero) (Core Data's lightweight migration would have refused a store with rows)")
+            }
+            if let value = defaultValue { fields.append(("default_value", value)) }
+            if let action = now.onDelete { fields.append(("on_delete", JSONText.string(action))) }
+            if Set(states.map { $0.state.onDelete }).count > 1 {
+                noteOnce("ondelete \(newest.name).\(now.modelName)", nowFile, now.line, "\(newest.name).\(now.modelName): its deletion rule changed between versions; on_delete has no history, so every version gets \(now.onDelete ?? "the default")")
+            }
+            if now.indexed { fields.append(("indexed", "true")) }
+            if added != firstVersion { fields.append(("added_at_version", JSONText.string(versions[added].string))) }
+            let lastSeen = states.last!.version
+            if let gone = present.first(where: { $0 > lastSeen }) { fields.append(("removed_at_version", JSONText.string(versions[gone].string))) }
+            if let rename = renames[id] {
+                fields.append(("previous_name", JSONText.string(descriptionName(ofProperty: rename.from))))
+                fields.append(("renamed_at_version", JSONText.string(versions[rename.version].string)))
+            }
+            // A gap (removed then added under the same name) is two properties to lucidgen.
+            let versionsSeen = states.map(\.version)
+            if let firstIndex = present.firstIndex(of: versionsSeen.first!), Array(present[firstIndex..<(firstIndex + versionsSeen.count)]) != versionsSeen {
+                throw CoreDataImportError(
+                    location: "\(nowFile):\(now.line)",
+                    message: "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)")
+            }
+            var typeHistory: [String] = []
+            for (earlier, later) in zip(states, states.dropFirst()) where earlier.state != later.state {
+                var item = [("until_version", JSONText.string(versions[later.version].string))]
+                if earlier.state.type != later.state.type { item.append(("property_type", Self.typeJSON(earlier.state.type))) }
+                if earlier.state.nullable != later.state.nullable { item.append(("nullable", earlier.state.nullable ? "true" : "false")) }
+                if earlier.state.defaultValue != later.state.defaultValue { item.append(("default_value", earlier.state.defaultValue ?? "null")) }
+                typeHistory.append("{ " + item.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+            }
+            if !typeHistory.isEmpty { fields.append(("type_history", "[" + typeHistory.joined(separator: ", ") + "]")) }
+            properties.append("{ " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+        }
+        object.append(("properties", "[\n    " + properties.joined(separator: ",\n    ") + "\n  ]"))
+
+        // Indexes: the newest state's (descriptions have no index history).
+        let (indexes, differs) = indexItems(lineage, propertyStates: propertyStates, order: order)
+        if !indexes.isEmpty { object.append(("indexes", "[\n    " + indexes.joined(separator: ",\n    ") + "\n  ]")) }
+        _ = newestFile
+        return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs)
+    }
+
+    /// A scalar type's name as a JSON string; a relationship's object as it is.
+    static func typeJSON(_ type: String) -> String { type.hasPrefix("{") ? type : JSONText.string(type) }
+
+    /// A value for existing rows of a required property added later.
+    static func zero(_ type: String) -> String? {
+        switch type {
+        case "int": "0"
+        case "double", "float": "0.0"
+        case "bool": "false"
+        case "string": "\"\""
+        case "decimal": "\"0\""
+        default: nil
+        }
+    }
+
+    /// `WMF.ReadingList` → `ReadingList`; nil for `NSManagedObject` or none.
+    static func swiftTypeName(_ entity: CoreDataModel.Entity) -> String? {
+        guard var name = entity.representedClassName, !name.isEmpty else { return entity.name }
+        if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
+        if name == "NSManagedObject" { return entity.name }
+        return Naming.swiftNameProblem(name, type: true) == nil ? name : entity.name
+    }
+
+    private mutating func indexItems(_ lineage: EntityLineage, propertyStates: [[(version: Int, state: PropertyState)]], order: [Int]) -> ([String], Bool) {
+        func signature(_ entity: CoreDataModel.Entity) -> [String] {
+            (entity.indexes.map { "i:" + $0.properties.joined(separator: ",") } + entity.uniquenessConstraints.map { "u:" + $0.properties.joined(separator: ",") }).sorted()
+        }
+        let differs = Set(lineage.states.map { signature($0.entity) }).count > 1
+        let (versionIndex, entity) = lineage.states.last!
+        let model = package.versions[versionIndex].model
+        // Model property name → (description name, type) at the newest version.
+        var described: [String: (String, String)] = [:]
+        for id in order {
+            guard let last = propertyStates[id].last, last.version == versionIndex else { continue }
+            described[last.state.modelName] = (descriptionName(ofProperty: last.state.modelName), last.state.type)
+        }
+        var items: [String] = []
+        var seen: Set<String> = []
+        func add(_ properties: [String], unique: Bool, line: Int, what: String) {
+            var names: [String] = []
+            for property in properties {
+                guard let (name, type) = described[property] else {
+                    let isToMany = entity.relationships.contains { $0.name == property && $0.toMany }
+                    noteOnce(
+                        "index \(entity.name) \(what) \(property)", model.file, line,
+                        "\(entity.name)'s \(what) uses \(property), \(isToMany ? "a to-many relationship, which has no column" : "which has no column here"): left out")
+                    return
+                }
+                if type.contains("to_many") {
+                    noteOnce("index \(entity.name) \(what) \(property)", model.file, line, "\(entity.name)'s \(what) uses \(property), a to-many relationship, which has no column: left out")
+                    return
+                }
+                names.append(name)
+            }
+            // A to-one alone is indexed already (its foreign key's index).
+            if names.count == 1, !unique, described.values.contains(where: { $0.0 == names[0] && $0.1.contains("to_one") }) { return }
+            let key = "\(unique)|" + names.joined(separator: ",")
+            guard seen.insert(key).inserted else { return }
+            items.append(#"{ "properties": [\#(names.map(JSONText.string).joined(separator: ", "))]\#(unique ? #", "unique": true"# : "") }"#)
+        }
+        for index in entity.indexes {
+            let what = index.name.map { "fetch index \($0)" } ?? "compound index"
+            if let why = index.unsupported {
+                noteOnce("index \(entity.name) \(what)", model.file, index.line, "\(entity.name)'s \(what) is \(why), which lucidgen's indexes do not say: left out")
+                continue
+            }
+            if index.descending {
+                noteOnce("desc \(entity.name) \(what)", model.file, index.line, "\(entity.name)'s \(what) sorts descending; lucidgen's index is ascending (SQLite reads it either way)")
+            }
+            add(index.properties, unique: false, line: index.line, what: what)
+        }
+        for constraint in entity.uniquenessConstraints {
+            add(constraint.properties, unique: true, line: constraint.line, what: "uniqueness constraint")
+        }
+        // A single-property unique index on a property that is `indexed` stays an item; plain indexes of
+        // one property that the property's `indexed` says already are dropped.
+        return (items, differs)
+    }
+}
+
+/// JSON text for the few values the importer writes.
+enum JSONText {
+    static func string(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+}
