@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "LucidGenCoreTests",
             dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift"), "lucidgen", "flightlog-demo", "crash-child"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "CoreData"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime", "LucidTesting", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Generated/Fixtures"]),
         // Random description histories played as a user plays them, every migration checked (issue 11).

@@ -182,7 +182,7 @@ package struct CoreDataImporter {
         let model = package.versions[versionIndex].model
         var result: [PropertyState] = []
         for attribute in entity.attributes {
-            if let state = attributeState(attribute, entity: entity, model: model) { result.append(state) }
+            if let state = attributeState(attribute, entity: entity, model: model, versionIndex: versionIndex) { result.append(state) }
         }
         for relationship in entity.relationships {
             if let state = relationshipState(relationship, entity: entity, model: model, versionIndex: versionIndex) { result.append(state) }
@@ -195,8 +195,12 @@ package struct CoreDataImporter {
         return snake == "id" ? "core_data_id" : snake
     }
 
-    private mutating func attributeState(_ attribute: CoreDataModel.Attribute, entity: CoreDataModel.Entity, model: CoreDataModel) -> PropertyState? {
+    private mutating func attributeState(_ attribute: CoreDataModel.Attribute, entity: CoreDataModel.Entity, model: CoreDataModel, versionIndex: Int) -> PropertyState? {
         let file = model.file, line = attribute.line, label = "\(entity.name).\(attribute.name)"
+        let lineage = entityNames.indices.contains(versionIndex) ? entityNames[versionIndex][entity.name] ?? entity.name : entity.name
+        func noteOnce(_ key: String, _ file: String, _ line: Int, _ message: String) {
+            self.noteOnce(key.replacingOccurrences(of: label, with: "\(lineage).\(attribute.name)"), file, line, message)
+        }
         if attribute.transient {
             noteOnce("transient \(label)", file, line, "\(label) is transient (not stored): left out")
             return nil
@@ -324,6 +328,10 @@ package struct CoreDataImporter {
         _ relationship: CoreDataModel.Relationship, entity: CoreDataModel.Entity, model: CoreDataModel, versionIndex: Int
     ) -> PropertyState? {
         let file = model.file, line = relationship.line, label = "\(entity.name).\(relationship.name)"
+        let lineage = entityNames[versionIndex][entity.name] ?? entity.name
+        func noteOnce(_ key: String, _ file: String, _ line: Int, _ message: String) {
+            self.noteOnce(key.replacingOccurrences(of: label, with: "\(lineage).\(relationship.name)"), file, line, message)
+        }
         if relationship.transient {
             noteOnce("transient \(label)", file, line, "\(label) is transient (not stored): left out")
             return nil

@@ -1,0 +1,240 @@
+import Foundation
+import LucidGenCore
+import Testing
+
+/// `lucidgen import coredata`: real model histories (from the team's shared folder, `../shared/coredata`, read in
+/// place and never committed) and a committed synthetic one (`CoreData/Shop.xcdatamodeld`) that has every
+/// element the importer reads: a renamed entity and property (renaming identifiers), an ordered many-to-many,
+/// a to-one with a cascading inverse, Decimal, UUID, URI, Transformable, external storage, a transient,
+/// a fetched property, a fetch request, a configuration, a uniqueness constraint, a fetch index, a date default.
+@Suite struct CoreDataImportTests {
+    static let shop = repositoryRoot.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Shop.xcdatamodeld")
+
+    /// The shared histories' folder: `LUCIDGEN_COREDATA_HISTORIES`, else `../shared/coredata` beside the repository,
+    /// else the team machine's `/work/shared/coredata`; nil (and said) when absent.
+    static let sharedHistories: URL? = {
+        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_COREDATA_HISTORIES"].map { URL(fileURLWithPath: $0) },
+            repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/coredata"),
+            URL(fileURLWithPath: "/work/shared/coredata")].compactMap { $0 }
+        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("wikipedia-ios").path) }
+        if found == nil {
+            print("CoreDataImportTests: the shared Core Data histories are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the tests of real histories check nothing")
+        }
+        return found
+    }()
+
+    static var wikipedia: URL? { sharedHistories?.appendingPathComponent("wikipedia-ios/Wikipedia.xcdatamodeld") }
+    static var httpsUpgrade: URL? { sharedHistories?.appendingPathComponent("duckduckgo-ios/HTTPSUpgrade.xcdatamodeld") }
+
+    static let wikipediaMap = (1...8).map { "\"Wikipedia\($0 == 1 ? "" : " \($0)")\": \"\($0).0\"" }.joined(separator: "\n") + "\n"
+
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func json(_ folder: URL, _ name: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(".entities/\(name).json"), encoding: .utf8)
+    }
+
+    // MARK: The synthetic history
+
+    @Test func theShopHistoryBecomesDescriptionsWithItsRenamesAndNotes() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(lucidgenBinary, ["import", "coredata", Self.shop.path], in: folder)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(result.output.contains("order (the numbers in the model versions' names, .xccurrentversion names the last):\n  Shop → 1.0\n  Shop 2 → 2.0\n  Shop 3 → 3.0"), "\(result.output)")
+        let client = try Self.json(folder, "client")
+        // The entity renamed by its renaming identifier, and a property too: renames, not a drop and an add.
+        #expect(client.contains(#"{ "version": "2.0", "previous_name": "customer" }"#), "\(client)")
+        #expect(client.contains(#"{ "name": "mail", "property_type": "string", "nullable": true, "previous_name": "email", "renamed_at_version": "2.0" }"#), "\(client)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".entities/customer.json").path))
+        // Types, defaults, a required property added later with its default.
+        for line in [
+            #"{ "name": "loyalty", "property_type": "decimal", "nullable": true, "default_value": "0.5" }"#,
+            #"{ "name": "token", "property_type": "uuid", "nullable": true }"#,
+            #"{ "name": "homepage", "property_type": "url", "nullable": true }"#,
+            #"{ "name": "prefs", "property_type": "data", "nullable": true }"#,
+            #"{ "name": "vip", "property_type": "bool", "default_value": false, "added_at_version": "2.0" }"#,
+        ] {
+            #expect(client.contains(line), "\(line) in \(client)")
+        }
+        #expect(!client.contains("cached_score"), "a transient attribute is not stored")
+        let order = try Self.json(folder, "order")
+        // The to-one owns its pair; the inverse's Cascade is its ON DELETE. The ordered many-to-many is
+        // described once, on its ordered side. A nullability change is a type_history item.
+        #expect(order.contains(#"{ "name": "customer", "property_type": { "entity_name": "client", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#), "\(order)")
+        #expect(order.contains(#"{ "name": "items", "property_type": { "entity_name": "product", "association": "to_many", "ordered": true } }"#), "\(order)")
+        #expect(order.contains(#""type_history": [{ "until_version": "3.0", "nullable": true, "default_value": null }]"#), "\(order)")
+        let product = try Self.json(folder, "product")
+        #expect(!product.contains("\"orders\""), "the inverse of order.items is not described twice: \(product)")
+        #expect(product.contains(#"{ "properties": ["title"] }"#) && product.contains(#"{ "properties": ["sku"], "unique": true }"#), "\(product)")
+        let coupon = try Self.json(folder, "coupon")
+        #expect(coupon.contains(#""default_value": { "sql": "('2027-01-02 00:00:00.000')" }"#), "\(coupon)")
+        // Every lossy or uncertain decision, located.
+        let notes = result.output.split(separator: "\n").filter { $0.contains(": note: ") }.map { $0.components(separatedBy: ".xcdatamodeld/").last ?? "" }
+        for expected in [
+            "Shop.xcdatamodel/contents:35: note: the model's fetch request RecentOrders",
+            "Shop.xcdatamodel/contents:36: note: the model's configuration Cloud",
+            "Shop.xcdatamodel/contents:4: note: Customer.avatar allows external storage",
+            "Shop.xcdatamodel/contents:5: note: Customer.cachedScore is transient",
+            "Shop.xcdatamodel/contents:11: note: Customer.prefs is Transformable (NSDictionary): imported as data, the bytes its transformer NSSecureUnarchiveFromData wrote",
+            "Shop 3.xcdatamodel/contents:41: note: entity Coupon: its renaming identifier Voucher names no entity of Shop 2",
+            "Shop 3.xcdatamodel/contents:44: note: Coupon.sameCode is a fetched property",
+            "Shop 3.xcdatamodel/contents:43: note: Coupon.expires: its default date",
+        ] {
+            #expect(notes.contains { $0.hasPrefix(expected) }, "\(expected) in\n\(notes.joined(separator: "\n"))")
+        }
+        #expect(notes.count == 8, "each note once, not again at each version (or after the entity's rename):\n\(notes.joined(separator: "\n"))")
+        let config = try String(contentsOf: folder.appendingPathComponent(".lucid.yaml"), encoding: .utf8)
+        #expect(config.contains("current_version: \"3.0\""), "\(config)")
+
+        // The same package gives the same files: nothing is written again.
+        let again = try run(lucidgenBinary, ["import", "coredata", Self.shop.path], in: folder)
+        #expect(again.status == 0 && again.output.contains("(0 files written, 8 notes to review)"), "\(again.output)\(again.error)")
+    }
+
+    @Test func aModelVersionAddedLaterAppendsAVersionAndKeepsTheReleasedSnapshots() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The app as it was at Shop 2: imported and generated (1.0 released, 2.0 current).
+        let early = folder.appendingPathComponent("Shop.xcdatamodeld")
+        try FileManager.default.createDirectory(at: early, withIntermediateDirectories: true)
+        for version in ["Shop", "Shop 2"] {
+            try FileManager.default.copyItem(
+                at: Self.shop.appendingPathComponent("\(version).xcdatamodel"), to: early.appendingPathComponent("\(version).xcdatamodel"))
+        }
+        let current = try String(contentsOf: Self.shop.appendingPathComponent(".xccurrentversion"), encoding: .utf8)
+        try current.replacingOccurrences(of: "Shop 3", with: "Shop 2").write(to: early.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+        let first = try run(lucidgenBinary, ["import", "coredata", early.path], in: folder)
+        #expect(first.status == 0, "\(first.output)\(first.error)")
+        let generated = try run(lucidgenBinary, ["generate"], in: folder)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+        let snapshot = folder.appendingPathComponent(".entities/.schema/1.0.json")
+        let frozen = try Data(contentsOf: snapshot)
+
+        // The app adds Shop 3: importing again appends 3.0; 1.0's snapshot is untouched and generate accepts it.
+        try FileManager.default.copyItem(at: Self.shop.appendingPathComponent("Shop 3.xcdatamodel"), to: early.appendingPathComponent("Shop 3.xcdatamodel"))
+        try current.write(to: early.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+        let refused = try run(lucidgenBinary, ["import", "coredata", early.path], in: folder)
+        #expect(refused.status == 1 && refused.error.contains("order.json: error: a description exists already and differs (pass --force to replace it)"), "\(refused.error)")
+        let second = try run(lucidgenBinary, ["import", "coredata", "--force", early.path], in: folder)
+        #expect(second.status == 0 && second.output.contains("updated  .lucid.yaml: current_version 3.0"), "\(second.output)\(second.error)")
+        #expect(second.output.contains("wrote    .entities/coupon.json") && !second.output.contains("product.json"), "only what 3.0 changes is written: \(second.output)")
+        let regenerated = try run(lucidgenBinary, ["generate"], in: folder)
+        #expect(regenerated.status == 0, "\(regenerated.output)\(regenerated.error)")
+        #expect(try Data(contentsOf: snapshot) == frozen)
+    }
+
+    // MARK: Refusals
+
+    @Test func anOrderThatIsNotCertainIsAnErrorAskingForAVersionMap() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("Model.xcdatamodeld")
+        for name in ["Model", "Model 2", "Model final"] {
+            try FileManager.default.createDirectory(at: package.appendingPathComponent("\(name).xcdatamodel"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Self.shop.appendingPathComponent("Shop.xcdatamodel/contents"), to: package.appendingPathComponent("\(name).xcdatamodel/contents"))
+        }
+        let result = try run(lucidgenBinary, ["import", "coredata", package.path], in: folder)
+        #expect(result.status == 1 && result.error.contains("'Model final' is not 'Model' followed by a number, so the order of the model versions is not certain: write a version map"), "\(result.error)")
+        #expect(result.error.contains("import: nothing was written") && !FileManager.default.fileExists(atPath: folder.appendingPathComponent(".entities").path))
+
+        // The map says the order; it may leave a version out, and it is checked.
+        try "\"Model\": \"1.0\"\n\"Model final\": \"1.1\"\n".write(to: folder.appendingPathComponent("map.yaml"), atomically: true, encoding: .utf8)
+        let mapped = try run(lucidgenBinary, ["import", "coredata", package.path, "--version-map", "map.yaml"], in: folder)
+        #expect(mapped.status == 0 && mapped.output.contains("  Model → 1.0\n  Model final → 1.1\n  Model 2: left out (not in the version map)"), "\(mapped.output)\(mapped.error)")
+        for (map, error) in [
+            ("\"Model 3\": \"1.0\"\n", "map.yaml:1: error: the package has no model version 'Model 3'"),
+            ("\"Model\": \"2.0\"\n\"Model 2\": \"1.0\"\n", "map.yaml:2: error: 1.0 does not come after 2.0"),
+            ("\"Model\": \"one\"\n", "map.yaml:1: error: 'one' is not a version"),
+            ("- Model\n", "map.yaml: error: expected a mapping of model version names to lucidgen versions"),
+        ] {
+            try map.write(to: folder.appendingPathComponent("map.yaml"), atomically: true, encoding: .utf8)
+            let refused = try run(lucidgenBinary, ["import", "coredata", package.path, "--version-map", "map.yaml", "--force"], in: folder)
+            #expect(refused.status == 1 && refused.error.contains(error), "\(map) → \(refused.error)")
+        }
+    }
+
+    @Test func theLegacyFormatAndMalformedModelsAreRefusedWithTheirPlace() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("Notes.xcdatamodeld")
+        let legacy = package.appendingPathComponent("Notes.xcdatamodel")
+        try FileManager.default.createDirectory(at: legacy, withIntermediateDirectories: true)
+        try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]).write(to: legacy.appendingPathComponent("elements"))
+        try Data().write(to: legacy.appendingPathComponent("layout"))
+        let result = try run(lucidgenBinary, ["import", "coredata", package.path], in: folder)
+        #expect(result.status == 1 && result.error.contains("Notes.xcdatamodel/elements: error: this model version is in the legacy elements/layout format (Xcode 3)"), "\(result.error)")
+
+        // Not XML; XML that is not a model; an entity without a name; an external entity (never read).
+        try FileManager.default.removeItem(at: legacy.appendingPathComponent("elements"))
+        for (contents, error) in [
+            ("not xml", "Notes.xcdatamodel/contents:1: error: not well-formed XML"),
+            ("<?xml version=\"1.0\"?>\n<plist/>", "Notes.xcdatamodel/contents:2: error: the root element is <plist>, not <model>"),
+            ("<?xml version=\"1.0\"?>\n<model>\n<entity representedClassName=\"X\"/>\n</model>", "Notes.xcdatamodel/contents:3: error: <entity> without name"),
+        ] {
+            try contents.write(to: legacy.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+            let refused = try run(lucidgenBinary, ["import", "coredata", package.path], in: folder)
+            #expect(refused.status == 1 && refused.error.contains(error), "\(contents) → \(refused.error)")
+        }
+        let secret = folder.appendingPathComponent("secret.txt")
+        try "Secret".write(to: secret, atomically: true, encoding: .utf8)
+        try """
+            <?xml version="1.0"?>
+            <!DOCTYPE model [<!ENTITY leak SYSTEM "file://\(secret.path)">]>
+            <model><entity name="Note"><attribute name="body" attributeType="String" defaultValueString="&leak;"/></entity></model>
+            """.write(to: legacy.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let external = try run(lucidgenBinary, ["import", "coredata", package.path], in: folder)
+        let written = (try? String(contentsOf: folder.appendingPathComponent(".entities/note.json"), encoding: .utf8)) ?? ""
+        #expect(!written.contains("Secret") && !external.output.contains("Secret") && !external.error.contains("Secret"), "an external entity is never read: \(written)\(external.output)\(external.error)")
+    }
+
+    // MARK: The shared real histories
+
+    @Test func wikipediasCurrentVersionIsReportedNotGuessedAndItsHistoryImports() throws {
+        guard let wikipedia = Self.wikipedia else { return }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let refused = try run(lucidgenBinary, ["import", "coredata", wikipedia.path], in: folder)
+        #expect(refused.status == 1, "\(refused.output)")
+        #expect(refused.error.contains(".xccurrentversion: error: names 'Wikipedia 6' as the current model version, but 'Wikipedia 7', 'Wikipedia 8' order after it"), "\(refused.error)")
+        #expect(refused.error.contains("--version-map FILE:\n  \"Wikipedia\": \"1.0\"\n  \"Wikipedia 2\": \"2.0\""), "the error gives the map to start from: \(refused.error)")
+
+        try Self.wikipediaMap.write(to: folder.appendingPathComponent("map.yaml"), atomically: true, encoding: .utf8)
+        let result = try run(lucidgenBinary, ["import", "coredata", wikipedia.path, "--version-map", "map.yaml"], in: folder)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(result.output.contains("imported 10 entities over 8 model versions"), "\(result.output)")
+        // Four entities added at 2 and removed at 7.
+        for name in ["talk_page", "talk_page_reply", "talk_page_topic", "talk_page_topic_content"] {
+            let text = try Self.json(folder, name)
+            #expect(text.contains(#"{ "version": "2.0" }"#) && text.contains(#""removed_at_version": "7.0""#), "\(name): \(text)")
+        }
+        let list = try Self.json(folder, "reading_list")
+        #expect(list.contains(#"{ "name": "preview_articles", "property_type": { "entity_name": "wmf_article", "association": "to_many", "ordered": true } }"#), "\(list)")
+        let article = try Self.json(folder, "wmf_article")
+        #expect(article.contains(#""swift_name": "WMFArticle""#) && !article.contains("preview_reading_lists"), "\(article)")
+        #expect(result.output.contains("note: WMFArticle.pageViews is Transformable"), "\(result.output)")
+        let generated = try run(lucidgenBinary, ["generate"], in: folder)
+        #expect(generated.status == 0 && !generated.error.contains("warning"), "\(generated.output)\(generated.error)")
+    }
+
+    @Test func httpsUpgradesMisspelledRenamingIdentifierIsReported() throws {
+        guard let https = Self.httpsUpgrade else { return }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(lucidgenBinary, ["import", "coredata", https.path], in: folder)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        // Its renaming identifier says HTTPSWhitelistedDomain; the previous version's entity is HTTPSWhitlistedDomain.
+        #expect(result.output.contains(
+            "HTTPSUpgrade 2.xcdatamodel/contents:3: note: entity HTTPSExcludedDomain: its renaming identifier HTTPSWhitelistedDomain names no entity of HTTPSUpgrade"), "\(result.output)")
+        #expect(result.output.contains("HTTPSUpgrade's HTTPSWhitlistedDomain, removed here, differs from it by a letter or two"), "\(result.output)")
+        let stored = try Self.json(folder, "https_stored_bloom_filter_specification")
+        #expect(stored.contains(#"{ "name": "bit_count", "property_type": "int", "default_value": 0, "added_at_version": "3.0" }"#), "\(stored)")
+        #expect(try Self.json(folder, "https_bloom_filter_specification").contains(#""removed_at_version": "2.0""#))
+        let generated = try run(lucidgenBinary, ["generate"], in: folder)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+    }
+}
