@@ -22,6 +22,12 @@ import Testing
             let result = try run(lucidgenBinary, [command, "--help"])
             #expect(result.status == 0, "lucidgen \(command) --help: \(result.error)")
             help[command] = result.output
+            // A command with subcommands of its own (`import coredata`): its options are theirs.
+            for subcommand in Self.subcommands(inHelp: result.output) {
+                let nested = try run(lucidgenBinary, [command, subcommand, "--help"])
+                #expect(nested.status == 0, "lucidgen \(command) \(subcommand) --help: \(nested.error)")
+                help[command, default: ""] += "\n" + nested.output
+            }
             #expect(!Self.options(inHelp: result.output).isEmpty, "no options found in lucidgen \(command) --help (its format changed?)")
         }
         let article = try String(contentsOf: repositoryRoot.appendingPathComponent(Self.articlePath), encoding: .utf8)
@@ -122,15 +128,15 @@ import Testing
         return commands
     }
 
-    /// The long options (`--name`) listed under `OPTIONS:` in a command's help: lines that start with two
-    /// spaces, then `-x, --name` or `--name`.
+    /// The long options (`--name`) listed under `OPTIONS:` in a command's help (each such section, when
+    /// subcommands' helps follow it): lines that start with two spaces, then `-x, --name` or `--name`.
     static func options(inHelp help: String) -> Set<String> {
         var options: Set<String> = []
         var inSection = false
         for line in help.components(separatedBy: "\n") {
             if line.hasPrefix("OPTIONS:") { inSection = true; continue }
             guard inSection else { continue }
-            if !line.isEmpty, !line.hasPrefix(" ") { break }
+            if !line.isEmpty, !line.hasPrefix(" ") { inSection = false; continue }
             guard let match = line.range(of: "^  (-[A-Za-z], )?--[a-z0-9][a-z0-9-]*", options: .regularExpression) else { continue }
             let text = line[match]
             options.insert(String(text[text.range(of: "--")!.lowerBound...]))
