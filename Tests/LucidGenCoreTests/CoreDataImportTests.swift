@@ -219,6 +219,11 @@ import Testing
         #expect(result.output.contains("note: WMFArticle.pageViews is Transformable"), "\(result.output)")
         let generated = try run(lucidgenBinary, ["generate"], in: folder)
         #expect(generated.status == 0 && !generated.error.contains("warning"), "\(generated.output)\(generated.error)")
+        // Core Data's Z_PK: ids SQLite assigns on insert and never hands out twice.
+        #expect(list.contains(#""identifier": { "autoincrement": true }"#), "\(list)")
+        let record = try String(contentsOf: folder.appendingPathComponent("Sources/App/Generated/Entities/ReadingList.swift"), encoding: .utf8)
+        let schema = try String(contentsOf: folder.appendingPathComponent("Sources/App/Generated/AppSchema.swift"), encoding: .utf8)
+        #expect(record.contains("public var id: Swift.Int64?") && schema.contains(#"CREATE TABLE "reading_list" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL"#))
     }
 
     @Test func httpsUpgradesMisspelledRenamingIdentifierIsReported() throws {

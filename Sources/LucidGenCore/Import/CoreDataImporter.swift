@@ -437,7 +437,7 @@ package struct CoreDataImporter {
         if let parent = newest.parentEntity {
             object.append(("parent", JSONText.string(entityNames[lineage.states.last!.version][parent] ?? Self.snakeCase(parent))))
         } else {
-            object.append(("identifier", #"{ "type": "int", "autoincrement": true }"#))
+            object.append(("identifier", #"{ "autoincrement": true }"#))
         }
         if newest.isAbstract { object.append(("abstract", "true")) }
         for state in lineage.states {

@@ -368,7 +368,12 @@ package enum DescriptionLoader {
             return IdentifierDescription(kind: .local, location: node.location)
         }
         defer { reader.finish(&diagnostics) }
-        guard let type = reader.string("type", &diagnostics) else { return IdentifierDescription(kind: .local, location: node.location) }
+        guard let type = reader.string("type", &diagnostics) else {
+            // No type: the local key SQLite assigns (`id: Int64?`), with AUTOINCREMENT when asked.
+            var identifier = IdentifierDescription(kind: .local, location: node.location)
+            identifier.autoincrement = reader.bool("autoincrement", &diagnostics) == true
+            return identifier
+        }
         if type == "property" {
             guard let property = reader.string("property_name", required: true, &diagnostics) else {
                 return IdentifierDescription(kind: .local, location: node.location)
