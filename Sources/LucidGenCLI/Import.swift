@@ -93,7 +93,8 @@ struct ImportCoreData: ParsableCommand {
             printDiagnostics(diagnostics.diagnostics, verbose: false)
             throw ExitCodes.inputErrors
         }
-        let folder = output ?? existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
+        var folder = output ?? existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
+        if folder.hasPrefix("./") { folder.removeFirst(2) }
         let files = result.files.map { ((folder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
         let differing = files.filter { path, json in
             FileManager.default.fileExists(atPath: path) && (try? String(contentsOfFile: path, encoding: .utf8)) != json
@@ -110,6 +111,12 @@ struct ImportCoreData: ParsableCommand {
             try json.write(toFile: path, atomically: true, encoding: .utf8)
             print("wrote    \(displayPath(path))")
             written += 1
+        }
+        // Descriptions in the folder that the model does not have (`lucidgen init`'s example entity): kept, and said.
+        let imported = Set(files.map { ($0.0 as NSString).lastPathComponent })
+        let others = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !imported.contains($0) }.sorted()
+        for other in others {
+            printError("\(displayPath((folder as NSString).appendingPathComponent(other))): warning: not an entity of this model; delete it if the app does not have it (lucidgen init's example entity, say)\n")
         }
         let version = result.currentVersion.string
         if !configExists {
