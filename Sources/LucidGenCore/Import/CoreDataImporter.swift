@@ -533,6 +533,11 @@ package struct CoreDataImporter {
                     "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
                     "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(zero) (Core Data's lightweight migration would have refused a store with rows)")
             }
+            if added != firstVersion, !now.nullable, defaultValue == nil, Self.zero(now.type) == nil {
+                noteOnce(
+                    "stage \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
+                    "\(newest.name).\(now.modelName) is added as required without a default: SQL cannot give existing rows a value, so `generate` asks for a stage (your code) at \(versions[added].string)")
+            }
             if let value = defaultValue { fields.append(("default_value", value)) }
             if let action = now.onDelete { fields.append(("on_delete", JSONText.string(action))) }
             if Set(states.map { $0.state.onDelete }).count > 1 {
