@@ -190,6 +190,8 @@ struct StoreMigrator {
             }
             return .known(schema, recorded: true, schemaCookieStale: stale)
         }
+        // A Core Data store is never taken for an app's database to initialise lucidgen's tables beside.
+        if let coreData = try CoreDataStoreLayout.read(db) { return .unrecognized(differences: [coreData.refusal]) }
         // Only what the history describes counts: the app's own tables, views, triggers, FTS indexes and
         // indexes may be there (a store shared with the app, or one the app had before it adopted lucidgen).
         let owned = OwnedNames(versions)
