@@ -130,6 +130,36 @@ import Testing
         }
         #expect(fileBytes(path) == before)
     }
+
+    /// A Core Data store (its DDL as Core Data writes it) has none of lucidgen's tables, yet it is no app
+    /// database to initialise beside: refused as a Core Data store, the file unchanged, with its WAL.
+    @Test func aCoreDataStoreIsRefusedNotInitialisedBeside() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("Notes.sqlite")
+        let plain = try DatabaseQueue(path: path)
+        try plain.write { db in
+            try db.execute(sql: """
+                CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR );
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
+                INSERT INTO ZNOTE VALUES (1, 1, 1, 'Hello');
+                """)
+        }
+        try plain.close()
+        let before = fileBytes(path)
+        for options in [StoreOptions(), { var o = StoreOptions(); o.versionRecordCheck = .always; return o }()] {
+            #expect {
+                try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options).database
+            } throws: { error in
+                guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+                return differences == ["it is a Core Data store (Z_PRIMARYKEY and Z_METADATA; entities Note), which lucidgen does not convert yet: nothing was changed; import the app's model history with `lucidgen import coredata` (see \"Coming from Core Data\")"]
+            }
+        }
+        #expect(fileBytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal") || (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal")).count) == 0)
+    }
 }
 
 /// Several stores migrated together: all or none.
