@@ -96,6 +96,7 @@ struct ImportCoreData: ParsableCommand {
         var folder = output ?? existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
         if folder.hasPrefix("./") { folder.removeFirst(2) }
         let files = result.files.map { ((folder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
+            + [((folder as NSString).appendingPathComponent(".coredata/origin.json"), result.origin)]
         let differing = files.filter { path, json in
             FileManager.default.fileExists(atPath: path) && (try? String(contentsOfFile: path, encoding: .utf8)) != json
         }.map(\.0)
@@ -104,7 +105,7 @@ struct ImportCoreData: ParsableCommand {
             printError("import: nothing was written\n")
             throw ExitCodes.inputErrors
         }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: (folder as NSString).appendingPathComponent(".coredata"), withIntermediateDirectories: true)
         var written = 0
         for (path, json) in files {
             if (try? String(contentsOfFile: path, encoding: .utf8)) == json { continue }
@@ -113,7 +114,7 @@ struct ImportCoreData: ParsableCommand {
             written += 1
         }
         // Descriptions in the folder that the model does not have (`lucidgen init`'s example entity): kept, and said.
-        let imported = Set(files.map { ($0.0 as NSString).lastPathComponent })
+        let imported = Set(files.map { ($0.0 as NSString).lastPathComponent })  // origin.json is in .coredata/
         let others = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !imported.contains($0) }.sorted()
         for other in others {
             printError("\(displayPath((folder as NSString).appendingPathComponent(other))): warning: not an entity of this model; delete it if the app does not have it (lucidgen init's example entity, say)\n")

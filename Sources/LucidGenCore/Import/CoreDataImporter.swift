@@ -23,16 +23,25 @@ package struct CoreDataImporter {
         package var files: [(name: String, json: String)]
         package var currentVersion: SchemaVersion
         package var notes: [Note]
+        /// `CoreDataOrigin`'s JSON (LucidRuntime): each model version's entities as Core Data stored them,
+        /// with the lucidgen table and column each attribute and relationship became.
+        package var origin: String
     }
 
     private let package: CoreDataModelPackage
+    private let columnNaming: ColumnNaming
     private var notes: [Note] = []
+    /// Version index → model entity → model property → description property, for the origin.
+    private var described: [Int: [String: [String: String]]] = [:]
     private var noted: Set<String> = []
 
-    package init(_ package: CoreDataModelPackage) { self.package = package }
+    package init(_ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed) {
+        self.package = package
+        self.columnNaming = columnNaming
+    }
 
-    package static func run(_ package: CoreDataModelPackage) throws -> Output {
-        var importer = CoreDataImporter(package)
+    package static func run(_ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed) throws -> Output {
+        var importer = CoreDataImporter(package, columnNaming: columnNaming)
         return try importer.run()
     }
 
@@ -423,7 +432,7 @@ package struct CoreDataImporter {
             if order[fa] != order[fb] { return (order[fa] ?? -1) < (order[fb] ?? -1) }
             return a.offset < b.offset
         }.map(\.element)
-        return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes)
+        return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes, origin: origin())
     }
 
     /// One entity's description: its JSON and whether its indexes differ between versions.
@@ -468,6 +477,7 @@ package struct CoreDataImporter {
 
         // Each property followed through the lineage's versions.
         var order: [Int] = []
+        var pending: [(version: Int, entity: String, property: String, id: Int)] = []
         var propertyStates: [[(version: Int, state: PropertyState)]] = []
         var renames: [Int: (version: Int, from: String)] = [:]
         var previous: [String: Int] = [:]
@@ -498,8 +508,12 @@ package struct CoreDataImporter {
                 }
                 propertyStates[id].append((state.version, property))
                 next[property.key] = id
+                pending.append((state.version, state.entity.name, property.modelName, id))
             }
             previous = next
+        }
+        for item in pending {
+            described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(ofProperty: propertyStates[item.id].last!.state.modelName)
         }
         var properties: [String] = []
         var taken: [String: Int] = [:]
@@ -655,6 +669,58 @@ package struct CoreDataImporter {
         // A single-property unique index on a property that is `indexed` stays an item; plain indexes of
         // one property that the property's `indexed` says already are dropped.
         return (items, differs)
+    }
+
+    // MARK: The origin
+
+    /// Each model version as Core Data stored it, mapped onto lucidgen's tables and columns: what
+    /// `CoreDataOrigin` (LucidRuntime) reads to recognise and convert a user's store. Written as
+    /// `<input_path>/.coredata/origin.json`; the same package gives the same bytes.
+    private func origin() -> String {
+        var versionItems: [String] = []
+        for (index, (model, version)) in package.versions.enumerated() {
+            var entities: [String] = []
+            for entity in model.entities {
+                let table = entityNames[index][entity.name]
+                let properties = described[index]?[entity.name] ?? [:]
+                var attributes: [String] = []
+                for attribute in entity.attributes {
+                    var fields = [("name", JSONText.string(attribute.name)), ("type", JSONText.string(attribute.type ?? ""))]
+                    if let name = properties[attribute.name] { fields.append(("column", JSONText.string(columnNaming.column(name)))) }
+                    if attribute.transient { fields.append(("transient", "true")) }
+                    if attribute.externalStorage { fields.append(("external_storage", "true")) }
+                    attributes.append("{ " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+                }
+                var relationships: [String] = []
+                for relationship in entity.relationships {
+                    var fields = [("name", JSONText.string(relationship.name)), ("to_many", relationship.toMany ? "true" : "false")]
+                    if relationship.ordered { fields.append(("ordered", "true")) }
+                    if let destination = relationship.destination { fields.append(("destination", JSONText.string(destination))) }
+                    if let inverse = relationship.inverseName { fields.append(("inverse", JSONText.string(inverse))) }
+                    if relationship.transient { fields.append(("transient", "true")) }
+                    if let name = properties[relationship.name], let table {
+                        let column = columnNaming.column(name)
+                        if relationship.toMany {
+                            fields.append(("link_table", JSONText.string(LinkTable.name(owner: table, relationship: column))))
+                        } else {
+                            fields.append(("column", JSONText.string(column)))
+                        }
+                    }
+                    relationships.append("{ " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+                }
+                var fields = [("name", JSONText.string(entity.name))]
+                if let parent = entity.parentEntity { fields.append(("parent", JSONText.string(parent))) }
+                if entity.isAbstract { fields.append(("abstract", "true")) }
+                if let table { fields.append(("table", JSONText.string(table))) }
+                fields.append(("attributes", "[\n          " + attributes.joined(separator: ",\n          ") + "\n        ]"))
+                fields.append(("relationships", relationships.isEmpty ? "[]" : "[\n          " + relationships.joined(separator: ",\n          ") + "\n        ]"))
+                entities.append("{\n        " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n        ") + "\n      }")
+            }
+            versionItems.append(
+                "{\n      \"version\": \(JSONText.string(version.string)),\n      \"model\": \(JSONText.string(model.name)),\n      \"entities\": [\n      "
+                    + entities.joined(separator: ",\n      ") + "\n      ]\n    }")
+        }
+        return "{\n  \"format\": 1,\n  \"versions\": [\n    " + versionItems.joined(separator: ",\n    ") + "\n  ]\n}\n"
     }
 }
 

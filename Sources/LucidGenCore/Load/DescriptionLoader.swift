@@ -110,6 +110,8 @@ package enum DescriptionLoader {
                 let components = relative.split(separator: "/")
                 // `.samples/<version>.json`: the generated tests' sample rows (LucidTesting.SampleRows), not descriptions.
                 if components.first.map(String.init) == Config.samplesFolderName { continue }
+                // `.coredata/origin.json`: what `lucidgen import coredata` says of the Core Data stores it came from.
+                if components.first == ".coredata" { continue }
                 if components.contains("EndpointPayloads") {
                     payloadFiles += 1
                 } else if components.contains("Subtypes") {
