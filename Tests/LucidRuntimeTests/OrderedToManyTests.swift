@@ -38,8 +38,11 @@ import Testing
             let later = try #require(try ReadingList.fetchOne(db, key: 1))
             #expect(try later.previewArticlesIDs(db) == [3, 1, 2])
 
+            // A list SQLite has not given an id yet cannot be linked.
+            #expect(throws: UnsavedRecordError.self) { try ReadingList(name: "unsaved").linkPreviewArticles([1], db) }
             // Link three targets, read back in order; unlink the middle one; replace the list.
-            let list = try ReadingList(id: 3, name: "new").inserted(db)
+            let list = try ReadingList(name: "new").inserted(db)
+            #expect(list.id == 3)
             try list.linkPreviewArticles([4, 1, 5], db)
             #expect(try list.previewArticlesIDs(db) == [4, 1, 5])
             try list.linkPreviewArticles([1, 2], db)  // 1 is linked already: it keeps its place; 2 is appended
@@ -82,8 +85,9 @@ import Testing
         let created = try LucidStore.create(atPath: path, versions: OrderedLinksSchema.versions, version: SchemaVersion("2.0"))
         try created.write { db in
             try db.execute(sql: "INSERT INTO article (id, title) VALUES (1, 'One'), (2, 'Two'), (3, 'Three')")
-            try ReadingList_2_0(id: 1, name: "later").insert(db)
-            try ReadingList_2_0(id: 1, name: "later").setPreviewArticles([2, 3, 1], db)
+            var list = ReadingList_2_0(name: "later", id: 1)
+            try list.insert(db)
+            try list.setPreviewArticles([2, 3, 1], db)
             // Positions against the rowid order, with gaps.
             try db.execute(sql: "UPDATE reading_list_preview_articles SET position = 10 - position * 3")
         }

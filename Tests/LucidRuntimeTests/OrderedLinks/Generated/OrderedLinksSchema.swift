@@ -8,7 +8,7 @@
 public enum OrderedLinksSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
     public static let newestVersion = LucidSchema.SchemaVersion("3.0")
-    public static let newestChecksum = "37d2745656cffd71594b90e5da84e8fd7e55d328135fcaa5d5201309c5f6585b"
+    public static let newestChecksum = "ffa1b6d3a47c0b5674e3918c3bb9e169b6eb7682c9d9cdc07010cecf49cfdb60"
 
     public static let versions: [LucidSchema.Schema] = [
         version1_0,
@@ -18,9 +18,9 @@ public enum OrderedLinksSchema: LucidSchema.SchemaRegistry {
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [Swift.String] = [
-        "c42a33cecadddbfb11325c1f38cfe0cbf156aa6dd63e92ab1ec1566dbcdf1a05",
-        "33d5dea1e00022cf5b1e1bb5d18824d902786fcea85a6fe65cb83d5767895c32",
-        "37d2745656cffd71594b90e5da84e8fd7e55d328135fcaa5d5201309c5f6585b",
+        "5f946d15850e1e78aecb00d1bbef253d453ea566fd2c3377238c8e4682842333",
+        "835d8ed8b6e843bf3defb9da06346bb127878927fc45bd45200e4304a0545862",
+        "ffa1b6d3a47c0b5674e3918c3bb9e169b6eb7682c9d9cdc07010cecf49cfdb60",
     ]
 
     /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
@@ -30,7 +30,7 @@ public enum OrderedLinksSchema: LucidSchema.SchemaRegistry {
         ["2.0", "3.0"],
     ]
 
-    /// Schema version 1.0 (checksum `c42a33cecadddbfb11325c1f38cfe0cbf156aa6dd63e92ab1ec1566dbcdf1a05`).
+    /// Schema version 1.0 (checksum `5f946d15850e1e78aecb00d1bbef253d453ea566fd2c3377238c8e4682842333`).
     static let version1_0: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("1.0"),
         tables: [
@@ -39,16 +39,16 @@ public enum OrderedLinksSchema: LucidSchema.SchemaRegistry {
             table_reading_list_preview_articles_1,
         ])
 
-    /// Schema version 2.0 (checksum `33d5dea1e00022cf5b1e1bb5d18824d902786fcea85a6fe65cb83d5767895c32`): `table_reading_list_preview_articles_2` since 1.0.
+    /// Schema version 2.0 (checksum `835d8ed8b6e843bf3defb9da06346bb127878927fc45bd45200e4304a0545862`): `table_reading_list_preview_articles_2` since 1.0.
     static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_0,
         replacing: [table_reading_list_preview_articles_2])
 
-    /// Schema version 3.0 (checksum `37d2745656cffd71594b90e5da84e8fd7e55d328135fcaa5d5201309c5f6585b`): `table_page_1`, `table_reading_list_preview_articles_3`, `article` removed since 2.0.
+    /// Schema version 3.0 (checksum `ffa1b6d3a47c0b5674e3918c3bb9e169b6eb7682c9d9cdc07010cecf49cfdb60`): `table_page_1`, `table_reading_list_preview_articles_3`, `article` removed since 2.0.
     ///
     /// ```sql
     /// CREATE TABLE "page" ("id" INTEGER PRIMARY KEY NOT NULL, "title" TEXT NOT NULL);
-    /// CREATE TABLE "reading_list" ("id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT NOT NULL);
+    /// CREATE TABLE "reading_list" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL);
     /// CREATE TABLE "reading_list_preview_articles" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, "position" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "reading_list"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "page"("id") ON DELETE CASCADE);
     /// CREATE INDEX "reading_list_preview_articles_target_index" ON "reading_list_preview_articles" ("target_id");
     /// ```
@@ -67,7 +67,7 @@ public enum OrderedLinksSchema: LucidSchema.SchemaRegistry {
     /// Table `reading_list` (versions 1.0 to 3.0).
     static let table_reading_list_1 = LucidSchema.SchemaTable.Deferred(name: "reading_list", json: #"""
         {"name": "reading_list", "kind": "entity", "primaryKey": ["id"], "columns": [
-            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"id","notNull":false,"type":"INTEGER","valueType":"int"},
             {"name":"name","notNull":true,"type":"TEXT","valueType":"string"}],
          "foreignKeys": [], "indexes": []}
         """#)

@@ -15,39 +15,43 @@ import GRDB
 public struct ReadingList_1_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "reading_list"
 
-    /// The entity's identifier.
-    public var id: Swift.Int
-
     /// `name`: string.
     public var name: Swift.String
 
+    /// The row's key, assigned by SQLite on insert (nil until then).
+    public var id: Swift.Int64?
+
     public init(
-        id: Swift.Int,
-        name: Swift.String
+        name: Swift.String,
+        id: Swift.Int64? = nil
     ) {
-        self.id = id
         self.name = name
+        self.id = id
     }
 
-    /// The columns of `reading_list`, for queries: `ReadingList_1_0.filter(Columns.id == value)`.
+    /// The columns of `reading_list`, for queries: `ReadingList_1_0.filter(Columns.name == value)`.
     public enum Columns {
-        public static let id = GRDB.Column("id")
         public static let name = GRDB.Column("name")
+        public static let id = GRDB.Column("id")
+    }
+
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
+        id = inserted.rowID
     }
 }
 
 /// Reads and writes `reading_list` rows by column position, for row transform stages and tests.
-extension ReadingList_1_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
-    public static let migrationColumns: [Swift.String] = ["id", "name"]
+extension ReadingList_1_0: LucidRuntime.SupersededRecord {
+    public static let migrationColumns: [Swift.String] = ["name", "id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Swift.Int.self, at: 0)
-        self.name = try row.decode(Swift.String.self, at: 1)
+        self.name = try row.decode(Swift.String.self, at: 0)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
-        values.encode(self.id, at: 0)
-        values.encode(self.name, at: 1)
+        values.encode(self.name, at: 0)
+        values.encode(self.id, at: 1)
     }
 }
 
@@ -66,11 +70,11 @@ extension ReadingList_1_0 {
         public static let databaseTableName = "reading_list_preview_articles"
 
         /// The `reading_list` row.
-        public var sourceID: Swift.Int
+        public var sourceID: Swift.Int64
         /// The `page` row.
         public var targetID: Swift.Int
 
-        public init(sourceID: Swift.Int, targetID: Swift.Int) {
+        public init(sourceID: Swift.Int64, targetID: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
         }
@@ -92,13 +96,13 @@ extension ReadingList_1_0 {
     /// Links this row to the `page` rows `targetIDs` through `preview_articles` (rows of `reading_list_preview_articles`; a link
     /// that exists already is kept).
     public func linkPreviewArticles(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         for targetID in targetIDs { try PreviewArticlesLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
     }
 
     /// Removes the links of this row to the `page` rows `targetIDs` through `preview_articles`.
     public func unlinkPreviewArticles(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID && targetIDs.contains(PreviewArticlesLink.Columns.targetID)).deleteAll(db)
     }
 }
@@ -108,7 +112,7 @@ extension ReadingList_1_0.PreviewArticlesLink: LucidRuntime.SupersededRecord, GR
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.sourceID = try row.decode(Swift.Int64.self, at: 0)
         self.targetID = try row.decode(Swift.Int.self, at: 1)
     }
 
@@ -127,39 +131,43 @@ extension ReadingList_1_0.PreviewArticlesLink: LucidRuntime.SupersededRecord, GR
 public struct ReadingList_2_0: Swift.Equatable, Swift.Sendable {
     public static let databaseTableName = "reading_list"
 
-    /// The entity's identifier.
-    public var id: Swift.Int
-
     /// `name`: string.
     public var name: Swift.String
 
+    /// The row's key, assigned by SQLite on insert (nil until then).
+    public var id: Swift.Int64?
+
     public init(
-        id: Swift.Int,
-        name: Swift.String
+        name: Swift.String,
+        id: Swift.Int64? = nil
     ) {
-        self.id = id
         self.name = name
+        self.id = id
     }
 
-    /// The columns of `reading_list`, for queries: `ReadingList_2_0.filter(Columns.id == value)`.
+    /// The columns of `reading_list`, for queries: `ReadingList_2_0.filter(Columns.name == value)`.
     public enum Columns {
-        public static let id = GRDB.Column("id")
         public static let name = GRDB.Column("name")
+        public static let id = GRDB.Column("id")
+    }
+
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
+        id = inserted.rowID
     }
 }
 
 /// Reads and writes `reading_list` rows by column position, for row transform stages and tests.
-extension ReadingList_2_0: LucidRuntime.SupersededRecord, GRDB.PersistableRecord {
-    public static let migrationColumns: [Swift.String] = ["id", "name"]
+extension ReadingList_2_0: LucidRuntime.SupersededRecord {
+    public static let migrationColumns: [Swift.String] = ["name", "id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Swift.Int.self, at: 0)
-        self.name = try row.decode(Swift.String.self, at: 1)
+        self.name = try row.decode(Swift.String.self, at: 0)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
-        values.encode(self.id, at: 0)
-        values.encode(self.name, at: 1)
+        values.encode(self.name, at: 0)
+        values.encode(self.id, at: 1)
     }
 }
 
@@ -179,13 +187,13 @@ extension ReadingList_2_0 {
         public static let databaseTableName = "reading_list_preview_articles"
 
         /// The `reading_list` row.
-        public var sourceID: Swift.Int
+        public var sourceID: Swift.Int64
         /// The `page` row.
         public var targetID: Swift.Int
         /// The link's place in its source's list (0-based and increasing; unlinking leaves gaps): `ORDER BY position`.
         public var position: Swift.Int
 
-        public init(sourceID: Swift.Int, targetID: Swift.Int, position: Swift.Int) {
+        public init(sourceID: Swift.Int64, targetID: Swift.Int, position: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
             self.position = position
@@ -209,7 +217,7 @@ extension ReadingList_2_0 {
     /// Links this row to the `page` rows `targetIDs` through `preview_articles`, in that order after its last link
     /// (rows of `reading_list_preview_articles`; a target linked already keeps its place).
     public func linkPreviewArticles(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         let last = try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID).select(GRDB.max(PreviewArticlesLink.Columns.position), as: Swift.Int.self).fetchOne(db)
         var position = last.map { $0 + 1 } ?? 0
         for targetID in targetIDs {
@@ -221,14 +229,14 @@ extension ReadingList_2_0 {
     /// Removes the links of this row to the `page` rows `targetIDs` through `preview_articles` (the others keep
     /// their positions and order).
     public func unlinkPreviewArticles(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID && targetIDs.contains(PreviewArticlesLink.Columns.targetID)).deleteAll(db)
     }
 
     /// Replaces the links of this row through `preview_articles` with the `page` rows `targetIDs`, in that order
     /// (positions 0, 1, …; an id given twice keeps its first place).
     public func setPreviewArticles(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID).deleteAll(db)
         var position = 0
         for targetID in targetIDs {
@@ -239,7 +247,7 @@ extension ReadingList_2_0 {
 
     /// The `page` rows this row links to through `preview_articles`, in order.
     public func previewArticlesIDs(_ db: GRDB.Database) throws -> [Swift.Int] {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         return try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID).order(PreviewArticlesLink.Columns.position).select(PreviewArticlesLink.Columns.targetID, as: Swift.Int.self).fetchAll(db)
     }
 }
@@ -249,7 +257,7 @@ extension ReadingList_2_0.PreviewArticlesLink: LucidRuntime.SupersededRecord, GR
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id", "position"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.sourceID = try row.decode(Swift.Int64.self, at: 0)
         self.targetID = try row.decode(Swift.Int.self, at: 1)
         self.position = try row.decode(Swift.Int.self, at: 2)
     }
@@ -264,48 +272,52 @@ extension ReadingList_2_0.PreviewArticlesLink: LucidRuntime.SupersededRecord, GR
 /// The `reading_list` entity at schema version 3.0: one row of table `reading_list`.
 ///
 /// The to-many relationship `preview_articles` to `page` is stored in table `reading_list_preview_articles`; see ``ReadingList_3_0.PreviewArticlesLink``.
-public struct ReadingList_3_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord {
+public struct ReadingList_3_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.MutablePersistableRecord {
     public static let databaseTableName = "reading_list"
-
-    /// The entity's identifier.
-    public var id: Swift.Int
 
     /// `name`: string.
     public var name: Swift.String
 
+    /// The row's key, assigned by SQLite on insert (nil until then).
+    public var id: Swift.Int64?
+
     public init(
-        id: Swift.Int,
-        name: Swift.String
+        name: Swift.String,
+        id: Swift.Int64? = nil
     ) {
-        self.id = id
         self.name = name
+        self.id = id
     }
 
-    /// The columns of `reading_list`, for queries: `ReadingList_3_0.filter(Columns.id == value)`.
+    /// The columns of `reading_list`, for queries: `ReadingList_3_0.filter(Columns.name == value)`.
     public enum Columns {
-        public static let id = GRDB.Column("id")
         public static let name = GRDB.Column("name")
+        public static let id = GRDB.Column("id")
     }
 
     /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
     public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
-        case id
         case name
+        case id
+    }
+
+    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
+        id = inserted.rowID
     }
 }
 
 /// Reads and writes `reading_list` rows by column position, for row transform stages.
 extension ReadingList_3_0: LucidRuntime.MigrationRecord {
-    public static let migrationColumns: [Swift.String] = ["id", "name"]
+    public static let migrationColumns: [Swift.String] = ["name", "id"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.id = try row.decode(Swift.Int.self, at: 0)
-        self.name = try row.decode(Swift.String.self, at: 1)
+        self.name = try row.decode(Swift.String.self, at: 0)
+        self.id = try row.decodeIfPresent(Swift.Int64.self, at: 1)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
-        values.encode(self.id, at: 0)
-        values.encode(self.name, at: 1)
+        values.encode(self.name, at: 0)
+        values.encode(self.id, at: 1)
     }
 }
 
@@ -325,13 +337,13 @@ extension ReadingList_3_0 {
         public static let databaseTableName = "reading_list_preview_articles"
 
         /// The `reading_list` row.
-        public var sourceID: Swift.Int
+        public var sourceID: Swift.Int64
         /// The `page` row.
         public var targetID: Swift.Int
         /// The link's place in its source's list (0-based and increasing; unlinking leaves gaps): `ORDER BY position`.
         public var position: Swift.Int
 
-        public init(sourceID: Swift.Int, targetID: Swift.Int, position: Swift.Int) {
+        public init(sourceID: Swift.Int64, targetID: Swift.Int, position: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
             self.position = position
@@ -361,7 +373,7 @@ extension ReadingList_3_0 {
     /// Links this row to the `page` rows `targetIDs` through `preview_articles`, in that order after its last link
     /// (rows of `reading_list_preview_articles`; a target linked already keeps its place).
     public func linkPreviewArticles(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         let last = try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID).select(GRDB.max(PreviewArticlesLink.Columns.position), as: Swift.Int.self).fetchOne(db)
         var position = last.map { $0 + 1 } ?? 0
         for targetID in targetIDs {
@@ -373,14 +385,14 @@ extension ReadingList_3_0 {
     /// Removes the links of this row to the `page` rows `targetIDs` through `preview_articles` (the others keep
     /// their positions and order).
     public func unlinkPreviewArticles(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID && targetIDs.contains(PreviewArticlesLink.Columns.targetID)).deleteAll(db)
     }
 
     /// Replaces the links of this row through `preview_articles` with the `page` rows `targetIDs`, in that order
     /// (positions 0, 1, …; an id given twice keeps its first place).
     public func setPreviewArticles(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID).deleteAll(db)
         var position = 0
         for targetID in targetIDs {
@@ -391,7 +403,7 @@ extension ReadingList_3_0 {
 
     /// The `page` rows this row links to through `preview_articles`, in order.
     public func previewArticlesIDs(_ db: GRDB.Database) throws -> [Swift.Int] {
-        let sourceID = self.id
+        let sourceID = try Self.linkSourceID(self.id)
         return try PreviewArticlesLink.filter(PreviewArticlesLink.Columns.sourceID == sourceID).order(PreviewArticlesLink.Columns.position).select(PreviewArticlesLink.Columns.targetID, as: Swift.Int.self).fetchAll(db)
     }
 }
@@ -401,7 +413,7 @@ extension ReadingList_3_0.PreviewArticlesLink: LucidRuntime.MigrationRecord {
     public static let migrationColumns: [Swift.String] = ["source_id", "target_id", "position"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
-        self.sourceID = try row.decode(Swift.Int.self, at: 0)
+        self.sourceID = try row.decode(Swift.Int64.self, at: 0)
         self.targetID = try row.decode(Swift.Int.self, at: 1)
         self.position = try row.decode(Swift.Int.self, at: 2)
     }
