@@ -574,7 +574,7 @@ package enum DescriptionLoader {
             let ordered = reader.bool("ordered", &diagnostics) ?? false
             switch association {
             case "to_one":
-                if ordered, let orderedNode = reader.value("ordered") {
+                if let orderedNode = reader.value("ordered") {
                     diagnostics.error(
                         "ordered applies to a to-many relationship (the order of its links); a to-one has one target", at: orderedNode.location, path: orderedNode.path)
                     return nil
