@@ -89,6 +89,11 @@ package enum SeedValues {
         return (0..<max(count, 0)).map { (rows - row % rows + $0) % rows + 1 }
     }
 
+    /// The position of link `index` of `count` (in ``linkedRows(row:rows:maxLinks:)``'s order) of an ordered
+    /// to-many relationship: the reverse of the insertion order, so that a migration that numbered the links
+    /// by rowid instead of keeping their positions shows.
+    package static func linkPosition(index: Int, count: Int) -> Int { count - 1 - index }
+
     // MARK: Unique indexes
 
     /// The value of a column that must be distinct in every row (one column of each unique index, see

@@ -235,8 +235,17 @@ struct ExpectedMigration {
                     default: break
                     }
                 }
+                // A to-many relationship that becomes ordered: each source's links numbered from 0 in rowid order.
+                let numbersLinks = table.kind == .join && table.column(named: LinkTable.positionColumn) != nil
+                    && origins.contains { sameSQLName($0.0, LinkTable.positionColumn) && $0.1 == nil }
+                var linksSeen: [DatabaseValue: Int] = [:]
                 result.tables[table.name] = (rows.tables[sourceName] ?? []).map { row in
                     var values: [String: DatabaseValue] = [:]
+                    if numbersLinks {
+                        let source = row[LinkTable.sourceColumn] ?? .null
+                        values[LinkTable.positionColumn] = (linksSeen[source] ?? 0).databaseValue
+                        linksSeen[source, default: 0] += 1
+                    }
                     for (column, origin) in origins {
                         switch origin {
                         case .column(_, let name)?:
@@ -279,6 +288,10 @@ struct ExpectedMigration {
                 let ownerKey = source.table(named: owner)?.primaryKey.first ?? "id"
                 result.tables[table.name] = (rows.tables[owner] ?? []).compactMap { row in
                     guard let target = row[column], !target.isNull else { return nil }
+                    // Ordered: the single link is the first of its list.
+                    if table.column(named: LinkTable.positionColumn) != nil {
+                        return [LinkTable.sourceColumn: row[ownerKey] ?? .null, LinkTable.targetColumn: target, LinkTable.positionColumn: 0.databaseValue]
+                    }
                     return [LinkTable.sourceColumn: row[ownerKey] ?? .null, LinkTable.targetColumn: target]
                 }
             case .jsonMember?, nil:  // a table's origin is a table or a column

@@ -168,6 +168,17 @@ import Testing
         #expect(result.findings.first?.message == "property track.crew changes from a to-many relationship to pilot to a to-one relationship to pilot at 2.0")
     }
 
+    /// Ordering a to-many (or no longer) changes its link table: older releases insert links without a
+    /// position (or read them unordered).
+    @Test func aToManyBecomingOrderedChangesItsAssociation() throws {
+        let ordered = #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many", "ordered": true }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_many" } }] }"#
+        let result = try lint([".entities/track.json": Self.track(ordered), ".entities/pilot.json": Self.pilot])
+        #expect(result.findings.map(\.code.id) == ["BC104"])
+        #expect(result.findings.first?.message == "property track.crew changes from a to-many relationship to pilot to an ordered to-many relationship to pilot at 2.0")
+        let unordered = #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many" }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_many", "ordered": true } }] }"#
+        #expect(try codes([".entities/track.json": Self.track(unordered), ".entities/pilot.json": Self.pilot]) == ["BC104"])
+    }
+
     @Test func severitiesAndAcknowledgementsComeFromTheConfig() throws {
         let properties = Self.title + #", { "name": "bpm", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#
             + #", { "name": "name", "property_type": "string", "previous_name": "artist", "renamed_at_version": "2.0" }"#

@@ -69,11 +69,11 @@ package struct StoreDescriber {
             let entityTables = layout.tables.filter { $0.primaryKey.count == 1 && $0.column(named: $0.primaryKey[0]) != nil }
             let keyedTables = Dictionary(entityTables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
             // lucidgen's own link tables (a store lucidgen made): to-many relationships of their owner.
-            var links: [String: [(name: String, column: String, target: String)]] = [:]
+            var links: [String: [(name: String, column: String, target: String, ordered: Bool)]] = [:]
             var linkTables: Set<String> = []
             for table in layout.tables {
                 guard let link = Self.linkTable(table, keyed: keyedTables) else { continue }
-                links[link.owner.lowercased(), default: []].append((Self.snakeCase(link.relationship), link.relationship, link.target))
+                links[link.owner.lowercased(), default: []].append((Self.snakeCase(link.relationship), link.relationship, link.target, link.ordered))
                 linkTables.insert(table.name)
             }
             for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) && !linkTables.contains(table.name) {
@@ -89,7 +89,7 @@ package struct StoreDescriber {
                 for link in links[table.name.lowercased()] ?? [] {
                     described.properties.append(DescribedProperty(
                         name: link.name, column: link.column,
-                        type: #"{ "entity_name": \#(Self.json(Self.snakeCase(link.target))), "association": "to_many" }"#, nullable: false,
+                        type: #"{ "entity_name": \#(Self.json(Self.snakeCase(link.target))), "association": "to_many"\#(link.ordered ? #", "ordered": true"# : "") }"#, nullable: false,
                         defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
                 entities[table.name.lowercased()] = (table, described)
@@ -114,9 +114,12 @@ package struct StoreDescriber {
 
     /// Whether `table` is a link table as lucidgen makes one for a to-many relationship: `<owner>_<relationship>`
     /// with `source_id` and `target_id` (the primary key), each a foreign key with ON DELETE CASCADE to an
-    /// entity table's key, and the index `<table>_target_index`.
-    static func linkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> (owner: String, relationship: String, target: String)? {
-        guard table.primaryKey.map({ $0.lowercased() }) == [LinkTable.sourceColumn, LinkTable.targetColumn], table.columns.count == 2,
+    /// entity table's key, and the index `<table>_target_index`; an ordered relationship's (`ordered`) also has
+    /// `position INTEGER NOT NULL`.
+    static func linkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> (owner: String, relationship: String, target: String, ordered: Bool)? {
+        let position = table.column(named: LinkTable.positionColumn)
+        let ordered = position.map { $0.type == .integer && $0.declaredType == nil && $0.notNull && $0.defaultSQL == nil && $0.collation == nil } ?? false
+        guard table.primaryKey.map({ $0.lowercased() }) == [LinkTable.sourceColumn, LinkTable.targetColumn], table.columns.count == (ordered ? 3 : 2),
             table.indexes.map({ $0.name.lowercased() }) == [LinkTable.targetIndexName(table.name).lowercased()],
             let source = table.foreignKeys.first(where: { $0.columns.map { $0.lowercased() } == [LinkTable.sourceColumn] }),
             let target = table.foreignKeys.first(where: { $0.columns.map { $0.lowercased() } == [LinkTable.targetColumn] }),
@@ -126,7 +129,7 @@ package struct StoreDescriber {
         else { return nil }
         let relationship = String(table.name.dropFirst(owner.name.count + 1))
         guard !relationship.isEmpty, owner.column(named: relationship) == nil else { return nil }
-        return (owner.name, relationship, targetTable.name)
+        return (owner.name, relationship, targetTable.name, ordered)
     }
 
     /// An entity as one layout has it.

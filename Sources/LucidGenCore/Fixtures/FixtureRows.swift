@@ -127,13 +127,18 @@ package struct FixtureRows {
         }
         for shape in shapes {
             for property in shape.properties {
-                guard case .toMany(let entity, _, _, let joinTable, let targetStorage, _) = property.kind, target(entity) != nil else { continue }
+                guard case .toMany(let entity, _, _, let joinTable, let targetStorage, _, let ordered) = property.kind, target(entity) != nil else { continue }
                 let maxLinks = maxLinks(property, of: shape)
                 for row in 1...rowCount(shape.entityName) {
-                    for linked in SeedValues.linkedRows(row: row, rows: rowCount(entity), maxLinks: maxLinks) {
-                        try body(Row(
-                            table: joinTable, columns: [LinkTable.sourceColumn, LinkTable.targetColumn],
-                            values: [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: linked)]))
+                    let linked = SeedValues.linkedRows(row: row, rows: rowCount(entity), maxLinks: maxLinks)
+                    for (index, target) in linked.enumerated() {
+                        var columns = [LinkTable.sourceColumn, LinkTable.targetColumn]
+                        var values = [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: target)]
+                        if ordered {
+                            columns.append(LinkTable.positionColumn)
+                            values.append(String(SeedValues.linkPosition(index: index, count: linked.count)))
+                        }
+                        try body(Row(table: joinTable, columns: columns, values: values))
                     }
                 }
             }

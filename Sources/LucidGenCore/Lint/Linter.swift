@@ -348,13 +348,13 @@ package struct Linter {
         return findings
     }
 
-    /// `a value`, `a to-one relationship to pilot`, `a to-many relationship to pilot`.
+    /// `a value`, `a to-one relationship to pilot`, `a to-many relationship to pilot`, `an ordered to-many relationship to pilot`.
     static func association(_ kind: PropertyShape.Kind) -> String {
         switch kind {
         case .value: "a value"
         case .composite(let composite): "a composite \(composite.subtype)"
         case .toOne(let entity, _, _): "a to-one relationship to \(entity)"
-        case .toMany(let entity, _, _, _, _, _): "a to-many relationship to \(entity)"
+        case .toMany(let entity, _, _, _, _, _, let ordered): "\(ordered ? "an ordered" : "a") to-many relationship to \(entity)"
         }
     }
 
@@ -397,7 +397,7 @@ package struct Linter {
                     if let property = shape.properties.first(where: { sameSQLName($0.column, column) }) { return (entity.name, property.currentName) }
                 }
                 for property in shape.properties {
-                    if case .toMany(_, _, _, let join, _, _) = property.kind, sameSQLName(join, table) { return (entity.name, property.currentName) }
+                    if case .toMany(_, _, _, let join, _, _, _) = property.kind, sameSQLName(join, table) { return (entity.name, property.currentName) }
                 }
             }
         }

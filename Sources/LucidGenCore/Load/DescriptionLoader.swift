@@ -53,7 +53,7 @@ private enum KnownKeys {
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
-    static let relationship = ["entity_name", "association"]
+    static let relationship = ["entity_name", "association", "ordered"]
     static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback", "swift_name"]
     static let subtype = ["name", "cases", "options", "properties", "swift_name", "added_at_version"]
     static let member = [
@@ -462,7 +462,7 @@ package enum DescriptionLoader {
         /// `on_delete` / `on_update`: one of the actions, on a to-one relationship only.
         func action(_ key: String) -> (SchemaForeignKey.Action, JSONNode)? {
             guard let text = reader.string(key, &diagnostics), let node = reader.value(key) else { return nil }
-            guard case .relationship(_, false) = type else {
+            guard case .relationship(_, false, _) = type else {
                 diagnostics.error("\(key) applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
                 return nil
             }
@@ -496,7 +496,7 @@ package enum DescriptionLoader {
             } else {
                 diagnostics.error("column_type '\(text)' is not a SQL type name (letters, digits, spaces, and an optional size such as VARCHAR(10))", at: node.location, path: node.path)
             }
-            if case .relationship(_, true) = type {
+            if case .relationship(_, true, _) = type {
                 diagnostics.error("column_type applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
             }
         }
@@ -512,7 +512,7 @@ package enum DescriptionLoader {
                     "collation '\(text)' is not a collating sequence's name (letters, digits and '_': NOCASE, RTRIM, or one the app registers)",
                     at: node.location, path: node.path)
             }
-            if case .relationship(_, true) = type {
+            if case .relationship(_, true, _) = type {
                 diagnostics.error("collation applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
             }
         }
@@ -578,9 +578,16 @@ package enum DescriptionLoader {
             defer { reader.finish(&diagnostics) }
             guard let entity = reader.string("entity_name", required: true, &diagnostics) else { return nil }
             guard let association = reader.string("association", required: true, &diagnostics) else { return nil }
+            let ordered = reader.bool("ordered", &diagnostics) ?? false
             switch association {
-            case "to_one": return .relationship(entity: entity, toMany: false)
-            case "to_many": return .relationship(entity: entity, toMany: true)
+            case "to_one":
+                if let orderedNode = reader.value("ordered") {
+                    diagnostics.error(
+                        "ordered applies to a to-many relationship (the order of its links); a to-one has one target", at: orderedNode.location, path: orderedNode.path)
+                    return nil
+                }
+                return .relationship(entity: entity, toMany: false)
+            case "to_many": return .relationship(entity: entity, toMany: true, ordered: ordered)
             default:
                 diagnostics.error("association '\(association)' is not \"to_one\" or \"to_many\"", at: node.location, path: node.path + ".association")
                 return nil

@@ -236,7 +236,9 @@ package indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible
     /// nested structs flattened too (`color_scheme_primary`), instead of one JSON text column.
     case composite(String)
     case array(PropertyType)
-    case relationship(entity: String, toMany: Bool)
+    /// `ordered`: a to-many relationship whose links keep their order (Core Data's ordered to-many, an
+    /// `NSOrderedSet`), stored in the link table's `position` column. Always false for a to-one.
+    case relationship(entity: String, toMany: Bool, ordered: Bool = false)
 
     package var description: String {
         switch self {
@@ -244,7 +246,7 @@ package indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible
         case .subtype(let name): name
         case .composite(let name): "composite \(name)"
         case .array(let element): "[\(element)]"
-        case .relationship(let entity, let toMany): "\(toMany ? "to_many" : "to_one") \(entity)"
+        case .relationship(let entity, let toMany, let ordered): "\(ordered ? "ordered " : "")\(toMany ? "to_many" : "to_one") \(entity)"
         }
     }
 }

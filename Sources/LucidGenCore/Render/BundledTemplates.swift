@@ -140,8 +140,15 @@ extension {{typeName}} {
 {{/toOneAssociations}}
 {{#toManyAssociations}}
     /// The links of `{{name}}`: the rows of `{{joinTable}}` whose source is this row.
+{{^ordered}}
     public static let {{linksName}} = hasMany({{linkName}}.self, key: {{linksKeyLiteral}}, using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
     /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`.
+{{/ordered}}
+{{#ordered}}
+    public static let {{linksName}} = hasMany({{linkName}}.self, key: {{linksKeyLiteral}}, using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
+        .order({{linkName}}.Columns.position)
+    /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`, in order (by the links' `position`).
+{{/ordered}}
     public static let {{swiftName}} = hasMany({{targetRecord}}.self, through: {{linksName}}, using: {{linkName}}.target, key: {{keyLiteral}})
 {{/toManyAssociations}}
 }
@@ -157,10 +164,17 @@ extension {{ownerType}} {
         public var sourceID: {{sourceType}}
         /// The `{{target}}` row.
         public var targetID: {{targetType}}
+{{#ordered}}
+        /// The link's place in its source's list (0-based and increasing; unlinking leaves gaps): `ORDER BY position`.
+        public var position: Swift.Int
+{{/ordered}}
 
-        public init(sourceID: {{sourceType}}, targetID: {{targetType}}) {
+        public init(sourceID: {{sourceType}}, targetID: {{targetType}}{{#ordered}}, position: Swift.Int{{/ordered}}) {
             self.sourceID = sourceID
             self.targetID = targetID
+{{#ordered}}
+            self.position = position
+{{/ordered}}
         }
 {{#targetRecord}}
 
@@ -175,44 +189,92 @@ extension {{ownerType}} {
         public enum Columns {
             public static let sourceID = GRDB.Column("source_id")
             public static let targetID = GRDB.Column("target_id")
+{{#ordered}}
+            public static let position = GRDB.Column("position")
+{{/ordered}}
         }
 {{^superseded}}
 
         public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
+{{#ordered}}
+            case position
+{{/ordered}}
         }
 {{/superseded}}
     }
 }
 
 extension {{ownerType}} {
+{{^ordered}}
     /// Links this row to the `{{target}}` rows `targetIDs` through `{{name}}` (rows of `{{joinTable}}`; a link
     /// that exists already is kept).
     public func link{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
         let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
         for targetID in targetIDs { try {{linkName}}(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
     }
+{{/ordered}}
+{{#ordered}}
+    /// Links this row to the `{{target}}` rows `targetIDs` through `{{name}}`, in that order after its last link
+    /// (rows of `{{joinTable}}`; a target linked already keeps its place).
+    public func link{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+        let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
+        let last = try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID).select(GRDB.max({{linkName}}.Columns.position), as: Swift.Int.self).fetchOne(db)
+        var position = last.map { $0 + 1 } ?? 0
+        for targetID in targetIDs {
+            try {{linkName}}(sourceID: sourceID, targetID: targetID, position: position).insert(db, onConflict: .ignore)
+            if db.changesCount > 0 { position += 1 }
+        }
+    }
+{{/ordered}}
 
-    /// Removes the links of this row to the `{{target}}` rows `targetIDs` through `{{name}}`.
+    /// Removes the links of this row to the `{{target}}` rows `targetIDs` through `{{name}}`{{#ordered}} (the others keep
+    /// their positions and order){{/ordered}}.
     public func unlink{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
         let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
         try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID && targetIDs.contains({{linkName}}.Columns.targetID)).deleteAll(db)
     }
+{{#ordered}}
+
+    /// Replaces the links of this row through `{{name}}` with the `{{target}}` rows `targetIDs`, in that order
+    /// (positions 0, 1, …; an id given twice keeps its first place).
+    public func set{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+        let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
+        try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID).deleteAll(db)
+        var position = 0
+        for targetID in targetIDs {
+            try {{linkName}}(sourceID: sourceID, targetID: targetID, position: position).insert(db, onConflict: .ignore)
+            if db.changesCount > 0 { position += 1 }
+        }
+    }
+
+    /// The `{{target}}` rows this row links to through `{{name}}`, in order.
+    public func {{idsName}}(_ db: GRDB.Database) throws -> [{{targetType}}] {
+        let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
+        return try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID).order({{linkName}}.Columns.position).select({{linkName}}.Columns.targetID, as: {{targetType}}.self).fetchAll(db)
+    }
+{{/ordered}}
 }
 
 /// Reads and writes `{{joinTable}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
 extension {{ownerType}}.{{linkName}}: {{#superseded}}LucidRuntime.SupersededRecord, GRDB.PersistableRecord{{/superseded}}{{^superseded}}LucidRuntime.MigrationRecord{{/superseded}} {
-    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"{{#ordered}}, "position"{{/ordered}}]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode({{sourceType}}.self, at: 0)
         self.targetID = try row.decode({{targetType}}.self, at: 1)
+{{#ordered}}
+        self.position = try row.decode(Swift.Int.self, at: 2)
+{{/ordered}}
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
+{{#ordered}}
+        values.encode(self.position, at: 2)
+{{/ordered}}
     }
 }
 {{/links}}
@@ -627,11 +689,24 @@ enum {{seedsName}} {
             ).inserted(db)
         }
 {{#links}}
+{{^ordered}}
         for row in 1...{{rowCount}} {
             for target in LucidTesting.Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}}) {
                 try {{module}}.{{linkType}}(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
         }
+{{/ordered}}
+{{#ordered}}
+        for row in 1...{{rowCount}} {
+            // Ordered: positions in the reverse of the insertion order (a migration must keep them, not renumber by rowid).
+            let targets = LucidTesting.Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}})
+            for (index, target) in targets.enumerated() {
+                try {{module}}.{{linkType}}(
+                    sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target), position: targets.count - 1 - index
+                ).insert(db)
+            }
+        }
+{{/ordered}}
 {{/links}}
 {{/record}}
     }

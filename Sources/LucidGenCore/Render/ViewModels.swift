@@ -145,7 +145,7 @@ struct ViewModels {
             if item.column != item.name { doc += ", column `\(item.column)`" }
             doc += "."
             switch item.kind {
-            case .toMany(let target, let table, let column, let joinTable, _, let targetSwiftType):
+            case .toMany(let target, let table, let column, let joinTable, _, let targetSwiftType, let ordered):
                 let linkName = item.linkTypeName
                 toManyNotes.append(["name": item.name, "target": target, "joinTable": joinTable, "linkType": "\(shape.typeName).\(linkName)"])
                 let targetRecord = recordType(ofTable: table, at: shape.version)
@@ -157,6 +157,8 @@ struct ViewModels {
                     // The typed link helpers: `linkTags(_:_:)`, `unlinkTags(_:_:)`, reading the owner's key.
                     "helperSuffix": Naming.typeName(item.swiftName.trimmingCharacters(in: ["`"])), "sourceID": Naming.swiftIdentifier(identifier.swiftName),
                     "localSource": identifier.kind == .local,
+                    // An ordered relationship's links have a position: `setTags(_:_:)` and `tagsIDs(_:)` too.
+                    "ordered": ordered, "idsName": Naming.swiftIdentifier(item.swiftName.trimmingCharacters(in: ["`"]) + "IDs"),
                 ]
                 if let targetRecord {
                     link["targetRecord"] = targetRecord
@@ -165,6 +167,7 @@ struct ViewModels {
                         "swiftName": Naming.swiftIdentifier(item.swiftName), "linksName": Naming.swiftIdentifier(item.associationNames[1]),
                         "name": item.name, "target": target, "targetRecord": targetRecord, "linkName": linkName, "joinTable": joinTable,
                         "keyLiteral": swiftStringLiteral(item.name), "linksKeyLiteral": swiftStringLiteral(item.name + "Links"), "ownerKey": swiftStringLiteral(identifier.column),
+                        "ordered": ordered,
                     ])
                 }
                 links.append(link)
@@ -485,10 +488,11 @@ struct ViewModels {
             let alias = entity.typeName
             var properties: [(String, String)] = [(newest.identifier.column, newest.identifier.swiftName)]
             for property in newest.properties {
-                if case .toMany(_, _, _, let joinTable, _, _) = property.kind {
+                if case .toMany(_, _, _, let joinTable, _, _, let ordered) = property.kind {
+                    let position = ordered ? ", \"\(LinkTable.positionColumn)\": \"position\"" : ""
                     naming.append([
                         "table": swiftStringLiteral(joinTable), "entity": swiftStringLiteral("\(alias).\(property.swiftName)"),
-                        "properties": "[\"\(LinkTable.sourceColumn)\": \"sourceID\", \"\(LinkTable.targetColumn)\": \"targetID\"]",
+                        "properties": "[\"\(LinkTable.sourceColumn)\": \"sourceID\", \"\(LinkTable.targetColumn)\": \"targetID\"\(position)]",
                     ])
                     recordChecks.append(["typeName": "\(newest.typeName).\(property.linkTypeName)", "entity": swiftStringLiteral("\(alias).\(property.swiftName)")])
                 } else if case .composite(let composite) = property.kind {
@@ -596,10 +600,10 @@ struct ViewModels {
                 expressions[swiftName] = property.nullable
                     ? "LucidTesting.Seed.optionalReference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0) }"
                     : "LucidTesting.Seed.reference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0) }"
-            case .toMany(let entity, _, _, _, _, _):
+            case .toMany(let entity, _, _, _, _, _, let ordered):
                 links.append([
                     "linkType": "\(Naming.memberTypeName(shape.typeName)).\(property.linkTypeName)", "maxLinks": fixtures.maxLinks(property, of: shape),
-                    "rowCount": rowCount(shape.entityName), "targetRows": rowCount(entity),
+                    "rowCount": rowCount(shape.entityName), "targetRows": rowCount(entity), "ordered": ordered,
                 ])
             }
         }
@@ -615,7 +619,7 @@ struct ViewModels {
     /// their bodies are equal.
     private static func seedBodyKey(_ record: [String: Any]) -> String {
         let arguments = (record["arguments"] as! [[String: Any]]).map { "\($0["label"]!)=\($0["value"]!)" }
-        let links = (record["links"] as! [[String: Any]]).map { "\($0["linkType"]!)/\($0["maxLinks"]!)/\($0["rowCount"]!)/\($0["targetRows"]!)" }
+        let links = (record["links"] as! [[String: Any]]).map { "\($0["linkType"]!)/\($0["maxLinks"]!)/\($0["rowCount"]!)/\($0["targetRows"]!)/\($0["ordered"]!)" }
         return "\(record["typeName"]!)\(record["rowCount"]!)(\(arguments.joined(separator: ",")))\(links.joined(separator: ","))"
     }
 

@@ -20,7 +20,7 @@ extension ResolvedModel {
             guard let newest = entity.newest else { continue }
             var joinTables: [String: String] = [:]
             for property in newest.properties {
-                if case .toMany(_, _, _, let joinTable, _, _) = property.kind { joinTables[property.currentName] = joinTable }
+                if case .toMany(_, _, _, let joinTable, _, _, _) = property.kind { joinTables[property.currentName] = joinTable }
             }
             for exclusion in entity.checkExclusions {
                 func add(table: String, column: String?, reason: String) {

@@ -105,8 +105,10 @@ package struct PropertyShape: Sendable, Equatable {
         case value
         /// A foreign key column to `table`'s primary key.
         case toOne(entity: String, table: String, column: String)
-        /// A join table named `joinTable` linking to `table`.
-        case toMany(entity: String, table: String, column: String, joinTable: String, targetStorage: SchemaColumn.StorageType, targetSwiftType: String)
+        /// A join table named `joinTable` linking to `table`; `ordered`: its links keep their order (a
+        /// `position` column).
+        case toMany(
+            entity: String, table: String, column: String, joinTable: String, targetStorage: SchemaColumn.StorageType, targetSwiftType: String, ordered: Bool)
         /// A struct stored as a composite attribute: one column per element (`column` is their prefix).
         case composite(CompositeShape)
     }

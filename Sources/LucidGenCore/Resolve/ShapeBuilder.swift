@@ -218,7 +218,7 @@ struct ShapeBuilder {
                         "index of '\(entity.name)' names '\(name)', a composite: name its elements instead (e.g. '\(name).\(Self.firstMember(of: type, subtypes) ?? "element")')",
                         at: spec.location, path: spec.path)
                     valid = false
-                } else if case .relationship(_, true) = property.type {
+                } else if case .relationship(_, true, _) = property.type {
                     diagnostics.error(
                         "index of '\(entity.name)' names '\(name)', a to-many relationship: it has no column (its links are in a join table, which is indexed already)",
                         at: spec.location, path: spec.path)
@@ -237,7 +237,7 @@ struct ShapeBuilder {
                 continue
             }
             if spec.properties.count == 1, !spec.unique, let property = entity.properties.first(where: { $0.name == spec.properties[0] }),
-                case .relationship(_, false) = property.type
+                case .relationship(_, false, _) = property.type
             {
                 // The column is always indexed; a name given here is that index's (a store GRDB made names it
                 // `<table>_on_<column>`).
@@ -354,9 +354,9 @@ struct ShapeBuilder {
                 }
                 guard let property = live.first(where: { $0.name == name }) else { break }
                 let type = property.asOf(version).type
-                if case .relationship(_, true) = type { break }
+                if case .relationship(_, true, _) = type { break }
                 // A to-one column is indexed already; a plain index on it at a version where it is one adds nothing.
-                if case .relationship(_, false) = type, spec.properties.count == 1, !spec.unique { break }
+                if case .relationship(_, false, _) = type, spec.properties.count == 1, !spec.unique { break }
                 columns.append(timeline.columnName(property, at: version))
             }
             guard columns.count == spec.properties.count else { continue }
@@ -422,7 +422,7 @@ struct ShapeBuilder {
                 continue
             }
             let type = property.asOf(version).type
-            if case .relationship(_, true) = type {
+            if case .relationship(_, true, _) = type {
                 report(name, ", a to-many relationship: its links are in a join table, which holds no text to search")
                 continue
             }
@@ -551,7 +551,7 @@ struct ShapeBuilder {
             name: name, currentName: property.name, swiftName: property.swiftPropertyName(as: name), column: column, storage: .text, swiftType: SwiftTypes.string,
             nullable: nullable, defaultSQL: nil, defaultSwift: nil, typeDescription: property.type.description, kind: .value)
         switch property.type {
-        case .relationship(let targetName, let toMany):
+        case .relationship(let targetName, let toMany, let ordered):
             guard let target = timelines[targetName] else {
                 let hint = timelines.values.first { $0.entity.versionHistory.contains { $0.previousName == targetName } }.map { " (did you mean '\($0.entity.name)', its current name?)" }
                     ?? KeySuggestion.nearest(to: targetName, among: timelines.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
@@ -564,7 +564,7 @@ struct ShapeBuilder {
             }
             guard let targetIdentifier = identifierShape(of: target, at: target.historyVersion(at: version)!, &diagnostics) else { return nil }
             // The target as it was named at this version: a rename of the target keeps the relationship.
-            shape.typeDescription = Self.relationshipDescription(target: target.name(at: version), toMany: toMany)
+            shape.typeDescription = Self.relationshipDescription(target: target.name(at: version), toMany: toMany, ordered: ordered)
             if property.defaultValue != nil && property.defaultValue != .null {
                 diagnostics.error("relationship '\(property.name)' cannot have a default_value", at: property.location, path: property.path + ".default_value")
             }
@@ -572,7 +572,7 @@ struct ShapeBuilder {
                 let joinTable = LinkTable.name(owner: timeline.tableName(at: version), relationship: column)
                 shape.kind = .toMany(
                     entity: targetName, table: target.tableName(at: version), column: targetIdentifier.column, joinTable: joinTable,
-                    targetStorage: targetIdentifier.storage, targetSwiftType: targetIdentifier.swiftType)
+                    targetStorage: targetIdentifier.storage, targetSwiftType: targetIdentifier.swiftType, ordered: ordered)
                 shape.swiftType = "[\(targetIdentifier.swiftType)]"
                 shape.nullable = false
             } else {
@@ -717,9 +717,10 @@ struct ShapeBuilder {
         return shape
     }
 
-    /// A relationship's type in snapshots and messages (`to_one aircraft`), naming the target as it was named at that version.
-    static func relationshipDescription(target: String, toMany: Bool) -> String {
-        PropertyType.relationship(entity: target, toMany: toMany).description
+    /// A relationship's type in snapshots and messages (`to_one aircraft`, `ordered to_many pilot`), naming the
+    /// target as it was named at that version.
+    static func relationshipDescription(target: String, toMany: Bool, ordered: Bool = false) -> String {
+        PropertyType.relationship(entity: target, toMany: toMany, ordered: ordered).description
     }
 
     /// The entity (current name) that had `name` at some version, if exactly one did.
@@ -741,7 +742,7 @@ struct ShapeBuilder {
             guard derivedIndex.entity(named: entity.name) != nil else { continue }
             for (propertyIndex, property) in entity.properties.enumerated() {
                 guard let now = derivedIndex.property(named: property.name, ofEntityNamed: entity.name), now.type != property.type,
-                    let old = Self.relationshipTarget(property.type), let new = Self.relationshipTarget(now.type), old.toMany == new.toMany,
+                    let old = Self.relationshipTarget(property.type), let new = Self.relationshipTarget(now.type), old.toMany == new.toMany, old.ordered == new.ordered,
                     let lineage = lineage(named: old.target), lineage == self.lineage(named: new.target)
                 else { continue }
                 result.entities[entityIndex].properties[propertyIndex].type = now.type
@@ -750,10 +751,11 @@ struct ShapeBuilder {
         return result
     }
 
-    /// The target and association of a snapshot's relationship type description.
-    static func relationshipTarget(_ description: String) -> (target: String, toMany: Bool)? {
-        for (prefix, toMany) in [("to_one ", false), ("to_many ", true)] where description.hasPrefix(prefix) {
-            return (String(description.dropFirst(prefix.count)), toMany)
+    /// The target and association of a snapshot's relationship type description (`ordered to_many pilot`;
+    /// snapshots written before ordered relationships existed say `to_many pilot`, which is unordered).
+    static func relationshipTarget(_ description: String) -> (target: String, toMany: Bool, ordered: Bool)? {
+        for (prefix, toMany, ordered) in [("to_one ", false, false), ("to_many ", true, false), ("ordered to_many ", true, true)] where description.hasPrefix(prefix) {
+            return (String(description.dropFirst(prefix.count)), toMany, ordered)
         }
         return nil
     }
@@ -912,7 +914,7 @@ struct ShapeBuilder {
                     continue
                 }
                 guard previousProperty == nil else { continue }
-                if case .toMany(_, _, _, let joinTable, _, _) = property.kind { newTables.insert(joinTable) } else { newColumns.insert("\(shape.tableName).\(property.column)") }
+                if case .toMany(_, _, _, let joinTable, _, _, _) = property.kind { newTables.insert(joinTable) } else { newColumns.insert("\(shape.tableName).\(property.column)") }
             }
             func previousColumn(of property: PropertyShape) -> String? {
                 guard let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }), old.column != property.column else { return nil }
@@ -964,7 +966,7 @@ struct ShapeBuilder {
                     var column = SchemaColumn(
                         name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
                         valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
-                    if case .toMany(_, _, _, let oldJoin, _, _)? = previousShape?.properties.first(where: { $0.currentName == property.currentName })?.kind {
+                    if case .toMany(_, _, _, let oldJoin, _, _, _)? = previousShape?.properties.first(where: { $0.currentName == property.currentName })?.kind {
                         column.renamedFrom = nil
                         column.convertedFromJoinTable = oldJoin
                     }
@@ -991,18 +993,22 @@ struct ShapeBuilder {
                         }
                     }
                     columns += compositeColumns
-                case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _):
+                case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _, let ordered):
                     let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
                     let oldJoin = previousProperty.flatMap { old -> String? in
-                        if case .toMany(_, _, _, let oldJoinTable, _, _) = old.kind, oldJoinTable != joinTable { return oldJoinTable }
+                        if case .toMany(_, _, _, let oldJoinTable, _, _, _) = old.kind, oldJoinTable != joinTable { return oldJoinTable }
                         return nil
                     }
                     var convertedFromColumn: String?
                     if let previousProperty, case .toOne = previousProperty.kind { convertedFromColumn = previousProperty.column }
+                    var linkColumns = [SchemaColumn(name: LinkTable.sourceColumn, type: shape.identifier.storage, notNull: true), SchemaColumn(name: LinkTable.targetColumn, type: targetStorage, notNull: true)]
+                    // An ordered relationship's links keep their place: after the keys, so that an unordered
+                    // table's DDL (and every existing checksum) is what it was.
+                    if ordered { linkColumns.append(SchemaColumn(name: LinkTable.positionColumn, type: .integer, notNull: true)) }
                     tables.append(
                         SchemaTable(
                             name: joinTable, kind: .join,
-                            columns: [SchemaColumn(name: LinkTable.sourceColumn, type: shape.identifier.storage, notNull: true), SchemaColumn(name: LinkTable.targetColumn, type: targetStorage, notNull: true)],
+                            columns: linkColumns,
                             primaryKey: [LinkTable.sourceColumn, LinkTable.targetColumn],
                             foreignKeys: [
                                 SchemaForeignKey(columns: [LinkTable.sourceColumn], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),

@@ -149,7 +149,7 @@ extension ShapeBuilder {
     /// Two type descriptions at a version: equal, or relationships of one association to the same entity (by any of its names).
     func sameType(_ a: String, _ b: String, at version: SchemaVersion) -> Bool {
         if a == b { return true }
-        guard let old = Self.relationshipTarget(a), let new = Self.relationshipTarget(b), old.toMany == new.toMany else { return false }
+        guard let old = Self.relationshipTarget(a), let new = Self.relationshipTarget(b), old.toMany == new.toMany, old.ordered == new.ordered else { return false }
         let lineage = lineage(of: old.target, at: version) ?? lineage(named: old.target)
         return lineage != nil && lineage == (self.lineage(of: new.target, at: version) ?? self.lineage(named: new.target))
     }
@@ -191,7 +191,7 @@ extension ShapeBuilder {
     func parseType(_ description: String, at version: SchemaVersion) -> PropertyType? {
         if let relationship = Self.relationshipTarget(description) {
             guard let entity = lineage(of: relationship.target, at: version) ?? lineage(named: relationship.target) else { return nil }
-            return .relationship(entity: entity, toMany: relationship.toMany)
+            return .relationship(entity: entity, toMany: relationship.toMany, ordered: relationship.ordered)
         }
         if description.hasPrefix("["), description.hasSuffix("]") {
             return parseType(String(description.dropFirst().dropLast()), at: version).map { .array($0) }
@@ -267,7 +267,7 @@ extension ShapeBuilder {
 
     static func typeJSON(_ description: String, lineage: (String) -> String?) -> String {
         if let relationship = relationshipTarget(description) {
-            return "{ \"entity_name\": \"\(lineage(relationship.target) ?? relationship.target)\", \"association\": \"\(relationship.toMany ? "to_many" : "to_one")\" }"
+            return "{ \"entity_name\": \"\(lineage(relationship.target) ?? relationship.target)\", \"association\": \"\(relationship.toMany ? "to_many" : "to_one")\"\(relationship.ordered ? ", \"ordered\": true" : "") }"
         }
         return "\"\(description)\""
     }

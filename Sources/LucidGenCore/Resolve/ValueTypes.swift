@@ -18,7 +18,7 @@ extension ShapeBuilder {
             }
         case .composite(let name): "composite \(name)"
         case .array(let element): "[\(valueType(of: element))]"
-        case .relationship(_, let toMany): toMany ? "to_many" : "to_one"
+        case .relationship(_, let toMany, _): toMany ? "to_many" : "to_one"
         }
     }
 

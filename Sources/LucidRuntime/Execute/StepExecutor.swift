@@ -73,8 +73,10 @@ struct StepExecutor {
             for statement in table.createStatements { try execute(statement) }
             touchedTables.insert(table.name)
         case .fillJoinTable(let join, let owner, let key, let column):
+            // An ordered relationship's single link per row is the first of its list.
+            let ordered = target.table(named: join)?.column(named: LinkTable.positionColumn) != nil
             try execute(
-                "INSERT INTO \(quoteIdentifier(join)) (\(quoteIdentifier(LinkTable.sourceColumn)), \(quoteIdentifier(LinkTable.targetColumn))) SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column)) FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
+                "INSERT INTO \(quoteIdentifier(join)) (\(quoteIdentifier(LinkTable.sourceColumn)), \(quoteIdentifier(LinkTable.targetColumn))\(ordered ? ", \(quoteIdentifier(LinkTable.positionColumn))" : "")) SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column))\(ordered ? ", 0" : "") FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
             touchedTables.insert(join)
         case .renameColumn(let table, let from, let to):
             try execute("ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")

@@ -423,6 +423,16 @@ package struct StepInference: Sendable {
                 sources.append("(SELECT link.\(quoteIdentifier(LinkTable.targetColumn)) FROM \(quoteIdentifier(join)) AS link WHERE link.\(quoteIdentifier(LinkTable.sourceColumn)) = src.\(quoteIdentifier(key)))")
                 rebuildReasons.append("\(label) takes the single link of \(join) (to-many becomes to-one)")
             default:
+                if new.kind == .join, sameSQLName(column.name, LinkTable.positionColumn), old.column(named: LinkTable.sourceColumn) != nil {
+                    // An unordered to-many relationship becomes ordered: each source's links are numbered from 0
+                    // in their rowid order (the order they were linked in, which every rebuild keeps).
+                    let sourceColumn = quoteIdentifier(LinkTable.sourceColumn)
+                    sources.append(
+                        "(SELECT count(*) FROM \(quoteIdentifier(name)) AS earlier WHERE earlier.\(sourceColumn) = src.\(sourceColumn) AND earlier.rowid < src.rowid)")
+                    adds.append(column)
+                    rebuildReasons.append("\(label) numbers each source's links in their rowid order (the to-many becomes ordered)")
+                    continue
+                }
                 if column.notNull && column.defaultSQL == nil {
                     result.reasons.append("\(label) is added as required without a default for existing rows")
                 }

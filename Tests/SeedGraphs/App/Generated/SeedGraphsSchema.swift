@@ -8,7 +8,7 @@
 public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
     public static let newestVersion = LucidSchema.SchemaVersion("2.0")
-    public static let newestChecksum = "0004a708e68dd87dc3fc359fb61981c677098248c2f7569442f1808d4463a47a"
+    public static let newestChecksum = "f6712ce1fe1f5905c5e013bca870cdf81060beb1f27a84f53ba5b31ed81bb927"
 
     public static let versions: [LucidSchema.Schema] = [
         version1_0,
@@ -18,7 +18,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [Swift.String] = [
         "2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499",
-        "0004a708e68dd87dc3fc359fb61981c677098248c2f7569442f1808d4463a47a",
+        "f6712ce1fe1f5905c5e013bca870cdf81060beb1f27a84f53ba5b31ed81bb927",
     ]
 
     /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
@@ -39,7 +39,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
             table_team_members_1,
         ])
 
-    /// Schema version 2.0 (checksum `0004a708e68dd87dc3fc359fb61981c677098248c2f7569442f1808d4463a47a`): `table_device_1`, `table_device_paired_1`, `table_employee_2`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1` since 1.0.
+    /// Schema version 2.0 (checksum `f6712ce1fe1f5905c5e013bca870cdf81060beb1f27a84f53ba5b31ed81bb927`): `table_device_1`, `table_device_paired_1`, `table_employee_2`, `table_employee_mentors_2`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1` since 1.0.
     ///
     /// ```sql
     /// CREATE TABLE "a" ("id" INTEGER PRIMARY KEY, "b" INTEGER NOT NULL, "label" TEXT NOT NULL, FOREIGN KEY ("b") REFERENCES "b"("id") ON DELETE CASCADE);
@@ -48,13 +48,13 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// CREATE INDEX "b_next_index" ON "b" ("next");
     /// CREATE TABLE "device" ("id" BLOB PRIMARY KEY NOT NULL, "label" TEXT NOT NULL, "owner" INTEGER, FOREIGN KEY ("owner") REFERENCES "member"("id") ON DELETE SET NULL);
     /// CREATE INDEX "device_owner_index" ON "device" ("owner");
-    /// CREATE TABLE "device_paired" ("source_id" BLOB NOT NULL, "target_id" BLOB NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "device"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "device"("id") ON DELETE CASCADE);
+    /// CREATE TABLE "device_paired" ("source_id" BLOB NOT NULL, "target_id" BLOB NOT NULL, "position" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "device"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "device"("id") ON DELETE CASCADE);
     /// CREATE INDEX "device_paired_target_index" ON "device_paired" ("target_id");
     /// CREATE TABLE "employee" ("id" INTEGER PRIMARY KEY NOT NULL, "badge" INTEGER, "manager" INTEGER, "name" TEXT NOT NULL, "team" TEXT NOT NULL, FOREIGN KEY ("team") REFERENCES "team"("id") ON DELETE CASCADE, FOREIGN KEY ("manager") REFERENCES "employee"("id") ON DELETE SET NULL);
     /// CREATE INDEX "employee_team_index" ON "employee" ("team");
     /// CREATE INDEX "employee_manager_index" ON "employee" ("manager");
     /// CREATE UNIQUE INDEX "employee_badge_unique" ON "employee" ("badge");
-    /// CREATE TABLE "employee_mentors" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "employee"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
+    /// CREATE TABLE "employee_mentors" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, "position" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "employee"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
     /// CREATE INDEX "employee_mentors_target_index" ON "employee_mentors" ("target_id");
     /// CREATE TABLE "member" ("id" INTEGER PRIMARY KEY NOT NULL, "active" INTEGER NOT NULL, "badge" BLOB DEFAULT X'E621E1F8C36C495A93FC0C247A3E6E5F', "email" TEXT NOT NULL, "handle" TEXT NOT NULL, "homepage" TEXT, "joined" TEXT NOT NULL, "keys" TEXT NOT NULL, "number" INTEGER NOT NULL, "phone" BLOB, "photo" BLOB NOT NULL, "ratio" REAL NOT NULL, "tier" INTEGER NOT NULL, "token" BLOB NOT NULL, "weight" REAL NOT NULL, FOREIGN KEY ("tier") REFERENCES "tier"("id") ON DELETE CASCADE, FOREIGN KEY ("phone") REFERENCES "device"("id") ON DELETE SET NULL);
     /// CREATE INDEX "member_tier_index" ON "member" ("tier");
@@ -82,7 +82,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// ```
     static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_0,
-        replacing: [table_device_1, table_device_paired_1, table_employee_2, table_member_1, table_slot_1, table_tier_1, table_tier_members_1])
+        replacing: [table_device_1, table_device_paired_1, table_employee_2, table_employee_mentors_2, table_member_1, table_slot_1, table_tier_1, table_tier_members_1])
 
     /// Table `a` (versions 1.0 to 2.0).
     static let table_a_1 = LucidSchema.SchemaTable.Deferred(name: "a", json: #"""
@@ -112,7 +112,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
          "foreignKeys": [{"columns":["team"],"onDelete":"CASCADE","table":"team","tableColumns":["id"]},{"columns":["manager"],"onDelete":"SET NULL","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["team"],"name":"employee_team_index","unique":false},{"columns":["manager"],"name":"employee_manager_index","unique":false}]}
         """#)
 
-    /// Table `employee_mentors` (versions 1.0 to 2.0).
+    /// Table `employee_mentors` (version 1.0).
     static let table_employee_mentors_1 = LucidSchema.SchemaTable.Deferred(name: "employee_mentors", json: #"""
         {"name": "employee_mentors", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"INTEGER"},
@@ -150,7 +150,8 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     static let table_device_paired_1 = LucidSchema.SchemaTable.Deferred(name: "device_paired", json: #"""
         {"name": "device_paired", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
             {"name":"source_id","notNull":true,"type":"BLOB"},
-            {"name":"target_id","notNull":true,"type":"BLOB"}],
+            {"name":"target_id","notNull":true,"type":"BLOB"},
+            {"name":"position","notNull":true,"type":"INTEGER"}],
          "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"device","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"device","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"device_paired_target_index","unique":false}]}
         """#)
 
@@ -163,6 +164,15 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
             {"name":"name","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"team","notNull":true,"type":"TEXT","valueType":"to_one"}],
          "foreignKeys": [{"columns":["team"],"onDelete":"CASCADE","table":"team","tableColumns":["id"]},{"columns":["manager"],"onDelete":"SET NULL","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["team"],"name":"employee_team_index","unique":false},{"columns":["manager"],"name":"employee_manager_index","unique":false},{"columns":["badge"],"name":"employee_badge_unique","unique":true}]}
+        """#)
+
+    /// Table `employee_mentors` (version 2.0).
+    static let table_employee_mentors_2 = LucidSchema.SchemaTable.Deferred(name: "employee_mentors", json: #"""
+        {"name": "employee_mentors", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"INTEGER"},
+            {"name":"target_id","notNull":true,"type":"INTEGER"},
+            {"name":"position","notNull":true,"type":"INTEGER"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"employee_mentors_target_index","unique":false}]}
         """#)
 
     /// Table `member` (version 2.0).

@@ -47,9 +47,9 @@ struct SeedGraphsMigrationTests {
         naming: [
             LucidTesting.EntityNaming(table: "a", entity: "A", properties: ["id": "id", "label": "label", "b": "b"]),
             LucidTesting.EntityNaming(table: "b", entity: "B", properties: ["id": "id", "label": "label", "next": "next"]),
-            LucidTesting.EntityNaming(table: "device_paired", entity: "Device.paired", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "device_paired", entity: "Device.paired", properties: ["source_id": "sourceID", "target_id": "targetID", "position": "position"]),
             LucidTesting.EntityNaming(table: "device", entity: "Device", properties: ["id": "id", "label": "label", "owner": "owner"]),
-            LucidTesting.EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID", "position": "position"]),
             LucidTesting.EntityNaming(table: "employee", entity: "Employee", properties: ["id": "id", "name": "name", "team": "team", "manager": "manager", "badge": "badge"]),
             LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "token": "token", "badge": "badge", "keys": "keys", "tier": "tier", "phone": "phone"]),
             LucidTesting.EntityNaming(table: "slot", entity: "Slot", properties: ["id": "id", "day": "day", "open": "open", "member": "member"]),
@@ -187,8 +187,12 @@ enum SeedGraphsMigrationSeeds {
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try SeedGraphs.Device_2_0.PairedLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
+            // Ordered: positions in the reverse of the insertion order (a migration must keep them, not renumber by rowid).
+            let targets = LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2)
+            for (index, target) in targets.enumerated() {
+                try SeedGraphs.Device_2_0.PairedLink(
+                    sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target), position: targets.count - 1 - index
+                ).insert(db)
             }
         }
     }
@@ -204,8 +208,12 @@ enum SeedGraphsMigrationSeeds {
             ).inserted(db)
         }
         for row in 1...rows {
-            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
-                try SeedGraphs.Employee_2_0.MentorsLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
+            // Ordered: positions in the reverse of the insertion order (a migration must keep them, not renumber by rowid).
+            let targets = LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2)
+            for (index, target) in targets.enumerated() {
+                try SeedGraphs.Employee_2_0.MentorsLink(
+                    sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target), position: targets.count - 1 - index
+                ).insert(db)
             }
         }
     }

@@ -70,7 +70,8 @@ extension Device_2_0 {
     public static let owner = belongsTo(Member_2_0.self, key: "owner", using: GRDB.ForeignKey(["owner"], to: ["id"]))
     /// The links of `paired`: the rows of `device_paired` whose source is this row.
     public static let pairedLinks = hasMany(PairedLink.self, key: "pairedLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
-    /// `paired`: the `device` rows this row links to, through `device_paired`.
+        .order(PairedLink.Columns.position)
+    /// `paired`: the `device` rows this row links to, through `device_paired`, in order (by the links' `position`).
     public static let paired = hasMany(Device_2_0.self, through: pairedLinks, using: PairedLink.target, key: "paired")
 }
 
@@ -83,10 +84,13 @@ extension Device_2_0 {
         public var sourceID: Foundation.UUID
         /// The `device` row.
         public var targetID: Foundation.UUID
+        /// The link's place in its source's list (0-based and increasing; unlinking leaves gaps): `ORDER BY position`.
+        public var position: Swift.Int
 
-        public init(sourceID: Foundation.UUID, targetID: Foundation.UUID) {
+        public init(sourceID: Foundation.UUID, targetID: Foundation.UUID, position: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
+            self.position = position
         }
 
         /// The link's `device` row.
@@ -98,42 +102,70 @@ extension Device_2_0 {
         public enum Columns {
             public static let sourceID = GRDB.Column("source_id")
             public static let targetID = GRDB.Column("target_id")
+            public static let position = GRDB.Column("position")
         }
 
         public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
+            case position
         }
     }
 }
 
 extension Device_2_0 {
-    /// Links this row to the `device` rows `targetIDs` through `paired` (rows of `device_paired`; a link
-    /// that exists already is kept).
+    /// Links this row to the `device` rows `targetIDs` through `paired`, in that order after its last link
+    /// (rows of `device_paired`; a target linked already keeps its place).
     public func linkPaired(_ targetIDs: [Foundation.UUID], _ db: GRDB.Database) throws {
         let sourceID = self.id
-        for targetID in targetIDs { try PairedLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+        let last = try PairedLink.filter(PairedLink.Columns.sourceID == sourceID).select(GRDB.max(PairedLink.Columns.position), as: Swift.Int.self).fetchOne(db)
+        var position = last.map { $0 + 1 } ?? 0
+        for targetID in targetIDs {
+            try PairedLink(sourceID: sourceID, targetID: targetID, position: position).insert(db, onConflict: .ignore)
+            if db.changesCount > 0 { position += 1 }
+        }
     }
 
-    /// Removes the links of this row to the `device` rows `targetIDs` through `paired`.
+    /// Removes the links of this row to the `device` rows `targetIDs` through `paired` (the others keep
+    /// their positions and order).
     public func unlinkPaired(_ targetIDs: [Foundation.UUID], _ db: GRDB.Database) throws {
         let sourceID = self.id
         try PairedLink.filter(PairedLink.Columns.sourceID == sourceID && targetIDs.contains(PairedLink.Columns.targetID)).deleteAll(db)
+    }
+
+    /// Replaces the links of this row through `paired` with the `device` rows `targetIDs`, in that order
+    /// (positions 0, 1, …; an id given twice keeps its first place).
+    public func setPaired(_ targetIDs: [Foundation.UUID], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try PairedLink.filter(PairedLink.Columns.sourceID == sourceID).deleteAll(db)
+        var position = 0
+        for targetID in targetIDs {
+            try PairedLink(sourceID: sourceID, targetID: targetID, position: position).insert(db, onConflict: .ignore)
+            if db.changesCount > 0 { position += 1 }
+        }
+    }
+
+    /// The `device` rows this row links to through `paired`, in order.
+    public func pairedIDs(_ db: GRDB.Database) throws -> [Foundation.UUID] {
+        let sourceID = self.id
+        return try PairedLink.filter(PairedLink.Columns.sourceID == sourceID).order(PairedLink.Columns.position).select(PairedLink.Columns.targetID, as: Foundation.UUID.self).fetchAll(db)
     }
 }
 
 /// Reads and writes `device_paired` rows by column position, for row transform stages.
 extension Device_2_0.PairedLink: LucidRuntime.MigrationRecord {
-    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id", "position"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Foundation.UUID.self, at: 0)
         self.targetID = try row.decode(Foundation.UUID.self, at: 1)
+        self.position = try row.decode(Swift.Int.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
+        values.encode(self.position, at: 2)
     }
 }
 

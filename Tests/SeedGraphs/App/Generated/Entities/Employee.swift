@@ -222,7 +222,8 @@ extension Employee_2_0 {
     public static let manager = belongsTo(Employee_2_0.self, key: "manager", using: GRDB.ForeignKey(["manager"], to: ["id"]))
     /// The links of `mentors`: the rows of `employee_mentors` whose source is this row.
     public static let mentorsLinks = hasMany(MentorsLink.self, key: "mentorsLinks", using: GRDB.ForeignKey(["source_id"], to: ["id"]))
-    /// `mentors`: the `employee` rows this row links to, through `employee_mentors`.
+        .order(MentorsLink.Columns.position)
+    /// `mentors`: the `employee` rows this row links to, through `employee_mentors`, in order (by the links' `position`).
     public static let mentors = hasMany(Employee_2_0.self, through: mentorsLinks, using: MentorsLink.target, key: "mentors")
 }
 
@@ -235,10 +236,13 @@ extension Employee_2_0 {
         public var sourceID: Swift.Int
         /// The `employee` row.
         public var targetID: Swift.Int
+        /// The link's place in its source's list (0-based and increasing; unlinking leaves gaps): `ORDER BY position`.
+        public var position: Swift.Int
 
-        public init(sourceID: Swift.Int, targetID: Swift.Int) {
+        public init(sourceID: Swift.Int, targetID: Swift.Int, position: Swift.Int) {
             self.sourceID = sourceID
             self.targetID = targetID
+            self.position = position
         }
 
         /// The link's `employee` row.
@@ -250,42 +254,70 @@ extension Employee_2_0 {
         public enum Columns {
             public static let sourceID = GRDB.Column("source_id")
             public static let targetID = GRDB.Column("target_id")
+            public static let position = GRDB.Column("position")
         }
 
         public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
+            case position
         }
     }
 }
 
 extension Employee_2_0 {
-    /// Links this row to the `employee` rows `targetIDs` through `mentors` (rows of `employee_mentors`; a link
-    /// that exists already is kept).
+    /// Links this row to the `employee` rows `targetIDs` through `mentors`, in that order after its last link
+    /// (rows of `employee_mentors`; a target linked already keeps its place).
     public func linkMentors(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
         let sourceID = self.id
-        for targetID in targetIDs { try MentorsLink(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+        let last = try MentorsLink.filter(MentorsLink.Columns.sourceID == sourceID).select(GRDB.max(MentorsLink.Columns.position), as: Swift.Int.self).fetchOne(db)
+        var position = last.map { $0 + 1 } ?? 0
+        for targetID in targetIDs {
+            try MentorsLink(sourceID: sourceID, targetID: targetID, position: position).insert(db, onConflict: .ignore)
+            if db.changesCount > 0 { position += 1 }
+        }
     }
 
-    /// Removes the links of this row to the `employee` rows `targetIDs` through `mentors`.
+    /// Removes the links of this row to the `employee` rows `targetIDs` through `mentors` (the others keep
+    /// their positions and order).
     public func unlinkMentors(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
         let sourceID = self.id
         try MentorsLink.filter(MentorsLink.Columns.sourceID == sourceID && targetIDs.contains(MentorsLink.Columns.targetID)).deleteAll(db)
+    }
+
+    /// Replaces the links of this row through `mentors` with the `employee` rows `targetIDs`, in that order
+    /// (positions 0, 1, …; an id given twice keeps its first place).
+    public func setMentors(_ targetIDs: [Swift.Int], _ db: GRDB.Database) throws {
+        let sourceID = self.id
+        try MentorsLink.filter(MentorsLink.Columns.sourceID == sourceID).deleteAll(db)
+        var position = 0
+        for targetID in targetIDs {
+            try MentorsLink(sourceID: sourceID, targetID: targetID, position: position).insert(db, onConflict: .ignore)
+            if db.changesCount > 0 { position += 1 }
+        }
+    }
+
+    /// The `employee` rows this row links to through `mentors`, in order.
+    public func mentorsIDs(_ db: GRDB.Database) throws -> [Swift.Int] {
+        let sourceID = self.id
+        return try MentorsLink.filter(MentorsLink.Columns.sourceID == sourceID).order(MentorsLink.Columns.position).select(MentorsLink.Columns.targetID, as: Swift.Int.self).fetchAll(db)
     }
 }
 
 /// Reads and writes `employee_mentors` rows by column position, for row transform stages.
 extension Employee_2_0.MentorsLink: LucidRuntime.MigrationRecord {
-    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"]
+    public static let migrationColumns: [Swift.String] = ["source_id", "target_id", "position"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode(Swift.Int.self, at: 0)
         self.targetID = try row.decode(Swift.Int.self, at: 1)
+        self.position = try row.decode(Swift.Int.self, at: 2)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
+        values.encode(self.position, at: 2)
     }
 }
 
