@@ -153,6 +153,8 @@ public struct StoreFleet: Sendable {
                 return finish(.failed(state.refusal(path: path, versions: history.versions, options: options)!.0))
             case .unrecognized, .notADatabase:
                 return finish(.failed(state.refusal(path: path, versions: history.versions, options: options)!.0))
+            case .coreData:
+                break  // converted by the open below, then migrated
             }
             let opened = try LucidStore.open(atPath: path, history: history, options: options)
             defer { try? opened.database.close() }
@@ -195,6 +197,7 @@ extension StoreFleet {
             case .emptyFile: return .notAStore("an empty (0-byte) file")
             case .emptyDatabase: return .notAStore("a database without lucidgen's tables")
             case .known(let schema, _, _): return .store(schema.version)
+            case .coreData: return .notAStore("a Core Data store, converted when migrated")
             default: return .refused(state.refusal(path: path, versions: history.versions, options: options)!.0)
             }
         } catch {

@@ -105,10 +105,11 @@ public enum LucidStore {
     }
 
     /// ``inspect(atPath:registry:busyTimeout:)`` for a schema history (lucidgen's own tools and tests).
-    package static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
+    package static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin? = nil) throws(StoreError) -> StoreStatus {
         // Not a read-only connection: after a crash, SQLite must roll back the hot journal before any
         // read, which needs write access. Nothing else is written.
         var options = StoreOptions()
+        options.coreDataOrigin = coreDataOrigin
         options.busyTimeout = busyTimeout
         // Nothing may be written here, so no cookie is recorded: the tables are checked every time.
         options.versionRecordCheck = .always
@@ -228,6 +229,9 @@ public struct StoreStatus: Sendable {
     /// what each finds (the same findings as the step's ``StoreError/appObjectsInTheWay(step:from:to:conflicts:)``,
     /// unless the stage's `willMigrate` removes the objects first).
     public var appObjectConflicts: [StepConflicts] = []
+    /// A Core Data store (``StoreOptions/coreDataOrigin``): the model version its layout is. Opening it
+    /// converts it into lucidgen's tables of ``version`` first, then takes ``steps``.
+    public var coreDataModel: String?
 
     /// The app's objects that one step of the path cannot keep.
     public struct StepConflicts: Sendable {

@@ -112,6 +112,9 @@ struct StoreMigrator {
         case contradicted(SchemaVersion, differences: [String], tablesMatch: SchemaVersion?)
         /// The file is not an SQLite database.
         case notADatabase
+        /// A Core Data store, and the app gave the origin of its history (``StoreOptions/coreDataOrigin``):
+        /// it converts into lucidgen's tables of the version its layout is, then migrates on.
+        case coreData(CoreDataStoreLayout)
 
         /// A few words for messages.
         var summary: String {
@@ -126,13 +129,14 @@ struct StoreMigrator {
             case .unrecognized: "a database whose tables match no known version"
             case .contradicted(let version, _, _): "a store whose record says \(version) but whose tables are not \(version)'s"
             case .notADatabase: "not an SQLite database"
+            case .coreData: "a Core Data store"
             }
         }
 
         /// Why the store cannot be opened normally, and the policy that decides what happens then.
         func refusal(path: String, versions: [Schema], options: StoreOptions) -> (StoreError, StoreOptions.IncompatibleStorePolicy)? {
             switch self {
-            case .newFile, .emptyFile, .emptyDatabase, .known: nil
+            case .newFile, .emptyFile, .emptyDatabase, .known, .coreData: nil
             case .newer(let version): (.storeIsNewer(storeVersion: version, newestKnown: versions[versions.count - 1].version), options.newerStorePolicy)
             case .unknownVersion(let version): (.unknownVersion(version, known: versions.map(\.version)), options.unknownStorePolicy)
             case .checksumMismatch(let version, let stored, let expected): (.checksumMismatch(version: version, stored: stored, expected: expected), options.unknownStorePolicy)
@@ -191,7 +195,9 @@ struct StoreMigrator {
             return .known(schema, recorded: true, schemaCookieStale: stale)
         }
         // A Core Data store is never taken for an app's database to initialise lucidgen's tables beside.
-        if let coreData = try CoreDataStoreLayout.read(db) { return .unrecognized(differences: [coreData.refusal]) }
+        if let coreData = try CoreDataStoreLayout.read(db) {
+            return options.coreDataOrigin == nil ? .unrecognized(differences: [coreData.refusal]) : .coreData(coreData)
+        }
         // Only what the history describes counts: the app's own tables, views, triggers, FTS indexes and
         // indexes may be there (a store shared with the app, or one the app had before it adopted lucidgen).
         let owned = OwnedNames(versions)
@@ -431,6 +437,8 @@ struct StoreMigrator {
                     } else if recorded && schemaCookieStale {
                         recordSchemaCookie(db)
                     }
+                case .coreData(let layout):
+                    outcome = try convertCoreData(db, layout: layout)
                 case .newer(let version) where options.newerStorePolicy == .openIfAdditive:
                     // Nothing is written: no late data migration either.
                     return try openNewerIfAdditive(db, storeVersion: version)
@@ -556,6 +564,51 @@ struct StoreMigrator {
         } catch {
             throw Self.storeError(error, path: path, step: "create", version: nil)
         }
+    }
+
+    /// A Core Data store: recognised from its layout, its path to the newest version planned and its
+    /// stages checked (nothing is written before), a copy kept beside it, converted in one transaction
+    /// into lucidgen's tables of its version (a step of the outcome), then migrated on like any store.
+    private func convertCoreData(_ db: Database, layout: CoreDataStoreLayout) throws -> MigrationOutcome {
+        let converter = CoreDataConverter(origin: options.coreDataOrigin!, versions: versions, path: path)
+        let recognition: CoreDataConverter.Recognition
+        do {
+            recognition = try converter.recognise(db, layout: layout)
+        } catch let refusal as CoreDataConverter.Refusal {
+            throw Refusal(error: .unrecognizedSchema(path: path, differences: [refusal.description]), policy: .refuse)
+        }
+        let schema = recognition.schema
+        var outcome = MigrationOutcome(start: .version(schema.version, adopted: true), finalVersion: schema.version)
+        let route = schema.version == newest.version ? [] : try plan(from: schema.version)
+        try checkStagesProvided(route, storeVersion: schema.version)
+        if options.keepsCoreDataBackup { try CoreDataBackup.keep(db, path: path) }
+        let label = "converted from Core Data (model \(recognition.version.model)) at \(schema.version)"
+        let began = Date()
+        do {
+            try db.withForeignKeysOff {
+                try stepTransaction(db) {
+                    // Another process may have converted it meanwhile.
+                    if try Bookkeeping.record(db) != nil { return .rollback }
+                    let log = try converter.convert(db, recognition, layout: layout)
+                    let dangling = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+                    if let first = dangling.first {
+                        throw CoreDataConverter.Refusal(
+                            description: "\(dangling.count) row\(dangling.count == 1 ? "" : "s") of the Core Data store point at rows that do not exist (first: \(first["table"] as String? ?? "?") rowid \(first["rowid"] as Int64? ?? 0) → \(first["parent"] as String? ?? "?")): nothing was changed")
+                    }
+                    try Bookkeeping.write(schema, checksum: history.checksum(of: schema), from: nil, kind: "coredata", label: label, started: began, db)
+                    try compatibility.record(db, at: schema.version)
+                    logger.info("\(label): \(log.joined(separator: "; "))")
+                    return .commit
+                }
+            }
+        } catch let refusal as CoreDataConverter.Refusal {
+            throw Refusal(error: .unrecognizedSchema(path: path, differences: [refusal.description]), policy: .refuse)
+        } catch {
+            throw Self.storeError(error, path: path, step: "convert from Core Data", version: schema.version)
+        }
+        outcome.steps.append(MigrationOutcome.Step(from: schema.version, to: schema.version, label: label))
+        if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
+        return outcome
     }
 
     /// Records the version of a store whose tables match it exactly (e.g. made before lucidgen).
@@ -876,9 +929,37 @@ struct StoreMigrator {
 
     // MARK: Inspecting
 
+    /// A Core Data store: the version its layout is, and the path from there (nothing is written).
+    private func inspectCoreData(_ layout: CoreDataStoreLayout) throws(StoreError) -> StoreStatus {
+        let queue = try makeQueue(readOnly: true)
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
+        let recognition: CoreDataConverter.Recognition
+        do {
+            recognition = try queue.read { db in
+                try db.withoutAttaching { try CoreDataConverter(origin: options.coreDataOrigin!, versions: versions, path: path).recognise(db, layout: layout) }
+            }
+        } catch let refusal as CoreDataConverter.Refusal {
+            throw .unrecognizedSchema(path: path, differences: [refusal.description])
+        } catch {
+            throw Self.storeError(error, path: path, step: "inspect", version: nil)
+        }
+        let steps: [MigrationStep]
+        do {
+            steps = try plan(from: recognition.schema.version)
+        } catch {
+            throw .planning(error)
+        }
+        var status = StoreStatus(
+            state: .needsMigration, version: recognition.schema.version, checksum: history.checksum(of: recognition.schema), adopted: true, steps: steps,
+            rowCounts: [:], pendingCleanup: 0)
+        status.coreDataModel = recognition.version.model
+        return status
+    }
+
     func inspect() throws(StoreError) -> StoreStatus {
         let state = try decideState()
         if let (error, _) = state.refusal(path: path, versions: versions, options: options) { throw error }
+        if case .coreData(let layout) = state { return try inspectCoreData(layout) }
         guard case .known(let schema, let recorded, _) = state else {
             let start: StoreStatus.State = switch state {
             case .newFile: .missing

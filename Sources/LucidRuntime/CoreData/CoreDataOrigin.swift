@@ -1,0 +1,94 @@
+import Foundation
+
+/// The Core Data model versions an app's history was imported from (`lucidgen import coredata`), each
+/// mapped onto lucidgen's tables and columns of its version: what lets ``LucidStore/open(atPath:registry:options:)``
+/// recognise a user's Core Data store at any of those model versions and convert it into lucidgen's tables
+/// (``StoreOptions/coreDataOrigin``).
+///
+/// The importer writes it as `<input_path>/.coredata/origin.json`; bundle that file with the app and read it:
+///
+/// ```swift
+/// var options = StoreOptions()
+/// options.coreDataOrigin = try CoreDataOrigin(contentsOf: Bundle.main.url(forResource: "origin", withExtension: "json")!)
+/// let store = try LucidStore.open(atPath: path, registry: NotesSchema.self, options: options)
+/// ```
+public struct CoreDataOrigin: Sendable, Equatable {
+    package var versions: [Version]
+
+    /// Reads the importer's JSON.
+    public init(json: Data) throws {
+        do {
+            let file = try JSONDecoder().decode(File.self, from: json)
+            guard file.format == 1 else { throw CoreDataOriginError(message: "format \(file.format) is not one this runtime reads (1)") }
+            versions = file.versions
+        } catch let error as CoreDataOriginError {
+            throw error
+        } catch {
+            throw CoreDataOriginError(message: "not the JSON `lucidgen import coredata` writes: \(error)")
+        }
+    }
+
+    /// Reads the importer's JSON file (`<input_path>/.coredata/origin.json`).
+    public init(contentsOf url: URL) throws {
+        try self.init(json: try Data(contentsOf: url))
+    }
+
+    /// The model versions, oldest first, as `(lucidgen version, Core Data model version name)`.
+    public var modelVersions: [(version: String, model: String)] { versions.map { ($0.version, $0.model) } }
+
+    struct File: Codable {
+        var format: Int
+        var versions: [Version]
+    }
+
+    package struct Version: Sendable, Equatable, Codable {
+        package var version: String
+        package var model: String
+        package var entities: [Entity]
+    }
+
+    package struct Entity: Sendable, Equatable, Codable {
+        package var name: String
+        package var parent: String?
+        package var abstract: Bool?
+        package var table: String?
+        package var attributes: [Attribute]
+        package var relationships: [Relationship]
+    }
+
+    package struct Attribute: Sendable, Equatable, Codable {
+        package var name: String
+        package var type: String
+        package var column: String?
+        package var transient: Bool?
+        package var externalStorage: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case name, type, column, transient
+            case externalStorage = "external_storage"
+        }
+    }
+
+    package struct Relationship: Sendable, Equatable, Codable {
+        package var name: String
+        package var toMany: Bool
+        package var ordered: Bool?
+        package var destination: String?
+        package var inverse: String?
+        package var transient: Bool?
+        package var column: String?
+        package var linkTable: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, ordered, destination, inverse, transient, column
+            case toMany = "to_many"
+            case linkTable = "link_table"
+        }
+    }
+}
+
+/// The origin file is not what the importer writes.
+public struct CoreDataOriginError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { "Core Data origin: \(message)" }
+}

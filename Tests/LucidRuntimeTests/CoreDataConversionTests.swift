@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// A Core Data store at each model version of the committed Shop history (`lucidgen import coredata`,
+/// run in-process) converts in one step into lucidgen's tables and migrates to the newest version, every
+/// value equal to what the Core Data rows held: ids and `Z_MAX`, dates to the millisecond, UUID bytes,
+/// decimals, an ordered many-to-many's order, a blob stored inline and one stored in `_EXTERNAL_DATA`, with
+/// history tracking's tables and a WAL not yet checkpointed. Stores that are not the model's are refused,
+/// byte-identical.
+@Suite struct CoreDataConversionTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Shop {
+        var versions: [Schema]
+        var origin: CoreDataOrigin
+    }
+
+    static func shop() throws -> Shop {
+        let package = try CoreDataModelPackage.read(repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Shop.xcdatamodeld").path)
+        let output = try CoreDataImporter.run(package)
+        let versions = try resolveSchemas(Dictionary(uniqueKeysWithValues: output.files.map { ("\($0.name).json", $0.json) }), current: output.currentVersion.string)
+        return Shop(versions: versions, origin: try CoreDataOrigin(json: Data(output.origin.utf8)))
+    }
+
+    static let token = Data((0..<16).map { UInt8($0 * 11) })
+    static let externalName = "6F3CB2A1-5D4E-4F60-9A7B-1C2D3E4F5A6B"
+    static let externalBytes = Data("an avatar kept in _EXTERNAL_DATA".utf8)
+
+    /// A Shop store at `model` (`Shop`, `Shop 2`, `Shop 3`) written as Core Data would, its last rows in a WAL
+    /// not yet checkpointed, with the external blob's file in its `_SUPPORT` folder.
+    static func writeStore(_ shop: Shop, model: String, in folder: TemporaryFolder) throws -> String {
+        let version = shop.origin.versions.first { $0.model == model }!
+        let writer = CoreDataStoreWriter(version: version)
+        let n = writer.numbers
+        let customer = version.entities.contains { $0.name == "Client" } ? "Client" : "Customer"
+        let mail = customer == "Client" ? "ZMAIL" : "ZEMAIL"
+        let vip = customer == "Client" ? ", ZVIP" : ""
+        let vipValue = customer == "Client" ? ", 1" : ""
+        let note = version.entities.first { $0.name == "Order" }!.attributes.contains { $0.name == "note" }
+        let working = folder.path("working")
+        try FileManager.default.createDirectory(atPath: working, withIntermediateDirectories: true)
+        let path = (working as NSString).appendingPathComponent("Shop.sqlite")
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        }
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            for statement in writer.ddl(historyTracking: true) { try db.execute(sql: statement) }
+            try writer.bookkeeping(maxIDs: [customer: 5, "Order": 2, "Product": 3, "Coupon": 1], historyTracking: true, db)
+            let c = n[customer]!, o = n["Order"]!, p = n["Product"]!
+            // Ids 1 and 3 (2 was deleted; Z_MAX says 5 were handed out).
+            try db.execute(sql: """
+                INSERT INTO Z\(customer.uppercased()) (Z_PK, Z_ENT, Z_OPT, ZNAME, \(mail), ZHOMEPAGE, ZJOINED, ZLOYALTY, ZPREFS, ZTOKEN, ZAVATAR\(vip)) \
+                VALUES (1, \(c), 3, 'Ada', 'ada@example.com', 'https://example.com/ada', 700000000.25, 12.5, X'62706C6973743030', ?, X'01696E6C696E65'\(vipValue))
+                """, arguments: [token])
+            try db.execute(sql: "INSERT INTO Z\(customer.uppercased()) (Z_PK, Z_ENT, Z_OPT, ZNAME, ZAVATAR) VALUES (3, \(c), 1, 'Bob', ?)", arguments: [Data([0x02]) + Data(externalName.utf8)])
+            try db.execute(sql: "INSERT INTO ZPRODUCT (Z_PK, Z_ENT, Z_OPT, ZSKU, ZTITLE) VALUES (1, \(p), 1, 'A-1', 'Anvil'), (2, \(p), 1, 'B-2', 'Bell'), (3, \(p), 1, 'C-3', NULL)")
+            try db.execute(sql: """
+                INSERT INTO ZORDER (Z_PK, Z_ENT, Z_OPT, ZNUMBER, ZPLACED, ZTOTAL, ZCUSTOMER\(note ? ", ZNOTE" : "")) \
+                VALUES (1, \(o), 1, 7, 700000100.5, 9.99, 1\(note ? ", 'gift'" : "")), (2, \(o), 1, 8, NULL, 0, 3\(note ? ", NULL" : ""))
+                """)
+            // Order 1's items in Z_FOK order: product 3, then 1, then 2 (inserted in another order).
+            try db.execute(sql: "INSERT INTO Z_\(o)ITEMS (Z_\(o)ORDERS, Z_\(p)ITEMS, Z_FOK_\(p)ITEMS) VALUES (1, 2, 3072), (1, 3, 1024), (1, 1, 2048), (2, 1, 1024)")
+            if version.entities.contains(where: { $0.name == "Coupon" }) {
+                try db.execute(sql: "INSERT INTO ZCOUPON (Z_PK, Z_ENT, Z_OPT, ZCODE, ZEXPIRES) VALUES (1, \(n["Coupon"]!), 1, 'TEN', 820540800.999)")
+            }
+        }
+        // The store as a crash leaves it: the WAL holds every row, not yet in the main file.
+        let store = folder.path("Shop.sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: store)
+        try FileManager.default.copyItem(atPath: path + "-wal", toPath: store + "-wal")
+        try queue.close()
+        let external = folder.path(".Shop_SUPPORT/_EXTERNAL_DATA")
+        try FileManager.default.createDirectory(atPath: external, withIntermediateDirectories: true)
+        try externalBytes.write(to: URL(fileURLWithPath: (external as NSString).appendingPathComponent(externalName)))
+        return store
+    }
+
+    static func options(_ shop: Shop) -> StoreOptions {
+        var options = StoreOptions()
+        options.coreDataOrigin = shop.origin
+        return options
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS.SSS` of Core Data's seconds since 2001, to the nearest millisecond.
+    static func text(coreDataSeconds seconds: Double) -> String {
+        let milliseconds = ((seconds + 978_307_200) * 1000).rounded()
+        let date = Date(timeIntervalSince1970: milliseconds / 1000)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%03d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, Int(milliseconds.truncatingRemainder(dividingBy: 1000)))
+    }
+
+    @Test(arguments: ["Shop", "Shop 2", "Shop 3"])
+    func aCoreDataStoreAtEachModelVersionConvertsAndMigratesWithEveryValue(model: String) throws {
+        let shop = try Self.shop()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.writeStore(shop, model: model, in: folder)
+        let version = shop.origin.versions.first { $0.model == model }!.version
+
+        let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: Self.options(shop))
+        let outcome = opened.outcome
+        #expect(outcome.start == .version(try SchemaVersion(parsing: version), adopted: true))
+        #expect(outcome.steps.first?.label == "converted from Core Data (model \(model)) at \(version)", "\(outcome)")
+        #expect(outcome.finalVersion == SchemaVersion("3.0"))
+        try opened.database.write { db in
+            // Ids kept; dates to the millisecond; text, URL, decimal, transformable bytes, UUID bytes.
+            let ada = try Row.fetchOne(db, sql: "SELECT * FROM client WHERE id = 1")!
+            #expect(ada["name"] as String == "Ada" && ada["mail"] as String == "ada@example.com" && ada["homepage"] as String == "https://example.com/ada")
+            #expect(ada["joined"] as String == Self.text(coreDataSeconds: 700000000.25))
+            #expect(ada["joined"] as String == "2023-03-08 20:26:40.250")
+            #expect(ada["loyalty"] as String == "12.5")
+            #expect(ada["prefs"] as Data == Data("bplist00".utf8))
+            #expect(ada["token"] as Data == Self.token)
+            #expect(ada["vip"] as Int == (model == "Shop" ? 0 : 1))
+            // A blob stored inline (tag 0x01) and one in _EXTERNAL_DATA (tag 0x02 and its file name).
+            #expect(ada["avatar"] as Data == Data("inline".utf8))
+            #expect(try Data.fetchOne(db, sql: "SELECT avatar FROM client WHERE id = 3") == Self.externalBytes)
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM client ORDER BY id") == [1, 3])
+            // Orders and their customers; the ordered many-to-many in Z_FOK order.
+            #expect(try Row.fetchAll(db, sql: "SELECT id, number, customer, placed FROM \"order\" ORDER BY id").map { [$0[0], $0[1], $0[2], $0[3]] as [DatabaseValue] }
+                == [[1.databaseValue, 7.databaseValue, 1.databaseValue, Self.text(coreDataSeconds: 700000100.5).databaseValue],
+                    [2.databaseValue, 8.databaseValue, 3.databaseValue, .null]])
+            #expect(try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 1 ORDER BY position") == [3, 1, 2])
+            #expect(try Int64.fetchAll(db, sql: "SELECT position FROM order_items WHERE source_id = 1 ORDER BY position") == [0, 1, 2])
+            #expect(try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 2") == [1])
+            // Shop 3 made note required with a default: a NULL note became it.
+            #expect(try String.fetchAll(db, sql: "SELECT note FROM \"order\" ORDER BY id") == (model == "Shop" ? ["none", "none"] : ["gift", "none"]))
+            if model == "Shop 3" {
+                #expect(try String.fetchOne(db, sql: "SELECT expires FROM coupon") == Self.text(coreDataSeconds: 820540800.999))
+            }
+            // Z_MAX carried into AUTOINCREMENT: the next client is 6, never 4.
+            #expect(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'client'") == 5)
+            try db.execute(sql: "INSERT INTO client (name, vip) VALUES ('Cy', 0)")
+            #expect(db.lastInsertedRowID == 6)
+            // Nothing of Core Data's is left.
+            let left = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'Z%' OR name LIKE 'A%CHANGE' OR name LIKE 'ATRANSACTION%'")
+            #expect(left.isEmpty, "\(left)")
+        }
+        try opened.database.close()
+        // The original, kept beside it (with what its WAL held), and its _SUPPORT folder.
+        let backup = try DatabaseQueue(path: path + ".coredata-backup")
+        #expect(try backup.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZPRODUCT") } == 3)
+        try backup.close()
+        #expect(FileManager.default.fileExists(atPath: folder.path(".Shop_SUPPORT.coredata-backup/_EXTERNAL_DATA/\(Self.externalName)")))
+        // Opened again: a lucidgen store at 3.0, nothing to do.
+        let again = try LucidStore.open(atPath: path, versions: shop.versions, options: Self.options(shop))
+        #expect(again.outcome.steps.isEmpty && again.outcome.finalVersion == SchemaVersion("3.0"))
+        try again.database.close()
+    }
+
+    @Test func inspectSaysWhichModelVersionAStoreIsAndWritesNothing() throws {
+        let shop = try Self.shop()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.writeStore(shop, model: "Shop 2", in: folder)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let status = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: shop.versions), coreDataOrigin: shop.origin)
+        #expect(status.coreDataModel == "Shop 2" && status.version == SchemaVersion("2.0") && status.state == .needsMigration)
+        #expect(status.steps.map(\.to) == [SchemaVersion("3.0")])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    /// What is not one of the model's layouts is refused, the files as they were.
+    @Test(arguments: [
+        ("CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 0)",
+         "the store has entity Gadget, which model"),
+        ("ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE", "ZPRODUCT has no column ZTITLE"),
+        ("ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR", "ZPRODUCT has column ZCOLOR, which model"),
+        ("UPDATE ZCUSTOMER SET ZAVATAR = X'0341' WHERE Z_PK = 1", "starts with byte 3, neither 0x01 (inline) nor 0x02 (a file)"),
+        ("UPDATE ZCUSTOMER SET ZAVATAR = X'022E2E2F2E2E2F736563726574' WHERE Z_PK = 1", "which is not a file name"),
+    ])
+    func aStoreThatIsNotTheModelsIsRefusedByteIdentical(change: String, expected: String) throws {
+        let shop = try Self.shop()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.writeStore(shop, model: "Shop", in: folder)
+        try withDatabase(path) { db in try db.execute(sql: change) }
+        let files = [path, path + "-wal", path + "-shm"].filter { FileManager.default.fileExists(atPath: $0) }
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect {
+            try LucidStore.open(atPath: path, versions: shop.versions, options: Self.options(shop)).database
+        } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return differences.contains { $0.contains(expected) }
+        }
+        #expect(try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+    }
+}
