@@ -15,7 +15,8 @@ struct Describe: ParsableCommand {
             too): each table with a one-column primary key becomes an entity at --schema-version, its name \
             and its columns' in snake_case with the store's spelling as persisted_name; each column a \
             property typed by its storage class (int, double, string, data; --type table.column=date for \
-            what SQLite cannot tell apart, --type table.column=uuid for a BLOB of GRDB's UUIDs), nullable and default as the store has them; each one-column \
+            what SQLite cannot tell apart, --type table.column=uuid for a BLOB of GRDB's UUIDs, \
+            --type table.column=decimal for a TEXT column of GRDB's Decimals), nullable and default as the store has them; each one-column \
             foreign key to another described table's key a to-one relationship with its ON DELETE action; \
             each index an indexes item with its name; AUTOINCREMENT the identifier's.
 
@@ -53,7 +54,7 @@ struct Describe: ParsableCommand {
     @Option(help: ArgumentHelp("The module name of a config written from scratch.", valueName: "name"))
     var module: String = "App"
 
-    @Option(name: .customLong("type"), help: ArgumentHelp("The description type of a column SQLite cannot tell apart, e.g. item.purchased_at=date or item.token=uuid (repeatable).", valueName: "table.column=type"))
+    @Option(name: .customLong("type"), help: ArgumentHelp("The description type of a column SQLite cannot tell apart, e.g. item.purchased_at=date, item.token=uuid or item.price=decimal (repeatable).", valueName: "table.column=type"))
     var types: [String] = []
 
     @Option(name: .customLong("app-table"), help: ArgumentHelp("A table to leave to the app, undescribed (repeatable).", valueName: "table"))

@@ -55,6 +55,15 @@ package enum SeedValues {
 
     package static func uuidBytes(row: Int, salt: Int) -> [UInt8] { pick(uuids, row: row, salt: salt) }
 
+    /// The edge decimals, as the text GRDB stores for them (``DecimalText``): zero, fractions no `Double`
+    /// holds exactly (0.1, 12.34), negative ones, a tiny and a large one, and 38 significant digits.
+    package static let decimals = ["0", "12.34", "-0.01", "0.1", "123456789012345678901234567890.12345678", "-99.999", "1000000", "0.000001"]
+
+    /// Beyond the edge decimals: `<row>.25`, which no edge value is.
+    package static func distinctDecimal(row: Int, salt: Int) -> String {
+        row <= decimals.count ? pick(decimals, row: row, salt: salt) : "\(row).25"
+    }
+
     /// Whether an optional value is `nil`: every third row (shifted by the salt).
     package static func isNull(row: Int, salt: Int) -> Bool { (row + salt) % 3 == 0 }
 

@@ -17,7 +17,8 @@ import GRDB
 /// 1 up to the rows seeded, 12 by default). A value is a JSON string, number, `true`/`false` (1/0), `null`,
 /// or an array or object (stored as its JSON text, for JSON columns). Dates are GRDB's text
 /// (`"2024-05-01 10:00:00.000"`); a `uuid` is its text (`"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`), stored as its
-/// 16 bytes, as GRDB stores a `UUID`. The rows go through every step the seeded rows go through and are checked
+/// 16 bytes, as GRDB stores a `UUID`; a `decimal` is its text (`"12.50"`) or an integer, stored as the text GRDB
+/// stores for that `Decimal` (`"12.5"`). The rows go through every step the seeded rows go through and are checked
 /// with the same expectations: a stage that mishandles them fails the tests.
 @_spi(Generated) public enum SampleRows {
     /// The samples folder at `relativePath` from the folder of `file` (the generated tests pass `#filePath`).
@@ -31,7 +32,8 @@ import GRDB
     }
 
     /// Inserts `version`'s sample rows (none when its file does not exist). `schema` (the version's) says
-    /// which columns are `uuid`s, whose text is stored as its 16 bytes.
+    /// which columns are `uuid`s, whose text is stored as its 16 bytes, and `decimal`s, whose text is stored as
+    /// GRDB stores that `Decimal`.
     public static func insert(from folder: String, version: SchemaVersion, schema: Schema?, _ db: Database) throws {
         let path = file(in: folder, version: version)
         guard let data = FileManager.default.contents(atPath: path) else { return }
@@ -45,8 +47,15 @@ import GRDB
             for (index, row) in tables[table]!.enumerated() {
                 let columns = row.keys.sorted()
                 let uuidColumns = Set(columns.filter { schema?.table(named: table)?.column(named: $0)?.valueType == "uuid" })
+                let decimalColumns = Set(columns.filter { schema?.table(named: table)?.column(named: $0)?.valueType == "decimal" })
                 let values = try columns.map { column in
                     let value = row[column]!
+                    if decimalColumns.contains(column), case .text(let text) = value {
+                        guard let stored = DecimalText.stored(text) else {
+                            throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): column \(column): '\(text)' is not a decimal number", table: table, row: index)
+                        }
+                        return stored.databaseValue
+                    }
                     guard uuidColumns.contains(column), case .text(let text) = value else { return try value.databaseValue() }
                     guard let bytes = UUIDText.bytes(text) else {
                         throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): column \(column): '\(text)' is not a UUID", table: table, row: index)

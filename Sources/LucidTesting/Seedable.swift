@@ -5,7 +5,7 @@ import GRDB
 
 /// A type whose values the generated migration tests can make up: deterministic, and cycling through
 /// the edge values of the type (empty and unicode strings, integer extremes, dates with milliseconds,
-/// empty and binary data, the nil and max UUIDs, `nil` where allowed, empty and non-empty arrays).
+/// empty and binary data, the nil and max UUIDs, decimals no `Double` holds, `nil` where allowed, empty and non-empty arrays).
 ///
 /// `row` is the 1-based row of the seeded table; `salt` separates the properties of one row, so that
 /// two `String` properties of one row do not hold the same value. Across `Seed.rows` rows, every
@@ -162,6 +162,13 @@ extension UUID: DistinctSeedable {
     private init(seedBytes b: [UInt8]) {
         self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
+}
+
+extension Decimal: DistinctSeedable {
+    /// Zero, fractions no `Double` holds exactly (0.1, 12.34), negative ones, a tiny and a large one, and 38
+    /// significant digits.
+    public static func seed(row: Int, salt: Int) -> Decimal { Decimal(string: SeedValues.pick(SeedValues.decimals, row: row, salt: salt))! }
+    public static func seedDistinct(row: Int, salt: Int) -> Decimal { Decimal(string: SeedValues.distinctDecimal(row: row, salt: salt))! }
 }
 
 extension Optional: Seedable where Wrapped: Seedable {

@@ -142,7 +142,7 @@ import Testing
     }
 
     /// `fixtures --rows 40` on the compiled SeedGraphs project (Tests/SeedGraphs), whose 2.0 has unique
-    /// indexes over a string, an int, a date, a url, data, a double, a float, a uuid, (bool, string), an enum
+    /// indexes over a string, an int, a date, a url, data, a double, a float, a uuid, a decimal, (bool, string), an enum
     /// alone (`tier`: 3 levels, so 3 rows) and (nullable enum, bool): SQLite's unique indexes accept every
     /// row, the unique columns are distinct, and the references point at seeded rows.
     @Test func fixturesKeepUniqueIndexesUnique() throws {
@@ -154,12 +154,13 @@ import Testing
         let queue = try DatabaseQueue(path: output)
         defer { try? queue.close() }
         try queue.read { db in
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE 'CREATE UNIQUE%'") == 12)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE 'CREATE UNIQUE%'") == 13)
             #expect(try ["member", "tier", "slot", "employee"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 } == [40, 3, 40, 40])
-            for column in ["email", "number", "joined", "photo", "ratio", "weight", "token"] {
+            for column in ["email", "number", "joined", "photo", "ratio", "weight", "token", "credit"] {
                 #expect(try Int.fetchOne(db, sql: "SELECT count(DISTINCT \(column)) FROM member") == 40, "member.\(column)")
             }
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE typeof(token) = 'blob' AND length(token) = 16") == 40, "member.token: 16-byte blobs")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE typeof(credit) = 'text'") == 40, "member.credit: GRDB's decimal text")
             let homepages = try Row.fetchOne(db, sql: "SELECT count(DISTINCT homepage), count(homepage) FROM member")!
             #expect(homepages[0] as Int == homepages[1] as Int && (homepages[1] as Int) > 20)
             let badges = try Row.fetchOne(db, sql: "SELECT count(DISTINCT badge), count(badge) FROM employee")!

@@ -41,10 +41,10 @@ import Testing
 
     /// Generated code that other test targets compile: each project's output folder, committed next to
     /// its descriptions, must be what `generate` makes of them (the same update variable rewrites it).
-    static let compiledProjects = ["Tests/LucidRuntimeTests/Samples", "Tests/LucidRuntimeTests/UUIDs", "Tests/LucidRuntimeTests/OrderedLinks", "Tests/SeedGraphs"]
+    static let compiledProjects = ["Tests/LucidRuntimeTests/Samples", "Tests/LucidRuntimeTests/UUIDs", "Tests/LucidRuntimeTests/OrderedLinks", "Tests/LucidRuntimeTests/Decimals", "Tests/SeedGraphs"]
     /// Each project's output folders (committed fixture stores are not generated: left out).
     static let compiledOutputs = [
-        "Tests/LucidRuntimeTests/Samples": ["Generated"], "Tests/LucidRuntimeTests/UUIDs": ["Generated"], "Tests/LucidRuntimeTests/OrderedLinks": ["Generated"], "Tests/SeedGraphs": ["App/Generated", "Tests/Generated"],
+        "Tests/LucidRuntimeTests/Samples": ["Generated"], "Tests/LucidRuntimeTests/UUIDs": ["Generated"], "Tests/LucidRuntimeTests/OrderedLinks": ["Generated"], "Tests/LucidRuntimeTests/Decimals": ["Generated"], "Tests/SeedGraphs": ["App/Generated", "Tests/Generated"],
     ]
 
     @Test(arguments: compiledProjects)

@@ -295,6 +295,11 @@ package struct StoreDescriber {
                 output.problems.append(
                     "\(table.name).\(column.name): described as uuid (--type), which lucidgen stores as a BLOB of its 16 bytes (as GRDB stores a UUID), but the store's column is \(column.sqlType); describe UUIDs stored as text as string")
             }
+            if ScalarType(name: type) == .decimal, column.type != .text || column.declaredType != nil {
+                // A NUMERIC or REAL column turns GRDB's decimal text into a floating-point number: its digits are not kept.
+                output.problems.append(
+                    "\(table.name).\(column.name): described as decimal (--type), which lucidgen stores as TEXT (as GRDB stores a Decimal), but the store's column is \(column.sqlType), whose affinity may have stored the values as numbers; describe it as double, or move the values to a TEXT column")
+            }
             if let declared, typeHints[path] == nil, !["int", "string", "data"].contains(type) {
                 output.notes.append("\(table.name).\(column.name): declared \(declared), described as \(type) (--type \(table.name).\(column.name)=… if its values are another type)")
             }

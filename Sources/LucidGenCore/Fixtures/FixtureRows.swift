@@ -183,6 +183,7 @@ package struct FixtureRows {
         case .url?: return quoteLiteral(Self.storedURL(SeedValues.distinctURL(row: row, salt: salt)))
         case .data?: return "X'" + SeedValues.distinctBytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
         case .uuid?: return UUIDText.sqlLiteral(SeedValues.distinctUUIDBytes(row: row, salt: salt))
+        case .decimal?: return quoteLiteral(SeedValues.distinctDecimal(row: row, salt: salt))
         case .bool?, nil: return nil
         }
     }
@@ -198,6 +199,7 @@ package struct FixtureRows {
         case .url?: return quoteLiteral(Self.storedURL(SeedValues.pick(SeedValues.urls, row: row, salt: salt)))
         case .data?: return "X'" + SeedValues.bytes(row: row, salt: salt).map { String(format: "%02X", $0) }.joined() + "'"
         case .uuid?: return UUIDText.sqlLiteral(SeedValues.uuidBytes(row: row, salt: salt))
+        case .decimal?: return quoteLiteral(SeedValues.pick(SeedValues.decimals, row: row, salt: salt))
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "NULL" }
             switch subtype.kind {
@@ -266,7 +268,8 @@ package struct FixtureRows {
     }
 
     /// A JSON value for a type, as GRDB's JSON encoder writes it for the generated records (dates as
-    /// milliseconds since 1970, data as base64, UUIDs as their upper-case text, nil members left out).
+    /// milliseconds since 1970, data as base64, UUIDs as their upper-case text, decimals as numbers with their
+    /// digits, nil members left out).
     func jsonValue(typeName: String, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
         if typeName.hasPrefix("[") {
             let element = String(typeName.dropFirst().dropLast())
@@ -283,6 +286,8 @@ package struct FixtureRows {
         case .date?: return "\(SeedValues.dateMilliseconds(row: row, salt: salt))"
         case .data?: return jsonString(Data(SeedValues.bytes(row: row, salt: salt)).base64EncodedString())
         case .uuid?: return jsonString(UUIDText.string(SeedValues.uuidBytes(row: row, salt: salt)))
+        // A JSON number with the decimal's digits, as JSONEncoder writes a `Decimal`.
+        case .decimal?: return SeedValues.pick(SeedValues.decimals, row: row, salt: salt)
         case nil:
             guard let subtype = model.subtypes.first(where: { $0.name == typeName }) else { return "null" }
             switch subtype.kind {

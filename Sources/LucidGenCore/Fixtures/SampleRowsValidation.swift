@@ -134,6 +134,9 @@ package enum SampleRowsValidation {
             case integer, bool, real, text, date, json
             /// A `uuid`: its text in the file, its 16 bytes in the store (`LucidTesting.SampleRows` converts it).
             case uuid
+            /// A `decimal`: its text (or an integer) in the file, the text GRDB stores for it in the store
+            /// (`LucidTesting.SampleRows` converts it).
+            case decimal
             case enumeration(name: String, cases: [String])
             case storage(SchemaColumn.StorageType)
         }
@@ -153,6 +156,7 @@ package enum SampleRowsValidation {
                     case .date: return .date
                     case .data: return nil
                     case .uuid: return .uuid
+                    case .decimal: return .decimal
                     }
                 }
                 guard let subtype = subtypes[name] else { return nil }
@@ -209,6 +213,10 @@ package enum SampleRowsValidation {
                 return nil
             case (.uuid, .string(let text)):
                 return UUIDText.bytes(text) != nil ? nil : "'\(text)' is not a UUID: write its 32 hexadecimal digits as 8-4-4-4-12, e.g. \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\" (stored as its 16 bytes, as GRDB stores a UUID)"
+            case (.decimal, .string(let text)):
+                return DecimalText.stored(text) != nil ? nil : "'\(text)' is not a decimal number a Decimal holds exactly (digits with an optional sign, fraction and exponent, at most \(DecimalText.maximumDigits) significant digits)"
+            case (.decimal, .number(let text)):
+                return Int64(text) != nil ? nil : "\(text) would be read as a Double: write a decimal with a fraction as a string, e.g. \"\(text)\""
             case (.enumeration(let name, let cases), .string(let text)):
                 return cases.contains(text) ? nil : "'\(text)' is no case of \(name) (its cases: \(cases.joined(separator: ", ")))"
             default:
@@ -225,6 +233,7 @@ package enum SampleRowsValidation {
             case .storage(.blob): "a string"
             case .date: "a date (a string such as \"2026-11-28 09:30:00\")"
             case .uuid: "a UUID (a string such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\")"
+            case .decimal: "a decimal (a string such as \"12.50\", or an integer)"
             case .json: "a JSON object, array or string"
             case .enumeration(let name, let cases): "a case of \(name) (\(cases.joined(separator: ", ")))"
             }

@@ -10,7 +10,7 @@
 /// - one of its columns already distinct per row (the identifier, a to-one relationship: references
 ///   are a permutation of the target's rows) or already made distinct by another index: nothing to do;
 /// - else its first column whose type can hold a distinct value per row (string, color, int, double,
-///   seconds, milliseconds, float, date, url, data, uuid) is seeded with `SeedValues.distinct…` values;
+///   seconds, milliseconds, float, date, url, data, uuid, decimal) is seeded with `SeedValues.distinct…` values;
 /// - else (booleans, enumerations, option sets, JSON values) its columns count through the cartesian
 ///   product of their values (`SeedValues.productRow`): rows beyond the product are `NULL` in the
 ///   index's nullable columns, or, if none is nullable, the table is seeded with only as many rows as
@@ -117,7 +117,7 @@ package struct SeedPlan: Sendable, Equatable, CustomStringConvertible {
     /// Whether a scalar type can take a distinct value per row.
     static func leafCanBeDistinct(_ typeName: String) -> Bool {
         switch ScalarType(name: typeName) {
-        case .string?, .color?, .int?, .double?, .seconds?, .milliseconds?, .float?, .date?, .url?, .data?, .uuid?: return true
+        case .string?, .color?, .int?, .double?, .seconds?, .milliseconds?, .float?, .date?, .url?, .data?, .uuid?, .decimal?: return true
         case .bool?, nil: return false
         }
     }

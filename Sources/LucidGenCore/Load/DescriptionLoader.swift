@@ -629,7 +629,7 @@ package enum DescriptionLoader {
         case .null: return .null
         case .number(let text):
             if let integer = Int64(text) { return .int(integer) }
-            if let double = Double(text), double.isFinite { return .double(double) }
+            if let double = Double(text), double.isFinite { return .number(text) }
             diagnostics.error("default_value \(text) is out of range", at: node.location, path: node.path)
             return nil
         case .string(let text):

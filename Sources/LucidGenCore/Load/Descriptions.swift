@@ -251,10 +251,11 @@ package indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// Lucid's scalar types, plus `data` for binary values and `uuid` (`Foundation.UUID`, stored as GRDB
-/// stores it: a BLOB of its 16 bytes).
+/// Lucid's scalar types, plus `data` for binary values, `uuid` (`Foundation.UUID`, stored as GRDB
+/// stores it: a BLOB of its 16 bytes) and `decimal` (`Foundation.Decimal`, stored as GRDB stores it: its
+/// text, ``DecimalText``).
 package enum ScalarType: String, Sendable, CaseIterable {
-    case string, int, date, double, float, bool, seconds, milliseconds, url, color, data, uuid
+    case string, int, date, double, float, bool, seconds, milliseconds, url, color, data, uuid, decimal
 
     /// Parses a scalar name case-insensitively, with Lucid's aliases (`time` = `seconds`).
     package init?(name: String) {
@@ -270,6 +271,9 @@ package enum DefaultValue: Sendable, Equatable {
     case bool(Bool)
     case int(Int64)
     case double(Double)
+    /// A JSON number that is no 64-bit integer, its text as written (`12.50`): a `decimal` keeps it exactly,
+    /// the floating-point types read it as a `Double`.
+    case number(String)
     case string(String)
     case currentDate
     /// `{ "sql": "CURRENT_TIMESTAMP" }`: an SQL expression, checked by ``SQLDefaultExpression``.

@@ -806,6 +806,8 @@ struct ShapeBuilder {
         case .data: (.blob, SwiftTypes.data)
         // As GRDB stores a `UUID` (its `databaseValue`): a BLOB of its 16 bytes.
         case .uuid: (.blob, SwiftTypes.uuid)
+        // As GRDB stores a `Decimal` (its `databaseValue`): its text (`DecimalText`).
+        case .decimal: (.text, SwiftTypes.decimal)
         }
     }
 
@@ -843,6 +845,20 @@ struct ShapeBuilder {
                 return (number(Double(integer)), number(Double(integer)))
             case (.double, .double(let double)), (.float, .double(let double)), (.seconds, .double(let double)), (.milliseconds, .double(let double)):
                 return (number(double), number(double))
+            case (.double, .number(let text)), (.float, .number(let text)), (.seconds, .number(let text)), (.milliseconds, .number(let text)):
+                guard let double = Double(text) else { return mismatch() }
+                return (number(double), number(double))
+            case (.decimal, .int(let integer)):
+                return (quoteLiteral("\(integer)"), "\(SwiftTypes.decimal)(\(integer))")
+            case (.decimal, .number(let text)), (.decimal, .string(let text)):
+                // Exact: the text GRDB stores for that `Decimal`, never through a `Double`.
+                guard let stored = DecimalText.stored(text) else {
+                    diagnostics.error(
+                        "default_value '\(text)' of '\(property.name)' is not a decimal number a Decimal holds exactly: write digits with an optional sign, fraction and exponent, at most \(DecimalText.maximumDigits) significant digits, e.g. \"12.50\"",
+                        at: property.location, path: property.path + ".default_value")
+                    return nil
+                }
+                return (quoteLiteral(stored), "\(SwiftTypes.decimal)(string: \(swiftStringLiteral(stored)))!")
             case (.seconds, .seconds(let seconds)): return (number(seconds), number(seconds))
             case (.seconds, .milliseconds(let milliseconds)): return (number(milliseconds / 1000), number(milliseconds / 1000))
             case (.milliseconds, .milliseconds(let milliseconds)): return (number(milliseconds), number(milliseconds))

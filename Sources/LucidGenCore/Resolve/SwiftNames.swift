@@ -59,4 +59,5 @@ enum SwiftTypes {
     static let url = "Foundation.URL"
     static let data = "Foundation.Data"
     static let uuid = "Foundation.UUID"
+    static let decimal = "Foundation.Decimal"
 }

@@ -226,6 +226,7 @@ extension ShapeBuilder {
             case .date: return sql == "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" ? .currentDate : nil
             case .data: return nil
             case .uuid: return UUIDText.bytes(sqlLiteral: sql).map { .string(UUIDText.string($0)) }
+            case .decimal: return unquoted().map { .string($0) }
             }
         case .subtype(let name):
             guard case .enumeration? = subtypes[name]?.kind else { return nil }

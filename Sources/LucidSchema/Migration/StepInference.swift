@@ -540,13 +540,16 @@ package struct StepInference: Sendable {
     /// The SQL that reads a struct member stored as JSON (as GRDB's JSON encoder writes it) in the form the
     /// composite element's column stores: `json_extract` gives text, numbers, and 1/0 for booleans as
     /// they are; a date is milliseconds since 1970 in the JSON and GRDB's `yyyy-MM-dd HH:mm:ss.SSS` text
-    /// in a column. Data is base64 in the JSON, which SQLite cannot decode, and a uuid its text there but
-    /// its 16 bytes in a column: the app's code converts them.
+    /// in a column. Data is base64 in the JSON, which SQLite cannot decode, a uuid its text there but its
+    /// 16 bytes in a column, and a decimal a JSON number there, which `json_extract` reads as a REAL (15
+    /// significant digits), but GRDB's text in a column: the app's code converts them.
     static func jsonMemberExpression(column: String, path: String, valueType: String?) -> Result<String, ConversionRefusal> {
         let extract = "json_extract(src.\(quoteIdentifier(column)), \(quoteLiteral(path)))"
         switch valueType {
         case "date"?: return .success("strftime('%Y-%m-%d %H:%M:%f', \(extract) / 1000.0, 'unixepoch')")
         case "data"?: return .failure(ConversionRefusal("member \(path) of \(column) is data, stored as base64 text in the JSON, which SQLite cannot decode"))
+        case "decimal"?:
+            return .failure(ConversionRefusal("member \(path) of \(column) is a decimal, a JSON number that SQLite reads as a REAL (15 significant digits), not the text a column stores"))
         case "uuid"?:
             return .failure(ConversionRefusal("member \(path) of \(column) is a uuid, stored as its text in the JSON and as its 16 bytes in a column, which SQLite cannot convert"))
         default: return .success(extract)

@@ -13,8 +13,10 @@
 /// | `seconds`, `milliseconds` ↔ `double` | nothing: the same number (`seconds` ↔ `milliseconds` would change its meaning: the app's code) |
 /// | `url`, `color` → `string`; `string` → `color` | nothing: the same text |
 /// | `uuid` → `data` | nothing: the same 16 bytes |
+/// | `int` → `decimal` | `CAST(… AS TEXT)`: the integer's digits, the text GRDB stores for that `Decimal` |
+/// | `decimal` → `string` | nothing: the same text |
 /// | unknown value types (older registries) | by storage class: same class nothing, INTEGER → TEXT `CAST` |
-/// | `int`/`double`/`float` → `int`/`double`/`float`/`string`, loss accepted | `CAST` to the new storage class |
+/// | `int`/`double`/`float`/`decimal` → `int`/`double`/`float`/`decimal`/`string`, loss accepted | `CAST` to the new storage class |
 /// | anything else | the app's code |
 package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
     /// The stored values stay as they are.
@@ -52,9 +54,11 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         }
         if oldType == newType { return byStorage(from: old.type, to: new.type) }
         switch (oldType, newType) {
-        case ("int", "string"): return .cast(.text)
+        // GRDB stores a `Decimal` as its text, which for an integer is its digits (what CAST writes), and reads
+        // it back exactly.
+        case ("int", "string"), ("int", "decimal"): return .cast(.text)
         case ("bool", "int"), ("float", "double"), ("url", "string"), ("color", "string"), ("string", "color"),
-            ("seconds", "double"), ("double", "seconds"), ("milliseconds", "double"), ("double", "milliseconds"), ("uuid", "data"):
+            ("seconds", "double"), ("double", "seconds"), ("milliseconds", "double"), ("double", "milliseconds"), ("uuid", "data"), ("decimal", "string"):
             return old.type == new.type ? .unchanged : nil
         default: return nil
         }
@@ -69,7 +73,7 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
 
     /// Conversions SQLite's CAST can do when the description accepts that some values change.
     static func lossy(from old: SchemaColumn, to new: SchemaColumn) -> ValueConversion? {
-        let numbers: Set<String> = ["int", "double", "float"]
+        let numbers: Set<String> = ["int", "double", "float", "decimal"]
         guard let oldType = old.valueType, let newType = new.valueType, numbers.contains(oldType),
             numbers.contains(newType) || newType == "string"
         else { return nil }
@@ -88,6 +92,10 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         case ("seconds", "milliseconds"), ("milliseconds", "seconds"): "the unit changes, every value must be scaled"
         case ("string", _): "not every text is a valid \(new)"
         case ("data", "uuid"): "not every blob is the 16 bytes of a UUID"
+        case ("decimal", "double"), ("decimal", "float"), ("decimal", "seconds"), ("decimal", "milliseconds"):
+            "a decimal's digits beyond a Double's 15 to 17 are lost"
+        case ("decimal", "int"): "fractions are cut off"
+        case ("double", "decimal"), ("float", "decimal"): "SQLite writes a REAL as text with 15 significant digits"
         case ("uuid", _): "a uuid is stored as its 16 bytes, which are no \(new) value"
         default: nil
         }

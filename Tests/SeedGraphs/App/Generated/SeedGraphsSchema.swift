@@ -8,7 +8,7 @@
 public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
     public static let newestVersion = LucidSchema.SchemaVersion("2.0")
-    public static let newestChecksum = "f6712ce1fe1f5905c5e013bca870cdf81060beb1f27a84f53ba5b31ed81bb927"
+    public static let newestChecksum = "ae416370883cb1a105d6840b813aaad6e5d9d62665bdd894dc8a93e3cff22be8"
 
     public static let versions: [LucidSchema.Schema] = [
         version1_0,
@@ -18,7 +18,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [Swift.String] = [
         "2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499",
-        "f6712ce1fe1f5905c5e013bca870cdf81060beb1f27a84f53ba5b31ed81bb927",
+        "ae416370883cb1a105d6840b813aaad6e5d9d62665bdd894dc8a93e3cff22be8",
     ]
 
     /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
@@ -39,7 +39,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
             table_team_members_1,
         ])
 
-    /// Schema version 2.0 (checksum `f6712ce1fe1f5905c5e013bca870cdf81060beb1f27a84f53ba5b31ed81bb927`): `table_device_1`, `table_device_paired_1`, `table_employee_2`, `table_employee_mentors_2`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1` since 1.0.
+    /// Schema version 2.0 (checksum `ae416370883cb1a105d6840b813aaad6e5d9d62665bdd894dc8a93e3cff22be8`): `table_device_1`, `table_device_paired_1`, `table_employee_2`, `table_employee_mentors_2`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1` since 1.0.
     ///
     /// ```sql
     /// CREATE TABLE "a" ("id" INTEGER PRIMARY KEY, "b" INTEGER NOT NULL, "label" TEXT NOT NULL, FOREIGN KEY ("b") REFERENCES "b"("id") ON DELETE CASCADE);
@@ -56,7 +56,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// CREATE UNIQUE INDEX "employee_badge_unique" ON "employee" ("badge");
     /// CREATE TABLE "employee_mentors" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, "position" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "employee"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
     /// CREATE INDEX "employee_mentors_target_index" ON "employee_mentors" ("target_id");
-    /// CREATE TABLE "member" ("id" INTEGER PRIMARY KEY NOT NULL, "active" INTEGER NOT NULL, "badge" BLOB DEFAULT X'E621E1F8C36C495A93FC0C247A3E6E5F', "email" TEXT NOT NULL, "handle" TEXT NOT NULL, "homepage" TEXT, "joined" TEXT NOT NULL, "keys" TEXT NOT NULL, "number" INTEGER NOT NULL, "phone" BLOB, "photo" BLOB NOT NULL, "ratio" REAL NOT NULL, "tier" INTEGER NOT NULL, "token" BLOB NOT NULL, "weight" REAL NOT NULL, FOREIGN KEY ("tier") REFERENCES "tier"("id") ON DELETE CASCADE, FOREIGN KEY ("phone") REFERENCES "device"("id") ON DELETE SET NULL);
+    /// CREATE TABLE "member" ("id" INTEGER PRIMARY KEY NOT NULL, "active" INTEGER NOT NULL, "amounts" TEXT NOT NULL, "badge" BLOB DEFAULT X'E621E1F8C36C495A93FC0C247A3E6E5F', "credit" TEXT NOT NULL, "email" TEXT NOT NULL, "fee" TEXT DEFAULT '12.5', "handle" TEXT NOT NULL, "homepage" TEXT, "joined" TEXT NOT NULL, "keys" TEXT NOT NULL, "number" INTEGER NOT NULL, "phone" BLOB, "photo" BLOB NOT NULL, "ratio" REAL NOT NULL, "tier" INTEGER NOT NULL, "token" BLOB NOT NULL, "weight" REAL NOT NULL, FOREIGN KEY ("tier") REFERENCES "tier"("id") ON DELETE CASCADE, FOREIGN KEY ("phone") REFERENCES "device"("id") ON DELETE SET NULL);
     /// CREATE INDEX "member_tier_index" ON "member" ("tier");
     /// CREATE INDEX "member_phone_index" ON "member" ("phone");
     /// CREATE UNIQUE INDEX "member_email_unique" ON "member" ("email");
@@ -67,6 +67,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// CREATE UNIQUE INDEX "member_ratio_unique" ON "member" ("ratio");
     /// CREATE UNIQUE INDEX "member_weight_unique" ON "member" ("weight");
     /// CREATE UNIQUE INDEX "member_token_unique" ON "member" ("token");
+    /// CREATE UNIQUE INDEX "member_credit_unique" ON "member" ("credit");
     /// CREATE UNIQUE INDEX "member_active_handle_unique" ON "member" ("active", "handle");
     /// CREATE TABLE "slot" ("id" INTEGER PRIMARY KEY NOT NULL, "day" TEXT, "member" INTEGER, "open" INTEGER NOT NULL, FOREIGN KEY ("member") REFERENCES "member"("id") ON DELETE SET NULL);
     /// CREATE INDEX "slot_member_index" ON "slot" ("member");
@@ -180,8 +181,11 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
         {"name": "member", "kind": "entity", "primaryKey": ["id"], "columns": [
             {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
             {"name":"active","notNull":true,"type":"INTEGER","valueType":"bool"},
+            {"name":"amounts","notNull":true,"type":"TEXT","valueType":"[decimal]"},
             {"defaultSQL":"X'E621E1F8C36C495A93FC0C247A3E6E5F'","name":"badge","notNull":false,"type":"BLOB","valueType":"uuid"},
+            {"name":"credit","notNull":true,"type":"TEXT","valueType":"decimal"},
             {"name":"email","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"'12.5'","name":"fee","notNull":false,"type":"TEXT","valueType":"decimal"},
             {"name":"handle","notNull":true,"type":"TEXT","valueType":"string"},
             {"name":"homepage","notNull":false,"type":"TEXT","valueType":"url"},
             {"name":"joined","notNull":true,"type":"TEXT","valueType":"date"},
@@ -193,7 +197,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
             {"name":"tier","notNull":true,"type":"INTEGER","valueType":"to_one"},
             {"name":"token","notNull":true,"type":"BLOB","valueType":"uuid"},
             {"name":"weight","notNull":true,"type":"REAL","valueType":"float"}],
-         "foreignKeys": [{"columns":["tier"],"onDelete":"CASCADE","table":"tier","tableColumns":["id"]},{"columns":["phone"],"onDelete":"SET NULL","table":"device","tableColumns":["id"]}], "indexes": [{"columns":["tier"],"name":"member_tier_index","unique":false},{"columns":["phone"],"name":"member_phone_index","unique":false},{"columns":["email"],"name":"member_email_unique","unique":true},{"columns":["number"],"name":"member_number_unique","unique":true},{"columns":["joined"],"name":"member_joined_unique","unique":true},{"columns":["homepage"],"name":"member_homepage_unique","unique":true},{"columns":["photo"],"name":"member_photo_unique","unique":true},{"columns":["ratio"],"name":"member_ratio_unique","unique":true},{"columns":["weight"],"name":"member_weight_unique","unique":true},{"columns":["token"],"name":"member_token_unique","unique":true},{"columns":["active","handle"],"name":"member_active_handle_unique","unique":true}]}
+         "foreignKeys": [{"columns":["tier"],"onDelete":"CASCADE","table":"tier","tableColumns":["id"]},{"columns":["phone"],"onDelete":"SET NULL","table":"device","tableColumns":["id"]}], "indexes": [{"columns":["tier"],"name":"member_tier_index","unique":false},{"columns":["phone"],"name":"member_phone_index","unique":false},{"columns":["email"],"name":"member_email_unique","unique":true},{"columns":["number"],"name":"member_number_unique","unique":true},{"columns":["joined"],"name":"member_joined_unique","unique":true},{"columns":["homepage"],"name":"member_homepage_unique","unique":true},{"columns":["photo"],"name":"member_photo_unique","unique":true},{"columns":["ratio"],"name":"member_ratio_unique","unique":true},{"columns":["weight"],"name":"member_weight_unique","unique":true},{"columns":["token"],"name":"member_token_unique","unique":true},{"columns":["credit"],"name":"member_credit_unique","unique":true},{"columns":["active","handle"],"name":"member_active_handle_unique","unique":true}]}
         """#)
 
     /// Table `slot` (version 2.0).

@@ -51,7 +51,7 @@ struct SeedGraphsMigrationTests {
             LucidTesting.EntityNaming(table: "device", entity: "Device", properties: ["id": "id", "label": "label", "owner": "owner"]),
             LucidTesting.EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID", "position": "position"]),
             LucidTesting.EntityNaming(table: "employee", entity: "Employee", properties: ["id": "id", "name": "name", "team": "team", "manager": "manager", "badge": "badge"]),
-            LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "token": "token", "badge": "badge", "keys": "keys", "tier": "tier", "phone": "phone"]),
+            LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "token": "token", "badge": "badge", "keys": "keys", "credit": "credit", "fee": "fee", "amounts": "amounts", "tier": "tier", "phone": "phone"]),
             LucidTesting.EntityNaming(table: "slot", entity: "Slot", properties: ["id": "id", "day": "day", "open": "open", "member": "member"]),
             LucidTesting.EntityNaming(table: "team_members", entity: "Team.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             LucidTesting.EntityNaming(table: "team", entity: "Team", properties: ["id": "id", "title": "title", "lead": "lead"]),
@@ -232,9 +232,12 @@ enum SeedGraphsMigrationSeeds {
                 weight: .seedDistinct(row: row, salt: 9),
                 token: .seedDistinct(row: row, salt: 10),
                 keys: .seed(row: row, salt: 12),
+                credit: .seedDistinct(row: row, salt: 13),
+                amounts: .seed(row: row, salt: 15),
                 tier: LucidTesting.Seed.reference(row: row, rows: min(rows, 3)) { LucidTesting.Seed.identifier(row: $0) },
                 homepage: .seedDistinct(row: row, salt: 6),
                 badge: .seed(row: row, salt: 11),
+                fee: .seed(row: row, salt: 14),
                 phone: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) }
             ).inserted(db)
         }

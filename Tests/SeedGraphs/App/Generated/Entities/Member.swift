@@ -43,6 +43,12 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
     /// `keys`: [uuid].
     public var keys: [Foundation.UUID]
 
+    /// `credit`: decimal.
+    public var credit: Foundation.Decimal
+
+    /// `amounts`: [decimal].
+    public var amounts: [Foundation.Decimal]
+
     /// `tier`: to-one `tier`: the `id` of a `tier` row (foreign key column `tier`).
     public var tier: Swift.Int
 
@@ -51,6 +57,9 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
 
     /// `badge`: uuid, nullable, default X'E621E1F8C36C495A93FC0C247A3E6E5F'.
     public var badge: Foundation.UUID?
+
+    /// `fee`: decimal, nullable, default '12.5'.
+    public var fee: Foundation.Decimal?
 
     /// `phone`: to-one `device`, nullable: the `id` of a `device` row (foreign key column `phone`).
     public var phone: Foundation.UUID?
@@ -67,9 +76,12 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         weight: Swift.Float,
         token: Foundation.UUID,
         keys: [Foundation.UUID],
+        credit: Foundation.Decimal,
+        amounts: [Foundation.Decimal],
         tier: Swift.Int,
         homepage: Foundation.URL? = nil,
         badge: Foundation.UUID? = Foundation.UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+        fee: Foundation.Decimal? = Foundation.Decimal(string: "12.5")!,
         phone: Foundation.UUID? = nil
     ) {
         self.id = id
@@ -83,9 +95,12 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         self.weight = weight
         self.token = token
         self.keys = keys
+        self.credit = credit
+        self.amounts = amounts
         self.tier = tier
         self.homepage = homepage
         self.badge = badge
+        self.fee = fee
         self.phone = phone
     }
 
@@ -102,9 +117,12 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         public static let weight = GRDB.Column("weight")
         public static let token = GRDB.Column("token")
         public static let keys = GRDB.Column("keys")
+        public static let credit = GRDB.Column("credit")
+        public static let amounts = GRDB.Column("amounts")
         public static let tier = GRDB.Column("tier")
         public static let homepage = GRDB.Column("homepage")
         public static let badge = GRDB.Column("badge")
+        public static let fee = GRDB.Column("fee")
         public static let phone = GRDB.Column("phone")
     }
 
@@ -121,16 +139,19 @@ public struct Member_2_0: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.Fe
         case weight
         case token
         case keys
+        case credit
+        case amounts
         case tier
         case homepage
         case badge
+        case fee
         case phone
     }
 }
 
 /// Reads and writes `member` rows by column position, for row transform stages.
 extension Member_2_0: LucidRuntime.MigrationRecord {
-    public static let migrationColumns: [Swift.String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "token", "keys", "tier", "homepage", "badge", "phone"]
+    public static let migrationColumns: [Swift.String] = ["id", "email", "number", "joined", "active", "handle", "photo", "ratio", "weight", "token", "keys", "credit", "amounts", "tier", "homepage", "badge", "fee", "phone"]
 
     public init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.id = try row.decode(Swift.Int.self, at: 0)
@@ -144,10 +165,13 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
         self.weight = try row.decode(Swift.Float.self, at: 8)
         self.token = try row.decode(Foundation.UUID.self, at: 9)
         self.keys = try row.decodeJSON([Foundation.UUID].self, at: 10)
-        self.tier = try row.decode(Swift.Int.self, at: 11)
-        self.homepage = try row.decodeIfPresent(Foundation.URL.self, at: 12)
-        self.badge = try row.decodeIfPresent(Foundation.UUID.self, at: 13)
-        self.phone = try row.decodeIfPresent(Foundation.UUID.self, at: 14)
+        self.credit = try row.decode(Foundation.Decimal.self, at: 11)
+        self.amounts = try row.decodeJSON([Foundation.Decimal].self, at: 12)
+        self.tier = try row.decode(Swift.Int.self, at: 13)
+        self.homepage = try row.decodeIfPresent(Foundation.URL.self, at: 14)
+        self.badge = try row.decodeIfPresent(Foundation.UUID.self, at: 15)
+        self.fee = try row.decodeIfPresent(Foundation.Decimal.self, at: 16)
+        self.phone = try row.decodeIfPresent(Foundation.UUID.self, at: 17)
     }
 
     public func encode(to values: inout LucidRuntime.MigrationValues) throws {
@@ -162,10 +186,13 @@ extension Member_2_0: LucidRuntime.MigrationRecord {
         values.encode(self.weight, at: 8)
         values.encode(self.token, at: 9)
         try values.encodeJSON(self.keys, at: 10)
-        values.encode(self.tier, at: 11)
-        values.encode(self.homepage, at: 12)
-        values.encode(self.badge, at: 13)
-        values.encode(self.phone, at: 14)
+        values.encode(self.credit, at: 11)
+        try values.encodeJSON(self.amounts, at: 12)
+        values.encode(self.tier, at: 13)
+        values.encode(self.homepage, at: 14)
+        values.encode(self.badge, at: 15)
+        values.encode(self.fee, at: 16)
+        values.encode(self.phone, at: 17)
     }
 }
 
