@@ -513,7 +513,8 @@ package struct CoreDataImporter {
             previous = next
         }
         for item in pending {
-            described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(ofProperty: propertyStates[item.id].last!.state.modelName)
+            // The property's name at that version: its model name there (renames follow the model's names).
+            described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(ofProperty: item.property)
         }
         var properties: [String] = []
         var taken: [String: Int] = [:]
@@ -681,7 +682,9 @@ package struct CoreDataImporter {
         for (index, (model, version)) in package.versions.enumerated() {
             var entities: [String] = []
             for entity in model.entities {
-                let table = entityNames[index][entity.name]
+                // lucidgen's names as they are at this version: a renamed entity's table and a renamed
+                // property's column have their earlier names before the rename.
+                let table = entityNames[index][entity.name] != nil ? Self.snakeCase(entity.name) : nil
                 let properties = described[index]?[entity.name] ?? [:]
                 var attributes: [String] = []
                 for attribute in entity.attributes {

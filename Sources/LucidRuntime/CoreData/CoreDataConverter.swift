@@ -192,15 +192,24 @@ package struct CoreDataConverter {
             var columns = [quoted("id")]
             var values = ["Z_PK"]
             var external: [(column: String, source: String)] = []
+            guard let lucidTable = schema.tables.first(where: { $0.name == table }) else {
+                throw Refusal(description: "the Core Data origin maps \(entity.name) to table \(table), which \(schema.version) does not have: import and generate again")
+            }
             for attribute in entity.attributes where attribute.transient != true {
                 guard let column = attribute.column else { continue }
+                guard let target = lucidTable.column(named: column) else {
+                    throw Refusal(description: "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again")
+                }
                 let stored = "Z" + attribute.name.uppercased()
                 columns.append(quoted(column))
-                switch attribute.type {
-                case "Date": values.append(Self.dateExpression(stored))
-                case "Decimal": values.append("CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END")
-                default: values.append(stored)
+                var value: String = switch attribute.type {
+                case "Date": Self.dateExpression(stored)
+                case "Decimal": "CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END"
+                default: stored
                 }
+                // A required attribute Core Data left NULL (a row older than the attribute) gets the column's default.
+                if target.notNull, let fallback = target.defaultSQL { value = "coalesce(\(value), \(fallback))" }
+                values.append(value)
                 if attribute.externalStorage == true { external.append((column, stored)) }
             }
             for relationship in entity.relationships where relationship.transient != true && !relationship.toMany {
