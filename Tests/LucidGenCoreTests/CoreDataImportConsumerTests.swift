@@ -36,8 +36,19 @@ import Testing
                   app_tests:
                     module_name: \(module)Tests
                     output_path: Tests/\(module)Tests/Generated
+                    expectations_provider: \(module)Expectations
 
                 """
+            files["Tests/\(module)Tests/\(module)Expectations.swift"] = """
+                import LucidRuntime
+
+                /// No stage and no data migration: the store options are the defaults.
+                struct \(module)Expectations {
+                    func storeOptions() -> StoreOptions { StoreOptions() }
+                }
+
+                """
+            files["Sources/\(module)/\(module).swift"] = "// The generated code is in Generated/.\n"
             if let map = history.versionMap { files["\(module)-versions.yaml"] = map }
         }
         try CompositeConsumerTests.write(files, in: package)

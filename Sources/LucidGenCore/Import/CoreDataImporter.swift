@@ -413,10 +413,18 @@ package struct CoreDataImporter {
                 noteOnce("unstored \(what)", model.file, line, "the model's \(what) has no place in SQLite: left out")
             }
         }
+        // An entity's history lists the versions where it changes; a model version where nothing changes
+        // is listed by every entity then, so that every model version is a version of the descriptions.
+        var covered: Set<Int> = []
+        for lineage in lineages {
+            covered.formUnion(try describe(lineage, versions: versions, quiet: []).changes)
+            if lineage.states.last!.version + 1 < versions.count { covered.insert(lineage.states.last!.version + 1) }
+        }
+        let quiet = Set(versions.indices).subtracting(covered)
         var files: [(String, String)] = []
         var indexHistoryDiffers = false
         for lineage in lineages {
-            let (json, differs) = try describe(lineage, versions: versions)
+            let (json, differs, _) = try describe(lineage, versions: versions, quiet: quiet)
             files.append((lineage.name, json))
             indexHistoryDiffers = indexHistoryDiffers || differs
         }
@@ -436,7 +444,7 @@ package struct CoreDataImporter {
     }
 
     /// One entity's description: its JSON and whether its indexes differ between versions.
-    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion]) throws -> (String, Bool) {
+    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) throws -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
         let newest = lineage.states.last!.entity
         let newestFile = package.versions[lineage.states.last!.version].model.file
         var object: [(String, String)] = [("name", JSONText.string(lineage.name))]
@@ -463,15 +471,7 @@ package struct CoreDataImporter {
                 noteOnce("userinfo \(state.entity.name)", file, line, "entity \(state.entity.name) has userInfo, which has no place in SQLite: left out")
             }
         }
-        var history: [String] = []
-        for state in lineage.states {
-            var item = #"{ "version": \#(JSONText.string(versions[state.version].string))"#
-            if let rename = lineage.renames.first(where: { $0.version == state.version }) {
-                item += #", "previous_name": \#(JSONText.string(Self.snakeCase(rename.from)))"#
-            }
-            history.append(item + " }")
-        }
-        object.append(("version_history", "[\n    " + history.joined(separator: ",\n    ") + "\n  ]"))
+        let historyIndex = object.count
         let last = lineage.states.last!.version
         if last + 1 < versions.count { object.append(("removed_at_version", JSONText.string(versions[last + 1].string))) }
 
@@ -586,11 +586,31 @@ package struct CoreDataImporter {
         }
         object.append(("properties", "[\n    " + properties.joined(separator: ",\n    ") + "\n  ]"))
 
+        // The versions where the entity changes: its first, its renames, and each property's addition,
+        // removal, rename and change of type, nullability or default (plus the quiet versions it lives through).
+        var changes: Set<Int> = [firstVersion]
+        changes.formUnion(lineage.renames.map(\.version))
+        for states in propertyStates {
+            changes.insert(states.first!.version)
+            if let gone = present.first(where: { $0 > states.last!.version }) { changes.insert(gone) }
+            for (earlier, later) in zip(states, states.dropFirst()) where earlier.state != later.state { changes.insert(later.version) }
+        }
+        changes.formUnion(renames.values.map(\.version))
+        var history: [String] = []
+        for version in changes.union(quiet.intersection(present)).sorted() {
+            var item = #"{ "version": \#(JSONText.string(versions[version].string))"#
+            if let rename = lineage.renames.first(where: { $0.version == version }) {
+                item += #", "previous_name": \#(JSONText.string(Self.snakeCase(rename.from)))"#
+            }
+            history.append(item + " }")
+        }
+        object.insert(("version_history", "[\n    " + history.joined(separator: ",\n    ") + "\n  ]"), at: historyIndex)
+
         // Indexes: the newest state's (descriptions have no index history).
         let (indexes, differs) = indexItems(lineage, propertyStates: propertyStates, order: order)
         if !indexes.isEmpty { object.append(("indexes", "[\n    " + indexes.joined(separator: ",\n    ") + "\n  ]")) }
         _ = newestFile
-        return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs)
+        return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs, changes)
     }
 
     /// A scalar type's name as a JSON string; a relationship's object as it is.
