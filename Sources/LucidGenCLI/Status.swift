@@ -82,9 +82,11 @@ struct Status: ParsableCommand {
         do {
             var history: SchemaHistory?
             if let configPath {
-                let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+                let commandOptions = try StoreCommandOptions.parse(["--config", configPath])
+                let (versions, stages) = try commandOptions.resolve()
                 history = SchemaHistory(versions: versions, stages: stages)
-                let status = try LucidStore.inspect(atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout)
+                let status = try LucidStore.inspect(
+                    atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: try commandOptions.coreDataOrigin())
                 if status.version != nil { report.appObjects = status.appObjects }
                 switch status.state {
                 case .missing: report.projectState = "missing"

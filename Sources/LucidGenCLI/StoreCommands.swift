@@ -19,6 +19,20 @@ struct StoreCommandOptions: ParsableArguments {
     /// What the descriptions define, resolved exactly as `generate` resolves them (the same model, so
     /// the CLI and the app plan the same path): the versions up to `--to`, and the steps that need the
     /// app's code (declared to the planner, which routes through them but cannot run them here).
+    /// What `lucidgen import coredata` wrote beside the descriptions (`<input_path>/.coredata/origin.json`):
+    /// with it, a Core Data store is converted (`migrate`) or said to be converted (`plan`, `status`).
+    func coreDataOrigin() throws -> CoreDataOrigin? {
+        var diagnostics = DiagnosticCollector()
+        guard let config = try? Config.load(from: absolutePath(config), diagnostics: &diagnostics) else { return nil }
+        let path = (config.inputPath as NSString).appendingPathComponent(".coredata/origin.json")
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            return try CoreDataOrigin(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("\(displayPath(path)): \(error)")
+        }
+    }
+
     func resolve() throws -> (versions: [Schema], stages: [ExplicitStage]) {
         let (versions, stages, _) = try resolve(lint: false)
         return (versions, stages)
@@ -135,8 +149,10 @@ struct Plan: ParsableCommand {
             return
         }
         let status: StoreStatus
+        let origin = try options.coreDataOrigin()
         do {
-            status = try LucidStore.inspect(atPath: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout)
+            status = try LucidStore.inspect(
+                atPath: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout, coreDataOrigin: origin)
         } catch {
             throw fail(error)
         }
@@ -156,7 +172,11 @@ struct Plan: ParsableCommand {
         case .emptyFile: print("\(database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it.")
         case .current: print("\(database): at version \(newest), the newest. Nothing to do.")
         case .needsMigration:
-            print("\(database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
+            if let model = status.coreDataModel {
+                print("\(database): a Core Data store at model \(model): converts into lucidgen's tables at \(status.version!) first (one-way; a copy is kept as \(database).coredata-backup); newest is \(newest).")
+            } else {
+                print("\(database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
+            }
             printSteps(status.steps, rowCounts: status.rowCounts)
         }
         if status.pendingCleanup > 0 { print("Deferred cleanup pending: \(status.pendingCleanup) item(s).") }
@@ -313,11 +333,13 @@ struct Migrate: ParsableCommand {
         storeOptions.busyTimeout = options.busyTimeout
         // A file handed to the CLI may come from anywhere: its record is checked against its tables.
         storeOptions.versionRecordCheck = .always
+        storeOptions.coreDataOrigin = try options.coreDataOrigin()
         let outcome: MigrationOutcome
         do {
             // The same decision and refusals as `plan` (same exit code), then what this process did: another
             // process may have migrated the store meanwhile, which the outcome says.
-            _ = try LucidStore.inspect(atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout)
+            _ = try LucidStore.inspect(
+                atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout, coreDataOrigin: storeOptions.coreDataOrigin)
             let opened = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
             let database = opened.database
             outcome = opened.outcome

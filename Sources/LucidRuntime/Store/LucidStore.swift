@@ -83,8 +83,10 @@ public enum LucidStore {
     }
 
     /// ``inspect(atPath:registry:busyTimeout:)`` for a list of versions and the stages that need the app's code.
-    package static func inspect(atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
-        try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout)
+    package static func inspect(
+        atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin? = nil
+    ) throws(StoreError) -> StoreStatus {
+        try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout, coreDataOrigin: coreDataOrigin)
     }
 
     /// What the store at `path` is and what opening it would do, without changing it.
