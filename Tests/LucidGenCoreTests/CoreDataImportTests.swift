@@ -130,6 +130,61 @@ import Testing
         #expect(try Data(contentsOf: snapshot) == frozen)
     }
 
+    /// What trying real histories by hand found (Wire, Mastodon): each decision as Core Data means it.
+    @Test func relationshipsAreDescribedAsCoreDataMeansThem() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("Chat.xcdatamodeld")
+        func model(_ name: String, _ body: String) throws {
+            let url = package.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try "<?xml version=\"1.0\"?>\n<model>\n\(body)\n</model>".write(to: url.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        }
+        let account = """
+            <entity name="Account">
+                <attribute name="downloadedMessageIDs_data" optional="YES" attributeType="Binary"/>
+                <attribute name="mutedStatus" attributeType="Integer 32" defaultValueString="NO"/>
+                <attribute name="coder" optional="YES" attributeType="Transformable" valueTransformerName=""/>
+                <relationship name="profile" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Profile" inverseName="account" inverseEntity="Profile"/>
+                <relationship name="messages" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Message" inverseName="sender" inverseEntity="Message"/>
+            </entity>
+            <entity name="Profile">
+                <relationship name="account" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Account" inverseName="profile" inverseEntity="Account"/>
+            </entity>
+            """
+        try model("Chat", account + """
+            <entity name="Conversation">
+                <relationship name="messages" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Message" inverseName="conversation" inverseEntity="Message"/>
+            </entity>
+            <entity name="Message">
+                <relationship name="sender" maxCount="1" deletionRule="Nullify" destinationEntity="Account" inverseName="messages" inverseEntity="Account"/>
+                <relationship name="conversation" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Conversation" inverseName="messages" inverseEntity="Conversation"/>
+            </entity>
+            """)
+        try model("Chat 2", account + """
+            <entity name="Conversation">
+                <relationship name="allMessages" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Message" inverseName="visibleIn" inverseEntity="Message" elementID="messages"/>
+            </entity>
+            <entity name="Message">
+                <relationship name="sender" maxCount="1" deletionRule="Nullify" destinationEntity="Account" inverseName="messages" inverseEntity="Account"/>
+                <relationship name="visibleIn" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Conversation" inverseName="allMessages" inverseEntity="Conversation"/>
+            </entity>
+            """)
+        let result = try run(lucidgenBinary, ["import", "coredata", package.path], in: folder)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        // An acronym's plural stays whole; a Boolean spelling on an integer is a number; an empty transformer name is none.
+        let accountJSON = try Self.json(folder, "account")
+        #expect(accountJSON.contains(#""name": "downloaded_message_ids_data""#) && accountJSON.contains(#""name": "muted_status", "property_type": "int", "default_value": 0"#), "\(accountJSON)")
+        #expect(result.output.contains("Account.coder is Transformable: imported as data, the bytes NSKeyedUnarchiveFromData (no valueTransformerName) wrote"), "\(result.output)")
+        // One-to-one: the column is on the side the other's Cascade deletes (as Core Data cascades).
+        #expect(try Self.json(folder, "profile").contains(#"{ "name": "account", "property_type": { "entity_name": "account", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#))
+        #expect(!accountJSON.contains(#""name": "profile""#))
+        // Required, nullified by its inverse: Core Data refuses the save, so the delete is restricted.
+        #expect(try Self.json(folder, "message").contains(#"{ "name": "sender", "property_type": { "entity_name": "account", "association": "to_one" }, "on_delete": "restrict" }"#))
+        // An ordered link table replaced by a to-one column: two relationships to lucidgen, said where it happens.
+        #expect(result.output.contains("Chat 2.xcdatamodel/contents:17: note: message.visible_in is added where conversation.messages is removed"), "\(result.output)")
+    }
+
     // MARK: Refusals
 
     @Test func anOrderThatIsNotCertainIsAnErrorAskingForAVersionMap() throws {

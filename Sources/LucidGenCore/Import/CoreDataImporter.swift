@@ -33,6 +33,9 @@ package struct CoreDataImporter {
     private var notes: [Note] = []
     /// Version index → model entity → model property → description property, for the origin.
     private var described: [Int: [String: [String: String]]] = [:]
+    /// Relationships added or removed at a version (not at their entity's first or after its last), for
+    /// spotting a pair whose stored side moves (a link table replaced by a column, or the other way).
+    private var relationshipEvents: [(entity: String, property: String, target: String, version: Int, added: Bool, file: String, line: Int)] = []
     private var noted: Set<String> = []
 
     package init(_ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed) {
@@ -55,7 +58,10 @@ package struct CoreDataImporter {
             if character.isUppercase, index > 0 {
                 let previous = characters[index - 1]
                 let next = index + 1 < characters.count ? characters[index + 1] : nil
-                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) { result += "_" }
+                // An acronym's plural stays with it: `messageIDs_data` → `message_ids_data`, not `message_i_ds_data`.
+                let afterNext = index + 2 < characters.count ? characters[index + 2] : nil
+                let plural = next == "s" && afterNext?.isLowercase != true
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true && !plural) { result += "_" }
             }
             result += character == "-" || character == " " ? "_" : character.lowercased()
         }
@@ -228,7 +234,7 @@ package struct CoreDataImporter {
         case "URI": type = "url"
         case "Transformable":
             type = "data"
-            let transformer = attribute.valueTransformerName.map { "its transformer \($0)" } ?? "NSKeyedUnarchiveFromData (no valueTransformerName)"
+            let transformer = attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : "its transformer \($0)" } ?? "NSKeyedUnarchiveFromData (no valueTransformerName)"
             noteOnce(
                 "transformable \(label)", file, line,
                 "\(label) is Transformable\(attribute.customClassName.map { " (\($0))" } ?? ""): imported as data, the bytes \(transformer) wrote; decode them with it in the app")
@@ -246,8 +252,13 @@ package struct CoreDataImporter {
         var defaultValue: String?
         if let text = attribute.defaultValueString {
             defaultValue = Self.defaultJSON(text, type: type)
+            // Xcode writes a Boolean's spelling on integers too (Wire's mutedStatus, "NO"): momc reads it as a number.
+            if defaultValue == nil, type == "int", ["YES", "NO"].contains(text) {
+                defaultValue = text == "YES" ? "1" : "0"
+                noteOnce("yesno \(label)", file, line, "\(label): its default \"\(text)\" on an integer is read as \(defaultValue!)")
+            }
             if defaultValue == nil {
-                noteOnce("default \(label) \(text)", file, line, "\(label): its default \(JSONText.string(text)) is not a \(type): left out")
+                noteOnce("default \(label) \(text)", file, line, "\(label): its default \(JSONText.string(text)) is not \(type == "int" ? "an" : "a") \(type): left out")
             }
         }
         if type == "date", let interval = attribute.defaultDateTimeInterval, let seconds = Double(interval) {
@@ -328,7 +339,12 @@ package struct CoreDataImporter {
         switch (relationship.toMany, inverse.toMany) {
         case (false, true): return !inverse.ordered
         case (true, false): return relationship.ordered
-        case (false, false): return first
+        case (false, false):
+            // The side whose deletion cascades to the other is the parent: the other side holds the column,
+            // whose ON DELETE CASCADE says exactly that.
+            if relationship.deletionRule == "Cascade" && inverse.deletionRule != "Cascade" { return false }
+            if inverse.deletionRule == "Cascade" && relationship.deletionRule != "Cascade" { return true }
+            return first
         case (true, true): return relationship.ordered != inverse.ordered ? relationship.ordered : first
         }
     }
@@ -377,8 +393,9 @@ package struct CoreDataImporter {
             type = #"{ "entity_name": \#(JSONText.string(target)), "association": "to_one" }"#
             if let inverse, let action = Self.action(inverse.deletionRule) {
                 if action == "set_null" && !nullable {
-                    onDelete = "cascade"
-                    noteOnce("nullifyrequired \(label)", file, line, "\(label) is required but its inverse nullifies it when the target is deleted: on_delete cascade (Core Data would refuse to save)")
+                    // Core Data nullifies, then refuses to save the owner without it: the delete does not happen.
+                    onDelete = "restrict"
+                    noteOnce("nullifyrequired \(label)", file, line, "\(label) is required but its inverse nullifies it when the target is deleted, which Core Data then refuses to save: on_delete restrict (the target cannot be deleted while rows point at it)")
                 } else {
                     onDelete = action
                 }
@@ -428,11 +445,21 @@ package struct CoreDataImporter {
             files.append((lineage.name, json))
             indexHistoryDiffers = indexHistoryDiffers || differs
         }
+        // A pair whose stored side moves: one relationship between the same two entities removed where
+        // another is added. lucidgen sees two relationships; the links are not carried over by SQL.
+        for added in relationshipEvents where added.added {
+            for removed in relationshipEvents where !removed.added && removed.version == added.version
+                && Set([removed.entity, removed.target]) == Set([added.entity, added.target]) {
+                noteOnce(
+                    "moved \(added.entity).\(added.property) \(removed.entity).\(removed.property)", added.file, added.line,
+                    "\(added.entity).\(added.property) is added where \(removed.entity).\(removed.property) is removed (a relationship between the same entities whose stored side moves, e.g. a link table replaced by a to-one column): lucidgen sees one relationship removed and another added, so the links are not carried over; write a stage at \(versions[added.version].string) that copies them")
+            }
+        }
         if indexHistoryDiffers {
             let newest = package.versions.last!.model
             note(
                 newest.file, 1,
-                "the indexes changed between model versions; descriptions have no index history, so every version gets this version's indexes where their properties exist (indexes change speed, never data)")
+                "the indexes changed between model versions; descriptions have no index history, so every version gets this version's indexes where their properties exist (plain indexes change speed, never data; a uniqueness constraint of an older version only is noted where it is)")
         }
         let order = Dictionary(uniqueKeysWithValues: package.versions.enumerated().map { ($0.element.model.file, $0.offset) })
         let sortedNotes = notes.enumerated().sorted { a, b in
@@ -526,6 +553,14 @@ package struct CoreDataImporter {
             let nowFile = package.versions[states.last!.version].model.file
             let name = descriptionName(ofProperty: now.modelName)
             if let other = taken[name] {
+                let earlier = propertyStates[other], later = states
+                let (gone, back) = earlier.last!.version < later.first!.version ? (earlier, later) : (later, earlier)
+                if gone.last!.version < back.first!.version {
+                    let removedAt = present.first { $0 > gone.last!.version }!
+                    throw CoreDataImportError(
+                        location: "\(package.versions[back.first!.version].model.file):\(back.first!.state.line)",
+                        message: "\(newest.name).\(back.first!.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(package.versions[removedAt].model.name) only (--version-map)")
+                }
                 throw CoreDataImportError(
                     location: "\(nowFile):\(now.line)",
                     message: "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
@@ -572,6 +607,15 @@ package struct CoreDataImporter {
                 throw CoreDataImportError(
                     location: "\(nowFile):\(now.line)",
                     message: "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)")
+            }
+            if now.type.hasPrefix("{"), let target = now.type.range(of: #""entity_name": ""#).map({ String(now.type[$0.upperBound...].prefix { $0 != "\"" }) }) {
+                let first = states.first!
+                if first.version != firstVersion {
+                    relationshipEvents.append((lineage.name, name, target, first.version, true, package.versions[first.version].model.file, first.state.line))
+                }
+                if let gone = present.first(where: { $0 > states.last!.version }) {
+                    relationshipEvents.append((lineage.name, name, target, gone, false, nowFile, now.line))
+                }
             }
             var typeHistory: [String] = []
             for (earlier, later) in zip(states, states.dropFirst()) where earlier.state != later.state {
@@ -686,6 +730,15 @@ package struct CoreDataImporter {
         }
         for constraint in entity.uniquenessConstraints {
             add(constraint.properties, unique: true, line: constraint.line, what: "uniqueness constraint")
+        }
+        // A uniqueness constraint an older version had and the newest has not: no version keeps it.
+        let newestConstraints = Set(entity.uniquenessConstraints.map(\.properties))
+        for (index, older) in lineage.states.dropLast() {
+            for constraint in older.uniquenessConstraints where !newestConstraints.contains(constraint.properties) {
+                noteOnce(
+                    "lostunique \(lineage.name) \(constraint.properties)", package.versions[index].model.file, constraint.line,
+                    "\(older.name)'s uniqueness constraint on \(constraint.properties.joined(separator: ", ")) is not in the newest model version: descriptions have no index history, so no version of the descriptions has it")
+            }
         }
         // A single-property unique index on a property that is `indexed` stays an item; plain indexes of
         // one property that the property's `indexed` says already are dropped.
