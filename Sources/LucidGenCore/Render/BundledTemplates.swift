@@ -129,6 +129,21 @@ extension {{typeName}}: {{#superseded}}LucidRuntime.SupersededRecord{{^localIden
 {{/properties}}
     }
 }
+{{#kinds}}
+
+/// Entity inheritance: table `{{tableName}}` holds every entity of the hierarchy, each row's in column `kind`.
+extension {{typeName}} {
+    /// The kinds of the rows a `{{name}}` record reads: {{kindNames}}.
+    public static let kinds: Swift.Set<Swift.String> = [{{kindList}}]
+
+    /// The rows of those kinds only: `{{typeName}}.allOfKind().filter(…).fetchAll(db)`. GRDB's table API on
+    /// the type itself (`all()`, `fetchAll`, `fetchCount`, `filter`…) reads every row of `{{tableName}}`,
+    /// whatever its kind{{^abstract}}; inserting a record writes its `kind`{{/abstract}}{{#abstract}}; `{{name}}` is abstract: insert its subentities' records{{/abstract}}.
+    public static func allOfKind() -> GRDB.QueryInterfaceRequest<{{typeName}}> {
+        all().filter(kinds.contains(GRDB.Column("kind")))
+    }
+}
+{{/kinds}}
 {{#hasAssociations}}
 
 /// The relationships of `{{tableName}}` as GRDB associations: `row.request(for: {{typeName}}.<name>)`,
@@ -566,7 +581,7 @@ struct {{suiteName}} {
         ],
         recordChecks: [
 {{#recordChecks}}
-            .records({{module}}.{{typeName}}.self, entity: {{entity}}),
+            .records({{module}}.{{typeName}}.self, entity: {{entity}}{{#kinds}}, kinds: {{module}}.{{.}}{{/kinds}}),
 {{/recordChecks}}
         ],
         // The project's sample rows per version (.samples/<version>.json beside the descriptions), seeded too.
@@ -619,7 +634,7 @@ enum {{seedsName}} {
 
     static func {{function}}(_ db: GRDB.Database, rows: Swift.Int) throws {
 {{#record}}
-        for row in 1...{{rowCount}} {
+        for row in {{rowRange}} {
             _ = try {{module}}.{{typeName}}(
 {{#arguments}}
                 {{label}}: {{value}}{{^last}},{{/last}}
@@ -627,9 +642,9 @@ enum {{seedsName}} {
             ).inserted(db)
         }
 {{#links}}
-        for row in 1...{{rowCount}} {
+        for row in {{rowRange}} {
             for target in LucidTesting.Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}}) {
-                try {{module}}.{{linkType}}(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
+                try {{module}}.{{linkType}}(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target{{targetOffset}})).insert(db)
             }
         }
 {{/links}}
