@@ -513,13 +513,22 @@ struct ViewModels {
             // its record decodes the rows of its kinds.
             if entity.parent != nil {
                 recordChecks.append(["typeName": newest.typeName, "entity": swiftStringLiteral(alias), "kinds": "\(newest.typeName).kinds"])
+                let own = Set(newest.properties.map(\.currentName)).subtracting(model.entities.first { $0.name == entity.parent }?.newest?.properties.map(\.currentName) ?? [])
+                for property in newest.properties where own.contains(property.currentName) {
+                    guard case .toMany(_, _, _, let joinTable, _, _) = property.kind else { continue }
+                    naming.append([
+                        "table": swiftStringLiteral(joinTable), "entity": swiftStringLiteral("\(alias).\(property.swiftName)"),
+                        "properties": "[\"\(LinkTable.sourceColumn)\": \"sourceID\", \"\(LinkTable.targetColumn)\": \"targetID\"]",
+                    ])
+                    recordChecks.append(["typeName": "\(newest.typeName).\(property.linkTypeName)", "entity": swiftStringLiteral("\(alias).\(property.swiftName)")])
+                }
                 continue
             }
             var hierarchyProperties: [PropertyShape] = []
             if !newest.kinds.isEmpty {
                 var seen = Set(newest.properties.map(\.column))
                 for member in model.entities where member.parent != nil && member.newest.map({ sqlNameKey($0.tableName) == sqlNameKey(newest.tableName) }) == true {
-                    for property in member.newest!.properties where seen.insert(property.column).inserted { hierarchyProperties.append(property) }
+                    for property in member.newest!.properties where !property.isToMany && seen.insert(property.column).inserted { hierarchyProperties.append(property) }
                 }
             }
             for property in newest.properties + hierarchyProperties {
@@ -804,5 +813,9 @@ struct ViewModels {
 extension PropertyShape {
     var isToOne: Bool {
         if case .toOne = kind { true } else { false }
+    }
+
+    var isToMany: Bool {
+        if case .toMany = kind { true } else { false }
     }
 }
