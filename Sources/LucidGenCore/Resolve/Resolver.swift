@@ -169,7 +169,8 @@ package enum Resolver {
                 var tables: [CustomStep.Table] = []
                 for table in reason.tables {
                     func shape(at version: SchemaVersion, table name: String?) -> EntityShape? {
-                        entities.lazy.compactMap { entity in entity.shapes.last { $0.version <= version } }
+                        // A hierarchy's table is its root's (its subentities share it).
+                        entities.lazy.filter { $0.parent == nil }.compactMap { entity in entity.shapes.last { $0.version <= version } }
                             .first { name == nil || $0.tableName == name }
                     }
                     guard let newShape = shape(at: reason.to, table: table),
