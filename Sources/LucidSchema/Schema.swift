@@ -380,6 +380,14 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// The type the DDL declares.
     package var sqlType: String { declaredType ?? type.rawValue }
 
+    /// The ``valueType`` of the column of an entity hierarchy's table that says which entity each row is
+    /// (`kind`, Core Data's `Z_ENT`): its ``caseChanges`` are entities renamed (`UPDATE … SET kind`) and
+    /// removed (their rows are deleted), not enum values rewritten.
+    package static let kindValueType = "kind"
+
+    /// Whether this is an entity hierarchy's kind column (``kindValueType``).
+    package var isKindColumn: Bool { valueType == Self.kindValueType }
+
     /// This column declared `declaredType` (nil: its storage class's name).
     package func declared(_ declaredType: String?) -> SchemaColumn {
         var column = self

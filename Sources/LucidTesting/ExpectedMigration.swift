@@ -56,6 +56,13 @@ struct ExpectedMigration {
             }
             let transformed = Set(stage?.transforms.map(\.table) ?? [])
             var after = map(current, from: fromIndex, to: toIndex, skipping: transformed)
+            // Rows of entities removed from a hierarchy are deleted rows: their references get their ON DELETE actions.
+            for table in versions[toIndex].tables where !transformed.contains(table.name) {
+                guard let kind = table.columns.first(where: \.isKindColumn),
+                    inference.caseMapping(ofColumn: kind.name, table: table.name, at: toIndex, in: fromIndex).mapping.contains(where: { $0.to == nil })
+                else { continue }
+                applyDeleteActions(afterDroppingRowsOf: table.name, in: &after)
+            }
             for table in transformed.sorted() {
                 guard let expectation = expectations.transforms.first(where: { $0.from == step.from && $0.to == step.to && $0.table == table }) else {
                     throw ExpectationError("step \(step.label) transforms table \(table) with the app's code, but no expectation says what its rows become")
@@ -239,7 +246,21 @@ struct ExpectedMigration {
                 let numbersLinks = table.kind == .join && table.column(named: LinkTable.positionColumn) != nil
                     && origins.contains { sameSQLName($0.0, LinkTable.positionColumn) && $0.1 == nil }
                 var linksSeen: [DatabaseValue: Int] = [:]
-                result.tables[table.name] = (rows.tables[sourceName] ?? []).map { row in
+                // Entity inheritance: the rows of entities removed on the way are deleted (their kind maps to NULL).
+                let deletedKinds = Set(
+                    table.columns.filter(\.isKindColumn).flatMap { column in (caseMappings[column.name] ?? [:]).filter { $0.value == nil }.map { (column.name, $0.key) } }
+                        .map { "\($0.0)\u{0}\($0.1)" })
+                let kindSource = table.columns.first(where: \.isKindColumn).flatMap { column -> String? in
+                    if case .column(_, let name)? = origins.first(where: { $0.0 == column.name })?.1 { return name }
+                    return nil
+                }
+                let kept = (rows.tables[sourceName] ?? []).filter { row in
+                    guard !deletedKinds.isEmpty, let kindSource, let kindColumn = table.columns.first(where: \.isKindColumn),
+                        case .string(let kind)? = row[kindSource]?.storage
+                    else { return true }
+                    return !deletedKinds.contains("\(kindColumn.name)\u{0}\(kind)")
+                }
+                result.tables[table.name] = kept.map { row in
                     var values: [String: DatabaseValue] = [:]
                     if numbersLinks {
                         let source = row[LinkTable.sourceColumn] ?? .null

@@ -415,11 +415,13 @@ public struct RecordCheck: Sendable {
     }
 
     /// Fetches every row as `Record`; a row that does not decode is named by its primary key
-    /// (`row id=1007: …`), not by its position.
-    @_spi(Generated) public static func records<Record: FetchableRecord & TableRecord>(_ type: Record.Type, entity: String) -> RecordCheck {
+    /// (`row id=1007: …`), not by its position. `kinds`: for an entity of a hierarchy, only the rows whose
+    /// `kind` is one of them (a subentity's record reads its own kinds' rows).
+    @_spi(Generated) public static func records<Record: FetchableRecord & TableRecord>(_ type: Record.Type, entity: String, kinds: Set<String>? = nil) -> RecordCheck {
         RecordCheck(entity: entity) { db in
             let key = try db.primaryKey(Record.databaseTableName).columns
-            let rows = try Row.fetchCursor(db, Record.all().asRequest(of: Row.self))
+            let request = kinds.map { Record.all().filter($0.contains(Column("kind"))) } ?? Record.all()
+            let rows = try Row.fetchCursor(db, request.asRequest(of: Row.self))
             while let row = try rows.next() {
                 do {
                     _ = try Record(row: row)

@@ -26,6 +26,33 @@ package struct FixtureRows {
         model.entities.compactMap { $0.shape(at: version) }
     }
 
+    /// Entity inheritance: the entities of a hierarchy share their root's table, so each concrete one seeds
+    /// its own block of row numbers (and keys): the `k`-th concrete entity of its hierarchy at `version` (root
+    /// first, then its subentities depth first, by name) seeds rows `k * rows + 1 ... k * rows + rows`.
+    /// `referenced`: the block a reference to the entity points into (its own, or its first concrete
+    /// subentity's when it is abstract). Entities outside hierarchies are left out (block 0).
+    package func seedBlocks(at version: SchemaVersion) -> (own: [String: Int], referenced: [String: Int]) {
+        let present = model.entities.filter { $0.shape(at: version) != nil }
+        guard present.contains(where: { $0.parent != nil }) else { return ([:], [:]) }
+        var children: [String: [ResolvedEntity]] = [:]
+        for entity in present { if let parent = entity.parent { children[parent, default: []].append(entity) } }
+        var own: [String: Int] = [:]
+        var referenced: [String: Int] = [:]
+        func preorder(_ entity: ResolvedEntity) -> [ResolvedEntity] {
+            [entity] + (children[entity.name] ?? []).sorted { $0.name < $1.name }.flatMap(preorder)
+        }
+        for root in present where root.parent == nil && children[root.name] != nil {
+            let members = preorder(root)
+            var next = 0
+            for member in members where !member.abstract {
+                own[member.name] = next
+                next += 1
+            }
+            for member in members { referenced[member.name] = preorder(member).lazy.compactMap { own[$0.name] }.first ?? 0 }
+        }
+        return (own, referenced)
+    }
+
     /// The salt of a shape's property `index`: the generated seeds pass the same one to `.seed(row:salt:)`.
     package static func salt(ofPropertyAt index: Int) -> Int { index + 1 }
 
@@ -80,9 +107,13 @@ package struct FixtureRows {
         let shapesByEntity = Dictionary(shapes.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
         func target(_ entity: String) -> EntityShape? { shapesByEntity[entity] }
         func rowCount(_ entity: String) -> Int { plans[entity]?.rows(rows) ?? rows }
-        for shape in shapes {
+        // Entity inheritance: each entity of a hierarchy seeds its own block of rows (an abstract one none).
+        let blocks = seedBlocks(at: version)
+        func first(_ entity: String) -> Int { (blocks.own[entity] ?? 0) * rows }
+        func referencedBase(_ entity: String) -> Int { (blocks.referenced[entity] ?? 0) * rows }
+        for shape in shapes where !shape.abstract {
             let plan = plans[shape.entityName] ?? SeedPlan()
-            for row in 1...rowCount(shape.entityName) {
+            for row in (first(shape.entityName) + 1)...(first(shape.entityName) + rowCount(shape.entityName)) {
                 var columns = [shape.identifier.column]
                 var values = [identifierLiteral(shape.identifier.storage, row: row)]
                 for (index, property) in shape.properties.enumerated() {
@@ -94,7 +125,7 @@ package struct FixtureRows {
                         let referenced = property.nullable
                             ? SeedValues.optionalReferencedRow(row: row, rows: targetRows) : SeedValues.referencedRow(row: row, rows: targetRows)
                         columns.append(property.column)
-                        values.append(referenced.map { identifierLiteral(target.identifier.storage, row: $0) } ?? "NULL")
+                        values.append(referenced.map { identifierLiteral(target.identifier.storage, row: $0 + referencedBase(entity)) } ?? "NULL")
                     case .composite(let composite):
                         // As the generated `Seedable` conformance of the struct seeds it: nil when the property
                         // is optional and its salt says so, then member `i` with `salt + i + 1`, depth first.
@@ -105,6 +136,9 @@ package struct FixtureRows {
                             columns.append(leaf.column)
                             values.append(isNil ? "NULL" : leafLiteral(leaf, composite: composite, row: row, salt: salt, distinct: distinct, at: version))
                         }
+                    case .value where property.isKind:
+                        columns.append(property.column)
+                        values.append(quoteLiteral(shape.name))
                     case .value:
                         let salt = Self.salt(ofPropertyAt: index)
                         columns.append(property.column)
@@ -125,15 +159,15 @@ package struct FixtureRows {
                 try body(Row(table: shape.tableName, columns: columns, values: values))
             }
         }
-        for shape in shapes {
+        for shape in shapes where !shape.abstract {
             for property in shape.properties {
                 guard case .toMany(let entity, _, _, let joinTable, let targetStorage, _, let ordered) = property.kind, target(entity) != nil else { continue }
                 let maxLinks = maxLinks(property, of: shape)
-                for row in 1...rowCount(shape.entityName) {
+                for row in (first(shape.entityName) + 1)...(first(shape.entityName) + rowCount(shape.entityName)) {
                     let linked = SeedValues.linkedRows(row: row, rows: rowCount(entity), maxLinks: maxLinks)
                     for (index, target) in linked.enumerated() {
                         var columns = [LinkTable.sourceColumn, LinkTable.targetColumn]
-                        var values = [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: target)]
+                        var values = [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: target + referencedBase(entity))]
                         if ordered {
                             columns.append(LinkTable.positionColumn)
                             values.append(String(SeedValues.linkPosition(index: index, count: linked.count)))

@@ -160,12 +160,14 @@ extension FixtureRows {
     static func uniqueIndexes(of model: ResolvedModel) -> [String: [(SchemaVersion, [String])]] {
         var result: [String: [(SchemaVersion, [String])]] = [:]
         for schema in model.schemas where schema.tables.contains(where: { $0.indexes.contains(where: \.unique) }) {
-            var byTable: [String: EntityShape] = [:]
+            var byTable: [String: [EntityShape]] = [:]
             for entity in model.entities {
-                if let shape = entity.shape(at: schema.version) { byTable[shape.tableName] = shape }
+                if let shape = entity.shape(at: schema.version) { byTable[shape.tableName, default: []].append(shape) }
             }
             for table in schema.tables {
-                guard let shape = byTable[table.name] else { continue }
+                // An entity hierarchy's table: each of its entities whose records have every column of the index.
+                let shapes = byTable[table.name] ?? []
+                for shape in shapes.count > 1 ? shapes : Array(shapes.suffix(1)) {
                 for index in table.indexes where index.unique {
                     let names = index.columns.map { column -> String in
                         if column == shape.identifier.column, case .property(let key) = shape.identifier.kind { return key }
@@ -178,7 +180,9 @@ extension FixtureRows {
                         }
                         return "\u{0}\(column)"
                     }
+                    if shapes.count > 1, names.contains(where: { $0.hasPrefix("\u{0}") }) { continue }
                     result[shape.entityName, default: []].append((schema.version, names))
+                }
                 }
             }
         }

@@ -107,12 +107,23 @@ package struct Linter {
             let new = entity.shape(at: to)
             guard let old else { continue }
             let name = entity.name
+            // Entity inheritance: a subentity's rows are in its root's table, and its inherited properties are its ancestors' findings.
+            let parent = entity.parent
             guard let new else {
+                let rows = parent == nil ? "table \(old.tableName)" : "its rows, of kind \(old.name) in table \(old.tableName)"
                 findings.append(finding(
-                    .entityRemoved, "entity \(name) (table \(old.tableName)) is removed at \(to)", entity: name, from: from, to: to,
+                    .entityRemoved, "entity \(name) (\(rows)) is removed at \(to)", entity: name, from: from, to: to,
                     at: description(of: name)?.location))
                 continue
             }
+            if parent != nil, old.name != new.name {
+                let item = description(of: name)?.versionHistory.first { $0.version == to }
+                findings.append(finding(
+                    .entityRenamed, "entity \(old.name) is renamed to \(new.name) at \(to) (the kind of its rows in table \(new.tableName) becomes \(new.name))",
+                    entity: name, from: from, to: to, at: item?.location))
+            }
+            let own = Set(description(of: name)?.properties.map(\.name) ?? [])
+            func linted(_ property: PropertyShape) -> Bool { !property.isKind && (parent == nil || own.contains(property.currentName)) }
             if old.tableName != new.tableName {
                 let item = description(of: name)?.versionHistory.first { $0.version == to }
                 findings.append(finding(
@@ -121,7 +132,7 @@ package struct Linter {
             }
             let transformed = appCode?.tables.contains { $0.table == new.tableName } ?? false
             let newTable = model.schemas.first { $0.version == to }?.table(named: new.tableName)
-            for before in old.properties {
+            for before in old.properties where linted(before) {
                 let current = before.currentName
                 let where_ = property(current, of: name)
                 guard let after = new.properties.first(where: { $0.currentName == current }) else {
@@ -210,7 +221,7 @@ package struct Linter {
                 }
             }
             findings += uniquenessFindings(entity: name, old: old, new: new, from: from, to: to)
-            for after in new.properties where !old.properties.contains(where: { $0.currentName == after.currentName }) {
+            for after in new.properties where linted(after) && !old.properties.contains(where: { $0.currentName == after.currentName }) {
                 if case .toMany = after.kind { continue }
                 if after.nullable { continue }
                 // A composite has no default_value of its own: existing rows take its elements' defaults

@@ -39,7 +39,7 @@ private let ignoredIdentifierKeys: [String: String] = [
 private enum KnownKeys {
     static let entity = [
         "name", "properties", "version_history", "identifier", "persisted_name", "persist", "removed_at_version", "added_at_version",
-        "previous_name", "search", "indexes", "swift_name",
+        "previous_name", "search", "indexes", "swift_name", "parent", "abstract",
     ]
     static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
@@ -265,10 +265,32 @@ package enum DescriptionLoader {
         }
         let search = reader.value("search").flatMap { decodeSearch($0, &diagnostics) }
         let swiftName = readSwiftName(&reader, type: true, &diagnostics)
+        // Entity inheritance (Core Data's): `"parent": "vehicle"` and `"abstract": true`.
+        let parent = reader.string("parent", &diagnostics)
+        let parentNode = reader.value("parent")
+        if let parent, let parentNode {
+            checkName(parent, at: parentNode, &diagnostics)
+            if let node = reader.value("persisted_name") {
+                diagnostics.error(
+                    "subentity '\(name)' has no table of its own (its rows are in the table of its root entity, with its kind in column 'kind'): remove 'persisted_name'",
+                    at: node.location, path: node.path)
+            }
+            if let node = reader.value("search") {
+                diagnostics.error(
+                    "subentity '\(name)' cannot declare 'search' yet (its rows are in its root entity's table): declare the search on the root entity, or remove it",
+                    at: node.location, path: node.path)
+            }
+        }
+        let abstract = reader.bool("abstract", &diagnostics) ?? false
         reader.finish(&diagnostics)
-        return EntityDescription(
+        var entity = EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
             persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, swiftName: swiftName, location: root.location)
+        entity.parent = parent
+        entity.parentLocation = parentNode?.location
+        entity.abstract = abstract
+        entity.declaresIdentifier = reader.has("identifier")
+        return entity
     }
 
     /// Why a tokenizer stays on one line.

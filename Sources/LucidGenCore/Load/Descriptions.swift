@@ -26,6 +26,15 @@ package struct EntityDescription: Sendable {
     /// `swift_name`: the Swift type of the newest record instead of `name`'s UpperCamelCase form (the
     /// records of versions also take it: `<swift_name>_1_0`, except versions before a rename).
     package var swiftName: String? = nil
+    /// `parent`: the entity (by its current name) this one is a subentity of (Core Data's entity
+    /// inheritance): its rows live in its root's table, with a `kind` column saying which entity a row is.
+    package var parent: String? = nil
+    /// Where `parent` is written.
+    package var parentLocation: SourceLocation? = nil
+    /// `abstract`: no row is of exactly this entity (Core Data's `isAbstract`).
+    package var abstract: Bool = false
+    /// Whether the description writes `identifier` (a subentity shares its root's and may only repeat it).
+    package var declaresIdentifier: Bool = false
     package var location: SourceLocation
 
     /// The table name: `persisted_name`, or `name`.

@@ -129,6 +129,21 @@ extension {{typeName}}: {{#superseded}}LucidRuntime.SupersededRecord{{^localIden
 {{/properties}}
     }
 }
+{{#kinds}}
+
+/// Entity inheritance: table `{{tableName}}` holds every entity of the hierarchy, each row's in column `kind`.
+extension {{typeName}} {
+    /// The kinds of the rows a `{{name}}` record reads: {{kindNames}}.
+    public static let kinds: Swift.Set<Swift.String> = [{{kindList}}]
+
+    /// The rows of those kinds only: `{{typeName}}.allOfKind().filter(…).fetchAll(db)`. GRDB's table API on
+    /// the type itself (`all()`, `fetchAll`, `fetchCount`, `filter`…) reads every row of `{{tableName}}`,
+    /// whatever its kind{{^abstract}}; inserting a record writes its `kind`{{/abstract}}{{#abstract}}; `{{name}}` is abstract: insert its subentities' records{{/abstract}}.
+    public static func allOfKind() -> GRDB.QueryInterfaceRequest<{{typeName}}> {
+        all().filter(kinds.contains(GRDB.Column("kind")))
+    }
+}
+{{/kinds}}
 {{#hasAssociations}}
 
 /// The relationships of `{{tableName}}` as GRDB associations: `row.request(for: {{typeName}}.<name>)`,
@@ -628,7 +643,7 @@ struct {{suiteName}} {
         ],
         recordChecks: [
 {{#recordChecks}}
-            .records({{module}}.{{typeName}}.self, entity: {{entity}}),
+            .records({{module}}.{{typeName}}.self, entity: {{entity}}{{#kinds}}, kinds: {{module}}.{{.}}{{/kinds}}),
 {{/recordChecks}}
         ],
         // The project's sample rows per version (.samples/<version>.json beside the descriptions), seeded too.
@@ -681,7 +696,7 @@ enum {{seedsName}} {
 
     static func {{function}}(_ db: GRDB.Database, rows: Swift.Int) throws {
 {{#record}}
-        for row in 1...{{rowCount}} {
+        for row in {{rowRange}} {
             _ = try {{module}}.{{typeName}}(
 {{#arguments}}
                 {{label}}: {{value}}{{^last}},{{/last}}
@@ -690,19 +705,19 @@ enum {{seedsName}} {
         }
 {{#links}}
 {{^ordered}}
-        for row in 1...{{rowCount}} {
+        for row in {{rowRange}} {
             for target in LucidTesting.Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}}) {
-                try {{module}}.{{linkType}}(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
+                try {{module}}.{{linkType}}(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target{{targetOffset}})).insert(db)
             }
         }
 {{/ordered}}
 {{#ordered}}
-        for row in 1...{{rowCount}} {
+        for row in {{rowRange}} {
             // Ordered: positions in the reverse of the insertion order (a migration must keep them, not renumber by rowid).
             let targets = LucidTesting.Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}})
             for (index, target) in targets.enumerated() {
                 try {{module}}.{{linkType}}(
-                    sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target), position: targets.count - 1 - index
+                    sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target{{targetOffset}}), position: targets.count - 1 - index
                 ).insert(db)
             }
         }

@@ -194,6 +194,7 @@ package struct PlanMarkdown: Sendable, Hashable {
         case .createIndex: "create index"
         case .dropSearch: "drop search"
         case .createSearch: "create search"
+        case .rewriteKinds: "rewrite kinds"
         }
     }
 

@@ -140,6 +140,18 @@ struct ViewModels {
         var toManyAssociations: [[String: Any]] = []
         let ranks = parameterRanks[shape.entityName] ?? [:]
         for item in shape.properties {
+            if item.isKind {
+                // Entity inheritance: which entity of the hierarchy the row is, written by every insert.
+                var entry = property(
+                    swiftName: Naming.swiftIdentifier(item.swiftName), column: item.column, baseType: item.swiftType, optional: false, defaultSwift: item.defaultSwift,
+                    doc: shape.abstract
+                        ? "Which entity of the hierarchy the row is (column `kind`): `\(shape.name)` is abstract, so a row is one of its subentities (\(shape.kinds.dropFirst().map { "`\($0)`" }.joined(separator: ", ")))."
+                        : "Which entity of the hierarchy the row is (column `kind`): `\(shape.name)`\(shape.kinds.count > 1 ? ", or one of its subentities (\(shape.kinds.dropFirst().map { "`\($0)`" }.joined(separator: ", ")))" : "")."
+                )
+                entry["currentName"] = item.currentName
+                properties.append(entry)
+                continue
+            }
             var doc = "`\(item.name)`: \(item.typeDescription)\(item.nullable ? ", nullable" : "")"
             if let defaultSQL = item.defaultSQL { doc += ", default \(defaultSQL)" }
             if item.column != item.name { doc += ", column `\(item.column)`" }
@@ -148,7 +160,7 @@ struct ViewModels {
             case .toMany(let target, let table, let column, let joinTable, _, let targetSwiftType, let ordered):
                 let linkName = item.linkTypeName
                 toManyNotes.append(["name": item.name, "target": target, "joinTable": joinTable, "linkType": "\(shape.typeName).\(linkName)"])
-                let targetRecord = recordType(ofTable: table, at: shape.version)
+                let targetRecord = recordType(ofEntity: target, table: table, at: shape.version)
                 var link: [String: Any] = [
                     "superseded": !newestTypeNames.contains(shape.typeName),
                     "ownerType": shape.typeName, "ownerEntity": shape.name, "name": item.name, "target": target, "joinTable": joinTable,
@@ -173,7 +185,7 @@ struct ViewModels {
                 links.append(link)
                 continue
             case .toOne(let target, let table, let column):
-                if let targetRecord = recordType(ofTable: table, at: shape.version) {
+                if let targetRecord = recordType(ofEntity: target, table: table, at: shape.version) {
                     toOneAssociations.append([
                         "associationNames": item.associationNames,
                         "swiftName": Naming.swiftIdentifier(item.swiftName), "name": item.name, "target": target, "targetRecord": targetRecord,
@@ -282,12 +294,23 @@ struct ViewModels {
             "links": links, "toManyNotes": toManyNotes,
             "toOneAssociations": toOneAssociations, "toManyAssociations": toManyAssociations,
             "hasAssociations": !toOneAssociations.isEmpty || !toManyAssociations.isEmpty,
+            "kinds": shape.kinds.isEmpty ? false : [
+                "kindList": shape.kinds.map(swiftStringLiteral).joined(separator: ", "),
+                "kindNames": shape.kinds.map { "`\($0)`" }.joined(separator: ", "),
+                "abstract": shape.abstract,
+            ] as Any,
         ]
     }
 
-    /// The record type of the entity whose table is `table` at `version` (the shape in effect then).
-    func recordType(ofTable table: String, at version: SchemaVersion) -> String? {
-        for index in entitiesByTable[sqlNameKey(table)] ?? [] {
+    /// The record type of entity `target` (its current name) whose table is `table` at `version` (the shape in
+    /// effect then); else of the entity whose own table it is (not a subentity, which shares its root's).
+    func recordType(ofEntity target: String, table: String, at version: SchemaVersion) -> String? {
+        for index in entitiesByTable[sqlNameKey(table)] ?? [] where model.entities[index].name == target {
+            let entity = model.entities[index]
+            if let removed = entity.removedAtVersion, removed <= version { continue }
+            if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) { return shape.typeName }
+        }
+        for index in entitiesByTable[sqlNameKey(table)] ?? [] where model.entities[index].parent == nil {
             let entity = model.entities[index]
             if let removed = entity.removedAtVersion, removed <= version { continue }
             if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) { return shape.typeName }
@@ -444,12 +467,14 @@ struct ViewModels {
             var used: [String] = []
             let plans = fixtures.seedPlans(at: version)
             let limits = plans.compactMapValues(\.rowLimit)
-            for shape in fixtures.shapes(at: version) {
+            let blocks = fixtures.seedBlocks(at: version)
+            for shape in fixtures.shapes(at: version) where !shape.abstract {
                 let plan = plans[shape.entityName] ?? SeedPlan()
-                let cacheKey = limits.isEmpty && plan.isEmpty
+                var cacheKey = limits.isEmpty && plan.isEmpty
                     ? shape.typeName : "\(shape.typeName)|\(plan)|\(limits.sorted { $0.key < $1.key })"
+                if !blocks.own.isEmpty { cacheKey += "|\(blocks.own.sorted { $0.key < $1.key })|\(blocks.referenced.sorted { $0.key < $1.key })" }
                 let rendered = bodies[cacheKey] ?? {
-                    let record = seedRecord(shape, plan: plan, limits: limits, fixtures: fixtures)
+                    let record = seedRecord(shape, plan: plan, limits: limits, fixtures: fixtures, blocks: blocks)
                     return (record, Self.seedBodyKey(record))
                 }()
                 bodies[cacheKey] = rendered
@@ -487,7 +512,30 @@ struct ViewModels {
             guard let newest = entity.newest else { continue }
             let alias = entity.typeName
             var properties: [(String, String)] = [(newest.identifier.column, newest.identifier.swiftName)]
-            for property in newest.properties {
+            // Entity inheritance: a subentity's rows are checked in its root's table (named there, below), and
+            // its record decodes the rows of its kinds.
+            if entity.parent != nil {
+                recordChecks.append(["typeName": newest.typeName, "entity": swiftStringLiteral(alias), "kinds": "\(newest.typeName).kinds"])
+                let own = Set(newest.properties.map(\.currentName)).subtracting(model.entities.first { $0.name == entity.parent }?.newest?.properties.map(\.currentName) ?? [])
+                for property in newest.properties where own.contains(property.currentName) {
+                    guard case .toMany(_, _, _, let joinTable, _, _, let ordered) = property.kind else { continue }
+                    let position = ordered ? ", \"\(LinkTable.positionColumn)\": \"position\"" : ""
+                    naming.append([
+                        "table": swiftStringLiteral(joinTable), "entity": swiftStringLiteral("\(alias).\(property.swiftName)"),
+                        "properties": "[\"\(LinkTable.sourceColumn)\": \"sourceID\", \"\(LinkTable.targetColumn)\": \"targetID\"\(position)]",
+                    ])
+                    recordChecks.append(["typeName": "\(newest.typeName).\(property.linkTypeName)", "entity": swiftStringLiteral("\(alias).\(property.swiftName)")])
+                }
+                continue
+            }
+            var hierarchyProperties: [PropertyShape] = []
+            if !newest.kinds.isEmpty {
+                var seen = Set(newest.properties.map(\.column))
+                for member in model.entities where member.parent != nil && member.newest.map({ sqlNameKey($0.tableName) == sqlNameKey(newest.tableName) }) == true {
+                    for property in member.newest!.properties where !property.isToMany && seen.insert(property.column).inserted { hierarchyProperties.append(property) }
+                }
+            }
+            for property in newest.properties + hierarchyProperties {
                 if case .toMany(_, _, _, let joinTable, _, _, let ordered) = property.kind {
                     let position = ordered ? ", \"\(LinkTable.positionColumn)\": \"position\"" : ""
                     naming.append([
@@ -570,8 +618,14 @@ struct ViewModels {
     /// to other seeded rows) and the links of its to-many relationships.
     /// `plan` keeps the table's unique indexes unique (``SeedPlan``); `limits` are the row counts of the
     /// tables seeded with fewer rows than asked (references to them point at those rows).
-    private func seedRecord(_ shape: EntityShape, plan: SeedPlan, limits: [String: Int], fixtures: FixtureRows) -> [String: Any] {
+    private func seedRecord(
+        _ shape: EntityShape, plan: SeedPlan, limits: [String: Int], fixtures: FixtureRows, blocks: (own: [String: Int], referenced: [String: Int]) = ([:], [:])
+    ) -> [String: Any] {
         func rowCount(_ entity: String) -> String { limits[entity].map { "min(rows, \($0))" } ?? "rows" }
+        // Entity inheritance: an entity of a hierarchy seeds its own block of rows (``FixtureRows/seedBlocks(at:)``).
+        func offset(_ block: Int?) -> String { block.map { $0 > 0 ? " + \($0) * rows" : "" } ?? "" }
+        let block = blocks.own[shape.entityName] ?? 0
+        let rowRange = block > 0 ? "(\(block) * rows + 1)...(\(block) * rows + \(rowCount(shape.entityName)))" : "1...\(rowCount(shape.entityName))"
         let parameters = (self.shape(shape)["properties"] as? [[String: Any]] ?? []).map { $0["swiftName"] as! String }
         var expressions: [String: String] = [:]
         expressions[Naming.swiftIdentifier(shape.identifier.swiftName)] = "LucidTesting.Seed.identifier(row: row)"
@@ -585,6 +639,8 @@ struct ViewModels {
                 // Distinct (`DistinctSeedable`) when a unique index names one of its elements.
                 let method = plan.rules[property.currentName] == .distinct ? "seedDistinct" : "seed"
                 expressions[swiftName] = ".\(method)(row: row, salt: \(FixtureRows.salt(ofPropertyAt: index)))"
+            case .value where property.isKind:
+                expressions[swiftName] = swiftStringLiteral(shape.name)
             case .value:
                 guard expressions[swiftName] == nil else { continue }
                 let salt = FixtureRows.salt(ofPropertyAt: index)
@@ -597,13 +653,14 @@ struct ViewModels {
                         : "LucidTesting.Seed.product(row: row, divisor: \(divisor), count: \(count))"
                 }
             case .toOne(let entity, _, _):
+                let target = offset(blocks.referenced[entity])
                 expressions[swiftName] = property.nullable
-                    ? "LucidTesting.Seed.optionalReference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0) }"
-                    : "LucidTesting.Seed.reference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0) }"
+                    ? "LucidTesting.Seed.optionalReference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0\(target)) }"
+                    : "LucidTesting.Seed.reference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0\(target)) }"
             case .toMany(let entity, _, _, _, _, _, let ordered):
                 links.append([
                     "linkType": "\(Naming.memberTypeName(shape.typeName)).\(property.linkTypeName)", "maxLinks": fixtures.maxLinks(property, of: shape),
-                    "rowCount": rowCount(shape.entityName), "targetRows": rowCount(entity), "ordered": ordered,
+                    "rowCount": rowCount(shape.entityName), "targetRows": rowCount(entity), "rowRange": rowRange, "targetOffset": offset(blocks.referenced[entity]), "ordered": ordered,
                 ])
             }
         }
@@ -611,7 +668,7 @@ struct ViewModels {
         if !arguments.isEmpty { arguments[arguments.count - 1]["last"] = true }
         return [
             "typeName": shape.typeName, "arguments": arguments, "links": links, "superseded": !newestTypeNames.contains(shape.typeName),
-            "rowCount": rowCount(shape.entityName),
+            "rowCount": rowCount(shape.entityName), "rowRange": rowRange,
         ]
     }
 
@@ -619,8 +676,8 @@ struct ViewModels {
     /// their bodies are equal.
     private static func seedBodyKey(_ record: [String: Any]) -> String {
         let arguments = (record["arguments"] as! [[String: Any]]).map { "\($0["label"]!)=\($0["value"]!)" }
-        let links = (record["links"] as! [[String: Any]]).map { "\($0["linkType"]!)/\($0["maxLinks"]!)/\($0["rowCount"]!)/\($0["targetRows"]!)/\($0["ordered"]!)" }
-        return "\(record["typeName"]!)\(record["rowCount"]!)(\(arguments.joined(separator: ",")))\(links.joined(separator: ","))"
+        let links = (record["links"] as! [[String: Any]]).map { "\($0["linkType"]!)/\($0["maxLinks"]!)/\($0["rowCount"]!)/\($0["targetRows"]!)/\($0["targetOffset"]!)/\($0["ordered"]!)" }
+        return "\(record["typeName"]!)\(record["rowRange"]!)(\(arguments.joined(separator: ",")))\(links.joined(separator: ","))"
     }
 
     /// A generated subtype's `Seedable` conformance: enums by their cases, option sets by their bits,
@@ -761,5 +818,9 @@ struct ViewModels {
 extension PropertyShape {
     var isToOne: Bool {
         if case .toOne = kind { true } else { false }
+    }
+
+    var isToMany: Bool {
+        if case .toMany = kind { true } else { false }
     }
 }

@@ -41,6 +41,13 @@ package struct ResolvedEntity: Sendable {
     package var removedAtVersion: SchemaVersion?
     /// Values the generated migration tests leave unchecked, from the history's ignore keys.
     package var checkExclusions: [CheckExclusionSpec] = []
+    /// Entity inheritance: the entity's parent (current name), nil for a root or a plain entity.
+    package var parent: String? = nil
+    /// `abstract`: no row is of exactly this entity.
+    package var abstract = false
+    /// For an entity of a hierarchy: the description names of the kinds its records read at the newest
+    /// version, its own and its subentities' at any depth (abstract ones included); empty otherwise.
+    package var kinds: [String] = []
 
     /// The newest shape, unless the entity was removed.
     package var newest: EntityShape? { removedAtVersion == nil ? shapes.last : nil }
@@ -77,6 +84,12 @@ package struct EntityShape: Sendable, Equatable {
     package var tableName: String
     package var identifier: IdentifierShape
     package var properties: [PropertyShape]
+    /// For an entity of a hierarchy (from the version its root has a `kind` column): the kinds its records
+    /// read while this shape is in force, its own and its subentities' (abstract ones included), by their
+    /// names then. Empty otherwise.
+    package var kinds: [String] = []
+    /// `abstract`: no row is of exactly this entity.
+    package var abstract = false
 }
 
 package struct IdentifierShape: Sendable, Equatable {
@@ -132,6 +145,8 @@ package struct PropertyShape: Sendable, Equatable {
     /// Arrays and struct subtypes: GRDB stores them as JSON text (every other type is a
     /// `DatabaseValueConvertible`).
     package var storedAsJSON = false
+    /// The `kind` of a record of an entity hierarchy (which entity its row is), not a described property.
+    package var isKind = false
 }
 
 /// A composite attribute's value at one version (WWDC23's composite attributes): a struct subtype whose

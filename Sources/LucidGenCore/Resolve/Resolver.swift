@@ -38,6 +38,10 @@ package enum Resolver {
         described = described.map(spellings.canonical)
         config = spellings.canonical(config)
         versionSet = Set(versionSet.map(spellings.callAsFunction))
+        // Entity inheritance: parents checked, then each subentity gets a record wherever an ancestor changes.
+        Hierarchy.check(described, unpersisted: input.entities.filter { !$0.persist }, &diagnostics)
+        try diagnostics.throwIfErrors()
+        described = Hierarchy.completingHistories(described)
 
         let versions = versionSet.sorted()
         guard let newest = versions.last else { throw GenerationFailed(diagnostics: diagnostics.diagnostics) }
@@ -54,6 +58,7 @@ package enum Resolver {
         }
 
         let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0, columnNaming: config.columnNaming)) })
+        Hierarchy.link(timelines)
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change,
         // until `lucidgen release` marks it released.
         var context = ShapeBuilder(
@@ -85,9 +90,15 @@ package enum Resolver {
         for entity in described {
             let timeline = timelines[entity.name]!
             let shapes = entity.versionHistory.compactMap { item in context.shape(of: timeline, at: item.version, &diagnostics) }
-            entities.append(ResolvedEntity(
+            var resolved = ResolvedEntity(
                 name: entity.name, typeName: entity.swiftTypeName, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
-                checkExclusions: checkExclusions(of: entity)))
+                checkExclusions: checkExclusions(of: entity))
+            resolved.parent = entity.parent
+            resolved.abstract = entity.abstract
+            if timeline.root.hierarchySince != nil {
+                resolved.kinds = ([timeline] + timeline.descendants).filter { $0.entity.removedAtVersion == nil }.map(\.entity.name)
+            }
+            entities.append(resolved)
         }
         EnumHistoryResolver.checkHolders(subtypes: input.subtypes, entities: entities, descriptions: described, &diagnostics)
         checkSwiftNames(
@@ -158,7 +169,8 @@ package enum Resolver {
                 var tables: [CustomStep.Table] = []
                 for table in reason.tables {
                     func shape(at version: SchemaVersion, table name: String?) -> EntityShape? {
-                        entities.lazy.compactMap { entity in entity.shapes.last { $0.version <= version } }
+                        // A hierarchy's table is its root's (its subentities share it).
+                        entities.lazy.filter { $0.parent == nil }.compactMap { entity in entity.shapes.last { $0.version <= version } }
                             .first { name == nil || $0.tableName == name }
                     }
                     guard let newShape = shape(at: reason.to, table: table),
@@ -691,7 +703,44 @@ final class EntityTimeline: @unchecked Sendable {
         entity.versionHistory.first { $0.version > version && $0.previousName != nil }?.previousName ?? entity.name
     }
 
-    func tableName(at version: SchemaVersion) -> String { entity.persistedName ?? name(at: version) }
+    /// The table at a version: a subentity's rows are in its root's table.
+    func tableName(at version: SchemaVersion) -> String {
+        if let parent { return parent.tableName(at: version) }
+        return entity.persistedName ?? name(at: version)
+    }
+
+    // MARK: Entity inheritance
+
+    /// The entity this one is a subentity of (`parent`), linked by ``Hierarchy/link(_:)`` once the parents are valid.
+    var parent: EntityTimeline?
+    /// Its direct subentities, by name.
+    var children: [EntityTimeline] = []
+
+    /// The root of its hierarchy (itself when it has no parent).
+    var root: EntityTimeline { parent?.root ?? self }
+
+    /// Its ancestors, root first (empty for a root).
+    var ancestors: [EntityTimeline] { parent.map { $0.ancestors + [$0] } ?? [] }
+
+    /// Its subentities at any depth, depth first, each level by name.
+    var descendants: [EntityTimeline] { children.flatMap { [$0] + $0.descendants } }
+
+    /// For a root: the first version at which a subentity exists. From then on its table has the `kind`
+    /// column and its records a `kind` property (a root stays one after its last subentity is removed).
+    var hierarchySince: SchemaVersion? { descendants.map(\.firstVersion).min() }
+
+    /// Whether the rows of this entity's table say their entity in a `kind` column at `version`.
+    func hasKind(at version: SchemaVersion) -> Bool { root.hierarchySince.map { $0 <= version } ?? false }
+
+    /// The description of property `name` (current name) of this entity or an ancestor, with the timeline
+    /// that owns it (for its names and lifetime).
+    func owner(ofProperty name: String) -> (timeline: EntityTimeline, property: PropertyDescription)? {
+        if let property = entity.properties.first(where: { $0.name == name }) { return (self, property) }
+        return parent?.owner(ofProperty: name)
+    }
+
+    /// Its own properties, then each ancestor's (nearest first): what an index of a subentity may name.
+    var propertiesWithInherited: [PropertyDescription] { entity.properties + (parent?.propertiesWithInherited ?? []) }
 
     func properties(at version: SchemaVersion) -> [PropertyDescription] {
         entity.properties.filter { property in

@@ -184,11 +184,13 @@ struct ShapeBuilder {
             specs.append(IndexDescription(properties: [property.name], unique: property.unique, location: property.location, path: property.path + "." + key))
         }
         specs += entity.indexes
+        // A subentity's index may name its ancestors' properties too (they are columns of the same table).
+        let named = timeline.propertiesWithInherited
         var accepted: [IndexDescription] = []
         for spec in specs {
             var valid = true
             for name in spec.properties {
-                if let dot = name.firstIndex(of: "."), let property = entity.properties.first(where: { $0.name == name[..<dot] }) {
+                if let dot = name.firstIndex(of: "."), let property = named.first(where: { $0.name == name[..<dot] }) {
                     // An element of a composite: `color_scheme.primary`, `color_scheme.accent.red`.
                     let path = name[name.index(after: dot)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                     let element = compositeElement(property, path: path)
@@ -204,8 +206,8 @@ struct ShapeBuilder {
                     }
                     continue
                 }
-                guard let property = entity.properties.first(where: { $0.name == name }) else {
-                    let renamed = entity.properties.first { $0.previousName == name }.map { " (did you mean '\($0.name)', its current name?)" } ?? ""
+                guard let property = named.first(where: { $0.name == name }) else {
+                    let renamed = named.first { $0.previousName == name }.map { " (did you mean '\($0.name)', its current name?)" } ?? ""
                     diagnostics.error("index of '\(entity.name)' names '\(name)', which is not one of its properties\(renamed)", at: spec.location, path: spec.path)
                     valid = false
                     continue
@@ -236,7 +238,7 @@ struct ShapeBuilder {
                 diagnostics.error("duplicate index name '\(name)' in '\(entity.name)' (also \(other.path))", at: spec.location, path: spec.path)
                 continue
             }
-            if spec.properties.count == 1, !spec.unique, let property = entity.properties.first(where: { $0.name == spec.properties[0] }),
+            if spec.properties.count == 1, !spec.unique, let property = named.first(where: { $0.name == spec.properties[0] }),
                 case .relationship(_, false, _) = property.type
             {
                 // The column is always indexed; a name given here is that index's (a store GRDB made names it
@@ -340,7 +342,12 @@ struct ShapeBuilder {
     /// and have a column (an index goes with a removed property, and comes with the last of its properties
     /// to be added), columns named as at that version. `defaultNamed`: the names that are defaults.
     func describedIndexes(of timeline: EntityTimeline, table: String, at version: SchemaVersion) -> (indexes: [SchemaIndex], defaultNamed: Set<String>) {
-        let live = timeline.properties(at: version)
+        // A subentity's index may cover its ancestors' properties: each is named as its owner names it then.
+        let owners = [timeline] + timeline.ancestors.reversed()
+        let live = owners.flatMap { $0.properties(at: version) }
+        func columnName(_ property: PropertyDescription) -> String {
+            (owners.first { owner in owner.entity.properties.contains { $0.name == property.name } } ?? timeline).columnName(property, at: version)
+        }
         var indexes: [SchemaIndex] = []
         var defaultNamed: Set<String> = []
         for spec in timeline.indexes {
@@ -349,7 +356,7 @@ struct ShapeBuilder {
                 if let dot = name.firstIndex(of: ".") {
                     // A composite element's column, while the property is a composite.
                     guard let property = live.first(where: { $0.name == name[..<dot] }), case .composite = property.asOf(version).type else { break }
-                    columns.append(timeline.columnName(property, at: version) + "_" + name[name.index(after: dot)...].replacingOccurrences(of: ".", with: "_"))
+                    columns.append(columnName(property) + "_" + name[name.index(after: dot)...].replacingOccurrences(of: ".", with: "_"))
                     continue
                 }
                 guard let property = live.first(where: { $0.name == name }) else { break }
@@ -357,7 +364,7 @@ struct ShapeBuilder {
                 if case .relationship(_, true, _) = type { break }
                 // A to-one column is indexed already; a plain index on it at a version where it is one adds nothing.
                 if case .relationship(_, false, _) = type, spec.properties.count == 1, !spec.unique { break }
-                columns.append(timeline.columnName(property, at: version))
+                columns.append(columnName(property))
             }
             guard columns.count == spec.properties.count else { continue }
             let name = spec.name ?? Self.defaultIndexName(table: table, columns: columns, unique: spec.unique, naming: timeline.columnNaming)
@@ -500,19 +507,64 @@ struct ShapeBuilder {
         let entity = timeline.entity
         guard let identifier = identifierShape(of: timeline, at: version, &diagnostics) else { return nil }
         var properties: [PropertyShape] = []
+        // A subentity's record has its ancestors' properties first (root first), as they are at this version;
+        // each ancestor reports their problems in its own shapes.
+        var inherited = DiagnosticCollector()
+        for ancestor in timeline.ancestors {
+            for property in ancestor.properties(at: version) {
+                if case .property(let key) = ancestor.entity.identifier.kind, key == property.name { continue }
+                if let shape = propertyShape(property.asOf(version), of: ancestor, at: version, &inherited) { properties.append(shape) }
+            }
+        }
         for property in timeline.properties(at: version) {
-            if case .property(let key) = entity.identifier.kind, key == property.name { continue }
+            if case .property(let key) = timeline.root.entity.identifier.kind, key == property.name { continue }
             if let shape = propertyShape(property.asOf(version), of: timeline, at: version, &diagnostics) { properties.append(shape) }
         }
         let name = timeline.name(at: version)
+        if timeline.hasKind(at: version) {
+            // Which entity of the hierarchy the row is: its description name (an abstract entity's records name it).
+            var kind = PropertyShape(
+                name: Hierarchy.kindColumn, currentName: Hierarchy.kindColumn, swiftName: Hierarchy.kindColumn, column: Hierarchy.kindColumn, storage: .text,
+                swiftType: SwiftTypes.string, nullable: false, defaultSQL: nil, defaultSwift: entity.abstract ? nil : swiftStringLiteral(name),
+                typeDescription: "string", kind: .value)
+            kind.isKind = true
+            properties.append(kind)
+        }
         // `swift_name` renames the records of the versions with the entity's current name; older names keep theirs.
         let base = name == entity.name ? entity.swiftTypeName : Naming.typeName(name)
-        return EntityShape(
+        var result = EntityShape(
             entityName: entity.name, name: name, version: version, typeName: "\(base)_\(version.identifierSuffix)",
             tableName: timeline.tableName(at: version), identifier: identifier, properties: properties)
+        result.abstract = entity.abstract
+        if timeline.hasKind(at: version) { result.kinds = Self.kinds(of: timeline, from: version) }
+        return result
+    }
+
+    /// The kinds the records of `timeline`'s shape at history version `version` read: its own and its
+    /// subentities', at every version until its next history version (a subentity added, renamed or
+    /// removed in between changes no record of this entity, only the rows it reads).
+    static func kinds(of timeline: EntityTimeline, from version: SchemaVersion) -> [String] {
+        let next = (timeline.historyVersions.filter { $0 > version } + (timeline.entity.removedAtVersion.map { [$0] } ?? [])).min()
+        let members = [timeline] + timeline.descendants
+        var moments: Set<SchemaVersion> = [version]
+        for member in members {
+            for candidate in member.historyVersions + (member.entity.removedAtVersion.map { [$0] } ?? []) where candidate > version && next.map({ candidate < $0 }) ?? true {
+                moments.insert(candidate)
+            }
+        }
+        var kinds: [String] = []
+        for moment in moments.sorted() {
+            for member in members where member.exists(at: moment) && !kinds.contains(member.name(at: moment)) { kinds.append(member.name(at: moment)) }
+        }
+        return kinds
     }
 
     func identifierShape(of timeline: EntityTimeline, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) -> IdentifierShape? {
+        // A subentity's rows are its root's: so is its key (relationships to it reference the root's table).
+        if timeline.parent != nil {
+            let root = timeline.root
+            return identifierShape(of: root, at: root.historyVersion(at: version) ?? version, &diagnostics)
+        }
         let entity = timeline.entity
         switch entity.identifier.kind {
         case .local:
@@ -914,125 +966,167 @@ struct ShapeBuilder {
         var defaultNamedIndexes: [String: Set<String>] = [:]
         let frozenSchema = frozen[version]
         let frozenTables = Dictionary((frozenSchema?.tables ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let resolvedByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             let timeline = timelines[entity.name]!
             guard let historyVersion = timeline.historyVersion(at: version), let shape = entity.shapes.first(where: { $0.version == historyVersion }) else { continue }
             let previousShape = previous.flatMap { previous in timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } } }
+            if let parent = timeline.parent {
+                // A subentity: its own properties are columns of its root's table (built with the root's, below);
+                // its snapshot records its own properties and its parent.
+                let own = Set(timeline.entity.properties.map(\.name))
+                var snapshot = SchemaSnapshot.EntitySnapshot(
+                    name: shape.name, table: shape.tableName, identifier: Self.describe(shape.identifier),
+                    properties: shape.properties.filter { own.contains($0.currentName) && !$0.isKind }
+                        .map { SchemaSnapshot.PropertySnapshot(name: $0.name, type: $0.typeDescription, nullable: $0.nullable, defaultValue: $0.defaultSQL) }
+                        .sorted { $0.name < $1.name })
+                snapshot.parent = parent.name(at: version)
+                snapshot.abstract = timeline.entity.abstract ? true : nil
+                entitySnapshots.append(snapshot)
+                continue
+            }
             let renamedTable = previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
             if previousShape == nil { newTables.insert(shape.tableName) }
-            for property in shape.properties {
-                let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
-                if case .composite(let composite) = property.kind {
-                    // Elements that were not elements of this composite at the previous version are new columns.
-                    var before: Set<[String]> = []
-                    if case .composite(let old)? = previousProperty?.kind { before = Set(old.leaves(optional: false).map(\.identityPath)) }
-                    for leaf in composite.leaves(optional: false) where !before.contains(leaf.identityPath) { newColumns.insert("\(shape.tableName).\(leaf.column)") }
-                    continue
-                }
-                guard previousProperty == nil else { continue }
-                if case .toMany(_, _, _, let joinTable, _, _, _) = property.kind { newTables.insert(joinTable) } else { newColumns.insert("\(shape.tableName).\(property.column)") }
-            }
-            func previousColumn(of property: PropertyShape) -> String? {
-                guard let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }), old.column != property.column else { return nil }
-                return old.column
-            }
-
             var columns = [SchemaColumn(name: shape.identifier.column, type: shape.identifier.storage, notNull: shape.identifier.kind != .local, valueType: Self.valueType(of: shape.identifier))]
             if case .property = timeline.entity.identifier.kind, let old = previousShape, old.identifier.column != shape.identifier.column {
                 columns[0].renamedFrom = old.identifier.column
             }
             var foreignKeys: [SchemaForeignKey] = []
             var indexes: [SchemaIndex] = []
-            for property in shape.properties {
-                if let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }), case .composite(let was) = old.kind {
-                    // Nothing would carry the composite's values into other storage: refused, not lost.
-                    let now: String? = if case .composite(let composite) = property.kind { composite.subtype } else { nil }
-                    if now != was.subtype, let description = timeline.entity.properties.first(where: { $0.name == property.currentName }) {
-                        diagnostics.error(
-                            "property '\(property.name)' of '\(shape.name)' changes at \(version) from composite \(was.subtype) to \(property.typeDescription): lucidgen converts a struct stored as JSON into a composite, not a composite into anything else; add a new property and move the values in a stage",
-                            at: description.typeLocation, path: description.path + ".property_type")
+            /// The columns (and join tables, foreign keys, indexes) of `shape`'s properties: the root's, or a
+            /// subentity's own (`ofSubentity`: nullable in SQL, since rows of other kinds hold NULL).
+            func addColumns(of shape: EntityShape, previousShape: EntityShape?, timeline: EntityTimeline, historyVersion: SchemaVersion, ofSubentity: Bool) {
+                let own = Set(timeline.entity.properties.map(\.name))
+                let properties = shape.properties.filter { !$0.isKind && (!ofSubentity || own.contains($0.currentName)) }
+                for property in properties {
+                    let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
+                    if case .composite(let composite) = property.kind {
+                        // Elements that were not elements of this composite at the previous version are new columns.
+                        var before: Set<[String]> = []
+                        if case .composite(let old)? = previousProperty?.kind { before = Set(old.leaves(optional: false).map(\.identityPath)) }
+                        for leaf in composite.leaves(optional: false) where !before.contains(leaf.identityPath) { newColumns.insert("\(shape.tableName).\(leaf.column)") }
+                        continue
                     }
+                    guard previousProperty == nil else { continue }
+                    if case .toMany(_, _, _, let joinTable, _, _, _) = property.kind { newTables.insert(joinTable) } else { newColumns.insert("\(shape.tableName).\(property.column)") }
                 }
-                let annotations = valueTypeAnnotations(of: property, in: timeline, shape: shape, previousShape: previousShape)
-                switch property.kind {
-                case .value:
-                    var column = SchemaColumn(
-                        name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
-                        valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
-                    // An enum whose cases change at this version: what its stored values become.
-                    if historyVersion == version, let subtype = subtypes[property.typeDescription], subtype.hasCaseHistory,
-                        previousShape?.properties.contains(where: { $0.currentName == property.currentName && $0.typeDescription == property.typeDescription }) == true
-                    {
-                        let changes = subtype.caseChanges(at: version)
-                        if !changes.isEmpty { column.caseChanges = changes }
-                    }
-                    if property.storedAsJSON, let previous, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
-                        old.storedAsJSON, old.typeDescription == property.typeDescription, old.swiftType != property.swiftType,
-                        let structName = description(of: property, in: timeline)?.asOf(version).type.structName(in: subtypes)
-                    {
-                        // A struct stored as JSON whose members changed in a way its JSON cannot follow: the app's to convert.
-                        let problems = StructVersionTypes.jsonIncompatibilities(structName, from: previous, to: version, subtypes)
-                        if !problems.isEmpty { column.jsonStructChange = "\(old.swiftType) → \(property.swiftType): \(problems.joined(separator: ", "))" }
-                    }
-                    let described = timeline.entity.properties.first { $0.name == property.currentName }
-                    column.declaredType = described?.columnType
-                    column.collation = described?.collation
-                    columns.append(column)
-                case .toOne(let targetEntity, _, let targetColumn):
-                    var column = SchemaColumn(
-                        name: property.column, type: property.storage, notNull: !property.nullable, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
-                        valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
-                    if case .toMany(_, _, _, let oldJoin, _, _, _)? = previousShape?.properties.first(where: { $0.currentName == property.currentName })?.kind {
-                        column.renamedFrom = nil
-                        column.convertedFromJoinTable = oldJoin
-                    }
-                    columns.append(column)
-                    let described = timeline.entity.properties.first { $0.name == property.currentName }
-                    foreignKeys.append(SchemaForeignKey(
-                        columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn],
-                        onDelete: described?.onDelete ?? (property.nullable ? .setNull : .cascade), onUpdate: described?.onUpdate))
-                    let indexName = timeline.toOneIndexNames[property.currentName] ?? Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false, naming: timeline.columnNaming)
-                    indexes.append(SchemaIndex(name: indexName, columns: [property.column]))
-                case .composite(let composite):
-                    var compositeColumns = compositeColumns(
-                        composite, of: property, previous: previousShape?.properties.first { $0.currentName == property.currentName }, previousSchemaVersion: previous, &diagnostics)
-                    // A composite replacing separate properties at this version (`elements_from`): their columns become its elements'.
-                    if let old = previousShape, !old.properties.contains(where: { $0.currentName == property.currentName }),
-                        let description = timeline.entity.properties.first(where: { $0.name == property.currentName }), !description.elementsFrom.isEmpty
-                    {
-                        let sources = Dictionary(description.elementsFrom.map { ($0.element, $0.property) }, uniquingKeysWith: { a, _ in a })
-                        for (index, leaf) in composite.leaves(optional: property.nullable).enumerated() {
-                            guard let source = sources[leaf.identityPath.joined(separator: ".")],
-                                let was = old.properties.first(where: { $0.currentName == source }), case .value = was.kind
-                            else { continue }
-                            compositeColumns[index].renamedFrom = was.column
+                func previousColumn(of property: PropertyShape) -> String? {
+                    guard let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }), old.column != property.column else { return nil }
+                    return old.column
+                }
+
+                for property in properties {
+                    if let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }), case .composite(let was) = old.kind {
+                        // Nothing would carry the composite's values into other storage: refused, not lost.
+                        let now: String? = if case .composite(let composite) = property.kind { composite.subtype } else { nil }
+                        if now != was.subtype, let description = timeline.entity.properties.first(where: { $0.name == property.currentName }) {
+                            diagnostics.error(
+                                "property '\(property.name)' of '\(shape.name)' changes at \(version) from composite \(was.subtype) to \(property.typeDescription): lucidgen converts a struct stored as JSON into a composite, not a composite into anything else; add a new property and move the values in a stage",
+                                at: description.typeLocation, path: description.path + ".property_type")
                         }
                     }
-                    columns += compositeColumns
-                case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _, let ordered):
-                    let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
-                    let oldJoin = previousProperty.flatMap { old -> String? in
-                        if case .toMany(_, _, _, let oldJoinTable, _, _, _) = old.kind, oldJoinTable != joinTable { return oldJoinTable }
-                        return nil
+                    let annotations = valueTypeAnnotations(of: property, in: timeline, shape: shape, previousShape: previousShape)
+                    switch property.kind {
+                    case .value:
+                        var column = SchemaColumn(
+                            name: property.column, type: property.storage, notNull: !property.nullable && !ofSubentity, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
+                            valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
+                        // An enum whose cases change at this version: what its stored values become.
+                        if historyVersion == version, let subtype = subtypes[property.typeDescription], subtype.hasCaseHistory,
+                            previousShape?.properties.contains(where: { $0.currentName == property.currentName && $0.typeDescription == property.typeDescription }) == true
+                        {
+                            let changes = subtype.caseChanges(at: version)
+                            if !changes.isEmpty { column.caseChanges = changes }
+                        }
+                        if property.storedAsJSON, let previous, let old = previousShape?.properties.first(where: { $0.currentName == property.currentName }),
+                            old.storedAsJSON, old.typeDescription == property.typeDescription, old.swiftType != property.swiftType,
+                            let structName = description(of: property, in: timeline)?.asOf(version).type.structName(in: subtypes)
+                        {
+                            // A struct stored as JSON whose members changed in a way its JSON cannot follow: the app's to convert.
+                            let problems = StructVersionTypes.jsonIncompatibilities(structName, from: previous, to: version, subtypes)
+                            if !problems.isEmpty { column.jsonStructChange = "\(old.swiftType) → \(property.swiftType): \(problems.joined(separator: ", "))" }
+                        }
+                        let described = timeline.entity.properties.first { $0.name == property.currentName }
+                        column.declaredType = described?.columnType
+                        column.collation = described?.collation
+                        columns.append(column)
+                    case .toOne(let targetEntity, _, let targetColumn):
+                        var column = SchemaColumn(
+                            name: property.column, type: property.storage, notNull: !property.nullable && !ofSubentity, defaultSQL: property.defaultSQL, renamedFrom: previousColumn(of: property),
+                            valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
+                        if case .toMany(_, _, _, let oldJoin, _, _, _)? = previousShape?.properties.first(where: { $0.currentName == property.currentName })?.kind {
+                            column.renamedFrom = nil
+                            column.convertedFromJoinTable = oldJoin
+                        }
+                        columns.append(column)
+                        let described = timeline.entity.properties.first { $0.name == property.currentName }
+                        foreignKeys.append(SchemaForeignKey(
+                            columns: [property.column], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn],
+                            onDelete: described?.onDelete ?? (property.nullable ? .setNull : .cascade), onUpdate: described?.onUpdate))
+                        let indexName = timeline.toOneIndexNames[property.currentName] ?? Self.defaultIndexName(table: shape.tableName, columns: [property.column], unique: false, naming: timeline.columnNaming)
+                        indexes.append(SchemaIndex(name: indexName, columns: [property.column]))
+                    case .composite(let composite):
+                        // In a subentity's composite, every column is nullable (rows of other kinds hold NULL), as an optional composite's.
+                        var columnsOf = property
+                        if ofSubentity { columnsOf.nullable = true }
+                        var compositeColumns = compositeColumns(
+                            composite, of: columnsOf, previous: previousShape?.properties.first { $0.currentName == property.currentName }, previousSchemaVersion: previous, &diagnostics)
+                        // A composite replacing separate properties at this version (`elements_from`): their columns become its elements'.
+                        if let old = previousShape, !old.properties.contains(where: { $0.currentName == property.currentName }),
+                            let description = timeline.entity.properties.first(where: { $0.name == property.currentName }), !description.elementsFrom.isEmpty
+                        {
+                            let sources = Dictionary(description.elementsFrom.map { ($0.element, $0.property) }, uniquingKeysWith: { a, _ in a })
+                            for (index, leaf) in composite.leaves(optional: columnsOf.nullable).enumerated() {
+                                guard let source = sources[leaf.identityPath.joined(separator: ".")],
+                                    let was = old.properties.first(where: { $0.currentName == source }), case .value = was.kind
+                                else { continue }
+                                compositeColumns[index].renamedFrom = was.column
+                            }
+                        }
+                        columns += compositeColumns
+                    case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _, let ordered):
+                        let previousProperty = previousShape?.properties.first { $0.currentName == property.currentName }
+                        let oldJoin = previousProperty.flatMap { old -> String? in
+                            if case .toMany(_, _, _, let oldJoinTable, _, _, _) = old.kind, oldJoinTable != joinTable { return oldJoinTable }
+                            return nil
+                        }
+                        var convertedFromColumn: String?
+                        if let previousProperty, case .toOne = previousProperty.kind { convertedFromColumn = previousProperty.column }
+                        var linkColumns = [SchemaColumn(name: LinkTable.sourceColumn, type: shape.identifier.storage, notNull: true), SchemaColumn(name: LinkTable.targetColumn, type: targetStorage, notNull: true)]
+                        // An ordered relationship's links keep their place: after the keys, so that an unordered
+                        // table's DDL (and every existing checksum) is what it was.
+                        if ordered { linkColumns.append(SchemaColumn(name: LinkTable.positionColumn, type: .integer, notNull: true)) }
+                        tables.append(
+                            SchemaTable(
+                                name: joinTable, kind: .join,
+                                columns: linkColumns,
+                                primaryKey: [LinkTable.sourceColumn, LinkTable.targetColumn],
+                                foreignKeys: [
+                                    SchemaForeignKey(columns: [LinkTable.sourceColumn], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
+                                    SchemaForeignKey(columns: [LinkTable.targetColumn], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
+                                ],
+                                indexes: [SchemaIndex(name: LinkTable.targetIndexName(joinTable), columns: [LinkTable.targetColumn])], renamedFrom: oldJoin,
+                                convertedFromColumn: convertedFromColumn))
                     }
-                    var convertedFromColumn: String?
-                    if let previousProperty, case .toOne = previousProperty.kind { convertedFromColumn = previousProperty.column }
-                    var linkColumns = [SchemaColumn(name: LinkTable.sourceColumn, type: shape.identifier.storage, notNull: true), SchemaColumn(name: LinkTable.targetColumn, type: targetStorage, notNull: true)]
-                    // An ordered relationship's links keep their place: after the keys, so that an unordered
-                    // table's DDL (and every existing checksum) is what it was.
-                    if ordered { linkColumns.append(SchemaColumn(name: LinkTable.positionColumn, type: .integer, notNull: true)) }
-                    tables.append(
-                        SchemaTable(
-                            name: joinTable, kind: .join,
-                            columns: linkColumns,
-                            primaryKey: [LinkTable.sourceColumn, LinkTable.targetColumn],
-                            foreignKeys: [
-                                SchemaForeignKey(columns: [LinkTable.sourceColumn], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
-                                SchemaForeignKey(columns: [LinkTable.targetColumn], table: timelines[targetEntity]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
-                            ],
-                            indexes: [SchemaIndex(name: LinkTable.targetIndexName(joinTable), columns: [LinkTable.targetColumn])], renamedFrom: oldJoin,
-                            convertedFromColumn: convertedFromColumn))
                 }
+            }
+            addColumns(of: shape, previousShape: previousShape, timeline: timeline, historyVersion: historyVersion, ofSubentity: false)
+            // Entity inheritance: each subentity's own properties are columns of this table, then the `kind` column.
+            var subentityIndexes: [SchemaIndex] = []
+            var subentityDefaultNamed: Set<String> = []
+            for member in timeline.descendants {
+                guard let memberHistory = member.historyVersion(at: version), let resolved = resolvedByName[member.entity.name],
+                    let memberShape = resolved.shapes.first(where: { $0.version == memberHistory })
+                else { continue }
+                let memberPrevious = previous.flatMap { previous in member.historyVersion(at: previous).flatMap { h in resolved.shapes.first { $0.version == h } } }
+                addColumns(of: memberShape, previousShape: memberPrevious, timeline: member, historyVersion: memberHistory, ofSubentity: true)
+                let described = describedIndexes(of: member, table: shape.tableName, at: memberHistory)
+                subentityIndexes += described.indexes
+                subentityDefaultNamed.formUnion(described.defaultNamed)
+            }
+            if let kind = kindColumn(of: timeline, at: version, previous: previous) {
+                columns.append(kind)
+                indexes.append(SchemaIndex(name: Self.defaultIndexName(table: shape.tableName, columns: [kind.name], unique: false, naming: timeline.columnNaming), columns: [kind.name]))
             }
             // Described indexes: a released version's are its snapshot's (adding `indexed` to a description
             // changes the versions from the current one on), any other version's the descriptions'.
@@ -1041,8 +1135,8 @@ struct ShapeBuilder {
                 indexes += frozenTable.indexes.filter { !automatic.contains($0.name) }
             } else {
                 let described = describedIndexes(of: timeline, table: shape.tableName, at: historyVersion)
-                indexes += described.indexes
-                defaultNamedIndexes[shape.tableName] = described.defaultNamed
+                indexes += described.indexes + subentityIndexes
+                defaultNamedIndexes[shape.tableName] = described.defaultNamed.union(subentityDefaultNamed)
             }
             // Declared search: a released version's is its snapshot's, any other version's the description's.
             let search: SchemaSearch? =
@@ -1063,11 +1157,13 @@ struct ShapeBuilder {
                     name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name], foreignKeys: foreignKeys, indexes: indexes,
                     renamedFrom: renamedTable, search: search, autoincrement: timeline.entity.identifier.autoincrement ? true : nil))
 
-            entitySnapshots.append(
-                SchemaSnapshot.EntitySnapshot(
-                    name: shape.name, table: shape.tableName, identifier: Self.describe(shape.identifier),
-                    properties: shape.properties.map { SchemaSnapshot.PropertySnapshot(name: $0.name, type: $0.typeDescription, nullable: $0.nullable, defaultValue: $0.defaultSQL) }
-                        .sorted { $0.name < $1.name }))
+            var snapshot = SchemaSnapshot.EntitySnapshot(
+                name: shape.name, table: shape.tableName, identifier: Self.describe(shape.identifier),
+                properties: shape.properties.filter { !$0.isKind }
+                    .map { SchemaSnapshot.PropertySnapshot(name: $0.name, type: $0.typeDescription, nullable: $0.nullable, defaultValue: $0.defaultSQL) }
+                    .sorted { $0.name < $1.name })
+            snapshot.abstract = timeline.entity.abstract ? true : nil
+            entitySnapshots.append(snapshot)
         }
         if let previousSchema {
             let previousTables = previousSchema.tablesByNameKey()
@@ -1086,6 +1182,29 @@ struct ShapeBuilder {
         let snapshot = SchemaSnapshot(
             format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache), entities: entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
         return (schema, snapshot)
+    }
+
+    /// The `kind` column of a hierarchy's root table at `version` (nil before its first subentity): TEXT NOT
+    /// NULL, its default the root's name (rows that were there before the hierarchy are the root's), with
+    /// the entities of the hierarchy renamed (their rows' kind rewritten) and removed (their rows deleted)
+    /// since the previous version as ``SchemaColumn/caseChanges``.
+    func kindColumn(of root: EntityTimeline, at version: SchemaVersion, previous: SchemaVersion?) -> SchemaColumn? {
+        guard root.hasKind(at: version) else { return nil }
+        var column = SchemaColumn(
+            name: Hierarchy.kindColumn, type: .text, notNull: true, defaultSQL: quoteLiteral(root.name(at: version)), valueType: Hierarchy.kindValueType)
+        if let previous, root.hasKind(at: previous) {
+            var changes: [EnumCaseChange] = []
+            for member in [root] + root.descendants where member.exists(at: previous) {
+                let before = member.name(at: previous)
+                if !member.exists(at: version) {
+                    changes.append(EnumCaseChange(from: before, to: nil, removed: true))
+                } else if member.name(at: version) != before {
+                    changes.append(EnumCaseChange(from: before, to: member.name(at: version)))
+                }
+            }
+            if !changes.isEmpty { column.caseChanges = changes.sorted { $0.from < $1.from } }
+        }
+        return column
     }
 
     /// A composite's columns at a version. Relative to the previous version, an element keeps its column

@@ -13,6 +13,11 @@ package struct SchemaSnapshot: Sendable, Codable, Equatable {
         package var table: String
         package var identifier: String
         package var properties: [PropertySnapshot]
+        /// A subentity's parent at the version (its `properties` are its own; the inherited ones are the
+        /// parent's). Absent for other entities, and in snapshots written before entity inheritance.
+        package var parent: String? = nil
+        /// True for an abstract entity (absent otherwise).
+        package var abstract: Bool? = nil
     }
 
     package struct PropertySnapshot: Sendable, Codable, Equatable {
@@ -306,7 +311,18 @@ enum SnapshotStore {
             case (nil, .some):
                 result.append(Difference(entity: name, message: "entity '\(name)' is not in the released snapshot (if it was added later, its first version_history item must be that later version)"))
             case (let old?, let new?):
-                if old.table != new.table { result.append(Difference(entity: name, message: "entity '\(name)': table '\(old.table)' became '\(new.table)'")) }
+                if old.parent != new.parent {
+                    // Entity inheritance: a description has one `parent` for every version, so a change of parent rewrites released versions.
+                    let was = old.parent.map { "parent '\($0)'" } ?? "no parent"
+                    let now = new.parent.map { "parent '\($0)'" } ?? "no parent"
+                    result.append(Difference(entity: name, message:
+                        "entity '\(name)': \(was) became \(now); a change of parent at a version is not supported yet (its rows would move between tables): keep 'parent' as released, or add a new entity and move the rows in a stage"))
+                } else if old.table != new.table {
+                    result.append(Difference(entity: name, message: "entity '\(name)': table '\(old.table)' became '\(new.table)'"))
+                }
+                if old.abstract != new.abstract {
+                    result.append(Difference(entity: name, message: "entity '\(name)' became \(new.abstract == true ? "abstract" : "concrete") (\"abstract\" holds at every version)"))
+                }
                 if old.identifier != new.identifier { result.append(Difference(entity: name, message: "entity '\(name)': identifier '\(old.identifier)' became '\(new.identifier)'")) }
                 let oldProperties = Dictionary(uniqueKeysWithValues: old.properties.map { ($0.name, $0) })
                 let newProperties = Dictionary(uniqueKeysWithValues: new.properties.map { ($0.name, $0) })

@@ -150,6 +150,16 @@ struct StepExecutor {
             report(label, 0, 0)
             try execute(table.rebuildSearchStatement)
             report(label, 1, 1)
+        case .rewriteKinds(let rewrite):
+            // Entity inheritance: rows of removed entities go (their references get their ON DELETE actions, as
+            // a DELETE with enforcement on would), then renamed entities' rows take their new kind.
+            if let delete = rewrite.deleteStatement {
+                try execute(delete)
+                if db.changesCount > 0 { try applyDeleteActions(afterDroppingRowsOf: rewrite.table) }
+            }
+            if let update = rewrite.updateStatement { try execute(update) }
+            touchedTables.insert(rewrite.table)
+            foreignKeyCheckTables.insert(rewrite.table)
         case .createIndex(let table, let index, let deferrable):
             touchedTables.insert(table)
             let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
@@ -591,6 +601,7 @@ extension MigrationOperation {
         case .transformTable(let table, let source): [table.name, source]
         case .dropSearch(let table): [table]
         case .createSearch(let table): [table.name]
+        case .rewriteKinds(let rewrite): [rewrite.table]
         }
     }
 }

@@ -30,6 +30,10 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     case dropSearch(table: String)
     /// Creates the table's declared search and fills it from every row (FTS5's `'rebuild'`), last in the step.
     case createSearch(SchemaTable)
+    /// Entity inheritance: in a table holding an entity hierarchy, deletes the rows of removed entities
+    /// (rows referencing them get their foreign keys' ON DELETE actions) and rewrites the kind of renamed
+    /// ones (`UPDATE … SET kind = …`), first among the table's changes.
+    case rewriteKinds(KindRewrite)
 
     package var description: String {
         switch self {
@@ -47,6 +51,7 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         case .dropSearch(let table): "drop search index \(SchemaTable.searchTableName(of: table))"
         case .createSearch(let table):
             "create search index \(table.searchTableName) on \(table.name)(\((table.search?.columns ?? []).joined(separator: ", ")))\(table.search?.tokenizer.map { " tokenize '\($0)'" } ?? "") and fill it"
+        case .rewriteKinds(let rewrite): rewrite.description
         }
     }
 
@@ -56,6 +61,7 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .dropColumn: (description + " (destructive: its values are deleted)", [])
         case .dropTable: (description + " (destructive: its rows are deleted)", [])
+        case .rewriteKinds(let rewrite) where !rewrite.deleted.isEmpty: (description + " (destructive: those rows are deleted)", [])
         case .rebuildTable(let rebuild): ("rebuild table \(rebuild.table.name)", rebuild.changes)
         default: (description, [])
         }
@@ -70,7 +76,7 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         case .createIndex: 200
         case .dropTable(_, let deferrable): deferrable ? 1 : 5
         case .fillJoinTable: 300
-        case .dropColumn: 500
+        case .dropColumn, .rewriteKinds: 500
         case .rebuildTable, .transformTable: 1000
         }
     }
@@ -81,6 +87,59 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         case .rebuildTable, .transformTable, .dropColumn, .fillJoinTable: true
         default: false
         }
+    }
+}
+
+/// What a step does to the rows of a table holding an entity hierarchy (its ``SchemaColumn/isKindColumn``
+/// column): entities removed (their rows deleted) and renamed (their rows' kind rewritten), composed over
+/// the versions of the step.
+package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
+    package struct Rename: Sendable, Hashable {
+        package var from: String
+        package var to: String
+
+        package init(from: String, to: String) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// The table (named as at the step's target version).
+    package var table: String
+    /// The kind column.
+    package var column: String
+    /// Kinds renamed, applied at once (two kinds may swap names).
+    package var renamed: [Rename]
+    /// Kinds removed: their rows are deleted, before any rename.
+    package var deleted: [String]
+
+    package init(table: String, column: String, renamed: [Rename], deleted: [String]) {
+        self.table = table
+        self.column = column
+        self.renamed = renamed
+        self.deleted = deleted
+    }
+
+    /// `DELETE FROM t WHERE kind IN (…)`, or nil.
+    package var deleteStatement: String? {
+        guard !deleted.isEmpty else { return nil }
+        return "DELETE FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(deleted.map(quoteLiteral).joined(separator: ", ")))"
+    }
+
+    /// `UPDATE t SET kind = CASE kind WHEN 'old' THEN 'new' … END WHERE kind IN (…)`, or nil.
+    package var updateStatement: String? {
+        guard !renamed.isEmpty else { return nil }
+        let column = quoteIdentifier(self.column)
+        let branches = renamed.map { "WHEN \(quoteLiteral($0.from)) THEN \(quoteLiteral($0.to))" }.joined(separator: " ")
+        return "UPDATE \(quoteIdentifier(table)) SET \(column) = CASE \(column) \(branches) ELSE \(column) END WHERE \(column) IN (\(renamed.map { quoteLiteral($0.from) }.joined(separator: ", ")))"
+    }
+
+    /// `delete rows of vehicle of kind truck; rewrite kind of vehicle: automobile → car`.
+    package var description: String {
+        var parts: [String] = []
+        if !deleted.isEmpty { parts.append("delete rows of \(table) of kind \(deleted.joined(separator: ", "))") }
+        if !renamed.isEmpty { parts.append("rewrite kind of \(table): \(renamed.map { "\($0.from) → \($0.to)" }.joined(separator: ", "))") }
+        return parts.joined(separator: "; ")
     }
 }
 

@@ -228,6 +228,8 @@ package struct StepInference: Sendable {
     /// ``tableOperations(old:new:lineage:from:to:newNames:)`` with the index changes of a table altered in place.
     private func tableOperationsAndIndexes(old: SchemaTable, new: SchemaTable, from: Int, to: Int, newNames: [String: String]) -> TableResult {
         var result = tableOperations(old: old, new: new, lineage: lineage, from: from, to: to, newNames: newNames)
+        // An entity hierarchy's kinds renamed or removed: rewritten before anything else changes the table.
+        if let rewrite = result.kindRewrite, result.reasons.isEmpty { result.operations.insert(.rewriteKinds(rewrite), at: 0) }
         if !result.rebuilt {
             result.indexOperations = indexChanges(old: old, new: new, renamedColumns: result.renamedColumns).filter { operation in
                 if case .dropIndex(let index) = operation { return !result.droppedIndexes.contains(index) }
@@ -307,6 +309,8 @@ package struct StepInference: Sendable {
         var copiedColumns: [String: String] = [:]
         /// The table's index changes when it is altered in place (a rebuild makes its indexes anew).
         var indexOperations: [MigrationOperation] = []
+        /// The kinds of an entity hierarchy's rows renamed or removed (``MigrationOperation/rewriteKinds(_:)``).
+        var kindRewrite: KindRewrite?
     }
 
     /// The changes of one table that exists at both versions (already renamed to its new name).
@@ -368,7 +372,14 @@ package struct StepInference: Sendable {
                     }
                 }
                 let cases = path.map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
-                if !cases.needsApp.isEmpty {
+                if column.isKindColumn {
+                    // An entity hierarchy's kinds: rows of removed entities deleted, renamed ones rewritten, in place.
+                    let deleted = cases.mapping.filter { $0.to == nil }.map(\.from)
+                    let renamed = cases.mapping.compactMap { change in change.to.map { KindRewrite.Rename(from: change.from, to: $0) } }
+                    if !deleted.isEmpty || !renamed.isEmpty {
+                        result.kindRewrite = KindRewrite(table: name, column: oldColumn.name, renamed: renamed, deleted: deleted)
+                    }
+                } else if !cases.needsApp.isEmpty {
                     let enumName = column.valueType.map { " (\($0))" } ?? ""
                     result.reasons.append(
                         "\(label)\(enumName): \(cases.needsApp.count == 1 ? "case" : "cases") \(cases.needsApp.joined(separator: ", ")) removed without a fallback; rows holding \(cases.needsApp.count == 1 ? "it" : "them") need the app's code")

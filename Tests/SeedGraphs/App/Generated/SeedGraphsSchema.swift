@@ -8,7 +8,7 @@
 public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
     public static let newestVersion = LucidSchema.SchemaVersion("2.0")
-    public static let newestChecksum = "ae416370883cb1a105d6840b813aaad6e5d9d62665bdd894dc8a93e3cff22be8"
+    public static let newestChecksum = "627eef32f21ba413908d11bf5c1dcadd7f3240f2240dda03d7c205bfc7f8c17f"
 
     public static let versions: [LucidSchema.Schema] = [
         version1_0,
@@ -18,7 +18,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
     public static let checksums: [Swift.String] = [
         "2cd2658dab7953086ce20f39563063c498fc80452fe29dd2540f74c662f75499",
-        "ae416370883cb1a105d6840b813aaad6e5d9d62665bdd894dc8a93e3cff22be8",
+        "627eef32f21ba413908d11bf5c1dcadd7f3240f2240dda03d7c205bfc7f8c17f",
     ]
 
     /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
@@ -39,7 +39,7 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
             table_team_members_1,
         ])
 
-    /// Schema version 2.0 (checksum `ae416370883cb1a105d6840b813aaad6e5d9d62665bdd894dc8a93e3cff22be8`): `table_device_1`, `table_device_paired_1`, `table_employee_2`, `table_employee_mentors_2`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1` since 1.0.
+    /// Schema version 2.0 (checksum `627eef32f21ba413908d11bf5c1dcadd7f3240f2240dda03d7c205bfc7f8c17f`): `table_device_1`, `table_device_paired_1`, `table_employee_2`, `table_employee_mentors_2`, `table_garage_1`, `table_garage_vehicles_1`, `table_member_1`, `table_slot_1`, `table_tier_1`, `table_tier_members_1`, `table_vehicle_1`, `table_vehicle_trailers_1` since 1.0.
     ///
     /// ```sql
     /// CREATE TABLE "a" ("id" INTEGER PRIMARY KEY, "b" INTEGER NOT NULL, "label" TEXT NOT NULL, FOREIGN KEY ("b") REFERENCES "b"("id") ON DELETE CASCADE);
@@ -56,6 +56,10 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// CREATE UNIQUE INDEX "employee_badge_unique" ON "employee" ("badge");
     /// CREATE TABLE "employee_mentors" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, "position" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "employee"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "employee"("id") ON DELETE CASCADE);
     /// CREATE INDEX "employee_mentors_target_index" ON "employee_mentors" ("target_id");
+    /// CREATE TABLE "garage" ("id" INTEGER PRIMARY KEY NOT NULL, "favorite" INTEGER, FOREIGN KEY ("favorite") REFERENCES "vehicle"("id") ON DELETE SET NULL);
+    /// CREATE INDEX "garage_favorite_index" ON "garage" ("favorite");
+    /// CREATE TABLE "garage_vehicles" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "garage"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "vehicle"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "garage_vehicles_target_index" ON "garage_vehicles" ("target_id");
     /// CREATE TABLE "member" ("id" INTEGER PRIMARY KEY NOT NULL, "active" INTEGER NOT NULL, "amounts" TEXT NOT NULL, "badge" BLOB DEFAULT X'E621E1F8C36C495A93FC0C247A3E6E5F', "credit" TEXT NOT NULL, "email" TEXT NOT NULL, "fee" TEXT DEFAULT '12.5', "handle" TEXT NOT NULL, "homepage" TEXT, "joined" TEXT NOT NULL, "keys" TEXT NOT NULL, "number" INTEGER NOT NULL, "phone" BLOB, "photo" BLOB NOT NULL, "ratio" REAL NOT NULL, "tier" INTEGER NOT NULL, "token" BLOB NOT NULL, "weight" REAL NOT NULL, FOREIGN KEY ("tier") REFERENCES "tier"("id") ON DELETE CASCADE, FOREIGN KEY ("phone") REFERENCES "device"("id") ON DELETE SET NULL);
     /// CREATE INDEX "member_tier_index" ON "member" ("tier");
     /// CREATE INDEX "member_phone_index" ON "member" ("phone");
@@ -80,10 +84,16 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
     /// CREATE UNIQUE INDEX "tier_level_unique" ON "tier" ("level");
     /// CREATE TABLE "tier_members" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "tier"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "member"("id") ON DELETE CASCADE);
     /// CREATE INDEX "tier_members_target_index" ON "tier_members" ("target_id");
+    /// CREATE TABLE "vehicle" ("id" INTEGER PRIMARY KEY NOT NULL, "doors" INTEGER, "kind" TEXT NOT NULL DEFAULT 'vehicle', "owner" INTEGER, "payload" REAL, "plate" TEXT NOT NULL, "top_speed" INTEGER DEFAULT 250, "trunk_litres" REAL, FOREIGN KEY ("owner") REFERENCES "member"("id") ON DELETE SET NULL);
+    /// CREATE INDEX "vehicle_owner_index" ON "vehicle" ("owner");
+    /// CREATE INDEX "vehicle_kind_index" ON "vehicle" ("kind");
+    /// CREATE INDEX "vehicle_doors_plate_index" ON "vehicle" ("doors", "plate");
+    /// CREATE TABLE "vehicle_trailers" ("source_id" INTEGER NOT NULL, "target_id" INTEGER NOT NULL, PRIMARY KEY ("source_id", "target_id"), FOREIGN KEY ("source_id") REFERENCES "vehicle"("id") ON DELETE CASCADE, FOREIGN KEY ("target_id") REFERENCES "vehicle"("id") ON DELETE CASCADE);
+    /// CREATE INDEX "vehicle_trailers_target_index" ON "vehicle_trailers" ("target_id");
     /// ```
     static let version2_0: LucidSchema.Schema = LucidSchema.Schema(
         version: LucidSchema.SchemaVersion("2.0"), basedOn: version1_0,
-        replacing: [table_device_1, table_device_paired_1, table_employee_2, table_employee_mentors_2, table_member_1, table_slot_1, table_tier_1, table_tier_members_1])
+        replacing: [table_device_1, table_device_paired_1, table_employee_2, table_employee_mentors_2, table_garage_1, table_garage_vehicles_1, table_member_1, table_slot_1, table_tier_1, table_tier_members_1, table_vehicle_1, table_vehicle_trailers_1])
 
     /// Table `a` (versions 1.0 to 2.0).
     static let table_a_1 = LucidSchema.SchemaTable.Deferred(name: "a", json: #"""
@@ -176,6 +186,22 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
          "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"employee","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"employee_mentors_target_index","unique":false}]}
         """#)
 
+    /// Table `garage` (version 2.0).
+    static let table_garage_1 = LucidSchema.SchemaTable.Deferred(name: "garage", json: #"""
+        {"name": "garage", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"favorite","notNull":false,"type":"INTEGER","valueType":"to_one"}],
+         "foreignKeys": [{"columns":["favorite"],"onDelete":"SET NULL","table":"vehicle","tableColumns":["id"]}], "indexes": [{"columns":["favorite"],"name":"garage_favorite_index","unique":false}]}
+        """#)
+
+    /// Table `garage_vehicles` (version 2.0).
+    static let table_garage_vehicles_1 = LucidSchema.SchemaTable.Deferred(name: "garage_vehicles", json: #"""
+        {"name": "garage_vehicles", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"INTEGER"},
+            {"name":"target_id","notNull":true,"type":"INTEGER"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"garage","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"vehicle","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"garage_vehicles_target_index","unique":false}]}
+        """#)
+
     /// Table `member` (version 2.0).
     static let table_member_1 = LucidSchema.SchemaTable.Deferred(name: "member", json: #"""
         {"name": "member", "kind": "entity", "primaryKey": ["id"], "columns": [
@@ -225,5 +251,27 @@ public enum SeedGraphsSchema: LucidSchema.SchemaRegistry {
             {"name":"source_id","notNull":true,"type":"INTEGER"},
             {"name":"target_id","notNull":true,"type":"INTEGER"}],
          "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"tier","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"member","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"tier_members_target_index","unique":false}]}
+        """#)
+
+    /// Table `vehicle` (version 2.0).
+    static let table_vehicle_1 = LucidSchema.SchemaTable.Deferred(name: "vehicle", json: #"""
+        {"name": "vehicle", "kind": "entity", "primaryKey": ["id"], "columns": [
+            {"name":"id","notNull":true,"type":"INTEGER","valueType":"int"},
+            {"name":"doors","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"defaultSQL":"'vehicle'","name":"kind","notNull":true,"type":"TEXT","valueType":"kind"},
+            {"name":"owner","notNull":false,"type":"INTEGER","valueType":"to_one"},
+            {"name":"payload","notNull":false,"type":"REAL","valueType":"double"},
+            {"name":"plate","notNull":true,"type":"TEXT","valueType":"string"},
+            {"defaultSQL":"250","name":"top_speed","notNull":false,"type":"INTEGER","valueType":"int"},
+            {"name":"trunk_litres","notNull":false,"type":"REAL","valueType":"double"}],
+         "foreignKeys": [{"columns":["owner"],"onDelete":"SET NULL","table":"member","tableColumns":["id"]}], "indexes": [{"columns":["owner"],"name":"vehicle_owner_index","unique":false},{"columns":["kind"],"name":"vehicle_kind_index","unique":false},{"columns":["doors","plate"],"name":"vehicle_doors_plate_index","unique":false}]}
+        """#)
+
+    /// Table `vehicle_trailers` (version 2.0).
+    static let table_vehicle_trailers_1 = LucidSchema.SchemaTable.Deferred(name: "vehicle_trailers", json: #"""
+        {"name": "vehicle_trailers", "kind": "join", "primaryKey": ["source_id","target_id"], "columns": [
+            {"name":"source_id","notNull":true,"type":"INTEGER"},
+            {"name":"target_id","notNull":true,"type":"INTEGER"}],
+         "foreignKeys": [{"columns":["source_id"],"onDelete":"CASCADE","table":"vehicle","tableColumns":["id"]},{"columns":["target_id"],"onDelete":"CASCADE","table":"vehicle","tableColumns":["id"]}], "indexes": [{"columns":["target_id"],"name":"vehicle_trailers_target_index","unique":false}]}
         """#)
 }

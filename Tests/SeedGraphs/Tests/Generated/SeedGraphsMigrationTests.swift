@@ -51,28 +51,39 @@ struct SeedGraphsMigrationTests {
             LucidTesting.EntityNaming(table: "device", entity: "Device", properties: ["id": "id", "label": "label", "owner": "owner"]),
             LucidTesting.EntityNaming(table: "employee_mentors", entity: "Employee.mentors", properties: ["source_id": "sourceID", "target_id": "targetID", "position": "position"]),
             LucidTesting.EntityNaming(table: "employee", entity: "Employee", properties: ["id": "id", "name": "name", "team": "team", "manager": "manager", "badge": "badge"]),
+            LucidTesting.EntityNaming(table: "garage_vehicles", entity: "Garage.vehicles", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "garage", entity: "Garage", properties: ["id": "id", "favorite": "favorite"]),
             LucidTesting.EntityNaming(table: "member", entity: "Member", properties: ["id": "id", "email": "email", "number": "number", "joined": "joined", "active": "active", "handle": "handle", "homepage": "homepage", "photo": "photo", "ratio": "ratio", "weight": "weight", "token": "token", "badge": "badge", "keys": "keys", "credit": "credit", "fee": "fee", "amounts": "amounts", "tier": "tier", "phone": "phone"]),
             LucidTesting.EntityNaming(table: "slot", entity: "Slot", properties: ["id": "id", "day": "day", "open": "open", "member": "member"]),
             LucidTesting.EntityNaming(table: "team_members", entity: "Team.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             LucidTesting.EntityNaming(table: "team", entity: "Team", properties: ["id": "id", "title": "title", "lead": "lead"]),
             LucidTesting.EntityNaming(table: "tier_members", entity: "Tier.members", properties: ["source_id": "sourceID", "target_id": "targetID"]),
             LucidTesting.EntityNaming(table: "tier", entity: "Tier", properties: ["id": "id", "level": "level", "title": "title"]),
+            LucidTesting.EntityNaming(table: "vehicle_trailers", entity: "Truck.trailers", properties: ["source_id": "sourceID", "target_id": "targetID"]),
+            LucidTesting.EntityNaming(table: "vehicle", entity: "Vehicle", properties: ["id": "id", "plate": "plate", "owner": "owner", "kind": "kind", "doors": "doors", "trunk_litres": "trunkLitres", "top_speed": "topSpeed", "payload": "payload"]),
         ],
         exclusions: [
         ],
         recordChecks: [
             .records(SeedGraphs.A_1_0.self, entity: "A"),
             .records(SeedGraphs.B_1_0.self, entity: "B"),
+            .records(SeedGraphs.Car_2_0.self, entity: "Car", kinds: SeedGraphs.Car_2_0.kinds),
             .records(SeedGraphs.Device_2_0.PairedLink.self, entity: "Device.paired"),
             .records(SeedGraphs.Device_2_0.self, entity: "Device"),
             .records(SeedGraphs.Employee_2_0.MentorsLink.self, entity: "Employee.mentors"),
             .records(SeedGraphs.Employee_2_0.self, entity: "Employee"),
+            .records(SeedGraphs.Garage_2_0.VehiclesLink.self, entity: "Garage.vehicles"),
+            .records(SeedGraphs.Garage_2_0.self, entity: "Garage"),
             .records(SeedGraphs.Member_2_0.self, entity: "Member"),
             .records(SeedGraphs.Slot_2_0.self, entity: "Slot"),
+            .records(SeedGraphs.SportsCar_2_0.self, entity: "SportsCar", kinds: SeedGraphs.SportsCar_2_0.kinds),
             .records(SeedGraphs.Team_1_0.MembersLink.self, entity: "Team.members"),
             .records(SeedGraphs.Team_1_0.self, entity: "Team"),
             .records(SeedGraphs.Tier_2_0.MembersLink.self, entity: "Tier.members"),
             .records(SeedGraphs.Tier_2_0.self, entity: "Tier"),
+            .records(SeedGraphs.Truck_2_0.self, entity: "Truck", kinds: SeedGraphs.Truck_2_0.kinds),
+            .records(SeedGraphs.Truck_2_0.TrailersLink.self, entity: "Truck.trailers"),
+            .records(SeedGraphs.Vehicle_2_0.self, entity: "Vehicle"),
         ],
         // The project's sample rows per version (.samples/<version>.json beside the descriptions), seeded too.
         samplesFolder: LucidTesting.SampleRows.folder(besideFile: #filePath, relativePath: "../../.entities/.samples"))
@@ -116,11 +127,16 @@ enum SeedGraphsMigrationSeeds {
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("2.0"), seedB_1_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("1.0"), seedEmployee_1_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("1.0"), through: LucidRuntime.SchemaVersion("2.0"), seedTeam_1_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedCar_2_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedDevice_2_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedEmployee_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedGarage_2_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedMember_2_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedSlot_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedSportsCar_2_0),
         LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedTier_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedTruck_2_0),
+        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("2.0"), through: LucidRuntime.SchemaVersion("2.0"), seedVehicle_2_0),
     ]
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
@@ -178,6 +194,19 @@ enum SeedGraphsMigrationSeeds {
         }
     }
 
+    static func seedCar_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
+        for row in (1 * rows + 1)...(1 * rows + rows) {
+            _ = try SeedGraphs.Car_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
+                plate: .seed(row: row, salt: 1),
+                doors: .seed(row: row, salt: 3),
+                owner: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
+                trunkLitres: .seed(row: row, salt: 4),
+                kind: "car"
+            ).inserted(db)
+        }
+    }
+
     static func seedDevice_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
             _ = try SeedGraphs.Device_2_0(
@@ -218,6 +247,20 @@ enum SeedGraphsMigrationSeeds {
         }
     }
 
+    static func seedGarage_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
+        for row in 1...rows {
+            _ = try SeedGraphs.Garage_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
+                favorite: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0 + 1 * rows) }
+            ).inserted(db)
+        }
+        for row in 1...rows {
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try SeedGraphs.Garage_2_0.VehiclesLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
+            }
+        }
+    }
+
     static func seedMember_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...rows {
             _ = try SeedGraphs.Member_2_0(
@@ -254,6 +297,20 @@ enum SeedGraphsMigrationSeeds {
         }
     }
 
+    static func seedSportsCar_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
+        for row in (2 * rows + 1)...(2 * rows + rows) {
+            _ = try SeedGraphs.SportsCar_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
+                plate: .seed(row: row, salt: 1),
+                doors: .seed(row: row, salt: 3),
+                owner: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
+                trunkLitres: .seed(row: row, salt: 4),
+                topSpeed: .seed(row: row, salt: 5),
+                kind: "sports_car"
+            ).inserted(db)
+        }
+    }
+
     static func seedTier_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
         for row in 1...min(rows, 3) {
             _ = try SeedGraphs.Tier_2_0(
@@ -266,6 +323,34 @@ enum SeedGraphsMigrationSeeds {
             for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
                 try SeedGraphs.Tier_2_0.MembersLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target)).insert(db)
             }
+        }
+    }
+
+    static func seedTruck_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
+        for row in (3 * rows + 1)...(3 * rows + rows) {
+            _ = try SeedGraphs.Truck_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
+                plate: .seed(row: row, salt: 1),
+                payload: .seed(row: row, salt: 3),
+                owner: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
+                kind: "truck"
+            ).inserted(db)
+        }
+        for row in (3 * rows + 1)...(3 * rows + rows) {
+            for target in LucidTesting.Seed.links(row: row, rows: rows, maxLinks: 2) {
+                try SeedGraphs.Truck_2_0.TrailersLink(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target + 3 * rows)).insert(db)
+            }
+        }
+    }
+
+    static func seedVehicle_2_0(_ db: GRDB.Database, rows: Swift.Int) throws {
+        for row in 1...rows {
+            _ = try SeedGraphs.Vehicle_2_0(
+                id: LucidTesting.Seed.identifier(row: row),
+                plate: .seed(row: row, salt: 1),
+                owner: LucidTesting.Seed.optionalReference(row: row, rows: rows) { LucidTesting.Seed.identifier(row: $0) },
+                kind: "vehicle"
+            ).inserted(db)
         }
     }
 }

@@ -1,0 +1,170 @@
+@_spi(Generated) import LucidSchema
+
+/// Entity inheritance as Core Data stores it: an entity with `"parent": "vehicle"` is a subentity of
+/// `vehicle`. The whole hierarchy lives in its root's table: a `kind` column (the entity's description
+/// name) says which entity a row is, and each subentity's own properties are columns of that table,
+/// nullable in SQL (rows of other kinds hold NULL) while its records require what the description requires.
+enum Hierarchy {
+    /// The column of a root's table that holds each row's entity name.
+    static let kindColumn = "kind"
+    /// The value type (``SchemaColumn/valueType``) that marks a table's kind column: its ``SchemaColumn/caseChanges``
+    /// are subentities renamed (the rows' kind is rewritten) and removed (their rows are deleted).
+    static let kindValueType = SchemaColumn.kindValueType
+
+    /// Checks every `parent`: a persisted entity, no cycle, a subentity's identifier (none, or its root's),
+    /// its versions within its parent's lifetime, and property names and columns used once in a hierarchy
+    /// (one table holds them all), none of them `kind`. Errors are located at the subentity's description.
+    static func check(_ described: [EntityDescription], unpersisted: [EntityDescription], _ diagnostics: inout DiagnosticCollector) {
+        let byName = Dictionary(described.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let unpersistedNames = Set(unpersisted.map(\.name))
+        var validParent: [String: String] = [:]
+        for entity in described {
+            guard let parent = entity.parent else { continue }
+            let location = entity.parentLocation ?? entity.location
+            if byName[parent] == nil {
+                if unpersistedNames.contains(parent) {
+                    diagnostics.error(
+                        "parent '\(parent)' of '\(entity.name)' has \"persist\": false: a subentity's rows live in its root entity's table, so its parent must be persisted",
+                        at: location, path: "$.parent")
+                } else {
+                    let renamed = described.first { $0.versionHistory.contains { $0.previousName == parent } }.map { " (did you mean '\($0.name)', its current name?)" }
+                    let suggestion = renamed ?? KeySuggestion.nearest(to: parent, among: byName.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                    diagnostics.error("parent '\(parent)' of '\(entity.name)' is not an entity\(suggestion)", at: location, path: "$.parent")
+                }
+                continue
+            }
+            validParent[entity.name] = parent
+        }
+        // Cycles: following parents from any entity must end at a root.
+        var inCycle: Set<String> = []
+        for entity in described where validParent[entity.name] != nil {
+            var chain = [entity.name]
+            var current = entity.name
+            while let next = validParent[current] {
+                if let start = chain.firstIndex(of: next) {
+                    let cycle = Array(chain[start...]) + [next]
+                    if cycle.first == entity.name {
+                        diagnostics.error(
+                            "entity '\(entity.name)' is its own ancestor (\(cycle.joined(separator: " → "))): the parents of a hierarchy end at a root entity, which has no parent",
+                            at: entity.parentLocation ?? entity.location, path: "$.parent")
+                    }
+                    inCycle.formUnion(cycle)
+                    break
+                }
+                chain.append(next)
+                current = next
+            }
+        }
+        func root(of name: String) -> String {
+            var current = name
+            while let next = validParent[current], !inCycle.contains(current) { current = next }
+            return current
+        }
+        for entity in described where validParent[entity.name] != nil && !inCycle.contains(entity.name) {
+            let parent = byName[validParent[entity.name]!]!
+            let rootEntity = byName[root(of: entity.name)]!
+            if entity.declaresIdentifier, entity.identifier.kind != rootEntity.identifier.kind {
+                diagnostics.error(
+                    "subentity '\(entity.name)' shares the identifier of its root entity '\(rootEntity.name)' (the rows of a hierarchy are in one table): remove its 'identifier'",
+                    at: entity.identifier.location, path: "$.identifier")
+            }
+            if let first = entity.versionHistory.first?.version, let parentFirst = parent.versionHistory.first?.version, first < parentFirst {
+                diagnostics.error(
+                    "subentity '\(entity.name)' exists at \(first), before its parent '\(parent.name)' (first version \(parentFirst)): a subentity's rows are in its root's table, which must exist",
+                    at: entity.versionHistory.first?.location ?? entity.location)
+            }
+            if let parentRemoved = parent.removedAtVersion, entity.removedAtVersion.map({ $0 > parentRemoved }) ?? true {
+                diagnostics.error(
+                    "subentity '\(entity.name)' outlives its parent '\(parent.name)', removed at \(parentRemoved): add \"removed_at_version\": \"\(parentRemoved)\" (or earlier) to '\(entity.name)'",
+                    at: entity.location)
+            }
+        }
+        // Names in one table: each hierarchy's properties and columns once, and none of them `kind`.
+        var members: [String: [EntityDescription]] = [:]
+        for entity in described where !inCycle.contains(entity.name) {
+            let rootName = root(of: entity.name)
+            if validParent[entity.name] != nil || validParent.values.contains(entity.name) { members[rootName, default: []].append(entity) }
+        }
+        for rootName in members.keys.sorted() {
+            // The root first, then the subentities in file order, so that an error lands on the later one.
+            let group = members[rootName]!.sorted { ($0.name == rootName ? 0 : 1, $0.location) < ($1.name == rootName ? 0 : 1, $1.location) }
+            var names: [String: String] = [:]
+            var columns: [String: String] = [:]
+            for entity in group {
+                for property in entity.properties where !property.unused {
+                    if property.name.lowercased() == kindColumn {
+                        diagnostics.error(
+                            "property 'kind' of '\(entity.name)': in an entity hierarchy, 'kind' is the column (and the records' property) that says which entity a row is; rename the property (a \"persisted_name\" keeps its column's name, unless that is 'kind' too)",
+                            at: property.location, path: property.path + ".name")
+                        continue
+                    }
+                    if property.columnName.lowercased() == kindColumn {
+                        diagnostics.error(
+                            "property '\(property.name)' of '\(entity.name)' has the column 'kind', which in an entity hierarchy says which entity a row is; give it another \"persisted_name\"",
+                            at: property.location, path: property.path + ".persisted_name")
+                        continue
+                    }
+                    if let other = names[property.name.lowercased()] {
+                        diagnostics.error(
+                            "property '\(property.name)' of '\(entity.name)' is also a property of '\(other)': the entities of a hierarchy share one table (that of '\(rootName)'), so each property name is used once in it; rename one of them",
+                            at: property.location, path: property.path + ".name")
+                    } else if let other = columns[property.columnName.lowercased()] {
+                        diagnostics.error(
+                            "property '\(property.name)' of '\(entity.name)' has the column '\(property.columnName)', as a property of '\(other)' does: the entities of a hierarchy share one table (that of '\(rootName)'); give one of them another \"persisted_name\"",
+                            at: property.location, path: property.path)
+                    } else {
+                        names[property.name.lowercased()] = entity.name
+                        columns[property.columnName.lowercased()] = entity.name
+                    }
+                }
+            }
+        }
+    }
+
+    /// The histories completed for inheritance: a subentity's records carry its ancestors' properties, so
+    /// it gets a record (a history item) at every version where an ancestor has one within its lifetime;
+    /// and a root gets one at the version its first subentity appears (its records gain `kind` there).
+    /// The items added carry nothing else (no rename, no ignored checks).
+    static func completingHistories(_ described: [EntityDescription]) -> [EntityDescription] {
+        let byName = Dictionary(described.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func ancestors(of entity: EntityDescription) -> [EntityDescription] {
+            var result: [EntityDescription] = []
+            var current = entity
+            while let name = current.parent, let parent = byName[name], !result.contains(where: { $0.name == parent.name }), parent.name != entity.name {
+                result.append(parent)
+                current = parent
+            }
+            return result
+        }
+        var hierarchySince: [String: SchemaVersion] = [:]
+        for entity in described where entity.parent != nil {
+            guard let root = ancestors(of: entity).last, let first = entity.versionHistory.first?.version else { continue }
+            hierarchySince[root.name] = min(hierarchySince[root.name] ?? first, first)
+        }
+        return described.map { entity in
+            var wanted: [SchemaVersion] = []
+            if let since = hierarchySince[entity.name] { wanted.append(since) }
+            if entity.parent != nil, let first = entity.versionHistory.first?.version {
+                for ancestor in ancestors(of: entity) {
+                    wanted += ancestor.versionHistory.map(\.version).filter { version in version > first && (entity.removedAtVersion.map { version < $0 } ?? true) }
+                    if let since = hierarchySince[ancestor.name], since > first { wanted.append(since) }
+                }
+            }
+            var result = entity
+            for version in Set(wanted) where !result.versionHistory.contains(where: { $0.version == version }) {
+                let item = VersionHistoryItem(version: version, previousName: nil, ignoreMigrationChecks: false, ignorePropertyMigrationChecksOn: [], location: entity.location)
+                result.versionHistory.insert(item, at: result.versionHistory.firstIndex { $0.version > version } ?? result.versionHistory.endIndex)
+            }
+            return result
+        }
+    }
+
+    /// Links each timeline to its parent and children (after ``check(_:unpersisted:_:)`` found no error).
+    static func link(_ timelines: [String: EntityTimeline]) {
+        for timeline in timelines.values.sorted(by: { $0.entity.name < $1.entity.name }) {
+            guard let parentName = timeline.entity.parent, let parent = timelines[parentName] else { continue }
+            timeline.parent = parent
+            parent.children.append(timeline)
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import LucidGenCore
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// Entity inheritance as Core Data stores it (`"parent"`, `"abstract"`): located errors, the root's table
+/// (kind column, subentities' columns nullable), snapshots, records and the migration steps.
+@Suite struct InheritanceTests {
+    static let vehicle = #"""
+        { "name": "vehicle", "identifier": { "type": "int" },
+          "version_history": [{ "version": "1.0" }],
+          "properties": [{ "name": "name", "property_type": "string" }] }
+        """#
+
+    static func sub(
+        _ name: String, parent: String = "vehicle", versions: String = #"[{ "version": "1.0" }]"#,
+        properties: String = #"[{ "name": "doors", "property_type": "int" }]"#, extra: String = ""
+    ) -> String {
+        #"{ "name": "\#(name)", "parent": "\#(parent)", "version_history": \#(versions), "properties": \#(properties)\#(extra) }"#
+    }
+
+    func resolveModel(_ files: [String: String]) throws -> ResolvedModel {
+        let project = try TestProject(files: files)
+        defer { project.remove() }
+        return try Resolver.resolve(try GeneratorPipeline(configPath: project.configPath).load())
+    }
+
+    func errors(_ files: [String: String]) throws -> [String] {
+        let project = try TestProject(files: files)
+        defer { project.remove() }
+        return try project.errors().map(\.description)
+    }
+
+    // MARK: Located errors
+
+    @Test func unknownParentIsLocatedWithASuggestion() throws {
+        let errors = try errors([".entities/vehicle.json": Self.vehicle, ".entities/car.json": Self.sub("car", parent: "vehicel")])
+        #expect(errors.count == 1)
+        #expect(errors.first?.contains(".entities/car.json:1:") == true && errors.first?.contains("parent 'vehicel' of 'car' is not an entity; did you mean 'vehicle'?") == true, "\(errors)")
+        #expect(errors.first?.contains("(at $.parent)") == true, "\(errors)")
+    }
+
+    @Test func parentCycleIsAnError() throws {
+        let errors = try errors([
+            ".entities/a.json": Self.sub("a", parent: "b", properties: #"[{ "name": "x", "property_type": "int" }]"#),
+            ".entities/b.json": Self.sub("b", parent: "a", properties: #"[{ "name": "y", "property_type": "int" }]"#),
+        ])
+        #expect(errors.contains { $0.contains(".entities/a.json") && $0.contains("entity 'a' is its own ancestor (a → b → a)") }, "\(errors)")
+        #expect(errors.contains { $0.contains(".entities/b.json") && $0.contains("entity 'b' is its own ancestor (b → a → b)") }, "\(errors)")
+    }
+
+    @Test func unpersistedParentIsAnError() throws {
+        let vehicle = Self.vehicle.replacingOccurrences(of: #""name": "vehicle","#, with: #""name": "vehicle", "persist": false,"#)
+        let errors = try errors([".entities/vehicle.json": vehicle, ".entities/car.json": Self.sub("car")])
+        #expect(errors.contains { $0.contains(".entities/car.json") && $0.contains("parent 'vehicle' of 'car' has \"persist\": false") }, "\(errors)")
+    }
+
+    @Test func aSubentityHasNoTableOfItsOwn() throws {
+        let car = Self.sub("car", extra: #", "persisted_name": "cars""#)
+        let errors = try errors([".entities/vehicle.json": Self.vehicle, ".entities/car.json": car])
+        #expect(errors.count == 1 && errors.first?.contains(".entities/car.json:1:") == true && errors.first?.contains("remove 'persisted_name' (at $.persisted_name)") == true, "\(errors)")
+    }
+
+    @Test func subentityIdentifierAndNamesAreLocatedErrors() throws {
+        // Another identifier than its root's, a property its root has, and `kind` as a column.
+        let car = #"""
+            { "name": "car", "parent": "vehicle", "identifier": { "type": "string" },
+              "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "name", "property_type": "string" }, { "name": "model", "property_type": "string", "persisted_name": "kind" }] }
+            """#
+        let errors = try errors([".entities/vehicle.json": Self.vehicle, ".entities/car.json": car])
+        #expect(errors.contains { $0.contains("subentity 'car' shares the identifier of its root entity 'vehicle'") && $0.contains("$.identifier") }, "\(errors)")
+        #expect(errors.contains { $0.contains("property 'name' of 'car' is also a property of 'vehicle'") && $0.contains("$.properties[0].name") }, "\(errors)")
+        #expect(errors.contains { $0.contains("property 'model' of 'car' has the column 'kind'") && $0.contains("persisted_name") }, "\(errors)")
+    }
+
+    @Test func rootPropertyNamedKindIsAnError() throws {
+        let vehicle = Self.vehicle.replacingOccurrences(of: #""name": "name", "property_type": "string""#, with: #""name": "kind", "property_type": "string""#)
+        let errors = try errors([".entities/vehicle.json": vehicle, ".entities/car.json": Self.sub("car")])
+        #expect(errors.contains { $0.contains(".entities/vehicle.json") && $0.contains("property 'kind' of 'vehicle'") && $0.contains("$.properties[0].name") }, "\(errors)")
+    }
+
+    @Test func subentityBeforeItsParentAndOutlivingItAreErrors() throws {
+        let vehicle = #"""
+            { "name": "vehicle", "identifier": { "type": "int" }, "removed_at_version": "3.0",
+              "version_history": [{ "version": "2.0" }],
+              "properties": [{ "name": "name", "property_type": "string" }] }
+            """#
+        let other = #"{ "name": "other", "version_history": [{ "version": "1.0" }, { "version": "3.0" }], "properties": [] }"#
+        let errors = try errors([
+            ".entities/vehicle.json": vehicle, ".entities/other.json": other,
+            ".entities/car.json": Self.sub("car", versions: #"[{ "version": "1.0" }]"#),
+        ])
+        #expect(errors.contains { $0.contains("subentity 'car' exists at 1.0, before its parent 'vehicle'") }, "\(errors)")
+        #expect(errors.contains { $0.contains("subentity 'car' outlives its parent 'vehicle', removed at 3.0") }, "\(errors)")
+    }
+
+    // MARK: Storage
+
+    @Test func theRootTableHoldsTheHierarchy() throws {
+        let truck = Self.sub(
+            "truck", properties: #"[{ "name": "payload", "property_type": "double", "default_value": 1.5 }, { "name": "axles", "property_type": "int" }]"#,
+            extra: #", "indexes": [{ "properties": ["axles", "name"] }]"#)
+        let model = try resolveModel([".entities/vehicle.json": Self.vehicle, ".entities/car.json": Self.sub("car"), ".entities/truck.json": truck])
+        let table = try #require(model.schemas.last?.table(named: "vehicle"))
+        #expect(model.schemas.last?.tables.map(\.name) == ["vehicle"], "one table for the hierarchy")
+        #expect(table.createTableStatement() == #"CREATE TABLE "vehicle" ("id" INTEGER PRIMARY KEY NOT NULL, "axles" INTEGER, "doors" INTEGER, "kind" TEXT NOT NULL DEFAULT 'vehicle', "name" TEXT NOT NULL, "payload" REAL DEFAULT 1.5)"#)
+        #expect(table.indexes.map(\.name) == ["vehicle_kind_index", "vehicle_axles_name_index"])
+        #expect(table.column(named: "kind")?.isKindColumn == true)
+        // Records: the root reads every row (its properties and kind), a subentity the inherited ones too.
+        let car = try #require(model.entities.first { $0.name == "car" }?.newest)
+        #expect(car.tableName == "vehicle" && car.properties.map(\.name) == ["name", "doors", "kind"] && car.kinds == ["car"])
+        #expect(car.properties.first { $0.name == "doors" }?.nullable == false, "the record requires what the description requires")
+        let vehicle = try #require(model.entities.first { $0.name == "vehicle" }?.newest)
+        #expect(vehicle.properties.map(\.name) == ["name", "kind"] && vehicle.kinds == ["vehicle", "car", "truck"])
+        // The snapshot records the hierarchy: each subentity's own properties and its parent.
+        let snapshot = try #require(model.snapshots.last)
+        #expect(snapshot.entities.first { $0.name == "car" }.map { ($0.parent, $0.table, $0.properties.map(\.name)) } ?? (nil, "", []) == ("vehicle", "vehicle", ["doors"]))
+        #expect(snapshot.entities.first { $0.name == "vehicle" }?.parent == nil)
+    }
+
+    @Test func generatedRecordsFilterByKind() throws {
+        let abstractVehicle = Self.vehicle.replacingOccurrences(of: #""name": "vehicle","#, with: #""name": "vehicle", "abstract": true,"#)
+        let project = try TestProject(files: [
+            ".entities/vehicle.json": abstractVehicle, ".entities/car.json": Self.sub("car"),
+            ".entities/sports_car.json": Self.sub("sports_car", parent: "car", properties: #"[{ "name": "top_speed", "property_type": "int", "default_value": 250 }]"#),
+        ])
+        defer { project.remove() }
+        _ = try project.generate()
+        let car = try project.read("Sources/App/Generated/Entities/Car.swift")
+        #expect(car.contains(#"public static let databaseTableName = "vehicle""#))
+        #expect(car.contains(#"public static let kinds: Swift.Set<Swift.String> = ["car", "sports_car"]"#))
+        #expect(car.contains("public static func allOfKind() -> GRDB.QueryInterfaceRequest<Car_1_0>"))
+        #expect(car.contains(#"kind: Swift.String = "car""#))
+        let sports = try project.read("Sources/App/Generated/Entities/SportsCar.swift")
+        #expect(sports.contains("public var doors: Swift.Int") && sports.contains("public var topSpeed: Swift.Int") && sports.contains("public var name: Swift.String"))
+        let vehicle = try project.read("Sources/App/Generated/Entities/Vehicle.swift")
+        #expect(vehicle.contains("        kind: Swift.String\n"), "an abstract record's kind has no default")
+        #expect(vehicle.contains("`vehicle` is abstract"))
+    }
+
+    @Test func oldSnapshotsWithoutHierarchiesReadUnchanged() throws {
+        let json = #"{"identifier": "int", "name": "vehicle", "properties": [], "table": "vehicle"}"#
+        let entity = try JSONDecoder().decode(SchemaSnapshot.EntitySnapshot.self, from: Data(json.utf8))
+        #expect(entity.parent == nil && entity.abstract == nil)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(String(decoding: try encoder.encode(entity), as: UTF8.self) == #"{"identifier":"int","name":"vehicle","properties":[],"table":"vehicle"}"#)
+    }
+
+    // MARK: History
+
+    @Test func addingASubentityAddsColumnsAndRenamingOneRewritesItsKind() throws {
+        let vehicle = #"""
+            { "name": "vehicle", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0" }],
+              "properties": [{ "name": "name", "property_type": "string" }] }
+            """#
+        let model = try resolveModel([
+            ".entities/vehicle.json": vehicle,
+            ".entities/car.json": Self.sub("car", versions: #"[{ "version": "1.0" }, { "version": "3.0", "previous_name": "automobile" }]"#),
+            ".entities/truck.json": Self.sub("truck", versions: #"[{ "version": "2.0" }]"#, properties: #"[{ "name": "payload", "property_type": "double", "default_value": 1.5 }]"#),
+        ])
+        let inference = StepInference(versions: model.schemas)
+        let toTwo = try inference.operations(from: 0, to: 1).get()
+        #expect(toTwo.map(\.description) == ["add column vehicle.payload default 1.5"])
+        let toThree = try inference.operations(from: 1, to: 2).get()
+        #expect(toThree.map(\.description) == ["rewrite kind of vehicle: automobile → car"])
+        #expect(
+            KindRewrite(table: "vehicle", column: "kind", renamed: [.init(from: "automobile", to: "car")], deleted: []).updateStatement
+                == #"UPDATE "vehicle" SET "kind" = CASE "kind" WHEN 'automobile' THEN 'car' ELSE "kind" END WHERE "kind" IN ('automobile')"#)
+        // Records: the subentity had another name at 1.0 and 2.0.
+        #expect(model.entities.first { $0.name == "car" }?.shapes.map(\.typeName) == ["Automobile_1_0", "Automobile_2_0", "Car_3_0"])
+    }
+
+    @Test func removingASubentityDeletesItsRowsAndDropsItsColumns() throws {
+        let vehicle = #"""
+            { "name": "vehicle", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [{ "name": "name", "property_type": "string" }] }
+            """#
+        let model = try resolveModel([
+            ".entities/vehicle.json": vehicle, ".entities/car.json": Self.sub("car"),
+            ".entities/truck.json": Self.sub("truck", properties: #"[{ "name": "payload", "property_type": "double" }]"#, extra: #", "removed_at_version": "2.0""#),
+        ])
+        let operations = try StepInference(versions: model.schemas).operations(from: 0, to: 1).get()
+        #expect(operations.map(\.description) == ["delete rows of vehicle of kind truck", "drop column vehicle.payload"])
+        #expect(operations.first?.planText.line == "delete rows of vehicle of kind truck (destructive: those rows are deleted)")
+    }
+
+    @Test func aChangeOfParentAfterReleaseIsRefused() throws {
+        let files = [
+            ".entities/vehicle.json": Self.vehicle,
+            ".entities/boat.json": #"{ "name": "boat", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "hull", "property_type": "string" }] }"#,
+            ".entities/car.json": Self.sub("car"),
+        ]
+        let project = try TestProject(files: files)
+        defer { project.remove() }
+        _ = try project.generate()
+        // 1.0 is released; car moves under boat at 2.0.
+        try project.write(".entities/car.json", Self.sub("car", parent: "boat", versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#))
+        try project.write(".lucid.yaml", TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
+        let errors = try project.errors().map(\.description)
+        #expect(errors.contains { $0.contains(".entities/car.json") && $0.contains("parent") && $0.contains("'vehicle'") && $0.contains("'boat'") }, "\(errors)")
+    }
+}

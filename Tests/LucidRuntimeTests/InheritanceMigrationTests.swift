@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+@_spi(Generated) import LucidTesting
+import Testing
+
+/// Entity inheritance through migrations, on real SQLite: a subentity added (its columns added to the
+/// root's table), renamed (its rows' kind rewritten in place) and removed (its rows deleted, with their
+/// references' ON DELETE actions, and its columns dropped). Each store is also checked by the generated
+/// tests' oracle (``MigrationTestHarness``), which computes the rows without SQLite.
+@Suite struct InheritanceMigrationTests {
+    static func vehicle(_ versions: String) -> String {
+        #"{ "name": "vehicle", "identifier": { "type": "int" }, "version_history": \#(versions), "properties": [{ "name": "name", "property_type": "string" }] }"#
+    }
+
+    static let rows = """
+        INSERT INTO vehicle (id, name, kind) VALUES (1, 'plain', 'vehicle');
+        INSERT INTO vehicle (id, name, kind, doors) VALUES (2, 'sedan', 'car', 4), (3, 'coupé', 'car', 2);
+        """
+
+    func rows(_ path: String, _ sql: String) throws -> [String] {
+        try withDatabase(path) { db in try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { value in value.isNull ? "NULL" : String.fromDatabaseValue(value) ?? "\(value)" }.joined(separator: " ") } }
+    }
+
+    func oracleFailures(_ versions: [Schema], seed: String) -> [String] {
+        MigrationTestHarness(versions: versions, options: StoreOptions()).checkSeeded(from: versions[0].version) { db, _ in try db.execute(sql: seed) }.map(\.description)
+    }
+
+    @Test func aSubentityAddedWithARequiredPropertyWithDefault() throws {
+        let versions = try resolveSchemas([
+            "vehicle.json": Self.vehicle(#"[{ "version": "1.0" }, { "version": "2.0" }]"#),
+            "car.json": #"{ "name": "car", "parent": "vehicle", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "doors", "property_type": "int" }] }"#,
+            "truck.json": #"{ "name": "truck", "parent": "vehicle", "version_history": [{ "version": "2.0" }], "properties": [{ "name": "payload", "property_type": "double", "default_value": 1.5 }] }"#,
+        ])
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
+        #expect(plan.flatMap(\.operations).map(\.description) == ["add column vehicle.payload default 1.5"])
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        try withDatabase(path) { db in try db.execute(sql: "INSERT INTO vehicle (id, name, kind, payload) VALUES (4, 'hauler', 'truck', 30)") }
+        #expect(try rows(path, "SELECT id, kind, doors, payload FROM vehicle ORDER BY id") == ["1 vehicle NULL 1.5", "2 car 4 1.5", "3 car 2 1.5", "4 truck NULL 30.0"])
+        #expect(oracleFailures(versions, seed: Self.rows) == [])
+    }
+
+    @Test func aRenamedSubentityRewritesItsRowsKind() throws {
+        let versions = try resolveSchemas([
+            "vehicle.json": Self.vehicle(#"[{ "version": "1.0" }]"#),
+            "car.json": #"{ "name": "automobile", "parent": "vehicle", "version_history": [{ "version": "1.0" }, { "version": "2.0", "previous_name": "car" }], "properties": [{ "name": "doors", "property_type": "int" }] }"#,
+        ])
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
+        #expect(plan.flatMap(\.operations).map(\.description) == ["rewrite kind of vehicle: car → automobile"])
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind, doors FROM vehicle ORDER BY id") == ["1 vehicle NULL", "2 automobile 4", "3 automobile 2"])
+        #expect(oracleFailures(versions, seed: Self.rows) == [])
+    }
+
+    @Test func aRemovedSubentityDeletesItsRowsAndTheirReferences() throws {
+        let garage = #"""
+            { "name": "garage", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "favorite", "property_type": { "entity_name": "vehicle", "association": "to_one" }, "nullable": true },
+                             { "name": "parked", "property_type": { "entity_name": "vehicle", "association": "to_many" } }] }
+            """#
+        let versions = try resolveSchemas([
+            "vehicle.json": Self.vehicle(#"[{ "version": "1.0" }, { "version": "2.0" }]"#),
+            "car.json": #"{ "name": "car", "parent": "vehicle", "removed_at_version": "2.0", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "doors", "property_type": "int" }] }"#,
+            "garage.json": garage,
+        ])
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
+        #expect(plan.flatMap(\.operations).map(\.description) == ["delete rows of vehicle of kind car", "drop column vehicle.doors"])
+        let seed = Self.rows + """
+            INSERT INTO garage (id, favorite) VALUES (1, 2), (2, 1);
+            INSERT INTO garage_parked (source_id, target_id) VALUES (1, 1), (1, 3), (2, 2);
+            """
+        let (path, folder) = try storeAtFirstVersion(versions, rows: seed)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind FROM vehicle ORDER BY id") == ["1 vehicle"])
+        #expect(try rows(path, "SELECT id, favorite FROM garage ORDER BY id") == ["1 NULL", "2 1"], "SET NULL for the nullable to-one")
+        #expect(try rows(path, "SELECT source_id, target_id FROM garage_parked ORDER BY source_id, target_id") == ["1 1"], "the links cascade")
+        #expect(oracleFailures(versions, seed: seed) == [])
+    }
+}
