@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LucidGenCore
 import Testing
 
@@ -183,6 +184,53 @@ import Testing
         #expect(try Self.json(folder, "message").contains(#"{ "name": "sender", "property_type": { "entity_name": "account", "association": "to_one" }, "on_delete": "restrict" }"#))
         // An ordered link table replaced by a to-one column: two relationships to lucidgen, said where it happens.
         #expect(result.output.contains("Chat 2.xcdatamodel/contents:17: note: message.visible_in is added where conversation.messages is removed"), "\(result.output)")
+    }
+
+    /// A user's store at the oldest model version, in one command: `lucidgen migrate --database` beside the
+    /// imported descriptions converts it and migrates it to the newest version. The store is written as
+    /// Core Data lays it out (DDL as real stores have it: STORE-LAYOUT-EVIDENCE.md).
+    @Test func aUsersCoreDataStoreConvertsAndMigratesInOneCommand() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(lucidgenBinary, ["import", "coredata", Self.shop.path], in: folder).status == 0)
+        #expect(try run(lucidgenBinary, ["generate"], in: folder).status == 0)
+        let store = folder.appendingPathComponent("Shop.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE ZCUSTOMER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAVATAR BLOB, ZEMAIL VARCHAR, ZHOMEPAGE VARCHAR, ZJOINED TIMESTAMP, ZLOYALTY DECIMAL, ZNAME VARCHAR, ZPREFS BLOB, ZTOKEN BLOB );
+                CREATE TABLE ZORDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNUMBER INTEGER, ZCUSTOMER INTEGER, ZPLACED TIMESTAMP, ZTOTAL FLOAT );
+                CREATE TABLE ZPRODUCT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSKU VARCHAR, ZTITLE VARCHAR );
+                CREATE TABLE Z_2ITEMS ( Z_2ORDERS INTEGER, Z_3ITEMS INTEGER, Z_FOK_3ITEMS INTEGER, PRIMARY KEY (Z_2ORDERS, Z_3ITEMS) );
+                CREATE INDEX ZORDER_ZCUSTOMER_INDEX ON ZORDER (ZCUSTOMER);
+                CREATE INDEX Z_2ITEMS_Z_3ITEMS_INDEX ON Z_2ITEMS (Z_3ITEMS, Z_2ORDERS);
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Customer', 0, 4), (2, 'Order', 0, 1), (3, 'Product', 0, 2);
+                INSERT INTO Z_METADATA VALUES (1, '3E1F5D8C-0000-4000-8000-000000000001', X'62706C6973743030');
+                INSERT INTO ZCUSTOMER (Z_PK, Z_ENT, Z_OPT, ZNAME, ZEMAIL, ZJOINED, ZLOYALTY) VALUES (4, 1, 2, 'Ada', 'ada@example.com', 700000000.25, 0.5);
+                INSERT INTO ZPRODUCT VALUES (1, 3, 1, 'A-1', 'Anvil'), (2, 3, 1, 'B-2', 'Bell');
+                INSERT INTO ZORDER VALUES (1, 2, 1, 7, 4, NULL, 9.5);
+                INSERT INTO Z_2ITEMS VALUES (1, 1, 2048), (1, 2, 1024);
+                """)
+        }
+        try queue.close()
+
+        let plan = try run(lucidgenBinary, ["plan", "--database", "Shop.sqlite"], in: folder)
+        #expect(plan.status == 0 && plan.output.contains("Shop.sqlite: a Core Data store at model Shop: converts into lucidgen's tables at 1.0 first"), "\(plan.output)\(plan.error)")
+        let migrate = try run(lucidgenBinary, ["migrate", "--database", "Shop.sqlite"], in: folder)
+        #expect(migrate.status == 0 && migrate.output.contains("converted from Core Data (model Shop) at 1.0"), "\(migrate.output)\(migrate.error)")
+        let converted = try DatabaseQueue(path: store)
+        try converted.read { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "3.0")
+            #expect(try Row.fetchOne(db, sql: "SELECT id, name, mail, joined, loyalty, vip FROM client") == ["id": 4, "name": "Ada", "mail": "ada@example.com", "joined": "2023-03-08 20:26:40.250", "loyalty": "0.5", "vip": 0])
+            #expect(try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 1 ORDER BY position") == [2, 1])
+            #expect(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'client'") == 4)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'Z%'").isEmpty)
+        }
+        try converted.close()
+        #expect(FileManager.default.fileExists(atPath: store + ".coredata-backup"))
     }
 
     // MARK: Refusals
