@@ -178,6 +178,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Open it with the app that wrote it, or add that version's description (its snapshot) to this app's history and regenerate (`lucidgen generate`)"
         case .checksumMismatch(let version, _, _):
             "A released version's description was changed after release: restore version \(version)'s description so that `lucidgen generate --check` passes, or if the store was made by a development build, delete it (StoreOptions.unknownStorePolicy = .eraseAndRecreate in development builds)"
+        case .unrecognizedSchema(_, let differences) where differences.contains(where: { $0.contains("Core Data") }):
+            "A Core Data store converts when the app's history was imported from its model (`lucidgen import coredata`) and StoreOptions.coreDataOrigin is set (`lucidgen migrate` reads .coredata/origin.json beside the descriptions); a store of a model version the import lacks, or whose rows contradict the model, stays as it is: see \"Coming from Core Data\""
         case .unrecognizedSchema:
             "If these tables are an older app's, describe that version (with its tables) as the first of the history so lucidgen can adopt the store; otherwise open the right file"
         case .recordContradictsTables(_, _, _, let tablesMatch?):

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import Testing
+
+/// `lucidgen migrate` converting a Core Data store, killed (SIGKILL) at moments drawn from a fixed seed over
+/// the run's length: the store is the Core Data store it was (every row) or lucidgen's at a version of its
+/// path (every row), and the next run converts or finishes it, every value there.
+@Suite(.serialized) struct CoreDataKillTests {
+    /// Kills: 4 here, `LUCIDGEN_COREDATA_KILLS` (e.g. 40) on demand.
+    static var kills: Int { ProcessInfo.processInfo.environment["LUCIDGEN_COREDATA_KILLS"].flatMap(Int.init) ?? 4 }
+    static let customers = 40_000
+
+    /// The Shop store at its first model version, large enough for the conversion to take a while.
+    static func writeStore(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE ZCUSTOMER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAVATAR BLOB, ZEMAIL VARCHAR, ZHOMEPAGE VARCHAR, ZJOINED TIMESTAMP, ZLOYALTY DECIMAL, ZNAME VARCHAR, ZPREFS BLOB, ZTOKEN BLOB );
+                CREATE TABLE ZORDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNUMBER INTEGER, ZCUSTOMER INTEGER, ZPLACED TIMESTAMP, ZTOTAL FLOAT );
+                CREATE TABLE ZPRODUCT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSKU VARCHAR, ZTITLE VARCHAR );
+                CREATE TABLE Z_2ITEMS ( Z_2ORDERS INTEGER, Z_3ITEMS INTEGER, Z_FOK_3ITEMS INTEGER, PRIMARY KEY (Z_2ORDERS, Z_3ITEMS) );
+                CREATE INDEX ZORDER_ZCUSTOMER_INDEX ON ZORDER (ZCUSTOMER);
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+                INSERT INTO Z_METADATA VALUES (1, '3E1F5D8C-0000-4000-8000-000000000001', X'62706C6973743030');
+                """)
+            let n = customers
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Customer', 0, \(n + 7)), (2, 'Order', 0, \(n)), (3, 'Product', 0, 3)")
+            try db.execute(sql: """
+                WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
+                INSERT INTO ZCUSTOMER (Z_PK, Z_ENT, Z_OPT, ZNAME, ZEMAIL, ZJOINED, ZLOYALTY, ZTOKEN)
+                SELECT x, 1, 1, 'customer ' || x, 'c' || x || '@example.com', 600000000 + x + 0.125, x * 0.5, randomblob(16) FROM i
+                """)
+            try db.execute(sql: "INSERT INTO ZPRODUCT VALUES (1, 3, 1, 'A', 'Anvil'), (2, 3, 1, 'B', 'Bell'), (3, 3, 1, 'C', 'Cog')")
+            try db.execute(sql: """
+                WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
+                INSERT INTO ZORDER (Z_PK, Z_ENT, Z_OPT, ZNUMBER, ZCUSTOMER, ZTOTAL) SELECT x, 2, 1, x, x, x / 4.0 FROM i
+                """)
+            // Each order's items in the order 3, 1, 2 (by Z_FOK), inserted in another order.
+            try db.execute(sql: """
+                WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
+                INSERT INTO Z_2ITEMS SELECT x, 1, 2048 FROM i UNION ALL SELECT x, 2, 3072 FROM i UNION ALL SELECT x, 3, 1024 FROM i
+                """)
+        }
+        try queue.close()
+    }
+
+    /// What the store is after a kill: "coredata" (untouched: every Core Data row, none of lucidgen's tables)
+    /// or lucidgen's version (every row converted).
+    static func check(_ path: String) throws -> String {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { (db: Database) throws -> String in
+            if try db.tableExists("lucid_store") {
+                let version = try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(version == "1.0" ? "customer" : "client")") == customers)
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM order_items") == customers * 3)
+                #expect(try !db.tableExists("ZCUSTOMER"))
+                return version
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCUSTOMER") == customers)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_2ITEMS") == customers * 3)
+            #expect(try !db.tableExists("customer") && !db.tableExists("client") && !db.tableExists("order_items"))
+            return "coredata"
+        }
+    }
+
+    @Test func killedWhileConvertingTheStoreIsAsItWasOrConvertedAndTheRerunFinishes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(lucidgenBinary, ["import", "coredata", CoreDataImportTests.shop.path], in: folder).status == 0)
+        #expect(try run(lucidgenBinary, ["generate"], in: folder).status == 0)
+        let pristine = folder.appendingPathComponent("pristine.sqlite").path
+        try Self.writeStore(pristine)
+        let store = folder.appendingPathComponent("Shop.sqlite").path
+        func fresh() throws {
+            for suffix in ["", "-wal", "-shm", "-journal", ".coredata-backup", ".coredata-backup.partial"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            try FileManager.default.copyItem(atPath: pristine, toPath: store)
+        }
+        // How long a whole run takes here: kills fall anywhere in it.
+        try fresh()
+        let began = Date()
+        let whole = try run(lucidgenBinary, ["migrate", "--database", "Shop.sqlite"], in: folder)
+        let length = Date().timeIntervalSince(began)
+        #expect(whole.status == 0, "\(whole.output)\(whole.error)")
+        #expect(try Self.check(store) == "3.0")
+
+        var random = FleetKillTests.Seeded(state: 39)
+        var found: [String: Int] = [:]
+        var openTransactions = 0
+        for attempt in 0..<Self.kills {
+            try fresh()
+            let moment = Double(random.next() % 1000) / 1000 * length
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: lucidgenBinary)
+            process.arguments = ["migrate", "--database", "Shop.sqlite"]
+            process.currentDirectoryURL = folder
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: moment)
+            if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            if fileSize(store + "-journal") > 0 || fileSize(store + "-wal") > 0 { openTransactions += 1 }
+            let state = try Self.check(store)
+            #expect(["coredata", "1.0", "2.0", "3.0"].contains(state), "kill \(attempt) at \(moment) s: \(state)")
+            found[state, default: 0] += 1
+            let rerun = try run(lucidgenBinary, ["migrate", "--database", "Shop.sqlite"], in: folder)
+            #expect(rerun.status == 0, "kill \(attempt) at \(moment) s, found \(state): \(rerun.output)\(rerun.error)")
+            #expect(try Self.check(store) == "3.0")
+            // Values, after the kill and the rerun: a date to the millisecond, an order's items in Z_FOK order.
+            let queue = try DatabaseQueue(path: store)
+            try queue.read { (db: Database) throws in
+                #expect(try String.fetchOne(db, sql: "SELECT joined FROM client WHERE id = 7") == "2020-01-06 10:40:07.125")
+                #expect(try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 9 ORDER BY position") == [3, 1, 2])
+                #expect(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'client'") == Int64(Self.customers + 7))
+            }
+            try queue.close()
+        }
+        print("Core Data kill test: \(Self.kills) kills over a \(String(format: "%.2f", length)) s run, \(openTransactions) with a transaction open on disk; found after the kills: \(found)")
+    }
+}
