@@ -407,7 +407,7 @@ package struct StoreDescriber {
         return UUIDText.bytes(sqlLiteral: text).map { json(UUIDText.string($0)) }
     }
 
-    static func json(_ text: String) -> String {
+    package static func json(_ text: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }

@@ -800,10 +800,7 @@ package struct CoreDataImporter {
     }
 }
 
-/// JSON text for the few values the importer writes.
+/// JSON text for the few values the importer writes: a string as `describe` writes it.
 enum JSONText {
-    static func string(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
-    }
+    static func string(_ text: String) -> String { StoreDescriber.json(text) }
 }
