@@ -158,6 +158,51 @@ import Testing
         try again.database.close()
     }
 
+    /// An entity hierarchy as Core Data stores it (one root table, `Z_ENT` the entity, `Z_SUPER` the parent,
+    /// `Z_MAX` on the root only: STORE-LAYOUT-EVIDENCE.md §6) converts into lucidgen's root table with each
+    /// row's kind, its inherited and own columns, at each model version.
+    @Test(arguments: ["Zoo", "Zoo 2"])
+    func anEntityHierarchyConvertsWithEachRowsKind(model: String) throws {
+        let package = try CoreDataModelPackage.read(Self.repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Zoo.xcdatamodeld").path)
+        let output = try CoreDataImporter.run(package)
+        let versions = try resolveSchemas(Dictionary(uniqueKeysWithValues: output.files.map { ("\($0.name).json", $0.json) }), current: output.currentVersion.string)
+        var options = StoreOptions()
+        options.coreDataOrigin = try CoreDataOrigin(json: Data(output.origin.utf8))
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("Zoo.sqlite")
+        let cats = model == "Zoo 2"
+        try withDatabase(path) { db in
+            try db.execute(sql: """
+                CREATE TABLE ZANIMAL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBARKS INTEGER, ZKEEPER INTEGER,\(cats ? " ZLIVES INTEGER," : "") ZNAME VARCHAR );
+                CREATE TABLE ZKEEPER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+                CREATE INDEX ZANIMAL_ZKEEPER_INDEX ON ZANIMAL (ZKEEPER);
+                CREATE INDEX ZANIMAL_Z_ENT_INDEX ON ZANIMAL (Z_ENT);
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Animal', 0, 6), (2, 'Dog', 1, 0), (3, 'Keeper', 0, 1)\(cats ? ", (4, 'Cat', 1, 0)" : "");
+                INSERT INTO ZKEEPER VALUES (1, 3, 1, 'Kim');
+                INSERT INTO ZANIMAL (Z_PK, Z_ENT, Z_OPT, ZNAME, ZKEEPER, ZBARKS) VALUES (1, 1, 1, 'Generic', NULL, NULL), (2, 2, 1, 'Rex', 1, 1), (5, 2, 1, 'Fido', 1, 0);
+                """)
+            if cats { try db.execute(sql: "INSERT INTO ZANIMAL (Z_PK, Z_ENT, Z_OPT, ZNAME, ZLIVES) VALUES (6, 4, 1, 'Tom', 7)") }
+        }
+        let opened = try LucidStore.open(atPath: path, versions: versions, options: options)
+        #expect(opened.outcome.steps.first?.label == "converted from Core Data (model \(model)) at \(cats ? "2.0" : "1.0")")
+        #expect(opened.outcome.finalVersion == SchemaVersion("2.0"))
+        try opened.database.read { db in
+            // Another kind's column holds its SQL default (as for any row of the hierarchy: see Descriptions, "Entity inheritance").
+            let rows = try Row.fetchAll(db, sql: "SELECT id, kind, name, keeper, barks, lives FROM animal ORDER BY id").map { row in
+                (0..<6).map { row[$0] as DatabaseValue }
+            }
+            let expected: [[DatabaseValueConvertible?]] = [[1, "animal", "Generic", nil, 0, 9], [2, "dog", "Rex", 1, 1, 9], [5, "dog", "Fido", 1, 0, 9]]
+                + (cats ? [[6, "cat", "Tom", nil, 0, 7]] : [])
+            #expect(rows == expected.map { $0.map { $0?.databaseValue ?? .null } })
+            #expect(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'animal'") == 6)
+        }
+        try opened.database.close()
+    }
+
     @Test func inspectSaysWhichModelVersionAStoreIsAndWritesNothing() throws {
         let shop = try Self.shop()
         let folder = try TemporaryFolder()

@@ -757,7 +757,12 @@ package struct CoreDataImporter {
             for entity in model.entities {
                 // lucidgen's names as they are at this version: a renamed entity's table and a renamed
                 // property's column have their earlier names before the rename.
-                let table = entityNames[index][entity.name] != nil ? Self.snakeCase(entity.name) : nil
+                // A hierarchy's rows are in its root's table; each row's kind is its entity's name then.
+                var root = entity
+                var seen: Set<String> = [entity.name]
+                while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { root = next }
+                let inHierarchy = entity.parentEntity != nil || model.entities.contains { $0.parentEntity == entity.name }
+                let table = entityNames[index][entity.name] != nil ? Self.snakeCase(root.name) : nil
                 let properties = described[index]?[entity.name] ?? [:]
                 var attributes: [String] = []
                 for attribute in entity.attributes {
@@ -788,6 +793,7 @@ package struct CoreDataImporter {
                 if let parent = entity.parentEntity { fields.append(("parent", JSONText.string(parent))) }
                 if entity.isAbstract { fields.append(("abstract", "true")) }
                 if let table { fields.append(("table", JSONText.string(table))) }
+                if inHierarchy { fields.append(("kind", JSONText.string(Self.snakeCase(entity.name)))) }
                 fields.append(("attributes", "[\n          " + attributes.joined(separator: ",\n          ") + "\n        ]"))
                 fields.append(("relationships", relationships.isEmpty ? "[]" : "[\n          " + relationships.joined(separator: ",\n          ") + "\n        ]"))
                 entities.append("{\n        " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n        ") + "\n      }")

@@ -157,9 +157,6 @@ package struct CoreDataConverter {
         guard let version = try? SchemaVersion(parsing: first.version), let schema = versions.first(where: { $0.version == version }) else {
             throw Refusal(description: "the Core Data origin names version \(first.version), which this app's history does not have: import and generate again")
         }
-        for entity in first.entities where entity.parent != nil {
-            throw Refusal(description: "it is a Core Data store of model \(first.model), whose entity \(entity.name) has a parent entity: converting entity hierarchies is not supported yet; nothing was changed")
-        }
         return Recognition(version: first, schema: schema)
     }
 
@@ -191,11 +188,23 @@ package struct CoreDataConverter {
             let source = "Z" + root(of: entity, in: version).name.uppercased()
             var columns = [quoted("id")]
             var values = ["Z_PK"]
+            // An entity of a hierarchy: its kind, and the attributes and to-ones it inherits.
+            var lineage = [entity]
+            while let parent = lineage.last!.parent, let next = version.entities.first(where: { $0.name == parent }), !lineage.contains(next) { lineage.append(next) }
+            let attributes = lineage.reversed().flatMap(\.attributes)
+            let toOnes = lineage.reversed().flatMap(\.relationships).filter { !$0.toMany }
             var external: [(column: String, source: String)] = []
             guard let lucidTable = schema.tables.first(where: { $0.name == table }) else {
                 throw Refusal(description: "the Core Data origin maps \(entity.name) to table \(table), which \(schema.version) does not have: import and generate again")
             }
-            for attribute in entity.attributes where attribute.transient != true {
+            if let kind = entity.kind {
+                guard let column = lucidTable.columns.first(where: \.isKindColumn) else {
+                    throw Refusal(description: "the Core Data origin puts \(entity.name) in hierarchy table \(table), which has no kind column at \(schema.version): import and generate again")
+                }
+                columns.append(quoted(column.name))
+                values.append("'" + kind.replacingOccurrences(of: "'", with: "''") + "'")
+            }
+            for attribute in attributes where attribute.transient != true {
                 guard let column = attribute.column else { continue }
                 guard let target = lucidTable.column(named: column) else {
                     throw Refusal(description: "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again")
@@ -212,7 +221,7 @@ package struct CoreDataConverter {
                 values.append(value)
                 if attribute.externalStorage == true { external.append((column, stored)) }
             }
-            for relationship in entity.relationships where relationship.transient != true && !relationship.toMany {
+            for relationship in toOnes where relationship.transient != true {
                 guard let column = relationship.column else { continue }
                 columns.append(quoted(column))
                 values.append("Z" + relationship.name.uppercased())

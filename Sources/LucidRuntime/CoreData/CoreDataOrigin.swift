@@ -52,6 +52,8 @@ public struct CoreDataOrigin: Sendable, Equatable {
         package var parent: String?
         package var abstract: Bool?
         package var table: String?
+        /// In an entity hierarchy: the `kind` its rows have in the root's table.
+        package var kind: String?
         package var attributes: [Attribute]
         package var relationships: [Relationship]
     }
