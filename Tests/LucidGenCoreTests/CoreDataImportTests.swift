@@ -224,6 +224,31 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: store + ".coredata-backup"))
     }
 
+    /// Two entities of a hierarchy with one property name (Wire's `text` in two sibling messages): one table
+    /// in lucidgen, so the second is prefixed with its entity's name and keeps its Swift name, and said.
+    @Test func aNameTwoEntitiesOfAHierarchyShareIsPrefixedAndNoted() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let version = folder.appendingPathComponent("Chat.xcdatamodeld/Chat.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0"?>
+            <model>
+                <entity name="Message" isAbstract="YES"><attribute name="sent" optional="YES" attributeType="Date"/></entity>
+                <entity name="TextMessage" parentEntity="Message"><attribute name="text" optional="YES" attributeType="String"/></entity>
+                <entity name="SystemMessage" parentEntity="Message"><attribute name="text" optional="YES" attributeType="String"/></entity>
+            </model>
+            """.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let result = try run(lucidgenBinary, ["import", "coredata", folder.appendingPathComponent("Chat.xcdatamodeld").path], in: folder)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(try Self.json(folder, "system_message").contains(#"{ "name": "text", "property_type": "string", "nullable": true }"#))
+        #expect(try Self.json(folder, "text_message").contains(#"{ "name": "text_message_text", "swift_name": "text", "property_type": "string", "nullable": true }"#))
+        #expect(try Self.json(folder, "message").contains(#""abstract": true"#))
+        #expect(result.output.contains("Chat.xcdatamodel/contents:4: note: TextMessage.text has the name of system_message's text in the hierarchy of message"), "\(result.output)")
+        let generated = try run(lucidgenBinary, ["generate"], in: folder)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+    }
+
     // MARK: Refusals
 
     @Test func anOrderThatIsNotCertainIsAnErrorAskingForAVersionMap() throws {

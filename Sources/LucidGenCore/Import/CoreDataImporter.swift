@@ -205,9 +205,49 @@ package struct CoreDataImporter {
         return result
     }
 
-    private func descriptionName(ofProperty name: String) -> String {
+    /// Lineage → model property → description name, for properties that share their name with another
+    /// entity's of the same hierarchy (one table in lucidgen, so one name each).
+    private var hierarchyRenames: [String: [String: String]] = [:]
+
+    private func descriptionName(ofProperty name: String, in lineage: String? = nil) -> String {
+        if let lineage, let renamed = hierarchyRenames[lineage]?[name] { return renamed }
         let snake = Self.snakeCase(name)
         return snake == "id" ? "core_data_id" : snake
+    }
+
+    /// Finds the properties an entity hierarchy has twice under one name (Wire's `text` in two sibling
+    /// messages, or `delivered` moved from subentities to their parent): the first entity to use the name
+    /// (the root first, then by depth and name, oldest version first) keeps it; the others are prefixed with
+    /// their entity's name, their Swift name kept.
+    private mutating func findHierarchyCollisions() {
+        var owners: [String: [String: String]] = [:]  // root lineage → description name → lineage owning it
+        for (index, (model, _)) in package.versions.enumerated() {
+            func chain(_ entity: CoreDataModel.Entity) -> [CoreDataModel.Entity] {
+                var result = [entity]
+                while let parent = result.last!.parentEntity, let next = model.entities.first(where: { $0.name == parent }), !result.contains(where: { $0.name == next.name }) { result.append(next) }
+                return result
+            }
+            let members = model.entities.filter { entity in entity.parentEntity != nil || model.entities.contains(where: { $0.parentEntity == entity.name }) }
+                .sorted { (chain($0).count, $0.name) < (chain($1).count, $1.name) }
+            for entity in members {
+                guard let lineage = entityNames[index][entity.name], let root = entityNames[index][chain(entity).last!.name] else { continue }
+                let names = entity.attributes.filter { !$0.transient }.map(\.name) + entity.relationships.filter { !$0.transient }.map(\.name)
+                for name in names {
+                    let plain = descriptionName(ofProperty: name)
+                    if hierarchyRenames[lineage]?[name] != nil { continue }
+                    if let owner = owners[root]?[plain], owner != lineage {
+                        let renamed = "\(lineage)_\(plain)"
+                        hierarchyRenames[lineage, default: [:]][name] = renamed
+                        let line = (entity.attributes.first { $0.name == name }?.line) ?? (entity.relationships.first { $0.name == name }?.line) ?? entity.line
+                        noteOnce(
+                            "collision \(lineage).\(name)", model.file, line,
+                            "\(entity.name).\(name) has the name of \(owner)'s \(plain) in the hierarchy of \(root), whose entities share one table in lucidgen: imported as \(renamed) (Swift name \(name)); Core Data stores the two apart (Z\(name.uppercased())1), which the converter does not read yet, and a property moved between the entities of a hierarchy is, to lucidgen, one removed and one added")
+                    } else {
+                        owners[root, default: [:]][plain] = lineage
+                    }
+                }
+            }
+        }
     }
 
     private mutating func attributeState(_ attribute: CoreDataModel.Attribute, entity: CoreDataModel.Entity, model: CoreDataModel, versionIndex: Int) -> PropertyState? {
@@ -425,6 +465,7 @@ package struct CoreDataImporter {
             }
             return names
         }
+        findHierarchyCollisions()
         for (model, _) in package.versions {
             for (what, line) in model.unstored {
                 noteOnce("unstored \(what)", model.file, line, "the model's \(what) has no place in SQLite: left out")
@@ -541,7 +582,7 @@ package struct CoreDataImporter {
         }
         for item in pending {
             // The property's name at that version: its model name there (renames follow the model's names).
-            described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(ofProperty: item.property)
+            described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(ofProperty: item.property, in: lineage.name)
         }
         var properties: [String] = []
         var taken: [String: Int] = [:]
@@ -551,7 +592,7 @@ package struct CoreDataImporter {
             let states = propertyStates[id]
             let now = states.last!.state
             let nowFile = package.versions[states.last!.version].model.file
-            let name = descriptionName(ofProperty: now.modelName)
+            let name = descriptionName(ofProperty: now.modelName, in: lineage.name)
             if let other = taken[name] {
                 let earlier = propertyStates[other], later = states
                 let (gone, back) = earlier.last!.version < later.first!.version ? (earlier, later) : (later, earlier)
@@ -598,7 +639,7 @@ package struct CoreDataImporter {
             let lastSeen = states.last!.version
             if let gone = present.first(where: { $0 > lastSeen }) { fields.append(("removed_at_version", JSONText.string(versions[gone].string))) }
             if let rename = renames[id] {
-                fields.append(("previous_name", JSONText.string(descriptionName(ofProperty: rename.from))))
+                fields.append(("previous_name", JSONText.string(descriptionName(ofProperty: rename.from, in: lineage.name))))
                 fields.append(("renamed_at_version", JSONText.string(versions[rename.version].string)))
             }
             // A gap (removed then added under the same name) is two properties to lucidgen.
@@ -691,7 +732,7 @@ package struct CoreDataImporter {
         var described: [String: (String, String)] = [:]
         for id in order {
             guard let last = propertyStates[id].last, last.version == versionIndex else { continue }
-            described[last.state.modelName] = (descriptionName(ofProperty: last.state.modelName), last.state.type)
+            described[last.state.modelName] = (descriptionName(ofProperty: last.state.modelName, in: lineage.name), last.state.type)
         }
         var items: [String] = []
         var seen: Set<String> = []
