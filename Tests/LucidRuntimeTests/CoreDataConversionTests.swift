@@ -83,6 +83,13 @@ import Testing
         return store
     }
 
+    final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [MigrationProgress] = []
+        func append(_ event: MigrationProgress) { lock.withLock { events.append(event) } }
+        var all: [MigrationProgress] { lock.withLock { events } }
+    }
+
     static func options(_ shop: Shop) -> StoreOptions {
         var options = StoreOptions()
         options.coreDataOrigin = shop.origin
@@ -107,8 +114,16 @@ import Testing
         let path = try Self.writeStore(shop, model: model, in: folder)
         let version = shop.origin.versions.first { $0.model == model }!.version
 
-        let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: Self.options(shop))
+        let events = Events()
+        var options = Self.options(shop)
+        options.progress = { events.append($0) }
+        let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: options)
         let outcome = opened.outcome
+        // Progress reports the conversion (step 0, before the path's steps) like a step, entity by entity.
+        let label = "converted from Core Data (model \(model)) at \(version)"
+        let conversion = events.all.filter { $0.stepLabel == label }.map(\.operation)
+        #expect(conversion.first == "starting" && conversion.last == "done" && conversion.contains { $0.hasPrefix("Product → product: 3 rows") }, "\(conversion)")
+        #expect(events.all.contains { $0.step > 0 } == (version != "3.0"))
         #expect(outcome.start == .version(try SchemaVersion(parsing: version), adopted: true))
         #expect(outcome.steps.first?.label == "converted from Core Data (model \(model)) at \(version)", "\(outcome)")
         #expect(outcome.finalVersion == SchemaVersion("3.0"))

@@ -170,7 +170,7 @@ package struct CoreDataConverter {
     /// Fills `recognition.schema`'s tables (created here) from the Core Data tables, carries each root's
     /// `Z_MAX` into `sqlite_sequence`, and drops Core Data's tables. Run inside the caller's transaction.
     /// Returns what it did, for the log.
-    func convert(_ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout) throws -> [String] {
+    func convert(_ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout, report: (String) -> Void = { _ in }) throws -> [String] {
         let version = recognition.version
         let schema = recognition.schema
         let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
@@ -228,6 +228,7 @@ package struct CoreDataConverter {
             }
             try db.execute(sql: "INSERT INTO \(quoted(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoted(source)) WHERE Z_ENT = ?", arguments: [number])
             log.append("\(entity.name) → \(table): \(db.changesCount) rows")
+            report(log.last!)
             // Values that allow external storage: tagged inline bytes, or a file beside the store.
             for (column, stored) in external {
                 let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, \(stored) FROM \(quoted(source)) WHERE Z_ENT = ? AND \(stored) IS NOT NULL", arguments: [number])
@@ -278,6 +279,7 @@ package struct CoreDataConverter {
                             """, arguments: [numbers[destination] ?? -1])
                 }
                 log.append("\(entity.name).\(relationship.name) → \(link): \(db.changesCount) links")
+                report(log.last!)
             }
         }
         // Core Data's tables go (their indexes and triggers with them): the store is lucidgen's now.

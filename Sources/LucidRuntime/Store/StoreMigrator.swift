@@ -589,7 +589,12 @@ struct StoreMigrator {
                 try stepTransaction(db) {
                     // Another process may have converted it meanwhile.
                     if try Bookkeeping.record(db) != nil { return .rollback }
-                    let log = try converter.convert(db, recognition, layout: layout)
+                    let progress = options.progress
+                    progress?(MigrationProgress(totalSteps: route.count, step: 0, stepLabel: label, operation: "starting"))
+                    let log = try converter.convert(db, recognition, layout: layout) { line in
+                        progress?(MigrationProgress(totalSteps: route.count, step: 0, stepLabel: label, operation: line))
+                    }
+                    progress?(MigrationProgress(totalSteps: route.count, step: 0, stepLabel: label, operation: "done"))
                     let dangling = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
                     if let first = dangling.first {
                         throw CoreDataConverter.Refusal(
