@@ -43,6 +43,10 @@ struct ImportCoreData: ParsableCommand {
             attributes, fetched properties, configurations, fetch requests, userInfo, deletion rules a foreign \
             key cannot say) is printed as a note at <version>.xcdatamodel/contents:line, never dropped silently.
 
+            With --momd (the compiled model, Model.momd from the app's build), each version's entity hashes are \
+            kept in .coredata/origin.json: a store's metadata names its model by them, which tells apart \
+            versions whose stored layouts are the same.
+
             Run it again after the app adds model versions: the same package gives the same files, so \
             released versions stay as their snapshots froze them. Existing descriptions are replaced only \
             with --force.
@@ -66,6 +70,9 @@ struct ImportCoreData: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the notes to this file (Markdown).", valueName: "file"))
     var report: String?
 
+    @Option(help: ArgumentHelp("The compiled model (Model.momd from the app's build): its version hashes tell model versions with the same stored layout apart when a store converts.", valueName: "path"))
+    var momd: String?
+
     @Flag(help: "Replace descriptions that exist already and differ.")
     var force = false
 
@@ -74,7 +81,13 @@ struct ImportCoreData: ParsableCommand {
         let modelPackage: CoreDataModelPackage
         do {
             modelPackage = try CoreDataModelPackage.read(package, versionMap: versionMap)
-            result = try CoreDataImporter.run(modelPackage)
+            var hashes: [String: [String: Data]] = [:]
+            if let momd {
+                hashes = try CoreDataImporter.versionHashes(momd: momd)
+                let unknown = modelPackage.versions.map(\.model.name).filter { hashes[$0] == nil }
+                if !unknown.isEmpty { print("note: \(momd) has no version hashes for \(unknown.joined(separator: ", "))") }
+            }
+            result = try CoreDataImporter.run(modelPackage, versionHashes: hashes)
         } catch let error as CoreDataImportError {
             let location = error.location.hasPrefix("/") || error.location.hasPrefix(package) || error.location.hasPrefix(versionMap ?? "\u{0}")
                 ? error.location : (package as NSString).appendingPathComponent(error.location)

@@ -218,6 +218,69 @@ import Testing
         try opened.database.close()
     }
 
+    /// Two model versions with one stored layout that mean different things (an attribute's type changed,
+    /// its column's declared type the same): refused as ambiguous, unless the compiled model's version hashes were imported
+    /// (`--momd`) and the store's metadata names one of them.
+    @Test func versionHashesPickAmongVersionsWithTheSameLayout() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let package = folder.path("Notes.xcdatamodeld")
+        // Binary, then Transformable: both BLOB columns, both lucidgen `data`, but not the same bytes' meaning.
+        for (name, type) in [("Notes", "Binary"), ("Notes 2", "Transformable")] {
+            try FileManager.default.createDirectory(atPath: package + "/\(name).xcdatamodel", withIntermediateDirectories: true)
+            try """
+                <?xml version="1.0"?>
+                <model><entity name="Note"><attribute name="mood" optional="YES" attributeType="\(type)"/></entity></model>
+                """.write(toFile: package + "/\(name).xcdatamodel/contents", atomically: true, encoding: .utf8)
+        }
+        let hashes = ["Notes": ["Note": Data(repeating: 1, count: 32)], "Notes 2": ["Note": Data(repeating: 2, count: 32)]]
+        let momd = folder.path("Notes.momd")
+        try FileManager.default.createDirectory(atPath: momd, withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: ["NSManagedObjectModel_VersionHashes": hashes], format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: momd + "/VersionInfo.plist"))
+        func store(hash: Data) throws -> String {
+            let path = folder.path("Notes-\(UUID().uuidString).sqlite")
+            try withDatabase(path) { db in
+                try db.execute(sql: """
+                    CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMOOD BLOB );
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
+                    INSERT INTO ZNOTE VALUES (1, 1, 1, X'05');
+                    """)
+                let plist = try PropertyListSerialization.data(fromPropertyList: ["NSStoreModelVersionHashes": ["Note": hash]], format: .binary, options: 0)
+                try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, 'x', ?)", arguments: [plist])
+            }
+            return path
+        }
+        func origin(withHashes: Bool) throws -> (CoreDataOrigin, [Schema]) {
+            let output = try CoreDataImporter.run(
+                try CoreDataModelPackage.read(package), versionHashes: withHashes ? try CoreDataImporter.versionHashes(momd: momd) : [:])
+            let versions = try resolveSchemas(Dictionary(uniqueKeysWithValues: output.files.map { ("\($0.name).json", $0.json) }), current: output.currentVersion.string)
+            return (try CoreDataOrigin(json: Data(output.origin.utf8)), versions)
+        }
+        // Without hashes: the two versions' layouts match, their meanings differ: refused, unchanged.
+        let (plain, versions) = try origin(withHashes: false)
+        var options = StoreOptions()
+        options.coreDataOrigin = plain
+        let ambiguous = try store(hash: Data(repeating: 2, count: 32))
+        #expect {
+            try LucidStore.open(atPath: ambiguous, versions: versions, options: options).database
+        } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return differences.contains { $0.contains("model versions Notes, Notes 2, which store different things in it") }
+        }
+        // With them: the store's metadata names Notes 2 (2.0), or Notes (1.0).
+        let (hashed, _) = try origin(withHashes: true)
+        options.coreDataOrigin = hashed
+        for (byte, version) in [(UInt8(2), "2.0"), (UInt8(1), "1.0")] {
+            let path = try store(hash: Data(repeating: byte, count: 32))
+            let opened = try LucidStore.open(atPath: path, versions: versions, options: options)
+            #expect(opened.outcome.steps.first?.label == "converted from Core Data (model \(version == "2.0" ? "Notes 2" : "Notes")) at \(version)", "\(opened.outcome)")
+            try opened.database.close()
+        }
+    }
+
     @Test func inspectSaysWhichModelVersionAStoreIsAndWritesNothing() throws {
         let shop = try Self.shop()
         let folder = try TemporaryFolder()

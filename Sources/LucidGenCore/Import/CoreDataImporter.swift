@@ -38,14 +38,38 @@ package struct CoreDataImporter {
     private var relationshipEvents: [(entity: String, property: String, target: String, version: Int, added: Bool, file: String, line: Int)] = []
     private var noted: Set<String> = []
 
-    package init(_ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed) {
+    /// Model version name → entity name → version hash, from the compiled model (`--momd`).
+    private let versionHashes: [String: [String: Data]]
+
+    package init(_ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed, versionHashes: [String: [String: Data]] = [:]) {
         self.package = package
         self.columnNaming = columnNaming
+        self.versionHashes = versionHashes
     }
 
-    package static func run(_ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed) throws -> Output {
-        var importer = CoreDataImporter(package, columnNaming: columnNaming)
+    package static func run(_ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed, versionHashes: [String: [String: Data]] = [:]) throws -> Output {
+        var importer = CoreDataImporter(package, columnNaming: columnNaming, versionHashes: versionHashes)
         return try importer.run()
+    }
+
+    /// The entities' version hashes of each model version of a compiled model (`Model.momd`, from the app's
+    /// build): its `VersionInfo.plist`'s `NSManagedObjectModel_VersionHashes`.
+    package static func versionHashes(momd path: String) throws -> [String: [String: Data]] {
+        let file = (path as NSString).appendingPathComponent("VersionInfo.plist")
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CoreDataImportError(location: path, message: "no VersionInfo.plist here: give the compiled model folder (Model.momd, inside the app's bundle or DerivedData)")
+        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+            let versions = plist["NSManagedObjectModel_VersionHashes"] as? [String: Any]
+        else {
+            throw CoreDataImportError(location: file, message: "not a property list with NSManagedObjectModel_VersionHashes")
+        }
+        var result: [String: [String: Data]] = [:]
+        for (version, entities) in versions {
+            guard let entities = entities as? [String: Any] else { continue }
+            result[version] = entities.compactMapValues { $0 as? Data }
+        }
+        return result
     }
 
     // MARK: Naming
@@ -839,9 +863,13 @@ package struct CoreDataImporter {
                 fields.append(("relationships", relationships.isEmpty ? "[]" : "[\n          " + relationships.joined(separator: ",\n          ") + "\n        ]"))
                 entities.append("{\n        " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n        ") + "\n      }")
             }
+            var hashes = ""
+            if let known = versionHashes[model.name], !known.isEmpty {
+                hashes = ",\n      \"hashes\": { " + known.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)): \(JSONText.string($0.value.base64EncodedString()))" }.joined(separator: ", ") + " }"
+            }
             versionItems.append(
                 "{\n      \"version\": \(JSONText.string(version.string)),\n      \"model\": \(JSONText.string(model.name)),\n      \"entities\": [\n      "
-                    + entities.joined(separator: ",\n      ") + "\n      ]\n    }")
+                    + entities.joined(separator: ",\n      ") + "\n      ]" + hashes + "\n    }")
         }
         return "{\n  \"format\": 1,\n  \"versions\": [\n    " + versionItems.joined(separator: ",\n    ") + "\n  ]\n}\n"
     }

@@ -138,7 +138,19 @@ package struct CoreDataConverter {
         }.sorted()
     }
 
-    /// The model version the store is: the oldest of those whose layout it has, when they mean the same.
+    /// `NSStoreModelVersionHashes` of the store's metadata (`Z_METADATA.Z_PLIST`, a property list): entity
+    /// name → hash. Nil when the store has none or it is not a property list (it is only read as data).
+    static func storedHashes(_ db: Database) throws -> [String: Data]? {
+        guard let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
+            let metadata = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
+            let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Any]
+        else { return nil }
+        let data = hashes.compactMapValues { $0 as? Data }
+        return data.count == hashes.count ? data : nil
+    }
+
+    /// The model version the store is: the oldest of those whose layout it has, when they mean the same
+    /// (or the one the store's version hashes name).
     func recognise(_ db: Database, layout: CoreDataStoreLayout) throws -> Recognition {
         var matching: [CoreDataOrigin.Version] = []
         var closest: (CoreDataOrigin.Version, [String])?
@@ -146,18 +158,28 @@ package struct CoreDataConverter {
             let found = try differences(version, layout: layout, db)
             if found.isEmpty { matching.append(version) } else if closest == nil || found.count <= closest!.1.count { closest = (version, found) }
         }
-        guard let first = matching.first else {
+        guard !matching.isEmpty else {
             let detail = closest.map { " (closest: model \($0.0.model), \($0.1.prefix(5).joined(separator: "; "))\($0.1.count > 5 ? "; and \($0.1.count - 5) more" : ""))" } ?? ""
             throw Refusal(description: "it is a Core Data store whose layout is none of the imported model versions\(detail): nothing was changed")
+        }
+        // The store's metadata names its model by the entities' version hashes: when the compiled model's
+        // hashes were imported, they pick among versions whose layouts are the same.
+        if matching.count > 1, let stored = try Self.storedHashes(db) {
+            let picked = matching.filter { version in
+                guard let hashes = version.hashes else { return false }
+                return hashes.compactMapValues { Data(base64Encoded: $0) } == stored
+            }
+            if picked.count == 1 { matching = picked }
         }
         let meanings = Set(matching.map(meaning))
         if meanings.count > 1 {
             throw Refusal(description: "it is a Core Data store whose layout is that of model versions \(matching.map(\.model).joined(separator: ", ")), which store different things in it: which one the store is cannot be told from the file; nothing was changed")
         }
-        guard let version = try? SchemaVersion(parsing: first.version), let schema = versions.first(where: { $0.version == version }) else {
-            throw Refusal(description: "the Core Data origin names version \(first.version), which this app's history does not have: import and generate again")
+        let chosen = matching[0]
+        guard let version = try? SchemaVersion(parsing: chosen.version), let schema = versions.first(where: { $0.version == version }) else {
+            throw Refusal(description: "the Core Data origin names version \(chosen.version), which this app's history does not have: import and generate again")
         }
-        return Recognition(version: first, schema: schema)
+        return Recognition(version: chosen, schema: schema)
     }
 
     // MARK: Converting

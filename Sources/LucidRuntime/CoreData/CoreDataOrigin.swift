@@ -45,6 +45,9 @@ public struct CoreDataOrigin: Sendable, Equatable {
         package var version: String
         package var model: String
         package var entities: [Entity]
+        /// The compiled model's version hash of each entity (base64), from the `.momd`'s `VersionInfo.plist`
+        /// (`lucidgen import coredata --momd`): what a store's metadata (`NSStoreModelVersionHashes`) holds.
+        package var hashes: [String: String]? = nil
     }
 
     package struct Entity: Sendable, Equatable, Codable {
