@@ -249,6 +249,17 @@ import Testing
         #expect(generated.status == 0, "\(generated.output)\(generated.error)")
     }
 
+    /// The example a reader runs: `Examples/CoreDataShop/run` imports, generates, plans and migrates its
+    /// user's Core Data store.
+    @Test func theCoreDataExampleRuns() throws {
+        let script = repositoryRoot.appendingPathComponent("Examples/CoreDataShop/run").path
+        let result = try run("/bin/sh", [script, lucidgenBinary])
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(result.output.contains("UserStore.sqlite: a Core Data store at model Shop: converts into lucidgen's tables at 1.0 first"), "\(result.output)")
+        #expect(result.output.contains("UserStore.sqlite: migrated from 1.0 to 3.0 in 2 steps: converted from Core Data (model Shop) at 1.0, 1.0 → 3.0 (inferred)."), "\(result.output)")
+        #expect(result.error.contains("Order.items → order_items: 4 links"), "progress, on standard error: \(result.error)")
+    }
+
     // MARK: Refusals
 
     @Test func anOrderThatIsNotCertainIsAnErrorAskingForAVersionMap() throws {
