@@ -281,6 +281,21 @@ import Testing
         }
     }
 
+    /// The app's own connection (LucidMigrator, as a GRDB app that opens its DatabasePool itself uses it):
+    /// the same conversion, then the path.
+    @Test func lucidMigratorConvertsOnTheAppsConnection() throws {
+        let shop = try Self.shop()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.writeStore(shop, model: "Shop 2", in: folder)
+        let pool = try DatabasePool(path: path)
+        let outcome = try LucidMigrator(versions: shop.versions, options: Self.options(shop)).migrate(pool)
+        #expect(outcome.steps.map(\.label) == ["converted from Core Data (model Shop 2) at 2.0", "2.0 → 3.0 (inferred)"], "\(outcome)")
+        #expect(try pool.read { db in try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 1 ORDER BY position") } == [3, 1, 2])
+        try pool.close()
+        #expect(FileManager.default.fileExists(atPath: path + ".coredata-backup"))
+    }
+
     @Test func inspectSaysWhichModelVersionAStoreIsAndWritesNothing() throws {
         let shop = try Self.shop()
         let folder = try TemporaryFolder()
