@@ -296,6 +296,14 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path + ".coredata-backup"))
     }
 
+    /// The origin's names end up in SQL: a name that is no identifier is refused when the file is read.
+    @Test func anOriginWithANameThatIsNoIdentifierIsRefused() throws {
+        let json = #"{ "format": 1, "versions": [{ "version": "1.0", "model": "M", "entities": [{ "name": "Note", "table": "note", "attributes": [{ "name": "x\"); DROP TABLE note; --", "type": "String", "column": "x" }], "relationships": [] }] }] }"#
+        #expect(throws: CoreDataOriginError.self) { try CoreDataOrigin(json: Data(json.utf8)) }
+        #expect(throws: CoreDataOriginError.self) { try CoreDataOrigin(json: Data(#"{ "format": 2, "versions": [] }"#.utf8)) }
+        #expect(try CoreDataOrigin(json: Data(#"{ "format": 1, "versions": [] }"#.utf8)).modelVersions.isEmpty)
+    }
+
     @Test func inspectSaysWhichModelVersionAStoreIsAndWritesNothing() throws {
         let shop = try Self.shop()
         let folder = try TemporaryFolder()

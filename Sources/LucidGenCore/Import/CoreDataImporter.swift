@@ -468,10 +468,6 @@ package struct CoreDataImporter {
                 noteOnce("rule \(label)", file, line, "\(label) cascades deletes to its target, which a foreign key cannot say (it acts the other way): the app's code must delete the target")
             }
         }
-        if relationship.toMany, let inverse, !inverse.toMany, !relationship.ordered {
-            // Never reached: the to-one side owns such a pair.
-            return nil
-        }
         return PropertyState(
             key: relationship.name, modelName: relationship.name, line: line, type: type, nullable: nullable, defaultValue: nil, onDelete: onDelete,
             indexed: false, elementID: relationship.elementID)
@@ -538,7 +534,6 @@ package struct CoreDataImporter {
     /// One entity's description: its JSON and whether its indexes differ between versions.
     private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) throws -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
         let newest = lineage.states.last!.entity
-        let newestFile = package.versions[lineage.states.last!.version].model.file
         var object: [(String, String)] = [("name", JSONText.string(lineage.name))]
         if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
             object.append(("swift_name", JSONText.string(name)))
@@ -718,7 +713,6 @@ package struct CoreDataImporter {
         // Indexes: the newest state's (descriptions have no index history).
         let (indexes, differs) = indexItems(lineage, propertyStates: propertyStates, order: order)
         if !indexes.isEmpty { object.append(("indexes", "[\n    " + indexes.joined(separator: ",\n    ") + "\n  ]")) }
-        _ = newestFile
         return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs, changes)
     }
 
