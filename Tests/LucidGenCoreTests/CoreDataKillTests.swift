@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import Testing
 
-/// `lucidgen migrate` converting a Core Data store, killed (SIGKILL) at moments drawn from a fixed seed over
-/// the run's length: the store is the Core Data store it was (every row) or lucidgen's at a version of its
+/// `lucidgen migrate` converting a Core Data store, killed (SIGKILL) right after one of the lines it says
+/// (its progress, entity by entity), drawn from a fixed seed: the store is the Core Data store it was (every row) or lucidgen's at a version of its
 /// path (every row), and the next run converts or finishes it, every value there.
 @Suite(.serialized) struct CoreDataKillTests {
     /// Kills: 4 here, `LUCIDGEN_COREDATA_KILLS` (e.g. 40) on demand.
@@ -84,12 +84,15 @@ import Testing
             for suffix in ["", "-wal", "-shm", "-journal", ".coredata-backup", ".coredata-backup.partial"] { try? FileManager.default.removeItem(atPath: store + suffix) }
             try FileManager.default.copyItem(atPath: pristine, toPath: store)
         }
-        // How long a whole run takes here: kills fall anywhere in it.
+        // A whole run, observed: the lines it says (the conversion's progress, entity by entity, then the
+        // path's steps). Each kill comes right after one of them, drawn from a fixed seed.
         try fresh()
-        let began = Date()
-        let whole = try run(lucidgenBinary, ["migrate", "--database", "Shop.sqlite"], in: folder)
-        let length = Date().timeIntervalSince(began)
-        #expect(whole.status == 0, "\(whole.output)\(whole.error)")
+        let whole = try ObservedProcess(lucidgenBinary, ["migrate", "--database", "Shop.sqlite"], in: folder)
+        _ = whole.waitForLine { _ in false }
+        whole.process.waitUntilExit()
+        let said = whole.lines
+        #expect(whole.process.terminationStatus == 0, "\(said)")
+        #expect(said.contains { $0.contains("Customer → customer: \(Self.customers) rows") }, "\(said)")
         #expect(try Self.check(store) == "3.0")
 
         var random = FleetKillTests.Seeded(state: 39)
@@ -97,23 +100,21 @@ import Testing
         var openTransactions = 0
         for attempt in 0..<Self.kills {
             try fresh()
-            let moment = Double(random.next() % 1000) / 1000 * length
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: lucidgenBinary)
-            process.arguments = ["migrate", "--database", "Shop.sqlite"]
-            process.currentDirectoryURL = folder
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: moment)
-            if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            let after = Int(random.next() % UInt64(max(said.count - 1, 1)))
+            let process = try ObservedProcess(lucidgenBinary, ["migrate", "--database", "Shop.sqlite"], in: folder)
+            var seen = 0
+            let line = process.waitForLine { _ in
+                seen += 1
+                return seen > after
+            }
+            #expect(line != nil, "kill \(attempt): the run ended after \(seen) lines: \(process.lines)")
+            process.kill()
             if fileSize(store + "-journal") > 0 || fileSize(store + "-wal") > 0 { openTransactions += 1 }
             let state = try Self.check(store)
-            #expect(["coredata", "1.0", "2.0", "3.0"].contains(state), "kill \(attempt) at \(moment) s: \(state)")
+            #expect(["coredata", "1.0", "2.0", "3.0"].contains(state), "kill \(attempt) after \(line ?? "?"): \(state)")
             found[state, default: 0] += 1
             let rerun = try run(lucidgenBinary, ["migrate", "--database", "Shop.sqlite"], in: folder)
-            #expect(rerun.status == 0, "kill \(attempt) at \(moment) s, found \(state): \(rerun.output)\(rerun.error)")
+            #expect(rerun.status == 0, "kill \(attempt) after \(line ?? "?"), found \(state): \(rerun.output)\(rerun.error)")
             #expect(try Self.check(store) == "3.0")
             // Values, after the kill and the rerun: a date to the millisecond, an order's items in Z_FOK order.
             let queue = try DatabaseQueue(path: store)
@@ -124,6 +125,6 @@ import Testing
             }
             try queue.close()
         }
-        print("Core Data kill test: \(Self.kills) kills over a \(String(format: "%.2f", length)) s run, \(openTransactions) with a transaction open on disk; found after the kills: \(found)")
+        print("Core Data kill test: \(Self.kills) kills after one of the run's \(said.count) lines, \(openTransactions) with a transaction open on disk; found after the kills: \(found)")
     }
 }
