@@ -126,17 +126,7 @@ struct Describe: ParsableCommand {
             print("wrote    \(displayPath(path))")
         }
         if !configExists {
-            let text = """
-                input_path: \((inputFolder as NSString).lastPathComponent)
-                current_version: "\(newest.string)"\(describer.columnNaming == .camelCase ? "\ncolumn_naming: camel_case" : "")
-                targets:
-                  app:
-                    module_name: \(module)
-                    output_path: Sources/\(module)/Generated
-
-                """
-            try text.write(toFile: config, atomically: true, encoding: .utf8)
-            print("wrote    \(displayPath(config))")
+            try Self.writeNewConfig(config, inputFolder: inputFolder, version: newest.string, module: module, columnNaming: describer.columnNaming)
         }
         for problem in output.problems { printError("warning: \(problem)\n") }
         for note in output.notes { print("note: \(note)") }
@@ -146,6 +136,22 @@ struct Describe: ParsableCommand {
         print("described \(files.count) table\(files.count == 1 ? "" : "s") of \(stores) at \(at)"
             + (output.problems.isEmpty ? "; next: `lucidgen generate`, then `lucidgen plan --database FILE` for each store"
                 : "; \(output.problems.count) warning\(output.problems.count == 1 ? "" : "s"): the store is not recognised until they are resolved"))
+    }
+
+    /// The config `describe` and `import` write when there is none: the descriptions' folder, the current
+    /// version, the app target.
+    static func writeNewConfig(_ path: String, inputFolder: String, version: String, module: String, columnNaming: ColumnNaming = .asNamed) throws {
+        let text = """
+            input_path: \((inputFolder as NSString).lastPathComponent)
+            current_version: "\(version)"\(columnNaming == .camelCase ? "\ncolumn_naming: camel_case" : "")
+            targets:
+              app:
+                module_name: \(module)
+                output_path: Sources/\(module)/Generated
+
+            """
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        print("wrote    \(displayPath(path))")
     }
 
     /// The store's tables lucidgen may describe (with their declared types, as the store reader keeps them),

@@ -134,17 +134,7 @@ struct ImportCoreData: ParsableCommand {
         }
         let version = result.currentVersion.string
         if !configExists {
-            let text = """
-                input_path: \((folder as NSString).lastPathComponent)
-                current_version: "\(version)"
-                targets:
-                  app:
-                    module_name: \(module)
-                    output_path: Sources/\(module)/Generated
-
-                """
-            try text.write(toFile: config, atomically: true, encoding: .utf8)
-            print("wrote    \(displayPath(config))")
+            try Describe.writeNewConfig(config, inputFolder: folder, version: version, module: module)
         } else if existing?.currentVersion.map({ $0 == result.currentVersion }) != true {
             var text = try String(contentsOfFile: config, encoding: .utf8)
             var lines = text.components(separatedBy: "\n")

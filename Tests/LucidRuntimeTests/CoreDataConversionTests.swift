@@ -19,11 +19,16 @@ import Testing
         var origin: CoreDataOrigin
     }
 
-    static func shop() throws -> Shop {
-        let package = try CoreDataModelPackage.read(repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Shop.xcdatamodeld").path)
-        let output = try CoreDataImporter.run(package)
+    /// A model package imported in-process (`lucidgen import coredata`), with the schemas its descriptions
+    /// resolve to and the origin it writes.
+    static func imported(_ path: String, versionHashes: [String: [String: Data]] = [:]) throws -> Shop {
+        let output = try CoreDataImporter.run(try CoreDataModelPackage.read(path), versionHashes: versionHashes)
         let versions = try resolveSchemas(Dictionary(uniqueKeysWithValues: output.files.map { ("\($0.name).json", $0.json) }), current: output.currentVersion.string)
         return Shop(versions: versions, origin: try CoreDataOrigin(json: Data(output.origin.utf8)))
+    }
+
+    static func shop() throws -> Shop {
+        try imported(repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Shop.xcdatamodeld").path)
     }
 
     static let token = Data((0..<16).map { UInt8($0 * 11) })
@@ -178,11 +183,10 @@ import Testing
     /// row's kind, its inherited and own columns, at each model version.
     @Test(arguments: ["Zoo", "Zoo 2"])
     func anEntityHierarchyConvertsWithEachRowsKind(model: String) throws {
-        let package = try CoreDataModelPackage.read(Self.repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Zoo.xcdatamodeld").path)
-        let output = try CoreDataImporter.run(package)
-        let versions = try resolveSchemas(Dictionary(uniqueKeysWithValues: output.files.map { ("\($0.name).json", $0.json) }), current: output.currentVersion.string)
+        let zoo = try Self.imported(Self.repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Zoo.xcdatamodeld").path)
+        let versions = zoo.versions
         var options = StoreOptions()
-        options.coreDataOrigin = try CoreDataOrigin(json: Data(output.origin.utf8))
+        options.coreDataOrigin = zoo.origin
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("Zoo.sqlite")
@@ -254,10 +258,8 @@ import Testing
             return path
         }
         func origin(withHashes: Bool) throws -> (CoreDataOrigin, [Schema]) {
-            let output = try CoreDataImporter.run(
-                try CoreDataModelPackage.read(package), versionHashes: withHashes ? try CoreDataImporter.versionHashes(momd: momd) : [:])
-            let versions = try resolveSchemas(Dictionary(uniqueKeysWithValues: output.files.map { ("\($0.name).json", $0.json) }), current: output.currentVersion.string)
-            return (try CoreDataOrigin(json: Data(output.origin.utf8)), versions)
+            let notes = try Self.imported(package, versionHashes: withHashes ? try CoreDataImporter.versionHashes(momd: momd) : [:])
+            return (notes.origin, notes.versions)
         }
         // Without hashes: the two versions' layouts match, their meanings differ: refused, unchanged.
         let (plain, versions) = try origin(withHashes: false)

@@ -29,19 +29,28 @@ package struct CoreDataConverter {
 
     // MARK: Reading the store
 
-    /// A table's columns with their declared types, upper-cased names.
-    private static func columns(_ table: String, _ db: Database) throws -> [String: String] {
-        var result: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table]) {
-            result[(row["name"] as String).uppercased()] = (row["type"] as String? ?? "").uppercased()
-        }
-        return result
-    }
+    /// The store's tables and their columns (with declared types), read in one query: by upper-cased name,
+    /// as Core Data's names are matched.
+    struct StoreTables {
+        /// Upper-cased name → the table's name.
+        var names: [String: String] = [:]
+        /// Upper-cased table name → upper-cased column name → upper-cased declared type.
+        var columns: [String: [String: String]] = [:]
 
-    private static func tables(_ db: Database) throws -> [String: String] {
-        var result: [String: String] = [:]
-        for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") { result[name.uppercased()] = name }
-        return result
+        init(_ db: Database) throws {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT m.name, p.name, p.type FROM sqlite_master AS m LEFT JOIN pragma_table_info(m.name) AS p WHERE m.type = 'table'
+                """)
+            for row in rows {
+                let table: String = row[0]
+                names[table.uppercased()] = table
+                if let column = row[1] as String? {
+                    columns[table.uppercased(), default: [:]][column.uppercased()] = (row[2] as String? ?? "").uppercased()
+                }
+            }
+        }
+
+        func columns(of table: String) -> [String: String] { columns[table.uppercased()] ?? [:] }
     }
 
     /// The declared type Core Data gives an attribute type's column.
@@ -66,11 +75,11 @@ package struct CoreDataConverter {
     }
 
     /// The join table of a many-to-many, found by its two columns (its name is not relied on).
-    private func joinTable(source: Int64, inverse: String, target: Int64, relationship: String, tables: [String: String], _ db: Database) throws -> (table: String, source: String, target: String, order: String?)? {
+    private func joinTable(source: Int64, inverse: String, target: Int64, relationship: String, tables: StoreTables) -> (table: String, source: String, target: String, order: String?)? {
         let sourceColumn = "Z_\(source)\(inverse.uppercased())"
         let targetColumn = "Z_\(target)\(relationship.uppercased())"
-        for (upper, name) in tables.sorted(by: { $0.key < $1.key }) where upper.hasPrefix("Z_") {
-            let columns = try Self.columns(name, db)
+        for (upper, name) in tables.names.sorted(by: { $0.key < $1.key }) where upper.hasPrefix("Z_") {
+            let columns = tables.columns(of: upper)
             if columns[sourceColumn] != nil && columns[targetColumn] != nil {
                 let order = "Z_FOK_\(target)\(relationship.uppercased())"
                 return (name, sourceColumn, targetColumn, columns[order] != nil ? order : nil)
@@ -80,14 +89,13 @@ package struct CoreDataConverter {
     }
 
     /// How the store differs from a model version's layout (empty: it is that layout).
-    private func differences(_ version: CoreDataOrigin.Version, layout: CoreDataStoreLayout, _ db: Database) throws -> [String] {
+    private func differences(_ version: CoreDataOrigin.Version, layout: CoreDataStoreLayout, tables: StoreTables) -> [String] {
         var differences: [String] = []
         let stored = Set(layout.entities.filter { $0.number < 16000 }.map(\.name))
         let modelled = Set(version.entities.map(\.name))
         for name in stored.subtracting(modelled).sorted() { differences.append("the store has entity \(name), which model \(version.model) does not") }
         for name in modelled.subtracting(stored).sorted() { differences.append("model \(version.model) has entity \(name), which the store does not") }
         guard differences.isEmpty else { return differences }
-        let tables = try Self.tables(db)
         let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
         var expected: [String: [String: String?]] = [:]  // root table → column → declared type (nil: not checked)
         for entity in version.entities {
@@ -101,11 +109,11 @@ package struct CoreDataConverter {
             if expected[table] == nil { expected[table] = [:] }
         }
         for (table, columns) in expected.sorted(by: { $0.key < $1.key }) {
-            guard let name = tables[table] else {
+            guard tables.names[table] != nil else {
                 differences.append("model \(version.model) keeps its rows in table \(table), which the store does not have")
                 continue
             }
-            let actual = try Self.columns(name, db)
+            let actual = tables.columns(of: table)
             for (column, type) in columns.sorted(by: { $0.key < $1.key }) {
                 guard let declared = actual[column] else { differences.append("\(table) has no column \(column)"); continue }
                 if let type, declared != type { differences.append("\(table).\(column) is \(declared), not \(type)") }
@@ -122,7 +130,7 @@ package struct CoreDataConverter {
                     let target = version.entities.first(where: { $0.name == destination }),
                     let inverseRelationship = target.relationships.first(where: { $0.name == inverse }), inverseRelationship.toMany
                 else { continue }
-                if try joinTable(source: numbers[entity.name] ?? -1, inverse: inverse, target: numbers[destination] ?? -1, relationship: relationship.name, tables: tables, db) == nil {
+                if joinTable(source: numbers[entity.name] ?? -1, inverse: inverse, target: numbers[destination] ?? -1, relationship: relationship.name, tables: tables) == nil {
                     differences.append("no join table of \(entity.name).\(relationship.name) (columns Z_\(numbers[entity.name] ?? -1)\(inverse.uppercased()) and Z_\(numbers[destination] ?? -1)\(relationship.name.uppercased()))")
                 }
             }
@@ -154,8 +162,9 @@ package struct CoreDataConverter {
     func recognise(_ db: Database, layout: CoreDataStoreLayout) throws -> Recognition {
         var matching: [CoreDataOrigin.Version] = []
         var closest: (CoreDataOrigin.Version, [String])?
+        let tables = try StoreTables(db)
         for version in origin.versions {
-            let found = try differences(version, layout: layout, db)
+            let found = differences(version, layout: layout, tables: tables)
             if found.isEmpty { matching.append(version) } else if closest == nil || found.count <= closest!.1.count { closest = (version, found) }
         }
         guard !matching.isEmpty else {
@@ -197,9 +206,9 @@ package struct CoreDataConverter {
         let schema = recognition.schema
         let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
         let maxIDs = Dictionary(layout.entities.map { ($0.name, $0.maxID) }, uniquingKeysWith: { first, _ in first })
-        let tables = try Self.tables(db)
-        for table in schema.tables where tables[table.name.uppercased()] != nil {
-            throw Refusal(description: "the Core Data store has a table \(tables[table.name.uppercased()]!), the name of lucidgen's table \(table.name) at \(schema.version): nothing was changed")
+        let tables = try StoreTables(db)
+        for table in schema.tables where tables.names[table.name.uppercased()] != nil {
+            throw Refusal(description: "the Core Data store has a table \(tables.names[table.name.uppercased()]!), the name of lucidgen's table \(table.name) at \(schema.version): nothing was changed")
         }
         for statement in schema.ddl { try db.execute(sql: statement) }
         var log: [String] = []
@@ -279,7 +288,7 @@ package struct CoreDataConverter {
                 let ordered = relationship.ordered == true
                 let position = ordered ? ", \(quoted(LinkTable.positionColumn))" : ""
                 if inverseRelationship.toMany {
-                    guard let join = try joinTable(source: numbers[entity.name] ?? -1, inverse: inverse, target: numbers[destination] ?? -1, relationship: relationship.name, tables: tables, db) else {
+                    guard let join = joinTable(source: numbers[entity.name] ?? -1, inverse: inverse, target: numbers[destination] ?? -1, relationship: relationship.name, tables: tables) else {
                         throw Refusal(description: "no join table of \(entity.name).\(relationship.name): nothing was changed")
                     }
                     let order = ordered ? ", row_number() OVER (PARTITION BY \(join.source) ORDER BY \(join.order ?? "rowid"), rowid) - 1" : ""
@@ -291,7 +300,7 @@ package struct CoreDataConverter {
                     // An ordered one-to-many described as a link table: the child's to-one, and its order beside it.
                     let child = "Z" + root(of: target, in: version).name.uppercased()
                     let parentColumn = "Z" + inverse.uppercased()
-                    let childColumns = try Self.columns(child, db)
+                    let childColumns = tables.columns(of: child)
                     let fok = "Z_FOK_" + inverse.uppercased()
                     let order = ordered ? ", row_number() OVER (PARTITION BY \(parentColumn) ORDER BY \(childColumns[fok] != nil ? fok : "Z_PK"), Z_PK) - 1" : ""
                     try db.execute(
@@ -307,7 +316,7 @@ package struct CoreDataConverter {
         // Core Data's tables go (their indexes and triggers with them): the store is lucidgen's now.
         var dropped: [String] = []
         let entityTables = Set(layout.entities.flatMap { ["Z" + $0.name.uppercased(), $0.name.uppercased()] })
-        for (upper, name) in tables.sorted(by: { $0.key < $1.key }) {
+        for (upper, name) in tables.names.sorted(by: { $0.key < $1.key }) {
             let coreData = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(upper)
                 || upper.range(of: "^Z_[0-9]+", options: .regularExpression) != nil
                 || upper.hasPrefix("ANSCK") || ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"].contains(upper)
