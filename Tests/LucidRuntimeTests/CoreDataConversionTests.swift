@@ -326,6 +326,7 @@ import Testing
         ("ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR", "ZPRODUCT has column ZCOLOR, which model"),
         ("UPDATE ZCUSTOMER SET ZAVATAR = X'0341' WHERE Z_PK = 1", "starts with byte 3, neither 0x01 (inline) nor 0x02 (a file)"),
         ("UPDATE ZCUSTOMER SET ZAVATAR = X'022E2E2F2E2E2F736563726574' WHERE Z_PK = 1", "which is not a file name"),
+        ("CREATE VIEW names AS SELECT ZNAME FROM ZCUSTOMER", "the store's view names reads Core Data's tables"),
     ])
     func aStoreThatIsNotTheModelsIsRefusedByteIdentical(change: String, expected: String) throws {
         let shop = try Self.shop()

@@ -326,6 +326,15 @@ package struct CoreDataConverter {
             dropped.append(name)
         }
         log.append("dropped Core Data's tables: \(dropped.joined(separator: ", "))")
+        // The app's views must still read what they read: one over Core Data's tables would be left broken
+        // (and every later step refuse it), so the conversion does not happen.
+        for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name") {
+            do {
+                _ = try Row.fetchAll(db, sql: "SELECT * FROM \(quoted(view)) LIMIT 0")
+            } catch {
+                throw Refusal(description: "the store's view \(view) reads Core Data's tables, which the conversion removes (\((error as? DatabaseError)?.message ?? "\(error)")): nothing was changed; drop the view (or make it read other tables) and open the store again")
+            }
+        }
         return log
     }
 
