@@ -260,6 +260,34 @@ import Testing
         #expect(result.error.contains("Order.items → order_items: 4 links"), "progress, on standard error: \(result.error)")
     }
 
+    /// A hostile model file: a class name that would close a string, a default with a line break, `\#(`,
+    /// quotes and a comment end, a name Swift cannot take. Everything stays data; generate accepts it.
+    @Test func aHostileModelStaysData() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let version = folder.appendingPathComponent("H.xcdatamodeld/H.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0"?>
+            <model>
+                <entity name="Note" representedClassName="Note&quot;) { fatalError() }">
+                    <attribute name="body" attributeType="String" defaultValueString="line one&#10;\\#(evil) &quot;quoted&quot; */ //"/>
+                    <attribute name="bad name" optional="YES" attributeType="String"/>
+                </entity>
+            </model>
+            """.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let result = try run(lucidgenBinary, ["import", "coredata", folder.appendingPathComponent("H.xcdatamodeld").path], in: folder)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        let note = try Self.json(folder, "note")
+        #expect(!note.contains("swift_name"), "no Swift name a Swift identifier cannot be: \(note)")
+        #expect(note.contains(##""default_value": "line one\n\\#(evil) \"quoted\" */ //""##), "\(note)")
+        let generated = try run(lucidgenBinary, ["generate"], in: folder)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+        let record = try String(contentsOf: folder.appendingPathComponent("Sources/App/Generated/Entities/Note.swift"), encoding: .utf8)
+        #expect(record.contains(##"body: Swift.String = "line one\n\\#(evil) \"quoted\" */ //","##), "\(record)")
+        #expect(!record.contains("fatalError"))
+    }
+
     // MARK: Refusals
 
     @Test func anOrderThatIsNotCertainIsAnErrorAskingForAVersionMap() throws {

@@ -95,7 +95,8 @@ package struct CoreDataImporter {
     /// The Swift name to write when the description name's own form is not the model's.
     static func swiftName(of original: String, description name: String, type: Bool) -> String? {
         let derived = type ? Naming.typeName(name) : Naming.propertyName(name)
-        return derived == original ? nil : original
+        // A model name Swift cannot take (a hostile file's `bad name`) is left to the derived form.
+        return derived == original || Naming.swiftNameProblem(original, type: type) != nil ? nil : original
     }
 
     // MARK: Lineages
