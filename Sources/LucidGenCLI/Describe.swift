@@ -140,7 +140,7 @@ struct Describe: ParsableCommand {
 
     /// The config `describe` and `import` write when there is none: the descriptions' folder, the current
     /// version, the app target.
-    static func writeNewConfig(_ path: String, inputFolder: String, version: String, module: String, columnNaming: ColumnNaming = .asNamed) throws {
+    static func writeNewConfig(_ path: String, inputFolder: String, version: String, module: String, columnNaming: ColumnNaming = .asNamed, stages: String = "") throws {
         let text = """
             input_path: \((inputFolder as NSString).lastPathComponent)
             current_version: "\(version)"\(columnNaming == .camelCase ? "\ncolumn_naming: camel_case" : "")
@@ -149,7 +149,7 @@ struct Describe: ParsableCommand {
                 module_name: \(module)
                 output_path: Sources/\(module)/Generated
 
-            """
+            """ + stages
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         print("wrote    \(displayPath(path))")
     }

@@ -47,6 +47,12 @@ struct ImportCoreData: ParsableCommand {
             kept in .coredata/origin.json: a store's metadata names its model by them, which tells apart \
             versions whose stored layouts are the same.
 
+            Mapping models (.xcmappingmodel) beside the package, and any given with --mapping-model, become \
+            stages in the config (stages, with the mapping's entity mappings as the stage's notes): \
+            `lucidgen generate` then asks for the stage's code, and the generated requirement's comment lists \
+            what each entity mapping did (its type, migration policy class, filter, the property mappings \
+            written by hand). A mapping model whose versions the import does not have is reported, not guessed.
+
             Run it again after the app adds model versions: the same package gives the same files, so \
             released versions stay as their snapshots froze them. Existing descriptions are replaced only \
             with --force.
@@ -73,12 +79,17 @@ struct ImportCoreData: ParsableCommand {
     @Option(help: ArgumentHelp("The compiled model (Model.momd from the app's build): its version hashes tell model versions with the same stored layout apart when a store converts.", valueName: "path"))
     var momd: String?
 
+    @Option(name: .customLong("mapping-model"), help: ArgumentHelp("A mapping model (.xcmappingmodel) that is not beside the package; repeat for several.", valueName: "path"))
+    var mappingModels: [String] = []
+
     @Flag(help: "Replace descriptions that exist already and differ.")
     var force = false
 
     func run() throws {
         let result: CoreDataImporter.Output
         let modelPackage: CoreDataModelPackage
+        let mappings: CoreDataMappingStages
+        let mappingFolders: [String: String]
         do {
             modelPackage = try CoreDataModelPackage.read(package, versionMap: versionMap)
             var hashes: [String: [String: Data]] = [:]
@@ -88,6 +99,16 @@ struct ImportCoreData: ParsableCommand {
                 if !unknown.isEmpty { print("note: \(momd) has no version hashes for \(unknown.joined(separator: ", "))") }
             }
             result = try CoreDataImporter.run(modelPackage, versionHashes: hashes)
+            let found = CoreDataMappingModel.besides(package)
+            let paths = found + mappingModels.filter { given in !found.contains { samePath($0, given) } }
+            mappings = CoreDataMappingStages(try paths.map { path in
+                do { return try CoreDataMappingModel.read(path) } catch let error as CoreDataImportError {
+                    // Located at the mapping model, wherever it is.
+                    let folder = (path as NSString).deletingLastPathComponent
+                    throw CoreDataImportError(location: error.location.hasPrefix("/") ? error.location : (folder as NSString).appendingPathComponent(error.location), message: error.message)
+                }
+            }, package: modelPackage)
+            mappingFolders = Dictionary(paths.map { (((($0 as NSString).lastPathComponent as NSString).deletingPathExtension), ($0 as NSString).deletingLastPathComponent) }, uniquingKeysWith: { first, _ in first })
         } catch let error as CoreDataImportError {
             let location = error.location.hasPrefix("/") || error.location.hasPrefix(package) || error.location.hasPrefix(versionMap ?? "\u{0}")
                 ? error.location : (package as NSString).appendingPathComponent(error.location)
@@ -134,7 +155,7 @@ struct ImportCoreData: ParsableCommand {
         }
         let version = result.currentVersion.string
         if !configExists {
-            try Describe.writeNewConfig(config, inputFolder: folder, version: version, module: module)
+            try Describe.writeNewConfig(config, inputFolder: folder, version: version, module: module, stages: Self.stagesYAML(mappings.stages))
         } else if existing?.currentVersion.map({ $0 == result.currentVersion }) != true {
             var text = try String(contentsOfFile: config, encoding: .utf8)
             var lines = text.components(separatedBy: "\n")
@@ -147,17 +168,58 @@ struct ImportCoreData: ParsableCommand {
             try text.write(toFile: config, atomically: true, encoding: .utf8)
             print("updated  \(displayPath(config)): current_version \(version)")
         }
+        if configExists, let existing {
+            try Self.addStages(mappings.stages, to: config, declared: Set(existing.hookStages.map(\.name)))
+        }
         for note in result.notes {
             print("\(displayPath((package as NSString).appendingPathComponent(note.location))): note: \(note.message)")
+        }
+        for note in mappings.notes {
+            let mapping = String(note.location.prefix { $0 != "." })
+            print("\(displayPath(((mappingFolders[mapping] ?? "") as NSString).appendingPathComponent(note.location))): note: \(note.message)")
         }
         if let report {
             var text = "# Import of \((package as NSString).lastPathComponent)\n\nOrder (\(modelPackage.orderBasis)):\n\n"
             text += modelPackage.versions.map { "- \($0.model.name) → \($0.version.string)" }.joined(separator: "\n") + "\n"
             text += "\n## Decisions to review (\(result.notes.count))\n\n"
-            text += result.notes.map { "- `\($0.location)`: \($0.message)" }.joined(separator: "\n") + "\n"
+            text += (result.notes + mappings.notes).map { "- `\($0.location)`: \($0.message)" }.joined(separator: "\n") + "\n"
             try text.write(toFile: report, atomically: true, encoding: .utf8)
         }
         print(
-            "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(modelPackage.versions.count) model version\(modelPackage.versions.count == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count) note\(result.notes.count == 1 ? "" : "s") to review); next: `lucidgen generate`")
+            "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(modelPackage.versions.count) model version\(modelPackage.versions.count == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count + mappings.notes.count) note\(result.notes.count + mappings.notes.count == 1 ? "" : "s") to review); next: `lucidgen generate`")
+    }
+
+    /// The `stages` block of a config for the mapping models' stages ("" when there are none).
+    static func stagesYAML(_ stages: [CoreDataMappingStages.Stage]) -> String {
+        guard !stages.isEmpty else { return "" }
+        var text = "# Stages from the app's Core Data mapping models (lucidgen import coredata): write their code.\nstages:\n"
+        for stage in stages {
+            text += "  - name: \(stage.name)\n    from: \"\(stage.from.string)\"\n    to: \"\(stage.to.string)\"\n"
+            if !stage.notes.isEmpty {
+                text += "    notes:\n" + stage.notes.map { "      - \(StoreDescriber.json($0))\n" }.joined()
+            }
+        }
+        return text
+    }
+
+    /// Adds the stages an existing config does not declare yet: appended as a `stages` block when it has none,
+    /// else printed for the user to add (rewriting someone's YAML list would lose their layout and comments).
+    static func addStages(_ stages: [CoreDataMappingStages.Stage], to config: String, declared: Set<String>) throws {
+        let missing = stages.filter { !declared.contains($0.name) }
+        guard !missing.isEmpty else { return }
+        var text = try String(contentsOfFile: config, encoding: .utf8)
+        if text.components(separatedBy: "\n").contains(where: { $0.hasPrefix("stages:") }) {
+            printError("\(displayPath(config)): warning: the config has stages already; add these (from the mapping models) to them:\n")
+            printError(stagesYAML(missing).components(separatedBy: "\n").dropFirst(2).joined(separator: "\n"))
+            return
+        }
+        if !text.hasSuffix("\n") { text += "\n" }
+        text += stagesYAML(missing)
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        print("updated  \(displayPath(config)): stages \(missing.map(\.name).joined(separator: ", "))")
+    }
+
+    private func samePath(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
     }
 }

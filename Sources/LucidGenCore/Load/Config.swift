@@ -57,6 +57,9 @@ package struct Config: Sendable {
         package var from: SchemaVersion
         package var to: SchemaVersion
         package var name: String
+        /// Lines the generated requirements' comment lists (`notes`): what the stage must do, e.g. the entity
+        /// mappings of the Core Data mapping model it replaces.
+        package var notes: [String] = []
         package var location: SourceLocation
     }
 
@@ -103,7 +106,7 @@ private enum ConfigKeys {
         "input_path", "schema_path", "current_version", "templates_path", "organization_name", "build_plugin", "migrations_provider",
         "core_data_migrations_function", "stages", "lint", "targets", "column_naming",
     ]
-    static let stage = ["name", "from", "to"]
+    static let stage = ["name", "from", "to", "notes"]
     static let targets = ["app", "app_tests"]
     static let target = ["module_name", "output_path"]
     static let testsTarget = target + ["expectations_provider"]
@@ -170,7 +173,19 @@ extension Config {
                 if !stage.has("from") || !stage.has("to") { diagnostics.error("a stage needs 'from' and 'to' versions", at: item.location, path: item.path) }
                 continue
             }
-            config.hookStages.append(HookStage(from: from, to: to, name: Naming.propertyName(name), location: item.location))
+            var notes: [String] = []
+            if let items = stage.array("notes", &diagnostics) {
+                for note in items {
+                    guard case .string(let text) = note.value else {
+                        diagnostics.error("'notes' must list strings, found \(note.kindName)", at: note.location, path: note.path)
+                        continue
+                    }
+                    if ObjectReader.checkSingleLine(text, key: "notes", why: "each note is a line of a generated comment", at: note, &diagnostics) {
+                        notes.append(text)
+                    }
+                }
+            }
+            config.hookStages.append(HookStage(from: from, to: to, name: Naming.propertyName(name), notes: notes, location: item.location))
         }
         if let lint = reader.value("lint") { config.lint = LintSettings.read(lint, &diagnostics) }
         if let naming = reader.string("column_naming", &diagnostics), let node = reader.value("column_naming") {

@@ -364,6 +364,12 @@ public protocol {{protocolName}}: Swift.Sendable {
 {{#hooks}}
 
     /// {{from}} → {{to}}, stage `{{name}}` (declared in .lucid.yaml): runs at {{from}}'s schema, before the step's SQL.
+{{#hasNotes}}
+    ///
+{{/hasNotes}}
+{{#notes}}
+    /// - {{.}}
+{{/notes}}
     func {{name}}WillMigrate(_ db: GRDB.Database) throws
 
     /// {{from}} → {{to}}, stage `{{name}}`: runs at {{to}}'s schema, after the step's SQL.

@@ -435,7 +435,7 @@ struct ViewModels {
             ]
             if let hook = step.hookName {
                 context["hook"] = hook
-                hooks.append(["from": step.from.string, "to": step.to.string, "name": hook])
+                hooks.append(["from": step.from.string, "to": step.to.string, "name": hook, "notes": step.hookNotes.map(swiftCommentText), "hasNotes": !step.hookNotes.isEmpty])
             }
             steps.append(context)
         }

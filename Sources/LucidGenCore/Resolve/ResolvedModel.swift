@@ -261,6 +261,8 @@ package struct CustomStep: Sendable {
     package var tables: [Table]
     /// For a stage declared in the config: its name (the hooks are `<name>WillMigrate` / `<name>DidMigrate`).
     package var hookName: String?
+    /// The stage's `notes` from the config, for the generated requirements' comment.
+    package var hookNotes: [String] = []
 
     /// The label the runtime and the CLI show for the step.
     package var label: String { hookName ?? "app code for \(tables.map(\.table).joined(separator: ", "))" }

@@ -204,8 +204,9 @@ package enum Resolver {
             let existing = customSteps.firstIndex { $0.from == stage.from && $0.to == stage.to }
             if let existing {
                 customSteps[existing].hookName = stage.name
+                customSteps[existing].hookNotes = stage.notes
             } else {
-                var step = CustomStep(from: stage.from, to: stage.to, tables: [], hookName: stage.name)
+                var step = CustomStep(from: stage.from, to: stage.to, tables: [], hookName: stage.name, hookNotes: stage.notes)
                 if case .failure(let reason) = inference.operations(from: from, to: to) {
                     // A stage spanning versions also carries the row transforms its range needs.
                     step.tables = customSteps.filter { $0.from >= stage.from && $0.to <= stage.to }.flatMap(\.tables).filter { reason.tables.contains($0.table) }
