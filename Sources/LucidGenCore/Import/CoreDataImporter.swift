@@ -637,14 +637,16 @@ package struct CoreDataImporter {
             if now.nullable { fields.append(("nullable", "true")) }
             var defaultValue = now.defaultValue
             let added = states.first!.version
-            // A required property added to existing rows needs a value for them.
+            // A required property added to existing rows needs a value for them (not a to-many: a link table,
+            // where existing rows start with no links, which SQL can say).
+            let toMany = now.type.contains(#""association": "to_many""#)
             if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
                 defaultValue = zero
                 noteOnce(
                     "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
                     "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(zero) (Core Data's lightweight migration would have refused a store with rows)")
             }
-            if added != firstVersion, !now.nullable, defaultValue == nil, Self.zero(now.type) == nil {
+            if added != firstVersion, !now.nullable, !toMany, defaultValue == nil, Self.zero(now.type) == nil {
                 noteOnce(
                     "stage \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
                     "\(newest.name).\(now.modelName) is added as required without a default: SQL cannot give existing rows a value, so `generate` asks for a stage (your code) at \(versions[added].string)")
