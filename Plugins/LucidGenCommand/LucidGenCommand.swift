@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// `swift package lucidgen <command> [options]`: runs `lucidgen` in the package's folder, with
 /// permission to write into it (generated files, snapshots, fixture stores). This is the development path:
-/// the tool is built from source in the consumer's configuration. `LucidGenPlugins/` has the same command
+/// the tool is built from source in the consumer's configuration. `lucidgen-plugins/` has the same command
 /// running a prebuilt release binary (`swift package lucidgen-prebuilt …`).
 ///
 ///     swift package lucidgen generate            # freeze released versions, write generated files

@@ -1,5 +1,5 @@
 // One file, two copies: Plugins/LucidGenPlugin/GenerateCommand.swift (the plugin whose tool is built from
-// source) and LucidGenPlugins/Plugins/LucidGenPrebuiltPlugin/GenerateCommand.swift (the plugin whose tool is
+// source) and lucidgen-plugins/Plugins/LucidGenPrebuiltPlugin/GenerateCommand.swift (the plugin whose tool is
 // the prebuilt binary). A plugin target cannot share code with another package; PluginCopiesTests checks
 // that the copies are the same bytes.
 import Foundation

@@ -1,7 +1,7 @@
 import PackagePlugin
 
 /// Runs `lucidgen` during `swift build` (see ``GenerateCommand``), the `lucidgen` tool built from source in
-/// the consumer's configuration: the development path. `LucidGenPlugins/` has the same plugin running a
+/// the consumer's configuration: the development path. `lucidgen-plugins/` has the same plugin running a
 /// prebuilt release binary instead (`LucidGenPrebuiltPlugin`).
 @main
 struct LucidGenPlugin: BuildToolPlugin {

@@ -1,5 +1,5 @@
-// One file, two copies: LucidGenPlugins/Plugins/LucidGenPrebuiltPlugin/PrebuiltTool.swift and
-// LucidGenPlugins/Plugins/LucidGenPrebuiltCommand/PrebuiltTool.swift (a plugin target cannot share code
+// One file, two copies: lucidgen-plugins/Plugins/LucidGenPrebuiltPlugin/PrebuiltTool.swift and
+// lucidgen-plugins/Plugins/LucidGenPrebuiltCommand/PrebuiltTool.swift (a plugin target cannot share code
 // with another plugin target); PluginCopiesTests checks that the copies are the same bytes.
 import Foundation
 import PackagePlugin

@@ -22,7 +22,9 @@
 //       url: "https://github.com/<owner>/lucidgen/releases/download/<version>/lucidgen.artifactbundle.zip",
 //       checksum: "<what the script prints: swift package compute-checksum lucidgen.artifactbundle.zip>"),
 //
-// Names differ from the lucidgen package's (its product, target and command names would clash in a
+// The folder is named as that repository is, so that a consumer names the package `lucidgen-plugins` in
+// `.plugin(name:package:)` whether it depends on it by path or by url (a package's identity is the last part of
+// its path or url). Names differ from the lucidgen package's (its product, target and command names would clash in a
 // consumer's graph, which always holds both: the app imports LucidRuntime from lucidgen).
 import PackageDescription
 

@@ -1,5 +1,5 @@
 // One file, two copies: Plugins/LucidGenCommand/RunTool.swift (the command plugin whose tool is built from
-// source) and LucidGenPlugins/Plugins/LucidGenPrebuiltCommand/RunTool.swift (the one whose tool is the
+// source) and lucidgen-plugins/Plugins/LucidGenPrebuiltCommand/RunTool.swift (the one whose tool is the
 // prebuilt binary). A plugin target cannot share code with another package; PluginCopiesTests checks that
 // the copies are the same bytes.
 import Foundation
