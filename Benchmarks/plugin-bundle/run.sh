@@ -42,7 +42,8 @@ use_prebuilt() {
 import re, sys
 path, plugins = sys.argv[1], sys.argv[2]
 text = open(path).read()
-text = re.sub(r'(\.package\(name: "lucidgen", path: "[^"]*"\),)', r'\1 .package(path: "%s"),' % plugins, text, count=1)
+text, found = re.subn(r'(\.package\(name: "lucidgen", path: "[^"]*"\))', r'\1, .package(path: "%s")' % plugins, text, count=1)
+if not found: sys.exit("no lucidgen path dependency in " + path)
 text = text.replace('.plugin(name: "LucidGenPlugin", package: "lucidgen")', '.plugin(name: "LucidGenPrebuiltPlugin", package: "lucidgen-plugins")')
 open(path, "w").write(text)
 PY
@@ -66,7 +67,7 @@ fi
 if [[ "$what" == generate || "$what" == all ]]; then
     for kind in source prebuilt; do
         project="$work/history-$kind"
-        rm -rf "$project"
+        rm -rf "$project" "$work/history-$kind-scratch"
         python3 "$root/Benchmarks/long-history/make-long-history.py" "$project" "$root" 60 150 2
         [[ $kind == prebuilt ]] && use_prebuilt "$project"
         (cd "$project" && swift package resolve --scratch-path "$work/history-$kind-scratch" > "$work/history-$kind-resolve.log" 2>&1)
