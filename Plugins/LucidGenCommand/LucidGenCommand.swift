@@ -2,7 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// `swift package lucidgen <command> [options]`: runs `lucidgen` in the package's folder, with
-/// permission to write into it (generated files, snapshots, fixture stores).
+/// permission to write into it (generated files, snapshots, fixture stores). This is the development path:
+/// the tool is built from source in the consumer's configuration. `lucidgen-plugins/` has the same command
+/// running a prebuilt release binary (`swift package lucidgen-prebuilt …`).
 ///
 ///     swift package lucidgen generate            # freeze released versions, write generated files
 ///     swift package lucidgen check               # the CI gate (lucidgen check)
@@ -28,18 +30,7 @@ import PackagePlugin
 @main
 struct LucidGenCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        var arguments = arguments
-        if arguments.isEmpty { arguments = ["--help"] }
-        let process = Process()
-        process.executableURL = try tool(context: context)
-        process.arguments = arguments
-        process.currentDirectoryURL = context.package.directoryURL
-        try process.run()
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            Diagnostics.error("lucidgen \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
-            throw CommandError(status: process.terminationStatus)
-        }
+        try RunTool.run(try tool(context: context), arguments: arguments, context: context)
     }
 
     /// The tool built last, when nothing it is built from changed since; otherwise a build's.
@@ -137,9 +128,4 @@ struct FNV1a {
         for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
         value = (value ^ 0x0a) &* 0x100_0000_01b3
     }
-}
-
-struct CommandError: Error, CustomStringConvertible {
-    var status: Int32
-    var description: String { "lucidgen exited with status \(status)" }
 }

@@ -192,8 +192,3 @@ extension GeneratorPipeline {
         return ModuleResult(written: true, diagnostics: output.diagnostics)
     }
 }
-
-/// The version of lucidgen.
-package enum LucidGenVersion {
-    package static let current = "0.2.0"
-}
