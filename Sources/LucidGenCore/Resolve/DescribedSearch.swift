@@ -64,7 +64,7 @@ extension ShapeBuilder {
             }
             let column = timeline.columnName(property, at: version)
             guard let schemaColumn = columns.first(where: { $0.name == column }), schemaColumn.type == .text,
-                let valueType = schemaColumn.valueType, Self.searchableValueTypes.contains(valueType) || valueType.hasPrefix("enum ")
+                let valueType = schemaColumn.valueType, Self.isSearchable(valueType)
             else {
                 report(name, ", which is \(valueType(of: type)) at \(version), not text: search covers properties of type string, url, color or an enum")
                 continue
@@ -99,6 +99,11 @@ extension ShapeBuilder {
         }
     }
 
-    /// The value types a search may cover: stored as text, read as text.
-    static let searchableValueTypes: Set<String> = ["string", "url", "color"]
+    /// Whether a search may cover values of this type: stored as text, read as text.
+    static func isSearchable(_ valueType: ValueType) -> Bool {
+        switch valueType {
+        case .string, .url, .color, .enumeration: true
+        default: false
+        }
+    }
 }

@@ -167,7 +167,7 @@ extension ShapeBuilder {
     func kindColumn(of root: EntityTimeline, at version: SchemaVersion, previous: SchemaVersion?) -> SchemaColumn? {
         guard root.hasKind(at: version) else { return nil }
         var column = SchemaColumn(
-            name: Hierarchy.kindColumn, type: .text, notNull: true, defaultSQL: quoteLiteral(root.name(at: version)), valueType: Hierarchy.kindValueType)
+            name: Hierarchy.kindColumn, type: .text, notNull: true, defaultSQL: quoteLiteral(root.name(at: version)), valueType: .kind)
         if let previous, root.hasKind(at: previous) {
             var changes: [EnumCaseChange] = []
             for member in [root] + root.descendants where member.exists(at: previous) {
