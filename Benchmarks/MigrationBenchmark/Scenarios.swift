@@ -31,7 +31,7 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
 
     static func column(
         _ name: String, _ type: SchemaColumn.StorageType, notNull: Bool = true, defaultSQL: String? = nil, renamedFrom: String? = nil,
-        valueType: String? = nil, lossyConversionFrom: String? = nil
+        valueType: ValueType? = nil, lossyConversionFrom: ValueType? = nil
     ) -> SchemaColumn {
         SchemaColumn(name: name, type: type, notNull: notNull, defaultSQL: defaultSQL, renamedFrom: renamedFrom, valueType: valueType, lossyConversionFrom: lossyConversionFrom)
     }
@@ -40,7 +40,7 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
     static let teamKey = SchemaForeignKey(columns: ["team_id"], table: "team", tableColumns: ["id"], onDelete: .setNull)
 
     static func person(
-        name: String = "person", renamedFrom: String? = nil, email: SchemaColumn = column("email", .text), score: SchemaColumn = column("score", .integer, valueType: "int"),
+        name: String = "person", renamedFrom: String? = nil, email: SchemaColumn = column("email", .text), score: SchemaColumn = column("score", .integer, valueType: .int),
         note: SchemaColumn? = column("note", .text, notNull: false), extra: [SchemaColumn] = [], team: Bool = true
     ) -> SchemaTable {
         var columns = [column("id", .integer), column("name", .text), email, column("age", .integer), score, column("balance", .real)]
@@ -63,7 +63,7 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
         case .dropColumn: tables = [person(note: nil), team]
         case .requireNote: tables = [person(note: column("note", .text, defaultSQL: "''")), team]
         // int → double is not exact (2^53 + 1 rounds): accepted as `"lossy_conversion": true` in a description does.
-        case .convertType: tables = [person(score: column("score", .real, valueType: "double", lossyConversionFrom: "int")), team]
+        case .convertType: tables = [person(score: column("score", .real, valueType: .double, lossyConversionFrom: .int)), team]
         case .changeDefault: tables = [person(note: column("note", .text, notNull: false, defaultSQL: "'none'")), team]
         case .dropTable: tables = [team]
         case .toOneBecomesToMany:

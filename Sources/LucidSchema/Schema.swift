@@ -312,11 +312,11 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// `enum Category`, `[string]`, `to_one`…), which decides which conversions keep every value.
     /// Not part of the DDL or the checksum; nil for join-table columns and in registries and snapshots
     /// written by an older lucidgen (then only the storage class is known).
-    package var valueType: String?
+    package var valueType: ValueType?
     /// The value type at the previous version when the description accepts the loss of converting it to
     /// this column's type at this version (`"lossy_conversion": true` in its `type_history`): the change is
     /// inferred as SQLite's `CAST` even though some values change.
-    package var lossyConversionFrom: String?
+    package var lossyConversionFrom: ValueType?
     /// True when the column is new at this version although the table's previous version had a column of
     /// the same name (renamed or removed at this version): it is not that column.
     package var reusesName: Bool?
@@ -380,13 +380,9 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// The type the DDL declares.
     package var sqlType: String { declaredType ?? type.rawValue }
 
-    /// The ``valueType`` of the column of an entity hierarchy's table that says which entity each row is
-    /// (`kind`, Core Data's `Z_ENT`): its ``caseChanges`` are entities renamed (`UPDATE … SET kind`) and
-    /// removed (their rows are deleted), not enum values rewritten.
-    package static let kindValueType = "kind"
-
-    /// Whether this is an entity hierarchy's kind column (``kindValueType``).
-    package var isKindColumn: Bool { valueType == Self.kindValueType }
+    /// Whether this is an entity hierarchy's kind column (``ValueType/kind``): its ``caseChanges`` are
+    /// entities renamed (`UPDATE … SET kind`) and removed (their rows are deleted), not enum values rewritten.
+    package var isKindColumn: Bool { valueType == .kind }
 
     /// This column declared `declaredType` (nil: its storage class's name).
     package func declared(_ declaredType: String?) -> SchemaColumn {
@@ -413,7 +409,7 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
 
     package init(
         name: String, type: StorageType, notNull: Bool, defaultSQL: String? = nil, renamedFrom: String? = nil,
-        convertedFromJoinTable: String? = nil, valueType: String? = nil, lossyConversionFrom: String? = nil,
+        convertedFromJoinTable: String? = nil, valueType: ValueType? = nil, lossyConversionFrom: ValueType? = nil,
         reusesName: Bool? = nil, extractedFrom: String? = nil, jsonPath: String? = nil, caseChanges: [EnumCaseChange]? = nil,
         jsonStructChange: String? = nil, compositeGroup: [String]? = nil, requiredWhenPresent: Bool? = nil
     ) {

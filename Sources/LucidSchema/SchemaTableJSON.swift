@@ -179,7 +179,7 @@ enum TableJSONReader {
 
     private static func column(_ reader: inout Reader) throws -> SchemaColumn {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
-        var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: String?, lossyConversionFrom: String?
+        var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: ValueType?, lossyConversionFrom: ValueType?
         var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
         var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?, collation: String?
         try reader.object { reader, key in
@@ -193,8 +193,8 @@ enum TableJSONReader {
             case "defaultSQL": defaultSQL = try reader.optionalString()
             case "renamedFrom": renamedFrom = try reader.optionalString()
             case "convertedFromJoinTable": convertedFromJoinTable = try reader.optionalString()
-            case "valueType": valueType = try reader.optionalString()
-            case "lossyConversionFrom": lossyConversionFrom = try reader.optionalString()
+            case "valueType": valueType = try reader.optionalString().map(ValueType.init)
+            case "lossyConversionFrom": lossyConversionFrom = try reader.optionalString().map(ValueType.init)
             case "reusesName": reusesName = try reader.optionalBool()
             case "extractedFrom": extractedFrom = try reader.optionalString()
             case "jsonPath": jsonPath = try reader.optionalString()

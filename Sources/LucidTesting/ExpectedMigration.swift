@@ -325,7 +325,7 @@ struct ExpectedMigration {
     /// The member at `path` (`$.a.b`) of JSON text, computed in Swift as SQLite's `json_extract` gives it
     /// (strings as text, integers as integers, other numbers as reals, booleans as 1/0, anything missing
     /// or null as NULL), then as the column stores it: a date's milliseconds since 1970 as GRDB's date text.
-    static func jsonMember(_ json: DatabaseValue, path: String, valueType: String?) -> DatabaseValue {
+    static func jsonMember(_ json: DatabaseValue, path: String, valueType: ValueType?) -> DatabaseValue {
         guard case .string(let text) = json.storage, var value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return .null }
         for key in path.dropFirst(2).split(separator: ".") {
             guard case .object(let object) = value, let member = object[String(key)] else { return .null }
@@ -339,8 +339,8 @@ struct ExpectedMigration {
         case .real(let real): extracted = real.databaseValue
         case .null, .object, .array: return .null
         }
-        guard valueType == "date", case .int64(let milliseconds) = extracted.storage else {
-            if valueType == "date", case .double(let milliseconds) = extracted.storage { return dateText(milliseconds: milliseconds).databaseValue }
+        guard valueType == .date, case .int64(let milliseconds) = extracted.storage else {
+            if valueType == .date, case .double(let milliseconds) = extracted.storage { return dateText(milliseconds: milliseconds).databaseValue }
             return extracted
         }
         return dateText(milliseconds: Double(milliseconds)).databaseValue

@@ -46,8 +46,8 @@ import GRDB
         for table in tables.keys.sorted() {
             for (index, row) in tables[table]!.enumerated() {
                 let columns = row.keys.sorted()
-                let uuidColumns = Set(columns.filter { schema?.table(named: table)?.column(named: $0)?.valueType == "uuid" })
-                let decimalColumns = Set(columns.filter { schema?.table(named: table)?.column(named: $0)?.valueType == "decimal" })
+                let uuidColumns = Set(columns.filter { schema?.table(named: table)?.column(named: $0)?.valueType == .uuid })
+                let decimalColumns = Set(columns.filter { schema?.table(named: table)?.column(named: $0)?.valueType == .decimal })
                 let values = try columns.map { column in
                     let value = row[column]!
                     if decimalColumns.contains(column), case .text(let text) = value {

@@ -63,7 +63,7 @@ import Testing
             "colors_since TEXT",
             "tail TEXT NOT NULL",
         ])
-        #expect(plane.column(named: "colors_accent_finish_kind")?.valueType == "enum kind")
+        #expect(plane.column(named: "colors_accent_finish_kind")?.valueType == .enumeration("kind"))
         #expect(plane.indexes == [
             SchemaIndex(name: "plane_colors_accent_finish_gloss_index", columns: ["colors_accent_finish_gloss"]),
             SchemaIndex(name: "by_color", columns: ["colors_primary", "tail"]),

@@ -42,7 +42,7 @@ import Testing
         #expect(!result.diagnostics.contains { $0.severity != .note }, "\(result.diagnostics)")
         let table = try #require(result.model.schemas[0].table(named: "item"))
         #expect(table.createTableStatement() == #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "price" TEXT NOT NULL DEFAULT \#(sql), "prices" TEXT NOT NULL)"#)
-        #expect(table.columns.map(\.valueType) == ["int", "decimal", "[decimal]"])
+        #expect(table.columns.map(\.valueType) == [.int, .decimal, .array(.decimal)])
         let record = try project.read("Sources/App/Generated/Entities/Item.swift")
         #expect(record.contains("price: Foundation.Decimal = \(swift)"), "\(record)")
         #expect(record.contains("public var prices: [Foundation.Decimal]"), "\(record)")

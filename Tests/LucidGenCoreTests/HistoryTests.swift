@@ -233,7 +233,7 @@ import Testing
         #expect(shapes.map { $0.properties.map(\.defaultSQL) } == [["1"], ["2.5"]])
         // int → double is not exact beyond 2^53: without the loss accepted, it needs the app's code.
         #expect(result.diagnostics.contains { $0.severity == .warning && $0.message.hasPrefix("1.0 → 2.0 cannot be inferred (track.score: int → double cannot convert every value exactly") })
-        #expect(result.model.schemas.map { $0.table(named: "track")?.column(named: "score")?.valueType } == ["int", "double"])
+        #expect(result.model.schemas.map { $0.table(named: "track")?.column(named: "score")?.valueType } == [.int, .double])
     }
 
     /// `lossy_conversion` (or `lossyConversion`) accepts the loss of exactly the change at its item's until_version.
@@ -245,8 +245,8 @@ import Testing
         defer { project.remove() }
         let result = try project.generate()
         let columns = result.model.schemas.map { $0.table(named: "track")?.column(named: "score") }
-        #expect(columns.map { $0?.valueType } == ["int", "double", "double", "string"])
-        #expect(columns.map { $0?.lossyConversionFrom } == [nil, nil, nil, "double"])
+        #expect(columns.map { $0?.valueType } == [.int, .double, .double, .string])
+        #expect(columns.map { $0?.lossyConversionFrom } == [nil, nil, nil, .double])
         // 1.0 → 2.0 (int → double) still needs code; 2.5 → 3.0 (double → string) is SQLite's CAST.
         #expect(result.model.customSteps.map { "\($0.from) → \($0.to)" } == ["1.0 → 2.0"])
         #expect(try project.read("Sources/App/Generated/AppSchema.swift").contains(#""lossyConversionFrom":"double","name":"score","notNull":true,"type":"TEXT","valueType":"string"}"#))
@@ -274,7 +274,7 @@ import Testing
         #expect(result.report.updated.contains { $0.hasSuffix(".schema/2.0.json") }, "\(result.report)")
         #expect(!result.report.updated.contains { $0.hasSuffix(".schema/1.0.json") }, "\(result.report)")
         #expect(try project.read(".entities/.schema/2.0.json").contains(#""valueType" : "string""#))
-        #expect(result.model.schemas[0].table(named: "track")?.column(named: "title")?.valueType == "string")
+        #expect(result.model.schemas[0].table(named: "track")?.column(named: "title")?.valueType == .string)
     }
 }
 

@@ -35,7 +35,7 @@ import Testing
         #expect(!result.diagnostics.contains { $0.severity != .note }, "\(result.diagnostics)")
         let table = try #require(result.model.schemas[0].table(named: "card"))
         #expect(table.createTableStatement() == #"CREATE TABLE "card" ("id" INTEGER PRIMARY KEY NOT NULL, "keys" TEXT NOT NULL, "spare" BLOB DEFAULT X'E621E1F8C36C495A93FC0C247A3E6E5F', "token" BLOB NOT NULL)"#)
-        #expect(table.columns.map(\.valueType) == ["int", "[uuid]", "uuid", "uuid"])
+        #expect(table.columns.map(\.valueType) == [.int, .array(.uuid), .uuid, .uuid])
         let shape = try #require(result.model.entities.first?.shapes.first)
         #expect(shape.properties.map(\.swiftType) == ["Foundation.UUID", "Foundation.UUID", "[Foundation.UUID]"])
         let record = try project.read("Sources/App/Generated/Entities/Card.swift")

@@ -7,14 +7,14 @@ import Testing
 /// Declared search (an FTS5 index over some text columns of a table, with the triggers of FTS5's
 /// "external content tables") kept in step through every kind of migration step, on real SQLite files.
 @Suite struct SearchMigrationTests {
-    static func column(_ name: String, _ type: SchemaColumn.StorageType = .text, valueType: String = "string", notNull: Bool = false, renamedFrom: String? = nil) -> SchemaColumn {
+    static func column(_ name: String, _ type: SchemaColumn.StorageType = .text, valueType: ValueType = .string, notNull: Bool = false, renamedFrom: String? = nil) -> SchemaColumn {
         SchemaColumn(name: name, type: type, notNull: notNull, renamedFrom: renamedFrom, valueType: valueType)
     }
 
-    static let id = column("id", .integer, valueType: "int", notNull: true)
+    static let id = column("id", .integer, valueType: .int, notNull: true)
     static let title = column("title", notNull: true)
     static let notes = column("notes")
-    static let rating = column("rating", .integer, valueType: "int")
+    static let rating = column("rating", .integer, valueType: .int)
 
     /// One version with a single table.
     static func version(

@@ -68,7 +68,7 @@ import Testing
         #expect(throws: (any Error).self) { try LucidStore.open(atPath: folder.path("refused.sqlite"), versions: refused).database.close() }
 
         let accepted = try versions(["1.0", "2.0"], type: "double", typeHistory: #"{ "until_version": "2.0", "property_type": "int", "lossyConversion": true }"#)
-        #expect(accepted[1].table(named: "item")?.column(named: "value")?.lossyConversionFrom == "int")
+        #expect(accepted[1].table(named: "item")?.column(named: "value")?.lossyConversionFrom == .int)
         let (failures, stored) = try migrated(accepted, seeding: values)
         #expect(failures.isEmpty, "\(failures)")
         #expect(stored.map(\.storage) == [

@@ -11,11 +11,11 @@ import Testing
         SchemaTable(
             name: "we\"ird \\ \"\"\"# name", kind: .entity,
             columns: [
-                SchemaColumn(name: "id", type: .text, notNull: true, valueType: "string"),
+                SchemaColumn(name: "id", type: .text, notNull: true, valueType: .string),
                 SchemaColumn(
                     name: "note", type: .text, notNull: false, defaultSQL: "'a\"b\\c ''quoted'' é 🚀'", renamedFrom: "old note",
-                    valueType: "string", lossyConversionFrom: "double", reusesName: true),
-                SchemaColumn(name: "owner", type: .integer, notNull: false, convertedFromJoinTable: "item_owners", valueType: "to_one"),
+                    valueType: .string, lossyConversionFrom: .double, reusesName: true),
+                SchemaColumn(name: "owner", type: .integer, notNull: false, convertedFromJoinTable: "item_owners", valueType: .toOne(target: nil)),
                 SchemaColumn(name: "ratio", type: .real, notNull: true, defaultSQL: "(1.5 * 2)"),
                 SchemaColumn(name: "blob", type: .blob, notNull: false),
             ],

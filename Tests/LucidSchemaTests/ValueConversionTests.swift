@@ -9,8 +9,9 @@ import Testing
         "string": .text, "date": .text, "url": .text, "color": .text, "enum Kind": .text, "data": .blob, "uuid": .blob,
     ]
 
+    /// A column `v` whose value type is spelled `valueType`, as registries write it.
     static func column(_ valueType: String, lossy: String? = nil) -> SchemaColumn {
-        SchemaColumn(name: "v", type: storage[valueType]!, notNull: false, valueType: valueType, lossyConversionFrom: lossy)
+        SchemaColumn(name: "v", type: storage[valueType]!, notNull: false, valueType: ValueType(valueType), lossyConversionFrom: lossy.map(ValueType.init))
     }
 
     /// Versions 1.0, 1.1, … of one table `t` whose column `v` has the given value types.

@@ -31,5 +31,6 @@ extension FlightLogSchema {
     }
 }
 
-/// `migrations_provider` in .lucid.yaml: a missing `migrate(_:)` above is a build error here.
+/// `migrations_provider` in .lucid.yaml: the app's `FlightLogStages` implements every requirement above, and
+/// one it lacks is a build error on this line (never a failure when a store migrates).
 extension FlightLogStages: FlightLogMigrations {}

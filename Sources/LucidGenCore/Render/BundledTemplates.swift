@@ -404,7 +404,8 @@ extension {{registryName}} {
 }
 {{#provider}}
 
-/// `migrations_provider` in .lucid.yaml: a missing `migrate(_:)` above is a build error here.
+/// `migrations_provider` in .lucid.yaml: the app's `{{provider}}` implements every requirement above, and
+/// one it lacks is a build error on this line (never a failure when a store migrates).
 extension {{provider}}: {{protocolName}} {}
 {{/provider}}
 

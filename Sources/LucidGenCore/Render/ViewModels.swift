@@ -97,7 +97,9 @@ struct ViewModels {
                     if case .enumeration? = model.subtypes.first(where: { $0.name == property.typeDescription })?.kind { enumColumns.append((property.column, property.swiftType)) }
                 case .composite(let composite):
                     hasComposites = true
-                    for leaf in composite.leaves(optional: property.nullable) where leaf.valueType.hasPrefix("enum ") { enumColumns.append((leaf.column, leaf.swiftType)) }
+                    for leaf in composite.leaves(optional: property.nullable) {
+                        if case .enumeration = leaf.valueType { enumColumns.append((leaf.column, leaf.swiftType)) }
+                    }
                 case .toOne, .toMany: break
                 }
             }

@@ -7,9 +7,6 @@
 enum Hierarchy {
     /// The column of a root's table that holds each row's entity name.
     static let kindColumn = "kind"
-    /// The value type (``SchemaColumn/valueType``) that marks a table's kind column: its ``SchemaColumn/caseChanges``
-    /// are subentities renamed (the rows' kind is rewritten) and removed (their rows are deleted).
-    static let kindValueType = SchemaColumn.kindValueType
 
     /// Checks every `parent`: a persisted entity, no cycle, a subentity's identifier (none, or its root's),
     /// its versions within its parent's lifetime, and property names and columns used once in a hierarchy

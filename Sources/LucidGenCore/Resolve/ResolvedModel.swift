@@ -167,7 +167,7 @@ package struct CompositeShape: Sendable, Equatable {
     package struct Element: Sendable, Equatable {
         package enum Kind: Sendable, Equatable {
             /// A column holding a scalar, enum or option set value.
-            case column(storage: SchemaColumn.StorageType, swiftType: String, valueType: String, typeName: String, defaultSQL: String?)
+            case column(storage: SchemaColumn.StorageType, swiftType: String, valueType: ValueType, typeName: String, defaultSQL: String?)
             case nested(CompositeShape)
         }
 
@@ -189,7 +189,7 @@ package struct CompositeShape: Sendable, Equatable {
         package var column: String
         package var storage: SchemaColumn.StorageType
         package var swiftType: String
-        package var valueType: String
+        package var valueType: ValueType
         /// The scalar or subtype name of its values (`string`, `aircraft_category`), for seeding.
         package var typeName: String
         package var defaultSQL: String?

@@ -431,7 +431,7 @@ enum SnapshotStore {
         }
         for column in now.columns {
             guard let old = frozen.column(named: column.name), let frozenType = old.valueType, frozenType != column.valueType else { continue }
-            changes.append("column '\(column.name)' held \(frozenType) values, now \(column.valueType ?? "unknown")")
+            changes.append("column '\(column.name)' held \(frozenType) values, now \(column.valueType?.description ?? "unknown")")
         }
         return changes.isEmpty ? "frozen \(frozen), now \(now)" : changes.joined(separator: "; ")
     }

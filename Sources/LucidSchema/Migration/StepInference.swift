@@ -359,7 +359,7 @@ package struct StepInference: Sendable {
                     let converted = Self.expression(expression, through: steps)
                     if converted != expression {
                         expression = converted
-                        let types = [oldColumn, column].map { $0.valueType ?? $0.type.rawValue }
+                        let types = [oldColumn, column].map { $0.valueType?.description ?? $0.type.rawValue }
                         rebuildReasons.append("\(label) converts \(types[0]) to \(types[1]) (\(steps.filter { $0 != .unchanged }.map(\.description).joined(separator: ", then ")))")
                     } else if oldColumn.type != column.type {
                         result.reasons.append("\(label): \(oldColumn.type.rawValue) cannot become \(column.type.rawValue) without a conversion")
@@ -554,14 +554,14 @@ package struct StepInference: Sendable {
     /// in a column. Data is base64 in the JSON, which SQLite cannot decode, a uuid its text there but its
     /// 16 bytes in a column, and a decimal a JSON number there, which `json_extract` reads as a REAL (15
     /// significant digits), but GRDB's text in a column: the app's code converts them.
-    static func jsonMemberExpression(column: String, path: String, valueType: String?) -> Result<String, ConversionRefusal> {
+    static func jsonMemberExpression(column: String, path: String, valueType: ValueType?) -> Result<String, ConversionRefusal> {
         let extract = "json_extract(src.\(quoteIdentifier(column)), \(quoteLiteral(path)))"
         switch valueType {
-        case "date"?: return .success("strftime('%Y-%m-%d %H:%M:%f', \(extract) / 1000.0, 'unixepoch')")
-        case "data"?: return .failure(ConversionRefusal("member \(path) of \(column) is data, stored as base64 text in the JSON, which SQLite cannot decode"))
-        case "decimal"?:
+        case .date?: return .success("strftime('%Y-%m-%d %H:%M:%f', \(extract) / 1000.0, 'unixepoch')")
+        case .data?: return .failure(ConversionRefusal("member \(path) of \(column) is data, stored as base64 text in the JSON, which SQLite cannot decode"))
+        case .decimal?:
             return .failure(ConversionRefusal("member \(path) of \(column) is a decimal, a JSON number that SQLite reads as a REAL (15 significant digits), not the text a column stores"))
-        case "uuid"?:
+        case .uuid?:
             return .failure(ConversionRefusal("member \(path) of \(column) is a uuid, stored as its text in the JSON and as its 16 bytes in a column, which SQLite cannot convert"))
         default: return .success(extract)
         }

@@ -35,8 +35,9 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
     /// `label` names the column in the reason (`table.column`).
     package static func between(_ old: SchemaColumn, _ new: SchemaColumn, label: String) -> Result<ValueConversion, ConversionRefusal> {
         if let exact = exact(from: old, to: new) { return .success(exact) }
-        let oldType = old.valueType ?? old.type.rawValue
-        let newType = new.valueType ?? new.type.rawValue
+        // Without value types (older registries), the storage classes stand for them.
+        let oldType = old.valueType ?? .other(old.type.rawValue)
+        let newType = new.valueType ?? .other(new.type.rawValue)
         let change = "\(oldType) → \(newType)"
         if new.lossyConversionFrom != nil {
             if let lossy = lossy(from: old, to: new) { return .success(lossy) }
@@ -49,16 +50,16 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
 
     /// Conversions that keep every value.
     static func exact(from old: SchemaColumn, to new: SchemaColumn) -> ValueConversion? {
-        guard let oldType = old.valueType, let newType = new.valueType, !(isReference(oldType) && isReference(newType)) else {
+        guard let oldType = old.valueType, let newType = new.valueType, !(oldType.isToOne && newType.isToOne) else {
             return byStorage(from: old.type, to: new.type)
         }
         if oldType == newType { return byStorage(from: old.type, to: new.type) }
         switch (oldType, newType) {
         // GRDB stores a `Decimal` as its text, which for an integer is its digits (what CAST writes), and reads
         // it back exactly.
-        case ("int", "string"), ("int", "decimal"): return .cast(.text)
-        case ("bool", "int"), ("float", "double"), ("url", "string"), ("color", "string"), ("string", "color"),
-            ("seconds", "double"), ("double", "seconds"), ("milliseconds", "double"), ("double", "milliseconds"), ("uuid", "data"), ("decimal", "string"):
+        case (.int, .string), (.int, .decimal): return .cast(.text)
+        case (.bool, .int), (.float, .double), (.url, .string), (.color, .string), (.string, .color),
+            (.seconds, .double), (.double, .seconds), (.milliseconds, .double), (.double, .milliseconds), (.uuid, .data), (.decimal, .string):
             return old.type == new.type ? .unchanged : nil
         default: return nil
         }
@@ -73,30 +74,25 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
 
     /// Conversions SQLite's CAST can do when the description accepts that some values change.
     static func lossy(from old: SchemaColumn, to new: SchemaColumn) -> ValueConversion? {
-        let numbers: Set<String> = ["int", "double", "float", "decimal"]
-        guard let oldType = old.valueType, let newType = new.valueType, numbers.contains(oldType),
-            numbers.contains(newType) || newType == "string"
-        else { return nil }
+        guard let oldType = old.valueType, let newType = new.valueType, oldType.isNumber, newType.isNumber || newType == .string else { return nil }
         return old.type == new.type ? .unchanged : .cast(new.type)
     }
 
-    static func isReference(_ valueType: String) -> Bool { valueType == "to_one" || valueType.hasPrefix("to_one ") }
-
-    private static func example(_ old: String, _ new: String) -> String? {
+    private static func example(_ old: ValueType, _ new: ValueType) -> String? {
         switch (old, new) {
-        case ("int", "double"), ("int", "float"), ("int", "seconds"), ("int", "milliseconds"):
+        case (.int, .double), (.int, .float), (.int, .seconds), (.int, .milliseconds):
             "integers beyond 2^53 have no exact floating-point value"
-        case ("double", "string"), ("float", "string"): "SQLite writes a REAL as text with 15 significant digits"
-        case ("double", "float"): "a Float keeps about 7 significant digits"
-        case ("double", "int"), ("float", "int"): "fractions are cut off"
-        case ("seconds", "milliseconds"), ("milliseconds", "seconds"): "the unit changes, every value must be scaled"
-        case ("string", _): "not every text is a valid \(new)"
-        case ("data", "uuid"): "not every blob is the 16 bytes of a UUID"
-        case ("decimal", "double"), ("decimal", "float"), ("decimal", "seconds"), ("decimal", "milliseconds"):
+        case (.double, .string), (.float, .string): "SQLite writes a REAL as text with 15 significant digits"
+        case (.double, .float): "a Float keeps about 7 significant digits"
+        case (.double, .int), (.float, .int): "fractions are cut off"
+        case (.seconds, .milliseconds), (.milliseconds, .seconds): "the unit changes, every value must be scaled"
+        case (.string, _): "not every text is a valid \(new)"
+        case (.data, .uuid): "not every blob is the 16 bytes of a UUID"
+        case (.decimal, .double), (.decimal, .float), (.decimal, .seconds), (.decimal, .milliseconds):
             "a decimal's digits beyond a Double's 15 to 17 are lost"
-        case ("decimal", "int"): "fractions are cut off"
-        case ("double", "decimal"), ("float", "decimal"): "SQLite writes a REAL as text with 15 significant digits"
-        case ("uuid", _): "a uuid is stored as its 16 bytes, which are no \(new) value"
+        case (.decimal, .int): "fractions are cut off"
+        case (.double, .decimal), (.float, .decimal): "SQLite writes a REAL as text with 15 significant digits"
+        case (.uuid, _): "a uuid is stored as its 16 bytes, which are no \(new) value"
         default: nil
         }
     }
