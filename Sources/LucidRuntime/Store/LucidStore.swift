@@ -72,7 +72,7 @@ public enum LucidStore {
                 try Bookkeeping.write(schema, from: nil, kind: "create", label: "created at \(schema.version)", db)
                 try CompatibilityRecorder(history: SchemaHistory(versions: versions, stages: stages), dataMigrations: dataMigrations).record(db, at: schema.version)
                 for migration in dataMigrations where migration.version <= schema.version {
-                    try DataMigrations.record(migration, outcome: "not needed: created at \(schema.version)", db)
+                    try DataMigrationRecords.record(migration, outcome: "not needed: created at \(schema.version)", db)
                 }
                 try Bookkeeping.recordSchemaCookie(db)
             }

@@ -33,7 +33,7 @@ extension StoreMigrator {
                 try compatibility.record(db, at: newest.version)
                 // Born at the newest version: no data was ever in an older shape.
                 for migration in options.dataMigrations where migration.version <= newest.version {
-                    try DataMigrations.record(migration, outcome: "not needed: created at \(newest.version)", db)
+                    try DataMigrationRecords.record(migration, outcome: "not needed: created at \(newest.version)", db)
                 }
                 created = true
                 return .commit

@@ -28,17 +28,8 @@ extension StoreMigrator {
         }
         do {
             let current = try queue.read { db -> Bool in
-                typealias S = LedgerTables.Store
-                // A record without the cookie column (an older runtime's) fails to prepare: the full path then.
-                guard let row = try Row.fetchOne(
-                    db, sql: "SELECT \(S.version), \(S.checksum), \(S.schemaCookie) IS (SELECT schema_version FROM pragma_schema_version) FROM \(S.name) WHERE id = 1"),
-                    row[0] == version.string, row[1] == checksum, row[2] == true
-                else { return false }
-                if options.dataMigrations.isEmpty { return true }
-                typealias D = LedgerTables.DataMigrations
-                guard try db.tableExists(D.name) else { return false }
-                let recorded = Set(try Row.fetchAll(db, sql: "SELECT \(D.version), \(D.label) FROM \(D.name)").map { "\($0[D.version] as String) \($0[D.label] as String)" })
-                return options.dataMigrations.allSatisfy { recorded.contains("\($0.version.string) \($0.label)") }
+                guard try Bookkeeping.recordIsCurrent(version: version, checksum: checksum, db) else { return false }
+                return try options.dataMigrations.isEmpty || DataMigrationRecords.allRecorded(options.dataMigrations, db)
             }
             if current { return queue }
         } catch {

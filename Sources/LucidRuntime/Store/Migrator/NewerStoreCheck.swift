@@ -14,20 +14,11 @@ extension StoreMigrator {
         let app = newest.version
         var refusal: StoreError?
         try db.inTransaction(.deferred) {
-            typealias K = LedgerTables.Compatibility
-            let row: Row?
-            do {
-                row = try Row.fetchOne(
-                    db, sql: "SELECT \(K.checksum), \(K.firstIncompatibleChange), \(K.firstIncompatibleAt) FROM \(K.name) WHERE \(K.version) = ?",
-                    arguments: [app.string])
-            } catch let error as DatabaseError where Bookkeeping.isMissingObject(error) {
-                row = nil
-            }
-            guard let row else {
+            guard let row = try CompatibilityRecorder.row(of: app, db) else {
                 refusal = .newerStoreRecordsNoCompatibility(storeVersion: storeVersion, appVersion: app)
                 return .commit
             }
-            let checksum: String = row[K.checksum]
+            let checksum = row.checksum
             let expected = history.checksum(of: newest)
             if checksum != expected {
                 refusal = .newerStoreNotAdditive(
@@ -35,9 +26,8 @@ extension StoreMigrator {
                     firstIncompatibleChange: "the store's version \(app) is another definition of it (checksum \(checksum.prefix(12))…, this app's \(expected.prefix(12))…)", at: app)
                 return .commit
             }
-            if let change: String = row[K.firstIncompatibleChange] {
-                let at = (row[K.firstIncompatibleAt] as String?).flatMap { try? SchemaVersion(parsing: $0) }
-                refusal = .newerStoreNotAdditive(storeVersion: storeVersion, appVersion: app, firstIncompatibleChange: change, at: at)
+            if let change = row.firstIncompatibleChange {
+                refusal = .newerStoreNotAdditive(storeVersion: storeVersion, appVersion: app, firstIncompatibleChange: change, at: row.firstIncompatibleAt)
                 return .commit
             }
             // The record vouches for the store; the tables must still be what this app writes into.
