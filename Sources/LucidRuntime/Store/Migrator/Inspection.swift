@@ -25,23 +25,18 @@ extension StoreMigrator {
             throw .planning(error)
         }
         var status = StoreStatus(
-            state: .needsMigration, version: recognition.schema.version, checksum: history.checksum(of: recognition.schema), adopted: true, steps: steps,
+            start: .version(recognition.schema.version, adopted: true), version: recognition.schema.version, checksum: history.checksum(of: recognition.schema), adopted: true, steps: steps,
             rowCounts: [:], pendingCleanup: 0)
         status.coreDataModel = recognition.version.model
         return status
     }
 
     func inspect() throws(StoreError) -> StoreStatus {
-        let state = try decideState()
-        if let (error, _) = state.refusal(path: path, versions: versions, options: options) { throw error }
-        if case .coreData(let layout) = state { return try inspectCoreData(layout) }
-        guard case .known(let schema, let recorded, _) = state else {
-            let start: StoreStatus.State = switch state {
-            case .newFile: .missing
-            case .emptyFile: .emptyFile
-            default: .empty
-            }
-            return StoreStatus(state: start, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
+        let decision = try decide()
+        if let (error, _) = decision.refusal(path: path, versions: versions, options: options) { throw error }
+        if case .coreData(let layout) = decision { return try inspectCoreData(layout) }
+        guard case .known(let schema, let recorded, _) = decision else {
+            return StoreStatus(start: decision.state!, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
         }
         let steps: [MigrationStep]
         do {
@@ -64,7 +59,7 @@ extension StoreMigrator {
                     counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
                 }
                 var status = StoreStatus(
-                    state: steps.isEmpty ? .current : .needsMigration, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded, steps: steps,
+                    start: decision.state!, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded, steps: steps,
                     rowCounts: counts, pendingCleanup: try PendingCleanup.rows(db).count)
                 status.appObjects = try AppObjects.read(db, owned: owned)
                 // Step after step, with the objects as each step leaves them (renames followed); a step's

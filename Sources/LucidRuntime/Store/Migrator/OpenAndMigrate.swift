@@ -38,30 +38,25 @@ extension StoreMigrator {
     ///
     /// `fileStart` is what the file was before SQLite opened it (``fileStart()``); nil decides from the
     /// database alone (a connection the app made).
-    func bringUpToDate(_ writer: some DatabaseWriter, fileStart: StoreState? = nil) throws -> MigrationOutcome {
+    func bringUpToDate(_ writer: some DatabaseWriter, fileStart: Decision? = nil) throws -> MigrationOutcome {
         let began = Date()
         do {
             // No ATTACH while lucidgen holds the connection (the store is untrusted input).
             return try writer.barrierWriteWithoutTransaction { db in try db.withoutAttaching {
-                let state: StoreState
+                let decision: Decision
                 do {
-                    state = try fileStart ?? decideState(db)
+                    decision = try fileStart ?? decide(db)
                 } catch {
-                    state = try Self.stateOrError(error, path: path, since: began)
+                    decision = try Self.decisionOrError(error, path: path, since: began)
                 }
                 var outcome: MigrationOutcome
-                switch state {
+                switch decision {
                 case .newFile, .emptyFile, .emptyDatabase:
-                    let start: MigrationOutcome.Start = switch state {
-                    case .newFile: .newFile
-                    case .emptyFile: .emptyFile
-                    default: .emptyDatabase
-                    }
-                    outcome = MigrationOutcome(start: start, finalVersion: newest.version)
+                    outcome = MigrationOutcome(start: decision.state!, finalVersion: newest.version)
                     try initialise(db, outcome: &outcome)
                     if !outcome.created { try migrate(db, outcome: &outcome) }
                 case .known(let schema, let recorded, let schemaCookieStale):
-                    outcome = MigrationOutcome(start: .version(schema.version, adopted: !recorded), finalVersion: schema.version)
+                    outcome = MigrationOutcome(start: decision.state!, finalVersion: schema.version)
                     // The path is planned, and its stages' code checked, before anything is written (an
                     // adopted store's record included): never half a path for want of the app's code.
                     let route = schema.version == newest.version ? [] : try plan(from: schema.version)
@@ -79,7 +74,7 @@ extension StoreMigrator {
                     // Nothing is written: no late data migration either.
                     return try openNewerIfAdditive(db, storeVersion: version)
                 case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .contradicted, .notADatabase:
-                    let (error, policy) = state.refusal(path: path, versions: versions, options: options)!
+                    let (error, policy) = decision.refusal(path: path, versions: versions, options: options)!
                     throw Refusal(error: error, policy: policy)
                 }
                 try runLateDataMigrations(db)

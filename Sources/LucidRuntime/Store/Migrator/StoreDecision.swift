@@ -2,12 +2,14 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidSchema
 
-// The store's state: what a store file is (new, empty, a lucidgen store at a known version, a Core Data
-// store, or one this app refuses), decided in one place without changing it.
+// The decision on a store file: what it is (new, empty, a lucidgen store at a known version, a Core Data
+// store, or one this app refuses), made in one place without changing it.
 extension StoreMigrator {
-    /// What a store file is: the one decision that opening, inspecting, creating, migrating together
-    /// and the CLI's `plan`/`migrate` all take (through ``decideState(_:)``), so they cannot drift.
-    enum StoreState {
+    /// What a store file is, and what this app may do with it: the one decision that opening,
+    /// inspecting, creating, migrating together and the CLI's `plan`/`migrate` all take (through
+    /// ``decide(_:)``), so they cannot drift. What the store is, as ``StoreStatus`` and
+    /// ``MigrationOutcome`` report it, is its ``state``.
+    enum Decision {
         /// No file: it would be created at the newest version.
         case newFile
         /// A file of zero bytes. SQLite reads it as an empty database, and apps often create the file
@@ -43,6 +45,18 @@ extension StoreMigrator {
         /// it converts into lucidgen's tables of the version its layout is, then migrates on.
         case coreData(CoreDataStoreLayout)
 
+        /// What the store is, as ``StoreStatus/start`` and ``MigrationOutcome/start`` say it; nil for a
+        /// store this app refuses, and for a Core Data store (its version is known once it is recognised).
+        var state: StoreState? {
+            switch self {
+            case .newFile: .newFile
+            case .emptyFile: .emptyFile
+            case .emptyDatabase: .emptyDatabase
+            case .known(let schema, let recorded, _): .version(schema.version, adopted: !recorded)
+            case .newer, .unknownVersion, .checksumMismatch, .unrecognized, .contradicted, .notADatabase, .coreData: nil
+            }
+        }
+
         /// A few words for messages.
         var summary: String {
             switch self {
@@ -75,32 +89,32 @@ extension StoreMigrator {
         }
     }
 
-    /// Decides the state of the store at `path`, without changing it.
-    func decideState() throws(StoreError) -> StoreState {
+    /// Decides what the store at `path`, without changing it.
+    func decide() throws(StoreError) -> Decision {
         if let start = fileStart() { return start }
         let queue = try makeQueue()
         defer { Self.closeLeavingFilesAsTheyAre(queue) }
-        return try decideState(queue)
+        return try decide(queue)
     }
 
     /// `.newFile` or `.emptyFile` when the file says so before SQLite opens it; nil for a file with content.
-    func fileStart() -> StoreState? {
+    func fileStart() -> Decision? {
         guard let size = Self.fileSize(atPath: path) else { return .newFile }
         return size == 0 ? .emptyFile : nil
     }
 
     /// Decides the state of the existing store open in `reader`, without changing it.
-    func decideState(_ reader: some DatabaseReader) throws(StoreError) -> StoreState {
+    func decide(_ reader: some DatabaseReader) throws(StoreError) -> Decision {
         let began = Date()
         do {
-            return try reader.read { db in try decideState(db) }
+            return try reader.read { db in try decide(db) }
         } catch {
-            return try Self.stateOrError(error, path: path, since: began)
+            return try Self.decisionOrError(error, path: path, since: began)
         }
     }
 
     /// The decision itself, on a connection the caller holds.
-    func decideState(_ db: Database) throws -> StoreState {
+    func decide(_ db: Database) throws -> Decision {
         if let record = try Bookkeeping.record(db) {
             guard let version = try? SchemaVersion(parsing: record.version) else {
                 throw StoreError.corrupt(path: path, message: "its version record '\(record.version)' is not a version")
@@ -161,7 +175,7 @@ extension StoreMigrator {
 
     /// A file SQLite cannot read as a database is a state (refused, or erased by the app's policy); any
     /// other error is thrown.
-    static func stateOrError(_ error: any Error, path: String, since: Date? = nil) throws(StoreError) -> StoreState {
+    static func decisionOrError(_ error: any Error, path: String, since: Date? = nil) throws(StoreError) -> Decision {
         if let error = error as? StoreError { throw error }
         let mapped = storeError(error, path: path, step: "open", version: nil, since: since)
         if case .notADatabase = mapped { return .notADatabase }

@@ -6,7 +6,7 @@ import Logging
 /// Opens one store file and brings it to the newest version.
 ///
 /// Its work, one concept per file beside this one:
-/// - `StoreDecision`: what the store file is (``decideState()``), the one decision every path takes;
+/// - `StoreDecision`: what the store file is (``decide()``), the one decision every path takes;
 /// - `LaunchPath`: an up-to-date store opened in one or two queries (``openIfCurrent(atPath:version:checksum:options:)``);
 /// - `OpenAndMigrate`: the decision and what it needs, under one barrier (``bringUpToDate(_:fileStart:)``);
 /// - `CreatingAndAdopting`, `CoreDataConversion`: a store without lucidgen's record;
