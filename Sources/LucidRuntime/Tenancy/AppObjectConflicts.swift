@@ -41,7 +41,7 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
         guard !objects.isEmpty else { return [] }
         var conflicts: [AppObjectConflict] = []
         var originalName: [String: String] = [:]
-        func sourceTable(_ current: String) -> SchemaTable? { source.table(named: originalName[current.lowercased()] ?? current) }
+        func sourceTable(_ current: String) -> SchemaTable? { source.table(named: originalName[sqlNameKey(current)] ?? current) }
         func add(_ object: AppObject, _ reason: Reason) {
             let conflict = AppObjectConflict(object: object, reason: reason)
             if !conflicts.contains(where: { $0.object.name == object.name && $0.reason == reason }) { conflicts.append(conflict) }
@@ -63,7 +63,7 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 add(object, .cannotFollowRename(old: old, new: new))
             }
             objects = objects.map { $0.renamingTable(old, to: new) }
-            originalName[new.lowercased()] = originalName[old.lowercased()] ?? old
+            originalName[sqlNameKey(new)] = originalName[sqlNameKey(old)] ?? old
         }
         for operation in operations {
             switch operation {
@@ -82,8 +82,8 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 removed(column: column, of: table)
             case .rebuildTable(let rebuild):
                 let old = sourceTable(rebuild.sourceTable)
-                let kept = Set(rebuild.table.columns.map { $0.name.lowercased() }).union(rebuild.renamedColumns.keys.map { $0.lowercased() })
-                for column in old?.columns ?? [] where !kept.contains(column.name.lowercased()) {
+                let kept = Set(rebuild.table.columns.map { sqlNameKey($0.name) }).union(rebuild.renamedColumns.keys.map { sqlNameKey($0) })
+                for column in old?.columns ?? [] where !kept.contains(sqlNameKey(column.name)) {
                     removed(column: column.name, of: rebuild.sourceTable)
                 }
                 for (from, to) in rebuild.renamedColumns.sorted(by: { $0.key < $1.key }) {
@@ -95,16 +95,16 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 for (from, to) in StepExecutor.CopyNames(rebuild).renames {
                     objects = objects.map { $0.renamingColumn(from, to: to, of: rebuild.sourceTable) }
                 }
-                let oldIndexes = Set((old?.indexes ?? []).map { $0.name.lowercased() })
-                for index in rebuild.table.indexes where !oldIndexes.contains(index.name.lowercased()) { taken(index.name) }
+                let oldIndexes = Set((old?.indexes ?? []).map { sqlNameKey($0.name) })
+                for index in rebuild.table.indexes where !oldIndexes.contains(sqlNameKey(index.name)) { taken(index.name) }
             case .transformTable(let table, let sourceName):
                 let old = sourceTable(sourceName)
                 for column in old?.columns ?? [] where table.column(named: column.name) == nil {
                     removed(column: column.name, of: sourceName)
                 }
                 if !sameSQLName(sourceName, table.name) { renamed(table: sourceName, to: table.name) }
-                let oldIndexes = Set((old?.indexes ?? []).map { $0.name.lowercased() })
-                for index in table.indexes where !oldIndexes.contains(index.name.lowercased()) { taken(index.name) }
+                let oldIndexes = Set((old?.indexes ?? []).map { sqlNameKey($0.name) })
+                for index in table.indexes where !oldIndexes.contains(sqlNameKey(index.name)) { taken(index.name) }
             case .dropTable(let table, _):
                 for object in objects where object.depends(on: table) { add(object, .usesRemovedTable(table)) }
             case .createIndex(_, let index, _):
