@@ -2,7 +2,8 @@
 
 /// An app object that a migration step cannot keep: it uses a column or table the step removes, it
 /// cannot follow a rename (an FTS5 table names its content table and columns in its own declaration,
-/// which SQLite's `RENAME` does not rewrite), or it holds a name the step gives to a new table or index.
+/// which SQLite's `RENAME` does not rewrite), or it holds a name the step gives to a table (new, or
+/// renamed to it), an index, or a declared search's FTS5 table, shadow table or trigger.
 ///
 /// The step refuses before its first statement (``StoreError/appObjectsInTheWay(step:from:to:conflicts:)``);
 /// `lucidgen plan --database` shows the same findings before anyone migrates.
@@ -16,7 +17,9 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
         /// The object names `old` (a table, or a column `table.column`) in a way SQLite's rename does not
         /// rewrite, and the step renames it to `new`.
         case cannotFollowRename(old: String, new: String)
-        /// The object's name is the one the step gives to a new table or index.
+        /// The object holds the name the step gives to a table it creates or renames to it, to an index
+        /// it creates (deferred index creation included), or to a declared search's FTS5 table, shadow
+        /// tables and triggers.
         case nameTaken(String)
     }
 
