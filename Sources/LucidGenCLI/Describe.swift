@@ -68,7 +68,7 @@ struct Describe: ParsableCommand {
         for item in types {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, parts[0].contains(".") else { throw ValidationError("--type \(item): expected table.column=type, e.g. item.purchased_at=date") }
-            hints[parts[0].lowercased()] = parts[1]
+            hints[sqlNameKey(parts[0])] = parts[1]
         }
         let configExists = FileManager.default.fileExists(atPath: config)
         var diagnostics = DiagnosticCollector()
@@ -92,7 +92,7 @@ struct Describe: ParsableCommand {
             guard parts.count == 2, parts[0].contains("."), target.count == 2, let at = try? SchemaVersion(parsing: target[1]) else {
                 throw ValidationError("--rename \(item): expected table.oldColumn=newColumn@version, e.g. item.roomId=room_id@1.1")
             }
-            describer.renames[parts[0].lowercased()] = (target[0], at)
+            describer.renames[sqlNameKey(parts[0])] = (target[0], at)
         }
         var layouts: [StoreDescriber.Layout] = []
         var appObjects: [(String, String)] = []
@@ -105,7 +105,7 @@ struct Describe: ParsableCommand {
                 throw ValidationError("--database \(item): \(error)")
             }
             guard !layouts.contains(where: { $0.version == at }) else { throw ValidationError("--database \(item): two stores at \(at)") }
-            let read = try Self.read(parts[0], appTables: Set(appTables.map { $0.lowercased() }))
+            let read = try Self.read(parts[0], appTables: Set(appTables.map { sqlNameKey($0) }))
             layouts.append(StoreDescriber.Layout(version: at, tables: read.tables))
             for object in read.appObjects where !appObjects.contains(where: { $0.0 == object.0 }) { appObjects.append(object) }
         }
@@ -170,12 +170,12 @@ struct Describe: ParsableCommand {
         return try queue.read { db in
             let objects = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid")
             let virtual = objects.filter { ($0["sql"] as String? ?? "").range(of: "CREATE VIRTUAL TABLE", options: [.caseInsensitive, .anchored]) != nil }
-                .map { ($0["name"] as String).lowercased() }
+                .map { sqlNameKey(($0["name"] as String)) }
             var tables: [SchemaTable] = []
             var appObjects: [(String, String)] = []
             for object in objects {
                 let type: String = object["type"], name: String = object["name"]
-                let lower = name.lowercased()
+                let lower = sqlNameKey(name)
                 if lower.hasPrefix("sqlite_") || lower.hasPrefix("lucid_") { continue }
                 switch type {
                 case "table":

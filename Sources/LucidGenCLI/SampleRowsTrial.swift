@@ -31,7 +31,7 @@ enum SampleRowsTrial {
                 diagnostics.append(Diagnostic(.error, "sample row refused by SQLite: \(error.message)", at: location ?? SourceLocation(file: display)))
             } catch let error as SeedError {
                 // At the first sample row whose reference points nowhere (a seeded row's never does).
-                let row = error.violations.lazy.compactMap { file.rowsByKey[$0.table.lowercased()]?[$0.row] }.first
+                let row = error.violations.lazy.compactMap { file.rowsByKey[sqlNameKey($0.table)]?[$0.row] }.first
                 diagnostics.append(Diagnostic(
                     .error, "sample rows break \(error.count) foreign key(s) once seeded beside the generated tests' rows: \(error.located)",
                     at: row ?? SourceLocation(file: display, line: 1, column: 1)))

@@ -48,7 +48,7 @@ enum SchemaTrial {
     ) -> Diagnostic {
         // Printed through `Diagnostic.description`, which escapes control characters and line breaks.
         var reason = error.message ?? "\(error)"
-        let entity = model.entities.first { $0.shape(at: version)?.tableName.lowercased() == table.name.lowercased() }
+        let entity = model.entities.first { $0.shape(at: version).map { sqlNameKey($0.tableName) } == sqlNameKey(table.name) }
         let description = entity.flatMap { entity in input.entities.first { $0.name == entity.name } }
         var location = description?.location
         var what = "table \(table.name)"
@@ -95,6 +95,6 @@ enum SchemaTrial {
     /// Whether `column` is one of a composite property's element columns (`<prefix>_<member>`).
     static func isElement(_ column: String, of property: PropertyShape) -> Bool {
         guard case .composite = property.kind else { return false }
-        return column.lowercased().hasPrefix(property.column.lowercased() + "_")
+        return sqlNameKey(column).hasPrefix(sqlNameKey(property.column) + "_")
     }
 }

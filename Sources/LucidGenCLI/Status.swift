@@ -88,12 +88,12 @@ struct Status: ParsableCommand {
                 let status = try LucidStore.inspect(
                     atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: try commandOptions.coreDataOrigin())
                 if status.version != nil { report.appObjects = status.appObjects }
-                switch status.state {
-                case .missing: report.projectState = "missing"
-                case .empty: report.projectState = "empty"
+                switch status.start {
+                case .newFile: report.projectState = "missing"
+                case .emptyDatabase: report.projectState = "empty"
                 case .emptyFile: report.projectState = "empty file"
-                case .current: report.projectState = "current"
-                case .needsMigration:
+                case .version where !status.needsMigration: report.projectState = "current"
+                case .version:
                     report.projectState = "needs migration"
                     report.stepsToNewest = status.steps.map(\.label)
                 }

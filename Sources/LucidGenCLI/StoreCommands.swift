@@ -157,21 +157,21 @@ struct Plan: ParsableCommand {
             throw fail(error)
         }
         if format == .markdown {
-            let subject: PlanMarkdown.Subject = switch status.state {
-            case .missing: .newStore(path: database, what: "no such file")
-            case .empty: .newStore(path: database, what: "a database without lucidgen's tables")
+            let subject: PlanMarkdown.Subject = switch status.start {
+            case .newFile: .newStore(path: database, what: "no such file")
+            case .emptyDatabase: .newStore(path: database, what: "a database without lucidgen's tables")
             case .emptyFile: .newStore(path: database, what: "an empty (0-byte) file, which SQLite reads as a new database")
-            case .current, .needsMigration: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
+            case .version: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
             }
             print(PlanMarkdown(subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts, findings: findings).render(), terminator: "")
             return
         }
-        switch status.state {
-        case .missing: print("\(database): no such file; opening it would create a store at \(newest).")
-        case .empty: print("\(database): a database without lucidgen's tables; opening it would create the tables of \(newest) (beside anything the app keeps in it).")
+        switch status.start {
+        case .newFile: print("\(database): no such file; opening it would create a store at \(newest).")
+        case .emptyDatabase: print("\(database): a database without lucidgen's tables; opening it would create the tables of \(newest) (beside anything the app keeps in it).")
         case .emptyFile: print("\(database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it.")
-        case .current: print("\(database): at version \(newest), the newest. Nothing to do.")
-        case .needsMigration:
+        case .version where !status.needsMigration: print("\(database): at version \(newest), the newest. Nothing to do.")
+        case .version:
             if let model = status.coreDataModel {
                 print("\(database): a Core Data store at model \(model): converts into lucidgen's tables at \(status.version!) first (one-way; a copy is kept as \(database).coredata-backup); newest is \(newest).")
             } else {

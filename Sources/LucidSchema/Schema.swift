@@ -361,7 +361,7 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
 
     /// Whether two collation names are the same sequence (nil is BINARY; names are case-insensitive).
     package static func sameCollation(_ a: String?, _ b: String?) -> Bool {
-        (a ?? "BINARY").uppercased() == (b ?? "BINARY").uppercased()
+        sameSQLName(a ?? "BINARY", b ?? "BINARY")
     }
 
     /// Whether SQLite's `ALTER TABLE … ADD COLUMN` accepts the column's default: it refuses `CURRENT_TIME`,
@@ -520,8 +520,11 @@ package struct SchemaIndex: Sendable, Hashable, Codable {
 }
 
 /// Whether SQLite takes `a` and `b` for the same identifier: ASCII letters compared case-insensitively,
-/// every other byte exactly (SQLite folds ASCII only). Allocates nothing: the planner compares names for
-/// every table of every version it walks.
+/// every other byte exactly (SQLite folds ASCII only: `Abc` and `aBC` are one table, `Été` and `été` two).
+/// With ``sqlNameKey(_:)`` (the same rule as a key for sets and dictionaries), the only way lucidgen
+/// compares SQL names: never `lowercased()`, `uppercased()` or `caseInsensitiveCompare`, which fold
+/// non-ASCII letters too. Allocates nothing: the planner compares names for every table of every version
+/// it walks.
 package func sameSQLName(_ a: String, _ b: String) -> Bool {
     if a == b { return true }
     var left = a.utf8.makeIterator()

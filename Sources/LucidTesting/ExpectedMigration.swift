@@ -138,7 +138,7 @@ struct ExpectedMigration {
         while let parent = pending.popLast() {
             guard visited.insert(parent).inserted, let parentTable = rows.schema.table(named: parent) else { continue }
             for child in rows.schema.tables {
-                for key in child.foreignKeys where key.table.lowercased() == parent.lowercased() && key.onDelete != .noAction {
+                for key in child.foreignKeys where sqlNameKey(key.table) == sqlNameKey(parent) && key.onDelete != .noAction {
                     let parentColumns = key.tableColumns.isEmpty ? parentTable.primaryKey : key.tableColumns
                     let keys = Set((rows.tables[parentTable.name] ?? []).map { row in parentColumns.map { row[$0] ?? .null } })
                     func isOrphan(_ row: [String: DatabaseValue]) -> Bool {

@@ -149,11 +149,7 @@ public struct MigrationTestHarness: Sendable {
                 let rows = try ExpectedMigration.read(db, at: schema)
                 sequences = try SchemaShape.sequences(db)
                 var recorded: Set<ExpectedMigration.DataMigrationKey> = []
-                if try db.tableExists("lucid_data_migrations") {
-                    for row in try Row.fetchAll(db, sql: "SELECT version, label FROM lucid_data_migrations") {
-                        if let version = try? SchemaVersion(parsing: row["version"] as String) { recorded.insert(.init(version: version, label: row["label"])) }
-                    }
-                }
+                for (version, label) in try DataMigrationRecords.recorded(db) { recorded.insert(.init(version: version, label: label)) }
                 return (rows, recorded)
             }
             try database.close()

@@ -82,7 +82,7 @@ import GRDB
     /// `row id=1007 (the 3rd of the table)`: a row by its id when it has one, as the file's reader looks for it.
     static func name(ofRow index: Int, _ row: [String: Value]) -> String {
         let position = "the row at index \(index) of the table"
-        guard let key = row.keys.first(where: { $0.lowercased() == "id" }), let value = row[key] else { return position }
+        guard let key = row.keys.first(where: { sqlNameKey($0) == "id" }), let value = row[key] else { return position }
         switch value {
         case .integer(let id): return "row \(key)=\(id) (\(position))"
         case .text(let id): return "row \(key)=\(quoteLiteral(id)) (\(position))"

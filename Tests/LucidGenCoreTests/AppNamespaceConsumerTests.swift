@@ -78,7 +78,7 @@ import Testing
         let status = try LucidStore.inspect(atPath: path, registry: AppSchema.self)
         let steps: [MigrationStep] = status.steps
         let stages: [ExplicitStage] = AppSchema.stages
-        print("status: \(status.state), \(steps.count) steps, \(stages.count) stages")
+        print("status: \(status.needsMigration ? "needs migration" : "current"), \(steps.count) steps, \(stages.count) stages")
         print("done")
         """#
 

@@ -139,7 +139,7 @@ import Testing
         let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
         #expect(schemas[0].table(named: "room")?.createTableStatement().contains(#""heated" BOOLEAN NOT NULL DEFAULT 0"#) == true)
         let status = try LucidStore.inspect(atPath: store, versions: schemas)
-        #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.state)")
+        #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.start)")
 
         // A later version makes the room's name optional: a rebuild of `room`, which keeps the declared types.
         let next = try Self.releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string", "nullable": true }"#)
@@ -544,7 +544,7 @@ import Testing
         let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
         for (path, version) in [(new, "1.1"), (old, "1.0")] {
             let status = try LucidStore.inspect(atPath: path, versions: schemas)
-            #expect(status.version == (try? SchemaVersion(parsing: version)) && status.adopted, "\(path): \(status.state) \(String(describing: status.version))")
+            #expect(status.version == (try? SchemaVersion(parsing: version)) && status.adopted, "\(path): \(status.start) \(String(describing: status.version))")
         }
         let opened = try LucidStore.open(atPath: old, versions: schemas)
         defer { try? opened.database.close() }
@@ -578,7 +578,7 @@ import Testing
         #expect(generated.status == 0, "\(generated.output)\(generated.error)")
         let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
         let status = try LucidStore.inspect(atPath: store, versions: schemas)
-        #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.state)")
+        #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.start)")
     }
 
     @Test func namesBecomeSnakeCase() {

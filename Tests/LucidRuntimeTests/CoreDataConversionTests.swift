@@ -313,7 +313,7 @@ import Testing
         let path = try Self.writeStore(shop, model: "Shop 2", in: folder)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let status = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: shop.versions), coreDataOrigin: shop.origin)
-        #expect(status.coreDataModel == "Shop 2" && status.version == SchemaVersion("2.0") && status.state == .needsMigration)
+        #expect(status.coreDataModel == "Shop 2" && status.version == SchemaVersion("2.0") && status.needsMigration && status.start == .version(SchemaVersion("2.0"), adopted: true))
         #expect(status.steps.map(\.to) == [SchemaVersion("3.0")])
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }

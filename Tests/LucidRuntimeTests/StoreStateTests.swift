@@ -7,7 +7,7 @@ import LucidGenCore
 import Testing
 
 /// One decision of a store's state (issue #11, item 6): open, inspect, create, openTogether and the
-/// CLI decide it with `StoreMigrator.decideState`, so an adopted store is treated as a recorded one.
+/// CLI decide it with `StoreMigrator.decide`, so an adopted store is treated as a recorded one.
 @Suite struct StoreStateTests {
     func versions() throws -> [Schema] {
         try resolveSchemas(["item.json": """
@@ -44,7 +44,7 @@ import Testing
         let path = folder.path("store.sqlite")
         try store(at: path, recorded: recorded, versions: versions)
         let status = try LucidStore.inspect(atPath: path, versions: versions)
-        #expect(status.adopted == !recorded && status.state == .needsMigration && status.version == SchemaVersion("1.0"))
+        #expect(status.adopted == !recorded && status.needsMigration && status.start == .version(SchemaVersion("1.0"), adopted: !recorded) && status.version == SchemaVersion("1.0"))
         var options = StoreOptions()
         options.dataMigrations = [Self.lateMigration]
         for _ in 1...2 {
@@ -52,6 +52,31 @@ import Testing
             let name = try database.read { db throws -> String? in try String.fetchOne(db, sql: "SELECT name FROM item") }
             #expect(name == "a!", "run exactly once (recorded: \(recorded))")
             try database.close()
+        }
+    }
+
+    /// One ``StoreState`` for what a store is: what `inspect` says of a store is what opening it reports
+    /// as its start, for a missing file, an empty file, an empty database, and a recorded or adoptable store.
+    @Test func inspectAndOpenSayWhatAStoreIsWithOneType() throws {
+        let versions = try versions()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(FileManager.default.createFile(atPath: folder.path("empty-file.sqlite"), contents: Data()))
+        try withDatabase(folder.path("empty-database.sqlite")) { db in try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY)") }
+        try store(at: folder.path("recorded.sqlite"), recorded: true, versions: versions)
+        try store(at: folder.path("adoptable.sqlite"), recorded: false, versions: versions)
+        let expected: [(String, StoreState, needsMigration: Bool)] = [
+            ("missing.sqlite", .newFile, false), ("empty-file.sqlite", .emptyFile, false), ("empty-database.sqlite", .emptyDatabase, false),
+            ("recorded.sqlite", .version(SchemaVersion("1.0"), adopted: false), true), ("adoptable.sqlite", .version(SchemaVersion("1.0"), adopted: true), true),
+        ]
+        for (file, state, needsMigration) in expected {
+            let status = try LucidStore.inspect(atPath: folder.path(file), versions: versions)
+            #expect(status.start == state && status.needsMigration == needsMigration, "\(file)")
+            let opened = try LucidStore.open(atPath: folder.path(file), versions: versions)
+            #expect(opened.outcome.start == state, "\(file)")
+            try opened.database.close()
+            let reopened = try LucidStore.inspect(atPath: folder.path(file), versions: versions)
+            #expect(reopened.start == .version(SchemaVersion("2.0"), adopted: false) && !reopened.needsMigration, "\(file)")
         }
     }
 

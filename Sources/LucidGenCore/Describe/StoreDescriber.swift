@@ -67,13 +67,13 @@ package struct StoreDescriber {
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
         for layout in layouts {
             let entityTables = layout.tables.filter { $0.primaryKey.count == 1 && $0.column(named: $0.primaryKey[0]) != nil }
-            let keyedTables = Dictionary(entityTables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            let keyedTables = Dictionary(entityTables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             // lucidgen's own link tables (a store lucidgen made): to-many relationships of their owner.
             var links: [String: [(name: String, column: String, target: String, ordered: Bool)]] = [:]
             var linkTables: Set<String> = []
             for table in layout.tables {
                 guard let link = Self.linkTable(table, keyed: keyedTables) else { continue }
-                links[link.owner.lowercased(), default: []].append((Self.snakeCase(link.relationship), link.relationship, link.target, link.ordered))
+                links[sqlNameKey(link.owner), default: []].append((Self.snakeCase(link.relationship), link.relationship, link.target, link.ordered))
                 linkTables.insert(table.name)
             }
             for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) && !linkTables.contains(table.name) {
@@ -82,17 +82,17 @@ package struct StoreDescriber {
                     ? "it has no declared primary key (lucidgen's entities are keyed)"
                     : "its primary key has \(table.primaryKey.count) columns (a link table: describing it as a to-many relationship is not done yet)"))
             }
-            let keyed = Dictionary(entityTables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            let keyed = Dictionary(entityTables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             var entities: [String: (SchemaTable, DescribedEntity)] = [:]
             for table in entityTables {
                 var described = entity(table, keyed: keyed, version: layout.version, &output)
-                for link in links[table.name.lowercased()] ?? [] {
+                for link in links[sqlNameKey(table.name)] ?? [] {
                     described.properties.append(DescribedProperty(
                         name: link.name, column: link.column,
                         type: #"{ "entity_name": \#(Self.json(Self.snakeCase(link.target))), "association": "to_many"\#(link.ordered ? #", "ordered": true"# : "") }"#, nullable: false,
                         defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
-                entities[table.name.lowercased()] = (table, described)
+                entities[sqlNameKey(table.name)] = (table, described)
             }
             perLayout.append(entities)
         }
@@ -119,13 +119,13 @@ package struct StoreDescriber {
     static func linkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> (owner: String, relationship: String, target: String, ordered: Bool)? {
         let position = table.column(named: LinkTable.positionColumn)
         let ordered = position.map { $0.type == .integer && $0.declaredType == nil && $0.notNull && $0.defaultSQL == nil && $0.collation == nil } ?? false
-        guard table.primaryKey.map({ $0.lowercased() }) == [LinkTable.sourceColumn, LinkTable.targetColumn], table.columns.count == (ordered ? 3 : 2),
-            table.indexes.map({ $0.name.lowercased() }) == [LinkTable.targetIndexName(table.name).lowercased()],
-            let source = table.foreignKeys.first(where: { $0.columns.map { $0.lowercased() } == [LinkTable.sourceColumn] }),
-            let target = table.foreignKeys.first(where: { $0.columns.map { $0.lowercased() } == [LinkTable.targetColumn] }),
+        guard table.primaryKey.map({ sqlNameKey($0) }) == [LinkTable.sourceColumn, LinkTable.targetColumn], table.columns.count == (ordered ? 3 : 2),
+            table.indexes.map({ sqlNameKey($0.name) }) == [sqlNameKey(LinkTable.targetIndexName(table.name))],
+            let source = table.foreignKeys.first(where: { $0.columns.map { sqlNameKey($0) } == [LinkTable.sourceColumn] }),
+            let target = table.foreignKeys.first(where: { $0.columns.map { sqlNameKey($0) } == [LinkTable.targetColumn] }),
             table.foreignKeys.count == 2, source.onDelete == .cascade, target.onDelete == .cascade,
-            let owner = keyed[source.table.lowercased()], let targetTable = keyed[target.table.lowercased()],
-            table.name.lowercased().hasPrefix(owner.name.lowercased() + "_")
+            let owner = keyed[sqlNameKey(source.table)], let targetTable = keyed[sqlNameKey(target.table)],
+            sqlNameKey(table.name).hasPrefix(sqlNameKey(owner.name) + "_")
         else { return nil }
         let relationship = String(table.name.dropFirst(owner.name.count + 1))
         guard !relationship.isEmpty, owner.column(named: relationship) == nil else { return nil }
@@ -171,14 +171,14 @@ package struct StoreDescriber {
         if Set(versions.map(\.1.identifier)).count > 1 { output.problems.append("table \(newest.table): its primary key changed between layouts, which describe does not say") }
         // A property is known by its column, followed through renames.
         func key(_ column: String, at version: SchemaVersion) -> String {
-            var name = column.lowercased()
-            for (from, to) in renames.sorted(by: { $0.value.version < $1.value.version }) where from.hasPrefix(newest.table.lowercased() + ".") && to.version > version {
-                if from == "\(newest.table.lowercased()).\(name)" { name = to.column.lowercased() }
+            var name = sqlNameKey(column)
+            for (from, to) in renames.sorted(by: { $0.value.version < $1.value.version }) where from.hasPrefix(sqlNameKey(newest.table) + ".") && to.version > version {
+                if from == "\(sqlNameKey(newest.table)).\(name)" { name = sqlNameKey(to.column) }
             }
             return name
         }
         let indexSignatures = versions.map { version, entity in
-            Set(entity.indexShapes.map { "\($0.name.lowercased())|\($0.unique)|" + $0.columns.map { key($0, at: version) }.joined(separator: ",") })
+            Set(entity.indexShapes.map { "\(sqlNameKey($0.name))|\($0.unique)|" + $0.columns.map { key($0, at: version) }.joined(separator: ",") })
         }
         if Set(indexSignatures).count > 1 {
             output.problems.append("table \(newest.table): its indexes changed between layouts, which describe does not say (the newest layout's are written)")
@@ -244,7 +244,7 @@ package struct StoreDescriber {
                 "table \(table.name): its primary key \(key.name) is declared \(key.sqlType), so it is not the table's rowid (only INTEGER PRIMARY KEY is) and may hold NULL; lucidgen's int identifiers are INTEGER PRIMARY KEY (leave the table to the app with --app-table \(table.name))")
         case .integer: keyType = "int"
         case .text: keyType = "string"
-        case .blob where typeHints["\(table.name).\(key.name)".lowercased()] == "uuid": keyType = "uuid"
+        case .blob where typeHints[sqlNameKey("\(table.name).\(key.name)")] == "uuid": keyType = "uuid"
         default:
             keyType = "string"
             output.problems.append(
@@ -262,23 +262,23 @@ package struct StoreDescriber {
         // To-one relationships: single-column foreign keys to another table's key.
         var relationships: [String: (target: SchemaTable, key: SchemaForeignKey)] = [:]
         for foreignKey in table.foreignKeys {
-            guard foreignKey.columns.count == 1, let target = keyed[foreignKey.table.lowercased()],
+            guard foreignKey.columns.count == 1, let target = keyed[sqlNameKey(foreignKey.table)],
                 foreignKey.tableColumns.isEmpty || (foreignKey.tableColumns.count == 1 && sameSQLName(foreignKey.tableColumns[0], target.primaryKey[0]))
             else {
                 output.problems.append("table \(table.name): its foreign key (\(foreignKey.columns.joined(separator: ", "))) → \(foreignKey.table) is not a single column referencing a described table's key")
                 continue
             }
-            relationships[foreignKey.columns[0].lowercased()] = (target, foreignKey)
+            relationships[sqlNameKey(foreignKey.columns[0])] = (target, foreignKey)
         }
         var properties: [DescribedProperty] = []
         var propertyNames: [String: String] = [:]
-        if key.name != "id" { propertyNames[key.name.lowercased()] = Self.snakeCase(key.name) }
+        if key.name != "id" { propertyNames[sqlNameKey(key.name)] = Self.snakeCase(key.name) }
         for column in table.columns {
             let propertyName = Self.snakeCase(column.name)
-            propertyNames[column.name.lowercased()] = propertyName
+            propertyNames[sqlNameKey(column.name)] = propertyName
             if key.name == "id" && sameSQLName(column.name, key.name) { continue }
-            let path = "\(table.name).\(column.name)".lowercased()
-            if let (target, foreignKey) = relationships[column.name.lowercased()] {
+            let path = sqlNameKey("\(table.name).\(column.name)")
+            if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
                 let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
                 properties.append(DescribedProperty(
                     name: propertyName, column: column.name,
@@ -327,16 +327,16 @@ package struct StoreDescriber {
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
         var indexes: [String] = []
         for index in table.indexes {
-            let names = index.columns.map { propertyNames[$0.lowercased()] ?? Self.snakeCase($0) }
+            let names = index.columns.map { propertyNames[sqlNameKey($0)] ?? Self.snakeCase($0) }
             let standard = ShapeBuilder.defaultIndexName(table: table.name, columns: index.columns, unique: index.unique, naming: columnNaming)
-            if index.columns.count == 1, !index.unique, relationships[index.columns[0].lowercased()] != nil, index.name == standard { continue }
+            if index.columns.count == 1, !index.unique, relationships[sqlNameKey(index.columns[0])] != nil, index.name == standard { continue }
             var fields = [("properties", "[" + names.map(Self.json).joined(separator: ", ") + "]")]
             if index.unique { fields.append(("unique", "true")) }
             // A UNIQUE constraint's index has SQLite's reserved name: lucidgen's own name is its (a rebuild makes it one).
-            if index.name != standard && !index.name.lowercased().hasPrefix("sqlite_autoindex_") { fields.append(("name", Self.json(index.name))) }
+            if index.name != standard && !sqlNameKey(index.name).hasPrefix("sqlite_autoindex_") { fields.append(("name", Self.json(index.name))) }
             indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
         }
-        for column in relationships.keys.sorted() where !table.indexes.contains(where: { $0.columns.count == 1 && $0.columns[0].lowercased() == column }) {
+        for column in relationships.keys.sorted() where !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
             output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
         }
         return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes)

@@ -114,7 +114,7 @@ package enum SampleRowsValidation {
                     }
                 }
                 if !keyParts.isEmpty, keyParts.allSatisfy({ $0 != nil }) {
-                    keys[table.name.lowercased(), default: [:]][keyParts.map { $0! }.joined(separator: ", ")] = row.location
+                    keys[sqlNameKey(table.name), default: [:]][keyParts.map { $0! }.joined(separator: ", ")] = row.location
                 }
                 let missing = required.filter { column in !values.contains { sameSQLName($0.key, column) } }
                 if !missing.isEmpty {
@@ -174,19 +174,19 @@ package enum SampleRowsValidation {
                     switch property.kind {
                     case .value:
                         if property.storedAsJSON {
-                            columns[property.column.lowercased()] = .json
+                            columns[sqlNameKey(property.column)] = .json
                         } else if let kind = kind(ofType: property.typeDescription) {
-                            columns[property.column.lowercased()] = kind
+                            columns[sqlNameKey(property.column)] = kind
                         }
                     case .composite(let composite):
                         for leaf in composite.leaves(optional: property.nullable) {
-                            if let kind = kind(ofType: leaf.typeName) { columns[leaf.column.lowercased()] = kind }
+                            if let kind = kind(ofType: leaf.typeName) { columns[sqlNameKey(leaf.column)] = kind }
                         }
                     case .toOne, .toMany:
                         break
                     }
                 }
-                kinds[shape.tableName.lowercased()] = columns
+                kinds[sqlNameKey(shape.tableName)] = columns
             }
         }
 
@@ -195,7 +195,7 @@ package enum SampleRowsValidation {
             if case .null = node.value {
                 return column.notNull ? "null in a column that is NOT NULL" : nil
             }
-            let kind = kinds[table.name.lowercased()]?[column.name.lowercased()] ?? .storage(column.type)
+            let kind = kinds[sqlNameKey(table.name)]?[sqlNameKey(column.name)] ?? .storage(column.type)
             switch (kind, node.value) {
             case (.integer, .number(let text)), (.storage(.integer), .number(let text)):
                 return Int64(text) == nil ? "\(text) is not an integer that fits in 64 bits" : nil

@@ -379,7 +379,7 @@ package enum DescriptionLoader {
         let name = reader.string("name", &diagnostics)
         if let name, let nameNode = reader.value("name") {
             checkName(name, at: nameNode, &diagnostics)
-            if name.lowercased().hasPrefix("sqlite_") {
+            if sqlNameKey(name).hasPrefix("sqlite_") {
                 diagnostics.error("index name '\(name)' is reserved by SQLite (names starting with sqlite_)", at: nameNode.location, path: nameNode.path)
             }
         }
@@ -526,7 +526,7 @@ package enum DescriptionLoader {
         if let text = reader.string("collation", &diagnostics), let node = reader.value("collation") {
             // It lands in the DDL: an identifier, nothing else.
             if isCollationName(text) {
-                let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { $0 == text.uppercased() }
+                let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { sameSQLName($0, text) }
                 // BINARY is the default: nothing to declare.
                 if builtIn != "BINARY" { collation = builtIn ?? text }
             } else {

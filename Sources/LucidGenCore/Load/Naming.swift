@@ -1,3 +1,5 @@
+@_spi(Generated) import LucidSchema
+
 /// How description names become Swift and SQL names, and which names are safe.
 ///
 /// Names are checked before anything is generated: only ASCII letters, digits and underscores,
@@ -30,7 +32,7 @@ package enum Naming {
             return "'\(name)' may contain only ASCII letters, digits and underscores"
         }
         guard name.count <= 64 else { return "'\(name)' is longer than 64 characters" }
-        let lowered = name.lowercased()
+        let lowered = sqlNameKey(name)
         if lowered.hasPrefix("sqlite_") { return "'\(name)' starts with 'sqlite_', which SQLite reserves" }
         if lowered.hasPrefix("lucid_") { return "'\(name)' starts with 'lucid_', which lucidgen reserves for its bookkeeping tables" }
         return nil

@@ -1,4 +1,5 @@
 import GRDB
+@_spi(Generated) import LucidSchema
 
 /// What a Core Data (or SwiftData) store says of itself in its own bookkeeping: `Z_PRIMARYKEY` lists each
 /// entity with its number (`Z_ENT`), its parent's (`Z_SUPER`, 0 for none) and the highest id it handed out
@@ -20,9 +21,9 @@ struct CoreDataStoreLayout: Sendable {
     static func read(_ db: Database) throws -> CoreDataStoreLayout? {
         let names = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Z_PRIMARYKEY', 'Z_METADATA') COLLATE NOCASE")
-        guard Set(names.map { $0.uppercased() }) == ["Z_PRIMARYKEY", "Z_METADATA"] else { return nil }
-        let columns = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info('Z_PRIMARYKEY')").map { ($0["name"] as String).uppercased() })
-        guard columns.isSuperset(of: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) else { return CoreDataStoreLayout(entities: []) }
+        guard Set(names.map(sqlNameKey)) == ["z_primarykey", "z_metadata"] else { return nil }
+        let columns = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info('Z_PRIMARYKEY')").map { sqlNameKey($0["name"] as String) })
+        guard columns.isSuperset(of: ["z_ent", "z_name", "z_super", "z_max"]) else { return CoreDataStoreLayout(entities: []) }
         let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
         return CoreDataStoreLayout(entities: rows.map { row in
             Entity(number: row[0] ?? 0, name: row[1] ?? "", parent: row[2] ?? 0, maxID: row[3] ?? 0)

@@ -102,7 +102,7 @@ struct StepExecutor {
             foreignKeyCheckTables.insert(rebuild.table.name)
         case .dropTable(let table, let deferrable):
             let sql = "DROP TABLE \(quoteIdentifier(table))"
-            for child in target.tables where child.foreignKeys.contains(where: { $0.table.lowercased() == table.lowercased() }) {
+            for child in target.tables where child.foreignKeys.contains(where: { sqlNameKey($0.table) == sqlNameKey(table) }) {
                 foreignKeyCheckTables.insert(child.name)
             }
             if deferCleanup && deferrable {
@@ -132,7 +132,7 @@ struct StepExecutor {
             } else if let table = source?.tables.first(where: { $0.indexes.contains { sameSQLName($0.name, name) } }),
                 let index = table.indexes.first(where: { sameSQLName($0.name, name) }), index.unique,
                 let live = try? StoreSchemaReader.table(named: table.name, db),
-                live.indexes.contains(where: { StoreSchemaReader.isConstraintIndex($0) && $0.columns.map { $0.lowercased() } == index.columns.map { $0.lowercased() } })
+                live.indexes.contains(where: { StoreSchemaReader.isConstraintIndex($0) && $0.columns.map { sqlNameKey($0) } == index.columns.map { sqlNameKey($0) } })
             {
                 // The store enforces it with a UNIQUE constraint (it was adopted so): the table is rebuilt without it.
                 if !constraintRebuilds.contains(where: { sameSQLName($0, table.name) }) { constraintRebuilds.append(table.name) }
@@ -185,8 +185,8 @@ struct StepExecutor {
         // under a renamed one's old name gets a placeholder); SQLite's RENAME COLUMN then gives every column
         // its name and rewrites the objects that name them.
         let copyNames = aside.objects.isEmpty ? CopyNames() : CopyNames(rebuild)
-        func copiedName(_ name: String) -> String { copyNames.copied[name.lowercased()] ?? name }
-        let oldName = Dictionary(rebuild.renamedColumns.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+        func copiedName(_ name: String) -> String { copyNames.copied[sqlNameKey(name)] ?? name }
+        let oldName = Dictionary(rebuild.renamedColumns.map { (sqlNameKey($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
         // The new shape under the copy's names: columns, primary key and foreign keys.
         var copied = table
         for index in copied.columns.indices { copied.columns[index].name = copiedName(copied.columns[index].name) }
@@ -207,7 +207,7 @@ struct StepExecutor {
         // The columns whose values may differ from the old column's: what an FTS index over the table must re-read.
         var changed: [String] = []
         for (column, source) in zip(table.columns, rebuild.sources) {
-            let old = oldName[column.name.lowercased()] ?? column.name
+            let old = oldName[sqlNameKey(column.name)] ?? column.name
             if source != "src.\(quoteIdentifier(old))" { changed += [column.name, old] }
         }
         try replace(rebuild.sourceTable, with: temporary, as: table, aside: aside, renames: copyNames.renames) { index in
@@ -230,35 +230,35 @@ struct StepExecutor {
         init(_ rebuild: TableRebuild) {
             let renamed = rebuild.renamedColumns.sorted { $0.key < $1.key }
             guard !renamed.isEmpty else { return }
-            var used = Set(rebuild.table.columns.map { $0.name.lowercased() }).union(renamed.map { $0.key.lowercased() })
+            var used = Set(rebuild.table.columns.map { sqlNameKey($0.name) }).union(renamed.map { sqlNameKey($0.key) })
             func placeholder() -> String {
                 var number = used.count
                 while used.contains("lucid_column_\(number)") { number += 1 }
                 used.insert("lucid_column_\(number)")
                 return "lucid_column_\(number)"
             }
-            let oldNames = Set(renamed.map { $0.key.lowercased() })
-            let newNames = Set(renamed.map { $0.value.lowercased() })
-            let takenOldName = rebuild.table.columns.contains { !newNames.contains($0.name.lowercased()) && oldNames.contains($0.name.lowercased()) }
+            let oldNames = Set(renamed.map { sqlNameKey($0.key) })
+            let newNames = Set(renamed.map { sqlNameKey($0.value) })
+            let takenOldName = rebuild.table.columns.contains { !newNames.contains(sqlNameKey($0.name)) && oldNames.contains(sqlNameKey($0.name)) }
             if oldNames.isDisjoint(with: newNames) && !takenOldName {
                 // The usual case: each rename at once.
                 for (old, new) in renamed {
-                    copied[new.lowercased()] = old
+                    copied[sqlNameKey(new)] = old
                     renames.append((old, new))
                 }
                 return
             }
             var finalRenames: [(from: String, to: String)] = []
             for (old, new) in renamed {
-                copied[new.lowercased()] = old
+                copied[sqlNameKey(new)] = old
                 guard old != new else { continue }
                 let parked = placeholder()
                 renames.append((old, parked))
                 finalRenames.append((parked, new))
             }
-            for column in rebuild.table.columns where !newNames.contains(column.name.lowercased()) && oldNames.contains(column.name.lowercased()) {
+            for column in rebuild.table.columns where !newNames.contains(sqlNameKey(column.name)) && oldNames.contains(sqlNameKey(column.name)) {
                 let parked = placeholder()
-                copied[column.name.lowercased()] = parked
+                copied[sqlNameKey(column.name)] = parked
                 finalRenames.append((parked, column.name))
             }
             renames += finalRenames
@@ -529,9 +529,9 @@ struct StepExecutor {
         var pending = [table]
         var visited: Set<String> = []
         while let parent = pending.popLast() {
-            guard visited.insert(parent.lowercased()).inserted, let parentTable = target.table(named: parent) else { continue }
+            guard visited.insert(sqlNameKey(parent)).inserted, let parentTable = target.table(named: parent) else { continue }
             for child in target.tables {
-                for key in child.foreignKeys where key.table.lowercased() == parent.lowercased() && key.onDelete != .noAction {
+                for key in child.foreignKeys where sqlNameKey(key.table) == sqlNameKey(parent) && key.onDelete != .noAction {
                     let columns = key.columns.map(quoteIdentifier)
                     let parentColumns = (key.tableColumns.isEmpty ? parentTable.primaryKey : key.tableColumns).map(quoteIdentifier)
                     let orphan = "(\(columns.joined(separator: ", "))) NOT IN (SELECT \(parentColumns.joined(separator: ", ")) FROM \(quoteIdentifier(parent)))"
@@ -565,7 +565,7 @@ struct StepExecutor {
     /// those references): what the foreign key check and the schema validation look at.
     var affectedTables: Set<String> {
         var tables = touchedTables
-        for table in target.tables where table.foreignKeys.contains(where: { key in touchedTables.contains { $0.lowercased() == key.table.lowercased() } }) {
+        for table in target.tables where table.foreignKeys.contains(where: { key in touchedTables.contains { sqlNameKey($0) == sqlNameKey(key.table) } }) {
             tables.insert(table.name)
         }
         return tables
@@ -575,7 +575,7 @@ struct StepExecutor {
     /// referencing a rebuilt one (a rebuild could, in principle, lose a referenced key).
     func checkForeignKeys(stepLabel: String) throws {
         var tables = foreignKeyCheckTables
-        for table in target.tables where table.foreignKeys.contains(where: { key in foreignKeyCheckTables.contains { $0.lowercased() == key.table.lowercased() } }) {
+        for table in target.tables where table.foreignKeys.contains(where: { key in foreignKeyCheckTables.contains { sqlNameKey($0) == sqlNameKey(key.table) } }) {
             tables.insert(table.name)
         }
         for table in tables.sorted() where try db.tableExists(table) {

@@ -12,16 +12,16 @@ package enum StoreSchemaReader {
     static func tables(_ db: Database, owned: OwnedNames, only: Set<String>? = nil) throws -> [String: SchemaTable] {
         // Filtered and sorted here: the statement is compiled on every step, and LIKE … ESCAPE costs more to compile.
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            .filter { !$0.lowercased().hasPrefix("sqlite_") && !$0.lowercased().hasPrefix("lucid_") && owned.ownsTable($0) && !owned.ownsSearchTable($0) }
+            .filter { !sqlNameKey($0).hasPrefix("sqlite_") && !sqlNameKey($0).hasPrefix("lucid_") && owned.ownsTable($0) && !owned.ownsSearchTable($0) }
             .sorted()
-        let scope = only.map { Set($0.map { $0.lowercased() }) }
+        let scope = only.map { Set($0.map { sqlNameKey($0) }) }
         // GRDB caches introspection per connection; a step's own DDL must be seen.
         db.clearSchemaCache()
         var result: [String: SchemaTable] = [:]
         var read: [String] = []
         for name in names {
-            if let scope, !scope.contains(name.lowercased()) {
-                result[name.lowercased()] = SchemaTable(name: name, columns: [], primaryKey: [])
+            if let scope, !scope.contains(sqlNameKey(name)) {
+                result[sqlNameKey(name)] = SchemaTable(name: name, columns: [], primaryKey: [])
             } else {
                 read.append(name)
             }
@@ -30,7 +30,7 @@ package enum StoreSchemaReader {
         for name in read {
             var shape = try shapes?[name] ?? table(named: name, db)
             shape.indexes.removeAll { !owned.ownsIndex($0.name, on: name) }
-            result[name.lowercased()] = shape
+            result[sqlNameKey(name)] = shape
         }
         return result
     }
@@ -116,7 +116,7 @@ package enum StoreSchemaReader {
         for name in names {
             guard var tableColumns = columns[name] else { continue }  // not a table (any more): read alone
             if let collated = collations[name], !collated.isEmpty {
-                for index in tableColumns.indices { tableColumns[index].collation = collated[tableColumns[index].name.lowercased()] }
+                for index in tableColumns.indices { tableColumns[index].collation = collated[sqlNameKey(tableColumns[index].name)] }
             }
             var table = SchemaTable(
                 name: name, columns: tableColumns, primaryKey: (primaryKeys[name] ?? []).sorted { $0.0 < $1.0 }.map(\.1),
@@ -150,7 +150,7 @@ package enum StoreSchemaReader {
         let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) ?? ""
         let collated = columnCollations(sql)
         if !collated.isEmpty {
-            for index in columns.indices { columns[index].collation = collated[columns[index].name.lowercased()] }
+            for index in columns.indices { columns[index].collation = collated[sqlNameKey(columns[index].name)] }
         }
         var table = SchemaTable(
             name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
@@ -200,8 +200,8 @@ package enum StoreSchemaReader {
             guard let name = words.first, !["constraint", "primary", "unique", "check", "foreign"].contains(name.lowercased()) else { return }
             guard let at = words.indices.dropFirst().first(where: { words[$0].lowercased() == "collate" }), at + 1 < words.count else { return }
             let collation = words[at + 1]
-            let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { $0 == collation.uppercased() }
-            if builtIn != "BINARY" { result[name.lowercased()] = builtIn ?? collation }
+            let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { sameSQLName($0, collation) }
+            if builtIn != "BINARY" { result[sqlNameKey(name)] = builtIn ?? collation }
         }
         let isWordByte = SQLTokens.isWordByte
         while index < bytes.count {
@@ -296,7 +296,7 @@ package enum StoreSchemaReader {
             let type: String = row["type"]
             guard let sql: String = row["sql"], type == "trigger" ? owned.ownsTrigger(name) : owned.ownsSearchTable(name) else { continue }
             guard type == "trigger" || sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") else { continue }
-            result[name.lowercased()] = sql
+            result[sqlNameKey(name)] = sql
         }
         return result
     }
@@ -310,9 +310,9 @@ package enum StoreSchemaReader {
         for table in expected.tables where table.search != nil {
             let names = [table.searchTableName] + table.searchTriggerNames
             for (name, statement) in zip(names, table.searchStatements) {
-                expectedNames.insert(name.lowercased())
+                expectedNames.insert(sqlNameKey(name))
                 let kind = name == table.searchTableName ? "search index" : "search trigger"
-                switch found[name.lowercased()] {
+                switch found[sqlNameKey(name)] {
                 case nil: lines.append("table \(table.name): expected \(kind) \(name), found none")
                 case let sql? where sql != statement: lines.append("table \(table.name): expected \(kind) \(statement), found \(sql)")
                 default: break
@@ -332,20 +332,20 @@ package enum StoreSchemaReader {
         expected: Schema, actual: [String: SchemaTable], search: [String: String], tolerated: PendingCleanup.Tolerance = .init(), only: Set<String>? = nil
     ) -> [String] {
         var lines = searchDifferences(expected: expected, found: search)
-        let scope = only.map { Set($0.map { $0.lowercased() }) }
+        let scope = only.map { Set($0.map { sqlNameKey($0) }) }
         for table in expected.tables {
-            guard let found = actual[table.name.lowercased()] else {
+            guard let found = actual[sqlNameKey(table.name)] else {
                 lines.append("table \(table.name): expected, found none")
                 continue
             }
-            if let scope, !scope.contains(table.name.lowercased()) { continue }
+            if let scope, !scope.contains(sqlNameKey(table.name)) { continue }
             lines += columnProblems(expected: table, found: found)
-            let expectedNames = Set(table.columns.map { $0.name.lowercased() })
-            for column in found.columns where !expectedNames.contains(column.name.lowercased()) {
-                if tolerated.columns.contains("\(table.name.lowercased()).\(column.name.lowercased())") { continue }
+            let expectedNames = Set(table.columns.map { sqlNameKey($0.name) })
+            for column in found.columns where !expectedNames.contains(sqlNameKey(column.name)) {
+                if tolerated.columns.contains("\(sqlNameKey(table.name)).\(sqlNameKey(column.name))") { continue }
                 lines.append("table \(table.name): expected no column \(column.name), found \(describe(column))")
             }
-            if found.primaryKey.map({ $0.lowercased() }) != table.primaryKey.map({ $0.lowercased() }) {
+            if found.primaryKey.map({ sqlNameKey($0) }) != table.primaryKey.map({ sqlNameKey($0) }) {
                 lines.append("table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))")
             }
             if let options = found.storeOptions {
@@ -377,7 +377,7 @@ package enum StoreSchemaReader {
                 return true
             }
             for index in table.indexes where !foundIndexes.contains(normalized(index)) && !matchesConstraint(index) {
-                if tolerated.indexes.contains(index.name.lowercased()) { continue }
+                if tolerated.indexes.contains(sqlNameKey(index.name)) { continue }
                 lines.append("table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", "))), found none")
             }
             for index in found.indexes where !isConstraintIndex(index) && !expectedIndexes.contains(normalized(index)) {
@@ -387,7 +387,7 @@ package enum StoreSchemaReader {
                 lines.append("table \(table.name): expected no UNIQUE constraint, found one on (\(index.columns.joined(separator: ", "))) (describe it: \"unique\": true, or a unique indexes item)")
             }
         }
-        let expectedTables = Set(expected.tables.map { $0.name.lowercased() })
+        let expectedTables = Set(expected.tables.map { sqlNameKey($0.name) })
         for name in actual.keys.sorted() where !expectedTables.contains(name) && !tolerated.tables.contains(name) {
             lines.append("table \(actual[name]!.name): not expected, found")
         }
@@ -397,9 +397,9 @@ package enum StoreSchemaReader {
     /// Each column of `expected` missing from `found` or found with another type, nullability or default.
     private static func columnProblems(expected table: SchemaTable, found: SchemaTable) -> [String] {
         var lines: [String] = []
-        let foundColumns = Dictionary(found.columns.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        let foundColumns = Dictionary(found.columns.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
         for column in table.columns {
-            guard let other = foundColumns[column.name.lowercased()] else {
+            guard let other = foundColumns[sqlNameKey(column.name)] else {
                 lines.append("table \(table.name): expected column \(describe(column)), found none")
                 continue
             }
@@ -422,16 +422,16 @@ package enum StoreSchemaReader {
     static func olderAppProblems(expected: Schema, actual: [String: SchemaTable]) -> [String] {
         var lines: [String] = []
         for table in expected.tables {
-            guard let found = actual[table.name.lowercased()] else {
+            guard let found = actual[sqlNameKey(table.name)] else {
                 lines.append("table \(table.name): expected, found none")
                 continue
             }
             lines += columnProblems(expected: table, found: found)
-            let known = Set(table.columns.map { $0.name.lowercased() })
-            for column in found.columns where !known.contains(column.name.lowercased()) && column.notNull && column.defaultSQL == nil {
+            let known = Set(table.columns.map { sqlNameKey($0.name) })
+            for column in found.columns where !known.contains(sqlNameKey(column.name)) && column.notNull && column.defaultSQL == nil {
                 lines.append("table \(table.name): column \(describe(column)) is required without a default")
             }
-            if found.primaryKey.map({ $0.lowercased() }) != table.primaryKey.map({ $0.lowercased() }) {
+            if found.primaryKey.map({ sqlNameKey($0) }) != table.primaryKey.map({ sqlNameKey($0) }) {
                 lines.append("table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))")
             }
         }
@@ -453,15 +453,15 @@ package enum StoreSchemaReader {
     }
 
     private static func normalized(_ key: SchemaForeignKey) -> SchemaForeignKey {
-        SchemaForeignKey(columns: key.columns.map { $0.lowercased() }, table: key.table.lowercased(), tableColumns: key.tableColumns.map { $0.lowercased() }, onDelete: key.onDelete, onUpdate: key.onUpdate)
+        SchemaForeignKey(columns: key.columns.map { sqlNameKey($0) }, table: sqlNameKey(key.table), tableColumns: key.tableColumns.map { sqlNameKey($0) }, onDelete: key.onDelete, onUpdate: key.onUpdate)
     }
 
     /// The index of a UNIQUE constraint written in the table's SQL (SQLite names it `sqlite_autoindex_<table>_<n>`).
     package static func isConstraintIndex(_ index: SchemaIndex) -> Bool {
-        index.name.lowercased().hasPrefix("sqlite_autoindex_")
+        sqlNameKey(index.name).hasPrefix("sqlite_autoindex_")
     }
 
     private static func normalized(_ index: SchemaIndex) -> SchemaIndex {
-        SchemaIndex(name: index.name.lowercased(), columns: index.columns.map { $0.lowercased() }, unique: index.unique)
+        SchemaIndex(name: sqlNameKey(index.name), columns: index.columns.map { sqlNameKey($0) }, unique: index.unique)
     }
 }

@@ -38,7 +38,7 @@ extension SupersededRecord {
         let columns = Self.migrationColumns
         var values: [DatabaseValue] = []
         values.reserveCapacity(columns.count)
-        if row.count == columns.count, zip(row.columnNames, columns).allSatisfy({ $0.caseInsensitiveCompare($1) == .orderedSame }) {
+        if row.count == columns.count, zip(row.columnNames, columns).allSatisfy({ sameSQLName($0, $1) }) {
             for index in 0..<row.count { values.append(row[index] as DatabaseValue) }
         } else {
             for column in columns { values.append(row.hasColumn(column) ? row[column] as DatabaseValue : .null) }
@@ -62,7 +62,7 @@ extension MigrationRecord {
     public init(databaseValues values: [String: DatabaseValue]) throws {
         let columns = Self.migrationColumns
         let ordered = columns.map { column in
-            values[column] ?? values.first { $0.key.lowercased() == column.lowercased() }?.value ?? .null
+            values[column] ?? values.first { sqlNameKey($0.key) == sqlNameKey(column) }?.value ?? .null
         }
         try self.init(values: ordered, context: MigrationRecordCoding.readingContext(Self.self, table: MigrationRecordCoding.tableName(Self.self)))
     }

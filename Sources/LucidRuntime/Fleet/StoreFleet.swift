@@ -136,8 +136,8 @@ public struct StoreFleet: Sendable {
         options.stopBetweenSteps = stopRequested
         do throws(StoreError) {
             let migrator = try StoreMigrator(path: path, history: history, options: options)
-            let state = try migrator.decideState()
-            switch state {
+            let decision = try migrator.decide()
+            switch decision {
             case .newFile: return finish(.notAStore("no such file"))
             case .emptyFile: return finish(.notAStore("an empty (0-byte) file"))
             case .emptyDatabase: return finish(.notAStore("a database without lucidgen's tables"))
@@ -150,9 +150,9 @@ public struct StoreFleet: Sendable {
                 if checksPagesFirst && schema.version != migrator.newest.version { try migrator.checkPages() }
             case .newer(let version), .unknownVersion(let version), .checksumMismatch(let version, _, _), .contradicted(let version, _, _):
                 report.versionBefore = version
-                return finish(.failed(state.refusal(path: path, versions: history.versions, options: options)!.0))
+                return finish(.failed(decision.refusal(path: path, versions: history.versions, options: options)!.0))
             case .unrecognized, .notADatabase:
-                return finish(.failed(state.refusal(path: path, versions: history.versions, options: options)!.0))
+                return finish(.failed(decision.refusal(path: path, versions: history.versions, options: options)!.0))
             case .coreData:
                 break  // converted by the open below, then migrated
             }
@@ -191,14 +191,14 @@ extension StoreFleet {
 
     private func survey(atPath path: String) -> Survey {
         do throws(StoreError) {
-            let state = try StoreMigrator(path: path, history: history, options: options).decideState()
-            switch state {
+            let decision = try StoreMigrator(path: path, history: history, options: options).decide()
+            switch decision {
             case .newFile: return .notAStore("no such file")
             case .emptyFile: return .notAStore("an empty (0-byte) file")
             case .emptyDatabase: return .notAStore("a database without lucidgen's tables")
             case .known(let schema, _, _): return .store(schema.version)
             case .coreData: return .notAStore("a Core Data store, converted when migrated")
-            default: return .refused(state.refusal(path: path, versions: history.versions, options: options)!.0)
+            default: return .refused(decision.refusal(path: path, versions: history.versions, options: options)!.0)
             }
         } catch {
             return .refused(error)

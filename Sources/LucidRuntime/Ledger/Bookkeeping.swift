@@ -102,6 +102,18 @@ enum Bookkeeping {
         }
     }
 
+    /// The launch path's question, in one query: whether the version record says `version` with
+    /// `checksum`, written with the schema cookie the store has now (nothing changed its schema since).
+    /// A record without the cookie column (an older runtime's) fails to prepare: the caller takes the
+    /// full path then.
+    static func recordIsCurrent(version: SchemaVersion, checksum: String, _ db: Database) throws -> Bool {
+        typealias S = LedgerTables.Store
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT \(S.version), \(S.checksum), \(S.schemaCookie) IS (SELECT schema_version FROM pragma_schema_version) FROM \(S.name) WHERE id = 1")
+        else { return false }
+        return row[0] == version.string && row[1] == checksum && row[2] == true
+    }
+
     /// SQLite's "no such column" when preparing a statement.
     static func isMissingColumn(_ error: DatabaseError) -> Bool {
         error.resultCode == .SQLITE_ERROR && error.message?.hasPrefix("no such column") == true

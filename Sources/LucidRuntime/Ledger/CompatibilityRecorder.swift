@@ -79,6 +79,25 @@ final class CompatibilityRecorder {
         return rows.reversed()
     }
 
+    /// The store's row of `version` (what an older app at `version` reads), or nil when the store has no
+    /// such row or no compatibility record at all (written before it existed). Reads only.
+    static func row(of version: SchemaVersion, _ db: Database) throws -> Row? {
+        typealias K = LedgerTables.Compatibility
+        let row: GRDB.Row?
+        do {
+            row = try GRDB.Row.fetchOne(
+                db, sql: "SELECT \(K.checksum), \(K.firstIncompatibleChange), \(K.firstIncompatibleAt) FROM \(K.name) WHERE \(K.version) = ?",
+                arguments: [version.string])
+        } catch let error as DatabaseError where Bookkeeping.isMissingObject(error) {
+            return nil
+        }
+        return row.map { row in
+            Row(
+                version: version, checksum: row[K.checksum], firstIncompatibleChange: row[K.firstIncompatibleChange],
+                firstIncompatibleAt: (row[K.firstIncompatibleAt] as String?).flatMap { try? SchemaVersion(parsing: $0) })
+        }
+    }
+
     /// A data migration at version V ran on a store already past V (added by an app update): every older
     /// version whose first breaking change was later than V (or that had none) now has this one. A store
     /// without the record (written before it existed) is left so: older apps refuse it anyway.

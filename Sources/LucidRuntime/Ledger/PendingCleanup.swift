@@ -63,8 +63,8 @@ package enum PendingCleanup {
     /// not make a wrong schema pass). Columns and indexes only of the tables `only` (all when nil) whose
     /// shape validation reads; dropped tables of any (validation checks every table's name).
     static func tolerance(_ db: Database, accounting: CleanupAccounting, only tables: Set<String>? = nil) throws -> Tolerance {
-        let scope = tables.map { Set($0.map { $0.lowercased() }) }
-        let rows = try rows(db).filter { row in row.kind == "drop_table" || (scope.map { $0.contains(row.table.lowercased()) } ?? true) }
+        let scope = tables.map { Set($0.map { sqlNameKey($0) }) }
+        let rows = try rows(db).filter { row in row.kind == "drop_table" || (scope.map { $0.contains(sqlNameKey(row.table)) } ?? true) }
         return tolerance(of: try accounting.verdicts(rows, db).compactMap(\.item))
     }
 
@@ -72,9 +72,9 @@ package enum PendingCleanup {
         var tolerance = Tolerance()
         for item in items {
             switch item.kind {
-            case "drop_table": tolerance.tables.insert(item.table.lowercased())
-            case "drop_column": tolerance.columns.insert("\(item.table.lowercased()).\(item.object.lowercased())")
-            default: tolerance.indexes.insert(item.object.lowercased())
+            case "drop_table": tolerance.tables.insert(sqlNameKey(item.table))
+            case "drop_column": tolerance.columns.insert("\(sqlNameKey(item.table)).\(sqlNameKey(item.object))")
+            default: tolerance.indexes.insert(sqlNameKey(item.object))
             }
         }
         return tolerance
@@ -93,9 +93,9 @@ package enum PendingCleanup {
         if pending == 0 { return (0, 0) }
         let rows = try rows(db)
         guard !rows.isEmpty else { return (0, 0) }
-        let scope = tables.map { Set($0.map { $0.lowercased() }) }
+        let scope = tables.map { Set($0.map { sqlNameKey($0) }) }
         let verdicts = try accounting.verdicts(rows, db)
-        let due = verdicts.filter { verdict in scope.map { $0.contains(verdict.row.table.lowercased()) } ?? true }
+        let due = verdicts.filter { verdict in scope.map { $0.contains(sqlNameKey(verdict.row.table)) } ?? true }
         for verdict in due {
             if case .staysPending(let reason) = verdict.outcome {
                 logger.warning("deferred cleanup #\(verdict.row.id) (\(verdict.row.kind) \(verdict.row.table).\(verdict.row.object)) stays pending: \(reason)")

@@ -149,23 +149,8 @@ public struct DataMigration: Sendable {
     }
 }
 
+/// Runs an app's data migrations, each once per store (recorded through ``DataMigrationRecords``).
 enum DataMigrations {
-    typealias T = LedgerTables.DataMigrations
-
-    static func isRecorded(_ migration: DataMigration, _ db: Database) throws -> Bool {
-        try db.execute(sql: LedgerTables.createDataMigrations)
-        return try Bool.fetchOne(
-            db, sql: "SELECT count(*) > 0 FROM \(T.name) WHERE \(T.version) = ? AND \(T.label) = ?",
-            arguments: [migration.version.string, migration.label]) ?? false
-    }
-
-    static func record(_ migration: DataMigration, outcome: String, _ db: Database) throws {
-        try db.execute(sql: LedgerTables.createDataMigrations)
-        try db.execute(
-            sql: "INSERT INTO \(T.name) (\(T.version), \(T.label), \(T.outcome), \(T.appliedAt)) VALUES (?, ?, ?, ?)",
-            arguments: [migration.version.string, migration.label, outcome, Bookkeeping.now()])
-    }
-
     /// Runs the unrecorded migrations whose version is in `range` (lower bound exclusive), oldest first;
     /// returns the ones it ran.
     @discardableResult
@@ -173,10 +158,10 @@ enum DataMigrations {
         var ran: [DataMigration] = []
         for migration in migrations.sorted(by: { ($0.version, $0.label) < ($1.version, $1.label) })
         where migration.version <= upper && lower.map({ migration.version > $0 }) ?? true {
-            guard try !isRecorded(migration, db) else { continue }
+            guard try !DataMigrationRecords.isRecorded(migration, db) else { continue }
             logger.info("data migration \(migration.version) '\(migration.label)'")
             try migration.run(db)
-            try record(migration, outcome: "applied", db)
+            try DataMigrationRecords.record(migration, outcome: "applied", db)
             ran.append(migration)
         }
         return ran

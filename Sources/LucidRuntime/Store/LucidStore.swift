@@ -63,8 +63,8 @@ public enum LucidStore {
         configuration: Configuration = Configuration()
     ) throws(StoreError) -> DatabaseQueue {
         guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
-        let state = try StoreMigrator(path: path, history: SchemaHistory(versions: versions), options: StoreOptions()).decideState()
-        guard case .newFile = state else { throw .cannotWrite(path: path, message: "the file already exists (\(state.summary))") }
+        let decision = try StoreMigrator(path: path, history: SchemaHistory(versions: versions), options: StoreOptions()).decide()
+        guard case .newFile = decision else { throw .cannotWrite(path: path, message: "the file already exists (\(decision.summary))") }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.write { db in
@@ -72,7 +72,7 @@ public enum LucidStore {
                 try Bookkeeping.write(schema, from: nil, kind: "create", label: "created at \(schema.version)", db)
                 try CompatibilityRecorder(history: SchemaHistory(versions: versions, stages: stages), dataMigrations: dataMigrations).record(db, at: schema.version)
                 for migration in dataMigrations where migration.version <= schema.version {
-                    try DataMigrations.record(migration, outcome: "not needed: created at \(schema.version)", db)
+                    try DataMigrationRecords.record(migration, outcome: "not needed: created at \(schema.version)", db)
                 }
                 try Bookkeeping.recordSchemaCookie(db)
             }
@@ -99,7 +99,7 @@ public enum LucidStore {
     ///
     /// ```swift
     /// let status = try LucidStore.inspect(atPath: path, registry: FlightLogSchema.self)
-    /// if status.state == .needsMigration { print(status.steps.map(\.label)) }
+    /// if status.needsMigration { print(status.steps.map(\.label)) }
     /// ```
     public static func inspect<Registry: SchemaRegistry>(atPath path: String, registry: Registry.Type, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
         try checkRegistry(registry)
@@ -190,12 +190,15 @@ public struct OpenedStore: Sendable {
 }
 
 /// What a store is, and the path that opening it would take.
+///
+/// ```swift
+/// let status = try LucidStore.inspect(atPath: path, registry: FlightLogSchema.self)
+/// if status.needsMigration { showMigrationNotice(steps: status.steps.count) }
+/// ```
 public struct StoreStatus: Sendable {
-    /// What opening the store would do.
-    ///
-    /// ```swift
-    /// if try LucidStore.inspect(atPath: path, history: history).state == .needsMigration { showMigrationNotice() }
-    /// ```
+    /// What opening the store would do: ``start`` says what the store is, ``needsMigration`` whether it
+    /// would be migrated.
+    @available(*, deprecated, message: "use start (a StoreState, which MigrationOutcome.start shares) and needsMigration")
     public enum State: Sendable, Equatable {
         /// No file: it would be created at the newest version.
         case missing
@@ -210,8 +213,22 @@ public struct StoreStatus: Sendable {
         case needsMigration
     }
 
+    /// What the store is now: where opening it starts (what the outcome's ``MigrationOutcome/start``
+    /// says, unless another process changes the store first).
+    public var start: StoreState
+    /// Whether opening it would migrate it: a path to the newest version (``steps``), or a Core Data
+    /// store to convert (``coreDataModel``).
+    public var needsMigration: Bool { !steps.isEmpty || coreDataModel != nil }
     /// What opening it would do.
-    public var state: State
+    @available(*, deprecated, message: "use start (a StoreState, which MigrationOutcome.start shares) and needsMigration")
+    public var state: State {
+        switch start {
+        case .newFile: .missing
+        case .emptyFile: .emptyFile
+        case .emptyDatabase: .empty
+        case .version: needsMigration ? .needsMigration : .current
+        }
+    }
     /// The recorded version (nil for a missing or empty store).
     public var version: SchemaVersion?
     /// The recorded checksum of the version's DDL (nil for a missing or empty store).

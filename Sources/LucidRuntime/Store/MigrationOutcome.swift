@@ -10,17 +10,9 @@ import Foundation
 ///                  // or "waited 0.8 s for another process, which migrated the store from 1.0 to 3.0; nothing left to do"
 /// ```
 public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
-    /// What the store was when this call first looked at it.
-    public enum Start: Sendable, Equatable {
-        /// No file.
-        case newFile
-        /// A file of zero bytes, which SQLite reads as an empty database: initialised like a new file.
-        case emptyFile
-        /// A database without lucidgen's tables: empty, or holding only the app's own objects (kept).
-        case emptyDatabase
-        /// A store at this version (`adopted`: recognised from its tables, without lucidgen's record).
-        case version(SchemaVersion, adopted: Bool)
-    }
+    /// What the store was when this call first looked at it: ``StoreState``, which ``StoreStatus`` shares.
+    @available(*, deprecated, renamed: "StoreState")
+    public typealias Start = StoreState
 
     /// One step this call ran and committed.
     public struct Step: Sendable, Equatable {
@@ -33,7 +25,7 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What the store was when this call first looked at it.
-    public var start: Start
+    public var start: StoreState
     /// The store's version when the call returned.
     public var finalVersion: SchemaVersion
     /// Whether this call created the schema (a new file, an empty file or an empty database).
@@ -72,7 +64,7 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     /// With ``openedNewerAdditiveStore``: this app's newest version, which the store is compatible with.
     public var olderAppVersion: SchemaVersion?
 
-    init(start: Start, finalVersion: SchemaVersion) {
+    init(start: StoreState, finalVersion: SchemaVersion) {
         self.start = start
         self.finalVersion = finalVersion
         self.created = false

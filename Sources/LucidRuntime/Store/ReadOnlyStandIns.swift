@@ -23,7 +23,7 @@ enum ReadOnlyStandIns {
         var standIns: [String] = []
         for table in schema.tables {
             let name = quoteIdentifier(table.name)
-            guard let columns = stored[table.name.lowercased()] else {
+            guard let columns = stored[sqlNameKey(table.name)] else {
                 let nulls = table.columns.map { "NULL AS \(quoteIdentifier($0.name))" }.joined(separator: ", ")
                 try db.execute(sql: "CREATE TEMP VIEW \(name) AS SELECT \(nulls) WHERE 0")
                 standIns.append("\(table.name) (no such table: no rows)")

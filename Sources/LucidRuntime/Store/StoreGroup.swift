@@ -71,7 +71,7 @@ extension LucidStore {
         for spec in stores {
             let options = spec.options ?? options
             let status = try inspect(atPath: spec.path, versions: spec.versions, stages: spec.declaredStages + options.stages.map(\.explicit))
-            guard status.state == .needsMigration, let version = status.version else { continue }
+            guard status.needsMigration, let version = status.version else { continue }
             try StoreMigrator(path: spec.path, history: spec.history, options: options).checkStagesProvided(status.steps, storeVersion: version)
             toMigrate.append((spec, status))
         }

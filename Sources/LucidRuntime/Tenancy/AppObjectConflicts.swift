@@ -2,7 +2,8 @@
 
 /// An app object that a migration step cannot keep: it uses a column or table the step removes, it
 /// cannot follow a rename (an FTS5 table names its content table and columns in its own declaration,
-/// which SQLite's `RENAME` does not rewrite), or it holds a name the step gives to a new table or index.
+/// which SQLite's `RENAME` does not rewrite), or it holds a name the step gives to a table (new, or
+/// renamed to it), an index, or a declared search's FTS5 table, shadow table or trigger.
 ///
 /// The step refuses before its first statement (``StoreError/appObjectsInTheWay(step:from:to:conflicts:)``);
 /// `lucidgen plan --database` shows the same findings before anyone migrates.
@@ -16,7 +17,9 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
         /// The object names `old` (a table, or a column `table.column`) in a way SQLite's rename does not
         /// rewrite, and the step renames it to `new`.
         case cannotFollowRename(old: String, new: String)
-        /// The object's name is the one the step gives to a new table or index.
+        /// The object holds the name the step gives to a table it creates or renames to it, to an index
+        /// it creates (deferred index creation included), or to a declared search's FTS5 table, shadow
+        /// tables and triggers.
         case nameTaken(String)
     }
 
@@ -41,7 +44,7 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
         guard !objects.isEmpty else { return [] }
         var conflicts: [AppObjectConflict] = []
         var originalName: [String: String] = [:]
-        func sourceTable(_ current: String) -> SchemaTable? { source.table(named: originalName[current.lowercased()] ?? current) }
+        func sourceTable(_ current: String) -> SchemaTable? { source.table(named: originalName[sqlNameKey(current)] ?? current) }
         func add(_ object: AppObject, _ reason: Reason) {
             let conflict = AppObjectConflict(object: object, reason: reason)
             if !conflicts.contains(where: { $0.object.name == object.name && $0.reason == reason }) { conflicts.append(conflict) }
@@ -63,7 +66,7 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 add(object, .cannotFollowRename(old: old, new: new))
             }
             objects = objects.map { $0.renamingTable(old, to: new) }
-            originalName[new.lowercased()] = originalName[old.lowercased()] ?? old
+            originalName[sqlNameKey(new)] = originalName[sqlNameKey(old)] ?? old
         }
         for operation in operations {
             switch operation {
@@ -82,8 +85,8 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 removed(column: column, of: table)
             case .rebuildTable(let rebuild):
                 let old = sourceTable(rebuild.sourceTable)
-                let kept = Set(rebuild.table.columns.map { $0.name.lowercased() }).union(rebuild.renamedColumns.keys.map { $0.lowercased() })
-                for column in old?.columns ?? [] where !kept.contains(column.name.lowercased()) {
+                let kept = Set(rebuild.table.columns.map { sqlNameKey($0.name) }).union(rebuild.renamedColumns.keys.map { sqlNameKey($0) })
+                for column in old?.columns ?? [] where !kept.contains(sqlNameKey(column.name)) {
                     removed(column: column.name, of: rebuild.sourceTable)
                 }
                 for (from, to) in rebuild.renamedColumns.sorted(by: { $0.key < $1.key }) {
@@ -95,16 +98,16 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 for (from, to) in StepExecutor.CopyNames(rebuild).renames {
                     objects = objects.map { $0.renamingColumn(from, to: to, of: rebuild.sourceTable) }
                 }
-                let oldIndexes = Set((old?.indexes ?? []).map { $0.name.lowercased() })
-                for index in rebuild.table.indexes where !oldIndexes.contains(index.name.lowercased()) { taken(index.name) }
+                let oldIndexes = Set((old?.indexes ?? []).map { sqlNameKey($0.name) })
+                for index in rebuild.table.indexes where !oldIndexes.contains(sqlNameKey(index.name)) { taken(index.name) }
             case .transformTable(let table, let sourceName):
                 let old = sourceTable(sourceName)
                 for column in old?.columns ?? [] where table.column(named: column.name) == nil {
                     removed(column: column.name, of: sourceName)
                 }
                 if !sameSQLName(sourceName, table.name) { renamed(table: sourceName, to: table.name) }
-                let oldIndexes = Set((old?.indexes ?? []).map { $0.name.lowercased() })
-                for index in table.indexes where !oldIndexes.contains(index.name.lowercased()) { taken(index.name) }
+                let oldIndexes = Set((old?.indexes ?? []).map { sqlNameKey($0.name) })
+                for index in table.indexes where !oldIndexes.contains(sqlNameKey(index.name)) { taken(index.name) }
             case .dropTable(let table, _):
                 for object in objects where object.depends(on: table) { add(object, .usesRemovedTable(table)) }
             case .createIndex(_, let index, _):

@@ -30,15 +30,15 @@ struct SetAsideObjects {
         var result = SetAsideObjects()
         let all = try AppObjects.read(db, owned: owned, precise: false)
         guard !all.isEmpty else { return result }
-        let views = Set(all.filter { $0.kind == .view && $0.depends(on: table) }.map { $0.name.lowercased() })
+        let views = Set(all.filter { $0.kind == .view && $0.depends(on: table) }.map { sqlNameKey($0.name) })
         for object in all {
             switch object.kind {
             case .index:
                 if sameSQLName(object.table, table) { result.objects.append(object) }
             case .view:
-                if views.contains(object.name.lowercased()) { result.objects.append(object) }
+                if views.contains(sqlNameKey(object.name)) { result.objects.append(object) }
             case .trigger:
-                if sameSQLName(object.table, table) || views.contains(object.table.lowercased()) || object.depends(on: table) { result.objects.append(object) }
+                if sameSQLName(object.table, table) || views.contains(sqlNameKey(object.table)) || object.depends(on: table) { result.objects.append(object) }
             case .virtualTable:
                 if object.tokens.namesContent(table) { result.contentIndexes.append(object) }
             case .table, .shadowTable:
@@ -148,7 +148,7 @@ enum AppObjectStatement {
         guard take(keyword) else { return "is not \(expected) (it begins \(begins))" }
         if take("if"), !(take("not") && take("exists")) { return "is not \(expected) [IF NOT EXISTS] \(name)" }
         guard position < words.count else { return "names no \(keyword)" }
-        guard words[position] == name.lowercased() else { return "creates \(words[position]), not \(name)" }
+        guard words[position] == sqlNameKey(name) else { return "creates \(words[position]), not \(name)" }
         return nil
     }
 

@@ -22,18 +22,18 @@ struct OwnedNames: Sendable {
     init(_ schemas: some Sequence<Schema>, pendingCleanup: [PendingCleanup.Item] = []) {
         for schema in schemas {
             for table in schema.tables {
-                tables.insert(table.name.lowercased())
-                for index in table.indexes { indexes.insert(index.name.lowercased()) }
+                tables.insert(sqlNameKey(table.name))
+                for index in table.indexes { indexes.insert(sqlNameKey(index.name)) }
                 if table.search != nil {
-                    for name in [table.searchTableName] + table.searchShadowTableNames { searchTables.insert(name.lowercased()) }
-                    for name in table.searchTriggerNames { triggers.insert(name.lowercased()) }
+                    for name in [table.searchTableName] + table.searchShadowTableNames { searchTables.insert(sqlNameKey(name)) }
+                    for name in table.searchTriggerNames { triggers.insert(sqlNameKey(name)) }
                 }
             }
         }
         for item in pendingCleanup {
             switch item.kind {
-            case "drop_table": tables.insert(item.table.lowercased())
-            case "create_index": indexes.insert(item.object.lowercased())
+            case "drop_table": tables.insert(sqlNameKey(item.table))
+            case "create_index": indexes.insert(sqlNameKey(item.object))
             default: break
             }
         }
@@ -41,31 +41,31 @@ struct OwnedNames: Sendable {
 
     /// Only the tables named (with no index): enough to tell the app's objects that involve them.
     init(tables names: some Sequence<String>) {
-        tables = Set(names.map { $0.lowercased() })
+        tables = Set(names.map { sqlNameKey($0) })
     }
 
     /// Whether the table named `name` is lucidgen's (described, or its bookkeeping) or SQLite's.
     func ownsTable(_ name: String) -> Bool {
-        let lowered = name.lowercased()
+        let lowered = sqlNameKey(name)
         return tables.contains(lowered) || searchTables.contains(lowered) || lowered.hasPrefix("lucid_") || lowered.hasPrefix("sqlite_")
     }
 
     /// Whether the table named `name` is a declared search's FTS5 table or one of its shadow tables.
     func ownsSearchTable(_ name: String) -> Bool {
-        searchTables.contains(name.lowercased())
+        searchTables.contains(sqlNameKey(name))
     }
 
     /// Whether the trigger named `name` keeps a declared search in step.
     func ownsTrigger(_ name: String) -> Bool {
-        triggers.contains(name.lowercased())
+        triggers.contains(sqlNameKey(name))
     }
 
     /// Whether the index named `name`, on `table`, is lucidgen's: a described index on a described table,
     /// any index of lucidgen's bookkeeping, or one SQLite made for a constraint.
     func ownsIndex(_ name: String, on table: String) -> Bool {
-        let lowered = name.lowercased()
+        let lowered = sqlNameKey(name)
         if lowered.hasPrefix("sqlite_") { return true }
-        let tableName = table.lowercased()
+        let tableName = sqlNameKey(table)
         if tableName.hasPrefix("lucid_") || tableName.hasPrefix("sqlite_") { return true }
         return indexes.contains(lowered) && tables.contains(tableName)
     }
@@ -148,9 +148,9 @@ public struct AppObject: Sendable, Hashable, Codable, CustomStringConvertible {
         guard depends(on: table) else { return false }
         switch kind {
         case .table, .shadowTable:
-            return referencedColumns[table.lowercased()]?.contains(column.lowercased()) ?? false
+            return referencedColumns[sqlNameKey(table)]?.contains(sqlNameKey(column)) ?? false
         case .view:
-            if let readColumns { return readColumns[table.lowercased()]?.contains(column.lowercased()) ?? false }
+            if let readColumns { return readColumns[sqlNameKey(table)]?.contains(sqlNameKey(column)) ?? false }
             return tokens.names(column: column)
         case .virtualTable, .trigger, .index:
             return tokens.names(column: column)
@@ -164,13 +164,13 @@ public struct AppObject: Sendable, Hashable, Codable, CustomStringConvertible {
         copy.dependsOn = dependsOn.map { sameSQLName($0, old) ? new : $0 }
         if sameSQLName(table, old) { copy.table = new }
         copy.tokens = tokens.renaming(table: old, to: new)
-        if let columns = referencedColumns[old.lowercased()] {
-            copy.referencedColumns[old.lowercased()] = nil
-            copy.referencedColumns[new.lowercased()] = columns
+        if let columns = referencedColumns[sqlNameKey(old)] {
+            copy.referencedColumns[sqlNameKey(old)] = nil
+            copy.referencedColumns[sqlNameKey(new)] = columns
         }
-        if let columns = readColumns?[old.lowercased()] {
-            copy.readColumns?[old.lowercased()] = nil
-            copy.readColumns?[new.lowercased()] = columns
+        if let columns = readColumns?[sqlNameKey(old)] {
+            copy.readColumns?[sqlNameKey(old)] = nil
+            copy.readColumns?[sqlNameKey(new)] = columns
         }
         return copy
     }
@@ -180,13 +180,13 @@ public struct AppObject: Sendable, Hashable, Codable, CustomStringConvertible {
         guard depends(on: table) else { return self }
         var copy = self
         copy.tokens = tokens.renaming(column: old, to: new)
-        let key = table.lowercased()
-        if var columns = referencedColumns[key], columns.remove(old.lowercased()) != nil {
-            columns.insert(new.lowercased())
+        let key = sqlNameKey(table)
+        if var columns = referencedColumns[key], columns.remove(sqlNameKey(old)) != nil {
+            columns.insert(sqlNameKey(new))
             copy.referencedColumns[key] = columns
         }
-        if var columns = readColumns?[key], columns.remove(old.lowercased()) != nil {
-            columns.insert(new.lowercased())
+        if var columns = readColumns?[key], columns.remove(sqlNameKey(old)) != nil {
+            columns.insert(sqlNameKey(new))
             copy.readColumns?[key] = columns
         }
         return copy
@@ -209,10 +209,10 @@ enum AppObjects {
         for row in rows where row["type"] as String == "table" {
             let name: String = row["name"]
             if owned.ownsTable(name) {
-                let lowered = name.lowercased()
+                let lowered = sqlNameKey(name)
                 if !lowered.hasPrefix("lucid_") && !lowered.hasPrefix("sqlite_") && !owned.ownsSearchTable(name) { described.append(name) }
             } else if (row["sql"] as String?)?.uppercased().hasPrefix("CREATE VIRTUAL TABLE") == true {
-                virtualTables.append(name.lowercased())
+                virtualTables.append(sqlNameKey(name))
             }
         }
         var objects: [AppObject] = []
@@ -225,9 +225,9 @@ enum AppObjects {
             switch type {
             case "table":
                 if owned.ownsTable(name) { continue }
-                if virtualTables.contains(name.lowercased()) {
+                if virtualTables.contains(sqlNameKey(name)) {
                     kind = .virtualTable
-                } else if virtualTables.contains(where: { name.lowercased().hasPrefix($0 + "_") }) {
+                } else if virtualTables.contains(where: { sqlNameKey(name).hasPrefix($0 + "_") }) {
                     kind = .shadowTable
                 } else {
                     kind = .table
@@ -237,7 +237,7 @@ enum AppObjects {
                 kind = .index
             case "view": kind = .view
             case "trigger":
-                if table.lowercased().hasPrefix("lucid_") || owned.ownsTrigger(name) { continue }
+                if sqlNameKey(table).hasPrefix("lucid_") || owned.ownsTrigger(name) { continue }
                 kind = .trigger
             default: continue
             }
@@ -249,13 +249,13 @@ enum AppObjects {
                 for key in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(name)))") {
                     let parent: String = key["table"]
                     guard let match = described.first(where: { sameSQLName($0, parent) }) else { continue }
-                    object.referencedColumns[match.lowercased(), default: []].insert(((key["to"] as String?) ?? "").lowercased())
+                    object.referencedColumns[sqlNameKey(match), default: []].insert(sqlNameKey(((key["to"] as String?) ?? "")))
                 }
-                object.dependsOn = described.filter { object.referencedColumns[$0.lowercased()] != nil }
+                object.dependsOn = described.filter { object.referencedColumns[sqlNameKey($0)] != nil }
             case .view:
                 object.readColumns = precise ? try? readColumns(ofView: name, described: described, db) : nil
                 if let reads = object.readColumns {
-                    object.dependsOn = described.filter { reads[$0.lowercased()] != nil }
+                    object.dependsOn = described.filter { reads[sqlNameKey($0)] != nil }
                 } else {
                     object.dependsOn = described.filter { tokens.names(table: $0) }
                 }
@@ -293,7 +293,7 @@ enum AppObjects {
         var result: [String: Set<String>] = [:]
         for table in described where region.isModified(byEventsOfKind: .insert(tableName: table)) {
             let columns = try db.columns(in: table).map(\.name)
-            result[table.lowercased()] = Set(columns.filter { region.isModified(byEventsOfKind: .update(tableName: table, columnNames: [$0])) }.map { $0.lowercased() })
+            result[sqlNameKey(table)] = Set(columns.filter { region.isModified(byEventsOfKind: .update(tableName: table, columnNames: [$0])) }.map { sqlNameKey($0) })
         }
         return result
     }

@@ -69,7 +69,7 @@ package struct SQLTokens: Sendable, Hashable {
                 text.append(bytes[index])
                 index += 1
             }
-            return String(decoding: text, as: UTF8.self).lowercased()
+            return sqlNameKey(String(decoding: text, as: UTF8.self))
         }
         // The last token (a word, or a punctuation character), for the position of the next word.
         var previous = ""
@@ -123,7 +123,7 @@ package struct SQLTokens: Sendable, Hashable {
                     previous = "number"
                     continue
                 }
-                addWord(String(decoding: bytes[start..<index], as: UTF8.self).lowercased(), bare: true)
+                addWord(sqlNameKey(String(decoding: bytes[start..<index], as: UTF8.self)), bare: true)
             }
         }
         nameSet = Self.names(words, bare: bare)
@@ -143,12 +143,12 @@ package struct SQLTokens: Sendable, Hashable {
     }
 
     func names(_ name: String) -> Bool {
-        nameSet.contains(name.lowercased())
+        nameSet.contains(sqlNameKey(name))
     }
 
     /// Whether the SQL names `table` where SQL names tables (``tablePosition``).
     func names(table: String) -> Bool {
-        let table = table.lowercased()
+        let table = sqlNameKey(table)
         for index in words.indices where words[index] == table && tablePosition[index] && (!bare[index] || !Self.reserved.contains(table)) {
             return true
         }
@@ -158,7 +158,7 @@ package struct SQLTokens: Sendable, Hashable {
     /// Whether a virtual table's declaration takes its content from `table` (FTS's `content='item'`, or
     /// `content=item`).
     func namesContent(_ table: String) -> Bool {
-        let table = table.lowercased()
+        let table = sqlNameKey(table)
         if strings.contains(table) && nameSet.contains("content") { return true }
         return zip(words, words.dropFirst()).contains { $0 == "content" && $1 == table }
     }
@@ -166,7 +166,7 @@ package struct SQLTokens: Sendable, Hashable {
     /// Whether the SQL names `column`: a mention of the name that is not where SQL names a table
     /// (`ON protocol` is the table `protocol`, not its column `protocol`).
     func names(column: String) -> Bool {
-        let column = column.lowercased()
+        let column = sqlNameKey(column)
         for index in words.indices where words[index] == column && !tablePosition[index] && (!bare[index] || !Self.reserved.contains(column)) {
             return true
         }
@@ -175,7 +175,7 @@ package struct SQLTokens: Sendable, Hashable {
 
     /// Whether `name` (any case) is one of the identifiers or, with `orString`, a string literal.
     func names(_ name: String, orString: Bool) -> Bool {
-        names(name) || (orString && strings.contains(name.lowercased()))
+        names(name) || (orString && strings.contains(sqlNameKey(name)))
     }
 
     /// The same words with the table `old` (any case) renamed to `new` where SQL names a table
@@ -192,8 +192,8 @@ package struct SQLTokens: Sendable, Hashable {
     }
 
     private func renaming(_ old: String, to new: String, at position: (Int) -> Bool) -> SQLTokens {
-        let old = old.lowercased()
-        let new = new.lowercased()
+        let old = sqlNameKey(old)
+        let new = sqlNameKey(new)
         var copy = self
         for index in words.indices where words[index] == old && position(index) {
             copy.words[index] = new

@@ -179,11 +179,11 @@ package struct StepInference: Sendable {
         // create that takes its name would fail. Others go last (a collapsed join table is still read).
         var drops: [MigrationOperation] = []
         var earlyDrops: [MigrationOperation] = []
-        let targetNames = Set(new.tableNames.map { $0.lowercased() })
+        let targetNames = Set(new.tableNames.map { sqlNameKey($0) })
         for table in oldTables where !survivingOldTables.contains(table.name) {
             // Its index would outlive it (the triggers go with the table).
             if table.search != nil { searchDrops.append(.dropSearch(table: table.name)) }
-            if targetNames.contains(table.name.lowercased()) && !consumedJoinTables.contains(table.name) {
+            if targetNames.contains(sqlNameKey(table.name)) && !consumedJoinTables.contains(table.name) {
                 earlyDrops.append(.dropTable(table.name, deferrable: false))
             } else {
                 drops.append(.dropTable(table.name, deferrable: !consumedJoinTables.contains(table.name)))
@@ -290,7 +290,7 @@ package struct StepInference: Sendable {
         }
         var result: [MigrationOperation] = []
         while !pending.isEmpty {
-            let index = pending.firstIndex { rename in !pending.contains { $0.from.lowercased() == rename.to.lowercased() && $0.from != rename.from } } ?? 0
+            let index = pending.firstIndex { rename in !pending.contains { sqlNameKey($0.from) == sqlNameKey(rename.to) && $0.from != rename.from } } ?? 0
             result.append(.renameTable(from: pending[index].from, to: pending[index].to))
             pending.remove(at: index)
         }
@@ -483,7 +483,7 @@ package struct StepInference: Sendable {
             })
         if oldForeignKeys != Set(new.foreignKeys) { rebuildReasons.append("foreign keys change") }
         // A rename onto a name that an old, dropped column still holds cannot be done in place.
-        if renames.contains(where: { rename in dropped.contains { $0.name.lowercased() == rename.1.lowercased() } }) {
+        if renames.contains(where: { rename in dropped.contains { sqlNameKey($0.name) == sqlNameKey(rename.1) } }) {
             rebuildReasons.append("a column is renamed onto the name of a removed column")
         }
 

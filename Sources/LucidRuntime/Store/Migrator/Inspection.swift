@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+@_spi(Generated) import LucidSchema
+
+// What a store is and the path opening it would take, without changing it.
+extension StoreMigrator {
+    /// A Core Data store: the version its layout is, and the path from there (nothing is written).
+    private func inspectCoreData(_ layout: CoreDataStoreLayout) throws(StoreError) -> StoreStatus {
+        let queue = try makeQueue(readOnly: true)
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
+        let recognition: CoreDataConverter.Recognition
+        do {
+            recognition = try queue.read { db in
+                try db.withoutAttaching { try CoreDataConverter(origin: options.coreDataOrigin!, versions: versions, path: path).recognise(db, layout: layout) }
+            }
+        } catch let refusal as CoreDataConverter.Refusal {
+            throw .unrecognizedSchema(path: path, differences: [refusal.description])
+        } catch {
+            throw Self.storeError(error, path: path, step: "inspect", version: nil)
+        }
+        let steps: [MigrationStep]
+        do {
+            steps = try plan(from: recognition.schema.version)
+        } catch {
+            throw .planning(error)
+        }
+        var status = StoreStatus(
+            start: .version(recognition.schema.version, adopted: true), version: recognition.schema.version, checksum: history.checksum(of: recognition.schema), adopted: true, steps: steps,
+            rowCounts: [:], pendingCleanup: 0)
+        status.coreDataModel = recognition.version.model
+        return status
+    }
+
+    func inspect() throws(StoreError) -> StoreStatus {
+        let decision = try decide()
+        if let (error, _) = decision.refusal(path: path, versions: versions, options: options) { throw error }
+        if case .coreData(let layout) = decision { return try inspectCoreData(layout) }
+        guard case .known(let schema, let recorded, _) = decision else {
+            return StoreStatus(start: decision.state!, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
+        }
+        let steps: [MigrationStep]
+        do {
+            steps = try plan(from: schema.version)
+        } catch {
+            throw .planning(error)
+        }
+        let queue = try makeQueue()
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
+        let began = Date()
+        do {
+            return try queue.read { db in try db.withoutAttaching {
+                // Damage anywhere in the file: what a migration could meet in any page it reads. `lucidgen
+                // migrate` inspects first too, so `plan` and `migrate` refuse a damaged store alike.
+                try checkPages(db)
+                let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
+                let owned = OwnedNames([schema], pendingCleanup: pending)
+                var counts: [String: Int] = [:]
+                for table in try StoreSchemaReader.tables(db, owned: owned).values {
+                    counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
+                }
+                var status = StoreStatus(
+                    start: decision.state!, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded, steps: steps,
+                    rowCounts: counts, pendingCleanup: try PendingCleanup.rows(db).count)
+                status.appObjects = try AppObjects.read(db, owned: owned)
+                // Step after step, with the objects as each step leaves them (renames followed); a step's
+                // pending cleanup runs first, as when migrating.
+                var objects = status.appObjects
+                var cleanup = pending
+                for step in steps {
+                    guard let source = versions.first(where: { $0.version == step.from }) else { continue }
+                    let tables = Set(step.operations.flatMap(\.tableNames))
+                    let mine = cleanup.filter { item in tables.contains { sameSQLName($0, item.table) } }
+                    cleanup.removeAll { item in tables.contains { sameSQLName($0, item.table) } }
+                    let conflicts = AppObjectConflict.find(in: AppObjectConflict.operations(of: mine) + step.operations, from: source, objects: &objects)
+                    if !conflicts.isEmpty { status.appObjectConflicts.append(.init(step: step, conflicts: conflicts)) }
+                }
+                return status
+            } }
+        } catch {
+            throw Self.storeError(error, path: path, step: "inspect", version: schema.version, since: began)
+        }
+    }
+
+    /// Reads every page of the store (`PRAGMA quick_check`) and throws ``StoreError/corrupt(path:message:)``
+    /// for damage anywhere, without changing it.
+    func checkPages() throws(StoreError) {
+        let queue = try makeQueue()
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
+        let began = Date()
+        do {
+            try queue.read { db in try checkPages(db) }
+        } catch {
+            throw Self.storeError(error, path: path, step: "inspect", version: nil, since: began)
+        }
+    }
+
+    private func checkPages(_ db: Database) throws {
+        let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
+        if problems != ["ok"] {
+            let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+            throw StoreError.corrupt(path: path, message: "PRAGMA quick_check: " + lines.prefix(3).joined(separator: "; "))
+        }
+    }
+}
