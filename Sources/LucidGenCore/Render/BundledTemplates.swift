@@ -16,8 +16,7 @@ import GRDB
 /// The `{{entityName}}` entity{{#renamed}} (then named `{{name}}`){{/renamed}} at schema version {{version}}: one row of table `{{tableName}}`.
 {{#toManyNotes}}
 ///
-/// The to-many relationship `{{name}}` to `{{target}}` is stored in table `{{joinTable}}`:
-/// see ``{{linkType}}``.
+/// The to-many relationship `{{name}}` to `{{target}}` is stored in table `{{joinTable}}`; see ``{{linkType}}``.
 {{/toManyNotes}}
 {{#superseded}}
 ///
@@ -169,8 +168,7 @@ extension {{typeName}} {
     /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`.
 {{/ordered}}
 {{#ordered}}
-    /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`, in order (by the links'
-    /// `position`).
+    /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`, in order (by the links' `position`).
 {{/ordered}}
     {{access}} static let {{swiftName}} = Self.hasMany(
         {{targetRecord}}.self,
@@ -183,8 +181,7 @@ extension {{typeName}} {
 {{#links}}
 
 extension {{ownerType}} {
-    /// One link of the to-many relationship `{{name}}` (`{{ownerEntity}}` → `{{target}}`): a row of table
-    /// `{{joinTable}}`.
+    /// One link of the to-many relationship `{{name}}` (`{{ownerEntity}}` → `{{target}}`): a row of table `{{joinTable}}`.
 {{#superseded}}
     {{access}} struct {{linkName}}: Swift.Equatable, Swift.Sendable {
 {{/superseded}}

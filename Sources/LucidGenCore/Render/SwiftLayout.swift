@@ -1,9 +1,9 @@
 /// How generated Swift is laid out: no line longer than ``lineLimit`` where the generator chooses the
 /// breaks (names and literals from the descriptions can still make one longer), long lists filled line
 /// by line, and calls with several arguments one argument per line.
-enum SwiftLayout {
+package enum SwiftLayout {
     /// The longest line the generator writes (the golden tests check every generated file against it).
-    static let lineLimit = 120
+    package static let lineLimit = 120
 
     /// `items` as lines of a list indented by `indent` spaces, each filled with as many items as fit within
     /// ``lineLimit`` and each ending with a comma (Swift accepts one after the last element): an item
