@@ -34,6 +34,17 @@ public protocol SchemaRegistry: Sendable {
     /// versions it passes through, computed by the generator for ``versions`` and ``stages``: a migration
     /// infers only its own steps. Empty for registries generated before routes existed (the runtime then
     /// plans, to the same path).
+    ///
+    /// ```swift
+    /// // Generated:
+    /// public static let versionRoutes: [[SchemaVersion]] = [
+    ///     [SchemaVersion("1.0"), SchemaVersion("2.0")],
+    /// ]
+    /// ```
+    static var versionRoutes: [[SchemaVersion]] { get }
+
+    /// The routes as text, as registries generated before ``versionRoutes`` wrote them: read only when the
+    /// registry has no ``versionRoutes``.
     static var routes: [[String]] { get }
 }
 
@@ -41,6 +52,15 @@ extension SchemaRegistry {
     public static var stages: [ExplicitStage] { [] }
 
     public static var routes: [[String]] { [] }
+
+    /// Registries generated before ``versionRoutes`` existed: their ``routes`` (a route holding text that is
+    /// no version is left out, and the runtime plans that start's path).
+    public static var versionRoutes: [[SchemaVersion]] {
+        routes.compactMap { route in
+            let versions = route.compactMap { try? SchemaVersion(parsing: $0) }
+            return versions.count == route.count ? versions : nil
+        }
+    }
 
     /// Registries generated before ``newestVersion`` existed: read from ``versions`` (builds them).
     public static var newestVersion: SchemaVersion { current.version }
@@ -98,10 +118,8 @@ package struct SchemaHistory: Sendable {
     /// The history a generated registry lists, with its generated checksums and its type's name.
     package init<Registry: SchemaRegistry>(registry: Registry.Type) {
         self.init(versions: registry.versions, stages: registry.stages, checksums: registry.checksums, registry: String(reflecting: registry))
-        for route in registry.routes {
-            guard let first = route.first, let start = try? SchemaVersion(parsing: first) else { continue }
-            let versions = route.compactMap { try? SchemaVersion(parsing: $0) }
-            if versions.count == route.count { routes[start] = versions }
+        for route in registry.versionRoutes {
+            if let start = route.first { routes[start] = route }
         }
     }
 

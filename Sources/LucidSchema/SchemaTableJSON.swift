@@ -23,8 +23,10 @@ extension SchemaTable {
         try TableJSONReader.tables(underKey: key, inObject: json)
     }
 
-    /// The JSON `init(json:)` reads, one column per line (after the first line), in the order readers
-    /// expect: name, kind, key, what is particular to the table, then columns, foreign keys and indexes.
+    /// The JSON `init(json:)` reads, one column, foreign key or index per line (after the table's own keys), in
+    /// the order readers expect: name, kind, key, what is particular to the table, then columns, foreign
+    /// keys and indexes. An item longer than ``jsonLineWidth`` continues on the next lines, broken between
+    /// its members, so that a generated registry stays readable.
     package func json(indent: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -37,10 +39,61 @@ extension SchemaTable {
         if let convertedFromColumn { head += ", \"convertedFromColumn\": \(encoded(convertedFromColumn))" }
         if let reusesName { head += ", \"reusesName\": \(reusesName)" }
         if let autoincrement { head += ", \"autoincrement\": \(autoincrement)" }
-        let columnLines = columns.map { indent + "    " + encoded($0) }.joined(separator: ",\n")
+        func list(_ items: [String]) -> String {
+            let itemIndent = indent + "    "
+            guard !items.isEmpty else { return "[]" }
+            return "[\n" + items.map { itemIndent + Self.wrappedJSONObject($0, indent: itemIndent + " ") }.joined(separator: ",\n") + "]"
+        }
         // A table without search writes no key for it (its JSON is what it was before search existed).
-        let searchPart = search.map { ", \"search\": \(encoded($0))" } ?? ""
-        return head + ", \"columns\": [\n" + columnLines + "],\n" + indent + " \"foreignKeys\": \(encoded(foreignKeys)), \"indexes\": \(encoded(indexes))\(searchPart)}"
+        let searchPart = search.map { ",\n" + indent + " \"search\": \(encoded($0))" } ?? ""
+        return head + ",\n" + indent + " \"columns\": " + list(columns.map(encoded)) + ",\n"
+            + indent + " \"foreignKeys\": " + list(foreignKeys.map(encoded)) + ",\n"
+            + indent + " \"indexes\": " + list(indexes.map(encoded)) + searchPart + "}"
+    }
+
+    /// The longest line of ``json(indent:)``'s items before their indentation, where a break allows it.
+    static let jsonLineWidth = 103
+
+    /// A compact JSON object broken between its members into lines of at most ``jsonLineWidth``
+    /// characters (a member longer than that stands alone), continuation lines indented by `indent`.
+    static func wrappedJSONObject(_ object: String, indent: String) -> String {
+        guard object.count > jsonLineWidth, object.first == "{" else { return object }
+        // The commas between members: outside strings, at the object's own depth.
+        var members: [Substring] = []
+        var start = object.index(after: object.startIndex)
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var index = start
+        while index < object.endIndex {
+            let character = object[index]
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+            } else if character == "\"" {
+                inString = true
+            } else if character == "{" || character == "[" {
+                depth += 1
+            } else if character == "}" || character == "]" {
+                if depth == 0 { members.append(object[start..<index]) }
+                depth -= 1
+            } else if character == ",", depth == 0 {
+                members.append(object[start..<index])
+                start = object.index(after: index)
+            }
+            index = object.index(after: index)
+        }
+        var lines: [String] = []
+        var line = "{"
+        for (offset, member) in members.enumerated() {
+            let piece = member + (offset == members.count - 1 ? "}" : ",")
+            if line != "{", line.count + piece.count > jsonLineWidth {
+                lines.append(line)
+                line = ""
+            }
+            line += piece
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n" + indent)
     }
 }
 

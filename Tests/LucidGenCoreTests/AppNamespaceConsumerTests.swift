@@ -10,6 +10,10 @@ import Testing
 /// GRDB's users do. Before issue 36, LucidRuntime re-exported LucidSchema and GRDB, and this did not
 /// compile: `'Schema' is ambiguous for type lookup in this context` (and `SHA256`, `Lineage`).
 ///
+/// The generated code is the app target's own (`access_level: internal`, issue 40): every generated
+/// declaration is internal, and the app links and reads a to-many relationship with GRDB's argument order
+/// (`linkTags(db, ids:)`).
+///
 /// One package, one build (`swift run`), at a fixed place under `.build/` with its own scratch folder.
 @Suite(.serialized) struct AppNamespaceConsumerTests {
     static let manifest = """
@@ -31,6 +35,7 @@ import Testing
     static let config = """
         input_path: .entities
         current_version: "1.0"
+        access_level: internal
         targets:
           app:
             module_name: App
@@ -40,7 +45,14 @@ import Testing
 
     static let note = """
         { "name": "note", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
-          "properties": [{ "name": "title", "property_type": "string" }] }
+          "properties": [
+            { "name": "title", "property_type": "string" },
+            { "name": "tags", "property_type": { "entity_name": "tag", "association": "to_many" } } ] }
+        """
+
+    static let tag = """
+        { "name": "tag", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+          "properties": [{ "name": "label", "property_type": "string" }] }
         """
 
     static let standIn = """
@@ -87,9 +99,17 @@ import Testing
         import GRDB
 
         func addNote(_ database: DatabaseQueue) throws {
-            try database.write { db in try Note(id: 1, title: "written").insert(db) }
+            try database.write { db in
+                try Note(id: 1, title: "written").insert(db)
+                for (id, label) in [(1, "a"), (2, "b"), (3, "c")] { try Tag(id: id, label: label).insert(db) }
+                try Note(id: 1, title: "written").linkTags(db, ids: [3, 1])
+            }
             let titles = try database.read { db in try Note.fetchAll(db).map(\.title) }
             print("notes: \(titles)")
+            let labels = try database.read { db in
+                try Note(id: 1, title: "written").request(for: Note.tags).order(Tag.Columns.label).fetchAll(db).map(\.label)
+            }
+            print("tags: \(labels)")
         }
         """#
 
@@ -98,7 +118,7 @@ import Testing
         let package = base.appendingPathComponent("Namespace")
         try? FileManager.default.removeItem(at: package)
         try CompositeConsumerTests.write([
-            "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/note.json": Self.note,
+            "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/note.json": Self.note, ".entities/tag.json": Self.tag,
             "Sources/StandIn/StandIn.swift": Self.standIn, "Sources/App/main.swift": Self.main, "Sources/App/Notes.swift": Self.notes,
         ], in: package)
         let generate = try run(lucidgenBinary, ["generate"], in: package)
@@ -111,6 +131,10 @@ import Testing
         #expect(result.output.contains("names: SwiftData, CryptoKit, SwiftUI, the app, the app\n"), "\(result.output)")
         #expect(result.output.contains("opened at 1.0: created the store at 1.0"), "\(result.output)")
         #expect(result.output.contains("notes: [\"written\"]\n"), "\(result.output)")
+        #expect(result.output.contains("tags: [\"a\", \"c\"]\n"), "\(result.output)")
+        let record = try String(contentsOf: package.appendingPathComponent("Sources/App/Generated/Entities/Note.swift"), encoding: .utf8)
+        #expect(!record.contains("public "), "access_level: internal leaves no declaration public:\n\(record)")
+        #expect(record.contains("internal struct Note_1_0:") && record.contains("internal func linkTags(_ db: GRDB.Database, ids targetIDs: [Swift.Int]) throws"), "\(record)")
         #expect(result.output.contains("status: current, 0 steps, 0 stages\n"), "\(result.output)")
         #expect(result.output.hasSuffix("done\n"), "\(result.output)")
         let warnings = log.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Namespace/") }

@@ -85,6 +85,34 @@ import Testing
     }
 }
 
+extension GoldenTests {
+    /// The checked-in generated code outside the golden and compiled projects: the bundled example and its
+    /// tests, and the server example.
+    static let exampleOutputs = ["Sources/FlightLog/Generated", "Tests/FlightLogTests/Generated", "Examples/TenantServer/Sources/Notes/Generated"]
+
+    /// Generated code reads as written by a person: no line of the golden files or of any checked-in
+    /// generated file is longer than the generator's limit (120 characters); long argument lists, arrays,
+    /// SQL and JSON are wrapped.
+    @Test func noGeneratedLineIsLongerThanTheLimit() throws {
+        var folders = Self.cases.map { "Tests/LucidGenCoreTests/Golden/\($0)/expected" } + Self.exampleOutputs
+        for (project, outputs) in Self.compiledOutputs { folders += outputs.map { "\(project)/\($0)" } }
+        var files = 0
+        var long: [String] = []
+        for folder in folders {
+            let root = repositoryRoot.appendingPathComponent(folder)
+            for file in TestProject(existing: root).allFiles() where file.hasSuffix(".swift") {
+                files += 1
+                let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.count > SwiftLayout.lineLimit {
+                    long.append("\(folder)/\(file):\(index + 1): \(line.count) characters")
+                }
+            }
+        }
+        #expect(files >= 60, "the check reads every generated file: \(files)")
+        #expect(long.isEmpty, "\(long.joined(separator: "\n"))")
+    }
+}
+
 extension TestProject {
     /// A temporary copy of a folder.
     static func copy(of folder: URL) throws -> TestProject {

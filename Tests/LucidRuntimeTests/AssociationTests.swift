@@ -59,9 +59,9 @@ import Testing
         // Typed helpers link and unlink by the targets' keys; linking twice keeps one link.
         try database.write { db in
             let entry = try #require(try LogEntry.fetchOne(db, key: 10))
-            try entry.linkCrew([3, 2], db)
+            try entry.linkCrew(db, ids: [3, 2])
             #expect(try entry.request(for: LogEntry.crew).order(Pilot.Columns.id).fetchAll(db).map(\.id) == [1, 2, 3])
-            try entry.unlinkCrew([1, 3], db)
+            try entry.unlinkCrew(db, ids: [1, 3])
             #expect(try entry.request(for: LogEntry.crew).fetchAll(db).map(\.id) == [2])
             #expect(try LogEntry.CrewLink.fetchCount(db) == 1)
         }

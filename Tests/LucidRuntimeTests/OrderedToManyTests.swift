@@ -39,25 +39,25 @@ import Testing
             #expect(try later.previewArticlesIDs(db) == [3, 1, 2])
 
             // A list SQLite has not given an id yet cannot be linked.
-            #expect(throws: UnsavedRecordError.self) { try ReadingList(name: "unsaved").linkPreviewArticles([1], db) }
+            #expect(throws: UnsavedRecordError.self) { try ReadingList(name: "unsaved").linkPreviewArticles(db, ids: [1]) }
             // Link three targets, read back in order; unlink the middle one; replace the list.
             let list = try ReadingList(name: "new").inserted(db)
             #expect(list.id == 3)
-            try list.linkPreviewArticles([4, 1, 5], db)
+            try list.linkPreviewArticles(db, ids: [4, 1, 5])
             #expect(try list.previewArticlesIDs(db) == [4, 1, 5])
-            try list.linkPreviewArticles([1, 2], db)  // 1 is linked already: it keeps its place; 2 is appended
+            try list.linkPreviewArticles(db, ids: [1, 2])  // 1 is linked already: it keeps its place; 2 is appended
             #expect(try list.previewArticlesIDs(db) == [4, 1, 5, 2])
-            try list.unlinkPreviewArticles([1], db)
+            try list.unlinkPreviewArticles(db, ids: [1])
             #expect(try list.previewArticlesIDs(db) == [4, 5, 2])
             #expect(try Self.links(db).filter { $0[0] == 3 } == [[3, 4, 0], [3, 5, 2], [3, 2, 3]], "unlinking leaves a gap")
-            try list.linkPreviewArticles([3], db)
+            try list.linkPreviewArticles(db, ids: [3])
             #expect(try list.previewArticlesIDs(db) == [4, 5, 2, 3], "appended after the last position")
-            try list.setPreviewArticles([2, 4, 2, 1], db)
+            try list.setPreviewArticles(db, ids: [2, 4, 2, 1])
             #expect(try list.previewArticlesIDs(db) == [2, 4, 1])
             #expect(try Self.links(db).filter { $0[0] == 3 } == [[3, 2, 0], [3, 4, 1], [3, 1, 2]], "replaced, numbered from 0")
-            try list.setPreviewArticles([], db)
+            try list.setPreviewArticles(db, ids: [])
             #expect(try list.previewArticlesIDs(db).isEmpty)
-            try list.setPreviewArticles([5, 3], db)
+            try list.setPreviewArticles(db, ids: [5, 3])
 
             // GRDB's associations read in order too.
             #expect(try list.request(for: ReadingList.previewArticles).fetchAll(db).map(\.id) == [5, 3])
@@ -87,7 +87,7 @@ import Testing
             try db.execute(sql: "INSERT INTO article (id, title) VALUES (1, 'One'), (2, 'Two'), (3, 'Three')")
             var list = ReadingList_2_0(name: "later", id: 1)
             try list.insert(db)
-            try list.setPreviewArticles([2, 3, 1], db)
+            try list.setPreviewArticles(db, ids: [2, 3, 1])
             // Positions against the rowid order, with gaps.
             try db.execute(sql: "UPDATE reading_list_preview_articles SET position = 10 - position * 3")
         }

@@ -50,6 +50,9 @@ package struct Config: Sendable {
     package var lint = LintSettings()
     /// `column_naming`: how a property's name becomes its column's when it has no `persisted_name`.
     package var columnNaming: ColumnNaming = .asNamed
+    /// `access_level`: the access modifier of every generated declaration (`public`, or `internal` for
+    /// an app target whose generated types are its own business).
+    package var accessLevel: AccessLevel = .public
 
     /// `stages: [{ from: "2.0", to: "2.1", name: moveFlightData }]`: a step whose SQL the app's code
     /// surrounds (`<name>WillMigrate` at the old schema, `<name>DidMigrate` at the new one).
@@ -100,11 +103,20 @@ package enum ColumnNaming: String, Sendable {
     }
 }
 
+/// The access modifier of every generated declaration (`access_level`).
+package enum AccessLevel: String, Sendable {
+    /// The default: a library target's types, for the modules that import it.
+    case `public`
+    /// An app target's types: the generated migration tests import the module with `@testable`.
+    case `internal`
+}
+
 /// The keys valid in the config and its sections (snake_case).
 private enum ConfigKeys {
     static let root = [
         "input_path", "schema_path", "current_version", "templates_path", "organization_name", "build_plugin", "migrations_provider",
         "core_data_migrations_function", "stages", "lint", "targets", "column_naming",
+        "access_level",
     ]
     static let stage = ["name", "from", "to", "notes"]
     static let targets = ["app", "app_tests"]
@@ -194,6 +206,15 @@ extension Config {
             } else {
                 diagnostics.error(
                     "column_naming '\(naming)' is not a convention: use \"as_named\" (the default: a column is named as its property) or \"camel_case\" (GRDB's: room_id is roomId)",
+                    at: node.location, path: node.path)
+            }
+        }
+        if let level = reader.string("access_level", &diagnostics), let node = reader.value("access_level") {
+            if let value = AccessLevel(rawValue: level) {
+                config.accessLevel = value
+            } else {
+                diagnostics.error(
+                    "access_level '\(level)' is not an access level: use \"public\" (the default: the generated types are the module's API) or \"internal\" (an app target's own types)",
                     at: node.location, path: node.path)
             }
         }

@@ -22,19 +22,21 @@ import GRDB
 ///
 /// A superseded version: a ``SupersededRecord``, with the API it had as the newest version (initializer,
 /// `Columns`, GRDB's fetch and persistence methods); only the newest version is also `Codable` and `Hashable`.
-public struct {{typeName}}: Swift.Equatable, Swift.Sendable {
+{{access}} struct {{typeName}}: Swift.Equatable, Swift.Sendable {
 {{/superseded}}
 {{^superseded}}
-public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, {{persistence}} {
+{{access}} struct {{typeName}}:
+    Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, {{persistence}}
+{
 {{/superseded}}
-    public static let databaseTableName = "{{tableName}}"
+    {{access}} static let databaseTableName = "{{tableName}}"
 {{#properties}}
 
     /// {{doc}}
-    public var {{swiftName}}: {{swiftType}}
+    {{access}} var {{swiftName}}: {{swiftType}}
 {{/properties}}
 
-    public init(
+    {{access}} init(
 {{#properties}}
         {{swiftName}}: {{swiftType}}{{#defaultSwift}} = {{defaultSwift}}{{/defaultSwift}}{{^last}},{{/last}}
 {{/properties}}
@@ -46,33 +48,24 @@ public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
 
     /// The columns of `{{tableName}}`, for queries: `{{typeName}}.filter(Columns.{{firstColumn}} == value)`{{#hasComposites}}; a
     /// composite's elements by name, e.g. `Columns.{{firstComposite}}.<element>`{{/hasComposites}}.
-    public enum Columns {
+    {{access}} enum Columns {
 {{#properties}}
-        public static let {{swiftName}} = {{columnReference}}
+        {{access}} static let {{swiftName}} = {{columnReference}}
 {{/properties}}
     }
 {{^superseded}}
-{{^hasComposites}}
 
-    /// The keys of the record's `Codable` form (also usable as columns; ``Columns`` is the stable way).
-    public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
+    /// The keys of the record's `Codable` form{{#hasComposites}} (a composite is one nested value there){{/hasComposites}}; the table's
+    /// columns are ``Columns``.
+    {{access}} enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
 {{#properties}}
         case {{swiftName}}{{#columnDiffers}} = "{{column}}"{{/columnDiffers}}
 {{/properties}}
     }
-{{/hasComposites}}
 {{#hasComposites}}
 
-    /// The keys of the record's `Codable` form (a composite is one nested value there); the table's
-    /// columns are ``Columns``.
-    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
-{{#properties}}
-        case {{swiftName}}{{#columnDiffers}} = "{{column}}"{{/columnDiffers}}
-{{/properties}}
-    }
-
     /// Reads a row: each composite from its columns (nil when they are all NULL, for an optional one).
-    public init(row: GRDB.Row) throws {
+    {{access}} init(row: GRDB.Row) throws {
 {{^enumCheck}}
         try self.init(columnsOf: row)
 {{/enumCheck}}
@@ -81,7 +74,15 @@ public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
             try self.init(columnsOf: row)
         } catch {
             // A stored value that is no case of its enum: named with its table, row and column.
-            try LucidRuntime.UnknownEnumValueError.check(row, table: Self.databaseTableName, primaryKey: {{primaryKey}}, enumColumns: [{{list}}])
+            try LucidRuntime.UnknownEnumValueError.check(
+                row,
+                table: Self.databaseTableName,
+                primaryKey: {{primaryKey}},
+                enumColumns: [
+{{#columns}}
+                    {{.}},
+{{/columns}}
+                ])
             throw error
         }
 {{/enumCheck}}
@@ -94,7 +95,7 @@ public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
     }
 
     /// Writes a row: each composite element to its own column.
-    public func encode(to container: inout GRDB.PersistenceContainer) throws {
+    {{access}} func encode(to container: inout GRDB.PersistenceContainer) throws {
 {{#properties}}
 {{#containerEncode}}
         {{.}}
@@ -105,23 +106,23 @@ public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.
 {{/superseded}}
 {{#localIdentifier}}
 
-    public mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
-        id = inserted.rowID
+    {{access}} mutating func didInsert(_ inserted: GRDB.InsertionSuccess) {
+        self.id = inserted.rowID
     }
 {{/localIdentifier}}
 }
 
 /// Reads and writes `{{tableName}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
 extension {{typeName}}: {{#superseded}}LucidRuntime.SupersededRecord{{^localIdentifier}}, GRDB.PersistableRecord{{/localIdentifier}}{{/superseded}}{{^superseded}}LucidRuntime.MigrationRecord{{/superseded}} {
-    public static let migrationColumns: [Swift.String] = [{{#properties}}{{columnLiterals}}{{^last}}, {{/last}}{{/properties}}]
+    {{access}} static let migrationColumns: [Swift.String] = {{migrationColumns}}
 
-    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
+    {{access}} init(migrationRow row: LucidRuntime.MigrationRow) throws {
 {{#properties}}
         self.{{swiftName}} = {{migrationDecode}}
 {{/properties}}
     }
 
-    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
+    {{access}} func encode(to values: inout LucidRuntime.MigrationValues) throws {
 {{#properties}}
 {{#migrationEncode}}
         {{.}}
@@ -134,13 +135,13 @@ extension {{typeName}}: {{#superseded}}LucidRuntime.SupersededRecord{{^localIden
 /// Entity inheritance: table `{{tableName}}` holds every entity of the hierarchy, each row's in column `kind`.
 extension {{typeName}} {
     /// The kinds of the rows a `{{name}}` record reads: {{kindNames}}.
-    public static let kinds: Swift.Set<Swift.String> = [{{kindList}}]
+    {{access}} static let kinds: Swift.Set<Swift.String> = [{{kindList}}]
 
     /// The rows of those kinds only: `{{typeName}}.allOfKind().filter(…).fetchAll(db)`. GRDB's table API on
     /// the type itself (`all()`, `fetchAll`, `fetchCount`, `filter`…) reads every row of `{{tableName}}`,
     /// whatever its kind{{^abstract}}; inserting a record writes its `kind`{{/abstract}}{{#abstract}}; `{{name}}` is abstract: insert its subentities' records{{/abstract}}.
-    public static func allOfKind() -> GRDB.QueryInterfaceRequest<{{typeName}}> {
-        all().filter(kinds.contains(GRDB.Column("kind")))
+    {{access}} static func allOfKind() -> GRDB.QueryInterfaceRequest<{{typeName}}> {
+        Self.all().filter(Self.kinds.contains(GRDB.Column("kind")))
     }
 }
 {{/kinds}}
@@ -151,20 +152,29 @@ extension {{typeName}} {
 extension {{typeName}} {
 {{#toOneAssociations}}
     /// `{{name}}`: the `{{target}}` row this row's foreign key points at.
-    public static let {{swiftName}} = belongsTo({{targetRecord}}.self, key: {{keyLiteral}}, using: GRDB.ForeignKey([{{column}}], to: [{{targetKey}}]))
+    {{access}} static let {{swiftName}} = Self.belongsTo(
+        {{targetRecord}}.self,
+        key: {{keyLiteral}},
+        using: GRDB.ForeignKey([{{column}}], to: [{{targetKey}}]))
 {{/toOneAssociations}}
 {{#toManyAssociations}}
     /// The links of `{{name}}`: the rows of `{{joinTable}}` whose source is this row.
+    {{access}} static let {{linksName}} = Self.hasMany(
+        {{linkName}}.self,
+        key: {{linksKeyLiteral}},
+        using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}])
+    ){{#ordered}}.order({{linkName}}.Columns.position){{/ordered}}
 {{^ordered}}
-    public static let {{linksName}} = hasMany({{linkName}}.self, key: {{linksKeyLiteral}}, using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
     /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`.
 {{/ordered}}
 {{#ordered}}
-    public static let {{linksName}} = hasMany({{linkName}}.self, key: {{linksKeyLiteral}}, using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
-        .order({{linkName}}.Columns.position)
     /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`, in order (by the links' `position`).
 {{/ordered}}
-    public static let {{swiftName}} = hasMany({{targetRecord}}.self, through: {{linksName}}, using: {{linkName}}.target, key: {{keyLiteral}})
+    {{access}} static let {{swiftName}} = Self.hasMany(
+        {{targetRecord}}.self,
+        through: Self.{{linksName}},
+        using: {{linkName}}.target,
+        key: {{keyLiteral}})
 {{/toManyAssociations}}
 }
 {{/hasAssociations}}
@@ -172,19 +182,27 @@ extension {{typeName}} {
 
 extension {{ownerType}} {
     /// One link of the to-many relationship `{{name}}` (`{{ownerEntity}}` → `{{target}}`): a row of table `{{joinTable}}`.
-    public struct {{linkName}}: {{#superseded}}Swift.Equatable, Swift.Sendable{{/superseded}}{{^superseded}}Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord{{/superseded}} {
-        public static let databaseTableName = "{{joinTable}}"
+{{#superseded}}
+    {{access}} struct {{linkName}}: Swift.Equatable, Swift.Sendable {
+{{/superseded}}
+{{^superseded}}
+    {{access}} struct {{linkName}}:
+        Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.FetchableRecord, GRDB.PersistableRecord
+    {
+{{/superseded}}
+        {{access}} static let databaseTableName = "{{joinTable}}"
 
         /// The `{{ownerEntity}}` row.
-        public var sourceID: {{sourceType}}
+        {{access}} var sourceID: {{sourceType}}
         /// The `{{target}}` row.
-        public var targetID: {{targetType}}
+        {{access}} var targetID: {{targetType}}
 {{#ordered}}
-        /// The link's place in its source's list (0-based and increasing; unlinking leaves gaps): `ORDER BY position`.
-        public var position: Swift.Int
+        /// The link's place in its source's list (0-based and increasing; unlinking leaves gaps):
+        /// `ORDER BY position`.
+        {{access}} var position: Swift.Int
 {{/ordered}}
 
-        public init(sourceID: {{sourceType}}, targetID: {{targetType}}{{#ordered}}, position: Swift.Int{{/ordered}}) {
+        {{access}} init(sourceID: {{sourceType}}, targetID: {{targetType}}{{#ordered}}, position: Swift.Int{{/ordered}}) {
             self.sourceID = sourceID
             self.targetID = targetID
 {{#ordered}}
@@ -194,23 +212,27 @@ extension {{ownerType}} {
 {{#targetRecord}}
 
         /// The link's `{{ownerEntity}}` row.
-        public static let source = belongsTo({{ownerType}}.self, using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
+        {{access}} static let source = Self.belongsTo(
+            {{ownerType}}.self,
+            using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
         /// The link's `{{target}}` row.
-        public static let target = belongsTo({{targetRecord}}.self, using: GRDB.ForeignKey(["target_id"], to: [{{targetKey}}]))
+        {{access}} static let target = Self.belongsTo(
+            {{targetRecord}}.self,
+            using: GRDB.ForeignKey(["target_id"], to: [{{targetKey}}]))
 {{/targetRecord}}
 
-
         /// The columns of `{{joinTable}}`.
-        public enum Columns {
-            public static let sourceID = GRDB.Column("source_id")
-            public static let targetID = GRDB.Column("target_id")
+        {{access}} enum Columns {
+            {{access}} static let sourceID = GRDB.Column("source_id")
+            {{access}} static let targetID = GRDB.Column("target_id")
 {{#ordered}}
-            public static let position = GRDB.Column("position")
+            {{access}} static let position = GRDB.Column("position")
 {{/ordered}}
         }
 {{^superseded}}
 
-        public enum CodingKeys: Swift.String, Swift.CodingKey, GRDB.ColumnExpression, Swift.CaseIterable {
+        /// The keys of the link's `Codable` form; the table's columns are ``Columns``.
+        {{access}} enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
             case sourceID = "source_id"
             case targetID = "target_id"
 {{#ordered}}
@@ -223,22 +245,30 @@ extension {{ownerType}} {
 
 extension {{ownerType}} {
 {{^ordered}}
-    /// Links this row to the `{{target}}` rows `targetIDs` through `{{name}}` (rows of `{{joinTable}}`; a link
-    /// that exists already is kept).
-    public func link{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+    /// Links this row to the `{{target}}` rows `targetIDs` through `{{name}}` (rows of `{{joinTable}}`; a link that exists
+    /// already is kept): `try row.link{{helperSuffix}}(db, ids: [id1, id2])`.
+    {{access}} func link{{helperSuffix}}(_ db: GRDB.Database, ids targetIDs: [{{targetType}}]) throws {
         let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
-        for targetID in targetIDs { try {{linkName}}(sourceID: sourceID, targetID: targetID).insert(db, onConflict: .ignore) }
+        for targetID in targetIDs {
+            let link = {{linkName}}(sourceID: sourceID, targetID: targetID)
+            try link.insert(db, onConflict: .ignore)
+        }
     }
 {{/ordered}}
 {{#ordered}}
     /// Links this row to the `{{target}}` rows `targetIDs` through `{{name}}`, in that order after its last link
-    /// (rows of `{{joinTable}}`; a target linked already keeps its place).
-    public func link{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+    /// (rows of `{{joinTable}}`; a target linked already keeps its place):
+    /// `try row.link{{helperSuffix}}(db, ids: [id1, id2])`.
+    {{access}} func link{{helperSuffix}}(_ db: GRDB.Database, ids targetIDs: [{{targetType}}]) throws {
         let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
-        let last = try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID).select(GRDB.max({{linkName}}.Columns.position), as: Swift.Int.self).fetchOne(db)
+        let last = try {{linkName}}
+            .filter({{linkName}}.Columns.sourceID == sourceID)
+            .select(GRDB.max({{linkName}}.Columns.position), as: Swift.Int.self)
+            .fetchOne(db)
         var position = last.map { $0 + 1 } ?? 0
         for targetID in targetIDs {
-            try {{linkName}}(sourceID: sourceID, targetID: targetID, position: position).insert(db, onConflict: .ignore)
+            let link = {{linkName}}(sourceID: sourceID, targetID: targetID, position: position)
+            try link.insert(db, onConflict: .ignore)
             if db.changesCount > 0 { position += 1 }
         }
     }
@@ -246,37 +276,64 @@ extension {{ownerType}} {
 
     /// Removes the links of this row to the `{{target}}` rows `targetIDs` through `{{name}}`{{#ordered}} (the others keep
     /// their positions and order){{/ordered}}.
-    public func unlink{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+    {{access}} func unlink{{helperSuffix}}(_ db: GRDB.Database, ids targetIDs: [{{targetType}}]) throws {
         let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
-        try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID && targetIDs.contains({{linkName}}.Columns.targetID)).deleteAll(db)
+        try {{linkName}}
+            .filter({{linkName}}.Columns.sourceID == sourceID)
+            .filter(targetIDs.contains({{linkName}}.Columns.targetID))
+            .deleteAll(db)
     }
 {{#ordered}}
 
     /// Replaces the links of this row through `{{name}}` with the `{{target}}` rows `targetIDs`, in that order
     /// (positions 0, 1, …; an id given twice keeps its first place).
-    public func set{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+    {{access}} func set{{helperSuffix}}(_ db: GRDB.Database, ids targetIDs: [{{targetType}}]) throws {
         let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
         try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID).deleteAll(db)
         var position = 0
         for targetID in targetIDs {
-            try {{linkName}}(sourceID: sourceID, targetID: targetID, position: position).insert(db, onConflict: .ignore)
+            let link = {{linkName}}(sourceID: sourceID, targetID: targetID, position: position)
+            try link.insert(db, onConflict: .ignore)
             if db.changesCount > 0 { position += 1 }
         }
     }
 
     /// The `{{target}}` rows this row links to through `{{name}}`, in order.
-    public func {{idsName}}(_ db: GRDB.Database) throws -> [{{targetType}}] {
+    {{access}} func {{idsName}}(_ db: GRDB.Database) throws -> [{{targetType}}] {
         let sourceID = {{#localSource}}try Self.linkSourceID(self.{{sourceID}}){{/localSource}}{{^localSource}}self.{{sourceID}}{{/localSource}}
-        return try {{linkName}}.filter({{linkName}}.Columns.sourceID == sourceID).order({{linkName}}.Columns.position).select({{linkName}}.Columns.targetID, as: {{targetType}}.self).fetchAll(db)
+        return try {{linkName}}
+            .filter({{linkName}}.Columns.sourceID == sourceID)
+            .order({{linkName}}.Columns.position)
+            .select({{linkName}}.Columns.targetID, as: {{targetType}}.self)
+            .fetchAll(db)
+    }
+{{/ordered}}
+
+    // The spelling from before the database came first (as in GRDB's API), kept for the app code that calls it.
+
+    @available(*, deprecated, message: "use link{{helperSuffix}}(db, ids:)")
+    {{access}} func link{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+        try link{{helperSuffix}}(db, ids: targetIDs)
+    }
+
+    @available(*, deprecated, message: "use unlink{{helperSuffix}}(db, ids:)")
+    {{access}} func unlink{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+        try unlink{{helperSuffix}}(db, ids: targetIDs)
+    }
+{{#ordered}}
+
+    @available(*, deprecated, message: "use set{{helperSuffix}}(db, ids:)")
+    {{access}} func set{{helperSuffix}}(_ targetIDs: [{{targetType}}], _ db: GRDB.Database) throws {
+        try set{{helperSuffix}}(db, ids: targetIDs)
     }
 {{/ordered}}
 }
 
 /// Reads and writes `{{joinTable}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
 extension {{ownerType}}.{{linkName}}: {{#superseded}}LucidRuntime.SupersededRecord, GRDB.PersistableRecord{{/superseded}}{{^superseded}}LucidRuntime.MigrationRecord{{/superseded}} {
-    public static let migrationColumns: [Swift.String] = ["source_id", "target_id"{{#ordered}}, "position"{{/ordered}}]
+    {{access}} static let migrationColumns: [Swift.String] = ["source_id", "target_id"{{#ordered}}, "position"{{/ordered}}]
 
-    public init(migrationRow row: LucidRuntime.MigrationRow) throws {
+    {{access}} init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode({{sourceType}}.self, at: 0)
         self.targetID = try row.decode({{targetType}}.self, at: 1)
 {{#ordered}}
@@ -284,7 +341,7 @@ extension {{ownerType}}.{{linkName}}: {{#superseded}}LucidRuntime.SupersededReco
 {{/ordered}}
     }
 
-    public func encode(to values: inout LucidRuntime.MigrationValues) throws {
+    {{access}} func encode(to values: inout LucidRuntime.MigrationValues) throws {
         values.encode(self.sourceID, at: 0)
         values.encode(self.targetID, at: 1)
 {{#ordered}}
@@ -297,14 +354,22 @@ extension {{ownerType}}.{{linkName}}: {{#superseded}}LucidRuntime.SupersededReco
 {{#newest}}
 
 /// The newest version of the `{{entityName}}` entity.
-public typealias {{alias}} = {{typeName}}
+{{access}} typealias {{alias}} = {{typeName}}
 {{#enumColumns}}
 
 extension {{typeName}} {
     /// Decodes a fetched row with `Decodable`; a stored value that is no case of its enum (one a newer app
     /// wrote, or garbage) throws ``UnknownEnumValueError`` naming the table, the row and the column.
-    public init(row: GRDB.Row) throws {
-        self = try LucidRuntime.UnknownEnumValueError.decode(Self.self, from: row, primaryKey: {{primaryKey}}, enumColumns: [{{list}}])
+    {{access}} init(row: GRDB.Row) throws {
+        self = try LucidRuntime.UnknownEnumValueError.decode(
+            Self.self,
+            from: row,
+            primaryKey: {{primaryKey}},
+            enumColumns: [
+{{#columns}}
+                {{.}},
+{{/columns}}
+            ])
     }
 }
 {{/enumColumns}}
@@ -318,16 +383,20 @@ extension {{typeName}} {
     /// ```swift
     /// let found = try {{typeName}}.search(FTS5Pattern(matchingPhrase: "green salad")!).fetchAll(db)
     /// ```
-    public static func search(_ pattern: GRDB.FTS5Pattern) -> GRDB.SQLRequest<{{typeName}}> {
-        GRDB.SQLRequest(sql: {{sqlLiteral}}, arguments: [pattern])
+    {{access}} static func search(_ pattern: GRDB.FTS5Pattern) -> GRDB.SQLRequest<{{typeName}}> {
+        GRDB.SQLRequest(
+            sql: {{sqlLiteral}},
+            arguments: [pattern])
     }
 
     /// The rows that contain a word starting with each word of `text`, best match first: `"pas carb"`
     /// finds "Pasta carbonara" (GRDB's `FTS5Pattern(matchingAllPrefixesIn:)`). Text with no word finds
     /// nothing.
-    public static func search(_ text: Swift.String) -> GRDB.SQLRequest<{{typeName}}> {
-        guard let pattern = GRDB.FTS5Pattern(matchingAllPrefixesIn: text) else { return GRDB.SQLRequest(sql: {{noneLiteral}}) }
-        return search(pattern)
+    {{access}} static func search(_ text: Swift.String) -> GRDB.SQLRequest<{{typeName}}> {
+        guard let pattern = GRDB.FTS5Pattern(matchingAllPrefixesIn: text) else {
+            return GRDB.SQLRequest(sql: {{noneLiteral}})
+        }
+        return Self.search(pattern)
     }
 }
 {{/search}}
@@ -337,7 +406,8 @@ extension {{typeName}} {
         "header": #"""
 {{%CONTENT_TYPE:TEXT}}
 // {{fileName}}
-// Generated by lucidgen from {{source}}. Do not edit: change the descriptions; {{regenerate}}.
+// Generated by lucidgen from {{source}}.
+// Do not edit: change the descriptions; {{regenerate}}.
 {{#organization}}
 // Copyright (c) {{organization}}.
 {{/organization}}
@@ -354,7 +424,7 @@ import GRDB
 
 /// The steps of {{module}}'s history that SQL alone cannot make. Implement each requirement in the app's
 /// type, then migrate with `options.stages = {{registryName}}.stages(using: YourType())`.
-public protocol {{protocolName}}: Swift.Sendable {
+{{access}} protocol {{protocolName}}: Swift.Sendable {
 {{#requirements}}
 
     /// {{from}} → {{to}}, table `{{table}}`: {{reasons}}.
@@ -363,7 +433,8 @@ public protocol {{protocolName}}: Swift.Sendable {
 {{/requirements}}
 {{#hooks}}
 
-    /// {{from}} → {{to}}, stage `{{name}}` (declared in .lucid.yaml): runs at {{from}}'s schema, before the step's SQL.
+    /// {{from}} → {{to}}, stage `{{name}}` (declared in .lucid.yaml): runs at {{from}}'s schema, before the
+    /// step's SQL.
 {{#hasNotes}}
     ///
 {{/hasNotes}}
@@ -379,11 +450,13 @@ public protocol {{protocolName}}: Swift.Sendable {
 
 extension {{registryName}} {
     /// The stages that run the app's code, for `StoreOptions.stages`.
-    public static func stages(using migrations: some {{protocolName}}) -> [LucidRuntime.MigrationStage] {
+    {{access}} static func stages(using migrations: some {{protocolName}}) -> [LucidRuntime.MigrationStage] {
         [
 {{#steps}}
             LucidRuntime.MigrationStage(
-                from: LucidSchema.SchemaVersion("{{from}}"), to: LucidSchema.SchemaVersion("{{to}}"), label: "{{label}}",
+                from: LucidSchema.SchemaVersion("{{from}}"),
+                to: LucidSchema.SchemaVersion("{{to}}"),
+                label: "{{label}}",
 {{^tables}}
                 transforms: []{{#hook}},
                 willMigrate: { db in try migrations.{{.}}WillMigrate(db) },
@@ -392,7 +465,9 @@ extension {{registryName}} {
 {{#hasTables}}
                 transforms: [
 {{#tables}}
-                    .records(table: "{{table}}") { (old: {{oldType}}) in try migrations.migrate(old) },
+                    .records(table: "{{table}}") { (old: {{oldType}}) in
+                        try migrations.migrate(old)
+                    },
 {{/tables}}
                 ]{{#hook}},
                 willMigrate: { db in try migrations.{{.}}WillMigrate(db) },
@@ -416,20 +491,22 @@ extension {{provider}}: {{protocolName}} {}
 
 @_spi(Generated) import LucidSchema
 
-/// Every schema version of {{module}}, oldest first: what `LucidRuntime` reads to create, recognise and migrate stores.
-public enum {{registryName}}: LucidSchema.SchemaRegistry {
-    /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is built).
-    public static let newestVersion = LucidSchema.SchemaVersion("{{newestVersion}}")
-    public static let newestChecksum = "{{newestChecksum}}"
+/// Every schema version of {{module}}, oldest first: what `LucidRuntime` reads to create, recognise and migrate
+/// stores.
+{{access}} enum {{registryName}}: LucidSchema.SchemaRegistry {
+    /// The newest version and its checksum: all that opening an up-to-date store reads (no schema is
+    /// built).
+    {{access}} static let newestVersion = LucidSchema.SchemaVersion("{{newestVersion}}")
+    {{access}} static let newestChecksum = "{{newestChecksum}}"
 
-    public static let versions: [LucidSchema.Schema] = [
+    {{access}} static let versions: [LucidSchema.Schema] = [
 {{#versions}}
         {{property}},
 {{/versions}}
     ]
 
     /// The checksum of each version's DDL, as `lucidgen generate` computed it.
-    public static let checksums: [Swift.String] = [
+    {{access}} static let checksums: [Swift.String] = [
 {{#versions}}
         "{{checksum}}",
 {{/versions}}
@@ -437,33 +514,34 @@ public enum {{registryName}}: LucidSchema.SchemaRegistry {
 
     /// Each version's path to the newest as the planner takes it, computed by `lucidgen generate` (the
     /// versions it passes through): a migration infers only the steps of its own path.
-    public static let routes: [[Swift.String]] = [
+    {{access}} static let versionRoutes: [[LucidSchema.SchemaVersion]] = [
 {{#routes}}
-        [{{versions}}],
+        {{.}},
 {{/routes}}
     ]
 {{#hasStages}}
 
     /// The steps that need the app's code (see `{{module}}Migrations`): never inferred around.
-    public static let stages: [LucidSchema.ExplicitStage] = [
+    {{access}} static let stages: [LucidSchema.ExplicitStage] = [
 {{#stages}}
-        LucidSchema.ExplicitStage(from: LucidSchema.SchemaVersion("{{from}}"), to: LucidSchema.SchemaVersion("{{to}}"), label: "{{label}}", transformedTables: [{{tables}}]),
+        LucidSchema.ExplicitStage(
+            from: LucidSchema.SchemaVersion("{{from}}"),
+            to: LucidSchema.SchemaVersion("{{to}}"),
+            label: "{{label}}",
+            transformedTables: [{{tables}}]),
 {{/stages}}
     ]
 {{/hasStages}}
 {{#versions}}
 
-{{#full}}
-    /// Schema version {{version}} (checksum `{{checksum}}`).
-{{/full}}
-{{^full}}
-    /// Schema version {{version}} (checksum `{{checksum}}`): {{changes}} since {{previousVersion}}.
-{{/full}}
+{{#summaryLines}}
+    /// {{.}}
+{{/summaryLines}}
 {{#hasDDL}}
     ///
     /// ```sql
 {{#ddl}}
-    /// {{.}};
+    /// {{.}}
 {{/ddl}}
     /// ```
 {{/hasDDL}}
@@ -478,14 +556,18 @@ public enum {{registryName}}: LucidSchema.SchemaRegistry {
 {{/full}}
 {{^full}}
     static let {{property}}: LucidSchema.Schema = LucidSchema.Schema(
-        version: LucidSchema.SchemaVersion("{{version}}"), basedOn: {{previous}},
-        replacing: [{{replacing}}]{{#hasRemovals}}, removing: [{{removing}}]{{/hasRemovals}})
+        version: LucidSchema.SchemaVersion("{{version}}"),
+        basedOn: {{previous}},
+        replacing: {{replacing}}{{#hasRemovals}},
+        removing: {{removing}}{{/hasRemovals}})
 {{/full}}
 {{/versions}}
 {{#tables}}
 
     /// Table `{{name}}` ({{usedBy}}).
-    static let {{property}} = LucidSchema.SchemaTable.Deferred(name: {{nameLiteral}}, json: {{json}})
+    static let {{property}} = LucidSchema.SchemaTable.Deferred(
+        name: {{nameLiteral}},
+        json: {{json}})
 {{/tables}}
 }
 
@@ -499,8 +581,12 @@ import GRDB
 @_spi(Generated) import LucidRuntime
 {{#enumeration}}
 
-/// The `{{name}}` enum subtype{{#versions}} as it was at schema version{{plural}} {{.}}{{/versions}}, stored as its case name (TEXT).
-public enum {{typeName}}: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible, LucidRuntime.StoredEnumeration {
+/// The `{{name}}` enum subtype{{#versions}} as it was at schema version{{plural}} {{.}}{{/versions}}, stored as its case
+/// name (TEXT).
+{{access}} enum {{typeName}}:
+    Swift.String, Swift.Codable, Swift.Hashable, Swift.Sendable, Swift.CaseIterable, GRDB.DatabaseValueConvertible,
+    LucidRuntime.StoredEnumeration
+{
 {{#cases}}
     case {{swiftName}}{{#rawDiffers}} = "{{raw}}"{{/rawDiffers}}
 {{/cases}}
@@ -509,28 +595,31 @@ public enum {{typeName}}: Swift.String, Swift.Codable, Swift.Hashable, Swift.Sen
 {{#optionSet}}
 
 /// The `{{name}}` option set subtype, stored as an INTEGER bit mask.
-public struct {{typeName}}: Swift.OptionSet, Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.DatabaseValueConvertible {
-    public let rawValue: Swift.Int64
+{{access}} struct {{typeName}}:
+    Swift.OptionSet, Swift.Codable, Swift.Hashable, Swift.Sendable, GRDB.DatabaseValueConvertible
+{
+    {{access}} let rawValue: Swift.Int64
 
-    public init(rawValue: Swift.Int64) {
+    {{access}} init(rawValue: Swift.Int64) {
         self.rawValue = rawValue
     }
 {{#options}}
 
-    public static let {{swiftName}} = {{typeName}}(rawValue: 1 << {{bit}})
+    {{access}} static let {{swiftName}} = {{typeName}}(rawValue: 1 << {{bit}})
 {{/options}}
 }
 {{/optionSet}}
 {{#structure}}
 
-/// The `{{name}}` struct subtype{{#versions}} as it was at version{{plural}} {{versions}} (its members have a history){{/versions}}, stored as JSON
-/// text (queryable with SQLite's `json_extract`) or, as a composite attribute, one column per member.
-public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable {
+/// The `{{name}}` struct subtype{{#versions}} as it was at version{{plural}} {{versions}} (its members have a
+/// history){{/versions}}, stored as JSON text (queryable with SQLite's `json_extract`) or, as a composite
+/// attribute, one column per member.
+{{access}} struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable {
 {{#properties}}
-    public var {{swiftName}}: {{swiftType}}
+    {{access}} var {{swiftName}}: {{swiftType}}
 {{/properties}}
 
-    public init(
+    {{access}} init(
 {{#properties}}
         {{swiftName}}: {{swiftType}}{{^last}},{{/last}}
 {{/properties}}
@@ -540,7 +629,7 @@ public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable {
 {{/properties}}
     }
 
-    public enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
+    {{access}} enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
 {{#properties}}
         case {{swiftName}}{{#keyDiffers}} = "{{key}}"{{/keyDiffers}}
 {{/properties}}
@@ -550,14 +639,15 @@ public struct {{typeName}}: Swift.Codable, Swift.Hashable, Swift.Sendable {
 
 extension {{typeName}} {
     /// Typed references to the columns of a `{{name}}` stored as a composite attribute, one per element
-    /// (`<property column>_<member>`), for queries and indexes: `Record.filter(Record.Columns.property.<member> == value)`.
-    public struct Columns: Swift.Sendable {
+    /// (`<property column>_<member>`), for queries and indexes:
+    /// `Record.filter(Record.Columns.property.<member> == value)`.
+    {{access}} struct Columns: Swift.Sendable {
 {{#compositeColumns}}
-        public let {{swiftName}}: {{columnType}}
+        {{access}} let {{swiftName}}: {{columnType}}
 {{/compositeColumns}}
 
         /// The columns of the composite stored under `prefix` (the property's column name).
-        public init(prefix: Swift.String) {
+        {{access}} init(prefix: Swift.String) {
 {{#compositeColumns}}
             self.{{swiftName}} = {{columnType}}({{#nested}}prefix: {{/nested}}prefix + {{suffix}})
 {{/compositeColumns}}
@@ -574,7 +664,7 @@ extension {{typeName}} {
 
 import Foundation
 import GRDB
-import {{module}}
+{{#testable}}@testable {{/testable}}import {{module}}
 import LucidRuntime
 @_spi(Generated) import LucidTesting
 import Testing
@@ -583,7 +673,7 @@ import Testing
 /// migration code does to the data, for every step lucidgen cannot predict. `{{provider}}`
 /// (`targets.app_tests.expectations_provider` in .lucid.yaml) implements it; a missing requirement is a
 /// build error of the test target.
-public protocol {{protocolName}} {
+{{access}} protocol {{protocolName}} {
     init()
 
     /// The options the app opens its store with (its stages and data migrations): the tests migrate with them.
@@ -608,7 +698,7 @@ public protocol {{protocolName}} {
 }
 
 extension {{protocolName}} {
-    public var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
+    {{access}} var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
 /// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
@@ -624,14 +714,22 @@ struct {{suiteName}} {
         expectations: LucidTesting.MigrationExpectations(
             transforms: [
 {{#transforms}}
-                .records(from: LucidRuntime.SchemaVersion("{{from}}"), to: LucidRuntime.SchemaVersion("{{to}}"), table: {{table}}) { (old: {{module}}.{{oldType}}) in
+                .records(
+                    from: LucidRuntime.SchemaVersion("{{from}}"),
+                    to: LucidRuntime.SchemaVersion("{{to}}"),
+                    table: {{table}}
+                ) { (old: {{module}}.{{oldType}}) in
                     try {{provider}}().expectedRow(migrating: old)
                 },
 {{/transforms}}
             ],
             stages: [
 {{#hooks}}
-                LucidTesting.StageExpectation(from: LucidRuntime.SchemaVersion("{{from}}"), to: LucidRuntime.SchemaVersion("{{to}}"), label: {{label}}) { before, after in
+                LucidTesting.StageExpectation(
+                    from: LucidRuntime.SchemaVersion("{{from}}"),
+                    to: LucidRuntime.SchemaVersion("{{to}}"),
+                    label: {{label}}
+                ) { before, after in
                     try {{provider}}().{{name}}Expectation(before: before, after: &after)
                 },
 {{/hooks}}
@@ -639,50 +737,77 @@ struct {{suiteName}} {
             dataMigrations: {{provider}}().dataMigrationExpectations),
         naming: [
 {{#naming}}
-            LucidTesting.EntityNaming(table: {{table}}, entity: {{entity}}, properties: {{properties}}),
+            LucidTesting.EntityNaming(
+                table: {{table}},
+                entity: {{entity}},
+                properties: {{properties}}),
 {{/naming}}
         ],
         exclusions: [
 {{#exclusions}}
             // {{why}}
-            LucidTesting.CheckExclusion(table: {{table}}, column: {{column}}, from: {{from}}, before: LucidRuntime.SchemaVersion("{{before}}")),
+            LucidTesting.CheckExclusion(
+                table: {{table}},
+                column: {{column}},
+                from: {{from}},
+                before: LucidRuntime.SchemaVersion("{{before}}")),
 {{/exclusions}}
         ],
         recordChecks: [
 {{#recordChecks}}
-            .records({{module}}.{{typeName}}.self, entity: {{entity}}{{#kinds}}, kinds: {{module}}.{{.}}{{/kinds}}),
+{{^kinds}}
+            .records({{module}}.{{typeName}}.self, entity: {{entity}}),
+{{/kinds}}
+{{#kinds}}
+            .records({{module}}.{{typeName}}.self, entity: {{entity}}, kinds: {{module}}.{{.}}),
+{{/kinds}}
 {{/recordChecks}}
         ],
         // The project's sample rows per version (.samples/<version>.json beside the descriptions), seeded too.
-        samplesFolder: {{{samplesFolder}}})
+        samplesFolder: Self.samplesFolder)
 
-    @Test("a store seeded at each version migrates to {{current}} with every value as expected", arguments: [{{versions}}])
+    /// The folder of the sample rows.
+    static let samplesFolder = {{{samplesFolder}}}
+
+    /// The committed fixture stores' folder.
+    static let fixturesFolder = {{{fixturesFolder}}}
+
+    @Test(
+        "a store seeded at each version migrates to {{current}} with every value as expected",
+        arguments: {{versions}})
     func seededStoreMigrates(from version: Swift.String) throws {
         let failures = Self.harness.checkSeeded(from: try LucidRuntime.SchemaVersion(parsing: version)) { db, rows in
             try {{seedsName}}.seed(version: version, db, rows: rows)
         }
-        for failure in failures { Issue.record("\(failure)") }
+        for failure in failures { Testing.Issue.record("\(failure)") }
     }
 
-    /// The released versions: each one before {{current}}, and {{current}} once `lucidgen release` marked its snapshot.
-    static let releasedVersions: [Swift.String] = [{{released}}]
-        + (LucidTesting.FixtureFiles.isMarkedReleased(snapshotAt: {{{currentSnapshot}}}) ? ["{{current}}"] : [])
+    /// The released versions: each one before {{current}}, and {{current}} once `lucidgen release` marked its
+    /// snapshot.
+    static let releasedVersions: [Swift.String] = {{released}}
+        + (LucidTesting.FixtureFiles.isMarkedReleased(snapshotAt: Self.currentSnapshot) ? ["{{current}}"] : [])
+
+    /// The snapshot of {{current}}, which `lucidgen release` marks released.
+    static let currentSnapshot = {{{currentSnapshot}}}
 
     /// The committed fixture stores, listed once. Finding none passes only while no version is released: a
     /// fixture folder that is missing then, or cannot be read, is one failing case.
-    static let fixtures = LucidTesting.FixtureFiles.cases(in: {{{fixturesFolder}}}, releasedVersions: releasedVersions)
+    static let fixtures = LucidTesting.FixtureFiles.cases(
+        in: Self.fixturesFolder, releasedVersions: Self.releasedVersions)
 
-    @Test("each committed fixture store migrates to {{current}} with every value as expected", arguments: Self.fixtures)
+    @Test(
+        "each committed fixture store migrates to {{current}} with every value as expected",
+        arguments: Self.fixtures)
     func fixtureMigrates(_ fixture: LucidTesting.FixtureFiles.Case) throws {
-        for failure in Self.harness.checkFixture(at: try fixture.path) { Issue.record("\(failure)") }
+        for failure in Self.harness.checkFixture(at: try fixture.path) { Testing.Issue.record("\(failure)") }
     }
 
     /// Each released version keeps the fixture store it wrote: every later release must migrate it.
     @Test("each released version has a committed fixture store", arguments: Self.releasedVersions)
     func releasedVersionHasFixture(_ version: Swift.String) throws {
         let missing = LucidTesting.FixtureFiles.missingFixture(
-            module: "{{module}}", version: try LucidRuntime.SchemaVersion(parsing: version), in: {{{fixturesFolder}}})
-        if let missing { Issue.record("\(missing)") }
+            module: "{{module}}", version: try LucidRuntime.SchemaVersion(parsing: version), in: Self.fixturesFolder)
+        if let missing { Testing.Issue.record("\(missing)") }
     }
 }
 
@@ -692,12 +817,16 @@ struct {{suiteName}} {
 enum {{seedsName}} {
     static let seeders: [LucidTesting.VersionedSeeder] = [
 {{#seeders}}
-        LucidTesting.VersionedSeeder(from: LucidRuntime.SchemaVersion("{{from}}"), through: LucidRuntime.SchemaVersion("{{through}}"), {{function}}),
+        LucidTesting.VersionedSeeder(
+            from: LucidRuntime.SchemaVersion("{{from}}"),
+            through: LucidRuntime.SchemaVersion("{{through}}"),
+            {{function}}),
 {{/seeders}}
     ]
 
     static func seed(version: Swift.String, _ db: GRDB.Database, rows: Swift.Int) throws {
-        try LucidTesting.VersionedSeeder.seed(seeders, version: try LucidRuntime.SchemaVersion(parsing: version), db, rows: rows)
+        try LucidTesting.VersionedSeeder.seed(
+            seeders, version: try LucidRuntime.SchemaVersion(parsing: version), db, rows: rows)
     }
 {{#seedFunctions}}
 
@@ -714,17 +843,23 @@ enum {{seedsName}} {
 {{^ordered}}
         for row in {{rowRange}} {
             for target in LucidTesting.Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}}) {
-                try {{module}}.{{linkType}}(sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target{{targetOffset}})).insert(db)
+                try {{module}}.{{linkType}}(
+                    sourceID: LucidTesting.Seed.identifier(row: row),
+                    targetID: LucidTesting.Seed.identifier(row: target{{targetOffset}})
+                ).insert(db)
             }
         }
 {{/ordered}}
 {{#ordered}}
         for row in {{rowRange}} {
-            // Ordered: positions in the reverse of the insertion order (a migration must keep them, not renumber by rowid).
+            // Ordered: positions in the reverse of the insertion order (a migration must keep them, not renumber
+            // by rowid).
             let targets = LucidTesting.Seed.links(row: row, rows: {{targetRows}}, maxLinks: {{maxLinks}})
             for (index, target) in targets.enumerated() {
                 try {{module}}.{{linkType}}(
-                    sourceID: LucidTesting.Seed.identifier(row: row), targetID: LucidTesting.Seed.identifier(row: target{{targetOffset}}), position: targets.count - 1 - index
+                    sourceID: LucidTesting.Seed.identifier(row: row),
+                    targetID: LucidTesting.Seed.identifier(row: target{{targetOffset}}),
+                    position: targets.count - 1 - index
                 ).insert(db)
             }
         }
@@ -742,7 +877,7 @@ extension {{module}}.{{typeName}}: LucidTesting.Seedable {}
 {{#optionSet}}
 
 extension {{module}}.{{typeName}}: LucidTesting.Seedable {
-    public static func seed(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
+    {{access}} static func seed(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
         {{module}}.{{typeName}}(rawValue: Swift.Int64((row + salt) % {{.}}))
     }
 }
@@ -750,7 +885,7 @@ extension {{module}}.{{typeName}}: LucidTesting.Seedable {
 {{#structure}}
 
 extension {{module}}.{{typeName}}: LucidTesting.Seedable {
-    public static func seed(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
+    {{access}} static func seed(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
         {{module}}.{{typeName}}(
 {{#members}}
             {{label}}: .seed(row: row, salt: salt + {{salt}}){{^last}},{{/last}}
@@ -762,7 +897,7 @@ extension {{module}}.{{typeName}}: LucidTesting.Seedable {
 
 /// A composite: distinct per row in every element that can be (a unique index may name any of them).
 extension {{module}}.{{typeName}}: LucidTesting.DistinctSeedable {
-    public static func seedDistinct(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
+    {{access}} static func seedDistinct(row: Swift.Int, salt: Swift.Int) -> {{module}}.{{typeName}} {
         {{module}}.{{typeName}}(
 {{#members}}
             {{label}}: .{{distinctMethod}}(row: row, salt: salt + {{salt}}){{^last}},{{/last}}

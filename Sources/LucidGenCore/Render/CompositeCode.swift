@@ -13,43 +13,60 @@ struct CompositeCode {
 
     var leaves: [CompositeShape.Leaf] { composite.leaves(optional: optional) }
 
-    /// `try row.allNull(3..<6) ? nil : ColorScheme(primary: row.decode(String.self, at: 3), …)`.
-    func positionalDecode() -> String {
+    /// `try row.allNull(3..<6) ? nil : ColorScheme(` then `primary: row.decode(String.self, at: 3),` … one
+    /// argument per line, for the statement `self.<property> = …` indented by `indent`.
+    func positionalDecode(indent: String) -> String {
         var position = start
-        return "try " + decode(composite, optional: optional, position: &position, byName: false)
+        let lead = "self.\(swiftName) = try ".count
+        return "try " + decode(composite, optional: optional, position: &position, byName: false, indent: indent, lead: lead)
     }
 
-    /// `try ColorScheme(primary: row.decode(String.self, forColumn: "color_scheme_primary"), …)`.
-    func namedDecode() -> String {
+    /// `try ColorScheme(` then `primary: row.decode(String.self, forColumn: "color_scheme_primary"),` … one
+    /// argument per line, for the statement `self.<property> = …` indented by `indent`.
+    func namedDecode(indent: String) -> String {
         var position = start
-        return "try " + decode(composite, optional: optional, position: &position, byName: true)
+        let lead = "self.\(swiftName) = try ".count
+        return "try " + decode(composite, optional: optional, position: &position, byName: true, indent: indent, lead: lead)
     }
 
-    private func decode(_ shape: CompositeShape, optional: Bool, position: inout Int, byName: Bool) -> String {
+    /// The value of `shape` read from the row, on a line indented by `indent` after `lead` characters.
+    /// An optional one is `<all its columns NULL> ? nil : Type(…)`, its check on a line of its own (and
+    /// `? nil` and `: Type(…)` on the next ones) when they do not fit on one.
+    private func decode(_ shape: CompositeShape, optional: Bool, position: inout Int, byName: Bool, indent: String, lead: Int) -> String {
         let first = position
-        var arguments: [String] = []
-        for element in shape.elements {
-            let label = Naming.argumentLabel(element.swiftName)
-            switch element.kind {
-            case .column(_, let swiftType, _, _, _):
-                let read: String
-                if byName {
-                    read = "row.decode(\(swiftType)\(element.nullable ? "?" : "").self, forColumn: \(swiftStringLiteral(element.column)))"
-                } else {
-                    read = "row.decode\(element.nullable ? "IfPresent" : "")(\(swiftType).self, at: \(position))"
+        func value(indent: String) -> String {
+            position = first
+            var arguments: [String] = []
+            for element in shape.elements {
+                let label = Naming.argumentLabel(element.swiftName)
+                switch element.kind {
+                case .column(_, let swiftType, _, _, _):
+                    let read: String
+                    if byName {
+                        read = "row.decode(\(swiftType)\(element.nullable ? "?" : "").self, forColumn: \(swiftStringLiteral(element.column)))"
+                    } else {
+                        read = "row.decode\(element.nullable ? "IfPresent" : "")(\(swiftType).self, at: \(position))"
+                    }
+                    arguments.append("\(label): \(read)")
+                    position += 1
+                case .nested(let nested):
+                    let inner = indent + "    "
+                    let value = decode(nested, optional: element.nullable, position: &position, byName: byName, indent: inner, lead: label.count + 2)
+                    arguments.append("\(label): " + value)
                 }
-                arguments.append("\(label): \(read)")
-                position += 1
-            case .nested(let nested):
-                arguments.append("\(label): " + decode(nested, optional: element.nullable, position: &position, byName: byName))
             }
+            return SwiftLayout.call(shape.swiftType, arguments, indent: indent)
         }
-        let value = "\(shape.swiftType)(\(arguments.joined(separator: ", ")))"
-        guard optional else { return value }
+        guard optional else { return value(indent: indent) }
+        let columnCount = shape.leaves(optional: true).count
         let check = byName
-            ? "row.allNull(\(columns(of: shape).map(swiftStringLiteral).joined(separator: ", ")))"
-            : "row.allNull(\(first)..<\(position))"
-        return "(\(check) ? nil : \(value))"
+            ? SwiftLayout.fittingCall("row.allNull", columns(of: shape).map(swiftStringLiteral), indent: indent, prefix: lead)
+            : "row.allNull(\(first)..<\(first + columnCount))"
+        if !check.contains("\n"), indent.count + lead + check.count + " ? nil : ".count + shape.swiftType.count + 1 <= SwiftLayout.lineLimit {
+            return "\(check) ? nil : " + value(indent: indent)
+        }
+        let inner = indent + "    "
+        return check + "\n" + inner + "? nil\n" + inner + ": " + value(indent: inner)
     }
 
     /// Every column of a (nested) composite, in order.

@@ -85,10 +85,14 @@ package struct Renderer {
                 context["fileName"] = swiftCommentText((relativePath as NSString).lastPathComponent)
                 context["source"] = swiftCommentText(source)
                 if let organization { context["organization"] = organization }
+                // `access_level`: every generated declaration's modifier; `internal` types reach the generated
+                // tests through `@testable import`.
+                context["access"] = config.accessLevel.rawValue
+                context["testable"] = config.accessLevel == .internal
                 // In plugin mode `lucidgen generate` writes no Swift: the header says what remakes the file.
                 context["regenerate"] = config.buildPlugin ? "`swift build` remakes it (the build plugin)" : "then run `lucidgen generate`"
                 guard let text = library.render(context, withTemplate: template) else { return nil }
-                return GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(text))
+                return GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(SwiftLayout.wrappingComments(text)))
             }
         }
         let appFolder = config.app.outputPath
@@ -115,18 +119,29 @@ package struct Renderer {
                     "targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see \"Generated migration tests\" in LucidTesting's documentation)",
                     at: tests.location ?? SourceLocation(file: displayPath(config.file)), path: "$.targets.app_tests")
             }
-            let fixturesLiteral = fixturesFolder.map(swiftStringLiteral) ?? "LucidTesting.FixtureFiles.folder(besideFile: #filePath)"
+            // Each the value of a `static let <name> = ` 4 spaces in, wrapped when it is too long for one line.
+            func call(_ head: String, _ arguments: [String], name: String) -> String {
+                SwiftLayout.fittingCall(head, arguments, indent: "    ", prefix: "static let \(name) = ".count)
+            }
+            let fixturesLiteral = fixturesFolder.map(swiftStringLiteral)
+                ?? call("LucidTesting.FixtureFiles.folder", ["besideFile: #filePath"], name: "fixturesFolder")
             // The sample rows: `.samples` in the descriptions' folder, found from the generated file (or by its
             // absolute path when the file is generated elsewhere, as the build plugin does).
             let samples = absolutePath(config.samplesPath)
             let samplesLiteral = fixturesFolder != nil
                 ? swiftStringLiteral(samples)
-                : "LucidTesting.SampleRows.folder(besideFile: #filePath, relativePath: \(swiftStringLiteral(relativePath(samples, from: absolutePath(tests.outputPath)))))"
+                : call(
+                    "LucidTesting.SampleRows.folder",
+                    ["besideFile: #filePath", "relativePath: \(swiftStringLiteral(relativePath(samples, from: absolutePath(tests.outputPath))))"],
+                    name: "samplesFolder")
             // The current version's snapshot: `lucidgen release` marks it released, and the tests then want its fixture.
             let snapshot = (absolutePath(config.schemaPath) as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: model.currentVersion))
             let snapshotLiteral = fixturesFolder != nil
                 ? swiftStringLiteral(snapshot)
-                : "LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: \(swiftStringLiteral(relativePath(snapshot, from: absolutePath(tests.outputPath)))))"
+                : call(
+                    "LucidTesting.FixtureFiles.path",
+                    ["besideFile: #filePath", "relativePath: \(swiftStringLiteral(relativePath(snapshot, from: absolutePath(tests.outputPath))))"],
+                    name: "currentSnapshot")
             try emit(
                 "tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder,
                 viewModels.migrationTests(provider: provider).merging(

@@ -73,12 +73,17 @@ struct ViewModels {
         let names = search.columns.map { column in properties.first { $0.column == column }?.swiftName ?? column }
         let quotedTable = quoteIdentifier(table)
         let quotedFTS = quoteIdentifier(fts)
-        let sql = "SELECT \(quotedTable).* FROM \(quotedTable) JOIN \(quotedFTS) ON \(quotedFTS).rowid = \(quotedTable).rowid WHERE \(quotedFTS) MATCH ? ORDER BY \(quotedFTS).rank"
+        let sql = """
+            SELECT \(quotedTable).* FROM \(quotedTable)
+            JOIN \(quotedFTS) ON \(quotedFTS).rowid = \(quotedTable).rowid
+            WHERE \(quotedFTS) MATCH ? ORDER BY \(quotedFTS).rank
+            """
         return [
             "typeName": typeName, "table": table, "ftsTable": fts,
             "propertyList": names.map { "`\($0)`" }.joined(separator: ", "),
             "tokenizer": search.tokenizer.map(swiftDocCodeSpan) ?? "FTS5's default (`unicode61`)",
-            "sqlLiteral": swiftStringLiteral(sql),
+            // A multi-line literal, one clause per line, for `sql:` in `search(_:)`'s body.
+            "sqlLiteral": swiftMultilineRawStringLiteral(sql, indent: "                "),
             "noneLiteral": swiftStringLiteral("SELECT * FROM \(quotedTable) WHERE 0"),
         ]
     }
@@ -106,7 +111,7 @@ struct ViewModels {
             if !enumColumns.isEmpty {
                 let key = newest.identifier.kind == .local ? "nil" : swiftStringLiteral(newest.identifier.column)
                 let check: [String: Any] = [
-                    "primaryKey": key, "list": enumColumns.map { "(\(swiftStringLiteral($0.column)), \($0.swiftType).self)" }.joined(separator: ", "),
+                    "primaryKey": key, "columns": enumColumns.map { "(\(swiftStringLiteral($0.column)), \($0.swiftType).self)" },
                 ]
                 // A record with composites reads its columns one by one (its own `init(row:)`), which checks them.
                 if hasComposites, let index = entity.shapes.lastIndex(where: { $0.typeName == newest.typeName }) {
@@ -236,6 +241,7 @@ struct ViewModels {
         // (a composite's columns one after the other).
         var position = 0
         var hasComposites = false
+        var columnLiterals: [String] = []
         for index in rendered.indices {
             let swiftName = rendered[index]["swiftName"] as! String
             let column = rendered[index]["column"] as! String
@@ -248,22 +254,30 @@ struct ViewModels {
             if let composite = rendered[index]["compositeShape"] as? CompositeShape {
                 hasComposites = true
                 let code = CompositeCode(composite: composite, optional: optional, swiftName: swiftName, start: position)
-                rendered[index]["columnLiterals"] = code.leaves.map { swiftStringLiteral($0.column) }.joined(separator: ", ")
+                columnLiterals += code.leaves.map { swiftStringLiteral($0.column) }
                 rendered[index]["columnReference"] = "\(composite.swiftType).Columns(prefix: \(literal))"
-                rendered[index]["rowDecode"] = code.namedDecode()
+                // The templates write these statements 8 spaces in (`self.x = …` in an initializer).
+                rendered[index]["rowDecode"] = code.namedDecode(indent: "        ")
                 rendered[index]["containerEncode"] = code.namedEncode()
-                rendered[index]["migrationDecode"] = code.positionalDecode()
+                rendered[index]["migrationDecode"] = code.positionalDecode(indent: "        ")
                 rendered[index]["migrationEncode"] = code.positionalEncode()
                 rendered[index]["isComposite"] = true
                 position += code.leaves.count
             } else {
                 let json = rendered[index]["json"] as? Bool == true
-                rendered[index]["columnLiterals"] = literal
+                columnLiterals.append(literal)
                 rendered[index]["columnReference"] = "GRDB.Column(\(literal))"
                 if json {
-                    rendered[index]["rowDecode"] =
-                        "try row.decodeJSON\(optional ? "IfPresent" : "")(\(baseType).self, forColumn: \(literal), using: Self.databaseJSONDecoder(for: \(literal)))"
-                    rendered[index]["containerEncode"] = ["try container.encodeJSON(self.\(swiftName), forColumn: \(literal), using: Self.databaseJSONEncoder(for: \(literal)))"]
+                    let statement = "self.\(swiftName) = try ".count
+                    rendered[index]["rowDecode"] = "try " + SwiftLayout.fittingCall(
+                        "row.decodeJSON\(optional ? "IfPresent" : "")",
+                        ["\(baseType).self", "forColumn: \(literal)", "using: Self.databaseJSONDecoder(for: \(literal))"],
+                        indent: "        ", prefix: statement)
+                    rendered[index]["containerEncode"] = [
+                        "try " + SwiftLayout.fittingCall(
+                            "container.encodeJSON", ["self.\(swiftName)", "forColumn: \(literal)", "using: Self.databaseJSONEncoder(for: \(literal))"],
+                            indent: "        ", prefix: "try ".count)
+                    ]
                 } else {
                     rendered[index]["rowDecode"] = "try row.decode(\(baseType)\(optional ? "?" : "").self, forColumn: \(literal))"
                     // `self.`: a property named `container` is not the parameter.
@@ -289,6 +303,8 @@ struct ViewModels {
         return [
             "entityName": shape.entityName, "name": shape.name, "renamed": shape.name != shape.entityName, "version": shape.version.string,
             "typeName": shape.typeName, "tableName": shape.tableName, "properties": rendered,
+            "migrationColumns": SwiftLayout.arrayLiteral(
+                columnLiterals, indent: "    ", prefix: "\(model.config.accessLevel.rawValue) static let migrationColumns: [Swift.String] = ".count),
             "persistence": identifier.kind == .local ? "GRDB.MutablePersistableRecord" : "GRDB.PersistableRecord",
             "superseded": !newestTypeNames.contains(shape.typeName),
             "localIdentifier": identifier.kind == .local, "firstColumn": rendered.first?["swiftName"] ?? "id", "hasComposites": hasComposites,
@@ -556,7 +572,7 @@ struct ViewModels {
             }
             naming.append([
                 "table": swiftStringLiteral(newest.tableName), "entity": swiftStringLiteral(alias),
-                "properties": "[" + properties.map { "\(swiftStringLiteral($0.0)): \(swiftStringLiteral($0.1))" }.joined(separator: ", ") + "]",
+                "properties": Self.namingLiteral(properties.map { "\(swiftStringLiteral($0.0)): \(swiftStringLiteral($0.1))" }),
             ])
             recordChecks.append(["typeName": newest.typeName, "entity": swiftStringLiteral(alias)])
         }
@@ -583,18 +599,27 @@ struct ViewModels {
         return Self.escapingMemberTypeNames([
             "module": module, "registryName": registryName, "protocolName": "\(module)MigrationExpectations", "provider": provider,
             "suiteName": "\(module)MigrationTests", "seedsName": "\(module)MigrationSeeds", "current": model.currentVersion.string,
-            "versions": model.versions.map { "\"\($0.string)\"" }.joined(separator: ", "),
+            // `arguments: [...])` in an attribute 8 spaces in; `releasedVersions: [Swift.String] = [...]` 4 in.
+            "versions": SwiftLayout.arrayLiteral(
+                model.versions.map { swiftStringLiteral($0.string) }, indent: "        ", prefix: "arguments: ".count, suffix: 1),
             "seedFunctions": functions, "seeders": seeders,
             // Released versions must each have a committed fixture store: those before the current one, listed
             // here, and the current one once `lucidgen release` marked its snapshot, which the tests read (the
             // mark changes nothing generated). A brand-new project has none, and needs none.
-            "released": model.versions.filter { $0 < model.currentVersion }.map { "\"\($0.string)\"" }.joined(separator: ", "),
+            "released": SwiftLayout.arrayLiteral(
+                model.versions.filter { $0 < model.currentVersion }.map { swiftStringLiteral($0.string) }, indent: "    ",
+                prefix: "static let releasedVersions: [Swift.String] = ".count),
             "naming": naming, "recordChecks": recordChecks, "exclusions": exclusions, "transforms": transforms, "hooks": hooks,
             "subtypes": model.subtypes.flatMap { subtype in
                 // An enum with a history: each version's type seeds its own cases.
                 seedableSubtypes(subtype) + (model.enumTypes.olderTypes[subtype.name] ?? []).map { ["typeName": $0.typeName, "caseIterable": true] as [String: Any] }
             },
         ])
+    }
+
+    /// An `EntityNaming`'s `properties:` dictionary (`"column": "swiftName"` entries), 16 spaces in.
+    private static func namingLiteral(_ entries: [String]) -> String {
+        SwiftLayout.arrayLiteral(entries, indent: "                ", prefix: "properties: ".count, suffix: 2)
     }
 
     /// The tests name the app's types after its module (`App.Tag_1_0`): there `Type` and `Protocol` would
@@ -623,7 +648,7 @@ struct ViewModels {
     private func seedRecord(
         _ shape: EntityShape, plan: SeedPlan, limits: [String: Int], fixtures: FixtureRows, blocks: (own: [String: Int], referenced: [String: Int]) = ([:], [:])
     ) -> [String: Any] {
-        func rowCount(_ entity: String) -> String { limits[entity].map { "min(rows, \($0))" } ?? "rows" }
+        func rowCount(_ entity: String) -> String { limits[entity].map { "Swift.min(rows, \($0))" } ?? "rows" }
         // Entity inheritance: an entity of a hierarchy seeds its own block of rows (``FixtureRows/seedBlocks(at:)``).
         func offset(_ block: Int?) -> String { block.map { $0 > 0 ? " + \($0) * rows" : "" } ?? "" }
         let block = blocks.own[shape.entityName] ?? 0
@@ -656,9 +681,13 @@ struct ViewModels {
                 }
             case .toOne(let entity, _, _):
                 let target = offset(blocks.referenced[entity])
-                expressions[swiftName] = property.nullable
-                    ? "LucidTesting.Seed.optionalReference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0\(target)) }"
-                    : "LucidTesting.Seed.reference(row: row, rows: \(rowCount(entity))) { LucidTesting.Seed.identifier(row: $0\(target)) }"
+                // An argument 16 spaces in, its trailing closure's body 20.
+                let function = property.nullable ? "optionalReference" : "reference"
+                expressions[swiftName] = """
+                    LucidTesting.Seed.\(function)(row: row, rows: \(rowCount(entity))) {
+                                        LucidTesting.Seed.identifier(row: $0\(target))
+                                    }
+                    """
             case .toMany(let entity, _, _, _, _, _, let ordered):
                 links.append([
                     "linkType": "\(Naming.memberTypeName(shape.typeName)).\(property.linkTypeName)", "maxLinks": fixtures.maxLinks(property, of: shape),
@@ -752,25 +781,36 @@ struct ViewModels {
         }
         // Every version after the first says only what changed since the one before: the tables it
         // replaces or adds, and the names it removes (a long history costs lines for its changes only).
+        // A doc comment line in the registry's body has 8 characters before its text (`    /// `).
+        let commentWidth = SwiftLayout.lineLimit - 8
         for index in versions.indices {
             let properties = versions[index]["tableProperties"] as! [String]
-            if index == 0 { versions[index]["full"] = true; continue }
+            let summary = "Schema version \(versions[index]["version"]!) (checksum `\(versions[index]["checksum"]!)`)"
+            if index == 0 {
+                versions[index]["full"] = true
+                versions[index]["summaryLines"] = SwiftLayout.commentLines(summary + ".", width: commentWidth)
+                continue
+            }
             let before = Set(versions[index - 1]["tableProperties"] as! [String])
             let names = Set(versions[index]["tableNames"] as! [String])
             let changed = properties.filter { !before.contains($0) }
             let removed = (versions[index - 1]["tableNames"] as! [String]).filter { !names.contains($0) }
             versions[index]["previous"] = versions[index - 1]["property"]
             versions[index]["previousVersion"] = versions[index - 1]["version"]
-            versions[index]["replacing"] = changed.joined(separator: ", ")
-            versions[index]["removing"] = removed.map(swiftStringLiteral).joined(separator: ", ")
+            // `replacing: [...],` and `removing: [...])`, 8 spaces in.
+            versions[index]["replacing"] = SwiftLayout.arrayLiteral(changed, indent: "        ", prefix: "replacing: ".count, suffix: 1)
+            versions[index]["removing"] = SwiftLayout.arrayLiteral(removed.map(swiftStringLiteral), indent: "        ", prefix: "removing: ".count, suffix: 1)
             versions[index]["hasRemovals"] = !removed.isEmpty
             let said = changed.map { "`\($0)`" } + removed.map { "`\($0)` removed" }
-            versions[index]["changes"] = said.isEmpty ? "no table changed" : said.joined(separator: ", ")
+            let changes = said.isEmpty ? "no table changed" : said.joined(separator: ", ")
+            versions[index]["summaryLines"] = SwiftLayout.commentLines(
+                "\(summary): \(changes) since \(versions[index - 1]["version"]!).", width: commentWidth)
         }
         // The newest version's statements, for readers; older versions' are one `lucidgen plan` away.
         if let last = model.schemas.last, !versions.isEmpty {
             // A statement holds the SQL literals of defaults: one comment line each, whatever they hold.
-            versions[versions.count - 1]["ddl"] = last.ddl.map(swiftCommentText)
+            // One clause per line where a statement is too long for one (``SQLLayout``).
+            versions[versions.count - 1]["ddl"] = last.ddl.flatMap { SQLLayout.lines($0, width: commentWidth) }.map(swiftCommentText)
             versions[versions.count - 1]["hasDDL"] = true
         }
         let order = Dictionary(uniqueKeysWithValues: model.schemas.enumerated().map { ($1.version.string, $0) })
@@ -784,8 +824,9 @@ struct ViewModels {
         // Each version's path to the newest, planned here once with the registry's stages (as the runtime
         // plans them when the app passes its stages).
         let explicit = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
-        let routes = ((try? MigrationPlanner(versions: model.schemas, stages: explicit))?.routes() ?? []).map { route -> [String: Any] in
-            ["versions": route.map { swiftStringLiteral($0.string) }.joined(separator: ", ")]
+        // Each route an array literal, 8 spaces in, followed by a comma.
+        let routes = ((try? MigrationPlanner(versions: model.schemas, stages: explicit))?.routes() ?? []).map { route in
+            SwiftLayout.arrayLiteral(route.map { "LucidSchema.SchemaVersion(\(swiftStringLiteral($0.string)))" }, indent: "        ", suffix: 1)
         }
         return [
             "module": model.config.app.moduleName, "registryName": registryName, "versions": versions, "tables": tables,
@@ -812,7 +853,7 @@ struct ViewModels {
     /// a long history's thousands of them cost seconds of every build of the app, a string literal
     /// nothing; deferred, so that listing every version decodes only the tables a migration reads.
     private func table(_ table: SchemaTable) -> [String: Any] {
-        let literal = swiftMultilineRawStringLiteral(table.json(indent: ""), indent: "        ")
+        let literal = swiftMultilineRawStringLiteral(table.json(indent: ""), indent: "            ")
         return ["name": table.name, "nameLiteral": swiftStringLiteral(table.name), "json": literal]
     }
 }

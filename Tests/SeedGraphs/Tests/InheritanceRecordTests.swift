@@ -25,7 +25,7 @@ import Testing
                 try SportsCar(id: 3, plate: "S-3", doors: 2, topSpeed: 310).insert(db)
                 try Truck(id: 4, plate: "T-4", payload: 12.5).insert(db)
                 try Truck(id: 5, plate: "T-5", payload: 3).insert(db)
-                try Truck(id: 4, plate: "T-4", payload: 12.5).linkTrailers([5], db)
+                try Truck(id: 4, plate: "T-4", payload: 12.5).linkTrailers(db, ids: [5])
                 try Garage(id: 1, favorite: 3).insert(db)
             }
             try database.read { db in
