@@ -701,7 +701,8 @@ extension {{protocolName}} {
     {{access}} var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
-/// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
+/// `expectations_provider` in .lucid.yaml: the tests' `{{provider}}` implements every requirement above, and
+/// one it lacks is a build error on this line (never a test that passes without checking).
 extension {{provider}}: {{protocolName}} {}
 
 /// Every historical version of {{module}}'s store, and every committed fixture store, migrated to {{current}}

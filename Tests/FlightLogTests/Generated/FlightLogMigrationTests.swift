@@ -35,7 +35,8 @@ extension FlightLogMigrationExpectations {
     public var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
-/// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
+/// `expectations_provider` in .lucid.yaml: the tests' `FlightLogExpectations` implements every requirement above, and
+/// one it lacks is a build error on this line (never a test that passes without checking).
 extension FlightLogExpectations: FlightLogMigrationExpectations {}
 
 /// Every historical version of FlightLog's store, and every committed fixture store, migrated to 4.0

@@ -29,7 +29,8 @@ extension SeedGraphsMigrationExpectations {
     public var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
-/// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
+/// `expectations_provider` in .lucid.yaml: the tests' `SeedGraphsExpectations` implements every requirement above, and
+/// one it lacks is a build error on this line (never a test that passes without checking).
 extension SeedGraphsExpectations: SeedGraphsMigrationExpectations {}
 
 /// Every historical version of SeedGraphs's store, and every committed fixture store, migrated to 2.0

@@ -29,7 +29,8 @@ extension LibraryMigrationExpectations {
     public var dataMigrationExpectations: [LucidTesting.DataMigrationExpectation] { [] }
 }
 
-/// `expectations_provider` in .lucid.yaml: a missing requirement above is a build error here.
+/// `expectations_provider` in .lucid.yaml: the tests' `LibraryExpectations` implements every requirement above, and
+/// one it lacks is a build error on this line (never a test that passes without checking).
 extension LibraryExpectations: LibraryMigrationExpectations {}
 
 /// Every historical version of Library's store, and every committed fixture store, migrated to 3.0
