@@ -79,7 +79,8 @@ import Testing
         // A brand-new project has released no version: no fixture is missing, and the test for them has no case
         // until `lucidgen release` marks the current version's snapshot.
         let tests = try project.read("Tests/MineTests/Generated/MineMigrationTests.swift")
-        #expect(tests.contains("static let releasedVersions: [Swift.String] = []\n        + (LucidTesting.FixtureFiles.isMarkedReleased(snapshotAt: LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: \"../../../.entities/.schema/1.0.json\")) ? [\"1.0\"] : [])"), "\(tests)")
+        #expect(tests.contains("static let releasedVersions: [Swift.String] = []\n        + (LucidTesting.FixtureFiles.isMarkedReleased(snapshotAt: Self.currentSnapshot) ? [\"1.0\"] : [])"), "\(tests)")
+        #expect(layoutFree(tests).contains("static let currentSnapshot = LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: \"../../../.entities/.schema/1.0.json\")"), "\(tests)")
         // The migrations_provider, declared and scaffolded, so a step that needs the app's code is a build error.
         #expect(try project.read(".lucid.yaml").contains("migrations_provider: MineStages"))
         #expect(try project.read("Sources/Mine/MineStages.swift").contains("public struct MineStages: Sendable"))

@@ -387,7 +387,7 @@ import Testing
         #expect(list.contains(#""identifier": { "autoincrement": true }"#), "\(list)")
         let record = try String(contentsOf: folder.appendingPathComponent("Sources/App/Generated/Entities/ReadingList.swift"), encoding: .utf8)
         let schema = try String(contentsOf: folder.appendingPathComponent("Sources/App/Generated/AppSchema.swift"), encoding: .utf8)
-        #expect(record.contains("public var id: Swift.Int64?") && schema.contains(#"CREATE TABLE "reading_list" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "#))
+        #expect(record.contains("public var id: Swift.Int64?") && schema.contains("/// CREATE TABLE \"reading_list\" (\n    ///     \"id\" INTEGER PRIMARY KEY AUTOINCREMENT,\n"), "\(schema)")
     }
 
     @Test func httpsUpgradesMisspelledRenamingIdentifierIsReported() throws {

@@ -62,7 +62,7 @@ import Testing
         _ = try project.generate()
         // File names stay derived from `name`; the types inside are the swift_names.
         let record = try project.read("Sources/App/Generated/Entities/Unit.swift")
-        #expect(record.contains("public struct Measure_1_0: "))
+        #expect(record.contains("public struct Measure_1_0:"))
         #expect(record.contains("public typealias Measure = Measure_1_0"))
         #expect(!record.contains("struct Unit") && !record.contains("typealias Unit"))
         #expect(record.contains("public var symbol: Swift.String\n"), "the identifier property's swift_name")
@@ -75,7 +75,7 @@ import Testing
         #expect(record.contains(#"container["origin_x_pos"] = self.origin.horizontal"#))
         #expect(record.contains(#"container["origin_xPos"] = self.origin.xPos"#))
         let subtype = try project.read("Sources/App/Generated/Subtypes/Theme.swift")
-        #expect(subtype.contains("public enum Appearance: Swift.String, "))
+        #expect(layoutFree(subtype).contains("public enum Appearance: Swift.String, "))
         #expect(subtype.contains(#"case night = "dark_mode""#) && subtype.contains("case darkMode\n"))
         let point = try project.read("Sources/App/Generated/Subtypes/Point.swift")
         #expect(point.contains("public struct Spot: "))
@@ -119,7 +119,7 @@ import Testing
         defer { project.remove() }
         _ = try project.generate()
         let record = try project.read("Sources/App/Generated/Entities/Unit.swift")
-        #expect(record.contains("public struct Gauge_1_0: ") && record.contains("public struct Measure_2_0: "))
+        #expect(record.contains("public struct Gauge_1_0:") && record.contains("public struct Measure_2_0:"))
     }
 
     @Test func invalidSwiftNames() throws {
@@ -254,7 +254,7 @@ import Testing
         #expect(record.contains("public var `default`: Mode?\n"))
         // `.none` in an optional is nil: the enum's own case is named with its type.
         #expect(record.contains("`default`: Mode? = Mode.none"))
-        #expect(record.contains("Part(init: row.decode(Swift.Int.self, at: 0), let: row.decode(Swift.Int.self, at: 1), container: "), "call labels need no backticks, `let` neither")
+        #expect(layoutFree(record).contains("Part(init: row.decode(Swift.Int.self, at: 0), let: row.decode(Swift.Int.self, at: 1), container: "), "call labels need no backticks, `let` neither")
         let mode = try project.read("Sources/App/Generated/Subtypes/Mode.swift")
         #expect(mode.contains("case `class`\n") && mode.contains("case `self`\n") && mode.contains("case none\n"))
         let part = try project.read("Sources/App/Generated/Subtypes/Part.swift")
@@ -328,7 +328,7 @@ import Testing
         defer { project.remove() }
         _ = try project.generate()
         let generated = try project.read("Sources/App/Generated/Subtypes/Theme.swift")
-        #expect(generated.contains("public enum Palette: ") && generated.contains("public enum Palette_1_0: "))
+        #expect(generated.contains("public enum Palette:") && generated.contains("public enum Palette_1_0:"))
     }
 
     /// A relationship named like a static member every record has (`order`, `filter`) cannot be a GRDB
@@ -358,8 +358,8 @@ import Testing
         let renamed = try project.generate()
         #expect(renamed.diagnostics.filter { $0.severity == .warning }.count == 1)
         let record = try String(contentsOf: project.root.appendingPathComponent("Sources/App/Generated/Entities/Cart.swift"), encoding: .utf8)
-        #expect(record.contains("public static let linkedOrder = belongsTo(Item_1_0.self, key: \"order\""), "\(record)")
+        #expect(record.contains("public static let linkedOrder = Self.belongsTo(\n        Item_1_0.self,\n        key: \"order\""), "\(record)")
         #expect(record.contains("public static let linkedOrder = GRDB.Column(\"order\")"))
-        #expect(record.contains("public static let items = hasMany(Item_1_0.self, through: itemsLinks"))
+        #expect(record.contains("public static let items = Self.hasMany(\n        Item_1_0.self,\n        through: Self.itemsLinks"))
     }
 }

@@ -17,14 +17,20 @@ struct SwiftSourceScan {
 
     /// The file with every comment and every literal's text replaced by a placeholder: two files whose
     /// skeletons are equal hold the same code.
+    /// The code with every comment and literal replaced by a placeholder, and the layout left out: the
+    /// generator wraps lines by their length (a long value moves arguments, list items and comment lines onto
+    /// lines of their own, with a trailing comma), so whitespace runs are one space, adjacent comments one
+    /// comment, and no space or trailing comma stands inside brackets.
     var skeleton: String {
-        tokens.map { token in
+        var text = ""
+        for token in tokens {
             switch token {
-            case .code(let text): text
-            case .comment: "/*comment*/"
-            case .literal: "\"literal\""
+            case .code(let code): text += code
+            case .comment: if !text.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("/*comment*/") { text += "/*comment*/" }
+            case .literal: text += "\"literal\""
             }
-        }.joined()
+        }
+        return layoutFree(text)
     }
 
     var comments: [String] { tokens.compactMap { if case .comment(let text) = $0 { text } else { nil } } }
@@ -209,4 +215,23 @@ struct SwiftSourceScan {
         }
         return result
     }
+}
+
+/// Generated Swift with its layout left out, for tests that look for a piece of code wherever the generator
+/// wraps it: whitespace runs are one space, none after an opening or before a closing bracket, and no trailing
+/// comma before a closing bracket.
+func layoutFree(_ text: String) -> String {
+    var result = ""
+    var pendingSpace = false
+    for character in text {
+        if character.isWhitespace { pendingSpace = true; continue }
+        if character == ")" || character == "]" {
+            if result.hasSuffix(",") { result.removeLast() }
+        } else if pendingSpace, !(result.last == "(" || result.last == "[") {
+            result.append(" ")
+        }
+        pendingSpace = false
+        result.append(character)
+    }
+    return result
 }

@@ -40,8 +40,8 @@ import Testing
         // The small reader agrees with Foundation's decoder.
         #expect(try JSONDecoder().decode(SchemaTable.self, from: Data(json.utf8)) == table)
         #expect(SchemaTable(json: json).createStatements == table.createStatements)
-        // One column, foreign key and index per line after the first (these are short), an empty list on its key's line.
-        #expect(json.split(separator: "\n").count == 1 + 3 + table.columns.count + table.foreignKeys.count + table.indexes.count)
+        // One column, foreign key and index per line after the first (a long one wraps onto more), an empty list on its key's line.
+        #expect(json.split(separator: "\n").count >= 1 + 3 + table.columns.count + table.foreignKeys.count + table.indexes.count)
     }
 
     /// Every JSON escape, as another encoder may write it, and unknown keys (skipped, as Codable does).
