@@ -89,7 +89,6 @@ struct ImportCoreData: ParsableCommand {
         let result: CoreDataImporter.Output
         let modelPackage: CoreDataModelPackage
         let mappings: CoreDataMappingStages
-        let mappingFolders: [String: String]
         do {
             modelPackage = try CoreDataModelPackage.read(package, versionMap: versionMap)
             var hashes: [String: [String: Data]] = [:]
@@ -99,20 +98,19 @@ struct ImportCoreData: ParsableCommand {
                 if !unknown.isEmpty { print("note: \(momd) has no version hashes for \(unknown.joined(separator: ", "))") }
             }
             result = try CoreDataImporter.run(modelPackage, versionHashes: hashes)
-            let found = CoreDataMappingModel.besides(package)
-            let paths = found + mappingModels.filter { given in !found.contains { samePath($0, given) } }
-            mappings = CoreDataMappingStages(try paths.map { path in
-                do { return try CoreDataMappingModel.read(path) } catch let error as CoreDataImportError {
-                    // Located at the mapping model, wherever it is.
-                    let folder = (path as NSString).deletingLastPathComponent
-                    throw CoreDataImportError(location: error.location.hasPrefix("/") ? error.location : (folder as NSString).appendingPathComponent(error.location), message: error.message)
-                }
-            }, package: modelPackage)
-            mappingFolders = Dictionary(paths.map { (((($0 as NSString).lastPathComponent as NSString).deletingPathExtension), ($0 as NSString).deletingLastPathComponent) }, uniquingKeysWith: { first, _ in first })
         } catch let error as CoreDataImportError {
             let location = error.location.hasPrefix("/") || error.location.hasPrefix(package) || error.location.hasPrefix(versionMap ?? "\u{0}")
                 ? error.location : (package as NSString).appendingPathComponent(error.location)
             printError("\(displayPath(location)): error: \(error.message)\n")
+            printError("import: nothing was written\n")
+            throw ExitCodes.inputErrors
+        }
+        do {
+            let found = CoreDataMappingModel.besides(package)
+            let paths = found + mappingModels.filter { given in !found.contains { samePath($0, given) } }
+            mappings = CoreDataMappingStages(try paths.map(CoreDataMappingModel.read), package: modelPackage)
+        } catch let error as CoreDataImportError {
+            printError("\(displayPath(error.location)): error: \(error.message)\n")  // the mapping model's own path
             printError("import: nothing was written\n")
             throw ExitCodes.inputErrors
         }
@@ -175,8 +173,7 @@ struct ImportCoreData: ParsableCommand {
             print("\(displayPath((package as NSString).appendingPathComponent(note.location))): note: \(note.message)")
         }
         for note in mappings.notes {
-            let mapping = String(note.location.prefix { $0 != "." })
-            print("\(displayPath(((mappingFolders[mapping] ?? "") as NSString).appendingPathComponent(note.location))): note: \(note.message)")
+            print("\(displayPath(note.location)): note: \(note.message)")  // located at the mapping model, wherever it is
         }
         if let report {
             var text = "# Import of \((package as NSString).lastPathComponent)\n\nOrder (\(modelPackage.orderBasis)):\n\n"

@@ -142,6 +142,20 @@ import Testing
         #expect(!migrations.contains("TOP-SECRET"))
     }
 
+    @Test func aFileThatIsNoMappingModelIsRefusedAtItsOwnPlaceAndNothingIsWritten() throws {
+        let folder = try Self.project(besides: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("Model/Bad.xcmappingmodel")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n"
+            .write(to: package.appendingPathComponent("xcmapping.xml"), atomically: true, encoding: .utf8)
+        let result = try run(lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld"], in: folder)
+        #expect(result.status != 0)
+        #expect(result.error.hasPrefix("Model/Bad.xcmappingmodel/xcmapping.xml:"), "\(result.error)")
+        #expect(result.error.contains("xcmapping.xml:1: error: no XDDEVMAPPINGMODEL object: not an Xcode mapping model") && result.error.contains("import: nothing was written"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".lucid.yaml").path))
+    }
+
     @Test func notesOfAStageMustBeLinesOfText() throws {
         let folder = try CoreDataImportTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -18,7 +18,8 @@ import FoundationXML
 package struct CoreDataMappingModel: Sendable {
     /// The mapping model's name: its folder without `.xcmappingmodel` (`Shop2to3`).
     package var name: String
-    /// Where reports point: `Shop2to3.xcmappingmodel/xcmapping.xml`.
+    /// Where reports point: the `xcmapping.xml` as the path it was read from names it
+    /// (`Model/Shop2to3.xcmappingmodel/xcmapping.xml`).
     package var file: String
     /// The model versions it maps between, as their names (the recorded paths' last component without
     /// `.xcdatamodel`), with the line of the mapping model object.
@@ -54,7 +55,7 @@ package struct CoreDataMappingModel: Sendable {
         guard let data = FileManager.default.contents(atPath: xml) else {
             throw CoreDataImportError(location: xml, message: "cannot read the mapping model's xcmapping.xml")
         }
-        return try parse(data, name: name, file: "\(name).xcmappingmodel/xcmapping.xml")
+        return try parse(data, name: name, file: xml)
     }
 
     /// Parses an `xcmapping.xml`. Throws ``CoreDataImportError`` naming the file and line of what is not a mapping model.
