@@ -185,18 +185,7 @@ extension Config {
                 if !stage.has("from") || !stage.has("to") { diagnostics.error("a stage needs 'from' and 'to' versions", at: item.location, path: item.path) }
                 continue
             }
-            var notes: [String] = []
-            if let items = stage.array("notes", &diagnostics) {
-                for note in items {
-                    guard case .string(let text) = note.value else {
-                        diagnostics.error("'notes' must list strings, found \(note.kindName)", at: note.location, path: note.path)
-                        continue
-                    }
-                    if ObjectReader.checkSingleLine(text, key: "notes", why: "each note is a line of a generated comment", at: note, &diagnostics) {
-                        notes.append(text)
-                    }
-                }
-            }
+            let notes = stage.singleLineStrings("notes", why: "each note is a line of a generated comment", &diagnostics) ?? []
             config.hookStages.append(HookStage(from: from, to: to, name: Naming.propertyName(name), notes: notes, location: item.location))
         }
         if let lint = reader.value("lint") { config.lint = LintSettings.read(lint, &diagnostics) }

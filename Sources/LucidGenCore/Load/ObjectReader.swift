@@ -140,6 +140,19 @@ struct ObjectReader {
         }
     }
 
+    /// Strings that must each stay on one line of generated code (a stage's `notes`): an element that is no
+    /// string, or holds a control character or a line break, is an error at its place and left out.
+    mutating func singleLineStrings(_ key: String, why: String, _ diagnostics: inout DiagnosticCollector) -> [String]? {
+        guard let elements = array(key, &diagnostics) else { return nil }
+        return elements.compactMap { element in
+            guard case .string(let text) = element.value else {
+                diagnostics.error("'\(key)' must list strings, found \(element.kindName)", at: element.location, path: element.path)
+                return nil
+            }
+            return Self.checkSingleLine(text, key: key, why: why, at: element, &diagnostics) ? text : nil
+        }
+    }
+
     /// A version, written as a string (`"1.2"`) or, in YAML, as a bare number (`1.2`).
     mutating func version(_ key: String, _ diagnostics: inout DiagnosticCollector) -> SchemaVersion? {
         guard let value = value(key) else { return nil }
