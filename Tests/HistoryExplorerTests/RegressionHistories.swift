@@ -400,4 +400,19 @@ struct RegressionHistories {
             .init(version: "2.0", configSpelling: "2.0", edits: [.removeMember(structName: "point", key: 50), .removeMember(structName: "frame", key: -23)]),
         ])
     }
+
+    /// Found by a soak (seed 27525): a relationship's target renamed in a release where the owner has no
+    /// version, then another entity takes the target's old name. The owner's released snapshot still spells
+    /// the target by its old name; that name means the target at that version, not whoever bears it now.
+    @Test func aRelationshipTargetsOldNameTakenByAnotherEntityLater() {
+        playEveryEdit([
+            .init(version: "0.9", configSpelling: "0.9", edits: [
+                .addEntity(EntitySpec(key: 1, name: "where", identifier: .local, properties: [Self.property(2, "lead", .scalar("url"), nullable: true)])),
+                .addEntity(EntitySpec(key: 6, name: "node", identifier: .int, properties: [Self.property(7, "count", .scalar("url"), nullable: true)])),
+                .addEntity(EntitySpec(key: 10, name: "order", identifier: .local, properties: [Self.property(13, "order", .toOne(entity: 1))])),
+            ], typeHistoryByHand: true),
+            .init(version: "0.9.1", configSpelling: "0.9.1", edits: [.renameEntity(1, to: "default")]),
+            .init(version: "2.0", configSpelling: "2.0", edits: [.renameEntity(6, to: "where")]),
+        ])
+    }
 }

@@ -57,13 +57,15 @@ extension ShapeBuilder {
             guard let history = timeline.historyVersion(at: version), lifetime.added <= version, lifetime.removed.map({ version < $0 }) ?? true,
                 let frozenProperty = snapshot.property(named: timeline.propertyName(property, at: version), ofEntityNamed: timeline.name(at: version))
             else { continue }
-            released.append((version, history, DescribedValue(type: frozenProperty.type, nullable: frozenProperty.nullable, defaultSQL: frozenProperty.defaultValue)))
+            // A snapshot names a relationship's target as it was named at the owner's history version.
+            let type = lineageSpelling(frozenProperty.type, namedAt: history)
+            released.append((version, history, DescribedValue(type: type, nullable: frozenProperty.nullable, defaultSQL: frozenProperty.defaultValue)))
         }
         guard !released.isEmpty else { return [] }
         func described(at version: SchemaVersion) -> DescribedValue? {
             var scratch = DiagnosticCollector()
             return propertyShape(property.asOf(version), of: timeline, at: version, &scratch).map {
-                DescribedValue(type: $0.typeDescription, nullable: $0.nullable, defaultSQL: $0.defaultSQL)
+                DescribedValue(type: lineageSpelling($0.typeDescription, namedAt: version), nullable: $0.nullable, defaultSQL: $0.defaultSQL)
             }
         }
         func same(_ a: DescribedValue, _ b: DescribedValue?, at version: SchemaVersion) -> Bool {
@@ -146,12 +148,26 @@ extension ShapeBuilder {
         return items
     }
 
-    /// Two type descriptions at a version: equal, or relationships of one association to the same entity (by any of its names).
+    /// `type`, a relationship naming its target by the target's current name: the name it had at `version`
+    /// says which entity it is (another entity may bear that name later, or have borne it before). A
+    /// snapshot frozen before relationship types named the target as it was named at their version may
+    /// spell it by a newer name; a name no entity had at `version` is looked up among every name.
+    func lineageSpelling(_ type: String, namedAt version: SchemaVersion) -> String {
+        guard let relationship = Self.relationshipTarget(type),
+            let entity = lineage(of: relationship.target, at: version) ?? lineage(named: relationship.target)
+        else { return type }
+        return Self.relationshipDescription(target: entity, toMany: relationship.toMany, ordered: relationship.ordered)
+    }
+
+    /// Two type descriptions, relationships naming their targets by current names (``lineageSpelling(_:namedAt:)``):
+    /// equal, or relationships of one association to the same entity (a name no lineage resolved is
+    /// looked up among every name).
     func sameType(_ a: String, _ b: String, at version: SchemaVersion) -> Bool {
         if a == b { return true }
         guard let old = Self.relationshipTarget(a), let new = Self.relationshipTarget(b), old.toMany == new.toMany, old.ordered == new.ordered else { return false }
-        let lineage = lineage(of: old.target, at: version) ?? lineage(named: old.target)
-        return lineage != nil && lineage == (self.lineage(of: new.target, at: version) ?? self.lineage(named: new.target))
+        func entity(_ name: String) -> String? { timelines[name] != nil ? name : lineage(of: name, at: version) ?? lineage(named: name) }
+        let target = entity(old.target)
+        return target != nil && target == entity(new.target)
     }
 
     /// The entity (current name) named `name` at `version`.
@@ -190,7 +206,8 @@ extension ShapeBuilder {
     /// A snapshot's type description as a ``PropertyType`` (relationships by the target's current name).
     func parseType(_ description: String, at version: SchemaVersion) -> PropertyType? {
         if let relationship = Self.relationshipTarget(description) {
-            guard let entity = lineage(of: relationship.target, at: version) ?? lineage(named: relationship.target) else { return nil }
+            let current = timelines[relationship.target] != nil ? relationship.target : nil
+            guard let entity = current ?? lineage(of: relationship.target, at: version) ?? lineage(named: relationship.target) else { return nil }
             return .relationship(entity: entity, toMany: relationship.toMany, ordered: relationship.ordered)
         }
         if description.hasPrefix("["), description.hasSuffix("]") {
