@@ -415,4 +415,23 @@ struct RegressionHistories {
             .init(version: "2.0", configSpelling: "2.0", edits: [.renameEntity(6, to: "where")]),
         ])
     }
+
+    /// Found by a soak (seed 27890): a column renamed, a new column taking its old name, then the renamed one
+    /// removed. The app's view, triggers and FTS5 index read the old column by name; migrated in one go, the
+    /// rebuild drops it and adds the new one under the same name, so the objects must be refused (they would
+    /// silently read the new column's values), not kept.
+    @Test func aColumnsNameTakenByANewColumnBeforeItIsRemoved() {
+        play([
+            .init(version: "1.8", configSpelling: "1.8", edits: [
+                .addEntity(EntitySpec(key: 1, name: "default", identifier: .int, properties: [
+                    Self.property(2, "key", .scalar("url")), Self.property(3, "columns", .composite("frame")),
+                ])),
+            ], typeHistoryByHand: true),
+            .init(version: "2.0.1", configSpelling: "2.0.1", edits: [.renameProperty(entity: 1, property: 2, to: "title", explicitVersion: false)],
+                respelledBy: [1], typeHistoryByHand: true),
+            .init(version: "2.1", configSpelling: "2.1", edits: [.addProperty(entity: 1, Self.property(12, "key", .toOne(entity: 1), nullable: true))],
+                respelledBy: [1], typeHistoryByHand: true),
+            .init(version: "4.0.1", configSpelling: "4.0.1", edits: [.removeProperty(entity: 1, property: 2)]),
+        ], objectSeed: 27890)
+    }
 }

@@ -85,8 +85,11 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 removed(column: column, of: table)
             case .rebuildTable(let rebuild):
                 let old = sourceTable(rebuild.sourceTable)
+                // A column the rebuild drops is removed even when a new column takes its name (the new one
+                // holds other values: an object reading it by name would silently read them).
                 let kept = Set(rebuild.table.columns.map { sqlNameKey($0.name) }).union(rebuild.renamedColumns.keys.map { sqlNameKey($0) })
-                for column in old?.columns ?? [] where !kept.contains(sqlNameKey(column.name)) {
+                let dropped = Set(rebuild.droppedColumns.map { sqlNameKey($0) })
+                for column in old?.columns ?? [] where !kept.contains(sqlNameKey(column.name)) || dropped.contains(sqlNameKey(column.name)) {
                     removed(column: column.name, of: rebuild.sourceTable)
                 }
                 for (from, to) in rebuild.renamedColumns.sorted(by: { $0.key < $1.key }) {
