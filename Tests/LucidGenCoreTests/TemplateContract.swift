@@ -4,12 +4,12 @@ import Foundation
 /// The keys of a template context struct and what each holds, read from the struct's type itself (its
 /// synthesized `Decodable` conformance, decoded from a ``TemplateKeys/Recorder`` that notes each key asked
 /// for): no list of names is kept by hand.
-struct TemplateKeys {
+final class TemplateKeys: Sendable {
     /// `EntityContext.Property`.
-    var typeName: String
-    var fields: [(key: String, slot: Slot)]
+    let typeName: String
+    let fields: [(key: String, slot: Slot)]
 
-    indirect enum Slot {
+    indirect enum Slot: Sendable {
         case text, number, flag
         case object(TemplateKeys)
         case list(Slot)
