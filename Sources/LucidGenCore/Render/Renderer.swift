@@ -17,7 +17,7 @@ package struct RenderedOutput: Sendable {
     package var diagnostics: [Diagnostic]
 }
 
-/// The Render stage: builds a view model per file (``TemplateContexts``) and renders it with the Mustache templates.
+/// The Render stage: builds a view model per file (`TemplateContexts.swift`) and renders it with the Mustache templates.
 ///
 /// Templates are the bundled ones (embedded in the binary from `Templates/`), each replaceable by a
 /// file of the same name in `templates_path`.

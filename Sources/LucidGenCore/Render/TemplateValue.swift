@@ -60,6 +60,11 @@ enum TemplateValue {
 
         mutating func encodeNil(forKey key: Key) {}
 
+        // Most values: stored as they are, without the generic path's casts.
+        mutating func encode(_ value: String, forKey key: Key) { storage.dictionary[key.stringValue] = value }
+        mutating func encode(_ value: Bool, forKey key: Key) { storage.dictionary[key.stringValue] = value }
+        mutating func encode(_ value: Int, forKey key: Key) { storage.dictionary[key.stringValue] = value }
+
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) {
             storage.dictionary[key.stringValue] = TemplateValue.value(of: value)
         }
@@ -82,6 +87,8 @@ enum TemplateValue {
         var count: Int { storage.array.count }
 
         mutating func encodeNil() {}
+
+        mutating func encode(_ value: String) { storage.array.append(value) }
 
         mutating func encode<T: Encodable>(_ value: T) {
             storage.array.append(TemplateValue.value(of: value))

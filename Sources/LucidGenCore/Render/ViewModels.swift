@@ -1,6 +1,6 @@
 @_spi(Generated) import LucidSchema
 
-/// Builds the context each template renders (``TemplateContexts``): the entity and subtype files here, the
+/// Builds the context each template renders (`TemplateContexts.swift`): the entity and subtype files here, the
 /// registry and the app's migration code in `ViewModels+Registry.swift`, the tests in `ViewModels+Tests.swift`.
 struct ViewModels {
     let model: ResolvedModel
