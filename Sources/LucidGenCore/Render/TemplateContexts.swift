@@ -6,14 +6,15 @@
 ///
 /// ``ViewModels`` builds them; ``TemplateValue`` turns them into what swift-mustache renders, in one place.
 /// Mustache's rules, which the structs follow:
-/// - a name a section's item lacks is looked up in the enclosing contexts, so an item repeats no key of
-///   its parents (`{{access}}` inside `{{#properties}}` is the header's);
-/// - a nil optional is absent, a `Bool` opens a section when true, a list repeats it once per item (none
-///   when empty) and a string opens it once, as `{{.}}` (even when empty: test a `Bool`, not a string).
+/// - a name a section's item lacks is looked up in the enclosing contexts (`{{access}}` inside
+///   `{{#properties}}` is the header's), so an item does not repeat its parents' keys;
+/// - a nil optional is absent, and so looked up in the enclosing contexts too; a `Bool` opens a section
+///   when true; a list repeats it once per item (none when empty); a string opens it once, as `{{.}}`, even
+///   when empty (so a section that depends on a condition tests a `Bool`, not a string).
+///
+/// `Codable`: `Encodable` is how ``TemplateValue`` reads a context's keys, `Decodable` lets the contract
+/// test list a struct's keys and their types without a value.
 protocol TemplateContext: Codable, Sendable {}
-
-// Codable: `Encodable` is how ``TemplateValue`` reads the keys; `Decodable` lets the contract test list a
-// struct's keys and their types without a value.
 
 /// What every template can name beside its own context (the `header` partial uses it), set by ``Renderer``.
 struct HeaderContext: TemplateContext {

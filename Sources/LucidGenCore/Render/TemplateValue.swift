@@ -11,20 +11,23 @@ enum TemplateValue {
     }
 
     static func dictionary(of context: any TemplateContext) -> [String: Any] {
-        value(of: context) as? [String: Any] ?? [:]
+        encoded(context).dictionary
     }
 
     fileprivate static func value(of value: some Encodable) -> Any {
         switch value {
-        case let string as String: return string
-        case let bool as Bool: return bool
-        case let int as Int: return int
-        default:
-            let encoder = Encoder()
-            // Encoding into dictionaries and arrays cannot fail: no container throws.
-            try? value.encode(to: encoder)
-            return encoder.storage.value
+        case let string as String: string
+        case let bool as Bool: bool
+        case let int as Int: int
+        default: encoded(value).value
         }
+    }
+
+    private static func encoded(_ value: some Encodable) -> Storage {
+        let encoder = Encoder()
+        // Encoding into dictionaries and arrays cannot fail: no container throws.
+        try? value.encode(to: encoder)
+        return encoder.storage
     }
 
     /// A struct's keys or a list's items, filled by the encoder's containers.

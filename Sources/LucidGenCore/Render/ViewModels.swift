@@ -170,10 +170,10 @@ struct ViewModels {
             case .toMany: continue
             case .toOne(let target, let table, let column):
                 doc = "`\(item.name)`: to-one `\(target)`\(item.nullable ? ", nullable" : ""): the `\(column)` of a `\(table)` row (foreign key column `\(item.column)`)."
-            case .composite(let shape):
-                let columns = shape.leaves(optional: item.nullable).map { "`\($0.column)`" }
-                doc = "`\(item.name)`: composite `\(shape.subtype)`\(item.nullable ? ", nullable (nil: every column NULL)" : ""), columns \(columns.joined(separator: ", "))."
-                composite = shape
+            case .composite(let stored):
+                let columns = stored.leaves(optional: item.nullable).map { "`\($0.column)`" }
+                doc = "`\(item.name)`: composite `\(stored.subtype)`\(item.nullable ? ", nullable (nil: every column NULL)" : ""), columns \(columns.joined(separator: ", "))."
+                composite = stored
             case .value: break
             }
             if composite == nil, identifier.kind == .property(item.name) { doc += " The identifier." }
