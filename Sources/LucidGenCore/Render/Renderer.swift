@@ -17,7 +17,7 @@ package struct RenderedOutput: Sendable {
     package var diagnostics: [Diagnostic]
 }
 
-/// The Render stage: builds a view model per file and renders it with the Mustache templates.
+/// The Render stage: builds a view model per file (`TemplateContexts.swift`) and renders it with the Mustache templates.
 ///
 /// Templates are the bundled ones (embedded in the binary from `Templates/`), each replaceable by a
 /// file of the same name in `templates_path`.
@@ -76,21 +76,19 @@ package struct Renderer {
         // Each file is a job: its view model is built and rendered later, all jobs on every core at once
         // (rendering is most of a large project's first run, and the files are independent).
         var jobs: [() -> GeneratedFile?] = []
-        func emit(_ template: String, _ relativePath: String, in folder: String, source: String, _ makeContext: @escaping @autoclosure () -> [String: Any]) throws(GenerationFailed) {
+        func emit(_ template: String, _ relativePath: String, in folder: String, source: String, _ makeContext: @escaping @autoclosure () -> any TemplateContext) throws(GenerationFailed) {
             guard library.getTemplate(named: template) != nil else { throw GenerationFailed("missing template '\(template)'") }
-            // Comment text: the loader refuses control characters in organization_name, and paths are escaped too.
-            let organization = config.organizationName.map(swiftCommentText)
-            jobs.append { [library] in
-                var context = makeContext()
-                context["fileName"] = swiftCommentText((relativePath as NSString).lastPathComponent)
-                context["source"] = swiftCommentText(source)
-                if let organization { context["organization"] = organization }
+            let header = HeaderContext(
+                // Comment text: the loader refuses control characters in organization_name, and paths are escaped too.
+                fileName: swiftCommentText((relativePath as NSString).lastPathComponent), source: swiftCommentText(source),
+                organization: config.organizationName.map(swiftCommentText),
                 // `access_level`: every generated declaration's modifier; `internal` types reach the generated
                 // tests through `@testable import`.
-                context["access"] = config.accessLevel.rawValue
-                context["testable"] = config.accessLevel == .internal
+                access: config.accessLevel.rawValue, testable: config.accessLevel == .internal,
                 // In plugin mode `lucidgen generate` writes no Swift: the header says what remakes the file.
-                context["regenerate"] = config.buildPlugin ? "`swift build` remakes it (the build plugin)" : "then run `lucidgen generate`"
+                regenerate: config.buildPlugin ? "`swift build` remakes it (the build plugin)" : "then run `lucidgen generate`")
+            jobs.append { [library] in
+                let context = TemplateValue.dictionary(header: header, makeContext())
                 guard let text = library.render(context, withTemplate: template) else { return nil }
                 return GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(SwiftLayout.wrappingComments(text)))
             }
@@ -144,8 +142,9 @@ package struct Renderer {
                     name: "currentSnapshot")
             try emit(
                 "tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder,
-                viewModels.migrationTests(provider: provider).merging(
-                    ["fixturesFolder": fixturesLiteral, "samplesFolder": samplesLiteral, "currentSnapshot": snapshotLiteral]) { _, new in new })
+                viewModels.migrationTests(
+                    provider: provider,
+                    files: ViewModels.TestFiles(samplesFolder: samplesLiteral, fixturesFolder: fixturesLiteral, currentSnapshot: snapshotLiteral)))
             ownedFolders.append(tests.outputPath)
             // The name `lucidgen fixtures` gives it (LucidTesting.FixtureFiles.fileName).
             let fixture = (tests.outputPath as NSString).appendingPathComponent("Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")
