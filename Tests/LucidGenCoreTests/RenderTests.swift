@@ -39,4 +39,34 @@ import Testing
         #expect(error.message.hasPrefix("template syntax error"))
         #expect(error.location?.file.hasSuffix("templates/header.mustache") == true)
     }
+
+    /// A name no context has would render as nothing: in an app's template it is an error at its line,
+    /// with the key it was probably meant to be, and nothing is written.
+    @Test func aNameTheContextLacksInAnAppsTemplateIsAnErrorAtItsLine() throws {
+        let config = TestProject.defaultConfig + "\ntemplates_path: templates\n"
+        let template = "{{%CONTENT_TYPE:TEXT}}\n{{#shapes}}\n// {{typeName}}\n{{#properties}}// {{swiftNmae}}\n{{/properties}}{{/shapes}}\n"
+        let project = try TestProject(files: [".entities/a.json": entityJSON("a"), "templates/entity.mustache": template], config: config)
+        defer { project.remove() }
+        let error = try #require(try project.errors().first)
+        #expect(error.message.hasPrefix("`{{swiftNmae}}`: `swiftNmae` is no key of EntityContext.Property, then EntityContext.Shape, then EntityContext, then HeaderContext; did you mean `swiftName`?"))
+        #expect(error.location?.file.hasSuffix("templates/entity.mustache") == true)
+        #expect(error.location?.line == 4)
+        #expect(error.location?.column == 19)
+        #expect(!project.exists("Sources"))
+    }
+
+    /// swift-mustache's transforms are names too: of a key (`uppercased(source)`), or of a list's item
+    /// (`index()`, `first()`), which every list has.
+    @Test func transformsInAnAppsTemplateAreAccepted() throws {
+        let config = TestProject.defaultConfig + "\ntemplates_path: templates\n"
+        let project = try TestProject(files: [
+            ".entities/a.json": entityJSON("a"),
+            "templates/header.mustache": "// {{fileName}} from {{uppercased(source)}}\n",
+            "templates/entity.mustache": "{{%CONTENT_TYPE:TEXT}}\n{{> header}}{{#shapes}}// {{index()}} {{typeName}}{{#first()}} (first){{/first()}}\n{{/shapes}}",
+        ], config: config)
+        defer { project.remove() }
+        _ = try project.generate()
+        let source = try project.read("Sources/App/Generated/Entities/A.swift")
+        #expect(source.hasPrefix("// A.swift from .ENTITIES/A.JSON\n// 0 A_1_0 (first)\n"))
+    }
 }

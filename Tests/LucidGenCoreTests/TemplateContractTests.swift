@@ -7,19 +7,10 @@ import Testing
 /// otherwise only show as missing output. An app's own templates (`templates_path`) rely on the same keys,
 /// which `LucidRuntime.docc/Templates.md` documents: it must list exactly these.
 @Suite struct TemplateContractTests {
-    /// The context each bundled template is rendered with; `header` is every template's partial.
-    static let contexts: [String: any TemplateContext.Type] = [
-        "entity": EntityContext.self, "subtype": SubtypeContext.self, "schema": SchemaContext.self,
-        "migrations": MigrationsContext.self, "tests": TestsContext.self, "header": HeaderContext.self,
-    ]
-
+    static let contexts = TemplateContract.contexts
     static let header = TemplateKeys(of: HeaderContext.self)
 
-    /// What a template's names are looked up in at its top level: its context, then the header's keys.
-    static func frames(_ template: String) -> [TemplateContract.Frame] {
-        let own = TemplateKeys(of: contexts[template]!)
-        return template == "header" ? [.keys(own)] : [.keys(header), .keys(own)]
-    }
+    static func frames(_ template: String) -> [TemplateContract.Frame] { TemplateContract.frames(template) }
 
     static let contract = TemplateContract(partials: ["header": Renderer.bundledTemplate(named: "header")!])
 
@@ -57,7 +48,7 @@ import Testing
         let findings = Self.contract.check("inline", text: template, frames: Self.frames("entity"))
         #expect(findings.map(\.line) == [1, 2, 3, 4, 4, 4])
         #expect(findings.map(\.message) == [
-            "`{{tpyeName}}`: `tpyeName` is no key of EntityContext.Shape, then EntityContext, then HeaderContext",
+            "`{{tpyeName}}`: `tpyeName` is no key of EntityContext.Shape, then EntityContext, then HeaderContext; did you mean `typeName`?",
             "`{{nope}}`: `nope` is no key of EntityContext.Property, then EntityContext.Shape, then EntityContext, then HeaderContext",
             "`{{bogus}}`: `bogus` is no key of EntityContext.Newest, then EntityContext, then HeaderContext",
             "`{{^missing}}`: `missing` is no key of EntityContext, then HeaderContext",
@@ -73,7 +64,7 @@ import Testing
         let broken = text.replacingOccurrences(of: "self.{{swiftName}} = {{rowDecode}}", with: "self.{{swiftName}} = {{rowDecoder}}")
         let findings = Self.contract.check("entity", text: broken, frames: Self.frames("entity"))
         #expect(findings.map(\.description) == [
-            "entity.mustache:\(line): `{{rowDecoder}}`: `rowDecoder` is no key of EntityContext.Property, then EntityContext.Shape, then EntityContext, then HeaderContext"
+            "entity.mustache:\(line): `{{rowDecoder}}`: `rowDecoder` is no key of EntityContext.Property, then EntityContext.Shape, then EntityContext, then HeaderContext; did you mean `rowDecode`?"
         ])
     }
 

@@ -61,7 +61,29 @@ package struct Renderer {
                 throw GenerationFailed("template syntax error: \(error)", at: SourceLocation(file: source.file))
             }
         }
+        try Self.checkNames(of: sources.filter { !$0.file.hasPrefix("Templates/") }, partials: Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.text) }))
         self.library = library
+    }
+
+    /// An app's templates (`templates_path`) name only keys of the context each is rendered with
+    /// (`Templates.md`): swift-mustache renders any other name as nothing, which would leave the generated
+    /// code silently short of what the template meant. Each finding is an error at its line.
+    static func checkNames(of overrides: [(name: String, text: String, file: String)], partials: [String: String]) throws(GenerationFailed) {
+        let contract = TemplateContract(partials: partials)
+        let files = Dictionary(uniqueKeysWithValues: overrides.map { ($0.name, $0.file) })
+        var seen = Set<String>()
+        var diagnostics: [Diagnostic] = []
+        for override in overrides {
+            for finding in contract.check(override.name, text: override.text, frames: TemplateContract.frames(override.name))
+            where seen.insert(finding.description).inserted {
+                // A finding in a bundled partial cannot happen (the tests check them); one in an app's partial is its own.
+                guard let file = files[finding.template] else { continue }
+                diagnostics.append(Diagnostic(
+                    .error, finding.message + " (the keys each template is rendered with: the Templates article of LucidRuntime's documentation)",
+                    at: SourceLocation(file: file, line: finding.line, column: finding.column)))
+            }
+        }
+        if !diagnostics.isEmpty { throw GenerationFailed(diagnostics: diagnostics) }
     }
 
     /// Renders every file of the resolved model.

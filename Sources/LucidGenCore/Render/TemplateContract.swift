@@ -1,5 +1,4 @@
 import Foundation
-@testable import LucidGenCore
 
 /// The keys of a template context struct and what each holds, read from the struct's type itself (its
 /// synthesized `Decodable` conformance, decoded from a ``TemplateKeys/Recorder`` that notes each key asked
@@ -181,12 +180,33 @@ extension Array: ListType { static var elementType: Any.Type { Element.self } }
 
 /// Checks that every name a Mustache template uses is a key of the context it is rendered with, as
 /// swift-mustache looks it up: in the innermost section's item first, then in each enclosing one.
+///
+/// `generate` runs it on the templates an app gives with `templates_path` (``Renderer``): a name that is
+/// no key would render as nothing, silently. The tests run it on the bundled ones.
 struct TemplateContract {
+    /// The context each bundled template is rendered with; `header` is every template's partial.
+    static let contexts: [String: any TemplateContext.Type] = [
+        "entity": EntityContext.self, "subtype": SubtypeContext.self, "schema": SchemaContext.self,
+        "migrations": MigrationsContext.self, "tests": TestsContext.self, "header": HeaderContext.self,
+    ]
+
+    /// What a template's names are looked up in at its top level: its context, then the header's keys.
+    static func frames(_ template: String) -> [Frame] {
+        guard let context = contexts[template] else { return [] }
+        let own = TemplateKeys(of: context)
+        return template == "header" ? [.keys(own)] : [.keys(TemplateKeys(of: HeaderContext.self)), .keys(own)]
+    }
+
+    /// swift-mustache's transforms of a list's item (`{{index()}}`, `{{#first()}}`), named without an argument.
+    static let sequenceTransforms: Set<String> = ["first()", "last()", "index()", "even()", "odd()"]
+
     /// A name the contexts lack, or a name used as what its key is not.
     struct Finding: CustomStringConvertible, Equatable {
         var template: String
         var line: Int
         var message: String
+        /// The column of the tag's `{{` (1-based; 0 when the finding has no tag).
+        var column = 0
         var description: String { "\(template).mustache:\(line): \(message)" }
     }
 
@@ -205,12 +225,19 @@ struct TemplateContract {
         // Each open section: its name, and whether it pushed a frame.
         var open: [(name: String, pushed: Bool)] = []
         for tag in Self.tags(in: text) {
-            func report(_ message: String) { findings.append(Finding(template: name, line: tag.line, message: message)) }
+            func report(_ message: String) { findings.append(Finding(template: name, line: tag.line, message: message, column: tag.column)) }
             func unknown(_ key: String) {
-                let searched = frames.reversed().compactMap { if case .keys(let keys) = $0 { keys.typeName } else { nil } }
-                report("`\(tag.text)`: `\(key)` is no key of \(searched.joined(separator: ", then "))")
+                let searched = frames.reversed().compactMap { if case .keys(let keys) = $0 { keys } else { nil } }
+                let hint = Self.nearest(to: key, among: searched.flatMap { $0.fields.map(\.key) }).map { "; did you mean `\($0)`?" } ?? ""
+                report("`\(tag.text)`: `\(key)` is no key of \(searched.map(\.typeName).joined(separator: ", then "))\(hint)")
             }
             let sigil = tag.content.first
+            let bare = (["#", "^", "/", "&"].contains(sigil) ? String(tag.content.dropFirst()) : tag.content).trimmingCharacters(in: .whitespaces)
+            if Self.sequenceTransforms.contains(bare) {
+                if sigil == "#" || sigil == "^" { open.append((bare, false)) }
+                if sigil == "/", let last = open.last, last.name == bare { open.removeLast() }
+                continue
+            }
             let key = Self.variable(String(["#", "^", "/", "&", ">", "!", "%", "=", "$", "<"].contains(sigil) ? tag.content.dropFirst() : tag.content[...]))
             switch sigil {
             case "!", "%": continue
@@ -261,6 +288,19 @@ struct TemplateContract {
         return findings
     }
 
+    /// The key (camelCase, as templates write them) a misspelled name was probably meant to be: within
+    /// ``KeySuggestion``'s distance, or the same letters in another case.
+    static func nearest(to name: String, among keys: [String]) -> String? {
+        let letters = KeySuggestion.conventionFree(name)
+        var best: (key: String, distance: Int)?
+        for key in keys {
+            let distance = KeySuggestion.conventionFree(key) == letters ? 0 : KeySuggestion.editDistance(name, key, limit: KeySuggestion.maximumDistance(from: key))
+            guard let distance, distance < best?.distance ?? .max else { continue }
+            best = (key, distance)
+        }
+        return best?.key
+    }
+
     /// A name's slot as Mustache finds it: its first part in the innermost frame that has it, the others
     /// within (`a.b`).
     func resolve(_ name: String, in frames: [Frame]) -> TemplateKeys.Slot? {
@@ -292,6 +332,8 @@ struct TemplateContract {
         /// Between the braces, trimmed (`#shapes`; `&name` for `{{{name}}}`).
         var content: String
         var line: Int
+        /// Where its `{{` is on its line (1-based).
+        var column: Int
     }
 
     static func tags(in template: String) -> [Tag] {
@@ -300,12 +342,14 @@ struct TemplateContract {
         var line = 1
         while let start = rest.range(of: "{{") {
             line += rest[..<start.lowerBound].filter { $0 == "\n" }.count
+            let before = template[..<start.lowerBound]
+            let column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
             let triple = rest[start.upperBound...].hasPrefix("{")
             let close = triple ? "}}}" : "}}"
             let from = triple ? rest.index(after: start.upperBound) : start.upperBound
             guard let end = rest[from...].range(of: close) else { break }
             let inner = rest[from..<end.lowerBound].trimmingCharacters(in: .whitespaces)
-            tags.append(Tag(text: String(rest[start.lowerBound..<end.upperBound]), content: triple ? "&" + inner : inner, line: line))
+            tags.append(Tag(text: String(rest[start.lowerBound..<end.upperBound]), content: triple ? "&" + inner : inner, line: line, column: column))
             line += rest[start.lowerBound..<end.upperBound].filter { $0 == "\n" }.count
             rest = rest[end.upperBound...]
         }
