@@ -69,4 +69,35 @@ import Testing
         let source = try project.read("Sources/App/Generated/Entities/A.swift")
         #expect(source.hasPrefix("// A.swift from .ENTITIES/A.JSON\n// 0 A_1_0 (first)\n"))
     }
+
+    /// `lucidgen templates` writes the bundled templates as they are: pointing `templates_path` at them
+    /// changes nothing generated. An existing file is not replaced without `--force`; an unknown name is a
+    /// usage error.
+    @Test func theTemplatesCommandWritesTheBundledTemplates() throws {
+        let plain = try TestProject(files: [".entities/a.json": entityJSON("a")])
+        defer { plain.remove() }
+        _ = try plain.generate()
+        let project = try TestProject(files: [".entities/a.json": entityJSON("a")], config: TestProject.defaultConfig + "\ntemplates_path: templates\n")
+        defer { project.remove() }
+        let written = try run(lucidgenBinary, ["templates"], in: project.root)
+        #expect(written.status == 0, "\(written.error)")
+        for name in Renderer.templateNames {
+            #expect(try project.read("templates/\(name).mustache") == Renderer.bundledTemplate(named: name))
+        }
+        _ = try project.generate()
+        #expect(try project.read("Sources/App/Generated/Entities/A.swift") == plain.read("Sources/App/Generated/Entities/A.swift"))
+        #expect(try project.read("Sources/App/Generated/AppSchema.swift") == plain.read("Sources/App/Generated/AppSchema.swift"))
+
+        try project.write("templates/header.mustache", "// mine\n")
+        let again = try run(lucidgenBinary, ["templates", "header", "entity"], in: project.root)
+        #expect(again.status == 1)
+        #expect(again.error.contains("templates/header.mustache: error: exists; nothing was written (--force replaces it)"))
+        #expect(try project.read("templates/header.mustache") == "// mine\n")
+        let forced = try run(lucidgenBinary, ["templates", "header", "--force"], in: project.root)
+        #expect(forced.status == 0)
+        #expect(try project.read("templates/header.mustache") == Renderer.bundledTemplate(named: "header"))
+        let unknown = try run(lucidgenBinary, ["templates", "entitty"], in: project.root)
+        #expect(unknown.status == 64)
+        #expect(unknown.error.contains("'entitty' is no bundled template"))
+    }
 }
