@@ -57,6 +57,20 @@ import Testing
         ])
     }
 
+    /// What an app's template may also hold: a block or a parent (checked inside, in the same contexts), other
+    /// delimiters (the rest is not checked, and not reported), transforms; a partial no template has is reported.
+    @Test func blocksParentsDelimitersAndPartialsInAnAppsTemplate() {
+        let template = """
+            {{#shapes}}{{$extra}}// {{typeName}} {{lowercased(tableName)}}{{/extra}}{{/shapes}}
+            {{<header}}{{$more}}{{fileName}}{{/more}}{{/header}}
+            {{> nowhere}}
+            {{#shapes}}{{=<% %>=}}
+            <% anything %>
+            """
+        let findings = Self.contract.check("inline", text: template, frames: Self.frames("entity"))
+        #expect(findings.map(\.description) == ["inline.mustache:3: `{{> nowhere}}`: no template is named `nowhere` (header)"])
+    }
+
     /// A bundled template with one name misspelled is reported at that name's line.
     @Test func aMisspelledNameInABundledTemplateIsReported() throws {
         let text = try #require(Renderer.bundledTemplate(named: "entity"))

@@ -224,7 +224,8 @@ struct TemplateContract {
         var frames = frames
         // Each open section: its name, and whether it pushed a frame.
         var open: [(name: String, pushed: Bool)] = []
-        for tag in Self.tags(in: text) {
+        var checkedToEnd = true
+        scan: for tag in Self.tags(in: text) {
             func report(_ message: String) { findings.append(Finding(template: name, line: tag.line, message: message, column: tag.column)) }
             func unknown(_ key: String) {
                 let searched = frames.reversed().compactMap { if case .keys(let keys) = $0 { keys } else { nil } }
@@ -241,9 +242,19 @@ struct TemplateContract {
             let key = Self.variable(String(["#", "^", "/", "&", ">", "!", "%", "=", "$", "<"].contains(sigil) ? tag.content.dropFirst() : tag.content[...]))
             switch sigil {
             case "!", "%": continue
-            case "=", "$", "<": report("`\(tag.text)`: not checked (delimiters, blocks and parents are not used by lucidgen's templates)")
+            case "=":
+                // Other delimiters: the tags after this one are not `{{…}}`, and are not checked.
+                checkedToEnd = false
+                break scan
+            case "$", "<":
+                // A block or a parent template: its content is checked where it stands.
+                open.append((key, false))
             case ">":
-                guard let partial = partials[key], !including.contains(key) else { continue }
+                guard let partial = partials[key] else {
+                    report("`\(tag.text)`: no template is named `\(key)` (\(partials.keys.sorted().joined(separator: ", ")))")
+                    continue
+                }
+                guard !including.contains(key) else { continue }
                 findings += check(key, text: partial, frames: frames, including: including.union([name]))
             case "/":
                 guard let last = open.popLast(), last.name == key else {
@@ -284,7 +295,7 @@ struct TemplateContract {
                 }
             }
         }
-        for section in open { findings.append(Finding(template: name, line: 0, message: "section `\(section.name)` is never closed")) }
+        for section in open where checkedToEnd { findings.append(Finding(template: name, line: 0, message: "section `\(section.name)` is never closed")) }
         return findings
     }
 
