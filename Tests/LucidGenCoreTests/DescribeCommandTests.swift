@@ -584,4 +584,25 @@ import Testing
     @Test func namesBecomeSnakeCase() {
         #expect(["roomId", "Item", "item_name", "purchasedAt2", "URL"].map(StoreDescriber.snakeCase) == ["room_id", "item", "item_name", "purchased_at2", "url"])
     }
+
+    /// A table with a column named `rowid` (which hides SQLite's rowid, which lucidgen's migrations copy rows
+    /// by) stays the app's, with how to let lucidgen adopt it; an `oid` column is described like any other.
+    @Test func aTableWithARowidColumnStaysTheApps() throws {
+        let project = try TestProject(files: [:])
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("app.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE thing(id INTEGER PRIMARY KEY, rowid INTEGER, label TEXT); INSERT INTO thing VALUES (1, NULL, 'a')")
+            try db.execute(sql: "CREATE TABLE other(id INTEGER PRIMARY KEY, oid TEXT)")
+        }
+        try queue.close()
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent(".lucid.yaml"))
+        let result = try run(lucidgenBinary, ["describe", "--database", "app.sqlite=1.0", "--module", "App"], in: project.root)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect((result.output + result.error).contains(
+            #"thing (its column rowid hides SQLite's rowid, which lucidgen's migrations copy rows by; rename it in the app first: ALTER TABLE "thing" RENAME COLUMN "rowid" TO …)"#))
+        #expect(!project.exists(".entities/thing.json"))
+        #expect(try project.read(".entities/other.json").contains(#"{ "name": "oid", "property_type": "string", "nullable": true }"#))
+    }
 }

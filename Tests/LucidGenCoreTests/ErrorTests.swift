@@ -118,6 +118,35 @@ import Testing
         expectError(errors, file: ".entities/a.json", line: 5, column: 19, containing: "invalid name", path: "$.properties[0].name")
     }
 
+    /// A column named `rowid` hides SQLite's rowid, which lucidgen copies rows by (a rebuild's rowid ranges would
+    /// read the column: its NULLs and repeats would lose rows): refused as a property's column, a
+    /// `persisted_name`, an old one, in any case. `oid`, which lucidgen never uses, and a property named
+    /// `rowid` stored under another column are accepted.
+    @Test func aColumnNamedRowidIsRefused() throws {
+        let cases = [
+            #"{ "name": "rowid", "property_type": "int" }"#: "$.properties[0].name",
+            #"{ "name": "ROWID", "property_type": "int" }"#: "$.properties[0].name",
+            #"{ "name": "count", "property_type": "int", "persisted_name": "RowId" }"#: "$.properties[0].persisted_name",
+            #"{ "name": "count", "property_type": "int", "type_history": [{ "until_version": "1.0", "persisted_name": "rowid" }] }"#:
+                "$.properties[0].type_history[0].persisted_name",
+        ]
+        for (property, path) in cases {
+            let errors = try failures([".entities/a.json": entityJSON("a", properties: property)])
+            let error = errors.first { $0.message.hasPrefix("invalid column name:") }
+            #expect(error?.path == path, "\(property): \(errors.map(\.description))")
+            #expect(error?.message.contains("hides SQLite's rowid, which lucidgen's migrations copy rows by; keep the property's name and store it under another with \"persisted_name\"") == true)
+        }
+        let accepted = [
+            #"{ "name": "oid", "property_type": "string" }"#,
+            #"{ "name": "rowid", "property_type": "int", "persisted_name": "row_number" }"#,
+        ]
+        for property in accepted {
+            let project = try TestProject(files: [".entities/a.json": entityJSON("a", properties: property)])
+            defer { project.remove() }
+            #expect(throws: Never.self) { try project.generate() }
+        }
+    }
+
     @Test func unsafeEntityName() throws {
         let errors = try failures([".entities/a.json": entityJSON("a b")])
         expectError(errors, file: ".entities/a.json", line: 2, column: 13, containing: "invalid name: 'a b' may contain only")

@@ -66,7 +66,11 @@ package struct StoreDescriber {
         let layouts = layouts.sorted { $0.version < $1.version }
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
         for layout in layouts {
-            let entityTables = layout.tables.filter { $0.primaryKey.count == 1 && $0.column(named: $0.primaryKey[0]) != nil }
+            // A column named `rowid` hides SQLite's rowid, which lucidgen's migrations copy rows by: such a table stays the app's.
+            let hidingRowid = layout.tables.filter { table in table.columns.contains { Naming.columnProblem(with: $0.name) != nil } }
+            let entityTables = layout.tables.filter { table in
+                table.primaryKey.count == 1 && table.column(named: table.primaryKey[0]) != nil && !hidingRowid.contains { $0.name == table.name }
+            }
             let keyedTables = Dictionary(entityTables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             // lucidgen's own link tables (a store lucidgen made): to-many relationships of their owner.
             var links: [String: [(name: String, column: String, target: String, ordered: Bool)]] = [:]
@@ -78,9 +82,13 @@ package struct StoreDescriber {
             }
             for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) && !linkTables.contains(table.name) {
                 if output.appTables.contains(where: { $0.name == table.name }) { continue }
-                output.appTables.append((table.name, table.primaryKey.isEmpty
+                let rowidColumn = table.columns.first { Naming.columnProblem(with: $0.name) != nil }
+                output.appTables.append((table.name, rowidColumn.map { column in
+                    "its column \(column.name) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
+                        + "rename it in the app first: ALTER TABLE \(quoteIdentifier(table.name)) RENAME COLUMN \(quoteIdentifier(column.name)) TO …"
+                } ?? (table.primaryKey.isEmpty
                     ? "it has no declared primary key (lucidgen's entities are keyed)"
-                    : "its primary key has \(table.primaryKey.count) columns (a link table: describing it as a to-many relationship is not done yet)"))
+                    : "its primary key has \(table.primaryKey.count) columns (a link table: describing it as a to-many relationship is not done yet)")))
             }
             let keyed = Dictionary(entityTables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             var entities: [String: (SchemaTable, DescribedEntity)] = [:]

@@ -181,6 +181,16 @@ package enum DescriptionLoader {
         if let problem = Naming.problem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
     }
 
+    /// A name that becomes a column (a property's `name` without `persisted_name`, a `persisted_name`, a
+    /// `previous_name`): besides ``checkName(_:at:_:)``, not one of the names of SQLite's rowid.
+    static func checkColumnName(_ name: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) {
+        if let problem = Naming.problem(with: name) {
+            diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path)
+        } else if let problem = Naming.columnProblem(with: name) {
+            diagnostics.error("invalid column name: \(problem)", at: node.location, path: node.path)
+        }
+    }
+
     /// `swift_name`: the Swift name to use instead of the one derived from `name` (`type`: of a type,
     /// else of a member); nil when absent or invalid (reported).
     static func readSwiftName(_ reader: inout ObjectReader, type: Bool, _ diagnostics: inout DiagnosticCollector) -> String? {
@@ -438,7 +448,10 @@ package enum DescriptionLoader {
         else { return nil }
         defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
-        if let nameNode = reader.value("name") { checkName(name, at: nameNode, &diagnostics) }
+        let namesColumn = reader.value("persisted_name") == nil
+        if let nameNode = reader.value("name") {
+            if namesColumn { checkColumnName(name, at: nameNode, &diagnostics) } else { checkName(name, at: nameNode, &diagnostics) }
+        }
         reader.what = "property '\(name)'"
         guard let typeNode = reader.value("property_type") else {
             diagnostics.error("property '\(name)' has no 'property_type'", at: node.location, path: node.path)
@@ -455,9 +468,11 @@ package enum DescriptionLoader {
             type = .composite(name)
         }
         let persistedName = reader.string("persisted_name", &diagnostics)
-        if let persistedName, let persistedNode = reader.value("persisted_name") { checkName(persistedName, at: persistedNode, &diagnostics) }
+        if let persistedName, let persistedNode = reader.value("persisted_name") { checkColumnName(persistedName, at: persistedNode, &diagnostics) }
         let previousName = reader.string("previous_name", &diagnostics)
-        if let previousName, let previousNode = reader.value("previous_name") { checkName(previousName, at: previousNode, &diagnostics) }
+        if let previousName, let previousNode = reader.value("previous_name") {
+            if namesColumn { checkColumnName(previousName, at: previousNode, &diagnostics) } else { checkName(previousName, at: previousNode, &diagnostics) }
+        }
         let nullable = reader.bool(firstOf: ["nullable", "optional"], &diagnostics) ?? false
         var defaultValue: DefaultValue?
         if let defaultNode = reader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
@@ -582,7 +597,7 @@ package enum DescriptionLoader {
                 if node.value.isNull {
                     entry.persistedName = .some(nil)
                 } else if let name = itemReader.string("persisted_name", &diagnostics) {
-                    checkName(name, at: node, &diagnostics)
+                    checkColumnName(name, at: node, &diagnostics)
                     entry.persistedName = .some(name)
                 }
             }

@@ -38,6 +38,18 @@ package enum Naming {
         return nil
     }
 
+    /// Why `name` cannot name a column, beyond ``problem(with:)``: `rowid` (in any case), which a column of
+    /// that name hides. lucidgen's migrations copy every row with its rowid (an FTS5 index, an R*Tree and the
+    /// app's rows may hold rowids) and cut a long copy into rowid ranges, all by the name `rowid`: with the
+    /// name taken, they would read the column's values instead (NULLs and repeats lose rows). SQLite's other
+    /// names of the rowid, `oid` and `_rowid_`, lucidgen never uses: a column may take them.
+    package static func columnProblem(with name: String) -> String? {
+        let key = sqlNameKey(name)
+        guard key == "rowid" else { return nil }
+        return "a column named '\(name)' hides SQLite's rowid, which lucidgen's migrations copy rows by; "
+            + "keep the property's name and store it under another with \"persisted_name\" (e.g. \"\(key)_value\")"
+    }
+
     /// Whether `name` can name a Swift type or module.
     package static func isSwiftTypeName(_ name: String) -> Bool {
         problem(with: name) == nil && !swiftKeywords.contains(name) && !name.contains(".")
