@@ -292,6 +292,62 @@ import Testing
         #expect(!record.contains("fatalError"))
     }
 
+    /// Attributes named like lucidgen's identifier (`id`) and like SQLite's rowid (`rowid`, whose column would
+    /// hide the rowid every rebuild copies rows by) are imported under other names, their Swift names kept, and
+    /// said; a user's store converts with every row, a NULL `rowid` included.
+    @Test func anAttributeNamedRowidIsImportedUnderAnotherColumn() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let version = folder.appendingPathComponent("R.xcdatamodeld/R.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0"?>
+            <model>
+                <entity name="Item" representedClassName="Item">
+                    <attribute name="id" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
+                    <attribute name="rowid" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                    <attribute name="title" attributeType="String"/>
+                </entity>
+            </model>
+            """.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let result = try run(lucidgenBinary, ["import", "coredata", folder.appendingPathComponent("R.xcdatamodeld").path], in: folder)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect((result.output + result.error).contains(
+            "R.xcdatamodel/contents:5: note: Item.rowid is named like SQLite's rowid, which a column may not hide: imported as core_data_rowid (its Swift name stays rowid)"),
+            "\(result.output)\(result.error)")
+        let item = try Self.json(folder, "item")
+        #expect(item.contains(#"{ "name": "core_data_rowid", "swift_name": "rowid", "property_type": "int", "nullable": true }"#), "\(item)")
+        let generated = try run(lucidgenBinary, ["generate"], in: folder)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+
+        let store = folder.appendingPathComponent("R.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZID INTEGER, ZROWID INTEGER, ZTITLE VARCHAR );
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+                INSERT INTO Z_METADATA VALUES (1, '3E1F5D8C-0000-4000-8000-000000000002', X'62706C6973743030');
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Item', 0, 3);
+                INSERT INTO ZITEM VALUES (1, 1, 1, 10, NULL, 'kettle'), (2, 1, 1, 20, 7, 'lamp'), (3, 1, 1, 30, 7, 'trunk');
+                """)
+        }
+        try queue.close()
+        let migrate = try run(lucidgenBinary, ["migrate", "--database", "R.sqlite"], in: folder)
+        #expect(migrate.status == 0, "\(migrate.output)\(migrate.error)")
+        let converted = try DatabaseQueue(path: store)
+        try converted.read { (db: Database) throws in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, core_data_id, core_data_rowid, title FROM item ORDER BY id")
+            #expect(rows == [
+                ["id": 1, "core_data_id": 10, "core_data_rowid": nil, "title": "kettle"],
+                ["id": 2, "core_data_id": 20, "core_data_rowid": 7, "title": "lamp"],
+                ["id": 3, "core_data_id": 30, "core_data_rowid": 7, "title": "trunk"],
+            ])
+        }
+        try converted.close()
+    }
+
     // MARK: Refusals
 
     @Test func anOrderThatIsNotCertainIsAnErrorAskingForAVersionMap() throws {

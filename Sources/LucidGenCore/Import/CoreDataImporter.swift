@@ -237,7 +237,9 @@ package struct CoreDataImporter {
     private func descriptionName(ofProperty name: String, in lineage: String? = nil) -> String {
         if let lineage, let renamed = hierarchyRenames[lineage]?[name] { return renamed }
         let snake = Self.snakeCase(name)
-        return snake == "id" ? "core_data_id" : snake
+        // `id` is the record's identifier; a column named `rowid` would hide SQLite's rowid (Naming.columnProblem).
+        if snake == "id" { return "core_data_id" }
+        return Naming.columnProblem(with: snake) != nil ? "core_data_\(sqlNameKey(snake))" : snake
     }
 
     /// Finds the properties an entity hierarchy has twice under one name (Wire's `text` in two sibling
@@ -337,6 +339,8 @@ package struct CoreDataImporter {
         let name = descriptionName(ofProperty: attribute.name)
         if name == "core_data_id" {
             noteOnce("id \(label)", file, line, "\(label) is named like lucidgen's identifier: imported as core_data_id (swift_name id is taken too; its Swift name is coreDataID)")
+        } else if name == "core_data_rowid" {
+            noteOnce("rowid \(label)", file, line, "\(label) is named like SQLite's rowid, which a column may not hide: imported as core_data_rowid (its Swift name stays \(attribute.name))")
         }
         return PropertyState(
             key: attribute.name, modelName: attribute.name, line: line, type: type, nullable: attribute.optional, defaultValue: defaultValue, onDelete: nil,
