@@ -27,15 +27,18 @@ struct Templates: ParsableCommand {
     @Flag(help: "Replace template files that exist.")
     var force = false
 
+    /// The templates to write, by name (`entity.mustache` is `entity`).
+    var chosen: [String] {
+        names.isEmpty ? Renderer.templateNames : names.map { $0.hasSuffix(".mustache") ? String($0.dropLast(".mustache".count)) : $0 }
+    }
+
     func validate() throws {
-        let known = Renderer.templateNames
-        for name in names where !known.contains(name.hasSuffix(".mustache") ? String(name.dropLast(".mustache".count)) : name) {
-            throw ValidationError("'\(name)' is no bundled template (\(known.joined(separator: ", ")))")
+        for (name, template) in zip(names, chosen) where Renderer.bundledTemplate(named: template) == nil {
+            throw ValidationError("'\(name)' is no bundled template (\(Renderer.templateNames.joined(separator: ", ")))")
         }
     }
 
     func run() throws {
-        let chosen = names.isEmpty ? Renderer.templateNames : names.map { $0.hasSuffix(".mustache") ? String($0.dropLast(".mustache".count)) : $0 }
         let files = chosen.map { (name: $0, path: (output as NSString).appendingPathComponent("\($0).mustache")) }
         if !force {
             let existing = files.filter { FileManager.default.fileExists(atPath: $0.path) }

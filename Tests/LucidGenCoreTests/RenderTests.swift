@@ -55,6 +55,16 @@ import Testing
         #expect(!project.exists("Sources"))
     }
 
+    /// An app's folder may be called `Templates`, like the bundled templates' own: its templates are checked all the same.
+    @Test func anAppsFolderNamedTemplatesIsChecked() throws {
+        let config = TestProject.defaultConfig + "\ntemplates_path: Templates\n"
+        let project = try TestProject(files: [".entities/a.json": entityJSON("a"), "Templates/header.mustache": "// {{fileNmae}}\n"], config: config)
+        defer { project.remove() }
+        let error = try #require(try project.errors().first)
+        #expect(error.message.hasPrefix("`{{fileNmae}}`: `fileNmae` is no key of HeaderContext; did you mean `fileName`?"))
+        #expect(error.location?.file.hasSuffix("Templates/header.mustache") == true)
+    }
+
     /// swift-mustache's transforms are names too: of a key (`uppercased(source)`), or of a list's item
     /// (`index()`, `first()`), which every list has.
     @Test func transformsInAnAppsTemplateAreAccepted() throws {

@@ -184,9 +184,8 @@ package enum DescriptionLoader {
     /// A name that becomes a column (a property's `name` without `persisted_name`, a `persisted_name`, a
     /// `previous_name`): besides ``checkName(_:at:_:)``, not one of the names of SQLite's rowid.
     static func checkColumnName(_ name: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) {
-        if let problem = Naming.problem(with: name) {
-            diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path)
-        } else if let problem = Naming.columnProblem(with: name) {
+        checkName(name, at: node, &diagnostics)
+        if Naming.problem(with: name) == nil, let problem = Naming.columnProblem(with: name) {
             diagnostics.error("invalid column name: \(problem)", at: node.location, path: node.path)
         }
     }

@@ -33,6 +33,7 @@ package struct Renderer {
     package init(templatesPath: String?) throws(GenerationFailed) {
         var library = MustacheLibrary()
         var sources = BundledTemplates.all.map { (name: $0.key, text: $0.value, file: "Templates/\($0.key).mustache") }
+        var overrides: [(name: String, text: String, file: String)] = []
         if let templatesPath {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: templatesPath) else {
                 throw GenerationFailed("templates_path '\(displayPath(templatesPath))' is not a readable folder")
@@ -48,6 +49,7 @@ package struct Renderer {
                 }
                 sources.removeAll { $0.name == key }
                 sources.append((key, text, displayPath(path)))
+                overrides.append((key, text, displayPath(path)))
             }
         }
         for source in sources {
@@ -61,7 +63,9 @@ package struct Renderer {
                 throw GenerationFailed("template syntax error: \(error)", at: SourceLocation(file: source.file))
             }
         }
-        try Self.checkNames(of: sources.filter { !$0.file.hasPrefix("Templates/") }, partials: Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.text) }))
+        if !overrides.isEmpty {
+            try Self.checkNames(of: overrides, partials: Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.text) }))
+        }
         self.library = library
     }
 

@@ -233,13 +233,14 @@ struct TemplateContract {
                 report("`\(tag.text)`: `\(key)` is no key of \(searched.map(\.typeName).joined(separator: ", then "))\(hint)")
             }
             let sigil = tag.content.first
-            let bare = (["#", "^", "/", "&"].contains(sigil) ? String(tag.content.dropFirst()) : tag.content).trimmingCharacters(in: .whitespaces)
+            let named = ["#", "^", "/", "&", ">", "!", "%", "=", "$", "<"].contains(sigil) ? tag.content.dropFirst() : tag.content[...]
+            let bare = named.trimmingCharacters(in: .whitespaces)
             if Self.sequenceTransforms.contains(bare) {
                 if sigil == "#" || sigil == "^" { open.append((bare, false)) }
                 if sigil == "/", let last = open.last, last.name == bare { open.removeLast() }
                 continue
             }
-            let key = Self.variable(String(["#", "^", "/", "&", ">", "!", "%", "=", "$", "<"].contains(sigil) ? tag.content.dropFirst() : tag.content[...]))
+            let key = Self.variable(bare)
             switch sigil {
             case "!", "%": continue
             case "=":

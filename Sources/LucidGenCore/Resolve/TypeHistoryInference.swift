@@ -165,9 +165,14 @@ extension ShapeBuilder {
     func sameType(_ a: String, _ b: String, at version: SchemaVersion) -> Bool {
         if a == b { return true }
         guard let old = Self.relationshipTarget(a), let new = Self.relationshipTarget(b), old.toMany == new.toMany, old.ordered == new.ordered else { return false }
-        func entity(_ name: String) -> String? { timelines[name] != nil ? name : lineage(of: name, at: version) ?? lineage(named: name) }
-        let target = entity(old.target)
-        return target != nil && target == entity(new.target)
+        let target = entity(named: old.target, at: version)
+        return target != nil && target == entity(named: new.target, at: version)
+    }
+
+    /// The entity (current name) a relationship type's target names: a current name as it is, else the
+    /// name's entity at `version`, else the one entity that ever had it.
+    func entity(named name: String, at version: SchemaVersion) -> String? {
+        timelines[name] != nil ? name : lineage(of: name, at: version) ?? lineage(named: name)
     }
 
     /// The entity (current name) named `name` at `version`.
@@ -206,8 +211,7 @@ extension ShapeBuilder {
     /// A snapshot's type description as a ``PropertyType`` (relationships by the target's current name).
     func parseType(_ description: String, at version: SchemaVersion) -> PropertyType? {
         if let relationship = Self.relationshipTarget(description) {
-            let current = timelines[relationship.target] != nil ? relationship.target : nil
-            guard let entity = current ?? lineage(of: relationship.target, at: version) ?? lineage(named: relationship.target) else { return nil }
+            guard let entity = entity(named: relationship.target, at: version) else { return nil }
             return .relationship(entity: entity, toMany: relationship.toMany, ordered: relationship.ordered)
         }
         if description.hasPrefix("["), description.hasSuffix("]") {
