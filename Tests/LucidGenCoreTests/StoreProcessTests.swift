@@ -157,19 +157,23 @@ import Testing
         #expect(try run(lucidgenBinary, ["migrate", "--database", reference], in: project.root).status == 0)
         let references = try StoreSnapshot.read(reference)
         let outputs = (0..<4).map { _ in Pipe() }
-        let processes = outputs.map { output in
+        // Each process's standard error goes to a file (a pipe nobody reads could fill), shown when it fails.
+        let errorFiles = (0..<4).map { project.root.appendingPathComponent("migrate-\($0).err") }
+        let processes = try zip(outputs, errorFiles).map { output, errorFile in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: lucidgenBinary)
             process.arguments = ["migrate", "--database", store]
             process.currentDirectoryURL = project.root
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errorFile)
             return process
         }
         for process in processes { try process.run() }
         let said = outputs.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
         for process in processes { process.waitUntilExit() }
-        #expect(processes.map(\.terminationStatus) == [0, 0, 0, 0])
+        let errors = errorFiles.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
+        #expect(processes.map(\.terminationStatus) == [0, 0, 0, 0], "standard errors: \(errors)")
         #expect(try Self.checkConsistent(store, versions: versions) == "2.0")
         #expect(try StoreSnapshot.read(store) == references, "every value as one uninterrupted migration leaves it")
         let database = try DatabaseQueue(path: store)
