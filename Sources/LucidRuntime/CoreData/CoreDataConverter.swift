@@ -67,36 +67,122 @@ package struct CoreDataConverter {
     }
 
     /// The entities a hierarchy's root table holds, and the root of each.
-    private func root(of entity: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version) -> CoreDataOrigin.Entity {
+    func root(of entity: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version) -> CoreDataOrigin.Entity {
         var current = entity
         var seen: Set<String> = [entity.name]
         while let parent = current.parent, let next = version.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { current = next }
         return current
     }
 
-    /// The join table of a many-to-many, found by its two columns (its name is not relied on).
-    private func joinTable(source: Int64, inverse: String, target: Int64, relationship: String, tables: StoreTables) -> (table: String, source: String, target: String, order: String?)? {
-        let sourceColumn = "Z_\(source)\(inverse.uppercased())"
-        let targetColumn = "Z_\(target)\(relationship.uppercased())"
-        for (upper, name) in tables.names.sorted(by: { $0.key < $1.key }) where upper.hasPrefix("Z_") {
-            let columns = tables.columns(of: upper)
-            if columns[sourceColumn] != nil && columns[targetColumn] != nil {
-                let order = "Z_FOK_\(target)\(relationship.uppercased())"
-                return (name, sourceColumn, targetColumn, columns[order] != nil ? order : nil)
-            }
-        }
-        return nil
+    /// A many-to-many's join table as the store has it: its two columns (`source` the id of the
+    /// relationship's own entity, `target` the destination's) and, ordered, the target's order column.
+    struct Join: Equatable {
+        var table: String
+        var source: String
+        var target: String
+        var order: String?
     }
 
-    /// How the store differs from a model version's layout (empty: it is that layout).
+    /// Whether `column` is Core Data's name `base` for a join table's column: the name itself, or the name
+    /// and a number (`Z_2ARTISTS1`), which Core Data gives when another join table of the same entity
+    /// already has a column of that name.
+    static func isJoinColumn(_ column: String, named base: String) -> Bool {
+        guard column.hasPrefix(base) else { return false }
+        let rest = column.dropFirst(base.count)
+        return rest.allSatisfy { $0.isASCII && $0.isNumber } && rest.first != "0"
+    }
+
+    /// Each many-to-many of `version` (by `Entity.relationship`, both directions) and the store's join table
+    /// of it, found by the table's own columns: one for each side, `Z_<entity number><name of the
+    /// relationship pointing at that entity>` (with a suffix when taken), and nothing else but Core Data's
+    /// order columns (`Z_FOK_…`). The table's name is not relied on. `problems`: a many-to-many with no
+    /// such table, or with two.
+    func joins(_ version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> (found: [String: Join], problems: [String]) {
+        struct Pair { var entity: String; var relationship: CoreDataOrigin.Relationship; var destination: String; var inverse: CoreDataOrigin.Relationship }
+        var pairs: [Pair] = []
+        var seen: Set<String> = []
+        for entity in version.entities {
+            for relationship in entity.relationships where relationship.toMany && relationship.transient != true {
+                guard let destination = relationship.destination, let inverseName = relationship.inverse,
+                    let inverse = version.entities.first(where: { $0.name == destination })?.relationships.first(where: { $0.name == inverseName }),
+                    inverse.toMany, inverse.transient != true
+                else { continue }
+                let key = [entity.name + "." + relationship.name, destination + "." + inverseName].sorted().joined(separator: "|")
+                if seen.insert(key).inserted { pairs.append(Pair(entity: entity.name, relationship: relationship, destination: destination, inverse: inverse)) }
+            }
+        }
+        let joinTables = tables.names.filter { $0.key.range(of: "^Z_[0-9]", options: .regularExpression) != nil }.sorted { $0.key < $1.key }
+        var found: [String: Join] = [:]
+        var problems: [String] = []
+        var claimed: [String: String] = [:]  // join table → the many-to-many it holds
+        for pair in pairs {
+            let sourceBase = "Z_\(numbers[pair.entity] ?? -1)\(pair.inverse.name.uppercased())"
+            let targetBase = "Z_\(numbers[pair.destination] ?? -1)\(pair.relationship.name.uppercased())"
+            var candidates: [(join: Join, exact: Int)] = []
+            for (upper, name) in joinTables {
+                let columns = Set(tables.columns(of: upper).keys)
+                for source in columns.sorted() where Self.isJoinColumn(source, named: sourceBase) {
+                    for target in columns.sorted() where target != source && Self.isJoinColumn(target, named: targetBase) {
+                        guard columns.subtracting([source, target]).allSatisfy({ $0.hasPrefix("Z_FOK_") }) else { continue }
+                        candidates.append((Join(table: name, source: source, target: target, order: nil), (source == sourceBase ? 1 : 0) + (target == targetBase ? 1 : 0)))
+                    }
+                }
+            }
+            // Two readings of one table's columns (a relationship named like another and a number): the
+            // one with fewer suffixes is Core Data's.
+            let best = candidates.map(\.exact).max()
+            let chosen = candidates.filter { $0.exact == best }.map(\.join)
+            let described = "\(pair.entity).\(pair.relationship.name) ↔ \(pair.destination).\(pair.inverse.name)"
+            guard chosen.count == 1, var join = chosen.first else {
+                problems.append(chosen.isEmpty
+                    ? "no join table of \(described) (columns \(sourceBase) and \(targetBase), or those names and a number)"
+                    : "two join tables could be \(described)'s: \(chosen.map { "\($0.table) (\($0.source), \($0.target))" }.joined(separator: ", "))")
+                continue
+            }
+            if let other = claimed[join.table.uppercased()] {
+                problems.append("join table \(join.table) would hold both \(other) and \(described)")
+                continue
+            }
+            claimed[join.table.uppercased()] = described
+            let columns = tables.columns(of: join.table)
+            func order(_ column: String) -> String? { columns["Z_FOK_" + column.dropFirst(2)] != nil ? "Z_FOK_" + column.dropFirst(2) : nil }
+            join.order = pair.relationship.ordered == true ? order(join.target) : nil
+            found[pair.entity + "." + pair.relationship.name] = join
+            found[pair.destination + "." + pair.inverse.name] = Join(
+                table: join.table, source: join.target, target: join.source, order: pair.inverse.ordered == true ? order(join.source) : nil)
+        }
+        for (upper, name) in joinTables where claimed[upper] == nil {
+            problems.append("the store has table \(name), which is no join table of a many-to-many of model \(version.model)")
+        }
+        return (found, problems)
+    }
+
+    /// The store's entity numbers by name (its own entities: Core Data's history and CloudKit entities,
+    /// numbered from 16000, are not the model's).
+    static func numbers(_ layout: CoreDataStoreLayout) -> [String: Int64] {
+        Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func modelEntities(_ layout: CoreDataStoreLayout) -> Set<String> { Set(layout.entities.filter { $0.number < 16000 }.map(\.name)) }
+
+    /// How the store differs from a model version's layout (empty: it is that layout), table by table and
+    /// column by column.
     private func differences(_ version: CoreDataOrigin.Version, layout: CoreDataStoreLayout, tables: StoreTables) -> [String] {
         var differences: [String] = []
-        let stored = Set(layout.entities.filter { $0.number < 16000 }.map(\.name))
+        let stored = Self.modelEntities(layout)
         let modelled = Set(version.entities.map(\.name))
         for name in stored.subtracting(modelled).sorted() { differences.append("the store has entity \(name), which model \(version.model) does not") }
         for name in modelled.subtracting(stored).sorted() { differences.append("model \(version.model) has entity \(name), which the store does not") }
         guard differences.isEmpty else { return differences }
-        let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
+        let numbers = Self.numbers(layout)
+        let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
+        for entity in version.entities {
+            guard let stored = layout.entities.first(where: { $0.name == entity.name }) else { continue }
+            let parent = stored.parent == 0 ? nil : names[stored.parent] ?? "number \(stored.parent)"
+            if parent != entity.parent {
+                differences.append("Z_PRIMARYKEY gives \(entity.name) the parent \(parent ?? "none"), model \(version.model) \(entity.parent ?? "none")")
+            }
+        }
         var expected: [String: [String: String?]] = [:]  // root table → column → declared type (nil: not checked)
         for entity in version.entities {
             let table = "Z" + root(of: entity, in: version).name.uppercased()
@@ -114,6 +200,7 @@ package struct CoreDataConverter {
                 continue
             }
             let actual = tables.columns(of: table)
+            for column in ["Z_PK", "Z_ENT"] where actual[column] == nil { differences.append("\(table) has no column \(column)") }
             for (column, type) in columns.sorted(by: { $0.key < $1.key }) {
                 guard let declared = actual[column] else { differences.append("\(table) has no column \(column)"); continue }
                 if let type, declared != type { differences.append("\(table).\(column) is \(declared), not \(type)") }
@@ -124,17 +211,7 @@ package struct CoreDataConverter {
                 differences.append("\(table) has column \(column), which model \(version.model) does not")
             }
         }
-        for entity in version.entities {
-            for relationship in entity.relationships where relationship.toMany && relationship.transient != true && relationship.linkTable != nil {
-                guard let destination = relationship.destination, let inverse = relationship.inverse,
-                    let target = version.entities.first(where: { $0.name == destination }),
-                    let inverseRelationship = target.relationships.first(where: { $0.name == inverse }), inverseRelationship.toMany
-                else { continue }
-                if joinTable(source: numbers[entity.name] ?? -1, inverse: inverse, target: numbers[destination] ?? -1, relationship: relationship.name, tables: tables) == nil {
-                    differences.append("no join table of \(entity.name).\(relationship.name) (columns Z_\(numbers[entity.name] ?? -1)\(inverse.uppercased()) and Z_\(numbers[destination] ?? -1)\(relationship.name.uppercased()))")
-                }
-            }
-        }
+        differences += joins(version, numbers: numbers, tables: tables).problems
         return differences
     }
 
@@ -146,38 +223,29 @@ package struct CoreDataConverter {
         }.sorted()
     }
 
-    /// `NSStoreModelVersionHashes` of the store's metadata (`Z_METADATA.Z_PLIST`, a property list): entity
-    /// name → hash. Nil when the store has none or it is not a property list (it is only read as data).
-    static func storedHashes(_ db: Database) throws -> [String: Data]? {
-        guard let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-            let metadata = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
-            let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Any]
-        else { return nil }
-        let data = hashes.compactMapValues { $0 as? Data }
-        return data.count == hashes.count ? data : nil
-    }
-
     /// The model version the store is: the oldest of those whose layout it has, when they mean the same
-    /// (or the one the store's version hashes name).
+    /// (or the one the store's version hashes name). When none is, the refusal names the versions that
+    /// have the store's entities (and those its version hashes name), each with what differs.
     func recognise(_ db: Database, layout: CoreDataStoreLayout) throws -> Recognition {
         var matching: [CoreDataOrigin.Version] = []
-        var closest: (CoreDataOrigin.Version, [String])?
+        var mismatched: [(version: CoreDataOrigin.Version, differences: [String])] = []
         let tables = try StoreTables(db)
         for version in origin.versions {
             let found = differences(version, layout: layout, tables: tables)
-            if found.isEmpty { matching.append(version) } else if closest == nil || found.count <= closest!.1.count { closest = (version, found) }
+            if found.isEmpty { matching.append(version) } else { mismatched.append((version, found)) }
+        }
+        let stored = try CoreDataMetadata.storedHashes(db)
+        func named(_ version: CoreDataOrigin.Version) -> Bool {
+            guard let stored, let hashes = version.hashes else { return false }
+            return hashes.compactMapValues { Data(base64Encoded: $0) } == stored
         }
         guard !matching.isEmpty else {
-            let detail = closest.map { " (closest: model \($0.0.model), \($0.1.prefix(5).joined(separator: "; "))\($0.1.count > 5 ? "; and \($0.1.count - 5) more" : ""))" } ?? ""
-            throw Refusal(description: "it is a Core Data store whose layout is none of the imported model versions\(detail): nothing was changed")
+            throw Refusal(description: Self.noVersion(mismatched, entities: Self.modelEntities(layout), named: named))
         }
         // The store's metadata names its model by the entities' version hashes: when the compiled model's
         // hashes were imported, they pick among versions whose layouts are the same.
-        if matching.count > 1, let stored = try Self.storedHashes(db) {
-            let picked = matching.filter { version in
-                guard let hashes = version.hashes else { return false }
-                return hashes.compactMapValues { Data(base64Encoded: $0) } == stored
-            }
+        if matching.count > 1 {
+            let picked = matching.filter(named)
             if picked.count == 1 { matching = picked }
         }
         let meanings = Set(matching.map(meaning))
@@ -191,6 +259,29 @@ package struct CoreDataConverter {
         return Recognition(version: chosen, schema: schema)
     }
 
+    /// The refusal of a store no version's layout is: the versions with the store's entities and those its
+    /// version hashes name, each with every difference; when none has its entities, the nearest by entities.
+    private static func noVersion(_ mismatched: [(version: CoreDataOrigin.Version, differences: [String])], entities: Set<String>, named: (CoreDataOrigin.Version) -> Bool) -> String {
+        let candidates = mismatched.filter { Set($0.version.entities.map(\.name)) == entities || named($0.version) }
+        let shown: [(version: CoreDataOrigin.Version, differences: [String])]
+        let lead: String
+        if candidates.isEmpty {
+            let distance = { (version: CoreDataOrigin.Version) in Set(version.entities.map(\.name)).symmetricDifference(entities).count }
+            let nearest = mismatched.map { distance($0.version) }.min()
+            shown = mismatched.filter { distance($0.version) == nearest }
+            lead = "no imported model version has the store's entities (\(entities.sorted().joined(separator: ", "))); the nearest"
+        } else {
+            shown = candidates
+            lead = "the versions with the store's entities or named by its version hashes"
+        }
+        let details = shown.map { entry in
+            let why = [Set(entry.version.entities.map(\.name)) == entities ? "its entities" : nil, named(entry.version) ? "its version hashes" : nil].compactMap { $0 }
+            let listed = entry.differences.prefix(20).joined(separator: "; ") + (entry.differences.count > 20 ? "; and \(entry.differences.count - 20) more" : "")
+            return "model \(entry.version.model) (\(entry.version.version)\(why.isEmpty ? "" : ", the store has " + why.joined(separator: " and "))): \(listed)"
+        }
+        return "it is a Core Data store whose layout is none of the imported model versions; \(lead): " + details.joined(separator: " | ") + "; nothing was changed"
+    }
+
     // MARK: Converting
 
     /// Core Data's date: seconds since 2001-01-01, as lucidgen's text (GRDB's format), to the millisecond.
@@ -199,35 +290,31 @@ package struct CoreDataConverter {
     }
 
     /// Fills `recognition.schema`'s tables (created here) from the Core Data tables, carries each root's
-    /// `Z_MAX` into `sqlite_sequence`, and drops Core Data's tables. Run inside the caller's transaction.
-    /// Returns what it did, for the log.
-    func convert(_ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout, report: (String) -> Void = { _ in }) throws -> [String] {
+    /// `Z_MAX` (or, not recorded, its largest id) into `sqlite_sequence`, and drops Core Data's tables. Run
+    /// inside the caller's transaction: every entity's rows and every link are counted against
+    /// ``account(_:_:layout:)``'s count of the Core Data rows, and any difference is thrown (the caller
+    /// rolls back). Returns what it did.
+    func convert(_ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout, report: (String) -> Void = { _ in }) throws -> CoreDataConversionReport {
         let version = recognition.version
         let schema = recognition.schema
-        let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
+        let account = try self.account(db, recognition, layout: layout)
         let maxIDs = Dictionary(layout.entities.map { ($0.name, $0.maxID) }, uniquingKeysWith: { first, _ in first })
         let tables = try StoreTables(db)
         for table in schema.tables where tables.names[table.name.uppercased()] != nil {
-            throw Refusal(description: "the Core Data store has a table \(tables.names[table.name.uppercased()]!), the name of lucidgen's table \(table.name) at \(schema.version): nothing was changed")
+            throw Refusal(description: "the Core Data store has a table \(tables.names[table.name.uppercased()] ?? table.name), the name of lucidgen's table \(table.name) at \(schema.version): nothing was changed")
         }
         for statement in schema.ddl { try db.execute(sql: statement) }
-        var log: [String] = []
+        let numbers = Self.numbers(layout)
         let supportFolder = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
             ".\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)_SUPPORT/_EXTERNAL_DATA")
-        for entity in version.entities {
-            guard let table = entity.table, let number = numbers[entity.name], entity.abstract != true else { continue }
-            let source = "Z" + root(of: entity, in: version).name.uppercased()
-            var columns = [quoted("id")]
-            var values = ["Z_PK"]
-            // An entity of a hierarchy: its kind, and the attributes and to-ones it inherits.
-            var lineage = [entity]
-            while let parent = lineage.last!.parent, let next = version.entities.first(where: { $0.name == parent }), !lineage.contains(next) { lineage.append(next) }
-            let attributes = lineage.reversed().flatMap(\.attributes)
-            let toOnes = lineage.reversed().flatMap(\.relationships).filter { !$0.toMany }
-            var external: [(column: String, source: String)] = []
-            guard let lucidTable = schema.tables.first(where: { $0.name == table }) else {
-                throw Refusal(description: "the Core Data origin maps \(entity.name) to table \(table), which \(schema.version) does not have: import and generate again")
+        var written: [String: Int] = [:]  // lucidgen's table → rows written
+        for placement in account.placements {
+            let entity = placement.entity
+            guard let table = entity.table, let lucidTable = schema.tables.first(where: { $0.name == table }) else {
+                throw Refusal(description: "the Core Data origin maps \(entity.name) to table \(entity.table ?? "(none)"), which \(schema.version) does not have: import and generate again")
             }
+            var columns = [quoted("id")]
+            var values = ["s.Z_PK"]
             if let kind = entity.kind {
                 guard let column = lucidTable.columns.first(where: \.isKindColumn) else {
                     throw Refusal(description: "the Core Data origin puts \(entity.name) in hierarchy table \(table), which has no kind column at \(schema.version): import and generate again")
@@ -235,12 +322,14 @@ package struct CoreDataConverter {
                 columns.append(quoted(column.name))
                 values.append("'" + kind.replacingOccurrences(of: "'", with: "''") + "'")
             }
-            for attribute in attributes where attribute.transient != true {
+            var external: [(column: String, source: String)] = []
+            let lineage = self.lineage(of: entity, in: version)
+            for attribute in lineage.flatMap(\.attributes) where attribute.transient != true {
                 guard let column = attribute.column else { continue }
                 guard let target = lucidTable.column(named: column) else {
                     throw Refusal(description: "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again")
                 }
-                let stored = "Z" + attribute.name.uppercased()
+                let stored = "s.Z" + attribute.name.uppercased()
                 columns.append(quoted(column))
                 var value: String = switch attribute.type {
                 case "Date": Self.dateExpression(stored)
@@ -252,80 +341,75 @@ package struct CoreDataConverter {
                 values.append(value)
                 if attribute.externalStorage == true { external.append((column, stored)) }
             }
-            for relationship in toOnes where relationship.transient != true {
+            // A to-one naming no row is NULL (the account lists each one).
+            for relationship in lineage.flatMap(\.relationships) where !relationship.toMany && relationship.transient != true {
                 guard let column = relationship.column else { continue }
+                let stored = "s.Z" + relationship.name.uppercased()
                 columns.append(quoted(column))
-                values.append("Z" + relationship.name.uppercased())
+                if let destination = version.entities.first(where: { $0.name == relationship.destination }) {
+                    values.append("CASE WHEN \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) THEN \(stored) END")
+                } else {
+                    values.append(stored)
+                }
             }
-            try db.execute(sql: "INSERT INTO \(quoted(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoted(source)) WHERE Z_ENT = ?", arguments: [number])
-            log.append("\(entity.name) → \(table): \(db.changesCount) rows")
-            report(log.last!)
+            try db.execute(sql: "INSERT INTO \(quoted(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoted(placement.source)) AS s WHERE \(placement.predicate)")
+            guard db.changesCount == placement.rows else {
+                throw Refusal(description: "\(entity.name): \(placement.rows) rows of \(placement.source) are \(entity.name)'s, but \(db.changesCount) were written into \(table): nothing was changed")
+            }
+            written[table, default: 0] += placement.rows
+            report("\(entity.name) → \(table): \(placement.rows) rows")
             // Values that allow external storage: tagged inline bytes, or a file beside the store.
             for (column, stored) in external {
-                let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, \(stored) FROM \(quoted(source)) WHERE Z_ENT = ? AND \(stored) IS NOT NULL", arguments: [number])
+                let rows = try Row.fetchAll(db, sql: "SELECT s.Z_PK, \(stored) FROM \(quoted(placement.source)) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL")
                 for row in rows {
-                    let id: Int64 = row[0]
-                    guard let bytes = row[1] as Data? else { continue }
-                    let value = try Self.externalValue(bytes, folder: supportFolder, entity: entity.name, id: id)
-                    try db.execute(sql: "UPDATE \(quoted(table)) SET \(quoted(column)) = ? WHERE id = ?", arguments: [value, id])
+                    let id: DatabaseValue = row[0]
+                    guard case .int64(let key) = id.storage, case .blob(let bytes) = (row[1] as DatabaseValue).storage else {
+                        throw Refusal(description: "\(entity.name) \(CoreDataStoreLayout.describe(id)): its value of \(stored.dropFirst(2)) is not bytes: nothing was changed")
+                    }
+                    let value = try Self.externalValue(bytes, folder: supportFolder, entity: entity.name, id: key)
+                    try db.execute(sql: "UPDATE \(quoted(table)) SET \(quoted(column)) = ? WHERE id = ?", arguments: [value, key])
                 }
             }
-            if let maxID = maxIDs[root(of: entity, in: version).name], schema.tables.first(where: { $0.name == table })?.autoincrement == true {
+            if lucidTable.autoincrement == true {
+                // Ids are never handed out twice: the next is after the root's Z_MAX, or (not recorded) after the largest.
+                let maxID = maxIDs[root(of: entity, in: version).name] ?? nil
                 try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
-                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) SELECT ?, max(?, coalesce((SELECT max(id) FROM \(quoted(table))), 0))", arguments: [table, maxID])
+                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) SELECT ?, max(?, coalesce((SELECT max(id) FROM \(quoted(table))), 0))", arguments: [table, maxID ?? 0])
             }
+        }
+        for (table, rows) in written.sorted(by: { $0.key < $1.key }) {
+            let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted(table))") ?? 0
+            guard found == rows else { throw Refusal(description: "\(table) holds \(found) rows after the conversion wrote \(rows): nothing was changed") }
+        }
+        for (table, rows) in account.tableRows.sorted(by: { $0.key < $1.key }) {
+            let placed = account.placements.filter { $0.source == table }.map(\.rows).reduce(0, +)
+            guard placed == rows else { throw Refusal(description: "\(table) has \(rows) rows, of which \(placed) were placed: nothing was changed") }
         }
         // To-manys: each link table from Core Data's join table, or from the child's to-one.
-        for entity in version.entities {
-            for relationship in entity.relationships where relationship.toMany && relationship.transient != true {
-                guard let link = relationship.linkTable else { continue }
-                guard let destination = relationship.destination, let inverse = relationship.inverse,
-                    let target = version.entities.first(where: { $0.name == destination }),
-                    let inverseRelationship = target.relationships.first(where: { $0.name == inverse })
-                else {
-                    throw Refusal(description: "\(entity.name).\(relationship.name) has no inverse, and where Core Data keeps such a relationship is not known: converting it is not supported; nothing was changed")
-                }
-                let ordered = relationship.ordered == true
-                let position = ordered ? ", \(quoted(LinkTable.positionColumn))" : ""
-                if inverseRelationship.toMany {
-                    guard let join = joinTable(source: numbers[entity.name] ?? -1, inverse: inverse, target: numbers[destination] ?? -1, relationship: relationship.name, tables: tables) else {
-                        throw Refusal(description: "no join table of \(entity.name).\(relationship.name): nothing was changed")
-                    }
-                    let order = ordered ? ", row_number() OVER (PARTITION BY \(join.source) ORDER BY \(join.order ?? "rowid"), rowid) - 1" : ""
-                    try db.execute(sql: """
-                        INSERT INTO \(quoted(link)) (\(quoted(LinkTable.sourceColumn)), \(quoted(LinkTable.targetColumn))\(position)) \
-                        SELECT \(join.source), \(join.target)\(order) FROM \(quoted(join.table)) WHERE \(join.source) IS NOT NULL AND \(join.target) IS NOT NULL
-                        """)
-                } else {
-                    // An ordered one-to-many described as a link table: the child's to-one, and its order beside it.
-                    let child = "Z" + root(of: target, in: version).name.uppercased()
-                    let parentColumn = "Z" + inverse.uppercased()
-                    let childColumns = tables.columns(of: child)
-                    let fok = "Z_FOK_" + inverse.uppercased()
-                    let order = ordered ? ", row_number() OVER (PARTITION BY \(parentColumn) ORDER BY \(childColumns[fok] != nil ? fok : "Z_PK"), Z_PK) - 1" : ""
-                    try db.execute(
-                        sql: """
-                            INSERT INTO \(quoted(link)) (\(quoted(LinkTable.sourceColumn)), \(quoted(LinkTable.targetColumn))\(position)) \
-                            SELECT \(parentColumn), Z_PK\(order) FROM \(quoted(child)) WHERE Z_ENT = ? AND \(parentColumn) IS NOT NULL
-                            """, arguments: [numbers[destination] ?? -1])
-                }
-                log.append("\(entity.name).\(relationship.name) → \(link): \(db.changesCount) links")
-                report(log.last!)
+        for link in account.links {
+            let position = link.select.contains("row_number()") ? ", \(quoted(LinkTable.positionColumn))" : ""
+            try db.execute(sql: "INSERT INTO \(quoted(link.link)) (\(quoted(LinkTable.sourceColumn)), \(quoted(LinkTable.targetColumn))\(position)) \(link.select)")
+            guard db.changesCount == link.links else {
+                throw Refusal(description: "\(link.relationship): \(link.links) rows of \(link.source) name rows that exist, but \(db.changesCount) links were written into \(link.link): nothing was changed")
             }
+            report("\(link.relationship) → \(link.link): \(link.links) links")
         }
-        // Core Data's tables go (their indexes and triggers with them): the store is lucidgen's now.
+        for note in account.notes { report(note) }
+        // Core Data's tables go (their indexes and triggers with them): the store is lucidgen's now. Only
+        // the tables Core Data's layout gives this model version: its entities' tables, its join tables,
+        // its bookkeeping, and history tracking's and CloudKit's (never a name `Z_PRIMARYKEY` gives).
         var dropped: [String] = []
-        let entityTables = Set(layout.entities.flatMap { ["Z" + $0.name.uppercased(), $0.name.uppercased()] })
+        let joined = Set(joins(version, numbers: numbers, tables: tables).found.values.map { $0.table.uppercased() })
+        let entityTables = Set(version.entities.map { "Z" + root(of: $0, in: version).name.uppercased() })
+        let internalTables = Set(layout.entities.filter { $0.number >= 16000 && ($0.name.hasPrefix("NSCK") || ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"].contains($0.name)) }
+            .map { "A" + $0.name.uppercased() })
         for (upper, name) in tables.names.sorted(by: { $0.key < $1.key }) {
-            let coreData = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(upper)
-                || upper.range(of: "^Z_[0-9]+", options: .regularExpression) != nil
-                || upper.hasPrefix("ANSCK") || ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"].contains(upper)
-                || entityTables.contains(upper)
-            guard coreData else { continue }
+            guard ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(upper) || joined.contains(upper) || entityTables.contains(upper) || internalTables.contains(upper)
+            else { continue }
             try db.execute(sql: "DROP TABLE \(quoted(name))")
             dropped.append(name)
         }
-        log.append("dropped Core Data's tables: \(dropped.joined(separator: ", "))")
+        report("dropped Core Data's tables: \(dropped.joined(separator: ", "))")
         // The app's views must still read what they read: one over Core Data's tables would be left broken
         // (and every later step refuse it), so the conversion does not happen.
         for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name") {
@@ -335,7 +419,7 @@ package struct CoreDataConverter {
                 throw Refusal(description: "the store's view \(view) reads Core Data's tables, which the conversion removes (\((error as? DatabaseError)?.message ?? "\(error)")): nothing was changed; drop the view (or make it read other tables) and open the store again")
             }
         }
-        return log
+        return account.report(model: version.model)
     }
 
     /// The bytes of a value of an attribute that allows external storage: `0x01` and the bytes, or `0x02`
@@ -349,18 +433,17 @@ package struct CoreDataConverter {
             var name = String(decoding: bytes.dropFirst(), as: UTF8.self)
             while name.hasSuffix("\0") { name.removeLast() }
             // A file name, never a path: nothing outside the support folder is read.
-            guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), name != ".", name != ".." else {
                 throw Refusal(description: "\(entity) \(id): its externally stored value names '\(name)', which is not a file name: nothing was changed")
             }
-            let file = (folder as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw Refusal(description: "\(entity) \(id): its value is stored in \(file), which is missing: restore the store's _SUPPORT folder beside it; nothing was changed")
+            switch CoreDataExternalFile.read(name, in: folder) {
+            case .success(let data): return data
+            case .failure(let failure): throw Refusal(description: "\(entity) \(id): \(failure.description); nothing was changed")
             }
-            return data
         default:
             throw Refusal(description: "\(entity) \(id): its value allows external storage but starts with byte \(tag), neither 0x01 (inline) nor 0x02 (a file): nothing was changed")
         }
     }
 
-    private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }

@@ -3,31 +3,78 @@ import GRDB
 
 /// What a Core Data (or SwiftData) store says of itself in its own bookkeeping: `Z_PRIMARYKEY` lists each
 /// entity with its number (`Z_ENT`), its parent's (`Z_SUPER`, 0 for none) and the highest id it handed out
-/// (`Z_MAX`); `Z_METADATA` holds the store's metadata. Both tables are what tells such a store apart from a
-/// database of the app's own: lucidgen never initialises its tables beside them.
+/// (`Z_MAX`, -1 when Core Data did not record it); `Z_METADATA` holds the store's metadata. Both tables are
+/// what tells such a store apart from a database of the app's own: lucidgen never initialises its tables
+/// beside them.
 struct CoreDataStoreLayout: Sendable {
     struct Entity: Sendable, Equatable {
         var number: Int64
         var name: String
         var parent: Int64
-        var maxID: Int64
+        /// The highest id handed out; nil when not recorded (Core Data writes -1).
+        var maxID: Int64?
     }
 
     var entities: [Entity]
+    /// `Z_PRIMARYKEY` rows that are not what Core Data writes (a value of another type, a `Z_MAX` that
+    /// leaves no id for a new row), each naming its row and column: such a store is refused, never read on.
+    var damage: [String] = []
 
     /// The store's Core Data entities, or nil when it is not a Core Data store (no `Z_PRIMARYKEY` and
-    /// `Z_METADATA`). Reads only those two tables' names and `Z_PRIMARYKEY`'s rows: nothing the store
+    /// `Z_METADATA`). Reads only those two tables' names and `Z_PRIMARYKEY`'s rows, every value as it is
+    /// stored (a file from anywhere: a value of another type is damage, never a crash): nothing the store
     /// carries is run.
     static func read(_ db: Database) throws -> CoreDataStoreLayout? {
         let names = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Z_PRIMARYKEY', 'Z_METADATA') COLLATE NOCASE")
         guard Set(names.map(sqlNameKey)) == ["z_primarykey", "z_metadata"] else { return nil }
-        let columns = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info('Z_PRIMARYKEY')").map { sqlNameKey($0["name"] as String) })
+        let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('Z_PRIMARYKEY')").map(sqlNameKey))
         guard columns.isSuperset(of: ["z_ent", "z_name", "z_super", "z_max"]) else { return CoreDataStoreLayout(entities: []) }
-        let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-        return CoreDataStoreLayout(entities: rows.map { row in
-            Entity(number: row[0] ?? 0, name: row[1] ?? "", parent: row[2] ?? 0, maxID: row[3] ?? 0)
-        })
+        var layout = CoreDataStoreLayout(entities: [])
+        for row in try Row.fetchAll(db, sql: "SELECT rowid, Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY rowid") {
+            let place = "Z_PRIMARYKEY row \(Self.describe(row[0] as DatabaseValue))"
+            func integer(_ index: Int, _ column: String, absent: Int64?) -> Int64?? {
+                let value = row[index] as DatabaseValue
+                switch value.storage {
+                case .int64(let integer): return .some(integer)
+                case .null where absent != nil: return .some(absent)
+                default:
+                    layout.damage.append("\(place): \(column) is \(Self.describe(value)), not an integer")
+                    return nil
+                }
+            }
+            let name: String?
+            if case .string(let text) = (row[2] as DatabaseValue).storage {
+                name = text
+            } else {
+                layout.damage.append("\(place): Z_NAME is \(Self.describe(row[2] as DatabaseValue)), not a name")
+                name = nil
+            }
+            guard let number = integer(1, "Z_ENT", absent: nil) ?? nil, let parent = integer(3, "Z_SUPER", absent: 0) ?? nil,
+                let recorded = integer(4, "Z_MAX", absent: -1), let name
+            else { continue }
+            switch recorded {
+            case .some(Int64.max):
+                layout.damage.append("\(place) (\(name)): Z_MAX is \(Int64.max), which leaves no id for a new row")
+            case .some(let value) where value < -1:
+                layout.damage.append("\(place) (\(name)): Z_MAX is \(value), not an id handed out (nor -1, not recorded)")
+            default:
+                break
+            }
+            layout.entities.append(Entity(number: number, name: name, parent: parent, maxID: recorded.flatMap { $0 < 0 ? nil : $0 }))
+        }
+        return layout
+    }
+
+    /// A stored value as a message shows it: its type and a short form of it.
+    static func describe(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: "NULL"
+        case .int64(let value): "\(value)"
+        case .double(let value): "the real \(value)"
+        case .string(let text): "the text '\(text.count > 40 ? String(text.prefix(40)) + "…" : text)'"
+        case .blob(let data): "a blob of \(data.count) bytes"
+        }
     }
 
     /// For a refusal: what the store is, and what to do.

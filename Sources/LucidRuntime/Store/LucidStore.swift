@@ -251,6 +251,9 @@ public struct StoreStatus: Sendable {
     /// A Core Data store (``StoreOptions/coreDataOrigin``): the model version its layout is. Opening it
     /// converts it into lucidgen's tables of ``version`` first, then takes ``steps``.
     public var coreDataModel: String?
+    /// With ``coreDataModel``: what the conversion will write, each entity's rows and each to-many's
+    /// links as the Core Data rows give them, and what will not be as Core Data had it.
+    public var coreDataConversion: CoreDataConversionReport?
 
     /// The app's objects that one step of the path cannot keep.
     public struct StepConflicts: Sendable {

@@ -41,6 +41,9 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         public var to: SchemaVersion
     }
 
+    /// A Core Data store this call converted: each entity's rows and each to-many's links, counted
+    /// against the Core Data rows before the conversion committed, and what was not as Core Data had it.
+    public var coreDataConversion: CoreDataConversionReport?
     /// What other processes did while this call waited, in order.
     public var elsewhere: [Elsewhere] = []
     /// Time spent waiting for another connection's lock (`BEGIN IMMEDIATE`), in seconds.

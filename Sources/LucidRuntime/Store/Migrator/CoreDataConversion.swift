@@ -23,6 +23,8 @@ extension StoreMigrator {
         if options.keepsCoreDataBackup { try CoreDataBackup.keep(db, path: path) }
         let label = "converted from Core Data (model \(recognition.version.model)) at \(schema.version)"
         let began = Date()
+        var log: [String] = []
+        var report: CoreDataConversionReport?
         do {
             try db.withForeignKeysOff {
                 try stepTransaction(db) {
@@ -30,7 +32,8 @@ extension StoreMigrator {
                     if try Bookkeeping.record(db) != nil { return .rollback }
                     let progress = options.progress
                     progress?(MigrationProgress(totalSteps: route.count, step: 0, stepLabel: label, operation: "starting"))
-                    let log = try converter.convert(db, recognition, layout: layout) { line in
+                    let converted = try converter.convert(db, recognition, layout: layout) { line in
+                        log.append(line)
                         progress?(MigrationProgress(totalSteps: route.count, step: 0, stepLabel: label, operation: line))
                     }
                     progress?(MigrationProgress(totalSteps: route.count, step: 0, stepLabel: label, operation: "done"))
@@ -42,15 +45,22 @@ extension StoreMigrator {
                     try Bookkeeping.write(schema, checksum: history.checksum(of: schema), from: nil, kind: "coredata", label: label, started: began, db)
                     try compatibility.record(db, at: schema.version)
                     logger.info("\(label): \(log.joined(separator: "; "))")
+                    report = converted
                     return .commit
                 }
             }
         } catch let refusal as CoreDataConverter.Refusal {
             throw Refusal(error: .unrecognizedSchema(path: path, differences: [refusal.description]), policy: .refuse)
         } catch {
-            throw Self.storeError(error, path: path, step: "convert from Core Data", version: schema.version)
+            // Rolled back: the store is still the Core Data store it was, never at a version of lucidgen's.
+            let mapped = Self.storeError(error, path: path, step: "convert from Core Data", version: schema.version)
+            guard case .stepFailed(_, _, let message) = mapped else { throw mapped }
+            throw Refusal(error: .unrecognizedSchema(path: path, differences: [
+                "converting the Core Data store (model \(recognition.version.model)) into lucidgen's tables at \(schema.version) failed and was rolled back: \(message); the store is the Core Data store it was, unchanged",
+            ]), policy: .refuse)
         }
         outcome.steps.append(MigrationOutcome.Step(from: schema.version, to: schema.version, label: label))
+        outcome.coreDataConversion = report
         if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
         return outcome
     }

@@ -9,9 +9,14 @@ extension StoreMigrator {
         let queue = try makeQueue(readOnly: true)
         defer { Self.closeLeavingFilesAsTheyAre(queue) }
         let recognition: CoreDataConverter.Recognition
+        let report: CoreDataConversionReport
         do {
-            recognition = try queue.read { db in
-                try db.withoutAttaching { try CoreDataConverter(origin: options.coreDataOrigin!, versions: versions, path: path).recognise(db, layout: layout) }
+            (recognition, report) = try queue.read { db in
+                try db.withoutAttaching {
+                    let converter = CoreDataConverter(origin: options.coreDataOrigin!, versions: versions, path: path)
+                    let recognition = try converter.recognise(db, layout: layout)
+                    return (recognition, try converter.account(db, recognition, layout: layout).report(model: recognition.version.model))
+                }
             }
         } catch let refusal as CoreDataConverter.Refusal {
             throw .unrecognizedSchema(path: path, differences: [refusal.description])
@@ -28,6 +33,7 @@ extension StoreMigrator {
             start: .version(recognition.schema.version, adopted: true), version: recognition.schema.version, checksum: history.checksum(of: recognition.schema), adopted: true, steps: steps,
             rowCounts: [:], pendingCleanup: 0)
         status.coreDataModel = recognition.version.model
+        status.coreDataConversion = report
         return status
     }
 

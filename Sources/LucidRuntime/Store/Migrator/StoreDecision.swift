@@ -137,7 +137,12 @@ extension StoreMigrator {
         }
         // A Core Data store is never taken for an app's database to initialise lucidgen's tables beside.
         if let coreData = try CoreDataStoreLayout.read(db) {
-            return options.coreDataOrigin == nil ? .unrecognized(differences: [coreData.refusal]) : .coreData(coreData)
+            guard options.coreDataOrigin != nil else { return .unrecognized(differences: [coreData.refusal]) }
+            // Bookkeeping of another type than Core Data writes: nothing of the store is read on.
+            guard coreData.damage.isEmpty else {
+                return .unrecognized(differences: coreData.damage.map { "it is a Core Data store whose \($0): nothing was changed" })
+            }
+            return .coreData(coreData)
         }
         // Only what the history describes counts: the app's own tables, views, triggers, FTS indexes and
         // indexes may be there (a store shared with the app, or one the app had before it adopted lucidgen).

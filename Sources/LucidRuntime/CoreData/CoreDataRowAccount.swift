@@ -1,0 +1,271 @@
+import Foundation
+import GRDB
+@_spi(Generated) import LucidSchema
+
+// Every row of a Core Data store accounted for: where Core Data reads it, and what becomes of it.
+extension CoreDataConverter {
+    /// An entity's rows in its hierarchy's Core Data table, as Core Data reads them.
+    struct Placement {
+        var entity: CoreDataOrigin.Entity
+        /// The Core Data table (its name in the store).
+        var source: String
+        /// Which of the table's rows (alias `s`) are the entity's.
+        var predicate: String
+        var rows: Int
+    }
+
+    /// A to-many's link table and the rows it is made of.
+    struct LinkAccount {
+        var relationship: String
+        var link: String
+        /// The Core Data table its rows come from (a join table, or the child's table).
+        var source: String
+        /// `SELECT source, target[, position]` of the links (the rows naming rows that exist).
+        var select: String
+        /// Rows of `source` read for it (a join table's rows, or the children with a parent).
+        var read: Int
+        var links: Int
+    }
+
+    /// What converting the store does, counted before anything is written.
+    struct Account {
+        var placements: [Placement] = []
+        var links: [LinkAccount] = []
+        /// Core Data table → its rows.
+        var tableRows: [String: Int] = [:]
+        /// What is not as the Core Data rows had it, each with why (for the report).
+        var notes: [String] = []
+
+        func report(model: String) -> CoreDataConversionReport {
+            CoreDataConversionReport(
+                model: model,
+                entities: placements.map { .init(name: $0.entity.name, table: $0.entity.table ?? "", source: $0.source, rows: $0.rows) },
+                links: links.map { .init(name: $0.relationship, table: $0.link, source: $0.source, rows: $0.links) },
+                notes: notes)
+        }
+    }
+
+    /// The entities whose rows share `root`'s table.
+    func members(of root: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version) -> [CoreDataOrigin.Entity] {
+        version.entities.filter { self.root(of: $0, in: version).name == root.name }
+    }
+
+    /// `entity` and the entities below it.
+    func subtree(of entity: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version) -> [CoreDataOrigin.Entity] {
+        version.entities.filter { candidate in
+            var current: CoreDataOrigin.Entity? = candidate
+            var seen: Set<String> = []
+            while let next = current, seen.insert(next.name).inserted {
+                if next.name == entity.name { return true }
+                current = next.parent.flatMap { parent in version.entities.first { $0.name == parent } }
+            }
+            return false
+        }
+    }
+
+    /// Which rows of the table (as `alias`) are `entities`' as Core Data reads them: in a table that holds
+    /// one entity, every row whatever its `Z_ENT`; in a hierarchy's, those whose `Z_ENT` is one of theirs.
+    func predicate(_ alias: String, _ entities: [CoreDataOrigin.Entity], in version: CoreDataOrigin.Version, numbers: [String: Int64]) -> String {
+        guard let first = entities.first, members(of: root(of: first, in: version), in: version).count > 1 else { return "1" }
+        return "\(alias).Z_ENT IN (\(entities.map { "\(numbers[$0.name] ?? -1)" }.sorted().joined(separator: ", ")))"
+    }
+
+    /// The table a hierarchy's rows are in (its name in the store).
+    func sourceTable(of entity: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version, tables: StoreTables) -> String {
+        let upper = "Z" + root(of: entity, in: version).name.uppercased()
+        return tables.names[upper] ?? upper
+    }
+
+    /// Whether `value` (an expression over the row being read) names a row of `destination` or below it.
+    func exists(_ value: String, of destination: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> String {
+        "EXISTS (SELECT 1 FROM \(quoted(sourceTable(of: destination, in: version, tables: tables))) AS t WHERE t.Z_PK = \(value) AND \(predicate("t", subtree(of: destination, in: version), in: version, numbers: numbers)))"
+    }
+
+    /// Seconds since 2001-01-01 that GRDB's text dates hold: 0001-01-01 00:00:00 to 9999-12-31 23:59:59.998.
+    static let dateRange = (-63_113_904_000.0, 252_423_993_599.998)
+
+    /// Counts where each row of the store goes, before anything is written, and refuses (naming the
+    /// table, the first ids and why) a row no entity can claim, a date GRDB cannot store, an externally
+    /// stored value that is not bytes, a required to-one that names no row. Dangling to-ones and join rows
+    /// are listed (they become NULL / no link).
+    func account(_ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout) throws -> Account {
+        let version = recognition.version
+        let numbers = Self.numbers(layout)
+        let tables = try StoreTables(db)
+        let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var account = Account()
+        func ids(_ rows: [Row]) -> String { rows.map { CoreDataStoreLayout.describe($0[0]) }.joined(separator: ", ") }
+        // Rows: each hierarchy's table, entity by entity.
+        let roots = version.entities.filter { root(of: $0, in: version).name == $0.name }
+        for root in roots {
+            let table = sourceTable(of: root, in: version, tables: tables)
+            let source = quoted(table)
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
+            account.tableRows[table] = total
+            let keys = try Row.fetchAll(db, sql: "SELECT Z_PK FROM \(source) WHERE typeof(Z_PK) != 'integer' OR Z_PK = 9223372036854775807 LIMIT 5")
+            if !keys.isEmpty {
+                throw Refusal(description: "\(table) has rows whose Z_PK is no id a new row can follow (first: \(ids(keys))): nothing was changed")
+            }
+            let members = self.members(of: root, in: version)
+            let converted = members.filter { $0.abstract != true && $0.table != nil }
+            if members.count == 1 {
+                guard let entity = converted.first else {
+                    if total > 0 { throw Refusal(description: "\(table) has \(total) rows of \(root.name), which \(root.abstract == true ? "is abstract" : "has no table at \(recognition.schema.version)"): nothing was changed") }
+                    continue
+                }
+                account.placements.append(Placement(entity: entity, source: table, predicate: "1", rows: total))
+                let number = numbers[entity.name] ?? -1
+                let others = try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(source) WHERE Z_ENT IS NOT ? GROUP BY Z_ENT ORDER BY Z_ENT", arguments: [number])
+                for other in others {
+                    account.notes.append("\(table): \(other[1] as Int64? ?? 0) rows have Z_ENT \(CoreDataStoreLayout.describe(other[0])), not \(entity.name)'s \(number); Core Data reads every row of \(table) as \(entity.name), and so they were converted")
+                }
+                continue
+            }
+            var placed = 0
+            for entity in converted {
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE Z_ENT = ?", arguments: [numbers[entity.name] ?? -1]) ?? 0
+                account.placements.append(Placement(entity: entity, source: table, predicate: predicate("s", [entity], in: version, numbers: numbers), rows: rows))
+                placed += rows
+            }
+            if placed != total {
+                let claimable = converted.map { "\(numbers[$0.name] ?? -1)" }.joined(separator: ", ")
+                let unclaimed = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(source) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(claimable)) ORDER BY Z_PK LIMIT 5")
+                let why = unclaimed.map { row -> String in
+                    let kind: DatabaseValue = row[1]
+                    let reason: String
+                    if case .int64(let number) = kind.storage, let name = names[number] {
+                        let entity = members.first { $0.name == name }
+                        reason = entity == nil ? "entity \(name), which is not of this hierarchy" : entity?.abstract == true ? "abstract entity \(name)" : "entity \(name), which has no table"
+                    } else {
+                        reason = kind.isNull ? "no entity (NULL)" : "no entity of the store"
+                    }
+                    return "\(CoreDataStoreLayout.describe(row[0])) (Z_ENT \(CoreDataStoreLayout.describe(kind)): \(reason))"
+                }
+                throw Refusal(description: "\(table) has \(total - placed) row\(total - placed == 1 ? "" : "s") that no entity of model \(version.model) can claim (first: \(why.joined(separator: ", "))): nothing was changed")
+            }
+        }
+        // Values Core Data would not have written, entity by entity.
+        for placement in account.placements {
+            let source = quoted(placement.source)
+            for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes) where attribute.transient != true && attribute.column != nil {
+                let stored = "Z" + attribute.name.uppercased()
+                if attribute.type == "Date" {
+                    let bad = try Row.fetchAll(db, sql: """
+                        SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
+                        AND NOT (typeof(\(stored)) IN ('integer', 'real') AND \(stored) BETWEEN ? AND ?) ORDER BY Z_PK LIMIT 5
+                        """, arguments: [Self.dateRange.0, Self.dateRange.1])
+                    if !bad.isEmpty {
+                        throw Refusal(description: "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), a date) holds values that are no date from year 1 to 9999, which is what a date column stores (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed")
+                    }
+                }
+                if attribute.externalStorage == true {
+                    let bad = try Row.fetchAll(db, sql: "SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL AND typeof(\(stored)) != 'blob' ORDER BY Z_PK LIMIT 5")
+                    if !bad.isEmpty {
+                        throw Refusal(description: "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), which allows external storage) holds values that are not bytes (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed")
+                    }
+                }
+            }
+            // To-ones naming no row: NULL in lucidgen's table (Core Data keeps them, and faults when one is read).
+            for relationship in lineage(of: placement.entity, in: version).flatMap(\.relationships) where !relationship.toMany && relationship.transient != true {
+                guard let column = relationship.column, let destination = version.entities.first(where: { $0.name == relationship.destination }) else { continue }
+                let stored = "s.Z" + relationship.name.uppercased()
+                let dangling = try Row.fetchAll(db, sql: """
+                    SELECT s.Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
+                    AND NOT \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) ORDER BY s.Z_PK
+                    """)
+                guard !dangling.isEmpty else { continue }
+                let table = placement.entity.table ?? ""
+                if recognition.schema.tables.first(where: { $0.name == table })?.column(named: column)?.notNull == true {
+                    throw Refusal(description: "\(placement.source) row \(CoreDataStoreLayout.describe(dangling[0][0])): \(stored.dropFirst(2)) (\(placement.entity.name).\(relationship.name), required) names \(destination.name) \(CoreDataStoreLayout.describe(dangling[0][1])), which does not exist\(dangling.count > 1 ? " (and \(dangling.count - 1) more rows)" : ""): nothing was changed")
+                }
+                for row in dangling {
+                    account.notes.append("\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(stored.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(destination.name) has that id: \(table).\(column) is NULL")
+                }
+            }
+        }
+        // Links: each to-many's link table, from Core Data's join table or from the child's to-one.
+        let joins = self.joins(version, numbers: numbers, tables: tables).found
+        for entity in version.entities {
+            for relationship in entity.relationships where relationship.toMany && relationship.transient != true {
+                guard let link = relationship.linkTable else { continue }
+                let name = "\(entity.name).\(relationship.name)"
+                guard let destination = relationship.destination, let inverse = relationship.inverse,
+                    let target = version.entities.first(where: { $0.name == destination }),
+                    let inverseRelationship = target.relationships.first(where: { $0.name == inverse })
+                else {
+                    throw Refusal(description: "\(name) has no inverse, and where Core Data keeps such a relationship is not known: converting it is not supported; nothing was changed")
+                }
+                let ordered = relationship.ordered == true
+                var linkAccount: LinkAccount
+                if inverseRelationship.toMany {
+                    guard let join = joins[name] else { throw Refusal(description: "no join table of \(name): nothing was changed") }
+                    let source = quoted(join.table)
+                    let placeable = "\(exists("s.\(join.source)", of: entity, in: version, numbers: numbers, tables: tables)) AND \(exists("s.\(join.target)", of: target, in: version, numbers: numbers, tables: tables))"
+                    let order = ordered ? ", row_number() OVER (PARTITION BY s.\(join.source) ORDER BY \(join.order.map { "s.\($0)" } ?? "s.rowid"), s.rowid) - 1" : ""
+                    let read = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
+                    linkAccount = LinkAccount(
+                        relationship: name, link: link, source: join.table, select: "SELECT s.\(join.source), s.\(join.target)\(order) FROM \(source) AS s WHERE \(placeable)",
+                        read: read, links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) AS s WHERE \(placeable)") ?? 0)
+                    for row in try Row.fetchAll(db, sql: "SELECT s.\(join.source), s.\(join.target) FROM \(source) AS s WHERE NOT (\(placeable)) ORDER BY s.rowid") {
+                        account.notes.append("\(join.table) row (\(join.source) \(CoreDataStoreLayout.describe(row[0])), \(join.target) \(CoreDataStoreLayout.describe(row[1]))) names a row that does not exist (\(entity.name) or \(destination)): no link in \(link)")
+                    }
+                } else {
+                    // An ordered one-to-many described as a link table: the child's to-one, and its order beside it.
+                    let child = sourceTable(of: target, in: version, tables: tables)
+                    let parentColumn = "s.Z" + inverse.uppercased()
+                    let fok = "Z_FOK_" + inverse.uppercased()
+                    let children = "\(predicate("s", subtree(of: target, in: version), in: version, numbers: numbers)) AND \(parentColumn) IS NOT NULL"
+                    let placeable = "\(children) AND \(exists(parentColumn, of: entity, in: version, numbers: numbers, tables: tables))"
+                    let order = ordered ? ", row_number() OVER (PARTITION BY \(parentColumn) ORDER BY \(tables.columns(of: child)[fok] != nil ? "s." + fok : "s.Z_PK"), s.Z_PK) - 1" : ""
+                    linkAccount = LinkAccount(
+                        relationship: name, link: link, source: child, select: "SELECT \(parentColumn), s.Z_PK\(order) FROM \(quoted(child)) AS s WHERE \(placeable)",
+                        read: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted(child)) AS s WHERE \(children)") ?? 0,
+                        links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted(child)) AS s WHERE \(placeable)") ?? 0)
+                    for row in try Row.fetchAll(db, sql: "SELECT s.Z_PK, \(parentColumn) FROM \(quoted(child)) AS s WHERE \(children) AND NOT (\(placeable)) ORDER BY s.Z_PK") {
+                        account.notes.append("\(child) row \(CoreDataStoreLayout.describe(row[0])): \(parentColumn.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(entity.name) has that id: no link in \(link)")
+                    }
+                }
+                account.links.append(linkAccount)
+            }
+        }
+        return account
+    }
+
+    /// `entity` and its parents, the root last.
+    func lineage(of entity: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version) -> [CoreDataOrigin.Entity] {
+        var lineage = [entity]
+        while let parent = lineage.last?.parent, let next = version.entities.first(where: { $0.name == parent }), !lineage.contains(next) { lineage.append(next) }
+        return lineage.reversed()
+    }
+}
+
+/// What converting a Core Data store did (``MigrationOutcome/coreDataConversion``) or will do
+/// (``StoreStatus/coreDataConversion``): the rows of each entity and the links of each to-many, counted
+/// against the Core Data rows in the conversion's transaction (any difference rolls it back), and every
+/// row that is not as Core Data had it.
+public struct CoreDataConversionReport: Sendable, Equatable {
+    /// An entity's rows, or a to-many's links, and where they came from and went.
+    public struct Count: Sendable, Equatable {
+        /// The entity (`Artwork`) or to-many (`Album.artworks`).
+        public var name: String
+        /// lucidgen's table they are in.
+        public var table: String
+        /// The Core Data table they were read from.
+        public var source: String
+        public var rows: Int
+    }
+
+    /// The Core Data model version the store was.
+    public var model: String
+    public var entities: [Count]
+    public var links: [Count]
+    /// Each row that is not as Core Data's rows had it, with why: rows of a single entity's table whose
+    /// `Z_ENT` is another number (converted, as Core Data reads them), a to-one naming a row that does not
+    /// exist (NULL now), a join row naming one (no link). The backup copy keeps the original.
+    public var notes: [String]
+
+    /// A line per entity and per to-many.
+    public var lines: [String] {
+        entities.map { "\($0.name) → \($0.table): \($0.rows) rows" } + links.map { "\($0.name) → \($0.table): \($0.rows) links" }
+    }
+}
