@@ -174,6 +174,7 @@ struct Plan: ParsableCommand {
         case .version:
             if let model = status.coreDataModel {
                 print("\(database): a Core Data store at model \(model): converts into lucidgen's tables at \(status.version!) first (one-way; a copy is kept as \(database).coredata-backup); newest is \(newest).")
+                if let conversion = status.coreDataConversion { printCoreDataConversion(conversion) }
             } else {
                 print("\(database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
             }
@@ -356,6 +357,7 @@ struct Migrate: ParsableCommand {
         display.finish()
         let prefix = dryRun ? "Dry run: " : ""
         print("\(prefix)\(database): \(outcome).")
+        if let conversion = outcome.coreDataConversion { printCoreDataConversion(conversion) }
         if dryRun { print("The store was not changed.") }
     }
 }
@@ -399,4 +401,14 @@ final class ProgressDisplay: @unchecked Sendable {
         defer { lock.unlock() }
         if interactive && !lastLine.isEmpty { printError("\n") }
     }
+}
+
+/// What a Core Data store's conversion writes (`plan`) or wrote (`migrate`): each entity's rows, each
+/// to-many's links, and each row that is not as Core Data had it.
+func printCoreDataConversion(_ conversion: CoreDataConversionReport) {
+    print("Conversion from Core Data (model \(conversion.model)), counted against the Core Data rows:")
+    for line in conversion.lines { print("  \(line)") }
+    guard !conversion.notes.isEmpty else { return }
+    print("Not as Core Data had it (\(conversion.notes.count); the .coredata-backup copy keeps the original):")
+    for note in conversion.notes { print("  - \(note)") }
 }

@@ -22,7 +22,30 @@ enum CoreDataBackup {
         let support = (folder as NSString).appendingPathComponent(".\(name)_SUPPORT")
         let supportCopy = support + ".coredata-backup"
         if FileManager.default.fileExists(atPath: support), !FileManager.default.fileExists(atPath: supportCopy) {
-            try FileManager.default.copyItem(atPath: support, toPath: supportCopy)
+            let partial = supportCopy + ".partial"
+            try? FileManager.default.removeItem(atPath: partial)
+            try copyTree(support, to: partial)
+            try FileManager.default.moveItem(atPath: partial, toPath: supportCopy)
+        }
+    }
+
+    /// A copy of a folder as it is: folders and regular files copied, links copied as links (never
+    /// followed); a FIFO, device or socket is not opened (reading one could wait forever) and not copied.
+    private static func copyTree(_ source: String, to destination: String) throws {
+        let manager = FileManager.default
+        let type = try manager.attributesOfItem(atPath: source)[.type] as? FileAttributeType
+        switch type {
+        case .typeDirectory?:
+            try manager.createDirectory(atPath: destination, withIntermediateDirectories: false)
+            for name in try manager.contentsOfDirectory(atPath: source) {
+                try copyTree((source as NSString).appendingPathComponent(name), to: (destination as NSString).appendingPathComponent(name))
+            }
+        case .typeRegular?:
+            try manager.copyItem(atPath: source, toPath: destination)
+        case .typeSymbolicLink?:
+            try manager.createSymbolicLink(atPath: destination, withDestinationPath: try manager.destinationOfSymbolicLink(atPath: source))
+        default:
+            break
         }
     }
 }

@@ -86,7 +86,7 @@ package struct CoreDataConverter {
     /// Whether `column` is Core Data's name `base` for a join table's column: the name itself, or the name
     /// and a number (`Z_2ARTISTS1`), which Core Data gives when another join table of the same entity
     /// already has a column of that name.
-    static func isJoinColumn(_ column: String, named base: String) -> Bool {
+    package static func isJoinColumn(_ column: String, named base: String) -> Bool {
         guard column.hasPrefix(base) else { return false }
         let rest = column.dropFirst(base.count)
         return rest.allSatisfy { $0.isASCII && $0.isNumber } && rest.first != "0"

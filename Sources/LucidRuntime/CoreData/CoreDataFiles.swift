@@ -11,7 +11,7 @@ import GRDB
 /// What a Core Data store keeps outside its rows, read as a file from anywhere is: its metadata's property
 /// list, bounded before it is decoded, and the files of externally stored values, read only as regular
 /// files inside the store's `_EXTERNAL_DATA` folder.
-enum CoreDataMetadata {
+package enum CoreDataMetadata {
     /// Larger metadata is not Core Data's (a real store's is a few kilobytes).
     static let maximumSize = 1 << 20
     /// Objects a binary property list may hold, and objects its references may expand to when decoded
@@ -20,7 +20,7 @@ enum CoreDataMetadata {
 
     /// `NSStoreModelVersionHashes` of the store's metadata (`Z_METADATA.Z_PLIST`, a property list): entity
     /// name → hash. Nil when the store has none, or its metadata is not a property list within the bounds.
-    static func storedHashes(_ db: Database) throws -> [String: Data]? {
+    package static func storedHashes(_ db: Database) throws -> [String: Data]? {
         let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") ?? .null
         let plist: Data
         switch value.storage {
@@ -39,7 +39,7 @@ enum CoreDataMetadata {
     /// Whether a property list decodes to at most ``maximumObjects`` objects: a binary one's trailer, offset
     /// table and references are walked (each reference inside the object table, no cycle); an XML one has
     /// no references, so its size bounds it.
-    static func isBounded(_ plist: Data) -> Bool {
+    package static func isBounded(_ plist: Data) -> Bool {
         let bytes = [UInt8](plist)
         guard bytes.starts(with: Array("bplist".utf8)) else { return true }
         guard bytes.count >= 8 + 32 else { return false }

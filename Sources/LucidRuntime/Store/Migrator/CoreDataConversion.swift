@@ -54,7 +54,8 @@ extension StoreMigrator {
         } catch {
             // Rolled back: the store is still the Core Data store it was, never at a version of lucidgen's.
             let mapped = Self.storeError(error, path: path, step: "convert from Core Data", version: schema.version)
-            guard case .stepFailed(_, _, let message) = mapped else { throw mapped }
+            guard case .stepFailed = mapped else { throw mapped }
+            let message = (error as? DatabaseError)?.message ?? "\(error)"
             throw Refusal(error: .unrecognizedSchema(path: path, differences: [
                 "converting the Core Data store (model \(recognition.version.model)) into lucidgen's tables at \(schema.version) failed and was rolled back: \(message); the store is the Core Data store it was, unchanged",
             ]), policy: .refuse)
