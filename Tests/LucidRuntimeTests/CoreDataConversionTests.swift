@@ -21,8 +21,8 @@ import Testing
 
     /// A model package imported in-process (`lucidgen import coredata`), with the schemas its descriptions
     /// resolve to and the origin it writes.
-    static func imported(_ path: String, versionHashes: [String: [String: Data]] = [:]) throws -> Shop {
-        let output = try CoreDataImporter.run(try CoreDataModelPackage.read(path), versionHashes: versionHashes)
+    static func imported(_ path: String, versionMap: String? = nil, versionHashes: [String: [String: Data]] = [:]) throws -> Shop {
+        let output = try CoreDataImporter.run(try CoreDataModelPackage.read(path, versionMap: versionMap), versionHashes: versionHashes)
         let versions = try resolveSchemas(Dictionary(uniqueKeysWithValues: output.files.map { ("\($0.name).json", $0.json) }), current: output.currentVersion.string)
         return Shop(versions: versions, origin: try CoreDataOrigin(json: Data(output.origin.utf8)))
     }
