@@ -127,4 +127,94 @@ import Testing
         }
         print("Core Data kill test: \(Self.kills) kills after one of the run's \(said.count) lines, \(openTransactions) with a transaction open on disk; found after the kills: \(found)")
     }
+
+    /// Artsy Folio's store at model "ArtsyFolio v1.4" (a file its shipped app's Core Data wrote), in the
+    /// team's shared folder: `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the repository, else
+    /// `/work/shared/realworld`; nil (and said) when absent.
+    static let artsy: URL? = {
+        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
+            repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
+            URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }.map { $0.appendingPathComponent("coredata/artsy-energy") }
+        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("stores/ArtsyPartner_1.4.sqlite").path) }
+        if found == nil { print("CoreDataKillTests: Artsy Folio's stores are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the real store's kill test checks nothing") }
+        return found
+    }()
+
+    /// Each table's rows.
+    static func counts(_ path: String) throws -> [String: Int] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { (db: Database) throws -> [String: Int] in
+            var counts: [String: Int] = [:]
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'lucid_%'") {
+                counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") ?? 0
+            }
+            return counts
+        }
+    }
+
+    /// A real store, killed at a line of its conversion or migration drawn from a fixed seed: the Core Data
+    /// store it was (every table's rows) or lucidgen's (every entity's rows and every link), and the rerun
+    /// finishes with every row.
+    @Test(.enabled(if: artsy != nil, "Artsy Folio's stores are absent"))
+    func killedWhileConvertingARealStoreIsAsItWasOrConverted() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-kill-real-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let map = repositoryRoot.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/ArtsyFolio-versions.yaml").path
+        let imported = try run(lucidgenBinary, ["import", "coredata", Self.artsy!.appendingPathComponent("ArtsyPartner.xcdatamodeld").path, "--version-map", map], in: folder)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(try run(lucidgenBinary, ["generate"], in: folder).status == 0)
+        let original = Self.artsy!.appendingPathComponent("stores/ArtsyPartner_1.4.sqlite").path
+        let store = folder.appendingPathComponent("Folio.sqlite").path
+        let coreData = try Self.counts(original)
+        // lucidgen's tables and the Core Data rows they hold (at 6.0, the store's version, and at 19.0).
+        let converted = ["album": 10, "artist": 4, "artwork": 68, "document": 18, "image": 76, "location": 2, "note": 0, "partner": 1, "show": 11, "user": 108,
+                         "album_artists": 5, "album_artworks": 78, "artist_shows_featuring_artist": 13, "artwork_shows": 30]
+        #expect(coreData["ZDOCUMENT"] == converted["document"] && coreData["Z_1ARTWORKS"] == converted["album_artworks"] && coreData["Z_3SHOWS"] == converted["artwork_shows"])
+        func fresh() throws {
+            for suffix in ["", "-wal", "-shm", "-journal", ".coredata-backup", ".coredata-backup.partial"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            try FileManager.default.copyItem(atPath: original, toPath: store)
+        }
+        func check() throws -> String {
+            let queue = try DatabaseQueue(path: store)
+            let version = try queue.read { (db: Database) throws -> String? in try db.tableExists("lucid_store") ? try String.fetchOne(db, sql: "SELECT version FROM lucid_store") : nil }
+            try queue.close()
+            let counts = try Self.counts(store)
+            if let version {
+                #expect(converted.allSatisfy { counts[$0.key] == $0.value }, "\(counts)")
+                return version
+            }
+            #expect(counts == coreData)
+            return "coredata"
+        }
+        try fresh()
+        let whole = try ObservedProcess(lucidgenBinary, ["migrate", "--database", "Folio.sqlite"], in: folder)
+        _ = whole.waitForLine { _ in false }
+        whole.process.waitUntilExit()
+        let said = whole.lines
+        #expect(whole.process.terminationStatus == 0, "\(said)")
+        #expect(said.contains { $0.contains("Artwork.shows → artwork_shows: 30 links") }, "\(said)")
+        #expect(try check() == "19.0")
+        var random = FleetKillTests.Seeded(state: 48)
+        var found: [String: Int] = [:]
+        for attempt in 0..<Self.kills {
+            try fresh()
+            let after = Int(random.next() % UInt64(max(said.count - 1, 1)))
+            let process = try ObservedProcess(lucidgenBinary, ["migrate", "--database", "Folio.sqlite"], in: folder)
+            var seen = 0
+            let line = process.waitForLine { _ in
+                seen += 1
+                return seen > after
+            }
+            process.kill()
+            let state = try check()
+            #expect(["coredata", "6.0", "19.0"].contains(state), "kill \(attempt) after \(line ?? "?"): \(state)")
+            found[state, default: 0] += 1
+            let rerun = try run(lucidgenBinary, ["migrate", "--database", "Folio.sqlite"], in: folder)
+            #expect(rerun.status == 0, "kill \(attempt) after \(line ?? "?"), found \(state): \(rerun.output)\(rerun.error)")
+            #expect(try check() == "19.0")
+        }
+        print("Core Data kill test (Artsy Folio's 1.4 store): \(Self.kills) kills after one of the run's \(said.count) lines; found after the kills: \(found)")
+    }
 }

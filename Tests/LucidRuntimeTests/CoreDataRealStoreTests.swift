@@ -23,18 +23,12 @@ import Testing
         return found
     }()
 
-    /// The model versions in the order SOURCE.md gives, but v2.6.1 before v2.6.0 (v2.6.0, made on a branch,
-    /// has two entities v2.6.1 does not, which the import cannot yet bring back in v2.7.0).
-    static let versionMap = [
-        "ArtsyPartner", "ArtsyPartner 2", "ArtsyPartner 3", "ArtsyPartner 4", "ArtsyPartner 5", "ArtsyFolio v1.4", "ArtsyFolio v1.5",
-        "ArtsyFolio v1.7", "ArtsyFolio v2.0", "ArtsyFolio v2.1", "ArtsyFolio v2.2", "ArtsyFolio v2.3", "ArtsyFolio v2.4", "ArtsyFolio v2.5",
-        "ArtsyFolio v2.5.1", "ArtsyFolio v2.5.3", "ArtsyFolio v2.6.1", "ArtsyFolio v2.6.0", "ArtsyFolio v2.7.0",
-    ].enumerated().map { "\"\($0.element)\": \"\($0.offset + 1).0\"" }.joined(separator: "\n") + "\n"
+    /// The model versions in the order SOURCE.md gives (v2.6.1 before v2.6.0): the version map beside the
+    /// test histories.
+    static let versionMap = CoreDataConversionTests.repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/ArtsyFolio-versions.yaml").path
 
-    static func history(in folder: TemporaryFolder) throws -> CoreDataConversionTests.Shop {
-        let map = folder.path("versions.yaml")
-        try versionMap.write(toFile: map, atomically: true, encoding: .utf8)
-        return try CoreDataConversionTests.imported(artsy!.appendingPathComponent("ArtsyPartner.xcdatamodeld").path, versionMap: map)
+    static func history() throws -> CoreDataConversionTests.Shop {
+        try CoreDataConversionTests.imported(artsy!.appendingPathComponent("ArtsyPartner.xcdatamodeld").path, versionMap: versionMap)
     }
 
     /// Each Core Data table's rows in the original, and each entity's by Core Data's reading of them.
@@ -78,7 +72,7 @@ import Testing
     func aRealStoreConvertsWithEveryRowCounted(_ item: Case) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let history = try Self.history(in: folder)
+        let history = try Self.history()
         let original = Self.artsy!.appendingPathComponent("stores/\(item.store)").path
         let path = folder.path(item.store)
         try FileManager.default.copyItem(atPath: original, toPath: path)
@@ -138,7 +132,7 @@ import Testing
     func anArtworkWithAnOlderEntityNumberIsConvertedAndCounted() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let history = try Self.history(in: folder)
+        let history = try Self.history()
         let path = folder.path("ArtsyPartner.sqlite")
         try FileManager.default.copyItem(atPath: Self.artsy!.appendingPathComponent("stores/ArtsyPartner_1.3.5.sqlite").path, toPath: path)
         try withDatabase(path) { db in
