@@ -409,6 +409,6 @@ func printCoreDataConversion(_ conversion: CoreDataConversionReport) {
     print("Conversion from Core Data (model \(conversion.model)), counted against the Core Data rows:")
     for line in conversion.lines { print("  \(line)") }
     guard !conversion.notes.isEmpty else { return }
-    print("Not as Core Data had it (\(conversion.notes.count); the .coredata-backup copy keeps the original):")
+    print("Not as Core Data had it (\(conversion.notes.count); the copy kept as .coredata-backup has the original):")
     for note in conversion.notes { print("  - \(note)") }
 }

@@ -143,7 +143,7 @@ import Testing
         let opened = try LucidStore.open(atPath: path, versions: history.versions.filter { $0.version <= SchemaVersion("5.0") }, options: options)
         let report = try #require(opened.outcome.coreDataConversion)
         #expect(report.entities.first { $0.name == "Artwork" }?.rows == 63)
-        #expect(report.notes == ["ZARTWORK: 1 rows have Z_ENT 3, not Artwork's 2; Core Data reads every row of ZARTWORK as Artwork, and so they were converted"])
+        #expect(report.notes == ["ZARTWORK: 1 row has Z_ENT 3, not Artwork's 2: read as Artwork, as Core Data reads every row of ZARTWORK"])
         try opened.database.write { (db: Database) throws in
             #expect(try String.fetchOne(db, sql: "SELECT title FROM artwork WHERE id = 2") == "Hey Squirrel!")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM artwork") == 63)

@@ -37,8 +37,8 @@ import Testing
         #expect(report.entities.map { "\($0.name) \($0.source) → \($0.table): \($0.rows)" } == ["Customer ZCUSTOMER → customer: 2", "Order ZORDER → order: 2", "Product ZPRODUCT → product: 5"])
         #expect(report.links.map { "\($0.name) → \($0.table): \($0.rows)" } == ["Order.items → order_items: 4"])
         #expect(report.notes == [
-            "ZPRODUCT: 1 rows have Z_ENT NULL, not Product's 3; Core Data reads every row of ZPRODUCT as Product, and so they were converted",
-            "ZPRODUCT: 1 rows have Z_ENT 9, not Product's 3; Core Data reads every row of ZPRODUCT as Product, and so they were converted",
+            "ZPRODUCT: 1 row has Z_ENT NULL, not Product's 3: read as Product, as Core Data reads every row of ZPRODUCT",
+            "ZPRODUCT: 1 row has Z_ENT 9, not Product's 3: read as Product, as Core Data reads every row of ZPRODUCT",
         ])
         #expect(report == status.coreDataConversion)
         try opened.database.read { (db: Database) throws in
@@ -93,7 +93,7 @@ import Testing
         let report = try #require(opened.outcome.coreDataConversion)
         #expect(report.links.map(\.rows) == [4])
         #expect(report.notes == [
-            "ZORDER row 2: ZCUSTOMER is 77, and no Customer has that id: order.customer is NULL",
+            "ZORDER row 2: ZCUSTOMER is 77, and no Customer has that id: order.customer NULL",
             "Z_2ITEMS row (Z_2ORDERS 2, Z_3ITEMS 55) names a row that does not exist (Order or Product): no link in order_items",
             "Z_2ITEMS row (Z_2ORDERS 66, Z_3ITEMS 1) names a row that does not exist (Order or Product): no link in order_items",
         ])

@@ -117,7 +117,8 @@ extension CoreDataConverter {
                 let number = numbers[entity.name] ?? -1
                 let others = try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(source) WHERE Z_ENT IS NOT ? GROUP BY Z_ENT ORDER BY Z_ENT", arguments: [number])
                 for other in others {
-                    account.notes.append("\(table): \(other[1] as Int64? ?? 0) rows have Z_ENT \(CoreDataStoreLayout.describe(other[0])), not \(entity.name)'s \(number); Core Data reads every row of \(table) as \(entity.name), and so they were converted")
+                    let count = other[1] as Int64? ?? 0
+                    account.notes.append("\(table): \(count) row\(count == 1 ? " has" : "s have") Z_ENT \(CoreDataStoreLayout.describe(other[0])), not \(entity.name)'s \(number): read as \(entity.name), as Core Data reads every row of \(table)")
                 }
                 continue
             }
@@ -179,7 +180,7 @@ extension CoreDataConverter {
                     throw Refusal(description: "\(placement.source) row \(CoreDataStoreLayout.describe(dangling[0][0])): \(stored.dropFirst(2)) (\(placement.entity.name).\(relationship.name), required) names \(destination.name) \(CoreDataStoreLayout.describe(dangling[0][1])), which does not exist\(dangling.count > 1 ? " (and \(dangling.count - 1) more rows)" : ""): nothing was changed")
                 }
                 for row in dangling {
-                    account.notes.append("\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(stored.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(destination.name) has that id: \(table).\(column) is NULL")
+                    account.notes.append("\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(stored.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(destination.name) has that id: \(table).\(column) NULL")
                 }
             }
         }
