@@ -266,3 +266,49 @@ import Testing
         try opened.database.close()
     }
 }
+
+extension CoreDataRowAccountTests {
+    /// The refusal also names the version the store's `NSStoreModelVersionHashes` name (the compiled
+    /// model's hashes imported with `--momd`), with its differences, though its entities are not the store's.
+    @Test func aRefusalNamesTheVersionTheStoresHashesName() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let package = folder.path("Notes.xcdatamodeld")
+        let models = [
+            ("Notes", #"<entity name="Note"><attribute name="body" optional="YES" attributeType="String"/></entity>"#),
+            ("Notes 2", #"<entity name="Note"><attribute name="body" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#),
+        ]
+        for (name, entities) in models {
+            try FileManager.default.createDirectory(atPath: package + "/\(name).xcdatamodel", withIntermediateDirectories: true)
+            try "<?xml version=\"1.0\"?>\n<model>\(entities)</model>".write(toFile: package + "/\(name).xcdatamodel/contents", atomically: true, encoding: .utf8)
+        }
+        let hashes = ["Notes": ["Note": Data(repeating: 1, count: 32)], "Notes 2": ["Note": Data(repeating: 2, count: 32), "Tag": Data(repeating: 3, count: 32)]]
+        let momd = folder.path("Notes.momd")
+        try FileManager.default.createDirectory(atPath: momd, withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: ["NSManagedObjectModel_VersionHashes": hashes], format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: momd + "/VersionInfo.plist"))
+        let notes = try CoreDataConversionTests.imported(package, versionHashes: try CoreDataImporter.versionHashes(momd: momd))
+        let path = folder.path("Notes.sqlite")
+        try withDatabase(path) { db in
+            try db.execute(sql: """
+                CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTEXT VARCHAR );
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
+                INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello');
+                """)
+            let plist = try PropertyListSerialization.data(fromPropertyList: ["NSStoreModelVersionHashes": hashes["Notes 2"]!], format: .binary, options: 0)
+            try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, 'x', ?)", arguments: [plist])
+        }
+        var options = StoreOptions()
+        options.coreDataOrigin = notes.origin
+        #expect {
+            _ = try LucidStore.open(atPath: path, versions: notes.versions, options: options).database
+        } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return differences.contains {
+                $0.contains("model Notes (1.0, the store has its entities): ZNOTE has no column ZBODY; ZNOTE has column ZTEXT, which model Notes does not | model Notes 2 (2.0, the store has its version hashes): model Notes 2 has entity Tag, which the store does not; nothing was changed")
+            }
+        }
+    }
+}
