@@ -171,6 +171,7 @@ import Testing
         } throws: { error in
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
             return differences.contains { $0.contains("it is a Core Data store (Z_PRIMARYKEY and Z_METADATA; entities Product)") }
+                && differences.contains("its Z_PRIMARYKEY row 1: Z_MAX is the text 'x', not an integer")
         }
         #expect { _ = try LucidStore.open(atPath: path, versions: shop.versions).database } throws: { $0 is StoreError }
         #expect(try Self.files(path) == before)

@@ -50,9 +50,9 @@ struct CoreDataStoreLayout: Sendable {
                 layout.damage.append("\(place): Z_NAME is \(Self.describe(row[2] as DatabaseValue)), not a name")
                 name = nil
             }
-            guard let number = integer(1, "Z_ENT", absent: nil) ?? nil, let parent = integer(3, "Z_SUPER", absent: 0) ?? nil,
-                let recorded = integer(4, "Z_MAX", absent: -1), let name
-            else { continue }
+            // Each column read (and each wrong one named) before the row is given up.
+            let (number, parent, recorded) = (integer(1, "Z_ENT", absent: nil), integer(3, "Z_SUPER", absent: 0), integer(4, "Z_MAX", absent: -1))
+            guard let number = number ?? nil, let parent = parent ?? nil, let recorded, let name else { continue }
             switch recorded {
             case .some(Int64.max):
                 layout.damage.append("\(place) (\(name)): Z_MAX is \(Int64.max), which leaves no id for a new row")

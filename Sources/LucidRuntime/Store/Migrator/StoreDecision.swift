@@ -137,7 +137,9 @@ extension StoreMigrator {
         }
         // A Core Data store is never taken for an app's database to initialise lucidgen's tables beside.
         if let coreData = try CoreDataStoreLayout.read(db) {
-            guard options.coreDataOrigin != nil else { return .unrecognized(differences: [coreData.refusal]) }
+            guard options.coreDataOrigin != nil else {
+                return .unrecognized(differences: [coreData.refusal] + coreData.damage.map { "its \($0)" })
+            }
             // Bookkeeping of another type than Core Data writes: nothing of the store is read on.
             guard coreData.damage.isEmpty else {
                 return .unrecognized(differences: coreData.damage.map { "it is a Core Data store whose \($0): nothing was changed" })
