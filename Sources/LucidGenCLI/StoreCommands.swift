@@ -163,7 +163,9 @@ struct Plan: ParsableCommand {
             case .emptyFile: .newStore(path: database, what: "an empty (0-byte) file, which SQLite reads as a new database")
             case .version: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
             }
-            print(PlanMarkdown(subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts, findings: findings).render(), terminator: "")
+            var markdown = PlanMarkdown(subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts, findings: findings)
+            markdown.coreDataConversion = status.coreDataConversion.map { .init(model: $0.model, counts: $0.lines, notes: $0.notes) }
+            print(markdown.render(), terminator: "")
             return
         }
         switch status.start {

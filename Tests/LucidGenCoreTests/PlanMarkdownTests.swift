@@ -203,6 +203,27 @@ import Testing
         #expect(!markdown.contains("No findings."))
     }
 
+    /// A Core Data store's plan shows what the conversion writes, counted from its rows, before the steps.
+    @Test func aCoreDataStoresConversionCountsComeFirst() {
+        var plan = PlanMarkdown(
+            subject: .store(path: "Shop.sqlite", version: "1.0", adopted: true), versions: ["1.0", "2.0"], edges: [.init(from: "1.0", to: "2.0")],
+            steps: [.init(from: "1.0", to: "2.0", operations: [.init(description: "add column note.body", kind: "add column")])])
+        plan.coreDataConversion = .init(model: "Shop", counts: ["Product → product: 4 rows", "Order.items → order_items: 2 links"], notes: ["ZORDER row 2: ZCUSTOMER is 77, and no Customer has that id: order.customer NULL"])
+        let markdown = plan.render()
+        #expect(markdown.contains("""
+            ### Conversion from Core Data (model Shop)
+
+            - Product → product: 4 rows
+            - Order.items → order_items: 2 links
+
+            Not as Core Data had it (the copy kept as `.coredata-backup` has the original):
+
+            - ZORDER row 2: ZCUSTOMER is 77, and no Customer has that id: order.customer NULL
+
+            | # | from → to |
+            """), "\(markdown)")
+    }
+
     /// Hostile version and stage labels: Mermaid strings get entity codes, node ids stay valid and
     /// distinct, table cells escape `|`, code spans outgrow the label's backticks.
     @Test func hostileLabelsAreEscaped() {

@@ -65,6 +65,20 @@ package struct PlanMarkdown: Sendable, Hashable {
         }
     }
 
+    /// A Core Data store's conversion, before the steps: each entity's rows and each to-many's links
+    /// (`Artwork → artwork: 63 rows`), and each row that will not be as Core Data had it.
+    package struct CoreDataConversion: Sendable, Hashable {
+        package var model: String
+        package var counts: [String]
+        package var notes: [String]
+
+        package init(model: String, counts: [String], notes: [String]) {
+            self.model = model
+            self.counts = counts
+            self.notes = notes
+        }
+    }
+
     /// One edge of the diagram.
     package struct Edge: Sendable, Hashable {
         package var from: String
@@ -92,6 +106,8 @@ package struct PlanMarkdown: Sendable, Hashable {
     package var showsRows: Bool
     /// One line each; an empty list prints `No findings.`
     package var findings: [String]
+    /// A Core Data store's conversion (nil: not a Core Data store).
+    package var coreDataConversion: CoreDataConversion?
 
     package init(subject: Subject, versions: [String], edges: [Edge], steps: [Step], target: String? = nil, showsRows: Bool = false, findings: [String] = []) {
         self.subject = subject
@@ -216,6 +232,18 @@ package struct PlanMarkdown: Sendable, Hashable {
         lines.append("")
         lines.append(summaryLine(from: from))
         lines.append("")
+        if let coreDataConversion {
+            lines.append("### Conversion from Core Data (model \(Self.text(coreDataConversion.model)))")
+            lines.append("")
+            for count in coreDataConversion.counts { lines.append("- \(Self.text(count))") }
+            if !coreDataConversion.notes.isEmpty {
+                lines.append("")
+                lines.append("Not as Core Data had it (the copy kept as `.coredata-backup` has the original):")
+                lines.append("")
+                for note in coreDataConversion.notes { lines.append("- \(Self.text(note))") }
+            }
+            lines.append("")
+        }
         if !steps.isEmpty {
             lines.append(showsRows ? "| # | from → to | kind | operations | rows rewritten |" : "| # | from → to | kind | operations |")
             lines.append(showsRows ? "|--:|---|---|---|--:|" : "|--:|---|---|---|")
