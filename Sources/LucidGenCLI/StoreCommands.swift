@@ -113,6 +113,10 @@ struct Plan: ParsableCommand {
     @Option(help: ArgumentHelp("text, or markdown for a pull-request comment (step table, findings, Mermaid diagram of the versions).", valueName: "format"))
     var format: Format = .text
 
+    func validate() throws {
+        if let database { try checkStoreFile(database) }
+    }
+
     func run() throws {
         let (versions, stages, findings) = try options.resolve(lint: format == .markdown)
         let newest = versions[versions.count - 1].version
@@ -283,7 +287,8 @@ struct Migrate: ParsableCommand {
         switch (database, selection.stores) {
         case (nil, nil): throw ValidationError("give a store (--database FILE) or a folder of stores (--stores FOLDER)")
         case (.some, .some): throw ValidationError("--database and --stores exclude each other")
-        case (.some, nil):
+        case (.some(let database), nil):
+            try checkStoreFile(database)
             let fleetOnly = [(jobs != nil, "--jobs"), (report != nil, "--report"), (canary != nil, "--canary"), (maxFailures != nil, "--max-failures"),
                              (verbose, "--verbose"), (!selection.extensions.isEmpty, "--extension"), (selection.recursive, "--recursive")]
             if let (_, name) = fleetOnly.first(where: \.0) { throw ValidationError("\(name) needs --stores") }
@@ -398,5 +403,16 @@ final class ProgressDisplay: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if interactive && !lastLine.isEmpty { printError("\n") }
+    }
+}
+
+/// `--database FILE` names a store file, or none yet (migrate creates it): a folder, a device (`/dev/null`,
+/// which SQLite would read as an empty database and leave a `-journal` beside), a FIFO or a socket is a
+/// usage error, before anything is opened.
+func checkStoreFile(_ path: String, option: String = "--database") throws {
+    switch FileKind.at(absolutePath(path)) {
+    case .missing, .regular: return
+    case .folder: throw ValidationError("\(option) \(path): a folder, not a store file (a folder of stores is --stores)")
+    case .special(let what), .other(let what): throw ValidationError("\(option) \(path): \(what), not a store file")
     }
 }
