@@ -124,7 +124,7 @@ struct FleetMigration {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try OutputFile.write(try encoder.encode(fleetReport), to: absolutePath(report))
+            try OutputFile.write(try encoder.encode(fleetReport) + Data("\n".utf8), to: absolutePath(report))
         } catch {
             printError("error: could not write the report to \(report): \(error.localizedDescription)\n")
             throw ExitCodes.storeError

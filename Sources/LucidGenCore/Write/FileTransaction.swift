@@ -172,6 +172,13 @@ package enum OutputFile {
     /// Writes `contents` to `path` (see the type). Throws with what went wrong.
     package static func write(_ contents: Data, to path: String) throws(Failure) {
         if let problem = problem(writing: path) { throw Failure(message: problem) }
+        // The process's own standard output or error (`/dev/stdout`, or the file it is redirected to):
+        // written through that descriptor, after what was printed before, so that what follows comes after.
+        for descriptor in [STDOUT_FILENO, STDERR_FILENO] where isOpen(descriptor, at: path) {
+            fflush(nil)  // every stream: what was printed goes first
+            try writeAll(contents, to: descriptor)
+            return
+        }
         let kind = FileKind.at(path)
         if kind != .missing && kind != .regular || namesOpenDescriptor(path) {
             // In place: no file is created, none replaced, nothing written before is overwritten.
@@ -191,10 +198,24 @@ package enum OutputFile {
         }
     }
 
-    /// Whether `path` is one of the system's names of open files or devices (`/dev/stdout`, `/proc/self/fd/1`).
+    /// Whether `descriptor` is open on the file at `path`.
+    static func isOpen(_ descriptor: Int32, at path: String) -> Bool {
+        var open = stat(), named = stat()
+        return fstat(descriptor, &open) == 0 && stat(path, &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// Whether `path`, or a link it leads through, is one of the system's names of open files or devices
+    /// (`/dev/stdout`, `/proc/self/fd/1`): replacing what it resolves to (the file the shell redirected
+    /// standard output to) would leave the process writing to a file no longer there.
     static func namesOpenDescriptor(_ path: String) -> Bool {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return [(absolute as NSString).standardizingPath, resolved(path)].contains { $0.hasPrefix("/dev/") || $0.hasPrefix("/proc/") }
+        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        for _ in 0..<32 {
+            let standardized = (current as NSString).standardizingPath
+            if standardized.hasPrefix("/dev/") || standardized.hasPrefix("/proc/") { return true }
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return false }
+            current = target.hasPrefix("/") ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+        }
+        return false
     }
 
     package struct Failure: LocalizedError, Sendable, CustomStringConvertible {
