@@ -145,6 +145,19 @@ import Darwin
             #expect(refused.error.contains("import: nothing was written"), "\(name): \(refused.error)")
             #expect(Self.files(under: root) == before, "\(name): nothing written")
         }
+        // A stored property's name becomes a column's; a parent entity must be one of the model's.
+        for (entity, error) in [
+            (#"<entity name="Item"><attribute name="bad&#10;name" attributeType="String"/></entity>"#, #"contents:3: error: attribute "bad\nname" of entity Item cannot name a property"#),
+            (#"<entity name="Item"><relationship name="../up" destinationEntity="Item"/></entity>"#, #"contents:3: error: relationship "../up" of entity Item cannot name a property"#),
+            (#"<entity name="Item" parentEntity="../Evil"/>"#, #"contents:3: error: entity Item: its parent entity "../Evil" is not an entity of this model version"#),
+        ] {
+            let folder = try CoreDataImportTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            _ = try Self.modelPackage(in: folder, entities: [], contents: "<?xml version=\"1.0\"?>\n<model>\n\(entity)\n</model>\n")
+            let refused = try run(lucidgenBinary, ["import", "coredata", "Model.xcdatamodeld"], in: folder)
+            #expect(refused.status == 1 && refused.error.contains(error), "\(refused.error)")
+            #expect(Self.files(under: folder) == ["Model.xcdatamodeld/Model.xcdatamodel/contents"])
+        }
     }
 
     /// A binary property list bomb in `.xccurrentversion` (each array holding the next twenty times: 20^19

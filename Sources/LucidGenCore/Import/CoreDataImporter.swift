@@ -95,13 +95,28 @@ package struct CoreDataImporter {
 
     /// Each entity's description name is the name of the file it is written to: one that is not an
     /// identifier (`../x`, `a/b`, a line break) is refused where the model has it, before anything is written.
+    /// So are a stored property's name that is none (it would name a column) and a parent entity the model
+    /// does not have.
     static func checkEntityNames(_ package: CoreDataModelPackage) throws(CoreDataImportError) {
+        let rule = "ASCII letters, digits and underscores, starting with a letter, at most 64 characters (also in snake_case), not starting with sqlite_ or lucid_"
         for (model, _) in package.versions {
-            for entity in model.entities where Naming.problem(with: snakeCase(entity.name)) != nil {
-                throw CoreDataImportError(
-                    location: "\(model.file):\(entity.line)",
-                    message: "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: snakeCase(entity.name) + ".json"))): "
-                        + "a description's name is ASCII letters, digits and underscores, starting with a letter, at most 64 characters, not starting with sqlite_ or lucid_; rename the entity in the model")
+            let names = Set(model.entities.map(\.name))
+            for entity in model.entities {
+                if Naming.problem(with: snakeCase(entity.name)) != nil {
+                    throw CoreDataImportError(
+                        location: "\(model.file):\(entity.line)",
+                        message: "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: snakeCase(entity.name) + ".json"))): "
+                            + "a description's name is \(rule); rename the entity in the model")
+                }
+                if let parent = entity.parentEntity, !names.contains(parent) {
+                    throw CoreDataImportError(location: "\(model.file):\(entity.line)", message: "entity \(entity.name): its parent entity \(String(reflecting: parent)) is not an entity of this model version")
+                }
+                let stored = entity.attributes.filter { !$0.transient }.map { ($0.name, $0.line, "attribute") } + entity.relationships.filter { !$0.transient }.map { ($0.name, $0.line, "relationship") }
+                for (name, line, kind) in stored where Naming.problem(with: snakeCase(name)) != nil {
+                    throw CoreDataImportError(
+                        location: "\(model.file):\(line)",
+                        message: "\(kind) \(String(reflecting: name)) of entity \(entity.name) cannot name a property (and its column): a property's name is \(rule); rename it in the model")
+                }
             }
         }
     }
