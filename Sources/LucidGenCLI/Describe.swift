@@ -28,8 +28,10 @@ struct Describe: ParsableCommand {
             a to-one column without an index, a WITHOUT ROWID or STRICT table) is listed as a warning: \
             the store is not recognised until it is resolved. The app's own objects (views, triggers, FTS \
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
-            key, and each --app-table) are listed and left to the app: every migration keeps them. An \
-            existing description is never replaced unless --force is given.
+            key, and each --app-table) are listed and left to the app: every migration keeps them, as are tables \
+            whose names (or a column's) are not identifiers, since a table's name is its description's file \
+            name. Two tables whose names meet in snake_case (userId, user_id) become user_id and user_id_2. An \
+            existing description is never replaced unless --force is given; every file is written or none.
 
             A history from the app's past layouts: give each store with its version, `--database \
             v1.sqlite=1.0 --database v2.sqlite=1.1`. Each entity gets a version_history item at each version \

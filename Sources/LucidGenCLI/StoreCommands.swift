@@ -255,7 +255,7 @@ struct Migrate: ParsableCommand {
     @Option(help: ArgumentHelp("With --stores: how many stores are migrated at the same time (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("With --stores: write each store's outcome to this file, as JSON.", valueName: "report.json"))
+    @Option(help: ArgumentHelp("With --stores: write each store's outcome to this file, as JSON (a FIFO or /dev/stdout is written in place).", valueName: "report.json"))
     var report: String?
 
     @Option(help: ArgumentHelp("With --stores: migrate the first K stores first, and stop if any of them fails.", valueName: "k"))
