@@ -68,12 +68,13 @@ import Darwin
     }
 
     /// `userId` and `user_id` both make the entity name `user_id`: two descriptions, the table already so
-    /// named keeping it, the other numbered, said in a warning; a to-one to the renamed one names it.
+    /// named keeping it, the other numbered, said in a warning; a to-one to the renamed one names it. Two
+    /// columns so named are two properties the same way. The store is recognised as described.
     @Test func twoTablesWhoseNamesMeetInSnakeCaseStayTwo() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
         try Self.makeStore(project.root.appendingPathComponent("s.sqlite").path, [
-            #"CREATE TABLE "userId" (id INTEGER PRIMARY KEY, name TEXT)"#,
+            #"CREATE TABLE "userId" (id INTEGER PRIMARY KEY, name TEXT, "ownerId" INTEGER, owner_id TEXT)"#,
             "CREATE TABLE user_id (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES userId(id))",
             "CREATE INDEX user_id_on_owner ON user_id(owner)",
         ])
@@ -81,7 +82,10 @@ import Darwin
         #expect(described.status == 0, "\(described.output)\(described.error)")
         #expect(described.error.contains(
             "warning: tables user_id and userId both make the entity name user_id: userId is described as user_id_2 (user_id_2.json, persisted_name userId)"), "\(described.error)")
+        #expect(described.error.contains(
+            "warning: table userId: columns owner_id and ownerId both make the property name owner_id: ownerId is described as owner_id_2 (persisted_name ownerId)"), "\(described.error)")
         let renamed = try project.read(".entities/user_id_2.json")
+        #expect(renamed.contains(#"{ "name": "owner_id_2", "persisted_name": "ownerId", "property_type": "int", "nullable": true }"#), "\(renamed)")
         #expect(renamed.contains(#""name": "user_id_2""#) && renamed.contains(#""persisted_name": "userId""#), "\(renamed)")
         let kept = try project.read(".entities/user_id.json")
         #expect(kept.contains(#""name": "user_id""#) && !kept.contains(#""persisted_name""#), "\(kept)")

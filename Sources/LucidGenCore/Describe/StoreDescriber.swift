@@ -145,28 +145,39 @@ package struct StoreDescriber {
                 candidates.append((key, table, snakeCase(table)))
             }
         }
-        var names: [String: String] = [:]
-        var owners: [String: String] = [:]
-        for candidate in candidates where candidate.table == candidate.snake {
-            names[candidate.key] = candidate.snake
-            owners[candidate.snake] = candidate.table
-        }
-        for candidate in candidates where names[candidate.key] == nil {
-            var name = candidate.snake
-            var number = 2
-            while owners[name] != nil {
-                name = "\(candidate.snake.prefix(60))_\(number)"
-                number += 1
-            }
-            if name != candidate.snake {
-                output.warnings.append(
-                    "tables \(owners[candidate.snake]!) and \(candidate.table) both make the entity name \(candidate.snake): \(candidate.table) is described as \(name) "
-                        + "(\(name).json, persisted_name \(candidate.table)); rename that description if another name suits it better")
-            }
-            names[candidate.key] = name
-            owners[name] = candidate.table
+        let (names, renamed) = distinctNames(candidates.map { ($0.key, $0.table) })
+        for (table, name, owner) in renamed {
+            output.warnings.append(
+                "tables \(owner) and \(table) both make the entity name \(snakeCase(table)): \(table) is described as \(name) "
+                    + "(\(name).json, persisted_name \(table)); rename that description if another name suits it better")
         }
         return (names, unmanaged)
+    }
+
+    /// A distinct snake_case name for each of `items` (a table's or column's name, by its lower-cased key):
+    /// where two names meet in snake_case (`userId`, `user_id`), the one already so spelled keeps it and the
+    /// other takes a numbered one (`user_id_2`). The renamed, with their names and the name's owner.
+    static func distinctNames(_ items: [(key: String, name: String)]) -> (names: [String: String], renamed: [(name: String, as: String, owner: String)]) {
+        var names: [String: String] = [:]
+        var owners: [String: String] = [:]
+        var renamed: [(String, String, String)] = []
+        for item in items where snakeCase(item.name) == item.name {
+            names[item.key] = item.name
+            owners[item.name] = item.name
+        }
+        for item in items where names[item.key] == nil {
+            let snake = snakeCase(item.name)
+            var name = snake
+            var number = 2
+            while owners[name] != nil {
+                name = "\(snake.prefix(60))_\(number)"
+                number += 1
+            }
+            if name != snake { renamed.append((item.name, name, owners[snake]!)) }
+            names[item.key] = name
+            owners[name] = item.name
+        }
+        return (names, renamed)
     }
 
     /// A column's collation as `collation` can say it (an identifier); another (a quoted name with a space) is a warning.
@@ -300,6 +311,12 @@ package struct StoreDescriber {
             output.problems.append("table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen does not describe yet (leave it to the app with --app-table \(table.name))")
         }
         let key = table.column(named: table.primaryKey[0])!
+        // Two columns whose names meet in snake_case (`userId`, `user_id`) are two properties.
+        let (propertyNames, renamed) = Self.distinctNames(table.columns.map { (sqlNameKey($0.name), $0.name) })
+        for (column, name, owner) in renamed {
+            output.warnings.append(
+                "table \(table.name): columns \(owner) and \(column) both make the property name \(Self.snakeCase(column)): \(column) is described as \(name) (persisted_name \(column))")
+        }
         // The identifier: lucidgen's `id` column, or the property that is the key.
         let keyType: String
         switch key.type {
@@ -320,7 +337,7 @@ package struct StoreDescriber {
         if key.name == "id" {
             identifier = #"{ "type": "\#(keyType)"\#(autoincrement) }"#
         } else {
-            identifier = #"{ "type": "property", "property_name": \#(Self.json(Self.snakeCase(key.name))) }"#
+            identifier = #"{ "type": "property", "property_name": \#(Self.json(propertyNames[sqlNameKey(key.name)]!)) }"#
             if !autoincrement.isEmpty { output.problems.append("table \(table.name): AUTOINCREMENT on \(key.name), a key that is a property, cannot be described (name the key column id)") }
         }
 
@@ -336,11 +353,8 @@ package struct StoreDescriber {
             relationships[sqlNameKey(foreignKey.columns[0])] = (target, foreignKey)
         }
         var properties: [DescribedProperty] = []
-        var propertyNames: [String: String] = [:]
-        if key.name != "id" { propertyNames[sqlNameKey(key.name)] = Self.snakeCase(key.name) }
         for column in table.columns {
-            let propertyName = Self.snakeCase(column.name)
-            propertyNames[sqlNameKey(column.name)] = propertyName
+            let propertyName = propertyNames[sqlNameKey(column.name)]!
             if key.name == "id" && sameSQLName(column.name, key.name) { continue }
             let path = sqlNameKey("\(table.name).\(column.name)")
             if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
