@@ -80,11 +80,16 @@ package enum FileTransaction {
                     if !existed { placedNew.append(file.path) }
                 } else {
                     // link(2) never replaces: a file that appeared since the check stays, and the write fails.
-                    guard link(temporary, file.path) == 0 else {
-                        throw Refusal(refused: [(file.path, errno == EEXIST ? replaceReason : OutputFile.errnoText())])
+                    if link(temporary, file.path) == 0 {
+                        unlink(temporary)
+                    } else {
+                        guard errno != EEXIST else { throw Refusal(refused: [(file.path, replaceReason)]) }
+                        // A file system without hard links (exFAT, some network volumes): the check made
+                        // above stands, and rename places the file.
+                        guard FileKind.at(file.path) == .missing else { throw Refusal(refused: [(file.path, replaceReason)]) }
+                        guard rename(temporary, file.path) == 0 else { throw Refusal(refused: [(file.path, OutputFile.errnoText())]) }
                     }
                     placedNew.append(file.path)
-                    unlink(temporary)
                 }
                 temporaries.removeAll { $0 == temporary }
             }
