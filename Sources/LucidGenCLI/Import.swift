@@ -85,6 +85,11 @@ struct ImportCoreData: ParsableCommand {
     @Flag(help: "Replace descriptions that exist already and differ.")
     var force = false
 
+    func validate() throws {
+        // Before anything is read or written: a report that cannot be written would fail the import after its descriptions.
+        if let report, let problem = OutputFile.problem(writing: report) { throw ValidationError("--report \(report): \(problem)") }
+    }
+
     func run() throws {
         let result: CoreDataImporter.Output
         let modelPackage: CoreDataModelPackage

@@ -149,6 +149,13 @@ import Darwin
             #expect(refused.error.contains("import: nothing was written"), "\(name): \(refused.error)")
             #expect(Self.files(under: root) == before, "\(name): nothing written")
         }
+        // A report that cannot be written is a usage error before anything is written.
+        let folder = try CoreDataImportTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Self.modelPackage(in: folder, entities: ["Item"])
+        let unreported = try run(lucidgenBinary, ["import", "coredata", "Model.xcdatamodeld", "--report", "missing/notes.md"], in: folder)
+        #expect(unreported.status == 64 && unreported.error.contains("--report missing/notes.md: its folder missing does not exist"), "\(unreported.error)")
+        #expect(Self.files(under: folder) == ["Model.xcdatamodeld/Model.xcdatamodel/contents"])
         // A stored property's name becomes a column's; a parent entity must be one of the model's.
         for (entity, error) in [
             (#"<entity name="Item"><attribute name="bad&#10;name" attributeType="String"/></entity>"#, #"contents:3: error: attribute "bad\nname" of entity Item cannot name a property"#),
