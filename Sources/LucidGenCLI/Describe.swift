@@ -28,8 +28,10 @@ struct Describe: ParsableCommand {
             a to-one column without an index, a WITHOUT ROWID or STRICT table) is listed as a warning: \
             the store is not recognised until it is resolved. The app's own objects (views, triggers, FTS \
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
-            key, and each --app-table) are listed and left to the app: every migration keeps them. An \
-            existing description is never replaced unless --force is given.
+            key, and each --app-table) are listed and left to the app: every migration keeps them, as are tables \
+            whose names (or a column's) are not identifiers, since a table's name is its description's file \
+            name. Two tables whose names meet in snake_case (userId, user_id) become user_id and user_id_2. An \
+            existing description is never replaced unless --force is given; every file is written or none.
 
             A history from the app's past layouts: give each store with its version, `--database \
             v1.sqlite=1.0 --database v2.sqlite=1.1`. Each entity gets a version_history item at each version \
@@ -114,23 +116,25 @@ struct Describe: ParsableCommand {
         let output = describer.describe(layouts)
 
         let files = output.entities.map { ((inputFolder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
-        let taken = files.filter { FileManager.default.fileExists(atPath: $0.0) }.map(\.0)
-        if !taken.isEmpty && !force {
-            for path in taken { printError("\(displayPath(path)): error: a description exists already (pass --force to replace it)\n") }
+        var writes = files.map { FileTransaction.File(path: $0.0, text: $0.1, mayReplace: force) }
+        if !configExists {
+            writes.append(FileTransaction.File(
+                path: config, text: Self.newConfigText(inputFolder: inputFolder, version: newest.string, module: module, columnNaming: describer.columnNaming), mayReplace: false))
+        }
+        do {
+            try FileTransaction.write(writes, replaceReason: "a description exists already (pass --force to replace it)")
+        } catch {
+            for (path, reason) in error.refused { printError("\(displayPath(path)): error: \(reason)\n") }
             printError("describe: nothing was written\n")
             throw ExitCodes.inputErrors
         }
-        try FileManager.default.createDirectory(atPath: inputFolder, withIntermediateDirectories: true)
-        for (path, json) in files {
-            try json.write(toFile: path, atomically: true, encoding: .utf8)
-            print("wrote    \(displayPath(path))")
-        }
-        if !configExists {
-            try Self.writeNewConfig(config, inputFolder: inputFolder, version: newest.string, module: module, columnNaming: describer.columnNaming)
-        }
-        for problem in output.problems { printError("warning: \(problem)\n") }
+        for file in writes { print("wrote    \(displayPath(file.path))") }
+        for problem in output.warnings + output.problems { printError("warning: \(problem)\n") }
         for note in output.notes { print("note: \(note)") }
-        for (name, why) in output.appTables + appObjects { print("the app's: \(name) (\(why)); kept by every migration") }
+        for (name, why) in output.appTables + appObjects {
+            // A name that is no identifier is shown quoted, so that an empty one or a line break is seen.
+            print("the app's: \(Naming.problem(with: name) == nil ? name : String(reflecting: name)) (\(why)); kept by every migration")
+        }
         let stores = layouts.count == 1 ? displayPath(database[0]) : "\(layouts.count) stores"
         let at = layouts.map(\.version).sorted().map(\.string).joined(separator: ", ")
         print("described \(files.count) table\(files.count == 1 ? "" : "s") of \(stores) at \(at)"
@@ -140,18 +144,16 @@ struct Describe: ParsableCommand {
 
     /// The config `describe` and `import` write when there is none: the descriptions' folder, the current
     /// version, the app target.
-    static func writeNewConfig(_ path: String, inputFolder: String, version: String, module: String, columnNaming: ColumnNaming = .asNamed, stages: String = "") throws {
-        let text = """
-            input_path: \((inputFolder as NSString).lastPathComponent)
-            current_version: "\(version)"\(columnNaming == .camelCase ? "\ncolumn_naming: camel_case" : "")
-            targets:
-              app:
-                module_name: \(module)
-                output_path: Sources/\(module)/Generated
+    static func newConfigText(inputFolder: String, version: String, module: String, columnNaming: ColumnNaming = .asNamed, stages: String = "") -> String {
+        """
+        input_path: \((inputFolder as NSString).lastPathComponent)
+        current_version: "\(version)"\(columnNaming == .camelCase ? "\ncolumn_naming: camel_case" : "")
+        targets:
+          app:
+            module_name: \(module)
+            output_path: Sources/\(module)/Generated
 
-            """ + stages
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        print("wrote    \(displayPath(path))")
+        """ + stages
     }
 
     /// The store's tables lucidgen may describe (with their declared types, as the store reader keeps them),
@@ -163,6 +165,7 @@ struct Describe: ParsableCommand {
 
     static func read(_ path: String, appTables: Set<String>) throws -> (tables: [SchemaTable], appObjects: [(String, String)]) {
         guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no store at \(path)") }
+        try checkStoreFile(path)
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: path, configuration: configuration)

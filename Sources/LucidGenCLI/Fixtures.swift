@@ -82,8 +82,15 @@ struct Fixtures: ParsableCommand {
     static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?, replacing: Bool = false) throws {
         let fileName = FixtureFiles.fileName(module: model.config.app.moduleName, version: target)
         let path = output ?? (defaultFolder(model) as NSString).appendingPathComponent(fileName)
-        guard replacing || !FileManager.default.fileExists(atPath: path) else {
-            throw fail(StoreError.cannotWrite(path: path, message: "the file already exists (a fixture is never replaced; delete it first if it was never committed)"))
+        for file in [path, path + ".sha256"] {
+            switch FileKind.at(file) {
+            case .missing: continue
+            case .regular where replacing: continue
+            case .regular:
+                throw fail(StoreError.cannotWrite(path: file, message: "the file already exists (a fixture and its checksum are never replaced; delete it first if it was never committed)"))
+            case .folder: throw fail(StoreError.cannotWrite(path: file, message: "a folder, not a fixture"))
+            case .special(let what), .other(let what): throw fail(StoreError.cannotWrite(path: file, message: "\(what), not a fixture: nothing is written there"))
+            }
         }
         let folder = (path as NSString).deletingLastPathComponent
         let partial = (folder as NSString).appendingPathComponent("." + (path as NSString).lastPathComponent + ".partial")

@@ -50,6 +50,10 @@ struct FleetMigration {
     var traceSQL: Bool
 
     func run() throws {
+        // Found before any store is migrated: a report that cannot be written would lose every outcome.
+        if let report, let problem = OutputFile.problem(writing: absolutePath(report)) {
+            throw ValidationError("--report \(report): \(problem)")
+        }
         let (versions, stages) = try options.resolve()
         let target = versions[versions.count - 1].version
         let paths = try selection.paths(stores)
@@ -120,7 +124,7 @@ struct FleetMigration {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try encoder.encode(fleetReport).write(to: URL(fileURLWithPath: absolutePath(report)), options: .atomic)
+            try OutputFile.write(try encoder.encode(fleetReport) + Data("\n".utf8), to: absolutePath(report))
         } catch {
             printError("error: could not write the report to \(report): \(error.localizedDescription)\n")
             throw ExitCodes.storeError

@@ -85,6 +85,11 @@ struct ImportCoreData: ParsableCommand {
     @Flag(help: "Replace descriptions that exist already and differ.")
     var force = false
 
+    func validate() throws {
+        // Before anything is read or written: a report that cannot be written would fail the import after its descriptions.
+        if let report, let problem = OutputFile.problem(writing: report) { throw ValidationError("--report \(report): \(problem)") }
+    }
+
     func run() throws {
         let result: CoreDataImporter.Output
         let modelPackage: CoreDataModelPackage
@@ -129,45 +134,41 @@ struct ImportCoreData: ParsableCommand {
         if folder.hasPrefix("./") { folder.removeFirst(2) }
         let files = result.files.map { ((folder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
             + [((folder as NSString).appendingPathComponent(".coredata/origin.json"), result.origin)]
-        let differing = files.filter { path, json in
-            FileManager.default.fileExists(atPath: path) && (try? String(contentsOfFile: path, encoding: .utf8)) != json
-        }.map(\.0)
-        if !differing.isEmpty && !force {
-            for path in differing { printError("\(displayPath(path)): error: a description exists already and differs (pass --force to replace it)\n") }
+        // Files that already hold what the import gives are left as they are.
+        let changed = files.filter { path, json in (try? String(contentsOfFile: path, encoding: .utf8)) != json }
+        var writes = changed.map { FileTransaction.File(path: $0.0, text: $0.1, mayReplace: force) }
+        let version = result.currentVersion.string
+        var configChanges: [String] = []
+        if !configExists {
+            writes.append(FileTransaction.File(
+                path: config, text: Describe.newConfigText(inputFolder: folder, version: version, module: module, stages: Self.stagesYAML(mappings.stages)), mayReplace: false))
+        } else if let existing {
+            var text = try String(contentsOfFile: config, encoding: .utf8)
+            if existing.currentVersion != result.currentVersion {
+                text = Self.setting(currentVersion: version, in: text)
+                configChanges.append("current_version \(version)")
+            }
+            if let added = Self.addingStages(mappings.stages, to: &text, of: config, declared: Set(existing.hookStages.map(\.name))) {
+                configChanges.append("stages \(added)")
+            }
+            if !configChanges.isEmpty { writes.append(FileTransaction.File(path: config, text: text, mayReplace: true)) }
+        }
+        do {
+            try FileTransaction.write(writes, replaceReason: "a description exists already and differs (pass --force to replace it)")
+        } catch {
+            for (path, reason) in error.refused { printError("\(displayPath(path)): error: \(reason)\n") }
             printError("import: nothing was written\n")
             throw ExitCodes.inputErrors
         }
-        try FileManager.default.createDirectory(atPath: (folder as NSString).appendingPathComponent(".coredata"), withIntermediateDirectories: true)
-        var written = 0
-        for (path, json) in files {
-            if (try? String(contentsOfFile: path, encoding: .utf8)) == json { continue }
-            try json.write(toFile: path, atomically: true, encoding: .utf8)
-            print("wrote    \(displayPath(path))")
-            written += 1
-        }
+        for file in writes where file.path != config { print("wrote    \(displayPath(file.path))") }
+        if !configExists { print("wrote    \(displayPath(config))") }
+        for change in configChanges { print("updated  \(displayPath(config)): \(change)") }
+        let written = writes.filter { $0.path != config }.count
         // Descriptions in the folder that the model does not have (`lucidgen init`'s example entity): kept, and said.
         let imported = Set(files.map { ($0.0 as NSString).lastPathComponent })  // origin.json is in .coredata/
         let others = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !imported.contains($0) }.sorted()
         for other in others {
             printError("\(displayPath((folder as NSString).appendingPathComponent(other))): warning: not an entity of this model; delete it if the app does not have it (lucidgen init's example entity, say)\n")
-        }
-        let version = result.currentVersion.string
-        if !configExists {
-            try Describe.writeNewConfig(config, inputFolder: folder, version: version, module: module, stages: Self.stagesYAML(mappings.stages))
-        } else if existing?.currentVersion.map({ $0 == result.currentVersion }) != true {
-            var text = try String(contentsOfFile: config, encoding: .utf8)
-            var lines = text.components(separatedBy: "\n")
-            if let index = lines.firstIndex(where: { $0.hasPrefix("current_version:") }) {
-                lines[index] = "current_version: \"\(version)\""
-            } else {
-                lines.insert("current_version: \"\(version)\"", at: 0)
-            }
-            text = lines.joined(separator: "\n")
-            try text.write(toFile: config, atomically: true, encoding: .utf8)
-            print("updated  \(displayPath(config)): current_version \(version)")
-        }
-        if configExists, let existing {
-            try Self.addStages(mappings.stages, to: config, declared: Set(existing.hookStages.map(\.name)))
         }
         for note in result.notes {
             print("\(displayPath((package as NSString).appendingPathComponent(note.location))): note: \(note.message)")
@@ -180,7 +181,12 @@ struct ImportCoreData: ParsableCommand {
             text += modelPackage.versions.map { "- \($0.model.name) → \($0.version.string)" }.joined(separator: "\n") + "\n"
             text += "\n## Decisions to review (\(result.notes.count))\n\n"
             text += (result.notes + mappings.notes).map { "- `\($0.location)`: \($0.message)" }.joined(separator: "\n") + "\n"
-            try text.write(toFile: report, atomically: true, encoding: .utf8)
+            do {
+                try OutputFile.write(Data(text.utf8), to: report)
+            } catch {
+                printError("\(displayPath(report)): error: the report was not written: \(error)\n")
+                throw ExitCodes.inputErrors
+            }
         }
         print(
             "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(modelPackage.versions.count) model version\(modelPackage.versions.count == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count + mappings.notes.count) note\(result.notes.count + mappings.notes.count == 1 ? "" : "s") to review); next: `lucidgen generate`")
@@ -199,21 +205,31 @@ struct ImportCoreData: ParsableCommand {
         return text
     }
 
-    /// Adds the stages an existing config does not declare yet: appended as a `stages` block when it has none,
-    /// else printed for the user to add (rewriting someone's YAML list would lose their layout and comments).
-    static func addStages(_ stages: [CoreDataMappingStages.Stage], to config: String, declared: Set<String>) throws {
+    /// `text` (a config) with `current_version` set to `version`.
+    static func setting(currentVersion version: String, in text: String) -> String {
+        var lines = text.components(separatedBy: "\n")
+        if let index = lines.firstIndex(where: { $0.hasPrefix("current_version:") }) {
+            lines[index] = "current_version: \"\(version)\""
+        } else {
+            lines.insert("current_version: \"\(version)\"", at: 0)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Adds the stages an existing config does not declare yet: appended as a `stages` block when it has none
+    /// (returning their names), else printed for the user to add (rewriting someone's YAML list would lose
+    /// their layout and comments).
+    static func addingStages(_ stages: [CoreDataMappingStages.Stage], to text: inout String, of config: String, declared: Set<String>) -> String? {
         let missing = stages.filter { !declared.contains($0.name) }
-        guard !missing.isEmpty else { return }
-        var text = try String(contentsOfFile: config, encoding: .utf8)
+        guard !missing.isEmpty else { return nil }
         if text.components(separatedBy: "\n").contains(where: { $0.hasPrefix("stages:") }) {
             printError("\(displayPath(config)): warning: the config has stages already; add these (from the mapping models) to them:\n")
             printError(stagesYAML(missing).components(separatedBy: "\n").dropFirst(2).joined(separator: "\n"))
-            return
+            return nil
         }
         if !text.hasSuffix("\n") { text += "\n" }
         text += stagesYAML(missing)
-        try text.write(toFile: config, atomically: true, encoding: .utf8)
-        print("updated  \(displayPath(config)): stages \(missing.map(\.name).joined(separator: ", "))")
+        return missing.map(\.name).joined(separator: ", ")
     }
 
     private func samePath(_ a: String, _ b: String) -> Bool {

@@ -63,7 +63,8 @@ struct Status: ParsableCommand {
         switch (database, selection.stores) {
         case (nil, nil): throw ValidationError("give a store (--database FILE) or a folder of stores (--stores FOLDER)")
         case (.some, .some): throw ValidationError("--database and --stores exclude each other")
-        case (.some, nil):
+        case (.some(let database), nil):
+            try checkStoreFile(database)
             if !selection.extensions.isEmpty || selection.recursive { throw ValidationError("\(selection.recursive ? "--recursive" : "--extension") needs --stores") }
         case (nil, .some): break
         }

@@ -113,6 +113,10 @@ struct Plan: ParsableCommand {
     @Option(help: ArgumentHelp("text, or markdown for a pull-request comment (step table, findings, Mermaid diagram of the versions).", valueName: "format"))
     var format: Format = .text
 
+    func validate() throws {
+        if let database { try checkStoreFile(database) }
+    }
+
     func run() throws {
         let (versions, stages, findings) = try options.resolve(lint: format == .markdown)
         let newest = versions[versions.count - 1].version
@@ -254,7 +258,7 @@ struct Migrate: ParsableCommand {
     @Option(help: ArgumentHelp("With --stores: how many stores are migrated at the same time (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("With --stores: write each store's outcome to this file, as JSON.", valueName: "report.json"))
+    @Option(help: ArgumentHelp("With --stores: write each store's outcome to this file, as JSON (a FIFO or /dev/stdout is written in place).", valueName: "report.json"))
     var report: String?
 
     @Option(help: ArgumentHelp("With --stores: migrate the first K stores first, and stop if any of them fails.", valueName: "k"))
@@ -286,7 +290,8 @@ struct Migrate: ParsableCommand {
         switch (database, selection.stores) {
         case (nil, nil): throw ValidationError("give a store (--database FILE) or a folder of stores (--stores FOLDER)")
         case (.some, .some): throw ValidationError("--database and --stores exclude each other")
-        case (.some, nil):
+        case (.some(let database), nil):
+            try checkStoreFile(database)
             let fleetOnly = [(jobs != nil, "--jobs"), (report != nil, "--report"), (canary != nil, "--canary"), (maxFailures != nil, "--max-failures"),
                              (verbose, "--verbose"), (!selection.extensions.isEmpty, "--extension"), (selection.recursive, "--recursive")]
             if let (_, name) = fleetOnly.first(where: \.0) { throw ValidationError("\(name) needs --stores") }
@@ -402,6 +407,17 @@ final class ProgressDisplay: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if interactive && !lastLine.isEmpty { printError("\n") }
+    }
+}
+
+/// `--database FILE` names a store file, or none yet (migrate creates it): a folder, a device (`/dev/null`,
+/// which SQLite would read as an empty database and leave a `-journal` beside), a FIFO or a socket is a
+/// usage error, before anything is opened.
+func checkStoreFile(_ path: String, option: String = "--database") throws {
+    switch FileKind.at(absolutePath(path)) {
+    case .missing, .regular: return
+    case .folder: throw ValidationError("\(option) \(path): a folder, not a store file (a folder of stores is --stores)")
+    case .special(let what), .other(let what): throw ValidationError("\(option) \(path): \(what), not a store file")
     }
 }
 

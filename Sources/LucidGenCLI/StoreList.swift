@@ -46,8 +46,10 @@ package struct StoreList {
 
     private mutating func add(_ argument: String) throws(ListError) {
         let expanded = (argument as NSString).expandingTildeInPath
-        if expanded.contains(where: { "*?[".contains($0) }) {
-            let matches = Self.glob(expanded)
+        // A path that exists is that path, whatever characters its names hold (`tenants [eu]`); only
+        // one that does not is a glob.
+        if Self.kind(expanded) == .other, expanded.contains(where: { "*?[".contains($0) }) {
+            let matches = Self.glob(Self.pattern(expanded))
             guard !matches.isEmpty else { throw ListError(description: "no file matches \(argument)") }
             for match in matches {
                 switch Self.kind(match) {
@@ -106,6 +108,26 @@ package struct StoreList {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    /// `argument` as a glob(3) pattern: its longest leading folders that exist are names, their `[`, `*`,
+    /// `?` and `\` escaped (`tenants [eu]/*.sqlite` matches the `.sqlite` files of the folder `tenants [eu]`).
+    static func pattern(_ argument: String) -> String {
+        let components = argument.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var literal = 0
+        var prefix = ""
+        for (index, component) in components.enumerated().dropLast() {
+            prefix += (index == 0 ? "" : "/") + component
+            guard prefix.isEmpty || kind(prefix) == .folder else { break }
+            literal = index + 1
+        }
+        func escaped(_ name: String) -> String {
+            name.reduce(into: "") { result, character in
+                if "[*?\\".contains(character) { result += "\\" }
+                result.append(character)
+            }
+        }
+        return (components[..<literal].map(escaped) + components[literal...]).joined(separator: "/")
     }
 
     /// The paths `pattern` matches (glob(3)), sorted; none when it matches nothing.

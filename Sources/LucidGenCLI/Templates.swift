@@ -40,20 +40,12 @@ struct Templates: ParsableCommand {
 
     func run() throws {
         let files = chosen.map { (name: $0, path: (output as NSString).appendingPathComponent("\($0).mustache")) }
-        if !force {
-            let existing = files.filter { FileManager.default.fileExists(atPath: $0.path) }
-            guard existing.isEmpty else {
-                printError(existing.map { "\($0.path): error: exists; nothing was written (--force replaces it)\n" }.joined())
-                throw ExitCodes.inputErrors
-            }
-        }
         do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-            for file in files {
-                try Data(Renderer.bundledTemplate(named: file.name)!.utf8).write(to: URL(fileURLWithPath: file.path), options: .atomic)
-            }
+            try FileTransaction.write(
+                files.map { FileTransaction.File(path: $0.path, text: Renderer.bundledTemplate(named: $0.name)!, mayReplace: force) },
+                replaceReason: "exists; nothing was written (--force replaces it)")
         } catch {
-            printError("\(output): error: cannot write the templates: \(error.localizedDescription)\n")
+            printError(error.refused.map { "\($0.path): error: \($0.reason)\n" }.joined())
             throw ExitCodes.inputErrors
         }
         for file in files { print("wrote \(file.path)") }

@@ -26,6 +26,9 @@ package struct StoreDescriber {
         package var notes: [String] = []
         /// Tables left to the app, with why.
         package var appTables: [(name: String, why: String)] = []
+        /// What the descriptions say otherwise than the store's names would (two tables whose names meet
+        /// in snake_case, one of them described under another name): nothing the store disagrees with.
+        package var warnings: [String] = []
     }
 
     /// One store's tables at the version they are.
@@ -64,40 +67,35 @@ package struct StoreDescriber {
     package func describe(_ layouts: [Layout]) -> Output {
         var output = Output()
         let layouts = layouts.sorted { $0.version < $1.version }
+        let (entityNames, unmanaged) = Self.entityNames(layouts, &output)
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
         for layout in layouts {
-            // A column named `rowid` hides SQLite's rowid, which lucidgen's migrations copy rows by: such a table stays the app's.
-            let hidingRowid = layout.tables.filter { table in table.columns.contains { Naming.columnProblem(with: $0.name) != nil } }
             let entityTables = layout.tables.filter { table in
-                table.primaryKey.count == 1 && table.column(named: table.primaryKey[0]) != nil && !hidingRowid.contains { $0.name == table.name }
+                table.primaryKey.count == 1 && table.column(named: table.primaryKey[0]) != nil && unmanaged[sqlNameKey(table.name)] == nil
             }
             let keyedTables = Dictionary(entityTables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             // lucidgen's own link tables (a store lucidgen made): to-many relationships of their owner.
             var links: [String: [(name: String, column: String, target: String, ordered: Bool)]] = [:]
             var linkTables: Set<String> = []
-            for table in layout.tables {
+            for table in layout.tables where unmanaged[sqlNameKey(table.name)] == nil {
                 guard let link = Self.linkTable(table, keyed: keyedTables) else { continue }
-                links[sqlNameKey(link.owner), default: []].append((Self.snakeCase(link.relationship), link.relationship, link.target, link.ordered))
+                links[sqlNameKey(link.owner), default: []].append((Self.snakeCase(link.relationship), link.relationship, entityNames[sqlNameKey(link.target)]!, link.ordered))
                 linkTables.insert(table.name)
             }
             for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) && !linkTables.contains(table.name) {
                 if output.appTables.contains(where: { $0.name == table.name }) { continue }
-                let rowidColumn = table.columns.first { Naming.columnProblem(with: $0.name) != nil }
-                output.appTables.append((table.name, rowidColumn.map { column in
-                    "its column \(column.name) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
-                        + "rename it in the app first: ALTER TABLE \(quoteIdentifier(table.name)) RENAME COLUMN \(quoteIdentifier(column.name)) TO …"
-                } ?? (table.primaryKey.isEmpty
+                output.appTables.append((table.name, unmanaged[sqlNameKey(table.name)] ?? (table.primaryKey.isEmpty
                     ? "it has no declared primary key (lucidgen's entities are keyed)"
                     : "its primary key has \(table.primaryKey.count) columns (a link table: describing it as a to-many relationship is not done yet)")))
             }
             let keyed = Dictionary(entityTables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             var entities: [String: (SchemaTable, DescribedEntity)] = [:]
             for table in entityTables {
-                var described = entity(table, keyed: keyed, version: layout.version, &output)
+                var described = entity(table, keyed: keyed, entityNames: entityNames, version: layout.version, &output)
                 for link in links[sqlNameKey(table.name)] ?? [] {
                     described.properties.append(DescribedProperty(
                         name: link.name, column: link.column,
-                        type: #"{ "entity_name": \#(Self.json(Self.snakeCase(link.target))), "association": "to_many"\#(link.ordered ? #", "ordered": true"# : "") }"#, nullable: false,
+                        type: #"{ "entity_name": \#(Self.json(link.target)), "association": "to_many"\#(link.ordered ? #", "ordered": true"# : "") }"#, nullable: false,
                         defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
                 entities[sqlNameKey(table.name)] = (table, described)
@@ -110,6 +108,76 @@ package struct StoreDescriber {
             output.entities.append(merged(present.map { (layouts[$0].version, perLayout[$0][name]!.entity) }, allVersions: layouts.map(\.version), &output))
         }
         return output
+    }
+
+    /// The entity name of each table of the layouts (by its lower-cased name), and the tables lucidgen
+    /// cannot manage by their names, with why and what to do.
+    ///
+    /// A description's name is its file's name, so a table name is checked, never joined to a path: a table
+    /// whose name is not an identifier (`../../victim`, `a/b`, `.hidden`, a line break, empty), or whose
+    /// snake_case name is not one (longer than 64 characters), or that holds such a column (a property
+    /// name), or a column named `rowid` (which lucidgen's migrations copy rows by), stays the app's. Two
+    /// tables whose names meet in snake_case (`userId`, `user_id`) keep distinct entities: the table
+    /// already so named keeps the name, the other takes a numbered one (`user_id_2`), with a warning.
+    static func entityNames(_ layouts: [Layout], _ output: inout Output) -> (names: [String: String], unmanaged: [String: String]) {
+        var spelling: [String: String] = [:]
+        var columns: [String: [String]] = [:]
+        for layout in layouts {
+            for table in layout.tables {
+                spelling[sqlNameKey(table.name)] = table.name  // the newest layout's spelling
+                columns[sqlNameKey(table.name), default: []] += table.columns.map(\.name)
+            }
+        }
+        var unmanaged: [String: String] = [:]
+        var candidates: [(key: String, table: String, snake: String)] = []
+        for (key, table) in spelling.sorted(by: { $0.key < $1.key }) {
+            let rename = "rename it in the app first (ALTER TABLE \(quoteIdentifier(table)) RENAME TO …), then describe again"
+            if Naming.problem(with: table) != nil || Naming.problem(with: snakeCase(table)) != nil {
+                unmanaged[key] = "its name is not one lucidgen manages: a table's name is its description's file name, so ASCII letters, digits and underscores, "
+                    + "starting with a letter, at most 64 characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
+            } else if let column = columns[key]!.first(where: { Naming.problem(with: $0) != nil || Naming.problem(with: snakeCase($0)) != nil }) {
+                unmanaged[key] = "its column \(String(reflecting: column)) has a name lucidgen does not manage (a property's: ASCII letters, digits and underscores, starting with a letter, "
+                    + "at most 64 characters, also in snake_case); rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
+            } else if let column = columns[key]!.first(where: { Naming.columnProblem(with: $0) != nil }) {
+                unmanaged[key] = "its column \(column) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
+                    + "rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
+            } else {
+                candidates.append((key, table, snakeCase(table)))
+            }
+        }
+        let (names, renamed) = distinctNames(candidates.map { ($0.key, $0.table) })
+        for (table, name, owner) in renamed {
+            output.warnings.append(
+                "tables \(owner) and \(table) both make the entity name \(snakeCase(table)): \(table) is described as \(name) "
+                    + "(\(name).json, persisted_name \(table)); rename that description if another name suits it better")
+        }
+        return (names, unmanaged)
+    }
+
+    /// A distinct snake_case name for each of `items` (a table's or column's name, by its lower-cased key):
+    /// where two names meet in snake_case (`userId`, `user_id`), the one already so spelled keeps it and the
+    /// other takes a numbered one (`user_id_2`). The renamed, with their names and the name's owner.
+    static func distinctNames(_ items: [(key: String, name: String)]) -> (names: [String: String], renamed: [(name: String, as: String, owner: String)]) {
+        var names: [String: String] = [:]
+        var owners: [String: String] = [:]
+        var renamed: [(String, String, String)] = []
+        for item in items where snakeCase(item.name) == item.name {
+            names[item.key] = item.name
+            owners[item.name] = item.name
+        }
+        for item in items where names[item.key] == nil {
+            let snake = snakeCase(item.name)
+            var name = snake
+            var number = 2
+            while owners[name] != nil {
+                name = "\(snake.prefix(60))_\(number)"
+                number += 1
+            }
+            if name != snake { renamed.append((item.name, name, owners[snake]!)) }
+            names[item.key] = name
+            owners[name] = item.name
+        }
+        return (names, renamed)
     }
 
     /// A column's collation as `collation` can say it (an identifier); another (a quoted name with a space) is a warning.
@@ -237,12 +305,18 @@ package struct StoreDescriber {
         return (newest.name, "{\n" + object.map { "  \(Self.json($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n")
     }
 
-    private func entity(_ table: SchemaTable, keyed: [String: SchemaTable], version: SchemaVersion, _ output: inout Output) -> DescribedEntity {
-        let name = Self.snakeCase(table.name)
+    private func entity(_ table: SchemaTable, keyed: [String: SchemaTable], entityNames: [String: String], version: SchemaVersion, _ output: inout Output) -> DescribedEntity {
+        let name = entityNames[sqlNameKey(table.name)]!
         if let options = table.storeOptions {
             output.problems.append("table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen does not describe yet (leave it to the app with --app-table \(table.name))")
         }
         let key = table.column(named: table.primaryKey[0])!
+        // Two columns whose names meet in snake_case (`userId`, `user_id`) are two properties.
+        let (propertyNames, renamed) = Self.distinctNames(table.columns.map { (sqlNameKey($0.name), $0.name) })
+        for (column, name, owner) in renamed {
+            output.warnings.append(
+                "table \(table.name): columns \(owner) and \(column) both make the property name \(Self.snakeCase(column)): \(column) is described as \(name) (persisted_name \(column))")
+        }
         // The identifier: lucidgen's `id` column, or the property that is the key.
         let keyType: String
         switch key.type {
@@ -263,7 +337,7 @@ package struct StoreDescriber {
         if key.name == "id" {
             identifier = #"{ "type": "\#(keyType)"\#(autoincrement) }"#
         } else {
-            identifier = #"{ "type": "property", "property_name": \#(Self.json(Self.snakeCase(key.name))) }"#
+            identifier = #"{ "type": "property", "property_name": \#(Self.json(propertyNames[sqlNameKey(key.name)]!)) }"#
             if !autoincrement.isEmpty { output.problems.append("table \(table.name): AUTOINCREMENT on \(key.name), a key that is a property, cannot be described (name the key column id)") }
         }
 
@@ -279,18 +353,15 @@ package struct StoreDescriber {
             relationships[sqlNameKey(foreignKey.columns[0])] = (target, foreignKey)
         }
         var properties: [DescribedProperty] = []
-        var propertyNames: [String: String] = [:]
-        if key.name != "id" { propertyNames[sqlNameKey(key.name)] = Self.snakeCase(key.name) }
         for column in table.columns {
-            let propertyName = Self.snakeCase(column.name)
-            propertyNames[sqlNameKey(column.name)] = propertyName
+            let propertyName = propertyNames[sqlNameKey(column.name)]!
             if key.name == "id" && sameSQLName(column.name, key.name) { continue }
             let path = sqlNameKey("\(table.name).\(column.name)")
             if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
                 let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
                 properties.append(DescribedProperty(
                     name: propertyName, column: column.name,
-                    type: #"{ "entity_name": \#(Self.json(Self.snakeCase(target.name))), "association": "to_one" }"#, nullable: !column.notNull,
+                    type: #"{ "entity_name": \#(Self.json(entityNames[sqlNameKey(target.name)]!)), "association": "to_one" }"#, nullable: !column.notNull,
                     defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
                     onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true))
                 continue

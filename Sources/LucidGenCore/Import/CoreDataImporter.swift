@@ -56,10 +56,11 @@ package struct CoreDataImporter {
     /// build): its `VersionInfo.plist`'s `NSManagedObjectModel_VersionHashes`.
     package static func versionHashes(momd path: String) throws -> [String: [String: Data]] {
         let file = (path as NSString).appendingPathComponent("VersionInfo.plist")
-        guard let data = FileManager.default.contents(atPath: file) else {
+        let limits = BoundedPropertyList.Limits(bytes: 16 << 20, objects: 1_000_000)
+        guard let data = try CoreDataModelPackage.contents(of: file, location: file, maxBytes: limits.bytes) else {
             throw CoreDataImportError(location: path, message: "no VersionInfo.plist here: give the compiled model folder (Model.momd, inside the app's bundle or DerivedData)")
         }
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+        guard let plist = try? BoundedPropertyList.decode(data, limits: limits) as? [String: Any],
             let versions = plist["NSManagedObjectModel_VersionHashes"] as? [String: Any]
         else {
             throw CoreDataImportError(location: file, message: "not a property list with NSManagedObjectModel_VersionHashes")
@@ -90,6 +91,34 @@ package struct CoreDataImporter {
             result += character == "-" || character == " " ? "_" : character.lowercased()
         }
         return result
+    }
+
+    /// Each entity's description name is the name of the file it is written to: one that is not an
+    /// identifier (`../x`, `a/b`, a line break) is refused where the model has it, before anything is written.
+    /// So are a stored property's name that is none (it would name a column) and a parent entity the model
+    /// does not have.
+    static func checkEntityNames(_ package: CoreDataModelPackage) throws(CoreDataImportError) {
+        let rule = "ASCII letters, digits and underscores, starting with a letter, at most 64 characters (also in snake_case), not starting with sqlite_ or lucid_"
+        for (model, _) in package.versions {
+            let names = Set(model.entities.map(\.name))
+            for entity in model.entities {
+                if Naming.problem(with: snakeCase(entity.name)) != nil {
+                    throw CoreDataImportError(
+                        location: "\(model.file):\(entity.line)",
+                        message: "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: snakeCase(entity.name) + ".json"))): "
+                            + "a description's name is \(rule); rename the entity in the model")
+                }
+                if let parent = entity.parentEntity, !names.contains(parent) {
+                    throw CoreDataImportError(location: "\(model.file):\(entity.line)", message: "entity \(entity.name): its parent entity \(String(reflecting: parent)) is not an entity of this model version")
+                }
+                let stored = entity.attributes.filter { !$0.transient }.map { ($0.name, $0.line, "attribute") } + entity.relationships.filter { !$0.transient }.map { ($0.name, $0.line, "relationship") }
+                for (name, line, kind) in stored where Naming.problem(with: snakeCase(name)) != nil {
+                    throw CoreDataImportError(
+                        location: "\(model.file):\(line)",
+                        message: "\(kind) \(String(reflecting: name)) of entity \(entity.name) cannot name a property (and its column): a property's name is \(rule); rename it in the model")
+                }
+            }
+        }
     }
 
     /// The Swift name to write when the description name's own form is not the model's.
@@ -481,6 +510,7 @@ package struct CoreDataImporter {
     // MARK: The whole history
 
     private mutating func run() throws -> Output {
+        try Self.checkEntityNames(package)
         let versions = package.versions.map(\.version)
         let lineages = try entityLineages()
         entityNames = package.versions.indices.map { index in

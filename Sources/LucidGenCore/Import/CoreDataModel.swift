@@ -77,6 +77,11 @@ package struct CoreDataModel: Sendable {
     /// Parses a `contents` file. Throws ``CoreDataImportError`` naming the file and line of what is not
     /// a model.
     package static func parse(_ data: Data, name: String, file: String) throws -> CoreDataModel {
+        guard data.count <= fileLimit else { throw CoreDataImportError(location: file, message: "larger than \(fileLimit >> 20) MB, far beyond any model Xcode writes: not read") }
+        // A model has no document type; one declaring entities could expand them without bound.
+        if data.range(of: Data("<!ENTITY".utf8)) != nil {
+            throw CoreDataImportError(location: file, message: "declares XML entities (<!ENTITY), which no model Xcode writes has: not read")
+        }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         let reader = Reader(file: file)
@@ -88,6 +93,12 @@ package struct CoreDataModel: Sendable {
         guard reader.sawModel else { throw CoreDataImportError(location: "\(file):1", message: "no <model> element: not an Xcode data model") }
         return CoreDataModel(name: name, file: file, entities: reader.entities, unstored: reader.unstored)
     }
+
+    /// A model's `contents` is at most a few hundred KB; sixteen MB is far beyond any Xcode writes.
+    static let fileLimit = 16 << 20
+    /// Elements within elements: a model nests six deep (model, entity, attribute, userInfo, entry); a file
+    /// nested deeper than this is no model, and is stopped before it exhausts the parser's stack.
+    static let depthLimit = 32
 
     /// The XML delegate: a small state machine over the elements the importer reads.
     private final class Reader: NSObject, XMLParserDelegate {
@@ -108,6 +119,11 @@ package struct CoreDataModel: Sendable {
             let line = parser.lineNumber
             let parent = stack.last
             stack.append(element)
+            guard stack.count <= CoreDataModel.depthLimit else {
+                if failure == nil { failure = (line, "elements nested more than \(CoreDataModel.depthLimit) deep: not an Xcode data model") }
+                parser.abortParsing()
+                return
+            }
             func flag(_ key: String) -> Bool { attributes[key] == "YES" }
             func required(_ key: String) -> String? {
                 guard let value = attributes[key], !value.isEmpty else {

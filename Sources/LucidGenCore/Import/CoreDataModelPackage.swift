@@ -32,8 +32,13 @@ package struct CoreDataModelPackage: Sendable {
         }
         var current: String?
         let currentPath = (path as NSString).appendingPathComponent(".xccurrentversion")
-        if let data = FileManager.default.contents(atPath: currentPath) {
-            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        if let data = try Self.contents(of: currentPath, location: currentPath, maxBytes: Self.currentVersionFileLimit) {
+            let plist: Any
+            do {
+                plist = try BoundedPropertyList.decode(data, limits: .init(bytes: Self.currentVersionFileLimit))
+            } catch {
+                throw CoreDataImportError(location: currentPath, message: "\(error), not what Xcode writes here (an XML property list with _XCCurrentVersionName)")
+            }
             guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {
                 throw CoreDataImportError(location: currentPath, message: "not a property list with _XCCurrentVersionName")
             }
@@ -72,7 +77,7 @@ package struct CoreDataModelPackage: Sendable {
         for (name, version) in ordered {
             let folder = (path as NSString).appendingPathComponent("\(name).xcdatamodel")
             let file = "\(name).xcdatamodel/contents"
-            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent("contents")) else {
+            guard let data = try Self.contents(of: (folder as NSString).appendingPathComponent("contents"), location: file, maxBytes: CoreDataModel.fileLimit) else {
                 if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("elements")) {
                     throw CoreDataImportError(
                         location: "\(name).xcdatamodel/elements",
@@ -83,6 +88,32 @@ package struct CoreDataModelPackage: Sendable {
             versions.append((try CoreDataModel.parse(data, name: name, file: file), version))
         }
         return CoreDataModelPackage(path: path, versions: versions, orderBasis: basis, skipped: skipped)
+    }
+
+    /// `.xccurrentversion` is a few hundred bytes: a larger one is no file Xcode wrote.
+    static let currentVersionFileLimit = 64 << 10
+
+    /// The bytes of a file of the package, or nil when there is none. Only a regular file of at most
+    /// `maxBytes` is read: a FIFO would block the import, a device read without end.
+    static func contents(of path: String, location: String, maxBytes: Int) throws(CoreDataImportError) -> Data? {
+        switch FileKind.at(path) {
+        case .missing: return nil
+        case .regular: break
+        case .folder: throw CoreDataImportError(location: location, message: "a folder, where the package has a file")
+        case .special(let what), .other(let what): throw CoreDataImportError(location: location, message: "\(what), not a regular file: not read")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CoreDataImportError(location: location, message: "cannot be read") }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+        } catch {
+            throw CoreDataImportError(location: location, message: "cannot be read: \(error.localizedDescription)")
+        }
+        guard data.count <= maxBytes else {
+            throw CoreDataImportError(location: location, message: "larger than \(maxBytes >> 10) KB, far beyond what Xcode writes here: not read")
+        }
+        return data
     }
 
     /// `"Model 2": "2.0"` items, oldest first.
