@@ -367,6 +367,8 @@ import Darwin
             let decoded = try BoundedPropertyList.decode(data) as? NSDictionary
             #expect(decoded == value as NSDictionary, "\(format)")
         }
+        // XML without its header, as a store's metadata may hold it.
+        #expect(try BoundedPropertyList.decode(Data("<plist><dict/></plist>".utf8)) as? NSDictionary == NSDictionary())
     }
 
     @Test func aBombACycleOrADamagedListIsRefused() throws {
@@ -382,6 +384,8 @@ import Darwin
         #expect((try? BoundedPropertyList.decode(Self.bomb(levels: 3, width: 20))) != nil, "421 objects decode")
         #expect(refusal(Self.bomb(levels: 3, width: 20), .init(objects: 400)).hasPrefix("a binary property list that decodes into more than 400 objects"))
         #expect(refusal(Self.bomb(levels: 3, width: 2, cycle: true)) == "a binary property list whose object 0 contains itself")
+        // Each array holding the next twice, 60 deep (within the nesting bound): 2^60 objects once decoded.
+        #expect(refusal(Self.bomb(levels: 60, width: 2), .init(objects: 50_000)).hasPrefix("a binary property list that decodes into more than 50000 objects"))
         #expect(refusal(Self.bomb(levels: 80, width: 1)) == "a binary property list nested more than 64 deep")
         var damaged = [UInt8](Self.bomb(levels: 3, width: 2))
         damaged[damaged.count - 1] = 0xFF  // the offset table beyond the file

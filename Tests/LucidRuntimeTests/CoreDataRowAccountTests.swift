@@ -227,40 +227,27 @@ import Testing
         #expect(try Self.files(path) == before)
     }
 
-    /// A binary property list in `Z_METADATA` is walked within bounds before it is decoded: objects whose
-    /// references expand to billions, a cycle, a trailer that lies are not decoded.
+    /// A binary property list in `Z_METADATA` is decoded within ``CoreDataMetadata/limits``: real metadata
+    /// decodes; objects whose references expand to billions, a cycle, a trailer that lies do not, and the
+    /// store's hashes are then unknown (they only pick among versions, so the conversion goes on).
     @Test func aMetadataPropertyListBombIsNotDecoded() throws {
         let real = try PropertyListSerialization.data(fromPropertyList: ["NSStoreModelVersionHashes": ["Note": Data(repeating: 1, count: 32)]], format: .binary, options: 0)
-        #expect(CoreDataMetadata.isBounded(real))
-        #expect(CoreDataMetadata.isBounded(Data("<plist><dict/></plist>".utf8)))
-        // 60 arrays, each holding the next twice: 2^60 objects once decoded.
-        func bomb(depth: Int, cycle: Bool = false) -> Data {
-            var bytes = Array("bplist00".utf8)
-            var offsets: [Int] = []
-            for index in 0..<depth {
-                offsets.append(bytes.count)
-                let next = UInt8(cycle && index == depth - 1 ? 0 : index + 1)
-                bytes += [0xA2, next, next]
-            }
-            offsets.append(bytes.count)
-            bytes += [0x08]  // false
-            let table = bytes.count
-            bytes += offsets.map { UInt8($0) }
-            bytes += [0, 0, 0, 0, 0, 0, 1, 1] + bigEndian(offsets.count) + bigEndian(0) + bigEndian(table)
-            return Data(bytes)
-        }
+        #expect((try? BoundedPropertyList.decode(real, limits: CoreDataMetadata.limits)) != nil)
+        // 60 arrays, each holding the next twice: 2^60 objects once decoded (BoundedPropertyListTests has
+        // the other shapes).
+        var bytes = Array("bplist00".utf8)
+        for index in 1...60 { bytes += [0xA2, UInt8(index), UInt8(index)] }
+        bytes += [0x08]  // false
+        let table = bytes.count
+        bytes += (0...60).map { UInt8(8 + $0 * 3) }
         func bigEndian(_ value: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
-        #expect(CoreDataMetadata.isBounded(bomb(depth: 4)))
-        #expect(try PropertyListSerialization.propertyList(from: bomb(depth: 4), format: nil) is [Any])
-        #expect(!CoreDataMetadata.isBounded(bomb(depth: 60)))
-        #expect(!CoreDataMetadata.isBounded(bomb(depth: 4, cycle: true)))
-        var lying = [UInt8](real)
-        lying[lying.count - 9] = 0xFF  // the offset table far past the end
-        #expect(!CoreDataMetadata.isBounded(Data(lying)))
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + bigEndian(61) + bigEndian(0) + bigEndian(table)
+        let bomb = Data(bytes)
+        #expect((try? BoundedPropertyList.decode(bomb, limits: CoreDataMetadata.limits)) == nil)
         // In a store: the bomb is not decoded, so the store's hashes are unknown; the conversion goes on.
         let (shop, folder, path) = try Self.store("DELETE FROM Z_METADATA")
         defer { folder.remove() }
-        try withDatabase(path) { db in try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, 'x', ?)", arguments: [bomb(depth: 60)]) }
+        try withDatabase(path) { db in try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, 'x', ?)", arguments: [bomb]) }
         try withDatabase(path) { (db: Database) throws in #expect(try CoreDataMetadata.storedHashes(db) == nil) }
         let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop))
         #expect(opened.outcome.coreDataConversion?.entities.count == 3)

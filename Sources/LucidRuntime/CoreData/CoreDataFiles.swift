@@ -7,19 +7,18 @@ import Musl
 import Darwin
 #endif
 import GRDB
+import LucidSchema
 
 /// What a Core Data store keeps outside its rows, read as a file from anywhere is: its metadata's property
 /// list, bounded before it is decoded, and the files of externally stored values, read only as regular
 /// files inside the store's `_EXTERNAL_DATA` folder.
 package enum CoreDataMetadata {
-    /// Larger metadata is not Core Data's (a real store's is a few kilobytes).
-    static let maximumSize = 1 << 20
-    /// Objects a binary property list may hold, and objects its references may expand to when decoded
-    /// (an object referenced twice is decoded twice: a few objects can expand to billions).
-    static let maximumObjects = 50_000
+    /// The bounds a store's metadata is decoded within: a real store's is a few kilobytes and some hundred
+    /// objects, so larger metadata is not Core Data's.
+    package static let limits = BoundedPropertyList.Limits(bytes: 1 << 20, objects: 50_000)
 
     /// `NSStoreModelVersionHashes` of the store's metadata (`Z_METADATA.Z_PLIST`, a property list): entity
-    /// name → hash. Nil when the store has none, or its metadata is not a property list within the bounds.
+    /// name → hash. Nil when the store has none, or its metadata is not a property list within ``limits``.
     package static func storedHashes(_ db: Database) throws -> [String: Data]? {
         let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") ?? .null
         let plist: Data
@@ -28,89 +27,11 @@ package enum CoreDataMetadata {
         case .string(let text): plist = Data(text.utf8)
         default: return nil
         }
-        guard plist.count <= maximumSize, isBounded(plist),
-            let metadata = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
+        guard let metadata = try? BoundedPropertyList.decode(plist, limits: limits) as? [String: Any],
             let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Any]
         else { return nil }
         let data = hashes.compactMapValues { $0 as? Data }
         return data.count == hashes.count ? data : nil
-    }
-
-    /// Whether a property list decodes to at most ``maximumObjects`` objects: a binary one's trailer, offset
-    /// table and references are walked (each reference inside the object table, no cycle); an XML one has
-    /// no references, so its size bounds it.
-    package static func isBounded(_ plist: Data) -> Bool {
-        let bytes = [UInt8](plist)
-        guard bytes.starts(with: Array("bplist".utf8)) else { return true }
-        guard bytes.count >= 8 + 32 else { return false }
-        func integer(_ at: Int, _ size: Int) -> Int? {
-            guard size >= 1, size <= 8, at >= 0, at + size <= bytes.count else { return nil }
-            var value: UInt64 = 0
-            for byte in bytes[at..<(at + size)] { value = value << 8 | UInt64(byte) }
-            return value > UInt64(Int.max) ? nil : Int(value)
-        }
-        let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6]), referenceSize = Int(bytes[trailer + 7])
-        guard let count = integer(trailer + 8, 8), let top = integer(trailer + 16, 8), let table = integer(trailer + 24, 8),
-            (1...8).contains(offsetSize), (1...8).contains(referenceSize), count >= 1, count <= maximumObjects, top < count,
-            table >= 8, table <= trailer, count <= (trailer - table) / offsetSize
-        else { return false }
-        var offsets: [Int] = []
-        for index in 0..<count {
-            guard let offset = integer(table + index * offsetSize, offsetSize), offset >= 8, offset < table else { return false }
-            offsets.append(offset)
-        }
-        /// The references an object holds (nil: it is not within the object table).
-        func references(_ object: Int) -> [Int]? {
-            let at = offsets[object]
-            let marker = bytes[at]
-            let kind = marker >> 4
-            guard [0xA, 0xB, 0xC, 0xD].contains(kind) else { return [] }
-            var length = Int(marker & 0x0F), start = at + 1
-            if length == 0x0F {
-                guard start < table, bytes[start] >> 4 == 0x1, let size = Optional(1 << Int(bytes[start] & 0x0F)), size <= 8,
-                    let value = integer(start + 1, size)
-                else { return nil }
-                length = value
-                start += 1 + size
-            }
-            let total = kind == 0xD ? length.multipliedReportingOverflow(by: 2) : (partialValue: length, overflow: false)
-            guard !total.overflow, total.partialValue <= count * 2, start + total.partialValue * referenceSize <= table else { return nil }
-            var found: [Int] = []
-            for index in 0..<total.partialValue {
-                guard let reference = integer(start + index * referenceSize, referenceSize), reference < count else { return nil }
-                found.append(reference)
-            }
-            return found
-        }
-        // Each object's size when decoded (itself and what it references), each computed once; a cycle
-        // or a size over the bound is refused.
-        var sizes: [Int?] = Array(repeating: nil, count: count)
-        var visiting = Set<Int>()
-        var stack: [(object: Int, children: [Int], next: Int)] = []
-        func push(_ object: Int) -> Bool {
-            guard let children = references(object), visiting.insert(object).inserted else { return false }
-            stack.append((object, children, 0))
-            return true
-        }
-        guard push(top) else { return false }
-        while let frame = stack.last {
-            if frame.next < frame.children.count {
-                stack[stack.count - 1].next += 1
-                let child = frame.children[frame.next]
-                if sizes[child] == nil { guard push(child) else { return false } }
-                continue
-            }
-            var size = 1
-            for child in frame.children {
-                size += sizes[child] ?? 0
-                if size > maximumObjects { return false }
-            }
-            sizes[frame.object] = size
-            visiting.remove(frame.object)
-            stack.removeLast()
-        }
-        return true
     }
 }
 
