@@ -347,6 +347,15 @@ import Testing
         // An externally stored attribute holding a number: named, never a crash.
         ("UPDATE ZCUSTOMER SET ZAVATAR = 5 WHERE Z_PK = 1", "ZCUSTOMER.ZAVATAR (Customer.avatar, which allows external storage) holds values that are not bytes (first: row 1: 5)"),
         ("UPDATE ZCUSTOMER SET ZAVATAR = 2.5 WHERE Z_PK = 3", "holds values that are not bytes (first: row 3: the real 2.5)"),
+        // A value of another storage class than Core Data reads its attribute's type by: named, never copied as it is.
+        ("UPDATE ZORDER SET ZNUMBER = 'seven' WHERE Z_PK = 1", "ZORDER.ZNUMBER (Order.number, Integer 32) holds 1 value Core Data would not read as written (first: row 1: the text 'seven')"),
+        ("UPDATE ZORDER SET ZNUMBER = 2.5 WHERE Z_PK = 2", "ZORDER.ZNUMBER (Order.number, Integer 32) holds 1 value Core Data would not read as written (first: row 2: the real 2.5)"),
+        ("UPDATE ZORDER SET ZNUMBER = 1099511627776 WHERE Z_PK = 2", "(first: row 2: 1099511627776)"),
+        ("UPDATE ZORDER SET ZTOTAL = 'ten' WHERE Z_PK = 1", "ZORDER.ZTOTAL (Order.total, Double) holds 1 value"),
+        ("UPDATE ZPRODUCT SET ZTITLE = X'4142' WHERE Z_PK = 2", "ZPRODUCT.ZTITLE (Product.title, String) holds 1 value Core Data would not read as written (first: row 2: a blob of 2 bytes)"),
+        ("UPDATE ZCUSTOMER SET ZTOKEN = X'0102' WHERE Z_PK = 1", "ZCUSTOMER.ZTOKEN (Customer.token, UUID) holds 1 value"),
+        ("UPDATE ZCUSTOMER SET ZLOYALTY = 'lots' WHERE Z_PK = 1", "ZCUSTOMER.ZLOYALTY (Customer.loyalty, Decimal) holds 1 value"),
+        ("UPDATE ZORDER SET ZCUSTOMER = 'one' WHERE Z_PK = 1", "ZORDER.ZCUSTOMER (Order.customer, a to-one's id) holds 1 value Core Data would not read as written (first: row 1: the text 'one')"),
         // A failure inside the conversion (two products with one SKU, which lucidgen's table keeps unique):
         // the store is still Core Data's, never "at 1.0".
         ("UPDATE ZPRODUCT SET ZSKU = 'A-1' WHERE Z_PK = 2", "failed and was rolled back: UNIQUE constraint failed: product.sku; the store is the Core Data store it was, unchanged"),

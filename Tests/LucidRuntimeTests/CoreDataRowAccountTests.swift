@@ -227,6 +227,19 @@ import Testing
         #expect(try Self.files(path) == before)
     }
 
+    /// Text in a Binary or Transformable column: Core Data reads its bytes, so the conversion keeps them as
+    /// bytes (never the text as it is) and lists the row in the report.
+    @Test func textInABinaryColumnIsKeptAsItsBytesAndListed() throws {
+        let (shop, folder, path) = try Self.store("UPDATE ZCUSTOMER SET ZPREFS = 'plain' WHERE Z_PK = 3")
+        defer { folder.remove() }
+        let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop))
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.coreDataConversion?.notes == ["ZCUSTOMER row 3: ZPREFS (Customer.prefs, Transformable) is the text 'plain': kept as its bytes, as Core Data reads it"])
+        let stored = try opened.database.read { db in try Row.fetchOne(db, sql: "SELECT typeof(prefs), prefs FROM client WHERE id = 3") }
+        #expect(stored?[0] == "blob")
+        #expect(stored?[1] == Data("plain".utf8))
+    }
+
     /// A binary property list in `Z_METADATA` is decoded within ``CoreDataMetadata/limits``: real metadata
     /// decodes; objects whose references expand to billions, a cycle, a trailer that lies do not, and the
     /// store's hashes are then unknown (they only pick among versions, so the conversion goes on).

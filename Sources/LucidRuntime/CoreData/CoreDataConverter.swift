@@ -334,7 +334,7 @@ package struct CoreDataConverter {
                 var value: String = switch attribute.type {
                 case "Date": Self.dateExpression(stored)
                 case "Decimal": "CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END"
-                default: stored
+                default: StoredValueRule(type: attribute.type, external: attribute.externalStorage == true)?.value(stored) ?? stored
                 }
                 // A required attribute Core Data left NULL (a row older than the attribute) gets the column's default.
                 if target.notNull, let fallback = target.defaultSQL { value = "coalesce(\(value), \(fallback))" }

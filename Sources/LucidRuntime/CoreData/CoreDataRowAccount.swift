@@ -148,6 +148,7 @@ extension CoreDataConverter {
         // Values Core Data would not have written, entity by entity.
         for placement in account.placements {
             let source = quoted(placement.source)
+            try checkStorage(db, placement, in: version, account: &account)
             for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes) where attribute.transient != true && attribute.column != nil {
                 let stored = "Z" + attribute.name.uppercased()
                 if attribute.type == "Date" {
@@ -233,6 +234,90 @@ extension CoreDataConverter {
     }
 
     /// `entity` and its parents, the root last.
+    /// How Core Data reads a column's value, which it does by the attribute's type whatever the value's
+    /// storage class (`sqlite3_column_int64`, `_double`, `_text`, `_blob`): `read`, the storage classes it
+    /// reads as written; `converted`, one it reads as the bytes of its text (kept, converted alike, and
+    /// reported). Any other value would not read back as what was written (text in an integer column reads
+    /// as 0), so it refuses the store. Dates and externally stored values have their own checks.
+    struct StoredValueRule {
+        var read: [String]
+        var converted: (storage: String, cast: String)? = nil
+        var range: ClosedRange<Int64>? = nil
+        var length: Int? = nil
+        /// The one text Core Data reads as a value of a number's type.
+        var text: String? = nil
+
+        /// The rule of an attribute of `type` (nil: checked elsewhere, or not confirmed), or of a to-one's key.
+        init?(type: String?, external: Bool) {
+            switch type {
+            case "Integer 16": read = ["integer"]; range = Int64(Int16.min)...Int64(Int16.max)
+            case "Integer 32": read = ["integer"]; range = Int64(Int32.min)...Int64(Int32.max)
+            case "Integer 64", "Boolean", nil: read = ["integer"]
+            // A FLOAT column's affinity stores an integer as a real: only text or bytes are not read.
+            case "Double", "Float": read = ["real", "integer"]
+            // Core Data writes a decimal's NaN as the text 'NaN' (Artsy Folio's real stores hold it).
+            case "Decimal": read = ["integer", "real"]; text = "NaN"
+            case "String": read = ["text"]
+            case "Binary", "Transformable":
+                guard !external else { return nil }
+                read = ["blob"]; converted = ("text", "BLOB")
+            case "UUID": read = ["blob"]; length = 16
+            default: return nil
+            }
+        }
+
+        /// SQL true for a value of `column` Core Data does not read as written and that is not converted.
+        func refused(_ column: String) -> String {
+            var fine = "typeof(\(column)) IN (\(read.map { "'\($0)'" }.joined(separator: ", ")))"
+            if let range { fine = "(\(fine) AND \(column) BETWEEN \(range.lowerBound) AND \(range.upperBound))" }
+            if let length { fine = "(\(fine) AND length(\(column)) = \(length))" }
+            if let text { fine = "(\(fine) OR \(column) = '\(text)')" }
+            if let converted { fine = "(\(fine) OR typeof(\(column)) = '\(converted.storage)')" }
+            return "(\(column) IS NOT NULL AND NOT \(fine))"
+        }
+
+        /// The value lucidgen's column gets: converted as Core Data reads it.
+        func value(_ column: String) -> String {
+            guard let converted else { return column }
+            return "CASE WHEN typeof(\(column)) = '\(converted.storage)' THEN CAST(\(column) AS \(converted.cast)) ELSE \(column) END"
+        }
+    }
+
+    /// The entity's attribute and to-one columns checked against ``StoredValueRule`` in one pass over its
+    /// rows (`typeof` counted per column); a value not read as written refuses the store, naming the table,
+    /// rows and column; a converted one is listed in the report.
+    func checkStorage(_ db: Database, _ placement: Placement, in version: CoreDataOrigin.Version, account: inout Account) throws {
+        let lineage = self.lineage(of: placement.entity, in: version)
+        var checked: [(column: String, what: String, rule: StoredValueRule)] = []
+        for attribute in lineage.flatMap(\.attributes) where attribute.transient != true && attribute.column != nil {
+            guard let rule = StoredValueRule(type: attribute.type, external: attribute.externalStorage == true) else { continue }
+            checked.append(("Z" + attribute.name.uppercased(), "\(placement.entity.name).\(attribute.name), \(attribute.type)", rule))
+        }
+        for relationship in lineage.flatMap(\.relationships) where !relationship.toMany && relationship.transient != true && relationship.column != nil {
+            checked.append(("Z" + relationship.name.uppercased(), "\(placement.entity.name).\(relationship.name), a to-one's id", StoredValueRule(type: nil, external: false)!))
+        }
+        guard !checked.isEmpty else { return }
+        let source = quoted(placement.source)
+        let counts = try Row.fetchOne(db, sql: "SELECT " + checked.map { item in
+            "coalesce(sum(\(item.rule.refused("s." + item.column))), 0), coalesce(sum(typeof(s.\(item.column)) = '\(item.rule.converted?.storage ?? "none")'), 0)"
+        }.joined(separator: ", ") + " FROM \(source) AS s WHERE \(placement.predicate)")
+        guard let counts else { return }
+        func listed(_ rows: [Row]) -> String { rows.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", ") }
+        for (index, item) in checked.enumerated() {
+            let refused: Int = counts[index * 2], converted: Int = counts[index * 2 + 1]
+            if refused > 0 {
+                let rows = try Row.fetchAll(db, sql: "SELECT s.Z_PK, s.\(item.column) FROM \(source) AS s WHERE \(placement.predicate) AND \(item.rule.refused("s." + item.column)) ORDER BY s.Z_PK LIMIT 5")
+                throw Refusal(description: "\(placement.source).\(item.column) (\(item.what)) holds \(refused) value\(refused == 1 ? "" : "s") Core Data would not read as written (first: \(listed(rows))): nothing was changed")
+            }
+            if converted > 0, let conversion = item.rule.converted {
+                let rows = try Row.fetchAll(db, sql: "SELECT s.Z_PK, s.\(item.column) FROM \(source) AS s WHERE \(placement.predicate) AND typeof(s.\(item.column)) = '\(conversion.storage)' ORDER BY s.Z_PK")
+                for row in rows {
+                    account.notes.append("\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(item.column) (\(item.what)) is \(CoreDataStoreLayout.describe(row[1])): kept as its bytes, as Core Data reads it")
+                }
+            }
+        }
+    }
+
     func lineage(of entity: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version) -> [CoreDataOrigin.Entity] {
         var lineage = [entity]
         while let parent = lineage.last?.parent, let next = version.entities.first(where: { $0.name == parent }), !lineage.contains(next) { lineage.append(next) }
