@@ -106,6 +106,13 @@ package enum Naming {
     /// (`Type` and `Protocol` are fine, but after a module they need backticks: ``memberTypeName(_:)``.)
     package static let unusableTypeNames: Set<String> = ["Self", "Any"]
 
+    /// Type names that code lucidgen does not write names unqualified, so that an app type of the name would
+    /// hide Swift's, and why: an entity or subtype may not be named so either. (Every type the generated code
+    /// names is qualified, `Swift.Sendable`, `Foundation.Date`; these are not lucidgen's to qualify.)
+    package static let typeNamesOthersUseUnqualified: [String: String] = [
+        "Void": "the type Swift Testing's @Test expands each generated test to (`() throws -> Void`, unqualified), so that the generated tests would not build",
+    ]
+
     /// `App.Unit`: a type of the app's module named from outside it. `Type` and `Protocol` are escaped
     /// (`App.Type` is the metatype of `App`, `App.Protocol` an error; `swiftc` accepts ``App.`Type` ``).
     /// A type's name after a `.` (`App.`Type``): `Type` and `Protocol` there would mean the metatype.
