@@ -133,7 +133,7 @@ public struct StoreOptions: Sendable {
     /// ```
     ///
     /// A value past ``maximumBusyTimeout`` (`.infinity` included) waits that long; a negative one or NaN
-    /// does not wait (``boundedBusyTimeout(_:)``).
+    /// does not wait.
     public var busyTimeout: TimeInterval = 60
 
     /// The longest busy timeout, in seconds: SQLite's busy timeout is a 32-bit count of milliseconds
