@@ -2,7 +2,7 @@ import Foundation
 import LucidGenCore
 import Testing
 
-/// Entity names Swift cannot build: `Void` (Swift Testing's @Test expands to `() throws -> Void`, unqualified,
+/// Entity names Swift cannot build: `Void` (the code Swift Testing's @Test expands to names `Void` unqualified,
 /// so the generated tests did not build), an empty name (a hidden `.swift` file), each refused where the
 /// description says it; and the scaffold `lucidgen init` writes names Swift's and LucidRuntime's types by their
 /// modules, so an entity named `Sendable` or `StoreOptions` no longer breaks the app's stages type.
@@ -22,9 +22,9 @@ import Testing
             ".entities/Subtypes/void_kind.json": #"{ "name": "void_kind", "swift_name": "Void", "cases": ["a"] }"#,
         ])
         expectError(errors, file: ".entities/void.json", line: 1, column: 1,
-            "entity 'void' would be the Swift type 'Void', the type Swift Testing's @Test expands each generated test to (`() throws -> Void`, unqualified), so that the generated tests would not build; give the entity a \"swift_name\" (its table keeps its name), e.g. \"VoidRecord\"",
+            "entity 'void' would be the Swift type 'Void', which Swift Testing's @Test names unqualified in the code it expands each generated test to (meaning Swift.Void), so that the generated tests would not build; give the entity a \"swift_name\" (its table keeps its name), e.g. \"VoidRecord\"",
             path: "$.name")
-        expectError(errors, file: ".entities/b.json", line: 1, column: 1, "entity 'b' would be the Swift type 'Void', the type Swift Testing's @Test", path: "$.swift_name")
+        expectError(errors, file: ".entities/b.json", line: 1, column: 1, "entity 'b' would be the Swift type 'Void', which Swift Testing's @Test", path: "$.swift_name")
         expectError(errors, file: "Subtypes/void_kind.json", line: 1, column: 1, "subtype 'void_kind' would be the Swift type 'Void'")
     }
 

@@ -106,11 +106,11 @@ package enum Naming {
     /// (`Type` and `Protocol` are fine, but after a module they need backticks: ``memberTypeName(_:)``.)
     package static let unusableTypeNames: Set<String> = ["Self", "Any"]
 
-    /// Type names that code lucidgen does not write names unqualified, so that an app type of the name would
-    /// hide Swift's, and why: an entity or subtype may not be named so either. (Every type the generated code
-    /// names is qualified, `Swift.Sendable`, `Foundation.Date`; these are not lucidgen's to qualify.)
+    /// Type names that code lucidgen does not write uses unqualified beside the app's types, and why: an app
+    /// type of the name would hide Swift's there, so no entity or subtype may take it. (The generated code
+    /// itself qualifies every type it names, `Swift.Sendable`, `Foundation.Date`; this code is not lucidgen's.)
     package static let typeNamesOthersUseUnqualified: [String: String] = [
-        "Void": "the type Swift Testing's @Test expands each generated test to (`() throws -> Void`, unqualified), so that the generated tests would not build",
+        "Void": "which Swift Testing's @Test names unqualified in the code it expands each generated test to (meaning Swift.Void), so that the generated tests would not build",
     ]
 
     /// `App.Unit`: a type of the app's module named from outside it. `Type` and `Protocol` are escaped
