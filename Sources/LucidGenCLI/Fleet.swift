@@ -350,7 +350,9 @@ final class FleetDisplay: @unchecked Sendable {
         switch report.outcome {
         case .migrated:
             return "migrated \(report.path): \(report.versionBefore?.string ?? "?") → \(report.versionAfter?.string ?? "?") in \(report.steps.count) step\(report.steps.count == 1 ? "" : "s") (\(seconds))"
-        case .alreadyCurrent: return "current \(report.path): at \(report.versionAfter?.string ?? "?")"
+        case .alreadyCurrent:
+            let elsewhere = report.versionBefore.map { $0 != report.versionAfter ? " (migrated from \($0) by another process meanwhile)" : "" } ?? ""
+            return "current \(report.path): at \(report.versionAfter?.string ?? "?")\(elsewhere)"
         case .failed(let error): return "failed " + naming(report.path, error.problem)
         case .notAStore(let what): return "not a store \(report.path): \(what)"
         case .stoppedBetweenSteps: return "stopped \(report.path) at \(report.versionAfter?.string ?? "?"), between steps"

@@ -60,6 +60,7 @@ struct Status: ParsableCommand {
     }
 
     func validate() throws {
+        try checkBusyTimeout(busyTimeout)
         switch (database, selection.stores) {
         case (nil, nil): throw ValidationError("give a store (--database FILE) or a folder of stores (--stores FOLDER)")
         case (.some, .some): throw ValidationError("--database and --stores exclude each other")

@@ -16,6 +16,10 @@ struct StoreCommandOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How long to wait for another process that holds a lock on the store (e.g. another migrate), in seconds.", valueName: "seconds"))
     var busyTimeout: Double = 60
 
+    func validate() throws {
+        try checkBusyTimeout(busyTimeout)
+    }
+
     /// What the descriptions define, resolved exactly as `generate` resolves them (the same model, so
     /// the CLI and the app plan the same path): the versions up to `--to`, and the steps that need the
     /// app's code (declared to the planner, which routes through them but cannot run them here).
@@ -429,4 +433,12 @@ func printCoreDataConversion(_ conversion: CoreDataConversionReport) {
     guard !conversion.notes.isEmpty else { return }
     print("Not as Core Data had it (\(conversion.notes.count); the copy kept as .coredata-backup has the original):")
     for note in conversion.notes { print("  - \(note)") }
+}
+
+/// `--busy-timeout`'s seconds as a usage error when they are no number of seconds to wait (`inf`, `nan`,
+/// `1e300`, negative): SQLite counts its busy timeout in 32-bit milliseconds.
+func checkBusyTimeout(_ seconds: Double) throws {
+    guard seconds.isFinite, seconds >= 0, seconds <= StoreOptions.maximumBusyTimeout else {
+        throw ValidationError("--busy-timeout \(seconds): expected a number of seconds from 0 to \(Int(StoreOptions.maximumBusyTimeout)), e.g. 60")
+    }
 }

@@ -83,7 +83,7 @@ import Testing
         #expect(layoutFree(tests).contains("static let currentSnapshot = LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: \"../../../.entities/.schema/1.0.json\")"), "\(tests)")
         // The migrations_provider, declared and scaffolded, so a step that needs the app's code is a build error.
         #expect(try project.read(".lucid.yaml").contains("migrations_provider: MineStages"))
-        #expect(try project.read("Sources/Mine/MineStages.swift").contains("public struct MineStages: Sendable"))
+        #expect(try project.read("Sources/Mine/MineStages.swift").contains("public struct MineStages: Swift.Sendable"))
         #expect(try project.read("Sources/Mine/Generated/MineMigrations.swift").contains("extension MineStages: MineMigrations {}"))
         #expect(result.output.contains("Add to your Package.swift"))
         #expect(result.output.contains(#".testTarget(name: "MineTests", dependencies: ["Mine", .product(name: "LucidTesting", package: "lucidgen")], exclude: ["Generated/Fixtures"])"#))

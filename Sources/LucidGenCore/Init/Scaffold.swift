@@ -298,7 +298,7 @@ package struct Scaffold {
         struct \(moduleName)Expectations {
             /// The options the app opens its store with (its stages and data migrations): the app's own, so
             /// that the generated tests run the app's stages and data migrations as the app does.
-            func storeOptions() -> StoreOptions {
+            func storeOptions() -> LucidRuntime.StoreOptions {
                 \(stagesType).storeOptions()
             }
         }
@@ -314,15 +314,15 @@ package struct Scaffold {
         /// \(moduleName)'s own migration code (`migrations_provider` in .lucid.yaml). When a step of the history
         /// cannot be made by SQL alone (e.g. a lossy type change), `lucidgen generate` adds a requirement to the
         /// generated `\(moduleName)Migrations` protocol, and `swift build` fails here until it is written.
-        public struct \(stagesType): Sendable {
+        public struct \(stagesType): Swift.Sendable {
             public init() {}
 
             /// The options the app opens its store with: `LucidStore.open(atPath:registry:options:)`. The
             /// generated tests use them too (`\(moduleName)Expectations.storeOptions()`): declare data
             /// migrations here (`options.dataMigrations = [DataMigration(version:label:run:)]`) and the
             /// tests run them.
-            public static func storeOptions() -> StoreOptions {
-                var options = StoreOptions()
+            public static func storeOptions() -> LucidRuntime.StoreOptions {
+                var options = LucidRuntime.StoreOptions()
                 options.stages = \(moduleName)Schema.stages(using: \(stagesType)())
                 return options
             }

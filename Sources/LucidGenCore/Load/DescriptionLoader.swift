@@ -208,9 +208,10 @@ package enum DescriptionLoader {
         else { return nil }
         let errorsBefore = diagnostics.diagnostics.count
         let name = reader.string("name", required: true, &diagnostics) ?? ""
-        if let node = reader.value("name"), !name.isEmpty {
+        if let node = reader.value("name") {
+            // An empty name too: it would name a hidden `.swift` file and a type of no name.
             checkName(name, at: node, &diagnostics)
-            reader.what = "entity '\(name)'"
+            if !name.isEmpty { reader.what = "entity '\(name)'" }
         }
         let persistedName = reader.string("persisted_name", &diagnostics)
         if let persistedName, let node = reader.value("persisted_name") { checkName(persistedName, at: node, &diagnostics) }

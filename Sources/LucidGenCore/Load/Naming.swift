@@ -106,6 +106,13 @@ package enum Naming {
     /// (`Type` and `Protocol` are fine, but after a module they need backticks: ``memberTypeName(_:)``.)
     package static let unusableTypeNames: Set<String> = ["Self", "Any"]
 
+    /// Type names that code lucidgen does not write uses unqualified beside the app's types, and why: an app
+    /// type of the name would hide Swift's there, so no entity or subtype may take it. (The generated code
+    /// itself qualifies every type it names, `Swift.Sendable`, `Foundation.Date`; this code is not lucidgen's.)
+    package static let typeNamesOthersUseUnqualified: [String: String] = [
+        "Void": "which Swift Testing's @Test names unqualified in the code it expands each generated test to (meaning Swift.Void), so that the generated tests would not build",
+    ]
+
     /// `App.Unit`: a type of the app's module named from outside it. `Type` and `Protocol` are escaped
     /// (`App.Type` is the metatype of `App`, `App.Protocol` an error; `swiftc` accepts ``App.`Type` ``).
     /// A type's name after a `.` (`App.`Type``): `Type` and `Protocol` there would mean the metatype.

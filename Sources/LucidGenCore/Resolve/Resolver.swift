@@ -327,6 +327,18 @@ package enum Resolver {
                 "entity '\(entity.name)' would be the Swift type '\(entity.swiftTypeName)', a keyword Swift does not accept as a type name; \(renaming("entity", swiftName: entity.swiftName, keeps: "its table keeps its name"))",
                 at: entity.location, path: "$.name")
         }
+        for entity in entities {
+            guard let why = Naming.typeNamesOthersUseUnqualified[entity.swiftTypeName] else { continue }
+            diagnostics.error(
+                "entity '\(entity.name)' would be the Swift type '\(entity.swiftTypeName)', \(why); \(renaming("entity", swiftName: entity.swiftName, keeps: "its table keeps its name")), e.g. \"\(entity.swiftTypeName)Record\"",
+                at: entity.location, path: entity.swiftName == nil ? "$.name" : "$.swift_name")
+        }
+        for subtype in subtypes {
+            guard let why = Naming.typeNamesOthersUseUnqualified[subtype.swiftTypeName] else { continue }
+            diagnostics.error(
+                "subtype '\(subtype.name)' would be the Swift type '\(subtype.swiftTypeName)', \(why); \(renaming("subtype", swiftName: subtype.swiftName, keeps: "stored values keep their form")), e.g. \"\(subtype.swiftTypeName)Kind\"",
+                at: subtype.location, path: subtype.swiftName == nil ? "$.name" : "$.swift_name")
+        }
         // `"property_type": "date"` is the scalar: a subtype of that name could never be used (and its name
         // would make scalar columns look like its own).
         for subtype in subtypes {

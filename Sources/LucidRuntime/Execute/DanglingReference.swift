@@ -21,20 +21,23 @@ public struct DanglingReference: Sendable, Equatable, CustomStringConvertible {
         "\(table).\(columns.joined(separator: ", ")) of row \(row) is \(value), but \(parent) has no such row"
     }
 
-    /// Runs `foreign_key_check` (on `table`, or on every table, through GRDB's `foreignKeyViolations`)
-    /// and locates up to `limit` violations.
+    /// Runs `foreign_key_check` (on `table`, or on every table) and locates up to `limit` violations. The
+    /// PRAGMA statements themselves, names quoted by ``quoteIdentifier(_:)`` (GRDB's `foreignKeyViolations(in:)`
+    /// does not double a quote inside a name).
     package static func find(_ db: Database, table: String? = nil, limit: Int = 20) throws -> [DanglingReference] {
-        let found = try table.map { try db.foreignKeyViolations(in: $0) } ?? db.foreignKeyViolations()
+        let found = try Row.fetchCursor(db, sql: "PRAGMA main.foreign_key_check\(table.map { "(\(quoteIdentifier($0)))" } ?? "")")
         var result: [DanglingReference] = []
         while result.count < limit, let violation = try found.next() {
-            let table = violation.originTable
-            let columns = try db.foreignKeys(on: table).first { $0.id == violation.foreignKeyId }?.originColumns ?? []
-            let key = try db.primaryKey(table)
+            let table: String = violation["table"]
+            let rowid: Int64? = violation["rowid"]
+            let keyID: Int = violation["fkid"]
+            let columns = try Row.fetchAll(db, sql: "PRAGMA main.foreign_key_list(\(quoteIdentifier(table)))")
+                .filter { ($0["id"] as Int) == keyID }.sorted { ($0["seq"] as Int) < ($1["seq"] as Int) }.map { $0["from"] as String }
             // The declared primary key (an INTEGER PRIMARY KEY too); none for a table keyed by its hidden rowid.
-            let primaryKey = key.isRowID && key.rowIDColumn == nil ? [] : key.columns
-            var rowText = violation.originRowID.map { "rowid \($0)" } ?? "?"
+            let primaryKey = try StoreSchemaReader.primaryKey(of: table, db)
+            var rowText = rowid.map { "rowid \($0)" } ?? "?"
             var valueText = "?"
-            if let rowid = violation.originRowID, let values = try Row.fetchOne(
+            if let rowid, let values = try Row.fetchOne(
                 db, sql: "SELECT \((primaryKey + columns).map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(table)) WHERE rowid = ?",
                 arguments: [rowid]) {
                 if !primaryKey.isEmpty {
@@ -42,7 +45,7 @@ public struct DanglingReference: Sendable, Equatable, CustomStringConvertible {
                 }
                 valueText = columns.indices.map { literal(values[primaryKey.count + $0]) }.joined(separator: ", ")
             }
-            result.append(DanglingReference(table: table, columns: columns, row: rowText, value: valueText, parent: violation.destinationTable))
+            result.append(DanglingReference(table: table, columns: columns, row: rowText, value: valueText, parent: violation["parent"]))
         }
         return result
     }

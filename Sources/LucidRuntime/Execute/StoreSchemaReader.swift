@@ -129,21 +129,25 @@ package enum StoreSchemaReader {
         return result
     }
 
-    /// One table's shape: columns, primary key and indexes through GRDB's introspection
-    /// (`columns(in:)`, `indexes(on:)`); foreign keys through ``foreignKeys(of:_:)``, because GRDB's
-    /// `foreignKeys(on:)` has no ON DELETE action and fills an implicit referenced column in.
+    /// One table's shape: columns, primary key and indexes through SQLite's pragmas (``columns(of:_:)``,
+    /// ``indexes(on:_:)``), foreign keys through ``foreignKeys(of:_:)``. Not GRDB's introspection: it quotes
+    /// a name without doubling a quote inside it, so that an app index named `my"idx` made every open fail;
+    /// and its `foreignKeys(on:)` has no ON DELETE action and fills an implicit referenced column in.
     package static func table(named name: String, _ db: Database) throws -> SchemaTable {
         var columns: [SchemaColumn] = []
         var primaryKey: [(Int, String)] = []
-        for info in try db.columns(in: name) {
-            columns.append(column(name: info.name, declaredType: info.type, notNull: info.isNotNull, defaultSQL: info.defaultValueSQL))
+        let found = try Self.columns(of: name, db)
+        guard !found.isEmpty else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(name)") }
+        for info in found {
+            columns.append(column(name: info.name, declaredType: info.declaredType, notNull: info.notNull, defaultSQL: info.defaultSQL))
             if info.primaryKeyIndex > 0 { primaryKey.append((info.primaryKeyIndex, info.name)) }
         }
         // A UNIQUE constraint's index too (`sqlite_autoindex_…`, as GRDB's `unique()` makes one): what it
-        // enforces is a unique index the description must have (``isConstraintIndex(_:)``).
-        let partial = try partialIndexNames(of: name, db)
-        let indexes = try db.indexes(on: name).filter { ($0.origin == .createIndex || $0.origin == .uniqueConstraint) && !partial.contains($0.name) }.map {
-            SchemaIndex(name: $0.name, columns: $0.columns, unique: $0.isUnique)
+        // enforces is a unique index the description must have (``isConstraintIndex(_:)``). An index on an
+        // expression or the rowid (a column without a name) and a partial index stay the app's.
+        let indexes = try Self.indexes(on: name, db).compactMap { index -> SchemaIndex? in
+            guard index.origin == "c" || index.origin == "u", !index.partial, let named = index.columns else { return nil }
+            return SchemaIndex(name: index.name, columns: named, unique: index.unique)
         }
         // AUTOINCREMENT shows only in the table's SQL (and, once a row was inserted, in sqlite_sequence): read as
         // tokens, so that a name or a string holding the word does not count.
@@ -164,6 +168,56 @@ package enum StoreSchemaReader {
         let lacking = constraintsLucidgenLacks(SQLTokens(sql))
         if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
         return table
+    }
+
+    /// A column as `PRAGMA table_xinfo` lists it.
+    package struct ColumnInfo {
+        var name: String
+        var declaredType: String
+        var notNull: Bool
+        var defaultSQL: String?
+        /// Its position in the primary key, from 1; 0 when it is not part of it.
+        var primaryKeyIndex: Int
+    }
+
+    /// The columns of `table` in order (none when there is no such table), generated columns included and
+    /// the hidden columns of a virtual table left out (as `SELECT *` has them). The PRAGMA statement, its
+    /// name quoted by ``quoteIdentifier(_:)``: the table-valued form costs more to compile, on every step.
+    package static func columns(of table: String, _ db: Database) throws -> [ColumnInfo] {
+        try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(quoteIdentifier(table)))").compactMap { row in
+            guard (row["hidden"] as Int? ?? 0) != 1 else { return nil }
+            return ColumnInfo(name: row["name"], declaredType: row["type"] as String? ?? "", notNull: row["notnull"], defaultSQL: row["dflt_value"], primaryKeyIndex: row["pk"])
+        }
+    }
+
+    /// The columns of `table`'s primary key in order; none for a table keyed by its hidden rowid.
+    package static func primaryKey(of table: String, _ db: Database) throws -> [String] {
+        try columns(of: table, db).filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }.map(\.name)
+    }
+
+    /// An index as `PRAGMA index_list` and `index_info` list it.
+    package struct IndexInfo {
+        var name: String
+        var unique: Bool
+        /// `c` (CREATE INDEX), `u` (a UNIQUE constraint) or `pk` (a PRIMARY KEY constraint).
+        var origin: String
+        var partial: Bool
+        /// The indexed columns in order; nil when one is an expression or the rowid.
+        var columns: [String]?
+    }
+
+    /// The indexes of `table`, each name quoted by ``quoteIdentifier(_:)``.
+    package static func indexes(on table: String, _ db: Database) throws -> [IndexInfo] {
+        try Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(table)))").map { row in
+            let name: String = row["name"]
+            var columns: [String]? = []
+            let parts = try Row.fetchAll(db, sql: "PRAGMA main.index_info(\(quoteIdentifier(name)))").sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
+            for part in parts {
+                guard let column: String = part["name"] else { columns = nil; break }
+                columns?.append(column)
+            }
+            return IndexInfo(name: name, unique: row["unique"], origin: row["origin"], partial: (row["partial"] as Int? ?? 0) == 1, columns: columns)
+        }
     }
 
     /// The table's partial indexes (`CREATE INDEX … WHERE …`): a description has no word for their condition, so

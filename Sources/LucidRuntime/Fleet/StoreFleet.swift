@@ -164,7 +164,9 @@ public struct StoreFleet: Sendable {
             try afterOpening?(opened.database)
             if outcome.finalVersion != migrator.newest.version { return finish(.stoppedBetweenSteps(outcome)) }
             let adopted = if case .version(_, true) = outcome.start { true } else { false }
-            return finish(outcome.changedTheStore || adopted || !outcome.elsewhere.isEmpty ? .migrated(outcome) : .alreadyCurrent)
+            // A store another process migrated while this one waited for its lock counts once, as that
+            // process's: here it is current (its versionBefore still says where this run found it).
+            return finish(outcome.changedTheStore || adopted ? .migrated(outcome) : .alreadyCurrent)
         } catch {
             return finish(.failed(error))
         }
@@ -221,10 +223,12 @@ extension StoreFleet {
     public struct StoreReport: Sendable {
         /// What the run did with the store.
         public enum Outcome: Sendable {
-            /// Migrated to the newest version (or adopted, or found migrated by another process meanwhile):
-            /// what this run's call did.
+            /// Migrated to the newest version (or adopted): what this run's call did.
             case migrated(MigrationOutcome)
-            /// Already at the newest version: nothing was written.
+            /// Already at the newest version: nothing was written. Also a store another process (another
+            /// fleet on the same folder, the app) migrated while this run waited for its lock: it is
+            /// counted once, by the process that migrated it; ``StoreReport/versionBefore`` is the version
+            /// this run found, ``StoreReport/versionAfter`` the newest.
             case alreadyCurrent
             /// The run was cancelled while this store migrated: it stopped after a committed step, at
             /// ``StoreReport/versionAfter``, a version on its path; the next run goes on from there.

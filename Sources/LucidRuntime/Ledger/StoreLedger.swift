@@ -281,7 +281,7 @@ extension LucidStore {
     package static func ledger(atPath path: String, history: SchemaHistory?, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
         guard FileManager.default.fileExists(atPath: path) else { throw .cannotWrite(path: path, message: "no such file") }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
+        configuration.busyMode = .timeout(StoreOptions.boundedBusyTimeout(busyTimeout))
         let began = Date()
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)

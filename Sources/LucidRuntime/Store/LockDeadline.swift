@@ -34,7 +34,7 @@ final class LockDeadline: @unchecked Sendable {
     private var waitsSinceArmed = 0
 
     init(timeout: TimeInterval) {
-        self.timeout = timeout
+        self.timeout = StoreOptions.boundedBusyTimeout(timeout)
     }
 
     /// The busy mode that consults this deadline.

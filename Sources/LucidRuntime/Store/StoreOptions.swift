@@ -131,7 +131,22 @@ public struct StoreOptions: Sendable {
     /// ```swift
     /// options.busyTimeout = 5   // give up a step after about 5 s of waiting for other connections
     /// ```
+    ///
+    /// A value past ``maximumBusyTimeout`` (`.infinity` included) waits that long; a negative one or NaN
+    /// does not wait.
     public var busyTimeout: TimeInterval = 60
+
+    /// The longest busy timeout, in seconds: SQLite's busy timeout is a 32-bit count of milliseconds
+    /// (about 24.8 days); a day fewer, so that no conversion is near the bound.
+    public static let maximumBusyTimeout: TimeInterval = 2_000_000
+
+    /// `seconds` as the runtime waits it: at most ``maximumBusyTimeout`` (infinity too), 0 for a negative
+    /// value or NaN. A busy timeout becomes a duration and SQLite's milliseconds, conversions that trap
+    /// on a value out of range.
+    package static func boundedBusyTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        guard seconds > 0 else { return 0 }  // NaN too
+        return min(seconds, maximumBusyTimeout)
+    }
     /// Base GRDB configuration (e.g. `prepareDatabase` for pragmas, encryption, tracing).
     public var configuration = Configuration()
     /// Logs at `.info` for each step, `.trace` for every SQL statement.

@@ -292,7 +292,7 @@ enum AppObjects {
         let region = statement.databaseRegion
         var result: [String: Set<String>] = [:]
         for table in described where region.isModified(byEventsOfKind: .insert(tableName: table)) {
-            let columns = try db.columns(in: table).map(\.name)
+            let columns = try StoreSchemaReader.columns(of: table, db).map(\.name)
             result[sqlNameKey(table)] = Set(columns.filter { region.isModified(byEventsOfKind: .update(tableName: table, columnNames: [$0])) }.map { sqlNameKey($0) })
         }
         return result

@@ -13,7 +13,7 @@ extension StoreMigrator {
         guard options.versionRecordCheck == .whenSchemaChanged, let size = fileSize(atPath: path), size > 0 else { return nil }
         var configuration = options.configuration
         // One read, no step: SQLite's own timeout, which a disarmed ``LockDeadline`` equals.
-        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.busyMode = .timeout(StoreOptions.boundedBusyTimeout(options.busyTimeout))
         configuration.label = "lucidgen store"
         let began = Date()
         let queue: DatabaseQueue

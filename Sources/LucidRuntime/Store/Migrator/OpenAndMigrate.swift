@@ -45,7 +45,7 @@ extension StoreMigrator {
             return try writer.barrierWriteWithoutTransaction { db in try db.withoutAttaching {
                 let decision: Decision
                 do {
-                    decision = try fileStart ?? decide(db)
+                    decision = try fileStart ?? decideInOneSnapshot(db)
                 } catch {
                     decision = try Self.decisionOrError(error, path: path, since: began)
                 }

@@ -113,6 +113,21 @@ extension StoreMigrator {
         }
     }
 
+    /// ``decide(_:)`` in one read transaction (unless the caller's connection is in one already): the record
+    /// and the tables read from one snapshot of the file. Read statement by statement, a migration another
+    /// process committed between them showed the old version's record beside the new version's tables, a
+    /// record its tables contradict; in one snapshot the store is seen before that migration or after it,
+    /// and the step transaction then finds it migrated by the other ("nothing left to do").
+    func decideInOneSnapshot(_ db: Database) throws -> Decision {
+        guard !db.isInsideTransaction else { return try decide(db) }
+        var decision: Decision?
+        try db.inTransaction(.deferred) {
+            decision = try decide(db)
+            return .commit
+        }
+        return decision!
+    }
+
     /// The decision itself, on a connection the caller holds.
     func decide(_ db: Database) throws -> Decision {
         if let record = try Bookkeeping.record(db) {

@@ -68,7 +68,7 @@ struct StoreMigrator {
 
     private var configuration: Configuration {
         var configuration = options.configuration
-        configuration.busyMode = lockDeadline?.busyMode ?? .timeout(options.busyTimeout)
+        configuration.busyMode = lockDeadline?.busyMode ?? .timeout(StoreOptions.boundedBusyTimeout(options.busyTimeout))
         configuration.label = "lucidgen store"
         return configuration
     }
