@@ -109,6 +109,14 @@ package struct CoreDataImporter {
         var name: String { CoreDataImporter.snakeCase(states.last!.entity.name) }
     }
 
+    /// What stops the import, collected over the whole history (each once) and thrown together at its end.
+    private var refusals: [CoreDataImportError] = []
+
+    private mutating func refuse(_ location: String, _ message: String) {
+        guard noted.insert("refusal|\(location)|\(message)").inserted else { return }
+        refusals.append(CoreDataImportError(location: location, message: message))
+    }
+
     private mutating func note(_ file: String, _ line: Int, _ message: String) {
         let key = "\(file):\(line): \(message)"
         guard noted.insert(key).inserted else { return }
@@ -121,7 +129,7 @@ package struct CoreDataImporter {
         note(file, line, message)
     }
 
-    private mutating func entityLineages() throws -> [EntityLineage] {
+    private mutating func entityLineages() -> [EntityLineage] {
         var lineages: [EntityLineage] = []
         var alive: [String: Int] = [:]
         var removed: [String: (Int, String)] = [:]
@@ -138,9 +146,9 @@ package struct CoreDataImporter {
                     next[entity.name] = lineage
                 } else {
                     if let gone = removed[Self.snakeCase(entity.name)] {
-                        throw CoreDataImportError(
-                            location: "\(model.file):\(entity.line)",
-                            message: "entity \(entity.name) comes back after \(gone.1) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(gone.1) only (--version-map)")
+                        refuse(
+                            "\(model.file):\(entity.line)",
+                            "entity \(entity.name) comes back after \(gone.1) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(gone.1) only (--version-map)")
                     }
                     lineages.append(EntityLineage(states: [(versionIndex, entity)]))
                     next[entity.name] = lineages.count - 1
@@ -171,9 +179,9 @@ package struct CoreDataImporter {
         for (index, lineage) in lineages.enumerated() {
             if let other = byName[lineage.name] {
                 let a = lineages[other].states.last!, b = lineage.states.last!
-                throw CoreDataImportError(
-                    location: "\(package.versions[b.version].model.file):\(b.entity.line)",
-                    message: "entities \(a.entity.name) and \(b.entity.name) both become the description \(lineage.name); rename one in the model")
+                refuse(
+                    "\(package.versions[b.version].model.file):\(b.entity.line)",
+                    "entities \(a.entity.name) and \(b.entity.name) both become the description \(lineage.name); rename one in the model")
             }
             byName[lineage.name] = index
         }
@@ -482,7 +490,7 @@ package struct CoreDataImporter {
 
     private mutating func run() throws -> Output {
         let versions = package.versions.map(\.version)
-        let lineages = try entityLineages()
+        let lineages = entityLineages()
         entityNames = package.versions.indices.map { index in
             var names: [String: String] = [:]
             for lineage in lineages {
@@ -500,14 +508,14 @@ package struct CoreDataImporter {
         // is listed by every entity then, so that every model version is a version of the descriptions.
         var covered: Set<Int> = []
         for lineage in lineages {
-            covered.formUnion(try describe(lineage, versions: versions, quiet: []).changes)
+            covered.formUnion(describe(lineage, versions: versions, quiet: []).changes)
             if lineage.states.last!.version + 1 < versions.count { covered.insert(lineage.states.last!.version + 1) }
         }
         let quiet = Set(versions.indices).subtracting(covered)
         var files: [(String, String)] = []
         var indexHistoryDiffers = false
         for lineage in lineages {
-            let (json, differs, _) = try describe(lineage, versions: versions, quiet: quiet)
+            let (json, differs, _) = describe(lineage, versions: versions, quiet: quiet)
             files.append((lineage.name, json))
             indexHistoryDiffers = indexHistoryDiffers || differs
         }
@@ -527,17 +535,23 @@ package struct CoreDataImporter {
                 newest.file, 1,
                 "the indexes changed between model versions; descriptions have no index history, so every version gets this version's indexes where their properties exist (plain indexes change speed, never data; a uniqueness constraint of an older version only is noted where it is)")
         }
-        let order = Dictionary(uniqueKeysWithValues: package.versions.enumerated().map { ($0.element.model.file, $0.offset) })
-        let sortedNotes = notes.enumerated().sorted { a, b in
-            let fa = String(a.element.location.prefix { $0 != ":" }), fb = String(b.element.location.prefix { $0 != ":" })
-            if order[fa] != order[fb] { return (order[fa] ?? -1) < (order[fb] ?? -1) }
-            return a.offset < b.offset
-        }.map(\.element)
+        let sortedNotes = inHistoryOrder(notes, location: \.location)
+        if !refusals.isEmpty { throw CoreDataImportRefusals(errors: inHistoryOrder(refusals, location: \.location), notes: sortedNotes) }
         return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes, origin: origin())
     }
 
+    /// Oldest model version first, in the order found within one.
+    private func inHistoryOrder<Item>(_ items: [Item], location: (Item) -> String) -> [Item] {
+        let order = Dictionary(uniqueKeysWithValues: package.versions.enumerated().map { ($0.element.model.file, $0.offset) })
+        return items.enumerated().sorted { a, b in
+            let fa = String(location(a.element).prefix { $0 != ":" }), fb = String(location(b.element).prefix { $0 != ":" })
+            if order[fa] != order[fb] { return (order[fa] ?? -1) < (order[fb] ?? -1) }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
     /// One entity's description: its JSON and whether its indexes differ between versions.
-    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) throws -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
+    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
         let newest = lineage.states.last!.entity
         var object: [(String, String)] = [("name", JSONText.string(lineage.name))]
         if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
@@ -552,9 +566,9 @@ package struct CoreDataImporter {
         for state in lineage.states {
             let file = package.versions[state.version].model.file
             if state.entity.parentEntity != newest.parentEntity {
-                throw CoreDataImportError(
-                    location: "\(file):\(state.entity.line)",
-                    message: "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(newest.parentEntity ?? "none") in \(package.versions[lineage.states.last!.version].model.name); lucidgen does not change an entity's parent between versions yet")
+                refuse(
+                    "\(file):\(state.entity.line)",
+                    "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(newest.parentEntity ?? "none") in \(package.versions[lineage.states.last!.version].model.name); lucidgen does not change an entity's parent between versions yet")
             }
             for (name, line) in state.entity.fetchedProperties {
                 noteOnce("fetched \(state.entity.name).\(name)", file, line, "\(state.entity.name).\(name) is a fetched property (a saved query): left out")
@@ -585,11 +599,11 @@ package struct CoreDataImporter {
                 } else if let old = property.elementID, old != property.key, let known = previous[old], !names.contains(old) {
                     id = known
                     if let earlier = renames[id] {
-                        throw CoreDataImportError(
-                            location: "\(file):\(property.line)",
-                            message: "\(state.entity.name).\(property.modelName) is renamed a second time (from \(old); first from \(earlier.from) at \(versions[earlier.version].string)): the importer keeps one rename per property for now; import from \(package.versions[earlier.version].model.name) on (--version-map)")
+                        refuse(
+                            "\(file):\(property.line)",
+                            "\(state.entity.name).\(property.modelName) is renamed a second time (from \(old); first from \(earlier.from) at \(versions[earlier.version].string)): the importer keeps one rename per property for now; import from \(package.versions[earlier.version].model.name) on (--version-map)")
                     }
-                    renames[id] = (state.version, old)
+                    if renames[id] == nil { renames[id] = (state.version, old) }
                 } else {
                     if let old = property.elementID, old != property.key, state.version != lineage.states.first!.version {
                         noteOnce("pelement \(state.entity.name).\(property.key)", file, property.line, "\(state.entity.name).\(property.modelName): its renaming identifier \(old) names no property of the previous version, so it is imported as a property added here")
@@ -622,13 +636,14 @@ package struct CoreDataImporter {
                 let (gone, back) = earlier.last!.version < later.first!.version ? (earlier, later) : (later, earlier)
                 if gone.last!.version < back.first!.version {
                     let removedAt = present.first { $0 > gone.last!.version }!
-                    throw CoreDataImportError(
-                        location: "\(package.versions[back.first!.version].model.file):\(back.first!.state.line)",
-                        message: "\(newest.name).\(back.first!.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(package.versions[removedAt].model.name) only (--version-map)")
+                    refuse(
+                        "\(package.versions[back.first!.version].model.file):\(back.first!.state.line)",
+                        "\(newest.name).\(back.first!.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(package.versions[removedAt].model.name) only (--version-map)")
+                } else {
+                    refuse(
+                        "\(nowFile):\(now.line)",
+                        "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
                 }
-                throw CoreDataImportError(
-                    location: "\(nowFile):\(now.line)",
-                    message: "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
             }
             taken[name] = id
             var fields: [(String, String)] = [("name", JSONText.string(name))]
@@ -671,9 +686,9 @@ package struct CoreDataImporter {
             // A gap (removed then added under the same name) is two properties to lucidgen.
             let versionsSeen = states.map(\.version)
             if let firstIndex = present.firstIndex(of: versionsSeen.first!), Array(present[firstIndex..<(firstIndex + versionsSeen.count)]) != versionsSeen {
-                throw CoreDataImportError(
-                    location: "\(nowFile):\(now.line)",
-                    message: "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)")
+                refuse(
+                    "\(nowFile):\(now.line)",
+                    "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)")
             }
             if now.type.hasPrefix("{"), let target = now.type.range(of: #""entity_name": ""#).map({ String(now.type[$0.upperBound...].prefix { $0 != "\"" }) }) {
                 let first = states.first!

@@ -1,0 +1,176 @@
+import Foundation
+import LucidGenCore
+import Testing
+
+/// Core Data model histories as shipped apps have them: every refusal of a history at once, version names
+/// that order whatever the package is called, and the real histories in `../shared/realworld/coredata`
+/// (read in place, never committed).
+@Suite struct CoreDataHistoryTests {
+    /// The shared real-world Core Data files: `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the
+    /// repository, else the team machine's `/work/shared/realworld`; nil (and said) when absent.
+    static let realWorld: URL? = {
+        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
+            repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
+            URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }
+        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("coredata").path) }
+        if found == nil {
+            print("CoreDataHistoryTests: the shared real-world histories are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): their tests check nothing")
+        }
+        return found
+    }()
+
+    static func history(_ folder: String, _ package: String) -> URL? {
+        realWorld?.appendingPathComponent("coredata/\(folder)/\(package)")
+    }
+
+    /// A package of model versions (name → the `<model>`'s body), and `.xccurrentversion` naming `current`.
+    static func package(_ name: String, _ versions: [(String, String)], current: String? = nil) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-history-\(UUID().uuidString)")
+        let package = folder.appendingPathComponent("\(name).xcdatamodeld")
+        for (version, body) in versions {
+            let url = package.appendingPathComponent("\(version).xcdatamodel")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try "<?xml version=\"1.0\"?>\n<model>\n\(body)\n</model>\n".write(to: url.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        }
+        if let current {
+            try """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>\(current).xcdatamodel</string></dict></plist>
+                """.write(to: package.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+        }
+        return package
+    }
+
+    // MARK: All findings at once
+
+    @Test func everyRefusalAndNoteOfTheHistoryIsReportedInOneRun() throws {
+        let package = try Self.package("Notes", [
+            ("Notes", """
+                <entity name="Note">
+                    <attribute name="first" optional="YES" attributeType="String"/>
+                    <attribute name="draft" optional="YES" transient="YES" attributeType="String"/>
+                </entity>
+                """),
+            ("Notes 2", """
+                <entity name="Note">
+                    <attribute name="second" optional="YES" attributeType="String" elementID="first"/>
+                    <attribute name="titleText" optional="YES" attributeType="String"/>
+                    <attribute name="title_text" optional="YES" attributeType="String"/>
+                </entity>
+                """),
+            ("Notes 3", """
+                <entity name="Note">
+                    <attribute name="third" optional="YES" attributeType="String" elementID="second"/>
+                </entity>
+                """),
+        ])
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        do {
+            _ = try CoreDataImporter.run(try CoreDataModelPackage.read(package.path))
+            Issue.record("the history imported")
+        } catch let refusals as CoreDataImportRefusals {
+            #expect(refusals.errors.map(\.location) == ["Notes 2.xcdatamodel/contents:6", "Notes 3.xcdatamodel/contents:4"], "\(refusals)")
+            #expect(refusals.errors[0].message.contains("Note.title_text and titleText both become the property title_text"), "\(refusals)")
+            #expect(refusals.errors[1].message.contains("Note.third is renamed a second time (from second; first from first at 2.0)"), "\(refusals)")
+            #expect(refusals.notes.map(\.location) == ["Notes.xcdatamodel/contents:5"] && refusals.notes[0].message.contains("transient"), "\(refusals)")
+        }
+
+        // The command prints them all, located, and writes nothing.
+        let folder = package.deletingLastPathComponent()
+        let result = try run(lucidgenBinary, ["import", "coredata", package.path], in: folder)
+        #expect(result.status == 1, "\(result.output)\(result.error)")
+        #expect(result.error.contains("Notes 2.xcdatamodel/contents:6: error: Note.title_text and titleText both become the property title_text"), "\(result.error)")
+        #expect(result.error.contains("Notes 3.xcdatamodel/contents:4: error: Note.third is renamed a second time"), "\(result.error)")
+        #expect(result.error.contains("import: nothing was written (2 errors)"), "\(result.error)")
+        #expect(result.output.contains("Notes.xcdatamodel/contents:5: note: Note.draft is transient"), "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".entities").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".lucid.yaml").path))
+    }
+
+    @Test func everyUnreadableModelVersionIsReportedInOneRun() throws {
+        let package = try Self.package("Notes", [("Notes", "<entity representedClassName=\"X\"/>"), ("Notes 2", "<entity name=\"Note\"/>"), ("Notes 3", "<entity/>")])
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        #expect {
+            try CoreDataModelPackage.read(package.path)
+        } throws: { error in
+            (error as? CoreDataImportRefusals)?.errors.map(\.location) == ["Notes.xcdatamodel/contents:3", "Notes 3.xcdatamodel/contents:3"]
+        }
+    }
+
+    // MARK: Order from the names
+
+    static func order(_ names: [String], current: String? = nil) throws -> [String] {
+        try CoreDataModelPackage.nameOrder(names.shuffled(), current: current, path: "P.xcdatamodeld", currentPath: "P.xcdatamodeld/.xccurrentversion").0
+            .map { "\($0.0) \($0.1.string)" }
+    }
+
+    static func doubt(_ names: [String], current: String? = nil) -> String {
+        do {
+            _ = try CoreDataModelPackage.nameOrder(names, current: current, path: "P.xcdatamodeld", currentPath: "P.xcdatamodeld/.xccurrentversion")
+            return ""
+        } catch {
+            return (error as? CoreDataImportError)?.message ?? "\(error)"
+        }
+    }
+
+    @Test func versionsNamedAfterTheModelNotThePackageOrderByTheirNumbers() throws {
+        // WooCommerce.xcdatamodeld holds Model, Model 2 … Model 117.
+        let names = ["Model"] + (2...117).map { "Model \($0)" }
+        #expect(try Self.order(names, current: "Model 117") == ["Model 1.0"] + (2...117).map { "Model \($0) \($0).0" })
+        #expect(try Self.order(["Model", "Model2", "Model10", "Model9"]) == ["Model 1.0", "Model2 2.0", "Model9 9.0", "Model10 10.0"])
+    }
+
+    @Test func namesThatAreVersionNumbersOrderAsVersions() throws {
+        #expect(try Self.order(["0.5", "0.6", "0.6.7", "0.6.10", "0.7", "0.8.1", "0.9"], current: "0.9")
+            == ["0.5 0.5", "0.6 0.6", "0.6.7 0.6.7", "0.6.10 0.6.10", "0.7 0.7", "0.8.1 0.8.1", "0.9 0.9"])
+    }
+
+    @Test func twoNamingSchemesOrderWithTheCurrentVersionsSchemeLast() throws {
+        let folio = ["v1.4", "v1.5", "v2.0", "v2.5", "v2.5.1", "v2.6.0", "v2.7.0"].map { "ArtsyFolio \($0)" }
+        let names = ["ArtsyPartner", "ArtsyPartner 2", "ArtsyPartner 3"] + folio
+        // The older scheme's numbers pass the newer's, so it counts 0.1, 0.2 … below it.
+        #expect(try Self.order(names, current: "ArtsyFolio v2.7.0")
+            == ["ArtsyPartner 0.1", "ArtsyPartner 2 0.2", "ArtsyPartner 3 0.3", "ArtsyFolio v1.4 1.4", "ArtsyFolio v1.5 1.5", "ArtsyFolio v2.0 2.0",
+                "ArtsyFolio v2.5 2.5", "ArtsyFolio v2.5.1 2.5.1", "ArtsyFolio v2.6.0 2.6.0", "ArtsyFolio v2.7.0 2.7.0"])
+        // Without .xccurrentversion, which scheme is newer is not in the names: the whole map is proposed.
+        let doubt = Self.doubt(names)
+        #expect(doubt.contains("2 naming schemes ('ArtsyPartner', 'ArtsyFolio') and no .xccurrentversion"), "\(doubt)")
+        #expect(doubt.contains("  \"ArtsyPartner 3\": \"0.3\"\n  \"ArtsyFolio v1.4\": \"1.4\"") && !doubt.contains("?\""), "\(doubt)")
+    }
+
+    @Test func anOrderThatIsNotCertainWritesTheWholeProposedMap() throws {
+        // OpenEmu: OEDatabase (Xcode's first, 1 by its name), then 0.2 … 0.5, 1.0 … 1.3.
+        let names = ["OEDatabase", "OEDatabase 0.2", "OEDatabase 0.5", "OEDatabase 1.0", "OEDatabase 1.3"]
+        let doubt = Self.doubt(names, current: "OEDatabase 1.3")
+        #expect(doubt.contains("'OEDatabase' (the first version by Xcode's naming, 1 by its name) and 'OEDatabase 0.2' (0.2) do not order by their names"), "\(doubt)")
+        #expect(doubt.hasSuffix("""
+            :
+              "OEDatabase": "0.1"
+              "OEDatabase 0.2": "0.2"
+              "OEDatabase 0.5": "0.5"
+              "OEDatabase 1.0": "1.0"
+              "OEDatabase 1.3": "1.3"
+            """), "\(doubt)")
+        // Two names with one number.
+        let same = Self.doubt(["Model", "Model 2", "Model2", "Model 3"], current: "Model 3")
+        #expect(same.contains("'Model 2' and 'Model2' have the same number") && same.contains("  \"Model 3\": \"4.0\""), "\(same)")
+        // A current version that does not order last.
+        let current = Self.doubt(["Model", "Model 2", "Model 3"], current: "Model 2")
+        #expect(current.contains("names 'Model 2' as the current model version, but 'Model 3' orders after it") && current.contains("  \"Model 3\": \"3.0\""), "\(current)")
+    }
+
+    @Test func aModelThatIsNotAVersionIsReportedNotGuessed() throws {
+        let doubt = Self.doubt(["Model", "Model 2", "Model 3", "CloudKit"], current: "Model 3")
+        #expect(doubt.contains("'CloudKit' has no number and no other model version is named like it: is it another configuration's model rather than a version?"), "\(doubt)")
+        #expect(doubt.hasSuffix("  \"Model 3\": \"3.0\"\n  # \"CloudKit\": left out (not a version?)"), "\(doubt)")
+    }
+
+    @Test func theArtsyFolioHistoryOrdersAsItShipped() throws {
+        guard let package = Self.history("artsy-energy", "ArtsyPartner.xcdatamodeld") else { return }
+        let read = try CoreDataModelPackage.read(package.path)
+        let expected = ["ArtsyPartner", "ArtsyPartner 2", "ArtsyPartner 3", "ArtsyPartner 4", "ArtsyPartner 5"]
+            + ["v1.4", "v1.5", "v1.7", "v2.0", "v2.1", "v2.2", "v2.3", "v2.4", "v2.5", "v2.5.1", "v2.5.3", "v2.6.0", "v2.6.1", "v2.7.0"].map { "ArtsyFolio \($0)" }
+        #expect(read.versions.map(\.model.name) == expected)
+        #expect(read.orderBasis.contains("two naming schemes ('ArtsyPartner' then 'ArtsyFolio'"), "\(read.orderBasis)")
+    }
+}
