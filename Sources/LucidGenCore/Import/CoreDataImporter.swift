@@ -106,7 +106,14 @@ package struct CoreDataImporter {
         var states: [(version: Int, entity: CoreDataModel.Entity)] = []
         /// `(version index, previous model name)` of each rename.
         var renames: [(version: Int, from: String)] = []
-        var name: String { CoreDataImporter.snakeCase(states.last!.entity.name) }
+        /// The version of the description (`2_6_1`) that removed this entity when a later one takes its
+        /// name: it is then named after it (`album_delete_before_2_6_1`) and keeps its table.
+        var gaveUpNameAt: String?
+        /// The lineage whose name this one takes.
+        var takesNameOf: Int?
+        /// The table (the name it has, given up or not).
+        var tableName: String { CoreDataImporter.snakeCase(states.last!.entity.name) }
+        var name: String { tableName + (gaveUpNameAt.map { "_before_\($0)" } ?? "") }
     }
 
     /// What stops the import, collected over the whole history (each once) and thrown together at its end.
@@ -132,7 +139,7 @@ package struct CoreDataImporter {
     private mutating func entityLineages() -> [EntityLineage] {
         var lineages: [EntityLineage] = []
         var alive: [String: Int] = [:]
-        var removed: [String: (Int, String)] = [:]
+        var removed: [String: (lineage: Int, model: String, removedAt: Int)] = [:]
         for (versionIndex, (model, _)) in package.versions.enumerated() {
             var next: [String: Int] = [:]
             let names = Set(model.entities.map(\.name))
@@ -145,17 +152,23 @@ package struct CoreDataImporter {
                     lineages[lineage].renames.append((versionIndex, previous))
                     next[entity.name] = lineage
                 } else {
+                    var lineage = EntityLineage(states: [(versionIndex, entity)])
+                    // A name that comes back without a renaming identifier: a new entity, as Core Data's
+                    // migration from the version that removed it saw it.
                     if let gone = removed[Self.snakeCase(entity.name)] {
-                        refuse(
-                            "\(model.file):\(entity.line)",
-                            "entity \(entity.name) comes back after \(gone.1) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(gone.1) only (--version-map)")
+                        let removedAt = package.versions[gone.removedAt].version.string
+                        lineages[gone.lineage].gaveUpNameAt = removedAt.replacingOccurrences(of: ".", with: "_")
+                        lineage.takesNameOf = gone.lineage
+                        note(
+                            model.file, entity.line,
+                            "entity \(entity.name) comes back after \(gone.model) removed it, without a renaming identifier: a new entity (its rows start empty, as Core Data's migration from \(gone.model) on saw it); the earlier one is \(lineages[gone.lineage].name) (its table kept). A store that skipped the versions between keeps its rows under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(package.versions[versionIndex].version.string) if they must be kept")
                     }
-                    lineages.append(EntityLineage(states: [(versionIndex, entity)]))
+                    lineages.append(lineage)
                     next[entity.name] = lineages.count - 1
                 }
             }
             for (name, lineage) in alive where !next.values.contains(lineage) {
-                removed[Self.snakeCase(name)] = (lineage, model.name)
+                removed[Self.snakeCase(name)] = (lineage, model.name, versionIndex)
             }
             alive = next
         }
@@ -222,6 +235,9 @@ package struct CoreDataImporter {
             a.type == b.type && a.nullable == b.nullable && a.defaultValue == b.defaultValue
         }
     }
+
+    /// Each lineage's description name, by index.
+    private var takenNames: [String] = []
 
     /// The description name of every model entity name at each version.
     private var entityNames: [[String: String]] = []
@@ -491,6 +507,7 @@ package struct CoreDataImporter {
     private mutating func run() throws -> Output {
         let versions = package.versions.map(\.version)
         let lineages = entityLineages()
+        takenNames = lineages.map(\.name)
         entityNames = package.versions.indices.map { index in
             var names: [String: String] = [:]
             for lineage in lineages {
@@ -554,9 +571,14 @@ package struct CoreDataImporter {
     private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
         let newest = lineage.states.last!.entity
         var object: [(String, String)] = [("name", JSONText.string(lineage.name))]
-        if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
+        // One that gave its name up keeps its table; its records take the Swift name of its description
+        // (the one that took the name has the model's class name).
+        if lineage.gaveUpNameAt != nil {
+            if newest.parentEntity == nil { object.append(("persisted_name", JSONText.string(lineage.tableName))) }
+        } else if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
             object.append(("swift_name", JSONText.string(name)))
         }
+        if let earlier = lineage.takesNameOf { object.append(("takes_name_of", JSONText.string(takenNames[earlier]))) }
         if let parent = newest.parentEntity {
             object.append(("parent", JSONText.string(entityNames[lineage.states.last!.version][parent] ?? Self.snakeCase(parent))))
         } else {
@@ -626,11 +648,13 @@ package struct CoreDataImporter {
         var taken: [String: Int] = [:]
         let firstVersion = lineage.states.first!.version
         let present = lineage.states.map(\.version)
+        let (gaveUp, takesNameOf) = namesThatComeBack(propertyStates, order: order, present: present, entity: newest.name, lineage: lineage.name, versions: versions)
         for id in order {
             let states = propertyStates[id]
             let now = states.last!.state
             let nowFile = package.versions[states.last!.version].model.file
-            let name = descriptionName(ofProperty: now.modelName, in: lineage.name)
+            let plainName = descriptionName(ofProperty: now.modelName, in: lineage.name)
+            let name = gaveUp[id] ?? plainName
             if let other = taken[name] {
                 let earlier = propertyStates[other], later = states
                 let (gone, back) = earlier.last!.version < later.first!.version ? (earlier, later) : (later, earlier)
@@ -647,11 +671,14 @@ package struct CoreDataImporter {
             }
             taken[name] = id
             var fields: [(String, String)] = [("name", JSONText.string(name))]
-            if name == "core_data_id" {
+            if plainName == "core_data_id" {
                 fields.append(("swift_name", JSONText.string("coreDataID")))
             } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false) {
                 fields.append(("swift_name", JSONText.string(swift)))
             }
+            // A property that gave its name up keeps the column it had; the one that takes the name says so.
+            if gaveUp[id] != nil { fields.append(("persisted_name", JSONText.string(columnNaming.column(plainName)))) }
+            if let earlier = takesNameOf[id] { fields.append(("takes_name_of", JSONText.string(earlier))) }
             fields.append(("property_type", Self.typeJSON(now.type)))
             if now.nullable { fields.append(("nullable", "true")) }
             var defaultValue = now.defaultValue
@@ -738,6 +765,35 @@ package struct CoreDataImporter {
         return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs, changes)
     }
 
+    /// The properties of an entity whose name comes back: removed at one version and added again, under the
+    /// same name and without a renaming identifier, at a later one. Core Data's migration from the version
+    /// between finds no value to carry, so each is a property of its own: the earlier ones are named after the
+    /// version that removed them (`is_private_before_8_0`, column and Swift name kept), and the later one
+    /// takes the name (`takes_name_of`). Returns id → the earlier one's name, and id → the name it takes it from.
+    private mutating func namesThatComeBack(
+        _ propertyStates: [[(version: Int, state: PropertyState)]], order: [Int], present: [Int], entity: String, lineage: String, versions: [SchemaVersion]
+    ) -> (gaveUp: [Int: String], takesNameOf: [Int: String]) {
+        var byName: [String: [Int]] = [:]
+        for id in order { byName[descriptionName(ofProperty: propertyStates[id].last!.state.modelName, in: lineage), default: []].append(id) }
+        var gaveUp: [Int: String] = [:], takesNameOf: [Int: String] = [:]
+        for (name, ids) in byName.sorted(by: { $0.key < $1.key }) where ids.count > 1 {
+            let sorted = ids.sorted { propertyStates[$0].first!.version < propertyStates[$1].first!.version }
+            // Lifetimes that overlap are two properties with one name at once: refused where they are described.
+            guard zip(sorted, sorted.dropFirst()).allSatisfy({ propertyStates[$0].last!.version < propertyStates[$1].first!.version }) else { continue }
+            for (earlier, later) in zip(sorted, sorted.dropFirst()) {
+                let removedAt = present.first { $0 > propertyStates[earlier].last!.version }!
+                let earlierName = "\(name)_before_\(versions[removedAt].string.replacingOccurrences(of: ".", with: "_"))"
+                gaveUp[earlier] = earlierName
+                takesNameOf[later] = earlierName
+                let back = propertyStates[later].first!
+                note(
+                    package.versions[back.version].model.file, back.state.line,
+                    "\(entity).\(back.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it, without a renaming identifier: a new property, as Core Data's migration from \(package.versions[removedAt].model.name) on saw it; the earlier one is \(earlierName) (its column and Swift name kept). A store that skipped the versions between keeps its values under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(versions[back.version].string) if they must be kept")
+            }
+        }
+        return (gaveUp, takesNameOf)
+    }
+
     /// A scalar type's name as a JSON string; a relationship's object as it is.
     static func typeJSON(_ type: String) -> String { type.hasPrefix("{") ? type : JSONText.string(type) }
 
@@ -774,7 +830,7 @@ package struct CoreDataImporter {
             guard let last = propertyStates[id].last, last.version == versionIndex else { continue }
             described[last.state.modelName] = (descriptionName(ofProperty: last.state.modelName, in: lineage.name), last.state.type)
         }
-        var items: [String] = []
+        var collected: [(names: [String], unique: Bool)] = []
         var seen: Set<String> = []
         func add(_ properties: [String], unique: Bool, line: Int, what: String) {
             var names: [String] = []
@@ -796,7 +852,7 @@ package struct CoreDataImporter {
             if names.count == 1, !unique, described.values.contains(where: { $0.0 == names[0] && $0.1.contains("to_one") }) { return }
             let key = "\(unique)|" + names.joined(separator: ",")
             guard seen.insert(key).inserted else { return }
-            items.append(#"{ "properties": [\#(names.map(JSONText.string).joined(separator: ", "))]\#(unique ? #", "unique": true"# : "") }"#)
+            collected.append((names, unique))
         }
         for index in entity.indexes {
             let what = index.name.map { "fetch index \($0)" } ?? "compound index"
@@ -823,6 +879,10 @@ package struct CoreDataImporter {
         }
         // A single-property unique index on a property that is `indexed` stays an item; plain indexes of
         // one property that the property's `indexed` says already are dropped.
+        // A fetch index on the properties of a uniqueness constraint: the unique index serves it (SQLite
+        // refuses neither, lucidgen refuses the duplicate).
+        let items = collected.filter { item in item.unique || !seen.contains("true|" + item.names.joined(separator: ",")) }
+            .map { #"{ "properties": [\#($0.names.map(JSONText.string).joined(separator: ", "))]\#($0.unique ? #", "unique": true"# : "") }"# }
         return (items, differs)
     }
 
