@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import LucidGenCore
+@_spi(Generated) import LucidSchema
 import Testing
 
 /// Core Data model histories as shipped apps have them: every refusal of a history at once, version names
@@ -172,5 +174,94 @@ import Testing
             + ["v1.4", "v1.5", "v1.7", "v2.0", "v2.1", "v2.2", "v2.3", "v2.4", "v2.5", "v2.5.1", "v2.5.3", "v2.6.0", "v2.6.1", "v2.7.0"].map { "ArtsyFolio \($0)" }
         #expect(read.versions.map(\.model.name) == expected)
         #expect(read.orderBasis.contains("two naming schemes ('ArtsyPartner' then 'ArtsyFolio'"), "\(read.orderBasis)")
+    }
+
+    // MARK: A name that comes back
+
+    /// Tab.isPrivate (a Boolean) removed at Tabs 3 and back at Tabs 4 as an integer; Draft removed at Tabs 2 and
+    /// back at Tabs 4; Tab.title renamed heading at Tabs 2 (its renaming identifier).
+    static func comingBack() throws -> URL {
+        let draft = #"<entity name="Draft"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
+        return try package("Tabs", [
+            ("Tabs", """
+                <entity name="Tab">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <attribute name="isPrivate" optional="YES" attributeType="Boolean"/>
+                </entity>
+                \(draft)
+                """),
+            ("Tabs 2", """
+                <entity name="Tab">
+                    <attribute name="heading" optional="YES" attributeType="String" elementID="title"/>
+                    <attribute name="isPrivate" optional="YES" attributeType="Boolean"/>
+                </entity>
+                """),
+            ("Tabs 3", #"<entity name="Tab"><attribute name="heading" optional="YES" attributeType="String" elementID="title"/></entity>"#),
+            ("Tabs 4", """
+                <entity name="Tab">
+                    <attribute name="heading" optional="YES" attributeType="String" elementID="title"/>
+                    <attribute name="isPrivate" optional="YES" attributeType="Integer 32"/>
+                </entity>
+                <entity name="Draft">
+                    <attribute name="text" optional="YES" attributeType="String"/>
+                    <attribute name="words" optional="YES" attributeType="Integer 32"/>
+                </entity>
+                """),
+        ], current: "Tabs 4")
+    }
+
+    @Test func aNameThatComesBackIsANewPropertyOrEntityAndARenameStaysARename() throws {
+        let package = try Self.comingBack()
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        let output = try CoreDataImporter.run(try CoreDataModelPackage.read(package.path))
+        let files = Dictionary(uniqueKeysWithValues: output.files.map { ($0.name, $0.json) })
+        #expect(files.keys.sorted() == ["draft", "draft_before_2_0", "tab"])
+        let tab = try #require(files["tab"])
+        #expect(tab.contains(#"{ "name": "is_private_before_3_0", "swift_name": "isPrivate", "persisted_name": "is_private", "property_type": "bool", "nullable": true, "removed_at_version": "3.0" }"#), "\(tab)")
+        #expect(tab.contains(#"{ "name": "is_private", "takes_name_of": "is_private_before_3_0", "property_type": "int", "nullable": true, "added_at_version": "4.0" }"#), "\(tab)")
+        #expect(tab.contains(#""name": "heading", "property_type": "string", "nullable": true, "previous_name": "title", "renamed_at_version": "2.0""#), "\(tab)")
+        #expect(try #require(files["draft_before_2_0"]).contains(#""name": "draft_before_2_0",\#n  "persisted_name": "draft","#))
+        #expect(try #require(files["draft"]).contains(#""name": "draft",\#n  "takes_name_of": "draft_before_2_0","#))
+        #expect(output.notes.contains { $0.location == "Tabs 4.xcdatamodel/contents:5" && $0.message.hasPrefix("Tab.isPrivate comes back after Tabs 3 removed it, without a renaming identifier: a new property") })
+        #expect(output.notes.contains { $0.location == "Tabs 4.xcdatamodel/contents:7" && $0.message.hasPrefix("entity Draft comes back after Tabs 2 removed it, without a renaming identifier: a new entity") })
+
+        // They generate; each version's records keep their own types; the planner drops the old and adds the new.
+        var project = [".lucid.yaml": TestProject.defaultConfig + "\ncurrent_version: \"4.0\"\n"]
+        for (name, json) in output.files { project[".entities/\(name).json"] = json }
+        let generated = try TestProject(files: project, config: nil)
+        defer { generated.remove() }
+        let result = try generated.generate()
+        let records = try generated.read("Sources/App/Generated/Entities/Tab.swift")
+        let first = try #require(records.range(of: "public struct Tab_1_0")), newest = try #require(records.range(of: "public struct Tab_4_0:"))
+        #expect(records[first.upperBound...].prefix(400).contains("public var isPrivate: Swift.Bool?"), "\(records)")
+        #expect(records[newest.upperBound...].prefix(1500).contains("public var isPrivate: Swift.Int?"), "\(records)")
+        let schemas = result.model.schemas
+        let seed = ["INSERT INTO tab (id, title, is_private) VALUES (1, 'news', 1), (2, 'mail', 0)", "INSERT INTO draft (id, text) VALUES (1, 'hello')"]
+        #expect(try StoreCheck.migrate(schemas, from: "1.0", seed: seed, query: "SELECT id, heading, is_private FROM tab ORDER BY id") == [["1", "news", "NULL"], ["2", "mail", "NULL"]])
+        #expect(try StoreCheck.migrate(schemas, from: "1.0", seed: seed, query: "SELECT count(*) FROM draft") == [["0"]])
+    }
+
+    @Test func takesNameOfIsChecked() throws {
+        func errors(_ properties: String) throws -> [String] {
+            let entity = #"{ "name": "tab", "version_history": [{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0" }], "properties": [\#(properties)] }"#
+            let project = try TestProject(files: [".entities/tab.json": entity, ".lucid.yaml": TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n"], config: nil)
+            defer { project.remove() }
+            return try project.errors().map(\.description)
+        }
+        let old = #"{ "name": "flag_before_2_0", "persisted_name": "flag", "swift_name": "flag", "property_type": "bool", "removed_at_version": "2.0" }"#
+        #expect(try errors(old + #", { "name": "flag", "property_type": "int", "nullable": true, "added_at_version": "3.0" }"#)
+            .contains { $0.contains("property 'flag' takes the column of 'flag_before_2_0', removed at 2.0: if it is a new property (no values carried over), say \"takes_name_of\": \"flag_before_2_0\"") })
+        #expect(try errors(old + #", { "name": "flag", "takes_name_of": "flags", "property_type": "int", "nullable": true, "added_at_version": "3.0" }"#)
+            .contains { $0.contains("takes_name_of 'flags' names no other property of 'tab'") })
+        let early = old.replacingOccurrences(of: #""removed_at_version": "2.0""#, with: #""removed_at_version": "3.0""#)
+        #expect(try errors(early + #", { "name": "flag", "takes_name_of": "flag_before_2_0", "property_type": "int", "nullable": true, "added_at_version": "2.0" }"#)
+            .contains { $0.contains("property 'flag' takes_name_of 'flag_before_2_0', which must be removed (removed_at_version) at or before this one is added") })
+        #expect(try errors(old + #", { "name": "flag", "takes_name_of": "flag_before_2_0", "previous_name": "flag_before_2_0", "property_type": "int", "nullable": true, "added_at_version": "3.0" }"#)
+            .contains { $0.contains("has both previous_name (a rename: the values carry over) and takes_name_of (a new property: they do not)") })
+        let entity = #"{ "name": "tab", "version_history": [{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0" }], "properties": [\#(old), { "name": "flag", "takes_name_of": "flag_before_2_0", "property_type": "int", "nullable": true, "added_at_version": "3.0" }] }"#
+        let accepted = try TestProject(files: [".entities/tab.json": entity, ".lucid.yaml": TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n"], config: nil)
+        defer { accepted.remove() }
+        let columns = try accepted.generate().model.schemas.map { schema in schema.tables.first { $0.name == "tab" }!.columns.map { "\($0.name) \($0.type)" } }
+        #expect(columns == [["id integer", "flag integer"], ["id integer"], ["id integer", "flag integer"]], "\(columns)")
     }
 }
