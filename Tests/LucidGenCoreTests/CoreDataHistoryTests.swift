@@ -264,4 +264,75 @@ import Testing
         let columns = try accepted.generate().model.schemas.map { schema in schema.tables.first { $0.name == "tab" }!.columns.map { "\($0.name) \($0.type)" } }
         #expect(columns == [["id integer", "flag integer"], ["id integer"], ["id integer", "flag integer"]], "\(columns)")
     }
+
+    // MARK: Real histories
+
+    /// Imports a package (with a version map's YAML when given) in-process, generates it, and returns the
+    /// importer's output and the generator's result.
+    static func importAndGenerate(_ package: URL, map: String? = nil) throws -> (CoreDataImporter.Output, GeneratorPipeline.Result) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-real-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var mapPath: String?
+        if let map {
+            mapPath = folder.appendingPathComponent("map.yaml").path
+            try map.write(toFile: mapPath!, atomically: true, encoding: .utf8)
+        }
+        let output = try CoreDataImporter.run(try CoreDataModelPackage.read(package.path, versionMap: mapPath))
+        var files = [".lucid.yaml": TestProject.defaultConfig + "\ncurrent_version: \"\(output.currentVersion.string)\"\n"]
+        for (name, json) in output.files { files[".entities/\(name).json"] = json }
+        let project = try TestProject(files: files, config: nil)
+        defer { project.remove() }
+        return (output, try project.generate())
+    }
+
+    @Test func theArtsyFolioHistoryImportsAndGeneratesWithoutAMap() throws {
+        guard let package = Self.history("artsy-energy", "ArtsyPartner.xcdatamodeld") else { return }
+        let (output, result) = try Self.importAndGenerate(package)
+        #expect(output.currentVersion.string == "2.7.0" && result.model.schemas.count == 19)
+        // AlbumDelete and AlbumEdit come back in v2.7.0 after v2.6.1 removed them; Album.uploadRecord too.
+        #expect(output.files.map(\.name).filter { $0.hasPrefix("album_") } == ["album_delete", "album_delete_before_2_6_1", "album_edit", "album_edit_before_2_6_1"])
+        let album = try #require(output.files.first { $0.name == "album" }?.json)
+        #expect(album.contains(#""name": "upload_record", "takes_name_of": "upload_record_before_2_6_1""#), "\(album)")
+    }
+
+    @Test func theBraveHistoryImportsGeneratesAndAStoreMigratesWithTheNameThatComesBackANewColumn() throws {
+        guard let package = Self.history("brave-ios", "Model.xcdatamodeld") else { return }
+        let (output, result) = try Self.importAndGenerate(package)
+        #expect(output.currentVersion.string == "27.0" && result.model.schemas.count == 27)
+        let tab = try #require(output.files.first { $0.name == "tab_mo" }?.json)
+        #expect(tab.contains(#"{ "name": "is_private_before_8_0", "swift_name": "isPrivate", "persisted_name": "is_private", "property_type": "bool", "nullable": true, "added_at_version": "5.0", "removed_at_version": "8.0" }"#), "\(tab)")
+        #expect(tab.contains(#"{ "name": "is_private", "takes_name_of": "is_private_before_8_0", "property_type": "bool", "nullable": true, "added_at_version": "9.0" }"#), "\(tab)")
+        // A store of the oldest version with TabMO (removed at 26.0) migrates to 25.0: its rows and values kept.
+        let upTo25 = result.model.schemas.filter { $0.version <= (try! SchemaVersion(parsing: "25.0")) }
+        #expect(try StoreCheck.migrate(
+            upTo25, from: "1.0", seed: [#"INSERT INTO tab_mo (id, title, url, "order") VALUES (1, 'Brave', 'https://brave.com', 2), (2, 'News', NULL, 1)"#],
+            query: #"SELECT id, title, url, "order", is_private FROM tab_mo ORDER BY id"#) == [["1", "Brave", "https://brave.com", "2", "NULL"], ["2", "News", "NULL", "1", "NULL"]])
+        // isPrivate's values of 5.0 are not carried into the new is_private (Core Data's migration through Model8 lost them too).
+        #expect(try StoreCheck.migrate(
+            upTo25, from: "5.0", seed: ["INSERT INTO tab_mo (id, title, is_private) VALUES (1, 'Brave', 1), (2, 'News', 0)"],
+            query: "SELECT id, title, is_private FROM tab_mo ORDER BY id") == [["1", "Brave", "NULL"], ["2", "News", "NULL"]])
+    }
+
+    @Test func theOpenEmuHistoryImportsAndGeneratesWithTheMapItsErrorProposes() throws {
+        guard let package = Self.history("openemu", "OEDatabase.xcdatamodeld") else { return }
+        do {
+            _ = try CoreDataModelPackage.read(package.path)
+            Issue.record("OEDatabase and OEDatabase 1.0 were ordered without a map")
+        } catch let error as CoreDataImportError {
+            let map = try #require(error.message.components(separatedBy: ":\n").last)
+            #expect(!map.contains("?") && map.hasPrefix("  \"OEDatabase\": \"0.1\"\n  \"OEDatabase 0.2\": \"0.2\""), "\(error.message)")
+            // The order of its SOURCE.md: OEDatabase ("1.0 Beta"), 0.2 … 0.5, 1.0 … 1.3.
+            let (output, result) = try Self.importAndGenerate(package, map: map)
+            #expect(output.currentVersion.string == "1.3" && result.model.schemas.map(\.version.string) == ["0.1", "0.2", "0.3", "0.4", "0.5", "1.0", "1.1", "1.2", "1.3"])
+        }
+    }
+
+    @Test func theSharedCoreDataHistoriesImportAndGenerate() throws {
+        guard let shared = CoreDataImportTests.sharedHistories else { return }
+        let (https, _) = try Self.importAndGenerate(shared.appendingPathComponent("duckduckgo-ios/HTTPSUpgrade.xcdatamodeld"))
+        #expect(https.currentVersion.string == "3.0")
+        let (wikipedia, result) = try Self.importAndGenerate(shared.appendingPathComponent("wikipedia-ios/Wikipedia.xcdatamodeld"), map: CoreDataImportTests.wikipediaMap)
+        #expect(wikipedia.currentVersion.string == "8.0" && result.model.schemas.count == 8)
+    }
 }
