@@ -106,14 +106,16 @@ package struct CoreDataImporter {
         var states: [(version: Int, entity: CoreDataModel.Entity)] = []
         /// `(version index, previous model name)` of each rename.
         var renames: [(version: Int, from: String)] = []
-        /// The version of the description (`2_6_1`) that removed this entity when a later one takes its
-        /// name: it is then named after it (`album_delete_before_2_6_1`) and keeps its table.
+        /// The version (`2_6_1`) that removed this entity when a later one takes its name: its records are
+        /// then named after it (`AlbumDeleteBefore2_6_1`), the later one's have the model's class name.
         var gaveUpNameAt: String?
-        /// The lineage whose name this one takes.
-        var takesNameOf: Int?
-        /// The table (the name it has, given up or not).
+        /// The lineage whose name this one takes, and the version (`2_7_0`) it does: it is named after it
+        /// (`album_delete_from_2_7_0`), so that the earlier one's name, and the released snapshots that
+        /// hold it, stay when a later import brings the name back.
+        var takesNameOf: (lineage: Int, at: String)?
+        /// The table (the name it has, its own or taken).
         var tableName: String { CoreDataImporter.snakeCase(states.last!.entity.name) }
-        var name: String { tableName + (gaveUpNameAt.map { "_before_\($0)" } ?? "") }
+        var name: String { tableName + (takesNameOf.map { "_from_\($0.at)" } ?? "") }
     }
 
     /// What stops the import, collected over the whole history (each once) and thrown together at its end.
@@ -158,10 +160,10 @@ package struct CoreDataImporter {
                     if let gone = removed[Self.snakeCase(entity.name)] {
                         let removedAt = package.versions[gone.removedAt].version.string
                         lineages[gone.lineage].gaveUpNameAt = removedAt.replacingOccurrences(of: ".", with: "_")
-                        lineage.takesNameOf = gone.lineage
+                        lineage.takesNameOf = (gone.lineage, package.versions[versionIndex].version.string.replacingOccurrences(of: ".", with: "_"))
                         note(
                             model.file, entity.line,
-                            "entity \(entity.name) comes back after \(gone.model) removed it, without a renaming identifier: a new entity (its rows start empty, as Core Data's migration from \(gone.model) on saw it); the earlier one is \(lineages[gone.lineage].name) (its table kept). A store that skipped the versions between keeps its rows under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(package.versions[versionIndex].version.string) if they must be kept")
+                            "entity \(entity.name) comes back after \(gone.model) removed it, without a renaming identifier: a new entity (its rows start empty, as Core Data's migration from \(gone.model) on saw it), \(lineage.name), which takes the table and Swift name of the earlier one (whose records become \(Self.givenUpTypeName(of: lineages[gone.lineage], removedAt: lineages[gone.lineage].gaveUpNameAt!))). A store that skipped the versions between keeps its rows under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(package.versions[versionIndex].version.string) if they must be kept")
                     }
                     lineages.append(lineage)
                     next[entity.name] = lineages.count - 1
@@ -571,14 +573,15 @@ package struct CoreDataImporter {
     private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
         let newest = lineage.states.last!.entity
         var object: [(String, String)] = [("name", JSONText.string(lineage.name))]
-        // One that gave its name up keeps its table; its records take the Swift name of its description
-        // (the one that took the name has the model's class name).
-        if lineage.gaveUpNameAt != nil {
-            if newest.parentEntity == nil { object.append(("persisted_name", JSONText.string(lineage.tableName))) }
+        // One that takes a name keeps the table and the model's class name; the one that gave it up keeps its
+        // description name (its snapshots' name) and its records are named after the version that removed it.
+        if lineage.takesNameOf != nil, newest.parentEntity == nil { object.append(("persisted_name", JSONText.string(lineage.tableName))) }
+        if let removedAt = lineage.gaveUpNameAt {
+            object.append(("swift_name", JSONText.string(Self.givenUpTypeName(of: lineage, removedAt: removedAt))))
         } else if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
             object.append(("swift_name", JSONText.string(name)))
         }
-        if let earlier = lineage.takesNameOf { object.append(("takes_name_of", JSONText.string(takenNames[earlier]))) }
+        if let earlier = lineage.takesNameOf { object.append(("takes_name_of", JSONText.string(takenNames[earlier.lineage]))) }
         if let parent = newest.parentEntity {
             object.append(("parent", JSONText.string(entityNames[lineage.states.last!.version][parent] ?? Self.snakeCase(parent))))
         } else {
@@ -648,13 +651,13 @@ package struct CoreDataImporter {
         var taken: [String: Int] = [:]
         let firstVersion = lineage.states.first!.version
         let present = lineage.states.map(\.version)
-        let (gaveUp, takesNameOf) = namesThatComeBack(propertyStates, order: order, present: present, entity: newest.name, lineage: lineage.name, versions: versions)
+        let takesNameOf = namesThatComeBack(propertyStates, order: order, present: present, entity: newest.name, lineage: lineage.name, versions: versions)
         for id in order {
             let states = propertyStates[id]
             let now = states.last!.state
             let nowFile = package.versions[states.last!.version].model.file
             let plainName = descriptionName(ofProperty: now.modelName, in: lineage.name)
-            let name = gaveUp[id] ?? plainName
+            let name = takesNameOf[id]?.name ?? plainName
             if let other = taken[name] {
                 let earlier = propertyStates[other], later = states
                 let (gone, back) = earlier.last!.version < later.first!.version ? (earlier, later) : (later, earlier)
@@ -673,12 +676,14 @@ package struct CoreDataImporter {
             var fields: [(String, String)] = [("name", JSONText.string(name))]
             if plainName == "core_data_id" {
                 fields.append(("swift_name", JSONText.string("coreDataID")))
-            } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false) {
+            } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false) ?? (name != plainName ? Naming.propertyName(plainName) : nil) {
                 fields.append(("swift_name", JSONText.string(swift)))
             }
-            // A property that gave its name up keeps the column it had; the one that takes the name says so.
-            if gaveUp[id] != nil { fields.append(("persisted_name", JSONText.string(columnNaming.column(plainName)))) }
-            if let earlier = takesNameOf[id] { fields.append(("takes_name_of", JSONText.string(earlier))) }
+            // A property that takes a name an earlier one gave up: the column and Swift name are that name's.
+            if let taken = takesNameOf[id] {
+                fields.append(("persisted_name", JSONText.string(columnNaming.column(plainName))))
+                fields.append(("takes_name_of", JSONText.string(taken.from)))
+            }
             fields.append(("property_type", Self.typeJSON(now.type)))
             if now.nullable { fields.append(("nullable", "true")) }
             var defaultValue = now.defaultValue
@@ -765,33 +770,39 @@ package struct CoreDataImporter {
         return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs, changes)
     }
 
+    /// The Swift type of an entity's records once a later entity took its name: `AlbumDeleteBefore261`.
+    static func givenUpTypeName(of lineage: EntityLineage, removedAt: String) -> String {
+        let own = swiftTypeName(lineage.states.last!.entity) ?? Naming.typeName(lineage.name)
+        return own + "Before" + removedAt.replacingOccurrences(of: "_", with: "")
+    }
+
     /// The properties of an entity whose name comes back: removed at one version and added again, under the
     /// same name and without a renaming identifier, at a later one. Core Data's migration from the version
-    /// between finds no value to carry, so each is a property of its own: the earlier ones are named after the
-    /// version that removed them (`is_private_before_8_0`, column and Swift name kept), and the later one
-    /// takes the name (`takes_name_of`). Returns id → the earlier one's name, and id → the name it takes it from.
+    /// between finds no value to carry, so each is a property of its own: the later one is named after the
+    /// version it comes back at (`is_private_from_9_0`, taking the column and Swift name: `takes_name_of`), so
+    /// that the earlier one's name, and the released snapshots that hold it, stay when a later import brings
+    /// the name back. Returns id → its name and the name of the one it takes it from.
     private mutating func namesThatComeBack(
         _ propertyStates: [[(version: Int, state: PropertyState)]], order: [Int], present: [Int], entity: String, lineage: String, versions: [SchemaVersion]
-    ) -> (gaveUp: [Int: String], takesNameOf: [Int: String]) {
+    ) -> [Int: (name: String, from: String)] {
         var byName: [String: [Int]] = [:]
         for id in order { byName[descriptionName(ofProperty: propertyStates[id].last!.state.modelName, in: lineage), default: []].append(id) }
-        var gaveUp: [Int: String] = [:], takesNameOf: [Int: String] = [:]
+        var takesNameOf: [Int: (name: String, from: String)] = [:]
         for (name, ids) in byName.sorted(by: { $0.key < $1.key }) where ids.count > 1 {
             let sorted = ids.sorted { propertyStates[$0].first!.version < propertyStates[$1].first!.version }
             // Lifetimes that overlap are two properties with one name at once: refused where they are described.
             guard zip(sorted, sorted.dropFirst()).allSatisfy({ propertyStates[$0].last!.version < propertyStates[$1].first!.version }) else { continue }
             for (earlier, later) in zip(sorted, sorted.dropFirst()) {
                 let removedAt = present.first { $0 > propertyStates[earlier].last!.version }!
-                let earlierName = "\(name)_before_\(versions[removedAt].string.replacingOccurrences(of: ".", with: "_"))"
-                gaveUp[earlier] = earlierName
-                takesNameOf[later] = earlierName
                 let back = propertyStates[later].first!
+                let laterName = "\(name)_from_\(versions[back.version].string.replacingOccurrences(of: ".", with: "_"))"
+                takesNameOf[later] = (laterName, takesNameOf[earlier]?.name ?? name)
                 note(
                     package.versions[back.version].model.file, back.state.line,
-                    "\(entity).\(back.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it, without a renaming identifier: a new property, as Core Data's migration from \(package.versions[removedAt].model.name) on saw it; the earlier one is \(earlierName) (its column and Swift name kept). A store that skipped the versions between keeps its values under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(versions[back.version].string) if they must be kept")
+                    "\(entity).\(back.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it, without a renaming identifier: a new property, as Core Data's migration from \(package.versions[removedAt].model.name) on saw it: \(laterName), which takes the column and Swift name of the earlier one. A store that skipped the versions between keeps its values under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(versions[back.version].string) if they must be kept")
             }
         }
-        return (gaveUp, takesNameOf)
+        return takesNameOf
     }
 
     /// A scalar type's name as a JSON string; a relationship's object as it is.

@@ -352,15 +352,15 @@ package enum Resolver {
             return true
         }
         checkTablesTaken(entities, &diagnostics)
-        // The tables taken over from an entity removed earlier: claimed by that entity already.
+        // The entities that take the table of one removed earlier: claimed by that one already.
         let takenOver = Set(entities.compactMap { entity in
             entity.takesNameOf.flatMap { name in entities.first { $0.name == name && $0.tableName.lowercased() == entity.tableName.lowercased() } }.map { _ in entity.name }
         })
         // In file order, so the error lands on the later file.
         for entity in entities.sorted(by: { $0.location < $1.location }) {
-            guard takenOver.contains(entity.name) || claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location) else { continue }
+            guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location) else { continue }
             // A table named as the entity but for case (`ZITEM` for `zitem`) is the entity's own name to SQLite.
-            if entity.persistedName != nil, entity.tableName.lowercased() != entity.name.lowercased() {
+            if entity.persistedName != nil, entity.tableName.lowercased() != entity.name.lowercased(), !takenOver.contains(entity.name) {
                 claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location)
             }
             claim(entity.swiftTypeName, in: &types, "Swift type name '\(entity.swiftTypeName)' (from entity '\(entity.name)')", at: entity.location)
