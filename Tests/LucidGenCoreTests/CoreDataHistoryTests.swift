@@ -291,6 +291,30 @@ import Testing
         #expect(columns == [["id integer", "flag integer"], ["id integer"], ["id integer", "flag integer"]], "\(columns)")
     }
 
+    @Test func aLinkTableNamedLikeAnEntitysTableTakesAnotherName() throws {
+        // WooCommerce: Order.searchResults (to-many) beside the entity OrderSearchResults.
+        let package = try Self.package("Shop", [("Shop", """
+            <entity name="Order">
+                <relationship name="searchResults" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="OrderSearchResults" inverseName="orders" inverseEntity="OrderSearchResults"/>
+            </entity>
+            <entity name="OrderSearchResults">
+                <attribute name="keyword" optional="YES" attributeType="String"/>
+                <relationship name="orders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Order" inverseName="searchResults" inverseEntity="Order"/>
+            </entity>
+            """)])
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        let output = try CoreDataImporter.run(try CoreDataModelPackage.read(package.path))
+        let order = try #require(output.files.first { $0.name == "order" }?.json)
+        #expect(order.contains(#"{ "name": "search_results", "persisted_name": "search_results_links", "property_type": { "entity_name": "order_search_results", "association": "to_many" } }"#), "\(order)")
+        #expect(output.origin.contains(#""link_table": "order_search_results_links""#))
+        #expect(output.notes.contains { $0.message.contains("Order.searchResults's link table would be order_search_results, an entity's table: it is order_search_results_links") })
+        var files = [".lucid.yaml": TestProject.defaultConfig + "\ncurrent_version: \"1.0\"\n"]
+        for (name, json) in output.files { files[".entities/\(name).json"] = json }
+        let project = try TestProject(files: files, config: nil)
+        defer { project.remove() }
+        #expect(try project.generate().model.schemas[0].tables.map(\.name).sorted() == ["order", "order_search_results", "order_search_results_links"])
+    }
+
     // MARK: Real histories
 
     /// Imports a package (with a version map's YAML when given) in-process, generates it, and returns the

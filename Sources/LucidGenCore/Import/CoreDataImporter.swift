@@ -240,6 +240,12 @@ package struct CoreDataImporter {
 
     /// Each lineage's description name, by index.
     private var takenNames: [String] = []
+    /// Description name → table, of the lineages whose name is not their table's.
+    private var takenTables: [String: String] = [:]
+    /// Every entity's table, at any version.
+    private var allTables: Set<String> = []
+    /// Lineage → to-many property → the column its link table is named by, where that is not its name.
+    private var linkColumns: [String: [String: String]] = [:]
 
     /// The description name of every model entity name at each version.
     private var entityNames: [[String: String]] = []
@@ -510,6 +516,8 @@ package struct CoreDataImporter {
         let versions = package.versions.map(\.version)
         let lineages = entityLineages()
         takenNames = lineages.map(\.name)
+        for lineage in lineages where lineage.name != lineage.tableName { takenTables[lineage.name] = lineage.tableName }
+        allTables = Set(lineages.map(\.tableName))
         entityNames = package.versions.indices.map { index in
             var names: [String: String] = [:]
             for lineage in lineages {
@@ -683,6 +691,12 @@ package struct CoreDataImporter {
             if let taken = takesNameOf[id] {
                 fields.append(("persisted_name", JSONText.string(columnNaming.column(plainName))))
                 fields.append(("takes_name_of", JSONText.string(taken.from)))
+            } else if now.type.contains(#""association": "to_many""#), let linkName = linkColumn(of: name, in: lineage) {
+                fields.append(("persisted_name", JSONText.string(linkName)))
+                linkColumns[lineage.name, default: [:]][name] = linkName
+                noteOnce(
+                    "linktable \(lineage.name).\(name)", nowFile, now.line,
+                    "\(newest.name).\(now.modelName)'s link table would be \(LinkTable.name(owner: ownerTable(of: lineage), relationship: columnNaming.column(name))), an entity's table: it is \(LinkTable.name(owner: ownerTable(of: lineage), relationship: linkName)) (persisted_name \(linkName))")
             }
             fields.append(("property_type", Self.typeJSON(now.type)))
             if now.nullable { fields.append(("nullable", "true")) }
@@ -768,6 +782,28 @@ package struct CoreDataImporter {
         let (indexes, differs) = indexItems(lineage, propertyStates: propertyStates, order: order)
         if !indexes.isEmpty { object.append(("indexes", "[\n    " + indexes.joined(separator: ",\n    ") + "\n  ]")) }
         return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs, changes)
+    }
+
+    /// The table that holds a lineage's rows at its newest version: its root entity's.
+    private func ownerTable(of lineage: EntityLineage) -> String {
+        let (version, entity) = lineage.states.last!
+        let model = package.versions[version].model
+        var root = entity
+        var seen: Set<String> = [entity.name]
+        while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { root = next }
+        guard root.name != entity.name, let rootLineage = entityNames[version][root.name] else { return lineage.tableName }
+        return takenTables[rootLineage] ?? Self.snakeCase(root.name)
+    }
+
+    /// The column name (`search_results_links`) that gives a to-many relationship's link table a name no
+    /// entity's table has (WooCommerce's `Order.searchResults` beside its entity `OrderSearchResults`), or nil
+    /// when its own name does.
+    private func linkColumn(of property: String, in lineage: EntityLineage) -> String? {
+        let owner = ownerTable(of: lineage)
+        var column = columnNaming.column(property)
+        guard allTables.contains(LinkTable.name(owner: owner, relationship: column)) else { return nil }
+        while allTables.contains(LinkTable.name(owner: owner, relationship: column)) { column += "_links" }
+        return column
     }
 
     /// The Swift type of an entity's records once a later entity took its name: `AlbumDeleteBefore261`.
@@ -932,7 +968,7 @@ package struct CoreDataImporter {
                     if let inverse = relationship.inverseName { fields.append(("inverse", JSONText.string(inverse))) }
                     if relationship.transient { fields.append(("transient", "true")) }
                     if let name = properties[relationship.name], let table {
-                        let column = columnNaming.column(name)
+                        let column = entityNames[index][entity.name].flatMap { linkColumns[$0]?[name] } ?? columnNaming.column(name)
                         if relationship.toMany {
                             fields.append(("link_table", JSONText.string(LinkTable.name(owner: table, relationship: column))))
                         } else {
