@@ -666,19 +666,11 @@ package struct CoreDataImporter {
             let nowFile = package.versions[states.last!.version].model.file
             let plainName = descriptionName(ofProperty: now.modelName, in: lineage.name)
             let name = takesNameOf[id]?.name ?? plainName
+            // Names that come back one after another are told apart above: these are two at once.
             if let other = taken[name] {
-                let earlier = propertyStates[other], later = states
-                let (gone, back) = earlier.last!.version < later.first!.version ? (earlier, later) : (later, earlier)
-                if gone.last!.version < back.first!.version {
-                    let removedAt = present.first { $0 > gone.last!.version }!
-                    refuse(
-                        "\(package.versions[back.first!.version].model.file):\(back.first!.state.line)",
-                        "\(newest.name).\(back.first!.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(package.versions[removedAt].model.name) only (--version-map)")
-                } else {
-                    refuse(
-                        "\(nowFile):\(now.line)",
-                        "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
-                }
+                refuse(
+                    "\(nowFile):\(now.line)",
+                    "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
             }
             taken[name] = id
             var fields: [(String, String)] = [("name", JSONText.string(name))]
