@@ -344,6 +344,13 @@ import Testing
         #expect(output.files.map(\.name).filter { $0.hasPrefix("album_") } == ["album_delete", "album_delete_from_2_7_0", "album_edit", "album_edit_from_2_7_0"])
         let album = try #require(output.files.first { $0.name == "album" }?.json)
         #expect(album.contains(#""name": "upload_record_from_2_7_0", "swift_name": "uploadRecord", "persisted_name": "upload_record", "takes_name_of": "upload_record""#), "\(album)")
+        // A store of the oldest version migrates to the newest: the artworks and their artist links kept.
+        let seed = [
+            "INSERT INTO artist (id, name, slug) VALUES (1, 'Agnes Martin', 'agnes-martin')",
+            "INSERT INTO artwork (id, artist, title, medium, slug, is_for_sale) VALUES (1, 1, 'Friendship', 'Gold leaf', 'friendship', 1), (2, NULL, 'Untitled', NULL, 'untitled', 0)",
+        ]
+        #expect(try StoreCheck.migrate(result.model.schemas, from: "0.1", seed: seed, query: "SELECT a.id, a.title, a.medium, a.slug, r.name FROM artwork a LEFT JOIN artist r ON r.id = a.artist ORDER BY a.id")
+            == [["1", "Friendship", "Gold leaf", "friendship", "Agnes Martin"], ["2", "Untitled", "NULL", "untitled", "NULL"]])
     }
 
     @Test func theBraveHistoryImportsGeneratesAndAStoreMigratesWithTheNameThatComesBackANewColumn() throws {
