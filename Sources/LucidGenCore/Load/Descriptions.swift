@@ -114,6 +114,10 @@ package struct PropertyDescription: Sendable {
     /// `takes_name_of`: the property of the same entity, removed before this one is added, whose column
     /// (and Swift name) this new one takes: a name that comes back is a new property, not a rename.
     package var takesNameOf: String? = nil
+    /// `moved_from`: the entity of the same hierarchy (an ancestor or a subentity) that had this property,
+    /// of the same name and column, until this one's `added_at_version`, where it is removed: the property
+    /// moves up or down the hierarchy and its column, with its values, stays.
+    package var movedFrom: String? = nil
     package var location: SourceLocation
     /// Where `property_type` is written.
     package var typeLocation: SourceLocation

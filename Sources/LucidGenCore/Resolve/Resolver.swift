@@ -816,6 +816,10 @@ final class EntityTimeline: @unchecked Sendable {
         }
     }
 
+    /// The names of its own properties at a version, not its ancestors' (a property that moved down the
+    /// hierarchy has one name in both).
+    func ownPropertyNames(at version: SchemaVersion) -> Set<String> { Set(properties(at: version).map(\.name)) }
+
     func propertyName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
         if let previous = property.previousName, let renamedAt = propertyLifetimes[property.name]?.renamedAt, version < renamedAt { return previous }
         return property.name
