@@ -392,4 +392,78 @@ import Testing
         let (wikipedia, result) = try Self.importAndGenerate(shared.appendingPathComponent("wikipedia-ios/Wikipedia.xcdatamodeld"), map: CoreDataImportTests.wikipediaMap)
         #expect(wikipedia.currentVersion.string == "8.0" && result.model.schemas.count == 8)
     }
+
+    // MARK: Hierarchy changes
+
+    /// A garage's model history, made by hand as Xcode writes it: `Car.doors` moves up to `Vehicle`, and
+    /// `Vehicle.payload` down to `Truck`, a subentity new in the second version.
+    static func movingWithinAHierarchy() throws -> URL {
+        try package("Garage", [
+            ("Garage", """
+                <entity name="Vehicle">
+                    <attribute name="name" attributeType="String"/>
+                    <attribute name="payload" optional="YES" attributeType="Double"/>
+                </entity>
+                <entity name="Car" parentEntity="Vehicle">
+                    <attribute name="doors" attributeType="Integer 16"/>
+                </entity>
+                """),
+            ("Garage 2", """
+                <entity name="Vehicle">
+                    <attribute name="name" attributeType="String"/>
+                    <attribute name="doors" attributeType="Integer 16"/>
+                </entity>
+                <entity name="Car" parentEntity="Vehicle">
+                    <attribute name="seats" optional="YES" attributeType="Integer 16"/>
+                </entity>
+                <entity name="Truck" parentEntity="Vehicle">
+                    <attribute name="payload" optional="YES" attributeType="Double"/>
+                </entity>
+                """),
+        ], current: "Garage 2")
+    }
+
+    @Test func attributesThatMoveUpOrDownAHierarchyKeepTheirValues() throws {
+        let package = try Self.movingWithinAHierarchy()
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        let (output, result) = try Self.importAndGenerate(package)
+        let files = Dictionary(uniqueKeysWithValues: output.files.map { ($0.name, $0.json) })
+        #expect(try #require(files["vehicle"]).contains(#"{ "name": "doors", "property_type": "int", "default_value": 0, "added_at_version": "2.0", "moved_from": "car" }"#), "\(files)")
+        #expect(try #require(files["car"]).contains(#"{ "name": "doors", "property_type": "int", "removed_at_version": "2.0" }"#), "\(files)")
+        #expect(try #require(files["truck"]).contains(#"{ "name": "payload", "property_type": "double", "nullable": true, "moved_from": "vehicle" }"#), "\(files)")
+        #expect(output.notes.contains { $0.location == "Garage 2.xcdatamodel/contents:5" && $0.message.contains("moves here from car and is required without a default: the rows that were not car's get 0") }, "\(output.notes)")
+        // A store of the first version: the cars keep their doors, the other vehicles get 0; payloads stay.
+        let seed = ["INSERT INTO vehicle (id, kind, name, payload, doors) VALUES (1, 'vehicle', 'cart', 0.5, NULL), (2, 'car', 'sedan', NULL, 4), (3, 'car', 'coupé', 1.5, 2)"]
+        #expect(try StoreCheck.migrate(result.model.schemas, from: "1.0", seed: seed, query: "SELECT id, kind, name, doors, payload FROM vehicle ORDER BY id")
+            == [["1", "vehicle", "cart", "0", "0.5"], ["2", "car", "sedan", "4", "NULL"], ["3", "car", "coupé", "2", "1.5"]])
+    }
+
+    @Test func aParentThatChangesIsRefusedAndAMergeOfTwoHierarchiesSaysCoreDataRefusesItToo() throws {
+        // As the issue's history has it: Gear gains the parent MetaReward (new), and Reward joins Gear's hierarchy.
+        let package = try Self.package("Rewards", [
+            ("Rewards", """
+                <entity name="Gear"><attribute name="key" optional="YES" attributeType="String"/></entity>
+                <entity name="Reward"><attribute name="value" optional="YES" attributeType="Double"/></entity>
+                """),
+            ("Rewards 2", """
+                <entity name="MetaReward"><attribute name="text" optional="YES" attributeType="String"/></entity>
+                <entity name="Gear" parentEntity="MetaReward"><attribute name="key" optional="YES" attributeType="String"/></entity>
+                <entity name="Reward"><attribute name="value" optional="YES" attributeType="Double"/></entity>
+                """),
+            ("Rewards 3", """
+                <entity name="MetaReward"><attribute name="text" optional="YES" attributeType="String"/></entity>
+                <entity name="Gear" parentEntity="MetaReward"><attribute name="key" optional="YES" attributeType="String"/></entity>
+                <entity name="Reward" parentEntity="MetaReward"><attribute name="value" optional="YES" attributeType="Double"/></entity>
+                """),
+        ], current: "Rewards 3")
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        do {
+            _ = try CoreDataImporter.run(try CoreDataModelPackage.read(package.path))
+            Issue.record("the parent changes were imported")
+        } catch let refusals as CoreDataImportRefusals {
+            #expect(refusals.errors.map(\.location) == ["Rewards 2.xcdatamodel/contents:4", "Rewards 3.xcdatamodel/contents:5"], "\(refusals)")
+            #expect(refusals.errors.first?.message.hasPrefix("entity Gear has parent MetaReward here and none in Rewards; lucidgen does not change an entity's parent between versions yet") == true, "\(refusals)")
+            #expect(refusals.errors.last?.message.hasPrefix("entity Reward has parent MetaReward here and none in Rewards 2, which puts it in one hierarchy with Gear, though they have no common root in Rewards 2: that merges two hierarchies, which Core Data's lightweight migration refuses too") == true, "\(refusals)")
+        }
+    }
 }

@@ -278,6 +278,64 @@ package struct CoreDataImporter {
     /// messages, or `delivered` moved from subentities to their parent): the first entity to use the name
     /// (the root first, then by depth and name, oldest version first) keeps it; the others are prefixed with
     /// their entity's name, their Swift name kept.
+    /// An entity that, at version `index`, is in one hierarchy with `entity` though at `since` they had no
+    /// common root (both existing then and now): what Core Data calls merging two hierarchies.
+    private func mergedHierarchy(of entity: String, at index: Int, since: Int) -> String? {
+        func root(_ lineage: String, _ version: Int) -> String? {
+            let model = package.versions[version].model
+            let modelName = entityNames[version].first { $0.value == lineage }?.key
+            guard var current = model.entities.first(where: { $0.name == modelName }) else { return nil }
+            var seen: Set<String> = [current.name]
+            while let parent = current.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(next.name).inserted { current = next }
+            return entityNames[version][current.name]
+        }
+        guard let lineage = entityNames[index][entity] else { return nil }
+        let (rootNow, rootThen) = (root(lineage, index), root(lineage, since))
+        for (modelName, other) in entityNames[index].sorted(by: { $0.key < $1.key }) where other != lineage {
+            guard let otherThen = root(other, since), let otherNow = root(other, index) else { continue }
+            if otherNow == rootNow, otherThen != rootThen { return modelName }
+        }
+        return nil
+    }
+
+    /// Lineage → model property → the lineage it moved from, at the version it moved: a property that
+    /// leaves an entity of a hierarchy and appears, under the same name, in an ancestor or a subentity of it
+    /// at the next version moves (Core Data's lightweight migration keeps its values; so does `moved_from`).
+    private var moves: [String: [String: (from: String, version: Int)]] = [:]
+
+    private mutating func findMoves() {
+        func chain(_ entity: CoreDataModel.Entity, in model: CoreDataModel) -> [String] {
+            var result = [entity.name]
+            var current = entity
+            while let parent = current.parentEntity, let next = model.entities.first(where: { $0.name == parent }), !result.contains(next.name) {
+                result.append(next.name)
+                current = next
+            }
+            return result
+        }
+        func storedNames(_ entity: CoreDataModel.Entity) -> Set<String> {
+            Set(entity.attributes.filter { !$0.transient }.map(\.name) + entity.relationships.filter { !$0.transient }.map(\.name))
+        }
+        for index in package.versions.indices.dropFirst() {
+            let (model, before) = (package.versions[index].model, package.versions[index - 1].model)
+            let lineageBefore = Dictionary(entityNames[index - 1].map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+            for entity in model.entities {
+                guard let lineage = entityNames[index][entity.name] else { continue }
+                let had = lineageBefore[lineage].flatMap { name in before.entities.first { $0.name == name } }.map(storedNames) ?? []
+                let related = model.entities.filter { other in other.name != entity.name && (chain(entity, in: model).contains(other.name) || chain(other, in: model).contains(entity.name)) }
+                for name in storedNames(entity).subtracting(had) {
+                    for other in related {
+                        guard let source = entityNames[index][other.name], !storedNames(other).contains(name),
+                            let sourceBefore = lineageBefore[source].flatMap({ old in before.entities.first { $0.name == old } }), storedNames(sourceBefore).contains(name)
+                        else { continue }
+                        moves[lineage, default: [:]][name] = (source, index)
+                        break
+                    }
+                }
+            }
+        }
+    }
+
     private mutating func findHierarchyCollisions() {
         var owners: [String: [String: String]] = [:]  // root lineage → description name → lineage owning it
         for (index, (model, _)) in package.versions.enumerated() {
@@ -294,7 +352,7 @@ package struct CoreDataImporter {
                 for name in names {
                     let plain = descriptionName(ofProperty: name)
                     if hierarchyRenames[lineage]?[name] != nil { continue }
-                    if let owner = owners[root]?[plain], owner != lineage {
+                    if let owner = owners[root]?[plain], owner != lineage, moves[lineage]?[name]?.from != owner, moves[owner]?[name]?.from != lineage {
                         let renamed = "\(lineage)_\(plain)"
                         hierarchyRenames[lineage, default: [:]][name] = renamed
                         let line = (entity.attributes.first { $0.name == name }?.line) ?? (entity.relationships.first { $0.name == name }?.line) ?? entity.line
@@ -525,6 +583,7 @@ package struct CoreDataImporter {
             }
             return names
         }
+        findMoves()
         findHierarchyCollisions()
         for (model, _) in package.versions {
             for (what, line) in model.unstored {
@@ -596,13 +655,21 @@ package struct CoreDataImporter {
             object.append(("identifier", #"{ "autoincrement": true }"#))
         }
         if newest.isAbstract { object.append(("abstract", "true")) }
+        for (earlier, state) in zip(lineage.states, lineage.states.dropFirst()) where earlier.entity.parentEntity != state.entity.parentEntity {
+            let was = package.versions[earlier.version].model.name
+            let change = "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(earlier.entity.parentEntity ?? "none") in \(was)"
+            if let other = mergedHierarchy(of: state.entity.name, at: state.version, since: earlier.version) {
+                refuse(
+                    "\(package.versions[state.version].model.file):\(state.entity.line)",
+                    "\(change), which puts it in one hierarchy with \(other), though they have no common root in \(was): that merges two hierarchies, which Core Data's lightweight migration refuses too; keep them apart, or move the rows in your own code (a stage) between two imported versions")
+            } else {
+                refuse(
+                    "\(package.versions[state.version].model.file):\(state.entity.line)",
+                    "\(change); lucidgen does not change an entity's parent between versions yet (its attributes and relationships may move up or down a hierarchy)")
+            }
+        }
         for state in lineage.states {
             let file = package.versions[state.version].model.file
-            if state.entity.parentEntity != newest.parentEntity {
-                refuse(
-                    "\(file):\(state.entity.line)",
-                    "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(newest.parentEntity ?? "none") in \(package.versions[lineage.states.last!.version].model.name); lucidgen does not change an entity's parent between versions yet")
-            }
             for (name, line) in state.entity.fetchedProperties {
                 noteOnce("fetched \(state.entity.name).\(name)", file, line, "\(state.entity.name).\(name) is a fetched property (a saved query): left out")
             }
@@ -697,7 +764,13 @@ package struct CoreDataImporter {
             // A required property added to existing rows needs a value for them (not a to-many: a link table,
             // where existing rows start with no links, which SQL can say).
             let toMany = now.type.contains(#""association": "to_many""#)
-            if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
+            let move = moves[lineage.name]?[now.modelName].flatMap { $0.version == added ? $0 : nil }
+            if let move, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
+                defaultValue = zero
+                noteOnce(
+                    "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
+                    "\(newest.name).\(now.modelName) moves here from \(move.from) and is required without a default: the rows that were not \(move.from)'s get \(zero)")
+            } else if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
                 defaultValue = zero
                 noteOnce(
                     "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
@@ -715,6 +788,7 @@ package struct CoreDataImporter {
             }
             if now.indexed { fields.append(("indexed", "true")) }
             if added != firstVersion { fields.append(("added_at_version", JSONText.string(versions[added].string))) }
+            if let move { fields.append(("moved_from", JSONText.string(move.from))) }
             let lastSeen = states.last!.version
             if let gone = present.first(where: { $0 > lastSeen }) { fields.append(("removed_at_version", JSONText.string(versions[gone].string))) }
             if let rename = renames[id] {

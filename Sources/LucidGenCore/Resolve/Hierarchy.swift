@@ -166,7 +166,8 @@ enum Hierarchy {
                 "'\(entity.name).\(property.name)' (column '\(property.columnName)') moves from '\(source)', whose column is '\(earlier.columnName)': a property keeps its column when it moves",
                 at: property.location, path: path)
         }
-        guard let added = property.addedAtVersion, earlier.removedAtVersion == added else {
+        // A property of a subentity new at that version is added with it.
+        guard let added = property.addedAtVersion ?? entity.versionHistory.first?.version, earlier.removedAtVersion == added else {
             diagnostics.error(
                 "'\(entity.name).\(property.name)' moves from '\(source)': give it \"added_at_version\" the version where '\(source).\(property.name)' has \"removed_at_version\"\(earlier.removedAtVersion.map { " (\($0))" } ?? "")",
                 at: property.location, path: path)
