@@ -358,7 +358,7 @@ package struct CoreDataImporter {
                         let line = (entity.attributes.first { $0.name == name }?.line) ?? (entity.relationships.first { $0.name == name }?.line) ?? entity.line
                         noteOnce(
                             "collision \(lineage).\(name)", model.file, line,
-                            "\(entity.name).\(name) has the name of \(owner)'s \(plain) in the hierarchy of \(root), whose entities share one table in lucidgen: imported as \(renamed) (Swift name \(name)); Core Data stores the two apart (Z\(name.uppercased())1), which the converter does not read yet, and a property moved between the entities of a hierarchy is, to lucidgen, one removed and one added")
+                            "\(entity.name).\(name) has the name of \(owner)'s \(plain) in the hierarchy of \(root), whose entities share one table in lucidgen: imported as \(renamed) (Swift name \(name)); Core Data stores the two apart (Z\(name.uppercased())1), which the converter does not read yet")
                     } else {
                         owners[root, default: [:]][plain] = lineage
                     }
