@@ -173,7 +173,9 @@ enum Hierarchy {
                 at: property.location, path: path)
             return
         }
-        if movesUp, !property.nullable, property.defaultValue == nil {
+        // A to-many's rows of other kinds simply have no links.
+        let toMany = if case .relationship(_, true, _) = property.type { true } else { false }
+        if movesUp, !toMany, !property.nullable, property.defaultValue == nil {
             diagnostics.error(
                 "'\(entity.name).\(property.name)' moves up from '\(source)' and is required: give it a \"default_value\" for the rows of '\(entity.name)' that are not '\(source)' (or make it nullable)",
                 at: property.location, path: path)
