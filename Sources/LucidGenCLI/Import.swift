@@ -19,17 +19,20 @@ struct ImportCoreData: ParsableCommand {
         discussion: """
             Every model version of the package becomes a version of the descriptions, oldest first, and \
             current_version (in the config, written when it does not exist) becomes the newest. The order comes \
-            from the numbers in the model versions' names ("Model 2" before "Model 10"; the package's name \
-            alone is the first), and .xccurrentversion must name the last one. When the names do not order \
-            so, or .xccurrentversion names another version, nothing is written and the error asks for \
-            --version-map: a YAML mapping of model version names to lucidgen versions, oldest first, which \
-            may leave out versions the app never shipped:
+            from the numbers after the names' common stem, whatever the package is called ("Model 2" before \
+            "Model 10"; the stem alone is the first; names that are versions, "0.6.7" before "0.6.10"); with \
+            two naming schemes, the scheme of .xccurrentversion is the newer; .xccurrentversion must name the \
+            last one. When the names do not order so, or .xccurrentversion names another version, nothing is \
+            written and the error prints the whole proposed --version-map to check: a YAML mapping of model \
+            version names to lucidgen versions, oldest first, which may leave out versions the app never \
+            shipped:
 
               "Wikipedia": "1.0"
               "Wikipedia 2": "2.0"
 
-            Without a map, versions are the names' numbers (Model 3 is 3.0; zmessaging2.105.0 is 2.105.0). \
-            The order used is printed.
+            Without a map, versions are the names' numbers (Model 3 is 3.0; zmessaging2.105.0 is 2.105.0; \
+            an older naming scheme whose numbers pass the newer's counts 0.1, 0.2 … below it). The order used \
+            is printed. Every refusal of the whole history is printed at once, located, with the notes.
 
             Entities become descriptions named in snake_case (swift_name keeps the model's class name), \
             identified by an int that SQLite assigns (AUTOINCREMENT, as Core Data's Z_PK); attributes become \
@@ -104,11 +107,10 @@ struct ImportCoreData: ParsableCommand {
             }
             result = try CoreDataImporter.run(modelPackage, versionHashes: hashes)
         } catch let error as CoreDataImportError {
-            let location = error.location.hasPrefix("/") || error.location.hasPrefix(package) || error.location.hasPrefix(versionMap ?? "\u{0}")
-                ? error.location : (package as NSString).appendingPathComponent(error.location)
-            printError("\(displayPath(location)): error: \(error.message)\n")
-            printError("import: nothing was written\n")
-            throw ExitCodes.inputErrors
+            try refuse([error])
+        } catch let refusals as CoreDataImportRefusals {
+            for note in refusals.notes { print("\(displayPath(inPackage(note.location))): note: \(note.message)") }
+            try refuse(refusals.errors)
         }
         do {
             let found = CoreDataMappingModel.besides(package)
@@ -171,7 +173,7 @@ struct ImportCoreData: ParsableCommand {
             printError("\(displayPath((folder as NSString).appendingPathComponent(other))): warning: not an entity of this model; delete it if the app does not have it (lucidgen init's example entity, say)\n")
         }
         for note in result.notes {
-            print("\(displayPath((package as NSString).appendingPathComponent(note.location))): note: \(note.message)")
+            print("\(displayPath(inPackage(note.location))): note: \(note.message)")
         }
         for note in mappings.notes {
             print("\(displayPath(note.location)): note: \(note.message)")  // located at the mapping model, wherever it is
@@ -190,6 +192,18 @@ struct ImportCoreData: ParsableCommand {
         }
         print(
             "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(modelPackage.versions.count) model version\(modelPackage.versions.count == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count + mappings.notes.count) note\(result.notes.count + mappings.notes.count == 1 ? "" : "s") to review); next: `lucidgen generate`")
+    }
+
+    /// A location the importer gives relative to the package, as a path from here.
+    private func inPackage(_ location: String) -> String {
+        location.hasPrefix("/") || location.hasPrefix(package) || location.hasPrefix(versionMap ?? "\u{0}") ? location : (package as NSString).appendingPathComponent(location)
+    }
+
+    /// Prints every refusal, located, and stops with nothing written.
+    private func refuse(_ errors: [CoreDataImportError]) throws -> Never {
+        for error in errors { printError("\(displayPath(inPackage(error.location))): error: \(error.message)\n") }
+        printError("import: nothing was written (\(errors.count) error\(errors.count == 1 ? "" : "s"))\n")
+        throw ExitCodes.inputErrors
     }
 
     /// The `stages` block of a config for the mapping models' stages ("" when there are none).

@@ -6,7 +6,9 @@ import Testing
 /// and the newest included), and `swift test` migrating each fixture to the newest version with every value
 /// checked. One package holds every history (one build of GRDB): the committed synthetic Shop history always,
 /// Wikipedia-iOS (8 versions, through a version map) and DuckDuckGo's HTTPSUpgrade when the shared folder has
-/// them. Cached under .build/e2e-coredata (about a minute cold, seconds warm).
+/// them, and Brave (27 versions, its 27 fixtures, `../shared/realworld`) when that folder has it (about 25 s
+/// more CPU). GRDB's build is cached under .build/e2e-coredata (about a minute cold); the generated modules
+/// are rebuilt each run.
 @Suite struct CoreDataImportConsumerTests {
     struct History {
         var module: String
@@ -18,6 +20,7 @@ import Testing
         var histories = [History(module: "Shop", package: CoreDataImportTests.shop)]
         if let wikipedia = CoreDataImportTests.wikipedia { histories.append(History(module: "Wiki", package: wikipedia, versionMap: CoreDataImportTests.wikipediaMap)) }
         if let https = CoreDataImportTests.httpsUpgrade { histories.append(History(module: "HTTPSUpgrade", package: https)) }
+        if let brave = CoreDataHistoryTests.history("brave-ios", "Model.xcdatamodeld") { histories.append(History(module: "Brave", package: brave)) }
 
         let base = repositoryRoot.appendingPathComponent(".build/e2e-coredata")
         let package = base.appendingPathComponent("Histories")

@@ -203,4 +203,25 @@ import Testing
         let errors = try project.errors().map(\.description)
         #expect(errors.contains { $0.contains(".entities/car.json") && $0.contains("parent") && $0.contains("'vehicle'") && $0.contains("'boat'") }, "\(errors)")
     }
+
+    // MARK: Properties moving up or down
+
+    @Test func movedFromIsChecked() throws {
+        let vehicle = #"""
+            { "name": "vehicle", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [{ "name": "name", "property_type": "string" },
+                             { "name": "doors", "property_type": "int", "added_at_version": "2.0", "moved_from": "car" },
+                             { "name": "wheels", "property_type": "int", "nullable": true, "added_at_version": "2.0", "moved_from": "truck" },
+                             { "name": "seats", "property_type": "int", "nullable": true, "added_at_version": "2.0", "moved_from": "boat" }] }
+            """#
+        let car = Self.sub("car", versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#, properties: #"[{ "name": "doors", "property_type": "int", "removed_at_version": "2.0" }, { "name": "wheels", "property_type": "int", "nullable": true }]"#)
+        let truck = Self.sub("truck", versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#, properties: #"[{ "name": "load", "property_type": "int", "nullable": true, "moved_from": "car" }]"#)
+        let boat = #"{ "name": "boat", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "seats", "property_type": "int", "nullable": true }] }"#
+        let errors = try errors([".entities/vehicle.json": vehicle, ".entities/car.json": car, ".entities/truck.json": truck, ".entities/boat.json": boat])
+        #expect(errors.contains { $0.contains(".entities/vehicle.json") && $0.contains("'vehicle.doors' moves up from 'car' and is required: give it a \"default_value\"") }, "\(errors)")
+        #expect(errors.contains { $0.contains("moved_from 'truck': 'truck' has no property 'wheels'") }, "\(errors)")
+        #expect(errors.contains { $0.contains("moved_from 'boat' of 'vehicle.seats' is not another entity of its hierarchy (that of 'vehicle')") }, "\(errors)")
+        #expect(errors.contains { $0.contains(".entities/truck.json") && $0.contains("moved_from 'car' of 'truck.load' is neither an ancestor nor a subentity of 'truck'") }, "\(errors)")
+        #expect(errors.contains { $0.contains("(at $.properties[0].moved_from)") }, "\(errors)")
+    }
 }

@@ -235,4 +235,21 @@ import Testing
             #expect(LintCode.named(code.id.lowercased()) == code)
         }
     }
+
+    @Test func aPropertyThatMovesUpOrDownItsHierarchyIsNoRemoval() throws {
+        let files = [
+            ".entities/vehicle.json": #"""
+                { "name": "vehicle", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                  "properties": [{ "name": "name", "property_type": "string" },
+                                 { "name": "payload", "property_type": "double", "nullable": true, "removed_at_version": "2.0" },
+                                 { "name": "doors", "property_type": "int", "default_value": 0, "added_at_version": "2.0", "moved_from": "car" }] }
+                """#,
+            ".entities/car.json": #"""
+                { "name": "car", "parent": "vehicle", "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                  "properties": [{ "name": "doors", "property_type": "int", "default_value": 0, "removed_at_version": "2.0" },
+                                 { "name": "payload", "property_type": "double", "nullable": true, "added_at_version": "2.0", "moved_from": "vehicle" }] }
+                """#,
+        ]
+        #expect(try codes(files) == [])
+    }
 }

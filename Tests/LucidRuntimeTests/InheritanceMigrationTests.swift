@@ -82,4 +82,69 @@ import Testing
         #expect(try rows(path, "SELECT source_id, target_id FROM garage_parked ORDER BY source_id, target_id") == ["1 1"], "the links cascade")
         #expect(oracleFailures(versions, seed: seed) == [])
     }
+
+    // MARK: Properties that move up or down the hierarchy (`moved_from`)
+
+    @Test func aPropertyMovedUpKeepsItsColumnAndValuesAndTheOtherKindsTakeItsDefault() throws {
+        // An attribute, a to-one and a to-many move from the subentity car to the root vehicle.
+        let garage = #"""
+            { "name": "garage", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "label", "property_type": "string" }] }
+            """#
+        let versions = try resolveSchemas([
+            "vehicle.json": #"""
+                { "name": "vehicle", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                  "properties": [{ "name": "name", "property_type": "string" },
+                                 { "name": "doors", "property_type": "int", "default_value": 0, "added_at_version": "2.0", "moved_from": "car" },
+                                 { "name": "garage", "property_type": { "entity_name": "garage", "association": "to_one" }, "nullable": true, "added_at_version": "2.0", "moved_from": "car" },
+                                 { "name": "visits", "property_type": { "entity_name": "garage", "association": "to_many" }, "added_at_version": "2.0", "moved_from": "car" }] }
+                """#,
+            "car.json": #"""
+                { "name": "car", "parent": "vehicle", "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                  "properties": [{ "name": "doors", "property_type": "int", "default_value": 0, "removed_at_version": "2.0" },
+                                 { "name": "garage", "property_type": { "entity_name": "garage", "association": "to_one" }, "nullable": true, "removed_at_version": "2.0" },
+                                 { "name": "visits", "property_type": { "entity_name": "garage", "association": "to_many" }, "removed_at_version": "2.0" },
+                                 { "name": "seats", "property_type": "int", "nullable": true }] }
+                """#,
+            "garage.json": garage,
+        ])
+        #expect(versions[0].table(named: "vehicle")?.column(named: "doors")?.notNull == false)
+        #expect(versions[1].table(named: "vehicle")?.column(named: "doors")?.notNull == true, "the root's required property")
+        #expect(versions[1].table(named: "vehicle")?.column(named: "doors")?.reusesName != true)
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
+        #expect(plan.flatMap(\.operations).allSatisfy { !$0.description.contains("drop column") }, "\(plan.flatMap(\.operations).map(\.description))")
+        let seed = """
+            INSERT INTO garage (id, label) VALUES (7, 'north');
+            INSERT INTO vehicle (id, name, kind) VALUES (1, 'plain', 'vehicle');
+            INSERT INTO vehicle (id, name, kind, doors, garage) VALUES (2, 'sedan', 'car', 4, 7), (3, 'coupé', 'car', 2, NULL);
+            INSERT INTO vehicle_visits (source_id, target_id) VALUES (2, 7), (3, 7);
+            """
+        let (path, folder) = try storeAtFirstVersion(versions, rows: seed)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind, doors, garage FROM vehicle ORDER BY id") == ["1 vehicle 0 NULL", "2 car 4 7", "3 car 2 NULL"])
+        #expect(try rows(path, "SELECT source_id, target_id FROM vehicle_visits ORDER BY source_id") == ["2 7", "3 7"], "a to-many's link table is named after the root's table: it stays")
+        #expect(oracleFailures(versions, seed: seed) == [])
+    }
+
+    @Test func aPropertyMovedDownKeepsItsColumnAndValues() throws {
+        let versions = try resolveSchemas([
+            "vehicle.json": #"""
+                { "name": "vehicle", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                  "properties": [{ "name": "name", "property_type": "string" }, { "name": "doors", "property_type": "int", "removed_at_version": "2.0" }] }
+                """#,
+            "car.json": #"""
+                { "name": "car", "parent": "vehicle", "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+                  "properties": [{ "name": "doors", "property_type": "int", "added_at_version": "2.0", "moved_from": "vehicle" }, { "name": "seats", "property_type": "int", "nullable": true }] }
+                """#,
+        ])
+        #expect(versions[1].table(named: "vehicle")?.column(named: "doors")?.notNull == false, "a subentity's column")
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
+        #expect(plan.flatMap(\.operations).allSatisfy { !$0.description.contains("drop column") }, "\(plan.flatMap(\.operations).map(\.description))")
+        let seed = "INSERT INTO vehicle (id, name, doors, kind) VALUES (1, 'plain', 3, 'vehicle'), (2, 'sedan', 4, 'car');"
+        let (path, folder) = try storeAtFirstVersion(versions, rows: seed)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind, doors FROM vehicle ORDER BY id") == ["1 vehicle 3", "2 car 4"], "the vehicle row's value stays in the column, which no record of it reads")
+        #expect(oracleFailures(versions, seed: seed) == [])
+    }
 }

@@ -135,7 +135,24 @@ package struct CoreDataImporter {
         var states: [(version: Int, entity: CoreDataModel.Entity)] = []
         /// `(version index, previous model name)` of each rename.
         var renames: [(version: Int, from: String)] = []
-        var name: String { CoreDataImporter.snakeCase(states.last!.entity.name) }
+        /// The version (`2_6_1`) that removed this entity when a later one takes its name: its records are
+        /// then named after it (`AlbumDeleteBefore2_6_1`), the later one's have the model's class name.
+        var gaveUpNameAt: String?
+        /// The lineage whose name this one takes, and the version (`2_7_0`) it does: it is named after it
+        /// (`album_delete_from_2_7_0`), so that the earlier one's name, and the released snapshots that
+        /// hold it, stay when a later import brings the name back.
+        var takesNameOf: (lineage: Int, at: String)?
+        /// The table (the name it has, its own or taken).
+        var tableName: String { CoreDataImporter.snakeCase(states.last!.entity.name) }
+        var name: String { tableName + (takesNameOf.map { "_from_\($0.at)" } ?? "") }
+    }
+
+    /// What stops the import, collected over the whole history (each once) and thrown together at its end.
+    private var refusals: [CoreDataImportError] = []
+
+    private mutating func refuse(_ location: String, _ message: String) {
+        guard noted.insert("refusal|\(location)|\(message)").inserted else { return }
+        refusals.append(CoreDataImportError(location: location, message: message))
     }
 
     private mutating func note(_ file: String, _ line: Int, _ message: String) {
@@ -150,10 +167,10 @@ package struct CoreDataImporter {
         note(file, line, message)
     }
 
-    private mutating func entityLineages() throws -> [EntityLineage] {
+    private mutating func entityLineages() -> [EntityLineage] {
         var lineages: [EntityLineage] = []
         var alive: [String: Int] = [:]
-        var removed: [String: (Int, String)] = [:]
+        var removed: [String: (lineage: Int, model: String, removedAt: Int)] = [:]
         for (versionIndex, (model, _)) in package.versions.enumerated() {
             var next: [String: Int] = [:]
             let names = Set(model.entities.map(\.name))
@@ -166,17 +183,23 @@ package struct CoreDataImporter {
                     lineages[lineage].renames.append((versionIndex, previous))
                     next[entity.name] = lineage
                 } else {
+                    var lineage = EntityLineage(states: [(versionIndex, entity)])
+                    // A name that comes back without a renaming identifier: a new entity, as Core Data's
+                    // migration from the version that removed it saw it.
                     if let gone = removed[Self.snakeCase(entity.name)] {
-                        throw CoreDataImportError(
-                            location: "\(model.file):\(entity.line)",
-                            message: "entity \(entity.name) comes back after \(gone.1) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(gone.1) only (--version-map)")
+                        let removedAt = package.versions[gone.removedAt].version.string
+                        lineages[gone.lineage].gaveUpNameAt = removedAt.replacingOccurrences(of: ".", with: "_")
+                        lineage.takesNameOf = (gone.lineage, package.versions[versionIndex].version.string.replacingOccurrences(of: ".", with: "_"))
+                        note(
+                            model.file, entity.line,
+                            "entity \(entity.name) comes back after \(gone.model) removed it, without a renaming identifier: a new entity (its rows start empty, as Core Data's migration from \(gone.model) on saw it), \(lineage.name), which takes the table and Swift name of the earlier one (whose records become \(Self.givenUpTypeName(of: lineages[gone.lineage], removedAt: lineages[gone.lineage].gaveUpNameAt!))). A store that skipped the versions between keeps its rows under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(package.versions[versionIndex].version.string) if they must be kept")
                     }
-                    lineages.append(EntityLineage(states: [(versionIndex, entity)]))
+                    lineages.append(lineage)
                     next[entity.name] = lineages.count - 1
                 }
             }
             for (name, lineage) in alive where !next.values.contains(lineage) {
-                removed[Self.snakeCase(name)] = (lineage, model.name)
+                removed[Self.snakeCase(name)] = (lineage, model.name, versionIndex)
             }
             alive = next
         }
@@ -200,9 +223,9 @@ package struct CoreDataImporter {
         for (index, lineage) in lineages.enumerated() {
             if let other = byName[lineage.name] {
                 let a = lineages[other].states.last!, b = lineage.states.last!
-                throw CoreDataImportError(
-                    location: "\(package.versions[b.version].model.file):\(b.entity.line)",
-                    message: "entities \(a.entity.name) and \(b.entity.name) both become the description \(lineage.name); rename one in the model")
+                refuse(
+                    "\(package.versions[b.version].model.file):\(b.entity.line)",
+                    "entities \(a.entity.name) and \(b.entity.name) both become the description \(lineage.name); rename one in the model")
             }
             byName[lineage.name] = index
         }
@@ -244,6 +267,15 @@ package struct CoreDataImporter {
         }
     }
 
+    /// Each lineage's description name, by index.
+    private var takenNames: [String] = []
+    /// Description name → table, of the lineages whose name is not their table's.
+    private var takenTables: [String: String] = [:]
+    /// Every entity's table, at any version.
+    private var allTables: Set<String> = []
+    /// Lineage → to-many property → the column its link table is named by, where that is not its name.
+    private var linkColumns: [String: [String: String]] = [:]
+
     /// The description name of every model entity name at each version.
     private var entityNames: [[String: String]] = []
 
@@ -275,6 +307,64 @@ package struct CoreDataImporter {
     /// messages, or `delivered` moved from subentities to their parent): the first entity to use the name
     /// (the root first, then by depth and name, oldest version first) keeps it; the others are prefixed with
     /// their entity's name, their Swift name kept.
+    /// An entity that, at version `index`, is in one hierarchy with `entity` though at `since` they had no
+    /// common root (both existing then and now): what Core Data calls merging two hierarchies.
+    private func mergedHierarchy(of entity: String, at index: Int, since: Int) -> String? {
+        func root(_ lineage: String, _ version: Int) -> String? {
+            let model = package.versions[version].model
+            let modelName = entityNames[version].first { $0.value == lineage }?.key
+            guard var current = model.entities.first(where: { $0.name == modelName }) else { return nil }
+            var seen: Set<String> = [current.name]
+            while let parent = current.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(next.name).inserted { current = next }
+            return entityNames[version][current.name]
+        }
+        guard let lineage = entityNames[index][entity] else { return nil }
+        let (rootNow, rootThen) = (root(lineage, index), root(lineage, since))
+        for (modelName, other) in entityNames[index].sorted(by: { $0.key < $1.key }) where other != lineage {
+            guard let otherThen = root(other, since), let otherNow = root(other, index) else { continue }
+            if otherNow == rootNow, otherThen != rootThen { return modelName }
+        }
+        return nil
+    }
+
+    /// Lineage → model property → the lineage it moved from, at the version it moved: a property that
+    /// leaves an entity of a hierarchy and appears, under the same name, in an ancestor or a subentity of it
+    /// at the next version moves (Core Data's lightweight migration keeps its values; so does `moved_from`).
+    private var moves: [String: [String: (from: String, version: Int)]] = [:]
+
+    private mutating func findMoves() {
+        func chain(_ entity: CoreDataModel.Entity, in model: CoreDataModel) -> [String] {
+            var result = [entity.name]
+            var current = entity
+            while let parent = current.parentEntity, let next = model.entities.first(where: { $0.name == parent }), !result.contains(next.name) {
+                result.append(next.name)
+                current = next
+            }
+            return result
+        }
+        func storedNames(_ entity: CoreDataModel.Entity) -> Set<String> {
+            Set(entity.attributes.filter { !$0.transient }.map(\.name) + entity.relationships.filter { !$0.transient }.map(\.name))
+        }
+        for index in package.versions.indices.dropFirst() {
+            let (model, before) = (package.versions[index].model, package.versions[index - 1].model)
+            let lineageBefore = Dictionary(entityNames[index - 1].map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+            for entity in model.entities {
+                guard let lineage = entityNames[index][entity.name] else { continue }
+                let had = lineageBefore[lineage].flatMap { name in before.entities.first { $0.name == name } }.map(storedNames) ?? []
+                let related = model.entities.filter { other in other.name != entity.name && (chain(entity, in: model).contains(other.name) || chain(other, in: model).contains(entity.name)) }
+                for name in storedNames(entity).subtracting(had) {
+                    for other in related {
+                        guard let source = entityNames[index][other.name], !storedNames(other).contains(name),
+                            let sourceBefore = lineageBefore[source].flatMap({ old in before.entities.first { $0.name == old } }), storedNames(sourceBefore).contains(name)
+                        else { continue }
+                        moves[lineage, default: [:]][name] = (source, index)
+                        break
+                    }
+                }
+            }
+        }
+    }
+
     private mutating func findHierarchyCollisions() {
         var owners: [String: [String: String]] = [:]  // root lineage → description name → lineage owning it
         for (index, (model, _)) in package.versions.enumerated() {
@@ -291,13 +381,13 @@ package struct CoreDataImporter {
                 for name in names {
                     let plain = descriptionName(ofProperty: name)
                     if hierarchyRenames[lineage]?[name] != nil { continue }
-                    if let owner = owners[root]?[plain], owner != lineage {
+                    if let owner = owners[root]?[plain], owner != lineage, moves[lineage]?[name]?.from != owner, moves[owner]?[name]?.from != lineage {
                         let renamed = "\(lineage)_\(plain)"
                         hierarchyRenames[lineage, default: [:]][name] = renamed
                         let line = (entity.attributes.first { $0.name == name }?.line) ?? (entity.relationships.first { $0.name == name }?.line) ?? entity.line
                         noteOnce(
                             "collision \(lineage).\(name)", model.file, line,
-                            "\(entity.name).\(name) has the name of \(owner)'s \(plain) in the hierarchy of \(root), whose entities share one table in lucidgen: imported as \(renamed) (Swift name \(name)); Core Data stores the two apart (Z\(name.uppercased())1), which the converter does not read yet, and a property moved between the entities of a hierarchy is, to lucidgen, one removed and one added")
+                            "\(entity.name).\(name) has the name of \(owner)'s \(plain) in the hierarchy of \(root), whose entities share one table in lucidgen: imported as \(renamed) (Swift name \(name)); Core Data stores the two apart (Z\(name.uppercased())1), which the converter does not read yet")
                     } else {
                         owners[root, default: [:]][plain] = lineage
                     }
@@ -512,7 +602,10 @@ package struct CoreDataImporter {
     private mutating func run() throws -> Output {
         try Self.checkEntityNames(package)
         let versions = package.versions.map(\.version)
-        let lineages = try entityLineages()
+        let lineages = entityLineages()
+        takenNames = lineages.map(\.name)
+        for lineage in lineages where lineage.name != lineage.tableName { takenTables[lineage.name] = lineage.tableName }
+        allTables = Set(lineages.map(\.tableName))
         entityNames = package.versions.indices.map { index in
             var names: [String: String] = [:]
             for lineage in lineages {
@@ -520,6 +613,7 @@ package struct CoreDataImporter {
             }
             return names
         }
+        findMoves()
         findHierarchyCollisions()
         for (model, _) in package.versions {
             for (what, line) in model.unstored {
@@ -530,14 +624,14 @@ package struct CoreDataImporter {
         // is listed by every entity then, so that every model version is a version of the descriptions.
         var covered: Set<Int> = []
         for lineage in lineages {
-            covered.formUnion(try describe(lineage, versions: versions, quiet: []).changes)
+            covered.formUnion(describe(lineage, versions: versions, quiet: []).changes)
             if lineage.states.last!.version + 1 < versions.count { covered.insert(lineage.states.last!.version + 1) }
         }
         let quiet = Set(versions.indices).subtracting(covered)
         var files: [(String, String)] = []
         var indexHistoryDiffers = false
         for lineage in lineages {
-            let (json, differs, _) = try describe(lineage, versions: versions, quiet: quiet)
+            let (json, differs, _) = describe(lineage, versions: versions, quiet: quiet)
             files.append((lineage.name, json))
             indexHistoryDiffers = indexHistoryDiffers || differs
         }
@@ -557,35 +651,55 @@ package struct CoreDataImporter {
                 newest.file, 1,
                 "the indexes changed between model versions; descriptions have no index history, so every version gets this version's indexes where their properties exist (plain indexes change speed, never data; a uniqueness constraint of an older version only is noted where it is)")
         }
-        let order = Dictionary(uniqueKeysWithValues: package.versions.enumerated().map { ($0.element.model.file, $0.offset) })
-        let sortedNotes = notes.enumerated().sorted { a, b in
-            let fa = String(a.element.location.prefix { $0 != ":" }), fb = String(b.element.location.prefix { $0 != ":" })
-            if order[fa] != order[fb] { return (order[fa] ?? -1) < (order[fb] ?? -1) }
-            return a.offset < b.offset
-        }.map(\.element)
+        let sortedNotes = inHistoryOrder(notes, location: \.location)
+        if !refusals.isEmpty { throw CoreDataImportRefusals(errors: inHistoryOrder(refusals, location: \.location), notes: sortedNotes) }
         return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes, origin: origin())
     }
 
+    /// Oldest model version first, in the order found within one.
+    private func inHistoryOrder<Item>(_ items: [Item], location: (Item) -> String) -> [Item] {
+        let order = Dictionary(uniqueKeysWithValues: package.versions.enumerated().map { ($0.element.model.file, $0.offset) })
+        return items.enumerated().sorted { a, b in
+            let fa = String(location(a.element).prefix { $0 != ":" }), fb = String(location(b.element).prefix { $0 != ":" })
+            if order[fa] != order[fb] { return (order[fa] ?? -1) < (order[fb] ?? -1) }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
     /// One entity's description: its JSON and whether its indexes differ between versions.
-    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) throws -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
+    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
         let newest = lineage.states.last!.entity
         var object: [(String, String)] = [("name", JSONText.string(lineage.name))]
-        if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
+        // One that takes a name keeps the table and the model's class name; the one that gave it up keeps its
+        // description name (its snapshots' name) and its records are named after the version that removed it.
+        if lineage.takesNameOf != nil, newest.parentEntity == nil { object.append(("persisted_name", JSONText.string(lineage.tableName))) }
+        if let removedAt = lineage.gaveUpNameAt {
+            object.append(("swift_name", JSONText.string(Self.givenUpTypeName(of: lineage, removedAt: removedAt))))
+        } else if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
             object.append(("swift_name", JSONText.string(name)))
         }
+        if let earlier = lineage.takesNameOf { object.append(("takes_name_of", JSONText.string(takenNames[earlier.lineage]))) }
         if let parent = newest.parentEntity {
             object.append(("parent", JSONText.string(entityNames[lineage.states.last!.version][parent] ?? Self.snakeCase(parent))))
         } else {
             object.append(("identifier", #"{ "autoincrement": true }"#))
         }
         if newest.isAbstract { object.append(("abstract", "true")) }
+        for (earlier, state) in zip(lineage.states, lineage.states.dropFirst()) where earlier.entity.parentEntity != state.entity.parentEntity {
+            let was = package.versions[earlier.version].model.name
+            let change = "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(earlier.entity.parentEntity ?? "none") in \(was)"
+            if let other = mergedHierarchy(of: state.entity.name, at: state.version, since: earlier.version) {
+                refuse(
+                    "\(package.versions[state.version].model.file):\(state.entity.line)",
+                    "\(change), which puts it in one hierarchy with \(other), though they have no common root in \(was): that merges two hierarchies, which Core Data's lightweight migration refuses too; keep them apart, or move the rows in your own code (a stage) between two imported versions")
+            } else {
+                refuse(
+                    "\(package.versions[state.version].model.file):\(state.entity.line)",
+                    "\(change); lucidgen does not change an entity's parent between versions yet (its attributes and relationships may move up or down a hierarchy)")
+            }
+        }
         for state in lineage.states {
             let file = package.versions[state.version].model.file
-            if state.entity.parentEntity != newest.parentEntity {
-                throw CoreDataImportError(
-                    location: "\(file):\(state.entity.line)",
-                    message: "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(newest.parentEntity ?? "none") in \(package.versions[lineage.states.last!.version].model.name); lucidgen does not change an entity's parent between versions yet")
-            }
             for (name, line) in state.entity.fetchedProperties {
                 noteOnce("fetched \(state.entity.name).\(name)", file, line, "\(state.entity.name).\(name) is a fetched property (a saved query): left out")
             }
@@ -615,11 +729,11 @@ package struct CoreDataImporter {
                 } else if let old = property.elementID, old != property.key, let known = previous[old], !names.contains(old) {
                     id = known
                     if let earlier = renames[id] {
-                        throw CoreDataImportError(
-                            location: "\(file):\(property.line)",
-                            message: "\(state.entity.name).\(property.modelName) is renamed a second time (from \(old); first from \(earlier.from) at \(versions[earlier.version].string)): the importer keeps one rename per property for now; import from \(package.versions[earlier.version].model.name) on (--version-map)")
+                        refuse(
+                            "\(file):\(property.line)",
+                            "\(state.entity.name).\(property.modelName) is renamed a second time (from \(old); first from \(earlier.from) at \(versions[earlier.version].string)): the importer keeps one rename per property for now; import from \(package.versions[earlier.version].model.name) on (--version-map)")
                     }
-                    renames[id] = (state.version, old)
+                    if renames[id] == nil { renames[id] = (state.version, old) }
                 } else {
                     if let old = property.elementID, old != property.key, state.version != lineage.states.first!.version {
                         noteOnce("pelement \(state.entity.name).\(property.key)", file, property.line, "\(state.entity.name).\(property.modelName): its renaming identifier \(old) names no property of the previous version, so it is imported as a property added here")
@@ -642,30 +756,36 @@ package struct CoreDataImporter {
         var taken: [String: Int] = [:]
         let firstVersion = lineage.states.first!.version
         let present = lineage.states.map(\.version)
+        let takesNameOf = namesThatComeBack(propertyStates, order: order, present: present, entity: newest.name, lineage: lineage.name, versions: versions)
         for id in order {
             let states = propertyStates[id]
             let now = states.last!.state
             let nowFile = package.versions[states.last!.version].model.file
-            let name = descriptionName(ofProperty: now.modelName, in: lineage.name)
+            let plainName = descriptionName(ofProperty: now.modelName, in: lineage.name)
+            let name = takesNameOf[id]?.name ?? plainName
+            // Names that come back one after another are told apart above: these are two at once.
             if let other = taken[name] {
-                let earlier = propertyStates[other], later = states
-                let (gone, back) = earlier.last!.version < later.first!.version ? (earlier, later) : (later, earlier)
-                if gone.last!.version < back.first!.version {
-                    let removedAt = present.first { $0 > gone.last!.version }!
-                    throw CoreDataImportError(
-                        location: "\(package.versions[back.first!.version].model.file):\(back.first!.state.line)",
-                        message: "\(newest.name).\(back.first!.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it; lucidgen's descriptions have one lineage per name: rename one of them in the model (its renaming identifier), or import the versions since \(package.versions[removedAt].model.name) only (--version-map)")
-                }
-                throw CoreDataImportError(
-                    location: "\(nowFile):\(now.line)",
-                    message: "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
+                refuse(
+                    "\(nowFile):\(now.line)",
+                    "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
             }
             taken[name] = id
             var fields: [(String, String)] = [("name", JSONText.string(name))]
-            if name == "core_data_id" {
+            if plainName == "core_data_id" {
                 fields.append(("swift_name", JSONText.string("coreDataID")))
-            } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false) {
+            } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false) ?? (name != plainName ? Naming.propertyName(plainName) : nil) {
                 fields.append(("swift_name", JSONText.string(swift)))
+            }
+            // A property that takes a name an earlier one gave up: the column and Swift name are that name's.
+            if let taken = takesNameOf[id] {
+                fields.append(("persisted_name", JSONText.string(columnNaming.column(plainName))))
+                fields.append(("takes_name_of", JSONText.string(taken.from)))
+            } else if now.type.contains(#""association": "to_many""#), let linkName = linkColumn(of: name, in: lineage) {
+                fields.append(("persisted_name", JSONText.string(linkName)))
+                linkColumns[lineage.name, default: [:]][name] = linkName
+                noteOnce(
+                    "linktable \(lineage.name).\(name)", nowFile, now.line,
+                    "\(newest.name).\(now.modelName)'s link table would be \(LinkTable.name(owner: ownerTable(of: lineage), relationship: columnNaming.column(name))), an entity's table: it is \(LinkTable.name(owner: ownerTable(of: lineage), relationship: linkName)) (persisted_name \(linkName))")
             }
             fields.append(("property_type", Self.typeJSON(now.type)))
             if now.nullable { fields.append(("nullable", "true")) }
@@ -674,7 +794,13 @@ package struct CoreDataImporter {
             // A required property added to existing rows needs a value for them (not a to-many: a link table,
             // where existing rows start with no links, which SQL can say).
             let toMany = now.type.contains(#""association": "to_many""#)
-            if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
+            let move = moves[lineage.name]?[now.modelName].flatMap { $0.version == added ? $0 : nil }
+            if let move, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
+                defaultValue = zero
+                noteOnce(
+                    "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
+                    "\(newest.name).\(now.modelName) moves here from \(move.from) and is required without a default: the rows that were not \(move.from)'s get \(zero)")
+            } else if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
                 defaultValue = zero
                 noteOnce(
                     "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
@@ -692,6 +818,7 @@ package struct CoreDataImporter {
             }
             if now.indexed { fields.append(("indexed", "true")) }
             if added != firstVersion { fields.append(("added_at_version", JSONText.string(versions[added].string))) }
+            if let move { fields.append(("moved_from", JSONText.string(move.from))) }
             let lastSeen = states.last!.version
             if let gone = present.first(where: { $0 > lastSeen }) { fields.append(("removed_at_version", JSONText.string(versions[gone].string))) }
             if let rename = renames[id] {
@@ -701,9 +828,9 @@ package struct CoreDataImporter {
             // A gap (removed then added under the same name) is two properties to lucidgen.
             let versionsSeen = states.map(\.version)
             if let firstIndex = present.firstIndex(of: versionsSeen.first!), Array(present[firstIndex..<(firstIndex + versionsSeen.count)]) != versionsSeen {
-                throw CoreDataImportError(
-                    location: "\(nowFile):\(now.line)",
-                    message: "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)")
+                refuse(
+                    "\(nowFile):\(now.line)",
+                    "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)")
             }
             if now.type.hasPrefix("{"), let target = now.type.range(of: #""entity_name": ""#).map({ String(now.type[$0.upperBound...].prefix { $0 != "\"" }) }) {
                 let first = states.first!
@@ -753,6 +880,63 @@ package struct CoreDataImporter {
         return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs, changes)
     }
 
+    /// The table that holds a lineage's rows at its newest version: its root entity's.
+    private func ownerTable(of lineage: EntityLineage) -> String {
+        let (version, entity) = lineage.states.last!
+        let model = package.versions[version].model
+        var root = entity
+        var seen: Set<String> = [entity.name]
+        while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { root = next }
+        guard root.name != entity.name, let rootLineage = entityNames[version][root.name] else { return lineage.tableName }
+        return takenTables[rootLineage] ?? Self.snakeCase(root.name)
+    }
+
+    /// The column name (`search_results_links`) that gives a to-many relationship's link table a name no
+    /// entity's table has (WooCommerce's `Order.searchResults` beside its entity `OrderSearchResults`), or nil
+    /// when its own name does.
+    private func linkColumn(of property: String, in lineage: EntityLineage) -> String? {
+        let owner = ownerTable(of: lineage)
+        var column = columnNaming.column(property)
+        guard allTables.contains(LinkTable.name(owner: owner, relationship: column)) else { return nil }
+        while allTables.contains(LinkTable.name(owner: owner, relationship: column)) { column += "_links" }
+        return column
+    }
+
+    /// The Swift type of an entity's records once a later entity took its name: `AlbumDeleteBefore261`.
+    static func givenUpTypeName(of lineage: EntityLineage, removedAt: String) -> String {
+        let own = swiftTypeName(lineage.states.last!.entity) ?? Naming.typeName(lineage.name)
+        return own + "Before" + removedAt.replacingOccurrences(of: "_", with: "")
+    }
+
+    /// The properties of an entity whose name comes back: removed at one version and added again, under the
+    /// same name and without a renaming identifier, at a later one. Core Data's migration from the version
+    /// between finds no value to carry, so each is a property of its own: the later one is named after the
+    /// version it comes back at (`is_private_from_9_0`, taking the column and Swift name: `takes_name_of`), so
+    /// that the earlier one's name, and the released snapshots that hold it, stay when a later import brings
+    /// the name back. Returns id → its name and the name of the one it takes it from.
+    private mutating func namesThatComeBack(
+        _ propertyStates: [[(version: Int, state: PropertyState)]], order: [Int], present: [Int], entity: String, lineage: String, versions: [SchemaVersion]
+    ) -> [Int: (name: String, from: String)] {
+        var byName: [String: [Int]] = [:]
+        for id in order { byName[descriptionName(ofProperty: propertyStates[id].last!.state.modelName, in: lineage), default: []].append(id) }
+        var takesNameOf: [Int: (name: String, from: String)] = [:]
+        for (name, ids) in byName.sorted(by: { $0.key < $1.key }) where ids.count > 1 {
+            let sorted = ids.sorted { propertyStates[$0].first!.version < propertyStates[$1].first!.version }
+            // Lifetimes that overlap are two properties with one name at once: refused where they are described.
+            guard zip(sorted, sorted.dropFirst()).allSatisfy({ propertyStates[$0].last!.version < propertyStates[$1].first!.version }) else { continue }
+            for (earlier, later) in zip(sorted, sorted.dropFirst()) {
+                let removedAt = present.first { $0 > propertyStates[earlier].last!.version }!
+                let back = propertyStates[later].first!
+                let laterName = "\(name)_from_\(versions[back.version].string.replacingOccurrences(of: ".", with: "_"))"
+                takesNameOf[later] = (laterName, takesNameOf[earlier]?.name ?? name)
+                note(
+                    package.versions[back.version].model.file, back.state.line,
+                    "\(entity).\(back.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it, without a renaming identifier: a new property, as Core Data's migration from \(package.versions[removedAt].model.name) on saw it: \(laterName), which takes the column and Swift name of the earlier one. A store that skipped the versions between keeps its values under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(versions[back.version].string) if they must be kept")
+            }
+        }
+        return takesNameOf
+    }
+
     /// A scalar type's name as a JSON string; a relationship's object as it is.
     static func typeJSON(_ type: String) -> String { type.hasPrefix("{") ? type : JSONText.string(type) }
 
@@ -789,7 +973,7 @@ package struct CoreDataImporter {
             guard let last = propertyStates[id].last, last.version == versionIndex else { continue }
             described[last.state.modelName] = (descriptionName(ofProperty: last.state.modelName, in: lineage.name), last.state.type)
         }
-        var items: [String] = []
+        var collected: [(names: [String], unique: Bool)] = []
         var seen: Set<String> = []
         func add(_ properties: [String], unique: Bool, line: Int, what: String) {
             var names: [String] = []
@@ -811,7 +995,7 @@ package struct CoreDataImporter {
             if names.count == 1, !unique, described.values.contains(where: { $0.0 == names[0] && $0.1.contains("to_one") }) { return }
             let key = "\(unique)|" + names.joined(separator: ",")
             guard seen.insert(key).inserted else { return }
-            items.append(#"{ "properties": [\#(names.map(JSONText.string).joined(separator: ", "))]\#(unique ? #", "unique": true"# : "") }"#)
+            collected.append((names, unique))
         }
         for index in entity.indexes {
             let what = index.name.map { "fetch index \($0)" } ?? "compound index"
@@ -838,6 +1022,10 @@ package struct CoreDataImporter {
         }
         // A single-property unique index on a property that is `indexed` stays an item; plain indexes of
         // one property that the property's `indexed` says already are dropped.
+        // A fetch index on the properties of a uniqueness constraint: the unique index serves it (SQLite
+        // refuses neither, lucidgen refuses the duplicate).
+        let items = collected.filter { item in item.unique || !seen.contains("true|" + item.names.joined(separator: ",")) }
+            .map { #"{ "properties": [\#($0.names.map(JSONText.string).joined(separator: ", "))]\#($0.unique ? #", "unique": true"# : "") }"# }
         return (items, differs)
     }
 
@@ -876,7 +1064,7 @@ package struct CoreDataImporter {
                     if let inverse = relationship.inverseName { fields.append(("inverse", JSONText.string(inverse))) }
                     if relationship.transient { fields.append(("transient", "true")) }
                     if let name = properties[relationship.name], let table {
-                        let column = columnNaming.column(name)
+                        let column = entityNames[index][entity.name].flatMap { linkColumns[$0]?[name] } ?? columnNaming.column(name)
                         if relationship.toMany {
                             fields.append(("link_table", JSONText.string(LinkTable.name(owner: table, relationship: column))))
                         } else {

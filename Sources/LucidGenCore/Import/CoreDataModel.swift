@@ -221,3 +221,15 @@ package struct CoreDataImportError: Error, CustomStringConvertible, Sendable {
     }
     package var description: String { "\(location): error: \(message)" }
 }
+
+/// Every refusal of one import, each located, with the notes found on the way: all that stops the history
+/// in one run, so that it is fixed in one go. Nothing is written while there is one.
+package struct CoreDataImportRefusals: Error, CustomStringConvertible, Sendable {
+    package var errors: [CoreDataImportError]
+    package var notes: [CoreDataImporter.Note]
+    package init(errors: [CoreDataImportError], notes: [CoreDataImporter.Note] = []) {
+        self.errors = errors
+        self.notes = notes
+    }
+    package var description: String { (errors.map(\.description) + notes.map(\.description)).joined(separator: "\n") }
+}

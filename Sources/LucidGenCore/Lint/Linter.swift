@@ -149,6 +149,11 @@ package struct Linter {
                             entity: name, property: current, from: from, to: to, at: property(composite.currentName, of: name)?.elementsFromLocation ?? where_?.location))
                         continue
                     }
+                    // It moved down to a subentity (`moved_from`), whose column it still is: nothing is dropped.
+                    let movedDown = model.entities.contains { other in
+                        other.parent != nil && description(of: other.name)?.properties.contains { $0.movedFrom == name && $0.name == current } == true
+                    }
+                    if movedDown, newTable?.column(named: before.column) != nil { continue }
                     findings.append(finding(
                         .propertyRemoved, "property \(name).\(before.name) is removed at \(to)", entity: name, property: current, from: from, to: to,
                         at: where_?.location))

@@ -39,7 +39,7 @@ private let ignoredIdentifierKeys: [String: String] = [
 private enum KnownKeys {
     static let entity = [
         "name", "properties", "version_history", "identifier", "persisted_name", "persist", "removed_at_version", "added_at_version",
-        "previous_name", "search", "indexes", "swift_name", "parent", "abstract",
+        "previous_name", "search", "indexes", "swift_name", "parent", "abstract", "takes_name_of",
     ]
     static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
@@ -49,7 +49,7 @@ private enum KnownKeys {
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
         "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete", "on_update",
-        "column_type", "collation",
+        "column_type", "collation", "takes_name_of", "moved_from",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
@@ -292,6 +292,7 @@ package enum DescriptionLoader {
             }
         }
         let abstract = reader.bool("abstract", &diagnostics) ?? false
+        let takesNameOf = reader.string("takes_name_of", &diagnostics)
         reader.finish(&diagnostics)
         var entity = EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
@@ -300,6 +301,7 @@ package enum DescriptionLoader {
         entity.parentLocation = parentNode?.location
         entity.abstract = abstract
         entity.declaresIdentifier = reader.has("identifier")
+        entity.takesNameOf = takesNameOf
         return entity
     }
 
@@ -562,7 +564,8 @@ package enum DescriptionLoader {
             lazy: reader.bool(firstOf: ["lazy", "extra"], &diagnostics) ?? false,
             indexed: indexed || unique, unique: unique, onDelete: onDelete, onUpdate: onUpdate, columnType: columnType, collation: collation,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
-            swiftName: readSwiftName(&reader, type: false, &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
+            swiftName: readSwiftName(&reader, type: false, &diagnostics), takesNameOf: reader.string("takes_name_of", &diagnostics),
+            movedFrom: reader.string("moved_from", &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
     }
 
     /// One `type_history` item: `until_version` and what the property (or struct member) was before it. A

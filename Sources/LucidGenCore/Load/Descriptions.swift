@@ -35,6 +35,9 @@ package struct EntityDescription: Sendable {
     package var abstract: Bool = false
     /// Whether the description writes `identifier` (a subentity shares its root's and may only repeat it).
     package var declaresIdentifier: Bool = false
+    /// `takes_name_of`: the entity, removed before this one is added, whose table this new one takes (a
+    /// name that comes back is a new entity, not a rename).
+    package var takesNameOf: String? = nil
     package var location: SourceLocation
 
     /// The table name: `persisted_name`, or `name`.
@@ -108,6 +111,13 @@ package struct PropertyDescription: Sendable {
     package var elementsFromLocation: SourceLocation? = nil
     /// `swift_name`: the Swift property instead of `name`'s lowerCamelCase form (the column stays).
     package var swiftName: String? = nil
+    /// `takes_name_of`: the property of the same entity, removed before this one is added, whose column
+    /// (and Swift name) this new one takes: a name that comes back is a new property, not a rename.
+    package var takesNameOf: String? = nil
+    /// `moved_from`: the entity of the same hierarchy (an ancestor or a subentity) that had this property,
+    /// of the same name and column, until this one's `added_at_version`, where it is removed: the property
+    /// moves up or down the hierarchy and its column, with its values, stays.
+    package var movedFrom: String? = nil
     package var location: SourceLocation
     /// Where `property_type` is written.
     package var typeLocation: SourceLocation

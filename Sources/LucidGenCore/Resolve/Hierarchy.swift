@@ -76,6 +76,12 @@ enum Hierarchy {
                     at: entity.location)
             }
         }
+        func ancestors(_ name: String) -> Set<String> {
+            var result: Set<String> = []
+            var current = name
+            while let next = validParent[current], !inCycle.contains(current), result.insert(next).inserted { current = next }
+            return result
+        }
         // Names in one table: each hierarchy's properties and columns once, and none of them `kind`.
         var members: [String: [EntityDescription]] = [:]
         for entity in described where !inCycle.contains(entity.name) {
@@ -87,6 +93,7 @@ enum Hierarchy {
             let group = members[rootName]!.sorted { ($0.name == rootName ? 0 : 1, $0.location) < ($1.name == rootName ? 0 : 1, $1.location) }
             var names: [String: String] = [:]
             var columns: [String: String] = [:]
+            let groupNames = Set(group.map(\.name))
             for entity in group {
                 for property in entity.properties where !property.unused {
                     if property.name.lowercased() == kindColumn {
@@ -101,7 +108,16 @@ enum Hierarchy {
                             at: property.location, path: property.path + ".persisted_name")
                         continue
                     }
-                    if let other = names[property.name.lowercased()] {
+                    if let source = property.movedFrom {
+                        checkMove(of: property, in: entity, from: source, byName: byName, hierarchy: groupNames, rootName: rootName, ancestors: ancestors(entity.name), &diagnostics)
+                    }
+                    // A property that moves up or down the hierarchy continues the column of the one it was.
+                    func isMove(with other: String) -> Bool {
+                        property.movedFrom == other || byName[other]?.properties.contains { $0.movedFrom == entity.name && $0.name == property.name } == true
+                    }
+                    if let other = names[property.name.lowercased()], isMove(with: other) {
+                        continue
+                    } else if let other = names[property.name.lowercased()] {
                         diagnostics.error(
                             "property '\(property.name)' of '\(entity.name)' is also a property of '\(other)': the entities of a hierarchy share one table (that of '\(rootName)'), so each property name is used once in it; rename one of them",
                             at: property.location, path: property.path + ".name")
@@ -116,6 +132,64 @@ enum Hierarchy {
                 }
             }
         }
+    }
+
+    /// A property's `moved_from`: the entity named is its ancestor or subentity, whose property of the same
+    /// name and column is removed where this one is added; a required property moved up needs a default,
+    /// which the rows of the kinds that did not have it hold (the column's `DEFAULT`).
+    private static func checkMove(
+        of property: PropertyDescription, in entity: EntityDescription, from source: String, byName: [String: EntityDescription], hierarchy: Set<String>,
+        rootName: String, ancestors: Set<String>, _ diagnostics: inout DiagnosticCollector
+    ) {
+        let path = property.path + ".moved_from"
+        guard let sourceEntity = byName[source], hierarchy.contains(source), source != entity.name else {
+            diagnostics.error(
+                "moved_from '\(source)' of '\(entity.name).\(property.name)' is not another entity of its hierarchy (that of '\(rootName)'): a property moves up or down a hierarchy, whose rows share one table",
+                at: property.location, path: path)
+            return
+        }
+        let movesUp = isDescendant(source, of: entity.name, byName)
+        if !movesUp, !ancestors.contains(source) {
+            diagnostics.error(
+                "moved_from '\(source)' of '\(entity.name).\(property.name)' is neither an ancestor nor a subentity of '\(entity.name)': the rows of '\(source)' are not rows of '\(entity.name)', so its values would belong to no one",
+                at: property.location, path: path)
+            return
+        }
+        guard let earlier = sourceEntity.properties.first(where: { $0.name == property.name }) else {
+            diagnostics.error(
+                "moved_from '\(source)': '\(source)' has no property '\(property.name)' (a property keeps its name when it moves; rename it before or after)",
+                at: property.location, path: path)
+            return
+        }
+        if earlier.columnName.lowercased() != property.columnName.lowercased() {
+            diagnostics.error(
+                "'\(entity.name).\(property.name)' (column '\(property.columnName)') moves from '\(source)', whose column is '\(earlier.columnName)': a property keeps its column when it moves",
+                at: property.location, path: path)
+        }
+        // A property of a subentity new at that version is added with it.
+        guard let added = property.addedAtVersion ?? entity.versionHistory.first?.version, earlier.removedAtVersion == added else {
+            diagnostics.error(
+                "'\(entity.name).\(property.name)' moves from '\(source)': give it \"added_at_version\" the version where '\(source).\(property.name)' has \"removed_at_version\"\(earlier.removedAtVersion.map { " (\($0))" } ?? "")",
+                at: property.location, path: path)
+            return
+        }
+        // A to-many's rows of other kinds simply have no links.
+        let toMany = if case .relationship(_, true, _) = property.type { true } else { false }
+        if movesUp, !toMany, !property.nullable, property.defaultValue == nil {
+            diagnostics.error(
+                "'\(entity.name).\(property.name)' moves up from '\(source)' and is required: give it a \"default_value\" for the rows of '\(entity.name)' that are not '\(source)' (or make it nullable)",
+                at: property.location, path: path)
+        }
+    }
+
+    private static func isDescendant(_ name: String, of ancestor: String, _ byName: [String: EntityDescription]) -> Bool {
+        var seen: Set<String> = []
+        var current = byName[name]?.parent
+        while let next = current, seen.insert(next).inserted {
+            if next == ancestor { return true }
+            current = byName[next]?.parent
+        }
+        return false
     }
 
     /// The histories completed for inheritance: a subentity's records carry its ancestors' properties, so

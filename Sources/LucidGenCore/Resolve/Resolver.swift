@@ -286,6 +286,57 @@ package enum Resolver {
         }
     }
 
+    /// An entity's `takes_name_of`: the entity named is another one, removed before this one is added,
+    /// whose table is this one's.
+    private static func checkTablesTaken(_ entities: [EntityDescription], _ diagnostics: inout DiagnosticCollector) {
+        for entity in entities {
+            guard let name = entity.takesNameOf else { continue }
+            guard let earlier = entities.first(where: { $0.name == name && $0.name != entity.name }) else {
+                diagnostics.error("takes_name_of '\(name)' names no other entity", at: entity.location, path: "$.takes_name_of")
+                continue
+            }
+            if earlier.tableName.lowercased() != entity.tableName.lowercased() {
+                diagnostics.error(
+                    "entity '\(entity.name)' (table '\(entity.tableName)') takes_name_of '\(name)', whose table is '\(earlier.tableName)': give '\(name)' \"persisted_name\": \"\(entity.tableName)\"",
+                    at: entity.location, path: "$.takes_name_of")
+            }
+            let added = entity.versionHistory.first?.version
+            if earlier.removedAtVersion == nil || added == nil || earlier.removedAtVersion! > added! {
+                diagnostics.error(
+                    "entity '\(entity.name)' takes_name_of '\(name)', which must be removed (removed_at_version) at or before this one's first version",
+                    at: entity.location, path: "$.takes_name_of")
+            }
+        }
+    }
+
+    /// `takes_name_of`: the property named is one of the entity's, removed before this one is added, with
+    /// this one's column; this one is new (no `previous_name`: that would be a rename).
+    private static func checkNamesTaken(of entity: EntityDescription, _ diagnostics: inout DiagnosticCollector) {
+        for property in entity.properties {
+            guard let name = property.takesNameOf else { continue }
+            let path = property.path + ".takes_name_of"
+            guard let earlier = entity.properties.first(where: { $0.name == name && $0.name != property.name }) else {
+                diagnostics.error("takes_name_of '\(name)' names no other property of '\(entity.name)'", at: property.location, path: path)
+                continue
+            }
+            if property.previousName != nil {
+                diagnostics.error(
+                    "property '\(property.name)' has both previous_name (a rename: the values carry over) and takes_name_of (a new property: they do not); keep the one that says what happened",
+                    at: property.location, path: path)
+            }
+            if earlier.columnName.lowercased() != property.columnName.lowercased() {
+                diagnostics.error(
+                    "property '\(property.name)' (column '\(property.columnName)') takes_name_of '\(name)', whose column is '\(earlier.columnName)': give '\(name)' \"persisted_name\": \"\(property.columnName)\"",
+                    at: property.location, path: path)
+            }
+            if earlier.removedAtVersion == nil || property.addedAtVersion == nil || earlier.removedAtVersion! > property.addedAtVersion! {
+                diagnostics.error(
+                    "property '\(property.name)' takes_name_of '\(name)', which must be removed (removed_at_version) at or before this one is added (added_at_version)",
+                    at: property.location, path: path)
+            }
+        }
+    }
+
     private static func checkUniqueness(
         _ entities: [EntityDescription], _ subtypes: [SubtypeDescription], moduleName: String, _ diagnostics: inout DiagnosticCollector
     ) {
@@ -300,11 +351,16 @@ package enum Resolver {
             table[key] = location
             return true
         }
+        checkTablesTaken(entities, &diagnostics)
+        // The entities that take the table of one removed earlier: claimed by that one already.
+        let takenOver = Set(entities.compactMap { entity in
+            entity.takesNameOf.flatMap { name in entities.first { $0.name == name && $0.tableName.lowercased() == entity.tableName.lowercased() } }.map { _ in entity.name }
+        })
         // In file order, so the error lands on the later file.
         for entity in entities.sorted(by: { $0.location < $1.location }) {
             guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location) else { continue }
             // A table named as the entity but for case (`ZITEM` for `zitem`) is the entity's own name to SQLite.
-            if entity.persistedName != nil, entity.tableName.lowercased() != entity.name.lowercased() {
+            if entity.persistedName != nil, entity.tableName.lowercased() != entity.name.lowercased(), !takenOver.contains(entity.name) {
                 claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location)
             }
             claim(entity.swiftTypeName, in: &types, "Swift type name '\(entity.swiftTypeName)' (from entity '\(entity.name)')", at: entity.location)
@@ -312,8 +368,18 @@ package enum Resolver {
             var columns: [String: SourceLocation] = [:]
             for property in entity.properties {
                 claim(property.name.lowercased(), in: &properties, "property name '\(property.name)'", at: property.location)
-                claim(property.columnName.lowercased(), in: &columns, "column name '\(property.columnName)'", at: property.location)
+                // A new property that takes the column an earlier one gave up (checked in checkNamesTaken).
+                if property.takesNameOf != nil { continue }
+                if !claim(property.columnName.lowercased(), in: &columns, "column name '\(property.columnName)'", at: property.location),
+                    let earlier = entity.properties.first(where: { $0.columnName.lowercased() == property.columnName.lowercased() && $0.name != property.name }),
+                    let removed = earlier.removedAtVersion, let added = property.addedAtVersion, removed <= added
+                {
+                    diagnostics.error(
+                        "property '\(property.name)' takes the column of '\(earlier.name)', removed at \(removed): if it is a new property (no values carried over), say \"takes_name_of\": \"\(earlier.name)\"; if it is the same one, describe one property",
+                        at: property.location, path: property.path)
+                }
             }
+            checkNamesTaken(of: entity, &diagnostics)
             if case .property = entity.identifier.kind {} else if let clash = entity.properties.first(where: { $0.columnName.lowercased() == "id" }) {
                 diagnostics.error("property '\(clash.name)' clashes with the identifier column 'id'; use \"identifier\": {\"type\": \"property\", \"property_name\": \"\(clash.name)\"} to make it the identifier, or rename it", at: clash.location, path: clash.path)
             }
@@ -761,6 +827,10 @@ final class EntityTimeline: @unchecked Sendable {
             return lifetime.added <= version && (lifetime.removed.map { version < $0 } ?? true)
         }
     }
+
+    /// The names of its own properties at a version, not its ancestors' (a property that moved down the
+    /// hierarchy has one name in both).
+    func ownPropertyNames(at version: SchemaVersion) -> Set<String> { Set(properties(at: version).map(\.name)) }
 
     func propertyName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
         if let previous = property.previousName, let renamedAt = propertyLifetimes[property.name]?.renamedAt, version < renamedAt { return previous }

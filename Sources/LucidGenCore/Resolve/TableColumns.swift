@@ -13,10 +13,13 @@ struct ColumnOwner {
     let historyVersion: SchemaVersion
     /// A subentity's columns are nullable in SQL: rows of other kinds hold NULL there.
     let isSubentity: Bool
+    /// Properties that moved to this entity from another one of its hierarchy at this version
+    /// (`moved_from`), by current name, as that one had them at the previous schema version.
+    var movedIn: [String: PropertyShape] = [:]
 
-    /// The property as it was at the previous schema version.
+    /// The property as it was at the previous schema version (in the entity it moved from, if it moved).
     func previousProperty(of property: PropertyShape) -> PropertyShape? {
-        previousShape?.properties.first { $0.currentName == property.currentName }
+        previousShape?.properties.first { $0.currentName == property.currentName } ?? movedIn[property.currentName]
     }
 
     /// The property's column at the previous schema version, when it had another name.
@@ -34,7 +37,7 @@ extension ShapeBuilder {
     /// Adds the columns (foreign keys, indexes) of `owner`'s properties to `table`, and their join tables
     /// to `draft`, noting in `draft` which ones have no predecessor.
     func addColumns(of owner: ColumnOwner, to table: inout TableDraft, _ draft: inout VersionSchemaDraft, _ diagnostics: inout DiagnosticCollector) {
-        let own = Set(owner.timeline.entity.properties.map(\.name))
+        let own = owner.timeline.ownPropertyNames(at: owner.historyVersion)
         let properties = owner.shape.properties.filter { !$0.isKind && (!owner.isSubentity || own.contains($0.currentName)) }
         draft.recordNew(properties, of: owner)
         for property in properties {

@@ -63,7 +63,8 @@ extension ShapeBuilder {
                 continue
             }
             let previousShape = previous.flatMap { previous in timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } } }
-            let owner = ColumnOwner(shape: shape, previousShape: previousShape, timeline: timeline, historyVersion: historyVersion, isSubentity: false)
+            var owner = ColumnOwner(shape: shape, previousShape: previousShape, timeline: timeline, historyVersion: historyVersion, isSubentity: false)
+            owner.movedIn = movedIn(owner, previous: previous, resolvedByName: resolvedByName)
             let table = rootTable(of: owner, frozenTable: frozenSchema?.tables.first { $0.name == shape.tableName }, resolvedByName: resolvedByName, &draft, &diagnostics)
             draft.tables.append(table)
             draft.entitySnapshots.append(Self.entitySnapshot(of: shape, timeline, ownPropertiesOnly: false))
@@ -81,6 +82,22 @@ extension ShapeBuilder {
             format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache),
             entities: draft.entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
         return (schema, snapshot)
+    }
+
+    /// The properties of `owner` that moved to it at this version from another entity of its hierarchy
+    /// (`moved_from`), as that entity had them at the previous version: their columns carry on.
+    func movedIn(_ owner: ColumnOwner, previous: SchemaVersion?, resolvedByName: [String: ResolvedEntity]) -> [String: PropertyShape] {
+        guard let previous else { return [:] }
+        var result: [String: PropertyShape] = [:]
+        for property in owner.shape.properties where owner.previousShape?.properties.contains(where: { $0.currentName == property.currentName }) != true {
+            guard let source = owner.description(of: property)?.movedFrom, let sourceTimeline = timelines[source],
+                let sourceHistory = sourceTimeline.historyVersion(at: previous),
+                let sourceShape = resolvedByName[source]?.shapes.first(where: { $0.version == sourceHistory }),
+                let earlier = sourceShape.properties.first(where: { $0.currentName == property.currentName })
+            else { continue }
+            result[property.currentName] = earlier
+        }
+        return result
     }
 
     /// The table of a root entity at `draft.version`: its identifier, its properties' columns (their join
@@ -101,7 +118,8 @@ extension ShapeBuilder {
                 let memberShape = resolved.shapes.first(where: { $0.version == memberHistory })
             else { continue }
             let memberPrevious = draft.previous.flatMap { previous in member.historyVersion(at: previous).flatMap { h in resolved.shapes.first { $0.version == h } } }
-            let memberOwner = ColumnOwner(shape: memberShape, previousShape: memberPrevious, timeline: member, historyVersion: memberHistory, isSubentity: true)
+            var memberOwner = ColumnOwner(shape: memberShape, previousShape: memberPrevious, timeline: member, historyVersion: memberHistory, isSubentity: true)
+            memberOwner.movedIn = movedIn(memberOwner, previous: draft.previous, resolvedByName: resolvedByName)
             addColumns(of: memberOwner, to: &table, &draft, &diagnostics)
             let described = describedIndexes(of: member, table: shape.tableName, at: memberHistory)
             subentityIndexes += described.indexes
@@ -160,7 +178,7 @@ extension ShapeBuilder {
     /// An entity's snapshot at a version: its properties by name (a subentity's own only, with
     /// `ownPropertiesOnly`), never the kind column.
     static func entitySnapshot(of shape: EntityShape, _ timeline: EntityTimeline, ownPropertiesOnly: Bool) -> SchemaSnapshot.EntitySnapshot {
-        let own = Set(timeline.entity.properties.map(\.name))
+        let own = timeline.ownPropertyNames(at: shape.version)
         var snapshot = SchemaSnapshot.EntitySnapshot(
             name: shape.name, table: shape.tableName, identifier: describe(shape.identifier),
             properties: shape.properties.filter { !$0.isKind && (!ownPropertiesOnly || own.contains($0.currentName)) }
