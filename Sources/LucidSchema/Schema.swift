@@ -233,8 +233,12 @@ public struct Schema: Sendable, Hashable, Codable {
     /// never hands out an id again, keeping the highest in `sqlite_sequence`, which every rebuild carries over.
     /// Nil otherwise, so that the DDL, JSON and checksum of every other table are what they were before.
     package var autoincrement: Bool?
-    /// A store's table only: its options lucidgen's tables never have (`WITHOUT ROWID`, `STRICT`), which
-    /// make it no version's table (nil for every described table).
+    /// True when the table is `STRICT` (SQLite 3.37+): every value must be of its column's declared type
+    /// (`INTEGER`, `INT`, `REAL`, `TEXT`, `BLOB` or `ANY`), or the insert fails. Every rebuild creates it
+    /// `STRICT` again. Nil otherwise, so that the DDL, JSON and checksum of every other table are what they were.
+    package var strict: Bool? = nil
+    /// A store's table only: what it has that lucidgen's tables never have (`WITHOUT ROWID`, CHECK
+    /// constraints, generated columns), which make it no version's table (nil for every described table).
     package var storeOptions: [String]? = nil
 
     package init(
@@ -274,7 +278,7 @@ public struct Schema: Sendable, Hashable, Codable {
                     + "\(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))"
                     + key.actionsSQL)
         }
-        return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))"
+        return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))\(strict == true ? " STRICT" : "")"
     }
 
     package var createIndexStatements: [String] {
@@ -379,6 +383,9 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
 
     /// The type the DDL declares.
     package var sqlType: String { declaredType ?? type.rawValue }
+
+    /// The declared types a `STRICT` table accepts (https://sqlite.org/stricttables.html).
+    package static let strictTypes: Set<String> = ["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"]
 
     /// Whether this is an entity hierarchy's kind column (``ValueType/kind``): its ``caseChanges`` are
     /// entities renamed (`UPDATE … SET kind`) and removed (their rows are deleted), not enum values rewritten.

@@ -39,6 +39,7 @@ extension SchemaTable {
         if let convertedFromColumn { head += ", \"convertedFromColumn\": \(encoded(convertedFromColumn))" }
         if let reusesName { head += ", \"reusesName\": \(reusesName)" }
         if let autoincrement { head += ", \"autoincrement\": \(autoincrement)" }
+        if let strict { head += ", \"strict\": \(strict)" }
         func list(_ items: [String]) -> String {
             let itemIndent = indent + "    "
             guard !items.isEmpty else { return "[]" }
@@ -186,7 +187,7 @@ enum TableJSONReader {
     private static func table(_ reader: inout Reader) throws -> SchemaTable {
         var name: String?, kind: SchemaTable.Kind?, primaryKey: [String]?, columns: [SchemaColumn]?
         var foreignKeys: [SchemaForeignKey]?, indexes: [SchemaIndex]?
-        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?
+        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?, strict: Bool?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -203,14 +204,17 @@ enum TableJSONReader {
             case "reusesName": reusesName = try reader.optionalBool()
             case "search": search = try self.search(&reader)
             case "autoincrement": autoincrement = try reader.optionalBool()
+            case "strict": strict = try reader.optionalBool()
             default: try reader.skipValue()
             }
         }
-        return SchemaTable(
+        var table = SchemaTable(
             name: try required(name, "name", reader), kind: try required(kind, "kind", reader), columns: try required(columns, "columns", reader),
             primaryKey: try required(primaryKey, "primaryKey", reader), foreignKeys: try required(foreignKeys, "foreignKeys", reader),
             indexes: try required(indexes, "indexes", reader), renamedFrom: renamedFrom, convertedFromColumn: convertedFromColumn, reusesName: reusesName,
             search: search, autoincrement: autoincrement)
+        table.strict = strict
+        return table
     }
 
     private static func search(_ reader: inout Reader) throws -> SchemaSearch? {

@@ -115,7 +115,7 @@ package struct StoreDescriber {
     ///
     /// A description's name is its file's name, so a table name is checked, never joined to a path: a table
     /// whose name is not an identifier (`../../victim`, `a/b`, `.hidden`, a line break, empty), or whose
-    /// snake_case name is not one (longer than 64 characters), or that holds such a column (a property
+    /// snake_case name is not one (longer than a file's name may be), or that holds such a column (a property
     /// name), or a column named `rowid` (which lucidgen's migrations copy rows by), stays the app's. Two
     /// tables whose names meet in snake_case (`userId`, `user_id`) keep distinct entities: the table
     /// already so named keeps the name, the other takes a numbered one (`user_id_2`), with a warning.
@@ -132,12 +132,12 @@ package struct StoreDescriber {
         var candidates: [(key: String, table: String, snake: String)] = []
         for (key, table) in spelling.sorted(by: { $0.key < $1.key }) {
             let rename = "rename it in the app first (ALTER TABLE \(quoteIdentifier(table)) RENAME TO …), then describe again"
-            if Naming.problem(with: table) != nil || Naming.problem(with: snakeCase(table)) != nil {
+            if Naming.fileNameProblem(with: table) != nil || Naming.fileNameProblem(with: snakeCase(table)) != nil {
                 unmanaged[key] = "its name is not one lucidgen manages: a table's name is its description's file name, so ASCII letters, digits and underscores, "
-                    + "starting with a letter, at most 64 characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
+                    + "starting with a letter, at most \(Naming.longestFileName) characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
             } else if let column = columns[key]!.first(where: { Naming.problem(with: $0) != nil || Naming.problem(with: snakeCase($0)) != nil }) {
                 unmanaged[key] = "its column \(String(reflecting: column)) has a name lucidgen does not manage (a property's: ASCII letters, digits and underscores, starting with a letter, "
-                    + "at most 64 characters, also in snake_case); rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
+                    + "also in snake_case); rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
             } else if let column = columns[key]!.first(where: { Naming.columnProblem(with: $0) != nil }) {
                 unmanaged[key] = "its column \(column) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
                     + "rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
@@ -206,6 +206,8 @@ package struct StoreDescriber {
         var indexes: [String]
         /// Each index as the store has it: name, uniqueness, columns.
         var indexShapes: [SchemaIndex] = []
+        /// The table is `STRICT`.
+        var strict = false
     }
 
     /// A property as one layout has it; `column` is the store's column name.
@@ -229,6 +231,10 @@ package struct StoreDescriber {
         var object: [(String, String)] = [("name", Self.json(newest.name))]
         if newest.name != newest.table { object.append(("persisted_name", Self.json(newest.table))) }
         object.append(("identifier", newest.identifier))
+        if newest.strict { object.append(("strict", "true")) }
+        if Set(versions.map(\.1.strict)).count > 1 {
+            output.problems.append("table \(newest.table): it is STRICT in some layouts and not in others, which describe does not say (an entity is strict at every version or none)")
+        }
         object.append(("version_history", "[" + versions.map { #"{ "version": \#(Self.json($0.0.string)) }"# }.joined(separator: ", ") + "]"))
         if let last = versions.last?.0, let after = allVersions.first(where: { $0 > last }) {
             object.append(("removed_at_version", Self.json(after.string)))
@@ -353,6 +359,10 @@ package struct StoreDescriber {
                 continue
             }
             let declared = column.declaredType
+            if table.strict == true, declared == "ANY", typeHints[path] == nil {
+                // A STRICT table's ANY column keeps each value as it was given (text, number or blob): no one property type reads them all.
+                output.problems.append("\(table.name).\(column.name): it is declared ANY in a STRICT table, which holds values of any type; say which with --type \(table.name).\(column.name)=…")
+            }
             let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
             if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)") }
             if ScalarType(name: type) == .uuid, column.type != .blob {
@@ -404,7 +414,7 @@ package struct StoreDescriber {
         for column in relationships.keys.sorted() where !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
             output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
         }
-        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes)
+        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true)
     }
 
     /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.

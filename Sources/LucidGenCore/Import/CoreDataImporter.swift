@@ -97,11 +97,11 @@ package struct CoreDataImporter {
     /// identifier (`../x`, `a/b`, a line break) is refused where the model has it, before anything is written.
     static func checkEntityNames(_ package: CoreDataModelPackage) throws(CoreDataImportError) {
         for (model, _) in package.versions {
-            for entity in model.entities where Naming.problem(with: snakeCase(entity.name)) != nil {
+            for entity in model.entities where Naming.fileNameProblem(with: snakeCase(entity.name)) != nil {
                 throw CoreDataImportError(
                     location: "\(model.file):\(entity.line)",
                     message: "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: snakeCase(entity.name) + ".json"))): "
-                        + "a description's name is ASCII letters, digits and underscores, starting with a letter, at most 64 characters, not starting with sqlite_ or lucid_; rename the entity in the model")
+                        + "a description's name is ASCII letters, digits and underscores, starting with a letter, at most \(Naming.longestFileName) characters, not starting with sqlite_ or lucid_; rename the entity in the model")
             }
         }
     }

@@ -39,7 +39,7 @@ private let ignoredIdentifierKeys: [String: String] = [
 private enum KnownKeys {
     static let entity = [
         "name", "properties", "version_history", "identifier", "persisted_name", "persist", "removed_at_version", "added_at_version",
-        "previous_name", "search", "indexes", "swift_name", "parent", "abstract",
+        "previous_name", "search", "indexes", "swift_name", "parent", "abstract", "strict",
     ]
     static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
@@ -181,6 +181,11 @@ package enum DescriptionLoader {
         if let problem = Naming.problem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
     }
 
+    /// The name of an entity or subtype, which is also a file's name (``Naming/fileNameProblem(with:)``).
+    static func checkFileName(_ name: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) {
+        if let problem = Naming.fileNameProblem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
+    }
+
     /// A name that becomes a column (a property's `name` without `persisted_name`, a `persisted_name`, a
     /// `previous_name`): besides ``checkName(_:at:_:)``, not one of the names of SQLite's rowid.
     static func checkColumnName(_ name: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) {
@@ -209,7 +214,7 @@ package enum DescriptionLoader {
         let errorsBefore = diagnostics.diagnostics.count
         let name = reader.string("name", required: true, &diagnostics) ?? ""
         if let node = reader.value("name"), !name.isEmpty {
-            checkName(name, at: node, &diagnostics)
+            checkFileName(name, at: node, &diagnostics)
             reader.what = "entity '\(name)'"
         }
         let persistedName = reader.string("persisted_name", &diagnostics)
@@ -291,6 +296,12 @@ package enum DescriptionLoader {
             }
         }
         let abstract = reader.bool("abstract", &diagnostics) ?? false
+        let strict = reader.bool("strict", &diagnostics) ?? false
+        if strict, let parent, let node = reader.value("strict") {
+            diagnostics.error(
+                "subentity '\(name)' has no table of its own (its rows are in the table of its root entity '\(parent)'): say \"strict\" on the root entity",
+                at: node.location, path: node.path)
+        }
         reader.finish(&diagnostics)
         var entity = EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
@@ -298,6 +309,8 @@ package enum DescriptionLoader {
         entity.parent = parent
         entity.parentLocation = parentNode?.location
         entity.abstract = abstract
+        entity.strict = strict && parent == nil
+        entity.strictLocation = reader.value("strict")?.location
         entity.declaresIdentifier = reader.has("identifier")
         return entity
     }
@@ -439,7 +452,7 @@ package enum DescriptionLoader {
 
     /// A collating sequence's name as `collation` takes it (it lands in the DDL unquoted): an identifier.
     static func isCollationName(_ name: String) -> Bool {
-        name.range(of: #"^[A-Za-z_][A-Za-z0-9_]{0,63}$"#, options: .regularExpression) != nil
+        name.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil
     }
 
     static func decodeProperty(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> PropertyDescription? {
@@ -749,7 +762,7 @@ package enum DescriptionLoader {
         else { return nil }
         defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
-        if let node = reader.value("name") { checkName(name, at: node, &diagnostics) }
+        if let node = reader.value("name") { checkFileName(name, at: node, &diagnostics) }
         reader.what = "subtype '\(name)'"
         let swiftName = readSwiftName(&reader, type: true, &diagnostics)
         let added = reader.version("added_at_version", &diagnostics)

@@ -33,6 +33,11 @@ package struct EntityDescription: Sendable {
     package var parentLocation: SourceLocation? = nil
     /// `abstract`: no row is of exactly this entity (Core Data's `isAbstract`).
     package var abstract: Bool = false
+    /// `strict`: the table is `STRICT` at every version (SQLite refuses a value that is not of its column's
+    /// declared type), and every rebuild keeps it so.
+    package var strict: Bool = false
+    /// Where `strict` is written.
+    package var strictLocation: SourceLocation? = nil
     /// Whether the description writes `identifier` (a subentity shares its root's and may only repeat it).
     package var declaresIdentifier: Bool = false
     package var location: SourceLocation

@@ -29,6 +29,8 @@ struct ShapeBuilder {
     var ddlCache: [String: (table: SchemaTable, statements: [String])] = [:]
     /// Entities already reported wider than SQLite allows (once each, not once per version).
     var tooWide: Set<String> = []
+    /// Columns of strict entities already reported with a type a STRICT table refuses (`entity.column`).
+    var strictTypeErrors: Set<String> = []
 
     /// SQLite's default `SQLITE_MAX_COLUMN`: a table with more columns cannot be created (nor read by
     /// builds of SQLite with a lower limit), so the descriptions are refused where they say so.

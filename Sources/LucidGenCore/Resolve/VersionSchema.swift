@@ -133,9 +133,27 @@ extension ShapeBuilder {
         let identifierColumn = columns.removeFirst()
         columns.sort { $0.name < $1.name }
         let renamedTable = owner.previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
-        return SchemaTable(
+        var result = SchemaTable(
             name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name], foreignKeys: table.foreignKeys, indexes: table.indexes,
             renamedFrom: renamedTable, search: search, autoincrement: timeline.entity.identifier.autoincrement ? true : nil)
+        if timeline.entity.strict {
+            result.strict = true
+            checkStrictTypes(of: result, owner, at: version, &diagnostics)
+        }
+        return result
+    }
+
+    /// A `STRICT` table's columns must declare one of the types SQLite's strict tables accept (a `column_type`
+    /// such as GRDB's `DATETIME` or `BOOLEAN` makes SQLite refuse the `CREATE TABLE`): each other one is an
+    /// error, once per entity and type, at the entity.
+    mutating func checkStrictTypes(of table: SchemaTable, _ owner: ColumnOwner, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+        for column in table.columns where !SchemaColumn.strictTypes.contains(column.sqlType.uppercased()) {
+            guard strictTypeErrors.insert("\(owner.timeline.entity.name).\(column.name)").inserted else { continue }
+            diagnostics.error(
+                "entity '\(owner.shape.name)' is strict, and its column '\(column.name)' declares \(column.sqlType) at \(version): a STRICT table's columns are INTEGER, INT, REAL, TEXT, BLOB or ANY; "
+                    + "remove its column_type, or \"strict\"",
+                at: owner.timeline.entity.strictLocation ?? owner.timeline.entity.location, path: "$.strict")
+        }
     }
 
     /// The primary key column; an identifier property renamed at this version keeps its column.

@@ -105,11 +105,12 @@ package enum StoreSchemaReader {
             if !lacking.isEmpty { checks[row[0]] = lacking }
         }
         var options: [String: [String]] = [:]
+        var strict: Set<String> = []
         let optionRows = (try? Row.fetchAll(
             db, sql: "SELECT name, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted])) ?? []
         for row in optionRows {
-            let found = [(row[1] as Int? ?? 0) == 1 ? "WITHOUT ROWID" : nil, (row[2] as Int? ?? 0) == 1 ? "STRICT" : nil].compactMap { $0 }
-            if !found.isEmpty { options[row[0]] = found }
+            if (row[1] as Int? ?? 0) == 1 { options[row[0]] = ["WITHOUT ROWID"] }
+            if (row[2] as Int? ?? 0) == 1 { strict.insert(row[0]) }
         }
         for (name, found) in checks { options[name, default: []] += found }
         var result: [String: SchemaTable] = [:]
@@ -124,6 +125,7 @@ package enum StoreSchemaReader {
                 indexes: (indexes[name] ?? []).filter { !expressionIndexes.contains([name, $0.name]) }.sorted { $0.name < $1.name },
                 autoincrement: autoincrement.contains(name) ? true : nil)
             table.storeOptions = options[name]
+            table.strict = strict.contains(name) ? true : nil
             result[name] = table
         }
         return result
@@ -158,8 +160,8 @@ package enum StoreSchemaReader {
             autoincrement: SQLTokens(sql).contains(keyword: "autoincrement") ? true : nil)
         // SQLite 3.37 and later say whether a table is WITHOUT ROWID or STRICT (an older SQLite has neither).
         if let options = try? Row.fetchOne(db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name]) {
-            let found = [(options["wr"] as Int? ?? 0) == 1 ? "WITHOUT ROWID" : nil, (options["strict"] as Int? ?? 0) == 1 ? "STRICT" : nil].compactMap { $0 }
-            if !found.isEmpty { table.storeOptions = found }
+            if (options["wr"] as Int? ?? 0) == 1 { table.storeOptions = ["WITHOUT ROWID"] }
+            if (options["strict"] as Int? ?? 0) == 1 { table.strict = true }
         }
         let lacking = constraintsLucidgenLacks(SQLTokens(sql))
         if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
@@ -351,6 +353,11 @@ package enum StoreSchemaReader {
             if let options = found.storeOptions {
                 // Every rebuild copies rows by rowid into a table of lucidgen's DDL: refused here, before any step.
                 lines.append("table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen's tables do not (not describable yet: leave the table to the app, or rebuild it without)")
+            }
+            switch (table.strict == true, found.strict == true) {
+            case (true, false): lines.append("table \(table.name): expected STRICT, found a table that is not")
+            case (false, true): lines.append("table \(table.name): expected no STRICT, found it (describe it: \"strict\": true in the entity's description)")
+            default: break
             }
             switch (table.autoincrement == true, found.autoincrement == true) {
             case (true, false): lines.append("table \(table.name): expected AUTOINCREMENT on its primary key, found none")

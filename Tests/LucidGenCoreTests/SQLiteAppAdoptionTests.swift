@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// Stores laid out the way shipped SQLite apps lay theirs out (written here, modelled on what a messenger's
+/// GRDB schema migrator and SQLiteData's example apps declare, none of their code): `lucidgen describe`
+/// writes descriptions `generate` accepts with no hand edit, `plan` recognises the store, and a release that
+/// rebuilds a table keeps what the app declared.
+@Suite struct SQLiteAppAdoptionTests {
+    /// A messenger's store as its GRDB migrator writes it in raw SQL: AUTOINCREMENT keys, UNIQUE text ids,
+    /// index names of 71 and 72 characters, a column name of 76, and a full-text index of the app's kept by
+    /// its triggers. `payloads`: the send log's payload table, keyed by an AUTOINCREMENT `payloadId`.
+    static func makeMessenger(at path: String, payloads: Bool) throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE model_TSThread (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, recordType INTEGER NOT NULL, uniqueId TEXT NOT NULL UNIQUE,
+                  shouldThreadBeVisible INTEGER NOT NULL DEFAULT 0, lastInteractionRowId INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE model_TSInteraction (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, recordType INTEGER NOT NULL, uniqueId TEXT NOT NULL UNIQUE,
+                  uniqueThreadId TEXT NOT NULL, timestamp INTEGER NOT NULL, body TEXT, errorType INTEGER, read INTEGER,
+                  storedMessageState INTEGER, hasEnded INTEGER,
+                  isGroupStoryReplyThatHasNoRepliesYetAndShouldStillCountTowardsTheUnreadBadge INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX index_model_TSInteraction_on_uniqueThreadId_and_errorType_and_recordType
+                  ON model_TSInteraction(uniqueThreadId, errorType, recordType);
+                CREATE INDEX index_model_TSInteraction_on_uniqueThreadId_read_and_storedMessageState
+                  ON model_TSInteraction(uniqueThreadId, read, storedMessageState);
+                CREATE INDEX index_model_TSInteraction_on_uniqueThreadId_and_hasEnded_and_recordType
+                  ON model_TSInteraction(uniqueThreadId, hasEnded, recordType);
+                CREATE TABLE indexable_text (
+                  id INTEGER PRIMARY KEY NOT NULL, collection TEXT NOT NULL, uniqueId TEXT NOT NULL, ftsIndexableContent TEXT NOT NULL);
+                CREATE UNIQUE INDEX index_indexable_text_on_collection_and_uniqueId ON indexable_text(collection, uniqueId);
+                CREATE VIRTUAL TABLE indexable_text_fts USING fts5(ftsIndexableContent, tokenize='unicode61', content='indexable_text', content_rowid='id');
+                CREATE TRIGGER __indexable_text_fts_ai AFTER INSERT ON indexable_text BEGIN
+                  INSERT INTO indexable_text_fts (rowid, ftsIndexableContent) VALUES (new.id, new.ftsIndexableContent);
+                END;
+                CREATE TRIGGER __indexable_text_fts_ad AFTER DELETE ON indexable_text BEGIN
+                  INSERT INTO indexable_text_fts (indexable_text_fts, rowid, ftsIndexableContent) VALUES ('delete', old.id, old.ftsIndexableContent);
+                END;
+                CREATE TRIGGER __indexable_text_fts_au AFTER UPDATE ON indexable_text BEGIN
+                  INSERT INTO indexable_text_fts (indexable_text_fts, rowid, ftsIndexableContent) VALUES ('delete', old.id, old.ftsIndexableContent);
+                  INSERT INTO indexable_text_fts (rowid, ftsIndexableContent) VALUES (new.id, new.ftsIndexableContent);
+                END;
+                INSERT INTO model_TSThread (recordType, uniqueId) VALUES (1, 't1');
+                INSERT INTO model_TSInteraction (recordType, uniqueId, uniqueThreadId, timestamp, body) VALUES (2, 'm1', 't1', 1700000000, 'hello'), (2, 'm2', 't1', 1700000001, 'bye');
+                DELETE FROM model_TSInteraction WHERE uniqueId = 'm2';
+                INSERT INTO indexable_text (collection, uniqueId, ftsIndexableContent) VALUES ('TSInteraction', 'm1', 'hello');
+                """)
+            if payloads {
+                try db.execute(sql: """
+                    CREATE TABLE MessageSendLog_Payload (
+                      payloadId INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, plaintextContent BLOB NOT NULL, contentHint INTEGER NOT NULL,
+                      sentTimestamp INTEGER NOT NULL, uniqueThreadId TEXT NOT NULL, sendComplete INTEGER NOT NULL DEFAULT 0);
+                    CREATE INDEX MSLPayload_sentTimestampIndex ON MessageSendLog_Payload(sentTimestamp);
+                    INSERT INTO MessageSendLog_Payload (plaintextContent, contentHint, sentTimestamp, uniqueThreadId) VALUES (x'01', 0, 1700000000, 't1'), (x'02', 0, 1700000001, 't1');
+                    DELETE FROM MessageSendLog_Payload WHERE payloadId = 2;
+                    """)
+            }
+        }
+    }
+
+    /// Describes the store at `store` (one layout, 1.0) in a new project, then generates; the schemas.
+    static func describeAndGenerate(_ project: TestProject, _ store: String, _ arguments: [String] = [], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [Schema] {
+        let described = try run(lucidgenBinary, ["describe", "--database", store] + arguments, in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)", sourceLocation: sourceLocation)
+        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)", sourceLocation: sourceLocation)
+        let plan = try run(lucidgenBinary, ["plan", "--database", store], in: project.root)
+        #expect(plan.status == 0 && plan.output.contains("\(store): at version 1.0, the newest. Nothing to do."), "\(plan.output)\(plan.error)", sourceLocation: sourceLocation)
+        return try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+    }
+
+    /// Names as long as the app's: index names of 71 and 72 characters and a column of 76 are described,
+    /// generated (the Swift property derived from the column is the column's name in camelCase) and recognised.
+    @Test func namesOfAnyLengthAreDescribedAndGenerated() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("messenger.sqlite").path
+        try Self.makeMessenger(at: store, payloads: false)
+        let schemas = try Self.describeAndGenerate(project, "messenger.sqlite")
+        let interaction = try project.read(".entities/model_tsinteraction.json")
+        #expect(interaction.contains(#""name": "index_model_TSInteraction_on_uniqueThreadId_and_errorType_and_recordType""#), "\(interaction)")
+        #expect(interaction.contains(#"{ "name": "is_group_story_reply_that_has_no_replies_yet_and_should_still_count_towards_the_unread_badge", "property_type": "int", "default_value": 0 }"#), "\(interaction)")
+        let swift = try project.read("Sources/App/Generated/Entities/ModelTsinteraction.swift")
+        #expect(swift.contains("public var isGroupStoryReplyThatHasNoRepliesYetAndShouldStillCountTowardsTheUnreadBadge: Swift.Int"), "\(swift)")
+        let table = try #require(schemas.last?.table(named: "model_TSInteraction"))
+        #expect(Set(table.indexes.map(\.name)).isSuperset(of: [
+            "index_model_TSInteraction_on_uniqueThreadId_and_errorType_and_recordType", "index_model_TSInteraction_on_uniqueThreadId_read_and_storedMessageState",
+            "index_model_TSInteraction_on_uniqueThreadId_and_hasEnded_and_recordType",
+        ]), "\(table.indexes)")
+        // A name is checked only where it becomes a file's: an entity of 201 characters is a located error.
+        let long = String(repeating: "a", count: 201)
+        let files = try TestProject(files: [".entities/long.json": #"{ "name": "\#(long)", "version_history": [{ "version": "1.0" }], "properties": [] }"#])
+        defer { files.remove() }
+        #expect(try files.errors().contains { $0.description.contains("long.json:1:") && $0.description.contains("is longer than 200 characters, and an entity's or subtype's name is a file's name") })
+    }
+}
