@@ -99,4 +99,91 @@ import Testing
         defer { files.remove() }
         #expect(try files.errors().contains { $0.description.contains("long.json:1:") && $0.description.contains("is longer than 200 characters, and an entity's or subtype's name is a file's name") })
     }
+
+    /// A reminders app's store as SQLiteData's apps make theirs: every table STRICT, a list's reminders deleted
+    /// with it, and a trigram full-text index of the app's kept by its triggers.
+    static func makeReminders(at path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE "remindersLists" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT, "color" INTEGER NOT NULL DEFAULT 1251602431, "title" TEXT NOT NULL DEFAULT '',
+                  "rating" REAL, "cover" BLOB) STRICT;
+                CREATE TABLE "reminders" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT, "remindersListID" INTEGER NOT NULL REFERENCES "remindersLists"("id") ON DELETE CASCADE,
+                  "title" TEXT NOT NULL DEFAULT '', "notes" TEXT NOT NULL DEFAULT '', "isCompleted" INTEGER NOT NULL DEFAULT 0, "dueDate" TEXT) STRICT;
+                CREATE INDEX "idx_reminders_remindersListID" ON "reminders"("remindersListID");
+                CREATE VIRTUAL TABLE "reminderTexts" USING fts5("title", "notes", content='reminders', content_rowid='id', tokenize='trigram');
+                CREATE TRIGGER "reminderTexts_insert" AFTER INSERT ON "reminders" BEGIN
+                  INSERT INTO "reminderTexts" (rowid, "title", "notes") VALUES (new."id", new."title", new."notes");
+                END;
+                CREATE TRIGGER "reminderTexts_delete" AFTER DELETE ON "reminders" BEGIN
+                  INSERT INTO "reminderTexts" ("reminderTexts", rowid, "title", "notes") VALUES ('delete', old."id", old."title", old."notes");
+                END;
+                INSERT INTO "remindersLists" ("title") VALUES ('Home'), ('Work');
+                INSERT INTO "reminders" ("remindersListID", "title", "notes", "dueDate") VALUES
+                  (1, 'Groceries', 'milk, eggs', '2026-12-02'), (2, 'Quarterly report', 'due Friday', NULL), (2, 'Call Bob', '', NULL);
+                DELETE FROM "reminders" WHERE "id" = 3;
+                """)
+        }
+    }
+
+    /// STRICT tables (SQLiteData's): described (`"strict": true`), generated and created STRICT, recognised;
+    /// a release that rebuilds one keeps STRICT, its rows, its links and the app's FTS5 index, and a value its
+    /// declared type refuses is still refused. A description that says STRICT with a type STRICT refuses is a
+    /// located error.
+    @Test func strictTablesAreDescribedCreatedAndKeptByRebuilds() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("reminders.sqlite").path
+        try Self.makeReminders(at: store)
+        let schemas = try Self.describeAndGenerate(project, "reminders.sqlite")
+        let reminders = try project.read(".entities/reminders.json")
+        #expect(reminders.contains(#""strict": true"#), "\(reminders)")
+        #expect(try project.read(".entities/reminders_lists.json").contains(#""strict": true"#))
+        #expect(schemas[0].table(named: "reminders")?.createTableStatement().hasSuffix(") STRICT") == true)
+
+        // A new store is created STRICT.
+        let fresh = try LucidStore.open(atPath: project.root.appendingPathComponent("new.sqlite").path, versions: schemas)
+        let strictCount = try fresh.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_list WHERE name IN ('reminders', 'remindersLists') AND strict = 1")
+        }
+        try fresh.database.close()
+        #expect(strictCount == 2)
+
+        // 1.1 makes a reminder's title optional: a rebuild of `reminders`.
+        let next = try DescribeCommandTests.releaseNext(
+            project, "reminders", reminders, replacing: #"{ "name": "title", "property_type": "string", "default_value": "" }"#,
+            with: #"{ "name": "title", "property_type": "string", "nullable": true, "default_value": "", "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let opened = try LucidStore.open(atPath: store, versions: next)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'reminders'") ?? ""
+            #expect(sql.hasSuffix(" STRICT") && sql.contains(#""title" TEXT DEFAULT ''"#), "\(sql)")
+            #expect(try String.fetchAll(db, sql: #"SELECT "id" || ':' || "title" || ':' || "remindersListID" FROM "reminders" ORDER BY "id""#) == ["1:Groceries:1", "2:Quarterly report:2"])
+            try db.execute(sql: #"INSERT INTO "reminderTexts"("reminderTexts") VALUES ('integrity-check')"#)
+            #expect(try Int.fetchAll(db, sql: #"SELECT rowid FROM "reminderTexts" WHERE "reminderTexts" MATCH 'port'"#) == [2], "the trigram index and its rowids kept")
+            #expect(throws: DatabaseError.self, "STRICT still refuses a value its type does not hold") {
+                try db.execute(sql: #"INSERT INTO "reminders" ("remindersListID", "isCompleted") VALUES (1, 'yes')"#)
+            }
+            try db.execute(sql: #"INSERT INTO "reminders" ("remindersListID", "title") VALUES (1, 'Bread')"#)
+            #expect(db.lastInsertedRowID == 4, "AUTOINCREMENT kept")
+            #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "reminderTexts" WHERE "reminderTexts" MATCH 'Bread'"#) == 1, "the app's triggers still run")
+            try db.execute(sql: #"DELETE FROM "remindersLists" WHERE "id" = 2"#)
+            #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "reminders" WHERE "remindersListID" = 2"#) == 0, "ON DELETE CASCADE kept")
+        }
+        let status = try LucidStore.inspect(atPath: store, versions: next)
+        #expect(status.version == SchemaVersion("1.1"))
+
+        // STRICT with a declared type it refuses: located at "strict".
+        let refused = try TestProject(files: [".entities/item.json": """
+            { "name": "item", "strict": true, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "at", "property_type": "date", "column_type": "DATETIME" }] }
+            """])
+        defer { refused.remove() }
+        let errors = try refused.errors().map(\.description)
+        #expect(errors.contains { $0.contains("item.json:1:") && $0.contains("entity 'item' is strict, and its column 'at' declares DATETIME at 1.0") }, "\(errors)")
+    }
 }
