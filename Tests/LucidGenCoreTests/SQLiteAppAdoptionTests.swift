@@ -186,4 +186,37 @@ import Testing
         let errors = try refused.errors().map(\.description)
         #expect(errors.contains { $0.contains("item.json:1:") && $0.contains("entity 'item' is strict, and its column 'at' declares DATETIME at 1.0") }, "\(errors)")
     }
+
+    /// AUTOINCREMENT on a key the app named otherwise than `id` (the send log's `payloadId`): described as the
+    /// identifier property's `"autoincrement": true`, recognised, and a rebuild keeps the highest id handed out.
+    /// On a key property that is no int it is a located error.
+    @Test func autoincrementOnAKeyOfAnyNameIsDescribedAndKept() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("messenger.sqlite").path
+        try Self.makeMessenger(at: store, payloads: true)
+        _ = try Self.describeAndGenerate(project, "messenger.sqlite")
+        let payload = try project.read(".entities/message_send_log_payload.json")
+        #expect(payload.contains(#""identifier": { "type": "property", "property_name": "payload_id", "autoincrement": true }"#), "\(payload)")
+        let next = try DescribeCommandTests.releaseNext(
+            project, "message_send_log_payload", payload, replacing: #"{ "name": "unique_thread_id", "property_type": "string" }"#,
+            with: #"{ "name": "unique_thread_id", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let opened = try LucidStore.open(atPath: store, versions: next)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'MessageSendLog_Payload'") ?? ""
+            #expect(sql.contains(#""payloadId" INTEGER PRIMARY KEY AUTOINCREMENT"#), "\(sql)")
+            try db.execute(sql: "INSERT INTO MessageSendLog_Payload (plaintextContent, contentHint, sentTimestamp) VALUES (x'03', 0, 1700000002)")
+            #expect(db.lastInsertedRowID == 3, "the deleted payload 2 is not handed out again")
+        }
+
+        let refused = try TestProject(files: [".entities/item.json": """
+            { "name": "item", "identifier": { "type": "property", "property_name": "code", "autoincrement": true }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "code", "property_type": "string" }] }
+            """])
+        defer { refused.remove() }
+        let errors = try refused.errors().map(\.description)
+        #expect(errors.contains { $0.contains("item.json:1:") && $0.contains(#""autoincrement" needs an int identifier property"#) && $0.contains("'code' is a string") }, "\(errors)")
+    }
 }

@@ -326,8 +326,7 @@ package struct StoreDescriber {
         if key.name == "id" {
             identifier = #"{ "type": "\#(keyType)"\#(autoincrement) }"#
         } else {
-            identifier = #"{ "type": "property", "property_name": \#(Self.json(Self.snakeCase(key.name))) }"#
-            if !autoincrement.isEmpty { output.problems.append("table \(table.name): AUTOINCREMENT on \(key.name), a key that is a property, cannot be described (name the key column id)") }
+            identifier = #"{ "type": "property", "property_name": \#(Self.json(Self.snakeCase(key.name)))\#(autoincrement) }"#
         }
 
         // To-one relationships: single-column foreign keys to another table's key.

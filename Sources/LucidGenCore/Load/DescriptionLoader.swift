@@ -424,7 +424,11 @@ package enum DescriptionLoader {
             guard let property = reader.string("property_name", required: true, &diagnostics) else {
                 return IdentifierDescription(kind: .local, location: node.location)
             }
-            return IdentifierDescription(kind: .property(property), location: node.location)
+            var identifier = IdentifierDescription(kind: .property(property), location: node.location)
+            // Whether the property is an int is the Resolve stage's to check (it knows the property's type).
+            identifier.autoincrement = reader.bool("autoincrement", &diagnostics) == true
+            identifier.autoincrementLocation = reader.value("autoincrement")?.location
+            return identifier
         }
         guard let scalar = ScalarType(name: type), [.int, .string, .uuid].contains(scalar) else {
             diagnostics.error("identifier type '\(type)' is not supported: use \"int\", \"string\", \"uuid\" or \"property\"", at: node.location, path: node.path + ".type")

@@ -63,6 +63,8 @@ package struct IdentifierDescription: Sendable {
     /// `"autoincrement": true` on an integer identifier (GRDB's `autoIncrementedPrimaryKey`): SQLite never
     /// hands an id out twice, even after its row is deleted (`INTEGER PRIMARY KEY AUTOINCREMENT`).
     package var autoincrement = false
+    /// Where `autoincrement` is written on a property identifier (whose property must be an int).
+    package var autoincrementLocation: SourceLocation? = nil
 }
 
 /// One item of `version_history`.

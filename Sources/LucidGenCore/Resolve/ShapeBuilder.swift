@@ -122,6 +122,12 @@ struct ShapeBuilder {
                 diagnostics.error("identifier property '\(key)' must be a required int, string or uuid", at: property.location, path: property.path)
                 return nil
             }
+            if entity.identifier.autoincrement, scalar != .int {
+                diagnostics.error(
+                    "\"autoincrement\" needs an int identifier property (SQLite's INTEGER PRIMARY KEY AUTOINCREMENT); '\(key)' is a \(scalar.rawValue)",
+                    at: entity.identifier.autoincrementLocation ?? entity.identifier.location, path: "$.identifier.autoincrement")
+                return nil
+            }
             guard timeline.properties(at: version).contains(where: { $0.name == key }) else {
                 diagnostics.error("identifier property '\(key)' does not exist at version \(version)", at: property.location, path: property.path)
                 return nil
