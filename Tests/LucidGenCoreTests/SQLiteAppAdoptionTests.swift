@@ -219,4 +219,62 @@ import Testing
         let errors = try refused.errors().map(\.description)
         #expect(errors.contains { $0.contains("item.json:1:") && $0.contains(#""autoincrement" needs an int identifier property"#) && $0.contains("'code' is a string") }, "\(errors)")
     }
+
+    /// Keys as SQLiteData's apps have them: TEXT keys, a `COLLATE NOCASE` text key (a tag is its title), and a
+    /// one-to-one extension table keyed by its list's key (a key that is a foreign key, ON DELETE CASCADE).
+    /// Described, generated (the extension's key is its list's key type), recognised; a rebuild of the
+    /// extension keeps its foreign key and the cascade; a key with a default the description cannot say is a
+    /// warning naming the table, never dropped silently.
+    @Test func textKeysCollatedKeysAndKeysThatAreForeignKeysAreAdopted() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("lists.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE "remindersLists" ("id" TEXT PRIMARY KEY NOT NULL, "title" TEXT NOT NULL DEFAULT '') STRICT;
+                CREATE TABLE "remindersListAssets" (
+                  "remindersListID" TEXT PRIMARY KEY NOT NULL REFERENCES "remindersLists"("id") ON DELETE CASCADE, "coverImage" BLOB) STRICT;
+                CREATE TABLE "tags" ("title" TEXT PRIMARY KEY NOT NULL COLLATE NOCASE) STRICT;
+                INSERT INTO "remindersLists" VALUES ('6f2c1c7e-5b7a-4a53-9d0b-3c6f1e2a9b10', 'Home'), ('0b7e2d4c-1a3f-4e5d-8c9b-7a6f5e4d3c2b', 'Work');
+                INSERT INTO "remindersListAssets" VALUES ('6f2c1c7e-5b7a-4a53-9d0b-3c6f1e2a9b10', x'89504e47'), ('0b7e2d4c-1a3f-4e5d-8c9b-7a6f5e4d3c2b', NULL);
+                INSERT INTO "tags" VALUES ('Errand');
+                """)
+        }
+        try queue.close()
+        _ = try Self.describeAndGenerate(project, "lists.sqlite")
+        let assets = try project.read(".entities/reminders_list_assets.json")
+        #expect(assets.contains(#""identifier": { "type": "property", "property_name": "reminders_list_id" }"#), "\(assets)")
+        #expect(try project.read(".entities/tags.json").contains(#"{ "name": "title", "property_type": "string", "collation": "NOCASE" }"#))
+        let swift = try project.read("Sources/App/Generated/Entities/RemindersListAssets.swift")
+        #expect(swift.contains("public var remindersListId: Swift.String"), "\(swift)")
+
+        // 1.1 adds a scale whose default is an expression, which SQLite's ADD COLUMN refuses: a rebuild of the extension table.
+        let next = try DescribeCommandTests.releaseNext(
+            project, "reminders_list_assets", assets, replacing: #"{ "name": "cover_image", "persisted_name": "coverImage", "property_type": "data", "nullable": true }"#,
+            with: #"{ "name": "cover_image", "persisted_name": "coverImage", "property_type": "data", "nullable": true }, { "name": "scale", "property_type": "double", "default_value": { "sql": "(abs(1.0))" }, "added_at_version": "1.1" }"#)
+        let plan = try run(lucidgenBinary, ["plan", "--database", "lists.sqlite"], in: project.root)
+        #expect(plan.output.contains("rebuild"), "\(plan.output)\(plan.error)")
+        let opened = try LucidStore.open(atPath: store, versions: next)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "remindersListAssets" WHERE "scale" = 1.0"#) == 2)
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'remindersListAssets'") ?? ""
+            #expect(sql.contains(#"REFERENCES "remindersLists"("id") ON DELETE CASCADE"#) && sql.hasSuffix(" STRICT"), "\(sql)")
+            try db.execute(sql: #"DELETE FROM "remindersLists" WHERE "title" = 'Home'"#)
+            #expect(try String.fetchAll(db, sql: #"SELECT "remindersListID" FROM "remindersListAssets""#) == ["0b7e2d4c-1a3f-4e5d-8c9b-7a6f5e4d3c2b"], "ON DELETE CASCADE through the key")
+            #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "tags" WHERE "title" = 'errand'"#) == 1, "the key's COLLATE NOCASE kept")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: #"INSERT INTO "tags" VALUES ('ERRAND')"#) }
+        }
+
+        // A key with a default (SQLiteData's `DEFAULT (uuid())`) is a warning naming the table, not dropped silently.
+        let other = try TestProject(config: nil)
+        defer { other.remove() }
+        let defaulted = try DatabaseQueue(path: other.root.appendingPathComponent("uuid.sqlite").path)
+        try defaulted.write { db in try db.execute(sql: #"CREATE TABLE "reminders" ("id" TEXT PRIMARY KEY NOT NULL ON CONFLICT REPLACE DEFAULT (uuid()), "title" TEXT NOT NULL) STRICT"#) }
+        try defaulted.close()
+        let described = try run(lucidgenBinary, ["describe", "--database", "uuid.sqlite"], in: other.root)
+        #expect(described.error.contains("warning: table reminders: its key id has a default (uuid()), which an identifier cannot have"), "\(described.error)")
+    }
 }

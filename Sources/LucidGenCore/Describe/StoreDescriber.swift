@@ -321,6 +321,11 @@ package struct StoreDescriber {
             output.problems.append(
                 "table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type \(table.name).\(key.name)=uuid)")
         }
+        if key.name == "id", let defaultSQL = key.defaultSQL {
+            // An `id` identifier has no default in a description: a key the app's inserts leave to a default (SQLiteData's `DEFAULT (uuid())`) is the app's to fill.
+            output.problems.append(
+                "table \(table.name): its key \(key.name) has a default (\(defaultSQL)), which an identifier cannot have; lucidgen's records give every key (leave the table to the app with --app-table \(table.name))")
+        }
         let autoincrement = table.autoincrement == true ? #", "autoincrement": true"# : ""
         let identifier: String
         if key.name == "id" {
@@ -410,7 +415,8 @@ package struct StoreDescriber {
             if index.name != standard && !sqlNameKey(index.name).hasPrefix("sqlite_autoindex_") { fields.append(("name", Self.json(index.name))) }
             indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
         }
-        for column in relationships.keys.sorted() where !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
+        // The key needs none: it is the table's own index (a to-one that is the key keys an extension table).
+        for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
             output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
         }
         return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true)

@@ -134,7 +134,8 @@ extension ShapeBuilder {
         columns.sort { $0.name < $1.name }
         let renamedTable = owner.previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
         var result = SchemaTable(
-            name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name], foreignKeys: table.foreignKeys, indexes: table.indexes,
+            name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name],
+            foreignKeys: (shape.identifier.foreignKey.map { [$0] } ?? []) + table.foreignKeys, indexes: table.indexes,
             renamedFrom: renamedTable, search: search, autoincrement: timeline.entity.identifier.autoincrement ? true : nil)
         if timeline.entity.strict {
             result.strict = true
@@ -160,8 +161,12 @@ extension ShapeBuilder {
     static func identifierColumn(of owner: ColumnOwner) -> SchemaColumn {
         let identifier = owner.shape.identifier
         var column = SchemaColumn(name: identifier.column, type: identifier.storage, notNull: identifier.kind != .local, valueType: valueType(of: identifier))
-        if case .property = owner.timeline.entity.identifier.kind, let old = owner.previousShape, old.identifier.column != identifier.column {
-            column.renamedFrom = old.identifier.column
+        if case .property(let key) = owner.timeline.entity.identifier.kind {
+            if let old = owner.previousShape, old.identifier.column != identifier.column { column.renamedFrom = old.identifier.column }
+            // The key property's declared type and collation are its column's, as any property's (a `COLLATE NOCASE` text key).
+            let described = owner.timeline.entity.properties.first { $0.name == key }
+            column.declaredType = described?.columnType
+            column.collation = described?.collation
         }
         return column
     }
