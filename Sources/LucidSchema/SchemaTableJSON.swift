@@ -40,6 +40,7 @@ extension SchemaTable {
         if let reusesName { head += ", \"reusesName\": \(reusesName)" }
         if let autoincrement { head += ", \"autoincrement\": \(autoincrement)" }
         if let strict { head += ", \"strict\": \(strict)" }
+        if let primaryKeyConflict { head += ", \"primaryKeyConflict\": \(encoded(primaryKeyConflict))" }
         func list(_ items: [String]) -> String {
             let itemIndent = indent + "    "
             guard !items.isEmpty else { return "[]" }
@@ -187,7 +188,7 @@ enum TableJSONReader {
     private static func table(_ reader: inout Reader) throws -> SchemaTable {
         var name: String?, kind: SchemaTable.Kind?, primaryKey: [String]?, columns: [SchemaColumn]?
         var foreignKeys: [SchemaForeignKey]?, indexes: [SchemaIndex]?
-        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?, strict: Bool?
+        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?, strict: Bool?, primaryKeyConflict: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -205,6 +206,7 @@ enum TableJSONReader {
             case "search": search = try self.search(&reader)
             case "autoincrement": autoincrement = try reader.optionalBool()
             case "strict": strict = try reader.optionalBool()
+            case "primaryKeyConflict": primaryKeyConflict = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
@@ -214,6 +216,7 @@ enum TableJSONReader {
             indexes: try required(indexes, "indexes", reader), renamedFrom: renamedFrom, convertedFromColumn: convertedFromColumn, reusesName: reusesName,
             search: search, autoincrement: autoincrement)
         table.strict = strict
+        table.primaryKeyConflict = primaryKeyConflict
         return table
     }
 
@@ -238,7 +241,7 @@ enum TableJSONReader {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: ValueType?, lossyConversionFrom: ValueType?
         var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
-        var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?, collation: String?
+        var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?, collation: String?, notNullConflict: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -261,6 +264,7 @@ enum TableJSONReader {
             case "caseChanges": caseChanges = try reader.array { try caseChange(&$0) }
             case "declaredType": declaredType = try reader.optionalString()
             case "collation": collation = try reader.optionalString()
+            case "notNullConflict": notNullConflict = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
@@ -271,6 +275,7 @@ enum TableJSONReader {
             jsonStructChange: jsonStructChange, compositeGroup: compositeGroup, requiredWhenPresent: requiredWhenPresent)
             .declared(declaredType)
         column.collation = collation
+        column.notNullConflict = notNullConflict
         return column
     }
 

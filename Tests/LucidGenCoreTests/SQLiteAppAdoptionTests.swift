@@ -277,4 +277,54 @@ import Testing
         let described = try run(lucidgenBinary, ["describe", "--database", "uuid.sqlite"], in: other.root)
         #expect(described.error.contains("warning: table reminders: its key id has a default (uuid()), which an identifier cannot have"), "\(described.error)")
     }
+
+    /// What SQLiteData's apps declare on their columns stays: `NOT NULL ON CONFLICT REPLACE DEFAULT …` (an
+    /// insert of NULL takes the default) and a key's `PRIMARY KEY ON CONFLICT REPLACE` are described
+    /// (`on_conflict`), recognised and kept by a rebuild; a `UNIQUE … ON CONFLICT`, which a rebuild cannot keep
+    /// (lucidgen's unique constraints are indexes), is a warning naming the table.
+    @Test func onConflictClausesAreDescribedAndKeptByRebuilds() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("conflicts.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE "tags" ("title" TEXT PRIMARY KEY ON CONFLICT REPLACE NOT NULL COLLATE NOCASE, "color" INTEGER) STRICT;
+                CREATE TABLE "reminders" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT, "isFlagged" INTEGER NOT NULL ON CONFLICT REPLACE DEFAULT 0,
+                  "notes" TEXT NOT NULL ON CONFLICT REPLACE DEFAULT '', "title" TEXT NOT NULL ON CONFLICT REPLACE DEFAULT '') STRICT;
+                INSERT INTO "tags" VALUES ('Errand', 1);
+                INSERT INTO "reminders" ("isFlagged", "notes", "title") VALUES (NULL, NULL, 'Groceries');
+                """)
+        }
+        try queue.close()
+        _ = try Self.describeAndGenerate(project, "conflicts.sqlite")
+        let reminders = try project.read(".entities/reminders.json")
+        #expect(reminders.contains(#"{ "name": "notes", "property_type": "string", "on_conflict": "replace", "default_value": "" }"#), "\(reminders)")
+        #expect(try project.read(".entities/tags.json").contains(#""identifier": { "type": "property", "property_name": "title", "on_conflict": "replace" }"#))
+
+        // 1.1 adds a column whose default is an expression: a rebuild of `reminders`.
+        let next = try DescribeCommandTests.releaseNext(
+            project, "reminders", reminders, replacing: #"{ "name": "title", "property_type": "string", "on_conflict": "replace", "default_value": "" }"#,
+            with: #"{ "name": "title", "property_type": "string", "on_conflict": "replace", "default_value": "" }, { "name": "stamp", "property_type": "int", "default_value": { "sql": "(abs(7))" }, "added_at_version": "1.1" }"#)
+        let opened = try LucidStore.open(atPath: store, versions: next)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'reminders'") ?? ""
+            #expect(sql.contains(#""notes" TEXT NOT NULL ON CONFLICT REPLACE DEFAULT ''"#) && sql.contains(#""stamp" INTEGER NOT NULL DEFAULT (abs(7))"#) && sql.hasSuffix(" STRICT"), "\(sql)")
+            try db.execute(sql: #"INSERT INTO "reminders" ("isFlagged", "notes", "title") VALUES (NULL, NULL, 'Bread')"#)
+            #expect(try String.fetchAll(db, sql: #"SELECT "title" || ':' || "isFlagged" || ':' || "notes" || ':' || "stamp" FROM "reminders" ORDER BY "id""#) == ["Groceries:0::7", "Bread:0::7"])
+            try db.execute(sql: #"INSERT INTO "tags" VALUES ('errand', 2)"#)
+            #expect(try Int.fetchAll(db, sql: #"SELECT "color" FROM "tags""#) == [2], "PRIMARY KEY ON CONFLICT REPLACE (and COLLATE NOCASE) kept")
+        }
+
+        let other = try TestProject(config: nil)
+        defer { other.remove() }
+        let unique = try DatabaseQueue(path: other.root.appendingPathComponent("unique.sqlite").path)
+        try unique.write { db in try db.execute(sql: #"CREATE TABLE "codes" ("id" INTEGER PRIMARY KEY, "code" TEXT UNIQUE ON CONFLICT IGNORE)"#) }
+        try unique.close()
+        let described = try run(lucidgenBinary, ["describe", "--database", "unique.sqlite"], in: other.root)
+        #expect(described.error.contains("warning: table codes: it uses UNIQUE ON CONFLICT clauses, which lucidgen does not describe yet"), "\(described.error)")
+    }
 }

@@ -224,6 +224,8 @@ package struct StoreDescriber {
         var columnType: String? = nil
         /// The collating sequence, when it is not BINARY (`collation`).
         var collation: String? = nil
+        /// The ON CONFLICT resolution of its NOT NULL (`on_conflict`).
+        var onConflict: String? = nil
     }
 
     private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
@@ -273,6 +275,7 @@ package struct StoreDescriber {
             if let declared = now.columnType { fields.append(("column_type", Self.json(declared))) }
             if let collation = now.collation { fields.append(("collation", Self.json(collation))) }
             if now.nullable { fields.append(("nullable", "true")) }
+            if let resolution = now.onConflict { fields.append(("on_conflict", Self.json(resolution.lowercased()))) }
             if let value = now.defaultValue { fields.append(("default_value", value)) }
             if let action = now.onDelete { fields.append(("on_delete", action)) }
             if let action = now.onUpdate { fields.append(("on_update", action)) }
@@ -287,6 +290,9 @@ package struct StoreDescriber {
                 if earlier.1.defaultValue != later.1.defaultValue { item.append(("default_value", earlier.1.defaultValue ?? "null")) }
                 if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == columnNaming.column(now.name) ? "null" : Self.json(earlier.1.column))) }
                 if earlier.1.columnType != later.1.columnType { output.problems.append("\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say") }
+                if earlier.1.onConflict != later.1.onConflict, !earlier.1.nullable, !later.1.nullable {
+                    output.problems.append("\(newest.table).\(now.column): its NOT NULL's ON CONFLICT changed at \(later.0), which describe does not say")
+                }
                 if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
                 if earlier.1.onUpdate != later.1.onUpdate { output.problems.append("\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say") }
                 if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
@@ -326,7 +332,11 @@ package struct StoreDescriber {
             output.problems.append(
                 "table \(table.name): its key \(key.name) has a default (\(defaultSQL)), which an identifier cannot have; lucidgen's records give every key (leave the table to the app with --app-table \(table.name))")
         }
-        let autoincrement = table.autoincrement == true ? #", "autoincrement": true"# : ""
+        if key.name == "id", let resolution = key.notNullConflict {
+            output.problems.append("table \(table.name): its key \(key.name) says NOT NULL ON CONFLICT \(resolution), which an id identifier cannot say (leave the table to the app with --app-table \(table.name))")
+        }
+        let autoincrement = (table.autoincrement == true ? #", "autoincrement": true"# : "")
+            + (table.primaryKeyConflict.map { #", "on_conflict": \#(Self.json($0.lowercased()))"# } ?? "")
         let identifier: String
         if key.name == "id" {
             identifier = #"{ "type": "\#(keyType)"\#(autoincrement) }"#
@@ -359,7 +369,7 @@ package struct StoreDescriber {
                     name: propertyName, column: column.name,
                     type: #"{ "entity_name": \#(Self.json(entityNames[sqlNameKey(target.name)]!)), "association": "to_one" }"#, nullable: !column.notNull,
                     defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
-                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true))
+                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil))
                 continue
             }
             let declared = column.declaredType
@@ -400,7 +410,8 @@ package struct StoreDescriber {
             let isKey = key.name != "id" && sameSQLName(column.name, key.name)
             properties.append(DescribedProperty(
                 name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
-                isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output)))
+                isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
+                onConflict: column.notNull || isKey ? column.notNullConflict : nil))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.

@@ -45,11 +45,11 @@ private enum KnownKeys {
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
     static let searchHistoryItem = ["until_version", "properties", "tokenizer"]
     static let index = ["properties", "unique", "name"]
-    static let identifier = ["type", "property_name", "autoincrement"]
+    static let identifier = ["type", "property_name", "autoincrement", "on_conflict"]
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
         "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete", "on_update",
-        "column_type", "collation",
+        "column_type", "collation", "on_conflict",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
@@ -414,6 +414,13 @@ package enum DescriptionLoader {
             return IdentifierDescription(kind: .local, location: node.location)
         }
         defer { reader.finish(&diagnostics) }
+        let onConflict = conflictResolution(&reader, what: "the primary key", &diagnostics)
+        var identifier = decodeIdentifierKind(&reader, at: node, &diagnostics)
+        identifier.onConflict = onConflict
+        return identifier
+    }
+
+    static func decodeIdentifierKind(_ reader: inout ObjectReader, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {
         guard let type = reader.string("type", &diagnostics) else {
             // No type: the local key SQLite assigns (`id: Int64?`), with AUTOINCREMENT when asked.
             var identifier = IdentifierDescription(kind: .local, location: node.location)
@@ -569,7 +576,15 @@ package enum DescriptionLoader {
                 diagnostics.error("collation applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
             }
         }
-        return PropertyDescription(
+        let onConflict = conflictResolution(&reader, what: "a required property's NOT NULL", &diagnostics)
+        if onConflict != nil, let node = reader.value("on_conflict") {
+            if nullable {
+                diagnostics.error("on_conflict is the ON CONFLICT of a required column's NOT NULL; '\(name)' is nullable", at: node.location, path: node.path)
+            } else if case .relationship(_, true, _) = type {
+                diagnostics.error("on_conflict applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+            }
+        }
+        var property = PropertyDescription(
             name: name, type: type, nullable: nullable, defaultValue: defaultValue, previousName: previousName,
             renamedAtVersion: reader.version("renamed_at_version", &diagnostics),
             addedAtVersion: reader.version("added_at_version", &diagnostics),
@@ -579,6 +594,21 @@ package enum DescriptionLoader {
             indexed: indexed || unique, unique: unique, onDelete: onDelete, onUpdate: onUpdate, columnType: columnType, collation: collation,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             swiftName: readSwiftName(&reader, type: false, &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
+        property.onConflict = onConflict
+        return property
+    }
+
+    /// `on_conflict`: an `ON CONFLICT` resolution (`rollback`, `abort`, `fail`, `ignore`, `replace`),
+    /// upper-cased as the DDL writes it; nil when absent or invalid (reported).
+    static func conflictResolution(_ reader: inout ObjectReader, what: String, _ diagnostics: inout DiagnosticCollector) -> String? {
+        guard let text = reader.string("on_conflict", &diagnostics), let node = reader.value("on_conflict") else { return nil }
+        guard let resolution = SchemaColumn.conflictResolutions.first(where: { sameSQLName($0, text) }) else {
+            diagnostics.error(
+                "on_conflict '\(text)' is not a resolution of \(what): write \(SchemaColumn.conflictResolutions.map { "\"\($0.lowercased())\"" }.joined(separator: ", "))",
+                at: node.location, path: node.path)
+            return nil
+        }
+        return resolution
     }
 
     /// One `type_history` item: `until_version` and what the property (or struct member) was before it. A

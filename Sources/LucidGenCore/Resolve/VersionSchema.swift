@@ -137,6 +137,7 @@ extension ShapeBuilder {
             name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name],
             foreignKeys: (shape.identifier.foreignKey.map { [$0] } ?? []) + table.foreignKeys, indexes: table.indexes,
             renamedFrom: renamedTable, search: search, autoincrement: timeline.entity.identifier.autoincrement ? true : nil)
+        result.primaryKeyConflict = timeline.entity.identifier.onConflict
         if timeline.entity.strict {
             result.strict = true
             checkStrictTypes(of: result, owner, at: version, &diagnostics)
@@ -167,6 +168,7 @@ extension ShapeBuilder {
             let described = owner.timeline.entity.properties.first { $0.name == key }
             column.declaredType = described?.columnType
             column.collation = described?.collation
+            column.notNullConflict = described?.onConflict
         }
         return column
     }
