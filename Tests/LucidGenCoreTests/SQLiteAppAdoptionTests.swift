@@ -327,4 +327,46 @@ import Testing
         let described = try run(lucidgenBinary, ["describe", "--database", "unique.sqlite"], in: other.root)
         #expect(described.error.contains("warning: table codes: it uses UNIQUE ON CONFLICT clauses, which lucidgen does not describe yet"), "\(described.error)")
     }
+
+    /// The shared real stores: `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the repository, else the team
+    /// machine's `/work/shared/realworld`; nil (and said) when absent.
+    static let realWorld: URL? = {
+        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
+            repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
+            URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }
+        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("sqlite/home-assistant-ios").path) }
+        if found == nil { print("SQLiteAppAdoptionTests: the shared real stores are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the Home Assistant test checks nothing") }
+        return found
+    }()
+
+    /// Home Assistant's stores (GRDB without a migrator: each table created if missing), real files at two
+    /// layouts (the watch's, one table; the CarPlay one, four): described as one history, generated, each
+    /// adopted at its version, and the older migrated to the newer with its rows.
+    @Test(.enabled(if: realWorld != nil, "the shared real stores are absent")) func homeAssistantsStoresAreAdoptedAtBothLayouts() throws {
+        let folder = try #require(Self.realWorld).appendingPathComponent("sqlite/home-assistant-ios")
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        for (file, copy) in [("WatchConfigV1.sqlite", "watch.sqlite"), ("CarPlayConfigV1.sqlite", "carplay.sqlite")] {
+            try FileManager.default.copyItem(at: folder.appendingPathComponent(file), to: project.root.appendingPathComponent(copy))
+        }
+        let described = try run(lucidgenBinary, ["describe", "--database", "watch.sqlite=1.0", "--database", "carplay.sqlite=1.1"], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        #expect(try project.read(".entities/car_play_config.json").contains(#""version_history": [{ "version": "1.1" }]"#))
+        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generated.status == 0, "\(generated.output)\(generated.error)")
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let watch = project.root.appendingPathComponent("watch.sqlite").path
+        let rows = try DatabaseQueue(path: watch).read { db in try Row.fetchAll(db, sql: #"SELECT * FROM "watchConfig" ORDER BY "id""#) }
+        for (path, version) in [(project.root.appendingPathComponent("carplay.sqlite").path, "1.1"), (watch, "1.0")] {
+            let status = try LucidStore.inspect(atPath: path, versions: schemas)
+            #expect(status.adopted && status.version == (try? SchemaVersion(parsing: version)), "\(path): \(status.start)")
+        }
+        let opened = try LucidStore.open(atPath: watch, versions: schemas)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.map(\.label) == ["1.0 → 1.1 (inferred)"])
+        let (migratedRows, carPlay) = try opened.database.read { db in
+            (try Row.fetchAll(db, sql: #"SELECT * FROM "watchConfig" ORDER BY "id""#), try Int.fetchOne(db, sql: #"SELECT count(*) FROM "carPlayConfig""#))
+        }
+        #expect(migratedRows == rows && !rows.isEmpty && carPlay == 0, "\(rows.count) rows")
+    }
 }
