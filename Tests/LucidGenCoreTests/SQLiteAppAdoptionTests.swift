@@ -369,4 +369,43 @@ import Testing
         }
         #expect(migratedRows == rows && !rows.isEmpty && carPlay == 0, "\(rows.count) rows")
     }
+
+    /// Stores an FMDB or raw-SQL app numbered with `PRAGMA user_version` (each migration bumps it): several
+    /// stores given without versions are each described at their rung (user_version N as version N.0), and
+    /// each is adopted at it; lucidgen leaves `user_version` as the app set it. A store at user_version 0
+    /// among them is refused, with what to give.
+    @Test func storesVersionedByUserVersionAreDescribedAtTheirRungs() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        func make(_ name: String, rung: Int) throws {
+            let queue = try DatabaseQueue(path: project.root.appendingPathComponent(name).path)
+            try queue.write { db in
+                try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+                if rung >= 2 { try db.execute(sql: "ALTER TABLE note ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0") }
+                try db.execute(sql: "INSERT INTO note (body) VALUES ('first')")
+                try db.execute(sql: "PRAGMA user_version = \(rung)")
+            }
+            try queue.close()
+        }
+        try make("one.sqlite", rung: 1)
+        try make("two.sqlite", rung: 2)
+        let described = try run(lucidgenBinary, ["describe", "--database", "one.sqlite", "--database", "two.sqlite"], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        #expect(described.output.contains("one.sqlite: user_version 1, described at 1.0") && described.output.contains("two.sqlite: user_version 2, described at 2.0"), "\(described.output)")
+        #expect(try project.read(".entities/note.json").contains(#"{ "name": "pinned", "property_type": "int", "default_value": 0, "added_at_version": "2.0" }"#))
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        for (name, version) in [("one.sqlite", "1.0"), ("two.sqlite", "2.0")] {
+            let status = try LucidStore.inspect(atPath: project.root.appendingPathComponent(name).path, versions: schemas)
+            #expect(status.adopted && status.version == (try? SchemaVersion(parsing: version)), "\(name): \(status.start)")
+        }
+        let opened = try LucidStore.open(atPath: project.root.appendingPathComponent("one.sqlite").path, versions: schemas)
+        let userVersion = try opened.database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        try opened.database.close()
+        #expect(opened.outcome.steps.count == 1 && userVersion == 1, "lucidgen migrated the store and left its user_version as the app set it")
+
+        try make("zero.sqlite", rung: 0)
+        let refused = try run(lucidgenBinary, ["describe", "--database", "zero.sqlite", "--database", "two.sqlite", "--force"], in: project.root)
+        #expect(refused.status != 0 && refused.error.contains("--database zero.sqlite: its user_version is 0, so it says no layout; give each store its version (FILE=VERSION)"), "\(refused.error)")
+    }
 }
