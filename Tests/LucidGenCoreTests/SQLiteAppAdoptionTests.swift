@@ -408,4 +408,20 @@ import Testing
         let refused = try run(lucidgenBinary, ["describe", "--database", "zero.sqlite", "--database", "two.sqlite", "--force"], in: project.root)
         #expect(refused.status != 0 && refused.error.contains("--database zero.sqlite: its user_version is 0, so it says no layout; give each store its version (FILE=VERSION)"), "\(refused.error)")
     }
+
+    /// STRICT and the ON CONFLICT clauses are part of a table's DDL and of its JSON (what a generated registry
+    /// holds) and survive it; a table without them has the JSON and DDL it had.
+    @Test func strictAndConflictClausesSurviveTheRegistrysJSON() throws {
+        var notes = SchemaColumn(name: "notes", type: .text, notNull: true, defaultSQL: "''")
+        notes.notNullConflict = "REPLACE"
+        var table = SchemaTable(name: "reminders", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), notes], primaryKey: ["id"], autoincrement: true)
+        table.strict = true
+        table.primaryKeyConflict = "IGNORE"
+        #expect(table.createTableStatement()
+            == #"CREATE TABLE "reminders" ("id" INTEGER PRIMARY KEY ON CONFLICT IGNORE AUTOINCREMENT NOT NULL, "notes" TEXT NOT NULL ON CONFLICT REPLACE DEFAULT '') STRICT"#)
+        #expect(SchemaTable(json: table.json(indent: "")) == table)
+        let plain = SchemaTable(name: "reminders", columns: [SchemaColumn(name: "id", type: .integer, notNull: true)], primaryKey: ["id"])
+        #expect(!plain.json(indent: "").contains("strict") && !plain.json(indent: "").contains("onflict"))
+        #expect(plain.createTableStatement() == #"CREATE TABLE "reminders" ("id" INTEGER PRIMARY KEY NOT NULL)"#)
+    }
 }
