@@ -25,7 +25,7 @@ struct Describe: ParsableCommand {
             kept as column_type, a COLLATE as collation, an expression default (CURRENT_TIMESTAMP) as \
             { "sql": … }. What the descriptions cannot say as the store has it (an expression default outside \
             the accepted grammar, \
-            a to-one column without an index, a WITHOUT ROWID or STRICT table) is listed as a warning: \
+            a to-one column without an index, a WITHOUT ROWID table, a key with a default) is listed as a warning: \
             the store is not recognised until it is resolved. The app's own objects (views, triggers, FTS \
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
             key, and each --app-table) are listed and left to the app: every migration keeps them, as are tables \
@@ -34,7 +34,8 @@ struct Describe: ParsableCommand {
             existing description is never replaced unless --force is given; every file is written or none.
 
             A history from the app's past layouts: give each store with its version, `--database \
-            v1.sqlite=1.0 --database v2.sqlite=1.1`. Each entity gets a version_history item at each version \
+            v1.sqlite=1.0 --database v2.sqlite=1.1`; several stores without versions are each at their \
+            PRAGMA user_version N, as version N.0 (an app that numbers its layouts so). Each entity gets a version_history item at each version \
             whose store has its table; a column that appears later is added_at_version, one that disappears \
             removed_at_version, a changed type, nullability or default a type_history item. A renamed column is \
             never guessed: `--rename item.roomId=room_id@1.1` says that item's roomId is called room_id from 1.1 \
@@ -98,16 +99,29 @@ struct Describe: ParsableCommand {
         }
         var layouts: [StoreDescriber.Layout] = []
         var appObjects: [(String, String)] = []
+        // Several stores none of which says its version: each is at its rung, `PRAGMA user_version` N as version N.0
+        // (FMDB, SQLite.swift and raw-SQL apps number their layouts so).
+        let byUserVersion = database.count > 1 && !database.contains { $0.contains("=") }
         for item in database {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            let read = try Self.read(parts[0], appTables: Set(appTables.map { sqlNameKey($0) }))
             let at: SchemaVersion
             do {
-                at = parts.count == 2 ? try SchemaVersion(parsing: parts[1]) : version
+                if byUserVersion {
+                    guard read.userVersion > 0 else {
+                        throw ValidationError("--database \(item): its user_version is 0, so it says no layout; give each store its version (FILE=VERSION)")
+                    }
+                    at = try SchemaVersion(parsing: "\(read.userVersion).0")
+                    print("\(displayPath(parts[0])): user_version \(read.userVersion), described at \(at)")
+                } else {
+                    at = parts.count == 2 ? try SchemaVersion(parsing: parts[1]) : version
+                }
+            } catch let error as ValidationError {
+                throw error
             } catch {
                 throw ValidationError("--database \(item): \(error)")
             }
             guard !layouts.contains(where: { $0.version == at }) else { throw ValidationError("--database \(item): two stores at \(at)") }
-            let read = try Self.read(parts[0], appTables: Set(appTables.map { sqlNameKey($0) }))
             layouts.append(StoreDescriber.Layout(version: at, tables: read.tables))
             for object in read.appObjects where !appObjects.contains(where: { $0.0 == object.0 }) { appObjects.append(object) }
         }
@@ -163,7 +177,7 @@ struct Describe: ParsableCommand {
         try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [name]).contains { ($0["name"] as String?) == nil }
     }
 
-    static func read(_ path: String, appTables: Set<String>) throws -> (tables: [SchemaTable], appObjects: [(String, String)]) {
+    static func read(_ path: String, appTables: Set<String>) throws -> (tables: [SchemaTable], appObjects: [(String, String)], userVersion: Int) {
         guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no store at \(path)") }
         try checkStoreFile(path)
         var configuration = Configuration()
@@ -204,7 +218,7 @@ struct Describe: ParsableCommand {
                     appObjects.append((name, "a \(type)"))
                 }
             }
-            return (tables, appObjects)
+            return (tables, appObjects, try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
         }
     }
 }

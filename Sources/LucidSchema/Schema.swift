@@ -233,8 +233,16 @@ public struct Schema: Sendable, Hashable, Codable {
     /// never hands out an id again, keeping the highest in `sqlite_sequence`, which every rebuild carries over.
     /// Nil otherwise, so that the DDL, JSON and checksum of every other table are what they were before.
     package var autoincrement: Bool?
-    /// A store's table only: its options lucidgen's tables never have (`WITHOUT ROWID`, `STRICT`), which
-    /// make it no version's table (nil for every described table).
+    /// True when the table is `STRICT` (SQLite 3.37+): every value must be of its column's declared type
+    /// (`INTEGER`, `INT`, `REAL`, `TEXT`, `BLOB` or `ANY`), or the insert fails. Every rebuild creates it
+    /// `STRICT` again. Nil otherwise, so that the DDL, JSON and checksum of every other table are what they were.
+    package var strict: Bool? = nil
+    /// The primary key's `ON CONFLICT` resolution when the app declared one (`ROLLBACK`, `ABORT`, `FAIL`,
+    /// `IGNORE`, `REPLACE`): the DDL says it and every rebuild keeps it. Nil otherwise (the DDL, JSON and
+    /// checksum of every other table are what they were).
+    package var primaryKeyConflict: String? = nil
+    /// A store's table only: what it has that lucidgen's tables never have (`WITHOUT ROWID`, CHECK
+    /// constraints, generated columns), which make it no version's table (nil for every described table).
     package var storeOptions: [String]? = nil
 
     package init(
@@ -262,11 +270,12 @@ public struct Schema: Sendable, Hashable, Codable {
     /// The statement that creates this table, with the given name (the rebuild creates it under a temporary name).
     package func createTableStatement(named tableName: String? = nil) -> String {
         var parts = columns.map { column -> String in
-            let key = primaryKey == [column.name] ? (autoincrement == true ? " PRIMARY KEY AUTOINCREMENT" : " PRIMARY KEY") : ""
+            let conflict = primaryKeyConflict.map { " ON CONFLICT \($0)" } ?? ""
+            let key = primaryKey == [column.name] ? " PRIMARY KEY\(conflict)\(autoincrement == true ? " AUTOINCREMENT" : "")" : ""
             return "\(quoteIdentifier(column.name)) \(column.constraintsSQL(primaryKey: key))"
         }
         if primaryKey.count > 1 {
-            parts.append("PRIMARY KEY (\(primaryKey.map(quoteIdentifier).joined(separator: ", ")))")
+            parts.append("PRIMARY KEY (\(primaryKey.map(quoteIdentifier).joined(separator: ", ")))\(primaryKeyConflict.map { " ON CONFLICT \($0)" } ?? "")")
         }
         for key in foreignKeys {
             parts.append(
@@ -274,7 +283,7 @@ public struct Schema: Sendable, Hashable, Codable {
                     + "\(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))"
                     + key.actionsSQL)
         }
-        return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))"
+        return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))\(strict == true ? " STRICT" : "")"
     }
 
     package var createIndexStatements: [String] {
@@ -349,11 +358,19 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// `swift_localized_case_insensitive_compare`): its DDL says `COLLATE` it and every rebuild keeps it. Nil
     /// otherwise, so that every other column's DDL and checksum are what they were.
     package var collation: String?
+    /// The `ON CONFLICT` resolution of the column's `NOT NULL` when the app declared one (SQLiteData's
+    /// `NOT NULL ON CONFLICT REPLACE DEFAULT …`: an insert of NULL takes the default): its DDL says it and
+    /// every rebuild keeps it. Nil otherwise, so that every other column's DDL and checksum are what they were.
+    package var notNullConflict: String?
 
-    /// The column's definition after its name: type, `NOT NULL`, `DEFAULT`, `COLLATE` (no key or reference).
+    /// The resolutions an `ON CONFLICT` clause names (https://sqlite.org/lang_conflict.html).
+    package static let conflictResolutions: [String] = ["ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE"]
+
+    /// The column's definition after its name: type, `NOT NULL` (and its `ON CONFLICT`), `DEFAULT`, `COLLATE`
+    /// (no key or reference).
     package func constraintsSQL(primaryKey: String = "") -> String {
         var sql = sqlType + primaryKey
-        if notNull { sql += " NOT NULL" }
+        if notNull { sql += " NOT NULL" + (notNullConflict.map { " ON CONFLICT \($0)" } ?? "") }
         if let defaultSQL { sql += " DEFAULT \(defaultSQL)" }
         if let collation { sql += " COLLATE \(collation)" }
         return sql
@@ -379,6 +396,9 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
 
     /// The type the DDL declares.
     package var sqlType: String { declaredType ?? type.rawValue }
+
+    /// The declared types a `STRICT` table accepts (https://sqlite.org/stricttables.html).
+    package static let strictTypes: Set<String> = ["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"]
 
     /// Whether this is an entity hierarchy's kind column (``ValueType/kind``): its ``caseChanges`` are
     /// entities renamed (`UPDATE … SET kind`) and removed (their rows are deleted), not enum values rewritten.

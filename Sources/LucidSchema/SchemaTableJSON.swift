@@ -39,6 +39,8 @@ extension SchemaTable {
         if let convertedFromColumn { head += ", \"convertedFromColumn\": \(encoded(convertedFromColumn))" }
         if let reusesName { head += ", \"reusesName\": \(reusesName)" }
         if let autoincrement { head += ", \"autoincrement\": \(autoincrement)" }
+        if let strict { head += ", \"strict\": \(strict)" }
+        if let primaryKeyConflict { head += ", \"primaryKeyConflict\": \(encoded(primaryKeyConflict))" }
         func list(_ items: [String]) -> String {
             let itemIndent = indent + "    "
             guard !items.isEmpty else { return "[]" }
@@ -186,7 +188,7 @@ enum TableJSONReader {
     private static func table(_ reader: inout Reader) throws -> SchemaTable {
         var name: String?, kind: SchemaTable.Kind?, primaryKey: [String]?, columns: [SchemaColumn]?
         var foreignKeys: [SchemaForeignKey]?, indexes: [SchemaIndex]?
-        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?
+        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?, strict: Bool?, primaryKeyConflict: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -203,14 +205,19 @@ enum TableJSONReader {
             case "reusesName": reusesName = try reader.optionalBool()
             case "search": search = try self.search(&reader)
             case "autoincrement": autoincrement = try reader.optionalBool()
+            case "strict": strict = try reader.optionalBool()
+            case "primaryKeyConflict": primaryKeyConflict = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
-        return SchemaTable(
+        var table = SchemaTable(
             name: try required(name, "name", reader), kind: try required(kind, "kind", reader), columns: try required(columns, "columns", reader),
             primaryKey: try required(primaryKey, "primaryKey", reader), foreignKeys: try required(foreignKeys, "foreignKeys", reader),
             indexes: try required(indexes, "indexes", reader), renamedFrom: renamedFrom, convertedFromColumn: convertedFromColumn, reusesName: reusesName,
             search: search, autoincrement: autoincrement)
+        table.strict = strict
+        table.primaryKeyConflict = primaryKeyConflict
+        return table
     }
 
     private static func search(_ reader: inout Reader) throws -> SchemaSearch? {
@@ -234,7 +241,7 @@ enum TableJSONReader {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: ValueType?, lossyConversionFrom: ValueType?
         var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
-        var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?, collation: String?
+        var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?, collation: String?, notNullConflict: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -257,6 +264,7 @@ enum TableJSONReader {
             case "caseChanges": caseChanges = try reader.array { try caseChange(&$0) }
             case "declaredType": declaredType = try reader.optionalString()
             case "collation": collation = try reader.optionalString()
+            case "notNullConflict": notNullConflict = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
@@ -267,6 +275,7 @@ enum TableJSONReader {
             jsonStructChange: jsonStructChange, compositeGroup: compositeGroup, requiredWhenPresent: requiredWhenPresent)
             .declared(declaredType)
         column.collation = collation
+        column.notNullConflict = notNullConflict
         return column
     }
 

@@ -115,7 +115,7 @@ package struct StoreDescriber {
     ///
     /// A description's name is its file's name, so a table name is checked, never joined to a path: a table
     /// whose name is not an identifier (`../../victim`, `a/b`, `.hidden`, a line break, empty), or whose
-    /// snake_case name is not one (longer than 64 characters), or that holds such a column (a property
+    /// snake_case name is not one (longer than a file's name may be), or that holds such a column (a property
     /// name), or a column named `rowid` (which lucidgen's migrations copy rows by), stays the app's. Two
     /// tables whose names meet in snake_case (`userId`, `user_id`) keep distinct entities: the table
     /// already so named keeps the name, the other takes a numbered one (`user_id_2`), with a warning.
@@ -132,12 +132,12 @@ package struct StoreDescriber {
         var candidates: [(key: String, table: String, snake: String)] = []
         for (key, table) in spelling.sorted(by: { $0.key < $1.key }) {
             let rename = "rename it in the app first (ALTER TABLE \(quoteIdentifier(table)) RENAME TO …), then describe again"
-            if Naming.problem(with: table) != nil || Naming.problem(with: snakeCase(table)) != nil {
+            if Naming.fileNameProblem(with: table) != nil || Naming.fileNameProblem(with: snakeCase(table)) != nil {
                 unmanaged[key] = "its name is not one lucidgen manages: a table's name is its description's file name, so ASCII letters, digits and underscores, "
-                    + "starting with a letter, at most 64 characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
+                    + "starting with a letter, at most \(Naming.longestFileName) characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
             } else if let column = columns[key]!.first(where: { Naming.problem(with: $0) != nil || Naming.problem(with: snakeCase($0)) != nil }) {
                 unmanaged[key] = "its column \(String(reflecting: column)) has a name lucidgen does not manage (a property's: ASCII letters, digits and underscores, starting with a letter, "
-                    + "at most 64 characters, also in snake_case); rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
+                    + "also in snake_case); rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
             } else if let column = columns[key]!.first(where: { Naming.columnProblem(with: $0) != nil }) {
                 unmanaged[key] = "its column \(column) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
                     + "rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
@@ -217,6 +217,8 @@ package struct StoreDescriber {
         var indexes: [String]
         /// Each index as the store has it: name, uniqueness, columns.
         var indexShapes: [SchemaIndex] = []
+        /// The table is `STRICT`.
+        var strict = false
     }
 
     /// A property as one layout has it; `column` is the store's column name.
@@ -233,6 +235,8 @@ package struct StoreDescriber {
         var columnType: String? = nil
         /// The collating sequence, when it is not BINARY (`collation`).
         var collation: String? = nil
+        /// The ON CONFLICT resolution of its NOT NULL (`on_conflict`).
+        var onConflict: String? = nil
     }
 
     private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
@@ -240,6 +244,10 @@ package struct StoreDescriber {
         var object: [(String, String)] = [("name", Self.json(newest.name))]
         if newest.name != newest.table { object.append(("persisted_name", Self.json(newest.table))) }
         object.append(("identifier", newest.identifier))
+        if newest.strict { object.append(("strict", "true")) }
+        if Set(versions.map(\.1.strict)).count > 1 {
+            output.problems.append("table \(newest.table): it is STRICT in some layouts and not in others, which describe does not say (an entity is strict at every version or none)")
+        }
         object.append(("version_history", "[" + versions.map { #"{ "version": \#(Self.json($0.0.string)) }"# }.joined(separator: ", ") + "]"))
         if let last = versions.last?.0, let after = allVersions.first(where: { $0 > last }) {
             object.append(("removed_at_version", Self.json(after.string)))
@@ -278,6 +286,7 @@ package struct StoreDescriber {
             if let declared = now.columnType { fields.append(("column_type", Self.json(declared))) }
             if let collation = now.collation { fields.append(("collation", Self.json(collation))) }
             if now.nullable { fields.append(("nullable", "true")) }
+            if let resolution = now.onConflict { fields.append(("on_conflict", Self.json(resolution.lowercased()))) }
             if let value = now.defaultValue { fields.append(("default_value", value)) }
             if let action = now.onDelete { fields.append(("on_delete", action)) }
             if let action = now.onUpdate { fields.append(("on_update", action)) }
@@ -292,6 +301,9 @@ package struct StoreDescriber {
                 if earlier.1.defaultValue != later.1.defaultValue { item.append(("default_value", earlier.1.defaultValue ?? "null")) }
                 if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == columnNaming.column(now.name) ? "null" : Self.json(earlier.1.column))) }
                 if earlier.1.columnType != later.1.columnType { output.problems.append("\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say") }
+                if earlier.1.onConflict != later.1.onConflict, !earlier.1.nullable, !later.1.nullable {
+                    output.problems.append("\(newest.table).\(now.column): its NOT NULL's ON CONFLICT changed at \(later.0), which describe does not say")
+                }
                 if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
                 if earlier.1.onUpdate != later.1.onUpdate { output.problems.append("\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say") }
                 if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
@@ -332,13 +344,21 @@ package struct StoreDescriber {
             output.problems.append(
                 "table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type \(table.name).\(key.name)=uuid)")
         }
-        let autoincrement = table.autoincrement == true ? #", "autoincrement": true"# : ""
+        if key.name == "id", let defaultSQL = key.defaultSQL {
+            // An `id` identifier has no default in a description: a key the app's inserts leave to a default (SQLiteData's `DEFAULT (uuid())`) is the app's to fill.
+            output.problems.append(
+                "table \(table.name): its key \(key.name) has a default (\(defaultSQL)), which an identifier cannot have; lucidgen's records give every key (leave the table to the app with --app-table \(table.name))")
+        }
+        if key.name == "id", let resolution = key.notNullConflict {
+            output.problems.append("table \(table.name): its key \(key.name) says NOT NULL ON CONFLICT \(resolution), which an id identifier cannot say (leave the table to the app with --app-table \(table.name))")
+        }
+        let autoincrement = (table.autoincrement == true ? #", "autoincrement": true"# : "")
+            + (table.primaryKeyConflict.map { #", "on_conflict": \#(Self.json($0.lowercased()))"# } ?? "")
         let identifier: String
         if key.name == "id" {
             identifier = #"{ "type": "\#(keyType)"\#(autoincrement) }"#
         } else {
-            identifier = #"{ "type": "property", "property_name": \#(Self.json(propertyNames[sqlNameKey(key.name)]!)) }"#
-            if !autoincrement.isEmpty { output.problems.append("table \(table.name): AUTOINCREMENT on \(key.name), a key that is a property, cannot be described (name the key column id)") }
+            identifier = #"{ "type": "property", "property_name": \#(Self.json(propertyNames[sqlNameKey(key.name)]!))\#(autoincrement) }"#
         }
 
         // To-one relationships: single-column foreign keys to another table's key.
@@ -363,10 +383,14 @@ package struct StoreDescriber {
                     name: propertyName, column: column.name,
                     type: #"{ "entity_name": \#(Self.json(entityNames[sqlNameKey(target.name)]!)), "association": "to_one" }"#, nullable: !column.notNull,
                     defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
-                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true))
+                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil))
                 continue
             }
             let declared = column.declaredType
+            if table.strict == true, declared == "ANY", typeHints[path] == nil {
+                // A STRICT table's ANY column keeps each value as it was given (text, number or blob): no one property type reads them all.
+                output.problems.append("\(table.name).\(column.name): it is declared ANY in a STRICT table, which holds values of any type; say which with --type \(table.name).\(column.name)=…")
+            }
             let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
             if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)") }
             if ScalarType(name: type) == .uuid, column.type != .blob {
@@ -400,7 +424,8 @@ package struct StoreDescriber {
             let isKey = key.name != "id" && sameSQLName(column.name, key.name)
             properties.append(DescribedProperty(
                 name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
-                isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output)))
+                isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
+                onConflict: column.notNull || isKey ? column.notNullConflict : nil))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
@@ -415,10 +440,11 @@ package struct StoreDescriber {
             if index.name != standard && !sqlNameKey(index.name).hasPrefix("sqlite_autoindex_") { fields.append(("name", Self.json(index.name))) }
             indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
         }
-        for column in relationships.keys.sorted() where !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
+        // The key needs none: it is the table's own index (a to-one that is the key keys an extension table).
+        for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
             output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
         }
-        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes)
+        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true)
     }
 
     /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.

@@ -98,15 +98,15 @@ package struct CoreDataImporter {
     /// So are a stored property's name that is none (it would name a column) and a parent entity the model
     /// does not have.
     static func checkEntityNames(_ package: CoreDataModelPackage) throws(CoreDataImportError) {
-        let rule = "ASCII letters, digits and underscores, starting with a letter, at most 64 characters (also in snake_case), not starting with sqlite_ or lucid_"
+        let rule = "ASCII letters, digits and underscores, starting with a letter, not starting with sqlite_ or lucid_"
         for (model, _) in package.versions {
             let names = Set(model.entities.map(\.name))
             for entity in model.entities {
-                if Naming.problem(with: snakeCase(entity.name)) != nil {
+                if Naming.fileNameProblem(with: snakeCase(entity.name)) != nil {
                     throw CoreDataImportError(
                         location: "\(model.file):\(entity.line)",
                         message: "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: snakeCase(entity.name) + ".json"))): "
-                            + "a description's name is \(rule); rename the entity in the model")
+                            + "a description's name is \(rule), at most \(Naming.longestFileName) characters; rename the entity in the model")
                 }
                 if let parent = entity.parentEntity, !names.contains(parent) {
                     throw CoreDataImportError(location: "\(model.file):\(entity.line)", message: "entity \(entity.name): its parent entity \(String(reflecting: parent)) is not an entity of this model version")

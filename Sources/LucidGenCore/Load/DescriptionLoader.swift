@@ -39,17 +39,17 @@ private let ignoredIdentifierKeys: [String: String] = [
 private enum KnownKeys {
     static let entity = [
         "name", "properties", "version_history", "identifier", "persisted_name", "persist", "removed_at_version", "added_at_version",
-        "previous_name", "search", "indexes", "swift_name", "parent", "abstract", "takes_name_of",
+        "previous_name", "search", "indexes", "swift_name", "parent", "abstract", "takes_name_of", "strict",
     ]
     static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
     static let searchHistoryItem = ["until_version", "properties", "tokenizer"]
     static let index = ["properties", "unique", "name"]
-    static let identifier = ["type", "property_name", "autoincrement"]
+    static let identifier = ["type", "property_name", "autoincrement", "on_conflict"]
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
         "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete", "on_update",
-        "column_type", "collation", "takes_name_of", "moved_from",
+        "column_type", "collation", "takes_name_of", "moved_from", "on_conflict",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
@@ -181,6 +181,11 @@ package enum DescriptionLoader {
         if let problem = Naming.problem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
     }
 
+    /// The name of an entity or subtype, which is also a file's name (``Naming/fileNameProblem(with:)``).
+    static func checkFileName(_ name: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) {
+        if let problem = Naming.fileNameProblem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
+    }
+
     /// A name that becomes a column (a property's `name` without `persisted_name`, a `persisted_name`, a
     /// `previous_name`): besides ``checkName(_:at:_:)``, not one of the names of SQLite's rowid.
     static func checkColumnName(_ name: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) {
@@ -210,7 +215,7 @@ package enum DescriptionLoader {
         let name = reader.string("name", required: true, &diagnostics) ?? ""
         if let node = reader.value("name") {
             // An empty name too: it would name a hidden `.swift` file and a type of no name.
-            checkName(name, at: node, &diagnostics)
+            checkFileName(name, at: node, &diagnostics)
             if !name.isEmpty { reader.what = "entity '\(name)'" }
         }
         let persistedName = reader.string("persisted_name", &diagnostics)
@@ -293,6 +298,12 @@ package enum DescriptionLoader {
         }
         let abstract = reader.bool("abstract", &diagnostics) ?? false
         let takesNameOf = reader.string("takes_name_of", &diagnostics)
+        let strict = reader.bool("strict", &diagnostics) ?? false
+        if strict, let parent, let node = reader.value("strict") {
+            diagnostics.error(
+                "subentity '\(name)' has no table of its own (its rows are in the table of its root entity '\(parent)'): say \"strict\" on the root entity",
+                at: node.location, path: node.path)
+        }
         reader.finish(&diagnostics)
         var entity = EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
@@ -300,6 +311,8 @@ package enum DescriptionLoader {
         entity.parent = parent
         entity.parentLocation = parentNode?.location
         entity.abstract = abstract
+        entity.strict = strict && parent == nil
+        entity.strictLocation = reader.value("strict")?.location
         entity.declaresIdentifier = reader.has("identifier")
         entity.takesNameOf = takesNameOf
         return entity
@@ -404,6 +417,13 @@ package enum DescriptionLoader {
             return IdentifierDescription(kind: .local, location: node.location)
         }
         defer { reader.finish(&diagnostics) }
+        let onConflict = conflictResolution(&reader, what: "the primary key", &diagnostics)
+        var identifier = decodeIdentifierKind(&reader, at: node, &diagnostics)
+        identifier.onConflict = onConflict
+        return identifier
+    }
+
+    static func decodeIdentifierKind(_ reader: inout ObjectReader, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {
         guard let type = reader.string("type", &diagnostics) else {
             // No type: the local key SQLite assigns (`id: Int64?`), with AUTOINCREMENT when asked.
             var identifier = IdentifierDescription(kind: .local, location: node.location)
@@ -414,7 +434,11 @@ package enum DescriptionLoader {
             guard let property = reader.string("property_name", required: true, &diagnostics) else {
                 return IdentifierDescription(kind: .local, location: node.location)
             }
-            return IdentifierDescription(kind: .property(property), location: node.location)
+            var identifier = IdentifierDescription(kind: .property(property), location: node.location)
+            // Whether the property is an int is the Resolve stage's to check (it knows the property's type).
+            identifier.autoincrement = reader.bool("autoincrement", &diagnostics) == true
+            identifier.autoincrementLocation = reader.value("autoincrement")?.location
+            return identifier
         }
         guard let scalar = ScalarType(name: type), [.int, .string, .uuid].contains(scalar) else {
             diagnostics.error("identifier type '\(type)' is not supported: use \"int\", \"string\", \"uuid\" or \"property\"", at: node.location, path: node.path + ".type")
@@ -442,7 +466,7 @@ package enum DescriptionLoader {
 
     /// A collating sequence's name as `collation` takes it (it lands in the DDL unquoted): an identifier.
     static func isCollationName(_ name: String) -> Bool {
-        name.range(of: #"^[A-Za-z_][A-Za-z0-9_]{0,63}$"#, options: .regularExpression) != nil
+        name.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil
     }
 
     static func decodeProperty(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> PropertyDescription? {
@@ -555,7 +579,15 @@ package enum DescriptionLoader {
                 diagnostics.error("collation applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
             }
         }
-        return PropertyDescription(
+        let onConflict = conflictResolution(&reader, what: "a required property's NOT NULL", &diagnostics)
+        if onConflict != nil, let node = reader.value("on_conflict") {
+            if nullable {
+                diagnostics.error("on_conflict is the ON CONFLICT of a required column's NOT NULL; '\(name)' is nullable", at: node.location, path: node.path)
+            } else if case .relationship(_, true, _) = type {
+                diagnostics.error("on_conflict applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+            }
+        }
+        var property = PropertyDescription(
             name: name, type: type, nullable: nullable, defaultValue: defaultValue, previousName: previousName,
             renamedAtVersion: reader.version("renamed_at_version", &diagnostics),
             addedAtVersion: reader.version("added_at_version", &diagnostics),
@@ -566,6 +598,21 @@ package enum DescriptionLoader {
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             swiftName: readSwiftName(&reader, type: false, &diagnostics), takesNameOf: reader.string("takes_name_of", &diagnostics),
             movedFrom: reader.string("moved_from", &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
+        property.onConflict = onConflict
+        return property
+    }
+
+    /// `on_conflict`: an `ON CONFLICT` resolution (`rollback`, `abort`, `fail`, `ignore`, `replace`),
+    /// upper-cased as the DDL writes it; nil when absent or invalid (reported).
+    static func conflictResolution(_ reader: inout ObjectReader, what: String, _ diagnostics: inout DiagnosticCollector) -> String? {
+        guard let text = reader.string("on_conflict", &diagnostics), let node = reader.value("on_conflict") else { return nil }
+        guard let resolution = SchemaColumn.conflictResolutions.first(where: { sameSQLName($0, text) }) else {
+            diagnostics.error(
+                "on_conflict '\(text)' is not a resolution of \(what): write \(SchemaColumn.conflictResolutions.map { "\"\($0.lowercased())\"" }.joined(separator: ", "))",
+                at: node.location, path: node.path)
+            return nil
+        }
+        return resolution
     }
 
     /// One `type_history` item: `until_version` and what the property (or struct member) was before it. A
@@ -753,7 +800,7 @@ package enum DescriptionLoader {
         else { return nil }
         defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
-        if let node = reader.value("name") { checkName(name, at: node, &diagnostics) }
+        if let node = reader.value("name") { checkFileName(name, at: node, &diagnostics) }
         reader.what = "subtype '\(name)'"
         let swiftName = readSwiftName(&reader, type: true, &diagnostics)
         let added = reader.version("added_at_version", &diagnostics)

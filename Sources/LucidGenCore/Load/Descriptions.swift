@@ -33,6 +33,11 @@ package struct EntityDescription: Sendable {
     package var parentLocation: SourceLocation? = nil
     /// `abstract`: no row is of exactly this entity (Core Data's `isAbstract`).
     package var abstract: Bool = false
+    /// `strict`: the table is `STRICT` at every version (SQLite refuses a value that is not of its column's
+    /// declared type), and every rebuild keeps it so.
+    package var strict: Bool = false
+    /// Where `strict` is written.
+    package var strictLocation: SourceLocation? = nil
     /// Whether the description writes `identifier` (a subentity shares its root's and may only repeat it).
     package var declaresIdentifier: Bool = false
     /// `takes_name_of`: the entity, removed before this one is added, whose table this new one takes (a
@@ -61,6 +66,10 @@ package struct IdentifierDescription: Sendable {
     /// `"autoincrement": true` on an integer identifier (GRDB's `autoIncrementedPrimaryKey`): SQLite never
     /// hands an id out twice, even after its row is deleted (`INTEGER PRIMARY KEY AUTOINCREMENT`).
     package var autoincrement = false
+    /// `on_conflict`: the primary key's `ON CONFLICT` resolution, upper-cased.
+    package var onConflict: String? = nil
+    /// Where `autoincrement` is written on a property identifier (whose property must be an int).
+    package var autoincrementLocation: SourceLocation? = nil
 }
 
 /// One item of `version_history`.
@@ -101,6 +110,9 @@ package struct PropertyDescription: Sendable {
     package var columnType: String? = nil
     /// `collation`: the column's collating sequence when it is not BINARY (`NOCASE`, `RTRIM`, an app's).
     package var collation: String? = nil
+    /// `on_conflict`: the `ON CONFLICT` resolution of the required column's `NOT NULL` (`REPLACE`: an insert
+    /// of NULL takes the default), upper-cased; it holds at every version the column is required.
+    package var onConflict: String? = nil
     /// What the property was before some versions (type, nullability, default), newest last.
     package var typeHistory: [PropertyTypeHistoryItem] = []
     /// For a composite added at a version: which of the entity's properties (by current name, each removed

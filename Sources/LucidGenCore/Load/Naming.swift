@@ -31,10 +31,26 @@ package enum Naming {
         guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
             return "'\(name)' may contain only ASCII letters, digits and underscores"
         }
-        guard name.count <= 64 else { return "'\(name)' is longer than 64 characters" }
         let lowered = sqlNameKey(name)
         if lowered.hasPrefix("sqlite_") { return "'\(name)' starts with 'sqlite_', which SQLite reserves" }
         if lowered.hasPrefix("lucid_") { return "'\(name)' starts with 'lucid_', which lucidgen reserves for its bookkeeping tables" }
+        return nil
+    }
+
+    /// The longest name of an entity or subtype: its name is a file's (its description's `<name>.json`, the
+    /// generated `<Name>.swift`, each first written under a temporary `.<file>.lucid-XXXXXX` beside it), and
+    /// file systems take 255 bytes in a file's name. Every other name (a column's, an index's, a
+    /// `persisted_name`, a case's) is as long as the app likes: SQLite and Swift have no limit.
+    package static let longestFileName = 200
+
+    /// Why `name` cannot name an entity or subtype, or nil when it can: beyond ``problem(with:)``, at most
+    /// ``longestFileName`` characters.
+    package static func fileNameProblem(with name: String) -> String? {
+        if let problem = problem(with: name) { return problem }
+        guard name.utf8.count <= longestFileName else {
+            return "'\(name.prefix(40))…' (\(name.utf8.count) characters) is longer than \(longestFileName) characters, and an entity's or subtype's name is a file's name; "
+                + "give it a shorter name (an entity keeps its table's long name with \"persisted_name\")"
+        }
         return nil
     }
 

@@ -110,6 +110,9 @@ package struct IdentifierShape: Sendable, Equatable {
     package var swiftType: String
     /// The record's Swift property for it: `id`, or the identifier property's Swift name (not escaped).
     package var swiftName: String = "id"
+    /// When the identifier property is a to-one relationship (a one-to-one extension of another entity's rows,
+    /// keyed by its parent's key): the foreign key its column is.
+    package var foreignKey: SchemaForeignKey? = nil
 }
 
 /// A property at one version.

@@ -29,6 +29,8 @@ struct ShapeBuilder {
     var ddlCache: [String: (table: SchemaTable, statements: [String])] = [:]
     /// Entities already reported wider than SQLite allows (once each, not once per version).
     var tooWide: Set<String> = []
+    /// Columns of strict entities already reported with a type a STRICT table refuses (`entity.column`).
+    var strictTypeErrors: Set<String> = []
 
     /// SQLite's default `SQLITE_MAX_COLUMN`: a table with more columns cannot be created (nor read by
     /// builds of SQLite with a lower limit), so the descriptions are refused where they say so.
@@ -98,11 +100,13 @@ struct ShapeBuilder {
         return kinds
     }
 
-    func identifierShape(of timeline: EntityTimeline, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) -> IdentifierShape? {
+    /// `keying`: the entities whose key is being found through key-relationships (a key that is a to-one to
+    /// an entity whose key is a to-one back would never end).
+    func identifierShape(of timeline: EntityTimeline, at version: SchemaVersion, keying: Set<String> = [], _ diagnostics: inout DiagnosticCollector) -> IdentifierShape? {
         // A subentity's rows are its root's: so is its key (relationships to it reference the root's table).
         if timeline.parent != nil {
             let root = timeline.root
-            return identifierShape(of: root, at: root.historyVersion(at: version) ?? version, &diagnostics)
+            return identifierShape(of: root, at: root.historyVersion(at: version) ?? version, keying: keying, &diagnostics)
         }
         let entity = timeline.entity
         switch entity.identifier.kind {
@@ -116,8 +120,17 @@ struct ShapeBuilder {
                 diagnostics.error("identifier property '\(key)' is not a property of '\(entity.name)'", at: entity.identifier.location)
                 return nil
             }
+            if case .relationship(let targetName, false, _) = property.type {
+                return relationshipKeyShape(property, to: targetName, of: timeline, at: version, keying: keying, &diagnostics)
+            }
             guard case .scalar(let scalar) = property.type, [.int, .string, .uuid].contains(scalar), !property.nullable, !property.lazy else {
-                diagnostics.error("identifier property '\(key)' must be a required int, string or uuid", at: property.location, path: property.path)
+                diagnostics.error("identifier property '\(key)' must be a required int, string or uuid, or a required to-one relationship", at: property.location, path: property.path)
+                return nil
+            }
+            if entity.identifier.autoincrement, scalar != .int {
+                diagnostics.error(
+                    "\"autoincrement\" needs an int identifier property (SQLite's INTEGER PRIMARY KEY AUTOINCREMENT); '\(key)' is a \(scalar.rawValue)",
+                    at: entity.identifier.autoincrementLocation ?? entity.identifier.location, path: "$.identifier.autoincrement")
                 return nil
             }
             guard timeline.properties(at: version).contains(where: { $0.name == key }) else {
@@ -130,6 +143,38 @@ struct ShapeBuilder {
                 storage: Self.storage(of: scalar).0, swiftType: Self.storage(of: scalar).1,
                 swiftName: property.swiftPropertyName(as: name))
         }
+    }
+
+    /// The key of an entity whose identifier property is a required to-one relationship (a one-to-one extension
+    /// table, keyed by its parent row's key): the target's key type, and the foreign key the column is.
+    func relationshipKeyShape(
+        _ property: PropertyDescription, to targetName: String, of timeline: EntityTimeline, at version: SchemaVersion, keying: Set<String>,
+        _ diagnostics: inout DiagnosticCollector
+    ) -> IdentifierShape? {
+        let key = property.name
+        guard !property.nullable, !property.lazy else {
+            diagnostics.error("identifier property '\(key)' must be a required int, string or uuid, or a required to-one relationship", at: property.location, path: property.path)
+            return nil
+        }
+        guard let target = timelines[targetName], target.exists(at: version), let targetVersion = target.historyVersion(at: version) else {
+            diagnostics.error("identifier property '\(key)' refers to '\(targetName)', which is no entity at version \(version)", at: property.typeLocation, path: property.path + ".property_type")
+            return nil
+        }
+        guard !keying.contains(timeline.entity.name) else {
+            diagnostics.error("identifier property '\(key)' is keyed by '\(targetName)', whose key is keyed back by '\(timeline.entity.name)': one of them needs a key of its own", at: property.location, path: property.path)
+            return nil
+        }
+        guard timeline.properties(at: version).contains(where: { $0.name == key }) else {
+            diagnostics.error("identifier property '\(key)' does not exist at version \(version)", at: property.location, path: property.path)
+            return nil
+        }
+        guard let targetKey = identifierShape(of: target, at: targetVersion, keying: keying.union([timeline.entity.name]), &diagnostics) else { return nil }
+        let name = timeline.propertyName(property, at: version)
+        let column = timeline.columnName(property, at: version)
+        return IdentifierShape(
+            kind: .property(name), column: column, storage: targetKey.storage, swiftType: targetKey.swiftType, swiftName: property.swiftPropertyName(as: name),
+            foreignKey: SchemaForeignKey(
+                columns: [column], table: target.tableName(at: version), tableColumns: [targetKey.column], onDelete: property.onDelete ?? .cascade, onUpdate: property.onUpdate))
     }
 
     func propertyShape(_ property: PropertyDescription, of timeline: EntityTimeline, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector)

@@ -78,9 +78,11 @@ extension ShapeBuilder {
     /// was, and its value types.
     func column(of property: PropertyShape, _ owner: ColumnOwner) -> SchemaColumn {
         let annotations = valueTypeAnnotations(of: property, in: owner.timeline, shape: owner.shape, previousShape: owner.previousShape)
-        return SchemaColumn(
+        var column = SchemaColumn(
             name: property.column, type: property.storage, notNull: !property.nullable && !owner.isSubentity, defaultSQL: property.defaultSQL,
             renamedFrom: owner.previousColumn(of: property), valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
+        if column.notNull { column.notNullConflict = owner.description(of: property)?.onConflict }
+        return column
     }
 
     /// A value's column, with what its values become when its enum's cases change at this version, what

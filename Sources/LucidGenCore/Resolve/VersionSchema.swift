@@ -151,17 +151,42 @@ extension ShapeBuilder {
         let identifierColumn = columns.removeFirst()
         columns.sort { $0.name < $1.name }
         let renamedTable = owner.previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
-        return SchemaTable(
-            name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name], foreignKeys: table.foreignKeys, indexes: table.indexes,
+        var result = SchemaTable(
+            name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name],
+            foreignKeys: (shape.identifier.foreignKey.map { [$0] } ?? []) + table.foreignKeys, indexes: table.indexes,
             renamedFrom: renamedTable, search: search, autoincrement: timeline.entity.identifier.autoincrement ? true : nil)
+        result.primaryKeyConflict = timeline.entity.identifier.onConflict
+        if timeline.entity.strict {
+            result.strict = true
+            checkStrictTypes(of: result, owner, at: version, &diagnostics)
+        }
+        return result
+    }
+
+    /// A `STRICT` table's columns must declare one of the types SQLite's strict tables accept (a `column_type`
+    /// such as GRDB's `DATETIME` or `BOOLEAN` makes SQLite refuse the `CREATE TABLE`): each other one is an
+    /// error, once per entity and type, at the entity.
+    mutating func checkStrictTypes(of table: SchemaTable, _ owner: ColumnOwner, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+        for column in table.columns where !SchemaColumn.strictTypes.contains(column.sqlType.uppercased()) {
+            guard strictTypeErrors.insert("\(owner.timeline.entity.name).\(column.name)").inserted else { continue }
+            diagnostics.error(
+                "entity '\(owner.shape.name)' is strict, and its column '\(column.name)' declares \(column.sqlType) at \(version): a STRICT table's columns are INTEGER, INT, REAL, TEXT, BLOB or ANY; "
+                    + "remove its column_type, or \"strict\"",
+                at: owner.timeline.entity.strictLocation ?? owner.timeline.entity.location, path: "$.strict")
+        }
     }
 
     /// The primary key column; an identifier property renamed at this version keeps its column.
     static func identifierColumn(of owner: ColumnOwner) -> SchemaColumn {
         let identifier = owner.shape.identifier
         var column = SchemaColumn(name: identifier.column, type: identifier.storage, notNull: identifier.kind != .local, valueType: valueType(of: identifier))
-        if case .property = owner.timeline.entity.identifier.kind, let old = owner.previousShape, old.identifier.column != identifier.column {
-            column.renamedFrom = old.identifier.column
+        if case .property(let key) = owner.timeline.entity.identifier.kind {
+            if let old = owner.previousShape, old.identifier.column != identifier.column { column.renamedFrom = old.identifier.column }
+            // The key property's declared type and collation are its column's, as any property's (a `COLLATE NOCASE` text key).
+            let described = owner.timeline.entity.properties.first { $0.name == key }
+            column.declaredType = described?.columnType
+            column.collation = described?.collation
+            column.notNullConflict = described?.onConflict
         }
         return column
     }

@@ -96,20 +96,23 @@ package enum StoreSchemaReader {
         var autoincrement: Set<String> = []
         var collations: [String: [String: String]] = [:]
         var checks: [String: [String]] = [:]
+        var conflicts: [String: (notNull: [String: String], primaryKey: String?, unique: Bool)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
             let sql = row[1] as String? ?? ""
             let tokens = SQLTokens(sql)
             if tokens.contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
             collations[row[0]] = columnCollations(sql)
-            let lacking = constraintsLucidgenLacks(tokens)
+            conflicts[row[0]] = conflictClauses(sql)
+            let lacking = constraintsLucidgenLacks(tokens) + (conflicts[row[0]]!.unique ? [uniqueConflictClauses] : [])
             if !lacking.isEmpty { checks[row[0]] = lacking }
         }
         var options: [String: [String]] = [:]
+        var strict: Set<String> = []
         let optionRows = (try? Row.fetchAll(
             db, sql: "SELECT name, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted])) ?? []
         for row in optionRows {
-            let found = [(row[1] as Int? ?? 0) == 1 ? "WITHOUT ROWID" : nil, (row[2] as Int? ?? 0) == 1 ? "STRICT" : nil].compactMap { $0 }
-            if !found.isEmpty { options[row[0]] = found }
+            if (row[1] as Int? ?? 0) == 1 { options[row[0]] = ["WITHOUT ROWID"] }
+            if (row[2] as Int? ?? 0) == 1 { strict.insert(row[0]) }
         }
         for (name, found) in checks { options[name, default: []] += found }
         var result: [String: SchemaTable] = [:]
@@ -118,12 +121,17 @@ package enum StoreSchemaReader {
             if let collated = collations[name], !collated.isEmpty {
                 for index in tableColumns.indices { tableColumns[index].collation = collated[sqlNameKey(tableColumns[index].name)] }
             }
+            if let conflict = conflicts[name], !conflict.notNull.isEmpty {
+                for index in tableColumns.indices { tableColumns[index].notNullConflict = conflict.notNull[sqlNameKey(tableColumns[index].name)] }
+            }
             var table = SchemaTable(
                 name: name, columns: tableColumns, primaryKey: (primaryKeys[name] ?? []).sorted { $0.0 < $1.0 }.map(\.1),
                 foreignKeys: foreignKeys[name]?.declared ?? [],
                 indexes: (indexes[name] ?? []).filter { !expressionIndexes.contains([name, $0.name]) }.sorted { $0.name < $1.name },
                 autoincrement: autoincrement.contains(name) ? true : nil)
             table.storeOptions = options[name]
+            table.strict = strict.contains(name) ? true : nil
+            table.primaryKeyConflict = conflicts[name]?.primaryKey
             result[name] = table
         }
         return result
@@ -156,16 +164,19 @@ package enum StoreSchemaReader {
         if !collated.isEmpty {
             for index in columns.indices { columns[index].collation = collated[sqlNameKey(columns[index].name)] }
         }
+        let conflicts = conflictClauses(sql)
+        for index in columns.indices { columns[index].notNullConflict = conflicts.notNull[sqlNameKey(columns[index].name)] }
         var table = SchemaTable(
             name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
             foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name },
             autoincrement: SQLTokens(sql).contains(keyword: "autoincrement") ? true : nil)
         // SQLite 3.37 and later say whether a table is WITHOUT ROWID or STRICT (an older SQLite has neither).
         if let options = try? Row.fetchOne(db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name]) {
-            let found = [(options["wr"] as Int? ?? 0) == 1 ? "WITHOUT ROWID" : nil, (options["strict"] as Int? ?? 0) == 1 ? "STRICT" : nil].compactMap { $0 }
-            if !found.isEmpty { table.storeOptions = found }
+            if (options["wr"] as Int? ?? 0) == 1 { table.storeOptions = ["WITHOUT ROWID"] }
+            if (options["strict"] as Int? ?? 0) == 1 { table.strict = true }
         }
-        let lacking = constraintsLucidgenLacks(SQLTokens(sql))
+        table.primaryKeyConflict = conflicts.primaryKey
+        let lacking = constraintsLucidgenLacks(SQLTokens(sql)) + (conflicts.unique ? [uniqueConflictClauses] : [])
         if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
         return table
     }
@@ -238,24 +249,79 @@ package enum StoreSchemaReader {
     }
 
     /// The collating sequence of each column of a `CREATE TABLE` statement that declares one other than
-    /// BINARY, by the column's name lower-cased (SQLite's pragmas do not report it). Reads the column
-    /// definitions at the top level of the statement's parentheses, quotes respected, and a `COLLATE` outside
-    /// any nested parentheses (one inside a CHECK expression is not the column's). Built-in names upper-cased.
+    /// BINARY, by the column's name lower-cased (SQLite's pragmas do not report it): a `COLLATE` outside any
+    /// nested parentheses of its definition (one inside a CHECK expression is not the column's). Built-in
+    /// names upper-cased.
     package static func columnCollations(_ sql: String) -> [String: String] {
         guard sql.range(of: "collate", options: .caseInsensitive) != nil else { return [:] }
-        let bytes = Array(sql.utf8)
         var result: [String: String] = [:]
+        for words in definitions(sql) {
+            guard let name = words.first, !tableConstraintWords.contains(name.lowercased()) else { continue }
+            guard let at = words.indices.dropFirst().first(where: { words[$0].lowercased() == "collate" }), at + 1 < words.count else { continue }
+            let collation = words[at + 1]
+            let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { sameSQLName($0, collation) }
+            if builtIn != "BINARY" { result[sqlNameKey(name)] = builtIn ?? collation }
+        }
+        return result
+    }
+
+    /// A `UNIQUE … ON CONFLICT` clause: lucidgen's unique constraints are unique indexes (a rebuild makes the
+    /// table's UNIQUE constraint one), and an index has no `ON CONFLICT`, so a rebuild would drop it.
+    static let uniqueConflictClauses = "UNIQUE ON CONFLICT clauses"
+
+    /// The words that start a table constraint rather than a column definition.
+    static let tableConstraintWords: Set<String> = ["constraint", "primary", "unique", "check", "foreign"]
+
+    /// The `ON CONFLICT` clauses of a `CREATE TABLE` statement (SQLite's pragmas do not report them): each
+    /// column's `NOT NULL ON CONFLICT …` by its name lower-cased, the primary key's (on its column or in a
+    /// table constraint), and whether a `UNIQUE` has one. Resolutions upper-cased.
+    package static func conflictClauses(_ sql: String) -> (notNull: [String: String], primaryKey: String?, unique: Bool) {
+        guard sql.range(of: "conflict", options: .caseInsensitive) != nil else { return ([:], nil, false) }
+        var notNull: [String: String] = [:]
+        var primaryKey: String?
+        var unique = false
+        for definition in definitions(sql) {
+            var words = definition.map { $0.lowercased() }
+            var column: String?
+            if words.first == "constraint" { words.removeFirst(min(2, words.count)) }
+            if let first = words.first, !tableConstraintWords.contains(first) { column = definition.first }
+            let start = column == nil ? 0 : 1
+            var index = start
+            while index < words.count {
+                // The constraint this clause follows: the nearest NOT NULL, PRIMARY KEY or UNIQUE before it.
+                guard words[index] == "on", index + 2 < words.count, words[index + 1] == "conflict",
+                    let resolution = SchemaColumn.conflictResolutions.first(where: { $0.lowercased() == words[index + 2] })
+                else {
+                    index += 1
+                    continue
+                }
+                let before = words[start..<index]
+                let owner = ["null", "key", "unique"].compactMap { word in before.lastIndex(of: word).map { (word, $0) } }.max { $0.1 < $1.1 }?.0
+                switch owner {
+                case "null": if let column { notNull[sqlNameKey(column)] = resolution }
+                case "key": primaryKey = resolution
+                case "unique": unique = true
+                default: break
+                }
+                index += 3
+            }
+        }
+        return (notNull, primaryKey, unique)
+    }
+
+    /// The definitions of a `CREATE TABLE` statement (its columns, then its table constraints), each as its
+    /// words at the top level of the statement's parentheses, in order: identifiers (quoted ones unquoted)
+    /// and keywords; string literals, comments and anything inside nested parentheses left out.
+    static func definitions(_ sql: String) -> [[String]] {
+        let bytes = Array(sql.utf8)
+        var result: [[String]] = []
         var index = 0
         var depth = 0
         // Words of the current definition at depth 1 (the column definitions' level), in order.
         var words: [String] = []
         func finishDefinition() {
-            defer { words = [] }
-            guard let name = words.first, !["constraint", "primary", "unique", "check", "foreign"].contains(name.lowercased()) else { return }
-            guard let at = words.indices.dropFirst().first(where: { words[$0].lowercased() == "collate" }), at + 1 < words.count else { return }
-            let collation = words[at + 1]
-            let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { sameSQLName($0, collation) }
-            if builtIn != "BINARY" { result[sqlNameKey(name)] = builtIn ?? collation }
+            if !words.isEmpty { result.append(words) }
+            words = []
         }
         let isWordByte = SQLTokens.isWordByte
         while index < bytes.count {
@@ -406,6 +472,14 @@ package enum StoreSchemaReader {
                 // Every rebuild copies rows by rowid into a table of lucidgen's DDL: refused here, before any step.
                 lines.append("table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen's tables do not (not describable yet: leave the table to the app, or rebuild it without)")
             }
+            if found.primaryKeyConflict != table.primaryKeyConflict {
+                lines.append("table \(table.name): expected primary key \(table.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "without ON CONFLICT"), found \(found.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "none")")
+            }
+            switch (table.strict == true, found.strict == true) {
+            case (true, false): lines.append("table \(table.name): expected STRICT, found a table that is not")
+            case (false, true): lines.append("table \(table.name): expected no STRICT, found it (describe it: \"strict\": true in the entity's description)")
+            default: break
+            }
             switch (table.autoincrement == true, found.autoincrement == true) {
             case (true, false): lines.append("table \(table.name): expected AUTOINCREMENT on its primary key, found none")
             case (false, true):
@@ -461,7 +535,7 @@ package enum StoreSchemaReader {
             // autoIncrementedPrimaryKey does not), so that difference is none.
             let rowid = table.primaryKey.count == 1 && sameSQLName(table.primaryKey[0], column.name) && column.type == .integer
             if other.sqlType.uppercased() != column.sqlType.uppercased() || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL)
-                || !SchemaColumn.sameCollation(other.collation, column.collation) {
+                || !SchemaColumn.sameCollation(other.collation, column.collation) || (column.notNull && other.notNullConflict != column.notNullConflict) {
                 lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
             }
         }
@@ -499,7 +573,7 @@ package enum StoreSchemaReader {
     }
 
     private static func describe(_ column: SchemaColumn) -> String {
-        "\(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")\(column.collation.map { " COLLATE \($0)" } ?? "")"
+        "\(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")\(column.notNull ? column.notNullConflict.map { " ON CONFLICT \($0)" } ?? "" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")\(column.collation.map { " COLLATE \($0)" } ?? "")"
     }
 
     private static func describe(_ key: SchemaForeignKey) -> String {
