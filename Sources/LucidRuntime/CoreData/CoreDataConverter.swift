@@ -313,13 +313,13 @@ package struct CoreDataConverter {
             guard let table = entity.table, let lucidTable = schema.tables.first(where: { $0.name == table }) else {
                 throw Refusal(description: "the Core Data origin maps \(entity.name) to table \(entity.table ?? "(none)"), which \(schema.version) does not have: import and generate again")
             }
-            var columns = [quoted("id")]
+            var columns = [quoteIdentifier("id")]
             var values = ["s.Z_PK"]
             if let kind = entity.kind {
                 guard let column = lucidTable.columns.first(where: \.isKindColumn) else {
                     throw Refusal(description: "the Core Data origin puts \(entity.name) in hierarchy table \(table), which has no kind column at \(schema.version): import and generate again")
                 }
-                columns.append(quoted(column.name))
+                columns.append(quoteIdentifier(column.name))
                 values.append("'" + kind.replacingOccurrences(of: "'", with: "''") + "'")
             }
             var external: [(column: String, source: String)] = []
@@ -330,7 +330,7 @@ package struct CoreDataConverter {
                     throw Refusal(description: "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again")
                 }
                 let stored = "s.Z" + attribute.name.uppercased()
-                columns.append(quoted(column))
+                columns.append(quoteIdentifier(column))
                 var value: String = switch attribute.type {
                 case "Date": Self.dateExpression(stored)
                 case "Decimal": "CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END"
@@ -345,14 +345,14 @@ package struct CoreDataConverter {
             for relationship in lineage.flatMap(\.relationships) where !relationship.toMany && relationship.transient != true {
                 guard let column = relationship.column else { continue }
                 let stored = "s.Z" + relationship.name.uppercased()
-                columns.append(quoted(column))
+                columns.append(quoteIdentifier(column))
                 if let destination = version.entities.first(where: { $0.name == relationship.destination }) {
                     values.append("CASE WHEN \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) THEN \(stored) END")
                 } else {
                     values.append(stored)
                 }
             }
-            try db.execute(sql: "INSERT INTO \(quoted(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoted(placement.source)) AS s WHERE \(placement.predicate)")
+            try db.execute(sql: "INSERT INTO \(quoteIdentifier(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate)")
             guard db.changesCount == placement.rows else {
                 throw Refusal(description: "\(entity.name): \(placement.rows) rows of \(placement.source) are \(entity.name)'s, but \(db.changesCount) were written into \(table): nothing was changed")
             }
@@ -360,25 +360,25 @@ package struct CoreDataConverter {
             report("\(entity.name) → \(table): \(placement.rows) rows")
             // Values that allow external storage: tagged inline bytes, or a file beside the store.
             for (column, stored) in external {
-                let rows = try Row.fetchAll(db, sql: "SELECT s.Z_PK, \(stored) FROM \(quoted(placement.source)) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL")
+                let rows = try Row.fetchAll(db, sql: "SELECT s.Z_PK, \(stored) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL")
                 for row in rows {
                     let id: DatabaseValue = row[0]
                     guard case .int64(let key) = id.storage, case .blob(let bytes) = (row[1] as DatabaseValue).storage else {
                         throw Refusal(description: "\(entity.name) \(CoreDataStoreLayout.describe(id)): its value of \(stored.dropFirst(2)) is not bytes: nothing was changed")
                     }
                     let value = try Self.externalValue(bytes, folder: supportFolder, entity: entity.name, id: key)
-                    try db.execute(sql: "UPDATE \(quoted(table)) SET \(quoted(column)) = ? WHERE id = ?", arguments: [value, key])
+                    try db.execute(sql: "UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(column)) = ? WHERE id = ?", arguments: [value, key])
                 }
             }
             if lucidTable.autoincrement == true {
                 // Ids are never handed out twice: the next is after the root's Z_MAX, or (not recorded) after the largest.
                 let maxID = maxIDs[root(of: entity, in: version).name] ?? nil
                 try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
-                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) SELECT ?, max(?, coalesce((SELECT max(id) FROM \(quoted(table))), 0))", arguments: [table, maxID ?? 0])
+                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) SELECT ?, max(?, coalesce((SELECT max(id) FROM \(quoteIdentifier(table))), 0))", arguments: [table, maxID ?? 0])
             }
         }
         for (table, rows) in written.sorted(by: { $0.key < $1.key }) {
-            let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted(table))") ?? 0
+            let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? 0
             guard found == rows else { throw Refusal(description: "\(table) holds \(found) rows after the conversion wrote \(rows): nothing was changed") }
         }
         for (table, rows) in account.tableRows.sorted(by: { $0.key < $1.key }) {
@@ -387,8 +387,8 @@ package struct CoreDataConverter {
         }
         // To-manys: each link table from Core Data's join table, or from the child's to-one.
         for link in account.links {
-            let position = link.select.contains("row_number()") ? ", \(quoted(LinkTable.positionColumn))" : ""
-            try db.execute(sql: "INSERT INTO \(quoted(link.link)) (\(quoted(LinkTable.sourceColumn)), \(quoted(LinkTable.targetColumn))\(position)) \(link.select)")
+            let position = link.select.contains("row_number()") ? ", \(quoteIdentifier(LinkTable.positionColumn))" : ""
+            try db.execute(sql: "INSERT INTO \(quoteIdentifier(link.link)) (\(quoteIdentifier(LinkTable.sourceColumn)), \(quoteIdentifier(LinkTable.targetColumn))\(position)) \(link.select)")
             guard db.changesCount == link.links else {
                 throw Refusal(description: "\(link.relationship): \(link.links) rows of \(link.source) name rows that exist, but \(db.changesCount) links were written into \(link.link): nothing was changed")
             }
@@ -406,7 +406,7 @@ package struct CoreDataConverter {
         for (upper, name) in tables.names.sorted(by: { $0.key < $1.key }) {
             guard ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(upper) || joined.contains(upper) || entityTables.contains(upper) || internalTables.contains(upper)
             else { continue }
-            try db.execute(sql: "DROP TABLE \(quoted(name))")
+            try db.execute(sql: "DROP TABLE \(quoteIdentifier(name))")
             dropped.append(name)
         }
         report("dropped Core Data's tables: \(dropped.joined(separator: ", "))")
@@ -414,7 +414,7 @@ package struct CoreDataConverter {
         // (and every later step refuse it), so the conversion does not happen.
         for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name") {
             do {
-                _ = try Row.fetchAll(db, sql: "SELECT * FROM \(quoted(view)) LIMIT 0")
+                _ = try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(view)) LIMIT 0")
             } catch {
                 throw Refusal(description: "the store's view \(view) reads Core Data's tables, which the conversion removes (\((error as? DatabaseError)?.message ?? "\(error)")): nothing was changed; drop the view (or make it read other tables) and open the store again")
             }
@@ -444,6 +444,4 @@ package struct CoreDataConverter {
             throw Refusal(description: "\(entity) \(id): its value allows external storage but starts with byte \(tag), neither 0x01 (inline) nor 0x02 (a file): nothing was changed")
         }
     }
-
-    func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }

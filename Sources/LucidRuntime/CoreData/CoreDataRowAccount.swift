@@ -78,7 +78,7 @@ extension CoreDataConverter {
 
     /// Whether `value` (an expression over the row being read) names a row of `destination` or below it.
     func exists(_ value: String, of destination: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> String {
-        "EXISTS (SELECT 1 FROM \(quoted(sourceTable(of: destination, in: version, tables: tables))) AS t WHERE t.Z_PK = \(value) AND \(predicate("t", subtree(of: destination, in: version), in: version, numbers: numbers)))"
+        "EXISTS (SELECT 1 FROM \(quoteIdentifier(sourceTable(of: destination, in: version, tables: tables))) AS t WHERE t.Z_PK = \(value) AND \(predicate("t", subtree(of: destination, in: version), in: version, numbers: numbers)))"
     }
 
     /// Seconds since 2001-01-01 that GRDB's text dates hold: 0001-01-01 00:00:00 to 9999-12-31 23:59:59.998.
@@ -99,7 +99,7 @@ extension CoreDataConverter {
         let roots = version.entities.filter { root(of: $0, in: version).name == $0.name }
         for root in roots {
             let table = sourceTable(of: root, in: version, tables: tables)
-            let source = quoted(table)
+            let source = quoteIdentifier(table)
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
             account.tableRows[table] = total
             let keys = try Row.fetchAll(db, sql: "SELECT Z_PK FROM \(source) WHERE typeof(Z_PK) != 'integer' OR Z_PK = 9223372036854775807 LIMIT 5")
@@ -147,7 +147,7 @@ extension CoreDataConverter {
         }
         // Values Core Data would not have written, entity by entity.
         for placement in account.placements {
-            let source = quoted(placement.source)
+            let source = quoteIdentifier(placement.source)
             try checkStorage(db, placement, in: version, account: &account)
             for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes) where attribute.transient != true && attribute.column != nil {
                 let stored = "Z" + attribute.name.uppercased()
@@ -201,7 +201,7 @@ extension CoreDataConverter {
                 var linkAccount: LinkAccount
                 if inverseRelationship.toMany {
                     guard let join = joins[name] else { throw Refusal(description: "no join table of \(name): nothing was changed") }
-                    let source = quoted(join.table)
+                    let source = quoteIdentifier(join.table)
                     let placeable = "\(exists("s.\(join.source)", of: entity, in: version, numbers: numbers, tables: tables)) AND \(exists("s.\(join.target)", of: target, in: version, numbers: numbers, tables: tables))"
                     let order = ordered ? ", row_number() OVER (PARTITION BY s.\(join.source) ORDER BY \(join.order.map { "s.\($0)" } ?? "s.rowid"), s.rowid) - 1" : ""
                     let read = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
@@ -220,10 +220,10 @@ extension CoreDataConverter {
                     let placeable = "\(children) AND \(exists(parentColumn, of: entity, in: version, numbers: numbers, tables: tables))"
                     let order = ordered ? ", row_number() OVER (PARTITION BY \(parentColumn) ORDER BY \(tables.columns(of: child)[fok] != nil ? "s." + fok : "s.Z_PK"), s.Z_PK) - 1" : ""
                     linkAccount = LinkAccount(
-                        relationship: name, link: link, source: child, select: "SELECT \(parentColumn), s.Z_PK\(order) FROM \(quoted(child)) AS s WHERE \(placeable)",
-                        read: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted(child)) AS s WHERE \(children)") ?? 0,
-                        links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted(child)) AS s WHERE \(placeable)") ?? 0)
-                    for row in try Row.fetchAll(db, sql: "SELECT s.Z_PK, \(parentColumn) FROM \(quoted(child)) AS s WHERE \(children) AND NOT (\(placeable)) ORDER BY s.Z_PK") {
+                        relationship: name, link: link, source: child, select: "SELECT \(parentColumn), s.Z_PK\(order) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)",
+                        read: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(child)) AS s WHERE \(children)") ?? 0,
+                        links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)") ?? 0)
+                    for row in try Row.fetchAll(db, sql: "SELECT s.Z_PK, \(parentColumn) FROM \(quoteIdentifier(child)) AS s WHERE \(children) AND NOT (\(placeable)) ORDER BY s.Z_PK") {
                         account.notes.append("\(child) row \(CoreDataStoreLayout.describe(row[0])): \(parentColumn.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(entity.name) has that id: no link in \(link)")
                     }
                 }
@@ -297,7 +297,7 @@ extension CoreDataConverter {
             checked.append(("Z" + relationship.name.uppercased(), "\(placement.entity.name).\(relationship.name), a to-one's id", StoredValueRule(type: nil, external: false)!))
         }
         guard !checked.isEmpty else { return }
-        let source = quoted(placement.source)
+        let source = quoteIdentifier(placement.source)
         let counts = try Row.fetchOne(db, sql: "SELECT " + checked.map { item in
             "coalesce(sum(\(item.rule.refused("s." + item.column))), 0), coalesce(sum(typeof(s.\(item.column)) = '\(item.rule.converted?.storage ?? "none")'), 0)"
         }.joined(separator: ", ") + " FROM \(source) AS s WHERE \(placement.predicate)")
