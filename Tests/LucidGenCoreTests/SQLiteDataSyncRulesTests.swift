@@ -151,5 +151,20 @@ import Testing
         #expect(checked.output.contains(".entities/folder.json:3:"))
         #expect(checked.output.contains("error: [SD104] entity folder is keyed by column id (identifier int) in table folder: SQLiteData's SyncEngine refuses it"))
         #expect(checked.output.contains("1 step linted (SQLiteData's sync rules)"))
+        let json = try run(lucidgenBinary, ["check", "--sqlitedata", "--format", "json"], in: project.root)
+        #expect(json.output.contains(#""sqliteData" : true"#))
+        #expect(json.output.contains(#""code" : "SD104""#))
+    }
+
+    /// `lint.sqlitedata: true` in `.lucid.yaml` is the option without the flag.
+    @Test func theConfigTurnsTheRulesOn() throws {
+        let project = try TestProject(
+            files: [".entities/folder.json": Self.entity("folder", identifier: #"{ "type": "int" }"#, [Self.title])],
+            config: Self.config + "lint:\n  sqlitedata: true\n")
+        defer { project.remove() }
+        let (input, result) = try GeneratorPipeline(configPath: project.configPath).check()
+        #expect(result.model.config.lint.sqliteData)
+        let findings = Linter(model: result.model, descriptions: input.entities).run().findings
+        #expect(findings.map { "\($0.code.id) \($0.location?.line ?? 0)" } == ["SD104 3"])
     }
 }
