@@ -30,7 +30,12 @@ struct Check: ParsableCommand {
             descriptions are frozen).
 
             --additive-only enforces CloudKit's rule (WWDC22): only new entities and new optional or defaulted \
-            properties; any other change is an AO error (also `lint.additive_only: true`). With --since VERSION \
+            properties; any other change is an AO error (also `lint.additive_only: true`). --sqlitedata enforces \
+            the rules SQLiteData's SyncEngine checks before it syncs with CloudKit: the newest version has no \
+            uniqueness but the primary key, no foreign key ON DELETE RESTRICT or NO ACTION, no cycle of foreign \
+            keys between tables, and one uuid primary key column per table; and no later version adds a required \
+            property without a default or removes or renames a table or column; each is an SD error (also \
+            `lint.sqlitedata: true`). With --since VERSION \
             only the steps after VERSION are linted (a shipped history can start the gate at its next release).
 
             Output: --format text (default: file:line:column: severity: [CODE] message, which editors jump to), \
@@ -41,7 +46,7 @@ struct Check: ParsableCommand {
               0   passed (warnings and notes allowed)
               1   the descriptions, config or sample rows have errors, or a released version's snapshot changed
               2   generated files are out of date: run `lucidgen generate`
-              4   lint findings at error severity (including --additive-only)
+              4   lint findings at error severity (including --additive-only and --sqlitedata)
               5   a fixture store does not match its .sha256 (or has none, or a name without a version), or its \
                   tables are not its version's
               64  the command line is invalid
@@ -57,6 +62,9 @@ struct Check: ParsableCommand {
 
     @Flag(help: "Enforce CloudKit's additive-only rule: only new entities and new optional or defaulted properties.")
     var additiveOnly = false
+
+    @Flag(name: .customLong("sqlitedata"), help: "Enforce SQLiteData's sync rules (SyncEngine): uuid keys, no uniqueness but the key, no RESTRICT or NO ACTION, no foreign-key cycles, no removal or rename, nothing required added without a default.")
+    var sqliteData = false
 
     @Option(help: ArgumentHelp("Lint only the steps after this version (default: lint.since, else every step).", valueName: "version"))
     var since: String?
@@ -154,12 +162,14 @@ struct Check: ParsableCommand {
 
         var settings = model.config.lint
         if additiveOnly { settings.additiveOnly = true }
+        if sqliteData { settings.sqliteData = true }
         if let sinceVersion { settings.since = sinceVersion }
         let lint = Linter(model: model, descriptions: input.entities, settings: settings).run()
         report.findings = lint.findings
         report.diagnostics += lint.diagnostics
         report.steps = model.versions.count - 1 - (settings.since.map { since in model.versions.filter { $0 < since }.count } ?? 0)
         report.additiveOnly = settings.additiveOnly
+        report.sqliteData = settings.sqliteData
 
         if report.diagnostics.contains(where: { $0.severity == .error }) {
             report.exitCode = 1
@@ -196,6 +206,7 @@ struct CheckReport {
     var findings: [LintFinding] = []
     var steps = 0
     var additiveOnly = false
+    var sqliteData = false
     var exitCode: Int32 = 0
 
     private func place(_ location: SourceLocation?) -> String {
@@ -222,7 +233,8 @@ struct CheckReport {
         let (errors, warnings, notes) = counts
         var summary = "check: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")"
         if exitCode != 1 {
-            summary += "; \(steps) step\(steps == 1 ? "" : "s") linted\(additiveOnly ? " (additive only)" : "")"
+            let rules: [String] = (additiveOnly ? ["additive only"] : []) + (sqliteData ? ["SQLiteData's sync rules"] : [])
+            summary += "; \(steps) step\(steps == 1 ? "" : "s") linted\(rules.isEmpty ? "" : " (\(rules.joined(separator: ", ")))")"
             summary += stale.isEmpty ? "; generated files up to date" : "; \(stale.count) generated file\(stale.count == 1 ? "" : "s") out of date"
             summary += "; \(fixturesChecked) fixture\(fixturesChecked == 1 ? "" : "s") verified\(fixtures.isEmpty ? "" : " (\(fixtures.count) bad)")"
             if !missingFixtures.isEmpty { summary += ", \(missingFixtures.count) missing" }
@@ -273,6 +285,7 @@ struct CheckReport {
             "passed": exitCode == 0,
             "stepsLinted": steps,
             "additiveOnly": additiveOnly,
+            "sqliteData": sqliteData,
             "findings": findings.map { finding -> [String: Any] in
                 var item: [String: Any] = [
                     "code": finding.code.id, "family": finding.code.family.rawValue, "severity": finding.severity.rawValue,

@@ -7,11 +7,13 @@
 /// Atlas's `migrate lint` (read `reference/anchors.md` §7a): **DS** destructive (data is dropped),
 /// **BC** backward-incompatible (an app built for the older version can no longer read or write the
 /// store), **MF** data-dependent (the step may fail, or change values, depending on the rows present),
-/// and **AO** CloudKit's additive-only rule (`--additive-only`, WWDC22), one code per
-/// ``AdditiveRule/Change/Kind``.
+/// **AO** CloudKit's additive-only rule (`--additive-only`, WWDC22), one code per
+/// ``AdditiveRule/Change/Kind``, and **SD** the schema rules SQLiteData's `SyncEngine` enforces before it
+/// syncs a database with CloudKit (`--sqlitedata`).
 package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible {
     package enum Family: String, Sendable {
         case destructive, backwardIncompatible = "backward-incompatible", dataDependent = "data-dependent", additiveOnly = "additive-only"
+        case sqliteData = "sqlitedata"
     }
 
     /// `DS102`.
@@ -135,12 +137,43 @@ package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible
             instead: "add a new entity or a new optional (or defaulted) property, and leave the old one in place")
     }
 
+    // MARK: SQLiteData's sync rules (--sqlitedata)
+
+    package static let syncUniqueness = LintCode(
+        id: "SD101", family: .sqliteData, defaultSeverity: .error,
+        summary: "a uniqueness other than the primary key: SQLiteData's SyncEngine refuses it (records from other devices cannot be merged under it)",
+        instead: "remove the `unique` (or the unique `indexes` item) and keep the values distinct in the app, or make the value the entity's uuid identifier")
+    package static let syncRestrictingForeignKey = LintCode(
+        id: "SD102", family: .sqliteData, defaultSeverity: .error,
+        summary: "a foreign key ON DELETE RESTRICT or NO ACTION: SQLiteData's SyncEngine refuses it (a deletion from another device must always apply)",
+        instead: "give the relationship on_delete cascade, set_null (nullable) or set_default")
+    package static let syncForeignKeyCycle = LintCode(
+        id: "SD103", family: .sqliteData, defaultSeverity: .error,
+        summary: "tables reference each other in a cycle of foreign keys: SQLiteData's SyncEngine refuses it (it sends parents before children)",
+        instead: "remove one relationship of the cycle (keep the link in a separate entity, or in only one direction)")
+    package static let syncPrimaryKey = LintCode(
+        id: "SD104", family: .sqliteData, defaultSeverity: .error,
+        summary: "a primary key that is not one uuid column: SQLiteData's SyncEngine refuses it (keys must be globally unique across devices)",
+        instead: "give the entity a uuid identifier ({\"type\": \"uuid\"}, or a uuid property as the identifier); make a to-many's links an entity with a uuid identifier and two to-one relationships")
+    package static let syncRequiredColumnAdded = LintCode(
+        id: "SD105", family: .sqliteData, defaultSeverity: .error,
+        summary: "a required property without a default is added at a later version: SQLiteData's SyncEngine refuses it (records from devices on an older version lack it)",
+        instead: "make it nullable or give it a default_value (NOT NULL ON CONFLICT REPLACE with a default is accepted too)")
+    package static let syncRemovedOrRenamed = LintCode(
+        id: "SD106", family: .sqliteData, defaultSeverity: .error,
+        summary: "a table or column is removed or renamed at a later version: SQLiteData's SyncEngine refuses it (devices on an older version still sync the old one)",
+        instead: "keep the old entity or property (stop using it in the app) and add a new one beside it")
+
+    /// The SQLiteData codes, for `--help` and the docs.
+    package static let sqliteDataCodes: [LintCode] =
+        [syncUniqueness, syncRestrictingForeignKey, syncForeignKeyCycle, syncPrimaryKey, syncRequiredColumnAdded, syncRemovedOrRenamed]
+
     /// Every code, for `--help`, the README and configuration checks.
     package static let all: [LintCode] =
         [entityRemoved, propertyRemoved, lossyConversion, entityRenamed, propertyRenamed, typeChanged, associationChanged, becameRequired,
          enumCaseRenamed, requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne, uniquenessAdded,
          enumCaseRemovedWithFallback, enumCaseRemovedByAppCode]
-        + AdditiveRule.Change.Kind.allCases.map(additiveOnly)
+        + AdditiveRule.Change.Kind.allCases.map(additiveOnly) + sqliteDataCodes
 
     package static func named(_ id: String) -> LintCode? { all.first { $0.id == id.uppercased() } }
 }

@@ -7,6 +7,7 @@ import Foundation
 /// lint:
 ///   since: "2.0"              # lint only the steps after 2.0 (older ones shipped long ago)
 ///   additive_only: false      # as `check --additive-only` (CloudKit's rule) when true
+///   sqlitedata: false         # as `check --sqlitedata` (SQLiteData's sync rules) when true
 ///   severity:                 # per code: error, warning, note or off
 ///     BC102: error
 ///     MF103: off
@@ -37,6 +38,8 @@ package struct LintSettings: Sendable {
     package var acknowledgements: [Acknowledgement] = []
     package var since: SchemaVersion?
     package var additiveOnly = false
+    /// SQLiteData's sync rules (`--sqlitedata`): the SD codes.
+    package var sqliteData = false
 
     package init() {}
 
@@ -45,11 +48,12 @@ package struct LintSettings: Sendable {
 
     static func read(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> LintSettings {
         var settings = LintSettings()
-        guard var reader = ObjectReader(node, what: "'lint'", known: ["since", "additive_only", "severity", "acknowledged"], diagnostics: &diagnostics)
+        guard var reader = ObjectReader(node, what: "'lint'", known: ["since", "additive_only", "sqlitedata", "severity", "acknowledged"], diagnostics: &diagnostics)
         else { return settings }
         defer { reader.finish(&diagnostics) }
         settings.since = reader.version("since", &diagnostics)
         settings.additiveOnly = reader.bool("additive_only", &diagnostics) ?? false
+        settings.sqliteData = reader.bool("sqlitedata", &diagnostics) ?? false
         if let severity = reader.value("severity") {
             // Codes are read as written (the object reader would respell `DS102` as snake_case).
             if case .object(let members) = severity.value {

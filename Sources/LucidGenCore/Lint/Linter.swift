@@ -49,7 +49,8 @@ package struct Linter {
         package var diagnostics: [Diagnostic]
     }
 
-    /// Lints every step after `settings.since` (all when nil); with `additiveOnly`, also CloudKit's rule.
+    /// Lints every step after `settings.since` (all when nil); with `additiveOnly`, also CloudKit's rule;
+    /// with `sqliteData`, also SQLiteData's sync rules (the newest version's tables, and every step).
     package func run() -> Result {
         var findings: [LintFinding] = []
         let versions = model.schemas.map(\.version)
@@ -58,6 +59,10 @@ package struct Linter {
             if let since = settings.since, from < since { continue }
             findings += stepFindings(from: from, to: to)
             if settings.additiveOnly { findings += additiveFindings(old: model.schemas[index - 1], new: model.schemas[index]) }
+            if settings.sqliteData { findings += syncStepFindings(old: model.schemas[index - 1], new: model.schemas[index]) }
+        }
+        if settings.sqliteData, let newest = model.schemas.last {
+            findings += syncSchemaFindings(newest, after: model.schemas.dropLast().last?.version ?? newest.version)
         }
         var used = Set<Int>()
         for index in findings.indices {
@@ -346,22 +351,25 @@ package struct Linter {
                 old == nil && (newTable.column(named: column).map { !$0.notNull && ($0.defaultSQL == nil || $0.defaultSQL == "NULL") } ?? false)
             }
             if allNull { continue }
-            let properties = index.columns.map { column in
-                new.properties.first { $0.column == column }?.currentName ?? {
-                    if case .property(let key) = new.identifier.kind { return key }
-                    return column
-                }()
-            }
-            let described = description(of: name)
-            let location =
-                properties.count == 1
-                ? (described?.indexes.first { $0.unique && $0.properties == properties }?.location ?? property(properties[0], of: name)?.location)
-                : described?.indexes.first { $0.unique && $0.properties == properties }?.location
+            let (properties, location) = uniqueIndex(index, of: name, shape: new)
             findings.append(finding(
                 .uniquenessAdded, "\(index.columns.count == 1 ? "property \(name).\(properties[0])" : "properties \(name).(\(properties.joined(separator: ", ")))") becomes unique at \(to) (index \(index.name) on \(newTable.name))",
                 entity: name, property: properties.count == 1 ? properties[0] : nil, from: from, to: to, at: location))
         }
         return findings
+    }
+
+    /// The properties a unique index is over (their current names), and where it is described: its
+    /// `indexes` item, else (one property) the property that says `unique`.
+    private func uniqueIndex(_ index: SchemaIndex, of name: String, shape: EntityShape) -> (properties: [String], location: SourceLocation?) {
+        let properties = index.columns.map { column in
+            shape.properties.first { $0.column == column }?.currentName ?? {
+                if case .property(let key) = shape.identifier.kind { return key }
+                return column
+            }()
+        }
+        let item = description(of: name)?.indexes.first { $0.unique && $0.properties == properties }?.location
+        return (properties, properties.count == 1 ? item ?? property(properties[0], of: name)?.location : item)
     }
 
     /// `a value`, `a to-one relationship to pilot`, `a to-many relationship to pilot`, `an ordered to-many relationship to pilot`.
@@ -418,5 +426,124 @@ package struct Linter {
             }
         }
         return (tableOwner, nil)
+    }
+
+    // MARK: SQLiteData's sync rules
+
+    /// A step SQLiteData's `SyncEngine` refuses: a table or column removed or renamed (SD106), a required
+    /// column without a default added (SD105). Devices on the older version keep syncing records of it.
+    private func syncStepFindings(old: Schema, new: Schema) -> [LintFinding] {
+        AdditiveRule.changes(from: old, to: new, appCode: nil).compactMap { change in
+            let code: LintCode
+            switch change.kind {
+            case .tableRemoved, .tableRenamed, .columnRemoved, .columnRenamed: code = .syncRemovedOrRenamed
+            case .requiredColumnAdded: code = .syncRequiredColumnAdded
+            default: return nil
+            }
+            let (entity, property) = owner(of: change, old: old.version, new: new.version)
+            var location = property.flatMap { self.property($0, of: entity ?? "")?.location }
+            if property == nil, let entity, change.kind == .tableRenamed {
+                location = description(of: entity)?.versionHistory.first { $0.version == new.version }?.location
+            }
+            return finding(
+                code, "\(change.message) at \(new.version)", entity: entity ?? change.table ?? "", property: property,
+                from: old.version, to: new.version, at: location)
+        }
+    }
+
+    /// What SQLiteData's `SyncEngine` refuses in the tables the app runs with (the newest version's): a
+    /// uniqueness but the primary key (SD101), a foreign key ON DELETE RESTRICT or NO ACTION (SD102), a
+    /// cycle of foreign keys between tables (SD103), a primary key that is not one uuid column (SD104).
+    private func syncSchemaFindings(_ schema: Schema, after previous: SchemaVersion) -> [LintFinding] {
+        let version = schema.version
+        var findings: [LintFinding] = []
+        func add(_ code: LintCode, _ message: String, entity: String, property: String? = nil, at location: SourceLocation?) {
+            findings.append(finding(code, message, entity: entity, property: property, from: previous, to: version, at: location))
+        }
+        /// The entity and shape whose table this is, or for a join table the entity and to-many property that links through it.
+        func owner(of table: SchemaTable) -> (entity: String, shape: EntityShape, property: String?)? {
+            for entity in model.entities where entity.parent == nil {
+                guard let shape = entity.shape(at: version) else { continue }
+                if sameSQLName(shape.tableName, table.name) { return (entity.name, shape, nil) }
+                for property in shape.properties {
+                    if case .toMany(_, _, _, let join, _, _, _) = property.kind, sameSQLName(join, table.name) { return (entity.name, shape, property.currentName) }
+                }
+            }
+            return nil
+        }
+        /// The property (or identifier) whose column a foreign key is, and where it is described.
+        func foreignKeyOwner(_ key: SchemaForeignKey, in table: SchemaTable) -> (entity: String, property: String?, location: SourceLocation?)? {
+            guard let (entity, shape, link) = owner(of: table) else { return nil }
+            if let link { return (entity, link, property(link, of: entity)?.location) }
+            if let column = key.columns.first, let shaped = shape.properties.first(where: { sameSQLName($0.column, column) }) {
+                return (entity, shaped.currentName, property(shaped.currentName, of: entity)?.location)
+            }
+            return (entity, nil, description(of: entity)?.identifier.location)
+        }
+        for table in schema.tables {
+            guard let (entity, shape, link) = owner(of: table) else { continue }
+            let keyColumn = table.primaryKey.count == 1 ? table.column(named: table.primaryKey[0]) : nil
+            if let link {
+                add(
+                    .syncPrimaryKey, "to-many \(entity).\(link) links through join table \(table.name), keyed by (\(table.primaryKey.joined(separator: ", ")))",
+                    entity: entity, property: link, at: property(link, of: entity)?.location)
+            } else if keyColumn == nil || shape.identifier.swiftType != SwiftTypes.uuid {
+                let key = keyColumn.map { "column \($0.name) (identifier \(ShapeBuilder.describe(shape.identifier)))" } ?? "(\(table.primaryKey.joined(separator: ", ")))"
+                add(.syncPrimaryKey, "entity \(entity) is keyed by \(key) in table \(table.name)", entity: entity, at: description(of: entity)?.identifier.location)
+            }
+            if link == nil {
+                for index in table.indexes where index.unique {
+                    let (properties, location) = uniqueIndex(index, of: entity, shape: shape)
+                    add(
+                        .syncUniqueness,
+                        "\(properties.count == 1 ? "property \(entity).\(properties[0]) is" : "properties \(entity).(\(properties.joined(separator: ", "))) are") unique at \(version) (index \(index.name) on \(table.name))",
+                        entity: entity, property: properties.count == 1 ? properties[0] : nil, at: location ?? description(of: entity)?.location)
+                }
+            }
+            for key in table.foreignKeys where key.onDelete == .restrict || key.onDelete == .noAction {
+                guard let (owner, property, location) = foreignKeyOwner(key, in: table) else { continue }
+                add(
+                    .syncRestrictingForeignKey,
+                    "\(property.map { "relationship \(owner).\($0)" } ?? "the identifier of \(owner)") references \(key.table) ON DELETE \(key.onDelete.rawValue) (table \(table.name), column \(key.columns.joined(separator: ", ")))",
+                    entity: owner, property: property, at: location)
+            }
+        }
+        for cycle in Self.foreignKeyCycles(schema) {
+            // Reported once, at the first table's foreign key to the next one.
+            guard let first = schema.table(named: cycle[0]), let key = first.foreignKeys.first(where: { sameSQLName($0.table, cycle[1 % cycle.count]) }),
+                let (owner, property, location) = foreignKeyOwner(key, in: first)
+            else { continue }
+            add(
+                .syncForeignKeyCycle, "tables \((cycle + [cycle[0]]).joined(separator: " → ")) reference each other in a cycle of foreign keys at \(version)",
+                entity: owner, property: property, at: location)
+        }
+        return findings
+    }
+
+    /// Each set of tables that reference each other through foreign keys (a table referencing itself, a
+    /// tree of rows, is no cycle between tables): its tables in the order of one cycle through them,
+    /// starting at the first by name.
+    static func foreignKeyCycles(_ schema: Schema) -> [[String]] {
+        let names = schema.tables.map(\.name).sorted()
+        var edges: [String: [String]] = [:]
+        for table in schema.tables {
+            edges[table.name] = table.foreignKeys.compactMap { key in names.first { sameSQLName($0, key.table) } }.filter { $0 != table.name }
+        }
+        func path(from start: String, to goal: String, avoiding seen: inout Set<String>) -> [String]? {
+            for next in (edges[start] ?? []).sorted() {
+                if next == goal { return [start] }
+                if seen.insert(next).inserted, let rest = path(from: next, to: goal, avoiding: &seen) { return [start] + rest }
+            }
+            return nil
+        }
+        var covered = Set<String>()
+        var cycles: [[String]] = []
+        for name in names where !covered.contains(name) {
+            var seen: Set<String> = [name]
+            guard let cycle = path(from: name, to: name, avoiding: &seen) else { continue }
+            covered.formUnion(cycle)
+            cycles.append(cycle)
+        }
+        return cycles
     }
 }
