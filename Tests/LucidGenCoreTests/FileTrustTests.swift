@@ -45,8 +45,10 @@ import Darwin
         let project = root.appendingPathComponent("a/b")
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: root.appendingPathComponent("a/victim.json"))
-        let long = "t" + String(repeating: "x", count: 70)
-        let hostile = ["../../victim", "../victim2", "a/b", "/abs", ".hidden", "", "x\ny", "tab\tname", long, "camelCaseNameThatIsLongEnoughToPassSixtyFourButNotInSnakeCase123", "Ünïcode", "9lives", "dot.json"]
+        let long = "t" + String(repeating: "x", count: Naming.longestFileName)
+        // Within the file name's bound as it is, beyond it in snake_case.
+        let camelCaseLongOnlyInSnakeCase = "x" + String(repeating: "Yz", count: Naming.longestFileName / 3 + 4)
+        let hostile = ["../../victim", "../victim2", "a/b", "/abs", ".hidden", "", "x\ny", "tab\tname", long, camelCaseLongOnlyInSnakeCase, "Ünïcode", "9lives", "dot.json"]
         try Self.makeStore(project.appendingPathComponent("s.sqlite").path,
             ["CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)"] + hostile.map { "CREATE TABLE \(quoteIdentifier($0)) (id INTEGER PRIMARY KEY, x TEXT)" })
         let before = Self.files(under: root)
@@ -134,7 +136,7 @@ import Darwin
     /// Entity names that are paths, a line break, hidden, or too long: refused at the entity's line in the
     /// model, and nothing is written (no `.entities`, no config, nothing beside the project).
     @Test func anEntityNameChoosesNoPathImportWrites() throws {
-        let long = "E" + String(repeating: "x", count: 70)
+        let long = "E" + String(repeating: "x", count: Naming.longestFileName)
         for name in ["../Evil", "a/b", "/Abs", "Line&#10;Break", ".Hidden", "Ünïcode", long, "Dot.json"] {
             let root = try CoreDataImportTests.folder()
             defer { try? FileManager.default.removeItem(at: root) }
