@@ -8,18 +8,8 @@ import Testing
 /// that order whatever the package is called, and the real histories in `../shared/realworld/coredata`
 /// (read in place, never committed).
 @Suite struct CoreDataHistoryTests {
-    /// The shared real-world Core Data files: `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the
-    /// repository, else the team machine's `/work/shared/realworld`; nil (and said) when absent.
-    static let realWorld: URL? = {
-        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
-            repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
-            URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }
-        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("coredata").path) }
-        if found == nil {
-            print("CoreDataHistoryTests: the shared real-world histories are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): their tests check nothing")
-        }
-        return found
-    }()
+    /// The shared real-world files (``realWorldFolder(_:holding:for:)``); nil (and said) when absent.
+    static let realWorld = realWorldFolder("", holding: "coredata", for: "CoreDataHistoryTests")
 
     static func history(_ folder: String, _ package: String) -> URL? {
         realWorld?.appendingPathComponent("coredata/\(folder)/\(package)")

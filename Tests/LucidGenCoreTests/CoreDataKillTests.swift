@@ -129,16 +129,8 @@ import Testing
     }
 
     /// Artsy Folio's store at model "ArtsyFolio v1.4" (a file its shipped app's Core Data wrote), in the
-    /// team's shared folder: `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the repository, else
-    /// `/work/shared/realworld`; nil (and said) when absent.
-    static let artsy: URL? = {
-        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
-            repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
-            URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }.map { $0.appendingPathComponent("coredata/artsy-energy") }
-        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("stores/ArtsyPartner_1.4.sqlite").path) }
-        if found == nil { print("CoreDataKillTests: Artsy Folio's stores are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the real store's kill test checks nothing") }
-        return found
-    }()
+    /// team's shared folder (``realWorldFolder(_:holding:for:)``); nil (and said) when absent.
+    static let artsy = realWorldFolder("coredata/artsy-energy", holding: "stores/ArtsyPartner_1.4.sqlite", for: "CoreDataKillTests")
 
     /// Each table's rows.
     static func counts(_ path: String) throws -> [String: Int] {

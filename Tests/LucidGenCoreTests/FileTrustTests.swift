@@ -403,11 +403,7 @@ import Darwin
     /// The shared folder's Core Data stores (`../shared/realworld`, never committed): each `Z_METADATA`
     /// decodes within the default bounds as Foundation decodes it.
     @Test func realStoresMetadataDecodesWithinBounds() throws {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"], repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld").path, "/work/shared/realworld"]
-        guard let folder = candidates.compactMap({ $0 }).first(where: { FileManager.default.fileExists(atPath: $0 + "/coredata") }) else {
-            print("BoundedPropertyListTests: the shared real-world stores are absent (looked in \(candidates.compactMap { $0 })): nothing checked")
-            return
-        }
+        guard let folder = realWorldFolder("", holding: "coredata", for: "BoundedPropertyListTests")?.path else { return }
         var checked = 0
         let enumerator = FileManager.default.enumerator(atPath: folder + "/coredata")
         while let relative = enumerator?.nextObject() as? String {

@@ -328,16 +328,8 @@ import Testing
         #expect(described.error.contains("warning: table codes: it uses UNIQUE ON CONFLICT clauses, which lucidgen does not describe yet"), "\(described.error)")
     }
 
-    /// The shared real stores: `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the repository, else the team
-    /// machine's `/work/shared/realworld`; nil (and said) when absent.
-    static let realWorld: URL? = {
-        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
-            repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
-            URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }
-        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("sqlite/home-assistant-ios").path) }
-        if found == nil { print("SQLiteAppAdoptionTests: the shared real stores are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the Home Assistant test checks nothing") }
-        return found
-    }()
+    /// The shared real stores (``realWorldFolder(_:holding:for:)``); nil (and said) when absent.
+    static let realWorld = realWorldFolder("", holding: "sqlite/home-assistant-ios", for: "SQLiteAppAdoptionTests")
 
     /// Home Assistant's stores (GRDB without a migrator: each table created if missing), real files at two
     /// layouts (the watch's, one table; the CarPlay one, four): described as one history, generated, each

@@ -139,3 +139,16 @@ var swiftExecutable: String {
     }
     return "/usr/bin/swift"
 }
+
+/// A folder of the team's shared real-world files (`../shared/realworld`, read in place, never committed):
+/// `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the repository, else the team machine's
+/// `/work/shared/realworld`; `subfolder` of the first that holds `probe` (a path inside `subfolder`), or nil,
+/// said on standard output in `who`'s name, when none does.
+func realWorldFolder(_ subfolder: String, holding probe: String, for who: String) -> URL? {
+    let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
+        repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
+        URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }.map { $0.appendingPathComponent(subfolder) }
+    let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent(probe).path) }
+    if found == nil { print("\(who): the shared real-world files are absent (looked for \(probe) in \(candidates.map(\.path).joined(separator: ", "))): their tests check nothing") }
+    return found
+}
