@@ -6,27 +6,34 @@ import Testing
 
 /// An entity that takes the table of another (`takes_name_of`) starts empty, and above every id the old one
 /// handed out: an AUTOINCREMENT table never hands an id out twice, whichever lineage holds its name. Found by
-/// the generated migration tests of Artsy Folio's history (AlbumDelete and AlbumEdit come back at 2.7.0).
+/// the generated migration tests of Artsy Folio's history (AlbumDelete and AlbumEdit, removed at 2.6.1, come
+/// back at 2.7.0).
 @Suite struct NameThatComesBackTests {
-    let versions: [Schema]
-
-    init() throws {
-        versions = try resolveSchemas([
+    /// `draft` removed at 2.0; the new `draft_from_<back>` added at `back`: in the same step (2.0) or a
+    /// version later (3.0; `note` lives through every version).
+    func versions(back: String) throws -> [Schema] {
+        let all = back == "2.0" ? ["1.0", "2.0"] : ["1.0", "2.0", "3.0"]
+        return try resolveSchemas([
+            "note.json": """
+                { "name": "note", "version_history": [\(all.map { "{ \"version\": \"\($0)\" }" }.joined(separator: ", "))],
+                  "properties": [{ "name": "text", "property_type": "string" }] }
+                """,
             "draft.json": """
                 { "name": "draft", "identifier": { "autoincrement": true }, "removed_at_version": "2.0",
                   "version_history": [{ "version": "1.0" }],
                   "properties": [{ "name": "title", "property_type": "string" }] }
                 """,
-            "draft_from_2_0.json": """
-                { "name": "draft_from_2_0", "persisted_name": "draft", "takes_name_of": "draft",
+            "draft_from_\(back.replacingOccurrences(of: ".", with: "_")).json": """
+                { "name": "draft_from_\(back.replacingOccurrences(of: ".", with: "_"))", "persisted_name": "draft", "takes_name_of": "draft",
                   "identifier": { "autoincrement": true },
-                  "version_history": [{ "version": "2.0" }],
+                  "version_history": [{ "version": "\(back)" }],
                   "properties": [{ "name": "body", "property_type": "string" }] }
                 """,
         ])
     }
 
-    @Test func theNewTableStartsEmptyAboveTheIdsTheOldOneHandedOut() throws {
+    @Test(arguments: ["2.0", "3.0"]) func theNewTableStartsEmptyAboveTheIdsTheOldOneHandedOut(back: String) throws {
+        let versions = try versions(back: back)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("store.sqlite")

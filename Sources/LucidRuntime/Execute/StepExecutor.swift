@@ -44,9 +44,9 @@ struct StepExecutor {
     /// cannot break one (SQLite rewrites references on rename), so they cost no check.
     private(set) var foreignKeyCheckTables: Set<String> = []
 
-    /// AUTOINCREMENT's highest id of each table dropped in this step, by SQL name, for a table created
-    /// under the same name afterwards.
-    private(set) var droppedSequences: [String: Int64] = [:]
+    /// The AUTOINCREMENT tables of the target version and the later ones, by SQL name (``sqlNameKey(_:)``):
+    /// a table dropped under one of these names keeps its highest id handed out for the one that takes it.
+    var namesTakenLater: Set<String> = []
 
     /// The label of the step being run, for errors raised deep in a rebuild.
     private(set) var currentStep = ""
@@ -75,11 +75,6 @@ struct StepExecutor {
             touchedTables.insert(to)
         case .createTable(let table):
             for statement in table.createStatements { try execute(statement) }
-            // A new lineage that takes the name of a table dropped in this step (`takes_name_of`) starts
-            // above the ids the old one handed out: an id once handed out in a table is never handed out again.
-            if table.autoincrement == true, let sequence = droppedSequences.removeValue(forKey: sqlNameKey(table.name)) {
-                try execute("INSERT INTO sqlite_sequence (name, seq) VALUES (\(quoteLiteral(table.name)), \(sequence))")
-            }
             touchedTables.insert(table.name)
         case .fillJoinTable(let join, let owner, let key, let column):
             // An ordered relationship's single link per row is the first of its list.
@@ -117,8 +112,12 @@ struct StepExecutor {
             if deferCleanup && deferrable {
                 try PendingCleanup.record(.init(kind: "drop_table", table: table, object: table, sql: sql), version: target.version, db)
             } else {
-                if let sequence = try highestAssignedID(of: table) { droppedSequences[sqlNameKey(table)] = sequence }
+                let sequence = namesTakenLater.contains(sqlNameKey(table)) ? try highestAssignedID(of: table) : nil
                 try execute(sql)
+                // A new lineage takes the name (`takes_name_of`), at this version or a later one: its table
+                // starts above the ids the old one handed out (SQLite reads sqlite_sequence by name, whether the
+                // table exists or not), so an id once handed out in a table is never handed out again.
+                if let sequence { try execute("INSERT INTO sqlite_sequence (name, seq) VALUES (\(quoteLiteral(table)), \(sequence))") }
             }
         case .transformTable(let table, let sourceTable):
             guard let transform = transforms[table.name] else { throw StoreError.missingStage("row transform for \(table.name)") }
