@@ -187,6 +187,9 @@ extension ShapeBuilder {
             column.declaredType = described?.columnType
             column.collation = described?.collation
             column.notNullConflict = described?.onConflict
+            // Its default too (SQLiteData's `DEFAULT (uuid())`: an insert that gives no key takes it).
+            column.defaultSQL = owner.shape.properties.first { $0.currentName == key }?.defaultSQL
+                ?? { if case .sqlExpression(let sql)? = described?.defaultValue { sql } else { nil } }()
         }
         return column
     }
