@@ -93,7 +93,6 @@ import Testing
         let plan = try run(lucidgenBinary, ["plan", "--database", "library.sqlite"], in: project.root)
         #expect(plan.status == 0 && plan.output.contains("rebuild") && !plan.output.contains("bookAuthor"), "\(plan.output)\(plan.error)")
         let opened = try LucidStore.open(atPath: store, versions: next)
-        defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
         try opened.database.write { db in
             #expect(try Self.links(db) == ["1-1", "2-1", "2-2"], "every link kept")
@@ -104,7 +103,35 @@ import Testing
             #expect(try Self.links(db) == ["1-1"], "ON DELETE CASCADE kept")
             try db.execute(sql: "INSERT INTO bookAuthor VALUES (1, 2)")
         }
+        try opened.database.close()
         #expect(try LucidStore.inspect(atPath: store, versions: next).version == SchemaVersion("1.1"))
+
+        // 1.2 renames author to writer: its table is renamed, and the link table keeps its name, its rows and
+        // its reference (SQLite's RENAME rewrites it to writer).
+        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.1""#, with: #"current_version: "1.2""#))
+        let history = #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#
+        let author = try project.read(".entities/author.json")
+        #expect(author.contains(history) && author.contains(#""name": "author""#), "\(author)")
+        try project.write(".entities/writer.json", author
+            .replacingOccurrences(of: history, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2", "previous_name": "author" }]"#)
+            .replacingOccurrences(of: #""name": "author""#, with: #""name": "writer""#))
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent(".entities/author.json"))
+        try project.write(".entities/book.json", try project.read(".entities/book.json")
+            .replacingOccurrences(of: history, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2" }]"#)
+            .replacingOccurrences(of: #""entity_name": "author""#, with: #""entity_name": "writer""#))
+        let renamed = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(renamed.status == 0, "\(renamed.output)\(renamed.error)")
+        let last = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        #expect(last.last?.table(named: "bookAuthor")?.foreignKeys.map(\.table).sorted() == ["book", "writer"])
+        let reopened = try LucidStore.open(atPath: store, versions: last)
+        defer { try? reopened.database.close() }
+        #expect(reopened.outcome.steps.count == 1)
+        try reopened.database.read { db in
+            #expect(try Self.links(db) == ["1-1", "1-2"], "every link kept through the rename")
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM writer ORDER BY id") == ["Ursula", "Terry"])
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'bookAuthor'") ?? ""
+            #expect(sql.contains(#"REFERENCES "writer"(id)"#), "\(sql)")
+        }
     }
 
     /// A join table describe leaves to the app says why, and `link_table` is checked where it is written.
