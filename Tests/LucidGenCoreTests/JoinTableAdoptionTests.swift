@@ -161,6 +161,17 @@ import Testing
         let errors = try refused.errors().map(\.description)
         #expect(errors.contains { $0.contains("note.json:") && $0.contains("link_table names a to-many relationship's join table; a to-one is a column") }, "\(errors)")
         #expect(errors.contains { $0.contains("note.json:") && $0.contains("unknown key 'target_colum' in 'link_table'; did you mean 'target_column'?") }, "\(errors)")
+
+        // A link table named like another table is an error at its link_table, not SQLite's "already exists".
+        let clash = try TestProject(files: [
+            ".entities/tag.json": entityJSON("tag"),
+            ".entities/note.json": entityJSON("note", properties: """
+                { "name": "tags", "property_type": { "entity_name": "tag", "association": "to_many", "link_table": { "name": "tag", "source_column": "noteId", "target_column": "tagId" } } }
+                """),
+        ])
+        defer { clash.remove() }
+        let clashes = try clash.errors().map(\.description)
+        #expect(clashes.contains { $0.contains("note.json:") && $0.contains("link_table 'tag' of 'note.tags' is the name of another table too") }, "\(clashes)")
     }
 
     /// GRDB's configuration an SQLiteData app opens its store with: `uuid()` on every connection (a v4 UUID as
