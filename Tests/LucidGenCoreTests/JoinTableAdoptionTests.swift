@@ -174,6 +174,43 @@ import Testing
         #expect(clashes.contains { $0.contains("note.json:") && $0.contains("link_table 'tag' of 'note.tags' is the name of another table too") }, "\(clashes)")
     }
 
+    /// A to-one that becomes a to-many through the app's join table (`link_table` in a `type_history` item's
+    /// type too) fills the table from the column; back to a to-one, the column takes each row's single link.
+    @Test func aToOneBecomesAToManyThroughTheAppsJoinTableAndBack() throws {
+        let toOne = #"{ "entity_name": "author", "association": "to_one" }"#
+        let toMany = #"{ "entity_name": "author", "association": "to_many", "link_table": { "name": "bookAuthor", "source_column": "bookId", "target_column": "authorId" } }"#
+        let project = try TestProject(files: [
+            ".entities/author.json": entityJSON("author", properties: #"{ "name": "name", "property_type": "string" }"#)
+                .replacingOccurrences(of: #"[{ "version": "1.0" }]"#, with: #"[{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2" }]"#),
+            ".entities/book.json": entityJSON("book", properties: """
+                { "name": "title", "property_type": "string" },
+                { "name": "authors", "property_type": \(toOne), "nullable": true, "type_history": [
+                  { "until_version": "1.1", "property_type": \(toOne), "nullable": true },
+                  { "until_version": "1.2", "property_type": \(toMany), "nullable": false } ] }
+                """).replacingOccurrences(of: #"[{ "version": "1.0" }]"#, with: #"[{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2" }]"#),
+        ])
+        defer { project.remove() }
+        let schemas = try project.generate().model.schemas
+        #expect(schemas.map(\.version) == [SchemaVersion("1.0"), SchemaVersion("1.1"), SchemaVersion("1.2")])
+        #expect(schemas[1].table(named: "bookAuthor")?.primaryKey == ["bookId", "authorId"] && schemas[1].table(named: "book_authors") == nil)
+        let path = project.root.appendingPathComponent("books.sqlite").path
+        let created = try LucidStore.create(atPath: path, versions: schemas, version: SchemaVersion("1.0"))
+        try created.write { db in
+            try db.execute(sql: "INSERT INTO author (id, name) VALUES (1, 'Ursula'), (2, 'Terry'); INSERT INTO book (id, title, authors) VALUES (1, 'Earthsea', 1), (2, 'Dune', NULL), (3, 'Mort', 2)")
+        }
+        try created.close()
+        let toLinks = try LucidStore.open(atPath: path, versions: Array(schemas.prefix(2)))
+        #expect(try toLinks.database.read { db in try Self.links(db) } == ["1-1", "3-2"])
+        try toLinks.database.write { db in try db.execute(sql: "DELETE FROM bookAuthor WHERE bookId = 3") }
+        try toLinks.database.close()
+        let back = try LucidStore.open(atPath: path, versions: schemas)
+        defer { try? back.database.close() }
+        let (rows, linksLeft) = try back.database.read { db in
+            (try String.fetchAll(db, sql: "SELECT id || ':' || ifnull(authors, '-') FROM book ORDER BY id"), try db.tableExists("bookAuthor"))
+        }
+        #expect(rows == ["1:1", "2:-", "3:-"] && !linksLeft, "\(rows)")
+    }
+
     /// GRDB's configuration an SQLiteData app opens its store with: `uuid()` on every connection (a v4 UUID as
     /// lowercase text, as SQLite's uuid extension returns it).
     static var withUUID: Configuration {

@@ -672,6 +672,7 @@ package enum DescriptionLoader {
                     at: item.location, path: item.path + ".property_type")
             } else {
                 entry.type = decodeType(typeNode, allowRelationship: true, &diagnostics)
+                if let type = entry.type { entry.linkTable = decodeLinkTable(typeNode, type: type, &diagnostics) }
             }
         }
         entry.nullable = itemReader.bool(firstOf: ["nullable", "optional"], &diagnostics)

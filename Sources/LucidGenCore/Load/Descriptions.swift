@@ -245,6 +245,8 @@ package struct PropertyTypeHistoryItem: Sendable {
     /// `persisted_name`: the column's name before `untilVersion` (a column renamed at that version is renamed
     /// in the store, `ALTER TABLE … RENAME COLUMN`); `.some(nil)`: the property's name was the column's then.
     package var persistedName: String?? = nil
+    /// The app's join table of `type` when it is a to-many relationship with `link_table` (with `type` only).
+    package var linkTable: LinkTableDescription? = nil
     package var location: SourceLocation
     package var path: String
 

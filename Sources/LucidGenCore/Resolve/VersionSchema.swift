@@ -91,7 +91,7 @@ extension ShapeBuilder {
         for entity in entities {
             guard let timeline = timelines[entity.name], timeline.exists(at: version) else { continue }
             for property in timeline.properties(at: version) {
-                guard let link = property.linkTable, tables.filter({ sqlNameKey($0.name) == sqlNameKey(link.name) }).count > 1 else { continue }
+                guard let link = property.asOf(version).linkTable, tables.filter({ sqlNameKey($0.name) == sqlNameKey(link.name) }).count > 1 else { continue }
                 diagnostics.error(
                     "link_table '\(link.name)' of '\(entity.name).\(property.name)' is the name of another table too (an entity's or another relationship's); the app's join table needs a name of its own",
                     at: link.location, path: property.path + ".property_type.link_table")
