@@ -219,6 +219,8 @@ package struct StoreDescriber {
         var indexShapes: [SchemaIndex] = []
         /// The table is `STRICT`.
         var strict = false
+        /// The table's CHECK constraints (`checks`).
+        var checks: [SchemaCheck] = []
     }
 
     /// A property as one layout has it; `column` is the store's column name.
@@ -237,6 +239,10 @@ package struct StoreDescriber {
         var collation: String? = nil
         /// The ON CONFLICT resolution of its NOT NULL (`on_conflict`).
         var onConflict: String? = nil
+        /// Its own CHECK constraint's expression (`check`).
+        var check: String? = nil
+        /// Its `generated` object, when SQLite computes it.
+        var generated: String? = nil
     }
 
     private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
@@ -247,6 +253,14 @@ package struct StoreDescriber {
         if newest.strict { object.append(("strict", "true")) }
         if Set(versions.map(\.1.strict)).count > 1 {
             output.problems.append("table \(newest.table): it is STRICT in some layouts and not in others, which describe does not say (an entity is strict at every version or none)")
+        }
+        if !newest.checks.isEmpty {
+            object.append(("checks", "[" + newest.checks.map { check in
+                check.name.map { #"{ "name": \#(Self.json($0)), "expression": \#(Self.json(check.expression)) }"# } ?? Self.json(check.expression)
+            }.joined(separator: ", ") + "]"))
+        }
+        if Set(versions.map { $0.1.checks.map(\.sql) }).count > 1 {
+            output.problems.append("table \(newest.table): its CHECK constraints changed between layouts, which describe does not say (an entity's checks hold at every version)")
         }
         object.append(("version_history", "[" + versions.map { #"{ "version": \#(Self.json($0.0.string)) }"# }.joined(separator: ", ") + "]"))
         if let last = versions.last?.0, let after = allVersions.first(where: { $0 > last }) {
@@ -287,6 +301,8 @@ package struct StoreDescriber {
             if let collation = now.collation { fields.append(("collation", Self.json(collation))) }
             if now.nullable { fields.append(("nullable", "true")) }
             if let resolution = now.onConflict { fields.append(("on_conflict", Self.json(resolution.lowercased()))) }
+            if let check = now.check { fields.append(("check", Self.json(check))) }
+            if let generated = now.generated { fields.append(("generated", generated)) }
             if let value = now.defaultValue { fields.append(("default_value", value)) }
             if let action = now.onDelete { fields.append(("on_delete", action)) }
             if let action = now.onUpdate { fields.append(("on_update", action)) }
@@ -304,6 +320,8 @@ package struct StoreDescriber {
                 if earlier.1.onConflict != later.1.onConflict, !earlier.1.nullable, !later.1.nullable {
                     output.problems.append("\(newest.table).\(now.column): its NOT NULL's ON CONFLICT changed at \(later.0), which describe does not say")
                 }
+                if earlier.1.check != later.1.check { output.problems.append("\(newest.table).\(now.column): its CHECK changed at \(later.0), which describe does not say") }
+                if earlier.1.generated != later.1.generated { output.problems.append("\(newest.table).\(now.column): its generated expression changed at \(later.0), which describe does not say") }
                 if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
                 if earlier.1.onUpdate != later.1.onUpdate { output.problems.append("\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say") }
                 if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
@@ -349,6 +367,9 @@ package struct StoreDescriber {
             output.problems.append(
                 "table \(table.name): its key \(key.name) has a default (\(defaultSQL)), which an identifier cannot have; lucidgen's records give every key (leave the table to the app with --app-table \(table.name))")
         }
+        if key.name == "id", let check = key.check {
+            output.problems.append("table \(table.name): its key \(key.name) says CHECK (\(check)), which an id identifier cannot say (write it as a table CHECK, or leave the table to the app with --app-table \(table.name))")
+        }
         if key.name == "id", let resolution = key.notNullConflict {
             output.problems.append("table \(table.name): its key \(key.name) says NOT NULL ON CONFLICT \(resolution), which an id identifier cannot say (leave the table to the app with --app-table \(table.name))")
         }
@@ -383,7 +404,8 @@ package struct StoreDescriber {
                     name: propertyName, column: column.name,
                     type: #"{ "entity_name": \#(Self.json(entityNames[sqlNameKey(target.name)]!)), "association": "to_one" }"#, nullable: !column.notNull,
                     defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
-                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil))
+                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
+                    check: column.check))
                 continue
             }
             let declared = column.declaredType
@@ -425,7 +447,8 @@ package struct StoreDescriber {
             properties.append(DescribedProperty(
                 name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
                 isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
-                onConflict: column.notNull || isKey ? column.notNullConflict : nil))
+                onConflict: column.notNull || isKey ? column.notNullConflict : nil, check: column.check,
+                generated: column.generatedSQL.map { #"{ "expression": \#(Self.json($0))\#(column.generatedStored == true ? #", "stored": true"# : "") }"# }))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
@@ -444,7 +467,8 @@ package struct StoreDescriber {
         for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
             output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
         }
-        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true)
+        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true,
+            checks: table.checks ?? [])
     }
 
     /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.

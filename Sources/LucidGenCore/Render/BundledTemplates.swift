@@ -94,7 +94,7 @@ import GRDB
 {{/properties}}
     }
 
-    /// Writes a row: each composite element to its own column.
+    /// Writes a row: each composite element to its own column{{#generatedColumns}} (not the generated {{.}}, which SQLite computes){{/generatedColumns}}.
     {{access}} func encode(to container: inout GRDB.PersistenceContainer) throws {
 {{#properties}}
 {{#containerEncode}}
@@ -102,6 +102,20 @@ import GRDB
 {{/containerEncode}}
 {{/properties}}
     }
+{{/hasComposites}}
+{{^hasComposites}}
+{{#generatedColumns}}
+
+    /// Writes a row: every column but the generated {{.}}, which SQLite computes (an insert or update never
+    /// writes it).
+    {{access}} func encode(to container: inout GRDB.PersistenceContainer) throws {
+{{#properties}}
+{{#containerEncode}}
+        {{.}}
+{{/containerEncode}}
+{{/properties}}
+    }
+{{/generatedColumns}}
 {{/hasComposites}}
 {{/superseded}}
 {{#localIdentifier}}

@@ -156,6 +156,8 @@ extension ShapeBuilder {
             foreignKeys: (shape.identifier.foreignKey.map { [$0] } ?? []) + table.foreignKeys, indexes: table.indexes,
             renamedFrom: renamedTable, search: search, autoincrement: timeline.entity.identifier.autoincrement ? true : nil)
         result.primaryKeyConflict = timeline.entity.identifier.onConflict
+        let checks = timeline.entity.checks.filter { $0.holds(at: version) }.map(\.check)
+        if !checks.isEmpty { result.checks = checks }
         if timeline.entity.strict {
             result.strict = true
             checkStrictTypes(of: result, owner, at: version, &diagnostics)
@@ -187,6 +189,7 @@ extension ShapeBuilder {
             column.declaredType = described?.columnType
             column.collation = described?.collation
             column.notNullConflict = described?.onConflict
+            column.check = described?.check
         }
         return column
     }

@@ -97,13 +97,16 @@ package enum StoreSchemaReader {
         var collations: [String: [String: String]] = [:]
         var checks: [String: [String]] = [:]
         var conflicts: [String: (notNull: [String: String], primaryKey: String?, unique: Bool)] = [:]
+        var constraints: [String: ChecksAndGenerated] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
             let sql = row[1] as String? ?? ""
             let tokens = SQLTokens(sql)
             if tokens.contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
             collations[row[0]] = columnCollations(sql)
             conflicts[row[0]] = conflictClauses(sql)
-            let lacking = constraintsLucidgenLacks(tokens) + (conflicts[row[0]]!.unique ? [uniqueConflictClauses] : [])
+            let read = checksAndGeneratedColumns(sql)
+            constraints[row[0]] = read
+            let lacking = constraintsLucidgenLacks(tokens, read) + (conflicts[row[0]]!.unique ? [uniqueConflictClauses] : [])
             if !lacking.isEmpty { checks[row[0]] = lacking }
         }
         var options: [String: [String]] = [:]
@@ -132,6 +135,7 @@ package enum StoreSchemaReader {
             table.storeOptions = options[name]
             table.strict = strict.contains(name) ? true : nil
             table.primaryKeyConflict = conflicts[name]?.primaryKey
+            constraints[name]?.apply(to: &table)
             result[name] = table
         }
         return result
@@ -176,7 +180,9 @@ package enum StoreSchemaReader {
             if (options["strict"] as Int? ?? 0) == 1 { table.strict = true }
         }
         table.primaryKeyConflict = conflicts.primaryKey
-        let lacking = constraintsLucidgenLacks(SQLTokens(sql)) + (conflicts.unique ? [uniqueConflictClauses] : [])
+        let read = checksAndGeneratedColumns(sql)
+        read.apply(to: &table)
+        let lacking = constraintsLucidgenLacks(SQLTokens(sql), read) + (conflicts.unique ? [uniqueConflictClauses] : [])
         if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
         return table
     }
@@ -238,14 +244,92 @@ package enum StoreSchemaReader {
         Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE partial = 1", arguments: [table]))
     }
 
-    /// What a table's SQL declares that lucidgen's DDL has no word for, so that a rebuild would drop it: CHECK
-    /// constraints and generated columns (`GENERATED ALWAYS AS (…)`, or `AS (…)` alone; `pragma table_info`
-    /// does not even list the latter).
-    static func constraintsLucidgenLacks(_ tokens: SQLTokens) -> [String] {
+    /// What a table's SQL declares that lucidgen's DDL has no word for, so that a rebuild would drop it: a
+    /// CHECK or a generated column that ``checksAndGeneratedColumns(_:)`` could not read (a CHECK or
+    /// `GENERATED` keyword where it found none).
+    static func constraintsLucidgenLacks(_ tokens: SQLTokens, _ read: ChecksAndGenerated) -> [String] {
         var found: [String] = []
-        if tokens.contains(keyword: "check") { found.append("CHECK constraints") }
-        if tokens.contains(keyword: "as") || tokens.contains(keyword: "generated") { found.append("generated columns") }
+        if tokens.contains(keyword: "check") && read.columnChecks.isEmpty && read.tableChecks.isEmpty { found.append("CHECK constraints") }
+        if tokens.contains(keyword: "generated") && read.generated.isEmpty { found.append("generated columns") }
         return found
+    }
+
+    /// The CHECK constraints and generated columns of a `CREATE TABLE` statement (SQLite's pragmas report
+    /// neither expression): each column's own unnamed CHECK by the column's name lower-cased, the table's
+    /// CHECK constraints in order (a column's named CHECK, or its second, among them: a CHECK constrains the
+    /// row wherever it is written), and each generated column's expression and whether it is STORED.
+    struct ChecksAndGenerated: Equatable {
+        var columnChecks: [String: String] = [:]
+        var tableChecks: [SchemaCheck] = []
+        var generated: [String: (expression: String, stored: Bool)] = [:]
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.columnChecks == b.columnChecks && a.tableChecks == b.tableChecks
+                && a.generated.mapValues { "\($0.stored) \($0.expression)" } == b.generated.mapValues { "\($0.stored) \($0.expression)" }
+        }
+
+        /// Sets these on a table read from the store.
+        func apply(to table: inout SchemaTable) {
+            for index in table.columns.indices {
+                let key = sqlNameKey(table.columns[index].name)
+                table.columns[index].check = columnChecks[key]
+                if let generated = generated[key] {
+                    table.columns[index].generatedSQL = generated.expression
+                    table.columns[index].generatedStored = generated.stored ? true : nil
+                }
+            }
+            table.checks = tableChecks.isEmpty ? nil : tableChecks
+        }
+    }
+
+    static func checksAndGeneratedColumns(_ sql: String) -> ChecksAndGenerated {
+        var result = ChecksAndGenerated()
+        guard sql.range(of: "check", options: .caseInsensitive) != nil || sql.range(of: " as", options: .caseInsensitive) != nil
+            || sql.range(of: "generated", options: .caseInsensitive) != nil
+        else { return result }
+        func keyword(_ part: DefinitionPart?) -> String? {
+            if case .word(let word)? = part { return word.lowercased() }
+            return nil
+        }
+        for parts in definitionParts(sql) {
+            guard case .word(let first)? = parts.first else { continue }
+            var index = 0
+            var column: String?
+            if !tableConstraintWords.contains(first.lowercased()) {
+                column = first
+                index = 1
+            }
+            // The name a `CONSTRAINT name` gives the constraint that follows it.
+            var pendingName: String?
+            while index < parts.count {
+                let word = keyword(parts[index])
+                if word == "constraint", index + 1 < parts.count, case .word(let name) = parts[index + 1] {
+                    pendingName = name
+                    index += 2
+                    continue
+                }
+                if word == "check", index + 1 < parts.count, case .group(let expression) = parts[index + 1] {
+                    let trimmed = expression.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if let column, pendingName == nil, result.columnChecks[sqlNameKey(column)] == nil {
+                        result.columnChecks[sqlNameKey(column)] = trimmed
+                    } else {
+                        result.tableChecks.append(SchemaCheck(name: pendingName, expression: trimmed))
+                    }
+                    pendingName = nil
+                    index += 2
+                    continue
+                }
+                if word == "as", let column, index + 1 < parts.count, case .group(let expression) = parts[index + 1] {
+                    let stored = keyword(index + 2 < parts.count ? parts[index + 2] : nil) == "stored"
+                    result.generated[sqlNameKey(column)] = (expression.trimmingCharacters(in: .whitespacesAndNewlines), stored)
+                    index += 2
+                    continue
+                }
+                if word != nil && word != "generated" && word != "always" { pendingName = nil }
+                index += 1
+            }
+        }
+        return result
     }
 
     /// The collating sequence of each column of a `CREATE TABLE` statement that declares one other than
@@ -313,12 +397,32 @@ package enum StoreSchemaReader {
     /// words at the top level of the statement's parentheses, in order: identifiers (quoted ones unquoted)
     /// and keywords; string literals, comments and anything inside nested parentheses left out.
     static func definitions(_ sql: String) -> [[String]] {
+        definitionParts(sql).map { parts in
+            parts.compactMap { part in
+                if case .word(let word) = part { return word }
+                return nil
+            }
+        }
+    }
+
+    /// A part of a definition at the top level of a `CREATE TABLE` statement's parentheses: a word, or the
+    /// text inside a parenthesised group exactly as written (a CHECK's or a generated column's expression).
+    enum DefinitionPart: Equatable {
+        case word(String)
+        case group(String)
+    }
+
+    /// The definitions of a `CREATE TABLE` statement as ``definitions(_:)`` reads them, each nested group
+    /// kept as its text (``DefinitionPart/group(_:)``) where it stands among the words.
+    static func definitionParts(_ sql: String) -> [[DefinitionPart]] {
         let bytes = Array(sql.utf8)
-        var result: [[String]] = []
+        var result: [[DefinitionPart]] = []
         var index = 0
         var depth = 0
-        // Words of the current definition at depth 1 (the column definitions' level), in order.
-        var words: [String] = []
+        // Parts of the current definition at depth 1 (the column definitions' level), in order.
+        var words: [DefinitionPart] = []
+        // Where the text of the group open at depth 2 starts.
+        var groupStart = 0
         func finishDefinition() {
             if !words.isEmpty { result.append(words) }
             words = []
@@ -341,12 +445,14 @@ package enum StoreSchemaReader {
                 }
                 index += 1
                 // A quoted identifier is a word (a column's name); a string literal is not.
-                if depth == 1 && byte != UInt8(ascii: "'") { words.append(String(decoding: text, as: UTF8.self)) }
+                if depth == 1 && byte != UInt8(ascii: "'") { words.append(.word(String(decoding: text, as: UTF8.self))) }
             case UInt8(ascii: "("):
                 depth += 1
                 index += 1
+                if depth == 2 { groupStart = index }
             case UInt8(ascii: ")"):
                 if depth == 1 { finishDefinition() }
+                if depth == 2 { words.append(.group(String(decoding: bytes[groupStart..<index], as: UTF8.self))) }
                 depth -= 1
                 index += 1
             case UInt8(ascii: ","):
@@ -361,7 +467,7 @@ package enum StoreSchemaReader {
             case _ where isWordByte(byte):
                 let start = index
                 while index < bytes.count && isWordByte(bytes[index]) { index += 1 }
-                if depth == 1 { words.append(String(decoding: bytes[start..<index], as: UTF8.self)) }
+                if depth == 1 { words.append(.word(String(decoding: bytes[start..<index], as: UTF8.self))) }
             default:
                 index += 1
             }
@@ -475,6 +581,13 @@ package enum StoreSchemaReader {
             if found.primaryKeyConflict != table.primaryKeyConflict {
                 lines.append("table \(table.name): expected primary key \(table.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "without ON CONFLICT"), found \(found.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "none")")
             }
+            let expectedChecks = (table.checks ?? []).map(normalized), foundChecks = (found.checks ?? []).map(normalized)
+            for check in table.checks ?? [] where !foundChecks.contains(normalized(check)) {
+                lines.append("table \(table.name): expected \(check.sql), found none")
+            }
+            for check in found.checks ?? [] where !expectedChecks.contains(normalized(check)) {
+                lines.append("table \(table.name): expected no \(check.sql), found it (describe it: a \"checks\" item of the entity)")
+            }
             switch (table.strict == true, found.strict == true) {
             case (true, false): lines.append("table \(table.name): expected STRICT, found a table that is not")
             case (false, true): lines.append("table \(table.name): expected no STRICT, found it (describe it: \"strict\": true in the entity's description)")
@@ -535,7 +648,9 @@ package enum StoreSchemaReader {
             // autoIncrementedPrimaryKey does not), so that difference is none.
             let rowid = table.primaryKey.count == 1 && sameSQLName(table.primaryKey[0], column.name) && column.type == .integer
             if other.sqlType.uppercased() != column.sqlType.uppercased() || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL)
-                || !SchemaColumn.sameCollation(other.collation, column.collation) || (column.notNull && other.notNullConflict != column.notNullConflict) {
+                || !SchemaColumn.sameCollation(other.collation, column.collation) || (column.notNull && other.notNullConflict != column.notNullConflict)
+                || normalizedSQL(other.check) != normalizedSQL(column.check) || normalizedSQL(other.generatedSQL) != normalizedSQL(column.generatedSQL)
+                || (other.generatedStored == true) != (column.generatedStored == true) {
                 lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
             }
         }
@@ -574,6 +689,17 @@ package enum StoreSchemaReader {
 
     private static func describe(_ column: SchemaColumn) -> String {
         "\(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")\(column.notNull ? column.notNullConflict.map { " ON CONFLICT \($0)" } ?? "" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")\(column.collation.map { " COLLATE \($0)" } ?? "")"
+            + (column.check.map { " CHECK (\($0))" } ?? "")
+            + (column.generatedSQL.map { " GENERATED ALWAYS AS (\($0)) \(column.generatedStored == true ? "STORED" : "VIRTUAL")" } ?? "")
+    }
+
+    /// An expression as compared: its text without the space around it (SQLite keeps a table's SQL as written).
+    private static func normalizedSQL(_ expression: String?) -> String? {
+        expression?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func normalized(_ check: SchemaCheck) -> SchemaCheck {
+        SchemaCheck(name: check.name.map { sqlNameKey($0) }, expression: check.expression.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private static func describe(_ key: SchemaForeignKey) -> String {
