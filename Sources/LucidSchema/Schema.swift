@@ -287,12 +287,18 @@ public struct Schema: Sendable, Hashable, Codable {
                     + "\(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))"
                     + key.actionsSQL)
         }
+        for index in indexes where index.onConflict != nil {
+            parts.append("UNIQUE (\(index.columns.map(quoteIdentifier).joined(separator: ", "))) ON CONFLICT \(index.onConflict!)")
+        }
         for check in checks ?? [] { parts.append(check.sql) }
         return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))\(strict == true ? " STRICT" : "")"
     }
 
+    /// The indexes a `CREATE INDEX` makes: not a `UNIQUE … ON CONFLICT` constraint, which the table's statement makes.
+    package var createdIndexes: [SchemaIndex] { indexes.filter { $0.onConflict == nil } }
+
     package var createIndexStatements: [String] {
-        indexes.map { index in
+        createdIndexes.map { index in
             "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoteIdentifier(index.name)) ON \(quoteIdentifier(name)) "
                 + "(\(index.columns.map(quoteIdentifier).joined(separator: ", ")))"
         }
@@ -565,6 +571,10 @@ package struct SchemaIndex: Sendable, Hashable, Codable {
     package var name: String
     package var columns: [String]
     package var unique: Bool
+    /// A unique index's `ON CONFLICT` resolution when the app declared `UNIQUE (…) ON CONFLICT …` (an index has
+    /// none, so this one is a constraint of the table: its `CREATE TABLE` says it and every rebuild keeps it,
+    /// and SQLite names its index `sqlite_autoindex_…`). Nil for every other index (JSON and checksum as they were).
+    package var onConflict: String? = nil
 
     package init(name: String, columns: [String], unique: Bool = false) {
         self.name = name

@@ -342,16 +342,19 @@ enum TableJSONReader {
     }
 
     private static func index(_ reader: inout Reader) throws -> SchemaIndex {
-        var name: String?, columns: [String]?, unique: Bool?
+        var name: String?, columns: [String]?, unique: Bool?, onConflict: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
             case "columns": columns = try reader.strings()
             case "unique": unique = try reader.bool()
+            case "onConflict": onConflict = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
-        return SchemaIndex(name: try required(name, "name", reader), columns: try required(columns, "columns", reader), unique: try required(unique, "unique", reader))
+        var index = SchemaIndex(name: try required(name, "name", reader), columns: try required(columns, "columns", reader), unique: try required(unique, "unique", reader))
+        index.onConflict = onConflict
+        return index
     }
 
     private static func required<T>(_ value: T?, _ key: String, _ reader: Reader) throws -> T {

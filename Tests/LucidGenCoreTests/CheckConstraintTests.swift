@@ -166,3 +166,48 @@ import Testing
         #expect(!plain.json(indent: "").contains("check") && !plain.json(indent: "").contains("generated"))
     }
 }
+
+/// `UNIQUE … ON CONFLICT` (a column's and a table constraint's), as apps declare it: described as a unique
+/// `indexes` item's `on_conflict`, generated (the table's `UNIQUE (…) ON CONFLICT …`, no `CREATE INDEX`),
+/// recognised, and kept by a rebuild with its rows.
+@Suite struct UniqueConflictTests {
+    @Test func uniqueOnConflictIsDescribedAndKeptByRebuilds() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("codes.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE "codes" (
+                  "id" INTEGER PRIMARY KEY, "code" TEXT UNIQUE ON CONFLICT IGNORE, "owner" TEXT, "slot" INTEGER,
+                  UNIQUE ("owner", "slot") ON CONFLICT REPLACE);
+                INSERT INTO "codes" ("code", "owner", "slot") VALUES ('A1', 'ann', 1), ('B2', 'bob', 1);
+                """)
+        }
+        try queue.close()
+        let schemas = try SQLiteAppAdoptionTests.describeAndGenerate(project, "codes.sqlite")
+        let codes = try project.read(".entities/codes.json")
+        #expect(codes.contains(#"{ "properties": ["code"], "unique": true, "on_conflict": "ignore" }"#), "\(codes)")
+        #expect(codes.contains(#"{ "properties": ["owner", "slot"], "unique": true, "on_conflict": "replace" }"#), "\(codes)")
+        let table = try #require(schemas[0].table(named: "codes"))
+        #expect(table.createTableStatement().contains(#"UNIQUE ("code") ON CONFLICT IGNORE, UNIQUE ("owner", "slot") ON CONFLICT REPLACE"#), "\(table.createTableStatement())")
+        #expect(table.createIndexStatements.isEmpty)
+
+        // 1.1 adds a column whose default is an expression: a rebuild of `codes`.
+        let next = try DescribeCommandTests.releaseNext(
+            project, "codes", codes, replacing: #"{ "name": "slot", "property_type": "int", "nullable": true }"#,
+            with: #"{ "name": "slot", "property_type": "int", "nullable": true }, { "name": "stamp", "property_type": "int", "default_value": { "sql": "(abs(7))" }, "added_at_version": "1.1" }"#)
+        let opened = try LucidStore.open(atPath: store, versions: next)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'codes'") ?? ""
+            #expect(sql.contains(#"UNIQUE ("code") ON CONFLICT IGNORE"#) && sql.contains(#"UNIQUE ("owner", "slot") ON CONFLICT REPLACE"#), "\(sql)")
+            try db.execute(sql: #"INSERT INTO "codes" ("code", "owner", "slot") VALUES ('A1', 'cy', 2)"#)
+            #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "codes""#) == 2, "ON CONFLICT IGNORE kept: the duplicate code is ignored")
+            try db.execute(sql: #"INSERT INTO "codes" ("code", "owner", "slot") VALUES ('C3', 'bob', 1)"#)
+            #expect(try String.fetchAll(db, sql: #"SELECT "code" || ':' || "stamp" FROM "codes" ORDER BY "code""#) == ["A1:7", "C3:7"], "ON CONFLICT REPLACE kept, rows kept")
+        }
+        #expect(try LucidStore.inspect(atPath: store, versions: next).version == SchemaVersion("1.1"))
+    }
+}

@@ -459,6 +459,7 @@ package struct StoreDescriber {
             if index.columns.count == 1, !index.unique, relationships[sqlNameKey(index.columns[0])] != nil, index.name == standard { continue }
             var fields = [("properties", "[" + names.map(Self.json).joined(separator: ", ") + "]")]
             if index.unique { fields.append(("unique", "true")) }
+            if let resolution = index.onConflict { fields.append(("on_conflict", Self.json(resolution.lowercased()))) }
             // A UNIQUE constraint's index has SQLite's reserved name: lucidgen's own name is its (a rebuild makes it one).
             if index.name != standard && !sqlNameKey(index.name).hasPrefix("sqlite_autoindex_") { fields.append(("name", Self.json(index.name))) }
             indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")

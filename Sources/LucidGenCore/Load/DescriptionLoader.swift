@@ -47,7 +47,7 @@ private enum KnownKeys {
     static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
     static let searchHistoryItem = ["until_version", "properties", "tokenizer"]
-    static let index = ["properties", "unique", "name"]
+    static let index = ["properties", "unique", "name", "on_conflict"]
     static let identifier = ["type", "property_name", "autoincrement", "on_conflict"]
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
@@ -477,7 +477,18 @@ package enum DescriptionLoader {
                 diagnostics.error("index name '\(name)' is reserved by SQLite (names starting with sqlite_)", at: nameNode.location, path: nameNode.path)
             }
         }
-        return IndexDescription(properties: properties, unique: unique, name: name, location: node.location, path: node.path)
+        var index = IndexDescription(properties: properties, unique: unique, name: name, location: node.location, path: node.path)
+        index.onConflict = conflictResolution(&reader, what: "a UNIQUE constraint", &diagnostics)
+        if index.onConflict != nil, let node = reader.value("on_conflict") {
+            if !unique {
+                diagnostics.error("on_conflict is the ON CONFLICT of a UNIQUE constraint: this index is not \"unique\": true", at: node.location, path: node.path)
+                index.onConflict = nil
+            } else if let nameNode = reader.value("name") {
+                diagnostics.error(
+                    "an index with on_conflict is the table's UNIQUE constraint, which SQLite names itself: remove 'name'", at: nameNode.location, path: nameNode.path)
+            }
+        }
+        return index
     }
 
     static func decodeIdentifier(_ node: JSONNode?, at entity: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {

@@ -173,6 +173,8 @@ package struct IndexDescription: Sendable, Equatable {
     package var unique: Bool
     /// The index's name in SQLite; nil: `<table>_<column>_…_index` (or `_unique`).
     package var name: String?
+    /// `on_conflict` on a unique index: the table's `UNIQUE (…) ON CONFLICT …` constraint instead of an index.
+    package var onConflict: String? = nil
     package var location: SourceLocation
     package var path: String
 

@@ -167,7 +167,9 @@ extension ShapeBuilder {
             guard columns.count == spec.properties.count else { continue }
             let name = spec.name ?? Self.defaultIndexName(table: table, columns: columns, unique: spec.unique, naming: timeline.columnNaming)
             if spec.name == nil { defaultNamed.insert(name) }
-            indexes.append(SchemaIndex(name: name, columns: columns, unique: spec.unique))
+            var index = SchemaIndex(name: name, columns: columns, unique: spec.unique)
+            index.onConflict = spec.onConflict
+            indexes.append(index)
         }
         return (indexes, defaultNamed)
     }

@@ -370,7 +370,7 @@ struct StepExecutor {
             try execute("UPDATE sqlite_sequence SET seq = max(seq, \(sequence)) WHERE name = \(name)")
             try execute("INSERT INTO sqlite_sequence (name, seq) SELECT \(name), \(sequence) WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(name))")
         }
-        for (statement, index) in zip(table.createIndexStatements, table.indexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
+        for (statement, index) in zip(table.createIndexStatements, table.createdIndexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
         try restoreSearchTriggers(of: table)
     }
 

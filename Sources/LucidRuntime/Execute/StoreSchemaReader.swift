@@ -98,6 +98,7 @@ package enum StoreSchemaReader {
         var checks: [String: [String]] = [:]
         var conflicts: [String: (notNull: [String: String], primaryKey: String?, unique: Bool)] = [:]
         var constraints: [String: ChecksAndGenerated] = [:]
+        var uniques: [String: [(columns: [String], resolution: String)]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
             let sql = row[1] as String? ?? ""
             let tokens = SQLTokens(sql)
@@ -106,7 +107,8 @@ package enum StoreSchemaReader {
             conflicts[row[0]] = conflictClauses(sql)
             let read = checksAndGeneratedColumns(sql)
             constraints[row[0]] = read
-            let lacking = constraintsLucidgenLacks(tokens, read) + (conflicts[row[0]]!.unique ? [uniqueConflictClauses] : [])
+            uniques[row[0]] = uniqueConflicts(sql)
+            let lacking = constraintsLucidgenLacks(tokens, read)
             if !lacking.isEmpty { checks[row[0]] = lacking }
         }
         var options: [String: [String]] = [:]
@@ -136,6 +138,7 @@ package enum StoreSchemaReader {
             table.strict = strict.contains(name) ? true : nil
             table.primaryKeyConflict = conflicts[name]?.primaryKey
             constraints[name]?.apply(to: &table)
+            applyUniqueConflicts(uniques[name] ?? [], to: &table)
             result[name] = table
         }
         return result
@@ -182,7 +185,8 @@ package enum StoreSchemaReader {
         table.primaryKeyConflict = conflicts.primaryKey
         let read = checksAndGeneratedColumns(sql)
         read.apply(to: &table)
-        let lacking = constraintsLucidgenLacks(SQLTokens(sql), read) + (conflicts.unique ? [uniqueConflictClauses] : [])
+        applyUniqueConflicts(uniqueConflicts(sql), to: &table)
+        let lacking = constraintsLucidgenLacks(SQLTokens(sql), read)
         if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
         return table
     }
@@ -349,9 +353,60 @@ package enum StoreSchemaReader {
         return result
     }
 
-    /// A `UNIQUE … ON CONFLICT` clause: lucidgen's unique constraints are unique indexes (a rebuild makes the
-    /// table's UNIQUE constraint one), and an index has no `ON CONFLICT`, so a rebuild would drop it.
+    /// A `UNIQUE … ON CONFLICT` clause that ``uniqueConflicts(_:)`` could not tie to its index.
     static let uniqueConflictClauses = "UNIQUE ON CONFLICT clauses"
+
+    /// The `UNIQUE … ON CONFLICT` clauses of a `CREATE TABLE` statement (SQLite's pragmas do not report them),
+    /// each with its columns (a column's own `UNIQUE ON CONFLICT …`, or a table constraint's list) and its
+    /// resolution upper-cased.
+    static func uniqueConflicts(_ sql: String) -> [(columns: [String], resolution: String)] {
+        guard sql.range(of: "conflict", options: .caseInsensitive) != nil else { return [] }
+        var result: [(columns: [String], resolution: String)] = []
+        func word(_ part: DefinitionPart?) -> String? {
+            if case .word(let text)? = part { return text.lowercased() }
+            return nil
+        }
+        for parts in definitionParts(sql) {
+            guard case .word(let first)? = parts.first else { continue }
+            let column: String? = tableConstraintWords.contains(first.lowercased()) ? nil : first
+            for index in parts.indices where word(parts[index]) == "unique" {
+                var at = index + 1
+                var columns: [String]
+                if let column {
+                    columns = [column]
+                } else if at < parts.count, case .group(let list) = parts[at] {
+                    // `a`, `"b" COLLATE NOCASE`, `c DESC`: each item's first word, unquoted.
+                    columns = list.split(separator: ",").compactMap { item in
+                        definitions("(\(item))").first?.first
+                    }
+                    at += 1
+                } else {
+                    continue
+                }
+                guard at + 2 < parts.count, word(parts[at]) == "on", word(parts[at + 1]) == "conflict",
+                    let resolution = SchemaColumn.conflictResolutions.first(where: { $0.lowercased() == word(parts[at + 2]) })
+                else { continue }
+                if columns.isEmpty { continue }
+                result.append((columns, resolution))
+            }
+        }
+        return result
+    }
+
+    /// Ties each `UNIQUE … ON CONFLICT` to the UNIQUE constraint's index on the same columns
+    /// (`sqlite_autoindex_…`); one that ties to none leaves the table to the app (``uniqueConflictClauses``).
+    static func applyUniqueConflicts(_ clauses: [(columns: [String], resolution: String)], to table: inout SchemaTable) {
+        var untied = false
+        for clause in clauses {
+            let key = clause.columns.map { sqlNameKey($0) }
+            guard let at = table.indexes.firstIndex(where: { isConstraintIndex($0) && $0.unique && $0.onConflict == nil && $0.columns.map { sqlNameKey($0) } == key }) else {
+                untied = true
+                continue
+            }
+            table.indexes[at].onConflict = clause.resolution
+        }
+        if untied { table.storeOptions = (table.storeOptions ?? []) + [uniqueConflictClauses] }
+    }
 
     /// The words that start a table constraint rather than a column definition.
     static let tableConstraintWords: Set<String> = ["constraint", "primary", "unique", "check", "foreign"]
@@ -613,19 +668,21 @@ package enum StoreSchemaReader {
             // index's name: a rebuild makes it the named index (each one matched once).
             var constraints = found.indexes.filter(isConstraintIndex).map(normalized)
             func matchesConstraint(_ index: SchemaIndex) -> Bool {
-                guard index.unique, let at = constraints.firstIndex(where: { $0.columns == normalized(index).columns }) else { return false }
+                guard index.unique, let at = constraints.firstIndex(where: { $0.columns == normalized(index).columns && $0.onConflict == index.onConflict }) else { return false }
                 constraints.remove(at: at)
                 return true
             }
-            for index in table.indexes where !foundIndexes.contains(normalized(index)) && !matchesConstraint(index) {
+            for index in table.indexes where (index.onConflict != nil || !foundIndexes.contains(normalized(index))) && !matchesConstraint(index) {
                 if tolerated.indexes.contains(sqlNameKey(index.name)) { continue }
-                lines.append("table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", "))), found none")
+                let conflict = index.onConflict.map { " UNIQUE ON CONFLICT \($0)" } ?? ""
+                lines.append("table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", ")))\(conflict), found none")
             }
             for index in found.indexes where !isConstraintIndex(index) && !expectedIndexes.contains(normalized(index)) {
                 lines.append("table \(table.name): expected no index \(index.name), found one on (\(index.columns.joined(separator: ", ")))")
             }
             for index in constraints {
-                lines.append("table \(table.name): expected no UNIQUE constraint, found one on (\(index.columns.joined(separator: ", "))) (describe it: \"unique\": true, or a unique indexes item)")
+                let conflict = index.onConflict.map { " ON CONFLICT \($0)" } ?? ""
+                lines.append("table \(table.name): expected no UNIQUE constraint\(conflict), found one on (\(index.columns.joined(separator: ", "))) (describe it: \"unique\": true, or a unique indexes item\(index.onConflict.map { " with \"on_conflict\": \"\($0.lowercased())\"" } ?? ""))")
             }
         }
         let expectedTables = Set(expected.tables.map { sqlNameKey($0.name) })
@@ -716,6 +773,8 @@ package enum StoreSchemaReader {
     }
 
     private static func normalized(_ index: SchemaIndex) -> SchemaIndex {
-        SchemaIndex(name: sqlNameKey(index.name), columns: index.columns.map { sqlNameKey($0) }, unique: index.unique)
+        var result = SchemaIndex(name: sqlNameKey(index.name), columns: index.columns.map { sqlNameKey($0) }, unique: index.unique)
+        result.onConflict = index.onConflict
+        return result
     }
 }

@@ -493,6 +493,13 @@ package struct StepInference: Sendable {
             })
         if oldForeignKeys != Set(new.foreignKeys) { rebuildReasons.append("foreign keys change") }
         if (old.checks ?? []) != (new.checks ?? []) { rebuildReasons.append("its CHECK constraints change") }
+        // A UNIQUE … ON CONFLICT is a constraint of the table (no index has one): only a rebuild adds, drops or changes it.
+        func conflictConstraints(_ indexes: [SchemaIndex], renamed: [String: String]) -> Set<String> {
+            Set(indexes.compactMap { index in index.onConflict.map { "\(index.columns.map { sqlNameKey(renamed[$0] ?? $0) }) \($0)" } })
+        }
+        if conflictConstraints(old.indexes, renamed: result.renamedColumns) != conflictConstraints(new.indexes, renamed: [:]) {
+            rebuildReasons.append("its UNIQUE ON CONFLICT constraints change")
+        }
         // A rename onto a name that an old, dropped column still holds cannot be done in place.
         if renames.contains(where: { rename in dropped.contains { sqlNameKey($0.name) == sqlNameKey(rename.1) } }) {
             rebuildReasons.append("a column is renamed onto the name of a removed column")
@@ -584,11 +591,12 @@ package struct StepInference: Sendable {
         let oldIndexes = Set(old.indexes.map { SchemaIndex(name: $0.name, columns: $0.columns.map { renamedColumns[$0] ?? $0 }, unique: $0.unique) })
         let newIndexes = Set(new.indexes)
         var operations: [MigrationOperation] = []
-        for index in old.indexes.sorted(by: { $0.name < $1.name }) {
+        // A UNIQUE … ON CONFLICT is the table's constraint, unchanged here (a change of it rebuilds the table).
+        for index in old.indexes.sorted(by: { $0.name < $1.name }) where index.onConflict == nil {
             let mapped = SchemaIndex(name: index.name, columns: index.columns.map { renamedColumns[$0] ?? $0 }, unique: index.unique)
             if !newIndexes.contains(mapped) { operations.append(.dropIndex(index.name)) }
         }
-        for index in new.indexes.sorted(by: { $0.name < $1.name }) where !oldIndexes.contains(index) {
+        for index in new.indexes.sorted(by: { $0.name < $1.name }) where !oldIndexes.contains(index) && index.onConflict == nil {
             operations.append(.createIndex(table: new.name, index: index, deferrable: !index.unique))
         }
         return operations
