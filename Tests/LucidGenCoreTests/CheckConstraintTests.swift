@@ -210,4 +210,56 @@ import Testing
         }
         #expect(try LucidStore.inspect(atPath: store, versions: next).version == SchemaVersion("1.1"))
     }
+
+    /// A feed reader's store as GRDB's schema builder writes it for a podcast app's first migration (written
+    /// here): `unique(onConflict: .fail)` and a plain index the app made on the same column (which `generate`
+    /// used to refuse as a duplicate index), `uniqueKey(_:onConflict:)`,
+    /// `belongsTo(…, onDelete: .cascade)` and `check { $0 >= 0 }`. Described with no warning, generated,
+    /// recognised, and a rebuild keeps them all.
+    @Test func aFeedReadersGRDBStoreIsAdoptedWithItsConstraints() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("feeds.sqlite").path
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.create(table: "feed") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("url", .text).unique(onConflict: .fail).notNull().indexed()
+                t.column("name", .text).notNull()
+            }
+            try db.create(index: "feed_on_url", on: "feed", columns: ["url"])
+            try db.create(table: "item") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.uniqueKey(["feedId", "guid"], onConflict: .fail)
+                t.belongsTo("feed", onDelete: .cascade).notNull()
+                t.column("guid", .text).notNull().indexed()
+                t.column("title", .text).notNull()
+                t.column("position", .integer).check { $0 >= 0 }
+            }
+            try db.execute(sql: #"INSERT INTO "feed" ("url", "name") VALUES ('https://a.example/feed', 'A')"#)
+            try db.execute(sql: #"INSERT INTO "item" ("feedId", "guid", "title", "position") VALUES (1, 'g1', 'One', 0), (1, 'g2', 'Two', NULL)"#)
+        }
+        try queue.close()
+        _ = try SQLiteAppAdoptionTests.describeAndGenerate(project, "feeds.sqlite")
+        let feed = try project.read(".entities/feed.json")
+        #expect(feed.contains(#"{ "properties": ["url"] },"#) && feed.contains(#"{ "properties": ["url"], "unique": true, "on_conflict": "fail" }"#), "\(feed)")
+        let item = try project.read(".entities/item.json")
+        #expect(item.contains(#""check": "\"position\" >= 0""#) && item.contains(#"{ "properties": ["feed_id", "guid"], "unique": true, "on_conflict": "fail" }"#), "\(item)")
+
+        let next = try DescribeCommandTests.releaseNext(
+            project, "item", item, replacing: #"{ "name": "title", "property_type": "string" }"#,
+            with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let opened = try LucidStore.open(atPath: store, versions: next)
+        defer { try? opened.database.close() }
+        #expect(opened.outcome.steps.count == 1)
+        try opened.database.write { db in
+            #expect(throws: DatabaseError.self, "the CHECK kept") { try db.execute(sql: #"UPDATE "item" SET "position" = -1"#) }
+            #expect(throws: DatabaseError.self, "UNIQUE ON CONFLICT FAIL kept") {
+                try db.execute(sql: #"INSERT INTO "item" ("feedId", "guid", "title") VALUES (1, 'g1', 'again')"#)
+            }
+            try db.execute(sql: #"DELETE FROM "feed""#)
+            #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "item""#) == 0, "ON DELETE CASCADE kept")
+        }
+        #expect(try LucidStore.inspect(atPath: store, versions: next).version == SchemaVersion("1.1"))
+    }
 }
