@@ -94,7 +94,7 @@ import GRDB
 {{/properties}}
     }
 
-    /// Writes a row: each composite element to its own column{{#generatedColumns}} (not the generated {{.}}, which SQLite computes){{/generatedColumns}}.
+    /// Writes a row: each composite element to its own column{{#generatedColumns}}, all but the generated {{.}}{{/generatedColumns}}.
     {{access}} func encode(to container: inout GRDB.PersistenceContainer) throws {
 {{#properties}}
 {{#containerEncode}}
@@ -106,8 +106,7 @@ import GRDB
 {{^hasComposites}}
 {{#generatedColumns}}
 
-    /// Writes a row: every column but the generated {{.}}, which SQLite computes (an insert or update never
-    /// writes it).
+    /// Writes a row, all but the generated {{.}} (SQLite computes them).
     {{access}} func encode(to container: inout GRDB.PersistenceContainer) throws {
 {{#properties}}
 {{#containerEncode}}
