@@ -147,6 +147,12 @@ import Testing
         #expect(errors.contains { $0.contains("item.json:1:") && $0.contains("'checks' must be one SQL expression") }, "\(errors)")
         #expect(errors.contains { $0.contains("item.json:3:") && $0.contains("'check' must be one SQL expression") && $0.contains("a '(' is not closed") }, "\(errors)")
         #expect(errors.contains { $0.contains("item.json:4:") && $0.contains("'b' is generated: SQLite computes its values, so it has no default_value") }, "\(errors)")
+        let key = try TestProject(files: [".entities/code.json": """
+            { "name": "code", "identifier": { "type": "property", "property_name": "value" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "value", "property_type": "string", "generated": { "expression": "'x'" } }] }
+            """])
+        defer { key.remove() }
+        #expect(try key.errors().map(\.description).contains { $0.contains("code.json:2:") && $0.contains("'value' is the identifier, which SQLite cannot generate") })
     }
 
     /// CHECKs and generated columns are part of a table's DDL and of its JSON (what a generated registry

@@ -309,6 +309,9 @@ package enum DescriptionLoader {
                 at: node.location, path: node.path)
         }
         let checks = decodeChecks(&reader, &diagnostics)
+        if case .property(let key) = identifier.kind, let property = properties.first(where: { $0.name == key }), property.generated != nil {
+            diagnostics.error("'\(key)' is the identifier, which SQLite cannot generate: remove its 'generated'", at: property.location, path: property.path)
+        }
         reader.finish(&diagnostics)
         var entity = EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
