@@ -59,9 +59,9 @@ extension ShapeBuilder {
                 }
             }
             guard valid else { continue }
-            // A unique index beside a plain one on the same columns is two indexes (GRDB's `unique().indexed()`
-            // makes both); two of the same kind are one too many.
-            if let other = accepted.first(where: { $0.properties == spec.properties && $0.unique == spec.unique }) {
+            // A `UNIQUE … ON CONFLICT` is the table's constraint, not an index lucidgen makes: a plain index the app
+            // made beside it on the same columns (as a store may have both) is no duplicate of it.
+            if let other = accepted.first(where: { $0.properties == spec.properties && ($0.onConflict == nil) == (spec.onConflict == nil) }) {
                 diagnostics.error(
                     "duplicate index: (\(spec.properties.joined(separator: ", "))) of '\(entity.name)' is already indexed (\(other.path)); keep one (\"unique\": true makes it unique)",
                     at: spec.location, path: spec.path)
