@@ -44,6 +44,9 @@ package struct StoreDescriber {
     /// `--rename table.oldColumn=newColumn@version`: the column was renamed at that version (lower-cased table
     /// and old column → (new column, version)).
     package var renames: [String: (column: String, version: SchemaVersion)] = [:]
+    /// Tables to leave to the app, undescribed, with why (by lower-cased name): those whose descriptions
+    /// `generate` would refuse (``Describe`` checks what it would write before writing it).
+    package var leftToTheApp: [String: String] = [:]
     /// The project's `column_naming`: a column named by the convention needs no `persisted_name`.
     package var columnNaming: ColumnNaming = .asNamed
 
@@ -67,7 +70,7 @@ package struct StoreDescriber {
     package func describe(_ layouts: [Layout]) -> Output {
         var output = Output()
         let layouts = layouts.sorted { $0.version < $1.version }
-        let (entityNames, unmanaged) = Self.entityNames(layouts, &output)
+        let (entityNames, unmanaged) = Self.entityNames(layouts, leftToTheApp: leftToTheApp, &output)
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
         for layout in layouts {
             let entityTables = layout.tables.filter { table in
@@ -119,7 +122,7 @@ package struct StoreDescriber {
     /// name), or a column named `rowid` (which lucidgen's migrations copy rows by), stays the app's. Two
     /// tables whose names meet in snake_case (`userId`, `user_id`) keep distinct entities: the table
     /// already so named keeps the name, the other takes a numbered one (`user_id_2`), with a warning.
-    static func entityNames(_ layouts: [Layout], _ output: inout Output) -> (names: [String: String], unmanaged: [String: String]) {
+    static func entityNames(_ layouts: [Layout], leftToTheApp: [String: String] = [:], _ output: inout Output) -> (names: [String: String], unmanaged: [String: String]) {
         var spelling: [String: String] = [:]
         var columns: [String: [String]] = [:]
         for layout in layouts {
@@ -131,16 +134,20 @@ package struct StoreDescriber {
         var unmanaged: [String: String] = [:]
         var candidates: [(key: String, table: String, snake: String)] = []
         for (key, table) in spelling.sorted(by: { $0.key < $1.key }) {
-            let rename = "rename it in the app first (ALTER TABLE \(quoteIdentifier(table)) RENAME TO …), then describe again"
+            if let why = leftToTheApp[key] {
+                unmanaged[key] = why
+                continue
+            }
+            let rename = "rename it in the app first (ALTER TABLE \(shown(quoteIdentifier(table))) RENAME TO …), then describe again"
             if Naming.fileNameProblem(with: table) != nil || Naming.fileNameProblem(with: snakeCase(table)) != nil {
                 unmanaged[key] = "its name is not one lucidgen manages: a table's name is its description's file name, so ASCII letters, digits and underscores, "
                     + "starting with a letter, at most \(Naming.longestFileName) characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
             } else if let column = columns[key]!.first(where: { Naming.problem(with: $0) != nil || Naming.problem(with: snakeCase($0)) != nil }) {
                 unmanaged[key] = "its column \(String(reflecting: column)) has a name lucidgen does not manage (a property's: ASCII letters, digits and underscores, starting with a letter, "
-                    + "also in snake_case); rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
+                    + "also in snake_case); rename it in the app first: ALTER TABLE \(shown(quoteIdentifier(table))) RENAME COLUMN \(shown(quoteIdentifier(column))) TO …"
             } else if let column = columns[key]!.first(where: { Naming.columnProblem(with: $0) != nil }) {
                 unmanaged[key] = "its column \(column) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
-                    + "rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
+                    + "rename it in the app first: ALTER TABLE \(shown(quoteIdentifier(table))) RENAME COLUMN \(shown(quoteIdentifier(column))) TO …"
             } else {
                 candidates.append((key, table, snakeCase(table)))
             }
@@ -408,12 +415,11 @@ package struct StoreDescriber {
             }
             var defaultValue: String?
             if let defaultSQL = column.defaultSQL {
-                defaultValue = ScalarType(name: type) == .uuid ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: column.type)
-                if type == "bool", let value = defaultValue { defaultValue = value == "0" ? "false" : value == "1" ? "true" : value }
+                defaultValue = ScalarType(name: type) == .uuid ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: type, nullable: !column.notNull)
                 if defaultValue == nil {
                     // SQLite reports `DEFAULT (expr)` as `expr`: the parentheses it needs are put back.
                     var expression = defaultSQL.trimmingCharacters(in: .whitespaces)
-                    if !SQLDefaultExpression.keywords.contains(expression.uppercased()) { expression = "(\(expression))" }
+                    if !SQLDefaultExpression.keywords.contains(expression.uppercased()), SchemaColumn.unwrappedDefault(expression) == expression { expression = "(\(expression))" }
                     if let problem = SQLDefaultExpression.problem(with: expression) {
                         output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression lucidgen does not accept (\(problem))")
                     } else {
@@ -446,6 +452,10 @@ package struct StoreDescriber {
         }
         return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true)
     }
+
+    /// A name as a hint shows it: a line break or control character escaped (`\n`), so that the hint stays
+    /// on its line and shows what the name holds.
+    static func shown(_ text: String) -> String { swiftCommentText(text) }
 
     /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.
     package static func snakeCase(_ name: String) -> String {
@@ -491,17 +501,29 @@ package struct StoreDescriber {
         }
     }
 
-    /// A SQL literal default as a description value (JSON), or nil for an expression.
-    static func defaultValue(_ sql: String, type: SchemaColumn.StorageType) -> String? {
-        var text = sql.trimmingCharacters(in: .whitespaces)
-        while text.hasPrefix("("), text.hasSuffix(")") { text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces) }
-        if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
-            return json(String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
+    /// A SQL literal default as a description value (JSON) of a property of `type`, or nil for an expression
+    /// (then written `{ "sql": … }`). A value only when the generator writes it back as the store has it
+    /// (the store's text, compared as a store is recognised: modulo one pair of parentheses), since
+    /// `+5`, `007`, `.5`, `5.`, `1E5`, `-0`, `1e999` or `null` are no JSON or are written otherwise
+    /// (`5`, `7`, `0.5`, `5.0`, `100000.0`, `0`, `inf`, `NULL`): those are expressions.
+    static func defaultValue(_ sql: String, type: String, nullable: Bool) -> String? {
+        let text = SchemaColumn.unwrappedDefault(sql.trimmingCharacters(in: .whitespaces))
+        if text == "NULL" { return nullable ? "null" : nil }
+        switch ScalarType(name: type) {
+        case .string?:
+            guard text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") else { return nil }
+            let value = String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            return quoteLiteral(value) == text && !value.utf8.contains(0) ? json(value) : nil
+        case .int?:
+            return Int64(text).map(String.init) == text ? text : nil
+        case .bool?:
+            return text == "0" ? "false" : text == "1" ? "true" : nil
+        case .double?:
+            guard let double = Double(text), double.isFinite, ShapeBuilder.numberSQL(double) == text else { return nil }
+            return text
+        default:
+            return nil
         }
-        if text.uppercased() == "NULL" { return "null" }
-        if type == .integer, Int64(text) != nil { return text }
-        if type == .real, Double(text) != nil { return text }
-        return nil
     }
 
     /// A uuid column's SQL default, a blob of 16 bytes (`X'E621E1F8…'`), as the description writes it: its

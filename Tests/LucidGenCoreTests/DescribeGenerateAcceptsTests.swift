@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// `describe` never writes what `generate` refuses, and never drops a table silently (issue 51, item 1): the
+/// mismatches found by hand and by the property test (HistoryExplorerTests' DescribePropertyTests), each on a
+/// store made by SQL as an app makes it.
+@Suite struct DescribeGenerateAcceptsTests {
+    func makeStore(_ project: TestProject, _ sql: String, name: String = "s.sqlite") throws {
+        let queue = try DatabaseQueue(path: project.root.appendingPathComponent(name).path)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
+
+    /// describe, generate, plan: the store is recognised at 1.0 with nothing to do.
+    func expectAdopted(_ project: TestProject, store: String = "s.sqlite", sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let described = try run(lucidgenBinary, ["describe", "--database", store], in: project.root)
+        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)", sourceLocation: sourceLocation)
+        let generate = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generate.status == 0, "\(generate.output)\(generate.error)", sourceLocation: sourceLocation)
+        let plan = try run(lucidgenBinary, ["plan", "--database", store], in: project.root)
+        #expect(plan.status == 0 && plan.output.contains("\(store): at version 1.0, the newest. Nothing to do."), "\(plan.output)\(plan.error)", sourceLocation: sourceLocation)
+    }
+
+    /// An index named `my"idx` (or with a space, a line break, unicode) is described with its name, which
+    /// `generate` accepts: an index's name is only ever quoted SQL (it refused `invalid name … at $.indexes[0].name`).
+    @Test func indexNamesThatAreNoIdentifiersAreGenerated() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        try makeStore(project, """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b INTEGER);
+            CREATE INDEX "my""idx" ON t (a);
+            CREATE UNIQUE INDEX "by b
+            and ünï" ON t (b);
+            """)
+        try expectAdopted(project)
+        let json = try project.read(".entities/t.json")
+        #expect(json.contains(#""name": "my\"idx""#) && json.contains(#""name": "by b\nand ünï""#), "\(json)")
+    }
+
+    /// A store with no table lucidgen describes: describe refuses, and writes nothing at all (it wrote a
+    /// `.lucid.yaml` without `.entities`, which generate then refused: "input_path '.entities' is not a folder").
+    @Test func aStoreWithNoDescribableTableIsRefusedWritingNothing() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        try makeStore(project, "CREATE TABLE log (at TEXT, line TEXT); CREATE TABLE pair (a INTEGER, b INTEGER, PRIMARY KEY (a, b));")
+        let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
+        #expect(described.status != 0, "\(described.output)\(described.error)")
+        #expect(described.error.contains("describe: no table of s.sqlite is one lucidgen describes (each is the app's, listed above); nothing was written"), "\(described.error)")
+        #expect(described.output.contains("the app's: log (it has no declared primary key") && described.output.contains("the app's: pair ("), "\(described.output)")
+        #expect(!project.exists(".lucid.yaml") && !project.exists(".entities"))
+    }
+
+    /// The hint to rename a table whose name holds a line break shows it escaped, on one line.
+    @Test func theRenameHintEscapesALineBreak() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        try makeStore(project, "CREATE TABLE item (id INTEGER PRIMARY KEY); CREATE TABLE \"line\nbreak\" (id INTEGER PRIMARY KEY, \"a\tb\" TEXT);")
+        let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
+        #expect(described.status == 0, "\(described.output)\(described.error)")
+        let line = try #require(described.output.split(separator: "\n").first { $0.hasPrefix("the app's: \"line") }, "\(described.output)")
+        #expect(line.contains(#"(ALTER TABLE "line\nbreak" RENAME TO …)"#), "\(line)")
+    }
+
+    /// Defaults an audit found written as invalid JSON (`+5`, `.5`, `5.`, `007`, `1e999`) or otherwise than
+    /// the store has them (`((7))`, `1E5`, `-0`, `null`, `5` on a REAL column, `2` on a BOOLEAN one): each is
+    /// a value only where generate writes it back as the store has it, else an SQL expression; the store is
+    /// recognised as it is.
+    @Test func oddDefaultsAreDescribedAsTheStoreHasThem() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        try makeStore(project, """
+            CREATE TABLE odd (
+              id INTEGER PRIMARY KEY,
+              plus INTEGER DEFAULT +5, dot REAL DEFAULT .5, trailing REAL DEFAULT 5., octal INTEGER DEFAULT 007,
+              huge REAL DEFAULT 1e999, wrapped INTEGER NOT NULL DEFAULT ((7)), sum INTEGER DEFAULT ((1)+(2)), exponent REAL DEFAULT 1E5,
+              minus_zero INTEGER DEFAULT -0, lower_null TEXT DEFAULT null, whole REAL DEFAULT 5, flag BOOLEAN NOT NULL DEFAULT 2,
+              plain INTEGER DEFAULT -7, fraction REAL DEFAULT 2.5, quoted TEXT DEFAULT 'it''s', paren TEXT DEFAULT (')'), dated DATETIME DEFAULT 0
+            );
+            INSERT INTO odd DEFAULT VALUES;
+            """)
+        try expectAdopted(project)
+        let json = try project.read(".entities/odd.json")
+        #expect(json.contains(#""name": "plus", "property_type": "int", "nullable": true, "default_value": { "sql": "(+5)" }"#), "\(json)")
+        #expect(json.contains(#""name": "plain", "property_type": "int", "nullable": true, "default_value": -7"#), "\(json)")
+        #expect(json.contains(#""name": "fraction", "property_type": "double", "nullable": true, "default_value": 2.5"#), "\(json)")
+    }
+}
