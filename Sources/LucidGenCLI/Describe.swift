@@ -185,7 +185,7 @@ struct Describe: ParsableCommand {
         while let refused = Self.refusedByGenerate(output, version: newest, columnNaming: describer.columnNaming), !refused.isEmpty {
             for (entity, errors) in refused {
                 guard let table = Self.table(of: entity, in: output) else { continue }
-                refusedTables[sqlNameKey(table), default: []] += errors
+                refusedTables[table, default: []] += errors
                 describer.leftToTheApp[sqlNameKey(table)] = "generate would refuse its description (\(errors.joined(separator: "; "))); leave it to the app, or describe it by hand"
             }
             let before = output.entities.count

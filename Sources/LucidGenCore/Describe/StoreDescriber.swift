@@ -125,10 +125,18 @@ package struct StoreDescriber {
     static func entityNames(_ layouts: [Layout], leftToTheApp: [String: String] = [:], _ output: inout Output) -> (names: [String: String], unmanaged: [String: String]) {
         var spelling: [String: String] = [:]
         var columns: [String: [String]] = [:]
+        var twinIndexes: [String: (SchemaIndex, SchemaIndex)] = [:]
         for layout in layouts {
             for table in layout.tables {
                 spelling[sqlNameKey(table.name)] = table.name  // the newest layout's spelling
                 columns[sqlNameKey(table.name), default: []] += table.columns.map(\.name)
+                // Two indexes on the same columns (one UNIQUE, say): a description has one index per list of properties.
+                var seen: [[String]: SchemaIndex] = [:]
+                for index in table.indexes {
+                    let key = index.columns.map { sqlNameKey($0) }
+                    if let other = seen[key], twinIndexes[sqlNameKey(table.name)] == nil { twinIndexes[sqlNameKey(table.name)] = (other, index) }
+                    seen[key] = index
+                }
             }
         }
         var unmanaged: [String: String] = [:]
@@ -148,6 +156,10 @@ package struct StoreDescriber {
             } else if let column = columns[key]!.first(where: { Naming.columnProblem(with: $0) != nil }) {
                 unmanaged[key] = "its column \(column) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
                     + "rename it in the app first: ALTER TABLE \(shown(quoteIdentifier(table))) RENAME COLUMN \(shown(quoteIdentifier(column))) TO …"
+            } else if let (first, second) = twinIndexes[key] {
+                let drop = sqlNameKey(second.name).hasPrefix("sqlite_autoindex_") ? first : second
+                unmanaged[key] = "its indexes \(shown(quoteIdentifier(first.name))) and \(shown(quoteIdentifier(second.name))) are both on (\(first.columns.joined(separator: ", "))), "
+                    + "and a description has one index per list of properties; drop one in the app first (DROP INDEX \(shown(quoteIdentifier(drop.name)))), then describe again"
             } else {
                 candidates.append((key, table, snakeCase(table)))
             }
@@ -376,6 +388,13 @@ package struct StoreDescriber {
             else {
                 output.problems.append("table \(table.name): its foreign key (\(foreignKey.columns.joined(separator: ", "))) → \(foreignKey.table) is not a single column referencing a described table's key")
                 continue
+            }
+            // lucidgen's to-one column has its target key's type: another one is not the store's column.
+            let targetKey = target.column(named: target.primaryKey[0])
+            if let column = table.column(named: foreignKey.columns[0]), let targetKey, column.sqlType.uppercased() != targetKey.sqlType.uppercased() {
+                output.problems.append(
+                    "table \(table.name): its foreign key column \(column.name) is \(column.sqlType), but the key it references, \(target.name).\(targetKey.name), is \(targetKey.sqlType); "
+                        + "lucidgen's to-one column has its target key's type (change the column's type in the app, or leave the table to the app with --app-table \(table.name))")
             }
             relationships[sqlNameKey(foreignKey.columns[0])] = (target, foreignKey)
         }
