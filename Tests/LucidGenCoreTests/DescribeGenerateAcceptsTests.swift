@@ -76,7 +76,8 @@ import Testing
               plus INTEGER DEFAULT +5, dot REAL DEFAULT .5, trailing REAL DEFAULT 5., octal INTEGER DEFAULT 007,
               huge REAL DEFAULT 1e999, wrapped INTEGER NOT NULL DEFAULT ((7)), sum INTEGER DEFAULT ((1)+(2)), exponent REAL DEFAULT 1E5,
               minus_zero INTEGER DEFAULT -0, lower_null TEXT DEFAULT null, whole REAL DEFAULT 5, flag BOOLEAN NOT NULL DEFAULT 2,
-              plain INTEGER DEFAULT -7, fraction REAL DEFAULT 2.5, quoted TEXT DEFAULT 'it''s', paren TEXT DEFAULT (')'), dated DATETIME DEFAULT 0
+              plain INTEGER DEFAULT -7, fraction REAL DEFAULT 2.5, quoted TEXT DEFAULT 'it''s', paren TEXT DEFAULT (')'), dated DATETIME DEFAULT 0,
+              bytes BLOB DEFAULT X'00FF', yes BOOLEAN DEFAULT TRUE
             );
             INSERT INTO odd DEFAULT VALUES;
             """)
@@ -85,5 +86,40 @@ import Testing
         #expect(json.contains(#""name": "plus", "property_type": "int", "nullable": true, "default_value": { "sql": "(+5)" }"#), "\(json)")
         #expect(json.contains(#""name": "plain", "property_type": "int", "nullable": true, "default_value": -7"#), "\(json)")
         #expect(json.contains(#""name": "fraction", "property_type": "double", "nullable": true, "default_value": 2.5"#), "\(json)")
+    }
+
+    /// Two indexes on the same columns (a plain one and a UNIQUE one): a description has one index per list
+    /// of properties, so generate refused what describe wrote; the table is the app's, with the index to drop.
+    @Test func twoIndexesOnTheSameColumnsLeaveTheTableToTheApp() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        try makeStore(project, """
+            CREATE TABLE tag (id INTEGER PRIMARY KEY, label TEXT NOT NULL);
+            CREATE INDEX tag_label ON tag (label);
+            CREATE UNIQUE INDEX tag_label_unique ON tag (label);
+            CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT);
+            """)
+        let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
+        #expect(described.output.contains(#"the app's: tag (its indexes "tag_label" and "tag_label_unique" are both on (label), and a description has one index per list of properties; drop one in the app first (DROP INDEX "tag_label_unique"), then describe again)"#), "\(described.output)")
+        #expect(!project.exists(".entities/tag.json"))
+        let generate = try run(lucidgenBinary, ["generate"], in: project.root)
+        #expect(generate.status == 0, "\(generate.output)\(generate.error)")
+        let plan = try run(lucidgenBinary, ["plan", "--database", "s.sqlite"], in: project.root)
+        #expect(plan.output.contains("s.sqlite: at version 1.0, the newest. Nothing to do."), "\(plan.output)\(plan.error)")
+    }
+
+    /// A foreign key column typed otherwise than the key it references (INTEGER referencing a TEXT key):
+    /// lucidgen's to-one column has its target key's type, so describe warns naming the table (it said
+    /// nothing, and plan then did not recognise the store).
+    @Test func aToOneColumnTypedOtherwiseThanItsTargetKeyIsAWarning() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        try makeStore(project, """
+            CREATE TABLE list (code TEXT PRIMARY KEY NOT NULL);
+            CREATE TABLE item (id INTEGER PRIMARY KEY, listRef INTEGER REFERENCES list (code));
+            CREATE INDEX item_on_listRef ON item (listRef);
+            """)
+        let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
+        #expect(described.error.contains("warning: table item: its foreign key column listRef is INTEGER, but the key it references, list.code, is TEXT"), "\(described.output)\(described.error)")
     }
 }
