@@ -30,12 +30,16 @@ struct Describe: ParsableCommand {
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
             key, and each --app-table) are listed and left to the app: every migration keeps them, as are tables \
             whose names (or a column's) are not identifiers, since a table's name is its description's file \
-            name. Two tables whose names meet in snake_case (userId, user_id) become user_id and user_id_2. An \
+            name. Two tables whose names meet in snake_case (userId, user_id) become user_id and user_id_2. \
+            Nothing is written that generate refuses: each description is checked as generate reads it first, \
+            and a table whose description it would refuse (or with two indexes on the same columns) is the \
+            app's, said with why; a store with no table to describe is refused, writing nothing. An \
             existing description is never replaced unless --force is given; every file is written or none.
 
             A history from the app's past layouts: give each store with its version, `--database \
             v1.sqlite=1.0 --database v2.sqlite=1.1`; several stores without versions are each at their \
-            PRAGMA user_version N, as version N.0 (an app that numbers its layouts so). Each entity gets a version_history item at each version \
+            PRAGMA user_version N, as version N.0 (an app that numbers its layouts so; a user's store is then \
+            recognised at its rung, and lucidgen never writes user_version). Each entity gets a version_history item at each version \
             whose store has its table; a column that appears later is added_at_version, one that disappears \
             removed_at_version, a changed type, nullability or default a type_history item. A renamed column is \
             never guessed: `--rename item.roomId=room_id@1.1` says that item's roomId is called room_id from 1.1 \
