@@ -122,4 +122,22 @@ import Testing
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
         #expect(described.error.contains("warning: table item: its foreign key column listRef is INTEGER, but the key it references, list.code, is TEXT"), "\(described.output)\(described.error)")
     }
+
+    /// A default whose parentheses are not one pair around it all (`((1)+(2))`, which SQLite reports as
+    /// `(1)+(2)`): compared without its outer pair only, so that a store lucidgen made, its record removed,
+    /// is recognised (it was refused: "expected … DEFAULT ((1)+(2)), found … DEFAULT (1)+(2)").
+    @Test func aDefaultOfParenthesisedTermsIsRecognised() throws {
+        let project = try TestProject(files: [".entities/item.json": """
+            { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "total", "property_type": "int", "default_value": { "sql": "((1)+(2))" } }] }
+            """])
+        defer { project.remove() }
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        #expect(try run(lucidgenBinary, ["migrate", "--database", "s.sqlite"], in: project.root).status == 0)
+        let queue = try DatabaseQueue(path: project.root.appendingPathComponent("s.sqlite").path)
+        try queue.write { db in try db.execute(sql: "DROP TABLE lucid_store") }
+        try queue.close()
+        let plan = try run(lucidgenBinary, ["plan", "--database", "s.sqlite"], in: project.root)
+        #expect(plan.output.contains("s.sqlite: at version 1.0, the newest. Nothing to do."), "\(plan.output)\(plan.error)")
+    }
 }
