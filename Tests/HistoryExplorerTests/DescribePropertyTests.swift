@@ -67,21 +67,42 @@ struct DescribePropertyTests {
         }
         let fixtures = try FixtureFiles.list(in: root.appendingPathComponent("Tests/ExploredTests/Generated/Fixtures").path)
         #expect(!fixtures.isEmpty)
+        // All of them at once, each at its version: one history, each store recognised at its version.
+        let layouts = try DescribeProject()
+        defer { layouts.remove() }
+        var stores: [(path: String, version: SchemaVersion)] = []
+        for fixture in fixtures {
+            guard let version = FixtureFiles.version(inName: (fixture as NSString).lastPathComponent) else { continue }
+            let copy = layouts.root.appendingPathComponent((fixture as NSString).lastPathComponent).path
+            try FileManager.default.copyItem(atPath: fixture, toPath: copy)
+            try Self.removeLucidTables(copy)
+            stores.append((copy, version))
+        }
+        for failure in try layouts.checkLayouts(stores) {
+            Issue.record(Comment(rawValue: "seed \(seed), every fixture as one history: \(failure)\nHistory:\n\(history)"))
+        }
         for fixture in fixtures {
             let project = try DescribeProject()
             defer { project.remove() }
             try FileManager.default.copyItem(atPath: fixture, toPath: project.store)
-            let queue = try DatabaseQueue(path: project.store)
-            try queue.write { db in
-                for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid\\_%' ESCAPE '\\'") {
-                    try db.execute(sql: "DROP TABLE \(quoteIdentifier(name))")
-                }
-            }
-            try queue.close()
+            try Self.removeLucidTables(project.store)
             for failure in try project.check() {
                 Issue.record(Comment(rawValue: "seed \(seed), \((fixture as NSString).lastPathComponent): \(failure)\nHistory:\n\(history)"))
             }
         }
+    }
+}
+
+extension DescribePropertyTests {
+    /// lucidgen's records dropped: a store of unknown origin.
+    static func removeLucidTables(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid\\_%' ESCAPE '\\'") {
+                try db.execute(sql: "DROP TABLE \(quoteIdentifier(name))")
+            }
+        }
+        try queue.close()
     }
 }
 
@@ -162,6 +183,49 @@ struct DescribeProject {
             }
         } catch {
             failures.append("plan does not recognise the store: \(error)\n\(files)")
+        }
+        return failures
+    }
+}
+
+extension DescribeProject {
+    /// Describes several stores as the layouts of one history (`--database FILE=VERSION` each), writes,
+    /// generates, and plans each: generate accepts the history, and each store is recognised at its version
+    /// unless describe warned.
+    func checkLayouts(_ stores: [(path: String, version: SchemaVersion)]) throws -> [String] {
+        let command = try Describe.parse(stores.flatMap { ["--database", "\($0.path)=\($0.version)"] } + ["--config", configPath])
+        let described = try command.describe()
+        guard !described.output.entities.isEmpty else { return [] }
+        try FileTransaction.write(described.writes, replaceReason: "exists")
+        let files = described.output.entities.map { "\($0.name).json:\n\($0.json)" }.joined(separator: "\n")
+        do {
+            _ = try GeneratorPipeline(configPath: configPath).run(check: false)
+        } catch {
+            return ["generate refuses what describe wrote:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n") + "\n" + files]
+        }
+        let refused = described.output.warnings.filter { $0.contains("generate would refuse") }
+        guard described.output.problems.isEmpty, refused.isEmpty else {
+            return refused.map { "describe wrote a description generate refuses (left to the app by the check): \($0)" }
+        }
+        var failures: [String] = []
+        let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
+        for store in stores {
+            do {
+                let status = try LucidStore.inspect(atPath: store.path, versions: versions, stages: stages)
+                // Layouts with the same tables are recognised as the newest of them, which describe says.
+                let same = described.output.warnings.contains { warning in
+                    guard case .version(let version, true) = status.start, warning.hasPrefix("the stores at "), let list = warning.split(separator: ":").first else { return false }
+                    let versions = list.dropFirst("the stores at ".count).split(separator: " ").first.map { _ in
+                        list.dropFirst("the stores at ".count).replacingOccurrences(of: " have the same tables", with: "").components(separatedBy: ", ")
+                    } ?? []
+                    return versions.contains(store.version.string) && versions.contains(version.string)
+                }
+                if status.start != .version(store.version, adopted: true) && !same {
+                    failures.append("\((store.path as NSString).lastPathComponent) is recognised as \(status.start), not \(store.version)\n\(files)")
+                }
+            } catch {
+                failures.append("\((store.path as NSString).lastPathComponent) is not recognised: \(error)\n\(files)")
+            }
         }
         return failures
     }

@@ -27,7 +27,10 @@ import Testing
         let project = try TestProject(config: nil)
         for rung in 1...3 { try make(project, "v\(rung).sqlite", rung: rung) }
         let described = try run(lucidgenBinary, ["describe", "--database", "v1.sqlite", "--database", "v2.sqlite", "--database", "v3.sqlite"], in: project.root)
-        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
+        #expect(described.status == 0, "\(described.output)\(described.error)")
+        // The rungs 2 and 3 have the same tables: said, since only a store's user_version tells them apart.
+        #expect(described.error.contains("warning: the stores at 2.0, 3.0 have the same tables: a user's store with them is recognised as 3.0, the newest of those versions (unless its PRAGMA user_version N names one of them, N.0)"), "\(described.error)")
+        #expect(described.error.components(separatedBy: "warning:").count == 2, "\(described.error)")
         let generated = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(generated.status == 0, "\(generated.output)\(generated.error)")
         return project

@@ -70,6 +70,16 @@ package struct StoreDescriber {
     package func describe(_ layouts: [Layout]) -> Output {
         var output = Output()
         let layouts = layouts.sorted { $0.version < $1.version }
+        // Layouts with the same tables: a user's store with them is one of those versions, and its tables cannot say which.
+        var run: [SchemaVersion] = []
+        for (index, layout) in layouts.enumerated() {
+            if index > 0, Set(layouts[index - 1].tables) == Set(layout.tables) { run.append(layout.version) } else { run = [layout.version] }
+            if run.count > 1, index == layouts.count - 1 || Set(layouts[index + 1].tables) != Set(layout.tables) {
+                output.warnings.append(
+                    "the stores at \(run.map(\.string).joined(separator: ", ")) have the same tables: a user's store with them is recognised as \(layout.version), "
+                        + "the newest of those versions (unless its PRAGMA user_version N names one of them, N.0), so the steps between them do not run for it")
+            }
+        }
         let (entityNames, unmanaged) = Self.entityNames(layouts, leftToTheApp: leftToTheApp, &output)
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
         for layout in layouts {
