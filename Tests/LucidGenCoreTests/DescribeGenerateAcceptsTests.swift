@@ -140,4 +140,19 @@ import Testing
         let plan = try run(lucidgenBinary, ["plan", "--database", "s.sqlite"], in: project.root)
         #expect(plan.output.contains("s.sqlite: at version 1.0, the newest. Nothing to do."), "\(plan.output)\(plan.error)")
     }
+
+    /// A to-one column whose only index is UNIQUE (a one-to-one: a passport per person): lucidgen indexes a
+    /// to-one column with a plain index besides, so describe warns naming the table (it said nothing, and
+    /// plan then did not recognise the store: "expected index passport_personId_index").
+    @Test func aToOneIndexedOnlyByAUniqueIndexIsAWarning() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        try makeStore(project, """
+            CREATE TABLE person (id INTEGER PRIMARY KEY);
+            CREATE TABLE passport (id INTEGER PRIMARY KEY, personId INTEGER NOT NULL REFERENCES person (id) ON DELETE CASCADE);
+            CREATE UNIQUE INDEX passport_person ON passport (personId);
+            """)
+        let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
+        #expect(described.error.contains("warning: table passport: lucidgen indexes every to-one column (a plain, not UNIQUE, index), and the store has no such index on personid"), "\(described.output)\(described.error)")
+    }
 }

@@ -71,14 +71,12 @@ package struct StoreDescriber {
         var output = Output()
         let layouts = layouts.sorted { $0.version < $1.version }
         // Layouts with the same tables: a user's store with them is one of those versions, and its tables cannot say which.
-        var run: [SchemaVersion] = []
-        for (index, layout) in layouts.enumerated() {
-            if index > 0, Set(layouts[index - 1].tables) == Set(layout.tables) { run.append(layout.version) } else { run = [layout.version] }
-            if run.count > 1, index == layouts.count - 1 || Set(layouts[index + 1].tables) != Set(layout.tables) {
-                output.warnings.append(
-                    "the stores at \(run.map(\.string).joined(separator: ", ")) have the same tables: a user's store with them is recognised as \(layout.version), "
-                        + "the newest of those versions (unless its PRAGMA user_version N names one of them, N.0), so the steps between them do not run for it")
-            }
+        var sameTables: [Set<SchemaTable>: [SchemaVersion]] = [:]
+        for layout in layouts { sameTables[Set(layout.tables), default: []].append(layout.version) }
+        for versions in sameTables.values.filter({ $0.count > 1 }).sorted(by: { $0[0] < $1[0] }) {
+            output.warnings.append(
+                "the stores at \(versions.map(\.string).joined(separator: ", ")) have the same tables: a user's store with them is recognised as \(versions[versions.count - 1]), "
+                    + "the newest of those versions (unless its PRAGMA user_version N names one of them, N.0), so the steps between them do not run for it")
         }
         let (entityNames, unmanaged) = Self.entityNames(layouts, leftToTheApp: leftToTheApp, &output)
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
@@ -476,8 +474,9 @@ package struct StoreDescriber {
             indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
         }
         // The key needs none: it is the table's own index (a to-one that is the key keys an extension table).
-        for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
-            output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
+        // A UNIQUE index is one more: lucidgen's own index on a to-one column is a plain one.
+        for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && !$0.unique && sqlNameKey($0.columns[0]) == column }) {
+            output.problems.append("table \(table.name): lucidgen indexes every to-one column (a plain, not UNIQUE, index), and the store has no such index on \(column)")
         }
         return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true)
     }
