@@ -25,7 +25,7 @@ struct Describe: ParsableCommand {
             kept as column_type, a COLLATE as collation, an expression default (CURRENT_TIMESTAMP) as \
             { "sql": … }. What the descriptions cannot say as the store has it (an expression default outside \
             the accepted grammar, \
-            a to-one column without an index, a WITHOUT ROWID table, a key with a default) is listed as a warning: \
+            a to-one column without a plain (not UNIQUE) index, a WITHOUT ROWID table, a key with a default) is listed as a warning: \
             the store is not recognised until it is resolved. The app's own objects (views, triggers, FTS \
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
             key, and each --app-table) are listed and left to the app: every migration keeps them, as are tables \
