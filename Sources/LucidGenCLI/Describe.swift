@@ -25,17 +25,21 @@ struct Describe: ParsableCommand {
             kept as column_type, a COLLATE as collation, an expression default (CURRENT_TIMESTAMP) as \
             { "sql": … }. What the descriptions cannot say as the store has it (an expression default outside \
             the accepted grammar, \
-            a to-one column without an index, a WITHOUT ROWID table, a key with a default) is listed as a warning: \
+            a to-one column without a plain (not UNIQUE) index, a WITHOUT ROWID table, a key with a default) is listed as a warning: \
             the store is not recognised until it is resolved. The app's own objects (views, triggers, FTS \
             and other virtual tables with their shadow tables, grdb_migrations, tables without a one-column \
             key, and each --app-table) are listed and left to the app: every migration keeps them, as are tables \
             whose names (or a column's) are not identifiers, since a table's name is its description's file \
-            name. Two tables whose names meet in snake_case (userId, user_id) become user_id and user_id_2. An \
+            name. Two tables whose names meet in snake_case (userId, user_id) become user_id and user_id_2. \
+            Nothing is written that generate refuses: each description is checked as generate reads it first, \
+            and a table whose description it would refuse (or with two indexes on the same columns) is the \
+            app's, said with why; a store with no table to describe is refused, writing nothing. An \
             existing description is never replaced unless --force is given; every file is written or none.
 
             A history from the app's past layouts: give each store with its version, `--database \
             v1.sqlite=1.0 --database v2.sqlite=1.1`; several stores without versions are each at their \
-            PRAGMA user_version N, as version N.0 (an app that numbers its layouts so). Each entity gets a version_history item at each version \
+            PRAGMA user_version N, as version N.0 (an app that numbers its layouts so; a user's store is then \
+            recognised at its rung, and lucidgen never writes user_version). Each entity gets a version_history item at each version \
             whose store has its table; a column that appears later is added_at_version, one that disappears \
             removed_at_version, a changed type, nullability or default a type_history item. A renamed column is \
             never guessed: `--rename item.roomId=room_id@1.1` says that item's roomId is called room_id from 1.1 \
@@ -66,7 +70,58 @@ struct Describe: ParsableCommand {
     @Flag(help: "Replace descriptions that exist already.")
     var force = false
 
+    /// What `describe` would write and print, decided before anything is written (``run()`` writes it).
+    struct Described {
+        /// The descriptions and, when there is none, the config.
+        var writes: [FileTransaction.File]
+        var output: StoreDescriber.Output
+        /// The app's own objects the stores hold (views, triggers, virtual tables, `--app-table`).
+        var appObjects: [(name: String, why: String)]
+        /// Lines printed first (each store's rung).
+        var lines: [String]
+        var layouts: [StoreDescriber.Layout]
+    }
+
     func run() throws {
+        let described = try describe()
+        for line in described.lines { print(line) }
+        let output = described.output
+        func printFindings() {
+            for problem in output.warnings + output.problems { printError("warning: \(problem)\n") }
+            for note in output.notes { print("note: \(note)") }
+            for (name, why) in output.appTables + described.appObjects {
+                // A name that is no identifier is shown quoted, so that an empty one or a line break is seen.
+                print("the app's: \(Naming.problem(with: name) == nil ? name : String(reflecting: name)) (\(why)); kept by every migration")
+            }
+        }
+        let stores = described.layouts.count == 1 ? displayPath(database[0]) : "\(described.layouts.count) stores"
+        guard !output.entities.isEmpty else {
+            // A config without descriptions is one `generate` refuses (its input_path is no folder): nothing at all.
+            printFindings()
+            printError("describe: no table of \(stores) is one lucidgen describes (each is the app's, listed above); nothing was written\n")
+            throw ExitCodes.inputErrors
+        }
+        do {
+            try FileTransaction.write(described.writes, replaceReason: "a description exists already (pass --force to replace it)")
+        } catch {
+            for (path, reason) in error.refused { printError("\(displayPath(path)): error: \(reason)\n") }
+            printError("describe: nothing was written\n")
+            throw ExitCodes.inputErrors
+        }
+        for file in described.writes { print("wrote    \(displayPath(file.path))") }
+        printFindings()
+        let at = described.layouts.map(\.version).sorted().map(\.string).joined(separator: ", ")
+        let count = output.entities.count
+        print("described \(count) table\(count == 1 ? "" : "s") of \(stores) at \(at)"
+            + (output.problems.isEmpty ? "; next: `lucidgen generate`, then `lucidgen plan --database FILE` for each store"
+                : "; \(output.problems.count) warning\(output.problems.count == 1 ? "" : "s"): the store is not recognised until they are resolved"))
+    }
+
+    /// Reads the stores and describes them, writing nothing: the files ``run()`` writes and what it prints.
+    /// Every description is first loaded and resolved as `generate` does (beside a config like the one
+    /// written): a table whose description `generate` would refuse is left to the app with the error, and
+    /// the rest described again, so that `describe` never writes what `generate` refuses.
+    func describe() throws -> Described {
         var hints: [String: String] = [:]
         for item in types {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -98,7 +153,8 @@ struct Describe: ParsableCommand {
             describer.renames[sqlNameKey(parts[0])] = (target[0], at)
         }
         var layouts: [StoreDescriber.Layout] = []
-        var appObjects: [(String, String)] = []
+        var appObjects: [(name: String, why: String)] = []
+        var lines: [String] = []
         // Several stores none of which says its version: each is at its rung, `PRAGMA user_version` N as version N.0
         // (FMDB, SQLite.swift and raw-SQL apps number their layouts so).
         let byUserVersion = database.count > 1 && !database.contains { $0.contains("=") }
@@ -112,7 +168,7 @@ struct Describe: ParsableCommand {
                         throw ValidationError("--database \(item): its user_version is 0, so it says no layout; give each store its version (FILE=VERSION)")
                     }
                     at = try SchemaVersion(parsing: "\(read.userVersion).0")
-                    print("\(displayPath(parts[0])): user_version \(read.userVersion), described at \(at)")
+                    lines.append("\(displayPath(parts[0])): user_version \(read.userVersion), described at \(at)")
                 } else {
                     at = parts.count == 2 ? try SchemaVersion(parsing: parts[1]) : version
                 }
@@ -123,11 +179,26 @@ struct Describe: ParsableCommand {
             }
             guard !layouts.contains(where: { $0.version == at }) else { throw ValidationError("--database \(item): two stores at \(at)") }
             layouts.append(StoreDescriber.Layout(version: at, tables: read.tables))
-            for object in read.appObjects where !appObjects.contains(where: { $0.0 == object.0 }) { appObjects.append(object) }
+            for object in read.appObjects where !appObjects.contains(where: { $0.name == object.0 }) { appObjects.append(object) }
         }
         guard let newest = layouts.map(\.version).max() else { throw ValidationError("give at least one --database") }
         describer.columnNaming = existing?.columnNaming ?? StoreDescriber.columnNaming(of: layouts)
-        let output = describer.describe(layouts)
+        var output = describer.describe(layouts)
+        // What generate would refuse is the app's, said with generate's own words: each round leaves at least one table more to the app.
+        var refusedTables: [String: [String]] = [:]
+        while let refused = Self.refusedByGenerate(output, version: newest, columnNaming: describer.columnNaming), !refused.isEmpty {
+            for (entity, errors) in refused {
+                guard let table = Self.table(of: entity, in: output) else { continue }
+                refusedTables[table, default: []] += errors
+                describer.leftToTheApp[sqlNameKey(table)] = "generate would refuse its description (\(errors.joined(separator: "; "))); leave it to the app, or describe it by hand"
+            }
+            let before = output.entities.count
+            output = describer.describe(layouts)
+            if output.entities.count >= before { break }
+        }
+        for (table, errors) in refusedTables.sorted(by: { $0.key < $1.key }) {
+            output.warnings.append("table \(table): not described, since generate would refuse its description: \(errors.joined(separator: "; "))")
+        }
 
         let files = output.entities.map { ((inputFolder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
         var writes = files.map { FileTransaction.File(path: $0.0, text: $0.1, mayReplace: force) }
@@ -135,25 +206,47 @@ struct Describe: ParsableCommand {
             writes.append(FileTransaction.File(
                 path: config, text: Self.newConfigText(inputFolder: inputFolder, version: newest.string, module: module, columnNaming: describer.columnNaming), mayReplace: false))
         }
+        return Described(writes: writes, output: output, appObjects: appObjects, lines: lines, layouts: layouts)
+    }
+
+    /// The table an entity of `output` describes (its `persisted_name`, else its name).
+    static func table(of entity: String, in output: StoreDescriber.Output) -> String? {
+        guard let json = output.entities.first(where: { $0.name == entity })?.json,
+            let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
+        else { return nil }
+        return object["persisted_name"] as? String ?? entity
+    }
+
+    /// The errors `generate` gives for the descriptions of `output`, by entity (its file's name); nil when it
+    /// accepts them. Loaded and resolved in a temporary folder beside a config like the one `describe` writes.
+    static func refusedByGenerate(_ output: StoreDescriber.Output, version: SchemaVersion, columnNaming: ColumnNaming) -> [String: [String]]? {
+        guard !output.entities.isEmpty else { return nil }
+        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("lucidgen-describe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let entities = (folder as NSString).appendingPathComponent(".entities")
+        let configPath = (folder as NSString).appendingPathComponent(".lucid.yaml")
         do {
-            try FileTransaction.write(writes, replaceReason: "a description exists already (pass --force to replace it)")
+            try FileManager.default.createDirectory(atPath: entities, withIntermediateDirectories: true)
+            for entity in output.entities {
+                try Data(entity.json.utf8).write(to: URL(fileURLWithPath: (entities as NSString).appendingPathComponent("\(entity.name).json")))
+            }
+            try Data(newConfigText(inputFolder: entities, version: version.string, module: "App", columnNaming: columnNaming).utf8).write(to: URL(fileURLWithPath: configPath))
         } catch {
-            for (path, reason) in error.refused { printError("\(displayPath(path)): error: \(reason)\n") }
-            printError("describe: nothing was written\n")
-            throw ExitCodes.inputErrors
+            return nil  // nothing to check with: the descriptions are written as they are
         }
-        for file in writes { print("wrote    \(displayPath(file.path))") }
-        for problem in output.warnings + output.problems { printError("warning: \(problem)\n") }
-        for note in output.notes { print("note: \(note)") }
-        for (name, why) in output.appTables + appObjects {
-            // A name that is no identifier is shown quoted, so that an empty one or a line break is seen.
-            print("the app's: \(Naming.problem(with: name) == nil ? name : String(reflecting: name)) (\(why)); kept by every migration")
+        do {
+            _ = try Resolver.resolve(try GeneratorPipeline(configPath: configPath).load())
+            return nil
+        } catch {
+            var refused: [String: [String]] = [:]
+            for diagnostic in error.errors {
+                let file = diagnostic.location.map { ($0.file as NSString).lastPathComponent } ?? ""
+                // An error of no one description (the config's): every entity is refused, so that none is written wrong.
+                let names = file.hasSuffix(".json") ? [String(file.dropLast(5))] : output.entities.map(\.name)
+                for name in names { refused[name, default: []].append(diagnostic.message + (diagnostic.path.map { " at \($0)" } ?? "")) }
+            }
+            return refused
         }
-        let stores = layouts.count == 1 ? displayPath(database[0]) : "\(layouts.count) stores"
-        let at = layouts.map(\.version).sorted().map(\.string).joined(separator: ", ")
-        print("described \(files.count) table\(files.count == 1 ? "" : "s") of \(stores) at \(at)"
-            + (output.problems.isEmpty ? "; next: `lucidgen generate`, then `lucidgen plan --database FILE` for each store"
-                : "; \(output.problems.count) warning\(output.problems.count == 1 ? "" : "s"): the store is not recognised until they are resolved"))
     }
 
     /// The config `describe` and `import` write when there is none: the descriptions' folder, the current

@@ -190,6 +190,7 @@ struct Plan: ParsableCommand {
             }
             printSteps(status.steps, rowCounts: status.rowCounts)
         }
+        if let disagreement = status.userVersionDisagreement { print("Note: \(disagreement).") }
         if status.pendingCleanup > 0 { print("Deferred cleanup pending: \(status.pendingCleanup) item(s).") }
         if !status.appObjects.isEmpty {
             print("The app's objects in the store (\(status.appObjects.count)), kept by every step: \(status.appObjects.map { "\($0.kind.rawValue) \($0.name)" }.joined(separator: ", ")).")

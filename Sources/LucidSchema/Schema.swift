@@ -434,6 +434,36 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
         return !text.hasPrefix("(") && !timeKeywords.contains(text.uppercased())
     }
 
+    /// A default's text without the one pair of parentheses around all of it, if it has one: SQLite reports
+    /// `DEFAULT (expr)` as `expr`, so two defaults are the same when their unwrapped texts are. `(1)+(2)`
+    /// has no such pair (its first parenthesis closes before the end); string literals and quoted names are
+    /// skipped, so a `)` inside `')'` counts for nothing.
+    package static func unwrappedDefault(_ defaultSQL: String) -> String {
+        let scalars = Array(defaultSQL.unicodeScalars)
+        guard scalars.first == "(", scalars.last == ")" else { return defaultSQL }
+        var depth = 0
+        var quote: Unicode.Scalar?
+        for (index, scalar) in scalars.enumerated() {
+            if let open = quote {
+                if scalar == open { quote = nil }  // a doubled quote closes and reopens: the same for depth
+                continue
+            }
+            switch scalar {
+            case "'", "\"", "`": quote = scalar
+            case "[": quote = "]"
+            case "(": depth += 1
+            case ")":
+                depth -= 1
+                if depth == 0 && index != scalars.count - 1 { return defaultSQL }
+            default: break
+            }
+        }
+        guard depth == 0, quote == nil else { return defaultSQL }
+        var inner = String.UnicodeScalarView()
+        inner.append(contentsOf: scalars.dropFirst().dropLast())
+        return String(inner)
+    }
+
     /// The type the DDL declares.
     package var sqlType: String { declaredType ?? type.rawValue }
 

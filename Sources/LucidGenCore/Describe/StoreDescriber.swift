@@ -44,6 +44,9 @@ package struct StoreDescriber {
     /// `--rename table.oldColumn=newColumn@version`: the column was renamed at that version (lower-cased table
     /// and old column → (new column, version)).
     package var renames: [String: (column: String, version: SchemaVersion)] = [:]
+    /// Tables to leave to the app, undescribed, with why (by lower-cased name): those whose descriptions
+    /// `generate` would refuse (``Describe`` checks what it would write before writing it).
+    package var leftToTheApp: [String: String] = [:]
     /// The project's `column_naming`: a column named by the convention needs no `persisted_name`.
     package var columnNaming: ColumnNaming = .asNamed
 
@@ -67,7 +70,15 @@ package struct StoreDescriber {
     package func describe(_ layouts: [Layout]) -> Output {
         var output = Output()
         let layouts = layouts.sorted { $0.version < $1.version }
-        let (entityNames, unmanaged) = Self.entityNames(layouts, &output)
+        // Layouts with the same tables: a user's store with them is one of those versions, and its tables cannot say which.
+        var sameTables: [Set<SchemaTable>: [SchemaVersion]] = [:]
+        for layout in layouts { sameTables[Set(layout.tables), default: []].append(layout.version) }
+        for versions in sameTables.values.filter({ $0.count > 1 }).sorted(by: { $0[0] < $1[0] }) {
+            output.warnings.append(
+                "the stores at \(versions.map(\.string).joined(separator: ", ")) have the same tables: a user's store with them is recognised as \(versions[versions.count - 1]), "
+                    + "the newest of those versions (unless its PRAGMA user_version N names one of them, N.0), so the steps between them do not run for it")
+        }
+        let (entityNames, unmanaged) = Self.entityNames(layouts, leftToTheApp: leftToTheApp, &output)
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
         for layout in layouts {
             let entityTables = layout.tables.filter { table in
@@ -151,28 +162,46 @@ package struct StoreDescriber {
     /// name), or a column named `rowid` (which lucidgen's migrations copy rows by), stays the app's. Two
     /// tables whose names meet in snake_case (`userId`, `user_id`) keep distinct entities: the table
     /// already so named keeps the name, the other takes a numbered one (`user_id_2`), with a warning.
-    static func entityNames(_ layouts: [Layout], _ output: inout Output) -> (names: [String: String], unmanaged: [String: String]) {
+    static func entityNames(_ layouts: [Layout], leftToTheApp: [String: String] = [:], _ output: inout Output) -> (names: [String: String], unmanaged: [String: String]) {
         var spelling: [String: String] = [:]
         var columns: [String: [String]] = [:]
+        var twinIndexes: [String: (SchemaIndex, SchemaIndex)] = [:]
         for layout in layouts {
             for table in layout.tables {
                 spelling[sqlNameKey(table.name)] = table.name  // the newest layout's spelling
                 columns[sqlNameKey(table.name), default: []] += table.columns.map(\.name)
+                // Two indexes on the same columns (one UNIQUE, say): a description has one index per list of properties.
+                // A `UNIQUE … ON CONFLICT` is the table's constraint, described apart from the indexes: a plain index
+                // beside it on the same columns is no twin.
+                var seen: [[String]: SchemaIndex] = [:]
+                for index in table.indexes {
+                    let key = index.columns.map { sqlNameKey($0) } + (index.onConflict == nil ? [] : ["on conflict"])
+                    if let other = seen[key], twinIndexes[sqlNameKey(table.name)] == nil { twinIndexes[sqlNameKey(table.name)] = (other, index) }
+                    seen[key] = index
+                }
             }
         }
         var unmanaged: [String: String] = [:]
         var candidates: [(key: String, table: String, snake: String)] = []
         for (key, table) in spelling.sorted(by: { $0.key < $1.key }) {
-            let rename = "rename it in the app first (ALTER TABLE \(quoteIdentifier(table)) RENAME TO …), then describe again"
+            if let why = leftToTheApp[key] {
+                unmanaged[key] = why
+                continue
+            }
+            let rename = "rename it in the app first (ALTER TABLE \(shown(quoteIdentifier(table))) RENAME TO …), then describe again"
             if Naming.fileNameProblem(with: table) != nil || Naming.fileNameProblem(with: snakeCase(table)) != nil {
                 unmanaged[key] = "its name is not one lucidgen manages: a table's name is its description's file name, so ASCII letters, digits and underscores, "
                     + "starting with a letter, at most \(Naming.longestFileName) characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
             } else if let column = columns[key]!.first(where: { Naming.problem(with: $0) != nil || Naming.problem(with: snakeCase($0)) != nil }) {
                 unmanaged[key] = "its column \(String(reflecting: column)) has a name lucidgen does not manage (a property's: ASCII letters, digits and underscores, starting with a letter, "
-                    + "also in snake_case); rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
+                    + "also in snake_case); rename it in the app first: ALTER TABLE \(shown(quoteIdentifier(table))) RENAME COLUMN \(shown(quoteIdentifier(column))) TO …"
             } else if let column = columns[key]!.first(where: { Naming.columnProblem(with: $0) != nil }) {
                 unmanaged[key] = "its column \(column) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
-                    + "rename it in the app first: ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(column)) TO …"
+                    + "rename it in the app first: ALTER TABLE \(shown(quoteIdentifier(table))) RENAME COLUMN \(shown(quoteIdentifier(column))) TO …"
+            } else if let (first, second) = twinIndexes[key] {
+                let drop = sqlNameKey(second.name).hasPrefix("sqlite_autoindex_") ? first : second
+                unmanaged[key] = "its indexes \(shown(quoteIdentifier(first.name))) and \(shown(quoteIdentifier(second.name))) are both on (\(first.columns.joined(separator: ", "))), "
+                    + "and a description has one index per list of properties; drop one in the app first (DROP INDEX \(shown(quoteIdentifier(drop.name)))), then describe again"
             } else {
                 candidates.append((key, table, snakeCase(table)))
             }
@@ -465,6 +494,13 @@ package struct StoreDescriber {
                 output.problems.append("table \(table.name): its foreign key (\(foreignKey.columns.joined(separator: ", "))) → \(foreignKey.table) is not a single column referencing a described table's key")
                 continue
             }
+            // lucidgen's to-one column has its target key's type: another one is not the store's column.
+            let targetKey = target.column(named: target.primaryKey[0])
+            if let column = table.column(named: foreignKey.columns[0]), let targetKey, column.sqlType.uppercased() != targetKey.sqlType.uppercased() {
+                output.problems.append(
+                    "table \(table.name): its foreign key column \(column.name) is \(column.sqlType), but the key it references, \(target.name).\(targetKey.name), is \(targetKey.sqlType); "
+                        + "lucidgen's to-one column has its target key's type (change the column's type in the app, or leave the table to the app with --app-table \(table.name))")
+            }
             relationships[sqlNameKey(foreignKey.columns[0])] = (target, foreignKey)
         }
         var properties: [DescribedProperty] = []
@@ -504,12 +540,11 @@ package struct StoreDescriber {
             }
             var defaultValue: String?
             if let defaultSQL = column.defaultSQL {
-                defaultValue = ScalarType(name: type) == .uuid ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: column.type)
-                if type == "bool", let value = defaultValue { defaultValue = value == "0" ? "false" : value == "1" ? "true" : value }
+                defaultValue = ScalarType(name: type) == .uuid ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: type, nullable: !column.notNull)
                 if defaultValue == nil {
                     // SQLite reports `DEFAULT (expr)` as `expr`: the parentheses it needs are put back.
                     var expression = defaultSQL.trimmingCharacters(in: .whitespaces)
-                    if !SQLDefaultExpression.keywords.contains(expression.uppercased()) { expression = "(\(expression))" }
+                    if !SQLDefaultExpression.keywords.contains(expression.uppercased()), SchemaColumn.unwrappedDefault(expression) == expression { expression = "(\(expression))" }
                     if let problem = SQLDefaultExpression.problem(with: expression) {
                         output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression lucidgen does not accept (\(problem))")
                     } else {
@@ -539,12 +574,17 @@ package struct StoreDescriber {
             indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
         }
         // The key needs none: it is the table's own index (a to-one that is the key keys an extension table).
-        for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
-            output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
+        // A UNIQUE index is one more: lucidgen's own index on a to-one column is a plain one.
+        for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && !$0.unique && sqlNameKey($0.columns[0]) == column }) {
+            output.problems.append("table \(table.name): lucidgen indexes every to-one column (a plain, not UNIQUE, index), and the store has no such index on \(column)")
         }
         return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true,
             checks: table.checks ?? [])
     }
+
+    /// A name as a hint shows it: a line break or control character escaped (`\n`), so that the hint stays
+    /// on its line and shows what the name holds.
+    static func shown(_ text: String) -> String { swiftCommentText(text) }
 
     /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.
     package static func snakeCase(_ name: String) -> String {
@@ -590,17 +630,29 @@ package struct StoreDescriber {
         }
     }
 
-    /// A SQL literal default as a description value (JSON), or nil for an expression.
-    static func defaultValue(_ sql: String, type: SchemaColumn.StorageType) -> String? {
-        var text = sql.trimmingCharacters(in: .whitespaces)
-        while text.hasPrefix("("), text.hasSuffix(")") { text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces) }
-        if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
-            return json(String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
+    /// A SQL literal default as a description value (JSON) of a property of `type`, or nil for an expression
+    /// (then written `{ "sql": … }`). A value only when the generator writes it back as the store has it
+    /// (the store's text, compared as a store is recognised: modulo one pair of parentheses), since
+    /// `+5`, `007`, `.5`, `5.`, `1E5`, `-0`, `1e999` or `null` are no JSON or are written otherwise
+    /// (`5`, `7`, `0.5`, `5.0`, `100000.0`, `0`, `inf`, `NULL`): those are expressions.
+    static func defaultValue(_ sql: String, type: String, nullable: Bool) -> String? {
+        let text = SchemaColumn.unwrappedDefault(sql.trimmingCharacters(in: .whitespaces))
+        if text == "NULL" { return nullable ? "null" : nil }
+        switch ScalarType(name: type) {
+        case .string?:
+            guard text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") else { return nil }
+            let value = String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            return quoteLiteral(value) == text && !value.utf8.contains(0) ? json(value) : nil
+        case .int?:
+            return Int64(text).map(String.init) == text ? text : nil
+        case .bool?:
+            return text == "0" ? "false" : text == "1" ? "true" : nil
+        case .double?:
+            guard let double = Double(text), double.isFinite, ShapeBuilder.numberSQL(double) == text else { return nil }
+            return text
+        default:
+            return nil
         }
-        if text.uppercased() == "NULL" { return "null" }
-        if type == .integer, Int64(text) != nil { return text }
-        if type == .real, Double(text) != nil { return text }
-        return nil
     }
 
     /// A uuid column's SQL default, a blob of 16 bytes (`X'E621E1F8…'`), as the description writes it: its

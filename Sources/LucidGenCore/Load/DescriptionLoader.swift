@@ -476,7 +476,8 @@ package enum DescriptionLoader {
         let unique = reader.bool("unique", &diagnostics) ?? false
         let name = reader.string("name", &diagnostics)
         if let name, let nameNode = reader.value("name") {
-            checkName(name, at: nameNode, &diagnostics)
+            // An index's name is SQL's only (always quoted), never a Swift name or a file's: any text SQLite takes.
+            if let problem = Naming.indexNameProblem(with: name) { diagnostics.error("invalid index name: \(problem)", at: nameNode.location, path: nameNode.path) }
             if sqlNameKey(name).hasPrefix("sqlite_") {
                 diagnostics.error("index name '\(name)' is reserved by SQLite (names starting with sqlite_)", at: nameNode.location, path: nameNode.path)
             }

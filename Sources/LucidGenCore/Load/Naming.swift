@@ -37,6 +37,15 @@ package enum Naming {
         return nil
     }
 
+    /// Why `name` cannot name an index, or nil when it can: an index's name is only ever SQL (quoted by
+    /// `quoteIdentifier`), so any text SQLite takes (`my"idx`, a space, a line break, `Café`) but an empty
+    /// one or one holding NUL (U+0000), where SQLite's text ends.
+    package static func indexNameProblem(with name: String) -> String? {
+        if name.isEmpty { return "an index's name may not be empty" }
+        if name.utf8.contains(0) { return "an index's name may not contain NUL (U+0000)" }
+        return nil
+    }
+
     /// The longest name of an entity or subtype: its name is a file's (its description's `<name>.json`, the
     /// generated `<Name>.swift`, each first written under a temporary `.<file>.lucid-XXXXXX` beside it), and
     /// file systems take 255 bytes in a file's name. Every other name (a column's, an index's, a

@@ -6,10 +6,10 @@ import LucidSchema
 /// description is input, never code.
 ///
 /// Accepted: `CURRENT_TIMESTAMP`, `CURRENT_DATE` or `CURRENT_TIME` alone, or an expression in parentheses
-/// made of numbers, string literals, `NULL`, those three keywords, the operators `+ - * / % ||`, and calls
-/// of SQLite's date, time and text functions (``functions``) and of `uuid()` (``appFunctions``). No identifier
-/// other than those (a column, a table, a subquery or another app-registered function), no `;`, quoted
-/// identifier, parameter or comment.
+/// made of numbers, string and blob literals (`X'00FF'`), `NULL`, `TRUE`, `FALSE`, those three keywords, the
+/// operators `+ - * / % ||`, and calls of SQLite's date, time and text functions (``functions``) and of
+/// `uuid()` (``appFunctions``). No identifier other than those (a column, a table, a subquery or another
+/// app-registered function), no `;`, quoted identifier, parameter or comment.
 enum SQLDefaultExpression {
     /// The SQLite functions an expression default may call: deterministic or time functions of SQLite's
     /// core, none of which reads the database or loads code.
@@ -75,13 +75,24 @@ enum SQLDefaultExpression {
                 }
             case _ where isDigit(c) || c == ".":
                 while index < scalars.count, isDigit(scalars[index]) || scalars[index] == "." || scalars[index] == "e" || scalars[index] == "E" { index += 1 }
+            case _ where (c == "x" || c == "X") && index + 1 < scalars.count && scalars[index + 1] == "'":
+                // A blob literal, X'0A1B': hexadecimal digits in pairs.
+                index += 2
+                var digits = 0
+                while index < scalars.count, scalars[index] != "'" {
+                    guard scalars[index].properties.isASCIIHexDigit else { return "a blob literal holds only hexadecimal digits" }
+                    digits += 1
+                    index += 1
+                }
+                guard index < scalars.count, digits % 2 == 0 else { return "a blob literal is not closed, or has an odd number of digits" }
+                index += 1
             case _ where isIdentifierStart(c):
                 var word = ""
                 while index < scalars.count, isIdentifierStart(scalars[index]) || isDigit(scalars[index]) {
                     word.unicodeScalars.append(scalars[index])
                     index += 1
                 }
-                if keywords.contains(word.uppercased()) || word.uppercased() == "NULL" { continue }
+                if keywords.contains(word.uppercased()) || ["NULL", "TRUE", "FALSE"].contains(word.uppercased()) { continue }
                 guard functions.contains(word.lowercased()) || appFunctions.contains(word.lowercased()) else {
                     return "'\(word)' is not accepted: an expression default may name CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME, NULL, SQLite's functions \(functions.sorted().joined(separator: ", ")) and uuid() (no column, table or other app function)"
                 }

@@ -3,6 +3,12 @@ import Foundation
 
 /// Literals: a `default_value` as the SQL of a column's `DEFAULT` and as the Swift of a record's default.
 extension ShapeBuilder {
+    /// A double default's SQL (and Swift): `5.0`, `2.5`, `1e+300`. `describe` writes a store's default as a
+    /// value only when this gives its text back.
+    static func numberSQL(_ double: Double) -> String {
+        double == double.rounded() && abs(double) < 1e15 ? String(format: "%.1f", double) : "\(double)"
+    }
+
     /// The SQL and Swift forms of a default value, checked against the property's type. An SQL expression
     /// has no Swift form (the record's initialiser then asks for the value), except `CURRENT_TIMESTAMP` on a date.
     /// `version`: the version whose enum cases a default case names (nil: the newest), for its Swift name.
@@ -13,9 +19,7 @@ extension ShapeBuilder {
             diagnostics.error("default_value does not fit property '\(property.name)' of type \(property.type)", at: property.location, path: property.path + ".default_value")
             return nil
         }
-        func number(_ double: Double) -> String {
-            double == double.rounded() && abs(double) < 1e15 ? String(format: "%.1f", double) : "\(double)"
-        }
+        func number(_ double: Double) -> String { Self.numberSQL(double) }
         if value == .null { return nullable ? ("NULL", "nil") : mismatch() }
         switch property.type {
         case .scalar(let scalar):

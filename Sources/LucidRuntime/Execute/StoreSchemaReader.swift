@@ -740,8 +740,7 @@ package enum StoreSchemaReader {
 
     /// SQLite reports a parenthesised default expression without its outer parentheses.
     private static func unwrapped(_ defaultSQL: String?) -> String? {
-        guard let text = defaultSQL, text.hasPrefix("("), text.hasSuffix(")") else { return defaultSQL }
-        return String(text.dropFirst().dropLast())
+        defaultSQL.map(SchemaColumn.unwrappedDefault)
     }
 
     private static func describe(_ column: SchemaColumn) -> String {

@@ -235,6 +235,9 @@ public struct StoreStatus: Sendable {
     public var checksum: String?
     /// Whether the version was recognised from the tables (a store without lucidgen's records).
     public var adopted: Bool
+    /// A store recognised from its tables whose `PRAGMA user_version` N names another version of the
+    /// history (N.0) than its tables are: what `lucidgen plan` says about it (the runtime logs it).
+    package var userVersionDisagreement: String?
     /// The path to the newest version, in order (empty when current).
     public var steps: [MigrationStep]
     /// Rows per table, for estimating work.

@@ -62,6 +62,7 @@ extension StoreMigrator {
                 return .commit
             }
             logger.info("recognised \(path) as version \(schema.version) from its tables")
+            if let disagreement = try? rungDisagreement(db, recognised: schema.version) { logger.warning("\(path): \(disagreement)") }
         } catch {
             throw Self.storeError(error, path: path, step: "adopt", version: schema.version)
         }

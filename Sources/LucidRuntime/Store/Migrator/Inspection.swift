@@ -68,6 +68,7 @@ extension StoreMigrator {
                     start: decision.state!, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded, steps: steps,
                     rowCounts: counts, pendingCleanup: try PendingCleanup.rows(db).count)
                 status.appObjects = try AppObjects.read(db, owned: owned)
+                if !recorded { status.userVersionDisagreement = try rungDisagreement(db, recognised: schema.version) }
                 // Step after step, with the objects as each step leaves them (renames followed); a step's
                 // pending cleanup runs first, as when migrating.
                 var objects = status.appObjects

@@ -167,13 +167,42 @@ extension StoreMigrator {
         let tables = try StoreSchemaReader.tables(db, owned: owned)
         if tables.isEmpty { return .emptyDatabase }
         let search = try StoreSchemaReader.searchObjects(db, owned: owned)
+        // A store an app numbered with `PRAGMA user_version` (FMDB, SQLite.swift, raw SQL) is recognised by its
+        // rung: user_version N names version N.0, taken when its tables are N.0's (also when a later version
+        // has the same tables); else the tables decide, and the status and the log say the rung disagrees.
+        let rung = try self.rung(db)
+        if let rung, StoreSchemaReader.differences(expected: rung, actual: tables, search: search).isEmpty { return .known(rung, recorded: false) }
         var closest: [String] = []
         for schema in versions.reversed() {
             let differences = StoreSchemaReader.differences(expected: schema, actual: tables, search: search)
             if differences.isEmpty { return .known(schema, recorded: false) }
             if closest.isEmpty || differences.count < closest.count { closest = differences }
         }
+        if let rung {
+            let differences = StoreSchemaReader.differences(expected: rung, actual: tables, search: search)
+            return .unrecognized(differences: ["its user_version \(try userVersion(db)) names version \(rung.version), whose tables it does not have exactly"] + differences)
+        }
         return .unrecognized(differences: closest)
+    }
+
+    /// The store's `PRAGMA user_version`.
+    func userVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+    }
+
+    /// The version a store's `PRAGMA user_version` N names, N.0, when the history has it (nil for 0, or a
+    /// number the history has no such version for: then user_version is not about this history's versions).
+    func rung(_ db: Database) throws -> Schema? {
+        let number = try userVersion(db)
+        guard number > 0, let version = try? SchemaVersion(parsing: "\(number).0") else { return nil }
+        return versions.first { $0.version == version }
+    }
+
+    /// What to say when a store without lucidgen's record was recognised as `version` from its tables but its
+    /// user_version names another version of the history; nil when it names none or this one.
+    func rungDisagreement(_ db: Database, recognised version: SchemaVersion) throws -> String? {
+        guard let rung = try rung(db), rung.version != version else { return nil }
+        return "its user_version \(try userVersion(db)) names version \(rung.version), but its tables are \(version)'s: recognised as \(version) from its tables"
     }
 
     /// How the store's tables differ from `schema`, the version its record names: lucidgen's tables
