@@ -168,6 +168,7 @@ package struct PlanMarkdown: Sendable, Hashable {
                 case .transformTable(_, let source): count = rows(source)
                 case .dropColumn(let table, _, _): count = rows(table)
                 case .fillJoinTable(_, let owner, _, _): count = rows(owner)
+                case .moveRows(let move): count = rows(move.source)
                 default: break
                 }
                 let text = operation.planText
@@ -211,6 +212,7 @@ package struct PlanMarkdown: Sendable, Hashable {
         case .dropSearch: "drop search"
         case .createSearch: "create search"
         case .rewriteKinds: "rewrite kinds"
+        case .moveRows: "move rows"
         }
     }
 
