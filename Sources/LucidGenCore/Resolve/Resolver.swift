@@ -26,6 +26,8 @@ package enum Resolver {
             checkHistory(entity, &diagnostics)
             versionSet.formUnion(entity.versionHistory.map(\.version))
             if let removed = entity.removedAtVersion { versionSet.insert(removed) }
+            // A parent that changes at a version changes the entity's records there (its history gets the version).
+            versionSet.formUnion(entity.parentChanges)
         }
         try diagnostics.throwIfErrors()
 

@@ -174,7 +174,10 @@ extension ShapeBuilder {
         var columns = table.columns
         let identifierColumn = columns.removeFirst()
         columns.sort { $0.name < $1.name }
-        let renamedTable = owner.previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
+        // A table renamed with its entity; an entity that was in another hierarchy's table then (its parent
+        // changed) has a new table, which its rows move into (``SchemaTable/movedRows``).
+        let wasRoot = draft.previous.map { timeline.root(at: $0) === timeline } ?? true
+        let renamedTable = owner.previousShape.flatMap { $0.tableName != shape.tableName && wasRoot ? $0.tableName : nil }
         var result = SchemaTable(
             name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name],
             foreignKeys: (shape.identifier.foreignKey.map { [$0] } ?? []) + table.foreignKeys, indexes: table.indexes,
