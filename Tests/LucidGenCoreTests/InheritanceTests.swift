@@ -221,16 +221,16 @@ import Testing
         let model = try project.generate().model
         #expect(model.schemas.map { $0.tables.map(\.name) } == [["gear"], ["meta_reward"]])
         #expect(model.schemas[0].table(named: "gear")?.column(named: "kind") == nil)
-        #expect(model.schemas[1].table(named: "meta_reward")?.columns.map(\.name) == ["id", "text", "key", "kind"])
+        #expect(model.schemas[1].table(named: "meta_reward")?.columns.map(\.name) == ["id", "key", "kind", "text"])
         let gear = try #require(model.entities.first { $0.name == "gear" })
         #expect(gear.shapes.map { "\($0.version) \($0.tableName) \($0.properties.map(\.name))" } == ["1.0 gear [\"key\"]", "2.0 meta_reward [\"text\", \"key\", \"kind\"]"])
         #expect(model.snapshots.map { $0.entities.first { $0.name == "gear" }?.parent } == [nil, "meta_reward"])
         // The generated records of each version keep their own types: 1.0's reads its own table, 2.0's its root's.
         let record = try project.read("Sources/App/Generated/Entities/Gear.swift")
         #expect(record.contains("Gear_1_0") && record.contains(#"public static let databaseTableName = "gear""#) && record.contains(#"public static let databaseTableName = "meta_reward""#), "\(record)")
-        // Regenerating with 1.0 released changes nothing: the snapshot of 1.0 says no parent, as parent_history does.
+        // Regenerating with 1.0 released: its snapshot says no parent, as parent_history does.
         try project.write(".lucid.yaml", TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
-        #expect(try project.errors().isEmpty)
+        #expect(try project.generate().model.snapshots.isEmpty, "no snapshot rewritten")
     }
 
     @Test func parentHistoryIsChecked() throws {
