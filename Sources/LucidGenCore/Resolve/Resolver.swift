@@ -96,6 +96,7 @@ package enum Resolver {
                 name: entity.name, typeName: entity.swiftTypeName, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
                 checkExclusions: checkExclusions(of: entity))
             resolved.parent = entity.parent
+            resolved.parentHistory = entity.parentHistory.map { (until: $0.untilVersion, parent: $0.parent) }
             resolved.abstract = entity.abstract
             if timeline.root.hierarchySince != nil {
                 resolved.kinds = ([timeline] + timeline.descendants(at: versions.last!)).filter { $0.entity.removedAtVersion == nil }.map(\.entity.name)
