@@ -271,4 +271,20 @@ import Testing
         #expect(try rows(path, "SELECT id, favorite, level FROM player ORDER BY id") == ["1 5 1", "2 NULL 1"])
         #expect(oracleFailures(versions, seed: Self.gainSeed) == [])
     }
+
+    @Test func aRootWithSubentitiesThatGainsAParentTakesItsWholeHierarchyAlong() throws {
+        // vehicle (with car) gains the new parent machine: every row moves, each keeping its kind.
+        let versions = try resolveSchemas([
+            "machine.json": #"{ "name": "machine", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }], "properties": [{ "name": "serial", "property_type": "string", "nullable": true }] }"#,
+            "vehicle.json": #"{ "name": "vehicle", "identifier": { "type": "int" }, "parent": "machine", "parent_history": [{ "until_version": "2.0", "parent": null }], "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#,
+            "car.json": #"{ "name": "car", "parent": "vehicle", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "doors", "property_type": "int" }] }"#,
+        ])
+        #expect(versions[1].tableNames == ["machine"])
+        #expect(versions[1].table(named: "machine")?.movedRows == [MovedRows(table: "vehicle", kinds: [.init(from: "vehicle", to: "vehicle"), .init(from: "car", to: "car")], kind: nil)])
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind, name, doors, serial FROM machine ORDER BY id") == ["1 vehicle plain NULL NULL", "2 car sedan 4 NULL", "3 car coupé 2 NULL"])
+        #expect(oracleFailures(versions, seed: Self.rows) == [])
+    }
 }
