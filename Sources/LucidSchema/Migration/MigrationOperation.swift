@@ -116,6 +116,9 @@ package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
     package var renamed: [Rename]
     /// Kinds removed: their rows are deleted, before any rename.
     package var deleted: [String]
+    /// Kinds whose rows moved to another table in this step (their entity's parent changed): deleted here
+    /// too, after they were copied (``MigrationOperation/moveRows(_:)``), which destroys nothing.
+    package var moved: [String] = []
 
     package init(table: String, column: String, renamed: [Rename], deleted: [String]) {
         self.table = table
@@ -126,8 +129,9 @@ package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
 
     /// `DELETE FROM t WHERE kind IN (…)`, or nil.
     package var deleteStatement: String? {
-        guard !deleted.isEmpty else { return nil }
-        return "DELETE FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(deleted.map(quoteLiteral).joined(separator: ", ")))"
+        let kinds = deleted + moved
+        guard !kinds.isEmpty else { return nil }
+        return "DELETE FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
     }
 
     /// `UPDATE t SET kind = CASE kind WHEN 'old' THEN 'new' … END WHERE kind IN (…)`, or nil.
@@ -142,6 +146,7 @@ package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         var parts: [String] = []
         if !deleted.isEmpty { parts.append("delete rows of \(table) of kind \(deleted.joined(separator: ", "))") }
+        if !moved.isEmpty { parts.append("delete rows of \(table) of kind \(moved.joined(separator: ", ")) (moved to another table above)") }
         if !renamed.isEmpty { parts.append("rewrite kind of \(table): \(renamed.map { "\($0.from) → \($0.to)" }.joined(separator: ", "))") }
         return parts.joined(separator: "; ")
     }

@@ -175,6 +175,16 @@ package struct StepInference: Sendable {
         // Entities that gain, lose or change their parent: their rows move to their new root's table, ids kept.
         let moves = rowMoves(into: newTables, from: from, to: to, newNames: newNames, reasons: &reasons, failingTables: &failingTables)
         fills += moves
+        // The kinds whose rows moved out of a table that stays are deleted there, as moved, not lost.
+        for case .moveRows(let move) in moves where move.sourceKindColumn != nil {
+            alterations = alterations.map { operation in
+                guard case .rewriteKinds(var rewrite) = operation, rewrite.table == move.source else { return operation }
+                let kinds = Set(move.kinds.map(\.from))
+                rewrite.moved += rewrite.deleted.filter(kinds.contains)
+                rewrite.deleted.removeAll(where: kinds.contains)
+                return .rewriteKinds(rewrite)
+            }
+        }
         if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons, tables: failingTables)) }
 
         // An old table that goes while the target has a table of its name (a jump over versions where it
