@@ -18,7 +18,9 @@ enum SampleRowsTrial {
             let display = displayPath(file.path)
             guard let schema = model.schemas.first(where: { $0.version == file.version }) else { continue }
             do {
-                let database = try DatabaseQueue()
+                var configuration = Configuration()
+                configuration.prepareDatabase { db in try CommonFunctions.registerMissing(db) }
+                let database = try DatabaseQueue(configuration: configuration)
                 try database.write { db in
                     for statement in schema.ddl { try db.execute(sql: statement) }
                 }

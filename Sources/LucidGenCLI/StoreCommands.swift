@@ -346,6 +346,8 @@ struct Migrate: ParsableCommand {
         // A file handed to the CLI may come from anywhere: its record is checked against its tables.
         storeOptions.versionRecordCheck = .always
         storeOptions.coreDataOrigin = try options.coreDataOrigin()
+        // The functions apps register that their defaults call (SQLiteData's uuid()), as the app has them.
+        storeOptions.configuration.prepareDatabase { db in try CommonFunctions.registerMissing(db) }
         let outcome: MigrationOutcome
         do {
             // The same decision and refusals as `plan` (same exit code), then what this process did: another

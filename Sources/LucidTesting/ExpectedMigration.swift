@@ -263,7 +263,7 @@ struct ExpectedMigration {
                 result.tables[table.name] = kept.map { row in
                     var values: [String: DatabaseValue] = [:]
                     if numbersLinks {
-                        let source = row[LinkTable.sourceColumn] ?? .null
+                        let source = row[LinkTable.columns(of: table).source] ?? .null
                         values[LinkTable.positionColumn] = (linksSeen[source] ?? 0).databaseValue
                         linksSeen[source, default: 0] += 1
                     }
@@ -288,7 +288,8 @@ struct ExpectedMigration {
                         case .table(let join)?:
                             // A to-many relationship became to-one: the single link (more would fail the migration).
                             let key = sourceKey.flatMap { row[$0] } ?? .null
-                            values[column] = rows.tables[join]?.first(where: { $0[LinkTable.sourceColumn] == key })?[LinkTable.targetColumn] ?? .null
+                            let link = LinkTable.columns(of: source.table(named: join))
+                            values[column] = rows.tables[join]?.first(where: { $0[link.source] == key })?[link.target] ?? .null
                         case nil:
                             break
                         }
@@ -310,10 +311,11 @@ struct ExpectedMigration {
                 result.tables[table.name] = (rows.tables[owner] ?? []).compactMap { row in
                     guard let target = row[column], !target.isNull else { return nil }
                     // Ordered: the single link is the first of its list.
+                    let link = LinkTable.columns(of: table)
                     if table.column(named: LinkTable.positionColumn) != nil {
-                        return [LinkTable.sourceColumn: row[ownerKey] ?? .null, LinkTable.targetColumn: target, LinkTable.positionColumn: 0.databaseValue]
+                        return [link.source: row[ownerKey] ?? .null, link.target: target, LinkTable.positionColumn: 0.databaseValue]
                     }
-                    return [LinkTable.sourceColumn: row[ownerKey] ?? .null, LinkTable.targetColumn: target]
+                    return [link.source: row[ownerKey] ?? .null, link.target: target]
                 }
             case .jsonMember?, nil:  // a table's origin is a table or a column
                 result.tables[table.name] = []

@@ -305,6 +305,51 @@ import Testing
         #expect(try project.generate().model.schemas[0].tables.map(\.name).sorted() == ["order", "order_search_results", "order_search_results_links"])
     }
 
+    @Test func aSubentityThatComesBackIsConvertedWithTheKindItsRecordsRead() throws {
+        let item = #"<entity name="Item"><attribute name="title" optional="YES" attributeType="String"/></entity>"#
+        let draft = #"<entity name="Draft" parentEntity="Item"><attribute name="body" optional="YES" attributeType="String"/></entity>"#
+        let package = try Self.package("Notes", [("Notes", item + draft), ("Notes 2", item), ("Notes 3", item + draft)], current: "Notes 3")
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        let output = try CoreDataImporter.run(try CoreDataModelPackage.read(package.path))
+        var files = [".lucid.yaml": TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n"]
+        for (name, json) in output.files { files[".entities/\(name).json"] = json }
+        let project = try TestProject(files: files, config: nil)
+        defer { project.remove() }
+        _ = try project.generate()
+        // The kinds the generated records of the newest version read, and the kind a converted row gets.
+        let generated = try FileManager.default.contentsOfDirectory(atPath: project.root.appendingPathComponent("Sources/App/Generated/Entities").path)
+            .map { try project.read("Sources/App/Generated/Entities/\($0)") }
+        let kinds = generated.flatMap { $0.split(separator: "\n").filter { $0.contains("static let kinds") } }.map { String($0) }
+        let origin = try #require(JSONSerialization.jsonObject(with: Data(output.origin.utf8)) as? [String: Any])
+        let newest = try #require((origin["versions"] as? [[String: Any]])?.last?["entities"] as? [[String: Any]])
+        let kind = try #require(newest.first { $0["name"] as? String == "Draft" }?["kind"] as? String)
+        #expect(kinds.contains { $0.contains("[\"\(kind)\"]") }, "a converted Draft row gets kind \(kind); the records read \(kinds)")
+    }
+
+    @Test func aToManyThatComesBackKeepsTheLinkTableNameNoEntityHas() throws {
+        let results = """
+            <entity name="OrderSearchResults">
+                <attribute name="keyword" optional="YES" attributeType="String"/>
+            </entity>
+            """
+        let order = #"<entity name="Order"><attribute name="number" optional="YES" attributeType="String"/>"#
+        let link = #"<relationship name="searchResults" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="OrderSearchResults"/>"#
+        let package = try Self.package("Shop", [("Shop", order + link + "</entity>" + results), ("Shop 2", order + "</entity>" + results), ("Shop 3", order + link + "</entity>" + results)], current: "Shop 3")
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        let output = try CoreDataImporter.run(try CoreDataModelPackage.read(package.path))
+        let json = try #require(output.files.first { $0.name == "order" }?.json)
+        #expect(json.contains(#""name": "search_results_from_3_0", "swift_name": "searchResults", "persisted_name": "search_results_links", "takes_name_of": "search_results""#), "\(json)")
+        // A user's store at 3.0 converts its links into that table.
+        #expect(output.origin.components(separatedBy: #""link_table": "order_search_results_links""#).count == 3, "\(output.origin)")
+        var files = [".lucid.yaml": TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n"]
+        for (name, json) in output.files { files[".entities/\(name).json"] = json }
+        let project = try TestProject(files: files, config: nil)
+        defer { project.remove() }
+        #expect(try project.generate().model.schemas.map { $0.tables.map(\.name).sorted() } == [
+            ["order", "order_search_results", "order_search_results_links"], ["order", "order_search_results"], ["order", "order_search_results", "order_search_results_links"],
+        ])
+    }
+
     // MARK: Real histories
 
     /// Imports a package (with a version map's YAML when given) in-process, generates it, and returns the

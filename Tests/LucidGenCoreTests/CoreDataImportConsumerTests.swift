@@ -6,8 +6,8 @@ import Testing
 /// and the newest included), and `swift test` migrating each fixture to the newest version with every value
 /// checked. One package holds every history (one build of GRDB): the committed synthetic Shop history always,
 /// Wikipedia-iOS (8 versions, through a version map) and DuckDuckGo's HTTPSUpgrade when the shared folder has
-/// them, and Brave (27 versions, its 27 fixtures, `../shared/realworld`) when that folder has it (about 25 s
-/// more CPU). GRDB's build is cached under .build/e2e-coredata (about a minute cold); the generated modules
+/// them, and Brave (27 versions, its 27 fixtures), Artsy Folio (19) and OpenEmu (9) when `../shared/realworld`
+/// has them (about 25 s more CPU for Brave). GRDB's build is cached under .build/e2e-coredata (about a minute cold); the generated modules
 /// are rebuilt each run.
 @Suite struct CoreDataImportConsumerTests {
     struct History {
@@ -21,6 +21,14 @@ import Testing
         if let wikipedia = CoreDataImportTests.wikipedia { histories.append(History(module: "Wiki", package: wikipedia, versionMap: CoreDataImportTests.wikipediaMap)) }
         if let https = CoreDataImportTests.httpsUpgrade { histories.append(History(module: "HTTPSUpgrade", package: https)) }
         if let brave = CoreDataHistoryTests.history("brave-ios", "Model.xcdatamodeld") { histories.append(History(module: "Brave", package: brave)) }
+        // Artsy Folio's two naming schemes order with no map; OpenEmu's first version is named like no
+        // number, so it takes the map the importer proposes (the order its SOURCE.md gives).
+        if let artsy = CoreDataHistoryTests.history("artsy-energy", "ArtsyPartner.xcdatamodeld") { histories.append(History(module: "Artsy", package: artsy)) }
+        if let openEmu = CoreDataHistoryTests.history("openemu", "OEDatabase.xcdatamodeld") {
+            let names = ["OEDatabase": "0.1"].merging(["0.2", "0.3", "0.4", "0.5", "1.0", "1.1", "1.2", "1.3"].map { ("OEDatabase \($0)", $0) }) { $1 }
+            let map = names.sorted { $0.value.compare($1.value, options: .numeric) == .orderedAscending }.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: "\n") + "\n"
+            histories.append(History(module: "OpenEmu", package: openEmu, versionMap: map))
+        }
 
         let base = repositoryRoot.appendingPathComponent(".build/e2e-coredata")
         let package = base.appendingPathComponent("Histories")

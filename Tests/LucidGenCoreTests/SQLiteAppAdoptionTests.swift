@@ -223,8 +223,7 @@ import Testing
     /// Keys as SQLiteData's apps have them: TEXT keys, a `COLLATE NOCASE` text key (a tag is its title), and a
     /// one-to-one extension table keyed by its list's key (a key that is a foreign key, ON DELETE CASCADE).
     /// Described, generated (the extension's key is its list's key type), recognised; a rebuild of the
-    /// extension keeps its foreign key and the cascade; a key with a default the description cannot say is a
-    /// warning naming the table, never dropped silently.
+    /// extension keeps its foreign key and the cascade.
     @Test func textKeysCollatedKeysAndKeysThatAreForeignKeysAreAdopted() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
@@ -268,14 +267,7 @@ import Testing
             #expect(throws: DatabaseError.self) { try db.execute(sql: #"INSERT INTO "tags" VALUES ('ERRAND')"#) }
         }
 
-        // A key with a default (SQLiteData's `DEFAULT (uuid())`) is a warning naming the table, not dropped silently.
-        let other = try TestProject(config: nil)
-        defer { other.remove() }
-        let defaulted = try DatabaseQueue(path: other.root.appendingPathComponent("uuid.sqlite").path)
-        try defaulted.write { db in try db.execute(sql: #"CREATE TABLE "reminders" ("id" TEXT PRIMARY KEY NOT NULL ON CONFLICT REPLACE DEFAULT (uuid()), "title" TEXT NOT NULL) STRICT"#) }
-        try defaulted.close()
-        let described = try run(lucidgenBinary, ["describe", "--database", "uuid.sqlite"], in: other.root)
-        #expect(described.error.contains("warning: table reminders: its key id has a default (uuid()), which an identifier cannot have"), "\(described.error)")
+        // A key with a default (SQLiteData's `DEFAULT (uuid())`) is adopted: JoinTableAdoptionTests.
     }
 
     /// What SQLiteData's apps declare on their columns stays: `NOT NULL ON CONFLICT REPLACE DEFAULT …` (an

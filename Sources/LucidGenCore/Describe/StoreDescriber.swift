@@ -82,11 +82,34 @@ package struct StoreDescriber {
                 links[sqlNameKey(link.owner), default: []].append((Self.snakeCase(link.relationship), link.relationship, entityNames[sqlNameKey(link.target)]!, link.ordered))
                 linkTables.insert(table.name)
             }
+            // The app's own join tables (GRDB's `bookAuthor(bookId, authorId)`): to-many relationships of their
+            // primary key's first column's table, through them (`link_table`).
+            var appLinks: [String: [(name: String, target: String, link: LinkTable.Columns, table: String)]] = [:]
+            var joinProblems: [String: String] = [:]
+            for table in layout.tables where unmanaged[sqlNameKey(table.name)] == nil && !linkTables.contains(table.name) && table.primaryKey.count == 2 {
+                switch Self.appLinkTable(table, keyed: keyedTables) {
+                case .failure(let problem): joinProblems[table.name] = problem.why
+                case .success(let link):
+                    let owner = keyedTables[sqlNameKey(link.owner)]!
+                    let target = entityNames[sqlNameKey(link.target)]!
+                    let taken = Set(owner.columns.map { Self.snakeCase($0.name) } + (links[sqlNameKey(link.owner)] ?? []).map(\.name)
+                        + (appLinks[sqlNameKey(link.owner)] ?? []).map(\.name))
+                    var name = target.hasSuffix("s") ? target : target + "s"
+                    if taken.contains(name) { name = Self.snakeCase(table.name) }
+                    appLinks[sqlNameKey(link.owner), default: []].append((name, target, link.columns, table.name))
+                    linkTables.insert(table.name)
+                    if !output.notes.contains(where: { $0.hasPrefix("\(table.name): ") }) {
+                        output.notes.append(
+                            "\(table.name): described as \(entityNames[sqlNameKey(link.owner)]!)'s to-many relationship \(name) to \(target) through it (link_table: its primary key's first column, "
+                                + "\(link.columns.source), is the owner's); lucidgen's to-many relationships are one-sided, so \(target) has no inverse (GRDB's hasMany(through:) from \(target) is the app's to write)")
+                    }
+                }
+            }
             for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) && !linkTables.contains(table.name) {
                 if output.appTables.contains(where: { $0.name == table.name }) { continue }
-                output.appTables.append((table.name, unmanaged[sqlNameKey(table.name)] ?? (table.primaryKey.isEmpty
+                output.appTables.append((table.name, unmanaged[sqlNameKey(table.name)] ?? joinProblems[table.name] ?? (table.primaryKey.isEmpty
                     ? "it has no declared primary key (lucidgen's entities are keyed)"
-                    : "its primary key has \(table.primaryKey.count) columns (a link table: describing it as a to-many relationship is not done yet)")))
+                    : "its primary key has \(table.primaryKey.count) columns, and lucidgen's entities have one")))
             }
             let keyed = Dictionary(entityTables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             var entities: [String: (SchemaTable, DescribedEntity)] = [:]
@@ -96,6 +119,15 @@ package struct StoreDescriber {
                     described.properties.append(DescribedProperty(
                         name: link.name, column: link.column,
                         type: #"{ "entity_name": \#(Self.json(link.target)), "association": "to_many"\#(link.ordered ? #", "ordered": true"# : "") }"#, nullable: false,
+                        defaultValue: nil, onDelete: nil, isRelationship: true))
+                }
+                for link in appLinks[sqlNameKey(table.name)] ?? [] {
+                    var linkTable = [("name", Self.json(link.table)), ("source_column", Self.json(link.link.source)), ("target_column", Self.json(link.link.target))]
+                    if let index = link.link.targetIndex { linkTable.append(("target_index", Self.json(index))) }
+                    let object = "{ " + linkTable.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }"
+                    described.properties.append(DescribedProperty(
+                        name: link.name, column: columnNaming.column(link.name),
+                        type: #"{ "entity_name": \#(Self.json(link.target)), "association": "to_many", "link_table": \#(object) }"#, nullable: false,
                         defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
                 entities[sqlNameKey(table.name)] = (table, described)
@@ -206,6 +238,56 @@ package struct StoreDescriber {
         let relationship = String(table.name.dropFirst(owner.name.count + 1))
         guard !relationship.isEmpty, owner.column(named: relationship) == nil else { return nil }
         return (owner.name, relationship, targetTable.name, ordered)
+    }
+
+    /// Why a table of two keys is not described as a to-many relationship through it.
+    struct JoinTableProblem: Error {
+        var why: String
+    }
+
+    /// Whether `table` is an app's join table lucidgen describes as a to-many relationship through it
+    /// (`link_table`): a primary key of two columns and no other column, each NOT NULL, of its storage class's
+    /// type, and a foreign key ON DELETE CASCADE (no ON UPDATE) to an entity table's key of the same type; at
+    /// most one index, on the second key column. The owner is the first key column's table. Else why not (the
+    /// table stays the app's): a join table that carries more (a `position`, a `createdAt`) is no link.
+    static func appLinkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> Result<(owner: String, target: String, columns: LinkTable.Columns), JoinTableProblem> {
+        func refuse(_ why: String) -> Result<(owner: String, target: String, columns: LinkTable.Columns), JoinTableProblem> {
+            .failure(JoinTableProblem(why: "its primary key has 2 columns, so it is no entity of lucidgen's, and it is not described as a to-many relationship through it: \(why)"))
+        }
+        let keys = table.primaryKey
+        let extra = table.columns.filter { column in !keys.contains { sameSQLName($0, column.name) } }
+        if !extra.isEmpty {
+            return refuse("it holds \(extra.map(\.name).joined(separator: ", ")) beyond its two keys, and a link holds only the two (give the table a key of its own to make it an entity)")
+        }
+        if table.strict == true { return refuse("it is STRICT, which a link table is not yet") }
+        if let options = table.storeOptions { return refuse("it uses \(options.joined(separator: " and "))") }
+        if table.primaryKeyConflict != nil { return refuse("its primary key says ON CONFLICT") }
+        var references: [(table: SchemaTable, key: SchemaForeignKey)] = []
+        for column in keys {
+            guard let schemaColumn = table.column(named: column) else { return refuse("its key \(column) is no column") }
+            let keysOfColumn = table.foreignKeys.filter { $0.columns.count == 1 && sameSQLName($0.columns[0], column) }
+            guard keysOfColumn.count == 1, let key = keysOfColumn.first, let target = keyed[sqlNameKey(key.table)],
+                key.tableColumns.isEmpty || (key.tableColumns.count == 1 && sameSQLName(key.tableColumns[0], target.primaryKey[0]))
+            else { return refuse("\(column) is not a foreign key to a described table's key") }
+            guard key.onDelete == .cascade, key.onUpdate == nil else {
+                return refuse("\(column)'s foreign key says\(key.actionsSQL) (a link's says ON DELETE CASCADE, and no ON UPDATE)")
+            }
+            guard schemaColumn.notNull, schemaColumn.notNullConflict == nil, schemaColumn.defaultSQL == nil, schemaColumn.declaredType == nil, schemaColumn.collation == nil,
+                let targetKey = target.column(named: target.primaryKey[0]), targetKey.type == schemaColumn.type
+            else { return refuse("\(column) is not \(schemaColumn.type.rawValue) NOT NULL alone, as its target's key") }
+            references.append((target, key))
+        }
+        guard table.foreignKeys.count == 2 else { return refuse("it has \(table.foreignKeys.count) foreign keys") }
+        let indexes = table.indexes.filter { !sqlNameKey($0.name).hasPrefix("sqlite_autoindex_") }
+        var targetIndex: String?
+        if let index = indexes.first {
+            guard indexes.count == 1, !index.unique, index.columns.count == 1, sameSQLName(index.columns[0], keys[1]) else {
+                return refuse("its indexes are not at most one, on \(keys[1])")
+            }
+            targetIndex = index.name
+        }
+        if table.indexes.count != indexes.count { return refuse("it has a UNIQUE constraint") }
+        return .success((references[0].table.name, references[1].table.name, LinkTable.Columns(source: keys[0], target: keys[1], targetIndex: targetIndex)))
     }
 
     /// An entity as one layout has it.
@@ -344,18 +426,13 @@ package struct StoreDescriber {
             output.problems.append(
                 "table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type \(table.name).\(key.name)=uuid)")
         }
-        if key.name == "id", let defaultSQL = key.defaultSQL {
-            // An `id` identifier has no default in a description: a key the app's inserts leave to a default (SQLiteData's `DEFAULT (uuid())`) is the app's to fill.
-            output.problems.append(
-                "table \(table.name): its key \(key.name) has a default (\(defaultSQL)), which an identifier cannot have; lucidgen's records give every key (leave the table to the app with --app-table \(table.name))")
-        }
-        if key.name == "id", let resolution = key.notNullConflict {
-            output.problems.append("table \(table.name): its key \(key.name) says NOT NULL ON CONFLICT \(resolution), which an id identifier cannot say (leave the table to the app with --app-table \(table.name))")
-        }
+        // An `id` key with a default or a NOT NULL ON CONFLICT (SQLiteData's `"id" TEXT PRIMARY KEY NOT NULL ON CONFLICT
+        // REPLACE DEFAULT (uuid())`) is the property identifier `id`, whose property says them.
+        let keyIsProperty = key.name != "id" || key.defaultSQL != nil || key.notNullConflict != nil
         let autoincrement = (table.autoincrement == true ? #", "autoincrement": true"# : "")
             + (table.primaryKeyConflict.map { #", "on_conflict": \#(Self.json($0.lowercased()))"# } ?? "")
         let identifier: String
-        if key.name == "id" {
+        if !keyIsProperty {
             identifier = #"{ "type": "\#(keyType)"\#(autoincrement) }"#
         } else {
             identifier = #"{ "type": "property", "property_name": \#(Self.json(propertyNames[sqlNameKey(key.name)]!))\#(autoincrement) }"#
@@ -375,7 +452,7 @@ package struct StoreDescriber {
         var properties: [DescribedProperty] = []
         for column in table.columns {
             let propertyName = propertyNames[sqlNameKey(column.name)]!
-            if key.name == "id" && sameSQLName(column.name, key.name) { continue }
+            if !keyIsProperty && sameSQLName(column.name, key.name) { continue }
             let path = sqlNameKey("\(table.name).\(column.name)")
             if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
                 let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
@@ -421,7 +498,7 @@ package struct StoreDescriber {
                     }
                 }
             }
-            let isKey = key.name != "id" && sameSQLName(column.name, key.name)
+            let isKey = keyIsProperty && sameSQLName(column.name, key.name)
             properties.append(DescribedProperty(
                 name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
                 isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),

@@ -166,7 +166,8 @@ package struct FixtureRows {
                 for row in (first(shape.entityName) + 1)...(first(shape.entityName) + rowCount(shape.entityName)) {
                     let linked = SeedValues.linkedRows(row: row, rows: rowCount(entity), maxLinks: maxLinks)
                     for (index, target) in linked.enumerated() {
-                        var columns = [LinkTable.sourceColumn, LinkTable.targetColumn]
+                        let link = property.linkColumns ?? .lucid(joinTable)
+                        var columns = [link.source, link.target]
                         var values = [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: target + referencedBase(entity))]
                         if ordered {
                             columns.append(LinkTable.positionColumn)

@@ -784,7 +784,11 @@ package struct CoreDataImporter {
             }
             // A property that takes a name an earlier one gave up: the column and Swift name are that name's.
             if let taken = takesNameOf[id] {
-                fields.append(("persisted_name", JSONText.string(columnNaming.column(plainName))))
+                // A to-many's link table is named by the column: the earlier one's, `_links` and all.
+                let toMany = now.type.contains(#""association": "to_many""#)
+                let column = (toMany ? linkColumn(of: plainName, in: lineage) : nil) ?? columnNaming.column(plainName)
+                fields.append(("persisted_name", JSONText.string(column)))
+                if toMany, column != columnNaming.column(plainName) { linkColumns[lineage.name, default: [:]][name] = column }
                 fields.append(("takes_name_of", JSONText.string(taken.from)))
             } else if now.type.contains(#""association": "to_many""#), let linkName = linkColumn(of: name, in: lineage) {
                 fields.append(("persisted_name", JSONText.string(linkName)))
@@ -1083,7 +1087,12 @@ package struct CoreDataImporter {
                 if let parent = entity.parentEntity { fields.append(("parent", JSONText.string(parent))) }
                 if entity.isAbstract { fields.append(("abstract", "true")) }
                 if let table { fields.append(("table", JSONText.string(table))) }
-                if inHierarchy { fields.append(("kind", JSONText.string(Self.snakeCase(entity.name)))) }
+                // A row's kind is its entity's description name: a subentity that took a name that came
+                // back (`draft_from_3_0`) has its own, which its records read.
+                if inHierarchy {
+                    let kind = entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Self.snakeCase(entity.name)
+                    fields.append(("kind", JSONText.string(kind)))
+                }
                 fields.append(("attributes", "[\n          " + attributes.joined(separator: ",\n          ") + "\n        ]"))
                 fields.append(("relationships", relationships.isEmpty ? "[]" : "[\n          " + relationships.joined(separator: ",\n          ") + "\n        ]"))
                 entities.append("{\n        " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n        ") + "\n      }")

@@ -54,7 +54,8 @@ private enum KnownKeys {
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
-    static let relationship = ["entity_name", "association", "ordered"]
+    static let relationship = ["entity_name", "association", "ordered", "link_table"]
+    static let linkTable = ["name", "source_column", "target_column", "target_index"]
     static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback", "swift_name"]
     static let subtype = ["name", "cases", "options", "properties", "swift_name", "added_at_version"]
     static let member = [
@@ -627,7 +628,43 @@ package enum DescriptionLoader {
             swiftName: readSwiftName(&reader, type: false, &diagnostics), takesNameOf: reader.string("takes_name_of", &diagnostics),
             movedFrom: reader.string("moved_from", &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
         property.onConflict = onConflict
+        property.linkTable = decodeLinkTable(typeNode, type: type, &diagnostics)
         return property
+    }
+
+    /// A to-many relationship's `link_table` (in its relationship object): the app's own join table, its
+    /// columns and its index on the target column; nil when absent or invalid (reported).
+    static func decodeLinkTable(_ typeNode: JSONNode, type: PropertyType, _ diagnostics: inout DiagnosticCollector) -> LinkTableDescription? {
+        guard case .object(let members) = typeNode.value, let node = members.first(where: { $0.key == "link_table" })?.value else { return nil }
+        guard case .relationship(_, true, let ordered) = type else {
+            diagnostics.error("link_table names a to-many relationship's join table; a to-one is a column", at: node.location, path: node.path)
+            return nil
+        }
+        if ordered {
+            diagnostics.error(
+                "link_table names the app's own join table of two keys; an ordered relationship's links are lucidgen's (with their position): leave out link_table or ordered",
+                at: node.location, path: node.path)
+            return nil
+        }
+        guard var reader = ObjectReader(node, what: "'link_table'", known: KnownKeys.linkTable, strict: true, diagnostics: &diagnostics) else { return nil }
+        defer { reader.finish(&diagnostics) }
+        guard let name = reader.string("name", required: true, &diagnostics), let source = reader.string("source_column", required: true, &diagnostics),
+            let target = reader.string("target_column", required: true, &diagnostics)
+        else { return nil }
+        let index = reader.string("target_index", &diagnostics)
+        var valid = true
+        for (key, text) in [("name", name), ("source_column", source), ("target_column", target), ("target_index", index)] {
+            guard let text, let valueNode = reader.value(key) else { continue }
+            var found = DiagnosticCollector()
+            checkColumnName(text, at: valueNode, &found)
+            if found.hasErrors { valid = false }
+            diagnostics.append(contentsOf: found.diagnostics)
+        }
+        if sameSQLName(source, target) {
+            diagnostics.error("link_table's source_column and target_column are both '\(source)'", at: node.location, path: node.path)
+            valid = false
+        }
+        return valid ? LinkTableDescription(name: name, sourceColumn: source, targetColumn: target, targetIndex: index, location: node.location) : nil
     }
 
     /// `on_conflict`: an `ON CONFLICT` resolution (`rollback`, `abort`, `fail`, `ignore`, `replace`),
@@ -663,6 +700,7 @@ package enum DescriptionLoader {
                     at: item.location, path: item.path + ".property_type")
             } else {
                 entry.type = decodeType(typeNode, allowRelationship: true, &diagnostics)
+                if let type = entry.type { entry.linkTable = decodeLinkTable(typeNode, type: type, &diagnostics) }
             }
         }
         entry.nullable = itemReader.bool(firstOf: ["nullable", "optional"], &diagnostics)

@@ -133,6 +133,8 @@ package struct PropertyDescription: Sendable {
     /// of the same name and column, until this one's `added_at_version`, where it is removed: the property
     /// moves up or down the hierarchy and its column, with its values, stays.
     package var movedFrom: String? = nil
+    /// A to-many relationship's `link_table`: the app's own join table it is stored in (nil: lucidgen's).
+    package var linkTable: LinkTableDescription? = nil
     package var location: SourceLocation
     /// Where `property_type` is written.
     package var typeLocation: SourceLocation
@@ -273,6 +275,8 @@ package struct PropertyTypeHistoryItem: Sendable {
     /// `persisted_name`: the column's name before `untilVersion` (a column renamed at that version is renamed
     /// in the store, `ALTER TABLE … RENAME COLUMN`); `.some(nil)`: the property's name was the column's then.
     package var persistedName: String?? = nil
+    /// The app's join table of `type` when it is a to-many relationship with `link_table` (with `type` only).
+    package var linkTable: LinkTableDescription? = nil
     package var location: SourceLocation
     package var path: String
 
@@ -288,6 +292,29 @@ package struct PropertyTypeHistoryItem: Sendable {
         self.location = location
         self.path = path
     }
+}
+
+/// A to-many relationship's `"link_table": { "name": "bookAuthor", "source_column": "bookId", "target_column":
+/// "authorId", "target_index": "index_bookAuthor_on_authorId" }`: the app's own join table, with its names,
+/// instead of lucidgen's `<owner>_<relationship>(source_id, target_id)`. Its primary key is the two columns
+/// (source first), each a foreign key with ON DELETE CASCADE; `target_index` is its index on the target
+/// column (left out: it has none).
+package struct LinkTableDescription: Sendable, Equatable {
+    package var name: String
+    package var sourceColumn: String
+    package var targetColumn: String
+    package var targetIndex: String?
+    package var location: SourceLocation
+
+    package init(name: String, sourceColumn: String, targetColumn: String, targetIndex: String?, location: SourceLocation) {
+        self.name = name
+        self.sourceColumn = sourceColumn
+        self.targetColumn = targetColumn
+        self.targetIndex = targetIndex
+        self.location = location
+    }
+
+    package var columns: LinkTable.Columns { LinkTable.Columns(source: sourceColumn, target: targetColumn, targetIndex: targetIndex) }
 }
 
 package indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible {

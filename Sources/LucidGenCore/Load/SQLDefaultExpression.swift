@@ -7,8 +7,9 @@ import LucidSchema
 ///
 /// Accepted: `CURRENT_TIMESTAMP`, `CURRENT_DATE` or `CURRENT_TIME` alone, or an expression in parentheses
 /// made of numbers, string literals, `NULL`, those three keywords, the operators `+ - * / % ||`, and calls
-/// of SQLite's date, time and text functions (``functions``). No identifier other than those (a column,
-/// a table, a subquery or an app-registered function), no `;`, quoted identifier, parameter or comment.
+/// of SQLite's date, time and text functions (``functions``) and of `uuid()` (``appFunctions``). No identifier
+/// other than those (a column, a table, a subquery or another app-registered function), no `;`, quoted
+/// identifier, parameter or comment.
 enum SQLDefaultExpression {
     /// The SQLite functions an expression default may call: deterministic or time functions of SQLite's
     /// core, none of which reads the database or loads code.
@@ -16,6 +17,12 @@ enum SQLDefaultExpression {
         "abs", "coalesce", "date", "datetime", "hex", "ifnull", "julianday", "lower", "random", "randomblob",
         "round", "strftime", "substr", "time", "timediff", "unixepoch", "upper",
     ]
+    /// Functions a default may call that SQLite's core does not have: `uuid()`, a version 4 UUID as lowercase
+    /// text (SQLite's uuid extension's, which SQLiteData's keys default to: `DEFAULT (uuid())`). The app's
+    /// connections have it (registered, or built into its SQLite); `lucidgen`'s own connections register it when
+    /// their SQLite lacks it, and a migration step on a connection without it is refused before any change
+    /// (``SchemaColumn/calledFunctions``).
+    static let appFunctions: Set<String> = ["uuid"]
     static var keywords: Set<String> { SchemaColumn.timeKeywords }
 
     /// Why `text` is not an expression default lucidgen accepts; nil when it is.
@@ -75,8 +82,8 @@ enum SQLDefaultExpression {
                     index += 1
                 }
                 if keywords.contains(word.uppercased()) || word.uppercased() == "NULL" { continue }
-                guard functions.contains(word.lowercased()) else {
-                    return "'\(word)' is not accepted: an expression default may name CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME, NULL and SQLite's functions \(functions.sorted().joined(separator: ", ")) (no column, table or app function)"
+                guard functions.contains(word.lowercased()) || appFunctions.contains(word.lowercased()) else {
+                    return "'\(word)' is not accepted: an expression default may name CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME, NULL, SQLite's functions \(functions.sorted().joined(separator: ", ")) and uuid() (no column, table or other app function)"
                 }
                 previousWasFunction = true
                 continue

@@ -162,7 +162,7 @@ extension {{typeName}} {
     {{access}} static let {{linksName}} = Self.hasMany(
         {{linkName}}.self,
         key: {{linksKeyLiteral}},
-        using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}])
+        using: GRDB.ForeignKey([{{sourceColumn}}], to: [{{ownerKey}}])
     ){{#ordered}}.order({{linkName}}.Columns.position){{/ordered}}
 {{^ordered}}
     /// `{{name}}`: the `{{target}}` rows this row links to, through `{{joinTable}}`.
@@ -214,17 +214,17 @@ extension {{ownerType}} {
         /// The link's `{{ownerEntity}}` row.
         {{access}} static let source = Self.belongsTo(
             {{ownerType}}.self,
-            using: GRDB.ForeignKey(["source_id"], to: [{{ownerKey}}]))
+            using: GRDB.ForeignKey([{{sourceColumn}}], to: [{{ownerKey}}]))
         /// The link's `{{target}}` row.
         {{access}} static let target = Self.belongsTo(
             {{targetRecord}}.self,
-            using: GRDB.ForeignKey(["target_id"], to: [{{targetKey}}]))
+            using: GRDB.ForeignKey([{{targetColumn}}], to: [{{targetKey}}]))
 {{/targetRecord}}
 
         /// The columns of `{{joinTable}}`.
         {{access}} enum Columns {
-            {{access}} static let sourceID = GRDB.Column("source_id")
-            {{access}} static let targetID = GRDB.Column("target_id")
+            {{access}} static let sourceID = GRDB.Column({{sourceColumn}})
+            {{access}} static let targetID = GRDB.Column({{targetColumn}})
 {{#ordered}}
             {{access}} static let position = GRDB.Column("position")
 {{/ordered}}
@@ -233,8 +233,8 @@ extension {{ownerType}} {
 
         /// The keys of the link's `Codable` form; the table's columns are ``Columns``.
         {{access}} enum CodingKeys: Swift.String, Swift.CodingKey, Swift.CaseIterable {
-            case sourceID = "source_id"
-            case targetID = "target_id"
+            case sourceID = {{sourceColumn}}
+            case targetID = {{targetColumn}}
 {{#ordered}}
             case position
 {{/ordered}}
@@ -331,7 +331,7 @@ extension {{ownerType}} {
 
 /// Reads and writes `{{joinTable}}` rows by column position, for row transform stages{{#superseded}} and tests{{/superseded}}.
 extension {{ownerType}}.{{linkName}}: {{#superseded}}LucidRuntime.SupersededRecord, GRDB.PersistableRecord{{/superseded}}{{^superseded}}LucidRuntime.MigrationRecord{{/superseded}} {
-    {{access}} static let migrationColumns: [Swift.String] = ["source_id", "target_id"{{#ordered}}, "position"{{/ordered}}]
+    {{access}} static let migrationColumns: [Swift.String] = [{{sourceColumn}}, {{targetColumn}}{{#ordered}}, "position"{{/ordered}}]
 
     {{access}} init(migrationRow row: LucidRuntime.MigrationRow) throws {
         self.sourceID = try row.decode({{sourceType}}.self, at: 0)

@@ -117,6 +117,9 @@ struct EntityContext: TemplateContext {
         var targetType: String
         var ownerKey: String
         var targetKey: String
+        /// The link table's source and target columns, as Swift string literals (`"source_id"`, or the app's `"bookId"`).
+        var sourceColumn: String
+        var targetColumn: String
         /// `linkTags`, `unlinkTags`, `setTags`: the helpers' suffix.
         var helperSuffix: String
         /// The owner's identifier property.
@@ -161,6 +164,8 @@ struct EntityContext: TemplateContext {
         var keyLiteral: String
         var linksKeyLiteral: String
         var ownerKey: String
+        /// The link table's source column, as a Swift string literal.
+        var sourceColumn: String
         var ordered: Bool
     }
 

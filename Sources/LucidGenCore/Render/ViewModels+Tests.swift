@@ -25,10 +25,11 @@ extension ViewModels {
         func link(_ property: PropertyShape, of newest: EntityShape, alias: String) {
             guard case .toMany(_, _, _, let joinTable, _, _, let ordered) = property.kind else { return }
             let position = ordered ? ", \"\(LinkTable.positionColumn)\": \"position\"" : ""
+            let link = property.linkColumns ?? .lucid(joinTable)
             let entity = swiftStringLiteral("\(alias).\(property.swiftName)")
             naming.append(TestsContext.EntityNames(
                 table: swiftStringLiteral(joinTable), entity: entity,
-                properties: "[\"\(LinkTable.sourceColumn)\": \"sourceID\", \"\(LinkTable.targetColumn)\": \"targetID\"\(position)]"))
+                properties: "[\(swiftStringLiteral(link.source)): \"sourceID\", \(swiftStringLiteral(link.target)): \"targetID\"\(position)]"))
             recordChecks.append(TestsContext.RecordCheck(typeName: Naming.memberTypeName("\(newest.typeName).\(property.linkTypeName)"), entity: entity))
         }
         for entity in model.entities {

@@ -268,6 +268,7 @@ struct ViewModels {
             switch item.kind {
             case .toMany(let target, let table, let column, let joinTable, _, let targetSwiftType, let ordered):
                 let linkName = item.linkTypeName
+                let linkColumns = item.linkColumns ?? .lucid(joinTable)
                 toManyNotes.append(EntityContext.ToManyNote(name: item.name, target: target, joinTable: joinTable, linkType: "\(shape.typeName).\(linkName)"))
                 let targetRecord = recordType(ofEntity: target, table: table, at: shape.version)
                 let swiftName = item.swiftName.trimmingCharacters(in: ["`"])
@@ -275,6 +276,7 @@ struct ViewModels {
                     superseded: superseded, ownerType: shape.typeName, ownerEntity: shape.name, name: item.name, target: target, joinTable: joinTable,
                     linkName: linkName, sourceType: identifier.swiftType, targetType: targetSwiftType,
                     ownerKey: swiftStringLiteral(identifier.column), targetKey: swiftStringLiteral(column),
+                    sourceColumn: swiftStringLiteral(linkColumns.source), targetColumn: swiftStringLiteral(linkColumns.target),
                     // The typed link helpers: `linkTags(_:ids:)`, `unlinkTags(_:ids:)`, reading the owner's key.
                     helperSuffix: Naming.typeName(swiftName), sourceID: Naming.swiftIdentifier(identifier.swiftName),
                     localSource: identifier.kind == .local,
@@ -285,7 +287,7 @@ struct ViewModels {
                         swiftName: Naming.swiftIdentifier(item.swiftName), linksName: Naming.swiftIdentifier(item.associationNames[1]),
                         name: item.name, target: target, targetRecord: targetRecord, linkName: linkName, joinTable: joinTable,
                         keyLiteral: swiftStringLiteral(item.name), linksKeyLiteral: swiftStringLiteral(item.name + "Links"),
-                        ownerKey: swiftStringLiteral(identifier.column), ordered: ordered)))
+                        ownerKey: swiftStringLiteral(identifier.column), sourceColumn: swiftStringLiteral(linkColumns.source), ordered: ordered)))
                 }
             case .toOne(let target, let table, let column):
                 if let targetRecord = recordType(ofEntity: target, table: table, at: shape.version) {

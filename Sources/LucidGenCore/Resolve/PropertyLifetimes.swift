@@ -101,7 +101,10 @@ extension PropertyDescription {
         // Items are oldest first; the one that applies is the first whose until_version is later, but
         // fields it leaves out come from the later items (or the property itself).
         for item in typeHistory.reversed() where version < item.untilVersion {
-            if let type = item.type { result.type = type }
+            if let type = item.type {
+                result.type = type
+                result.linkTable = item.linkTable
+            }
             if let nullable = item.nullable { result.nullable = nullable }
             if let defaultValue = item.defaultValue { result.defaultValue = defaultValue }
         }

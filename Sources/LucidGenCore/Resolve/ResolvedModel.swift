@@ -137,6 +137,9 @@ package struct PropertyShape: Sendable, Equatable {
         case composite(CompositeShape)
     }
 
+    /// A to-many relationship's link table columns: lucidgen's, or the app's own join table's (`link_table`).
+    package var linkColumns: LinkTable.Columns?
+
     /// The property's name at this version.
     package var name: String
     /// Its current name (identity across versions).

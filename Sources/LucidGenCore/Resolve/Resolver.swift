@@ -298,7 +298,8 @@ package enum Resolver {
                 diagnostics.error("takes_name_of '\(name)' names no other entity", at: entity.location, path: "$.takes_name_of")
                 continue
             }
-            if earlier.tableName.lowercased() != entity.tableName.lowercased() {
+            // Two subentities live in their root's table: the name taken is their kind's.
+            if entity.parent == nil || earlier.parent == nil, earlier.tableName.lowercased() != entity.tableName.lowercased() {
                 diagnostics.error(
                     "entity '\(entity.name)' (table '\(entity.tableName)') takes_name_of '\(name)', whose table is '\(earlier.tableName)': give '\(name)' \"persisted_name\": \"\(entity.tableName)\"",
                     at: entity.location, path: "$.takes_name_of")

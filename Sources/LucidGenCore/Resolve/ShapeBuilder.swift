@@ -208,7 +208,8 @@ struct ShapeBuilder {
                 diagnostics.error("relationship '\(property.name)' cannot have a default_value", at: property.location, path: property.path + ".default_value")
             }
             if toMany {
-                let joinTable = LinkTable.name(owner: timeline.tableName(at: version), relationship: column)
+                let joinTable = property.linkTable?.name ?? LinkTable.name(owner: timeline.tableName(at: version), relationship: column)
+                shape.linkColumns = property.linkTable?.columns ?? .lucid(joinTable)
                 shape.kind = .toMany(
                     entity: targetName, table: target.tableName(at: version), column: targetIdentifier.column, joinTable: joinTable,
                     targetStorage: targetIdentifier.storage, targetSwiftType: targetIdentifier.swiftType, ordered: ordered)

@@ -147,8 +147,9 @@ extension ShapeBuilder {
         }
         var convertedFromColumn: String?
         if let previousProperty, case .toOne = previousProperty.kind { convertedFromColumn = previousProperty.column }
+        let link = property.linkColumns ?? .lucid(name)
         var linkColumns = [
-            SchemaColumn(name: LinkTable.sourceColumn, type: shape.identifier.storage, notNull: true), SchemaColumn(name: LinkTable.targetColumn, type: targetStorage, notNull: true),
+            SchemaColumn(name: link.source, type: shape.identifier.storage, notNull: true), SchemaColumn(name: link.target, type: targetStorage, notNull: true),
         ]
         // An ordered relationship's links keep their place: after the keys, so that an unordered
         // table's DDL (and every existing checksum) is what it was.
@@ -156,12 +157,12 @@ extension ShapeBuilder {
         return SchemaTable(
             name: name, kind: .join,
             columns: linkColumns,
-            primaryKey: [LinkTable.sourceColumn, LinkTable.targetColumn],
+            primaryKey: [link.source, link.target],
             foreignKeys: [
-                SchemaForeignKey(columns: [LinkTable.sourceColumn], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
-                SchemaForeignKey(columns: [LinkTable.targetColumn], table: timelines[target]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
+                SchemaForeignKey(columns: [link.source], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
+                SchemaForeignKey(columns: [link.target], table: timelines[target]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
             ],
-            indexes: [SchemaIndex(name: LinkTable.targetIndexName(name), columns: [LinkTable.targetColumn])], renamedFrom: oldJoin,
+            indexes: link.targetIndex.map { [SchemaIndex(name: $0, columns: [link.target])] } ?? [], renamedFrom: oldJoin,
             convertedFromColumn: convertedFromColumn)
     }
 

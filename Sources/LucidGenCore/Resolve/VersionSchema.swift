@@ -78,6 +78,7 @@ extension ShapeBuilder {
             }
         }
         checkSearchNames(tables, entities: entities, at: version, &diagnostics)
+        checkLinkTableNames(tables, entities: entities, at: version, &diagnostics)
         let schema = Schema(version: version, tables: tables)
         let snapshot = SchemaSnapshot(
             format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache),
@@ -106,6 +107,20 @@ extension ShapeBuilder {
             }
         }
         return result.isEmpty ? nil : result
+    }
+
+    /// The app's join table a to-many names (`link_table`) is a table of its own: one that another table of the
+    /// version is named too (an entity's, another link's) is an error at the `link_table`.
+    func checkLinkTableNames(_ tables: [SchemaTable], entities: [ResolvedEntity], at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+        for entity in entities {
+            guard let timeline = timelines[entity.name], timeline.exists(at: version) else { continue }
+            for property in timeline.properties(at: version) {
+                guard let link = property.asOf(version).linkTable, tables.filter({ sqlNameKey($0.name) == sqlNameKey(link.name) }).count > 1 else { continue }
+                diagnostics.error(
+                    "link_table '\(link.name)' of '\(entity.name).\(property.name)' is the name of another table too (an entity's or another relationship's); the app's join table needs a name of its own",
+                    at: link.location, path: property.path + ".property_type.link_table")
+            }
+        }
     }
 
     /// The properties of `owner` that moved to it at this version from another entity of its hierarchy
@@ -214,6 +229,9 @@ extension ShapeBuilder {
             column.declaredType = described?.columnType
             column.collation = described?.collation
             column.notNullConflict = described?.onConflict
+            // Its default too (SQLiteData's `DEFAULT (uuid())`: an insert that gives no key takes it).
+            column.defaultSQL = owner.shape.properties.first { $0.currentName == key }?.defaultSQL
+                ?? { if case .sqlExpression(let sql)? = described?.defaultValue { sql } else { nil } }()
         }
         return column
     }

@@ -44,17 +44,23 @@ struct StepExecutor {
     /// cannot break one (SQLite rewrites references on rename), so they cost no check.
     private(set) var foreignKeyCheckTables: Set<String> = []
 
+    /// The AUTOINCREMENT tables of the target version and the later ones, by SQL name (``sqlNameKey(_:)``):
+    /// a table dropped under one of these names keeps its highest id handed out for the one that takes it.
+    var namesTakenLater: Set<String> = []
+
     /// The label of the step being run, for errors raised deep in a rebuild.
     private(set) var currentStep = ""
 
     mutating func run(_ operations: [MigrationOperation], stepLabel: String) throws {
         currentStep = stepLabel
+        try checkFunctions(of: operations.compactMap(\.filledTable).compactMap { target.table(named: $0) }, stepLabel: stepLabel)
         for operation in operations {
             report(operation.description, 0, 0)
             try run(operation, stepLabel: stepLabel)
         }
         for name in constraintRebuilds {
             guard let table = target.table(named: name) else { continue }
+            try checkFunctions(of: [table], stepLabel: stepLabel)
             report("rebuild table \(table.name) (its UNIQUE constraint goes)", 0, 0)
             try rebuild(
                 TableRebuild(table: table, sourceTable: name, sources: table.columns.map { "src.\(quoteIdentifier($0.name))" }, reasons: ["its UNIQUE constraint goes"]),
@@ -62,6 +68,21 @@ struct StepExecutor {
             touchedTables.insert(table.name)
         }
         constraintRebuilds = []
+    }
+
+    /// SQLite resolves every function a table's defaults call when it prepares an INSERT into the table, even one
+    /// that gives every column (a rebuild's copy): a function the connection lacks (SQLiteData's `uuid()`, which
+    /// the app registers or its SQLite has) is refused here, before the step changes anything, naming it and the
+    /// column, so the step runs from the app. Nothing is checked when SQLite cannot list its functions.
+    private func checkFunctions(of tables: [SchemaTable], stepLabel: String) throws {
+        let called = tables.flatMap { table in table.columns.flatMap { column in column.calledFunctions.map { (table.name, column.name, $0) } } }
+        guard !called.isEmpty, let known = try? Set(String.fetchAll(db, sql: "SELECT DISTINCT lower(name) FROM pragma_function_list")), !known.isEmpty else { return }
+        for (table, column, function) in called where !known.contains(function) {
+            throw StoreError.stepFailed(
+                step: stepLabel, version: sourceVersion,
+                message: "\(table).\(column) defaults to \(function)(), a function this connection does not have, and SQLite needs it to copy or insert the table's rows; "
+                    + "run the step from the app, which registers \(function)() on its connections (GRDB's Configuration.prepareDatabase, in StoreOptions.configuration), before migrating")
+        }
     }
 
     private mutating func run(_ operation: MigrationOperation, stepLabel: String) throws {
@@ -75,8 +96,9 @@ struct StepExecutor {
         case .fillJoinTable(let join, let owner, let key, let column):
             // An ordered relationship's single link per row is the first of its list.
             let ordered = target.table(named: join)?.column(named: LinkTable.positionColumn) != nil
+            let link = LinkTable.columns(of: target.table(named: join))
             try execute(
-                "INSERT INTO \(quoteIdentifier(join)) (\(quoteIdentifier(LinkTable.sourceColumn)), \(quoteIdentifier(LinkTable.targetColumn))\(ordered ? ", \(quoteIdentifier(LinkTable.positionColumn))" : "")) SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column))\(ordered ? ", 0" : "") FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
+                "INSERT INTO \(quoteIdentifier(join)) (\(quoteIdentifier(link.source)), \(quoteIdentifier(link.target))\(ordered ? ", \(quoteIdentifier(LinkTable.positionColumn))" : "")) SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column))\(ordered ? ", 0" : "") FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
             touchedTables.insert(join)
         case .renameColumn(let table, let from, let to):
             try execute("ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
@@ -108,7 +130,12 @@ struct StepExecutor {
             if deferCleanup && deferrable {
                 try PendingCleanup.record(.init(kind: "drop_table", table: table, object: table, sql: sql), version: target.version, db)
             } else {
+                let sequence = namesTakenLater.contains(sqlNameKey(table)) ? try highestAssignedID(of: table) : nil
                 try execute(sql)
+                // A new lineage takes the name (`takes_name_of`), at this version or a later one: its table
+                // starts above the ids the old one handed out (SQLite reads sqlite_sequence by name, whether the
+                // table exists or not), so an id once handed out in a table is never handed out again.
+                if let sequence { try execute("INSERT INTO sqlite_sequence (name, seq) VALUES (\(quoteLiteral(table)), \(sequence))") }
             }
         case .transformTable(let table, let sourceTable):
             guard let transform = transforms[table.name] else { throw StoreError.missingStage("row transform for \(table.name)") }
@@ -180,7 +207,8 @@ struct StepExecutor {
     private mutating func rebuild(_ rebuild: TableRebuild, stepLabel: String) throws {
         let table = rebuild.table
         for join in rebuild.collapsedJoinTables {
-            if let source = try Row.fetchOne(db, sql: "SELECT \(LinkTable.sourceColumn) AS source, count(*) AS links FROM \(quoteIdentifier(join)) GROUP BY \(LinkTable.sourceColumn) HAVING count(*) > 1 LIMIT 1") {
+            let sourceColumn = quoteIdentifier(LinkTable.columns(of: source?.table(named: join)).source)
+            if let source = try Row.fetchOne(db, sql: "SELECT \(sourceColumn) AS source, count(*) AS links FROM \(quoteIdentifier(join)) GROUP BY \(sourceColumn) HAVING count(*) > 1 LIMIT 1") {
                 throw StoreError.dataWouldBeLost(
                     step: stepLabel,
                     message: "row \(source["source"] as DatabaseValue) of \(rebuild.sourceTable) has \(source["links"] as Int) links in \(join), but \(table.name) keeps one; a custom stage must choose")
@@ -609,6 +637,19 @@ extension MigrationOperation {
         case .createSearch(let table): [table.name]
         case .rewriteKinds(let rewrite): [rewrite.table]
         case .moveRows(let move): [move.table, move.source]
+        }
+    }
+}
+
+extension MigrationOperation {
+    /// The table the operation inserts rows into (a rebuild's copy, a transform, a join table's links), at the
+    /// target version: SQLite needs the functions its defaults call (``SchemaColumn/calledFunctions``).
+    fileprivate var filledTable: String? {
+        switch self {
+        case .rebuildTable(let rebuild): rebuild.table.name
+        case .transformTable(let table, _): table.name
+        case .fillJoinTable(let join, _, _, _): join
+        default: nil
         }
     }
 }

@@ -277,7 +277,7 @@ private final class BackLinks: @unchecked Sendable {
         let table = table(position, at: version)
         guard table.reusesName != true else { return nil }
         if let column = table.convertedFromColumn {
-            guard let owner = table.foreignKeys.first(where: { $0.columns == [LinkTable.sourceColumn] })?.table,
+            guard let owner = table.foreignKeys.first(where: { $0.columns == [LinkTable.columns(of: table).source] })?.table,
                 let ownerNow = tablePosition(owner, at: version),
                 case .table(let previousOwner)? = tableStepBack(ownerNow, at: version),
                 let previousColumn = columnPosition(column, table: previousOwner, at: version - 1)

@@ -4,6 +4,10 @@
 /// an index on `target_id`. An ordered to-many relationship's table also has `position` (`INTEGER NOT NULL`):
 /// the link's place in its source's list, read back `ORDER BY position`.
 ///
+/// A relationship whose description names the app's own join table (`link_table`: GRDB's `bookAuthor(bookId,
+/// authorId)`) keeps that table's name, columns and index (``Columns``): its source column is the first of
+/// its two-column primary key, its target column the second, as ``columns(of:)`` reads them.
+///
 /// ```swift
 /// LinkTable.name(owner: "log_entry", relationship: "crew")   // "log_entry_crew"
 /// ```
@@ -20,4 +24,32 @@ package enum LinkTable {
 
     /// The index on `target_id` of link table `table`.
     package static func targetIndexName(_ table: String) -> String { "\(table)_target_index" }
+
+    /// The columns of a link table: lucidgen's (``lucid(_:)``) or the app's own join table's.
+    package struct Columns: Sendable, Hashable {
+        /// The owner row's key.
+        package var source: String
+        /// The target row's key.
+        package var target: String
+        /// The index on the target column (nil: the table has none).
+        package var targetIndex: String?
+
+        package init(source: String, target: String, targetIndex: String?) {
+            self.source = source
+            self.target = target
+            self.targetIndex = targetIndex
+        }
+
+        /// lucidgen's layout of link table `table`.
+        package static func lucid(_ table: String) -> Columns {
+            Columns(source: LinkTable.sourceColumn, target: LinkTable.targetColumn, targetIndex: LinkTable.targetIndexName(table))
+        }
+    }
+
+    /// The source and target columns of link table `table`: its two-column primary key, in order
+    /// (`source_id`, `target_id` for lucidgen's own).
+    package static func columns(of table: SchemaTable?) -> (source: String, target: String) {
+        guard let table, table.primaryKey.count == 2 else { return (sourceColumn, targetColumn) }
+        return (table.primaryKey[0], table.primaryKey[1])
+    }
 }

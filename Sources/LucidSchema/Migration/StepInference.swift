@@ -497,13 +497,14 @@ package struct StepInference: Sendable {
             case .table(let join)?:
                 collapsed.append(join)
                 let key = old.primaryKey.first ?? "id"
-                sources.append("(SELECT link.\(quoteIdentifier(LinkTable.targetColumn)) FROM \(quoteIdentifier(join)) AS link WHERE link.\(quoteIdentifier(LinkTable.sourceColumn)) = src.\(quoteIdentifier(key)))")
+                let link = LinkTable.columns(of: versions[from].table(named: join))
+                sources.append("(SELECT link.\(quoteIdentifier(link.target)) FROM \(quoteIdentifier(join)) AS link WHERE link.\(quoteIdentifier(link.source)) = src.\(quoteIdentifier(key)))")
                 rebuildReasons.append("\(label) takes the single link of \(join) (to-many becomes to-one)")
             default:
-                if new.kind == .join, sameSQLName(column.name, LinkTable.positionColumn), old.column(named: LinkTable.sourceColumn) != nil {
+                if new.kind == .join, sameSQLName(column.name, LinkTable.positionColumn), old.column(named: LinkTable.columns(of: old).source) != nil {
                     // An unordered to-many relationship becomes ordered: each source's links are numbered from 0
                     // in their rowid order (the order they were linked in, which every rebuild keeps).
-                    let sourceColumn = quoteIdentifier(LinkTable.sourceColumn)
+                    let sourceColumn = quoteIdentifier(LinkTable.columns(of: old).source)
                     sources.append(
                         "(SELECT count(*) FROM \(quoteIdentifier(name)) AS earlier WHERE earlier.\(sourceColumn) = src.\(sourceColumn) AND earlier.rowid < src.rowid)")
                     adds.append(column)
