@@ -185,6 +185,7 @@ import Testing
         let operations = plan.flatMap(\.operations).map(\.description)
         #expect(operations.contains("move rows of gear into meta_reward (kind gear), ids kept"), "\(operations)")
         #expect(operations.last { $0.hasPrefix("drop table") } == "drop table gear", "\(operations)")
+        #expect(MigrationOperation.planTexts(of: plan.flatMap(\.operations)).map(\.line).contains("drop table gear (its rows moved to meta_reward above)"), "not destructive")
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.gainSeed)
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).database.close()

@@ -161,7 +161,7 @@ package struct PlanMarkdown: Sendable, Hashable {
         }
         for step in steps {
             var operations: [Operation] = []
-            for operation in step.operations {
+            for (operation, text) in zip(step.operations, MigrationOperation.planTexts(of: step.operations)) {
                 var count: Int?
                 switch operation {
                 case .rebuildTable(let rebuild): count = rows(rebuild.sourceTable)
@@ -171,7 +171,6 @@ package struct PlanMarkdown: Sendable, Hashable {
                 case .moveRows(let move): count = rows(move.source)
                 default: break
                 }
-                let text = operation.planText
                 operations.append(Operation(description: text.line, kind: Self.kind(of: operation), rewritesRows: operation.rewritesRows, rows: count, changes: text.changes))
                 switch operation {
                 case .renameTable(let from, let to): moved(from, to: to)

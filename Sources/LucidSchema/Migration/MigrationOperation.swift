@@ -59,6 +59,19 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Each operation of a step as plans show it (``planText``), except that a table whose rows all moved to
+    /// another table in the step (``moveRows(_:)``, an entity whose parent changed) is dropped as moved, not lost.
+    package static func planTexts(of operations: [MigrationOperation]) -> [(line: String, changes: [String])] {
+        var movedOut: [String: String] = [:]
+        for case .moveRows(let move) in operations where move.sourceKindColumn == nil { movedOut[sqlNameKey(move.source)] = move.table }
+        return operations.map { operation in
+            if case .dropTable(let table, _) = operation, let target = movedOut[sqlNameKey(table)] {
+                return (operation.description + " (its rows moved to \(target) above)", [])
+            }
+            return operation.planText
+        }
+    }
+
     /// The operation as plans show it: its description, marked when it deletes data, and for a rebuild
     /// each change it makes (``TableRebuild/changes``), indented under it by the caller.
     package var planText: (line: String, changes: [String]) {
