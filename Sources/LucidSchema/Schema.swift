@@ -260,6 +260,10 @@ public struct Schema: Sendable, Hashable, Codable {
     /// `IGNORE`, `REPLACE`): the DDL says it and every rebuild keeps it. Nil otherwise (the DDL, JSON and
     /// checksum of every other table are what they were).
     package var primaryKeyConflict: String? = nil
+    /// The table's CHECK constraints (a table constraint each, or a column's named one), in the order the
+    /// table declares them: the DDL says them after the foreign keys and every rebuild keeps them. Nil when
+    /// it has none (the DDL, JSON and checksum of every other table are what they were).
+    package var checks: [SchemaCheck]? = nil
     /// A store's table only: what it has that lucidgen's tables never have (`WITHOUT ROWID`, CHECK
     /// constraints, generated columns), which make it no version's table (nil for every described table).
     package var storeOptions: [String]? = nil
@@ -306,11 +310,18 @@ public struct Schema: Sendable, Hashable, Codable {
                     + "\(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))"
                     + key.actionsSQL)
         }
+        for index in indexes where index.onConflict != nil {
+            parts.append("UNIQUE (\(index.columns.map(quoteIdentifier).joined(separator: ", "))) ON CONFLICT \(index.onConflict!)")
+        }
+        for check in checks ?? [] { parts.append(check.sql) }
         return "CREATE TABLE \(quoteIdentifier(tableName ?? name)) (\(parts.joined(separator: ", ")))\(strict == true ? " STRICT" : "")"
     }
 
+    /// The indexes a `CREATE INDEX` makes: not a `UNIQUE … ON CONFLICT` constraint, which the table's statement makes.
+    package var createdIndexes: [SchemaIndex] { indexes.filter { $0.onConflict == nil } }
+
     package var createIndexStatements: [String] {
-        indexes.map { index in
+        createdIndexes.map { index in
             "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoteIdentifier(index.name)) ON \(quoteIdentifier(name)) "
                 + "(\(index.columns.map(quoteIdentifier).joined(separator: ", ")))"
         }
@@ -318,6 +329,21 @@ public struct Schema: Sendable, Hashable, Codable {
 
     /// The table, its indexes, then its search index and the triggers that keep it in step.
     package var createStatements: [String] { [createTableStatement()] + createIndexStatements + searchStatements }
+}
+
+/// A CHECK constraint of a table: its expression as the app wrote it (between the parentheses), and its name
+/// when it has one (`CONSTRAINT name CHECK (…)`, which SQLite's error names).
+package struct SchemaCheck: Sendable, Hashable, Codable {
+    package var name: String?
+    package var expression: String
+
+    package init(name: String? = nil, expression: String) {
+        self.name = name
+        self.expression = expression
+    }
+
+    /// The table constraint in a `CREATE TABLE` statement.
+    package var sql: String { (name.map { "CONSTRAINT \(quoteIdentifier($0)) " } ?? "") + "CHECK (\(expression))" }
 }
 
 /// A column of a table.
@@ -385,6 +411,18 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// `NOT NULL ON CONFLICT REPLACE DEFAULT …`: an insert of NULL takes the default): its DDL says it and
     /// every rebuild keeps it. Nil otherwise, so that every other column's DDL and checksum are what they were.
     package var notNullConflict: String?
+    /// The expression of the column's own (unnamed) `CHECK (…)` constraint, as the app wrote it: its DDL says
+    /// it and every rebuild keeps it (a rebuild whose rows break it fails with the row). Nil otherwise.
+    package var check: String?
+    /// The expression of a generated column (`GENERATED ALWAYS AS (…)`), as the app wrote it: SQLite computes
+    /// its value, which no insert or update writes. Nil for every other column.
+    package var generatedSQL: String?
+    /// True when the generated column is `STORED` (its value written in the row, which `ADD COLUMN` cannot
+    /// add: such a column added later rebuilds the table); nil when it is `VIRTUAL` (computed when read).
+    package var generatedStored: Bool?
+
+    /// Whether SQLite computes the column's values (a generated column): rebuilds and records never write it.
+    package var isGenerated: Bool { generatedSQL != nil }
 
     /// The resolutions an `ON CONFLICT` clause names (https://sqlite.org/lang_conflict.html).
     package static let conflictResolutions: [String] = ["ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE"]
@@ -396,6 +434,8 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
         if notNull { sql += " NOT NULL" + (notNullConflict.map { " ON CONFLICT \($0)" } ?? "") }
         if let defaultSQL { sql += " DEFAULT \(defaultSQL)" }
         if let collation { sql += " COLLATE \(collation)" }
+        if let check { sql += " CHECK (\(check))" }
+        if let generatedSQL { sql += " GENERATED ALWAYS AS (\(generatedSQL)) \(generatedStored == true ? "STORED" : "VIRTUAL")" }
         return sql
     }
 
@@ -554,6 +594,10 @@ package struct SchemaIndex: Sendable, Hashable, Codable {
     package var name: String
     package var columns: [String]
     package var unique: Bool
+    /// A unique index's `ON CONFLICT` resolution when the app declared `UNIQUE (…) ON CONFLICT …` (an index has
+    /// none, so this one is a constraint of the table: its `CREATE TABLE` says it and every rebuild keeps it,
+    /// and SQLite names its index `sqlite_autoindex_…`). Nil for every other index (JSON and checksum as they were).
+    package var onConflict: String? = nil
 
     package init(name: String, columns: [String], unique: Bool = false) {
         self.name = name

@@ -42,6 +42,7 @@ extension SchemaTable {
         if let strict { head += ", \"strict\": \(strict)" }
         if let primaryKeyConflict { head += ", \"primaryKeyConflict\": \(encoded(primaryKeyConflict))" }
         if let movedRows { head += ", \"movedRows\": \(encoded(movedRows))" }
+        if let checks { head += ", \"checks\": \(encoded(checks))" }
         func list(_ items: [String]) -> String {
             let itemIndent = indent + "    "
             guard !items.isEmpty else { return "[]" }
@@ -191,6 +192,7 @@ enum TableJSONReader {
         var foreignKeys: [SchemaForeignKey]?, indexes: [SchemaIndex]?
         var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?, strict: Bool?, primaryKeyConflict: String?
         var movedRows: [MovedRows]?
+        var checks: [SchemaCheck]?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -210,6 +212,7 @@ enum TableJSONReader {
             case "strict": strict = try reader.optionalBool()
             case "primaryKeyConflict": primaryKeyConflict = try reader.optionalString()
             case "movedRows": movedRows = try reader.array { try self.movedRows(&$0) }
+            case "checks": checks = try reader.array { try check(&$0) }
             default: try reader.skipValue()
             }
         }
@@ -220,6 +223,7 @@ enum TableJSONReader {
             search: search, autoincrement: autoincrement)
         table.strict = strict
         table.primaryKeyConflict = primaryKeyConflict
+        table.checks = checks
         table.movedRows = movedRows
         return table
     }
@@ -248,6 +252,18 @@ enum TableJSONReader {
         return MovedRows(table: try required(table, "table", reader), kinds: kinds, kind: kind)
     }
 
+    private static func check(_ reader: inout Reader) throws -> SchemaCheck {
+        var name: String?, expression: String?
+        try reader.object { reader, key in
+            switch key {
+            case "name": name = try reader.optionalString()
+            case "expression": expression = try reader.string()
+            default: try reader.skipValue()
+            }
+        }
+        return SchemaCheck(name: name, expression: try required(expression, "expression", reader))
+    }
+
     private static func search(_ reader: inout Reader) throws -> SchemaSearch? {
         reader.skipSpace()
         if reader.peek == UInt8(ascii: "n") {
@@ -270,6 +286,7 @@ enum TableJSONReader {
         var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: ValueType?, lossyConversionFrom: ValueType?
         var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
         var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?, collation: String?, notNullConflict: String?
+        var check: String?, generatedSQL: String?, generatedStored: Bool?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
@@ -293,6 +310,9 @@ enum TableJSONReader {
             case "declaredType": declaredType = try reader.optionalString()
             case "collation": collation = try reader.optionalString()
             case "notNullConflict": notNullConflict = try reader.optionalString()
+            case "check": check = try reader.optionalString()
+            case "generatedSQL": generatedSQL = try reader.optionalString()
+            case "generatedStored": generatedStored = try reader.optionalBool()
             default: try reader.skipValue()
             }
         }
@@ -304,6 +324,9 @@ enum TableJSONReader {
             .declared(declaredType)
         column.collation = collation
         column.notNullConflict = notNullConflict
+        column.check = check
+        column.generatedSQL = generatedSQL
+        column.generatedStored = generatedStored
         return column
     }
 
@@ -347,16 +370,19 @@ enum TableJSONReader {
     }
 
     private static func index(_ reader: inout Reader) throws -> SchemaIndex {
-        var name: String?, columns: [String]?, unique: Bool?
+        var name: String?, columns: [String]?, unique: Bool?, onConflict: String?
         try reader.object { reader, key in
             switch key {
             case "name": name = try reader.string()
             case "columns": columns = try reader.strings()
             case "unique": unique = try reader.bool()
+            case "onConflict": onConflict = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
-        return SchemaIndex(name: try required(name, "name", reader), columns: try required(columns, "columns", reader), unique: try required(unique, "unique", reader))
+        var index = SchemaIndex(name: try required(name, "name", reader), columns: try required(columns, "columns", reader), unique: try required(unique, "unique", reader))
+        index.onConflict = onConflict
+        return index
     }
 
     private static func required<T>(_ value: T?, _ key: String, _ reader: Reader) throws -> T {

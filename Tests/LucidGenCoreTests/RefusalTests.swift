@@ -31,6 +31,7 @@ import Testing
         (.foreignKeyViolation(step: "s", violations: []), "rows named above"),
         (.dataWouldBeLost(step: "s", message: "m"), "stage"),
         (.duplicateRows(step: "s", table: "t", columns: ["c"], index: "t_c_unique", duplicates: [DuplicateRows(values: ["1"], rowids: [1, 2], count: 2)], groupCount: 1), "Remove or merge the duplicate rows"),
+        (.checkFailed(step: "s", table: "t", constraint: "c > 0", rowid: 7), #"SELECT * FROM "t" WHERE rowid = 7"#),
         (.planning(.noRoute(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), blocked: [])), "stages:"),
     ] as [(StoreError, String)])
     func everyRefusalSaysWhatToDoNext(error: StoreError, action: String) {

@@ -18,6 +18,7 @@ import Testing
                 CREATE TABLE "pair" ("a" TEXT NOT NULL, "b" INTEGER NOT NULL, "note" TEXT DEFAULT (datetime('now')), PRIMARY KEY ("b", "a")) WITHOUT ROWID;
                 CREATE TABLE "child" ("id" INTEGER PRIMARY KEY, "owner" INTEGER REFERENCES "owner"("id") ON DELETE CASCADE,
                     "pa" TEXT, "pb" INTEGER, "twice" INTEGER GENERATED ALWAYS AS ("pb" * 2) VIRTUAL,
+                    "pc" TEXT UNIQUE ON CONFLICT IGNORE CHECK (length("pc") < 9), CONSTRAINT "positive" CHECK ("pb" > 0),
                     FOREIGN KEY ("pb", "pa") REFERENCES "pair"("b", "a") ON DELETE SET NULL, FOREIGN KEY ("owner") REFERENCES "owner");
                 CREATE INDEX "child_owner_index" ON "child" ("owner");
                 CREATE UNIQUE INDEX "child_pair_index" ON "child" ("pa", "pb");
@@ -34,10 +35,15 @@ import Testing
             let batch = try StoreSchemaReader.shapes(of: names, db)
             #expect(batch.count == names.count)
             // What the comparison covers: a composite and a declared foreign key, two indexes (not the one on an
-            // expression), a generated column, a WITHOUT ROWID table's composite key.
+            // expression) and a UNIQUE ON CONFLICT constraint, a generated column, CHECKs, a WITHOUT ROWID table's composite key.
             #expect(batch["child"]?.foreignKeys.count == 3)
-            #expect(batch["child"]?.indexes.map(\.name) == ["child_owner_index", "child_pair_index"])
-            #expect(batch["child"]?.columns.map(\.name) == ["id", "owner", "pa", "pb", "twice"])
+            #expect(batch["child"]?.indexes.map(\.name) == ["child_owner_index", "child_pair_index", "sqlite_autoindex_child_1"])
+            #expect(batch["child"]?.indexes.last?.onConflict == "IGNORE")
+            #expect(batch["child"]?.columns.map(\.name) == ["id", "owner", "pa", "pb", "twice", "pc"])
+            // CHECKs and a generated column's expression, from the table's SQL.
+            #expect(batch["child"]?.checks == [SchemaCheck(name: "positive", expression: #""pb" > 0"#)])
+            #expect(batch["child"]?.column(named: "pc")?.check == #"length("pc") < 9"#)
+            #expect(batch["child"]?.column(named: "twice")?.generatedSQL == #""pb" * 2"# && batch["child"]?.column(named: "twice")?.generatedStored == nil)
             #expect(batch["pair"]?.primaryKey == ["b", "a"])
             #expect(batch["pair"]?.storeOptions == ["WITHOUT ROWID"])
             #expect(batch["owner"]?.autoincrement == true)

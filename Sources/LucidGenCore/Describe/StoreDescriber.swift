@@ -301,6 +301,8 @@ package struct StoreDescriber {
         var indexShapes: [SchemaIndex] = []
         /// The table is `STRICT`.
         var strict = false
+        /// The table's CHECK constraints (`checks`).
+        var checks: [SchemaCheck] = []
     }
 
     /// A property as one layout has it; `column` is the store's column name.
@@ -319,6 +321,10 @@ package struct StoreDescriber {
         var collation: String? = nil
         /// The ON CONFLICT resolution of its NOT NULL (`on_conflict`).
         var onConflict: String? = nil
+        /// Its own CHECK constraint's expression (`check`).
+        var check: String? = nil
+        /// Its `generated` object, when SQLite computes it.
+        var generated: String? = nil
     }
 
     private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
@@ -329,6 +335,14 @@ package struct StoreDescriber {
         if newest.strict { object.append(("strict", "true")) }
         if Set(versions.map(\.1.strict)).count > 1 {
             output.problems.append("table \(newest.table): it is STRICT in some layouts and not in others, which describe does not say (an entity is strict at every version or none)")
+        }
+        if !newest.checks.isEmpty {
+            object.append(("checks", "[" + newest.checks.map { check in
+                check.name.map { #"{ "name": \#(Self.json($0)), "expression": \#(Self.json(check.expression)) }"# } ?? Self.json(check.expression)
+            }.joined(separator: ", ") + "]"))
+        }
+        if Set(versions.map { $0.1.checks.map(\.sql) }).count > 1 {
+            output.problems.append("table \(newest.table): its CHECK constraints changed between layouts, which describe does not say (an entity's checks hold at every version)")
         }
         object.append(("version_history", "[" + versions.map { #"{ "version": \#(Self.json($0.0.string)) }"# }.joined(separator: ", ") + "]"))
         if let last = versions.last?.0, let after = allVersions.first(where: { $0 > last }) {
@@ -369,6 +383,8 @@ package struct StoreDescriber {
             if let collation = now.collation { fields.append(("collation", Self.json(collation))) }
             if now.nullable { fields.append(("nullable", "true")) }
             if let resolution = now.onConflict { fields.append(("on_conflict", Self.json(resolution.lowercased()))) }
+            if let check = now.check { fields.append(("check", Self.json(check))) }
+            if let generated = now.generated { fields.append(("generated", generated)) }
             if let value = now.defaultValue { fields.append(("default_value", value)) }
             if let action = now.onDelete { fields.append(("on_delete", action)) }
             if let action = now.onUpdate { fields.append(("on_update", action)) }
@@ -386,6 +402,8 @@ package struct StoreDescriber {
                 if earlier.1.onConflict != later.1.onConflict, !earlier.1.nullable, !later.1.nullable {
                     output.problems.append("\(newest.table).\(now.column): its NOT NULL's ON CONFLICT changed at \(later.0), which describe does not say")
                 }
+                if earlier.1.check != later.1.check { output.problems.append("\(newest.table).\(now.column): its CHECK changed at \(later.0), which describe does not say") }
+                if earlier.1.generated != later.1.generated { output.problems.append("\(newest.table).\(now.column): its generated expression changed at \(later.0), which describe does not say") }
                 if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
                 if earlier.1.onUpdate != later.1.onUpdate { output.problems.append("\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say") }
                 if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
@@ -428,7 +446,7 @@ package struct StoreDescriber {
         }
         // An `id` key with a default or a NOT NULL ON CONFLICT (SQLiteData's `"id" TEXT PRIMARY KEY NOT NULL ON CONFLICT
         // REPLACE DEFAULT (uuid())`) is the property identifier `id`, whose property says them.
-        let keyIsProperty = key.name != "id" || key.defaultSQL != nil || key.notNullConflict != nil
+        let keyIsProperty = key.name != "id" || key.defaultSQL != nil || key.notNullConflict != nil || key.check != nil
         let autoincrement = (table.autoincrement == true ? #", "autoincrement": true"# : "")
             + (table.primaryKeyConflict.map { #", "on_conflict": \#(Self.json($0.lowercased()))"# } ?? "")
         let identifier: String
@@ -460,7 +478,8 @@ package struct StoreDescriber {
                     name: propertyName, column: column.name,
                     type: #"{ "entity_name": \#(Self.json(entityNames[sqlNameKey(target.name)]!)), "association": "to_one" }"#, nullable: !column.notNull,
                     defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
-                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil))
+                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
+                    check: column.check))
                 continue
             }
             let declared = column.declaredType
@@ -502,7 +521,8 @@ package struct StoreDescriber {
             properties.append(DescribedProperty(
                 name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
                 isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
-                onConflict: column.notNull || isKey ? column.notNullConflict : nil))
+                onConflict: column.notNull || isKey ? column.notNullConflict : nil, check: column.check,
+                generated: column.generatedSQL.map { #"{ "expression": \#(Self.json($0))\#(column.generatedStored == true ? #", "stored": true"# : "") }"# }))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
@@ -513,6 +533,7 @@ package struct StoreDescriber {
             if index.columns.count == 1, !index.unique, relationships[sqlNameKey(index.columns[0])] != nil, index.name == standard { continue }
             var fields = [("properties", "[" + names.map(Self.json).joined(separator: ", ") + "]")]
             if index.unique { fields.append(("unique", "true")) }
+            if let resolution = index.onConflict { fields.append(("on_conflict", Self.json(resolution.lowercased()))) }
             // A UNIQUE constraint's index has SQLite's reserved name: lucidgen's own name is its (a rebuild makes it one).
             if index.name != standard && !sqlNameKey(index.name).hasPrefix("sqlite_autoindex_") { fields.append(("name", Self.json(index.name))) }
             indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
@@ -521,7 +542,8 @@ package struct StoreDescriber {
         for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && sqlNameKey($0.columns[0]) == column }) {
             output.problems.append("table \(table.name): lucidgen indexes every to-one column, and the store has no index on \(column)")
         }
-        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true)
+        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true,
+            checks: table.checks ?? [])
     }
 
     /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.

@@ -139,6 +139,8 @@ package struct FixtureRows {
                     case .value where property.isKind:
                         columns.append(property.column)
                         values.append(quoteLiteral(shape.name))
+                    case .value where property.generated:
+                        continue  // SQLite computes it: no insert writes it.
                     case .value:
                         let salt = Self.salt(ofPropertyAt: index)
                         columns.append(property.column)

@@ -40,17 +40,21 @@ private enum KnownKeys {
     static let entity = [
         "name", "properties", "version_history", "identifier", "persisted_name", "persist", "removed_at_version", "added_at_version",
         "previous_name", "search", "indexes", "swift_name", "parent", "abstract", "takes_name_of", "strict", "parent_history",
+        "checks",
     ]
     static let parentHistoryItem = ["until_version", "parent"]
+    static let check = ["name", "expression", "added_at_version", "removed_at_version"]
+    static let generated = ["expression", "stored"]
     static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
     static let search = ["properties", "tokenizer", "added_at_version", "removed_at_version", "history"]
     static let searchHistoryItem = ["until_version", "properties", "tokenizer"]
-    static let index = ["properties", "unique", "name"]
+    static let index = ["properties", "unique", "name", "on_conflict"]
     static let identifier = ["type", "property_name", "autoincrement", "on_conflict"]
     static let property = [
         "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
         "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete", "on_update",
         "column_type", "collation", "takes_name_of", "moved_from", "on_conflict",
+        "check", "generated",
     ]
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
@@ -332,6 +336,10 @@ package enum DescriptionLoader {
                 "subentity '\(name)' has no table of its own (its rows are in the table of its root entity '\(parent)'): say \"strict\" on the root entity",
                 at: node.location, path: node.path)
         }
+        let checks = decodeChecks(&reader, &diagnostics)
+        if case .property(let key) = identifier.kind, let property = properties.first(where: { $0.name == key }), property.generated != nil {
+            diagnostics.error("'\(key)' is the identifier, which SQLite cannot generate: remove its 'generated'", at: property.location, path: property.path)
+        }
         reader.finish(&diagnostics)
         var entity = EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
@@ -344,7 +352,71 @@ package enum DescriptionLoader {
         entity.strictLocation = reader.value("strict")?.location
         entity.declaresIdentifier = reader.has("identifier")
         entity.takesNameOf = takesNameOf
+        entity.checks = checks
         return entity
+    }
+
+    /// An entity's `checks`: its table's CHECK constraints, each an expression (`"price >= 0"`, at every
+    /// version) or an object with its `expression`, and its constraint `name`, `added_at_version` and
+    /// `removed_at_version` when it has them.
+    static func decodeChecks(_ reader: inout ObjectReader, _ diagnostics: inout DiagnosticCollector) -> [CheckDescription] {
+        guard let items = reader.array("checks", &diagnostics) else { return [] }
+        var checks: [CheckDescription] = []
+        for item in items {
+            if case .string(let text) = item.value {
+                if let expression = sqlExpression(text, key: "checks", at: item, &diagnostics) { checks.append(CheckDescription(check: SchemaCheck(expression: expression))) }
+                continue
+            }
+            guard var itemReader = ObjectReader(item, what: "an item of 'checks'", known: KnownKeys.check, strict: true, diagnostics: &diagnostics) else { continue }
+            defer { itemReader.finish(&diagnostics) }
+            let name = itemReader.string("name", &diagnostics)
+            if let name, let node = itemReader.value("name"), name.isEmpty || !ObjectReader.checkSingleLine(name, key: "name", why: "it is the constraint's name in the DDL", at: node, &diagnostics) {
+                if name.isEmpty { diagnostics.error("a CHECK constraint's 'name' is empty: give one or remove the key", at: node.location, path: node.path) }
+                continue
+            }
+            guard let text = itemReader.string("expression", required: true, &diagnostics), let node = itemReader.value("expression"),
+                let expression = sqlExpression(text, key: "expression", at: node, &diagnostics)
+            else { continue }
+            checks.append(CheckDescription(
+                check: SchemaCheck(name: name, expression: expression), addedAtVersion: itemReader.version("added_at_version", &diagnostics),
+                removedAtVersion: itemReader.version("removed_at_version", &diagnostics)))
+        }
+        return checks
+    }
+
+    /// An SQL expression a description gives for the DDL (a CHECK's, a generated column's), trimmed: it must
+    /// stay one expression inside the parentheses lucidgen writes around it (its parentheses balanced, its
+    /// quotes closed, no `;`, no comment), else it is a located error and nil.
+    static func sqlExpression(_ text: String, key: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var depth = 0
+        var quote: Character?
+        var problem: String? = trimmed.isEmpty ? "it is empty" : nil
+        var previous: Character = " "
+        for character in trimmed where problem == nil {
+            if let open = quote {
+                if character == open || (open == "[" && character == "]") { quote = nil }
+            } else {
+                switch character {
+                case "'", "\"", "`", "[": quote = character
+                case "(": depth += 1
+                case ")":
+                    depth -= 1
+                    if depth < 0 { problem = "a ')' closes a parenthesis it did not open" }
+                case ";": problem = "it holds a ';'"
+                case "-" where previous == "-", "*" where previous == "/": problem = "it holds a comment"
+                default: break
+                }
+            }
+            previous = character
+        }
+        if problem == nil, quote != nil { problem = "a quote is not closed" }
+        if problem == nil, depth > 0 { problem = "a '(' is not closed" }
+        if let problem {
+            diagnostics.error("'\(key)' must be one SQL expression, as in CHECK (…) or AS (…): \(problem)", at: node.location, path: node.path)
+            return nil
+        }
+        return trimmed
     }
 
     /// Why a tokenizer stays on one line.
@@ -437,7 +509,18 @@ package enum DescriptionLoader {
                 diagnostics.error("index name '\(name)' is reserved by SQLite (names starting with sqlite_)", at: nameNode.location, path: nameNode.path)
             }
         }
-        return IndexDescription(properties: properties, unique: unique, name: name, location: node.location, path: node.path)
+        var index = IndexDescription(properties: properties, unique: unique, name: name, location: node.location, path: node.path)
+        index.onConflict = conflictResolution(&reader, what: "a UNIQUE constraint", &diagnostics)
+        if index.onConflict != nil, let node = reader.value("on_conflict") {
+            if !unique {
+                diagnostics.error("on_conflict is the ON CONFLICT of a UNIQUE constraint: this index is not \"unique\": true", at: node.location, path: node.path)
+                index.onConflict = nil
+            } else if let nameNode = reader.value("name") {
+                diagnostics.error(
+                    "an index with on_conflict is the table's UNIQUE constraint, which SQLite names itself: remove 'name'", at: nameNode.location, path: nameNode.path)
+            }
+        }
+        return index
     }
 
     static func decodeIdentifier(_ node: JSONNode?, at entity: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {
@@ -629,6 +712,15 @@ package enum DescriptionLoader {
             movedFrom: reader.string("moved_from", &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
         property.onConflict = onConflict
         property.linkTable = decodeLinkTable(typeNode, type: type, &diagnostics)
+        if let text = reader.string("check", &diagnostics), let node = reader.value("check") {
+            property.check = sqlExpression(text, key: "check", at: node, &diagnostics)
+            if case .relationship(_, true, _) = type {
+                diagnostics.error("check applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+            }
+        }
+        if let node = reader.value("generated") {
+            property.generated = decodeGenerated(node, property: property, &diagnostics)
+        }
         return property
     }
 
@@ -665,6 +757,27 @@ package enum DescriptionLoader {
             valid = false
         }
         return valid ? LinkTableDescription(name: name, sourceColumn: source, targetColumn: target, targetIndex: index, location: node.location) : nil
+    }
+
+    /// A property's `generated`: `{ "expression": "…", "stored": true }`, a column SQLite computes
+    /// (`GENERATED ALWAYS AS (…) STORED`, or `VIRTUAL` without `stored`). It has no default, and is no
+    /// relationship, composite or identifier.
+    static func decodeGenerated(_ node: JSONNode, property: PropertyDescription, _ diagnostics: inout DiagnosticCollector) -> GeneratedColumn? {
+        guard var reader = ObjectReader(node, what: "'generated'", known: KnownKeys.generated, strict: true, diagnostics: &diagnostics) else { return nil }
+        defer { reader.finish(&diagnostics) }
+        let stored = reader.bool("stored", &diagnostics) ?? false
+        guard let text = reader.string("expression", required: true, &diagnostics), let expressionNode = reader.value("expression"),
+            let expression = sqlExpression(text, key: "expression", at: expressionNode, &diagnostics)
+        else { return nil }
+        if property.defaultValue != nil && property.defaultValue != .null {
+            diagnostics.error("'\(property.name)' is generated: SQLite computes its values, so it has no default_value", at: node.location, path: node.path)
+            return nil
+        }
+        if case .relationship = property.type {
+            diagnostics.error("generated applies to a value property; '\(property.name)' is a relationship", at: node.location, path: node.path)
+            return nil
+        }
+        return GeneratedColumn(expression: expression, stored: stored)
     }
 
     /// `on_conflict`: an `ON CONFLICT` resolution (`rollback`, `abort`, `fail`, `ignore`, `replace`),

@@ -41,6 +41,8 @@ package struct EntityDescription: Sendable {
     package var strict: Bool = false
     /// Where `strict` is written.
     package var strictLocation: SourceLocation? = nil
+    /// `checks`: the table's CHECK constraints (a change of them rebuilds the table).
+    package var checks: [CheckDescription] = []
     /// Whether the description writes `identifier` (a subentity shares its root's and may only repeat it).
     package var declaresIdentifier: Bool = false
     /// `takes_name_of`: the entity, removed before this one is added, whose table this new one takes (a
@@ -85,6 +87,25 @@ package struct VersionHistoryItem: Sendable {
     package var location: SourceLocation
 }
 
+/// An item of an entity's `checks`: the constraint, and the versions it holds at (from `addedAtVersion`,
+/// before `removedAtVersion`; every version when neither is given).
+package struct CheckDescription: Sendable, Hashable {
+    package var check: SchemaCheck
+    package var addedAtVersion: SchemaVersion? = nil
+    package var removedAtVersion: SchemaVersion? = nil
+
+    /// Whether the table has it at `version`.
+    package func holds(at version: SchemaVersion) -> Bool {
+        addedAtVersion.map { version >= $0 } ?? true && removedAtVersion.map { version < $0 } ?? true
+    }
+}
+
+/// A generated column's `GENERATED ALWAYS AS (expression)`, `STORED` or `VIRTUAL`.
+package struct GeneratedColumn: Sendable, Hashable {
+    package var expression: String
+    package var stored: Bool
+}
+
 package struct PropertyDescription: Sendable {
     package var name: String
     package var type: PropertyType
@@ -116,6 +137,11 @@ package struct PropertyDescription: Sendable {
     /// `on_conflict`: the `ON CONFLICT` resolution of the required column's `NOT NULL` (`REPLACE`: an insert
     /// of NULL takes the default), upper-cased; it holds at every version the column is required.
     package var onConflict: String? = nil
+    /// `check`: the expression of the column's CHECK constraint, at every version of the property.
+    package var check: String? = nil
+    /// `generated`: the column's values are SQLite's to compute from this expression (no insert writes
+    /// them), at every version of the property.
+    package var generated: GeneratedColumn? = nil
     /// What the property was before some versions (type, nullability, default), newest last.
     package var typeHistory: [PropertyTypeHistoryItem] = []
     /// For a composite added at a version: which of the entity's properties (by current name, each removed
@@ -152,6 +178,8 @@ package struct IndexDescription: Sendable, Equatable {
     package var unique: Bool
     /// The index's name in SQLite; nil: `<table>_<column>_…_index` (or `_unique`).
     package var name: String?
+    /// `on_conflict` on a unique index: the table's `UNIQUE (…) ON CONFLICT …` constraint instead of an index.
+    package var onConflict: String? = nil
     package var location: SourceLocation
     package var path: String
 

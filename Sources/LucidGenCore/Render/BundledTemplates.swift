@@ -94,7 +94,7 @@ import GRDB
 {{/properties}}
     }
 
-    /// Writes a row: each composite element to its own column.
+    /// Writes a row: each composite element to its own column{{#generatedColumns}}, all but the generated {{.}}{{/generatedColumns}}.
     {{access}} func encode(to container: inout GRDB.PersistenceContainer) throws {
 {{#properties}}
 {{#containerEncode}}
@@ -102,6 +102,19 @@ import GRDB
 {{/containerEncode}}
 {{/properties}}
     }
+{{/hasComposites}}
+{{^hasComposites}}
+{{#generatedColumns}}
+
+    /// Writes a row, all but the generated {{.}} (SQLite computes them).
+    {{access}} func encode(to container: inout GRDB.PersistenceContainer) throws {
+{{#properties}}
+{{#containerEncode}}
+        {{.}}
+{{/containerEncode}}
+{{/properties}}
+    }
+{{/generatedColumns}}
 {{/hasComposites}}
 {{/superseded}}
 {{#localIdentifier}}

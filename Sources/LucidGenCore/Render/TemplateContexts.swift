@@ -62,6 +62,9 @@ struct EntityContext: TemplateContext {
         var hasComposites: Bool
         /// The first composite property's Swift name (empty when there is none).
         var firstComposite: String
+        /// The generated columns the record reads and never writes (its own `encode(to:)` leaves them out), nil
+        /// when there are none.
+        var generatedColumns: String?
         var links: [Link]
         var toManyNotes: [ToManyNote]
         var toOneAssociations: [ToOneAssociation]

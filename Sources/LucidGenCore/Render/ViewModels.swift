@@ -134,6 +134,8 @@ struct ViewModels {
         var composite: CompositeShape?
         /// The description's property (nil for an identifier that is no property): its rank in ``parameterRanks``.
         var currentName: String?
+        /// A generated column: read, never written.
+        var generated = false
     }
 
     /// A record's stored properties in initializer order (which never changes between releases: see
@@ -177,9 +179,10 @@ struct ViewModels {
             case .value: break
             }
             if composite == nil, identifier.kind == .property(item.name) { doc += " The identifier." }
+            if item.generated { doc += " Generated: SQLite computes it, and an insert or update never writes it." }
             properties.append(StoredProperty(
                 swiftName: swiftName, column: item.column, baseType: item.swiftType, optional: item.nullable, json: composite == nil && item.storedAsJSON,
-                defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc, composite: composite, currentName: item.currentName))
+                defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc, composite: composite, currentName: item.currentName, generated: item.generated))
         }
         if case .property(let key) = identifier.kind {
             properties.insert(
@@ -231,15 +234,15 @@ struct ViewModels {
                         "row.decodeJSON\(optional ? "IfPresent" : "")",
                         ["\(baseType).self", "forColumn: \(literal)", "using: Self.databaseJSONDecoder(for: \(literal))"],
                         indent: "        ", prefix: statement)
-                    containerEncode = [
+                    containerEncode = stored.generated ? [] : [
                         "try " + SwiftLayout.fittingCall(
                             "container.encodeJSON", ["self.\(swiftName)", "forColumn: \(literal)", "using: Self.databaseJSONEncoder(for: \(literal))"],
                             indent: "        ", prefix: "try ".count)
                     ]
                 } else {
                     rowDecode = "try row.decode(\(baseType)\(optional ? "?" : "").self, forColumn: \(literal))"
-                    // `self.`: a property named `container` is not the parameter.
-                    containerEncode = ["container[\(literal)] = self.\(swiftName)"]
+                    // `self.`: a property named `container` is not the parameter. A generated column is never written.
+                    containerEncode = stored.generated ? [] : ["container[\(literal)] = self.\(swiftName)"]
                 }
                 // MigrationRecord: `row.decodeIfPresent(String.self, at: 3)`, `try values.encodeJSON(tags, at: 4)`.
                 let decode = (stored.json ? "decodeJSON" : "decode") + (optional ? "IfPresent" : "")
@@ -254,6 +257,13 @@ struct ViewModels {
                 migrationDecode: migrationDecode, migrationEncode: migrationEncode, last: index == storedProperties.count - 1)
         }
         return (properties, columnLiterals)
+    }
+
+    /// The generated columns of a record's properties, as the doc comment of its `encode(to:)` lists them;
+    /// nil when it has none (GRDB's `Encodable` conformance then writes every column).
+    private func generatedColumns(_ properties: [StoredProperty]) -> String? {
+        let generated = properties.filter(\.generated).map { "`\($0.column)`" }
+        return generated.isEmpty ? nil : generated.joined(separator: ", ")
     }
 
     private func shape(_ shape: EntityShape) -> EntityContext.Shape {
@@ -307,7 +317,8 @@ struct ViewModels {
             taken.formUnion(association.names)
             return true
         }.map(\.context)
-        let (properties, columnLiterals) = recordProperties(storedProperties(of: shape))
+        let stored = storedProperties(of: shape)
+        let (properties, columnLiterals) = recordProperties(stored)
         return EntityContext.Shape(
             entityName: shape.entityName, name: shape.name, renamed: shape.name != shape.entityName, version: shape.version.string,
             typeName: shape.typeName, tableName: shape.tableName, properties: properties,
@@ -316,6 +327,7 @@ struct ViewModels {
             persistence: identifier.kind == .local ? "GRDB.MutablePersistableRecord" : "GRDB.PersistableRecord",
             superseded: superseded, localIdentifier: identifier.kind == .local, firstColumn: properties.first?.swiftName ?? "id",
             hasComposites: properties.contains(where: \.isComposite), firstComposite: properties.first(where: \.isComposite)?.swiftName ?? "",
+            generatedColumns: generatedColumns(stored),
             links: links, toManyNotes: toManyNotes, toOneAssociations: toOne, toManyAssociations: toMany,
             hasAssociations: !toOne.isEmpty || !toMany.isEmpty,
             kinds: shape.kinds.isEmpty ? nil : EntityContext.Kinds(

@@ -59,7 +59,9 @@ extension ShapeBuilder {
                 }
             }
             guard valid else { continue }
-            if let other = accepted.first(where: { $0.properties == spec.properties }) {
+            // A `UNIQUE … ON CONFLICT` is the table's constraint, not an index lucidgen makes: a plain index the app
+            // made beside it on the same columns (as a store may have both) is no duplicate of it.
+            if let other = accepted.first(where: { $0.properties == spec.properties && ($0.onConflict == nil) == (spec.onConflict == nil) }) {
                 diagnostics.error(
                     "duplicate index: (\(spec.properties.joined(separator: ", "))) of '\(entity.name)' is already indexed (\(other.path)); keep one (\"unique\": true makes it unique)",
                     at: spec.location, path: spec.path)
@@ -167,7 +169,9 @@ extension ShapeBuilder {
             guard columns.count == spec.properties.count else { continue }
             let name = spec.name ?? Self.defaultIndexName(table: table, columns: columns, unique: spec.unique, naming: timeline.columnNaming)
             if spec.name == nil { defaultNamed.insert(name) }
-            indexes.append(SchemaIndex(name: name, columns: columns, unique: spec.unique))
+            var index = SchemaIndex(name: name, columns: columns, unique: spec.unique)
+            index.onConflict = spec.onConflict
+            indexes.append(index)
         }
         return (indexes, defaultNamed)
     }

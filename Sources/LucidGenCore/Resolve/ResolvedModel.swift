@@ -161,6 +161,8 @@ package struct PropertyShape: Sendable, Equatable {
     package var storedAsJSON = false
     /// The `kind` of a record of an entity hierarchy (which entity its row is), not a described property.
     package var isKind = false
+    /// A generated column (`generated`): the record reads it, and never writes it.
+    package var generated = false
 }
 
 /// A composite attribute's value at one version (WWDC23's composite attributes): a struct subtype whose

@@ -273,7 +273,8 @@ package enum Resolver {
             var owners: [String: String] = [:]
             for table in schema.tables { owners[sqlNameKey(table.name)] = "table '\(table.name)'" }
             for table in schema.tables {
-                for index in table.indexes {
+                // A UNIQUE … ON CONFLICT is the table's constraint, which SQLite names itself: its name is none.
+                for index in table.indexes where index.onConflict == nil {
                     let key = sqlNameKey(index.name)
                     if let other = owners[key] {
                         guard reported.insert(key).inserted else { continue }

@@ -189,6 +189,7 @@ struct ShapeBuilder {
         var shape = PropertyShape(
             name: name, currentName: property.name, swiftName: property.swiftPropertyName(as: name), column: column, storage: .text, swiftType: SwiftTypes.string,
             nullable: nullable, defaultSQL: nil, defaultSwift: nil, typeDescription: property.type.description, kind: .value)
+        shape.generated = property.generated != nil
         switch property.type {
         case .relationship(let targetName, let toMany, let ordered):
             guard let target = timelines[targetName] else {

@@ -81,7 +81,13 @@ extension ShapeBuilder {
         var column = SchemaColumn(
             name: property.column, type: property.storage, notNull: !property.nullable && !owner.isSubentity, defaultSQL: property.defaultSQL,
             renamedFrom: owner.previousColumn(of: property), valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
-        if column.notNull { column.notNullConflict = owner.description(of: property)?.onConflict }
+        let described = owner.description(of: property)
+        if column.notNull { column.notNullConflict = described?.onConflict }
+        column.check = described?.check
+        if let generated = described?.generated {
+            column.generatedSQL = generated.expression
+            column.generatedStored = generated.stored ? true : nil
+        }
         return column
     }
 

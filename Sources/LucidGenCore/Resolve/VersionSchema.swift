@@ -198,6 +198,8 @@ extension ShapeBuilder {
             foreignKeys: (shape.identifier.foreignKey.map { [$0] } ?? []) + table.foreignKeys, indexes: table.indexes,
             renamedFrom: renamedTable, search: search, autoincrement: timeline.entity.identifier.autoincrement ? true : nil)
         result.primaryKeyConflict = timeline.entity.identifier.onConflict
+        let checks = timeline.entity.checks.filter { $0.holds(at: version) }.map(\.check)
+        if !checks.isEmpty { result.checks = checks }
         if timeline.entity.strict {
             result.strict = true
             checkStrictTypes(of: result, owner, at: version, &diagnostics)
@@ -232,6 +234,7 @@ extension ShapeBuilder {
             // Its default too (SQLiteData's `DEFAULT (uuid())`: an insert that gives no key takes it).
             column.defaultSQL = owner.shape.properties.first { $0.currentName == key }?.defaultSQL
                 ?? { if case .sqlExpression(let sql)? = described?.defaultValue { sql } else { nil } }()
+            column.check = described?.check
         }
         return column
     }

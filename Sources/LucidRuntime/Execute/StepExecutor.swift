@@ -230,13 +230,19 @@ struct StepExecutor {
         try execute(copied.createTableStatement(named: temporary))
         // The rowid first: every row keeps it (FTS content, R*Tree and the app's rows may store rowids),
         // and a column that is the rowid's alias, listed after it, still decides.
-        let columns = (["rowid"] + copied.columns.map { quoteIdentifier($0.name) }).joined(separator: ", ")
+        // A generated column is SQLite's to compute: never written.
+        let written = zip(copied.columns, rebuild.sources).filter { !$0.0.isGenerated }
+        let columns = (["rowid"] + written.map { quoteIdentifier($0.0.name) }).joined(separator: ", ")
         let insert = try db.makeStatement(
-            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT src.rowid, \(rebuild.sources.joined(separator: ", ")) FROM \(quoteIdentifier(rebuild.sourceTable)) AS src WHERE src.rowid BETWEEN ? AND ?")
+            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT src.rowid, \(written.map(\.1).joined(separator: ", ")) FROM \(quoteIdentifier(rebuild.sourceTable)) AS src WHERE src.rowid BETWEEN ? AND ?")
         var rowsCopied = 0
-        try insertInChunks(from: rebuild.sourceTable, label: "rebuild table \(table.name)", insert) {
-            rowsCopied += db.changesCount
-            return rowsCopied
+        do {
+            try insertInChunks(from: rebuild.sourceTable, label: "rebuild table \(table.name)", insert) {
+                rowsCopied += db.changesCount
+                return rowsCopied
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
+            throw try checkFailure(error, copying: rebuild.sourceTable, into: temporary, with: insert, table: table.name, stepLabel: stepLabel)
         }
         // The columns whose values may differ from the old column's: what an FTS index over the table must re-read.
         var changed: [String] = []
@@ -247,6 +253,29 @@ struct StepExecutor {
         try replace(rebuild.sourceTable, with: temporary, as: table, aside: aside, renames: copyNames.renames) { index in
             changed.contains { index.tokens.names(column: $0) }
         }
+    }
+
+    /// The typed error of a rebuild whose rows break a CHECK constraint of the new table: the first row that
+    /// does, found by copying the rows again one at a time (only once the copy failed), and the constraint as
+    /// SQLite names it (its name, or its expression). The caller's transaction rolls the step back.
+    private func checkFailure(_ error: DatabaseError, copying source: String, into temporary: String, with insert: Statement, table: String, stepLabel: String) throws -> StoreError {
+        let prefix = "CHECK constraint failed: "
+        func constraint(_ error: DatabaseError) -> String {
+            let message = error.message ?? ""
+            return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        }
+        try execute("DELETE FROM \(quoteIdentifier(temporary))")
+        // A new statement: resetting the one that failed reports its error again.
+        let insert = try db.makeStatement(sql: insert.sql)
+        let rowids = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(quoteIdentifier(source)) ORDER BY rowid")
+        for rowid in rowids {
+            do {
+                try insert.execute(arguments: [rowid, rowid])
+            } catch let failure as DatabaseError where failure.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
+                return StoreError.checkFailed(step: stepLabel, table: table, constraint: constraint(failure), rowid: rowid)
+            }
+        }
+        return StoreError.stepFailed(step: stepLabel, version: sourceVersion, message: error.message ?? "\(error)")
     }
 
     /// How a rebuild that keeps app objects copies its rows: every renamed column under its old name (the
@@ -375,7 +404,7 @@ struct StepExecutor {
             try execute("UPDATE sqlite_sequence SET seq = max(seq, \(sequence)) WHERE name = \(name)")
             try execute("INSERT INTO sqlite_sequence (name, seq) SELECT \(name), \(sequence) WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(name))")
         }
-        for (statement, index) in zip(table.createIndexStatements, table.indexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
+        for (statement, index) in zip(table.createIndexStatements, table.createdIndexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
         try restoreSearchTriggers(of: table)
     }
 
@@ -511,7 +540,7 @@ struct StepExecutor {
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(table.createTableStatement(named: temporary))
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
-        let columns = table.columns.map(\.name)
+        let columns = table.columns.filter { !$0.isGenerated }.map(\.name)
         let insert = try RowInserter(
             db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))")
         let label = "transform table \(table.name)"

@@ -97,13 +97,18 @@ package enum StoreSchemaReader {
         var collations: [String: [String: String]] = [:]
         var checks: [String: [String]] = [:]
         var conflicts: [String: (notNull: [String: String], primaryKey: String?, unique: Bool)] = [:]
+        var constraints: [String: ChecksAndGenerated] = [:]
+        var uniques: [String: [(columns: [String], resolution: String)]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
             let sql = row[1] as String? ?? ""
             let tokens = SQLTokens(sql)
             if tokens.contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
             collations[row[0]] = columnCollations(sql)
             conflicts[row[0]] = conflictClauses(sql)
-            let lacking = constraintsLucidgenLacks(tokens) + (conflicts[row[0]]!.unique ? [uniqueConflictClauses] : [])
+            let read = checksAndGeneratedColumns(sql)
+            constraints[row[0]] = read
+            uniques[row[0]] = uniqueConflicts(sql)
+            let lacking = constraintsLucidgenLacks(tokens, read)
             if !lacking.isEmpty { checks[row[0]] = lacking }
         }
         var options: [String: [String]] = [:]
@@ -132,6 +137,8 @@ package enum StoreSchemaReader {
             table.storeOptions = options[name]
             table.strict = strict.contains(name) ? true : nil
             table.primaryKeyConflict = conflicts[name]?.primaryKey
+            constraints[name]?.apply(to: &table)
+            applyUniqueConflicts(uniques[name] ?? [], to: &table)
             result[name] = table
         }
         return result
@@ -176,7 +183,10 @@ package enum StoreSchemaReader {
             if (options["strict"] as Int? ?? 0) == 1 { table.strict = true }
         }
         table.primaryKeyConflict = conflicts.primaryKey
-        let lacking = constraintsLucidgenLacks(SQLTokens(sql)) + (conflicts.unique ? [uniqueConflictClauses] : [])
+        let read = checksAndGeneratedColumns(sql)
+        read.apply(to: &table)
+        applyUniqueConflicts(uniqueConflicts(sql), to: &table)
+        let lacking = constraintsLucidgenLacks(SQLTokens(sql), read)
         if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
         return table
     }
@@ -238,14 +248,92 @@ package enum StoreSchemaReader {
         Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE partial = 1", arguments: [table]))
     }
 
-    /// What a table's SQL declares that lucidgen's DDL has no word for, so that a rebuild would drop it: CHECK
-    /// constraints and generated columns (`GENERATED ALWAYS AS (…)`, or `AS (…)` alone; `pragma table_info`
-    /// does not even list the latter).
-    static func constraintsLucidgenLacks(_ tokens: SQLTokens) -> [String] {
+    /// What a table's SQL declares that lucidgen's DDL has no word for, so that a rebuild would drop it: a
+    /// CHECK or a generated column that ``checksAndGeneratedColumns(_:)`` could not read (a CHECK or
+    /// `GENERATED` keyword where it found none).
+    static func constraintsLucidgenLacks(_ tokens: SQLTokens, _ read: ChecksAndGenerated) -> [String] {
         var found: [String] = []
-        if tokens.contains(keyword: "check") { found.append("CHECK constraints") }
-        if tokens.contains(keyword: "as") || tokens.contains(keyword: "generated") { found.append("generated columns") }
+        if tokens.contains(keyword: "check") && read.columnChecks.isEmpty && read.tableChecks.isEmpty { found.append("CHECK constraints") }
+        if tokens.contains(keyword: "generated") && read.generated.isEmpty { found.append("generated columns") }
         return found
+    }
+
+    /// The CHECK constraints and generated columns of a `CREATE TABLE` statement (SQLite's pragmas report
+    /// neither expression): each column's own unnamed CHECK by the column's name lower-cased, the table's
+    /// CHECK constraints in order (a column's named CHECK, or its second, among them: a CHECK constrains the
+    /// row wherever it is written), and each generated column's expression and whether it is STORED.
+    struct ChecksAndGenerated: Equatable {
+        var columnChecks: [String: String] = [:]
+        var tableChecks: [SchemaCheck] = []
+        var generated: [String: (expression: String, stored: Bool)] = [:]
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.columnChecks == b.columnChecks && a.tableChecks == b.tableChecks
+                && a.generated.mapValues { "\($0.stored) \($0.expression)" } == b.generated.mapValues { "\($0.stored) \($0.expression)" }
+        }
+
+        /// Sets these on a table read from the store.
+        func apply(to table: inout SchemaTable) {
+            for index in table.columns.indices {
+                let key = sqlNameKey(table.columns[index].name)
+                table.columns[index].check = columnChecks[key]
+                if let generated = generated[key] {
+                    table.columns[index].generatedSQL = generated.expression
+                    table.columns[index].generatedStored = generated.stored ? true : nil
+                }
+            }
+            table.checks = tableChecks.isEmpty ? nil : tableChecks
+        }
+    }
+
+    static func checksAndGeneratedColumns(_ sql: String) -> ChecksAndGenerated {
+        var result = ChecksAndGenerated()
+        guard sql.range(of: "check", options: .caseInsensitive) != nil || sql.range(of: " as", options: .caseInsensitive) != nil
+            || sql.range(of: "generated", options: .caseInsensitive) != nil
+        else { return result }
+        func keyword(_ part: DefinitionPart?) -> String? {
+            if case .word(let word)? = part { return word.lowercased() }
+            return nil
+        }
+        for parts in definitionParts(sql) {
+            guard case .word(let first)? = parts.first else { continue }
+            var index = 0
+            var column: String?
+            if !tableConstraintWords.contains(first.lowercased()) {
+                column = first
+                index = 1
+            }
+            // The name a `CONSTRAINT name` gives the constraint that follows it.
+            var pendingName: String?
+            while index < parts.count {
+                let word = keyword(parts[index])
+                if word == "constraint", index + 1 < parts.count, case .word(let name) = parts[index + 1] {
+                    pendingName = name
+                    index += 2
+                    continue
+                }
+                if word == "check", index + 1 < parts.count, case .group(let expression) = parts[index + 1] {
+                    let trimmed = expression.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if let column, pendingName == nil, result.columnChecks[sqlNameKey(column)] == nil {
+                        result.columnChecks[sqlNameKey(column)] = trimmed
+                    } else {
+                        result.tableChecks.append(SchemaCheck(name: pendingName, expression: trimmed))
+                    }
+                    pendingName = nil
+                    index += 2
+                    continue
+                }
+                if word == "as", let column, index + 1 < parts.count, case .group(let expression) = parts[index + 1] {
+                    let stored = keyword(index + 2 < parts.count ? parts[index + 2] : nil) == "stored"
+                    result.generated[sqlNameKey(column)] = (expression.trimmingCharacters(in: .whitespacesAndNewlines), stored)
+                    index += 2
+                    continue
+                }
+                if word != nil && word != "generated" && word != "always" { pendingName = nil }
+                index += 1
+            }
+        }
+        return result
     }
 
     /// The collating sequence of each column of a `CREATE TABLE` statement that declares one other than
@@ -265,9 +353,60 @@ package enum StoreSchemaReader {
         return result
     }
 
-    /// A `UNIQUE … ON CONFLICT` clause: lucidgen's unique constraints are unique indexes (a rebuild makes the
-    /// table's UNIQUE constraint one), and an index has no `ON CONFLICT`, so a rebuild would drop it.
+    /// A `UNIQUE … ON CONFLICT` clause that ``uniqueConflicts(_:)`` could not tie to its index.
     static let uniqueConflictClauses = "UNIQUE ON CONFLICT clauses"
+
+    /// The `UNIQUE … ON CONFLICT` clauses of a `CREATE TABLE` statement (SQLite's pragmas do not report them),
+    /// each with its columns (a column's own `UNIQUE ON CONFLICT …`, or a table constraint's list) and its
+    /// resolution upper-cased.
+    static func uniqueConflicts(_ sql: String) -> [(columns: [String], resolution: String)] {
+        guard sql.range(of: "conflict", options: .caseInsensitive) != nil else { return [] }
+        var result: [(columns: [String], resolution: String)] = []
+        func word(_ part: DefinitionPart?) -> String? {
+            if case .word(let text)? = part { return text.lowercased() }
+            return nil
+        }
+        for parts in definitionParts(sql) {
+            guard case .word(let first)? = parts.first else { continue }
+            let column: String? = tableConstraintWords.contains(first.lowercased()) ? nil : first
+            for index in parts.indices where word(parts[index]) == "unique" {
+                var at = index + 1
+                var columns: [String]
+                if let column {
+                    columns = [column]
+                } else if at < parts.count, case .group(let list) = parts[at] {
+                    // `a`, `"b" COLLATE NOCASE`, `c DESC`: each item's first word, unquoted.
+                    columns = list.split(separator: ",").compactMap { item in
+                        definitions("(\(item))").first?.first
+                    }
+                    at += 1
+                } else {
+                    continue
+                }
+                guard at + 2 < parts.count, word(parts[at]) == "on", word(parts[at + 1]) == "conflict",
+                    let resolution = SchemaColumn.conflictResolutions.first(where: { $0.lowercased() == word(parts[at + 2]) })
+                else { continue }
+                if columns.isEmpty { continue }
+                result.append((columns, resolution))
+            }
+        }
+        return result
+    }
+
+    /// Ties each `UNIQUE … ON CONFLICT` to the UNIQUE constraint's index on the same columns
+    /// (`sqlite_autoindex_…`); one that ties to none leaves the table to the app (``uniqueConflictClauses``).
+    static func applyUniqueConflicts(_ clauses: [(columns: [String], resolution: String)], to table: inout SchemaTable) {
+        var untied = false
+        for clause in clauses {
+            let key = clause.columns.map { sqlNameKey($0) }
+            guard let at = table.indexes.firstIndex(where: { isConstraintIndex($0) && $0.unique && $0.onConflict == nil && $0.columns.map { sqlNameKey($0) } == key }) else {
+                untied = true
+                continue
+            }
+            table.indexes[at].onConflict = clause.resolution
+        }
+        if untied { table.storeOptions = (table.storeOptions ?? []) + [uniqueConflictClauses] }
+    }
 
     /// The words that start a table constraint rather than a column definition.
     static let tableConstraintWords: Set<String> = ["constraint", "primary", "unique", "check", "foreign"]
@@ -313,12 +452,32 @@ package enum StoreSchemaReader {
     /// words at the top level of the statement's parentheses, in order: identifiers (quoted ones unquoted)
     /// and keywords; string literals, comments and anything inside nested parentheses left out.
     static func definitions(_ sql: String) -> [[String]] {
+        definitionParts(sql).map { parts in
+            parts.compactMap { part in
+                if case .word(let word) = part { return word }
+                return nil
+            }
+        }
+    }
+
+    /// A part of a definition at the top level of a `CREATE TABLE` statement's parentheses: a word, or the
+    /// text inside a parenthesised group exactly as written (a CHECK's or a generated column's expression).
+    enum DefinitionPart: Equatable {
+        case word(String)
+        case group(String)
+    }
+
+    /// The definitions of a `CREATE TABLE` statement as ``definitions(_:)`` reads them, each nested group
+    /// kept as its text (``DefinitionPart/group(_:)``) where it stands among the words.
+    static func definitionParts(_ sql: String) -> [[DefinitionPart]] {
         let bytes = Array(sql.utf8)
-        var result: [[String]] = []
+        var result: [[DefinitionPart]] = []
         var index = 0
         var depth = 0
-        // Words of the current definition at depth 1 (the column definitions' level), in order.
-        var words: [String] = []
+        // Parts of the current definition at depth 1 (the column definitions' level), in order.
+        var words: [DefinitionPart] = []
+        // Where the text of the group open at depth 2 starts.
+        var groupStart = 0
         func finishDefinition() {
             if !words.isEmpty { result.append(words) }
             words = []
@@ -341,12 +500,14 @@ package enum StoreSchemaReader {
                 }
                 index += 1
                 // A quoted identifier is a word (a column's name); a string literal is not.
-                if depth == 1 && byte != UInt8(ascii: "'") { words.append(String(decoding: text, as: UTF8.self)) }
+                if depth == 1 && byte != UInt8(ascii: "'") { words.append(.word(String(decoding: text, as: UTF8.self))) }
             case UInt8(ascii: "("):
                 depth += 1
                 index += 1
+                if depth == 2 { groupStart = index }
             case UInt8(ascii: ")"):
                 if depth == 1 { finishDefinition() }
+                if depth == 2 { words.append(.group(String(decoding: bytes[groupStart..<index], as: UTF8.self))) }
                 depth -= 1
                 index += 1
             case UInt8(ascii: ","):
@@ -361,7 +522,7 @@ package enum StoreSchemaReader {
             case _ where isWordByte(byte):
                 let start = index
                 while index < bytes.count && isWordByte(bytes[index]) { index += 1 }
-                if depth == 1 { words.append(String(decoding: bytes[start..<index], as: UTF8.self)) }
+                if depth == 1 { words.append(.word(String(decoding: bytes[start..<index], as: UTF8.self))) }
             default:
                 index += 1
             }
@@ -475,6 +636,13 @@ package enum StoreSchemaReader {
             if found.primaryKeyConflict != table.primaryKeyConflict {
                 lines.append("table \(table.name): expected primary key \(table.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "without ON CONFLICT"), found \(found.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "none")")
             }
+            let expectedChecks = (table.checks ?? []).map(normalized), foundChecks = (found.checks ?? []).map(normalized)
+            for check in table.checks ?? [] where !foundChecks.contains(normalized(check)) {
+                lines.append("table \(table.name): expected \(check.sql), found none")
+            }
+            for check in found.checks ?? [] where !expectedChecks.contains(normalized(check)) {
+                lines.append("table \(table.name): expected no \(check.sql), found it (describe it: a \"checks\" item of the entity)")
+            }
             switch (table.strict == true, found.strict == true) {
             case (true, false): lines.append("table \(table.name): expected STRICT, found a table that is not")
             case (false, true): lines.append("table \(table.name): expected no STRICT, found it (describe it: \"strict\": true in the entity's description)")
@@ -500,19 +668,21 @@ package enum StoreSchemaReader {
             // index's name: a rebuild makes it the named index (each one matched once).
             var constraints = found.indexes.filter(isConstraintIndex).map(normalized)
             func matchesConstraint(_ index: SchemaIndex) -> Bool {
-                guard index.unique, let at = constraints.firstIndex(where: { $0.columns == normalized(index).columns }) else { return false }
+                guard index.unique, let at = constraints.firstIndex(where: { $0.columns == normalized(index).columns && $0.onConflict == index.onConflict }) else { return false }
                 constraints.remove(at: at)
                 return true
             }
-            for index in table.indexes where !foundIndexes.contains(normalized(index)) && !matchesConstraint(index) {
+            for index in table.indexes where (index.onConflict != nil || !foundIndexes.contains(normalized(index))) && !matchesConstraint(index) {
                 if tolerated.indexes.contains(sqlNameKey(index.name)) { continue }
-                lines.append("table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", "))), found none")
+                let conflict = index.onConflict.map { " UNIQUE ON CONFLICT \($0)" } ?? ""
+                lines.append("table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", ")))\(conflict), found none")
             }
             for index in found.indexes where !isConstraintIndex(index) && !expectedIndexes.contains(normalized(index)) {
                 lines.append("table \(table.name): expected no index \(index.name), found one on (\(index.columns.joined(separator: ", ")))")
             }
             for index in constraints {
-                lines.append("table \(table.name): expected no UNIQUE constraint, found one on (\(index.columns.joined(separator: ", "))) (describe it: \"unique\": true, or a unique indexes item)")
+                let conflict = index.onConflict.map { " ON CONFLICT \($0)" } ?? ""
+                lines.append("table \(table.name): expected no UNIQUE constraint\(conflict), found one on (\(index.columns.joined(separator: ", "))) (describe it: \"unique\": true, or a unique indexes item\(index.onConflict.map { " with \"on_conflict\": \"\($0.lowercased())\"" } ?? ""))")
             }
         }
         let expectedTables = Set(expected.tables.map { sqlNameKey($0.name) })
@@ -535,7 +705,9 @@ package enum StoreSchemaReader {
             // autoIncrementedPrimaryKey does not), so that difference is none.
             let rowid = table.primaryKey.count == 1 && sameSQLName(table.primaryKey[0], column.name) && column.type == .integer
             if other.sqlType.uppercased() != column.sqlType.uppercased() || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL)
-                || !SchemaColumn.sameCollation(other.collation, column.collation) || (column.notNull && other.notNullConflict != column.notNullConflict) {
+                || !SchemaColumn.sameCollation(other.collation, column.collation) || (column.notNull && other.notNullConflict != column.notNullConflict)
+                || normalizedSQL(other.check) != normalizedSQL(column.check) || normalizedSQL(other.generatedSQL) != normalizedSQL(column.generatedSQL)
+                || (other.generatedStored == true) != (column.generatedStored == true) {
                 lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
             }
         }
@@ -574,6 +746,17 @@ package enum StoreSchemaReader {
 
     private static func describe(_ column: SchemaColumn) -> String {
         "\(column.name) \(column.sqlType)\(column.notNull ? " NOT NULL" : "")\(column.notNull ? column.notNullConflict.map { " ON CONFLICT \($0)" } ?? "" : "")\(column.defaultSQL.map { " DEFAULT \($0)" } ?? "")\(column.collation.map { " COLLATE \($0)" } ?? "")"
+            + (column.check.map { " CHECK (\($0))" } ?? "")
+            + (column.generatedSQL.map { " GENERATED ALWAYS AS (\($0)) \(column.generatedStored == true ? "STORED" : "VIRTUAL")" } ?? "")
+    }
+
+    /// An expression as compared: its text without the space around it (SQLite keeps a table's SQL as written).
+    private static func normalizedSQL(_ expression: String?) -> String? {
+        expression?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func normalized(_ check: SchemaCheck) -> SchemaCheck {
+        SchemaCheck(name: check.name.map { sqlNameKey($0) }, expression: check.expression.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private static func describe(_ key: SchemaForeignKey) -> String {
@@ -590,6 +773,8 @@ package enum StoreSchemaReader {
     }
 
     private static func normalized(_ index: SchemaIndex) -> SchemaIndex {
-        SchemaIndex(name: sqlNameKey(index.name), columns: index.columns.map { sqlNameKey($0) }, unique: index.unique)
+        var result = SchemaIndex(name: sqlNameKey(index.name), columns: index.columns.map { sqlNameKey($0) }, unique: index.unique)
+        result.onConflict = index.onConflict
+        return result
     }
 }

@@ -81,6 +81,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// there: `duplicates` lists the first groups of rows that do (values and rowids), `groupCount` how
     /// many groups there are. The step was rolled back; the store is unchanged.
     case duplicateRows(step: String, table: String, columns: [String], index: String, duplicates: [DuplicateRows], groupCount: Int)
+    /// A step rebuilds `table`, whose description declares a CHECK constraint (`constraint`: its name, or its
+    /// expression when it has none) that the row of rowid `rowid` breaks. The step was rolled back; the store
+    /// is unchanged.
+    case checkFailed(step: String, table: String, constraint: String, rowid: Int64)
     /// The step from `from` to `to` cannot keep objects the app keeps in the store (``AppObject``): each
     /// conflict names the object, its SQL, and the column, table or name it stands in the way of. The step
     /// refused before its first statement (after the stage's `willMigrate`, which may drop such objects);
@@ -146,6 +150,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "after step \(step), the app's \(kind) \(name)\(sql.map { " (\($0))" } ?? "") no longer works: \(message) (rolled back; the store stays at \(version))"
         case .appObjectUnsafe(let step, let version, let kind, let name, let sql, let problem):
             "step \(step) will not run the SQL that the store records for the app's \(kind) \(name): it \(problem) (\(sql)); nothing was changed, the store stays at \(version)"
+        case .checkFailed(let step, let table, let constraint, let rowid):
+            "step \(step) cannot rebuild \(table) (rolled back, nothing was changed): its row of rowid \(rowid) breaks the CHECK constraint \(constraint)"
         case .duplicateRows(let step, let table, let columns, let index, let duplicates, let groupCount):
             "step \(step) cannot make \(table)(\(columns.joined(separator: ", "))) unique (index \(index); rolled back, nothing was changed): "
                 + "\(groupCount) value\(groupCount == 1 ? " is" : "s are") shared by several rows: "
@@ -214,6 +220,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Delete or fix the rows named above (or make the app's stage do so) and open the store again"
         case .duplicateRows(_, let table, let columns, _, _, _):
             "Remove or merge the duplicate rows of \(table) before this step (in this step's willMigrate, a stage or a data migration at an earlier version), or drop \"unique\" from the index on \(columns.joined(separator: ", ")) and run `lucidgen generate`; then open the store again"
+        case .checkFailed(_, let table, let constraint, let rowid):
+            "Fix or remove that row of \(table) (SELECT * FROM \(quoteIdentifier(table)) WHERE rowid = \(rowid)) before this step (in this step's willMigrate, a stage or a data migration at an earlier version), or change the CHECK \(constraint) in the description and run `lucidgen generate`; then open the store again"
         case .appObjectsInTheWay(_, let from, let to, _):
             "Drop each object in the willMigrate hook of a MigrationStage from \(from) to \(to) and recreate it, adapted to the new tables, in its didMigrate hook (StoreOptions.stages; the step's SQL stays inferred), or remove it from the store before migrating; then open the store again"
         case .appObjectBroken(_, let version, let kind, let name, _, _):

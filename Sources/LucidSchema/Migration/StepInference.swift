@@ -472,6 +472,13 @@ package struct StepInference: Sendable {
                 if !SchemaColumn.sameCollation(column.collation, oldColumn.collation) {
                     rebuildReasons.append("\(label) collates \(column.collation ?? "BINARY")")
                 }
+                if column.check != oldColumn.check {
+                    rebuildReasons.append("\(label) \(column.check.map { "checks (\($0))" } ?? "no longer has a CHECK")")
+                }
+                if column.generatedSQL != oldColumn.generatedSQL || (column.generatedStored == true) != (oldColumn.generatedStored == true) {
+                    rebuildReasons.append(
+                        "\(label) \(column.generatedSQL.map { "is generated as (\($0)) \(column.generatedStored == true ? "STORED" : "VIRTUAL")" } ?? "is no longer generated (it keeps its values)")")
+                }
                 if oldColumn.name == column.name { sameNamed.insert(column.name) }
                 sources.append(expression)
             case .jsonMember(let table, let source, let path)? where table == old.name && oldColumns[sqlNameKey(source)] != nil:
@@ -511,12 +518,15 @@ package struct StepInference: Sendable {
                     rebuildReasons.append("\(label) numbers each source's links in their rowid order (the to-many becomes ordered)")
                     continue
                 }
-                if column.notNull && column.defaultSQL == nil {
+                if column.notNull && column.defaultSQL == nil && !column.isGenerated {
                     result.reasons.append("\(label) is added as required without a default for existing rows")
                 }
                 sources.append(column.defaultSQL ?? "NULL")
                 adds.append(column)
-                if new.primaryKey.contains(column.name) {
+                if column.generatedStored == true {
+                    // SQLite's ADD COLUMN refuses a STORED generated column (https://sqlite.org/gencol.html).
+                    rebuildReasons.append("\(label) is added as a STORED generated column, which ADD COLUMN cannot add")
+                } else if new.primaryKey.contains(column.name) {
                     rebuildReasons.append("\(label) is a new primary key column")
                 } else if !column.hasConstantDefault {
                     rebuildReasons.append("\(label) is added with a non-constant default")
@@ -549,6 +559,14 @@ package struct StepInference: Sendable {
                     tableColumns: key.tableColumns, onDelete: key.onDelete, onUpdate: key.onUpdate)
             })
         if oldForeignKeys != Set(new.foreignKeys) { rebuildReasons.append("foreign keys change") }
+        if (old.checks ?? []) != (new.checks ?? []) { rebuildReasons.append("its CHECK constraints change") }
+        // A UNIQUE … ON CONFLICT is a constraint of the table (no index has one): only a rebuild adds, drops or changes it.
+        func conflictConstraints(_ indexes: [SchemaIndex], renamed: [String: String]) -> Set<String> {
+            Set(indexes.compactMap { index in index.onConflict.map { "\(index.columns.map { sqlNameKey(renamed[$0] ?? $0) }) \($0)" } })
+        }
+        if conflictConstraints(old.indexes, renamed: result.renamedColumns) != conflictConstraints(new.indexes, renamed: [:]) {
+            rebuildReasons.append("its UNIQUE ON CONFLICT constraints change")
+        }
         // A rename onto a name that an old, dropped column still holds cannot be done in place.
         if renames.contains(where: { rename in dropped.contains { sqlNameKey($0.name) == sqlNameKey(rename.1) } }) {
             rebuildReasons.append("a column is renamed onto the name of a removed column")
@@ -640,11 +658,12 @@ package struct StepInference: Sendable {
         let oldIndexes = Set(old.indexes.map { SchemaIndex(name: $0.name, columns: $0.columns.map { renamedColumns[$0] ?? $0 }, unique: $0.unique) })
         let newIndexes = Set(new.indexes)
         var operations: [MigrationOperation] = []
-        for index in old.indexes.sorted(by: { $0.name < $1.name }) {
+        // A UNIQUE … ON CONFLICT is the table's constraint, unchanged here (a change of it rebuilds the table).
+        for index in old.indexes.sorted(by: { $0.name < $1.name }) where index.onConflict == nil {
             let mapped = SchemaIndex(name: index.name, columns: index.columns.map { renamedColumns[$0] ?? $0 }, unique: index.unique)
             if !newIndexes.contains(mapped) { operations.append(.dropIndex(index.name)) }
         }
-        for index in new.indexes.sorted(by: { $0.name < $1.name }) where !oldIndexes.contains(index) {
+        for index in new.indexes.sorted(by: { $0.name < $1.name }) where !oldIndexes.contains(index) && index.onConflict == nil {
             operations.append(.createIndex(table: new.name, index: index, deferrable: !index.unique))
         }
         return operations
