@@ -166,4 +166,60 @@ import Testing
         }
         #expect(try files() == before)
     }
+
+    /// Artsy Folio's real 1.4 store (copied; never kept) as a model edited after release leaves it: ZARTWORK
+    /// has a column the model does not (`ZEDITEDAT`, five values) and lacks one it has (`ZINFO`, nullable):
+    /// converted from model ArtsyFolio v1.4, both differences listed, and migrated to the newest version with
+    /// its 68 artworks and every other row. The same store with a column of another declared type is refused,
+    /// byte-identical.
+    @Test(.enabled(if: CoreDataRealStoreTests.artsy != nil, "Artsy Folio's stores are absent"))
+    func aRealStoreWithAPlantedDriftConvertsAndMigratesToTheNewestVersion() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let history = try CoreDataRealStoreTests.history()
+        let original = CoreDataRealStoreTests.artsy!.appendingPathComponent("stores/ArtsyPartner_1.4.sqlite").path
+        let path = folder.path("Folio.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: path)
+        try withDatabase(path) { db in
+            try db.execute(sql: "ALTER TABLE ZARTWORK ADD COLUMN ZEDITEDAT TIMESTAMP; UPDATE ZARTWORK SET ZEDITEDAT = 700000000 WHERE Z_PK <= 5; ALTER TABLE ZARTWORK DROP COLUMN ZINFO")
+        }
+        let counts = try CoreDataRealStoreTests.coreDataCounts(path)
+        #expect(counts["ZARTWORK"] == 68)
+        var options = StoreOptions()
+        options.coreDataOrigin = history.origin
+        let opened = try LucidStore.open(atPath: path, versions: history.versions, options: options)
+        let report = try #require(opened.outcome.coreDataConversion)
+        #expect(report.model == "ArtsyFolio v1.4")
+        #expect(report.drift == [
+            "ZARTWORK has no column ZINFO, which model ArtsyFolio v1.4 has: Artwork.info (artwork.info) is NULL in its 68 rows",
+            "ZARTWORK has column ZEDITEDAT, which model ArtsyFolio v1.4 does not: its 5 values are not converted (the .coredata-backup keeps them)",
+        ])
+        #expect(opened.outcome.steps.map(\.label) == ["converted from Core Data (model ArtsyFolio v1.4, drifted: 2 differences) at 6.0", "6.0 → 19.0 (inferred)"])
+        #expect(opened.outcome.finalVersion == history.versions.last!.version)
+        #expect(report.notes.isEmpty, "\(report.notes)")
+        try opened.database.read { (db: Database) throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM artwork") == 68)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(info) FROM artwork") == 0)
+            #expect(try Row.fetchOne(db, sql: "SELECT height, width FROM artwork WHERE id = 41").map { [$0[0], $0[1]] as [String?] } == ["11.2", "33.2"])
+            for (table, rows) in ["album": 10, "artist": 4, "document": 18, "image": 76, "show": 11, "user": 108, "album_artworks": 78, "artwork_shows": 30] {
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") == rows, "\(table)")
+            }
+        }
+        try opened.database.close()
+        #expect(try CoreDataRealStoreTests.coreDataCounts(path + ".coredata-backup") == counts)
+
+        // A column of another declared type: refused, the file as it was.
+        let refused = folder.path("Refused.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: refused)
+        try withDatabase(refused) { db in try db.execute(sql: "ALTER TABLE ZARTWORK DROP COLUMN ZINFO; ALTER TABLE ZARTWORK ADD COLUMN ZINFO BLOB") }
+        let files = try Self.bytes(refused)
+        let before = try files()
+        #expect {
+            _ = try LucidStore.open(atPath: refused, versions: history.versions, options: options).database
+        } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return differences.contains { $0.contains("the nearest is model ArtsyFolio v1.4 (6.0, 1 difference), and not every difference can be taken without data of its own: ZARTWORK.ZINFO is BLOB, not VARCHAR; nothing was changed") }
+        }
+        #expect(try files() == before)
+    }
 }
