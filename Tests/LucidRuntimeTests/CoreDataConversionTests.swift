@@ -320,7 +320,7 @@ import Testing
 
     /// What is not one of the model's layouts is refused, the files as they were.
     @Test(arguments: [
-        ("CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 0)",
+        ("CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 1); INSERT INTO ZGADGET VALUES (1, 9, 1)",
          "the store has entity Gadget, which model"),
         // A drift that is not inferable (CoreDataDriftTests takes those that are).
         ("ALTER TABLE ZCUSTOMER DROP COLUMN ZNAME", "ZCUSTOMER has no column ZNAME"),

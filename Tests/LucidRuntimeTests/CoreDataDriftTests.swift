@@ -40,6 +40,8 @@ import Testing
               expected: ["ZORDER has no column ZCUSTOMER, which model Shop has: Order.customer (order.customer) is NULL in its 2 rows"]),
         Drift(change: "CREATE TABLE Z_3TAGS ( Z_3PRODUCTS INTEGER, Z_9TAGS INTEGER, PRIMARY KEY (Z_3PRODUCTS, Z_9TAGS) )",
               expected: ["the store has table Z_3TAGS, which is no join table of a many-to-many of model Shop: it is empty, and dropped with Core Data's tables"]),
+        Drift(change: "CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL VARCHAR ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 0)",
+              expected: ["the store has entity Gadget, which model Shop does not: its table ZGADGET is empty, and dropped with Core Data's tables"]),
         Drift(change: "ALTER TABLE ZPRODUCT ADD COLUMN ZEDITEDAT TIMESTAMP; UPDATE ZPRODUCT SET ZEDITEDAT = 700000000; ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE",
               expected: ["ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows",
                          "ZPRODUCT has column ZEDITEDAT, which model Shop does not: its 3 values are not converted (the .coredata-backup keeps them)"]),
@@ -111,6 +113,8 @@ import Testing
          "not every difference can be taken without data of its own: ZCUSTOMER has no column ZNAME, which model Shop has: Customer.name (customer.name) is required and has no default, and 2 rows of Customer would need a value; nothing was changed"),
         ("CREATE TABLE Z_3TAGS ( Z_3PRODUCTS INTEGER, Z_9TAGS INTEGER ); INSERT INTO Z_3TAGS VALUES (1, 1); ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR",
          "not every difference can be taken without data of its own: the store has table Z_3TAGS, which is no join table of a many-to-many of model Shop, and it holds 1 row, which nothing of lucidgen's would keep; nothing was changed"),
+        ("CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 1); INSERT INTO ZGADGET VALUES (1, 9, 1)",
+         "not every difference can be taken without data of its own: the store has entity Gadget, which model Shop does not, and its table ZGADGET holds 1 row, which nothing of lucidgen's would keep; nothing was changed"),
     ])
     func driftThatIsNotInferableIsRefusedByteIdentical(change: String, expected: String) throws {
         let (shop, folder, path) = try CoreDataRowAccountTests.store(change)
@@ -119,7 +123,8 @@ import Testing
         let before = try files()
         func refused(_ error: any Error) -> Bool {
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
-            return differences.contains { $0.contains(expected) && $0.contains("model Shop (1.0, the store has its entities): ") }
+            // The versions listed with every difference, then why the nearest is not taken.
+            return differences.contains { $0.contains(expected) && ($0.contains("model Shop (1.0, the store has its entities): ") || $0.contains("the nearest: model Shop (1.0): ")) }
         }
         #expect { _ = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database } throws: { refused($0) }
         #expect(try files() == before)

@@ -39,6 +39,8 @@ package struct CoreDataConverter {
             case missingColumn(table: String, column: String)
             /// A table of Core Data's join-table names that no many-to-many of the version holds.
             case extraJoinTable(table: String)
+            /// An entity `Z_PRIMARYKEY` lists that the version does not have, a root no entity is under.
+            case extraEntity(name: String)
             /// Anything else (a declared type, an entity, a table, a parent): never inferred.
             case other
         }
@@ -201,9 +203,15 @@ package struct CoreDataConverter {
         var differences: [Difference] = []
         let stored = Self.modelEntities(layout)
         let modelled = Set(version.entities.map(\.name))
-        for name in stored.subtracting(modelled).sorted() { differences.append(Difference("the store has entity \(name), which model \(version.model) does not")) }
-        for name in modelled.subtracting(stored).sorted() { differences.append(Difference("model \(version.model) has entity \(name), which the store does not")) }
-        guard differences.isEmpty else { return differences }
+        let lacking = modelled.subtracting(stored)
+        for name in stored.subtracting(modelled).sorted() {
+            // An entity of the store's own, a root no other entity is under: its table may be empty (drift).
+            let entity = layout.entities.first { $0.name == name }
+            let root = entity.map { entity in entity.parent == 0 && !layout.entities.contains { $0.parent == entity.number } } ?? false
+            differences.append(Difference(root && lacking.isEmpty ? .extraEntity(name: name) : .other, "the store has entity \(name), which model \(version.model) does not"))
+        }
+        for name in lacking.sorted() { differences.append(Difference("model \(version.model) has entity \(name), which the store does not")) }
+        guard differences.allSatisfy({ if case .extraEntity = $0.kind { true } else { false } }) else { return differences }
         let numbers = Self.numbers(layout)
         let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
         for entity in version.entities {
@@ -302,7 +310,8 @@ package struct CoreDataConverter {
         named: (CoreDataOrigin.Version) -> Bool
     ) throws -> Recognition {
         let entities = Self.modelEntities(layout)
-        let candidates = mismatched.filter { Set($0.version.entities.map(\.name)) == entities }
+        // The versions whose entities the store has (and perhaps entities of its own).
+        let candidates = mismatched.filter { Set($0.version.entities.map(\.name)).isSubset(of: entities) }
         func refusal(_ verdict: String? = nil) -> Refusal {
             Refusal(description: Self.noVersion(mismatched.map { ($0.version, $0.differences.map(\.text)) }, entities: entities, named: named, verdict: verdict))
         }
@@ -343,6 +352,21 @@ package struct CoreDataConverter {
                     extraTables.append(table)
                 } else {
                     refused.append("\(difference.text), and it holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep")
+                }
+            case .extraEntity(let name):
+                // Its table, when Core Data's (`Z<NAME>` with `Z_PK` and `Z_ENT`): empty, it goes with Core Data's.
+                let table = tables.names["Z" + name.uppercased()]
+                let coreDatas = table.map { ["Z_PK", "Z_ENT"].allSatisfy(tables.columns(of: $0).keys.contains) } ?? false
+                let rows = try table.map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier($0))") ?? 0 } ?? 0
+                if let table, !coreDatas {
+                    refused.append("\(difference.text), and \(table) is not a Core Data entity table (no Z_PK and Z_ENT)")
+                } else if rows > 0, let table {
+                    refused.append("\(difference.text), and its table \(table) holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep")
+                } else if let table {
+                    taken.append("\(difference.text): its table \(table) is empty, and dropped with Core Data's tables")
+                    extraTables.append(table)
+                } else {
+                    taken.append("\(difference.text): it has no table, and no rows")
                 }
             case .other:
                 refused.append(difference.text)
