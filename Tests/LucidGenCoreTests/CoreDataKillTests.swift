@@ -94,6 +94,18 @@ import Testing
             for suffix in ["", "-wal", "-shm", "-journal", ".coredata-backup", ".coredata-backup.partial"] { try? FileManager.default.removeItem(atPath: store + suffix) }
             try FileManager.default.copyItem(atPath: pristine, toPath: store)
         }
+        // `plan` and `status` say the drift before anything is written.
+        try fresh()
+        let plan = try run(lucidgenBinary, ["plan", "--database", "Shop.sqlite"], in: folder)
+        let status = try run(lucidgenBinary, ["status", "--database", "Shop.sqlite"], in: folder)
+        #expect(plan.status == 0 && status.status == 0, "\(plan.error)\(status.error)")
+        for output in [plan.output, status.output] {
+            #expect(output.contains("Drifted from model Shop, the nearest imported version") == (drift != nil), "\(output)")
+            #expect(output.contains("  - ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows") == (drift != nil), "\(output)")
+        }
+        #expect(status.output.contains("no lucidgen record (a Core Data store \(drift == nil ? "at" : "drifted from") model Shop, "), "\(status.output)")
+        #expect(plan.output.contains("Shop.sqlite: a Core Data store \(drift == nil ? "at" : "drifted from") model Shop: converts"), "\(plan.output)")
+        #expect(try Self.check(store) == "coredata")
         // A whole run, observed: the lines it says (the conversion's progress, entity by entity, then the
         // path's steps). Each kill comes right after one of them, drawn from a fixed seed.
         try fresh()
