@@ -44,6 +44,10 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     /// A Core Data store this call converted: each entity's rows and each to-many's links, counted
     /// against the Core Data rows before the conversion committed, and what was not as Core Data had it.
     public var coreDataConversion: CoreDataConversionReport?
+    /// A store whose tables contradicted its record, brought back to the recorded version
+    /// (``StoreOptions/acceptsInferableDrift``): each repair, e.g. `added column note.pinned (its default 0)`.
+    /// Empty otherwise.
+    public var drift: [String] = []
     /// What other processes did while this call waited, in order.
     public var elsewhere: [Elsewhere] = []
     /// Time spent waiting for another connection's lock (`BEGIN IMMEDIATE`), in seconds.
