@@ -61,6 +61,7 @@ import Testing
         options.acceptsInferableDrift = true
         let opened = try LucidStore.open(atPath: path, versions: Self.versions, options: options)
         #expect(opened.outcome.drift == repairs, "\(opened.outcome.drift)")
+        #expect("\(opened.outcome)" == "brought the store's tables back to 1.0, the version it records (\(repairs.joined(separator: "; "))); migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)")
         #expect(opened.outcome.finalVersion == SchemaVersion("2.0"))
         try opened.database.read { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY id") == ["a", "b"])

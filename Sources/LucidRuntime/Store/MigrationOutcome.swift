@@ -105,6 +105,9 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         case .emptyDatabase: "initialised the database (no lucidgen table in it) at \(finalVersion)"
         case .version(let version, _): "migrated from \(steps.first?.from ?? version) to \(finalVersion)"
         }
+        if case .version(let version, _) = start, !drift.isEmpty {
+            parts.append("brought the store's tables back to \(version), the version it records (\(drift.joined(separator: "; ")))")
+        }
         if created {
             parts.append(origin)
         } else if !steps.isEmpty {
