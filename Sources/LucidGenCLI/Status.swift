@@ -57,6 +57,10 @@ struct Status: ParsableCommand {
         var stepsToNewest: [String]?
         /// With a config: what the app keeps in the store beside lucidgen's tables.
         var appObjects: [AppObject]?
+        /// With a config, a Core Data store: the model version it converts from.
+        var coreDataModel: String?
+        /// With a config, a Core Data store at no imported version: how it differs from ``coreDataModel``.
+        var coreDataDrift: [String]?
     }
 
     func validate() throws {
@@ -90,6 +94,8 @@ struct Status: ParsableCommand {
                 let status = try LucidStore.inspect(
                     atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: try commandOptions.coreDataOrigin())
                 if status.version != nil { report.appObjects = status.appObjects }
+                report.coreDataModel = status.coreDataModel
+                if let drift = status.coreDataConversion?.drift, !drift.isEmpty { report.coreDataDrift = drift }
                 switch status.start {
                 case .newFile: report.projectState = "missing"
                 case .emptyDatabase: report.projectState = "empty"
@@ -132,6 +138,14 @@ struct Status: ParsableCommand {
         let size = ByteCountFormatter.string(fromByteCount: Int64(report.fileSize), countStyle: .file)
         guard let ledger = report.ledger else {
             let state = report.projectState.map { "; for this project: \($0)" } ?? ""
+            if let model = report.coreDataModel {
+                var lines = ["\(report.path): no lucidgen record (a Core Data store \(report.coreDataDrift == nil ? "at" : "drifted from") model \(model), \(size))\(state)."]
+                if let drift = report.coreDataDrift {
+                    lines.append("Drifted from model \(model), the nearest imported version; each difference taken as Core Data's inferred mapping takes it:")
+                    lines += drift.map { "  - \($0)" }
+                }
+                return lines.joined(separator: "\n")
+            }
             return "\(report.path): no lucidgen record (\(report.fileSize == 0 ? "an empty (0-byte) file" : "a database without lucidgen's tables"), \(size))\(state)."
         }
         var head = "\(report.path): version \(ledger.version), checksum \(ledger.checksum.prefix(12))…"

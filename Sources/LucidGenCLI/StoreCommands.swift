@@ -172,7 +172,7 @@ struct Plan: ParsableCommand {
             case .version: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
             }
             var markdown = PlanMarkdown(subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts, findings: findings)
-            markdown.coreDataConversion = status.coreDataConversion.map { .init(model: $0.model, counts: $0.lines, notes: $0.notes) }
+            markdown.coreDataConversion = status.coreDataConversion.map { .init(model: $0.model, counts: $0.lines, notes: $0.notes, drift: $0.drift) }
             print(markdown.render(), terminator: "")
             return
         }
@@ -183,7 +183,7 @@ struct Plan: ParsableCommand {
         case .version where !status.needsMigration: print("\(database): at version \(newest), the newest. Nothing to do.")
         case .version:
             if let model = status.coreDataModel {
-                print("\(database): a Core Data store at model \(model): converts into lucidgen's tables at \(status.version!) first (one-way; a copy is kept as \(database).coredata-backup); newest is \(newest).")
+                print("\(database): a Core Data store \(status.coreDataConversion?.drift.isEmpty == false ? "drifted from" : "at") model \(model): converts into lucidgen's tables at \(status.version!) first (one-way; a copy is kept as \(database).coredata-backup); newest is \(newest).")
                 if let conversion = status.coreDataConversion { printCoreDataConversion(conversion) }
             } else {
                 print("\(database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
@@ -430,6 +430,10 @@ func checkStoreFile(_ path: String, option: String = "--database") throws {
 /// What a Core Data store's conversion writes (`plan`) or wrote (`migrate`): each entity's rows, each
 /// to-many's links, and each row that is not as Core Data had it.
 func printCoreDataConversion(_ conversion: CoreDataConversionReport) {
+    if !conversion.drift.isEmpty {
+        print("Drifted from model \(conversion.model), the nearest imported version; each difference taken as Core Data's inferred mapping takes it:")
+        for difference in conversion.drift { print("  - \(difference)") }
+    }
     print("Conversion from Core Data (model \(conversion.model)), counted against the Core Data rows:")
     for line in conversion.lines { print("  \(line)") }
     guard !conversion.notes.isEmpty else { return }

@@ -224,6 +224,26 @@ import Testing
             """), "\(markdown)")
     }
 
+    /// A drifted Core Data store (issue 52): each difference from the nearest model version, before the counts.
+    @Test func aDriftedCoreDataStoresPlanListsEachDifference() {
+        var plan = PlanMarkdown(
+            subject: .store(path: "Shop.sqlite", version: "1.0", adopted: true), versions: ["1.0"], edges: [], steps: [])
+        plan.coreDataConversion = .init(
+            model: "Shop", counts: ["Product → product: 3 rows"], notes: [],
+            drift: ["ZPRODUCT has column ZCOLOR, which model Shop does not: its 1 value is not converted (the .coredata-backup keeps them)"])
+        let markdown = plan.render()
+        #expect(markdown.contains("""
+            ### Conversion from Core Data (model Shop)
+
+            Drifted from model Shop, the nearest imported version (each difference taken as Core Data's inferred mapping takes it):
+
+            - ZPRODUCT has column ZCOLOR, which model Shop does not: its 1 value is not converted (the .coredata-backup keeps them)
+
+            - Product → product: 3 rows
+
+            """), "\(markdown)")
+    }
+
     /// Hostile version and stage labels: Mermaid strings get entity codes, node ids stay valid and
     /// distinct, table cells escape `|`, code spans outgrow the label's backticks.
     @Test func hostileLabelsAreEscaped() {

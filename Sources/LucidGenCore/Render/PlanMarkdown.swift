@@ -71,11 +71,14 @@ package struct PlanMarkdown: Sendable, Hashable {
         package var model: String
         package var counts: [String]
         package var notes: [String]
+        /// The store's layout is none of the model versions': how it differs from ``model``, the nearest.
+        package var drift: [String]
 
-        package init(model: String, counts: [String], notes: [String]) {
+        package init(model: String, counts: [String], notes: [String], drift: [String] = []) {
             self.model = model
             self.counts = counts
             self.notes = notes
+            self.drift = drift
         }
     }
 
@@ -236,6 +239,12 @@ package struct PlanMarkdown: Sendable, Hashable {
         if let coreDataConversion {
             lines.append("### Conversion from Core Data (model \(Self.text(coreDataConversion.model)))")
             lines.append("")
+            if !coreDataConversion.drift.isEmpty {
+                lines.append("Drifted from model \(Self.text(coreDataConversion.model)), the nearest imported version (each difference taken as Core Data's inferred mapping takes it):")
+                lines.append("")
+                for difference in coreDataConversion.drift { lines.append("- \(Self.text(difference))") }
+                lines.append("")
+            }
             for count in coreDataConversion.counts { lines.append("- \(Self.text(count))") }
             if !coreDataConversion.notes.isEmpty {
                 lines.append("")

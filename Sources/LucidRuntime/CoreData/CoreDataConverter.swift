@@ -21,6 +21,38 @@ package struct CoreDataConverter {
     struct Recognition {
         var version: CoreDataOrigin.Version
         var schema: Schema
+        /// When the store's layout is none of the imported versions' (a model edited after release, a
+        /// development build's store): each difference from ``version``, the nearest, every one inferable
+        /// without data of its own, with what the conversion does about it (said in the report).
+        var drift: [String] = []
+        /// Core Data tables of the drifted layout that ``version`` does not have, empty: dropped with
+        /// Core Data's tables.
+        var extraTables: [String] = []
+    }
+
+    /// One way a store differs from a model version's layout.
+    struct Difference: Equatable {
+        enum Kind: Equatable {
+            /// The store has a column the version does not (upper-cased table and column names).
+            case extraColumn(table: String, column: String)
+            /// The version has a column (an attribute's or a to-one's) the store does not.
+            case missingColumn(table: String, column: String)
+            /// A table of Core Data's join-table names that no many-to-many of the version holds.
+            case extraJoinTable(table: String)
+            /// An entity `Z_PRIMARYKEY` lists that the version does not have, a root no entity is under.
+            case extraEntity(name: String)
+            /// Anything else (a declared type, an entity, a table, a parent): never inferred.
+            case other
+        }
+        var kind: Kind
+        var text: String
+
+        init(_ kind: Kind, _ text: String) {
+            self.kind = kind
+            self.text = text
+        }
+
+        init(_ text: String) { self.init(.other, text) }
     }
 
     struct Refusal: Error, CustomStringConvertible {
@@ -97,7 +129,7 @@ package struct CoreDataConverter {
     /// relationship pointing at that entity>` (with a suffix when taken), and nothing else but Core Data's
     /// order columns (`Z_FOK_…`). The table's name is not relied on. `problems`: a many-to-many with no
     /// such table, or with two.
-    func joins(_ version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> (found: [String: Join], problems: [String]) {
+    func joins(_ version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> (found: [String: Join], problems: [(table: String?, text: String)]) {
         struct Pair { var entity: String; var relationship: CoreDataOrigin.Relationship; var destination: String; var inverse: CoreDataOrigin.Relationship }
         var pairs: [Pair] = []
         var seen: Set<String> = []
@@ -113,7 +145,7 @@ package struct CoreDataConverter {
         }
         let joinTables = tables.names.filter { $0.key.range(of: "^Z_[0-9]", options: .regularExpression) != nil }.sorted { $0.key < $1.key }
         var found: [String: Join] = [:]
-        var problems: [String] = []
+        var problems: [(table: String?, text: String)] = []
         var claimed: [String: String] = [:]  // join table → the many-to-many it holds
         for pair in pairs {
             let sourceBase = "Z_\(numbers[pair.entity] ?? -1)\(pair.inverse.name.uppercased())"
@@ -134,13 +166,13 @@ package struct CoreDataConverter {
             let chosen = candidates.filter { $0.exact == best }.map(\.join)
             let described = "\(pair.entity).\(pair.relationship.name) ↔ \(pair.destination).\(pair.inverse.name)"
             guard chosen.count == 1, var join = chosen.first else {
-                problems.append(chosen.isEmpty
+                problems.append((nil, chosen.isEmpty
                     ? "no join table of \(described) (columns \(sourceBase) and \(targetBase), or those names and a number)"
-                    : "two join tables could be \(described)'s: \(chosen.map { "\($0.table) (\($0.source), \($0.target))" }.joined(separator: ", "))")
+                    : "two join tables could be \(described)'s: \(chosen.map { "\($0.table) (\($0.source), \($0.target))" }.joined(separator: ", "))"))
                 continue
             }
             if let other = claimed[join.table.uppercased()] {
-                problems.append("join table \(join.table) would hold both \(other) and \(described)")
+                problems.append((nil, "join table \(join.table) would hold both \(other) and \(described)"))
                 continue
             }
             claimed[join.table.uppercased()] = described
@@ -152,7 +184,7 @@ package struct CoreDataConverter {
                 table: join.table, source: join.target, target: join.source, order: pair.inverse.ordered == true ? order(join.source) : nil)
         }
         for (upper, name) in joinTables where claimed[upper] == nil {
-            problems.append("the store has table \(name), which is no join table of a many-to-many of model \(version.model)")
+            problems.append((name, "the store has table \(name), which is no join table of a many-to-many of model \(version.model)"))
         }
         return (found, problems)
     }
@@ -167,20 +199,26 @@ package struct CoreDataConverter {
 
     /// How the store differs from a model version's layout (empty: it is that layout), table by table and
     /// column by column.
-    private func differences(_ version: CoreDataOrigin.Version, layout: CoreDataStoreLayout, tables: StoreTables) -> [String] {
-        var differences: [String] = []
+    private func differences(_ version: CoreDataOrigin.Version, layout: CoreDataStoreLayout, tables: StoreTables) -> [Difference] {
+        var differences: [Difference] = []
         let stored = Self.modelEntities(layout)
         let modelled = Set(version.entities.map(\.name))
-        for name in stored.subtracting(modelled).sorted() { differences.append("the store has entity \(name), which model \(version.model) does not") }
-        for name in modelled.subtracting(stored).sorted() { differences.append("model \(version.model) has entity \(name), which the store does not") }
-        guard differences.isEmpty else { return differences }
+        let lacking = modelled.subtracting(stored)
+        for name in stored.subtracting(modelled).sorted() {
+            // An entity of the store's own, a root no other entity is under: its table may be empty (drift).
+            let entity = layout.entities.first { $0.name == name }
+            let root = entity.map { entity in entity.parent == 0 && !layout.entities.contains { $0.parent == entity.number } } ?? false
+            differences.append(Difference(root && lacking.isEmpty ? .extraEntity(name: name) : .other, "the store has entity \(name), which model \(version.model) does not"))
+        }
+        for name in lacking.sorted() { differences.append(Difference("model \(version.model) has entity \(name), which the store does not")) }
+        guard differences.allSatisfy({ if case .extraEntity = $0.kind { true } else { false } }) else { return differences }
         let numbers = Self.numbers(layout)
         let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
         for entity in version.entities {
             guard let stored = layout.entities.first(where: { $0.name == entity.name }) else { continue }
             let parent = stored.parent == 0 ? nil : names[stored.parent] ?? "number \(stored.parent)"
             if parent != entity.parent {
-                differences.append("Z_PRIMARYKEY gives \(entity.name) the parent \(parent ?? "none"), model \(version.model) \(entity.parent ?? "none")")
+                differences.append(Difference("Z_PRIMARYKEY gives \(entity.name) the parent \(parent ?? "none"), model \(version.model) \(entity.parent ?? "none")"))
             }
         }
         var expected: [String: [String: String?]] = [:]  // root table → column → declared type (nil: not checked)
@@ -196,22 +234,22 @@ package struct CoreDataConverter {
         }
         for (table, columns) in expected.sorted(by: { $0.key < $1.key }) {
             guard tables.names[table] != nil else {
-                differences.append("model \(version.model) keeps its rows in table \(table), which the store does not have")
+                differences.append(Difference("model \(version.model) keeps its rows in table \(table), which the store does not have"))
                 continue
             }
             let actual = tables.columns(of: table)
-            for column in ["Z_PK", "Z_ENT"] where actual[column] == nil { differences.append("\(table) has no column \(column)") }
+            for column in ["Z_PK", "Z_ENT"] where actual[column] == nil { differences.append(Difference("\(table) has no column \(column)")) }
             for (column, type) in columns.sorted(by: { $0.key < $1.key }) {
-                guard let declared = actual[column] else { differences.append("\(table) has no column \(column)"); continue }
-                if let type, declared != type { differences.append("\(table).\(column) is \(declared), not \(type)") }
+                guard let declared = actual[column] else { differences.append(Difference(.missingColumn(table: table, column: column), "\(table) has no column \(column)")); continue }
+                if let type, declared != type { differences.append(Difference("\(table).\(column) is \(declared), not \(type)")) }
             }
             for column in actual.keys.sorted() where columns[column] == nil && !["Z_PK", "Z_ENT", "Z_OPT"].contains(column) {
                 // Core Data's own companions: the target entity's number of a to-one (`Z6_FOLDER`), orders (`Z_FOK_…`).
                 if column.hasPrefix("Z_FOK_") || column.range(of: "^Z[0-9]+_", options: .regularExpression) != nil { continue }
-                differences.append("\(table) has column \(column), which model \(version.model) does not")
+                differences.append(Difference(.extraColumn(table: table, column: column), "\(table) has column \(column), which model \(version.model) does not"))
             }
         }
-        differences += joins(version, numbers: numbers, tables: tables).problems
+        differences += joins(version, numbers: numbers, tables: tables).problems.map { Difference($0.table.map { .extraJoinTable(table: $0) } ?? .other, $0.text) }
         return differences
     }
 
@@ -228,7 +266,7 @@ package struct CoreDataConverter {
     /// have the store's entities (and those its version hashes name), each with what differs.
     func recognise(_ db: Database, layout: CoreDataStoreLayout) throws -> Recognition {
         var matching: [CoreDataOrigin.Version] = []
-        var mismatched: [(version: CoreDataOrigin.Version, differences: [String])] = []
+        var mismatched: [(version: CoreDataOrigin.Version, differences: [Difference])] = []
         let tables = try StoreTables(db)
         for version in origin.versions {
             let found = differences(version, layout: layout, tables: tables)
@@ -240,7 +278,7 @@ package struct CoreDataConverter {
             return hashes.compactMapValues { Data(base64Encoded: $0) } == stored
         }
         guard !matching.isEmpty else {
-            throw Refusal(description: Self.noVersion(mismatched, entities: Self.modelEntities(layout), named: named))
+            return try drifted(db, mismatched, layout: layout, tables: tables, named: named)
         }
         // The store's metadata names its model by the entities' version hashes: when the compiled model's
         // hashes were imported, they pick among versions whose layouts are the same.
@@ -259,9 +297,121 @@ package struct CoreDataConverter {
         return Recognition(version: chosen, schema: schema)
     }
 
+    /// A store no version's layout is: the nearest of the versions with its entities, by meaning (the
+    /// fewest differences; a tie between versions that store different things is refused unless the
+    /// store's version hashes name one), taken when every difference is one Core Data's inferred mapping
+    /// makes without data of its own: a column the version lacks (its values are not converted; the
+    /// backup keeps them), a column the version has (its lucidgen column's default, or NULL), an empty
+    /// join table no many-to-many holds (dropped). Anything else (a declared type, a required column with
+    /// no default and rows, a table with rows) refuses the store with every difference and what to do.
+    /// Indexes are not compared: Core Data's go with its tables, and lucidgen's are its version's.
+    private func drifted(
+        _ db: Database, _ mismatched: [(version: CoreDataOrigin.Version, differences: [Difference])], layout: CoreDataStoreLayout, tables: StoreTables,
+        named: (CoreDataOrigin.Version) -> Bool
+    ) throws -> Recognition {
+        let entities = Self.modelEntities(layout)
+        // The versions whose entities the store has (and perhaps entities of its own).
+        let candidates = mismatched.filter { Set($0.version.entities.map(\.name)).isSubset(of: entities) }
+        func refusal(_ verdict: String? = nil) -> Refusal {
+            Refusal(description: Self.noVersion(mismatched.map { ($0.version, $0.differences.map(\.text)) }, entities: entities, named: named, verdict: verdict))
+        }
+        guard let fewest = candidates.map(\.differences.count).min() else { throw refusal() }
+        func listed(_ differences: [String]) -> String {
+            differences.prefix(20).joined(separator: "; ") + (differences.count > 20 ? "; and \(differences.count - 20) more" : "")
+        }
+        let advice = "import the model version the store was written with (its .xcdatamodel in the package, `lucidgen import coredata` again) and generate again"
+        var nearest = candidates.filter { $0.differences.count == fewest }
+        if nearest.count > 1 {
+            let picked = nearest.filter { named($0.version) }
+            if picked.count == 1 { nearest = picked }
+        }
+        if Set(nearest.map { meaning($0.version) }).count > 1 {
+            throw refusal("models \(nearest.map(\.version.model).joined(separator: ", ")) are equally near it (\(fewest) difference\(fewest == 1 ? "" : "s") each) and store different things, so which one it drifted from cannot be told: nothing was changed; \(advice)")
+        }
+        let (version, differences) = nearest[0]
+        guard let number = try? SchemaVersion(parsing: version.version), let schema = versions.first(where: { $0.version == number }) else {
+            throw Refusal(description: "the Core Data origin names version \(version.version), which this app's history does not have: import and generate again")
+        }
+        var taken: [String] = [], refused: [String] = [], extraTables: [String] = []
+        for difference in differences {
+            switch difference.kind {
+            case .extraColumn(let table, let column):
+                let held = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(tables.names[table] ?? table)) WHERE \(quoteIdentifier(column)) IS NOT NULL") ?? 0
+                taken.append("\(difference.text): " + (held == 0 ? "it holds no value" : "its \(held) value\(held == 1 ? " is" : "s are") not converted (the .coredata-backup keeps them)"))
+            case .missingColumn(let table, let column):
+                let filled = try filling(table, column, in: version, schema: schema, layout: layout, db: db, tables: tables)
+                if filled.refused.isEmpty {
+                    taken.append("\(difference.text), which model \(version.model) has: " + (filled.taken.isEmpty ? "lucidgen does not keep it" : filled.taken.joined(separator: ", ")))
+                } else {
+                    refused.append("\(difference.text), which model \(version.model) has: " + filled.refused.joined(separator: ", "))
+                }
+            case .extraJoinTable(let table):
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? 0
+                if rows == 0 {
+                    taken.append("\(difference.text): it is empty, and dropped with Core Data's tables")
+                    extraTables.append(table)
+                } else {
+                    refused.append("\(difference.text), and it holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep")
+                }
+            case .extraEntity(let name):
+                // Its table, when Core Data's (`Z<NAME>` with `Z_PK` and `Z_ENT`): empty, it goes with Core Data's.
+                let table = tables.names["Z" + name.uppercased()]
+                let coreDatas = table.map { ["Z_PK", "Z_ENT"].allSatisfy(tables.columns(of: $0).keys.contains) } ?? false
+                let rows = try table.map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier($0))") ?? 0 } ?? 0
+                if let table, !coreDatas {
+                    refused.append("\(difference.text), and \(table) is not a Core Data entity table (no Z_PK and Z_ENT)")
+                } else if rows > 0, let table {
+                    refused.append("\(difference.text), and its table \(table) holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep")
+                } else if let table {
+                    taken.append("\(difference.text): its table \(table) is empty, and dropped with Core Data's tables")
+                    extraTables.append(table)
+                } else {
+                    taken.append("\(difference.text): it has no table, and no rows")
+                }
+            case .other:
+                refused.append(difference.text)
+            }
+        }
+        let of = "the nearest is model \(version.model) (\(version.version), \(fewest) difference\(fewest == 1 ? "" : "s")\(nearest.count > 1 ? ", as near as \(nearest.dropFirst().map(\.version.model).joined(separator: ", ")), which store the same things" : ""))"
+        guard refused.isEmpty else {
+            throw refusal("\(of), and not every difference can be taken without data of its own: \(listed(refused)); nothing was changed; \(advice), or make the store model \(version.model)'s layout before opening it")
+        }
+        return Recognition(version: version, schema: schema, drift: taken, extraTables: extraTables)
+    }
+
+    /// What lucidgen's columns get for a column of `version`'s layout in `table` that the store lacks: for
+    /// each entity whose rows are in that table and that has the attribute or to-one, its column's default,
+    /// or NULL; refused when the column is required, has no default, and the entity has rows.
+    private func filling(
+        _ table: String, _ column: String, in version: CoreDataOrigin.Version, schema: Schema, layout: CoreDataStoreLayout, db: Database, tables: StoreTables
+    ) throws -> (taken: [String], refused: [String]) {
+        var taken: [String] = [], refused: [String] = []
+        let numbers = Self.numbers(layout)
+        for entity in version.entities where "Z" + root(of: entity, in: version).name.uppercased() == table && entity.abstract != true {
+            guard let lucidName = entity.table, let lucidTable = schema.tables.first(where: { $0.name == lucidName }) else { continue }
+            let lineage = self.lineage(of: entity, in: version)
+            let properties = lineage.flatMap(\.attributes).filter { $0.transient != true }.map { ($0.name, $0.column) }
+                + lineage.flatMap(\.relationships).filter { $0.transient != true && !$0.toMany }.map { ($0.name, $0.column) }
+            for (name, mapped) in properties where "Z" + name.uppercased() == column {
+                guard let mapped, let target = lucidTable.column(named: mapped) else { continue }
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(sourceTable(of: entity, in: version, tables: tables))) AS s WHERE \(predicate("s", [entity], in: version, numbers: numbers))") ?? 0
+                let place = "\(entity.name).\(name) (\(lucidName).\(mapped))"
+                if target.notNull && target.defaultSQL == nil && rows > 0 {
+                    refused.append("\(place) is required and has no default, and \(rows) row\(rows == 1 ? "" : "s") of \(entity.name) would need a value")
+                } else {
+                    taken.append("\(place) \(target.defaultSQL.map { "gets its default \($0)" } ?? "is NULL") in \(rows == 1 ? "its 1 row" : "its \(rows) rows")")
+                }
+            }
+        }
+        return (taken, refused)
+    }
+
     /// The refusal of a store no version's layout is: the versions with the store's entities and those its
     /// version hashes name, each with every difference; when none has its entities, the nearest by entities.
-    private static func noVersion(_ mismatched: [(version: CoreDataOrigin.Version, differences: [String])], entities: Set<String>, named: (CoreDataOrigin.Version) -> Bool) -> String {
+    /// `verdict`: why the nearest version's differences are not taken (``drifted(_:_:layout:tables:named:)``), and what to do.
+    private static func noVersion(
+        _ mismatched: [(version: CoreDataOrigin.Version, differences: [String])], entities: Set<String>, named: (CoreDataOrigin.Version) -> Bool, verdict: String? = nil
+    ) -> String {
         let candidates = mismatched.filter { Set($0.version.entities.map(\.name)) == entities || named($0.version) }
         let shown: [(version: CoreDataOrigin.Version, differences: [String])]
         let lead: String
@@ -279,7 +429,7 @@ package struct CoreDataConverter {
             let listed = entry.differences.prefix(20).joined(separator: "; ") + (entry.differences.count > 20 ? "; and \(entry.differences.count - 20) more" : "")
             return "model \(entry.version.model) (\(entry.version.version)\(why.isEmpty ? "" : ", the store has " + why.joined(separator: " and "))): \(listed)"
         }
-        return "it is a Core Data store whose layout is none of the imported model versions; \(lead): " + details.joined(separator: " | ") + "; nothing was changed"
+        return "it is a Core Data store whose layout is none of the imported model versions; \(lead): " + details.joined(separator: " | ") + (verdict.map { "; \($0)" } ?? "; nothing was changed")
     }
 
     // MARK: Converting
@@ -324,6 +474,16 @@ package struct CoreDataConverter {
             }
             var external: [(column: String, source: String)] = []
             let lineage = self.lineage(of: entity, in: version)
+            // A drifted store (``Recognition/drift``) may lack a column of the version's: its default, or NULL.
+            let present = tables.columns(of: placement.source)
+            func absent(_ name: String, _ target: SchemaColumn?) throws -> Bool {
+                guard present["Z" + name.uppercased()] == nil else { return false }
+                if let target, target.notNull, target.defaultSQL == nil, placement.rows > 0 {
+                    throw Refusal(description: "\(placement.source) has no column Z\(name.uppercased()), and \(table).\(target.name) is required with no default: nothing was changed")
+                }
+                values.append(target?.defaultSQL ?? "NULL")
+                return true
+            }
             for attribute in lineage.flatMap(\.attributes) where attribute.transient != true {
                 guard let column = attribute.column else { continue }
                 guard let target = lucidTable.column(named: column) else {
@@ -331,6 +491,7 @@ package struct CoreDataConverter {
                 }
                 let stored = "s.Z" + attribute.name.uppercased()
                 columns.append(quoteIdentifier(column))
+                if try absent(attribute.name, target) { continue }
                 var value: String = switch attribute.type {
                 case "Date": Self.dateExpression(stored)
                 case "Decimal": "CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END"
@@ -346,6 +507,7 @@ package struct CoreDataConverter {
                 guard let column = relationship.column else { continue }
                 let stored = "s.Z" + relationship.name.uppercased()
                 columns.append(quoteIdentifier(column))
+                if try absent(relationship.name, lucidTable.column(named: column)) { continue }
                 if let destination = version.entities.first(where: { $0.name == relationship.destination }) {
                     values.append("CASE WHEN \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) THEN \(stored) END")
                 } else {
@@ -404,8 +566,12 @@ package struct CoreDataConverter {
         let internalTables = Set(layout.entities.filter { $0.number >= 16000 && ($0.name.hasPrefix("NSCK") || ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"].contains($0.name)) }
             .map { "A" + $0.name.uppercased() })
         for (upper, name) in tables.names.sorted(by: { $0.key < $1.key }) {
-            guard ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(upper) || joined.contains(upper) || entityTables.contains(upper) || internalTables.contains(upper)
+            let extra = recognition.extraTables.contains { $0.uppercased() == upper }
+            guard ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(upper) || joined.contains(upper) || entityTables.contains(upper) || internalTables.contains(upper) || extra
             else { continue }
+            if extra, try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(name))") != 0 {
+                throw Refusal(description: "\(name), a table of Core Data's the drifted store has, is no longer empty: nothing was changed")
+            }
             try db.execute(sql: "DROP TABLE \(quoteIdentifier(name))")
             dropped.append(name)
         }
@@ -419,7 +585,7 @@ package struct CoreDataConverter {
                 throw Refusal(description: "the store's view \(view) reads Core Data's tables, which the conversion removes (\((error as? DatabaseError)?.message ?? "\(error)")): nothing was changed; drop the view (or make it read other tables) and open the store again")
             }
         }
-        return account.report(model: version.model)
+        return account.report(recognition)
     }
 
     /// The bytes of a value of an attribute that allows external storage: `0x01` and the bytes, or `0x02`

@@ -36,12 +36,12 @@ extension CoreDataConverter {
         /// What is not as the Core Data rows had it, each with why (for the report).
         var notes: [String] = []
 
-        func report(model: String) -> CoreDataConversionReport {
+        func report(_ recognition: Recognition) -> CoreDataConversionReport {
             CoreDataConversionReport(
-                model: model,
+                model: recognition.version.model,
                 entities: placements.map { .init(name: $0.entity.name, table: $0.entity.table ?? "", source: $0.source, rows: $0.rows) },
                 links: links.map { .init(name: $0.relationship, table: $0.link, source: $0.source, rows: $0.links) },
-                notes: notes)
+                notes: notes, drift: recognition.drift)
         }
     }
 
@@ -148,9 +148,12 @@ extension CoreDataConverter {
         // Values Core Data would not have written, entity by entity.
         for placement in account.placements {
             let source = quoteIdentifier(placement.source)
-            try checkStorage(db, placement, in: version, account: &account)
+            try checkStorage(db, placement, in: version, columns: tables.columns(of: placement.source), account: &account)
+            // A column the drifted store lacks (``Recognition/drift``) holds nothing to check.
+            let present = tables.columns(of: placement.source)
             for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes) where attribute.transient != true && attribute.column != nil {
                 let stored = "Z" + attribute.name.uppercased()
+                guard present[stored] != nil else { continue }
                 if attribute.type == "Date" {
                     let bad = try Row.fetchAll(db, sql: """
                         SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
@@ -169,7 +172,9 @@ extension CoreDataConverter {
             }
             // To-ones naming no row: NULL in lucidgen's table (Core Data keeps them, and faults when one is read).
             for relationship in lineage(of: placement.entity, in: version).flatMap(\.relationships) where !relationship.toMany && relationship.transient != true {
-                guard let column = relationship.column, let destination = version.entities.first(where: { $0.name == relationship.destination }) else { continue }
+                guard let column = relationship.column, let destination = version.entities.first(where: { $0.name == relationship.destination }),
+                    present["Z" + relationship.name.uppercased()] != nil
+                else { continue }
                 let stored = "s.Z" + relationship.name.uppercased()
                 let dangling = try Row.fetchAll(db, sql: """
                     SELECT s.Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
@@ -214,6 +219,8 @@ extension CoreDataConverter {
                 } else {
                     // An ordered one-to-many described as a link table: the child's to-one, and its order beside it.
                     let child = sourceTable(of: target, in: version, tables: tables)
+                    // The child's to-one column absent in a drifted store: no links to read.
+                    guard tables.columns(of: child)["Z" + inverse.uppercased()] != nil else { continue }
                     let parentColumn = "s.Z" + inverse.uppercased()
                     let fok = "Z_FOK_" + inverse.uppercased()
                     let children = "\(predicate("s", subtree(of: target, in: version), in: version, numbers: numbers)) AND \(parentColumn) IS NOT NULL"
@@ -286,14 +293,15 @@ extension CoreDataConverter {
     /// The entity's attribute and to-one columns checked against ``StoredValueRule`` in one pass over its
     /// rows (`typeof` counted per column); a value not read as written refuses the store, naming the table,
     /// rows and column; a converted one is listed in the report.
-    func checkStorage(_ db: Database, _ placement: Placement, in version: CoreDataOrigin.Version, account: inout Account) throws {
+    func checkStorage(_ db: Database, _ placement: Placement, in version: CoreDataOrigin.Version, columns present: [String: String], account: inout Account) throws {
         let lineage = self.lineage(of: placement.entity, in: version)
         var checked: [(column: String, what: String, rule: StoredValueRule)] = []
-        for attribute in lineage.flatMap(\.attributes) where attribute.transient != true && attribute.column != nil {
+        for attribute in lineage.flatMap(\.attributes) where attribute.transient != true && attribute.column != nil && present["Z" + attribute.name.uppercased()] != nil {
             guard let rule = StoredValueRule(type: attribute.type, external: attribute.externalStorage == true) else { continue }
             checked.append(("Z" + attribute.name.uppercased(), "\(placement.entity.name).\(attribute.name), \(attribute.type)", rule))
         }
-        for relationship in lineage.flatMap(\.relationships) where !relationship.toMany && relationship.transient != true && relationship.column != nil {
+        for relationship in lineage.flatMap(\.relationships) where !relationship.toMany && relationship.transient != true && relationship.column != nil
+            && present["Z" + relationship.name.uppercased()] != nil {
             checked.append(("Z" + relationship.name.uppercased(), "\(placement.entity.name).\(relationship.name), a to-one's id", StoredValueRule(type: nil, external: false)!))
         }
         guard !checked.isEmpty else { return }
@@ -349,6 +357,12 @@ public struct CoreDataConversionReport: Sendable, Equatable {
     /// `Z_ENT` is another number (converted, as Core Data reads them), a to-one naming a row that does not
     /// exist (NULL now), a join row naming one (no link). The backup copy keeps the original.
     public var notes: [String]
+    /// When the store's layout was none of the imported model versions' (a model edited after release, a
+    /// development build's store): each way it differs from ``model``, the nearest, and what the
+    /// conversion did about it, as Core Data's inferred mapping does: a column the model lacks (its values
+    /// not converted; the backup keeps them), a column the model has (its default, or NULL), an empty
+    /// table no relationship holds (dropped). Empty when the store is that model's layout.
+    public var drift: [String] = []
 
     /// A line per entity and per to-many.
     public var lines: [String] {

@@ -44,6 +44,10 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     /// A Core Data store this call converted: each entity's rows and each to-many's links, counted
     /// against the Core Data rows before the conversion committed, and what was not as Core Data had it.
     public var coreDataConversion: CoreDataConversionReport?
+    /// A store whose tables contradicted its record, brought back to the recorded version
+    /// (``StoreOptions/acceptsInferableDrift``): each repair, e.g. `added column note.pinned (its default 0)`.
+    /// Empty otherwise.
+    public var drift: [String] = []
     /// What other processes did while this call waited, in order.
     public var elsewhere: [Elsewhere] = []
     /// Time spent waiting for another connection's lock (`BEGIN IMMEDIATE`), in seconds.
@@ -100,6 +104,9 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         case .emptyFile: "the file was empty (0 bytes), as SQLite reads a new database; created the store at \(finalVersion) in it"
         case .emptyDatabase: "initialised the database (no lucidgen table in it) at \(finalVersion)"
         case .version(let version, _): "migrated from \(steps.first?.from ?? version) to \(finalVersion)"
+        }
+        if case .version(let version, _) = start, !drift.isEmpty {
+            parts.append("brought the store's tables back to \(version), the version it records (\(drift.joined(separator: "; ")))")
         }
         if created {
             parts.append(origin)

@@ -178,5 +178,21 @@ public struct StoreOptions: Sendable {
     /// `.<name>_SUPPORT.coredata-backup`. Default `true`; a copy from an earlier attempt is kept as it is.
     public var keepsCoreDataBackup = true
 
+    /// Whether a store whose tables contradict its version record (a development build's store, a
+    /// column added or dropped by hand) is brought back to the recorded version when every difference is
+    /// inferable without data of its own: a column the version has and the store lacks, nullable or with a
+    /// constant default, and not a key (added); a column the version does not have that holds no value
+    /// and is not a key (dropped); an index the version has (created). The repair runs in one transaction,
+    /// checked against the recorded version's tables before it commits (anything else that differs rolls it
+    /// back and refuses the store, byte-identical), then the store migrates on;
+    /// ``MigrationOutcome/drift`` lists each repair. Default `false`: a record its tables contradict is
+    /// not believed (``StoreError/recordContradictsTables(path:version:differences:tablesMatch:)``).
+    ///
+    /// Safe when the differences are known to be the app's own doing (a development build, an edit while
+    /// debugging) and the recorded version is what the app wrote; not for a store from elsewhere, whose
+    /// record may be a lie (see <doc:Trust>). Only ``LucidStore/open(atPath:registry:options:)`` and
+    /// ``LucidMigrator`` repair; `inspect` and `lucidgen plan` report the contradiction as before.
+    public var acceptsInferableDrift = false
+
     public init() {}
 }

@@ -21,7 +21,11 @@ extension StoreMigrator {
         let route = schema.version == newest.version ? [] : try plan(from: schema.version)
         try checkStagesProvided(route, storeVersion: schema.version)
         if options.keepsCoreDataBackup { try CoreDataBackup.keep(db, path: path) }
-        let label = "converted from Core Data (model \(recognition.version.model)) at \(schema.version)"
+        let drift = recognition.drift.isEmpty ? "" : ", drifted: \(recognition.drift.count) difference\(recognition.drift.count == 1 ? "" : "s")"
+        let label = "converted from Core Data (model \(recognition.version.model)\(drift)) at \(schema.version)"
+        if !recognition.drift.isEmpty {
+            logger.notice("\(path): a Core Data store whose layout is none of the imported model versions, taken as model \(recognition.version.model) drifted: \(recognition.drift.joined(separator: "; "))")
+        }
         let began = Date()
         var log: [String] = []
         var report: CoreDataConversionReport?

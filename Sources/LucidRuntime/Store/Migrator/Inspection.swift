@@ -15,7 +15,7 @@ extension StoreMigrator {
                 try db.withoutAttaching {
                     let converter = CoreDataConverter(origin: options.coreDataOrigin!, versions: versions, path: path)
                     let recognition = try converter.recognise(db, layout: layout)
-                    return (recognition, try converter.account(db, recognition, layout: layout).report(model: recognition.version.model))
+                    return (recognition, try converter.account(db, recognition, layout: layout).report(recognition))
                 }
             }
         } catch let refusal as CoreDataConverter.Refusal {

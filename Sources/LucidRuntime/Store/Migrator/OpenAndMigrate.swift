@@ -70,6 +70,15 @@ extension StoreMigrator {
                     }
                 case .coreData(let layout):
                     outcome = try convertCoreData(db, layout: layout)
+                case .contradicted(let version, let differences, let tablesMatch) where options.acceptsInferableDrift:
+                    guard let schema = versions.first(where: { $0.version == version }) else {
+                        throw Refusal(error: .recordContradictsTables(path: path, version: version, differences: differences, tablesMatch: tablesMatch), policy: options.unknownStorePolicy)
+                    }
+                    outcome = MigrationOutcome(start: .version(version, adopted: false), finalVersion: version)
+                    let route = schema.version == newest.version ? [] : try plan(from: schema.version)
+                    try checkStagesProvided(route, storeVersion: schema.version)
+                    outcome.drift = try repairDrift(db, to: schema, differences: differences, tablesMatch: tablesMatch)
+                    if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
                 case .newer(let version) where options.newerStorePolicy == .openIfAdditive:
                     // Nothing is written: no late data migration either.
                     return try openNewerIfAdditive(db, storeVersion: version)

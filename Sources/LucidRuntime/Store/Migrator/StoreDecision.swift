@@ -207,7 +207,7 @@ extension StoreMigrator {
 
     /// How the store's tables differ from `schema`, the version its record names: lucidgen's tables
     /// only (the app's objects are its own), deferred cleanup tolerated. Empty when they agree.
-    private func recordedTablesDifferences(_ schema: Schema, _ db: Database) throws -> [String] {
+    func recordedTablesDifferences(_ schema: Schema, _ db: Database) throws -> [String] {
         let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
         let owned = OwnedNames([schema], pendingCleanup: pending)
         return StoreSchemaReader.differences(

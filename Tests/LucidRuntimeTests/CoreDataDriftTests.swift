@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+import Testing
+
+/// A Core Data store whose layout is none of the imported model versions' (a model edited after release,
+/// a development build's store; issue 52): the nearest version by meaning, and a conversion from it when
+/// every difference is one Core Data's inferred mapping makes without data of its own, each difference in
+/// the report; refused, byte-identical, when one is not. Planted on the Shop store
+/// (`CoreDataConversionTests.writeStore`) and on a copy of Artsy Folio's real 1.4 store.
+@Suite struct CoreDataDriftTests {
+    typealias Shop = CoreDataConversionTests.Shop
+
+    /// The store's files as they are now, and a reading of the same files later (a `-shm` or `-wal` SQLite
+    /// makes when opening is not the store's bytes).
+    static func bytes(_ path: String) throws -> () throws -> [Data] {
+        let files = [path, path + "-wal"].filter { FileManager.default.fileExists(atPath: $0) }
+        return { try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } }
+    }
+
+    struct Drift: Sendable, CustomTestStringConvertible {
+        var change: String
+        var expected: [String]
+        var testDescription: String { expected.first ?? change }
+    }
+
+    /// Each inferable kind, alone and together.
+    static let inferable = [
+        Drift(change: "ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR; UPDATE ZPRODUCT SET ZCOLOR = 'red' WHERE Z_PK = 1",
+              expected: ["ZPRODUCT has column ZCOLOR, which model Shop does not: its 1 value is not converted (the .coredata-backup keeps them)"]),
+        Drift(change: "ALTER TABLE ZCUSTOMER ADD COLUMN ZNICKNAME VARCHAR",
+              expected: ["ZCUSTOMER has column ZNICKNAME, which model Shop does not: it holds no value"]),
+        Drift(change: "ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE",
+              expected: ["ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows"]),
+        Drift(change: "ALTER TABLE ZORDER DROP COLUMN ZTOTAL",
+              expected: ["ZORDER has no column ZTOTAL, which model Shop has: Order.total (order.total) gets its default 0.0 in its 2 rows"]),
+        Drift(change: "DROP INDEX ZORDER_ZCUSTOMER_INDEX; ALTER TABLE ZORDER DROP COLUMN ZCUSTOMER",
+              expected: ["ZORDER has no column ZCUSTOMER, which model Shop has: Order.customer (order.customer) is NULL in its 2 rows"]),
+        Drift(change: "CREATE TABLE Z_3TAGS ( Z_3PRODUCTS INTEGER, Z_9TAGS INTEGER, PRIMARY KEY (Z_3PRODUCTS, Z_9TAGS) )",
+              expected: ["the store has table Z_3TAGS, which is no join table of a many-to-many of model Shop: it is empty, and dropped with Core Data's tables"]),
+        Drift(change: "CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL VARCHAR ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 0)",
+              expected: ["the store has entity Gadget, which model Shop does not: its table ZGADGET is empty, and dropped with Core Data's tables"]),
+        Drift(change: "ALTER TABLE ZPRODUCT ADD COLUMN ZEDITEDAT TIMESTAMP; UPDATE ZPRODUCT SET ZEDITEDAT = 700000000; ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE",
+              expected: ["ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows",
+                         "ZPRODUCT has column ZEDITEDAT, which model Shop does not: its 3 values are not converted (the .coredata-backup keeps them)"]),
+    ]
+
+    /// Taken by default (what Core Data does), each difference in the report and in `plan`'s status (which
+    /// writes nothing), every other value as the undrifted conversion has it, migrated to the newest version.
+    @Test(arguments: inferable)
+    func inferableDriftIsTakenWithEveryValueAndListed(_ drift: Drift) throws {
+        let (shop, folder, path) = try CoreDataRowAccountTests.store(drift.change)
+        defer { folder.remove() }
+        let files = try Self.bytes(path)
+        let before = try files()
+        let status = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: shop.versions), coreDataOrigin: shop.origin)
+        #expect(status.coreDataModel == "Shop" && status.version == SchemaVersion("1.0"))
+        #expect(status.coreDataConversion?.drift == drift.expected, "\(status.coreDataConversion?.drift ?? [])")
+        #expect(try files() == before)
+
+        let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop))
+        let report = try #require(opened.outcome.coreDataConversion)
+        #expect(report.drift == drift.expected, "\(report.drift)")
+        #expect(report.model == "Shop")
+        let s = drift.expected.count == 1 ? "" : "s"
+        #expect(opened.outcome.steps.map(\.label) == ["converted from Core Data (model Shop, drifted: \(drift.expected.count) difference\(s)) at 1.0", "1.0 → 3.0 (inferred)"],
+                "\(opened.outcome.steps.map(\.label))")
+        #expect(report.entities.map { "\($0.name) → \($0.table): \($0.rows)" } == ["Customer → customer: 2", "Order → order: 2", "Product → product: 3"])
+        #expect(report.links.map { "\($0.name) → \($0.table): \($0.rows)" } == ["Order.items → order_items: 4"])
+        #expect(opened.outcome.finalVersion == SchemaVersion("3.0"))
+        let dropsTitle = drift.change.contains("DROP COLUMN ZTITLE"), dropsTotal = drift.change.contains("DROP COLUMN ZTOTAL"), dropsCustomer = drift.change.contains("DROP COLUMN ZCUSTOMER")
+        try opened.database.read { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM client ORDER BY id") == ["Ada", "Bob"])
+            #expect(try String.fetchOne(db, sql: "SELECT joined FROM client WHERE id = 1") == "2023-03-08 20:26:40.250")
+            #expect(try String.fetchAll(db, sql: "SELECT sku FROM product ORDER BY id") == ["A-1", "B-2", "C-3"])
+            #expect(try String?.fetchAll(db, sql: "SELECT title FROM product ORDER BY id") == (dropsTitle ? [nil, nil, nil] : ["Anvil", "Bell", nil]))
+            #expect(try Double.fetchAll(db, sql: "SELECT total FROM \"order\" ORDER BY id") == (dropsTotal ? [0, 0] : [9.99, 0]))
+            #expect(try Int64?.fetchAll(db, sql: "SELECT customer FROM \"order\" ORDER BY id") == (dropsCustomer ? [nil, nil] : [1, 3]))
+            #expect(try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 1 ORDER BY position") == [3, 1, 2])
+            // Nothing of Core Data's is left, the extra join table neither.
+            let left = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'Z%'")
+            #expect(left.isEmpty, "\(left)")
+        }
+        try opened.database.close()
+        // The original, with the drifted columns' values, kept beside it.
+        let backup = try DatabaseQueue(path: path + ".coredata-backup")
+        try backup.read { (db: Database) throws in
+            if drift.change.contains("ZCOLOR") { #expect(try String.fetchOne(db, sql: "SELECT ZCOLOR FROM ZPRODUCT WHERE Z_PK = 1") == "red") }
+            if drift.change.contains("ZEDITEDAT") { #expect(try Int.fetchOne(db, sql: "SELECT count(ZEDITEDAT) FROM ZPRODUCT") == 3) }
+        }
+        try backup.close()
+    }
+
+    /// An extra index is no difference: Core Data's indexes go with its tables (converted as the model's layout).
+    @Test func anExtraIndexIsNoDifference() throws {
+        let (shop, folder, path) = try CoreDataRowAccountTests.store("CREATE INDEX ZPRODUCT_BY_TITLE ON ZPRODUCT (ZTITLE, ZSKU)")
+        defer { folder.remove() }
+        let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop))
+        #expect(opened.outcome.coreDataConversion?.drift == [])
+        #expect(opened.outcome.steps.first?.label == "converted from Core Data (model Shop) at 1.0")
+        try opened.database.close()
+    }
+
+    /// Not inferable: a declared type that differs, a required column with no default missing while its
+    /// entity has rows, a join-table-named table with rows: refused, the files byte-identical, the table-level
+    /// differences and what to do said, by `open` and by `inspect` alike.
+    @Test(arguments: [
+        ("ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE; ALTER TABLE ZPRODUCT ADD COLUMN ZTITLE INTEGER",
+         "the nearest is model Shop (1.0, 1 difference), and not every difference can be taken without data of its own: ZPRODUCT.ZTITLE is INTEGER, not VARCHAR; nothing was changed; import the model version the store was written with"),
+        ("ALTER TABLE ZCUSTOMER DROP COLUMN ZNAME",
+         "not every difference can be taken without data of its own: ZCUSTOMER has no column ZNAME, which model Shop has: Customer.name (customer.name) is required and has no default, and 2 rows of Customer would need a value; nothing was changed"),
+        ("CREATE TABLE Z_3TAGS ( Z_3PRODUCTS INTEGER, Z_9TAGS INTEGER ); INSERT INTO Z_3TAGS VALUES (1, 1); ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR",
+         "not every difference can be taken without data of its own: the store has table Z_3TAGS, which is no join table of a many-to-many of model Shop, and it holds 1 row, which nothing of lucidgen's would keep; nothing was changed"),
+        ("CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 1); INSERT INTO ZGADGET VALUES (1, 9, 1)",
+         "not every difference can be taken without data of its own: the store has entity Gadget, which model Shop does not, and its table ZGADGET holds 1 row, which nothing of lucidgen's would keep; nothing was changed"),
+    ])
+    func driftThatIsNotInferableIsRefusedByteIdentical(change: String, expected: String) throws {
+        let (shop, folder, path) = try CoreDataRowAccountTests.store(change)
+        defer { folder.remove() }
+        let files = try Self.bytes(path)
+        let before = try files()
+        func refused(_ error: any Error) -> Bool {
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            // The versions listed with every difference, then why the nearest is not taken.
+            return differences.contains { $0.contains(expected) && ($0.contains("model Shop (1.0, the store has its entities): ") || $0.contains("the nearest: model Shop (1.0): ")) }
+        }
+        #expect { _ = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database } throws: { refused($0) }
+        #expect(try files() == before)
+        #expect { _ = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: shop.versions), coreDataOrigin: shop.origin) } throws: { refused($0) }
+        #expect(try files() == before)
+        #expect(!FileManager.default.fileExists(atPath: path + ".coredata-backup"))
+    }
+
+    /// Two versions equally near a store, which store different things: which one it drifted from cannot
+    /// be told, so it is refused, both named.
+    @Test func aTieBetweenVersionsThatMeanDifferentThingsIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let package = folder.path("Notes.xcdatamodeld")
+        for (name, attribute) in [("Notes", "title"), ("Notes 2", "subtitle")] {
+            try FileManager.default.createDirectory(atPath: package + "/\(name).xcdatamodel", withIntermediateDirectories: true)
+            try """
+                <?xml version="1.0"?>
+                <model><entity name="Note"><attribute name="body" optional="YES" attributeType="String"/><attribute name="\(attribute)" optional="YES" attributeType="String"/></entity></model>
+                """.write(toFile: package + "/\(name).xcdatamodel/contents", atomically: true, encoding: .utf8)
+        }
+        let notes = try CoreDataConversionTests.imported(package)
+        let path = folder.path("Notes.sqlite")
+        try withDatabase(path) { db in
+            try db.execute(sql: """
+                CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBODY VARCHAR );
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
+                INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello');
+                """)
+        }
+        let files = try Self.bytes(path)
+        let before = try files()
+        var options = StoreOptions()
+        options.coreDataOrigin = notes.origin
+        #expect {
+            _ = try LucidStore.open(atPath: path, versions: notes.versions, options: options).database
+        } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return differences.contains {
+                $0.contains("model Notes (1.0, the store has its entities): ZNOTE has no column ZTITLE | model Notes 2 (2.0, the store has its entities): ZNOTE has no column ZSUBTITLE; models Notes, Notes 2 are equally near it (1 difference each) and store different things, so which one it drifted from cannot be told: nothing was changed")
+            }
+        }
+        #expect(try files() == before)
+    }
+
+    /// Artsy Folio's real 1.4 store (copied; never kept) as a model edited after release leaves it: ZARTWORK
+    /// has a column the model does not (`ZEDITEDAT`, five values) and lacks one it has (`ZINFO`, nullable):
+    /// converted from model ArtsyFolio v1.4, both differences listed, and migrated to the newest version with
+    /// its 68 artworks and every other row. The same store with a column of another declared type is refused,
+    /// byte-identical.
+    @Test(.enabled(if: CoreDataRealStoreTests.artsy != nil, "Artsy Folio's stores are absent"))
+    func aRealStoreWithAPlantedDriftConvertsAndMigratesToTheNewestVersion() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let history = try CoreDataRealStoreTests.history()
+        let original = CoreDataRealStoreTests.artsy!.appendingPathComponent("stores/ArtsyPartner_1.4.sqlite").path
+        let path = folder.path("Folio.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: path)
+        try withDatabase(path) { db in
+            try db.execute(sql: "ALTER TABLE ZARTWORK ADD COLUMN ZEDITEDAT TIMESTAMP; UPDATE ZARTWORK SET ZEDITEDAT = 700000000 WHERE Z_PK <= 5; ALTER TABLE ZARTWORK DROP COLUMN ZINFO")
+        }
+        let counts = try CoreDataRealStoreTests.coreDataCounts(path)
+        #expect(counts["ZARTWORK"] == 68)
+        var options = StoreOptions()
+        options.coreDataOrigin = history.origin
+        let opened = try LucidStore.open(atPath: path, versions: history.versions, options: options)
+        let report = try #require(opened.outcome.coreDataConversion)
+        #expect(report.model == "ArtsyFolio v1.4")
+        #expect(report.drift == [
+            "ZARTWORK has no column ZINFO, which model ArtsyFolio v1.4 has: Artwork.info (artwork.info) is NULL in its 68 rows",
+            "ZARTWORK has column ZEDITEDAT, which model ArtsyFolio v1.4 does not: its 5 values are not converted (the .coredata-backup keeps them)",
+        ])
+        #expect(opened.outcome.steps.map(\.label) == ["converted from Core Data (model ArtsyFolio v1.4, drifted: 2 differences) at 6.0", "6.0 → 19.0 (inferred)"])
+        #expect(opened.outcome.finalVersion == history.versions.last!.version)
+        #expect(report.notes.isEmpty, "\(report.notes)")
+        try opened.database.read { (db: Database) throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM artwork") == 68)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(info) FROM artwork") == 0)
+            #expect(try Row.fetchOne(db, sql: "SELECT height, width FROM artwork WHERE id = 41").map { [$0[0], $0[1]] as [String?] } == ["11.2", "33.2"])
+            for (table, rows) in ["album": 10, "artist": 4, "document": 18, "image": 76, "show": 11, "user": 108, "album_artworks": 78, "artwork_shows": 30] {
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") == rows, "\(table)")
+            }
+        }
+        try opened.database.close()
+        #expect(try CoreDataRealStoreTests.coreDataCounts(path + ".coredata-backup") == counts)
+
+        // A column of another declared type: refused, the file as it was.
+        let refused = folder.path("Refused.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: refused)
+        try withDatabase(refused) { db in try db.execute(sql: "ALTER TABLE ZARTWORK DROP COLUMN ZINFO; ALTER TABLE ZARTWORK ADD COLUMN ZINFO BLOB") }
+        let files = try Self.bytes(refused)
+        let before = try files()
+        #expect {
+            _ = try LucidStore.open(atPath: refused, versions: history.versions, options: options).database
+        } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return differences.contains { $0.contains("the nearest is model ArtsyFolio v1.4 (6.0, 1 difference), and not every difference can be taken without data of its own: ZARTWORK.ZINFO is BLOB, not VARCHAR; nothing was changed") }
+        }
+        #expect(try files() == before)
+    }
+}
