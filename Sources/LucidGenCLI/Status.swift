@@ -57,6 +57,9 @@ struct Status: ParsableCommand {
         var stepsToNewest: [String]?
         /// With a config: what the app keeps in the store beside lucidgen's tables.
         var appObjects: [AppObject]?
+        /// With a config, for a store without lucidgen's record: how its `PRAGMA user_version` disagrees
+        /// with the version its tables are recognised at (as `plan` notes it).
+        var userVersionNote: String?
     }
 
     func validate() throws {
@@ -90,6 +93,7 @@ struct Status: ParsableCommand {
                 let status = try LucidStore.inspect(
                     atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: try commandOptions.coreDataOrigin())
                 if status.version != nil { report.appObjects = status.appObjects }
+                report.userVersionNote = status.userVersionDisagreement
                 switch status.start {
                 case .newFile: report.projectState = "missing"
                 case .emptyDatabase: report.projectState = "empty"
@@ -132,13 +136,15 @@ struct Status: ParsableCommand {
         let size = ByteCountFormatter.string(fromByteCount: Int64(report.fileSize), countStyle: .file)
         guard let ledger = report.ledger else {
             let state = report.projectState.map { "; for this project: \($0)" } ?? ""
-            return "\(report.path): no lucidgen record (\(report.fileSize == 0 ? "an empty (0-byte) file" : "a database without lucidgen's tables"), \(size))\(state)."
+            let note = report.userVersionNote.map { "\nNote: \($0)." } ?? ""
+            return "\(report.path): no lucidgen record (\(report.fileSize == 0 ? "an empty (0-byte) file" : "a database without lucidgen's tables"), \(size))\(state).\(note)"
         }
         var head = "\(report.path): version \(ledger.version), checksum \(ledger.checksum.prefix(12))…"
         if let state = report.projectState {
             head += state == "needs migration" ? "; needs migrating: \(report.stepsToNewest?.joined(separator: ", ") ?? "")" : "; \(state) for this project (checksum matches)"
         }
         lines.append(head)
+        if let note = report.userVersionNote { lines.append("Note: \(note).") }
         lines.append("  \(report.journalMode ?? "unknown journal mode"), \(size), last updated \(Self.time(ledger.updatedAt))")
         lines.append("Steps applied (\(ledger.steps.count)):")
         for step in ledger.steps {

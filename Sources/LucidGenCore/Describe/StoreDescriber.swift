@@ -517,10 +517,21 @@ package struct StoreDescriber {
             let path = sqlNameKey("\(table.name).\(column.name)")
             if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
                 let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
+                // A relationship has no default but NULL: any other is said, never dropped.
+                var defaultValue: String?
+                if let defaultSQL = column.defaultSQL {
+                    if SchemaColumn.unwrappedDefault(defaultSQL.trimmingCharacters(in: .whitespaces)).uppercased() == "NULL" {
+                        defaultValue = "null"
+                    } else {
+                        output.problems.append(
+                            "table \(table.name): its foreign key column \(column.name) has a default (\(defaultSQL)), which a lucidgen to-one relationship cannot have; "
+                                + "drop the default in the app (a rebuild), or leave the table to the app with --app-table \(table.name)")
+                    }
+                }
                 properties.append(DescribedProperty(
                     name: propertyName, column: column.name,
                     type: #"{ "entity_name": \#(Self.json(entityNames[sqlNameKey(target.name)]!)), "association": "to_one" }"#, nullable: !column.notNull,
-                    defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
+                    defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
                     onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
                     check: column.check))
                 continue
