@@ -15,10 +15,22 @@ package struct FixtureRows {
     package let model: ResolvedModel
     /// Every entity's unique indexes at every schema version (property current names), for ``SeedPlan``.
     let uniqueIndexes: [String: [(SchemaVersion, [String])]]
+    /// The tables with CHECK constraints at each version, by name (none when the model has no
+    /// ``ResolvedModel/seedCheckProbe``): the only ones whose seeds are tried.
+    let checkedTables: [SchemaVersion: [String: SchemaTable]]
 
     package init(model: ResolvedModel) {
         self.model = model
         self.uniqueIndexes = Self.uniqueIndexes(of: model)
+        var checked: [SchemaVersion: [String: SchemaTable]] = [:]
+        if model.seedCheckProbe != nil {
+            for schema in model.schemas {
+                for table in schema.tables where !(table.checks ?? []).isEmpty || table.columns.contains(where: { $0.check != nil }) {
+                    checked[schema.version, default: [:]][table.name] = table
+                }
+            }
+        }
+        self.checkedTables = checked
     }
 
     /// The entity shapes in force at a schema version.
@@ -216,7 +228,7 @@ package struct FixtureRows {
     /// no CHECK, or for a seed that does not repeat.
     package func refusedSeeds(_ property: PropertyShape, of shape: EntityShape, salt: Int, at version: SchemaVersion) -> (period: Int, refused: [Int])? {
         guard let probe = model.seedCheckProbe, case .value = property.kind, !property.isKind, !property.generated,
-            let table = model.schemas.first(where: { $0.version == version })?.tables.first(where: { $0.name == shape.tableName }),
+            let table = checkedTables[version]?[shape.tableName],
             let column = table.columns.first(where: { $0.name == property.column }),
             column.check != nil || !(table.checks ?? []).isEmpty,
             let period = seedPeriod(property)
