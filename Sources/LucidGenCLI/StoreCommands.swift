@@ -209,8 +209,7 @@ struct Plan: ParsableCommand {
         for (index, step) in steps.enumerated() {
             print("  \(index + 1). \(step.label)")
             if step.operations.isEmpty { print("       (no change to the tables; only the version record)") }
-            for operation in step.operations {
-                let text = operation.planText
+            for (operation, text) in zip(step.operations, MigrationOperation.planTexts(of: step.operations)) {
                 var line = "       - \(text.line)"
                 if case .rebuildTable(let rebuild) = operation, let rows = rowCounts[rebuild.sourceTable] ?? rowCounts[rebuild.table.name] {
                     line += ": copies \(rows) row\(rows == 1 ? "" : "s")"

@@ -202,6 +202,25 @@ public struct Schema: Sendable, Hashable, Codable {
     }
 }
 
+/// Rows of one table of the previous version that move into a table at this version (see
+/// ``SchemaTable/movedRows``): the rows of some kinds of a hierarchy's table, or every row of a table
+/// without a kind column. Each keeps its id; its columns are copied by name.
+@_spi(Generated) public struct MovedRows: Sendable, Hashable, Codable {
+    /// The table the rows come from, as named at the previous version.
+    package var table: String
+    /// The kinds of the rows that move (as the source's kind column holds them), each with its kind in
+    /// this table; nil when the source has no kind column (every row moves).
+    package var kinds: [KindRewrite.Rename]?
+    /// The kind the rows take when the source has no kind column (nil when this table has none either).
+    package var kind: String?
+
+    package init(table: String, kinds: [KindRewrite.Rename]?, kind: String?) {
+        self.table = table
+        self.kinds = kinds
+        self.kind = kind
+    }
+}
+
 /// A table of a schema version.
 @_spi(Generated) public struct SchemaTable: Sendable, Hashable, Codable {
     package enum Kind: String, Sendable, Codable {
@@ -248,6 +267,10 @@ public struct Schema: Sendable, Hashable, Codable {
     /// A store's table only: what it has that lucidgen's tables never have (`WITHOUT ROWID`, CHECK
     /// constraints, generated columns), which make it no version's table (nil for every described table).
     package var storeOptions: [String]? = nil
+    /// Rows that come into this table at this version from tables of the previous version: an entity that
+    /// gains a parent, loses it or moves to another parent takes its rows (and its subentities') to the
+    /// table of its new root. Nil for every other table (its DDL, JSON and checksum are what they were).
+    package var movedRows: [MovedRows]? = nil
 
     package init(
         name: String, kind: Kind = .entity, columns: [SchemaColumn], primaryKey: [String],

@@ -41,6 +41,7 @@ extension SchemaTable {
         if let autoincrement { head += ", \"autoincrement\": \(autoincrement)" }
         if let strict { head += ", \"strict\": \(strict)" }
         if let primaryKeyConflict { head += ", \"primaryKeyConflict\": \(encoded(primaryKeyConflict))" }
+        if let movedRows { head += ", \"movedRows\": \(encoded(movedRows))" }
         if let checks { head += ", \"checks\": \(encoded(checks))" }
         func list(_ items: [String]) -> String {
             let itemIndent = indent + "    "
@@ -190,6 +191,7 @@ enum TableJSONReader {
         var name: String?, kind: SchemaTable.Kind?, primaryKey: [String]?, columns: [SchemaColumn]?
         var foreignKeys: [SchemaForeignKey]?, indexes: [SchemaIndex]?
         var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?, strict: Bool?, primaryKeyConflict: String?
+        var movedRows: [MovedRows]?
         var checks: [SchemaCheck]?
         try reader.object { reader, key in
             switch key {
@@ -209,6 +211,7 @@ enum TableJSONReader {
             case "autoincrement": autoincrement = try reader.optionalBool()
             case "strict": strict = try reader.optionalBool()
             case "primaryKeyConflict": primaryKeyConflict = try reader.optionalString()
+            case "movedRows": movedRows = try reader.array { try self.movedRows(&$0) }
             case "checks": checks = try reader.array { try check(&$0) }
             default: try reader.skipValue()
             }
@@ -221,7 +224,32 @@ enum TableJSONReader {
         table.strict = strict
         table.primaryKeyConflict = primaryKeyConflict
         table.checks = checks
+        table.movedRows = movedRows
         return table
+    }
+
+    private static func movedRows(_ reader: inout Reader) throws -> MovedRows {
+        var table: String?, kinds: [KindRewrite.Rename]?, kind: String?
+        try reader.object { reader, key in
+            switch key {
+            case "table": table = try reader.string()
+            case "kinds":
+                kinds = try reader.array { reader in
+                    var from: String?, to: String?
+                    try reader.object { reader, key in
+                        switch key {
+                        case "from": from = try reader.string()
+                        case "to": to = try reader.string()
+                        default: try reader.skipValue()
+                        }
+                    }
+                    return KindRewrite.Rename(from: try required(from, "from", reader), to: try required(to, "to", reader))
+                }
+            case "kind": kind = try reader.optionalString()
+            default: try reader.skipValue()
+            }
+        }
+        return MovedRows(table: try required(table, "table", reader), kinds: kinds, kind: kind)
     }
 
     private static func check(_ reader: inout Reader) throws -> SchemaCheck {

@@ -321,6 +321,26 @@ struct ExpectedMigration {
                 result.tables[table.name] = []
             }
         }
+        // An entity that gains, loses or changes its parent: its rows (of its kinds) come along, ids kept, each
+        // column by name, the kind as the planner says; the rows left behind went with their kind (above).
+        guard toIndex == fromIndex + 1 else { return result }
+        for operation in (try? inference.operations(from: fromIndex, to: toIndex).get()) ?? [] {
+            guard case .moveRows(let move) = operation, let sourceTable = source.tables.first(where: { table in
+                table.name == move.source || target.table(named: move.source)?.renamedFrom == table.name
+            }) else { continue }
+            let kinds = Dictionary(move.kinds.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
+            for row in rows.tables[sourceTable.name] ?? [] {
+                var values: [String: DatabaseValue] = [:]
+                if let sourceKind = move.sourceKindColumn {
+                    guard case .string(let kind)? = row[sourceKind]?.storage, let newKind = kinds[kind] else { continue }
+                    if let kindColumn = move.kindColumn { values[kindColumn] = newKind.databaseValue }
+                } else if let kindColumn = move.kindColumn {
+                    values[kindColumn] = move.kind.map(\.databaseValue) ?? .null
+                }
+                for column in move.columns { values[column] = row[column] ?? .null }
+                result.tables[move.table, default: []].append(values)
+            }
+        }
         return result
     }
 

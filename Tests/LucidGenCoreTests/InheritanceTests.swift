@@ -204,6 +204,59 @@ import Testing
         #expect(errors.contains { $0.contains(".entities/car.json") && $0.contains("parent") && $0.contains("'vehicle'") && $0.contains("'boat'") }, "\(errors)")
     }
 
+    // MARK: A parent that changes (`parent_history`)
+
+    static let gear = #"""
+        { "name": "gear", "identifier": { "type": "int" }, "parent": "meta_reward", "parent_history": [{ "until_version": "2.0", "parent": null }],
+          "version_history": [{ "version": "1.0" }], "properties": [{ "name": "key", "property_type": "string", "nullable": true }] }
+        """#
+    static let metaReward = #"""
+        { "name": "meta_reward", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }],
+          "properties": [{ "name": "text", "property_type": "string", "nullable": true }] }
+        """#
+
+    @Test func anEntityThatGainsAParentHasItsOwnTableAndRecordsBeforeAndItsRootsAfter() throws {
+        let project = try TestProject(files: [".entities/gear.json": Self.gear, ".entities/meta_reward.json": Self.metaReward])
+        defer { project.remove() }
+        let model = try project.generate().model
+        #expect(model.schemas.map { $0.tables.map(\.name) } == [["gear"], ["meta_reward"]])
+        #expect(model.schemas[0].table(named: "gear")?.column(named: "kind") == nil)
+        #expect(model.schemas[1].table(named: "meta_reward")?.columns.map(\.name) == ["id", "key", "kind", "text"])
+        let gear = try #require(model.entities.first { $0.name == "gear" })
+        #expect(gear.shapes.map { "\($0.version) \($0.tableName) \($0.properties.map(\.name))" } == ["1.0 gear [\"key\"]", "2.0 meta_reward [\"text\", \"key\", \"kind\"]"])
+        #expect(model.snapshots.map { $0.entities.first { $0.name == "gear" }?.parent } == [nil, "meta_reward"])
+        // The generated records of each version keep their own types: 1.0's reads its own table, 2.0's its root's.
+        let record = try project.read("Sources/App/Generated/Entities/Gear.swift")
+        #expect(record.contains("Gear_1_0") && record.contains(#"public static let databaseTableName = "gear""#) && record.contains(#"public static let databaseTableName = "meta_reward""#), "\(record)")
+        // Regenerating with 1.0 released: its snapshot says no parent, as parent_history does.
+        try project.write(".lucid.yaml", TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
+        #expect(try project.generate().model.snapshots.isEmpty, "no snapshot rewritten")
+    }
+
+    @Test func parentHistoryIsChecked() throws {
+        func errors(gear: String, extra: [String: String] = [:]) throws -> [String] {
+            try self.errors([".entities/gear.json": gear, ".entities/meta_reward.json": Self.metaReward].merging(extra) { $1 })
+        }
+        let unknown = try errors(gear: Self.gear.replacingOccurrences(of: #""parent": null"#, with: #""parent": "meta_rewrad""#))
+        #expect(unknown.contains { $0.contains(".entities/gear.json:1:") && $0.contains("parent 'meta_rewrad' of 'gear' (parent_history, before 2.0) is not an entity; did you mean 'meta_reward'?") && $0.contains("(at $.parent_history[0].parent)") }, "\(unknown)")
+        let outside = try errors(gear: Self.gear.replacingOccurrences(of: #""until_version": "2.0""#, with: #""until_version": "1.0""#))
+        #expect(outside.contains { $0.contains(".entities/gear.json") && $0.contains("parent_history of 'gear': 1.0 is not within its lifetime (1.0 on)") && $0.contains("(at $.parent_history[0].until_version)") }, "\(outside)")
+        let notThen = try errors(gear: Self.gear.replacingOccurrences(of: #""until_version": "2.0", "parent": null"#, with: #""until_version": "2.0", "parent": "meta_reward""#))
+        #expect(notThen.contains { $0.contains(".entities/gear.json") && $0.contains("says its parent is 'meta_reward' before 2.0, as it is from then on") }, "\(notThen)")
+        let early = try errors(gear: Self.gear, extra: [".entities/badge.json": #"{ "name": "badge", "identifier": { "type": "int" }, "parent": "gear", "parent_history": [{ "until_version": "2.0", "parent": "meta_reward" }], "version_history": [{ "version": "1.0" }], "properties": [] }"#])
+        #expect(early.contains { $0.contains(".entities/badge.json") && $0.contains("parent 'meta_reward' of 'badge' before 2.0 does not exist at every version from 1.0") }, "\(early)")
+    }
+
+    @Test func aParentChangeThatMergesTwoHierarchiesIsRefusedLocated() throws {
+        // Gear gains reward, which has rows of its own at 1.0: two tables' rows (and ids) would meet in one.
+        let reward = #"{ "name": "reward", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "value", "property_type": "double", "nullable": true }] }"#
+        let gear = Self.gear.replacingOccurrences(of: #""parent": "meta_reward""#, with: #""parent": "reward""#)
+        let errors = try errors([".entities/gear.json": gear, ".entities/reward.json": reward])
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.contains(".entities/gear.json:1:") == true && errors.first?.contains("(at $.parent_history[0].parent)") == true, "\(errors)")
+        #expect(errors.first?.contains("'gear' changes its parent at 2.0, which puts it in one hierarchy with 'reward' (in the table of 'reward'), though at 1.0 their rows are in two tables ('gear' and 'reward'): that merges two hierarchies") == true, "\(errors)")
+    }
+
     // MARK: Properties moving up or down
 
     @Test func movedFromIsChecked() throws {

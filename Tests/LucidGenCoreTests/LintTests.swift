@@ -229,7 +229,7 @@ import Testing
     @Test func everyCodeIsDistinctAndDocumented() {
         let ids = LintCode.all.map(\.id)
         #expect(Set(ids).count == ids.count)
-        #expect(ids.count == 16 + AdditiveRule.Change.Kind.allCases.count + LintCode.sqliteDataCodes.count)
+        #expect(ids.count == 17 + AdditiveRule.Change.Kind.allCases.count + LintCode.sqliteDataCodes.count)
         for code in LintCode.all {
             #expect(!code.summary.isEmpty && !code.instead.isEmpty)
             #expect(LintCode.named(code.id.lowercased()) == code)
@@ -251,5 +251,20 @@ import Testing
                 """#,
         ]
         #expect(try codes(files) == [])
+    }
+
+    @Test func anEntityWhoseParentChangesMovesToAnotherTable() throws {
+        let files = [
+            ".entities/meta_reward.json": #"{ "name": "meta_reward", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }], "properties": [] }"#,
+            ".entities/gear.json": #"""
+                { "name": "gear", "identifier": { "type": "int" }, "parent": "meta_reward",
+                  "parent_history": [{ "until_version": "2.0", "parent": null }],
+                  "version_history": [{ "version": "1.0" }], "properties": [{ "name": "key", "property_type": "string" }] }
+                """#,
+        ]
+        let findings = try lint(files).findings
+        #expect(findings.map(\.code.id) == ["BC107"], "\(findings)")
+        #expect(findings.first?.message.hasPrefix("entity gear moves from table gear to meta_reward at 2.0 (its parent: none → meta_reward)") == true, "\(findings)")
+        #expect(findings.first?.location.map { "\($0)" }?.hasSuffix("gear.json:2:22") == true, "at the parent_history item: \(String(describing: findings.first?.location))")
     }
 }

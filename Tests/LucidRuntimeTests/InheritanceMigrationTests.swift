@@ -147,4 +147,147 @@ import Testing
         #expect(try rows(path, "SELECT id, kind, doors FROM vehicle ORDER BY id") == ["1 vehicle 3", "2 car 4"], "the vehicle row's value stays in the column, which no record of it reads")
         #expect(oracleFailures(versions, seed: seed) == [])
     }
+
+    // MARK: An entity whose parent changes (`parent_history`)
+
+    /// A player with a to-one and a to-many to gear, which gains the parent meta_reward (new at 2.0), as the
+    /// shipped app's Gear did.
+    static let gainFiles = [
+        "meta_reward.json": #"""
+            { "name": "meta_reward", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }],
+              "properties": [{ "name": "text", "property_type": "string", "nullable": true }, { "name": "points", "property_type": "int", "default_value": 0 }] }
+            """#,
+        "gear.json": #"""
+            { "name": "gear", "identifier": { "type": "int" }, "parent": "meta_reward", "parent_history": [{ "until_version": "2.0", "parent": null }],
+              "version_history": [{ "version": "1.0" }], "properties": [{ "name": "label", "property_type": "string" }] }
+            """#,
+        "player.json": #"""
+            { "name": "player", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "name", "property_type": "string" },
+                             { "name": "favorite", "property_type": { "entity_name": "gear", "association": "to_one" }, "nullable": true },
+                             { "name": "bag", "property_type": { "entity_name": "gear", "association": "to_many" } }] }
+            """#,
+    ]
+
+    static let gainSeed = """
+        INSERT INTO gear (id, label) VALUES (3, 'sword'), (5, 'shield');
+        INSERT INTO player (id, name, favorite) VALUES (1, 'ann', 5), (2, 'bob', NULL);
+        INSERT INTO player_bag (source_id, target_id) VALUES (1, 3), (1, 5), (2, 5);
+        """
+
+    @Test func anEntityThatGainsAParentMovesItsRowsIntoTheNewRootsTableWithItsIdsAndLinks() throws {
+        let versions = try resolveSchemas(Self.gainFiles)
+        #expect(versions[0].tableNames.sorted() == ["gear", "player", "player_bag"])
+        #expect(versions[1].tableNames.sorted() == ["meta_reward", "player", "player_bag"])
+        #expect(versions[1].table(named: "meta_reward")?.movedRows == [MovedRows(table: "gear", kinds: nil, kind: "gear")])
+        #expect(versions[1].table(named: "player")?.foreignKeys.map(\.table) == ["meta_reward"])
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"))
+        let operations = plan.flatMap(\.operations).map(\.description)
+        #expect(operations.contains("move rows of gear into meta_reward (kind gear), ids kept"), "\(operations)")
+        #expect(operations.last { $0.hasPrefix("drop table") } == "drop table gear", "\(operations)")
+        #expect(MigrationOperation.planTexts(of: plan.flatMap(\.operations)).map(\.line).contains("drop table gear (its rows moved to meta_reward above)"), "not destructive")
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.gainSeed)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind, label, points, text FROM meta_reward ORDER BY id") == ["3 gear sword 0 NULL", "5 gear shield 0 NULL"])
+        #expect(try rows(path, "SELECT id, name, favorite FROM player ORDER BY id") == ["1 ann 5", "2 bob NULL"])
+        #expect(try rows(path, "SELECT source_id, target_id FROM player_bag ORDER BY source_id, target_id") == ["1 3", "1 5", "2 5"])
+        #expect(try rows(path, "SELECT name FROM sqlite_master WHERE name = 'gear'") == [])
+        #expect(try rows(path, "PRAGMA foreign_key_check") == [])
+        #expect(oracleFailures(versions, seed: Self.gainSeed) == [])
+    }
+
+    /// Vehicle's subentity car becomes an entity of its own at 2.0 (`loses`), or moves under the new
+    /// entity machine (`moves`); a garage links to vehicles and to cars.
+    static func leavingFiles(moves: Bool) -> [String: String] {
+        var files = [
+            "vehicle.json": vehicle(#"[{ "version": "1.0" }]"#),
+            "car.json": moves
+                ? #"{ "name": "car", "parent": "machine", "parent_history": [{ "until_version": "2.0", "parent": "vehicle" }], "version_history": [{ "version": "1.0" }], "properties": [{ "name": "doors", "property_type": "int" }] }"#
+                : #"{ "name": "car", "identifier": { "type": "int" }, "parent_history": [{ "until_version": "2.0", "parent": "vehicle" }], "version_history": [{ "version": "1.0" }], "properties": [{ "name": "doors", "property_type": "int" }] }"#,
+            "garage.json": #"""
+                { "name": "garage", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+                  "properties": [{ "name": "favorite", "property_type": { "entity_name": "vehicle", "association": "to_one" }, "nullable": true },
+                                 { "name": "best_car", "property_type": { "entity_name": "car", "association": "to_one" }, "nullable": true },
+                                 { "name": "parked", "property_type": { "entity_name": "vehicle", "association": "to_many" } },
+                                 { "name": "cars", "property_type": { "entity_name": "car", "association": "to_many" } }] }
+                """#,
+        ]
+        if moves {
+            files["machine.json"] = #"{ "name": "machine", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }], "properties": [{ "name": "serial", "property_type": "string", "nullable": true }] }"#
+        }
+        return files
+    }
+
+    static let leavingSeed = rows + """
+        INSERT INTO garage (id, favorite, best_car) VALUES (1, 2, 3), (2, 1, 2);
+        INSERT INTO garage_parked (source_id, target_id) VALUES (1, 1), (1, 3), (2, 2);
+        INSERT INTO garage_cars (source_id, target_id) VALUES (1, 2), (1, 3), (2, 3);
+        """
+
+    func checkLeaving(_ versions: [Schema], table: String, query: String, expected: [String]) throws {
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.leavingSeed)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind, name FROM vehicle ORDER BY id") == ["1 vehicle plain"], "the cars' rows left vehicle")
+        #expect(try rows(path, query) == expected)
+        // A car is no vehicle any more: a link to it as a vehicle goes (ON DELETE: SET NULL, CASCADE); links to it as a car stay.
+        #expect(try rows(path, "SELECT id, favorite, best_car FROM garage ORDER BY id") == ["1 NULL 3", "2 1 2"])
+        #expect(try rows(path, "SELECT source_id, target_id FROM garage_parked ORDER BY source_id, target_id") == ["1 1"])
+        #expect(try rows(path, "SELECT source_id, target_id FROM garage_cars ORDER BY source_id, target_id") == ["1 2", "1 3", "2 3"])
+        #expect(try rows(path, "PRAGMA foreign_key_check") == [])
+        #expect(try rows(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'vehicle_doors'") == [])
+        #expect(oracleFailures(versions, seed: Self.leavingSeed) == [])
+    }
+
+    @Test func anEntityThatLosesItsParentMovesItsRowsIntoItsOwnTable() throws {
+        let versions = try resolveSchemas(Self.leavingFiles(moves: false))
+        #expect(versions[1].table(named: "car")?.movedRows == [MovedRows(table: "vehicle", kinds: [.init(from: "car", to: "car")], kind: nil)])
+        #expect(versions[1].table(named: "car")?.columns.map(\.name) == ["id", "doors"], "no kind column: car has no subentity")
+        #expect(versions[1].table(named: "vehicle")?.column(named: "doors") == nil)
+        let operations = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0")).flatMap(\.operations).map(\.description)
+        let move = try #require(operations.firstIndex(of: "move rows of vehicle of kind car into car, ids kept"), "\(operations)")
+        let delete = try #require(operations.firstIndex(of: "delete rows of vehicle of kind car (moved to another table above)"), "\(operations)")
+        #expect(move < delete, "copied before they are deleted: \(operations)")
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0")).flatMap(\.operations)
+        #expect(!plan[delete].planText.line.contains("destructive"), "moved rows are not lost: \(plan[delete].planText.line)")
+        try checkLeaving(versions, table: "car", query: "SELECT id, doors FROM car ORDER BY id", expected: ["2 4", "3 2"])
+    }
+
+    @Test func anEntityThatMovesToANewParentMovesItsRowsIntoItsTable() throws {
+        let versions = try resolveSchemas(Self.leavingFiles(moves: true))
+        #expect(versions[1].table(named: "machine")?.movedRows == [MovedRows(table: "vehicle", kinds: [.init(from: "car", to: "car")], kind: nil)])
+        try checkLeaving(versions, table: "machine", query: "SELECT id, kind, doors, serial FROM machine ORDER BY id", expected: ["2 car 4 NULL", "3 car 2 NULL"])
+    }
+
+    @Test func aStoreTwoVersionsBehindStepsThroughTheVersionWhereRowsMove() throws {
+        var files = Self.gainFiles
+        files["player.json"] = files["player.json"]!.replacingOccurrences(of: #"[{ "version": "1.0" }]"#, with: #"[{ "version": "1.0" }, { "version": "3.0" }]"#)
+            .replacingOccurrences(of: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string" }, { "name": "level", "property_type": "int", "default_value": 1, "added_at_version": "3.0" }"#)
+        let versions = try resolveSchemas(files)
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
+        #expect(plan.map(\.label) == ["1.0 → 2.0 (inferred)", "2.0 → 3.0 (inferred)"])
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.gainSeed)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind, label FROM meta_reward ORDER BY id") == ["3 gear sword", "5 gear shield"])
+        #expect(try rows(path, "SELECT id, favorite, level FROM player ORDER BY id") == ["1 5 1", "2 NULL 1"])
+        #expect(oracleFailures(versions, seed: Self.gainSeed) == [])
+    }
+
+    @Test func aRootWithSubentitiesThatGainsAParentTakesItsWholeHierarchyAlong() throws {
+        // vehicle (with car) gains the new parent machine: every row moves, each keeping its kind.
+        let versions = try resolveSchemas([
+            "machine.json": #"{ "name": "machine", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }], "properties": [{ "name": "serial", "property_type": "string", "nullable": true }] }"#,
+            "vehicle.json": #"{ "name": "vehicle", "identifier": { "type": "int" }, "parent": "machine", "parent_history": [{ "until_version": "2.0", "parent": null }], "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#,
+            "car.json": #"{ "name": "car", "parent": "vehicle", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "doors", "property_type": "int" }] }"#,
+        ])
+        #expect(versions[1].tableNames == ["machine"])
+        #expect(versions[1].table(named: "machine")?.movedRows == [MovedRows(table: "vehicle", kinds: [.init(from: "vehicle", to: "vehicle"), .init(from: "car", to: "car")], kind: nil)])
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions).database.close()
+        #expect(try rows(path, "SELECT id, kind, name, doors, serial FROM machine ORDER BY id") == ["1 vehicle plain NULL NULL", "2 car sedan 4 NULL", "3 car coupé 2 NULL"])
+        #expect(oracleFailures(versions, seed: Self.rows) == [])
+    }
 }

@@ -45,15 +45,15 @@ package struct FixtureRows {
     /// subentity's when it is abstract). Entities outside hierarchies are left out (block 0).
     package func seedBlocks(at version: SchemaVersion) -> (own: [String: Int], referenced: [String: Int]) {
         let present = model.entities.filter { $0.shape(at: version) != nil }
-        guard present.contains(where: { $0.parent != nil }) else { return ([:], [:]) }
+        guard present.contains(where: { $0.parent(at: version) != nil }) else { return ([:], [:]) }
         var children: [String: [ResolvedEntity]] = [:]
-        for entity in present { if let parent = entity.parent { children[parent, default: []].append(entity) } }
+        for entity in present { if let parent = entity.parent(at: version) { children[parent, default: []].append(entity) } }
         var own: [String: Int] = [:]
         var referenced: [String: Int] = [:]
         func preorder(_ entity: ResolvedEntity) -> [ResolvedEntity] {
             [entity] + (children[entity.name] ?? []).sorted { $0.name < $1.name }.flatMap(preorder)
         }
-        for root in present where root.parent == nil && children[root.name] != nil {
+        for root in present where root.parent(at: version) == nil && children[root.name] != nil {
             let members = preorder(root)
             var next = 0
             for member in members where !member.abstract {

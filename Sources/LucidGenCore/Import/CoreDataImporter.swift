@@ -685,6 +685,9 @@ package struct CoreDataImporter {
             object.append(("identifier", #"{ "autoincrement": true }"#))
         }
         if newest.isAbstract { object.append(("abstract", "true")) }
+        // A parent gained, lost or changed (not merging two hierarchies): `parent_history` says the parent before
+        // each version where it changes, and the rows move to the new root's table there.
+        var parentHistory: [String] = []
         for (earlier, state) in zip(lineage.states, lineage.states.dropFirst()) where earlier.entity.parentEntity != state.entity.parentEntity {
             let was = package.versions[earlier.version].model.name
             let change = "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(earlier.entity.parentEntity ?? "none") in \(was)"
@@ -693,11 +696,14 @@ package struct CoreDataImporter {
                     "\(package.versions[state.version].model.file):\(state.entity.line)",
                     "\(change), which puts it in one hierarchy with \(other), though they have no common root in \(was): that merges two hierarchies, which Core Data's lightweight migration refuses too; keep them apart, or move the rows in your own code (a stage) between two imported versions")
             } else {
-                refuse(
-                    "\(package.versions[state.version].model.file):\(state.entity.line)",
-                    "\(change); lucidgen does not change an entity's parent between versions yet (its attributes and relationships may move up or down a hierarchy)")
+                let was = earlier.entity.parentEntity.map { JSONText.string(entityNames[earlier.version][$0] ?? Self.snakeCase($0)) } ?? "null"
+                parentHistory.append(#"{ "until_version": \#(JSONText.string(versions[state.version].string)), "parent": \#(was) }"#)
+                noteOnce(
+                    "parent \(state.entity.name) \(state.version)", package.versions[state.version].model.file, state.entity.line,
+                    "\(change): its rows move to the table of its new root at \(versions[state.version].string), ids kept (parent_history)")
             }
         }
+        if !parentHistory.isEmpty { object.append(("parent_history", "[" + parentHistory.joined(separator: ", ") + "]")) }
         for state in lineage.states {
             let file = package.versions[state.version].model.file
             for (name, line) in state.entity.fetchedProperties {

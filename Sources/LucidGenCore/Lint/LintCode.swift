@@ -75,6 +75,10 @@ package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible
         summary: "an optional property becomes required: apps built before this version may write NULL, which now fails",
         instead: "keep it optional and enforce the value in the app if older releases must keep working on new stores")
 
+    package static let parentChanged = LintCode(
+        id: "BC107", family: .backwardIncompatible, defaultSeverity: .warning,
+        summary: "an entity's parent changes (parent_history): its rows move to another table, ids kept, and apps built before this version look for them in the old one",
+        instead: "keep the parent if older releases must keep working on new stores")
     package static let enumCaseRenamed = LintCode(
         id: "BC106", family: .backwardIncompatible, defaultSeverity: .warning,
         summary: "an enum case is renamed: apps built before this version cannot read the stored values of the new name",
@@ -172,7 +176,7 @@ package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible
     package static let all: [LintCode] =
         [entityRemoved, propertyRemoved, lossyConversion, entityRenamed, propertyRenamed, typeChanged, associationChanged, becameRequired,
          enumCaseRenamed, requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne, uniquenessAdded,
-         enumCaseRemovedWithFallback, enumCaseRemovedByAppCode]
+         enumCaseRemovedWithFallback, enumCaseRemovedByAppCode, parentChanged]
         + AdditiveRule.Change.Kind.allCases.map(additiveOnly) + sqliteDataCodes
 
     package static func named(_ id: String) -> LintCode? { all.first { $0.id == id.uppercased() } }

@@ -113,7 +113,7 @@ package struct Linter {
             guard let old else { continue }
             let name = entity.name
             // Entity inheritance: a subentity's rows are in its root's table, and its inherited properties are its ancestors' findings.
-            let parent = entity.parent
+            let parent = entity.parent(at: from)
             guard let new else {
                 let rows = parent == nil ? "table \(old.tableName)" : "its rows, of kind \(old.name) in table \(old.tableName)"
                 findings.append(finding(
@@ -129,7 +129,14 @@ package struct Linter {
             }
             let own = Set(description(of: name)?.properties.map(\.name) ?? [])
             func linted(_ property: PropertyShape) -> Bool { !property.isKind && (parent == nil || own.contains(property.currentName)) }
-            if old.tableName != new.tableName {
+            if old.tableName != new.tableName, entity.parent(at: from) != entity.parent(at: to) || entity.parentHistory.contains(where: { $0.until > from && $0.until <= to }) {
+                // Its parent changes on the way: its rows move to its new root's table.
+                let item = description(of: name)?.parentHistory.first { $0.untilVersion > from && $0.untilVersion <= to }
+                let parents = [entity.parent(at: from), entity.parent(at: to)].map { $0 ?? "none" }
+                findings.append(finding(
+                    .parentChanged, "entity \(name) moves from table \(old.tableName) to \(new.tableName) at \(to) (its parent: \(parents[0]) → \(parents[1]))",
+                    entity: name, from: from, to: to, at: item?.location ?? description(of: name)?.location))
+            } else if old.tableName != new.tableName {
                 let item = description(of: name)?.versionHistory.first { $0.version == to }
                 findings.append(finding(
                     .entityRenamed, "entity \(old.name) is renamed to \(new.name) at \(to) (table \(old.tableName) → \(new.tableName))",
@@ -462,7 +469,7 @@ package struct Linter {
         }
         /// The entity and shape whose table this is, or for a join table the entity and to-many property that links through it.
         func owner(of table: SchemaTable) -> (entity: String, shape: EntityShape, property: String?)? {
-            for entity in model.entities where entity.parent == nil {
+            for entity in model.entities where entity.parent(at: version) == nil {
                 guard let shape = entity.shape(at: version) else { continue }
                 if sameSQLName(shape.tableName, table.name) { return (entity.name, shape, nil) }
                 for property in shape.properties {

@@ -39,9 +39,10 @@ private let ignoredIdentifierKeys: [String: String] = [
 private enum KnownKeys {
     static let entity = [
         "name", "properties", "version_history", "identifier", "persisted_name", "persist", "removed_at_version", "added_at_version",
-        "previous_name", "search", "indexes", "swift_name", "parent", "abstract", "takes_name_of", "strict",
+        "previous_name", "search", "indexes", "swift_name", "parent", "abstract", "takes_name_of", "strict", "parent_history",
         "checks",
     ]
+    static let parentHistoryItem = ["until_version", "parent"]
     static let check = ["name", "expression", "added_at_version", "removed_at_version"]
     static let generated = ["expression", "stored"]
     static let versionHistoryItem = ["version", "previous_name", "ignore_migration_checks", "ignore_property_migration_checks_on"]
@@ -288,9 +289,35 @@ package enum DescriptionLoader {
         // Entity inheritance (Core Data's): `"parent": "vehicle"` and `"abstract": true`.
         let parent = reader.string("parent", &diagnostics)
         let parentNode = reader.value("parent")
+        // `parent_history`: the parents it had before, each until a version, oldest first.
+        var parentHistory: [ParentHistoryItem] = []
+        for item in reader.array("parent_history", &diagnostics) ?? [] {
+            guard var itemReader = ObjectReader(item, what: "a parent_history item", known: KnownKeys.parentHistoryItem, diagnostics: &diagnostics) else { continue }
+            defer { itemReader.finish(&diagnostics) }
+            guard let until = itemReader.version("until_version", &diagnostics) else {
+                if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path) }
+                continue
+            }
+            guard let node = itemReader.value("parent") else {
+                diagnostics.error("missing required key 'parent' (the entity's parent before \(until), or null for none)", at: item.location, path: item.path)
+                continue
+            }
+            var earlier: String?
+            if !node.value.isNull {
+                guard let text = itemReader.string("parent", &diagnostics) else { continue }
+                checkName(text, at: node, &diagnostics)
+                earlier = text
+            }
+            if let last = parentHistory.last, last.untilVersion >= until {
+                diagnostics.error("parent_history items go in version order: \(until) comes after \(last.untilVersion)", at: item.location, path: item.path + ".until_version")
+                continue
+            }
+            parentHistory.append(ParentHistoryItem(untilVersion: until, parent: earlier, location: item.location, path: item.path))
+        }
+        let everRoot = parentHistory.contains { $0.parent == nil }
         if let parent, let parentNode {
             checkName(parent, at: parentNode, &diagnostics)
-            if let node = reader.value("persisted_name") {
+            if !everRoot, let node = reader.value("persisted_name") {
                 diagnostics.error(
                     "subentity '\(name)' has no table of its own (its rows are in the table of its root entity, with its kind in column 'kind'): remove 'persisted_name'",
                     at: node.location, path: node.path)
@@ -319,6 +346,7 @@ package enum DescriptionLoader {
             persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, swiftName: swiftName, location: root.location)
         entity.parent = parent
         entity.parentLocation = parentNode?.location
+        entity.parentHistory = parentHistory
         entity.abstract = abstract
         entity.strict = strict && parent == nil
         entity.strictLocation = reader.value("strict")?.location

@@ -31,6 +31,9 @@ package struct EntityDescription: Sendable {
     package var parent: String? = nil
     /// Where `parent` is written.
     package var parentLocation: SourceLocation? = nil
+    /// `parent_history`: the entity's parent at the versions before each item's `until_version` (and from
+    /// the previous item's on), when it gained, lost or changed its parent; `parent` is the newest.
+    package var parentHistory: [ParentHistoryItem] = []
     /// `abstract`: no row is of exactly this entity (Core Data's `isAbstract`).
     package var abstract: Bool = false
     /// `strict`: the table is `STRICT` at every version (SQLite refuses a value that is not of its column's
@@ -256,6 +259,33 @@ package struct SearchHistoryItem: Sendable {
         self.location = location
         self.path = path
     }
+}
+
+/// One item of an entity's `parent_history`: its parent (nil: none, it was a root) at the versions before
+/// `untilVersion`, from the previous item's `untilVersion` on.
+package struct ParentHistoryItem: Sendable {
+    package var untilVersion: SchemaVersion
+    package var parent: String?
+    package var location: SourceLocation
+    package var path: String
+}
+
+extension EntityDescription {
+    /// The parent at a version: the first `parent_history` item after it, else `parent`.
+    package func parent(at version: SchemaVersion) -> String? {
+        if let item = parentHistory.first(where: { version < $0.untilVersion }) { return item.parent }
+        return parent
+    }
+
+    /// Every parent it has at some version (nil not included).
+    package var allParents: [String] {
+        var result: [String] = []
+        for name in parentHistory.compactMap(\.parent) + (parent.map { [$0] } ?? []) where !result.contains(name) { result.append(name) }
+        return result
+    }
+
+    /// Versions at which its parent changes, oldest first.
+    package var parentChanges: [SchemaVersion] { parentHistory.map(\.untilVersion) }
 }
 
 /// One item of a property's `type_history`: what it was at versions before `untilVersion` (and from the

@@ -161,16 +161,16 @@ package struct PlanMarkdown: Sendable, Hashable {
         }
         for step in steps {
             var operations: [Operation] = []
-            for operation in step.operations {
+            for (operation, text) in zip(step.operations, MigrationOperation.planTexts(of: step.operations)) {
                 var count: Int?
                 switch operation {
                 case .rebuildTable(let rebuild): count = rows(rebuild.sourceTable)
                 case .transformTable(_, let source): count = rows(source)
                 case .dropColumn(let table, _, _): count = rows(table)
                 case .fillJoinTable(_, let owner, _, _): count = rows(owner)
+                case .moveRows(let move): count = rows(move.source)
                 default: break
                 }
-                let text = operation.planText
                 operations.append(Operation(description: text.line, kind: Self.kind(of: operation), rewritesRows: operation.rewritesRows, rows: count, changes: text.changes))
                 switch operation {
                 case .renameTable(let from, let to): moved(from, to: to)
@@ -211,6 +211,7 @@ package struct PlanMarkdown: Sendable, Hashable {
         case .dropSearch: "drop search"
         case .createSearch: "create search"
         case .rewriteKinds: "rewrite kinds"
+        case .moveRows: "move rows"
         }
     }
 

@@ -345,7 +345,7 @@ struct ViewModels {
             if let removed = entity.removedAtVersion, removed <= version { continue }
             if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) { return shape.typeName }
         }
-        for index in entitiesByTable[sqlNameKey(table)] ?? [] where model.entities[index].parent == nil {
+        for index in entitiesByTable[sqlNameKey(table)] ?? [] where model.entities[index].parent(at: version) == nil {
             let entity = model.entities[index]
             if let removed = entity.removedAtVersion, removed <= version { continue }
             if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) { return shape.typeName }

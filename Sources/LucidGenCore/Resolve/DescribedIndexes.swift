@@ -143,7 +143,7 @@ extension ShapeBuilder {
     /// to be added), columns named as at that version. `defaultNamed`: the names that are defaults.
     func describedIndexes(of timeline: EntityTimeline, table: String, at version: SchemaVersion) -> (indexes: [SchemaIndex], defaultNamed: Set<String>) {
         // A subentity's index may cover its ancestors' properties: each is named as its owner names it then.
-        let owners = [timeline] + timeline.ancestors.reversed()
+        let owners = [timeline] + timeline.ancestors(at: version).reversed()
         let live = owners.flatMap { $0.properties(at: version) }
         func columnName(_ property: PropertyDescription) -> String {
             (owners.first { owner in owner.entity.properties.contains { $0.name == property.name } } ?? timeline).columnName(property, at: version)

@@ -65,7 +65,7 @@ enum Hierarchy {
                     "subentity '\(entity.name)' shares the identifier of its root entity '\(rootEntity.name)' (the rows of a hierarchy are in one table): remove its 'identifier'",
                     at: entity.identifier.location, path: "$.identifier")
             }
-            if let first = entity.versionHistory.first?.version, let parentFirst = parent.versionHistory.first?.version, first < parentFirst {
+            if let first = entity.versionHistory.first?.version, entity.parent(at: first) == parent.name, let parentFirst = parent.versionHistory.first?.version, first < parentFirst {
                 diagnostics.error(
                     "subentity '\(entity.name)' exists at \(first), before its parent '\(parent.name)' (first version \(parentFirst)): a subentity's rows are in its root's table, which must exist",
                     at: entity.versionHistory.first?.location ?? entity.location)
@@ -76,6 +76,7 @@ enum Hierarchy {
                     at: entity.location)
             }
         }
+        checkParentHistories(described, byName: byName, unpersisted: unpersistedNames, &diagnostics)
         func ancestors(_ name: String) -> Set<String> {
             var result: Set<String> = []
             var current = name
@@ -129,6 +130,98 @@ enum Hierarchy {
                         names[property.name.lowercased()] = entity.name
                         columns[property.columnName.lowercased()] = entity.name
                     }
+                }
+            }
+        }
+    }
+
+    /// Each `parent_history`: its parents are persisted entities that exist while they are its parent, its
+    /// versions within its lifetime, each a change; at no version is an entity its own ancestor; a change
+    /// keeps the rows' identifier (the old and the new root's are of one kind) and merges no two
+    /// hierarchies (two entities whose rows were in two tables are never put in one, as Core Data's
+    /// lightweight migration refuses it too). Errors are located at the item.
+    private static func checkParentHistories(_ described: [EntityDescription], byName: [String: EntityDescription], unpersisted: Set<String>, _ diagnostics: inout DiagnosticCollector) {
+        guard described.contains(where: { !$0.parentHistory.isEmpty }) else { return }
+        let versions = Set(described.flatMap { $0.versionHistory.map(\.version) + ($0.removedAtVersion.map { [$0] } ?? []) + $0.parentChanges }).sorted()
+        func exists(_ entity: EntityDescription, at version: SchemaVersion) -> Bool {
+            guard let first = entity.versionHistory.first?.version else { return false }
+            return first <= version && (entity.removedAtVersion.map { version < $0 } ?? true)
+        }
+        func root(of name: String, at version: SchemaVersion) -> String? {
+            var current = name
+            var seen: Set<String> = [name]
+            while let next = byName[current]?.parent(at: version) {
+                guard seen.insert(next).inserted else { return nil }  // a cycle
+                current = next
+            }
+            return current
+        }
+        for entity in described where !entity.parentHistory.isEmpty {
+            var valid = true
+            var start = entity.versionHistory.first?.version
+            for (offset, item) in entity.parentHistory.enumerated() {
+                let path = item.path + ".parent"
+                let next = offset + 1 < entity.parentHistory.count ? entity.parentHistory[offset + 1].parent : entity.parent
+                if let first = entity.versionHistory.first?.version, item.untilVersion <= first || entity.removedAtVersion.map({ item.untilVersion >= $0 }) == true {
+                    diagnostics.error(
+                        "parent_history of '\(entity.name)': \(item.untilVersion) is not within its lifetime (\(first)\(entity.removedAtVersion.map { " until \($0)" } ?? " on")): a parent changes at a version where the entity exists",
+                        at: item.location, path: item.path + ".until_version")
+                    valid = false
+                } else if next == item.parent {
+                    diagnostics.error(
+                        "parent_history of '\(entity.name)' says its parent is \(item.parent.map { "'\($0)'" } ?? "none") before \(item.untilVersion), as it is from then on: an item says a change; remove it",
+                        at: item.location, path: path)
+                    valid = false
+                }
+                if let parent = item.parent {
+                    if let parentEntity = byName[parent] {
+                        if let start, let end = Optional(item.untilVersion), !(exists(parentEntity, at: start) && versions.filter { $0 >= start && $0 < end }.allSatisfy { exists(parentEntity, at: $0) }) {
+                            diagnostics.error(
+                                "parent '\(parent)' of '\(entity.name)' before \(item.untilVersion) does not exist at every version from \(start): a subentity's rows are in its root's table, which must exist",
+                                at: item.location, path: path)
+                            valid = false
+                        }
+                    } else if unpersisted.contains(parent) {
+                        diagnostics.error("parent '\(parent)' of '\(entity.name)' has \"persist\": false: a subentity's rows live in its root entity's table, so its parent must be persisted", at: item.location, path: path)
+                        valid = false
+                    } else {
+                        let suggestion = KeySuggestion.nearest(to: parent, among: byName.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                        diagnostics.error("parent '\(parent)' of '\(entity.name)' (parent_history, before \(item.untilVersion)) is not an entity\(suggestion)", at: item.location, path: path)
+                        valid = false
+                    }
+                }
+                start = item.untilVersion
+            }
+            if let parent = entity.parent, let parentEntity = byName[parent], let since = entity.parentHistory.last?.untilVersion, !exists(parentEntity, at: since) {
+                diagnostics.error(
+                    "parent '\(parent)' of '\(entity.name)' from \(since) does not exist at \(since): a subentity's rows are in its root's table, which must exist",
+                    at: entity.parentLocation ?? entity.location, path: "$.parent")
+                valid = false
+            }
+            guard valid else { continue }
+            for item in entity.parentHistory {
+                let version = item.untilVersion
+                guard let before = versions.last(where: { $0 < version }) else { continue }
+                guard let rootNow = root(of: entity.name, at: version), let rootThen = root(of: entity.name, at: before) else {
+                    diagnostics.error(
+                        "'\(entity.name)' is its own ancestor at \(version) or before it: the parents of a hierarchy end at a root entity, which has no parent",
+                        at: item.location, path: item.path + ".parent")
+                    continue
+                }
+                if let now = byName[rootNow], let then = byName[rootThen], now.identifier.kind != then.identifier.kind {
+                    diagnostics.error(
+                        "'\(entity.name)' moves at \(version) from the table of '\(rootThen)' to that of '\(rootNow)', whose identifiers differ: its rows keep their ids, so both roots need one kind of identifier",
+                        at: item.location, path: item.path + ".until_version")
+                }
+                // A merge: another entity, in another table before, shares a table with it from this version on.
+                let other = described.first { other in
+                    other.name != entity.name && exists(other, at: before) && exists(other, at: version)
+                        && root(of: other.name, at: version) == rootNow && root(of: other.name, at: before) != rootThen
+                }
+                if let other, rootNow != rootThen {
+                    diagnostics.error(
+                        "'\(entity.name)' changes its parent at \(version), which puts it in one hierarchy with '\(other.name)' (in the table of '\(rootNow)'), though at \(before) their rows are in two tables ('\(rootThen)' and '\(root(of: other.name, at: before) ?? other.name)'): that merges two hierarchies, whose ids could collide, and Core Data's lightweight migration refuses it too; give the entity a new parent, or move its rows in your own code (a stage)",
+                        at: item.location, path: item.path + ".parent")
                 }
             }
         }
@@ -198,27 +291,44 @@ enum Hierarchy {
     /// The items added carry nothing else (no rename, no ignored checks).
     static func completingHistories(_ described: [EntityDescription]) -> [EntityDescription] {
         let byName = Dictionary(described.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        func ancestors(of entity: EntityDescription) -> [EntityDescription] {
+        // Its ancestors at a version, nearest first.
+        func ancestors(of entity: EntityDescription, at version: SchemaVersion) -> [EntityDescription] {
             var result: [EntityDescription] = []
             var current = entity
-            while let name = current.parent, let parent = byName[name], !result.contains(where: { $0.name == parent.name }), parent.name != entity.name {
+            while let name = current.parent(at: version), let parent = byName[name], !result.contains(where: { $0.name == parent.name }), parent.name != entity.name {
                 result.append(parent)
                 current = parent
             }
             return result
         }
+        // The versions at which an entity's ancestors may change: its first, and where its parent changes.
+        func moments(of entity: EntityDescription) -> [SchemaVersion] {
+            guard let first = entity.versionHistory.first?.version else { return [] }
+            return [first] + entity.parentChanges.filter { $0 > first }
+        }
         var hierarchySince: [String: SchemaVersion] = [:]
-        for entity in described where entity.parent != nil {
-            guard let root = ancestors(of: entity).last, let first = entity.versionHistory.first?.version else { continue }
-            hierarchySince[root.name] = min(hierarchySince[root.name] ?? first, first)
+        for entity in described where !entity.allParents.isEmpty {
+            for moment in moments(of: entity) {
+                guard let root = ancestors(of: entity, at: moment).last else { continue }
+                hierarchySince[root.name] = min(hierarchySince[root.name] ?? moment, moment)
+            }
         }
         return described.map { entity in
             var wanted: [SchemaVersion] = []
             if let since = hierarchySince[entity.name] { wanted.append(since) }
-            if entity.parent != nil, let first = entity.versionHistory.first?.version {
-                for ancestor in ancestors(of: entity) {
-                    wanted += ancestor.versionHistory.map(\.version).filter { version in version > first && (entity.removedAtVersion.map { version < $0 } ?? true) }
-                    if let since = hierarchySince[ancestor.name], since > first { wanted.append(since) }
+            if !entity.allParents.isEmpty, let first = entity.versionHistory.first?.version {
+                func within(_ version: SchemaVersion) -> Bool { version > first && (entity.removedAtVersion.map { version < $0 } ?? true) }
+                // Its records change where its parent does.
+                wanted += entity.parentChanges.filter(within)
+                var seen: Set<String> = []
+                for moment in moments(of: entity) {
+                    for ancestor in ancestors(of: entity, at: moment) where seen.insert(ancestor.name).inserted {
+                        wanted += ancestor.versionHistory.map(\.version).filter { version in
+                            within(version) && ancestors(of: entity, at: version).contains { $0.name == ancestor.name }
+                        }
+                        wanted += ancestor.parentChanges.filter(within)
+                        if let since = hierarchySince[ancestor.name], since > first { wanted.append(since) }
+                    }
                 }
             }
             var result = entity
@@ -230,12 +340,27 @@ enum Hierarchy {
         }
     }
 
-    /// Links each timeline to its parent and children (after ``check(_:unpersisted:_:)`` found no error).
+    /// Links each timeline to its parent and children, at every version (after ``check(_:unpersisted:_:)``
+    /// found no error), and gives each root the first version at which it has a subentity.
     static func link(_ timelines: [String: EntityTimeline]) {
-        for timeline in timelines.values.sorted(by: { $0.entity.name < $1.entity.name }) {
-            guard let parentName = timeline.entity.parent, let parent = timelines[parentName] else { continue }
-            timeline.parent = parent
-            parent.children.append(timeline)
+        let sorted = timelines.values.sorted(by: { $0.entity.name < $1.entity.name })
+        for timeline in sorted {
+            if let parentName = timeline.entity.parent, let parent = timelines[parentName] { timeline.parent = parent }
+            timeline.parentHistory = timeline.entity.parentHistory.map { item in (until: item.untilVersion, parent: item.parent.flatMap { timelines[$0] }) }
+            for parentName in timeline.entity.allParents {
+                guard let parent = timelines[parentName], !parent.children.contains(where: { $0 === timeline }) else { continue }
+                parent.children.append(timeline)
+            }
+        }
+        // A root's hierarchy begins where an entity first exists below it: at its first version, or where
+        // its parent changes.
+        for timeline in sorted {
+            let moments = [timeline.firstVersion] + timeline.entity.parentChanges.filter { $0 > timeline.firstVersion && timeline.exists(at: $0) }
+            for moment in moments {
+                let root = timeline.root(at: moment)
+                guard root !== timeline else { continue }
+                root.hierarchySince = min(root.hierarchySince ?? moment, moment)
+            }
         }
     }
 }

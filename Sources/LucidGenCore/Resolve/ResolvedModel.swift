@@ -50,11 +50,19 @@ package struct ResolvedEntity: Sendable {
     package var checkExclusions: [CheckExclusionSpec] = []
     /// Entity inheritance: the entity's parent (current name), nil for a root or a plain entity.
     package var parent: String? = nil
+    /// Its parent before each version where it changes (`parent_history`), oldest first.
+    package var parentHistory: [(until: SchemaVersion, parent: String?)] = []
     /// `abstract`: no row is of exactly this entity.
     package var abstract = false
     /// For an entity of a hierarchy: the description names of the kinds its records read at the newest
     /// version, its own and its subentities' at any depth (abstract ones included); empty otherwise.
     package var kinds: [String] = []
+
+    /// The parent at a version (``parent`` from its last change on).
+    package func parent(at version: SchemaVersion) -> String? {
+        if let item = parentHistory.first(where: { version < $0.until }) { return item.parent }
+        return parent
+    }
 
     /// The newest shape, unless the entity was removed.
     package var newest: EntityShape? { removedAtVersion == nil ? shapes.last : nil }

@@ -26,6 +26,8 @@ package enum Resolver {
             checkHistory(entity, &diagnostics)
             versionSet.formUnion(entity.versionHistory.map(\.version))
             if let removed = entity.removedAtVersion { versionSet.insert(removed) }
+            // A parent that changes at a version changes the entity's records there (its history gets the version).
+            versionSet.formUnion(entity.parentChanges)
         }
         try diagnostics.throwIfErrors()
 
@@ -94,9 +96,10 @@ package enum Resolver {
                 name: entity.name, typeName: entity.swiftTypeName, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
                 checkExclusions: checkExclusions(of: entity))
             resolved.parent = entity.parent
+            resolved.parentHistory = entity.parentHistory.map { (until: $0.untilVersion, parent: $0.parent) }
             resolved.abstract = entity.abstract
             if timeline.root.hierarchySince != nil {
-                resolved.kinds = ([timeline] + timeline.descendants).filter { $0.entity.removedAtVersion == nil }.map(\.entity.name)
+                resolved.kinds = ([timeline] + timeline.descendants(at: versions.last!)).filter { $0.entity.removedAtVersion == nil }.map(\.entity.name)
             }
             entities.append(resolved)
         }
@@ -786,32 +789,75 @@ final class EntityTimeline: @unchecked Sendable {
 
     /// The table at a version: a subentity's rows are in its root's table.
     func tableName(at version: SchemaVersion) -> String {
-        if let parent { return parent.tableName(at: version) }
+        if let parent = parent(at: version) { return parent.tableName(at: version) }
         return entity.persistedName ?? name(at: version)
     }
 
     // MARK: Entity inheritance
 
-    /// The entity this one is a subentity of (`parent`), linked by ``Hierarchy/link(_:)`` once the parents are valid.
+    /// The entity this one is a subentity of (`parent`) at its newest version, linked by ``Hierarchy/link(_:)``
+    /// once the parents are valid.
     var parent: EntityTimeline?
-    /// Its direct subentities, by name.
+    /// Its parent before each version where the parent changes (`parent_history`), oldest first.
+    var parentHistory: [(until: SchemaVersion, parent: EntityTimeline?)] = []
+    /// Its subentities at some version, by name.
     var children: [EntityTimeline] = []
+    /// For a root: the first version at which a subentity exists, set by ``Hierarchy/link(_:)``. From then
+    /// on its table has the `kind` column and its records a `kind` property (a root stays one after its
+    /// last subentity is removed or leaves).
+    var hierarchySince: SchemaVersion?
 
-    /// The root of its hierarchy (itself when it has no parent).
+    /// The parent at a version.
+    func parent(at version: SchemaVersion) -> EntityTimeline? {
+        if let item = parentHistory.first(where: { version < $0.until }) { return item.parent }
+        return parent
+    }
+
+    /// Whether its parent changes at some version.
+    var changesParent: Bool { !parentHistory.isEmpty }
+
+    /// The root of its hierarchy at a version (itself when it has no parent then).
+    func root(at version: SchemaVersion) -> EntityTimeline {
+        var current = self
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        while let next = current.parent(at: version), seen.insert(ObjectIdentifier(next)).inserted { current = next }
+        return current
+    }
+
+    /// The root of its hierarchy at its newest version.
     var root: EntityTimeline { parent?.root ?? self }
 
-    /// Its ancestors, root first (empty for a root).
-    var ancestors: [EntityTimeline] { parent.map { $0.ancestors + [$0] } ?? [] }
+    /// Its ancestors at a version, root first (empty for a root).
+    func ancestors(at version: SchemaVersion) -> [EntityTimeline] {
+        var result: [EntityTimeline] = []
+        var current = self
+        while let next = current.parent(at: version), !result.contains(where: { $0 === next }), next !== self {
+            result.insert(next, at: 0)
+            current = next
+        }
+        return result
+    }
 
-    /// Its subentities at any depth, depth first, each level by name.
-    var descendants: [EntityTimeline] { children.flatMap { [$0] + $0.descendants } }
+    /// Its subentities at any depth at a version, depth first, each level by name.
+    func descendants(at version: SchemaVersion) -> [EntityTimeline] {
+        children.filter { $0.parent(at: version) === self }.flatMap { [$0] + $0.descendants(at: version) }
+    }
 
-    /// For a root: the first version at which a subentity exists. From then on its table has the `kind`
-    /// column and its records a `kind` property (a root stays one after its last subentity is removed).
-    var hierarchySince: SchemaVersion? { descendants.map(\.firstVersion).min() }
+    /// Its subentities at any depth at any version (each once).
+    var everyDescendant: [EntityTimeline] {
+        var result: [EntityTimeline] = []
+        var pending = children
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            guard next !== self, !result.contains(where: { $0 === next }) else { continue }
+            result.append(next)
+            pending += next.children
+        }
+        return result
+    }
 
     /// Whether the rows of this entity's table say their entity in a `kind` column at `version`.
-    func hasKind(at version: SchemaVersion) -> Bool { root.hierarchySince.map { $0 <= version } ?? false }
+    func hasKind(at version: SchemaVersion) -> Bool { root(at: version).hierarchySince.map { $0 <= version } ?? false }
 
     /// The description of property `name` (current name) of this entity or an ancestor, with the timeline
     /// that owns it (for its names and lifetime).

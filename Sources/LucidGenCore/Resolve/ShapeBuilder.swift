@@ -51,14 +51,14 @@ struct ShapeBuilder {
         // A subentity's record has its ancestors' properties first (root first), as they are at this version;
         // each ancestor reports their problems in its own shapes.
         var inherited = DiagnosticCollector()
-        for ancestor in timeline.ancestors {
+        for ancestor in timeline.ancestors(at: version) {
             for property in ancestor.properties(at: version) {
                 if case .property(let key) = ancestor.entity.identifier.kind, key == property.name { continue }
                 if let shape = propertyShape(property.asOf(version), of: ancestor, at: version, &inherited) { properties.append(shape) }
             }
         }
         for property in timeline.properties(at: version) {
-            if case .property(let key) = timeline.root.entity.identifier.kind, key == property.name { continue }
+            if case .property(let key) = timeline.root(at: version).entity.identifier.kind, key == property.name { continue }
             if let shape = propertyShape(property.asOf(version), of: timeline, at: version, &diagnostics) { properties.append(shape) }
         }
         let name = timeline.name(at: version)
@@ -86,16 +86,19 @@ struct ShapeBuilder {
     /// removed in between changes no record of this entity, only the rows it reads).
     static func kinds(of timeline: EntityTimeline, from version: SchemaVersion) -> [String] {
         let next = (timeline.historyVersions.filter { $0 > version } + (timeline.entity.removedAtVersion.map { [$0] } ?? [])).min()
-        let members = [timeline] + timeline.descendants
+        let members = [timeline] + timeline.everyDescendant
         var moments: Set<SchemaVersion> = [version]
         for member in members {
-            for candidate in member.historyVersions + (member.entity.removedAtVersion.map { [$0] } ?? []) where candidate > version && next.map({ candidate < $0 }) ?? true {
+            for candidate in member.historyVersions + member.entity.parentChanges + (member.entity.removedAtVersion.map { [$0] } ?? [])
+            where candidate > version && next.map({ candidate < $0 }) ?? true {
                 moments.insert(candidate)
             }
         }
         var kinds: [String] = []
         for moment in moments.sorted() {
-            for member in members where member.exists(at: moment) && !kinds.contains(member.name(at: moment)) { kinds.append(member.name(at: moment)) }
+            for member in [timeline] + timeline.descendants(at: moment) where member.exists(at: moment) && !kinds.contains(member.name(at: moment)) {
+                kinds.append(member.name(at: moment))
+            }
         }
         return kinds
     }
@@ -104,8 +107,8 @@ struct ShapeBuilder {
     /// an entity whose key is a to-one back would never end).
     func identifierShape(of timeline: EntityTimeline, at version: SchemaVersion, keying: Set<String> = [], _ diagnostics: inout DiagnosticCollector) -> IdentifierShape? {
         // A subentity's rows are its root's: so is its key (relationships to it reference the root's table).
-        if timeline.parent != nil {
-            let root = timeline.root
+        if timeline.parent(at: version) != nil {
+            let root = timeline.root(at: version)
             return identifierShape(of: root, at: root.historyVersion(at: version) ?? version, keying: keying, &diagnostics)
         }
         let entity = timeline.entity

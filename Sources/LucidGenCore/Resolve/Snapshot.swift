@@ -312,11 +312,11 @@ enum SnapshotStore {
                 result.append(Difference(entity: name, message: "entity '\(name)' is not in the released snapshot (if it was added later, its first version_history item must be that later version)"))
             case (let old?, let new?):
                 if old.parent != new.parent {
-                    // Entity inheritance: a description has one `parent` for every version, so a change of parent rewrites released versions.
+                    // Entity inheritance: a change of `parent` without `parent_history` rewrites released versions.
                     let was = old.parent.map { "parent '\($0)'" } ?? "no parent"
                     let now = new.parent.map { "parent '\($0)'" } ?? "no parent"
                     result.append(Difference(entity: name, message:
-                        "entity '\(name)': \(was) became \(now); a change of parent at a version is not supported yet (its rows would move between tables): keep 'parent' as released, or add a new entity and move the rows in a stage"))
+                        "entity '\(name)': \(was) became \(now); a released version keeps its parent: say where it changes with \"parent_history\" (e.g. [{ \"until_version\": \"<the next version>\", \"parent\": \(old.parent.map { "\"\($0)\"" } ?? "null") }])"))
                 } else if old.table != new.table {
                     result.append(Difference(entity: name, message: "entity '\(name)': table '\(old.table)' became '\(new.table)'"))
                 }

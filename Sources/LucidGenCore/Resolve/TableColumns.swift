@@ -186,9 +186,11 @@ extension ShapeBuilder {
             name: Hierarchy.kindColumn, type: .text, notNull: true, defaultSQL: quoteLiteral(root.name(at: version)), valueType: .kind)
         if let previous, root.hasKind(at: previous) {
             var changes: [EnumCaseChange] = []
-            for member in [root] + root.descendants where member.exists(at: previous) {
+            for member in [root] + root.descendants(at: previous) where member.exists(at: previous) {
                 let before = member.name(at: previous)
-                if !member.exists(at: version) {
+                // An entity that leaves the hierarchy (its parent changes) takes its rows to its new root's
+                // table first (``SchemaTable/movedRows``): here they are gone, as a removed entity's are.
+                if !member.exists(at: version) || member.root(at: version) !== root {
                     changes.append(EnumCaseChange(from: before, to: nil, removed: true))
                 } else if member.name(at: version) != before {
                     changes.append(EnumCaseChange(from: before, to: member.name(at: version)))

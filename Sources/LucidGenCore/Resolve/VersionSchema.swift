@@ -54,7 +54,7 @@ extension ShapeBuilder {
         for entity in entities {
             let timeline = timelines[entity.name]!
             guard let historyVersion = timeline.historyVersion(at: version), let shape = entity.shapes.first(where: { $0.version == historyVersion }) else { continue }
-            if let parent = timeline.parent {
+            if let parent = timeline.parent(at: version) {
                 // A subentity: its own properties are columns of its root's table (built with the root's);
                 // its snapshot records its own properties and its parent.
                 var snapshot = Self.entitySnapshot(of: shape, timeline, ownPropertiesOnly: true)
@@ -65,7 +65,8 @@ extension ShapeBuilder {
             let previousShape = previous.flatMap { previous in timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } } }
             var owner = ColumnOwner(shape: shape, previousShape: previousShape, timeline: timeline, historyVersion: historyVersion, isSubentity: false)
             owner.movedIn = movedIn(owner, previous: previous, resolvedByName: resolvedByName)
-            let table = rootTable(of: owner, frozenTable: frozenSchema?.tables.first { $0.name == shape.tableName }, resolvedByName: resolvedByName, &draft, &diagnostics)
+            var table = rootTable(of: owner, frozenTable: frozenSchema?.tables.first { $0.name == shape.tableName }, resolvedByName: resolvedByName, &draft, &diagnostics)
+            if let previous { table.movedRows = movedRows(into: table, of: timeline, at: version, previous: previous) }
             draft.tables.append(table)
             draft.entitySnapshots.append(Self.entitySnapshot(of: shape, timeline, ownPropertiesOnly: false))
         }
@@ -83,6 +84,29 @@ extension ShapeBuilder {
             format: SchemaSnapshot.currentFormat, version: version, checksum: schema.checksum(cache: &ddlCache),
             entities: draft.entitySnapshots.sorted { $0.name < $1.name }, tables: schema.tables)
         return (schema, snapshot)
+    }
+
+    /// The rows that come into the table of `root` at `version` from other tables of `previous`: those of
+    /// each entity of its hierarchy (itself included) whose root was another then (it gained, lost or
+    /// changed its parent), grouped by the table they were in. Nil when none.
+    func movedRows(into table: SchemaTable, of root: EntityTimeline, at version: SchemaVersion, previous: SchemaVersion) -> [MovedRows]? {
+        var result: [MovedRows] = []
+        let hasKind = table.columns.contains(where: \.isKindColumn)
+        for member in [root] + root.descendants(at: version) where member.exists(at: previous) && member.exists(at: version) {
+            let oldRoot = member.root(at: previous)
+            guard oldRoot !== root else { continue }
+            let source = oldRoot.tableName(at: previous)
+            let index = result.firstIndex { $0.table == source } ?? {
+                result.append(MovedRows(table: source, kinds: oldRoot.hasKind(at: previous) ? [] : nil, kind: nil))
+                return result.count - 1
+            }()
+            if result[index].kinds != nil {
+                result[index].kinds!.append(KindRewrite.Rename(from: member.name(at: previous), to: member.name(at: version)))
+            } else if hasKind {
+                result[index].kind = member.name(at: version)
+            }
+        }
+        return result.isEmpty ? nil : result
     }
 
     /// The app's join table a to-many names (`link_table`) is a table of its own: one that another table of the
@@ -128,7 +152,7 @@ extension ShapeBuilder {
         // Entity inheritance: each subentity's own properties are columns of this table, then the `kind` column.
         var subentityIndexes: [SchemaIndex] = []
         var subentityDefaultNamed: Set<String> = []
-        for member in timeline.descendants {
+        for member in timeline.descendants(at: version) {
             guard let memberHistory = member.historyVersion(at: version), let resolved = resolvedByName[member.entity.name],
                 let memberShape = resolved.shapes.first(where: { $0.version == memberHistory })
             else { continue }
@@ -165,7 +189,10 @@ extension ShapeBuilder {
         var columns = table.columns
         let identifierColumn = columns.removeFirst()
         columns.sort { $0.name < $1.name }
-        let renamedTable = owner.previousShape.flatMap { $0.tableName != shape.tableName ? $0.tableName : nil }
+        // A table renamed with its entity; an entity that was in another hierarchy's table then (its parent
+        // changed) has a new table, which its rows move into (``SchemaTable/movedRows``).
+        let wasRoot = draft.previous.map { timeline.root(at: $0) === timeline } ?? true
+        let renamedTable = owner.previousShape.flatMap { $0.tableName != shape.tableName && wasRoot ? $0.tableName : nil }
         var result = SchemaTable(
             name: shape.tableName, columns: [identifierColumn] + columns, primaryKey: [identifierColumn.name],
             foreignKeys: (shape.identifier.foreignKey.map { [$0] } ?? []) + table.foreignKeys, indexes: table.indexes,

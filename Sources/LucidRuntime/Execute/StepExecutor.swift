@@ -187,6 +187,12 @@ struct StepExecutor {
             if let update = rewrite.updateStatement { try execute(update) }
             touchedTables.insert(rewrite.table)
             foreignKeyCheckTables.insert(rewrite.table)
+        case .moveRows(let move):
+            // An entity's rows go to its new root's table, ids kept; the kind rewrite or the drop that follows
+            // takes them from their old table.
+            try execute(move.insertStatement)
+            touchedTables.insert(move.table)
+            foreignKeyCheckTables.insert(move.table)
         case .createIndex(let table, let index, let deferrable):
             touchedTables.insert(table)
             let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
@@ -664,6 +670,7 @@ extension MigrationOperation {
         case .dropSearch(let table): [table]
         case .createSearch(let table): [table.name]
         case .rewriteKinds(let rewrite): [rewrite.table]
+        case .moveRows(let move): [move.table, move.source]
         }
     }
 }

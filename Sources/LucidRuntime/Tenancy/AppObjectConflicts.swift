@@ -115,7 +115,7 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 for object in objects where object.depends(on: table) { add(object, .usesRemovedTable(table)) }
             case .createIndex(_, let index, _):
                 taken(index.name)
-            case .addColumn, .dropIndex, .fillJoinTable, .dropSearch, .rewriteKinds:
+            case .addColumn, .dropIndex, .fillJoinTable, .dropSearch, .rewriteKinds, .moveRows:
                 break
             }
         }

@@ -34,6 +34,9 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     /// (rows referencing them get their foreign keys' ON DELETE actions) and rewrites the kind of renamed
     /// ones (`UPDATE … SET kind = …`), first among the table's changes.
     case rewriteKinds(KindRewrite)
+    /// Copies rows of a table of the previous version into a table of this one, ids kept (an entity that
+    /// gains, loses or changes its parent: its rows go to its new root's table).
+    case moveRows(RowMove)
 
     package var description: String {
         switch self {
@@ -52,6 +55,20 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         case .createSearch(let table):
             "create search index \(table.searchTableName) on \(table.name)(\((table.search?.columns ?? []).joined(separator: ", ")))\(table.search?.tokenizer.map { " tokenize '\($0)'" } ?? "") and fill it"
         case .rewriteKinds(let rewrite): rewrite.description
+        case .moveRows(let move): move.description
+        }
+    }
+
+    /// Each operation of a step as plans show it (``planText``), except that a table whose rows all moved to
+    /// another table in the step (``moveRows(_:)``, an entity whose parent changed) is dropped as moved, not lost.
+    package static func planTexts(of operations: [MigrationOperation]) -> [(line: String, changes: [String])] {
+        var movedOut: [String: String] = [:]
+        for case .moveRows(let move) in operations where move.sourceKindColumn == nil { movedOut[sqlNameKey(move.source)] = move.table }
+        return operations.map { operation in
+            if case .dropTable(let table, _) = operation, let target = movedOut[sqlNameKey(table)] {
+                return (operation.description + " (its rows moved to \(target) above)", [])
+            }
+            return operation.planText
         }
     }
 
@@ -75,7 +92,7 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
         case .createSearch: 300
         case .createIndex: 200
         case .dropTable(_, let deferrable): deferrable ? 1 : 5
-        case .fillJoinTable: 300
+        case .fillJoinTable, .moveRows: 300
         case .dropColumn, .rewriteKinds: 500
         case .rebuildTable, .transformTable: 1000
         }
@@ -84,7 +101,7 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
     /// Whether the operation rewrites every row of a table.
     package var rewritesRows: Bool {
         switch self {
-        case .rebuildTable, .transformTable, .dropColumn, .fillJoinTable: true
+        case .rebuildTable, .transformTable, .dropColumn, .fillJoinTable, .moveRows: true
         default: false
         }
     }
@@ -94,7 +111,7 @@ package enum MigrationOperation: Sendable, Hashable, CustomStringConvertible {
 /// column): entities removed (their rows deleted) and renamed (their rows' kind rewritten), composed over
 /// the versions of the step.
 package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
-    package struct Rename: Sendable, Hashable {
+    package struct Rename: Sendable, Hashable, Codable {
         package var from: String
         package var to: String
 
@@ -112,6 +129,9 @@ package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
     package var renamed: [Rename]
     /// Kinds removed: their rows are deleted, before any rename.
     package var deleted: [String]
+    /// Kinds whose rows moved to another table in this step (their entity's parent changed): deleted here
+    /// too, after they were copied (``MigrationOperation/moveRows(_:)``), which destroys nothing.
+    package var moved: [String] = []
 
     package init(table: String, column: String, renamed: [Rename], deleted: [String]) {
         self.table = table
@@ -122,8 +142,9 @@ package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
 
     /// `DELETE FROM t WHERE kind IN (…)`, or nil.
     package var deleteStatement: String? {
-        guard !deleted.isEmpty else { return nil }
-        return "DELETE FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(deleted.map(quoteLiteral).joined(separator: ", ")))"
+        let kinds = deleted + moved
+        guard !kinds.isEmpty else { return nil }
+        return "DELETE FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
     }
 
     /// `UPDATE t SET kind = CASE kind WHEN 'old' THEN 'new' … END WHERE kind IN (…)`, or nil.
@@ -138,8 +159,65 @@ package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         var parts: [String] = []
         if !deleted.isEmpty { parts.append("delete rows of \(table) of kind \(deleted.joined(separator: ", "))") }
+        if !moved.isEmpty { parts.append("delete rows of \(table) of kind \(moved.joined(separator: ", ")) (moved to another table above)") }
         if !renamed.isEmpty { parts.append("rewrite kind of \(table): \(renamed.map { "\($0.from) → \($0.to)" }.joined(separator: ", "))") }
         return parts.joined(separator: "; ")
+    }
+}
+
+/// Rows copied from one table into another, ids kept (``MigrationOperation/moveRows(_:)``): the columns the
+/// two tables share by name, and the kind column set (from the source's kinds, or one kind for every row).
+package struct RowMove: Sendable, Hashable, CustomStringConvertible {
+    /// The table the rows go to (named as at the step's target version).
+    package var table: String
+    /// The table they come from (its name during the step: after renames, before it is dropped).
+    package var source: String
+    /// Columns copied, each of the same name in both tables.
+    package var columns: [String]
+    /// The target's kind column, if any, and what it takes: the source's kinds renamed, or one kind.
+    package var kindColumn: String?
+    /// The source's kind column (nil: the source has none, and every row moves).
+    package var sourceKindColumn: String?
+    /// The kinds of the source rows that move, each with its kind in the target.
+    package var kinds: [KindRewrite.Rename]
+    /// The kind every row takes when the source has no kind column.
+    package var kind: String?
+
+    package init(table: String, source: String, columns: [String], kindColumn: String?, sourceKindColumn: String?, kinds: [KindRewrite.Rename], kind: String?) {
+        self.table = table
+        self.source = source
+        self.columns = columns
+        self.kindColumn = kindColumn
+        self.sourceKindColumn = sourceKindColumn
+        self.kinds = kinds
+        self.kind = kind
+    }
+
+    /// `INSERT INTO t (id, a, kind) SELECT src.id, src.a, 'gear' FROM s AS src [WHERE src.kind IN (…)]`.
+    package var insertStatement: String {
+        var targets = columns.map(quoteIdentifier)
+        var values = columns.map { "src.\(quoteIdentifier($0))" }
+        if let kindColumn {
+            targets.append(quoteIdentifier(kindColumn))
+            if let sourceKindColumn {
+                let source = "src.\(quoteIdentifier(sourceKindColumn))"
+                let branches = kinds.map { "WHEN \(quoteLiteral($0.from)) THEN \(quoteLiteral($0.to))" }.joined(separator: " ")
+                values.append(kinds.allSatisfy { $0.from == $0.to } ? source : "CASE \(source) \(branches) ELSE \(source) END")
+            } else {
+                values.append(kind.map(quoteLiteral) ?? "NULL")
+            }
+        }
+        var sql = "INSERT INTO \(quoteIdentifier(table)) (\(targets.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(source)) AS src"
+        if let sourceKindColumn { sql += " WHERE src.\(quoteIdentifier(sourceKindColumn)) IN (\(kinds.map { quoteLiteral($0.from) }.joined(separator: ", ")))" }
+        sql += " ORDER BY src.rowid"
+        return sql
+    }
+
+    /// `move rows of gear into meta_reward (kind gear)`.
+    package var description: String {
+        let which = sourceKindColumn == nil ? "rows of \(source)" : "rows of \(source) of kind \(kinds.map(\.from).joined(separator: ", "))"
+        let kindText = kindColumn == nil ? "" : sourceKindColumn == nil ? " (kind \(kind ?? "NULL"))" : kinds.contains { $0.from != $0.to } ? " (kind \(kinds.map { "\($0.from) → \($0.to)" }.joined(separator: ", ")))" : ""
+        return "move \(which) into \(table)\(kindText), ids kept"
     }
 }
 

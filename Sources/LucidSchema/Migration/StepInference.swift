@@ -172,6 +172,19 @@ package struct StepInference: Sendable {
             consumedJoinTables.formUnion(result.collapsedJoinTables)
             indexOperations += result.indexOperations
         }
+        // Entities that gain, lose or change their parent: their rows move to their new root's table, ids kept.
+        let moves = rowMoves(into: newTables, from: from, to: to, newNames: newNames, reasons: &reasons, failingTables: &failingTables)
+        fills += moves
+        // The kinds whose rows moved out of a table that stays are deleted there, as moved, not lost.
+        for case .moveRows(let move) in moves where move.sourceKindColumn != nil {
+            alterations = alterations.map { operation in
+                guard case .rewriteKinds(var rewrite) = operation, rewrite.table == move.source else { return operation }
+                let kinds = Set(move.kinds.map(\.from))
+                rewrite.moved += rewrite.deleted.filter(kinds.contains)
+                rewrite.deleted.removeAll(where: kinds.contains)
+                return .rewriteKinds(rewrite)
+            }
+        }
         if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons, tables: failingTables)) }
 
         // An old table that goes while the target has a table of its name (a jump over versions where it
@@ -203,6 +216,59 @@ package struct StepInference: Sendable {
         alterations.removeAll { earlyIndexDrops.contains($0) }
         return .success(
             searchDrops + earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations + searchCreates)
+    }
+
+    /// The rows that move between tables in the step (``SchemaTable/movedRows``): copied after the tables
+    /// are created and before any table is altered (the kind rewrite that deletes them from their old
+    /// table comes after). Over a jump, a version where rows move is a reason: the step goes through it.
+    private func rowMoves(
+        into newTables: [SchemaTable], from: Int, to: Int, newNames: [String: String], reasons: inout [String], failingTables: inout [String]
+    ) -> [MigrationOperation] {
+        if to - from > 1 {
+            for index in (from + 1)...to {
+                let moving = versions[index].tables.filter { $0.movedRows != nil }.map(\.name)
+                if !moving.isEmpty {
+                    reasons.append("rows move between tables at \(versions[index].version) (an entity's parent changes: \(moving.joined(separator: ", "))); the migration steps through that version")
+                    failingTables += moving
+                }
+            }
+            return []
+        }
+        let old = versions[from]
+        var result: [MigrationOperation] = []
+        for table in newTables {
+            for moved in table.movedRows ?? [] {
+                guard let source = old.table(named: moved.table) else {
+                    reasons.append("\(table.name): its rows come from \(moved.table), which is no table at \(old.version)")
+                    failingTables.append(table.name)
+                    continue
+                }
+                let kindColumn = table.columns.first(where: \.isKindColumn)
+                let sourceKind = source.columns.first(where: \.isKindColumn)
+                var columns: [String] = []
+                for column in table.columns where !column.isKindColumn {
+                    if let sourceColumn = source.column(named: column.name), !sourceColumn.isKindColumn {
+                        if sourceColumn.type != column.type {
+                            reasons.append("\(table.name).\(column.name): the rows moved from \(source.name) hold \(sourceColumn.type.rawValue) values there, not \(column.type.rawValue)")
+                            failingTables.append(table.name)
+                        }
+                        columns.append(column.name)
+                    } else if column.notNull && column.defaultSQL == nil {
+                        reasons.append("\(table.name).\(column.name) is required without a default for the rows moved from \(source.name)")
+                        failingTables.append(table.name)
+                    }
+                }
+                for key in table.primaryKey where !columns.contains(key) {
+                    reasons.append("\(table.name): the rows moved from \(source.name) have no \(key) (their ids are kept)")
+                    failingTables.append(table.name)
+                }
+                result.append(
+                    .moveRows(RowMove(
+                        table: table.name, source: newNames[source.name] ?? source.name, columns: columns, kindColumn: kindColumn?.name,
+                        sourceKindColumn: moved.kinds == nil ? nil : sourceKind?.name, kinds: moved.kinds ?? [], kind: moved.kind)))
+            }
+        }
+        return result
     }
 
     /// ``tableOperations(old:new:lineage:from:to:newNames:)``, answered once per ``TableStep``. What a step
