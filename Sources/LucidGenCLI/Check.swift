@@ -114,7 +114,7 @@ struct Check: ParsableCommand {
             sinceVersion = parsed
         }
         var report = CheckReport()
-        let pipeline = GeneratorPipeline(configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics)
+        let pipeline = GeneratorPipeline(configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics, seedCheckProbe: SchemaTrial.seedCheckProbe)
         let checked: (input: LoadedInput, result: GeneratorPipeline.Result)
         do {
             checked = try pipeline.check()

@@ -80,6 +80,8 @@ struct Fixtures: ParsableCommand {
     /// partial file no command reads, or a `.sha256` without its store, never a fixture that does not
     /// match its checksum.
     static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?, replacing: Bool = false) throws {
+        var model = model
+        if model.seedCheckProbe == nil { model.seedCheckProbe = SchemaTrial.seedCheckProbe }  // seeds the tables' CHECKs let through
         let fileName = FixtureFiles.fileName(module: model.config.app.moduleName, version: target)
         let path = output ?? (defaultFolder(model) as NSString).appendingPathComponent(fileName)
         for file in [path, path + ".sha256"] {
@@ -139,6 +141,10 @@ struct Fixtures: ParsableCommand {
             // A half-written fixture is worse than none.
             removePartial()
             if let error = error as? StoreError { throw fail(error) }
+            if let error = error as? RefusedRow {
+                printError("error: \(displayPath(path)) is not written: \(error)\n")
+                throw ExitCodes.storeError
+            }
             throw fail(StoreError.cannotWrite(path: path, message: "\(error)"))
         }
     }
@@ -153,14 +159,46 @@ struct Fixtures: ParsableCommand {
         var batch: [FixtureRows.Row] = []
         try FixtureRows(model: model).forEachRow(at: version, rows: rows) { row in
             if let first = batch.first, batch.count == batchSize || !first.canShareInsert(with: row) {
-                try db.execute(sql: FixtureRows.Row.sql(inserting: batch))
+                try insert(batch, db)
                 batch.removeAll(keepingCapacity: true)
             }
             batch.append(row)
             count += 1
         }
-        if !batch.isEmpty { try db.execute(sql: FixtureRows.Row.sql(inserting: batch)) }
+        if !batch.isEmpty { try insert(batch, db) }
         return count
+    }
+
+    /// A seeded row SQLite refused (a CHECK no edge value passes, one naming several columns, a NOT NULL
+    /// or a UNIQUE the seeds break): the table, SQLite's words (which name the constraint) and the row.
+    struct RefusedRow: Error, CustomStringConvertible {
+        var table: String
+        var message: String
+        var columns: [String]
+        var values: [String]
+
+        var description: String {
+            "table \(table) refuses a seeded row (\(message)): (\(columns.joined(separator: ", "))) = (\(values.joined(separator: ", ")))"
+                + "; the fixture's rows are edge values of each type, and a CHECK that no edge value of a column passes, or one that names"
+                + " several columns, is not met by them (see KnownLimits)"
+        }
+    }
+
+    /// One multi-row `INSERT`; when SQLite refuses it (the statement inserts nothing then), row by row to
+    /// name the row it refuses.
+    static func insert(_ batch: [FixtureRows.Row], _ db: Database) throws {
+        do {
+            try db.execute(sql: FixtureRows.Row.sql(inserting: batch))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            for row in batch {
+                do {
+                    try db.execute(sql: row.sql)
+                } catch let rowError as DatabaseError where rowError.resultCode == .SQLITE_CONSTRAINT {
+                    throw RefusedRow(table: row.table, message: rowError.message ?? "\(rowError.resultCode)", columns: row.columns, values: row.values)
+                }
+            }
+            throw error
+        }
     }
 
     /// Where committed fixtures go: `<app_tests output_path>/Fixtures`, or `fixtures/` beside the config.

@@ -54,7 +54,7 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
-        let pipeline = GeneratorPipeline(configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics)
+        let pipeline = GeneratorPipeline(configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics, seedCheckProbe: SchemaTrial.seedCheckProbe)
         if let module, let moduleOutput {
             do {
                 let result = try pipeline.runModule(module, into: absolutePath(moduleOutput), force: force)

@@ -98,3 +98,48 @@ enum SchemaTrial {
         return sqlNameKey(column).hasPrefix(sqlNameKey(property.column) + "_")
     }
 }
+
+extension SchemaTrial {
+    /// ``SeedCheckProbe`` in this process's SQLite: each literal is inserted into an in-memory table that has
+    /// only the column (its type, collation and own CHECK), and then into one per table CHECK, alone; a table
+    /// CHECK that names another column (SQLite refuses it there) is left out, and the insert of the whole row
+    /// says if it fails. A literal passes when no CHECK refuses it.
+    static let seedCheckProbe: SeedCheckProbe = { table, column, literals in
+        var bare = column
+        bare.notNull = false
+        bare.notNullConflict = nil
+        bare.defaultSQL = nil
+        bare.generatedSQL = nil
+        bare.generatedStored = nil
+        bare.check = nil
+        let definition = "\(quoteIdentifier(column.name)) \(bare.constraintsSQL())"
+        let constraints = (column.check.map { ["CHECK (\($0))"] } ?? []) + (table.checks ?? []).map(\.sql)
+        guard !constraints.isEmpty, let database = try? DatabaseQueue() else { return nil }
+        var passes = Array(repeating: true, count: literals.count)
+        database.inDatabase { db in
+            for (index, constraint) in constraints.enumerated() {
+                let probe = "seed_probe_\(index)"
+                let strict = table.strict == true ? " STRICT" : ""
+                do {
+                    try db.execute(sql: "CREATE TABLE \(probe) (\(definition), \(constraint))\(strict)")
+                } catch {
+                    continue  // names another column
+                }
+                var results: [Bool] = []
+                for literal in literals {
+                    do {
+                        try db.execute(sql: "INSERT INTO \(probe) (\(quoteIdentifier(column.name))) VALUES (\(literal))")
+                        results.append(true)
+                    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
+                        results.append(false)
+                    } catch {
+                        results = []  // names another column, or a function this SQLite lacks: not tried
+                        break
+                    }
+                }
+                for (offset, passed) in results.enumerated() where !passed { passes[offset] = false }
+            }
+        }
+        return passes
+    }
+}

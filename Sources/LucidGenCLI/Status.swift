@@ -61,6 +61,9 @@ struct Status: ParsableCommand {
         var coreDataModel: String?
         /// With a config, a Core Data store at no imported version: how it differs from ``coreDataModel``.
         var coreDataDrift: [String]?
+        /// With a config, for a store without lucidgen's record: how its `PRAGMA user_version` disagrees
+        /// with the version its tables are recognised at (as `plan` notes it).
+        var userVersionNote: String?
     }
 
     func validate() throws {
@@ -96,6 +99,7 @@ struct Status: ParsableCommand {
                 if status.version != nil { report.appObjects = status.appObjects }
                 report.coreDataModel = status.coreDataModel
                 if let drift = status.coreDataConversion?.drift, !drift.isEmpty { report.coreDataDrift = drift }
+                report.userVersionNote = status.userVersionDisagreement
                 switch status.start {
                 case .newFile: report.projectState = "missing"
                 case .emptyDatabase: report.projectState = "empty"
@@ -138,21 +142,23 @@ struct Status: ParsableCommand {
         let size = ByteCountFormatter.string(fromByteCount: Int64(report.fileSize), countStyle: .file)
         guard let ledger = report.ledger else {
             let state = report.projectState.map { "; for this project: \($0)" } ?? ""
+            let note = report.userVersionNote.map { "\nNote: \($0)." } ?? ""
             if let model = report.coreDataModel {
                 var lines = ["\(report.path): no lucidgen record (a Core Data store \(report.coreDataDrift == nil ? "at" : "drifted from") model \(model), \(size))\(state)."]
                 if let drift = report.coreDataDrift {
                     lines.append("Drifted from model \(model), the nearest imported version; each difference taken as Core Data's inferred mapping takes it:")
                     lines += drift.map { "  - \($0)" }
                 }
-                return lines.joined(separator: "\n")
+                return lines.joined(separator: "\n") + note
             }
-            return "\(report.path): no lucidgen record (\(report.fileSize == 0 ? "an empty (0-byte) file" : "a database without lucidgen's tables"), \(size))\(state)."
+            return "\(report.path): no lucidgen record (\(report.fileSize == 0 ? "an empty (0-byte) file" : "a database without lucidgen's tables"), \(size))\(state).\(note)"
         }
         var head = "\(report.path): version \(ledger.version), checksum \(ledger.checksum.prefix(12))…"
         if let state = report.projectState {
             head += state == "needs migration" ? "; needs migrating: \(report.stepsToNewest?.joined(separator: ", ") ?? "")" : "; \(state) for this project (checksum matches)"
         }
         lines.append(head)
+        if let note = report.userVersionNote { lines.append("Note: \(note).") }
         lines.append("  \(report.journalMode ?? "unknown journal mode"), \(size), last updated \(Self.time(ledger.updatedAt))")
         lines.append("Steps applied (\(ledger.steps.count)):")
         for step in ledger.steps {

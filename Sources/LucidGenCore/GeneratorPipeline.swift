@@ -16,7 +16,11 @@ package struct GeneratorPipeline {
     /// does not link SQLite, so the CLI supplies it.
     package var schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])?
 
-    package init(configPath: String, schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])? = nil) {
+    /// Tries the seeds of the generated migration tests against the tables' CHECK constraints (``ResolvedModel/seedCheckProbe``).
+    package var seedCheckProbe: SeedCheckProbe?
+
+    package init(configPath: String, schemaTrial: (@Sendable (LoadedInput, ResolvedModel) -> [Diagnostic])? = nil, seedCheckProbe: SeedCheckProbe? = nil) {
+        self.seedCheckProbe = seedCheckProbe
         self.configPath = configPath
         self.schemaTrial = schemaTrial
     }
@@ -53,7 +57,8 @@ package struct GeneratorPipeline {
     }
 
     func run(_ input: LoadedInput, check: Bool) throws(GenerationFailed) -> Result {
-        let model = try Resolver.resolve(input)
+        var model = try Resolver.resolve(input)
+        model.seedCheckProbe = seedCheckProbe
         if let schemaTrial {
             let refused = schemaTrial(input, model)
             if refused.contains(where: { $0.severity == .error }) { throw GenerationFailed(diagnostics: model.diagnostics + refused) }

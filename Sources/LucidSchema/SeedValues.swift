@@ -16,6 +16,17 @@ package enum SeedValues {
         values[(row - 1 + salt) % values.count]
     }
 
+    /// The row whose seed stands in for `row`'s when the table's CHECKs refuse some of a property's edge
+    /// values: every seed that repeats every `period` rows (`pick`, booleans, enum cases) takes the value of
+    /// row `row`, `row + 1`, … whose residue `(row - 1) % period` is not in `refused` (``refused`` lists the
+    /// refused residues, fewer than `period`). Both encoders call it with the same lists.
+    package static func passingRow(_ row: Int, period: Int, refused: [Int]) -> Int {
+        guard period > 0, refused.count < period else { return row }
+        var next = row
+        while refused.contains((next - 1) % period) { next += 1 }
+        return next
+    }
+
     package static let strings = [
         "", "plain", "ünïcödé ✈︎ 日本語 👩🏽‍✈️", "quote ' and \" and \\", "line\nbreak\ttab", String(repeating: "long ", count: 60),
         " leading and trailing ", "NULL", "0", "42", "emoji 🛩🛫🛬", "-7",

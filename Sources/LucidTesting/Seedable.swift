@@ -40,6 +40,13 @@ public protocol DistinctSeedable: Seedable {
 
     static func pick<T>(_ values: [T], row: Int, salt: Int) -> T { SeedValues.pick(values, row: row, salt: salt) }
 
+    /// The row whose seed a property takes when the table's CHECKs refuse some of its edge values (the
+    /// residues `(row - 1) % period` in `refused`): the next row whose value passes. `lucidgen fixtures`
+    /// writes the same values.
+    public static func passingRow(_ row: Int, period: Int, refused: [Int]) -> Int {
+        SeedValues.passingRow(row, period: period, refused: refused)
+    }
+
     /// The edge strings: empty, unicode, multi-line, quotes and SQL-looking text.
     public static var strings: [String] { SeedValues.strings }
     /// The edge integers: 0, ±1, `Int64.min`, `Int64.max`, 2^53 ± 1.

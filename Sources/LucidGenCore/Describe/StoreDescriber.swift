@@ -135,6 +135,9 @@ package struct StoreDescriber {
                 for link in appLinks[sqlNameKey(table.name)] ?? [] {
                     var linkTable = [("name", Self.json(link.table)), ("source_column", Self.json(link.link.source)), ("target_column", Self.json(link.link.target))]
                     if let index = link.link.targetIndex { linkTable.append(("target_index", Self.json(index))) }
+                    if link.link.strict { linkTable.append(("strict", "true")) }
+                    if let action = link.link.sourceOnUpdate { linkTable.append(("source_on_update", Self.json(Self.actionName(action)))) }
+                    if let action = link.link.targetOnUpdate { linkTable.append(("target_on_update", Self.json(Self.actionName(action)))) }
                     let object = "{ " + linkTable.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }"
                     described.properties.append(DescribedProperty(
                         name: link.name, column: columnNaming.column(link.name),
@@ -288,7 +291,6 @@ package struct StoreDescriber {
         if !extra.isEmpty {
             return refuse("it holds \(extra.map(\.name).joined(separator: ", ")) beyond its two keys, and a link holds only the two (give the table a key of its own to make it an entity)")
         }
-        if table.strict == true { return refuse("it is STRICT, which a link table is not yet") }
         if let options = table.storeOptions { return refuse("it uses \(options.joined(separator: " and "))") }
         if table.primaryKeyConflict != nil { return refuse("its primary key says ON CONFLICT") }
         var references: [(table: SchemaTable, key: SchemaForeignKey)] = []
@@ -298,8 +300,8 @@ package struct StoreDescriber {
             guard keysOfColumn.count == 1, let key = keysOfColumn.first, let target = keyed[sqlNameKey(key.table)],
                 key.tableColumns.isEmpty || (key.tableColumns.count == 1 && sameSQLName(key.tableColumns[0], target.primaryKey[0]))
             else { return refuse("\(column) is not a foreign key to a described table's key") }
-            guard key.onDelete == .cascade, key.onUpdate == nil else {
-                return refuse("\(column)'s foreign key says\(key.actionsSQL) (a link's says ON DELETE CASCADE, and no ON UPDATE)")
+            guard key.onDelete == .cascade else {
+                return refuse("\(column)'s foreign key says\(key.actionsSQL) (a link's says ON DELETE CASCADE)")
             }
             guard schemaColumn.notNull, schemaColumn.notNullConflict == nil, schemaColumn.defaultSQL == nil, schemaColumn.declaredType == nil, schemaColumn.collation == nil,
                 let targetKey = target.column(named: target.primaryKey[0]), targetKey.type == schemaColumn.type
@@ -316,7 +318,12 @@ package struct StoreDescriber {
             targetIndex = index.name
         }
         if table.indexes.count != indexes.count { return refuse("it has a UNIQUE constraint") }
-        return .success((references[0].table.name, references[1].table.name, LinkTable.Columns(source: keys[0], target: keys[1], targetIndex: targetIndex)))
+        return .success((
+            references[0].table.name, references[1].table.name,
+            LinkTable.Columns(
+                source: keys[0], target: keys[1], targetIndex: targetIndex, strict: table.strict == true, sourceOnUpdate: references[0].key.onUpdate.flatMap { $0 == .noAction ? nil : $0 },
+                targetOnUpdate: references[1].key.onUpdate.flatMap { $0 == .noAction ? nil : $0 })
+        ))
     }
 
     /// An entity as one layout has it.
@@ -510,10 +517,21 @@ package struct StoreDescriber {
             let path = sqlNameKey("\(table.name).\(column.name)")
             if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
                 let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
+                // A relationship has no default but NULL: any other is said, never dropped.
+                var defaultValue: String?
+                if let defaultSQL = column.defaultSQL {
+                    if SchemaColumn.unwrappedDefault(defaultSQL.trimmingCharacters(in: .whitespaces)).uppercased() == "NULL" {
+                        defaultValue = "null"
+                    } else {
+                        output.problems.append(
+                            "table \(table.name): its foreign key column \(column.name) has a default (\(defaultSQL)), which a lucidgen to-one relationship cannot have; "
+                                + "drop the default in the app (a rebuild), or leave the table to the app with --app-table \(table.name)")
+                    }
+                }
                 properties.append(DescribedProperty(
                     name: propertyName, column: column.name,
                     type: #"{ "entity_name": \#(Self.json(entityNames[sqlNameKey(target.name)]!)), "association": "to_one" }"#, nullable: !column.notNull,
-                    defaultValue: nil, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
+                    defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
                     onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
                     check: column.check))
                 continue

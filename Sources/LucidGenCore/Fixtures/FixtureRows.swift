@@ -15,10 +15,22 @@ package struct FixtureRows {
     package let model: ResolvedModel
     /// Every entity's unique indexes at every schema version (property current names), for ``SeedPlan``.
     let uniqueIndexes: [String: [(SchemaVersion, [String])]]
+    /// The tables with CHECK constraints at each version, by name (none when the model has no
+    /// ``ResolvedModel/seedCheckProbe``): the only ones whose seeds are tried.
+    let checkedTables: [SchemaVersion: [String: SchemaTable]]
 
     package init(model: ResolvedModel) {
         self.model = model
         self.uniqueIndexes = Self.uniqueIndexes(of: model)
+        var checked: [SchemaVersion: [String: SchemaTable]] = [:]
+        if model.seedCheckProbe != nil {
+            for schema in model.schemas {
+                for table in schema.tables where !(table.checks ?? []).isEmpty || table.columns.contains(where: { $0.check != nil }) {
+                    checked[schema.version, default: [:]][table.name] = table
+                }
+            }
+        }
+        self.checkedTables = checked
     }
 
     /// The entity shapes in force at a schema version.
@@ -113,6 +125,10 @@ package struct FixtureRows {
         func referencedBase(_ entity: String) -> Int { (blocks.referenced[entity] ?? 0) * rows }
         for shape in shapes where !shape.abstract {
             let plan = plans[shape.entityName] ?? SeedPlan()
+            // The edge values the table's CHECKs refuse give way to the next row's (the generated seeds do the same).
+            let refusals = shape.properties.enumerated().map { index, property in
+                plan.rules[property.currentName] == nil ? refusedSeeds(property, of: shape, salt: Self.salt(ofPropertyAt: index), at: version) : nil
+            }
             for row in (first(shape.entityName) + 1)...(first(shape.entityName) + rowCount(shape.entityName)) {
                 var columns = [shape.identifier.column]
                 var values = [identifierLiteral(shape.identifier.storage, row: row)]
@@ -146,6 +162,7 @@ package struct FixtureRows {
                         columns.append(property.column)
                         switch plan.rules[property.currentName] {
                         case nil:
+                            let row = refusals[index].map { SeedValues.passingRow(row, period: $0.period, refused: $0.refused) } ?? row
                             values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : valueLiteral(property, row: row, salt: salt, at: version))
                         case .distinct?:
                             values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : distinctLiteral(property, row: row, salt: salt, at: version))
@@ -180,6 +197,46 @@ package struct FixtureRows {
                 }
             }
         }
+    }
+
+    /// How many rows a value property's seed takes to repeat (the length of its list of edge values), nil
+    /// for a seed that never repeats (dates, arrays, structs, option sets).
+    func seedPeriod(_ property: PropertyShape) -> Int? {
+        let type = property.typeDescription
+        guard !type.hasPrefix("[") else { return nil }
+        switch ScalarType(name: type) {
+        case .string?, .color?: return SeedValues.strings.count
+        case .int?: return SeedValues.integers.count
+        case .bool?: return 2
+        case .double?, .seconds?, .milliseconds?: return SeedValues.doubles.count
+        case .float?: return SeedValues.floats.count
+        case .url?: return SeedValues.urls.count
+        case .data?: return 4
+        case .uuid?: return SeedValues.uuids.count
+        case .decimal?: return SeedValues.decimals.count
+        case .date?: return nil
+        case nil:
+            guard case .enumeration(let cases)? = model.subtypes.first(where: { $0.name == type })?.kind else { return nil }
+            return cases.count
+        }
+    }
+
+    /// The seeds of a value property (rows `1...period`, residues `0..<period`) that the CHECK constraints
+    /// of its table at `version` refuse, tried in SQLite by the model's ``ResolvedModel/seedCheckProbe``: the
+    /// rows whose value gives way to the next passing row's (``SeedValues/passingRow(_:period:refused:)``).
+    /// Nil when none is refused, when all are (the insert then fails, naming the CHECK), when the table has
+    /// no CHECK, or for a seed that does not repeat.
+    package func refusedSeeds(_ property: PropertyShape, of shape: EntityShape, salt: Int, at version: SchemaVersion) -> (period: Int, refused: [Int])? {
+        guard let probe = model.seedCheckProbe, case .value = property.kind, !property.isKind, !property.generated,
+            let table = checkedTables[version]?[shape.tableName],
+            let column = table.columns.first(where: { $0.name == property.column }),
+            column.check != nil || !(table.checks ?? []).isEmpty,
+            let period = seedPeriod(property)
+        else { return nil }
+        let literals = (1...period).map { valueLiteral(property, row: $0, salt: salt, at: version) }
+        guard let passes = probe(table, column, literals), passes.count == period else { return nil }
+        let refused = passes.indices.filter { !passes[$0] }
+        return refused.isEmpty || refused.count == period ? nil : (period, refused)
     }
 
     /// The rows as `INSERT` statements (see ``rows(at:rows:)``).

@@ -59,7 +59,7 @@ private enum KnownKeys {
     static let memberTypeHistoryItem = ["until_version", "property_type", "nullable", "optional", "default_value"]
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
     static let relationship = ["entity_name", "association", "ordered", "link_table"]
-    static let linkTable = ["name", "source_column", "target_column", "target_index"]
+    static let linkTable = ["name", "source_column", "target_column", "target_index", "strict", "source_on_update", "target_on_update"]
     static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback", "swift_name"]
     static let subtype = ["name", "cases", "options", "properties", "swift_name", "added_at_version"]
     static let member = [
@@ -757,7 +757,25 @@ package enum DescriptionLoader {
             diagnostics.error("link_table's source_column and target_column are both '\(source)'", at: node.location, path: node.path)
             valid = false
         }
-        return valid ? LinkTableDescription(name: name, sourceColumn: source, targetColumn: target, targetIndex: index, location: node.location) : nil
+        let strict = reader.bool("strict", &diagnostics) ?? false
+        /// `source_on_update` / `target_on_update`: one of the actions (NO ACTION, the default, is none).
+        func onUpdate(_ key: String) -> SchemaForeignKey.Action? {
+            guard let text = reader.string(key, &diagnostics), let valueNode = reader.value(key) else { return nil }
+            guard let action = foreignKeyActions[ObjectReader.normalize(text)] else {
+                diagnostics.error(
+                    "\(key) '\(text)' is not an action: use one of \(foreignKeyActions.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))",
+                    at: valueNode.location, path: valueNode.path)
+                valid = false
+                return nil
+            }
+            return action == .noAction ? nil : action
+        }
+        let sourceOnUpdate = onUpdate("source_on_update")
+        let targetOnUpdate = onUpdate("target_on_update")
+        return valid
+            ? LinkTableDescription(
+                name: name, sourceColumn: source, targetColumn: target, targetIndex: index, strict: strict, sourceOnUpdate: sourceOnUpdate, targetOnUpdate: targetOnUpdate,
+                location: node.location) : nil
     }
 
     /// A property's `generated`: `{ "expression": "…", "stored": true }`, a column SQLite computes

@@ -332,17 +332,31 @@ package struct LinkTableDescription: Sendable, Equatable {
     package var sourceColumn: String
     package var targetColumn: String
     package var targetIndex: String?
+    /// `"strict": true`: the table is `STRICT`.
+    package var strict = false
+    /// `"source_on_update"` / `"target_on_update"`: the `ON UPDATE` action of that column's foreign key.
+    package var sourceOnUpdate: SchemaForeignKey.Action?
+    package var targetOnUpdate: SchemaForeignKey.Action?
     package var location: SourceLocation
 
-    package init(name: String, sourceColumn: String, targetColumn: String, targetIndex: String?, location: SourceLocation) {
+    package init(
+        name: String, sourceColumn: String, targetColumn: String, targetIndex: String?, strict: Bool = false, sourceOnUpdate: SchemaForeignKey.Action? = nil,
+        targetOnUpdate: SchemaForeignKey.Action? = nil, location: SourceLocation
+    ) {
         self.name = name
         self.sourceColumn = sourceColumn
         self.targetColumn = targetColumn
         self.targetIndex = targetIndex
+        self.strict = strict
+        self.sourceOnUpdate = sourceOnUpdate
+        self.targetOnUpdate = targetOnUpdate
         self.location = location
     }
 
-    package var columns: LinkTable.Columns { LinkTable.Columns(source: sourceColumn, target: targetColumn, targetIndex: targetIndex) }
+    package var columns: LinkTable.Columns {
+        LinkTable.Columns(
+            source: sourceColumn, target: targetColumn, targetIndex: targetIndex, strict: strict, sourceOnUpdate: sourceOnUpdate, targetOnUpdate: targetOnUpdate)
+    }
 }
 
 package indirect enum PropertyType: Sendable, Equatable, CustomStringConvertible {

@@ -136,8 +136,13 @@ extension ViewModels {
                 var cacheKey = limits.isEmpty && plan.isEmpty
                     ? shape.typeName : "\(shape.typeName)|\(plan)|\(limits.sorted { $0.key < $1.key })"
                 if !blocks.own.isEmpty { cacheKey += "|\(blocks.own.sorted { $0.key < $1.key })|\(blocks.referenced.sorted { $0.key < $1.key })" }
+                // A CHECK that refuses edge values changes the seeds (it may come at a later version than the type).
+                let refusals = shape.properties.enumerated().map { index, property in
+                    plan.rules[property.currentName] == nil ? fixtures.refusedSeeds(property, of: shape, salt: FixtureRows.salt(ofPropertyAt: index), at: version) : nil
+                }
+                if refusals.contains(where: { $0 != nil }) { cacheKey += "|refused:\(refusals.map { $0.map { "\($0.period):\($0.refused)" } ?? "-" })" }
                 let built = bodies[cacheKey] ?? {
-                    let record = seedRecord(shape, plan: plan, limits: limits, fixtures: fixtures, blocks: blocks)
+                    let record = seedRecord(shape, plan: plan, limits: limits, fixtures: fixtures, blocks: blocks, version: version)
                     return (record, record.bodyKey)
                 }()
                 bodies[cacheKey] = built
@@ -177,7 +182,8 @@ extension ViewModels {
     /// `plan` keeps the table's unique indexes unique (``SeedPlan``); `limits` are the row counts of the
     /// tables seeded with fewer rows than asked (references to them point at those rows).
     private func seedRecord(
-        _ shape: EntityShape, plan: SeedPlan, limits: [String: Int], fixtures: FixtureRows, blocks: (own: [String: Int], referenced: [String: Int]) = ([:], [:])
+        _ shape: EntityShape, plan: SeedPlan, limits: [String: Int], fixtures: FixtureRows, blocks: (own: [String: Int], referenced: [String: Int]) = ([:], [:]),
+        version: SchemaVersion
     ) -> TestsContext.SeedRecord {
         func rowCount(_ entity: String) -> String { limits[entity].map { "Swift.min(rows, \($0))" } ?? "rows" }
         // Entity inheritance: an entity of a hierarchy seeds its own block of rows (``FixtureRows/seedBlocks(at:)``).
@@ -202,7 +208,14 @@ extension ViewModels {
                 guard expressions[swiftName] == nil else { continue }
                 let salt = FixtureRows.salt(ofPropertyAt: index)
                 switch plan.rules[property.currentName] {
-                case nil: expressions[swiftName] = ".seed(row: row, salt: \(salt))"
+                case nil:
+                    // The edge values the table's CHECKs refuse give way to the next row's (as `FixtureRows` writes them).
+                    if let refusal = fixtures.refusedSeeds(property, of: shape, salt: salt, at: version) {
+                        let refused = refusal.refused.map(String.init).joined(separator: ", ")
+                        expressions[swiftName] = ".seed(row: LucidTesting.Seed.passingRow(row, period: \(refusal.period), refused: [\(refused)]), salt: \(salt))"
+                    } else {
+                        expressions[swiftName] = ".seed(row: row, salt: \(salt))"
+                    }
                 case .distinct?: expressions[swiftName] = ".seedDistinct(row: row, salt: \(salt))"
                 case .product(let divisor, let count, let nullBeyond)?:
                     expressions[swiftName] = property.nullable

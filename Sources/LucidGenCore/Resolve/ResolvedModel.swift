@@ -21,11 +21,18 @@ package struct ResolvedModel: Sendable {
     /// The versions stores exist at: every version before the current one, and the current one once
     /// `lucidgen release` marked it. Each should have its committed fixture store.
     package var releasedVersions: [SchemaVersion] = []
+    /// Tries seeded values against a table's CHECK constraints in SQLite (the CLI sets it: this module
+    /// links no SQLite); nil: seeds are not tried, and a CHECK that refuses one fails the insert.
+    package var seedCheckProbe: SeedCheckProbe?
     /// The Swift type of each enum with a case history at each version.
     var enumTypes = EnumVersionTypes(subtypes: [], versions: [])
     /// The Swift type of each struct subtype at each version (older member sets get `Point_1_0`).
     var structTypes = StructVersionTypes(subtypes: [:], versions: [])
 }
+
+/// Which of `literals` (SQL literals of one column's seeds) the CHECK constraints of `table` that name only
+/// `column` let through, in order; nil when they cannot be tried.
+package typealias SeedCheckProbe = @Sendable (_ table: SchemaTable, _ column: SchemaColumn, _ literals: [String]) -> [Bool]?
 
 /// An entity and its record types, one per version of its `version_history`.
 package struct ResolvedEntity: Sendable {

@@ -160,16 +160,20 @@ extension ShapeBuilder {
         // An ordered relationship's links keep their place: after the keys, so that an unordered
         // table's DDL (and every existing checksum) is what it was.
         if ordered { linkColumns.append(SchemaColumn(name: LinkTable.positionColumn, type: .integer, notNull: true)) }
-        return SchemaTable(
+        var table = SchemaTable(
             name: name, kind: .join,
             columns: linkColumns,
             primaryKey: [link.source, link.target],
             foreignKeys: [
-                SchemaForeignKey(columns: [link.source], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade),
-                SchemaForeignKey(columns: [link.target], table: timelines[target]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade),
+                SchemaForeignKey(columns: [link.source], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade, onUpdate: link.sourceOnUpdate),
+                SchemaForeignKey(
+                    columns: [link.target], table: timelines[target]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade, onUpdate: link.targetOnUpdate),
             ],
             indexes: link.targetIndex.map { [SchemaIndex(name: $0, columns: [link.target])] } ?? [], renamedFrom: oldJoin,
             convertedFromColumn: convertedFromColumn)
+        // The app's STRICT join table stays STRICT (lucidgen's own are not: their DDL and checksums are unchanged).
+        if link.strict { table.strict = true }
+        return table
     }
 
     /// The `kind` column of a hierarchy's root table at `version` (nil before its first subentity): TEXT NOT

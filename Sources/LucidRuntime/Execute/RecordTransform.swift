@@ -74,7 +74,11 @@ final class RecordTransformRunner {
     /// Where each target column's text starts in `arena`.
     private let textOffsets: UnsafeMutablePointer<Int>
 
-    init(_ transform: RecordTransform, sourceTable: String, targetTable: String) {
+    /// The target columns SQLite computes (generated columns): the record encodes them, no insert writes them.
+    private let skipped: [Bool]
+
+    init(_ transform: RecordTransform, sourceTable: String, targetTable: String, generatedColumns: Set<String> = []) {
+        skipped = transform.targetColumns.map { generatedColumns.contains(sqlNameKey($0)) }
         context = TransformContext(
             sourceTable: sourceTable, sourceColumns: transform.sourceColumns, targetTable: targetTable, targetColumns: transform.targetColumns,
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
@@ -100,8 +104,9 @@ final class RecordTransformRunner {
 
     /// `INSERT INTO … SELECT …` with the rowid range as its two arguments.
     func insertSQL(into temporary: String, from source: String) -> String {
-        let targets = context.targetColumns.map(quoteIdentifier).joined(separator: ", ")
-        let results = context.targetColumns.indices.map { "\(Self.valueFunction($0))()" }.joined(separator: ", ")
+        let inserted = context.targetColumns.indices.filter { !skipped[$0] }
+        let targets = inserted.map { quoteIdentifier(context.targetColumns[$0]) }.joined(separator: ", ")
+        let results = inserted.map { "\(Self.valueFunction($0))()" }.joined(separator: ", ")
         let arguments = (["src.rowid"] + context.sourceColumns.map { "src.\(quoteIdentifier($0))" }).joined(separator: ", ")
         // The rowid first: every row keeps it, and a column that is the rowid's alias, listed after it, still decides.
         return "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(targets)) SELECT src.rowid, \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND \(Self.transformFunction)(\(arguments))"
@@ -123,7 +128,7 @@ final class RecordTransformRunner {
         try check(
             sqlite3_create_function_v2(connection, Self.transformFunction, transformArgumentCount, flags, runner, lucidTransform, nil, nil, releaseRunner),
             Self.transformFunction)
-        for index in context.targetColumns.indices {
+        for index in context.targetColumns.indices where !skipped[index] {
             _ = Unmanaged.passRetained(self)
             let name = Self.valueFunction(index)
             try check(sqlite3_create_function_v2(connection, name, 0, flags, valueFunctions + index, lucidValue, nil, nil, releaseValueRunner), name)
@@ -161,9 +166,10 @@ final class RecordTransformRunner {
         var values = MigrationValues(context: context)
         do {
             if try convert(MigrationRow(arguments: arguments + 1, context: context), &values) {
+                for index in skipped.indices where skipped[index] { context.slots[index] = .null }
                 stageTexts()
-                state.pointee.pending = true
-                state.pointee.nextValue = 0
+                state.pointee.nextValue = nextInserted(from: 0)
+                state.pointee.pending = state.pointee.nextValue < context.targetColumns.count
                 sqlite3_result_int(sqlite, 1)
             } else {
                 sqlite3_result_int(sqlite, 0)
@@ -171,6 +177,13 @@ final class RecordTransformRunner {
         } catch {
             fail(sqlite, error)
         }
+    }
+
+    /// The first target column from `index` on that the insert writes (the count when none is left).
+    private func nextInserted(from index: Int) -> Int {
+        var next = index
+        while next < skipped.count, skipped[next] { next += 1 }
+        return next
     }
 
     /// Copies the kept row's texts into `arena` (no pointer into it is live: the previous row is inserted).
@@ -204,8 +217,8 @@ final class RecordTransformRunner {
             let expected = state.pointee.pending ? "where value \(state.pointee.nextValue) was expected" : "with no kept row pending"
             return fail(sqlite, EvaluationOrderError(message: "\(Self.valueFunction(index))() evaluated \(expected)"))
         }
-        state.pointee.nextValue = index + 1
-        if index + 1 == context.targetColumns.count { state.pointee.pending = false }
+        state.pointee.nextValue = nextInserted(from: index + 1)
+        if state.pointee.nextValue == context.targetColumns.count { state.pointee.pending = false }
         // Take the value, leaving NULL for the next row.
         let slot = (context.slots + index).move()
         (context.slots + index).initialize(to: .null)

@@ -464,7 +464,9 @@ struct StepExecutor {
         let aside = try setAside(for: source)
         let temporary = "lucid_rebuild_\(table.name)"
         try execute(table.createTableStatement(named: temporary))
-        let runner = RecordTransformRunner(transform, sourceTable: source, targetTable: table.name)
+        // Generated columns: the record encodes them, SQLite computes them.
+        let runner = RecordTransformRunner(
+            transform, sourceTable: source, targetTable: table.name, generatedColumns: Set(table.columns.filter(\.isGenerated).map { sqlNameKey($0.name) }))
         defer { runner.unregister(from: connection) }
         try runner.register(on: connection)
         var inserted = 0
@@ -495,8 +497,11 @@ struct StepExecutor {
             sourceTable: source, sourceColumns: transform.sourceColumns, targetTable: table.name, targetColumns: transform.targetColumns,
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
         let targets = transform.targetColumns
+        // Generated columns: the record encodes them, SQLite computes them.
+        let generated = Set(table.columns.filter(\.isGenerated).map { sqlNameKey($0.name) })
+        let written = targets.indices.filter { !generated.contains(sqlNameKey(targets[$0])) }
         let insert = try RowInserter(
-            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(targets.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: targets.count + 1).joined(separator: ", ")))")
+            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(written.map { quoteIdentifier(targets[$0]) }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: written.count + 1).joined(separator: ", ")))")
         let label = "transform table \(table.name)"
         report(label, 0, total)
         let columns = transform.sourceColumns
@@ -518,7 +523,7 @@ struct StepExecutor {
                 encoded.removeAll()
                 encoded.append(row[0] as DatabaseValue)
                 for index in targets.indices {
-                    encoded.append(context.slots[index].databaseValue)
+                    if !generated.contains(sqlNameKey(targets[index])) { encoded.append(context.slots[index].databaseValue) }
                     context.slots[index] = .null
                 }
                 try insert.insert(encoded)

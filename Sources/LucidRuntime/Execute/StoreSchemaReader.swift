@@ -738,9 +738,16 @@ package enum StoreSchemaReader {
         return lines
     }
 
-    /// SQLite reports a parenthesised default expression without its outer parentheses.
+    /// SQLite reports a parenthesised default expression without its outer parentheses. A blob literal is
+    /// the same bytes in either case (`x'0aff'`, as apps write it, is lucidgen's `X'0AFF'`).
     private static func unwrapped(_ defaultSQL: String?) -> String? {
-        defaultSQL.map(SchemaColumn.unwrappedDefault)
+        defaultSQL.map(SchemaColumn.unwrappedDefault).map { sql in
+            let scalars = Array(sql.unicodeScalars)
+            guard scalars.count >= 3, scalars[0] == "x" || scalars[0] == "X", scalars[1] == "'", scalars.last == "'",
+                scalars.dropFirst(2).dropLast().allSatisfy({ $0.properties.isASCIIHexDigit })
+            else { return sql }
+            return sql.uppercased()
+        }
     }
 
     private static func describe(_ column: SchemaColumn) -> String {

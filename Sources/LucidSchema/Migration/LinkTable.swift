@@ -33,11 +33,23 @@ package enum LinkTable {
         package var target: String
         /// The index on the target column (nil: the table has none).
         package var targetIndex: String?
+        /// The table is `STRICT` (as SQLiteData makes every table).
+        package var strict = false
+        /// The `ON UPDATE` action of the source column's foreign key (nil: none, NO ACTION).
+        package var sourceOnUpdate: SchemaForeignKey.Action?
+        /// The `ON UPDATE` action of the target column's foreign key (nil: none, NO ACTION).
+        package var targetOnUpdate: SchemaForeignKey.Action?
 
-        package init(source: String, target: String, targetIndex: String?) {
+        package init(
+            source: String, target: String, targetIndex: String?, strict: Bool = false, sourceOnUpdate: SchemaForeignKey.Action? = nil,
+            targetOnUpdate: SchemaForeignKey.Action? = nil
+        ) {
             self.source = source
             self.target = target
             self.targetIndex = targetIndex
+            self.strict = strict
+            self.sourceOnUpdate = sourceOnUpdate
+            self.targetOnUpdate = targetOnUpdate
         }
 
         /// lucidgen's layout of link table `table`.
