@@ -68,7 +68,18 @@ struct ExpectedMigration {
                     throw ExpectationError("step \(step.label) transforms table \(table) with the app's code, but no expectation says what its rows become")
                 }
                 guard case .table(let source)? = lineage.origin(ofTable: table, at: toIndex, in: fromIndex) else {
+                    // Rows that move into the table (an entity whose parent changed), made by the app's code from
+                    // the source's rows of their kinds, ids kept.
                     after.tables[table] = []
+                    for move in movedRows(into: table, from: fromIndex, to: toIndex, transformed: transformed) where move.transformed {
+                        let kinds = Set(move.kinds.map(\.from))
+                        let rows = (current.tables[sourceTable(of: move, from: fromIndex, to: toIndex)?.name ?? move.source] ?? []).filter { row in
+                            guard let kindColumn = move.sourceKindColumn else { return true }
+                            guard case .string(let kind)? = row[kindColumn]?.storage else { return false }
+                            return kinds.contains(kind)
+                        }
+                        after.tables[table, default: []] += try rows.compactMap { try expectation.expect(Row($0)) }
+                    }
                     continue
                 }
                 after.tables[table] = try (current.tables[source] ?? []).compactMap { try expectation.expect(Row($0)) }
@@ -323,11 +334,8 @@ struct ExpectedMigration {
         }
         // An entity that gains, loses or changes its parent: its rows (of its kinds) come along, ids kept, each
         // column by name, the kind as the planner says; the rows left behind went with their kind (above).
-        guard toIndex == fromIndex + 1 else { return result }
-        for operation in (try? inference.operations(from: fromIndex, to: toIndex).get()) ?? [] {
-            guard case .moveRows(let move) = operation, let sourceTable = source.tables.first(where: { table in
-                table.name == move.source || target.table(named: move.source)?.renamedFrom == table.name
-            }) else { continue }
+        for move in movedRows(into: nil, from: fromIndex, to: toIndex, transformed: skipping) where !move.transformed {
+            guard let sourceTable = sourceTable(of: move, from: fromIndex, to: toIndex) else { continue }
             let kinds = Dictionary(move.kinds.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
             for row in rows.tables[sourceTable.name] ?? [] {
                 var values: [String: DatabaseValue] = [:]
@@ -342,6 +350,21 @@ struct ExpectedMigration {
             }
         }
         return result
+    }
+
+    /// The rows the planner moves between tables from one version to the next (into `table`, or into any
+    /// table when nil), with `transformed` tables made by the app's code (``RowMove/transformed``).
+    func movedRows(into table: String?, from fromIndex: Int, to toIndex: Int, transformed: Set<String>) -> [RowMove] {
+        guard toIndex == fromIndex + 1 else { return [] }
+        return ((try? inference.operations(from: fromIndex, to: toIndex, transformedTables: transformed).get()) ?? []).compactMap { operation in
+            guard case .moveRows(let move) = operation, table.map({ $0 == move.table }) ?? true else { return nil }
+            return move
+        }
+    }
+
+    /// The table at `fromIndex` that a move's rows come from (the move names it as during the step, after renames).
+    func sourceTable(of move: RowMove, from fromIndex: Int, to toIndex: Int) -> SchemaTable? {
+        versions[fromIndex].tables.first { table in table.name == move.source || versions[toIndex].table(named: move.source)?.renamedFrom == table.name }
     }
 
     /// The member at `path` (`$.a.b`) of JSON text, computed in Swift as SQLite's `json_extract` gives it

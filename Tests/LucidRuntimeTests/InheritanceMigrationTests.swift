@@ -290,4 +290,136 @@ import Testing
         #expect(try rows(path, "SELECT id, kind, name, doors, serial FROM machine ORDER BY id") == ["1 vehicle plain NULL NULL", "2 car sedan 4 NULL", "3 car coupé 2 NULL"])
         #expect(oracleFailures(versions, seed: Self.rows) == [])
     }
+
+    // MARK: A step whose moved rows need the app's code (a moved column's type changes)
+
+    /// Car leaves vehicle at 2.0 and its inherited `value` becomes an int there (Habitica's Gear, which
+    /// leaves MetaReward at the version where `value` goes from Float to Integer): SQL cannot copy the
+    /// REALs, so the app's row transform for `car` makes each moved row, ids kept.
+    static let typeChangeFiles = [
+        "vehicle.json": #"{ "name": "vehicle", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }], "properties": [{ "name": "name", "property_type": "string", "nullable": true }, { "name": "value", "property_type": "double", "nullable": true }] }"#,
+        "car.json": #"""
+            { "name": "car", "identifier": { "type": "int" }, "parent_history": [{ "until_version": "2.0", "parent": "vehicle" }], "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [{ "name": "doors", "property_type": "int", "nullable": true },
+                             { "name": "name", "property_type": "string", "nullable": true, "added_at_version": "2.0", "moved_from": "vehicle" },
+                             { "name": "value", "property_type": "int", "nullable": true, "added_at_version": "2.0" }] }
+            """#,
+        "garage.json": leavingFiles(moves: false)["garage.json"]!,
+    ]
+
+    static let typeChangeSeed = """
+        INSERT INTO vehicle (id, name, value, kind) VALUES (1, 'plain', 1.5, 'vehicle');
+        INSERT INTO vehicle (id, name, value, kind, doors) VALUES (2, 'sedan', 2.6, 'car', 4), (3, 'coupé', 7.0, 'car', 2), (4, 'wreck', 0.4, 'car', 0);
+        INSERT INTO garage (id, favorite, best_car) VALUES (1, 2, 3), (2, 1, 4);
+        INSERT INTO garage_parked (source_id, target_id) VALUES (1, 1), (1, 3), (2, 2);
+        INSERT INTO garage_cars (source_id, target_id) VALUES (1, 2), (1, 3), (2, 4);
+        """
+
+    /// The app's code over rows: the value rounded, the wreck dropped.
+    @Sendable static func carByRow(_ row: Row) throws -> [String: DatabaseValue]? {
+        guard (row["name"] as String?) != "wreck" else { return nil }
+        let value = (row["value"] as Double?).map { Int64($0.rounded()) }
+        return ["id": row["id"] as DatabaseValue, "doors": row["doors"] as DatabaseValue, "name": row["name"] as DatabaseValue, "value": value.databaseValue]
+    }
+
+    /// The records `lucidgen generate` writes for car at 1.0 (a row of vehicle) and 2.0, by hand.
+    struct OldCar: MigrationRecord {
+        static let migrationColumns = ["id", "name", "value", "doors", "kind"]
+        var id: Int64, name: String?, value: Double?, doors: Int64?, kind: String
+        init(migrationRow row: MigrationRow) throws {
+            id = try row.decode(Int64.self, at: 0)
+            name = try row.decodeIfPresent(String.self, at: 1)
+            value = try row.decodeIfPresent(Double.self, at: 2)
+            doors = try row.decodeIfPresent(Int64.self, at: 3)
+            kind = try row.decode(String.self, at: 4)
+        }
+        func encode(to values: inout MigrationValues) throws {
+            values.encode(id, at: 0)
+            values.encode(name, at: 1)
+            values.encode(value, at: 2)
+            values.encode(doors, at: 3)
+            values.encode(kind, at: 4)
+        }
+    }
+
+    struct NewCar: MigrationRecord {
+        static let migrationColumns = ["id", "doors", "name", "value"]
+        var id: Int64, doors: Int64?, name: String?, value: Int64?
+        init(id: Int64, doors: Int64?, name: String?, value: Int64?) {
+            (self.id, self.doors, self.name, self.value) = (id, doors, name, value)
+        }
+        init(migrationRow row: MigrationRow) throws {
+            self.init(
+                id: try row.decode(Int64.self, at: 0), doors: try row.decodeIfPresent(Int64.self, at: 1), name: try row.decodeIfPresent(String.self, at: 2),
+                value: try row.decodeIfPresent(Int64.self, at: 3))
+        }
+        func encode(to values: inout MigrationValues) throws {
+            values.encode(id, at: 0)
+            values.encode(doors, at: 1)
+            values.encode(name, at: 2)
+            values.encode(value, at: 3)
+        }
+    }
+
+    struct NotACar: Error {}
+
+    @Sendable static func carByRecord(_ old: OldCar) throws -> NewCar? {
+        // The transform sees only the moved rows.
+        guard old.kind == "car" else { throw NotACar() }
+        guard old.name != "wreck" else { return nil }
+        return NewCar(id: old.id, doors: old.doors, name: old.name, value: old.value.map { Int64($0.rounded()) })
+    }
+
+    func checkTypeChange(_ transform: RowTransform) throws {
+        let versions = try resolveSchemas(Self.typeChangeFiles)
+        var options = StoreOptions()
+        options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "app code for car", transforms: [transform])]
+        let stage = ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "app code for car", transformedTables: ["car"])
+        let plan = try MigrationPlanner(versions: versions, stages: [stage]).plan(from: SchemaVersion("1.0"))
+        let operations = plan.flatMap(\.operations).map(\.description)
+        #expect(plan.map(\.label) == ["1.0 → 2.0 (app code for car)"])
+        let move = try #require(operations.firstIndex(of: "move rows of vehicle of kind car into car through the app's row transform, ids kept"), "\(operations)")
+        let delete = try #require(operations.firstIndex(of: "delete rows of vehicle of kind car (moved to another table above)"), "\(operations)")
+        #expect(operations.firstIndex(of: "create table car").map { $0 < move } == true, "\(operations)")
+        #expect(move < delete, "made before they are deleted: \(operations)")
+
+        let (path, folder) = try storeAtFirstVersion(versions, rows: Self.typeChangeSeed)
+        defer { folder.remove() }
+        try LucidStore.open(atPath: path, versions: versions, options: options).database.close()
+        #expect(try rows(path, "SELECT id, kind, name, value FROM vehicle ORDER BY id") == ["1 vehicle plain 1.5"], "the cars' rows left vehicle")
+        #expect(try rows(path, "SELECT id, doors, name, value, typeof(value) FROM car ORDER BY id") == ["2 4 sedan 3 integer", "3 2 coupé 7 integer"])
+        // A car is no vehicle any more (favorite 2, parked 2 and 3 go); the dropped wreck's links go too (best_car 4, cars 4).
+        #expect(try rows(path, "SELECT id, favorite, best_car FROM garage ORDER BY id") == ["1 NULL 3", "2 1 NULL"])
+        #expect(try rows(path, "SELECT source_id, target_id FROM garage_parked ORDER BY source_id, target_id") == ["1 1"])
+        #expect(try rows(path, "SELECT source_id, target_id FROM garage_cars ORDER BY source_id, target_id") == ["1 2", "1 3"])
+        #expect(try rows(path, "PRAGMA foreign_key_check") == [])
+        // The generated tests' oracle computes the same rows from the app's expectation.
+        let expectations = MigrationExpectations(transforms: [TransformExpectation(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "car", expect: Self.carByRow)])
+        let harness = MigrationTestHarness(versions: versions, stages: [stage], options: options, expectations: expectations)
+        #expect(harness.checkSeeded(from: versions[0].version) { db, _ in try db.execute(sql: Self.typeChangeSeed) }.map(\.description) == [])
+        // An expectation that disagrees with the app's code is caught.
+        let wrong = MigrationExpectations(transforms: [TransformExpectation(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "car") { row in
+            try Self.carByRow(row).map { values in values.merging(["value": 0.databaseValue]) { _, new in new } }
+        }])
+        #expect(!MigrationTestHarness(versions: versions, stages: [stage], options: options, expectations: wrong)
+            .checkSeeded(from: versions[0].version) { db, _ in try db.execute(sql: Self.typeChangeSeed) }.isEmpty)
+    }
+
+    @Test func movedRowsWhoseColumnChangesTypeAreMadeByTheAppsRowTransform() throws {
+        try checkTypeChange(RowTransform(table: "car", transform: Self.carByRow))
+    }
+
+    @Test func movedRowsWhoseColumnChangesTypeAreMadeByTheAppsTypedRecords() throws {
+        try checkTypeChange(.records(table: "car", Self.carByRecord))
+    }
+
+    @Test func withoutATypeChangeMovedRowsAreStillCopiedByColumn() throws {
+        // The same move without the type change needs no code: the inferred move copies the columns.
+        var files = Self.typeChangeFiles
+        files["car.json"] = files["car.json"]!.replacingOccurrences(of: #""property_type": "int", "nullable": true, "added_at_version": "2.0" }"#, with: #""property_type": "double", "nullable": true, "added_at_version": "2.0" }"#)
+        let versions = try resolveSchemas(files)
+        let plan = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
+        #expect(plan.map(\.label) == ["1.0 → 2.0 (inferred)"])
+        #expect(plan.flatMap(\.operations).map(\.description).contains("move rows of vehicle of kind car into car, ids kept"), "\(plan.flatMap(\.operations).map(\.description))")
+    }
 }

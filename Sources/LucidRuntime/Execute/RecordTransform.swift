@@ -102,14 +102,18 @@ final class RecordTransformRunner {
     /// Old rows seen so far (kept or dropped), for progress.
     var rowsSeen: Int { context.state.pointee.rowsSeen }
 
-    /// `INSERT INTO … SELECT …` with the rowid range as its two arguments.
-    func insertSQL(into temporary: String, from source: String) -> String {
+    /// `INSERT INTO … SELECT …` with the rowid range as its two arguments. `filter` (over `src`) keeps the
+    /// rows the app's code sees (moved rows of some kinds): a `CASE` decides first, since SQLite may
+    /// evaluate the terms of an `AND` in any order, and the transform must never see another row.
+    func insertSQL(into temporary: String, from source: String, filter: String? = nil) -> String {
         let inserted = context.targetColumns.indices.filter { !skipped[$0] }
         let targets = inserted.map { quoteIdentifier(context.targetColumns[$0]) }.joined(separator: ", ")
         let results = inserted.map { "\(Self.valueFunction($0))()" }.joined(separator: ", ")
         let arguments = (["src.rowid"] + context.sourceColumns.map { "src.\(quoteIdentifier($0))" }).joined(separator: ", ")
         // The rowid first: every row keeps it, and a column that is the rowid's alias, listed after it, still decides.
-        return "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(targets)) SELECT src.rowid, \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND \(Self.transformFunction)(\(arguments))"
+        let call = "\(Self.transformFunction)(\(arguments))"
+        return "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(targets)) SELECT src.rowid, \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND "
+            + (filter.map { "CASE WHEN \($0) THEN \(call) ELSE 0 END" } ?? call)
     }
 
     private var transformArgumentCount: Int32 { Int32(context.sourceColumns.count + 1) }

@@ -50,6 +50,16 @@ struct StepExecutor {
 
     /// The label of the step being run, for errors raised deep in a rebuild.
     private(set) var currentStep = ""
+    /// Tables the app's row transform filled with moved rows and dropped some of (``RowMove/transformed``).
+    private(set) var droppedByMoves: [String] = []
+
+    /// Where a row transform of moved rows (``RowMove/transformed``) reads and writes: the source's rows
+    /// that `filter` keeps (nil: every row), written straight into `destination`, which the step created,
+    /// instead of a rebuild's temporary table that replaces the source.
+    struct Moved {
+        var filter: String?
+        var destination: String
+    }
 
     mutating func run(_ operations: [MigrationOperation], stepLabel: String) throws {
         currentStep = stepLabel
@@ -58,6 +68,8 @@ struct StepExecutor {
             report(operation.description, 0, 0)
             try run(operation, stepLabel: stepLabel)
         }
+        for table in droppedByMoves { try applyDeleteActions(afterDroppingRowsOf: table) }
+        droppedByMoves = []
         for name in constraintRebuilds {
             guard let table = target.table(named: name) else { continue }
             try checkFunctions(of: [table], stepLabel: stepLabel)
@@ -187,6 +199,27 @@ struct StepExecutor {
             if let update = rewrite.updateStatement { try execute(update) }
             touchedTables.insert(rewrite.table)
             foreignKeyCheckTables.insert(rewrite.table)
+        case .moveRows(let move) where move.transformed:
+            // The app's row transform makes each moved row (ids kept), straight into the table the step created;
+            // the kind rewrite or the drop that follows takes them from their old table, as for a copy.
+            guard let transform = transforms[move.table] else { throw StoreError.missingStage("row transform for \(move.table)") }
+            guard let table = target.table(named: move.table) else { throw StoreError.stepFailed(step: stepLabel, version: sourceVersion, message: "no table \(move.table) at \(target.version)") }
+            let moved = Moved(filter: move.sourceFilter, destination: table.name)
+            let dropped: Int
+            if let typed = transform.recordTransform, let connection = db.sqliteConnection {
+                if typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1) {
+                    dropped = try self.transform(table: table, source: move.source, with: typed, connection: connection, moved: moved)
+                } else {
+                    dropped = try self.transformRowByRow(table: table, source: move.source, with: typed, moved: moved)
+                }
+            } else {
+                dropped = try self.transform(table: table, source: move.source, with: transform, moved: moved)
+            }
+            touchedTables.insert(move.table)
+            foreignKeyCheckTables.insert(move.table)
+            // A row the app's code dropped is a deleted row: its references get their ON DELETE actions once
+            // every table has its new shape (the tables that reference it are rebuilt later in the step).
+            if dropped > 0 { droppedByMoves.append(move.table) }
         case .moveRows(let move):
             // An entity's rows go to its new root's table, ids kept; the kind rewrite or the drop that follows
             // takes them from their old table.
@@ -460,10 +493,10 @@ struct StepExecutor {
     /// A rebuild whose rows come from Swift on the typed-records path: chunked `INSERT … SELECT`
     /// statements whose SQL functions run the app's code for each row (see ``RecordTransformRunner``).
     /// The functions exist only during this call. Returns how many old rows the transform dropped.
-    private mutating func transform(table: SchemaTable, source: String, with transform: RecordTransform, connection: OpaquePointer) throws -> Int {
-        let aside = try setAside(for: source)
-        let temporary = "lucid_rebuild_\(table.name)"
-        try execute(table.createTableStatement(named: temporary))
+    private mutating func transform(table: SchemaTable, source: String, with transform: RecordTransform, connection: OpaquePointer, moved: Moved? = nil) throws -> Int {
+        let aside = try moved == nil ? setAside(for: source) : SetAsideObjects()
+        let temporary = moved?.destination ?? "lucid_rebuild_\(table.name)"
+        if moved == nil { try execute(table.createTableStatement(named: temporary)) }
         // Generated columns: the record encodes them, SQLite computes them.
         let runner = RecordTransformRunner(
             transform, sourceTable: source, targetTable: table.name, generatedColumns: Set(table.columns.filter(\.isGenerated).map { sqlNameKey($0.name) }))
@@ -471,7 +504,7 @@ struct StepExecutor {
         try runner.register(on: connection)
         var inserted = 0
         do {
-            let insert = try db.makeStatement(sql: runner.insertSQL(into: temporary, from: source))
+            let insert = try db.makeStatement(sql: runner.insertSQL(into: temporary, from: source, filter: moved?.filter))
             try insertInChunks(from: source, label: "transform table \(table.name)", insert) {
                 try runner.checkComplete()
                 inserted += db.changesCount
@@ -481,18 +514,19 @@ struct StepExecutor {
             // The statement failed because a callback did: rethrow the callback's own error (the app's).
             throw runner.error ?? error
         }
-        try replace(source, with: temporary, as: table, aside: aside)
+        if moved == nil { try replace(source, with: temporary, as: table, aside: aside) }
         return runner.rowsSeen - inserted
     }
 
     /// A typed rebuild for a table wider than an SQL function's arguments (127 by default): the same
     /// records and the same conversion as the functions path, row by row through a cursor and one
     /// prepared `INSERT`. Returns how many old rows the transform dropped.
-    private mutating func transformRowByRow(table: SchemaTable, source: String, with transform: RecordTransform) throws -> Int {
-        let aside = try setAside(for: source)
-        let temporary = "lucid_rebuild_\(table.name)"
-        try execute(table.createTableStatement(named: temporary))
-        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
+    private mutating func transformRowByRow(table: SchemaTable, source: String, with transform: RecordTransform, moved: Moved? = nil) throws -> Int {
+        let aside = try moved == nil ? setAside(for: source) : SetAsideObjects()
+        let temporary = moved?.destination ?? "lucid_rebuild_\(table.name)"
+        if moved == nil { try execute(table.createTableStatement(named: temporary)) }
+        let condition = moved?.filter.map { " WHERE \($0)" } ?? ""
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source)) AS src\(condition)") ?? 0
         let context = TransformContext(
             sourceTable: source, sourceColumns: transform.sourceColumns, targetTable: table.name, targetColumns: transform.targetColumns,
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
@@ -506,7 +540,7 @@ struct StepExecutor {
         report(label, 0, total)
         let columns = transform.sourceColumns
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT rowid, \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(source)) ORDER BY rowid")
+            db, sql: "SELECT src.rowid, \(columns.map { "src.\(quoteIdentifier($0))" }.joined(separator: ", ")) FROM \(quoteIdentifier(source)) AS src\(condition) ORDER BY src.rowid")
         var values = [DatabaseValue](repeating: .null, count: columns.count)
         var encoded = EncodedRows(capacity: targets.count)
         var done = 0
@@ -533,18 +567,19 @@ struct StepExecutor {
             if done % StepExecutor.chunkSize == 0 { report(label, done, total) }
         }
         report(label, done, total)
-        try replace(source, with: temporary, as: table, aside: aside)
+        if moved == nil { try replace(source, with: temporary, as: table, aside: aside) }
         return dropped
     }
 
     /// A rebuild whose rows come from Swift on the rows-and-dictionaries path: old rows are read through
     /// a cursor (never the whole table), converted by the app's transform, and inserted with one prepared
     /// statement per row. Returns how many old rows the transform dropped.
-    private mutating func transform(table: SchemaTable, source: String, with transform: RowTransform) throws -> Int {
-        let aside = try setAside(for: source)
-        let temporary = "lucid_rebuild_\(table.name)"
-        try execute(table.createTableStatement(named: temporary))
-        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source))") ?? 0
+    private mutating func transform(table: SchemaTable, source: String, with transform: RowTransform, moved: Moved? = nil) throws -> Int {
+        let aside = try moved == nil ? setAside(for: source) : SetAsideObjects()
+        let temporary = moved?.destination ?? "lucid_rebuild_\(table.name)"
+        if moved == nil { try execute(table.createTableStatement(named: temporary)) }
+        let condition = moved?.filter.map { " WHERE \($0)" } ?? ""
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source)) AS src\(condition)") ?? 0
         let columns = table.columns.filter { !$0.isGenerated }.map(\.name)
         let insert = try RowInserter(
             db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))")
@@ -552,9 +587,9 @@ struct StepExecutor {
         report(label, 0, total)
         var done = 0
         var dropped = 0
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoteIdentifier(source)) ORDER BY rowid")
+        let rows = try Row.fetchCursor(db, sql: "SELECT src.* FROM \(quoteIdentifier(source)) AS src\(condition) ORDER BY src.rowid")
         // The same rows' rowids, in step with `rows` (the app's transform sees the rows as they are).
-        let rowids = try Int64.fetchCursor(db, sql: "SELECT rowid FROM \(quoteIdentifier(source)) ORDER BY rowid")
+        let rowids = try Int64.fetchCursor(db, sql: "SELECT src.rowid FROM \(quoteIdentifier(source)) AS src\(condition) ORDER BY src.rowid")
         // Batches of copied rows: the app's code converts one batch on another thread while this one
         // inserts the previous batch's new rows and reads the next batch.
         var converting: RowTransformBatch?
@@ -585,7 +620,7 @@ struct StepExecutor {
             if last { break }
         }
         report(label, done, total)
-        try replace(source, with: temporary, as: table, aside: aside)
+        if moved == nil { try replace(source, with: temporary, as: table, aside: aside) }
         return dropped
     }
 

@@ -182,8 +182,16 @@ package struct RowMove: Sendable, Hashable, CustomStringConvertible {
     package var kinds: [KindRewrite.Rename]
     /// The kind every row takes when the source has no kind column.
     package var kind: String?
+    /// True when the app's row transform for ``table`` makes each moved row (a stage's `transforms`, e.g. a
+    /// moved column whose type changes): it reads the rows of ``source`` of ``kinds`` as the old record
+    /// does and writes what it returns into ``table``, ids kept; ``columns`` are not copied.
+    package var transformed: Bool = false
 
-    package init(table: String, source: String, columns: [String], kindColumn: String?, sourceKindColumn: String?, kinds: [KindRewrite.Rename], kind: String?) {
+    package init(
+        table: String, source: String, columns: [String], kindColumn: String?, sourceKindColumn: String?, kinds: [KindRewrite.Rename], kind: String?,
+        transformed: Bool = false
+    ) {
+        self.transformed = transformed
         self.table = table
         self.source = source
         self.columns = columns
@@ -213,10 +221,16 @@ package struct RowMove: Sendable, Hashable, CustomStringConvertible {
         return sql
     }
 
+    /// The condition on the source's rows (aliased `src`) that move: nil when every row does.
+    package var sourceFilter: String? {
+        sourceKindColumn.map { "src.\(quoteIdentifier($0)) IN (\(kinds.map { quoteLiteral($0.from) }.joined(separator: ", ")))" }
+    }
+
     /// `move rows of gear into meta_reward (kind gear)`.
     package var description: String {
         let which = sourceKindColumn == nil ? "rows of \(source)" : "rows of \(source) of kind \(kinds.map(\.from).joined(separator: ", "))"
         let kindText = kindColumn == nil ? "" : sourceKindColumn == nil ? " (kind \(kind ?? "NULL"))" : kinds.contains { $0.from != $0.to } ? " (kind \(kinds.map { "\($0.from) → \($0.to)" }.joined(separator: ", ")))" : ""
+        if transformed { return "move \(which) into \(table) through the app's row transform, ids kept" }
         return "move \(which) into \(table)\(kindText), ids kept"
     }
 }

@@ -173,7 +173,9 @@ package struct StepInference: Sendable {
             indexOperations += result.indexOperations
         }
         // Entities that gain, lose or change their parent: their rows move to their new root's table, ids kept.
-        let moves = rowMoves(into: newTables, from: from, to: to, newNames: newNames, reasons: &reasons, failingTables: &failingTables)
+        let moves = rowMoves(
+            into: newTables, from: from, to: to, newNames: newNames, transformedTables: transformedTables.subtracting(matched.map(\.new.name)), reasons: &reasons,
+            failingTables: &failingTables)
         fills += moves
         // The kinds whose rows moved out of a table that stays are deleted there, as moved, not lost.
         for case .moveRows(let move) in moves where move.sourceKindColumn != nil {
@@ -221,8 +223,11 @@ package struct StepInference: Sendable {
     /// The rows that move between tables in the step (``SchemaTable/movedRows``): copied after the tables
     /// are created and before any table is altered (the kind rewrite that deletes them from their old
     /// table comes after). Over a jump, a version where rows move is a reason: the step goes through it.
+    /// Rows moving into a table of `transformedTables` (new at `to`) are made by the app's row transform
+    /// (``RowMove/transformed``): what SQL cannot copy (a moved column whose type changes) is the app's code.
     private func rowMoves(
-        into newTables: [SchemaTable], from: Int, to: Int, newNames: [String: String], reasons: inout [String], failingTables: inout [String]
+        into newTables: [SchemaTable], from: Int, to: Int, newNames: [String: String], transformedTables: Set<String> = [], reasons: inout [String],
+        failingTables: inout [String]
     ) -> [MigrationOperation] {
         if to - from > 1 {
             for index in (from + 1)...to {
@@ -245,6 +250,15 @@ package struct StepInference: Sendable {
                 }
                 let kindColumn = table.columns.first(where: \.isKindColumn)
                 let sourceKind = source.columns.first(where: \.isKindColumn)
+                if transformedTables.contains(table.name) {
+                    // The app's code makes each row (ids kept): no column needs to copy.
+                    let columns = table.columns.filter { !$0.isKindColumn && source.column(named: $0.name).map { !$0.isKindColumn } == true }.map(\.name)
+                    result.append(
+                        .moveRows(RowMove(
+                            table: table.name, source: newNames[source.name] ?? source.name, columns: columns, kindColumn: kindColumn?.name,
+                            sourceKindColumn: moved.kinds == nil ? nil : sourceKind?.name, kinds: moved.kinds ?? [], kind: moved.kind, transformed: true)))
+                    continue
+                }
                 var columns: [String] = []
                 for column in table.columns where !column.isKindColumn {
                     if let sourceColumn = source.column(named: column.name), !sourceColumn.isKindColumn {
