@@ -665,6 +665,11 @@ package struct StoreDescriber {
             return Int64(text).map(String.init) == text ? text : nil
         case .bool?:
             return text == "0" ? "false" : text == "1" ? "true" : nil
+        case .decimal?:
+            // GRDB writes a Decimal default as its text (`'12.5'`); the generator writes that text back.
+            guard text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") else { return nil }
+            let value = String(text.dropFirst().dropLast())
+            return DecimalText.stored(value) == value && quoteLiteral(value) == text ? json(value) : nil
         case .double?:
             guard let double = Double(text), double.isFinite, ShapeBuilder.numberSQL(double) == text else { return nil }
             return text
