@@ -17,12 +17,8 @@ enum SQLDefaultExpression {
         "abs", "coalesce", "date", "datetime", "hex", "ifnull", "julianday", "lower", "random", "randomblob",
         "round", "strftime", "substr", "time", "timediff", "unixepoch", "upper",
     ]
-    /// Functions a default may call that SQLite's core does not have: `uuid()`, a version 4 UUID as lowercase
-    /// text (SQLite's uuid extension's, which SQLiteData's keys default to: `DEFAULT (uuid())`). The app's
-    /// connections have it (registered, or built into its SQLite); `lucidgen`'s own connections register it when
-    /// their SQLite lacks it, and a migration step on a connection without it is refused before any change
-    /// (``SchemaColumn/calledFunctions``).
-    static let appFunctions: Set<String> = ["uuid"]
+    /// Functions a default may call that SQLite's core does not have (``SchemaColumn/appFunctions``).
+    static var appFunctions: Set<String> { SchemaColumn.appFunctions }
     static var keywords: Set<String> { SchemaColumn.timeKeywords }
 
     /// Why `text` is not an expression default lucidgen accepts; nil when it is.

@@ -12,9 +12,6 @@ import GRDB
 /// `StoreOptions.configuration.prepareDatabase`, e.g. `db.add(function: DatabaseFunction("uuid", argumentCount:
 /// 0, pure: false) { _ in UUID().uuidString.lowercased() })`.
 package enum CommonFunctions {
-    /// The names provided, lower-cased.
-    package static let names: Set<String> = ["uuid"]
-
     /// Registers on `db` each common function its SQLite does not have already.
     package static func registerMissing(_ db: Database) throws {
         let known = Set((try? String.fetchAll(db, sql: "SELECT DISTINCT lower(name) FROM pragma_function_list")) ?? [])

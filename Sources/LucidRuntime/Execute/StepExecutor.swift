@@ -44,9 +44,9 @@ struct StepExecutor {
     /// cannot break one (SQLite rewrites references on rename), so they cost no check.
     private(set) var foreignKeyCheckTables: Set<String> = []
 
-    /// The AUTOINCREMENT tables of the target version and the later ones, by SQL name (``sqlNameKey(_:)``):
-    /// a table dropped under one of these names keeps its highest id handed out for the one that takes it.
-    var namesTakenLater: Set<String> = []
+    /// The target version and the later ones: a dropped AUTOINCREMENT table whose name one of their
+    /// AUTOINCREMENT tables has keeps its highest id handed out for the one that takes it.
+    var laterVersions: ArraySlice<Schema> = []
 
     /// The label of the step being run, for errors raised deep in a rebuild.
     private(set) var currentStep = ""
@@ -87,7 +87,13 @@ struct StepExecutor {
     /// the app registers or its SQLite has) is refused here, before the step changes anything, naming it and the
     /// column, so the step runs from the app. Nothing is checked when SQLite cannot list its functions.
     private func checkFunctions(of tables: [SchemaTable], stepLabel: String) throws {
-        let called = tables.flatMap { table in table.columns.flatMap { column in column.calledFunctions.map { (table.name, column.name, $0) } } }
+        // The target's defaults are descriptions' (their grammar admits no other name followed by `(`): the
+        // app functions among a default's words are the ones it calls.
+        let called = tables.flatMap { table in
+            table.columns.flatMap { column in
+                column.defaultSQL.map { sql in SQLTokens(sql).words.filter(SchemaColumn.appFunctions.contains).map { (table.name, column.name, $0) } } ?? []
+            }
+        }
         guard !called.isEmpty, let known = try? Set(String.fetchAll(db, sql: "SELECT DISTINCT lower(name) FROM pragma_function_list")), !known.isEmpty else { return }
         for (table, column, function) in called where !known.contains(function) {
             throw StoreError.stepFailed(
@@ -142,7 +148,9 @@ struct StepExecutor {
             if deferCleanup && deferrable {
                 try PendingCleanup.record(.init(kind: "drop_table", table: table, object: table, sql: sql), version: target.version, db)
             } else {
-                let sequence = namesTakenLater.contains(sqlNameKey(table)) ? try highestAssignedID(of: table) : nil
+                let sequence = try highestAssignedID(of: table).flatMap { sequence in
+                    laterVersions.contains { $0.tables.contains { $0.autoincrement == true && sameSQLName($0.name, table) } } ? sequence : nil
+                }
                 try execute(sql)
                 // A new lineage takes the name (`takes_name_of`), at this version or a later one: its table
                 // starts above the ids the old one handed out (SQLite reads sqlite_sequence by name, whether the
@@ -712,7 +720,7 @@ extension MigrationOperation {
 
 extension MigrationOperation {
     /// The table the operation inserts rows into (a rebuild's copy, a transform, a join table's links), at the
-    /// target version: SQLite needs the functions its defaults call (``SchemaColumn/calledFunctions``).
+    /// target version: SQLite needs the functions its defaults call (``SchemaColumn/appFunctions``).
     fileprivate var filledTable: String? {
         switch self {
         case .rebuildTable(let rebuild): rebuild.table.name

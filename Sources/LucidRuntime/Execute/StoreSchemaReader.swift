@@ -93,23 +93,9 @@ package enum StoreSchemaReader {
         }
         // AUTOINCREMENT from each table's SQL, WITHOUT ROWID and STRICT from pragma_table_list (SQLite 3.37+), as
         // `table(named:_:)` reads them.
-        var autoincrement: Set<String> = []
-        var collations: [String: [String: String]] = [:]
-        var checks: [String: [String]] = [:]
-        var conflicts: [String: (notNull: [String: String], primaryKey: String?, unique: Bool)] = [:]
-        var constraints: [String: ChecksAndGenerated] = [:]
-        var uniques: [String: [(columns: [String], resolution: String)]] = [:]
+        var declared: [String: DeclaredInSQL] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
-            let sql = row[1] as String? ?? ""
-            let tokens = SQLTokens(sql)
-            if tokens.contains(keyword: "autoincrement") { autoincrement.insert(row[0]) }
-            collations[row[0]] = columnCollations(sql)
-            conflicts[row[0]] = conflictClauses(sql)
-            let read = checksAndGeneratedColumns(sql)
-            constraints[row[0]] = read
-            uniques[row[0]] = uniqueConflicts(sql)
-            let lacking = constraintsLucidgenLacks(tokens, read)
-            if !lacking.isEmpty { checks[row[0]] = lacking }
+            declared[row[0]] = DeclaredInSQL(row[1] as String? ?? "")
         }
         var options: [String: [String]] = [:]
         var strict: Set<String> = []
@@ -119,26 +105,17 @@ package enum StoreSchemaReader {
             if (row[1] as Int? ?? 0) == 1 { options[row[0]] = ["WITHOUT ROWID"] }
             if (row[2] as Int? ?? 0) == 1 { strict.insert(row[0]) }
         }
-        for (name, found) in checks { options[name, default: []] += found }
         var result: [String: SchemaTable] = [:]
         for name in names {
-            guard var tableColumns = columns[name] else { continue }  // not a table (any more): read alone
-            if let collated = collations[name], !collated.isEmpty {
-                for index in tableColumns.indices { tableColumns[index].collation = collated[sqlNameKey(tableColumns[index].name)] }
-            }
-            if let conflict = conflicts[name], !conflict.notNull.isEmpty {
-                for index in tableColumns.indices { tableColumns[index].notNullConflict = conflict.notNull[sqlNameKey(tableColumns[index].name)] }
-            }
+            guard let tableColumns = columns[name] else { continue }  // not a table (any more): read alone
             var table = SchemaTable(
                 name: name, columns: tableColumns, primaryKey: (primaryKeys[name] ?? []).sorted { $0.0 < $1.0 }.map(\.1),
                 foreignKeys: foreignKeys[name]?.declared ?? [],
                 indexes: (indexes[name] ?? []).filter { !expressionIndexes.contains([name, $0.name]) }.sorted { $0.name < $1.name },
-                autoincrement: autoincrement.contains(name) ? true : nil)
+                autoincrement: declared[name]?.autoincrement == true ? true : nil)
             table.storeOptions = options[name]
             table.strict = strict.contains(name) ? true : nil
-            table.primaryKeyConflict = conflicts[name]?.primaryKey
-            constraints[name]?.apply(to: &table)
-            applyUniqueConflicts(uniques[name] ?? [], to: &table)
+            declared[name]?.apply(to: &table)
             result[name] = table
         }
         return result
@@ -167,27 +144,17 @@ package enum StoreSchemaReader {
         // AUTOINCREMENT shows only in the table's SQL (and, once a row was inserted, in sqlite_sequence): read as
         // tokens, so that a name or a string holding the word does not count.
         let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) ?? ""
-        let collated = columnCollations(sql)
-        if !collated.isEmpty {
-            for index in columns.indices { columns[index].collation = collated[sqlNameKey(columns[index].name)] }
-        }
-        let conflicts = conflictClauses(sql)
-        for index in columns.indices { columns[index].notNullConflict = conflicts.notNull[sqlNameKey(columns[index].name)] }
+        let declared = DeclaredInSQL(sql)
         var table = SchemaTable(
             name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
             foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name },
-            autoincrement: SQLTokens(sql).contains(keyword: "autoincrement") ? true : nil)
+            autoincrement: declared.autoincrement ? true : nil)
         // SQLite 3.37 and later say whether a table is WITHOUT ROWID or STRICT (an older SQLite has neither).
         if let options = try? Row.fetchOne(db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name]) {
             if (options["wr"] as Int? ?? 0) == 1 { table.storeOptions = ["WITHOUT ROWID"] }
             if (options["strict"] as Int? ?? 0) == 1 { table.strict = true }
         }
-        table.primaryKeyConflict = conflicts.primaryKey
-        let read = checksAndGeneratedColumns(sql)
-        read.apply(to: &table)
-        applyUniqueConflicts(uniqueConflicts(sql), to: &table)
-        let lacking = constraintsLucidgenLacks(SQLTokens(sql), read)
-        if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
+        declared.apply(to: &table)
         return table
     }
 
@@ -248,6 +215,48 @@ package enum StoreSchemaReader {
         Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE partial = 1", arguments: [table]))
     }
 
+    /// What a table's `CREATE TABLE` statement declares that SQLite's pragmas do not report (AUTOINCREMENT,
+    /// collations, ON CONFLICT clauses, CHECK constraints, generated columns), read from one tokenization and
+    /// at most one pass over its definitions, the same for a table read alone and for tables read together.
+    struct DeclaredInSQL {
+        var autoincrement: Bool
+        var collations: [String: String] = [:]
+        var conflicts: (notNull: [String: String], primaryKey: String?) = ([:], nil)
+        var constraints = ChecksAndGenerated()
+        var uniqueConflicts: [(columns: [String], resolution: String)] = []
+        /// What lucidgen's DDL has no word for (``constraintsLucidgenLacks(_:_:)``).
+        var lacking: [String] = []
+
+        init(_ sql: String) {
+            let tokens = SQLTokens(sql)
+            autoincrement = tokens.contains(keyword: "autoincrement")
+            func mentions(_ word: String) -> Bool { sql.range(of: word, options: .caseInsensitive) != nil }
+            let collate = mentions("collate"), conflict = mentions("conflict")
+            let constrained = mentions("check") || mentions(" as") || mentions("generated")
+            let parts = collate || conflict || constrained ? definitionParts(sql) : []
+            if collate { collations = columnCollations(parts) }
+            if conflict {
+                conflicts = conflictClauses(parts)
+                uniqueConflicts = StoreSchemaReader.uniqueConflicts(parts)
+            }
+            if constrained { constraints = checksAndGeneratedColumns(parts) }
+            lacking = constraintsLucidgenLacks(tokens, constraints)
+        }
+
+        /// Sets these on a table read from the store (its WITHOUT ROWID already in `storeOptions`).
+        func apply(to table: inout SchemaTable) {
+            for index in table.columns.indices {
+                let key = sqlNameKey(table.columns[index].name)
+                if let collation = collations[key] { table.columns[index].collation = collation }
+                table.columns[index].notNullConflict = conflicts.notNull[key]
+            }
+            table.primaryKeyConflict = conflicts.primaryKey
+            constraints.apply(to: &table)
+            if !lacking.isEmpty { table.storeOptions = (table.storeOptions ?? []) + lacking }
+            applyUniqueConflicts(uniqueConflicts, to: &table)
+        }
+    }
+
     /// What a table's SQL declares that lucidgen's DDL has no word for, so that a rebuild would drop it: a
     /// CHECK or a generated column that ``checksAndGeneratedColumns(_:)`` could not read (a CHECK or
     /// `GENERATED` keyword where it found none).
@@ -286,16 +295,13 @@ package enum StoreSchemaReader {
         }
     }
 
-    static func checksAndGeneratedColumns(_ sql: String) -> ChecksAndGenerated {
+    static func checksAndGeneratedColumns(_ definitions: [[DefinitionPart]]) -> ChecksAndGenerated {
         var result = ChecksAndGenerated()
-        guard sql.range(of: "check", options: .caseInsensitive) != nil || sql.range(of: " as", options: .caseInsensitive) != nil
-            || sql.range(of: "generated", options: .caseInsensitive) != nil
-        else { return result }
         func keyword(_ part: DefinitionPart?) -> String? {
             if case .word(let word)? = part { return word.lowercased() }
             return nil
         }
-        for parts in definitionParts(sql) {
+        for parts in definitions {
             guard case .word(let first)? = parts.first else { continue }
             var index = 0
             var column: String?
@@ -342,8 +348,12 @@ package enum StoreSchemaReader {
     /// names upper-cased.
     package static func columnCollations(_ sql: String) -> [String: String] {
         guard sql.range(of: "collate", options: .caseInsensitive) != nil else { return [:] }
+        return columnCollations(definitionParts(sql))
+    }
+
+    static func columnCollations(_ definitions: [[DefinitionPart]]) -> [String: String] {
         var result: [String: String] = [:]
-        for words in definitions(sql) {
+        for words in definitions.map(words(of:)) {
             guard let name = words.first, !tableConstraintWords.contains(name.lowercased()) else { continue }
             guard let at = words.indices.dropFirst().first(where: { words[$0].lowercased() == "collate" }), at + 1 < words.count else { continue }
             let collation = words[at + 1]
@@ -359,14 +369,13 @@ package enum StoreSchemaReader {
     /// The `UNIQUE … ON CONFLICT` clauses of a `CREATE TABLE` statement (SQLite's pragmas do not report them),
     /// each with its columns (a column's own `UNIQUE ON CONFLICT …`, or a table constraint's list) and its
     /// resolution upper-cased.
-    static func uniqueConflicts(_ sql: String) -> [(columns: [String], resolution: String)] {
-        guard sql.range(of: "conflict", options: .caseInsensitive) != nil else { return [] }
+    static func uniqueConflicts(_ definitions: [[DefinitionPart]]) -> [(columns: [String], resolution: String)] {
         var result: [(columns: [String], resolution: String)] = []
         func word(_ part: DefinitionPart?) -> String? {
             if case .word(let text)? = part { return text.lowercased() }
             return nil
         }
-        for parts in definitionParts(sql) {
+        for parts in definitions {
             guard case .word(let first)? = parts.first else { continue }
             let column: String? = tableConstraintWords.contains(first.lowercased()) ? nil : first
             for index in parts.indices where word(parts[index]) == "unique" {
@@ -377,7 +386,7 @@ package enum StoreSchemaReader {
                 } else if at < parts.count, case .group(let list) = parts[at] {
                     // `a`, `"b" COLLATE NOCASE`, `c DESC`: each item's first word, unquoted.
                     columns = list.split(separator: ",").compactMap { item in
-                        definitions("(\(item))").first?.first
+                        StoreSchemaReader.definitions("(\(item))").first?.first
                     }
                     at += 1
                 } else {
@@ -413,13 +422,11 @@ package enum StoreSchemaReader {
 
     /// The `ON CONFLICT` clauses of a `CREATE TABLE` statement (SQLite's pragmas do not report them): each
     /// column's `NOT NULL ON CONFLICT …` by its name lower-cased, the primary key's (on its column or in a
-    /// table constraint), and whether a `UNIQUE` has one. Resolutions upper-cased.
-    package static func conflictClauses(_ sql: String) -> (notNull: [String: String], primaryKey: String?, unique: Bool) {
-        guard sql.range(of: "conflict", options: .caseInsensitive) != nil else { return ([:], nil, false) }
+    /// table constraint). Resolutions upper-cased. A `UNIQUE`'s are ``uniqueConflicts(_:)``'s.
+    static func conflictClauses(_ definitions: [[DefinitionPart]]) -> (notNull: [String: String], primaryKey: String?) {
         var notNull: [String: String] = [:]
         var primaryKey: String?
-        var unique = false
-        for definition in definitions(sql) {
+        for definition in definitions.map(words(of:)) {
             var words = definition.map { $0.lowercased() }
             var column: String?
             if words.first == "constraint" { words.removeFirst(min(2, words.count)) }
@@ -439,24 +446,26 @@ package enum StoreSchemaReader {
                 switch owner {
                 case "null": if let column { notNull[sqlNameKey(column)] = resolution }
                 case "key": primaryKey = resolution
-                case "unique": unique = true
                 default: break
                 }
                 index += 3
             }
         }
-        return (notNull, primaryKey, unique)
+        return (notNull, primaryKey)
     }
 
     /// The definitions of a `CREATE TABLE` statement (its columns, then its table constraints), each as its
     /// words at the top level of the statement's parentheses, in order: identifiers (quoted ones unquoted)
     /// and keywords; string literals, comments and anything inside nested parentheses left out.
     static func definitions(_ sql: String) -> [[String]] {
-        definitionParts(sql).map { parts in
-            parts.compactMap { part in
-                if case .word(let word) = part { return word }
-                return nil
-            }
+        definitionParts(sql).map(words(of:))
+    }
+
+    /// A definition's words, its groups left out.
+    static func words(of parts: [DefinitionPart]) -> [String] {
+        parts.compactMap { part in
+            if case .word(let word) = part { return word }
+            return nil
         }
     }
 

@@ -42,7 +42,7 @@ extension StoreMigrator {
         executor.transforms = Dictionary((stage?.transforms ?? []).map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         executor.owned = OwnedNames([source, target])
         executor.sourceVersion = step.from
-        executor.namesTakenLater = Set(versions.filter { $0.version >= step.to }.flatMap { $0.tables.filter { $0.autoincrement == true }.map { sqlNameKey($0.name) } })
+        executor.laterVersions = versions[(versions.firstIndex { $0.version >= step.to } ?? versions.endIndex)...]
         executor.source = source
         if let willMigrate = stage?.willMigrate {
             progress?(MigrationProgress(totalSteps: total, step: index, stepLabel: label, operation: "will migrate (\(stage!.label))"))
