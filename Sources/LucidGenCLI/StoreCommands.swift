@@ -193,7 +193,7 @@ struct Plan: ParsableCommand {
         if let disagreement = status.userVersionDisagreement { print("Note: \(disagreement).") }
         if status.pendingCleanup > 0 { print("Deferred cleanup pending: \(status.pendingCleanup) item(s).") }
         if !status.appObjects.isEmpty {
-            print("The app's objects in the store (\(status.appObjects.count)), kept by every step: \(status.appObjects.map { "\($0.kind.rawValue) \($0.name)" }.joined(separator: ", ")).")
+            print("The app's objects in the store (\(status.appObjects.count)), kept by every step: \(status.appObjects.map { "\($0.kind.rawValue) \(StoreDescriber.shown($0.name))" }.joined(separator: ", ")).")
         }
         for found in status.appObjectConflicts {
             let error = StoreError.appObjectsInTheWay(step: found.step.label, from: found.step.from, to: found.step.to, conflicts: found.conflicts)

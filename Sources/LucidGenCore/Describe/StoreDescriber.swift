@@ -602,7 +602,7 @@ package struct StoreDescriber {
 
     /// A name as a hint shows it: a line break or control character escaped (`\n`), so that the hint stays
     /// on its line and shows what the name holds.
-    static func shown(_ text: String) -> String { swiftCommentText(text) }
+    package static func shown(_ text: String) -> String { swiftCommentText(text) }
 
     /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.
     package static func snakeCase(_ name: String) -> String {
