@@ -18,6 +18,7 @@
 //   lucidgen      the executable, a thin shell over LucidGenCLI
 //
 //   FlightLog     the bundled example app's generated code, compiled by this package's own build
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -46,10 +47,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Documentation only: `swift package generate-documentation --target LucidRuntime` (DocC catalogs in the targets).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
-        // Tests only: seeded generators for the history explorer.
-        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        // Tests only: seeded generators for the history explorer (a range too: SwiftPM resolves a package's
+        // test dependencies for its consumers as well).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(name: "LucidSchema"),
@@ -136,3 +136,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Documentation only, and only when asked for (`LUCIDGEN_DOCS=1 swift package generate-documentation --target
+// LucidRuntime`), so that an app's dependency graph never holds the DocC plugin, at any version.
+if ProcessInfo.processInfo.environment["LUCIDGEN_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -3,7 +3,7 @@ import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 
-/// What a GRDB app keeps beside the described tables (issue 25): its migrator's table, a table with a
+/// What a GRDB app keeps beside the described tables: its migrator's table, a table with a
 /// foreign key to `person`, an index, a view, a guard trigger, an audit trigger, and an external-content
 /// FTS5 index over `person.name` with its three sync triggers.
 enum AppObjectsBenchmark {

@@ -2,8 +2,8 @@ import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 
-/// The benchmark's schema changes: version 1.0 is always the same `person` table (part B of
-/// reference/dependencies-and-sqlite-limits.md, plus a `team_id` column) and a small `team` table;
+/// The benchmark's schema changes: version 1.0 is always the same `person` table (the one
+/// SQLite's own costs were measured on, plus a `team_id` column) and a small `team` table;
 /// each scenario's 2.0 makes one change.
 enum Scenarios: String, CaseIterable, CustomStringConvertible {
     case addColumn, renameColumn, renameTable, addTable, dropColumn, requireNote, convertType, changeDefault, dropTable, toOneBecomesToMany

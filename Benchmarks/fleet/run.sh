@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Many stores (issue 38): `lucidgen migrate --stores` on a folder of STORES stores (default 2,000) of one
+# Many stores: `lucidgen migrate --stores` on a folder of STORES stores (default 2,000) of one
 # project, a third each at 1.0, 1.1 and 2.0 with ROWS rows (default 200), all migrating to 3.0 (each store one
 # rebuild of its table). Release lucidgen, in one run on the same stores (a fresh copy for each measurement):
 #
@@ -87,7 +87,7 @@ row() {
     printf '  %-10s %5d stores %7d ms wall %7d ms CPU %7.1f MB peak %7.0f stores/s\n' "$1" "$3" "$wall" "$cpu" "$(echo "$rss / 1024" | bc -l)" "$(rate "$2" "$3")"
 }
 {
-    echo "# Benchmarks/fleet/run.sh $stores $rows   (issue 38: lucidgen migrate --stores, release build)"
+    echo "# Benchmarks/fleet/run.sh $stores $rows   (lucidgen migrate --stores, release build)"
     echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) cores, load average before: $load_before"
     echo "# $stores stores (a third each at 1.0, 1.1, 2.0; $rows rows each, $(du -k "$project/template-1.0.store" | cut -f1) KB at 1.0) migrated to 3.0"
     echo "# Wall time well above CPU time means the run waited: for each commit's sync to disk, and for cores other processes share."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Loading is linear in the file whatever its layout (issue 26, goal 4): one entity description of about
+# Loading is linear in the file whatever its layout: one entity description of about
 # 50 MB (1,500 properties, each with a 33,000-character "documentation" string, a key lucidgen ignores),
 # written minified (one line) and indented, each generated with `lucidgen generate --force` (release),
 # alternating, RUNS times (default 3); prints the medians and the ratio (goal: minified <= 2 x indented).

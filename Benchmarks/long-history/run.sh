@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long-history benchmarks (issue 14): a synthetic history like a real app's (default 60 entities over 150
+# The long-history benchmarks : a synthetic history like a real app's (default 60 entities over 150
 # versions, 2 changed per version; make-long-history.py), measured side by side.
 #
 #   generate   `lucidgen generate` first run and with no change; lines generated (app, tests)
@@ -13,7 +13,7 @@
 #              at the oldest version and one a version behind, each in a fresh process, against the whole
 #              LucidStore.open migrating the same store (median of PLAN_RUNS, default 7), release build
 #
-#   sqlite     issue 26 goal 2: LucidStore.open migrating a store at the oldest version to the newest ÷ `sqlite3`
+#   sqlite     LucidStore.open migrating a store at the oldest version to the newest ÷ `sqlite3`
 #              running the same SQL (every statement that migration runs, traced by SQLite: the plan's steps in their
 #              transactions, the foreign-key check, the schema check, the bookkeeping) on a copy of the same store:
 #              median of SQLITE_RUNS (default 7) alternating runs (ours in process, sqlite3 as a process), and

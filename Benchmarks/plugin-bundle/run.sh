@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The plugins with lucidgen built from source (the lucidgen package's LucidGenPlugin/LucidGenCommand: the tool
 # is built in the consumer's configuration, debug) against the prebuilt plugins (lucidgen-plugins: the tool is
-# the artifact bundle's release binary), issue 40 part 3. Not a test.
+# the artifact bundle's release binary). Not a test.
 #
 #   build      a consumer's clean build: a package made by `lucidgen init --plugin` (app and test targets
 #              using the build plugin), `swift build --build-tests` from an empty scratch folder (dependencies

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The command plugin's cost (issue 26, goal 7): a no-change `swift package lucidgen generate` against
+# The command plugin's cost: a no-change `swift package lucidgen generate` against
 # the floor of any command plugin, both measured in this run.
 #
 #   consumer  a package made by `lucidgen init --plugin` (both targets use the LucidGenPlugin build

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a wide or many-entity synthetic lucidgen project (issue 26, goal 3): ENTITIES entities of
+"""Writes a wide or many-entity synthetic lucidgen project: ENTITIES entities of
 PROPERTIES properties each, over two versions, 1.0 and 1.1, where 1.1 adds one property (with a default) to
 the last entity. A store at 1.0 therefore migrates to 1.1 by one added column.
 

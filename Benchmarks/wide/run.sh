@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Wide and many (issue 26, goal 3): lucidgen's own cost on (a) one entity of 1,500 properties and (b) 2,000
+# Wide and many: lucidgen's own cost on (a) one entity of 1,500 properties and (b) 2,000
 # entities of 20 properties, each over versions 1.0 and 1.1 where 1.1 adds one column to one entity
 # (make-wide.py). Release lucidgen, wall time of one run each, in this order:
 #

@@ -4,7 +4,7 @@
 /// severity it has unless `.lucid.yaml` says otherwise (`lint.severity`).
 ///
 /// Codes never change meaning once released; new kinds of findings get new codes. The families follow
-/// Atlas's `migrate lint` (read `reference/anchors.md` §7a): **DS** destructive (data is dropped),
+/// Atlas's `migrate lint`: **DS** destructive (data is dropped),
 /// **BC** backward-incompatible (an app built for the older version can no longer read or write the
 /// store), **MF** data-dependent (the step may fail, or change values, depending on the rows present),
 /// **AO** CloudKit's additive-only rule (`--additive-only`, WWDC22), one code per

@@ -1,7 +1,7 @@
 /// How text from descriptions and `.lucid.yaml` lands in generated Swift: one function per place it can
 /// land (a string literal, a multi-line raw string literal, a comment line, a code span in a doc comment).
 ///
-/// Descriptions are trusted like source code and still only ever data in the generated code (SPEC §9):
+/// Descriptions are trusted like source code and still only ever data in the generated code:
 /// no default value, tokenizer or organization name may end a comment or a literal early, interpolate,
 /// or start a line of code. Every view model value that holds such text goes through one of these.
 

@@ -692,7 +692,7 @@ package enum Resolver {
 
 extension Resolver {
     /// Lucid's `ignore_migration_checks` and `ignore_property_migration_checks_on`, as version ranges of
-    /// the stores whose values the generated tests do not check (`reference/lucid.md` §3.6):
+    /// the stores whose values the generated tests do not check, as Lucid reads them:
     /// - the whole entity, for stores older than the newest history item with `ignore_migration_checks`;
     /// - each listed property, for stores from the previous item that listed properties (or the entity's
     ///   first version) up to, not including, the item that lists it. Every property of one item gets the

@@ -38,7 +38,7 @@ package struct SchemaSnapshot: Sendable, Codable, Equatable {
         package var name: String
         package var kind: String
         package var cases: [String]?
-        /// A struct's members at the version (recorded from issue 16 on).
+        /// A struct's members at the version (nil in snapshots released before structs had members recorded).
         package var members: [MemberSnapshot]? = nil
     }
 

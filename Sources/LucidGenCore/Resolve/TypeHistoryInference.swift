@@ -1,7 +1,7 @@
 import Foundation
 @_spi(Generated) import LucidSchema
 
-/// "Editing is enough" (SPEC §3): a property whose type, nullability, default, relationship target or
+/// "Editing is enough": a property whose type, nullability, default, relationship target or
 /// association was edited needs no hand-written `type_history`. The released snapshots say what it was;
 /// this pass turns them into the `type_history` items a user would have written, so everything after it
 /// (shapes, schemas, registry) is exactly what the hand-written history gives.

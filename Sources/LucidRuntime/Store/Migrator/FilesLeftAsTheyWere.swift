@@ -7,7 +7,7 @@ import LucidSQLiteShims
 extension StoreMigrator {
     /// The file's size, or nil when there is no file there: one `stat` call. `FileManager`'s
     /// `attributesOfItem` builds every attribute (owner names through the user database included) and
-    /// cost more than the rest of an up-to-date store's launch path (issue 14).
+    /// cost more than the rest of an up-to-date store's launch path.
     static func fileSize(atPath path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
