@@ -2,14 +2,91 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidSchema
 import Logging
+import LucidRuntime
+
+extension StoreOptions {
+    /// The Core Data model versions the app's history was imported from (`lucidgen import coredata`):
+    /// with it, a Core Data store (`Z_PRIMARYKEY`, `Z_METADATA`) is recognised at the model version its
+    /// layout is and converted, in one transaction, into lucidgen's tables of that version, then migrated
+    /// to the newest. The conversion is one-way: the Core Data app cannot open the store again. Without
+    /// it, a Core Data store is refused, unchanged. See <doc:ComingFromCoreData>.
+    public var coreDataOrigin: CoreDataOrigin? {
+        get { coreData.origin }
+        set { coreData.origin = newValue }
+    }
+
+    /// Whether a copy of a Core Data store is kept before its conversion: `<store>.coredata-backup` (made
+    /// with SQLite's backup, so what its WAL held is in it), and its `.<name>_SUPPORT` folder as
+    /// `.<name>_SUPPORT.coredata-backup`. Default `true`; a copy from an earlier attempt is kept as it is.
+    public var keepsCoreDataBackup: Bool {
+        get { coreData.keepsBackup }
+        set { coreData.keepsBackup = newValue }
+    }
+
+    /// The runtime holds the two settings above as its conversion of a Core Data store.
+    private var coreData: CoreDataConversion {
+        get { conversion as? CoreDataConversion ?? CoreDataConversion() }
+        set { conversion = newValue }
+    }
+}
+
+extension MigrationOutcome {
+    /// A Core Data store this call converted: each entity's rows and each to-many's links, counted
+    /// against the Core Data rows before the conversion committed, and what was not as Core Data had it.
+    public var coreDataConversion: CoreDataConversionReport? {
+        get { conversionReport?.value as? CoreDataConversionReport }
+        set { conversionReport = newValue.map(ConversionReport.init) }
+    }
+}
+
+extension StoreStatus {
+    /// With `coreDataModel`: what the conversion will write, each entity's rows and each to-many's
+    /// links as the Core Data rows give them, and what will not be as Core Data had it.
+    public var coreDataConversion: CoreDataConversionReport? {
+        get { conversionReport?.value as? CoreDataConversionReport }
+        set { conversionReport = newValue.map(ConversionReport.init) }
+    }
+}
+
+extension LucidStore {
+    /// ``LucidRuntime/LucidStore/inspect(atPath:history:busyTimeout:conversion:)`` with a Core Data origin (lucidgen's own tools and tests).
+    package static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin?) throws(StoreError) -> StoreStatus {
+        var options = StoreOptions()
+        options.coreDataOrigin = coreDataOrigin
+        return try inspect(atPath: path, history: history, busyTimeout: busyTimeout, conversion: options.conversion)
+    }
+
+    /// The same, for a list of versions and the stages that need the app's code.
+    package static func inspect(
+        atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin?
+    ) throws(StoreError) -> StoreStatus {
+        try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout, coreDataOrigin: coreDataOrigin)
+    }
+}
+
+/// The Core Data settings of ``StoreOptions``, which the runtime asks to convert or inspect a Core Data store.
+struct CoreDataConversion: StoreConversion {
+    var origin: CoreDataOrigin?
+    var keepsBackup = true
+
+    var converts: Bool { origin != nil }
+
+    func convert(_ db: Database, layout: CoreDataStoreLayout, by migrator: StoreMigrator) throws -> MigrationOutcome {
+        try migrator.convertCoreData(db, layout: layout, origin: origin!, keepsBackup: keepsBackup)
+    }
+
+    func inspect(layout: CoreDataStoreLayout, by migrator: StoreMigrator) throws(StoreError) -> StoreStatus {
+        try migrator.inspectCoreData(layout, origin: origin!)
+    }
+}
 
 // A Core Data store converted into lucidgen's tables, then migrated on.
 extension StoreMigrator {
     /// A Core Data store: recognised from its layout, its path to the newest version planned and its
     /// stages checked (nothing is written before), a copy kept beside it, converted in one transaction
     /// into lucidgen's tables of its version (a step of the outcome), then migrated on like any store.
-    func convertCoreData(_ db: Database, layout: CoreDataStoreLayout) throws -> MigrationOutcome {
-        let converter = CoreDataConverter(origin: options.coreDataOrigin!, versions: versions, path: path)
+    func convertCoreData(_ db: Database, layout: CoreDataStoreLayout, origin: CoreDataOrigin, keepsBackup: Bool) throws -> MigrationOutcome {
+        let converter = CoreDataConverter(origin: origin, versions: versions, path: path)
         let recognition: CoreDataConverter.Recognition
         do {
             recognition = try converter.recognise(db, layout: layout)
@@ -20,7 +97,7 @@ extension StoreMigrator {
         var outcome = MigrationOutcome(start: .version(schema.version, adopted: true), finalVersion: schema.version)
         let route = schema.version == newest.version ? [] : try plan(from: schema.version)
         try checkStagesProvided(route, storeVersion: schema.version)
-        if options.keepsCoreDataBackup { try CoreDataBackup.keep(db, path: path) }
+        if keepsBackup { try CoreDataBackup.keep(db, path: path) }
         let drift = recognition.drift.isEmpty ? "" : ", drifted: \(recognition.drift.count) difference\(recognition.drift.count == 1 ? "" : "s")"
         let label = "converted from Core Data (model \(recognition.version.model)\(drift)) at \(schema.version)"
         if !recognition.drift.isEmpty {
@@ -68,5 +145,33 @@ extension StoreMigrator {
         outcome.coreDataConversion = report
         if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
         return outcome
+    }
+
+    /// A Core Data store: the version its layout is, and the path from there (nothing is written).
+    func inspectCoreData(_ layout: CoreDataStoreLayout, origin: CoreDataOrigin) throws(StoreError) -> StoreStatus {
+        let queue = try makeQueue(readOnly: true)
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
+        let recognition: CoreDataConverter.Recognition
+        let report: CoreDataConversionReport
+        do {
+            (recognition, report) = try queue.read { db in
+                try db.withoutAttaching {
+                    let converter = CoreDataConverter(origin: origin, versions: versions, path: path)
+                    let recognition = try converter.recognise(db, layout: layout)
+                    return (recognition, try converter.account(db, recognition, layout: layout).report(recognition))
+                }
+            }
+        } catch let refusal as CoreDataConverter.Refusal {
+            throw .unrecognizedSchema(path: path, differences: [refusal.description])
+        } catch {
+            throw Self.storeError(error, path: path, step: "inspect", version: nil)
+        }
+        let steps: [MigrationStep]
+        do {
+            steps = try plan(from: recognition.schema.version)
+        } catch {
+            throw .planning(error)
+        }
+        return .converting(recognition.version.model, into: recognition.schema, checksum: history.checksum(of: recognition.schema), steps: steps, report: ConversionReport(report))
     }
 }
