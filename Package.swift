@@ -7,14 +7,19 @@
 //   LucidSchema   versioned schema model, versions, DDL, checksums     (no dependencies)
 //   LucidRuntime  what apps import: open and migrate stores, the app's migration code, what a store records;
 //                 GRDB (+ its sqlite3 module) + swift-log  (LucidSchema). It re-exports nothing.
+//   LucidFleet    what a server imports beside LucidRuntime: StoreFleet (many stores migrated on its own
+//                 threads) and StoreCache (open stores shared by requests) (LucidRuntime)
+//   LucidCoreData what an app coming from Core Data imports beside LucidRuntime: CoreDataOrigin, the
+//                 conversion of a Core Data store and its report (LucidRuntime)
 //   LucidTesting  what migration tests import: the checks, expected rows, fixtures (LucidRuntime)
 //
-// The public API is what an app names: LucidRuntime's and LucidTesting's DocC Topics, and the few LucidSchema
+// The public API is what an app names: the DocC Topics of LucidRuntime, LucidFleet, LucidCoreData and LucidTesting, and the few LucidSchema
 // types their signatures use. What only lucidgen's own modules use is `package`; what only generated code
 // calls is `@_spi(Generated)` (generated files write `@_spi(Generated) import`). APIStabilityTests checks the
 // public API against .api-baseline; CHANGELOG.md says what changed.
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
-//   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, LucidTesting, ArgumentParser)
+//   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, LucidFleet, LucidCoreData, LucidTesting,
+//                 ArgumentParser)
 //   lucidgen      the executable, a thin shell over LucidGenCLI
 //
 //   FlightLog     the bundled example app's generated code, compiled by this package's own build
@@ -27,6 +32,10 @@ let package = Package(
     products: [
         // What an app imports.
         .library(name: "LucidRuntime", targets: ["LucidRuntime"]),
+        // What a server with a store per tenant imports beside LucidRuntime.
+        .library(name: "LucidFleet", targets: ["LucidFleet"]),
+        // What an app whose users have Core Data stores imports beside LucidRuntime.
+        .library(name: "LucidCoreData", targets: ["LucidCoreData"]),
         // What generated code imports beside LucidRuntime (the schema registry); apps need not name it.
         .library(name: "LucidSchema", targets: ["LucidSchema"]),
         // What migration tests import.
@@ -66,6 +75,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "LucidFleet", dependencies: ["LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+        .target(name: "LucidCoreData", dependencies: ["LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "LucidTesting",
             dependencies: ["LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
@@ -84,6 +95,8 @@ let package = Package(
                 "LucidGenCore",
                 "LucidSchema",
                 "LucidRuntime",
+                "LucidFleet",
+                "LucidCoreData",
                 "LucidTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -116,7 +129,7 @@ let package = Package(
         .testTarget(name: "LucidSchemaTests", dependencies: ["LucidSchema"]),
         .testTarget(
             name: "LucidGenCoreTests",
-            dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift"), "lucidgen", "flightlog-demo", "crash-child"],
+            dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidFleet", "LucidCoreData", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift"), "lucidgen", "flightlog-demo", "crash-child"],
             exclude: ["Golden", "CoreData"]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime", "LucidTesting", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Generated/Fixtures"]),
@@ -128,7 +141,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "LucidSchema", "LucidTesting", "LucidGenCore", "FlightLog", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LucidRuntimeTests", dependencies: ["LucidRuntime", "LucidFleet", "LucidCoreData", "LucidSchema", "LucidTesting", "LucidGenCore", "FlightLog", .product(name: "GRDB", package: "GRDB.swift")]),
         // Relationship graphs no insert order satisfies (self-references, a required cycle): their generated
         // records and generated migration tests, compiled and run (checked against the generator by GoldenTests).
         .target(name: "SeedGraphs", dependencies: ["LucidRuntime"], path: "Tests/SeedGraphs/App/Generated"),

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import GRDB
+import LucidCoreData
+import LucidFleet
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema

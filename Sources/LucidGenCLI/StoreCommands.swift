@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GRDB
+import LucidCoreData
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LucidFleet
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LucidCoreData
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import GRDB
+import LucidCoreData
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema

@@ -1,6 +1,7 @@
 import FlightLog
 import Foundation
 import GRDB
+import LucidFleet
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing

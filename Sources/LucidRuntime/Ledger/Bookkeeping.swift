@@ -7,8 +7,8 @@ import Logging
 ///
 /// They live in the store itself, so a step's schema change and its version record commit in one
 /// transaction: whatever instant a crash happens at, the recorded version matches the tables.
-enum Bookkeeping {
-    struct Record {
+package enum Bookkeeping {
+    package struct Record {
         var version: String
         var checksum: String
         /// The schema cookie the record was written with (``LedgerTables/Store/schemaCookie``); nil when
@@ -78,7 +78,7 @@ enum Bookkeeping {
     }
 
     /// The version record, or nil when the store has none (one query: a missing table is the rare case).
-    static func record(_ db: Database) throws -> Record? {
+    package static func record(_ db: Database) throws -> Record? {
         do {
             return try recordedVersion(db)
         } catch let error as DatabaseError where isMissingObject(error) {
@@ -163,7 +163,7 @@ enum Bookkeeping {
     /// (`started`: when the step began, for its duration).
     /// `ledgerCurrent`: the caller knows every ledger table and column exists (``stepStart(_:)``).
     /// `checksum`: the schema's, when the caller has it (a registry's generated one); else computed.
-    static func write(
+    package static func write(
         _ schema: Schema, checksum: String? = nil, from: SchemaVersion?, kind: String, label: String, started: Date? = nil, ledgerCurrent: Bool = false,
         _ db: Database
     ) throws {

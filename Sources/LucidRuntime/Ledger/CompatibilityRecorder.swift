@@ -15,7 +15,7 @@ import GRDB
 /// A step is classified by ``AdditiveRule/changes(from:to:appCode:dataMigration:)``, with `appCode` when
 /// a stage (the history's, or one the app declares or provides in ``StoreOptions``) spans the step and
 /// `dataMigration` when a ``DataMigration`` runs at a version of the step.
-final class CompatibilityRecorder {
+package final class CompatibilityRecorder {
     let history: SchemaHistory
     private let stages: [(from: SchemaVersion, to: SchemaVersion, label: String)]
     private let dataMigrations: [(version: SchemaVersion, label: String)]
@@ -120,7 +120,7 @@ final class CompatibilityRecorder {
     /// writes the version record; the ledger tables exist). `previous`: the version the store was at
     /// before this transaction's step, when the record has its row (``Bookkeeping/StepStart``): then
     /// only the rows that change are written.
-    func record(_ db: Database, at version: SchemaVersion, previous: SchemaVersion? = nil) throws {
+    package func record(_ db: Database, at version: SchemaVersion, previous: SchemaVersion? = nil) throws {
         typealias K = LedgerTables.Compatibility
         guard let target = indexes[version] else { return }
         let insert = try db.cachedStatement(

@@ -27,7 +27,7 @@ extension Database {
     /// Enforcement is switched back on afterwards; if that fails, the failure is thrown (after `body`'s
     /// own error, if any, which is the one reported): a connection left without foreign keys must not
     /// go back to the app silently.
-    func withForeignKeysOff<T>(_ body: () throws -> T) throws -> T {
+    package func withForeignKeysOff<T>(_ body: () throws -> T) throws -> T {
         let wasOn = try Bool.fetchOne(self, sql: "PRAGMA foreign_keys") ?? false
         try execute(sql: "PRAGMA foreign_keys = OFF")
         let result: Result<T, any Error> = Result { try body() }
@@ -53,7 +53,7 @@ extension Database {
     /// authorizer is installed (GRDB owns the connection's only one); extension loading stays off, as
     /// SQLite and GRDB leave it, and lucidgen's SQL functions are `SQLITE_DIRECTONLY`, so no view or
     /// trigger in a store can call them (``RecordTransformRunner``).
-    func withoutAttaching<T>(_ body: () throws -> T) rethrows -> T {
+    package func withoutAttaching<T>(_ body: () throws -> T) rethrows -> T {
         guard let connection = sqliteConnection else { return try body() }
         let previous = sqlite3_limit(connection, SQLITE_LIMIT_ATTACHED, 0)
         defer { sqlite3_limit(connection, SQLITE_LIMIT_ATTACHED, previous) }

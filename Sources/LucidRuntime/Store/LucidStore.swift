@@ -84,9 +84,9 @@ public enum LucidStore {
 
     /// ``inspect(atPath:registry:busyTimeout:)`` for a list of versions and the stages that need the app's code.
     package static func inspect(
-        atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin? = nil
+        atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60, conversion: (any StoreConversion)? = nil
     ) throws(StoreError) -> StoreStatus {
-        try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout, coreDataOrigin: coreDataOrigin)
+        try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout, conversion: conversion)
     }
 
     /// What the store at `path` is and what opening it would do, without changing it.
@@ -107,11 +107,11 @@ public enum LucidStore {
     }
 
     /// ``inspect(atPath:registry:busyTimeout:)`` for a schema history (lucidgen's own tools and tests).
-    package static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin? = nil) throws(StoreError) -> StoreStatus {
+    package static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, conversion: (any StoreConversion)? = nil) throws(StoreError) -> StoreStatus {
         // Not a read-only connection: after a crash, SQLite must roll back the hot journal before any
         // read, which needs write access. Nothing else is written.
         var options = StoreOptions()
-        options.coreDataOrigin = coreDataOrigin
+        options.conversion = conversion
         options.busyTimeout = busyTimeout
         // Nothing may be written here, so no cookie is recorded: the tables are checked every time.
         options.versionRecordCheck = .always
@@ -166,7 +166,7 @@ public enum LucidStore {
     }
 
     /// Checks that the generated checksums agree with this runtime's DDL.
-    static func checkRegistry<Registry: SchemaRegistry>(_ registry: Registry.Type) throws(StoreError) {
+    package static func checkRegistry<Registry: SchemaRegistry>(_ registry: Registry.Type) throws(StoreError) {
         // One checksum, not one per version: the newest is what the launch path trusts (newestVersion and
         // newestChecksum) and what every migration ends at, so a generator and runtime that disagree on
         // the DDL are caught here. Older versions are compared with a store's record through their
@@ -251,12 +251,11 @@ public struct StoreStatus: Sendable {
     /// what each finds (the same findings as the step's ``StoreError/appObjectsInTheWay(step:from:to:conflicts:)``,
     /// unless the stage's `willMigrate` removes the objects first).
     public var appObjectConflicts: [StepConflicts] = []
-    /// A Core Data store (``StoreOptions/coreDataOrigin``): the model version its layout is. Opening it
+    /// A Core Data store (LucidCoreData's `StoreOptions.coreDataOrigin`): the model version its layout is. Opening it
     /// converts it into lucidgen's tables of ``version`` first, then takes ``steps``.
     public var coreDataModel: String?
-    /// With ``coreDataModel``: what the conversion will write, each entity's rows and each to-many's
-    /// links as the Core Data rows give them, and what will not be as Core Data had it.
-    public var coreDataConversion: CoreDataConversionReport?
+    /// With ``coreDataModel``: what the conversion will write (LucidCoreData's `coreDataConversion`).
+    package var conversionReport: ConversionReport?
 
     /// The app's objects that one step of the path cannot keep.
     public struct StepConflicts: Sendable {

@@ -22,6 +22,12 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         public var to: SchemaVersion
         /// The step's label, e.g. `1.0 → 2.0 (inferred)`.
         public var label: String
+
+        package init(from: SchemaVersion, to: SchemaVersion, label: String) {
+            self.from = from
+            self.to = to
+            self.label = label
+        }
     }
 
     /// What the store was when this call first looked at it.
@@ -41,9 +47,8 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         public var to: SchemaVersion
     }
 
-    /// A Core Data store this call converted: each entity's rows and each to-many's links, counted
-    /// against the Core Data rows before the conversion committed, and what was not as Core Data had it.
-    public var coreDataConversion: CoreDataConversionReport?
+    /// A store this call converted from Core Data: its report (LucidCoreData's `coreDataConversion`).
+    package var conversionReport: ConversionReport?
     /// A store whose tables contradicted its record, brought back to the recorded version
     /// (``StoreOptions/acceptsInferableDrift``): each repair, e.g. `added column note.pinned (its default 0)`.
     /// Empty otherwise.
@@ -71,7 +76,7 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     /// With ``openedNewerAdditiveStore``: this app's newest version, which the store is compatible with.
     public var olderAppVersion: SchemaVersion?
 
-    init(start: StoreState, finalVersion: SchemaVersion) {
+    package init(start: StoreState, finalVersion: SchemaVersion) {
         self.start = start
         self.finalVersion = finalVersion
         self.created = false

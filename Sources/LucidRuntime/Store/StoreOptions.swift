@@ -166,17 +166,9 @@ public struct StoreOptions: Sendable {
     /// options.stages = FlightLogSchema.stages(using: FlightLogStages())
     /// options.progress = { print($0.step, $0.totalSteps, $0.operation) }
     /// ```
-    /// The Core Data model versions the app's history was imported from (`lucidgen import coredata`):
-    /// with it, a Core Data store (`Z_PRIMARYKEY`, `Z_METADATA`) is recognised at the model version its
-    /// layout is and converted, in one transaction, into lucidgen's tables of that version, then migrated
-    /// to the newest. The conversion is one-way: the Core Data app cannot open the store again. Without
-    /// it, a Core Data store is refused, unchanged. See "Coming from Core Data".
-    public var coreDataOrigin: CoreDataOrigin?
-
-    /// Whether a copy of a Core Data store is kept before its conversion: `<store>.coredata-backup` (made
-    /// with SQLite's backup, so what its WAL held is in it), and its `.<name>_SUPPORT` folder as
-    /// `.<name>_SUPPORT.coredata-backup`. Default `true`; a copy from an earlier attempt is kept as it is.
-    public var keepsCoreDataBackup = true
+    /// What opening does with a Core Data store: converts it when the app set `coreDataOrigin` (which the
+    /// LucidCoreData product adds, with `keepsCoreDataBackup`); refuses it, unchanged, otherwise.
+    package var conversion: (any StoreConversion)?
 
     /// Whether a store whose tables contradict its version record (a development build's store, a
     /// column added or dropped by hand) is brought back to the recorded version when every difference is

@@ -19,7 +19,7 @@ extension StoreMigrator {
     /// Maps SQLite and GRDB errors to ``StoreError``.
     ///
     /// `since` is when the operation that failed began: a lock error reports how long it waited.
-    static func storeError(_ error: any Error, path: String, step: String, version: SchemaVersion?, since: Date? = nil) -> StoreError {
+    package static func storeError(_ error: any Error, path: String, step: String, version: SchemaVersion?, since: Date? = nil) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? PlanningError { return .planning(error) }
         if let error = error as? UnknownEnumValueError { return .unknownEnumValue(step: step, version: version ?? SchemaVersion("0.0"), error) }

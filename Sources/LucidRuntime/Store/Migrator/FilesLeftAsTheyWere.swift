@@ -18,7 +18,7 @@ extension StoreMigrator {
     /// (SQLite does so when the last connection closes): a refused or inspected store keeps its files
     /// byte-identical, a pending WAL included.
     /// A WAL this connection opened empty is removed on close as usual (checkpointing nothing).
-    static func closeLeavingFilesAsTheyAre(_ queue: DatabaseQueue) {
+    package static func closeLeavingFilesAsTheyAre(_ queue: DatabaseQueue) {
         let wal = fileSize(atPath: queue.path + "-wal") ?? 0
         if wal > 0 {
             queue.inDatabase { db in _ = lucid_disable_checkpoint_on_close(db.sqliteConnection) }

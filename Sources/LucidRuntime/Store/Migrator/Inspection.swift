@@ -4,43 +4,10 @@ import GRDB
 
 // What a store is and the path opening it would take, without changing it.
 extension StoreMigrator {
-    /// A Core Data store: the version its layout is, and the path from there (nothing is written).
-    private func inspectCoreData(_ layout: CoreDataStoreLayout) throws(StoreError) -> StoreStatus {
-        let queue = try makeQueue(readOnly: true)
-        defer { Self.closeLeavingFilesAsTheyAre(queue) }
-        let recognition: CoreDataConverter.Recognition
-        let report: CoreDataConversionReport
-        do {
-            (recognition, report) = try queue.read { db in
-                try db.withoutAttaching {
-                    let converter = CoreDataConverter(origin: options.coreDataOrigin!, versions: versions, path: path)
-                    let recognition = try converter.recognise(db, layout: layout)
-                    return (recognition, try converter.account(db, recognition, layout: layout).report(recognition))
-                }
-            }
-        } catch let refusal as CoreDataConverter.Refusal {
-            throw .unrecognizedSchema(path: path, differences: [refusal.description])
-        } catch {
-            throw Self.storeError(error, path: path, step: "inspect", version: nil)
-        }
-        let steps: [MigrationStep]
-        do {
-            steps = try plan(from: recognition.schema.version)
-        } catch {
-            throw .planning(error)
-        }
-        var status = StoreStatus(
-            start: .version(recognition.schema.version, adopted: true), version: recognition.schema.version, checksum: history.checksum(of: recognition.schema), adopted: true, steps: steps,
-            rowCounts: [:], pendingCleanup: 0)
-        status.coreDataModel = recognition.version.model
-        status.coreDataConversion = report
-        return status
-    }
-
     func inspect() throws(StoreError) -> StoreStatus {
         let decision = try decide()
         if let (error, _) = decision.refusal(path: path, versions: versions, options: options) { throw error }
-        if case .coreData(let layout) = decision { return try inspectCoreData(layout) }
+        if case .coreData(let layout) = decision, let conversion = options.conversion { return try conversion.inspect(layout: layout, by: self) }
         guard case .known(let schema, let recorded, _) = decision else {
             return StoreStatus(start: decision.state!, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
         }
@@ -90,7 +57,7 @@ extension StoreMigrator {
 
     /// Reads every page of the store (`PRAGMA quick_check`) and throws ``StoreError/corrupt(path:message:)``
     /// for damage anywhere, without changing it.
-    func checkPages() throws(StoreError) {
+    package func checkPages() throws(StoreError) {
         let queue = try makeQueue()
         defer { Self.closeLeavingFilesAsTheyAre(queue) }
         let began = Date()

@@ -12,7 +12,7 @@ extension StoreMigrator {
     /// Each transaction re-reads the version first: another process may have migrated meanwhile, in
     /// which case there is nothing left to do. `BEGIN IMMEDIATE` makes a second process wait for the
     /// first (up to the busy timeout) instead of failing.
-    func migrate(_ db: Database, outcome: inout MigrationOutcome, route planned: [MigrationStep] = []) throws(StoreError) {
+    package func migrate(_ db: Database, outcome: inout MigrationOutcome, route planned: [MigrationStep] = []) throws(StoreError) {
         var currentVersion: SchemaVersion?
         var currentStep = "start"
         let began = Date()

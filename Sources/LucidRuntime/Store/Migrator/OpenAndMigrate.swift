@@ -69,7 +69,7 @@ extension StoreMigrator {
                         recordSchemaCookie(db)
                     }
                 case .coreData(let layout):
-                    outcome = try convertCoreData(db, layout: layout)
+                    outcome = try options.conversion!.convert(db, layout: layout, by: self)
                 case .contradicted(let version, let differences, let tablesMatch) where options.acceptsInferableDrift:
                     guard let schema = versions.first(where: { $0.version == version }) else {
                         throw Refusal(error: .recordContradictsTables(path: path, version: version, differences: differences, tablesMatch: tablesMatch), policy: options.unknownStorePolicy)

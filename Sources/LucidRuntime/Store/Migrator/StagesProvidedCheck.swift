@@ -9,7 +9,7 @@ extension StoreMigrator {
     /// stage lacks a row transform its step needs. Stages of ``StoreOptions/declaredStages`` are known to
     /// have no code here (`lucidgen migrate`): the path runs up to them and stops with
     /// ``StoreError/missingStage(_:)``.
-    func checkStagesProvided(_ steps: [MigrationStep], storeVersion: SchemaVersion) throws(StoreError) {
+    package func checkStagesProvided(_ steps: [MigrationStep], storeVersion: SchemaVersion) throws(StoreError) {
         let names = history.registry.map(GeneratedNames.init(reflecting:))
         var missing: [MissingStage] = []
         for step in steps {

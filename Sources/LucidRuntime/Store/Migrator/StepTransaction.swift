@@ -12,7 +12,7 @@ extension StoreMigrator {
     /// lock error reports their sum. On the app's connection its busy handler waits as it was told, and
     /// a lock error reports how long the transaction took until it gave up (the waits are not visible
     /// from here).
-    func stepTransaction(_ db: Database, _ body: () throws -> Database.TransactionCompletion) throws {
+    package func stepTransaction(_ db: Database, _ body: () throws -> Database.TransactionCompletion) throws {
         let asked = Date()
         lockDeadline?.arm()
         defer { lockDeadline?.disarm() }

@@ -9,7 +9,7 @@ extension StoreMigrator {
     /// inspecting, creating, migrating together and the CLI's `plan`/`migrate` all take (through
     /// ``decide(_:)``), so they cannot drift. What the store is, as ``StoreStatus`` and
     /// ``MigrationOutcome`` report it, is its ``state``.
-    enum Decision {
+    package enum Decision {
         /// No file: it would be created at the newest version.
         case newFile
         /// A file of zero bytes. SQLite reads it as an empty database, and apps often create the file
@@ -41,13 +41,13 @@ extension StoreMigrator {
         case contradicted(SchemaVersion, differences: [String], tablesMatch: SchemaVersion?)
         /// The file is not an SQLite database.
         case notADatabase
-        /// A Core Data store, and the app gave the origin of its history (``StoreOptions/coreDataOrigin``):
+        /// A Core Data store, and the app gave the origin of its history (LucidCoreData's `StoreOptions.coreDataOrigin`):
         /// it converts into lucidgen's tables of the version its layout is, then migrates on.
         case coreData(CoreDataStoreLayout)
 
         /// What the store is, as ``StoreStatus/start`` and ``MigrationOutcome/start`` say it; nil for a
         /// store this app refuses, and for a Core Data store (its version is known once it is recognised).
-        var state: StoreState? {
+        package var state: StoreState? {
             switch self {
             case .newFile: .newFile
             case .emptyFile: .emptyFile
@@ -75,7 +75,7 @@ extension StoreMigrator {
         }
 
         /// Why the store cannot be opened normally, and the policy that decides what happens then.
-        func refusal(path: String, versions: [Schema], options: StoreOptions) -> (StoreError, StoreOptions.IncompatibleStorePolicy)? {
+        package func refusal(path: String, versions: [Schema], options: StoreOptions) -> (StoreError, StoreOptions.IncompatibleStorePolicy)? {
             switch self {
             case .newFile, .emptyFile, .emptyDatabase, .known, .coreData: nil
             case .newer(let version): (.storeIsNewer(storeVersion: version, newestKnown: versions[versions.count - 1].version), options.newerStorePolicy)
@@ -90,7 +90,7 @@ extension StoreMigrator {
     }
 
     /// Decides what the store at `path`, without changing it.
-    func decide() throws(StoreError) -> Decision {
+    package func decide() throws(StoreError) -> Decision {
         if let start = fileStart() { return start }
         let queue = try makeQueue()
         defer { Self.closeLeavingFilesAsTheyAre(queue) }
@@ -152,7 +152,7 @@ extension StoreMigrator {
         }
         // A Core Data store is never taken for an app's database to initialise lucidgen's tables beside.
         if let coreData = try CoreDataStoreLayout.read(db) {
-            guard options.coreDataOrigin != nil else {
+            guard options.conversion?.converts == true else {
                 return .unrecognized(differences: [coreData.refusal] + coreData.damage.map { "its \($0)" })
             }
             // Bookkeeping of another type than Core Data writes: nothing of the store is read on.

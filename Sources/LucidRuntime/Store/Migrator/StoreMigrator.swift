@@ -9,25 +9,26 @@ import Logging
 /// - `StoreDecision`: what the store file is (``decide()``), the one decision every path takes;
 /// - `LaunchPath`: an up-to-date store opened in one or two queries (``openIfCurrent(atPath:version:checksum:options:)``);
 /// - `OpenAndMigrate`: the decision and what it needs, under one barrier (``bringUpToDate(_:fileStart:)``);
-/// - `CreatingAndAdopting`, `CoreDataConversion`: a store without lucidgen's record;
+/// - `CreatingAndAdopting`: a store without lucidgen's record (`StoreConversion`: one another framework
+///   wrote, which the LucidCoreData product converts);
 /// - `MigrateLoop`, `StepRun`, `StepTransaction`, `StagesProvidedCheck`, `LateDataMigrations`: migrating;
 /// - `NewerStoreCheck`, `IncompatibleStorePolicies`: a store this app cannot migrate;
 /// - `Inspection`: what opening would do, without changing anything;
 /// - `ErrorMapping`, `FilesLeftAsTheyWere`: failures, and the files as they were.
 ///
 /// What it reads and writes of lucidgen's own tables goes through `Ledger/`.
-struct StoreMigrator {
-    let path: String
-    let history: SchemaHistory
-    let options: StoreOptions
+package struct StoreMigrator {
+    package let path: String
+    package let history: SchemaHistory
+    package let options: StoreOptions
     let planner: MigrationPlanner
     /// Whether a migration may follow the registry's routes (``plan(from:)``).
     let routesApply: Bool
     /// Writes the compatibility record with every version record (classifying each step once).
-    let compatibility: CompatibilityRecorder
-    var versions: [Schema] { history.versions }
-    var logger: Logger { options.logger }
-    var newest: Schema { versions[versions.count - 1] }
+    package let compatibility: CompatibilityRecorder
+    package var versions: [Schema] { history.versions }
+    package var logger: Logger { options.logger }
+    package var newest: Schema { versions[versions.count - 1] }
     /// The busy handler of the connections this migrator opens: one deadline per step transaction
     /// (``LockDeadline``). Nil on a connection the app made (``LucidMigrator``): its own busy mode
     /// applies, which this runtime does not change.
@@ -35,7 +36,7 @@ struct StoreMigrator {
 
     /// The planner routes through the history's stages and ``StoreOptions/declaredStages``; the app's
     /// ``StoreOptions/stages`` provide the code for those it runs.
-    init(path: String, history: SchemaHistory, options: StoreOptions) throws(StoreError) {
+    package init(path: String, history: SchemaHistory, options: StoreOptions) throws(StoreError) {
         guard !history.versions.isEmpty else { throw .planning(.noRoute(from: SchemaVersion("0.0"), to: SchemaVersion("0.0"), blocked: [])) }
         self.path = path
         self.history = history
@@ -61,7 +62,7 @@ struct StoreMigrator {
     /// computed for the stages this migration plans with (the history's; the app's code for them does
     /// not change the path), inferring only those steps; else planned (to the same path, inferring every
     /// consecutive step on the way).
-    func plan(from version: SchemaVersion) throws(PlanningError) -> [MigrationStep] {
+    package func plan(from version: SchemaVersion) throws(PlanningError) -> [MigrationStep] {
         if let route = history.routes[version], routesApply, let steps = planner.plan(along: route, from: version) { return steps }
         return try planner.plan(from: version)
     }
@@ -73,7 +74,7 @@ struct StoreMigrator {
         return configuration
     }
 
-    func makeQueue(readOnly: Bool = false) throws(StoreError) -> DatabaseQueue {
+    package func makeQueue(readOnly: Bool = false) throws(StoreError) -> DatabaseQueue {
         var configuration = self.configuration
         if readOnly {
             configuration.readonly = true
@@ -88,8 +89,13 @@ struct StoreMigrator {
     }
 
     /// A store this app cannot migrate, and the policy that decides what happens then.
-    struct Refusal: Error {
-        var error: StoreError
-        var policy: StoreOptions.IncompatibleStorePolicy
+    package struct Refusal: Error {
+        package var error: StoreError
+        package var policy: StoreOptions.IncompatibleStorePolicy
+
+        package init(error: StoreError, policy: StoreOptions.IncompatibleStorePolicy) {
+            self.error = error
+            self.policy = policy
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LucidRuntime
 
 extension StoreFleet {
     /// The reports of a fleet run, one per store, as the stores finish (``StoreFleet/migrate(_:)``).

@@ -1,4 +1,5 @@
 import Foundation
+import LucidRuntime
 import GRDB
 
 /// The copy of a Core Data store kept before its one-way conversion.

@@ -1,4 +1,5 @@
 import Foundation
+import LucidRuntime
 
 /// One run of a ``StoreFleet``: the stores taken in order by ``StoreFleet/Limits/jobs`` dedicated threads,
 /// the canary waited for before any other store starts, the failures counted, and a stop that lets the

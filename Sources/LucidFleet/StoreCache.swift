@@ -1,4 +1,5 @@
 import Foundation
+import LucidRuntime
 import GRDB
 @_spi(Generated) import LucidSchema
 

@@ -1,4 +1,5 @@
 import Foundation
+import LucidRuntime
 
 /// The Core Data model versions an app's history was imported from (`lucidgen import coredata`), each
 /// mapped onto lucidgen's tables and columns of its version: what lets ``LucidStore/open(atPath:registry:options:)``

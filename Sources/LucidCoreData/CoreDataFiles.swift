@@ -1,4 +1,5 @@
 import Foundation
+import LucidRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

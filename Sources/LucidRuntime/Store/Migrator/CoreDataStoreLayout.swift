@@ -6,25 +6,25 @@ import GRDB
 /// (`Z_MAX`, -1 when Core Data did not record it); `Z_METADATA` holds the store's metadata. Both tables are
 /// what tells such a store apart from a database of the app's own: lucidgen never initialises its tables
 /// beside them.
-struct CoreDataStoreLayout: Sendable {
-    struct Entity: Sendable, Equatable {
-        var number: Int64
-        var name: String
-        var parent: Int64
+package struct CoreDataStoreLayout: Sendable {
+    package struct Entity: Sendable, Equatable {
+        package var number: Int64
+        package var name: String
+        package var parent: Int64
         /// The highest id handed out; nil when not recorded (Core Data writes -1).
-        var maxID: Int64?
+        package var maxID: Int64?
     }
 
-    var entities: [Entity]
+    package var entities: [Entity]
     /// `Z_PRIMARYKEY` rows that are not what Core Data writes (a value of another type, a `Z_MAX` that
     /// leaves no id for a new row), each naming its row and column: such a store is refused, never read on.
-    var damage: [String] = []
+    package var damage: [String] = []
 
     /// The store's Core Data entities, or nil when it is not a Core Data store (no `Z_PRIMARYKEY` and
     /// `Z_METADATA`). Reads only those two tables' names and `Z_PRIMARYKEY`'s rows, every value as it is
     /// stored (a file from anywhere: a value of another type is damage, never a crash): nothing the store
     /// carries is run.
-    static func read(_ db: Database) throws -> CoreDataStoreLayout? {
+    package static func read(_ db: Database) throws -> CoreDataStoreLayout? {
         let names = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Z_PRIMARYKEY', 'Z_METADATA') COLLATE NOCASE")
         guard Set(names.map(sqlNameKey)) == ["z_primarykey", "z_metadata"] else { return nil }
@@ -67,7 +67,7 @@ struct CoreDataStoreLayout: Sendable {
     }
 
     /// A stored value as a message shows it: its type and a short form of it.
-    static func describe(_ value: DatabaseValue) -> String {
+    package static func describe(_ value: DatabaseValue) -> String {
         switch value.storage {
         case .null: "NULL"
         case .int64(let value): "\(value)"
@@ -78,7 +78,7 @@ struct CoreDataStoreLayout: Sendable {
     }
 
     /// For a refusal: what the store is, and what to do.
-    var refusal: String {
+    package var refusal: String {
         let listed = entities.filter { $0.number < 16000 }.map(\.name)
         let shown = listed.prefix(8).joined(separator: ", ") + (listed.count > 8 ? ", and \(listed.count - 8) more" : "")
         return "it is a Core Data store (Z_PRIMARYKEY and Z_METADATA\(listed.isEmpty ? "" : "; entities \(shown)")), which lucidgen does not convert yet: "

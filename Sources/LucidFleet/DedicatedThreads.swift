@@ -1,4 +1,5 @@
 import Foundation
+import LucidRuntime
 
 /// A fixed set of threads of their own that run blocking work: SQLite calls, which may wait for a lock
 /// or run a long migration step. Swift's cooperative pool has one thread per core and must never block,
