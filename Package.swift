@@ -146,11 +146,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime", "LucidTesting", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Generated/Fixtures"]),
-        // Random description histories played as a user plays them, every migration checked (issue 11).
+        // Random description histories played as a user plays them, every migration checked.
         .testTarget(
             name: "HistoryExplorerTests",
             dependencies: [
-                "LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidSchema", "LucidTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                "LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidSchema", "LucidTesting", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

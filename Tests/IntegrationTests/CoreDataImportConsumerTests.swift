@@ -1,4 +1,5 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
 /// The proof of `lucidgen import coredata` as an app would use it: each history imported, generated, built

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LucidTestSupport
 import Testing
 
 /// `lucidgen migrate` converting a Core Data store, killed (SIGKILL) right after one of the lines it says
@@ -71,7 +72,7 @@ import Testing
         }
     }
 
-    /// Planted drifts (issue 52): a column the model lacks (every customer has a value) and a nullable one
+    /// Planted drifts (what real stores show after hand edits): a column the model lacks (every customer has a value) and a nullable one
     /// it has, missing; the conversion takes them from model Shop's layout, and a kill leaves the store as it was or converted.
     static let drift = "ALTER TABLE ZCUSTOMER ADD COLUMN ZNICKNAME VARCHAR; UPDATE ZCUSTOMER SET ZNICKNAME = 'n' || Z_PK; ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE"
 

@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Real store files and real processes: crashes at many instants, bad stores, two processes at once.
@@ -31,19 +32,7 @@ import Testing
         let store = project.root.appendingPathComponent("base.sqlite").path
         let created = try run(lucidgenBinary, ["fixtures", "--schema-version", "1.0", "--rows", "1", "--output", store], in: project.root)
         #expect(created.status == 0, "\(created.error)")
-        let database = try DatabaseQueue(path: store)
-        try database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = \(journal)")
-            try db.inTransaction {
-                try db.execute(sql: "DELETE FROM item")
-                try db.execute(sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
-                    INSERT INTO item (id, name, note, score, title) SELECT i, 'name ' || i, CASE WHEN i % 3 = 0 THEN NULL ELSE 'note ' || i END, i * 7, 'title ' || i FROM n
-                    """)
-                return .commit
-            }
-        }
-        try database.close()
+        try fillCrashSoakItems(store, rows: rows, journal: journal)
         return (project, store)
     }
 

@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// `lucidgen describe` (issue 37 item 1, one layout): a store GRDB's `DatabaseMigrator` made the ordinary way is
+/// `lucidgen describe` (one layout): a store GRDB's `DatabaseMigrator` made the ordinary way is
 /// described, generated and recognised as it is, with no hand edit; the app's FTS5 table, its triggers, a view
 /// and `grdb_migrations` stay the app's.
 @Suite struct DescribeCommandTests {

@@ -4,6 +4,7 @@ import LucidGenCore
 @testable import LucidGenCLI
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// A project of four versions and its stores at three of them, as a folder of tenants.

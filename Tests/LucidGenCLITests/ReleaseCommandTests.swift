@@ -3,26 +3,16 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 @_spi(Generated) import LucidTesting
 import Synchronization
 import Testing
 
-/// A release as one command (issue 28): `lucidgen release` checks the project, writes the current
+/// A release as one command (nothing a person must remember to do by hand): `lucidgen release` checks the project, writes the current
 /// version's fixture store and says what to bump; `fixtures` no longer writes the current (editable)
 /// version's fixture unasked; `check` finds a fixture that is no longer its version.
 @Suite struct ReleaseCommandTests {
-    static let config = """
-        input_path: .entities
-        current_version: "1.0"
-        targets:
-          app:
-            module_name: App
-            output_path: Sources/App/Generated
-          app_tests:
-            module_name: AppTests
-            output_path: Tests/AppTests/Generated
-            expectations_provider: AppExpectations
-        """
+    static let config = TestProject.config(current: "1.0", tests: true)
 
     static let track = LintTests.track(LintTests.title, history: #"{ "version": "1.0" }"#)
     static let fixture = "Tests/AppTests/Generated/Fixtures/App_1_0.sqlite"
@@ -141,7 +131,7 @@ import Testing
         #expect(check.output.contains("write it with `lucidgen release` once 1.0 is final"))
     }
 
-    // MARK: All or nothing (issue 35): the snapshot's mark is the one commit point
+    // MARK: All or nothing: the snapshot's mark is the one commit point
 
     /// What the release left: the mark, and a fixture that matches its .sha256 (nil: no fixture).
     func released(_ project: TestProject) throws -> (marked: Bool, fixture: Bool) {

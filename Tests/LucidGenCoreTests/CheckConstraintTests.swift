@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// What apps declare on their columns and tables stays (issue 51, item 3): CHECK constraints (a column's,
+/// What apps declare on their columns and tables stays: CHECK constraints (a column's,
 /// the table's, named or not) and generated columns (`GENERATED ALWAYS AS (…) VIRTUAL` or `STORED`), as GRDB's
 /// schema builder writes them (`check(sql:)`, `generatedAs(sql:_:)`), are described, generated, created,
 /// recognised and kept by every rebuild; a rebuild whose rows break a CHECK is a typed error that changes

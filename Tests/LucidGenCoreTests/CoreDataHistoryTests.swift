@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Core Data model histories as shipped apps have them: every refusal of a history at once, version names

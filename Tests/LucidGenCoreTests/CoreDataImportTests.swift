@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// `lucidgen import coredata`: real model histories (from the team's shared folder, `../shared/coredata`, read in

@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// Golden tests: each folder in `Golden/` has an `input/` project and the `expected/` files that

@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Join tables and keys as real SQLite apps have them (stores written here, modelled on GRDB's documented

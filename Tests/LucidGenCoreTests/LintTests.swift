@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// The lint stage of `lucidgen check`: each code triggered by the change it names (and only where the
@@ -90,7 +91,7 @@ import Testing
     }
 
     /// A rename that keeps the column (`persisted_name` holding the old name) changes nothing for older apps,
-    /// which read and write the column: no BC102 advising exactly what was done (issue 37).
+    /// which read and write the column: no BC102 advising exactly what was done.
     @Test func aRenameThatKeepsItsColumnIsNoFinding() throws {
         let property = Self.track(#"{ "name": "name", "property_type": "string", "previous_name": "title", "renamed_at_version": "2.0", "persisted_name": "title" }"#)
         #expect(try codes([".entities/track.json": property]) == [])

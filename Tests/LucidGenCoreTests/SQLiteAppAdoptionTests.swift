@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Stores laid out the way shipped SQLite apps lay theirs out (written here, modelled on what a messenger's

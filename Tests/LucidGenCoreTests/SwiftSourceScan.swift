@@ -1,4 +1,5 @@
 import Foundation
+import LucidTestSupport
 
 /// A small Swift lexer for generated files, for tests: it tells code from comments and string literals the
 /// way `swiftc` does (a line comment ends at LF or CR, block comments nest, a raw literal ends at its own
