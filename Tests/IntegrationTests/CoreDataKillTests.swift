@@ -81,7 +81,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try run(lucidgenBinary, ["import", "coredata", CoreDataImportTests.shop.path], in: folder).status == 0)
+        #expect(try run(lucidgenBinary, ["import", "coredata", CoreDataModels.shop.path], in: folder).status == 0)
         #expect(try run(lucidgenBinary, ["generate"], in: folder).status == 0)
         let pristine = folder.appendingPathComponent("pristine.sqlite").path
         try Self.writeStore(pristine)

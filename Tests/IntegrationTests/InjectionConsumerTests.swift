@@ -14,8 +14,8 @@ import Testing
 @Suite(.serialized) struct InjectionConsumerTests {
     /// Each property's default: the attacks first.
     static let defaults: [(property: String, value: String)] = [
-        ("body", InjectionMatrixTests.pwned),
-        ("trap", InjectionMatrixTests.trap),
+        ("body", InjectionPayloads.pwned),
+        ("trap", InjectionPayloads.trap),
         ("breaks", "a\r\nb\rc\u{2028}d\u{85}e\u{2029}f\nPWNED"),
         ("delimiters", "\"\"\"#\"#\\##(x)*/ /* `code` ''"),
         ("controls", "\u{1B}[2J\u{7}\t\u{202E}end "),
@@ -23,7 +23,7 @@ import Testing
     static let memberDefault = "member\n\"#\\#(PWNED)"
 
     static var note: String {
-        let properties = defaults.map { #"{ "name": "\#($0.property)", "property_type": "string", "default_value": \#(InjectionMatrixTests.json($0.value)) }"# }
+        let properties = defaults.map { #"{ "name": "\#($0.property)", "property_type": "string", "default_value": \#(InjectionPayloads.json($0.value)) }"# }
         return """
             { "name": "note", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
               "properties": [
@@ -96,7 +96,7 @@ import Testing
         try? FileManager.default.removeItem(at: package)
         try CompositeConsumerTests.write([
             "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/note.json": Self.note,
-            ".entities/Subtypes/spot.json": #"{ "name": "spot", "properties": [{ "name": "label", "property_type": "string", "default_value": \#(InjectionMatrixTests.json(Self.memberDefault)) }] }"#,
+            ".entities/Subtypes/spot.json": #"{ "name": "spot", "properties": [{ "name": "label", "property_type": "string", "default_value": \#(InjectionPayloads.json(Self.memberDefault)) }] }"#,
             "Sources/Inject/main.swift": Self.main,
         ], in: package)
         let generate = try run(lucidgenBinary, ["generate"], in: package)

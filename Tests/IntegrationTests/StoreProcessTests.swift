@@ -397,36 +397,3 @@ import Testing
     }
 }
 
-/// Making a folder read-only for this process, proven by failing to create a file in it.
-enum ReadOnlyFolder {
-    static let canBeMade: Bool = {
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("read-only-probe-\(UUID().uuidString)").path
-        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else { return false }
-        defer {
-            undo(probe)
-            try? FileManager.default.removeItem(atPath: probe)
-        }
-        return make(probe)
-    }()
-
-    /// Permissions first, then `chattr +i`; true once a file can no longer be created in the folder.
-    static func make(_ path: String) -> Bool {
-        func refusesFiles() -> Bool {
-            let file = (path as NSString).appendingPathComponent("probe")
-            if FileManager.default.createFile(atPath: file, contents: Data()) {
-                try? FileManager.default.removeItem(atPath: file)
-                return false
-            }
-            return true
-        }
-        try? FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: path)
-        if refusesFiles() { return true }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), (try? run("/usr/bin/chattr", ["+i", path]))?.status == 0 else { return false }
-        return refusesFiles()
-    }
-
-    static func undo(_ path: String) {
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") { _ = try? run("/usr/bin/chattr", ["-i", path]) }
-        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-    }
-}

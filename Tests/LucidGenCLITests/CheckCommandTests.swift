@@ -9,7 +9,7 @@ import Testing
     static let config = TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n"
 
     static func track(_ properties: String) -> String {
-        LintTests.track(LintTests.title + ",\n            " + properties)
+        trackDescription(titleProperty + ",\n            " + properties)
     }
 
     /// A generated project (files up to date) with `properties` added to `track`.

@@ -26,8 +26,8 @@ import Testing
         var isName: Bool { [.enumCase, .enumDefault, .swiftName, .propertyName, .persistedName].contains(self) }
     }
 
-    static let pwned = "x\n    public static var databaseSelection: [any GRDB.SQLSelectable] { Swift.print(\"PWNED\"); return [GRDB.AllColumns()] }\n    /// y"
-    static let trap = ##"\#({ () -> Swift.String in Swift.fatalError(Swift.String(0xDEAD_BEEF)) }())"##
+    static let pwned = InjectionPayloads.pwned
+    static let trap = InjectionPayloads.trap
 
     static let payloads: [(name: String, text: String)] = [
         ("LF", "a\nb"), ("CR", "a\rb"), ("CRLF", "a\r\nb"), ("U+2028", "a\u{2028}b"), ("U+2029", "a\u{2029}b"), ("U+0085", "a\u{85}b"),
@@ -43,9 +43,7 @@ import Testing
     }
 
     /// A JSON string literal.
-    static func json(_ text: String) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]), as: UTF8.self)
-    }
+    static func json(_ text: String) -> String { InjectionPayloads.json(text) }
 
     /// A YAML double-quoted scalar.
     static func yaml(_ text: String) -> String {

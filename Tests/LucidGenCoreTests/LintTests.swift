@@ -12,16 +12,7 @@ import Testing
     }
 
     static func track(_ properties: String, history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, name: String = "track", extra: String = "") -> String {
-        """
-        {
-            "name": "\(name)",
-            "identifier": { "type": "int" },\(extra)
-            "version_history": [\(history)],
-            "properties": [
-                \(properties)
-            ]
-        }
-        """
+        trackDescription(properties, history: history, name: name, extra: extra)
     }
 
     static let pilot = track(#"{ "name": "name", "property_type": "string" }"#, history: #"{ "version": "1.0" }"#, name: "pilot")
@@ -40,7 +31,7 @@ import Testing
         try lint(files, additiveOnly: additiveOnly).findings.map(\.code.id)
     }
 
-    static let title = #"{ "name": "title", "property_type": "string" }"#
+    static let title = titleProperty
 
     @Test func additiveChangesHaveNoFindingsEvenUnderTheAdditiveRule() throws {
         let files = [
