@@ -7,7 +7,7 @@ import Testing
 /// Generated Swift with its layout left out, for tests that look for a piece of code wherever the generator
 /// wraps it: whitespace runs are one space, none after an opening or before a closing bracket, and no trailing
 /// comma before a closing bracket.
-public func layoutFree(_ text: String) -> String {
+package func layoutFree(_ text: String) -> String {
     var result = ""
     var pendingSpace = false
     for character in text {
@@ -24,8 +24,8 @@ public func layoutFree(_ text: String) -> String {
 }
 
 /// Making a folder read-only for this process, proven by failing to create a file in it.
-public enum ReadOnlyFolder {
-    public static let canBeMade: Bool = {
+package enum ReadOnlyFolder {
+    package static let canBeMade: Bool = {
         let probe = FileManager.default.temporaryDirectory.appendingPathComponent("read-only-probe-\(UUID().uuidString)").path
         guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else { return false }
         defer {
@@ -36,7 +36,7 @@ public enum ReadOnlyFolder {
     }()
 
     /// Permissions first, then `chattr +i`; true once a file can no longer be created in the folder.
-    public static func make(_ path: String) -> Bool {
+    package static func make(_ path: String) -> Bool {
         func refusesFiles() -> Bool {
             let file = (path as NSString).appendingPathComponent("probe")
             if FileManager.default.createFile(atPath: file, contents: Data()) {
@@ -51,16 +51,16 @@ public enum ReadOnlyFolder {
         return refusesFiles()
     }
 
-    public static func undo(_ path: String) {
+    package static func undo(_ path: String) {
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") { _ = try? run("/usr/bin/chattr", ["-i", path]) }
         try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
     }
 }
 
 /// A project of four versions and its stores at three of them, as a folder of tenants.
-public struct FleetProject {
+package struct FleetProject {
     /// 1.0 → 1.1 → 2.0 → 3.0: a column becomes required, a type converts int → string, a rename, added columns.
-    public static let entity = """
+    package static let entity = """
         {
             "name": "item",
             "identifier": { "type": "int" },
@@ -76,17 +76,17 @@ public struct FleetProject {
             ]
         }
         """
-    public static let starts = ["1.0", "1.1", "2.0"]
+    package static let starts = ["1.0", "1.1", "2.0"]
 
-    public let project: TestProject
-    public let rows: Int
+    package let project: TestProject
+    package let rows: Int
     /// One store per starting version, to copy from.
-    public let templates: [String: String]
+    package let templates: [String: String]
 
-    public init(rows: Int = 50) throws {
+    package init(rows: Int = 50) throws {
         project = try TestProject(files: [".entities/item.json": Self.entity], config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
         self.rows = rows
-        public var templates: [String: String] = [:]
+        var templates: [String: String] = [:]
         for version in Self.starts {
             let path = project.root.appendingPathComponent("template-\(version).store").path
             let made = try run(lucidgenBinary, ["fixtures", "--schema-version", version, "--rows", "\(rows)", "--output", path], in: project.root)
@@ -96,16 +96,16 @@ public struct FleetProject {
         self.templates = templates
     }
 
-    public var root: URL { project.root }
-    public func path(_ relative: String) -> String { project.root.appendingPathComponent(relative).path }
-    public func remove() { project.remove() }
+    package var root: URL { project.root }
+    package func path(_ relative: String) -> String { project.root.appendingPathComponent(relative).path }
+    package func remove() { project.remove() }
 
     /// `count` stores `tenants/t0000.sqlite`… at 1.0, 1.1 and 2.0 in turn (a fresh folder); their paths
     /// relative to the project (sorted) and starting versions.
-    public func makeFleet(_ count: Int, folder: String = "tenants") throws -> (paths: [String], start: [String: String]) {
+    package func makeFleet(_ count: Int, folder: String = "tenants") throws -> (paths: [String], start: [String: String]) {
         try? FileManager.default.removeItem(atPath: path(folder))
         try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true)
-        public var start: [String: String] = [:]
+        var start: [String: String] = [:]
         for index in 0..<count {
             let version = Self.starts[index % Self.starts.count]
             let relative = "\(folder)/" + String(format: "t%04d.sqlite", index)
@@ -115,12 +115,12 @@ public struct FleetProject {
         return (start.keys.sorted(), start)
     }
 
-    public func versions() throws -> [Schema] {
+    package func versions() throws -> [Schema] {
         try Resolver.resolve(try GeneratorPipeline(configPath: project.configPath).load()).schemas
     }
 
     /// The recorded version, after `integrity_check`; the rows (`rows`, or the project's) must all be there.
-    public func check(_ relative: String, rows: Int? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
+    package func check(_ relative: String, rows: Int? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
         let rows = rows ?? self.rows
         let database = try DatabaseQueue(path: path(relative))
         defer { try? database.close() }
@@ -132,36 +132,36 @@ public struct FleetProject {
     }
 
     /// The `--report` file.
-    public func report(_ relative: String) throws -> Report {
+    package func report(_ relative: String) throws -> Report {
         try JSONDecoder().decode(Report.self, from: Data(contentsOf: root.appendingPathComponent(relative)))
     }
 
-    public struct Report: Decodable {
-        public var stores: String
-        public var newestVersion: String
-        public var total: Int
-        public var stoppedEarly: String?
-        public var counts: [String: Int]
-        public var results: [Entry]
+    package struct Report: Decodable {
+        package var stores: String
+        package var newestVersion: String
+        package var total: Int
+        package var stoppedEarly: String?
+        package var counts: [String: Int]
+        package var results: [Entry]
 
-        public struct Entry: Decodable {
-            public var path: String
-            public var versionBefore: String?
-            public var versionAfter: String?
-            public var steps: [String]
-            public var durationSeconds: Double
-            public var outcome: String
-            public var error: String?
-            public var nextStep: String?
+        package struct Entry: Decodable {
+            package var path: String
+            package var versionBefore: String?
+            package var versionAfter: String?
+            package var steps: [String]
+            package var durationSeconds: Double
+            package var outcome: String
+            package var error: String?
+            package var nextStep: String?
         }
 
-        func entry(_ path: String) -> Entry? { results.first { $0.path == path } }
+        package func entry(_ path: String) -> Entry? { results.first { $0.path == path } }
     }
 }
 
 /// Releases the current version (1.0) of `project` and makes `entity`'s description (`description`, with `old`
 /// replaced by `new`) the next one, 1.1; generates (as a process) and returns the resolved versions.
-public func releaseNext(
+package func releaseNext(
     _ project: TestProject, _ entity: String, _ description: String, replacing old: String, with new: String,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> [Schema] {
@@ -176,7 +176,7 @@ public func releaseNext(
 }
 
 /// An entity `track` (or `name`) with an int key, the given versions and properties: the lint and command tests' model.
-public func trackDescription(_ properties: String, history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, name: String = "track", extra: String = "") -> String {
+package func trackDescription(_ properties: String, history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, name: String = "track", extra: String = "") -> String {
     """
     {
         "name": "\(name)",
@@ -190,15 +190,15 @@ public func trackDescription(_ properties: String, history: String = #"{ "versio
 }
 
 /// A string property `title`.
-public let titleProperty = #"{ "name": "title", "property_type": "string" }"#
+package let titleProperty = #"{ "name": "title", "property_type": "string" }"#
 
 /// The Core Data models the importer's tests and the compiled import read.
-public enum CoreDataModels {
-    public static let shop = repositoryRoot.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Shop.xcdatamodeld")
+package enum CoreDataModels {
+    package static let shop = repositoryRoot.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Shop.xcdatamodeld")
 
     /// The shared histories' folder: `LUCIDGEN_COREDATA_HISTORIES`, else `../shared/coredata` beside the repository,
     /// else the team machine's `/work/shared/coredata`; nil (and said) when absent.
-    public static let sharedHistories: URL? = {
+    package static let sharedHistories: URL? = {
         let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_COREDATA_HISTORIES"].map { URL(fileURLWithPath: $0) },
             repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/coredata"),
             URL(fileURLWithPath: "/work/shared/coredata")].compactMap { $0 }
@@ -209,28 +209,28 @@ public enum CoreDataModels {
         return found
     }()
 
-    public static var wikipedia: URL? { sharedHistories?.appendingPathComponent("wikipedia-ios/Wikipedia.xcdatamodeld") }
-    public static var httpsUpgrade: URL? { sharedHistories?.appendingPathComponent("duckduckgo-ios/HTTPSUpgrade.xcdatamodeld") }
+    package static var wikipedia: URL? { sharedHistories?.appendingPathComponent("wikipedia-ios/Wikipedia.xcdatamodeld") }
+    package static var httpsUpgrade: URL? { sharedHistories?.appendingPathComponent("duckduckgo-ios/HTTPSUpgrade.xcdatamodeld") }
 
     /// Wikipedia's model versions by number.
-    public static let wikipediaMap = (1...8).map { "\"Wikipedia\($0 == 1 ? "" : " \($0)")\": \"\($0).0\"" }.joined(separator: "\n") + "\n"
+    package static let wikipediaMap = (1...8).map { "\"Wikipedia\($0 == 1 ? "" : " \($0)")\": \"\($0).0\"" }.joined(separator: "\n") + "\n"
 
-    public static let realWorld = realWorldFolder("", holding: "coredata", for: "CoreDataHistoryTests")
+    package static let realWorld = realWorldFolder("", holding: "coredata", for: "CoreDataHistoryTests")
 
     /// A model package of the shared real-world files, or nil when they are absent.
-    public static func history(_ folder: String, _ package: String) -> URL? {
+    package static func history(_ folder: String, _ package: String) -> URL? {
         realWorld?.appendingPathComponent("coredata/\(folder)/\(package)")
     }
 }
 
 /// What the injection tests try to smuggle into generated code: a member through a line break in a doc
 /// comment, and an interpolation that would run.
-public enum InjectionPayloads {
-    public static let pwned = "x\n    public static var databaseSelection: [any GRDB.SQLSelectable] { Swift.print(\"PWNED\"); return [GRDB.AllColumns()] }\n    /// y"
-    public static let trap = ##"\#({ () -> Swift.String in Swift.fatalError(Swift.String(0xDEAD_BEEF)) }())"##
+package enum InjectionPayloads {
+    package static let pwned = "x\n    public static var databaseSelection: [any GRDB.SQLSelectable] { Swift.print(\"PWNED\"); return [GRDB.AllColumns()] }\n    /// y"
+    package static let trap = ##"\#({ () -> Swift.String in Swift.fatalError(Swift.String(0xDEAD_BEEF)) }())"##
 
     /// `text` as a JSON string literal.
-    public static func json(_ text: String) -> String {
+    package static func json(_ text: String) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]), as: UTF8.self)
     }
 }

@@ -4,30 +4,30 @@ import LucidGenCore
 import Testing
 
 /// The repository's root folder.
-public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+package let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The folder holding the built products (the `lucidgen` binary among them).
-public let productsDirectory: URL = {
+package let productsDirectory: URL = {
     var candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
     if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
     candidates.append(repositoryRoot.appendingPathComponent(".build/debug"))
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("lucidgen").path) } ?? candidates.last!
 }()
 
-public var lucidgenBinary: String { productsDirectory.appendingPathComponent("lucidgen").path }
+package var lucidgenBinary: String { productsDirectory.appendingPathComponent("lucidgen").path }
 
 /// A throw-away project folder with a config and descriptions.
-public struct TestProject {
-    public let root: URL
+package struct TestProject {
+    package let root: URL
 
-    public init(files: [String: String] = [:], config: String? = TestProject.defaultConfig) throws {
+    package init(files: [String: String] = [:], config: String? = TestProject.defaultConfig) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         if let config { try write(".lucid.yaml", config) }
         for (path, contents) in files { try write(path, contents) }
     }
 
-    public static let defaultConfig = """
+    package static let defaultConfig = """
         input_path: .entities
         targets:
           app:
@@ -38,7 +38,7 @@ public struct TestProject {
     /// A `.lucid.yaml` whose app target is `App` (`Sources/App/Generated`), with `current_version: current` when
     /// given, `settings` (top-level lines) before the targets, and with `tests` the generated migration tests'
     /// target `AppTests` (`Tests/AppTests/Generated`, expectations from `AppExpectations`).
-    public static func config(current: String? = nil, settings: [String] = [], tests: Bool = false) -> String {
+    package static func config(current: String? = nil, settings: [String] = [], tests: Bool = false) -> String {
         var lines = ["input_path: .entities"]
         if let current { lines.append("current_version: \"\(current)\"") }
         lines += settings
@@ -49,27 +49,27 @@ public struct TestProject {
         return lines.joined(separator: "\n")
     }
 
-    public func write(_ relative: String, _ contents: String) throws {
+    package func write(_ relative: String, _ contents: String) throws {
         let url = root.appendingPathComponent(relative)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(contents.utf8).write(to: url)
     }
 
-    public func read(_ relative: String) throws -> String {
+    package func read(_ relative: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
     }
 
-    public func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path) }
+    package func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path) }
 
-    public var configPath: String { root.appendingPathComponent(".lucid.yaml").path }
+    package var configPath: String { root.appendingPathComponent(".lucid.yaml").path }
 
     /// Runs the pipeline in-process.
-    public func generate(check: Bool = false) throws(GenerationFailed) -> GeneratorPipeline.Result {
+    package func generate(check: Bool = false) throws(GenerationFailed) -> GeneratorPipeline.Result {
         try GeneratorPipeline(configPath: configPath).run(check: check)
     }
 
     /// Runs the pipeline and expects it to fail; returns the errors.
-    public func errors() throws -> [Diagnostic] {
+    package func errors() throws -> [Diagnostic] {
         do {
             _ = try generate()
         } catch {
@@ -80,7 +80,7 @@ public struct TestProject {
     }
 
     /// Every file below the root, relative, sorted (build folders excluded).
-    public func allFiles() -> [String] {
+    package func allFiles() -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: root.path)
         var files: [String] = []
         while let path = enumerator?.nextObject() as? String {
@@ -93,11 +93,11 @@ public struct TestProject {
         return files.sorted()
     }
 
-    public func remove() { try? FileManager.default.removeItem(at: root) }
+    package func remove() { try? FileManager.default.removeItem(at: root) }
 }
 
 /// A one-version entity description.
-public func entityJSON(_ name: String, version: String = "1.0", properties: String = #"{ "name": "title", "property_type": "string" }"#, extra: String = "") -> String {
+package func entityJSON(_ name: String, version: String = "1.0", properties: String = #"{ "name": "title", "property_type": "string" }"#, extra: String = "") -> String {
     """
     {
         "name": "\(name)",\(extra)
@@ -110,14 +110,14 @@ public func entityJSON(_ name: String, version: String = "1.0", properties: Stri
 }
 
 /// Result of running a process.
-public struct ProcessResult {
-    public var status: Int32
-    public var output: String
-    public var error: String
+package struct ProcessResult {
+    package var status: Int32
+    package var output: String
+    package var error: String
 }
 
 @discardableResult
-public func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+package func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -147,7 +147,7 @@ public func run(_ executable: String, _ arguments: [String], in directory: URL? 
 }
 
 /// Finds the `swift` driver.
-public var swiftExecutable: String {
+package var swiftExecutable: String {
     for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
         let candidate = "\(folder)/swift"
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
@@ -159,7 +159,7 @@ public var swiftExecutable: String {
 /// `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the repository, else the team machine's
 /// `/work/shared/realworld`; `subfolder` of the first that holds `probe` (a path inside `subfolder`), or nil,
 /// said on standard output in `who`'s name, when none does.
-public func realWorldFolder(_ subfolder: String, holding probe: String, for who: String) -> URL? {
+package func realWorldFolder(_ subfolder: String, holding probe: String, for who: String) -> URL? {
     let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
         repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
         URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }.map { $0.appendingPathComponent(subfolder) }
@@ -170,7 +170,7 @@ public func realWorldFolder(_ subfolder: String, holding probe: String, for who:
 
 /// Replaces the `item` rows of scripts/crash-soak-project's store at `path` with `rows` generated ones (every
 /// third note null), after setting its journal mode: the base store the crash and process tests migrate.
-public func fillCrashSoakItems(_ path: String, rows: Int, journal: String) throws {
+package func fillCrashSoakItems(_ path: String, rows: Int, journal: String) throws {
     let database = try DatabaseQueue(path: path)
     try database.writeWithoutTransaction { db in
         try db.execute(sql: "PRAGMA journal_mode = \(journal)")
@@ -184,4 +184,22 @@ public func fillCrashSoakItems(_ path: String, rows: Int, journal: String) throw
         }
     }
     try database.close()
+}
+
+extension TestProject {
+    /// A temporary copy of a folder.
+    package static func copy(of folder: URL) throws -> TestProject {
+        let project = try TestProject(config: nil)
+        for file in TestProject(existing: folder).allFiles() {
+            let target = project.root.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: folder.appendingPathComponent(file), to: target)
+        }
+        return project
+    }
+
+    /// An existing folder, for reading.
+    package init(existing folder: URL) {
+        self.root = folder
+    }
 }
