@@ -191,7 +191,7 @@ import Testing
         let store = folder.appendingPathComponent("Shop.sqlite").path
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
-            try db.execute(sql: CoreDataKillTests.shopDDL)
+            try db.execute(sql: CoreDataModels.shopDDL)
             try db.execute(sql: """
                 INSERT INTO Z_PRIMARYKEY VALUES (1, 'Customer', 0, 4), (2, 'Order', 0, 1), (3, 'Product', 0, 2);
                 INSERT INTO ZCUSTOMER (Z_PK, Z_ENT, Z_OPT, ZNAME, ZEMAIL, ZJOINED, ZLOYALTY) VALUES (4, 1, 2, 'Ada', 'ada@example.com', 700000000.25, 0.5);
