@@ -127,17 +127,43 @@ let package = Package(
         .executableTarget(name: "crash-child", dependencies: ["LucidGenCore", "LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift")]),
 
         .testTarget(name: "LucidSchemaTests", dependencies: ["LucidSchema"]),
+        // What the test targets share: throw-away projects, the process runner, the built products' folder.
+        .target(
+            name: "LucidTestSupport",
+            dependencies: ["LucidGenCore", "LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/LucidTestSupport"
+        ),
+        // The generator (its tests run the `lucidgen` binary too, and WholePathTests the example app's launch).
         .testTarget(
             name: "LucidGenCoreTests",
-            dependencies: ["LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidFleet", "LucidCoreData", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift"), "lucidgen", "flightlog-demo", "crash-child"],
+            dependencies: [
+                "LucidGenCore", "LucidRuntime", "LucidSchema", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "lucidgen", "flightlog-demo",
+            ],
             exclude: ["Golden", "CoreData"]
         ),
+        // The `lucidgen` commands, in-process and as a process.
+        .testTarget(
+            name: "LucidGenCLITests",
+            dependencies: [
+                "LucidGenCLI", "LucidGenCore", "LucidRuntime", "LucidSchema", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "lucidgen",
+            ]
+        ),
+        // End-to-end runs: compiled consumer packages, the plugins, processes killed mid-migration, the tenant server.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidFleet", "LucidCoreData", "LucidSchema", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "lucidgen", "flightlog-demo", "crash-child",
+            ]
+        ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "LucidRuntime", "LucidTesting", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Generated/Fixtures"]),
-        // Random description histories played as a user plays them, every migration checked (issue 11).
+        // Random description histories played as a user plays them, every migration checked.
         .testTarget(
             name: "HistoryExplorerTests",
             dependencies: [
-                "LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidSchema", "LucidTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                "LucidGenCore", "LucidGenCLI", "LucidRuntime", "LucidSchema", "LucidTesting", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
 /// Explored histories compiled for real: each is played into a consumer package (descriptions, every
@@ -67,7 +68,7 @@ struct CompiledBatchTests {
         try Self.writePackage(at: consumer)
 
         let scratch = base.appendingPathComponent("scratch").path
-        let test = try Self.run(["test", "--scratch-path", scratch], in: consumer)
+        let test = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: consumer)
         let log = test.output + test.error
         #expect(test.status == 0, "seed \(seed): swift test of the consumer failed:\n\(log.suffix(6000))\nHistory:\n\(history)")
         let warnings = log.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Explored/") }
@@ -181,31 +182,5 @@ struct CompiledBatchTests {
 
     static func swiftLiteral(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-
-    static func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String, error: String) {
-        let swift = (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/swift"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swift)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("explore-out-\(UUID().uuidString)")
-        let error = FileManager.default.temporaryDirectory.appendingPathComponent("explore-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: error.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: error)
-        }
-        let outputHandle = try FileHandle(forWritingTo: output)
-        let errorHandle = try FileHandle(forWritingTo: error)
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try outputHandle.close()
-        try errorHandle.close()
-        return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "", (try? String(contentsOf: error, encoding: .utf8)) ?? "")
     }
 }

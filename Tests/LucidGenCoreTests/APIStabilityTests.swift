@@ -1,7 +1,8 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
-/// The public API of lucidgen's libraries keeps everything the baseline commit had (issue 36).
+/// The public API of lucidgen's libraries keeps everything the baseline commit had: an app that built against it still builds.
 ///
 /// The baseline is the commit named in `.api-baseline` (a commit, not a tag: CI clones may lack tags). Its
 /// source is taken with `git archive` and its libraries built once under `.build-api/` (kept between runs);

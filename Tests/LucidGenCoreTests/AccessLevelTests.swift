@@ -1,26 +1,15 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
-/// `access_level` in `.lucid.yaml` (issue 40): `public` (the default) or `internal` for an app target's own
+/// `access_level` in `.lucid.yaml`: `public` (the default) or `internal` for an app target's own
 /// generated types, applied to every generated declaration; the generated migration tests then reach the
 /// internal types through `@testable import`. `AppNamespaceConsumerTests` compiles and runs an app built
 /// with `internal`.
 @Suite struct AccessLevelTests {
     static func config(_ level: String?) -> String {
-        """
-        input_path: .entities
-        current_version: "1.0"
-        \(level.map { "access_level: \($0)" } ?? "")
-        targets:
-          app:
-            module_name: App
-            output_path: Sources/App/Generated
-          app_tests:
-            module_name: AppTests
-            output_path: Tests/AppTests/Generated
-            expectations_provider: AppExpectations
-        """
+        TestProject.config(current: "1.0", settings: level.map { ["access_level: \($0)"] } ?? [], tests: true)
     }
 
     static let files = [

@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// Details of adopting an app's store (issue 51): a blob default the app wrote in lower case (`x'00ff'`) is
+/// Details of adopting an app's store: a blob default the app wrote in lower case (`x'00ff'`) is
 /// the one lucidgen writes (`X'00FF'`); a to-one column's default is never dropped silently (NULL is described,
 /// any other is said); `status` notes a `user_version` rung that disagrees with the tables, as `plan` does.
 @Suite struct AdoptionDetailsTests {

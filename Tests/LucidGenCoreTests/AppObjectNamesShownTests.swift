@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LucidTestSupport
 import Testing
 
 /// `plan` lists the app's objects by name; a name from the store file is shown escaped (a line break as

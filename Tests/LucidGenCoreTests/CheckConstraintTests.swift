@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// What apps declare on their columns and tables stays (issue 51, item 3): CHECK constraints (a column's,
+/// What apps declare on their columns and tables stays: CHECK constraints (a column's,
 /// the table's, named or not) and generated columns (`GENERATED ALWAYS AS (…) VIRTUAL` or `STORED`), as GRDB's
 /// schema builder writes them (`check(sql:)`, `generatedAs(sql:_:)`), are described, generated, created,
 /// recognised and kept by every rebuild; a rebuild whose rows break a CHECK is a typed error that changes
@@ -79,7 +80,7 @@ import Testing
             .replacingOccurrences(
                 of: #"{ "name": "size", "property_type": "int", "default_value": 1 }"#,
                 with: #"{ "name": "size", "property_type": "int", "default_value": 1 }, { "name": "doubled", "property_type": "int", "nullable": true, "generated": { "expression": "size * 2", "stored": true }, "added_at_version": "1.1" }"#))
-        let next = try DescribeCommandTests.releaseNext(
+        let next = try releaseNext(
             project, "player", player, replacing: #"{ "name": "bonus", "property_type": "int", "default_value": 0 }"#,
             with: #"{ "name": "bonus", "property_type": "int", "nullable": true, "default_value": 0, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let plan = try run(lucidgenBinary, ["plan", "--database", "game.sqlite"], in: project.root)
@@ -111,7 +112,7 @@ import Testing
         try Self.makeGame(at: store)
         _ = try SQLiteAppAdoptionTests.describeAndGenerate(project, "game.sqlite")
         let player = try project.read(".entities/player.json")
-        let next = try DescribeCommandTests.releaseNext(project, "player", player, replacing: #""checks": ["score >= 0"]"#, with: #""checks": ["score >= 0", { "expression": "score < 15", "added_at_version": "1.1" }]"#)
+        let next = try releaseNext(project, "player", player, replacing: #""checks": ["score >= 0"]"#, with: #""checks": ["score >= 0", { "expression": "score < 15", "added_at_version": "1.1" }]"#)
         // The app's tables and rows (adoption records lucidgen's own tables before the step).
         func appTablesAndRows() throws -> [String] {
             let queue = try DatabaseQueue(path: store)
@@ -200,7 +201,7 @@ import Testing
         #expect(table.createIndexStatements.isEmpty)
 
         // 1.1 adds a column whose default is an expression: a rebuild of `codes`.
-        let next = try DescribeCommandTests.releaseNext(
+        let next = try releaseNext(
             project, "codes", codes, replacing: #"{ "name": "slot", "property_type": "int", "nullable": true }"#,
             with: #"{ "name": "slot", "property_type": "int", "nullable": true }, { "name": "stamp", "property_type": "int", "default_value": { "sql": "(abs(7))" }, "added_at_version": "1.1" }"#)
         let opened = try LucidStore.open(atPath: store, versions: next)
@@ -252,7 +253,7 @@ import Testing
         let item = try project.read(".entities/item.json")
         #expect(item.contains(#""check": "\"position\" >= 0""#) && item.contains(#"{ "properties": ["feed_id", "guid"], "unique": true, "on_conflict": "fail" }"#), "\(item)")
 
-        let next = try DescribeCommandTests.releaseNext(
+        let next = try releaseNext(
             project, "item", item, replacing: #"{ "name": "title", "property_type": "string" }"#,
             with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: next)

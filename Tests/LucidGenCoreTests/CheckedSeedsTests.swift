@@ -2,25 +2,15 @@ import Foundation
 import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// `lucidgen fixtures` and the generated migration tests seed rows that satisfy the app's CHECK constraints
-/// (issue 51): an edge value a CHECK refuses (tried in SQLite) gives way to the next row's value that
+/// too: an edge value a CHECK refuses (tried in SQLite) gives way to the next row's value that
 /// passes, the same in both encoders; a row no fallback saves is an error naming the table, SQLite's words
 /// for the constraint and the row's values. Stores made by GRDB's schema builder, as apps write them.
 @Suite struct CheckedSeedsTests {
-    static let config = """
-        input_path: .entities
-        current_version: "1.0"
-        targets:
-          app:
-            module_name: App
-            output_path: Sources/App/Generated
-          app_tests:
-            module_name: AppTests
-            output_path: Tests/AppTests/Generated
-            expectations_provider: AppExpectations
-        """
+    static let config = TestProject.config(current: "1.0", tests: true)
 
     /// A league's players: a column CHECK on text, one on an integer (GRDB's `check { $0 >= 0 }`), one on an
     /// optional double, and a table CHECK on one column.

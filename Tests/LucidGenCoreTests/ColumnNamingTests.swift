@@ -1,9 +1,10 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// `column_naming: camel_case` (issue 37 item 2): GRDB's convention for a whole project. A property's column is
+/// `column_naming: camel_case`: GRDB's convention for a whole project. A property's column is
 /// the camelCase of its name unless `persisted_name` says otherwise, and default index names are GRDB's
 /// `<table>_on_<columns>`; the convention is part of every released version's tables, so changing it after a
 /// release is a change of released versions, refused where the snapshot records them.

@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Composite attributes in descriptions: the columns of every version, located errors, element indexes,

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Core Data model histories as shipped apps have them: every refusal of a history at once, version names
@@ -9,11 +10,9 @@ import Testing
 /// (read in place, never committed).
 @Suite struct CoreDataHistoryTests {
     /// The shared real-world files (``realWorldFolder(_:holding:for:)``); nil (and said) when absent.
-    static let realWorld = realWorldFolder("", holding: "coredata", for: "CoreDataHistoryTests")
+    static let realWorld = CoreDataModels.realWorld
 
-    static func history(_ folder: String, _ package: String) -> URL? {
-        realWorld?.appendingPathComponent("coredata/\(folder)/\(package)")
-    }
+    static func history(_ folder: String, _ package: String) -> URL? { CoreDataModels.history(folder, package) }
 
     /// A package of model versions (name → the `<model>`'s body), and `.xccurrentversion` naming `current`.
     static func package(_ name: String, _ versions: [(String, String)], current: String? = nil) throws -> URL {

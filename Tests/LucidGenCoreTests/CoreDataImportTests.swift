@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// `lucidgen import coredata`: real model histories (from the team's shared folder, `../shared/coredata`, read in
@@ -9,25 +10,14 @@ import Testing
 /// a to-one with a cascading inverse, Decimal, UUID, URI, Transformable, external storage, a transient,
 /// a fetched property, a fetch request, a configuration, a uniqueness constraint, a fetch index, a date default.
 @Suite struct CoreDataImportTests {
-    static let shop = repositoryRoot.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/Shop.xcdatamodeld")
+    static let shop = CoreDataModels.shop
 
-    /// The shared histories' folder: `LUCIDGEN_COREDATA_HISTORIES`, else `../shared/coredata` beside the repository,
-    /// else the team machine's `/work/shared/coredata`; nil (and said) when absent.
-    static let sharedHistories: URL? = {
-        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_COREDATA_HISTORIES"].map { URL(fileURLWithPath: $0) },
-            repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/coredata"),
-            URL(fileURLWithPath: "/work/shared/coredata")].compactMap { $0 }
-        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("wikipedia-ios").path) }
-        if found == nil {
-            print("CoreDataImportTests: the shared Core Data histories are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the tests of real histories check nothing")
-        }
-        return found
-    }()
+    static let sharedHistories = CoreDataModels.sharedHistories
 
-    static var wikipedia: URL? { sharedHistories?.appendingPathComponent("wikipedia-ios/Wikipedia.xcdatamodeld") }
-    static var httpsUpgrade: URL? { sharedHistories?.appendingPathComponent("duckduckgo-ios/HTTPSUpgrade.xcdatamodeld") }
+    static var wikipedia: URL? { CoreDataModels.wikipedia }
+    static var httpsUpgrade: URL? { CoreDataModels.httpsUpgrade }
 
-    static let wikipediaMap = (1...8).map { "\"Wikipedia\($0 == 1 ? "" : " \($0)")\": \"\($0).0\"" }.joined(separator: "\n") + "\n"
+    static let wikipediaMap = CoreDataModels.wikipediaMap
 
     static func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-import-\(UUID().uuidString)")
@@ -201,7 +191,7 @@ import Testing
         let store = folder.appendingPathComponent("Shop.sqlite").path
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
-            try db.execute(sql: CoreDataKillTests.shopDDL)
+            try db.execute(sql: CoreDataModels.shopDDL)
             try db.execute(sql: """
                 INSERT INTO Z_PRIMARYKEY VALUES (1, 'Customer', 0, 4), (2, 'Order', 0, 1), (3, 'Product', 0, 2);
                 INSERT INTO ZCUSTOMER (Z_PK, Z_ENT, Z_OPT, ZNAME, ZEMAIL, ZJOINED, ZLOYALTY) VALUES (4, 1, 2, 'Ada', 'ada@example.com', 700000000.25, 0.5);

@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// `lucidgen import coredata` with the app's mapping models (`.xcmappingmodel`): each becomes a declared stage

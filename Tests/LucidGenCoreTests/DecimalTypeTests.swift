@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// `"property_type": "decimal"` in the generator (Core Data's Decimal attribute): `Foundation.Decimal` stored as

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// `describe` never writes what `generate` refuses, and never drops a table silently (issue 51, item 1): the
+/// `describe` never writes what `generate` refuses, and never drops a table silently: the
 /// mismatches found by hand and by the property test (HistoryExplorerTests' DescribePropertyTests), each on a
 /// store made by SQL as an app makes it.
 @Suite struct DescribeGenerateAcceptsTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// `describe` reads a store whose tables, columns and indexes have quotes in their names (it aborted with

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
+import LucidTestSupport
 import Testing
 
-/// `describe` round trip (issue 37's proof): a store lucidgen made at any of a real history's versions (every
+/// `describe` round trip (what proves describe reads what generate writes): a store lucidgen made at any of a real history's versions (every
 /// committed fixture), stripped of lucidgen's records so that it is a store of unknown origin, is described;
 /// the descriptions generate a version whose tables the store has exactly (`plan` recognises it and changes
 /// nothing). lucidgen's link tables become the to-many relationships they hold.

@@ -1,7 +1,8 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
-/// The DocC catalogs of the modules an app imports build without a warning (issue 36): every symbol link,
+/// The DocC catalogs of the modules an app imports build without a warning: every symbol link,
 /// article link and heading link resolves. What `swift package generate-documentation --target LucidRuntime`
 /// (and `--target LucidTesting`) checks, run from the modules this test run was built with: the symbol
 /// graphs with `swift-symbolgraph-extract` (public, no `@_spi`), then `docc convert` on the catalog (the

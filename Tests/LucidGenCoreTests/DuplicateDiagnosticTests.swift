@@ -1,9 +1,10 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// A finding is reported once, though the description it is about is checked at every version that has it
-/// (issue 37: `default_value does not fit …` was printed once per version).
+/// (`default_value does not fit …` was once printed once per version).
 @Suite struct DuplicateDiagnosticTests {
     @Test func aWrongDefaultIsOneErrorAcrossVersions() throws {
         let item = #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2" }], "properties": [{ "name": "count", "property_type": "int", "default_value": "many" }] }"#

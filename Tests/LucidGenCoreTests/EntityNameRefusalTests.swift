@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// Entity names Swift cannot build: `Void` (the code Swift Testing's @Test expands to names `Void` unqualified,

@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// Enum cases with a history (issue 16): located errors, per-version types, and real stores migrated
+/// Enum cases with a history: located errors, per-version types, and real stores migrated
 /// through a renamed case, a case removed with a fallback and one removed without (the app's code).
 @Suite struct EnumHistoryTests {
     static let aircraft = """

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// Golden tests: each folder in `Golden/` has an `input/` project and the `expected/` files that
@@ -110,23 +111,5 @@ extension GoldenTests {
         }
         #expect(files >= 60, "the check reads every generated file: \(files)")
         #expect(long.isEmpty, "\(long.joined(separator: "\n"))")
-    }
-}
-
-extension TestProject {
-    /// A temporary copy of a folder.
-    static func copy(of folder: URL) throws -> TestProject {
-        let project = try TestProject(config: nil)
-        for file in TestProject(existing: folder).allFiles() {
-            let target = project.root.appendingPathComponent(file)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: folder.appendingPathComponent(file), to: target)
-        }
-        return project
-    }
-
-    /// An existing folder, for reading.
-    init(existing folder: URL) {
-        self.root = folder
     }
 }

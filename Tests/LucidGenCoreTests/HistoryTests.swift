@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Every version's shape from the files alone: snapshots, freezing, renames, removals.
@@ -187,7 +188,7 @@ import Testing
         #expect(table.column(named: "gap")?.defaultSQL == "0.25")
     }
 
-    /// Lucid's ignore keys as version ranges (`reference/lucid.md` §3.6), without its bug: every property
+    /// Lucid's ignore keys as version ranges (as Lucid's own descriptions write them), without its bug: every property
     /// of one history item gets the same range, which starts at the previous item that listed properties.
     @Test func ignoredMigrationChecksGetTheirRanges() throws {
         let history = #"""

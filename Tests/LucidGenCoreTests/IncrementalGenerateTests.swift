@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// `generate` with nothing changed stops after the Fingerprint stage; anything that changes what a run

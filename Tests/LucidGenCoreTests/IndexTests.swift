@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// `indexed`, `unique` and `indexes` in descriptions: the schema of every version, released snapshots

@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Entity inheritance as Core Data stores it (`"parent"`, `"abstract"`): located errors, the root's table

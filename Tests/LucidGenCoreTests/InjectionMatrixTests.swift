@@ -1,9 +1,10 @@
 import Foundation
 @testable import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// Descriptions and `.lucid.yaml` are only ever data in the generated code (SPEC §9, issue 34): every string
+/// Descriptions and `.lucid.yaml` are only ever data in the generated code, never code: every string
 /// field that can reach generated Swift, with every payload that could end a comment or a literal,
 /// interpolate, or hide a line break. Each either is refused with a located error, or generates code equal
 /// to what a harmless value generates (comments and literal texts aside), with no raw line break or control
@@ -25,8 +26,8 @@ import Testing
         var isName: Bool { [.enumCase, .enumDefault, .swiftName, .propertyName, .persistedName].contains(self) }
     }
 
-    static let pwned = "x\n    public static var databaseSelection: [any GRDB.SQLSelectable] { Swift.print(\"PWNED\"); return [GRDB.AllColumns()] }\n    /// y"
-    static let trap = ##"\#({ () -> Swift.String in Swift.fatalError(Swift.String(0xDEAD_BEEF)) }())"##
+    static let pwned = InjectionPayloads.pwned
+    static let trap = InjectionPayloads.trap
 
     static let payloads: [(name: String, text: String)] = [
         ("LF", "a\nb"), ("CR", "a\rb"), ("CRLF", "a\r\nb"), ("U+2028", "a\u{2028}b"), ("U+2029", "a\u{2029}b"), ("U+0085", "a\u{85}b"),
@@ -42,9 +43,7 @@ import Testing
     }
 
     /// A JSON string literal.
-    static func json(_ text: String) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]), as: UTF8.self)
-    }
+    static func json(_ text: String) -> String { InjectionPayloads.json(text) }
 
     /// A YAML double-quoted scalar.
     static func yaml(_ text: String) -> String {
@@ -71,19 +70,7 @@ import Testing
     /// The project with `value` in `field` and harmless values everywhere else.
     static func files(_ field: Field, _ value: String) -> [String: String] {
         func pick(_ target: Field, _: String) -> String { field == target ? value : harmless[target]! }
-        var config = """
-            input_path: .entities
-            current_version: "2.0"
-            targets:
-              app:
-                module_name: App
-                output_path: Sources/App/Generated
-              app_tests:
-                module_name: AppTests
-                output_path: Tests/AppTests/Generated
-                expectations_provider: AppExpectations
-
-            """
+        var config = TestProject.config(current: "2.0", tests: true) + "\n"
         if field == .organizationName { config += "organization_name: \(yaml(value))\n" }
         let note = """
             {

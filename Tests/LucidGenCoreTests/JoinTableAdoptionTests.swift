@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Join tables and keys as real SQLite apps have them (stores written here, modelled on GRDB's documented
@@ -269,7 +270,7 @@ import Testing
         #expect(try project.read(".entities/reminders_tags.json").contains(#""on_update": "cascade""#))
 
         // 1.1 adds a column whose default is an expression, which SQLite's ADD COLUMN refuses: a rebuild of `reminders`.
-        let next = try DescribeCommandTests.releaseNext(
+        let next = try releaseNext(
             project, "reminders", reminders, replacing: #"{ "name": "title", "property_type": "string", "on_conflict": "replace", "default_value": "" }"#,
             with: #"{ "name": "title", "property_type": "string", "on_conflict": "replace", "default_value": "" }, { "name": "stamp", "property_type": "int", "default_value": { "sql": "(abs(7))" }, "added_at_version": "1.1" }"#)
         #expect(try Self.uuidFunctionIsBuiltIn() == false, "this SQLite has no uuid(): the refusal below is what an app without it meets")

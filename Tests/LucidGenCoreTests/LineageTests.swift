@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// A project released version by version, as a user would: descriptions edited, `current_version` bumped,
@@ -146,7 +147,7 @@ extension RelationshipLineageTests {
     }
 }
 
-/// SPEC §3 "Editing is enough": a released snapshot says what a property was, so editing its type,
+/// Editing a description is enough: a released snapshot says what a property was, so editing its type,
 /// nullability, default, target or association and bumping `current_version` needs no `type_history`.
 @Suite struct InferredTypeHistoryTests {
     static func weather(_ properties: String, history: [String]) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// The lint stage of `lucidgen check`: each code triggered by the change it names (and only where the
@@ -11,16 +12,7 @@ import Testing
     }
 
     static func track(_ properties: String, history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, name: String = "track", extra: String = "") -> String {
-        """
-        {
-            "name": "\(name)",
-            "identifier": { "type": "int" },\(extra)
-            "version_history": [\(history)],
-            "properties": [
-                \(properties)
-            ]
-        }
-        """
+        trackDescription(properties, history: history, name: name, extra: extra)
     }
 
     static let pilot = track(#"{ "name": "name", "property_type": "string" }"#, history: #"{ "version": "1.0" }"#, name: "pilot")
@@ -39,7 +31,7 @@ import Testing
         try lint(files, additiveOnly: additiveOnly).findings.map(\.code.id)
     }
 
-    static let title = #"{ "name": "title", "property_type": "string" }"#
+    static let title = titleProperty
 
     @Test func additiveChangesHaveNoFindingsEvenUnderTheAdditiveRule() throws {
         let files = [
@@ -90,7 +82,7 @@ import Testing
     }
 
     /// A rename that keeps the column (`persisted_name` holding the old name) changes nothing for older apps,
-    /// which read and write the column: no BC102 advising exactly what was done (issue 37).
+    /// which read and write the column: no BC102 advising exactly what was done.
     @Test func aRenameThatKeepsItsColumnIsNoFinding() throws {
         let property = Self.track(#"{ "name": "name", "property_type": "string", "previous_name": "title", "renamed_at_version": "2.0", "persisted_name": "title" }"#)
         #expect(try codes([".entities/track.json": property]) == [])

@@ -1,8 +1,9 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
-/// A misspelled entity or subtype name gets a "did you mean", as a misspelled key does (issue 37).
+/// A misspelled entity or subtype name gets a "did you mean", as a misspelled key does.
 @Suite struct NameSuggestionTests {
     static let aircraft = #"{ "name": "aircraft", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "tail", "property_type": "string" }] }"#
 

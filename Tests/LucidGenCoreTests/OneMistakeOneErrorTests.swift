@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// Issue 37 item 7: one mistake in a description after a release is one error (or two where two things are

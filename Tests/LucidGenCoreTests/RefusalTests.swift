@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// Every refusal says what to do next; `plan` and `migrate` decide alike (issue #12, item 4).
+/// Every refusal says what to do next; `plan` and `migrate` decide alike.
 @Suite struct RefusalTests {
     /// Each case's next step names the concrete action.
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// The Render stage on its own: bundled templates, overrides, tidying.

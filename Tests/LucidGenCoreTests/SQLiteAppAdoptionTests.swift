@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Stores laid out the way shipped SQLite apps lay theirs out (written here, modelled on what a messenger's
@@ -153,7 +154,7 @@ import Testing
         #expect(strictCount == 2)
 
         // 1.1 makes a reminder's title optional: a rebuild of `reminders`.
-        let next = try DescribeCommandTests.releaseNext(
+        let next = try releaseNext(
             project, "reminders", reminders, replacing: #"{ "name": "title", "property_type": "string", "default_value": "" }"#,
             with: #"{ "name": "title", "property_type": "string", "nullable": true, "default_value": "", "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: next)
@@ -198,7 +199,7 @@ import Testing
         _ = try Self.describeAndGenerate(project, "messenger.sqlite")
         let payload = try project.read(".entities/message_send_log_payload.json")
         #expect(payload.contains(#""identifier": { "type": "property", "property_name": "payload_id", "autoincrement": true }"#), "\(payload)")
-        let next = try DescribeCommandTests.releaseNext(
+        let next = try releaseNext(
             project, "message_send_log_payload", payload, replacing: #"{ "name": "unique_thread_id", "property_type": "string" }"#,
             with: #"{ "name": "unique_thread_id", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: next)
@@ -249,7 +250,7 @@ import Testing
         #expect(swift.contains("public var remindersListId: Swift.String"), "\(swift)")
 
         // 1.1 adds a scale whose default is an expression, which SQLite's ADD COLUMN refuses: a rebuild of the extension table.
-        let next = try DescribeCommandTests.releaseNext(
+        let next = try releaseNext(
             project, "reminders_list_assets", assets, replacing: #"{ "name": "cover_image", "persisted_name": "coverImage", "property_type": "data", "nullable": true }"#,
             with: #"{ "name": "cover_image", "persisted_name": "coverImage", "property_type": "data", "nullable": true }, { "name": "scale", "property_type": "double", "default_value": { "sql": "(abs(1.0))" }, "added_at_version": "1.1" }"#)
         let plan = try run(lucidgenBinary, ["plan", "--database", "lists.sqlite"], in: project.root)
@@ -296,7 +297,7 @@ import Testing
         #expect(try project.read(".entities/tags.json").contains(#""identifier": { "type": "property", "property_name": "title", "on_conflict": "replace" }"#))
 
         // 1.1 adds a column whose default is an expression: a rebuild of `reminders`.
-        let next = try DescribeCommandTests.releaseNext(
+        let next = try releaseNext(
             project, "reminders", reminders, replacing: #"{ "name": "title", "property_type": "string", "on_conflict": "replace", "default_value": "" }"#,
             with: #"{ "name": "title", "property_type": "string", "on_conflict": "replace", "default_value": "" }, { "name": "stamp", "property_type": "int", "default_value": { "sql": "(abs(7))" }, "added_at_version": "1.1" }"#)
         let opened = try LucidStore.open(atPath: store, versions: next)

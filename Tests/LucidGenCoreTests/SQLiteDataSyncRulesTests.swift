@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// `lucidgen check --sqlitedata`: the schema rules SQLiteData's `SyncEngine` checks before it syncs a

@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// What SQLite would refuse is refused first (issue 35, item 1): `check` and `generate` try every
+/// What SQLite would refuse is refused first: `check` and `generate` try every
 /// unreleased version's DDL in SQLite, and a refusal is an error at the value in the description, with
 /// nothing written, instead of a store that fails to be created on a user's device.
 @Suite struct SchemaTrialTests {

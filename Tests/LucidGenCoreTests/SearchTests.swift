@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// `search` in descriptions: each version's declared search, the typed query rendered for the newest

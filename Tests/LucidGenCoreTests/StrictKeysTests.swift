@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// Issue 27, item 3: strict where a typo changes the schema. An unknown key close to a key valid at its
@@ -73,7 +74,7 @@ import Testing
         #expect(!project.exists(".entities/.schema/1.0.json"), "no snapshot is written with the column the typo made required")
     }
 
-    /// camelCase spells the same keys (SPEC §3); a typo of a camelCase key is suggested in camelCase, and a
+    /// camelCase spells the same keys (descriptions are written both ways); a typo of a camelCase key is suggested in camelCase, and a
     /// key in another convention (SCREAMING_SNAKE_CASE, kebab-case) is an error naming the key meant.
     @Test func caseConventions() throws {
         let camel = #"{ "name": "title", "propertyType": "string", "defaultValue": "untitled", "nullable": true }"#

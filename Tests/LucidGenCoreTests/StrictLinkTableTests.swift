@@ -3,12 +3,13 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// SQLiteData makes every table STRICT, and its reminders' tags reference their tag with `ON UPDATE CASCADE`:
 /// such a join table of two keys is a to-many relationship through it too (`link_table` with `"strict": true`
 /// and `"target_on_update": "cascade"`), recognised exactly, created so, and kept by the rebuilds of the
-/// tables it links (issue 51). A store written here, modelled on SQLiteData's Reminders example (none of its code).
+/// tables it links. A store written here, modelled on SQLiteData's Reminders example (none of its code).
 @Suite struct StrictLinkTableTests {
     static func makeReminders(at path: String) throws {
         let queue = try DatabaseQueue(path: path)

@@ -1,9 +1,10 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// An enum or struct described after a release belongs to the versions that use it, never to released ones
-/// (issue 37 item 5): adding one, unused or used from a later version on, leaves the released snapshots as
+/// too: adding one, unused or used from a later version on, leaves the released snapshots as
 /// they are; using one at a released version is an error located at the property and at the subtype.
 @Suite struct SubtypeAfterReleaseTests {
     static func item(mood: String? = nil, frame: String? = nil) -> String {
@@ -16,14 +17,7 @@ import Testing
             """
     }
 
-    static let config = """
-        input_path: .entities
-        current_version: "1.0"
-        targets:
-          app:
-            module_name: App
-            output_path: Sources/App/Generated
-        """
+    static let config = TestProject.config(current: "1.0")
 
     static let mood = #"{ "name": "mood", "cases": ["happy", "sad"] }"#
     static let frame = #"{ "name": "frame", "properties": [{ "name": "width", "property_type": "double" }, { "name": "mood", "property_type": "mood", "nullable": true }] }"#

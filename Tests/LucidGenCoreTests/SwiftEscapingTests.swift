@@ -1,5 +1,6 @@
 import Foundation
 @testable import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// The escapers of `SwiftEscaping.swift`, each on its own: what they write for the characters that could

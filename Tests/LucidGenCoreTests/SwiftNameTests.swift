@@ -1,8 +1,9 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
-/// Swift names never collide (issue 27): `swift_name` renames the Swift side of an entity, a subtype, a
+/// Swift names never collide: `swift_name` renames the Swift side of an entity, a subtype, a
 /// property, an enum case or a struct member (never a table, column, stored value or JSON key), and every
 /// name that would not compile is a located error that says which other name it meets and suggests
 /// `swift_name`.

@@ -1,4 +1,5 @@
 import Foundation
+import LucidTestSupport
 
 /// A small Swift lexer for generated files, for tests: it tells code from comments and string literals the
 /// way `swiftc` does (a line comment ends at LF or CR, block comments nest, a raw literal ends at its own
@@ -217,21 +218,3 @@ struct SwiftSourceScan {
     }
 }
 
-/// Generated Swift with its layout left out, for tests that look for a piece of code wherever the generator
-/// wraps it: whitespace runs are one space, none after an opening or before a closing bracket, and no trailing
-/// comma before a closing bracket.
-func layoutFree(_ text: String) -> String {
-    var result = ""
-    var pendingSpace = false
-    for character in text {
-        if character.isWhitespace { pendingSpace = true; continue }
-        if character == ")" || character == "]" {
-            if result.hasSuffix(",") { result.removeLast() }
-        } else if pendingSpace, !(result.last == "(" || result.last == "[") {
-            result.append(" ")
-        }
-        pendingSpace = false
-        result.append(character)
-    }
-    return result
-}

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// The contract between the templates and their contexts (`TemplateContexts.swift`): swift-mustache renders

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// `BundledTemplates.swift` is committed (see Sources/template-embedder): it must hold exactly `Templates/`.

@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// `"property_type": "uuid"` in the generator (issue 37 item 2): `Foundation.UUID` stored as GRDB stores it, a
+/// `"property_type": "uuid"` in the generator: `Foundation.UUID` stored as GRDB stores it, a
 /// BLOB of its 16 bytes; its default, its type changes, its sample rows and `describe --type …=uuid`. The
 /// generated records at run time: `UUIDPropertyTests` (LucidRuntimeTests).
 @Suite struct UUIDTypeTests {

@@ -3,10 +3,11 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// A store an FMDB, SQLite.swift or raw-SQL app numbered with `PRAGMA user_version` is recognised by its rung
-/// (issue 51, item 6): user_version N names version N.0, taken when the store's tables are N.0's, also when a
+/// too: user_version N names version N.0, taken when the store's tables are N.0's, also when a
 /// later version has the same tables (a migration that only moved data); when the tables are another
 /// version's, they decide and `plan` says that the rung disagrees. lucidgen leaves user_version as the app set it.
 @Suite struct UserVersionRungTests {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// `StoreOptions.atomicity` proven through the API on a path of three steps (1.0 → 2.0 inferred with a
@@ -21,19 +22,7 @@ import Testing
         let base = folder.appendingPathComponent("base.sqlite").path
         let created = try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.0", "--rows", "1", "--output", base])
         #expect(created.status == 0, "\(created.error)")
-        let database = try DatabaseQueue(path: base)
-        try database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = \(journal)")
-            try db.inTransaction {
-                try db.execute(sql: "DELETE FROM item")
-                try db.execute(sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
-                    INSERT INTO item (id, name, note, score, title) SELECT i, 'name ' || i, CASE WHEN i % 3 = 0 THEN NULL ELSE 'note ' || i END, i * 7, 'title ' || i FROM n
-                    """)
-                return .commit
-            }
-        }
-        try database.close()
+        try fillCrashSoakItems(base, rows: rows, journal: journal)
         return (folder, config, base)
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 @testable import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// The faster forms of work a wide or many-entity model repeats (issue 26): each gives what the simpler
+/// The faster forms of work a wide or many-entity model repeats: each gives what the simpler
 /// form it replaced gave.
 @Suite struct WideModelTests {
     /// The `Character`-wise tidying that ``Renderer/tidy(_:)`` replaced, as the reference.

@@ -1,6 +1,7 @@
 import Foundation
 import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// SQLite's column limit (`SQLITE_MAX_COLUMN`, 2000 by default) is a located error at generate, counting

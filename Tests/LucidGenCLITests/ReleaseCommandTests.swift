@@ -3,28 +3,18 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 @_spi(Generated) import LucidTesting
 import Synchronization
 import Testing
 
-/// A release as one command (issue 28): `lucidgen release` checks the project, writes the current
+/// A release as one command (nothing a person must remember to do by hand): `lucidgen release` checks the project, writes the current
 /// version's fixture store and says what to bump; `fixtures` no longer writes the current (editable)
 /// version's fixture unasked; `check` finds a fixture that is no longer its version.
 @Suite struct ReleaseCommandTests {
-    static let config = """
-        input_path: .entities
-        current_version: "1.0"
-        targets:
-          app:
-            module_name: App
-            output_path: Sources/App/Generated
-          app_tests:
-            module_name: AppTests
-            output_path: Tests/AppTests/Generated
-            expectations_provider: AppExpectations
-        """
+    static let config = TestProject.config(current: "1.0", tests: true)
 
-    static let track = LintTests.track(LintTests.title, history: #"{ "version": "1.0" }"#)
+    static let track = trackDescription(titleProperty, history: #"{ "version": "1.0" }"#)
     static let fixture = "Tests/AppTests/Generated/Fixtures/App_1_0.sqlite"
 
     func generatedProject() throws -> TestProject {
@@ -82,7 +72,7 @@ import Testing
         #expect(unchanged.status == 0, "the mark changes nothing generate writes: \(unchanged.output)\(unchanged.error)")
 
         let bpm = #", { "name": "bpm", "property_type": "int", "nullable": true"#
-        try project.write(".entities/track.json", LintTests.track(LintTests.title + bpm + " }", history: #"{ "version": "1.0" }"#))
+        try project.write(".entities/track.json", trackDescription(titleProperty + bpm + " }", history: #"{ "version": "1.0" }"#))
         let refused = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(refused.status == 1)
         #expect(refused.error.contains(
@@ -92,14 +82,14 @@ import Testing
         #expect(try project.read(".entities/.schema/1.0.json") == snapshot, "nothing was written")
 
         // The next version already in the history, only current_version not bumped: the advice says just that.
-        try project.write(".entities/track.json", LintTests.track(LintTests.title + bpm + " }", history: #"{ "version": "1.0" }, { "version": "1.1" }"#))
+        try project.write(".entities/track.json", trackDescription(titleProperty + bpm + " }", history: #"{ "version": "1.0" }, { "version": "1.1" }"#))
         let unbumped = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(unbumped.error.contains(#"error: version 1.1 of 'track' is newer than current_version 1.0 in .lucid.yaml: to make 1.1, set current_version to "1.1" there"#), "\(unbumped.error)")
         #expect(!unbumped.error.contains("add it to the version_history"), "\(unbumped.error)")
 
         try project.write(".lucid.yaml", Self.config.replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
-        try project.write(".entities/track.json", LintTests.track(
-            LintTests.title + bpm + #", "added_at_version": "1.1" }"#, history: #"{ "version": "1.0" }, { "version": "1.1" }"#))
+        try project.write(".entities/track.json", trackDescription(
+            titleProperty + bpm + #", "added_at_version": "1.1" }"#, history: #"{ "version": "1.0" }, { "version": "1.1" }"#))
         let next = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(next.status == 0, "\(next.error)")
         #expect(try project.read(".entities/.schema/1.0.json") == snapshot)
@@ -110,7 +100,7 @@ import Testing
         let project = try generatedProject()
         defer { project.remove() }
         // A description edited without generating: the generated files are stale.
-        try project.write(".entities/track.json", LintTests.track(LintTests.title + #", { "name": "bpm", "property_type": "int", "nullable": true }"#, history: #"{ "version": "1.0" }"#))
+        try project.write(".entities/track.json", trackDescription(titleProperty + #", { "name": "bpm", "property_type": "int", "nullable": true }"#, history: #"{ "version": "1.0" }"#))
         let release = try run(lucidgenBinary, ["release"], in: project.root)
         #expect(release.status == 2, "\(release.output)\(release.error)")
         #expect(release.error.contains("release refused: `lucidgen check` does not pass"), "\(release.error)")
@@ -133,7 +123,7 @@ import Testing
         let project = try generatedProject()
         defer { project.remove() }
         #expect(try run(lucidgenBinary, ["fixtures", "--unreleased", "--rows", "1"], in: project.root).status == 0)
-        try project.write(".entities/track.json", LintTests.track(LintTests.title + #", { "name": "bpm", "property_type": "int", "nullable": true }"#, history: #"{ "version": "1.0" }"#))
+        try project.write(".entities/track.json", trackDescription(titleProperty + #", { "name": "bpm", "property_type": "int", "nullable": true }"#, history: #"{ "version": "1.0" }"#))
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
         let check = try run(lucidgenBinary, ["check"], in: project.root)
         #expect(check.status == 5, "\(check.output)\(check.error)")
@@ -141,7 +131,7 @@ import Testing
         #expect(check.output.contains("write it with `lucidgen release` once 1.0 is final"))
     }
 
-    // MARK: All or nothing (issue 35): the snapshot's mark is the one commit point
+    // MARK: All or nothing: the snapshot's mark is the one commit point
 
     /// What the release left: the mark, and a fixture that matches its .sha256 (nil: no fixture).
     func released(_ project: TestProject) throws -> (marked: Bool, fixture: Bool) {

@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// `lucidgen check` as CI runs it: the real binary in a project folder, its exit codes and its three
@@ -8,7 +9,7 @@ import Testing
     static let config = TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n"
 
     static func track(_ properties: String) -> String {
-        LintTests.track(LintTests.title + ",\n            " + properties)
+        trackDescription(titleProperty + ",\n            " + properties)
     }
 
     /// A generated project (files up to date) with `properties` added to `track`.
@@ -87,18 +88,7 @@ import Testing
     }
 
     @Test func aFixtureThatChangedExitsFive() throws {
-        let config = """
-            input_path: .entities
-            current_version: "2.0"
-            targets:
-              app:
-                module_name: App
-                output_path: Sources/App/Generated
-              app_tests:
-                module_name: AppTests
-                output_path: Tests/AppTests/Generated
-                expectations_provider: AppExpectations
-            """
+        let config = TestProject.config(current: "2.0", tests: true)
         let project = try TestProject(files: [".entities/track.json": Self.track(Self.additive)], config: config)
         defer { project.remove() }
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
@@ -205,7 +195,7 @@ import Testing
         #expect(malformed.output.hasPrefix(".entities/.samples/1.0.json:1:44: error: trailing comma before ']'"), "\(malformed.output)")
     }
 
-    /// Sample values are checked against what their columns hold (issue 35): each wrong value is an error at
+    /// Sample values are checked against what their columns hold: each wrong value is an error at
     /// its place, not a test that fails later (`could not decode Date`) or passes with a value no app writes.
     @Test func sampleValuesAreCheckedAgainstTheirColumnsTypes() throws {
         let note = """

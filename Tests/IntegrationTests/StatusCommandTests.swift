@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// `lucidgen status` on real stores (issue #13, item 3).
+/// `lucidgen status` on real stores.
 @Suite struct StatusCommandTests {
     @Test func statusShowsTheLedgerInTextAndJSONAndNeverChangesTheFile() throws {
         let (project, store) = try StoreProcessTests.makeStore(journal: "wal")

@@ -1,8 +1,9 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
-/// The SwiftPM plugins in a real consumer (issue #13, item 1): `Examples/Journal` commits descriptions,
+/// The SwiftPM plugins in a real consumer: `Examples/Journal` commits descriptions,
 /// snapshots and a fixture store but no generated code; `swift build` runs the LucidGenPlugin build
 /// plugin, `swift test` runs the generated migration tests; a release that was never frozen fails the
 /// build until `swift package lucidgen generate` (the command plugin) freezes it. Then a package made

@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// Real store files and real processes: crashes at many instants, bad stores, two processes at once.
@@ -31,19 +32,7 @@ import Testing
         let store = project.root.appendingPathComponent("base.sqlite").path
         let created = try run(lucidgenBinary, ["fixtures", "--schema-version", "1.0", "--rows", "1", "--output", store], in: project.root)
         #expect(created.status == 0, "\(created.error)")
-        let database = try DatabaseQueue(path: store)
-        try database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = \(journal)")
-            try db.inTransaction {
-                try db.execute(sql: "DELETE FROM item")
-                try db.execute(sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
-                    INSERT INTO item (id, name, note, score, title) SELECT i, 'name ' || i, CASE WHEN i % 3 = 0 THEN NULL ELSE 'note ' || i END, i * 7, 'title ' || i FROM n
-                    """)
-                return .commit
-            }
-        }
-        try database.close()
+        try fillCrashSoakItems(store, rows: rows, journal: journal)
         return (project, store)
     }
 
@@ -408,36 +397,3 @@ import Testing
     }
 }
 
-/// Making a folder read-only for this process, proven by failing to create a file in it.
-enum ReadOnlyFolder {
-    static let canBeMade: Bool = {
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("read-only-probe-\(UUID().uuidString)").path
-        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else { return false }
-        defer {
-            undo(probe)
-            try? FileManager.default.removeItem(atPath: probe)
-        }
-        return make(probe)
-    }()
-
-    /// Permissions first, then `chattr +i`; true once a file can no longer be created in the folder.
-    static func make(_ path: String) -> Bool {
-        func refusesFiles() -> Bool {
-            let file = (path as NSString).appendingPathComponent("probe")
-            if FileManager.default.createFile(atPath: file, contents: Data()) {
-                try? FileManager.default.removeItem(atPath: file)
-                return false
-            }
-            return true
-        }
-        try? FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: path)
-        if refusesFiles() { return true }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), (try? run("/usr/bin/chattr", ["+i", path]))?.status == 0 else { return false }
-        return refusesFiles()
-    }
-
-    static func undo(_ path: String) {
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") { _ = try? run("/usr/bin/chattr", ["-i", path]) }
-        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
 /// The package `lucidgen init` makes, taken through a second release the way its "Next:" says, with a stage

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LucidGenCore
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// `lucidgen plan --format markdown` (and text without `--database`): the bundled example with and
@@ -224,7 +225,7 @@ import Testing
             """), "\(markdown)")
     }
 
-    /// A drifted Core Data store (issue 52): each difference from the nearest model version, before the counts.
+    /// A drifted Core Data store: each difference from the nearest model version, before the counts.
     @Test func aDriftedCoreDataStoresPlanListsEachDifference() {
         var plan = PlanMarkdown(
             subject: .store(path: "Shop.sqlite", version: "1.0", adopted: true), versions: ["1.0"], edges: [], steps: [])

@@ -1,7 +1,8 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
-/// The example server (issue 38, item 4). `Examples/TenantServer` is a Hummingbird server whose first
+/// The example server, under the load of many tenants. `Examples/TenantServer` is a Hummingbird server whose first
 /// build takes minutes (about two on 2 cores, more on a busy machine), so CI does not build it: CI checks
 /// its committed generated code, and its load test runs on demand only, with
 /// `LUCIDGEN_SERVER_LOADTEST=1 swift test --filter TenantServerLoadTests`.

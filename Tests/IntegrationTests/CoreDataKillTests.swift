@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LucidTestSupport
 import Testing
 
 /// `lucidgen migrate` converting a Core Data store, killed (SIGKILL) right after one of the lines it says
@@ -12,18 +13,7 @@ import Testing
 
     /// The Shop history's first model version as Core Data lays it out (as real stores' DDL has it:
     /// `CoreData/STORE-LAYOUT-EVIDENCE.md`), with its bookkeeping tables and metadata row, no entity row.
-    static let shopDDL = """
-        CREATE TABLE ZCUSTOMER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAVATAR BLOB, ZEMAIL VARCHAR, ZHOMEPAGE VARCHAR, ZJOINED TIMESTAMP, ZLOYALTY DECIMAL, ZNAME VARCHAR, ZPREFS BLOB, ZTOKEN BLOB );
-        CREATE TABLE ZORDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNUMBER INTEGER, ZCUSTOMER INTEGER, ZPLACED TIMESTAMP, ZTOTAL FLOAT );
-        CREATE TABLE ZPRODUCT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSKU VARCHAR, ZTITLE VARCHAR );
-        CREATE TABLE Z_2ITEMS ( Z_2ORDERS INTEGER, Z_3ITEMS INTEGER, Z_FOK_3ITEMS INTEGER, PRIMARY KEY (Z_2ORDERS, Z_3ITEMS) );
-        CREATE INDEX ZORDER_ZCUSTOMER_INDEX ON ZORDER (ZCUSTOMER);
-        CREATE INDEX Z_2ITEMS_Z_3ITEMS_INDEX ON Z_2ITEMS (Z_3ITEMS, Z_2ORDERS);
-        CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-        CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-        CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
-        INSERT INTO Z_METADATA VALUES (1, '3E1F5D8C-0000-4000-8000-000000000001', X'62706C6973743030');
-        """
+    static let shopDDL = CoreDataModels.shopDDL
 
     /// The Shop store at its first model version, large enough for the conversion to take a while.
     static func writeStore(_ path: String) throws {
@@ -71,7 +61,7 @@ import Testing
         }
     }
 
-    /// Planted drifts (issue 52): a column the model lacks (every customer has a value) and a nullable one
+    /// Planted drifts (what real stores show after hand edits): a column the model lacks (every customer has a value) and a nullable one
     /// it has, missing; the conversion takes them from model Shop's layout, and a kill leaves the store as it was or converted.
     static let drift = "ALTER TABLE ZCUSTOMER ADD COLUMN ZNICKNAME VARCHAR; UPDATE ZCUSTOMER SET ZNICKNAME = 'n' || Z_PK; ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE"
 
@@ -80,7 +70,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try run(lucidgenBinary, ["import", "coredata", CoreDataImportTests.shop.path], in: folder).status == 0)
+        #expect(try run(lucidgenBinary, ["import", "coredata", CoreDataModels.shop.path], in: folder).status == 0)
         #expect(try run(lucidgenBinary, ["generate"], in: folder).status == 0)
         let pristine = folder.appendingPathComponent("pristine.sqlite").path
         try Self.writeStore(pristine)

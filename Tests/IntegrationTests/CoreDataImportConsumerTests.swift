@@ -1,4 +1,5 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
 /// The proof of `lucidgen import coredata` as an app would use it: each history imported, generated, built
@@ -17,14 +18,14 @@ import Testing
     }
 
     @Test func importedHistoriesBuildAndTheirOldestFixturesMigrateToTheNewest() throws {
-        var histories = [History(module: "Shop", package: CoreDataImportTests.shop)]
-        if let wikipedia = CoreDataImportTests.wikipedia { histories.append(History(module: "Wiki", package: wikipedia, versionMap: CoreDataImportTests.wikipediaMap)) }
-        if let https = CoreDataImportTests.httpsUpgrade { histories.append(History(module: "HTTPSUpgrade", package: https)) }
-        if let brave = CoreDataHistoryTests.history("brave-ios", "Model.xcdatamodeld") { histories.append(History(module: "Brave", package: brave)) }
+        var histories = [History(module: "Shop", package: CoreDataModels.shop)]
+        if let wikipedia = CoreDataModels.wikipedia { histories.append(History(module: "Wiki", package: wikipedia, versionMap: CoreDataModels.wikipediaMap)) }
+        if let https = CoreDataModels.httpsUpgrade { histories.append(History(module: "HTTPSUpgrade", package: https)) }
+        if let brave = CoreDataModels.history("brave-ios", "Model.xcdatamodeld") { histories.append(History(module: "Brave", package: brave)) }
         // Artsy Folio's two naming schemes order with no map; OpenEmu's first version is named like no
         // number, so it takes the map the importer proposes (the order its SOURCE.md gives).
-        if let artsy = CoreDataHistoryTests.history("artsy-energy", "ArtsyPartner.xcdatamodeld") { histories.append(History(module: "Artsy", package: artsy)) }
-        if let openEmu = CoreDataHistoryTests.history("openemu", "OEDatabase.xcdatamodeld") {
+        if let artsy = CoreDataModels.history("artsy-energy", "ArtsyPartner.xcdatamodeld") { histories.append(History(module: "Artsy", package: artsy)) }
+        if let openEmu = CoreDataModels.history("openemu", "OEDatabase.xcdatamodeld") {
             let names = ["OEDatabase": "0.1"].merging(["0.2", "0.3", "0.4", "0.5", "1.0", "1.1", "1.2", "1.3"].map { ("OEDatabase \($0)", $0) }) { $1 }
             let map = names.sorted { $0.value.compare($1.value, options: .numeric) == .orderedAscending }.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: "\n") + "\n"
             histories.append(History(module: "OpenEmu", package: openEmu, versionMap: map))

@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// The store commands on stores with hostile names beside lucidgen's tables, and on option values no clock can

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LucidTestSupport
 import Testing
 
 /// Issue 37's proof, as a stranger does it: "Hearth", a real package shipping on GRDB. Its `DatabaseMigrator`

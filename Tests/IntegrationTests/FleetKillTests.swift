@@ -3,6 +3,7 @@ import GRDB
 import LucidFleet
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// `lucidgen migrate --stores` killed (SIGKILL) at moments drawn from a fixed seed: every store stays at

@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// Composite attributes in a real package, as a stranger would use them: one history of a `plane` whose

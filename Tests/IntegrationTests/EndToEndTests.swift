@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// A real consumer package: `lucidgen init`, descriptions with several versions, renames, removals and

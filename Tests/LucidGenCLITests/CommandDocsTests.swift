@@ -1,4 +1,5 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
 /// The commands article (`Sources/LucidRuntime/LucidRuntime.docc/Commands.md`) and the `lucidgen` binary

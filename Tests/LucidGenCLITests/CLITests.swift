@@ -3,6 +3,7 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
 /// The `lucidgen` binary as a user runs it: installed elsewhere, from any working directory.

@@ -1,5 +1,6 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
 /// The app's own join table in a compiled app: a store its GRDB code made before lucidgen (`bookAuthor(bookId,

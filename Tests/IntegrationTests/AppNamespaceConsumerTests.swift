@@ -1,16 +1,17 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
-/// What `import LucidRuntime` puts in an app's namespace (issue 36): nothing that meets the names an app
+/// What `import LucidRuntime` puts in an app's namespace: nothing that meets the names an app
 /// already uses. A module `StandIn` declares public `Schema` (SwiftData has one), `SHA256` (CryptoKit),
 /// `Lineage`, `Table` (SwiftUI; GRDB has one too) and `Column`, which Linux lacks the real frameworks for;
 /// the app's file imports `StandIn` and `LucidRuntime` and names them unqualified in type positions, and
 /// opens its generated store there. Another file of the same app imports GRDB to read its records, as
-/// GRDB's users do. Before issue 36, LucidRuntime re-exported LucidSchema and GRDB, and this did not
+/// GRDB's users do. LucidRuntime once re-exported LucidSchema and GRDB, and this did not
 /// compile: `'Schema' is ambiguous for type lookup in this context` (and `SHA256`, `Lineage`).
 ///
-/// The generated code is the app target's own (`access_level: internal`, issue 40): every generated
+/// The generated code is the app target's own (`access_level: internal`): every generated
 /// declaration is internal, and the app links and reads a to-many relationship with GRDB's argument order
 /// (`linkTags(db, ids:)`).
 ///

@@ -1,8 +1,9 @@
 import Foundation
 import LucidGenCore
+import LucidTestSupport
 import Testing
 
-/// The prebuilt plugins (issue 40, part 3): `scripts/make-artifact-bundle` and the lucidgen-plugins package
+/// The prebuilt plugins (for apps that will not build lucidgen from source): `scripts/make-artifact-bundle` and the lucidgen-plugins package
 /// (`lucidgen-plugins/`), whose plugins run the bundle's `lucidgen` and refuse one of another version than
 /// the consumer's LucidRuntime. Nothing here builds in release: the bundles hold a stub or a wrapper of the
 /// debug `lucidgen` (the script's `--executable`), and the consumer is never compiled (its plugins run and

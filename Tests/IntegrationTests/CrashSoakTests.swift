@@ -1,4 +1,5 @@
 import Foundation
+import LucidTestSupport
 import Testing
 
 /// `scripts/crash-soak 12`, so CI runs it: each kind of kill twice (CLI in rollback-journal, WAL and

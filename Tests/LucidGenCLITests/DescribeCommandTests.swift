@@ -3,9 +3,10 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
+import LucidTestSupport
 import Testing
 
-/// `lucidgen describe` (issue 37 item 1, one layout): a store GRDB's `DatabaseMigrator` made the ordinary way is
+/// `lucidgen describe` (one layout): a store GRDB's `DatabaseMigrator` made the ordinary way is
 /// described, generated and recognised as it is, with no hand edit; the app's FTS5 table, its triggers, a view
 /// and `grdb_migrations` stay the app's.
 @Suite struct DescribeCommandTests {
@@ -40,22 +41,6 @@ import Testing
             try db.execute(sql: "INSERT INTO item (roomId, title, count) VALUES (1, 'kettle', 2), (2, 'trunk', 1), (NULL, 'lamp', 1)")
             try db.execute(sql: "DELETE FROM item WHERE id = 3")
         }
-    }
-
-    /// Release 1.1 of a described project: `current_version` becomes 1.1, `entity`'s description (`description`)
-    /// gains version 1.1 with `old` replaced by `new`, and the project generates; the schemas of every version.
-    static func releaseNext(
-        _ project: TestProject, _ entity: String, _ description: String, replacing old: String, with new: String,
-        sourceLocation: Testing.SourceLocation = #_sourceLocation
-    ) throws -> [Schema] {
-        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
-        #expect(description.contains(old), "\(old) in \(description)", sourceLocation: sourceLocation)
-        try project.write(".entities/\(entity).json", description
-            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-            .replacingOccurrences(of: old, with: new))
-        let generated = try run(lucidgenBinary, ["generate"], in: project.root)
-        #expect(generated.status == 0, "\(generated.output)\(generated.error)", sourceLocation: sourceLocation)
-        return try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
     }
 
     @Test func aStoreGRDBMadeIsDescribedGeneratedAndRecognised() throws {
@@ -142,7 +127,7 @@ import Testing
         #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.start)")
 
         // A later version makes the room's name optional: a rebuild of `room`, which keeps the declared types.
-        let next = try Self.releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string", "nullable": true }"#)
+        let next = try releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string", "nullable": true }"#)
         let opened = try LucidStore.open(atPath: store, versions: next)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -181,7 +166,7 @@ import Testing
 
         // 1.1 adds a required column whose default is an expression: a rebuild (ADD COLUMN would be refused).
         let room = try project.read(".entities/room.json")
-        let versions = try Self.releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string" }, { "name": "seen", "property_type": "string", "default_value": { "sql": "(date('now'))" }, "added_at_version": "1.1" }"#)
+        let versions = try releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string" }, { "name": "seen", "property_type": "string", "default_value": { "sql": "(date('now'))" }, "added_at_version": "1.1" }"#)
         let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         #expect(steps.flatMap(\.operations).contains { if case .rebuildTable(let rebuild) = $0 { rebuild.table.name == "room" } else { false } })
         let opened = try LucidStore.open(atPath: store, versions: versions)
@@ -236,7 +221,7 @@ import Testing
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
 
         // 1.1 makes `label` optional: a rebuild of `tag`, which keeps both collations and the unique index.
-        let versions = try Self.releaseNext(project, "tag", tag, replacing: #"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#, with: #"{ "name": "label", "property_type": "string", "collation": "NOCASE", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let versions = try releaseNext(project, "tag", tag, replacing: #"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#, with: #"{ "name": "label", "property_type": "string", "collation": "NOCASE", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -275,7 +260,7 @@ import Testing
         #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
 
         // 1.1: `label` is no longer unique.
-        let versions = try Self.releaseNext(project, "tag", tag, replacing: #"{ "properties": ["label"], "unique": true },"#, with: "")
+        let versions = try releaseNext(project, "tag", tag, replacing: #"{ "properties": ["label"], "unique": true },"#, with: "")
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         try opened.database.write { db in
@@ -321,7 +306,7 @@ import Testing
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
 
         // 1.1 makes the title optional: a rebuild of `book`, which keeps ON UPDATE CASCADE.
-        let versions = try Self.releaseNext(project, "book", book, replacing: #"{ "name": "title", "property_type": "string" }"#, with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let versions = try releaseNext(project, "book", book, replacing: #"{ "name": "title", "property_type": "string" }"#, with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -364,7 +349,7 @@ import Testing
 
         // 1.1 makes the label optional: a rebuild of `device`, every key kept byte for byte.
         let device = try project.read(".entities/device.json")
-        let versions = try Self.releaseNext(project, "device", device, replacing: #"{ "name": "label", "property_type": "string" }"#, with: #"{ "name": "label", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let versions = try releaseNext(project, "device", device, replacing: #"{ "name": "label", "property_type": "string" }"#, with: #"{ "name": "label", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -423,7 +408,7 @@ import Testing
         let t = try project.read(".entities/t.json")
         #expect(!t.contains("indexes"), "\(t)")
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
-        let versions = try Self.releaseNext(project, "t", t, replacing: #"{ "name": "a", "property_type": "string" }"#, with: #"{ "name": "a", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let versions = try releaseNext(project, "t", t, replacing: #"{ "name": "a", "property_type": "string" }"#, with: #"{ "name": "a", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)

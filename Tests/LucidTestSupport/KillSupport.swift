@@ -7,15 +7,15 @@ import Testing
 /// A child process whose stdout and stderr (merged) the test reads line by line as they come, to kill it
 /// at an observed point: synchronisation by what the child says, never by a delay. Only this process is
 /// ever signalled, by its id.
-final class ObservedProcess {
-    let process = Process()
+package final class ObservedProcess {
+    package let process = Process()
     private let pipe = Pipe()
     private let input = Pipe()
     private var buffer = Data()
     /// Every line read so far.
-    private(set) var lines: [String] = []
+    package private(set) var lines: [String] = []
 
-    init(_ executable: String, _ arguments: [String], in directory: URL? = nil, takesInput: Bool = false) throws {
+    package init(_ executable: String, _ arguments: [String], in directory: URL? = nil, takesInput: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
@@ -27,7 +27,7 @@ final class ObservedProcess {
 
     /// Reads until a line satisfies `matches` (returning it) or the output ends (nil: the process exited
     /// or closed its output first).
-    func waitForLine(_ matches: (String) -> Bool) -> String? {
+    package func waitForLine(_ matches: (String) -> Bool) -> String? {
         while true {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
@@ -42,24 +42,24 @@ final class ObservedProcess {
     }
 
     /// Writes to the process's standard input (with `takesInput`).
-    func send(_ text: String) {
+    package func send(_ text: String) {
         input.fileHandleForWriting.write(Data(text.utf8))
     }
 
     /// Closes its standard input.
-    func closeInput() {
+    package func closeInput() {
         try? input.fileHandleForWriting.close()
     }
 
     /// SIGKILL to this process only, then reaps it and reads what it had written.
-    func kill() {
+    package func kill() {
         _ = Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         _ = waitForLine { _ in false }
     }
 
     /// Reads everything and waits for a normal end.
-    func finish() -> Int32 {
+    package func finish() -> Int32 {
         _ = waitForLine { _ in false }
         process.waitUntilExit()
         return process.terminationStatus
@@ -68,7 +68,7 @@ final class ObservedProcess {
 
 /// The store's files as they are on disk (main file, `-journal`, `-wal`), for before/after comparisons.
 /// `-shm` is left out: SQLite rebuilds it on every open.
-func storeFiles(_ path: String) -> [String: Data] {
+package func storeFiles(_ path: String) -> [String: Data] {
     var files: [String: Data] = [:]
     for suffix in ["", "-journal", "-wal"] {
         if let data = FileManager.default.contents(atPath: path + suffix) { files[suffix.isEmpty ? "main" : suffix] = data }
@@ -77,12 +77,12 @@ func storeFiles(_ path: String) -> [String: Data] {
 }
 
 /// Size of a companion file (0 if absent).
-func fileSize(_ path: String) -> Int {
+package func fileSize(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
 }
 
 /// Removes a store and its companions, then copies `source` (and its companions) in its place.
-func copyStore(_ source: String, to path: String) throws {
+package func copyStore(_ source: String, to path: String) throws {
     for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     for suffix in ["", "-journal", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
         try FileManager.default.copyItem(atPath: source + suffix, toPath: path + suffix)
@@ -90,17 +90,17 @@ func copyStore(_ source: String, to path: String) throws {
 }
 
 /// What a crash may never break, and every value the store holds.
-struct StoreSnapshot: Equatable, CustomStringConvertible {
-    var version: String
+package struct StoreSnapshot: Equatable, CustomStringConvertible {
+    package var version: String
     /// SHA-256 over every value (SQL `quote()`, so types count) of every app table, in key order.
-    var checksum: String
-    var rows: Int
+    package var checksum: String
+    package var rows: Int
 
-    var description: String { "\(version) (\(rows) rows, \(checksum.prefix(12)))" }
+    package var description: String { "\(version) (\(rows) rows, \(checksum.prefix(12)))" }
 
     /// Opens the store read-only with GRDB (after a kill SQLite rolls back a hot journal on that first
     /// open) and checks `integrity_check` and `foreign_key_check`.
-    static func read(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> StoreSnapshot {
+    package static func read(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> StoreSnapshot {
         let database = try DatabaseQueue(path: path)
         defer { try? database.close() }
         return try database.read { db in
