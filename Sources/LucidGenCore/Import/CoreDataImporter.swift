@@ -1111,5 +1111,5 @@ package struct CoreDataImporter {
 
 /// JSON text for the few values the importer writes: a string as `describe` writes it.
 enum JSONText {
-    static func string(_ text: String) -> String { StoreDescriber.json(text) }
+    static func string(_ text: String) -> String { DescriptionWriter.string(text) }
 }
