@@ -653,7 +653,7 @@ package struct CoreDataImporter {
         }
         let sortedNotes = inHistoryOrder(notes, location: \.location)
         if !refusals.isEmpty { throw CoreDataImportRefusals(errors: inHistoryOrder(refusals, location: \.location), notes: sortedNotes) }
-        return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes, origin: origin())
+        return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes, origin: origin().json())
     }
 
     /// Oldest model version first, in the order found within one.
@@ -1028,10 +1028,10 @@ package struct CoreDataImporter {
     /// Each model version as Core Data stored it, mapped onto lucidgen's tables and columns: what
     /// `CoreDataOrigin` (LucidRuntime) reads to recognise and convert a user's store. Written as
     /// `<input_path>/.coredata/origin.json`; the same package gives the same bytes.
-    private func origin() -> String {
-        var versionItems: [String] = []
+    private func origin() -> CoreDataOriginDocument {
+        var versionItems: [CoreDataOriginDocument.Version] = []
         for (index, (model, version)) in package.versions.enumerated() {
-            var entities: [String] = []
+            var entities: [CoreDataOriginDocument.Entity] = []
             for entity in model.entities {
                 // lucidgen's names as they are at this version: a renamed entity's table and a renamed
                 // property's column have their earlier names before the rename.
@@ -1042,54 +1042,37 @@ package struct CoreDataImporter {
                 let inHierarchy = entity.parentEntity != nil || model.entities.contains { $0.parentEntity == entity.name }
                 let table = entityNames[index][entity.name] != nil ? Self.snakeCase(root.name) : nil
                 let properties = described[index]?[entity.name] ?? [:]
-                var attributes: [String] = []
+                var item = CoreDataOriginDocument.Entity(name: entity.name, parent: entity.parentEntity, abstract: entity.isAbstract ? true : nil, table: table)
                 for attribute in entity.attributes {
-                    var fields = [("name", DescriptionWriter.string(attribute.name)), ("type", DescriptionWriter.string(attribute.type ?? ""))]
-                    if let name = properties[attribute.name] { fields.append(("column", DescriptionWriter.string(columnNaming.column(name)))) }
-                    if attribute.transient { fields.append(("transient", "true")) }
-                    if attribute.externalStorage { fields.append(("external_storage", "true")) }
-                    attributes.append("{ " + fields.map { "\(DescriptionWriter.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+                    item.attributes.append(CoreDataOriginDocument.Attribute(
+                        name: attribute.name, type: attribute.type ?? "", column: properties[attribute.name].map(columnNaming.column), transient: attribute.transient ? true : nil,
+                        externalStorage: attribute.externalStorage ? true : nil))
                 }
-                var relationships: [String] = []
                 for relationship in entity.relationships {
-                    var fields = [("name", DescriptionWriter.string(relationship.name)), ("to_many", relationship.toMany ? "true" : "false")]
-                    if relationship.ordered { fields.append(("ordered", "true")) }
-                    if let destination = relationship.destination { fields.append(("destination", DescriptionWriter.string(destination))) }
-                    if let inverse = relationship.inverseName { fields.append(("inverse", DescriptionWriter.string(inverse))) }
-                    if relationship.transient { fields.append(("transient", "true")) }
+                    var described = CoreDataOriginDocument.Relationship(
+                        name: relationship.name, toMany: relationship.toMany, ordered: relationship.ordered ? true : nil, destination: relationship.destination,
+                        inverse: relationship.inverseName, transient: relationship.transient ? true : nil)
                     if let name = properties[relationship.name], let table {
                         let column = entityNames[index][entity.name].flatMap { linkColumns[$0]?[name] } ?? columnNaming.column(name)
                         if relationship.toMany {
-                            fields.append(("link_table", DescriptionWriter.string(LinkTable.name(owner: table, relationship: column))))
+                            described.linkTable = LinkTable.name(owner: table, relationship: column)
                         } else {
-                            fields.append(("column", DescriptionWriter.string(column)))
+                            described.column = column
                         }
                     }
-                    relationships.append("{ " + fields.map { "\(DescriptionWriter.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+                    item.relationships.append(described)
                 }
-                var fields = [("name", DescriptionWriter.string(entity.name))]
-                if let parent = entity.parentEntity { fields.append(("parent", DescriptionWriter.string(parent))) }
-                if entity.isAbstract { fields.append(("abstract", "true")) }
-                if let table { fields.append(("table", DescriptionWriter.string(table))) }
                 // A row's kind is its entity's description name: a subentity that took a name that came
                 // back (`draft_from_3_0`) has its own, which its records read.
                 if inHierarchy {
-                    let kind = entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Self.snakeCase(entity.name)
-                    fields.append(("kind", DescriptionWriter.string(kind)))
+                    item.kind = entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Self.snakeCase(entity.name)
                 }
-                fields.append(("attributes", "[\n          " + attributes.joined(separator: ",\n          ") + "\n        ]"))
-                fields.append(("relationships", relationships.isEmpty ? "[]" : "[\n          " + relationships.joined(separator: ",\n          ") + "\n        ]"))
-                entities.append("{\n        " + fields.map { "\(DescriptionWriter.string($0.0)): \($0.1)" }.joined(separator: ",\n        ") + "\n      }")
+                entities.append(item)
             }
-            var hashes = ""
-            if let known = versionHashes[model.name], !known.isEmpty {
-                hashes = ",\n      \"hashes\": { " + known.sorted { $0.key < $1.key }.map { "\(DescriptionWriter.string($0.key)): \(DescriptionWriter.string($0.value.base64EncodedString()))" }.joined(separator: ", ") + " }"
-            }
-            versionItems.append(
-                "{\n      \"version\": \(DescriptionWriter.string(version.string)),\n      \"model\": \(DescriptionWriter.string(model.name)),\n      \"entities\": [\n      "
-                    + entities.joined(separator: ",\n      ") + "\n      ]" + hashes + "\n    }")
+            let hashes = versionHashes[model.name].flatMap { $0.isEmpty ? nil : $0.mapValues { $0.base64EncodedString() } }
+            versionItems.append(CoreDataOriginDocument.Version(version: version.string, model: model.name, entities: entities, hashes: hashes))
         }
-        return "{\n  \"format\": 1,\n  \"versions\": [\n    " + versionItems.joined(separator: ",\n    ") + "\n  ]\n}\n"
+        return CoreDataOriginDocument(versions: versionItems)
     }
 }
 
