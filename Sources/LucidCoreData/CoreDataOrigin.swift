@@ -1,5 +1,6 @@
 import Foundation
 import LucidRuntime
+import LucidSchema
 
 /// The Core Data model versions an app's history was imported from (`lucidgen import coredata`), each
 /// mapped onto lucidgen's tables and columns of its version: what lets ``LucidStore/open(atPath:registry:options:)``
@@ -19,7 +20,7 @@ public struct CoreDataOrigin: Sendable, Equatable {
     /// Reads the importer's JSON.
     public init(json: Data) throws {
         do {
-            let file = try JSONDecoder().decode(File.self, from: json)
+            let file = try JSONDecoder().decode(CoreDataOriginDocument.self, from: json)
             guard file.format == 1 else { throw CoreDataOriginError(message: "format \(file.format) is not one this runtime reads (1)") }
             versions = file.versions
             // Names end up in SQL (Core Data's `Z<NAME>` columns, lucidgen's tables): identifiers only.
@@ -53,60 +54,11 @@ public struct CoreDataOrigin: Sendable, Equatable {
     /// The model versions, oldest first, as `(lucidgen version, Core Data model version name)`.
     public var modelVersions: [(version: String, model: String)] { versions.map { ($0.version, $0.model) } }
 
-    struct File: Codable {
-        var format: Int
-        var versions: [Version]
-    }
-
-    package struct Version: Sendable, Equatable, Codable {
-        package var version: String
-        package var model: String
-        package var entities: [Entity]
-        /// The compiled model's version hash of each entity (base64), from the `.momd`'s `VersionInfo.plist`
-        /// (`lucidgen import coredata --momd`): what a store's metadata (`NSStoreModelVersionHashes`) holds.
-        package var hashes: [String: String]? = nil
-    }
-
-    package struct Entity: Sendable, Equatable, Codable {
-        package var name: String
-        package var parent: String?
-        package var abstract: Bool?
-        package var table: String?
-        /// In an entity hierarchy: the `kind` its rows have in the root's table.
-        package var kind: String?
-        package var attributes: [Attribute]
-        package var relationships: [Relationship]
-    }
-
-    package struct Attribute: Sendable, Equatable, Codable {
-        package var name: String
-        package var type: String
-        package var column: String?
-        package var transient: Bool?
-        package var externalStorage: Bool?
-
-        enum CodingKeys: String, CodingKey {
-            case name, type, column, transient
-            case externalStorage = "external_storage"
-        }
-    }
-
-    package struct Relationship: Sendable, Equatable, Codable {
-        package var name: String
-        package var toMany: Bool
-        package var ordered: Bool?
-        package var destination: String?
-        package var inverse: String?
-        package var transient: Bool?
-        package var column: String?
-        package var linkTable: String?
-
-        enum CodingKeys: String, CodingKey {
-            case name, ordered, destination, inverse, transient, column
-            case toMany = "to_many"
-            case linkTable = "link_table"
-        }
-    }
+    // The file's model is the one the importer writes it with.
+    package typealias Version = CoreDataOriginDocument.Version
+    package typealias Entity = CoreDataOriginDocument.Entity
+    package typealias Attribute = CoreDataOriginDocument.Attribute
+    package typealias Relationship = CoreDataOriginDocument.Relationship
 }
 
 /// The origin file is not what the importer writes.

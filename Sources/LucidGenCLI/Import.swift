@@ -213,7 +213,7 @@ struct ImportCoreData: ParsableCommand {
         for stage in stages {
             text += "  - name: \(stage.name)\n    from: \"\(stage.from.string)\"\n    to: \"\(stage.to.string)\"\n"
             if !stage.notes.isEmpty {
-                text += "    notes:\n" + stage.notes.map { "      - \(StoreDescriber.json($0))\n" }.joined()
+                text += "    notes:\n" + stage.notes.map { "      - \(DescriptionWriter.string($0))\n" }.joined()
             }
         }
         return text

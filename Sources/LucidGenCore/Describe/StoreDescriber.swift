@@ -128,21 +128,16 @@ package struct StoreDescriber {
                 var described = entity(table, keyed: keyed, entityNames: entityNames, version: layout.version, &output)
                 for link in links[sqlNameKey(table.name)] ?? [] {
                     described.properties.append(DescribedProperty(
-                        name: link.name, column: link.column,
-                        type: #"{ "entity_name": \#(Self.json(link.target)), "association": "to_many"\#(link.ordered ? #", "ordered": true"# : "") }"#, nullable: false,
+                        name: link.name, column: link.column, type: .relationship(.init(entityName: link.target, association: .toMany, ordered: link.ordered)), nullable: false,
                         defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
                 for link in appLinks[sqlNameKey(table.name)] ?? [] {
-                    var linkTable = [("name", Self.json(link.table)), ("source_column", Self.json(link.link.source)), ("target_column", Self.json(link.link.target))]
-                    if let index = link.link.targetIndex { linkTable.append(("target_index", Self.json(index))) }
-                    if link.link.strict { linkTable.append(("strict", "true")) }
-                    if let action = link.link.sourceOnUpdate { linkTable.append(("source_on_update", Self.json(Self.actionName(action)))) }
-                    if let action = link.link.targetOnUpdate { linkTable.append(("target_on_update", Self.json(Self.actionName(action)))) }
-                    let object = "{ " + linkTable.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }"
+                    let linkTable = DescriptionDocument.LinkTable(
+                        name: link.table, sourceColumn: link.link.source, targetColumn: link.link.target, targetIndex: link.link.targetIndex, strict: link.link.strict,
+                        sourceOnUpdate: link.link.sourceOnUpdate.map(Self.actionName), targetOnUpdate: link.link.targetOnUpdate.map(Self.actionName))
                     described.properties.append(DescribedProperty(
-                        name: link.name, column: columnNaming.column(link.name),
-                        type: #"{ "entity_name": \#(Self.json(link.target)), "association": "to_many", "link_table": \#(object) }"#, nullable: false,
-                        defaultValue: nil, onDelete: nil, isRelationship: true))
+                        name: link.name, column: columnNaming.column(link.name), type: .relationship(.init(entityName: link.target, association: .toMany, linkTable: linkTable)),
+                        nullable: false, defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
                 entities[sqlNameKey(table.name)] = (table, described)
             }
@@ -330,9 +325,9 @@ package struct StoreDescriber {
     struct DescribedEntity {
         var name: String
         var table: String
-        var identifier: String
+        var identifier: DescriptionDocument.Identifier
         var properties: [DescribedProperty]
-        var indexes: [String]
+        var indexes: [DescriptionDocument.Index]
         /// Each index as the store has it: name, uniqueness, columns.
         var indexShapes: [SchemaIndex] = []
         /// The table is `STRICT`.
@@ -345,9 +340,9 @@ package struct StoreDescriber {
     struct DescribedProperty: Equatable {
         var name: String
         var column: String
-        var type: String
+        var type: DescriptionDocument.PropertyType
         var nullable: Bool
-        var defaultValue: String?
+        var defaultValue: DescriptionDocument.Value?
         var onDelete: String?
         var onUpdate: String? = nil
         var isRelationship: Bool
@@ -360,29 +355,25 @@ package struct StoreDescriber {
         /// Its own CHECK constraint's expression (`check`).
         var check: String? = nil
         /// Its `generated` object, when SQLite computes it.
-        var generated: String? = nil
+        var generated: DescriptionDocument.Generated? = nil
     }
 
     private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
         let newest = versions.last!.1
-        var object: [(String, String)] = [("name", Self.json(newest.name))]
-        if newest.name != newest.table { object.append(("persisted_name", Self.json(newest.table))) }
-        object.append(("identifier", newest.identifier))
-        if newest.strict { object.append(("strict", "true")) }
+        var object = DescriptionDocument(name: newest.name)
+        if newest.name != newest.table { object.persistedName = newest.table }
+        object.identifier = newest.identifier
+        object.strict = newest.strict
         if Set(versions.map(\.1.strict)).count > 1 {
             output.problems.append("table \(newest.table): it is STRICT in some layouts and not in others, which describe does not say (an entity is strict at every version or none)")
         }
-        if !newest.checks.isEmpty {
-            object.append(("checks", "[" + newest.checks.map { check in
-                check.name.map { #"{ "name": \#(Self.json($0)), "expression": \#(Self.json(check.expression)) }"# } ?? Self.json(check.expression)
-            }.joined(separator: ", ") + "]"))
-        }
+        object.checks = newest.checks.map { DescriptionDocument.Check(name: $0.name, expression: $0.expression) }
         if Set(versions.map { $0.1.checks.map(\.sql) }).count > 1 {
             output.problems.append("table \(newest.table): its CHECK constraints changed between layouts, which describe does not say (an entity's checks hold at every version)")
         }
-        object.append(("version_history", "[" + versions.map { #"{ "version": \#(Self.json($0.0.string)) }"# }.joined(separator: ", ") + "]"))
+        object.versionHistory = versions.map { DescriptionDocument.VersionItem(version: $0.0.string) }
         if let last = versions.last?.0, let after = allVersions.first(where: { $0 > last }) {
-            object.append(("removed_at_version", Self.json(after.string)))
+            object.removedAtVersion = after.string
         }
         if Set(versions.map(\.1.identifier)).count > 1 { output.problems.append("table \(newest.table): its primary key changed between layouts, which describe does not say") }
         // A property is known by its column, followed through renames.
@@ -408,32 +399,29 @@ package struct StoreDescriber {
                 states[id, default: []].append((version, property))
             }
         }
-        var properties: [String] = []
         for id in order {
             let states = states[id]!
             let (_, now) = states.last!
-            var fields: [(String, String)] = [("name", Self.json(now.name))]
-            if columnNaming.column(now.name) != now.column { fields.append(("persisted_name", Self.json(now.column))) }
-            fields.append(("property_type", now.type))
-            if let declared = now.columnType { fields.append(("column_type", Self.json(declared))) }
-            if let collation = now.collation { fields.append(("collation", Self.json(collation))) }
-            if now.nullable { fields.append(("nullable", "true")) }
-            if let resolution = now.onConflict { fields.append(("on_conflict", Self.json(resolution.lowercased()))) }
-            if let check = now.check { fields.append(("check", Self.json(check))) }
-            if let generated = now.generated { fields.append(("generated", generated)) }
-            if let value = now.defaultValue { fields.append(("default_value", value)) }
-            if let action = now.onDelete { fields.append(("on_delete", action)) }
-            if let action = now.onUpdate { fields.append(("on_update", action)) }
+            var property = DescriptionDocument.Property(name: now.name, type: now.type)
+            if columnNaming.column(now.name) != now.column { property.persistedName = now.column }
+            property.columnType = now.columnType
+            property.collation = now.collation
+            property.nullable = now.nullable
+            property.onConflict = now.onConflict?.lowercased()
+            property.check = now.check
+            property.generated = now.generated
+            property.defaultValue = now.defaultValue
+            property.onDelete = now.onDelete
+            property.onUpdate = now.onUpdate
             let first = states.first!.0, last = states.last!.0
-            if first != versions.first!.0 { fields.append(("added_at_version", Self.json(first.string))) }
-            if last != versions.last!.0, let gone = versions.map(\.0).first(where: { $0 > last }) { fields.append(("removed_at_version", Self.json(gone.string))) }
-            var history: [String] = []
+            if first != versions.first!.0 { property.addedAtVersion = first.string }
+            if last != versions.last!.0, let gone = versions.map(\.0).first(where: { $0 > last }) { property.removedAtVersion = gone.string }
             for (earlier, later) in zip(states, states.dropFirst()) where earlier.1 != later.1 {
-                var item = [("until_version", Self.json(later.0.string))]
-                if earlier.1.type != later.1.type { item.append(("property_type", earlier.1.type)) }
-                if earlier.1.nullable != later.1.nullable { item.append(("nullable", earlier.1.nullable ? "true" : "false")) }
-                if earlier.1.defaultValue != later.1.defaultValue { item.append(("default_value", earlier.1.defaultValue ?? "null")) }
-                if earlier.1.column != later.1.column { item.append(("persisted_name", earlier.1.column == columnNaming.column(now.name) ? "null" : Self.json(earlier.1.column))) }
+                var item = DescriptionDocument.TypeChange(untilVersion: later.0.string)
+                if earlier.1.type != later.1.type { item.propertyType = earlier.1.type }
+                if earlier.1.nullable != later.1.nullable { item.nullable = earlier.1.nullable }
+                if earlier.1.defaultValue != later.1.defaultValue { item.defaultValue = earlier.1.defaultValue ?? .null }
+                if earlier.1.column != later.1.column { item.persistedName = .some(earlier.1.column == columnNaming.column(now.name) ? nil : earlier.1.column) }
                 if earlier.1.columnType != later.1.columnType { output.problems.append("\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say") }
                 if earlier.1.onConflict != later.1.onConflict, !earlier.1.nullable, !later.1.nullable {
                     output.problems.append("\(newest.table).\(now.column): its NOT NULL's ON CONFLICT changed at \(later.0), which describe does not say")
@@ -443,14 +431,12 @@ package struct StoreDescriber {
                 if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
                 if earlier.1.onUpdate != later.1.onUpdate { output.problems.append("\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say") }
                 if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
-                if item.count > 1 { history.append("{ " + item.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }") }
+                if item != DescriptionDocument.TypeChange(untilVersion: later.0.string) { property.typeHistory.append(item) }
             }
-            if !history.isEmpty { fields.append(("type_history", "[" + history.joined(separator: ", ") + "]")) }
-            properties.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+            object.properties.append(property)
         }
-        object.append(("properties", "[\n    " + properties.joined(separator: ",\n    ") + "\n  ]"))
-        if !newest.indexes.isEmpty { object.append(("indexes", "[\n    " + newest.indexes.joined(separator: ",\n    ") + "\n  ]")) }
-        return (newest.name, "{\n" + object.map { "  \(Self.json($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n")
+        object.indexes = newest.indexes
+        return (newest.name, DescriptionWriter.json(object))
     }
 
     private func entity(_ table: SchemaTable, keyed: [String: SchemaTable], entityNames: [String: String], version: SchemaVersion, _ output: inout Output) -> DescribedEntity {
@@ -483,14 +469,9 @@ package struct StoreDescriber {
         // An `id` key with a default or a NOT NULL ON CONFLICT (SQLiteData's `"id" TEXT PRIMARY KEY NOT NULL ON CONFLICT
         // REPLACE DEFAULT (uuid())`) is the property identifier `id`, whose property says them.
         let keyIsProperty = key.name != "id" || key.defaultSQL != nil || key.notNullConflict != nil || key.check != nil
-        let autoincrement = (table.autoincrement == true ? #", "autoincrement": true"# : "")
-            + (table.primaryKeyConflict.map { #", "on_conflict": \#(Self.json($0.lowercased()))"# } ?? "")
-        let identifier: String
-        if !keyIsProperty {
-            identifier = #"{ "type": "\#(keyType)"\#(autoincrement) }"#
-        } else {
-            identifier = #"{ "type": "property", "property_name": \#(Self.json(propertyNames[sqlNameKey(key.name)]!))\#(autoincrement) }"#
-        }
+        let identifier = DescriptionDocument.Identifier(
+            type: keyIsProperty ? "property" : keyType, propertyName: keyIsProperty ? propertyNames[sqlNameKey(key.name)]! : nil, autoincrement: table.autoincrement == true,
+            onConflict: table.primaryKeyConflict?.lowercased())
 
         // To-one relationships: single-column foreign keys to another table's key.
         var relationships: [String: (target: SchemaTable, key: SchemaForeignKey)] = [:]
@@ -518,10 +499,10 @@ package struct StoreDescriber {
             if let (target, foreignKey) = relationships[sqlNameKey(column.name)] {
                 let standard: SchemaForeignKey.Action = column.notNull ? .cascade : .setNull
                 // A relationship has no default but NULL: any other is said, never dropped.
-                var defaultValue: String?
+                var defaultValue: DescriptionDocument.Value?
                 if let defaultSQL = column.defaultSQL {
                     if SchemaColumn.unwrappedDefault(defaultSQL.trimmingCharacters(in: .whitespaces)).uppercased() == "NULL" {
-                        defaultValue = "null"
+                        defaultValue = .null
                     } else {
                         output.problems.append(
                             "table \(table.name): its foreign key column \(column.name) has a default (\(defaultSQL)), which a lucidgen to-one relationship cannot have; "
@@ -530,9 +511,9 @@ package struct StoreDescriber {
                 }
                 properties.append(DescribedProperty(
                     name: propertyName, column: column.name,
-                    type: #"{ "entity_name": \#(Self.json(entityNames[sqlNameKey(target.name)]!)), "association": "to_one" }"#, nullable: !column.notNull,
-                    defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? Self.json(Self.actionName(foreignKey.onDelete)) : nil,
-                    onUpdate: foreignKey.onUpdate.map { Self.json(Self.actionName($0)) }, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
+                    type: .relationship(.init(entityName: entityNames[sqlNameKey(target.name)]!, association: .toOne)), nullable: !column.notNull,
+                    defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? Self.actionName(foreignKey.onDelete) : nil,
+                    onUpdate: foreignKey.onUpdate.map(Self.actionName), isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
                     check: column.check))
                 continue
             }
@@ -556,7 +537,7 @@ package struct StoreDescriber {
             if let declared, typeHints[path] == nil, !["int", "string", "data"].contains(type) {
                 output.notes.append("\(table.name).\(column.name): declared \(declared), described as \(type) (--type \(table.name).\(column.name)=… if its values are another type)")
             }
-            var defaultValue: String?
+            var defaultValue: DescriptionDocument.Value?
             if let defaultSQL = column.defaultSQL {
                 defaultValue = ScalarType(name: type) == .uuid ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: type, nullable: !column.notNull)
                 if defaultValue == nil {
@@ -566,30 +547,28 @@ package struct StoreDescriber {
                     if let problem = SQLDefaultExpression.problem(with: expression) {
                         output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression lucidgen does not accept (\(problem))")
                     } else {
-                        defaultValue = "{ \"sql\": \(Self.json(expression)) }"
+                        defaultValue = .sql(expression)
                     }
                 }
             }
             let isKey = keyIsProperty && sameSQLName(column.name, key.name)
             properties.append(DescribedProperty(
-                name: propertyName, column: column.name, type: Self.json(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
+                name: propertyName, column: column.name, type: .scalar(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
                 isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
                 onConflict: column.notNull || isKey ? column.notNullConflict : nil, check: column.check,
-                generated: column.generatedSQL.map { #"{ "expression": \#(Self.json($0))\#(column.generatedStored == true ? #", "stored": true"# : "") }"# }))
+                generated: column.generatedSQL.map { DescriptionDocument.Generated(expression: $0, stored: column.generatedStored == true) }))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
-        var indexes: [String] = []
+        var indexes: [DescriptionDocument.Index] = []
         for index in table.indexes {
             let names = index.columns.map { propertyNames[sqlNameKey($0)] ?? Self.snakeCase($0) }
             let standard = ShapeBuilder.defaultIndexName(table: table.name, columns: index.columns, unique: index.unique, naming: columnNaming)
             if index.columns.count == 1, !index.unique, relationships[sqlNameKey(index.columns[0])] != nil, index.name == standard { continue }
-            var fields = [("properties", "[" + names.map(Self.json).joined(separator: ", ") + "]")]
-            if index.unique { fields.append(("unique", "true")) }
-            if let resolution = index.onConflict { fields.append(("on_conflict", Self.json(resolution.lowercased()))) }
+            var item = DescriptionDocument.Index(properties: names, unique: index.unique, onConflict: index.onConflict?.lowercased())
             // A UNIQUE constraint's index has SQLite's reserved name: lucidgen's own name is its (a rebuild makes it one).
-            if index.name != standard && !sqlNameKey(index.name).hasPrefix("sqlite_autoindex_") { fields.append(("name", Self.json(index.name))) }
-            indexes.append("{ " + fields.map { "\(Self.json($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+            if index.name != standard && !sqlNameKey(index.name).hasPrefix("sqlite_autoindex_") { item.name = index.name }
+            indexes.append(item)
         }
         // The key needs none: it is the table's own index (a to-one that is the key keys an extension table).
         // A UNIQUE index is one more: lucidgen's own index on a to-one column is a plain one.
@@ -653,26 +632,26 @@ package struct StoreDescriber {
     /// (the store's text, compared as a store is recognised: modulo one pair of parentheses), since
     /// `+5`, `007`, `.5`, `5.`, `1E5`, `-0`, `1e999` or `null` are no JSON or are written otherwise
     /// (`5`, `7`, `0.5`, `5.0`, `100000.0`, `0`, `inf`, `NULL`): those are expressions.
-    static func defaultValue(_ sql: String, type: String, nullable: Bool) -> String? {
+    static func defaultValue(_ sql: String, type: String, nullable: Bool) -> DescriptionDocument.Value? {
         let text = SchemaColumn.unwrappedDefault(sql.trimmingCharacters(in: .whitespaces))
-        if text == "NULL" { return nullable ? "null" : nil }
+        if text == "NULL" { return nullable ? .null : nil }
         switch ScalarType(name: type) {
         case .string?:
             guard text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") else { return nil }
             let value = String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
-            return quoteLiteral(value) == text && !value.utf8.contains(0) ? json(value) : nil
+            return quoteLiteral(value) == text && !value.utf8.contains(0) ? .string(value) : nil
         case .int?:
-            return Int64(text).map(String.init) == text ? text : nil
+            return Int64(text).map(String.init) == text ? .number(text) : nil
         case .bool?:
-            return text == "0" ? "false" : text == "1" ? "true" : nil
+            return text == "0" ? .bool(false) : text == "1" ? .bool(true) : nil
         case .decimal?:
             // GRDB writes a Decimal default as its text (`'12.5'`); the generator writes that text back.
             guard text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") else { return nil }
             let value = String(text.dropFirst().dropLast())
-            return DecimalText.stored(value) == value && quoteLiteral(value) == text ? json(value) : nil
+            return DecimalText.stored(value) == value && quoteLiteral(value) == text ? .string(value) : nil
         case .double?:
             guard let double = Double(text), double.isFinite, ShapeBuilder.numberSQL(double) == text else { return nil }
-            return text
+            return .number(text)
         default:
             return nil
         }
@@ -680,14 +659,9 @@ package struct StoreDescriber {
 
     /// A uuid column's SQL default, a blob of 16 bytes (`X'E621E1F8…'`), as the description writes it: its
     /// UUID text. Nil for any other default.
-    static func uuidDefaultValue(_ sql: String) -> String? {
+    static func uuidDefaultValue(_ sql: String) -> DescriptionDocument.Value? {
         var text = sql.trimmingCharacters(in: .whitespaces)
         while text.hasPrefix("("), text.hasSuffix(")") { text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces) }
-        return UUIDText.bytes(sqlLiteral: text).map { json(UUIDText.string($0)) }
-    }
-
-    package static func json(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+        return UUIDText.bytes(sqlLiteral: text).map { .string(UUIDText.string($0)) }
     }
 }

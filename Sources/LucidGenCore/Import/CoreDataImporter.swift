@@ -256,9 +256,9 @@ package struct CoreDataImporter {
         var key: String
         var modelName: String
         var line: Int
-        var type: String
+        var type: DescriptionDocument.PropertyType
         var nullable: Bool
-        var defaultValue: String?
+        var defaultValue: DescriptionDocument.Value?
         var onDelete: String?
         var indexed: Bool
         var elementID: String?
@@ -435,22 +435,22 @@ package struct CoreDataImporter {
             noteOnce("derived \(label)", file, line, "\(label) is derived (\(derivation)): imported as a stored value, which lucidgen does not recompute")
         }
         if attribute.hasUserInfo { noteOnce("userinfo \(label)", file, line, "\(label) has userInfo, which has no place in SQLite: left out") }
-        var defaultValue: String?
+        var defaultValue: DescriptionDocument.Value?
         if let text = attribute.defaultValueString {
             defaultValue = Self.defaultJSON(text, type: type)
             // Xcode writes a Boolean's spelling on integers too (Wire's mutedStatus, "NO"): momc reads it as a number.
             if defaultValue == nil, type == "int", ["YES", "NO"].contains(text) {
-                defaultValue = text == "YES" ? "1" : "0"
-                noteOnce("yesno \(label)", file, line, "\(label): its default \"\(text)\" on an integer is read as \(defaultValue!)")
+                defaultValue = .number(text == "YES" ? "1" : "0")
+                noteOnce("yesno \(label)", file, line, "\(label): its default \"\(text)\" on an integer is read as \(text == "YES" ? "1" : "0")")
             }
             if defaultValue == nil {
-                noteOnce("default \(label) \(text)", file, line, "\(label): its default \(JSONText.string(text)) is not \(type == "int" ? "an" : "a") \(type): left out")
+                noteOnce("default \(label) \(text)", file, line, "\(label): its default \(DescriptionWriter.string(text)) is not \(type == "int" ? "an" : "a") \(type): left out")
             }
         }
         if type == "date", let interval = attribute.defaultDateTimeInterval, let seconds = Double(interval) {
             // Seconds since 2001-01-01 (Core Data's reference date), as the text form dates are stored in.
             let date = Date(timeIntervalSinceReferenceDate: seconds)
-            defaultValue = #"{ "sql": \#(JSONText.string("('\(Self.dateText(date))')")) }"#
+            defaultValue = .sql("('\(Self.dateText(date))')")
             noteOnce(
                 "datedefault \(label)", file, line,
                 "\(label): its default date (\(interval) s after 2001-01-01) is the column's SQL default \(Self.dateText(date)); the record initializer has none")
@@ -462,7 +462,7 @@ package struct CoreDataImporter {
             noteOnce("rowid \(label)", file, line, "\(label) is named like SQLite's rowid, which a column may not hide: imported as core_data_rowid (its Swift name stays \(attribute.name))")
         }
         return PropertyState(
-            key: attribute.name, modelName: attribute.name, line: line, type: type, nullable: attribute.optional, defaultValue: defaultValue, onDelete: nil,
+            key: attribute.name, modelName: attribute.name, line: line, type: .scalar(type), nullable: attribute.optional, defaultValue: defaultValue, onDelete: nil,
             indexed: attribute.indexed, elementID: attribute.elementID)
     }
 
@@ -475,27 +475,27 @@ package struct CoreDataImporter {
     }
 
     /// `defaultValueString` as a description's JSON value of `type`, or nil when it is not one.
-    static func defaultJSON(_ text: String, type: String) -> String? {
+    static func defaultJSON(_ text: String, type: String) -> DescriptionDocument.Value? {
         switch type {
-        case "int": return Int64(text).map(String.init)
+        case "int": return Int64(text).map { .number(String($0)) }
         case "double", "float":
             guard let value = Double(text), value.isFinite else { return nil }
-            return value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)"
+            return .number(value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)")
         case "decimal":
             guard Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil, text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) else { return nil }
-            return JSONText.string(text)
+            return .string(text)
         case "bool":
             switch text.lowercased() {
-            case "yes", "true", "1": return "true"
-            case "no", "false", "0": return "false"
+            case "yes", "true", "1": return .bool(true)
+            case "no", "false", "0": return .bool(false)
             default: return nil
             }
         case "string":
             // Lucid's spellings would be read as something else: `nil`, `current_date`, `.case`, `30s`.
             if text == "nil" || text == "current_date" || text.hasPrefix(".") || text.hasSuffix("s") && Double(text.dropLast().replacingOccurrences(of: "m", with: "")) != nil { return nil }
-            return JSONText.string(text)
-        case "url": return URL(string: text) == nil ? nil : JSONText.string(text)
-        case "uuid": return UUIDText.bytes(text) == nil ? nil : JSONText.string(text)
+            return .string(text)
+        case "url": return URL(string: text) == nil ? nil : .string(text)
+        case "uuid": return UUIDText.bytes(text) == nil ? nil : .string(text)
         default: return nil
         }
     }
@@ -561,9 +561,9 @@ package struct CoreDataImporter {
         let pair = inverse.map { " (with its inverse \(relationship.inverseEntity ?? destination).\($0.name), described once, here)" } ?? ""
         var onDelete: String?
         var nullable = relationship.optional
-        let type: String
+        let type: DescriptionDocument.PropertyType
         if relationship.toMany {
-            type = #"{ "entity_name": \#(JSONText.string(target)), "association": "to_many"\#(relationship.ordered ? #", "ordered": true"# : "") }"#
+            type = .relationship(.init(entityName: target, association: .toMany, ordered: relationship.ordered))
             nullable = false
             if relationship.deletionRule == "Cascade" || relationship.deletionRule == "Deny" {
                 noteOnce("rule \(label)", file, line, "\(label)\(pair) has the deletion rule \(relationship.deletionRule): a link table's rows go with either row, but deleting the targets (Cascade) or refusing the delete (Deny) is the app's code")
@@ -578,7 +578,7 @@ package struct CoreDataImporter {
                 noteOnce("invrule \(label)", file, line, "\(label)'s inverse \(inverse.name) has the deletion rule \(inverse.deletionRule), which the app's code must do (a link table's rows go with either row)")
             }
         } else {
-            type = #"{ "entity_name": \#(JSONText.string(target)), "association": "to_one" }"#
+            type = .relationship(.init(entityName: target, association: .toOne))
             if let inverse, let action = Self.action(inverse.deletionRule) {
                 if action == "set_null" && !nullable {
                     // Core Data nullifies, then refuses to save the owner without it: the delete does not happen.
@@ -653,7 +653,7 @@ package struct CoreDataImporter {
         }
         let sortedNotes = inHistoryOrder(notes, location: \.location)
         if !refusals.isEmpty { throw CoreDataImportRefusals(errors: inHistoryOrder(refusals, location: \.location), notes: sortedNotes) }
-        return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes, origin: origin())
+        return Output(files: files.sorted { $0.0 < $1.0 }, currentVersion: versions.last!, notes: sortedNotes, origin: origin().json())
     }
 
     /// Oldest model version first, in the order found within one.
@@ -669,25 +669,24 @@ package struct CoreDataImporter {
     /// One entity's description: its JSON and whether its indexes differ between versions.
     private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
         let newest = lineage.states.last!.entity
-        var object: [(String, String)] = [("name", JSONText.string(lineage.name))]
+        var object = DescriptionDocument(name: lineage.name)
         // One that takes a name keeps the table and the model's class name; the one that gave it up keeps its
         // description name (its snapshots' name) and its records are named after the version that removed it.
-        if lineage.takesNameOf != nil, newest.parentEntity == nil { object.append(("persisted_name", JSONText.string(lineage.tableName))) }
+        if lineage.takesNameOf != nil, newest.parentEntity == nil { object.persistedName = lineage.tableName }
         if let removedAt = lineage.gaveUpNameAt {
-            object.append(("swift_name", JSONText.string(Self.givenUpTypeName(of: lineage, removedAt: removedAt))))
+            object.swiftName = Self.givenUpTypeName(of: lineage, removedAt: removedAt)
         } else if let swift = Self.swiftTypeName(newest), let name = Self.swiftName(of: swift, description: lineage.name, type: true) {
-            object.append(("swift_name", JSONText.string(name)))
+            object.swiftName = name
         }
-        if let earlier = lineage.takesNameOf { object.append(("takes_name_of", JSONText.string(takenNames[earlier.lineage]))) }
+        if let earlier = lineage.takesNameOf { object.takesNameOf = takenNames[earlier.lineage] }
         if let parent = newest.parentEntity {
-            object.append(("parent", JSONText.string(entityNames[lineage.states.last!.version][parent] ?? Self.snakeCase(parent))))
+            object.parent = entityNames[lineage.states.last!.version][parent] ?? Self.snakeCase(parent)
         } else {
-            object.append(("identifier", #"{ "autoincrement": true }"#))
+            object.identifier = DescriptionDocument.Identifier(autoincrement: true)
         }
-        if newest.isAbstract { object.append(("abstract", "true")) }
+        object.abstract = newest.isAbstract
         // A parent gained, lost or changed (not merging two hierarchies): `parent_history` says the parent before
         // each version where it changes, and the rows move to the new root's table there.
-        var parentHistory: [String] = []
         for (earlier, state) in zip(lineage.states, lineage.states.dropFirst()) where earlier.entity.parentEntity != state.entity.parentEntity {
             let was = package.versions[earlier.version].model.name
             let change = "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(earlier.entity.parentEntity ?? "none") in \(was)"
@@ -696,14 +695,13 @@ package struct CoreDataImporter {
                     "\(package.versions[state.version].model.file):\(state.entity.line)",
                     "\(change), which puts it in one hierarchy with \(other), though they have no common root in \(was): that merges two hierarchies, which Core Data's lightweight migration refuses too; keep them apart, or move the rows in your own code (a stage) between two imported versions")
             } else {
-                let was = earlier.entity.parentEntity.map { JSONText.string(entityNames[earlier.version][$0] ?? Self.snakeCase($0)) } ?? "null"
-                parentHistory.append(#"{ "until_version": \#(JSONText.string(versions[state.version].string)), "parent": \#(was) }"#)
+                let was = earlier.entity.parentEntity.map { entityNames[earlier.version][$0] ?? Self.snakeCase($0) }
+                object.parentHistory.append(DescriptionDocument.ParentChange(untilVersion: versions[state.version].string, parent: was))
                 noteOnce(
                     "parent \(state.entity.name) \(state.version)", package.versions[state.version].model.file, state.entity.line,
                     "\(change): its rows move to the table of its new root at \(versions[state.version].string), ids kept (parent_history)")
             }
         }
-        if !parentHistory.isEmpty { object.append(("parent_history", "[" + parentHistory.joined(separator: ", ") + "]")) }
         for state in lineage.states {
             let file = package.versions[state.version].model.file
             for (name, line) in state.entity.fetchedProperties {
@@ -713,9 +711,8 @@ package struct CoreDataImporter {
                 noteOnce("userinfo \(state.entity.name)", file, line, "entity \(state.entity.name) has userInfo, which has no place in SQLite: left out")
             }
         }
-        let historyIndex = object.count
         let last = lineage.states.last!.version
-        if last + 1 < versions.count { object.append(("removed_at_version", JSONText.string(versions[last + 1].string))) }
+        if last + 1 < versions.count { object.removedAtVersion = versions[last + 1].string }
 
         // Each property followed through the lineage's versions.
         var order: [Int] = []
@@ -758,7 +755,6 @@ package struct CoreDataImporter {
             // The property's name at that version: its model name there (renames follow the model's names).
             described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(ofProperty: item.property, in: lineage.name)
         }
-        var properties: [String] = []
         var taken: [String: Int] = [:]
         let firstVersion = lineage.states.first!.version
         let present = lineage.states.map(\.version)
@@ -776,64 +772,63 @@ package struct CoreDataImporter {
                     "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
             }
             taken[name] = id
-            var fields: [(String, String)] = [("name", JSONText.string(name))]
+            var property = DescriptionDocument.Property(name: name, type: now.type)
             if plainName == "core_data_id" {
-                fields.append(("swift_name", JSONText.string("coreDataID")))
+                property.swiftName = "coreDataID"
             } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false) ?? (name != plainName ? Naming.propertyName(plainName) : nil) {
-                fields.append(("swift_name", JSONText.string(swift)))
+                property.swiftName = swift
             }
             // A property that takes a name an earlier one gave up: the column and Swift name are that name's.
             if let taken = takesNameOf[id] {
                 // A to-many's link table is named by the column: the earlier one's, `_links` and all.
-                let toMany = now.type.contains(#""association": "to_many""#)
+                let toMany = now.type.isToMany
                 let column = (toMany ? linkColumn(of: plainName, in: lineage) : nil) ?? columnNaming.column(plainName)
-                fields.append(("persisted_name", JSONText.string(column)))
+                property.persistedName = column
                 if toMany, column != columnNaming.column(plainName) { linkColumns[lineage.name, default: [:]][name] = column }
-                fields.append(("takes_name_of", JSONText.string(taken.from)))
-            } else if now.type.contains(#""association": "to_many""#), let linkName = linkColumn(of: name, in: lineage) {
-                fields.append(("persisted_name", JSONText.string(linkName)))
+                property.takesNameOf = taken.from
+            } else if now.type.isToMany, let linkName = linkColumn(of: name, in: lineage) {
+                property.persistedName = linkName
                 linkColumns[lineage.name, default: [:]][name] = linkName
                 noteOnce(
                     "linktable \(lineage.name).\(name)", nowFile, now.line,
                     "\(newest.name).\(now.modelName)'s link table would be \(LinkTable.name(owner: ownerTable(of: lineage), relationship: columnNaming.column(name))), an entity's table: it is \(LinkTable.name(owner: ownerTable(of: lineage), relationship: linkName)) (persisted_name \(linkName))")
             }
-            fields.append(("property_type", Self.typeJSON(now.type)))
-            if now.nullable { fields.append(("nullable", "true")) }
+            property.nullable = now.nullable
             var defaultValue = now.defaultValue
             let added = states.first!.version
             // A required property added to existing rows needs a value for them (not a to-many: a link table,
             // where existing rows start with no links, which SQL can say).
-            let toMany = now.type.contains(#""association": "to_many""#)
+            let toMany = now.type.isToMany
             let move = moves[lineage.name]?[now.modelName].flatMap { $0.version == added ? $0 : nil }
             if let move, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
                 defaultValue = zero
                 noteOnce(
                     "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
-                    "\(newest.name).\(now.modelName) moves here from \(move.from) and is required without a default: the rows that were not \(move.from)'s get \(zero)")
+                    "\(newest.name).\(now.modelName) moves here from \(move.from) and is required without a default: the rows that were not \(move.from)'s get \(DescriptionWriter.json(zero))")
             } else if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
                 defaultValue = zero
                 noteOnce(
                     "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
-                    "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(zero) (Core Data's lightweight migration would have refused a store with rows)")
+                    "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(DescriptionWriter.json(zero)) (Core Data's lightweight migration would have refused a store with rows)")
             }
             if added != firstVersion, !now.nullable, !toMany, defaultValue == nil, Self.zero(now.type) == nil {
                 noteOnce(
                     "stage \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
                     "\(newest.name).\(now.modelName) is added as required without a default: SQL cannot give existing rows a value, so `generate` asks for a stage (your code) at \(versions[added].string)")
             }
-            if let value = defaultValue { fields.append(("default_value", value)) }
-            if let action = now.onDelete { fields.append(("on_delete", JSONText.string(action))) }
+            property.defaultValue = defaultValue
+            property.onDelete = now.onDelete
             if Set(states.map { $0.state.onDelete }).count > 1 {
                 noteOnce("ondelete \(newest.name).\(now.modelName)", nowFile, now.line, "\(newest.name).\(now.modelName): its deletion rule changed between versions; on_delete has no history, so every version gets \(now.onDelete ?? "the default")")
             }
-            if now.indexed { fields.append(("indexed", "true")) }
-            if added != firstVersion { fields.append(("added_at_version", JSONText.string(versions[added].string))) }
-            if let move { fields.append(("moved_from", JSONText.string(move.from))) }
+            property.indexed = now.indexed
+            if added != firstVersion { property.addedAtVersion = versions[added].string }
+            property.movedFrom = move?.from
             let lastSeen = states.last!.version
-            if let gone = present.first(where: { $0 > lastSeen }) { fields.append(("removed_at_version", JSONText.string(versions[gone].string))) }
+            if let gone = present.first(where: { $0 > lastSeen }) { property.removedAtVersion = versions[gone].string }
             if let rename = renames[id] {
-                fields.append(("previous_name", JSONText.string(descriptionName(ofProperty: rename.from, in: lineage.name))))
-                fields.append(("renamed_at_version", JSONText.string(versions[rename.version].string)))
+                property.previousName = descriptionName(ofProperty: rename.from, in: lineage.name)
+                property.renamedAtVersion = versions[rename.version].string
             }
             // A gap (removed then added under the same name) is two properties to lucidgen.
             let versionsSeen = states.map(\.version)
@@ -842,7 +837,7 @@ package struct CoreDataImporter {
                     "\(nowFile):\(now.line)",
                     "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)")
             }
-            if now.type.hasPrefix("{"), let target = now.type.range(of: #""entity_name": ""#).map({ String(now.type[$0.upperBound...].prefix { $0 != "\"" }) }) {
+            if let target = now.type.entityName {
                 let first = states.first!
                 if first.version != firstVersion {
                     relationshipEvents.append((lineage.name, name, target, first.version, true, package.versions[first.version].model.file, first.state.line))
@@ -851,18 +846,15 @@ package struct CoreDataImporter {
                     relationshipEvents.append((lineage.name, name, target, gone, false, nowFile, now.line))
                 }
             }
-            var typeHistory: [String] = []
             for (earlier, later) in zip(states, states.dropFirst()) where earlier.state != later.state {
-                var item = [("until_version", JSONText.string(versions[later.version].string))]
-                if earlier.state.type != later.state.type { item.append(("property_type", Self.typeJSON(earlier.state.type))) }
-                if earlier.state.nullable != later.state.nullable { item.append(("nullable", earlier.state.nullable ? "true" : "false")) }
-                if earlier.state.defaultValue != later.state.defaultValue { item.append(("default_value", earlier.state.defaultValue ?? "null")) }
-                typeHistory.append("{ " + item.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+                var item = DescriptionDocument.TypeChange(untilVersion: versions[later.version].string)
+                if earlier.state.type != later.state.type { item.propertyType = earlier.state.type }
+                if earlier.state.nullable != later.state.nullable { item.nullable = earlier.state.nullable }
+                if earlier.state.defaultValue != later.state.defaultValue { item.defaultValue = earlier.state.defaultValue ?? .null }
+                property.typeHistory.append(item)
             }
-            if !typeHistory.isEmpty { fields.append(("type_history", "[" + typeHistory.joined(separator: ", ") + "]")) }
-            properties.append("{ " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+            object.properties.append(property)
         }
-        object.append(("properties", "[\n    " + properties.joined(separator: ",\n    ") + "\n  ]"))
 
         // The versions where the entity changes: its first, its renames, and each property's addition,
         // removal, rename and change of type, nullability or default (plus the quiet versions it lives through).
@@ -874,20 +866,14 @@ package struct CoreDataImporter {
             for (earlier, later) in zip(states, states.dropFirst()) where earlier.state != later.state { changes.insert(later.version) }
         }
         changes.formUnion(renames.values.map(\.version))
-        var history: [String] = []
-        for version in changes.union(quiet.intersection(present)).sorted() {
-            var item = #"{ "version": \#(JSONText.string(versions[version].string))"#
-            if let rename = lineage.renames.first(where: { $0.version == version }) {
-                item += #", "previous_name": \#(JSONText.string(Self.snakeCase(rename.from)))"#
-            }
-            history.append(item + " }")
+        object.versionHistory = changes.union(quiet.intersection(present)).sorted().map { version in
+            DescriptionDocument.VersionItem(version: versions[version].string, previousName: lineage.renames.first { $0.version == version }.map { Self.snakeCase($0.from) })
         }
-        object.insert(("version_history", "[\n    " + history.joined(separator: ",\n    ") + "\n  ]"), at: historyIndex)
 
         // Indexes: the newest state's (descriptions have no index history).
         let (indexes, differs) = indexItems(lineage, propertyStates: propertyStates, order: order)
-        if !indexes.isEmpty { object.append(("indexes", "[\n    " + indexes.joined(separator: ",\n    ") + "\n  ]")) }
-        return ("{\n" + object.map { "  \(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n", differs, changes)
+        object.indexes = indexes
+        return (DescriptionWriter.json(object, layout: .versionHistoryOnLines), differs, changes)
     }
 
     /// The table that holds a lineage's rows at its newest version: its root entity's.
@@ -947,18 +933,16 @@ package struct CoreDataImporter {
         return takesNameOf
     }
 
-    /// A scalar type's name as a JSON string; a relationship's object as it is.
-    static func typeJSON(_ type: String) -> String { type.hasPrefix("{") ? type : JSONText.string(type) }
-
     /// A value for existing rows of a required property added later.
-    static func zero(_ type: String) -> String? {
-        switch type {
-        case "int": "0"
-        case "double", "float": "0.0"
-        case "bool": "false"
-        case "string": "\"\""
-        case "decimal": "\"0\""
-        default: nil
+    static func zero(_ type: DescriptionDocument.PropertyType) -> DescriptionDocument.Value? {
+        guard case .scalar(let name) = type else { return nil }
+        switch name {
+        case "int": return .number("0")
+        case "double", "float": return .number("0.0")
+        case "bool": return .bool(false)
+        case "string": return .string("")
+        case "decimal": return .string("0")
+        default: return nil
         }
     }
 
@@ -970,7 +954,7 @@ package struct CoreDataImporter {
         return Naming.swiftNameProblem(name, type: true) == nil ? name : entity.name
     }
 
-    private mutating func indexItems(_ lineage: EntityLineage, propertyStates: [[(version: Int, state: PropertyState)]], order: [Int]) -> ([String], Bool) {
+    private mutating func indexItems(_ lineage: EntityLineage, propertyStates: [[(version: Int, state: PropertyState)]], order: [Int]) -> ([DescriptionDocument.Index], Bool) {
         func signature(_ entity: CoreDataModel.Entity) -> [String] {
             (entity.indexes.map { "i:" + $0.properties.joined(separator: ",") } + entity.uniquenessConstraints.map { "u:" + $0.properties.joined(separator: ",") }).sorted()
         }
@@ -978,7 +962,7 @@ package struct CoreDataImporter {
         let (versionIndex, entity) = lineage.states.last!
         let model = package.versions[versionIndex].model
         // Model property name → (description name, type) at the newest version.
-        var described: [String: (String, String)] = [:]
+        var described: [String: (String, DescriptionDocument.PropertyType)] = [:]
         for id in order {
             guard let last = propertyStates[id].last, last.version == versionIndex else { continue }
             described[last.state.modelName] = (descriptionName(ofProperty: last.state.modelName, in: lineage.name), last.state.type)
@@ -995,14 +979,14 @@ package struct CoreDataImporter {
                         "\(entity.name)'s \(what) uses \(property), \(isToMany ? "a to-many relationship, which has no column" : "which has no column here"): left out")
                     return
                 }
-                if type.contains("to_many") {
+                if type.isToMany {
                     noteOnce("index \(entity.name) \(what) \(property)", model.file, line, "\(entity.name)'s \(what) uses \(property), a to-many relationship, which has no column: left out")
                     return
                 }
                 names.append(name)
             }
             // A to-one alone is indexed already (its foreign key's index).
-            if names.count == 1, !unique, described.values.contains(where: { $0.0 == names[0] && $0.1.contains("to_one") }) { return }
+            if names.count == 1, !unique, described.values.contains(where: { $0.0 == names[0] && $0.1.isToOne }) { return }
             let key = "\(unique)|" + names.joined(separator: ",")
             guard seen.insert(key).inserted else { return }
             collected.append((names, unique))
@@ -1035,7 +1019,7 @@ package struct CoreDataImporter {
         // A fetch index on the properties of a uniqueness constraint: the unique index serves it (SQLite
         // refuses neither, lucidgen refuses the duplicate).
         let items = collected.filter { item in item.unique || !seen.contains("true|" + item.names.joined(separator: ",")) }
-            .map { #"{ "properties": [\#($0.names.map(JSONText.string).joined(separator: ", "))]\#($0.unique ? #", "unique": true"# : "") }"# }
+            .map { DescriptionDocument.Index(properties: $0.names, unique: $0.unique) }
         return (items, differs)
     }
 
@@ -1044,10 +1028,10 @@ package struct CoreDataImporter {
     /// Each model version as Core Data stored it, mapped onto lucidgen's tables and columns: what
     /// `CoreDataOrigin` (LucidRuntime) reads to recognise and convert a user's store. Written as
     /// `<input_path>/.coredata/origin.json`; the same package gives the same bytes.
-    private func origin() -> String {
-        var versionItems: [String] = []
+    private func origin() -> CoreDataOriginDocument {
+        var versionItems: [CoreDataOriginDocument.Version] = []
         for (index, (model, version)) in package.versions.enumerated() {
-            var entities: [String] = []
+            var entities: [CoreDataOriginDocument.Entity] = []
             for entity in model.entities {
                 // lucidgen's names as they are at this version: a renamed entity's table and a renamed
                 // property's column have their earlier names before the rename.
@@ -1058,58 +1042,37 @@ package struct CoreDataImporter {
                 let inHierarchy = entity.parentEntity != nil || model.entities.contains { $0.parentEntity == entity.name }
                 let table = entityNames[index][entity.name] != nil ? Self.snakeCase(root.name) : nil
                 let properties = described[index]?[entity.name] ?? [:]
-                var attributes: [String] = []
+                var item = CoreDataOriginDocument.Entity(name: entity.name, parent: entity.parentEntity, abstract: entity.isAbstract ? true : nil, table: table)
                 for attribute in entity.attributes {
-                    var fields = [("name", JSONText.string(attribute.name)), ("type", JSONText.string(attribute.type ?? ""))]
-                    if let name = properties[attribute.name] { fields.append(("column", JSONText.string(columnNaming.column(name)))) }
-                    if attribute.transient { fields.append(("transient", "true")) }
-                    if attribute.externalStorage { fields.append(("external_storage", "true")) }
-                    attributes.append("{ " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+                    item.attributes.append(CoreDataOriginDocument.Attribute(
+                        name: attribute.name, type: attribute.type ?? "", column: properties[attribute.name].map(columnNaming.column), transient: attribute.transient ? true : nil,
+                        externalStorage: attribute.externalStorage ? true : nil))
                 }
-                var relationships: [String] = []
                 for relationship in entity.relationships {
-                    var fields = [("name", JSONText.string(relationship.name)), ("to_many", relationship.toMany ? "true" : "false")]
-                    if relationship.ordered { fields.append(("ordered", "true")) }
-                    if let destination = relationship.destination { fields.append(("destination", JSONText.string(destination))) }
-                    if let inverse = relationship.inverseName { fields.append(("inverse", JSONText.string(inverse))) }
-                    if relationship.transient { fields.append(("transient", "true")) }
+                    var described = CoreDataOriginDocument.Relationship(
+                        name: relationship.name, toMany: relationship.toMany, ordered: relationship.ordered ? true : nil, destination: relationship.destination,
+                        inverse: relationship.inverseName, transient: relationship.transient ? true : nil)
                     if let name = properties[relationship.name], let table {
                         let column = entityNames[index][entity.name].flatMap { linkColumns[$0]?[name] } ?? columnNaming.column(name)
                         if relationship.toMany {
-                            fields.append(("link_table", JSONText.string(LinkTable.name(owner: table, relationship: column))))
+                            described.linkTable = LinkTable.name(owner: table, relationship: column)
                         } else {
-                            fields.append(("column", JSONText.string(column)))
+                            described.column = column
                         }
                     }
-                    relationships.append("{ " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + " }")
+                    item.relationships.append(described)
                 }
-                var fields = [("name", JSONText.string(entity.name))]
-                if let parent = entity.parentEntity { fields.append(("parent", JSONText.string(parent))) }
-                if entity.isAbstract { fields.append(("abstract", "true")) }
-                if let table { fields.append(("table", JSONText.string(table))) }
                 // A row's kind is its entity's description name: a subentity that took a name that came
                 // back (`draft_from_3_0`) has its own, which its records read.
                 if inHierarchy {
-                    let kind = entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Self.snakeCase(entity.name)
-                    fields.append(("kind", JSONText.string(kind)))
+                    item.kind = entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Self.snakeCase(entity.name)
                 }
-                fields.append(("attributes", "[\n          " + attributes.joined(separator: ",\n          ") + "\n        ]"))
-                fields.append(("relationships", relationships.isEmpty ? "[]" : "[\n          " + relationships.joined(separator: ",\n          ") + "\n        ]"))
-                entities.append("{\n        " + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ",\n        ") + "\n      }")
+                entities.append(item)
             }
-            var hashes = ""
-            if let known = versionHashes[model.name], !known.isEmpty {
-                hashes = ",\n      \"hashes\": { " + known.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)): \(JSONText.string($0.value.base64EncodedString()))" }.joined(separator: ", ") + " }"
-            }
-            versionItems.append(
-                "{\n      \"version\": \(JSONText.string(version.string)),\n      \"model\": \(JSONText.string(model.name)),\n      \"entities\": [\n      "
-                    + entities.joined(separator: ",\n      ") + "\n      ]" + hashes + "\n    }")
+            let hashes = versionHashes[model.name].flatMap { $0.isEmpty ? nil : $0.mapValues { $0.base64EncodedString() } }
+            versionItems.append(CoreDataOriginDocument.Version(version: version.string, model: model.name, entities: entities, hashes: hashes))
         }
-        return "{\n  \"format\": 1,\n  \"versions\": [\n    " + versionItems.joined(separator: ",\n    ") + "\n  ]\n}\n"
+        return CoreDataOriginDocument(versions: versionItems)
     }
 }
 
-/// JSON text for the few values the importer writes: a string as `describe` writes it.
-enum JSONText {
-    static func string(_ text: String) -> String { StoreDescriber.json(text) }
-}
