@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// A Hummingbird server with one SQLite store per tenant, opened lazily through LucidRuntime's StoreCache and
+// A Hummingbird server with one SQLite store per tenant, opened lazily through LucidFleet's StoreCache and
 // migrated as a fleet at startup (StoreFleet). Its own package: lucidgen's root package does not depend on
 // Hummingbird. See README.md.
 let package = Package(
@@ -30,6 +30,8 @@ let package = Package(
             dependencies: [
                 "Notes",
                 .product(name: "LucidRuntime", package: "lucidgen"),
+                // StoreCache and StoreFleet: many stores in one process.
+                .product(name: "LucidFleet", package: "lucidgen"),
                 // `seed` writes stores at an older version, as the app at that version made them.
                 .product(name: "LucidTesting", package: "lucidgen"),
                 .product(name: "GRDB", package: "GRDB.swift"),

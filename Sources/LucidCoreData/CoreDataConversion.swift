@@ -64,7 +64,7 @@ extension LucidStore {
     }
 }
 
-/// The Core Data settings of ``StoreOptions``, which the runtime asks to convert or inspect a Core Data store.
+/// The Core Data settings of `StoreOptions`, which the runtime asks to convert or inspect a Core Data store.
 struct CoreDataConversion: StoreConversion {
     var origin: CoreDataOrigin?
     var keepsBackup = true

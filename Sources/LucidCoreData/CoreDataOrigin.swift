@@ -3,9 +3,9 @@ import LucidRuntime
 import LucidSchema
 
 /// The Core Data model versions an app's history was imported from (`lucidgen import coredata`), each
-/// mapped onto lucidgen's tables and columns of its version: what lets ``LucidStore/open(atPath:registry:options:)``
+/// mapped onto lucidgen's tables and columns of its version: what lets `LucidStore.open(atPath:registry:options:)`
 /// recognise a user's Core Data store at any of those model versions and convert it into lucidgen's tables
-/// (``StoreOptions/coreDataOrigin``).
+/// (`StoreOptions.coreDataOrigin`).
 ///
 /// The importer writes it as `<input_path>/.coredata/origin.json`; bundle that file with the app and read it:
 ///

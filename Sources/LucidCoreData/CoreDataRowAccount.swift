@@ -334,8 +334,8 @@ extension CoreDataConverter {
     }
 }
 
-/// What converting a Core Data store did (``MigrationOutcome/coreDataConversion``) or will do
-/// (``StoreStatus/coreDataConversion``): the rows of each entity and the links of each to-many, counted
+/// What converting a Core Data store did (`MigrationOutcome.coreDataConversion`) or will do
+/// (`StoreStatus.coreDataConversion`): the rows of each entity and the links of each to-many, counted
 /// against the Core Data rows in the conversion's transaction (any difference rolls it back), and every
 /// row that is not as Core Data had it.
 public struct CoreDataConversionReport: Sendable, Equatable {

@@ -16,7 +16,7 @@ import GRDB
 /// ```
 ///
 /// **Once per store.** The first task that asks for a store opens it with
-/// ``LucidStore/open(atPath:registry:options:)`` (creating or migrating it as that does) on a thread of
+/// `LucidStore.open(atPath:registry:options:)` (creating or migrating it as that does) on a thread of
 /// the cache's own; the tasks that ask meanwhile wait for that open and get the same connection, so 50
 /// requests arriving together for a tenant whose store needs migrating migrate it once. An open that fails
 /// fails for every task that waited for it; the next request tries again.
@@ -27,7 +27,7 @@ import GRDB
 /// use is never closed under a task (the cache may then hold more than ``capacity`` until one is released).
 ///
 /// A ``StoreFleet`` migrating the same files meanwhile (a server's startup task) is another connection: a
-/// request for a store it is migrating waits for the lock (``StoreOptions/busyTimeout``) and then opens
+/// request for a store it is migrating waits for the lock (`StoreOptions.busyTimeout`) and then opens
 /// the migrated store.
 public final class StoreCache: Sendable {
     /// How many stores stay open once no task uses them.
@@ -69,7 +69,7 @@ public final class StoreCache: Sendable {
     /// }
     /// ```
     ///
-    /// Throws the ``StoreError`` of an open that failed, or what `body` throws.
+    /// Throws the `StoreError` of an open that failed, or what `body` throws.
     public func withStore<T>(
         atPath path: String, isolation: isolated (any Actor)? = #isolation, _ body: (DatabaseQueue) async throws -> T
     ) async throws -> T {

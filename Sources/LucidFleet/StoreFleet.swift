@@ -13,9 +13,9 @@ import GRDB
 /// }
 /// ```
 ///
-/// Each store is migrated exactly as ``LucidStore/open(atPath:registry:options:)`` migrates it, with the
+/// Each store is migrated exactly as `LucidStore.open(atPath:registry:options:)` migrates it, with the
 /// same guarantees: every step commits with the store's version record (or the whole path at once under
-/// ``StoreOptions/Atomicity/wholePath``), another process migrating the same store waits for the lock,
+/// `StoreOptions.Atomicity.wholePath`), another process migrating the same store waits for the lock,
 /// and a store that is refused is left byte-identical. A store already at the newest version costs one
 /// open and one read. What differs from opening: the fleet never creates a store (a missing, empty or
 /// foreign file is reported as ``StoreReport/Outcome/notAStore(_:)``) and never applies the incompatible
@@ -70,7 +70,7 @@ public struct StoreFleet: Sendable {
     /// How many stores at a time, the canary and the failures allowed.
     public var limits: Limits
     /// Each store's pages are read (`PRAGMA quick_check`) before its first step, so that a damaged
-    /// store is refused untouched, as ``LucidStore/inspect(atPath:registry:busyTimeout:)`` refuses it
+    /// store is refused untouched, as `LucidStore.inspect(atPath:registry:busyTimeout:)` refuses it
     /// (`lucidgen migrate --stores`); an app's fleet does as its launch does and lets a step meet the damage.
     package var checksPagesFirst = false
 
@@ -234,7 +234,7 @@ extension StoreFleet {
             /// The run was cancelled while this store migrated: it stopped after a committed step, at
             /// ``StoreReport/versionAfter``, a version on its path; the next run goes on from there.
             case stoppedBetweenSteps(MigrationOutcome)
-            /// Refused or failed, with what to do next (``StoreError/nextStep``); the store is at
+            /// Refused or failed, with what to do next (`StoreError.nextStep`); the store is at
             /// ``StoreReport/versionAfter`` when a step committed before the failure, else unchanged.
             case failed(StoreError)
             /// No lucidgen store here (a missing or empty file, a database without lucidgen's tables): the

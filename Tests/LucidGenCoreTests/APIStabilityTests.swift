@@ -43,7 +43,7 @@ import Testing
     /// The app's API is what the DocC topics list, and nothing else: every public declaration of
     /// `LucidRuntime` and `LucidTesting` (outside `@_spi(Generated)`) is linked from its catalog's Topics,
     /// and every link there is a public declaration.
-    @Test(arguments: ["LucidRuntime", "LucidTesting"])
+    @Test(arguments: ["LucidRuntime", "LucidTesting", "LucidFleet", "LucidCoreData"])
     func thePublicAPIIsWhatTheDocCTopicsList(_ module: String) throws {
         let dump = try Self.dump(module, built: productsDirectory, checkouts: repositoryRoot.appendingPathComponent(".build/checkouts"), into: "current")
         let public_ = try Self.publicDeclarations(in: dump, module: module)

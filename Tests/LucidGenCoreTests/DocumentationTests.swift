@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct DocumentationTests {
     static let work = repositoryRoot.appendingPathComponent(".build-api/docs")
 
-    @Test(arguments: ["LucidRuntime", "LucidTesting"])
+    @Test(arguments: ["LucidRuntime", "LucidTesting", "LucidFleet", "LucidCoreData"])
     func theCatalogBuildsWithoutAWarning(_ module: String) throws {
         let warnings = try Self.warnings(catalog: repositoryRoot.appendingPathComponent("Sources/\(module)/\(module).docc"), module: module)
         #expect(warnings.isEmpty, "\(module).docc: \(warnings.joined(separator: "\n"))")

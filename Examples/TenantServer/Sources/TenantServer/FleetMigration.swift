@@ -1,4 +1,5 @@
 import Foundation
+import LucidFleet
 import LucidRuntime
 import Notes
 import Logging

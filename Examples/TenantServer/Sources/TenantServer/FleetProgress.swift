@@ -1,4 +1,5 @@
 import Foundation
+import LucidFleet
 import LucidRuntime
 
 /// What the startup fleet did so far, and what the requests saw of it: served at `GET /stats` and logged

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Hummingbird
+import LucidFleet
 import LucidRuntime
 import Notes
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import LucidFleet
 import LucidRuntime
 import Logging
 import Notes
