@@ -589,12 +589,24 @@ package struct EnumCaseChange: Sendable, Hashable, Codable, CustomStringConverti
 
 /// A foreign key: `columns` reference `tableColumns` of `table`.
 package struct SchemaForeignKey: Sendable, Hashable, Codable {
-    package enum Action: String, Sendable, Codable {
+    package enum Action: String, Sendable, Codable, CaseIterable {
         case cascade = "CASCADE"
         case setNull = "SET NULL"
         case setDefault = "SET DEFAULT"
         case restrict = "RESTRICT"
         case noAction = "NO ACTION"
+
+        /// How a description spells it (`on_delete`, `on_update`, a link table's `source_on_update`): the one
+        /// spelling the loader reads and describe and `import coredata` write.
+        package var descriptionName: String {
+            switch self {
+            case .cascade: "cascade"
+            case .setNull: "set_null"
+            case .setDefault: "set_default"
+            case .restrict: "restrict"
+            case .noAction: "no_action"
+            }
+        }
     }
 
     package var columns: [String]

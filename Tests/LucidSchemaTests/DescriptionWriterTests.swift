@@ -36,7 +36,7 @@ import Testing
         property.defaultValue = .string(text)
         property.generated = .init(expression: text, stored: true)
         property.typeHistory = [.init(untilVersion: "2.0", defaultValue: .sql(text), persistedName: .some(nil))]
-        var link = DescriptionDocument.Property(name: "links", type: .relationship(.init(entityName: text, association: .toMany, linkTable: .init(name: text, sourceColumn: text, targetColumn: text))))
+        var link = DescriptionDocument.Property(name: "links", type: .relationship(.init(entityName: text, association: .toMany, linkTable: .init(name: text, columns: .init(source: text, target: text, targetIndex: nil)))))
         link.nullable = false
         entity.properties = [property, link]
         entity.indexes = [.init(properties: [text, "b"], unique: true, name: text)]

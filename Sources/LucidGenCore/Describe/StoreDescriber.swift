@@ -132,9 +132,7 @@ package struct StoreDescriber {
                         defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
                 for link in appLinks[sqlNameKey(table.name)] ?? [] {
-                    let linkTable = DescriptionDocument.LinkTable(
-                        name: link.table, sourceColumn: link.link.source, targetColumn: link.link.target, targetIndex: link.link.targetIndex, strict: link.link.strict,
-                        sourceOnUpdate: link.link.sourceOnUpdate.map(Self.actionName), targetOnUpdate: link.link.targetOnUpdate.map(Self.actionName))
+                    let linkTable = DescriptionDocument.LinkTable(name: link.table, columns: link.link)
                     described.properties.append(DescribedProperty(
                         name: link.name, column: columnNaming.column(link.name), type: .relationship(.init(entityName: link.target, association: .toMany, linkTable: linkTable)),
                         nullable: false, defaultValue: nil, onDelete: nil, isRelationship: true))
@@ -343,8 +341,8 @@ package struct StoreDescriber {
         var type: DescriptionDocument.PropertyType
         var nullable: Bool
         var defaultValue: DescriptionDocument.Value?
-        var onDelete: String?
-        var onUpdate: String? = nil
+        var onDelete: SchemaForeignKey.Action?
+        var onUpdate: SchemaForeignKey.Action? = nil
         var isRelationship: Bool
         /// The declared type, when it is not the storage class's name (`column_type`).
         var columnType: String? = nil
@@ -512,8 +510,8 @@ package struct StoreDescriber {
                 properties.append(DescribedProperty(
                     name: propertyName, column: column.name,
                     type: .relationship(.init(entityName: entityNames[sqlNameKey(target.name)]!, association: .toOne)), nullable: !column.notNull,
-                    defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? Self.actionName(foreignKey.onDelete) : nil,
-                    onUpdate: foreignKey.onUpdate.map(Self.actionName), isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
+                    defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? foreignKey.onDelete : nil,
+                    onUpdate: foreignKey.onUpdate, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
                     check: column.check))
                 continue
             }
@@ -615,16 +613,6 @@ package struct StoreDescriber {
         if upper.contains("BOOL") { return "bool" }
         if upper.contains("DATE") || upper.contains("TIME") { return "date" }
         return typeName(SchemaColumn.storage(declared: upper).0)
-    }
-
-    static func actionName(_ action: SchemaForeignKey.Action) -> String {
-        switch action {
-        case .cascade: "cascade"
-        case .setNull: "set_null"
-        case .setDefault: "set_default"
-        case .restrict: "restrict"
-        case .noAction: "no_action"
-        }
     }
 
     /// A SQL literal default as a description value (JSON) of a property of `type`, or nil for an expression

@@ -259,7 +259,7 @@ package struct CoreDataImporter {
         var type: DescriptionDocument.PropertyType
         var nullable: Bool
         var defaultValue: DescriptionDocument.Value?
-        var onDelete: String?
+        var onDelete: SchemaForeignKey.Action?
         var indexed: Bool
         var elementID: String?
         static func == (a: PropertyState, b: PropertyState) -> Bool {
@@ -501,12 +501,12 @@ package struct CoreDataImporter {
     }
 
     /// Core Data's deletion rule of the side that is deleted, as the owner's foreign-key action.
-    static func action(_ rule: String) -> String? {
+    static func action(_ rule: String) -> SchemaForeignKey.Action? {
         switch rule {
-        case "Cascade": "cascade"
-        case "Nullify": "set_null"
-        case "Deny": "restrict"
-        case "No Action": "no_action"
+        case "Cascade": .cascade
+        case "Nullify": .setNull
+        case "Deny": .restrict
+        case "No Action": .noAction
         default: nil
         }
     }
@@ -559,7 +559,7 @@ package struct CoreDataImporter {
         }
         guard owns(relationship, of: entity, inverse: inverse) else { return nil }
         let pair = inverse.map { " (with its inverse \(relationship.inverseEntity ?? destination).\($0.name), described once, here)" } ?? ""
-        var onDelete: String?
+        var onDelete: SchemaForeignKey.Action?
         var nullable = relationship.optional
         let type: DescriptionDocument.PropertyType
         if relationship.toMany {
@@ -580,9 +580,9 @@ package struct CoreDataImporter {
         } else {
             type = .relationship(.init(entityName: target, association: .toOne))
             if let inverse, let action = Self.action(inverse.deletionRule) {
-                if action == "set_null" && !nullable {
+                if action == .setNull && !nullable {
                     // Core Data nullifies, then refuses to save the owner without it: the delete does not happen.
-                    onDelete = "restrict"
+                    onDelete = .restrict
                     noteOnce("nullifyrequired \(label)", file, line, "\(label) is required but its inverse nullifies it when the target is deleted, which Core Data then refuses to save: on_delete restrict (the target cannot be deleted while rows point at it)")
                 } else {
                     onDelete = action
@@ -819,7 +819,7 @@ package struct CoreDataImporter {
             property.defaultValue = defaultValue
             property.onDelete = now.onDelete
             if Set(states.map { $0.state.onDelete }).count > 1 {
-                noteOnce("ondelete \(newest.name).\(now.modelName)", nowFile, now.line, "\(newest.name).\(now.modelName): its deletion rule changed between versions; on_delete has no history, so every version gets \(now.onDelete ?? "the default")")
+                noteOnce("ondelete \(newest.name).\(now.modelName)", nowFile, now.line, "\(newest.name).\(now.modelName): its deletion rule changed between versions; on_delete has no history, so every version gets \(now.onDelete?.descriptionName ?? "the default")")
             }
             property.indexed = now.indexed
             if added != firstVersion { property.addedAtVersion = versions[added].string }

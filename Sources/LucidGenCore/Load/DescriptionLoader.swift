@@ -573,9 +573,7 @@ package enum DescriptionLoader {
     // MARK: Properties
 
     /// The foreign-key actions a description names (`on_delete`, `on_update`), by their description spelling.
-    static let foreignKeyActions: [String: SchemaForeignKey.Action] = [
-        "cascade": .cascade, "set_null": .setNull, "set_default": .setDefault, "restrict": .restrict, "no_action": .noAction,
-    ]
+    static let foreignKeyActions = Dictionary(uniqueKeysWithValues: SchemaForeignKey.Action.allCases.map { ($0.descriptionName, $0) })
 
     /// A collating sequence's name as `collation` takes it (it lands in the DDL unquoted): an identifier.
     static func isCollationName(_ name: String) -> Bool {

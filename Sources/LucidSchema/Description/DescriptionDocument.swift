@@ -140,27 +140,15 @@ package struct DescriptionDocument: Sendable, Hashable {
         }
     }
 
-    /// A to-many relationship's `link_table`: the app's own join table it is stored in.
+    /// A to-many relationship's `link_table`: the app's own join table it is stored in, with the columns
+    /// the schema model gives such a table.
     package struct LinkTable: Sendable, Hashable {
         package var name: String
-        package var sourceColumn: String
-        package var targetColumn: String
-        package var targetIndex: String?
-        package var strict = false
-        package var sourceOnUpdate: String?
-        package var targetOnUpdate: String?
+        package var columns: LucidSchema.LinkTable.Columns
 
-        package init(
-            name: String, sourceColumn: String, targetColumn: String, targetIndex: String? = nil, strict: Bool = false, sourceOnUpdate: String? = nil,
-            targetOnUpdate: String? = nil
-        ) {
+        package init(name: String, columns: LucidSchema.LinkTable.Columns) {
             self.name = name
-            self.sourceColumn = sourceColumn
-            self.targetColumn = targetColumn
-            self.targetIndex = targetIndex
-            self.strict = strict
-            self.sourceOnUpdate = sourceOnUpdate
-            self.targetOnUpdate = targetOnUpdate
+            self.columns = columns
         }
     }
 
@@ -206,8 +194,8 @@ package struct DescriptionDocument: Sendable, Hashable {
         package var check: String?
         package var generated: Generated?
         package var defaultValue: Value?
-        package var onDelete: String?
-        package var onUpdate: String?
+        package var onDelete: SchemaForeignKey.Action?
+        package var onUpdate: SchemaForeignKey.Action?
         package var indexed = false
         package var addedAtVersion: String?
         package var movedFrom: String?

@@ -61,11 +61,12 @@ package enum DescriptionWriter {
             var fields = [("entity_name", string(relationship.entityName)), ("association", string(relationship.association.rawValue))]
             if relationship.ordered { fields.append(("ordered", "true")) }
             if let link = relationship.linkTable {
-                var table = [("name", string(link.name)), ("source_column", string(link.sourceColumn)), ("target_column", string(link.targetColumn))]
-                if let index = link.targetIndex { table.append(("target_index", string(index))) }
-                if link.strict { table.append(("strict", "true")) }
-                if let action = link.sourceOnUpdate { table.append(("source_on_update", string(action))) }
-                if let action = link.targetOnUpdate { table.append(("target_on_update", string(action))) }
+                let columns = link.columns
+                var table = [("name", string(link.name)), ("source_column", string(columns.source)), ("target_column", string(columns.target))]
+                if let index = columns.targetIndex { table.append(("target_index", string(index))) }
+                if columns.strict { table.append(("strict", "true")) }
+                if let action = columns.sourceOnUpdate { table.append(("source_on_update", string(action.descriptionName))) }
+                if let action = columns.targetOnUpdate { table.append(("target_on_update", string(action.descriptionName))) }
                 fields.append(("link_table", object(table)))
             }
             return object(fields)
@@ -109,8 +110,8 @@ package enum DescriptionWriter {
             fields.append(("generated", object([("expression", string(generated.expression))] + (generated.stored ? [("stored", "true")] : []))))
         }
         if let value = property.defaultValue { fields.append(("default_value", json(value))) }
-        if let value = property.onDelete { fields.append(("on_delete", string(value))) }
-        if let value = property.onUpdate { fields.append(("on_update", string(value))) }
+        if let value = property.onDelete { fields.append(("on_delete", string(value.descriptionName))) }
+        if let value = property.onUpdate { fields.append(("on_update", string(value.descriptionName))) }
         if property.indexed { fields.append(("indexed", "true")) }
         if let value = property.addedAtVersion { fields.append(("added_at_version", string(value))) }
         if let value = property.movedFrom { fields.append(("moved_from", string(value))) }
