@@ -540,60 +540,7 @@ struct Workspace: Sendable {
     /// The description files: path (relative to the input folder) → contents.
     func descriptionFiles() -> [String: String] {
         var files: [String: String] = [:]
-        for entity in entities {
-            var object: [(String, String)] = [("name", json(entity.name))]
-            switch entity.identifier {
-            case .local: break
-            case .int: object.append(("identifier", "{ \"type\": \"int\" }"))
-            case .string: object.append(("identifier", "{ \"type\": \"string\" }"))
-            case .property:
-                let name = entity.property(entity.identifierProperty!)!.name
-                object.append(("identifier", "{ \"type\": \"property\", \"property_name\": \(json(name)) }"))
-            }
-            let items = entity.history.map { item -> String in
-                var parts = ["\"version\": \(json(item.spelling))"]
-                if let previous = item.previousName { parts.append("\"previous_name\": \(json(previous))") }
-                if item.ignoreChecks { parts.append("\"ignore_migration_checks\": true") }
-                if !item.ignoredProperties.isEmpty {
-                    parts.append("\"ignore_property_migration_checks_on\": [\(item.ignoredProperties.map(json).joined(separator: ", "))]")
-                }
-                return "{ " + parts.joined(separator: ", ") + " }"
-            }
-            object.append(("version_history", "[\n        " + items.joined(separator: ",\n        ") + "\n    ]"))
-            if let removed = entity.removedAt { object.append(("removed_at_version", json(removed))) }
-            let properties = entity.properties.map { property -> String in
-                var parts = ["\"name\": \(json(property.name))", "\"property_type\": \(typeJSON(property.kind))"]
-                if case .composite = property.kind { parts.append("\"composite\": true") }
-                if property.nullable { parts.append("\"nullable\": true") }
-                if let value = property.defaultJSON { parts.append("\"default_value\": \(value)") }
-                if property.unique {
-                    parts.append("\"unique\": true")
-                } else if property.indexed {
-                    parts.append("\"indexed\": true")
-                }
-                if let added = property.addedAt { parts.append("\"added_at_version\": \(json(added))") }
-                if let removed = property.removedAt { parts.append("\"removed_at_version\": \(json(removed))") }
-                if let previous = property.previousName { parts.append("\"previous_name\": \(json(previous))") }
-                if let renamed = property.renamedAt { parts.append("\"renamed_at_version\": \(json(renamed))") }
-                if !property.typeHistory.isEmpty {
-                    let items = property.typeHistory.map { item -> String in
-                        var fields = ["\"until_version\": \(json(item.until))"]
-                        if let kind = item.kind { fields.append("\"property_type\": \(typeJSON(kind))") }
-                        if let nullable = item.nullable { fields.append("\"nullable\": \(nullable)") }
-                        if let value = item.defaultJSON { fields.append("\"default_value\": \(value)") }
-                        return "{ " + fields.joined(separator: ", ") + " }"
-                    }
-                    parts.append("\"type_history\": [" + items.joined(separator: ", ") + "]")
-                }
-                return "{ " + parts.joined(separator: ", ") + " }"
-            }
-            object.append(("properties", "[\n        " + properties.joined(separator: ",\n        ") + "\n    ]"))
-            let elementIndexes = entity.properties.filter { $0.removedAt == nil }.flatMap { property in
-                property.elementIndexes.map { "{ \"properties\": [\(json(property.name + "." + $0))] }" }
-            }
-            if !elementIndexes.isEmpty { object.append(("indexes", "[" + elementIndexes.joined(separator: ", ") + "]")) }
-            files["entity_\(entity.key).json"] = "{\n" + object.map { "    \(json($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n}\n"
-        }
+        for entity in entities { files["entity_\(entity.key).json"] = DescriptionWriter.json(document(of: entity), layout: .versionHistoryOnLines) }
         for (name, contents) in Subtypes.files { files["Subtypes/\(name).json"] = contents }
         for name in structs.keys { files["Subtypes/\(name).json"] = structFile(name) }
         files["Subtypes/status.json"] = statusFile()
@@ -617,20 +564,63 @@ struct Workspace: Sendable {
         return "{ \"name\": \"status\", \"cases\": [\n    " + items.joined(separator: ",\n    ") + "\n] }\n"
     }
 
-    func typeJSON(_ kind: PropertyKind) -> String {
+    /// An entity as its description document: what the writer of `describe` and `import coredata` writes.
+    func document(of entity: Entity) -> DescriptionDocument {
+        var document = DescriptionDocument(name: entity.name)
+        switch entity.identifier {
+        case .local: break
+        case .int: document.identifier = .init(type: "int")
+        case .string: document.identifier = .init(type: "string")
+        case .property: document.identifier = .init(type: "property", propertyName: entity.property(entity.identifierProperty!)!.name)
+        }
+        document.versionHistory = entity.history.map {
+            .init(version: $0.spelling, previousName: $0.previousName, ignoreMigrationChecks: $0.ignoreChecks, ignorePropertyMigrationChecksOn: $0.ignoredProperties)
+        }
+        document.removedAtVersion = entity.removedAt
+        document.properties = entity.properties.map { property in
+            var item = DescriptionDocument.Property(name: property.name, type: documentType(property.kind))
+            if case .composite = property.kind { item.composite = true }
+            item.nullable = property.nullable
+            item.defaultValue = property.defaultJSON.map(documentValue)
+            item.unique = property.unique
+            item.indexed = property.indexed
+            item.addedAtVersion = property.addedAt
+            item.removedAtVersion = property.removedAt
+            item.previousName = property.previousName
+            item.renamedAtVersion = property.renamedAt
+            item.typeHistory = property.typeHistory.map {
+                .init(untilVersion: $0.until, propertyType: $0.kind.map(documentType), nullable: $0.nullable, defaultValue: $0.defaultJSON.map(documentValue))
+            }
+            return item
+        }
+        document.indexes = entity.properties.filter { $0.removedAt == nil }.flatMap { property in
+            property.elementIndexes.map { DescriptionDocument.Index(properties: [property.name + "." + $0]) }
+        }
+        return document
+    }
+
+    func documentType(_ kind: PropertyKind) -> DescriptionDocument.PropertyType {
         switch kind {
-        case .scalar(let name), .subtype(let name), .composite(let name): json(name)
-        case .array(let name): json("[\(name)]")
-        case .toOne(let key): "{ \"entity_name\": \(json(entity(key)!.name)), \"association\": \"to_one\" }"
-        case .toMany(let key): "{ \"entity_name\": \(json(entity(key)!.name)), \"association\": \"to_many\" }"
+        case .scalar(let name), .subtype(let name), .composite(let name): .scalar(name)
+        case .array(let name): .scalar("[\(name)]")
+        case .toOne(let key): .relationship(.init(entityName: entity(key)!.name, association: .toOne))
+        case .toMany(let key): .relationship(.init(entityName: entity(key)!.name, association: .toMany))
         }
     }
 }
 
-/// A JSON string literal.
-func json(_ text: String) -> String {
-    String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+/// A default as the history spells it (JSON text: `"it's"`, `-7`, `true`) as a document's value.
+func documentValue(_ jsonText: String) -> DescriptionDocument.Value {
+    switch try! JSONSerialization.jsonObject(with: Data(jsonText.utf8), options: [.fragmentsAllowed]) {
+    case let text as String: return .string(text)
+    case is NSNull: return .null
+    case _ where jsonText == "true" || jsonText == "false": return .bool(jsonText == "true")
+    default: return .number(jsonText)
+    }
 }
+
+/// A JSON string literal, escaped as every description is.
+func json(_ text: String) -> String { DescriptionWriter.string(text) }
 
 /// `tail_number` → `tailNumber`, as the generator names Swift members.
 func camel(_ name: String) -> String {

@@ -167,6 +167,33 @@ extension RelationshipLineageTests {
         return result
     }
 
+    /// The suggested `type_history` is description JSON as the descriptions' writer writes it: an SQL default is
+    /// `{ "sql": … }` (not the bare expression, which is no JSON), a string keeps its quote and slash, and pasting
+    /// the suggestion gives the inferred output byte for byte.
+    @Test(arguments: [
+        (#"{ "sql": "CURRENT_TIMESTAMP" }"#, #"{ "sql": "CURRENT_TIMESTAMP" }"#),
+        (#""a \"b\" c/d""#, #""a \"b\" c/d""#),
+    ])
+    func suggestedHistoryOfAnEditedDefaultIsPasteable(released written: String, suggested: String) throws {
+        let property = { (defaultValue: String?) in
+            #"{ "name": "seen", "property_type": "string""# + (defaultValue.map { #", "default_value": "# + $0 } ?? "") + " }"
+        }
+        let released = try ReleasedProject([".entities/weather.json": Self.weather(property(written), history: ["1.0"])], current: "1.0")
+        defer { released.remove() }
+        try released.release("1.0")
+        let result = try released.release("1.1", [".entities/weather.json": Self.weather(property(nil), history: ["1.0", "1.1"])])
+        let note = try #require(result.diagnostics.first { $0.message.hasPrefix("inferred") })
+        let snippet = #""type_history": [{ "until_version": "1.1", "default_value": "# + suggested + " }]"
+        #expect(note.message.hasSuffix(snippet), "\(note.message)")
+
+        let pasted = #"{ "name": "seen", "property_type": "string", "# + snippet + " }"
+        let explicit = try ReleasedProject([".entities/weather.json": Self.weather(pasted, history: ["1.0", "1.1"])], current: "1.1")
+        defer { explicit.remove() }
+        let explicitResult = try explicit.release("1.1")
+        #expect(explicitResult.model.schemas == result.model.schemas)
+        #expect(try Self.outputs(of: explicit.project) == Self.outputs(of: released.project))
+    }
+
     @Test func editedTypeIsInferredAndEqualsTheHandWrittenHistory() throws {
         let released = try ReleasedProject([".entities/weather.json": Self.weather(#"{ "name": "temperature", "property_type": "string" }"#, history: ["1.0"])], current: "1.0")
         defer { released.remove() }

@@ -272,43 +272,44 @@ extension ShapeBuilder {
     }
 
     /// `"type_history": [{ "until_version": "1.1", "property_type": "string" }]`: the items that give `values`,
-    /// each with the fields that differ from the next value (every field when that is unknown).
+    /// each with the fields that differ from the next value (every field when that is unknown), written by the
+    /// descriptions' own writer.
     static func snippet(
         _ values: [(until: SchemaVersion, value: DescribedValue)], current: DescribedValue?, lineage: (String) -> String?, nextValues: [DescribedValue?]? = nil
     ) -> String {
-        let items = values.enumerated().map { offset, entry -> String in
+        let items = values.enumerated().map { offset, entry -> DescriptionDocument.TypeChange in
             let next = nextValues?[offset] ?? (offset + 1 < values.count ? values[offset + 1].value : current)
-            var fields = ["\"until_version\": \"\(entry.until)\""]
-            if next?.type != entry.value.type { fields.append("\"property_type\": " + typeJSON(entry.value.type, lineage: lineage)) }
-            if next?.nullable != entry.value.nullable { fields.append("\"nullable\": \(entry.value.nullable)") }
-            if next?.defaultSQL != entry.value.defaultSQL || next == nil { fields.append("\"default_value\": " + defaultJSON(entry.value)) }
-            return "{ " + fields.joined(separator: ", ") + " }"
+            var item = DescriptionDocument.TypeChange(untilVersion: entry.until.description)
+            if next?.type != entry.value.type { item.propertyType = documentType(entry.value.type, lineage: lineage) }
+            if next?.nullable != entry.value.nullable { item.nullable = entry.value.nullable }
+            if next?.defaultSQL != entry.value.defaultSQL || next == nil { item.defaultValue = documentDefault(entry.value) }
+            return item
         }
-        return "\"type_history\": [" + items.joined(separator: ", ") + "]"
+        return DescriptionWriter.string("type_history") + ": " + DescriptionWriter.json(items)
     }
 
-    static func typeJSON(_ description: String, lineage: (String) -> String?) -> String {
-        if let relationship = relationshipTarget(description) {
-            return "{ \"entity_name\": \"\(lineage(relationship.target) ?? relationship.target)\", \"association\": \"\(relationship.toMany ? "to_many" : "to_one")\"\(relationship.ordered ? ", \"ordered\": true" : "") }"
-        }
-        return "\"\(description)\""
+    static func documentType(_ description: String, lineage: (String) -> String?) -> DescriptionDocument.PropertyType {
+        guard let relationship = relationshipTarget(description) else { return .scalar(description) }
+        return .relationship(
+            DescriptionDocument.Relationship(
+                entityName: lineage(relationship.target) ?? relationship.target, association: relationship.toMany ? .toMany : .toOne,
+                ordered: relationship.ordered))
     }
 
-    static func defaultJSON(_ value: DescribedValue) -> String {
-        guard let sql = value.defaultSQL else { return "null" }
-        if sql == "NULL" { return "\"nil\"" }
-        if sql == "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" { return "\"current_date\"" }
-        if value.type == "bool" { return sql == "1" ? "true" : "false" }
-        if value.type == "uuid", let bytes = UUIDText.bytes(sqlLiteral: sql) { return jsonString(UUIDText.string(bytes)) }
+    /// A frozen default (its SQL) as a description writes it: `"current_date"`, a string (an enum case's with
+    /// its dot), a number, a bool, or `{ "sql": … }` for an expression.
+    static func documentDefault(_ value: DescribedValue) -> DescriptionDocument.Value {
+        guard let sql = value.defaultSQL else { return .null }
+        if sql == "NULL" { return .string("nil") }
+        if sql == "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" { return .string("current_date") }
+        if value.type == "bool" { return .bool(sql == "1") }
+        if value.type == "uuid", let bytes = UUIDText.bytes(sqlLiteral: sql) { return .string(UUIDText.string(bytes)) }
         if sql.hasPrefix("'"), sql.hasSuffix("'"), sql.count >= 2 {
             let text = String(sql.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
             let isEnumCase = ScalarType(rawValue: value.type) == nil && !value.type.hasPrefix("[")
-            return jsonString(isEnumCase ? "." + text : text)
+            return .string(isEnumCase ? "." + text : text)
         }
-        return sql
-    }
-
-    static func jsonString(_ text: String) -> String {
-        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        if (try? JSONSerialization.jsonObject(with: Data(sql.utf8), options: [.fragmentsAllowed])) is NSNumber { return .number(sql) }
+        return .sql(sql)
     }
 }

@@ -66,10 +66,16 @@ package struct DescriptionDocument: Sendable, Hashable {
     package struct VersionItem: Sendable, Hashable {
         package var version: String
         package var previousName: String?
+        /// `ignore_migration_checks`: the generated migration tests skip this version's checks of the entity.
+        package var ignoreMigrationChecks = false
+        /// `ignore_property_migration_checks_on`: the properties whose checks they skip at this version.
+        package var ignorePropertyMigrationChecksOn: [String] = []
 
-        package init(version: String, previousName: String? = nil) {
+        package init(version: String, previousName: String? = nil, ignoreMigrationChecks: Bool = false, ignorePropertyMigrationChecksOn: [String] = []) {
             self.version = version
             self.previousName = previousName
+            self.ignoreMigrationChecks = ignoreMigrationChecks
+            self.ignorePropertyMigrationChecksOn = ignorePropertyMigrationChecksOn
         }
     }
 
@@ -187,6 +193,8 @@ package struct DescriptionDocument: Sendable, Hashable {
         package var persistedName: String?
         package var takesNameOf: String?
         package var type: PropertyType
+        /// `composite`: a struct subtype stored a column per element instead of as JSON.
+        package var composite = false
         package var columnType: String?
         package var collation: String?
         package var nullable = false
@@ -196,6 +204,8 @@ package struct DescriptionDocument: Sendable, Hashable {
         package var defaultValue: Value?
         package var onDelete: SchemaForeignKey.Action?
         package var onUpdate: SchemaForeignKey.Action?
+        /// `unique`: a unique single-column index (written instead of `indexed`).
+        package var unique = false
         package var indexed = false
         package var addedAtVersion: String?
         package var movedFrom: String?

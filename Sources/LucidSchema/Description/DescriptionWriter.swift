@@ -25,7 +25,13 @@ package enum DescriptionWriter {
             fields.append(("parent_history", inlineArray(entity.parentHistory.map { object([("until_version", string($0.untilVersion)), ("parent", $0.parent.map(string) ?? "null")]) })))
         }
         let history = entity.versionHistory.map { item in
-            object([("version", string(item.version))] + (item.previousName.map { [("previous_name", string($0))] } ?? []))
+            var fields = [("version", string(item.version))]
+            if let name = item.previousName { fields.append(("previous_name", string(name))) }
+            if item.ignoreMigrationChecks { fields.append(("ignore_migration_checks", "true")) }
+            if !item.ignorePropertyMigrationChecksOn.isEmpty {
+                fields.append(("ignore_property_migration_checks_on", inlineArray(item.ignorePropertyMigrationChecksOn.map(string))))
+            }
+            return object(fields)
         }
         fields.append(("version_history", layout == .versionHistoryInline ? inlineArray(history) : linesArray(history)))
         if let value = entity.removedAtVersion { fields.append(("removed_at_version", string(value))) }
@@ -101,6 +107,7 @@ package enum DescriptionWriter {
         if let value = property.persistedName { fields.append(("persisted_name", string(value))) }
         if let value = property.takesNameOf { fields.append(("takes_name_of", string(value))) }
         fields.append(("property_type", json(property.type)))
+        if property.composite { fields.append(("composite", "true")) }
         if let value = property.columnType { fields.append(("column_type", string(value))) }
         if let value = property.collation { fields.append(("collation", string(value))) }
         if property.nullable { fields.append(("nullable", "true")) }
@@ -112,15 +119,22 @@ package enum DescriptionWriter {
         if let value = property.defaultValue { fields.append(("default_value", json(value))) }
         if let value = property.onDelete { fields.append(("on_delete", string(value.descriptionName))) }
         if let value = property.onUpdate { fields.append(("on_update", string(value.descriptionName))) }
-        if property.indexed { fields.append(("indexed", "true")) }
+        if property.unique {
+            fields.append(("unique", "true"))
+        } else if property.indexed {
+            fields.append(("indexed", "true"))
+        }
         if let value = property.addedAtVersion { fields.append(("added_at_version", string(value))) }
         if let value = property.movedFrom { fields.append(("moved_from", string(value))) }
         if let value = property.removedAtVersion { fields.append(("removed_at_version", string(value))) }
         if let value = property.previousName { fields.append(("previous_name", string(value))) }
         if let value = property.renamedAtVersion { fields.append(("renamed_at_version", string(value))) }
-        if !property.typeHistory.isEmpty { fields.append(("type_history", inlineArray(property.typeHistory.map(json)))) }
+        if !property.typeHistory.isEmpty { fields.append(("type_history", json(property.typeHistory))) }
         return object(fields)
     }
+
+    /// A `type_history` array on one line.
+    package static func json(_ typeHistory: [DescriptionDocument.TypeChange]) -> String { inlineArray(typeHistory.map(json)) }
 
     static func json(_ change: DescriptionDocument.TypeChange) -> String {
         var fields = [("until_version", string(change.untilVersion))]
