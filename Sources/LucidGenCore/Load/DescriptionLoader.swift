@@ -772,7 +772,9 @@ package enum DescriptionLoader {
         let targetOnUpdate = onUpdate("target_on_update")
         return valid
             ? LinkTableDescription(
-                name: name, sourceColumn: source, targetColumn: target, targetIndex: index, strict: strict, sourceOnUpdate: sourceOnUpdate, targetOnUpdate: targetOnUpdate,
+                name: name,
+                columns: LinkTable.Columns(
+                    source: source, target: target, targetIndex: index, strict: strict, sourceOnUpdate: sourceOnUpdate, targetOnUpdate: targetOnUpdate),
                 location: node.location) : nil
     }
 

@@ -329,33 +329,14 @@ package struct PropertyTypeHistoryItem: Sendable {
 /// column (left out: it has none).
 package struct LinkTableDescription: Sendable, Equatable {
     package var name: String
-    package var sourceColumn: String
-    package var targetColumn: String
-    package var targetIndex: String?
-    /// `"strict": true`: the table is `STRICT`.
-    package var strict = false
-    /// `"source_on_update"` / `"target_on_update"`: the `ON UPDATE` action of that column's foreign key.
-    package var sourceOnUpdate: SchemaForeignKey.Action?
-    package var targetOnUpdate: SchemaForeignKey.Action?
+    /// Its columns, index, strictness and `ON UPDATE` actions, as the schema model gives an app's join table.
+    package var columns: LinkTable.Columns
     package var location: SourceLocation
 
-    package init(
-        name: String, sourceColumn: String, targetColumn: String, targetIndex: String?, strict: Bool = false, sourceOnUpdate: SchemaForeignKey.Action? = nil,
-        targetOnUpdate: SchemaForeignKey.Action? = nil, location: SourceLocation
-    ) {
+    package init(name: String, columns: LinkTable.Columns, location: SourceLocation) {
         self.name = name
-        self.sourceColumn = sourceColumn
-        self.targetColumn = targetColumn
-        self.targetIndex = targetIndex
-        self.strict = strict
-        self.sourceOnUpdate = sourceOnUpdate
-        self.targetOnUpdate = targetOnUpdate
+        self.columns = columns
         self.location = location
-    }
-
-    package var columns: LinkTable.Columns {
-        LinkTable.Columns(
-            source: sourceColumn, target: targetColumn, targetIndex: targetIndex, strict: strict, sourceOnUpdate: sourceOnUpdate, targetOnUpdate: targetOnUpdate)
     }
 }
 
