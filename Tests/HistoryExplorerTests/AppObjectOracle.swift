@@ -6,7 +6,7 @@ import LucidGenCore
 @_spi(Generated) import LucidSchema
 @_spi(Generated) import LucidTesting
 
-/// The app's objects on the stores the explorer migrates (issue 25: a store is shared with the app).
+/// The app's objects on the stores the explorer migrates: a store is shared with the app.
 ///
 /// For a store seeded at an older version, objects are drawn from the explorer's seed over the tables and
 /// scalar columns that exist at that version: a view (some columns, with a `WHERE`), a `BEFORE DELETE`
@@ -209,7 +209,7 @@ struct AppObjectOracle {
     /// The conflicts of each step of `steps` (from the store at release `start`), as `name: reason`: those the
     /// history makes (`must`), and those the runtime may add (`may`).
     ///
-    /// Known limit (runtime, issue 25): the runtime tells which tables and columns a trigger or virtual table
+    /// Known limit of the runtime: the runtime tells which tables and columns a trigger or virtual table
     /// uses by the words of its SQL; a bare word that SQLite also takes as a name (`key`, `after`, `raise`)
     /// counts as one, so a table or column named like it counts as used by every object whose SQL has the
     /// word (a guard's `SELECT RAISE`): its removal is refused though nothing uses it. `may` holds exactly

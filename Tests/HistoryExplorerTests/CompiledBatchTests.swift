@@ -77,7 +77,7 @@ struct CompiledBatchTests {
         #expect(log.contains("\"a store seeded at each version migrates to"), "seed \(seed): the generated tests did not run:\n\(log.suffix(3000))")
     }
 
-    /// The code an app could write against `version`'s generated records (issue 27: it must keep compiling
+    /// The code an app could write against `version`'s generated records (it must keep compiling
     /// at every later release): each newest record's initializer referenced by its full name (labels in
     /// order), each of its `Columns`, and GRDB's record API (fetch, filter, fetch one, insert, update,
     /// delete). Read from the generated files as the app saw them; the consumer compiles every release's

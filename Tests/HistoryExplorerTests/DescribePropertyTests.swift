@@ -8,7 +8,7 @@ import LucidGenCore
 import PropertyBased
 import Testing
 
-/// `describe` never writes what `generate` refuses, and never drops a table silently (issue 51, item 1):
+/// `describe` never writes what `generate` refuses, and never drops a table silently:
 /// random stores are described in process, and
 ///
 /// - when describe writes descriptions, `generate` accepts them, and `plan` recognises the store at the

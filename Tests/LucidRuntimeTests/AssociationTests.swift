@@ -5,7 +5,7 @@ import GRDB
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// The generated records' relationships as GRDB associations (issue 28): a to-one is `belongsTo`, a
+/// The generated records' relationships as GRDB associations: a to-one is `belongsTo`, a
 /// to-many `hasMany` of its link records and `hasMany(_:through:using:)` the targets, so GRDB's requests
 /// and eager loading work on a store the runtime made.
 @Suite struct AssociationTests {

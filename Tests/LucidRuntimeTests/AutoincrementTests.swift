@@ -5,7 +5,7 @@ import LucidGenCore
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// `AUTOINCREMENT` (issue 37 items 2 and 3): described on an integer identifier, created as SQLite writes it,
+/// `AUTOINCREMENT`: described on an integer identifier, created as SQLite writes it,
 /// checked when a store is recognised, and kept by every rebuild with its `sqlite_sequence` row, so that an id
 /// whose row was deleted is never handed out again.
 @Suite struct AutoincrementTests {

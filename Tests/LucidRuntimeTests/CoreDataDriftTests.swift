@@ -7,7 +7,7 @@ import LucidGenCore
 import Testing
 
 /// A Core Data store whose layout is none of the imported model versions' (a model edited after release,
-/// a development build's store; issue 52): the nearest version by meaning, and a conversion from it when
+/// a development build's store): the nearest version by meaning, and a conversion from it when
 /// every difference is one Core Data's inferred mapping makes without data of its own, each difference in
 /// the report; refused, byte-identical, when one is not. Planted on the Shop store
 /// (`CoreDataConversionTests.writeStore`) and on a copy of Artsy Folio's real 1.4 store.

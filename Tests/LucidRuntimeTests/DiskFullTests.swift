@@ -4,7 +4,7 @@ import GRDB
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// A full disk during a step (issue 25, item 6b), on a real full file system: a small tmpfs. In
+/// A full disk during a step, on a real full file system: a small tmpfs. In
 /// rollback-journal mode SQLite leaves the failed step's `-journal` hot beside the file; the runtime
 /// rolls it back before it says "the step was rolled back".
 @Suite(.serialized) struct DiskFullTests {

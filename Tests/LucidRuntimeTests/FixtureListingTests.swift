@@ -3,7 +3,7 @@ import Foundation
 @_spi(Generated) import LucidTesting
 import Testing
 
-/// Listing fixture stores never passes by finding nothing (issue 36): a folder that cannot be listed is an
+/// Listing fixture stores never passes by finding nothing: a folder that cannot be listed is an
 /// error, and a missing one is a failing case once versions were released.
 @Suite struct FixtureListingTests {
     @Test func aMissingFolderIsAnErrorThatNamesIt() throws {

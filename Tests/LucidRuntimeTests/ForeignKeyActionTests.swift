@@ -5,7 +5,7 @@ import LucidGenCore
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// What a GRDB app's `belongsTo(…, onDelete:)` and `.indexed()` made is describable (issue 37 item 2): a to-one's
+/// What a GRDB app's `belongsTo(…, onDelete:)` and `.indexed()` made is describable: a to-one's
 /// `on_delete` action, and its index's name through the entity's `indexes`; such a store is adopted as it is.
 @Suite struct ForeignKeyActionTests {
     static let room = #"{ "name": "room", "identifier": { "type": "int", "autoincrement": true }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
@@ -99,7 +99,7 @@ import Testing
         #expect(notARelationship.errors.contains { $0.message == "on_delete applies to a to-one relationship (its foreign key); 'title' is none" }, "\(notARelationship.errors)")
     }
 
-    /// `column_type` lands in the DDL: a type name with an optional size, nothing else (issue 37 item 2).
+    /// `column_type` lands in the DDL: a type name with an optional size, nothing else.
     @Test func aColumnTypeIsATypeNameAndNothingElse() throws {
         func item(_ columnType: String) -> String {
             #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "price", "property_type": "double", "column_type": \#(StoreDescriberJSON.quoted(columnType)) }] }"#

@@ -6,8 +6,8 @@ import Testing
 
 /// A typed row transform (`RowTransform.records`) of a table with generated columns: the record reads and
 /// encodes every column (`migrationColumns` holds the generated ones, as the generated records' do), and the
-/// rebuild writes all but the generated ones, which SQLite computes (issue 51: it used to write them, and
-/// SQLite refused the step).
+/// rebuild writes all but the generated ones, which SQLite computes (writing them made SQLite refuse the
+/// step).
 @Suite struct GeneratedColumnTransformTests {
     /// A record as `entity.mustache` writes a table with a VIRTUAL and a STORED generated column.
     struct Player: MigrationRecord, Equatable {

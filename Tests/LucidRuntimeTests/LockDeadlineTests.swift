@@ -5,7 +5,7 @@ import LucidGenCore
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// Locks around a step (issue 25, item 6a): in rollback-journal mode, a reader in another process makes
+/// Locks around a step: in rollback-journal mode, a reader in another process makes
 /// a step wait at `BEGIN`, at each statement whose page cache must spill, and at `COMMIT`. The busy
 /// timeout bounds the whole step, not each of these waits.
 @Suite struct LockDeadlineTests {

@@ -132,7 +132,7 @@ import Testing
         ])
     }
 
-    /// The project's sample rows (issue 28): data the app's stage reacts to, which the seeded edge values
+    /// The project's sample rows: data the app's stage reacts to, which the seeded edge values
     /// never contain. A stage mutated to swap two values passes on the seeded rows alone and fails on them.
     @Test func sampleRowsCatchAStageTheSeededRowsDoNot() throws {
         let versions = try Self.codeVersions()

@@ -5,7 +5,7 @@ import GRDB
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// Never half a path (issue 27, item 4): an app that opens a store without the code of a stage on its
+/// Never half a path: an app that opens a store without the code of a stage on its
 /// path gets one typed error naming every such stage before the first step, and the store unchanged.
 @Suite struct MissingStageTests {
     /// FlightLog's path from 1.0: 1.0 → 2.0 (inferred), then the app's stage 2.0 → 2.1 (moveFlightData).

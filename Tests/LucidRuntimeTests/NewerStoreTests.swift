@@ -5,7 +5,7 @@ import Logging
 @_spi(Generated) import LucidSchema
 import Testing
 
-// Two releases of one app, written by hand, sharing one store file (issue 15, item 4).
+// Two releases of one app, written by hand, sharing one store file.
 
 /// The tables of both releases.
 enum Logbook {
@@ -350,7 +350,7 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
     }
 }
 
-/// Quiet by default (issue 28): what happens on every launch logs at `debug`; `info` is for work done once.
+/// Quiet by default: what happens on every launch logs at `debug`; `info` is for work done once.
 @Suite struct LaunchLoggingTests {
     /// Collects each message's level.
     final class Levels: @unchecked Sendable {

@@ -5,7 +5,7 @@ import LucidGenCore
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// `persisted_name` has a history (issue 37 item 6): a type_history item's `persisted_name` says what the column
+/// `persisted_name` has a history: a type_history item's `persisted_name` says what the column
 /// was called before its `until_version`, so an adopted store's camelCase column is renamed at a later release
 /// (`ALTER TABLE … RENAME COLUMN`), its index follows, and the released version stays as it was frozen.
 @Suite struct PersistedNameHistoryTests {

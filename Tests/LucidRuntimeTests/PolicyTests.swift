@@ -71,8 +71,8 @@ import Testing
         }
     }
 
-    /// A store without a record whose tables are the newest version's: the outcome says it was adopted (issue 37:
-    /// it said "already at 4.0", as for a store lucidgen had opened before).
+    /// A store without a record whose tables are the newest version's: the outcome says it was adopted (it once
+    /// said "already at 4.0", as for a store lucidgen had opened before).
     @Test func aStoreAdoptedAtTheNewestVersionSaysSo() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -4,7 +4,7 @@ import GRDB
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// The refusals' advice works (issue 27, item 6): an older app that opens a newer store with
+/// The refusals' advice works: an older app that opens a newer store with
 /// `.openReadOnly` reads it through its own records even where the newer app removed what they read.
 @Suite struct ReadOnlyStandInTests {
     /// Version 2.0, by a newer app: pilot loses `nickname` and `rank` and gains `license`; `badge` is gone.

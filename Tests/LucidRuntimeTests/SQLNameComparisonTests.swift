@@ -2,7 +2,7 @@ import GRDB
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// One SQL-name comparison (issue 40): `sameSQLName` and `sqlNameKey` say two names are one exactly when
+/// One SQL-name comparison: `sameSQLName` and `sqlNameKey` say two names are one exactly when
 /// SQLite, on a real database, takes them for one table. SQLite folds ASCII letters only.
 @Suite struct SQLNameComparisonTests {
     /// Whether SQLite refuses a second table named `b` beside a table named `a` (then they are one name).

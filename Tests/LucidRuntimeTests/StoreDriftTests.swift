@@ -4,8 +4,8 @@ import GRDB
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// A lucidgen store whose tables contradict its record (issue 52: a development build's store, a column
-/// added or dropped by hand): refused by default (SPEC §9), brought back to the recorded version with
+/// A lucidgen store whose tables contradict its record (a development build's store, a column added or
+/// dropped by hand): refused by default, brought back to the recorded version with
 /// ``StoreOptions/acceptsInferableDrift`` when every difference is inferable, each repair in the outcome;
 /// refused byte-identical otherwise.
 @Suite struct StoreDriftTests {

@@ -4,7 +4,7 @@ import GRDB
 @_spi(Generated) import LucidSchema
 import Testing
 
-/// Store files are untrusted input (SPEC §9): a store whose `lucid_pending_cleanup` or `sqlite_master`
+/// Store files are untrusted input: a store whose `lucid_pending_cleanup` or `sqlite_master`
 /// carries SQL of someone else's never has it run. Each test tampers with a real store file, migrates or
 /// finishes its cleanup, and checks that only the registry's intent happened: no file but the store's own
 /// appears beside it, the other tables' rows are unchanged, and a refusal leaves the file byte-identical.

@@ -63,7 +63,7 @@ import Testing
     }
 
     /// What a stage or data migration written while `Sample_1_0` was the newest version called on it still
-    /// compiles and works now that `Sample_2_0` supersedes it (issue 27): `Columns`, the query interface,
+    /// compiles and works now that `Sample_2_0` supersedes it: `Columns`, the query interface,
     /// fetching by key, update, save, delete; the record is a GRDB record again, without `Codable`.
     @Test func aSupersededRecordKeepsTheAPIItHadAsTheNewest() throws {
         let folder = try TemporaryFolder()

@@ -6,7 +6,7 @@ import LucidGenCore
 @_spi(Generated) import LucidTesting
 import Testing
 
-/// `"property_type": "uuid"` (issue 37 item 2) at run time, with the generated records of `UUIDs/` (checked
+/// `"property_type": "uuid"` at run time, with the generated records of `UUIDs/` (checked
 /// against the generator by GoldenTests): a `UUID` GRDB wrote (through a record, or as a statement argument) is
 /// the BLOB of its 16 bytes, reads back through the generated record, and survives 1.0 → 2.0, a table rebuild,
 /// byte for byte.

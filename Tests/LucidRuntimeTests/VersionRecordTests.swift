@@ -196,7 +196,7 @@ enum RecordCheckRegistry: SchemaRegistry {
     }
 }
 
-/// What SQLite refuses leaves nothing behind (issue 35): a store that cannot be created is not left as a
+/// What SQLite refuses leaves nothing behind: a store that cannot be created is not left as a
 /// 0-byte file that the next open would take for an empty store.
 @Suite struct FailedCreationTests {
     @Test(arguments: ["delete", "wal"])
@@ -215,7 +215,7 @@ enum RecordCheckRegistry: SchemaRegistry {
 }
 
 /// A migrated row that its record cannot decode is named by its key in the generated tests' failure
-/// (issue 35), not by its position in the table.
+///, not by its position in the table.
 @Suite struct RecordCheckNamingTests {
     struct Dated: FetchableRecord, TableRecord, Decodable {
         static let databaseTableName = "dated"

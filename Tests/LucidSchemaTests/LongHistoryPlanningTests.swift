@@ -1,7 +1,7 @@
 @_spi(Generated) @testable import LucidSchema
 import Testing
 
-/// Planning along a long history infers only what the path needs (issue 26): never every pair of
+/// Planning along a long history infers only what the path needs: never every pair of
 /// versions. Counted in inferences, not in time.
 @Suite struct LongHistoryPlanningTests {
     /// `count` versions of `tables` tables; version i adds a column to two tables (i % tables and
