@@ -29,6 +29,9 @@ package struct CoreDataConverter {
         /// Core Data tables of the drifted layout that ``version`` does not have, empty: dropped with
         /// Core Data's tables.
         var extraTables: [String] = []
+        /// Many-to-manys of ``version`` (`Entity.relationship`, both directions) whose join table the drifted
+        /// store does not have: no links, their link tables left empty.
+        var linkless: Set<String> = []
     }
 
     /// One way a store differs from a model version's layout.
@@ -40,6 +43,9 @@ package struct CoreDataConverter {
             case missingColumn(table: String, column: String)
             /// A table of Core Data's join-table names that no many-to-many of the version holds.
             case extraJoinTable(table: String)
+            /// A many-to-many of the version (`Entity.relationship` of both sides) with no join table in the
+            /// store, nor any table of its columns.
+            case missingJoinTable(relationships: [String])
             /// An entity `Z_PRIMARYKEY` lists that the version does not have, a root no entity is under.
             case extraEntity(name: String)
             /// Anything else (a declared type, an entity, a table, a parent): never inferred.
@@ -130,7 +136,7 @@ package struct CoreDataConverter {
     /// relationship pointing at that entity>` (with a suffix when taken), and nothing else but Core Data's
     /// order columns (`Z_FOK_…`). The table's name is not relied on. `problems`: a many-to-many with no
     /// such table, or with two.
-    func joins(_ version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> (found: [String: Join], problems: [(table: String?, text: String)]) {
+    func joins(_ version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> (found: [String: Join], problems: [Difference]) {
         struct Pair { var entity: String; var relationship: CoreDataOrigin.Relationship; var destination: String; var inverse: CoreDataOrigin.Relationship }
         var pairs: [Pair] = []
         var seen: Set<String> = []
@@ -146,7 +152,7 @@ package struct CoreDataConverter {
         }
         let joinTables = tables.names.filter { $0.key.range(of: "^Z_[0-9]", options: .regularExpression) != nil }.sorted { $0.key < $1.key }
         var found: [String: Join] = [:]
-        var problems: [(table: String?, text: String)] = []
+        var problems: [Difference] = []
         var claimed: [String: String] = [:]  // join table → the many-to-many it holds
         for pair in pairs {
             let sourceBase = "Z_\(numbers[pair.entity] ?? -1)\(pair.inverse.name.uppercased())"
@@ -167,13 +173,17 @@ package struct CoreDataConverter {
             let chosen = candidates.filter { $0.exact == best }.map(\.join)
             let described = "\(pair.entity).\(pair.relationship.name) ↔ \(pair.destination).\(pair.inverse.name)"
             guard chosen.count == 1, var join = chosen.first else {
-                problems.append((nil, chosen.isEmpty
-                    ? "no join table of \(described) (columns \(sourceBase) and \(targetBase), or those names and a number)"
-                    : "two join tables could be \(described)'s: \(chosen.map { "\($0.table) (\($0.source), \($0.target))" }.joined(separator: ", "))"))
+                if chosen.isEmpty {
+                    problems.append(Difference(
+                        .missingJoinTable(relationships: [pair.entity + "." + pair.relationship.name, pair.destination + "." + pair.inverse.name]),
+                        "no join table of \(described) (columns \(sourceBase) and \(targetBase), or those names and a number)"))
+                } else {
+                    problems.append(Difference("two join tables could be \(described)'s: \(chosen.map { "\($0.table) (\($0.source), \($0.target))" }.joined(separator: ", "))"))
+                }
                 continue
             }
             if let other = claimed[join.table.uppercased()] {
-                problems.append((nil, "join table \(join.table) would hold both \(other) and \(described)"))
+                problems.append(Difference("join table \(join.table) would hold both \(other) and \(described)"))
                 continue
             }
             claimed[join.table.uppercased()] = described
@@ -185,7 +195,7 @@ package struct CoreDataConverter {
                 table: join.table, source: join.target, target: join.source, order: pair.inverse.ordered == true ? order(join.source) : nil)
         }
         for (upper, name) in joinTables where claimed[upper] == nil {
-            problems.append((name, "the store has table \(name), which is no join table of a many-to-many of model \(version.model)"))
+            problems.append(Difference(.extraJoinTable(table: name), "the store has table \(name), which is no join table of a many-to-many of model \(version.model)"))
         }
         return (found, problems)
     }
@@ -250,7 +260,7 @@ package struct CoreDataConverter {
                 differences.append(Difference(.extraColumn(table: table, column: column), "\(table) has column \(column), which model \(version.model) does not"))
             }
         }
-        differences += joins(version, numbers: numbers, tables: tables).problems.map { Difference($0.table.map { .extraJoinTable(table: $0) } ?? .other, $0.text) }
+        differences += joins(version, numbers: numbers, tables: tables).problems
         return differences
     }
 
@@ -333,7 +343,7 @@ package struct CoreDataConverter {
         guard let number = try? SchemaVersion(parsing: version.version), let schema = versions.first(where: { $0.version == number }) else {
             throw Refusal(description: "the Core Data origin names version \(version.version), which this app's history does not have: import and generate again")
         }
-        var taken: [String] = [], refused: [String] = [], extraTables: [String] = []
+        var taken: [String] = [], refused: [String] = [], extraTables: [String] = [], linkless: Set<String> = []
         for difference in differences {
             switch difference.kind {
             case .extraColumn(let table, let column):
@@ -354,6 +364,10 @@ package struct CoreDataConverter {
                 } else {
                     refused.append("\(difference.text), and it holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep")
                 }
+            case .missingJoinTable(let relationships):
+                // A many-to-many the store's own model did not have (added by an edited model): it has no links.
+                taken.append("\(difference.text), which model \(version.model) has: it has no links in the store, and none after")
+                linkless.formUnion(relationships)
             case .extraEntity(let name):
                 // Its table, when Core Data's (`Z<NAME>` with `Z_PK` and `Z_ENT`): empty, it goes with Core Data's.
                 let table = tables.names["Z" + name.uppercased()]
@@ -377,7 +391,7 @@ package struct CoreDataConverter {
         guard refused.isEmpty else {
             throw refusal("\(of), and not every difference can be taken without data of its own: \(listed(refused)); nothing was changed; \(advice), or make the store model \(version.model)'s layout before opening it")
         }
-        return Recognition(version: version, schema: schema, drift: taken, extraTables: extraTables)
+        return Recognition(version: version, schema: schema, drift: taken, extraTables: extraTables, linkless: linkless)
     }
 
     /// What lucidgen's columns get for a column of `version`'s layout in `table` that the store lacks: for

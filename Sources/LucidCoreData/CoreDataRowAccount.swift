@@ -206,6 +206,8 @@ extension CoreDataConverter {
                 let ordered = relationship.ordered == true
                 var linkAccount: LinkAccount
                 if inverseRelationship.toMany {
+                    // A drifted store without the join table (``Recognition/linkless``): its link table stays empty.
+                    if joins[name] == nil && recognition.linkless.contains(name) { continue }
                     guard let join = joins[name] else { throw Refusal(description: "no join table of \(name): nothing was changed") }
                     let source = quoteIdentifier(join.table)
                     let placeable = "\(exists("s.\(join.source)", of: entity, in: version, numbers: numbers, tables: tables)) AND \(exists("s.\(join.target)", of: target, in: version, numbers: numbers, tables: tables))"

@@ -94,6 +94,42 @@ import Testing
         try backup.close()
     }
 
+    /// A many-to-many whose join table the store lacks (the store's model did not have it yet: an edited
+    /// model added it): taken as Core Data's inferred mapping takes it, no links, every row converted; with
+    /// a table of Core Data's join-table names holding rows beside it, refused (those rows could be its links).
+    @Test func aMissingJoinTableHasNoLinks() throws {
+        let (shop, folder, path) = try CoreDataRowAccountTests.store("DROP TABLE Z_2ITEMS")
+        defer { folder.remove() }
+        let expected = ["no join table of Order.items ↔ Product.orders (columns Z_2ORDERS and Z_3ITEMS, or those names and a number), which model Shop has: it has no links in the store, and none after"]
+        let status = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: shop.versions), coreDataOrigin: shop.origin)
+        #expect(status.coreDataConversion?.drift == expected, "\(status.coreDataConversion?.drift ?? [])")
+        let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop))
+        let report = try #require(opened.outcome.coreDataConversion)
+        #expect(report.drift == expected, "\(report.drift)")
+        #expect(report.entities.map { "\($0.name) → \($0.table): \($0.rows)" } == ["Customer → customer: 2", "Order → order: 2", "Product → product: 3"])
+        #expect(report.links.isEmpty)
+        #expect(opened.outcome.finalVersion == SchemaVersion("3.0"))
+        try opened.database.read { (db: Database) throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM order_items") == 0)
+            #expect(try String.fetchAll(db, sql: "SELECT sku FROM product ORDER BY id") == ["A-1", "B-2", "C-3"])
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'Z%'") == [])
+        }
+        try opened.database.close()
+
+        let (_, other, refusedPath) = try CoreDataRowAccountTests.store(
+            "DROP TABLE Z_2ITEMS; CREATE TABLE Z_2ITEMZ ( Z_2ORDERS INTEGER, Z_3ITEM INTEGER ); INSERT INTO Z_2ITEMZ VALUES (1, 3)")
+        defer { other.remove() }
+        let files = try Self.bytes(refusedPath)
+        let before = try files()
+        #expect {
+            _ = try LucidStore.open(atPath: refusedPath, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database
+        } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return differences.contains { $0.contains("the store has table Z_2ITEMZ, which is no join table of a many-to-many of model Shop, and it holds 1 row, which nothing of lucidgen's would keep") }
+        }
+        #expect(try files() == before)
+    }
+
     /// An extra index is no difference: Core Data's indexes go with its tables (converted as the model's layout).
     @Test func anExtraIndexIsNoDifference() throws {
         let (shop, folder, path) = try CoreDataRowAccountTests.store("CREATE INDEX ZPRODUCT_BY_TITLE ON ZPRODUCT (ZTITLE, ZSKU)")
