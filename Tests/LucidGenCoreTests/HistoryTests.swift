@@ -224,6 +224,23 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("1.0 → 2.0 cannot be inferred (track.code: string → int cannot convert every value exactly: not every text is a valid int): implement `func migrate(_ old: Track_1_0) throws -> Track_2_0?`") })
     }
 
+    /// Whether the app implements a row transform is the compiler's to say (the generated protocol requires it):
+    /// the message is a warning the first time, and a note once the generated code requires the function. The
+    /// app's own sources are not read: a function written there changes nothing until the code is generated.
+    @Test func aStepThatNeedsTheAppsCodeIsAWarningUntilTheGeneratedCodeRequiresIt() throws {
+        let property = #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
+        let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)
+        defer { project.remove() }
+        try project.write("Sources/App/TrackStages.swift", "struct TrackStages { func migrate(_ old: Track_1_0) throws -> Track_2_0? { nil } }\n")
+        let prefix = "1.0 → 2.0 cannot be inferred (track.code: string → int"
+        func severity(_ result: GeneratorPipeline.Result) -> [Diagnostic.Severity] {
+            result.diagnostics.filter { $0.message.hasPrefix(prefix) }.map(\.severity)
+        }
+        #expect(try severity(project.generate()) == [.warning])
+        #expect(try project.read("Sources/App/Generated/AppMigrations.swift").contains("func migrate(_ old: Track_1_0) throws -> Track_2_0?"))
+        #expect(try severity(project.generate()) == [.note])
+    }
+
     @Test func typeHistoryGivesOldRecordsTheirOldTypes() throws {
         let property = #"{ "name": "score", "property_type": "double", "default_value": 2.5, "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1 }] }"#
         let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)

@@ -7,22 +7,75 @@ import Foundation
 /// Nothing is guessed: a rename needs `previous_name`, and where the annotations allow more than one
 /// reading (a rename whose version the history does not pin down) the stage says which key settles it.
 package enum Resolver {
+    /// The phases in order, each taking what the one before returned: which entities are described, their
+    /// versions, their timelines (lifetimes, hierarchy, inferred type histories), the resolved entities,
+    /// one schema and snapshot per version, then the steps that need the app's code.
     package static func resolve(_ input: LoadedInput) throws(GenerationFailed) -> ResolvedModel {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
-        var config = input.config
+        let described = try describedEntities(input, &diagnostics)
+        let versioned = try versions(of: described, config: input.config, unpersisted: input.entities.filter { !$0.persist }, &diagnostics)
+        var complete = try timelines(of: versioned, subtypes: input.subtypes, &diagnostics)
+        let entities = try resolvedEntities(versioned, complete, subtypes: input.subtypes, &diagnostics)
+        let versionSchemas = try schemas(versioned, entities: entities, subtypes: input.subtypes, context: &complete.context, &diagnostics)
+        let requirements = GeneratedRequirements.read(config: versioned.config)
+        let steps = customSteps(versioned, versionSchemas.schemas, entities: entities, requirements: requirements, &diagnostics)
+        for (version, entry) in versioned.frozen where !versioned.versionSet.contains(version) {
+            diagnostics.error(
+                "snapshot of version \(version) matches no version in any entity's version_history (a released version cannot be removed)",
+                at: SourceLocation(file: displayPath(entry.file)))
+        }
+        try diagnostics.throwIfErrors()
+        var model = ResolvedModel(
+            config: versioned.config, versions: versioned.versions, currentVersion: versioned.currentVersion, entities: entities, subtypes: input.subtypes,
+            schemas: versionSchemas.schemas, snapshots: versionSchemas.snapshots, customSteps: steps, diagnostics: diagnostics.diagnostics)
+        model.enumTypes = complete.context.enumTypes
+        model.structTypes = complete.context.structTypes
+        model.releasedVersions = versioned.versions.filter { version in
+            version < versioned.currentVersion || (version == versioned.currentVersion && versioned.frozen[version]?.snapshot.released == true)
+        }
+        return model
+    }
 
+    /// The entities that get a table, checked for names taken twice.
+    struct DescribedEntities {
+        var entities: [EntityDescription]
+        var subtypes: [String: SubtypeDescription]
+    }
+
+    static func describedEntities(_ input: LoadedInput, _ diagnostics: inout DiagnosticCollector) throws(GenerationFailed) -> DescribedEntities {
         for entity in input.entities where !entity.persist {
             diagnostics.note("entity '\(entity.name)' has \"persist\": false; it gets no table or record type", at: entity.location)
         }
-        var described = input.entities.filter(\.persist)
+        let described = input.entities.filter(\.persist)
         let subtypes = Dictionary(input.subtypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        checkUniqueness(described, input.subtypes, moduleName: config.app.moduleName, &diagnostics)
+        checkUniqueness(described, input.subtypes, moduleName: input.config.app.moduleName, &diagnostics)
         try diagnostics.throwIfErrors()
+        return DescribedEntities(entities: described, subtypes: subtypes)
+    }
 
+    /// Every version of the histories in one spelling, the descriptions and config respelled to it and the
+    /// subentities' histories completed, with the frozen snapshots.
+    struct VersionedEntities {
+        var entities: [EntityDescription]
+        var subtypes: [String: SubtypeDescription]
+        var config: Config
+        /// Every history version and every removal.
+        var versionSet: Set<SchemaVersion>
+        /// `versionSet` sorted; never empty.
+        var versions: [SchemaVersion]
+        var currentVersion: SchemaVersion
+        var frozen: [SchemaVersion: (snapshot: SchemaSnapshot, file: String)]
+    }
+
+    static func versions(
+        of described: DescribedEntities, config: Config, unpersisted: [EntityDescription], _ diagnostics: inout DiagnosticCollector
+    ) throws(GenerationFailed) -> VersionedEntities {
+        var config = config
+        var entities = described.entities
         // Versions: every history version, every removal.
         var versionSet = Set<SchemaVersion>()
-        for entity in described {
+        for entity in entities {
             checkHistory(entity, &diagnostics)
             versionSet.formUnion(entity.versionHistory.map(\.version))
             if let removed = entity.removedAtVersion { versionSet.insert(removed) }
@@ -35,21 +88,21 @@ package enum Resolver {
         let frozen = SnapshotStore.load(from: config.schemaPath, &snapshotDiagnostics)
         diagnostics.append(contentsOf: snapshotDiagnostics.diagnostics)
         // One spelling per version from here on: a respelled version keeps its snapshot's file and type names.
-        let spellings = VersionSpellings(snapshots: frozen.values.map(\.snapshot.version), entities: described, config: config)
-        spellings.notes(entities: described, config: config, &diagnostics)
-        described = described.map(spellings.canonical)
+        let spellings = VersionSpellings(snapshots: frozen.values.map(\.snapshot.version), entities: entities, config: config)
+        spellings.notes(entities: entities, config: config, &diagnostics)
+        entities = entities.map(spellings.canonical)
         config = spellings.canonical(config)
         versionSet = Set(versionSet.map(spellings.callAsFunction))
         // Entity inheritance: parents checked, then each subentity gets a record wherever an ancestor changes.
-        Hierarchy.check(described, unpersisted: input.entities.filter { !$0.persist }, &diagnostics)
+        Hierarchy.check(entities, unpersisted: unpersisted, &diagnostics)
         try diagnostics.throwIfErrors()
-        described = Hierarchy.completingHistories(described)
+        entities = Hierarchy.completingHistories(entities)
 
         let versions = versionSet.sorted()
         guard let newest = versions.last else { throw GenerationFailed(diagnostics: diagnostics.diagnostics) }
         let currentVersion = config.currentVersion ?? newest
         if let configured = config.currentVersion {
-            for entity in described {
+            for entity in entities {
                 for item in entity.versionHistory where item.version > configured {
                     diagnostics.error(
                         "version \(item.version) of '\(entity.name)' is newer than current_version \(configured) in \(displayPath(config.file)): "
@@ -58,21 +111,36 @@ package enum Resolver {
                 }
             }
         }
+        return VersionedEntities(
+            entities: entities, subtypes: described.subtypes, config: config, versionSet: versionSet, versions: versions, currentVersion: currentVersion,
+            frozen: frozen)
+    }
 
-        let timelines = Dictionary(uniqueKeysWithValues: described.map { ($0.name, EntityTimeline(entity: $0, columnNaming: config.columnNaming)) })
+    /// Each entity's timeline, complete: linked into its hierarchy, its properties' lifetimes resolved, its
+    /// indexes, search and subtypes checked and the type histories the released snapshots imply added; with
+    /// the shape builder (each subtype version's Swift type named) that turns them into shapes and schemas.
+    struct Timelines {
+        var timelines: [String: EntityTimeline]
+        var context: ShapeBuilder
+    }
+
+    static func timelines(
+        of versioned: VersionedEntities, subtypes described: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector
+    ) throws(GenerationFailed) -> Timelines {
+        let entities = versioned.entities, versions = versioned.versions, subtypes = versioned.subtypes
+        let timelines = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, EntityTimeline(entity: $0, columnNaming: versioned.config.columnNaming)) })
         Hierarchy.link(timelines)
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change,
         // until `lucidgen release` marks it released.
-        var context = ShapeBuilder(
-            timelines: timelines, subtypes: subtypes, frozen: frozen.filter { $0.key < currentVersion || $0.value.snapshot.released == true }.mapValues(\.snapshot))
+        let released = versioned.frozen.filter { $0.key < versioned.currentVersion || $0.value.snapshot.released == true }.mapValues(\.snapshot)
+        var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: released)
         // Subtypes with a history: checked, then each version's Swift type named before any shape is built.
-        StructHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
-        EnumHistoryResolver.check(input.subtypes, versions: versions, &diagnostics)
+        StructHistoryResolver.check(described, versions: versions, &diagnostics)
+        EnumHistoryResolver.check(described, versions: versions, &diagnostics)
         try diagnostics.throwIfErrors()
         context.structTypes = StructVersionTypes(subtypes: subtypes, versions: versions)
-        context.enumTypes = EnumVersionTypes(subtypes: input.subtypes, versions: versions)
-        var entities: [ResolvedEntity] = []
-        for entity in described {
+        context.enumTypes = EnumVersionTypes(subtypes: described, versions: versions)
+        for entity in entities {
             let timeline = timelines[entity.name]!
             context.resolveLifetimes(of: timeline, &diagnostics)
             context.checkIndexes(of: timeline, &diagnostics)
@@ -83,14 +151,23 @@ package enum Resolver {
         try diagnostics.throwIfErrors()
         // Worked out for every entity at once (reading only), then applied in order.
         let builder = context
-        let inferred = Parallel.map(count: described.count) { builder.inferredTypeHistories(of: timelines[described[$0].name]!, currentVersion: currentVersion) }
-        for (entity, result) in zip(described, inferred) {
+        let inferred = Parallel.map(count: entities.count) { builder.inferredTypeHistories(of: timelines[entities[$0].name]!, currentVersion: versioned.currentVersion) }
+        for (entity, result) in zip(entities, inferred) {
             context.apply(result, to: timelines[entity.name]!, &diagnostics)
         }
         StructHistoryResolver.checkEntities(timelines, types: context.structTypes, subtypes: subtypes, versions: versions, &diagnostics)
         try diagnostics.throwIfErrors()
-        for entity in described {
-            let timeline = timelines[entity.name]!
+        return Timelines(timelines: timelines, context: context)
+    }
+
+    /// Each entity's shape at each of its history versions, with its hierarchy; the Swift names checked.
+    static func resolvedEntities(
+        _ versioned: VersionedEntities, _ timelines: Timelines, subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector
+    ) throws(GenerationFailed) -> [ResolvedEntity] {
+        let context = timelines.context, versions = versioned.versions
+        var entities: [ResolvedEntity] = []
+        for entity in versioned.entities {
+            let timeline = timelines.timelines[entity.name]!
             let shapes = entity.versionHistory.compactMap { item in context.shape(of: timeline, at: item.version, &diagnostics) }
             var resolved = ResolvedEntity(
                 name: entity.name, typeName: entity.swiftTypeName, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
@@ -103,157 +180,84 @@ package enum Resolver {
             }
             entities.append(resolved)
         }
-        EnumHistoryResolver.checkHolders(subtypes: input.subtypes, entities: entities, descriptions: described, &diagnostics)
+        EnumHistoryResolver.checkHolders(subtypes: subtypes, entities: entities, descriptions: versioned.entities, &diagnostics)
         checkSwiftNames(
-            entities, subtypes: input.subtypes, config: config, descriptions: described, enumTypes: context.enumTypes, structTypes: context.structTypes,
-            versions: versions, &diagnostics)
+            entities, subtypes: subtypes, config: versioned.config, descriptions: versioned.entities, enumTypes: context.enumTypes,
+            structTypes: context.structTypes, versions: versions, &diagnostics)
         try diagnostics.throwIfErrors()
+        return entities
+    }
 
-        // One schema per version; snapshots frozen or checked.
+    /// One schema per version, and the snapshots to write: released ones checked against the derived shape.
+    struct VersionSchemas {
+        var schemas: [Schema]
+        var snapshots: [SchemaSnapshot]
+    }
+
+    static func schemas(
+        _ versioned: VersionedEntities, entities: [ResolvedEntity], subtypes: [SubtypeDescription], context: inout ShapeBuilder,
+        _ diagnostics: inout DiagnosticCollector
+    ) throws(GenerationFailed) -> VersionSchemas {
         var schemas: [Schema] = []
         var snapshots: [SchemaSnapshot] = []
         var previous: SchemaVersion?
-        for version in versions {
+        for version in versioned.versions {
             var (schema, snapshot) = context.schema(at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
-            snapshot.subtypes = (SchemaSnapshot.SubtypeSnapshot.enums(input.subtypes, at: version) + SchemaSnapshot.SubtypeSnapshot.structs(input.subtypes, at: version))
+            snapshot.subtypes = (SchemaSnapshot.SubtypeSnapshot.enums(subtypes, at: version) + SchemaSnapshot.SubtypeSnapshot.structs(subtypes, at: version))
                 .sorted { $0.name < $1.name }
             previous = version
             schemas.append(schemas.last.map { Self.sharingTables(schema, with: $0) } ?? schema)
-            if let existing = frozen[version] {
+            if let existing = versioned.frozen[version] {
                 // `lucidgen release`'s mark is the file's, not the descriptions'.
                 snapshot.released = existing.snapshot.released
-                let releasedCurrent = version == currentVersion && existing.snapshot.released == true
-                if version < currentVersion || releasedCurrent {
+                let releasedCurrent = version == versioned.currentVersion && existing.snapshot.released == true
+                if version < versioned.currentVersion || releasedCurrent {
                     let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(from: snapshot)
                     let derived = SnapshotStore.comparable(snapshot, with: released)
                     if released != derived {
-                        let changes = SnapshotStore.differences(frozen: released, derived: derived)
-                        for change in changes.isEmpty ? [SnapshotStore.Difference(message: "the derived shape differs from the snapshot")] : changes {
-                            // The property's description, else the entity's, else (a description deleted) the snapshot's entry.
-                            let description = change.entity.flatMap { name in described.first { $0.name == name } }
-                            let property = change.property.flatMap { name in description?.properties.first { $0.name == name } ?? description?.properties.first { $0.previousName == name } }
-                            let subtype = change.subtype.flatMap { name in input.subtypes.first { $0.name == name } }
-                            let location = property?.location ?? description?.location ?? subtype?.location ?? SnapshotStore.location(of: change, inSnapshotAt: existing.file)
-                                ?? SourceLocation(file: displayPath(existing.file))
-                            // Released but still current: the change belongs in the next version.
-                            // The next version may be in the histories already (only current_version was not bumped).
-                            let described = described.flatMap { $0.versionHistory.map(\.version) }.filter { $0 > version }.min()
-                            let bump = described.map { "set current_version to \"\($0)\" in .lucid.yaml (the version_history of the entities you change has it already)" }
-                                ?? "set current_version to the next version in .lucid.yaml and add it to the version_history of each entity you change"
-                            let next = releasedCurrent
-                                ? "; \(version) was released (`lucidgen release`): \(bump) "
-                                    + "(if \(version) never shipped, delete its fixture and .sha256 and the snapshot's \"released\" line to edit it)"
-                                : ""
-                            diagnostics.error(
-                                "released version \(version) was changed (frozen in \(displayPath(existing.file))): \(change.message)\(next)", at: location)
-                        }
+                        reportChanges(
+                            of: version, frozen: released, derived: derived, file: existing.file, releasedCurrent: releasedCurrent, versioned, subtypes: subtypes,
+                            &diagnostics)
                     }
                 } else if existing.snapshot != snapshot {
                     snapshots.append(snapshot)
                 }
             } else {
-                if version < currentVersion {
-                    diagnostics.note("froze released version \(version) from the descriptions' annotations into \(displayPath(config.schemaPath))/\(SchemaSnapshot.fileName(for: version))")
+                if version < versioned.currentVersion {
+                    diagnostics.note(
+                        "froze released version \(version) from the descriptions' annotations into \(displayPath(versioned.config.schemaPath))/\(SchemaSnapshot.fileName(for: version))")
                 }
                 snapshots.append(snapshot)
             }
         }
-        checkIndexNames(schemas, described, &diagnostics)
+        checkIndexNames(schemas, versioned.entities, &diagnostics)
         try diagnostics.throwIfErrors()
-        // The same planner the runtime uses says which steps SQL alone cannot do.
-        let inference = StepInference(versions: schemas)
-        // Each step is inferred on its own (a long history has one per version): on every core.
-        let steps = Parallel.map(count: max(schemas.count - 1, 0)) { inference.operations(from: $0, to: $0 + 1) }
-        var customSteps: [CustomStep] = []
-        let appSources = AppSources(config: config)
-        for index in schemas.indices.dropFirst() {
-            switch steps[index - 1] {
-            case .failure(let reason):
-                var tables: [CustomStep.Table] = []
-                for table in reason.tables {
-                    func shape(at version: SchemaVersion, table name: String?) -> EntityShape? {
-                        // A hierarchy's table is its root's (its subentities share it).
-                        entities.lazy.filter { $0.parent == nil }.compactMap { entity in entity.shapes.last { $0.version <= version } }
-                            .first { name == nil || $0.tableName == name }
-                    }
-                    guard let newShape = shape(at: reason.to, table: table),
-                        let entity = entities.first(where: { $0.name == newShape.entityName }),
-                        let oldShape = entity.shapes.last(where: { $0.version <= reason.from })
-                    else {
-                        diagnostics.error("\(reason.from) → \(reason.to): table \(table) needs the app's code but is no entity's table")
-                        continue
-                    }
-                    let reasons = reason.reasons.filter { $0.hasPrefix(table + ".") }
-                    tables.append(CustomStep.Table(table: table, oldType: oldShape.typeName, newType: newShape.typeName, reasons: reasons))
-                    let provider = config.migrationsProvider.map { "in \($0) (migrations_provider)" } ?? "in the type you pass to \(config.app.moduleName)Schema.stages(using:) (or name it as migrations_provider)"
-                    let message = "\(reason.from) → \(reason.to) cannot be inferred (\(reasons.joined(separator: "; "))): implement `func migrate(_ old: \(oldShape.typeName)) throws -> \(newShape.typeName)?` \(provider)"
-                    // Once the function is written (in the app module's own sources), this is only a note (shown with
-                    // --verbose): it used to repeat on every generate.
-                    if appSources.defines(migratingFrom: oldShape.typeName) { diagnostics.note(message) } else { diagnostics.warning(message) }
-                }
-                customSteps.append(CustomStep(from: reason.from, to: reason.to, tables: tables))
-            case .success(let operations):
-                for case .rebuildTable(let rebuild) in operations where !rebuild.collapsedJoinTables.isEmpty {
-                    diagnostics.warning(
-                        "\(schemas[index - 1].version) → \(schemas[index].version): \(rebuild.table.name) turns a to-many relationship into a to-one; the migration fails (and changes nothing) if a row has several links")
-                }
-            }
-        }
-        for stage in config.hookStages {
-            guard let from = schemas.firstIndex(where: { $0.version == stage.from }), let to = schemas.firstIndex(where: { $0.version == stage.to }), from < to else {
-                diagnostics.error("stage '\(stage.name)' must go from one version of the histories to a later one (versions: \(versions.map(\.string).joined(separator: ", ")))", at: stage.location)
-                continue
-            }
-            let existing = customSteps.firstIndex { $0.from == stage.from && $0.to == stage.to }
-            if let existing {
-                customSteps[existing].hookName = stage.name
-                customSteps[existing].hookNotes = stage.notes
-            } else {
-                var step = CustomStep(from: stage.from, to: stage.to, tables: [], hookName: stage.name, hookNotes: stage.notes)
-                if case .failure(let reason) = inference.operations(from: from, to: to) {
-                    // A stage spanning versions also carries the row transforms its range needs.
-                    step.tables = customSteps.filter { $0.from >= stage.from && $0.to <= stage.to }.flatMap(\.tables).filter { reason.tables.contains($0.table) }
-                }
-                customSteps.append(step)
-            }
-        }
-        customSteps.sort { ($0.from, $0.to) < ($1.from, $1.to) }
-        for (version, entry) in frozen where !versionSet.contains(version) {
-            diagnostics.error(
-                "snapshot of version \(version) matches no version in any entity's version_history (a released version cannot be removed)",
-                at: SourceLocation(file: displayPath(entry.file)))
-        }
-        try diagnostics.throwIfErrors()
-        var model = ResolvedModel(
-            config: config, versions: versions, currentVersion: currentVersion, entities: entities, subtypes: input.subtypes,
-            schemas: schemas, snapshots: snapshots, customSteps: customSteps, diagnostics: diagnostics.diagnostics)
-        model.enumTypes = context.enumTypes
-        model.structTypes = context.structTypes
-        model.releasedVersions = versions.filter { $0 < currentVersion || ($0 == currentVersion && frozen[$0]?.snapshot.released == true) }
-        return model
+        return VersionSchemas(schemas: schemas, snapshots: snapshots)
     }
 
-    /// The Swift files of the app module beside its generated folder (not in it), read once per run and only
-    /// when a step needs the app's code: whether they declare `func migrate(_ old: <type>)`.
-    final class AppSources {
-        let config: Config
-        private lazy var texts: [String] = {
-            let generated = absolutePath(config.app.outputPath)
-            let module = (generated as NSString).deletingLastPathComponent
-            guard let files = FileManager.default.enumerator(atPath: module) else { return [] }
-            return files.compactMap { file in
-                guard let file = file as? String, file.hasSuffix(".swift") else { return nil }
-                let path = (module as NSString).appendingPathComponent(file)
-                return path.hasPrefix(generated + "/") ? nil : try? String(contentsOfFile: path, encoding: .utf8)
-            }
-        }()
-
-        init(config: Config) { self.config = config }
-
-        func defines(migratingFrom type: String) -> Bool {
-            let pattern = "func\\s+migrate\\s*\\(\\s*_\\s+old\\s*:\\s*([A-Za-z_][A-Za-z0-9_]*\\.)?\\Q\(type)\\E\\s*\\)"
-            guard let expression = try? NSRegularExpression(pattern: pattern) else { return false }
-            return texts.contains { expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+    /// A released version whose derived shape differs from its snapshot: an error per difference, at the
+    /// property's description, else the entity's, else (a description deleted) the snapshot's entry.
+    private static func reportChanges(
+        of version: SchemaVersion, frozen released: SchemaSnapshot, derived: SchemaSnapshot, file: String, releasedCurrent: Bool, _ versioned: VersionedEntities,
+        subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector
+    ) {
+        let changes = SnapshotStore.differences(frozen: released, derived: derived)
+        for change in changes.isEmpty ? [SnapshotStore.Difference(message: "the derived shape differs from the snapshot")] : changes {
+            let description = change.entity.flatMap { name in versioned.entities.first { $0.name == name } }
+            let property = change.property.flatMap { name in description?.properties.first { $0.name == name } ?? description?.properties.first { $0.previousName == name } }
+            let subtype = change.subtype.flatMap { name in subtypes.first { $0.name == name } }
+            let location = property?.location ?? description?.location ?? subtype?.location ?? SnapshotStore.location(of: change, inSnapshotAt: file)
+                ?? SourceLocation(file: displayPath(file))
+            // Released but still current: the change belongs in the next version.
+            // The next version may be in the histories already (only current_version was not bumped).
+            let described = versioned.entities.flatMap { $0.versionHistory.map(\.version) }.filter { $0 > version }.min()
+            let bump = described.map { "set current_version to \"\($0)\" in .lucid.yaml (the version_history of the entities you change has it already)" }
+                ?? "set current_version to the next version in .lucid.yaml and add it to the version_history of each entity you change"
+            let next = releasedCurrent
+                ? "; \(version) was released (`lucidgen release`): \(bump) "
+                    + "(if \(version) never shipped, delete its fixture and .sha256 and the snapshot's \"released\" line to edit it)"
+                : ""
+            diagnostics.error("released version \(version) was changed (frozen in \(displayPath(file))): \(change.message)\(next)", at: location)
         }
     }
 
@@ -342,40 +346,59 @@ package enum Resolver {
         }
     }
 
+    /// Names taken twice (entities and their tables, Swift types, properties and their columns), and Swift
+    /// type names that cannot be used: keywords, names other code uses unqualified, scalar type names and
+    /// module names.
     private static func checkUniqueness(
         _ entities: [EntityDescription], _ subtypes: [SubtypeDescription], moduleName: String, _ diagnostics: inout DiagnosticCollector
     ) {
+        checkTablesTaken(entities, &diagnostics)
+        var types = claimEntityNames(entities, &diagnostics)
+        checkUnusableTypeNames(entities, subtypes, &diagnostics)
+        checkModuleNameClashes(entities, subtypes, moduleName: moduleName, claimingSubtypesIn: &types, &diagnostics)
+    }
+
+    /// `key` for `what` at `location`, unless an earlier one has it: then an error, and false.
+    @discardableResult
+    private static func claim(
+        _ key: String, in table: inout [String: SourceLocation], _ what: String, at location: SourceLocation, _ diagnostics: inout DiagnosticCollector
+    ) -> Bool {
+        if let first = table[key] {
+            diagnostics.error("\(what) is already used by \(first)", at: location)
+            return false
+        }
+        table[key] = location
+        return true
+    }
+
+    /// How to get another Swift name: `swift_name` (or, when it is set already, another one).
+    private static func renaming(_ what: String, swiftName: String?, keeps: String) -> String {
+        swiftName == nil ? "give the \(what) a \"swift_name\" (\(keeps))" : "choose another \"swift_name\""
+    }
+
+    /// Each entity's name, table, Swift type, properties and columns, in file order (so the error lands on
+    /// the later file): the Swift types claimed.
+    private static func claimEntityNames(_ entities: [EntityDescription], _ diagnostics: inout DiagnosticCollector) -> [String: SourceLocation] {
         var names: [String: SourceLocation] = [:]
         var types: [String: SourceLocation] = [:]
-        @discardableResult
-        func claim(_ key: String, in table: inout [String: SourceLocation], _ what: String, at location: SourceLocation) -> Bool {
-            if let first = table[key] {
-                diagnostics.error("\(what) is already used by \(first)", at: location)
-                return false
-            }
-            table[key] = location
-            return true
-        }
-        checkTablesTaken(entities, &diagnostics)
         // The entities that take the table of one removed earlier: claimed by that one already.
         let takenOver = Set(entities.compactMap { entity in
             entity.takesNameOf.flatMap { name in entities.first { $0.name == name && $0.tableName.lowercased() == entity.tableName.lowercased() } }.map { _ in entity.name }
         })
-        // In file order, so the error lands on the later file.
         for entity in entities.sorted(by: { $0.location < $1.location }) {
-            guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location) else { continue }
+            guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location, &diagnostics) else { continue }
             // A table named as the entity but for case (`ZITEM` for `zitem`) is the entity's own name to SQLite.
             if entity.persistedName != nil, entity.tableName.lowercased() != entity.name.lowercased(), !takenOver.contains(entity.name) {
-                claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location)
+                claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location, &diagnostics)
             }
-            claim(entity.swiftTypeName, in: &types, "Swift type name '\(entity.swiftTypeName)' (from entity '\(entity.name)')", at: entity.location)
+            claim(entity.swiftTypeName, in: &types, "Swift type name '\(entity.swiftTypeName)' (from entity '\(entity.name)')", at: entity.location, &diagnostics)
             var properties: [String: SourceLocation] = [:]
             var columns: [String: SourceLocation] = [:]
             for property in entity.properties {
-                claim(property.name.lowercased(), in: &properties, "property name '\(property.name)'", at: property.location)
+                claim(property.name.lowercased(), in: &properties, "property name '\(property.name)'", at: property.location, &diagnostics)
                 // A new property that takes the column an earlier one gave up (checked in checkNamesTaken).
                 if property.takesNameOf != nil { continue }
-                if !claim(property.columnName.lowercased(), in: &columns, "column name '\(property.columnName)'", at: property.location),
+                if !claim(property.columnName.lowercased(), in: &columns, "column name '\(property.columnName)'", at: property.location, &diagnostics),
                     let earlier = entity.properties.first(where: { $0.columnName.lowercased() == property.columnName.lowercased() && $0.name != property.name }),
                     let removed = earlier.removedAtVersion, let added = property.addedAtVersion, removed <= added
                 {
@@ -389,10 +412,12 @@ package enum Resolver {
                 diagnostics.error("property '\(clash.name)' clashes with the identifier column 'id'; use \"identifier\": {\"type\": \"property\", \"property_name\": \"\(clash.name)\"} to make it the identifier, or rename it", at: clash.location, path: clash.path)
             }
         }
-        /// How to get another Swift name: `swift_name` (or, when it is set already, another one).
-        func renaming(_ what: String, swiftName: String?, keeps: String) -> String {
-            swiftName == nil ? "give the \(what) a \"swift_name\" (\(keeps))" : "choose another \"swift_name\""
-        }
+        return types
+    }
+
+    /// Swift type names Swift refuses (keywords), that other code uses unqualified, or that a scalar type
+    /// always means.
+    private static func checkUnusableTypeNames(_ entities: [EntityDescription], _ subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector) {
         for entity in entities where Naming.unusableTypeNames.contains(entity.swiftTypeName) {
             diagnostics.error(
                 "entity '\(entity.name)' would be the Swift type '\(entity.swiftTypeName)', a keyword Swift does not accept as a type name; \(renaming("entity", swiftName: entity.swiftName, keeps: "its table keeps its name"))",
@@ -423,9 +448,16 @@ package enum Resolver {
                 "subtype '\(subtype.name)' would be the Swift type '\(subtype.swiftTypeName)', a keyword Swift does not accept as a type name; \(renaming("subtype", swiftName: subtype.swiftName, keeps: "stored values keep their form"))",
                 at: subtype.location, path: "$.name")
         }
-        // Generated code qualifies outside types with their modules (`Foundation.Date`) and the generated
-        // tests the app's types with the app's module (`App.Unit`): a type named like one of these modules
-        // hides it, and no qualification reaches past that. Any other name (`Date`, `Unit`, `Column`) is fine.
+    }
+
+    /// Generated code qualifies outside types with their modules (`Foundation.Date`) and the generated
+    /// tests the app's types with the app's module (`App.Unit`): a type named like one of these modules
+    /// hides it, and no qualification reaches past that. Any other name (`Date`, `Unit`, `Column`) is fine.
+    /// Each subtype's Swift type is claimed in `types` (beside the entities') after its check.
+    private static func checkModuleNameClashes(
+        _ entities: [EntityDescription], _ subtypes: [SubtypeDescription], moduleName: String, claimingSubtypesIn types: inout [String: SourceLocation],
+        _ diagnostics: inout DiagnosticCollector
+    ) {
         func moduleClash(_ type: String) -> String? {
             if type == moduleName {
                 return "the app's module (targets.app.module_name), which the generated tests qualify the app's types with (`\(moduleName).\(type)` would look inside the type)"
@@ -445,7 +477,7 @@ package enum Resolver {
                     "subtype '\(subtype.name)' would be the Swift type '\(subtype.swiftTypeName)', named like \(module); \(renaming("subtype", swiftName: subtype.swiftName, keeps: "stored values keep their form")), e.g. \"\(subtype.swiftTypeName)Value\"",
                     at: subtype.location, path: subtype.swiftName == nil ? "$.name" : "$.swift_name")
             }
-            claim(subtype.swiftTypeName, in: &types, "Swift type name '\(subtype.swiftTypeName)' (from subtype '\(subtype.name)')", at: subtype.location)
+            claim(subtype.swiftTypeName, in: &types, "Swift type name '\(subtype.swiftTypeName)' (from subtype '\(subtype.name)')", at: subtype.location, &diagnostics)
         }
     }
 
@@ -458,83 +490,110 @@ package enum Resolver {
         _ entities: [ResolvedEntity], subtypes: [SubtypeDescription], config: Config, descriptions: [EntityDescription],
         enumTypes: EnumVersionTypes, structTypes: StructVersionTypes, versions: [SchemaVersion], _ diagnostics: inout DiagnosticCollector
     ) {
-        var reported = Set<String>()
-        var warned = Set<String>()
-        func report(_ message: String, at location: SourceLocation, path: String?) {
-            if reported.insert(message).inserted { diagnostics.error(message, at: location, path: path) }
-        }
+        var report = NameReport()
         for entity in entities {
             guard let description = descriptions.first(where: { $0.name == entity.name }) else { continue }
-            func described(_ name: String) -> PropertyDescription? { description.properties.first { $0.name == name } }
             for shape in entity.shapes {
-                // A composite's columns are `<column>_<member>`: none may be another property's column.
-                var columns: [String: String] = [sqlNameKey(shape.identifier.column): "the identifier"]
-                var compositeColumns: Set<String> = []
-                for property in shape.properties {
-                    let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
-                    var names: [String] = []
-                    switch property.kind {
-                    case .composite(let composite): names = composite.leaves(optional: true).map(\.column)
-                    case .toMany: break
-                    case .value, .toOne: names = [property.column]
-                    }
-                    let isComposite = if case .composite = property.kind { true } else { false }
-                    for name in names {
-                        // Plain columns that clash are reported elsewhere; here, clashes with a composite's.
-                        if let other = columns[sqlNameKey(name)], other != "property '\(property.name)'", isComposite || compositeColumns.contains(sqlNameKey(name)) {
-                            report(
-                                "property '\(property.name)' of '\(shape.name)'\(at) would have the column `\(name)`, as would \(other); rename one of them (or give it a persisted_name)",
-                                at: described(property.currentName)?.location ?? description.location, path: described(property.currentName)?.path)
-                        } else {
-                            columns[sqlNameKey(name)] = "property '\(property.name)'"
-                            if isComposite { compositeColumns.insert(sqlNameKey(name)) }
-                        }
-                    }
-                }
-                // The record's Swift properties: the identifier's first (`id`, or the identifier property).
-                var members: [(name: String, current: String, swiftName: String)] = []
-                var taken: [String: String] = [:]
-                if case .property(let key) = shape.identifier.kind, case .property(let current) = description.identifier.kind {
-                    members.append((key, current, shape.identifier.swiftName))
+                checkCompositeColumns(of: shape, entity: entity, description: description, &report)
+                checkRecordMembers(of: shape, entity: entity, description: description, &report)
+            }
+        }
+        checkSubtypeMemberNames(subtypes, enumTypes: enumTypes, structTypes: structTypes, newest: versions.last) { report.error($0, at: $1, path: $2) }
+        checkTypeNames(entities, subtypes: subtypes, config: config, descriptions: descriptions, enumTypes: enumTypes, structTypes: structTypes, &report)
+        diagnostics.append(contentsOf: report.diagnostics.diagnostics)
+    }
+
+    /// The findings of ``checkSwiftNames``: each error once (a clash found at several versions is one),
+    /// each warning once per key.
+    struct NameReport {
+        var diagnostics = DiagnosticCollector()
+        private var reported = Set<String>()
+        private var warned = Set<String>()
+
+        mutating func error(_ message: String, at location: SourceLocation, path: String?) {
+            if reported.insert(message).inserted { diagnostics.error(message, at: location, path: path) }
+        }
+
+        mutating func warning(_ message: String, once key: String, at location: SourceLocation, path: String?) {
+            if warned.insert(key).inserted { diagnostics.warning(message, at: location, path: path) }
+        }
+    }
+
+    /// A composite's columns are `<column>_<member>`: none may be another property's column.
+    private static func checkCompositeColumns(of shape: EntityShape, entity: ResolvedEntity, description: EntityDescription, _ report: inout NameReport) {
+        func described(_ name: String) -> PropertyDescription? { description.properties.first { $0.name == name } }
+        var columns: [String: String] = [sqlNameKey(shape.identifier.column): "the identifier"]
+        var compositeColumns: Set<String> = []
+        for property in shape.properties {
+            let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
+            var names: [String] = []
+            switch property.kind {
+            case .composite(let composite): names = composite.leaves(optional: true).map(\.column)
+            case .toMany: break
+            case .value, .toOne: names = [property.column]
+            }
+            let isComposite = if case .composite = property.kind { true } else { false }
+            for name in names {
+                // Plain columns that clash are reported elsewhere; here, clashes with a composite's.
+                if let other = columns[sqlNameKey(name)], other != "property '\(property.name)'", isComposite || compositeColumns.contains(sqlNameKey(name)) {
+                    report.error(
+                        "property '\(property.name)' of '\(shape.name)'\(at) would have the column `\(name)`, as would \(other); rename one of them (or give it a persisted_name)",
+                        at: described(property.currentName)?.location ?? description.location, path: described(property.currentName)?.path)
                 } else {
-                    taken["id"] = "the identifier `id`"
-                }
-                members += shape.properties.map { ($0.name, $0.currentName, $0.swiftName) }
-                let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
-                // A relationship's GRDB association is a static member of the record: one named like a member
-                // every record has (`order`, `filter`…) is left out, which compiles but surprises; say so once.
-                for property in shape.properties {
-                    guard let taken = property.associationNames.first(where: { Naming.recordStaticMembers.contains($0) }) else { continue }
-                    let described = described(property.currentName)
-                    let suggestion = "linked" + property.swiftName.prefix(1).uppercased() + property.swiftName.dropFirst()
-                    let message = "relationship '\(property.name)' of '\(entity.name)' gets no GRDB association: every record has GRDB's static `\(taken)` already; "
-                        + "give it a \"swift_name\" (e.g. \"\(suggestion)\"; its column keeps its name) to have the association under that name"
-                    if warned.insert("\(entity.name).\(property.currentName)").inserted {
-                        diagnostics.warning(message, at: described?.location ?? description.location, path: described?.path)
-                    }
-                }
-                for member in members {
-                    let property = described(member.current)
-                    let location = property?.location ?? description.location
-                    let fix = property?.swiftName == nil ? "give it a \"swift_name\" (its column keeps its name)" : "choose another \"swift_name\""
-                    if let clash = Naming.recordMemberNames[member.swiftName] {
-                        report(
-                            "property '\(member.name)' of '\(shape.name)'\(at) would be the Swift property `\(member.swiftName)`, which clashes with \(clash); \(fix)",
-                            at: location, path: property?.path)
-                    } else if let other = taken[member.swiftName] {
-                        report(
-                            "property '\(member.name)' of '\(shape.name)'\(at) would be the Swift property `\(member.swiftName)`, as would \(other); give one of them a \"swift_name\" (a column keeps its name)",
-                            at: location, path: property?.path)
-                    } else {
-                        taken[member.swiftName] = "property '\(member.name)'"
-                    }
+                    columns[sqlNameKey(name)] = "property '\(property.name)'"
+                    if isComposite { compositeColumns.insert(sqlNameKey(name)) }
                 }
             }
         }
-        checkSubtypeMemberNames(subtypes, enumTypes: enumTypes, structTypes: structTypes, newest: versions.last, report)
+    }
 
-        // Top-level Swift types: each record of each version, the newest alias, subtypes (each version's
-        // type) and the generated types.
+    /// The record's Swift properties (the identifier's first: `id`, or the identifier property), and its
+    /// relationships' GRDB associations.
+    private static func checkRecordMembers(of shape: EntityShape, entity: ResolvedEntity, description: EntityDescription, _ report: inout NameReport) {
+        func described(_ name: String) -> PropertyDescription? { description.properties.first { $0.name == name } }
+        var members: [(name: String, current: String, swiftName: String)] = []
+        var taken: [String: String] = [:]
+        if case .property(let key) = shape.identifier.kind, case .property(let current) = description.identifier.kind {
+            members.append((key, current, shape.identifier.swiftName))
+        } else {
+            taken["id"] = "the identifier `id`"
+        }
+        members += shape.properties.map { ($0.name, $0.currentName, $0.swiftName) }
+        let at = shape.version == entity.shapes.last?.version ? "" : " at version \(shape.version)"
+        // A relationship's GRDB association is a static member of the record: one named like a member
+        // every record has (`order`, `filter`…) is left out, which compiles but surprises; say so once.
+        for property in shape.properties {
+            guard let taken = property.associationNames.first(where: { Naming.recordStaticMembers.contains($0) }) else { continue }
+            let described = described(property.currentName)
+            let suggestion = "linked" + property.swiftName.prefix(1).uppercased() + property.swiftName.dropFirst()
+            let message = "relationship '\(property.name)' of '\(entity.name)' gets no GRDB association: every record has GRDB's static `\(taken)` already; "
+                + "give it a \"swift_name\" (e.g. \"\(suggestion)\"; its column keeps its name) to have the association under that name"
+            report.warning(message, once: "\(entity.name).\(property.currentName)", at: described?.location ?? description.location, path: described?.path)
+        }
+        for member in members {
+            let property = described(member.current)
+            let location = property?.location ?? description.location
+            let fix = property?.swiftName == nil ? "give it a \"swift_name\" (its column keeps its name)" : "choose another \"swift_name\""
+            if let clash = Naming.recordMemberNames[member.swiftName] {
+                report.error(
+                    "property '\(member.name)' of '\(shape.name)'\(at) would be the Swift property `\(member.swiftName)`, which clashes with \(clash); \(fix)",
+                    at: location, path: property?.path)
+            } else if let other = taken[member.swiftName] {
+                report.error(
+                    "property '\(member.name)' of '\(shape.name)'\(at) would be the Swift property `\(member.swiftName)`, as would \(other); give one of them a \"swift_name\" (a column keeps its name)",
+                    at: location, path: property?.path)
+            } else {
+                taken[member.swiftName] = "property '\(member.name)'"
+            }
+        }
+    }
+
+    /// Top-level Swift types: each record of each version, the newest alias, subtypes (each version's
+    /// type) and the generated types.
+    private static func checkTypeNames(
+        _ entities: [ResolvedEntity], subtypes: [SubtypeDescription], config: Config, descriptions: [EntityDescription],
+        enumTypes: EnumVersionTypes, structTypes: StructVersionTypes, _ report: inout NameReport
+    ) {
         let module = config.app.moduleName
         var types: [String: String] = ["\(module)Schema": "the generated schema registry", "\(module)Migrations": "the generated migrations protocol"]
         if config.appTests != nil {
@@ -557,9 +616,9 @@ package enum Resolver {
         func claim(_ type: String, _ what: String, at location: SourceLocation, swiftName: String?) {
             let fix = swiftName == nil ? "give one of them a \"swift_name\"" : "choose another \"swift_name\""
             if let other = types[type] {
-                report("\(what) would be the Swift type '\(type)', as would \(other); \(fix)", at: location, path: "$.name")
+                report.error("\(what) would be the Swift type '\(type)', as would \(other); \(fix)", at: location, path: "$.name")
             } else if let nested = nestedTypes[type] {
-                report(
+                report.error(
                     "\(what) would be the Swift type '\(type)', which is \(nested) (a nested type of that name hides it inside records); \(swiftName == nil ? "give it a \"swift_name\"" : "choose another \"swift_name\"")",
                     at: location, path: "$.name")
             } else {

@@ -103,32 +103,92 @@ struct StepExecutor {
         }
     }
 
+    /// What one operation did, for the step's scoped validation: the tables whose rows or shape it
+    /// touched, and those whose rows could now break a foreign key.
+    struct OperationEffect {
+        var touched: Set<String> = []
+        var foreignKeyChecks: Set<String> = []
+
+        static let none = OperationEffect()
+        /// A table whose rows were rewritten: touched, and its foreign keys checked.
+        static func rewrote(_ table: String) -> OperationEffect { OperationEffect(touched: [table], foreignKeyChecks: [table]) }
+    }
+
+    /// One operation, by its kind; what it did is recorded for the step's validation.
     private mutating func run(_ operation: MigrationOperation, stepLabel: String) throws {
+        let effect: OperationEffect
+        switch operation {
+        case .renameTable, .createTable, .fillJoinTable, .renameColumn, .addColumn, .dropColumn:
+            effect = try alterInPlace(operation)
+        case .rebuildTable(let rebuild):
+            try self.rebuild(rebuild, stepLabel: stepLabel)
+            effect = .rewrote(rebuild.table.name)
+        case .dropTable(let table, let deferrable):
+            effect = try dropTable(table, deferrable: deferrable)
+        case .transformTable(let table, let sourceTable):
+            guard let transform = transforms[table.name] else { throw StoreError.missingStage("row transform for \(table.name)") }
+            let dropped = try runTransform(transform, into: table, from: sourceTable, moved: nil)
+            // Only dropped rows can leave references behind: no scan of the referencing tables otherwise.
+            if dropped > 0 { try applyDeleteActions(afterDroppingRowsOf: table.name) }
+            effect = .rewrote(table.name)
+        case .dropIndex(let name):
+            effect = try dropIndex(name)
+        case .dropSearch, .createSearch:
+            try changeSearch(operation)
+            effect = .none
+        case .rewriteKinds(let rewrite):
+            // Entity inheritance: rows of removed entities go (their references get their ON DELETE actions, as
+            // a DELETE with enforcement on would), then renamed entities' rows take their new kind.
+            if let delete = rewrite.deleteStatement {
+                try execute(delete)
+                if db.changesCount > 0 { try applyDeleteActions(afterDroppingRowsOf: rewrite.table) }
+            }
+            if let update = rewrite.updateStatement { try execute(update) }
+            effect = .rewrote(rewrite.table)
+        case .moveRows(let move):
+            effect = try moveRows(move, stepLabel: stepLabel)
+        case .createIndex(let table, let index, let deferrable):
+            let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
+            if deferCleanup && deferrable && !index.unique {
+                try PendingCleanup.record(.init(kind: "create_index", table: table, object: index.name, sql: statement), version: target.version, db)
+            } else {
+                try createIndex(statement, index, on: table, stepLabel: stepLabel)
+            }
+            effect = OperationEffect(touched: [table])
+        }
+        touchedTables.formUnion(effect.touched)
+        foreignKeyCheckTables.formUnion(effect.foreignKeyChecks)
+    }
+
+    /// The operations SQLite makes in place with one statement (a dropped column's may wait for the
+    /// deferred cleanup).
+    private func alterInPlace(_ operation: MigrationOperation) throws -> OperationEffect {
         switch operation {
         case .renameTable(let from, let to):
             try execute("ALTER TABLE \(quoteIdentifier(from)) RENAME TO \(quoteIdentifier(to))")
-            touchedTables.insert(to)
+            return OperationEffect(touched: [to])
         case .createTable(let table):
             for statement in table.createStatements { try execute(statement) }
-            touchedTables.insert(table.name)
+            return OperationEffect(touched: [table.name])
         case .fillJoinTable(let join, let owner, let key, let column):
             // An ordered relationship's single link per row is the first of its list.
             let ordered = target.table(named: join)?.column(named: LinkTable.positionColumn) != nil
             let link = LinkTable.columns(of: target.table(named: join))
             try execute(
                 "INSERT INTO \(quoteIdentifier(join)) (\(quoteIdentifier(link.source)), \(quoteIdentifier(link.target))\(ordered ? ", \(quoteIdentifier(LinkTable.positionColumn))" : "")) SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column))\(ordered ? ", 0" : "") FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
-            touchedTables.insert(join)
+            return OperationEffect(touched: [join])
         case .renameColumn(let table, let from, let to):
             try execute("ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
-            touchedTables.insert(table)
+            return OperationEffect(touched: [table])
         case .addColumn(let table, let column):
             var sql = "ALTER TABLE \(quoteIdentifier(table)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.constraintsSQL())"
+            var effect = OperationEffect(touched: [table])
             if let key = target.table(named: table)?.foreignKeys.first(where: { $0.columns == [column.name] }) {
                 sql += " REFERENCES \(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))\(key.actionsSQL)"
-                foreignKeyCheckTables.insert(table)
+                effect.foreignKeyChecks.insert(table)
             }
             try execute(sql)
-            touchedTables.insert(table)
+            return effect
         case .dropColumn(let table, let column, let deferrable):
             let sql = "ALTER TABLE \(quoteIdentifier(table)) DROP COLUMN \(quoteIdentifier(column))"
             if deferCleanup && deferrable {
@@ -136,55 +196,67 @@ struct StepExecutor {
             } else {
                 try execute(sql)
             }
-        case .rebuildTable(let rebuild):
-            try self.rebuild(rebuild, stepLabel: stepLabel)
-            touchedTables.insert(rebuild.table.name)
-            foreignKeyCheckTables.insert(rebuild.table.name)
-        case .dropTable(let table, let deferrable):
-            let sql = "DROP TABLE \(quoteIdentifier(table))"
-            for child in target.tables where child.foreignKeys.contains(where: { sqlNameKey($0.table) == sqlNameKey(table) }) {
-                foreignKeyCheckTables.insert(child.name)
+            return .none
+        default:
+            preconditionFailure("\(operation) is not made in place")
+        }
+    }
+
+    /// A table dropped (or left to the deferred cleanup); the tables that referenced it have their foreign
+    /// keys checked.
+    private func dropTable(_ table: String, deferrable: Bool) throws -> OperationEffect {
+        let sql = "DROP TABLE \(quoteIdentifier(table))"
+        var effect = OperationEffect()
+        for child in target.tables where child.foreignKeys.contains(where: { sqlNameKey($0.table) == sqlNameKey(table) }) {
+            effect.foreignKeyChecks.insert(child.name)
+        }
+        if deferCleanup && deferrable {
+            try PendingCleanup.record(.init(kind: "drop_table", table: table, object: table, sql: sql), version: target.version, db)
+        } else {
+            let sequence = try highestAssignedID(of: table).flatMap { sequence in
+                laterVersions.contains { $0.tables.contains { $0.autoincrement == true && sameSQLName($0.name, table) } } ? sequence : nil
             }
-            if deferCleanup && deferrable {
-                try PendingCleanup.record(.init(kind: "drop_table", table: table, object: table, sql: sql), version: target.version, db)
-            } else {
-                let sequence = try highestAssignedID(of: table).flatMap { sequence in
-                    laterVersions.contains { $0.tables.contains { $0.autoincrement == true && sameSQLName($0.name, table) } } ? sequence : nil
-                }
-                try execute(sql)
-                // A new lineage takes the name (`takes_name_of`), at this version or a later one: its table
-                // starts above the ids the old one handed out (SQLite reads sqlite_sequence by name, whether the
-                // table exists or not), so an id once handed out in a table is never handed out again.
-                if let sequence { try execute("INSERT INTO sqlite_sequence (name, seq) VALUES (\(quoteLiteral(table)), \(sequence))") }
+            try execute(sql)
+            // A new lineage takes the name (`takes_name_of`), at this version or a later one: its table
+            // starts above the ids the old one handed out (SQLite reads sqlite_sequence by name, whether the
+            // table exists or not), so an id once handed out in a table is never handed out again.
+            if let sequence { try execute("INSERT INTO sqlite_sequence (name, seq) VALUES (\(quoteLiteral(table)), \(sequence))") }
+        }
+        return effect
+    }
+
+    /// The app's row transform of `source` into `table`, on the fastest path the transform and the
+    /// connection allow: the number of rows it dropped.
+    private mutating func runTransform(_ transform: RowTransform, into table: SchemaTable, from source: String, moved: Moved?) throws -> Int {
+        if let typed = transform.recordTransform, let connection = db.sqliteConnection {
+            if typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1) {
+                return try self.transform(table: table, source: source, with: typed, connection: connection, moved: moved)
             }
-        case .transformTable(let table, let sourceTable):
-            guard let transform = transforms[table.name] else { throw StoreError.missingStage("row transform for \(table.name)") }
-            let dropped: Int
-            if let typed = transform.recordTransform, let connection = db.sqliteConnection {
-                if typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1) {
-                    dropped = try self.transform(table: table, source: sourceTable, with: typed, connection: connection)
-                } else {
-                    dropped = try self.transformRowByRow(table: table, source: sourceTable, with: typed)
-                }
-            } else {
-                dropped = try self.transform(table: table, source: sourceTable, with: transform)
-            }
-            touchedTables.insert(table.name)
-            foreignKeyCheckTables.insert(table.name)
-            // Only dropped rows can leave references behind: no scan of the referencing tables otherwise.
-            if dropped > 0 { try applyDeleteActions(afterDroppingRowsOf: table.name) }
-        case .dropIndex(let name):
-            if let table = try String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) {
-                touchedTables.insert(table)
-            } else if let table = source?.tables.first(where: { $0.indexes.contains { sameSQLName($0.name, name) } }),
-                let index = table.indexes.first(where: { sameSQLName($0.name, name) }), index.unique,
-                let live = try? StoreSchemaReader.table(named: table.name, db),
-                live.indexes.contains(where: { StoreSchemaReader.isConstraintIndex($0) && $0.columns.map { sqlNameKey($0) } == index.columns.map { sqlNameKey($0) } })
-            {
-                // The store enforces it with a UNIQUE constraint (it was adopted so): the table is rebuilt without it.
-                if !constraintRebuilds.contains(where: { sameSQLName($0, table.name) }) { constraintRebuilds.append(table.name) }
-            }
-            try execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))")
+            return try self.transformRowByRow(table: table, source: source, with: typed, moved: moved)
+        }
+        return try self.transform(table: table, source: source, with: transform, moved: moved)
+    }
+
+    /// An index dropped. One the store enforces with a UNIQUE constraint in its table's SQL (a store
+    /// lucidgen adopted) is gone only once the table is rebuilt without it, at the end of the step.
+    private mutating func dropIndex(_ name: String) throws -> OperationEffect {
+        var effect = OperationEffect()
+        if let table = try String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) {
+            effect.touched.insert(table)
+        } else if let table = source?.tables.first(where: { $0.indexes.contains { sameSQLName($0.name, name) } }),
+            let index = table.indexes.first(where: { sameSQLName($0.name, name) }), index.unique,
+            let live = try? StoreSchemaReader.table(named: table.name, db),
+            live.indexes.contains(where: { StoreSchemaReader.isConstraintIndex($0) && $0.columns.map { sqlNameKey($0) } == index.columns.map { sqlNameKey($0) } })
+        {
+            if !constraintRebuilds.contains(where: { sameSQLName($0, table.name) }) { constraintRebuilds.append(table.name) }
+        }
+        try execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))")
+        return effect
+    }
+
+    /// A table's full-text search index dropped, or made and filled from the table's rows.
+    private func changeSearch(_ operation: MigrationOperation) throws {
+        switch operation {
         case .dropSearch(let table):
             // The triggers first: they write into the index.
             for trigger in SchemaTable.searchTriggerNames(of: table) {
@@ -197,52 +269,26 @@ struct StepExecutor {
             report(label, 0, 0)
             try execute(table.rebuildSearchStatement)
             report(label, 1, 1)
-        case .rewriteKinds(let rewrite):
-            // Entity inheritance: rows of removed entities go (their references get their ON DELETE actions, as
-            // a DELETE with enforcement on would), then renamed entities' rows take their new kind.
-            if let delete = rewrite.deleteStatement {
-                try execute(delete)
-                if db.changesCount > 0 { try applyDeleteActions(afterDroppingRowsOf: rewrite.table) }
-            }
-            if let update = rewrite.updateStatement { try execute(update) }
-            touchedTables.insert(rewrite.table)
-            foreignKeyCheckTables.insert(rewrite.table)
-        case .moveRows(let move) where move.transformed:
-            // The app's row transform makes each moved row (ids kept), straight into the table the step created;
-            // the kind rewrite or the drop that follows takes them from their old table, as for a copy.
-            guard let transform = transforms[move.table] else { throw StoreError.missingStage("row transform for \(move.table)") }
-            guard let table = target.table(named: move.table) else { throw StoreError.stepFailed(step: stepLabel, version: sourceVersion, message: "no table \(move.table) at \(target.version)") }
-            let moved = Moved(filter: move.sourceFilter, destination: table.name)
-            let dropped: Int
-            if let typed = transform.recordTransform, let connection = db.sqliteConnection {
-                if typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1) {
-                    dropped = try self.transform(table: table, source: move.source, with: typed, connection: connection, moved: moved)
-                } else {
-                    dropped = try self.transformRowByRow(table: table, source: move.source, with: typed, moved: moved)
-                }
-            } else {
-                dropped = try self.transform(table: table, source: move.source, with: transform, moved: moved)
-            }
-            touchedTables.insert(move.table)
-            foreignKeyCheckTables.insert(move.table)
-            // A row the app's code dropped is a deleted row: its references get their ON DELETE actions once
-            // every table has its new shape (the tables that reference it are rebuilt later in the step).
-            if dropped > 0 { droppedByMoves.append(move.table) }
-        case .moveRows(let move):
-            // An entity's rows go to its new root's table, ids kept; the kind rewrite or the drop that follows
-            // takes them from their old table.
-            try execute(move.insertStatement)
-            touchedTables.insert(move.table)
-            foreignKeyCheckTables.insert(move.table)
-        case .createIndex(let table, let index, let deferrable):
-            touchedTables.insert(table)
-            let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
-            if deferCleanup && deferrable && !index.unique {
-                try PendingCleanup.record(.init(kind: "create_index", table: table, object: index.name, sql: statement), version: target.version, db)
-            } else {
-                try createIndex(statement, index, on: table, stepLabel: stepLabel)
-            }
+        default:
+            preconditionFailure("\(operation) changes no search index")
         }
+    }
+
+    /// An entity's rows moved to its new root's table, ids kept, by SQL or by the app's row transform; the
+    /// kind rewrite or the drop that follows takes them from their old table, as for a copy.
+    private mutating func moveRows(_ move: RowMove, stepLabel: String) throws -> OperationEffect {
+        guard move.transformed else {
+            try execute(move.insertStatement)
+            return .rewrote(move.table)
+        }
+        // The app's row transform makes each moved row, straight into the table the step created.
+        guard let transform = transforms[move.table] else { throw StoreError.missingStage("row transform for \(move.table)") }
+        guard let table = target.table(named: move.table) else { throw StoreError.stepFailed(step: stepLabel, version: sourceVersion, message: "no table \(move.table) at \(target.version)") }
+        let dropped = try runTransform(transform, into: table, from: move.source, moved: Moved(filter: move.sourceFilter, destination: table.name))
+        // A row the app's code dropped is a deleted row: its references get their ON DELETE actions once
+        // every table has its new shape (the tables that reference it are rebuilt later in the step).
+        if dropped > 0 { droppedByMoves.append(move.table) }
+        return .rewrote(move.table)
     }
 
     private mutating func rebuild(_ rebuild: TableRebuild, stepLabel: String) throws {

@@ -99,10 +99,12 @@ package struct StepInference: Sendable {
 
     /// The operations from version index `from` to version index `to` (`from < to`). Tables named in
     /// `transformedTables` (as at `to`) are rebuilt through the app's row transform instead of SQL.
+    ///
+    /// In phases: which old table each new one continues, what the step does to each table that exists at
+    /// both versions, the rows that move between tables, then the tables that go.
     package func operations(from: Int, to: Int, transformedTables: Set<String> = []) -> Result<[MigrationOperation], NotInferable> {
         let old = versions[from]
         let new = versions[to]
-        var reasons: [String] = []
         // Tables that are the same at every version of the step (most tables of a real app's step) have
         // nothing to do, and are not even built when a generated registry states them with one constant: a
         // store one version behind on a 60-table app reads the two that changed. Over a jump, every version
@@ -111,73 +113,120 @@ package struct StepInference: Sendable {
         let untouched = lineage.unchangedTables(from: from, to: to)
         let oldTables = old.tables(skipping: untouched)
         let newTables = new.tables(skipping: untouched)
+        var tables = tableMatches(newTables, from: from, to: to, untouched: untouched)
+        var changes = tableChanges(tables, from: from, to: to, transformedTables: transformedTables)
+        // Entities that gain, lose or change their parent: their rows move to their new root's table, ids kept.
+        let moves = rowMoves(
+            into: newTables, from: from, to: to, newNames: tables.newNames, transformedTables: transformedTables.subtracting(tables.matched.map(\.new.name)),
+            reasons: &changes.reasons, failingTables: &changes.failingTables)
+        tables.fills += moves
+        changes.alterations = Self.keepingMovedKinds(changes.alterations, moves: moves)
+        if !changes.reasons.isEmpty {
+            return .failure(NotInferable(from: old.version, to: new.version, reasons: changes.reasons, tables: changes.failingTables))
+        }
+        let drops = Self.tableDrops(oldTables, surviving: tables.survivingOldTables, consumed: changes.consumedJoinTables, targetNames: new.tableNames)
+        let searchDrops = changes.searchDrops + drops.searchDrops
+        // A renamed table keeps its indexes' old names, which a new table may take at this version (one that
+        // reuses the renamed table's name): those indexes go first (`DROP INDEX IF EXISTS`, so a rebuild
+        // that drops them with its table is unaffected).
+        var earlyIndexDrops: [MigrationOperation] = []
+        for (oldTable, newTable) in tables.matched where oldTable.name != newTable.name {
+            let kept = Set(newTable.indexes.map(\.name))
+            for index in oldTable.indexes.sorted(by: { $0.name < $1.name }) where !kept.contains(index.name) {
+                earlyIndexDrops.append(.dropIndex(index.name))
+            }
+        }
+        changes.indexOperations.removeAll { earlyIndexDrops.contains($0) }
+        changes.alterations.removeAll { earlyIndexDrops.contains($0) }
+        return .success(
+            searchDrops + drops.early + Self.ordered(tables.renames) + earlyIndexDrops + tables.creates + tables.fills + changes.alterations + drops.late
+                + changes.indexOperations + changes.searchCreates)
+    }
 
+    /// Which old table each new table of a step continues (renamed or not), and the tables it creates
+    /// (a join table made from a to-one column is filled from it).
+    struct TableMatches {
+        /// Each old table's name at `to` (the first new table it became).
+        var newNames: [String: String] = [:]
+        /// Tables that exist at both versions.
+        var matched: [(old: SchemaTable, new: SchemaTable)] = []
         var renames: [MigrationOperation] = []
         var creates: [MigrationOperation] = []
         var fills: [MigrationOperation] = []
-        var alterations: [MigrationOperation] = []
-        var indexOperations: [MigrationOperation] = []
-        var survivingOldTables: Set<String> = untouched
-        var consumedJoinTables: Set<String> = []
+        /// The old tables that some new table continues (and the untouched ones).
+        var survivingOldTables: Set<String>
+    }
 
-        // Each old table's name at `to` (the first new table it became), once per step: looking it up
-        // per foreign key made a step quadratic in the number of tables.
+    private func tableMatches(_ newTables: [SchemaTable], from: Int, to: Int, untouched: Set<String>) -> TableMatches {
+        var tables = TableMatches(survivingOldTables: untouched)
+        // Each old table's name at `to`, once per step: looking it up per foreign key made a step quadratic
+        // in the number of tables.
         var origins: [Lineage.Origin?] = []
-        var newNames: [String: String] = [:]
         for table in newTables {
             let origin = lineage.origin(ofTable: table.name, at: to, in: from)
             origins.append(origin)
-            if case .table(let oldName)? = origin, newNames[oldName] == nil { newNames[oldName] = table.name }
+            if case .table(let oldName)? = origin, tables.newNames[oldName] == nil { tables.newNames[oldName] = table.name }
         }
-
-        // Tables that exist at both versions, by their new name → old name.
-        var matched: [(old: SchemaTable, new: SchemaTable)] = []
         for (table, origin) in zip(newTables, origins) {
             switch origin {
             case .table(let oldName)?:
                 guard let oldTable = lineage.table(oldName, at: from) else { continue }
-                survivingOldTables.insert(oldTable.name)
-                if oldTable.name != table.name { renames.append(.renameTable(from: oldTable.name, to: table.name)) }
-                matched.append((oldTable, table))
+                tables.survivingOldTables.insert(oldTable.name)
+                if oldTable.name != table.name { tables.renames.append(.renameTable(from: oldTable.name, to: table.name)) }
+                tables.matched.append((oldTable, table))
             case .column(let ownerOld, let column)?:
-                creates.append(.createTable(table))
-                let ownerNew = newNames[ownerOld] ?? ownerOld
+                tables.creates.append(.createTable(table))
+                let ownerNew = tables.newNames[ownerOld] ?? ownerOld
                 let key = lineage.table(ownerNew, at: to)?.primaryKey.first ?? "id"
-                fills.append(.fillJoinTable(join: table.name, ownerTable: ownerNew, ownerKey: key, fromColumn: column))
+                tables.fills.append(.fillJoinTable(join: table.name, ownerTable: ownerNew, ownerKey: key, fromColumn: column))
             case .jsonMember?, nil:  // a table's origin is a table or a column
-                creates.append(.createTable(table))
+                tables.creates.append(.createTable(table))
             }
         }
+        return tables
+    }
 
+    /// What a step does to the tables that exist at both versions, or why it needs the app's code.
+    struct TableChanges {
+        var alterations: [MigrationOperation] = []
+        var indexOperations: [MigrationOperation] = []
+        var reasons: [String] = []
         var failingTables: [String] = []
-        // Declared search whose index must be made again goes first and comes back last (see `searchKept`).
+        /// Join tables whose single link became a to-one column.
+        var consumedJoinTables: Set<String> = []
+        /// Declared search whose index must be made again goes first and comes back last (see `searchKept`).
         var searchDrops: [MigrationOperation] = []
         var searchCreates: [MigrationOperation] = []
-        func renewSearch(old: SchemaTable, new: SchemaTable) {
+
+        mutating func renewSearch(old: SchemaTable, new: SchemaTable) {
             if old.search != nil { searchDrops.append(.dropSearch(table: old.name)) }
             if new.search != nil { searchCreates.append(.createSearch(new)) }
         }
-        for (oldTable, newTable) in matched {
+    }
+
+    private func tableChanges(_ tables: TableMatches, from: Int, to: Int, transformedTables: Set<String>) -> TableChanges {
+        var changes = TableChanges()
+        for (oldTable, newTable) in tables.matched {
             if transformedTables.contains(newTable.name) {
-                alterations.append(.transformTable(table: newTable, sourceTable: newTable.name))
+                changes.alterations.append(.transformTable(table: newTable, sourceTable: newTable.name))
                 // The app's code may change any value: the index is read again.
-                renewSearch(old: oldTable, new: newTable)
+                changes.renewSearch(old: oldTable, new: newTable)
                 continue
             }
-            let result = tableResult(old: oldTable, new: newTable, from: from, to: to, newNames: newNames)
-            if !result.reasons.isEmpty { failingTables.append(newTable.name) }
-            if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) { renewSearch(old: oldTable, new: newTable) }
-            reasons += result.reasons
-            alterations += result.operations
-            consumedJoinTables.formUnion(result.collapsedJoinTables)
-            indexOperations += result.indexOperations
+            let result = tableResult(old: oldTable, new: newTable, from: from, to: to, newNames: tables.newNames)
+            if !result.reasons.isEmpty { changes.failingTables.append(newTable.name) }
+            if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) { changes.renewSearch(old: oldTable, new: newTable) }
+            changes.reasons += result.reasons
+            changes.alterations += result.operations
+            changes.consumedJoinTables.formUnion(result.collapsedJoinTables)
+            changes.indexOperations += result.indexOperations
         }
-        // Entities that gain, lose or change their parent: their rows move to their new root's table, ids kept.
-        let moves = rowMoves(
-            into: newTables, from: from, to: to, newNames: newNames, transformedTables: transformedTables.subtracting(matched.map(\.new.name)), reasons: &reasons,
-            failingTables: &failingTables)
-        fills += moves
-        // The kinds whose rows moved out of a table that stays are deleted there, as moved, not lost.
+        return changes
+    }
+
+    /// The kinds whose rows moved out of a table that stays are deleted there, as moved, not lost.
+    private static func keepingMovedKinds(_ alterations: [MigrationOperation], moves: [MigrationOperation]) -> [MigrationOperation] {
+        var alterations = alterations
         for case .moveRows(let move) in moves where move.sourceKindColumn != nil {
             alterations = alterations.map { operation in
                 guard case .rewriteKinds(var rewrite) = operation, rewrite.table == move.source else { return operation }
@@ -187,37 +236,30 @@ package struct StepInference: Sendable {
                 return .rewriteKinds(rewrite)
             }
         }
-        if !reasons.isEmpty { return .failure(NotInferable(from: old.version, to: new.version, reasons: reasons, tables: failingTables)) }
+        return alterations
+    }
 
-        // An old table that goes while the target has a table of its name (a jump over versions where it
-        // was renamed away or removed and another took its name) goes first, and at once: the rename or
-        // create that takes its name would fail. Others go last (a collapsed join table is still read).
+    /// The old tables no new table continues. One that goes while the target has a table of its name (a
+    /// jump over versions where it was renamed away or removed and another took its name) goes first, and
+    /// at once: the rename or create that takes its name would fail. Others go last (a collapsed join table
+    /// is still read).
+    private static func tableDrops(
+        _ oldTables: [SchemaTable], surviving: Set<String>, consumed: Set<String>, targetNames: [String]
+    ) -> (early: [MigrationOperation], late: [MigrationOperation], searchDrops: [MigrationOperation]) {
         var drops: [MigrationOperation] = []
         var earlyDrops: [MigrationOperation] = []
-        let targetNames = Set(new.tableNames.map { sqlNameKey($0) })
-        for table in oldTables where !survivingOldTables.contains(table.name) {
+        var searchDrops: [MigrationOperation] = []
+        let targetNames = Set(targetNames.map { sqlNameKey($0) })
+        for table in oldTables where !surviving.contains(table.name) {
             // Its index would outlive it (the triggers go with the table).
             if table.search != nil { searchDrops.append(.dropSearch(table: table.name)) }
-            if targetNames.contains(sqlNameKey(table.name)) && !consumedJoinTables.contains(table.name) {
+            if targetNames.contains(sqlNameKey(table.name)) && !consumed.contains(table.name) {
                 earlyDrops.append(.dropTable(table.name, deferrable: false))
             } else {
-                drops.append(.dropTable(table.name, deferrable: !consumedJoinTables.contains(table.name)))
+                drops.append(.dropTable(table.name, deferrable: !consumed.contains(table.name)))
             }
         }
-        // A renamed table keeps its indexes' old names, which a new table may take at this version (one that
-        // reuses the renamed table's name): those indexes go first (`DROP INDEX IF EXISTS`, so a rebuild
-        // that drops them with its table is unaffected).
-        var earlyIndexDrops: [MigrationOperation] = []
-        for (oldTable, newTable) in matched where oldTable.name != newTable.name {
-            let kept = Set(newTable.indexes.map(\.name))
-            for index in oldTable.indexes.sorted(by: { $0.name < $1.name }) where !kept.contains(index.name) {
-                earlyIndexDrops.append(.dropIndex(index.name))
-            }
-        }
-        indexOperations.removeAll { earlyIndexDrops.contains($0) }
-        alterations.removeAll { earlyIndexDrops.contains($0) }
-        return .success(
-            searchDrops + earlyDrops + Self.ordered(renames) + earlyIndexDrops + creates + fills + alterations + drops + indexOperations + searchCreates)
+        return (earlyDrops, drops, searchDrops)
     }
 
     /// The rows that move between tables in the step (``SchemaTable/movedRows``): copied after the tables
@@ -393,27 +435,54 @@ package struct StepInference: Sendable {
         var kindRewrite: KindRewrite?
     }
 
-    /// The changes of one table that exists at both versions (already renamed to its new name).
+    /// The changes of one table that exists at both versions (already renamed to its new name), in three
+    /// phases: where each new column's values come from, what about the table's keys and constraints
+    /// changes, then the operations (one rebuild, or changes in place) or why the app's code is needed.
     private func tableOperations(old: SchemaTable, new: SchemaTable, lineage: Lineage, from: Int, to: Int, newNames: [String: String]) -> TableResult {
-        var result = TableResult()
-        let name = new.name
-        var rebuildReasons: [String] = []
+        var columns = columnSources(old: old, new: new, lineage: lineage, from: from, to: to)
+        let dropped = old.columns.filter { !columns.matchedOld.contains($0.name) }
+        columns.rebuildReasons += Self.constraintChanges(old: old, new: new, dropped: dropped, columns: columns, newNames: newNames)
+        return Self.tableResult(old: old, new: new, columns: columns, dropped: dropped)
+    }
+
+    /// Where each column of a table's new version takes its values from in the rebuild's `SELECT`, and
+    /// what the columns' changes say about the step.
+    struct ColumnSources {
+        /// One SQL expression per new column, in order, reading the old row as `src`.
         var sources: [String] = []
-        var collapsed: [String] = []
+        /// Why the table must be rebuilt (nothing here that the app's code must do).
+        var rebuildReasons: [String] = []
+        /// Why the step needs the app's code.
+        var reasons: [String] = []
+        /// The old columns that a new column continues.
         var matchedOld: Set<String> = []
         var adds: [SchemaColumn] = []
+        /// Old name → new name.
         var renames: [(String, String)] = []
+        var renamedColumns: [String: String] = [:]
+        /// The old JSON struct columns that became composite columns.
         var extracted: Set<String> = []
-        // Each new column's old column, and the columns extracted from JSON: what the store already holds
-        // (for the elements of optional composites only; most tables have none).
-        let hasCompositeGroups = new.columns.contains { $0.compositeGroup != nil }
+        /// The join tables whose single link becomes a to-one column.
+        var collapsed: [String] = []
+        /// Each new column's old column, and the columns extracted from JSON: what the store already holds
+        /// (for the elements of optional composites only; most tables have none).
         var previousOf: [String: SchemaColumn] = [:]
         var extractedColumns: Set<String> = []
+        /// Columns kept under their name (their values may still be converted): what an FTS index may keep.
+        var sameNamed: Set<String> = []
+        var kindRewrite: KindRewrite?
+        /// Each new column whose values are the old column's, unchanged and under the same name (new → old).
+        var copiedColumns: [String: String] = [:]
+    }
+
+    /// The first phase of ``tableOperations(old:new:lineage:from:to:newNames:)``: each new column by its
+    /// origin (an old column of the table, a member of its JSON struct, a join table's link, or none).
+    private func columnSources(old: SchemaTable, new: SchemaTable, lineage: Lineage, from: Int, to: Int) -> ColumnSources {
+        var columns = ColumnSources()
+        let name = new.name
+        let hasCompositeGroups = new.columns.contains { $0.compositeGroup != nil }
         // The old table's columns by name: a wide table looks one up for each of its columns.
         let oldColumns = Dictionary(old.columns.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
-        // Columns kept under their name (their values may still be converted): what an FTS index may keep.
-        var sameNamed: Set<String> = []
-
         for column in new.columns {
             let label = "\(name).\(column.name)"
             // One walk back per column: its changes when it was a column throughout (most), else its origin.
@@ -422,178 +491,234 @@ package struct StepInference: Sendable {
             switch origin {
             case .column(let table, let oldName)? where table == old.name:
                 guard let oldColumn = oldColumns[sqlNameKey(oldName)] else { continue }
-                matchedOld.insert(oldColumn.name)
-                if hasCompositeGroups { previousOf[column.name] = oldColumn }
+                columns.matchedOld.insert(oldColumn.name)
+                if hasCompositeGroups { columns.previousOf[column.name] = oldColumn }
                 if oldColumn.name != column.name {
-                    renames.append((oldColumn.name, column.name))
-                    result.renamedColumns[oldColumn.name] = column.name
+                    columns.renames.append((oldColumn.name, column.name))
+                    columns.renamedColumns[oldColumn.name] = column.name
                 }
-                var expression = "src.\(quoteIdentifier(oldColumn.name))"
-                // A struct stored as JSON whose members changed on the way: its JSON is the app's to convert.
-                for step in (path ?? []).dropFirst() where step.column.jsonStructChange != nil {
-                    result.reasons.append(
-                        "\(label): the members of its struct change (\(step.column.jsonStructChange!)\(to - from > 1 ? " at \(versions[step.version].version)" : "")), and its stored JSON is converted by the app's code")
-                }
-                switch path.map({ conversions(along: $0, label: label, at: to, in: from) }) {
-                case .success(let steps)?:
-                    let converted = Self.expression(expression, through: steps)
-                    if converted != expression {
-                        expression = converted
-                        let types = [oldColumn, column].map { $0.valueType?.description ?? $0.type.rawValue }
-                        rebuildReasons.append("\(label) converts \(types[0]) to \(types[1]) (\(steps.filter { $0 != .unchanged }.map(\.description).joined(separator: ", then ")))")
-                    } else if oldColumn.type != column.type {
-                        result.reasons.append("\(label): \(oldColumn.type.rawValue) cannot become \(column.type.rawValue) without a conversion")
-                    }
-                case .failure(let refusal)?:
-                    result.reasons.append(refusal.description)
-                case nil:
-                    if oldColumn.type != column.type {
-                        result.reasons.append("\(label): \(oldColumn.type.rawValue) cannot convert to \(column.type.rawValue) without loss")
-                    }
-                }
-                let cases = path.map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
-                if column.isKindColumn {
-                    // An entity hierarchy's kinds: rows of removed entities deleted, renamed ones rewritten, in place.
-                    let deleted = cases.mapping.filter { $0.to == nil }.map(\.from)
-                    let renamed = cases.mapping.compactMap { change in change.to.map { KindRewrite.Rename(from: change.from, to: $0) } }
-                    if !deleted.isEmpty || !renamed.isEmpty {
-                        result.kindRewrite = KindRewrite(table: name, column: oldColumn.name, renamed: renamed, deleted: deleted)
-                    }
-                } else if !cases.needsApp.isEmpty {
-                    let enumName = column.valueType.map { " (\($0))" } ?? ""
-                    result.reasons.append(
-                        "\(label)\(enumName): \(cases.needsApp.count == 1 ? "case" : "cases") \(cases.needsApp.joined(separator: ", ")) removed without a fallback; rows holding \(cases.needsApp.count == 1 ? "it" : "them") need the app's code")
-                } else if !cases.mapping.isEmpty {
-                    expression = Self.caseExpression(expression, mapping: cases.mapping)
-                    rebuildReasons.append("\(label) rewrites enum values (\(cases.mapping.map { "\($0.from) → \($0.to ?? "NULL")" }.joined(separator: ", ")))")
-                }
-                if column.notNull && !oldColumn.notNull {
-                    if let defaultSQL = column.defaultSQL {
-                        expression = "COALESCE(\(expression), \(defaultSQL))"
-                        rebuildReasons.append("\(label) becomes required (NULLs take the default \(defaultSQL))")
-                    } else {
-                        result.reasons.append("\(label) becomes required without a default for the existing NULLs")
-                    }
-                } else if !column.notNull && oldColumn.notNull {
-                    rebuildReasons.append("\(label) becomes optional")
-                }
-                if column.defaultSQL != oldColumn.defaultSQL {
-                    rebuildReasons.append("\(label) default changes to \(column.defaultSQL ?? "none")")
-                }
-                if column.declaredType != oldColumn.declaredType {
-                    rebuildReasons.append("\(label) is declared \(column.sqlType)")
-                }
-                if !SchemaColumn.sameCollation(column.collation, oldColumn.collation) {
-                    rebuildReasons.append("\(label) collates \(column.collation ?? "BINARY")")
-                }
-                if column.check != oldColumn.check {
-                    rebuildReasons.append("\(label) \(column.check.map { "checks (\($0))" } ?? "no longer has a CHECK")")
-                }
-                if column.generatedSQL != oldColumn.generatedSQL || (column.generatedStored == true) != (oldColumn.generatedStored == true) {
-                    rebuildReasons.append(
-                        "\(label) \(column.generatedSQL.map { "is generated as (\($0)) \(column.generatedStored == true ? "STORED" : "VIRTUAL")" } ?? "is no longer generated (it keeps its values)")")
-                }
-                if oldColumn.name == column.name { sameNamed.insert(column.name) }
-                sources.append(expression)
+                let kept = keptColumn(column, from: oldColumn, path: path, table: name, from: from, to: to)
+                columns.sources.append(kept.expression)
+                columns.rebuildReasons += kept.rebuildReasons
+                columns.reasons += kept.reasons
+                if let rewrite = kept.kindRewrite { columns.kindRewrite = rewrite }
+                if oldColumn.name == column.name { columns.sameNamed.insert(column.name) }
             case .jsonMember(let table, let source, let path)? where table == old.name && oldColumns[sqlNameKey(source)] != nil:
-                if hasCompositeGroups { extractedColumns.insert(column.name) }
+                if hasCompositeGroups { columns.extractedColumns.insert(column.name) }
                 switch Self.jsonMemberExpression(column: source, path: path, valueType: column.valueType) {
                 case .success(let expression):
-                    sources.append(expression)
-                    if !extracted.contains(source) {
-                        extracted.insert(source)
-                        rebuildReasons.append("the JSON struct in \(old.name).\(source) becomes composite columns (json_extract of each member)")
+                    columns.sources.append(expression)
+                    if !columns.extracted.contains(source) {
+                        columns.extracted.insert(source)
+                        columns.rebuildReasons.append("the JSON struct in \(old.name).\(source) becomes composite columns (json_extract of each member)")
                     }
                 case .failure(let refusal):
-                    result.reasons.append("\(label): \(refusal.description)")
-                    sources.append("NULL")
+                    columns.reasons.append("\(label): \(refusal.description)")
+                    columns.sources.append("NULL")
                 }
                 if column.notNull {
                     if let defaultSQL = column.defaultSQL {
-                        sources[sources.count - 1] = "COALESCE(\(sources[sources.count - 1]), \(defaultSQL))"
+                        columns.sources[columns.sources.count - 1] = "COALESCE(\(columns.sources[columns.sources.count - 1]), \(defaultSQL))"
                     } else if oldColumns[sqlNameKey(source)]?.notNull != true {
-                        result.reasons.append("\(label) is required but \(old.name).\(source) may be NULL, and it has no default for those rows")
+                        columns.reasons.append("\(label) is required but \(old.name).\(source) may be NULL, and it has no default for those rows")
                     }
                 }
             case .table(let join)?:
-                collapsed.append(join)
+                columns.collapsed.append(join)
                 let key = old.primaryKey.first ?? "id"
                 let link = LinkTable.columns(of: versions[from].table(named: join))
-                sources.append("(SELECT link.\(quoteIdentifier(link.target)) FROM \(quoteIdentifier(join)) AS link WHERE link.\(quoteIdentifier(link.source)) = src.\(quoteIdentifier(key)))")
-                rebuildReasons.append("\(label) takes the single link of \(join) (to-many becomes to-one)")
+                columns.sources.append(
+                    "(SELECT link.\(quoteIdentifier(link.target)) FROM \(quoteIdentifier(join)) AS link WHERE link.\(quoteIdentifier(link.source)) = src.\(quoteIdentifier(key)))")
+                columns.rebuildReasons.append("\(label) takes the single link of \(join) (to-many becomes to-one)")
             default:
-                if new.kind == .join, sameSQLName(column.name, LinkTable.positionColumn), old.column(named: LinkTable.columns(of: old).source) != nil {
-                    // An unordered to-many relationship becomes ordered: each source's links are numbered from 0
-                    // in their rowid order (the order they were linked in, which every rebuild keeps).
-                    let sourceColumn = quoteIdentifier(LinkTable.columns(of: old).source)
-                    sources.append(
-                        "(SELECT count(*) FROM \(quoteIdentifier(name)) AS earlier WHERE earlier.\(sourceColumn) = src.\(sourceColumn) AND earlier.rowid < src.rowid)")
-                    adds.append(column)
-                    rebuildReasons.append("\(label) numbers each source's links in their rowid order (the to-many becomes ordered)")
-                    continue
-                }
-                if column.notNull && column.defaultSQL == nil && !column.isGenerated {
-                    result.reasons.append("\(label) is added as required without a default for existing rows")
-                }
-                sources.append(column.defaultSQL ?? "NULL")
-                adds.append(column)
-                if column.generatedStored == true {
-                    // SQLite's ADD COLUMN refuses a STORED generated column (https://sqlite.org/gencol.html).
-                    rebuildReasons.append("\(label) is added as a STORED generated column, which ADD COLUMN cannot add")
-                } else if new.primaryKey.contains(column.name) {
-                    rebuildReasons.append("\(label) is a new primary key column")
-                } else if !column.hasConstantDefault {
-                    rebuildReasons.append("\(label) is added with a non-constant default")
-                } else if new.foreignKeys.contains(where: { $0.columns.contains(column.name) }), column.defaultSQL != nil, column.defaultSQL != "NULL" {
-                    rebuildReasons.append("\(label) is a foreign key added with a non-NULL default")
-                }
+                Self.addedColumn(column, old: old, new: new, to: &columns)
             }
         }
         if hasCompositeGroups {
-            compositeFills(new: new, sources: &sources, previousOf: previousOf, extracted: extractedColumns, rebuildReasons: &rebuildReasons, reasons: &result.reasons)
+            compositeFills(
+                new: new, sources: &columns.sources, previousOf: columns.previousOf, extracted: columns.extractedColumns, rebuildReasons: &columns.rebuildReasons,
+                reasons: &columns.reasons)
         }
-        for (column, source) in zip(new.columns, sources) where sameNamed.contains(column.name) && source == "src.\(quoteIdentifier(column.name))" {
-            result.copiedColumns[column.name] = column.name
+        for (column, source) in zip(new.columns, columns.sources) where columns.sameNamed.contains(column.name) && source == "src.\(quoteIdentifier(column.name))" {
+            columns.copiedColumns[column.name] = column.name
         }
-        let dropped = old.columns.filter { !matchedOld.contains($0.name) }
-        for column in dropped {
-            // An index on it goes first (below); a key cannot be dropped in place.
-            if old.primaryKey.contains(column.name) || old.foreignKeys.contains(where: { $0.columns.contains(column.name) }) {
-                rebuildReasons.append("\(old.name).\(column.name) is removed but is a key")
+        return columns
+    }
+
+    /// A new column that continues an old column of the table: the expression that reads it, converted
+    /// and completed as the new column needs.
+    struct KeptColumn {
+        var expression: String
+        var rebuildReasons: [String] = []
+        var reasons: [String] = []
+        var kindRewrite: KindRewrite?
+    }
+
+    private func keptColumn(
+        _ column: SchemaColumn, from oldColumn: SchemaColumn, path: [Lineage.ColumnVersion]?, table name: String, from: Int, to: Int
+    ) -> KeptColumn {
+        let label = "\(name).\(column.name)"
+        var kept = KeptColumn(expression: "src.\(quoteIdentifier(oldColumn.name))")
+        // A struct stored as JSON whose members changed on the way: its JSON is the app's to convert.
+        for step in (path ?? []).dropFirst() where step.column.jsonStructChange != nil {
+            kept.reasons.append(
+                "\(label): the members of its struct change (\(step.column.jsonStructChange!)\(to - from > 1 ? " at \(versions[step.version].version)" : "")), and its stored JSON is converted by the app's code")
+        }
+        switch path.map({ conversions(along: $0, label: label, at: to, in: from) }) {
+        case .success(let steps)?:
+            let converted = Self.expression(kept.expression, through: steps)
+            if converted != kept.expression {
+                kept.expression = converted
+                let types = [oldColumn, column].map { $0.valueType?.description ?? $0.type.rawValue }
+                kept.rebuildReasons.append("\(label) converts \(types[0]) to \(types[1]) (\(steps.filter { $0 != .unchanged }.map(\.description).joined(separator: ", then ")))")
+            } else if oldColumn.type != column.type {
+                kept.reasons.append("\(label): \(oldColumn.type.rawValue) cannot become \(column.type.rawValue) without a conversion")
+            }
+        case .failure(let refusal)?:
+            kept.reasons.append(refusal.description)
+        case nil:
+            if oldColumn.type != column.type {
+                kept.reasons.append("\(label): \(oldColumn.type.rawValue) cannot convert to \(column.type.rawValue) without loss")
             }
         }
-        // Primary key and foreign keys, compared in the new names.
-        let oldPrimaryKey = old.primaryKey.map { result.renamedColumns[$0] ?? $0 }
-        if oldPrimaryKey != new.primaryKey { rebuildReasons.append("the primary key changes") }
+        let cases = path.map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
+        if column.isKindColumn {
+            // An entity hierarchy's kinds: rows of removed entities deleted, renamed ones rewritten, in place.
+            let deleted = cases.mapping.filter { $0.to == nil }.map(\.from)
+            let renamed = cases.mapping.compactMap { change in change.to.map { KindRewrite.Rename(from: change.from, to: $0) } }
+            if !deleted.isEmpty || !renamed.isEmpty {
+                kept.kindRewrite = KindRewrite(table: name, column: oldColumn.name, renamed: renamed, deleted: deleted)
+            }
+        } else if !cases.needsApp.isEmpty {
+            let enumName = column.valueType.map { " (\($0))" } ?? ""
+            kept.reasons.append(
+                "\(label)\(enumName): \(cases.needsApp.count == 1 ? "case" : "cases") \(cases.needsApp.joined(separator: ", ")) removed without a fallback; rows holding \(cases.needsApp.count == 1 ? "it" : "them") need the app's code")
+        } else if !cases.mapping.isEmpty {
+            kept.expression = Self.caseExpression(kept.expression, mapping: cases.mapping)
+            kept.rebuildReasons.append("\(label) rewrites enum values (\(cases.mapping.map { "\($0.from) → \($0.to ?? "NULL")" }.joined(separator: ", ")))")
+        }
+        Self.declarationChanges(of: column, from: oldColumn, label: label, into: &kept)
+        return kept
+    }
+
+    /// What changes in a kept column's declaration: required or optional, its default, declared type,
+    /// collation, CHECK and generation. Each is a rebuild, except a column that becomes required without a
+    /// default for the NULLs it holds.
+    private static func declarationChanges(of column: SchemaColumn, from oldColumn: SchemaColumn, label: String, into kept: inout KeptColumn) {
+        if column.notNull && !oldColumn.notNull {
+            if let defaultSQL = column.defaultSQL {
+                kept.expression = "COALESCE(\(kept.expression), \(defaultSQL))"
+                kept.rebuildReasons.append("\(label) becomes required (NULLs take the default \(defaultSQL))")
+            } else {
+                kept.reasons.append("\(label) becomes required without a default for the existing NULLs")
+            }
+        } else if !column.notNull && oldColumn.notNull {
+            kept.rebuildReasons.append("\(label) becomes optional")
+        }
+        if column.defaultSQL != oldColumn.defaultSQL {
+            kept.rebuildReasons.append("\(label) default changes to \(column.defaultSQL ?? "none")")
+        }
+        if column.declaredType != oldColumn.declaredType {
+            kept.rebuildReasons.append("\(label) is declared \(column.sqlType)")
+        }
+        if !SchemaColumn.sameCollation(column.collation, oldColumn.collation) {
+            kept.rebuildReasons.append("\(label) collates \(column.collation ?? "BINARY")")
+        }
+        if column.check != oldColumn.check {
+            kept.rebuildReasons.append("\(label) \(column.check.map { "checks (\($0))" } ?? "no longer has a CHECK")")
+        }
+        if column.generatedSQL != oldColumn.generatedSQL || (column.generatedStored == true) != (oldColumn.generatedStored == true) {
+            kept.rebuildReasons.append(
+                "\(label) \(column.generatedSQL.map { "is generated as (\($0)) \(column.generatedStored == true ? "STORED" : "VIRTUAL")" } ?? "is no longer generated (it keeps its values)")")
+        }
+    }
+
+    /// A new column with no origin in the table: added (in place, or by the rebuild when ADD COLUMN cannot
+    /// add it), or a join table's new position column numbered from the links' order.
+    private static func addedColumn(_ column: SchemaColumn, old: SchemaTable, new: SchemaTable, to columns: inout ColumnSources) {
+        let label = "\(new.name).\(column.name)"
+        if new.kind == .join, sameSQLName(column.name, LinkTable.positionColumn), old.column(named: LinkTable.columns(of: old).source) != nil {
+            // An unordered to-many relationship becomes ordered: each source's links are numbered from 0
+            // in their rowid order (the order they were linked in, which every rebuild keeps).
+            let sourceColumn = quoteIdentifier(LinkTable.columns(of: old).source)
+            columns.sources.append(
+                "(SELECT count(*) FROM \(quoteIdentifier(new.name)) AS earlier WHERE earlier.\(sourceColumn) = src.\(sourceColumn) AND earlier.rowid < src.rowid)")
+            columns.adds.append(column)
+            columns.rebuildReasons.append("\(label) numbers each source's links in their rowid order (the to-many becomes ordered)")
+            return
+        }
+        if column.notNull && column.defaultSQL == nil && !column.isGenerated {
+            columns.reasons.append("\(label) is added as required without a default for existing rows")
+        }
+        columns.sources.append(column.defaultSQL ?? "NULL")
+        columns.adds.append(column)
+        if column.generatedStored == true {
+            // SQLite's ADD COLUMN refuses a STORED generated column (https://sqlite.org/gencol.html).
+            columns.rebuildReasons.append("\(label) is added as a STORED generated column, which ADD COLUMN cannot add")
+        } else if new.primaryKey.contains(column.name) {
+            columns.rebuildReasons.append("\(label) is a new primary key column")
+        } else if !column.hasConstantDefault {
+            columns.rebuildReasons.append("\(label) is added with a non-constant default")
+        } else if new.foreignKeys.contains(where: { $0.columns.contains(column.name) }), column.defaultSQL != nil, column.defaultSQL != "NULL" {
+            columns.rebuildReasons.append("\(label) is a foreign key added with a non-NULL default")
+        }
+    }
+
+    /// The second phase: what makes the table's rebuild necessary beyond its columns, the keys and
+    /// constraints compared in the new names.
+    private static func constraintChanges(
+        old: SchemaTable, new: SchemaTable, dropped: [SchemaColumn], columns: ColumnSources, newNames: [String: String]
+    ) -> [String] {
+        var reasons: [String] = []
+        for column in dropped {
+            // An index on it goes first (in place); a key cannot be dropped in place.
+            if old.primaryKey.contains(column.name) || old.foreignKeys.contains(where: { $0.columns.contains(column.name) }) {
+                reasons.append("\(old.name).\(column.name) is removed but is a key")
+            }
+        }
+        let renamed = columns.renamedColumns
+        let oldPrimaryKey = old.primaryKey.map { renamed[$0] ?? $0 }
+        if oldPrimaryKey != new.primaryKey { reasons.append("the primary key changes") }
         let oldForeignKeys = Set(
             old.foreignKeys.map { key in
                 SchemaForeignKey(
-                    columns: key.columns.map { result.renamedColumns[$0] ?? $0 },
+                    columns: key.columns.map { renamed[$0] ?? $0 },
                     table: newNames[key.table] ?? key.table,
                     tableColumns: key.tableColumns, onDelete: key.onDelete, onUpdate: key.onUpdate)
             })
-        if oldForeignKeys != Set(new.foreignKeys) { rebuildReasons.append("foreign keys change") }
-        if (old.checks ?? []) != (new.checks ?? []) { rebuildReasons.append("its CHECK constraints change") }
+        if oldForeignKeys != Set(new.foreignKeys) { reasons.append("foreign keys change") }
+        if (old.checks ?? []) != (new.checks ?? []) { reasons.append("its CHECK constraints change") }
         // A UNIQUE … ON CONFLICT is a constraint of the table (no index has one): only a rebuild adds, drops or changes it.
         func conflictConstraints(_ indexes: [SchemaIndex], renamed: [String: String]) -> Set<String> {
             Set(indexes.compactMap { index in index.onConflict.map { "\(index.columns.map { sqlNameKey(renamed[$0] ?? $0) }) \($0)" } })
         }
-        if conflictConstraints(old.indexes, renamed: result.renamedColumns) != conflictConstraints(new.indexes, renamed: [:]) {
-            rebuildReasons.append("its UNIQUE ON CONFLICT constraints change")
+        if conflictConstraints(old.indexes, renamed: renamed) != conflictConstraints(new.indexes, renamed: [:]) {
+            reasons.append("its UNIQUE ON CONFLICT constraints change")
         }
         // A rename onto a name that an old, dropped column still holds cannot be done in place.
-        if renames.contains(where: { rename in dropped.contains { sqlNameKey($0.name) == sqlNameKey(rename.1) } }) {
-            rebuildReasons.append("a column is renamed onto the name of a removed column")
+        if columns.renames.contains(where: { rename in dropped.contains { sqlNameKey($0.name) == sqlNameKey(rename.1) } }) {
+            reasons.append("a column is renamed onto the name of a removed column")
         }
+        return reasons
+    }
 
+    /// The last phase: the reasons the app's code is needed, else one rebuild, else the changes in place.
+    private static func tableResult(old: SchemaTable, new: SchemaTable, columns: ColumnSources, dropped: [SchemaColumn]) -> TableResult {
+        let name = new.name
+        var result = TableResult()
+        result.reasons = columns.reasons
+        result.renamedColumns = columns.renamedColumns
+        result.copiedColumns = columns.copiedColumns
+        result.kindRewrite = columns.kindRewrite
         if !result.reasons.isEmpty { return result }
-        if !rebuildReasons.isEmpty || !collapsed.isEmpty {
+        if !columns.rebuildReasons.isEmpty || !columns.collapsed.isEmpty {
             result.rebuilt = true
-            result.collapsedJoinTables = collapsed
+            result.collapsedJoinTables = columns.collapsed
             result.operations = [
                 .rebuildTable(TableRebuild(
-                    table: new, sourceTable: name, sources: sources, reasons: rebuildReasons, collapsedJoinTables: collapsed, renamedColumns: result.renamedColumns,
-                    droppedColumns: dropped.map(\.name).filter { !extracted.contains($0) }, addedColumns: adds.map(\.name)))
+                    table: new, sourceTable: name, sources: columns.sources, reasons: columns.rebuildReasons, collapsedJoinTables: columns.collapsed,
+                    renamedColumns: columns.renamedColumns, droppedColumns: dropped.map(\.name).filter { !columns.extracted.contains($0) },
+                    addedColumns: columns.adds.map(\.name)))
             ]
             return result
         }
@@ -603,8 +728,8 @@ package struct StepInference: Sendable {
             result.operations.append(.dropIndex(index.name))
             result.droppedIndexes.insert(index.name)
         }
-        result.operations += renames.map { .renameColumn(table: name, from: $0.0, to: $0.1) }
-        result.operations += adds.map { .addColumn(table: name, column: $0) }
+        result.operations += columns.renames.map { .renameColumn(table: name, from: $0.0, to: $0.1) }
+        result.operations += columns.adds.map { .addColumn(table: name, column: $0) }
         result.operations += dropped.map { .dropColumn(table: name, column: $0.name, deferrable: !$0.notNull || $0.defaultSQL != nil) }
         return result
     }
