@@ -159,7 +159,8 @@ extension GeneratorPipeline {
     }
 
     private func renderModule(_ module: String, into outputFile: String, input: LoadedInput) throws(GenerationFailed) -> ModuleResult {
-        let model = try Resolver.resolve(input)
+        // The requirements rendered here are compiled by this very build: one the app lacks is its build error.
+        let model = try Resolver.resolve(input, requirements: .renderedIntoTheBuild)
         let config = model.config
         let folder: String
         var fixtures: String?

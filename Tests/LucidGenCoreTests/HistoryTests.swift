@@ -241,6 +241,20 @@ import Testing
         #expect(try severity(project.generate()) == [.note])
     }
 
+    /// Where the build plugin renders the migrations protocol (its module mode, and `generate` with
+    /// `build_plugin: true`, which writes no Swift), the build that compiles the app enforces every
+    /// requirement: the message is a note from the first run on, never a warning that cannot go away.
+    @Test func aStepThatNeedsTheAppsCodeIsANoteWhereTheBuildPluginRendersTheRequirement() throws {
+        let property = #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
+        let prefix = "1.0 → 2.0 cannot be inferred (track.code: string → int"
+        let plugin = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions + "build_plugin: true\n")
+        defer { plugin.remove() }
+        #expect(try plugin.generate().diagnostics.filter { $0.message.hasPrefix(prefix) }.map(\.severity) == [.note])
+        #expect(!plugin.exists("Sources/App/Generated/AppMigrations.swift"), "no Swift written")
+        let module = try GeneratorPipeline(configPath: plugin.configPath).runModule("App", into: plugin.root.appendingPathComponent("plugin/App.lucid.swift").path)
+        #expect(module.diagnostics.filter { $0.message.hasPrefix(prefix) }.map(\.severity) == [.note])
+    }
+
     @Test func typeHistoryGivesOldRecordsTheirOldTypes() throws {
         let property = #"{ "name": "score", "property_type": "double", "default_value": 2.5, "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1 }] }"#
         let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)

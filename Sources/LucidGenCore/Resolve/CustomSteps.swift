@@ -90,15 +90,26 @@ extension Resolver {
 /// The row transforms the migrations protocol lucidgen generated last time requires (`func migrate(_ old:
 /// Old) throws -> New?`, one a line), read from the app's generated folder. A requirement there is one the
 /// app's build already enforces: until the app implements it, the conformance does not compile.
-struct GeneratedRequirements: Sendable {
+package struct GeneratedRequirements: Sendable {
     /// Each requirement as declared, e.g. `func migrate(_ old: Track_1_0) throws -> Track_2_0?`.
     var declarations: Set<String>
+    /// Every requirement is one the build enforces: the build plugin renders the protocol into the very
+    /// build that compiles the app (`generate --module-output`, or `build_plugin: true`, where `generate`
+    /// writes no Swift and the plugin's build does).
+    var enforcedByTheBuild = false
 
-    init(declarations: Set<String> = []) { self.declarations = declarations }
+    init(declarations: Set<String> = [], enforcedByTheBuild: Bool = false) {
+        self.declarations = declarations
+        self.enforcedByTheBuild = enforcedByTheBuild
+    }
 
-    /// The migrations file of the app's generated folder; none (first run, the build plugin's folder, the
-    /// file removed) requires nothing.
+    /// What the build plugin's builds enforce: everything they render.
+    static let renderedIntoTheBuild = GeneratedRequirements(enforcedByTheBuild: true)
+
+    /// The migrations file of the app's generated folder; none (first run, the file removed) requires
+    /// nothing. With `build_plugin: true` the plugin's build renders and enforces every requirement.
     static func read(config: Config) -> GeneratedRequirements {
+        if config.buildPlugin { return .renderedIntoTheBuild }
         let path = (absolutePath(config.app.outputPath) as NSString).appendingPathComponent("\(config.app.moduleName)Migrations.swift")
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return GeneratedRequirements() }
         return GeneratedRequirements(text: text)
@@ -109,6 +120,6 @@ struct GeneratedRequirements: Sendable {
     }
 
     func contains(migratingFrom old: String, to new: String) -> Bool {
-        declarations.contains("func migrate(_ old: \(old)) throws -> \(new)?")
+        enforcedByTheBuild || declarations.contains("func migrate(_ old: \(old)) throws -> \(new)?")
     }
 }

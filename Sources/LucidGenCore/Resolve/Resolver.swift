@@ -10,7 +10,8 @@ package enum Resolver {
     /// The phases in order, each taking what the one before returned: which entities are described, their
     /// versions, their timelines (lifetimes, hierarchy, inferred type histories), the resolved entities,
     /// one schema and snapshot per version, then the steps that need the app's code.
-    package static func resolve(_ input: LoadedInput) throws(GenerationFailed) -> ResolvedModel {
+    /// `requirements`: the row transforms the app's build already requires (nil: read from the generated folder).
+    package static func resolve(_ input: LoadedInput, requirements: GeneratedRequirements? = nil) throws(GenerationFailed) -> ResolvedModel {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
         let described = try describedEntities(input, &diagnostics)
@@ -18,7 +19,7 @@ package enum Resolver {
         var complete = try timelines(of: versioned, subtypes: input.subtypes, &diagnostics)
         let entities = try resolvedEntities(versioned, complete, subtypes: input.subtypes, &diagnostics)
         let versionSchemas = try schemas(versioned, entities: entities, subtypes: input.subtypes, context: &complete.context, &diagnostics)
-        let requirements = GeneratedRequirements.read(config: versioned.config)
+        let requirements = requirements ?? GeneratedRequirements.read(config: versioned.config)
         let steps = customSteps(versioned, versionSchemas.schemas, entities: entities, requirements: requirements, &diagnostics)
         for (version, entry) in versioned.frozen where !versioned.versionSet.contains(version) {
             diagnostics.error(
