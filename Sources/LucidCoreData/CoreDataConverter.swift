@@ -32,6 +32,9 @@ package struct CoreDataConverter {
         /// Many-to-manys of ``version`` (`Entity.relationship`, both directions) whose join table the drifted
         /// store does not have: no links, their link tables left empty.
         var linkless: Set<String> = []
+        /// Entities of ``version`` the drifted store has neither in `Z_PRIMARYKEY` nor as a table of its
+        /// own (an edited model added them): no rows.
+        var absentEntities: Set<String> = []
     }
 
     /// One way a store differs from a model version's layout.
@@ -48,6 +51,10 @@ package struct CoreDataConverter {
             case missingJoinTable(relationships: [String])
             /// An entity `Z_PRIMARYKEY` lists that the version does not have, a root no entity is under.
             case extraEntity(name: String)
+            /// An entity of the version that `Z_PRIMARYKEY` does not list and whose rows the store could not
+            /// hold (no table of its own; or a subentity, with no number to tag rows with); the store has no
+            /// entity the version lacks.
+            case missingEntity(name: String)
             /// Anything else (a declared type, an entity, a table, a parent): never inferred.
             case other
         }
@@ -176,7 +183,9 @@ package struct CoreDataConverter {
                 if chosen.isEmpty {
                     problems.append(Difference(
                         .missingJoinTable(relationships: [pair.entity + "." + pair.relationship.name, pair.destination + "." + pair.inverse.name]),
-                        "no join table of \(described) (columns \(sourceBase) and \(targetBase), or those names and a number)"))
+                        numbers[pair.entity] == nil || numbers[pair.destination] == nil
+                            ? "no join table of \(described) (the store has no entity \([pair.entity, pair.destination].filter { numbers[$0] == nil }.joined(separator: " or ")))"
+                            : "no join table of \(described) (columns \(sourceBase) and \(targetBase), or those names and a number)"))
                 } else {
                     problems.append(Difference("two join tables could be \(described)'s: \(chosen.map { "\($0.table) (\($0.source), \($0.target))" }.joined(separator: ", "))"))
                 }
@@ -221,8 +230,14 @@ package struct CoreDataConverter {
             let root = entity.map { entity in entity.parent == 0 && !layout.entities.contains { $0.parent == entity.number } } ?? false
             differences.append(Difference(root && lacking.isEmpty ? .extraEntity(name: name) : .other, "the store has entity \(name), which model \(version.model) does not"))
         }
-        for name in lacking.sorted() { differences.append(Difference("model \(version.model) has entity \(name), which the store does not")) }
-        guard differences.allSatisfy({ if case .extraEntity = $0.kind { true } else { false } }) else { return differences }
+        for name in lacking.sorted() {
+            // No rows can be its: its hierarchy's table is the store's (no number tags a row as its), or absent.
+            let rootName = version.entities.first { $0.name == name }.map { root(of: $0, in: version).name } ?? name
+            let holdsNone = stored.contains(rootName) || tables.names["Z" + rootName.uppercased()] == nil
+            differences.append(Difference(
+                stored.isSubset(of: modelled) && holdsNone ? .missingEntity(name: name) : .other, "model \(version.model) has entity \(name), which the store does not"))
+        }
+        guard differences.allSatisfy({ if case .extraEntity = $0.kind { true } else if case .missingEntity = $0.kind { true } else { false } }) else { return differences }
         let numbers = Self.numbers(layout)
         let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
         for entity in version.entities {
@@ -234,7 +249,10 @@ package struct CoreDataConverter {
         }
         var expected: [String: [String: String?]] = [:]  // root table → column → declared type (nil: not checked)
         for entity in version.entities {
-            let table = "Z" + root(of: entity, in: version).name.uppercased()
+            let rootName = root(of: entity, in: version).name
+            // An absent entity's columns are not looked for, nor the table of a hierarchy the store has none of.
+            if lacking.contains(entity.name) || lacking.contains(rootName) { continue }
+            let table = "Z" + rootName.uppercased()
             for attribute in entity.attributes where attribute.transient != true {
                 expected[table, default: [:]]["Z" + attribute.name.uppercased()] = Self.declaredType(of: attribute.type)
             }
@@ -322,7 +340,10 @@ package struct CoreDataConverter {
     ) throws -> Recognition {
         let entities = Self.modelEntities(layout)
         // The versions whose entities the store has (and perhaps entities of its own).
-        let candidates = mismatched.filter { Set($0.version.entities.map(\.name)).isSubset(of: entities) }
+        let candidates = mismatched.filter { entry in
+            let absent = entry.differences.compactMap { if case .missingEntity(let name) = $0.kind { name } else { nil } }
+            return Set(entry.version.entities.map(\.name)).subtracting(absent).isSubset(of: entities)
+        }
         func refusal(_ verdict: String? = nil) -> Refusal {
             Refusal(description: Self.noVersion(mismatched.map { ($0.version, $0.differences.map(\.text)) }, entities: entities, named: named, verdict: verdict))
         }
@@ -343,7 +364,7 @@ package struct CoreDataConverter {
         guard let number = try? SchemaVersion(parsing: version.version), let schema = versions.first(where: { $0.version == number }) else {
             throw Refusal(description: "the Core Data origin names version \(version.version), which this app's history does not have: import and generate again")
         }
-        var taken: [String] = [], refused: [String] = [], extraTables: [String] = [], linkless: Set<String> = []
+        var taken: [String] = [], refused: [String] = [], extraTables: [String] = [], linkless: Set<String> = [], absentEntities: Set<String> = []
         for difference in differences {
             switch difference.kind {
             case .extraColumn(let table, let column):
@@ -368,6 +389,10 @@ package struct CoreDataConverter {
                 // A many-to-many the store's own model did not have (added by an edited model): it has no links.
                 taken.append("\(difference.text), which model \(version.model) has: it has no links in the store, and none after")
                 linkless.formUnion(relationships)
+            case .missingEntity(let name):
+                // An entity the store's own model did not have (added by an edited model): it has no rows.
+                taken.append("\(difference.text): it has no rows in the store, and none after")
+                absentEntities.insert(name)
             case .extraEntity(let name):
                 // Its table, when Core Data's (`Z<NAME>` with `Z_PK` and `Z_ENT`): empty, it goes with Core Data's.
                 let table = tables.names["Z" + name.uppercased()]
@@ -391,7 +416,7 @@ package struct CoreDataConverter {
         guard refused.isEmpty else {
             throw refusal("\(of), and not every difference can be taken without data of its own: \(listed(refused)); nothing was changed; \(advice), or make the store model \(version.model)'s layout before opening it")
         }
-        return Recognition(version: version, schema: schema, drift: taken, extraTables: extraTables, linkless: linkless)
+        return Recognition(version: version, schema: schema, drift: taken, extraTables: extraTables, linkless: linkless, absentEntities: absentEntities)
     }
 
     /// What lucidgen's columns get for a column of `version`'s layout in `table` that the store lacks: for

@@ -79,7 +79,9 @@ extension CoreDataConverter {
 
     /// Whether `value` (an expression over the row being read) names a row of `destination` or below it.
     func exists(_ value: String, of destination: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> String {
-        "EXISTS (SELECT 1 FROM \(quoteIdentifier(sourceTable(of: destination, in: version, tables: tables))) AS t WHERE t.Z_PK = \(value) AND \(predicate("t", subtree(of: destination, in: version), in: version, numbers: numbers)))"
+        // A hierarchy whose table the (drifted) store does not have holds no row.
+        guard tables.names["Z" + root(of: destination, in: version).name.uppercased()] != nil else { return "0" }
+        return "EXISTS (SELECT 1 FROM \(quoteIdentifier(sourceTable(of: destination, in: version, tables: tables))) AS t WHERE t.Z_PK = \(value) AND \(predicate("t", subtree(of: destination, in: version), in: version, numbers: numbers)))"
     }
 
     /// Seconds since 2001-01-01 that GRDB's text dates hold: 0001-01-01 00:00:00 to 9999-12-31 23:59:59.998.
@@ -99,6 +101,8 @@ extension CoreDataConverter {
         // Rows: each hierarchy's table, entity by entity.
         let roots = version.entities.filter { root(of: $0, in: version).name == $0.name }
         for root in roots {
+            // A hierarchy the drifted store has none of (``Recognition/absentEntities``): no rows to read.
+            if recognition.absentEntities.contains(root.name) && tables.names["Z" + root.name.uppercased()] == nil { continue }
             let table = sourceTable(of: root, in: version, tables: tables)
             let source = quoteIdentifier(table)
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0

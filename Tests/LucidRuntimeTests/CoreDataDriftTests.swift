@@ -130,6 +130,39 @@ import Testing
         #expect(try files() == before)
     }
 
+    /// An entity the store's own model did not have (an edited model added it): no table and no number in
+    /// `Z_PRIMARYKEY`, nor the join table of its many-to-many. Taken as Core Data's inferred mapping takes
+    /// it: no rows, no links, every other row converted. With an entity of the store's own beside it (a
+    /// rename looks so), refused.
+    @Test func anEntityTheStoreLacksHasNoRows() throws {
+        let (shop, folder, path) = try CoreDataRowAccountTests.store("DROP TABLE Z_2ITEMS; DROP TABLE ZPRODUCT; DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Product'")
+        defer { folder.remove() }
+        let expected = [
+            "model Shop has entity Product, which the store does not: it has no rows in the store, and none after",
+            "no join table of Order.items ↔ Product.orders (the store has no entity Product), which model Shop has: it has no links in the store, and none after",
+        ]
+        let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop))
+        let report = try #require(opened.outcome.coreDataConversion)
+        #expect(report.drift == expected, "\(report.drift)")
+        #expect(report.entities.map { "\($0.name) → \($0.table): \($0.rows)" } == ["Customer → customer: 2", "Order → order: 2"])
+        #expect(report.links.isEmpty)
+        #expect(opened.outcome.finalVersion == SchemaVersion("3.0"))
+        try opened.database.read { (db: Database) throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM product") == 0)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM client ORDER BY id") == ["Ada", "Bob"])
+            #expect(try Double.fetchAll(db, sql: "SELECT total FROM \"order\" ORDER BY id") == [9.99, 0])
+        }
+        try opened.database.close()
+
+        let (_, other, renamed) = try CoreDataRowAccountTests.store(
+            "DROP TABLE Z_2ITEMS; ALTER TABLE ZPRODUCT RENAME TO ZARTICLE; UPDATE Z_PRIMARYKEY SET Z_NAME = 'Article' WHERE Z_NAME = 'Product'")
+        defer { other.remove() }
+        let files = try Self.bytes(renamed)
+        let before = try files()
+        #expect(throws: StoreError.self) { _ = try LucidStore.open(atPath: renamed, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database }
+        #expect(try files() == before)
+    }
+
     /// An extra index is no difference: Core Data's indexes go with its tables (converted as the model's layout).
     @Test func anExtraIndexIsNoDifference() throws {
         let (shop, folder, path) = try CoreDataRowAccountTests.store("CREATE INDEX ZPRODUCT_BY_TITLE ON ZPRODUCT (ZTITLE, ZSKU)")

@@ -310,7 +310,7 @@ extension CoreDataRowAccountTests {
         } throws: { error in
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
             return differences.contains {
-                $0.contains("model Notes (1.0, the store has its entities): ZNOTE.ZBODY is INTEGER, not VARCHAR | model Notes 2 (2.0, the store has its version hashes): model Notes 2 has entity Tag, which the store does not; the nearest is model Notes (1.0, 1 difference)")
+                $0.contains("model Notes (1.0, the store has its entities): ZNOTE.ZBODY is INTEGER, not VARCHAR | model Notes 2 (2.0, the store has its version hashes): model Notes 2 has entity Tag, which the store does not; ZNOTE.ZBODY is INTEGER, not VARCHAR; the nearest is model Notes (1.0, 1 difference)")
             }
         }
     }
