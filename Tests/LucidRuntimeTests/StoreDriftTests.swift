@@ -98,3 +98,75 @@ import Testing
         #expect(fileBytes(path) == before)
     }
 }
+
+/// A store without lucidgen's record whose tables are nearest one version's (an app's own GRDB store made
+/// by a development build, a column added by hand): refused by default, as a store matching no version is;
+/// with ``StoreOptions/acceptsInferableDrift``, brought to that version when every difference is inferable,
+/// then adopted and migrated, each repair in the outcome; a column holding values the version lacks, or two
+/// versions equally near, still refused byte-identical.
+@Suite struct AdoptedStoreDriftTests {
+    typealias Drift = StoreDriftTests
+
+    /// 1.0's tables made by the app (no record), two notes, then `change`.
+    static func appStore(_ change: String, in folder: TemporaryFolder) throws -> String {
+        let path = folder.path("app.sqlite")
+        try withDatabase(path) { db in
+            for statement in Drift.v1.ddl { try db.execute(sql: statement) }
+            try db.execute(sql: "INSERT INTO note (id, title, body, pinned) VALUES (1, 'a', 'first', 1), (2, 'b', NULL, 0)")
+            try db.execute(sql: change)
+        }
+        return path
+    }
+
+    static var drifting: StoreOptions {
+        var options = StoreOptions()
+        options.acceptsInferableDrift = true
+        return options
+    }
+
+    @Test(arguments: Drift.inferable.map(\.change))
+    func inferableDriftOfAStoreWithoutARecordIsRepairedAndAdoptedWhenTheAppSaysSo(change: String) throws {
+        let repairs = Drift.inferable.first { $0.change == change }!.repairs
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.appStore(change, in: folder)
+        let before = fileBytes(path)
+        #expect { try LucidStore.open(atPath: path, versions: Drift.versions).database } throws: { error in
+            guard case StoreError.unrecognizedSchema = error else { return false }
+            return true
+        }
+        #expect(fileBytes(path) == before)
+
+        let opened = try LucidStore.open(atPath: path, versions: Drift.versions, options: Self.drifting)
+        #expect(opened.outcome.start == .version(SchemaVersion("1.0"), adopted: true))
+        #expect(opened.outcome.drift == repairs, "\(opened.outcome.drift)")
+        #expect("\(opened.outcome)" == "brought the store's tables to 1.0, the nearest version (\(repairs.joined(separator: "; "))), and adopted it; recognised the store from its tables, migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)")
+        #expect(opened.outcome.finalVersion == SchemaVersion("2.0"))
+        try opened.database.read { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY id") == ["a", "b"])
+            #expect(try String?.fetchAll(db, sql: "SELECT body FROM note ORDER BY id") == (change.contains("DROP COLUMN body") ? [nil, nil] : ["first", nil]))
+        }
+        try opened.database.close()
+        var always = StoreOptions()
+        always.versionRecordCheck = .always
+        let again = try LucidStore.open(atPath: path, versions: Drift.versions, options: always)
+        #expect(again.outcome.steps.isEmpty && again.outcome.drift.isEmpty && again.outcome.start == .version(SchemaVersion("2.0"), adopted: false))
+        try again.database.close()
+    }
+
+    @Test(arguments: [
+        "ALTER TABLE note ADD COLUMN scratch TEXT; UPDATE note SET scratch = 'kept' WHERE id = 1",
+        "DROP INDEX note_title; ALTER TABLE note DROP COLUMN title; ALTER TABLE note ADD COLUMN title INTEGER NOT NULL DEFAULT 0",
+    ])
+    func driftThatIsNotInferableIsRefusedByteIdentical(change: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.appStore(change, in: folder)
+        let before = fileBytes(path)
+        #expect { try LucidStore.open(atPath: path, versions: Drift.versions, options: Self.drifting).database } throws: { error in
+            guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
+            return !differences.isEmpty
+        }
+        #expect(fileBytes(path) == before)
+    }
+}

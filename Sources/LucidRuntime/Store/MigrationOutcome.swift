@@ -110,8 +110,11 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         case .emptyDatabase: "initialised the database (no lucidgen table in it) at \(finalVersion)"
         case .version(let version, _): "migrated from \(steps.first?.from ?? version) to \(finalVersion)"
         }
-        if case .version(let version, _) = start, !drift.isEmpty {
-            parts.append("brought the store's tables back to \(version), the version it records (\(drift.joined(separator: "; ")))")
+        if case .version(let version, let adopted) = start, !drift.isEmpty {
+            parts.append(
+                adopted
+                    ? "brought the store's tables to \(version), the nearest version (\(drift.joined(separator: "; "))), and adopted it"
+                    : "brought the store's tables back to \(version), the version it records (\(drift.joined(separator: "; ")))")
         }
         if created {
             parts.append(origin)

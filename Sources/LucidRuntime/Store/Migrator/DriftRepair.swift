@@ -10,9 +10,15 @@ extension StoreMigrator {
     /// drops columns it does not have that hold no value (no key), and creates its missing indexes, in one
     /// transaction; then the tables must be the version's exactly, or the transaction rolls back and the
     /// store is refused with what is left. Returns each repair.
-    func repairDrift(_ db: Database, to schema: Schema, differences: [String], tablesMatch: SchemaVersion?) throws -> [String] {
+    /// `recorded`: the store records `schema`'s version (its tables contradict the record); false for a
+    /// store without a record whose tables are nearest that version's (adopted once repaired).
+    func repairDrift(_ db: Database, to schema: Schema, differences: [String], tablesMatch: SchemaVersion?, recorded: Bool = true) throws -> [String] {
         let refuse = { (left: [String]) in
-            Refusal(error: .recordContradictsTables(path: path, version: schema.version, differences: left, tablesMatch: tablesMatch), policy: options.unknownStorePolicy)
+            Refusal(
+                error: recorded
+                    ? .recordContradictsTables(path: path, version: schema.version, differences: left, tablesMatch: tablesMatch)
+                    : .unrecognizedSchema(path: path, differences: left),
+                policy: options.unknownStorePolicy)
         }
         var repairs: [String] = []
         var refusedLeft: [String]?
@@ -56,7 +62,8 @@ extension StoreMigrator {
             return .commit
         }
         if let refusedLeft { throw refuse(refusedLeft) }
-        logger.notice("\(path): its tables contradicted its record of \(schema.version); brought back to \(schema.version) (acceptsInferableDrift): \(repairs.joined(separator: "; "))")
+        logger.notice(
+            "\(path): \(recorded ? "its tables contradicted its record of \(schema.version)" : "its tables (no lucidgen record) were nearest \(schema.version)'s"); brought to \(schema.version) (acceptsInferableDrift): \(repairs.joined(separator: "; "))")
         return repairs
     }
 }

@@ -79,6 +79,18 @@ extension StoreMigrator {
                     try checkStagesProvided(route, storeVersion: schema.version)
                     outcome.drift = try repairDrift(db, to: schema, differences: differences, tablesMatch: tablesMatch)
                     if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
+                case .unrecognized(let differences, let version?) where options.acceptsInferableDrift:
+                    // A store without a record (an app's own, a development build's) whose tables are nearest
+                    // one version's: brought to it when every difference is inferable, then adopted.
+                    guard let schema = versions.first(where: { $0.version == version }) else {
+                        throw Refusal(error: .unrecognizedSchema(path: path, differences: differences), policy: options.unknownStorePolicy)
+                    }
+                    outcome = MigrationOutcome(start: .version(version, adopted: true), finalVersion: version)
+                    let route = schema.version == newest.version ? [] : try plan(from: schema.version)
+                    try checkStagesProvided(route, storeVersion: schema.version)
+                    outcome.drift = try repairDrift(db, to: schema, differences: differences, tablesMatch: nil, recorded: false)
+                    try adopt(db, as: schema)
+                    if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
                 case .newer(let version) where options.newerStorePolicy == .openIfAdditive:
                     // Nothing is written: no late data migration either.
                     return try openNewerIfAdditive(db, storeVersion: version)

@@ -34,7 +34,9 @@ extension StoreMigrator {
         /// A known recorded version whose checksum is not this app's.
         case checksumMismatch(SchemaVersion, stored: String, expected: String)
         /// Tables but no record, matching no known version (the closest version's differences).
-        case unrecognized(differences: [String])
+        /// `nearest`: that version when it is the only one that near (or the version `user_version` names),
+        /// which ``StoreOptions/acceptsInferableDrift`` may bring the tables to before adopting it.
+        case unrecognized(differences: [String], nearest: SchemaVersion? = nil)
         /// A version record that the store's tables contradict (checked when the schema changed since
         /// the record was written, or always under ``StoreOptions/VersionRecordCheck/always``);
         /// `tablesMatch` is the version the tables are, when they are exactly one.
@@ -81,7 +83,7 @@ extension StoreMigrator {
             case .newer(let version): (.storeIsNewer(storeVersion: version, newestKnown: versions[versions.count - 1].version), options.newerStorePolicy)
             case .unknownVersion(let version): (.unknownVersion(version, known: versions.map(\.version)), options.unknownStorePolicy)
             case .checksumMismatch(let version, let stored, let expected): (.checksumMismatch(version: version, stored: stored, expected: expected), options.unknownStorePolicy)
-            case .unrecognized(let differences): (.unrecognizedSchema(path: path, differences: differences), options.unknownStorePolicy)
+            case .unrecognized(let differences, _): (.unrecognizedSchema(path: path, differences: differences), options.unknownStorePolicy)
             case .contradicted(let version, let differences, let tablesMatch):
                 (.recordContradictsTables(path: path, version: version, differences: differences, tablesMatch: tablesMatch), options.unknownStorePolicy)
             case .notADatabase: (.notADatabase(path: path), .refuse)
@@ -173,16 +175,23 @@ extension StoreMigrator {
         let rung = try self.rung(db)
         if let rung, StoreSchemaReader.differences(expected: rung, actual: tables, search: search).isEmpty { return .known(rung, recorded: false) }
         var closest: [String] = []
+        var nearest: SchemaVersion?
         for schema in versions.reversed() {
             let differences = StoreSchemaReader.differences(expected: schema, actual: tables, search: search)
             if differences.isEmpty { return .known(schema, recorded: false) }
-            if closest.isEmpty || differences.count < closest.count { closest = differences }
+            if closest.isEmpty || differences.count < closest.count {
+                closest = differences
+                nearest = schema.version
+            } else if differences.count == closest.count {
+                nearest = nil  // as near as another: which one the store drifted from cannot be told
+            }
         }
         if let rung {
             let differences = StoreSchemaReader.differences(expected: rung, actual: tables, search: search)
-            return .unrecognized(differences: ["its user_version \(try userVersion(db)) names version \(rung.version), whose tables it does not have exactly"] + differences)
+            return .unrecognized(
+                differences: ["its user_version \(try userVersion(db)) names version \(rung.version), whose tables it does not have exactly"] + differences, nearest: rung.version)
         }
-        return .unrecognized(differences: closest)
+        return .unrecognized(differences: closest, nearest: nearest)
     }
 
     /// The store's `PRAGMA user_version`.
