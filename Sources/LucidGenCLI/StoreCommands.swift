@@ -287,11 +287,16 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Run the whole path in one transaction: a failure (e.g. at a stage that needs the app's code) leaves the store unchanged.")
     var wholePath = false
 
+    @Flag(help: ArgumentHelp(
+        "Take inferable drift: a store whose tables contradict its record, or one without a record whose tables are nearest one version's, is brought to that version first (a missing nullable or defaulted column added, an extra column holding no value dropped, a missing index created), each repair printed. Anything else is still refused, unchanged. Core Data stores take inferable drift without it."))
+    var acceptDrift = false
+
     @Flag(help: "Print every SQL statement.")
     var traceSQL = false
 
     func validate() throws {
         if deferCleanup && finishCleanup { throw ValidationError("--defer-cleanup and --finish-cleanup contradict each other") }
+        if acceptDrift && selection.stores != nil { throw ValidationError("--accept-drift takes one store's drift (--database FILE), not a fleet's") }
         switch (database, selection.stores) {
         case (nil, nil): throw ValidationError("give a store (--database FILE) or a folder of stores (--stores FOLDER)")
         case (.some, .some): throw ValidationError("--database and --stores exclude each other")
@@ -347,14 +352,18 @@ struct Migrate: ParsableCommand {
         // A file handed to the CLI may come from anywhere: its record is checked against its tables.
         storeOptions.versionRecordCheck = .always
         storeOptions.coreDataOrigin = try options.coreDataOrigin()
+        storeOptions.acceptsInferableDrift = acceptDrift
         // The functions apps register that their defaults call (SQLiteData's uuid()), as the app has them.
         storeOptions.configuration.prepareDatabase { db in try CommonFunctions.registerMissing(db) }
         let outcome: MigrationOutcome
         do {
             // The same decision and refusals as `plan` (same exit code), then what this process did: another
             // process may have migrated the store meanwhile, which the outcome says.
-            _ = try LucidStore.inspect(
-                atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout, coreDataOrigin: storeOptions.coreDataOrigin)
+            // With --accept-drift, the open decides (inspecting refuses drift, as `plan` does).
+            if !acceptDrift {
+                _ = try LucidStore.inspect(
+                    atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout, coreDataOrigin: storeOptions.coreDataOrigin)
+            }
             let opened = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
             let database = opened.database
             outcome = opened.outcome

@@ -99,6 +99,36 @@ import Testing
         #expect(try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite"], in: asNamed.root).status == 0)
     }
 
+    /// A GRDB app's store described at 1.0, then drifted in a development build (a column the app added by
+    /// hand and never filled): `migrate` refuses it as matching no version, unchanged; `migrate --accept-drift`
+    /// brings it to 1.0 (the column dropped, said), adopts it, every row kept.
+    @Test func aDriftedGRDBStoreIsAdoptedWithAcceptDrift() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        let store = project.root.appendingPathComponent("hearth.sqlite").path
+        try Self.makeHearth(at: store)
+        #expect(try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite", "--module", "Hearth"], in: project.root).status == 0)
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        try withDatabase(store) { db in try db.execute(sql: "ALTER TABLE room ADD COLUMN scratch TEXT") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+
+        let refused = try run(lucidgenBinary, ["migrate", "--database", "hearth.sqlite"], in: project.root)
+        #expect(refused.status != 0 && refused.error.contains("matches no known version: table room: expected no column scratch"), "\(refused.output)\(refused.error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+
+        let taken = try run(lucidgenBinary, ["migrate", "--database", "hearth.sqlite", "--accept-drift"], in: project.root)
+        #expect(taken.status == 0, "\(taken.output)\(taken.error)")
+        #expect(taken.output.contains("hearth.sqlite: brought the store's tables to 1.0, the nearest version (dropped column room.scratch, which 1.0 does not have (it held no value)), and adopted it."), "\(taken.output)")
+        let status = try run(lucidgenBinary, ["status", "--database", "hearth.sqlite"], in: project.root)
+        #expect(status.output.contains("hearth.sqlite: version 1.0"), "\(status.output)")
+        try withDatabase(store) { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "SELECT title FROM item ORDER BY id") == ["kettle", "trunk"])
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM room ORDER BY id") == ["kitchen", "attic"])
+        }
+        let fleet = try run(lucidgenBinary, ["migrate", "--stores", ".", "--accept-drift"], in: project.root)
+        #expect(fleet.status != 0 && fleet.error.contains("--accept-drift takes one store's drift"), "\(fleet.error)")
+    }
+
     /// GRDB's declared types (`DOUBLE`, `BOOLEAN`, `DATETIME`) are described as `column_type`, created as the store
     /// has them, recognised, and kept by a rebuild.
     @Test func declaredTypesAreDescribedAndKept() throws {

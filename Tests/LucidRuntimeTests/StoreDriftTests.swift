@@ -140,7 +140,7 @@ import Testing
         let opened = try LucidStore.open(atPath: path, versions: Drift.versions, options: Self.drifting)
         #expect(opened.outcome.start == .version(SchemaVersion("1.0"), adopted: true))
         #expect(opened.outcome.drift == repairs, "\(opened.outcome.drift)")
-        #expect("\(opened.outcome)" == "brought the store's tables to 1.0, the nearest version (\(repairs.joined(separator: "; "))), and adopted it; recognised the store from its tables, migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)")
+        #expect("\(opened.outcome)" == "brought the store's tables to 1.0, the nearest version (\(repairs.joined(separator: "; "))), and adopted it; migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)")
         #expect(opened.outcome.finalVersion == SchemaVersion("2.0"))
         try opened.database.read { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY id") == ["a", "b"])

@@ -121,9 +121,11 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         } else if !steps.isEmpty {
             // A Core Data store's first step is its conversion, which says how it was recognised.
             let converted = steps[0].from == steps[0].to && steps[0].label.hasPrefix("converted from Core Data")
-            let adopted = if case .version(_, true) = start, !converted { "recognised the store from its tables, " } else { "" }
+            let adopted = if case .version(_, true) = start, !converted, drift.isEmpty { "recognised the store from its tables, " } else { "" }
             let how = converted && steps.count == 1 ? steps[0].label : "\(adopted)\(origin) in \(steps.count) step\(steps.count == 1 ? "" : "s"): \(steps.map(\.label).joined(separator: ", "))"
             parts.append(how)
+        } else if case .version(_, true) = start, !drift.isEmpty {
+            // Said above: brought to the version, and adopted.
         } else if case .version(let version, true) = start, elsewhere.isEmpty {
             // An adopted store: this call wrote lucidgen's record into a store that had none.
             parts.append("adopted the store at \(version): its tables are \(version)'s, and lucidgen's record of it is written")

@@ -183,7 +183,12 @@ public struct StoreOptions: Sendable {
     /// Safe when the differences are known to be the app's own doing (a development build, an edit while
     /// debugging) and the recorded version is what the app wrote; not for a store from elsewhere, whose
     /// record may be a lie (see <doc:Trust>). Only ``LucidStore/open(atPath:registry:options:)`` and
-    /// ``LucidMigrator`` repair; `inspect` and `lucidgen plan` report the contradiction as before.
+    /// ``LucidMigrator`` repair (and `lucidgen migrate --accept-drift`); `inspect` and `lucidgen plan` report
+    /// the contradiction as before.
+    ///
+    /// A store without lucidgen's record whose tables are no version's exactly is taken the same way: brought
+    /// to the one version nearest it (the version its `user_version` names, else the one with the fewest
+    /// differences; two as near are refused), then adopted.
     public var acceptsInferableDrift = false
 
     public init() {}

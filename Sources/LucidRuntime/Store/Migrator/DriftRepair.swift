@@ -43,8 +43,13 @@ extension StoreMigrator {
             }
             // The version's indexes the store lacks (CREATE INDEX IF NOT EXISTS: those it has stay).
             let before = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'").map(sqlNameKey))
-            for table in schema.tables where actual[sqlNameKey(table.name)] != nil {
-                for (index, statement) in zip(table.indexes, table.createIndexStatements) where !before.contains(sqlNameKey(index.name)) {
+            for table in schema.tables {
+                guard let found = actual[sqlNameKey(table.name)] else { continue }
+                // A unique index the table's UNIQUE constraint on its columns already is (its index has
+                // SQLite's name): the version has it, under the name a rebuild would give it.
+                let constraints = found.indexes.filter(StoreSchemaReader.isConstraintIndex).map { $0.columns.map(sqlNameKey) }
+                for (index, statement) in zip(table.indexes, table.createIndexStatements)
+                where !before.contains(sqlNameKey(index.name)) && !(index.unique && constraints.contains(index.columns.map(sqlNameKey))) {
                     do {
                         try db.execute(sql: statement)
                     } catch let error as DatabaseError {
