@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import LucidCoreData
 import LucidGenCore
+import LucidGenStore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 
@@ -421,10 +422,19 @@ final class ProgressDisplay: @unchecked Sendable {
 /// which SQLite would read as an empty database and leave a `-journal` beside), a FIFO or a socket is a
 /// usage error, before anything is opened.
 func checkStoreFile(_ path: String, option: String = "--database") throws {
-    switch FileKind.at(absolutePath(path)) {
-    case .missing, .regular: return
-    case .folder: throw ValidationError("\(option) \(path): a folder, not a store file (a folder of stores is --stores)")
-    case .special(let what), .other(let what): throw ValidationError("\(option) \(path): \(what), not a store file")
+    if let problem = storeFileProblem(path, option: option) { throw ValidationError(problem) }
+}
+
+/// Runs a store command's work (LucidGenStore), saying why it stopped as the CLI says it: a usage error, or
+/// the generator's diagnostics (exit code 1).
+func storeWork<T>(_ work: () throws -> T) throws -> T {
+    do {
+        return try work()
+    } catch StoreWorkError.usage(let message) {
+        throw ValidationError(message)
+    } catch StoreWorkError.input(let diagnostics) {
+        printDiagnostics(diagnostics, verbose: false)
+        throw ExitCodes.inputErrors
     }
 }
 

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 import LucidGenCore
@@ -6,55 +5,40 @@ import LucidGenCore
 @_spi(Generated) import LucidSchema
 @_spi(Generated) import LucidTesting
 
-struct Fixtures: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Write a fixture store: a single-file SQLite database at a version, with deterministic rows.",
-        discussion: """
-            The store is created at --schema-version (default: current_version) with its lucidgen version record, \
-            and every entity gets --rows rows of edge values (empty and unicode strings, integer extremes, \
-            dates with milliseconds, NULL where allowed, arrays, subtypes) and relationships in both \
-            directions (self-references and cycles included). --rows 0 writes an empty store at the version. The same descriptions always give the same rows.
-
-            The default file is <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, beside the \
-            generated migration tests, which migrate every committed fixture and check every value. A \
-            <file>.sha256 (sha256sum format) is written with it; the tests refuse a fixture that no longer \
-            matches it. `lucidgen release` writes the current version's fixture once that version is final; \
-            this command writes it only with --unreleased (the current version can still change) or once \
-            `lucidgen release` marked it (to write a lost fixture of it again), and any other version's (e.g. one released before lucidgen was adopted). Commit both files: they are \
-            stores as that release wrote them. An existing file is never replaced.
-            """)
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
-    var config: String = ".lucid.yaml"
-
-    @Option(name: .customLong("schema-version"), help: ArgumentHelp("The schema version the store is written at (default: current_version).", valueName: "version"))
-    var version: String?
-
-    @Option(help: "Rows per entity (0: an empty store at the version).")
-    var rows: Int = 40
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, or fixtures/ beside the config without app_tests).", valueName: "file"))
-    var output: String?
-
-    @Flag(help: "Write the current version's committed fixture although the version can still change (`lucidgen release` writes it once the version is final).")
-    var unreleased = false
-
-    func validate() throws {
-        guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
+/// `lucidgen fixtures`' work (and `release`'s fixture): a store at a version with deterministic rows, and
+/// its `.sha256`.
+package enum FixtureStore {
+    /// A fixture written.
+    package struct Written: Sendable {
+        package var path: String
+        package var version: SchemaVersion
+        package var rows: Int
+        /// Whether it is the committed fixture (its default place), which is committed with its `.sha256`.
+        package var committed: Bool
     }
 
-    func run() throws {
-        let model: ResolvedModel
+    /// A fixture not written, since SQLite refused one of its rows.
+    package struct NotWritten: Error {
+        package var path: String
+        package var refused: RefusedRow
+    }
+
+    /// The resolved model of the project at `config` (its diagnostics when it does not resolve).
+    package static func model(config: String) throws -> ResolvedModel {
         do {
-            model = try Resolver.resolve(try GeneratorPipeline(configPath: absolutePath(config)).load())
+            return try Resolver.resolve(try GeneratorPipeline(configPath: absolutePath(config)).load())
         } catch {
-            printDiagnostics(error.diagnostics, verbose: false)
-            throw ExitCodes.inputErrors
+            throw StoreWorkError.input(error.diagnostics)
         }
+    }
+
+    /// The version a fixture is written at: `requested`, else the current version's. A committed fixture
+    /// (no `output`) of the current version is refused unless `unreleased` or the version is marked released.
+    package static func version(_ requested: String?, of model: ResolvedModel, output: String?, unreleased: Bool) throws -> SchemaVersion {
         let target: SchemaVersion
-        if let version {
+        if let version = requested {
             guard let parsed = try? SchemaVersion(parsing: version), let schema = model.schemas.first(where: { $0.version == parsed }) else {
-                throw ValidationError("--schema-version \(version) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
+                throw StoreWorkError.usage("--schema-version \(version) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
             }
             target = schema.version
         } else {
@@ -64,22 +48,22 @@ struct Fixtures: ParsableCommand {
         // fixture of it would no longer be that version after the next edit (once `lucidgen release` marked it,
         // it cannot: then a lost fixture of it is written again here).
         if output == nil, target == model.currentVersion, !unreleased, !SchemaSnapshot.isMarkedReleased(version: target, in: model.config.schemaPath) {
-            throw ValidationError(
+            throw StoreWorkError.usage(
                 "\(target) is the current version, which can still change (each generate rewrites its snapshot): its fixture is written by "
                     + "`lucidgen release` once \(target) is final, which checks the project first (or pass --unreleased to write it now anyway)")
         }
-        try Self.write(model: model, version: target, rows: rows, output: output.map(absolutePath))
+        return target
     }
 
-    /// The committed fixture's path for `version` (or `output`), written with its `.sha256`; prints what was
-    /// written. Refuses an existing file, unless `replacing` (`lucidgen release`, over a fixture whose
-    /// version was never marked released).
+    /// The committed fixture's path for `version` (or `output`), written with its `.sha256`: where, and how
+    /// many rows. Refuses an existing file, unless `replacing` (`lucidgen release`, over a fixture whose
+    /// version was never marked released). Throws a ``StoreError`` or ``NotWritten``.
     ///
     /// The store is written under a hidden name beside its place (`.<name>.partial`), its `.sha256` (naming
     /// the final file) next, and then it is renamed into place: an interrupted write leaves at worst a
     /// partial file no command reads, or a `.sha256` without its store, never a fixture that does not
     /// match its checksum.
-    static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?, replacing: Bool = false) throws {
+    package static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?, replacing: Bool = false) throws -> Written {
         var model = model
         if model.seedCheckProbe == nil { model.seedCheckProbe = SchemaTrial.seedCheckProbe }  // seeds the tables' CHECKs let through
         let fileName = FixtureFiles.fileName(module: model.config.app.moduleName, version: target)
@@ -89,9 +73,9 @@ struct Fixtures: ParsableCommand {
             case .missing: continue
             case .regular where replacing: continue
             case .regular:
-                throw fail(StoreError.cannotWrite(path: file, message: "the file already exists (a fixture and its checksum are never replaced; delete it first if it was never committed)"))
-            case .folder: throw fail(StoreError.cannotWrite(path: file, message: "a folder, not a fixture"))
-            case .special(let what), .other(let what): throw fail(StoreError.cannotWrite(path: file, message: "\(what), not a fixture: nothing is written there"))
+                throw StoreError.cannotWrite(path: file, message: "the file already exists (a fixture and its checksum are never replaced; delete it first if it was never committed)")
+            case .folder: throw StoreError.cannotWrite(path: file, message: "a folder, not a fixture")
+            case .special(let what), .other(let what): throw StoreError.cannotWrite(path: file, message: "\(what), not a fixture: nothing is written there")
             }
         }
         let folder = (path as NSString).deletingLastPathComponent
@@ -100,7 +84,7 @@ struct Fixtures: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw fail(StoreError.cannotWrite(path: path, message: "cannot create its folder: \(error.localizedDescription)"))
+            throw StoreError.cannotWrite(path: path, message: "cannot create its folder: \(error.localizedDescription)")
         }
         removePartial()  // left by an interrupted run
         if replacing {
@@ -110,7 +94,7 @@ struct Fixtures: ParsableCommand {
                 do {
                     try FileManager.default.removeItem(atPath: file)
                 } catch {
-                    throw fail(StoreError.cannotWrite(path: file, message: "cannot replace it: \(error.localizedDescription)"))
+                    throw StoreError.cannotWrite(path: file, message: "cannot replace it: \(error.localizedDescription)")
                 }
             }
         }
@@ -136,16 +120,13 @@ struct Fixtures: ParsableCommand {
             guard rename(partial, path) == 0 else {
                 throw StoreError.cannotWrite(path: path, message: String(cString: strerror(errno)))
             }
-            print("wrote \(displayPath(path)) and its .sha256: version \(target), \(count) rows\(output == nil ? "; commit both" : "")")
+            return Written(path: path, version: target, rows: count, committed: output == nil)
         } catch {
             // A half-written fixture is worse than none.
             removePartial()
-            if let error = error as? StoreError { throw fail(error) }
-            if let error = error as? RefusedRow {
-                printError("error: \(displayPath(path)) is not written: \(error)\n")
-                throw ExitCodes.storeError
-            }
-            throw fail(StoreError.cannotWrite(path: path, message: "\(error)"))
+            if let error = error as? StoreError { throw error }
+            if let error = error as? RefusedRow { throw NotWritten(path: path, refused: error) }
+            throw StoreError.cannotWrite(path: path, message: "\(error)")
         }
     }
 
@@ -153,7 +134,7 @@ struct Fixtures: ParsableCommand {
     /// generated tests' seeds hold), and returns how many. Row by row, never all in memory: a fixture of
     /// millions of rows costs what one of forty does. Consecutive rows of a table go in one statement each
     /// (up to 100), in their order. Run it inside ``SeedWriter/write(_:_:)`` (foreign keys off, checked).
-    static func insertRows(_ model: ResolvedModel, at version: SchemaVersion, rows: Int, _ db: Database) throws -> Int {
+    package static func insertRows(_ model: ResolvedModel, at version: SchemaVersion, rows: Int, _ db: Database) throws -> Int {
         var count = 0
         let batchSize = 100
         var batch: [FixtureRows.Row] = []
@@ -171,13 +152,13 @@ struct Fixtures: ParsableCommand {
 
     /// A seeded row SQLite refused (a CHECK no edge value passes, one naming several columns, a NOT NULL
     /// or a UNIQUE the seeds break): the table, SQLite's words (which name the constraint) and the row.
-    struct RefusedRow: Error, CustomStringConvertible {
-        var table: String
-        var message: String
-        var columns: [String]
-        var values: [String]
+    package struct RefusedRow: Error, CustomStringConvertible {
+        package var table: String
+        package var message: String
+        package var columns: [String]
+        package var values: [String]
 
-        var description: String {
+        package var description: String {
             "table \(table) refuses a seeded row (\(message)): (\(columns.joined(separator: ", "))) = (\(values.joined(separator: ", ")))"
                 + "; the fixture's rows are edge values of each type, and a CHECK that no edge value of a column passes, or one that names"
                 + " several columns, is not met by them (see KnownLimits)"
@@ -186,7 +167,7 @@ struct Fixtures: ParsableCommand {
 
     /// One multi-row `INSERT`; when SQLite refuses it (the statement inserts nothing then), row by row to
     /// name the row it refuses.
-    static func insert(_ batch: [FixtureRows.Row], _ db: Database) throws {
+    package static func insert(_ batch: [FixtureRows.Row], _ db: Database) throws {
         do {
             try db.execute(sql: FixtureRows.Row.sql(inserting: batch))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -202,7 +183,7 @@ struct Fixtures: ParsableCommand {
     }
 
     /// Where committed fixtures go: `<app_tests output_path>/Fixtures`, or `fixtures/` beside the config.
-    static func defaultFolder(_ model: ResolvedModel) -> String {
+    package static func defaultFolder(_ model: ResolvedModel) -> String {
         model.config.appTests.map { ($0.outputPath as NSString).appendingPathComponent("Fixtures") }
             ?? (model.config.directory as NSString).appendingPathComponent("fixtures")
     }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 import LucidGenCore
@@ -6,78 +5,33 @@ import LucidGenCore
 @_spi(Generated) import LucidSchema
 @_spi(Generated) import LucidTesting
 
-/// `lucidgen check`: the CI gate and pre-commit hook.
-struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "The CI gate: descriptions valid, generated files up to date, snapshots and fixtures unchanged, every step linted.",
-        discussion: """
-            Runs every stage of `generate` without writing anything, then:
-              - descriptions and config valid, released versions unchanged against their frozen snapshots
-              - generated files up to date (what `generate --check` checks; a stamp never skips it here)
-              - every fixture store under <targets.app_tests.output_path>/Fixtures matches its .sha256 and \
-            is its version as the descriptions define it (its tables, columns, keys, indexes)
-              - every sample rows file (<input_path>/.samples/<version>.json, seeded by the generated tests) is \
-            named after a version, holds that version's tables and columns with every required column, and is \
-            accepted by SQLite beside the seeded rows (keys, CHECKs, foreign keys)
-              - a lint of every step between neighbouring versions (after lint.since or --since), each finding \
-            with a stable code, its place in the descriptions and what to do instead:
-            \(Check.codeTable)
+/// `lucidgen check`'s work, the CI gate's: every stage of `generate` without writing, the fixtures, the
+/// sample rows, the lint; what it finds is a ``CheckReport``.
+package enum ProjectCheck {
+    /// What `check` is asked: its command line, as values.
+    package struct Options: Sendable {
+        package var config = ".lucid.yaml"
+        /// CloudKit's additive-only rule, on top of `lint.additive_only`.
+        package var additiveOnly = false
+        /// SQLiteData's sync rules, on top of `lint.sqlitedata`.
+        package var sqliteData = false
+        /// Lint only the steps after this version (else `lint.since`, else every step).
+        package var since: String?
 
-            Severity per code: `lint.severity` in .lucid.yaml (error, warning, note, off). A finding a release \
-            proceeds with knowingly is acknowledged in .lucid.yaml (`lint.acknowledged`: code, entity, property, \
-            the version its step goes to, and a reason): it is then reported as a note. An acknowledgement that \
-            matches nothing is a warning. Acknowledgements never go in the descriptions (a released version's \
-            descriptions are frozen).
-
-            --additive-only enforces CloudKit's rule (WWDC22): only new entities and new optional or defaulted \
-            properties; any other change is an AO error (also `lint.additive_only: true`). --sqlitedata enforces \
-            the rules SQLiteData's SyncEngine checks before it syncs with CloudKit: the newest version has no \
-            uniqueness but the primary key, no foreign key ON DELETE RESTRICT or NO ACTION, no cycle of foreign \
-            keys between tables, and one uuid primary key column per table; and no later version adds a required \
-            property without a default or removes or renames a table or column; each is an SD error (also \
-            `lint.sqlitedata: true`). With --since VERSION \
-            only the steps after VERSION are linted (a shipped history can start the gate at its next release).
-
-            Output: --format text (default: file:line:column: severity: [CODE] message, which editors jump to), \
-            json (one object: findings, stale files, fixtures, diagnostics, exit code), github (GitHub Actions \
-            annotations: ::error file=…,line=…,col=…,title=CODE::message).
-
-            EXIT CODES
-              0   passed (warnings and notes allowed)
-              1   the descriptions, config or sample rows have errors, or a released version's snapshot changed
-              2   generated files are out of date: run `lucidgen generate`
-              4   lint findings at error severity (including --additive-only and --sqlitedata)
-              5   a fixture store does not match its .sha256 (or has none, or a name without a version), or its \
-                  tables are not its version's
-              64  the command line is invalid
-            When several apply, every problem is reported and the exit code is the first in this list.
-            """)
-
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, github
+        package init(config: String = ".lucid.yaml") {
+            self.config = config
+        }
     }
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
-    var config: String = ".lucid.yaml"
-
-    @Flag(help: "Enforce CloudKit's additive-only rule: only new entities and new optional or defaulted properties.")
-    var additiveOnly = false
-
-    @Flag(name: .customLong("sqlitedata"), help: "Enforce SQLiteData's sync rules (SyncEngine): uuid keys, no uniqueness but the key, no RESTRICT or NO ACTION, no foreign-key cycles, no removal or rename, nothing required added without a default.")
-    var sqliteData = false
-
-    @Option(help: ArgumentHelp("Lint only the steps after this version (default: lint.since, else every step).", valueName: "version"))
-    var since: String?
-
-    @Option(help: ArgumentHelp("text, json or github (GitHub Actions annotations).", valueName: "format"))
-    var format: Format = .text
-
-    @Flag(name: .shortAndLong, help: "Also print notes of the generator (ignored keys, frozen versions).")
-    var verbose = false
+    /// The report, and the model the check resolved (nil when the descriptions or config do not load).
+    package struct Outcome {
+        package var report: CheckReport
+        package var model: ResolvedModel?
+    }
 
     /// A fixture must be its version as the descriptions define it now: one written before its version was
     /// final (then edited) no longer is, and the generated tests fail on it.
-    static func tablesProblem(ofFixtureAt path: String, model: ResolvedModel) -> String? {
+    package static func tablesProblem(ofFixtureAt path: String, model: ResolvedModel) -> String? {
         guard let version = FixtureFiles.version(inName: (path as NSString).lastPathComponent) else { return nil }
         guard let schema = model.schemas.first(where: { $0.version == version }) else {
             return "its version \(version) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))"
@@ -95,22 +49,14 @@ struct Check: ParsableCommand {
             + "if it was released, restore \(version)'s descriptions"
     }
 
-    static var codeTable: String {
-        LintCode.all.map { "    \($0.id)  \($0.defaultSeverity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \($0.summary)" }
-            .joined(separator: "\n")
-    }
-
-    func run() throws {
-        try checkedModel()
-    }
-
-    /// Runs the check as `run()` does and returns the model it resolved, for a command that goes on from a
-    /// passing check (`release`) without loading and resolving the descriptions again.
-    @discardableResult
-    func checkedModel() throws -> ResolvedModel {
+    /// Checks the project of `options.config`, writing nothing: the report, and the model it resolved (nil
+    /// when the descriptions or config do not load), for a command that goes on from a passing check
+    /// (`release`) without loading and resolving the descriptions again.
+    package static func run(_ options: Options) throws -> Outcome {
+        let (config, since, additiveOnly, sqliteData) = (options.config, options.since, options.additiveOnly, options.sqliteData)
         var sinceVersion: SchemaVersion?
         if let since {
-            guard let parsed = try? SchemaVersion(parsing: since) else { throw ValidationError("--since \(since) is not a version") }
+            guard let parsed = try? SchemaVersion(parsing: since) else { throw StoreWorkError.usage("--since \(since) is not a version") }
             sinceVersion = parsed
         }
         var report = CheckReport()
@@ -121,14 +67,13 @@ struct Check: ParsableCommand {
         } catch {
             report.diagnostics = error.diagnostics
             report.exitCode = 1
-            emit(report)
-            throw ExitCode(report.exitCode)
+            return Outcome(report: report, model: nil)
         }
         let (input, result) = checked
         let model = result.model
         report.diagnostics = result.diagnostics
         if let sinceVersion, !model.versions.contains(sinceVersion) {
-            throw ValidationError("--since \(sinceVersion) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))")
+            throw StoreWorkError.usage("--since \(sinceVersion) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))")
         }
         let written = result.report
         report.stale = written.created.map { ($0, "missing") } + written.updated.map { ($0, "out of date") } + written.removed.map { ($0, "no longer generated") }
@@ -180,34 +125,27 @@ struct Check: ParsableCommand {
         } else if !report.fixtures.isEmpty || !report.missingFixtures.isEmpty {
             report.exitCode = 5
         }
-        emit(report)
-        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
-        return model
+        return Outcome(report: report, model: model)
     }
 
-    func emit(_ report: CheckReport) {
-        switch format {
-        case .text: print(report.text(verbose: verbose), terminator: "")
-        case .json: print(report.json)
-        case .github: print(report.github(verbose: verbose), terminator: "")
-        }
-    }
 }
 
 /// What `lucidgen check` found, in each output format.
-struct CheckReport {
-    var diagnostics: [Diagnostic] = []
+package struct CheckReport {
+    package var diagnostics: [Diagnostic] = []
     /// Generated files that `generate` would write: (path, why).
-    var stale: [(String, String)] = []
-    var fixtures: [(String, String)] = []
+    package var stale: [(String, String)] = []
+    package var fixtures: [(String, String)] = []
     /// Released versions without their committed fixture: (the file to restore, what to do).
-    var missingFixtures: [(String, String)] = []
-    var fixturesChecked = 0
-    var findings: [LintFinding] = []
-    var steps = 0
-    var additiveOnly = false
-    var sqliteData = false
-    var exitCode: Int32 = 0
+    package var missingFixtures: [(String, String)] = []
+    package var fixturesChecked = 0
+    package var findings: [LintFinding] = []
+    package var steps = 0
+    package var additiveOnly = false
+    package var sqliteData = false
+    package var exitCode: Int32 = 0
+
+    package init() {}
 
     private func place(_ location: SourceLocation?) -> String {
         guard let location else { return "" }
@@ -223,7 +161,7 @@ struct CheckReport {
         )
     }
 
-    func text(verbose: Bool) -> String {
+    package func text(verbose: Bool) -> String {
         var lines: [String] = []
         for diagnostic in diagnostics where verbose || diagnostic.severity != .note { lines.append(diagnostic.description) }
         for (path, why) in stale { lines.append("\(displayPath(path)): error: generated file \(why); run `lucidgen generate`") }
@@ -243,7 +181,7 @@ struct CheckReport {
         return lines.map { $0 + "\n" }.joined()
     }
 
-    func github(verbose: Bool) -> String {
+    package func github(verbose: Bool) -> String {
         func annotation(_ severity: String, _ location: SourceLocation?, title: String?, _ message: String) -> String {
             var properties: [String] = []
             if let location {
@@ -275,7 +213,7 @@ struct CheckReport {
         escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    var json: String {
+    package var json: String {
         func location(_ location: SourceLocation?) -> [String: Any] {
             guard let location else { return [:] }
             return ["file": location.file, "line": location.line, "column": location.column]
