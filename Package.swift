@@ -19,7 +19,7 @@
 // public API against .api-baseline; CHANGELOG.md says what changed.
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
 //   LucidGenStore the generator's work on stores, which needs SQLite: describe's reading, the check report,
-//                 fixtures, release, the schema and sample-rows trials; each takes values and returns a report
+//                 fixtures, release, the schema and sample-rows trials, the store files --stores names; each takes values and returns a report
 //                 (LucidGenCore, LucidRuntime, LucidTesting, GRDB). Not a product: only the CLI links it.
 //   LucidGenCLI   the `lucidgen` commands: each parses its options, asks LucidGenStore (or the runtime) and
 //                 prints (LucidGenCore, LucidGenStore, LucidRuntime, LucidFleet, LucidCoreData, LucidTesting,
@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "LucidGenCLITests",
             dependencies: [
-                "LucidGenCLI", "LucidGenCore", "LucidRuntime", "LucidSchema", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "LucidGenCLI", "LucidGenCore", "LucidGenStore", "LucidRuntime", "LucidSchema", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 "lucidgen",
             ]
         ),
