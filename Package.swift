@@ -19,8 +19,10 @@
 // public API against .api-baseline; CHANGELOG.md says what changed.
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
 //   LucidGenStore the generator's work on stores, which needs SQLite: describe's reading, the check report,
-//                 fixtures, release, the schema and sample-rows trials, the store files --stores names; each takes values and returns a report
-//                 (LucidGenCore, LucidRuntime, LucidTesting, GRDB). Not a product: only the CLI links it.
+//                 fixtures, release, the schema and sample-rows trials, the store files --stores names, the
+//                 project's versions for plan, migrate and status; each takes values and returns a report
+//                 (LucidGenCore, LucidRuntime, LucidCoreData, LucidTesting, GRDB). Not a product: only the
+//                 CLI links it.
 //   LucidGenCLI   the `lucidgen` commands: each parses its options, asks LucidGenStore (or the runtime) and
 //                 prints (LucidGenCore, LucidGenStore, LucidRuntime, LucidFleet, LucidCoreData, LucidTesting,
 //                 ArgumentParser)
@@ -100,6 +102,7 @@ let package = Package(
                 "LucidSchema",
                 "LucidRuntime",
                 "LucidTesting",
+                "LucidCoreData",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The sqlite3 C API: the schema trial names the SQLite that tried it.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
