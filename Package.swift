@@ -18,7 +18,13 @@
 // calls is `@_spi(Generated)` (generated files write `@_spi(Generated) import`). APIStabilityTests checks the
 // public API against .api-baseline; CHANGELOG.md says what changed.
 //   LucidGenCore  the generator pipeline: Load → Resolve → Render → Write (LucidSchema, Yams, Mustache)
-//   LucidGenCLI   the `lucidgen` commands (LucidGenCore, LucidRuntime, LucidFleet, LucidCoreData, LucidTesting,
+//   LucidGenStore the generator's work on stores, which needs SQLite: describe's reading, the check report,
+//                 fixtures, release, the schema and sample-rows trials, the store files --stores names, the
+//                 project's versions for plan, migrate and status; each takes values and returns a report
+//                 (LucidGenCore, LucidRuntime, LucidCoreData, LucidTesting, GRDB). Not a product: only the
+//                 CLI links it.
+//   LucidGenCLI   the `lucidgen` commands: each parses its options, asks LucidGenStore (or the runtime) and
+//                 prints (LucidGenCore, LucidGenStore, LucidRuntime, LucidFleet, LucidCoreData, LucidTesting,
 //                 ArgumentParser)
 //   lucidgen      the executable, a thin shell over LucidGenCLI
 //
@@ -90,9 +96,23 @@ let package = Package(
             ]
         ),
         .target(
+            name: "LucidGenStore",
+            dependencies: [
+                "LucidGenCore",
+                "LucidSchema",
+                "LucidRuntime",
+                "LucidTesting",
+                "LucidCoreData",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The sqlite3 C API: the schema trial names the SQLite that tried it.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
             name: "LucidGenCLI",
             dependencies: [
                 "LucidGenCore",
+                "LucidGenStore",
                 "LucidSchema",
                 "LucidRuntime",
                 "LucidFleet",
@@ -146,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "LucidGenCLITests",
             dependencies: [
-                "LucidGenCLI", "LucidGenCore", "LucidRuntime", "LucidSchema", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "LucidGenCLI", "LucidGenCore", "LucidGenStore", "LucidRuntime", "LucidSchema", "LucidTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 "lucidgen",
             ]
         ),

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import LucidGenCore
+import LucidGenStore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 @_spi(Generated) import LucidTesting
@@ -75,26 +75,6 @@ struct Check: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also print notes of the generator (ignored keys, frozen versions).")
     var verbose = false
 
-    /// A fixture must be its version as the descriptions define it now: one written before its version was
-    /// final (then edited) no longer is, and the generated tests fail on it.
-    static func tablesProblem(ofFixtureAt path: String, model: ResolvedModel) -> String? {
-        guard let version = FixtureFiles.version(inName: (path as NSString).lastPathComponent) else { return nil }
-        guard let schema = model.schemas.first(where: { $0.version == version }) else {
-            return "its version \(version) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))"
-        }
-        let differences: [String]
-        do {
-            differences = try LucidStore.differences(atPath: path, from: schema)
-        } catch {
-            return "cannot read its tables: \(error)"
-        }
-        guard !differences.isEmpty else { return nil }
-        let shown = differences.prefix(3).joined(separator: "; ") + (differences.count > 3 ? "; and \(differences.count - 3) more" : "")
-        return "its tables are not version \(version)'s as the descriptions define it now (\(shown)): it was written before \(version) was final. "
-            + "If \(version) was never released, delete the fixture and its .sha256 and write it with `lucidgen release` once \(version) is final; "
-            + "if it was released, restore \(version)'s descriptions"
-    }
-
     static var codeTable: String {
         LintCode.all.map { "    \($0.id)  \($0.defaultSeverity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \($0.summary)" }
             .joined(separator: "\n")
@@ -108,80 +88,13 @@ struct Check: ParsableCommand {
     /// passing check (`release`) without loading and resolving the descriptions again.
     @discardableResult
     func checkedModel() throws -> ResolvedModel {
-        var sinceVersion: SchemaVersion?
-        if let since {
-            guard let parsed = try? SchemaVersion(parsing: since) else { throw ValidationError("--since \(since) is not a version") }
-            sinceVersion = parsed
-        }
-        var report = CheckReport()
-        let pipeline = GeneratorPipeline(configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics, seedCheckProbe: SchemaTrial.seedCheckProbe)
-        let checked: (input: LoadedInput, result: GeneratorPipeline.Result)
-        do {
-            checked = try pipeline.check()
-        } catch {
-            report.diagnostics = error.diagnostics
-            report.exitCode = 1
-            emit(report)
-            throw ExitCode(report.exitCode)
-        }
-        let (input, result) = checked
-        let model = result.model
-        report.diagnostics = result.diagnostics
-        if let sinceVersion, !model.versions.contains(sinceVersion) {
-            throw ValidationError("--since \(sinceVersion) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))")
-        }
-        let written = result.report
-        report.stale = written.created.map { ($0, "missing") } + written.updated.map { ($0, "out of date") } + written.removed.map { ($0, "no longer generated") }
-
-        if let tests = model.config.appTests {
-            let folder = (tests.outputPath as NSString).appendingPathComponent("Fixtures")
-            let listed: [String]
-            do {
-                listed = model.releasedVersions.isEmpty && !FileManager.default.fileExists(atPath: folder) ? [] : try FixtureFiles.list(in: folder)
-            } catch {
-                listed = []
-                report.fixtures.append((folder, error.description))
-            }
-            let module = model.config.app.moduleName
-            for version in model.releasedVersions where FileManager.default.fileExists(atPath: folder) {
-                if let missing = FixtureFiles.missingFixture(module: module, version: version, in: folder) {
-                    report.missingFixtures.append(((folder as NSString).appendingPathComponent(FixtureFiles.fileName(module: module, version: version)), missing))
-                }
-            }
-            for path in listed {
-                report.fixturesChecked += 1
-                if let problem = FixtureFiles.namingProblem(at: path) ?? FixtureFiles.checksumProblem(at: path) ?? Self.tablesProblem(ofFixtureAt: path, model: model) {
-                    report.fixtures.append((path, problem))
-                }
-            }
-        }
-
-        // The project's sample rows: named after a version, its tables and columns, accepted by SQLite.
-        let samples = SampleRowsValidation.check(model)
-        report.diagnostics += samples.diagnostics + SampleRowsTrial.diagnostics(model: model, files: samples.files)
-
-        var settings = model.config.lint
-        if additiveOnly { settings.additiveOnly = true }
-        if sqliteData { settings.sqliteData = true }
-        if let sinceVersion { settings.since = sinceVersion }
-        let lint = Linter(model: model, descriptions: input.entities, settings: settings).run()
-        report.findings = lint.findings
-        report.diagnostics += lint.diagnostics
-        report.steps = model.versions.count - 1 - (settings.since.map { since in model.versions.filter { $0 < since }.count } ?? 0)
-        report.additiveOnly = settings.additiveOnly
-        report.sqliteData = settings.sqliteData
-
-        if report.diagnostics.contains(where: { $0.severity == .error }) {
-            report.exitCode = 1
-        } else if !report.stale.isEmpty {
-            report.exitCode = 2
-        } else if report.findings.contains(where: { $0.severity == .error }) {
-            report.exitCode = 4
-        } else if !report.fixtures.isEmpty || !report.missingFixtures.isEmpty {
-            report.exitCode = 5
-        }
-        emit(report)
-        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        var options = ProjectCheck.Options(config: config)
+        options.additiveOnly = additiveOnly
+        options.sqliteData = sqliteData
+        options.since = since
+        let outcome = try storeWork { try ProjectCheck.run(options) }
+        emit(outcome.report)
+        guard outcome.report.exitCode == 0, let model = outcome.model else { throw ExitCode(outcome.report.exitCode) }
         return model
     }
 
@@ -191,123 +104,5 @@ struct Check: ParsableCommand {
         case .json: print(report.json)
         case .github: print(report.github(verbose: verbose), terminator: "")
         }
-    }
-}
-
-/// What `lucidgen check` found, in each output format.
-struct CheckReport {
-    var diagnostics: [Diagnostic] = []
-    /// Generated files that `generate` would write: (path, why).
-    var stale: [(String, String)] = []
-    var fixtures: [(String, String)] = []
-    /// Released versions without their committed fixture: (the file to restore, what to do).
-    var missingFixtures: [(String, String)] = []
-    var fixturesChecked = 0
-    var findings: [LintFinding] = []
-    var steps = 0
-    var additiveOnly = false
-    var sqliteData = false
-    var exitCode: Int32 = 0
-
-    private func place(_ location: SourceLocation?) -> String {
-        guard let location else { return "" }
-        return location.line > 0 ? "\(location.file):\(location.line):\(location.column): " : "\(location.file): "
-    }
-
-    private var counts: (errors: Int, warnings: Int, notes: Int) {
-        // The generator's own notes (frozen versions, ignored keys) are shown with --verbose only, and not counted.
-        let severities = findings.map(\.severity.rawValue) + diagnostics.filter { $0.severity != .note }.map(\.severity.rawValue)
-        return (
-            severities.filter { $0 == "error" }.count + stale.count + fixtures.count + missingFixtures.count, severities.filter { $0 == "warning" }.count,
-            severities.filter { $0 == "note" }.count
-        )
-    }
-
-    func text(verbose: Bool) -> String {
-        var lines: [String] = []
-        for diagnostic in diagnostics where verbose || diagnostic.severity != .note { lines.append(diagnostic.description) }
-        for (path, why) in stale { lines.append("\(displayPath(path)): error: generated file \(why); run `lucidgen generate`") }
-        for (path, problem) in fixtures { lines.append("\(displayPath(path)): error: fixture cannot be trusted: \(problem)") }
-        for (path, problem) in missingFixtures { lines.append("\(displayPath(path)): error: fixture missing: \(problem)") }
-        for finding in findings { lines.append("\(place(finding.location))\(finding.severity.rawValue): \(finding.text)") }
-        let (errors, warnings, notes) = counts
-        var summary = "check: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")"
-        if exitCode != 1 {
-            let rules: [String] = (additiveOnly ? ["additive only"] : []) + (sqliteData ? ["SQLiteData's sync rules"] : [])
-            summary += "; \(steps) step\(steps == 1 ? "" : "s") linted\(rules.isEmpty ? "" : " (\(rules.joined(separator: ", ")))")"
-            summary += stale.isEmpty ? "; generated files up to date" : "; \(stale.count) generated file\(stale.count == 1 ? "" : "s") out of date"
-            summary += "; \(fixturesChecked) fixture\(fixturesChecked == 1 ? "" : "s") verified\(fixtures.isEmpty ? "" : " (\(fixtures.count) bad)")"
-            if !missingFixtures.isEmpty { summary += ", \(missingFixtures.count) missing" }
-        }
-        lines.append(summary + (exitCode == 0 ? "; passed" : "; failed (exit \(exitCode))"))
-        return lines.map { $0 + "\n" }.joined()
-    }
-
-    func github(verbose: Bool) -> String {
-        func annotation(_ severity: String, _ location: SourceLocation?, title: String?, _ message: String) -> String {
-            var properties: [String] = []
-            if let location {
-                properties.append("file=\(escapeProperty(location.file))")
-                if location.line > 0 { properties += ["line=\(location.line)", "col=\(location.column)"] }
-            }
-            if let title { properties.append("title=\(escapeProperty(title))") }
-            let level = severity == "note" ? "notice" : severity
-            return "::\(level)\(properties.isEmpty ? "" : " " + properties.joined(separator: ","))::\(escapeData(message))\n"
-        }
-        var out = ""
-        for diagnostic in diagnostics where verbose || diagnostic.severity != .note {
-            out += annotation(diagnostic.severity.rawValue, diagnostic.location, title: nil, diagnostic.message + (diagnostic.path.map { " (at \($0))" } ?? ""))
-        }
-        for (path, why) in stale { out += annotation("error", SourceLocation(file: displayPath(path)), title: "generated file \(why)", "run `lucidgen generate`") }
-        for (path, problem) in fixtures { out += annotation("error", SourceLocation(file: displayPath(path)), title: "fixture", problem) }
-        for (path, problem) in missingFixtures { out += annotation("error", SourceLocation(file: displayPath(path)), title: "missing fixture", problem) }
-        for finding in findings { out += annotation(finding.severity.rawValue, finding.location, title: finding.code.id, finding.text) }
-        return out + text(verbose: false).split(separator: "\n").last.map { String($0) + "\n" }!
-    }
-
-    /// GitHub's workflow-command escaping of a message.
-    private func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
-    }
-
-    /// … and of a property value.
-    private func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
-    }
-
-    var json: String {
-        func location(_ location: SourceLocation?) -> [String: Any] {
-            guard let location else { return [:] }
-            return ["file": location.file, "line": location.line, "column": location.column]
-        }
-        let object: [String: Any] = [
-            "exitCode": Int(exitCode),
-            "passed": exitCode == 0,
-            "stepsLinted": steps,
-            "additiveOnly": additiveOnly,
-            "sqliteData": sqliteData,
-            "findings": findings.map { finding -> [String: Any] in
-                var item: [String: Any] = [
-                    "code": finding.code.id, "family": finding.code.family.rawValue, "severity": finding.severity.rawValue,
-                    "message": finding.message, "summary": finding.code.summary, "instead": finding.code.instead,
-                    "entity": finding.entity, "from": finding.from.string, "to": finding.to.string,
-                ]
-                if let property = finding.property { item["property"] = property }
-                if let reason = finding.acknowledgement { item["acknowledged"] = reason }
-                return item.merging(location(finding.location)) { a, _ in a }
-            },
-            "staleFiles": stale.map { ["file": displayPath($0.0), "problem": $0.1] },
-            "fixtures": [
-                "checked": fixturesChecked, "problems": fixtures.map { ["file": displayPath($0.0), "problem": $0.1] },
-                "missing": missingFixtures.map { ["file": displayPath($0.0), "problem": $0.1] },
-            ],
-            "diagnostics": diagnostics.map { diagnostic -> [String: Any] in
-                var item: [String: Any] = ["severity": diagnostic.severity.rawValue, "message": diagnostic.message]
-                if let path = diagnostic.path { item["path"] = path }
-                return item.merging(location(diagnostic.location)) { a, _ in a }
-            },
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import LucidFleet
 import LucidGenCore
+import LucidGenStore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 

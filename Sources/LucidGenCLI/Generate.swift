@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LucidGenCore
+import LucidGenStore
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(

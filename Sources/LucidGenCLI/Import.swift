@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LucidGenCore
+import LucidGenStore
 @_spi(Generated) import LucidSchema
 
 /// `lucidgen import`: descriptions from another tool's model history.
@@ -143,7 +144,7 @@ struct ImportCoreData: ParsableCommand {
         var configChanges: [String] = []
         if !configExists {
             writes.append(FileTransaction.File(
-                path: config, text: Describe.newConfigText(inputFolder: folder, version: version, module: module, stages: Self.stagesYAML(mappings.stages)), mayReplace: false))
+                path: config, text: StoreDescription.newConfigText(inputFolder: folder, version: version, module: module, stages: Self.stagesYAML(mappings.stages)), mayReplace: false))
         } else if let existing {
             var text = try String(contentsOfFile: config, encoding: .utf8)
             if existing.currentVersion != result.currentVersion {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import LucidGenCore
+import LucidGenStore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 @_spi(Generated) import LucidTesting
@@ -50,82 +50,34 @@ struct Release: ParsableCommand {
             printError("release refused: `lucidgen check` does not pass (its report is above); fix what it says, then run `lucidgen release` again\n")
             throw error
         }
-        let version = model.currentVersion
-        let schemaFolder = model.config.schemaPath
-        let snapshotPath = (schemaFolder as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: version))
-        let fixture = (Fixtures.defaultFolder(model) as NSString).appendingPathComponent(FixtureFiles.fileName(module: model.config.app.moduleName, version: version))
-        // The snapshot's mark is the release's one commit point, written last; a lock on the snapshot file
-        // keeps a second `release` of the project out meanwhile (the kernel drops it if this process dies).
-        let lock = FileLock(path: snapshotPath)
-        guard lock.acquired else {
-            printError("error: another `lucidgen release` is releasing \(version) of this project now (it holds \(displayPath(snapshotPath))); let it finish, then run `lucidgen check`\n")
+        let release: ProjectRelease.Release
+        do {
+            release = try ProjectRelease.begin(model: model)
+        } catch {
+            printError("error: \(error)\n")
             throw ExitCode(3)
         }
-        defer { lock.release() }
-        guard !SchemaSnapshot.isMarkedReleased(version: version, in: schemaFolder) else {
-            printError("error: \(version) is released already: \(displayPath(snapshotPath)) is marked released. To release the next version, set current_version to it first\n")
-            throw ExitCode(3)
-        }
-        // Every folder the release writes in must be writable before the first file is written.
-        for folder in [schemaFolder, (fixture as NSString).deletingLastPathComponent] where FileManager.default.fileExists(atPath: folder) {
-            guard Self.canCreateFiles(in: folder) else {
-                printError("error: cannot release \(version): \(displayPath(folder)) is not writable (nothing was written); make it writable and run `lucidgen release` again\n")
-                throw ExitCode(3)
-            }
-        }
-        if FileManager.default.fileExists(atPath: fixture) {
-            print("replacing \(displayPath(fixture)): \(version) was never marked released (an interrupted release or `lucidgen fixtures --unreleased` wrote it)")
+        defer { release.end() }
+        let version = release.version
+        if release.replacesFixture {
+            print("replacing \(displayPath(release.fixture)): \(version) was never marked released (an interrupted release or `lucidgen fixtures --unreleased` wrote it)")
         }
         try Fixtures.write(model: model, version: version, rows: rows, output: nil, replacing: true)
         // Last, the commit point: the snapshot binds from now on, although the version is still current_version:
         // `generate` refuses a change to it, at the description, instead of the fixture failing the tests later.
         let snapshot: String
         do {
-            snapshot = try SchemaSnapshot.markReleased(version: version, in: schemaFolder)
+            snapshot = try release.markReleased()
         } catch let error as GenerationFailed {
             printDiagnostics(error.diagnostics, verbose: false)
             printError("\(version) is not released: run `lucidgen release` again once the snapshot can be written (it rewrites the fixture)\n")
             throw ExitCodes.inputErrors
         }
-        let next = Self.nextVersion(after: version)
+        let next = ProjectRelease.nextVersion(after: version)
         print("""
-            Released \(version). Commit \(displayPath(fixture)), its .sha256 and \(displayPath(snapshot)) (frozen from now on).
+            Released \(version). Commit \(displayPath(release.fixture)), its .sha256 and \(displayPath(snapshot)) (frozen from now on).
             Next: before changing any description, set current_version to "\(next)" (or the version you release next) in \(config), \
             and add { "version": "\(next)" } to the version_history of each entity you change.
             """)
-    }
-
-    /// Whether a file can be created in `folder`, proven by creating (and removing) one: permissions, ACLs,
-    /// immutable folders and read-only mounts all say so alike.
-    static func canCreateFiles(in folder: String) -> Bool {
-        let probe = (folder as NSString).appendingPathComponent(".lucidgen-release-probe-\(getpid())")
-        guard FileManager.default.createFile(atPath: probe, contents: Data()) else { return false }
-        try? FileManager.default.removeItem(atPath: probe)
-        return true
-    }
-
-    /// The version after `version`: its last component plus one (`1.0` → `1.1`, `2.1.3` → `2.1.4`).
-    static func nextVersion(after version: SchemaVersion) -> String {
-        var parts = version.string.split(separator: ".").map(String.init)
-        if let last = parts.last, let number = Int(last) { parts[parts.count - 1] = String(number + 1) }
-        return parts.joined(separator: ".")
-    }
-}
-
-/// An exclusive advisory lock (`flock`) on an existing file, taken without waiting; the kernel releases it
-/// when the process ends, so a killed command never leaves it held.
-final class FileLock {
-    private let descriptor: Int32
-    /// Whether this process holds the lock (false: another holds it; also true when the file does not exist,
-    /// which the caller's next step reports).
-    let acquired: Bool
-
-    init(path: String) {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        acquired = descriptor < 0 || flock(descriptor, LOCK_EX | LOCK_NB) == 0
-    }
-
-    func release() {
-        if descriptor >= 0 { close(descriptor) }
     }
 }

@@ -4,6 +4,7 @@ import GRDB
 import LucidCoreData
 import LucidFleet
 import LucidGenCore
+import LucidGenStore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 
@@ -49,24 +50,7 @@ struct Status: ParsableCommand {
     var busyTimeout: Double = 60
 
     /// What `status` reports, as printed by `--format json`.
-    struct Report: Encodable {
-        var path: String
-        var fileSize: Int
-        var journalMode: String?
-        var ledger: StoreLedger?
-        /// With a config: `current`, `needs migration`, `missing`, `empty`, `empty file`.
-        var projectState: String?
-        var stepsToNewest: [String]?
-        /// With a config: what the app keeps in the store beside lucidgen's tables.
-        var appObjects: [AppObject]?
-        /// With a config, a Core Data store: the model version it converts from.
-        var coreDataModel: String?
-        /// With a config, a Core Data store at no imported version: how it differs from ``coreDataModel``.
-        var coreDataDrift: [String]?
-        /// With a config, for a store without lucidgen's record: how its `PRAGMA user_version` disagrees
-        /// with the version its tables are recognised at (as `plan` notes it).
-        var userVersionNote: String?
-    }
+    typealias Report = StoreInspection.Report
 
     func validate() throws {
         try checkBusyTimeout(busyTimeout)
@@ -85,37 +69,10 @@ struct Status: ParsableCommand {
             try FleetStatus(selection: selection, stores: stores, config: config, format: format, busyTimeout: busyTimeout).run()
             return
         }
-        let database = database!
-        let path = absolutePath(database)
-        guard FileManager.default.fileExists(atPath: path) else { throw fail(.cannotWrite(path: path, message: "no such file")) }
-        var report = Report(path: database, fileSize: (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         let configPath = config ?? (FileManager.default.fileExists(atPath: absolutePath(".lucid.yaml")) ? ".lucid.yaml" : nil)
+        let report: Report
         do {
-            var history: SchemaHistory?
-            if let configPath {
-                let commandOptions = try StoreCommandOptions.parse(["--config", configPath])
-                let (versions, stages) = try commandOptions.resolve()
-                history = SchemaHistory(versions: versions, stages: stages)
-                let status = try LucidStore.inspect(
-                    atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: try commandOptions.coreDataOrigin())
-                if status.version != nil { report.appObjects = status.appObjects }
-                report.coreDataModel = status.coreDataModel
-                if let drift = status.coreDataConversion?.drift, !drift.isEmpty { report.coreDataDrift = drift }
-                report.userVersionNote = status.userVersionDisagreement
-                switch status.start {
-                case .newFile: report.projectState = "missing"
-                case .emptyDatabase: report.projectState = "empty"
-                case .emptyFile: report.projectState = "empty file"
-                case .version where !status.needsMigration: report.projectState = "current"
-                case .version:
-                    report.projectState = "needs migration"
-                    report.stepsToNewest = status.steps.map(\.label)
-                }
-            }
-            if report.fileSize > 0 {
-                report.ledger = try LucidStore.ledger(atPath: path, history: history, busyTimeout: busyTimeout)
-                report.journalMode = try Self.journalMode(path)
-            }
+            report = try storeWork { try StoreInspection.report(database: database!, config: configPath, busyTimeout: busyTimeout) }
         } catch let error as StoreError {
             throw fail(error)
         }
@@ -128,15 +85,6 @@ struct Status: ParsableCommand {
         case .text:
             print(Self.text(report))
         }
-    }
-
-    /// The journal mode as recorded in the file's header (WAL: bytes 18–19 are 2), so that the file is
-    /// never opened in a way that could change it.
-    static func journalMode(_ path: String) throws -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try handle.read(upToCount: 20), header.count == 20 else { return nil }
-        return header[18] == 2 && header[19] == 2 ? "wal" : "rollback journal"
     }
 
     static func text(_ report: Report) -> String {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import LucidCoreData
 import LucidGenCore
+import LucidGenStore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 
@@ -21,53 +22,20 @@ struct StoreCommandOptions: ParsableArguments {
         try checkBusyTimeout(busyTimeout)
     }
 
-    /// What the descriptions define, resolved exactly as `generate` resolves them (the same model, so
-    /// the CLI and the app plan the same path): the versions up to `--to`, and the steps that need the
-    /// app's code (declared to the planner, which routes through them but cannot run them here).
-    /// What `lucidgen import coredata` wrote beside the descriptions (`<input_path>/.coredata/origin.json`):
-    /// with it, a Core Data store is converted (`migrate`) or said to be converted (`plan`, `status`).
+    /// What `lucidgen import coredata` wrote beside the descriptions (``ProjectVersions/coreDataOrigin(config:)``).
     func coreDataOrigin() throws -> CoreDataOrigin? {
-        var diagnostics = DiagnosticCollector()
-        guard let config = try? Config.load(from: absolutePath(config), diagnostics: &diagnostics) else { return nil }
-        let path = (config.inputPath as NSString).appendingPathComponent(".coredata/origin.json")
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        do {
-            return try CoreDataOrigin(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ValidationError("\(displayPath(path)): \(error)")
-        }
+        try storeWork { try ProjectVersions.coreDataOrigin(config: config) }
     }
 
+    /// The versions up to `--to` and the steps that need the app's code (``ProjectVersions/resolve(config:to:lint:)``).
     func resolve() throws -> (versions: [Schema], stages: [ExplicitStage]) {
         let (versions, stages, _) = try resolve(lint: false)
         return (versions, stages)
     }
 
-    /// ``resolve()``; with `lint`, also the lint findings of the steps up to `--to` as
-    /// `plan --format markdown` lists them (empty without: `migrate`, `status` and text plans lint nothing).
+    /// ``resolve()``; with `lint`, also the lint findings of the steps up to `--to`.
     func resolve(lint: Bool) throws -> (versions: [Schema], stages: [ExplicitStage], findings: [String]) {
-        let model: ResolvedModel
-        let input: LoadedInput
-        do {
-            input = try GeneratorPipeline(configPath: absolutePath(config)).load()
-            model = try Resolver.resolve(input)
-        } catch {
-            printDiagnostics(error.diagnostics, verbose: false)
-            throw ExitCodes.inputErrors
-        }
-        var target = model.schemas[model.schemas.count - 1].version
-        if let to {
-            guard let parsed = try? SchemaVersion(parsing: to), model.schemas.contains(where: { $0.version == parsed }) else {
-                throw ValidationError("--to \(to) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
-            }
-            target = parsed
-        }
-        let stages = model.customSteps.filter { $0.to <= target }
-            .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
-        let findings = !lint ? [] : Linter(model: model, descriptions: input.entities).run().findings.filter { $0.to <= target }.map { finding in
-            "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
-        }
-        return (model.schemas.filter { $0.version <= target }, stages, findings)
+        try storeWork { try ProjectVersions.resolve(config: config, to: to, lint: lint) }
     }
 }
 
@@ -430,10 +398,19 @@ final class ProgressDisplay: @unchecked Sendable {
 /// which SQLite would read as an empty database and leave a `-journal` beside), a FIFO or a socket is a
 /// usage error, before anything is opened.
 func checkStoreFile(_ path: String, option: String = "--database") throws {
-    switch FileKind.at(absolutePath(path)) {
-    case .missing, .regular: return
-    case .folder: throw ValidationError("\(option) \(path): a folder, not a store file (a folder of stores is --stores)")
-    case .special(let what), .other(let what): throw ValidationError("\(option) \(path): \(what), not a store file")
+    if let problem = storeFileProblem(path, option: option) { throw ValidationError(problem) }
+}
+
+/// Runs a store command's work (LucidGenStore), saying why it stopped as the CLI says it: a usage error, or
+/// the generator's diagnostics (exit code 1).
+func storeWork<T>(_ work: () throws -> T) throws -> T {
+    do {
+        return try work()
+    } catch StoreWorkError.usage(let message) {
+        throw ValidationError(message)
+    } catch StoreWorkError.input(let diagnostics) {
+        printDiagnostics(diagnostics, verbose: false)
+        throw ExitCodes.inputErrors
     }
 }
 

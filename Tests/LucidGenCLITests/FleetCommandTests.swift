@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LucidGenCore
 @testable import LucidGenCLI
+import LucidGenStore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 import LucidTestSupport

@@ -8,7 +8,7 @@ import GRDB
 ///
 /// Deciding a store's state, adopting a store, and the schema check after each step compare only what
 /// this owns; every step keeps the rest.
-struct OwnedNames: Sendable {
+package struct OwnedNames: Sendable {
     private(set) var tables: Set<String> = []
     private(set) var indexes: Set<String> = []
     /// The declared search's FTS5 tables and their shadow tables (``SchemaSearch``): lucidgen's, but not
@@ -40,7 +40,7 @@ struct OwnedNames: Sendable {
     }
 
     /// Only the tables named (with no index): enough to tell the app's objects that involve them.
-    init(tables names: some Sequence<String>) {
+    package init(tables names: some Sequence<String>) {
         tables = Set(names.map { sqlNameKey($0) })
     }
 
@@ -194,13 +194,13 @@ public struct AppObject: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// Reads the app's objects from a store.
-enum AppObjects {
+package enum AppObjects {
     /// Every object of the store that `owned` does not cover, in the order SQLite created them.
     /// `precise` compiles each view to learn exactly which columns it reads and reads each app table's
     /// foreign keys (what a step that removes columns or tables must know); without it a view's columns
     /// are the names its SQL mentions, and an app table depends on nothing (enough to know what to set
     /// aside, or what a rename or an added column could meet).
-    static func read(_ db: Database, owned: OwnedNames, precise: Bool = true) throws -> [AppObject] {
+    package static func read(_ db: Database, owned: OwnedNames, precise: Bool = true) throws -> [AppObject] {
         // GRDB caches introspection per connection; a step's own DDL must be seen.
         db.clearSchemaCache()
         let rows = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid")

@@ -14,11 +14,11 @@ import LucidGenCore
 /// the index, the search declaration; it names the SQLite that tried it, which may not be the device's.
 ///
 /// Released versions are not tried: their stores exist, made by the release that shipped them.
-enum SchemaTrial {
+package enum SchemaTrial {
     /// The SQLite this process links (`3.40.1`).
-    static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+    package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
-    static func diagnostics(input: LoadedInput, model: ResolvedModel) -> [Diagnostic] {
+    package static func diagnostics(input: LoadedInput, model: ResolvedModel) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for schema in model.schemas where schema.version >= model.currentVersion {
             do {
@@ -104,7 +104,7 @@ extension SchemaTrial {
     /// only the column (its type, collation and own CHECK), and then into one per table CHECK, alone; a table
     /// CHECK that names another column (SQLite refuses it there) is left out, and the insert of the whole row
     /// says if it fails. A literal passes when no CHECK refuses it.
-    static let seedCheckProbe: SeedCheckProbe = { table, column, literals in
+    package static let seedCheckProbe: SeedCheckProbe = { table, column, literals in
         var bare = column
         bare.notNull = false
         bare.notNullConflict = nil

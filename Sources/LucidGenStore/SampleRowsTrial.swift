@@ -10,8 +10,8 @@ import LucidGenCore
 /// fixtures` writes, as many as the tests seed), the way the tests insert it (`SampleRows.insert`), and
 /// SQLite decides what only it can: a key or unique value a seeded row has, a CHECK, a type, a foreign key
 /// that points at no row. A refused row is an error at its line.
-enum SampleRowsTrial {
-    static func diagnostics(model: ResolvedModel, files: [SampleRowsValidation.File]) -> [Diagnostic] {
+package enum SampleRowsTrial {
+    package static func diagnostics(model: ResolvedModel, files: [SampleRowsValidation.File]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let folder = absolutePath(model.config.samplesPath)
         for file in files {
@@ -25,7 +25,7 @@ enum SampleRowsTrial {
                     for statement in schema.ddl { try db.execute(sql: statement) }
                 }
                 try SeedWriter.write(database) { db in
-                    _ = try Fixtures.insertRows(model, at: file.version, rows: SeedValues.rows, db)
+                    _ = try FixtureStore.insertRows(model, at: file.version, rows: SeedValues.rows, db)
                     try SampleRows.insert(from: folder, version: file.version, schema: schema, db)
                 }
             } catch let error as SampleRowsError {

@@ -20,7 +20,7 @@ package struct StoreList {
     package static let defaultExtensions = ["sqlite", "db"]
 
     /// The extensions without their dot.
-    let extensions: [String]
+    package let extensions: [String]
     let recursive: Bool
     private var seenFiles: Set<String> = []
     private var seenFolders: Set<String> = []

@@ -1,0 +1,50 @@
+import Foundation
+import LucidCoreData
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+
+/// What `plan`, `migrate` and `status` ask of a project: its versions and stages, resolved exactly as
+/// `generate` resolves them (the same model, so the CLI and the app plan the same path).
+package enum ProjectVersions {
+    /// The versions up to `to` (default: the newest), the steps that need the app's code (declared to the
+    /// planner, which routes through them but cannot run them here), and with `lint` the lint findings of
+    /// the steps up to `to` as `plan --format markdown` lists them (empty without).
+    package static func resolve(config: String, to: String?, lint: Bool) throws -> (versions: [Schema], stages: [ExplicitStage], findings: [String]) {
+        let model: ResolvedModel
+        let input: LoadedInput
+        do {
+            input = try GeneratorPipeline(configPath: absolutePath(config)).load()
+            model = try Resolver.resolve(input)
+        } catch {
+            throw StoreWorkError.input(error.diagnostics)
+        }
+        var target = model.schemas[model.schemas.count - 1].version
+        if let to {
+            guard let parsed = try? SchemaVersion(parsing: to), model.schemas.contains(where: { $0.version == parsed }) else {
+                throw StoreWorkError.usage("--to \(to) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
+            }
+            target = parsed
+        }
+        let stages = model.customSteps.filter { $0.to <= target }
+            .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
+        let findings = !lint ? [] : Linter(model: model, descriptions: input.entities).run().findings.filter { $0.to <= target }.map { finding in
+            "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
+        }
+        return (model.schemas.filter { $0.version <= target }, stages, findings)
+    }
+
+    /// What `lucidgen import coredata` wrote beside the descriptions (`<input_path>/.coredata/origin.json`):
+    /// with it, a Core Data store is converted (`migrate`) or said to be converted (`plan`, `status`).
+    package static func coreDataOrigin(config: String) throws -> CoreDataOrigin? {
+        var diagnostics = DiagnosticCollector()
+        guard let config = try? Config.load(from: absolutePath(config), diagnostics: &diagnostics) else { return nil }
+        let path = (config.inputPath as NSString).appendingPathComponent(".coredata/origin.json")
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            return try CoreDataOrigin(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw StoreWorkError.usage("\(displayPath(path)): \(error)")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import LucidGenCore
+@_spi(Generated) import LucidRuntime
+@_spi(Generated) import LucidSchema
+
+/// `lucidgen status`'s work for one store: what it records about itself, and with a project's config how
+/// it stands against the project's versions. Reads the file without changing it.
+package enum StoreInspection {
+    /// What `status` reports, as printed by `--format json`.
+    package struct Report: Encodable {
+        package var path: String
+        package var fileSize: Int
+        package var journalMode: String?
+        package var ledger: StoreLedger?
+        /// With a config: `current`, `needs migration`, `missing`, `empty`, `empty file`.
+        package var projectState: String?
+        package var stepsToNewest: [String]?
+        /// With a config: what the app keeps in the store beside lucidgen's tables.
+        package var appObjects: [AppObject]?
+        /// With a config, a Core Data store: the model version it converts from.
+        package var coreDataModel: String?
+        /// With a config, a Core Data store at no imported version: how it differs from ``coreDataModel``.
+        package var coreDataDrift: [String]?
+        /// With a config, for a store without lucidgen's record: how its `PRAGMA user_version` disagrees
+        /// with the version its tables are recognised at (as `plan` notes it).
+        package var userVersionNote: String?
+    }
+
+    /// The report of the store at `database` (as given; shown so), compared with the project of `config`
+    /// when given. Throws a ``StoreError`` (no such file, a store the project cannot open) or a
+    /// ``StoreWorkError`` (the project's descriptions).
+    package static func report(database: String, config configPath: String?, busyTimeout: Double) throws -> Report {
+        let path = absolutePath(database)
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.cannotWrite(path: path, message: "no such file") }
+        var report = Report(path: database, fileSize: (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        var history: SchemaHistory?
+        if let configPath {
+            let (versions, stages, _) = try ProjectVersions.resolve(config: configPath, to: nil, lint: false)
+            history = SchemaHistory(versions: versions, stages: stages)
+            let status = try LucidStore.inspect(
+                atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: try ProjectVersions.coreDataOrigin(config: configPath))
+            if status.version != nil { report.appObjects = status.appObjects }
+            report.coreDataModel = status.coreDataModel
+            if let drift = status.coreDataConversion?.drift, !drift.isEmpty { report.coreDataDrift = drift }
+            report.userVersionNote = status.userVersionDisagreement
+            switch status.start {
+            case .newFile: report.projectState = "missing"
+            case .emptyDatabase: report.projectState = "empty"
+            case .emptyFile: report.projectState = "empty file"
+            case .version where !status.needsMigration: report.projectState = "current"
+            case .version:
+                report.projectState = "needs migration"
+                report.stepsToNewest = status.steps.map(\.label)
+            }
+        }
+        if report.fileSize > 0 {
+            report.ledger = try LucidStore.ledger(atPath: path, history: history, busyTimeout: busyTimeout)
+            report.journalMode = try journalMode(path)
+        }
+        return report
+    }
+
+    /// The journal mode as recorded in the file's header (WAL: bytes 18–19 are 2), so that the file is
+    /// never opened in a way that could change it.
+    package static func journalMode(_ path: String) throws -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try handle.read(upToCount: 20), header.count == 20 else { return nil }
+        return header[18] == 2 && header[19] == 2 ? "wal" : "rollback journal"
+    }
+}
