@@ -152,6 +152,14 @@ package enum SQLLexer {
         tokens(sql).filter { $0.kind != .space && $0.kind != .comment }
     }
 
+    /// The text of `sql` when all of it is one string literal (`'it''s'` → `it's`); nil for anything else
+    /// (`'a' || 'b'`, an unclosed quote, a number).
+    package static func stringLiteral(_ sql: String) -> String? {
+        let tokens = tokens(sql)
+        guard tokens.count == 1, let token = tokens.first, token.kind == .string, token.closed else { return nil }
+        return token.text
+    }
+
     /// The SQL's text between two byte offsets (a parenthesised group's inside, exactly as written).
     package static func text(_ sql: String, _ range: Range<Int>) -> String {
         String(decoding: Array(sql.utf8)[range], as: UTF8.self)

@@ -72,4 +72,13 @@ import Testing
         #expect(SchemaColumn.unwrappedDefault("((1))") == "(1)")
         #expect(SchemaColumn.unwrappedDefault("1") == "1")
     }
+
+    @Test func aStringLiteralIsAllOfTheTextOrNothing() {
+        #expect(SQLLexer.stringLiteral("'it''s'") == "it's")
+        #expect(SQLLexer.stringLiteral("''") == "")
+        #expect(SQLLexer.stringLiteral("'a' || 'b'") == nil)
+        #expect(SQLLexer.stringLiteral("'open") == nil)
+        #expect(SQLLexer.stringLiteral("X'00'") == nil)
+        #expect(SQLLexer.stringLiteral("1") == nil)
+    }
 }

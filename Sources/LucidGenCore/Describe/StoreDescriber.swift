@@ -609,8 +609,7 @@ package struct StoreDescriber {
         if text == "NULL" { return nullable ? .null : nil }
         switch ScalarType(name: type) {
         case .string?:
-            guard text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") else { return nil }
-            let value = String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            guard let value = SQLLexer.stringLiteral(text) else { return nil }
             return quoteLiteral(value) == text && !value.utf8.contains(0) ? .string(value) : nil
         case .int?:
             return Int64(text).map(String.init) == text ? .number(text) : nil
