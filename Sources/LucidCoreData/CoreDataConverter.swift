@@ -510,7 +510,7 @@ package struct CoreDataConverter {
                     throw Refusal(description: "the Core Data origin puts \(entity.name) in hierarchy table \(table), which has no kind column at \(schema.version): import and generate again")
                 }
                 columns.append(quoteIdentifier(column.name))
-                values.append("'" + kind.replacingOccurrences(of: "'", with: "''") + "'")
+                values.append(quoteLiteral(kind))
             }
             var external: [(column: String, source: String)] = []
             let lineage = self.lineage(of: entity, in: version)

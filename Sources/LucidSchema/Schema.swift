@@ -462,29 +462,20 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     /// has no such pair (its first parenthesis closes before the end); string literals and quoted names are
     /// skipped, so a `)` inside `')'` counts for nothing.
     package static func unwrappedDefault(_ defaultSQL: String) -> String {
-        let scalars = Array(defaultSQL.unicodeScalars)
-        guard scalars.first == "(", scalars.last == ")" else { return defaultSQL }
+        let tokens = SQLLexer.tokens(defaultSQL)
+        guard let first = tokens.first, first.isPunctuation("("), let last = tokens.last, last.isPunctuation(")"), tokens.count > 1,
+            tokens.allSatisfy(\.closed)
+        else { return defaultSQL }
         var depth = 0
-        var quote: Unicode.Scalar?
-        for (index, scalar) in scalars.enumerated() {
-            if let open = quote {
-                if scalar == open { quote = nil }  // a doubled quote closes and reopens: the same for depth
-                continue
-            }
-            switch scalar {
-            case "'", "\"", "`": quote = scalar
-            case "[": quote = "]"
-            case "(": depth += 1
-            case ")":
+        for (index, token) in tokens.enumerated() where token.kind == .punctuation {
+            if token.text == "(" { depth += 1 }
+            if token.text == ")" {
                 depth -= 1
-                if depth == 0 && index != scalars.count - 1 { return defaultSQL }
-            default: break
+                if depth == 0 && index != tokens.count - 1 { return defaultSQL }
             }
         }
-        guard depth == 0, quote == nil else { return defaultSQL }
-        var inner = String.UnicodeScalarView()
-        inner.append(contentsOf: scalars.dropFirst().dropLast())
-        return String(inner)
+        guard depth == 0 else { return defaultSQL }
+        return SQLLexer.text(defaultSQL, first.range.upperBound..<last.range.lowerBound)
     }
 
     /// The type the DDL declares.

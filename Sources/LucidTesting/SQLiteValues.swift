@@ -173,8 +173,8 @@ package enum SQLiteValues {
     package static func literal(_ sql: String) -> DatabaseValue? {
         let text = sql.trimmingCharacters(in: .whitespaces)
         if text.uppercased() == "NULL" { return .null }
-        if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
-            return String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'").databaseValue
+        if let string = SQLLexer.stringLiteral(text) {
+            return string.databaseValue
         }
         if text.count >= 3, text.uppercased().hasPrefix("X'"), text.hasSuffix("'") {
             let hex = Array(text.dropFirst(2).dropLast())

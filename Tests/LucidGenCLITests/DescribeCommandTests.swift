@@ -597,7 +597,9 @@ import Testing
     }
 
     @Test func namesBecomeSnakeCase() {
-        #expect(["roomId", "Item", "item_name", "purchasedAt2", "URL"].map(StoreDescriber.snakeCase) == ["room_id", "item", "item_name", "purchased_at2", "url"])
+        #expect(["roomId", "Item", "item_name", "purchasedAt2", "URL"].map(Naming.snakeCase) == ["room_id", "item", "item_name", "purchased_at2", "url"])
+        // Acronym runs split as the Core Data importer splits them: one rule for both.
+        #expect(["WMFArticle", "URLCache", "userID", "HAAppEntity", "messageIDs"].map(Naming.snakeCase) == ["wmf_article", "url_cache", "user_id", "ha_app_entity", "message_ids"])
     }
 
     /// A table with a column named `rowid` (which hides SQLite's rowid, which lucidgen's migrations copy rows

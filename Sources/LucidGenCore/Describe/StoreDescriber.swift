@@ -54,8 +54,8 @@ package struct StoreDescriber {
     /// camelCase (`roomId`) and every column is what `camel_case` makes of its property's name, else `as_named`.
     package static func columnNaming(of layouts: [Layout]) -> ColumnNaming {
         let columns = layouts.flatMap { $0.tables.flatMap { $0.columns.map(\.name) } }
-        let camel = columns.filter { ColumnNaming.camelCase.column(snakeCase($0)) == $0 }
-        return camel.count == columns.count && camel.contains { snakeCase($0) != $0 } ? .camelCase : .asNamed
+        let camel = columns.filter { ColumnNaming.camelCase.column(Naming.snakeCase($0)) == $0 }
+        return camel.count == columns.count && camel.contains { Naming.snakeCase($0) != $0 } ? .camelCase : .asNamed
     }
 
     package func describe(_ tables: [SchemaTable], version: SchemaVersion) -> Output {
@@ -90,7 +90,7 @@ package struct StoreDescriber {
             var linkTables: Set<String> = []
             for table in layout.tables where unmanaged[sqlNameKey(table.name)] == nil {
                 guard let link = Self.linkTable(table, keyed: keyedTables) else { continue }
-                links[sqlNameKey(link.owner), default: []].append((Self.snakeCase(link.relationship), link.relationship, entityNames[sqlNameKey(link.target)]!, link.ordered))
+                links[sqlNameKey(link.owner), default: []].append((Naming.snakeCase(link.relationship), link.relationship, entityNames[sqlNameKey(link.target)]!, link.ordered))
                 linkTables.insert(table.name)
             }
             // The app's own join tables (GRDB's `bookAuthor(bookId, authorId)`): to-many relationships of their
@@ -103,10 +103,10 @@ package struct StoreDescriber {
                 case .success(let link):
                     let owner = keyedTables[sqlNameKey(link.owner)]!
                     let target = entityNames[sqlNameKey(link.target)]!
-                    let taken = Set(owner.columns.map { Self.snakeCase($0.name) } + (links[sqlNameKey(link.owner)] ?? []).map(\.name)
+                    let taken = Set(owner.columns.map { Naming.snakeCase($0.name) } + (links[sqlNameKey(link.owner)] ?? []).map(\.name)
                         + (appLinks[sqlNameKey(link.owner)] ?? []).map(\.name))
                     var name = target.hasSuffix("s") ? target : target + "s"
-                    if taken.contains(name) { name = Self.snakeCase(table.name) }
+                    if taken.contains(name) { name = Naming.snakeCase(table.name) }
                     appLinks[sqlNameKey(link.owner), default: []].append((name, target, link.columns, table.name))
                     linkTables.insert(table.name)
                     if !output.notes.contains(where: { $0.hasPrefix("\(table.name): ") }) {
@@ -185,10 +185,10 @@ package struct StoreDescriber {
                 continue
             }
             let rename = "rename it in the app first (ALTER TABLE \(shown(quoteIdentifier(table))) RENAME TO …), then describe again"
-            if Naming.fileNameProblem(with: table) != nil || Naming.fileNameProblem(with: snakeCase(table)) != nil {
+            if Naming.fileNameProblem(with: table) != nil || Naming.fileNameProblem(with: Naming.snakeCase(table)) != nil {
                 unmanaged[key] = "its name is not one lucidgen manages: a table's name is its description's file name, so ASCII letters, digits and underscores, "
                     + "starting with a letter, at most \(Naming.longestFileName) characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
-            } else if let column = columns[key]!.first(where: { Naming.problem(with: $0) != nil || Naming.problem(with: snakeCase($0)) != nil }) {
+            } else if let column = columns[key]!.first(where: { Naming.problem(with: $0) != nil || Naming.problem(with: Naming.snakeCase($0)) != nil }) {
                 unmanaged[key] = "its column \(String(reflecting: column)) has a name lucidgen does not manage (a property's: ASCII letters, digits and underscores, starting with a letter, "
                     + "also in snake_case); rename it in the app first: ALTER TABLE \(shown(quoteIdentifier(table))) RENAME COLUMN \(shown(quoteIdentifier(column))) TO …"
             } else if let column = columns[key]!.first(where: { Naming.columnProblem(with: $0) != nil }) {
@@ -199,13 +199,13 @@ package struct StoreDescriber {
                 unmanaged[key] = "its indexes \(shown(quoteIdentifier(first.name))) and \(shown(quoteIdentifier(second.name))) are both on (\(first.columns.joined(separator: ", "))), "
                     + "and a description has one index per list of properties; drop one in the app first (DROP INDEX \(shown(quoteIdentifier(drop.name)))), then describe again"
             } else {
-                candidates.append((key, table, snakeCase(table)))
+                candidates.append((key, table, Naming.snakeCase(table)))
             }
         }
         let (names, renamed) = distinctNames(candidates.map { ($0.key, $0.table) })
         for (table, name, owner) in renamed {
             output.warnings.append(
-                "tables \(owner) and \(table) both make the entity name \(snakeCase(table)): \(table) is described as \(name) "
+                "tables \(owner) and \(table) both make the entity name \(Naming.snakeCase(table)): \(table) is described as \(name) "
                     + "(\(name).json, persisted_name \(table)); rename that description if another name suits it better")
         }
         return (names, unmanaged)
@@ -218,12 +218,12 @@ package struct StoreDescriber {
         var names: [String: String] = [:]
         var owners: [String: String] = [:]
         var renamed: [(String, String, String)] = []
-        for item in items where snakeCase(item.name) == item.name {
+        for item in items where Naming.snakeCase(item.name) == item.name {
             names[item.key] = item.name
             owners[item.name] = item.name
         }
         for item in items where names[item.key] == nil {
-            let snake = snakeCase(item.name)
+            let snake = Naming.snakeCase(item.name)
             var name = snake
             var number = 2
             while owners[name] != nil {
@@ -447,7 +447,7 @@ package struct StoreDescriber {
         let (propertyNames, renamed) = Self.distinctNames(table.columns.map { (sqlNameKey($0.name), $0.name) })
         for (column, name, owner) in renamed {
             output.warnings.append(
-                "table \(table.name): columns \(owner) and \(column) both make the property name \(Self.snakeCase(column)): \(column) is described as \(name) (persisted_name \(column))")
+                "table \(table.name): columns \(owner) and \(column) both make the property name \(Naming.snakeCase(column)): \(column) is described as \(name) (persisted_name \(column))")
         }
         // The identifier: lucidgen's `id` column, or the property that is the key.
         let keyType: String
@@ -560,7 +560,7 @@ package struct StoreDescriber {
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
         var indexes: [DescriptionDocument.Index] = []
         for index in table.indexes {
-            let names = index.columns.map { propertyNames[sqlNameKey($0)] ?? Self.snakeCase($0) }
+            let names = index.columns.map { propertyNames[sqlNameKey($0)] ?? Naming.snakeCase($0) }
             let standard = ShapeBuilder.defaultIndexName(table: table.name, columns: index.columns, unique: index.unique, naming: columnNaming)
             if index.columns.count == 1, !index.unique, relationships[sqlNameKey(index.columns[0])] != nil, index.name == standard { continue }
             var item = DescriptionDocument.Index(properties: names, unique: index.unique, onConflict: index.onConflict?.lowercased())
@@ -580,22 +580,6 @@ package struct StoreDescriber {
     /// A name as a hint shows it: a line break or control character escaped (`\n`), so that the hint stays
     /// on its line and shows what the name holds.
     package static func shown(_ text: String) -> String { swiftCommentText(text) }
-
-    /// `roomId` → `room_id`, `Item` → `item`, `item_name` stays.
-    package static func snakeCase(_ name: String) -> String {
-        var result = ""
-        var previous: Character?
-        for character in name {
-            if character.isUppercase {
-                if let previous, previous.isLowercase || previous.isNumber { result += "_" }
-                result += character.lowercased()
-            } else {
-                result.append(character == "-" || character == " " ? "_" : character)
-            }
-            previous = character
-        }
-        return result
-    }
 
     static func typeName(_ type: SchemaColumn.StorageType) -> String {
         switch type {
@@ -625,8 +609,7 @@ package struct StoreDescriber {
         if text == "NULL" { return nullable ? .null : nil }
         switch ScalarType(name: type) {
         case .string?:
-            guard text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") else { return nil }
-            let value = String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            guard let value = SQLLexer.stringLiteral(text) else { return nil }
             return quoteLiteral(value) == text && !value.utf8.contains(0) ? .string(value) : nil
         case .int?:
             return Int64(text).map(String.init) == text ? .number(text) : nil

@@ -75,24 +75,6 @@ package struct CoreDataImporter {
 
     // MARK: Naming
 
-    /// `WMFArticle` → `wmf_article`, `displayTitleHTMLString` → `display_title_html_string`, `sha256` → `sha256`.
-    package static func snakeCase(_ name: String) -> String {
-        let characters = Array(name)
-        var result = ""
-        for (index, character) in characters.enumerated() {
-            if character.isUppercase, index > 0 {
-                let previous = characters[index - 1]
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                // An acronym's plural stays with it: `messageIDs_data` → `message_ids_data`, not `message_i_ds_data`.
-                let afterNext = index + 2 < characters.count ? characters[index + 2] : nil
-                let plural = next == "s" && afterNext?.isLowercase != true
-                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true && !plural) { result += "_" }
-            }
-            result += character == "-" || character == " " ? "_" : character.lowercased()
-        }
-        return result
-    }
-
     /// Each entity's description name is the name of the file it is written to: one that is not an
     /// identifier (`../x`, `a/b`, a line break) is refused where the model has it, before anything is written.
     /// So are a stored property's name that is none (it would name a column) and a parent entity the model
@@ -102,17 +84,17 @@ package struct CoreDataImporter {
         for (model, _) in package.versions {
             let names = Set(model.entities.map(\.name))
             for entity in model.entities {
-                if Naming.fileNameProblem(with: snakeCase(entity.name)) != nil {
+                if Naming.fileNameProblem(with: Naming.snakeCase(entity.name)) != nil {
                     throw CoreDataImportError(
                         location: "\(model.file):\(entity.line)",
-                        message: "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: snakeCase(entity.name) + ".json"))): "
+                        message: "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: Naming.snakeCase(entity.name) + ".json"))): "
                             + "a description's name is \(rule), at most \(Naming.longestFileName) characters; rename the entity in the model")
                 }
                 if let parent = entity.parentEntity, !names.contains(parent) {
                     throw CoreDataImportError(location: "\(model.file):\(entity.line)", message: "entity \(entity.name): its parent entity \(String(reflecting: parent)) is not an entity of this model version")
                 }
                 let stored = entity.attributes.filter { !$0.transient }.map { ($0.name, $0.line, "attribute") } + entity.relationships.filter { !$0.transient }.map { ($0.name, $0.line, "relationship") }
-                for (name, line, kind) in stored where Naming.problem(with: snakeCase(name)) != nil {
+                for (name, line, kind) in stored where Naming.problem(with: Naming.snakeCase(name)) != nil {
                     throw CoreDataImportError(
                         location: "\(model.file):\(line)",
                         message: "\(kind) \(String(reflecting: name)) of entity \(entity.name) cannot name a property (and its column): a property's name is \(rule); rename it in the model")
@@ -143,7 +125,7 @@ package struct CoreDataImporter {
         /// hold it, stay when a later import brings the name back.
         var takesNameOf: (lineage: Int, at: String)?
         /// The table (the name it has, its own or taken).
-        var tableName: String { CoreDataImporter.snakeCase(states.last!.entity.name) }
+        var tableName: String { Naming.snakeCase(states.last!.entity.name) }
         var name: String { tableName + (takesNameOf.map { "_from_\($0.at)" } ?? "") }
     }
 
@@ -186,7 +168,7 @@ package struct CoreDataImporter {
                     var lineage = EntityLineage(states: [(versionIndex, entity)])
                     // A name that comes back without a renaming identifier: a new entity, as Core Data's
                     // migration from the version that removed it saw it.
-                    if let gone = removed[Self.snakeCase(entity.name)] {
+                    if let gone = removed[Naming.snakeCase(entity.name)] {
                         let removedAt = package.versions[gone.removedAt].version.string
                         lineages[gone.lineage].gaveUpNameAt = removedAt.replacingOccurrences(of: ".", with: "_")
                         lineage.takesNameOf = (gone.lineage, package.versions[versionIndex].version.string.replacingOccurrences(of: ".", with: "_"))
@@ -199,7 +181,7 @@ package struct CoreDataImporter {
                 }
             }
             for (name, lineage) in alive where !next.values.contains(lineage) {
-                removed[Self.snakeCase(name)] = (lineage, model.name, versionIndex)
+                removed[Naming.snakeCase(name)] = (lineage, model.name, versionIndex)
             }
             alive = next
         }
@@ -297,7 +279,7 @@ package struct CoreDataImporter {
 
     private func descriptionName(ofProperty name: String, in lineage: String? = nil) -> String {
         if let lineage, let renamed = hierarchyRenames[lineage]?[name] { return renamed }
-        let snake = Self.snakeCase(name)
+        let snake = Naming.snakeCase(name)
         // `id` is the record's identifier; a column named `rowid` would hide SQLite's rowid (Naming.columnProblem).
         if snake == "id" { return "core_data_id" }
         return Naming.columnProblem(with: snake) != nil ? "core_data_\(sqlNameKey(snake))" : snake
@@ -680,7 +662,7 @@ package struct CoreDataImporter {
         }
         if let earlier = lineage.takesNameOf { object.takesNameOf = takenNames[earlier.lineage] }
         if let parent = newest.parentEntity {
-            object.parent = entityNames[lineage.states.last!.version][parent] ?? Self.snakeCase(parent)
+            object.parent = entityNames[lineage.states.last!.version][parent] ?? Naming.snakeCase(parent)
         } else {
             object.identifier = DescriptionDocument.Identifier(autoincrement: true)
         }
@@ -695,7 +677,7 @@ package struct CoreDataImporter {
                     "\(package.versions[state.version].model.file):\(state.entity.line)",
                     "\(change), which puts it in one hierarchy with \(other), though they have no common root in \(was): that merges two hierarchies, which Core Data's lightweight migration refuses too; keep them apart, or move the rows in your own code (a stage) between two imported versions")
             } else {
-                let was = earlier.entity.parentEntity.map { entityNames[earlier.version][$0] ?? Self.snakeCase($0) }
+                let was = earlier.entity.parentEntity.map { entityNames[earlier.version][$0] ?? Naming.snakeCase($0) }
                 object.parentHistory.append(DescriptionDocument.ParentChange(untilVersion: versions[state.version].string, parent: was))
                 noteOnce(
                     "parent \(state.entity.name) \(state.version)", package.versions[state.version].model.file, state.entity.line,
@@ -867,7 +849,7 @@ package struct CoreDataImporter {
         }
         changes.formUnion(renames.values.map(\.version))
         object.versionHistory = changes.union(quiet.intersection(present)).sorted().map { version in
-            DescriptionDocument.VersionItem(version: versions[version].string, previousName: lineage.renames.first { $0.version == version }.map { Self.snakeCase($0.from) })
+            DescriptionDocument.VersionItem(version: versions[version].string, previousName: lineage.renames.first { $0.version == version }.map { Naming.snakeCase($0.from) })
         }
 
         // Indexes: the newest state's (descriptions have no index history).
@@ -884,7 +866,7 @@ package struct CoreDataImporter {
         var seen: Set<String> = [entity.name]
         while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { root = next }
         guard root.name != entity.name, let rootLineage = entityNames[version][root.name] else { return lineage.tableName }
-        return takenTables[rootLineage] ?? Self.snakeCase(root.name)
+        return takenTables[rootLineage] ?? Naming.snakeCase(root.name)
     }
 
     /// The column name (`search_results_links`) that gives a to-many relationship's link table a name no
@@ -1040,7 +1022,7 @@ package struct CoreDataImporter {
                 var seen: Set<String> = [entity.name]
                 while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { root = next }
                 let inHierarchy = entity.parentEntity != nil || model.entities.contains { $0.parentEntity == entity.name }
-                let table = entityNames[index][entity.name] != nil ? Self.snakeCase(root.name) : nil
+                let table = entityNames[index][entity.name] != nil ? Naming.snakeCase(root.name) : nil
                 let properties = described[index]?[entity.name] ?? [:]
                 var item = CoreDataOriginDocument.Entity(name: entity.name, parent: entity.parentEntity, abstract: entity.isAbstract ? true : nil, table: table)
                 for attribute in entity.attributes {
@@ -1065,7 +1047,7 @@ package struct CoreDataImporter {
                 // A row's kind is its entity's description name: a subentity that took a name that came
                 // back (`draft_from_3_0`) has its own, which its records read.
                 if inHierarchy {
-                    item.kind = entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Self.snakeCase(entity.name)
+                    item.kind = entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Naming.snakeCase(entity.name)
                 }
                 entities.append(item)
             }

@@ -390,27 +390,23 @@ package enum DescriptionLoader {
     static func sqlExpression(_ text: String, key: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         var depth = 0
-        var quote: Character?
         var problem: String? = trimmed.isEmpty ? "it is empty" : nil
-        var previous: Character = " "
-        for character in trimmed where problem == nil {
-            if let open = quote {
-                if character == open || (open == "[" && character == "]") { quote = nil }
-            } else {
-                switch character {
-                case "'", "\"", "`", "[": quote = character
+        for token in SQLLexer.tokens(trimmed) where problem == nil {
+            switch token.kind {
+            case .comment: problem = "it holds a comment"
+            case .string, .quotedName, .blob: if !token.closed { problem = "a quote is not closed" }
+            case .punctuation:
+                switch token.text {
                 case "(": depth += 1
                 case ")":
                     depth -= 1
                     if depth < 0 { problem = "a ')' closes a parenthesis it did not open" }
                 case ";": problem = "it holds a ';'"
-                case "-" where previous == "-", "*" where previous == "/": problem = "it holds a comment"
                 default: break
                 }
+            default: break
             }
-            previous = character
         }
-        if problem == nil, quote != nil { problem = "a quote is not closed" }
         if problem == nil, depth > 0 { problem = "a '(' is not closed" }
         if let problem {
             diagnostics.error("'\(key)' must be one SQL expression, as in CHECK (…) or AS (…): \(problem)", at: node.location, path: node.path)

@@ -19,7 +19,7 @@ enum KeySuggestion {
             guard let distance, distance < best?.distance ?? .max else { continue }
             best = (candidate, distance)
         }
-        return best.map { isCamelCase(key) ? camelCase($0.key) : $0.key }
+        return best.map { isCamelCase(key) ? Naming.propertyName($0.key) : $0.key }
     }
 
     /// The letters and digits of a key, lowercased: the same for every case convention of one key.
@@ -29,12 +29,6 @@ enum KeySuggestion {
 
     static func isCamelCase(_ key: String) -> Bool {
         key.first?.isLowercase == true && key.contains(where: \.isUppercase) && !key.contains("_") && !key.contains("-")
-    }
-
-    /// `default_value` → `defaultValue`.
-    static func camelCase(_ key: String) -> String {
-        let words = key.split(separator: "_")
-        return (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// The optimal-string-alignment distance (Damerau–Levenshtein without edits of a swapped pair)

@@ -6,6 +6,28 @@
 /// starting with a letter. That keeps every name a valid, unquoted-safe SQL identifier and a
 /// valid Swift identifier, so no name can inject SQL or Swift. (SQL still quotes every identifier.)
 package enum Naming {
+    /// A store's or a Core Data model's name as a description names it: `WMFArticle` → `wmf_article`,
+    /// `URLCache` → `url_cache`, `userID` → `user_id`, `roomId` → `room_id`, `displayTitleHTMLString` →
+    /// `display_title_html_string`, `sha256` and `item_name` stay; `-` and space become `_`. An acronym
+    /// run splits before its last capital when a lower-case letter follows (`HTMLString`), except before
+    /// a plural `s` (`messageIDs` → `message_ids`).
+    package static func snakeCase(_ name: String) -> String {
+        let characters = Array(name)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                // An acronym's plural stays with it: `messageIDs_data` → `message_ids_data`, not `message_i_ds_data`.
+                let afterNext = index + 2 < characters.count ? characters[index + 2] : nil
+                let plural = next == "s" && afterNext?.isLowercase != true
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true && !plural) { result += "_" }
+            }
+            result += character == "-" || character == " " ? "_" : character.lowercased()
+        }
+        return result
+    }
+
     /// `log_entry` → `LogEntry`; `posterPath` → `PosterPath`.
     package static func typeName(_ name: String) -> String {
         name.split(separator: "_").map { part in part.prefix(1).uppercased() + part.dropFirst() }.joined()

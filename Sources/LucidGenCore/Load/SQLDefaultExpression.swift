@@ -28,74 +28,57 @@ enum SQLDefaultExpression {
         guard trimmed.hasPrefix("("), trimmed.hasSuffix(")") else {
             return "an expression default is CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME or an expression in parentheses (as SQLite requires), e.g. \"(datetime('now'))\""
         }
-        let scalars = Array(trimmed.unicodeScalars)
-        var index = 0
+        let tokens = SQLLexer.tokens(trimmed)
         var depth = 0
         var previousWasFunction = false
-        func isIdentifierStart(_ c: Unicode.Scalar) -> Bool { (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" }
-        func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
-        while index < scalars.count {
-            let c = scalars[index]
-            if previousWasFunction && c != "(" && c != " " { return "a function name must be followed by '('" }
-            switch c {
-            case " ", "\t":
-                index += 1
+        for (index, token) in tokens.enumerated() {
+            if previousWasFunction && !token.isPunctuation("(") && !(token.kind == .space && token.text.allSatisfy { $0 == " " }) {
+                return "a function name must be followed by '('"
+            }
+            switch token.kind {
+            case .space:
+                if let other = token.text.first(where: { $0 != " " && $0 != "\t" }) { return "'\(other)' is not accepted in an expression default" }
                 continue
-            case "(":
-                depth += 1
-                previousWasFunction = false
-                index += 1
-            case ")":
-                depth -= 1
-                if depth < 0 { return "')' without its '('" }
-                if depth == 0 && index != scalars.count - 1 { return "the whole expression must be in one pair of parentheses" }
-                index += 1
-            case ",", "+", "-", "*", "/", "%":
-                if c == "-" && index + 1 < scalars.count && scalars[index + 1] == "-" { return "comments are not accepted" }
-                if c == "/" && index + 1 < scalars.count && scalars[index + 1] == "*" { return "comments are not accepted" }
-                index += 1
-            case "|":
-                guard index + 1 < scalars.count, scalars[index + 1] == "|" else { return "'|' is not accepted (only '||')" }
-                index += 2
-            case "'":
-                index += 1
-                while true {
-                    guard index < scalars.count else { return "a string literal is not closed" }
-                    if scalars[index] == "\0" { return "a string literal contains NUL (U+0000)" }
-                    if scalars[index] == "'" {
-                        if index + 1 < scalars.count && scalars[index + 1] == "'" { index += 2; continue }
-                        index += 1
-                        break
-                    }
-                    index += 1
+            case .punctuation:
+                switch token.text {
+                case "(":
+                    depth += 1
+                case ")":
+                    depth -= 1
+                    if depth < 0 { return "')' without its '('" }
+                    if depth == 0 && index != tokens.count - 1 { return "the whole expression must be in one pair of parentheses" }
+                case ",", "+", "-", "*", "/", "%", "||":
+                    break
+                case "|":
+                    return "'|' is not accepted (only '||')"
+                default:
+                    return "'\(token.text)' is not accepted in an expression default"
                 }
-            case _ where isDigit(c) || c == ".":
-                while index < scalars.count, isDigit(scalars[index]) || scalars[index] == "." || scalars[index] == "e" || scalars[index] == "E" { index += 1 }
-            case _ where (c == "x" || c == "X") && index + 1 < scalars.count && scalars[index + 1] == "'":
+            case .comment:
+                return "comments are not accepted"
+            case .string:
+                if token.text.unicodeScalars.contains("\0") { return "a string literal contains NUL (U+0000)" }
+                guard token.closed else { return "a string literal is not closed" }
+            case .number:
+                // Decimal digits, a point and an exponent: no hexadecimal, and nothing run on.
+                let exponentSigns = token.text.indices.dropFirst().filter { ["+", "-"].contains(token.text[$0]) }
+                guard token.text.allSatisfy({ $0.isASCII && ($0.isNumber || "eE.+-".contains($0)) }),
+                    exponentSigns.allSatisfy({ "eE".contains(token.text[token.text.index(before: $0)]) })
+                else { return "'\(token.text)' is not accepted in an expression default" }
+            case .blob:
                 // A blob literal, X'0A1B': hexadecimal digits in pairs.
-                index += 2
-                var digits = 0
-                while index < scalars.count, scalars[index] != "'" {
-                    guard scalars[index].properties.isASCIIHexDigit else { return "a blob literal holds only hexadecimal digits" }
-                    digits += 1
-                    index += 1
-                }
-                guard index < scalars.count, digits % 2 == 0 else { return "a blob literal is not closed, or has an odd number of digits" }
-                index += 1
-            case _ where isIdentifierStart(c):
-                var word = ""
-                while index < scalars.count, isIdentifierStart(scalars[index]) || isDigit(scalars[index]) {
-                    word.unicodeScalars.append(scalars[index])
-                    index += 1
-                }
+                guard token.text.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit }) else { return "a blob literal holds only hexadecimal digits" }
+                guard token.closed, token.text.count % 2 == 0 else { return "a blob literal is not closed, or has an odd number of digits" }
+            case .quotedName:
+                return "'\(trimmed.utf8.dropFirst(token.range.lowerBound).first.map { Character(UnicodeScalar($0)) } ?? "\"")' is not accepted in an expression default"
+            case .word:
+                let word = token.text
                 if keywords.contains(word.uppercased()) || ["NULL", "TRUE", "FALSE"].contains(word.uppercased()) { continue }
                 guard functions.contains(word.lowercased()) || appFunctions.contains(word.lowercased()) else {
                     return "'\(word)' is not accepted: an expression default may name CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME, NULL, SQLite's functions \(functions.sorted().joined(separator: ", ")) and uuid() (no column, table or other app function)"
                 }
                 previousWasFunction = true
                 continue
-            default:
-                return "'\(Character(c))' is not accepted in an expression default"
             }
             previousWasFunction = false
         }

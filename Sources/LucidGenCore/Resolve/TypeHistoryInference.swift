@@ -230,8 +230,7 @@ extension ShapeBuilder {
         guard let sql else { return .some(nil) }
         if sql == "NULL" { return .null }
         func unquoted() -> String? {
-            guard sql.count >= 2, sql.hasPrefix("'"), sql.hasSuffix("'") else { return nil }
-            return String(sql.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            SQLLexer.stringLiteral(sql)
         }
         if !SchemaColumn.isConstantDefault(sql) && SQLDefaultExpression.problem(with: sql) == nil,
             sql != "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" || type != .scalar(.date) {
@@ -304,8 +303,7 @@ extension ShapeBuilder {
         if sql == "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" { return .string("current_date") }
         if value.type == "bool" { return .bool(sql == "1") }
         if value.type == "uuid", let bytes = UUIDText.bytes(sqlLiteral: sql) { return .string(UUIDText.string(bytes)) }
-        if sql.hasPrefix("'"), sql.hasSuffix("'"), sql.count >= 2 {
-            let text = String(sql.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+        if let text = SQLLexer.stringLiteral(sql) {
             let isEnumCase = ScalarType(rawValue: value.type) == nil && !value.type.hasPrefix("[")
             return .string(isEnumCase ? "." + text : text)
         }

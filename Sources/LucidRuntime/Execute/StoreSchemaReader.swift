@@ -479,9 +479,7 @@ package enum StoreSchemaReader {
     /// The definitions of a `CREATE TABLE` statement as ``definitions(_:)`` reads them, each nested group
     /// kept as its text (``DefinitionPart/group(_:)``) where it stands among the words.
     static func definitionParts(_ sql: String) -> [[DefinitionPart]] {
-        let bytes = Array(sql.utf8)
         var result: [[DefinitionPart]] = []
-        var index = 0
         var depth = 0
         // Parts of the current definition at depth 1 (the column definitions' level), in order.
         var words: [DefinitionPart] = []
@@ -491,49 +489,23 @@ package enum StoreSchemaReader {
             if !words.isEmpty { result.append(words) }
             words = []
         }
-        let isWordByte = SQLTokens.isWordByte
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
-                let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
-                var text: [UInt8] = []
-                index += 1
-                while index < bytes.count {
-                    if bytes[index] == close {
-                        if close != UInt8(ascii: "]"), index + 1 < bytes.count, bytes[index + 1] == close { text.append(close); index += 2; continue }
-                        break
-                    }
-                    text.append(bytes[index])
-                    index += 1
-                }
-                index += 1
-                // A quoted identifier is a word (a column's name); a string literal is not.
-                if depth == 1 && byte != UInt8(ascii: "'") { words.append(.word(String(decoding: text, as: UTF8.self))) }
-            case UInt8(ascii: "("):
+        for token in SQLLexer.significantTokens(sql) {
+            switch token.kind {
+            // A quoted identifier is a word (a column's name); a number is kept as written, a string
+            // literal or a blob is not a word.
+            case .word, .quotedName, .number:
+                if depth == 1 { words.append(.word(token.text)) }
+            case .punctuation where token.text == "(":
                 depth += 1
-                index += 1
-                if depth == 2 { groupStart = index }
-            case UInt8(ascii: ")"):
+                if depth == 2 { groupStart = token.range.upperBound }
+            case .punctuation where token.text == ")":
                 if depth == 1 { finishDefinition() }
-                if depth == 2 { words.append(.group(String(decoding: bytes[groupStart..<index], as: UTF8.self))) }
+                if depth == 2 { words.append(.group(SQLLexer.text(sql, groupStart..<token.range.lowerBound))) }
                 depth -= 1
-                index += 1
-            case UInt8(ascii: ","):
+            case .punctuation where token.text == ",":
                 if depth == 1 { finishDefinition() }
-                index += 1
-            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-"):
-                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
-            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
-                index += 2
-                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
-                index += 2
-            case _ where isWordByte(byte):
-                let start = index
-                while index < bytes.count && isWordByte(bytes[index]) { index += 1 }
-                if depth == 1 { words.append(.word(String(decoding: bytes[start..<index], as: UTF8.self))) }
             default:
-                index += 1
+                break
             }
         }
         return result
@@ -751,9 +723,9 @@ package enum StoreSchemaReader {
     /// the same bytes in either case (`x'0aff'`, as apps write it, is lucidgen's `X'0AFF'`).
     private static func unwrapped(_ defaultSQL: String?) -> String? {
         defaultSQL.map(SchemaColumn.unwrappedDefault).map { sql in
-            let scalars = Array(sql.unicodeScalars)
-            guard scalars.count >= 3, scalars[0] == "x" || scalars[0] == "X", scalars[1] == "'", scalars.last == "'",
-                scalars.dropFirst(2).dropLast().allSatisfy({ $0.properties.isASCIIHexDigit })
+            let tokens = SQLLexer.tokens(sql)
+            guard tokens.count == 1, let blob = tokens.first, blob.kind == .blob, blob.closed,
+                blob.text.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit })
             else { return sql }
             return sql.uppercased()
         }

@@ -41,36 +41,7 @@ package struct SQLTokens: Sendable, Hashable {
         "table", "then", "to", "transaction", "union", "unique", "update", "using", "values", "when", "where",
     ]
 
-    /// Whether `byte` belongs to a bare word (an identifier or keyword) as SQLite's tokenizer reads one.
-    static func isWordByte(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
-            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-    }
-
     package init(_ sql: String) {
-        let bytes = Array(sql.utf8)
-        var index = 0
-        let isWordByte = Self.isWordByte
-        /// Reads a quoted run that ends at `close`, where a doubled `close` stands for itself.
-        func quoted(until close: UInt8) -> String {
-            var text: [UInt8] = []
-            index += 1
-            while index < bytes.count {
-                if bytes[index] == close {
-                    if close != UInt8(ascii: "]"), index + 1 < bytes.count, bytes[index + 1] == close {
-                        text.append(close)
-                        index += 2
-                        continue
-                    }
-                    index += 1
-                    break
-                }
-                text.append(bytes[index])
-                index += 1
-            }
-            return sqlNameKey(String(decoding: text, as: UTF8.self))
-        }
         // The last token (a word, or a punctuation character), for the position of the next word.
         var previous = ""
         // Inside the table list of a FROM or JOIN: a word after `,` names a table there.
@@ -89,41 +60,25 @@ package struct SQLTokens: Sendable, Hashable {
             }
             previous = isBare && Self.reserved.contains(word) || Self.tableIntroducers.contains(keyword) ? keyword : "name"
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "'"):
-                strings.append(quoted(until: byte))
+        for token in SQLLexer.significantTokens(sql) {
+            switch token.kind {
+            case .string:
+                strings.append(sqlNameKey(token.text))
                 previous = "string"
-            case UInt8(ascii: "\""), UInt8(ascii: "`"):
-                addWord(quoted(until: byte), bare: false)
-            case UInt8(ascii: "["):
-                addWord(quoted(until: UInt8(ascii: "]")), bare: false)
-            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-"):
-                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
-            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
-                index += 2
-                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
-                index += 2
-            case 0x20, 0x09, 0x0A, 0x0D:
-                index += 1
-            default:
-                guard isWordByte(byte) else {
-                    // A qualifier: the word before a dot names a table (or `new`/`old`, or a schema).
-                    if byte == UInt8(ascii: "."), previous == "name", let last = tablePosition.indices.last { tablePosition[last] = true }
-                    if byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: ";") { inFromList = false }
-                    previous = String(UnicodeScalar(byte))
-                    index += 1
-                    continue
-                }
-                let start = index
-                while index < bytes.count && isWordByte(bytes[index]) { index += 1 }
+            case .word, .quotedName:
+                addWord(sqlNameKey(token.text), bare: token.kind == .word)
+            case .number:
                 // Numbers are not names.
-                if bytes[start] >= UInt8(ascii: "0") && bytes[start] <= UInt8(ascii: "9") {
-                    previous = "number"
-                    continue
-                }
-                addWord(sqlNameKey(String(decoding: bytes[start..<index], as: UTF8.self)), bare: true)
+                previous = "number"
+            case .blob:
+                previous = "blob"
+            case .punctuation:
+                // A qualifier: the word before a dot names a table (or `new`/`old`, or a schema).
+                if token.text == ".", previous == "name", let last = tablePosition.indices.last { tablePosition[last] = true }
+                if token.text == "(" || token.text == ")" || token.text == ";" { inFromList = false }
+                previous = token.text
+            case .space, .comment:
+                break
             }
         }
         nameSet = Self.names(words, bare: bare)
