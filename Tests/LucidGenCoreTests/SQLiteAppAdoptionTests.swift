@@ -84,10 +84,10 @@ import Testing
         let store = project.root.appendingPathComponent("messenger.sqlite").path
         try Self.makeMessenger(at: store, payloads: false)
         let schemas = try Self.describeAndGenerate(project, "messenger.sqlite")
-        let interaction = try project.read(".entities/model_tsinteraction.json")
+        let interaction = try project.read(".entities/model_ts_interaction.json")
         #expect(interaction.contains(#""name": "index_model_TSInteraction_on_uniqueThreadId_and_errorType_and_recordType""#), "\(interaction)")
         #expect(interaction.contains(#"{ "name": "is_group_story_reply_that_has_no_replies_yet_and_should_still_count_towards_the_unread_badge", "property_type": "int", "default_value": 0 }"#), "\(interaction)")
-        let swift = try project.read("Sources/App/Generated/Entities/ModelTsinteraction.swift")
+        let swift = try project.read("Sources/App/Generated/Entities/ModelTsInteraction.swift")
         #expect(swift.contains("public var isGroupStoryReplyThatHasNoRepliesYetAndShouldStillCountTowardsTheUnreadBadge: Swift.Int"), "\(swift)")
         let table = try #require(schemas.last?.table(named: "model_TSInteraction"))
         #expect(Set(table.indexes.map(\.name)).isSuperset(of: [
