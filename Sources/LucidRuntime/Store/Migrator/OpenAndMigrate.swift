@@ -74,23 +74,14 @@ extension StoreMigrator {
                     guard let schema = versions.first(where: { $0.version == version }) else {
                         throw Refusal(error: .recordContradictsTables(path: path, version: version, differences: differences, tablesMatch: tablesMatch), policy: options.unknownStorePolicy)
                     }
-                    outcome = MigrationOutcome(start: .version(version, adopted: false), finalVersion: version)
-                    let route = schema.version == newest.version ? [] : try plan(from: schema.version)
-                    try checkStagesProvided(route, storeVersion: schema.version)
-                    outcome.drift = try repairDrift(db, to: schema, differences: differences, tablesMatch: tablesMatch)
-                    if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
+                    outcome = try repairingDrift(db, to: schema, differences: differences, tablesMatch: tablesMatch, recorded: true)
                 case .unrecognized(let differences, let version?) where options.acceptsInferableDrift:
                     // A store without a record (an app's own, a development build's) whose tables are nearest
                     // one version's: brought to it when every difference is inferable, then adopted.
                     guard let schema = versions.first(where: { $0.version == version }) else {
                         throw Refusal(error: .unrecognizedSchema(path: path, differences: differences), policy: options.unknownStorePolicy)
                     }
-                    outcome = MigrationOutcome(start: .version(version, adopted: true), finalVersion: version)
-                    let route = schema.version == newest.version ? [] : try plan(from: schema.version)
-                    try checkStagesProvided(route, storeVersion: schema.version)
-                    outcome.drift = try repairDrift(db, to: schema, differences: differences, tablesMatch: nil, recorded: false)
-                    try adopt(db, as: schema)
-                    if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
+                    outcome = try repairingDrift(db, to: schema, differences: differences, tablesMatch: nil, recorded: false)
                 case .newer(let version) where options.newerStorePolicy == .openIfAdditive:
                     // Nothing is written: no late data migration either.
                     return try openNewerIfAdditive(db, storeVersion: version)
@@ -106,6 +97,18 @@ extension StoreMigrator {
         } catch {
             throw Self.storeError(error, path: path, step: "open", version: nil, since: began)
         }
+    }
+
+    /// A drifted store brought to `schema` (``StoreOptions/acceptsInferableDrift``), adopted when it had no
+    /// record, then migrated on: the path planned and its stages checked before anything is written.
+    func repairingDrift(_ db: Database, to schema: Schema, differences: [String], tablesMatch: SchemaVersion?, recorded: Bool) throws -> MigrationOutcome {
+        var outcome = MigrationOutcome(start: .version(schema.version, adopted: !recorded), finalVersion: schema.version)
+        let route = schema.version == newest.version ? [] : try plan(from: schema.version)
+        try checkStagesProvided(route, storeVersion: schema.version)
+        outcome.drift = try repairDrift(db, to: schema, differences: differences, tablesMatch: tablesMatch, recorded: recorded)
+        if !recorded { try adopt(db, as: schema) }
+        if !route.isEmpty { try migrate(db, outcome: &outcome, route: route) }
+        return outcome
     }
 
     /// Records the schema cookie of a store whose tables were just checked against its record (the
