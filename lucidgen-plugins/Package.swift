@@ -41,8 +41,13 @@ let package = Package(
         .plugin(
             name: "LucidGenPrebuiltCommand",
             capability: .command(
-                intent: .custom(verb: "lucidgen-prebuilt", description: "Run the prebuilt lucidgen (generate, check, fixtures, plan, migrate, status) on this package"),
-                permissions: [.writeToPackageDirectory(reason: "lucidgen writes generated code, frozen schema snapshots and fixture stores into the package")]),
+                intent: .custom(
+                    verb: "lucidgen-prebuilt",
+                    description: "Run the prebuilt lucidgen (generate, check, fixtures, plan, migrate, status) on this package"),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "lucidgen writes generated code, frozen schema snapshots and fixture stores into the package")
+                ]),
             dependencies: ["LucidGenBinary"]),
     ],
     swiftLanguageModes: [.v6]

@@ -42,9 +42,14 @@ enum AppObjectsBenchmark {
     static func statementsKeepingObjects(_ scenario: Scenarios) -> String {
         let statements = scenario.statementsInTransaction
         guard statements.contains("person_new") else { return statements }
-        return statements
+        return
+            statements
             .replacingOccurrences(of: "CREATE TABLE person_new", with: "DROP VIEW adults;\nCREATE TABLE person_new")
-            .replacingOccurrences(of: "PRAGMA foreign_key_check;", with: recreate.replacingOccurrences(of: "CREATE VIRTUAL TABLE IF NOT EXISTS person_fts USING fts5(name, content='person', content_rowid='id');\n", with: "") + "\nPRAGMA foreign_key_check;")
+            .replacingOccurrences(
+                of: "PRAGMA foreign_key_check;",
+                with: recreate.replacingOccurrences(
+                    of: "CREATE VIRTUAL TABLE IF NOT EXISTS person_fts USING fts5(name, content='person', content_rowid='id');\n", with: "")
+                    + "\nPRAGMA foreign_key_check;")
     }
 
     static let scenarios: [Scenarios] = [.addColumn, .renameColumn, .dropColumn, .requireNote, .convertType]
@@ -59,7 +64,9 @@ enum AppObjectsBenchmark {
         try shell("sqlite3 '\(withObjects)' < '\(withObjects).sql'")
         var quiet = StoreOptions()
         quiet.logger.logLevel = .warning
-        print("step with the app's objects (in process, median)     lucidgen plain  lucidgen+objects  SQL plain  SQL+objects  extra beyond recreating")
+        print(
+            "step with the app's objects (in process, median)     lucidgen plain  lucidgen+objects  SQL plain  SQL+objects  extra beyond recreating"
+        )
         for scenario in scenarios {
             let runs = scenario.isConstantTime ? 9 : 5
             var times: [[Double]] = [[], [], [], []]
@@ -88,7 +95,9 @@ enum AppObjectsBenchmark {
             let extra = (medians[1] - medians[0]) - (medians[3] - medians[2])
             print(
                 scenario.label.padding(toLength: 52, withPad: " ", startingAt: 0)
-                    + String(format: "%10.2f ms %13.2f ms %9.2f ms %9.2f ms %+10.2f ms = %+.1f %% (goal <= 5 %%)", medians[0] * 1000, medians[1] * 1000, medians[2] * 1000, medians[3] * 1000, extra * 1000, extra / medians[0] * 100))
+                    + String(
+                        format: "%10.2f ms %13.2f ms %9.2f ms %9.2f ms %+10.2f ms = %+.1f %% (goal <= 5 %%)", medians[0] * 1000,
+                        medians[1] * 1000, medians[2] * 1000, medians[3] * 1000, extra * 1000, extra / medians[0] * 100))
         }
     }
 }

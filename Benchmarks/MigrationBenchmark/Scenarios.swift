@@ -33,14 +33,17 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
         _ name: String, _ type: SchemaColumn.StorageType, notNull: Bool = true, defaultSQL: String? = nil, renamedFrom: String? = nil,
         valueType: ValueType? = nil, lossyConversionFrom: ValueType? = nil
     ) -> SchemaColumn {
-        SchemaColumn(name: name, type: type, notNull: notNull, defaultSQL: defaultSQL, renamedFrom: renamedFrom, valueType: valueType, lossyConversionFrom: lossyConversionFrom)
+        SchemaColumn(
+            name: name, type: type, notNull: notNull, defaultSQL: defaultSQL, renamedFrom: renamedFrom, valueType: valueType,
+            lossyConversionFrom: lossyConversionFrom)
     }
 
     static let team = SchemaTable(name: "team", columns: [column("id", .integer), column("name", .text)], primaryKey: ["id"])
     static let teamKey = SchemaForeignKey(columns: ["team_id"], table: "team", tableColumns: ["id"], onDelete: .setNull)
 
     static func person(
-        name: String = "person", renamedFrom: String? = nil, email: SchemaColumn = column("email", .text), score: SchemaColumn = column("score", .integer, valueType: .int),
+        name: String = "person", renamedFrom: String? = nil, email: SchemaColumn = column("email", .text),
+        score: SchemaColumn = column("score", .integer, valueType: .int),
         note: SchemaColumn? = column("note", .text, notNull: false), extra: [SchemaColumn] = [], team: Bool = true
     ) -> SchemaTable {
         var columns = [column("id", .integer), column("name", .text), email, column("age", .integer), score, column("balance", .real)]
@@ -59,7 +62,11 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
         case .addColumn: tables = [person(extra: [column("status", .integer, defaultSQL: "0")]), team]
         case .renameColumn: tables = [person(email: column("email_address", .text, renamedFrom: "email")), team]
         case .renameTable: tables = [person(name: "member", renamedFrom: "person").withIndexName("person_team_index"), team]
-        case .addTable: tables = [person(), team, SchemaTable(name: "audit", columns: [column("id", .integer), column("message", .text)], primaryKey: ["id"])]
+        case .addTable:
+            tables = [
+                person(), team,
+                SchemaTable(name: "audit", columns: [column("id", .integer), column("message", .text)], primaryKey: ["id"]),
+            ]
         case .dropColumn: tables = [person(note: nil), team]
         case .requireNote: tables = [person(note: column("note", .text, defaultSQL: "''")), team]
         // int → double is not exact (2^53 + 1 rounds): accepted as `"lossy_conversion": true` in a description does.
@@ -68,7 +75,8 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
         case .dropTable: tables = [team]
         case .toOneBecomesToMany:
             var join = SchemaTable(
-                name: "person_team", kind: .join, columns: [column("source_id", .integer), column("target_id", .integer)], primaryKey: ["source_id", "target_id"],
+                name: "person_team", kind: .join, columns: [column("source_id", .integer), column("target_id", .integer)],
+                primaryKey: ["source_id", "target_id"],
                 foreignKeys: [
                     SchemaForeignKey(columns: ["source_id"], table: "person", tableColumns: ["id"], onDelete: .cascade),
                     SchemaForeignKey(columns: ["target_id"], table: "team", tableColumns: ["id"], onDelete: .cascade),
@@ -84,7 +92,9 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
         [
             version1,
             Schema(version: SchemaVersion("1.1"), tables: [person(extra: [column("status", .integer, defaultSQL: "0")]), team]),
-            Schema(version: SchemaVersion("1.2"), tables: [person(extra: [column("state", .integer, defaultSQL: "0", renamedFrom: "status")]), team]),
+            Schema(
+                version: SchemaVersion("1.2"),
+                tables: [person(extra: [column("state", .integer, defaultSQL: "0", renamedFrom: "status")]), team]),
             Schema(version: SchemaVersion("1.3"), tables: [person(extra: [column("state", .integer, defaultSQL: "1")]), team]),
             Schema(version: SchemaVersion("1.4"), tables: [person(), team]),
         ]
@@ -122,8 +132,12 @@ enum Scenarios: String, CaseIterable, CustomStringConvertible {
         case .renameTable: return "BEGIN;\nALTER TABLE person RENAME TO member;\nCOMMIT;"
         case .addTable: return "BEGIN;\nCREATE TABLE audit (id INTEGER PRIMARY KEY NOT NULL, message TEXT NOT NULL);\nCOMMIT;"
         case .dropColumn: return "BEGIN;\nALTER TABLE person DROP COLUMN note;\nCOMMIT;"
-        case .requireNote: return rebuild(newTable("TEXT NOT NULL DEFAULT ''", "INTEGER"), select: "id, name, email, age, score, balance, COALESCE(note, ''), team_id")
-        case .convertType: return rebuild(newTable("TEXT", "REAL"), select: "id, name, email, age, CAST(score AS REAL), balance, note, team_id")
+        case .requireNote:
+            return rebuild(
+                newTable("TEXT NOT NULL DEFAULT ''", "INTEGER"), select: "id, name, email, age, score, balance, COALESCE(note, ''), team_id"
+            )
+        case .convertType:
+            return rebuild(newTable("TEXT", "REAL"), select: "id, name, email, age, CAST(score AS REAL), balance, note, team_id")
         case .changeDefault: return rebuild(newTable("TEXT DEFAULT 'none'", "INTEGER"), select: columns)
         case .dropTable: return "PRAGMA foreign_keys = OFF;\nBEGIN;\nDROP TABLE person;\nCOMMIT;"
         case .toOneBecomesToMany:

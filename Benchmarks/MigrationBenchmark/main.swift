@@ -17,10 +17,11 @@ import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 
-
 /// The typed row transform of `score` (int → double) with the generated records (Person.swift).
 let typedTransform = RowTransform.records(table: "person") { (old: Person_1_0) -> Person_2_0? in
-    Person_2_0(id: old.id, name: old.name, email: old.email, age: old.age, score: Double(old.score), balance: old.balance, note: old.note, teamId: old.teamId)
+    Person_2_0(
+        id: old.id, name: old.name, email: old.email, age: old.age, score: Double(old.score), balance: old.balance, note: old.note,
+        teamId: old.teamId)
 }
 
 /// The same transform over rows and dictionaries.
@@ -40,9 +41,13 @@ if arguments.count >= 3, arguments[1] == "--rebuild-child" {
     options.logger.logLevel = .warning
     let transform = arguments.count >= 4 ? (arguments[3] == "typed" ? typedTransform : dictionaryTransform) : nil
     if let transform {
-        options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "score in Swift", transforms: [transform])]
+        options.stages = [
+            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "score in Swift", transforms: [transform])
+        ]
     }
-    let database = try LucidStore.open(atPath: path, versions: Scenarios.versions(for: transform == nil ? .requireNote : .convertType), options: options).database
+    let database = try LucidStore.open(
+        atPath: path, versions: Scenarios.versions(for: transform == nil ? .requireNote : .convertType), options: options
+    ).database
     try database.close()
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -201,9 +206,14 @@ if !transformOnly {
                     _ = try Row.fetchOne(db, sql: "SELECT version, checksum FROM lucid_store WHERE id = 1")
                     try db.execute(sql: scenario.statementsInTransaction)
                     try db.execute(sql: "UPDATE lucid_store SET version = ?, checksum = ? WHERE id = 1", arguments: ["2.0", "x"])
-                    try db.execute(sql: "INSERT INTO lucid_migration_log (from_version, to_version, kind, label, applied_at, duration_seconds) VALUES ('1.0', '2.0', 'inferred', '', '', 0)")
+                    try db.execute(
+                        sql:
+                            "INSERT INTO lucid_migration_log (from_version, to_version, kind, label, applied_at, duration_seconds) VALUES ('1.0', '2.0', 'inferred', '', '', 0)"
+                    )
                     let table = scenario == .renameTable ? "member" : scenario == .addTable ? "audit" : "person"
-                    for pragma in ["table_xinfo", "index_list", "foreign_key_list"] { _ = try Row.fetchAll(db, sql: "PRAGMA main.\(pragma)(\(table))") }
+                    for pragma in ["table_xinfo", "index_list", "foreign_key_list"] {
+                        _ = try Row.fetchAll(db, sql: "PRAGMA main.\(pragma)(\(table))")
+                    }
                 }
                 floor.append(Date().timeIntervalSince(start))
                 try queue.close()
@@ -264,11 +274,14 @@ do {
     func timeTransform(_ transform: RowTransform, run: Int) throws -> Double {
         let path = try copy(base, "transform-\(run).sqlite")
         var options = quiet
-        options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "score in Swift", transforms: [transform])]
+        options.stages = [
+            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "score in Swift", transforms: [transform])
+        ]
         let start = Date()
         try LucidStore.open(atPath: path, versions: Scenarios.versions(for: .convertType), options: options).database.close()
         let seconds = Date().timeIntervalSince(start)
-        let check = try shell("sqlite3 '\(path)' 'SELECT count(*), typeof(score) FROM person'").output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let check = try shell("sqlite3 '\(path)' 'SELECT count(*), typeof(score) FROM person'").output.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         precondition(check == "\(rows)|real", "transform lost rows or did not convert: \(check)")
         try? FileManager.default.removeItem(atPath: path)
         return seconds
@@ -284,13 +297,19 @@ do {
         if !transformOnly || arguments.contains("--rows") { rowTimes.append(try timeTransform(dictionaries, run: run)) }
     }
     let (a, b) = (median(typedTimes), median(sqlTimes))
-    print(String(format: "per-row transform stage (median of 5): %.1f ms; SQL rebuild of the same change: %.1f ms; ratio %.2f (goal <= 1.2)", a * 1000, b * 1000, a / b))
-    print("  runs, ms: typed " + typedTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")
-        + "; SQL " + sqlTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")
-        + (rowTimes.isEmpty ? "" : "; rows " + rowTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")))
+    print(
+        String(
+            format: "per-row transform stage (median of 5): %.1f ms; SQL rebuild of the same change: %.1f ms; ratio %.2f (goal <= 1.2)",
+            a * 1000, b * 1000, a / b))
+    print(
+        "  runs, ms: typed " + typedTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")
+            + "; SQL " + sqlTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")
+            + (rowTimes.isEmpty ? "" : "; rows " + rowTimes.map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")))
     if !rowTimes.isEmpty {
         let c = median(rowTimes)
-        print(String(format: "  (typed generated records; the rows-and-dictionaries path: %.1f ms, ratio %.2f (goal <= 2.5))", c * 1000, c / b))
+        print(
+            String(
+                format: "  (typed generated records; the rows-and-dictionaries path: %.1f ms, ratio %.2f (goal <= 2.5))", c * 1000, c / b))
     }
 }
 
@@ -305,7 +324,10 @@ if !transformOnly {
     let rebuildStart = Date()
     try LucidStore.open(atPath: rebuild, versions: Scenarios.versions(for: .requireNote), options: quiet).database.close()
     let oneRebuild = Date().timeIntervalSince(rebuildStart)
-    print(String(format: "5-version path whose changes cancel: %.1f ms; one rebuild: %.1f ms; ratio %.2f (goal <= 1)", cancelling * 1000, oneRebuild * 1000, cancelling / oneRebuild))
+    print(
+        String(
+            format: "5-version path whose changes cancel: %.1f ms; one rebuild: %.1f ms; ratio %.2f (goal <= 1)", cancelling * 1000,
+            oneRebuild * 1000, cancelling / oneRebuild))
 }
 
 if measureMemory {
@@ -317,7 +339,8 @@ if measureMemory {
         let store = try makeBase(count, name: "memory-\(count).sqlite")
         for (label, argument) in kinds {
             let work = try copy(store, "memory-work.sqlite")
-            let rss = try shell("'\(arguments[0])' --rebuild-child '\(work)'\(argument)").output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let rss = try shell("'\(arguments[0])' --rebuild-child '\(work)'\(argument)").output.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             print("peak RSS of a \(label) at \(count) rows: \(rss) KiB")
             peaks[label, default: []].append(Int(rss) ?? 0)
             try? FileManager.default.removeItem(atPath: work)

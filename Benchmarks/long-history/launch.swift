@@ -69,7 +69,8 @@ if arguments.count == 2, arguments[1] == "newest" {
     exit(0)
 }
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|checked|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: launch create|lucid|grdb|checked|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
     exit(2)
 }
 let path = arguments[2]
@@ -109,7 +110,7 @@ do {
             db.trace(options: .statement) { event in
                 guard case .statement(let statement) = event else { return }
                 let sql = statement.expandedSQL
-                if !sql.hasPrefix("--") { statements.sql.append(sql) }  // not a trigger's own statements
+                if !sql.hasPrefix("--") { statements.sql.append(sql) } // not a trigger's own statements
             }
         }
         let store = try LucidStore.open(atPath: path, registry: LongHistorySchema.self, options: options).database
@@ -130,11 +131,12 @@ do {
         print((end - start) / 1000)
     case "lucid", "grdb", "checked":
         let start = DispatchTime.now().uptimeNanoseconds
-        let title = switch arguments[1] {
-        case "lucid": try measuredLucidOpen(path)
-        case "checked": try measuredLucidCheckedOpen(path)
-        default: try measuredGRDBOpen(path)
-        }
+        let title =
+            switch arguments[1] {
+            case "lucid": try measuredLucidOpen(path)
+            case "checked": try measuredLucidCheckedOpen(path)
+            default: try measuredGRDBOpen(path)
+            }
         let end = DispatchTime.now().uptimeNanoseconds
         guard title == "first" else {
             FileHandle.standardError.write(Data("launch: read \(title ?? "nil"), expected first\n".utf8))
@@ -142,7 +144,8 @@ do {
         }
         print((end - start) / 1000)
     default:
-        FileHandle.standardError.write(Data("usage: launch create|lucid|grdb|checked|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: launch create|lucid|grdb|checked|create-previous|create-oldest|migrate|migrate-sql|plan|checksum PATH\n".utf8))
         exit(2)
     }
 } catch {

@@ -55,7 +55,8 @@ struct LucidGenCommand: CommandPlugin {
     /// Builds (or finds up to date) the `lucidgen` executable, showing the build's progress as a declared
     /// tool's build would, and returns its path. `-c release` on the command line builds it in release.
     func buildTool() throws -> URL {
-        let result = try packageManager.build(.product("lucidgen"), parameters: .init(configuration: .inherit, logging: .concise, echoLogs: true))
+        let result = try packageManager.build(
+            .product("lucidgen"), parameters: .init(configuration: .inherit, logging: .concise, echoLogs: true))
         guard result.succeeded else {
             Diagnostics.error("building lucidgen failed")
             throw CommandError(status: 1)
@@ -64,7 +65,8 @@ struct LucidGenCommand: CommandPlugin {
         // (made by the plugin-tools build when a target uses LucidGenPlugin) and `lucidgen`, the one this
         // build made.
         let executables = result.builtArtifacts.filter { $0.kind == .executable }
-        guard let tool = executables.first(where: { $0.url.deletingPathExtension().lastPathComponent == "lucidgen" }) ?? executables.first else {
+        guard let tool = executables.first(where: { $0.url.deletingPathExtension().lastPathComponent == "lucidgen" }) ?? executables.first
+        else {
             Diagnostics.error("building lucidgen produced no executable")
             throw CommandError(status: 1)
         }
@@ -117,7 +119,8 @@ enum FileState {
     /// "size seconds.nanoseconds" of a file's last modification, or nil when it cannot be read.
     static func of(_ path: String) -> String? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attributes[.size] as? NSNumber, let date = attributes[.modificationDate] as? Date else { return nil }
+            let size = attributes[.size] as? NSNumber, let date = attributes[.modificationDate] as? Date
+        else { return nil }
         return "\(size) \(date.timeIntervalSince1970)"
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import LucidRuntime
 import GRDB
+import LucidRuntime
 
 /// The copy of a Core Data store kept before its one-way conversion.
 enum CoreDataBackup {

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
 import LucidRuntime
+@_spi(Generated) import LucidSchema
 
 extension StoreOptions {
     /// The Core Data model versions the app's history was imported from (`lucidgen import coredata`):
@@ -50,7 +50,9 @@ extension StoreStatus {
 
 extension LucidStore {
     /// ``LucidRuntime/LucidStore/inspect(atPath:history:busyTimeout:conversion:)`` with a Core Data origin (lucidgen's own tools and tests).
-    package static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin?) throws(StoreError) -> StoreStatus {
+    package static func inspect(
+        atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin?
+    ) throws(StoreError) -> StoreStatus {
         var options = StoreOptions()
         options.coreDataOrigin = coreDataOrigin
         return try inspect(atPath: path, history: history, busyTimeout: busyTimeout, conversion: options.conversion)
@@ -58,9 +60,12 @@ extension LucidStore {
 
     /// The same, for a list of versions and the stages that need the app's code.
     package static func inspect(
-        atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin?
+        atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60,
+        coreDataOrigin: CoreDataOrigin?
     ) throws(StoreError) -> StoreStatus {
-        try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout, coreDataOrigin: coreDataOrigin)
+        try inspect(
+            atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout,
+            coreDataOrigin: coreDataOrigin)
     }
 }
 
@@ -85,7 +90,8 @@ extension StoreMigrator {
     /// A Core Data store: recognised from its layout, its path to the newest version planned and its
     /// stages checked (nothing is written before), a copy kept beside it, converted in one transaction
     /// into lucidgen's tables of its version (a step of the outcome), then migrated on like any store.
-    func convertCoreData(_ db: Database, layout: CoreDataStoreLayout, origin: CoreDataOrigin, keepsBackup: Bool) throws -> MigrationOutcome {
+    func convertCoreData(_ db: Database, layout: CoreDataStoreLayout, origin: CoreDataOrigin, keepsBackup: Bool) throws -> MigrationOutcome
+    {
         let converter = CoreDataConverter(origin: origin, versions: versions, path: path)
         let recognition: CoreDataConverter.Recognition
         do {
@@ -98,10 +104,13 @@ extension StoreMigrator {
         let route = schema.version == newest.version ? [] : try plan(from: schema.version)
         try checkStagesProvided(route, storeVersion: schema.version)
         if keepsBackup { try CoreDataBackup.keep(db, path: path) }
-        let drift = recognition.drift.isEmpty ? "" : ", drifted: \(recognition.drift.count) difference\(recognition.drift.count == 1 ? "" : "s")"
+        let drift =
+            recognition.drift.isEmpty ? "" : ", drifted: \(recognition.drift.count) difference\(recognition.drift.count == 1 ? "" : "s")"
         let label = "converted from Core Data (model \(recognition.version.model)\(drift)) at \(schema.version)"
         if !recognition.drift.isEmpty {
-            logger.notice("\(path): a Core Data store whose layout is none of the imported model versions, taken as model \(recognition.version.model) drifted: \(recognition.drift.joined(separator: "; "))")
+            logger.notice(
+                "\(path): a Core Data store whose layout is none of the imported model versions, taken as model \(recognition.version.model) drifted: \(recognition.drift.joined(separator: "; "))"
+            )
         }
         let began = Date()
         var log: [String] = []
@@ -121,9 +130,12 @@ extension StoreMigrator {
                     let dangling = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
                     if let first = dangling.first {
                         throw CoreDataConverter.Refusal(
-                            description: "\(dangling.count) row\(dangling.count == 1 ? "" : "s") of the Core Data store point at rows that do not exist (first: \(first["table"] as String? ?? "?") rowid \(first["rowid"] as Int64? ?? 0) → \(first["parent"] as String? ?? "?")): nothing was changed")
+                            description:
+                                "\(dangling.count) row\(dangling.count == 1 ? "" : "s") of the Core Data store point at rows that do not exist (first: \(first["table"] as String? ?? "?") rowid \(first["rowid"] as Int64? ?? 0) → \(first["parent"] as String? ?? "?")): nothing was changed"
+                        )
                     }
-                    try Bookkeeping.write(schema, checksum: history.checksum(of: schema), from: nil, kind: "coredata", label: label, started: began, db)
+                    try Bookkeeping.write(
+                        schema, checksum: history.checksum(of: schema), from: nil, kind: "coredata", label: label, started: began, db)
                     try compatibility.record(db, at: schema.version)
                     logger.info("\(label): \(log.joined(separator: "; "))")
                     report = converted
@@ -137,9 +149,12 @@ extension StoreMigrator {
             let mapped = Self.storeError(error, path: path, step: "convert from Core Data", version: schema.version)
             guard case .stepFailed = mapped else { throw mapped }
             let message = (error as? DatabaseError)?.message ?? "\(error)"
-            throw Refusal(error: .unrecognizedSchema(path: path, differences: [
-                "converting the Core Data store (model \(recognition.version.model)) into lucidgen's tables at \(schema.version) failed and was rolled back: \(message); the store is the Core Data store it was, unchanged",
-            ]), policy: .refuse)
+            throw Refusal(
+                error: .unrecognizedSchema(
+                    path: path,
+                    differences: [
+                        "converting the Core Data store (model \(recognition.version.model)) into lucidgen's tables at \(schema.version) failed and was rolled back: \(message); the store is the Core Data store it was, unchanged"
+                    ]), policy: .refuse)
         }
         outcome.steps.append(MigrationOutcome.Step(from: schema.version, to: schema.version, label: label))
         outcome.coreDataConversion = report
@@ -172,6 +187,8 @@ extension StoreMigrator {
         } catch {
             throw .planning(error)
         }
-        return .converting(recognition.version.model, into: recognition.schema, checksum: history.checksum(of: recognition.schema), steps: steps, report: ConversionReport(report))
+        return .converting(
+            recognition.version.model, into: recognition.schema, checksum: history.checksum(of: recognition.schema), steps: steps,
+            report: ConversionReport(report))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import LucidRuntime
 import GRDB
+import LucidRuntime
 @_spi(Generated) import LucidSchema
 
 /// Converts a Core Data store into lucidgen's tables of the version its layout is, in one transaction.
@@ -84,9 +84,11 @@ package struct CoreDataConverter {
         var columns: [String: [String: String]] = [:]
 
         init(_ db: Database) throws {
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT m.name, p.name, p.type FROM sqlite_master AS m LEFT JOIN pragma_table_info(m.name) AS p WHERE m.type = 'table'
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.name, p.name, p.type FROM sqlite_master AS m LEFT JOIN pragma_table_info(m.name) AS p WHERE m.type = 'table'
+                    """)
             for row in rows {
                 let table: String = row[0]
                 names[table.uppercased()] = table
@@ -108,7 +110,7 @@ package struct CoreDataConverter {
         case "String": "VARCHAR"
         case "Decimal": "DECIMAL"
         case "Binary", "Transformable", "UUID": "BLOB"
-        default: nil  // URI: not confirmed by a real store's DDL; not checked
+        default: nil // URI: not confirmed by a real store's DDL; not checked
         }
     }
 
@@ -116,7 +118,9 @@ package struct CoreDataConverter {
     func root(of entity: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version) -> CoreDataOrigin.Entity {
         var current = entity
         var seen: Set<String> = [entity.name]
-        while let parent = current.parent, let next = version.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { current = next }
+        while let parent = current.parent, let next = version.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted {
+            current = next
+        }
         return current
     }
 
@@ -143,24 +147,33 @@ package struct CoreDataConverter {
     /// relationship pointing at that entity>` (with a suffix when taken), and nothing else but Core Data's
     /// order columns (`Z_FOK_…`). The table's name is not relied on. `problems`: a many-to-many with no
     /// such table, or with two.
-    func joins(_ version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> (found: [String: Join], problems: [Difference]) {
-        struct Pair { var entity: String; var relationship: CoreDataOrigin.Relationship; var destination: String; var inverse: CoreDataOrigin.Relationship }
+    func joins(_ version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> (
+        found: [String: Join], problems: [Difference]
+    ) {
+        struct Pair {
+            var entity: String; var relationship: CoreDataOrigin.Relationship; var destination: String;
+            var inverse: CoreDataOrigin.Relationship
+        }
         var pairs: [Pair] = []
         var seen: Set<String> = []
         for entity in version.entities {
             for relationship in entity.relationships where relationship.toMany && relationship.transient != true {
                 guard let destination = relationship.destination, let inverseName = relationship.inverse,
-                    let inverse = version.entities.first(where: { $0.name == destination })?.relationships.first(where: { $0.name == inverseName }),
+                    let inverse = version.entities.first(where: { $0.name == destination })?.relationships.first(where: {
+                        $0.name == inverseName
+                    }),
                     inverse.toMany, inverse.transient != true
                 else { continue }
                 let key = [entity.name + "." + relationship.name, destination + "." + inverseName].sorted().joined(separator: "|")
-                if seen.insert(key).inserted { pairs.append(Pair(entity: entity.name, relationship: relationship, destination: destination, inverse: inverse)) }
+                if seen.insert(key).inserted {
+                    pairs.append(Pair(entity: entity.name, relationship: relationship, destination: destination, inverse: inverse))
+                }
             }
         }
         let joinTables = tables.names.filter { $0.key.range(of: "^Z_[0-9]", options: .regularExpression) != nil }.sorted { $0.key < $1.key }
         var found: [String: Join] = [:]
         var problems: [Difference] = []
-        var claimed: [String: String] = [:]  // join table → the many-to-many it holds
+        var claimed: [String: String] = [:] // join table → the many-to-many it holds
         for pair in pairs {
             let sourceBase = "Z_\(numbers[pair.entity] ?? -1)\(pair.inverse.name.uppercased())"
             let targetBase = "Z_\(numbers[pair.destination] ?? -1)\(pair.relationship.name.uppercased())"
@@ -170,7 +183,11 @@ package struct CoreDataConverter {
                 for source in columns.sorted() where Self.isJoinColumn(source, named: sourceBase) {
                     for target in columns.sorted() where target != source && Self.isJoinColumn(target, named: targetBase) {
                         guard columns.subtracting([source, target]).allSatisfy({ $0.hasPrefix("Z_FOK_") }) else { continue }
-                        candidates.append((Join(table: name, source: source, target: target, order: nil), (source == sourceBase ? 1 : 0) + (target == targetBase ? 1 : 0)))
+                        candidates.append(
+                            (
+                                Join(table: name, source: source, target: target, order: nil),
+                                (source == sourceBase ? 1 : 0) + (target == targetBase ? 1 : 0)
+                            ))
                     }
                 }
             }
@@ -181,13 +198,19 @@ package struct CoreDataConverter {
             let described = "\(pair.entity).\(pair.relationship.name) ↔ \(pair.destination).\(pair.inverse.name)"
             guard chosen.count == 1, var join = chosen.first else {
                 if chosen.isEmpty {
-                    problems.append(Difference(
-                        .missingJoinTable(relationships: [pair.entity + "." + pair.relationship.name, pair.destination + "." + pair.inverse.name]),
-                        numbers[pair.entity] == nil || numbers[pair.destination] == nil
-                            ? "no join table of \(described) (the store has no entity \([pair.entity, pair.destination].filter { numbers[$0] == nil }.joined(separator: " or ")))"
-                            : "no join table of \(described) (columns \(sourceBase) and \(targetBase), or those names and a number)"))
+                    problems.append(
+                        Difference(
+                            .missingJoinTable(relationships: [
+                                pair.entity + "." + pair.relationship.name, pair.destination + "." + pair.inverse.name,
+                            ]),
+                            numbers[pair.entity] == nil || numbers[pair.destination] == nil
+                                ? "no join table of \(described) (the store has no entity \([pair.entity, pair.destination].filter { numbers[$0] == nil }.joined(separator: " or ")))"
+                                : "no join table of \(described) (columns \(sourceBase) and \(targetBase), or those names and a number)"))
                 } else {
-                    problems.append(Difference("two join tables could be \(described)'s: \(chosen.map { "\($0.table) (\($0.source), \($0.target))" }.joined(separator: ", "))"))
+                    problems.append(
+                        Difference(
+                            "two join tables could be \(described)'s: \(chosen.map { "\($0.table) (\($0.source), \($0.target))" }.joined(separator: ", "))"
+                        ))
                 }
                 continue
             }
@@ -197,14 +220,19 @@ package struct CoreDataConverter {
             }
             claimed[join.table.uppercased()] = described
             let columns = tables.columns(of: join.table)
-            func order(_ column: String) -> String? { columns["Z_FOK_" + column.dropFirst(2)] != nil ? "Z_FOK_" + column.dropFirst(2) : nil }
+            func order(_ column: String) -> String? {
+                columns["Z_FOK_" + column.dropFirst(2)] != nil ? "Z_FOK_" + column.dropFirst(2) : nil
+            }
             join.order = pair.relationship.ordered == true ? order(join.target) : nil
             found[pair.entity + "." + pair.relationship.name] = join
             found[pair.destination + "." + pair.inverse.name] = Join(
                 table: join.table, source: join.target, target: join.source, order: pair.inverse.ordered == true ? order(join.source) : nil)
         }
         for (upper, name) in joinTables where claimed[upper] == nil {
-            problems.append(Difference(.extraJoinTable(table: name), "the store has table \(name), which is no join table of a many-to-many of model \(version.model)"))
+            problems.append(
+                Difference(
+                    .extraJoinTable(table: name),
+                    "the store has table \(name), which is no join table of a many-to-many of model \(version.model)"))
         }
         return (found, problems)
     }
@@ -215,7 +243,9 @@ package struct CoreDataConverter {
         Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
     }
 
-    static func modelEntities(_ layout: CoreDataStoreLayout) -> Set<String> { Set(layout.entities.filter { $0.number < 16000 }.map(\.name)) }
+    static func modelEntities(_ layout: CoreDataStoreLayout) -> Set<String> {
+        Set(layout.entities.filter { $0.number < 16000 }.map(\.name))
+    }
 
     /// How the store differs from a model version's layout (empty: it is that layout), table by table and
     /// column by column.
@@ -228,26 +258,37 @@ package struct CoreDataConverter {
             // An entity of the store's own, a root no other entity is under: its table may be empty (drift).
             let entity = layout.entities.first { $0.name == name }
             let root = entity.map { entity in entity.parent == 0 && !layout.entities.contains { $0.parent == entity.number } } ?? false
-            differences.append(Difference(root && lacking.isEmpty ? .extraEntity(name: name) : .other, "the store has entity \(name), which model \(version.model) does not"))
+            differences.append(
+                Difference(
+                    root && lacking.isEmpty ? .extraEntity(name: name) : .other,
+                    "the store has entity \(name), which model \(version.model) does not"))
         }
         for name in lacking.sorted() {
             // No rows can be its: its hierarchy's table is the store's (no number tags a row as its), or absent.
             let rootName = version.entities.first { $0.name == name }.map { root(of: $0, in: version).name } ?? name
             let holdsNone = stored.contains(rootName) || tables.names["Z" + rootName.uppercased()] == nil
-            differences.append(Difference(
-                stored.isSubset(of: modelled) && holdsNone ? .missingEntity(name: name) : .other, "model \(version.model) has entity \(name), which the store does not"))
+            differences.append(
+                Difference(
+                    stored.isSubset(of: modelled) && holdsNone ? .missingEntity(name: name) : .other,
+                    "model \(version.model) has entity \(name), which the store does not"))
         }
-        guard differences.allSatisfy({ if case .extraEntity = $0.kind { true } else if case .missingEntity = $0.kind { true } else { false } }) else { return differences }
+        guard
+            differences.allSatisfy({ if case .extraEntity = $0.kind { true } else if case .missingEntity = $0.kind { true } else { false } }
+            )
+        else { return differences }
         let numbers = Self.numbers(layout)
         let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
         for entity in version.entities {
             guard let stored = layout.entities.first(where: { $0.name == entity.name }) else { continue }
             let parent = stored.parent == 0 ? nil : names[stored.parent] ?? "number \(stored.parent)"
             if parent != entity.parent {
-                differences.append(Difference("Z_PRIMARYKEY gives \(entity.name) the parent \(parent ?? "none"), model \(version.model) \(entity.parent ?? "none")"))
+                differences.append(
+                    Difference(
+                        "Z_PRIMARYKEY gives \(entity.name) the parent \(parent ?? "none"), model \(version.model) \(entity.parent ?? "none")"
+                    ))
             }
         }
-        var expected: [String: [String: String?]] = [:]  // root table → column → declared type (nil: not checked)
+        var expected: [String: [String: String?]] = [:] // root table → column → declared type (nil: not checked)
         for entity in version.entities {
             let rootName = root(of: entity, in: version).name
             // An absent entity's columns are not looked for, nor the table of a hierarchy the store has none of.
@@ -267,15 +308,22 @@ package struct CoreDataConverter {
                 continue
             }
             let actual = tables.columns(of: table)
-            for column in ["Z_PK", "Z_ENT"] where actual[column] == nil { differences.append(Difference("\(table) has no column \(column)")) }
+            for column in ["Z_PK", "Z_ENT"] where actual[column] == nil {
+                differences.append(Difference("\(table) has no column \(column)"))
+            }
             for (column, type) in columns.sorted(by: { $0.key < $1.key }) {
-                guard let declared = actual[column] else { differences.append(Difference(.missingColumn(table: table, column: column), "\(table) has no column \(column)")); continue }
+                guard let declared = actual[column] else {
+                    differences.append(Difference(.missingColumn(table: table, column: column), "\(table) has no column \(column)"));
+                    continue
+                }
                 if let type, declared != type { differences.append(Difference("\(table).\(column) is \(declared), not \(type)")) }
             }
             for column in actual.keys.sorted() where columns[column] == nil && !["Z_PK", "Z_ENT", "Z_OPT"].contains(column) {
                 // Core Data's own companions: the target entity's number of a to-one (`Z6_FOLDER`), orders (`Z_FOK_…`).
                 if column.hasPrefix("Z_FOK_") || column.range(of: "^Z[0-9]+_", options: .regularExpression) != nil { continue }
-                differences.append(Difference(.extraColumn(table: table, column: column), "\(table) has column \(column), which model \(version.model) does not"))
+                differences.append(
+                    Difference(
+                        .extraColumn(table: table, column: column), "\(table) has column \(column), which model \(version.model) does not"))
             }
         }
         differences += joins(version, numbers: numbers, tables: tables).problems
@@ -285,8 +333,11 @@ package struct CoreDataConverter {
     /// What makes two model versions mean different things for the same stored layout.
     private func meaning(_ version: CoreDataOrigin.Version) -> [String] {
         version.entities.map { entity in
-            entity.name + "(" + entity.attributes.filter { $0.transient != true }.map { "\($0.name):\($0.type)" }.sorted().joined(separator: ",") + "|"
-                + entity.relationships.filter { $0.transient != true }.map { "\($0.name):\($0.toMany):\($0.ordered == true):\($0.destination ?? "")" }.sorted().joined(separator: ",") + ")"
+            entity.name + "("
+                + entity.attributes.filter { $0.transient != true }.map { "\($0.name):\($0.type)" }.sorted().joined(separator: ",") + "|"
+                + entity.relationships.filter { $0.transient != true }.map {
+                    "\($0.name):\($0.toMany):\($0.ordered == true):\($0.destination ?? "")"
+                }.sorted().joined(separator: ",") + ")"
         }.sorted()
     }
 
@@ -317,11 +368,18 @@ package struct CoreDataConverter {
         }
         let meanings = Set(matching.map(meaning))
         if meanings.count > 1 {
-            throw Refusal(description: "it is a Core Data store whose layout is that of model versions \(matching.map(\.model).joined(separator: ", ")), which store different things in it: which one the store is cannot be told from the file; nothing was changed")
+            throw Refusal(
+                description:
+                    "it is a Core Data store whose layout is that of model versions \(matching.map(\.model).joined(separator: ", ")), which store different things in it: which one the store is cannot be told from the file; nothing was changed"
+            )
         }
         let chosen = matching[0]
-        guard let version = try? SchemaVersion(parsing: chosen.version), let schema = versions.first(where: { $0.version == version }) else {
-            throw Refusal(description: "the Core Data origin names version \(chosen.version), which this app's history does not have: import and generate again")
+        guard let version = try? SchemaVersion(parsing: chosen.version), let schema = versions.first(where: { $0.version == version })
+        else {
+            throw Refusal(
+                description:
+                    "the Core Data origin names version \(chosen.version), which this app's history does not have: import and generate again"
+            )
         }
         return Recognition(version: chosen, schema: schema)
     }
@@ -335,7 +393,8 @@ package struct CoreDataConverter {
     /// no default and rows, a table with rows) refuses the store with every difference and what to do.
     /// Indexes are not compared: Core Data's go with its tables, and lucidgen's are its version's.
     private func drifted(
-        _ db: Database, _ mismatched: [(version: CoreDataOrigin.Version, differences: [Difference])], layout: CoreDataStoreLayout, tables: StoreTables,
+        _ db: Database, _ mismatched: [(version: CoreDataOrigin.Version, differences: [Difference])], layout: CoreDataStoreLayout,
+        tables: StoreTables,
         named: (CoreDataOrigin.Version) -> Bool
     ) throws -> Recognition {
         let entities = Self.modelEntities(layout)
@@ -345,35 +404,55 @@ package struct CoreDataConverter {
             return Set(entry.version.entities.map(\.name)).subtracting(absent).isSubset(of: entities)
         }
         func refusal(_ verdict: String? = nil) -> Refusal {
-            Refusal(description: Self.noVersion(mismatched.map { ($0.version, $0.differences.map(\.text)) }, entities: entities, named: named, verdict: verdict))
+            Refusal(
+                description: Self.noVersion(
+                    mismatched.map { ($0.version, $0.differences.map(\.text)) }, entities: entities, named: named, verdict: verdict))
         }
         guard let fewest = candidates.map(\.differences.count).min() else { throw refusal() }
         func listed(_ differences: [String]) -> String {
             differences.prefix(20).joined(separator: "; ") + (differences.count > 20 ? "; and \(differences.count - 20) more" : "")
         }
-        let advice = "import the model version the store was written with (its .xcdatamodel in the package, `lucidgen import coredata` again) and generate again"
+        let advice =
+            "import the model version the store was written with (its .xcdatamodel in the package, `lucidgen import coredata` again) and generate again"
         var nearest = candidates.filter { $0.differences.count == fewest }
         if nearest.count > 1 {
             let picked = nearest.filter { named($0.version) }
             if picked.count == 1 { nearest = picked }
         }
         if Set(nearest.map { meaning($0.version) }).count > 1 {
-            throw refusal("models \(nearest.map(\.version.model).joined(separator: ", ")) are equally near it (\(fewest) difference\(fewest == 1 ? "" : "s") each) and store different things, so which one it drifted from cannot be told: nothing was changed; \(advice)")
+            throw refusal(
+                "models \(nearest.map(\.version.model).joined(separator: ", ")) are equally near it (\(fewest) difference\(fewest == 1 ? "" : "s") each) and store different things, so which one it drifted from cannot be told: nothing was changed; \(advice)"
+            )
         }
         let (version, differences) = nearest[0]
         guard let number = try? SchemaVersion(parsing: version.version), let schema = versions.first(where: { $0.version == number }) else {
-            throw Refusal(description: "the Core Data origin names version \(version.version), which this app's history does not have: import and generate again")
+            throw Refusal(
+                description:
+                    "the Core Data origin names version \(version.version), which this app's history does not have: import and generate again"
+            )
         }
-        var taken: [String] = [], refused: [String] = [], extraTables: [String] = [], linkless: Set<String> = [], absentEntities: Set<String> = []
+        var taken: [String] = [], refused: [String] = [], extraTables: [String] = [], linkless: Set<String> = [],
+            absentEntities: Set<String> = []
         for difference in differences {
             switch difference.kind {
             case .extraColumn(let table, let column):
-                let held = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(tables.names[table] ?? table)) WHERE \(quoteIdentifier(column)) IS NOT NULL") ?? 0
-                taken.append("\(difference.text): " + (held == 0 ? "it holds no value" : "its \(held) value\(held == 1 ? " is" : "s are") not converted (the .coredata-backup keeps them)"))
+                let held =
+                    try Int.fetchOne(
+                        db,
+                        sql:
+                            "SELECT count(*) FROM \(quoteIdentifier(tables.names[table] ?? table)) WHERE \(quoteIdentifier(column)) IS NOT NULL"
+                    ) ?? 0
+                taken.append(
+                    "\(difference.text): "
+                        + (held == 0
+                            ? "it holds no value"
+                            : "its \(held) value\(held == 1 ? " is" : "s are") not converted (the .coredata-backup keeps them)"))
             case .missingColumn(let table, let column):
                 let filled = try filling(table, column, in: version, schema: schema, layout: layout, db: db, tables: tables)
                 if filled.refused.isEmpty {
-                    taken.append("\(difference.text), which model \(version.model) has: " + (filled.taken.isEmpty ? "lucidgen does not keep it" : filled.taken.joined(separator: ", ")))
+                    taken.append(
+                        "\(difference.text), which model \(version.model) has: "
+                            + (filled.taken.isEmpty ? "lucidgen does not keep it" : filled.taken.joined(separator: ", ")))
                 } else {
                     refused.append("\(difference.text), which model \(version.model) has: " + filled.refused.joined(separator: ", "))
                 }
@@ -383,7 +462,8 @@ package struct CoreDataConverter {
                     taken.append("\(difference.text): it is empty, and dropped with Core Data's tables")
                     extraTables.append(table)
                 } else {
-                    refused.append("\(difference.text), and it holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep")
+                    refused.append(
+                        "\(difference.text), and it holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep")
                 }
             case .missingJoinTable(let relationships):
                 // A many-to-many the store's own model did not have (added by an edited model): it has no links.
@@ -401,7 +481,9 @@ package struct CoreDataConverter {
                 if let table, !coreDatas {
                     refused.append("\(difference.text), and \(table) is not a Core Data entity table (no Z_PK and Z_ENT)")
                 } else if rows > 0, let table {
-                    refused.append("\(difference.text), and its table \(table) holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep")
+                    refused.append(
+                        "\(difference.text), and its table \(table) holds \(rows) row\(rows == 1 ? "" : "s"), which nothing of lucidgen's would keep"
+                    )
                 } else if let table {
                     taken.append("\(difference.text): its table \(table) is empty, and dropped with Core Data's tables")
                     extraTables.append(table)
@@ -412,34 +494,49 @@ package struct CoreDataConverter {
                 refused.append(difference.text)
             }
         }
-        let of = "the nearest is model \(version.model) (\(version.version), \(fewest) difference\(fewest == 1 ? "" : "s")\(nearest.count > 1 ? ", as near as \(nearest.dropFirst().map(\.version.model).joined(separator: ", ")), which store the same things" : ""))"
+        let of =
+            "the nearest is model \(version.model) (\(version.version), \(fewest) difference\(fewest == 1 ? "" : "s")\(nearest.count > 1 ? ", as near as \(nearest.dropFirst().map(\.version.model).joined(separator: ", ")), which store the same things" : ""))"
         guard refused.isEmpty else {
-            throw refusal("\(of), and not every difference can be taken without data of its own: \(listed(refused)); nothing was changed; \(advice), or make the store model \(version.model)'s layout before opening it")
+            throw refusal(
+                "\(of), and not every difference can be taken without data of its own: \(listed(refused)); nothing was changed; \(advice), or make the store model \(version.model)'s layout before opening it"
+            )
         }
-        return Recognition(version: version, schema: schema, drift: taken, extraTables: extraTables, linkless: linkless, absentEntities: absentEntities)
+        return Recognition(
+            version: version, schema: schema, drift: taken, extraTables: extraTables, linkless: linkless, absentEntities: absentEntities)
     }
 
     /// What lucidgen's columns get for a column of `version`'s layout in `table` that the store lacks: for
     /// each entity whose rows are in that table and that has the attribute or to-one, its column's default,
     /// or NULL; refused when the column is required, has no default, and the entity has rows.
     private func filling(
-        _ table: String, _ column: String, in version: CoreDataOrigin.Version, schema: Schema, layout: CoreDataStoreLayout, db: Database, tables: StoreTables
+        _ table: String, _ column: String, in version: CoreDataOrigin.Version, schema: Schema, layout: CoreDataStoreLayout, db: Database,
+        tables: StoreTables
     ) throws -> (taken: [String], refused: [String]) {
         var taken: [String] = [], refused: [String] = []
         let numbers = Self.numbers(layout)
         for entity in version.entities where "Z" + root(of: entity, in: version).name.uppercased() == table && entity.abstract != true {
             guard let lucidName = entity.table, let lucidTable = schema.tables.first(where: { $0.name == lucidName }) else { continue }
             let lineage = self.lineage(of: entity, in: version)
-            let properties = lineage.flatMap(\.attributes).filter { $0.transient != true }.map { ($0.name, $0.column) }
+            let properties =
+                lineage.flatMap(\.attributes).filter { $0.transient != true }.map { ($0.name, $0.column) }
                 + lineage.flatMap(\.relationships).filter { $0.transient != true && !$0.toMany }.map { ($0.name, $0.column) }
             for (name, mapped) in properties where "Z" + name.uppercased() == column {
                 guard let mapped, let target = lucidTable.column(named: mapped) else { continue }
-                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(sourceTable(of: entity, in: version, tables: tables))) AS s WHERE \(predicate("s", [entity], in: version, numbers: numbers))") ?? 0
+                let rows =
+                    try Int.fetchOne(
+                        db,
+                        sql:
+                            "SELECT count(*) FROM \(quoteIdentifier(sourceTable(of: entity, in: version, tables: tables))) AS s WHERE \(predicate("s", [entity], in: version, numbers: numbers))"
+                    ) ?? 0
                 let place = "\(entity.name).\(name) (\(lucidName).\(mapped))"
                 if target.notNull && target.defaultSQL == nil && rows > 0 {
-                    refused.append("\(place) is required and has no default, and \(rows) row\(rows == 1 ? "" : "s") of \(entity.name) would need a value")
+                    refused.append(
+                        "\(place) is required and has no default, and \(rows) row\(rows == 1 ? "" : "s") of \(entity.name) would need a value"
+                    )
                 } else {
-                    taken.append("\(place) \(target.defaultSQL.map { "gets its default \($0)" } ?? "is NULL") in \(rows == 1 ? "its 1 row" : "its \(rows) rows")")
+                    taken.append(
+                        "\(place) \(target.defaultSQL.map { "gets its default \($0)" } ?? "is NULL") in \(rows == 1 ? "its 1 row" : "its \(rows) rows")"
+                    )
                 }
             }
         }
@@ -450,7 +547,8 @@ package struct CoreDataConverter {
     /// version hashes name, each with every difference; when none has its entities, the nearest by entities.
     /// `verdict`: why the nearest version's differences are not taken (``drifted(_:_:layout:tables:named:)``), and what to do.
     private static func noVersion(
-        _ mismatched: [(version: CoreDataOrigin.Version, differences: [String])], entities: Set<String>, named: (CoreDataOrigin.Version) -> Bool, verdict: String? = nil
+        _ mismatched: [(version: CoreDataOrigin.Version, differences: [String])], entities: Set<String>,
+        named: (CoreDataOrigin.Version) -> Bool, verdict: String? = nil
     ) -> String {
         let candidates = mismatched.filter { Set($0.version.entities.map(\.name)) == entities || named($0.version) }
         let shown: [(version: CoreDataOrigin.Version, differences: [String])]
@@ -465,11 +563,18 @@ package struct CoreDataConverter {
             lead = "the versions with the store's entities or named by its version hashes"
         }
         let details = shown.map { entry in
-            let why = [Set(entry.version.entities.map(\.name)) == entities ? "its entities" : nil, named(entry.version) ? "its version hashes" : nil].compactMap { $0 }
-            let listed = entry.differences.prefix(20).joined(separator: "; ") + (entry.differences.count > 20 ? "; and \(entry.differences.count - 20) more" : "")
-            return "model \(entry.version.model) (\(entry.version.version)\(why.isEmpty ? "" : ", the store has " + why.joined(separator: " and "))): \(listed)"
+            let why = [
+                Set(entry.version.entities.map(\.name)) == entities ? "its entities" : nil,
+                named(entry.version) ? "its version hashes" : nil,
+            ].compactMap { $0 }
+            let listed =
+                entry.differences.prefix(20).joined(separator: "; ")
+                + (entry.differences.count > 20 ? "; and \(entry.differences.count - 20) more" : "")
+            return
+                "model \(entry.version.model) (\(entry.version.version)\(why.isEmpty ? "" : ", the store has " + why.joined(separator: " and "))): \(listed)"
         }
-        return "it is a Core Data store whose layout is none of the imported model versions; \(lead): " + details.joined(separator: " | ") + (verdict.map { "; \($0)" } ?? "; nothing was changed")
+        return "it is a Core Data store whose layout is none of the imported model versions; \(lead): " + details.joined(separator: " | ")
+            + (verdict.map { "; \($0)" } ?? "; nothing was changed")
     }
 
     // MARK: Converting
@@ -484,30 +589,41 @@ package struct CoreDataConverter {
     /// inside the caller's transaction: every entity's rows and every link are counted against
     /// ``account(_:_:layout:)``'s count of the Core Data rows, and any difference is thrown (the caller
     /// rolls back). Returns what it did.
-    func convert(_ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout, report: (String) -> Void = { _ in }) throws -> CoreDataConversionReport {
+    func convert(_ db: Database, _ recognition: Recognition, layout: CoreDataStoreLayout, report: (String) -> Void = { _ in }) throws
+        -> CoreDataConversionReport
+    {
         let version = recognition.version
         let schema = recognition.schema
         let account = try self.account(db, recognition, layout: layout)
         let maxIDs = Dictionary(layout.entities.map { ($0.name, $0.maxID) }, uniquingKeysWith: { first, _ in first })
         let tables = try StoreTables(db)
         for table in schema.tables where tables.names[table.name.uppercased()] != nil {
-            throw Refusal(description: "the Core Data store has a table \(tables.names[table.name.uppercased()] ?? table.name), the name of lucidgen's table \(table.name) at \(schema.version): nothing was changed")
+            throw Refusal(
+                description:
+                    "the Core Data store has a table \(tables.names[table.name.uppercased()] ?? table.name), the name of lucidgen's table \(table.name) at \(schema.version): nothing was changed"
+            )
         }
         for statement in schema.ddl { try db.execute(sql: statement) }
         let numbers = Self.numbers(layout)
         let supportFolder = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
             ".\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)_SUPPORT/_EXTERNAL_DATA")
-        var written: [String: Int] = [:]  // lucidgen's table → rows written
+        var written: [String: Int] = [:] // lucidgen's table → rows written
         for placement in account.placements {
             let entity = placement.entity
             guard let table = entity.table, let lucidTable = schema.tables.first(where: { $0.name == table }) else {
-                throw Refusal(description: "the Core Data origin maps \(entity.name) to table \(entity.table ?? "(none)"), which \(schema.version) does not have: import and generate again")
+                throw Refusal(
+                    description:
+                        "the Core Data origin maps \(entity.name) to table \(entity.table ?? "(none)"), which \(schema.version) does not have: import and generate again"
+                )
             }
             var columns = [quoteIdentifier("id")]
             var values = ["s.Z_PK"]
             if let kind = entity.kind {
                 guard let column = lucidTable.columns.first(where: \.isKindColumn) else {
-                    throw Refusal(description: "the Core Data origin puts \(entity.name) in hierarchy table \(table), which has no kind column at \(schema.version): import and generate again")
+                    throw Refusal(
+                        description:
+                            "the Core Data origin puts \(entity.name) in hierarchy table \(table), which has no kind column at \(schema.version): import and generate again"
+                    )
                 }
                 columns.append(quoteIdentifier(column.name))
                 values.append(quoteLiteral(kind))
@@ -519,7 +635,10 @@ package struct CoreDataConverter {
             func absent(_ name: String, _ target: SchemaColumn?) throws -> Bool {
                 guard present["Z" + name.uppercased()] == nil else { return false }
                 if let target, target.notNull, target.defaultSQL == nil, placement.rows > 0 {
-                    throw Refusal(description: "\(placement.source) has no column Z\(name.uppercased()), and \(table).\(target.name) is required with no default: nothing was changed")
+                    throw Refusal(
+                        description:
+                            "\(placement.source) has no column Z\(name.uppercased()), and \(table).\(target.name) is required with no default: nothing was changed"
+                    )
                 }
                 values.append(target?.defaultSQL ?? "NULL")
                 return true
@@ -527,16 +646,20 @@ package struct CoreDataConverter {
             for attribute in lineage.flatMap(\.attributes) where attribute.transient != true {
                 guard let column = attribute.column else { continue }
                 guard let target = lucidTable.column(named: column) else {
-                    throw Refusal(description: "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again")
+                    throw Refusal(
+                        description:
+                            "the Core Data origin maps \(entity.name).\(attribute.name) to \(table).\(column), which \(schema.version) does not have: import and generate again"
+                    )
                 }
                 let stored = "s.Z" + attribute.name.uppercased()
                 columns.append(quoteIdentifier(column))
                 if try absent(attribute.name, target) { continue }
-                var value: String = switch attribute.type {
-                case "Date": Self.dateExpression(stored)
-                case "Decimal": "CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END"
-                default: StoredValueRule(type: attribute.type, external: attribute.externalStorage == true)?.value(stored) ?? stored
-                }
+                var value: String =
+                    switch attribute.type {
+                    case "Date": Self.dateExpression(stored)
+                    case "Decimal": "CASE WHEN \(stored) IS NULL THEN NULL ELSE CAST(\(stored) AS TEXT) END"
+                    default: StoredValueRule(type: attribute.type, external: attribute.externalStorage == true)?.value(stored) ?? stored
+                    }
                 // A required attribute Core Data left NULL (a row older than the attribute) gets the column's default.
                 if target.notNull, let fallback = target.defaultSQL { value = "coalesce(\(value), \(fallback))" }
                 values.append(value)
@@ -549,50 +672,78 @@ package struct CoreDataConverter {
                 columns.append(quoteIdentifier(column))
                 if try absent(relationship.name, lucidTable.column(named: column)) { continue }
                 if let destination = version.entities.first(where: { $0.name == relationship.destination }) {
-                    values.append("CASE WHEN \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) THEN \(stored) END")
+                    values.append(
+                        "CASE WHEN \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) THEN \(stored) END")
                 } else {
                     values.append(stored)
                 }
             }
-            try db.execute(sql: "INSERT INTO \(quoteIdentifier(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate)")
+            try db.execute(
+                sql:
+                    "INSERT INTO \(quoteIdentifier(table)) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate)"
+            )
             guard db.changesCount == placement.rows else {
-                throw Refusal(description: "\(entity.name): \(placement.rows) rows of \(placement.source) are \(entity.name)'s, but \(db.changesCount) were written into \(table): nothing was changed")
+                throw Refusal(
+                    description:
+                        "\(entity.name): \(placement.rows) rows of \(placement.source) are \(entity.name)'s, but \(db.changesCount) were written into \(table): nothing was changed"
+                )
             }
             written[table, default: 0] += placement.rows
             report("\(entity.name) → \(table): \(placement.rows) rows")
             // Values that allow external storage: tagged inline bytes, or a file beside the store.
             for (column, stored) in external {
-                let rows = try Row.fetchAll(db, sql: "SELECT s.Z_PK, \(stored) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL")
+                let rows = try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT s.Z_PK, \(stored) FROM \(quoteIdentifier(placement.source)) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL"
+                )
                 for row in rows {
                     let id: DatabaseValue = row[0]
                     guard case .int64(let key) = id.storage, case .blob(let bytes) = (row[1] as DatabaseValue).storage else {
-                        throw Refusal(description: "\(entity.name) \(CoreDataStoreLayout.describe(id)): its value of \(stored.dropFirst(2)) is not bytes: nothing was changed")
+                        throw Refusal(
+                            description:
+                                "\(entity.name) \(CoreDataStoreLayout.describe(id)): its value of \(stored.dropFirst(2)) is not bytes: nothing was changed"
+                        )
                     }
                     let value = try Self.externalValue(bytes, folder: supportFolder, entity: entity.name, id: key)
-                    try db.execute(sql: "UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(column)) = ? WHERE id = ?", arguments: [value, key])
+                    try db.execute(
+                        sql: "UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(column)) = ? WHERE id = ?", arguments: [value, key])
                 }
             }
             if lucidTable.autoincrement == true {
                 // Ids are never handed out twice: the next is after the root's Z_MAX, or (not recorded) after the largest.
                 let maxID = maxIDs[root(of: entity, in: version).name] ?? nil
                 try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
-                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) SELECT ?, max(?, coalesce((SELECT max(id) FROM \(quoteIdentifier(table))), 0))", arguments: [table, maxID ?? 0])
+                try db.execute(
+                    sql:
+                        "INSERT INTO sqlite_sequence (name, seq) SELECT ?, max(?, coalesce((SELECT max(id) FROM \(quoteIdentifier(table))), 0))",
+                    arguments: [table, maxID ?? 0])
             }
         }
         for (table, rows) in written.sorted(by: { $0.key < $1.key }) {
             let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? 0
-            guard found == rows else { throw Refusal(description: "\(table) holds \(found) rows after the conversion wrote \(rows): nothing was changed") }
+            guard found == rows else {
+                throw Refusal(description: "\(table) holds \(found) rows after the conversion wrote \(rows): nothing was changed")
+            }
         }
         for (table, rows) in account.tableRows.sorted(by: { $0.key < $1.key }) {
             let placed = account.placements.filter { $0.source == table }.map(\.rows).reduce(0, +)
-            guard placed == rows else { throw Refusal(description: "\(table) has \(rows) rows, of which \(placed) were placed: nothing was changed") }
+            guard placed == rows else {
+                throw Refusal(description: "\(table) has \(rows) rows, of which \(placed) were placed: nothing was changed")
+            }
         }
         // To-manys: each link table from Core Data's join table, or from the child's to-one.
         for link in account.links {
             let position = link.select.contains("row_number()") ? ", \(quoteIdentifier(LinkTable.positionColumn))" : ""
-            try db.execute(sql: "INSERT INTO \(quoteIdentifier(link.link)) (\(quoteIdentifier(LinkTable.sourceColumn)), \(quoteIdentifier(LinkTable.targetColumn))\(position)) \(link.select)")
+            try db.execute(
+                sql:
+                    "INSERT INTO \(quoteIdentifier(link.link)) (\(quoteIdentifier(LinkTable.sourceColumn)), \(quoteIdentifier(LinkTable.targetColumn))\(position)) \(link.select)"
+            )
             guard db.changesCount == link.links else {
-                throw Refusal(description: "\(link.relationship): \(link.links) rows of \(link.source) name rows that exist, but \(db.changesCount) links were written into \(link.link): nothing was changed")
+                throw Refusal(
+                    description:
+                        "\(link.relationship): \(link.links) rows of \(link.source) name rows that exist, but \(db.changesCount) links were written into \(link.link): nothing was changed"
+                )
             }
             report("\(link.relationship) → \(link.link): \(link.links) links")
         }
@@ -603,11 +754,16 @@ package struct CoreDataConverter {
         var dropped: [String] = []
         let joined = Set(joins(version, numbers: numbers, tables: tables).found.values.map { $0.table.uppercased() })
         let entityTables = Set(version.entities.map { "Z" + root(of: $0, in: version).name.uppercased() })
-        let internalTables = Set(layout.entities.filter { $0.number >= 16000 && ($0.name.hasPrefix("NSCK") || ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"].contains($0.name)) }
+        let internalTables = Set(
+            layout.entities.filter {
+                $0.number >= 16000 && ($0.name.hasPrefix("NSCK") || ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"].contains($0.name))
+            }
             .map { "A" + $0.name.uppercased() })
         for (upper, name) in tables.names.sorted(by: { $0.key < $1.key }) {
             let extra = recognition.extraTables.contains { $0.uppercased() == upper }
-            guard ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(upper) || joined.contains(upper) || entityTables.contains(upper) || internalTables.contains(upper) || extra
+            guard
+                ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(upper) || joined.contains(upper) || entityTables.contains(upper)
+                    || internalTables.contains(upper) || extra
             else { continue }
             if extra, try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(name))") != 0 {
                 throw Refusal(description: "\(name), a table of Core Data's the drifted store has, is no longer empty: nothing was changed")
@@ -622,7 +778,10 @@ package struct CoreDataConverter {
             do {
                 _ = try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(view)) LIMIT 0")
             } catch {
-                throw Refusal(description: "the store's view \(view) reads Core Data's tables, which the conversion removes (\((error as? DatabaseError)?.message ?? "\(error)")): nothing was changed; drop the view (or make it read other tables) and open the store again")
+                throw Refusal(
+                    description:
+                        "the store's view \(view) reads Core Data's tables, which the conversion removes (\((error as? DatabaseError)?.message ?? "\(error)")): nothing was changed; drop the view (or make it read other tables) and open the store again"
+                )
             }
         }
         return account.report(recognition)
@@ -640,14 +799,19 @@ package struct CoreDataConverter {
             while name.hasSuffix("\0") { name.removeLast() }
             // A file name, never a path: nothing outside the support folder is read.
             guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), name != ".", name != ".." else {
-                throw Refusal(description: "\(entity) \(id): its externally stored value names '\(name)', which is not a file name: nothing was changed")
+                throw Refusal(
+                    description:
+                        "\(entity) \(id): its externally stored value names '\(name)', which is not a file name: nothing was changed")
             }
             switch CoreDataExternalFile.read(name, in: folder) {
             case .success(let data): return data
             case .failure(let failure): throw Refusal(description: "\(entity) \(id): \(failure.description); nothing was changed")
             }
         default:
-            throw Refusal(description: "\(entity) \(id): its value allows external storage but starts with byte \(tag), neither 0x01 (inline) nor 0x02 (a file): nothing was changed")
+            throw Refusal(
+                description:
+                    "\(entity) \(id): its value allows external storage but starts with byte \(tag), neither 0x01 (inline) nor 0x02 (a file): nothing was changed"
+            )
         }
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
-import LucidRuntime
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GRDB
+import LucidRuntime
 import LucidSchema
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What a Core Data store keeps outside its rows, read as a file from anywhere is: its metadata's property
 /// list, bounded before it is decoded, and the files of externally stored values, read only as regular
@@ -49,23 +50,31 @@ enum CoreDataExternalFile {
         for directory in [support, folder] {
             var status = stat()
             guard lstat(directory, &status) == 0 else { return .failure(.missing(directory)) }
-            guard status.st_mode & S_IFMT == S_IFDIR else { return .failure(.notAFile(directory, "is not a folder (a link or another kind of file)")) }
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                return .failure(.notAFile(directory, "is not a folder (a link or another kind of file)"))
+            }
         }
         let path = (folder as NSString).appendingPathComponent(name)
         var status = stat()
         guard lstat(path, &status) == 0 else { return .failure(.missing(path)) }
-        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notAFile(path, "is not a regular file (a link, folder, device or FIFO)")) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            return .failure(.notAFile(path, "is not a regular file (a link, folder, device or FIFO)"))
+        }
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return .failure(.unreadable(path, String(cString: strerror(errno)))) }
         defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .failure(.notAFile(path, "is not a regular file")) }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return .failure(.notAFile(path, "is not a regular file"))
+        }
         guard status.st_size <= maximumSize else { return .failure(.tooLarge(path, Int64(status.st_size))) }
         var data = Data(count: Int(status.st_size))
         var done = 0
         while done < data.count {
             let read = data.withUnsafeMutableBytes { buffer in systemRead(descriptor, buffer.baseAddress! + done, buffer.count - done) }
             if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { return .failure(.unreadable(path, read == 0 ? "shorter than its size" : String(cString: strerror(errno)))) }
+            guard read > 0 else {
+                return .failure(.unreadable(path, read == 0 ? "shorter than its size" : String(cString: strerror(errno))))
+            }
             done += read
         }
         return .success(data)
@@ -80,7 +89,8 @@ enum CoreDataExternalFile {
         var description: String {
             switch self {
             case .missing(let path): "its value is stored in \(path), which is missing: restore the store's _SUPPORT folder beside it"
-            case .notAFile(let path, let why): "its value would be read from \(path), which \(why): only regular files inside the store's _EXTERNAL_DATA folder are read"
+            case .notAFile(let path, let why):
+                "its value would be read from \(path), which \(why): only regular files inside the store's _EXTERNAL_DATA folder are read"
             case .unreadable(let path, let why): "its value's file \(path) cannot be read (\(why))"
             case .tooLarge(let path, let size): "its value's file \(path) is \(size) bytes, over the \(maximumSize) bytes read into a row"
             }
@@ -89,9 +99,9 @@ enum CoreDataExternalFile {
 }
 
 #if canImport(Glibc)
-private let systemRead = Glibc.read
+    private let systemRead = Glibc.read
 #elseif canImport(Musl)
-private let systemRead = Musl.read
+    private let systemRead = Musl.read
 #elseif canImport(Darwin)
-private let systemRead = Darwin.read
+    private let systemRead = Darwin.read
 #endif

@@ -26,11 +26,13 @@ public struct CoreDataOrigin: Sendable, Equatable {
             // Names end up in SQL (Core Data's `Z<NAME>` columns, lucidgen's tables): identifiers only.
             for version in versions {
                 for entity in version.entities {
-                    let names = [entity.name, entity.parent, entity.table, entity.kind].compactMap { $0 }
+                    let names =
+                        [entity.name, entity.parent, entity.table, entity.kind].compactMap { $0 }
                         + entity.attributes.flatMap { [$0.name, $0.column].compactMap { $0 } }
                         + entity.relationships.flatMap { [$0.name, $0.destination, $0.inverse, $0.column, $0.linkTable].compactMap { $0 } }
                     if let bad = names.first(where: { !Self.isIdentifier($0) }) {
-                        throw CoreDataOriginError(message: "version \(version.version): '\(bad)' is not an identifier (letters, digits and underscores)")
+                        throw CoreDataOriginError(
+                            message: "version \(version.version): '\(bad)' is not an identifier (letters, digits and underscores)")
                     }
                 }
             }
@@ -42,7 +44,9 @@ public struct CoreDataOrigin: Sendable, Equatable {
     }
 
     static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && CharacterSet.letters.contains(first)) else { return false }
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && CharacterSet.letters.contains(first)) else {
+            return false
+        }
         return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && CharacterSet.alphanumerics.contains($0)) }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import LucidRuntime
 import GRDB
+import LucidRuntime
 @_spi(Generated) import LucidSchema
 
 // Every row of a Core Data store accounted for: where Core Data reads it, and what becomes of it.
@@ -66,7 +66,9 @@ extension CoreDataConverter {
 
     /// Which rows of the table (as `alias`) are `entities`' as Core Data reads them: in a table that holds
     /// one entity, every row whatever its `Z_ENT`; in a hierarchy's, those whose `Z_ENT` is one of theirs.
-    func predicate(_ alias: String, _ entities: [CoreDataOrigin.Entity], in version: CoreDataOrigin.Version, numbers: [String: Int64]) -> String {
+    func predicate(_ alias: String, _ entities: [CoreDataOrigin.Entity], in version: CoreDataOrigin.Version, numbers: [String: Int64])
+        -> String
+    {
         guard let first = entities.first, members(of: root(of: first, in: version), in: version).count > 1 else { return "1" }
         return "\(alias).Z_ENT IN (\(entities.map { "\(numbers[$0.name] ?? -1)" }.sorted().joined(separator: ", ")))"
     }
@@ -78,10 +80,14 @@ extension CoreDataConverter {
     }
 
     /// Whether `value` (an expression over the row being read) names a row of `destination` or below it.
-    func exists(_ value: String, of destination: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version, numbers: [String: Int64], tables: StoreTables) -> String {
+    func exists(
+        _ value: String, of destination: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version, numbers: [String: Int64],
+        tables: StoreTables
+    ) -> String {
         // A hierarchy whose table the (drifted) store does not have holds no row.
         guard tables.names["Z" + root(of: destination, in: version).name.uppercased()] != nil else { return "0" }
-        return "EXISTS (SELECT 1 FROM \(quoteIdentifier(sourceTable(of: destination, in: version, tables: tables))) AS t WHERE t.Z_PK = \(value) AND \(predicate("t", subtree(of: destination, in: version), in: version, numbers: numbers)))"
+        return
+            "EXISTS (SELECT 1 FROM \(quoteIdentifier(sourceTable(of: destination, in: version, tables: tables))) AS t WHERE t.Z_PK = \(value) AND \(predicate("t", subtree(of: destination, in: version), in: version, numbers: numbers)))"
     }
 
     /// Seconds since 2001-01-01 that GRDB's text dates hold: 0001-01-01 00:00:00 to 9999-12-31 23:59:59.998.
@@ -107,47 +113,69 @@ extension CoreDataConverter {
             let source = quoteIdentifier(table)
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
             account.tableRows[table] = total
-            let keys = try Row.fetchAll(db, sql: "SELECT Z_PK FROM \(source) WHERE typeof(Z_PK) != 'integer' OR Z_PK = 9223372036854775807 LIMIT 5")
+            let keys = try Row.fetchAll(
+                db, sql: "SELECT Z_PK FROM \(source) WHERE typeof(Z_PK) != 'integer' OR Z_PK = 9223372036854775807 LIMIT 5")
             if !keys.isEmpty {
-                throw Refusal(description: "\(table) has rows whose Z_PK is no id a new row can follow (first: \(ids(keys))): nothing was changed")
+                throw Refusal(
+                    description: "\(table) has rows whose Z_PK is no id a new row can follow (first: \(ids(keys))): nothing was changed")
             }
             let members = self.members(of: root, in: version)
             let converted = members.filter { $0.abstract != true && $0.table != nil }
             if members.count == 1 {
                 guard let entity = converted.first else {
-                    if total > 0 { throw Refusal(description: "\(table) has \(total) rows of \(root.name), which \(root.abstract == true ? "is abstract" : "has no table at \(recognition.schema.version)"): nothing was changed") }
+                    if total > 0 {
+                        throw Refusal(
+                            description:
+                                "\(table) has \(total) rows of \(root.name), which \(root.abstract == true ? "is abstract" : "has no table at \(recognition.schema.version)"): nothing was changed"
+                        )
+                    }
                     continue
                 }
                 account.placements.append(Placement(entity: entity, source: table, predicate: "1", rows: total))
                 let number = numbers[entity.name] ?? -1
-                let others = try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(source) WHERE Z_ENT IS NOT ? GROUP BY Z_ENT ORDER BY Z_ENT", arguments: [number])
+                let others = try Row.fetchAll(
+                    db, sql: "SELECT Z_ENT, count(*) FROM \(source) WHERE Z_ENT IS NOT ? GROUP BY Z_ENT ORDER BY Z_ENT", arguments: [number]
+                )
                 for other in others {
                     let count = other[1] as Int64? ?? 0
-                    account.notes.append("\(table): \(count) row\(count == 1 ? " has" : "s have") Z_ENT \(CoreDataStoreLayout.describe(other[0])), not \(entity.name)'s \(number): read as \(entity.name), as Core Data reads every row of \(table)")
+                    account.notes.append(
+                        "\(table): \(count) row\(count == 1 ? " has" : "s have") Z_ENT \(CoreDataStoreLayout.describe(other[0])), not \(entity.name)'s \(number): read as \(entity.name), as Core Data reads every row of \(table)"
+                    )
                 }
                 continue
             }
             var placed = 0
             for entity in converted {
-                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE Z_ENT = ?", arguments: [numbers[entity.name] ?? -1]) ?? 0
-                account.placements.append(Placement(entity: entity, source: table, predicate: predicate("s", [entity], in: version, numbers: numbers), rows: rows))
+                let rows =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE Z_ENT = ?", arguments: [numbers[entity.name] ?? -1])
+                    ?? 0
+                account.placements.append(
+                    Placement(entity: entity, source: table, predicate: predicate("s", [entity], in: version, numbers: numbers), rows: rows)
+                )
                 placed += rows
             }
             if placed != total {
                 let claimable = converted.map { "\(numbers[$0.name] ?? -1)" }.joined(separator: ", ")
-                let unclaimed = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(source) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(claimable)) ORDER BY Z_PK LIMIT 5")
+                let unclaimed = try Row.fetchAll(
+                    db, sql: "SELECT Z_PK, Z_ENT FROM \(source) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(claimable)) ORDER BY Z_PK LIMIT 5")
                 let why = unclaimed.map { row -> String in
                     let kind: DatabaseValue = row[1]
                     let reason: String
                     if case .int64(let number) = kind.storage, let name = names[number] {
                         let entity = members.first { $0.name == name }
-                        reason = entity == nil ? "entity \(name), which is not of this hierarchy" : entity?.abstract == true ? "abstract entity \(name)" : "entity \(name), which has no table"
+                        reason =
+                            entity == nil
+                            ? "entity \(name), which is not of this hierarchy"
+                            : entity?.abstract == true ? "abstract entity \(name)" : "entity \(name), which has no table"
                     } else {
                         reason = kind.isNull ? "no entity (NULL)" : "no entity of the store"
                     }
                     return "\(CoreDataStoreLayout.describe(row[0])) (Z_ENT \(CoreDataStoreLayout.describe(kind)): \(reason))"
                 }
-                throw Refusal(description: "\(table) has \(total - placed) row\(total - placed == 1 ? "" : "s") that no entity of model \(version.model) can claim (first: \(why.joined(separator: ", "))): nothing was changed")
+                throw Refusal(
+                    description:
+                        "\(table) has \(total - placed) row\(total - placed == 1 ? "" : "s") that no entity of model \(version.model) can claim (first: \(why.joined(separator: ", "))): nothing was changed"
+                )
             }
         }
         // Values Core Data would not have written, entity by entity.
@@ -156,42 +184,64 @@ extension CoreDataConverter {
             try checkStorage(db, placement, in: version, columns: tables.columns(of: placement.source), account: &account)
             // A column the drifted store lacks (``Recognition/drift``) holds nothing to check.
             let present = tables.columns(of: placement.source)
-            for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes) where attribute.transient != true && attribute.column != nil {
+            for attribute in lineage(of: placement.entity, in: version).flatMap(\.attributes)
+            where attribute.transient != true && attribute.column != nil {
                 let stored = "Z" + attribute.name.uppercased()
                 guard present[stored] != nil else { continue }
                 if attribute.type == "Date" {
-                    let bad = try Row.fetchAll(db, sql: """
-                        SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
-                        AND NOT (typeof(\(stored)) IN ('integer', 'real') AND \(stored) BETWEEN ? AND ?) ORDER BY Z_PK LIMIT 5
-                        """, arguments: [Self.dateRange.0, Self.dateRange.1])
+                    let bad = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
+                            AND NOT (typeof(\(stored)) IN ('integer', 'real') AND \(stored) BETWEEN ? AND ?) ORDER BY Z_PK LIMIT 5
+                            """, arguments: [Self.dateRange.0, Self.dateRange.1])
                     if !bad.isEmpty {
-                        throw Refusal(description: "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), a date) holds values that are no date from year 1 to 9999, which is what a date column stores (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed")
+                        throw Refusal(
+                            description:
+                                "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), a date) holds values that are no date from year 1 to 9999, which is what a date column stores (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed"
+                        )
                     }
                 }
                 if attribute.externalStorage == true {
-                    let bad = try Row.fetchAll(db, sql: "SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL AND typeof(\(stored)) != 'blob' ORDER BY Z_PK LIMIT 5")
+                    let bad = try Row.fetchAll(
+                        db,
+                        sql:
+                            "SELECT Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL AND typeof(\(stored)) != 'blob' ORDER BY Z_PK LIMIT 5"
+                    )
                     if !bad.isEmpty {
-                        throw Refusal(description: "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), which allows external storage) holds values that are not bytes (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed")
+                        throw Refusal(
+                            description:
+                                "\(placement.source).\(stored) (\(placement.entity.name).\(attribute.name), which allows external storage) holds values that are not bytes (first: \(bad.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", "))): nothing was changed"
+                        )
                     }
                 }
             }
             // To-ones naming no row: NULL in lucidgen's table (Core Data keeps them, and faults when one is read).
-            for relationship in lineage(of: placement.entity, in: version).flatMap(\.relationships) where !relationship.toMany && relationship.transient != true {
-                guard let column = relationship.column, let destination = version.entities.first(where: { $0.name == relationship.destination }),
+            for relationship in lineage(of: placement.entity, in: version).flatMap(\.relationships)
+            where !relationship.toMany && relationship.transient != true {
+                guard let column = relationship.column,
+                    let destination = version.entities.first(where: { $0.name == relationship.destination }),
                     present["Z" + relationship.name.uppercased()] != nil
                 else { continue }
                 let stored = "s.Z" + relationship.name.uppercased()
-                let dangling = try Row.fetchAll(db, sql: """
-                    SELECT s.Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
-                    AND NOT \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) ORDER BY s.Z_PK
-                    """)
+                let dangling = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT s.Z_PK, \(stored) FROM \(source) AS s WHERE \(placement.predicate) AND \(stored) IS NOT NULL \
+                        AND NOT \(exists(stored, of: destination, in: version, numbers: numbers, tables: tables)) ORDER BY s.Z_PK
+                        """)
                 guard !dangling.isEmpty else { continue }
                 let table = placement.entity.table ?? ""
                 if recognition.schema.tables.first(where: { $0.name == table })?.column(named: column)?.notNull == true {
-                    throw Refusal(description: "\(placement.source) row \(CoreDataStoreLayout.describe(dangling[0][0])): \(stored.dropFirst(2)) (\(placement.entity.name).\(relationship.name), required) names \(destination.name) \(CoreDataStoreLayout.describe(dangling[0][1])), which does not exist\(dangling.count > 1 ? " (and \(dangling.count - 1) more rows)" : ""): nothing was changed")
+                    throw Refusal(
+                        description:
+                            "\(placement.source) row \(CoreDataStoreLayout.describe(dangling[0][0])): \(stored.dropFirst(2)) (\(placement.entity.name).\(relationship.name), required) names \(destination.name) \(CoreDataStoreLayout.describe(dangling[0][1])), which does not exist\(dangling.count > 1 ? " (and \(dangling.count - 1) more rows)" : ""): nothing was changed"
+                    )
                 }
                 for row in dangling {
-                    account.notes.append("\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(stored.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(destination.name) has that id: \(table).\(column) NULL")
+                    account.notes.append(
+                        "\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(stored.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(destination.name) has that id: \(table).\(column) NULL"
+                    )
                 }
             }
         }
@@ -205,7 +255,10 @@ extension CoreDataConverter {
                     let target = version.entities.first(where: { $0.name == destination }),
                     let inverseRelationship = target.relationships.first(where: { $0.name == inverse })
                 else {
-                    throw Refusal(description: "\(name) has no inverse, and where Core Data keeps such a relationship is not known: converting it is not supported; nothing was changed")
+                    throw Refusal(
+                        description:
+                            "\(name) has no inverse, and where Core Data keeps such a relationship is not known: converting it is not supported; nothing was changed"
+                    )
                 }
                 let ordered = relationship.ordered == true
                 var linkAccount: LinkAccount
@@ -214,14 +267,23 @@ extension CoreDataConverter {
                     if joins[name] == nil && recognition.linkless.contains(name) { continue }
                     guard let join = joins[name] else { throw Refusal(description: "no join table of \(name): nothing was changed") }
                     let source = quoteIdentifier(join.table)
-                    let placeable = "\(exists("s.\(join.source)", of: entity, in: version, numbers: numbers, tables: tables)) AND \(exists("s.\(join.target)", of: target, in: version, numbers: numbers, tables: tables))"
-                    let order = ordered ? ", row_number() OVER (PARTITION BY s.\(join.source) ORDER BY \(join.order.map { "s.\($0)" } ?? "s.rowid"), s.rowid) - 1" : ""
+                    let placeable =
+                        "\(exists("s.\(join.source)", of: entity, in: version, numbers: numbers, tables: tables)) AND \(exists("s.\(join.target)", of: target, in: version, numbers: numbers, tables: tables))"
+                    let order =
+                        ordered
+                        ? ", row_number() OVER (PARTITION BY s.\(join.source) ORDER BY \(join.order.map { "s.\($0)" } ?? "s.rowid"), s.rowid) - 1"
+                        : ""
                     let read = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source)") ?? 0
                     linkAccount = LinkAccount(
-                        relationship: name, link: link, source: join.table, select: "SELECT s.\(join.source), s.\(join.target)\(order) FROM \(source) AS s WHERE \(placeable)",
+                        relationship: name, link: link, source: join.table,
+                        select: "SELECT s.\(join.source), s.\(join.target)\(order) FROM \(source) AS s WHERE \(placeable)",
                         read: read, links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) AS s WHERE \(placeable)") ?? 0)
-                    for row in try Row.fetchAll(db, sql: "SELECT s.\(join.source), s.\(join.target) FROM \(source) AS s WHERE NOT (\(placeable)) ORDER BY s.rowid") {
-                        account.notes.append("\(join.table) row (\(join.source) \(CoreDataStoreLayout.describe(row[0])), \(join.target) \(CoreDataStoreLayout.describe(row[1]))) names a row that does not exist (\(entity.name) or \(destination)): no link in \(link)")
+                    for row in try Row.fetchAll(
+                        db, sql: "SELECT s.\(join.source), s.\(join.target) FROM \(source) AS s WHERE NOT (\(placeable)) ORDER BY s.rowid")
+                    {
+                        account.notes.append(
+                            "\(join.table) row (\(join.source) \(CoreDataStoreLayout.describe(row[0])), \(join.target) \(CoreDataStoreLayout.describe(row[1]))) names a row that does not exist (\(entity.name) or \(destination)): no link in \(link)"
+                        )
                     }
                 } else {
                     // An ordered one-to-many described as a link table: the child's to-one, and its order beside it.
@@ -230,15 +292,26 @@ extension CoreDataConverter {
                     guard tables.columns(of: child)["Z" + inverse.uppercased()] != nil else { continue }
                     let parentColumn = "s.Z" + inverse.uppercased()
                     let fok = "Z_FOK_" + inverse.uppercased()
-                    let children = "\(predicate("s", subtree(of: target, in: version), in: version, numbers: numbers)) AND \(parentColumn) IS NOT NULL"
+                    let children =
+                        "\(predicate("s", subtree(of: target, in: version), in: version, numbers: numbers)) AND \(parentColumn) IS NOT NULL"
                     let placeable = "\(children) AND \(exists(parentColumn, of: entity, in: version, numbers: numbers, tables: tables))"
-                    let order = ordered ? ", row_number() OVER (PARTITION BY \(parentColumn) ORDER BY \(tables.columns(of: child)[fok] != nil ? "s." + fok : "s.Z_PK"), s.Z_PK) - 1" : ""
+                    let order =
+                        ordered
+                        ? ", row_number() OVER (PARTITION BY \(parentColumn) ORDER BY \(tables.columns(of: child)[fok] != nil ? "s." + fok : "s.Z_PK"), s.Z_PK) - 1"
+                        : ""
                     linkAccount = LinkAccount(
-                        relationship: name, link: link, source: child, select: "SELECT \(parentColumn), s.Z_PK\(order) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)",
+                        relationship: name, link: link, source: child,
+                        select: "SELECT \(parentColumn), s.Z_PK\(order) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)",
                         read: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(child)) AS s WHERE \(children)") ?? 0,
                         links: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(child)) AS s WHERE \(placeable)") ?? 0)
-                    for row in try Row.fetchAll(db, sql: "SELECT s.Z_PK, \(parentColumn) FROM \(quoteIdentifier(child)) AS s WHERE \(children) AND NOT (\(placeable)) ORDER BY s.Z_PK") {
-                        account.notes.append("\(child) row \(CoreDataStoreLayout.describe(row[0])): \(parentColumn.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(entity.name) has that id: no link in \(link)")
+                    for row in try Row.fetchAll(
+                        db,
+                        sql:
+                            "SELECT s.Z_PK, \(parentColumn) FROM \(quoteIdentifier(child)) AS s WHERE \(children) AND NOT (\(placeable)) ORDER BY s.Z_PK"
+                    ) {
+                        account.notes.append(
+                            "\(child) row \(CoreDataStoreLayout.describe(row[0])): \(parentColumn.dropFirst(2)) is \(CoreDataStoreLayout.describe(row[1])), and no \(entity.name) has that id: no link in \(link)"
+                        )
                     }
                 }
                 account.links.append(linkAccount)
@@ -300,34 +373,62 @@ extension CoreDataConverter {
     /// The entity's attribute and to-one columns checked against ``StoredValueRule`` in one pass over its
     /// rows (`typeof` counted per column); a value not read as written refuses the store, naming the table,
     /// rows and column; a converted one is listed in the report.
-    func checkStorage(_ db: Database, _ placement: Placement, in version: CoreDataOrigin.Version, columns present: [String: String], account: inout Account) throws {
+    func checkStorage(
+        _ db: Database, _ placement: Placement, in version: CoreDataOrigin.Version, columns present: [String: String],
+        account: inout Account
+    ) throws {
         let lineage = self.lineage(of: placement.entity, in: version)
         var checked: [(column: String, what: String, rule: StoredValueRule)] = []
-        for attribute in lineage.flatMap(\.attributes) where attribute.transient != true && attribute.column != nil && present["Z" + attribute.name.uppercased()] != nil {
+        for attribute in lineage.flatMap(\.attributes)
+        where attribute.transient != true && attribute.column != nil && present["Z" + attribute.name.uppercased()] != nil {
             guard let rule = StoredValueRule(type: attribute.type, external: attribute.externalStorage == true) else { continue }
             checked.append(("Z" + attribute.name.uppercased(), "\(placement.entity.name).\(attribute.name), \(attribute.type)", rule))
         }
-        for relationship in lineage.flatMap(\.relationships) where !relationship.toMany && relationship.transient != true && relationship.column != nil
-            && present["Z" + relationship.name.uppercased()] != nil {
-            checked.append(("Z" + relationship.name.uppercased(), "\(placement.entity.name).\(relationship.name), a to-one's id", StoredValueRule(type: nil, external: false)!))
+        for relationship in lineage.flatMap(\.relationships)
+        where !relationship.toMany && relationship.transient != true && relationship.column != nil
+            && present["Z" + relationship.name.uppercased()] != nil
+        {
+            checked.append(
+                (
+                    "Z" + relationship.name.uppercased(), "\(placement.entity.name).\(relationship.name), a to-one's id",
+                    StoredValueRule(type: nil, external: false)!
+                ))
         }
         guard !checked.isEmpty else { return }
         let source = quoteIdentifier(placement.source)
-        let counts = try Row.fetchOne(db, sql: "SELECT " + checked.map { item in
-            "coalesce(sum(\(item.rule.refused("s." + item.column))), 0), coalesce(sum(typeof(s.\(item.column)) = '\(item.rule.converted?.storage ?? "none")'), 0)"
-        }.joined(separator: ", ") + " FROM \(source) AS s WHERE \(placement.predicate)")
+        let counts = try Row.fetchOne(
+            db,
+            sql: "SELECT "
+                + checked.map { item in
+                    "coalesce(sum(\(item.rule.refused("s." + item.column))), 0), coalesce(sum(typeof(s.\(item.column)) = '\(item.rule.converted?.storage ?? "none")'), 0)"
+                }.joined(separator: ", ") + " FROM \(source) AS s WHERE \(placement.predicate)")
         guard let counts else { return }
-        func listed(_ rows: [Row]) -> String { rows.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", ") }
+        func listed(_ rows: [Row]) -> String {
+            rows.map { "row \(CoreDataStoreLayout.describe($0[0])): \(CoreDataStoreLayout.describe($0[1]))" }.joined(separator: ", ")
+        }
         for (index, item) in checked.enumerated() {
             let refused: Int = counts[index * 2], converted: Int = counts[index * 2 + 1]
             if refused > 0 {
-                let rows = try Row.fetchAll(db, sql: "SELECT s.Z_PK, s.\(item.column) FROM \(source) AS s WHERE \(placement.predicate) AND \(item.rule.refused("s." + item.column)) ORDER BY s.Z_PK LIMIT 5")
-                throw Refusal(description: "\(placement.source).\(item.column) (\(item.what)) holds \(refused) value\(refused == 1 ? "" : "s") Core Data would not read as written (first: \(listed(rows))): nothing was changed")
+                let rows = try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT s.Z_PK, s.\(item.column) FROM \(source) AS s WHERE \(placement.predicate) AND \(item.rule.refused("s." + item.column)) ORDER BY s.Z_PK LIMIT 5"
+                )
+                throw Refusal(
+                    description:
+                        "\(placement.source).\(item.column) (\(item.what)) holds \(refused) value\(refused == 1 ? "" : "s") Core Data would not read as written (first: \(listed(rows))): nothing was changed"
+                )
             }
             if converted > 0, let conversion = item.rule.converted {
-                let rows = try Row.fetchAll(db, sql: "SELECT s.Z_PK, s.\(item.column) FROM \(source) AS s WHERE \(placement.predicate) AND typeof(s.\(item.column)) = '\(conversion.storage)' ORDER BY s.Z_PK")
+                let rows = try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT s.Z_PK, s.\(item.column) FROM \(source) AS s WHERE \(placement.predicate) AND typeof(s.\(item.column)) = '\(conversion.storage)' ORDER BY s.Z_PK"
+                )
                 for row in rows {
-                    account.notes.append("\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(item.column) (\(item.what)) is \(CoreDataStoreLayout.describe(row[1])): kept as its bytes, as Core Data reads it")
+                    account.notes.append(
+                        "\(placement.source) row \(CoreDataStoreLayout.describe(row[0])): \(item.column) (\(item.what)) is \(CoreDataStoreLayout.describe(row[1])): kept as its bytes, as Core Data reads it"
+                    )
                 }
             }
         }
@@ -335,7 +436,9 @@ extension CoreDataConverter {
 
     func lineage(of entity: CoreDataOrigin.Entity, in version: CoreDataOrigin.Version) -> [CoreDataOrigin.Entity] {
         var lineage = [entity]
-        while let parent = lineage.last?.parent, let next = version.entities.first(where: { $0.name == parent }), !lineage.contains(next) { lineage.append(next) }
+        while let parent = lineage.last?.parent, let next = version.entities.first(where: { $0.name == parent }), !lineage.contains(next) {
+            lineage.append(next)
+        }
         return lineage.reversed()
     }
 }

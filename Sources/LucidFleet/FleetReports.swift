@@ -12,9 +12,14 @@ extension StoreFleet {
         public typealias Element = StoreReport
         public typealias Failure = Never
 
-        private let makeRun: @Sendable (_ deliver: @escaping @Sendable (StoreReport) -> Void, _ finished: @escaping @Sendable () -> Void) -> FleetRun
+        private let makeRun:
+            @Sendable (_ deliver: @escaping @Sendable (StoreReport) -> Void, _ finished: @escaping @Sendable () -> Void) -> FleetRun
 
-        init(_ makeRun: @escaping @Sendable (_ deliver: @escaping @Sendable (StoreReport) -> Void, _ finished: @escaping @Sendable () -> Void) -> FleetRun) {
+        init(
+            _ makeRun:
+                @escaping @Sendable (_ deliver: @escaping @Sendable (StoreReport) -> Void, _ finished: @escaping @Sendable () -> Void) ->
+                FleetRun
+        ) {
             self.makeRun = makeRun
         }
 
@@ -58,7 +63,8 @@ extension StoreFleet {
         /// The reports delivered and not yet taken, and the one task waiting for the next.
         final class Channel: @unchecked Sendable {
             private let lock = NSLock()
-            private var makeRun: (@Sendable (_ deliver: @escaping @Sendable (StoreReport) -> Void, _ finished: @escaping @Sendable () -> Void) -> FleetRun)?
+            private var makeRun:
+                (@Sendable (_ deliver: @escaping @Sendable (StoreReport) -> Void, _ finished: @escaping @Sendable () -> Void) -> FleetRun)?
             private var run: FleetRun?
             private var stopped: StopReason?
             private var buffer: [StoreReport] = []
@@ -66,7 +72,11 @@ extension StoreFleet {
             private var waiting: CheckedContinuation<StoreReport?, Never>?
             private var over = false
 
-            init(_ makeRun: @escaping @Sendable (_ deliver: @escaping @Sendable (StoreReport) -> Void, _ finished: @escaping @Sendable () -> Void) -> FleetRun) {
+            init(
+                _ makeRun:
+                    @escaping @Sendable (_ deliver: @escaping @Sendable (StoreReport) -> Void, _ finished: @escaping @Sendable () -> Void)
+                    -> FleetRun
+            ) {
                 self.makeRun = makeRun
             }
 

@@ -1,6 +1,6 @@
 import Foundation
-import LucidRuntime
 import GRDB
+import LucidRuntime
 @_spi(Generated) import LucidSchema
 
 /// The open stores of one process that serves many (a store per tenant): one connection per store file,
@@ -43,7 +43,9 @@ public final class StoreCache: Sendable {
     /// ```swift
     /// let tenants = try StoreCache(registry: FlightLogSchema.self, options: FlightLogStages.storeOptions(), capacity: 500)
     /// ```
-    public convenience init<Registry: SchemaRegistry>(registry: Registry.Type, options: StoreOptions = StoreOptions(), capacity: Int = 256) throws(StoreError) {
+    public convenience init<Registry: SchemaRegistry>(registry: Registry.Type, options: StoreOptions = StoreOptions(), capacity: Int = 256)
+        throws(StoreError)
+    {
         try LucidStore.checkRegistry(registry)
         self.init(history: SchemaHistory(registry: registry), options: options, capacity: capacity)
     }
@@ -116,7 +118,8 @@ public final class StoreCache: Sendable {
         } catch {
             result = .failure(error)
         }
-        let (waiting, evicted) = state.locked { state -> ([CheckedContinuation<Result<DatabaseQueue, StoreError>, Never>], [DatabaseQueue]) in
+        let (waiting, evicted) = state.locked {
+            state -> ([CheckedContinuation<Result<DatabaseQueue, StoreError>, Never>], [DatabaseQueue]) in
             guard var entry = state.entries[key] else { return ([], []) }
             let waiting = entry.waiting
             switch result {
@@ -181,7 +184,11 @@ public final class StoreCache: Sendable {
         func evict(beyond capacity: Int) -> [DatabaseQueue] {
             var evicted: [DatabaseQueue] = []
             while entries.count > capacity {
-                guard let oldest = entries.filter({ $0.value.leases == 0 && $0.value.database != nil }).min(by: { $0.value.lastUsed < $1.value.lastUsed }) else { break }
+                guard
+                    let oldest = entries.filter({ $0.value.leases == 0 && $0.value.database != nil }).min(by: {
+                        $0.value.lastUsed < $1.value.lastUsed
+                    })
+                else { break }
                 entries[oldest.key] = nil
                 evicted.append(oldest.value.database!)
             }

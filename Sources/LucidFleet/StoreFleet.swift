@@ -1,6 +1,6 @@
 import Foundation
-import LucidRuntime
 import GRDB
+import LucidRuntime
 @_spi(Generated) import LucidSchema
 
 /// Migrates many store files of one registry (a server's store per tenant), a few at a time on threads
@@ -81,7 +81,9 @@ public struct StoreFleet: Sendable {
     /// let fleet = try StoreFleet(registry: FlightLogSchema.self, options: FlightLogStages.storeOptions(),
     ///                            limits: StoreFleet.Limits(jobs: 2, maxFailures: 5))
     /// ```
-    public init<Registry: SchemaRegistry>(registry: Registry.Type, options: StoreOptions = StoreOptions(), limits: Limits = Limits()) throws(StoreError) {
+    public init<Registry: SchemaRegistry>(registry: Registry.Type, options: StoreOptions = StoreOptions(), limits: Limits = Limits())
+        throws(StoreError)
+    {
         try LucidStore.checkRegistry(registry)
         self.init(history: SchemaHistory(registry: registry), options: options, limits: limits)
     }
@@ -111,17 +113,21 @@ public struct StoreFleet: Sendable {
     /// of one store when it is not ``migrateStore(atPath:stopRequested:)`` (a dry run's copy, the cleanup
     /// after it). Call ``FleetRun/start()``.
     package func run(
-        _ paths: [String], job: FleetRun.Job? = nil, deliver: @escaping @Sendable (StoreReport) -> Void, finished: @escaping @Sendable () -> Void = {}
+        _ paths: [String], job: FleetRun.Job? = nil, deliver: @escaping @Sendable (StoreReport) -> Void,
+        finished: @escaping @Sendable () -> Void = {}
     ) -> FleetRun {
         let fleet = self
-        return FleetRun(paths: paths, limits: limits, job: job ?? { path, stop in fleet.migrateStore(atPath: path, stopRequested: stop) }, deliver: deliver, finished: finished)
+        return FleetRun(
+            paths: paths, limits: limits, job: job ?? { path, stop in fleet.migrateStore(atPath: path, stopRequested: stop) },
+            deliver: deliver, finished: finished)
     }
 
     /// Migrates one store of the fleet: decides what it is (one open), and opens it to migrate only when
     /// it needs it. `afterOpening` runs on the opened store before it is closed (e.g. the deferred
     /// cleanup); with it every store is opened.
     package func migrateStore(
-        atPath path: String, stopRequested: @escaping @Sendable () -> Bool = { false }, afterOpening: ((DatabaseQueue) throws(StoreError) -> Void)? = nil
+        atPath path: String, stopRequested: @escaping @Sendable () -> Bool = { false },
+        afterOpening: ((DatabaseQueue) throws(StoreError) -> Void)? = nil
     ) -> StoreReport {
         let began = Date()
         var report = StoreReport(path: path, outcome: .notStarted(.cancelled))
@@ -144,7 +150,9 @@ public struct StoreFleet: Sendable {
             case .emptyDatabase: return finish(.notAStore("a database without lucidgen's tables"))
             case .known(let schema, let recorded, let schemaCookieStale):
                 report.versionBefore = schema.version
-                if schema.version == migrator.newest.version && recorded && !schemaCookieStale && options.dataMigrations.isEmpty && afterOpening == nil {
+                if schema.version == migrator.newest.version && recorded && !schemaCookieStale && options.dataMigrations.isEmpty
+                    && afterOpening == nil
+                {
                     report.versionAfter = schema.version
                     return finish(.alreadyCurrent)
                 }
@@ -155,7 +163,7 @@ public struct StoreFleet: Sendable {
             case .unrecognized, .notADatabase:
                 return finish(.failed(decision.refusal(path: path, versions: history.versions, options: options)!.0))
             case .coreData:
-                break  // converted by the open below, then migrated
+                break // converted by the open below, then migrated
             }
             let opened = try LucidStore.open(atPath: path, history: history, options: options)
             defer { try? opened.database.close() }

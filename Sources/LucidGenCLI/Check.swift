@@ -63,7 +63,11 @@ struct Check: ParsableCommand {
     @Flag(help: "Enforce CloudKit's additive-only rule: only new entities and new optional or defaulted properties.")
     var additiveOnly = false
 
-    @Flag(name: .customLong("sqlitedata"), help: "Enforce SQLiteData's sync rules (SyncEngine): uuid keys, no uniqueness but the key, no RESTRICT or NO ACTION, no foreign-key cycles, no removal or rename, nothing required added without a default.")
+    @Flag(
+        name: .customLong("sqlitedata"),
+        help:
+            "Enforce SQLiteData's sync rules (SyncEngine): uuid keys, no uniqueness but the key, no RESTRICT or NO ACTION, no foreign-key cycles, no removal or rename, nothing required added without a default."
+    )
     var sqliteData = false
 
     @Option(help: ArgumentHelp("Lint only the steps after this version (default: lint.since, else every step).", valueName: "version"))

@@ -46,13 +46,21 @@ struct Describe: ParsableCommand {
             on (a type_history item's persisted_name); without it, the two are a column removed and one added.
             """)
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The store file to describe; FILE=VERSION for each of several layouts (repeatable).", valueName: "file[=version]"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The store file to describe; FILE=VERSION for each of several layouts (repeatable).", valueName: "file[=version]"))
     var database: [String]
 
-    @Option(name: .customLong("rename"), help: ArgumentHelp("A column renamed between layouts, e.g. item.roomId=room_id@1.1 (repeatable).", valueName: "table.old=new@version"))
+    @Option(
+        name: .customLong("rename"),
+        help: ArgumentHelp(
+            "A column renamed between layouts, e.g. item.roomId=room_id@1.1 (repeatable).", valueName: "table.old=new@version"))
     var renames: [String] = []
 
-    @Option(name: .customLong("schema-version"), help: ArgumentHelp("The version the store's tables are (default: current_version, else 1.0).", valueName: "version"))
+    @Option(
+        name: .customLong("schema-version"),
+        help: ArgumentHelp("The version the store's tables are (default: current_version, else 1.0).", valueName: "version"))
     var schemaVersion: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The config file (written when it does not exist).", valueName: "path"))
@@ -61,10 +69,15 @@ struct Describe: ParsableCommand {
     @Option(help: ArgumentHelp("The module name of a config written from scratch.", valueName: "name"))
     var module: String = "App"
 
-    @Option(name: .customLong("type"), help: ArgumentHelp("The description type of a column SQLite cannot tell apart, e.g. item.purchased_at=date, item.token=uuid or item.price=decimal (repeatable).", valueName: "table.column=type"))
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp(
+            "The description type of a column SQLite cannot tell apart, e.g. item.purchased_at=date, item.token=uuid or item.price=decimal (repeatable).",
+            valueName: "table.column=type"))
     var types: [String] = []
 
-    @Option(name: .customLong("app-table"), help: ArgumentHelp("A table to leave to the app, undescribed (repeatable).", valueName: "table"))
+    @Option(
+        name: .customLong("app-table"), help: ArgumentHelp("A table to leave to the app, undescribed (repeatable).", valueName: "table"))
     var appTables: [String] = []
 
     @Flag(help: "Replace descriptions that exist already.")
@@ -102,9 +115,12 @@ struct Describe: ParsableCommand {
         printFindings()
         let at = described.layouts.map(\.version).sorted().map(\.string).joined(separator: ", ")
         let count = output.entities.count
-        print("described \(count) table\(count == 1 ? "" : "s") of \(stores) at \(at)"
-            + (output.problems.isEmpty ? "; next: `lucidgen generate`, then `lucidgen plan --database FILE` for each store"
-                : "; \(output.problems.count) warning\(output.problems.count == 1 ? "" : "s"): the store is not recognised until they are resolved"))
+        print(
+            "described \(count) table\(count == 1 ? "" : "s") of \(stores) at \(at)"
+                + (output.problems.isEmpty
+                    ? "; next: `lucidgen generate`, then `lucidgen plan --database FILE` for each store"
+                    : "; \(output.problems.count) warning\(output.problems.count == 1 ? "" : "s"): the store is not recognised until they are resolved")
+        )
     }
 
     /// Reads the stores and describes them, writing nothing: the files ``run()`` writes and what it prints.

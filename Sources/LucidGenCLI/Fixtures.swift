@@ -27,16 +27,25 @@ struct Fixtures: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The config file.", valueName: "path"))
     var config: String = ".lucid.yaml"
 
-    @Option(name: .customLong("schema-version"), help: ArgumentHelp("The schema version the store is written at (default: current_version).", valueName: "version"))
+    @Option(
+        name: .customLong("schema-version"),
+        help: ArgumentHelp("The schema version the store is written at (default: current_version).", valueName: "version"))
     var version: String?
 
     @Option(help: "Rows per entity (0: an empty store at the version).")
     var rows: Int = 40
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (default: <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, or fixtures/ beside the config without app_tests).", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The file to write (default: <app_tests output_path>/Fixtures/<Module>_<version>.sqlite, or fixtures/ beside the config without app_tests).",
+            valueName: "file"))
     var output: String?
 
-    @Flag(help: "Write the current version's committed fixture although the version can still change (`lucidgen release` writes it once the version is final).")
+    @Flag(
+        help:
+            "Write the current version's committed fixture although the version can still change (`lucidgen release` writes it once the version is final)."
+    )
     var unreleased = false
 
     func validate() throws {
@@ -53,7 +62,9 @@ struct Fixtures: ParsableCommand {
     static func write(model: ResolvedModel, version: SchemaVersion, rows: Int, output: String?, replacing: Bool = false) throws {
         do {
             let written = try FixtureStore.write(model: model, version: version, rows: rows, output: output, replacing: replacing)
-            print("wrote \(displayPath(written.path)) and its .sha256: version \(written.version), \(written.rows) rows\(written.committed ? "; commit both" : "")")
+            print(
+                "wrote \(displayPath(written.path)) and its .sha256: version \(written.version), \(written.rows) rows\(written.committed ? "; commit both" : "")"
+            )
         } catch let error as StoreError {
             throw fail(error)
         } catch let error as FixtureStore.NotWritten {

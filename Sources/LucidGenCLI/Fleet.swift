@@ -9,10 +9,16 @@ import LucidGenStore
 
 /// `--stores` and what counts as a store file (`migrate` and `status`).
 struct StoreSelection: ParsableArguments {
-    @Option(help: ArgumentHelp("A folder of store files, or a glob (quoted: 'tenants/*.sqlite'): a fleet, one store per file (exclusive with --database).", valueName: "folder|glob"))
+    @Option(
+        help: ArgumentHelp(
+            "A folder of store files, or a glob (quoted: 'tenants/*.sqlite'): a fleet, one store per file (exclusive with --database).",
+            valueName: "folder|glob"))
     var stores: String?
 
-    @Option(name: .customLong("extension"), help: ArgumentHelp("With --stores and a folder: the extension of a store file, repeatable (default: sqlite and db).", valueName: "ext"))
+    @Option(
+        name: .customLong("extension"),
+        help: ArgumentHelp(
+            "With --stores and a folder: the extension of a store file, repeatable (default: sqlite and db).", valueName: "ext"))
     var extensions: [String] = []
 
     @Flag(help: "With --stores: also the stores in subfolders.")
@@ -84,15 +90,19 @@ struct FleetMigration {
         let dryRun = self.dryRun
         let logger = storeOptions.logger
         let job: FleetRun.Job = { [fleet] path, stopRequested in
-            let cleanup: ((DatabaseQueue) throws(StoreError) -> Void)? = !finishCleanup ? nil : { database throws(StoreError) in
-                try LucidStore.finishDeferredCleanup(database, history: history, logger: logger)
-            }
+            let cleanup: ((DatabaseQueue) throws(StoreError) -> Void)? =
+                !finishCleanup
+                ? nil
+                : { database throws(StoreError) in
+                    try LucidStore.finishDeferredCleanup(database, history: history, logger: logger)
+                }
             guard dryRun else { return fleet.migrateStore(atPath: path, stopRequested: stopRequested, afterOpening: cleanup) }
             let copy: String
             do {
                 copy = try DryRunCopy.make(of: path)
             } catch {
-                return StoreFleet.StoreReport(path: path, outcome: .failed(.cannotWrite(path: path, message: "could not copy it for the dry run: \(error)")))
+                return StoreFleet.StoreReport(
+                    path: path, outcome: .failed(.cannotWrite(path: path, message: "could not copy it for the dry run: \(error)")))
             }
             defer { DryRunCopy.remove(copy) }
             var report = fleet.migrateStore(atPath: copy, stopRequested: stopRequested, afterOpening: cleanup)
@@ -103,7 +113,9 @@ struct FleetMigration {
         // SIGINT or SIGTERM (an operator's Ctrl-C, a deploy's stop): no new store starts, the stores in
         // flight stop after their current step, and the report is written; a second signal ends at once.
         let interruption = FleetInterruption { signal in
-            printError("\nlucidgen: \(signal == SIGINT ? "interrupted" : "terminated"): starting no new store; the stores in flight stop after their current step (signal again to stop at once)\n")
+            printError(
+                "\nlucidgen: \(signal == SIGINT ? "interrupted" : "terminated"): starting no new store; the stores in flight stop after their current step (signal again to stop at once)\n"
+            )
             run.stop(.cancelled)
         }
         run.start()
@@ -114,7 +126,8 @@ struct FleetMigration {
 
         let order = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, $0) })
         let reports = display.reports.sorted { order[$0.path, default: 0] < order[$1.path, default: 0] }
-        let fleetReport = FleetReport(source: stores, target: target.string, dryRun: dryRun, jobs: jobs, reports: reports, stopped: run.stopReason, elapsed: elapsed)
+        let fleetReport = FleetReport(
+            source: stores, target: target.string, dryRun: dryRun, jobs: jobs, reports: reports, stopped: run.stopReason, elapsed: elapsed)
         try write(fleetReport)
         print((dryRun ? "Dry run: " : "") + fleetReport.summary + (dryRun ? " No store was changed." : ""))
         if run.stopReason != nil && fleetReport.counts.notStarted > 0 { throw ExitCodes.stoppedEarly }
@@ -160,9 +173,13 @@ struct FleetMigration {
         guard let before = concerned.map(\.stage.from).min() else { return }
         for (stage, paths) in concerned {
             let shown = paths.prefix(5).joined(separator: ", ") + (paths.count > 5 ? " and \(paths.count - 5) more" : "")
-            printError("error: the path of \(paths.count) store\(paths.count == 1 ? "" : "s") passes the app's stage \(stage.label), which `lucidgen migrate` cannot run (the app's code): \(shown).\n")
+            printError(
+                "error: the path of \(paths.count) store\(paths.count == 1 ? "" : "s") passes the app's stage \(stage.label), which `lucidgen migrate` cannot run (the app's code): \(shown).\n"
+            )
         }
-        printError("No store was changed. Migrate up to the stage with --to \(before) (each store stops before it), then let the app run it: open each store from the app with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>), or migrate the fleet from the app with StoreFleet.\n")
+        printError(
+            "No store was changed. Migrate up to the stage with --to \(before) (each store stops before it), then let the app run it: open each store from the app with StoreOptions.stages = <Module>Schema.stages(using: <your implementation>), or migrate the fleet from the app with StoreFleet.\n"
+        )
         throw ExitCodes.storeError
     }
 }
@@ -219,7 +236,10 @@ struct FleetReport: Encodable {
         var nextStep: String?
     }
 
-    init(source: String, target: String, dryRun: Bool, jobs: Int, reports: [StoreFleet.StoreReport], stopped: StoreFleet.StopReason?, elapsed: TimeInterval) {
+    init(
+        source: String, target: String, dryRun: Bool, jobs: Int, reports: [StoreFleet.StoreReport], stopped: StoreFleet.StopReason?,
+        elapsed: TimeInterval
+    ) {
         stores = source
         newestVersion = target
         self.dryRun = dryRun
@@ -230,7 +250,8 @@ struct FleetReport: Encodable {
         durationSeconds = (elapsed * 1000).rounded() / 1000
         results = reports.map { report in
             var entry = Entry(
-                path: report.path, versionBefore: report.versionBefore?.string, versionAfter: report.versionAfter?.string, steps: report.steps.map(\.label),
+                path: report.path, versionBefore: report.versionBefore?.string, versionAfter: report.versionAfter?.string,
+                steps: report.steps.map(\.label),
                 durationSeconds: (report.duration * 1000).rounded() / 1000, outcome: "", nextStep: report.nextStep)
             switch report.outcome {
             case .migrated: entry.outcome = "migrated"
@@ -276,7 +297,8 @@ struct FleetReport: Encodable {
         if counts.notAStore > 0 { parts.append("\(counts.notAStore) not a lucidgen store") }
         if counts.stoppedBetweenSteps > 0 { parts.append("\(counts.stoppedBetweenSteps) stopped between steps") }
         if counts.notStarted > 0 { parts.append("\(counts.notStarted) not started (\(stoppedEarly ?? "stopped"))") }
-        return "\(total) store\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + String(format: "; %.1f s, %d job%@.", durationSeconds, jobs, jobs == 1 ? "" : "s")
+        return "\(total) store\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+            + String(format: "; %.1f s, %d job%@.", durationSeconds, jobs, jobs == 1 ? "" : "s")
     }
 }
 
@@ -305,11 +327,12 @@ final class FleetDisplay: @unchecked Sendable {
         defer { lock.unlock() }
         reports.append(report)
         if report.isFailure { failures += 1 }
-        let message: String? = switch report.outcome {
-        case .failed(let error): "error: " + Self.naming(report.path, cliDescription(error))
-        case .notAStore(let what): "error: \(report.path) is not a lucidgen store (\(what)): \(report.nextStep ?? "")"
-        default: nil
-        }
+        let message: String? =
+            switch report.outcome {
+            case .failed(let error): "error: " + Self.naming(report.path, cliDescription(error))
+            case .notAStore(let what): "error: \(report.path) is not a lucidgen store (\(what)): \(report.nextStep ?? "")"
+            default: nil
+            }
         if let message {
             clearProgress()
             printError(message + "\n")
@@ -351,9 +374,11 @@ final class FleetDisplay: @unchecked Sendable {
         let seconds = String(format: "%.2f s", report.duration)
         switch report.outcome {
         case .migrated:
-            return "migrated \(report.path): \(report.versionBefore?.string ?? "?") → \(report.versionAfter?.string ?? "?") in \(report.steps.count) step\(report.steps.count == 1 ? "" : "s") (\(seconds))"
+            return
+                "migrated \(report.path): \(report.versionBefore?.string ?? "?") → \(report.versionAfter?.string ?? "?") in \(report.steps.count) step\(report.steps.count == 1 ? "" : "s") (\(seconds))"
         case .alreadyCurrent:
-            let elsewhere = report.versionBefore.map { $0 != report.versionAfter ? " (migrated from \($0) by another process meanwhile)" : "" } ?? ""
+            let elsewhere =
+                report.versionBefore.map { $0 != report.versionAfter ? " (migrated from \($0) by another process meanwhile)" : "" } ?? ""
             return "current \(report.path): at \(report.versionAfter?.string ?? "?")\(elsewhere)"
         case .failed(let error): return "failed " + naming(report.path, error.problem)
         case .notAStore(let what): return "not a store \(report.path): \(what)"

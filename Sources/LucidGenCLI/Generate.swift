@@ -41,9 +41,10 @@ struct Generate: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also print notes (ignored keys, frozen versions) and unchanged files.")
     var verbose = false
 
-    @Option(help: ArgumentHelp(
-        "The build plugin's mode: render everything the module needs (targets.app or targets.app_tests module_name) into --module-output, reading descriptions and snapshots and writing nothing else.",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The build plugin's mode: render everything the module needs (targets.app or targets.app_tests module_name) into --module-output, reading descriptions and snapshots and writing nothing else.",
+            valueName: "name"))
     var module: String?
 
     @Option(help: ArgumentHelp("The one Swift file --module writes.", valueName: "file"))
@@ -51,11 +52,14 @@ struct Generate: ParsableCommand {
 
     func validate() throws {
         if (module == nil) != (moduleOutput == nil) { throw ValidationError("--module and --module-output go together") }
-        if module != nil && check { throw ValidationError("--check and --module contradict each other: --module writes one file, --check writes nothing") }
+        if module != nil && check {
+            throw ValidationError("--check and --module contradict each other: --module writes one file, --check writes nothing")
+        }
     }
 
     func run() throws {
-        let pipeline = GeneratorPipeline(configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics, seedCheckProbe: SchemaTrial.seedCheckProbe)
+        let pipeline = GeneratorPipeline(
+            configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics, seedCheckProbe: SchemaTrial.seedCheckProbe)
         if let module, let moduleOutput {
             do {
                 let result = try pipeline.runModule(module, into: absolutePath(moduleOutput), force: force)
@@ -106,7 +110,9 @@ struct Generate: ParsableCommand {
         for path in report.updated { print("updated  \(displayPath(path))") }
         for path in report.removed { print("removed  \(displayPath(path))") }
         if verbose { for path in report.unchanged { print("unchanged \(displayPath(path))") } }
-        print("\(Self.summary(result)) \(report.created.count) created, \(report.updated.count) updated, \(report.removed.count) removed, \(report.unchanged.count) unchanged.")
+        print(
+            "\(Self.summary(result)) \(report.created.count) created, \(report.updated.count) updated, \(report.removed.count) removed, \(report.unchanged.count) unchanged."
+        )
     }
 
     static func summary(_ result: GeneratorPipeline.Result) -> String {

@@ -65,13 +65,20 @@ struct ImportCoreData: ParsableCommand {
     @Argument(help: ArgumentHelp("The model package.", valueName: "Model.xcdatamodeld"))
     var package: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The descriptions' folder (default: input_path of the config, else .entities).", valueName: "folder"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The descriptions' folder (default: input_path of the config, else .entities).", valueName: "folder"))
     var output: String?
 
-    @Option(name: .customLong("version-map"), help: ArgumentHelp("A YAML mapping of model version names to lucidgen versions, oldest first.", valueName: "file"))
+    @Option(
+        name: .customLong("version-map"),
+        help: ArgumentHelp("A YAML mapping of model version names to lucidgen versions, oldest first.", valueName: "file"))
     var versionMap: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The config file (written when it does not exist; its current_version is set to the newest version).", valueName: "path"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The config file (written when it does not exist; its current_version is set to the newest version).", valueName: "path"))
     var config: String = ".lucid.yaml"
 
     @Option(help: ArgumentHelp("The module name of a config written from scratch.", valueName: "name"))
@@ -80,10 +87,15 @@ struct ImportCoreData: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the notes to this file (Markdown).", valueName: "file"))
     var report: String?
 
-    @Option(help: ArgumentHelp("The compiled model (Model.momd from the app's build): its version hashes tell model versions with the same stored layout apart when a store converts.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The compiled model (Model.momd from the app's build): its version hashes tell model versions with the same stored layout apart when a store converts.",
+            valueName: "path"))
     var momd: String?
 
-    @Option(name: .customLong("mapping-model"), help: ArgumentHelp("A mapping model (.xcmappingmodel) that is not beside the package; repeat for several.", valueName: "path"))
+    @Option(
+        name: .customLong("mapping-model"),
+        help: ArgumentHelp("A mapping model (.xcmappingmodel) that is not beside the package; repeat for several.", valueName: "path"))
     var mappingModels: [String] = []
 
     @Flag(help: "Replace descriptions that exist already and differ.")
@@ -118,7 +130,7 @@ struct ImportCoreData: ParsableCommand {
             let paths = found + mappingModels.filter { given in !found.contains { samePath($0, given) } }
             mappings = CoreDataMappingStages(try paths.map(CoreDataMappingModel.read), package: modelPackage)
         } catch let error as CoreDataImportError {
-            printError("\(displayPath(error.location)): error: \(error.message)\n")  // the mapping model's own path
+            printError("\(displayPath(error.location)): error: \(error.message)\n") // the mapping model's own path
             printError("import: nothing was written\n")
             throw ExitCodes.inputErrors
         }
@@ -133,9 +145,12 @@ struct ImportCoreData: ParsableCommand {
             printDiagnostics(diagnostics.diagnostics, verbose: false)
             throw ExitCodes.inputErrors
         }
-        var folder = output ?? existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
+        var folder =
+            output ?? existing?.inputPath
+            ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
         if folder.hasPrefix("./") { folder.removeFirst(2) }
-        let files = result.files.map { ((folder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
+        let files =
+            result.files.map { ((folder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
             + [((folder as NSString).appendingPathComponent(".coredata/origin.json"), result.origin)]
         // Files that already hold what the import gives are left as they are.
         let changed = files.filter { path, json in (try? String(contentsOfFile: path, encoding: .utf8)) != json }
@@ -143,8 +158,12 @@ struct ImportCoreData: ParsableCommand {
         let version = result.currentVersion.string
         var configChanges: [String] = []
         if !configExists {
-            writes.append(FileTransaction.File(
-                path: config, text: StoreDescription.newConfigText(inputFolder: folder, version: version, module: module, stages: Self.stagesYAML(mappings.stages)), mayReplace: false))
+            writes.append(
+                FileTransaction.File(
+                    path: config,
+                    text: StoreDescription.newConfigText(
+                        inputFolder: folder, version: version, module: module, stages: Self.stagesYAML(mappings.stages)), mayReplace: false)
+            )
         } else if let existing {
             var text = try String(contentsOfFile: config, encoding: .utf8)
             if existing.currentVersion != result.currentVersion {
@@ -168,16 +187,20 @@ struct ImportCoreData: ParsableCommand {
         for change in configChanges { print("updated  \(displayPath(config)): \(change)") }
         let written = writes.filter { $0.path != config }.count
         // Descriptions in the folder that the model does not have (`lucidgen init`'s example entity): kept, and said.
-        let imported = Set(files.map { ($0.0 as NSString).lastPathComponent })  // origin.json is in .coredata/
-        let others = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !imported.contains($0) }.sorted()
+        let imported = Set(files.map { ($0.0 as NSString).lastPathComponent }) // origin.json is in .coredata/
+        let others = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasSuffix(".json") && !imported.contains($0)
+        }.sorted()
         for other in others {
-            printError("\(displayPath((folder as NSString).appendingPathComponent(other))): warning: not an entity of this model; delete it if the app does not have it (lucidgen init's example entity, say)\n")
+            printError(
+                "\(displayPath((folder as NSString).appendingPathComponent(other))): warning: not an entity of this model; delete it if the app does not have it (lucidgen init's example entity, say)\n"
+            )
         }
         for note in result.notes {
             print("\(displayPath(inPackage(note.location))): note: \(note.message)")
         }
         for note in mappings.notes {
-            print("\(displayPath(note.location)): note: \(note.message)")  // located at the mapping model, wherever it is
+            print("\(displayPath(note.location)): note: \(note.message)") // located at the mapping model, wherever it is
         }
         if let report {
             var text = "# Import of \((package as NSString).lastPathComponent)\n\nOrder (\(modelPackage.orderBasis)):\n\n"
@@ -192,12 +215,14 @@ struct ImportCoreData: ParsableCommand {
             }
         }
         print(
-            "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(modelPackage.versions.count) model version\(modelPackage.versions.count == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count + mappings.notes.count) note\(result.notes.count + mappings.notes.count == 1 ? "" : "s") to review); next: `lucidgen generate`")
+            "imported \(result.files.count) entit\(result.files.count == 1 ? "y" : "ies") over \(modelPackage.versions.count) model version\(modelPackage.versions.count == 1 ? "" : "s") (\(written) file\(written == 1 ? "" : "s") written, \(result.notes.count + mappings.notes.count) note\(result.notes.count + mappings.notes.count == 1 ? "" : "s") to review); next: `lucidgen generate`"
+        )
     }
 
     /// A location the importer gives relative to the package, as a path from here.
     private func inPackage(_ location: String) -> String {
-        location.hasPrefix("/") || location.hasPrefix(package) || location.hasPrefix(versionMap ?? "\u{0}") ? location : (package as NSString).appendingPathComponent(location)
+        location.hasPrefix("/") || location.hasPrefix(package) || location.hasPrefix(versionMap ?? "\u{0}")
+            ? location : (package as NSString).appendingPathComponent(location)
     }
 
     /// Prints every refusal, located, and stops with nothing written.
@@ -234,7 +259,9 @@ struct ImportCoreData: ParsableCommand {
     /// Adds the stages an existing config does not declare yet: appended as a `stages` block when it has none
     /// (returning their names), else printed for the user to add (rewriting someone's YAML list would lose
     /// their layout and comments).
-    static func addingStages(_ stages: [CoreDataMappingStages.Stage], to text: inout String, of config: String, declared: Set<String>) -> String? {
+    static func addingStages(_ stages: [CoreDataMappingStages.Stage], to text: inout String, of config: String, declared: Set<String>)
+        -> String?
+    {
         let missing = stages.filter { !declared.contains($0.name) }
         guard !missing.isEmpty else { return nil }
         if text.components(separatedBy: "\n").contains(where: { $0.hasPrefix("stages:") }) {

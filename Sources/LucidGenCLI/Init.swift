@@ -26,7 +26,10 @@ struct Init: ParsableCommand {
     @Option(help: ArgumentHelp("The module name of the generated code (default: the folder's name).", valueName: "name"))
     var module: String?
 
-    @Flag(help: "Generate the code during `swift build` with the LucidGenPlugin build plugin: nothing generated is committed (descriptions, snapshots and fixtures are); `swift package lucidgen generate` freezes releases.")
+    @Flag(
+        help:
+            "Generate the code during `swift build` with the LucidGenPlugin build plugin: nothing generated is committed (descriptions, snapshots and fixtures are); `swift package lucidgen generate` freezes releases."
+    )
     var plugin = false
 
     func run() throws {

@@ -27,7 +27,10 @@ package struct LucidGen: ParsableCommand {
               64  the command line is invalid
             """,
         version: LucidGenVersion.current,
-        subcommands: [Generate.self, Check.self, Plan.self, Migrate.self, Status.self, Fixtures.self, Release.self, Init.self, Describe.self, Import.self, Templates.self]
+        subcommands: [
+            Generate.self, Check.self, Plan.self, Migrate.self, Status.self, Fixtures.self, Release.self, Init.self, Describe.self,
+            Import.self, Templates.self,
+        ]
     )
 
     package init() {}

@@ -47,7 +47,9 @@ struct Release: ParsableCommand {
         do {
             model = try Check.parse(["--config", config]).checkedModel()
         } catch {
-            printError("release refused: `lucidgen check` does not pass (its report is above); fix what it says, then run `lucidgen release` again\n")
+            printError(
+                "release refused: `lucidgen check` does not pass (its report is above); fix what it says, then run `lucidgen release` again\n"
+            )
             throw error
         }
         let release: ProjectRelease.Release
@@ -60,7 +62,9 @@ struct Release: ParsableCommand {
         defer { release.end() }
         let version = release.version
         if release.replacesFixture {
-            print("replacing \(displayPath(release.fixture)): \(version) was never marked released (an interrupted release or `lucidgen fixtures --unreleased` wrote it)")
+            print(
+                "replacing \(displayPath(release.fixture)): \(version) was never marked released (an interrupted release or `lucidgen fixtures --unreleased` wrote it)"
+            )
         }
         try Fixtures.write(model: model, version: version, rows: rows, output: nil, replacing: true)
         // Last, the commit point: the snapshot binds from now on, although the version is still current_version:
@@ -70,11 +74,13 @@ struct Release: ParsableCommand {
             snapshot = try release.markReleased()
         } catch let error as GenerationFailed {
             printDiagnostics(error.diagnostics, verbose: false)
-            printError("\(version) is not released: run `lucidgen release` again once the snapshot can be written (it rewrites the fixture)\n")
+            printError(
+                "\(version) is not released: run `lucidgen release` again once the snapshot can be written (it rewrites the fixture)\n")
             throw ExitCodes.inputErrors
         }
         let next = ProjectRelease.nextVersion(after: version)
-        print("""
+        print(
+            """
             Released \(version). Commit \(displayPath(release.fixture)), its .sha256 and \(displayPath(snapshot)) (frozen from now on).
             Next: before changing any description, set current_version to "\(next)" (or the version you release next) in \(config), \
             and add { "version": "\(next)" } to the version_history of each entity you change.

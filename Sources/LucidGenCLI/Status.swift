@@ -40,7 +40,10 @@ struct Status: ParsableCommand {
 
     @OptionGroup var selection: StoreSelection
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The project's config, to compare the store with its versions (default: .lucid.yaml when present).", valueName: "path"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The project's config, to compare the store with its versions (default: .lucid.yaml when present).", valueName: "path"))
     var config: String?
 
     @Option(help: ArgumentHelp("text or json.", valueName: "format"))
@@ -59,7 +62,9 @@ struct Status: ParsableCommand {
         case (.some, .some): throw ValidationError("--database and --stores exclude each other")
         case (.some(let database), nil):
             try checkStoreFile(database)
-            if !selection.extensions.isEmpty || selection.recursive { throw ValidationError("\(selection.recursive ? "--recursive" : "--extension") needs --stores") }
+            if !selection.extensions.isEmpty || selection.recursive {
+                throw ValidationError("\(selection.recursive ? "--recursive" : "--extension") needs --stores")
+            }
         case (nil, .some): break
         }
     }
@@ -94,18 +99,26 @@ struct Status: ParsableCommand {
             let state = report.projectState.map { "; for this project: \($0)" } ?? ""
             let note = report.userVersionNote.map { "\nNote: \($0)." } ?? ""
             if let model = report.coreDataModel {
-                var lines = ["\(report.path): no lucidgen record (a Core Data store \(report.coreDataDrift == nil ? "at" : "drifted from") model \(model), \(size))\(state)."]
+                var lines = [
+                    "\(report.path): no lucidgen record (a Core Data store \(report.coreDataDrift == nil ? "at" : "drifted from") model \(model), \(size))\(state)."
+                ]
                 if let drift = report.coreDataDrift {
-                    lines.append("Drifted from model \(model), the nearest imported version; each difference taken as Core Data's inferred mapping takes it:")
+                    lines.append(
+                        "Drifted from model \(model), the nearest imported version; each difference taken as Core Data's inferred mapping takes it:"
+                    )
                     lines += drift.map { "  - \($0)" }
                 }
                 return lines.joined(separator: "\n") + note
             }
-            return "\(report.path): no lucidgen record (\(report.fileSize == 0 ? "an empty (0-byte) file" : "a database without lucidgen's tables"), \(size))\(state).\(note)"
+            return
+                "\(report.path): no lucidgen record (\(report.fileSize == 0 ? "an empty (0-byte) file" : "a database without lucidgen's tables"), \(size))\(state).\(note)"
         }
         var head = "\(report.path): version \(ledger.version), checksum \(ledger.checksum.prefix(12))…"
         if let state = report.projectState {
-            head += state == "needs migration" ? "; needs migrating: \(report.stepsToNewest?.joined(separator: ", ") ?? "")" : "; \(state) for this project (checksum matches)"
+            head +=
+                state == "needs migration"
+                ? "; needs migrating: \(report.stepsToNewest?.joined(separator: ", ") ?? "")"
+                : "; \(state) for this project (checksum matches)"
         }
         lines.append(head)
         if let note = report.userVersionNote { lines.append("Note: \(note).") }
@@ -113,7 +126,9 @@ struct Status: ParsableCommand {
         lines.append("Steps applied (\(ledger.steps.count)):")
         for step in ledger.steps {
             let duration = step.duration.map { String(format: " in %.3f s", $0) } ?? ""
-            lines.append("  \(Self.time(step.appliedAt))  \(step.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(step.label)\(duration)")
+            lines.append(
+                "  \(Self.time(step.appliedAt))  \(step.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(step.label)\(duration)"
+            )
         }
         if !ledger.dataMigrations.isEmpty {
             lines.append("Data migrations (\(ledger.dataMigrations.count)):")
@@ -128,20 +143,25 @@ struct Status: ParsableCommand {
             } else {
                 lines.append("The app's objects, kept by every step (\(objects.count)):")
                 for object in objects {
-                    lines.append("  \(object.kind.rawValue) \(object.name)\(object.dependsOn.isEmpty ? "" : " (on \(object.dependsOn.joined(separator: ", ")))")")
+                    lines.append(
+                        "  \(object.kind.rawValue) \(object.name)\(object.dependsOn.isEmpty ? "" : " (on \(object.dependsOn.joined(separator: ", ")))")"
+                    )
                 }
             }
         }
         if ledger.pendingCleanup.isEmpty {
             lines.append("No deferred cleanup pending.")
         } else {
-            lines.append("Deferred cleanup pending (\(ledger.pendingCleanup.count); `lucidgen migrate --finish-cleanup` runs what the registry deferred):")
+            lines.append(
+                "Deferred cleanup pending (\(ledger.pendingCleanup.count); `lucidgen migrate --finish-cleanup` runs what the registry deferred):"
+            )
             for item in ledger.pendingCleanup {
-                let verdict = switch item.verdict {
-                case .runs: ""
-                case .notChecked: "; not checked against a registry (pass --config)"
-                case .staysPending(let reason): "; stays pending: \(reason)"
-                }
+                let verdict =
+                    switch item.verdict {
+                    case .runs: ""
+                    case .notChecked: "; not checked against a registry (pass --config)"
+                    case .staysPending(let reason): "; stays pending: \(reason)"
+                    }
                 lines.append("  #\(item.id) \(item.kind) \(item.table).\(item.object) (deferred at \(item.recordedAt)\(verdict))")
             }
         }
@@ -152,19 +172,22 @@ struct Status: ParsableCommand {
     /// line: the versions that are additive up to the store's version form its newest ones.
     static func compatibility(_ ledger: StoreLedger) -> String {
         guard let records = ledger.compatibility else {
-            return "Older apps: no compatibility recorded (written before lucidgen recorded it): an older app refuses it, even under .openIfAdditive."
+            return
+                "Older apps: no compatibility recorded (written before lucidgen recorded it): an older app refuses it, even under .openIfAdditive."
         }
         let older = records.filter { $0.version < ledger.version }
         guard !older.isEmpty else { return "Older apps: none (the store's version is its history's first)." }
         var line = "Older apps (.openIfAdditive): "
         let additive = older.filter(\.isAdditive)
         if let first = additive.first, let last = additive.last {
-            line += "\(first.version == last.version ? "\(first.version)" : "\(first.version) to \(last.version)") may keep writing it (every step since is additive)"
+            line +=
+                "\(first.version == last.version ? "\(first.version)" : "\(first.version) to \(last.version)") may keep writing it (every step since is additive)"
         } else {
             line += "none may write it"
         }
         if let refused = older.last(where: { !$0.isAdditive }), let change = refused.firstIncompatibleChange {
-            line += "; \(refused.version)\(older.first!.version == refused.version ? "" : " and older") refused: \(change)\(refused.firstIncompatibleAt.map { " (at \($0))" } ?? "")"
+            line +=
+                "; \(refused.version)\(older.first!.version == refused.version ? "" : " and older") refused: \(change)\(refused.firstIncompatibleAt.map { " (at \($0))" } ?? "")"
         }
         return line + "."
     }
@@ -211,7 +234,9 @@ struct FleetStatus {
 
     func run() throws {
         guard let configPath = config ?? (FileManager.default.fileExists(atPath: absolutePath(".lucid.yaml")) ? ".lucid.yaml" : nil) else {
-            throw ValidationError("status --stores compares each store with the project's versions: give the project's config (--config; no .lucid.yaml here)")
+            throw ValidationError(
+                "status --stores compares each store with the project's versions: give the project's config (--config; no .lucid.yaml here)"
+            )
         }
         let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
         let newest = versions[versions.count - 1].version
@@ -220,7 +245,8 @@ struct FleetStatus {
         options.declaredStages = stages
         options.busyTimeout = busyTimeout
         options.versionRecordCheck = .always
-        let fleet = StoreFleet(history: SchemaHistory(versions: versions, stages: stages, checksums: versions.map(\.checksum)), options: options)
+        let fleet = StoreFleet(
+            history: SchemaHistory(versions: versions, stages: stages, checksums: versions.map(\.checksum)), options: options)
         var counts: [SchemaVersion: Int] = [:]
         var report = Report(stores: stores, newestVersion: newest.string, total: paths.count, versions: [], notAStore: [], refused: [])
         for (path, survey) in zip(paths, fleet.survey(paths)) {
@@ -229,7 +255,8 @@ struct FleetStatus {
             case .refused(.storeIsNewer(let version, _)): counts[version, default: 0] += 1
             case .refused(let error): report.refused.append(.init(path: path, problem: error.problem, nextStep: error.nextStep))
             case .notAStore(let what):
-                report.notAStore.append(.init(path: path, problem: what, nextStep: StoreFleet.StoreReport(path: path, outcome: .notAStore(what)).nextStep))
+                report.notAStore.append(
+                    .init(path: path, problem: what, nextStep: StoreFleet.StoreReport(path: path, outcome: .notAStore(what)).nextStep))
             }
         }
         for (version, count) in counts.sorted(by: { $0.key > $1.key }) {
@@ -237,7 +264,8 @@ struct FleetStatus {
                 report.versions.append(.init(version: version.string, stores: count, state: "newer than this project", steps: nil))
             } else {
                 let steps = (try? fleet.steps(from: version).count) ?? 0
-                report.versions.append(.init(version: version.string, stores: count, state: steps == 0 ? "current" : "needs migrating", steps: steps))
+                report.versions.append(
+                    .init(version: version.string, stores: count, state: steps == 0 ? "current" : "needs migrating", steps: steps))
             }
         }
         switch format {
@@ -253,12 +281,15 @@ struct FleetStatus {
 
     static func text(_ report: Report, described: String) -> String {
         guard report.total > 0 else { return "No store in \(report.stores) (\(described))." }
-        var lines = ["\(report.stores): \(report.total) store\(report.total == 1 ? "" : "s"); this project's newest version is \(report.newestVersion)."]
+        var lines = [
+            "\(report.stores): \(report.total) store\(report.total == 1 ? "" : "s"); this project's newest version is \(report.newestVersion)."
+        ]
         for count in report.versions {
-            let state = switch count.state {
-            case "needs migrating": "needs migrating: \(count.steps ?? 0) step\(count.steps == 1 ? "" : "s")"
-            default: count.state
-            }
+            let state =
+                switch count.state {
+                case "needs migrating": "needs migrating: \(count.steps ?? 0) step\(count.steps == 1 ? "" : "s")"
+                default: count.state
+                }
             lines.append("  \(count.version): \(count.stores) (\(state))")
         }
         if !report.notAStore.isEmpty {
@@ -267,7 +298,9 @@ struct FleetStatus {
         }
         if !report.refused.isEmpty {
             lines.append("  refused: \(report.refused.count)")
-            for item in report.refused { lines.append("    " + FleetDisplay.naming(item.path, item.problem) + (item.nextStep.map { ". \($0)" } ?? "")) }
+            for item in report.refused {
+                lines.append("    " + FleetDisplay.naming(item.path, item.problem) + (item.nextStep.map { ". \($0)" } ?? ""))
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -15,7 +15,10 @@ struct StoreCommandOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Migrate only up to this version (default: the newest).", valueName: "version"))
     var to: String?
 
-    @Option(help: ArgumentHelp("How long to wait for another process that holds a lock on the store (e.g. another migrate), in seconds.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "How long to wait for another process that holds a lock on the store (e.g. another migrate), in seconds.", valueName: "seconds")
+    )
     var busyTimeout: Double = 60
 
     func validate() throws {
@@ -58,7 +61,8 @@ func cliDescription(_ error: StoreError) -> String {
 
 struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the migration path a store would take (or, without --database, the path from the oldest version), without changing anything.",
+        abstract:
+            "Show the migration path a store would take (or, without --database, the path from the oldest version), without changing anything.",
         discussion: """
             With --database, reads the store's recorded version (or recognises it from its tables), then \
             prints the path to the newest version: each step, what it does (ALTER TABLE, table rebuilds \
@@ -78,12 +82,16 @@ struct Plan: ParsableCommand {
         case text, markdown
     }
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The store file (optional: without it, the path from the oldest version).", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The store file (optional: without it, the path from the oldest version).", valueName: "file"))
     var database: String?
 
     @OptionGroup var options: StoreCommandOptions
 
-    @Option(help: ArgumentHelp("text, or markdown for a pull-request comment (step table, findings, Mermaid diagram of the versions).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "text, or markdown for a pull-request comment (step table, findings, Mermaid diagram of the versions).", valueName: "format"))
     var format: Format = .text
 
     func validate() throws {
@@ -114,7 +122,9 @@ struct Plan: ParsableCommand {
             }
             switch format {
             case .markdown:
-                print(PlanMarkdown(subject: .oldestVersion, versions: versions.map(\.version), edges: edges, steps: steps, findings: findings).render(), terminator: "")
+                print(
+                    PlanMarkdown(subject: .oldestVersion, versions: versions.map(\.version), edges: edges, steps: steps, findings: findings)
+                        .render(), terminator: "")
             case .text:
                 if steps.isEmpty {
                     print("No store given: \(newest) is the only version; nothing to migrate.")
@@ -129,43 +139,62 @@ struct Plan: ParsableCommand {
         let origin = try options.coreDataOrigin()
         do {
             status = try LucidStore.inspect(
-                atPath: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout, coreDataOrigin: origin)
+                atPath: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout, coreDataOrigin: origin
+            )
         } catch {
             throw fail(error)
         }
         if format == .markdown {
-            let subject: PlanMarkdown.Subject = switch status.start {
-            case .newFile: .newStore(path: database, what: "no such file")
-            case .emptyDatabase: .newStore(path: database, what: "a database without lucidgen's tables")
-            case .emptyFile: .newStore(path: database, what: "an empty (0-byte) file, which SQLite reads as a new database")
-            case .version: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
+            let subject: PlanMarkdown.Subject =
+                switch status.start {
+                case .newFile: .newStore(path: database, what: "no such file")
+                case .emptyDatabase: .newStore(path: database, what: "a database without lucidgen's tables")
+                case .emptyFile: .newStore(path: database, what: "an empty (0-byte) file, which SQLite reads as a new database")
+                case .version: .store(path: database, version: status.version?.string ?? newest.string, adopted: status.adopted)
+                }
+            var markdown = PlanMarkdown(
+                subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts,
+                findings: findings)
+            markdown.coreDataConversion = status.coreDataConversion.map {
+                .init(model: $0.model, counts: $0.lines, notes: $0.notes, drift: $0.drift)
             }
-            var markdown = PlanMarkdown(subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts, findings: findings)
-            markdown.coreDataConversion = status.coreDataConversion.map { .init(model: $0.model, counts: $0.lines, notes: $0.notes, drift: $0.drift) }
             print(markdown.render(), terminator: "")
             return
         }
         switch status.start {
         case .newFile: print("\(database): no such file; opening it would create a store at \(newest).")
-        case .emptyDatabase: print("\(database): a database without lucidgen's tables; opening it would create the tables of \(newest) (beside anything the app keeps in it).")
-        case .emptyFile: print("\(database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it.")
+        case .emptyDatabase:
+            print(
+                "\(database): a database without lucidgen's tables; opening it would create the tables of \(newest) (beside anything the app keeps in it)."
+            )
+        case .emptyFile:
+            print(
+                "\(database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it."
+            )
         case .version where !status.needsMigration: print("\(database): at version \(newest), the newest. Nothing to do.")
         case .version:
             if let model = status.coreDataModel {
-                print("\(database): a Core Data store \(status.coreDataConversion?.drift.isEmpty == false ? "drifted from" : "at") model \(model): converts into lucidgen's tables at \(status.version!) first (one-way; a copy is kept as \(database).coredata-backup); newest is \(newest).")
+                print(
+                    "\(database): a Core Data store \(status.coreDataConversion?.drift.isEmpty == false ? "drifted from" : "at") model \(model): converts into lucidgen's tables at \(status.version!) first (one-way; a copy is kept as \(database).coredata-backup); newest is \(newest)."
+                )
                 if let conversion = status.coreDataConversion { printCoreDataConversion(conversion) }
             } else {
-                print("\(database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest).")
+                print(
+                    "\(database): at version \(status.version!)\(status.adopted ? " (recognised from its tables)" : ""); newest is \(newest)."
+                )
             }
             printSteps(status.steps, rowCounts: status.rowCounts)
         }
         if let disagreement = status.userVersionDisagreement { print("Note: \(disagreement).") }
         if status.pendingCleanup > 0 { print("Deferred cleanup pending: \(status.pendingCleanup) item(s).") }
         if !status.appObjects.isEmpty {
-            print("The app's objects in the store (\(status.appObjects.count)), kept by every step: \(status.appObjects.map { "\($0.kind.rawValue) \(StoreDescriber.shown($0.name))" }.joined(separator: ", ")).")
+            print(
+                "The app's objects in the store (\(status.appObjects.count)), kept by every step: \(status.appObjects.map { "\($0.kind.rawValue) \(StoreDescriber.shown($0.name))" }.joined(separator: ", "))."
+            )
         }
         for found in status.appObjectConflicts {
-            let error = StoreError.appObjectsInTheWay(step: found.step.label, from: found.step.from, to: found.step.to, conflicts: found.conflicts)
+            let error = StoreError.appObjectsInTheWay(
+                step: found.step.label, from: found.step.from, to: found.step.to, conflicts: found.conflicts)
             print("Step \(found.step.label) would refuse (unless its stage's willMigrate drops these first):")
             for conflict in found.conflicts { print("  - \(conflict)") }
             print("  \(error.nextStep).")
@@ -228,10 +257,14 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var options: StoreCommandOptions
 
-    @Option(help: ArgumentHelp("With --stores: how many stores are migrated at the same time (default: the number of cores).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("With --stores: how many stores are migrated at the same time (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("With --stores: write each store's outcome to this file, as JSON (a FIFO or /dev/stdout is written in place).", valueName: "report.json"))
+    @Option(
+        help: ArgumentHelp(
+            "With --stores: write each store's outcome to this file, as JSON (a FIFO or /dev/stdout is written in place).",
+            valueName: "report.json"))
     var report: String?
 
     @Option(help: ArgumentHelp("With --stores: migrate the first K stores first, and stop if any of them fails.", valueName: "k"))
@@ -249,14 +282,17 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Defer dropping columns and tables and creating indexes; the store is usable meanwhile.")
     var deferCleanup = false
 
-    @Flag(help: "After migrating (if needed), finish the deferred cleanup the registry accounts for (the others stay pending: see `status`).")
+    @Flag(
+        help: "After migrating (if needed), finish the deferred cleanup the registry accounts for (the others stay pending: see `status`).")
     var finishCleanup = false
 
     @Flag(help: "Run the whole path in one transaction: a failure (e.g. at a stage that needs the app's code) leaves the store unchanged.")
     var wholePath = false
 
-    @Flag(help: ArgumentHelp(
-        "Take inferable drift: a store whose tables contradict its record, or one without a record whose tables are nearest one version's, is brought to that version first (a missing nullable or defaulted column added, an extra column holding no value dropped, a missing index created), each repair printed. Anything else is still refused, unchanged. Core Data stores take inferable drift without it."))
+    @Flag(
+        help: ArgumentHelp(
+            "Take inferable drift: a store whose tables contradict its record, or one without a record whose tables are nearest one version's, is brought to that version first (a missing nullable or defaulted column added, an extra column holding no value dropped, a missing index created), each repair printed. Anything else is still refused, unchanged. Core Data stores take inferable drift without it."
+        ))
     var acceptDrift = false
 
     @Flag(help: "Print every SQL statement.")
@@ -264,14 +300,18 @@ struct Migrate: ParsableCommand {
 
     func validate() throws {
         if deferCleanup && finishCleanup { throw ValidationError("--defer-cleanup and --finish-cleanup contradict each other") }
-        if acceptDrift && selection.stores != nil { throw ValidationError("--accept-drift takes one store's drift (--database FILE), not a fleet's") }
+        if acceptDrift && selection.stores != nil {
+            throw ValidationError("--accept-drift takes one store's drift (--database FILE), not a fleet's")
+        }
         switch (database, selection.stores) {
         case (nil, nil): throw ValidationError("give a store (--database FILE) or a folder of stores (--stores FOLDER)")
         case (.some, .some): throw ValidationError("--database and --stores exclude each other")
         case (.some(let database), nil):
             try checkStoreFile(database)
-            let fleetOnly = [(jobs != nil, "--jobs"), (report != nil, "--report"), (canary != nil, "--canary"), (maxFailures != nil, "--max-failures"),
-                             (verbose, "--verbose"), (!selection.extensions.isEmpty, "--extension"), (selection.recursive, "--recursive")]
+            let fleetOnly = [
+                (jobs != nil, "--jobs"), (report != nil, "--report"), (canary != nil, "--canary"), (maxFailures != nil, "--max-failures"),
+                (verbose, "--verbose"), (!selection.extensions.isEmpty, "--extension"), (selection.recursive, "--recursive"),
+            ]
             if let (_, name) = fleetOnly.first(where: \.0) { throw ValidationError("\(name) needs --stores") }
         case (nil, .some):
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -283,8 +323,10 @@ struct Migrate: ParsableCommand {
     func run() throws {
         if let stores = selection.stores {
             try FleetMigration(
-                selection: selection, stores: stores, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, canary: canary ?? 0,
-                maxFailures: maxFailures, report: report, verbose: verbose, dryRun: dryRun, deferCleanup: deferCleanup, finishCleanup: finishCleanup,
+                selection: selection, stores: stores, options: options, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                canary: canary ?? 0,
+                maxFailures: maxFailures, report: report, verbose: verbose, dryRun: dryRun, deferCleanup: deferCleanup,
+                finishCleanup: finishCleanup,
                 wholePath: wholePath, traceSQL: traceSQL
             ).run()
             return
@@ -298,7 +340,9 @@ struct Migrate: ParsableCommand {
         var path = original
         var copyFolder: URL?
         if dryRun {
-            guard FileManager.default.fileExists(atPath: original) else { throw fail(.cannotWrite(path: original, message: "no such file")) }
+            guard FileManager.default.fileExists(atPath: original) else {
+                throw fail(.cannotWrite(path: original, message: "no such file"))
+            }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-dry-run-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             path = folder.appendingPathComponent("store.sqlite").path
@@ -330,13 +374,15 @@ struct Migrate: ParsableCommand {
             // With --accept-drift, the open decides (inspecting refuses drift, as `plan` does).
             if !acceptDrift {
                 _ = try LucidStore.inspect(
-                    atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout, coreDataOrigin: storeOptions.coreDataOrigin)
+                    atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout,
+                    coreDataOrigin: storeOptions.coreDataOrigin)
             }
             let opened = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
             let database = opened.database
             outcome = opened.outcome
             if finishCleanup {
-                let count = try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: versions, stages: stages), logger: storeOptions.logger)
+                let count = try LucidStore.finishDeferredCleanup(
+                    database, history: SchemaHistory(versions: versions, stages: stages), logger: storeOptions.logger)
                 display.finish()
                 print("finished \(count) deferred cleanup item\(count == 1 ? "" : "s").")
             }
@@ -368,7 +414,8 @@ final class ProgressDisplay: @unchecked Sendable {
         defer { lock.unlock() }
         let rows = progress.rowsTotal > 0 ? " \(progress.rowsDone)/\(progress.rowsTotal) rows" : ""
         if interactive {
-            let fraction = progress.rowsTotal > 0 ? Double(progress.rowsDone) / Double(progress.rowsTotal) : (progress.operation == "done" ? 1 : 0)
+            let fraction =
+                progress.rowsTotal > 0 ? Double(progress.rowsDone) / Double(progress.rowsTotal) : (progress.operation == "done" ? 1 : 0)
             let overall = (Double(max(progress.step - 1, 0)) + fraction) / Double(max(progress.totalSteps, 1))
             let width = 24
             let filled = Int(overall * Double(width))
@@ -418,7 +465,9 @@ func storeWork<T>(_ work: () throws -> T) throws -> T {
 /// to-many's links, and each row that is not as Core Data had it.
 func printCoreDataConversion(_ conversion: CoreDataConversionReport) {
     if !conversion.drift.isEmpty {
-        print("Drifted from model \(conversion.model), the nearest imported version; each difference taken as Core Data's inferred mapping takes it:")
+        print(
+            "Drifted from model \(conversion.model), the nearest imported version; each difference taken as Core Data's inferred mapping takes it:"
+        )
         for difference in conversion.drift { print("  - \(difference)") }
     }
     print("Conversion from Core Data (model \(conversion.model)), counted against the Core Data rows:")
@@ -432,6 +481,7 @@ func printCoreDataConversion(_ conversion: CoreDataConversionReport) {
 /// `1e300`, negative): SQLite counts its busy timeout in 32-bit milliseconds.
 func checkBusyTimeout(_ seconds: Double) throws {
     guard seconds.isFinite, seconds >= 0, seconds <= StoreOptions.maximumBusyTimeout else {
-        throw ValidationError("--busy-timeout \(seconds): expected a number of seconds from 0 to \(Int(StoreOptions.maximumBusyTimeout)), e.g. 60")
+        throw ValidationError(
+            "--busy-timeout \(seconds): expected a number of seconds from 0 to \(Int(StoreOptions.maximumBusyTimeout)), e.g. 60")
     }
 }

@@ -37,8 +37,10 @@ package enum FixtureStore {
     package static func version(_ requested: String?, of model: ResolvedModel, output: String?, unreleased: Bool) throws -> SchemaVersion {
         let target: SchemaVersion
         if let version = requested {
-            guard let parsed = try? SchemaVersion(parsing: version), let schema = model.schemas.first(where: { $0.version == parsed }) else {
-                throw StoreWorkError.usage("--schema-version \(version) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
+            guard let parsed = try? SchemaVersion(parsing: version), let schema = model.schemas.first(where: { $0.version == parsed })
+            else {
+                throw StoreWorkError.usage(
+                    "--schema-version \(version) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
             }
             target = schema.version
         } else {
@@ -47,10 +49,13 @@ package enum FixtureStore {
         // A committed fixture is a store as a release wrote it: the current version can still change, and a
         // fixture of it would no longer be that version after the next edit (once `lucidgen release` marked it,
         // it cannot: then a lost fixture of it is written again here).
-        if output == nil, target == model.currentVersion, !unreleased, !SchemaSnapshot.isMarkedReleased(version: target, in: model.config.schemaPath) {
+        if output == nil, target == model.currentVersion, !unreleased,
+            !SchemaSnapshot.isMarkedReleased(version: target, in: model.config.schemaPath)
+        {
             throw StoreWorkError.usage(
                 "\(target) is the current version, which can still change (each generate rewrites its snapshot): its fixture is written by "
-                    + "`lucidgen release` once \(target) is final, which checks the project first (or pass --unreleased to write it now anyway)")
+                    + "`lucidgen release` once \(target) is final, which checks the project first (or pass --unreleased to write it now anyway)"
+            )
         }
         return target
     }
@@ -63,9 +68,11 @@ package enum FixtureStore {
     /// the final file) next, and then it is renamed into place: an interrupted write leaves at worst a
     /// partial file no command reads, or a `.sha256` without its store, never a fixture that does not
     /// match its checksum.
-    package static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?, replacing: Bool = false) throws -> Written {
+    package static func write(model: ResolvedModel, version target: SchemaVersion, rows: Int, output: String?, replacing: Bool = false)
+        throws -> Written
+    {
         var model = model
-        if model.seedCheckProbe == nil { model.seedCheckProbe = SchemaTrial.seedCheckProbe }  // seeds the tables' CHECKs let through
+        if model.seedCheckProbe == nil { model.seedCheckProbe = SchemaTrial.seedCheckProbe } // seeds the tables' CHECKs let through
         let fileName = FixtureFiles.fileName(module: model.config.app.moduleName, version: target)
         let path = output ?? (defaultFolder(model) as NSString).appendingPathComponent(fileName)
         for file in [path, path + ".sha256"] {
@@ -73,24 +80,32 @@ package enum FixtureStore {
             case .missing: continue
             case .regular where replacing: continue
             case .regular:
-                throw StoreError.cannotWrite(path: file, message: "the file already exists (a fixture and its checksum are never replaced; delete it first if it was never committed)")
+                throw StoreError.cannotWrite(
+                    path: file,
+                    message:
+                        "the file already exists (a fixture and its checksum are never replaced; delete it first if it was never committed)"
+                )
             case .folder: throw StoreError.cannotWrite(path: file, message: "a folder, not a fixture")
-            case .special(let what), .other(let what): throw StoreError.cannotWrite(path: file, message: "\(what), not a fixture: nothing is written there")
+            case .special(let what), .other(let what):
+                throw StoreError.cannotWrite(path: file, message: "\(what), not a fixture: nothing is written there")
             }
         }
         let folder = (path as NSString).deletingLastPathComponent
         let partial = (folder as NSString).appendingPathComponent("." + (path as NSString).lastPathComponent + ".partial")
-        func removePartial() { for suffix in [""] + StoreFiles.companions { try? FileManager.default.removeItem(atPath: partial + suffix) } }
+        func removePartial() {
+            for suffix in [""] + StoreFiles.companions { try? FileManager.default.removeItem(atPath: partial + suffix) }
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             throw StoreError.cannotWrite(path: path, message: "cannot create its folder: \(error.localizedDescription)")
         }
-        removePartial()  // left by an interrupted run
+        removePartial() // left by an interrupted run
         if replacing {
             // The old store and its checksum go first: interrupted from here, the folder holds no fixture
             // rather than one whose .sha256 describes another file.
-            for file in [path, path + ".sha256"] + StoreFiles.companions.map({ path + $0 }) where FileManager.default.fileExists(atPath: file) {
+            for file in [path, path + ".sha256"] + StoreFiles.companions.map({ path + $0 })
+            where FileManager.default.fileExists(atPath: file) {
                 do {
                     try FileManager.default.removeItem(atPath: file)
                 } catch {
@@ -101,7 +116,9 @@ package enum FixtureStore {
         do {
             // The steps that need the app's code, so that the store's compatibility record (which older apps
             // may open it) counts them as not additive.
-            let stages = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
+            let stages = model.customSteps.map {
+                ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table))
+            }
             let database = try LucidStore.create(atPath: partial, versions: model.schemas, version: target, stages: stages)
             // Foreign keys off while inserting, checked before committing: rows may reference rows
             // inserted after them (self-references, cycles).
@@ -175,7 +192,8 @@ package enum FixtureStore {
                 do {
                     try db.execute(sql: row.sql)
                 } catch let rowError as DatabaseError where rowError.resultCode == .SQLITE_CONSTRAINT {
-                    throw RefusedRow(table: row.table, message: rowError.message ?? "\(rowError.resultCode)", columns: row.columns, values: row.values)
+                    throw RefusedRow(
+                        table: row.table, message: rowError.message ?? "\(rowError.resultCode)", columns: row.columns, values: row.values)
                 }
             }
             throw error

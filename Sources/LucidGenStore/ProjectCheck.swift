@@ -44,7 +44,8 @@ package enum ProjectCheck {
         }
         guard !differences.isEmpty else { return nil }
         let shown = differences.prefix(3).joined(separator: "; ") + (differences.count > 3 ? "; and \(differences.count - 3) more" : "")
-        return "its tables are not version \(version)'s as the descriptions define it now (\(shown)): it was written before \(version) was final. "
+        return
+            "its tables are not version \(version)'s as the descriptions define it now (\(shown)): it was written before \(version) was final. "
             + "If \(version) was never released, delete the fixture and its .sha256 and write it with `lucidgen release` once \(version) is final; "
             + "if it was released, restore \(version)'s descriptions"
     }
@@ -60,7 +61,8 @@ package enum ProjectCheck {
             sinceVersion = parsed
         }
         var report = CheckReport()
-        let pipeline = GeneratorPipeline(configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics, seedCheckProbe: SchemaTrial.seedCheckProbe)
+        let pipeline = GeneratorPipeline(
+            configPath: absolutePath(config), schemaTrial: SchemaTrial.diagnostics, seedCheckProbe: SchemaTrial.seedCheckProbe)
         let checked: (input: LoadedInput, result: GeneratorPipeline.Result)
         do {
             checked = try pipeline.check()
@@ -73,16 +75,21 @@ package enum ProjectCheck {
         let model = result.model
         report.diagnostics = result.diagnostics
         if let sinceVersion, !model.versions.contains(sinceVersion) {
-            throw StoreWorkError.usage("--since \(sinceVersion) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))")
+            throw StoreWorkError.usage(
+                "--since \(sinceVersion) is not one of the versions \(model.versions.map(\.string).joined(separator: ", "))")
         }
         let written = result.report
-        report.stale = written.created.map { ($0, "missing") } + written.updated.map { ($0, "out of date") } + written.removed.map { ($0, "no longer generated") }
+        report.stale =
+            written.created.map { ($0, "missing") } + written.updated.map { ($0, "out of date") }
+            + written.removed.map { ($0, "no longer generated") }
 
         if let tests = model.config.appTests {
             let folder = (tests.outputPath as NSString).appendingPathComponent("Fixtures")
             let listed: [String]
             do {
-                listed = model.releasedVersions.isEmpty && !FileManager.default.fileExists(atPath: folder) ? [] : try FixtureFiles.list(in: folder)
+                listed =
+                    model.releasedVersions.isEmpty && !FileManager.default.fileExists(atPath: folder)
+                    ? [] : try FixtureFiles.list(in: folder)
             } catch {
                 listed = []
                 report.fixtures.append((folder, error.description))
@@ -90,12 +97,15 @@ package enum ProjectCheck {
             let module = model.config.app.moduleName
             for version in model.releasedVersions where FileManager.default.fileExists(atPath: folder) {
                 if let missing = FixtureFiles.missingFixture(module: module, version: version, in: folder) {
-                    report.missingFixtures.append(((folder as NSString).appendingPathComponent(FixtureFiles.fileName(module: module, version: version)), missing))
+                    report.missingFixtures.append(
+                        ((folder as NSString).appendingPathComponent(FixtureFiles.fileName(module: module, version: version)), missing))
                 }
             }
             for path in listed {
                 report.fixturesChecked += 1
-                if let problem = FixtureFiles.namingProblem(at: path) ?? FixtureFiles.checksumProblem(at: path) ?? Self.tablesProblem(ofFixtureAt: path, model: model) {
+                if let problem = FixtureFiles.namingProblem(at: path) ?? FixtureFiles.checksumProblem(at: path)
+                    ?? Self.tablesProblem(ofFixtureAt: path, model: model)
+                {
                     report.fixtures.append((path, problem))
                 }
             }
@@ -156,7 +166,8 @@ package struct CheckReport {
         // The generator's own notes (frozen versions, ignored keys) are shown with --verbose only, and not counted.
         let severities = findings.map(\.severity.rawValue) + diagnostics.filter { $0.severity != .note }.map(\.severity.rawValue)
         return (
-            severities.filter { $0 == "error" }.count + stale.count + fixtures.count + missingFixtures.count, severities.filter { $0 == "warning" }.count,
+            severities.filter { $0 == "error" }.count + stale.count + fixtures.count + missingFixtures.count,
+            severities.filter { $0 == "warning" }.count,
             severities.filter { $0 == "note" }.count
         )
     }
@@ -169,12 +180,15 @@ package struct CheckReport {
         for (path, problem) in missingFixtures { lines.append("\(displayPath(path)): error: fixture missing: \(problem)") }
         for finding in findings { lines.append("\(place(finding.location))\(finding.severity.rawValue): \(finding.text)") }
         let (errors, warnings, notes) = counts
-        var summary = "check: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")"
+        var summary =
+            "check: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")"
         if exitCode != 1 {
             let rules: [String] = (additiveOnly ? ["additive only"] : []) + (sqliteData ? ["SQLiteData's sync rules"] : [])
             summary += "; \(steps) step\(steps == 1 ? "" : "s") linted\(rules.isEmpty ? "" : " (\(rules.joined(separator: ", ")))")"
-            summary += stale.isEmpty ? "; generated files up to date" : "; \(stale.count) generated file\(stale.count == 1 ? "" : "s") out of date"
-            summary += "; \(fixturesChecked) fixture\(fixturesChecked == 1 ? "" : "s") verified\(fixtures.isEmpty ? "" : " (\(fixtures.count) bad)")"
+            summary +=
+                stale.isEmpty ? "; generated files up to date" : "; \(stale.count) generated file\(stale.count == 1 ? "" : "s") out of date"
+            summary +=
+                "; \(fixturesChecked) fixture\(fixturesChecked == 1 ? "" : "s") verified\(fixtures.isEmpty ? "" : " (\(fixtures.count) bad)")"
             if !missingFixtures.isEmpty { summary += ", \(missingFixtures.count) missing" }
         }
         lines.append(summary + (exitCode == 0 ? "; passed" : "; failed (exit \(exitCode))"))
@@ -194,18 +208,25 @@ package struct CheckReport {
         }
         var out = ""
         for diagnostic in diagnostics where verbose || diagnostic.severity != .note {
-            out += annotation(diagnostic.severity.rawValue, diagnostic.location, title: nil, diagnostic.message + (diagnostic.path.map { " (at \($0))" } ?? ""))
+            out += annotation(
+                diagnostic.severity.rawValue, diagnostic.location, title: nil,
+                diagnostic.message + (diagnostic.path.map { " (at \($0))" } ?? ""))
         }
-        for (path, why) in stale { out += annotation("error", SourceLocation(file: displayPath(path)), title: "generated file \(why)", "run `lucidgen generate`") }
+        for (path, why) in stale {
+            out += annotation("error", SourceLocation(file: displayPath(path)), title: "generated file \(why)", "run `lucidgen generate`")
+        }
         for (path, problem) in fixtures { out += annotation("error", SourceLocation(file: displayPath(path)), title: "fixture", problem) }
-        for (path, problem) in missingFixtures { out += annotation("error", SourceLocation(file: displayPath(path)), title: "missing fixture", problem) }
+        for (path, problem) in missingFixtures {
+            out += annotation("error", SourceLocation(file: displayPath(path)), title: "missing fixture", problem)
+        }
         for finding in findings { out += annotation(finding.severity.rawValue, finding.location, title: finding.code.id, finding.text) }
         return out + text(verbose: false).split(separator: "\n").last.map { String($0) + "\n" }!
     }
 
     /// GitHub's workflow-command escaping of a message.
     private func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(
+            of: "\n", with: "%0A")
     }
 
     /// … and of a property value.
@@ -245,7 +266,9 @@ package struct CheckReport {
                 return item.merging(location(diagnostic.location)) { a, _ in a }
             },
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }

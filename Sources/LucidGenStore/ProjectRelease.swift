@@ -56,7 +56,8 @@ package enum ProjectRelease {
         let version = model.currentVersion
         let schemaFolder = model.config.schemaPath
         let snapshotPath = (schemaFolder as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: version))
-        let fixture = (FixtureStore.defaultFolder(model) as NSString).appendingPathComponent(FixtureFiles.fileName(module: model.config.app.moduleName, version: version))
+        let fixture = (FixtureStore.defaultFolder(model) as NSString).appendingPathComponent(
+            FixtureFiles.fileName(module: model.config.app.moduleName, version: version))
         // The snapshot's mark is the release's one commit point, written last; a lock on the snapshot file
         // keeps a second `release` of the project out meanwhile (the kernel drops it if this process dies).
         let lock = FileLock(path: snapshotPath)
@@ -72,7 +73,9 @@ package enum ProjectRelease {
                 throw .notWritable(version, folder: folder)
             }
         }
-        return Release(model: model, snapshotPath: snapshotPath, fixture: fixture, replacesFixture: FileManager.default.fileExists(atPath: fixture), lock: lock)
+        return Release(
+            model: model, snapshotPath: snapshotPath, fixture: fixture, replacesFixture: FileManager.default.fileExists(atPath: fixture),
+            lock: lock)
     }
 
     /// Whether a file can be created in `folder`, proven by creating (and removing) one: permissions, ACLs,

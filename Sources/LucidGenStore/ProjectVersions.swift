@@ -10,7 +10,9 @@ package enum ProjectVersions {
     /// The versions up to `to` (default: the newest), the steps that need the app's code (declared to the
     /// planner, which routes through them but cannot run them here), and with `lint` the lint findings of
     /// the steps up to `to` as `plan --format markdown` lists them (empty without).
-    package static func resolve(config: String, to: String?, lint: Bool) throws -> (versions: [Schema], stages: [ExplicitStage], findings: [String]) {
+    package static func resolve(config: String, to: String?, lint: Bool) throws -> (
+        versions: [Schema], stages: [ExplicitStage], findings: [String]
+    ) {
         let model: ResolvedModel
         let input: LoadedInput
         do {
@@ -22,15 +24,19 @@ package enum ProjectVersions {
         var target = model.schemas[model.schemas.count - 1].version
         if let to {
             guard let parsed = try? SchemaVersion(parsing: to), model.schemas.contains(where: { $0.version == parsed }) else {
-                throw StoreWorkError.usage("--to \(to) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
+                throw StoreWorkError.usage(
+                    "--to \(to) is not one of the versions \(model.schemas.map(\.version.string).joined(separator: ", "))")
             }
             target = parsed
         }
         let stages = model.customSteps.filter { $0.to <= target }
             .map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
-        let findings = !lint ? [] : Linter(model: model, descriptions: input.entities).run().findings.filter { $0.to <= target }.map { finding in
-            "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
-        }
+        let findings =
+            !lint
+            ? []
+            : Linter(model: model, descriptions: input.entities).run().findings.filter { $0.to <= target }.map { finding in
+                "\(finding.severity.rawValue): \(finding.text)" + (finding.location.map { " (\($0))" } ?? "")
+            }
         return (model.schemas.filter { $0.version <= target }, stages, findings)
     }
 

@@ -29,16 +29,23 @@ package enum SampleRowsTrial {
                     try SampleRows.insert(from: folder, version: file.version, schema: schema, db)
                 }
             } catch let error as SampleRowsError {
-                let location = error.table.flatMap { file.rowLocations[$0] }.flatMap { rows in error.row.flatMap { $0 < rows.count ? rows[$0] : nil } }
-                diagnostics.append(Diagnostic(.error, "sample row refused by SQLite: \(error.message)", at: location ?? SourceLocation(file: display)))
+                let location = error.table.flatMap { file.rowLocations[$0] }.flatMap { rows in
+                    error.row.flatMap { $0 < rows.count ? rows[$0] : nil }
+                }
+                diagnostics.append(
+                    Diagnostic(.error, "sample row refused by SQLite: \(error.message)", at: location ?? SourceLocation(file: display)))
             } catch let error as SeedError {
                 // At the first sample row whose reference points nowhere (a seeded row's never does).
                 let row = error.violations.lazy.compactMap { file.rowsByKey[sqlNameKey($0.table)]?[$0.row] }.first
-                diagnostics.append(Diagnostic(
-                    .error, "sample rows break \(error.count) foreign key(s) once seeded beside the generated tests' rows: \(error.located)",
-                    at: row ?? SourceLocation(file: display, line: 1, column: 1)))
+                diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        "sample rows break \(error.count) foreign key(s) once seeded beside the generated tests' rows: \(error.located)",
+                        at: row ?? SourceLocation(file: display, line: 1, column: 1)))
             } catch {
-                diagnostics.append(Diagnostic(.error, "cannot try the sample rows in a store at \(file.version): \(error)", at: SourceLocation(file: display)))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, "cannot try the sample rows in a store at \(file.version): \(error)", at: SourceLocation(file: display)))
             }
         }
         return diagnostics

@@ -29,8 +29,9 @@ package enum SchemaTrial {
                             do {
                                 try db.makeStatement(sql: statement).execute()
                             } catch let error as DatabaseError {
-                                diagnostics.append(refusal(error, statement: statement, table: table, version: schema.version, input: input, model: model))
-                                break  // the table's other statements need it
+                                diagnostics.append(
+                                    refusal(error, statement: statement, table: table, version: schema.version, input: input, model: model))
+                                break // the table's other statements need it
                             }
                         }
                     }
@@ -66,7 +67,9 @@ package enum SchemaTrial {
                     what = "property '\(property.name)' (column \(table.name).\(column.name))"
                 }
             }
-        } else if let index = table.indexes.first(where: { statement.contains(quoteIdentifier($0.name)) && statement.hasPrefix("CREATE") && statement.contains("INDEX") }) {
+        } else if let index = table.indexes.first(where: {
+            statement.contains(quoteIdentifier($0.name)) && statement.hasPrefix("CREATE") && statement.contains("INDEX")
+        }) {
             what = "index \(index.name) of table \(table.name)"
             if let written = description?.indexes.first(where: { $0.name == index.name }) { location = written.location }
         } else if let search = description?.search?.state(at: version) {
@@ -123,7 +126,7 @@ extension SchemaTrial {
                 do {
                     try db.execute(sql: "CREATE TABLE \(probe) (\(definition), \(constraint))\(strict)")
                 } catch {
-                    continue  // names another column
+                    continue // names another column
                 }
                 var results: [Bool] = []
                 for literal in literals {
@@ -133,7 +136,7 @@ extension SchemaTrial {
                     } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
                         results.append(false)
                     } catch {
-                        results = []  // names another column, or a function this SQLite lacks: not tried
+                        results = [] // names another column, or a function this SQLite lacks: not tried
                         break
                     }
                 }

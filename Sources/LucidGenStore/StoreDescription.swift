@@ -46,11 +46,15 @@ package enum StoreDescription {
     /// the rest described again, so that `describe` never writes what `generate` refuses.
     package static func describe(_ options: Options) throws -> Described {
         let (database, renames, schemaVersion, config, module, types, appTables, force) = (
-            options.databases, options.renames, options.schemaVersion, options.config, options.module, options.types, options.appTables, options.force)
+            options.databases, options.renames, options.schemaVersion, options.config, options.module, options.types, options.appTables,
+            options.force
+        )
         var hints: [String: String] = [:]
         for item in types {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, parts[0].contains(".") else { throw StoreWorkError.usage("--type \(item): expected table.column=type, e.g. item.purchased_at=date") }
+            guard parts.count == 2, parts[0].contains(".") else {
+                throw StoreWorkError.usage("--type \(item): expected table.column=type, e.g. item.purchased_at=date")
+            }
             hints[sqlNameKey(parts[0])] = parts[1]
         }
         let configExists = FileManager.default.fileExists(atPath: config)
@@ -63,7 +67,8 @@ package enum StoreDescription {
         } catch {
             throw StoreWorkError.usage("\(error)")
         }
-        let inputFolder = existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
+        let inputFolder =
+            existing?.inputPath ?? (((config as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".entities"))
 
         var describer = StoreDescriber(typeHints: hints)
         for item in renames {
@@ -87,7 +92,8 @@ package enum StoreDescription {
             do {
                 if byUserVersion {
                     guard read.userVersion > 0 else {
-                        throw StoreWorkError.usage("--database \(item): its user_version is 0, so it says no layout; give each store its version (FILE=VERSION)")
+                        throw StoreWorkError.usage(
+                            "--database \(item): its user_version is 0, so it says no layout; give each store its version (FILE=VERSION)")
                     }
                     at = try SchemaVersion(parsing: "\(read.userVersion).0")
                     lines.append("\(displayPath(parts[0])): user_version \(read.userVersion), described at \(at)")
@@ -99,7 +105,9 @@ package enum StoreDescription {
             } catch {
                 throw StoreWorkError.usage("--database \(item): \(error)")
             }
-            guard !layouts.contains(where: { $0.version == at }) else { throw StoreWorkError.usage("--database \(item): two stores at \(at)") }
+            guard !layouts.contains(where: { $0.version == at }) else {
+                throw StoreWorkError.usage("--database \(item): two stores at \(at)")
+            }
             layouts.append(StoreDescriber.Layout(version: at, tables: read.tables))
             for object in read.appObjects where !appObjects.contains(where: { $0.name == object.0 }) { appObjects.append(object) }
         }
@@ -112,21 +120,27 @@ package enum StoreDescription {
             for (entity, errors) in refused {
                 guard let table = Self.table(of: entity, in: output) else { continue }
                 refusedTables[table, default: []] += errors
-                describer.leftToTheApp[sqlNameKey(table)] = "generate would refuse its description (\(errors.joined(separator: "; "))); leave it to the app, or describe it by hand"
+                describer.leftToTheApp[sqlNameKey(table)] =
+                    "generate would refuse its description (\(errors.joined(separator: "; "))); leave it to the app, or describe it by hand"
             }
             let before = output.entities.count
             output = describer.describe(layouts)
             if output.entities.count >= before { break }
         }
         for (table, errors) in refusedTables.sorted(by: { $0.key < $1.key }) {
-            output.warnings.append("table \(table): not described, since generate would refuse its description: \(errors.joined(separator: "; "))")
+            output.warnings.append(
+                "table \(table): not described, since generate would refuse its description: \(errors.joined(separator: "; "))")
         }
 
         let files = output.entities.map { ((inputFolder as NSString).appendingPathComponent("\($0.name).json"), $0.json) }
         var writes = files.map { FileTransaction.File(path: $0.0, text: $0.1, mayReplace: force) }
         if !configExists {
-            writes.append(FileTransaction.File(
-                path: config, text: Self.newConfigText(inputFolder: inputFolder, version: newest.string, module: module, columnNaming: describer.columnNaming), mayReplace: false))
+            writes.append(
+                FileTransaction.File(
+                    path: config,
+                    text: Self.newConfigText(
+                        inputFolder: inputFolder, version: newest.string, module: module, columnNaming: describer.columnNaming),
+                    mayReplace: false))
         }
         return Described(writes: writes, output: output, appObjects: appObjects, lines: lines, layouts: layouts)
     }
@@ -141,7 +155,9 @@ package enum StoreDescription {
 
     /// The errors `generate` gives for the descriptions of `output`, by entity (its file's name); nil when it
     /// accepts them. Loaded and resolved in a temporary folder beside a config like the one `describe` writes.
-    package static func refusedByGenerate(_ output: StoreDescriber.Output, version: SchemaVersion, columnNaming: ColumnNaming) -> [String: [String]]? {
+    package static func refusedByGenerate(_ output: StoreDescriber.Output, version: SchemaVersion, columnNaming: ColumnNaming) -> [String:
+        [String]]?
+    {
         guard !output.entities.isEmpty else { return nil }
         let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("lucidgen-describe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -150,11 +166,13 @@ package enum StoreDescription {
         do {
             try FileManager.default.createDirectory(atPath: entities, withIntermediateDirectories: true)
             for entity in output.entities {
-                try Data(entity.json.utf8).write(to: URL(fileURLWithPath: (entities as NSString).appendingPathComponent("\(entity.name).json")))
+                try Data(entity.json.utf8).write(
+                    to: URL(fileURLWithPath: (entities as NSString).appendingPathComponent("\(entity.name).json")))
             }
-            try Data(newConfigText(inputFolder: entities, version: version.string, module: "App", columnNaming: columnNaming).utf8).write(to: URL(fileURLWithPath: configPath))
+            try Data(newConfigText(inputFolder: entities, version: version.string, module: "App", columnNaming: columnNaming).utf8).write(
+                to: URL(fileURLWithPath: configPath))
         } catch {
-            return nil  // nothing to check with: the descriptions are written as they are
+            return nil // nothing to check with: the descriptions are written as they are
         }
         do {
             _ = try Resolver.resolve(try GeneratorPipeline(configPath: configPath).load())
@@ -173,7 +191,9 @@ package enum StoreDescription {
 
     /// The config `describe` and `import` write when there is none: the descriptions' folder, the current
     /// version, the app target.
-    package static func newConfigText(inputFolder: String, version: String, module: String, columnNaming: ColumnNaming = .asNamed, stages: String = "") -> String {
+    package static func newConfigText(
+        inputFolder: String, version: String, module: String, columnNaming: ColumnNaming = .asNamed, stages: String = ""
+    ) -> String {
         """
         input_path: \((inputFolder as NSString).lastPathComponent)
         current_version: "\(version)"\(columnNaming == .camelCase ? "\ncolumn_naming: camel_case" : "")
@@ -193,7 +213,9 @@ package enum StoreDescription {
     /// The store's tables lucidgen may describe (with their declared types, as the store reader keeps them),
     /// the app's own objects, and its `PRAGMA user_version`.
 
-    package static func read(_ path: String, appTables: Set<String>) throws -> (tables: [SchemaTable], appObjects: [(String, String)], userVersion: Int) {
+    package static func read(_ path: String, appTables: Set<String>) throws -> (
+        tables: [SchemaTable], appObjects: [(String, String)], userVersion: Int
+    ) {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreWorkError.usage("no store at \(path)") }
         if let problem = storeFileProblem(path) { throw StoreWorkError.usage(problem) }
         var configuration = Configuration()

@@ -38,7 +38,8 @@ package enum StoreInspection {
             let (versions, stages, _) = try ProjectVersions.resolve(config: configPath, to: nil, lint: false)
             history = SchemaHistory(versions: versions, stages: stages)
             let status = try LucidStore.inspect(
-                atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: try ProjectVersions.coreDataOrigin(config: configPath))
+                atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout,
+                coreDataOrigin: try ProjectVersions.coreDataOrigin(config: configPath))
             if status.version != nil { report.appObjects = status.appObjects }
             report.coreDataModel = status.coreDataModel
             if let drift = status.coreDataConversion?.drift, !drift.isEmpty { report.coreDataDrift = drift }

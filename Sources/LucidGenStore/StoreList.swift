@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The store files `--stores` names: a folder's files with the store extensions, or the files a glob
@@ -135,11 +136,11 @@ package struct StoreList {
         var matches = glob_t()
         defer { globfree(&matches) }
         #if canImport(Darwin)
-        let status = Darwin.glob(pattern, 0, nil, &matches)
+            let status = Darwin.glob(pattern, 0, nil, &matches)
         #elseif canImport(Glibc)
-        let status = Glibc.glob(pattern, 0, nil, &matches)
+            let status = Glibc.glob(pattern, 0, nil, &matches)
         #else
-        let status = Musl.glob(pattern, 0, nil, &matches)
+            let status = Musl.glob(pattern, 0, nil, &matches)
         #endif
         guard status == 0 else { return [] }
         return (0..<Int(matches.gl_pathc)).compactMap { index in matches.gl_pathv[index].map { String(cString: $0) } }

@@ -32,12 +32,16 @@ package enum BoundedPropertyList {
 
     /// The decoded property list (as `PropertyListSerialization` gives it), after the checks above.
     package static func decode(_ data: Data, limits: Limits = Limits()) throws(Refusal) -> Any {
-        guard data.count <= limits.bytes else { throw Refusal(description: "a property list of \(data.count) bytes; at most \(limits.bytes) are read") }
+        guard data.count <= limits.bytes else {
+            throw Refusal(description: "a property list of \(data.count) bytes; at most \(limits.bytes) are read")
+        }
         let bytes = [UInt8](data)
         if bytes.starts(with: Array("bplist".utf8)) {
             try checkBinary(bytes, limits: limits)
         } else if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "<") {
-            guard data.range(of: Data("<!ENTITY".utf8)) == nil else { throw Refusal(description: "an XML property list that declares entities") }
+            guard data.range(of: Data("<!ENTITY".utf8)) == nil else {
+                throw Refusal(description: "an XML property list that declares entities")
+            }
             try checkXML(bytes, limits: limits)
         } else {
             throw Refusal(description: "not an XML or binary property list")
@@ -52,7 +56,9 @@ package enum BoundedPropertyList {
     /// The binary form: `bplist00`, the objects, a table of their offsets, and a 32-byte trailer giving the
     /// sizes of offsets and references, the number of objects, the top object and the table's offset.
     static func checkBinary(_ bytes: [UInt8], limits: Limits) throws(Refusal) {
-        guard bytes.starts(with: Array("bplist00".utf8)) else { throw Refusal(description: "a binary property list in a format other than bplist00") }
+        guard bytes.starts(with: Array("bplist00".utf8)) else {
+            throw Refusal(description: "a binary property list in a format other than bplist00")
+        }
         guard bytes.count >= 8 + 32 + 1 else { throw Refusal(description: "a binary property list too short to have a trailer") }
         let trailer = bytes.count - 32
         func integer(_ start: Int, _ size: Int) -> Int? {
@@ -65,8 +71,12 @@ package enum BoundedPropertyList {
         guard let count = integer(trailer + 8, 8), let top = integer(trailer + 16, 8), let table = integer(trailer + 24, 8),
             (1...8).contains(offsetSize), (1...8).contains(referenceSize), count >= 1, top < count
         else { throw Refusal(description: "a binary property list whose trailer is damaged") }
-        guard count <= limits.objects else { throw Refusal(description: "a binary property list of \(count) objects; at most \(limits.objects) are read") }
-        guard table >= 8, count <= (trailer - table) / offsetSize else { throw Refusal(description: "a binary property list whose offset table is outside it") }
+        guard count <= limits.objects else {
+            throw Refusal(description: "a binary property list of \(count) objects; at most \(limits.objects) are read")
+        }
+        guard table >= 8, count <= (trailer - table) / offsetSize else {
+            throw Refusal(description: "a binary property list whose offset table is outside it")
+        }
         let offsets = try (0..<count).map { index throws(Refusal) -> Int in
             guard let offset = integer(table + index * offsetSize, offsetSize), offset >= 8, offset < table else {
                 throw Refusal(description: "a binary property list whose object \(index) is outside it")
@@ -107,13 +117,18 @@ package enum BoundedPropertyList {
         func size(of object: Int, depth: Int) throws(Refusal) -> Int {
             if let known = treeSize[object] { return known }
             guard depth <= limits.depth else { throw Refusal(description: "a binary property list nested more than \(limits.depth) deep") }
-            guard onPath.insert(object).inserted else { throw Refusal(description: "a binary property list whose object \(object) contains itself") }
+            guard onPath.insert(object).inserted else {
+                throw Refusal(description: "a binary property list whose object \(object) contains itself")
+            }
             defer { onPath.remove(object) }
             var total = 1
             for reference in try references(of: object) {
                 total += try size(of: reference, depth: depth + 1)
                 guard total <= limits.objects else {
-                    throw Refusal(description: "a binary property list that decodes into more than \(limits.objects) objects (its collections refer to the same objects over and over)")
+                    throw Refusal(
+                        description:
+                            "a binary property list that decodes into more than \(limits.objects) objects (its collections refer to the same objects over and over)"
+                    )
                 }
             }
             treeSize[object] = total
@@ -135,7 +150,9 @@ package enum BoundedPropertyList {
             } else if next != UInt8(ascii: "?") && next != UInt8(ascii: "!") {
                 guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { break }
                 if bytes[end - 1] != UInt8(ascii: "/") { depth += 1 }
-                guard depth <= limits.depth else { throw Refusal(description: "an XML property list nested more than \(limits.depth) deep") }
+                guard depth <= limits.depth else {
+                    throw Refusal(description: "an XML property list nested more than \(limits.depth) deep")
+                }
                 index = end
             }
         }

@@ -58,10 +58,14 @@ package enum DecimalText {
             guard marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") else { return nil }
             bytes = bytes.dropFirst()
             if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                return nil
+            }
         }
         let zero = UInt8(ascii: "0")
-        guard let first = mantissa.firstIndex(where: { $0 != zero }), let last = mantissa.lastIndex(where: { $0 != zero }) else { return [] }
+        guard let first = mantissa.firstIndex(where: { $0 != zero }), let last = mantissa.lastIndex(where: { $0 != zero }) else {
+            return []
+        }
         return Array(mantissa[first...last])
     }
 }

@@ -106,7 +106,9 @@ package enum SQLLexer {
             case UInt8(ascii: "/") where next == UInt8(ascii: "*"):
                 kind = .comment
                 index += 2
-                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
+                    index += 1
+                }
                 closed = index + 1 < bytes.count
                 index = min(index + 2, bytes.count)
                 content = text(start..<index)

@@ -38,15 +38,20 @@ public struct Schema: Sendable, Hashable, Codable {
     /// static let version1_1 = Schema(version: SchemaVersion("1.1"), basedOn: version1_0,
     ///                                replacing: [table_aircraft_2], removing: ["old_notes"])
     /// ```
-    @_spi(Generated) public init(version: SchemaVersion, basedOn previous: Schema, replacing changed: [any SchemaTableSource], removing removed: [String] = []) {
+    @_spi(Generated) public init(
+        version: SchemaVersion, basedOn previous: Schema, replacing changed: [any SchemaTableSource], removing removed: [String] = []
+    ) {
         self.version = version
-        self.storage = TableList(Self.entries(of: previous.storage.entries, replacing: changed.map(TableList.Entry.init), removing: removed))
+        self.storage = TableList(
+            Self.entries(of: previous.storage.entries, replacing: changed.map(TableList.Entry.init), removing: removed))
     }
 
     /// `previous` (sorted by name, as every schema's tables are) with each change replacing, inserting or
     /// removing one table in place: a registry builds every version when a store migrates, and sorting and
     /// filtering each whole list was a third of building a 150-version history.
-    private static func entries(of previous: [TableList.Entry], replacing changed: [TableList.Entry], removing removed: [String]) -> [TableList.Entry] {
+    private static func entries(of previous: [TableList.Entry], replacing changed: [TableList.Entry], removing removed: [String])
+        -> [TableList.Entry]
+    {
         var entries = previous
         guard entries.indices.dropFirst().allSatisfy({ entries[$0 - 1].name < entries[$0].name }) else {
             // A schema whose tables were set out of order (the property is settable): filter and sort.
@@ -302,7 +307,9 @@ public struct Schema: Sendable, Hashable, Codable {
             return "\(quoteIdentifier(column.name)) \(column.constraintsSQL(primaryKey: key))"
         }
         if primaryKey.count > 1 {
-            parts.append("PRIMARY KEY (\(primaryKey.map(quoteIdentifier).joined(separator: ", ")))\(primaryKeyConflict.map { " ON CONFLICT \($0)" } ?? "")")
+            parts.append(
+                "PRIMARY KEY (\(primaryKey.map(quoteIdentifier).joined(separator: ", ")))\(primaryKeyConflict.map { " ON CONFLICT \($0)" } ?? "")"
+            )
         }
         for key in foreignKeys {
             parts.append(
@@ -501,13 +508,13 @@ package struct SchemaColumn: Sendable, Hashable, Codable {
     package static func storage(declared: String) -> (StorageType, declared: String?) {
         let upper = declared.uppercased()
         if let exact = StorageType(rawValue: upper) { return (exact, nil) }
-        if upper.isEmpty { return (.blob, nil) }  // no declared type: BLOB affinity, and nothing to declare
+        if upper.isEmpty { return (.blob, nil) } // no declared type: BLOB affinity, and nothing to declare
         let type: StorageType =
-            if upper.contains("INT") { .integer }
-            else if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") { .text }
-            else if upper.isEmpty || upper.contains("BLOB") { .blob }
-            else if upper.contains("REAL") || upper.contains("FLOA") || upper.contains("DOUB") { .real }
-            else { .integer }
+            if upper.contains("INT") { .integer } else if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") {
+                .text
+            } else if upper.isEmpty || upper.contains("BLOB") {
+                .blob
+            } else if upper.contains("REAL") || upper.contains("FLOA") || upper.contains("DOUB") { .real } else { .integer }
         return (type, upper)
     }
 

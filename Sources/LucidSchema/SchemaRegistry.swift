@@ -117,7 +117,8 @@ package struct SchemaHistory: Sendable {
 
     /// The history a generated registry lists, with its generated checksums and its type's name.
     package init<Registry: SchemaRegistry>(registry: Registry.Type) {
-        self.init(versions: registry.versions, stages: registry.stages, checksums: registry.checksums, registry: String(reflecting: registry))
+        self.init(
+            versions: registry.versions, stages: registry.stages, checksums: registry.checksums, registry: String(reflecting: registry))
         for route in registry.versionRoutes {
             if let start = route.first { routes[start] = route }
         }

@@ -49,7 +49,9 @@ extension SchemaTable {
     package var searchTriggerNames: [String] { Self.searchTriggerNames(of: name) }
 
     /// The triggers that keep the declared search of table `table` in step.
-    package static func searchTriggerNames(of table: String) -> [String] { SchemaSearch.triggerSuffixes.map { searchTableName(of: table) + $0 } }
+    package static func searchTriggerNames(of table: String) -> [String] {
+        SchemaSearch.triggerSuffixes.map { searchTableName(of: table) + $0 }
+    }
 
     /// `CREATE VIRTUAL TABLE … USING fts5(…)` and its three triggers; empty without search.
     package var searchStatements: [String] {

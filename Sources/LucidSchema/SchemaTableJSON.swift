@@ -134,7 +134,9 @@ extension SchemaTable {
             self.name = name
             built = BuiltOnce {
                 let table = SchemaTable(json: json)
-                precondition(table.name == name, "a generated table named \(name) holds the JSON of \(table.name) (regenerate with lucidgen generate)")
+                precondition(
+                    table.name == name,
+                    "a generated table named \(name) holds the JSON of \(table.name) (regenerate with lucidgen generate)")
                 return table
             }
         }
@@ -177,7 +179,8 @@ enum TableJSONReader {
         // The string's own NUL-terminated bytes (no copy for a literal or a native string).
         let count = json.utf8.count
         return try json.withCString { pointer in
-            var reader = Reader(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: count + 1))
+            var reader = Reader(
+                bytes: UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: count + 1))
             let value = try body(&reader)
             reader.skipSpace()
             guard reader.peek == 0 else { throw reader.failure("text after \(what)") }
@@ -190,7 +193,8 @@ enum TableJSONReader {
     private static func table(_ reader: inout Reader) throws -> SchemaTable {
         var name: String?, kind: SchemaTable.Kind?, primaryKey: [String]?, columns: [SchemaColumn]?
         var foreignKeys: [SchemaForeignKey]?, indexes: [SchemaIndex]?
-        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?, strict: Bool?, primaryKeyConflict: String?
+        var renamedFrom: String?, convertedFromColumn: String?, reusesName: Bool?, search: SchemaSearch?, autoincrement: Bool?,
+            strict: Bool?, primaryKeyConflict: String?
         var movedRows: [MovedRows]?
         var checks: [SchemaCheck]?
         try reader.object { reader, key in
@@ -217,9 +221,11 @@ enum TableJSONReader {
             }
         }
         var table = SchemaTable(
-            name: try required(name, "name", reader), kind: try required(kind, "kind", reader), columns: try required(columns, "columns", reader),
+            name: try required(name, "name", reader), kind: try required(kind, "kind", reader),
+            columns: try required(columns, "columns", reader),
             primaryKey: try required(primaryKey, "primaryKey", reader), foreignKeys: try required(foreignKeys, "foreignKeys", reader),
-            indexes: try required(indexes, "indexes", reader), renamedFrom: renamedFrom, convertedFromColumn: convertedFromColumn, reusesName: reusesName,
+            indexes: try required(indexes, "indexes", reader), renamedFrom: renamedFrom, convertedFromColumn: convertedFromColumn,
+            reusesName: reusesName,
             search: search, autoincrement: autoincrement)
         table.strict = strict
         table.primaryKeyConflict = primaryKeyConflict
@@ -283,7 +289,8 @@ enum TableJSONReader {
 
     private static func column(_ reader: inout Reader) throws -> SchemaColumn {
         var name: String?, type: SchemaColumn.StorageType?, notNull: Bool?
-        var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: ValueType?, lossyConversionFrom: ValueType?
+        var defaultSQL: String?, renamedFrom: String?, convertedFromJoinTable: String?, valueType: ValueType?,
+            lossyConversionFrom: ValueType?
         var reusesName: Bool?, extractedFrom: String?, jsonPath: String?, caseChanges: [EnumCaseChange]?, jsonStructChange: String?
         var compositeGroup: [String]?, requiredWhenPresent: Bool?, declaredType: String?, collation: String?, notNullConflict: String?
         var check: String?, generatedSQL: String?, generatedStored: Bool?
@@ -317,11 +324,14 @@ enum TableJSONReader {
             }
         }
         var column = SchemaColumn(
-            name: try required(name, "name", reader), type: try required(type, "type", reader), notNull: try required(notNull, "notNull", reader),
+            name: try required(name, "name", reader), type: try required(type, "type", reader),
+            notNull: try required(notNull, "notNull", reader),
             defaultSQL: defaultSQL, renamedFrom: renamedFrom, convertedFromJoinTable: convertedFromJoinTable, valueType: valueType,
-            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath, caseChanges: caseChanges,
-            jsonStructChange: jsonStructChange, compositeGroup: compositeGroup, requiredWhenPresent: requiredWhenPresent)
-            .declared(declaredType)
+            lossyConversionFrom: lossyConversionFrom, reusesName: reusesName, extractedFrom: extractedFrom, jsonPath: jsonPath,
+            caseChanges: caseChanges,
+            jsonStructChange: jsonStructChange, compositeGroup: compositeGroup, requiredWhenPresent: requiredWhenPresent
+        )
+        .declared(declaredType)
         column.collation = collation
         column.notNullConflict = notNullConflict
         column.check = check
@@ -347,7 +357,8 @@ enum TableJSONReader {
     }
 
     private static func foreignKey(_ reader: inout Reader) throws -> SchemaForeignKey {
-        var columns: [String]?, table: String?, tableColumns: [String]?, onDelete: SchemaForeignKey.Action?, onUpdate: SchemaForeignKey.Action?
+        var columns: [String]?, table: String?, tableColumns: [String]?, onDelete: SchemaForeignKey.Action?,
+            onUpdate: SchemaForeignKey.Action?
         try reader.object { reader, key in
             switch key {
             case "columns": columns = try reader.strings()
@@ -366,7 +377,8 @@ enum TableJSONReader {
         }
         return SchemaForeignKey(
             columns: try required(columns, "columns", reader), table: try required(table, "table", reader),
-            tableColumns: try required(tableColumns, "tableColumns", reader), onDelete: try required(onDelete, "onDelete", reader), onUpdate: onUpdate)
+            tableColumns: try required(tableColumns, "tableColumns", reader), onDelete: try required(onDelete, "onDelete", reader),
+            onUpdate: onUpdate)
     }
 
     private static func index(_ reader: inout Reader) throws -> SchemaIndex {
@@ -380,7 +392,9 @@ enum TableJSONReader {
             default: try reader.skipValue()
             }
         }
-        var index = SchemaIndex(name: try required(name, "name", reader), columns: try required(columns, "columns", reader), unique: try required(unique, "unique", reader))
+        var index = SchemaIndex(
+            name: try required(name, "name", reader), columns: try required(columns, "columns", reader),
+            unique: try required(unique, "unique", reader))
         index.onConflict = onConflict
         return index
     }
@@ -500,7 +514,8 @@ enum TableJSONReader {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 while true {
                     switch peek {
-                    case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+                        UInt8(ascii: "0")...UInt8(ascii: "9"):
                         position += 1
                     default:
                         return
@@ -561,7 +576,9 @@ enum TableJSONReader {
                         var code = try hex4()
                         if (0xD800..<0xDC00).contains(code) {
                             // A surrogate pair: the low half must follow.
-                            guard peek == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else { throw failure("lone surrogate") }
+                            guard peek == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                                throw failure("lone surrogate")
+                            }
                             position += 2
                             let low = try hex4()
                             guard (0xDC00..<0xE000).contains(low) else { throw failure("invalid surrogate pair") }

@@ -31,10 +31,14 @@ package enum SeedValues {
         "", "plain", "ünïcödé ✈︎ 日本語 👩🏽‍✈️", "quote ' and \" and \\", "line\nbreak\ttab", String(repeating: "long ", count: 60),
         " leading and trailing ", "NULL", "0", "42", "emoji 🛩🛫🛬", "-7",
     ]
-    package static let integers: [Int64] = [0, 1, -1, Int64.max, Int64.min, 42, Int64(Int32.max) + 1, -1_000_000_007, 7, 2, 3, 9_007_199_254_740_993]
+    package static let integers: [Int64] = [
+        0, 1, -1, Int64.max, Int64.min, 42, Int64(Int32.max) + 1, -1_000_000_007, 7, 2, 3, 9_007_199_254_740_993,
+    ]
     package static let doubles: [Double] = [0, 1.5, -2.25, 1e300, -1e-300, 0.1, 3_600.25, 123_456_789.125, 2, -7.5, 1e15, 0.001]
     package static let floats: [Float] = [0, 1.5, -2.25, 3.4e38, 0.1, 1e-30]
-    package static let urls = ["https://example.com/", "https://example.com/ä/path?query=1&x=%20#frag", "file:///tmp/a%20b", "mailto:pilot@example.com"]
+    package static let urls = [
+        "https://example.com/", "https://example.com/ä/path?query=1&x=%20#frag", "file:///tmp/a%20b", "mailto:pilot@example.com",
+    ]
 
     package static func bool(row: Int, salt: Int) -> Bool { (row + salt) % 2 == 0 }
 
@@ -68,7 +72,9 @@ package enum SeedValues {
 
     /// The edge decimals, as the text GRDB stores for them (``DecimalText``): zero, fractions no `Double`
     /// holds exactly (0.1, 12.34), negative ones, a tiny and a large one, and 38 significant digits.
-    package static let decimals = ["0", "12.34", "-0.01", "0.1", "123456789012345678901234567890.12345678", "-99.999", "1000000", "0.000001"]
+    package static let decimals = [
+        "0", "12.34", "-0.01", "0.1", "123456789012345678901234567890.12345678", "-99.999", "1000000", "0.000001",
+    ]
 
     /// Beyond the edge decimals: `<row>.25`, which no edge value is.
     package static func distinctDecimal(row: Int, salt: Int) -> String {

@@ -39,7 +39,9 @@ package enum ValueType: Sendable, Hashable {
     case other(String)
 
     /// The value types of scalar properties.
-    package static let scalars: [ValueType] = [.string, .int, .bool, .double, .float, .seconds, .milliseconds, .date, .url, .color, .data, .uuid, .decimal]
+    package static let scalars: [ValueType] = [
+        .string, .int, .bool, .double, .float, .seconds, .milliseconds, .date, .url, .color, .data, .uuid, .decimal,
+    ]
 
     private static let scalarsByText = Dictionary(uniqueKeysWithValues: scalars.map { ($0.description, $0) })
 

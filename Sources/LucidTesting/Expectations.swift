@@ -44,7 +44,8 @@ public struct TransformExpectation: Sendable {
     ///     Int(old["label"] as String).map { ["code": old["code"], "label": $0.databaseValue] }
     /// }
     /// ```
-    public init(from: SchemaVersion, to: SchemaVersion, table: String, expect: @escaping @Sendable (Row) throws -> [String: DatabaseValue]?) {
+    public init(from: SchemaVersion, to: SchemaVersion, table: String, expect: @escaping @Sendable (Row) throws -> [String: DatabaseValue]?)
+    {
         self.from = from
         self.to = to
         self.table = table
@@ -98,7 +99,10 @@ public struct StageExpectation: Sendable {
     ///     }
     /// }
     /// ```
-    public init(from: SchemaVersion, to: SchemaVersion, label: String, apply: @escaping @Sendable (_ before: ExpectedRows, _ after: inout ExpectedRows) throws -> Void) {
+    public init(
+        from: SchemaVersion, to: SchemaVersion, label: String,
+        apply: @escaping @Sendable (_ before: ExpectedRows, _ after: inout ExpectedRows) throws -> Void
+    ) {
         self.from = from
         self.to = to
         self.label = label

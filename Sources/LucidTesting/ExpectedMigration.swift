@@ -31,7 +31,8 @@ struct ExpectedMigration {
     static func read(_ db: Database, at schema: Schema) throws -> ExpectedRows {
         var rows = ExpectedRows(schema: schema)
         for table in schema.tables {
-            rows.tables[table.name] = try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(table.name)) ORDER BY rowid").map(dictionary)
+            rows.tables[table.name] = try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(table.name)) ORDER BY rowid").map(
+                dictionary)
         }
         return rows
     }
@@ -59,13 +60,19 @@ struct ExpectedMigration {
             // Rows of entities removed from a hierarchy are deleted rows: their references get their ON DELETE actions.
             for table in versions[toIndex].tables where !transformed.contains(table.name) {
                 guard let kind = table.columns.first(where: \.isKindColumn),
-                    inference.caseMapping(ofColumn: kind.name, table: table.name, at: toIndex, in: fromIndex).mapping.contains(where: { $0.to == nil })
+                    inference.caseMapping(ofColumn: kind.name, table: table.name, at: toIndex, in: fromIndex).mapping.contains(where: {
+                        $0.to == nil
+                    })
                 else { continue }
                 applyDeleteActions(afterDroppingRowsOf: table.name, in: &after)
             }
             for table in transformed.sorted() {
-                guard let expectation = expectations.transforms.first(where: { $0.from == step.from && $0.to == step.to && $0.table == table }) else {
-                    throw ExpectationError("step \(step.label) transforms table \(table) with the app's code, but no expectation says what its rows become")
+                guard
+                    let expectation = expectations.transforms.first(where: { $0.from == step.from && $0.to == step.to && $0.table == table }
+                    )
+                else {
+                    throw ExpectationError(
+                        "step \(step.label) transforms table \(table) with the app's code, but no expectation says what its rows become")
                 }
                 guard case .table(let source)? = lineage.origin(ofTable: table, at: toIndex, in: fromIndex) else {
                     // Rows that move into the table (an entity whose parent changed), made by the app's code from
@@ -73,7 +80,8 @@ struct ExpectedMigration {
                     after.tables[table] = []
                     for move in movedRows(into: table, from: fromIndex, to: toIndex, transformed: transformed) where move.transformed {
                         let kinds = Set(move.kinds.map(\.from))
-                        let rows = (current.tables[sourceTable(of: move, from: fromIndex, to: toIndex)?.name ?? move.source] ?? []).filter { row in
+                        let rows = (current.tables[sourceTable(of: move, from: fromIndex, to: toIndex)?.name ?? move.source] ?? []).filter {
+                            row in
                             guard let kindColumn = move.sourceKindColumn else { return true }
                             guard case .string(let kind)? = row[kindColumn]?.storage else { return false }
                             return kinds.contains(kind)
@@ -93,7 +101,8 @@ struct ExpectedMigration {
             after = try normalize(after)
             if let stage, stage.willMigrate != nil || stage.didMigrate != nil {
                 guard let expectation = expectations.stages.first(where: { $0.from == step.from && $0.to == step.to }) else {
-                    throw ExpectationError("step \(step.label) runs the stage '\(stage.label)', but no expectation says what it does to the rows")
+                    throw ExpectationError(
+                        "step \(step.label) runs the stage '\(stage.label)', but no expectation says what it does to the rows")
                 }
                 try expectation.apply(current, &after)
                 after = try normalize(after)
@@ -125,17 +134,22 @@ struct ExpectedMigration {
         }
     }
 
-    private func dataMigrations(after lower: SchemaVersion?, upTo upper: SchemaVersion, excluding recorded: Set<DataMigrationKey>) -> [DataMigration] {
+    private func dataMigrations(after lower: SchemaVersion?, upTo upper: SchemaVersion, excluding recorded: Set<DataMigrationKey>)
+        -> [DataMigration]
+    {
         options.dataMigrations
             .filter { migration in
-                migration.version <= upper && (lower.map { migration.version > $0 } ?? true) && !recorded.contains(DataMigrationKey(migration))
+                migration.version <= upper && (lower.map { migration.version > $0 } ?? true)
+                    && !recorded.contains(DataMigrationKey(migration))
             }
             .sorted { ($0.version, $0.label) < ($1.version, $1.label) }
     }
 
     private func apply(_ migration: DataMigration, to rows: inout ExpectedRows) throws {
-        guard let expectation = expectations.dataMigrations.first(where: { $0.version == migration.version && $0.label == migration.label }) else {
-            throw ExpectationError("the data migration \(migration.version) '\(migration.label)' runs, but no expectation says what it does to the rows")
+        guard let expectation = expectations.dataMigrations.first(where: { $0.version == migration.version && $0.label == migration.label })
+        else {
+            throw ExpectationError(
+                "the data migration \(migration.version) '\(migration.label)' runs, but no expectation says what it does to the rows")
         }
         try expectation.apply(&rows)
         rows = try normalize(rows)
@@ -172,7 +186,9 @@ struct ExpectedMigration {
                         rows.tables[child.name] = before.map { row in
                             guard isOrphan(row) else { return row }
                             var row = row
-                            for column in key.columns { row[column] = child.column(named: column)?.defaultSQL.flatMap(SQLiteValues.literal) ?? .null }
+                            for column in key.columns {
+                                row[column] = child.column(named: column)?.defaultSQL.flatMap(SQLiteValues.literal) ?? .null
+                            }
                             return row
                         }
                     case .noAction, .restrict:
@@ -193,11 +209,15 @@ struct ExpectedMigration {
             switch lineage.origin(ofTable: table.name, at: toIndex, in: fromIndex) {
             case .table(let sourceName)?:
                 let sourceKey = source.table(named: sourceName)?.primaryKey.first
-                let origins = table.columns.map { ($0.name, lineage.origin(ofColumn: $0.name, table: table.name, at: toIndex, in: fromIndex)) }
+                let origins = table.columns.map {
+                    ($0.name, lineage.origin(ofColumn: $0.name, table: table.name, at: toIndex, in: fromIndex))
+                }
                 // Each version's conversion along the way, in order (the planner decides which; the values are computed here).
                 var conversions: [String: [ValueConversion]] = [:]
                 for column in table.columns {
-                    if case .success(let steps)? = inference.conversions(ofColumn: column.name, table: table.name, at: toIndex, in: fromIndex) {
+                    if case .success(let steps)? = inference.conversions(
+                        ofColumn: column.name, table: table.name, at: toIndex, in: fromIndex)
+                    {
                         conversions[column.name] = steps
                     }
                 }
@@ -205,7 +225,9 @@ struct ExpectedMigration {
                 var caseMappings: [String: [String: String?]] = [:]
                 for column in table.columns {
                     let mapping = inference.caseMapping(ofColumn: column.name, table: table.name, at: toIndex, in: fromIndex).mapping
-                    if !mapping.isEmpty { caseMappings[column.name] = Dictionary(mapping.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first }) }
+                    if !mapping.isEmpty {
+                        caseMappings[column.name] = Dictionary(mapping.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
+                    }
                 }
                 var volatile: Set<String> = []
                 for (column, origin) in origins {
@@ -220,7 +242,7 @@ struct ExpectedMigration {
                     case .column(let oldTable, let oldName)?:
                         guard source.table(named: oldTable)?.column(named: oldName)?.notNull == false else { continue }
                     case .jsonMember?:
-                        break  // a member of a JSON struct made composite: missing or null in the JSON takes the default
+                        break // a member of a JSON struct made composite: missing or null in the JSON takes the default
                     default:
                         continue
                     }
@@ -236,7 +258,9 @@ struct ExpectedMigration {
                 // at this step (with a default), or becoming required in it. Present: a sibling the store holds is not NULL.
                 var compositeFills: [(column: String, siblings: [String], added: Bool, value: DatabaseValue?)] = []
                 for column in table.columns {
-                    guard let group = column.compositeGroup, let origin = origins.first(where: { $0.0 == column.name })?.1 as Lineage.Origin?? else { continue }
+                    guard let group = column.compositeGroup,
+                        let origin = origins.first(where: { $0.0 == column.name })?.1 as Lineage.Origin??
+                    else { continue }
                     let siblings = group.filter { name in name != column.name && origins.contains { $0.0 == name && $0.1 != nil } }
                     let value = column.defaultSQL.flatMap(SQLiteValues.literal)
                     switch origin {
@@ -254,13 +278,16 @@ struct ExpectedMigration {
                     }
                 }
                 // A to-many relationship that becomes ordered: each source's links numbered from 0 in rowid order.
-                let numbersLinks = table.kind == .join && table.column(named: LinkTable.positionColumn) != nil
+                let numbersLinks =
+                    table.kind == .join && table.column(named: LinkTable.positionColumn) != nil
                     && origins.contains { sameSQLName($0.0, LinkTable.positionColumn) && $0.1 == nil }
                 var linksSeen: [DatabaseValue: Int] = [:]
                 // Entity inheritance: the rows of entities removed on the way are deleted (their kind maps to NULL).
                 let deletedKinds = Set(
-                    table.columns.filter(\.isKindColumn).flatMap { column in (caseMappings[column.name] ?? [:]).filter { $0.value == nil }.map { (column.name, $0.key) } }
-                        .map { "\($0.0)\u{0}\($0.1)" })
+                    table.columns.filter(\.isKindColumn).flatMap { column in
+                        (caseMappings[column.name] ?? [:]).filter { $0.value == nil }.map { (column.name, $0.key) }
+                    }
+                    .map { "\($0.0)\u{0}\($0.1)" })
                 let kindSource = table.columns.first(where: \.isKindColumn).flatMap { column -> String? in
                     if case .column(_, let name)? = origins.first(where: { $0.0 == column.name })?.1 { return name }
                     return nil
@@ -294,7 +321,9 @@ struct ExpectedMigration {
                             values[column] = mapped.isNull ? fills[column] ?? mapped : mapped
                         case .jsonMember(_, let name, let path)?:
                             // A struct stored as JSON became a composite: the member's value, as `json_extract` reads it.
-                            let value = Self.jsonMember(row[name] ?? .null, path: path, valueType: target.table(named: table.name)?.column(named: column)?.valueType)
+                            let value = Self.jsonMember(
+                                row[name] ?? .null, path: path, valueType: target.table(named: table.name)?.column(named: column)?.valueType
+                            )
                             values[column] = value.isNull ? fills[column] ?? value : value
                         case .table(let join)?:
                             // A to-many relationship became to-one: the single link (more would fail the migration).
@@ -328,7 +357,7 @@ struct ExpectedMigration {
                     }
                     return [link.source: row[ownerKey] ?? .null, link.target: target]
                 }
-            case .jsonMember?, nil:  // a table's origin is a table or a column
+            case .jsonMember?, nil: // a table's origin is a table or a column
                 result.tables[table.name] = []
             }
         }
@@ -356,7 +385,8 @@ struct ExpectedMigration {
     /// table when nil), with `transformed` tables made by the app's code (``RowMove/transformed``).
     func movedRows(into table: String?, from fromIndex: Int, to toIndex: Int, transformed: Set<String>) -> [RowMove] {
         guard toIndex == fromIndex + 1 else { return [] }
-        return ((try? inference.operations(from: fromIndex, to: toIndex, transformedTables: transformed).get()) ?? []).compactMap { operation in
+        return ((try? inference.operations(from: fromIndex, to: toIndex, transformedTables: transformed).get()) ?? []).compactMap {
+            operation in
             guard case .moveRows(let move) = operation, table.map({ $0 == move.table }) ?? true else { return nil }
             return move
         }
@@ -364,14 +394,18 @@ struct ExpectedMigration {
 
     /// The table at `fromIndex` that a move's rows come from (the move names it as during the step, after renames).
     func sourceTable(of move: RowMove, from fromIndex: Int, to toIndex: Int) -> SchemaTable? {
-        versions[fromIndex].tables.first { table in table.name == move.source || versions[toIndex].table(named: move.source)?.renamedFrom == table.name }
+        versions[fromIndex].tables.first { table in
+            table.name == move.source || versions[toIndex].table(named: move.source)?.renamedFrom == table.name
+        }
     }
 
     /// The member at `path` (`$.a.b`) of JSON text, computed in Swift as SQLite's `json_extract` gives it
     /// (strings as text, integers as integers, other numbers as reals, booleans as 1/0, anything missing
     /// or null as NULL), then as the column stores it: a date's milliseconds since 1970 as GRDB's date text.
     static func jsonMember(_ json: DatabaseValue, path: String, valueType: ValueType?) -> DatabaseValue {
-        guard case .string(let text) = json.storage, var value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return .null }
+        guard case .string(let text) = json.storage, var value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+            return .null
+        }
         for key in path.dropFirst(2).split(separator: ".") {
             guard case .object(let object) = value, let member = object[String(key)] else { return .null }
             value = member
@@ -385,7 +419,9 @@ struct ExpectedMigration {
         case .null, .object, .array: return .null
         }
         guard valueType == .date, case .int64(let milliseconds) = extracted.storage else {
-            if valueType == .date, case .double(let milliseconds) = extracted.storage { return dateText(milliseconds: milliseconds).databaseValue }
+            if valueType == .date, case .double(let milliseconds) = extracted.storage {
+                return dateText(milliseconds: milliseconds).databaseValue
+            }
             return extracted
         }
         return dateText(milliseconds: Double(milliseconds)).databaseValue
@@ -408,11 +444,17 @@ struct ExpectedMigration {
                 return
             }
             let single = try decoder.singleValueContainer()
-            if single.decodeNil() { self = .null }
-            else if let flag = try? single.decode(Bool.self) { self = .bool(flag) }
-            else if let integer = try? single.decode(Int64.self) { self = .integer(integer) }
-            else if let real = try? single.decode(Double.self) { self = .real(real) }
-            else { self = .string(try single.decode(String.self)) }
+            if single.decodeNil() {
+                self = .null
+            } else if let flag = try? single.decode(Bool.self) {
+                self = .bool(flag)
+            } else if let integer = try? single.decode(Int64.self) {
+                self = .integer(integer)
+            } else if let real = try? single.decode(Double.self) {
+                self = .real(real)
+            } else {
+                self = .string(try single.decode(String.self))
+            }
         }
 
         struct AnyKey: CodingKey {
@@ -439,7 +481,8 @@ struct ExpectedMigration {
     func normalize(_ rows: ExpectedRows) throws -> ExpectedRows {
         var result = rows
         for table in rows.schema.tables {
-            let integerKey = table.primaryKey.count == 1 && table.column(named: table.primaryKey[0])?.type == .integer ? table.primaryKey[0] : nil
+            let integerKey =
+                table.primaryKey.count == 1 && table.column(named: table.primaryKey[0])?.type == .integer ? table.primaryKey[0] : nil
             var volatile = rows.volatile[table.name] ?? []
             var stored: [[String: DatabaseValue]] = []
             var usedKeys: Set<Int64> = []
@@ -468,18 +511,24 @@ struct ExpectedMigration {
                         }
                         largestKey = max(largestKey, key)
                     case .null?, nil:
-                        guard largestKey < .max else { throw ExpectationError("the expected rows of \(table.name) at \(rows.version) have no rowid left") }
+                        guard largestKey < .max else {
+                            throw ExpectationError("the expected rows of \(table.name) at \(rows.version) have no rowid left")
+                        }
                         largestKey += 1
                         usedKeys.insert(largestKey)
                         row[integerKey] = largestKey.databaseValue
                     default:
-                        throw ExpectationError("the expected rows of \(table.name) at \(rows.version) cannot be stored (its key \(integerKey) must be an integer): \(values)")
+                        throw ExpectationError(
+                            "the expected rows of \(table.name) at \(rows.version) cannot be stored (its key \(integerKey) must be an integer): \(values)"
+                        )
                     }
                 }
                 stored.append(row)
             }
             if let integerKey {
-                stored.sort { (Int64.fromDatabaseValue($0[integerKey] ?? .null) ?? 0) < (Int64.fromDatabaseValue($1[integerKey] ?? .null) ?? 0) }
+                stored.sort {
+                    (Int64.fromDatabaseValue($0[integerKey] ?? .null) ?? 0) < (Int64.fromDatabaseValue($1[integerKey] ?? .null) ?? 0)
+                }
             }
             result.volatile[table.name] = volatile
             result.tables[table.name] = stored

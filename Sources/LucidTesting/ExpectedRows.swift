@@ -64,7 +64,9 @@ public struct ExpectedRows: Sendable {
     }
 
     /// Removes the rows of a record type's table that match.
-    public mutating func removeAll<Record: MigrationRecord & TableRecord>(_ type: Record.Type, where predicate: (Record) throws -> Bool) throws {
+    public mutating func removeAll<Record: MigrationRecord & TableRecord>(_ type: Record.Type, where predicate: (Record) throws -> Bool)
+        throws
+    {
         let table = try tableName(Record.databaseTableName)
         tables[table] = try (tables[table] ?? []).filter { try !predicate(Record(databaseValues: $0)) }
     }
@@ -75,7 +77,8 @@ public struct ExpectedRows: Sendable {
 
     func tableName(_ name: String) throws -> String {
         guard let table = schema.table(named: name) else {
-            throw ExpectationError("table \(name) does not exist at version \(schema.version) (tables: \(schema.tables.map(\.name).joined(separator: ", ")))")
+            throw ExpectationError(
+                "table \(name) does not exist at version \(schema.version) (tables: \(schema.tables.map(\.name).joined(separator: ", ")))")
         }
         return table.name
     }

@@ -64,9 +64,14 @@ import GRDB
     public static func list(in folder: String) throws(ListingError) -> [String] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
-            throw ListingError(description: "there is no fixture folder at \(folder): the committed fixture stores of released versions belong there, beside the generated test file (if the test file moved, move its Fixtures folder with it; if the folder was deleted, restore it from version control)")
+            throw ListingError(
+                description:
+                    "there is no fixture folder at \(folder): the committed fixture stores of released versions belong there, beside the generated test file (if the test file moved, move its Fixtures folder with it; if the folder was deleted, restore it from version control)"
+            )
         }
-        guard isFolder.boolValue else { throw ListingError(description: "\(folder) is not a folder: the committed fixture stores belong in a folder of that name") }
+        guard isFolder.boolValue else {
+            throw ListingError(description: "\(folder) is not a folder: the committed fixture stores belong in a folder of that name")
+        }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)
@@ -89,7 +94,8 @@ import GRDB
     /// `lucidgen release` (false when it does not exist or cannot be read).
     public static func isMarkedReleased(snapshotAt path: String) -> Bool {
         guard let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return false }
         return object["released"] as? Bool == true
     }
 
@@ -98,7 +104,8 @@ import GRDB
     public static func missingFixture(module: String, version: SchemaVersion, in folder: String) -> String? {
         let path = (folder as NSString).appendingPathComponent(fileName(module: module, version: version))
         guard !FileManager.default.fileExists(atPath: path) else { return nil }
-        return "version \(version) was released, but its fixture store \(path) is missing: restore it with its .sha256 from version control "
+        return
+            "version \(version) was released, but its fixture store \(path) is missing: restore it with its .sha256 from version control "
             + "(git checkout -- '\(path)' '\(path).sha256'), or, if it was never written, check out the commit of the release and run "
             + "`lucidgen fixtures --schema-version \(version)`; a fixture is a store that release wrote, which every later release must migrate"
     }
@@ -107,7 +114,8 @@ import GRDB
     public static func namingProblem(at path: String) -> String? {
         let name = (path as NSString).lastPathComponent
         guard version(inName: name) == nil else { return nil }
-        return "its name has no version: fixtures are named <Module>_<version>.sqlite (e.g. \(fileName(module: "App", version: SchemaVersion("1.0")))), as `lucidgen fixtures` writes them"
+        return
+            "its name has no version: fixtures are named <Module>_<version>.sqlite (e.g. \(fileName(module: "App", version: SchemaVersion("1.0")))), as `lucidgen fixtures` writes them"
     }
 
     /// `FlightLog_2_1.sqlite` for module `FlightLog` at 2.1.
@@ -147,7 +155,8 @@ import GRDB
         let recorded = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).first.map(String.init) ?? ""
         guard let actual = try? checksum(ofFileAt: path) else { return "it cannot be read" }
         if recorded.lowercased() != actual {
-            return "it changed after it was written (SHA-256 \(actual), its .sha256 file says \(recorded)); a fixture is a file an old release wrote and must not be edited"
+            return
+                "it changed after it was written (SHA-256 \(actual), its .sha256 file says \(recorded)); a fixture is a file an old release wrote and must not be edited"
         }
         return nil
     }

@@ -26,7 +26,10 @@ public struct MigrationCheckFailure: Sendable, CustomStringConvertible, Equatabl
     /// ```swift
     /// MigrationCheckFailure(source: "from 1.0 (seeded rows)", entity: "Aircraft", row: "id=\"N1\"", property: "isFavorite", expected: "1", found: "0")
     /// ```
-    package init(source: String, entity: String? = nil, row: String? = nil, property: String? = nil, expected: String? = nil, found: String? = nil, message: String? = nil) {
+    package init(
+        source: String, entity: String? = nil, row: String? = nil, property: String? = nil, expected: String? = nil, found: String? = nil,
+        message: String? = nil
+    ) {
         self.source = source
         self.entity = entity
         self.row = row

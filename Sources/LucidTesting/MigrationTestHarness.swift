@@ -44,7 +44,8 @@ public struct MigrationTestHarness: Sendable {
 
     /// For a list of versions (oldest first) and the stages the registry declares.
     package init(
-        versions: [Schema], stages: [ExplicitStage] = [], options: StoreOptions, expectations: MigrationExpectations = MigrationExpectations(),
+        versions: [Schema], stages: [ExplicitStage] = [], options: StoreOptions,
+        expectations: MigrationExpectations = MigrationExpectations(),
         naming: [EntityNaming] = [], exclusions: [CheckExclusion] = [], recordChecks: [RecordCheck] = [], samplesFolder: String? = nil
     ) {
         self.samplesFolder = samplesFolder
@@ -61,10 +62,16 @@ public struct MigrationTestHarness: Sendable {
 
     /// Creates a store at `version`, seeds it with `seed(db, rows)` (rows: 12 unless given; foreign keys off,
     /// one transaction, `foreign_key_check` before committing), migrates it and checks it.
-    public func checkSeeded(from version: SchemaVersion, rows: Int? = nil, seed: (Database, Int) throws -> Void) -> [MigrationCheckFailure] {
+    public func checkSeeded(from version: SchemaVersion, rows: Int? = nil, seed: (Database, Int) throws -> Void) -> [MigrationCheckFailure]
+    {
         // A failure in a row the project keeps says where that row came from.
-        let samples = samplesFolder.map { SampleRows.file(in: $0, version: version) }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
-        let source = samples.map { "from \(version) (seeded rows and sample rows \((($0 as NSString).deletingLastPathComponent as NSString).lastPathComponent)/\(($0 as NSString).lastPathComponent))" } ?? "from \(version) (seeded rows)"
+        let samples = samplesFolder.map { SampleRows.file(in: $0, version: version) }.flatMap {
+            FileManager.default.fileExists(atPath: $0) ? $0 : nil
+        }
+        let source =
+            samples.map {
+                "from \(version) (seeded rows and sample rows \((($0 as NSString).deletingLastPathComponent as NSString).lastPathComponent)/\(($0 as NSString).lastPathComponent))"
+            } ?? "from \(version) (seeded rows)"
         return withTemporaryFolder(source) { folder in
             let path = (folder as NSString).appendingPathComponent("store-\(version).sqlite")
             do {
@@ -75,10 +82,17 @@ public struct MigrationTestHarness: Sendable {
                 do {
                     try SeedWriter.write(database) { db in
                         try seed(db, rows ?? Seed.rows)
-                        if let samplesFolder { try SampleRows.insert(from: samplesFolder, version: version, schema: versions.first { $0.version == version }, db) }
+                        if let samplesFolder {
+                            try SampleRows.insert(
+                                from: samplesFolder, version: version, schema: versions.first { $0.version == version }, db)
+                        }
                     }
                 } catch let error as SeedError {
-                    return [MigrationCheckFailure(source: source, message: "the seeded rows break \(error.count) foreign key(s) before migrating: \(error.located)")]
+                    return [
+                        MigrationCheckFailure(
+                            source: source,
+                            message: "the seeded rows break \(error.count) foreign key(s) before migrating: \(error.located)")
+                    ]
                 }
                 try database.close()
             } catch {
@@ -177,26 +191,35 @@ public struct MigrationTestHarness: Sendable {
                 let actual = try ExpectedMigration.read(db, at: newest)
                 failures += compare(expected: expected, actual: actual, from: sourceVersion, source: source)
                 for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
-                    failures.append(MigrationCheckFailure(
-                        source: source, entity: entityName(row["table"]), row: "rowid \(row["rowid"] as DatabaseValue)",
-                        message: "foreign key to \(row["parent"] as String? ?? "?") is broken after the migration"))
+                    failures.append(
+                        MigrationCheckFailure(
+                            source: source, entity: entityName(row["table"]), row: "rowid \(row["rowid"] as DatabaseValue)",
+                            message: "foreign key to \(row["parent"] as String? ?? "?") is broken after the migration"))
                 }
                 let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-                if integrity != ["ok"] { failures.append(MigrationCheckFailure(source: source, message: "integrity_check: \(integrity.prefix(5).joined(separator: "; "))")) }
+                if integrity != ["ok"] {
+                    failures.append(
+                        MigrationCheckFailure(source: source, message: "integrity_check: \(integrity.prefix(5).joined(separator: "; "))"))
+                }
                 for check in recordChecks {
                     do {
                         try check.check(db)
                     } catch {
-                        failures.append(MigrationCheckFailure(source: source, entity: check.entity, message: "its rows do not decode as the generated record: \(error)"))
+                        failures.append(
+                            MigrationCheckFailure(
+                                source: source, entity: check.entity, message: "its rows do not decode as the generated record: \(error)"))
                     }
                 }
                 failures += try schemaDifferences(db, folder: folder, source: source)
                 // AUTOINCREMENT: no id handed out before the migration is handed out again after it.
                 let after = try SchemaShape.sequences(db)
-                for (table, highest) in sequences.sorted(by: { $0.key < $1.key }) where try db.tableExists(table) && (after[table] ?? 0) < highest {
-                    failures.append(MigrationCheckFailure(
-                        source: source, entity: entityName(table) ?? table, expected: "sqlite_sequence \(highest) or more", found: after[table].map(String.init) ?? "no row",
-                        message: "the migration lost AUTOINCREMENT's highest id: an id already handed out would be handed out again"))
+                for (table, highest) in sequences.sorted(by: { $0.key < $1.key })
+                where try db.tableExists(table) && (after[table] ?? 0) < highest {
+                    failures.append(
+                        MigrationCheckFailure(
+                            source: source, entity: entityName(table) ?? table, expected: "sqlite_sequence \(highest) or more",
+                            found: after[table].map(String.init) ?? "no row",
+                            message: "the migration lost AUTOINCREMENT's highest id: an id already handed out would be handed out again"))
                 }
             }
             failures += try searchIndexProblems(database, source: source)
@@ -217,8 +240,10 @@ public struct MigrationTestHarness: Sendable {
             do {
                 try database.write { try $0.execute(sql: "INSERT INTO \(index) (\(index), rank) VALUES ('integrity-check', 1)") }
             } catch {
-                failures.append(MigrationCheckFailure(
-                    source: source, entity: entityName(table.name), message: "its search index \(table.searchTableName) does not match the table after the migration: \(error)"))
+                failures.append(
+                    MigrationCheckFailure(
+                        source: source, entity: entityName(table.name),
+                        message: "its search index \(table.searchTableName) does not match the table after the migration: \(error)"))
             }
         }
         return failures
@@ -249,31 +274,41 @@ public struct MigrationTestHarness: Sendable {
                 let rowKey = key(row)
                 expectedKeys.insert(rowKey)
                 guard let found = actualByKey[rowKey] else {
-                    tableFailures.append(MigrationCheckFailure(source: source, entity: entity, row: rowKey, message: "the row is missing after the migration"))
+                    tableFailures.append(
+                        MigrationCheckFailure(
+                            source: source, entity: entity, row: rowKey, message: "the row is missing after the migration"))
                     continue
                 }
                 for column in table.columns where !excluded(table: table.name, column: column.name, from: version) {
-                    let property = names?.properties[column.name].map { $0 == column.name ? $0 : "\($0) (column \(column.name))" } ?? column.name
+                    let property =
+                        names?.properties[column.name].map { $0 == column.name ? $0 : "\($0) (column \(column.name))" } ?? column.name
                     let expectedValue = row[column.name] ?? .null
                     let foundValue = found[column.name] ?? .null
                     if volatile.contains(column.name) {
                         if foundValue.isNull {
-                            tableFailures.append(MigrationCheckFailure(source: source, entity: entity, row: rowKey, property: property, expected: "a value (its default is not constant)", found: "NULL"))
+                            tableFailures.append(
+                                MigrationCheckFailure(
+                                    source: source, entity: entity, row: rowKey, property: property,
+                                    expected: "a value (its default is not constant)", found: "NULL"))
                         }
                     } else if expectedValue != foundValue {
-                        tableFailures.append(MigrationCheckFailure(
-                            source: source, entity: entity, row: rowKey, property: property,
-                            expected: MigrationCheckFailure.format(expectedValue), found: MigrationCheckFailure.format(foundValue)))
+                        tableFailures.append(
+                            MigrationCheckFailure(
+                                source: source, entity: entity, row: rowKey, property: property,
+                                expected: MigrationCheckFailure.format(expectedValue), found: MigrationCheckFailure.format(foundValue)))
                     }
                 }
             }
             for row in actualRows where !expectedKeys.contains(key(row)) {
-                tableFailures.append(MigrationCheckFailure(source: source, entity: entity, row: key(row), message: "the migration left a row that was not expected"))
+                tableFailures.append(
+                    MigrationCheckFailure(
+                        source: source, entity: entity, row: key(row), message: "the migration left a row that was not expected"))
             }
             if tableFailures.count > Self.maximumFailuresPerTable {
                 let more = tableFailures.count - Self.maximumFailuresPerTable
                 tableFailures = Array(tableFailures.prefix(Self.maximumFailuresPerTable))
-                tableFailures.append(MigrationCheckFailure(source: source, entity: entity, message: "\(more) more difference(s) not listed"))
+                tableFailures.append(
+                    MigrationCheckFailure(source: source, entity: entity, message: "\(more) more difference(s) not listed"))
             }
             failures += tableFailures
         }
@@ -307,10 +342,12 @@ public struct MigrationTestHarness: Sendable {
         let migratedShape = try SchemaShape.read(db)
         var failures: [MigrationCheckFailure] = []
         for name in Set(freshShape.keys).union(migratedShape.keys).sorted() where freshShape[name] != migratedShape[name] {
-            failures.append(MigrationCheckFailure(
-                source: source, entity: entityName(name) ?? name,
-                expected: freshShape[name]?.joined(separator: "; ") ?? "no such table", found: migratedShape[name]?.joined(separator: "; ") ?? "no such table",
-                message: "the schema differs from a store created at \(newest.version)"))
+            failures.append(
+                MigrationCheckFailure(
+                    source: source, entity: entityName(name) ?? name,
+                    expected: freshShape[name]?.joined(separator: "; ") ?? "no such table",
+                    found: migratedShape[name]?.joined(separator: "; ") ?? "no such table",
+                    message: "the schema differs from a store created at \(newest.version)"))
         }
         return failures
     }
@@ -320,21 +357,32 @@ public struct MigrationTestHarness: Sendable {
 enum SchemaShape {
     static func read(_ db: Database) throws -> [String: [String]] {
         var shape: [String: [String]] = [:]
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'lucid\\_%' ESCAPE '\\'")
+        let tables = try String.fetchAll(
+            db,
+            sql:
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'lucid\\_%' ESCAPE '\\'"
+        )
         for table in tables {
             let quoted = quoteLiteral(table)
-            var lines = try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(\(quoted)) ORDER BY name").map { row in
+            var lines = try Row.fetchAll(
+                db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(\(quoted)) ORDER BY name"
+            ).map { row in
                 "column \(row["name"] as String) \(row["type"] as String)\((row["notnull"] as Int) == 1 ? " NOT NULL" : "")\((row["dflt_value"] as String?).map { " DEFAULT \($0)" } ?? "")\((row["pk"] as Int) > 0 ? " PRIMARY KEY \(row["pk"] as Int)" : "")"
             }
-            lines += try Row.fetchAll(db, sql: "SELECT \"from\", \"table\", \"to\", on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY \"from\"").map { row in
+            lines += try Row.fetchAll(
+                db, sql: "SELECT \"from\", \"table\", \"to\", on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY \"from\""
+            ).map { row in
                 "foreign key \(row["from"] as String) → \(row["table"] as String).\(row["to"] as String? ?? "") ON DELETE \(row["on_delete"] as String)"
             }
-            for index in try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list(\(quoted)) WHERE origin = 'c' ORDER BY name") {
+            for index in try Row.fetchAll(
+                db, sql: "SELECT name, \"unique\" FROM pragma_index_list(\(quoted)) WHERE origin = 'c' ORDER BY name")
+            {
                 let name: String = index["name"]
                 let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(\(quoteLiteral(name))) ORDER BY seqno")
                 lines.append("\((index["unique"] as Int) == 1 ? "unique " : "")index \(name) (\(columns.joined(separator: ", ")))")
             }
-            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
+            let sql =
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
             if SQLTokens(sql).contains(keyword: "autoincrement") { lines.append("AUTOINCREMENT") }
             shape[table] = lines
         }
@@ -344,7 +392,9 @@ enum SchemaShape {
     /// AUTOINCREMENT's highest id handed out, by table (`sqlite_sequence`; empty when no table has one).
     static func sequences(_ db: Database) throws -> [String: Int64] {
         guard try db.tableExists("sqlite_sequence") else { return [:] }
-        return Dictionary(try Row.fetchAll(db, sql: "SELECT name, seq FROM sqlite_sequence").map { ($0["name"] as String, $0["seq"] as Int64) }, uniquingKeysWith: max)
+        return Dictionary(
+            try Row.fetchAll(db, sql: "SELECT name, seq FROM sqlite_sequence").map { ($0["name"] as String, $0["seq"] as Int64) },
+            uniquingKeysWith: max)
     }
 }
 
@@ -413,7 +463,9 @@ public struct RecordCheck: Sendable {
     /// Fetches every row as `Record`; a row that does not decode is named by its primary key
     /// (`row id=1007: …`), not by its position. `kinds`: for an entity of a hierarchy, only the rows whose
     /// `kind` is one of them (a subentity's record reads its own kinds' rows).
-    @_spi(Generated) public static func records<Record: FetchableRecord & TableRecord>(_ type: Record.Type, entity: String, kinds: Set<String>? = nil) -> RecordCheck {
+    @_spi(Generated) public static func records<Record: FetchableRecord & TableRecord>(
+        _ type: Record.Type, entity: String, kinds: Set<String>? = nil
+    ) -> RecordCheck {
         RecordCheck(entity: entity) { db in
             let key = try db.primaryKey(Record.databaseTableName).columns
             let request = kinds.map { Record.all().filter($0.contains(Column("kind"))) } ?? Record.all()

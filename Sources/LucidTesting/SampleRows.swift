@@ -52,28 +52,39 @@ import GRDB
                     let value = row[column]!
                     if decimalColumns.contains(column), case .text(let text) = value {
                         guard let stored = DecimalText.stored(text) else {
-                            throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): column \(column): '\(text)' is not a decimal number", table: table, row: index)
+                            throw SampleRowsError(
+                                file: path,
+                                message:
+                                    "table \(table), \(Self.name(ofRow: index, row)): column \(column): '\(text)' is not a decimal number",
+                                table: table, row: index)
                         }
                         return stored.databaseValue
                     }
                     guard uuidColumns.contains(column), case .text(let text) = value else { return try value.databaseValue() }
                     guard let bytes = UUIDText.bytes(text) else {
-                        throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): column \(column): '\(text)' is not a UUID", table: table, row: index)
+                        throw SampleRowsError(
+                            file: path,
+                            message: "table \(table), \(Self.name(ofRow: index, row)): column \(column): '\(text)' is not a UUID",
+                            table: table, row: index)
                     }
                     return Data(bytes).databaseValue
                 }
-                let sql = "INSERT INTO \(quoteIdentifier(table)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+                let sql =
+                    "INSERT INTO \(quoteIdentifier(table)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
                 do {
                     try db.execute(sql: sql, arguments: StatementArguments(values))
                 } catch let error as DatabaseError {
                     // SQLite's words, without the statement; a key or unique value a seeded row has says so.
                     var message = error.message ?? "\(error)"
                     if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY || error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                        message += " (the seeded rows come first and count from 1 up to the rows seeded: give sample rows keys and unique values they do not use, e.g. from 1001)"
+                        message +=
+                            " (the seeded rows come first and count from 1 up to the rows seeded: give sample rows keys and unique values they do not use, e.g. from 1001)"
                     }
-                    throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): \(message)", table: table, row: index)
+                    throw SampleRowsError(
+                        file: path, message: "table \(table), \(Self.name(ofRow: index, row)): \(message)", table: table, row: index)
                 } catch {
-                    throw SampleRowsError(file: path, message: "table \(table), \(Self.name(ofRow: index, row)): \(error)", table: table, row: index)
+                    throw SampleRowsError(
+                        file: path, message: "table \(table), \(Self.name(ofRow: index, row)): \(error)", table: table, row: index)
                 }
             }
         }

@@ -43,7 +43,9 @@ struct Arguments {
 }
 let parsed = Arguments(Array(CommandLine.arguments.dropFirst()))
 let pauseAt = parsed.pauseAt
-guard parsed.positional.count == 2 else { fail("usage: crash-child CONFIG STORE [--whole-path] [--to VERSION] [--pause-at POINT]", code: 64) }
+guard parsed.positional.count == 2 else {
+    fail("usage: crash-child CONFIG STORE [--whole-path] [--to VERSION] [--pause-at POINT]", code: 64)
+}
 let arguments = parsed.positional
 let target = parsed.target
 let wholePath = parsed.wholePath
@@ -63,7 +65,9 @@ do {
 }
 var versions = model.schemas
 if let target {
-    guard let version = try? SchemaVersion(parsing: target), versions.contains(where: { $0.version == version }) else { fail("--to \(target) is not a version", code: 64) }
+    guard let version = try? SchemaVersion(parsing: target), versions.contains(where: { $0.version == version }) else {
+        fail("--to \(target) is not a version", code: 64)
+    }
     versions = versions.filter { $0.version <= version }
 }
 

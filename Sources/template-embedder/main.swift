@@ -14,8 +14,10 @@ guard arguments.count == 3 else {
 }
 let folder = URL(fileURLWithPath: arguments[1])
 let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }.sorted()
-var output = "// Generated from Templates/ by `swift run template-embedder Templates Sources/LucidGenCore/Render/BundledTemplates.swift`.\n// Do not edit; TemplateEmbeddingTests fail when it is out of date.\n\n"
-output += "enum BundledTemplates {\n    /// Template name (file name without `.mustache`) → template text.\n    static let all: [String: String] = [\n"
+var output =
+    "// Generated from Templates/ by `swift run template-embedder Templates Sources/LucidGenCore/Render/BundledTemplates.swift`.\n// Do not edit; TemplateEmbeddingTests fail when it is out of date.\n\n"
+output +=
+    "enum BundledTemplates {\n    /// Template name (file name without `.mustache`) → template text.\n    static let all: [String: String] = [\n"
 for name in names {
     let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
     // A raw string delimiter longer than any run of # in the text keeps the contents verbatim.

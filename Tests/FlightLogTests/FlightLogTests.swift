@@ -44,7 +44,9 @@ import Testing
             id: "N-ünï", tailNumber: "", aircraftType: "Piper \"Cub\"", aircraftClass: .multiEngineSea, category: .lighterThanAir,
             colorScheme: ColorScheme(primary: "red", secondary: "white", accent: nil), photo: Data([0, 1, 2, 255]), isFavorite: true)
         let pilot = Pilot(id: Int.max, name: "Amelia 🛩", ratings: ["ASEL", ""], licenseNumber: nil)
-        let entry = LogEntry(id: Int.min, date: date, departure: "KSFO", arrival: "KLAX", aircraft: aircraft.id, duration: 5400.5, notes: "first\nsolo", nightLandings: 2)
+        let entry = LogEntry(
+            id: Int.min, date: date, departure: "KSFO", arrival: "KLAX", aircraft: aircraft.id, duration: 5400.5, notes: "first\nsolo",
+            nightLandings: 2)
         try database.write { db in
             try aircraft.insert(db)
             try pilot.insert(db)
@@ -59,7 +61,10 @@ import Testing
             #expect(fetched.notes == entry.notes)
             #expect(try String.fetchOne(db, sql: "SELECT date FROM log_entry") == "2023-11-14 22:13:20.123")
             // 4.0 stores the color scheme as a composite: one column per element.
-            #expect(try Row.fetchOne(db, sql: "SELECT color_scheme_primary, color_scheme_secondary, color_scheme_accent FROM aircraft") == ["color_scheme_primary": "red", "color_scheme_secondary": "white", "color_scheme_accent": nil])
+            #expect(
+                try Row.fetchOne(db, sql: "SELECT color_scheme_primary, color_scheme_secondary, color_scheme_accent FROM aircraft") == [
+                    "color_scheme_primary": "red", "color_scheme_secondary": "white", "color_scheme_accent": nil,
+                ])
             #expect(try LogEntry.CrewLink.fetchAll(db) == [LogEntry.CrewLink(sourceID: Int.min, targetID: Int.max)])
         }
     }
@@ -68,21 +73,30 @@ import Testing
     @Test func queryByCompositeElementUsesItsIndex() throws {
         let database = try database(at: FlightLogSchema.current)
         try database.write { db in
-            try Aircraft(id: "A", tailNumber: "A", aircraftType: "C172", aircraftClass: .singleEngineLand,
-                         colorScheme: ColorScheme(primary: "red", secondary: "white", accent: "blue")).insert(db)
-            try Aircraft(id: "B", tailNumber: "B", aircraftType: "PA28", aircraftClass: .singleEngineLand,
-                         colorScheme: ColorScheme(primary: "blue", secondary: "red", accent: nil)).insert(db)
+            try Aircraft(
+                id: "A", tailNumber: "A", aircraftType: "C172", aircraftClass: .singleEngineLand,
+                colorScheme: ColorScheme(primary: "red", secondary: "white", accent: "blue")
+            ).insert(db)
+            try Aircraft(
+                id: "B", tailNumber: "B", aircraftType: "PA28", aircraftClass: .singleEngineLand,
+                colorScheme: ColorScheme(primary: "blue", secondary: "red", accent: nil)
+            ).insert(db)
             try Aircraft(id: "C", tailNumber: "C", aircraftType: "SR22", aircraftClass: .singleEngineLand).insert(db)
         }
         try database.read { db in
             let request = Aircraft.filter(Aircraft.Columns.colorScheme.primary == "red")
             #expect(try request.fetchAll(db).map(\.id) == ["A"])
-            #expect(try Aircraft.filter(Aircraft.Columns.colorScheme.accent == nil).order(Aircraft.Columns.id).fetchAll(db).map(\.id) == ["B", "C"])
+            #expect(
+                try Aircraft.filter(Aircraft.Columns.colorScheme.accent == nil).order(Aircraft.Columns.id).fetchAll(db).map(\.id) == [
+                    "B", "C",
+                ])
             // An aircraft without a color scheme reads back as nil, one with an optional element nil keeps it nil.
             #expect(try Aircraft.fetchOne(db, key: "C")?.colorScheme == nil)
             #expect(try Aircraft.fetchOne(db, key: "B")?.colorScheme == ColorScheme(primary: "blue", secondary: "red", accent: nil))
             let statement = try request.makePreparedRequest(db).statement
-            let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String }
+            let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map {
+                $0["detail"] as String
+            }
             #expect(plan == ["SEARCH aircraft USING INDEX aircraft_color_scheme_primary_index (color_scheme_primary=?)"])
         }
     }

@@ -34,7 +34,8 @@ struct AppObjectOracle {
     let rows: FixtureRows
 
     enum Kind: String {
-        case view, guardTrigger = "guard trigger", auditTrigger = "audit trigger", fts = "FTS5 index", appTable = "app table", grdbMigrations = "grdb_migrations"
+        case view, guardTrigger = "guard trigger", auditTrigger = "audit trigger", fts = "FTS5 index", appTable = "app table",
+            grdbMigrations = "grdb_migrations"
     }
 
     /// One object (with what comes with it) planted on the store.
@@ -63,12 +64,16 @@ struct AppObjectOracle {
     }
 
     func shape(of entityKey: Int, at version: SchemaVersion) -> EntityShape? {
-        guard let final = workspace.entity(entityKey), let resolved = model.entities.first(where: { $0.name == final.name }) else { return nil }
+        guard let final = workspace.entity(entityKey), let resolved = model.entities.first(where: { $0.name == final.name }) else {
+            return nil
+        }
         return resolved.shape(at: version)
     }
 
     func column(of entityKey: Int, _ propertyKey: Int, at version: SchemaVersion) -> String? {
-        guard let property = workspace.entity(entityKey)?.property(propertyKey), let shape = shape(of: entityKey, at: version) else { return nil }
+        guard let property = workspace.entity(entityKey)?.property(propertyKey), let shape = shape(of: entityKey, at: version) else {
+            return nil
+        }
         return shape.properties.first { $0.currentName == property.name }?.column
     }
 
@@ -106,7 +111,9 @@ struct AppObjectOracle {
             guard let shape = shape(of: entity.key, at: version), let table = schema.table(named: shape.tableName) else { continue }
             var scalars: [Candidate] = []
             for property in entity.properties where property.removedAt == nil && property.key != entity.identifierProperty {
-                guard case .scalar = property.kind, let name = column(of: entity.key, property.key, at: version), let column = table.column(named: name) else { continue }
+                guard case .scalar = property.kind, let name = column(of: entity.key, property.key, at: version),
+                    let column = table.column(named: name)
+                else { continue }
                 scalars.append(Candidate(entity: entity.key, property: property.key, column: column.name, type: column.type))
             }
             tables.append((entity.key, table.name, shape.identifier.column, shape.identifier.storage, scalars))
@@ -127,25 +134,32 @@ struct AppObjectOracle {
             let kept = chosen.filter { valuesKept(entity: $0.entity, property: $0.property, after: start) }
             let condition = kept.first.map { "\(q($0.column)) IS NOT NULL" } ?? "rowid % 2 = 1"
             let select = chosen.enumerated().map { "\(q($0.element.column)) AS v\($0.offset)" }.joined(separator: ", ")
-            planted.append(Planted(
-                kind: .view, entity: table.entity, properties: chosen.map(\.property), columns: chosen.map(\.column), names: ["app_view"], created: ["app_view"],
-                sql: ["CREATE VIEW app_view AS SELECT \(select) FROM \(q(table.table)) WHERE \(condition)"]))
+            planted.append(
+                Planted(
+                    kind: .view, entity: table.entity, properties: chosen.map(\.property), columns: chosen.map(\.column),
+                    names: ["app_view"], created: ["app_view"],
+                    sql: ["CREATE VIEW app_view AS SELECT \(select) FROM \(q(table.table)) WHERE \(condition)"]))
         }
         if generator.chance(85) {
             let table = generator.pick(tables)
             if table.scalars.isEmpty || generator.chance(50) {
-                planted.append(Planted(
-                    kind: .guardTrigger, entity: table.entity, names: ["app_guard"], created: ["app_guard"],
-                    sql: ["CREATE TRIGGER app_guard BEFORE DELETE ON \(q(table.table)) BEGIN SELECT RAISE(ABORT, 'the app keeps every row'); END"]))
+                planted.append(
+                    Planted(
+                        kind: .guardTrigger, entity: table.entity, names: ["app_guard"], created: ["app_guard"],
+                        sql: [
+                            "CREATE TRIGGER app_guard BEFORE DELETE ON \(q(table.table)) BEGIN SELECT RAISE(ABORT, 'the app keeps every row'); END"
+                        ]))
             } else {
                 let column = generator.pick(table.scalars)
-                planted.append(Planted(
-                    kind: .auditTrigger, entity: table.entity, properties: [column.property], columns: [column.column], names: ["app_audit_trigger"],
-                    created: ["app_audit", "app_audit_trigger"],
-                    sql: [
-                        "CREATE TABLE app_audit (row_id INTEGER, old_value, new_value)",
-                        "CREATE TRIGGER app_audit_trigger AFTER UPDATE OF \(q(column.column)) ON \(q(table.table)) BEGIN INSERT INTO app_audit VALUES (old.rowid, old.\(q(column.column)), new.\(q(column.column))); END",
-                    ]))
+                planted.append(
+                    Planted(
+                        kind: .auditTrigger, entity: table.entity, properties: [column.property], columns: [column.column],
+                        names: ["app_audit_trigger"],
+                        created: ["app_audit", "app_audit_trigger"],
+                        sql: [
+                            "CREATE TABLE app_audit (row_id INTEGER, old_value, new_value)",
+                            "CREATE TRIGGER app_audit_trigger AFTER UPDATE OF \(q(column.column)) ON \(q(table.table)) BEGIN INSERT INTO app_audit VALUES (old.rowid, old.\(q(column.column)), new.\(q(column.column))); END",
+                        ]))
             }
         }
         let withText = tables.filter { $0.scalars.contains { $0.type == .text } }
@@ -161,34 +175,41 @@ struct AppObjectOracle {
             let new = chosen.map { "new.\(q($0.column))" }.joined(separator: ", ")
             let old = chosen.map { "old.\(q($0.column))" }.joined(separator: ", ")
             let t = q(table.table)
-            planted.append(Planted(
-                kind: .fts, entity: table.entity, properties: chosen.map(\.property), columns: chosen.map(\.column),
-                names: ["app_fts", "app_fts_ai", "app_fts_ad", "app_fts_au"], created: ["app_fts", "app_fts_ai", "app_fts_ad", "app_fts_au"],
-                sql: [
-                    "CREATE VIRTUAL TABLE app_fts USING fts5(\(columns), content=\(quoteLiteral(table.table)), content_rowid='rowid')",
-                    "CREATE TRIGGER app_fts_ai AFTER INSERT ON \(t) BEGIN INSERT INTO app_fts (rowid, \(columns)) VALUES (new.rowid, \(new)); END",
-                    "CREATE TRIGGER app_fts_ad AFTER DELETE ON \(t) BEGIN INSERT INTO app_fts (app_fts, rowid, \(columns)) VALUES ('delete', old.rowid, \(old)); END",
-                    """
-                    CREATE TRIGGER app_fts_au AFTER UPDATE ON \(t) BEGIN
-                      INSERT INTO app_fts (app_fts, rowid, \(columns)) VALUES ('delete', old.rowid, \(old));
-                      INSERT INTO app_fts (rowid, \(columns)) VALUES (new.rowid, \(new));
-                    END
-                    """,
-                    "INSERT INTO app_fts (app_fts) VALUES ('rebuild')",
-                ]))
+            planted.append(
+                Planted(
+                    kind: .fts, entity: table.entity, properties: chosen.map(\.property), columns: chosen.map(\.column),
+                    names: ["app_fts", "app_fts_ai", "app_fts_ad", "app_fts_au"],
+                    created: ["app_fts", "app_fts_ai", "app_fts_ad", "app_fts_au"],
+                    sql: [
+                        "CREATE VIRTUAL TABLE app_fts USING fts5(\(columns), content=\(quoteLiteral(table.table)), content_rowid='rowid')",
+                        "CREATE TRIGGER app_fts_ai AFTER INSERT ON \(t) BEGIN INSERT INTO app_fts (rowid, \(columns)) VALUES (new.rowid, \(new)); END",
+                        "CREATE TRIGGER app_fts_ad AFTER DELETE ON \(t) BEGIN INSERT INTO app_fts (app_fts, rowid, \(columns)) VALUES ('delete', old.rowid, \(old)); END",
+                        """
+                        CREATE TRIGGER app_fts_au AFTER UPDATE ON \(t) BEGIN
+                          INSERT INTO app_fts (app_fts, rowid, \(columns)) VALUES ('delete', old.rowid, \(old));
+                          INSERT INTO app_fts (rowid, \(columns)) VALUES (new.rowid, \(new));
+                        END
+                        """,
+                        "INSERT INTO app_fts (app_fts) VALUES ('rebuild')",
+                    ]))
         }
         if generator.chance(75) {
             let table = generator.pick(tables)
-            planted.append(Planted(
-                kind: .appTable, entity: table.entity, names: ["app_note"], created: ["app_note"],
-                sql: [
-                    "CREATE TABLE app_note (id INTEGER PRIMARY KEY, ref \(table.keyType.rawValue) REFERENCES \(q(table.table))(\(q(table.key))) ON DELETE CASCADE, body TEXT)",
-                    "INSERT INTO app_note (ref, body) SELECT \(q(table.key)), 'note ' || rowid FROM \(q(table.table)) ORDER BY rowid LIMIT 3",
-                ]))
+            planted.append(
+                Planted(
+                    kind: .appTable, entity: table.entity, names: ["app_note"], created: ["app_note"],
+                    sql: [
+                        "CREATE TABLE app_note (id INTEGER PRIMARY KEY, ref \(table.keyType.rawValue) REFERENCES \(q(table.table))(\(q(table.key))) ON DELETE CASCADE, body TEXT)",
+                        "INSERT INTO app_note (ref, body) SELECT \(q(table.key)), 'note ' || rowid FROM \(q(table.table)) ORDER BY rowid LIMIT 3",
+                    ]))
         }
-        planted.append(Planted(
-            kind: .grdbMigrations, created: ["grdb_migrations"],
-            sql: ["CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)", "INSERT INTO grdb_migrations VALUES ('v1'), ('v2')"]))
+        planted.append(
+            Planted(
+                kind: .grdbMigrations, created: ["grdb_migrations"],
+                sql: [
+                    "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)",
+                    "INSERT INTO grdb_migrations VALUES ('v1'), ('v2')",
+                ]))
         return planted
     }
 
@@ -221,7 +242,8 @@ struct AppObjectOracle {
             func keywordNamed(_ name: String, by object: Planted) -> Bool {
                 Self.keywords.contains(name.lowercased()) && object.sql.contains { Self.words($0).contains(name.lowercased()) }
             }
-            for (version, edit) in edits(after: start, through: history.releases.count - 1) where version > step.from && version <= step.to {
+            for (version, edit) in edits(after: start, through: history.releases.count - 1) where version > step.from && version <= step.to
+            {
                 switch edit {
                 case .removeEntity(let key):
                     let table = shape(of: key, at: step.from)?.tableName ?? "?"
@@ -255,36 +277,49 @@ struct AppObjectOracle {
             }
             // Renames by the names at both ends of the step (a rename and its reversal within one step is none).
             for object in planted where object.kind == .fts {
-                guard let entity = object.entity, let before = shape(of: entity, at: step.from), let after = shape(of: entity, at: step.to) else { continue }
+                guard let entity = object.entity, let before = shape(of: entity, at: step.from), let after = shape(of: entity, at: step.to)
+                else { continue }
                 let columnRenamed = object.properties.contains { property in
-                    guard let old = column(of: entity, property, at: step.from), let new = column(of: entity, property, at: step.to) else { return false }
+                    guard let old = column(of: entity, property, at: step.from), let new = column(of: entity, property, at: step.to) else {
+                        return false
+                    }
                     return old.lowercased() != new.lowercased()
                 }
-                if before.tableName.lowercased() != after.tableName.lowercased() || columnRenamed { must.insert("app_fts: cannot follow a rename") }
+                if before.tableName.lowercased() != after.tableName.lowercased() || columnRenamed {
+                    must.insert("app_fts: cannot follow a rename")
+                }
                 // The known issue: a rename of a table or column named like a keyword of its SQL (`table`).
                 let renamedTables = (workspace.entitiesAt[history.releases[start].version] ?? []).compactMap { other -> String? in
-                    guard let old = shape(of: other.key, at: step.from)?.tableName, let new = shape(of: other.key, at: step.to)?.tableName, old.lowercased() != new.lowercased() else { return nil }
+                    guard let old = shape(of: other.key, at: step.from)?.tableName, let new = shape(of: other.key, at: step.to)?.tableName,
+                        old.lowercased() != new.lowercased()
+                    else { return nil }
                     return old
                 }
                 let renamedColumns = (workspace.entity(entity)?.properties ?? []).compactMap { property -> String? in
-                    guard let old = column(of: entity, property.key, at: step.from), let new = column(of: entity, property.key, at: step.to), old.lowercased() != new.lowercased() else { return nil }
+                    guard let old = column(of: entity, property.key, at: step.from),
+                        let new = column(of: entity, property.key, at: step.to), old.lowercased() != new.lowercased()
+                    else { return nil }
                     return old
                 }
-                if (renamedTables + renamedColumns).contains(where: { keywordNamed($0, by: object) }) { may.insert("app_fts: cannot follow a rename") }
+                if (renamedTables + renamedColumns).contains(where: { keywordNamed($0, by: object) }) {
+                    may.insert("app_fts: cannot follow a rename")
+                }
             }
             return (must, may.subtracting(must))
         }
     }
 
     static func describe(_ conflicts: [AppObjectConflict]) -> [String] {
-        Set(conflicts.map { conflict -> String in
-            switch conflict.reason {
-            case .usesRemovedTable: "\(conflict.object.name): uses a removed table"
-            case .usesRemovedColumn(_, let column): "\(conflict.object.name): uses removed column \(column.lowercased())"
-            case .cannotFollowRename: "\(conflict.object.name): cannot follow a rename"
-            case .nameTaken(let name): "\(conflict.object.name): name taken by \(name)"
+        Set(
+            conflicts.map { conflict -> String in
+                switch conflict.reason {
+                case .usesRemovedTable: "\(conflict.object.name): uses a removed table"
+                case .usesRemovedColumn(_, let column): "\(conflict.object.name): uses removed column \(column.lowercased())"
+                case .cannotFollowRename: "\(conflict.object.name): cannot follow a rename"
+                case .nameTaken(let name): "\(conflict.object.name): name taken by \(name)"
+                }
             }
-        }).sorted()
+        ).sorted()
     }
 
     // MARK: Checking
@@ -317,7 +352,8 @@ struct AppObjectOracle {
     /// Plants objects on a store seeded at `schema`, migrates it, and checks them. Failures as messages.
     /// What became of the objects on one store, for the soak's statistics.
     enum Result: String, CaseIterable {
-        case kept = "kept every object", refused = "refused as the history says", knownIssue = "refused by the known issue (keyword names)", failed = "failed"
+        case kept = "kept every object", refused = "refused as the history says", knownIssue = "refused by the known issue (keyword names)",
+            failed = "failed"
     }
 
     func check(from schema: Schema, index: Int) -> (failures: [String], result: Result) {
@@ -343,7 +379,8 @@ struct AppObjectOracle {
         let before: Before
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let database = try LucidStore.create(atPath: path, versions: model.schemas, version: schema.version, dataMigrations: options.dataMigrations, stages: stages)
+            let database = try LucidStore.create(
+                atPath: path, versions: model.schemas, version: schema.version, dataMigrations: options.dataMigrations, stages: stages)
             try SeedWriter.write(database) { db in
                 for statement in rows.insertStatements(at: schema.version, rows: Seed.rows) { try db.execute(sql: statement) }
             }
@@ -370,14 +407,23 @@ struct AppObjectOracle {
             failures.append(failure("inspect lists the app's objects \(listed.sorted()), planted \(expectedNames.sorted())"))
         }
         let expected = expectedConflicts(planted, steps: status.steps, start: start)
-        let inspected = status.steps.map { step in status.appObjectConflicts.first { $0.step.from == step.from && $0.step.to == step.to }.map { Self.describe($0.conflicts) } ?? [] }
-        let agrees = zip(expected, inspected).allSatisfy { expected, found in expected.must.isSubset(of: found) && Set(found).isSubset(of: expected.must.union(expected.may)) }
+        let inspected = status.steps.map { step in
+            status.appObjectConflicts.first { $0.step.from == step.from && $0.step.to == step.to }.map { Self.describe($0.conflicts) } ?? []
+        }
+        let agrees = zip(expected, inspected).allSatisfy { expected, found in
+            expected.must.isSubset(of: found) && Set(found).isSubset(of: expected.must.union(expected.may))
+        }
         if !agrees {
-            let show = { (lists: [[String]]) in zip(status.steps, lists).filter { !$0.1.isEmpty }.map { "\($0.0.from) → \($0.0.to): \($0.1)" } }
-            failures.append(failure("inspect reports conflicts \(show(inspected)), the history gives \(show(expected.map { $0.must.sorted() }))"))
+            let show = { (lists: [[String]]) in
+                zip(status.steps, lists).filter { !$0.1.isEmpty }.map { "\($0.0.from) → \($0.0.to): \($0.1)" }
+            }
+            failures.append(
+                failure("inspect reports conflicts \(show(inspected)), the history gives \(show(expected.map { $0.must.sorted() }))"))
         }
         // The step that refuses: the first the history says cannot keep every object (or, with the known issue, the first inspect names).
-        let refusing = zip(status.steps, zip(expected, inspected)).first { !$0.1.0.must.isEmpty || (agrees && !$0.1.1.isEmpty) }.map { ($0.0, agrees ? $0.1.1 : $0.1.0.must.sorted()) }
+        let refusing = zip(status.steps, zip(expected, inspected)).first { !$0.1.0.must.isEmpty || (agrees && !$0.1.1.isEmpty) }.map {
+            ($0.0, agrees ? $0.1.1 : $0.1.0.must.sorted())
+        }
         let bytes = FileManager.default.contents(atPath: path)
         var migration = options
         migration.declaredStages += registryStages
@@ -387,7 +433,10 @@ struct AppObjectOracle {
             let database = try LucidStore.open(atPath: path, versions: model.schemas, options: migration).database
             defer { try? database.close() }
             if let (step, conflicts) = refusing {
-                return (failures + [failure("the migration did not refuse at \(step.from) → \(step.to), which cannot keep \(conflicts)")], described)
+                return (
+                    failures + [failure("the migration did not refuse at \(step.from) → \(step.to), which cannot keep \(conflicts)")],
+                    described
+                )
             }
             // The checks write (a refused delete, an audited update): they are the app's statements after opening.
             failures += try database.write { db in try self.after(planted, before, db, start: start) }.map(failure)
@@ -396,10 +445,19 @@ struct AppObjectOracle {
                 return (failures + [failure("the migration failed: \(error)")], described)
             }
             guard let (step, expectedConflicts) = refusing else {
-                return (failures + [failure("the migration refused at \(from) → \(to), but the history leaves every object usable: \(Self.describe(conflicts))")], described)
+                return (
+                    failures + [
+                        failure(
+                            "the migration refused at \(from) → \(to), but the history leaves every object usable: \(Self.describe(conflicts))"
+                        )
+                    ], described
+                )
             }
             if step.from != from || step.to != to || Self.describe(conflicts) != expectedConflicts {
-                failures.append(failure("the migration refused at \(from) → \(to) naming \(Self.describe(conflicts)), the history gives \(step.from) → \(step.to) naming \(expectedConflicts)"))
+                failures.append(
+                    failure(
+                        "the migration refused at \(from) → \(to) naming \(Self.describe(conflicts)), the history gives \(step.from) → \(step.to) naming \(expectedConflicts)"
+                    ))
             }
             result = zip(status.steps, expected).first { $0.0.from == step.from }.map { $0.1.must.isEmpty } == true ? .knownIssue : .refused
             let stays = wholePath ? schema.version : step.from
@@ -421,7 +479,8 @@ struct AppObjectOracle {
         var before = Before()
         for entity in workspace.entitiesAt[history.releases[start].version] ?? [] where entity.removedAt == nil {
             guard let shape = shape(of: entity.key, at: version) else { continue }
-            before.rowids[entity.key] = try Self.strings(db, "SELECT rowid, \(quoteIdentifier(shape.identifier.column)) FROM \(quoteIdentifier(shape.tableName)) ORDER BY rowid")
+            before.rowids[entity.key] = try Self.strings(
+                db, "SELECT rowid, \(quoteIdentifier(shape.identifier.column)) FROM \(quoteIdentifier(shape.tableName)) ORDER BY rowid")
         }
         for object in planted {
             switch object.kind {
@@ -430,8 +489,14 @@ struct AppObjectOracle {
             case .fts:
                 guard let entity = object.entity, let shape = shape(of: entity, at: version) else { continue }
                 // A word of some row's first indexed column.
-                let values = try String.fetchAll(db, sql: "SELECT CAST(\(quoteIdentifier(object.columns[0])) AS TEXT) FROM \(quoteIdentifier(shape.tableName)) WHERE \(quoteIdentifier(object.columns[0])) IS NOT NULL ORDER BY rowid")
-                before.term = values.lazy.flatMap { $0.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) } }.first.map { String($0).lowercased() }
+                let values = try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT CAST(\(quoteIdentifier(object.columns[0])) AS TEXT) FROM \(quoteIdentifier(shape.tableName)) WHERE \(quoteIdentifier(object.columns[0])) IS NOT NULL ORDER BY rowid"
+                )
+                before.term = values.lazy.flatMap { $0.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) } }.first.map {
+                    String($0).lowercased()
+                }
                 if let term = before.term { before.matches = try matches(term, table: shape.tableName, key: shape.identifier.column, db) }
             case .appTable:
                 before.notes = try Self.strings(db, "SELECT * FROM app_note ORDER BY id")
@@ -446,7 +511,8 @@ struct AppObjectOracle {
 
     func matches(_ term: String, table: String, key: String, _ db: Database) throws -> [String] {
         try Self.strings(
-            db, "SELECT t.\(quoteIdentifier(key)) FROM app_fts JOIN \(quoteIdentifier(table)) AS t ON t.rowid = app_fts.rowid WHERE app_fts MATCH ? ORDER BY 1",
+            db,
+            "SELECT t.\(quoteIdentifier(key)) FROM app_fts JOIN \(quoteIdentifier(table)) AS t ON t.rowid = app_fts.rowid WHERE app_fts MATCH ? ORDER BY 1",
             ["\"\(term)\""])
     }
 
@@ -457,14 +523,20 @@ struct AppObjectOracle {
         let names = Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM sqlite_master"))
         for object in planted {
             let missing = object.created.filter { !names.contains($0) }
-            if !missing.isEmpty { failures.append("\(object.kind.rawValue): \(missing.joined(separator: ", ")) is gone after the migration") }
+            if !missing.isEmpty {
+                failures.append("\(object.kind.rawValue): \(missing.joined(separator: ", ")) is gone after the migration")
+            }
         }
         if !failures.isEmpty { return failures }
         // Every described table kept each row's rowid (and identifier).
         for (entity, rows) in before.rowids.sorted(by: { $0.key < $1.key }) {
             guard let shape = shape(of: entity, at: newest) else { continue }
-            let now = try Self.strings(db, "SELECT rowid, \(quoteIdentifier(shape.identifier.column)) FROM \(quoteIdentifier(shape.tableName)) ORDER BY rowid")
-            if now != rows { failures.append("table \(shape.tableName) has rowid|identifier \(now.prefix(6)) after the migration, \(rows.prefix(6)) before") }
+            let now = try Self.strings(
+                db, "SELECT rowid, \(quoteIdentifier(shape.identifier.column)) FROM \(quoteIdentifier(shape.tableName)) ORDER BY rowid")
+            if now != rows {
+                failures.append(
+                    "table \(shape.tableName) has rowid|identifier \(now.prefix(6)) after the migration, \(rows.prefix(6)) before")
+            }
         }
         func call(_ label: String, _ body: () throws -> Void) {
             do { try body() } catch { failures.append("\(label): \(error)") }
@@ -487,10 +559,15 @@ struct AppObjectOracle {
             case .view:
                 call("view") {
                     let rows = try Row.fetchAll(db, sql: "SELECT * FROM app_view").map { Array($0.databaseValues) }
-                    let kept = object.properties.enumerated().filter { valuesKept(entity: entity, property: $0.element, after: start) }.map(\.offset)
-                    let project = { (rows: [[DatabaseValue]]) in rows.map { row in kept.map { Self.render(row[$0]) }.joined(separator: "|") }.sorted() }
+                    let kept = object.properties.enumerated().filter { valuesKept(entity: entity, property: $0.element, after: start) }.map(
+                        \.offset)
+                    let project = { (rows: [[DatabaseValue]]) in
+                        rows.map { row in kept.map { Self.render(row[$0]) }.joined(separator: "|") }.sorted()
+                    }
                     if rows.count != before.viewRows.count || project(rows) != project(before.viewRows) {
-                        failures.append("view: \(rows.count) rows \(project(rows).prefix(4)) after the migration, \(before.viewRows.count) rows \(project(before.viewRows).prefix(4)) before (columns \(kept) compared)")
+                        failures.append(
+                            "view: \(rows.count) rows \(project(rows).prefix(4)) after the migration, \(before.viewRows.count) rows \(project(before.viewRows).prefix(4)) before (columns \(kept) compared)"
+                        )
                     }
                 }
             case .guardTrigger:
@@ -503,26 +580,43 @@ struct AppObjectOracle {
                     }
                     let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
                     if (before.guardRows > 0 && !refused) || count != before.guardRows {
-                        failures.append("guard trigger: a delete was \(refused ? "refused" : "allowed"), \(count) rows after the migration, \(before.guardRows) before")
+                        failures.append(
+                            "guard trigger: a delete was \(refused ? "refused" : "allowed"), \(count) rows after the migration, \(before.guardRows) before"
+                        )
                     }
                 }
             case .auditTrigger:
                 call("audit trigger") {
                     let audited = try Self.strings(db, "SELECT * FROM app_audit")
-                    if !audited.isEmpty { failures.append("audit trigger: the migration's own statements were audited as the app's updates: \(audited.prefix(4))") }
-                    guard let column = self.column(of: entity, object.properties[0], at: newest), let rowid = try Int64.fetchOne(db, sql: "SELECT min(rowid) FROM \(table)") else { return }
-                    try db.execute(sql: "UPDATE \(table) SET \(quoteIdentifier(column)) = \(quoteIdentifier(column)) WHERE rowid = ?", arguments: [rowid])
+                    if !audited.isEmpty {
+                        failures.append(
+                            "audit trigger: the migration's own statements were audited as the app's updates: \(audited.prefix(4))")
+                    }
+                    guard let column = self.column(of: entity, object.properties[0], at: newest),
+                        let rowid = try Int64.fetchOne(db, sql: "SELECT min(rowid) FROM \(table)")
+                    else { return }
+                    try db.execute(
+                        sql: "UPDATE \(table) SET \(quoteIdentifier(column)) = \(quoteIdentifier(column)) WHERE rowid = ?",
+                        arguments: [rowid])
                     let rows = try Self.strings(db, "SELECT row_id FROM app_audit WHERE row_id = ?", [rowid])
-                    if rows.count != 1 { failures.append("audit trigger: an update of \(shape.tableName).\(column) wrote \(rows.count) audit rows") }
+                    if rows.count != 1 {
+                        failures.append("audit trigger: an update of \(shape.tableName).\(column) wrote \(rows.count) audit rows")
+                    }
                 }
             case .fts:
                 call("FTS5 index") {
                     try db.execute(sql: "INSERT INTO app_fts (app_fts, rank) VALUES ('integrity-check', 1)")
                     if let term = before.term, object.properties.allSatisfy({ valuesKept(entity: entity, property: $0, after: start) }) {
                         let found = try matches(term, table: shape.tableName, key: shape.identifier.column, db)
-                        if found != before.matches { failures.append("FTS5 index: MATCH \"\(term)\" finds \(found.prefix(6)) after the migration, \(before.matches.prefix(6)) before") }
+                        if found != before.matches {
+                            failures.append(
+                                "FTS5 index: MATCH \"\(term)\" finds \(found.prefix(6)) after the migration, \(before.matches.prefix(6)) before"
+                            )
+                        }
                     }
-                    guard let column = self.column(of: entity, object.properties[0], at: newest), let rowid = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(table)") else { return }
+                    guard let column = self.column(of: entity, object.properties[0], at: newest),
+                        let rowid = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(table)")
+                    else { return }
                     // The sync triggers still fire.
                     try db.execute(sql: "UPDATE \(table) SET \(quoteIdentifier(column)) = 'zyzzyva' WHERE rowid = ?", arguments: [rowid])
                     try db.execute(sql: "INSERT INTO app_fts (app_fts, rank) VALUES ('integrity-check', 1)")

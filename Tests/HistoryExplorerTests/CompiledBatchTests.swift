@@ -27,7 +27,8 @@ struct CompiledBatchTests {
         return Array(first..<(first + UInt64(count)))
     }()
 
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test("explored histories compile and pass their generated tests", arguments: seeds)
     func compiled(seed: UInt64) throws {
@@ -74,7 +75,9 @@ struct CompiledBatchTests {
         let warnings = log.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Explored/") }
         #expect(warnings.isEmpty, "seed \(seed): generated code must compile without warnings: \(warnings.prefix(5))")
         // One case per historical version, and one per release's fixture.
-        #expect(log.contains("\"a store seeded at each version migrates to"), "seed \(seed): the generated tests did not run:\n\(log.suffix(3000))")
+        #expect(
+            log.contains("\"a store seeded at each version migrates to"),
+            "seed \(seed): the generated tests did not run:\n\(log.suffix(3000))")
     }
 
     /// The code an app could write against `version`'s generated records (it must keep compiling
@@ -96,8 +99,12 @@ struct CompiledBatchTests {
         for file in files {
             let text = try String(contentsOf: generated.appendingPathComponent(file), encoding: .utf8)
             for record in newestRecords(in: text) {
-                if let alias = text.split(separator: "\n").first(where: { $0.hasPrefix("public typealias ") && $0.hasSuffix(" = \(record.type)") }) {
-                    initializers[String(alias.dropFirst("public typealias ".count).prefix { $0 != " " })] = zip(record.labels, record.defaults).map { ($0, $1) }
+                if let alias = text.split(separator: "\n").first(where: {
+                    $0.hasPrefix("public typealias ") && $0.hasSuffix(" = \(record.type)")
+                }) {
+                    initializers[String(alias.dropFirst("public typealias ".count).prefix { $0 != " " })] = zip(
+                        record.labels, record.defaults
+                    ).map { ($0, $1) }
                 }
                 lines.append("        _ = \(record.type).init(\(record.labels.map { $0.trimmingCharacters(in: ["`"]) + ":" }.joined()))")
                 for column in record.columns { lines.append("        _ = \(record.type).Columns.\(column)") }
@@ -133,11 +140,19 @@ struct CompiledBatchTests {
             index += 1
             while index < lines.count, lines[index] != "}" {
                 let trimmed = lines[index].trimmingCharacters(in: .whitespaces)
-                if lines[index] == "    public init(" { inInit = true } else if inInit, trimmed == ") {" { inInit = false } else if inInit, let colon = trimmed.firstIndex(of: ":") {
+                if lines[index] == "    public init(" {
+                    inInit = true
+                } else if inInit, trimmed == ") {" {
+                    inInit = false
+                } else if inInit, let colon = trimmed.firstIndex(of: ":") {
                     labels.append(String(trimmed[..<colon]))
                     defaults.append(trimmed.contains(" = "))
                 }
-                if lines[index] == "    public enum Columns {" { inColumns = true } else if inColumns, trimmed == "}" { inColumns = false } else if inColumns, trimmed.hasPrefix("public static let ") {
+                if lines[index] == "    public enum Columns {" {
+                    inColumns = true
+                } else if inColumns, trimmed == "}" {
+                    inColumns = false
+                } else if inColumns, trimmed.hasPrefix("public static let ") {
                     columns.append(String(trimmed.dropFirst("public static let ".count).prefix { $0 != " " }))
                 }
                 index += 1

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-@testable import LucidGenCLI
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 @_spi(Generated) import LucidTesting
 import PropertyBased
 import Testing
+
+@testable import LucidGenCLI
 
 /// `describe` never writes what `generate` refuses, and never drops a table silently:
 /// random stores are described in process, and
@@ -47,7 +48,8 @@ struct DescribePropertyTests {
         // `LUCIDGEN_DESCRIBE_DUMP=<folder>` keeps a copy of each store (to try another lucidgen on them).
         if let folder = DescribePropertyTests.environment["LUCIDGEN_DESCRIBE_DUMP"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: project.store, toPath: (folder as NSString).appendingPathComponent("odd-\(seed).sqlite"))
+            try FileManager.default.copyItem(
+                atPath: project.store, toPath: (folder as NSString).appendingPathComponent("odd-\(seed).sqlite"))
         }
         for failure in try project.check() {
             Issue.record(Comment(rawValue: "seed \(seed): \(failure)\nThe store:\n" + made.map { "  \($0);" }.joined(separator: "\n")))
@@ -87,7 +89,8 @@ struct DescribePropertyTests {
             try FileManager.default.copyItem(atPath: fixture, toPath: project.store)
             try Self.removeLucidTables(project.store)
             for failure in try project.check() {
-                Issue.record(Comment(rawValue: "seed \(seed), \((fixture as NSString).lastPathComponent): \(failure)\nHistory:\n\(history)"))
+                Issue.record(
+                    Comment(rawValue: "seed \(seed), \((fixture as NSString).lastPathComponent): \(failure)\nHistory:\n\(history)"))
             }
         }
     }
@@ -98,7 +101,9 @@ extension DescribePropertyTests {
     static func removeLucidTables(_ path: String) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid\\_%' ESCAPE '\\'") {
+            for name in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid\\_%' ESCAPE '\\'")
+            {
                 try db.execute(sql: "DROP TABLE \(quoteIdentifier(name))")
             }
         }
@@ -136,7 +141,9 @@ struct DescribeProject {
                 failures.append("describe describes no table but did not refuse")
             } catch {}
             if FileManager.default.fileExists(atPath: configPath) { failures.append("describe refused but wrote \(configPath)") }
-            for table in tables where !listed.contains(sqlNameKey(table)) { failures.append("table \(String(reflecting: table)) is neither described nor listed as the app's") }
+            for table in tables where !listed.contains(sqlNameKey(table)) {
+                failures.append("table \(String(reflecting: table)) is neither described nor listed as the app's")
+            }
             return failures
         }
         try FileTransaction.write(described.writes, replaceReason: "exists")
@@ -153,7 +160,8 @@ struct DescribeProject {
                 }
             }
         }
-        for table in tables where !described_.contains(sqlNameKey(table)) && !listed.contains(sqlNameKey(table)) && !toMany.contains(sqlNameKey(table)) {
+        for table in tables
+        where !described_.contains(sqlNameKey(table)) && !listed.contains(sqlNameKey(table)) && !toMany.contains(sqlNameKey(table)) {
             failures.append("table \(String(reflecting: table)) is neither described nor listed as the app's (dropped silently)")
         }
         for warning in output.warnings + output.problems where !tables.contains(where: { warning.contains($0) }) {
@@ -164,22 +172,28 @@ struct DescribeProject {
         do {
             model = try GeneratorPipeline(configPath: configPath).run(check: false).model
         } catch {
-            return failures + ["generate refuses what describe wrote:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n") + "\n" + files]
+            return failures + [
+                "generate refuses what describe wrote:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n") + "\n" + files
+            ]
         }
         let refused = output.warnings.filter { $0.contains("generate would refuse") }
         if DescribePropertyTests.environment["LUCIDGEN_DESCRIBE_STATS"] == "1" {
-            print("describe-stats: tables \(tables.count) entities \(output.entities.count) app \(listed.count) problems \(output.problems.count) refused \(refused.count)")
+            print(
+                "describe-stats: tables \(tables.count) entities \(output.entities.count) app \(listed.count) problems \(output.problems.count) refused \(refused.count)"
+            )
             for line in output.problems + refused { print("describe-finding: \(line)") }
         }
         // The check before writing is a net: what describe writes should need none of it.
         failures += refused.map { "describe wrote a description generate refuses (left to the app by the check): \($0)" }
-        guard output.problems.isEmpty else { return failures }  // describe said the store is not recognised until they are resolved
+        guard output.problems.isEmpty else { return failures } // describe said the store is not recognised until they are resolved
         let version = model.schemas[model.schemas.count - 1].version
         do {
             let (versions, stages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
             let status = try LucidStore.inspect(atPath: store, versions: versions, stages: stages)
             if status.start != .version(version, adopted: true) || status.needsMigration {
-                failures.append("plan does not recognise the store at \(version) with nothing to do: \(status.start), steps \(status.steps.map(\.label))\n\(files)")
+                failures.append(
+                    "plan does not recognise the store at \(version) with nothing to do: \(status.start), steps \(status.steps.map(\.label))\n\(files)"
+                )
             }
         } catch {
             failures.append("plan does not recognise the store: \(error)\n\(files)")
@@ -201,7 +215,9 @@ extension DescribeProject {
         do {
             _ = try GeneratorPipeline(configPath: configPath).run(check: false)
         } catch {
-            return ["generate refuses what describe wrote:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n") + "\n" + files]
+            return [
+                "generate refuses what describe wrote:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n") + "\n" + files
+            ]
         }
         let refused = described.output.warnings.filter { $0.contains("generate would refuse") }
         guard described.output.problems.isEmpty, refused.isEmpty else {
@@ -214,14 +230,19 @@ extension DescribeProject {
                 let status = try LucidStore.inspect(atPath: store.path, versions: versions, stages: stages)
                 // Layouts with the same tables are recognised as the newest of them, which describe says.
                 let same = described.output.warnings.contains { warning in
-                    guard case .version(let version, true) = status.start, warning.hasPrefix("the stores at "), let list = warning.split(separator: ":").first else { return false }
-                    let versions = list.dropFirst("the stores at ".count).split(separator: " ").first.map { _ in
-                        list.dropFirst("the stores at ".count).replacingOccurrences(of: " have the same tables", with: "").components(separatedBy: ", ")
-                    } ?? []
+                    guard case .version(let version, true) = status.start, warning.hasPrefix("the stores at "),
+                        let list = warning.split(separator: ":").first
+                    else { return false }
+                    let versions =
+                        list.dropFirst("the stores at ".count).split(separator: " ").first.map { _ in
+                            list.dropFirst("the stores at ".count).replacingOccurrences(of: " have the same tables", with: "").components(
+                                separatedBy: ", ")
+                        } ?? []
                     return versions.contains(store.version.string) && versions.contains(version.string)
                 }
                 if status.start != .version(store.version, adopted: true) && !same {
-                    failures.append("\((store.path as NSString).lastPathComponent) is recognised as \(status.start), not \(store.version)\n\(files)")
+                    failures.append(
+                        "\((store.path as NSString).lastPathComponent) is recognised as \(status.start), not \(store.version)\n\(files)")
                 }
             } catch {
                 failures.append("\((store.path as NSString).lastPathComponent) is not recognised: \(error)\n\(files)")
@@ -249,19 +270,25 @@ struct OddStoreGenerator {
     }
 
     static let tableNames = [
-        "item", "userId", "user_id", "Order", "select", "room", "roomId", "we\"ird", "a/b", "../victim", ".hidden", "line\nbreak", "Café", "has space",
+        "item", "userId", "user_id", "Order", "select", "room", "roomId", "we\"ird", "a/b", "../victim", ".hidden", "line\nbreak", "Café",
+        "has space",
         String(repeating: "long_table_", count: 8), String(repeating: "t", count: 210), "group", "Note", "note_tag",
     ]
     static let columnNames = [
-        "name", "userId", "user_id", "my\"col", "Value", "value", "a b", "ünï", String(repeating: "c", count: 100), "count", "select", "group",
+        "name", "userId", "user_id", "my\"col", "Value", "value", "a b", "ünï", String(repeating: "c", count: 100), "count", "select",
+        "group",
         "createdAt", "created_at", "body", "flag", "score", "oid",
     ]
     static let types = ["INTEGER", "REAL", "TEXT", "BLOB", "", "BOOLEAN", "DATETIME", "DOUBLE", "VARCHAR(20)", "NUMERIC", "INT"]
     static let defaults = [
-        "+5", ".5", "5.", "007", "1e999", "((7))", "1E5", "-0", "0", "-7", "2.5", "5.0", "1", "'it''s'", "'a\nb'", "NULL", "null", "CURRENT_TIMESTAMP",
-        "(datetime('now'))", "((1)+(2))", "'ünï ✈︎'", "X'00'", "TRUE", "''", "(-1)", "0.1", "1e300", "-1e+300", "9223372036854775807", "'5'", "(')')",
+        "+5", ".5", "5.", "007", "1e999", "((7))", "1E5", "-0", "0", "-7", "2.5", "5.0", "1", "'it''s'", "'a\nb'", "NULL", "null",
+        "CURRENT_TIMESTAMP",
+        "(datetime('now'))", "((1)+(2))", "'ünï ✈︎'", "X'00'", "TRUE", "''", "(-1)", "0.1", "1e300", "-1e+300", "9223372036854775807", "'5'",
+        "(')')",
     ]
-    static let indexNames = ["my\"idx", "idx with space", "idx\nline", "Ünï_idx", String(repeating: "i", count: 80), "by_value", "sqlite_autoindex_x"]
+    static let indexNames = [
+        "my\"idx", "idx with space", "idx\nline", "Ünï_idx", String(repeating: "i", count: 80), "by_value", "sqlite_autoindex_x",
+    ]
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Gen.int(in: range).run(using: &rng) }
     mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
@@ -288,7 +315,7 @@ struct OddStoreGenerator {
                 key = "n"
                 definitions.append("\"n\" INTEGER PRIMARY KEY\(chance(50) ? " AUTOINCREMENT" : "")")
             case 4:
-                break  // no key: the app's
+                break // no key: the app's
             default:
                 key = nil
                 definitions.append("\"a\" INTEGER NOT NULL")
@@ -313,18 +340,27 @@ struct OddStoreGenerator {
                 let column = "\(target.name.prefix(8))Ref"
                 if !columns.contains(where: { sqlNameKey($0) == sqlNameKey(column) }) {
                     columns.append(column)
-                    definitions.append("\(quoteIdentifier(column)) INTEGER\(chance(50) ? " NOT NULL" : "") REFERENCES \(quoteIdentifier(target.name))(\(quoteIdentifier(target.key!)))"
-                        + (chance(50) ? " ON DELETE CASCADE" : ""))
-                    if chance(80) { after.append("CREATE INDEX \(quoteIdentifier("\(name)_on_\(column)")) ON \(quoteIdentifier(name))(\(quoteIdentifier(column)))") }
+                    definitions.append(
+                        "\(quoteIdentifier(column)) INTEGER\(chance(50) ? " NOT NULL" : "") REFERENCES \(quoteIdentifier(target.name))(\(quoteIdentifier(target.key!)))"
+                            + (chance(50) ? " ON DELETE CASCADE" : ""))
+                    if chance(80) {
+                        after.append(
+                            "CREATE INDEX \(quoteIdentifier("\(name)_on_\(column)")) ON \(quoteIdentifier(name))(\(quoteIdentifier(column)))"
+                        )
+                    }
                 }
             }
-            if key == nil && definitions.count >= 2 && definitions[0].hasPrefix("\"a\"") { definitions.append("PRIMARY KEY (\"a\", \"b\")") }
+            if key == nil && definitions.count >= 2 && definitions[0].hasPrefix("\"a\"") {
+                definitions.append("PRIMARY KEY (\"a\", \"b\")")
+            }
             statements.append("CREATE TABLE \(quoteIdentifier(name)) (\(definitions.joined(separator: ", ")))")
             statements += after
             tables.append((name, key))
             for _ in 0..<int(0...2) where columns.count > 1 {
                 let column = pick(columns.filter { $0 != key })
-                statements.append("CREATE \(chance(30) ? "UNIQUE " : "")INDEX \(quoteIdentifier(pick(Self.indexNames) + "\(int(0...9))")) ON \(quoteIdentifier(name))(\(quoteIdentifier(column)))")
+                statements.append(
+                    "CREATE \(chance(30) ? "UNIQUE " : "")INDEX \(quoteIdentifier(pick(Self.indexNames) + "\(int(0...9))")) ON \(quoteIdentifier(name))(\(quoteIdentifier(column)))"
+                )
             }
             if chance(50) { statements.append("INSERT INTO \(quoteIdentifier(name)) DEFAULT VALUES") }
         }

@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 import Logging
-@testable import LucidGenCLI
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
 @_spi(Generated) import LucidTesting
+
+@testable import LucidGenCLI
 
 /// Plays a ``History`` the way a user works, in process, and checks every migration it implies:
 ///
@@ -85,7 +86,9 @@ struct Explorer {
     /// or nil when a release failed (the failure is in `outcome`).
     /// `afterGenerate` runs after each release's `generate`, with the release (the compiled batch writes the
     /// app code that release's records allowed, which every later release must still compile).
-    func playReleases(in root: URL, _ outcome: inout Outcome, afterGenerate: ((History.Release) throws -> Void)? = nil) throws -> (ResolvedModel, Workspace)? {
+    func playReleases(in root: URL, _ outcome: inout Outcome, afterGenerate: ((History.Release) throws -> Void)? = nil) throws -> (
+        ResolvedModel, Workspace
+    )? {
         let configPath = root.appendingPathComponent(".lucid.yaml").path
         var workspace = Workspace()
         var model: ResolvedModel?
@@ -105,10 +108,12 @@ struct Explorer {
             do {
                 let again = try GeneratorPipeline(configPath: configPath).run(check: true)
                 if !again.report.isUpToDate {
-                    outcome.failures.append("\(label): a second generate would change \(again.report.created + again.report.updated + again.report.removed)")
+                    outcome.failures.append(
+                        "\(label): a second generate would change \(again.report.created + again.report.updated + again.report.removed)")
                 }
             } catch {
-                outcome.failures.append("\(label): a second generate fails:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n"))
+                outcome.failures.append(
+                    "\(label): a second generate fails:\n" + error.diagnostics.map { "    \($0)" }.joined(separator: "\n"))
                 return nil
             }
             outcome.releases += 1
@@ -133,8 +138,12 @@ struct Explorer {
         outcome.failures += checkColumnLineage(model, workspace: workspace)
         var options = StoreOptions()
         options.stages = stages
-        let registryStages = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
-        let exclusions = model.checkExclusionTargets.map { CheckExclusion(table: $0.table, column: $0.column, from: $0.from, before: $0.before) }
+        let registryStages = model.customSteps.map {
+            ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table))
+        }
+        let exclusions = model.checkExclusionTargets.map {
+            CheckExclusion(table: $0.table, column: $0.column, from: $0.from, before: $0.before)
+        }
         let harness = MigrationTestHarness(
             versions: model.schemas, stages: registryStages, options: options, expectations: expectations, exclusions: exclusions)
 
@@ -148,7 +157,8 @@ struct Explorer {
         }
         // The same stores shared with the app: its objects survive every step, or the step refuses.
         let objects = AppObjectOracle(
-            history: history, workspace: workspace, model: model, seed: objectSeed, options: options, registryStages: registryStages, rows: rows)
+            history: history, workspace: workspace, model: model, seed: objectSeed, options: options, registryStages: registryStages,
+            rows: rows)
         for (index, schema) in model.schemas.enumerated().dropLast() where Self.plantsObjects {
             outcome.stores += 1
             let (failures, result) = objects.check(from: schema, index: index)
@@ -159,27 +169,37 @@ struct Explorer {
         for fixture in try FixtureFiles.list(in: folder) {
             outcome.stores += 1
             outcome.failures += harness.checkFixture(at: fixture).map(\.description)
-            outcome.failures += checkPath(of: fixture, configPath: configPath, options: options, registryStages: registryStages, versions: model.schemas)
+            outcome.failures += checkPath(
+                of: fixture, configPath: configPath, options: options, registryStages: registryStages, versions: model.schemas)
         }
     }
 
     /// The steps a migration records are the ones `lucidgen plan` shows for the same file.
-    private func checkPath(of fixture: String, configPath: String, options: StoreOptions, registryStages: [ExplicitStage], versions: [Schema]) -> [String] {
+    private func checkPath(
+        of fixture: String, configPath: String, options: StoreOptions, registryStages: [ExplicitStage], versions: [Schema]
+    ) -> [String] {
         let name = (fixture as NSString).lastPathComponent
         let copy = (NSTemporaryDirectory() as NSString).appendingPathComponent("explore-path-\(UUID().uuidString).sqlite")
         defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
         do {
             try FileManager.default.copyItem(atPath: fixture, toPath: copy)
             let (planVersions, planStages) = try StoreCommandOptions.parse(["--config", configPath]).resolve()
-            let planned = try LucidStore.inspect(atPath: copy, versions: planVersions, stages: planStages).steps.map { "\($0.from) → \($0.to)" }
-            let logged = try DatabaseQueue(path: copy).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM lucid_migration_log") ?? 0 }
+            let planned = try LucidStore.inspect(atPath: copy, versions: planVersions, stages: planStages).steps.map {
+                "\($0.from) → \($0.to)"
+            }
+            let logged = try DatabaseQueue(path: copy).read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM lucid_migration_log") ?? 0
+            }
             var migrationOptions = options
             migrationOptions.declaredStages += registryStages
             migrationOptions.logger = Logger(label: "lucidgen.explorer") { _ in SwiftLogNoOpLogHandler() }
             let database = try LucidStore.open(atPath: copy, versions: versions, options: migrationOptions).database
             let taken = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT from_version, to_version FROM lucid_migration_log ORDER BY rowid LIMIT -1 OFFSET ?", arguments: [logged])
-                    .map { "\($0["from_version"] as String) → \($0["to_version"] as String)" }
+                try Row.fetchAll(
+                    db, sql: "SELECT from_version, to_version FROM lucid_migration_log ORDER BY rowid LIMIT -1 OFFSET ?",
+                    arguments: [logged]
+                )
+                .map { "\($0["from_version"] as String) → \($0["to_version"] as String)" }
             }
             try database.close()
             if planned.map(normalized) != taken.map(normalized) {
@@ -192,7 +212,8 @@ struct Explorer {
     }
 
     private func normalized(_ step: String) -> String {
-        step.split(separator: " ").map { part in (try? SchemaVersion(parsing: String(part))).map(\.description) ?? String(part) }.joined(separator: " ")
+        step.split(separator: " ").map { part in (try? SchemaVersion(parsing: String(part))).map(\.description) ?? String(part) }.joined(
+            separator: " ")
     }
 
     // MARK: What the registry says about values
@@ -205,7 +226,9 @@ struct Explorer {
         var expected: Set<String> = []
         var failures: [String] = []
         for release in history.releases {
-            guard let parsed = try? SchemaVersion(parsing: release.version), let version = model.schemas.first(where: { $0.version == parsed })?.version else { continue }
+            guard let parsed = try? SchemaVersion(parsing: release.version),
+                let version = model.schemas.first(where: { $0.version == parsed })?.version
+            else { continue }
             func column(of entityKey: Int, _ propertyKey: Int) -> (table: String, column: String)? {
                 guard let entity = workspace.entity(entityKey), let property = entity.property(propertyKey),
                     let shape = model.entities.first(where: { $0.name == entity.name })?.shapes.last(where: { $0.version <= version }),
@@ -213,11 +236,15 @@ struct Explorer {
                 else { return nil }
                 return (shape.tableName, column)
             }
-            let previous = history.releases.firstIndex { $0.version == release.version }.flatMap { $0 > 0 ? history.releases[$0 - 1].version : nil }
+            let previous = history.releases.firstIndex { $0.version == release.version }.flatMap {
+                $0 > 0 ? history.releases[$0 - 1].version : nil
+            }
             let structsNow = workspace.structsAt[release.version] ?? [:]
             let structsBefore = previous.flatMap { workspace.structsAt[$0] } ?? [:]
             for case .makeComposite(let entityKey, let propertyKey) in workspace.applied[release.version] ?? [] {
-                guard let (table, base) = column(of: entityKey, propertyKey), case .composite(let name)? = workspace.entity(entityKey)?.property(propertyKey)?.kind else {
+                guard let (table, base) = column(of: entityKey, propertyKey),
+                    case .composite(let name)? = workspace.entity(entityKey)?.property(propertyKey)?.kind
+                else {
                     failures.append("explorer: cannot find the column of #\(entityKey).#\(propertyKey) made composite at \(version)")
                     continue
                 }
@@ -225,7 +252,9 @@ struct Explorer {
                 let before = Workspace.leaves(of: name, in: structsBefore, optional: false)
                 for leaf in Workspace.leaves(of: name, in: structsNow, optional: false) {
                     guard let old = before.first(where: { $0.identity == leaf.identity }) else { continue }
-                    expected.insert("\(version) \(table).\(base)_\(leaf.path.joined(separator: "_")) = json_extract(\(base), '$.\(old.path.joined(separator: "."))')")
+                    expected.insert(
+                        "\(version) \(table).\(base)_\(leaf.path.joined(separator: "_")) = json_extract(\(base), '$.\(old.path.joined(separator: "."))')"
+                    )
                 }
             }
             for change in workspace.typeChanges[release.version] ?? [] {
@@ -253,25 +282,38 @@ struct Explorer {
             for table in schema.tables {
                 for column in table.columns {
                     if let source = column.extractedFrom {
-                        recorded.insert("\(schema.version) \(table.name).\(column.name) = json_extract(\(source), '\(column.jsonPath ?? "")')")
+                        recorded.insert(
+                            "\(schema.version) \(table.name).\(column.name) = json_extract(\(source), '\(column.jsonPath ?? "")')")
                     }
-                    if let changes = column.caseChanges { recorded.insert("\(schema.version) \(table.name).\(column.name) cases \(changes)") }
-                    if column.jsonStructChange != nil { recorded.insert("\(schema.version) \(table.name).\(column.name) JSON struct members change") }
+                    if let changes = column.caseChanges {
+                        recorded.insert("\(schema.version) \(table.name).\(column.name) cases \(changes)")
+                    }
+                    if column.jsonStructChange != nil {
+                        recorded.insert("\(schema.version) \(table.name).\(column.name) JSON struct members change")
+                    }
                 }
             }
         }
         let missing = expected.subtracting(recorded).sorted()
         let phantom = recorded.subtracting(expected).sorted()
-        if !missing.isEmpty { failures.append("registry: the history converts these values but the registry does not say so: \(missing.joined(separator: "; "))") }
-        if !phantom.isEmpty { failures.append("registry: the registry converts values the history did not change: \(phantom.joined(separator: "; "))") }
+        if !missing.isEmpty {
+            failures.append(
+                "registry: the history converts these values but the registry does not say so: \(missing.joined(separator: "; "))")
+        }
+        if !phantom.isEmpty {
+            failures.append("registry: the registry converts values the history did not change: \(phantom.joined(separator: "; "))")
+        }
         return failures
     }
 
     /// The elements of every composite at a version against the struct's members then: each column (by the
     /// members' names then), NOT NULL, required when its optional composite is present, with a default; and
     /// `renamedFrom` exactly where the element's column was named otherwise at the previous version.
-    func checkElements(_ model: ResolvedModel, workspace: Workspace, release: String, previous: String?, version: SchemaVersion) -> [String] {
-        guard let entities = workspace.entitiesAt[release], let structs = workspace.structsAt[release], let schema = model.schemas.first(where: { $0.version == version }) else { return [] }
+    func checkElements(_ model: ResolvedModel, workspace: Workspace, release: String, previous: String?, version: SchemaVersion) -> [String]
+    {
+        guard let entities = workspace.entitiesAt[release], let structs = workspace.structsAt[release],
+            let schema = model.schemas.first(where: { $0.version == version })
+        else { return [] }
         let previousVersion = previous.flatMap { try? SchemaVersion(parsing: $0) }
         var failures: [String] = []
         for entity in entities where entity.removedAt == nil {
@@ -280,16 +322,24 @@ struct Explorer {
             else { continue }
             for property in entity.properties where property.removedAt == nil {
                 guard case .composite(let name) = property.kind, let finalName = final.property(property.key)?.name else { continue }
-                guard let propertyShape = shape.properties.first(where: { $0.currentName == finalName }), case .composite(let composite) = propertyShape.kind else {
-                    failures.append("registry: composite #\(entity.key).#\(property.key) (\(final.name).\(finalName)) has no composite shape at \(version)")
+                guard let propertyShape = shape.properties.first(where: { $0.currentName == finalName }),
+                    case .composite(let composite) = propertyShape.kind
+                else {
+                    failures.append(
+                        "registry: composite #\(entity.key).#\(property.key) (\(final.name).\(finalName)) has no composite shape at \(version)"
+                    )
                     continue
                 }
                 let table = schema.table(named: shape.tableName)
                 // The element's column at the previous version, where the property was a composite of the same struct then.
                 var oldColumns: [[Int]: String] = [:]
-                if let previous, let previousVersion, let old = workspace.entitiesAt[previous]?.first(where: { $0.key == entity.key && $0.removedAt == nil })?.property(property.key),
+                if let previous, let previousVersion,
+                    let old = workspace.entitiesAt[previous]?.first(where: { $0.key == entity.key && $0.removedAt == nil })?.property(
+                        property.key),
                     old.removedAt == nil, old.kind == property.kind,
-                    let oldShape = resolved.shapes.last(where: { $0.version <= previousVersion })?.properties.first(where: { $0.currentName == finalName })
+                    let oldShape = resolved.shapes.last(where: { $0.version <= previousVersion })?.properties.first(where: {
+                        $0.currentName == finalName
+                    })
                 {
                     for leaf in Workspace.leaves(of: name, in: workspace.structsAt[previous] ?? [:], optional: false) {
                         oldColumns[leaf.identity] = oldShape.column + "_" + leaf.path.joined(separator: "_")
@@ -298,14 +348,18 @@ struct Explorer {
                 let expected = Workspace.leaves(of: name, in: structs, optional: property.nullable).map { leaf -> String in
                     let column = propertyShape.column + "_" + leaf.path.joined(separator: "_")
                     let renamed = oldColumns[leaf.identity].flatMap { $0 != column ? $0 : nil }
-                    return "\(column)\(leaf.notNull ? " NOT NULL" : "")\(leaf.requiredWhenPresent ? " required when present" : "")\(leaf.hasDefault ? " with default" : "")\(renamed.map { " renamed from \($0)" } ?? "")"
+                    return
+                        "\(column)\(leaf.notNull ? " NOT NULL" : "")\(leaf.requiredWhenPresent ? " required when present" : "")\(leaf.hasDefault ? " with default" : "")\(renamed.map { " renamed from \($0)" } ?? "")"
                 }
                 let recorded = composite.leaves(optional: propertyShape.nullable).map { leaf -> String in
                     let renamed = table?.column(named: leaf.column)?.renamedFrom
-                    return "\(leaf.column)\(leaf.notNull ? " NOT NULL" : "")\(leaf.requiredWhenPresent ? " required when present" : "")\(leaf.defaultSQL != nil ? " with default" : "")\(renamed.map { " renamed from \($0)" } ?? "")"
+                    return
+                        "\(leaf.column)\(leaf.notNull ? " NOT NULL" : "")\(leaf.requiredWhenPresent ? " required when present" : "")\(leaf.defaultSQL != nil ? " with default" : "")\(renamed.map { " renamed from \($0)" } ?? "")"
                 }
                 if expected != recorded {
-                    failures.append("registry: composite \(shape.tableName).\(propertyShape.column) at \(version) has elements \(recorded), but the struct's members then give \(expected)")
+                    failures.append(
+                        "registry: composite \(shape.tableName).\(propertyShape.column) at \(version) has elements \(recorded), but the struct's members then give \(expected)"
+                    )
                 }
             }
         }
@@ -346,7 +400,9 @@ struct Explorer {
             var transforms: [RowTransform] = []
             for table in step.tables {
                 guard let changes = expected[step.to]?[table.table] else {
-                    problems.append("\(step.from) → \(step.to): the generator asks for the app's code for table \(table.table) (\(table.reasons.joined(separator: "; "))), but the history changes nothing there that needs code")
+                    problems.append(
+                        "\(step.from) → \(step.to): the generator asks for the app's code for table \(table.table) (\(table.reasons.joined(separator: "; "))), but the history changes nothing there that needs code"
+                    )
                     continue
                 }
                 covered.insert(Covered(version: step.to, table: table.table))
@@ -364,7 +420,8 @@ struct Explorer {
         for (version, tables) in expected {
             for (table, changes) in tables where !covered.contains(Covered(version: version, table: table)) {
                 problems.append(
-                    "\(version): \(changes.map { "\(table).\($0.column) \($0.change.conversion)" }.joined(separator: ", ")) loses values for some inputs, but the generator inferred it instead of asking for the app's code")
+                    "\(version): \(changes.map { "\(table).\($0.column) \($0.change.conversion)" }.joined(separator: ", ")) loses values for some inputs, but the generator inferred it instead of asking for the app's code"
+                )
             }
         }
         return (stages, expectations, problems)
@@ -381,7 +438,8 @@ enum Conversions {
             guard case .string(let text) = value.storage, let mapped = mapping[text] else { return value }
             return mapped.map(\.databaseValue) ?? .null
         case .structMembers(let root, let diffs):
-            guard let text = String.fromDatabaseValue(value), let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+            guard let text = String.fromDatabaseValue(value),
+                let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
                 let data = try? JSONSerialization.data(withJSONObject: StructDiff.convert(object, root, diffs), options: [.sortedKeys])
             else { return value }
             return String(decoding: data, as: UTF8.self).databaseValue

@@ -40,7 +40,8 @@ struct ExplorerSelfTests {
             for release in generator.history().releases { workspace.apply(release) }
             for edit in workspace.applied.values.joined() {
                 switch edit {
-                case .addProperty(_, let spec) where spec.kind == .composite("point") || spec.kind == .composite("frame"): counts["composite added", default: 0] += 1
+                case .addProperty(_, let spec) where spec.kind == .composite("point") || spec.kind == .composite("frame"):
+                    counts["composite added", default: 0] += 1
                 case .makeComposite: counts["made composite", default: 0] += 1
                 case .setElementIndexed: counts["element index", default: 0] += 1
                 case .addCase: counts["case added", default: 0] += 1
@@ -52,9 +53,14 @@ struct ExplorerSelfTests {
                 }
             }
         }
-        let kinds = ["composite added", "made composite", "element index", "case added", "case renamed", "case removed with fallback", "case removed, null fallback", "case removed by the app"]
+        let kinds = [
+            "composite added", "made composite", "element index", "case added", "case renamed", "case removed with fallback",
+            "case removed, null fallback", "case removed by the app",
+        ]
         #expect(kinds.allSatisfy { counts[$0, default: 0] > 0 }, "seeds 70000..<70600 apply \(counts)")
-        print("composite and case edits over seeds 70000..<70200: \(kinds.map { "\($0): \(counts[$0, default: 0])" }.joined(separator: ", "))")
+        print(
+            "composite and case edits over seeds 70000..<70200: \(kinds.map { "\($0): \(counts[$0, default: 0])" }.joined(separator: ", "))"
+        )
     }
 
     @Test func theGeneratorDrawsStructMemberEditsThatApply() {
@@ -65,12 +71,19 @@ struct ExplorerSelfTests {
             for release in generator.history().releases { workspace.apply(release) }
             for edit in workspace.applied.values.joined() {
                 switch edit {
-                case .addMember(let name, _, _, _, true, _): counts["optional member added", default: 0] += 1; counts["\(name): optional member added", default: 0] += 1
-                case .addMember(let name, _, _, _, false, _): counts["required member added with a default", default: 0] += 1; counts["\(name): required member added with a default", default: 0] += 1
-                case .removeMember(let name, _): counts["member removed", default: 0] += 1; counts["\(name): member removed", default: 0] += 1
-                case .renameMember(let name, _, _): counts["member renamed", default: 0] += 1; counts["\(name): member renamed", default: 0] += 1
-                case .setMemberNullable(let name, _, false, _): counts["member made required", default: 0] += 1; counts["\(name): member made required", default: 0] += 1
-                case .setMemberNullable(let name, _, true, _): counts["member made optional", default: 0] += 1; counts["\(name): member made optional", default: 0] += 1
+                case .addMember(let name, _, _, _, true, _):
+                    counts["optional member added", default: 0] += 1; counts["\(name): optional member added", default: 0] += 1
+                case .addMember(let name, _, _, _, false, _):
+                    counts["required member added with a default", default: 0] += 1;
+                    counts["\(name): required member added with a default", default: 0] += 1
+                case .removeMember(let name, _):
+                    counts["member removed", default: 0] += 1; counts["\(name): member removed", default: 0] += 1
+                case .renameMember(let name, _, _):
+                    counts["member renamed", default: 0] += 1; counts["\(name): member renamed", default: 0] += 1
+                case .setMemberNullable(let name, _, false, _):
+                    counts["member made required", default: 0] += 1; counts["\(name): member made required", default: 0] += 1
+                case .setMemberNullable(let name, _, true, _):
+                    counts["member made optional", default: 0] += 1; counts["\(name): member made optional", default: 0] += 1
                 default: break
                 }
             }
@@ -78,21 +91,29 @@ struct ExplorerSelfTests {
             for changes in workspace.typeChanges.values.joined() {
                 if case .structMembers(let root, let diffs) = changes.conversion {
                     counts["JSON struct converted by the app", default: 0] += 1
-                    if root == "frame" && !diffs["frame", default: StructDiff()].nested.isEmpty { counts["nested JSON struct converted", default: 0] += 1 }
+                    if root == "frame" && !diffs["frame", default: StructDiff()].nested.isEmpty {
+                        counts["nested JSON struct converted", default: 0] += 1
+                    }
                 }
             }
             for (version, structs) in workspace.structsAt {
-                let before = workspace.structsAt.keys.filter { (try? SchemaVersion(parsing: $0)).map { v in (try? SchemaVersion(parsing: version)).map { v < $0 } ?? false } ?? false }
-                    .max { (try! SchemaVersion(parsing: $0)) < (try! SchemaVersion(parsing: $1)) }
+                let before = workspace.structsAt.keys.filter {
+                    (try? SchemaVersion(parsing: $0)).map { v in (try? SchemaVersion(parsing: version)).map { v < $0 } ?? false } ?? false
+                }
+                .max { (try! SchemaVersion(parsing: $0)) < (try! SchemaVersion(parsing: $1)) }
                 guard let before, workspace.structsAt[before]?["point"] != structs["point"],
-                    workspace.entitiesAt[version]?.contains(where: { $0.removedAt == nil && $0.properties.contains { $0.removedAt == nil && $0.kind == .composite("frame") } }) == true
+                    workspace.entitiesAt[version]?.contains(where: {
+                        $0.removedAt == nil && $0.properties.contains { $0.removedAt == nil && $0.kind == .composite("frame") }
+                    }) == true
                 else { continue }
                 counts["point changed inside a frame composite", default: 0] += 1
             }
         }
         let kinds = [
-            "optional member added", "required member added with a default", "member removed", "member renamed", "member made required", "member made optional",
-            "point: member renamed", "frame: member renamed", "JSON struct converted by the app", "nested JSON struct converted", "point changed inside a frame composite",
+            "optional member added", "required member added with a default", "member removed", "member renamed", "member made required",
+            "member made optional",
+            "point: member renamed", "frame: member renamed", "JSON struct converted by the app", "nested JSON struct converted",
+            "point changed inside a frame composite",
         ]
         #expect(kinds.allSatisfy { counts[$0, default: 0] > 0 }, "seeds 70000..<70600 apply \(counts)")
         print("struct member edits over seeds 70000..<70600: \(kinds.map { "\($0): \(counts[$0, default: 0])" }.joined(separator: ", "))")
@@ -100,15 +121,25 @@ struct ExplorerSelfTests {
 
     @Test func descriptionsFollowTheEdits() throws {
         let history = History(releases: [
-            .init(version: "1.0", configSpelling: "1.0", edits: [
-                .addEntity(EntitySpec(key: 1, name: "writer", identifier: .int, properties: [
-                    PropertySpec(key: 2, name: "name", kind: .scalar("string"), nullable: false, defaultJSON: nil),
-                ])),
-                .addEntity(EntitySpec(key: 3, name: "book", identifier: .string, properties: [
-                    PropertySpec(key: 4, name: "author", kind: .toOne(entity: 1), nullable: true, defaultJSON: nil),
-                ])),
-            ]),
-            .init(version: "2.0", configSpelling: "2.0.0", edits: [.renameEntity(1, to: "author"), .renameProperty(entity: 1, property: 2, to: "title", explicitVersion: false)]),
+            .init(
+                version: "1.0", configSpelling: "1.0",
+                edits: [
+                    .addEntity(
+                        EntitySpec(
+                            key: 1, name: "writer", identifier: .int,
+                            properties: [
+                                PropertySpec(key: 2, name: "name", kind: .scalar("string"), nullable: false, defaultJSON: nil)
+                            ])),
+                    .addEntity(
+                        EntitySpec(
+                            key: 3, name: "book", identifier: .string,
+                            properties: [
+                                PropertySpec(key: 4, name: "author", kind: .toOne(entity: 1), nullable: true, defaultJSON: nil)
+                            ])),
+                ]),
+            .init(
+                version: "2.0", configSpelling: "2.0.0",
+                edits: [.renameEntity(1, to: "author"), .renameProperty(entity: 1, property: 2, to: "title", explicitVersion: false)]),
         ])
         var workspace = Workspace()
         for release in history.releases { workspace.apply(release) }
@@ -124,10 +155,14 @@ struct ExplorerSelfTests {
     @Test func editsThatNoLongerApplyAreSkipped() {
         // Removing the entity's addition leaves the later edits of it without an entity: they are skipped.
         var workspace = Workspace()
-        workspace.apply(.init(version: "1.0", configSpelling: "1.0", edits: [
-            .addEntity(EntitySpec(key: 1, name: "node", identifier: .local, properties: [])),
-        ]))
-        workspace.apply(.init(version: "1.1", configSpelling: "1.1", edits: [.renameEntity(7, to: "other"), .removeProperty(entity: 1, property: 9)]))
+        workspace.apply(
+            .init(
+                version: "1.0", configSpelling: "1.0",
+                edits: [
+                    .addEntity(EntitySpec(key: 1, name: "node", identifier: .local, properties: []))
+                ]))
+        workspace.apply(
+            .init(version: "1.1", configSpelling: "1.1", edits: [.renameEntity(7, to: "other"), .removeProperty(entity: 1, property: 9)]))
         #expect(workspace.applied["1.1"]?.map(\.description) == ["history item for #1 without change"])
     }
 

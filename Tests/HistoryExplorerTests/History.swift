@@ -24,7 +24,8 @@ struct History: Sendable, CustomStringConvertible {
     var description: String {
         releases.map { release in
             "\(release.version)\(release.configSpelling != release.version ? " (current_version \"\(release.configSpelling)\")" : "")"
-                + (release.respelledBy.isEmpty ? "" : " (spelled \(release.version).0 by \(release.respelledBy.map { "#\($0)" }.joined(separator: ", ")))")
+                + (release.respelledBy.isEmpty
+                    ? "" : " (spelled \(release.version).0 by \(release.respelledBy.map { "#\($0)" }.joined(separator: ", ")))")
                 + (release.typeHistoryByHand ? " (type_history written by hand)" : "") + ":\n"
                 + (release.edits.isEmpty ? "    (nothing changes)\n" : release.edits.map { "    - \($0)\n" }.joined())
         }.joined()
@@ -160,9 +161,11 @@ enum Edit: Sendable, CustomStringConvertible {
         case .setDefault(let entity, let property, let defaultJSON): "set default of #\(entity).#\(property) to \(defaultJSON ?? "none")"
         case .ignoreChecks(let entity, let property): "ignore checks on #\(entity).#\(property)"
         case .ignoreEntityChecks(let entity): "ignore checks on #\(entity)"
-        case .setIndexed(let entity, let property, let indexed, let unique): "\(indexed ? (unique ? "make unique" : "index") : "unindex") #\(entity).#\(property)"
+        case .setIndexed(let entity, let property, let indexed, let unique):
+            "\(indexed ? (unique ? "make unique" : "index") : "unindex") #\(entity).#\(property)"
         case .makeComposite(let entity, let property): "make #\(entity).#\(property) composite"
-        case .setElementIndexed(let entity, let property, let element, let indexed): "\(indexed ? "index" : "unindex") element \(element) of #\(entity).#\(property)"
+        case .setElementIndexed(let entity, let property, let element, let indexed):
+            "\(indexed ? "index" : "unindex") element \(element) of #\(entity).#\(property)"
         case .addCase(let key, let name): "add case #\(key) \(name) to status"
         case .renameCase(let key, let name): "rename case #\(key) of status to \(name)"
         case .removeCase(let key, let fallback): "remove case #\(key) of status (\(fallback))"
@@ -184,8 +187,10 @@ enum Edit: Sendable, CustomStringConvertible {
         // A member change touches every entity holding the struct (``Workspace`` adds their items).
         case .removeEntity, .addCase, .renameCase, .removeCase, .addMember, .removeMember, .renameMember, .setMemberNullable: []
         case .renameEntity(let key, _), .touch(let key), .ignoreEntityChecks(let key): [key]
-        case .addProperty(let entity, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _, _), .changeType(let entity, _, _),
-            .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _), .setIndexed(let entity, _, _, _),
+        case .addProperty(let entity, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _, _),
+            .changeType(let entity, _, _),
+            .setNullable(let entity, _, _, _), .setDefault(let entity, _, _), .ignoreChecks(let entity, _),
+            .setIndexed(let entity, _, _, _),
             .makeComposite(let entity, _), .setElementIndexed(let entity, _, _, _):
             [entity]
         }

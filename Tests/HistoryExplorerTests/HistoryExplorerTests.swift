@@ -22,11 +22,16 @@ struct HistoryExplorerTests {
         let history = generator.history()
         let outcome = Explorer(history: history, objectSeed: seed).run()
         if Self.environment["LUCIDGEN_EXPLORE_OBJECT_STATS"] == "1" {
-            print("seed \(seed) app objects: " + AppObjectOracle.Result.allCases.map { "\(outcome.objectResults[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
+            print(
+                "seed \(seed) app objects: "
+                    + AppObjectOracle.Result.allCases.map { "\(outcome.objectResults[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
         }
         guard !outcome.failures.isEmpty else { return }
         guard Self.shrinks else {
-            Issue.record(Comment(rawValue: "seed \(seed) fails (unshrunk):\n" + outcome.failures.prefix(30).map { "  • \($0)" }.joined(separator: "\n") + "\nHistory:\n\(history)"))
+            Issue.record(
+                Comment(
+                    rawValue: "seed \(seed) fails (unshrunk):\n" + outcome.failures.prefix(30).map { "  • \($0)" }.joined(separator: "\n")
+                        + "\nHistory:\n\(history)"))
             return
         }
         let shrunk = Shrinker(history: history, failures: { Explorer(history: $0, objectSeed: seed).run().failures }).shrink()

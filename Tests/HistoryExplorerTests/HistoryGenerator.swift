@@ -83,8 +83,9 @@ struct HistoryGenerator {
             workspace.finishRelease()
             // Now and then an entity spells the version differently (`1.1.0` for `1.1`).
             let respelledBy = chance(15) ? [pick(workspace.liveEntities.map(\.key) + [0])] : []
-            releases.append(History.Release(
-                version: version, configSpelling: spelling, edits: edits, respelledBy: respelledBy, typeHistoryByHand: chance(40)))
+            releases.append(
+                History.Release(
+                    version: version, configSpelling: spelling, edits: edits, respelledBy: respelledBy, typeHistoryByHand: chance(40)))
         }
         return History(releases: releases)
     }
@@ -123,12 +124,14 @@ struct HistoryGenerator {
             let target = pick(live)
             let toMany = chance(35)
             return PropertySpec(
-                key: key(), name: name, kind: toMany ? .toMany(entity: target) : .toOne(entity: target), nullable: toMany ? false : existing || chance(60),
+                key: key(), name: name, kind: toMany ? .toMany(entity: target) : .toOne(entity: target),
+                nullable: toMany ? false : existing || chance(60),
                 defaultJSON: nil)
         }
         let kind = valueKind()
         let defaultJSON = chance(40) || existing ? defaultJSON(for: kind) : nil
-        return PropertySpec(key: key(), name: name, kind: kind, nullable: chance(35) || (existing && defaultJSON == nil), defaultJSON: defaultJSON)
+        return PropertySpec(
+            key: key(), name: name, kind: kind, nullable: chance(35) || (existing && defaultJSON == nil), defaultJSON: defaultJSON)
     }
 
     mutating func entitySpec() -> EntitySpec {
@@ -186,7 +189,8 @@ struct HistoryGenerator {
         case 6:
             var name = pick(Self.propertyNames)
             if !workspace.propertyNameIsFree(name, in: entity) { name += "_\(int(1...9))" }
-            return property.map { .renameProperty(entity: entity.key, property: $0.key, to: name, explicitVersion: chance(30)) } ?? .touch(entity.key)
+            return property.map { .renameProperty(entity: entity.key, property: $0.key, to: name, explicitVersion: chance(30)) }
+                ?? .touch(entity.key)
         case 7, 8:
             guard let property else { return .touch(entity.key) }
             let candidates: [PropertyKind]
@@ -200,7 +204,8 @@ struct HistoryGenerator {
             return candidates.isEmpty ? .touch(entity.key) : .changeType(entity: entity.key, property: property.key, to: pick(candidates))
         case 9:
             guard let property else { return .touch(entity.key) }
-            return .setNullable(entity: entity.key, property: property.key, nullable: !property.nullable, defaultJSON: defaultJSON(for: property.kind))
+            return .setNullable(
+                entity: entity.key, property: property.key, nullable: !property.nullable, defaultJSON: defaultJSON(for: property.kind))
         case 10:
             guard let property else { return .touch(entity.key) }
             return .setDefault(entity: entity.key, property: property.key, defaultJSON: chance(20) ? nil : defaultJSON(for: property.kind))
@@ -224,7 +229,9 @@ struct HistoryGenerator {
             let chosen = pick(scalars)
             let uniqueAllowed = Workspace.canBeUnique(chosen)
             if chosen.indexed {
-                if uniqueAllowed && chance(50) { return .setIndexed(entity: entity.key, property: chosen.key, indexed: true, unique: !chosen.unique) }
+                if uniqueAllowed && chance(50) {
+                    return .setIndexed(entity: entity.key, property: chosen.key, indexed: true, unique: !chosen.unique)
+                }
                 return .setIndexed(entity: entity.key, property: chosen.key, indexed: false)
             }
             return .setIndexed(entity: entity.key, property: chosen.key, indexed: true, unique: uniqueAllowed && chance(50))
@@ -239,9 +246,12 @@ struct HistoryGenerator {
             }
             guard !composites.isEmpty else { return .touch(entity.key) }
             let chosen = pick(composites)
-            guard case .composite(let name) = chosen.kind, case let elements = workspace.elementPaths(of: name), !elements.isEmpty else { return .touch(entity.key) }
+            guard case .composite(let name) = chosen.kind, case let elements = workspace.elementPaths(of: name), !elements.isEmpty else {
+                return .touch(entity.key)
+            }
             let element = pick(elements)
-            return .setElementIndexed(entity: entity.key, property: chosen.key, element: element, indexed: !chosen.elementIndexes.contains(element))
+            return .setElementIndexed(
+                entity: entity.key, property: chosen.key, element: element, indexed: !chosen.elementIndexes.contains(element))
         default: return memberEdit() ?? .touch(entity.key)
         }
     }
@@ -257,7 +267,9 @@ struct HistoryGenerator {
     /// holds as JSON (their stored JSON is the app's to convert).
     mutating func memberEdit() -> Edit? {
         let name = pick(["point", "frame"])
-        if !codeChanges && workspace.holders(of: workspace.containers(of: name, everMember: false)).contains(where: { !$0.composite }) { return nil }
+        if !codeChanges && workspace.holders(of: workspace.containers(of: name, everMember: false)).contains(where: { !$0.composite }) {
+            return nil
+        }
         let live = (workspace.structs[name] ?? []).filter(\.isLive)
         let unused = Subtypes.memberNames.filter { !workspace.everyMemberName(of: name).contains($0) }
         switch int(0...4) {
@@ -279,8 +291,9 @@ struct HistoryGenerator {
             let changeable = live.filter { $0.nullable ? Subtypes.memberTypes.contains($0.type) : !keepsTheStructPresent($0, in: live) }
             guard !changeable.isEmpty else { return nil }
             let member = pick(changeable)
-            return .setMemberNullable(structName: name, key: member.key, nullable: !member.nullable, defaultJSON: TypeChanges.defaultJSON(for: .scalar(member.type)))
+            return .setMemberNullable(
+                structName: name, key: member.key, nullable: !member.nullable,
+                defaultJSON: TypeChanges.defaultJSON(for: .scalar(member.type)))
         }
     }
 }
-

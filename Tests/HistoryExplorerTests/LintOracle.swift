@@ -29,7 +29,9 @@ extension Explorer {
                 expected[ExpectedFinding(code: "DS101", version: removed, entity: entity.name), default: 0] += 1
             }
             for item in entity.history where item.previousName != nil {
-                if let at = version(item.version) { expected[ExpectedFinding(code: "BC101", version: at, entity: entity.name), default: 0] += 1 }
+                if let at = version(item.version) {
+                    expected[ExpectedFinding(code: "BC101", version: at, entity: entity.name), default: 0] += 1
+                }
             }
             for property in entity.properties {
                 if let removed = property.removedAt, removed != entity.removedAt, let at = version(removed) {
@@ -38,9 +40,11 @@ extension Explorer {
                 guard property.previousName != nil else { continue }
                 // The release whose edits renamed it (renamed_at_version may be left for the generator to infer).
                 for (release, edits) in workspace.applied {
-                    for case .renameProperty(let entityKey, let propertyKey, _, _) in edits where entityKey == entity.key && propertyKey == property.key {
+                    for case .renameProperty(let entityKey, let propertyKey, _, _) in edits
+                    where entityKey == entity.key && propertyKey == property.key {
                         if let at = version(release) {
-                            expected[ExpectedFinding(code: "BC102", version: at, entity: entity.name, property: property.name), default: 0] += 1
+                            expected[
+                                ExpectedFinding(code: "BC102", version: at, entity: entity.name, property: property.name), default: 0] += 1
                         }
                     }
                 }
@@ -60,11 +64,15 @@ extension Explorer {
             let codes = workspace.caseChanges(at: release).map { $0.byApp == true ? "MF107" : $0.removed == true ? "MF106" : "BC106" }
             for holder in workspace.caseHolders[release] ?? [] {
                 guard let entity = workspace.entity(holder.entity), let property = entity.property(holder.property) else { continue }
-                for code in codes { expected[ExpectedFinding(code: code, version: at, entity: entity.name, property: property.name), default: 0] += 1 }
+                for code in codes {
+                    expected[ExpectedFinding(code: code, version: at, entity: entity.name, property: property.name), default: 0] += 1
+                }
             }
             // The previous version's entities and structs: properties made required, required ones added to tables with rows, elements.
             let order = workspace.entitiesAt.keys.compactMap { key in version(key).map { (key, $0) } }.sorted { $0.1 < $1.1 }
-            guard let previous = order.last(where: { $0.1 < at })?.0, let before = workspace.entitiesAt[previous], let now = workspace.entitiesAt[release] else { continue }
+            guard let previous = order.last(where: { $0.1 < at })?.0, let before = workspace.entitiesAt[previous],
+                let now = workspace.entitiesAt[release]
+            else { continue }
             let structsBefore = workspace.structsAt[previous] ?? [:]
             let structsNow = workspace.structsAt[release] ?? [:]
             func add(_ code: String, _ entityKey: Int, _ propertyKey: Int) {
@@ -80,7 +88,9 @@ extension Explorer {
                     switch spec.kind {
                     case .toMany: break
                     case .composite(let name):
-                        if Workspace.leaves(of: name, in: structsNow, optional: false).contains(where: { $0.notNull && !$0.hasDefault }) { add("MF101", entityKey, spec.key) }
+                        if Workspace.leaves(of: name, in: structsNow, optional: false).contains(where: { $0.notNull && !$0.hasDefault }) {
+                            add("MF101", entityKey, spec.key)
+                        }
                     default:
                         if spec.defaultJSON == nil { add("MF101", entityKey, spec.key) }
                     }
@@ -90,10 +100,14 @@ extension Explorer {
             for entity in now where entity.removedAt == nil {
                 guard let old = before.first(where: { $0.key == entity.key && $0.removedAt == nil }) else { continue }
                 for property in entity.properties where property.removedAt == nil {
-                    guard case .composite(let name) = property.kind, let was = old.property(property.key), was.removedAt == nil, was.kind == property.kind else { continue }
+                    guard case .composite(let name) = property.kind, let was = old.property(property.key), was.removedAt == nil,
+                        was.kind == property.kind
+                    else { continue }
                     let oldLeaves = Workspace.leaves(of: name, in: structsBefore, optional: was.nullable)
                     let newLeaves = Workspace.leaves(of: name, in: structsNow, optional: property.nullable)
-                    for leaf in oldLeaves where !newLeaves.contains(where: { $0.identity == leaf.identity }) { add("DS102", entity.key, property.key) }
+                    for leaf in oldLeaves where !newLeaves.contains(where: { $0.identity == leaf.identity }) {
+                        add("DS102", entity.key, property.key)
+                    }
                     for leaf in newLeaves {
                         guard let oldLeaf = oldLeaves.first(where: { $0.identity == leaf.identity }) else {
                             if leaf.notNull && !leaf.hasDefault { add("MF101", entity.key, property.key) }
@@ -126,15 +140,24 @@ extension Explorer {
         var found: [ExpectedFinding: Int] = [:]
         for finding in findings where tracked.contains(finding.code.id) {
             let entityLevel = finding.code.id == "DS101" || finding.code.id == "BC101"
-            found[ExpectedFinding(code: finding.code.id, version: finding.to, entity: finding.entity, property: entityLevel ? nil : finding.property), default: 0] += 1
+            found[
+                ExpectedFinding(
+                    code: finding.code.id, version: finding.to, entity: finding.entity, property: entityLevel ? nil : finding.property),
+                default: 0] += 1
         }
         let expected = Self.expectedFindings(workspace)
         var failures: [String] = []
         func counted(_ finding: ExpectedFinding, _ count: Int) -> String { count == 1 ? finding.description : "\(finding) (×\(count))" }
         // Exact counts: a finding reported fewer times than the history implies is missing, more times is phantom.
-        let missing = expected.compactMap { finding, count in count > found[finding, default: 0] ? counted(finding, count - found[finding, default: 0]) : nil }.sorted()
-        let phantom = found.compactMap { finding, count in count > expected[finding, default: 0] ? counted(finding, count - expected[finding, default: 0]) : nil }.sorted()
-        if !missing.isEmpty { failures.append("lint: the history made these changes but check did not report them: \(missing.joined(separator: "; "))") }
+        let missing = expected.compactMap { finding, count in
+            count > found[finding, default: 0] ? counted(finding, count - found[finding, default: 0]) : nil
+        }.sorted()
+        let phantom = found.compactMap { finding, count in
+            count > expected[finding, default: 0] ? counted(finding, count - expected[finding, default: 0]) : nil
+        }.sorted()
+        if !missing.isEmpty {
+            failures.append("lint: the history made these changes but check did not report them: \(missing.joined(separator: "; "))")
+        }
         if !phantom.isEmpty { failures.append("lint: check reported changes the history did not make: \(phantom.joined(separator: "; "))") }
         // Under the additive rule, a step is reported exactly when AdditiveRule finds a change in it.
         let schemas = checked.result.model.schemas
@@ -143,7 +166,9 @@ extension Explorer {
             let changes = AdditiveRule.changes(from: schemas[index - 1], to: schemas[index], appCode: step?.label)
             let reported = findings.filter { $0.code.family == .additiveOnly && $0.to == schemas[index].version }
             if changes.count != reported.count {
-                failures.append("lint: \(schemas[index].version) has \(changes.count) non-additive changes but check reported \(reported.count) AO findings")
+                failures.append(
+                    "lint: \(schemas[index].version) has \(changes.count) non-additive changes but check reported \(reported.count) AO findings"
+                )
             }
         }
         return failures

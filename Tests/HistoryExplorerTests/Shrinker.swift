@@ -89,7 +89,8 @@ struct Shrinker {
             result.append(candidate)
         }
         // Plain spellings.
-        for (index, release) in history.releases.enumerated() where release.configSpelling != release.version || !release.respelledBy.isEmpty {
+        for (index, release) in history.releases.enumerated()
+        where release.configSpelling != release.version || !release.respelledBy.isEmpty {
             var candidate = history
             candidate.releases[index].configSpelling = release.version
             candidate.releases[index].respelledBy = []
@@ -100,8 +101,10 @@ struct Shrinker {
 
     /// The failure report: seed, failures, and the shrunk history as edits and as description files per release.
     static func report(seed: UInt64, original: History, originalFailures: [String], shrunk: Result) -> String {
-        var text = "History explorer seed \(seed) fails (reproduce: LUCIDGEN_EXPLORE_SEED=\(seed) LUCIDGEN_EXPLORE_COUNT=1 swift test --filter HistoryExplorer).\n"
-        text += "Shrunk in \(shrunk.runs) runs from \(original.releases.count) releases / \(original.releases.map(\.edits.count).reduce(0, +)) edits "
+        var text =
+            "History explorer seed \(seed) fails (reproduce: LUCIDGEN_EXPLORE_SEED=\(seed) LUCIDGEN_EXPLORE_COUNT=1 swift test --filter HistoryExplorer).\n"
+        text +=
+            "Shrunk in \(shrunk.runs) runs from \(original.releases.count) releases / \(original.releases.map(\.edits.count).reduce(0, +)) edits "
         text += "to \(shrunk.history.releases.count) releases / \(shrunk.history.releases.map(\.edits.count).reduce(0, +)) edits.\n\n"
         text += "Failures of the shrunk history (\(shrunk.failures.count)):\n" + shrunk.failures.prefix(12).map { "  • \($0)\n" }.joined()
         text += "\nShrunk history:\n\(shrunk.history)\n"
@@ -110,11 +113,14 @@ struct Shrinker {
             workspace.apply(release)
             text += "── release \(release.version): .lucid.yaml current_version \"\(release.configSpelling)\"; .entities/:\n"
             // The subtypes never change, except the cases of status.
-            for (path, contents) in workspace.descriptionFiles().sorted(by: { $0.key < $1.key }) where !path.hasPrefix("Subtypes/") || path == "Subtypes/status.json" {
+            for (path, contents) in workspace.descriptionFiles().sorted(by: { $0.key < $1.key })
+            where !path.hasPrefix("Subtypes/") || path == "Subtypes/status.json" {
                 text += "\(path):\n\(contents)"
             }
         }
-        text += "\nFirst failures of the original history (\(originalFailures.count)):\n" + originalFailures.prefix(5).map { "  • \($0)\n" }.joined()
+        text +=
+            "\nFirst failures of the original history (\(originalFailures.count)):\n"
+            + originalFailures.prefix(5).map { "  • \($0)\n" }.joined()
         return text
     }
 }

@@ -49,11 +49,14 @@ extension Workspace {
         func walk(_ name: String, optional: Bool, grouped: Bool, path: [String], identity: [Int]) {
             for member in state[name] ?? [] where member.isLive {
                 if state[member.type] != nil {
-                    walk(member.type, optional: optional || member.nullable, grouped: grouped || member.nullable, path: path + [member.name], identity: identity + [member.key])
+                    walk(
+                        member.type, optional: optional || member.nullable, grouped: grouped || member.nullable, path: path + [member.name],
+                        identity: identity + [member.key])
                 } else {
-                    result.append(Leaf(
-                        identity: identity + [member.key], path: path + [member.name], notNull: !optional && !member.nullable,
-                        requiredWhenPresent: grouped && !member.nullable, hasDefault: member.defaultJSON != nil))
+                    result.append(
+                        Leaf(
+                            identity: identity + [member.key], path: path + [member.name], notNull: !optional && !member.nullable,
+                            requiredWhenPresent: grouped && !member.nullable, hasDefault: member.defaultJSON != nil))
                 }
             }
         }
@@ -89,7 +92,8 @@ extension Workspace {
 
     /// The structs whose members (or a live nested struct's members) change in this release: their Swift types differ.
     func changedStructs(before: StructState) -> Set<String> {
-        var changed = Set(structs.keys.filter { structs[$0] != before[$0] && Self.memberSetKey(structs[$0]!) != Self.memberSetKey(before[$0] ?? []) })
+        var changed = Set(
+            structs.keys.filter { structs[$0] != before[$0] && Self.memberSetKey(structs[$0]!) != Self.memberSetKey(before[$0] ?? []) })
         var grew = true
         while grew {
             grew = false
@@ -166,7 +170,9 @@ extension Workspace {
                 parts.append("\"previous_name\": \(json(previous)), \"renamed_at_version\": \(json(renamed))")
             }
             if !member.typeHistory.isEmpty {
-                let history = member.typeHistory.map { "{ \"until_version\": \(json($0.until)), \"nullable\": \($0.nullable), \"default_value\": \($0.defaultJSON ?? "null") }" }
+                let history = member.typeHistory.map {
+                    "{ \"until_version\": \(json($0.until)), \"nullable\": \($0.nullable), \"default_value\": \($0.defaultJSON ?? "null") }"
+                }
                 parts.append("\"type_history\": [" + history.joined(separator: ", ") + "]")
             }
             return "{ " + parts.joined(separator: ", ") + " }"
@@ -201,10 +207,14 @@ extension Workspace {
         let name: String
         switch edit {
         case .addMember(let structName, let key, let memberName, let type, let nullable, let defaultJSON):
-            guard structs[structName] != nil, !structs.values.joined().contains(where: { $0.key == key }), !everyMemberName(of: structName).contains(memberName),
+            guard structs[structName] != nil, !structs.values.joined().contains(where: { $0.key == key }),
+                !everyMemberName(of: structName).contains(memberName),
                 nullable || defaultJSON != nil, memberChangeAllowed(structName)
             else { return false }
-            structs[structName]!.append(StructMember(key: key, name: memberName, type: type, nullable: nullable, defaultJSON: defaultJSON, addedAt: version, changedAt: version))
+            structs[structName]!.append(
+                StructMember(
+                    key: key, name: memberName, type: type, nullable: nullable, defaultJSON: defaultJSON, addedAt: version,
+                    changedAt: version))
             name = structName
         case .removeMember(let structName, let key):
             guard let m = structs[structName]?.firstIndex(where: { $0.key == key }), memberChangeAllowed(structName) else { return false }
@@ -221,7 +231,9 @@ extension Workspace {
                 memberChangeAllowed(structName)
             else { return false }
             let member = structs[structName]![m]
-            guard member.isLive, member.changedAt != version, member.previousName == nil, !indexesReach(structName, member: key) else { return false }
+            guard member.isLive, member.changedAt != version, member.previousName == nil, !indexesReach(structName, member: key) else {
+                return false
+            }
             structs[structName]![m].previousName = member.name
             structs[structName]![m].name = newName
             structs[structName]![m].renamedAt = version
@@ -232,7 +244,9 @@ extension Workspace {
             let member = structs[structName]![m]
             guard member.isLive, member.changedAt != version, member.nullable != nullable else { return false }
             if !nullable {
-                guard ["string", "int", "double", "bool"].contains(member.type), member.defaultJSON != nil || defaultJSON != nil else { return false }
+                guard ["string", "int", "double", "bool"].contains(member.type), member.defaultJSON != nil || defaultJSON != nil else {
+                    return false
+                }
             }
             var changed = member
             changed.nullable = nullable
@@ -266,9 +280,13 @@ extension Workspace {
         let through = containers(of: structName, everMember: true)
         return liveEntities.contains { entity in
             entity.properties.contains { property in
-                guard property.removedAt == nil, case .composite(let name) = property.kind, through.contains(name), !property.elementIndexes.isEmpty else { return false }
+                guard property.removedAt == nil, case .composite(let name) = property.kind, through.contains(name),
+                    !property.elementIndexes.isEmpty
+                else { return false }
                 let leaves = Self.leaves(of: name, in: structs, optional: false)
-                return leaves.contains { leaf in leaf.identity.contains(key) && property.elementIndexes.contains(leaf.path.joined(separator: ".")) }
+                return leaves.contains { leaf in
+                    leaf.identity.contains(key) && property.elementIndexes.contains(leaf.path.joined(separator: "."))
+                }
             }
         }
     }
@@ -292,7 +310,8 @@ extension Workspace {
                 // Decoding follows an optional member added, a member removed or made optional by itself (the
                 // JSON stays as it is); a rename or a new requirement is the app's code.
                 guard StructDiff.needsCode(name, diffs) else { continue }
-                typeChanges[version, default: []].append(CodeChange(entity: entity.key, property: property.key, conversion: .structMembers(root: name, diffs: diffs)))
+                typeChanges[version, default: []].append(
+                    CodeChange(entity: entity.key, property: property.key, conversion: .structMembers(root: name, diffs: diffs)))
             }
         }
     }
@@ -308,7 +327,8 @@ struct StructDiff: Sendable, Hashable, CustomStringConvertible {
     var nested: [String: String] = [:]
 
     var description: String {
-        (renamed.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value)" } + removed.map { "-\($0)" } + fills.sorted { $0.key < $1.key }.map { "\($0.key) ?? \($0.value)" }
+        (renamed.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value)" } + removed.map { "-\($0)" }
+            + fills.sorted { $0.key < $1.key }.map { "\($0.key) ?? \($0.value)" }
             + nested.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }).joined(separator: ", ")
     }
 

@@ -60,7 +60,8 @@ struct Workspace: Sendable {
     /// since its entity's first version, or nullable without a default (older rows get NULL, not one default).
     static func canBeUnique(_ property: Property) -> Bool {
         guard case .scalar(let name) = property.kind, distinctScalars.contains(name) else { return false }
-        return property.changedAt == nil && property.typeHistory.isEmpty && (property.addedAt == nil || (property.nullable && property.defaultJSON == nil))
+        return property.changedAt == nil && property.typeHistory.isEmpty
+            && (property.addedAt == nil || (property.nullable && property.defaultJSON == nil))
     }
 
     struct TypeHistoryItem: Sendable {
@@ -104,8 +105,10 @@ struct Workspace: Sendable {
             var description: String {
                 switch self {
                 case .type(let from, let to): "\(from) → \(to)"
-                case .cases(let mapping): "status cases " + mapping.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value ?? "NULL")" }.joined(separator: ", ")
-                case .structMembers(let root, let diffs): "\(root) members " + diffs.sorted { $0.key < $1.key }.map { "\($0.key) { \($0.value) }" }.joined(separator: "; ")
+                case .cases(let mapping):
+                    "status cases " + mapping.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value ?? "NULL")" }.joined(separator: ", ")
+                case .structMembers(let root, let diffs):
+                    "\(root) members " + diffs.sorted { $0.key < $1.key }.map { "\($0.key) { \($0.value) }" }.joined(separator: "; ")
                 }
             }
         }
@@ -232,7 +235,10 @@ struct Workspace: Sendable {
         for item in statusCases {
             if item.renamedAt == version, let previous = item.previousName { changes.append(EnumCaseChange(from: previous, to: item.name)) }
             if item.removedAt == version {
-                changes.append(item.byApp ? EnumCaseChange(from: item.name, byApp: true) : EnumCaseChange(from: item.name, to: item.fallbackName, removed: true))
+                changes.append(
+                    item.byApp
+                        ? EnumCaseChange(from: item.name, byApp: true)
+                        : EnumCaseChange(from: item.name, to: item.fallbackName, removed: true))
             }
         }
         return changes.sorted { $0.from < $1.from }
@@ -282,10 +288,17 @@ struct Workspace: Sendable {
             for property in spec.properties {
                 if let target = property.kind.target, target != spec.key, !isLive(target) { continue }
                 if nullFallbackAt.contains(version) && property.kind == .subtype("status") && !property.nullable { continue }
-                guard !properties.contains(where: { $0.name.lowercased() == property.name.lowercased() || camel($0.name).lowercased() == camel(property.name).lowercased() }),
+                guard
+                    !properties.contains(where: {
+                        $0.name.lowercased() == property.name.lowercased()
+                            || camel($0.name).lowercased() == camel(property.name).lowercased()
+                    }),
                     spec.identifier == .property || property.name.lowercased() != "id"
                 else { continue }
-                properties.append(Property(key: property.key, name: property.name, kind: property.kind, nullable: property.nullable, defaultJSON: property.defaultJSON))
+                properties.append(
+                    Property(
+                        key: property.key, name: property.name, kind: property.kind, nullable: property.nullable,
+                        defaultJSON: property.defaultJSON))
             }
             var identifierProperty: Int?
             var identifier = spec.identifier
@@ -296,9 +309,11 @@ struct Workspace: Sendable {
                     identifier = .int
                 }
             }
-            entities.append(Entity(
-                key: spec.key, name: spec.name, identifier: identifier, history: [HistoryItem(version: version, spelling: spelling(for: spec.key))], properties: properties,
-                identifierProperty: identifierProperty))
+            entities.append(
+                Entity(
+                    key: spec.key, name: spec.name, identifier: identifier,
+                    history: [HistoryItem(version: version, spelling: spelling(for: spec.key))], properties: properties,
+                    identifierProperty: identifierProperty))
             return true
 
         case .removeEntity(let key):
@@ -308,12 +323,18 @@ struct Workspace: Sendable {
             // Relationships that point at it go with it; one added in this release cannot (nothing to remove).
             for other in entities where other.removedAt == nil && other.key != key {
                 for property in other.properties where property.removedAt == nil && property.kind.target == key {
-                    if property.addedAt == version || isNew(other) || isLocked(other) || property.renamedAt == version || property.changedAt == version { return false }
+                    if property.addedAt == version || isNew(other) || isLocked(other) || property.renamedAt == version
+                        || property.changedAt == version
+                    {
+                        return false
+                    }
                 }
             }
             for otherIndex in entities.indices where entities[otherIndex].removedAt == nil && entities[otherIndex].key != key {
                 for propertyIndex in entities[otherIndex].properties.indices
-                where entities[otherIndex].properties[propertyIndex].removedAt == nil && entities[otherIndex].properties[propertyIndex].kind.target == key {
+                where entities[otherIndex].properties[propertyIndex].removedAt == nil
+                    && entities[otherIndex].properties[propertyIndex].kind.target == key
+                {
                     entities[otherIndex].properties[propertyIndex].removedAt = version
                     addHistoryItem(entities[otherIndex].key)
                 }
@@ -338,9 +359,10 @@ struct Workspace: Sendable {
             else { return false }
             if let target = spec.kind.target, target != key, !isLive(target) { return false }
             if nullFallbackAt.contains(version) && spec.kind == .subtype("status") && !spec.nullable { return false }
-            entities[index].properties.append(Property(
-                key: spec.key, name: spec.name, kind: spec.kind, nullable: spec.nullable, defaultJSON: spec.defaultJSON,
-                addedAt: isNew(entities[index]) ? nil : version))
+            entities[index].properties.append(
+                Property(
+                    key: spec.key, name: spec.name, kind: spec.kind, nullable: spec.nullable, defaultJSON: spec.defaultJSON,
+                    addedAt: isNew(entities[index]) ? nil : version))
             return true
 
         case .removeProperty(let key, let propertyKey):
@@ -348,7 +370,8 @@ struct Workspace: Sendable {
                 let p = entities[index].propertyIndex(propertyKey), entities[index].identifierProperty != propertyKey
             else { return false }
             let property = entities[index].properties[p]
-            guard property.removedAt == nil, property.addedAt != version, property.renamedAt != version, property.changedAt != version else { return false }
+            guard property.removedAt == nil, property.addedAt != version, property.renamedAt != version, property.changedAt != version
+            else { return false }
             entities[index].properties[p].removedAt = version
             entities[index].properties[p].elementIndexes = []
             return true
@@ -382,13 +405,15 @@ struct Workspace: Sendable {
             entities[index].properties[p].kind = kind
             if property.defaultJSON != nil { entities[index].properties[p].defaultJSON = TypeChanges.defaultJSON(for: kind) }
             if typeHistoryByHand {
-                entities[index].properties[p].typeHistory.append(TypeHistoryItem(
-                    until: version, kind: property.kind, defaultJSON: property.defaultJSON != nil ? property.defaultJSON : nil))
+                entities[index].properties[p].typeHistory.append(
+                    TypeHistoryItem(
+                        until: version, kind: property.kind, defaultJSON: property.defaultJSON != nil ? property.defaultJSON : nil))
             }
             entities[index].properties[p].changedAt = version
             if TypeChanges.needsCode(from: property.kind, to: kind) {
                 entities[index].lockedAt = version
-                typeChanges[version, default: []].append(CodeChange(entity: key, property: propertyKey, conversion: .type(from: property.kind, to: kind)))
+                typeChanges[version, default: []].append(
+                    CodeChange(entity: key, property: propertyKey, conversion: .type(from: property.kind, to: kind)))
             }
             return true
 
@@ -399,7 +424,8 @@ struct Workspace: Sendable {
             let property = entities[index].properties[p]
             // A unique column keeps its seeded values: a conversion, a default or NULLs made required could merge them.
             if property.unique { return false }
-            guard property.removedAt == nil, property.addedAt != version, property.changedAt != version, property.nullable != nullable else { return false }
+            guard property.removedAt == nil, property.addedAt != version, property.changedAt != version, property.nullable != nullable
+            else { return false }
             if case .toMany = property.kind { return false }
             if !nullable && defaultJSON == nil && property.defaultJSON == nil { return false }
             if !nullable && property.kind.isRelationship { return false }
@@ -407,7 +433,9 @@ struct Workspace: Sendable {
             entities[index].properties[p].nullable = nullable
             if !nullable, property.defaultJSON == nil { entities[index].properties[p].defaultJSON = defaultJSON }
             // A default that did not exist cannot be written as an earlier value: the generator infers that part.
-            if typeHistoryByHand { entities[index].properties[p].typeHistory.append(TypeHistoryItem(until: version, nullable: property.nullable)) }
+            if typeHistoryByHand {
+                entities[index].properties[p].typeHistory.append(TypeHistoryItem(until: version, nullable: property.nullable))
+            }
             entities[index].properties[p].changedAt = version
             return true
 
@@ -479,7 +507,11 @@ struct Workspace: Sendable {
             guard property.removedAt == nil, case .composite(let name) = property.kind, elementPaths(of: name).contains(element),
                 property.elementIndexes.contains(element) != indexed
             else { return false }
-            if indexed { entities[index].properties[p].elementIndexes.append(element) } else { entities[index].properties[p].elementIndexes.removeAll { $0 == element } }
+            if indexed {
+                entities[index].properties[p].elementIndexes.append(element)
+            } else {
+                entities[index].properties[p].elementIndexes.removeAll { $0 == element }
+            }
             return true
 
         // The app converts JSON structs in this release: a case change would change its tables in the same step.
@@ -493,7 +525,8 @@ struct Workspace: Sendable {
             return true
 
         case .renameCase(let key, let name):
-            guard let c = statusCases.firstIndex(where: { $0.key == key }), caseCanChange(statusCases[c]), statusCases[c].previousName == nil,
+            guard let c = statusCases.firstIndex(where: { $0.key == key }), caseCanChange(statusCases[c]),
+                statusCases[c].previousName == nil,
                 !everyCaseName.contains(name)
             else { return false }
             statusCases[c].previousName = statusCases[c].name
@@ -508,12 +541,16 @@ struct Workspace: Sendable {
             switch fallback {
             case .toCase(let target):
                 // A case at this version that stays one (it is not removed in this release).
-                guard target != key, let other = statusCases.first(where: { $0.key == target }), other.removedAt == nil else { return false }
+                guard target != key, let other = statusCases.first(where: { $0.key == target }), other.removedAt == nil else {
+                    return false
+                }
                 statusCases[c].fallbackKey = target
                 statusCases[c].fallbackName = other.name
             case .null:
                 // Every status column is nullable at this version (and stays so in this release: see `nullFallbackAt`).
-                let required = liveEntities.contains { $0.properties.contains { $0.removedAt == nil && $0.kind == .subtype("status") && !$0.nullable } }
+                let required = liveEntities.contains {
+                    $0.properties.contains { $0.removedAt == nil && $0.kind == .subtype("status") && !$0.nullable }
+                }
                 guard !required else { return false }
                 nullFallbackAt.insert(version)
             case .appCode:
@@ -540,7 +577,9 @@ struct Workspace: Sendable {
     /// The description files: path (relative to the input folder) → contents.
     func descriptionFiles() -> [String: String] {
         var files: [String: String] = [:]
-        for entity in entities { files["entity_\(entity.key).json"] = DescriptionWriter.json(document(of: entity), layout: .versionHistoryOnLines) }
+        for entity in entities {
+            files["entity_\(entity.key).json"] = DescriptionWriter.json(document(of: entity), layout: .versionHistoryOnLines)
+        }
         for (name, contents) in Subtypes.files { files["Subtypes/\(name).json"] = contents }
         for name in structs.keys { files["Subtypes/\(name).json"] = structFile(name) }
         files["Subtypes/status.json"] = statusFile()
@@ -574,7 +613,9 @@ struct Workspace: Sendable {
         case .property: document.identifier = .init(type: "property", propertyName: entity.property(entity.identifierProperty!)!.name)
         }
         document.versionHistory = entity.history.map {
-            .init(version: $0.spelling, previousName: $0.previousName, ignoreMigrationChecks: $0.ignoreChecks, ignorePropertyMigrationChecksOn: $0.ignoredProperties)
+            .init(
+                version: $0.spelling, previousName: $0.previousName, ignoreMigrationChecks: $0.ignoreChecks,
+                ignorePropertyMigrationChecksOn: $0.ignoredProperties)
         }
         document.removedAtVersion = entity.removedAt
         document.properties = entity.properties.map { property in
@@ -589,7 +630,9 @@ struct Workspace: Sendable {
             item.previousName = property.previousName
             item.renamedAtVersion = property.renamedAt
             item.typeHistory = property.typeHistory.map {
-                .init(untilVersion: $0.until, propertyType: $0.kind.map(documentType), nullable: $0.nullable, defaultValue: $0.defaultJSON.map(documentValue))
+                .init(
+                    untilVersion: $0.until, propertyType: $0.kind.map(documentType), nullable: $0.nullable,
+                    defaultValue: $0.defaultJSON.map(documentValue))
             }
             return item
         }
@@ -633,7 +676,9 @@ func camel(_ name: String) -> String {
 enum Subtypes {
     /// The cases of `status` at first, keyed -1…-4. Defaults use only the permanent ones (never renamed nor removed),
     /// so that a default is a case at every version.
-    static let initialStatusCases = ["active", "archived", "select", "default"].enumerated().map { Workspace.EnumCase(key: -1 - $0.offset, name: $0.element) }
+    static let initialStatusCases = ["active", "archived", "select", "default"].enumerated().map {
+        Workspace.EnumCase(key: -1 - $0.offset, name: $0.element)
+    }
     static let permanentCases: Set<Int> = [-1, -2]
     static let defaultCases = ["active", "archived"]
     /// What the explorer's app makes of a case removed without fallback.
@@ -659,7 +704,7 @@ enum Subtypes {
     /// The scalar types of added members (those with a default in ``TypeChanges/defaultJSON(for:)``).
     static let memberTypes = ["string", "int", "double", "bool"]
     static let files: [String: String] = [
-        "permissions": "{ \"name\": \"permissions\", \"options\": [\(options.map(json).joined(separator: ", "))] }\n",
+        "permissions": "{ \"name\": \"permissions\", \"options\": [\(options.map(json).joined(separator: ", "))] }\n"
     ]
 }
 
@@ -682,7 +727,9 @@ enum TypeChanges {
     /// Conversions that are exact for every value, which lucidgen infers; the others need the app's code.
     static func needsCode(from old: PropertyKind, to new: PropertyKind) -> Bool {
         switch (old, new) {
-        case (.scalar("int"), .scalar("string")), (.scalar("bool"), .scalar("int")), (.scalar("seconds"), .scalar("double")), (.scalar("uuid"), .scalar("data")): false
+        case (.scalar("int"), .scalar("string")), (.scalar("bool"), .scalar("int")), (.scalar("seconds"), .scalar("double")),
+            (.scalar("uuid"), .scalar("data")):
+            false
         case (.toOne, .toMany): false
         default: true
         }

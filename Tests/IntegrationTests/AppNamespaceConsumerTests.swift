@@ -118,14 +118,17 @@ import Testing
         let base = repositoryRoot.appendingPathComponent(".build/e2e-namespace")
         let package = base.appendingPathComponent("Namespace")
         try? FileManager.default.removeItem(at: package)
-        try CompositeConsumerTests.write([
-            "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/note.json": Self.note, ".entities/tag.json": Self.tag,
-            "Sources/StandIn/StandIn.swift": Self.standIn, "Sources/App/main.swift": Self.main, "Sources/App/Notes.swift": Self.notes,
-        ], in: package)
+        try CompositeConsumerTests.write(
+            [
+                "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/note.json": Self.note,
+                ".entities/tag.json": Self.tag,
+                "Sources/StandIn/StandIn.swift": Self.standIn, "Sources/App/main.swift": Self.main, "Sources/App/Notes.swift": Self.notes,
+            ], in: package)
         let generate = try run(lucidgenBinary, ["generate"], in: package)
         #expect(generate.status == 0, "\(generate.output)\n\(generate.error)")
         let scratch = base.appendingPathComponent("scratch").path
-        let result = try run(swiftExecutable, ["run", "--scratch-path", scratch, "App", base.appendingPathComponent("namespace.sqlite").path], in: package)
+        let result = try run(
+            swiftExecutable, ["run", "--scratch-path", scratch, "App", base.appendingPathComponent("namespace.sqlite").path], in: package)
         let log = result.output + result.error
         #expect(result.status == 0, "the app did not build or run:\n\(log.suffix(6000))")
         #expect(!log.contains("is ambiguous"), "a name of the app's meets one of lucidgen's:\n\(log.suffix(4000))")
@@ -135,7 +138,9 @@ import Testing
         #expect(result.output.contains("tags: [\"a\", \"c\"]\n"), "\(result.output)")
         let record = try String(contentsOf: package.appendingPathComponent("Sources/App/Generated/Entities/Note.swift"), encoding: .utf8)
         #expect(!record.contains("public "), "access_level: internal leaves no declaration public:\n\(record)")
-        #expect(record.contains("internal struct Note_1_0:") && record.contains("internal func linkTags(_ db: GRDB.Database, ids targetIDs: [Swift.Int]) throws"), "\(record)")
+        #expect(
+            record.contains("internal struct Note_1_0:")
+                && record.contains("internal func linkTags(_ db: GRDB.Database, ids targetIDs: [Swift.Int]) throws"), "\(record)")
         #expect(result.output.contains("status: current, 0 steps, 0 stages\n"), "\(result.output)")
         #expect(result.output.hasSuffix("done\n"), "\(result.output)")
         let warnings = log.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Namespace/") }

@@ -312,28 +312,33 @@ import Testing
         let package = base.appendingPathComponent("Planes")
         try? FileManager.default.removeItem(at: package)
         // Release 1.0, generated and frozen (its snapshot goes to .entities/.schema/1.0.json).
-        try Self.write([
-            "Package.swift": Self.manifest,
-            ".entities/plane.json": Self.plane1_0,
-            ".entities/Subtypes/scheme.json": Self.scheme, ".entities/Subtypes/paint.json": Self.paint, ".entities/Subtypes/finish.json": Self.finish,
-            ".lucid-1.0.yaml": Self.config(version: "1.0", module: "App10", tests: false),
-            "Sources/planes/main.swift": Self.planes,
-            "Tests/App20Tests/App20Expectations.swift": Self.expectations,
-        ], in: package)
+        try Self.write(
+            [
+                "Package.swift": Self.manifest,
+                ".entities/plane.json": Self.plane1_0,
+                ".entities/Subtypes/scheme.json": Self.scheme, ".entities/Subtypes/paint.json": Self.paint,
+                ".entities/Subtypes/finish.json": Self.finish,
+                ".lucid-1.0.yaml": Self.config(version: "1.0", module: "App10", tests: false),
+                "Sources/planes/main.swift": Self.planes,
+                "Tests/App20Tests/App20Expectations.swift": Self.expectations,
+            ], in: package)
         let release1 = try run(lucidgenBinary, ["generate", "--config", ".lucid-1.0.yaml"], in: package)
         #expect(release1.status == 0, "\(release1.error)")
         // Release 2.0: the description edited in place, current_version bumped.
-        try Self.write([
-            ".entities/plane.json": Self.plane2_0,
-            ".lucid.yaml": Self.config(version: "2.0", module: "App20", tests: true),
-        ], in: package)
+        try Self.write(
+            [
+                ".entities/plane.json": Self.plane2_0,
+                ".lucid.yaml": Self.config(version: "2.0", module: "App20", tests: true),
+            ], in: package)
         // (Notes are printed with --verbose.)
         let release2 = try run(lucidgenBinary, ["generate", "--verbose"], in: package)
         #expect(release2.status == 0, "\(release2.error)")
-        let note = #"note: inferred from the released snapshots: property 'colors' of 'plane' changed type from scheme to composite scheme at 2.0; "#
+        let note =
+            #"note: inferred from the released snapshots: property 'colors' of 'plane' changed type from scheme to composite scheme at 2.0; "#
             + #"to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "property_type": "scheme" }]"#
         #expect(release2.error.contains(note), "\(release2.output)\n\(release2.error)")
-        let generated = try String(contentsOf: package.appendingPathComponent("Sources/App20/Generated/Entities/Plane.swift"), encoding: .utf8)
+        let generated = try String(
+            contentsOf: package.appendingPathComponent("Sources/App20/Generated/Entities/Plane.swift"), encoding: .utf8)
         #expect(generated.contains("public static let colors = Scheme.Columns(prefix: \"colors\")"))
         let again = try run(lucidgenBinary, ["generate", "--check"], in: package)
         #expect(again.status == 0, "re-running generate must find nothing to change: \(again.output)\(again.error)")
@@ -356,17 +361,23 @@ import Testing
         #expect(plan.status == 0, "\(plan.error)")
         #expect(plan.output.contains("at version 1.0; newest is 2.0."), "\(plan.output)")
         #expect(plan.output.contains("1. 1.0 → 2.0 (inferred)"), "\(plan.output)")
-        #expect(plan.output.contains("- rebuild table plane: copies 6 rows\n           · add column plane.trim_finish_gloss\n           · add column plane.trim_finish_name\n"
-            + "           · add column plane.trim_label\n           · add column plane.trim_red default 0\n           · the JSON struct in plane.colors becomes composite columns (json_extract of each member)\n"), "\(plan.output)")
+        #expect(
+            plan.output.contains(
+                "- rebuild table plane: copies 6 rows\n           · add column plane.trim_finish_gloss\n           · add column plane.trim_finish_name\n"
+                    + "           · add column plane.trim_label\n           · add column plane.trim_red default 0\n           · the JSON struct in plane.colors becomes composite columns (json_extract of each member)\n"
+            ), "\(plan.output)")
         // Its findings: the storage change, and no MF101 for `trim` (its required element has a default).
         let markdown = try run(lucidgenBinary, ["plan", "--database", copy, "--format", "markdown"], in: package)
         #expect(markdown.status == 0, "\(markdown.error)")
-        #expect(markdown.output.contains("[BC103\\] property plane.colors changes from scheme to composite scheme at 2.0"), "\(markdown.output)")
+        #expect(
+            markdown.output.contains("[BC103\\] property plane.colors changes from scheme to composite scheme at 2.0"), "\(markdown.output)"
+        )
         #expect(!markdown.output.contains("MF101"), "\(markdown.output)")
         // The rebuild's SQL: each member by json_extract, the date from milliseconds to GRDB's text, trim's defaults.
         let dryRun = try run(lucidgenBinary, ["migrate", "--database", copy, "--dry-run", "--trace-sql"], in: package)
         #expect(dryRun.status == 0, "\(dryRun.error)")
-        let sql = #"SELECT src.rowid, src."id", json_extract(src."colors", '$.accent.finish.gloss'), json_extract(src."colors", '$.accent.finish.name'), "#
+        let sql =
+            #"SELECT src.rowid, src."id", json_extract(src."colors", '$.accent.finish.gloss'), json_extract(src."colors", '$.accent.finish.name'), "#
             + #"json_extract(src."colors", '$.accent.label'), "#
             // accent.red is required in the optional accent: its default where the accent is present (a sibling is not NULL).
             + #"CASE WHEN (json_extract(src."colors", '$.primary')) IS NOT NULL OR (strftime('%Y-%m-%d %H:%M:%f', json_extract(src."colors", '$.since') / 1000.0, 'unixepoch')) IS NOT NULL "#
@@ -379,8 +390,13 @@ import Testing
         // The consumer's generated migration tests: seeded stores and the 1.0 fixture, value by value.
         let test = try run(swiftExecutable, ["test", "--scratch-path", scratch], in: package)
         #expect(test.status == 0, "swift test failed:\n\(test.output.suffix(4000))\n\(test.error.suffix(3000))")
-        #expect(test.output.contains("\"a store seeded at each version migrates to 2.0 with every value as expected\" with 2 test cases passed"), "\(test.output.suffix(3000))")
-        #expect(test.output.contains("\"each committed fixture store migrates to 2.0 with every value as expected\" with 1 test case passed"), "\(test.output.suffix(3000))")
+        #expect(
+            test.output.contains(
+                "\"a store seeded at each version migrates to 2.0 with every value as expected\" with 2 test cases passed"),
+            "\(test.output.suffix(3000))")
+        #expect(
+            test.output.contains("\"each committed fixture store migrates to 2.0 with every value as expected\" with 1 test case passed"),
+            "\(test.output.suffix(3000))")
         let testWarnings = (test.output + test.error).split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Planes/") }
         #expect(testWarnings.isEmpty, "generated tests must compile without warnings: \(testWarnings)")
     }

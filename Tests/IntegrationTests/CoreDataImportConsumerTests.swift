@@ -19,15 +19,25 @@ import Testing
 
     @Test func importedHistoriesBuildAndTheirOldestFixturesMigrateToTheNewest() throws {
         var histories = [History(module: "Shop", package: CoreDataModels.shop)]
-        if let wikipedia = CoreDataModels.wikipedia { histories.append(History(module: "Wiki", package: wikipedia, versionMap: CoreDataModels.wikipediaMap)) }
+        if let wikipedia = CoreDataModels.wikipedia {
+            histories.append(History(module: "Wiki", package: wikipedia, versionMap: CoreDataModels.wikipediaMap))
+        }
         if let https = CoreDataModels.httpsUpgrade { histories.append(History(module: "HTTPSUpgrade", package: https)) }
-        if let brave = CoreDataModels.history("brave-ios", "Model.xcdatamodeld") { histories.append(History(module: "Brave", package: brave)) }
+        if let brave = CoreDataModels.history("brave-ios", "Model.xcdatamodeld") {
+            histories.append(History(module: "Brave", package: brave))
+        }
         // Artsy Folio's two naming schemes order with no map; OpenEmu's first version is named like no
         // number, so it takes the map the importer proposes (the order its SOURCE.md gives).
-        if let artsy = CoreDataModels.history("artsy-energy", "ArtsyPartner.xcdatamodeld") { histories.append(History(module: "Artsy", package: artsy)) }
+        if let artsy = CoreDataModels.history("artsy-energy", "ArtsyPartner.xcdatamodeld") {
+            histories.append(History(module: "Artsy", package: artsy))
+        }
         if let openEmu = CoreDataModels.history("openemu", "OEDatabase.xcdatamodeld") {
-            let names = ["OEDatabase": "0.1"].merging(["0.2", "0.3", "0.4", "0.5", "1.0", "1.1", "1.2", "1.3"].map { ("OEDatabase \($0)", $0) }) { $1 }
-            let map = names.sorted { $0.value.compare($1.value, options: .numeric) == .orderedAscending }.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: "\n") + "\n"
+            let names = ["OEDatabase": "0.1"].merging(
+                ["0.2", "0.3", "0.4", "0.5", "1.0", "1.1", "1.2", "1.3"].map { ("OEDatabase \($0)", $0) }
+            ) { $1 }
+            let map =
+                names.sorted { $0.value.compare($1.value, options: .numeric) == .orderedAscending }.map { "\"\($0.key)\": \"\($0.value)\"" }
+                .joined(separator: "\n") + "\n"
             histories.append(History(module: "OpenEmu", package: openEmu, versionMap: map))
         }
 
@@ -85,7 +95,8 @@ import Testing
             // A fixture at every released version (the generated tests ask for each) and at the newest.
             for version in versions.dropLast() { _ = try lucidgen(["fixtures", "--config", config, "--schema-version", version]) }
             _ = try lucidgen(["fixtures", "--config", config, "--schema-version", versions.last!, "--unreleased"])
-            let fixtures = try FileManager.default.contentsOfDirectory(atPath: package.appendingPathComponent("Tests/\(history.module)Tests/Generated/Fixtures").path)
+            let fixtures = try FileManager.default.contentsOfDirectory(
+                atPath: package.appendingPathComponent("Tests/\(history.module)Tests/Generated/Fixtures").path)
             #expect(fixtures.filter { $0.hasSuffix(".sqlite") }.count == versions.count, "\(fixtures)")
         }
 
@@ -97,7 +108,8 @@ import Testing
         #expect(warnings.isEmpty, "the generated code compiles without warnings: \(warnings.prefix(10))")
         for history in histories {
             // The generated suite migrates every fixture (the oldest included) to the newest version.
-            #expect(output.contains("Suite \"\(history.module) migrations (generated)\" passed"), "\(history.module):\n\(output.suffix(8000))")
+            #expect(
+                output.contains("Suite \"\(history.module) migrations (generated)\" passed"), "\(history.module):\n\(output.suffix(8000))")
         }
     }
 

@@ -22,21 +22,24 @@ import Testing
             try db.execute(sql: Self.shopDDL)
             let n = customers
             try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Customer', 0, \(n + 7)), (2, 'Order', 0, \(n)), (3, 'Product', 0, 3)")
-            try db.execute(sql: """
-                WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
-                INSERT INTO ZCUSTOMER (Z_PK, Z_ENT, Z_OPT, ZNAME, ZEMAIL, ZJOINED, ZLOYALTY, ZTOKEN)
-                SELECT x, 1, 1, 'customer ' || x, 'c' || x || '@example.com', 600000000 + x + 0.125, x * 0.5, randomblob(16) FROM i
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
+                    INSERT INTO ZCUSTOMER (Z_PK, Z_ENT, Z_OPT, ZNAME, ZEMAIL, ZJOINED, ZLOYALTY, ZTOKEN)
+                    SELECT x, 1, 1, 'customer ' || x, 'c' || x || '@example.com', 600000000 + x + 0.125, x * 0.5, randomblob(16) FROM i
+                    """)
             try db.execute(sql: "INSERT INTO ZPRODUCT VALUES (1, 3, 1, 'A', 'Anvil'), (2, 3, 1, 'B', 'Bell'), (3, 3, 1, 'C', 'Cog')")
-            try db.execute(sql: """
-                WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
-                INSERT INTO ZORDER (Z_PK, Z_ENT, Z_OPT, ZNUMBER, ZCUSTOMER, ZTOTAL) SELECT x, 2, 1, x, x, x / 4.0 FROM i
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
+                    INSERT INTO ZORDER (Z_PK, Z_ENT, Z_OPT, ZNUMBER, ZCUSTOMER, ZTOTAL) SELECT x, 2, 1, x, x, x / 4.0 FROM i
+                    """)
             // Each order's items in the order 3, 1, 2 (by Z_FOK), inserted in another order.
-            try db.execute(sql: """
-                WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
-                INSERT INTO Z_2ITEMS SELECT x, 1, 2048 FROM i UNION ALL SELECT x, 2, 3072 FROM i UNION ALL SELECT x, 3, 1024 FROM i
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < \(n))
+                    INSERT INTO Z_2ITEMS SELECT x, 1, 2048 FROM i UNION ALL SELECT x, 2, 3072 FROM i UNION ALL SELECT x, 3, 1024 FROM i
+                    """)
         }
         try queue.close()
     }
@@ -63,7 +66,8 @@ import Testing
 
     /// Planted drifts (what real stores show after hand edits): a column the model lacks (every customer has a value) and a nullable one
     /// it has, missing; the conversion takes them from model Shop's layout, and a kill leaves the store as it was or converted.
-    static let drift = "ALTER TABLE ZCUSTOMER ADD COLUMN ZNICKNAME VARCHAR; UPDATE ZCUSTOMER SET ZNICKNAME = 'n' || Z_PK; ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE"
+    static let drift =
+        "ALTER TABLE ZCUSTOMER ADD COLUMN ZNICKNAME VARCHAR; UPDATE ZCUSTOMER SET ZNICKNAME = 'n' || Z_PK; ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE"
 
     @Test(arguments: [nil, drift])
     func killedWhileConvertingTheStoreIsAsItWasOrConvertedAndTheRerunFinishes(drift: String?) throws {
@@ -81,7 +85,9 @@ import Testing
         }
         let store = folder.appendingPathComponent("Shop.sqlite").path
         func fresh() throws {
-            for suffix in ["", "-wal", "-shm", "-journal", ".coredata-backup", ".coredata-backup.partial"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal", ".coredata-backup", ".coredata-backup.partial"] {
+                try? FileManager.default.removeItem(atPath: store + suffix)
+            }
             try FileManager.default.copyItem(atPath: pristine, toPath: store)
         }
         // `plan` and `status` say the drift before anything is written.
@@ -91,10 +97,17 @@ import Testing
         #expect(plan.status == 0 && status.status == 0, "\(plan.error)\(status.error)")
         for output in [plan.output, status.output] {
             #expect(output.contains("Drifted from model Shop, the nearest imported version") == (drift != nil), "\(output)")
-            #expect(output.contains("  - ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows") == (drift != nil), "\(output)")
+            #expect(
+                output.contains(
+                    "  - ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows")
+                    == (drift != nil), "\(output)")
         }
-        #expect(status.output.contains("no lucidgen record (a Core Data store \(drift == nil ? "at" : "drifted from") model Shop, "), "\(status.output)")
-        #expect(plan.output.contains("Shop.sqlite: a Core Data store \(drift == nil ? "at" : "drifted from") model Shop: converts"), "\(plan.output)")
+        #expect(
+            status.output.contains("no lucidgen record (a Core Data store \(drift == nil ? "at" : "drifted from") model Shop, "),
+            "\(status.output)")
+        #expect(
+            plan.output.contains("Shop.sqlite: a Core Data store \(drift == nil ? "at" : "drifted from") model Shop: converts"),
+            "\(plan.output)")
         #expect(try Self.check(store) == "coredata")
         // A whole run, observed: the lines it says (the conversion's progress, entity by entity, then the
         // path's steps). Each kill comes right after one of them, drawn from a fixed seed.
@@ -139,12 +152,15 @@ import Testing
             let queue = try DatabaseQueue(path: store)
             try queue.read { (db: Database) throws in
                 #expect(try String.fetchOne(db, sql: "SELECT joined FROM client WHERE id = 7") == "2020-01-06 10:40:07.125")
-                #expect(try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 9 ORDER BY position") == [3, 1, 2])
+                #expect(
+                    try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 9 ORDER BY position") == [3, 1, 2])
                 #expect(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'client'") == Int64(Self.customers + 7))
             }
             try queue.close()
         }
-        print("Core Data kill test\(drift == nil ? "" : " (drifted store)"): \(Self.kills) kills after one of the run's \(said.count) lines, \(openTransactions) with a transaction open on disk; found after the kills: \(found)")
+        print(
+            "Core Data kill test\(drift == nil ? "" : " (drifted store)"): \(Self.kills) kills after one of the run's \(said.count) lines, \(openTransactions) with a transaction open on disk; found after the kills: \(found)"
+        )
     }
 
     /// Artsy Folio's store at model "ArtsyFolio v1.4" (a file its shipped app's Core Data wrote), in the
@@ -157,7 +173,9 @@ import Testing
         defer { try? queue.close() }
         return try queue.read { (db: Database) throws -> [String: Int] in
             var counts: [String: Int] = [:]
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'lucid_%'") {
+            for table in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'lucid_%'")
+            {
                 counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") ?? 0
             }
             return counts
@@ -173,23 +191,34 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let map = repositoryRoot.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/ArtsyFolio-versions.yaml").path
-        let imported = try run(lucidgenBinary, ["import", "coredata", Self.artsy!.appendingPathComponent("ArtsyPartner.xcdatamodeld").path, "--version-map", map], in: folder)
+        let imported = try run(
+            lucidgenBinary,
+            ["import", "coredata", Self.artsy!.appendingPathComponent("ArtsyPartner.xcdatamodeld").path, "--version-map", map], in: folder)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(try run(lucidgenBinary, ["generate"], in: folder).status == 0)
         let original = Self.artsy!.appendingPathComponent("stores/ArtsyPartner_1.4.sqlite").path
         let store = folder.appendingPathComponent("Folio.sqlite").path
         let coreData = try Self.counts(original)
         // lucidgen's tables and the Core Data rows they hold (at 6.0, the store's version, and at 19.0).
-        let converted = ["album": 10, "artist": 4, "artwork": 68, "document": 18, "image": 76, "location": 2, "note": 0, "partner": 1, "show": 11, "user": 108,
-                         "album_artists": 5, "album_artworks": 78, "artist_shows_featuring_artist": 13, "artwork_shows": 30]
-        #expect(coreData["ZDOCUMENT"] == converted["document"] && coreData["Z_1ARTWORKS"] == converted["album_artworks"] && coreData["Z_3SHOWS"] == converted["artwork_shows"])
+        let converted = [
+            "album": 10, "artist": 4, "artwork": 68, "document": 18, "image": 76, "location": 2, "note": 0, "partner": 1, "show": 11,
+            "user": 108,
+            "album_artists": 5, "album_artworks": 78, "artist_shows_featuring_artist": 13, "artwork_shows": 30,
+        ]
+        #expect(
+            coreData["ZDOCUMENT"] == converted["document"] && coreData["Z_1ARTWORKS"] == converted["album_artworks"]
+                && coreData["Z_3SHOWS"] == converted["artwork_shows"])
         func fresh() throws {
-            for suffix in ["", "-wal", "-shm", "-journal", ".coredata-backup", ".coredata-backup.partial"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal", ".coredata-backup", ".coredata-backup.partial"] {
+                try? FileManager.default.removeItem(atPath: store + suffix)
+            }
             try FileManager.default.copyItem(atPath: original, toPath: store)
         }
         func check() throws -> String {
             let queue = try DatabaseQueue(path: store)
-            let version = try queue.read { (db: Database) throws -> String? in try db.tableExists("lucid_store") ? try String.fetchOne(db, sql: "SELECT version FROM lucid_store") : nil }
+            let version = try queue.read { (db: Database) throws -> String? in
+                try db.tableExists("lucid_store") ? try String.fetchOne(db, sql: "SELECT version FROM lucid_store") : nil
+            }
             try queue.close()
             let counts = try Self.counts(store)
             if let version {
@@ -226,6 +255,8 @@ import Testing
             #expect(rerun.status == 0, "kill \(attempt) after \(line ?? "?"), found \(state): \(rerun.output)\(rerun.error)")
             #expect(try check() == "19.0")
         }
-        print("Core Data kill test (Artsy Folio's 1.4 store): \(Self.kills) kills after one of the run's \(said.count) lines; found after the kills: \(found)")
+        print(
+            "Core Data kill test (Artsy Folio's 1.4 store): \(Self.kills) kills after one of the run's \(said.count) lines; found after the kills: \(found)"
+        )
     }
 }

@@ -6,13 +6,18 @@ import Testing
 /// deferred-cleanup modes; the app between steps, in its stage, whole path; the app at an instant) at least
 /// once. A large N runs on demand: `scripts/crash-soak 200`.
 @Suite struct CrashSoakTests {
-    static let sqlite3 = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let sqlite3 = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     @Test(.enabled(if: sqlite3 != nil, "scripts/crash-soak needs the sqlite3 CLI (scripts/quickstart installs it)"))
     func crashSoakWithTwelveKills() throws {
         let result = try run(
             "/bin/bash", [repositoryRoot.appendingPathComponent("scripts/crash-soak").path, "12"],
-            environment: ["CRASH_SOAK_BIN": productsDirectory.path, "CRASH_SOAK_ROWS": "20000", "PATH": "\(URL(fileURLWithPath: Self.sqlite3!).deletingLastPathComponent().path):/usr/bin:/bin"])
+            environment: [
+                "CRASH_SOAK_BIN": productsDirectory.path, "CRASH_SOAK_ROWS": "20000",
+                "PATH": "\(URL(fileURLWithPath: Self.sqlite3!).deletingLastPathComponent().path):/usr/bin:/bin",
+            ])
         print(result.output + result.error)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("crash-soak: 12 kills"), "\(result.output)")

@@ -63,7 +63,8 @@ import Testing
             }
             // Killed after the k-th store reported (k = 0: as soon as it started), while the other job works.
             let after = Int(random.next() % UInt64(Self.stores))
-            let process = try ObservedProcess(lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "2", "--verbose"], in: fleet.root)
+            let process = try ObservedProcess(
+                lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "2", "--verbose"], in: fleet.root)
             if after > 0 {
                 var seen = 0
                 let line = process.waitForLine { line in
@@ -75,29 +76,37 @@ import Testing
             }
             process.kill()
             if process.process.terminationReason == .uncaughtSignal { killedMidRun += 1 }
-            if paths.contains(where: { fileSize(fleet.path($0) + "-journal") > 0 || fileSize(fleet.path($0) + "-wal") > 0 }) { openTransactions += 1 }
+            if paths.contains(where: { fileSize(fleet.path($0) + "-journal") > 0 || fileSize(fleet.path($0) + "-wal") > 0 }) {
+                openTransactions += 1
+            }
 
             var afterKill: [String: String] = [:]
             for path in paths {
                 let version = try fleet.check(path, rows: rows[path])
-                #expect(onPath[start[path]!]!.contains(version), "kill \(kill) after \(after) stores: \(path) from \(start[path]!) is at \(version)")
+                #expect(
+                    onPath[start[path]!]!.contains(version),
+                    "kill \(kill) after \(after) stores: \(path) from \(start[path]!) is at \(version)")
                 afterKill[path] = version
                 foundAt[version, default: 0] += 1
             }
 
-            let rerun = try run(lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "2", "--report", "rerun.json"], in: fleet.root)
+            let rerun = try run(
+                lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "2", "--report", "rerun.json"], in: fleet.root)
             #expect(rerun.status == 0, "kill \(kill): \(rerun.error)")
             let report = try fleet.report("rerun.json")
             #expect(report.results.map(\.path) == paths, "the rerun's report accounts for every store")
             for entry in report.results {
                 let was = afterKill[entry.path]
                 #expect(entry.versionAfter == "3.0" && entry.versionBefore == was, "\(entry.path): \(entry)")
-                #expect(entry.outcome == (was == "3.0" ? "current" : "migrated"), "\(entry.path) was at \(was ?? "?") after the kill: \(entry)")
+                #expect(
+                    entry.outcome == (was == "3.0" ? "current" : "migrated"), "\(entry.path) was at \(was ?? "?") after the kill: \(entry)")
                 #expect(try fleet.check(entry.path, rows: rows[entry.path]) == "3.0")
             }
         }
         #expect(killedMidRun > 0, "at least one kill landed while the run was going on")
-        print("fleet kill test: \(Self.kills) kills of a \(Self.stores)-store run, \(killedMidRun) mid-run, \(openTransactions) with a transaction open on disk; versions found after the kills: \(foundAt)")
+        print(
+            "fleet kill test: \(Self.kills) kills of a \(Self.stores)-store run, \(killedMidRun) mid-run, \(openTransactions) with a transaction open on disk; versions found after the kills: \(foundAt)"
+        )
     }
 
     /// SIGINT (an operator's Ctrl-C) after the first store reported: no new store starts, the ones in flight
@@ -107,7 +116,8 @@ import Testing
         let fleet = try FleetProject(rows: 3000)
         defer { fleet.remove() }
         let (paths, start) = try fleet.makeFleet(40)
-        let process = try ObservedProcess(lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "1", "--verbose", "--report", "report.json"], in: fleet.root)
+        let process = try ObservedProcess(
+            lucidgenBinary, ["migrate", "--stores", "tenants", "--jobs", "1", "--verbose", "--report", "report.json"], in: fleet.root)
         let first = process.waitForLine { $0.hasPrefix("migrated ") || $0.hasPrefix("current ") }
         #expect(first != nil, "\(process.lines)")
         process.process.interrupt()

@@ -104,12 +104,16 @@ import Testing
         let base = repositoryRoot.appendingPathComponent(".build/e2e-hearth")
         let package = base.appendingPathComponent("Hearth")
         try? FileManager.default.removeItem(at: package)
-        try CompositeConsumerTests.write(["Package.swift": Self.manifest, "Sources/MakeStores/main.swift": Self.makeStores, "Sources/App/main.swift": Self.app], in: package)
+        try CompositeConsumerTests.write(
+            ["Package.swift": Self.manifest, "Sources/MakeStores/main.swift": Self.makeStores, "Sources/App/main.swift": Self.app],
+            in: package)
         let scratch = base.appendingPathComponent("scratch").path
         func swiftRun(_ arguments: [String]) throws -> String {
             let result = try run(swiftExecutable, ["run", "--scratch-path", scratch] + arguments, in: package)
             #expect(result.status == 0, "swift run \(arguments):\n\((result.output + result.error).suffix(6000))")
-            let warnings = (result.output + result.error).split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Hearth/") }
+            let warnings = (result.output + result.error).split(separator: "\n").filter {
+                $0.contains("warning:") && $0.contains("/Hearth/")
+            }
             #expect(warnings.isEmpty, "the app and its generated code compile without warnings: \(warnings.prefix(10))")
             return result.output
         }
@@ -132,7 +136,9 @@ import Testing
 
         // One command describes both layouts as one history.
         let described = try lucidgen(["describe", "--database", "v1.sqlite=1.0", "--database", "v2.sqlite=1.1", "--module", "App"])
-        #expect(described.contains("the app's: item_ft (a virtual table)") && described.contains("the app's: itemTitles (a view)"), "\(described)")
+        #expect(
+            described.contains("the app's: item_ft (a virtual table)") && described.contains("the app's: itemTitles (a view)"),
+            "\(described)")
         let item = try String(contentsOf: package.appendingPathComponent(".entities/item.json"), encoding: .utf8)
         for line in [
             #"{ "name": "room_id", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#,
@@ -147,8 +153,10 @@ import Testing
         let older = try swiftRun(["App", try copy("v1.sqlite", "open-v1.sqlite")])
         #expect(older.contains("outcome: recognised the store from its tables, migrated from 1.0 to 1.1"), "\(older)")
         for output in [newer, older] {
-            for line in ["records: 3 items, 2 rooms", "items: 1:kettle:1,2:trunk:2,3:lamp:2", "search: 1,3", "new id: 5", "search after: 5",
-                         "view: chair,kettle,lamp,trunk", "grdb: v1", "cascade: 0"] where !(line == "grdb: v1" && output == newer) {
+            for line in [
+                "records: 3 items, 2 rooms", "items: 1:kettle:1,2:trunk:2,3:lamp:2", "search: 1,3", "new id: 5", "search after: 5",
+                "view: chair,kettle,lamp,trunk", "grdb: v1", "cascade: 0",
+            ] where !(line == "grdb: v1" && output == newer) {
                 #expect(output.contains(line + "\n"), "\(line) in\n\(output)")
             }
         }
@@ -157,26 +165,49 @@ import Testing
         // Two releases: 1.2 makes an item's title optional (a rebuild of `item`, under its FTS5 triggers, the
         // view and AUTOINCREMENT), 1.3 adds a room's floor (ADD COLUMN).
         let config = package.appendingPathComponent(".lucid.yaml")
-        try Self.replace(try String(contentsOf: config, encoding: .utf8), [(#"current_version: "1.1""#, #"current_version: "1.3""#)]).write(to: config, atomically: true, encoding: .utf8)
-        try Self.replace(item, [
-            (#""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#, #""version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2" }]"#),
-            (#"{ "name": "title", "property_type": "string" }"#, #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.2", "nullable": false }] }"#),
-        ]).write(to: package.appendingPathComponent(".entities/item.json"), atomically: true, encoding: .utf8)
+        try Self.replace(try String(contentsOf: config, encoding: .utf8), [(#"current_version: "1.1""#, #"current_version: "1.3""#)]).write(
+            to: config, atomically: true, encoding: .utf8)
+        try Self.replace(
+            item,
+            [
+                (
+                    #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#,
+                    #""version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2" }]"#
+                ),
+                (
+                    #"{ "name": "title", "property_type": "string" }"#,
+                    #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.2", "nullable": false }] }"#
+                ),
+            ]
+        ).write(to: package.appendingPathComponent(".entities/item.json"), atomically: true, encoding: .utf8)
         let roomFile = package.appendingPathComponent(".entities/room.json")
         let room = try String(contentsOf: roomFile, encoding: .utf8)
-        try Self.replace(room, [
-            (#""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#, #""version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.3" }]"#),
-            (#"{ "name": "name", "property_type": "string" }"#, #"{ "name": "name", "property_type": "string" }, { "name": "floor", "property_type": "int", "default_value": 0, "added_at_version": "1.3" }"#),
-        ]).write(to: roomFile, atomically: true, encoding: .utf8)
+        try Self.replace(
+            room,
+            [
+                (
+                    #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#,
+                    #""version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.3" }]"#
+                ),
+                (
+                    #"{ "name": "name", "property_type": "string" }"#,
+                    #"{ "name": "name", "property_type": "string" }, { "name": "floor", "property_type": "int", "default_value": 0, "added_at_version": "1.3" }"#
+                ),
+            ]
+        ).write(to: roomFile, atomically: true, encoding: .utf8)
         _ = try lucidgen(["generate"])
         let plan = try lucidgen(["plan", "--database", "v1.sqlite"])
         #expect(plan.contains("rebuild"), "\(plan)")
 
         for store in ["v1.sqlite", "v2.sqlite"] {
             let output = try swiftRun(["App", try copy(store, "migrated-\(store)")])
-            #expect(output.contains("outcome: recognised the store from its tables, migrated from 1.\(store == "v1.sqlite" ? 0 : 1) to 1.3"), "\(output)")
-            for line in ["records: 3 items, 2 rooms", "items: 1:kettle:1,2:trunk:2,3:lamp:2", "search: 1,3", "new id: 5", "search after: 5",
-                         "view: chair,kettle,lamp,trunk", "cascade: 0"] {
+            #expect(
+                output.contains("outcome: recognised the store from its tables, migrated from 1.\(store == "v1.sqlite" ? 0 : 1) to 1.3"),
+                "\(output)")
+            for line in [
+                "records: 3 items, 2 rooms", "items: 1:kettle:1,2:trunk:2,3:lamp:2", "search: 1,3", "new id: 5", "search after: 5",
+                "view: chair,kettle,lamp,trunk", "cascade: 0",
+            ] {
                 #expect(output.contains(line + "\n"), "\(store): \(line) in\n\(output)")
             }
         }
@@ -185,7 +216,8 @@ import Testing
         let again = base.appendingPathComponent("Again")
         try? FileManager.default.removeItem(at: again)
         try FileManager.default.createDirectory(at: again, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: package.appendingPathComponent("migrated-v1.sqlite"), to: again.appendingPathComponent("store.sqlite"))
+        try FileManager.default.copyItem(
+            at: package.appendingPathComponent("migrated-v1.sqlite"), to: again.appendingPathComponent("store.sqlite"))
         #expect(try Self.stripLucidgenRecords(again.appendingPathComponent("store.sqlite").path) >= 2)
         _ = try lucidgen(["describe", "--database", "store.sqlite"], in: again)
         _ = try lucidgen(["generate"], in: again)
@@ -200,7 +232,8 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         return try queue.write { db in
-            let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid\\_%' ESCAPE '\\'")
+            let names = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid\\_%' ESCAPE '\\'")
             for name in names { try db.execute(sql: "DROP TABLE \(name)") }
             return names.count
         }

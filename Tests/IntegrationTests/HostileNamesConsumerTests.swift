@@ -12,7 +12,9 @@ import Testing
 /// depends on GRDB itself, pinned to lucidgen's lower bound (lucidgen requires ranges, so the lowest release must build).
 @Suite(.serialized) struct HostileNamesConsumerTests {
     /// Entity names, each a type some imported module also declares.
-    static let entities = ["date", "data", "url", "notification", "operation", "expression", "predicate", "record", "column", "table", "migration", "schema"]
+    static let entities = [
+        "date", "data", "url", "notification", "operation", "expression", "predicate", "record", "column", "table", "migration", "schema",
+    ]
 
     /// Each entity holds values of the outside types its name shadows, the hostile subtypes, and a link to the next entity.
     static func entity(_ name: String, next: String, release: Int) -> String {
@@ -45,11 +47,11 @@ import Testing
         ".entities/Subtypes/unit.json": #"{ "name": "unit", "cases": ["meter", "foot"] }"#,
         ".entities/Subtypes/calendar.json": #"{ "name": "calendar", "cases": ["gregorian", "lunar"] }"#,
         ".entities/Subtypes/locale.json": """
-            { "name": "locale", "properties": [
-                { "name": "code", "property_type": "string" },
-                { "name": "calendar", "property_type": "calendar", "nullable": true },
-                { "name": "since", "property_type": "date", "nullable": true } ] }
-            """,
+        { "name": "locale", "properties": [
+            { "name": "code", "property_type": "string" },
+            { "name": "calendar", "property_type": "calendar", "nullable": true },
+            { "name": "since", "property_type": "date", "nullable": true } ] }
+        """,
         ".entities/Subtypes/result.json": #"{ "name": "result", "options": ["ok", "failed"] }"#,
     ]
 
@@ -196,7 +198,9 @@ import Testing
         let log = test.output + test.error
         #expect(test.status == 0, "swift test failed:\n\(log.suffix(8000))")
         #expect(log.contains("hostileNamesRoundTrip"), "\(log.suffix(3000))")
-        #expect(log.contains("\"a store seeded at each version migrates to 2.0 with every value as expected\" with 2 test cases passed"), "\(log.suffix(3000))")
+        #expect(
+            log.contains("\"a store seeded at each version migrates to 2.0 with every value as expected\" with 2 test cases passed"),
+            "\(log.suffix(3000))")
         let warnings = log.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Names/") }
         #expect(warnings.isEmpty, "generated code must compile without warnings: \(warnings.prefix(10))")
     }

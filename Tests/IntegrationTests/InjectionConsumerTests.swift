@@ -23,7 +23,9 @@ import Testing
     static let memberDefault = "member\n\"#\\#(PWNED)"
 
     static var note: String {
-        let properties = defaults.map { #"{ "name": "\#($0.property)", "property_type": "string", "default_value": \#(InjectionPayloads.json($0.value)) }"# }
+        let properties = defaults.map {
+            #"{ "name": "\#($0.property)", "property_type": "string", "default_value": \#(InjectionPayloads.json($0.value)) }"#
+        }
         return """
             { "name": "note", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
               "properties": [
@@ -94,15 +96,18 @@ import Testing
         let base = repositoryRoot.appendingPathComponent(".build/e2e-injection")
         let package = base.appendingPathComponent("Inject")
         try? FileManager.default.removeItem(at: package)
-        try CompositeConsumerTests.write([
-            "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/note.json": Self.note,
-            ".entities/Subtypes/spot.json": #"{ "name": "spot", "properties": [{ "name": "label", "property_type": "string", "default_value": \#(InjectionPayloads.json(Self.memberDefault)) }] }"#,
-            "Sources/Inject/main.swift": Self.main,
-        ], in: package)
+        try CompositeConsumerTests.write(
+            [
+                "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/note.json": Self.note,
+                ".entities/Subtypes/spot.json":
+                    #"{ "name": "spot", "properties": [{ "name": "label", "property_type": "string", "default_value": \#(InjectionPayloads.json(Self.memberDefault)) }] }"#,
+                "Sources/Inject/main.swift": Self.main,
+            ], in: package)
         let generate = try run(lucidgenBinary, ["generate"], in: package)
         #expect(generate.status == 0, "\(generate.output)\n\(generate.error)")
         let scratch = base.appendingPathComponent("scratch").path
-        let result = try run(swiftExecutable, ["run", "--scratch-path", scratch, "Inject", base.appendingPathComponent("inject.sqlite").path], in: package)
+        let result = try run(
+            swiftExecutable, ["run", "--scratch-path", scratch, "Inject", base.appendingPathComponent("inject.sqlite").path], in: package)
         let log = result.output + result.error
         #expect(result.status == 0, "the app failed or trapped:\n\(log.suffix(6000))")
         #expect(!result.output.contains("PWNED"), "the injected member ran:\n\(result.output.prefix(2000))")
@@ -112,7 +117,9 @@ import Testing
         #expect(result.output.contains("row 2: \(values)\n"), "the store's defaults differ:\n\(result.output)")
         for (property, value) in Self.defaults {
             let sql = "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
-            #expect(result.output.contains("schema \(property): \(Self.hex(sql))\n"), "the schema's default of \(property) differs:\n\(result.output)")
+            #expect(
+                result.output.contains("schema \(property): \(Self.hex(sql))\n"),
+                "the schema's default of \(property) differs:\n\(result.output)")
         }
         #expect(result.output.hasSuffix("done\n"), "\(result.output)")
         let warnings = log.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Inject/") }

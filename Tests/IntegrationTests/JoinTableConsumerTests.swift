@@ -95,14 +95,17 @@ import Testing
         let base = repositoryRoot.appendingPathComponent(".build/e2e-join-table")
         let package = base.appendingPathComponent("Library")
         try? FileManager.default.removeItem(at: package)
-        try CompositeConsumerTests.write([
-            "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/book.json": Self.book, ".entities/author.json": Self.author,
-            "Sources/App/main.swift": Self.main,
-        ], in: package)
+        try CompositeConsumerTests.write(
+            [
+                "Package.swift": Self.manifest, ".lucid.yaml": Self.config, ".entities/book.json": Self.book,
+                ".entities/author.json": Self.author,
+                "Sources/App/main.swift": Self.main,
+            ], in: package)
         let generate = try run(lucidgenBinary, ["generate"], in: package)
         #expect(generate.status == 0, "\(generate.output)\n\(generate.error)")
         let scratch = base.appendingPathComponent("scratch").path
-        let result = try run(swiftExecutable, ["run", "--scratch-path", scratch, "App", base.appendingPathComponent("library.sqlite").path], in: package)
+        let result = try run(
+            swiftExecutable, ["run", "--scratch-path", scratch, "App", base.appendingPathComponent("library.sqlite").path], in: package)
         let log = result.output + result.error
         #expect(result.status == 0, "the app did not build or run:\n\(log.suffix(6000))")
         #expect(result.output.contains("opened: adopted"), "\(result.output)")

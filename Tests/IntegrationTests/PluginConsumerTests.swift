@@ -37,8 +37,13 @@ import Testing
     @Test func theExampleBuildsWithTheBuildPluginAndPassesItsGeneratedTests() throws {
         let journal = try copyExample()
         // Nothing generated is committed.
-        let swiftFiles = FileManager.default.subpaths(atPath: journal.path)?.filter { $0.hasSuffix(".swift") && $0 != "Package.swift" }.sorted()
-        #expect(swiftFiles == ["Sources/Journal/JournalStages.swift", "Tests/JournalTests/JournalExpectations.swift", "Tests/JournalTests/JournalTests.swift"])
+        let swiftFiles = FileManager.default.subpaths(atPath: journal.path)?.filter { $0.hasSuffix(".swift") && $0 != "Package.swift" }
+            .sorted()
+        #expect(
+            swiftFiles == [
+                "Sources/Journal/JournalStages.swift", "Tests/JournalTests/JournalExpectations.swift",
+                "Tests/JournalTests/JournalTests.swift",
+            ])
 
         let build = try run(swiftExecutable, ["build", "--build-tests", "--scratch-path", Self.scratch], in: journal)
         #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(3000))\n\(build.error.suffix(3000))")
@@ -52,8 +57,13 @@ import Testing
 
         let test = try run(swiftExecutable, ["test", "--scratch-path", Self.scratch], in: journal)
         #expect(test.status == 0, "swift test failed:\n\(test.output.suffix(3000))\n\(test.error.suffix(2000))")
-        #expect(test.output.contains("\"a store seeded at each version migrates to 1.1 with every value as expected\" with 2 test cases passed"), "\(test.output.suffix(3000))")
-        #expect(test.output.contains("\"each committed fixture store migrates to 1.1 with every value as expected\" with 1 test case passed"), "\(test.output.suffix(3000))")
+        #expect(
+            test.output.contains(
+                "\"a store seeded at each version migrates to 1.1 with every value as expected\" with 2 test cases passed"),
+            "\(test.output.suffix(3000))")
+        #expect(
+            test.output.contains("\"each committed fixture store migrates to 1.1 with every value as expected\" with 1 test case passed"),
+            "\(test.output.suffix(3000))")
         #expect(test.output.contains("entriesRoundTripThroughAStoreOpenedWithTheRegistry() passed"), "\(test.output.suffix(3000))")
 
         // A release never frozen: 1.1 was released (current is now 1.2) but its snapshot was not committed.
@@ -61,27 +71,52 @@ import Testing
         let entry = journal.appendingPathComponent(".entities/entry.json")
         try String(contentsOf: entry, encoding: .utf8)
             .replacingOccurrences(of: "{ \"version\": \"1.1\" }]", with: "{ \"version\": \"1.1\" }, { \"version\": \"1.2\" }]")
-            .replacingOccurrences(of: "\"added_at_version\": \"1.1\" }", with: "\"added_at_version\": \"1.1\" },\n        { \"name\": \"place\", \"property_type\": \"string\", \"nullable\": true, \"added_at_version\": \"1.2\" }")
+            .replacingOccurrences(
+                of: "\"added_at_version\": \"1.1\" }",
+                with:
+                    "\"added_at_version\": \"1.1\" },\n        { \"name\": \"place\", \"property_type\": \"string\", \"nullable\": true, \"added_at_version\": \"1.2\" }"
+            )
             .write(to: entry, atomically: true, encoding: .utf8)
         let config = journal.appendingPathComponent(".lucid.yaml")
-        try String(contentsOf: config, encoding: .utf8).replacingOccurrences(of: "current_version: \"1.1\"", with: "current_version: \"1.2\"")
-            .write(to: config, atomically: true, encoding: .utf8)
+        try String(contentsOf: config, encoding: .utf8).replacingOccurrences(
+            of: "current_version: \"1.1\"", with: "current_version: \"1.2\""
+        )
+        .write(to: config, atomically: true, encoding: .utf8)
         let unfrozen = try run(swiftExecutable, ["build", "--scratch-path", Self.scratch], in: journal)
         #expect(unfrozen.status != 0)
-        #expect((unfrozen.output + unfrozen.error).contains("released version 1.1 must be frozen into .entities/.schema before building: run `swift package lucidgen generate`"), "\((unfrozen.output + unfrozen.error).suffix(3000))")
-        #expect(!FileManager.default.fileExists(atPath: journal.appendingPathComponent(".entities/.schema/1.1.json").path), "the build wrote nothing into the package")
+        #expect(
+            (unfrozen.output + unfrozen.error).contains(
+                "released version 1.1 must be frozen into .entities/.schema before building: run `swift package lucidgen generate`"),
+            "\((unfrozen.output + unfrozen.error).suffix(3000))")
+        #expect(
+            !FileManager.default.fileExists(atPath: journal.appendingPathComponent(".entities/.schema/1.1.json").path),
+            "the build wrote nothing into the package")
 
         // The command plugin freezes it (with permission to write), and the build passes.
-        let generate = try run(swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "generate"], in: journal)
+        let generate = try run(
+            swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "generate"],
+            in: journal)
         #expect(generate.status == 0, "\(generate.output)\n\(generate.error)")
         #expect(FileManager.default.fileExists(atPath: journal.appendingPathComponent(".entities/.schema/1.1.json").path))
         // 1.1 was released without its fixture store: `check` says which file, and `fixtures` writes it.
-        let unfixtured = try run(swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "check"], in: journal)
+        let unfixtured = try run(
+            swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "check"],
+            in: journal)
         #expect(unfixtured.status != 0)
-        #expect((unfixtured.output + unfixtured.error).contains("Tests/JournalTests/Fixtures/Journal_1_1.sqlite: error: fixture missing: version 1.1 was released, but its fixture store"), "\(unfixtured.output)\n\(unfixtured.error)")
-        let fixtures = try run(swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "fixtures", "--schema-version", "1.1"], in: journal)
+        #expect(
+            (unfixtured.output + unfixtured.error).contains(
+                "Tests/JournalTests/Fixtures/Journal_1_1.sqlite: error: fixture missing: version 1.1 was released, but its fixture store"),
+            "\(unfixtured.output)\n\(unfixtured.error)")
+        let fixtures = try run(
+            swiftExecutable,
+            [
+                "package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "fixtures",
+                "--schema-version", "1.1",
+            ], in: journal)
         #expect(fixtures.status == 0, "\(fixtures.output)\n\(fixtures.error)")
-        let check = try run(swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "check"], in: journal)
+        let check = try run(
+            swiftExecutable, ["package", "--scratch-path", Self.scratch, "--allow-writing-to-package-directory", "lucidgen", "check"],
+            in: journal)
         #expect(check.status == 0, "\(check.output)\n\(check.error)")
         let rebuilt = try run(swiftExecutable, ["build", "--scratch-path", Self.scratch], in: journal)
         #expect(rebuilt.status == 0, "\(rebuilt.output.suffix(2000))\n\(rebuilt.error.suffix(2000))")
@@ -91,13 +126,18 @@ import Testing
         let package = Self.base.appendingPathComponent("Fresh")
         try? FileManager.default.removeItem(at: package)
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        let initResult = try run(lucidgenBinary, ["init", "--plugin", "--package-path", repositoryRoot.path, "--module", "Fresh"], in: package)
+        let initResult = try run(
+            lucidgenBinary, ["init", "--plugin", "--package-path", repositoryRoot.path, "--module", "Fresh"], in: package)
         #expect(initResult.status == 0, "\(initResult.error)")
         let manifest = try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(manifest.contains("plugins: [.plugin(name: \"LucidGenPlugin\", package: \"lucidgen\")]"))
         #expect(try String(contentsOf: package.appendingPathComponent(".lucid.yaml"), encoding: .utf8).contains("build_plugin: true"))
-        let written = FileManager.default.subpaths(atPath: package.path)?.filter { $0.hasSuffix(".swift") && $0 != "Package.swift" }.sorted()
-        #expect(written == ["Sources/Fresh/FreshStages.swift", "Tests/FreshTests/FreshExpectations.swift", "Tests/FreshTests/FreshTests.swift"], "no generated code is written")
+        let written = FileManager.default.subpaths(atPath: package.path)?.filter { $0.hasSuffix(".swift") && $0 != "Package.swift" }
+            .sorted()
+        #expect(
+            written == [
+                "Sources/Fresh/FreshStages.swift", "Tests/FreshTests/FreshExpectations.swift", "Tests/FreshTests/FreshTests.swift",
+            ], "no generated code is written")
         let test = try run(swiftExecutable, ["test", "--scratch-path", Self.scratch], in: package)
         #expect(test.status == 0, "swift test failed:\n\(test.output.suffix(3000))\n\(test.error.suffix(2000))")
         #expect(test.output.contains("notesRoundTripThroughTheNewestSchema() passed"), "\(test.output.suffix(2000))")

@@ -23,7 +23,8 @@ import Testing
         #expect(try run(lucidgenBinary, ["migrate", "--database", store], in: project.root).status == 0)
         let text = try run(lucidgenBinary, ["status", "--database", store], in: project.root)
         #expect(text.status == 0, "\(text.error)")
-        #expect(text.output.contains("version 2.0") && text.output.contains("current for this project (checksum matches)"), "\(text.output)")
+        #expect(
+            text.output.contains("version 2.0") && text.output.contains("current for this project (checksum matches)"), "\(text.output)")
         let stepLines = text.output.split(separator: "\n").filter { $0.hasPrefix("  20") }
         #expect(stepLines.count == 3, "\(text.output)")
         #expect(stepLines.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] } == ["create", "inferred", "inferred"])
@@ -45,7 +46,8 @@ import Testing
         }
         let report = try JSONDecoder().decode(Report.self, from: Data(json.output.utf8))
         #expect(report.ledger.version == "2.0" && report.projectState == "current" && report.journalMode == "wal")
-        #expect(report.ledger.steps.map { "\($0.from ?? "-")→\($0.to) \($0.kind)" } == ["-→1.0 create", "1.0→1.1 inferred", "1.1→2.0 inferred"])
+        #expect(
+            report.ledger.steps.map { "\($0.from ?? "-")→\($0.to) \($0.kind)" } == ["-→1.0 create", "1.0→1.1 inferred", "1.1→2.0 inferred"])
         #expect(report.ledger.steps.dropFirst().allSatisfy { ($0.duration ?? -1) >= 0 })
     }
 
@@ -58,12 +60,16 @@ import Testing
         try FileManager.default.copyItem(atPath: store, toPath: migrated)
         #expect(try run(lucidgenBinary, ["migrate", "--database", migrated], in: project.root).status == 0)
         let checksum = try DatabaseQueue(path: migrated).read { try String.fetchOne($0, sql: "SELECT checksum FROM lucid_store") }
-        try DatabaseQueue(path: store).write { try $0.execute(sql: "UPDATE lucid_store SET version = '2.0', checksum = ?", arguments: [checksum]) }
+        try DatabaseQueue(path: store).write {
+            try $0.execute(sql: "UPDATE lucid_store SET version = '2.0', checksum = ?", arguments: [checksum])
+        }
         let before = storeFiles(store)
         for command in ["plan", "status", "migrate"] {
             let result = try run(lucidgenBinary, [command, "--database", store], in: project.root)
             #expect(result.status == 3, "\(command): \(result.output)")
-            #expect(result.error.contains("records version 2.0, but its tables are not 2.0's (they are 1.0's): table item:"), "\(command): \(result.error)")
+            #expect(
+                result.error.contains("records version 2.0, but its tables are not 2.0's (they are 1.0's): table item:"),
+                "\(command): \(result.error)")
             #expect(result.error.contains("Do not trust this file's record"), "\(command): \(result.error)")
         }
         #expect(storeFiles(store) == before)
@@ -77,22 +83,28 @@ import Testing
         #expect(try run(lucidgenBinary, ["migrate", "--database", store], in: project.root).status == 0)
         let database = try DatabaseQueue(path: store)
         try database.write { db in
-            try db.execute(sql: """
-                INSERT INTO lucid_pending_cleanup (id, kind, table_name, object, sql, recorded_at_version)
-                VALUES (7, 'drop_column', 'item', 'name', 'ALTER TABLE item DROP COLUMN name; UPDATE item SET label = NULL', '2.0')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO lucid_pending_cleanup (id, kind, table_name, object, sql, recorded_at_version)
+                    VALUES (7, 'drop_column', 'item', 'name', 'ALTER TABLE item DROP COLUMN name; UPDATE item SET label = NULL', '2.0')
+                    """)
         }
         try database.close()
         let text = try run(lucidgenBinary, ["status", "--database", store], in: project.root)
         #expect(text.status == 0, "\(text.error)")
-        #expect(text.output.contains("  #7 drop_column item.name (deferred at 2.0; stays pending: the step 1.0 → 2.0 or 1.1 → 2.0 does not defer drop_column item.name)"), "\(text.output)")
+        #expect(
+            text.output.contains(
+                "  #7 drop_column item.name (deferred at 2.0; stays pending: the step 1.0 → 2.0 or 1.1 → 2.0 does not defer drop_column item.name)"
+            ), "\(text.output)")
         let finish = try run(lucidgenBinary, ["migrate", "--database", store, "--finish-cleanup"], in: project.root)
         #expect(finish.status == 0, "\(finish.error)")
         #expect(finish.output.contains("finished 0 deferred cleanup items."), "\(finish.output)")
         let after = try DatabaseQueue(path: store)
         defer { try? after.close() }
         #expect(try after.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM lucid_pending_cleanup") } == 1, "stays pending")
-        #expect(try after.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE label IS NULL AND name IS NOT NULL") } == 0, "nothing of the row's SQL ran")
+        #expect(
+            try after.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE label IS NULL AND name IS NOT NULL") } == 0,
+            "nothing of the row's SQL ran")
     }
 
     @Test func aDamagedStoreIsRefusedAsPlanRefusesIt() throws {

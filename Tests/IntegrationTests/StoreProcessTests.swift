@@ -28,7 +28,8 @@ import Testing
 
     /// A project and a store at 1.0 holding `rows` rows, in the given journal mode.
     static func makeStore(journal: String = "delete") throws -> (project: TestProject, store: String) {
-        let project = try TestProject(files: [".entities/item.json": entity], config: TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
+        let project = try TestProject(
+            files: [".entities/item.json": entity], config: TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
         let store = project.root.appendingPathComponent("base.sqlite").path
         let created = try run(lucidgenBinary, ["fixtures", "--schema-version", "1.0", "--rows", "1", "--output", store], in: project.root)
         #expect(created.status == 0, "\(created.error)")
@@ -41,7 +42,9 @@ import Testing
     }
 
     /// The store's version, after checking that its tables are exactly that version's and no row is lost.
-    static func checkConsistent(_ path: String, versions: [Schema], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
+    static func checkConsistent(_ path: String, versions: [Schema], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         let status = try LucidStore.inspect(atPath: path, versions: versions)
         let version = try #require(status.version, sourceLocation: sourceLocation)
         let database = try DatabaseQueue(path: path)
@@ -105,17 +108,25 @@ import Testing
                 if index == 1 { #expect(try run(lucidgenBinary, Self.commands(work)[0], in: project.root).status == 0) }
                 let process = try ObservedProcess(lucidgenBinary, command, in: project.root)
                 var seen = 0
-                let observed = process.waitForLine { $0.hasPrefix("step ") && { seen += 1; return seen == count + 1 }() }
+                let observed = process.waitForLine {
+                    $0.hasPrefix("step ")
+                        && {
+                            seen += 1; return seen == count + 1
+                        }()
+                }
                 #expect(observed == line, "the same progress as the uninterrupted run")
                 process.kill()
                 #expect(process.process.terminationReason == .uncaughtSignal, "killed after '\(line)'")
                 // The kill landed mid-migration: the command never printed its final line.
-                #expect(!process.lines.contains { $0.hasPrefix("migrated") }, "the kill after '\(line)' landed after the end: \(process.lines)")
+                #expect(
+                    !process.lines.contains { $0.hasPrefix("migrated") }, "the kill after '\(line)' landed after the end: \(process.lines)")
                 let companion = fileSize(work + (journal == "wal" ? "-wal" : "-journal"))
                 if companion > 0 { companionsSeen += 1 }
                 let version = try Self.checkConsistent(work, versions: versions)
                 outcomes[version, default: 0] += 1
-                #expect(try StoreSnapshot.read(work) == references[version], "every value after a kill at '\(line)' is that of an uninterrupted run to \(version)")
+                #expect(
+                    try StoreSnapshot.read(work) == references[version],
+                    "every value after a kill at '\(line)' is that of an uninterrupted run to \(version)")
                 if line.hasSuffix(" \(Self.rows)/\(Self.rows) rows") {
                     // Every row copied, nothing committed: the store is still at the command's starting version.
                     // A rollback journal shows the open transaction on disk; in WAL mode SQLite may still hold
@@ -132,7 +143,9 @@ import Testing
         #expect(afterCopies == 2, "each command's rebuild reports its copied rows, and a kill lands there")
         // The kills landed before and between the steps (a kill after a step's last line may also find its commit).
         #expect(Set(outcomes.keys).isSuperset(of: ["1.0", "1.1"]), "\(outcomes)")
-        print("crash test (\(journal)): \(outcomes.values.reduce(0, +)) kills after progress lines, \(companionsSeen) with an open transaction on disk; versions found after the kill: \(outcomes)")
+        print(
+            "crash test (\(journal)): \(outcomes.values.reduce(0, +)) kills after progress lines, \(companionsSeen) with an open transaction on disk; versions found after the kill: \(outcomes)"
+        )
     }
 
     /// Four `lucidgen migrate` processes started together: one migrates, and each of the others reports
@@ -192,7 +205,9 @@ import Testing
             #expect(result.status == 3, "\(command): \(result.output) \(result.error)")
             let waited = result.error.firstMatch(of: /waited ([0-9.]+) s/).flatMap { Double($0.1) }
             #expect(waited.map { $0 >= 0.5 } == true, "\(command) says how long it waited, at least the timeout: \(result.error)")
-            #expect(result.error.contains("busy timeout") && result.error.contains("--busy-timeout") && result.error.contains("fuser"), "\(result.error)")
+            #expect(
+                result.error.contains("busy timeout") && result.error.contains("--busy-timeout") && result.error.contains("fuser"),
+                "\(result.error)")
         }
         holder.send("ROLLBACK;\n")
         holder.closeInput()
@@ -203,7 +218,10 @@ import Testing
     // MARK: Bad stores: a typed error, and the file byte-identical afterwards.
 
     /// The main file, `-journal` and `-wal` byte-identical afterwards (`-shm` is rebuilt on every open).
-    func expectRefused(_ path: String, versions: [Schema], options: StoreOptions = StoreOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation, _ matches: (StoreError) -> Bool) {
+    func expectRefused(
+        _ path: String, versions: [Schema], options: StoreOptions = StoreOptions(),
+        sourceLocation: Testing.SourceLocation = #_sourceLocation, _ matches: (StoreError) -> Bool
+    ) {
         let before = storeFiles(path)
         do {
             let database = try LucidStore.open(atPath: path, versions: versions, options: options).database
@@ -213,9 +231,13 @@ import Testing
             #expect(matches(error), "unexpected error: \(error)", sourceLocation: sourceLocation)
         }
         let after = storeFiles(path)
-        #expect(after.keys.sorted() == before.keys.sorted(), "the same files: \(before.keys.sorted()) before, \(after.keys.sorted()) after", sourceLocation: sourceLocation)
+        #expect(
+            after.keys.sorted() == before.keys.sorted(), "the same files: \(before.keys.sorted()) before, \(after.keys.sorted()) after",
+            sourceLocation: sourceLocation)
         for (name, data) in before where after[name] != data {
-            Issue.record("\(name) must be byte-identical (\(data.count) bytes before, \(after[name]?.count ?? 0) after)", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(name) must be byte-identical (\(data.count) bytes before, \(after[name]?.count ?? 0) after)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -245,11 +267,15 @@ import Testing
 
         let newer = try copy("newer.sqlite")
         try withWritable(newer) { db in try db.execute(sql: "UPDATE lucid_store SET version = '9.0'") }
-        expectRefused(newer, versions: versions) { if case .storeIsNewer(let store, _) = $0 { store == SchemaVersion("9.0") } else { false } }
+        expectRefused(newer, versions: versions) {
+            if case .storeIsNewer(let store, _) = $0 { store == SchemaVersion("9.0") } else { false }
+        }
 
         let unknown = try copy("unknown.sqlite")
         try withWritable(unknown) { db in try db.execute(sql: "UPDATE lucid_store SET checksum = 'feedface'") }
-        expectRefused(unknown, versions: versions) { if case .checksumMismatch(let version, _, _) = $0 { version == SchemaVersion("1.0") } else { false } }
+        expectRefused(unknown, versions: versions) {
+            if case .checksumMismatch(let version, _, _) = $0 { version == SchemaVersion("1.0") } else { false }
+        }
 
         let full = try copy("full.sqlite")
         let pages = try DatabaseQueue(path: full).read { db in try Int.fetchOne(db, sql: "PRAGMA page_count")! }
@@ -291,7 +317,9 @@ import Testing
         let newer = try pending("newer.sqlite", "UPDATE lucid_store SET version = '9.0'")
         // Closing the last connection would checkpoint the WAL into the main file and delete it (SQLite's
         // default); a refused store is closed without that, so both files stay byte-identical.
-        expectRefused(newer, versions: versions) { if case .storeIsNewer(let store, _) = $0 { store == SchemaVersion("9.0") } else { false } }
+        expectRefused(newer, versions: versions) {
+            if case .storeIsNewer(let store, _) = $0 { store == SchemaVersion("9.0") } else { false }
+        }
         // `plan` (inspect) leaves them as they are too.
         let before = storeFiles(newer)
         #expect(throws: StoreError.self) { try LucidStore.inspect(atPath: newer, versions: versions) }
@@ -310,7 +338,10 @@ import Testing
     /// A store in a folder the process may not write to (no journal or WAL can be created) is refused
     /// unchanged. Permissions make the folder read-only; as root (which ignores them) `chattr +i` does,
     /// where the file system supports it. Where neither works the test is skipped, with that reason.
-    @Test(.enabled(if: ReadOnlyFolder.canBeMade, "no read-only folder can be made here: running as root, which ignores permissions, on a file system without chattr +i"))
+    @Test(
+        .enabled(
+            if: ReadOnlyFolder.canBeMade,
+            "no read-only folder can be made here: running as root, which ignores permissions, on a file system without chattr +i"))
     func storeInAReadOnlyDirectoryIsRefusedUntouched() throws {
         let (project, base) = try Self.makeStore()
         defer { project.remove() }
@@ -356,15 +387,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let base = folder.appendingPathComponent("base.sqlite").path
         let config = repositoryRoot.appendingPathComponent(".lucid.yaml").path
-        #expect(try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.1", "--rows", "1", "--output", base]).status == 0)
+        #expect(
+            try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.1", "--rows", "1", "--output", base]).status
+                == 0)
         // Many aircraft with flight data, so the stage's copy takes a while.
         let database = try DatabaseQueue(path: base)
         try database.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60000)
-                INSERT INTO aircraft (id, tail_number, aircraft_type, aircraft_class, category, is_favorite, flight_data)
-                SELECT 'bulk-' || i, 'N' || i, 'type', 'single_engine_land', 'airplane', 0, randomblob(64) FROM n
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60000)
+                    INSERT INTO aircraft (id, tail_number, aircraft_type, aircraft_class, category, is_favorite, flight_data)
+                    SELECT 'bulk-' || i, 'N' || i, 'type', 'single_engine_land', 'airplane', 0, randomblob(64) FROM n
+                    """)
         }
         try database.close()
         let expected = try flightDataCount(base)
@@ -387,7 +421,8 @@ import Testing
             #expect(process.waitForLine { $0 == line } != nil, "\(process.lines)")
             process.kill()
             #expect(!process.lines.contains { $0.hasPrefix("version ") }, "the kill after '\(line)' landed after the end")
-            let version = try DatabaseQueue(path: work).read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?" }
+            let version = try DatabaseQueue(path: work).read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"
+            }
             versions[version, default: 0] += 1
             #expect(try flightDataCount(work) == expected, "no flight data lost after a kill at \(version)")
             #expect(try run(demo, [work]).status == 0, "the next open completes")
@@ -396,4 +431,3 @@ import Testing
         print("stage crash test: \(startLines.count) kills, one after each step's start line; versions found: \(versions)")
     }
 }
-

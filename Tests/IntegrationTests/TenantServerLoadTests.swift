@@ -21,10 +21,11 @@ import Testing
     /// The `key=value` pairs of the output's line that starts with `prefix`.
     func values(after prefix: String, in output: String) -> [String: String] {
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(prefix + " ") }) else { return [:] }
-        return Dictionary(line.split(separator: " ").dropFirst().compactMap { pair -> (String, String)? in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        }, uniquingKeysWith: { _, last in last })
+        return Dictionary(
+            line.split(separator: " ").dropFirst().compactMap { pair -> (String, String)? in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            }, uniquingKeysWith: { _, last in last })
     }
 
     /// What CI checks of the example without building it: its committed generated code and snapshots are
@@ -50,7 +51,8 @@ import Testing
         let result = try run(
             "/bin/bash",
             [
-                "loadtest", "--scratch-path", Self.scratch, "--tenants", "200", "--notes", "300", "--requests", "2000", "--concurrency", "8", "--seconds", "60",
+                "loadtest", "--scratch-path", Self.scratch, "--tenants", "200", "--notes", "300", "--requests", "2000", "--concurrency",
+                "8", "--seconds", "60",
                 "--jobs", "2", "--shutdown-stores", "1000",
             ],
             in: example, environment: ["LUCIDGEN": lucidgenBinary])

@@ -12,7 +12,8 @@ import Testing
     /// A project (`item`, 1.0 → 1.1 → 2.0) and its store at 1.0 in `tenants/`, with an app index and an app
     /// table (and its index) of each hostile name.
     static func project(names: [String]) throws -> (project: TestProject, store: String) {
-        let project = try TestProject(files: [".entities/item.json": StoreProcessTests.entity], config: TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
+        let project = try TestProject(
+            files: [".entities/item.json": StoreProcessTests.entity], config: TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
         try FileManager.default.createDirectory(at: project.root.appendingPathComponent("tenants"), withIntermediateDirectories: true)
         let store = project.root.appendingPathComponent("tenants/a.sqlite").path
         let created = try run(lucidgenBinary, ["fixtures", "--schema-version", "1.0", "--rows", "3", "--output", store], in: project.root)
@@ -22,7 +23,10 @@ import Testing
             for (number, name) in names.enumerated() {
                 try db.execute(sql: "CREATE INDEX \(quoteIdentifier(name)) ON item (name)")
                 try db.execute(sql: "CREATE TABLE \(quoteIdentifier("t" + name)) (\(quoteIdentifier("c" + name)) TEXT)")
-                try db.execute(sql: "CREATE INDEX \(quoteIdentifier("i\(number)" + name)) ON \(quoteIdentifier("t" + name)) (\(quoteIdentifier("c" + name)))")
+                try db.execute(
+                    sql:
+                        "CREATE INDEX \(quoteIdentifier("i\(number)" + name)) ON \(quoteIdentifier("t" + name)) (\(quoteIdentifier("c" + name)))"
+                )
             }
         }
         try queue.close()
@@ -51,12 +55,18 @@ import Testing
         let (project, store) = try Self.project(names: [])
         defer { project.remove() }
         for value in ["inf", "nan", "1e300", "-1"] {
-            for command in [["plan", "--database", store], ["migrate", "--database", store], ["status", "--database", store], ["migrate", "--stores", "tenants"]] {
+            for command in [
+                ["plan", "--database", store], ["migrate", "--database", store], ["status", "--database", store],
+                ["migrate", "--stores", "tenants"],
+            ] {
                 let result = try run(lucidgenBinary, command + ["--busy-timeout", value], in: project.root)
-                #expect(result.status == 64 && result.error.contains("--busy-timeout"), "\(command) \(value): \(result.status) \(result.error)")
+                #expect(
+                    result.status == 64 && result.error.contains("--busy-timeout"), "\(command) \(value): \(result.status) \(result.error)")
             }
         }
-        #expect(try LucidStore.inspect(atPath: store, versions: StoreProcessTests.versions(project)).version == SchemaVersion("1.0"), "nothing was migrated")
+        #expect(
+            try LucidStore.inspect(atPath: store, versions: StoreProcessTests.versions(project)).version == SchemaVersion("1.0"),
+            "nothing was migrated")
     }
 }
 

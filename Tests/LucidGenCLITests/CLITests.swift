@@ -80,14 +80,23 @@ import Testing
         // A brand-new project has released no version: no fixture is missing, and the test for them has no case
         // until `lucidgen release` marks the current version's snapshot.
         let tests = try project.read("Tests/MineTests/Generated/MineMigrationTests.swift")
-        #expect(tests.contains("static let releasedVersions: [Swift.String] = []\n        + (LucidTesting.FixtureFiles.isMarkedReleased(snapshotAt: Self.currentSnapshot) ? [\"1.0\"] : [])"), "\(tests)")
-        #expect(layoutFree(tests).contains("static let currentSnapshot = LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: \"../../../.entities/.schema/1.0.json\")"), "\(tests)")
+        #expect(
+            tests.contains(
+                "static let releasedVersions: [Swift.String] = []\n        + (LucidTesting.FixtureFiles.isMarkedReleased(snapshotAt: Self.currentSnapshot) ? [\"1.0\"] : [])"
+            ), "\(tests)")
+        #expect(
+            layoutFree(tests).contains(
+                "static let currentSnapshot = LucidTesting.FixtureFiles.path(besideFile: #filePath, relativePath: \"../../../.entities/.schema/1.0.json\")"
+            ), "\(tests)")
         // The migrations_provider, declared and scaffolded, so a step that needs the app's code is a build error.
         #expect(try project.read(".lucid.yaml").contains("migrations_provider: MineStages"))
         #expect(try project.read("Sources/Mine/MineStages.swift").contains("public struct MineStages: Swift.Sendable"))
         #expect(try project.read("Sources/Mine/Generated/MineMigrations.swift").contains("extension MineStages: MineMigrations {}"))
         #expect(result.output.contains("Add to your Package.swift"))
-        #expect(result.output.contains(#".testTarget(name: "MineTests", dependencies: ["Mine", .product(name: "LucidTesting", package: "lucidgen")], exclude: ["Generated/Fixtures"])"#))
+        #expect(
+            result.output.contains(
+                #".testTarget(name: "MineTests", dependencies: ["Mine", .product(name: "LucidTesting", package: "lucidgen")], exclude: ["Generated/Fixtures"])"#
+            ))
         let again = try run(lucidgenBinary, ["init", "--module", "Mine"], in: project.root)
         #expect(again.status == 1)
         #expect(again.error.contains("already exists"))
@@ -95,13 +104,17 @@ import Testing
 
     @Test func initKeepsAnExistingStagesTypeAndSaysWhatItMustBe() throws {
         let existing = "public struct MineStages: Sendable {\n    public init() {}\n    func mine() {}\n}\n"
-        let project = try TestProject(files: ["Package.swift": "// swift-tools-version:6.1\n", "Sources/Mine/Stages.swift": existing], config: nil)
+        let project = try TestProject(
+            files: ["Package.swift": "// swift-tools-version:6.1\n", "Sources/Mine/Stages.swift": existing], config: nil)
         defer { project.remove() }
         let result = try run(lucidgenBinary, ["init", "--module", "Mine"], in: project.root)
         #expect(result.status == 0, "\(result.error)")
         #expect(!project.exists("Sources/Mine/MineStages.swift"))
         #expect(try project.read("Sources/Mine/Stages.swift") == existing)
-        #expect(result.output.contains("MineStages is declared in Sources/Mine already: keep it `public struct MineStages: Sendable` with `public init()` (migrations_provider in .lucid.yaml)"))
+        #expect(
+            result.output.contains(
+                "MineStages is declared in Sources/Mine already: keep it `public struct MineStages: Sendable` with `public init()` (migrations_provider in .lucid.yaml)"
+            ))
     }
 
     @Test func initRefusesAFolderThatIsNeitherEmptyNorAPackage() throws {
@@ -125,7 +138,10 @@ import Testing
         let project = try TestProject(files: [
             ".entities/a.json": entityJSON("a", properties: toOne("b", "b") + ", " + toOne("parent", "a", nullable: true)),
             ".entities/b.json": entityJSON("b"),
-            ".entities/employee.json": entityJSON("employee", properties: toOne("team", "team") + #", { "name": "mentors", "property_type": { "entity_name": "employee", "association": "to_many" } }"#),
+            ".entities/employee.json": entityJSON(
+                "employee",
+                properties: toOne("team", "team")
+                    + #", { "name": "mentors", "property_type": { "entity_name": "employee", "association": "to_many" } }"#),
             ".entities/team.json": entityJSON("team", properties: toOne("lead", "employee")),
         ])
         defer { project.remove() }
@@ -135,8 +151,10 @@ import Testing
             #expect(result.status == 0, "\(result.error)")
             let queue = try DatabaseQueue(path: output)
             let (counts, broken) = try queue.read { db throws -> ([Int], Int) in
-                (try ["a", "b", "employee", "team"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 },
-                 try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)
+                (
+                    try ["a", "b", "employee", "team"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 },
+                    try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
+                )
             }
             try queue.close()
             #expect(counts == Array(repeating: Int(rows)!, count: 4) && broken == 0)
@@ -156,13 +174,21 @@ import Testing
         let queue = try DatabaseQueue(path: output)
         defer { try? queue.close() }
         try queue.read { db in
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE 'CREATE UNIQUE%'") == 13)
-            #expect(try ["member", "tier", "slot", "employee"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 } == [40, 3, 40, 40])
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE 'CREATE UNIQUE%'") == 13)
+            #expect(
+                try ["member", "tier", "slot", "employee"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 } == [
+                    40, 3, 40, 40,
+                ])
             for column in ["email", "number", "joined", "photo", "ratio", "weight", "token", "credit"] {
                 #expect(try Int.fetchOne(db, sql: "SELECT count(DISTINCT \(column)) FROM member") == 40, "member.\(column)")
             }
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE typeof(token) = 'blob' AND length(token) = 16") == 40, "member.token: 16-byte blobs")
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE typeof(credit) = 'text'") == 40, "member.credit: GRDB's decimal text")
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE typeof(token) = 'blob' AND length(token) = 16") == 40,
+                "member.token: 16-byte blobs")
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE typeof(credit) = 'text'") == 40,
+                "member.credit: GRDB's decimal text")
             let homepages = try Row.fetchOne(db, sql: "SELECT count(DISTINCT homepage), count(homepage) FROM member")!
             #expect(homepages[0] as Int == homepages[1] as Int && (homepages[1] as Int) > 20)
             let badges = try Row.fetchOne(db, sql: "SELECT count(DISTINCT badge), count(badge) FROM employee")!
@@ -186,10 +212,13 @@ import Testing
         let store = folder.appendingPathComponent("old.sqlite").path
         let config = repositoryRoot.appendingPathComponent(".lucid.yaml").path
 
-        let fixtures = try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.0", "--rows", "5", "--output", store])
+        let fixtures = try run(
+            lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.0", "--rows", "5", "--output", store])
         #expect(fixtures.status == 0, "\(fixtures.error)")
         #expect(fixtures.output.contains("version 1.0, 15 rows"))
-        #expect(try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.0", "--output", store]).status == 3, "an existing file is not replaced")
+        #expect(
+            try run(lucidgenBinary, ["fixtures", "--config", config, "--schema-version", "1.0", "--output", store]).status == 3,
+            "an existing file is not replaced")
 
         let plan = try run(lucidgenBinary, ["plan", "--config", config, "--database", store])
         #expect(plan.status == 0)
@@ -199,11 +228,15 @@ import Testing
         #expect(plan.output.contains("- rename column log_entry.remarks to notes"))
         #expect(plan.output.contains("2. 2.0 → 2.1 (moveFlightData)"), "the app's stage is on the path, never inferred around")
         #expect(plan.output.contains("3. 2.1 → 4.0 (inferred)"))
-        #expect(plan.output.contains("the JSON struct in aircraft.color_scheme becomes composite columns"), "1.0 stored the color scheme as JSON")
+        #expect(
+            plan.output.contains("the JSON struct in aircraft.color_scheme becomes composite columns"),
+            "1.0 stored the color scheme as JSON")
 
         let dryRun = try run(lucidgenBinary, ["migrate", "--config", config, "--database", store, "--dry-run", "--to", "2.0"])
         #expect(dryRun.status == 0, "\(dryRun.error)")
-        #expect(try run(lucidgenBinary, ["plan", "--config", config, "--database", store]).output.contains("at version 1.0"), "a dry run changes nothing")
+        #expect(
+            try run(lucidgenBinary, ["plan", "--config", config, "--database", store]).output.contains("at version 1.0"),
+            "a dry run changes nothing")
 
         let migrate = try run(lucidgenBinary, ["migrate", "--config", config, "--database", store, "--defer-cleanup", "--to", "2.0"])
         #expect(migrate.status == 0, "\(migrate.error)")
@@ -218,7 +251,9 @@ import Testing
         let stage = try run(lucidgenBinary, ["migrate", "--config", config, "--database", store])
         #expect(stage.status == 3)
         #expect(stage.error.contains("the migration needs the app's stage '2.0 → 2.1 (moveFlightData)'"))
-        #expect(stage.error.contains("`lucidgen migrate` cannot run the app's code (its `--to` stops before the stage)"), "the CLI's own next step")
+        #expect(
+            stage.error.contains("`lucidgen migrate` cannot run the app's code (its `--to` stops before the stage)"),
+            "the CLI's own next step")
         #expect(try run(lucidgenBinary, ["plan", "--config", config, "--database", store]).output.contains("at version 2.0"))
 
         let garbage = folder.appendingPathComponent("garbage.sqlite").path

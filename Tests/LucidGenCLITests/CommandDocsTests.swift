@@ -33,15 +33,19 @@ import Testing
         }
         let article = try String(contentsOf: repositoryRoot.appendingPathComponent(Self.articlePath), encoding: .utf8)
         let problems = Self.problems(article: article, commands: commands, help: help)
-        #expect(problems.isEmpty, "\(Self.articlePath) is out of step with lucidgen's --help:\n\(problems.map { "  - " + $0 }.joined(separator: "\n"))")
+        #expect(
+            problems.isEmpty,
+            "\(Self.articlePath) is out of step with lucidgen's --help:\n\(problems.map { "  - " + $0 }.joined(separator: "\n"))")
     }
 
     /// The check can fail: an article that lost a command's section, an option, and a command from its
     /// synopsis, and that documents an option nobody has, is reported for each.
     @Test func aMissingCommandOrOptionIsReported() {
         let help = [
-            "fixtures": "USAGE: lucidgen fixtures [--rows <rows>] [--unreleased]\n\nOPTIONS:\n  -c, --config <path>     The config file.\n  --rows <rows>           Rows.\n  --unreleased            Write it.\n  --version               Show the version.\n  -h, --help              Show help information.\n",
-            "release": "USAGE: lucidgen release [--rows <rows>]\n\nOPTIONS:\n  --rows <rows>           Rows per entity.\n  -h, --help              Show help information.\n",
+            "fixtures":
+                "USAGE: lucidgen fixtures [--rows <rows>] [--unreleased]\n\nOPTIONS:\n  -c, --config <path>     The config file.\n  --rows <rows>           Rows.\n  --unreleased            Write it.\n  --version               Show the version.\n  -h, --help              Show help information.\n",
+            "release":
+                "USAGE: lucidgen release [--rows <rows>]\n\nOPTIONS:\n  --rows <rows>           Rows per entity.\n  -h, --help              Show help information.\n",
         ]
         let article = """
             # Commands
@@ -70,8 +74,9 @@ import Testing
         #expect(problems.contains { $0.contains("--unreleased") && $0.contains("fixtures") }, "\(problems)")
         #expect(problems.contains { $0.contains("--rows-per-table") }, "\(problems)")
         #expect(!problems.contains { $0.contains("'--config'") || $0.contains("'--rows'") }, "\(problems)")
-        #expect(Self.problems(article: article + "\n### release\n\n`--rows N`\n", commands: ["fixtures"], help: help)
-            .contains { $0.contains("release") && $0.contains("not a subcommand") })
+        #expect(
+            Self.problems(article: article + "\n### release\n\n`--rows N`\n", commands: ["fixtures"], help: help)
+                .contains { $0.contains("release") && $0.contains("not a subcommand") })
     }
 
     // MARK: The check
@@ -88,7 +93,8 @@ import Testing
             problems.append("the synopsis names `lucidgen \(command)`, which is not a subcommand of lucidgen --help")
         }
         let sections = sections(of: article)
-        for heading in sections.keys.sorted() where heading.range(of: "^[a-z][a-z0-9-]*$", options: .regularExpression) != nil && !commands.contains(heading) {
+        for heading in sections.keys.sorted()
+        where heading.range(of: "^[a-z][a-z0-9-]*$", options: .regularExpression) != nil && !commands.contains(heading) {
             problems.append("section '### \(heading)' is not a subcommand of lucidgen --help")
         }
         for command in commands {
@@ -147,7 +153,9 @@ import Testing
 
     /// Whether `text` names `option` as a whole word (`--module` is not found in `--module-output`).
     static func mentions(_ text: String, _ option: String) -> Bool {
-        text.range(of: "(?<![A-Za-z0-9-])" + NSRegularExpression.escapedPattern(for: option) + "(?![A-Za-z0-9-])", options: .regularExpression) != nil
+        text.range(
+            of: "(?<![A-Za-z0-9-])" + NSRegularExpression.escapedPattern(for: option) + "(?![A-Za-z0-9-])", options: .regularExpression)
+            != nil
     }
 
     struct SynopsisLine {
@@ -172,7 +180,8 @@ import Testing
                     if !anyCodeBlock { break }
                     continue
                 }
-                guard trimmed.hasPrefix("lucidgen "), let command = trimmed.split(separator: " ").dropFirst().first, !command.hasPrefix("-") else { continue }
+                guard trimmed.hasPrefix("lucidgen "), let command = trimmed.split(separator: " ").dropFirst().first, !command.hasPrefix("-")
+                else { continue }
                 let options = trimmed.matches(of: /--[a-z0-9][a-z0-9-]*/).map { String($0.output) }
                 lines.append(SynopsisLine(text: trimmed, command: String(command), options: options))
             } else if ticks >= 3 {

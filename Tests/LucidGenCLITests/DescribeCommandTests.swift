@@ -54,15 +54,21 @@ import Testing
         #expect(described.status == 0, "\(described.output)\(described.error)")
         #expect(!described.error.contains("warning:"), "\(described.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "describe reads the store only")
-        for line in ["wrote    .entities/item.json", "wrote    .entities/room.json", "wrote    .lucid.yaml", "the app's: grdb_migrations (GRDB's migrator's record)",
-                     "the app's: item_ft (a virtual table)", "the app's: item_titles (a view)", "described 2 tables of hearth.sqlite at 1.0"] {
+        for line in [
+            "wrote    .entities/item.json", "wrote    .entities/room.json", "wrote    .lucid.yaml",
+            "the app's: grdb_migrations (GRDB's migrator's record)",
+            "the app's: item_ft (a virtual table)", "the app's: item_titles (a view)", "described 2 tables of hearth.sqlite at 1.0",
+        ] {
             #expect(described.output.contains(line), "\(line) in:\n\(described.output)")
         }
         let item = try project.read(".entities/item.json")
         // camelCase columns: the config states GRDB's convention, so no column needs a persisted_name and
         // GRDB's index names (`item_on_roomId`, `item_on_title`) are the defaults.
         #expect(try project.read(".lucid.yaml").contains("column_naming: camel_case\n"))
-        #expect(item.contains(#"{ "name": "room_id", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#), "\(item)")
+        #expect(
+            item.contains(
+                #"{ "name": "room_id", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#
+            ), "\(item)")
         #expect(item.contains(#""identifier": { "type": "int", "autoincrement": true }"#), "\(item)")
         #expect(item.contains(#""indexes": [\#n    { "properties": ["title"] }\#n  ]"#), "\(item)")
         #expect(item.contains(#"{ "name": "notes", "property_type": "string", "nullable": true, "default_value": "none" }"#), "\(item)")
@@ -81,10 +87,14 @@ import Testing
             #expect(try String.fetchAll(db, sql: "SELECT title FROM item ORDER BY id") == ["kettle", "trunk"])
             try db.execute(sql: "INSERT INTO item (title) VALUES ('chair')")
             #expect(db.lastInsertedRowID == 4, "AUTOINCREMENT kept: the deleted id 3 is not handed out again")
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM item_ft WHERE item_ft MATCH 'chair'") == 1, "the app's FTS5 triggers still run")
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM item_ft WHERE item_ft MATCH 'chair'") == 1,
+                "the app's FTS5 triggers still run")
             #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1"])
             try db.execute(sql: "DELETE FROM room WHERE id = 2")
-            #expect(try String.fetchAll(db, sql: "SELECT title FROM item_titles ORDER BY title") == ["chair", "kettle"], "ON DELETE CASCADE, and the view")
+            #expect(
+                try String.fetchAll(db, sql: "SELECT title FROM item_titles ORDER BY title") == ["chair", "kettle"],
+                "ON DELETE CASCADE, and the view")
         }
 
         // Under a config that keeps names as they are, each camelCase column is a persisted_name, each GRDB index named.
@@ -93,8 +103,13 @@ import Testing
         try Self.makeHearth(at: asNamed.root.appendingPathComponent("hearth.sqlite").path)
         #expect(try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: asNamed.root).status == 0)
         let named = try asNamed.read(".entities/item.json")
-        #expect(named.contains(#"{ "name": "room_id", "persisted_name": "roomId", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#), "\(named)")
-        #expect(named.contains(#"{ "properties": ["room_id"], "name": "item_on_roomId" }"#) && named.contains(#"{ "properties": ["title"], "name": "item_on_title" }"#), "\(named)")
+        #expect(
+            named.contains(
+                #"{ "name": "room_id", "persisted_name": "roomId", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true, "on_delete": "cascade" }"#
+            ), "\(named)")
+        #expect(
+            named.contains(#"{ "properties": ["room_id"], "name": "item_on_roomId" }"#)
+                && named.contains(#"{ "properties": ["title"], "name": "item_on_title" }"#), "\(named)")
         #expect(try run(lucidgenBinary, ["generate"], in: asNamed.root).status == 0)
         #expect(try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite"], in: asNamed.root).status == 0)
     }
@@ -113,12 +128,17 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
 
         let refused = try run(lucidgenBinary, ["migrate", "--database", "hearth.sqlite"], in: project.root)
-        #expect(refused.status != 0 && refused.error.contains("matches no known version: table room: expected no column scratch"), "\(refused.output)\(refused.error)")
+        #expect(
+            refused.status != 0 && refused.error.contains("matches no known version: table room: expected no column scratch"),
+            "\(refused.output)\(refused.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
 
         let taken = try run(lucidgenBinary, ["migrate", "--database", "hearth.sqlite", "--accept-drift"], in: project.root)
         #expect(taken.status == 0, "\(taken.output)\(taken.error)")
-        #expect(taken.output.contains("hearth.sqlite: brought the store's tables to 1.0, the nearest version (dropped column room.scratch, which 1.0 does not have (it held no value)), and adopted it."), "\(taken.output)")
+        #expect(
+            taken.output.contains(
+                "hearth.sqlite: brought the store's tables to 1.0, the nearest version (dropped column room.scratch, which 1.0 does not have (it held no value)), and adopted it."
+            ), "\(taken.output)")
         let status = try run(lucidgenBinary, ["status", "--database", "hearth.sqlite"], in: project.root)
         #expect(status.output.contains("hearth.sqlite: version 1.0"), "\(status.output)")
         try withDatabase(store) { (db: Database) throws in
@@ -147,9 +167,13 @@ import Testing
         let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
         #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
         let room = try project.read(".entities/room.json")
-        #expect(room.contains(#"{ "name": "heated", "property_type": "bool", "column_type": "BOOLEAN", "default_value": false }"#), "\(room)")
-        #expect(room.contains(#"{ "name": "painted_at", "property_type": "date", "column_type": "DATETIME", "nullable": true }"#), "\(room)")
-        #expect(try project.read(".entities/item.json").contains(#"{ "name": "price", "property_type": "double", "column_type": "DOUBLE", "nullable": true }"#))
+        #expect(
+            room.contains(#"{ "name": "heated", "property_type": "bool", "column_type": "BOOLEAN", "default_value": false }"#), "\(room)")
+        #expect(
+            room.contains(#"{ "name": "painted_at", "property_type": "date", "column_type": "DATETIME", "nullable": true }"#), "\(room)")
+        #expect(
+            try project.read(".entities/item.json").contains(
+                #"{ "name": "price", "property_type": "double", "column_type": "DOUBLE", "nullable": true }"#))
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
         let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
         #expect(schemas[0].table(named: "room")?.createTableStatement().contains(#""heated" BOOLEAN NOT NULL DEFAULT 0"#) == true)
@@ -157,7 +181,9 @@ import Testing
         #expect(status.adopted && status.version == SchemaVersion("1.0"), "\(status.start)")
 
         // A later version makes the room's name optional: a rebuild of `room`, which keeps the declared types.
-        let next = try releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string", "nullable": true }"#)
+        let next = try releaseNext(
+            project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#,
+            with: #"{ "name": "name", "property_type": "string", "nullable": true }"#)
         let opened = try LucidStore.open(atPath: store, versions: next)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -185,8 +211,13 @@ import Testing
         let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
         #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
         let note = try project.read(".entities/note.json")
-        #expect(note.contains(#"{ "name": "added_at", "property_type": "date", "column_type": "DATETIME", "default_value": { "sql": "CURRENT_TIMESTAMP" } }"#), "\(note)")
-        #expect(note.contains(#"{ "name": "token", "property_type": "string", "default_value": { "sql": "(lower(hex(randomblob(16))))" } }"#), "\(note)")
+        #expect(
+            note.contains(
+                #"{ "name": "added_at", "property_type": "date", "column_type": "DATETIME", "default_value": { "sql": "CURRENT_TIMESTAMP" } }"#
+            ), "\(note)")
+        #expect(
+            note.contains(#"{ "name": "token", "property_type": "string", "default_value": { "sql": "(lower(hex(randomblob(16))))" } }"#),
+            "\(note)")
         let generated = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(generated.status == 0, "\(generated.output)\(generated.error)")
         let record = try project.read("Sources/App/Generated/Entities/Note.swift")
@@ -196,15 +227,22 @@ import Testing
 
         // 1.1 adds a required column whose default is an expression: a rebuild (ADD COLUMN would be refused).
         let room = try project.read(".entities/room.json")
-        let versions = try releaseNext(project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#, with: #"{ "name": "name", "property_type": "string" }, { "name": "seen", "property_type": "string", "default_value": { "sql": "(date('now'))" }, "added_at_version": "1.1" }"#)
+        let versions = try releaseNext(
+            project, "room", room, replacing: #"{ "name": "name", "property_type": "string" }"#,
+            with:
+                #"{ "name": "name", "property_type": "string" }, { "name": "seen", "property_type": "string", "default_value": { "sql": "(date('now'))" }, "added_at_version": "1.1" }"#
+        )
         let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
-        #expect(steps.flatMap(\.operations).contains { if case .rebuildTable(let rebuild) = $0 { rebuild.table.name == "room" } else { false } })
+        #expect(
+            steps.flatMap(\.operations).contains { if case .rebuildTable(let rebuild) = $0 { rebuild.table.name == "room" } else { false } }
+        )
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         try opened.database.write { db in
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM room WHERE seen = date('now')") == 2)
             try db.execute(sql: "INSERT INTO note DEFAULT VALUES")
-            #expect(try Int.fetchOne(db, sql: "SELECT count(DISTINCT token) FROM note WHERE length(token) = 32 AND addedAt IS NOT NULL") == 2)
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(DISTINCT token) FROM note WHERE length(token) = 32 AND addedAt IS NOT NULL") == 2)
         }
     }
 
@@ -229,12 +267,17 @@ import Testing
         #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
         let tag = try project.read(".entities/tag.json")
         #expect(tag.contains(#"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#), "\(tag)")
-        #expect(tag.contains(#"{ "name": "shown", "property_type": "string", "collation": "swiftLocalizedCaseInsensitiveCompare", "nullable": true }"#), "\(tag)")
+        #expect(
+            tag.contains(
+                #"{ "name": "shown", "property_type": "string", "collation": "swiftLocalizedCaseInsensitiveCompare", "nullable": true }"#),
+            "\(tag)")
         // A COLLATE inside a nested expression, a string or a comment is not the column's.
-        #expect(StoreSchemaReader.columnCollations(#"""
-            CREATE TABLE t ("a b" TEXT COLLATE rtrim, c TEXT CHECK (c <> 'x' COLLATE NOCASE), [d] TEXT DEFAULT 'COLLATE x' -- COLLATE y
-            , e COLLATE binary, "F" TEXT COLLATE "swiftLocalizedCompare", CONSTRAINT k UNIQUE (c COLLATE NOCASE))
-            """#) == ["a b": "RTRIM", "f": "swiftLocalizedCompare"])
+        #expect(
+            StoreSchemaReader.columnCollations(
+                #"""
+                CREATE TABLE t ("a b" TEXT COLLATE rtrim, c TEXT CHECK (c <> 'x' COLLATE NOCASE), [d] TEXT DEFAULT 'COLLATE x' -- COLLATE y
+                , e COLLATE binary, "F" TEXT COLLATE "swiftLocalizedCompare", CONSTRAINT k UNIQUE (c COLLATE NOCASE))
+                """#) == ["a b": "RTRIM", "f": "swiftLocalizedCompare"])
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
         let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
         #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
@@ -245,19 +288,27 @@ import Testing
         let plain = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
         #expect(throws: (any Error).self) { try LucidStore.inspect(atPath: store, versions: plain) }
         let plan = try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite"], in: project.root)
-        #expect(plan.error.contains("expected column label TEXT NOT NULL, found label TEXT NOT NULL COLLATE NOCASE"), "\(plan.output)\(plan.error)")
+        #expect(
+            plan.error.contains("expected column label TEXT NOT NULL, found label TEXT NOT NULL COLLATE NOCASE"),
+            "\(plan.output)\(plan.error)")
 
         try project.write(".entities/tag.json", tag)
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
 
         // 1.1 makes `label` optional: a rebuild of `tag`, which keeps both collations and the unique index.
-        let versions = try releaseNext(project, "tag", tag, replacing: #"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#, with: #"{ "name": "label", "property_type": "string", "collation": "NOCASE", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let versions = try releaseNext(
+            project, "tag", tag, replacing: #"{ "name": "label", "property_type": "string", "collation": "NOCASE" }"#,
+            with:
+                #"{ "name": "label", "property_type": "string", "collation": "NOCASE", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#
+        )
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
         try opened.database.write { db in
             let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'tag'") ?? ""
-            #expect(sql.contains(#""label" TEXT COLLATE NOCASE"#) && sql.contains(#""shown" TEXT COLLATE swiftLocalizedCaseInsensitiveCompare"#), "\(sql)")
+            #expect(
+                sql.contains(#""label" TEXT COLLATE NOCASE"#)
+                    && sql.contains(#""shown" TEXT COLLATE swiftLocalizedCaseInsensitiveCompare"#), "\(sql)")
             #expect(try String.fetchAll(db, sql: "SELECT label FROM tag WHERE label = 'ATTIC'") == ["Attic"])
             #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO tag (label) VALUES ('KITCHEN')") }
         }
@@ -279,12 +330,15 @@ import Testing
                 t.column("b", .integer)
                 t.uniqueKey(["a", "b"])
             }
-            try db.execute(sql: "INSERT INTO tag (label, a, b) VALUES ('x', 1, 1), ('y', 1, 2), ('z', 1, 3); DELETE FROM tag WHERE label = 'z'")
+            try db.execute(
+                sql: "INSERT INTO tag (label, a, b) VALUES ('x', 1, 1), ('y', 1, 2), ('z', 1, 3); DELETE FROM tag WHERE label = 'z'")
         }
         try queue.close()
         #expect(try run(lucidgenBinary, ["describe", "--database", "tags.sqlite"], in: project.root).status == 0)
         let tag = try project.read(".entities/tag.json")
-        #expect(tag.contains(#"{ "properties": ["label"], "unique": true }"#) && tag.contains(#"{ "properties": ["a", "b"], "unique": true }"#), "\(tag)")
+        #expect(
+            tag.contains(#"{ "properties": ["label"], "unique": true }"#) && tag.contains(#"{ "properties": ["a", "b"], "unique": true }"#),
+            "\(tag)")
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
         let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
         #expect(try LucidStore.inspect(atPath: store, versions: schemas).adopted)
@@ -297,7 +351,10 @@ import Testing
             try db.execute(sql: "INSERT INTO tag (label, a, b) VALUES ('x', 2, 1)")
             #expect(db.lastInsertedRowID == 4, "AUTOINCREMENT kept by the rebuild")
             #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO tag (label, a, b) VALUES ('w', 1, 2)") }
-            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tag' ORDER BY name") == ["tag_a_b_unique"])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tag' ORDER BY name") == [
+                    "tag_a_b_unique"
+                ])
         }
     }
 
@@ -336,7 +393,11 @@ import Testing
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
 
         // 1.1 makes the title optional: a rebuild of `book`, which keeps ON UPDATE CASCADE.
-        let versions = try releaseNext(project, "book", book, replacing: #"{ "name": "title", "property_type": "string" }"#, with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let versions = try releaseNext(
+            project, "book", book, replacing: #"{ "name": "title", "property_type": "string" }"#,
+            with:
+                #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#
+        )
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -368,8 +429,14 @@ import Testing
         }
         try queue.close()
         let refused = try run(lucidgenBinary, ["describe", "--database", "devices.sqlite"], in: project.root)
-        #expect(refused.error.contains("warning: table device: its primary key id is BLOB; lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type device.id=uuid)"), "\(refused.error)")
-        let described = try run(lucidgenBinary, ["describe", "--database", "devices.sqlite", "--type", "device.id=uuid", "--type", "session.deviceId=uuid", "--force"], in: project.root)
+        #expect(
+            refused.error.contains(
+                "warning: table device: its primary key id is BLOB; lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type device.id=uuid)"
+            ), "\(refused.error)")
+        let described = try run(
+            lucidgenBinary,
+            ["describe", "--database", "devices.sqlite", "--type", "device.id=uuid", "--type", "session.deviceId=uuid", "--force"],
+            in: project.root)
         #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
         #expect(try project.read(".entities/device.json").contains(#""identifier": { "type": "uuid" }"#))
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
@@ -379,7 +446,11 @@ import Testing
 
         // 1.1 makes the label optional: a rebuild of `device`, every key kept byte for byte.
         let device = try project.read(".entities/device.json")
-        let versions = try releaseNext(project, "device", device, replacing: #"{ "name": "label", "property_type": "string" }"#, with: #"{ "name": "label", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let versions = try releaseNext(
+            project, "device", device, replacing: #"{ "name": "label", "property_type": "string" }"#,
+            with:
+                #"{ "name": "label", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#
+        )
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
@@ -399,16 +470,25 @@ import Testing
         let store = project.root.appendingPathComponent("odd.sqlite").path
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            for name in ["my coll", #"x"y"#] { db.add(collation: DatabaseCollation(name) { $0 < $1 ? .orderedAscending : $0 == $1 ? .orderedSame : .orderedDescending }) }
+            for name in ["my coll", #"x"y"#] {
+                db.add(collation: DatabaseCollation(name) { $0 < $1 ? .orderedAscending : $0 == $1 ? .orderedSame : .orderedDescending })
+            }
         }
         let queue = try DatabaseQueue(path: store, configuration: configuration)
-        try queue.write { db in try db.execute(sql: #"CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT COLLATE "my coll", b TEXT COLLATE "x""y", c TEXT COLLATE nocase)"#) }
+        try queue.write { db in
+            try db.execute(
+                sql: #"CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT COLLATE "my coll", b TEXT COLLATE "x""y", c TEXT COLLATE nocase)"#)
+        }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let described = try run(lucidgenBinary, ["describe", "--database", "odd.sqlite"], in: project.root)
-        #expect(described.error.contains("warning: t.a: its collation my coll is not an identifier") && described.error.contains(#"warning: t.b: its collation x"y is not an identifier"#), "\(described.error)")
+        #expect(
+            described.error.contains("warning: t.a: its collation my coll is not an identifier")
+                && described.error.contains(#"warning: t.b: its collation x"y is not an identifier"#), "\(described.error)")
         let json = try project.read(".entities/t.json")
-        #expect(json.contains(#"{ "name": "a", "property_type": "string", "nullable": true }"#) && json.contains(#""collation": "NOCASE""#), "\(json)")
+        #expect(
+            json.contains(#"{ "name": "a", "property_type": "string", "nullable": true }"#) && json.contains(#""collation": "NOCASE""#),
+            "\(json)")
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
         let plan = try run(lucidgenBinary, ["plan", "--database", "odd.sqlite"], in: project.root)
         #expect(plan.status != 0 && plan.error.contains("found a TEXT COLLATE my coll"), "\(plan.error)")
@@ -424,26 +504,35 @@ import Testing
         let store = project.root.appendingPathComponent("soft.sqlite").path
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0);
-                CREATE UNIQUE INDEX t_live_a ON t(a) WHERE deleted = 0;
-                CREATE INDEX t_lower ON t(lower(a));
-                INSERT INTO t (a, deleted) VALUES ('x', 1), ('x', 0);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0);
+                    CREATE UNIQUE INDEX t_live_a ON t(a) WHERE deleted = 0;
+                    CREATE INDEX t_lower ON t(lower(a));
+                    INSERT INTO t (a, deleted) VALUES ('x', 1), ('x', 0);
+                    """)
         }
         try queue.close()
         let described = try run(lucidgenBinary, ["describe", "--database", "soft.sqlite"], in: project.root)
-        #expect(described.output.contains("the app's: t_live_a (a partial index (WHERE …), which a description cannot say)")
-            && described.output.contains("the app's: t_lower (an index on an expression, which a description cannot say)"), "\(described.output)")
+        #expect(
+            described.output.contains("the app's: t_live_a (a partial index (WHERE …), which a description cannot say)")
+                && described.output.contains("the app's: t_lower (an index on an expression, which a description cannot say)"),
+            "\(described.output)")
         let t = try project.read(".entities/t.json")
         #expect(!t.contains("indexes"), "\(t)")
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
-        let versions = try releaseNext(project, "t", t, replacing: #"{ "name": "a", "property_type": "string" }"#, with: #"{ "name": "a", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+        let versions = try releaseNext(
+            project, "t", t, replacing: #"{ "name": "a", "property_type": "string" }"#,
+            with:
+                #"{ "name": "a", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#
+        )
         let opened = try LucidStore.open(atPath: store, versions: versions)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
         try opened.database.write { db in
-            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 't_live_a'") == "CREATE UNIQUE INDEX t_live_a ON t(a) WHERE deleted = 0")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 't_live_a'")
+                    == "CREATE UNIQUE INDEX t_live_a ON t(a) WHERE deleted = 0")
             try db.execute(sql: "INSERT INTO t (a, deleted) VALUES ('x', 1)")
             #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t (a, deleted) VALUES ('x', 0)") }
         }
@@ -455,10 +544,15 @@ import Testing
         let project = try TestProject(config: nil)
         defer { project.remove() }
         let queue = try DatabaseQueue(path: project.root.appendingPathComponent("keys.sqlite").path)
-        try queue.write { db in try db.execute(sql: "CREATE TABLE t (id INT PRIMARY KEY, a TEXT); CREATE TABLE u (id INTEGER PRIMARY KEY, b TEXT)") }
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INT PRIMARY KEY, a TEXT); CREATE TABLE u (id INTEGER PRIMARY KEY, b TEXT)")
+        }
         try queue.close()
         let described = try run(lucidgenBinary, ["describe", "--database", "keys.sqlite"], in: project.root)
-        #expect(described.error.contains("warning: table t: its primary key id is declared INT, so it is not the table's rowid (only INTEGER PRIMARY KEY is) and may hold NULL"), "\(described.error)")
+        #expect(
+            described.error.contains(
+                "warning: table t: its primary key id is declared INT, so it is not the table's rowid (only INTEGER PRIMARY KEY is) and may hold NULL"
+            ), "\(described.error)")
         #expect(!described.error.contains("table u:"), "\(described.error)")
     }
 
@@ -466,7 +560,10 @@ import Testing
     /// description runs as code.
     @Test func hostileExpressionDefaultsAreRefused() throws {
         for (sql, problem) in [
-            ("1); DROP TABLE item; --", "an expression default is CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME or an expression in parentheses"),
+            (
+                "1); DROP TABLE item; --",
+                "an expression default is CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME or an expression in parentheses"
+            ),
             ("(1); DROP TABLE item; (1)", "the whole expression must be in one pair of parentheses"),
             ("(SELECT max(id) FROM item)", "'SELECT' is not accepted"),
             ("(load_extension('evil'))", "'load_extension' is not accepted"),
@@ -475,13 +572,17 @@ import Testing
             ("(datetime('now')", "'(' without its ')'"),
             ("(lower 'a')", "a function name must be followed by '('"),
         ] {
-            let project = try TestProject(files: [".entities/item.json": """
+            let project = try TestProject(files: [
+                ".entities/item.json": """
                 { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
                   "properties": [{ "name": "added", "property_type": "string", "default_value": { "sql": "\(sql)" } }] }
-                """])
+                """
+            ])
             defer { project.remove() }
             let errors = try project.errors().map(\.description)
-            #expect(errors.contains { $0.contains(".entities/item.json:2:") && $0.contains("default_value's sql") && $0.contains(problem) }, "\(sql): \(errors)")
+            #expect(
+                errors.contains { $0.contains(".entities/item.json:2:") && $0.contains("default_value's sql") && $0.contains(problem) },
+                "\(sql): \(errors)")
         }
     }
 
@@ -495,13 +596,17 @@ import Testing
         try queue.close()
         let described = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
         #expect(described.status == 0)
-        #expect(described.error.contains("warning: note.added: its default app_stamp() is an expression lucidgen does not accept ('app_stamp' is not accepted: an expression default may name CURRENT_TIMESTAMP"), "\(described.error)")
+        #expect(
+            described.error.contains(
+                "warning: note.added: its default app_stamp() is an expression lucidgen does not accept ('app_stamp' is not accepted: an expression default may name CURRENT_TIMESTAMP"
+            ), "\(described.error)")
         #expect(described.output.contains("1 warning: the store is not recognised until they are resolved"), "\(described.output)")
 
         try project.write(".entities/room.json", "{}")
         let again = try run(lucidgenBinary, ["describe", "--database", "hearth.sqlite"], in: project.root)
         #expect(again.status != 0)
-        #expect(again.error.contains(".entities/room.json: error: a description exists already (pass --force to replace it)"), "\(again.error)")
+        #expect(
+            again.error.contains(".entities/room.json: error: a description exists already (pass --force to replace it)"), "\(again.error)")
         #expect(try project.read(".entities/room.json") == "{}", "nothing was written")
     }
 
@@ -543,13 +648,19 @@ import Testing
             }
             try queue.close()
         }
-        let described = try run(lucidgenBinary, [
-            "describe", "--database", "v1.sqlite=1.0", "--database", "v2.sqlite=1.1", "--rename", "item.note=remark@1.1", "--module", "Hearth",
-        ], in: project.root)
+        let described = try run(
+            lucidgenBinary,
+            [
+                "describe", "--database", "v1.sqlite=1.0", "--database", "v2.sqlite=1.1", "--rename", "item.note=remark@1.1", "--module",
+                "Hearth",
+            ], in: project.root)
         #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)")
         let item = try project.read(".entities/item.json")
         #expect(item.contains(#""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#), "\(item)")
-        #expect(item.contains(#"{ "name": "remark", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "persisted_name": "note" }] }"#), "\(item)")
+        #expect(
+            item.contains(
+                #"{ "name": "remark", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "persisted_name": "note" }] }"#
+            ), "\(item)")
         #expect(item.contains(#"{ "name": "count", "property_type": "int", "default_value": 1, "added_at_version": "1.1" }"#), "\(item)")
         #expect(try project.read(".entities/tag.json").contains(#""version_history": [{ "version": "1.1" }]"#))
         #expect(try project.read(".lucid.yaml").contains(#"current_version: "1.1""#))
@@ -559,7 +670,9 @@ import Testing
         let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
         for (path, version) in [(new, "1.1"), (old, "1.0")] {
             let status = try LucidStore.inspect(atPath: path, versions: schemas)
-            #expect(status.version == (try? SchemaVersion(parsing: version)) && status.adopted, "\(path): \(status.start) \(String(describing: status.version))")
+            #expect(
+                status.version == (try? SchemaVersion(parsing: version)) && status.adopted,
+                "\(path): \(status.start) \(String(describing: status.version))")
         }
         let opened = try LucidStore.open(atPath: old, versions: schemas)
         defer { try? opened.database.close() }
@@ -569,7 +682,9 @@ import Testing
         defer { try? reference.close() }
         let made = try reference.read { db in try ["room", "item", "tag"].map { try StoreSchemaReader.table(named: $0, db) } }
         for (a, b) in zip(migrated, made) {
-            #expect(Set(a.columns.map(\.name)) == Set(b.columns.map(\.name)) && a.foreignKeys == b.foreignKeys && a.indexes == b.indexes && a.autoincrement == b.autoincrement, "\(a.name): \(a) vs \(b)")
+            #expect(
+                Set(a.columns.map(\.name)) == Set(b.columns.map(\.name)) && a.foreignKeys == b.foreignKeys && a.indexes == b.indexes
+                    && a.autoincrement == b.autoincrement, "\(a.name): \(a) vs \(b)")
         }
         #expect(try opened.database.read { db in try String.fetchOne(db, sql: "SELECT remark IS NULL AND count = 1 FROM item") } == "1")
     }
@@ -597,9 +712,15 @@ import Testing
     }
 
     @Test func namesBecomeSnakeCase() {
-        #expect(["roomId", "Item", "item_name", "purchasedAt2", "URL"].map(Naming.snakeCase) == ["room_id", "item", "item_name", "purchased_at2", "url"])
+        #expect(
+            ["roomId", "Item", "item_name", "purchasedAt2", "URL"].map(Naming.snakeCase) == [
+                "room_id", "item", "item_name", "purchased_at2", "url",
+            ])
         // Acronym runs split as the Core Data importer splits them: one rule for both.
-        #expect(["WMFArticle", "URLCache", "userID", "HAAppEntity", "messageIDs"].map(Naming.snakeCase) == ["wmf_article", "url_cache", "user_id", "ha_app_entity", "message_ids"])
+        #expect(
+            ["WMFArticle", "URLCache", "userID", "HAAppEntity", "messageIDs"].map(Naming.snakeCase) == [
+                "wmf_article", "url_cache", "user_id", "ha_app_entity", "message_ids",
+            ])
     }
 
     /// A table with a column named `rowid` (which hides SQLite's rowid, which lucidgen's migrations copy rows
@@ -610,15 +731,18 @@ import Testing
         let store = project.root.appendingPathComponent("app.sqlite").path
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE thing(id INTEGER PRIMARY KEY, rowid INTEGER, label TEXT); INSERT INTO thing VALUES (1, NULL, 'a')")
+            try db.execute(
+                sql: "CREATE TABLE thing(id INTEGER PRIMARY KEY, rowid INTEGER, label TEXT); INSERT INTO thing VALUES (1, NULL, 'a')")
             try db.execute(sql: "CREATE TABLE other(id INTEGER PRIMARY KEY, oid TEXT)")
         }
         try queue.close()
         try FileManager.default.removeItem(at: project.root.appendingPathComponent(".lucid.yaml"))
         let result = try run(lucidgenBinary, ["describe", "--database", "app.sqlite=1.0", "--module", "App"], in: project.root)
         #expect(result.status == 0, "\(result.output)\(result.error)")
-        #expect((result.output + result.error).contains(
-            #"thing (its column rowid hides SQLite's rowid, which lucidgen's migrations copy rows by; rename it in the app first: ALTER TABLE "thing" RENAME COLUMN "rowid" TO …)"#))
+        #expect(
+            (result.output + result.error).contains(
+                #"thing (its column rowid hides SQLite's rowid, which lucidgen's migrations copy rows by; rename it in the app first: ALTER TABLE "thing" RENAME COLUMN "rowid" TO …)"#
+            ))
         #expect(!project.exists(".entities/thing.json"))
         #expect(try project.read(".entities/other.json").contains(#"{ "name": "oid", "property_type": "string", "nullable": true }"#))
     }

@@ -29,10 +29,15 @@ import Testing
         let commit = try Self.baselineCommit()
         let baseline = try Self.buildBaseline(commit)
         for module in Self.modules {
-            let old = try Self.dump(module, built: baseline.appendingPathComponent("debug"), checkouts: baseline.appendingPathComponent("checkouts"), into: "baseline-\(commit)")
-            let new = try Self.dump(module, built: productsDirectory, checkouts: repositoryRoot.appendingPathComponent(".build/checkouts"), into: "current")
+            let old = try Self.dump(
+                module, built: baseline.appendingPathComponent("debug"), checkouts: baseline.appendingPathComponent("checkouts"),
+                into: "baseline-\(commit)")
+            let new = try Self.dump(
+                module, built: productsDirectory, checkouts: repositoryRoot.appendingPathComponent(".build/checkouts"), into: "current")
             let breakages = try Self.breakages(old: old, new: new)
-            #expect(breakages.isEmpty, """
+            #expect(
+                breakages.isEmpty,
+                """
                 \(module)'s public API changed incompatibly since \(commit) (.api-baseline):
                 \(breakages.map { "  " + $0 }.joined(separator: "\n"))
                 A break needs a new minor version (0.x), a CHANGELOG.md entry, and .api-baseline moved to the commit that makes it.
@@ -45,14 +50,19 @@ import Testing
     /// and every link there is a public declaration.
     @Test(arguments: ["LucidRuntime", "LucidTesting", "LucidFleet", "LucidCoreData"])
     func thePublicAPIIsWhatTheDocCTopicsList(_ module: String) throws {
-        let dump = try Self.dump(module, built: productsDirectory, checkouts: repositoryRoot.appendingPathComponent(".build/checkouts"), into: "current")
+        let dump = try Self.dump(
+            module, built: productsDirectory, checkouts: repositoryRoot.appendingPathComponent(".build/checkouts"), into: "current")
         let public_ = try Self.publicDeclarations(in: dump, module: module)
         let page = repositoryRoot.appendingPathComponent("Sources/\(module)/\(module).docc/\(module).md")
         let text = try String(contentsOf: page, encoding: .utf8)
         let topics = text.components(separatedBy: "## Topics").dropFirst().joined()
         let linked = Set(topics.matches(of: /``([A-Za-z_][A-Za-z0-9_]*)``/).map { String($0.output.1) })
-        #expect(public_.subtracting(linked).isEmpty, "public in \(module) but not in the Topics of \(page.lastPathComponent): \(public_.subtracting(linked).sorted())")
-        #expect(linked.subtracting(public_).isEmpty, "in the Topics of \(page.lastPathComponent) but not public in \(module): \(linked.subtracting(public_).sorted())")
+        #expect(
+            public_.subtracting(linked).isEmpty,
+            "public in \(module) but not in the Topics of \(page.lastPathComponent): \(public_.subtracting(linked).sorted())")
+        #expect(
+            linked.subtracting(public_).isEmpty,
+            "in the Topics of \(page.lastPathComponent) but not public in \(module): \(linked.subtracting(public_).sorted())")
         #expect(!public_.isEmpty)
     }
 
@@ -61,11 +71,13 @@ import Testing
     static func publicDeclarations(in dump: URL, module: String) throws -> Set<String> {
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: dump)) as? [String: Any]
         let children = (root?["ABIRoot"] as? [String: Any])?["children"] as? [[String: Any]] ?? []
-        return Set(children.compactMap { node in
-            guard node["kind"] as? String != "Import", node["moduleName"] as? String == module, node["isExternal"] as? Bool != true,
-                  node["spi_group_names"] == nil else { return nil }
-            return node["name"] as? String
-        })
+        return Set(
+            children.compactMap { node in
+                guard node["kind"] as? String != "Import", node["moduleName"] as? String == module, node["isExternal"] as? Bool != true,
+                    node["spi_group_names"] == nil
+                else { return nil }
+                return node["name"] as? String
+            })
     }
 
     /// The check can fail: a module whose second version removes a function, makes a type `package`, and
@@ -100,13 +112,16 @@ import Testing
 
     static func baselineCommit() throws -> String {
         let text = try String(contentsOf: repositoryRoot.appendingPathComponent(".api-baseline"), encoding: .utf8)
-        let lines = text.split(separator: "\n").map { $0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "" }
+        let lines = text.split(separator: "\n").map {
+            $0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        }
         guard let commit = lines.map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty }) else {
             throw CheckError(".api-baseline names no commit")
         }
         let exists = try run("/usr/bin/env", ["git", "cat-file", "-e", "\(commit)^{commit}"], in: repositoryRoot)
         guard exists.status == 0 else {
-            throw CheckError("the baseline commit \(commit) (.api-baseline) is not in this clone: fetch the history (git fetch --unshallow)")
+            throw CheckError(
+                "the baseline commit \(commit) (.api-baseline) is not in this clone: fetch the history (git fetch --unshallow)")
         }
         return commit
     }
@@ -125,8 +140,11 @@ import Testing
         let archive = try run("/bin/sh", ["-c", "git archive \(commit) | tar -x -C '\(source.path)'"], in: repositoryRoot)
         guard archive.status == 0 else { throw CheckError("git archive \(commit) failed: \(archive.error)") }
         for target in targets {
-            let built = try run(swiftExecutable, ["build", "--package-path", source.path, "--scratch-path", build.path, "--target", target])
-            guard built.status == 0 else { throw CheckError("the baseline \(commit) does not build \(target):\n\((built.output + built.error).suffix(3000))") }
+            let built = try run(
+                swiftExecutable, ["build", "--package-path", source.path, "--scratch-path", build.path, "--target", target])
+            guard built.status == 0 else {
+                throw CheckError("the baseline \(commit) does not build \(target):\n\((built.output + built.error).suffix(3000))")
+            }
         }
         _ = FileManager.default.createFile(atPath: done.path, contents: nil)
         return build
@@ -135,7 +153,9 @@ import Testing
     // MARK: - swift-api-digester
 
     static var digester: String {
-        URL(fileURLWithPath: swiftExecutable).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("swift-api-digester").path
+        URL(fileURLWithPath: swiftExecutable).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(
+            "swift-api-digester"
+        ).path
     }
 
     static var triple: String {
@@ -157,13 +177,17 @@ import Testing
         guard FileManager.default.fileExists(atPath: built.appendingPathComponent("Modules/\(module).swiftmodule").path) else {
             throw CheckError("\(built.path)/Modules/\(module).swiftmodule is missing: build the libraries first")
         }
-        let result = try run(digester, [
-            "-dump-sdk", "-module", module, "-o", output.path, "-I", built.appendingPathComponent("Modules").path,
-            "-Xcc", "-fmodule-map-file=\(built.appendingPathComponent("LucidSQLiteShims.build/module.modulemap").path)",
-            "-Xcc", "-fmodule-map-file=\(checkouts.appendingPathComponent("GRDB.swift/Sources/GRDBSQLite/module.modulemap").path)",
-            "-target", try triple, "-module-cache-path", work.appendingPathComponent("module-cache").path, "-avoid-location",
-        ])
-        guard result.status == 0 else { throw CheckError("could not read the API of \(module) from \(built.path): \(result.error.suffix(2000))") }
+        let result = try run(
+            digester,
+            [
+                "-dump-sdk", "-module", module, "-o", output.path, "-I", built.appendingPathComponent("Modules").path,
+                "-Xcc", "-fmodule-map-file=\(built.appendingPathComponent("LucidSQLiteShims.build/module.modulemap").path)",
+                "-Xcc", "-fmodule-map-file=\(checkouts.appendingPathComponent("GRDB.swift/Sources/GRDBSQLite/module.modulemap").path)",
+                "-target", try triple, "-module-cache-path", work.appendingPathComponent("module-cache").path, "-avoid-location",
+            ])
+        guard result.status == 0 else {
+            throw CheckError("could not read the API of \(module) from \(built.path): \(result.error.suffix(2000))")
+        }
         try withoutPackageDeclarations(output)
         return output
     }
@@ -171,7 +195,8 @@ import Testing
     /// Removes the nodes the digester marks internal (`package` declarations) from a dump.
     static func withoutPackageDeclarations(_ file: URL) throws {
         guard var root = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any],
-              let abi = root["ABIRoot"] as? [String: Any] else { throw CheckError("\(file.path) is not an API dump") }
+            let abi = root["ABIRoot"] as? [String: Any]
+        else { throw CheckError("\(file.path) is not an API dump") }
         func prune(_ node: [String: Any]) -> [String: Any]? {
             if node["isInternal"] as? Bool == true { return nil }
             var node = node
@@ -179,7 +204,9 @@ import Testing
             return node
         }
         root["ABIRoot"] = prune(abi)
-        guard let children = (root["ABIRoot"] as? [String: Any])?["children"] as? [[String: Any]], children.contains(where: { $0["kind"] as? String != "Import" }) else {
+        guard let children = (root["ABIRoot"] as? [String: Any])?["children"] as? [[String: Any]],
+            children.contains(where: { $0["kind"] as? String != "Import" })
+        else {
             throw CheckError("the API dump \(file.path) declares nothing: the module did not load")
         }
         try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]).write(to: file)
@@ -187,8 +214,11 @@ import Testing
 
     /// One line per breakage of `new` against `old` (`Func removed() has been removed`, …).
     static func breakages(old: URL, new: URL) throws -> [String] {
-        let result = try run(digester, ["-diagnose-sdk", "-input-paths", old.path, "-input-paths", new.path, "-ignore-spi-group", "Generated"])
-        guard result.status == 0 else { throw CheckError("swift-api-digester could not compare \(old.path) and \(new.path): \(result.error)") }
+        let result = try run(
+            digester, ["-diagnose-sdk", "-input-paths", old.path, "-input-paths", new.path, "-ignore-spi-group", "Generated"])
+        guard result.status == 0 else {
+            throw CheckError("swift-api-digester could not compare \(old.path) and \(new.path): \(result.error)")
+        }
         return (result.output + result.error).split(separator: "\n").map(String.init).filter {
             let line = $0.trimmingCharacters(in: .whitespaces)
             return !line.isEmpty && !(line.hasPrefix("/*") && line.hasSuffix("*/"))
@@ -201,16 +231,20 @@ import Testing
         let file = folder.appendingPathComponent("Probe.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         let swiftc = URL(fileURLWithPath: digester).deletingLastPathComponent().appendingPathComponent("swiftc").path
-        let compiled = try run(swiftc, [
-            "-emit-module", "-module-name", "Probe", "-package-name", "probe", "-parse-as-library", file.path,
-            "-emit-module-path", folder.appendingPathComponent("Modules/Probe.swiftmodule").path,
-        ], in: folder)
+        let compiled = try run(
+            swiftc,
+            [
+                "-emit-module", "-module-name", "Probe", "-package-name", "probe", "-parse-as-library", file.path,
+                "-emit-module-path", folder.appendingPathComponent("Modules/Probe.swiftmodule").path,
+            ], in: folder)
         guard compiled.status == 0 else { throw CheckError("the probe does not compile: \(compiled.error)") }
         let output = folder.appendingPathComponent("Probe.json")
-        let dumped = try run(digester, [
-            "-dump-sdk", "-module", "Probe", "-o", output.path, "-I", folder.appendingPathComponent("Modules").path,
-            "-target", try triple, "-module-cache-path", work.appendingPathComponent("module-cache").path, "-avoid-location",
-        ])
+        let dumped = try run(
+            digester,
+            [
+                "-dump-sdk", "-module", "Probe", "-o", output.path, "-I", folder.appendingPathComponent("Modules").path,
+                "-target", try triple, "-module-cache-path", work.appendingPathComponent("module-cache").path, "-avoid-location",
+            ])
         guard dumped.status == 0 else { throw CheckError("could not dump the probe: \(dumped.error)") }
         try withoutPackageDeclarations(output)
         return output

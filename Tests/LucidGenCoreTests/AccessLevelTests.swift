@@ -14,19 +14,21 @@ import Testing
 
     static let files = [
         ".entities/item.json": """
-            { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
-              "properties": [
-                { "name": "title", "property_type": "string" },
-                { "name": "kind", "property_type": "kind" },
-                { "name": "tags", "property_type": { "entity_name": "tag", "association": "to_many" } }
-              ] }
-            """,
-        ".entities/tag.json": #"{ "name": "tag", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "label", "property_type": "string" }] }"#,
+        { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+          "properties": [
+            { "name": "title", "property_type": "string" },
+            { "name": "kind", "property_type": "kind" },
+            { "name": "tags", "property_type": { "entity_name": "tag", "association": "to_many" } }
+          ] }
+        """,
+        ".entities/tag.json":
+            #"{ "name": "tag", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "label", "property_type": "string" }] }"#,
         ".entities/Subtypes/kind.json": #"{ "name": "kind", "cases": ["plain", "fancy"] }"#,
     ]
 
     static let generated = [
-        "Sources/App/Generated/Entities/Item.swift", "Sources/App/Generated/Entities/Tag.swift", "Sources/App/Generated/Subtypes/Kind.swift",
+        "Sources/App/Generated/Entities/Item.swift", "Sources/App/Generated/Entities/Tag.swift",
+        "Sources/App/Generated/Subtypes/Kind.swift",
         "Sources/App/Generated/AppSchema.swift", "Tests/AppTests/Generated/AppMigrationTests.swift",
     ]
 
@@ -73,7 +75,10 @@ import Testing
         defer { project.remove() }
         let errors = try project.errors().map(\.description)
         #expect(
-            errors.count == 1 && errors[0].hasSuffix("/.lucid.yaml:3:15: error: access_level 'open' is not an access level: use \"public\" (the default: the generated types are the module's API) or \"internal\" (an app target's own types) (at $.access_level)"),
+            errors.count == 1
+                && errors[0].hasSuffix(
+                    "/.lucid.yaml:3:15: error: access_level 'open' is not an access level: use \"public\" (the default: the generated types are the module's API) or \"internal\" (an app target's own types) (at $.access_level)"
+                ),
             "\(errors)")
     }
 }

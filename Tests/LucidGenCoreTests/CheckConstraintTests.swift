@@ -27,14 +27,15 @@ import Testing
                 t.column("label", .text).generatedAs(sql: "name || ':' || score")
                 t.check(sql: "score >= 0")
             }
-            try db.execute(sql: """
-                CREATE TABLE "team" (
-                  "id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL,
-                  "size" INTEGER NOT NULL DEFAULT 1,
-                  CONSTRAINT "teamSizePositive" CHECK ("size" > 0));
-                INSERT INTO "player" ("name", "score", "bonus") VALUES ('Arthur', 10, 5), ('Barbara', 20, 0);
-                INSERT INTO "team" ("name", "size") VALUES ('Reds', 3);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "team" (
+                      "id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL,
+                      "size" INTEGER NOT NULL DEFAULT 1,
+                      CONSTRAINT "teamSizePositive" CHECK ("size" > 0));
+                    INSERT INTO "player" ("name", "score", "bonus") VALUES ('Arthur', 10, 5), ('Barbara', 20, 0);
+                    INSERT INTO "team" ("name", "size") VALUES ('Reds', 3);
+                    """)
         }
     }
 
@@ -59,7 +60,9 @@ import Testing
         // The record reads a generated column and never writes it.
         let swift = try project.read("Sources/App/Generated/Entities/Player.swift")
         #expect(swift.contains("public func encode(to container: inout GRDB.PersistenceContainer) throws {"), "\(swift)")
-        #expect(swift.contains(#"container["score"] = self.score"#) && !swift.contains(#"container["totalScore"]"#) && !swift.contains(#"container["label"]"#), "\(swift)")
+        #expect(
+            swift.contains(#"container["score"] = self.score"#) && !swift.contains(#"container["totalScore"]"#)
+                && !swift.contains(#"container["label"]"#), "\(swift)")
         #expect(swift.contains("public var totalScore: Swift.Int?"), "\(swift)")
 
         // A new store has them.
@@ -68,32 +71,54 @@ import Testing
         try fresh.database.write { db in
             try db.execute(sql: #"INSERT INTO "player" ("name", "score", "bonus") VALUES ('Chloe', 3, 4)"#)
             #expect(try String.fetchOne(db, sql: #"SELECT "totalScore" || '/' || "label" FROM "player""#) == "7/Chloe:3")
-            #expect(throws: DatabaseError.self, "the table CHECK") { try db.execute(sql: #"INSERT INTO "player" ("name", "score") VALUES ('Dan', -1)"#) }
+            #expect(throws: DatabaseError.self, "the table CHECK") {
+                try db.execute(sql: #"INSERT INTO "player" ("name", "score") VALUES ('Dan', -1)"#)
+            }
             #expect(throws: DatabaseError.self, "the column CHECK") { try db.execute(sql: #"INSERT INTO "player" ("name") VALUES ('')"#) }
-            #expect(throws: DatabaseError.self, "the named CHECK") { try db.execute(sql: #"INSERT INTO "team" ("name", "size") VALUES ('Blues', 0)"#) }
+            #expect(throws: DatabaseError.self, "the named CHECK") {
+                try db.execute(sql: #"INSERT INTO "team" ("name", "size") VALUES ('Blues', 0)"#)
+            }
         }
         try fresh.database.close()
 
         // 1.1: a player's bonus becomes optional (a rebuild of `player`); a team gets a STORED generated column.
-        try project.write(".entities/team.json", team
-            .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-            .replacingOccurrences(
-                of: #"{ "name": "size", "property_type": "int", "default_value": 1 }"#,
-                with: #"{ "name": "size", "property_type": "int", "default_value": 1 }, { "name": "doubled", "property_type": "int", "nullable": true, "generated": { "expression": "size * 2", "stored": true }, "added_at_version": "1.1" }"#))
+        try project.write(
+            ".entities/team.json",
+            team
+                .replacingOccurrences(
+                    of: #""version_history": [{ "version": "1.0" }]"#,
+                    with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#
+                )
+                .replacingOccurrences(
+                    of: #"{ "name": "size", "property_type": "int", "default_value": 1 }"#,
+                    with:
+                        #"{ "name": "size", "property_type": "int", "default_value": 1 }, { "name": "doubled", "property_type": "int", "nullable": true, "generated": { "expression": "size * 2", "stored": true }, "added_at_version": "1.1" }"#
+                ))
         let next = try releaseNext(
             project, "player", player, replacing: #"{ "name": "bonus", "property_type": "int", "default_value": 0 }"#,
-            with: #"{ "name": "bonus", "property_type": "int", "nullable": true, "default_value": 0, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+            with:
+                #"{ "name": "bonus", "property_type": "int", "nullable": true, "default_value": 0, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#
+        )
         let plan = try run(lucidgenBinary, ["plan", "--database", "game.sqlite"], in: project.root)
-        #expect(plan.output.contains("team.doubled is added as a STORED generated column, which ADD COLUMN cannot add"), "\(plan.output)\(plan.error)")
+        #expect(
+            plan.output.contains("team.doubled is added as a STORED generated column, which ADD COLUMN cannot add"),
+            "\(plan.output)\(plan.error)")
         let opened = try LucidStore.open(atPath: store, versions: next)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
         try opened.database.write { db in
             let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'player'") ?? ""
             #expect(sql.contains(#""name" TEXT NOT NULL CHECK (length(name) > 0)"#) && sql.contains("CHECK (score >= 0)"), "\(sql)")
-            #expect(sql.contains(#""totalScore" INTEGER GENERATED ALWAYS AS (score + bonus) STORED"#) && sql.contains(#""bonus" INTEGER DEFAULT 0"#), "\(sql)")
-            #expect(try String.fetchAll(db, sql: #"SELECT "id" || ':' || "totalScore" || ':' || "label" FROM "player" ORDER BY "id""#) == ["1:15:Arthur:10", "2:20:Barbara:20"])
-            #expect(throws: DatabaseError.self, "the table CHECK kept") { try db.execute(sql: #"UPDATE "player" SET "score" = -5 WHERE "id" = 1"#) }
+            #expect(
+                sql.contains(#""totalScore" INTEGER GENERATED ALWAYS AS (score + bonus) STORED"#)
+                    && sql.contains(#""bonus" INTEGER DEFAULT 0"#), "\(sql)")
+            #expect(
+                try String.fetchAll(db, sql: #"SELECT "id" || ':' || "totalScore" || ':' || "label" FROM "player" ORDER BY "id""#) == [
+                    "1:15:Arthur:10", "2:20:Barbara:20",
+                ])
+            #expect(throws: DatabaseError.self, "the table CHECK kept") {
+                try db.execute(sql: #"UPDATE "player" SET "score" = -5 WHERE "id" = 1"#)
+            }
             try db.execute(sql: #"INSERT INTO "player" ("name", "score", "bonus") VALUES ('Eve', 1, NULL)"#)
             #expect(db.lastInsertedRowID == 3)
             #expect(try Int.fetchAll(db, sql: #"SELECT "doubled" FROM "team""#) == [6], "a STORED generated column added by a rebuild")
@@ -112,14 +137,20 @@ import Testing
         try Self.makeGame(at: store)
         _ = try SQLiteAppAdoptionTests.describeAndGenerate(project, "game.sqlite")
         let player = try project.read(".entities/player.json")
-        let next = try releaseNext(project, "player", player, replacing: #""checks": ["score >= 0"]"#, with: #""checks": ["score >= 0", { "expression": "score < 15", "added_at_version": "1.1" }]"#)
+        let next = try releaseNext(
+            project, "player", player, replacing: #""checks": ["score >= 0"]"#,
+            with: #""checks": ["score >= 0", { "expression": "score < 15", "added_at_version": "1.1" }]"#)
         // The app's tables and rows (adoption records lucidgen's own tables before the step).
         func appTablesAndRows() throws -> [String] {
             let queue = try DatabaseQueue(path: store)
             defer { try? queue.close() }
             return try queue.read { db in
                 try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name NOT LIKE 'lucid%' AND sql IS NOT NULL ORDER BY name")
-                    + String.fetchAll(db, sql: #"SELECT "id" || ':' || "name" || ':' || "score" || ':' || "bonus" || ':' || "totalScore" FROM "player" ORDER BY "id""#)
+                    + String.fetchAll(
+                        db,
+                        sql:
+                            #"SELECT "id" || ':' || "name" || ':' || "score" || ':' || "bonus" || ':' || "totalScore" FROM "player" ORDER BY "id""#
+                    )
             }
         }
         let before = try appTablesAndRows()
@@ -137,23 +168,36 @@ import Testing
     /// A CHECK or generated expression a description gives must stay one expression in the DDL: anything
     /// else is a located error; a generated property has no default.
     @Test func descriptionsExpressionsAreCheckedAndLocated() throws {
-        let project = try TestProject(files: [".entities/item.json": """
+        let project = try TestProject(files: [
+            ".entities/item.json": """
             { "name": "item", "version_history": [{ "version": "1.0" }], "checks": ["1); DROP TABLE x; --"],
               "properties": [
                 { "name": "a", "property_type": "int", "check": "a > (0" },
                 { "name": "b", "property_type": "int", "default_value": 1, "generated": { "expression": "a * 2" } }] }
-            """])
+            """
+        ])
         defer { project.remove() }
         let errors = try project.errors().map(\.description)
         #expect(errors.contains { $0.contains("item.json:1:") && $0.contains("'checks' must be one SQL expression") }, "\(errors)")
-        #expect(errors.contains { $0.contains("item.json:3:") && $0.contains("'check' must be one SQL expression") && $0.contains("a '(' is not closed") }, "\(errors)")
-        #expect(errors.contains { $0.contains("item.json:4:") && $0.contains("'b' is generated: SQLite computes its values, so it has no default_value") }, "\(errors)")
-        let key = try TestProject(files: [".entities/code.json": """
+        #expect(
+            errors.contains {
+                $0.contains("item.json:3:") && $0.contains("'check' must be one SQL expression") && $0.contains("a '(' is not closed")
+            }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains("item.json:4:") && $0.contains("'b' is generated: SQLite computes its values, so it has no default_value")
+            }, "\(errors)")
+        let key = try TestProject(files: [
+            ".entities/code.json": """
             { "name": "code", "identifier": { "type": "property", "property_name": "value" }, "version_history": [{ "version": "1.0" }],
               "properties": [{ "name": "value", "property_type": "string", "generated": { "expression": "'x'" } }] }
-            """])
+            """
+        ])
         defer { key.remove() }
-        #expect(try key.errors().map(\.description).contains { $0.contains("code.json:2:") && $0.contains("'value' is the identifier, which SQLite cannot generate") })
+        #expect(
+            try key.errors().map(\.description).contains {
+                $0.contains("code.json:2:") && $0.contains("'value' is the identifier, which SQLite cannot generate")
+            })
     }
 
     /// CHECKs and generated columns are part of a table's DDL and of its JSON (what a generated registry
@@ -164,10 +208,13 @@ import Testing
         var total = SchemaColumn(name: "total", type: .integer, notNull: false)
         total.generatedSQL = "score * 2"
         total.generatedStored = true
-        var table = SchemaTable(name: "player", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), score, total], primaryKey: ["id"])
+        var table = SchemaTable(
+            name: "player", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), score, total], primaryKey: ["id"])
         table.checks = [SchemaCheck(name: "small", expression: "score < 100"), SchemaCheck(expression: "total < 200")]
-        #expect(table.createTableStatement() == #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY NOT NULL, "score" INTEGER NOT NULL CHECK (score >= 0), "#
-            + #""total" INTEGER GENERATED ALWAYS AS (score * 2) STORED, CONSTRAINT "small" CHECK (score < 100), CHECK (total < 200))"#)
+        #expect(
+            table.createTableStatement()
+                == #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY NOT NULL, "score" INTEGER NOT NULL CHECK (score >= 0), "#
+                + #""total" INTEGER GENERATED ALWAYS AS (score * 2) STORED, CONSTRAINT "small" CHECK (score < 100), CHECK (total < 200))"#)
         #expect(SchemaTable(json: table.json(indent: "")) == table)
         let plain = SchemaTable(name: "player", columns: [SchemaColumn(name: "id", type: .integer, notNull: true)], primaryKey: ["id"])
         #expect(!plain.json(indent: "").contains("check") && !plain.json(indent: "").contains("generated"))
@@ -184,12 +231,13 @@ import Testing
         let store = project.root.appendingPathComponent("codes.sqlite").path
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE "codes" (
-                  "id" INTEGER PRIMARY KEY, "code" TEXT UNIQUE ON CONFLICT IGNORE, "owner" TEXT, "slot" INTEGER,
-                  UNIQUE ("owner", "slot") ON CONFLICT REPLACE);
-                INSERT INTO "codes" ("code", "owner", "slot") VALUES ('A1', 'ann', 1), ('B2', 'bob', 1);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "codes" (
+                      "id" INTEGER PRIMARY KEY, "code" TEXT UNIQUE ON CONFLICT IGNORE, "owner" TEXT, "slot" INTEGER,
+                      UNIQUE ("owner", "slot") ON CONFLICT REPLACE);
+                    INSERT INTO "codes" ("code", "owner", "slot") VALUES ('A1', 'ann', 1), ('B2', 'bob', 1);
+                    """)
         }
         try queue.close()
         let schemas = try SQLiteAppAdoptionTests.describeAndGenerate(project, "codes.sqlite")
@@ -197,23 +245,32 @@ import Testing
         #expect(codes.contains(#"{ "properties": ["code"], "unique": true, "on_conflict": "ignore" }"#), "\(codes)")
         #expect(codes.contains(#"{ "properties": ["owner", "slot"], "unique": true, "on_conflict": "replace" }"#), "\(codes)")
         let table = try #require(schemas[0].table(named: "codes"))
-        #expect(table.createTableStatement().contains(#"UNIQUE ("code") ON CONFLICT IGNORE, UNIQUE ("owner", "slot") ON CONFLICT REPLACE"#), "\(table.createTableStatement())")
+        #expect(
+            table.createTableStatement().contains(#"UNIQUE ("code") ON CONFLICT IGNORE, UNIQUE ("owner", "slot") ON CONFLICT REPLACE"#),
+            "\(table.createTableStatement())")
         #expect(table.createIndexStatements.isEmpty)
 
         // 1.1 adds a column whose default is an expression: a rebuild of `codes`.
         let next = try releaseNext(
             project, "codes", codes, replacing: #"{ "name": "slot", "property_type": "int", "nullable": true }"#,
-            with: #"{ "name": "slot", "property_type": "int", "nullable": true }, { "name": "stamp", "property_type": "int", "default_value": { "sql": "(abs(7))" }, "added_at_version": "1.1" }"#)
+            with:
+                #"{ "name": "slot", "property_type": "int", "nullable": true }, { "name": "stamp", "property_type": "int", "default_value": { "sql": "(abs(7))" }, "added_at_version": "1.1" }"#
+        )
         let opened = try LucidStore.open(atPath: store, versions: next)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)
         try opened.database.write { db in
             let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'codes'") ?? ""
-            #expect(sql.contains(#"UNIQUE ("code") ON CONFLICT IGNORE"#) && sql.contains(#"UNIQUE ("owner", "slot") ON CONFLICT REPLACE"#), "\(sql)")
+            #expect(
+                sql.contains(#"UNIQUE ("code") ON CONFLICT IGNORE"#) && sql.contains(#"UNIQUE ("owner", "slot") ON CONFLICT REPLACE"#),
+                "\(sql)")
             try db.execute(sql: #"INSERT INTO "codes" ("code", "owner", "slot") VALUES ('A1', 'cy', 2)"#)
-            #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "codes""#) == 2, "ON CONFLICT IGNORE kept: the duplicate code is ignored")
+            #expect(
+                try Int.fetchOne(db, sql: #"SELECT count(*) FROM "codes""#) == 2, "ON CONFLICT IGNORE kept: the duplicate code is ignored")
             try db.execute(sql: #"INSERT INTO "codes" ("code", "owner", "slot") VALUES ('C3', 'bob', 1)"#)
-            #expect(try String.fetchAll(db, sql: #"SELECT "code" || ':' || "stamp" FROM "codes" ORDER BY "code""#) == ["A1:7", "C3:7"], "ON CONFLICT REPLACE kept, rows kept")
+            #expect(
+                try String.fetchAll(db, sql: #"SELECT "code" || ':' || "stamp" FROM "codes" ORDER BY "code""#) == ["A1:7", "C3:7"],
+                "ON CONFLICT REPLACE kept, rows kept")
         }
         #expect(try LucidStore.inspect(atPath: store, versions: next).version == SchemaVersion("1.1"))
     }
@@ -244,18 +301,25 @@ import Testing
                 t.column("position", .integer).check { $0 >= 0 }
             }
             try db.execute(sql: #"INSERT INTO "feed" ("url", "name") VALUES ('https://a.example/feed', 'A')"#)
-            try db.execute(sql: #"INSERT INTO "item" ("feedId", "guid", "title", "position") VALUES (1, 'g1', 'One', 0), (1, 'g2', 'Two', NULL)"#)
+            try db.execute(
+                sql: #"INSERT INTO "item" ("feedId", "guid", "title", "position") VALUES (1, 'g1', 'One', 0), (1, 'g2', 'Two', NULL)"#)
         }
         try queue.close()
         _ = try SQLiteAppAdoptionTests.describeAndGenerate(project, "feeds.sqlite")
         let feed = try project.read(".entities/feed.json")
-        #expect(feed.contains(#"{ "properties": ["url"] },"#) && feed.contains(#"{ "properties": ["url"], "unique": true, "on_conflict": "fail" }"#), "\(feed)")
+        #expect(
+            feed.contains(#"{ "properties": ["url"] },"#)
+                && feed.contains(#"{ "properties": ["url"], "unique": true, "on_conflict": "fail" }"#), "\(feed)")
         let item = try project.read(".entities/item.json")
-        #expect(item.contains(#""check": "\"position\" >= 0""#) && item.contains(#"{ "properties": ["feed_id", "guid"], "unique": true, "on_conflict": "fail" }"#), "\(item)")
+        #expect(
+            item.contains(#""check": "\"position\" >= 0""#)
+                && item.contains(#"{ "properties": ["feed_id", "guid"], "unique": true, "on_conflict": "fail" }"#), "\(item)")
 
         let next = try releaseNext(
             project, "item", item, replacing: #"{ "name": "title", "property_type": "string" }"#,
-            with: #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#)
+            with:
+                #"{ "name": "title", "property_type": "string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }] }"#
+        )
         let opened = try LucidStore.open(atPath: store, versions: next)
         defer { try? opened.database.close() }
         #expect(opened.outcome.steps.count == 1)

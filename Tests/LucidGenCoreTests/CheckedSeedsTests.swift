@@ -39,7 +39,8 @@ import Testing
 
     /// The generated seed of `label`'s argument: its salt and the residues it skips (nil: a plain seed).
     static func passingSeed(_ label: String, in tests: String) -> (salt: Int, period: Int, refused: [Int])? {
-        guard let line = tests.split(separator: "\n").first(where: { $0.contains("\(label): .seed(row: LucidTesting.Seed.passingRow(") }) else { return nil }
+        guard let line = tests.split(separator: "\n").first(where: { $0.contains("\(label): .seed(row: LucidTesting.Seed.passingRow(") })
+        else { return nil }
         let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         // passingRow(row, period: P, refused: [r…]), salt: S
         return (numbers.last!, numbers[0], Array(numbers.dropFirst().dropLast()))
@@ -52,11 +53,16 @@ import Testing
         try Self.adopt(project, "league.sqlite")
         let testsFolder = project.root.appendingPathComponent("Tests/AppTests/Generated").path
         let tests = try (FileManager.default.contentsOfDirectory(atPath: testsFolder)).filter { $0.hasSuffix(".swift") }
-            .map { try String(contentsOfFile: (testsFolder as NSString).appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+            .map { try String(contentsOfFile: (testsFolder as NSString).appendingPathComponent($0), encoding: .utf8) }.joined(
+                separator: "\n")
         // -1, Int64.max (beyond the table CHECK), Int64.min, -1_000_000_007 and 2^53+1 are refused for score;
         // '' for name; negative and large doubles for rating.
         let score = try #require(Self.passingSeed("score", in: tests), "\(tests)")
-        #expect(score.period == 12 && score.refused.map { SeedValues.integers[($0 + score.salt) % 12] }.sorted() == [Int64.min, -1_000_000_007, -1, 9_007_199_254_740_993, Int64.max])
+        #expect(
+            score.period == 12
+                && score.refused.map { SeedValues.integers[($0 + score.salt) % 12] }.sorted() == [
+                    Int64.min, -1_000_000_007, -1, 9_007_199_254_740_993, Int64.max,
+                ])
         let name = try #require(Self.passingSeed("name", in: tests), "\(tests)")
         #expect(name.refused.map { SeedValues.strings[($0 + name.salt) % 12] } == [""])
         #expect(Self.passingSeed("rating", in: tests) != nil, "\(tests)")
@@ -69,11 +75,15 @@ import Testing
         let scores = try queue.read { db in try Int64.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") }
         // The fixture holds what the generated seeds make (the same fallback), and every value passes.
         let expected = (1...40).map { row in
-            SeedValues.pick(SeedValues.integers, row: SeedValues.passingRow(row, period: score.period, refused: score.refused), salt: score.salt)
+            SeedValues.pick(
+                SeedValues.integers, row: SeedValues.passingRow(row, period: score.period, refused: score.refused), salt: score.salt)
         }
         #expect(scores == expected)
         #expect(scores.allSatisfy { $0 >= 0 } && Set(scores).count > 3, "\(scores)")
-        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM player WHERE length(name) = 0 OR rating < 0 OR rating > 5") } == 0)
+        #expect(
+            try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM player WHERE length(name) = 0 OR rating < 0 OR rating > 5")
+            } == 0)
     }
 
     /// A CHECK naming two columns is not tried per column: the row SQLite refuses is named with the table, the
@@ -96,7 +106,10 @@ import Testing
         let output = project.root.appendingPathComponent("span_1.0.sqlite").path
         let fixtures = try run(lucidgenBinary, ["fixtures", "--unreleased", "--output", output], in: project.root)
         #expect(fixtures.status != 0)
-        #expect(fixtures.error.contains("span_1.0.sqlite is not written: table span refuses a seeded row (CHECK constraint failed: low <= high): (id, low, high) = ("), "\(fixtures.error)")
+        #expect(
+            fixtures.error.contains(
+                "span_1.0.sqlite is not written: table span refuses a seeded row (CHECK constraint failed: low <= high): (id, low, high) = ("
+            ), "\(fixtures.error)")
         #expect(!fixtures.error.contains("cannot write"), "\(fixtures.error)")
         #expect(!FileManager.default.fileExists(atPath: output))
     }

@@ -22,15 +22,16 @@ import Testing
     }
 
     static let files = [
-        ".entities/room.json": #"{ "name": "room", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#,
+        ".entities/room.json":
+            #"{ "name": "room", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#,
         ".entities/item.json": """
-            { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
-              "properties": [
-                { "name": "room_id", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true },
-                { "name": "created_at", "property_type": "date", "indexed": true },
-                { "name": "legacy_code", "persisted_name": "LEGACY", "property_type": "string" }
-              ] }
-            """,
+        { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+          "properties": [
+            { "name": "room_id", "property_type": { "entity_name": "room", "association": "to_one" }, "nullable": true },
+            { "name": "created_at", "property_type": "date", "indexed": true },
+            { "name": "legacy_code", "persisted_name": "LEGACY", "property_type": "string" }
+          ] }
+        """,
     ]
 
     @Test func camelCaseNamesColumnsAndIndexesAsGRDBDoes() throws {
@@ -56,15 +57,20 @@ import Testing
         let project = try TestProject(files: Self.files, config: Self.config("kebab_case"))
         defer { project.remove() }
         let errors = try project.errors().map(\.description)
-        #expect(errors.contains { $0.contains(".lucid.yaml:3:") && $0.contains("column_naming 'kebab_case' is not a convention") }, "\(errors)")
+        #expect(
+            errors.contains { $0.contains(".lucid.yaml:3:") && $0.contains("column_naming 'kebab_case' is not a convention") }, "\(errors)")
     }
 
     @Test func changingItAfterAReleaseIsRefused() throws {
         let project = try TestProject(files: Self.files, config: Self.config("camel_case"))
         defer { project.remove() }
         _ = try project.generate()
-        try project.write(".lucid.yaml", Self.config(nil).replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
-        try project.write(".entities/room.json", #"{ "name": "room", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "1.1" }], "properties": [{ "name": "name", "property_type": "string" }] }"#)
+        try project.write(
+            ".lucid.yaml", Self.config(nil).replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+        try project.write(
+            ".entities/room.json",
+            #"{ "name": "room", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "1.1" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
+        )
         let errors = try project.errors().map(\.description)
         #expect(errors.contains { $0.contains("released version 1.0 was changed") && $0.contains("table 'item' differs") }, "\(errors)")
     }

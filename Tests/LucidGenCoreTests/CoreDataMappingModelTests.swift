@@ -26,7 +26,9 @@ import Testing
         let client = model.entityMappings[0]
         #expect(client.source == "Client" && client.destination == "Client" && client.type == "Transform" && client.line == 28)
         #expect(client.policyClass == "ClientMailPolicy" && client.filter == nil)
-        #expect(client.writtenAttributes == ["mail"] && client.writtenRelationships == [], "name and orders keep the expressions Xcode generates")
+        #expect(
+            client.writtenAttributes == ["mail"] && client.writtenRelationships == [],
+            "name and orders keep the expressions Xcode generates")
         #expect(model.entityMappings[2].filter == #"sku != """#)
         #expect(model.entityMappings[3].source == nil && model.entityMappings[3].type == "Add")
     }
@@ -36,30 +38,36 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try run(lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld"], in: folder)
         #expect(result.status == 0, "\(result.output)\(result.error)")
-        #expect(result.output.contains(
-            "Model/Shop2to3.xcmappingmodel/xcmapping.xml:64: note: mapping model Shop2to3 (2.0 → 3.0) becomes stage `shop2to3` in .lucid.yaml"), "\(result.output)")
+        #expect(
+            result.output.contains(
+                "Model/Shop2to3.xcmappingmodel/xcmapping.xml:64: note: mapping model Shop2to3 (2.0 → 3.0) becomes stage `shop2to3` in .lucid.yaml"
+            ), "\(result.output)")
         #expect(result.output.contains("write what ClientToClient, ProductToProduct did"), "\(result.output)")
         let config = try String(contentsOf: folder.appendingPathComponent(".lucid.yaml"), encoding: .utf8)
-        #expect(config.contains("""
-            stages:
-              - name: shop2to3
-                from: "2.0"
-                to: "3.0"
-                notes:
-                  - "from mapping model Shop2to3 (Shop 2 → Shop 3):"
-                  - "ClientToClient: Client → Client (Transform; policy ClientMailPolicy; attributes by hand: mail)"
-                  - "OrderToOrder: Order → Order (Copy)"
-                  - "ProductToProduct: Product → Product (Copy; filter sku != \\"\\")"
-                  - "Coupon: (none) → Coupon (Add)"
-            """), "\(config)")
+        #expect(
+            config.contains(
+                """
+                stages:
+                  - name: shop2to3
+                    from: "2.0"
+                    to: "3.0"
+                    notes:
+                      - "from mapping model Shop2to3 (Shop 2 → Shop 3):"
+                      - "ClientToClient: Client → Client (Transform; policy ClientMailPolicy; attributes by hand: mail)"
+                      - "OrderToOrder: Order → Order (Copy)"
+                      - "ProductToProduct: Product → Product (Copy; filter sku != \\"\\")"
+                      - "Coupon: (none) → Coupon (Add)"
+                """), "\(config)")
 
         let generated = try run(lucidgenBinary, ["generate"], in: folder)
         #expect(generated.status == 0, "\(generated.output)\(generated.error)")
         let migrations = try String(contentsOf: folder.appendingPathComponent("Sources/App/Generated/AppMigrations.swift"), encoding: .utf8)
-        #expect(migrations.contains("""
-                /// - from mapping model Shop2to3 (Shop 2 → Shop 3):
-                /// - ClientToClient: Client → Client (Transform; policy ClientMailPolicy; attributes by hand: mail)
-            """), "\(migrations)")
+        #expect(
+            migrations.contains(
+                """
+                    /// - from mapping model Shop2to3 (Shop 2 → Shop 3):
+                    /// - ClientToClient: Client → Client (Transform; policy ClientMailPolicy; attributes by hand: mail)
+                """), "\(migrations)")
         #expect(migrations.contains("func shop2to3WillMigrate(") && migrations.contains("func shop2to3DidMigrate("), "\(migrations)")
 
         // Again: the stage is declared already, nothing changes.
@@ -72,14 +80,20 @@ import Testing
         let folder = try Self.project(besides: false)
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent(".lucid.yaml")
-        try "input_path: .entities\ncurrent_version: \"3.0\"\nstages:\n  - { name: mine, from: \"1.0\", to: \"2.0\" }\n".write(to: config, atomically: true, encoding: .utf8)
-        let told = try run(lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld", "--mapping-model", Self.mapping.path], in: folder)
+        try "input_path: .entities\ncurrent_version: \"3.0\"\nstages:\n  - { name: mine, from: \"1.0\", to: \"2.0\" }\n".write(
+            to: config, atomically: true, encoding: .utf8)
+        let told = try run(
+            lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld", "--mapping-model", Self.mapping.path], in: folder)
         #expect(told.status == 0, "\(told.output)\(told.error)")
-        #expect(told.error.contains(".lucid.yaml: warning: the config has stages already; add these (from the mapping models) to them:\n  - name: shop2to3"), "\(told.error)")
+        #expect(
+            told.error.contains(
+                ".lucid.yaml: warning: the config has stages already; add these (from the mapping models) to them:\n  - name: shop2to3"),
+            "\(told.error)")
         #expect(try String(contentsOf: config, encoding: .utf8).hasSuffix("to: \"2.0\" }\n"), "the user's config is left as it was")
 
         try "input_path: .entities\ncurrent_version: \"3.0\"\n".write(to: config, atomically: true, encoding: .utf8)
-        let added = try run(lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld", "--mapping-model", Self.mapping.path], in: folder)
+        let added = try run(
+            lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld", "--mapping-model", Self.mapping.path], in: folder)
         #expect(added.status == 0 && added.output.contains("updated  .lucid.yaml: stages shop2to3"), "\(added.output)\(added.error)")
         #expect(try String(contentsOf: config, encoding: .utf8).contains("stages:\n  - name: shop2to3\n"))
     }
@@ -90,8 +104,12 @@ import Testing
         let text = try String(contentsOf: Self.mapping.appendingPathComponent("xcmapping.xml"), encoding: .utf8)
         for (name, edited) in [
             ("Gone", text.replacingOccurrences(of: "Shop 2.xcdatamodel", with: "Shop 9.xcdatamodel")),
-            ("Backwards", text.replacingOccurrences(of: "Shop 2.xcdatamodel", with: "Shop 4.xcdatamodel")
-                .replacingOccurrences(of: "Shop 3.xcdatamodel", with: "Shop 2.xcdatamodel").replacingOccurrences(of: "Shop 4.xcdatamodel", with: "Shop 3.xcdatamodel")),
+            (
+                "Backwards",
+                text.replacingOccurrences(of: "Shop 2.xcdatamodel", with: "Shop 4.xcdatamodel")
+                    .replacingOccurrences(of: "Shop 3.xcdatamodel", with: "Shop 2.xcdatamodel").replacingOccurrences(
+                        of: "Shop 4.xcdatamodel", with: "Shop 3.xcdatamodel")
+            ),
         ] {
             let package = folder.appendingPathComponent("Model/\(name).xcmappingmodel")
             try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
@@ -99,8 +117,14 @@ import Testing
         }
         let result = try run(lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld"], in: folder)
         #expect(result.status == 0, "\(result.output)\(result.error)")
-        #expect(result.output.contains("Model/Gone.xcmappingmodel/xcmapping.xml:64: note: mapping model Gone maps Shop 9 → Shop 3, but the import has no model version 'Shop 9'"), "\(result.output)")
-        #expect(result.output.contains("Model/Backwards.xcmappingmodel/xcmapping.xml:64: note: mapping model Backwards maps Shop 3 (3.0) → Shop 2 (2.0), not to a newer version; no stage made"), "\(result.output)")
+        #expect(
+            result.output.contains(
+                "Model/Gone.xcmappingmodel/xcmapping.xml:64: note: mapping model Gone maps Shop 9 → Shop 3, but the import has no model version 'Shop 9'"
+            ), "\(result.output)")
+        #expect(
+            result.output.contains(
+                "Model/Backwards.xcmappingmodel/xcmapping.xml:64: note: mapping model Backwards maps Shop 3 (3.0) → Shop 2 (2.0), not to a newer version; no stage made"
+            ), "\(result.output)")
         #expect(!(try String(contentsOf: folder.appendingPathComponent(".lucid.yaml"), encoding: .utf8)).contains("stages"))
     }
 
@@ -114,22 +138,22 @@ import Testing
         let secret = folder.appendingPathComponent("secret.txt")
         try "TOP-SECRET".write(to: secret, atomically: true, encoding: .utf8)
         try """
-            <?xml version="1.0"?>
-            <!DOCTYPE database [<!ENTITY leak SYSTEM "file://\(secret.path)">]>
-            <database>
-                <object type="XDDEVENTITYMAPPING" id="a">
-                    <attribute name="name" type="string">Evil&#10;} fatalError() /* "&leak;</attribute>
-                    <attribute name="sourcename" type="string">Client</attribute>
-                    <attribute name="destinationname" type="string">Client</attribute>
-                    <attribute name="sourcefilterpredicatestring" type="string">name == "x"&#13;\\#(boom)</attribute>
-                </object>
-                <object type="XDDEVMAPPINGMODEL" id="m">
-                    <attribute name="sourcemodelpath" type="string">Shop 2.xcdatamodel</attribute>
-                    <attribute name="destinationmodelpath" type="string">Shop 3.xcdatamodel</attribute>
-                    <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="a"></relationship>
-                </object>
-            </database>
-            """.write(to: package.appendingPathComponent("xcmapping.xml"), atomically: true, encoding: .utf8)
+        <?xml version="1.0"?>
+        <!DOCTYPE database [<!ENTITY leak SYSTEM "file://\(secret.path)">]>
+        <database>
+            <object type="XDDEVENTITYMAPPING" id="a">
+                <attribute name="name" type="string">Evil&#10;} fatalError() /* "&leak;</attribute>
+                <attribute name="sourcename" type="string">Client</attribute>
+                <attribute name="destinationname" type="string">Client</attribute>
+                <attribute name="sourcefilterpredicatestring" type="string">name == "x"&#13;\\#(boom)</attribute>
+            </object>
+            <object type="XDDEVMAPPINGMODEL" id="m">
+                <attribute name="sourcemodelpath" type="string">Shop 2.xcdatamodel</attribute>
+                <attribute name="destinationmodelpath" type="string">Shop 3.xcdatamodel</attribute>
+                <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="a"></relationship>
+            </object>
+        </database>
+        """.write(to: package.appendingPathComponent("xcmapping.xml"), atomically: true, encoding: .utf8)
         let result = try run(lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld"], in: folder)
         #expect(result.status == 0, "\(result.output)\(result.error)")
         let config = try String(contentsOf: folder.appendingPathComponent(".lucid.yaml"), encoding: .utf8)
@@ -153,18 +177,23 @@ import Testing
         let result = try run(lucidgenBinary, ["import", "coredata", "Model/Shop.xcdatamodeld"], in: folder)
         #expect(result.status != 0)
         #expect(result.error.hasPrefix("Model/Bad.xcmappingmodel/xcmapping.xml:"), "\(result.error)")
-        #expect(result.error.contains("xcmapping.xml:1: error: no XDDEVMAPPINGMODEL object: not an Xcode mapping model") && result.error.contains("import: nothing was written"), "\(result.error)")
+        #expect(
+            result.error.contains("xcmapping.xml:1: error: no XDDEVMAPPINGMODEL object: not an Xcode mapping model")
+                && result.error.contains("import: nothing was written"), "\(result.error)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".lucid.yaml").path))
     }
 
     @Test func notesOfAStageMustBeLinesOfText() throws {
         let folder = try CoreDataImportTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "input_path: .entities\ncurrent_version: \"1.0\"\nstages:\n  - name: s\n    from: \"1.0\"\n    to: \"2.0\"\n    notes: [\"one\\ntwo\", 3]\n"
+        try
+            "input_path: .entities\ncurrent_version: \"1.0\"\nstages:\n  - name: s\n    from: \"1.0\"\n    to: \"2.0\"\n    notes: [\"one\\ntwo\", 3]\n"
             .write(to: folder.appendingPathComponent(".lucid.yaml"), atomically: true, encoding: .utf8)
         let result = try run(lucidgenBinary, ["generate"], in: folder)
         #expect(result.status != 0)
-        #expect(result.error.contains(".lucid.yaml:7:") && result.error.contains("'notes' may not contain control characters or line breaks"), "\(result.error)")
+        #expect(
+            result.error.contains(".lucid.yaml:7:") && result.error.contains("'notes' may not contain control characters or line breaks"),
+            "\(result.error)")
         #expect(result.error.contains("'notes' must list strings, found"), "\(result.error)")
     }
 }

@@ -17,11 +17,15 @@ import Testing
     /// describe, generate, plan: the store is recognised at 1.0 with nothing to do.
     func expectAdopted(_ project: TestProject, store: String = "s.sqlite", sourceLocation: SourceLocation = #_sourceLocation) throws {
         let described = try run(lucidgenBinary, ["describe", "--database", store], in: project.root)
-        #expect(described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)", sourceLocation: sourceLocation)
+        #expect(
+            described.status == 0 && !described.error.contains("warning:"), "\(described.output)\(described.error)",
+            sourceLocation: sourceLocation)
         let generate = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(generate.status == 0, "\(generate.output)\(generate.error)", sourceLocation: sourceLocation)
         let plan = try run(lucidgenBinary, ["plan", "--database", store], in: project.root)
-        #expect(plan.status == 0 && plan.output.contains("\(store): at version 1.0, the newest. Nothing to do."), "\(plan.output)\(plan.error)", sourceLocation: sourceLocation)
+        #expect(
+            plan.status == 0 && plan.output.contains("\(store): at version 1.0, the newest. Nothing to do."), "\(plan.output)\(plan.error)",
+            sourceLocation: sourceLocation)
     }
 
     /// An index named `my"idx` (or with a space, a line break, unicode) is described with its name, which
@@ -29,7 +33,9 @@ import Testing
     @Test func indexNamesThatAreNoIdentifiersAreGenerated() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
-        try makeStore(project, """
+        try makeStore(
+            project,
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b INTEGER);
             CREATE INDEX "my""idx" ON t (a);
             CREATE UNIQUE INDEX "by b
@@ -48,8 +54,13 @@ import Testing
         try makeStore(project, "CREATE TABLE log (at TEXT, line TEXT); CREATE TABLE pair (a INTEGER, b INTEGER, PRIMARY KEY (a, b));")
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
         #expect(described.status != 0, "\(described.output)\(described.error)")
-        #expect(described.error.contains("describe: no table of s.sqlite is one lucidgen describes (each is the app's, listed above); nothing was written"), "\(described.error)")
-        #expect(described.output.contains("the app's: log (it has no declared primary key") && described.output.contains("the app's: pair ("), "\(described.output)")
+        #expect(
+            described.error.contains(
+                "describe: no table of s.sqlite is one lucidgen describes (each is the app's, listed above); nothing was written"),
+            "\(described.error)")
+        #expect(
+            described.output.contains("the app's: log (it has no declared primary key") && described.output.contains("the app's: pair ("),
+            "\(described.output)")
         #expect(!project.exists(".lucid.yaml") && !project.exists(".entities"))
     }
 
@@ -57,7 +68,8 @@ import Testing
     @Test func theRenameHintEscapesALineBreak() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
-        try makeStore(project, "CREATE TABLE item (id INTEGER PRIMARY KEY); CREATE TABLE \"line\nbreak\" (id INTEGER PRIMARY KEY, \"a\tb\" TEXT);")
+        try makeStore(
+            project, "CREATE TABLE item (id INTEGER PRIMARY KEY); CREATE TABLE \"line\nbreak\" (id INTEGER PRIMARY KEY, \"a\tb\" TEXT);")
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
         #expect(described.status == 0, "\(described.output)\(described.error)")
         let line = try #require(described.output.split(separator: "\n").first { $0.hasPrefix("the app's: \"line") }, "\(described.output)")
@@ -71,7 +83,9 @@ import Testing
     @Test func oddDefaultsAreDescribedAsTheStoreHasThem() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
-        try makeStore(project, """
+        try makeStore(
+            project,
+            """
             CREATE TABLE odd (
               id INTEGER PRIMARY KEY,
               plus INTEGER DEFAULT +5, dot REAL DEFAULT .5, trailing REAL DEFAULT 5., octal INTEGER DEFAULT 007,
@@ -94,14 +108,19 @@ import Testing
     @Test func twoIndexesOnTheSameColumnsLeaveTheTableToTheApp() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
-        try makeStore(project, """
+        try makeStore(
+            project,
+            """
             CREATE TABLE tag (id INTEGER PRIMARY KEY, label TEXT NOT NULL);
             CREATE INDEX tag_label ON tag (label);
             CREATE UNIQUE INDEX tag_label_unique ON tag (label);
             CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT);
             """)
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
-        #expect(described.output.contains(#"the app's: tag (its indexes "tag_label" and "tag_label_unique" are both on (label), and a description has one index per list of properties; drop one in the app first (DROP INDEX "tag_label_unique"), then describe again)"#), "\(described.output)")
+        #expect(
+            described.output.contains(
+                #"the app's: tag (its indexes "tag_label" and "tag_label_unique" are both on (label), and a description has one index per list of properties; drop one in the app first (DROP INDEX "tag_label_unique"), then describe again)"#
+            ), "\(described.output)")
         #expect(!project.exists(".entities/tag.json"))
         let generate = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(generate.status == 0, "\(generate.output)\(generate.error)")
@@ -115,23 +134,30 @@ import Testing
     @Test func aToOneColumnTypedOtherwiseThanItsTargetKeyIsAWarning() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
-        try makeStore(project, """
+        try makeStore(
+            project,
+            """
             CREATE TABLE list (code TEXT PRIMARY KEY NOT NULL);
             CREATE TABLE item (id INTEGER PRIMARY KEY, listRef INTEGER REFERENCES list (code));
             CREATE INDEX item_on_listRef ON item (listRef);
             """)
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
-        #expect(described.error.contains("warning: table item: its foreign key column listRef is INTEGER, but the key it references, list.code, is TEXT"), "\(described.output)\(described.error)")
+        #expect(
+            described.error.contains(
+                "warning: table item: its foreign key column listRef is INTEGER, but the key it references, list.code, is TEXT"),
+            "\(described.output)\(described.error)")
     }
 
     /// A default whose parentheses are not one pair around it all (`((1)+(2))`, which SQLite reports as
     /// `(1)+(2)`): compared without its outer pair only, so that a store lucidgen made, its record removed,
     /// is recognised (it was refused: "expected … DEFAULT ((1)+(2)), found … DEFAULT (1)+(2)").
     @Test func aDefaultOfParenthesisedTermsIsRecognised() throws {
-        let project = try TestProject(files: [".entities/item.json": """
+        let project = try TestProject(files: [
+            ".entities/item.json": """
             { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
               "properties": [{ "name": "total", "property_type": "int", "default_value": { "sql": "((1)+(2))" } }] }
-            """])
+            """
+        ])
         defer { project.remove() }
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
         #expect(try run(lucidgenBinary, ["migrate", "--database", "s.sqlite"], in: project.root).status == 0)
@@ -148,12 +174,17 @@ import Testing
     @Test func aToOneIndexedOnlyByAUniqueIndexIsAWarning() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
-        try makeStore(project, """
+        try makeStore(
+            project,
+            """
             CREATE TABLE person (id INTEGER PRIMARY KEY);
             CREATE TABLE passport (id INTEGER PRIMARY KEY, personId INTEGER NOT NULL REFERENCES person (id) ON DELETE CASCADE);
             CREATE UNIQUE INDEX passport_person ON passport (personId);
             """)
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
-        #expect(described.error.contains("warning: table passport: lucidgen indexes every to-one column (a plain, not UNIQUE, index), and the store has no such index on personid"), "\(described.output)\(described.error)")
+        #expect(
+            described.error.contains(
+                "warning: table passport: lucidgen indexes every to-one column (a plain, not UNIQUE, index), and the store has no such index on personid"
+            ), "\(described.output)\(described.error)")
     }
 }

@@ -13,12 +13,13 @@ import Testing
         let store = project.root.appendingPathComponent("s.sqlite").path
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL);
-                CREATE INDEX "my""idx" ON t (a);
-                CREATE TABLE "we""ird" (id INTEGER PRIMARY KEY, "c""1" TEXT);
-                CREATE UNIQUE INDEX "x""y" ON "we""ird" ("c""1");
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL);
+                    CREATE INDEX "my""idx" ON t (a);
+                    CREATE TABLE "we""ird" (id INTEGER PRIMARY KEY, "c""1" TEXT);
+                    CREATE UNIQUE INDEX "x""y" ON "we""ird" ("c""1");
+                    """)
         }
         try queue.close()
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)

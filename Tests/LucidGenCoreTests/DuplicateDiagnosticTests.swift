@@ -7,7 +7,8 @@ import Testing
 /// (`default_value does not fit …` was once printed once per version).
 @Suite struct DuplicateDiagnosticTests {
     @Test func aWrongDefaultIsOneErrorAcrossVersions() throws {
-        let item = #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2" }], "properties": [{ "name": "count", "property_type": "int", "default_value": "many" }] }"#
+        let item =
+            #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "1.2" }], "properties": [{ "name": "count", "property_type": "int", "default_value": "many" }] }"#
         let project = try TestProject(files: [".entities/item.json": item])
         defer { project.remove() }
         let errors = try project.errors().filter { $0.message.hasPrefix("default_value does not fit") }

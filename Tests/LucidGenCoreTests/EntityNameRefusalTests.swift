@@ -12,7 +12,10 @@ import Testing
 
     func failures(_ files: [String: String]) throws -> [Diagnostic] { try names.failures(files) }
 
-    func expectError(_ errors: [Diagnostic], file: String, line: Int, column: Int, _ message: String, path: String? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ errors: [Diagnostic], file: String, line: Int, column: Int, _ message: String, path: String? = nil,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         names.expectError(errors, file: file, line: line, column: column, message, path: path, sourceLocation: sourceLocation)
     }
 
@@ -22,10 +25,13 @@ import Testing
             ".entities/b.json": entityJSON("b", extra: #" "swift_name": "Void","#),
             ".entities/Subtypes/void_kind.json": #"{ "name": "void_kind", "swift_name": "Void", "cases": ["a"] }"#,
         ])
-        expectError(errors, file: ".entities/void.json", line: 1, column: 1,
+        expectError(
+            errors, file: ".entities/void.json", line: 1, column: 1,
             "entity 'void' would be the Swift type 'Void', which Swift Testing's @Test names unqualified in the code it expands each generated test to (meaning Swift.Void), so that the generated tests would not build; give the entity a \"swift_name\" (its table keeps its name), e.g. \"VoidRecord\"",
             path: "$.name")
-        expectError(errors, file: ".entities/b.json", line: 1, column: 1, "entity 'b' would be the Swift type 'Void', which Swift Testing's @Test", path: "$.swift_name")
+        expectError(
+            errors, file: ".entities/b.json", line: 1, column: 1, "entity 'b' would be the Swift type 'Void', which Swift Testing's @Test",
+            path: "$.swift_name")
         expectError(errors, file: "Subtypes/void_kind.json", line: 1, column: 1, "subtype 'void_kind' would be the Swift type 'Void'")
     }
 
@@ -49,7 +55,9 @@ import Testing
         let result = try run(lucidgenBinary, ["init", "--module", "Shelf"], in: project.root)
         #expect(result.status == 0, "\(result.error)")
         let stages = try project.read("Sources/Shelf/ShelfStages.swift")
-        #expect(stages.contains("public struct ShelfStages: Swift.Sendable {") && stages.contains("-> LucidRuntime.StoreOptions {"), "\(stages)")
+        #expect(
+            stages.contains("public struct ShelfStages: Swift.Sendable {") && stages.contains("-> LucidRuntime.StoreOptions {"), "\(stages)"
+        )
         #expect(!stages.contains(": Sendable") && !stages.contains("-> StoreOptions"))
     }
 }

@@ -6,7 +6,9 @@ import Testing
 /// One test per class of bad input: each must produce a located error and write nothing.
 @Suite struct ErrorTests {
     /// Generates, expects failure, checks that nothing was written, and returns the errors.
-    func failures(_ files: [String: String], config: String? = TestProject.defaultConfig, setup: (TestProject) throws -> Void = { _ in }) throws -> [Diagnostic] {
+    func failures(_ files: [String: String], config: String? = TestProject.defaultConfig, setup: (TestProject) throws -> Void = { _ in })
+        throws -> [Diagnostic]
+    {
         let project = try TestProject(files: files, config: config)
         defer { project.remove() }
         try setup(project)
@@ -16,7 +18,10 @@ import Testing
         return errors
     }
 
-    func expectError(_ errors: [Diagnostic], file: String, line: Int, column: Int, containing text: String, path: String? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ errors: [Diagnostic], file: String, line: Int, column: Int, containing text: String, path: String? = nil,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         let match = errors.first { $0.message.contains(text) }
         #expect(match != nil, "no error containing '\(text)' in \(errors.map(\.description))", sourceLocation: sourceLocation)
         guard let match else { return }
@@ -72,7 +77,9 @@ import Testing
 
     @Test func unknownPropertyType() throws {
         let errors = try failures([".entities/a.json": entityJSON("a", properties: #"{ "name": "x", "property_type": "strng" }"#)])
-        expectError(errors, file: ".entities/a.json", line: 5, column: 41, containing: "unknown property type 'strng'", path: "$.properties[0].property_type")
+        expectError(
+            errors, file: ".entities/a.json", line: 5, column: 41, containing: "unknown property type 'strng'",
+            path: "$.properties[0].property_type")
     }
 
     @Test func duplicateEntityNames() throws {
@@ -89,7 +96,9 @@ import Testing
     @Test func relationshipToUnknownEntity() throws {
         let property = #"{ "name": "owner", "property_type": { "entity_name": "person", "association": "to_one" } }"#
         let errors = try failures([".entities/a.json": entityJSON("a", properties: property)])
-        expectError(errors, file: ".entities/a.json", line: 5, column: 45, containing: "refers to unknown entity 'person'", path: "$.properties[0].property_type")
+        expectError(
+            errors, file: ".entities/a.json", line: 5, column: 45, containing: "refers to unknown entity 'person'",
+            path: "$.properties[0].property_type")
     }
 
     @Test func versionsOutOfOrder() throws {
@@ -135,7 +144,10 @@ import Testing
             let errors = try failures([".entities/a.json": entityJSON("a", properties: property)])
             let error = errors.first { $0.message.hasPrefix("invalid column name:") }
             #expect(error?.path == path, "\(property): \(errors.map(\.description))")
-            #expect(error?.message.contains("hides SQLite's rowid, which lucidgen's migrations copy rows by; keep the property's name and store it under another with \"persisted_name\"") == true)
+            #expect(
+                error?.message.contains(
+                    "hides SQLite's rowid, which lucidgen's migrations copy rows by; keep the property's name and store it under another with \"persisted_name\""
+                ) == true)
         }
         let accepted = [
             #"{ "name": "oid", "property_type": "string" }"#,
@@ -156,7 +168,8 @@ import Testing
     @Test func unreadableFile() throws {
         let errors = try failures([:]) { project in
             try FileManager.default.createDirectory(at: project.root.appendingPathComponent(".entities"), withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: project.root.appendingPathComponent(".entities/broken.json").path, withDestinationPath: "/nonexistent/file.json")
+            try FileManager.default.createSymbolicLink(
+                atPath: project.root.appendingPathComponent(".entities/broken.json").path, withDestinationPath: "/nonexistent/file.json")
         }
         #expect(errors.contains { $0.message == "cannot read this file" && $0.location?.file.hasSuffix(".entities/broken.json") == true })
     }
@@ -183,7 +196,9 @@ import Testing
     @Test func defaultOfTheWrongType() throws {
         let property = #"{ "name": "count", "property_type": "int", "default_value": "many" }"#
         let errors = try failures([".entities/a.json": entityJSON("a", properties: property)])
-        expectError(errors, file: ".entities/a.json", line: 5, column: 9, containing: "default_value does not fit property 'count' of type int", path: "$.properties[0].default_value")
+        expectError(
+            errors, file: ".entities/a.json", line: 5, column: 9, containing: "default_value does not fit property 'count' of type int",
+            path: "$.properties[0].default_value")
     }
 
     @Test func unknownSubtypeCaseAsDefault() throws {
@@ -205,7 +220,9 @@ import Testing
     @Test func propertyAddedAtAVersionTheHistoryLacks() throws {
         let property = #"{ "name": "x", "property_type": "int", "default_value": 0, "added_at_version": "1.5" }"#
         let errors = try failures([".entities/a.json": entityJSON("a", properties: property)])
-        expectError(errors, file: ".entities/a.json", line: 5, column: 9, containing: "added_at_version 1.5 of property 'x' is not in the version_history of 'a' (1.0)")
+        expectError(
+            errors, file: ".entities/a.json", line: 5, column: 9,
+            containing: "added_at_version 1.5 of property 'x' is not in the version_history of 'a' (1.0)")
     }
 
     @Test func entityLevelPreviousNameIsRejectedWithAHint() throws {
@@ -214,7 +231,9 @@ import Testing
     }
 
     @Test func entityAndSubtypeWithTheSameSwiftName() throws {
-        let errors = try failures([".entities/genre.json": entityJSON("genre"), ".entities/Subtypes/genre.json": #"{ "name": "genre", "cases": ["a"] }"#])
+        let errors = try failures([
+            ".entities/genre.json": entityJSON("genre"), ".entities/Subtypes/genre.json": #"{ "name": "genre", "cases": ["a"] }"#,
+        ])
         #expect(errors.contains { $0.message.hasPrefix("Swift type name 'Genre' (from subtype 'genre') is already used by") })
     }
 
@@ -223,7 +242,11 @@ import Testing
     @Test(arguments: ["foundation", "GRDB", "lucidRuntime", "swift", "testing", "app"])
     func typeNamesLikeAModuleAreRejected(_ name: String) throws {
         let errors = try failures([".entities/a.json": entityJSON(name)])
-        #expect(errors.contains { $0.message.contains("named like ") && $0.message.contains("\"swift_name\"") && $0.location?.file.hasSuffix(".entities/a.json") == true })
+        #expect(
+            errors.contains {
+                $0.message.contains("named like ") && $0.message.contains("\"swift_name\"")
+                    && $0.location?.file.hasSuffix(".entities/a.json") == true
+            })
     }
 
     // MARK: Names that would not compile
@@ -238,15 +261,26 @@ import Testing
               { "name": "count_", "property_type": "int" }
             """
         let errors = try failures([".entities/a.json": entityJSON("a", properties: properties)])
-        expectError(errors, file: ".entities/a.json", line: 5, column: 9, containing:
-            "property 'self' of 'a' would be the Swift property `self`, which clashes with every Swift value's own `self` (the memberwise init's parameter would hide it); give it a \"swift_name\" (its column keeps its name)",
+        expectError(
+            errors, file: ".entities/a.json", line: 5, column: 9,
+            containing:
+                "property 'self' of 'a' would be the Swift property `self`, which clashes with every Swift value's own `self` (the memberwise init's parameter would hide it); give it a \"swift_name\" (its column keeps its name)",
             path: "$.properties[0]")
-        expectError(errors, file: ".entities/a.json", line: 6, column: 3, containing:
-            "property 'hash_value' of 'a' would be the Swift property `hashValue`, which clashes with `hashValue`, which every record and struct has as a Hashable value; give it a \"swift_name\" (its column keeps its name)")
-        expectError(errors, file: ".entities/a.json", line: 8, column: 3, containing:
-            "property 'tailNumber' of 'a' would be the Swift property `tailNumber`, as would property 'tail_number'; give one of them a \"swift_name\" (a column keeps its name)",
+        expectError(
+            errors, file: ".entities/a.json", line: 6, column: 3,
+            containing:
+                "property 'hash_value' of 'a' would be the Swift property `hashValue`, which clashes with `hashValue`, which every record and struct has as a Hashable value; give it a \"swift_name\" (its column keeps its name)"
+        )
+        expectError(
+            errors, file: ".entities/a.json", line: 8, column: 3,
+            containing:
+                "property 'tailNumber' of 'a' would be the Swift property `tailNumber`, as would property 'tail_number'; give one of them a \"swift_name\" (a column keeps its name)",
             path: "$.properties[3]")
-        expectError(errors, file: ".entities/a.json", line: 10, column: 3, containing: "property 'count_' of 'a' would be the Swift property `count`, as would property 'count'; give one of them a \"swift_name\"")
+        expectError(
+            errors, file: ".entities/a.json", line: 10, column: 3,
+            containing:
+                "property 'count_' of 'a' would be the Swift property `count`, as would property 'count'; give one of them a \"swift_name\""
+        )
     }
 
     @Test func propertyClashesAtOlderVersionsAreFound() throws {
@@ -258,20 +292,30 @@ import Testing
               ] }
             """
         let errors = try failures([".entities/a.json": json])
-        expectError(errors, file: ".entities/a.json", line: 4, column: 5, containing: "property 'tailNumber' of 'a' at version 1.0 would be the Swift property `tailNumber`, as would property 'tail_number'")
+        expectError(
+            errors, file: ".entities/a.json", line: 4, column: 5,
+            containing:
+                "property 'tailNumber' of 'a' at version 1.0 would be the Swift property `tailNumber`, as would property 'tail_number'")
     }
 
     @Test func entityNamesSwiftDoesNotAccept() throws {
         let errors = try failures([".entities/self.json": entityJSON("self"), ".entities/any.json": entityJSON("any")])
-        expectError(errors, file: ".entities/self.json", line: 1, column: 1, containing:
-            "entity 'self' would be the Swift type 'Self', a keyword Swift does not accept as a type name; give the entity a \"swift_name\" (its table keeps its name)", path: "$.name")
+        expectError(
+            errors, file: ".entities/self.json", line: 1, column: 1,
+            containing:
+                "entity 'self' would be the Swift type 'Self', a keyword Swift does not accept as a type name; give the entity a \"swift_name\" (its table keeps its name)",
+            path: "$.name")
         expectError(errors, file: ".entities/any.json", line: 1, column: 1, containing: "entity 'any' would be the Swift type 'Any'")
     }
 
     @Test func typeNamesTakenTwice() throws {
         let camel = try failures([".entities/log_entry.json": entityJSON("log_entry"), ".entities/logEntry.json": entityJSON("logEntry")])
-        #expect(camel.contains { $0.message.hasPrefix("Swift type name 'LogEntry' (from entity 'logEntry') is already used by") && $0.location?.file.hasSuffix("log_entry.json") == true
-            || $0.message.hasPrefix("Swift type name 'LogEntry' (from entity 'log_entry') is already used by") })
+        #expect(
+            camel.contains {
+                $0.message.hasPrefix("Swift type name 'LogEntry' (from entity 'logEntry') is already used by")
+                    && $0.location?.file.hasSuffix("log_entry.json") == true
+                    || $0.message.hasPrefix("Swift type name 'LogEntry' (from entity 'log_entry') is already used by")
+            })
 
         // `song` was named `track` at 1.0, so its 1.0 record is `Track_1_0`, as is the 1.0 record of a later `track`.
         let renamed = """
@@ -279,21 +323,37 @@ import Testing
               "properties": [{ "name": "title", "property_type": "string" }] }
             """
         let record = try failures([".entities/song.json": renamed, ".entities/track.json": entityJSON("track")])
-        expectError(record, file: ".entities/track.json", line: 1, column: 1, containing:
-            "the record of entity 'track' at version 1.0 would be the Swift type 'Track_1_0', as would the record of entity 'song' at version 1.0; give one of them a \"swift_name\"", path: "$.name")
+        expectError(
+            record, file: ".entities/track.json", line: 1, column: 1,
+            containing:
+                "the record of entity 'track' at version 1.0 would be the Swift type 'Track_1_0', as would the record of entity 'song' at version 1.0; give one of them a \"swift_name\"",
+            path: "$.name")
 
         let registry = try failures([".entities/app_schema.json": entityJSON("app_schema")])
-        expectError(registry, file: ".entities/app_schema.json", line: 1, column: 1, containing:
-            "entity 'app_schema' would be the Swift type 'AppSchema', as would the generated schema registry; give one of them a \"swift_name\"")
+        expectError(
+            registry, file: ".entities/app_schema.json", line: 1, column: 1,
+            containing:
+                "entity 'app_schema' would be the Swift type 'AppSchema', as would the generated schema registry; give one of them a \"swift_name\""
+        )
 
         let nested = try failures([
-            ".entities/a.json": entityJSON("a", properties: #"{ "name": "layout", "property_type": "columns" }, { "name": "from", "property_type": { "entity_name": "a", "association": "to_many" } }"#),
+            ".entities/a.json": entityJSON(
+                "a",
+                properties:
+                    #"{ "name": "layout", "property_type": "columns" }, { "name": "from", "property_type": { "entity_name": "a", "association": "to_many" } }"#
+            ),
             ".entities/Subtypes/columns.json": #"{ "name": "columns", "cases": ["one", "two"] }"#,
             ".entities/Subtypes/from_link.json": #"{ "name": "from_link", "cases": ["x"] }"#,
         ])
-        expectError(nested, file: "Subtypes/columns.json", line: 1, column: 1, containing:
-            "subtype 'columns' would be the Swift type 'Columns', which is a type every record declares (a nested type of that name hides it inside records); give it a \"swift_name\"")
-        expectError(nested, file: "Subtypes/from_link.json", line: 1, column: 1, containing:
-            "subtype 'from_link' would be the Swift type 'FromLink', which is the link type of 'a.from' (a nested type of that name hides it inside records); give it a \"swift_name\"")
+        expectError(
+            nested, file: "Subtypes/columns.json", line: 1, column: 1,
+            containing:
+                "subtype 'columns' would be the Swift type 'Columns', which is a type every record declares (a nested type of that name hides it inside records); give it a \"swift_name\""
+        )
+        expectError(
+            nested, file: "Subtypes/from_link.json", line: 1, column: 1,
+            containing:
+                "subtype 'from_link' would be the Swift type 'FromLink', which is the link type of 'a.from' (a nested type of that name hides it inside records); give it a \"swift_name\""
+        )
     }
 }

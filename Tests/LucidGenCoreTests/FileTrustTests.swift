@@ -4,10 +4,11 @@ import LucidGenCore
 @_spi(Generated) import LucidSchema
 import LucidTestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Files from outside choose no path: a store's table names and a model's entity names are checked, never
@@ -28,7 +29,11 @@ import Darwin
         var found: [String] = []
         while let relative = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path, isDirectory: &isFolder), !isFolder.boolValue { found.append(relative) }
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path, isDirectory: &isFolder),
+                !isFolder.boolValue
+            {
+                found.append(relative)
+            }
         }
         return found.sorted()
     }
@@ -49,20 +54,32 @@ import Darwin
         let long = "t" + String(repeating: "x", count: Naming.longestFileName)
         // Within the file name's bound as it is, beyond it in snake_case.
         let camelCaseLongOnlyInSnakeCase = "x" + String(repeating: "Yz", count: Naming.longestFileName / 3 + 4)
-        let hostile = ["../../victim", "../victim2", "a/b", "/abs", ".hidden", "", "x\ny", "tab\tname", long, camelCaseLongOnlyInSnakeCase, "Ünïcode", "9lives", "dot.json"]
-        try Self.makeStore(project.appendingPathComponent("s.sqlite").path,
-            ["CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)"] + hostile.map { "CREATE TABLE \(quoteIdentifier($0)) (id INTEGER PRIMARY KEY, x TEXT)" })
+        let hostile = [
+            "../../victim", "../victim2", "a/b", "/abs", ".hidden", "", "x\ny", "tab\tname", long, camelCaseLongOnlyInSnakeCase, "Ünïcode",
+            "9lives", "dot.json",
+        ]
+        try Self.makeStore(
+            project.appendingPathComponent("s.sqlite").path,
+            ["CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)"]
+                + hostile.map { "CREATE TABLE \(quoteIdentifier($0)) (id INTEGER PRIMARY KEY, x TEXT)" })
         let before = Self.files(under: root)
 
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project)
         #expect(described.status == 0, "\(described.output)\(described.error)")
-        #expect(Self.files(under: root) == (before + ["a/b/.entities/item.json", "a/b/.lucid.yaml"]).sorted(), "only the ordinary table's description and the config")
+        #expect(
+            Self.files(under: root) == (before + ["a/b/.entities/item.json", "a/b/.lucid.yaml"]).sorted(),
+            "only the ordinary table's description and the config")
         #expect(try String(contentsOf: root.appendingPathComponent("a/victim.json"), encoding: .utf8) == "keep")
         for name in hostile {
             let shown = Naming.problem(with: name) == nil ? name : String(reflecting: name)
-            #expect(described.output.contains("the app's: \(shown.replacingOccurrences(of: "\t", with: "\\t")) (its name is not one lucidgen manages"), "\(shown) in:\n\(described.output)")
+            #expect(
+                described.output.contains(
+                    "the app's: \(shown.replacingOccurrences(of: "\t", with: "\\t")) (its name is not one lucidgen manages"),
+                "\(shown) in:\n\(described.output)")
         }
-        #expect(described.output.contains(#"rename it in the app first (ALTER TABLE "../../victim" RENAME TO …), then describe again"#), "\(described.output)")
+        #expect(
+            described.output.contains(#"rename it in the app first (ALTER TABLE "../../victim" RENAME TO …), then describe again"#),
+            "\(described.output)")
         #expect(described.output.contains("described 1 table of s.sqlite"), "\(described.output)")
         let generated = try run(lucidgenBinary, ["generate"], in: project)
         #expect(generated.status == 0, "\(generated.output)\(generated.error)")
@@ -76,19 +93,27 @@ import Darwin
     @Test func twoTablesWhoseNamesMeetInSnakeCaseStayTwo() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
-        try Self.makeStore(project.root.appendingPathComponent("s.sqlite").path, [
-            #"CREATE TABLE "userId" (id INTEGER PRIMARY KEY, name TEXT, "ownerId" INTEGER, owner_id TEXT)"#,
-            "CREATE TABLE user_id (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES userId(id))",
-            "CREATE INDEX user_id_on_owner ON user_id(owner)",
-        ])
+        try Self.makeStore(
+            project.root.appendingPathComponent("s.sqlite").path,
+            [
+                #"CREATE TABLE "userId" (id INTEGER PRIMARY KEY, name TEXT, "ownerId" INTEGER, owner_id TEXT)"#,
+                "CREATE TABLE user_id (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES userId(id))",
+                "CREATE INDEX user_id_on_owner ON user_id(owner)",
+            ])
         let described = try run(lucidgenBinary, ["describe", "--database", "s.sqlite"], in: project.root)
         #expect(described.status == 0, "\(described.output)\(described.error)")
-        #expect(described.error.contains(
-            "warning: tables user_id and userId both make the entity name user_id: userId is described as user_id_2 (user_id_2.json, persisted_name userId)"), "\(described.error)")
-        #expect(described.error.contains(
-            "warning: table userId: columns owner_id and ownerId both make the property name owner_id: ownerId is described as owner_id_2 (persisted_name ownerId)"), "\(described.error)")
+        #expect(
+            described.error.contains(
+                "warning: tables user_id and userId both make the entity name user_id: userId is described as user_id_2 (user_id_2.json, persisted_name userId)"
+            ), "\(described.error)")
+        #expect(
+            described.error.contains(
+                "warning: table userId: columns owner_id and ownerId both make the property name owner_id: ownerId is described as owner_id_2 (persisted_name ownerId)"
+            ), "\(described.error)")
         let renamed = try project.read(".entities/user_id_2.json")
-        #expect(renamed.contains(#"{ "name": "owner_id_2", "persisted_name": "ownerId", "property_type": "int", "nullable": true }"#), "\(renamed)")
+        #expect(
+            renamed.contains(#"{ "name": "owner_id_2", "persisted_name": "ownerId", "property_type": "int", "nullable": true }"#),
+            "\(renamed)")
         #expect(renamed.contains(#""name": "user_id_2""#) && renamed.contains(#""persisted_name": "userId""#), "\(renamed)")
         let kept = try project.read(".entities/user_id.json")
         #expect(kept.contains(#""name": "user_id""#) && !kept.contains(#""persisted_name""#), "\(kept)")
@@ -104,14 +129,17 @@ import Darwin
     @Test func aRefusedDescribeWritesNothing() throws {
         let project = try TestProject(config: nil)
         defer { project.remove() }
-        try Self.makeStore(project.root.appendingPathComponent("s.sqlite").path,
+        try Self.makeStore(
+            project.root.appendingPathComponent("s.sqlite").path,
             ["CREATE TABLE item (id INTEGER PRIMARY KEY)", "CREATE TABLE room (id INTEGER PRIMARY KEY)"])
         try FileManager.default.createDirectory(at: project.root.appendingPathComponent(".entities"), withIntermediateDirectories: true)
         let fifo = project.root.appendingPathComponent(".entities/item.json").path
         #expect(mkfifo(fifo, 0o644) == 0)
         let refused = try run(lucidgenBinary, ["describe", "--database", "s.sqlite", "--force"], in: project.root)
         #expect(refused.status == 1, "\(refused.output)\(refused.error)")
-        #expect(refused.error.contains(".entities/item.json: error: a FIFO, not a regular file: lucidgen writes none there"), "\(refused.error)")
+        #expect(
+            refused.error.contains(".entities/item.json: error: a FIFO, not a regular file: lucidgen writes none there"), "\(refused.error)"
+        )
         #expect(refused.error.contains("describe: nothing was written"), "\(refused.error)")
         #expect(Self.isFIFO(fifo))
         #expect(!project.exists(".entities/room.json") && !project.exists(".lucid.yaml"))
@@ -123,12 +151,13 @@ import Darwin
         let package = folder.appendingPathComponent("Model.xcdatamodeld")
         let version = package.appendingPathComponent("Model.xcdatamodel")
         try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-        let xml = contents ?? """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-            \(entities.map { "    <entity name=\"\($0)\" representedClassName=\"Item\" syncable=\"YES\">\n        <attribute name=\"title\" optional=\"YES\" attributeType=\"String\"/>\n    </entity>" }.joined(separator: "\n"))
-            </model>
-            """
+        let xml =
+            contents ?? """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                \(entities.map { "    <entity name=\"\($0)\" representedClassName=\"Item\" syncable=\"YES\">\n        <attribute name=\"title\" optional=\"YES\" attributeType=\"String\"/>\n    </entity>" }.joined(separator: "\n"))
+                </model>
+                """
         try Data(xml.utf8).write(to: version.appendingPathComponent("contents"))
         if let currentVersion { try currentVersion.write(to: package.appendingPathComponent(".xccurrentversion")) }
         return package
@@ -157,13 +186,24 @@ import Darwin
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try Self.modelPackage(in: folder, entities: ["Item"])
         let unreported = try run(lucidgenBinary, ["import", "coredata", "Model.xcdatamodeld", "--report", "missing/notes.md"], in: folder)
-        #expect(unreported.status == 64 && unreported.error.contains("--report missing/notes.md: its folder missing does not exist"), "\(unreported.error)")
+        #expect(
+            unreported.status == 64 && unreported.error.contains("--report missing/notes.md: its folder missing does not exist"),
+            "\(unreported.error)")
         #expect(Self.files(under: folder) == ["Model.xcdatamodeld/Model.xcdatamodel/contents"])
         // A stored property's name becomes a column's; a parent entity must be one of the model's.
         for (entity, error) in [
-            (#"<entity name="Item"><attribute name="bad&#10;name" attributeType="String"/></entity>"#, #"contents:3: error: attribute "bad\nname" of entity Item cannot name a property"#),
-            (#"<entity name="Item"><relationship name="../up" destinationEntity="Item"/></entity>"#, #"contents:3: error: relationship "../up" of entity Item cannot name a property"#),
-            (#"<entity name="Item" parentEntity="../Evil"/>"#, #"contents:3: error: entity Item: its parent entity "../Evil" is not an entity of this model version"#),
+            (
+                #"<entity name="Item"><attribute name="bad&#10;name" attributeType="String"/></entity>"#,
+                #"contents:3: error: attribute "bad\nname" of entity Item cannot name a property"#
+            ),
+            (
+                #"<entity name="Item"><relationship name="../up" destinationEntity="Item"/></entity>"#,
+                #"contents:3: error: relationship "../up" of entity Item cannot name a property"#
+            ),
+            (
+                #"<entity name="Item" parentEntity="../Evil"/>"#,
+                #"contents:3: error: entity Item: its parent entity "../Evil" is not an entity of this model version"#
+            ),
         ] {
             let folder = try CoreDataImportTests.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -182,16 +222,22 @@ import Darwin
         _ = try Self.modelPackage(in: folder, entities: ["Item"], currentVersion: BoundedPropertyListTests.bomb(levels: 20, width: 20))
         let bombed = try run(lucidgenBinary, ["import", "coredata", "Model.xcdatamodeld"], in: folder)
         #expect(bombed.status == 1, "\(bombed.output)\(bombed.error)")
-        #expect(bombed.error.contains("Model.xcdatamodeld/.xccurrentversion: error: a binary property list that decodes into more than 100000 objects"), "\(bombed.error)")
+        #expect(
+            bombed.error.contains(
+                "Model.xcdatamodeld/.xccurrentversion: error: a binary property list that decodes into more than 100000 objects"),
+            "\(bombed.error)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".entities").path))
 
         let deep = try CoreDataImportTests.folder()
         defer { try? FileManager.default.removeItem(at: deep) }
         let nested = String(repeating: "<userInfo>", count: 100) + String(repeating: "</userInfo>", count: 100)
-        _ = try Self.modelPackage(in: deep, entities: [], contents: "<?xml version=\"1.0\"?>\n<model>\n<entity name=\"Item\">\n\(nested)\n</entity>\n</model>\n")
+        _ = try Self.modelPackage(
+            in: deep, entities: [], contents: "<?xml version=\"1.0\"?>\n<model>\n<entity name=\"Item\">\n\(nested)\n</entity>\n</model>\n")
         let refused = try run(lucidgenBinary, ["import", "coredata", "Model.xcdatamodeld"], in: deep)
         #expect(refused.status == 1, "\(refused.output)\(refused.error)")
-        #expect(refused.error.contains("Model.xcdatamodel/contents:4: error: elements nested more than 32 deep: not an Xcode data model"), "\(refused.error)")
+        #expect(
+            refused.error.contains("Model.xcdatamodel/contents:4: error: elements nested more than 32 deep: not an Xcode data model"),
+            "\(refused.error)")
     }
 
     // MARK: Output files
@@ -220,7 +266,9 @@ import Darwin
             let toStandardOutput = try run(lucidgenBinary, ["migrate", "--stores", "tenants", "--report", "stdout"], in: fleet.root)
             #expect(toStandardOutput.status == 0, "\(toStandardOutput.output)\(toStandardOutput.error)")
             #expect(toStandardOutput.output.contains(#""newestVersion" : "3.0""#), "\(toStandardOutput.output)")
-            #expect(toStandardOutput.output.contains("}\n2 stores: 2 migrated"), "what is printed after the report follows it: \(toStandardOutput.output)")
+            #expect(
+                toStandardOutput.output.contains("}\n2 stores: 2 migrated"),
+                "what is printed after the report follows it: \(toStandardOutput.output)")
             #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: fleet.path("stdout"))) == "/proc/self/fd/1")
         }
     }
@@ -263,7 +311,10 @@ import Darwin
         #expect(mkfifo(fleet.path("store.fifo"), 0o644) == 0)
         try FileManager.default.createDirectory(atPath: fleet.path("folder.sqlite"), withIntermediateDirectories: true)
         let journalBefore = FileManager.default.fileExists(atPath: "/dev/null-journal")
-        for (database, what) in [("/dev/null", "a character device, not a store file"), ("store.fifo", "a FIFO, not a store file"), ("folder.sqlite", "a folder, not a store file")] {
+        for (database, what) in [
+            ("/dev/null", "a character device, not a store file"), ("store.fifo", "a FIFO, not a store file"),
+            ("folder.sqlite", "a folder, not a store file"),
+        ] {
             for command in [["plan"], ["migrate"], ["status"], ["describe", "-c", "other.yaml"]] {
                 let refused = try run(lucidgenBinary, command + ["--database", database], in: fleet.root)
                 #expect(refused.status == 64, "\(command) \(database): \(refused.output)\(refused.error)")
@@ -298,12 +349,19 @@ import Darwin
         #expect(mkfifo(root + "/pipe.json", 0o644) == 0)
         try FileManager.default.createDirectory(atPath: root + "/folder.json", withIntermediateDirectories: true)
         let new = FileTransaction.File(path: root + "/new/deeper/a.json", text: "a", mayReplace: false)
-        for (blocker, reason) in [("taken.json", "exists already"), ("pipe.json", "a FIFO, not a regular file: lucidgen writes none there"), ("folder.json", "a folder, not a file")] {
+        for (blocker, reason) in [
+            ("taken.json", "exists already"), ("pipe.json", "a FIFO, not a regular file: lucidgen writes none there"),
+            ("folder.json", "a folder, not a file"),
+        ] {
             let before = Self.files(under: project.root)
             #expect(throws: FileTransaction.Refusal.self) {
-                try FileTransaction.write([new, FileTransaction.File(path: root + "/" + blocker, text: "b", mayReplace: blocker != "taken.json")])
+                try FileTransaction.write([
+                    new, FileTransaction.File(path: root + "/" + blocker, text: "b", mayReplace: blocker != "taken.json"),
+                ])
             }
-            #expect(FileTransaction.refusals([new, FileTransaction.File(path: root + "/" + blocker, text: "b", mayReplace: false)]).map(\.reason) == [reason])
+            #expect(
+                FileTransaction.refusals([new, FileTransaction.File(path: root + "/" + blocker, text: "b", mayReplace: false)]).map(
+                    \.reason) == [reason])
             #expect(Self.files(under: project.root) == before)
             #expect(!project.exists("new"))
         }
@@ -385,16 +443,22 @@ import Darwin
         }
         #expect(refusal(Self.bomb(levels: 20, width: 20)).hasPrefix("a binary property list that decodes into more than 100000 objects"))
         #expect((try? BoundedPropertyList.decode(Self.bomb(levels: 3, width: 20))) != nil, "421 objects decode")
-        #expect(refusal(Self.bomb(levels: 3, width: 20), .init(objects: 400)).hasPrefix("a binary property list that decodes into more than 400 objects"))
+        #expect(
+            refusal(Self.bomb(levels: 3, width: 20), .init(objects: 400)).hasPrefix(
+                "a binary property list that decodes into more than 400 objects"))
         #expect(refusal(Self.bomb(levels: 3, width: 2, cycle: true)) == "a binary property list whose object 0 contains itself")
         // Each array holding the next twice, 60 deep (within the nesting bound): 2^60 objects once decoded.
-        #expect(refusal(Self.bomb(levels: 60, width: 2), .init(objects: 50_000)).hasPrefix("a binary property list that decodes into more than 50000 objects"))
+        #expect(
+            refusal(Self.bomb(levels: 60, width: 2), .init(objects: 50_000)).hasPrefix(
+                "a binary property list that decodes into more than 50000 objects"))
         #expect(refusal(Self.bomb(levels: 80, width: 1)) == "a binary property list nested more than 64 deep")
         var damaged = [UInt8](Self.bomb(levels: 3, width: 2))
-        damaged[damaged.count - 1] = 0xFF  // the offset table beyond the file
+        damaged[damaged.count - 1] = 0xFF // the offset table beyond the file
         #expect(refusal(Data(damaged)) == "a binary property list whose offset table is outside it")
         #expect(refusal(Data(repeating: 0x20, count: 2 << 20)) == "a property list of 2097152 bytes; at most 1048576 are read")
-        let deep = "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 100) + String(repeating: "</array>", count: 100) + "</plist>"
+        let deep =
+            "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 100)
+            + String(repeating: "</array>", count: 100) + "</plist>"
         #expect(refusal(Data(deep.utf8)) == "an XML property list nested more than 64 deep")
         let entities = "<?xml version=\"1.0\"?><!DOCTYPE plist [<!ENTITY a \"aaaa\">]><plist version=\"1.0\"><string>&a;</string></plist>"
         #expect(refusal(Data(entities.utf8)) == "an XML property list that declares entities")
@@ -413,7 +477,9 @@ import Darwin
             configuration.readonly = true
             let queue = try DatabaseQueue(path: folder + "/coredata/" + relative, configuration: configuration)
             defer { try? queue.close() }
-            let blobs = try queue.read { db in try db.tableExists("Z_METADATA") ? try Data.fetchAll(db, sql: "SELECT Z_PLIST FROM Z_METADATA") : [] }
+            let blobs = try queue.read { db in
+                try db.tableExists("Z_METADATA") ? try Data.fetchAll(db, sql: "SELECT Z_PLIST FROM Z_METADATA") : []
+            }
             for blob in blobs {
                 let bounded = try BoundedPropertyList.decode(blob, limits: .init(bytes: 16 << 20)) as? NSDictionary
                 let unbounded = try PropertyListSerialization.propertyList(from: blob, format: nil) as? NSDictionary

@@ -42,10 +42,15 @@ import Testing
 
     /// Generated code that other test targets compile: each project's output folder, committed next to
     /// its descriptions, must be what `generate` makes of them (the same update variable rewrites it).
-    static let compiledProjects = ["Tests/LucidRuntimeTests/Samples", "Tests/LucidRuntimeTests/UUIDs", "Tests/LucidRuntimeTests/OrderedLinks", "Tests/LucidRuntimeTests/Decimals", "Tests/SeedGraphs"]
+    static let compiledProjects = [
+        "Tests/LucidRuntimeTests/Samples", "Tests/LucidRuntimeTests/UUIDs", "Tests/LucidRuntimeTests/OrderedLinks",
+        "Tests/LucidRuntimeTests/Decimals", "Tests/SeedGraphs",
+    ]
     /// Each project's output folders (committed fixture stores are not generated: left out).
     static let compiledOutputs = [
-        "Tests/LucidRuntimeTests/Samples": ["Generated"], "Tests/LucidRuntimeTests/UUIDs": ["Generated"], "Tests/LucidRuntimeTests/OrderedLinks": ["Generated"], "Tests/LucidRuntimeTests/Decimals": ["Generated"], "Tests/SeedGraphs": ["App/Generated", "Tests/Generated"],
+        "Tests/LucidRuntimeTests/Samples": ["Generated"], "Tests/LucidRuntimeTests/UUIDs": ["Generated"],
+        "Tests/LucidRuntimeTests/OrderedLinks": ["Generated"], "Tests/LucidRuntimeTests/Decimals": ["Generated"],
+        "Tests/SeedGraphs": ["App/Generated", "Tests/Generated"],
     ]
 
     @Test(arguments: compiledProjects)
@@ -89,7 +94,9 @@ import Testing
 extension GoldenTests {
     /// The checked-in generated code outside the golden and compiled projects: the bundled example and its
     /// tests, and the server example.
-    static let exampleOutputs = ["Sources/FlightLog/Generated", "Tests/FlightLogTests/Generated", "Examples/TenantServer/Sources/Notes/Generated"]
+    static let exampleOutputs = [
+        "Sources/FlightLog/Generated", "Tests/FlightLogTests/Generated", "Examples/TenantServer/Sources/Notes/Generated",
+    ]
 
     /// Generated code reads as written by a person: no line of the golden files or of any checked-in
     /// generated file is longer than the generator's limit (120 characters); long argument lists, arrays,
@@ -104,7 +111,8 @@ extension GoldenTests {
             for file in TestProject(existing: root).allFiles() where file.hasSuffix(".swift") {
                 files += 1
                 let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
-                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.count > SwiftLayout.lineLimit {
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                where line.count > SwiftLayout.lineLimit {
                     long.append("\(folder)/\(file):\(index + 1): \(line.count) characters")
                 }
             }

@@ -22,22 +22,28 @@ import Testing
     }
 
     @Test func generatingTwiceChangesNothing() throws {
-        let project = try TestProject(files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
+        let project = try TestProject(
+            files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
         defer { project.remove() }
         let first = try project.generate()
         #expect(first.report.created.count > 0)
         let files = project.allFiles()
-        let dates = try files.map { try FileManager.default.attributesOfItem(atPath: project.root.appendingPathComponent($0).path)[.modificationDate] as? Date }
+        let dates = try files.map {
+            try FileManager.default.attributesOfItem(atPath: project.root.appendingPathComponent($0).path)[.modificationDate] as? Date
+        }
         let second = try project.generate()
         #expect(second.report.isUpToDate)
-        #expect(second.report.unchanged.count == first.report.created.count - 2)  // the two snapshots are compared, not re-rendered as files
+        #expect(second.report.unchanged.count == first.report.created.count - 2) // the two snapshots are compared, not re-rendered as files
         #expect(project.allFiles() == files)
-        let datesAfter = try files.map { try FileManager.default.attributesOfItem(atPath: project.root.appendingPathComponent($0).path)[.modificationDate] as? Date }
+        let datesAfter = try files.map {
+            try FileManager.default.attributesOfItem(atPath: project.root.appendingPathComponent($0).path)[.modificationDate] as? Date
+        }
         #expect(dates == datesAfter)
     }
 
     @Test func checkReportsStaleFilesAndWritesNothing() throws {
-        let project = try TestProject(files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
+        let project = try TestProject(
+            files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
         defer { project.remove() }
         _ = try project.generate()
         try project.write("Sources/App/Generated/Entities/Track.swift", "// edited by hand\n")
@@ -54,7 +60,8 @@ import Testing
     }
 
     @Test func releasedVersionsAreFrozenAndEditsAreErrors() throws {
-        let project = try TestProject(files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
+        let project = try TestProject(
+            files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
         defer { project.remove() }
         let first = try project.generate()
         #expect(first.diagnostics.contains { $0.message.contains("froze released version 1.0") })
@@ -64,10 +71,15 @@ import Testing
 
         // A type edited without a type_history is inferred from the snapshot (InferredTypeHistoryTests); a
         // hand-written type_history that contradicts the snapshot is an error.
-        try project.write(".entities/track.json", entity(#"{ "name": "title", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "date" }] }"#))
+        try project.write(
+            ".entities/track.json",
+            entity(#"{ "name": "title", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "date" }] }"#))
         let errors = try project.errors()
         let error = try #require(errors.first)
-        #expect(error.message == "released version 1.0 was changed (frozen in \(displayPath(project.root.appendingPathComponent(".entities/.schema/1.0.json").path))): entity 'track': property 'title' changed type from string to date")
+        #expect(
+            error.message
+                == "released version 1.0 was changed (frozen in \(displayPath(project.root.appendingPathComponent(".entities/.schema/1.0.json").path))): entity 'track': property 'title' changed type from string to date"
+        )
         #expect(error.location?.file.hasSuffix(".entities/track.json") == true)
         #expect(try project.read(".entities/.schema/1.0.json") == frozen, "a released snapshot is never rewritten")
     }
@@ -80,9 +92,14 @@ import Testing
 
         try project.write(".entities/track.json", entity(#"{ "name": "title", "property_type": "string" }"#))
         let errors = try project.errors()
-        #expect(errors.contains { $0.message.contains("entity 'track': property 'bpm' is missing") && $0.message.contains("removed_at_version") })
+        #expect(
+            errors.contains {
+                $0.message.contains("entity 'track': property 'bpm' is missing") && $0.message.contains("removed_at_version")
+            })
 
-        try project.write(".entities/track.json", entity(properties.replacingOccurrences(of: #""nullable": true"#, with: #""nullable": true, "removed_at_version": "2.0""#)))
+        try project.write(
+            ".entities/track.json",
+            entity(properties.replacingOccurrences(of: #""nullable": true"#, with: #""nullable": true, "removed_at_version": "2.0""#)))
         let result = try project.generate()
         let newest = try #require(result.model.schemas.last)
         #expect(newest.table(named: "track")?.column(named: "bpm") == nil)
@@ -90,7 +107,8 @@ import Testing
     }
 
     @Test func renameWithoutPreviousNameIsNeverGuessed() throws {
-        let project = try TestProject(files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
+        let project = try TestProject(
+            files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
         defer { project.remove() }
         _ = try project.generate()
         try project.write(".entities/track.json", entity(#"{ "name": "name", "property_type": "string" }"#))
@@ -105,17 +123,22 @@ import Testing
         let project = try TestProject(files: [".entities/track.json": entity(property, history: history)], config: Self.twoVersions)
         defer { project.remove() }
         let errors = try project.errors()
-        #expect(errors.first?.message == "ambiguous rename: property 'name' (previously 'title') of 'track' could have been renamed at any of 1.1, 2.0; add \"renamed_at_version\" to say which")
+        #expect(
+            errors.first?.message
+                == "ambiguous rename: property 'name' (previously 'title') of 'track' could have been renamed at any of 1.1, 2.0; add \"renamed_at_version\" to say which"
+        )
         #expect(errors.first?.path == "$.properties[0].previous_name")
     }
 
     @Test func renameIsInferredFromFrozenSnapshots() throws {
         let history = #"{ "version": "1.0" }, { "version": "1.1" }, { "version": "2.0" }"#
-        let before = #"{ "name": "title", "property_type": "string" }, { "name": "bpm", "property_type": "int", "default_value": 0, "added_at_version": "1.1" }"#
+        let before =
+            #"{ "name": "title", "property_type": "string" }, { "name": "bpm", "property_type": "int", "default_value": 0, "added_at_version": "1.1" }"#
         let project = try TestProject(files: [".entities/track.json": entity(before, history: history)], config: Self.twoVersions)
         defer { project.remove() }
-        _ = try project.generate()  // freezes 1.0 and 1.1 with `title`
-        let after = #"{ "name": "name", "property_type": "string", "previous_name": "title" }, { "name": "bpm", "property_type": "int", "default_value": 0, "added_at_version": "1.1" }"#
+        _ = try project.generate() // freezes 1.0 and 1.1 with `title`
+        let after =
+            #"{ "name": "name", "property_type": "string", "previous_name": "title" }, { "name": "bpm", "property_type": "int", "default_value": 0, "added_at_version": "1.1" }"#
         try project.write(".entities/track.json", entity(after, history: history))
         let result = try project.generate()
         let newest = try #require(result.model.schemas.last?.table(named: "track"))
@@ -146,7 +169,8 @@ import Testing
     }
 
     @Test func handEditedSnapshotIsRejected() throws {
-        let project = try TestProject(files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
+        let project = try TestProject(
+            files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
         defer { project.remove() }
         _ = try project.generate()
         let snapshot = try project.read(".entities/.schema/1.0.json")
@@ -157,7 +181,9 @@ import Testing
 
     @Test func equalVersionSpellingsAreOneVersion() throws {
         let history = #"{ "version": "1.1" }, { "version": "1.1.0" }"#
-        let project = try TestProject(files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#, history: history)])
+        let project = try TestProject(files: [
+            ".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#, history: history)
+        ])
         defer { project.remove() }
         #expect(try project.errors().first?.message == "version 1.1.0 appears twice in the version_history of 'track'")
     }
@@ -172,7 +198,8 @@ import Testing
         defer { project.remove() }
         let diagnostics = try project.generate().diagnostics
         let warnings = diagnostics.filter { $0.severity == .warning }.map(\.message)
-        #expect(warnings.sorted() == ["unknown key 'colour' is ignored", "unknown key 'colour' is ignored", "unknown key 'flavour' is ignored"])
+        #expect(
+            warnings.sorted() == ["unknown key 'colour' is ignored", "unknown key 'colour' is ignored", "unknown key 'flavour' is ignored"])
         let notes = diagnostics.filter { $0.severity == .note }.map(\.message)
         #expect(notes.contains("ignored key 'uid': only meaningful to Lucid's network layer"))
         #expect(notes.contains("ignored key 'use_for_equality': generated records compare every stored property"))
@@ -180,7 +207,8 @@ import Testing
     }
 
     @Test func lucidMillisecondsDefaultIsMilliseconds() throws {
-        let property = #"{ "name": "fade", "property_type": "milliseconds", "default_value": "100ms" }, { "name": "gap", "property_type": "seconds", "default_value": "250ms" }"#
+        let property =
+            #"{ "name": "fade", "property_type": "milliseconds", "default_value": "100ms" }, { "name": "gap", "property_type": "seconds", "default_value": "250ms" }"#
         let project = try TestProject(files: [".entities/track.json": entity(property, history: #"{ "version": "1.0" }"#)])
         defer { project.remove() }
         let table = try #require(try project.generate().model.schemas.last?.table(named: "track"))
@@ -196,48 +224,65 @@ import Testing
             { "version": "2.0", "ignore_migration_checks": true }, { "version": "3.0", "ignore_property_migration_checks_on": ["title"] }
             """#
         let properties = #"{ "name": "title", "property_type": "string" }, { "name": "plays", "property_type": "int" }"#
-        let project = try TestProject(files: [".entities/track.json": entity(properties, history: history)], config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
+        let project = try TestProject(
+            files: [".entities/track.json": entity(properties, history: history)],
+            config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
         defer { project.remove() }
         let exclusions = try project.generate().model.entities[0].checkExclusions
-        #expect(exclusions == [
-            CheckExclusionSpec(property: nil, from: nil, before: SchemaVersion("2.0")),
-            CheckExclusionSpec(property: "title", from: SchemaVersion("1.0"), before: SchemaVersion("1.5")),
-            CheckExclusionSpec(property: "plays", from: SchemaVersion("1.0"), before: SchemaVersion("1.5")),
-            CheckExclusionSpec(property: "title", from: SchemaVersion("1.5"), before: SchemaVersion("3.0")),
-        ])
+        #expect(
+            exclusions == [
+                CheckExclusionSpec(property: nil, from: nil, before: SchemaVersion("2.0")),
+                CheckExclusionSpec(property: "title", from: SchemaVersion("1.0"), before: SchemaVersion("1.5")),
+                CheckExclusionSpec(property: "plays", from: SchemaVersion("1.0"), before: SchemaVersion("1.5")),
+                CheckExclusionSpec(property: "title", from: SchemaVersion("1.5"), before: SchemaVersion("3.0")),
+            ])
         let first = try TestProject(
-            files: [".entities/track.json": entity(properties, history: #"{ "version": "1.0", "ignore_migration_checks": true }, { "version": "2.0" }"#)],
+            files: [
+                ".entities/track.json": entity(
+                    properties, history: #"{ "version": "1.0", "ignore_migration_checks": true }, { "version": "2.0" }"#)
+            ],
             config: Self.twoVersions)
         defer { first.remove() }
         #expect {
             try first.generate()
         } throws: { error in
-            (error as? GenerationFailed)?.diagnostics.contains { $0.message.contains("first version_history item of 'track' cannot ignore migration checks") } == true
+            (error as? GenerationFailed)?.diagnostics.contains {
+                $0.message.contains("first version_history item of 'track' cannot ignore migration checks")
+            } == true
         }
     }
 
     @Test func stepsThatNeedTheAppsCodeAreExplained() throws {
-        let property = #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
+        let property =
+            #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
         let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)
         defer { project.remove() }
         let warnings = try project.generate().diagnostics.filter { $0.severity == .warning }.map(\.message)
-        #expect(warnings.contains { $0.hasPrefix("1.0 → 2.0 cannot be inferred (track.code: string → int cannot convert every value exactly: not every text is a valid int): implement `func migrate(_ old: Track_1_0) throws -> Track_2_0?`") })
+        #expect(
+            warnings.contains {
+                $0.hasPrefix(
+                    "1.0 → 2.0 cannot be inferred (track.code: string → int cannot convert every value exactly: not every text is a valid int): implement `func migrate(_ old: Track_1_0) throws -> Track_2_0?`"
+                )
+            })
     }
 
     /// Whether the app implements a row transform is the compiler's to say (the generated protocol requires it):
     /// the message is a warning the first time, and a note once the generated code requires the function. The
     /// app's own sources are not read: a function written there changes nothing until the code is generated.
     @Test func aStepThatNeedsTheAppsCodeIsAWarningUntilTheGeneratedCodeRequiresIt() throws {
-        let property = #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
+        let property =
+            #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
         let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)
         defer { project.remove() }
-        try project.write("Sources/App/TrackStages.swift", "struct TrackStages { func migrate(_ old: Track_1_0) throws -> Track_2_0? { nil } }\n")
+        try project.write(
+            "Sources/App/TrackStages.swift", "struct TrackStages { func migrate(_ old: Track_1_0) throws -> Track_2_0? { nil } }\n")
         let prefix = "1.0 → 2.0 cannot be inferred (track.code: string → int"
         func severity(_ result: GeneratorPipeline.Result) -> [Diagnostic.Severity] {
             result.diagnostics.filter { $0.message.hasPrefix(prefix) }.map(\.severity)
         }
         #expect(try severity(project.generate()) == [.warning])
-        #expect(try project.read("Sources/App/Generated/AppMigrations.swift").contains("func migrate(_ old: Track_1_0) throws -> Track_2_0?"))
+        #expect(
+            try project.read("Sources/App/Generated/AppMigrations.swift").contains("func migrate(_ old: Track_1_0) throws -> Track_2_0?"))
         #expect(try severity(project.generate()) == [.note])
     }
 
@@ -245,18 +290,21 @@ import Testing
     /// `build_plugin: true`, which writes no Swift), the build that compiles the app enforces every
     /// requirement: the message is a note from the first run on, never a warning that cannot go away.
     @Test func aStepThatNeedsTheAppsCodeIsANoteWhereTheBuildPluginRendersTheRequirement() throws {
-        let property = #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
+        let property =
+            #"{ "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }"#
         let prefix = "1.0 → 2.0 cannot be inferred (track.code: string → int"
         let plugin = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions + "build_plugin: true\n")
         defer { plugin.remove() }
         #expect(try plugin.generate().diagnostics.filter { $0.message.hasPrefix(prefix) }.map(\.severity) == [.note])
         #expect(!plugin.exists("Sources/App/Generated/AppMigrations.swift"), "no Swift written")
-        let module = try GeneratorPipeline(configPath: plugin.configPath).runModule("App", into: plugin.root.appendingPathComponent("plugin/App.lucid.swift").path)
+        let module = try GeneratorPipeline(configPath: plugin.configPath).runModule(
+            "App", into: plugin.root.appendingPathComponent("plugin/App.lucid.swift").path)
         #expect(module.diagnostics.filter { $0.message.hasPrefix(prefix) }.map(\.severity) == [.note])
     }
 
     @Test func typeHistoryGivesOldRecordsTheirOldTypes() throws {
-        let property = #"{ "name": "score", "property_type": "double", "default_value": 2.5, "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1 }] }"#
+        let property =
+            #"{ "name": "score", "property_type": "double", "default_value": 2.5, "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1 }] }"#
         let project = try TestProject(files: [".entities/track.json": entity(property)], config: Self.twoVersions)
         defer { project.remove() }
         let result = try project.generate()
@@ -264,16 +312,23 @@ import Testing
         #expect(shapes.map { $0.properties.map(\.swiftType) } == [["Swift.Int"], ["Swift.Double"]])
         #expect(shapes.map { $0.properties.map(\.defaultSQL) } == [["1"], ["2.5"]])
         // int → double is not exact beyond 2^53: without the loss accepted, it needs the app's code.
-        #expect(result.diagnostics.contains { $0.severity == .warning && $0.message.hasPrefix("1.0 → 2.0 cannot be inferred (track.score: int → double cannot convert every value exactly") })
+        #expect(
+            result.diagnostics.contains {
+                $0.severity == .warning
+                    && $0.message.hasPrefix("1.0 → 2.0 cannot be inferred (track.score: int → double cannot convert every value exactly")
+            })
         #expect(result.model.schemas.map { $0.table(named: "track")?.column(named: "score")?.valueType } == [.int, .double])
     }
 
     /// `lossy_conversion` (or `lossyConversion`) accepts the loss of exactly the change at its item's until_version.
     @Test(arguments: ["lossy_conversion", "lossyConversion"]) func anAcceptedLossReachesTheSchemaAtItsVersion(key: String) throws {
-        let property = #"{ "name": "score", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }, "#
+        let property =
+            #"{ "name": "score", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }, "#
             + #"{ "until_version": "3.0", "property_type": "double", "\#(key)": true }] }"#
         let history = #"{ "version": "1.0" }, { "version": "2.0" }, { "version": "2.5" }, { "version": "3.0" }"#
-        let project = try TestProject(files: [".entities/track.json": entity(property, history: history)], config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
+        let project = try TestProject(
+            files: [".entities/track.json": entity(property, history: history)],
+            config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
         defer { project.remove() }
         let result = try project.generate()
         let columns = result.model.schemas.map { $0.table(named: "track")?.column(named: "score") }
@@ -281,13 +336,16 @@ import Testing
         #expect(columns.map { $0?.lossyConversionFrom } == [nil, nil, nil, .double])
         // 1.0 → 2.0 (int → double) still needs code; 2.5 → 3.0 (double → string) is SQLite's CAST.
         #expect(result.model.customSteps.map { "\($0.from) → \($0.to)" } == ["1.0 → 2.0"])
-        #expect(try project.read("Sources/App/Generated/AppSchema.swift").contains(#""lossyConversionFrom":"double","name":"score","notNull":true,"type":"TEXT","valueType":"string"}"#))
+        #expect(
+            try project.read("Sources/App/Generated/AppSchema.swift").contains(
+                #""lossyConversionFrom":"double","name":"score","notNull":true,"type":"TEXT","valueType":"string"}"#))
     }
 
     /// Snapshots written before value types existed stay valid: a released one is not reported as changed
     /// nor rewritten, and the current version's snapshot gets the value types.
     @Test func snapshotsWithoutValueTypesStayValid() throws {
-        let project = try TestProject(files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
+        let project = try TestProject(
+            files: [".entities/track.json": entity(#"{ "name": "title", "property_type": "string" }"#)], config: Self.twoVersions)
         defer { project.remove() }
         _ = try project.generate()
         var stripped: [String: String] = [:]
@@ -329,7 +387,10 @@ import Testing
             decoder.dateDecodingStrategy = .millisecondsSince1970
             return try decoder.decode(T.self, from: Data(literal.dropFirst().dropLast().utf8))
         }
-        #expect(try json(rows[0].values[1], as: [Data].self) == [Data(SeedValues.bytes(row: 1, salt: 2)), Data(SeedValues.bytes(row: 1, salt: 3))])
+        #expect(
+            try json(rows[0].values[1], as: [Data].self) == [
+                Data(SeedValues.bytes(row: 1, salt: 2)), Data(SeedValues.bytes(row: 1, salt: 3)),
+            ])
         #expect(rows[0].values[2] == "'[]'" && rows[1].values[1] == "'[]'")
         #expect(rows[1].values[2] == "'[\(SeedValues.dateMilliseconds(row: 2, salt: 3))]'")
     }
@@ -353,7 +414,10 @@ import Testing
         } throws: { error in
             let messages = (error as? GenerationFailed)?.diagnostics.map(\.message) ?? []
             return messages.contains { $0.contains("released version 1.0 was changed") && $0.contains("property 'remarks' is missing") }
-                && messages.contains { $0.contains("released version 2.0 was changed") && $0.contains("column 'notes' was renamed from 'remarks', now no earlier name") }
+                && messages.contains {
+                    $0.contains("released version 2.0 was changed")
+                        && $0.contains("column 'notes' was renamed from 'remarks', now no earlier name")
+                }
         }
     }
 }

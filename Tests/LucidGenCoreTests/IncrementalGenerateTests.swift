@@ -20,7 +20,9 @@ import Testing
     enum Kind: Equatable { case unchanged, generated(why: String?) }
 
     @discardableResult
-    func generate(_ project: TestProject, check: Bool = false, force: Bool = false) throws -> (kind: Kind, diagnostics: [Diagnostic], summary: String) {
+    func generate(_ project: TestProject, check: Bool = false, force: Bool = false) throws -> (
+        kind: Kind, diagnostics: [Diagnostic], summary: String
+    ) {
         let outcome = try GeneratorPipeline(configPath: project.configPath).runIncrementally(check: check, force: force) { result in
             "\(result.model.entities.count) entities"
         }
@@ -52,7 +54,13 @@ import Testing
         let project = try TestProject(files: [".entities/track.json": Self.track], config: Self.twoVersions)
         defer { project.remove() }
         try generate(project)
-        try project.write(".entities/track.json", Self.track.replacingOccurrences(of: #""property_type": "string" }"#, with: #""property_type": "string" }, { "name": "artist", "property_type": "string", "nullable": true, "added_at_version": "2.0" }"#))
+        try project.write(
+            ".entities/track.json",
+            Self.track.replacingOccurrences(
+                of: #""property_type": "string" }"#,
+                with:
+                    #""property_type": "string" }, { "name": "artist", "property_type": "string", "nullable": true, "added_at_version": "2.0" }"#
+            ))
         let run = try generate(project)
         guard case .generated(let why) = run.kind else { Issue.record("the edit was not noticed"); return }
         #expect(why?.hasSuffix(".entities/track.json changed since the last run") == true)
@@ -72,8 +80,10 @@ import Testing
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.write(contentsOf: Data(String(repeating: "x", count: original.utf8.count).utf8))
         try handle.close()
-        var times = [timespec(tv_sec: Int(before.modified / 1_000_000_000), tv_nsec: Int(before.modified % 1_000_000_000)),
-                     timespec(tv_sec: Int(before.modified / 1_000_000_000), tv_nsec: Int(before.modified % 1_000_000_000))]
+        var times = [
+            timespec(tv_sec: Int(before.modified / 1_000_000_000), tv_nsec: Int(before.modified % 1_000_000_000)),
+            timespec(tv_sec: Int(before.modified / 1_000_000_000), tv_nsec: Int(before.modified % 1_000_000_000)),
+        ]
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
         #expect(FileState.read(path) == before, "size, time and inode all say untouched")
         let run = try generate(project)
@@ -146,7 +156,8 @@ import Testing
         defer { project.remove() }
         let entities = project.root.appendingPathComponent(".entities").path
         try FileManager.default.createSymbolicLink(atPath: entities + "/loop", withDestinationPath: entities)
-        try FileManager.default.createSymbolicLink(atPath: entities + "/extra.txt", withDestinationPath: project.root.appendingPathComponent("shared/extra.txt").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: entities + "/extra.txt", withDestinationPath: project.root.appendingPathComponent("shared/extra.txt").path)
         try generate(project)
         #expect(try generate(project).kind == .unchanged)
         try project.write("shared/extra.txt", "two")
@@ -158,13 +169,17 @@ import Testing
         defer { project.remove() }
         try generate(project)
         try project.write(".lucid.yaml", TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
-        try project.write(".entities/track.json", Self.track.replacingOccurrences(of: #"{ "version": "2.0" }"#, with: #"{ "version": "2.0" }, { "version": "3.0" }"#))
+        try project.write(
+            ".entities/track.json",
+            Self.track.replacingOccurrences(of: #"{ "version": "2.0" }"#, with: #"{ "version": "2.0" }, { "version": "3.0" }"#))
         guard case .generated = try generate(project).kind else { Issue.record("the release was not noticed"); return }
         #expect(project.exists(".entities/.schema/2.0.json"))
         #expect(try generate(project).kind == .unchanged)
         // A frozen snapshot edited by hand is an input again: the run fails on it.
         let snapshot = project.root.appendingPathComponent(".entities/.schema/1.0.json").path
-        try project.write(".entities/.schema/1.0.json", try project.read(".entities/.schema/1.0.json").replacingOccurrences(of: "\"title\"", with: "\"name\""))
+        try project.write(
+            ".entities/.schema/1.0.json",
+            try project.read(".entities/.schema/1.0.json").replacingOccurrences(of: "\"title\"", with: "\"name\""))
         #expect(FileManager.default.fileExists(atPath: snapshot))
         #expect(throws: GenerationFailed.self) { try generate(project) }
     }
@@ -193,7 +208,8 @@ import Testing
         #expect(first.output.contains("created"))
         let second = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(second.status == 0)
-        #expect(second.output == "1 entities, versions 1.0, 2.0; Inputs unchanged since the last run: nothing to do (--force regenerates).\n")
+        #expect(
+            second.output == "1 entities, versions 1.0, 2.0; Inputs unchanged since the last run: nothing to do (--force regenerates).\n")
         #expect(second.error.contains("unknown key 'unknown_key'"), "warnings are repeated")
         let check = try run(lucidgenBinary, ["generate", "--check"], in: project.root)
         #expect(check.status == 0)

@@ -37,7 +37,9 @@ import Testing
     @Test func unknownParentIsLocatedWithASuggestion() throws {
         let errors = try errors([".entities/vehicle.json": Self.vehicle, ".entities/car.json": Self.sub("car", parent: "vehicel")])
         #expect(errors.count == 1)
-        #expect(errors.first?.contains(".entities/car.json:1:") == true && errors.first?.contains("parent 'vehicel' of 'car' is not an entity; did you mean 'vehicle'?") == true, "\(errors)")
+        #expect(
+            errors.first?.contains(".entities/car.json:1:") == true
+                && errors.first?.contains("parent 'vehicel' of 'car' is not an entity; did you mean 'vehicle'?") == true, "\(errors)")
         #expect(errors.first?.contains("(at $.parent)") == true, "\(errors)")
     }
 
@@ -46,20 +48,26 @@ import Testing
             ".entities/a.json": Self.sub("a", parent: "b", properties: #"[{ "name": "x", "property_type": "int" }]"#),
             ".entities/b.json": Self.sub("b", parent: "a", properties: #"[{ "name": "y", "property_type": "int" }]"#),
         ])
-        #expect(errors.contains { $0.contains(".entities/a.json") && $0.contains("entity 'a' is its own ancestor (a → b → a)") }, "\(errors)")
-        #expect(errors.contains { $0.contains(".entities/b.json") && $0.contains("entity 'b' is its own ancestor (b → a → b)") }, "\(errors)")
+        #expect(
+            errors.contains { $0.contains(".entities/a.json") && $0.contains("entity 'a' is its own ancestor (a → b → a)") }, "\(errors)")
+        #expect(
+            errors.contains { $0.contains(".entities/b.json") && $0.contains("entity 'b' is its own ancestor (b → a → b)") }, "\(errors)")
     }
 
     @Test func unpersistedParentIsAnError() throws {
         let vehicle = Self.vehicle.replacingOccurrences(of: #""name": "vehicle","#, with: #""name": "vehicle", "persist": false,"#)
         let errors = try errors([".entities/vehicle.json": vehicle, ".entities/car.json": Self.sub("car")])
-        #expect(errors.contains { $0.contains(".entities/car.json") && $0.contains("parent 'vehicle' of 'car' has \"persist\": false") }, "\(errors)")
+        #expect(
+            errors.contains { $0.contains(".entities/car.json") && $0.contains("parent 'vehicle' of 'car' has \"persist\": false") },
+            "\(errors)")
     }
 
     @Test func aSubentityHasNoTableOfItsOwn() throws {
         let car = Self.sub("car", extra: #", "persisted_name": "cars""#)
         let errors = try errors([".entities/vehicle.json": Self.vehicle, ".entities/car.json": car])
-        #expect(errors.count == 1 && errors.first?.contains(".entities/car.json:1:") == true && errors.first?.contains("remove 'persisted_name' (at $.persisted_name)") == true, "\(errors)")
+        #expect(
+            errors.count == 1 && errors.first?.contains(".entities/car.json:1:") == true
+                && errors.first?.contains("remove 'persisted_name' (at $.persisted_name)") == true, "\(errors)")
     }
 
     @Test func subentityIdentifierAndNamesAreLocatedErrors() throws {
@@ -70,15 +78,27 @@ import Testing
               "properties": [{ "name": "name", "property_type": "string" }, { "name": "model", "property_type": "string", "persisted_name": "kind" }] }
             """#
         let errors = try errors([".entities/vehicle.json": Self.vehicle, ".entities/car.json": car])
-        #expect(errors.contains { $0.contains("subentity 'car' shares the identifier of its root entity 'vehicle'") && $0.contains("$.identifier") }, "\(errors)")
-        #expect(errors.contains { $0.contains("property 'name' of 'car' is also a property of 'vehicle'") && $0.contains("$.properties[0].name") }, "\(errors)")
-        #expect(errors.contains { $0.contains("property 'model' of 'car' has the column 'kind'") && $0.contains("persisted_name") }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains("subentity 'car' shares the identifier of its root entity 'vehicle'") && $0.contains("$.identifier")
+            }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains("property 'name' of 'car' is also a property of 'vehicle'") && $0.contains("$.properties[0].name")
+            }, "\(errors)")
+        #expect(
+            errors.contains { $0.contains("property 'model' of 'car' has the column 'kind'") && $0.contains("persisted_name") }, "\(errors)"
+        )
     }
 
     @Test func rootPropertyNamedKindIsAnError() throws {
-        let vehicle = Self.vehicle.replacingOccurrences(of: #""name": "name", "property_type": "string""#, with: #""name": "kind", "property_type": "string""#)
+        let vehicle = Self.vehicle.replacingOccurrences(
+            of: #""name": "name", "property_type": "string""#, with: #""name": "kind", "property_type": "string""#)
         let errors = try errors([".entities/vehicle.json": vehicle, ".entities/car.json": Self.sub("car")])
-        #expect(errors.contains { $0.contains(".entities/vehicle.json") && $0.contains("property 'kind' of 'vehicle'") && $0.contains("$.properties[0].name") }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains(".entities/vehicle.json") && $0.contains("property 'kind' of 'vehicle'") && $0.contains("$.properties[0].name")
+            }, "\(errors)")
     }
 
     @Test func subentityBeforeItsParentAndOutlivingItAreErrors() throws {
@@ -100,12 +120,19 @@ import Testing
 
     @Test func theRootTableHoldsTheHierarchy() throws {
         let truck = Self.sub(
-            "truck", properties: #"[{ "name": "payload", "property_type": "double", "default_value": 1.5 }, { "name": "axles", "property_type": "int" }]"#,
+            "truck",
+            properties:
+                #"[{ "name": "payload", "property_type": "double", "default_value": 1.5 }, { "name": "axles", "property_type": "int" }]"#,
             extra: #", "indexes": [{ "properties": ["axles", "name"] }]"#)
-        let model = try resolveModel([".entities/vehicle.json": Self.vehicle, ".entities/car.json": Self.sub("car"), ".entities/truck.json": truck])
+        let model = try resolveModel([
+            ".entities/vehicle.json": Self.vehicle, ".entities/car.json": Self.sub("car"), ".entities/truck.json": truck,
+        ])
         let table = try #require(model.schemas.last?.table(named: "vehicle"))
         #expect(model.schemas.last?.tables.map(\.name) == ["vehicle"], "one table for the hierarchy")
-        #expect(table.createTableStatement() == #"CREATE TABLE "vehicle" ("id" INTEGER PRIMARY KEY NOT NULL, "axles" INTEGER, "doors" INTEGER, "kind" TEXT NOT NULL DEFAULT 'vehicle', "name" TEXT NOT NULL, "payload" REAL DEFAULT 1.5)"#)
+        #expect(
+            table.createTableStatement()
+                == #"CREATE TABLE "vehicle" ("id" INTEGER PRIMARY KEY NOT NULL, "axles" INTEGER, "doors" INTEGER, "kind" TEXT NOT NULL DEFAULT 'vehicle', "name" TEXT NOT NULL, "payload" REAL DEFAULT 1.5)"#
+        )
         #expect(table.indexes.map(\.name) == ["vehicle_kind_index", "vehicle_axles_name_index"])
         #expect(table.column(named: "kind")?.isKindColumn == true)
         // Records: the root reads every row (its properties and kind), a subentity the inherited ones too.
@@ -116,7 +143,10 @@ import Testing
         #expect(vehicle.properties.map(\.name) == ["name", "kind"] && vehicle.kinds == ["vehicle", "car", "truck"])
         // The snapshot records the hierarchy: each subentity's own properties and its parent.
         let snapshot = try #require(model.snapshots.last)
-        #expect(snapshot.entities.first { $0.name == "car" }.map { ($0.parent, $0.table, $0.properties.map(\.name)) } ?? (nil, "", []) == ("vehicle", "vehicle", ["doors"]))
+        #expect(
+            snapshot.entities.first { $0.name == "car" }.map { ($0.parent, $0.table, $0.properties.map(\.name)) } ?? (nil, "", []) == (
+                "vehicle", "vehicle", ["doors"]
+            ))
         #expect(snapshot.entities.first { $0.name == "vehicle" }?.parent == nil)
     }
 
@@ -124,7 +154,8 @@ import Testing
         let abstractVehicle = Self.vehicle.replacingOccurrences(of: #""name": "vehicle","#, with: #""name": "vehicle", "abstract": true,"#)
         let project = try TestProject(files: [
             ".entities/vehicle.json": abstractVehicle, ".entities/car.json": Self.sub("car"),
-            ".entities/sports_car.json": Self.sub("sports_car", parent: "car", properties: #"[{ "name": "top_speed", "property_type": "int", "default_value": 250 }]"#),
+            ".entities/sports_car.json": Self.sub(
+                "sports_car", parent: "car", properties: #"[{ "name": "top_speed", "property_type": "int", "default_value": 250 }]"#),
         ])
         defer { project.remove() }
         _ = try project.generate()
@@ -134,7 +165,9 @@ import Testing
         #expect(car.contains("public static func allOfKind() -> GRDB.QueryInterfaceRequest<Car_1_0>"))
         #expect(car.contains(#"kind: Swift.String = "car""#))
         let sports = try project.read("Sources/App/Generated/Entities/SportsCar.swift")
-        #expect(sports.contains("public var doors: Swift.Int") && sports.contains("public var topSpeed: Swift.Int") && sports.contains("public var name: Swift.String"))
+        #expect(
+            sports.contains("public var doors: Swift.Int") && sports.contains("public var topSpeed: Swift.Int")
+                && sports.contains("public var name: Swift.String"))
         let vehicle = try project.read("Sources/App/Generated/Entities/Vehicle.swift")
         #expect(vehicle.contains("        kind: Swift.String\n"), "an abstract record's kind has no default")
         #expect(vehicle.contains("`vehicle` is abstract"))
@@ -146,7 +179,9 @@ import Testing
         #expect(entity.parent == nil && entity.abstract == nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        #expect(String(decoding: try encoder.encode(entity), as: UTF8.self) == #"{"identifier":"int","name":"vehicle","properties":[],"table":"vehicle"}"#)
+        #expect(
+            String(decoding: try encoder.encode(entity), as: UTF8.self)
+                == #"{"identifier":"int","name":"vehicle","properties":[],"table":"vehicle"}"#)
     }
 
     // MARK: History
@@ -159,8 +194,11 @@ import Testing
             """#
         let model = try resolveModel([
             ".entities/vehicle.json": vehicle,
-            ".entities/car.json": Self.sub("car", versions: #"[{ "version": "1.0" }, { "version": "3.0", "previous_name": "automobile" }]"#),
-            ".entities/truck.json": Self.sub("truck", versions: #"[{ "version": "2.0" }]"#, properties: #"[{ "name": "payload", "property_type": "double", "default_value": 1.5 }]"#),
+            ".entities/car.json": Self.sub(
+                "car", versions: #"[{ "version": "1.0" }, { "version": "3.0", "previous_name": "automobile" }]"#),
+            ".entities/truck.json": Self.sub(
+                "truck", versions: #"[{ "version": "2.0" }]"#,
+                properties: #"[{ "name": "payload", "property_type": "double", "default_value": 1.5 }]"#),
         ])
         let inference = StepInference(versions: model.schemas)
         let toTwo = try inference.operations(from: 0, to: 1).get()
@@ -169,7 +207,8 @@ import Testing
         #expect(toThree.map(\.description) == ["rewrite kind of vehicle: automobile → car"])
         #expect(
             KindRewrite(table: "vehicle", column: "kind", renamed: [.init(from: "automobile", to: "car")], deleted: []).updateStatement
-                == #"UPDATE "vehicle" SET "kind" = CASE "kind" WHEN 'automobile' THEN 'car' ELSE "kind" END WHERE "kind" IN ('automobile')"#)
+                == #"UPDATE "vehicle" SET "kind" = CASE "kind" WHEN 'automobile' THEN 'car' ELSE "kind" END WHERE "kind" IN ('automobile')"#
+        )
         // Records: the subentity had another name at 1.0 and 2.0.
         #expect(model.entities.first { $0.name == "car" }?.shapes.map(\.typeName) == ["Automobile_1_0", "Automobile_2_0", "Car_3_0"])
     }
@@ -182,7 +221,8 @@ import Testing
             """#
         let model = try resolveModel([
             ".entities/vehicle.json": vehicle, ".entities/car.json": Self.sub("car"),
-            ".entities/truck.json": Self.sub("truck", properties: #"[{ "name": "payload", "property_type": "double" }]"#, extra: #", "removed_at_version": "2.0""#),
+            ".entities/truck.json": Self.sub(
+                "truck", properties: #"[{ "name": "payload", "property_type": "double" }]"#, extra: #", "removed_at_version": "2.0""#),
         ])
         let operations = try StepInference(versions: model.schemas).operations(from: 0, to: 1).get()
         #expect(operations.map(\.description) == ["delete rows of vehicle of kind truck", "drop column vehicle.payload"])
@@ -192,7 +232,8 @@ import Testing
     @Test func aChangeOfParentAfterReleaseIsRefused() throws {
         let files = [
             ".entities/vehicle.json": Self.vehicle,
-            ".entities/boat.json": #"{ "name": "boat", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "hull", "property_type": "string" }] }"#,
+            ".entities/boat.json":
+                #"{ "name": "boat", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "hull", "property_type": "string" }] }"#,
             ".entities/car.json": Self.sub("car"),
         ]
         let project = try TestProject(files: files)
@@ -202,7 +243,10 @@ import Testing
         try project.write(".entities/car.json", Self.sub("car", parent: "boat", versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#))
         try project.write(".lucid.yaml", TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
         let errors = try project.errors().map(\.description)
-        #expect(errors.contains { $0.contains(".entities/car.json") && $0.contains("parent") && $0.contains("'vehicle'") && $0.contains("'boat'") }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains(".entities/car.json") && $0.contains("parent") && $0.contains("'vehicle'") && $0.contains("'boat'")
+            }, "\(errors)")
     }
 
     // MARK: A parent that changes (`parent_history`)
@@ -224,11 +268,16 @@ import Testing
         #expect(model.schemas[0].table(named: "gear")?.column(named: "kind") == nil)
         #expect(model.schemas[1].table(named: "meta_reward")?.columns.map(\.name) == ["id", "key", "kind", "text"])
         let gear = try #require(model.entities.first { $0.name == "gear" })
-        #expect(gear.shapes.map { "\($0.version) \($0.tableName) \($0.properties.map(\.name))" } == ["1.0 gear [\"key\"]", "2.0 meta_reward [\"text\", \"key\", \"kind\"]"])
+        #expect(
+            gear.shapes.map { "\($0.version) \($0.tableName) \($0.properties.map(\.name))" } == [
+                "1.0 gear [\"key\"]", "2.0 meta_reward [\"text\", \"key\", \"kind\"]",
+            ])
         #expect(model.snapshots.map { $0.entities.first { $0.name == "gear" }?.parent } == [nil, "meta_reward"])
         // The generated records of each version keep their own types: 1.0's reads its own table, 2.0's its root's.
         let record = try project.read("Sources/App/Generated/Entities/Gear.swift")
-        #expect(record.contains("Gear_1_0") && record.contains(#"public static let databaseTableName = "gear""#) && record.contains(#"public static let databaseTableName = "meta_reward""#), "\(record)")
+        #expect(
+            record.contains("Gear_1_0") && record.contains(#"public static let databaseTableName = "gear""#)
+                && record.contains(#"public static let databaseTableName = "meta_reward""#), "\(record)")
         // Regenerating with 1.0 released: its snapshot says no parent, as parent_history does.
         try project.write(".lucid.yaml", TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
         #expect(try project.generate().model.snapshots.isEmpty, "no snapshot rewritten")
@@ -239,23 +288,53 @@ import Testing
             try self.errors([".entities/gear.json": gear, ".entities/meta_reward.json": Self.metaReward].merging(extra) { $1 })
         }
         let unknown = try errors(gear: Self.gear.replacingOccurrences(of: #""parent": null"#, with: #""parent": "meta_rewrad""#))
-        #expect(unknown.contains { $0.contains(".entities/gear.json:1:") && $0.contains("parent 'meta_rewrad' of 'gear' (parent_history, before 2.0) is not an entity; did you mean 'meta_reward'?") && $0.contains("(at $.parent_history[0].parent)") }, "\(unknown)")
+        #expect(
+            unknown.contains {
+                $0.contains(".entities/gear.json:1:")
+                    && $0.contains(
+                        "parent 'meta_rewrad' of 'gear' (parent_history, before 2.0) is not an entity; did you mean 'meta_reward'?")
+                    && $0.contains("(at $.parent_history[0].parent)")
+            }, "\(unknown)")
         let outside = try errors(gear: Self.gear.replacingOccurrences(of: #""until_version": "2.0""#, with: #""until_version": "1.0""#))
-        #expect(outside.contains { $0.contains(".entities/gear.json") && $0.contains("parent_history of 'gear': 1.0 is not within its lifetime (1.0 on)") && $0.contains("(at $.parent_history[0].until_version)") }, "\(outside)")
-        let notThen = try errors(gear: Self.gear.replacingOccurrences(of: #""until_version": "2.0", "parent": null"#, with: #""until_version": "2.0", "parent": "meta_reward""#))
-        #expect(notThen.contains { $0.contains(".entities/gear.json") && $0.contains("says its parent is 'meta_reward' before 2.0, as it is from then on") }, "\(notThen)")
-        let early = try errors(gear: Self.gear, extra: [".entities/badge.json": #"{ "name": "badge", "identifier": { "type": "int" }, "parent": "gear", "parent_history": [{ "until_version": "2.0", "parent": "meta_reward" }], "version_history": [{ "version": "1.0" }], "properties": [] }"#])
-        #expect(early.contains { $0.contains(".entities/badge.json") && $0.contains("parent 'meta_reward' of 'badge' before 2.0 does not exist at every version from 1.0") }, "\(early)")
+        #expect(
+            outside.contains {
+                $0.contains(".entities/gear.json") && $0.contains("parent_history of 'gear': 1.0 is not within its lifetime (1.0 on)")
+                    && $0.contains("(at $.parent_history[0].until_version)")
+            }, "\(outside)")
+        let notThen = try errors(
+            gear: Self.gear.replacingOccurrences(
+                of: #""until_version": "2.0", "parent": null"#, with: #""until_version": "2.0", "parent": "meta_reward""#))
+        #expect(
+            notThen.contains {
+                $0.contains(".entities/gear.json") && $0.contains("says its parent is 'meta_reward' before 2.0, as it is from then on")
+            }, "\(notThen)")
+        let early = try errors(
+            gear: Self.gear,
+            extra: [
+                ".entities/badge.json":
+                    #"{ "name": "badge", "identifier": { "type": "int" }, "parent": "gear", "parent_history": [{ "until_version": "2.0", "parent": "meta_reward" }], "version_history": [{ "version": "1.0" }], "properties": [] }"#
+            ])
+        #expect(
+            early.contains {
+                $0.contains(".entities/badge.json")
+                    && $0.contains("parent 'meta_reward' of 'badge' before 2.0 does not exist at every version from 1.0")
+            }, "\(early)")
     }
 
     @Test func aParentChangeThatMergesTwoHierarchiesIsRefusedLocated() throws {
         // Gear gains reward, which has rows of its own at 1.0: two tables' rows (and ids) would meet in one.
-        let reward = #"{ "name": "reward", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "value", "property_type": "double", "nullable": true }] }"#
+        let reward =
+            #"{ "name": "reward", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "value", "property_type": "double", "nullable": true }] }"#
         let gear = Self.gear.replacingOccurrences(of: #""parent": "meta_reward""#, with: #""parent": "reward""#)
         let errors = try errors([".entities/gear.json": gear, ".entities/reward.json": reward])
         #expect(errors.count == 1, "\(errors)")
-        #expect(errors.first?.contains(".entities/gear.json:1:") == true && errors.first?.contains("(at $.parent_history[0].parent)") == true, "\(errors)")
-        #expect(errors.first?.contains("'gear' changes its parent at 2.0, which puts it in one hierarchy with 'reward' (in the table of 'reward'), though at 1.0 their rows are in two tables ('gear' and 'reward'): that merges two hierarchies") == true, "\(errors)")
+        #expect(
+            errors.first?.contains(".entities/gear.json:1:") == true && errors.first?.contains("(at $.parent_history[0].parent)") == true,
+            "\(errors)")
+        #expect(
+            errors.first?.contains(
+                "'gear' changes its parent at 2.0, which puts it in one hierarchy with 'reward' (in the table of 'reward'), though at 1.0 their rows are in two tables ('gear' and 'reward'): that merges two hierarchies"
+            ) == true, "\(errors)")
     }
 
     // MARK: Properties moving up or down
@@ -268,14 +347,34 @@ import Testing
                              { "name": "wheels", "property_type": "int", "nullable": true, "added_at_version": "2.0", "moved_from": "truck" },
                              { "name": "seats", "property_type": "int", "nullable": true, "added_at_version": "2.0", "moved_from": "boat" }] }
             """#
-        let car = Self.sub("car", versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#, properties: #"[{ "name": "doors", "property_type": "int", "removed_at_version": "2.0" }, { "name": "wheels", "property_type": "int", "nullable": true }]"#)
-        let truck = Self.sub("truck", versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#, properties: #"[{ "name": "load", "property_type": "int", "nullable": true, "moved_from": "car" }]"#)
-        let boat = #"{ "name": "boat", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "seats", "property_type": "int", "nullable": true }] }"#
-        let errors = try errors([".entities/vehicle.json": vehicle, ".entities/car.json": car, ".entities/truck.json": truck, ".entities/boat.json": boat])
-        #expect(errors.contains { $0.contains(".entities/vehicle.json") && $0.contains("'vehicle.doors' moves up from 'car' and is required: give it a \"default_value\"") }, "\(errors)")
+        let car = Self.sub(
+            "car", versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#,
+            properties:
+                #"[{ "name": "doors", "property_type": "int", "removed_at_version": "2.0" }, { "name": "wheels", "property_type": "int", "nullable": true }]"#
+        )
+        let truck = Self.sub(
+            "truck", versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#,
+            properties: #"[{ "name": "load", "property_type": "int", "nullable": true, "moved_from": "car" }]"#)
+        let boat =
+            #"{ "name": "boat", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "seats", "property_type": "int", "nullable": true }] }"#
+        let errors = try errors([
+            ".entities/vehicle.json": vehicle, ".entities/car.json": car, ".entities/truck.json": truck, ".entities/boat.json": boat,
+        ])
+        #expect(
+            errors.contains {
+                $0.contains(".entities/vehicle.json")
+                    && $0.contains("'vehicle.doors' moves up from 'car' and is required: give it a \"default_value\"")
+            }, "\(errors)")
         #expect(errors.contains { $0.contains("moved_from 'truck': 'truck' has no property 'wheels'") }, "\(errors)")
-        #expect(errors.contains { $0.contains("moved_from 'boat' of 'vehicle.seats' is not another entity of its hierarchy (that of 'vehicle')") }, "\(errors)")
-        #expect(errors.contains { $0.contains(".entities/truck.json") && $0.contains("moved_from 'car' of 'truck.load' is neither an ancestor nor a subentity of 'truck'") }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains("moved_from 'boat' of 'vehicle.seats' is not another entity of its hierarchy (that of 'vehicle')")
+            }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains(".entities/truck.json")
+                    && $0.contains("moved_from 'car' of 'truck.load' is neither an ancestor nor a subentity of 'truck'")
+            }, "\(errors)")
         #expect(errors.contains { $0.contains("(at $.properties[0].moved_from)") }, "\(errors)")
     }
 }

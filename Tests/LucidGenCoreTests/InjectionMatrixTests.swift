@@ -1,8 +1,9 @@
 import Foundation
-@testable import LucidGenCore
 @_spi(Generated) import LucidSchema
 import LucidTestSupport
 import Testing
+
+@testable import LucidGenCore
 
 /// Descriptions and `.lucid.yaml` are only ever data in the generated code, never code: every string
 /// field that can reach generated Swift, with every payload that could end a comment or a literal,
@@ -31,7 +32,8 @@ import Testing
 
     static let payloads: [(name: String, text: String)] = [
         ("LF", "a\nb"), ("CR", "a\rb"), ("CRLF", "a\r\nb"), ("U+2028", "a\u{2028}b"), ("U+2029", "a\u{2029}b"), ("U+0085", "a\u{85}b"),
-        ("interpolation", ##"a\#(b)"##), ("raw close", "a\"\"\"#b"), ("quote hash", "a\"#b"), ("comment close", "a*/b"), ("comment open", "a/*b"),
+        ("interpolation", ##"a\#(b)"##), ("raw close", "a\"\"\"#b"), ("quote hash", "a\"#b"), ("comment close", "a*/b"),
+        ("comment open", "a/*b"),
         ("backticks", "a`b``c"), ("quotes", "a\"b'c"), ("backslash", "a\\b\\"), ("NUL", "a\0b"), ("ESC", "a\u{1B}[2Jb"),
         ("10,000 characters", String(repeating: "abc\"#\\#(xy", count: 1000)), ("PWNED", pwned), ("trap", trap),
         ("bidi", "a\u{202E}b"), ("trailing space", "a "),
@@ -95,7 +97,8 @@ import Testing
         return [
             ".lucid.yaml": config,
             ".entities/note.json": note,
-            ".entities/Subtypes/spot.json": #"{ "name": "spot", "properties": [{ "name": "label", "property_type": "string", "default_value": \#(json(pick(.structMemberDefault, "here"))) }] }"#,
+            ".entities/Subtypes/spot.json":
+                #"{ "name": "spot", "properties": [{ "name": "label", "property_type": "string", "default_value": \#(json(pick(.structMemberDefault, "here"))) }] }"#,
             ".entities/Subtypes/feeling.json": #"{ "name": "feeling", "cases": ["calm", \#(json(pick(.enumCase, "glad")))] }"#,
             ".entities/.samples/2.0.json": #"{ "note": [{ "id": 7, "title": "sampled", "body": \#(json(pick(.sampleRow, "sample"))) }] }"#,
         ]
@@ -145,8 +148,12 @@ import Testing
             if let errors = outcome.errors {
                 #expect(!errors.isEmpty, "\(field) \(name): refused without an error")
                 for error in errors {
-                    #expect(error.location.map { $0.line > 0 && $0.column > 0 } == true, "\(field) \(name): an error without line and column: \(error)")
-                    #expect(error.description.wholeMatch(of: /[^:\n]+:\d+:\d+: error: [^\n]+/) != nil, "\(field) \(name): \(error.description.debugDescription)")
+                    #expect(
+                        error.location.map { $0.line > 0 && $0.column > 0 } == true,
+                        "\(field) \(name): an error without line and column: \(error)")
+                    #expect(
+                        error.description.wholeMatch(of: /[^:\n]+:\d+:\d+: error: [^\n]+/) != nil,
+                        "\(field) \(name): \(error.description.debugDescription)")
                 }
                 if field.isDefault && field != .urlDefault {
                     #expect(payload.contains("\0"), "\(field) \(name): a default must be accepted and escaped, not refused: \(errors)")
@@ -157,7 +164,8 @@ import Testing
                 continue
             }
             #expect(!field.isName, "\(field) \(name): a name that is no identifier must be refused")
-            #expect(!(field.isDefault && payload.contains("\0")), "\(field) \(name): a default with NUL must be refused (SQL text ends at NUL)")
+            #expect(
+                !(field.isDefault && payload.contains("\0")), "\(field) \(name): a default with NUL must be refused (SQL text ends at NUL)")
             if field == .tokenizer || field == .organizationName {
                 #expect(!Self.hasControlCharacter(payload), "\(field) \(name): a control character must be refused")
             }
@@ -167,10 +175,16 @@ import Testing
             for (path, text) in outcome.files {
                 let scan = SwiftSourceScan(text)
                 #expect(scan.problems.isEmpty, "\(field) \(name): \(path) does not lex: \(scan.problems)")
-                #expect(scan.skeleton == baselineScans[path]?.skeleton, "\(field) \(name): the code of \(path) differs from a harmless value's")
+                #expect(
+                    scan.skeleton == baselineScans[path]?.skeleton, "\(field) \(name): the code of \(path) differs from a harmless value's")
                 for comment in scan.comments {
-                    let bad = comment.unicodeScalars.filter { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" }
-                    #expect(bad.isEmpty, "\(field) \(name): a comment of \(path) holds \(bad.map { String($0.value, radix: 16) }): \(comment.prefix(200).debugDescription)")
+                    let bad = comment.unicodeScalars.filter {
+                        $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
+                    }
+                    #expect(
+                        bad.isEmpty,
+                        "\(field) \(name): a comment of \(path) holds \(bad.map { String($0.value, radix: 16) }): \(comment.prefix(200).debugDescription)"
+                    )
                 }
                 literalValues += scan.literalValues
                 if path.hasSuffix("AppSchema.swift") { tables += try Self.schemaTables(scan) }
@@ -178,10 +192,16 @@ import Testing
             let defaults = tables.flatMap(\.columns).compactMap { $0.defaultSQL.flatMap(Self.unquoteSQL) }
             switch field {
             case .stringDefault, .colorDefault, .urlDefault, .typeHistoryDefault, .structMemberDefault:
-                #expect(literalValues.contains { Self.bytes($0) == Self.bytes(payload) }, "\(field) \(name): no Swift literal reads back the value")
-                #expect(defaults.contains { Self.bytes($0) == Self.bytes(payload) }, "\(field) \(name): the schema's default does not read back the value")
+                #expect(
+                    literalValues.contains { Self.bytes($0) == Self.bytes(payload) },
+                    "\(field) \(name): no Swift literal reads back the value")
+                #expect(
+                    defaults.contains { Self.bytes($0) == Self.bytes(payload) },
+                    "\(field) \(name): the schema's default does not read back the value")
             case .tokenizer:
-                #expect(tables.contains { $0.search?.tokenizer.map(Self.bytes) == Self.bytes(payload) }, "\(field) \(name): the schema's tokenizer does not read back the value")
+                #expect(
+                    tables.contains { $0.search?.tokenizer.map(Self.bytes) == Self.bytes(payload) },
+                    "\(field) \(name): the schema's tokenizer does not read back the value")
             case .sampleRow:
                 // Sample rows are read by the generated tests at run time: no generated file changes.
                 #expect(outcome.files == baseline.files, "\(field) \(name): sample rows changed generated code")
@@ -193,8 +213,11 @@ import Testing
                         .map { $0.dropFirst(3) }.joined(separator: " ")
                     let expected = "Copyright (c) \(swiftCommentText(payload))."
                     #expect(
-                        header == expected || header.split(separator: " ", omittingEmptySubsequences: true) == expected.split(separator: " ", omittingEmptySubsequences: true),
-                        "\(field) \(name): the header of \(path) misquotes the value: \(header.debugDescription) vs \(expected.debugDescription)")
+                        header == expected
+                            || header.split(separator: " ", omittingEmptySubsequences: true)
+                                == expected.split(separator: " ", omittingEmptySubsequences: true),
+                        "\(field) \(name): the header of \(path) misquotes the value: \(header.debugDescription) vs \(expected.debugDescription)"
+                    )
                 }
             case .enumCase, .enumDefault, .swiftName, .propertyName, .persistedName:
                 break

@@ -30,7 +30,9 @@ struct ReleasedProject {
 
 /// Rows in a real SQLite store, migrated by the runtime.
 enum StoreCheck {
-    static func path() -> String { FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-store-\(UUID().uuidString).sqlite").path }
+    static func path() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("lucidgen-store-\(UUID().uuidString).sqlite").path
+    }
 
     /// Creates a store at `version`, runs `seed`, migrates to the newest of `schemas` and returns `query`'s rows.
     static func migrate(_ schemas: [Schema], from version: String, seed: [String], query: String) throws -> [[String]] {
@@ -42,7 +44,9 @@ enum StoreCheck {
         let migrated = try LucidStore.open(atPath: path, versions: schemas).database
         defer { try? migrated.close() }
         return try migrated.read { db in
-            try Row.fetchAll(db, sql: query).map { row in row.databaseValues.map { $0.isNull ? "NULL" : String(describing: $0.storage.value!) } }
+            try Row.fetchAll(db, sql: query).map { row in
+                row.databaseValues.map { $0.isNull ? "NULL" : String(describing: $0.storage.value!) }
+            }
         }
     }
 }
@@ -75,28 +79,36 @@ enum StoreCheck {
 
     @Test func renamedTargetKeepsItsRelationshipsAcrossThreeReleases() throws {
         let released = try ReleasedProject(
-            [".entities/writer.json": Self.writer("writer", history: [("1.0", nil)]), ".entities/book.json": Self.book("book", target: "writer", history: [("1.0", nil)])],
+            [
+                ".entities/writer.json": Self.writer("writer", history: [("1.0", nil)]),
+                ".entities/book.json": Self.book("book", target: "writer", history: [("1.0", nil)]),
+            ],
             current: "1.0")
         defer { released.remove() }
         try released.release("1.0")
         // 2.0: writer → author.
         try FileManager.default.removeItem(at: released.project.root.appendingPathComponent(".entities/writer.json"))
-        try released.release("2.0", [
-            ".entities/author.json": Self.writer("author", history: [("1.0", nil), ("2.0", "writer")]),
-            ".entities/book.json": Self.book("book", target: "author", history: [("1.0", nil), ("2.0", nil)]),
-        ])
-        try released.release("2.0")  // twice: nothing refuses its own output
+        try released.release(
+            "2.0",
+            [
+                ".entities/author.json": Self.writer("author", history: [("1.0", nil), ("2.0", "writer")]),
+                ".entities/book.json": Self.book("book", target: "author", history: [("1.0", nil), ("2.0", nil)]),
+            ])
+        try released.release("2.0") // twice: nothing refuses its own output
         // 3.0: author → creator, and book → volume (the owner of the to-many: its link table is renamed).
         try FileManager.default.removeItem(at: released.project.root.appendingPathComponent(".entities/author.json"))
         try FileManager.default.removeItem(at: released.project.root.appendingPathComponent(".entities/book.json"))
-        let result = try released.release("3.0", [
-            ".entities/creator.json": Self.writer("creator", history: [("1.0", nil), ("2.0", "writer"), ("3.0", "author")]),
-            ".entities/volume.json": Self.book("volume", target: "creator", history: [("1.0", nil), ("2.0", nil), ("3.0", "book")]),
-        ])
+        let result = try released.release(
+            "3.0",
+            [
+                ".entities/creator.json": Self.writer("creator", history: [("1.0", nil), ("2.0", "writer"), ("3.0", "author")]),
+                ".entities/volume.json": Self.book("volume", target: "creator", history: [("1.0", nil), ("2.0", nil), ("3.0", "book")]),
+            ])
         let schemas = result.model.schemas
-        #expect(schemas.map { $0.tables.map(\.name).sorted() } == [
-            ["book", "book_editors", "writer"], ["author", "book", "book_editors"], ["creator", "volume", "volume_editors"],
-        ])
+        #expect(
+            schemas.map { $0.tables.map(\.name).sorted() } == [
+                ["book", "book_editors", "writer"], ["author", "book", "book_editors"], ["creator", "volume", "volume_editors"],
+            ])
         #expect(schemas[2].table(named: "volume_editors")?.renamedFrom == "book_editors")
         let snapshot = try released.project.read(".entities/.schema/2.0.json")
         #expect(snapshot.contains("\"to_one author\"") && snapshot.contains("\"to_many author\""))
@@ -111,9 +123,17 @@ enum StoreCheck {
         for version in ["1.0", "2.0"] {
             var versionSeed = seed
             if version == "2.0" { versionSeed = seed.map { $0.replacingOccurrences(of: "INTO writer", with: "INTO author") } }
-            #expect(try StoreCheck.migrate(schemas, from: version, seed: versionSeed, query: books) == [["10", "A", "1"], ["11", "B", "2"], ["12", "C", "NULL"]])
-            #expect(try StoreCheck.migrate(schemas, from: version, seed: versionSeed, query: links) == [["10", "1"], ["10", "2"], ["11", "2"]])
-            #expect(try StoreCheck.migrate(schemas, from: version, seed: versionSeed, query: "SELECT id, pen_name FROM creator ORDER BY id") == [["1", "Ann"], ["2", "Bo"]])
+            #expect(
+                try StoreCheck.migrate(schemas, from: version, seed: versionSeed, query: books) == [
+                    ["10", "A", "1"], ["11", "B", "2"], ["12", "C", "NULL"],
+                ])
+            #expect(
+                try StoreCheck.migrate(schemas, from: version, seed: versionSeed, query: links) == [
+                    ["10", "1"], ["10", "2"], ["11", "2"],
+                ])
+            #expect(
+                try StoreCheck.migrate(schemas, from: version, seed: versionSeed, query: "SELECT id, pen_name FROM creator ORDER BY id")
+                    == [["1", "Ann"], ["2", "Bo"]])
         }
         // Step by step, 1.0 → 2.0 → 3.0.
         let path = StoreCheck.path()
@@ -133,8 +153,10 @@ extension RelationshipLineageTests {
     /// Snapshots frozen by an earlier lucidgen spell a renamed target by its newer name; they still bind.
     @Test func snapshotsNamingTheTargetByItsNewerNameStillMatch() throws {
         let released = try ReleasedProject(
-            [".entities/author.json": Self.writer("author", history: [("1.0", nil), ("2.0", "writer")]),
-             ".entities/book.json": Self.book("book", target: "author", history: [("1.0", nil)])],
+            [
+                ".entities/author.json": Self.writer("author", history: [("1.0", nil), ("2.0", "writer")]),
+                ".entities/book.json": Self.book("book", target: "author", history: [("1.0", nil)]),
+            ],
             current: "2.0")
         defer { released.remove() }
         try released.release("2.0")
@@ -143,7 +165,8 @@ extension RelationshipLineageTests {
         try released.project.write(".entities/.schema/1.0.json", frozen.replacingOccurrences(of: " writer\"", with: " author\""))
         let result = try released.release("2.0")
         #expect(result.diagnostics.allSatisfy { $0.severity != .error })
-        #expect(try released.project.read(".entities/.schema/1.0.json").contains("\"to_one author\""), "a released snapshot is never rewritten")
+        #expect(
+            try released.project.read(".entities/.schema/1.0.json").contains("\"to_one author\""), "a released snapshot is never rewritten")
     }
 }
 
@@ -161,7 +184,8 @@ extension RelationshipLineageTests {
     /// Every file but the descriptions, by relative path.
     static func outputs(of project: TestProject) throws -> [String: String] {
         var result: [String: String] = [:]
-        for file in project.allFiles() where !(file.hasPrefix(".entities/") && !file.hasPrefix(".entities/.schema/")) && file != ".lucid.yaml" {
+        for file in project.allFiles()
+        where !(file.hasPrefix(".entities/") && !file.hasPrefix(".entities/.schema/")) && file != ".lucid.yaml" {
             result[file] = try project.read(file)
         }
         return result
@@ -195,21 +219,28 @@ extension RelationshipLineageTests {
     }
 
     @Test func editedTypeIsInferredAndEqualsTheHandWrittenHistory() throws {
-        let released = try ReleasedProject([".entities/weather.json": Self.weather(#"{ "name": "temperature", "property_type": "string" }"#, history: ["1.0"])], current: "1.0")
+        let released = try ReleasedProject(
+            [".entities/weather.json": Self.weather(#"{ "name": "temperature", "property_type": "string" }"#, history: ["1.0"])],
+            current: "1.0")
         defer { released.remove() }
         try released.release("1.0")
         let edited = Self.weather(#"{ "name": "temperature", "property_type": "double" }"#, history: ["1.0", "1.1"])
         let result = try released.release("1.1", [".entities/weather.json": edited])
         let notes = result.diagnostics.filter { $0.severity == .note }
         let note = try #require(notes.first { $0.message.hasPrefix("inferred") })
-        #expect(note.message == #"inferred from the released snapshots: property 'temperature' of 'weather' changed type from string to double at 1.1; to say so in the description, add to the property "type_history": [{ "until_version": "1.1", "property_type": "string" }]"#)
+        #expect(
+            note.message
+                == #"inferred from the released snapshots: property 'temperature' of 'weather' changed type from string to double at 1.1; to say so in the description, add to the property "type_history": [{ "until_version": "1.1", "property_type": "string" }]"#
+        )
         #expect(note.location?.file.hasSuffix(".entities/weather.json") == true)
         #expect(note.path == "$.properties[0]")
         #expect(result.model.entities[0].shapes.map { $0.properties.map(\.swiftType) } == [["Swift.String"], ["Swift.Double"]])
-        try released.release("1.1")  // and again
+        try released.release("1.1") // and again
 
         // The same project with the history written by hand gives the same output, byte for byte.
-        let handWritten = Self.weather(#"{ "name": "temperature", "property_type": "double", "type_history": [{ "until_version": "1.1", "property_type": "string" }] }"#, history: ["1.0", "1.1"])
+        let handWritten = Self.weather(
+            #"{ "name": "temperature", "property_type": "double", "type_history": [{ "until_version": "1.1", "property_type": "string" }] }"#,
+            history: ["1.0", "1.1"])
         let explicit = try ReleasedProject([".entities/weather.json": handWritten], current: "1.1")
         defer { explicit.remove() }
         let explicitResult = try explicit.release("1.1")
@@ -220,16 +251,21 @@ extension RelationshipLineageTests {
         // 1.2: double → int, with 1.1 released; nothing hand-written.
         let again = Self.weather(#"{ "name": "temperature", "property_type": "int" }"#, history: ["1.0", "1.1", "1.2"])
         let third = try released.release("1.2", [".entities/weather.json": again])
-        #expect(third.model.entities[0].shapes.map { $0.properties.map(\.swiftType) } == [["Swift.String"], ["Swift.Double"], ["Swift.Int"]])
+        #expect(
+            third.model.entities[0].shapes.map { $0.properties.map(\.swiftType) } == [["Swift.String"], ["Swift.Double"], ["Swift.Int"]])
         let thirdNotes = third.diagnostics.map(\.message).filter { $0.hasPrefix("inferred") }
-        let json = #""type_history": [{ "until_version": "1.1", "property_type": "string" }, { "until_version": "1.2", "property_type": "double" }]"#
-        #expect(thirdNotes == [
-            "inferred from the released snapshots: property 'temperature' of 'weather' changed type from string to double at 1.1; to say so in the description, add to the property " + json,
-            "inferred from the released snapshots: property 'temperature' of 'weather' changed type from double to int at 1.2; to say so in the description, add to the property " + json,
-        ])
+        let json =
+            #""type_history": [{ "until_version": "1.1", "property_type": "string" }, { "until_version": "1.2", "property_type": "double" }]"#
+        #expect(
+            thirdNotes == [
+                "inferred from the released snapshots: property 'temperature' of 'weather' changed type from string to double at 1.1; to say so in the description, add to the property "
+                    + json,
+                "inferred from the released snapshots: property 'temperature' of 'weather' changed type from double to int at 1.2; to say so in the description, add to the property "
+                    + json,
+            ])
         try released.release("1.2")
         // Committing the suggested JSON changes nothing.
-        let committed = Self.weather(#"{ "name": "temperature", "property_type": "int", "#+json+#" }"#, history: ["1.0", "1.1", "1.2"])
+        let committed = Self.weather(#"{ "name": "temperature", "property_type": "int", "# + json + #" }"#, history: ["1.0", "1.1", "1.2"])
         let before = try Self.outputs(of: released.project)
         let fourth = try released.release("1.2", [".entities/weather.json": committed])
         #expect(try Self.outputs(of: released.project) == before)
@@ -237,8 +273,10 @@ extension RelationshipLineageTests {
     }
 
     @Test func nullabilityDefaultTargetAndAssociationAreInferred() throws {
-        let pilot = #"{ "name": "pilot", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
-        let crew = #"{ "name": "crew", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
+        let pilot =
+            #"{ "name": "pilot", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
+        let crew =
+            #"{ "name": "crew", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
         let before = #"""
             { "name": "note", "property_type": "string", "default_value": "none" },
             { "name": "gusts", "property_type": "int", "nullable": true },
@@ -252,25 +290,29 @@ extension RelationshipLineageTests {
             { "name": "reviewers", "property_type": { "entity_name": "pilot", "association": "to_many" } }
             """#
         let released = try ReleasedProject(
-            [".entities/pilot.json": pilot, ".entities/crew.json": crew, ".entities/weather.json": Self.weather(before, history: ["1.0"])], current: "1.0")
+            [".entities/pilot.json": pilot, ".entities/crew.json": crew, ".entities/weather.json": Self.weather(before, history: ["1.0"])],
+            current: "1.0")
         defer { released.remove() }
         try released.release("1.0")
         let result = try released.release("2.0", [".entities/weather.json": Self.weather(after, history: ["1.0", "2.0"])])
         let notes = result.diagnostics.map(\.message).filter { $0.hasPrefix("inferred") }
-        #expect(notes == [
-            #"inferred from the released snapshots: property 'note' of 'weather' changed default from 'none' to 'n/a' at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "default_value": "none" }]"#,
-            #"inferred from the released snapshots: property 'gusts' of 'weather' changed from nullable to required and default from none to 0 at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "nullable": true, "default_value": null }]"#,
-            #"inferred from the released snapshots: property 'observer' of 'weather' changed type from to_one pilot to to_one crew at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" } }]"#,
-            #"inferred from the released snapshots: property 'reviewers' of 'weather' changed type from to_one pilot to to_many pilot and from nullable to required at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true }]"#,
-        ])
+        #expect(
+            notes == [
+                #"inferred from the released snapshots: property 'note' of 'weather' changed default from 'none' to 'n/a' at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "default_value": "none" }]"#,
+                #"inferred from the released snapshots: property 'gusts' of 'weather' changed from nullable to required and default from none to 0 at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "nullable": true, "default_value": null }]"#,
+                #"inferred from the released snapshots: property 'observer' of 'weather' changed type from to_one pilot to to_one crew at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" } }]"#,
+                #"inferred from the released snapshots: property 'reviewers' of 'weather' changed type from to_one pilot to to_many pilot and from nullable to required at 2.0; to say so in the description, add to the property "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true }]"#,
+            ])
         #expect(result.model.schemas[1].table(named: "weather_reviewers")?.convertedFromColumn == "reviewers")
-        let withHistory = Self.weather(#"""
+        let withHistory = Self.weather(
+            #"""
             { "name": "note", "property_type": "string", "default_value": "n/a", "type_history": [{ "until_version": "2.0", "default_value": "none" }] },
             { "name": "gusts", "property_type": "int", "default_value": 0, "type_history": [{ "until_version": "2.0", "nullable": true, "default_value": null }] },
             { "name": "observer", "property_type": { "entity_name": "crew", "association": "to_one" }, "nullable": true, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" } }] },
             { "name": "reviewers", "property_type": { "entity_name": "pilot", "association": "to_many" }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true }] }
             """#, history: ["1.0", "2.0"])
-        let explicit = try ReleasedProject([".entities/pilot.json": pilot, ".entities/crew.json": crew, ".entities/weather.json": withHistory], current: "2.0")
+        let explicit = try ReleasedProject(
+            [".entities/pilot.json": pilot, ".entities/crew.json": crew, ".entities/weather.json": withHistory], current: "2.0")
         defer { explicit.remove() }
         let explicitResult = try explicit.release("2.0")
         #expect(explicitResult.model.schemas == result.model.schemas)
@@ -279,35 +321,52 @@ extension RelationshipLineageTests {
         // The store's rows survive: the link of the to-one becomes a link row.
         let rows = try StoreCheck.migrate(
             result.model.schemas, from: "1.0",
-            seed: ["INSERT INTO pilot (id, name) VALUES (1, 'Ann')", "INSERT INTO crew (id, name) VALUES (1, 'Cy')",
-                   "INSERT INTO weather (id, note, gusts, observer, reviewers) VALUES (5, 'x', 12, 1, 1)"],
+            seed: [
+                "INSERT INTO pilot (id, name) VALUES (1, 'Ann')", "INSERT INTO crew (id, name) VALUES (1, 'Cy')",
+                "INSERT INTO weather (id, note, gusts, observer, reviewers) VALUES (5, 'x', 12, 1, 1)",
+            ],
             query: "SELECT w.id, w.note, w.gusts, w.observer, r.target_id FROM weather w JOIN weather_reviewers r ON r.source_id = w.id")
         #expect(rows == [["5", "x", "12", "1", "1"]])
     }
 
     @Test func anEditWithoutAVersionToLandAtShowsTheJSON() throws {
-        let released = try ReleasedProject([".entities/weather.json": Self.weather(#"{ "name": "temperature", "property_type": "string" }"#, history: ["1.0"])], current: "1.0")
+        let released = try ReleasedProject(
+            [".entities/weather.json": Self.weather(#"{ "name": "temperature", "property_type": "string" }"#, history: ["1.0"])],
+            current: "1.0")
         defer { released.remove() }
         try released.release("1.0")
-        try released.project.write(".entities/weather.json", Self.weather(#"{ "name": "temperature", "property_type": "double" }"#, history: ["1.0"]))
+        try released.project.write(
+            ".entities/weather.json", Self.weather(#"{ "name": "temperature", "property_type": "double" }"#, history: ["1.0"]))
         try released.project.write(".lucid.yaml", ReleasedProject.config("1.1"))
         let error = try #require(try released.project.errors().first)
-        #expect(error.message == #"property 'temperature' of 'weather' was string, required, default none in released version 1.0 and is now double, required, default none, but 'weather' has no version_history item after 1.0 to change it at; add { "version": "1.1" } to its version_history (the change is then inferred, as if you wrote "type_history": [{ "until_version": "1.1", "property_type": "string" }])"#)
+        #expect(
+            error.message
+                == #"property 'temperature' of 'weather' was string, required, default none in released version 1.0 and is now double, required, default none, but 'weather' has no version_history item after 1.0 to change it at; add { "version": "1.1" } to its version_history (the change is then inferred, as if you wrote "type_history": [{ "until_version": "1.1", "property_type": "string" }])"#
+        )
         #expect(error.path == "$.properties[0]")
     }
 
     @Test func inconsistentReleasedSnapshotsShowTheJSON() throws {
         // weather changes only at 1.0 and 2.0; a second entity adds 1.5. Snapshots 1.0 and 1.5 must agree.
-        let other = #"{ "name": "other", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "1.5" }], "properties": [{ "name": "x", "property_type": "date" }] }"#
+        let other =
+            #"{ "name": "other", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "1.5" }], "properties": [{ "name": "x", "property_type": "date" }] }"#
         let released = try ReleasedProject(
-            [".entities/other.json": other, ".entities/weather.json": Self.weather(#"{ "name": "temperature", "property_type": "string" }"#, history: ["1.0", "2.0"])], current: "2.0")
+            [
+                ".entities/other.json": other,
+                ".entities/weather.json": Self.weather(#"{ "name": "temperature", "property_type": "string" }"#, history: ["1.0", "2.0"]),
+            ], current: "2.0")
         defer { released.remove() }
         try released.release("2.0")
         let snapshot = try released.project.read(".entities/.schema/1.5.json")
-        try released.project.write(".entities/.schema/1.5.json", snapshot.replacingOccurrences(of: #""type" : "string""#, with: #""type" : "int""#))
-        try released.project.write(".entities/weather.json", Self.weather(#"{ "name": "temperature", "property_type": "double" }"#, history: ["1.0", "2.0"]))
+        try released.project.write(
+            ".entities/.schema/1.5.json", snapshot.replacingOccurrences(of: #""type" : "string""#, with: #""type" : "int""#))
+        try released.project.write(
+            ".entities/weather.json", Self.weather(#"{ "name": "temperature", "property_type": "double" }"#, history: ["1.0", "2.0"]))
         let error = try #require(try released.project.errors().first)
-        #expect(error.message == #"released snapshots 1.0 and 1.5 disagree about property 'temperature' of 'weather' (string, required, default none and int, required, default none), though 'weather' did not change between them, so what it was before 2.0 is ambiguous; restore the snapshots from version control, or write the property's type_history by hand: "type_history": [{ "until_version": "2.0", "property_type": "string" }] or "type_history": [{ "until_version": "2.0", "property_type": "int" }]"#)
+        #expect(
+            error.message
+                == #"released snapshots 1.0 and 1.5 disagree about property 'temperature' of 'weather' (string, required, default none and int, required, default none), though 'weather' did not change between them, so what it was before 2.0 is ambiguous; restore the snapshots from version control, or write the property's type_history by hand: "type_history": [{ "until_version": "2.0", "property_type": "string" }] or "type_history": [{ "until_version": "2.0", "property_type": "int" }]"#
+        )
     }
 }
 

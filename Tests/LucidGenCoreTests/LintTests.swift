@@ -11,7 +11,9 @@ import Testing
         TestProject.defaultConfig + "\ncurrent_version: \"\(current)\"\n" + extra
     }
 
-    static func track(_ properties: String, history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, name: String = "track", extra: String = "") -> String {
+    static func track(
+        _ properties: String, history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, name: String = "track", extra: String = ""
+    ) -> String {
         trackDescription(properties, history: history, name: name, extra: extra)
     }
 
@@ -47,7 +49,8 @@ import Testing
     @Test func anEntityRemovedIsDestructive() throws {
         let files = [
             ".entities/track.json": Self.track(Self.title),
-            ".entities/album.json": Self.track(Self.title, history: #"{ "version": "1.0" }"#, name: "album", extra: #" "removed_at_version": "2.0","#),
+            ".entities/album.json": Self.track(
+                Self.title, history: #"{ "version": "1.0" }"#, name: "album", extra: #" "removed_at_version": "2.0","#),
         ]
         let result = try lint(files)
         #expect(result.findings.map(\.code.id) == ["DS101"])
@@ -55,12 +58,16 @@ import Testing
         #expect(finding.severity == .error)
         #expect(finding.message == "entity album (table album) is removed at 2.0")
         #expect(finding.location?.file.hasSuffix(".entities/album.json") == true)
-        #expect(finding.text.hasSuffix("; instead, keep the entity until no release reads it (stop writing it first), or move its rows in a stage, then acknowledge the removal"))
+        #expect(
+            finding.text.hasSuffix(
+                "; instead, keep the entity until no release reads it (stop writing it first), or move its rows in a stage, then acknowledge the removal"
+            ))
         #expect(try codes(files, additiveOnly: true) == ["DS101", "AO101"])
     }
 
     @Test func aPropertyRemovedIsDestructiveAndLocatedAtItsDescription() throws {
-        let properties = Self.title + #",\#n            { "name": "bpm", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#
+        let properties =
+            Self.title + #",\#n            { "name": "bpm", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#
         let result = try lint([".entities/track.json": Self.track(properties)])
         #expect(result.findings.map(\.code.id) == ["DS102"])
         #expect(result.findings.first?.message == "property track.bpm is removed at 2.0")
@@ -84,12 +91,15 @@ import Testing
     /// A rename that keeps the column (`persisted_name` holding the old name) changes nothing for older apps,
     /// which read and write the column: no BC102 advising exactly what was done.
     @Test func aRenameThatKeepsItsColumnIsNoFinding() throws {
-        let property = Self.track(#"{ "name": "name", "property_type": "string", "previous_name": "title", "renamed_at_version": "2.0", "persisted_name": "title" }"#)
+        let property = Self.track(
+            #"{ "name": "name", "property_type": "string", "previous_name": "title", "renamed_at_version": "2.0", "persisted_name": "title" }"#
+        )
         #expect(try codes([".entities/track.json": property]) == [])
     }
 
     @Test func typeChangesByLossOrByTheAppsCode() throws {
-        let lossy = #"{ "name": "score", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "double", "lossy_conversion": true }] }"#
+        let lossy =
+            #"{ "name": "score", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "double", "lossy_conversion": true }] }"#
         let result = try lint([".entities/track.json": Self.track(lossy)])
         #expect(result.findings.map(\.code.id) == ["BC103", "DS103"])
         #expect(result.findings.map(\.message) == Array(repeating: "property track.score changes type from double to int at 2.0", count: 2))
@@ -99,7 +109,8 @@ import Testing
     }
 
     @Test func optionalBecomingRequiredFillsNulls() throws {
-        let property = #"{ "name": "note", "property_type": "string", "default_value": "none", "type_history": [{ "until_version": "2.0", "nullable": true }] }"#
+        let property =
+            #"{ "name": "note", "property_type": "string", "default_value": "none", "type_history": [{ "until_version": "2.0", "nullable": true }] }"#
         let result = try lint([".entities/track.json": Self.track(property)])
         #expect(result.findings.map(\.code.id) == ["BC105", "MF102"])
         #expect(result.findings.last?.message == "property track.note becomes required at 2.0 (NULLs become 'none')")
@@ -110,7 +121,9 @@ import Testing
         let found = try codes([".entities/track.json": Self.track(properties)])
         #expect(found == ["MF101"])
         // On an entity new at 2.0 there are no existing rows: nothing to say.
-        let fresh = Self.track(properties.replacingOccurrences(of: #", "added_at_version": "2.0""#, with: ""), history: #"{ "version": "2.0" }"#, name: "album")
+        let fresh = Self.track(
+            properties.replacingOccurrences(of: #", "added_at_version": "2.0""#, with: ""), history: #"{ "version": "2.0" }"#, name: "album"
+        )
         #expect(try codes([".entities/track.json": Self.track(Self.title), ".entities/album.json": fresh]) == [])
     }
 
@@ -132,47 +145,66 @@ import Testing
             ".entities/Subtypes/finish.json": finish,
         ])
         #expect(defaulted.findings.map(\.code.id) == [])
-        let undefaulted = try lint([".entities/track.json": Self.track(trim), ".entities/Subtypes/paint.json": paint(redDefault: ""), ".entities/Subtypes/finish.json": finish])
+        let undefaulted = try lint([
+            ".entities/track.json": Self.track(trim), ".entities/Subtypes/paint.json": paint(redDefault: ""),
+            ".entities/Subtypes/finish.json": finish,
+        ])
         #expect(undefaulted.findings.map(\.code.id) == ["MF101"])
-        #expect(undefaulted.findings.first?.message == "required composite track.trim is added at 2.0 with required elements without a default_value (columns trim_red)")
+        #expect(
+            undefaulted.findings.first?.message
+                == "required composite track.trim is added at 2.0 with required elements without a default_value (columns trim_red)")
     }
 
     /// Found by the history explorer: a composite renamed renames its columns (BC102), its storage stays one
     /// column per element, so it is no type change (BC103); a JSON struct made composite is one.
     @Test func aCompositeRenamedIsNoTypeChange() throws {
-        let point = #"{ "name": "point", "properties": [{ "name": "x", "property_type": "double" }, { "name": "label", "property_type": "string", "nullable": true }] }"#
+        let point =
+            #"{ "name": "point", "properties": [{ "name": "x", "property_type": "double" }, { "name": "label", "property_type": "string", "nullable": true }] }"#
         let renamed = Self.title + #", { "name": "spot", "property_type": "point", "composite": true, "previous_name": "where" }"#
         let result = try lint([".entities/track.json": Self.track(renamed), ".entities/Subtypes/point.json": point])
         #expect(result.findings.map(\.code.id) == ["BC102"])
         #expect(result.findings.first?.message == "property track.where is renamed to spot at 2.0 (column where → spot)")
-        let converted = Self.title + #", { "name": "spot", "property_type": "point", "composite": true, "type_history": [{ "until_version": "2.0", "property_type": "point" }] }"#
+        let converted =
+            Self.title
+            + #", { "name": "spot", "property_type": "point", "composite": true, "type_history": [{ "until_version": "2.0", "property_type": "point" }] }"#
         let conversion = try lint([".entities/track.json": Self.track(converted), ".entities/Subtypes/point.json": point])
         #expect(conversion.findings.map(\.code.id) == ["BC103"])
-        #expect(conversion.findings.first?.message == "property track.spot changes from point to composite point at 2.0 (column spot → spot_x, spot_label)")
+        #expect(
+            conversion.findings.first?.message
+                == "property track.spot changes from point to composite point at 2.0 (column spot → spot_x, spot_label)")
     }
 
     @Test func relationshipsChangingAssociation() throws {
-        let toMany = #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many" }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true }] }"#
+        let toMany =
+            #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many" }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true }] }"#
         #expect(try codes([".entities/track.json": Self.track(toMany), ".entities/pilot.json": Self.pilot]) == ["BC104"])
-        let toOne = #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_many" } }] }"#
+        let toOne =
+            #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_one" }, "nullable": true, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_many" } }] }"#
         let result = try lint([".entities/track.json": Self.track(toOne), ".entities/pilot.json": Self.pilot])
         #expect(result.findings.map(\.code.id) == ["BC104", "MF104"])
-        #expect(result.findings.first?.message == "property track.crew changes from a to-many relationship to pilot to a to-one relationship to pilot at 2.0")
+        #expect(
+            result.findings.first?.message
+                == "property track.crew changes from a to-many relationship to pilot to a to-one relationship to pilot at 2.0")
     }
 
     /// Ordering a to-many (or no longer) changes its link table: older releases insert links without a
     /// position (or read them unordered).
     @Test func aToManyBecomingOrderedChangesItsAssociation() throws {
-        let ordered = #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many", "ordered": true }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_many" } }] }"#
+        let ordered =
+            #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many", "ordered": true }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_many" } }] }"#
         let result = try lint([".entities/track.json": Self.track(ordered), ".entities/pilot.json": Self.pilot])
         #expect(result.findings.map(\.code.id) == ["BC104"])
-        #expect(result.findings.first?.message == "property track.crew changes from a to-many relationship to pilot to an ordered to-many relationship to pilot at 2.0")
-        let unordered = #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many" }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_many", "ordered": true } }] }"#
+        #expect(
+            result.findings.first?.message
+                == "property track.crew changes from a to-many relationship to pilot to an ordered to-many relationship to pilot at 2.0")
+        let unordered =
+            #"{ "name": "crew", "property_type": { "entity_name": "pilot", "association": "to_many" }, "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "pilot", "association": "to_many", "ordered": true } }] }"#
         #expect(try codes([".entities/track.json": Self.track(unordered), ".entities/pilot.json": Self.pilot]) == ["BC104"])
     }
 
     @Test func severitiesAndAcknowledgementsComeFromTheConfig() throws {
-        let properties = Self.title + #", { "name": "bpm", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#
+        let properties =
+            Self.title + #", { "name": "bpm", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#
             + #", { "name": "name", "property_type": "string", "previous_name": "artist", "renamed_at_version": "2.0" }"#
         let files = [".entities/track.json": Self.track(properties)]
         let config = Self.config(
@@ -193,16 +225,22 @@ import Testing
                 - { code: DS101, entity: track, version: "2.0", reason: "stale" }
             """)
         let second = try lint(files, config: acknowledged)
-        #expect(second.findings.map { "\($0.code.id) \($0.severity) \($0.acknowledgement ?? "-")" } == ["DS102 note nobody ever set it", "BC102 warning -"])
+        #expect(
+            second.findings.map { "\($0.code.id) \($0.severity) \($0.acknowledgement ?? "-")" } == [
+                "DS102 note nobody ever set it", "BC102 warning -",
+            ])
         #expect(second.findings.first?.text == "[DS102] property track.bpm is removed at 2.0 (acknowledged: nobody ever set it)")
         #expect(second.diagnostics.map(\.message) == ["acknowledgement of DS101 for track at 2.0 matches no finding; remove it"])
         #expect(second.diagnostics.first?.location?.line == 10)
     }
 
     @Test func sinceSkipsTheStepsBeforeIt() throws {
-        let properties = Self.title + #", { "name": "bpm", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#
+        let properties =
+            Self.title + #", { "name": "bpm", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#
             + #", { "name": "key", "property_type": "string", "nullable": true, "removed_at_version": "3.0" }"#
-        let files = [".entities/track.json": Self.track(properties, history: #"{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0" }"#)]
+        let files = [
+            ".entities/track.json": Self.track(properties, history: #"{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0" }"#)
+        ]
         #expect(try lint(files, config: Self.config(current: "3.0")).findings.map(\.to.string) == ["2.0", "3.0"])
         #expect(try lint(files, config: Self.config("lint:\n  since: \"2.0\"\n", current: "3.0")).findings.map(\.to.string) == ["3.0"])
     }
@@ -210,7 +248,9 @@ import Testing
     @Test func badLintSettingsAreLocatedErrors() throws {
         let project = try TestProject(
             files: [".entities/track.json": Self.track(Self.title)],
-            config: Self.config("lint:\n  severity:\n    XX999: error\n    BC101: loud\n  acknowledged:\n    - { code: DS102, entity: track, version: \"2.0\" }\n"))
+            config: Self.config(
+                "lint:\n  severity:\n    XX999: error\n    BC101: loud\n  acknowledged:\n    - { code: DS102, entity: track, version: \"2.0\" }\n"
+            ))
         defer { project.remove() }
         let messages = try project.errors().map { "\($0.location?.line ?? 0): \($0.message)" }
         #expect(messages.contains { $0.hasPrefix("9: unknown lint code 'XX999' (codes: DS101, DS102, DS103, BC101") })
@@ -231,32 +271,37 @@ import Testing
     @Test func aPropertyThatMovesUpOrDownItsHierarchyIsNoRemoval() throws {
         let files = [
             ".entities/vehicle.json": #"""
-                { "name": "vehicle", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
-                  "properties": [{ "name": "name", "property_type": "string" },
-                                 { "name": "payload", "property_type": "double", "nullable": true, "removed_at_version": "2.0" },
-                                 { "name": "doors", "property_type": "int", "default_value": 0, "added_at_version": "2.0", "moved_from": "car" }] }
-                """#,
+            { "name": "vehicle", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [{ "name": "name", "property_type": "string" },
+                             { "name": "payload", "property_type": "double", "nullable": true, "removed_at_version": "2.0" },
+                             { "name": "doors", "property_type": "int", "default_value": 0, "added_at_version": "2.0", "moved_from": "car" }] }
+            """#,
             ".entities/car.json": #"""
-                { "name": "car", "parent": "vehicle", "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
-                  "properties": [{ "name": "doors", "property_type": "int", "default_value": 0, "removed_at_version": "2.0" },
-                                 { "name": "payload", "property_type": "double", "nullable": true, "added_at_version": "2.0", "moved_from": "vehicle" }] }
-                """#,
+            { "name": "car", "parent": "vehicle", "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [{ "name": "doors", "property_type": "int", "default_value": 0, "removed_at_version": "2.0" },
+                             { "name": "payload", "property_type": "double", "nullable": true, "added_at_version": "2.0", "moved_from": "vehicle" }] }
+            """#,
         ]
         #expect(try codes(files) == [])
     }
 
     @Test func anEntityWhoseParentChangesMovesToAnotherTable() throws {
         let files = [
-            ".entities/meta_reward.json": #"{ "name": "meta_reward", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }], "properties": [] }"#,
+            ".entities/meta_reward.json":
+                #"{ "name": "meta_reward", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }], "properties": [] }"#,
             ".entities/gear.json": #"""
-                { "name": "gear", "identifier": { "type": "int" }, "parent": "meta_reward",
-                  "parent_history": [{ "until_version": "2.0", "parent": null }],
-                  "version_history": [{ "version": "1.0" }], "properties": [{ "name": "key", "property_type": "string" }] }
-                """#,
+            { "name": "gear", "identifier": { "type": "int" }, "parent": "meta_reward",
+              "parent_history": [{ "until_version": "2.0", "parent": null }],
+              "version_history": [{ "version": "1.0" }], "properties": [{ "name": "key", "property_type": "string" }] }
+            """#,
         ]
         let findings = try lint(files).findings
         #expect(findings.map(\.code.id) == ["BC107"], "\(findings)")
-        #expect(findings.first?.message.hasPrefix("entity gear moves from table gear to meta_reward at 2.0 (its parent: none → meta_reward)") == true, "\(findings)")
-        #expect(findings.first?.location.map { "\($0)" }?.hasSuffix("gear.json:2:22") == true, "at the parent_history item: \(String(describing: findings.first?.location))")
+        #expect(
+            findings.first?.message.hasPrefix("entity gear moves from table gear to meta_reward at 2.0 (its parent: none → meta_reward)")
+                == true, "\(findings)")
+        #expect(
+            findings.first?.location.map { "\($0)" }?.hasSuffix("gear.json:2:22") == true,
+            "at the parent_history item: \(String(describing: findings.first?.location))")
     }
 }

@@ -14,7 +14,8 @@ import Testing
     /// An entity description whose identifier is on line 3, its history on line 4, and its properties one a
     /// line from line 6 (`extra`, entity-level keys, after them).
     static func entity(
-        _ name: String, identifier: String = #"{ "type": "uuid" }"#, history: String = twoVersions, _ properties: [String], extra: String = ""
+        _ name: String, identifier: String = #"{ "type": "uuid" }"#, history: String = twoVersions, _ properties: [String],
+        extra: String = ""
     ) -> String {
         """
         {
@@ -44,7 +45,11 @@ import Testing
         settings.sqliteData = true
         return Linter(model: result.model, descriptions: input.entities, settings: settings).run().findings
             .filter { $0.code.family == .sqliteData }
-            .map { Finding(code: $0.code.id, file: (($0.location?.file ?? "") as NSString).lastPathComponent, line: $0.location?.line ?? 0, message: $0.message) }
+            .map {
+                Finding(
+                    code: $0.code.id, file: (($0.location?.file ?? "") as NSString).lastPathComponent, line: $0.location?.line ?? 0,
+                    message: $0.message)
+            }
     }
 
     struct Finding: Hashable, CustomStringConvertible {
@@ -60,11 +65,14 @@ import Testing
     /// itself), later properties nullable or defaulted (one NOT NULL ON CONFLICT REPLACE with a default).
     @Test func aSyncableHistoryHasNoFinding() throws {
         let files = [
-            ".entities/folder.json": Self.entity("folder", [Self.title, #"{ "name": "color", "property_type": "int", "nullable": true, "added_at_version": "2.0" }"#]),
-            ".entities/note.json": Self.entity("note", [
-                Self.title, Self.toOne("folder", "folder"), Self.toOne("parent", "note", #", "nullable": true"#),
-                #"{ "name": "flagged", "property_type": "bool", "default_value": false, "on_conflict": "replace", "added_at_version": "2.0" }"#,
-            ]),
+            ".entities/folder.json": Self.entity(
+                "folder", [Self.title, #"{ "name": "color", "property_type": "int", "nullable": true, "added_at_version": "2.0" }"#]),
+            ".entities/note.json": Self.entity(
+                "note",
+                [
+                    Self.title, Self.toOne("folder", "folder"), Self.toOne("parent", "note", #", "nullable": true"#),
+                    #"{ "name": "flagged", "property_type": "bool", "default_value": false, "on_conflict": "replace", "added_at_version": "2.0" }"#,
+                ]),
         ]
         #expect(try findings(files) == [])
     }
@@ -72,23 +80,31 @@ import Testing
     @Test func aUniquenessButThePrimaryKeyIsRefusedAtItsLine() throws {
         let files = [
             ".entities/folder.json": Self.entity(
-                "folder", [#"{ "name": "title", "property_type": "string", "unique": true }"#, #"{ "name": "position", "property_type": "int", "default_value": 0 }"#],
+                "folder",
+                [
+                    #"{ "name": "title", "property_type": "string", "unique": true }"#,
+                    #"{ "name": "position", "property_type": "int", "default_value": 0 }"#,
+                ],
                 extra: #""indexes": [{ "properties": ["title", "position"], "unique": true }]"#)
         ]
         let found = try findings(files)
         #expect(found.map(\.place) == ["SD101 folder.json:6", "SD101 folder.json:9"])
-        #expect(found.map(\.message) == [
-            "property folder.title is unique at 2.0 (index folder_title_unique on folder)",
-            "properties folder.(title, position) are unique at 2.0 (index folder_title_position_unique on folder)",
-        ])
+        #expect(
+            found.map(\.message) == [
+                "property folder.title is unique at 2.0 (index folder_title_unique on folder)",
+                "properties folder.(title, position) are unique at 2.0 (index folder_title_position_unique on folder)",
+            ])
     }
 
     @Test func aForeignKeyThatRestrictsDeletionIsRefusedAtItsRelationship() throws {
         let files = [
             ".entities/folder.json": Self.entity("folder", [Self.title]),
-            ".entities/note.json": Self.entity("note", [
-                Self.title, Self.toOne("folder", "folder", #", "on_delete": "restrict""#), Self.toOne("archive", "folder", #", "nullable": true, "on_delete": "no_action""#),
-            ]),
+            ".entities/note.json": Self.entity(
+                "note",
+                [
+                    Self.title, Self.toOne("folder", "folder", #", "on_delete": "restrict""#),
+                    Self.toOne("archive", "folder", #", "nullable": true, "on_delete": "no_action""#),
+                ]),
         ]
         let found = try findings(files)
         #expect(found.map(\.place) == ["SD102 note.json:7", "SD102 note.json:8"])
@@ -98,7 +114,8 @@ import Testing
     @Test func aCycleOfForeignKeysIsRefusedOnceAtItsFirstTable() throws {
         let files = [
             ".entities/folder.json": Self.entity("folder", [Self.title, Self.toOne("pinned", "note", #", "nullable": true"#)]),
-            ".entities/note.json": Self.entity("note", [Self.title, Self.toOne("folder", "folder"), Self.toOne("parent", "note", #", "nullable": true"#)]),
+            ".entities/note.json": Self.entity(
+                "note", [Self.title, Self.toOne("folder", "folder"), Self.toOne("parent", "note", #", "nullable": true"#)]),
         ]
         let found = try findings(files)
         #expect(found.map(\.place) == ["SD103 folder.json:7"])
@@ -108,7 +125,8 @@ import Testing
     @Test func keysThatAreNotOneUUIDColumnAreRefused() throws {
         let files = [
             ".entities/folder.json": Self.entity("folder", identifier: #"{ "type": "int" }"#, [Self.title]),
-            ".entities/note.json": Self.entity("note", [Self.title, #"{ "name": "tags", "property_type": { "entity_name": "tag", "association": "to_many" } }"#]),
+            ".entities/note.json": Self.entity(
+                "note", [Self.title, #"{ "name": "tags", "property_type": { "entity_name": "tag", "association": "to_many" } }"#]),
             ".entities/tag.json": Self.entity("tag", [Self.title]),
         ]
         let found = try findings(files)
@@ -118,10 +136,12 @@ import Testing
 
     @Test func aRequiredPropertyAddedWithoutADefaultIsRefusedAtItsLine() throws {
         let files = [
-            ".entities/note.json": Self.entity("note", [
-                Self.title, #"{ "name": "priority", "property_type": "int", "added_at_version": "2.0" }"#,
-                #"{ "name": "flagged", "property_type": "bool", "default_value": false, "on_conflict": "replace", "added_at_version": "2.0" }"#,
-            ])
+            ".entities/note.json": Self.entity(
+                "note",
+                [
+                    Self.title, #"{ "name": "priority", "property_type": "int", "added_at_version": "2.0" }"#,
+                    #"{ "name": "flagged", "property_type": "bool", "default_value": false, "on_conflict": "replace", "added_at_version": "2.0" }"#,
+                ])
         ]
         #expect(try findings(files).map(\.place) == ["SD105 note.json:7"])
     }
@@ -131,11 +151,14 @@ import Testing
             ".entities/folder.json": Self.entity(
                 "folder", history: #"{ "version": "1.0" }, { "version": "2.0", "previous_name": "group" }"#,
                 [Self.title]),
-            ".entities/note.json": Self.entity("note", [
-                Self.title, #"{ "name": "color", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#,
-                #"{ "name": "name", "property_type": "string", "nullable": true, "previous_name": "label", "renamed_at_version": "2.0" }"#,
-            ]),
-            ".entities/archive.json": Self.entity("archive", history: #"{ "version": "1.0" }"#, [Self.title], extra: #""removed_at_version": "2.0""#),
+            ".entities/note.json": Self.entity(
+                "note",
+                [
+                    Self.title, #"{ "name": "color", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }"#,
+                    #"{ "name": "name", "property_type": "string", "nullable": true, "previous_name": "label", "renamed_at_version": "2.0" }"#,
+                ]),
+            ".entities/archive.json": Self.entity(
+                "archive", history: #"{ "version": "1.0" }"#, [Self.title], extra: #""removed_at_version": "2.0""#),
         ]
         let found = try findings(files)
         #expect(Set(found.map(\.place)) == ["SD106 folder.json:4", "SD106 note.json:7", "SD106 note.json:8", "SD106 archive.json:1"])
@@ -143,14 +166,17 @@ import Testing
 
     /// The option on the command line: without it the same history passes.
     @Test func theCheckCommandTakesTheOption() throws {
-        let project = try TestProject(files: [".entities/folder.json": Self.entity("folder", identifier: #"{ "type": "int" }"#, [Self.title])], config: Self.config)
+        let project = try TestProject(
+            files: [".entities/folder.json": Self.entity("folder", identifier: #"{ "type": "int" }"#, [Self.title])], config: Self.config)
         defer { project.remove() }
         #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
         #expect(try run(lucidgenBinary, ["check"], in: project.root).status == 0)
         let checked = try run(lucidgenBinary, ["check", "--sqlitedata"], in: project.root)
         #expect(checked.status == 4)
         #expect(checked.output.contains(".entities/folder.json:3:"))
-        #expect(checked.output.contains("error: [SD104] entity folder is keyed by column id (identifier int) in table folder: SQLiteData's SyncEngine refuses it"))
+        #expect(
+            checked.output.contains(
+                "error: [SD104] entity folder is keyed by column id (identifier int) in table folder: SQLiteData's SyncEngine refuses it"))
         #expect(checked.output.contains("1 step linted (SQLiteData's sync rules)"))
         let json = try run(lucidgenBinary, ["check", "--sqlitedata", "--format", "json"], in: project.root)
         #expect(json.output.contains(#""sqliteData" : true"#))

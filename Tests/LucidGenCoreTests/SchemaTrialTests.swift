@@ -12,7 +12,8 @@ import Testing
 @Suite struct SchemaTrialTests {
     static func recipe(tokenizer: String? = nil, titleDefault: String? = nil) -> String {
         let search = tokenizer.map { #"{ "properties": ["title"], "tokenizer": \#(json($0)) }"# } ?? #"{ "properties": ["title"] }"#
-        let title = titleDefault.map { #"{ "name": "title", "property_type": "string", "default_value": \#(json($0)) }"# }
+        let title =
+            titleDefault.map { #"{ "name": "title", "property_type": "string", "default_value": \#(json($0)) }"# }
             ?? #"{ "name": "title", "property_type": "string" }"#
         return """
             {
@@ -37,10 +38,12 @@ import Testing
     /// `generate` and `check` on a project whose only description is `recipe`: both exit 1 with the error,
     /// and `generate` writes nothing.
     func refusal(_ recipe: String) throws -> (generate: ProcessResult, check: ProcessResult, written: Bool) {
-        let project = try TestProject(files: [".entities/recipe.json": recipe], config: TestProject.defaultConfig + "\ncurrent_version: \"1.0\"\n")
+        let project = try TestProject(
+            files: [".entities/recipe.json": recipe], config: TestProject.defaultConfig + "\ncurrent_version: \"1.0\"\n")
         defer { project.remove() }
         let generate = try run(lucidgenBinary, ["generate"], in: project.root)
-        let written = FileManager.default.fileExists(atPath: project.root.appendingPathComponent("Sources/App/Generated").path)
+        let written =
+            FileManager.default.fileExists(atPath: project.root.appendingPathComponent("Sources/App/Generated").path)
             || FileManager.default.fileExists(atPath: project.root.appendingPathComponent(".entities/.schema").path)
         let check = try run(lucidgenBinary, ["check"], in: project.root)
         return (generate, check, written)
@@ -65,12 +68,17 @@ import Testing
         #expect(check.status == 1)
         #expect(!written)
         // Refused when the description is loaded, before any SQL is made (the trial would refuse it too).
-        #expect(generate.error.contains(".entities/recipe.json:7:9: error: default_value of 'title' contains NUL (U+0000)"), "at the property: \(generate.error)")
+        #expect(
+            generate.error.contains(".entities/recipe.json:7:9: error: default_value of 'title' contains NUL (U+0000)"),
+            "at the property: \(generate.error)")
     }
 
     @Test func aValidSchemaPassesTheTrial() throws {
         let project = try TestProject(
-            files: [".entities/recipe.json": Self.recipe(tokenizer: "unicode61 remove_diacritics 2", titleDefault: "it's \"quoted\"; DROP TABLE x; --")],
+            files: [
+                ".entities/recipe.json": Self.recipe(
+                    tokenizer: "unicode61 remove_diacritics 2", titleDefault: "it's \"quoted\"; DROP TABLE x; --")
+            ],
             config: TestProject.defaultConfig + "\ncurrent_version: \"1.0\"\n")
         defer { project.remove() }
         let generate = try run(lucidgenBinary, ["generate"], in: project.root)
@@ -93,7 +101,8 @@ import Testing
                 ]
             }
             """
-        let project = try TestProject(files: [".entities/note.json": note], config: TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
+        let project = try TestProject(
+            files: [".entities/note.json": note], config: TestProject.defaultConfig + "\ncurrent_version: \"2.0\"\n")
         defer { project.remove() }
         let plan = try run(lucidgenBinary, ["plan"], in: project.root)
         #expect(plan.status == 0, "\(plan.error)")

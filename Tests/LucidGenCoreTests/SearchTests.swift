@@ -9,7 +9,8 @@ import Testing
 @Suite struct SearchTests {
     static func config(current: String) -> String { TestProject.defaultConfig + "\ncurrent_version: \"\(current)\"\n" }
 
-    static let historicNotes = #"{ "name": "notes", "property_type": "string", "nullable": true, "previous_name": "remarks", "renamed_at_version": "3.0", "added_at_version": "2.0" }"#
+    static let historicNotes =
+        #"{ "name": "notes", "property_type": "string", "nullable": true, "previous_name": "remarks", "renamed_at_version": "3.0", "added_at_version": "2.0" }"#
     static let plainNotes = #"{ "name": "notes", "property_type": "string", "nullable": true }"#
 
     static func recipe(search: String, history: [String] = ["1.0"], notes: String = historicNotes, properties: String = "") -> String {
@@ -34,8 +35,11 @@ import Testing
     }
 
     @Test func eachVersionHasItsSearchAndTheNewestRecordItsQuery() throws {
-        let search = #"{ "properties": ["title", "notes"], "tokenizer": "unicode61 remove_diacritics 2", "added_at_version": "2.0", "history": [{ "until_version": "3.0", "properties": ["title"], "tokenizer": null }] }"#
-        let project = try TestProject(files: [".entities/recipe.json": Self.recipe(search: search, history: ["1.0", "2.0", "3.0"])], config: Self.config(current: "3.0"))
+        let search =
+            #"{ "properties": ["title", "notes"], "tokenizer": "unicode61 remove_diacritics 2", "added_at_version": "2.0", "history": [{ "until_version": "3.0", "properties": ["title"], "tokenizer": null }] }"#
+        let project = try TestProject(
+            files: [".entities/recipe.json": Self.recipe(search: search, history: ["1.0", "2.0", "3.0"])],
+            config: Self.config(current: "3.0"))
         defer { project.remove() }
         let result = try project.generate()
         let tables = result.model.schemas.map { $0.table(named: "recipe")! }
@@ -50,7 +54,10 @@ import Testing
         #expect(operations.last == .createSearch(tables[2]))
         let record = try project.read("Sources/App/Generated/Entities/Recipe.swift")
         #expect(record.contains("public static func search(_ pattern: GRDB.FTS5Pattern) -> GRDB.SQLRequest<Recipe_3_0> {"))
-        #expect(layoutFree(record).contains(##"GRDB.SQLRequest(sql: #""" SELECT "recipe".* FROM "recipe" JOIN "recipe_fts" ON "recipe_fts".rowid = "recipe".rowid WHERE "recipe_fts" MATCH ? ORDER BY "recipe_fts".rank """#, arguments: [pattern])"##))
+        #expect(
+            layoutFree(record).contains(
+                ##"GRDB.SQLRequest(sql: #""" SELECT "recipe".* FROM "recipe" JOIN "recipe_fts" ON "recipe_fts".rowid = "recipe".rowid WHERE "recipe_fts" MATCH ? ORDER BY "recipe_fts".rank """#, arguments: [pattern])"##
+            ))
         #expect(record.contains("GRDB.FTS5Pattern(matchingAllPrefixesIn: text)"))
         #expect(record.contains("(`title`, `notes`)"))
         #expect(record.contains("tokenizer `unicode61 remove_diacritics 2`"))
@@ -58,12 +65,16 @@ import Testing
     }
 
     @Test func aReleasedVersionKeepsItsFrozenSearch() throws {
-        let project = try TestProject(files: [".entities/recipe.json": Self.recipe(search: #"{ "properties": ["title"] }"#, notes: Self.plainNotes)], config: Self.config(current: "1.0"))
+        let project = try TestProject(
+            files: [".entities/recipe.json": Self.recipe(search: #"{ "properties": ["title"] }"#, notes: Self.plainNotes)],
+            config: Self.config(current: "1.0"))
         defer { project.remove() }
         _ = try project.generate()
         // 2.0 adds notes to the search; 1.0, released, keeps its search of title alone.
         try project.write(".lucid.yaml", Self.config(current: "2.0"))
-        try project.write(".entities/recipe.json", Self.recipe(search: #"{ "properties": ["title", "notes"] }"#, history: ["1.0", "2.0"], notes: Self.plainNotes))
+        try project.write(
+            ".entities/recipe.json",
+            Self.recipe(search: #"{ "properties": ["title", "notes"] }"#, history: ["1.0", "2.0"], notes: Self.plainNotes))
         let result = try project.generate()
         #expect(result.model.schemas[0].table(named: "recipe")?.search == SchemaSearch(columns: ["title"]))
         #expect(result.model.schemas[1].table(named: "recipe")?.search == SchemaSearch(columns: ["title", "notes"]))
@@ -71,40 +82,56 @@ import Testing
 
     @Test func badSearchesAreLocatedErrors() throws {
         func errors(_ search: String, history: [String] = ["1.0", "2.0", "3.0"], properties: String = "") throws -> [String] {
-            let project = try TestProject(files: [".entities/recipe.json": Self.recipe(search: search, history: history, properties: properties)], config: Self.config(current: "3.0"))
+            let project = try TestProject(
+                files: [".entities/recipe.json": Self.recipe(search: search, history: history, properties: properties)],
+                config: Self.config(current: "3.0"))
             defer { project.remove() }
             return lines(try project.errors())
         }
         // Unknown key, empty list: the Load stage.
         let unknown = try errors(#"{ "properties": ["title"], "tokeniser": "porter" }"#)
-        #expect(unknown == [
-            "4:42 $.search.tokeniser unknown key 'tokeniser' in 'search'; did you mean 'tokenizer'?"
-        ], "\(unknown)")
+        #expect(
+            unknown == [
+                "4:42 $.search.tokeniser unknown key 'tokeniser' in 'search'; did you mean 'tokenizer'?"
+            ], "\(unknown)")
         let empty = try errors(#"{ "properties": [] }"#)
-        #expect(empty == ["4:31 $.search.properties a search's 'properties' is empty: name at least one text property, or remove 'search'"], "\(empty)")
+        #expect(
+            empty == ["4:31 $.search.properties a search's 'properties' is empty: name at least one text property, or remove 'search'"],
+            "\(empty)")
         // A property missing at a version the search covers (notes comes at 2.0), named by an old name, or not text.
-        #expect(try errors(#"{ "properties": ["title", "notes"] }"#) == [
-            #"4:15 $.search.properties search of 'recipe' names 'notes', which does not exist at 1.0; add the search after the property ("added_at_version"), or say what it searched before in its "history""#
-        ])
-        #expect(try errors(#"{ "properties": ["remarks"] }"#) == ["4:15 $.search.properties search of 'recipe' names 'remarks', which is not one of its properties (did you mean 'notes', its current name?)"])
-        #expect(try errors(#"{ "properties": ["title", "servings"] }"#) == [
-            "4:15 $.search.properties search of 'recipe' names 'servings', which is int at 1.0, not text: search covers properties of type string, url, color or an enum"
-        ])
+        #expect(
+            try errors(#"{ "properties": ["title", "notes"] }"#) == [
+                #"4:15 $.search.properties search of 'recipe' names 'notes', which does not exist at 1.0; add the search after the property ("added_at_version"), or say what it searched before in its "history""#
+            ])
+        #expect(
+            try errors(#"{ "properties": ["remarks"] }"#) == [
+                "4:15 $.search.properties search of 'recipe' names 'remarks', which is not one of its properties (did you mean 'notes', its current name?)"
+            ])
+        #expect(
+            try errors(#"{ "properties": ["title", "servings"] }"#) == [
+                "4:15 $.search.properties search of 'recipe' names 'servings', which is int at 1.0, not text: search covers properties of type string, url, color or an enum"
+            ])
         // A to-many relationship lives in a join table.
-        #expect(try errors(#"{ "properties": ["cooks"] }"#) == [
-            "4:15 $.search.properties search of 'recipe' names 'cooks', a to-many relationship: its links are in a join table, which holds no text to search"
-        ])
+        #expect(
+            try errors(#"{ "properties": ["cooks"] }"#) == [
+                "4:15 $.search.properties search of 'recipe' names 'cooks', a to-many relationship: its links are in a join table, which holds no text to search"
+            ])
         // Versions outside the history; a name another table holds.
-        #expect(try errors(#"{ "properties": ["title"], "added_at_version": "2.5" }"#) == [
-            #"4:15 $.search.added_at_version search of 'recipe': added_at_version 2.5 is not in its version_history; add {"version": "2.5"} there"#
-        ])
+        #expect(
+            try errors(#"{ "properties": ["title"], "added_at_version": "2.5" }"#) == [
+                #"4:15 $.search.added_at_version search of 'recipe': added_at_version 2.5 is not in its version_history; add {"version": "2.5"} there"#
+            ])
         let clash = try TestProject(
             files: [
                 ".entities/recipe.json": Self.recipe(search: #"{ "properties": ["title"] }"#, notes: Self.plainNotes),
-                ".entities/recipe_fts.json": #"{ "name": "recipe_fts", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "word", "property_type": "string" }] }"#,
+                ".entities/recipe_fts.json":
+                    #"{ "name": "recipe_fts", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "word", "property_type": "string" }] }"#,
             ], config: Self.config(current: "1.0"))
         defer { clash.remove() }
         let clashes = lines(try clash.errors())
-        #expect(clashes == ["4:15 $.search the search of table recipe needs the name recipe_fts, which table recipe_fts holds at 1.0; rename one of them"], "\(clashes)")
+        #expect(
+            clashes == [
+                "4:15 $.search the search of table recipe needs the name recipe_fts, which table recipe_fts holds at 1.0; rename one of them"
+            ], "\(clashes)")
     }
 }

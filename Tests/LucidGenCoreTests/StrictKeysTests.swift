@@ -59,9 +59,10 @@ import Testing
 
     @Test func aMisspelledNullableIsAnErrorNamingTheKeyMeant() throws {
         let property = #"{ "name": "title", "property_type": "string", "nulable": true }"#
-        #expect(try failure([".entities/track.json": Self.track([property])]) == [
-            "track.json:5:55: error: unknown key 'nulable' in property 'title'; did you mean 'nullable'? (at $.properties[0].nulable)"
-        ])
+        #expect(
+            try failure([".entities/track.json": Self.track([property])]) == [
+                "track.json:5:55: error: unknown key 'nulable' in property 'title'; did you mean 'nullable'? (at $.properties[0].nulable)"
+            ])
     }
 
     @Test func theCLIExitsWithInputErrorsOnAMisspelledKey() throws {
@@ -70,7 +71,10 @@ import Testing
         defer { project.remove() }
         let result = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(result.status == 1)
-        #expect(result.error.contains(".entities/track.json:5:55: error: unknown key 'defualt_value' in property 'title'; did you mean 'default_value'?"), "\(result.error)")
+        #expect(
+            result.error.contains(
+                ".entities/track.json:5:55: error: unknown key 'defualt_value' in property 'title'; did you mean 'default_value'?"),
+            "\(result.error)")
         #expect(!project.exists(".entities/.schema/1.0.json"), "no snapshot is written with the column the typo made required")
     }
 
@@ -81,37 +85,43 @@ import Testing
         #expect(try success([".entities/track.json": Self.track([camel])]) == [])
 
         let camelTypo = #"{ "name": "title", "propertyType": "string", "defaultVlaue": "untitled" }"#
-        #expect(try failure([".entities/track.json": Self.track([camelTypo])]) == [
-            "track.json:5:54: error: unknown key 'defaultVlaue' in property 'title'; did you mean 'defaultValue'? (at $.properties[0].defaultVlaue)"
-        ])
+        #expect(
+            try failure([".entities/track.json": Self.track([camelTypo])]) == [
+                "track.json:5:54: error: unknown key 'defaultVlaue' in property 'title'; did you mean 'defaultValue'? (at $.properties[0].defaultVlaue)"
+            ])
 
         let otherConventions = #"{ "name": "title", "PROPERTY_TYPE": "string", "default-value": "untitled" }"#
-        #expect(try failure([".entities/track.json": Self.track([otherConventions])]) == [
-            "track.json:5:9: error: property 'title' has no 'property_type' (at $.properties[0])",
-            "track.json:5:28: error: unknown key 'PROPERTY_TYPE' in property 'title'; did you mean 'property_type'? (at $.properties[0].PROPERTY_TYPE)",
-            "track.json:5:55: error: unknown key 'default-value' in property 'title'; did you mean 'default_value'? (at $.properties[0].default-value)",
-        ])
+        #expect(
+            try failure([".entities/track.json": Self.track([otherConventions])]) == [
+                "track.json:5:9: error: property 'title' has no 'property_type' (at $.properties[0])",
+                "track.json:5:28: error: unknown key 'PROPERTY_TYPE' in property 'title'; did you mean 'property_type'? (at $.properties[0].PROPERTY_TYPE)",
+                "track.json:5:55: error: unknown key 'default-value' in property 'title'; did you mean 'default_value'? (at $.properties[0].default-value)",
+            ])
     }
 
     /// The property is not decoded without its type, but `default_value` is not what is wrong.
     @Test func aValidKeyBesideAMisspelledOneIsNotUnknown() throws {
         let property = #"{ "name": "title", "proprety_type": "string", "default_value": "untitled" }"#
-        #expect(try failure([".entities/track.json": Self.track([property])]) == [
-            "track.json:5:9: error: property 'title' has no 'property_type' (at $.properties[0])",
-            "track.json:5:28: error: unknown key 'proprety_type' in property 'title'; did you mean 'property_type'? (at $.properties[0].proprety_type)",
-        ])
+        #expect(
+            try failure([".entities/track.json": Self.track([property])]) == [
+                "track.json:5:9: error: property 'title' has no 'property_type' (at $.properties[0])",
+                "track.json:5:28: error: unknown key 'proprety_type' in property 'title'; did you mean 'property_type'? (at $.properties[0].proprety_type)",
+            ])
         // Likewise beside a misspelled relationship key.
         let relationship = #"{ "name": "album", "property_type": { "entity_name": "album", "asociation": "to_one", "id_only": true } }"#
         let shown = try failure([".entities/track.json": Self.track([relationship])])
-        #expect(shown == [
-            "track.json:5:45: error: missing required key 'association' (at $.properties[0].property_type)",
-            "track.json:5:71: error: unknown key 'asociation' in a relationship; did you mean 'association'? (at $.properties[0].property_type.asociation)",
-            "track.json:5:95: note: ignored key 'id_only': only meaningful to Lucid's JSON payloads (at $.properties[0].property_type.id_only)",
-        ], "\(shown)")
+        #expect(
+            shown == [
+                "track.json:5:45: error: missing required key 'association' (at $.properties[0].property_type)",
+                "track.json:5:71: error: unknown key 'asociation' in a relationship; did you mean 'association'? (at $.properties[0].property_type.asociation)",
+                "track.json:5:95: note: ignored key 'id_only': only meaningful to Lucid's JSON payloads (at $.properties[0].property_type.id_only)",
+            ], "\(shown)")
         // An unused struct member is not read further: its other keys are not unknown either.
-        let frame = #"{ "name": "frame", "properties": [{ "name": "width", "property_type": "int" }, { "name": "depth", "unused": true, "property_type": "int", "nullable": true }] }"#
+        let frame =
+            #"{ "name": "frame", "properties": [{ "name": "width", "property_type": "int" }, { "name": "depth", "unused": true, "property_type": "int", "nullable": true }] }"#
         let unused = try success([
-            ".entities/track.json": Self.track([#"{ "name": "frame", "property_type": "frame", "nullable": true }"#]), ".entities/Subtypes/frame.json": frame,
+            ".entities/track.json": Self.track([#"{ "name": "frame", "property_type": "frame", "nullable": true }"#]),
+            ".entities/Subtypes/frame.json": frame,
         ])
         #expect(unused == [], "\(unused)")
     }
@@ -119,18 +129,20 @@ import Testing
     /// Lucid-only keys are noted and never suggested: `use_for_equalty` is no typo of a key lucidgen uses.
     @Test func lucidOnlyKeysAreNoCandidates() throws {
         let property = #"{ "name": "title", "property_type": "string", "use_for_equality": false, "use_for_equalty": false, "key": "t" }"#
-        #expect(try success([".entities/track.json": Self.track([property])]) == [
-            "track.json:5:55: note: ignored key 'use_for_equality': generated records compare every stored property (at $.properties[0].use_for_equality)",
-            "track.json:5:82: warning: unknown key 'use_for_equalty' is ignored (at $.properties[0].use_for_equalty)",
-            "track.json:5:108: note: ignored key 'key': only meaningful to Lucid's JSON payloads (at $.properties[0].key)",
-        ])
+        #expect(
+            try success([".entities/track.json": Self.track([property])]) == [
+                "track.json:5:55: note: ignored key 'use_for_equality': generated records compare every stored property (at $.properties[0].use_for_equality)",
+                "track.json:5:82: warning: unknown key 'use_for_equalty' is ignored (at $.properties[0].use_for_equalty)",
+                "track.json:5:108: note: ignored key 'key': only meaningful to Lucid's JSON payloads (at $.properties[0].key)",
+            ])
     }
 
     @Test func aKeyFarFromEveryKnownKeyStaysAWarning() throws {
         let property = #"{ "name": "title", "property_type": "string", "colour": "red" }"#
-        #expect(try success([".entities/track.json": Self.track([property])]) == [
-            "track.json:5:55: warning: unknown key 'colour' is ignored (at $.properties[0].colour)"
-        ])
+        #expect(
+            try success([".entities/track.json": Self.track([property])]) == [
+                "track.json:5:55: warning: unknown key 'colour' is ignored (at $.properties[0].colour)"
+            ])
     }
 
     /// A key valid elsewhere is no candidate where it means nothing: `lossy_conversion` in a struct member's
@@ -142,19 +154,20 @@ import Testing
                 #"{ "name": "frame", "property_type": "frame", "nullable": true }"#,
             ]),
             ".entities/Subtypes/frame.json": #"""
-                {
-                    "name": "frame",
-                    "properties": [
-                        { "name": "width", "property_type": "int", "type_history": [{ "until_version": "1.0", "lossy_conversion": true }] }
-                    ]
-                }
-                """#,
+            {
+                "name": "frame",
+                "properties": [
+                    { "name": "width", "property_type": "int", "type_history": [{ "until_version": "1.0", "lossy_conversion": true }] }
+                ]
+            }
+            """#,
         ]
         let shown = try success(files)
-        #expect(shown == [
-            "track.json:5:73: warning: key 'optional' is ignored: 'nullable' is given (the same key's legacy spelling) (at $.properties[0].optional)",
-            "frame.json:4:95: warning: unknown key 'lossy_conversion' is ignored (at $.properties[0].type_history[0].lossy_conversion)",
-        ], "\(shown)")
+        #expect(
+            shown == [
+                "track.json:5:73: warning: key 'optional' is ignored: 'nullable' is given (the same key's legacy spelling) (at $.properties[0].optional)",
+                "frame.json:4:95: warning: unknown key 'lossy_conversion' is ignored (at $.properties[0].type_history[0].lossy_conversion)",
+            ], "\(shown)")
     }
 
     /// Every kind of object whose unknown keys are reported suggests the keys valid there.
@@ -179,23 +192,27 @@ import Testing
                 "cases": ["single", { "name": "album", "previous_nam": "lp", "renamed_at_version": "2.0" }]
             }
             """
-        let shown = try failure([".entities/track.json": track, ".entities/Subtypes/kind.json": kind], config: TestProject.defaultConfig + "\ncurent_version: \"2.0\"\n")
-        #expect(shown == [
-            ".lucid.yaml:6:1: error: unknown key 'curent_version' in the config; did you mean 'current_version'? (at $.curent_version)"
-        ], "config errors come first, alone")
+        let shown = try failure(
+            [".entities/track.json": track, ".entities/Subtypes/kind.json": kind],
+            config: TestProject.defaultConfig + "\ncurent_version: \"2.0\"\n")
+        #expect(
+            shown == [
+                ".lucid.yaml:6:1: error: unknown key 'curent_version' in the config; did you mean 'current_version'? (at $.curent_version)"
+            ], "config errors come first, alone")
         let descriptions = try failure([".entities/track.json": track, ".entities/Subtypes/kind.json": kind])
-        #expect(descriptions == [
-            "track.json:4:47: error: missing required key 'version' (at $.version_history[1])",
-            "track.json:4:49: error: unknown key 'verison' in a version_history item; did you mean 'version'? (at $.version_history[1].verison)",
-            "track.json:3:19: error: missing required key 'property_name' (at $.identifier)",
-            "track.json:3:41: error: unknown key 'property_nme' in 'identifier'; did you mean 'property_name'? (at $.identifier.property_nme)",
-            "track.json:8:72: error: missing required key 'until_version' (at $.properties[1].type_history[0])",
-            "track.json:8:74: error: unknown key 'until_verison' in a type_history item; did you mean 'until_version'? (at $.properties[1].type_history[0].until_verison)",
-            "track.json:5:44: error: unknown key 'uniqe' in an index; did you mean 'unique'? (at $.indexes[0].uniqe)",
-            "track.json:11:5: error: unknown key 'persits' in entity 'track'; did you mean 'persist'? (at $.persits)",
-            "kind.json:3:25: error: renamed_at_version needs previous_name (the case's name before the rename) (at $.cases[1].renamed_at_version)",
-            "kind.json:3:44: error: unknown key 'previous_nam' in case 'album'; did you mean 'previous_name'? (at $.cases[1].previous_nam)",
-        ], "\(descriptions)")
+        #expect(
+            descriptions == [
+                "track.json:4:47: error: missing required key 'version' (at $.version_history[1])",
+                "track.json:4:49: error: unknown key 'verison' in a version_history item; did you mean 'version'? (at $.version_history[1].verison)",
+                "track.json:3:19: error: missing required key 'property_name' (at $.identifier)",
+                "track.json:3:41: error: unknown key 'property_nme' in 'identifier'; did you mean 'property_name'? (at $.identifier.property_nme)",
+                "track.json:8:72: error: missing required key 'until_version' (at $.properties[1].type_history[0])",
+                "track.json:8:74: error: unknown key 'until_verison' in a type_history item; did you mean 'until_version'? (at $.properties[1].type_history[0].until_verison)",
+                "track.json:5:44: error: unknown key 'uniqe' in an index; did you mean 'unique'? (at $.indexes[0].uniqe)",
+                "track.json:11:5: error: unknown key 'persits' in entity 'track'; did you mean 'persist'? (at $.persits)",
+                "kind.json:3:25: error: renamed_at_version needs previous_name (the case's name before the rename) (at $.cases[1].renamed_at_version)",
+                "kind.json:3:44: error: unknown key 'previous_nam' in case 'album'; did you mean 'previous_name'? (at $.cases[1].previous_nam)",
+            ], "\(descriptions)")
     }
 
     // MARK: Errors name a line
@@ -222,21 +239,25 @@ import Testing
                 ]
             }
             """
-        let project = try TestProject(files: [".entities/aircraft.json": aircraft, ".entities/Subtypes/category.json": category], config: Self.released)
+        let project = try TestProject(
+            files: [".entities/aircraft.json": aircraft, ".entities/Subtypes/category.json": category], config: Self.released)
         defer { project.remove() }
         let (input, result) = try GeneratorPipeline(configPath: project.configPath).check()
         var settings = result.model.config.lint
         settings.additiveOnly = true
         let findings = Linter(model: result.model, descriptions: input.entities, settings: settings).run().findings
-        let shown = findings.map { "\($0.code.id) \($0.location.map { "\(($0.file as NSString).lastPathComponent):\($0.line):\($0.column)" } ?? "nowhere")" }
+        let shown = findings.map {
+            "\($0.code.id) \($0.location.map { "\(($0.file as NSString).lastPathComponent):\($0.line):\($0.column)" } ?? "nowhere")"
+        }
         #expect(shown == ["BC106 category.json:5:9", "AO112 category.json:5:9"], "\(shown)")
     }
 
     @Test func appTestsWithoutAnExpectationsProviderNamesItsLine() throws {
         let config = TestProject.defaultConfig + "\n  app_tests:\n    module_name: AppTests\n    output_path: Tests/AppTests/Generated\n"
-        #expect(try failure([".entities/track.json": Self.track([#"{ "name": "title", "property_type": "string" }"#])], config: config) == [
-            #".lucid.yaml:6:3: error: targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see "Generated migration tests" in LucidTesting's documentation) (at $.targets.app_tests)"#
-        ])
+        #expect(
+            try failure([".entities/track.json": Self.track([#"{ "name": "title", "property_type": "string" }"#])], config: config) == [
+                #".lucid.yaml:6:3: error: targets.app_tests needs 'expectations_provider': the test target's type that gives the generated migration tests the app's store options and expectations (see "Generated migration tests" in LucidTesting's documentation) (at $.targets.app_tests)"#
+            ])
     }
 
     @Test func aMissingInputFolderNamesTheConfigLine() throws {
@@ -257,7 +278,9 @@ import Testing
         // A hand-written type_history that contradicts the frozen 1.0.
         try project.write(
             ".entities/track.json",
-            Self.track([#"{ "name": "title", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "date" }] }"#], history: history))
+            Self.track(
+                [#"{ "name": "title", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "date" }] }"#],
+                history: history))
         let errors = try project.errors()
         let error = try #require(errors.first { $0.message.contains("property 'title' changed type from string to date") })
         #expect(error.location?.line == 5)
@@ -275,7 +298,8 @@ import Testing
                 "properties": [\(title)]
             }
             """
-        let project = try TestProject(files: [".entities/track.json": Self.track([title], history: history), ".entities/album.json": album], config: Self.released)
+        let project = try TestProject(
+            files: [".entities/track.json": Self.track([title], history: history), ".entities/album.json": album], config: Self.released)
         defer { project.remove() }
         _ = try project.generate()
         try FileManager.default.removeItem(at: project.root.appendingPathComponent(".entities/album.json"))

@@ -15,19 +15,20 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE "reminders" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL DEFAULT '') STRICT;
-                CREATE TABLE "tags" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL) STRICT;
-                CREATE TABLE "reminderTags" (
-                  "reminderID" INTEGER NOT NULL REFERENCES "reminders"("id") ON DELETE CASCADE,
-                  "tagID" INTEGER NOT NULL REFERENCES "tags"("id") ON DELETE CASCADE ON UPDATE CASCADE,
-                  PRIMARY KEY ("reminderID", "tagID")
-                ) STRICT;
-                CREATE INDEX IF NOT EXISTS "index_reminderTags_on_tagID" ON "reminderTags"("tagID");
-                INSERT INTO "reminders" ("title") VALUES ('Groceries'), ('Call mum');
-                INSERT INTO "tags" ("title") VALUES ('home'), ('weekend');
-                INSERT INTO "reminderTags" VALUES (1, 1), (1, 2), (2, 1);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "reminders" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL DEFAULT '') STRICT;
+                    CREATE TABLE "tags" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL) STRICT;
+                    CREATE TABLE "reminderTags" (
+                      "reminderID" INTEGER NOT NULL REFERENCES "reminders"("id") ON DELETE CASCADE,
+                      "tagID" INTEGER NOT NULL REFERENCES "tags"("id") ON DELETE CASCADE ON UPDATE CASCADE,
+                      PRIMARY KEY ("reminderID", "tagID")
+                    ) STRICT;
+                    CREATE INDEX IF NOT EXISTS "index_reminderTags_on_tagID" ON "reminderTags"("tagID");
+                    INSERT INTO "reminders" ("title") VALUES ('Groceries'), ('Call mum');
+                    INSERT INTO "tags" ("title") VALUES ('home'), ('weekend');
+                    INSERT INTO "reminderTags" VALUES (1, 1), (1, 2), (2, 1);
+                    """)
         }
     }
 
@@ -42,8 +43,10 @@ import Testing
         try Self.makeReminders(at: store)
         let schemas = try SQLiteAppAdoptionTests.describeAndGenerate(project, "reminders.sqlite")
         let reminders = try project.read(".entities/reminders.json")
-        #expect(reminders.contains(
-            #""link_table": { "name": "reminderTags", "source_column": "reminderID", "target_column": "tagID", "target_index": "index_reminderTags_on_tagID", "strict": true, "target_on_update": "cascade" }"#),
+        #expect(
+            reminders.contains(
+                #""link_table": { "name": "reminderTags", "source_column": "reminderID", "target_column": "tagID", "target_index": "index_reminderTags_on_tagID", "strict": true, "target_on_update": "cascade" }"#
+            ),
             "\(reminders)")
         let join = try #require(schemas[0].table(named: "reminderTags"))
         #expect(join.strict == true && join.foreignKeys.map(\.onUpdate) == [nil, .cascade])
@@ -57,14 +60,28 @@ import Testing
         try fresh.database.close()
 
         // 1.1 rebuilds both linked tables (a title becomes optional in each): links, STRICT and the cascades are kept.
-        try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+        try project.write(
+            ".lucid.yaml",
+            try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
         for entity in ["reminders", "tags"] {
             let text = try project.read(".entities/\(entity).json")
-            let old = entity == "tags" ? #"{ "name": "title", "property_type": "string" }"# : #"{ "name": "title", "property_type": "string", "default_value": "" }"#
+            let old =
+                entity == "tags"
+                ? #"{ "name": "title", "property_type": "string" }"#
+                : #"{ "name": "title", "property_type": "string", "default_value": "" }"#
             #expect(text.contains(old), "\(text)")
-            try project.write(".entities/\(entity).json", text
-                .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-                .replacingOccurrences(of: old, with: old.replacingOccurrences(of: #""string""#, with: #""string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }]"#)))
+            try project.write(
+                ".entities/\(entity).json",
+                text
+                    .replacingOccurrences(
+                        of: #""version_history": [{ "version": "1.0" }]"#,
+                        with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#
+                    )
+                    .replacingOccurrences(
+                        of: old,
+                        with: old.replacingOccurrences(
+                            of: #""string""#,
+                            with: #""string", "nullable": true, "type_history": [{ "until_version": "1.1", "nullable": false }]"#)))
         }
         let generated = try run(lucidgenBinary, ["generate"], in: project.root)
         #expect(generated.status == 0, "\(generated.output)\(generated.error)")

@@ -20,11 +20,13 @@ import Testing
     static let config = TestProject.config(current: "1.0")
 
     static let mood = #"{ "name": "mood", "cases": ["happy", "sad"] }"#
-    static let frame = #"{ "name": "frame", "properties": [{ "name": "width", "property_type": "double" }, { "name": "mood", "property_type": "mood", "nullable": true }] }"#
+    static let frame =
+        #"{ "name": "frame", "properties": [{ "name": "width", "property_type": "double" }, { "name": "mood", "property_type": "mood", "nullable": true }] }"#
 
     /// 1.0 released (its snapshot frozen), 1.1 current.
     func releasedProject() throws -> TestProject {
-        let project = try TestProject(files: [".entities/item.json": Self.item().replacingOccurrences(of: #", { "version": "1.1" }"#, with: "")], config: Self.config)
+        let project = try TestProject(
+            files: [".entities/item.json": Self.item().replacingOccurrences(of: #", { "version": "1.1" }"#, with: "")], config: Self.config)
         _ = try project.generate()
         try project.write(".lucid.yaml", Self.config.replacingOccurrences(of: "\"1.0\"", with: "\"1.1\""))
         try project.write(".entities/item.json", Self.item())
@@ -49,7 +51,9 @@ import Testing
         let released = try project.read(".entities/.schema/1.0.json")
         try project.write(".entities/Subtypes/mood.json", Self.mood)
         try project.write(".entities/Subtypes/frame.json", Self.frame)
-        try project.write(".entities/item.json", Self.item(frame: #"{ "name": "frame", "property_type": "frame", "nullable": true, "added_at_version": "1.1" }"#))
+        try project.write(
+            ".entities/item.json",
+            Self.item(frame: #"{ "name": "frame", "property_type": "frame", "nullable": true, "added_at_version": "1.1" }"#))
         _ = try project.generate()
         #expect(try project.read(".entities/.schema/1.0.json") == released)
         let current = try project.read(".entities/.schema/1.1.json")
@@ -62,9 +66,13 @@ import Testing
         try project.write(".entities/Subtypes/mood.json", Self.mood)
         try project.write(".entities/item.json", Self.item(mood: #"{ "name": "mood", "property_type": "mood", "nullable": true }"#))
         let errors = try project.errors()
-        #expect(errors.contains { $0.location?.file.hasSuffix("item.json") == true && $0.message.contains("property 'mood' was added") }, "\(errors)")
+        #expect(
+            errors.contains { $0.location?.file.hasSuffix("item.json") == true && $0.message.contains("property 'mood' was added") },
+            "\(errors)")
         let subtype = errors.first { $0.location?.file.hasSuffix("Subtypes/mood.json") == true }
-        #expect(subtype?.message.contains("enum 'mood' is not in the released snapshot, but a property uses it at this version") == true, "\(errors)")
+        #expect(
+            subtype?.message.contains("enum 'mood' is not in the released snapshot, but a property uses it at this version") == true,
+            "\(errors)")
         #expect(!errors.contains { $0.message.contains("the derived shape differs") }, "\(errors)")
     }
 
@@ -74,18 +82,30 @@ import Testing
         let project = try releasedProject()
         defer { project.remove() }
         try project.write(".entities/Subtypes/mood.json", #"{ "name": "mood", "added_at_version": "1.1", "cases": ["happy", "sad"] }"#)
-        try project.write(".entities/item.json", Self.item(mood: #"{ "name": "mood", "property_type": "mood", "nullable": true, "added_at_version": "1.1" }"#))
+        try project.write(
+            ".entities/item.json",
+            Self.item(mood: #"{ "name": "mood", "property_type": "mood", "nullable": true, "added_at_version": "1.1" }"#))
         let result = try project.generate()
         #expect(!result.diagnostics.contains { $0.message.contains("unknown key") }, "\(result.diagnostics)")
 
-        try project.write(".entities/item.json", Self.item(mood: #"{ "name": "moods", "property_type": "[mood]", "nullable": true, "added_at_version": "1.1" }"#))
+        try project.write(
+            ".entities/item.json",
+            Self.item(mood: #"{ "name": "moods", "property_type": "[mood]", "nullable": true, "added_at_version": "1.1" }"#))
         #expect(try project.generate().diagnostics.allSatisfy { $0.severity != .error }, "an array of it from 1.1 on")
 
         try project.write(".lucid.yaml", Self.config.replacingOccurrences(of: "\"1.0\"", with: "\"1.2\""))
         try project.write(".entities/Subtypes/mood.json", #"{ "name": "mood", "added_at_version": "1.2", "cases": ["happy", "sad"] }"#)
-        try project.write(".entities/item.json", Self.item(mood: #"{ "name": "mood", "property_type": "mood", "nullable": true, "added_at_version": "1.1" }"#)
-            .replacingOccurrences(of: #"{ "version": "1.1" }]"#, with: #"{ "version": "1.1" }, { "version": "1.2" }]"#))
+        try project.write(
+            ".entities/item.json",
+            Self.item(mood: #"{ "name": "mood", "property_type": "mood", "nullable": true, "added_at_version": "1.1" }"#)
+                .replacingOccurrences(of: #"{ "version": "1.1" }]"#, with: #"{ "version": "1.1" }, { "version": "1.2" }]"#))
         let errors = try project.errors().map(\.description)
-        #expect(errors.contains { $0.contains(".entities/item.json:4:") && $0.contains("property 'mood' of 'item' uses subtype 'mood' at 1.1, but 'mood' is added at 1.2 (its added_at_version in ") && $0.contains(".entities/Subtypes/mood.json:1)") }, "\(errors)")
+        #expect(
+            errors.contains {
+                $0.contains(".entities/item.json:4:")
+                    && $0.contains(
+                        "property 'mood' of 'item' uses subtype 'mood' at 1.1, but 'mood' is added at 1.2 (its added_at_version in ")
+                    && $0.contains(".entities/Subtypes/mood.json:1)")
+            }, "\(errors)")
     }
 }

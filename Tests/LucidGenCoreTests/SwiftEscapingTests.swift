@@ -1,14 +1,16 @@
 import Foundation
-@testable import LucidGenCore
 import LucidTestSupport
 import Testing
+
+@testable import LucidGenCore
 
 /// The escapers of `SwiftEscaping.swift`, each on its own: what they write for the characters that could
 /// end a literal or a comment, and that a literal's value is the input byte for byte (read back by
 /// ``SwiftSourceScan``, which lexes as `swiftc` does; the compiled check is `InjectionConsumerTests`).
 @Suite struct SwiftEscapingTests {
     static let hostile = [
-        "", "plain text", "a\nb\rc\r\nd", "\u{2028}\u{2029}\u{85}", "\0\u{1B}[2J\u{7F}", "\"quoted\" 'single'", "back\\slash\\", "\\(x) \\#(y) \\##(z)",
+        "", "plain text", "a\nb\rc\r\nd", "\u{2028}\u{2029}\u{85}", "\0\u{1B}[2J\u{7F}", "\"quoted\" 'single'", "back\\slash\\",
+        "\\(x) \\#(y) \\##(z)",
         "\"\"\"#\"\"\"##", "*/ /* `tick` ``two``", "\u{202E}bidi\u{2066}", "trailing space ", "tab\t", "é e\u{301} 🛩️",
         "\n\nblank lines\n\n", "ends with a backslash\\", "ends with a quote\"",
     ]
@@ -28,7 +30,9 @@ import Testing
         for text in Self.hostile {
             let literal = swiftStringLiteral(text)
             #expect(!literal.unicodeScalars.contains { $0 == "\n" || $0 == "\r" || $0.value < 0x20 }, "\(literal.debugDescription)")
-            #expect(Self.value(ofLiteral: literal).map(Self.bytes) == Self.bytes(text), "\(text.debugDescription) → \(literal.debugDescription)")
+            #expect(
+                Self.value(ofLiteral: literal).map(Self.bytes) == Self.bytes(text), "\(text.debugDescription) → \(literal.debugDescription)"
+            )
         }
     }
 
@@ -39,7 +43,9 @@ import Testing
         #expect(swiftMultilineRawStringLiteral(text, indent: "").hasPrefix("####\"\"\"\n"))
         for text in Self.hostile {
             let literal = swiftMultilineRawStringLiteral(text, indent: "        ")
-            #expect(Self.value(ofLiteral: literal).map(Self.bytes) == Self.bytes(text), "\(text.debugDescription) → \(literal.debugDescription)")
+            #expect(
+                Self.value(ofLiteral: literal).map(Self.bytes) == Self.bytes(text), "\(text.debugDescription) → \(literal.debugDescription)"
+            )
             // What a generated file does to it: trailing spaces go and blank-line runs collapse, which it survives.
             #expect(Renderer.tidy(literal + "\n") == literal + "\n", "\(literal.debugDescription)")
             #expect(!literal.unicodeScalars.contains { $0 == "\r" || $0 == "\u{2028}" }, "\(literal.debugDescription)")
@@ -48,12 +54,17 @@ import Testing
 
     @Test func aCommentLineShowsBreaksAndControlsEscaped() {
         #expect(swiftCommentText("a\nb\r\nc\u{2028}d\u{85}e\u{1B}[2J\tf") == #"a\nb\r\nc\u{2028}d\u{85}e\u{1b}[2J\tf"#)
-        #expect(swiftCommentText("*/ /* `x` \"q\" \\") == "*/ /* `x` \"q\" \\", "nothing else changes: a `//` or `///` line is not ended by `*/`")
+        #expect(
+            swiftCommentText("*/ /* `x` \"q\" \\") == "*/ /* `x` \"q\" \\",
+            "nothing else changes: a `//` or `///` line is not ended by `*/`")
         for text in Self.hostile {
             let line = "/// " + swiftCommentText(text)
             let scan = SwiftSourceScan(line)
             #expect(scan.tokens == [.comment(line)], "\(text.debugDescription) → \(line.debugDescription)")
-            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" })
+            #expect(
+                !line.unicodeScalars.contains {
+                    $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
+                })
         }
     }
 

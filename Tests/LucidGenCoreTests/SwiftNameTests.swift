@@ -34,27 +34,28 @@ import Testing
 
     static let renamed: [String: String] = [
         ".entities/unit.json": """
-            {
-              "name": "unit",
-              "swift_name": "Measure",
-              "identifier": { "type": "property", "property_name": "code" },
-              "version_history": [{ "version": "1.0" }],
-              "properties": [
-                { "name": "code", "property_type": "string", "swift_name": "symbol" },
-                { "name": "tail_number", "property_type": "string", "swift_name": "registration" },
-                { "name": "theme", "property_type": "theme", "default_value": ".dark_mode" },
-                { "name": "origin", "property_type": "point", "composite": true },
-                { "name": "path", "property_type": "point", "nullable": true }
-              ]
-            }
-            """,
-        ".entities/Subtypes/theme.json": #"{ "name": "theme", "swift_name": "Appearance", "cases": [{ "name": "dark_mode", "swift_name": "night" }, "darkMode"] }"#,
+        {
+          "name": "unit",
+          "swift_name": "Measure",
+          "identifier": { "type": "property", "property_name": "code" },
+          "version_history": [{ "version": "1.0" }],
+          "properties": [
+            { "name": "code", "property_type": "string", "swift_name": "symbol" },
+            { "name": "tail_number", "property_type": "string", "swift_name": "registration" },
+            { "name": "theme", "property_type": "theme", "default_value": ".dark_mode" },
+            { "name": "origin", "property_type": "point", "composite": true },
+            { "name": "path", "property_type": "point", "nullable": true }
+          ]
+        }
+        """,
+        ".entities/Subtypes/theme.json":
+            #"{ "name": "theme", "swift_name": "Appearance", "cases": [{ "name": "dark_mode", "swift_name": "night" }, "darkMode"] }"#,
         ".entities/Subtypes/point.json": """
-            { "name": "point", "swift_name": "Spot", "properties": [
-              { "name": "x_pos", "property_type": "double", "swift_name": "horizontal" },
-              { "name": "xPos", "property_type": "double" }
-            ] }
-            """,
+        { "name": "point", "swift_name": "Spot", "properties": [
+          { "name": "x_pos", "property_type": "double", "swift_name": "horizontal" },
+          { "name": "xPos", "property_type": "double" }
+        ] }
+        """,
     ]
 
     @Test func swiftNameRenamesTheSwiftSideOnly() throws {
@@ -72,7 +73,9 @@ import Testing
         #expect(record.contains("theme: Appearance = .night"), "a default case by its Swift name")
         #expect(record.contains("public var origin: Spot\n") && record.contains("public var path: Spot?\n"))
         // Columns keep the descriptions' names.
-        #expect(record.contains(#"case registration = "tail_number""#) || record.contains(#"self.registration = try row.decode(Swift.String.self, forColumn: "tail_number")"#))
+        #expect(
+            record.contains(#"case registration = "tail_number""#)
+                || record.contains(#"self.registration = try row.decode(Swift.String.self, forColumn: "tail_number")"#))
         #expect(record.contains(#"container["origin_x_pos"] = self.origin.horizontal"#))
         #expect(record.contains(#"container["origin_xPos"] = self.origin.xPos"#))
         let subtype = try project.read("Sources/App/Generated/Subtypes/Theme.swift")
@@ -102,7 +105,10 @@ import Testing
         let released = try project.read(".entities/.schema/1.0.json")
         #expect(try project.read("Sources/App/Generated/Entities/Unit.swift").contains("public var tailNumber: Swift.String\n"))
         // 2.0 is current, 1.0 released; now the Swift names change, in the 1.0 record too.
-        try project.write(".entities/unit.json", Self.renamed[".entities/unit.json"]!.replacingOccurrences(of: #"[{ "version": "1.0" }]"#, with: #"[{ "version": "1.0" }, { "version": "2.0" }]"#))
+        try project.write(
+            ".entities/unit.json",
+            Self.renamed[".entities/unit.json"]!.replacingOccurrences(
+                of: #"[{ "version": "1.0" }]"#, with: #"[{ "version": "1.0" }, { "version": "2.0" }]"#))
         _ = try project.generate()
         #expect(try project.read(".entities/.schema/1.0.json") == released, "a released snapshot is never rewritten")
         let record = try project.read("Sources/App/Generated/Entities/Unit.swift")
@@ -137,17 +143,27 @@ import Testing
             """
         let errors = try failures([
             ".entities/a.json": entity,
-            ".entities/Subtypes/k.json": #"{ "name": "k", "swift_name": "Protocol", "cases": [{ "name": "x", "swift_name": "with-dash" }] }"#,
+            ".entities/Subtypes/k.json":
+                #"{ "name": "k", "swift_name": "Protocol", "cases": [{ "name": "x", "swift_name": "with-dash" }] }"#,
         ])
-        expectError(errors, file: ".entities/a.json", line: 2, column: 30, "invalid swift_name: 'lower' names a type and must start with an uppercase ASCII letter", path: "$.swift_name")
-        expectError(errors, file: ".entities/a.json", line: 5, column: 61,
+        expectError(
+            errors, file: ".entities/a.json", line: 2, column: 30,
+            "invalid swift_name: 'lower' names a type and must start with an uppercase ASCII letter", path: "$.swift_name")
+        expectError(
+            errors, file: ".entities/a.json", line: 5, column: 61,
             "invalid swift_name: 'Upper' names a member and must start with a lowercase ASCII letter or '_' (a member named like a type hides the type in generated code)",
             path: "$.properties[0].swift_name")
-        expectError(errors, file: ".entities/a.json", line: 6, column: 61, "invalid swift_name: '2x' names a member and must start with a lowercase ASCII letter")
+        expectError(
+            errors, file: ".entities/a.json", line: 6, column: 61,
+            "invalid swift_name: '2x' names a member and must start with a lowercase ASCII letter")
         expectError(errors, file: ".entities/a.json", line: 7, column: 61, "invalid swift_name: a swift_name may not be empty")
-        expectError(errors, file: "Subtypes/k.json", line: 1, column: 30, "invalid swift_name: 'Protocol' is a Swift keyword, which a type may not be named")
-        expectError(errors, file: "Subtypes/k.json", line: 1, column: 81,
-            "invalid swift_name: 'with-dash' is not a Swift identifier lucidgen accepts: ASCII letters, digits and underscores, not starting with a digit")
+        expectError(
+            errors, file: "Subtypes/k.json", line: 1, column: 30,
+            "invalid swift_name: 'Protocol' is a Swift keyword, which a type may not be named")
+        expectError(
+            errors, file: "Subtypes/k.json", line: 1, column: 81,
+            "invalid swift_name: 'with-dash' is not a Swift identifier lucidgen accepts: ASCII letters, digits and underscores, not starting with a digit"
+        )
     }
 
     // MARK: Collisions inside subtypes
@@ -161,11 +177,14 @@ import Testing
             ] }
             """
         let errors = try failures([".entities/a.json": entityJSON("a"), ".entities/Subtypes/theme.json": theme])
-        expectError(errors, file: "Subtypes/theme.json", line: 3, column: 3,
+        expectError(
+            errors, file: "Subtypes/theme.json", line: 3, column: 3,
             "case 'darkMode' of enum 'theme' would be the Swift case `darkMode`, as would case 'dark_mode'; give one of them a \"swift_name\" (stored values stay as they are)",
             path: "$.cases[1]")
-        expectError(errors, file: "Subtypes/theme.json", line: 4, column: 3,
-            "case 'all_cases' of enum 'theme' would be the Swift case `allCases`, which clashes with `allCases`, which every generated enum has (CaseIterable); give it a \"swift_name\" (its stored value stays 'all_cases')")
+        expectError(
+            errors, file: "Subtypes/theme.json", line: 4, column: 3,
+            "case 'all_cases' of enum 'theme' would be the Swift case `allCases`, which clashes with `allCases`, which every generated enum has (CaseIterable); give it a \"swift_name\" (its stored value stays 'all_cases')"
+        )
 
         // With a swift_name each case has its own Swift name, and the stored values stay.
         let fixed = theme.replacingOccurrences(of: #""darkMode""#, with: #"{ "name": "darkMode", "swift_name": "darkModeLegacy" }"#)
@@ -174,7 +193,9 @@ import Testing
         defer { project.remove() }
         _ = try project.generate()
         let generated = try project.read("Sources/App/Generated/Subtypes/Theme.swift")
-        #expect(generated.contains(#"case darkMode = "dark_mode""#) && generated.contains(#"case darkModeLegacy = "darkMode""#) && generated.contains(#"case everything = "all_cases""#))
+        #expect(
+            generated.contains(#"case darkMode = "dark_mode""#) && generated.contains(#"case darkModeLegacy = "darkMode""#)
+                && generated.contains(#"case everything = "all_cases""#))
     }
 
     @Test func enumCasesOfAnOlderVersionAreChecked() throws {
@@ -192,7 +213,8 @@ import Testing
               "properties": [{ "name": "theme", "property_type": "theme" }] }
             """
         let errors = try failures([".entities/a.json": entity, ".entities/Subtypes/theme.json": theme])
-        expectError(errors, file: "Subtypes/theme.json", line: 4, column: 3,
+        expectError(
+            errors, file: "Subtypes/theme.json", line: 4, column: 3,
             "case 'night_Mode' of enum 'theme' at version 1.0 would be the Swift case `nightMode`, as would case 'nightMode'")
     }
 
@@ -207,21 +229,31 @@ import Testing
             """
         let entity = entityJSON("a", properties: #"{ "name": "frame", "property_type": "airframe", "composite": true }"#)
         let errors = try failures([".entities/a.json": entity, ".entities/Subtypes/airframe.json": aircraft])
-        expectError(errors, file: "Subtypes/airframe.json", line: 3, column: 3,
+        expectError(
+            errors, file: "Subtypes/airframe.json", line: 3, column: 3,
             "member 'tailNumber' of 'airframe' would be the Swift property `tailNumber`, as would member 'tail_number'; give one of them a \"swift_name\" (JSON keys and columns keep their names)",
             path: "$.properties[1]")
-        expectError(errors, file: "Subtypes/airframe.json", line: 4, column: 3,
-            "member 'self' of 'airframe' would be the Swift property `self`, which clashes with every Swift value's own `self` (the memberwise init's parameter would hide it); give it a \"swift_name\" (its JSON key or column keeps its name)")
-        expectError(errors, file: "Subtypes/airframe.json", line: 5, column: 3,
-            "member 'hash_value' of 'airframe' would be the Swift property `hashValue`, which clashes with `hashValue`, which every record and struct has as a Hashable value")
+        expectError(
+            errors, file: "Subtypes/airframe.json", line: 4, column: 3,
+            "member 'self' of 'airframe' would be the Swift property `self`, which clashes with every Swift value's own `self` (the memberwise init's parameter would hide it); give it a \"swift_name\" (its JSON key or column keeps its name)"
+        )
+        expectError(
+            errors, file: "Subtypes/airframe.json", line: 5, column: 3,
+            "member 'hash_value' of 'airframe' would be the Swift property `hashValue`, which clashes with `hashValue`, which every record and struct has as a Hashable value"
+        )
     }
 
     @Test func optionsThatBecomeOneSwiftOption() throws {
         let errors = try failures([
-            ".entities/a.json": entityJSON("a"), ".entities/Subtypes/flags.json": #"{ "name": "flags", "options": ["dark_mode", "darkMode", "raw_value"] }"#,
+            ".entities/a.json": entityJSON("a"),
+            ".entities/Subtypes/flags.json": #"{ "name": "flags", "options": ["dark_mode", "darkMode", "raw_value"] }"#,
         ])
-        expectError(errors, file: "Subtypes/flags.json", line: 1, column: 1, "option 'darkMode' of 'flags' would be the Swift option `darkMode`, as would option 'dark_mode'", path: "$.options[1]")
-        expectError(errors, file: "Subtypes/flags.json", line: 1, column: 1, "option 'raw_value' of 'flags' would be the Swift option `rawValue`, which clashes with `rawValue`", path: "$.options[2]")
+        expectError(
+            errors, file: "Subtypes/flags.json", line: 1, column: 1,
+            "option 'darkMode' of 'flags' would be the Swift option `darkMode`, as would option 'dark_mode'", path: "$.options[1]")
+        expectError(
+            errors, file: "Subtypes/flags.json", line: 1, column: 1,
+            "option 'raw_value' of 'flags' would be the Swift option `rawValue`, which clashes with `rawValue`", path: "$.options[2]")
     }
 
     // MARK: Collisions in records
@@ -237,17 +269,25 @@ import Testing
               ] }
             """
         let errors = try failures([".entities/a.json": json])
-        expectError(errors, file: ".entities/a.json", line: 5, column: 5,
+        expectError(
+            errors, file: ".entities/a.json", line: 5, column: 5,
             "property 'tailNumber' of 'a' would be the Swift property `tailNumber`, as would property 'tail_number'; give one of them a \"swift_name\" (a column keeps its name)",
             path: "$.properties[1]")
-        expectError(errors, file: ".entities/a.json", line: 6, column: 5, "property 'code' of 'a' would be the Swift property `tailNumber`, as would property 'tail_number'")
+        expectError(
+            errors, file: ".entities/a.json", line: 6, column: 5,
+            "property 'code' of 'a' would be the Swift property `tailNumber`, as would property 'tail_number'")
     }
 
     @Test func keywordsAreEscapedWhereSwiftAcceptsThem() throws {
         let project = try TestProject(files: [
-            ".entities/a.json": entityJSON("a", properties: #"{ "name": "default", "property_type": "mode", "nullable": true, "default_value": ".none" }, { "name": "p", "property_type": "part", "composite": true }"#),
+            ".entities/a.json": entityJSON(
+                "a",
+                properties:
+                    #"{ "name": "default", "property_type": "mode", "nullable": true, "default_value": ".none" }, { "name": "p", "property_type": "part", "composite": true }"#
+            ),
             ".entities/Subtypes/mode.json": #"{ "name": "mode", "cases": ["none", "class", "self"] }"#,
-            ".entities/Subtypes/part.json": #"{ "name": "part", "properties": [{ "name": "init", "property_type": "int" }, { "name": "let", "property_type": "int" }, { "name": "container", "property_type": "int" }] }"#,
+            ".entities/Subtypes/part.json":
+                #"{ "name": "part", "properties": [{ "name": "init", "property_type": "int" }, { "name": "let", "property_type": "int" }, { "name": "container", "property_type": "int" }] }"#,
         ])
         defer { project.remove() }
         _ = try project.generate()
@@ -255,7 +295,10 @@ import Testing
         #expect(record.contains("public var `default`: Mode?\n"))
         // `.none` in an optional is nil: the enum's own case is named with its type.
         #expect(record.contains("`default`: Mode? = Mode.none"))
-        #expect(layoutFree(record).contains("Part(init: row.decode(Swift.Int.self, at: 0), let: row.decode(Swift.Int.self, at: 1), container: "), "call labels need no backticks, `let` neither")
+        #expect(
+            layoutFree(record).contains(
+                "Part(init: row.decode(Swift.Int.self, at: 0), let: row.decode(Swift.Int.self, at: 1), container: "),
+            "call labels need no backticks, `let` neither")
         let mode = try project.read("Sources/App/Generated/Subtypes/Mode.swift")
         #expect(mode.contains("case `class`\n") && mode.contains("case `self`\n") && mode.contains("case none\n"))
         let part = try project.read("Sources/App/Generated/Subtypes/Part.swift")
@@ -266,10 +309,14 @@ import Testing
 
     /// Names of Foundation, Swift, GRDB and LucidRuntime types are the app's to take (generated code
     /// qualifies outside types); whether the result compiles is the consumer tests' to prove.
-    @Test(arguments: ["unit", "date", "data", "URL", "notification", "operation", "expression", "predicate", "record", "column", "table", "migration", "schema"])
+    @Test(arguments: [
+        "unit", "date", "data", "URL", "notification", "operation", "expression", "predicate", "record", "column", "table", "migration",
+        "schema",
+    ])
     func typesNamedLikeOutsideTypesAreAccepted(_ name: String) throws {
         let project = try TestProject(files: [
-            ".entities/\(name).json": entityJSON(name, properties: #"{ "name": "at", "property_type": "date" }, { "name": "kind", "property_type": "\#(name)_kind" }"#),
+            ".entities/\(name).json": entityJSON(
+                name, properties: #"{ "name": "at", "property_type": "date" }, { "name": "kind", "property_type": "\#(name)_kind" }"#),
             ".entities/Subtypes/\(name)_kind.json": #"{ "name": "\#(name)_kind", "cases": ["a"] }"#,
         ])
         defer { project.remove() }
@@ -287,23 +334,33 @@ import Testing
             ".entities/app.json": entityJSON("app"),
             ".entities/Subtypes/lucid_testing.json": #"{ "name": "lucidTesting", "cases": ["a"] }"#,
         ])
-        expectError(errors, file: ".entities/foundation.json", line: 1, column: 1,
+        expectError(
+            errors, file: ".entities/foundation.json", line: 1, column: 1,
             "entity 'foundation' would be the Swift type 'Foundation', named like the module Foundation, which generated code qualifies its types with (`Foundation.…` would look inside the type); give the entity a \"swift_name\" (its table keeps its name), e.g. \"FoundationRecord\"",
             path: "$.name")
-        expectError(errors, file: ".entities/b.json", line: 1, column: 1,
+        expectError(
+            errors, file: ".entities/b.json", line: 1, column: 1,
             "entity 'b' would be the Swift type 'GRDB', named like the module GRDB, which generated code qualifies its types with (`GRDB.…` would look inside the type); choose another \"swift_name\"",
             path: "$.swift_name")
-        expectError(errors, file: ".entities/app.json", line: 1, column: 1,
-            "entity 'app' would be the Swift type 'App', named like the app's module (targets.app.module_name), which the generated tests qualify the app's types with (`App.App` would look inside the type)")
-        expectError(errors, file: "Subtypes/lucid_testing.json", line: 1, column: 1, "subtype 'lucidTesting' would be the Swift type 'LucidTesting', named like the module LucidTesting")
+        expectError(
+            errors, file: ".entities/app.json", line: 1, column: 1,
+            "entity 'app' would be the Swift type 'App', named like the app's module (targets.app.module_name), which the generated tests qualify the app's types with (`App.App` would look inside the type)"
+        )
+        expectError(
+            errors, file: "Subtypes/lucid_testing.json", line: 1, column: 1,
+            "subtype 'lucidTesting' would be the Swift type 'LucidTesting', named like the module LucidTesting")
     }
 
     /// `"property_type": "date"` is the scalar, so a subtype `date` could never be used, and its name made
     /// the record treat scalar date columns as its enum's.
     @Test func subtypesNamedLikeAScalarType() throws {
-        let errors = try failures([".entities/a.json": entityJSON("a"), ".entities/Subtypes/date.json": #"{ "name": "Date", "cases": ["today"] }"#])
-        expectError(errors, file: "Subtypes/date.json", line: 1, column: 1,
-            "subtype 'Date' is named like the scalar type 'date', which a property_type \"Date\" always means; rename the subtype", path: "$.name")
+        let errors = try failures([
+            ".entities/a.json": entityJSON("a"), ".entities/Subtypes/date.json": #"{ "name": "Date", "cases": ["today"] }"#,
+        ])
+        expectError(
+            errors, file: "Subtypes/date.json", line: 1, column: 1,
+            "subtype 'Date' is named like the scalar type 'date', which a property_type \"Date\" always means; rename the subtype",
+            path: "$.name")
     }
 
     @Test func versionedTypeNamesCollide() throws {
@@ -311,9 +368,13 @@ import Testing
         let tag = """
             { "name": "tag", "version_history": [{ "version": "1.0" }, { "version": "2.0" }], "properties": [{ "name": "title", "property_type": "string" }] }
             """
-        let taken = try failures([".entities/tag.json": tag, ".entities/label.json": entityJSON("label", extra: #" "swift_name": "Tag_2_0","#)])
-        expectError(taken, file: ".entities/tag.json", line: 1, column: 1,
-            "the record of entity 'tag' at version 2.0 would be the Swift type 'Tag_2_0', as would entity 'label'; give one of them a \"swift_name\"")
+        let taken = try failures([
+            ".entities/tag.json": tag, ".entities/label.json": entityJSON("label", extra: #" "swift_name": "Tag_2_0","#),
+        ])
+        expectError(
+            taken, file: ".entities/tag.json", line: 1, column: 1,
+            "the record of entity 'tag' at version 2.0 would be the Swift type 'Tag_2_0', as would entity 'label'; give one of them a \"swift_name\""
+        )
 
         // `mode` was named `theme` at 1.0 (its record `Theme_1_0`), as is the 1.0 type of the enum `theme`, whose cases changed at 2.0.
         let mode = """
@@ -322,10 +383,16 @@ import Testing
             """
         let theme = #"{ "name": "theme", "cases": ["light", { "name": "dark", "added_at_version": "2.0" }] }"#
         let errors = try failures([".entities/mode.json": mode, ".entities/Subtypes/theme.json": theme])
-        expectError(errors, file: "Subtypes/theme.json", line: 1, column: 1,
-            "enum 'theme' at version 1.0 would be the Swift type 'Theme_1_0', as would the record of entity 'mode' at version 1.0; give one of them a \"swift_name\"")
+        expectError(
+            errors, file: "Subtypes/theme.json", line: 1, column: 1,
+            "enum 'theme' at version 1.0 would be the Swift type 'Theme_1_0', as would the record of entity 'mode' at version 1.0; give one of them a \"swift_name\""
+        )
         // The enum's swift_name names its versions' types too.
-        let project = try TestProject(files: [".entities/mode.json": mode, ".entities/Subtypes/theme.json": theme.replacingOccurrences(of: #""name": "theme","#, with: #""name": "theme", "swift_name": "Palette","#)])
+        let project = try TestProject(files: [
+            ".entities/mode.json": mode,
+            ".entities/Subtypes/theme.json": theme.replacingOccurrences(
+                of: #""name": "theme","#, with: #""name": "theme", "swift_name": "Palette","#),
+        ])
         defer { project.remove() }
         _ = try project.generate()
         let generated = try project.read("Sources/App/Generated/Subtypes/Theme.swift")
@@ -346,20 +413,25 @@ import Testing
               ] }
             """
         }
-        let item = #"{ "name": "item", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "title", "property_type": "string" }] }"#
+        let item =
+            #"{ "name": "item", "version_history": [{ "version": "1.0" }], "properties": [{ "name": "title", "property_type": "string" }] }"#
         let project = try TestProject(files: [".entities/cart.json": cart(""), ".entities/item.json": item])
         defer { project.remove() }
         let warnings = try project.generate().diagnostics.filter { $0.severity == .warning }
             .map { $0.description.replacingOccurrences(of: project.root.path + "/", with: "") }
-        #expect(warnings == [
-            #".entities/cart.json:3:5: warning: relationship 'order' of 'cart' gets no GRDB association: every record has GRDB's static `order` already; give it a "swift_name" (e.g. "linkedOrder"; its column keeps its name) to have the association under that name (at $.properties[0])"#,
-            #".entities/cart.json:4:5: warning: relationship 'filter' of 'cart' gets no GRDB association: every record has GRDB's static `filter` already; give it a "swift_name" (e.g. "linkedFilter"; its column keeps its name) to have the association under that name (at $.properties[1])"#,
-        ])
-        try cart(#", "swift_name": "linkedOrder""#).write(to: project.root.appendingPathComponent(".entities/cart.json"), atomically: true, encoding: .utf8)
+        #expect(
+            warnings == [
+                #".entities/cart.json:3:5: warning: relationship 'order' of 'cart' gets no GRDB association: every record has GRDB's static `order` already; give it a "swift_name" (e.g. "linkedOrder"; its column keeps its name) to have the association under that name (at $.properties[0])"#,
+                #".entities/cart.json:4:5: warning: relationship 'filter' of 'cart' gets no GRDB association: every record has GRDB's static `filter` already; give it a "swift_name" (e.g. "linkedFilter"; its column keeps its name) to have the association under that name (at $.properties[1])"#,
+            ])
+        try cart(#", "swift_name": "linkedOrder""#).write(
+            to: project.root.appendingPathComponent(".entities/cart.json"), atomically: true, encoding: .utf8)
         let renamed = try project.generate()
         #expect(renamed.diagnostics.filter { $0.severity == .warning }.count == 1)
-        let record = try String(contentsOf: project.root.appendingPathComponent("Sources/App/Generated/Entities/Cart.swift"), encoding: .utf8)
-        #expect(record.contains("public static let linkedOrder = Self.belongsTo(\n        Item_1_0.self,\n        key: \"order\""), "\(record)")
+        let record = try String(
+            contentsOf: project.root.appendingPathComponent("Sources/App/Generated/Entities/Cart.swift"), encoding: .utf8)
+        #expect(
+            record.contains("public static let linkedOrder = Self.belongsTo(\n        Item_1_0.self,\n        key: \"order\""), "\(record)")
         #expect(record.contains("public static let linkedOrder = GRDB.Column(\"order\")"))
         #expect(record.contains("public static let items = Self.hasMany(\n        Item_1_0.self,\n        through: Self.itemsLinks"))
     }

@@ -217,4 +217,3 @@ struct SwiftSourceScan {
         return result
     }
 }
-

@@ -1,7 +1,8 @@
 import Foundation
-@testable import LucidGenCore
 import LucidTestSupport
 import Testing
+
+@testable import LucidGenCore
 
 /// The contract between the templates and their contexts (`TemplateContexts.swift`): swift-mustache renders
 /// a name no context has as nothing, so a misspelled name in a template, or a key renamed in a struct, would
@@ -48,14 +49,15 @@ import Testing
             """
         let findings = Self.contract.check("inline", text: template, frames: Self.frames("entity"))
         #expect(findings.map(\.line) == [1, 2, 3, 4, 4, 4])
-        #expect(findings.map(\.message) == [
-            "`{{tpyeName}}`: `tpyeName` is no key of EntityContext.Shape, then EntityContext, then HeaderContext; did you mean `typeName`?",
-            "`{{nope}}`: `nope` is no key of EntityContext.Property, then EntityContext.Shape, then EntityContext, then HeaderContext",
-            "`{{bogus}}`: `bogus` is no key of EntityContext.Newest, then EntityContext, then HeaderContext",
-            "`{{^missing}}`: `missing` is no key of EntityContext, then HeaderContext",
-            "`{{shapes}}`: `shapes` is a list, not text (open it as a section)",
-            "`{{.}}` outside a section over text or numbers",
-        ])
+        #expect(
+            findings.map(\.message) == [
+                "`{{tpyeName}}`: `tpyeName` is no key of EntityContext.Shape, then EntityContext, then HeaderContext; did you mean `typeName`?",
+                "`{{nope}}`: `nope` is no key of EntityContext.Property, then EntityContext.Shape, then EntityContext, then HeaderContext",
+                "`{{bogus}}`: `bogus` is no key of EntityContext.Newest, then EntityContext, then HeaderContext",
+                "`{{^missing}}`: `missing` is no key of EntityContext, then HeaderContext",
+                "`{{shapes}}`: `shapes` is a list, not text (open it as a section)",
+                "`{{.}}` outside a section over text or numbers",
+            ])
     }
 
     /// What an app's template may also hold: a block or a parent (checked inside, in the same contexts), other
@@ -78,9 +80,10 @@ import Testing
         let line = try #require(text.components(separatedBy: "\n").firstIndex { $0.contains("self.{{swiftName}} = {{rowDecode}}") }) + 1
         let broken = text.replacingOccurrences(of: "self.{{swiftName}} = {{rowDecode}}", with: "self.{{swiftName}} = {{rowDecoder}}")
         let findings = Self.contract.check("entity", text: broken, frames: Self.frames("entity"))
-        #expect(findings.map(\.description) == [
-            "entity.mustache:\(line): `{{rowDecoder}}`: `rowDecoder` is no key of EntityContext.Property, then EntityContext.Shape, then EntityContext, then HeaderContext; did you mean `rowDecode`?"
-        ])
+        #expect(
+            findings.map(\.description) == [
+                "entity.mustache:\(line): `{{rowDecoder}}`: `rowDecoder` is no key of EntityContext.Property, then EntityContext.Shape, then EntityContext, then HeaderContext; did you mean `rowDecode`?"
+            ])
     }
 
     /// The header's keys are merged into every context's: none may hide one of a context's own.
@@ -97,10 +100,12 @@ import Testing
     @Test func aContextBecomesDictionariesOfItsKeys() throws {
         let context = SubtypeContext(structure: [
             SubtypeContext.Structure(
-                name: "point", typeName: "Point", properties: [SubtypeContext.Member(swiftName: "x", key: "x", keyDiffers: false, swiftType: "Swift.Int", last: true)],
+                name: "point", typeName: "Point",
+                properties: [SubtypeContext.Member(swiftName: "x", key: "x", keyDiffers: false, swiftType: "Swift.Int", last: true)],
                 versions: nil, plural: nil, isComposite: false, compositeColumns: [])
         ])
-        let header = HeaderContext(fileName: "Point.swift", source: "point.json", organization: nil, access: "public", testable: false, regenerate: "r")
+        let header = HeaderContext(
+            fileName: "Point.swift", source: "point.json", organization: nil, access: "public", testable: false, regenerate: "r")
         let value = TemplateValue.dictionary(header: header, context)
         #expect(Set(value.keys) == ["fileName", "source", "access", "testable", "regenerate", "structure"])
         let structures = try #require(value["structure"] as? [[String: Any]])
@@ -121,7 +126,7 @@ import Testing
     /// sections, `### \`path\`` subsections (several paths when they share a type), one `| \`key\` | kind |`
     /// row per key.
     static func documentedKeys() throws -> [String: [String: [String: String]]] {
-        var result: [String: [String: [String: String]]] = [:]  // template → path → key → kind
+        var result: [String: [String: [String: String]]] = [:] // template → path → key → kind
         var template: String?
         var paths: [String] = []
         for line in try String(contentsOf: article, encoding: .utf8).components(separatedBy: "\n") {
@@ -144,7 +149,8 @@ import Testing
             let scopes = TemplateKeys(of: type).scopes()
             let expected = Dictionary(uniqueKeysWithValues: scopes.map { ($0.path, $0.keys) })
             let sections = documented[template] ?? [:]
-            #expect(Set(sections.keys) == Set(expected.keys), "Templates.md, \(template).mustache: the sections for \(expected.keys.sorted())")
+            #expect(
+                Set(sections.keys) == Set(expected.keys), "Templates.md, \(template).mustache: the sections for \(expected.keys.sorted())")
             for (path, keys) in expected {
                 let rows = sections[path] ?? [:]
                 let wanted = Dictionary(uniqueKeysWithValues: keys.fields.map { ($0.key, $0.slot.kindName) })

@@ -1,7 +1,8 @@
 import Foundation
-@testable import LucidGenCore
 import LucidTestSupport
 import Testing
+
+@testable import LucidGenCore
 
 /// `BundledTemplates.swift` is committed (see Sources/template-embedder): it must hold exactly `Templates/`.
 @Suite struct TemplateEmbeddingTests {
@@ -12,7 +13,9 @@ import Testing
         #expect(Renderer.templateNames == files.map { String($0.dropLast(".mustache".count)) }, "\(fix)")
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            #expect(Renderer.bundledTemplate(named: String(file.dropLast(".mustache".count))) == text, "\(file) differs from the embedded copy: \(fix)")
+            #expect(
+                Renderer.bundledTemplate(named: String(file.dropLast(".mustache".count))) == text,
+                "\(file) differs from the embedded copy: \(fix)")
         }
     }
 }

@@ -73,7 +73,9 @@ import Testing
                 #expect(resumed.status == 0, "\(resumed.error)")
                 #expect(try StoreSnapshot.read(work) == references["4.0"], "resumed after a kill at \(point)")
                 let database = try DatabaseQueue(path: work)
-                let applied = try database.read { db in try String.fetchAll(db, sql: "SELECT version || ' ' || label FROM lucid_data_migrations ORDER BY version") }
+                let applied = try database.read { db in
+                    try String.fetchAll(db, sql: "SELECT version || ' ' || label FROM lucid_data_migrations ORDER BY version")
+                }
                 try database.close()
                 #expect(applied == ["2.0 mark empty notes", "4.0 level from tag"], "each data migration ran once")
             }

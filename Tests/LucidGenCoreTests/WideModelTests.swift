@@ -1,8 +1,9 @@
 import Foundation
-@testable import LucidGenCore
 @_spi(Generated) import LucidSchema
 import LucidTestSupport
 import Testing
+
+@testable import LucidGenCore
 
 /// The faster forms of work a wide or many-entity model repeats: each gives what the simpler
 /// form it replaced gave.
@@ -41,9 +42,12 @@ import Testing
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         func expected(_ milliseconds: Int64) -> String {
             let seconds = milliseconds / 1000
-            return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))) + String(format: ".%03d", Int(milliseconds - seconds * 1000))
+            return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+                + String(format: ".%03d", Int(milliseconds - seconds * 1000))
         }
-        var samples: [Int64] = [0, 1, 999, 1000, 86_399_999, 86_400_000, 951_782_400_000, 951_868_799_999, 4_107_542_399_999, 253_402_300_799_999]
+        var samples: [Int64] = [
+            0, 1, 999, 1000, 86_399_999, 86_400_000, 951_782_400_000, 951_868_799_999, 4_107_542_399_999, 253_402_300_799_999,
+        ]
         for row in 1...200 {
             for salt in [0, 1, 7, 40, 1_499] {
                 samples.append(SeedValues.dateMilliseconds(row: row, salt: salt))
@@ -51,7 +55,9 @@ import Testing
             }
         }
         // Every day of four centuries (leap years, century years, 2000), at a varying time of day.
-        for day in stride(from: Int64(-1_000), to: 146_097 + 1_000, by: 1) { samples.append(day * 86_400_000 + (day * 7_919_123) % 86_400_000) }
+        for day in stride(from: Int64(-1_000), to: 146_097 + 1_000, by: 1) {
+            samples.append(day * 86_400_000 + (day * 7_919_123) % 86_400_000)
+        }
         for milliseconds in samples where milliseconds >= 0 {
             #expect(FixtureRows.storedDate(milliseconds: milliseconds) == expected(milliseconds), "\(milliseconds)")
         }
@@ -70,7 +76,9 @@ import Testing
         let snapshot = SchemaSnapshot(
             format: SchemaSnapshot.currentFormat, version: SchemaVersion("1.0"), checksum: "",
             entities: [
-                SchemaSnapshot.EntitySnapshot(name: "a", table: "a", identifier: "int", properties: [property("x", "int"), property("y", "string"), property("x", "double")]),
+                SchemaSnapshot.EntitySnapshot(
+                    name: "a", table: "a", identifier: "int",
+                    properties: [property("x", "int"), property("y", "string"), property("x", "double")]),
                 SchemaSnapshot.EntitySnapshot(name: "b", table: "b", identifier: "int", properties: [property("x", "bool")]),
                 SchemaSnapshot.EntitySnapshot(name: "a", table: "a2", identifier: "int", properties: [property("z", "int")]),
             ],
@@ -104,7 +112,10 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func snapshotFiles() -> [URL] {
-        let folders = [".entities/.schema", "Examples/Journal/.entities/.schema", "Examples/TenantServer/.entities/.schema", "Tests/LucidGenCoreTests/Golden/library/expected/.entities/.schema"]
+        let folders = [
+            ".entities/.schema", "Examples/Journal/.entities/.schema", "Examples/TenantServer/.entities/.schema",
+            "Tests/LucidGenCoreTests/Golden/library/expected/.entities/.schema",
+        ]
         return folders.flatMap { folder -> [URL] in
             let url = root.appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
@@ -117,15 +128,21 @@ import Testing
         #expect(files.count >= 8)
         for file in files {
             let data = try Data(contentsOf: file)
-            #expect(try SchemaSnapshot.decoded(from: data) == JSONDecoder().decode(SchemaSnapshot.self, from: data), "\(file.lastPathComponent)")
+            #expect(
+                try SchemaSnapshot.decoded(from: data) == JSONDecoder().decode(SchemaSnapshot.self, from: data), "\(file.lastPathComponent)"
+            )
         }
     }
 
     @Test func malformedSnapshotsFailAsJSONDecoderFailsOnThem() throws {
         let data = try Data(contentsOf: try #require(Self.snapshotFiles().first))
         let text = String(decoding: data, as: UTF8.self)
-        for broken in [text.replacingOccurrences(of: "\"tables\"", with: "\"tablez\""), String(text.dropLast(3)), text.replacingOccurrences(of: "\"notNull\"", with: "\"notnull\"")] {
-            let expected = "\(try #require(throws: (any Error).self) { try JSONDecoder().decode(SchemaSnapshot.self, from: Data(broken.utf8)) })"
+        for broken in [
+            text.replacingOccurrences(of: "\"tables\"", with: "\"tablez\""), String(text.dropLast(3)),
+            text.replacingOccurrences(of: "\"notNull\"", with: "\"notnull\""),
+        ] {
+            let expected =
+                "\(try #require(throws: (any Error).self) { try JSONDecoder().decode(SchemaSnapshot.self, from: Data(broken.utf8)) })"
             let actual = "\(try #require(throws: (any Error).self) { try SchemaSnapshot.decoded(from: Data(broken.utf8)) })"
             #expect(actual == expected)
         }

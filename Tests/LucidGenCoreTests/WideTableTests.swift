@@ -13,7 +13,8 @@ import Testing
         return entityJSON("wide", properties: properties.joined(separator: ",\n        "), extra: #" "identifier": { "type": "int" },"#)
     }
 
-    static let pair = #"{ "name": "pair", "properties": [{ "name": "left", "property_type": "int" }, { "name": "right", "property_type": "int" }] }"#
+    static let pair =
+        #"{ "name": "pair", "properties": [{ "name": "left", "property_type": "int" }, { "name": "right", "property_type": "int" }] }"#
 
     @Test func aTableWiderThanSQLiteAllowsIsALocatedError() throws {
         let project = try TestProject(files: [".entities/wide.json": entity(properties: 2000)])
@@ -27,7 +28,9 @@ import Testing
 
     @Test func compositeElementsCountOneColumnEach() throws {
         // 1998 properties, the identifier and a composite of two elements: 2001 columns.
-        let project = try TestProject(files: [".entities/wide.json": entity(properties: 1998, composite: true), ".entities/Subtypes/pair.json": Self.pair])
+        let project = try TestProject(files: [
+            ".entities/wide.json": entity(properties: 1998, composite: true), ".entities/Subtypes/pair.json": Self.pair,
+        ])
         defer { project.remove() }
         let errors = try project.errors()
         #expect(errors.map(\.message).contains { $0.contains("has 2001 columns") }, "\(errors)")

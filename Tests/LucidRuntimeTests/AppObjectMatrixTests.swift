@@ -39,7 +39,9 @@ import Testing
             { "name": "accent", "property_type": "string", "nullable": true } ] }
         """
 
-    static func item(_ properties: [String], history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, removed: Bool = false) -> String {
+    static func item(_ properties: [String], history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, removed: Bool = false)
+        -> String
+    {
         """
         { "name": "item", "identifier": { "type": "string" }, "version_history": [\(history)],\(removed ? #" "removed_at_version": "2.0","# : "")
           "properties": [\(properties.joined(separator: ",\n"))] }
@@ -60,29 +62,60 @@ import Testing
     }
 
     static let changes: [Change] = [
-        Change(description: "add column", item: item(base + [#"{ "name": "note", "property_type": "string", "nullable": true, "added_at_version": "2.0" }"#]), table: "item"),
+        Change(
+            description: "add column",
+            item: item(base + [#"{ "name": "note", "property_type": "string", "nullable": true, "added_at_version": "2.0" }"#]),
+            table: "item"),
         Change(
             description: "rename column",
-            item: item(replacing(body, with: #"{ "name": "text", "previous_name": "body", "renamed_at_version": "2.0", "property_type": "string", "nullable": true }"#)),
+            item: item(
+                replacing(
+                    body,
+                    with:
+                        #"{ "name": "text", "previous_name": "body", "renamed_at_version": "2.0", "property_type": "string", "nullable": true }"#
+                )),
             table: "item"),
-        Change(description: "rename table", item: item(base, history: #"{ "version": "1.0" }, { "version": "2.0", "previous_name": "item" }"#).replacingOccurrences(of: #""name": "item""#, with: #""name": "entry""#), table: "entry"),
-        Change(description: "drop column", item: item(replacing(extra, with: #"{ "name": "extra", "property_type": "string", "nullable": true, "removed_at_version": "2.0" }"#)), table: "item"),
+        Change(
+            description: "rename table",
+            item: item(base, history: #"{ "version": "1.0" }, { "version": "2.0", "previous_name": "item" }"#).replacingOccurrences(
+                of: #""name": "item""#, with: #""name": "entry""#), table: "entry"),
+        Change(
+            description: "drop column",
+            item: item(
+                replacing(extra, with: #"{ "name": "extra", "property_type": "string", "nullable": true, "removed_at_version": "2.0" }"#)),
+            table: "item"),
         Change(
             description: "type change (rebuild)",
-            item: item(replacing(score, with: #"{ "name": "score", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }] }"#)),
+            item: item(
+                replacing(
+                    score,
+                    with:
+                        #"{ "name": "score", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }] }"#
+                )),
             table: "item"),
         Change(
             description: "remove a foreign key column (rebuild)",
-            item: item(replacing(shelfKey, with: #"{ "name": "shelf", "property_type": { "entity_name": "shelf", "association": "to_one" }, "nullable": true, "removed_at_version": "2.0" }"#)),
+            item: item(
+                replacing(
+                    shelfKey,
+                    with:
+                        #"{ "name": "shelf", "property_type": { "entity_name": "shelf", "association": "to_one" }, "nullable": true, "removed_at_version": "2.0" }"#
+                )),
             table: "item"),
         Change(description: "table removal", item: item(base, history: #"{ "version": "1.0" }"#, removed: true), table: nil),
-        Change(description: "JSON to composite", item: item(replacing(colors, with: #"{ "name": "colors", "property_type": "scheme", "nullable": true, "composite": true }"#)), table: "item"),
+        Change(
+            description: "JSON to composite",
+            item: item(replacing(colors, with: #"{ "name": "colors", "property_type": "scheme", "nullable": true, "composite": true }"#)),
+            table: "item"),
         Change(
             description: "to-one to to-many",
-            item: item(replacing(shelfKey, with: #"""
-                { "name": "shelf", "property_type": { "entity_name": "shelf", "association": "to_many" },
-                  "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "shelf", "association": "to_one" }, "nullable": true }] }
-                """#)),
+            item: item(
+                replacing(
+                    shelfKey,
+                    with: #"""
+                        { "name": "shelf", "property_type": { "entity_name": "shelf", "association": "to_many" },
+                          "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "shelf", "association": "to_one" }, "nullable": true }] }
+                        """#)),
             table: "item"),
     ]
 
@@ -96,14 +129,20 @@ import Testing
         """
 
     static func strings(_ db: Database, _ sql: String) throws -> [String] {
-        try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value!)" }.joined(separator: "|") }
+        try Row.fetchAll(db, sql: sql).map { row in
+            row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value!)" }.joined(separator: "|")
+        }
     }
 
     static let things: [Thing] = [
-        Thing(description: "view", sql: "CREATE VIEW item_titles AS SELECT id, title FROM item WHERE title LIKE 'alpha%'") { (db: Database, table: String?) throws in
+        Thing(description: "view", sql: "CREATE VIEW item_titles AS SELECT id, title FROM item WHERE title LIKE 'alpha%'") {
+            (db: Database, table: String?) throws in
             #expect(try strings(db, "SELECT id, title FROM item_titles ORDER BY id") == ["a|alpha one", "c|alpha two"])
         },
-        Thing(description: "BEFORE DELETE guard trigger", sql: "CREATE TRIGGER item_guard BEFORE DELETE ON item BEGIN SELECT RAISE(ABORT, 'append-only'); END") { (db: Database, table: String?) throws in
+        Thing(
+            description: "BEFORE DELETE guard trigger",
+            sql: "CREATE TRIGGER item_guard BEFORE DELETE ON item BEGIN SELECT RAISE(ABORT, 'append-only'); END"
+        ) { (db: Database, table: String?) throws in
             guard let table else { return }
             #expect(throws: DatabaseError.self) { try db.execute(sql: "DELETE FROM \(table) WHERE id = 'a'") }
             #expect(try strings(db, "SELECT count(*) FROM \(table)") == ["3"])
@@ -150,7 +189,8 @@ import Testing
         ) { (db: Database, table: String?) throws in
             guard let table else { return }
             try db.execute(sql: "INSERT INTO item_fts (item_fts, rank) VALUES ('integrity-check', 1)")
-            let match = "SELECT \(table).id FROM item_fts JOIN \(table) ON \(table).rowid = item_fts.rowid WHERE item_fts MATCH 'alpha' ORDER BY \(table).id"
+            let match =
+                "SELECT \(table).id FROM item_fts JOIN \(table) ON \(table).rowid = item_fts.rowid WHERE item_fts MATCH 'alpha' ORDER BY \(table).id"
             #expect(try strings(db, match) == ["a", "c"])
             try db.execute(sql: "INSERT INTO \(table) (id, title, score) VALUES ('e', 'alpha five', 1)")
             try db.execute(sql: "UPDATE \(table) SET title = 'gamma' WHERE id = 'a'")
@@ -193,7 +233,11 @@ import Testing
         ) { (db: Database, table: String?) throws in
             #expect(try strings(db, "SELECT rtreecheck('item_box')") == ["ok"])
             guard let table else { return }
-            #expect(try strings(db, "SELECT \(table).id FROM item_box JOIN \(table) ON \(table).rowid = item_box.id WHERE min_x >= 0 ORDER BY \(table).id") == ["a", "c"])
+            #expect(
+                try strings(
+                    db,
+                    "SELECT \(table).id FROM item_box JOIN \(table) ON \(table).rowid = item_box.id WHERE min_x >= 0 ORDER BY \(table).id")
+                    == ["a", "c"])
         },
         Thing(
             description: "grdb_migrations",
@@ -222,7 +266,8 @@ import Testing
         try shelf.write(toFile: folder.path(".entities/shelf.json"), atomically: true, encoding: .utf8)
         var schemas: [Schema] = []
         for (current, item) in [("1.0", v1), ("2.0", change.item)] {
-            let config = "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\ncurrent_version: \"\(current)\"\n"
+            let config =
+                "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\ncurrent_version: \"\(current)\"\n"
             try config.write(toFile: folder.path(".lucid.yaml"), atomically: true, encoding: .utf8)
             try item.write(toFile: folder.path(".entities/item.json"), atomically: true, encoding: .utf8)
             schemas = try GeneratorPipeline(configPath: folder.path(".lucid.yaml")).run(check: false).model.schemas
@@ -272,14 +317,19 @@ import Testing
             #expect(Self.refused(thing, by: change), "\(label): refused: \(error)")
             #expect(!conflicts.isEmpty && conflicts.allSatisfy { thing.sql.contains($0.object.name) }, "\(label): \(conflicts)")
             #expect(fileBytes(path) == before, "\(label): the store changed")
-            #expect((try? withDatabase(path) { (db: Database) throws in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") }) == "1.0")
+            #expect(
+                (try? withDatabase(path) { (db: Database) throws in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") })
+                    == "1.0")
             return
         }
         try withDatabase(path) { (db: Database) throws in
             #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "2.0", "\(label)")
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"], "\(label)")
             let names = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master"))
-            for name in ["item_titles", "item_guard", "item_audit", "inbox_to_item", "item_by_score", "item_fts", "item_fts_ai", "item_fts_ad", "item_fts_au", "note_fts", "note_fts_ai", "review", "item_box", "grdb_migrations"]
+            for name in [
+                "item_titles", "item_guard", "item_audit", "inbox_to_item", "item_by_score", "item_fts", "item_fts_ai", "item_fts_ad",
+                "item_fts_au", "note_fts", "note_fts_ai", "review", "item_box", "grdb_migrations",
+            ]
             where thing.sql.contains(" \(name) ") {
                 #expect(names.contains(name), "\(label): \(name) is gone")
             }

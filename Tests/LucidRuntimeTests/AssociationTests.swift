@@ -47,7 +47,9 @@ import Testing
             #expect(try entry.request(for: LogEntry.aircraft).fetchOne(db)?.tailNumber == "N1")
             #expect(try entry.request(for: LogEntry.crew).order(Pilot.Columns.id).fetchAll(db).map(\.name) == ["Ann", "Bo"])
             #expect(try entry.request(for: LogEntry.crewLinks).fetchCount(db) == 2)
-            let withCrew = try LogEntry.including(all: LogEntry.crew.order(Pilot.Columns.id)).order(LogEntry.Columns.id).asRequest(of: EntryWithCrew.self).fetchAll(db)
+            let withCrew = try LogEntry.including(all: LogEntry.crew.order(Pilot.Columns.id)).order(LogEntry.Columns.id).asRequest(
+                of: EntryWithCrew.self
+            ).fetchAll(db)
             #expect(withCrew.map { $0.crew.map(\.id) } == [[1, 2], []])
             let withAircraft = try LogEntry.including(required: LogEntry.aircraft).asRequest(of: EntryWithAircraft.self).fetchAll(db)
             #expect(withAircraft.map(\.aircraft.id) == ["N1", "N1"])

@@ -21,16 +21,25 @@ import Testing
 
     /// 1.0 with a required title, 2.0 with it optional: a rebuild of `item`.
     func versions(autoincrement: Bool = true) throws -> [Schema] {
-        try IndexMigrationTests().releasesOf("item", [
-            ("1.0", Self.item(Self.required, history: ["1.0"], autoincrement: autoincrement)),
-            ("2.0", Self.item(#"{ "name": "title", "property_type": "string", "nullable": true }"#, history: ["1.0", "2.0"], autoincrement: autoincrement)),
-        ])
+        try IndexMigrationTests().releasesOf(
+            "item",
+            [
+                ("1.0", Self.item(Self.required, history: ["1.0"], autoincrement: autoincrement)),
+                (
+                    "2.0",
+                    Self.item(
+                        #"{ "name": "title", "property_type": "string", "nullable": true }"#, history: ["1.0", "2.0"],
+                        autoincrement: autoincrement)
+                ),
+            ])
     }
 
     @Test func theTableIsCreatedWithAutoincrement() throws {
         let versions = try versions()
         let table = try #require(versions[0].table(named: "item"))
-        #expect(table.createTableStatement() == #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "title" TEXT NOT NULL)"#)
+        #expect(
+            table.createTableStatement() == #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "title" TEXT NOT NULL)"#
+        )
         // The flag is part of the table's JSON (what the generated registry holds) and survives it.
         #expect(SchemaTable(json: table.json(indent: "")) == table)
         // Without it, nothing changes: the DDL and the checksum of every other table are what they were.
@@ -41,7 +50,8 @@ import Testing
 
     @Test func aRebuildKeepsTheHighestIdSoADeletedIdIsNeverReused() throws {
         let versions = try versions()
-        let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO item (title) VALUES ('a'), ('b'), ('c'); DELETE FROM item WHERE id = 3")
+        let (path, folder) = try storeAtFirstVersion(
+            versions, rows: "INSERT INTO item (title) VALUES ('a'), ('b'), ('c'); DELETE FROM item WHERE id = 3")
         defer { folder.remove() }
         let opened = try LucidStore.open(atPath: path, versions: versions)
         #expect(opened.outcome.steps.map(\.label) == ["1.0 → 2.0 (inferred)"])
@@ -52,12 +62,15 @@ import Testing
             return (
                 db.lastInsertedRowID,
                 try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item'") ?? "",
-                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'item'"))
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'item'")
+            )
         }
         #expect(id == 4, "the deleted id 3 was handed out again")
         #expect(sql.contains("AUTOINCREMENT"), "\(sql)")
         #expect(sequence == 4)
-        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence") } == 1, "one row per table, none left under the rebuild's temporary name")
+        #expect(
+            try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence") } == 1,
+            "one row per table, none left under the rebuild's temporary name")
     }
 
     /// A store recorded at 1.0 (as lucidgen adopts one) whose `item` table is `createItem` instead of 1.0's:
@@ -111,18 +124,30 @@ import Testing
     /// A CHECK constraint or a generated column (GRDB's `check(_:)`, `generatedAs(_:)`) the description does not
     /// say: refused when the store is recognised, before any step (a rebuild would drop it), with what differs.
     @Test(arguments: [
-        (#", "title" TEXT NOT NULL CHECK (length("title") > 0)"#, #"table item: expected column title TEXT NOT NULL, found title TEXT NOT NULL CHECK (length("title") > 0)"#),
-        (#", "title" TEXT NOT NULL, CONSTRAINT short CHECK (length(title) < 99)"#,
-         #"table item: expected no CONSTRAINT "short" CHECK (length(title) < 99), found it (describe it: a "checks" item of the entity)"#),
-        (#", "title" TEXT NOT NULL, "upper" TEXT GENERATED ALWAYS AS (upper(title)) VIRTUAL"#, "table item: expected no column upper, found upper TEXT GENERATED ALWAYS AS (upper(title)) VIRTUAL"),
-        (#", "title" TEXT NOT NULL, "upper" TEXT AS (upper(title)) STORED"#, "table item: expected no column upper, found upper TEXT GENERATED ALWAYS AS (upper(title)) STORED"),
+        (
+            #", "title" TEXT NOT NULL CHECK (length("title") > 0)"#,
+            #"table item: expected column title TEXT NOT NULL, found title TEXT NOT NULL CHECK (length("title") > 0)"#
+        ),
+        (
+            #", "title" TEXT NOT NULL, CONSTRAINT short CHECK (length(title) < 99)"#,
+            #"table item: expected no CONSTRAINT "short" CHECK (length(title) < 99), found it (describe it: a "checks" item of the entity)"#
+        ),
+        (
+            #", "title" TEXT NOT NULL, "upper" TEXT GENERATED ALWAYS AS (upper(title)) VIRTUAL"#,
+            "table item: expected no column upper, found upper TEXT GENERATED ALWAYS AS (upper(title)) VIRTUAL"
+        ),
+        (
+            #", "title" TEXT NOT NULL, "upper" TEXT AS (upper(title)) STORED"#,
+            "table item: expected no column upper, found upper TEXT GENERATED ALWAYS AS (upper(title)) STORED"
+        ),
     ]) func aConstraintTheDescriptionDoesNotSayIsRefusedBeforeAnyChange(_ columns: String, _ expected: String) throws {
         try expectRefusal(createItem: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL\#(columns))"#, expected)
     }
 
     @Test func autoincrementOnATextIdentifierIsALocatedError() throws {
         let project = try TestProjectFolder(files: [
-            ".entities/item.json": #"{ "name": "item", "identifier": { "type": "string", "autoincrement": true }, "version_history": [{ "version": "1.0" }], "properties": [] }"#,
+            ".entities/item.json":
+                #"{ "name": "item", "identifier": { "type": "string", "autoincrement": true }, "version_history": [{ "version": "1.0" }], "properties": [] }"#
         ])
         defer { project.remove() }
         do {
@@ -130,7 +155,10 @@ import Testing
             Issue.record("generate accepted autoincrement on a string identifier")
         } catch {
             let diagnostic = error.errors.first { $0.message.contains("autoincrement") }
-            #expect(diagnostic?.message == #""autoincrement" needs an "int" identifier (SQLite's INTEGER PRIMARY KEY AUTOINCREMENT); this one is "string""#, "\(error.errors)")
+            #expect(
+                diagnostic?.message
+                    == #""autoincrement" needs an "int" identifier (SQLite's INTEGER PRIMARY KEY AUTOINCREMENT); this one is "string""#,
+                "\(error.errors)")
             #expect(diagnostic?.location?.line == 1)
             #expect(diagnostic?.path == "$.identifier.autoincrement")
         }

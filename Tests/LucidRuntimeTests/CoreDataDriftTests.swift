@@ -29,23 +29,41 @@ import Testing
 
     /// Each inferable kind, alone and together.
     static let inferable = [
-        Drift(change: "ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR; UPDATE ZPRODUCT SET ZCOLOR = 'red' WHERE Z_PK = 1",
-              expected: ["ZPRODUCT has column ZCOLOR, which model Shop does not: its 1 value is not converted (the .coredata-backup keeps them)"]),
-        Drift(change: "ALTER TABLE ZCUSTOMER ADD COLUMN ZNICKNAME VARCHAR",
-              expected: ["ZCUSTOMER has column ZNICKNAME, which model Shop does not: it holds no value"]),
-        Drift(change: "ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE",
-              expected: ["ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows"]),
-        Drift(change: "ALTER TABLE ZORDER DROP COLUMN ZTOTAL",
-              expected: ["ZORDER has no column ZTOTAL, which model Shop has: Order.total (order.total) gets its default 0.0 in its 2 rows"]),
-        Drift(change: "DROP INDEX ZORDER_ZCUSTOMER_INDEX; ALTER TABLE ZORDER DROP COLUMN ZCUSTOMER",
-              expected: ["ZORDER has no column ZCUSTOMER, which model Shop has: Order.customer (order.customer) is NULL in its 2 rows"]),
-        Drift(change: "CREATE TABLE Z_3TAGS ( Z_3PRODUCTS INTEGER, Z_9TAGS INTEGER, PRIMARY KEY (Z_3PRODUCTS, Z_9TAGS) )",
-              expected: ["the store has table Z_3TAGS, which is no join table of a many-to-many of model Shop: it is empty, and dropped with Core Data's tables"]),
-        Drift(change: "CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL VARCHAR ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 0)",
-              expected: ["the store has entity Gadget, which model Shop does not: its table ZGADGET is empty, and dropped with Core Data's tables"]),
-        Drift(change: "ALTER TABLE ZPRODUCT ADD COLUMN ZEDITEDAT TIMESTAMP; UPDATE ZPRODUCT SET ZEDITEDAT = 700000000; ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE",
-              expected: ["ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows",
-                         "ZPRODUCT has column ZEDITEDAT, which model Shop does not: its 3 values are not converted (the .coredata-backup keeps them)"]),
+        Drift(
+            change: "ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR; UPDATE ZPRODUCT SET ZCOLOR = 'red' WHERE Z_PK = 1",
+            expected: [
+                "ZPRODUCT has column ZCOLOR, which model Shop does not: its 1 value is not converted (the .coredata-backup keeps them)"
+            ]),
+        Drift(
+            change: "ALTER TABLE ZCUSTOMER ADD COLUMN ZNICKNAME VARCHAR",
+            expected: ["ZCUSTOMER has column ZNICKNAME, which model Shop does not: it holds no value"]),
+        Drift(
+            change: "ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE",
+            expected: ["ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows"]),
+        Drift(
+            change: "ALTER TABLE ZORDER DROP COLUMN ZTOTAL",
+            expected: ["ZORDER has no column ZTOTAL, which model Shop has: Order.total (order.total) gets its default 0.0 in its 2 rows"]),
+        Drift(
+            change: "DROP INDEX ZORDER_ZCUSTOMER_INDEX; ALTER TABLE ZORDER DROP COLUMN ZCUSTOMER",
+            expected: ["ZORDER has no column ZCUSTOMER, which model Shop has: Order.customer (order.customer) is NULL in its 2 rows"]),
+        Drift(
+            change: "CREATE TABLE Z_3TAGS ( Z_3PRODUCTS INTEGER, Z_9TAGS INTEGER, PRIMARY KEY (Z_3PRODUCTS, Z_9TAGS) )",
+            expected: [
+                "the store has table Z_3TAGS, which is no join table of a many-to-many of model Shop: it is empty, and dropped with Core Data's tables"
+            ]),
+        Drift(
+            change:
+                "CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL VARCHAR ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 0)",
+            expected: [
+                "the store has entity Gadget, which model Shop does not: its table ZGADGET is empty, and dropped with Core Data's tables"
+            ]),
+        Drift(
+            change:
+                "ALTER TABLE ZPRODUCT ADD COLUMN ZEDITEDAT TIMESTAMP; UPDATE ZPRODUCT SET ZEDITEDAT = 700000000; ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE",
+            expected: [
+                "ZPRODUCT has no column ZTITLE, which model Shop has: Product.title (product.title) is NULL in its 3 rows",
+                "ZPRODUCT has column ZEDITEDAT, which model Shop does not: its 3 values are not converted (the .coredata-backup keeps them)",
+            ]),
     ]
 
     /// Taken by default (what Core Data does), each difference in the report and in `plan`'s status (which
@@ -66,17 +84,26 @@ import Testing
         #expect(report.drift == drift.expected, "\(report.drift)")
         #expect(report.model == "Shop")
         let s = drift.expected.count == 1 ? "" : "s"
-        #expect(opened.outcome.steps.map(\.label) == ["converted from Core Data (model Shop, drifted: \(drift.expected.count) difference\(s)) at 1.0", "1.0 → 3.0 (inferred)"],
-                "\(opened.outcome.steps.map(\.label))")
-        #expect(report.entities.map { "\($0.name) → \($0.table): \($0.rows)" } == ["Customer → customer: 2", "Order → order: 2", "Product → product: 3"])
+        #expect(
+            opened.outcome.steps.map(\.label) == [
+                "converted from Core Data (model Shop, drifted: \(drift.expected.count) difference\(s)) at 1.0", "1.0 → 3.0 (inferred)",
+            ],
+            "\(opened.outcome.steps.map(\.label))")
+        #expect(
+            report.entities.map { "\($0.name) → \($0.table): \($0.rows)" } == [
+                "Customer → customer: 2", "Order → order: 2", "Product → product: 3",
+            ])
         #expect(report.links.map { "\($0.name) → \($0.table): \($0.rows)" } == ["Order.items → order_items: 4"])
         #expect(opened.outcome.finalVersion == SchemaVersion("3.0"))
-        let dropsTitle = drift.change.contains("DROP COLUMN ZTITLE"), dropsTotal = drift.change.contains("DROP COLUMN ZTOTAL"), dropsCustomer = drift.change.contains("DROP COLUMN ZCUSTOMER")
+        let dropsTitle = drift.change.contains("DROP COLUMN ZTITLE"), dropsTotal = drift.change.contains("DROP COLUMN ZTOTAL"),
+            dropsCustomer = drift.change.contains("DROP COLUMN ZCUSTOMER")
         try opened.database.read { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT name FROM client ORDER BY id") == ["Ada", "Bob"])
             #expect(try String.fetchOne(db, sql: "SELECT joined FROM client WHERE id = 1") == "2023-03-08 20:26:40.250")
             #expect(try String.fetchAll(db, sql: "SELECT sku FROM product ORDER BY id") == ["A-1", "B-2", "C-3"])
-            #expect(try String?.fetchAll(db, sql: "SELECT title FROM product ORDER BY id") == (dropsTitle ? [nil, nil, nil] : ["Anvil", "Bell", nil]))
+            #expect(
+                try String?.fetchAll(db, sql: "SELECT title FROM product ORDER BY id")
+                    == (dropsTitle ? [nil, nil, nil] : ["Anvil", "Bell", nil]))
             #expect(try Double.fetchAll(db, sql: "SELECT total FROM \"order\" ORDER BY id") == (dropsTotal ? [0, 0] : [9.99, 0]))
             #expect(try Int64?.fetchAll(db, sql: "SELECT customer FROM \"order\" ORDER BY id") == (dropsCustomer ? [nil, nil] : [1, 3]))
             #expect(try Int64.fetchAll(db, sql: "SELECT target_id FROM order_items WHERE source_id = 1 ORDER BY position") == [3, 1, 2])
@@ -88,7 +115,9 @@ import Testing
         // The original, with the drifted columns' values, kept beside it.
         let backup = try DatabaseQueue(path: path + ".coredata-backup")
         try backup.read { (db: Database) throws in
-            if drift.change.contains("ZCOLOR") { #expect(try String.fetchOne(db, sql: "SELECT ZCOLOR FROM ZPRODUCT WHERE Z_PK = 1") == "red") }
+            if drift.change.contains("ZCOLOR") {
+                #expect(try String.fetchOne(db, sql: "SELECT ZCOLOR FROM ZPRODUCT WHERE Z_PK = 1") == "red")
+            }
             if drift.change.contains("ZEDITEDAT") { #expect(try Int.fetchOne(db, sql: "SELECT count(ZEDITEDAT) FROM ZPRODUCT") == 3) }
         }
         try backup.close()
@@ -100,13 +129,18 @@ import Testing
     @Test func aMissingJoinTableHasNoLinks() throws {
         let (shop, folder, path) = try CoreDataRowAccountTests.store("DROP TABLE Z_2ITEMS")
         defer { folder.remove() }
-        let expected = ["no join table of Order.items ↔ Product.orders (columns Z_2ORDERS and Z_3ITEMS, or those names and a number), which model Shop has: it has no links in the store, and none after"]
+        let expected = [
+            "no join table of Order.items ↔ Product.orders (columns Z_2ORDERS and Z_3ITEMS, or those names and a number), which model Shop has: it has no links in the store, and none after"
+        ]
         let status = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: shop.versions), coreDataOrigin: shop.origin)
         #expect(status.coreDataConversion?.drift == expected, "\(status.coreDataConversion?.drift ?? [])")
         let opened = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop))
         let report = try #require(opened.outcome.coreDataConversion)
         #expect(report.drift == expected, "\(report.drift)")
-        #expect(report.entities.map { "\($0.name) → \($0.table): \($0.rows)" } == ["Customer → customer: 2", "Order → order: 2", "Product → product: 3"])
+        #expect(
+            report.entities.map { "\($0.name) → \($0.table): \($0.rows)" } == [
+                "Customer → customer: 2", "Order → order: 2", "Product → product: 3",
+            ])
         #expect(report.links.isEmpty)
         #expect(opened.outcome.finalVersion == SchemaVersion("3.0"))
         try opened.database.read { (db: Database) throws in
@@ -125,7 +159,11 @@ import Testing
             _ = try LucidStore.open(atPath: refusedPath, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database
         } throws: { error in
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
-            return differences.contains { $0.contains("the store has table Z_2ITEMZ, which is no join table of a many-to-many of model Shop, and it holds 1 row, which nothing of lucidgen's would keep") }
+            return differences.contains {
+                $0.contains(
+                    "the store has table Z_2ITEMZ, which is no join table of a many-to-many of model Shop, and it holds 1 row, which nothing of lucidgen's would keep"
+                )
+            }
         }
         #expect(try files() == before)
     }
@@ -135,7 +173,8 @@ import Testing
     /// it: no rows, no links, every other row converted. With an entity of the store's own beside it (a
     /// rename looks so), refused.
     @Test func anEntityTheStoreLacksHasNoRows() throws {
-        let (shop, folder, path) = try CoreDataRowAccountTests.store("DROP TABLE Z_2ITEMS; DROP TABLE ZPRODUCT; DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Product'")
+        let (shop, folder, path) = try CoreDataRowAccountTests.store(
+            "DROP TABLE Z_2ITEMS; DROP TABLE ZPRODUCT; DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Product'")
         defer { folder.remove() }
         let expected = [
             "model Shop has entity Product, which the store does not: it has no rows in the store, and none after",
@@ -155,11 +194,14 @@ import Testing
         try opened.database.close()
 
         let (_, other, renamed) = try CoreDataRowAccountTests.store(
-            "DROP TABLE Z_2ITEMS; ALTER TABLE ZPRODUCT RENAME TO ZARTICLE; UPDATE Z_PRIMARYKEY SET Z_NAME = 'Article' WHERE Z_NAME = 'Product'")
+            "DROP TABLE Z_2ITEMS; ALTER TABLE ZPRODUCT RENAME TO ZARTICLE; UPDATE Z_PRIMARYKEY SET Z_NAME = 'Article' WHERE Z_NAME = 'Product'"
+        )
         defer { other.remove() }
         let files = try Self.bytes(renamed)
         let before = try files()
-        #expect(throws: StoreError.self) { _ = try LucidStore.open(atPath: renamed, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database }
+        #expect(throws: StoreError.self) {
+            _ = try LucidStore.open(atPath: renamed, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database
+        }
         #expect(try files() == before)
     }
 
@@ -177,14 +219,22 @@ import Testing
     /// entity has rows, a join-table-named table with rows: refused, the files byte-identical, the table-level
     /// differences and what to do said, by `open` and by `inspect` alike.
     @Test(arguments: [
-        ("ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE; ALTER TABLE ZPRODUCT ADD COLUMN ZTITLE INTEGER",
-         "the nearest is model Shop (1.0, 1 difference), and not every difference can be taken without data of its own: ZPRODUCT.ZTITLE is INTEGER, not VARCHAR; nothing was changed; import the model version the store was written with"),
-        ("ALTER TABLE ZCUSTOMER DROP COLUMN ZNAME",
-         "not every difference can be taken without data of its own: ZCUSTOMER has no column ZNAME, which model Shop has: Customer.name (customer.name) is required and has no default, and 2 rows of Customer would need a value; nothing was changed"),
-        ("CREATE TABLE Z_3TAGS ( Z_3PRODUCTS INTEGER, Z_9TAGS INTEGER ); INSERT INTO Z_3TAGS VALUES (1, 1); ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR",
-         "not every difference can be taken without data of its own: the store has table Z_3TAGS, which is no join table of a many-to-many of model Shop, and it holds 1 row, which nothing of lucidgen's would keep; nothing was changed"),
-        ("CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 1); INSERT INTO ZGADGET VALUES (1, 9, 1)",
-         "not every difference can be taken without data of its own: the store has entity Gadget, which model Shop does not, and its table ZGADGET holds 1 row, which nothing of lucidgen's would keep; nothing was changed"),
+        (
+            "ALTER TABLE ZPRODUCT DROP COLUMN ZTITLE; ALTER TABLE ZPRODUCT ADD COLUMN ZTITLE INTEGER",
+            "the nearest is model Shop (1.0, 1 difference), and not every difference can be taken without data of its own: ZPRODUCT.ZTITLE is INTEGER, not VARCHAR; nothing was changed; import the model version the store was written with"
+        ),
+        (
+            "ALTER TABLE ZCUSTOMER DROP COLUMN ZNAME",
+            "not every difference can be taken without data of its own: ZCUSTOMER has no column ZNAME, which model Shop has: Customer.name (customer.name) is required and has no default, and 2 rows of Customer would need a value; nothing was changed"
+        ),
+        (
+            "CREATE TABLE Z_3TAGS ( Z_3PRODUCTS INTEGER, Z_9TAGS INTEGER ); INSERT INTO Z_3TAGS VALUES (1, 1); ALTER TABLE ZPRODUCT ADD COLUMN ZCOLOR VARCHAR",
+            "not every difference can be taken without data of its own: the store has table Z_3TAGS, which is no join table of a many-to-many of model Shop, and it holds 1 row, which nothing of lucidgen's would keep; nothing was changed"
+        ),
+        (
+            "CREATE TABLE ZGADGET ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER ); INSERT INTO Z_PRIMARYKEY VALUES (9, 'Gadget', 0, 1); INSERT INTO ZGADGET VALUES (1, 9, 1)",
+            "not every difference can be taken without data of its own: the store has entity Gadget, which model Shop does not, and its table ZGADGET holds 1 row, which nothing of lucidgen's would keep; nothing was changed"
+        ),
     ])
     func driftThatIsNotInferableIsRefusedByteIdentical(change: String, expected: String) throws {
         let (shop, folder, path) = try CoreDataRowAccountTests.store(change)
@@ -194,11 +244,18 @@ import Testing
         func refused(_ error: any Error) -> Bool {
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
             // The versions listed with every difference, then why the nearest is not taken.
-            return differences.contains { $0.contains(expected) && ($0.contains("model Shop (1.0, the store has its entities): ") || $0.contains("the nearest: model Shop (1.0): ")) }
+            return differences.contains {
+                $0.contains(expected)
+                    && ($0.contains("model Shop (1.0, the store has its entities): ") || $0.contains("the nearest: model Shop (1.0): "))
+            }
         }
-        #expect { _ = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database } throws: { refused($0) }
+        #expect {
+            _ = try LucidStore.open(atPath: path, versions: shop.versions, options: CoreDataConversionTests.options(shop)).database
+        } throws: { refused($0) }
         #expect(try files() == before)
-        #expect { _ = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: shop.versions), coreDataOrigin: shop.origin) } throws: { refused($0) }
+        #expect {
+            _ = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: shop.versions), coreDataOrigin: shop.origin)
+        } throws: { refused($0) }
         #expect(try files() == before)
         #expect(!FileManager.default.fileExists(atPath: path + ".coredata-backup"))
     }
@@ -212,20 +269,21 @@ import Testing
         for (name, attribute) in [("Notes", "title"), ("Notes 2", "subtitle")] {
             try FileManager.default.createDirectory(atPath: package + "/\(name).xcdatamodel", withIntermediateDirectories: true)
             try """
-                <?xml version="1.0"?>
-                <model><entity name="Note"><attribute name="body" optional="YES" attributeType="String"/><attribute name="\(attribute)" optional="YES" attributeType="String"/></entity></model>
-                """.write(toFile: package + "/\(name).xcdatamodel/contents", atomically: true, encoding: .utf8)
+            <?xml version="1.0"?>
+            <model><entity name="Note"><attribute name="body" optional="YES" attributeType="String"/><attribute name="\(attribute)" optional="YES" attributeType="String"/></entity></model>
+            """.write(toFile: package + "/\(name).xcdatamodel/contents", atomically: true, encoding: .utf8)
         }
         let notes = try CoreDataConversionTests.imported(package)
         let path = folder.path("Notes.sqlite")
         try withDatabase(path) { db in
-            try db.execute(sql: """
-                CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBODY VARCHAR );
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
-                INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBODY VARCHAR );
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
+                    INSERT INTO ZNOTE VALUES (1, 1, 1, 'hello');
+                    """)
         }
         let files = try Self.bytes(path)
         let before = try files()
@@ -236,7 +294,9 @@ import Testing
         } throws: { error in
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
             return differences.contains {
-                $0.contains("model Notes (1.0, the store has its entities): ZNOTE has no column ZTITLE | model Notes 2 (2.0, the store has its entities): ZNOTE has no column ZSUBTITLE; models Notes, Notes 2 are equally near it (1 difference each) and store different things, so which one it drifted from cannot be told: nothing was changed")
+                $0.contains(
+                    "model Notes (1.0, the store has its entities): ZNOTE has no column ZTITLE | model Notes 2 (2.0, the store has its entities): ZNOTE has no column ZSUBTITLE; models Notes, Notes 2 are equally near it (1 difference each) and store different things, so which one it drifted from cannot be told: nothing was changed"
+                )
             }
         }
         #expect(try files() == before)
@@ -256,7 +316,10 @@ import Testing
         let path = folder.path("Folio.sqlite")
         try FileManager.default.copyItem(atPath: original, toPath: path)
         try withDatabase(path) { db in
-            try db.execute(sql: "ALTER TABLE ZARTWORK ADD COLUMN ZEDITEDAT TIMESTAMP; UPDATE ZARTWORK SET ZEDITEDAT = 700000000 WHERE Z_PK <= 5; ALTER TABLE ZARTWORK DROP COLUMN ZINFO")
+            try db.execute(
+                sql:
+                    "ALTER TABLE ZARTWORK ADD COLUMN ZEDITEDAT TIMESTAMP; UPDATE ZARTWORK SET ZEDITEDAT = 700000000 WHERE Z_PK <= 5; ALTER TABLE ZARTWORK DROP COLUMN ZINFO"
+            )
         }
         let counts = try CoreDataRealStoreTests.coreDataCounts(path)
         #expect(counts["ZARTWORK"] == 68)
@@ -265,18 +328,27 @@ import Testing
         let opened = try LucidStore.open(atPath: path, versions: history.versions, options: options)
         let report = try #require(opened.outcome.coreDataConversion)
         #expect(report.model == "ArtsyFolio v1.4")
-        #expect(report.drift == [
-            "ZARTWORK has no column ZINFO, which model ArtsyFolio v1.4 has: Artwork.info (artwork.info) is NULL in its 68 rows",
-            "ZARTWORK has column ZEDITEDAT, which model ArtsyFolio v1.4 does not: its 5 values are not converted (the .coredata-backup keeps them)",
-        ])
-        #expect(opened.outcome.steps.map(\.label) == ["converted from Core Data (model ArtsyFolio v1.4, drifted: 2 differences) at 6.0", "6.0 → 19.0 (inferred)"])
+        #expect(
+            report.drift == [
+                "ZARTWORK has no column ZINFO, which model ArtsyFolio v1.4 has: Artwork.info (artwork.info) is NULL in its 68 rows",
+                "ZARTWORK has column ZEDITEDAT, which model ArtsyFolio v1.4 does not: its 5 values are not converted (the .coredata-backup keeps them)",
+            ])
+        #expect(
+            opened.outcome.steps.map(\.label) == [
+                "converted from Core Data (model ArtsyFolio v1.4, drifted: 2 differences) at 6.0", "6.0 → 19.0 (inferred)",
+            ])
         #expect(opened.outcome.finalVersion == history.versions.last!.version)
         #expect(report.notes.isEmpty, "\(report.notes)")
         try opened.database.read { (db: Database) throws in
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM artwork") == 68)
             #expect(try Int.fetchOne(db, sql: "SELECT count(info) FROM artwork") == 0)
-            #expect(try Row.fetchOne(db, sql: "SELECT height, width FROM artwork WHERE id = 41").map { [$0[0], $0[1]] as [String?] } == ["11.2", "33.2"])
-            for (table, rows) in ["album": 10, "artist": 4, "document": 18, "image": 76, "show": 11, "user": 108, "album_artworks": 78, "artwork_shows": 30] {
+            #expect(
+                try Row.fetchOne(db, sql: "SELECT height, width FROM artwork WHERE id = 41").map { [$0[0], $0[1]] as [String?] } == [
+                    "11.2", "33.2",
+                ])
+            for (table, rows) in [
+                "album": 10, "artist": 4, "document": 18, "image": 76, "show": 11, "user": 108, "album_artworks": 78, "artwork_shows": 30,
+            ] {
                 #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") == rows, "\(table)")
             }
         }
@@ -286,14 +358,20 @@ import Testing
         // A column of another declared type: refused, the file as it was.
         let refused = folder.path("Refused.sqlite")
         try FileManager.default.copyItem(atPath: original, toPath: refused)
-        try withDatabase(refused) { db in try db.execute(sql: "ALTER TABLE ZARTWORK DROP COLUMN ZINFO; ALTER TABLE ZARTWORK ADD COLUMN ZINFO BLOB") }
+        try withDatabase(refused) { db in
+            try db.execute(sql: "ALTER TABLE ZARTWORK DROP COLUMN ZINFO; ALTER TABLE ZARTWORK ADD COLUMN ZINFO BLOB")
+        }
         let files = try Self.bytes(refused)
         let before = try files()
         #expect {
             _ = try LucidStore.open(atPath: refused, versions: history.versions, options: options).database
         } throws: { error in
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
-            return differences.contains { $0.contains("the nearest is model ArtsyFolio v1.4 (6.0, 1 difference), and not every difference can be taken without data of its own: ZARTWORK.ZINFO is BLOB, not VARCHAR; nothing was changed") }
+            return differences.contains {
+                $0.contains(
+                    "the nearest is model ArtsyFolio v1.4 (6.0, 1 difference), and not every difference can be taken without data of its own: ZARTWORK.ZINFO is BLOB, not VARCHAR; nothing was changed"
+                )
+            }
         }
         #expect(try files() == before)
     }

@@ -14,19 +14,25 @@ import Testing
     /// `LUCIDGEN_REALWORLD`, else `../shared/realworld` beside the repository, else the team machine's
     /// `/work/shared/realworld`; nil (and said) when absent.
     static let artsy: URL? = {
-        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
+        let candidates = [
+            ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
             CoreDataConversionTests.repository.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
-            URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }.map { $0.appendingPathComponent("coredata/artsy-energy") }
+            URL(fileURLWithPath: "/work/shared/realworld"),
+        ].compactMap { $0 }.map { $0.appendingPathComponent("coredata/artsy-energy") }
         let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("stores").path) }
         if found == nil {
-            print("CoreDataRealStoreTests: Artsy Folio's stores are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the tests of real stores check nothing")
+            print(
+                "CoreDataRealStoreTests: Artsy Folio's stores are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the tests of real stores check nothing"
+            )
         }
         return found
     }()
 
     /// The model versions in the order SOURCE.md gives (v2.6.1 before v2.6.0): the version map beside the
     /// test histories.
-    static let versionMap = CoreDataConversionTests.repository.appendingPathComponent("Tests/LucidGenCoreTests/CoreData/ArtsyFolio-versions.yaml").path
+    static let versionMap = CoreDataConversionTests.repository.appendingPathComponent(
+        "Tests/LucidGenCoreTests/CoreData/ArtsyFolio-versions.yaml"
+    ).path
 
     static func history() throws -> CoreDataConversionTests.Shop {
         try CoreDataConversionTests.imported(artsy!.appendingPathComponent("ArtsyPartner.xcdatamodeld").path, versionMap: versionMap)
@@ -34,7 +40,11 @@ import Testing
 
     /// Each Core Data table's rows in the original, and each entity's by Core Data's reading of them.
     static func coreDataCounts(_ path: String) throws -> [String: Int] {
-        let queue = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let queue = try DatabaseQueue(
+            path: path,
+            configuration: {
+                var c = Configuration(); c.readonly = true; return c
+            }())
         defer { try? queue.close() }
         return try queue.read { db in
             var counts: [String: Int] = [:]
@@ -56,14 +66,25 @@ import Testing
     }
 
     static let cases = [
-        Case(store: "ArtsyPartner_1.3.5.sqlite", model: "ArtsyPartner 5", version: "5.0",
-             entities: ["Artist": "ZARTIST", "Artwork": "ZARTWORK", "Collection": "ZCOLLECTION", "Document": "ZDOCUMENT", "Image": "ZIMAGE", "Note": "ZNOTE", "Partner": "ZPARTNER", "User": "ZUSER"],
-             links: ["Artwork.collections": "Z_2COLLECTIONS"]),
-        Case(store: "ArtsyPartner_1.4.sqlite", model: "ArtsyFolio v1.4", version: "6.0",
-             entities: ["Album": "ZALBUM", "Artist": "ZARTIST", "Artwork": "ZARTWORK", "Image": "ZIMAGE", "Location": "ZLOCATION", "Note": "ZNOTE", "Partner": "ZPARTNER", "Show": "ZSHOW", "User": "ZUSER",
-                        "Document": "ZDOCUMENT:4", "ArtistDocument": "ZDOCUMENT:5", "ShowDocument": "ZDOCUMENT:6"],
-             // Z_3SHOWS (Z_3ARTWORKS1, Z_11SHOWS) and Z_2SHOWSFEATURINGARTIST (Z_2ARTISTS1, …): columns named with a suffix.
-             links: ["Album.artists": "Z_1ARTISTS", "Album.artworks": "Z_1ARTWORKS", "Artist.showsFeaturingArtist": "Z_2SHOWSFEATURINGARTIST", "Artwork.shows": "Z_3SHOWS"]),
+        Case(
+            store: "ArtsyPartner_1.3.5.sqlite", model: "ArtsyPartner 5", version: "5.0",
+            entities: [
+                "Artist": "ZARTIST", "Artwork": "ZARTWORK", "Collection": "ZCOLLECTION", "Document": "ZDOCUMENT", "Image": "ZIMAGE",
+                "Note": "ZNOTE", "Partner": "ZPARTNER", "User": "ZUSER",
+            ],
+            links: ["Artwork.collections": "Z_2COLLECTIONS"]),
+        Case(
+            store: "ArtsyPartner_1.4.sqlite", model: "ArtsyFolio v1.4", version: "6.0",
+            entities: [
+                "Album": "ZALBUM", "Artist": "ZARTIST", "Artwork": "ZARTWORK", "Image": "ZIMAGE", "Location": "ZLOCATION", "Note": "ZNOTE",
+                "Partner": "ZPARTNER", "Show": "ZSHOW", "User": "ZUSER",
+                "Document": "ZDOCUMENT:4", "ArtistDocument": "ZDOCUMENT:5", "ShowDocument": "ZDOCUMENT:6",
+            ],
+            // Z_3SHOWS (Z_3ARTWORKS1, Z_11SHOWS) and Z_2SHOWSFEATURINGARTIST (Z_2ARTISTS1, …): columns named with a suffix.
+            links: [
+                "Album.artists": "Z_1ARTISTS", "Album.artworks": "Z_1ARTWORKS", "Artist.showsFeaturingArtist": "Z_2SHOWSFEATURINGARTIST",
+                "Artwork.shows": "Z_3SHOWS",
+            ]),
     ]
 
     /// Each store converts at its model version, every entity's rows and every link counted as the Core
@@ -82,7 +103,8 @@ import Testing
         try withDatabase(path) { db in
             for (entity, source) in item.entities {
                 let parts = source.split(separator: ":")
-                byEntity[entity] = parts.count == 2
+                byEntity[entity] =
+                    parts.count == 2
                     ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \(parts[0]) WHERE Z_ENT = ?", arguments: [Int(parts[1])!]) ?? 0
                     : counts[source] ?? -1
             }
@@ -102,12 +124,19 @@ import Testing
         try opened.database.read { (db: Database) throws in
             for count in report.entities + report.links {
                 let rows = report.entities.filter { $0.table == count.table }.map(\.rows).reduce(0, +)
-                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(count.table)\"") == (report.links.contains(count) ? count.rows : rows), "\(count)")
+                #expect(
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(count.table)\"")
+                        == (report.links.contains(count) ? count.rows : rows), "\(count)")
             }
             if item.version == "6.0" {
-                #expect(try String.fetchOne(db, sql: "SELECT starts_at FROM show WHERE id = 1") == CoreDataConversionTests.text(coreDataSeconds: 312_163_200))
+                #expect(
+                    try String.fetchOne(db, sql: "SELECT starts_at FROM show WHERE id = 1")
+                        == CoreDataConversionTests.text(coreDataSeconds: 312_163_200))
                 #expect(try String.fetchOne(db, sql: "SELECT starts_at FROM show WHERE id = 1") == "2010-11-23 00:00:00.000")
-                #expect(try Row.fetchOne(db, sql: "SELECT height, width FROM artwork WHERE id = 41").map { [$0[0], $0[1]] as [String?] } == ["11.2", "33.2"])
+                #expect(
+                    try Row.fetchOne(db, sql: "SELECT height, width FROM artwork WHERE id = 41").map { [$0[0], $0[1]] as [String?] } == [
+                        "11.2", "33.2",
+                    ])
                 #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE kind = 'show_document'") == 6)
             }
         }
@@ -141,7 +170,8 @@ import Testing
         }
         var options = StoreOptions()
         options.coreDataOrigin = history.origin
-        let opened = try LucidStore.open(atPath: path, versions: history.versions.filter { $0.version <= SchemaVersion("5.0") }, options: options)
+        let opened = try LucidStore.open(
+            atPath: path, versions: history.versions.filter { $0.version <= SchemaVersion("5.0") }, options: options)
         let report = try #require(opened.outcome.coreDataConversion)
         #expect(report.entities.first { $0.name == "Artwork" }?.rows == 63)
         #expect(report.notes == ["ZARTWORK: 1 row has Z_ENT 3, not Artwork's 2: read as Artwork, as Core Data reads every row of ZARTWORK"])

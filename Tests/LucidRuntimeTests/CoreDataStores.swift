@@ -31,7 +31,9 @@ struct CoreDataStoreWriter {
             var indexes: [String] = []
             for relationship in entity.relationships where !relationship.toMany && relationship.transient != true {
                 columns.append("Z\(relationship.name.uppercased()) INTEGER")
-                indexes.append("CREATE INDEX Z\(entity.name.uppercased())_Z\(relationship.name.uppercased())_INDEX ON Z\(entity.name.uppercased()) (Z\(relationship.name.uppercased()))")
+                indexes.append(
+                    "CREATE INDEX Z\(entity.name.uppercased())_Z\(relationship.name.uppercased())_INDEX ON Z\(entity.name.uppercased()) (Z\(relationship.name.uppercased()))"
+                )
             }
             for attribute in entity.attributes where attribute.transient != true {
                 columns.append("Z\(attribute.name.uppercased()) \(CoreDataConverter.declaredType(of: attribute.type) ?? "VARCHAR")")
@@ -45,7 +47,8 @@ struct CoreDataStoreWriter {
             var columns = ["\(sourceColumn) INTEGER", "\(targetColumn) INTEGER"]
             if relationship.ordered == true { columns.append("Z_FOK_\(b)\(relationship.name.uppercased()) INTEGER") }
             let table = a <= b ? "Z_\(a)\(relationship.name.uppercased())" : "Z_\(b)\(inverse.name.uppercased())"
-            statements.append("CREATE TABLE \(table) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(sourceColumn), \(targetColumn)) )")
+            statements.append(
+                "CREATE TABLE \(table) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(sourceColumn), \(targetColumn)) )")
             statements.append("CREATE INDEX \(table)_\(targetColumn)_INDEX ON \(table) (\(targetColumn), \(sourceColumn))")
         }
         if historyTracking {
@@ -77,7 +80,11 @@ struct CoreDataStoreWriter {
                 let key = [entity.name + "." + relationship.name, target.name + "." + inverse.name].sorted().joined(separator: "|")
                 guard seen.insert(key).inserted else { continue }
                 // The side whose targets are ordered is the one whose order the join table keeps.
-                if inverse.ordered == true { pairs.append((target, inverse, entity, relationship)) } else { pairs.append((entity, relationship, target, inverse)) }
+                if inverse.ordered == true {
+                    pairs.append((target, inverse, entity, relationship))
+                } else {
+                    pairs.append((entity, relationship, target, inverse))
+                }
             }
         }
         return pairs
@@ -87,20 +94,24 @@ struct CoreDataStoreWriter {
     /// with the keys real stores have) and, with history tracking, its three entities.
     func bookkeeping(maxIDs: [String: Int], historyTracking: Bool, _ db: Database) throws {
         for entity in version.entities {
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, ?)", arguments: [numbers[entity.name]!, entity.name, maxIDs[entity.name] ?? 0])
+            try db.execute(
+                sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, ?)",
+                arguments: [numbers[entity.name]!, entity.name, maxIDs[entity.name] ?? 0])
         }
         if historyTracking {
             for (number, name) in [(16001, "CHANGE"), (16002, "TRANSACTION"), (16003, "TRANSACTIONSTRING")] {
                 try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, 1)", arguments: [number, name])
             }
             try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, 1, 'app')")
-            try db.execute(sql: "INSERT INTO ATRANSACTION VALUES (1, 16002, 1, 1, NULL, NULL, NULL, 700000000.5, NULL, NULL, NULL, NULL, NULL)")
+            try db.execute(
+                sql: "INSERT INTO ATRANSACTION VALUES (1, 16002, 1, 1, NULL, NULL, NULL, 700000000.5, NULL, NULL, NULL, NULL, NULL)")
             try db.execute(sql: "INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 1, 1, NULL)")
         }
         let plist: [String: Any] = [
             "NSStoreType": "SQLite", "NSPersistenceFrameworkVersion": 1145, "NSStoreModelVersionHashesVersion": 3,
             "NSStoreModelVersionIdentifiers": [""], "NSStoreUUID": "3E1F5D8C-0000-4000-8000-000000000001",
-            "NSStoreModelVersionHashes": Dictionary(uniqueKeysWithValues: version.entities.map { ($0.name, Data(repeating: 7, count: 32)) }),
+            "NSStoreModelVersionHashes": Dictionary(
+                uniqueKeysWithValues: version.entities.map { ($0.name, Data(repeating: 7, count: 32)) }),
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, '3E1F5D8C-0000-4000-8000-000000000001', ?)", arguments: [data])

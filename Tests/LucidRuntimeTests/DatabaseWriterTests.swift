@@ -1,27 +1,33 @@
 import Foundation
 import GRDB
 import LucidGenCore
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// `LucidMigrator` on a connection the app already holds (issue #13, item 2): a `DatabasePool` is
 /// migrated under a barrier, so readers before, during and after see a whole version; a
 /// `DatabaseQueue` is migrated in place; refusals leave the file byte-identical.
 @Suite struct DatabaseWriterTests {
     func versions() throws -> [Schema] {
-        try resolveSchemas(["item.json": """
+        try resolveSchemas([
+            "item.json": """
             { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
               "properties": [{ "name": "name", "property_type": "string" },
                              { "name": "note", "property_type": "string", "nullable": true, "added_at_version": "2.0" }] }
-            """])
+            """
+        ])
     }
 
     /// A store at 1.0 with `rows` rows, in WAL mode.
     func store(at path: String, versions: [Schema], rows: Int) throws {
         let database = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
         try database.write { db in
-            try db.execute(sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows)) INSERT INTO item (id, name) SELECT i, 'name ' || i FROM n")
+            try db.execute(
+                sql:
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows)) INSERT INTO item (id, name) SELECT i, 'name ' || i FROM n"
+            )
         }
         try database.close()
         let wal = try DatabaseQueue(path: path)
@@ -143,7 +149,11 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try LucidMigrator(versions: versions).migrate(queue)
         try LucidMigrator(versions: versions).migrate(queue)
-        #expect(try queue.read { db in try String.fetchAll(db, sql: "SELECT kind || ' ' || ifnull(from_version, '-') || ' ' || to_version FROM lucid_migration_log ORDER BY id") } == ["create - 1.0", "inferred 1.0 2.0"])
+        #expect(
+            try queue.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT kind || ' ' || ifnull(from_version, '-') || ' ' || to_version FROM lucid_migration_log ORDER BY id")
+            } == ["create - 1.0", "inferred 1.0 2.0"])
     }
 
     @Test func aNewerStoreIsRefusedByteIdenticalAndErasedOnlyWhenAsked() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// Row transforms over GRDB rows and dictionaries (`RowTransform(table:) { row in … }`): the app's code runs
 /// on another thread, batch by batch, while the connection reads and inserts; the new rows are bound by
@@ -34,7 +35,9 @@ import Testing
 
     func options(_ transform: RowTransform) -> StoreOptions {
         var options = StoreOptions()
-        options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse codes", transforms: [transform])]
+        options.stages = [
+            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse codes", transforms: [transform])
+        ]
         return options
     }
 
@@ -54,10 +57,11 @@ import Testing
                 default: "s.\(quoteIdentifier(column))"
                 }
             }
-            try db.execute(sql: """
-                WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < \(count))
-                INSERT INTO sample (\(columns.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM sample AS s, c WHERE s.id = 4
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < \(count))
+                    INSERT INTO sample (\(columns.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM sample AS s, c WHERE s.id = 4
+                    """)
         }
         return path
     }
@@ -69,7 +73,8 @@ import Testing
         let count = StepExecutor.transformBatchSize * 3 + 123
         let typedPath = try makeStore(folder, name: "typed.sqlite", count: count)
         let rowsPath = try makeStore(folder, name: "rows.sqlite", count: count)
-        try LucidStore.open(atPath: typedPath, registry: SamplesSchema.self, options: samples.options(RecordTransformTests.ParseCodes())).database.close()
+        try LucidStore.open(atPath: typedPath, registry: SamplesSchema.self, options: samples.options(RecordTransformTests.ParseCodes()))
+            .database.close()
         try LucidStore.open(atPath: rowsPath, registry: SamplesSchema.self, options: options(Self.parseCodes())).database.close()
 
         let typed = try samples.dump(typedPath)

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// A full disk during a step, on a real full file system: a small tmpfs. In
 /// rollback-journal mode SQLite leaves the failed step's `-journal` hot beside the file; the runtime
@@ -62,14 +63,20 @@ import Testing
                 try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; "),
                 try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?",
                 "\(try Int.fetchOne(db, sql: "SELECT count(*) FROM person") ?? -1)",
-                try String.fetchOne(db, sql: "SELECT group_concat(id || first_name || last_name, ',') FROM (SELECT * FROM person WHERE id % 997 = 0 ORDER BY id)") ?? "",
+                try String.fetchOne(
+                    db,
+                    sql:
+                        "SELECT group_concat(id || first_name || last_name, ',') FROM (SELECT * FROM person WHERE id % 997 = 0 ORDER BY id)"
+                ) ?? "",
             ]
         }
     }
 
     /// A store at 1.0 copied onto a file system with room for it and half of it again: the 2.0 rebuild's
     /// copy of the table does not fit. Unmount `small` and remove `folder` when done.
-    func storeOnASmallDisk() throws -> (versions: [Schema], path: String, size: Int, original: Data, small: SmallFileSystem, folder: TemporaryFolder) {
+    func storeOnASmallDisk() throws -> (
+        versions: [Schema], path: String, size: Int, original: Data, small: SmallFileSystem, folder: TemporaryFolder
+    ) {
         let versions = try LockDeadlineTests().versions()
         let (source, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
         let size = try #require(StoreMigrator.fileSize(atPath: source))
@@ -115,7 +122,9 @@ import Testing
         // A small page cache: the rebuild spills into the file (which grows) long before it commits, so
         // the file is changed in place when the disk fills, as with a table larger than the cache.
         options.configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = 20") }
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options).database.close() }
+        let error = #expect(throws: StoreError.self) {
+            try LucidStore.open(atPath: path, versions: versions, options: options).database.close()
+        }
         guard case .diskFull? = error else {
             Issue.record("expected .diskFull, got \(String(describing: error))")
             return
@@ -142,7 +151,9 @@ import Testing
     /// Issue 35: in WAL mode, with almost no room left (the `-wal` and `-shm` themselves may not fit), a
     /// refused step says the disk is full (not that the folder is not writable), leaves no `-wal` or `-shm`
     /// that was not there, and the file byte-identical; with room again the same migration goes through.
-    @Test(.enabled(if: SmallFileSystem.available, "mounting a small tmpfs needs root and a kernel that allows it"), arguments: [4096, 20 * 1024, 200 * 1024])
+    @Test(
+        .enabled(if: SmallFileSystem.available, "mounting a small tmpfs needs root and a kernel that allows it"),
+        arguments: [4096, 20 * 1024, 200 * 1024])
     func inWALModeAFullDiskSaysSoAndLeavesNoCompanionBehind(_ room: Int) throws {
         let versions = try LockDeadlineTests().versions()
         let (source, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
@@ -164,7 +175,9 @@ import Testing
             return
         }
         let after = try FileManager.default.contentsOfDirectory(atPath: small.folder.url.path).sorted()
-        #expect(after == before, "no -wal or -shm left behind: \(after.map { "\($0) \(StoreMigrator.fileSize(atPath: small.folder.path($0)) ?? -1)" })")
+        #expect(
+            after == before,
+            "no -wal or -shm left behind: \(after.map { "\($0) \(StoreMigrator.fileSize(atPath: small.folder.path($0)) ?? -1)" })")
         #expect(fileBytes(path) == original, "byte-identical")
 
         let roomy = try #require(SmallFileSystem(bytes: 4 * size))

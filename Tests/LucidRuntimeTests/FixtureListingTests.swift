@@ -46,7 +46,10 @@ import Testing
         }
         let cases = FixtureFiles.cases(in: folder.url.path, releasedVersions: ["1.0", "2.0"])
         #expect(cases.map(\.description) == ["App_1_0.sqlite", "App_2_0.sqlite"])
-        #expect(try cases.map { try $0.path } == [folder.url.appendingPathComponent("App_1_0.sqlite").path, folder.url.appendingPathComponent("App_2_0.sqlite").path])
+        #expect(
+            try cases.map { try $0.path } == [
+                folder.url.appendingPathComponent("App_1_0.sqlite").path, folder.url.appendingPathComponent("App_2_0.sqlite").path,
+            ])
     }
 
     @Test func aReleasedVersionWithoutItsFixtureNamesTheFileToRestore() throws {
@@ -55,7 +58,10 @@ import Testing
         #expect(FixtureFiles.missingFixture(module: "App", version: SchemaVersion("1.0"), in: folder.url.path) == nil)
         let path = folder.url.appendingPathComponent("App_1_1.sqlite").path
         let missing = try #require(FixtureFiles.missingFixture(module: "App", version: SchemaVersion("1.1"), in: folder.url.path))
-        #expect(missing.hasPrefix("version 1.1 was released, but its fixture store \(path) is missing: restore it with its .sha256 from version control (git checkout -- '\(path)' '\(path).sha256')"), "\(missing)")
+        #expect(
+            missing.hasPrefix(
+                "version 1.1 was released, but its fixture store \(path) is missing: restore it with its .sha256 from version control (git checkout -- '\(path)' '\(path).sha256')"
+            ), "\(missing)")
         #expect(missing.contains("`lucidgen fixtures --schema-version 1.1`"))
     }
 }

@@ -27,7 +27,9 @@ import Testing
         do {
             let old = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.1"))
             try old.write { db in
-                try Aircraft_1_1(id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand, flightData: Data([1, 2, 3])).insert(db)
+                try Aircraft_1_1(
+                    id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand, flightData: Data([1, 2, 3])
+                ).insert(db)
                 try Aircraft_1_1(id: "N2", tailNumber: "N2", aircraftType: "PA28", aircraftClass: .singleEngineLand).insert(db)
             }
             try old.close()
@@ -57,7 +59,10 @@ import Testing
         do {
             let old = try LucidStore.create(atPath: path, versions: versions, version: SchemaVersion("1.0"))
             try old.write { db in
-                try Aircraft_1_0(id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand, colorScheme: ColorScheme_1_0(primary: "red", secondary: "blue", tertiary: "gold")).insert(db)
+                try Aircraft_1_0(
+                    id: "N1", tailNumber: "N1", aircraftType: "C172", aircraftClass: .singleEngineLand,
+                    colorScheme: ColorScheme_1_0(primary: "red", secondary: "blue", tertiary: "gold")
+                ).insert(db)
                 try Pilot_1_0(id: 1, name: "Ünïcode ✈︎", ratings: ["ASEL"]).insert(db)
                 try Flight_1_0(id: 10, date: date, departure: "KSFO", arrival: "KOAK", aircraft: "N1", remarks: "windy").insert(db)
                 try Flight_1_0(id: 11, date: date, departure: "", arrival: "", aircraft: "N1", duration: 3600).insert(db)
@@ -90,7 +95,9 @@ import Testing
             #expect(try String.fetchAll(db, sql: "SELECT to_version FROM lucid_migration_log ORDER BY id") == ["1.0", "2.0", "2.1", "4.0"])
         }
         let steps = Set(progress.values.map(\.stepLabel))
-        #expect(steps == ["1.0 → 2.0 (inferred)", "2.0 → 2.1 (moveFlightData)", "2.1 → 4.0 (inferred)"], "1.0 jumps to 2.0, takes the app's stage, then jumps to 4.0: \(steps)")
+        #expect(
+            steps == ["1.0 → 2.0 (inferred)", "2.0 → 2.1 (moveFlightData)", "2.1 → 4.0 (inferred)"],
+            "1.0 jumps to 2.0, takes the app's stage, then jumps to 4.0: \(steps)")
         #expect(progress.values.last?.operation == "done")
     }
 }

@@ -8,7 +8,8 @@ import Testing
 /// What a GRDB app's `belongsTo(…, onDelete:)` and `.indexed()` made is describable: a to-one's
 /// `on_delete` action, and its index's name through the entity's `indexes`; such a store is adopted as it is.
 @Suite struct ForeignKeyActionTests {
-    static let room = #"{ "name": "room", "identifier": { "type": "int", "autoincrement": true }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
+    static let room =
+        #"{ "name": "room", "identifier": { "type": "int", "autoincrement": true }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "name", "property_type": "string" }] }"#
 
     static func item(onDelete: String?, nullable: Bool = true, indexName: String? = "item_on_room_id") -> String {
         let action = onDelete.map { #", "on_delete": "\#($0)""# } ?? ""
@@ -32,11 +33,17 @@ import Testing
         }
     }
 
-    @Test(arguments: [("cascade", "CASCADE"), ("set_null", "SET NULL"), ("restrict", "RESTRICT"), ("no_action", "NO ACTION"), ("set_default", "SET DEFAULT"), (nil, "SET NULL")] as [(String?, String)])
+    @Test(
+        arguments: [
+            ("cascade", "CASCADE"), ("set_null", "SET NULL"), ("restrict", "RESTRICT"), ("no_action", "NO ACTION"),
+            ("set_default", "SET DEFAULT"), (nil, "SET NULL"),
+        ] as [(String?, String)])
     func theActionAndTheIndexNameAreTheDescribedOnes(_ action: String?, _ sql: String) throws {
         let schemas = try generate(item: Self.item(onDelete: action)).get()
         let table = try #require(schemas[0].table(named: "item"))
-        #expect(table.createTableStatement().hasSuffix(#"FOREIGN KEY ("room") REFERENCES "room"("id") ON DELETE \#(sql))"#), "\(table.createTableStatement())")
+        #expect(
+            table.createTableStatement().hasSuffix(#"FOREIGN KEY ("room") REFERENCES "room"("id") ON DELETE \#(sql))"#),
+            "\(table.createTableStatement())")
         #expect(table.createIndexStatements == [#"CREATE INDEX "item_on_room_id" ON "item" ("room")"#])
     }
 
@@ -45,7 +52,10 @@ import Testing
         let made = try DatabaseQueue(path: path)
         try made.write { db in
             try db.execute(sql: #"CREATE TABLE "room" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "name" TEXT NOT NULL)"#)
-            try db.execute(sql: #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "room" INTEGER, "title" TEXT NOT NULL, FOREIGN KEY ("room") REFERENCES "room"("id") ON DELETE CASCADE)"#)
+            try db.execute(
+                sql:
+                    #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "room" INTEGER, "title" TEXT NOT NULL, FOREIGN KEY ("room") REFERENCES "room"("id") ON DELETE CASCADE)"#
+            )
             try db.execute(sql: #"CREATE INDEX "item_on_room_id" ON "item" ("room")"#)
             try db.execute(sql: "INSERT INTO room (name) VALUES ('kitchen'), ('attic')")
             try db.execute(sql: "INSERT INTO item (room, title) VALUES (1, 'kettle'), (2, 'trunk')")
@@ -63,7 +73,9 @@ import Testing
         defer { try? opened.database.close() }
         #expect(opened.outcome.start == .version(SchemaVersion("1.0"), adopted: true))
         try opened.database.write { db in try db.execute(sql: "DELETE FROM room WHERE id = 2") }
-        #expect(try opened.database.read { db in try String.fetchAll(db, sql: "SELECT title FROM item ORDER BY id") } == ["kettle"], "ON DELETE CASCADE")
+        #expect(
+            try opened.database.read { db in try String.fetchAll(db, sql: "SELECT title FROM item ORDER BY id") } == ["kettle"],
+            "ON DELETE CASCADE")
     }
 
     @Test func theDefaultActionDiffersFromAStoresAndSaysSo() throws {
@@ -76,7 +88,8 @@ import Testing
         #expect {
             _ = try LucidStore.open(atPath: path, versions: schemas)
         } throws: { error in
-            "\(error)".contains("expected foreign key (room) → room(id) ON DELETE SET NULL, found none") && "\(error)".contains("ON DELETE CASCADE")
+            "\(error)".contains("expected foreign key (room) → room(id) ON DELETE SET NULL, found none")
+                && "\(error)".contains("ON DELETE CASCADE")
         }
     }
 
@@ -85,18 +98,31 @@ import Testing
             Issue.record("set_null on a required to-one was accepted")
             return
         }
-        #expect(required.errors.contains { $0.message.hasPrefix("on_delete \"set_null\" needs a nullable relationship: 'room' is required") && $0.path?.hasSuffix(".on_delete") == true }, "\(required.errors)")
+        #expect(
+            required.errors.contains {
+                $0.message.hasPrefix("on_delete \"set_null\" needs a nullable relationship: 'room' is required")
+                    && $0.path?.hasSuffix(".on_delete") == true
+            }, "\(required.errors)")
         guard case .failure(let unknown) = try generate(item: Self.item(onDelete: "explode")) else {
             Issue.record("an unknown action was accepted")
             return
         }
-        #expect(unknown.errors.contains { $0.message.hasPrefix("on_delete 'explode' is not an action: use one of \"cascade\", \"no_action\", \"restrict\", \"set_default\", \"set_null\"") }, "\(unknown.errors)")
-        let scalar = #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "title", "property_type": "string", "on_delete": "cascade" }] }"#
+        #expect(
+            unknown.errors.contains {
+                $0.message.hasPrefix(
+                    "on_delete 'explode' is not an action: use one of \"cascade\", \"no_action\", \"restrict\", \"set_default\", \"set_null\""
+                )
+            }, "\(unknown.errors)")
+        let scalar =
+            #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "title", "property_type": "string", "on_delete": "cascade" }] }"#
         guard case .failure(let notARelationship) = try generate(item: scalar) else {
             Issue.record("on_delete on a string was accepted")
             return
         }
-        #expect(notARelationship.errors.contains { $0.message == "on_delete applies to a to-one relationship (its foreign key); 'title' is none" }, "\(notARelationship.errors)")
+        #expect(
+            notARelationship.errors.contains {
+                $0.message == "on_delete applies to a to-one relationship (its foreign key); 'title' is none"
+            }, "\(notARelationship.errors)")
     }
 
     /// `column_type` lands in the DDL: a type name with an optional size, nothing else.
@@ -105,13 +131,20 @@ import Testing
             #"{ "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "properties": [{ "name": "price", "property_type": "double", "column_type": \#(StoreDescriberJSON.quoted(columnType)) }] }"#
         }
         let schemas = try generate(item: item("decimal(10, 2)")).get()
-        #expect(schemas[0].table(named: "item")?.createTableStatement() == #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "price" DECIMAL(10, 2) NOT NULL)"#)
+        #expect(
+            schemas[0].table(named: "item")?.createTableStatement()
+                == #"CREATE TABLE "item" ("id" INTEGER PRIMARY KEY NOT NULL, "price" DECIMAL(10, 2) NOT NULL)"#)
         for hostile in ["REAL) ; DROP TABLE room; --", "TEXT DEFAULT 'x'", "INT\nEGER", ""] {
             guard case .failure(let failure) = try generate(item: item(hostile)) else {
                 Issue.record("column_type \(hostile) was accepted")
                 continue
             }
-            #expect(failure.errors.contains { $0.message.hasPrefix("column_type '") && $0.message.hasSuffix("is not a SQL type name (letters, digits, spaces, and an optional size such as VARCHAR(10))") }, "\(failure.errors)")
+            #expect(
+                failure.errors.contains {
+                    $0.message.hasPrefix("column_type '")
+                        && $0.message.hasSuffix(
+                            "is not a SQL type name (letters, digits, spaces, and an optional size such as VARCHAR(10))")
+                }, "\(failure.errors)")
         }
     }
 }

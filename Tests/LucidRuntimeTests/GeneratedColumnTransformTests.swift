@@ -60,17 +60,21 @@ import Testing
         try queue.write { db in try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'Arthur', 10), (2, 'Barbara', 20)") }
         var options = StoreOptions()
         options.stages = [
-            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "scores", transforms: [
-                RowTransform.records(table: "player") { (old: Player) -> Player? in
-                    var new = old
-                    new.score += 1
-                    new.label = "written by the app"  // SQLite computes it: never written
-                    return new
-                },
-            ])
+            MigrationStage(
+                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "scores",
+                transforms: [
+                    RowTransform.records(table: "player") { (old: Player) -> Player? in
+                        var new = old
+                        new.score += 1
+                        new.label = "written by the app" // SQLite computes it: never written
+                        return new
+                    }
+                ])
         ]
         try LucidMigrator(versions: versions, options: options).migrate(queue)
-        let rows = try queue.read { db in try String.fetchAll(db, sql: "SELECT id || '/' || label || '/' || doubled FROM player ORDER BY id") }
+        let rows = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT id || '/' || label || '/' || doubled FROM player ORDER BY id")
+        }
         #expect(rows == ["1/Arthur:11/22", "2/Barbara:21/42"])
     }
 }

@@ -18,9 +18,12 @@ import Testing
             #expect(select.id != nil)
             try Class(id: "b", class: "y").insert(db)
             let target = "b"
-            try Order(id: 7, type: 2, group: [1, 2], class: true, init: "i", protocol: "p", hash: "h", databaseTableName: "d", columns: "c",
-                      codingKeys: "k", encode: "e", description: "desc", select: "s", table: 1.5, rawValue: "r", name: "n", values: "v", row: "w", where: target)
-                .insert(db)
+            try Order(
+                id: 7, type: 2, group: [1, 2], class: true, init: "i", protocol: "p", hash: "h", databaseTableName: "d", columns: "c",
+                codingKeys: "k", encode: "e", description: "desc", select: "s", table: 1.5, rawValue: "r", name: "n", values: "v", row: "w",
+                where: target
+            )
+            .insert(db)
             try Order.FromLink(sourceID: 7, targetID: target).insert(db)
             try Default(id: "a", default: "x").insert(db)
             try Protocol(id: "c", protocol: "z").insert(db)
@@ -28,7 +31,8 @@ import Testing
             try Init(id: "e", init: "u").insert(db)
         }
         let order = try database.read { db in try Order.filter(Order.Columns.select == "s").fetchOne(db) }
-        #expect(order?.`default` == "x" && order?.`class` == true && order?.`init` == "i" && order?.group == [1, 2] && order?.`where` != nil)
+        #expect(
+            order?.`default` == "x" && order?.`class` == true && order?.`init` == "i" && order?.group == [1, 2] && order?.`where` != nil)
         #expect(order?.description == "desc" && order?.hash == "h" && order?.encode == "e" && order?.databaseTableName == "d")
         #expect(try database.read { db in try Order.FromLink.fetchCount(db) } == 1)
         #expect(try database.read { db in try Protocol.fetchOne(db, key: "c")?.`protocol` } == "z")

@@ -21,7 +21,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path(".entities"), withIntermediateDirectories: true)
         var schemas: [Schema] = []
         for release in releases {
-            let config = "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\ncurrent_version: \"\(release.current)\"\n"
+            let config =
+                "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\ncurrent_version: \"\(release.current)\"\n"
             try config.write(toFile: folder.path(".lucid.yaml"), atomically: true, encoding: .utf8)
             try release.json.write(toFile: folder.path(".entities/\(entity).json"), atomically: true, encoding: .utf8)
             schemas = try GeneratorPipeline(configPath: folder.path(".lucid.yaml")).run(check: false).model.schemas
@@ -46,12 +47,16 @@ import Testing
 
     func indexList(_ path: String) throws -> [[String]] {
         try withDatabase(path) { db in
-            try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list('person') ORDER BY name").map { [$0[0], "\($0[1] as Int)"] }
+            try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list('person') ORDER BY name").map {
+                [$0[0], "\($0[1] as Int)"]
+            }
         }
     }
 
     func queryPlan(_ path: String, _ sql: String) throws -> String {
-        try withDatabase(path) { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ") }
+        try withDatabase(path) { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ")
+        }
     }
 
     static let duplicates = """
@@ -61,18 +66,22 @@ import Testing
     static let distinct = "INSERT INTO person (id, first_name, last_name) VALUES (1, 'Ann', 'Smith'), (2, 'Bob', 'Doe'), (3, 'Ann', 'Doe')"
 
     @Test func anIndexAddedAt2IsCreatedAndUsed() throws {
-        let versions = try twoVersions(#"{ "name": "first_name", "property_type": "string" }, { "name": "last_name", "property_type": "string", "indexed": true }"#)
+        let versions = try twoVersions(
+            #"{ "name": "first_name", "property_type": "string" }, { "name": "last_name", "property_type": "string", "indexed": true }"#)
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.duplicates)
         defer { folder.remove() }
         #expect(try indexList(path) == [])
         #expect(try !queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("INDEX"))
         try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try indexList(path) == [["person_last_name_index", "0"]])
-        #expect(try queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("USING INDEX person_last_name_index (last_name=?)"))
+        #expect(
+            try queryPlan(path, "SELECT * FROM person WHERE last_name = 'Doe'").contains("USING INDEX person_last_name_index (last_name=?)")
+        )
     }
 
     @Test func anIndexRemovedAt3IsDropped() throws {
-        let indexed = #"{ "name": "first_name", "property_type": "string" }, { "name": "last_name", "property_type": "string", "indexed": true }"#
+        let indexed =
+            #"{ "name": "first_name", "property_type": "string" }, { "name": "last_name", "property_type": "string", "indexed": true }"#
         let versions = try releases([
             ("1.0", Self.person(indexed, history: ["1.0"])), ("2.0", Self.person(Self.plain, history: ["1.0", "2.0"])),
         ])
@@ -87,8 +96,12 @@ import Testing
     @Test func aNewUniquenessOverDuplicatesFailsNamingTheRowsAndChangesNothing() throws {
         let multi = try releases([
             ("1.0", Self.person(Self.plain, history: ["1.0"])),
-            ("2.0", Self.person(Self.plain, history: ["1.0", "2.0"]).replacingOccurrences(
-                of: #""properties":"#, with: #""indexes": [{ "properties": ["last_name", "first_name"], "unique": true }], "properties":"#)),
+            (
+                "2.0",
+                Self.person(Self.plain, history: ["1.0", "2.0"]).replacingOccurrences(
+                    of: #""properties":"#,
+                    with: #""indexes": [{ "properties": ["last_name", "first_name"], "unique": true }], "properties":"#)
+            ),
         ])
         let (path, folder) = try storeAtFirstVersion(multi, rows: Self.duplicates)
         defer { folder.remove() }
@@ -102,9 +115,11 @@ import Testing
         #expect(columns == ["last_name", "first_name"])
         #expect(index == "person_last_name_first_name_unique")
         #expect(groups == 2)
-        #expect(duplicates == [
-            DuplicateRows(values: ["'Smith'", "'Ann'"], rowids: [1, 3, 5], count: 3), DuplicateRows(values: ["'Doe'", "'Cy'"], rowids: [4, 7], count: 2),
-        ])
+        #expect(
+            duplicates == [
+                DuplicateRows(values: ["'Smith'", "'Ann'"], rowids: [1, 3, 5], count: 3),
+                DuplicateRows(values: ["'Doe'", "'Cy'"], rowids: [4, 7], count: 2),
+            ])
         let message = try #require(error).description
         #expect(message.contains("cannot make person(last_name, first_name) unique"))
         #expect(message.contains("('Smith', 'Ann') in rowid 1, 3, 5 (3 rows); ('Doe', 'Cy') in rowid 4, 7 (2 rows)"))
@@ -115,7 +130,8 @@ import Testing
     }
 
     @Test func aSingleColumnUniquenessShowsTheFirstRowsAndCounts() throws {
-        let versions = try twoVersions(#"{ "name": "first_name", "property_type": "string" }, { "name": "last_name", "property_type": "string", "unique": true }"#)
+        let versions = try twoVersions(
+            #"{ "name": "first_name", "property_type": "string" }, { "name": "last_name", "property_type": "string", "unique": true }"#)
         let rows = "INSERT INTO person (id, first_name, last_name) VALUES " + (1...8).map { "(\($0), 'x', 'Same')" }.joined(separator: ", ")
         let (path, folder) = try storeAtFirstVersion(versions, rows: rows)
         defer { folder.remove() }
@@ -124,19 +140,25 @@ import Testing
     }
 
     @Test func aNewUniquenessOverDistinctRowsSucceeds() throws {
-        let versions = try twoVersions(#"{ "name": "first_name", "property_type": "string", "indexed": true }, { "name": "last_name", "property_type": "string" }"#
-            .replacingOccurrences(of: "\"indexed\"", with: "\"unique\""))
+        let versions = try twoVersions(
+            #"{ "name": "first_name", "property_type": "string", "indexed": true }, { "name": "last_name", "property_type": "string" }"#
+                .replacingOccurrences(of: "\"indexed\"", with: "\"unique\""))
         // NULLs never clash in a unique index.
-        let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO person (id, first_name, last_name) VALUES (1, 'Ann', 'Smith'), (2, 'Bob', 'Smith')")
+        let (path, folder) = try storeAtFirstVersion(
+            versions, rows: "INSERT INTO person (id, first_name, last_name) VALUES (1, 'Ann', 'Smith'), (2, 'Bob', 'Smith')")
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).database.close()
         #expect(try indexList(path) == [["person_first_name_unique", "1"]])
-        #expect(throws: DatabaseError.self) { try withDatabase(path) { try $0.execute(sql: "INSERT INTO person (id, first_name, last_name) VALUES (3, 'Ann', 'Lee')") } }
+        #expect(throws: DatabaseError.self) {
+            try withDatabase(path) { try $0.execute(sql: "INSERT INTO person (id, first_name, last_name) VALUES (3, 'Ann', 'Lee')") }
+        }
     }
 
     @Test func aUniquenessAddedWithARebuildIsCheckedToo() throws {
         // 2.0 also makes first_name optional (a rebuild, which recreates the indexes).
-        let versions = try twoVersions(#"{ "name": "first_name", "property_type": "string", "nullable": true, "unique": true }, { "name": "last_name", "property_type": "string" }"#)
+        let versions = try twoVersions(
+            #"{ "name": "first_name", "property_type": "string", "nullable": true, "unique": true }, { "name": "last_name", "property_type": "string" }"#
+        )
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.duplicates)
         defer { folder.remove() }
         let before = try #require(fileBytes(path))
@@ -154,7 +176,12 @@ import Testing
     @Test func aRenamedIndexedColumnKeepsItsIndexInTheStore() throws {
         let versions = try releases([
             ("1.0", Self.person(#"{ "name": "surname", "property_type": "string", "unique": true }"#, history: ["1.0"])),
-            ("2.0", Self.person(#"{ "name": "last_name", "property_type": "string", "unique": true, "previous_name": "surname" }"#, history: ["1.0", "2.0"])),
+            (
+                "2.0",
+                Self.person(
+                    #"{ "name": "last_name", "property_type": "string", "unique": true, "previous_name": "surname" }"#,
+                    history: ["1.0", "2.0"])
+            ),
         ])
         let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO person (id, surname) VALUES (1, 'Smith'), (2, 'Doe')")
         defer { folder.remove() }

@@ -16,7 +16,9 @@ import Testing
     }
 
     /// Creates a store at the first version, runs `seed`, migrates to the newest, and returns the path.
-    func migrate(_ versions: [Schema], options: StoreOptions = StoreOptions(), seed: (Database) throws -> Void) throws -> (path: String, folder: TemporaryFolder) {
+    func migrate(_ versions: [Schema], options: StoreOptions = StoreOptions(), seed: (Database) throws -> Void) throws -> (
+        path: String, folder: TemporaryFolder
+    ) {
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let created = try LucidStore.create(atPath: path, versions: versions, version: versions[0].version)
@@ -40,30 +42,39 @@ import Testing
     static let seedRows = "INSERT INTO item (id, name) VALUES (1, 'one'), (2, ''), (3, 'ünï ✈︎'), (9223372036854775807, 'max')"
 
     @Test func addNullableAndDefaultedColumns() throws {
-        let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "note", "property_type": "string", "nullable": true, "added_at_version": "2.0" },
-            { "name": "count", "property_type": "int", "default_value": 7, "added_at_version": "2.0" },
-            { "name": "seen", "property_type": "date", "default_value": "current_date", "added_at_version": "2.0" }
-            """)])
+        let versions = try resolveSchemas([
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "note", "property_type": "string", "nullable": true, "added_at_version": "2.0" },
+                { "name": "count", "property_type": "int", "default_value": 7, "added_at_version": "2.0" },
+                { "name": "seen", "property_type": "date", "default_value": "current_date", "added_at_version": "2.0" }
+                """)
+        ])
         let steps = try MigrationPlanner(versions: versions).plan(from: versions[0].version)
         #expect(steps.count == 1)
         let (path, folder) = try migrate(versions) { try $0.execute(sql: Self.seedRows) }
         defer { folder.remove() }
         #expect(try version(path) == "2.0")
-        #expect(try rows(path, "SELECT id, name, note, count FROM item ORDER BY id") == [
-            ["1", "one", nil, "7"], ["2", "", nil, "7"], ["3", "ünï ✈︎", nil, "7"], ["9223372036854775807", "max", nil, "7"],
-        ])
+        #expect(
+            try rows(path, "SELECT id, name, note, count FROM item ORDER BY id") == [
+                ["1", "one", nil, "7"], ["2", "", nil, "7"], ["3", "ünï ✈︎", nil, "7"], ["9223372036854775807", "max", nil, "7"],
+            ])
         // current_date cannot be added with ALTER TABLE: the table was rebuilt and every row got a date.
         #expect(try rows(path, "SELECT count(*) FROM item WHERE seen LIKE '____-__-__ __:__:__.___'") == [["4"]])
     }
 
     @Test func removeAndRenameColumns() throws {
-        let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "title", "property_type": "string", "nullable": true, "previous_name": "label", "renamed_at_version": "2.0" },
-            { "name": "gone", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }
-            """)])
+        let versions = try resolveSchemas([
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "title", "property_type": "string", "nullable": true, "previous_name": "label", "renamed_at_version": "2.0" },
+                { "name": "gone", "property_type": "int", "nullable": true, "removed_at_version": "2.0" }
+                """)
+        ])
         let (path, folder) = try migrate(versions) { db in
             try db.execute(sql: "INSERT INTO item (id, name, label, gone) VALUES (1, 'a', 'first', 5), (2, 'b', NULL, NULL)")
         }
@@ -74,12 +85,16 @@ import Testing
 
     @Test func optionalBecomesRequiredWithDefaultAndBack() throws {
         // 1.0: note optional, size required. 2.0: note required (default 'none'), size optional.
-        let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "note", "property_type": "string", "default_value": "none",
-              "type_history": [{ "until_version": "2.0", "nullable": true, "default_value": null }] },
-            { "name": "size", "property_type": "int", "nullable": true, "type_history": [{ "until_version": "2.0", "nullable": false }] }
-            """)])
+        let versions = try resolveSchemas([
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "note", "property_type": "string", "default_value": "none",
+                  "type_history": [{ "until_version": "2.0", "nullable": true, "default_value": null }] },
+                { "name": "size", "property_type": "int", "nullable": true, "type_history": [{ "until_version": "2.0", "nullable": false }] }
+                """)
+        ])
         let (path, folder) = try migrate(versions) { db in
             try db.execute(sql: "INSERT INTO item (id, name, note, size) VALUES (1, 'a', NULL, 10), (2, 'b', 'kept', 20)")
         }
@@ -94,12 +109,16 @@ import Testing
     }
 
     @Test func defaultChangeAndConversions() throws {
-        let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "level", "property_type": "double", "default_value": 2.5,
-              "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1, "lossy_conversion": true }] },
-            { "name": "code", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }] }
-            """)])
+        let versions = try resolveSchemas([
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "level", "property_type": "double", "default_value": 2.5,
+                  "type_history": [{ "until_version": "2.0", "property_type": "int", "default_value": 1, "lossy_conversion": true }] },
+                { "name": "code", "property_type": "string", "type_history": [{ "until_version": "2.0", "property_type": "int" }] }
+                """)
+        ])
         let (path, folder) = try migrate(versions) { db in
             try db.execute(sql: "INSERT INTO item (id, name, level, code) VALUES (1, 'a', 3, 42), (2, 'b', -9007199254740991, -1)")
         }
@@ -113,13 +132,24 @@ import Testing
     }
 
     @Test func lossyTypeChangeNeedsTheAppsCode() throws {
-        let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }
-            """)])
-        #expect(throws: PlanningError.noRoute(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), blocked: [
-            NotInferable(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), reasons: ["item.code: string → int cannot convert every value exactly: not every text is a valid int"], tables: ["item"])
-        ])) {
+        let versions = try resolveSchemas([
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] }
+                """)
+        ])
+        #expect(
+            throws: PlanningError.noRoute(
+                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"),
+                blocked: [
+                    NotInferable(
+                        from: SchemaVersion("1.0"), to: SchemaVersion("2.0"),
+                        reasons: ["item.code: string → int cannot convert every value exactly: not every text is a valid int"],
+                        tables: ["item"])
+                ])
+        ) {
             try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         }
     }
@@ -128,18 +158,18 @@ import Testing
         let versions = try resolveSchemas([
             "item.json": item(["1.0", "2.0"], #"{ "name": "name", "property_type": "string" }"#),
             "book.json": """
-                { "name": "book", "identifier": { "type": "int" },
-                  "version_history": [{ "version": "1.0" }, { "version": "2.0", "previous_name": "volume" }],
-                  "properties": [{ "name": "title", "property_type": "string" }] }
-                """,
+            { "name": "book", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0", "previous_name": "volume" }],
+              "properties": [{ "name": "title", "property_type": "string" }] }
+            """,
             "shelf.json": """
-                { "name": "shelf", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }],
-                  "properties": [{ "name": "label", "property_type": "string" }] }
-                """,
+            { "name": "shelf", "identifier": { "type": "int" }, "version_history": [{ "version": "2.0" }],
+              "properties": [{ "name": "label", "property_type": "string" }] }
+            """,
             "old.json": """
-                { "name": "old", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "removed_at_version": "2.0",
-                  "properties": [{ "name": "x", "property_type": "string" }] }
-                """,
+            { "name": "old", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "removed_at_version": "2.0",
+              "properties": [{ "name": "x", "property_type": "string" }] }
+            """,
         ])
         let (path, folder) = try migrate(versions) { db in
             try db.execute(sql: "INSERT INTO volume (id, title) VALUES (1, 'Dune'), (2, 'Emma')")
@@ -147,7 +177,10 @@ import Testing
         }
         defer { folder.remove() }
         #expect(try rows(path, "SELECT id, title FROM book ORDER BY id") == [["1", "Dune"], ["2", "Emma"]])
-        #expect(try rows(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lucid%' ORDER BY name") == [["book"], ["item"], ["shelf"]])
+        #expect(
+            try rows(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lucid%' ORDER BY name") == [
+                ["book"], ["item"], ["shelf"],
+            ])
     }
 
     static let owner = """
@@ -157,31 +190,48 @@ import Testing
 
     @Test func relationshipsAddRemoveRenameAndToOneBecomesToMany() throws {
         // 2.0: holder becomes to-many; maker is renamed creator; seller is removed; buyer is added.
-        let versions = try resolveSchemas(["owner.json": Self.owner, "item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "holder", "property_type": { "entity_name": "owner", "association": "to_many" },
-              "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true }] },
-            { "name": "creator", "previous_name": "maker", "renamed_at_version": "2.0", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true },
-            { "name": "seller", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true, "removed_at_version": "2.0" },
-            { "name": "buyer", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true, "added_at_version": "2.0" }
-            """)])
+        let versions = try resolveSchemas([
+            "owner.json": Self.owner,
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "holder", "property_type": { "entity_name": "owner", "association": "to_many" },
+                  "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true }] },
+                { "name": "creator", "previous_name": "maker", "renamed_at_version": "2.0", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true },
+                { "name": "seller", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true, "removed_at_version": "2.0" },
+                { "name": "buyer", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true, "added_at_version": "2.0" }
+                """),
+        ])
         let (path, folder) = try migrate(versions) { db in
             try db.execute(sql: "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob')")
-            try db.execute(sql: "INSERT INTO item (id, name, holder, maker, seller) VALUES (10, 'a', 1, 2, 1), (11, 'b', NULL, NULL, 2), (12, 'c', 2, 1, NULL)")
+            try db.execute(
+                sql:
+                    "INSERT INTO item (id, name, holder, maker, seller) VALUES (10, 'a', 1, 2, 1), (11, 'b', NULL, NULL, 2), (12, 'c', 2, 1, NULL)"
+            )
         }
         defer { folder.remove() }
         #expect(try rows(path, "SELECT source_id, target_id FROM item_holder ORDER BY source_id") == [["10", "1"], ["12", "2"]])
-        #expect(try rows(path, "SELECT id, creator, buyer FROM item ORDER BY id") == [["10", "2", nil], ["11", nil, nil], ["12", "1", nil]])
+        #expect(
+            try rows(path, "SELECT id, creator, buyer FROM item ORDER BY id") == [["10", "2", nil], ["11", nil, nil], ["12", "1", nil]])
         #expect(try rows(path, "SELECT count(*) FROM pragma_table_info('item') WHERE name IN ('holder', 'maker', 'seller')") == [["0"]])
-        #expect(try rows(path, "SELECT \"table\", \"from\" FROM pragma_foreign_key_list('item') ORDER BY \"from\"") == [["owner", "buyer"], ["owner", "creator"]])
+        #expect(
+            try rows(path, "SELECT \"table\", \"from\" FROM pragma_foreign_key_list('item') ORDER BY \"from\"") == [
+                ["owner", "buyer"], ["owner", "creator"],
+            ])
     }
 
     @Test func toManyBecomesToOneKeepsSingleLinksAndRefusesToLoseData() throws {
-        let versions = try resolveSchemas(["owner.json": Self.owner, "item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "holder", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true,
-              "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "owner", "association": "to_many" } }] }
-            """)])
+        let versions = try resolveSchemas([
+            "owner.json": Self.owner,
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "holder", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true,
+                  "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "owner", "association": "to_many" } }] }
+                """),
+        ])
         let (path, folder) = try migrate(versions) { db in
             try db.execute(sql: "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob')")
             try db.execute(sql: "INSERT INTO item (id, name) VALUES (10, 'a'), (11, 'b')")
@@ -211,13 +261,18 @@ import Testing
     }
 
     @Test func deferredCleanupKeepsTheStoreUsableAndFinishesLater() throws {
-        let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "gone", "property_type": "string", "nullable": true, "removed_at_version": "2.0" }
-            """), "old.json": """
+        let versions = try resolveSchemas([
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "gone", "property_type": "string", "nullable": true, "removed_at_version": "2.0" }
+                """),
+            "old.json": """
             { "name": "old", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }], "removed_at_version": "2.0",
               "properties": [{ "name": "x", "property_type": "string" }] }
-            """])
+            """,
+        ])
         var options = StoreOptions()
         options.deferCleanup = true
         let folder = try TemporaryFolder()
@@ -247,10 +302,14 @@ import Testing
     }
 
     @Test func driftedStoreIsRefusedWithATableLevelDiffBeforeAnyStep() throws {
-        let versions = try resolveSchemas(["item.json": item(["1.0", "2.0"], """
-            { "name": "name", "property_type": "string" },
-            { "name": "count", "property_type": "int", "default_value": 0, "added_at_version": "2.0" }
-            """)])
+        let versions = try resolveSchemas([
+            "item.json": item(
+                ["1.0", "2.0"],
+                """
+                { "name": "name", "property_type": "string" },
+                { "name": "count", "property_type": "int", "default_value": 0, "added_at_version": "2.0" }
+                """)
+        ])
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("drifted.sqlite")
@@ -268,7 +327,8 @@ import Testing
             // The change behind lucidgen's back changed the schema cookie: the tables are checked against
             // the record before any step, and the drift is refused there.
             guard case StoreError.recordContradictsTables(_, let version, let differences, let tablesMatch) = error else { return false }
-            return version == SchemaVersion("1.0") && differences == ["table item: expected no column rogue, found rogue TEXT"] && tablesMatch == nil
+            return version == SchemaVersion("1.0") && differences == ["table item: expected no column rogue, found rogue TEXT"]
+                && tablesMatch == nil
         }
         #expect(fileBytes(path) == before, "nothing was changed")
         #expect(try version(path) == "1.0")

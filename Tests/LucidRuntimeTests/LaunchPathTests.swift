@@ -8,15 +8,24 @@ import Testing
 /// A registry that counts how often its versions are built: the launch path must not build them.
 enum CountingRegistry: SchemaRegistry {
     static let builds = Mutex(0)
-    static let v1 = Schema(version: SchemaVersion("1.0"), tables: [
-        SchemaTable(name: "note", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "text", type: .text, notNull: true)], primaryKey: ["id"]),
-    ])
-    static let v2 = Schema(version: SchemaVersion("2.0"), tables: [
-        SchemaTable(name: "note", columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "text", type: .text, notNull: true),
-            SchemaColumn(name: "pinned", type: .integer, notNull: true, defaultSQL: "0"),
-        ], primaryKey: ["id"]),
-    ])
+    static let v1 = Schema(
+        version: SchemaVersion("1.0"),
+        tables: [
+            SchemaTable(
+                name: "note",
+                columns: [SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "text", type: .text, notNull: true)],
+                primaryKey: ["id"])
+        ])
+    static let v2 = Schema(
+        version: SchemaVersion("2.0"),
+        tables: [
+            SchemaTable(
+                name: "note",
+                columns: [
+                    SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "text", type: .text, notNull: true),
+                    SchemaColumn(name: "pinned", type: .integer, notNull: true, defaultSQL: "0"),
+                ], primaryKey: ["id"])
+        ])
     static var versions: [Schema] {
         builds.withLock { $0 += 1 }
         return [v1, v2]
@@ -74,9 +83,11 @@ enum SkewedRegistry: SchemaRegistry {
         try withDatabase(path) { try $0.execute(sql: "INSERT INTO note (id, text) VALUES (1, 'a')") }
         // An app update adds a data migration at the version the store is already at: it runs once.
         var options = StoreOptions()
-        options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "pin all") { db in
-            try db.execute(sql: "UPDATE note SET pinned = 1")
-        }]
+        options.dataMigrations = [
+            DataMigration(version: SchemaVersion("2.0"), label: "pin all") { db in
+                try db.execute(sql: "UPDATE note SET pinned = 1")
+            }
+        ]
         try LucidStore.open(atPath: path, registry: CountingRegistry.self, options: options).database.close()
         #expect(try withDatabase(path) { try Int.fetchOne($0, sql: "SELECT pinned FROM note") } == 1)
         // Recorded now: the next launch takes the launch path (no version built) and runs nothing again.
@@ -124,7 +135,8 @@ enum SkewedRegistry: SchemaRegistry {
         #expect(version == SchemaVersion("1.0") && stored == CountingRegistry.v1.checksum && expected == "1111")
         // With the real generated checksums the store migrates, and its record is the generated 2.0 checksum.
         try LucidStore.open(atPath: path, history: SchemaHistory(registry: CountingRegistry.self)).database.close()
-        #expect(try withDatabase(path) { try String.fetchOne($0, sql: "SELECT checksum FROM lucid_store") } == CountingRegistry.checksums[1])
+        #expect(
+            try withDatabase(path) { try String.fetchOne($0, sql: "SELECT checksum FROM lucid_store") } == CountingRegistry.checksums[1])
         // A list of checksums that does not match the versions is ignored (computed instead).
         #expect(SchemaHistory(versions: versions, checksums: ["only one"]).checksums == nil)
         #expect(SchemaHistory(versions: versions).checksum(of: CountingRegistry.v1) == CountingRegistry.v1.checksum)

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import LucidGenCore
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// Locks around a step: in rollback-journal mode, a reader in another process makes
 /// a step wait at `BEGIN`, at each statement whose page cache must spill, and at `COMMIT`. The busy
@@ -27,7 +28,8 @@ import Testing
             ("1.0", person(#"{ "name": "first_name", "property_type": "string" }"#, history: ["1.0"])),
             ("2.0", person(#"{ "name": "first_name", "property_type": "string", "nullable": true }"#, history: ["1.0", "2.0"])),
         ] {
-            let config = "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\ncurrent_version: \"\(current)\"\n"
+            let config =
+                "input_path: .entities\ntargets:\n  app:\n    module_name: App\n    output_path: Sources/App/Generated\ncurrent_version: \"\(current)\"\n"
             try config.write(toFile: folder.path(".lucid.yaml"), atomically: true, encoding: .utf8)
             try json.write(toFile: folder.path(".entities/person.json"), atomically: true, encoding: .utf8)
             schemas = try GeneratorPipeline(configPath: folder.path(".lucid.yaml")).run(check: false).model.schemas
@@ -43,7 +45,11 @@ import Testing
             [
                 try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?",
                 "\(try Int.fetchOne(db, sql: "SELECT count(*) FROM person") ?? -1)",
-                try String.fetchOne(db, sql: "SELECT group_concat(id || first_name || last_name, ',') FROM (SELECT * FROM person WHERE id % 997 = 0 ORDER BY id)") ?? "",
+                try String.fetchOne(
+                    db,
+                    sql:
+                        "SELECT group_concat(id || first_name || last_name, ',') FROM (SELECT * FROM person WHERE id % 997 = 0 ORDER BY id)"
+                ) ?? "",
             ]
         }
     }

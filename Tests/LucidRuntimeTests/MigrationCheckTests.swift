@@ -16,9 +16,10 @@ import Testing
     /// 1.0 → 2.0: a rename, an int → double conversion (its loss accepted: Int64.max becomes 2^63), an added property with a default, a removed one,
     /// a to-one relationship that becomes to-many and a to-many one that becomes to-one; 3.0 renames the table.
     func versions() throws -> [Schema] {
-        try resolveSchemas([
-            "owner.json": Self.owner,
-            "item.json": """
+        try resolveSchemas(
+            [
+                "owner.json": Self.owner,
+                "item.json": """
                 { "name": "item", "identifier": { "type": "int" },
                   "version_history": [{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0", "previous_name": "thing" }],
                   "properties": [
@@ -32,15 +33,16 @@ import Testing
                     { "name": "keeper", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true,
                       "type_history": [{ "until_version": "2.0", "property_type": { "entity_name": "owner", "association": "to_many" } }] } ] }
                 """,
-        ], current: "3.0")
+            ], current: "3.0")
     }
 
     func seed(_ db: Database, rows: Int) throws {
         try db.execute(sql: "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob ✈︎')")
-        try db.execute(sql: """
-            INSERT INTO thing (id, name, remarks, weight, legacy, holders) VALUES
-              (1, '', 'first\nline', 9223372036854775807, 'x', 1), (2, 'ünï', NULL, -3, NULL, NULL), (-9223372036854775808, 'z', '', 0, 'y', 2)
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO thing (id, name, remarks, weight, legacy, holders) VALUES
+                  (1, '', 'first\nline', 9223372036854775807, 'x', 1), (2, 'ünï', NULL, -3, NULL, NULL), (-9223372036854775808, 'z', '', 0, 'y', 2)
+                """)
         try db.execute(sql: "INSERT INTO thing_keeper (source_id, target_id) VALUES (1, 2), (-9223372036854775808, 1)")
     }
 
@@ -59,31 +61,49 @@ import Testing
     /// with the version, entity, row, property, expected and found value.
     @Test func aLostValueIsReportedPrecisely() throws {
         var options = StoreOptions()
-        options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "oops") { db in try db.execute(sql: "UPDATE item SET weight = 0 WHERE id = 2") }]
+        options.dataMigrations = [
+            DataMigration(version: SchemaVersion("2.0"), label: "oops") { db in
+                try db.execute(sql: "UPDATE item SET weight = 0 WHERE id = 2")
+            }
+        ]
         let harness = MigrationTestHarness(
             versions: try versions(), options: options,
-            expectations: MigrationExpectations(dataMigrations: [DataMigrationExpectation(version: SchemaVersion("2.0"), label: "oops") { _ in }]),
+            expectations: MigrationExpectations(dataMigrations: [
+                DataMigrationExpectation(version: SchemaVersion("2.0"), label: "oops") { _ in }
+            ]),
             naming: [EntityNaming(table: "item", entity: "Item", properties: ["weight": "weight", "name": "name"])])
         let failures = harness.checkSeeded(from: SchemaVersion("1.0"), seed: seed)
-        #expect(failures.map(\.description) == ["from 1.0 (seeded rows): Item (table item), row id=2, property weight: expected -3.0, found 0.0"])
+        #expect(
+            failures.map(\.description) == [
+                "from 1.0 (seeded rows): Item (table item), row id=2, property weight: expected -3.0, found 0.0"
+            ])
         #expect(failures.first?.entity == "Item (table item)")
         #expect(failures.first?.property == "weight")
     }
 
     @Test func aDataMigrationWithoutExpectationFailsTheTest() throws {
         var options = StoreOptions()
-        options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "tidy names") { db in try db.execute(sql: "UPDATE item SET name = trim(name)") }]
+        options.dataMigrations = [
+            DataMigration(version: SchemaVersion("2.0"), label: "tidy names") { db in
+                try db.execute(sql: "UPDATE item SET name = trim(name)")
+            }
+        ]
         let harness = MigrationTestHarness(versions: try versions(), options: options)
         let failures = harness.checkSeeded(from: SchemaVersion("1.0"), seed: seed)
-        #expect(failures.map(\.description) == [
-            "from 1.0 (seeded rows): the expectations are incomplete: the data migration 2.0 'tidy names' runs, but no expectation says what it does to the rows"
-        ])
+        #expect(
+            failures.map(\.description) == [
+                "from 1.0 (seeded rows): the expectations are incomplete: the data migration 2.0 'tidy names' runs, but no expectation says what it does to the rows"
+            ])
     }
 
     @Test func ignoredChecksSkipOnlyTheirRange() throws {
         var options = StoreOptions()
-        options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "oops") { db in try db.execute(sql: "UPDATE item SET weight = 0") }]
-        let expectations = MigrationExpectations(dataMigrations: [DataMigrationExpectation(version: SchemaVersion("2.0"), label: "oops") { _ in }])
+        options.dataMigrations = [
+            DataMigration(version: SchemaVersion("2.0"), label: "oops") { db in try db.execute(sql: "UPDATE item SET weight = 0") }
+        ]
+        let expectations = MigrationExpectations(dataMigrations: [
+            DataMigrationExpectation(version: SchemaVersion("2.0"), label: "oops") { _ in }
+        ])
         let ignored = MigrationTestHarness(
             versions: try versions(), options: options, expectations: expectations,
             exclusions: [CheckExclusion(table: "item", column: "weight", from: SchemaVersion("1.0"), before: SchemaVersion("2.0"))])
@@ -93,7 +113,8 @@ import Testing
             exclusions: [CheckExclusion(table: "item", column: "weight", from: SchemaVersion("2.0"), before: SchemaVersion("3.0"))])
         #expect(tooEarly.checkSeeded(from: SchemaVersion("1.0"), seed: seed).count == 2)
         let wholeEntity = MigrationTestHarness(
-            versions: try versions(), options: options, expectations: expectations, exclusions: [CheckExclusion(table: "item", before: SchemaVersion("2.0"))])
+            versions: try versions(), options: options, expectations: expectations,
+            exclusions: [CheckExclusion(table: "item", before: SchemaVersion("2.0"))])
         #expect(wholeEntity.checkSeeded(from: SchemaVersion("1.0"), seed: seed).isEmpty)
     }
 
@@ -105,31 +126,44 @@ import Testing
             options.stages = [
                 MigrationStage(
                     from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse codes",
-                    transforms: [.records(table: "item") { (old: OldItem) -> NewItem? in Int(old.code).map { NewItem(id: old.id, name: lossy ? "" : old.name, code: $0) } }],
+                    transforms: [
+                        .records(table: "item") { (old: OldItem) -> NewItem? in
+                            Int(old.code).map { NewItem(id: old.id, name: lossy ? "" : old.name, code: $0) }
+                        }
+                    ],
                     didMigrate: { db in try db.execute(sql: "INSERT INTO item (id, name, code) VALUES (100, 'added', 0)") })
             ]
             return options
         }
         let expectations = MigrationExpectations(
-            transforms: [.records(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "item") { (old: OldItem) -> NewItem? in
-                Int(old.code).map { NewItem(id: old.id, name: old.name, code: $0) }
-            }],
-            stages: [StageExpectation(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse codes") { before, after in
-                #expect(try before.rows(of: "item").count == 3)
-                try after.insert(NewItem(id: 100, name: "added", code: 0))
-            }])
-        let seed: (Database, Int) throws -> Void = { db, _ in try db.execute(sql: "INSERT INTO item (id, name, code) VALUES (1, 'a', '42'), (2, 'b', 'n/a'), (3, 'c', '-7')") }
+            transforms: [
+                .records(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "item") { (old: OldItem) -> NewItem? in
+                    Int(old.code).map { NewItem(id: old.id, name: old.name, code: $0) }
+                }
+            ],
+            stages: [
+                StageExpectation(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse codes") { before, after in
+                    #expect(try before.rows(of: "item").count == 3)
+                    try after.insert(NewItem(id: 100, name: "added", code: 0))
+                }
+            ])
+        let seed: (Database, Int) throws -> Void = { db, _ in
+            try db.execute(sql: "INSERT INTO item (id, name, code) VALUES (1, 'a', '42'), (2, 'b', 'n/a'), (3, 'c', '-7')")
+        }
         let good = MigrationTestHarness(versions: versions, options: options(lossy: false), expectations: expectations)
         #expect(good.checkSeeded(from: SchemaVersion("1.0"), seed: seed).isEmpty)
         let lossy = MigrationTestHarness(versions: versions, options: options(lossy: true), expectations: expectations)
-        #expect(lossy.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description) == [
-            #"from 1.0 (seeded rows): table item, row id=1, property name: expected "a", found """#,
-            #"from 1.0 (seeded rows): table item, row id=3, property name: expected "c", found """#,
-        ])
-        let unexpected = MigrationTestHarness(versions: versions, options: options(lossy: false), expectations: MigrationExpectations(transforms: expectations.transforms))
-        #expect(unexpected.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description) == [
-            "from 1.0 (seeded rows): the expectations are incomplete: step 1.0 → 2.0 (parse codes) runs the stage 'parse codes', but no expectation says what it does to the rows"
-        ])
+        #expect(
+            lossy.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description) == [
+                #"from 1.0 (seeded rows): table item, row id=1, property name: expected "a", found """#,
+                #"from 1.0 (seeded rows): table item, row id=3, property name: expected "c", found """#,
+            ])
+        let unexpected = MigrationTestHarness(
+            versions: versions, options: options(lossy: false), expectations: MigrationExpectations(transforms: expectations.transforms))
+        #expect(
+            unexpected.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description) == [
+                "from 1.0 (seeded rows): the expectations are incomplete: step 1.0 → 2.0 (parse codes) runs the stage 'parse codes', but no expectation says what it does to the rows"
+            ])
     }
 
     /// The project's sample rows: data the app's stage reacts to, which the seeded edge values
@@ -142,36 +176,50 @@ import Testing
             options.stages = [
                 MigrationStage(
                     from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse codes",
-                    transforms: [.records(table: "item") { (old: OldItem) -> NewItem? in
-                        let parts = old.name.components(separatedBy: " - ")
-                        let name = parts.count == 2 ? (mutated ? "\(parts[0]) (\(parts[1]))" : "\(parts[1]) (\(parts[0]))") : old.name
-                        return Int(old.code).map { NewItem(id: old.id, name: name, code: $0) }
-                    }])
+                    transforms: [
+                        .records(table: "item") { (old: OldItem) -> NewItem? in
+                            let parts = old.name.components(separatedBy: " - ")
+                            let name = parts.count == 2 ? (mutated ? "\(parts[0]) (\(parts[1]))" : "\(parts[1]) (\(parts[0]))") : old.name
+                            return Int(old.code).map { NewItem(id: old.id, name: name, code: $0) }
+                        }
+                    ])
             ]
             return options
         }
-        let expectations = MigrationExpectations(transforms: [.records(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "item") { (old: OldItem) -> NewItem? in
-            let parts = old.name.components(separatedBy: " - ")
-            return Int(old.code).map { NewItem(id: old.id, name: parts.count == 2 ? "\(parts[1]) (\(parts[0]))" : old.name, code: $0) }
-        }])
-        let seed: (Database, Int) throws -> Void = { db, _ in try db.execute(sql: "INSERT INTO item (id, name, code) VALUES (1, 'a', '42'), (2, 'b', '-7')") }
+        let expectations = MigrationExpectations(transforms: [
+            .records(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "item") { (old: OldItem) -> NewItem? in
+                let parts = old.name.components(separatedBy: " - ")
+                return Int(old.code).map { NewItem(id: old.id, name: parts.count == 2 ? "\(parts[1]) (\(parts[0]))" : old.name, code: $0) }
+            }
+        ])
+        let seed: (Database, Int) throws -> Void = { db, _ in
+            try db.execute(sql: "INSERT INTO item (id, name, code) VALUES (1, 'a', '42'), (2, 'b', '-7')")
+        }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try Data(#"{ "item": [ { "id": 1001, "name": "Nina Simone - Sinnerman", "code": "7" }, { "id": 1002, "name": "no dash", "code": "8" } ] }"#.utf8)
-            .write(to: URL(fileURLWithPath: SampleRows.file(in: folder.url.path, version: SchemaVersion("1.0"))))
+        try Data(
+            #"{ "item": [ { "id": 1001, "name": "Nina Simone - Sinnerman", "code": "7" }, { "id": 1002, "name": "no dash", "code": "8" } ] }"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: SampleRows.file(in: folder.url.path, version: SchemaVersion("1.0"))))
 
         let seededOnly = MigrationTestHarness(versions: versions, options: stage(mutated: true), expectations: expectations)
         #expect(seededOnly.checkSeeded(from: SchemaVersion("1.0"), seed: seed).isEmpty, "the edge values never contain \" - \"")
-        let correct = MigrationTestHarness(versions: versions, options: stage(mutated: false), expectations: expectations, samplesFolder: folder.url.path)
+        let correct = MigrationTestHarness(
+            versions: versions, options: stage(mutated: false), expectations: expectations, samplesFolder: folder.url.path)
         #expect(correct.checkSeeded(from: SchemaVersion("1.0"), seed: seed).isEmpty)
-        let mutated = MigrationTestHarness(versions: versions, options: stage(mutated: true), expectations: expectations, samplesFolder: folder.url.path)
-        #expect(mutated.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description) == [
-            #"from 1.0 (seeded rows and sample rows \#(folder.url.lastPathComponent)/1.0.json): table item, row id=1001, property name: expected "Sinnerman (Nina Simone)", found "Nina Simone (Sinnerman)""#
-        ])
+        let mutated = MigrationTestHarness(
+            versions: versions, options: stage(mutated: true), expectations: expectations, samplesFolder: folder.url.path)
+        #expect(
+            mutated.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description) == [
+                #"from 1.0 (seeded rows and sample rows \#(folder.url.lastPathComponent)/1.0.json): table item, row id=1001, property name: expected "Sinnerman (Nina Simone)", found "Nina Simone (Sinnerman)""#
+            ])
         // A file that is not rows says so, with its path.
         try Data(#"[1, 2]"#.utf8).write(to: URL(fileURLWithPath: SampleRows.file(in: folder.url.path, version: SchemaVersion("1.0"))))
         let broken = correct.checkSeeded(from: SchemaVersion("1.0"), seed: seed).map(\.description)
-        #expect(broken.count == 1 && broken[0].contains("cannot seed a store at 1.0: sample rows ") && broken[0].contains("1.0.json: expected a JSON object of tables"), "\(broken)")
+        #expect(
+            broken.count == 1 && broken[0].contains("cannot seed a store at 1.0: sample rows ")
+                && broken[0].contains("1.0.json: expected a JSON object of tables"), "\(broken)")
     }
 
     /// A row a transform drops is deleted: links to it go too (ON DELETE CASCADE), in the store and in
@@ -179,24 +227,31 @@ import Testing
     @Test func rowsDroppedByATransformTakeTheirLinksWithThem() throws {
         let versions = try resolveSchemas([
             "item.json": """
-                { "name": "item", "identifier": { "type": "int" },
-                  "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
-                  "properties": [
-                    { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
-                """,
+            { "name": "item", "identifier": { "type": "int" },
+              "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [
+                { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
+            """,
             "box.json": """
-                { "name": "box", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
-                  "properties": [{ "name": "items", "property_type": { "entity_name": "item", "association": "to_many" } }] }
-                """,
+            { "name": "box", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "items", "property_type": { "entity_name": "item", "association": "to_many" } }] }
+            """,
         ])
         struct OldItem: Codable, Sendable, FetchableRecord { var id: Int; var code: String }
-        struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord { static let databaseTableName = "item"; var id: Int; var code: Int }
+        struct NewItem: Codable, Sendable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "item"; var id: Int; var code: Int
+        }
         let convert: @Sendable (OldItem) -> NewItem? = { old in Int(old.code).map { NewItem(id: old.id, code: $0) } }
         var options = StoreOptions()
-        options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "codes", transforms: [.records(table: "item", convert)])]
+        options.stages = [
+            MigrationStage(
+                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "codes", transforms: [.records(table: "item", convert)])
+        ]
         let harness = MigrationTestHarness(
             versions: versions, options: options,
-            expectations: MigrationExpectations(transforms: [.records(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "item", convert)]))
+            expectations: MigrationExpectations(transforms: [
+                .records(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), table: "item", convert)
+            ]))
         let seed: (Database, Int) throws -> Void = { db, _ in
             try db.execute(sql: "INSERT INTO item (id, code) VALUES (1, '7'), (2, 'n/a')")
             try db.execute(sql: "INSERT INTO box (id) VALUES (1)")
@@ -211,7 +266,10 @@ import Testing
         try store.writeWithoutTransaction { db in try seed(db, 0) }
         try store.close()
         let migrated = try LucidStore.open(atPath: path, versions: versions, options: options).database
-        #expect(try migrated.read { db in try Row.fetchAll(db, sql: "SELECT source_id, target_id FROM box_items") } == [["source_id": 1, "target_id": 1]])
+        #expect(
+            try migrated.read { db in try Row.fetchAll(db, sql: "SELECT source_id, target_id FROM box_items") } == [
+                ["source_id": 1, "target_id": 1]
+            ])
     }
 
     @Test func fixturesAreCheckedAgainstTheirChecksum() throws {
@@ -233,7 +291,9 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: path))
         let failures = harness.checkFixture(at: path)
         #expect(failures.count == 1)
-        #expect(failures.first?.description.hasPrefix("from fixture Items_1_0.sqlite: it changed after it was written (SHA-256 ") == true, "\(failures)")
+        #expect(
+            failures.first?.description.hasPrefix("from fixture Items_1_0.sqlite: it changed after it was written (SHA-256 ") == true,
+            "\(failures)")
         try FileManager.default.removeItem(atPath: path + ".sha256")
         #expect(harness.checkFixture(at: path).first?.message?.contains("has no checksum file Items_1_0.sqlite.sha256") == true)
     }
@@ -247,15 +307,18 @@ import Testing
         let store = try LucidStore.create(atPath: path, versions: try versions(), version: SchemaVersion("1.0"))
         try store.close()
         try FixtureFiles.writeChecksum(forFileAt: path)
-        let edited = try resolveSchemas(["owner.json": Self.owner.replacingOccurrences(
-            of: #"[{ "name": "name", "property_type": "string" }]"#,
-            with: #"[{ "name": "name", "property_type": "string" }, { "name": "email", "property_type": "string", "nullable": true }]"#)])
-        let failures = MigrationTestHarness(versions: edited, options: StoreOptions()).checkFixture(at: path).map(\.description)
-        #expect(failures == [
-            "from fixture Items_1_0.sqlite: it was written for 1.0 as 1.0 was then, and 1.0's descriptions have changed since (`lucidgen check` names the difference). "
-                + "If 1.0 was released, restore its descriptions and make the change in a new version; if it never was, delete the fixture and its .sha256 "
-                + "(`lucidgen release` writes it once 1.0 is final)"
+        let edited = try resolveSchemas([
+            "owner.json": Self.owner.replacingOccurrences(
+                of: #"[{ "name": "name", "property_type": "string" }]"#,
+                with: #"[{ "name": "name", "property_type": "string" }, { "name": "email", "property_type": "string", "nullable": true }]"#)
         ])
+        let failures = MigrationTestHarness(versions: edited, options: StoreOptions()).checkFixture(at: path).map(\.description)
+        #expect(
+            failures == [
+                "from fixture Items_1_0.sqlite: it was written for 1.0 as 1.0 was then, and 1.0's descriptions have changed since (`lucidgen check` names the difference). "
+                    + "If 1.0 was released, restore its descriptions and make the change in a new version; if it never was, delete the fixture and its .sha256 "
+                    + "(`lucidgen release` writes it once 1.0 is final)"
+            ])
     }
 
     /// A store whose schema drifted from the registry's (here, an extra index) fails the schema comparison.
@@ -265,7 +328,9 @@ import Testing
             try db.execute(sql: "INSERT INTO thing (id, name, weight, holders) VALUES (1, 'a', 1, 99)")
         }
         #expect(failures.count == 1)
-        #expect(failures.first?.message?.hasPrefix("the seeded rows break 1 foreign key(s) before migrating: thing.holders of row id=1 is 99, but ") == true, "\(failures)")
+        #expect(
+            failures.first?.message?.hasPrefix(
+                "the seeded rows break 1 foreign key(s) before migrating: thing.holders of row id=1 is 99, but ") == true, "\(failures)")
     }
 
     @Test func seedsCycleThroughEdgeValues() {
@@ -285,13 +350,15 @@ import Testing
 /// `item` whose `code` is text at 1.0 and an integer at 2.0 (the step needs the app's code), and its rows.
 extension MigrationCheckTests {
     static func codeVersions() throws -> [Schema] {
-        try resolveSchemas(["item.json": """
+        try resolveSchemas([
+            "item.json": """
             { "name": "item", "identifier": { "type": "int" },
               "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
               "properties": [
                 { "name": "name", "property_type": "string" },
                 { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
-            """])
+            """
+        ])
     }
 }
 

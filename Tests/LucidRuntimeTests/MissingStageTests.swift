@@ -34,12 +34,13 @@ import Testing
         #expect(missing == [moveFlightData])
         #expect(registry == "FlightLog.FlightLogSchema")
         let text = error!.description
-        #expect(text == """
-            the migration from \(from) to 4.0 needs the app's code for a stage it was not given, so no step ran and the store stays at \(from), unchanged: \
-            2.0 → 2.1 'moveFlightData' needs func moveFlightDataWillMigrate(_ db: Database) throws and func moveFlightDataDidMigrate(_ db: Database) throws. \
-            Pass every stage's code before opening the store: options.stages = FlightLogSchema.stages(using: migrations), where migrations is a value of \
-            the app's type conforming to FlightLogMigrations (both generated in module FlightLog), which implements each function named above
-            """)
+        #expect(
+            text == """
+                the migration from \(from) to 4.0 needs the app's code for a stage it was not given, so no step ran and the store stays at \(from), unchanged: \
+                2.0 → 2.1 'moveFlightData' needs func moveFlightDataWillMigrate(_ db: Database) throws and func moveFlightDataDidMigrate(_ db: Database) throws. \
+                Pass every stage's code before opening the store: options.stages = FlightLogSchema.stages(using: migrations), where migrations is a value of \
+                the app's type conforming to FlightLogMigrations (both generated in module FlightLog), which implements each function named above
+                """)
         #expect(!text.contains("<Module>") && !text.contains("lucidgen migrate"))
     }
 
@@ -51,7 +52,9 @@ import Testing
         for atomicity in [StoreOptions.Atomicity.perStep, .wholePath] {
             var options = StoreOptions()
             options.atomicity = atomicity
-            let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options).database }
+            let error = #expect(throws: StoreError.self) {
+                try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options).database
+            }
             Self.expectFlightLogError(error, path: path, from: SchemaVersion("1.0"))
             #expect(try NewerStoreTests.files(folder) == before, "\(atomicity): no step committed, no bookkeeping, no journal left")
         }
@@ -104,14 +107,19 @@ import Testing
         let behind = try Self.flightLogStore(at: "1.0", folder, name: "behind.sqlite")
         let before = try NewerStoreTests.files(folder)
         let error = #expect(throws: StoreError.self) {
-            try LucidStore.openTogether([StoreSpec(path: ready, registry: FlightLogSchema.self), StoreSpec(path: behind, registry: FlightLogSchema.self)]).map(\.database)
+            try LucidStore.openTogether([
+                StoreSpec(path: ready, registry: FlightLogSchema.self), StoreSpec(path: behind, registry: FlightLogSchema.self),
+            ]).map(\.database)
         }
         Self.expectFlightLogError(error, path: behind, from: SchemaVersion("1.0"))
         #expect(try NewerStoreTests.files(folder) == before, "both stores byte-identical, no migrated copy left beside them")
 
         var options = StoreOptions()
         options.stages = FlightLogSchema.stages(using: FlightLogStages())
-        let queues = try LucidStore.openTogether([StoreSpec(path: ready, registry: FlightLogSchema.self), StoreSpec(path: behind, registry: FlightLogSchema.self)], options: options).map(\.database)
+        let queues = try LucidStore.openTogether(
+            [StoreSpec(path: ready, registry: FlightLogSchema.self), StoreSpec(path: behind, registry: FlightLogSchema.self)],
+            options: options
+        ).map(\.database)
         for queue in queues {
             #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") } == "4.0")
             try queue.close()
@@ -120,17 +128,20 @@ import Testing
 
     /// 1.0: item(name, code TEXT). 1.1: adds `note`. 2.0: `code` becomes an int, which needs a row transform.
     static func itemVersions() throws -> [Schema] {
-        try resolveSchemas(["item.json": """
+        try resolveSchemas([
+            "item.json": """
             { "name": "item", "identifier": { "type": "int" },
               "version_history": [{ "version": "1.0" }, { "version": "1.1" }, { "version": "2.0" }],
               "properties": [
                 { "name": "name", "property_type": "string" },
                 { "name": "note", "property_type": "string", "optional": true, "added_at_version": "1.1" },
                 { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
-            """])
+            """
+        ])
     }
 
-    static let parseCodes = ExplicitStage(from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", transformedTables: ["item"])
+    static let parseCodes = ExplicitStage(
+        from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", transformedTables: ["item"])
 
     /// A history made by hand (no generated registry): the message names the `MigrationStage` and the
     /// `RowTransform` to pass; a stage passed without its transform is refused the same way.
@@ -140,7 +151,11 @@ import Testing
         defer { folder.remove() }
         let history = SchemaHistory(versions: versions, stages: [Self.parseCodes])
         var options = StoreOptions()
-        if stagePassed { options.stages = [MigrationStage(from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", didMigrate: { _ in })] }
+        if stagePassed {
+            options.stages = [
+                MigrationStage(from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", didMigrate: { _ in })
+            ]
+        }
         let before = try NewerStoreTests.files(folder)
         let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, history: history, options: options).database }
         guard case .missingStages(_, let store, let target, let missing, let registry)? = error else {
@@ -149,10 +164,18 @@ import Testing
         }
         #expect(store == SchemaVersion("1.0") && target == SchemaVersion("2.0") && registry == nil)
         let transform = #"RowTransform(table: "item") { row in … } in its transforms"#
-        #expect(missing == [MissingStage(
-            from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", stageProvided: stagePassed, tables: ["item"],
-            signatures: stagePassed ? [transform] : [#"MigrationStage(from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", …)"#, transform])])
-        #expect(error?.nextStep == "Pass each stage named above in StoreOptions.stages, with the row transforms named, before opening the store")
+        #expect(
+            missing == [
+                MissingStage(
+                    from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", stageProvided: stagePassed,
+                    tables: ["item"],
+                    signatures: stagePassed
+                        ? [transform]
+                        : [#"MigrationStage(from: SchemaVersion("1.1"), to: SchemaVersion("2.0"), label: "parse codes", …)"#, transform])
+            ])
+        #expect(
+            error?.nextStep == "Pass each stage named above in StoreOptions.stages, with the row transforms named, before opening the store"
+        )
         #expect(try NewerStoreTests.files(folder) == before, "the inferred step 1.0 → 1.1 did not run")
     }
 

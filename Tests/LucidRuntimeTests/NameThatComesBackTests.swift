@@ -15,20 +15,20 @@ import Testing
         let all = back == "2.0" ? ["1.0", "2.0"] : ["1.0", "2.0", "3.0"]
         return try resolveSchemas([
             "note.json": """
-                { "name": "note", "version_history": [\(all.map { "{ \"version\": \"\($0)\" }" }.joined(separator: ", "))],
-                  "properties": [{ "name": "text", "property_type": "string" }] }
-                """,
+            { "name": "note", "version_history": [\(all.map { "{ \"version\": \"\($0)\" }" }.joined(separator: ", "))],
+              "properties": [{ "name": "text", "property_type": "string" }] }
+            """,
             "draft.json": """
-                { "name": "draft", "identifier": { "autoincrement": true }, "removed_at_version": "2.0",
-                  "version_history": [{ "version": "1.0" }],
-                  "properties": [{ "name": "title", "property_type": "string" }] }
-                """,
+            { "name": "draft", "identifier": { "autoincrement": true }, "removed_at_version": "2.0",
+              "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "title", "property_type": "string" }] }
+            """,
             "draft_from_\(back.replacingOccurrences(of: ".", with: "_")).json": """
-                { "name": "draft_from_\(back.replacingOccurrences(of: ".", with: "_"))", "persisted_name": "draft", "takes_name_of": "draft",
-                  "identifier": { "autoincrement": true },
-                  "version_history": [{ "version": "\(back)" }],
-                  "properties": [{ "name": "body", "property_type": "string" }] }
-                """,
+            { "name": "draft_from_\(back.replacingOccurrences(of: ".", with: "_"))", "persisted_name": "draft", "takes_name_of": "draft",
+              "identifier": { "autoincrement": true },
+              "version_history": [{ "version": "\(back)" }],
+              "properties": [{ "name": "body", "property_type": "string" }] }
+            """,
         ])
     }
 
@@ -47,9 +47,11 @@ import Testing
         let migrated = try LucidStore.open(atPath: path, versions: versions).database
         try migrated.write { db in try db.execute(sql: "INSERT INTO draft (body) VALUES ('new')") }
         let (count, ids, sequence) = try migrated.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM draft WHERE body <> 'new'"),
-             try Int64.fetchAll(db, sql: "SELECT id FROM draft"),
-             try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'draft'"))
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM draft WHERE body <> 'new'"),
+                try Int64.fetchAll(db, sql: "SELECT id FROM draft"),
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'draft'")
+            )
         }
         try migrated.close()
         #expect(count == 0, "nothing carries over to the new lineage")

@@ -9,7 +9,9 @@ import Testing
 
 /// The tables of both releases.
 enum Logbook {
-    static func pilot(_ extra: [SchemaColumn] = [], name: SchemaColumn = SchemaColumn(name: "name", type: .text, notNull: true)) -> SchemaTable {
+    static func pilot(_ extra: [SchemaColumn] = [], name: SchemaColumn = SchemaColumn(name: "name", type: .text, notNull: true))
+        -> SchemaTable
+    {
         SchemaTable(name: "pilot", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), name] + extra, primaryKey: ["id"])
     }
 
@@ -19,7 +21,8 @@ enum Logbook {
             SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "pilot_id", type: .integer, notNull: true),
             SchemaColumn(name: "note", type: .text, notNull: false),
         ],
-        primaryKey: ["id"], foreignKeys: [SchemaForeignKey(columns: ["pilot_id"], table: "pilot", tableColumns: ["id"], onDelete: .cascade)],
+        primaryKey: ["id"],
+        foreignKeys: [SchemaForeignKey(columns: ["pilot_id"], table: "pilot", tableColumns: ["id"], onDelete: .cascade)],
         indexes: [SchemaIndex(name: "flight_pilot_id_index", columns: ["pilot_id"])])
 
     /// New at 1.1: a table whose rows belong to a pilot (deleted with it).
@@ -29,7 +32,8 @@ enum Logbook {
             SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "pilot_id", type: .integer, notNull: true),
             SchemaColumn(name: "title", type: .text, notNull: true),
         ],
-        primaryKey: ["id"], foreignKeys: [SchemaForeignKey(columns: ["pilot_id"], table: "pilot", tableColumns: ["id"], onDelete: .cascade)],
+        primaryKey: ["id"],
+        foreignKeys: [SchemaForeignKey(columns: ["pilot_id"], table: "pilot", tableColumns: ["id"], onDelete: .cascade)],
         indexes: [SchemaIndex(name: "badge_pilot_id_index", columns: ["pilot_id"])])
 
     /// 1.1's new pilot columns: an optional one and one with a default.
@@ -41,7 +45,10 @@ enum Logbook {
     static let v1_1 = Schema(version: SchemaVersion("1.1"), tables: [pilot([nickname, rank]), flight, badge])
     /// Not additive: `pilot.name` renamed.
     static let v1_1Renamed = Schema(
-        version: SchemaVersion("1.1"), tables: [pilot([nickname, rank], name: SchemaColumn(name: "call_sign", type: .text, notNull: true, renamedFrom: "name")), flight, badge])
+        version: SchemaVersion("1.1"),
+        tables: [
+            pilot([nickname, rank], name: SchemaColumn(name: "call_sign", type: .text, notNull: true, renamedFrom: "name")), flight, badge,
+        ])
     /// Not additive: a required column without a default.
     static let v1_1Required = Schema(
         version: SchemaVersion("1.1"), tables: [pilot([nickname, SchemaColumn(name: "license", type: .text, notNull: true)]), flight])
@@ -67,7 +74,9 @@ enum LogbookApp1_1: SchemaRegistry {
 enum LogbookApp1_1WithStage: SchemaRegistry {
     static let versions = [Logbook.v1_0, Logbook.v1_1]
     static let checksums = versions.map(\.checksum)
-    static let stages = [ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("1.1"), label: "name the pilots", transformedTables: [])]
+    static let stages = [
+        ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("1.1"), label: "name the pilots", transformedTables: [])
+    ]
     static let newestVersion = SchemaVersion("1.1")
     static let newestChecksum = Logbook.v1_1.checksum
 }
@@ -110,7 +119,10 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
             try db.execute(sql: "UPDATE pilot SET nickname = 'Bee', rank = 3 WHERE id = 2")
             try db.execute(sql: "UPDATE pilot SET nickname = 'Cee', rank = 4 WHERE id = 3")
             try db.execute(sql: "UPDATE pilot SET nickname = 'Vee', rank = 9 WHERE id = 5")
-            try db.execute(sql: "INSERT INTO badge (id, pilot_id, title) VALUES (100, 1, 'Wings'), (101, 2, 'Night'), (102, 3, 'Glider'), (103, 5, 'Aerobatics')")
+            try db.execute(
+                sql:
+                    "INSERT INTO badge (id, pilot_id, title) VALUES (100, 1, 'Wings'), (101, 2, 'Night'), (102, 3, 'Glider'), (103, 5, 'Aerobatics')"
+            )
         }
         try new.close()
     }
@@ -121,10 +133,13 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         let path = folder.path("logbook.sqlite")
         try Self.storeMigratedBy1_1(path)
         let ledger = try #require(try LucidStore.ledger(atPath: path))
-        #expect(ledger.compatibility == [
-            StoreLedger.CompatibilityRecord(version: SchemaVersion("1.0"), checksum: Logbook.v1_0.checksum, firstIncompatibleChange: nil, firstIncompatibleAt: nil),
-            StoreLedger.CompatibilityRecord(version: SchemaVersion("1.1"), checksum: Logbook.v1_1.checksum, firstIncompatibleChange: nil, firstIncompatibleAt: nil),
-        ])
+        #expect(
+            ledger.compatibility == [
+                StoreLedger.CompatibilityRecord(
+                    version: SchemaVersion("1.0"), checksum: Logbook.v1_0.checksum, firstIncompatibleChange: nil, firstIncompatibleAt: nil),
+                StoreLedger.CompatibilityRecord(
+                    version: SchemaVersion("1.1"), checksum: Logbook.v1_1.checksum, firstIncompatibleChange: nil, firstIncompatibleAt: nil),
+            ])
         #expect(ledger.compatibility(of: SchemaVersion("1.0"))?.isAdditive == true)
     }
 
@@ -169,12 +184,13 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
             let pilots = try Row.fetchAll(db, sql: "SELECT id, name, nickname, rank FROM pilot ORDER BY id").map { row in
                 "\(row["id"] as Int) \(row["name"] as String) \((row["nickname"] as String?) ?? "NULL") \(row["rank"] as Int)"
             }
-            #expect(pilots == [
-                "2 Bea Bee 3",  // updated by 1.0: its newer columns kept
-                "3 Cyd NULL 1",  // replaced by 1.0: reset to NULL and the default
-                "4 Di NULL 1",  // inserted by 1.0: NULL and the default
-                "5 Eve Vee 9",  // untouched: every value
-            ])
+            #expect(
+                pilots == [
+                    "2 Bea Bee 3", // updated by 1.0: its newer columns kept
+                    "3 Cyd NULL 1", // replaced by 1.0: reset to NULL and the default
+                    "4 Di NULL 1", // inserted by 1.0: NULL and the default
+                    "5 Eve Vee 9", // untouched: every value
+                ])
             // Pilot 1's flights and badge went with it (ON DELETE CASCADE, known and newer tables alike).
             // The replace deleted pilot 3 before reinserting it: with foreign keys on, SQLite cascades that
             // delete too, into the known flight table and the newer badge table alike.
@@ -234,12 +250,18 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
             // 1.0 creates it, then 1.1 migrates through its stage: the record is updated by the step.
             try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).database.close()
             var options = StoreOptions()
-            options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("1.1"), label: "name the pilots", didMigrate: { _ in })]
+            options.stages = [
+                MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("1.1"), label: "name the pilots", didMigrate: { _ in })
+            ]
             try LucidStore.open(atPath: path, registry: LogbookApp1_1WithStage.self, options: options).database.close()
             return "the step runs the app's code (name the pilots)"
         case .dataMigration:
             var options = StoreOptions()
-            options.dataMigrations = [DataMigration(version: SchemaVersion("1.1"), label: "rank everyone") { db in try db.execute(sql: "UPDATE pilot SET rank = 2") }]
+            options.dataMigrations = [
+                DataMigration(version: SchemaVersion("1.1"), label: "rank everyone") { db in
+                    try db.execute(sql: "UPDATE pilot SET rank = 2")
+                }
+            ]
             try LucidStore.open(atPath: path, registry: LogbookApp1_0.self).database.close()
             try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: options).database.close()
             return "a data migration runs at 1.1 (rank everyone)"
@@ -249,9 +271,15 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
             try storeMigratedBy1_1(path)
             #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.0"))?.isAdditive == true)
             var options = StoreOptions()
-            options.dataMigrations = [DataMigration(version: SchemaVersion("1.1"), label: "rank everyone") { db in try db.execute(sql: "UPDATE pilot SET rank = 2") }]
+            options.dataMigrations = [
+                DataMigration(version: SchemaVersion("1.1"), label: "rank everyone") { db in
+                    try db.execute(sql: "UPDATE pilot SET rank = 2")
+                }
+            ]
             try LucidStore.open(atPath: path, registry: LogbookApp1_1.self, options: options).database.close()
-            #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.1"))?.isAdditive == true, "1.1 itself is unaffected")
+            #expect(
+                try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.1"))?.isAdditive == true, "1.1 itself is unaffected"
+            )
             return "a data migration runs at 1.1 (rank everyone)"
         }
     }
@@ -263,7 +291,9 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         let change = try Self.nonAdditiveStore(kind, path)
         #expect(try LucidStore.ledger(atPath: path)?.compatibility(of: SchemaVersion("1.0"))?.firstIncompatibleChange == change)
         let before = try Self.files(folder)
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database }
+        let error = #expect(throws: StoreError.self) {
+            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database
+        }
         guard case .newerStoreNotAdditive(let store, let app, let first, let at)? = error else {
             Issue.record("expected newerStoreNotAdditive, got \(String(describing: error))")
             return
@@ -283,7 +313,9 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         try withDatabase(path) { db in try db.execute(sql: "DROP TABLE lucid_compatibility") }
         #expect(try LucidStore.ledger(atPath: path)?.compatibility == nil)
         let before = try Self.files(folder)
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database }
+        let error = #expect(throws: StoreError.self) {
+            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database
+        }
         guard case .newerStoreRecordsNoCompatibility(let store, let app)? = error else {
             Issue.record("expected newerStoreRecordsNoCompatibility, got \(String(describing: error))")
             return
@@ -300,7 +332,9 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         try Self.storeMigratedBy1_1(path)
         try withDatabase(path) { db in try db.execute(sql: "ALTER TABLE pilot RENAME COLUMN name TO call_sign") }
         let before = try Self.files(folder)
-        let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database }
+        let error = #expect(throws: StoreError.self) {
+            try LucidStore.open(atPath: path, registry: LogbookApp1_0.self, options: Self.olderAppOptions()).database
+        }
         guard case .newerStoreNotAdditive(_, _, let first, _)? = error else {
             Issue.record("expected newerStoreNotAdditive, got \(String(describing: error))")
             return
@@ -317,11 +351,18 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         // 1.0 → 1.1 additive, 1.1 → 1.2 a rename, 1.2 → 1.3 additive.
         let renamed = Schema(
             version: SchemaVersion("1.2"),
-            tables: [Logbook.pilot([Logbook.nickname, Logbook.rank], name: SchemaColumn(name: "call_sign", type: .text, notNull: true, renamedFrom: "name")), Logbook.flight, Logbook.badge])
+            tables: [
+                Logbook.pilot(
+                    [Logbook.nickname, Logbook.rank], name: SchemaColumn(name: "call_sign", type: .text, notNull: true, renamedFrom: "name")
+                ), Logbook.flight, Logbook.badge,
+            ])
         let aircraft = SchemaTable(name: "aircraft", columns: [SchemaColumn(name: "id", type: .integer, notNull: true)], primaryKey: ["id"])
         let v1_3 = Schema(
             version: SchemaVersion("1.3"),
-            tables: [Logbook.pilot([Logbook.nickname, Logbook.rank], name: SchemaColumn(name: "call_sign", type: .text, notNull: true)), Logbook.flight, Logbook.badge, aircraft])
+            tables: [
+                Logbook.pilot([Logbook.nickname, Logbook.rank], name: SchemaColumn(name: "call_sign", type: .text, notNull: true)),
+                Logbook.flight, Logbook.badge, aircraft,
+            ])
         let history = [Logbook.v1_0, Logbook.v1_1, renamed, v1_3]
 
         let created = folder.path("created.sqlite")
@@ -339,8 +380,12 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
 
         let rename = "column pilot.name renamed to call_sign"
         let expected: [StoreLedger.CompatibilityRecord] = [
-            .init(version: SchemaVersion("1.0"), checksum: Logbook.v1_0.checksum, firstIncompatibleChange: rename, firstIncompatibleAt: SchemaVersion("1.2")),
-            .init(version: SchemaVersion("1.1"), checksum: Logbook.v1_1.checksum, firstIncompatibleChange: rename, firstIncompatibleAt: SchemaVersion("1.2")),
+            .init(
+                version: SchemaVersion("1.0"), checksum: Logbook.v1_0.checksum, firstIncompatibleChange: rename,
+                firstIncompatibleAt: SchemaVersion("1.2")),
+            .init(
+                version: SchemaVersion("1.1"), checksum: Logbook.v1_1.checksum, firstIncompatibleChange: rename,
+                firstIncompatibleAt: SchemaVersion("1.2")),
             .init(version: SchemaVersion("1.2"), checksum: renamed.checksum, firstIncompatibleChange: nil, firstIncompatibleAt: nil),
             .init(version: SchemaVersion("1.3"), checksum: v1_3.checksum, firstIncompatibleChange: nil, firstIncompatibleAt: nil),
         ]
@@ -389,4 +434,3 @@ struct Pilot1_0: Codable, Equatable, FetchableRecord, PersistableRecord {
         #expect(levels.messages.allSatisfy { $0.0 < .info }, "\(levels.messages)")
     }
 }
-

@@ -3,8 +3,9 @@ import GRDB
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
-@_spi(Generated) @testable import LucidTesting
 import Testing
+
+@_spi(Generated) @testable import LucidTesting
 
 /// Ordered to-many relationships (`"ordered": true`, Core Data's `NSOrderedSet`) at run time: the generated
 /// records of `OrderedLinks/` (checked against the generator by GoldenTests) link, unlink, replace and read in
@@ -13,7 +14,9 @@ import Testing
 @Suite struct OrderedToManyTests {
     /// Each link of `table` as `[source, target, position]`, in source then position order.
     static func links(_ db: Database, _ table: String = "reading_list_preview_articles") throws -> [[Int]] {
-        try Row.fetchAll(db, sql: "SELECT source_id, target_id, position FROM \(table) ORDER BY source_id, position").map { [$0[0], $0[1], $0[2]] }
+        try Row.fetchAll(db, sql: "SELECT source_id, target_id, position FROM \(table) ORDER BY source_id, position").map {
+            [$0[0], $0[1], $0[2]]
+        }
     }
 
     /// 1.0 (unordered) → 3.0 (ordered at 2.0; `article` renamed `page` at 3.0): each list's links are numbered in
@@ -45,7 +48,7 @@ import Testing
             #expect(list.id == 3)
             try list.linkPreviewArticles(db, ids: [4, 1, 5])
             #expect(try list.previewArticlesIDs(db) == [4, 1, 5])
-            try list.linkPreviewArticles(db, ids: [1, 2])  // 1 is linked already: it keeps its place; 2 is appended
+            try list.linkPreviewArticles(db, ids: [1, 2]) // 1 is linked already: it keeps its place; 2 is appended
             #expect(try list.previewArticlesIDs(db) == [4, 1, 5, 2])
             try list.unlinkPreviewArticles(db, ids: [1])
             #expect(try list.previewArticlesIDs(db) == [4, 5, 2])
@@ -70,7 +73,9 @@ import Testing
                     case previewArticles = "preview_articles"
                 }
             }
-            let all = try ReadingList.including(all: ReadingList.previewArticles).order(ReadingList.Columns.id).asRequest(of: ListPages.self).fetchAll(db)
+            let all = try ReadingList.including(all: ReadingList.previewArticles).order(ReadingList.Columns.id).asRequest(
+                of: ListPages.self
+            ).fetchAll(db)
             #expect(all.map { $0.previewArticles.map(\.id) } == [[3, 1, 2], [2], [5, 3]])
             #expect(all.map(\.readingList.name) == ["later", "saved", "new"])
         }
@@ -101,7 +106,10 @@ import Testing
         try opened.database.read { (db: Database) throws in
             #expect(try Self.links(db) == before)
             #expect(try ReadingList.fetchOne(db, key: 1)?.previewArticlesIDs(db) == [1, 3, 2])
-            #expect(try String.fetchOne(db, sql: "SELECT \"table\" FROM pragma_foreign_key_list('reading_list_preview_articles') WHERE \"from\" = 'target_id'") == "page")
+            #expect(
+                try String.fetchOne(
+                    db, sql: "SELECT \"table\" FROM pragma_foreign_key_list('reading_list_preview_articles') WHERE \"from\" = 'target_id'")
+                    == "page")
         }
     }
 
@@ -112,14 +120,14 @@ import Testing
         let versions = try resolveSchemas([
             "owner.json": Self.owner,
             "person.json": """
-                { "name": "person", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
-                  "properties": [{ "name": "name", "property_type": "string" }] }
-                """,
+            { "name": "person", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+              "properties": [{ "name": "name", "property_type": "string" }] }
+            """,
             "item.json": """
-                { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
-                  "properties": [{ "name": "holder", "property_type": { "entity_name": "person", "association": "to_many", "ordered": true },
-                    "type_history": [{ "until_version": "2.0", "property_type": \(Self.ordered) }] }] }
-                """,
+            { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [{ "name": "holder", "property_type": { "entity_name": "person", "association": "to_many", "ordered": true },
+                "type_history": [{ "until_version": "2.0", "property_type": \(Self.ordered) }] }] }
+            """,
         ])
         let steps = try MigrationPlanner(versions: versions).plan(from: versions[0].version)
         let rebuilt = steps.flatMap(\.operations).compactMap { operation -> String? in
@@ -127,15 +135,23 @@ import Testing
         }
         #expect(rebuilt == ["item_holder"], "\(steps.flatMap(\.operations).map(\.description))")
         let (path, folder) = try migrate(versions) { db in
-            try db.execute(sql: "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy'); INSERT INTO person (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy')")
+            try db.execute(
+                sql:
+                    "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy'); INSERT INTO person (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy')"
+            )
             try db.execute(sql: "INSERT INTO item (id) VALUES (10), (11)")
-            try db.execute(sql: "INSERT INTO item_holder (source_id, target_id, position) VALUES (10, 2, 7), (11, 1, 0), (10, 3, 2), (10, 1, 4)")
+            try db.execute(
+                sql: "INSERT INTO item_holder (source_id, target_id, position) VALUES (10, 2, 7), (11, 1, 0), (10, 3, 2), (10, 1, 4)")
         }
         defer { folder.remove() }
         try withDatabase(path) { (db: Database) throws in
-            let rows = try Row.fetchAll(db, sql: "SELECT rowid, source_id, target_id, position FROM item_holder ORDER BY rowid").map { [$0[0], $0[1], $0[2], $0[3]] as [Int] }
+            let rows = try Row.fetchAll(db, sql: "SELECT rowid, source_id, target_id, position FROM item_holder ORDER BY rowid").map {
+                [$0[0], $0[1], $0[2], $0[3]] as [Int]
+            }
             #expect(rows == [[1, 10, 2, 7], [2, 11, 1, 0], [3, 10, 3, 2], [4, 10, 1, 4]])
-            #expect(try String.fetchOne(db, sql: "SELECT \"table\" FROM pragma_foreign_key_list('item_holder') WHERE \"from\" = 'target_id'") == "person")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT \"table\" FROM pragma_foreign_key_list('item_holder') WHERE \"from\" = 'target_id'")
+                    == "person")
         }
     }
 
@@ -150,13 +166,13 @@ import Testing
         try resolveSchemas([
             "owner.json": owner,
             "item.json": """
-                { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
-                  "properties": [
-                    { "name": "name", "property_type": "string" },
-                    { "name": "holder", "property_type": \(after), "nullable": \(nullable),
-                      "type_history": [{ "until_version": "2.0", "property_type": \(before) }] }
-                  ] }
-                """,
+            { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [
+                { "name": "name", "property_type": "string" },
+                { "name": "holder", "property_type": \(after), "nullable": \(nullable),
+                  "type_history": [{ "until_version": "2.0", "property_type": \(before) }] }
+              ] }
+            """,
         ])
     }
 
@@ -175,7 +191,8 @@ import Testing
         return (path, folder)
     }
 
-    static let seedOwnersAndItems = "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy'); INSERT INTO item (id, name) VALUES (10, 'a'), (11, 'b'), (12, 'c')"
+    static let seedOwnersAndItems =
+        "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy'); INSERT INTO item (id, name) VALUES (10, 'a'), (11, 'b'), (12, 'c')"
 
     @Test func unorderedBecomesOrderedNumberingEachSourcesLinksByRowid() throws {
         let versions = try Self.versions(holder: Self.unordered, then: Self.ordered)
@@ -186,7 +203,8 @@ import Testing
         #expect(reasons == [["item_holder.position numbers each source's links in their rowid order (the to-many becomes ordered)"]])
         let (path, folder) = try migrate(versions) { db in
             try db.execute(sql: Self.seedOwnersAndItems)
-            try db.execute(sql: "INSERT INTO item_holder (source_id, target_id) VALUES (11, 3), (10, 2), (11, 1), (10, 3), (11, 2), (10, 1)")
+            try db.execute(
+                sql: "INSERT INTO item_holder (source_id, target_id) VALUES (11, 3), (10, 2), (11, 1), (10, 3), (11, 2), (10, 1)")
         }
         defer { folder.remove() }
         try withDatabase(path) { (db: Database) throws in
@@ -205,7 +223,10 @@ import Testing
         }
         defer { folder.remove() }
         try withDatabase(path) { (db: Database) throws in
-            #expect(try Row.fetchAll(db, sql: "SELECT * FROM item_holder ORDER BY rowid").map { [$0[0], $0[1]] as [Int] } == [[10, 2], [10, 3], [11, 1]])
+            #expect(
+                try Row.fetchAll(db, sql: "SELECT * FROM item_holder ORDER BY rowid").map { [$0[0], $0[1]] as [Int] } == [
+                    [10, 2], [10, 3], [11, 1],
+                ])
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_info('item_holder') WHERE name = 'position'") == 0)
         }
     }
@@ -223,12 +244,16 @@ import Testing
 
         let back = try Self.versions(holder: Self.ordered, then: Self.toOne, nullable: true)
         let (backPath, backFolder) = try migrate(back) { db in
-            try db.execute(sql: "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob'); INSERT INTO item (id, name) VALUES (10, 'a'), (11, 'b')")
+            try db.execute(
+                sql: "INSERT INTO owner (id, name) VALUES (1, 'Ann'), (2, 'Bob'); INSERT INTO item (id, name) VALUES (10, 'a'), (11, 'b')")
             try db.execute(sql: "INSERT INTO item_holder (source_id, target_id, position) VALUES (10, 2, 5)")
         }
         defer { backFolder.remove() }
         try withDatabase(backPath) { (db: Database) throws in
-            #expect(try Row.fetchAll(db, sql: "SELECT id, holder FROM item ORDER BY id").map { [$0[0], $0[1]] as [Int?] } == [[10, 2], [11, nil]])
+            #expect(
+                try Row.fetchAll(db, sql: "SELECT id, holder FROM item ORDER BY id").map { [$0[0], $0[1]] as [Int?] } == [
+                    [10, 2], [11, nil],
+                ])
         }
     }
 
@@ -248,7 +273,10 @@ import Testing
                 } else {
                     try db.execute(sql: "INSERT INTO item (id, name) VALUES (10, 'a'), (11, 'b'), (12, 'c')")
                     let position = before == Self.ordered
-                    try db.execute(sql: "INSERT INTO item_holder (source_id, target_id\(position ? ", position" : "")) VALUES (11, 3\(position ? ", 4" : "")), (10, 2\(position ? ", 9" : "")), (11, 1\(position ? ", 2" : ""))")
+                    try db.execute(
+                        sql:
+                            "INSERT INTO item_holder (source_id, target_id\(position ? ", position" : "")) VALUES (11, 3\(position ? ", 4" : "")), (10, 2\(position ? ", 9" : "")), (11, 1\(position ? ", 2" : ""))"
+                    )
                 }
             }
             let rows = try created.read { db in try ExpectedMigration.read(db, at: versions[0]) }

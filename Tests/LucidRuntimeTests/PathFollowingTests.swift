@@ -1,10 +1,10 @@
 import FlightLog
 import Foundation
 import GRDB
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
 
+@_spi(Generated) @testable import LucidRuntime
 
 /// A migration takes the path `inspect` (and `lucidgen plan`) shows, step after step: the planner searches
 /// the jumps a path from its start can take, so planning again from a version on the way could choose
@@ -53,7 +53,10 @@ import Testing
     @Test func routesAreThePlannersPathsFromEveryVersion() throws {
         let planner = try MigrationPlanner(versions: Self.versions)
         let routes = planner.routes()
-        #expect(routes.map { $0.map(\.string) } == [["1.0", "1.1", "1.2", "1.3", "1.4"], ["1.1", "1.2", "1.3", "1.4"], ["1.2", "1.4"], ["1.3", "1.4"]])
+        #expect(
+            routes.map { $0.map(\.string) } == [
+                ["1.0", "1.1", "1.2", "1.3", "1.4"], ["1.1", "1.2", "1.3", "1.4"], ["1.2", "1.4"], ["1.3", "1.4"],
+            ])
         for route in routes {
             #expect(planner.plan(along: route, from: route[0]) == (try planner.plan(from: route[0])))
         }
@@ -66,7 +69,9 @@ import Testing
     /// The runtime follows the registry's route for the store's version (here one a little longer than the
     /// planner's, to see it taken) and plans when there is none or it does not hold.
     @Test func aMigrationFollowsTheRegistrysRoute() throws {
-        func migrate(routes: [SchemaVersion: [SchemaVersion]], from version: String, options: StoreOptions = StoreOptions()) throws -> [String] {
+        func migrate(routes: [SchemaVersion: [SchemaVersion]], from version: String, options: StoreOptions = StoreOptions()) throws
+            -> [String]
+        {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let path = folder.path("store.sqlite")

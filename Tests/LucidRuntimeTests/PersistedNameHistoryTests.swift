@@ -19,12 +19,22 @@ import Testing
 
     /// 1.0 released with the column `purchasedAt`, 1.1 renames it `purchased_at`.
     func versions() throws -> [Schema] {
-        try IndexMigrationTests().releasesOf("item", [
-            ("1.0", Self.item(#"{ "name": "purchased_at", "persisted_name": "purchasedAt", "property_type": "string", "indexed": true }"#, history: ["1.0"])),
-            ("1.1", Self.item(
-                #"{ "name": "purchased_at", "property_type": "string", "indexed": true, "type_history": [{ "until_version": "1.1", "persisted_name": "purchasedAt" }] }"#,
-                history: ["1.0", "1.1"])),
-        ])
+        try IndexMigrationTests().releasesOf(
+            "item",
+            [
+                (
+                    "1.0",
+                    Self.item(
+                        #"{ "name": "purchased_at", "persisted_name": "purchasedAt", "property_type": "string", "indexed": true }"#,
+                        history: ["1.0"])
+                ),
+                (
+                    "1.1",
+                    Self.item(
+                        #"{ "name": "purchased_at", "property_type": "string", "indexed": true, "type_history": [{ "until_version": "1.1", "persisted_name": "purchasedAt" }] }"#,
+                        history: ["1.0", "1.1"])
+                ),
+            ])
     }
 
     @Test func theColumnIsRenamedAtItsVersionAndItsIndexFollows() throws {
@@ -35,7 +45,8 @@ import Testing
         #expect(newest.column(named: "purchased_at")?.renamedFrom == "purchasedAt")
         #expect(newest.indexes.map(\.columns) == [["purchased_at"]], "no index left on the old column")
 
-        let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO item (id, purchasedAt) VALUES (1, '2024-05-01'), (2, '2024-06-01')")
+        let (path, folder) = try storeAtFirstVersion(
+            versions, rows: "INSERT INTO item (id, purchasedAt) VALUES (1, '2024-05-01'), (2, '2024-06-01')")
         defer { folder.remove() }
         final class Statements: @unchecked Sendable {
             let lock = NSLock()
@@ -50,20 +61,36 @@ import Testing
         }
         let opened = try LucidStore.open(atPath: path, versions: versions, options: options)
         defer { try? opened.database.close() }
-        #expect(traced.lock.withLock { traced.sql }.contains { $0.contains(#"RENAME COLUMN "purchasedAt" TO "purchased_at""#) }, "a rename, not a rebuild")
-        #expect(try opened.database.read { db in try String.fetchAll(db, sql: "SELECT purchased_at FROM item ORDER BY id") } == ["2024-05-01", "2024-06-01"])
+        #expect(
+            traced.lock.withLock { traced.sql }.contains { $0.contains(#"RENAME COLUMN "purchasedAt" TO "purchased_at""#) },
+            "a rename, not a rebuild")
+        #expect(
+            try opened.database.read { db in try String.fetchAll(db, sql: "SELECT purchased_at FROM item ORDER BY id") } == [
+                "2024-05-01", "2024-06-01",
+            ])
     }
 
     /// Without the history item, the released version's frozen table differs, and the error says how to say it.
     @Test func aRenameWithoutItsHistoryItemSaysWhatToWrite() throws {
         do {
-            _ = try IndexMigrationTests().releasesOf("item", [
-                ("1.0", Self.item(#"{ "name": "purchased_at", "persisted_name": "purchasedAt", "property_type": "string" }"#, history: ["1.0"])),
-                ("1.1", Self.item(#"{ "name": "purchased_at", "property_type": "string" }"#, history: ["1.0", "1.1"])),
-            ])
+            _ = try IndexMigrationTests().releasesOf(
+                "item",
+                [
+                    (
+                        "1.0",
+                        Self.item(
+                            #"{ "name": "purchased_at", "persisted_name": "purchasedAt", "property_type": "string" }"#, history: ["1.0"])
+                    ),
+                    ("1.1", Self.item(#"{ "name": "purchased_at", "property_type": "string" }"#, history: ["1.0", "1.1"])),
+                ])
             Issue.record("a released column's rename without its history item was accepted")
         } catch let error as GenerationFailed {
-            #expect(error.errors.contains { $0.message.contains(#"if column purchasedAt was renamed at a later version, say so on its property: a type_history item { "until_version": "<that version>", "persisted_name": "<the old column name>" }"#) }, "\(error.errors)")
+            #expect(
+                error.errors.contains {
+                    $0.message.contains(
+                        #"if column purchasedAt was renamed at a later version, say so on its property: a type_history item { "until_version": "<that version>", "persisted_name": "<the old column name>" }"#
+                    )
+                }, "\(error.errors)")
         }
     }
 }

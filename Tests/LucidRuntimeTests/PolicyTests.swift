@@ -66,7 +66,10 @@ import Testing
         try plain.close()
         let database = try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: FlightLogStages.storeOptions()).database
         try database.read { (db: Database) throws in
-            #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || to_version FROM lucid_migration_log ORDER BY id") == ["adopt 1.1", "inferred 2.0", "stage 2.1", "inferred 4.0"])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT kind || ' ' || to_version FROM lucid_migration_log ORDER BY id") == [
+                    "adopt 1.1", "inferred 2.0", "stage 2.1", "inferred 4.0",
+                ])
             #expect(try Pilot.fetchOne(db, key: 1)?.name == "Ann")
         }
     }
@@ -86,7 +89,8 @@ import Testing
         defer { try? opened.database.close() }
         #expect(opened.outcome.start == .version(SchemaVersion("4.0"), adopted: true))
         #expect("\(opened.outcome)" == "adopted the store at 4.0: its tables are 4.0's, and lucidgen's record of it is written")
-        let again = try LucidStore.open(atPath: folder.path("plain.sqlite"), registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
+        let again = try LucidStore.open(
+            atPath: folder.path("plain.sqlite"), registry: FlightLogSchema.self, options: FlightLogStages.storeOptions())
         defer { try? again.database.close() }
         #expect("\(again.outcome)" == "already at 4.0")
     }
@@ -98,7 +102,8 @@ import Testing
         let path = folder.path("app.sqlite")
         let plain = try DatabaseQueue(path: path)
         try plain.write { db in
-            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1')")
+            try db.execute(
+                sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1')")
             try db.execute(sql: "CREATE TABLE something (x); INSERT INTO something VALUES (42)")
         }
         try plain.close()
@@ -126,7 +131,8 @@ import Testing
             try LucidStore.open(atPath: path, registry: FlightLogSchema.self).database
         } throws: { error in
             guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
-            return differences.contains { $0.hasPrefix("table pilot: expected column") } && !differences.contains { $0.contains("something") }
+            return differences.contains { $0.hasPrefix("table pilot: expected column") }
+                && !differences.contains { $0.contains("something") }
         }
         #expect(fileBytes(path) == before)
     }
@@ -139,26 +145,36 @@ import Testing
         let path = folder.path("Notes.sqlite")
         let plain = try DatabaseQueue(path: path)
         try plain.write { db in
-            try db.execute(sql: """
-                CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR );
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
-                INSERT INTO ZNOTE VALUES (1, 1, 1, 'Hello');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR );
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1);
+                    INSERT INTO ZNOTE VALUES (1, 1, 1, 'Hello');
+                    """)
         }
         try plain.close()
         let before = fileBytes(path)
-        for options in [StoreOptions(), { var o = StoreOptions(); o.versionRecordCheck = .always; return o }()] {
+        for options in [
+            StoreOptions(),
+            {
+                var o = StoreOptions(); o.versionRecordCheck = .always; return o
+            }(),
+        ] {
             #expect {
                 try LucidStore.open(atPath: path, registry: FlightLogSchema.self, options: options).database
             } throws: { error in
                 guard case StoreError.unrecognizedSchema(_, let differences) = error else { return false }
-                return differences == ["it is a Core Data store (Z_PRIMARYKEY and Z_METADATA; entities Note), which lucidgen does not convert yet: nothing was changed; import the app's model history with `lucidgen import coredata` (see \"Coming from Core Data\")"]
+                return differences == [
+                    "it is a Core Data store (Z_PRIMARYKEY and Z_METADATA; entities Note), which lucidgen does not convert yet: nothing was changed; import the app's model history with `lucidgen import coredata` (see \"Coming from Core Data\")"
+                ]
             }
         }
         #expect(fileBytes(path) == before)
-        #expect(!FileManager.default.fileExists(atPath: path + "-wal") || (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal")).count) == 0)
+        #expect(
+            !FileManager.default.fileExists(atPath: path + "-wal")
+                || (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal")).count) == 0)
     }
 }
 
@@ -181,14 +197,19 @@ import Testing
         try withDatabase(second) { db in try db.execute(sql: "UPDATE lucid_store SET version = '7.0'") }
         let before = [fileBytes(first), fileBytes(second)]
         #expect(throws: StoreError.self) {
-            try LucidStore.openTogether([StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions()).map(\.database)
+            try LucidStore.openTogether(
+                [StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)],
+                options: FlightLogStages.storeOptions()
+            ).map(\.database)
         }
         #expect([fileBytes(first), fileBytes(second)] == before, "a failure leaves every store unchanged")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["first.sqlite", "second.sqlite"])
 
         try withDatabase(second) { db in try db.execute(sql: "UPDATE lucid_store SET version = '1.0'") }
         let queues = try LucidStore.openTogether(
-            [StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)], options: FlightLogStages.storeOptions()).map(\.database)
+            [StoreSpec(path: first, registry: FlightLogSchema.self), StoreSpec(path: second, registry: FlightLogSchema.self)],
+            options: FlightLogStages.storeOptions()
+        ).map(\.database)
         for (queue, name) in zip(queues, ["first.sqlite", "second.sqlite"]) {
             try queue.read { (db: Database) throws in
                 #expect(try String.fetchOne(db, sql: "SELECT version FROM lucid_store") == "4.0")
@@ -205,13 +226,15 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         func versions(_ table: String, _ added: String) throws -> [Schema] {
-            try resolveSchemas(["\(table).json": """
+            try resolveSchemas([
+                "\(table).json": """
                 { "name": "\(table)", "identifier": { "type": "int" },
                   "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
                   "properties": [
                     { "name": "title", "property_type": "string" },
                     { "name": "\(added)", "property_type": "int", "default_value": 0, "added_at_version": "2.0" } ] }
-                """])
+                """
+            ])
         }
         let entries = try versions("entry", "score")
         let notes = try versions("note", "flag")
@@ -224,7 +247,10 @@ import Testing
         }
         func options(_ label: String, _ sql: String) -> StoreOptions {
             var options = StoreOptions()
-            options.stages = [MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: label, didMigrate: { db in try db.execute(sql: sql) })]
+            options.stages = [
+                MigrationStage(
+                    from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: label, didMigrate: { db in try db.execute(sql: sql) })
+            ]
             return options
         }
         let first = try store("entries.sqlite", entries, "entry")
@@ -233,7 +259,9 @@ import Testing
         var shared = options("score entries", "UPDATE entry SET score = 7")
         shared.stages += options("flag notes", "UPDATE note SET flag = 1").stages
         #expect {
-            try LucidStore.openTogether([StoreSpec(path: first, versions: entries), StoreSpec(path: second, versions: notes)], options: shared).map(\.database)
+            try LucidStore.openTogether(
+                [StoreSpec(path: first, versions: entries), StoreSpec(path: second, versions: notes)], options: shared
+            ).map(\.database)
         } throws: { error in
             (error as? StoreError)?.nextStep.contains("give each StoreSpec its own options") == true
         }

@@ -22,7 +22,8 @@ import Testing
         for (number, name) in Self.hostileNames.enumerated() {
             sql += "CREATE INDEX \(quoteIdentifier(name)) ON item (title);"
             sql += "CREATE TABLE \(quoteIdentifier("t" + name)) (\(quoteIdentifier("c" + name)) TEXT);"
-            sql += "CREATE INDEX \(quoteIdentifier("i\(number)" + name)) ON \(quoteIdentifier("t" + name)) (\(quoteIdentifier("c" + name)));"
+            sql +=
+                "CREATE INDEX \(quoteIdentifier("i\(number)" + name)) ON \(quoteIdentifier("t" + name)) (\(quoteIdentifier("c" + name)));"
         }
         let (path, folder) = try storeAtFirstVersion([versions[0]], rows: sql)
         return (versions, path, folder)
@@ -53,8 +54,10 @@ import Testing
         let queue = try DatabaseQueue()
         let table = #"we"ird"#
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE \(quoteIdentifier(table)) (id INTEGER PRIMARY KEY, \(quoteIdentifier(#"c"1"#)) TEXT NOT NULL)")
-            try db.execute(sql: "CREATE UNIQUE INDEX \(quoteIdentifier(#"my"idx"#)) ON \(quoteIdentifier(table)) (\(quoteIdentifier(#"c"1"#)))")
+            try db.execute(
+                sql: "CREATE TABLE \(quoteIdentifier(table)) (id INTEGER PRIMARY KEY, \(quoteIdentifier(#"c"1"#)) TEXT NOT NULL)")
+            try db.execute(
+                sql: "CREATE UNIQUE INDEX \(quoteIdentifier(#"my"idx"#)) ON \(quoteIdentifier(table)) (\(quoteIdentifier(#"c"1"#)))")
         }
         try queue.read { db in
             let alone = try StoreSchemaReader.table(named: table, db)

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// The refusals' advice works: an older app that opens a newer store with
 /// `.openReadOnly` reads it through its own records even where the newer app removed what they read.
@@ -55,13 +56,17 @@ import Testing
         let (database, outcome) = (opened.database, opened.outcome)
         #expect(outcome.openedReadOnly && outcome.finalVersion == SchemaVersion("2.0"))
         #expect(outcome.readOnlyStandIns == ["badge (no such table: no rows)", "pilot.nickname (NULL)", "pilot.rank (its default 1)"])
-        #expect(outcome.description.hasSuffix("what it lacks of this app's tables reads as: badge (no such table: no rows), pilot.nickname (NULL), pilot.rank (its default 1)"))
+        #expect(
+            outcome.description.hasSuffix(
+                "what it lacks of this app's tables reads as: badge (no such table: no rows), pilot.nickname (NULL), pilot.rank (its default 1)"
+            ))
         try database.read { (db: Database) throws in
             // Through a record type, as GRDB's requests build them.
-            #expect(try Pilot1_1.order(Column("id")).fetchAll(db) == [
-                Pilot1_1(id: 1, name: "Ann", nickname: nil, rank: 1), Pilot1_1(id: 2, name: "Bo", nickname: nil, rank: 1),
-                Pilot1_1(id: 3, name: "Cy", nickname: nil, rank: 1), Pilot1_1(id: 5, name: "Eve", nickname: nil, rank: 1),
-            ])
+            #expect(
+                try Pilot1_1.order(Column("id")).fetchAll(db) == [
+                    Pilot1_1(id: 1, name: "Ann", nickname: nil, rank: 1), Pilot1_1(id: 2, name: "Bo", nickname: nil, rank: 1),
+                    Pilot1_1(id: 3, name: "Cy", nickname: nil, rank: 1), Pilot1_1(id: 5, name: "Eve", nickname: nil, rank: 1),
+                ])
             #expect(try Pilot1_1.fetchOne(db, key: 2)?.name == "Bo", "GRDB finds the view's primary key")
             #expect(try Pilot1_1.filter(Column("rank") == 1).fetchCount(db) == 4)
             #expect(try Badge1_1.fetchAll(db).isEmpty)
@@ -71,15 +76,20 @@ import Testing
             #expect(Array(row.columnNames) == ["id", "name", "nickname", "rank", "license"])
             #expect(row["nickname"] as String? == nil && row["rank"] as Int == 1 && row["license"] as String == "ATPL")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM pilot JOIN flight ON flight.pilot_id = pilot.id") == 3)
-            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_temp_master WHERE type = 'view' ORDER BY name") == ["badge", "pilot"])
-            #expect(try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'view'") == [], "nothing in the store's own schema")
+            #expect(
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_temp_master WHERE type = 'view' ORDER BY name") == ["badge", "pilot"])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'view'") == [],
+                "nothing in the store's own schema")
         }
         // Writes are refused: SQLite does not write into a view, and the connection is read-only.
         for sql in ["INSERT INTO pilot (id, name) VALUES (9, 'Zed')", "UPDATE pilot SET name = 'x'", "DELETE FROM badge"] {
             let error = #expect(throws: DatabaseError.self) { try database.write { db in try db.execute(sql: sql) } }
             #expect(error?.message?.contains("because it is a view") == true, "\(sql): \(String(describing: error))")
         }
-        let insert = #expect(throws: DatabaseError.self) { try database.write { db in try Pilot1_1(id: 9, name: "Zed", nickname: nil, rank: 2).insert(db) } }
+        let insert = #expect(throws: DatabaseError.self) {
+            try database.write { db in try Pilot1_1(id: 9, name: "Zed", nickname: nil, rank: 2).insert(db) }
+        }
         #expect(insert?.message?.contains("cannot modify pilot because it is a view") == true)
         for sql in ["UPDATE flight SET note = 'x'", "DELETE FROM main.pilot"] {
             let error = #expect(throws: DatabaseError.self) { try database.write { db in try db.execute(sql: sql) } }
@@ -117,16 +127,24 @@ import Testing
     /// A required column without a default cannot be stood in for (NULL would not decode): what the app
     /// is told names it and says that its table's records cannot be read from this store.
     @Test func aRequiredColumnWithoutADefaultIsNamedAsUnreadable() throws {
-        let app = Schema(version: SchemaVersion("1.0"), tables: [
-            SchemaTable(name: "item", columns: [
-                SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "quantity", type: .integer, notNull: true),
-            ], primaryKey: ["id"]),
-        ])
+        let app = Schema(
+            version: SchemaVersion("1.0"),
+            tables: [
+                SchemaTable(
+                    name: "item",
+                    columns: [
+                        SchemaColumn(name: "id", type: .integer, notNull: true),
+                        SchemaColumn(name: "quantity", type: .integer, notNull: true),
+                    ], primaryKey: ["id"])
+            ])
         let queue = try DatabaseQueue()
         let standIns = try queue.inDatabase { db in
             try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY NOT NULL)")
             return try ReadOnlyStandIns.create(for: app, db)
         }
-        #expect(standIns == ["item.quantity (NULL, which this app requires: its records of item cannot be read from this store; a newer app can)"])
+        #expect(
+            standIns == [
+                "item.quantity (NULL, which this app requires: its records of item cannot be read from this store; a newer app can)"
+            ])
     }
 }

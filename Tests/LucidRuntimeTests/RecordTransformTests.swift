@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// Typed row transforms between generated records (`Samples/Generated`, checked against the generator by
 /// `GoldenTests`): the `INSERT … SELECT` path with SQL functions calling the app's code.
@@ -13,7 +14,8 @@ import Testing
         func migrate(_ old: Sample_1_0) throws -> Sample_2_0? {
             guard let code = Int(old.code.trimmingCharacters(in: .whitespaces)) else { return nil }
             return Sample_2_0(
-                id: old.id, big: old.big, ratio: old.ratio, label: old.label, stamp: old.stamp, flag: old.flag, kind: old.kind, formats: old.formats,
+                id: old.id, big: old.big, ratio: old.ratio, label: old.label, stamp: old.stamp, flag: old.flag, kind: old.kind,
+                formats: old.formats,
                 tags: old.tags, code: code, weight: old.weight, note: old.note, payload: old.payload, link: old.link, shape: old.shape)
         }
     }
@@ -45,10 +47,14 @@ import Testing
         Sample_1_0(
             id: 2, big: Int.min, ratio: -1e300, label: "héllo 🌍 wörld", stamp: Date(timeIntervalSince1970: 0), flag: false, kind: .small,
             formats: [], tags: [], code: " 7 ", note: "a note", shape: SampleShape(width: 0, madeAt: stamp, names: nil)),
-        Sample_1_0(id: 3, big: 0, ratio: 0, label: "dropped", stamp: stamp, flag: true, kind: .small, formats: [.digital], tags: ["t"], code: "n/a"),
         Sample_1_0(
-            id: 4, big: -1, ratio: Double.greatestFiniteMagnitude, label: String(repeating: "long ", count: 100), stamp: stamp.addingTimeInterval(0.5),
-            flag: false, kind: .largeOne, formats: [.print], tags: ["a"], code: "-9", weight: -0.25, payload: Data(repeating: 7, count: 1000)),
+            id: 3, big: 0, ratio: 0, label: "dropped", stamp: stamp, flag: true, kind: .small, formats: [.digital], tags: ["t"], code: "n/a"
+        ),
+        Sample_1_0(
+            id: 4, big: -1, ratio: Double.greatestFiniteMagnitude, label: String(repeating: "long ", count: 100),
+            stamp: stamp.addingTimeInterval(0.5),
+            flag: false, kind: .largeOne, formats: [.print], tags: ["a"], code: "-9", weight: -0.25,
+            payload: Data(repeating: 7, count: 1000)),
     ]
 
     /// A store at 1.0 holding `oldRows`, inserted as `SupersededRecord`s (what GRDB's record persistence
@@ -68,7 +74,8 @@ import Testing
     func dump(_ path: String, table: String = "sample") throws -> [String] {
         try withDatabase(path) { db in
             let columns = try db.columns(in: table).map(\.name)
-            let expression = columns.map { "typeof(\(quoteIdentifier($0))) || ':' || quote(\(quoteIdentifier($0)))" }.joined(separator: " || ' ' || ")
+            let expression = columns.map { "typeof(\(quoteIdentifier($0))) || ':' || quote(\(quoteIdentifier($0)))" }.joined(
+                separator: " || ' ' || ")
             return try String.fetchAll(db, sql: "SELECT \(expression) FROM \(quoteIdentifier(table)) ORDER BY id")
         }
     }
@@ -165,10 +172,11 @@ import Testing
                     default: "s.\(quoteIdentifier(column))"
                     }
                 }
-                try db.execute(sql: """
-                    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 400)
-                    INSERT INTO sample (\(columns.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM sample AS s, c WHERE s.id = 4
-                    """)
+                try db.execute(
+                    sql: """
+                        WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 400)
+                        INSERT INTO sample (\(columns.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM sample AS s, c WHERE s.id = 4
+                        """)
             }
             paths.append(path)
         }
@@ -223,11 +231,13 @@ import Testing
     @Test func progressIsReportedPerChunk() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let path = try makeStore(folder, extraSQL: """
-            WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < \(StepExecutor.chunkSize + 4))
-            INSERT INTO sample (id, big, ratio, label, stamp, flag, kind, formats, tags, code)
-            SELECT i, i, 0.5, 'row', '2024-01-01 00:00:00.000', 0, 'small', 0, '[]', CASE WHEN i % 2 THEN 'x' ELSE i END FROM n
-            """)
+        let path = try makeStore(
+            folder,
+            extraSQL: """
+                WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < \(StepExecutor.chunkSize + 4))
+                INSERT INTO sample (id, big, ratio, label, stamp, flag, kind, formats, tags, code)
+                SELECT i, i, 0.5, 'row', '2024-01-01 00:00:00.000', 0, 'small', 0, '[]', CASE WHEN i % 2 THEN 'x' ELSE i END FROM n
+                """)
         let recorder = ProgressRecorder()
         var options = options(ParseCodes())
         options.progress = { recorder.append($0) }

@@ -1,7 +1,8 @@
 import GRDB
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// The words of the app's SQL, as the checks of a shared store read them.
 @Suite struct SQLTokensTests {
@@ -31,7 +32,8 @@ import Testing
     /// table's mentions only, and renaming the column the column's only, as SQLite's ALTER TABLE does
     /// (history explorer seed 131051: a table rename had hidden that an FTS5 index used a removed column).
     @Test func aTableRenameLeavesAColumnOfTheSameName() {
-        let sync = SQLTokens(#"CREATE TRIGGER s AFTER INSERT ON "default" BEGIN INSERT INTO f (rowid, "default") VALUES (new.rowid, new."default"); END"#)
+        let sync = SQLTokens(
+            #"CREATE TRIGGER s AFTER INSERT ON "default" BEGIN INSERT INTO f (rowid, "default") VALUES (new.rowid, new."default"); END"#)
         let tableRenamed = sync.renaming(table: "default", to: "order")
         #expect(tableRenamed.names(table: "order") && !tableRenamed.names(table: "default"))
         #expect(tableRenamed.names(column: "default") && !tableRenamed.names(column: "order"))
@@ -44,10 +46,12 @@ import Testing
     @Test func tablesAndColumnsByPosition() {
         let guardTrigger = SQLTokens(#"CREATE TRIGGER g BEFORE DELETE ON "protocol" BEGIN SELECT RAISE(ABORT, 'kept'); END"#)
         #expect(guardTrigger.names(table: "protocol") && !guardTrigger.names(column: "protocol"))
-        let sync = SQLTokens(#"CREATE TRIGGER s AFTER INSERT ON "group" BEGIN INSERT INTO f (rowid, "protocol") VALUES (new.rowid, new . "protocol"); END"#)
+        let sync = SQLTokens(
+            #"CREATE TRIGGER s AFTER INSERT ON "group" BEGIN INSERT INTO f (rowid, "protocol") VALUES (new.rowid, new . "protocol"); END"#)
         #expect(sync.names(column: "protocol") && !sync.names(table: "protocol"))
         #expect(sync.names(table: "group") && sync.names(table: "f") && !sync.names(column: "group"))
-        let view = SQLTokens("CREATE VIEW v AS SELECT a.x, b FROM item AS a, other JOIN third ON third.id = a.id WHERE b IN (SELECT y FROM fourth)")
+        let view = SQLTokens(
+            "CREATE VIEW v AS SELECT a.x, b FROM item AS a, other JOIN third ON third.id = a.id WHERE b IN (SELECT y FROM fourth)")
         #expect(["item", "other", "third", "fourth", "a"].allSatisfy { view.names(table: $0) })
         #expect(!view.names(table: "b") && !view.names(table: "x") && !view.names(table: "y"))
         #expect(view.names(column: "x") && view.names(column: "b") && view.names(column: "id"))

@@ -7,7 +7,10 @@ import Testing
 /// Declared search (an FTS5 index over some text columns of a table, with the triggers of FTS5's
 /// "external content tables") kept in step through every kind of migration step, on real SQLite files.
 @Suite struct SearchMigrationTests {
-    static func column(_ name: String, _ type: SchemaColumn.StorageType = .text, valueType: ValueType = .string, notNull: Bool = false, renamedFrom: String? = nil) -> SchemaColumn {
+    static func column(
+        _ name: String, _ type: SchemaColumn.StorageType = .text, valueType: ValueType = .string, notNull: Bool = false,
+        renamedFrom: String? = nil
+    ) -> SchemaColumn {
         SchemaColumn(name: name, type: type, notNull: notNull, renamedFrom: renamedFrom, valueType: valueType)
     }
 
@@ -20,9 +23,11 @@ import Testing
     static func version(
         _ version: String, _ columns: [SchemaColumn], search: SchemaSearch?, table: String = "recipe", renamedFrom: String? = nil
     ) -> Schema {
-        Schema(version: try! SchemaVersion(parsing: version), tables: [
-            SchemaTable(name: table, columns: [id] + columns, primaryKey: ["id"], renamedFrom: renamedFrom, search: search)
-        ])
+        Schema(
+            version: try! SchemaVersion(parsing: version),
+            tables: [
+                SchemaTable(name: table, columns: [id] + columns, primaryKey: ["id"], renamedFrom: renamedFrom, search: search)
+            ])
     }
 
     static let rows = """
@@ -36,7 +41,8 @@ import Testing
     /// The rowids whose indexed text matches `pattern`, best first.
     static func matches(_ path: String, _ pattern: String, table: String = "recipe") throws -> [Int64] {
         try withDatabase(path) { db in
-            try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table)_fts WHERE \(table)_fts MATCH ? ORDER BY rank, rowid", arguments: [pattern])
+            try Int64.fetchAll(
+                db, sql: "SELECT rowid FROM \(table)_fts WHERE \(table)_fts MATCH ? ORDER BY rank, rowid", arguments: [pattern])
         }
     }
 
@@ -46,7 +52,9 @@ import Testing
     }
 
     static func names(_ path: String, like pattern: String) throws -> [String] {
-        try withDatabase(path) { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE ? ORDER BY name", arguments: [pattern]) }
+        try withDatabase(path) { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE ? ORDER BY name", arguments: [pattern])
+        }
     }
 
     static func operations(_ versions: [Schema], from: Int = 0, to: Int = 1) throws -> [MigrationOperation] {
@@ -81,9 +89,11 @@ import Testing
         #expect(try Self.matches(path, "pecorino") == [1])
         #expect(try Self.matches(path, "title: salad") == [3])
         try Self.checkIndex(path)
-        #expect(try Self.names(path, like: "recipe_fts%") == [
-            "recipe_fts", "recipe_fts_config", "recipe_fts_data", "recipe_fts_delete", "recipe_fts_docsize", "recipe_fts_idx", "recipe_fts_insert", "recipe_fts_update",
-        ])
+        #expect(
+            try Self.names(path, like: "recipe_fts%") == [
+                "recipe_fts", "recipe_fts_config", "recipe_fts_data", "recipe_fts_delete", "recipe_fts_docsize", "recipe_fts_idx",
+                "recipe_fts_insert", "recipe_fts_update",
+            ])
         // lucidgen's objects are not the app's, and the store is what 2.0 expects.
         let status = try LucidStore.inspect(atPath: path, versions: versions)
         #expect(status.appObjects.isEmpty)
@@ -106,15 +116,25 @@ import Testing
     @Test func searchedPropertiesChangeStepByStep() throws {
         let remarks = Self.column("remarks", renamedFrom: "notes")
         let versions = [
-            Self.version("1.0", [Self.title, Self.notes, Self.rating], search: SchemaSearch(columns: ["title"], tokenizer: "unicode61 remove_diacritics 0")),
+            Self.version(
+                "1.0", [Self.title, Self.notes, Self.rating],
+                search: SchemaSearch(columns: ["title"], tokenizer: "unicode61 remove_diacritics 0")),
             // A searched property added.
-            Self.version("2.0", [Self.title, Self.notes, Self.rating], search: SchemaSearch(columns: ["title", "notes"], tokenizer: "unicode61 remove_diacritics 0")),
+            Self.version(
+                "2.0", [Self.title, Self.notes, Self.rating],
+                search: SchemaSearch(columns: ["title", "notes"], tokenizer: "unicode61 remove_diacritics 0")),
             // One removed.
-            Self.version("3.0", [Self.title, Self.notes, Self.rating], search: SchemaSearch(columns: ["notes"], tokenizer: "unicode61 remove_diacritics 0")),
+            Self.version(
+                "3.0", [Self.title, Self.notes, Self.rating],
+                search: SchemaSearch(columns: ["notes"], tokenizer: "unicode61 remove_diacritics 0")),
             // The searched column renamed.
-            Self.version("4.0", [Self.title, remarks, Self.rating], search: SchemaSearch(columns: ["remarks"], tokenizer: "unicode61 remove_diacritics 0")),
+            Self.version(
+                "4.0", [Self.title, remarks, Self.rating],
+                search: SchemaSearch(columns: ["remarks"], tokenizer: "unicode61 remove_diacritics 0")),
             // The tokenizer changed: diacritics no longer count.
-            Self.version("5.0", [Self.title, Self.column("remarks"), Self.rating], search: SchemaSearch(columns: ["remarks"], tokenizer: "unicode61 remove_diacritics 2")),
+            Self.version(
+                "5.0", [Self.title, Self.column("remarks"), Self.rating],
+                search: SchemaSearch(columns: ["remarks"], tokenizer: "unicode61 remove_diacritics 2")),
         ]
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
         defer { folder.remove() }
@@ -189,10 +209,13 @@ import Testing
     @Test func aSearchedTableRenamedGetsItsIndexUnderTheNewName() throws {
         let versions = [
             Self.version("1.0", [Self.title, Self.notes, Self.rating], search: SchemaSearch(columns: ["title", "notes"])),
-            Self.version("2.0", [Self.title, Self.notes, Self.rating], search: SchemaSearch(columns: ["title", "notes"]), table: "dish", renamedFrom: "recipe"),
+            Self.version(
+                "2.0", [Self.title, Self.notes, Self.rating], search: SchemaSearch(columns: ["title", "notes"]), table: "dish",
+                renamedFrom: "recipe"),
         ]
         let operations = try Self.operations(versions)
-        #expect(operations == [.dropSearch(table: "recipe"), .renameTable(from: "recipe", to: "dish"), .createSearch(versions[1].tables[0])])
+        #expect(
+            operations == [.dropSearch(table: "recipe"), .renameTable(from: "recipe", to: "dish"), .createSearch(versions[1].tables[0])])
         let (path, folder) = try storeAtFirstVersion(versions, rows: Self.rows)
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: versions).database.close()
@@ -221,7 +244,9 @@ import Testing
     @Test func aSearchedTableRemovedTakesItsIndex() throws {
         let other = SchemaTable(name: "cook", columns: [Self.id], primaryKey: ["id"])
         let versions = [
-            Schema(version: SchemaVersion("1.0"), tables: Self.version("1.0", [Self.title, Self.notes], search: SchemaSearch(columns: ["title"])).tables + [other]),
+            Schema(
+                version: SchemaVersion("1.0"),
+                tables: Self.version("1.0", [Self.title, Self.notes], search: SchemaSearch(columns: ["title"])).tables + [other]),
             Schema(version: SchemaVersion("2.0"), tables: [other]),
         ]
         let (path, folder) = try storeAtFirstVersion(versions, rows: "INSERT INTO recipe (id, title) VALUES (1, 'Toast')")
@@ -252,7 +277,9 @@ import Testing
         searched.search = SchemaSearch(columns: ["title"], tokenizer: "porter unicode61")
         #expect(plain.createStatements == [plain.createTableStatement()])
         #expect(searched.createStatements.count == 5)
-        #expect(searched.createStatements[1] == #"CREATE VIRTUAL TABLE "recipe_fts" USING fts5("title", content = 'recipe', tokenize = 'porter unicode61')"#)
+        #expect(
+            searched.createStatements[1]
+                == #"CREATE VIRTUAL TABLE "recipe_fts" USING fts5("title", content = 'recipe', tokenize = 'porter unicode61')"#)
         #expect(!plain.json(indent: "").contains("search"))
         #expect(SchemaTable(json: searched.json(indent: "")) == searched)
         #expect(SchemaTable(json: plain.json(indent: "")) == plain)

@@ -29,7 +29,9 @@ private func toMany(_ name: String, _ entity: String) -> String {
     #"{ "name": "\#(name)", "property_type": { "entity_name": "\#(entity)", "association": "to_many" } }"#
 }
 
-private func entity(_ name: String, identifier: String? = #"{ "type": "int" }"#, versions: String = #"[{ "version": "1.0" }]"#, _ properties: [String]) -> String {
+private func entity(
+    _ name: String, identifier: String? = #"{ "type": "int" }"#, versions: String = #"[{ "version": "1.0" }]"#, _ properties: [String]
+) -> String {
     #"{ "name": "\#(name)", \#(identifier.map { #""identifier": \#($0), "# } ?? "")"version_history": \#(versions), "properties": [\#(properties.joined(separator: ", "))] }"#
 }
 
@@ -56,25 +58,31 @@ enum SeedGraphs {
     /// SQL keywords as table and column names, a property as the identifier, every scalar type,
     /// subtypes and arrays, and a relationship across a renamed entity's history.
     static let hostile: [String: String] = [
-        "order.json": entity("order", identifier: #"{ "type": "property", "property_name": "select" }"#, versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#, [
-            #"{ "name": "select", "property_type": "string" }"#,
-            #"{ "name": "group", "property_type": "int", "nullable": true }"#,
-            #"{ "name": "from", "property_type": "date" }"#, #"{ "name": "where", "property_type": "double" }"#,
-            #"{ "name": "float", "property_type": "float" }"#, #"{ "name": "bool", "property_type": "bool" }"#,
-            #"{ "name": "url", "property_type": "url", "nullable": true }"#, #"{ "name": "data", "property_type": "data" }"#,
-            #"{ "name": "color", "property_type": "color" }"#, #"{ "name": "seconds", "property_type": "seconds" }"#,
-            #"{ "name": "ms", "property_type": "milliseconds" }"#, #"{ "name": "kind", "property_type": "kind" }"#,
-            #"{ "name": "flags", "property_type": "flags" }"#, #"{ "name": "shape", "property_type": "shape", "nullable": true }"#,
-            #"{ "name": "tags", "property_type": "[string]" }"#, #"{ "name": "stamps", "property_type": "[date]" }"#,
-            #"{ "name": "uuid", "property_type": "uuid" }"#, #"{ "name": "keys", "property_type": "[uuid]" }"#,
-            toOne("table", "table"), toOne("parent", "order", nullable: true), toMany("index", "table"),
-        ]),
-        "table.json": entity("table", identifier: nil, versions: #"[{ "version": "1.0" }, { "version": "2.0", "previous_name": "values" }]"#, [
-            labels, toOne("order", "order", nullable: true),
-        ]),
+        "order.json": entity(
+            "order", identifier: #"{ "type": "property", "property_name": "select" }"#,
+            versions: #"[{ "version": "1.0" }, { "version": "2.0" }]"#,
+            [
+                #"{ "name": "select", "property_type": "string" }"#,
+                #"{ "name": "group", "property_type": "int", "nullable": true }"#,
+                #"{ "name": "from", "property_type": "date" }"#, #"{ "name": "where", "property_type": "double" }"#,
+                #"{ "name": "float", "property_type": "float" }"#, #"{ "name": "bool", "property_type": "bool" }"#,
+                #"{ "name": "url", "property_type": "url", "nullable": true }"#, #"{ "name": "data", "property_type": "data" }"#,
+                #"{ "name": "color", "property_type": "color" }"#, #"{ "name": "seconds", "property_type": "seconds" }"#,
+                #"{ "name": "ms", "property_type": "milliseconds" }"#, #"{ "name": "kind", "property_type": "kind" }"#,
+                #"{ "name": "flags", "property_type": "flags" }"#, #"{ "name": "shape", "property_type": "shape", "nullable": true }"#,
+                #"{ "name": "tags", "property_type": "[string]" }"#, #"{ "name": "stamps", "property_type": "[date]" }"#,
+                #"{ "name": "uuid", "property_type": "uuid" }"#, #"{ "name": "keys", "property_type": "[uuid]" }"#,
+                toOne("table", "table"), toOne("parent", "order", nullable: true), toMany("index", "table"),
+            ]),
+        "table.json": entity(
+            "table", identifier: nil, versions: #"[{ "version": "1.0" }, { "version": "2.0", "previous_name": "values" }]"#,
+            [
+                labels, toOne("order", "order", nullable: true),
+            ]),
         "Subtypes/kind.json": #"{ "name": "kind", "cases": ["primary", "key", "null"] }"#,
         "Subtypes/flags.json": #"{ "name": "flags", "options": ["a", "b", "c"] }"#,
-        "Subtypes/shape.json": #"{ "name": "shape", "properties": [{ "name": "select", "property_type": "string" }, { "name": "at", "property_type": "date", "nullable": true }, { "name": "list", "property_type": "[int]" }, { "name": "kind", "property_type": "kind" }, { "name": "key", "property_type": "uuid", "nullable": true }] }"#,
+        "Subtypes/shape.json":
+            #"{ "name": "shape", "properties": [{ "name": "select", "property_type": "string" }, { "name": "at", "property_type": "date", "nullable": true }, { "name": "list", "property_type": "[int]" }, { "name": "kind", "property_type": "kind" }, { "name": "key", "property_type": "uuid", "nullable": true }] }"#,
     ]
 
     /// Unique indexes: one over each type that can take a distinct value per row, one over (bool,
@@ -82,29 +90,29 @@ enum SeedGraphs {
     /// point at) and one over a nullable enumeration and a bool (`slot`: NULL beyond the 14 pairs).
     static let unique: [String: String] = [
         "member.json": #"""
-            { "name": "member", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
-              "indexes": [{ "properties": ["active", "handle"], "unique": true }],
-              "properties": [
-                { "name": "email", "property_type": "string", "unique": true }, { "name": "number", "property_type": "int", "unique": true },
-                { "name": "joined", "property_type": "date", "unique": true }, { "name": "active", "property_type": "bool" },
-                { "name": "handle", "property_type": "string" }, { "name": "homepage", "property_type": "url", "nullable": true, "unique": true },
-                { "name": "photo", "property_type": "data", "unique": true }, { "name": "ratio", "property_type": "double", "unique": true },
-                { "name": "weight", "property_type": "float", "unique": true }, { "name": "color", "property_type": "color", "unique": true },
-                { "name": "token", "property_type": "uuid", "unique": true },
-                { "name": "tier", "property_type": { "entity_name": "tier", "association": "to_one" } },
-                { "name": "tiers", "property_type": { "entity_name": "tier", "association": "to_many" } } ] }
-            """#,
+        { "name": "member", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+          "indexes": [{ "properties": ["active", "handle"], "unique": true }],
+          "properties": [
+            { "name": "email", "property_type": "string", "unique": true }, { "name": "number", "property_type": "int", "unique": true },
+            { "name": "joined", "property_type": "date", "unique": true }, { "name": "active", "property_type": "bool" },
+            { "name": "handle", "property_type": "string" }, { "name": "homepage", "property_type": "url", "nullable": true, "unique": true },
+            { "name": "photo", "property_type": "data", "unique": true }, { "name": "ratio", "property_type": "double", "unique": true },
+            { "name": "weight", "property_type": "float", "unique": true }, { "name": "color", "property_type": "color", "unique": true },
+            { "name": "token", "property_type": "uuid", "unique": true },
+            { "name": "tier", "property_type": { "entity_name": "tier", "association": "to_one" } },
+            { "name": "tiers", "property_type": { "entity_name": "tier", "association": "to_many" } } ] }
+        """#,
         "tier.json": #"""
-            { "name": "tier", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
-              "properties": [{ "name": "level", "property_type": "level", "unique": true }, { "name": "title", "property_type": "string" },
-                             { "name": "members", "property_type": { "entity_name": "member", "association": "to_many" } }] }
-            """#,
+        { "name": "tier", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+          "properties": [{ "name": "level", "property_type": "level", "unique": true }, { "name": "title", "property_type": "string" },
+                         { "name": "members", "property_type": { "entity_name": "member", "association": "to_many" } }] }
+        """#,
         "slot.json": #"""
-            { "name": "slot", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
-              "indexes": [{ "properties": ["day", "open"], "unique": true }],
-              "properties": [{ "name": "day", "property_type": "weekday", "nullable": true }, { "name": "open", "property_type": "bool" },
-                             { "name": "tier", "property_type": { "entity_name": "tier", "association": "to_one" }, "nullable": true }] }
-            """#,
+        { "name": "slot", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }],
+          "indexes": [{ "properties": ["day", "open"], "unique": true }],
+          "properties": [{ "name": "day", "property_type": "weekday", "nullable": true }, { "name": "open", "property_type": "bool" },
+                         { "name": "tier", "property_type": { "entity_name": "tier", "association": "to_one" }, "nullable": true }] }
+        """#,
         "Subtypes/level.json": #"{ "name": "level", "cases": ["bronze", "silver", "gold"] }"#,
         "Subtypes/weekday.json": #"{ "name": "weekday", "cases": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] }"#,
     ]
@@ -176,14 +184,17 @@ enum SeedGraphs {
         let failures = harness.checkSeeded(from: SchemaVersion("1.0")) { db, rows in
             for row in 1...rows {
                 let team: Int? = Seed.optionalReference(row: row, rows: rows) { $0 }
-                try db.execute(sql: #"INSERT INTO employee (id, label, team) VALUES (?, ?, ?)"#, arguments: [row, String.seed(row: row, salt: 1), team])
+                try db.execute(
+                    sql: #"INSERT INTO employee (id, label, team) VALUES (?, ?, ?)"#,
+                    arguments: [row, String.seed(row: row, salt: 1), team])
                 for target in Seed.links(row: row, rows: rows, maxLinks: 2) {
                     try db.execute(sql: "INSERT INTO employee_mentors (source_id, target_id) VALUES (?, ?)", arguments: [row, target])
                 }
             }
             for row in 1...rows {
                 let lead: Int = Seed.reference(row: row, rows: rows) { $0 }
-                try db.execute(sql: "INSERT INTO team (id, label, lead) VALUES (?, ?, ?)", arguments: [row, String.seed(row: row, salt: 1), lead])
+                try db.execute(
+                    sql: "INSERT INTO team (id, label, lead) VALUES (?, ?, ?)", arguments: [row, String.seed(row: row, salt: 1), lead])
             }
         }
         #expect(failures.isEmpty, "\(failures)")
@@ -193,7 +204,9 @@ enum SeedGraphs {
             let harness = MigrationTestHarness(versions: model.schemas, options: StoreOptions())
             for schema in model.schemas {
                 let failures = harness.checkSeeded(from: schema.version) { db, rows in
-                    for statement in FixtureRows(model: model).insertStatements(at: schema.version, rows: rows) { try db.execute(sql: statement) }
+                    for statement in FixtureRows(model: model).insertStatements(at: schema.version, rows: rows) {
+                        try db.execute(sql: statement)
+                    }
                 }
                 #expect(failures.isEmpty, "\(failures)")
             }
@@ -208,9 +221,11 @@ enum SeedGraphs {
         let database = try LucidStore.create(atPath: folder.path("broken.sqlite"), versions: model.schemas, version: SchemaVersion("1.0"))
         defer { try? database.close() }
         #expect {
-            try SeedWriter.write(database, statements: [
-                #"INSERT INTO "b" ("id", "label") VALUES (1, 'x')"#, #"INSERT INTO "a" ("id", "b", "label") VALUES (7, 99, 'y')"#,
-            ])
+            try SeedWriter.write(
+                database,
+                statements: [
+                    #"INSERT INTO "b" ("id", "label") VALUES (1, 'x')"#, #"INSERT INTO "a" ("id", "b", "label") VALUES (7, 99, 'y')"#,
+                ])
         } throws: { error in
             let text = "\(error)"
             return text.contains("a.b of row id=7 is 99, but b has no such row")
@@ -232,10 +247,10 @@ enum SeedGraphs {
     @Test func aDanglingReferenceAfterAStepIsLocated() throws {
         let versions = try resolveSchemas([
             "item.json": """
-                { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
-                  "properties": [{ "name": "name", "property_type": "string" },
-                                 { "name": "owner", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true, "added_at_version": "2.0" }] }
-                """,
+            { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
+              "properties": [{ "name": "name", "property_type": "string" },
+                             { "name": "owner", "property_type": { "entity_name": "owner", "association": "to_one" }, "nullable": true, "added_at_version": "2.0" }] }
+            """,
             "owner.json": entity("owner", [SeedGraphs.labels]),
         ])
         let folder = try TemporaryFolder()
@@ -245,7 +260,9 @@ enum SeedGraphs {
         try database.write { db in try db.execute(sql: "INSERT INTO item (id, name) VALUES (4, 'x')") }
         try database.close()
         var options = StoreOptions()
-        options.dataMigrations = [DataMigration(version: SchemaVersion("2.0"), label: "dangle") { db in try db.execute(sql: "UPDATE item SET owner = 99") }]
+        options.dataMigrations = [
+            DataMigration(version: SchemaVersion("2.0"), label: "dangle") { db in try db.execute(sql: "UPDATE item SET owner = 99") }
+        ]
         #expect {
             try LucidStore.open(atPath: path, versions: versions, options: options).database.close()
         } throws: { error in
@@ -287,10 +304,14 @@ extension SampleShape: Seedable {
             for row in 1...rows {
                 try Sample_1_0(
                     id: Seed.identifier(row: row), big: .seed(row: row, salt: salt("big")), ratio: .seed(row: row, salt: salt("ratio")),
-                    label: .seed(row: row, salt: salt("label")), stamp: .seed(row: row, salt: salt("stamp")), flag: .seed(row: row, salt: salt("flag")),
-                    kind: .seed(row: row, salt: salt("kind")), formats: .seed(row: row, salt: salt("formats")), tags: .seed(row: row, salt: salt("tags")),
-                    code: .seed(row: row, salt: salt("code")), weight: .seed(row: row, salt: salt("weight")), note: .seed(row: row, salt: salt("note")),
-                    payload: .seed(row: row, salt: salt("payload")), link: .seed(row: row, salt: salt("link")), shape: .seed(row: row, salt: salt("shape"))
+                    label: .seed(row: row, salt: salt("label")), stamp: .seed(row: row, salt: salt("stamp")),
+                    flag: .seed(row: row, salt: salt("flag")),
+                    kind: .seed(row: row, salt: salt("kind")), formats: .seed(row: row, salt: salt("formats")),
+                    tags: .seed(row: row, salt: salt("tags")),
+                    code: .seed(row: row, salt: salt("code")), weight: .seed(row: row, salt: salt("weight")),
+                    note: .seed(row: row, salt: salt("note")),
+                    payload: .seed(row: row, salt: salt("payload")), link: .seed(row: row, salt: salt("link")),
+                    shape: .seed(row: row, salt: salt("shape"))
                 ).insert(db)
             }
         }
@@ -309,13 +330,15 @@ extension SampleShape: Seedable {
         /// JSON compared as values: GRDB sorts keys, FixtureRows writes them in description order.
         func normalized(_ value: DatabaseValue?) -> String {
             guard let value, case .string(let text) = value.storage, text.hasPrefix("{") || text.hasPrefix("["),
-                  let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
-                  let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "\(value ?? .null)" }
+                let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+                let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            else { return "\(value ?? .null)" }
             return String(decoding: data, as: UTF8.self)
         }
         for (typedRow, untypedRow) in zip(expected, found) {
             for column in typedRow.keys.sorted() {
-                #expect(normalized(typedRow[column]) == normalized(untypedRow[column]), "column \(column) of row \(typedRow["id"] ?? .null)")
+                #expect(
+                    normalized(typedRow[column]) == normalized(untypedRow[column]), "column \(column) of row \(typedRow["id"] ?? .null)")
             }
         }
     }
@@ -341,7 +364,9 @@ extension SampleShape: Seedable {
             #expect(Set(floats).count == rows.count && Array(floats.prefix(6)) == (1...6).map { Float.seed(row: $0, salt: salt) })
             let dates = rows.map { Date.seedDistinct(row: $0, salt: salt) }
             #expect(Set(dates).count == rows.count && Array(dates.prefix(11)) == (1...11).map { Date.seed(row: $0, salt: salt) })
-            #expect(dates.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } == rows.map { SeedValues.distinctDateMilliseconds(row: $0, salt: salt) })
+            #expect(
+                dates.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+                    == rows.map { SeedValues.distinctDateMilliseconds(row: $0, salt: salt) })
             let urls = rows.map { URL.seedDistinct(row: $0, salt: salt).absoluteString }
             #expect(Set(urls).count == rows.count && Array(urls.prefix(4)) == (1...4).map { URL.seed(row: $0, salt: salt).absoluteString })
             let data = rows.map { Data.seedDistinct(row: $0, salt: salt) }
@@ -402,8 +427,15 @@ extension SampleShape: Seedable {
         #expect(expected.count == rows && found == expected)
         try untyped.read { db in
             for column in columns {
-                let (distinct, nonNull) = try #require(try Row.fetchOne(db, sql: "SELECT count(DISTINCT \(column)), count(\(column)) FROM member").map { ($0[0] as Int, $0[1] as Int) })
-                #expect(distinct == nonNull && nonNull == (column == "homepage" ? (1...rows).count { !SeedValues.isNull(row: $0, salt: salt("homepage")) } : rows), "\(column)")
+                let (distinct, nonNull) = try #require(
+                    try Row.fetchOne(db, sql: "SELECT count(DISTINCT \(column)), count(\(column)) FROM member").map {
+                        ($0[0] as Int, $0[1] as Int)
+                    })
+                #expect(
+                    distinct == nonNull
+                        && nonNull
+                            == (column == "homepage" ? (1...rows).count { !SeedValues.isNull(row: $0, salt: salt("homepage")) } : rows),
+                    "\(column)")
             }
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT DISTINCT active, handle FROM member)") == rows)
             // One row per tier level (3), and member.tier and the links point at those rows.
@@ -413,9 +445,16 @@ extension SampleShape: Seedable {
             #expect(try Int.fetchOne(db, sql: "SELECT max(target_id) FROM member_tiers") == 3)
             // slot: the 14 (day, open) pairs, then NULL days; `open` as the typed seeds make it.
             let slots = try Row.fetchAll(db, sql: "SELECT day, open FROM slot ORDER BY id")
-            #expect(slots.count == rows && slots.prefix(14).map { "\($0[0] as String)/\($0[1] as Bool)" }.count == Set(slots.prefix(14).map { "\($0[0] as String)/\($0[1] as Bool)" }).count)
+            #expect(
+                slots.count == rows
+                    && slots.prefix(14).map { "\($0[0] as String)/\($0[1] as Bool)" }.count
+                        == Set(slots.prefix(14).map { "\($0[0] as String)/\($0[1] as Bool)" }).count
+            )
             #expect(slots.dropFirst(14).allSatisfy { ($0[0] as String?) == nil })
-            #expect(slots.enumerated().allSatisfy { ($0.element[1] as Bool) == (Seed.product(row: $0.offset + 1, divisor: 7, count: 2) as Bool) })
+            #expect(
+                slots.enumerated().allSatisfy {
+                    ($0.element[1] as Bool) == (Seed.product(row: $0.offset + 1, divisor: 7, count: 2) as Bool)
+                })
         }
         try untyped.close()
     }

@@ -8,14 +8,16 @@ import Testing
 @Suite struct StageTests {
     /// 1.0: pilot(name). 2.0: adds `initials` (default ''). 3.0: adds `rank` (default 0).
     func versions() throws -> [Schema] {
-        try resolveSchemas(["pilot.json": """
+        try resolveSchemas([
+            "pilot.json": """
             { "name": "pilot", "identifier": { "type": "int" },
               "version_history": [{ "version": "1.0" }, { "version": "2.0" }, { "version": "3.0" }],
               "properties": [
                 { "name": "name", "property_type": "string" },
                 { "name": "initials", "property_type": "string", "default_value": "", "added_at_version": "2.0" },
                 { "name": "rank", "property_type": "int", "default_value": 0, "added_at_version": "3.0" } ] }
-            """])
+            """
+        ])
     }
 
     func store(_ versions: [Schema], at version: String, _ folder: TemporaryFolder) throws -> String {
@@ -32,7 +34,8 @@ import Testing
         from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "tidy names, compute initials",
         willMigrate: { db in
             // At the old schema: no `initials` column yet.
-            #expect(try !Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info('pilot')").contains { ($0["name"] as String) == "initials" })
+            #expect(
+                try !Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info('pilot')").contains { ($0["name"] as String) == "initials" })
             try db.execute(sql: "UPDATE pilot SET name = trim(name)")
             try db.execute(sql: "DELETE FROM pilot WHERE id NOT IN (SELECT min(id) FROM pilot GROUP BY lower(name))")
         },
@@ -54,9 +57,10 @@ import Testing
             #expect(rows.map { $0["name"] as String } == ["amelia earhart", "Bessie Coleman"])
             #expect(rows.map { $0["initials"] as String } == ["AE", "BC"])
             #expect(rows.map { $0["rank"] as Int } == [0, 0])
-            #expect(try String.fetchAll(db, sql: "SELECT kind || ' ' || label FROM lucid_migration_log WHERE kind != 'create' ORDER BY id") == [
-                "stage 1.0 → 2.0 (tidy names, compute initials)", "inferred 2.0 → 3.0 (inferred)",
-            ])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT kind || ' ' || label FROM lucid_migration_log WHERE kind != 'create' ORDER BY id") == [
+                    "stage 1.0 → 2.0 (tidy names, compute initials)", "inferred 2.0 → 3.0 (inferred)",
+                ])
         }
     }
 
@@ -67,7 +71,10 @@ import Testing
         #expect(try planner.plan(from: SchemaVersion("1.0")).map(\.label) == ["1.0 → 3.0 (large user base: straight to 3.0)"])
         #expect(try planner.plan(from: SchemaVersion("2.0")).map(\.label) == ["2.0 → 3.0 (inferred)"])
         let withoutSkip = try MigrationPlanner(versions: versions, stages: [Self.tidyAndInitials.explicit()])
-        #expect(try withoutSkip.plan(from: SchemaVersion("1.0")).map(\.label) == ["1.0 → 2.0 (tidy names, compute initials)", "2.0 → 3.0 (inferred)"])
+        #expect(
+            try withoutSkip.plan(from: SchemaVersion("1.0")).map(\.label) == [
+                "1.0 → 2.0 (tidy names, compute initials)", "2.0 → 3.0 (inferred)",
+            ])
     }
 
     @Test func aFailingHookRollsTheStepBack() throws {
@@ -118,7 +125,10 @@ extension MigrationStage {
         #expect(runs.count == 1)
         try withDatabase(path) { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT initials FROM pilot ORDER BY id") == ["A", "B", "B"])
-            #expect(try String.fetchAll(db, sql: "SELECT version || ' ' || label || ' ' || outcome FROM lucid_data_migrations") == ["2.0 capitalise applied"])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT version || ' ' || label || ' ' || outcome FROM lucid_data_migrations") == [
+                    "2.0 capitalise applied"
+                ])
         }
     }
 
@@ -160,17 +170,21 @@ extension MigrationStage {
 @Suite struct RowTransformTests {
     /// 1.0: item.code is a string; 2.0: an int (not inferable).
     func versions() throws -> [Schema] {
-        try resolveSchemas(["item.json": """
+        try resolveSchemas([
+            "item.json": """
             { "name": "item", "identifier": { "type": "int" },
               "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
               "properties": [
                 { "name": "name", "property_type": "string" },
                 { "name": "code", "property_type": "int", "type_history": [{ "until_version": "2.0", "property_type": "string" }] } ] }
-            """])
+            """
+        ])
     }
 
     struct OldItem: Codable, Sendable, FetchableRecord { var id: Int; var name: String; var code: String }
-    struct NewItem: Codable, FetchableRecord, PersistableRecord { static let databaseTableName = "item"; var id: Int; var name: String; var code: Int }
+    struct NewItem: Codable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "item"; var id: Int; var name: String; var code: Int
+    }
 
     func store(_ versions: [Schema], _ folder: TemporaryFolder) throws -> String {
         let path = folder.path("codes.sqlite")
@@ -229,12 +243,14 @@ extension MigrationStage {
         struct Unparseable: Error {}
         var options = StoreOptions()
         options.stages = [
-            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "strict", transforms: [
-                RowTransform(table: "item") { row in
-                    guard let code = Int((row["code"] as String).trimmingCharacters(in: .whitespaces)) else { throw Unparseable() }
-                    return ["id": row["id"], "name": row["name"], "code": code.databaseValue]
-                }
-            ])
+            MigrationStage(
+                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "strict",
+                transforms: [
+                    RowTransform(table: "item") { row in
+                        guard let code = Int((row["code"] as String).trimmingCharacters(in: .whitespaces)) else { throw Unparseable() }
+                        return ["id": row["id"], "name": row["name"], "code": code.databaseValue]
+                    }
+                ])
         ]
         let before = fileBytes(path)
         #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: versions, options: options).database }

@@ -9,28 +9,38 @@ import Testing
 /// ``StoreOptions/acceptsInferableDrift`` when every difference is inferable, each repair in the outcome;
 /// refused byte-identical otherwise.
 @Suite struct StoreDriftTests {
-    static let v1 = Schema(version: SchemaVersion("1.0"), tables: [
-        SchemaTable(name: "note", columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "title", type: .text, notNull: true),
-            SchemaColumn(name: "body", type: .text, notNull: false),
-            SchemaColumn(name: "pinned", type: .integer, notNull: true, defaultSQL: "0"),
-        ], primaryKey: ["id"], indexes: [SchemaIndex(name: "note_title", columns: ["title"], unique: false)]),
-    ])
-    static let v2 = Schema(version: SchemaVersion("2.0"), tables: [
-        SchemaTable(name: "note", columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "title", type: .text, notNull: true),
-            SchemaColumn(name: "body", type: .text, notNull: false),
-            SchemaColumn(name: "pinned", type: .integer, notNull: true, defaultSQL: "0"),
-            SchemaColumn(name: "color", type: .text, notNull: false),
-        ], primaryKey: ["id"], indexes: [SchemaIndex(name: "note_title", columns: ["title"], unique: false)]),
-    ])
+    static let v1 = Schema(
+        version: SchemaVersion("1.0"),
+        tables: [
+            SchemaTable(
+                name: "note",
+                columns: [
+                    SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "title", type: .text, notNull: true),
+                    SchemaColumn(name: "body", type: .text, notNull: false),
+                    SchemaColumn(name: "pinned", type: .integer, notNull: true, defaultSQL: "0"),
+                ], primaryKey: ["id"], indexes: [SchemaIndex(name: "note_title", columns: ["title"], unique: false)])
+        ])
+    static let v2 = Schema(
+        version: SchemaVersion("2.0"),
+        tables: [
+            SchemaTable(
+                name: "note",
+                columns: [
+                    SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "title", type: .text, notNull: true),
+                    SchemaColumn(name: "body", type: .text, notNull: false),
+                    SchemaColumn(name: "pinned", type: .integer, notNull: true, defaultSQL: "0"),
+                    SchemaColumn(name: "color", type: .text, notNull: false),
+                ], primaryKey: ["id"], indexes: [SchemaIndex(name: "note_title", columns: ["title"], unique: false)])
+        ])
     static let versions = [v1, v2]
 
     /// A store at 1.0 with two notes, then `change` (which changes the schema cookie: the record is checked).
     static func store(_ change: String, in folder: TemporaryFolder) throws -> String {
         let path = folder.path("notes.sqlite")
         let created = try LucidStore.create(atPath: path, versions: [v1], version: SchemaVersion("1.0"))
-        try created.write { db in try db.execute(sql: "INSERT INTO note (id, title, body, pinned) VALUES (1, 'a', 'first', 1), (2, 'b', NULL, 0)") }
+        try created.write { db in
+            try db.execute(sql: "INSERT INTO note (id, title, body, pinned) VALUES (1, 'a', 'first', 1), (2, 'b', NULL, 0)")
+        }
         try created.close()
         try withDatabase(path) { db in try db.execute(sql: change) }
         return path
@@ -41,7 +51,10 @@ import Testing
         ("ALTER TABLE note DROP COLUMN pinned", ["added column note.pinned (its default 0)"]),
         ("ALTER TABLE note ADD COLUMN scratch TEXT", ["dropped column note.scratch, which 1.0 does not have (it held no value)"]),
         ("DROP INDEX note_title", ["created index note_title on note (title)"]),
-        ("DROP INDEX note_title; ALTER TABLE note DROP COLUMN body", ["added column note.body (NULL)", "created index note_title on note (title)"]),
+        (
+            "DROP INDEX note_title; ALTER TABLE note DROP COLUMN body",
+            ["added column note.body (NULL)", "created index note_title on note (title)"]
+        ),
     ]
 
     @Test(arguments: inferable.map(\.change))
@@ -61,12 +74,19 @@ import Testing
         options.acceptsInferableDrift = true
         let opened = try LucidStore.open(atPath: path, versions: Self.versions, options: options)
         #expect(opened.outcome.drift == repairs, "\(opened.outcome.drift)")
-        #expect("\(opened.outcome)" == "brought the store's tables back to 1.0, the version it records (\(repairs.joined(separator: "; "))); migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)")
+        #expect(
+            "\(opened.outcome)"
+                == "brought the store's tables back to 1.0, the version it records (\(repairs.joined(separator: "; "))); migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)"
+        )
         #expect(opened.outcome.finalVersion == SchemaVersion("2.0"))
         try opened.database.read { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY id") == ["a", "b"])
-            #expect(try Int.fetchAll(db, sql: "SELECT pinned FROM note ORDER BY id") == (change.contains("DROP COLUMN pinned") ? [0, 0] : [1, 0]))
-            #expect(try String?.fetchAll(db, sql: "SELECT body FROM note ORDER BY id") == (change.contains("DROP COLUMN body") ? [nil, nil] : ["first", nil]))
+            #expect(
+                try Int.fetchAll(db, sql: "SELECT pinned FROM note ORDER BY id")
+                    == (change.contains("DROP COLUMN pinned") ? [0, 0] : [1, 0]))
+            #expect(
+                try String?.fetchAll(db, sql: "SELECT body FROM note ORDER BY id")
+                    == (change.contains("DROP COLUMN body") ? [nil, nil] : ["first", nil]))
         }
         try opened.database.close()
         // The tables are 2.0's: a check of every open finds nothing to refuse.
@@ -140,17 +160,24 @@ import Testing
         let opened = try LucidStore.open(atPath: path, versions: Drift.versions, options: Self.drifting)
         #expect(opened.outcome.start == .version(SchemaVersion("1.0"), adopted: true))
         #expect(opened.outcome.drift == repairs, "\(opened.outcome.drift)")
-        #expect("\(opened.outcome)" == "brought the store's tables to 1.0, the nearest version (\(repairs.joined(separator: "; "))), and adopted it; migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)")
+        #expect(
+            "\(opened.outcome)"
+                == "brought the store's tables to 1.0, the nearest version (\(repairs.joined(separator: "; "))), and adopted it; migrated from 1.0 to 2.0 in 1 step: 1.0 → 2.0 (inferred)"
+        )
         #expect(opened.outcome.finalVersion == SchemaVersion("2.0"))
         try opened.database.read { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY id") == ["a", "b"])
-            #expect(try String?.fetchAll(db, sql: "SELECT body FROM note ORDER BY id") == (change.contains("DROP COLUMN body") ? [nil, nil] : ["first", nil]))
+            #expect(
+                try String?.fetchAll(db, sql: "SELECT body FROM note ORDER BY id")
+                    == (change.contains("DROP COLUMN body") ? [nil, nil] : ["first", nil]))
         }
         try opened.database.close()
         var always = StoreOptions()
         always.versionRecordCheck = .always
         let again = try LucidStore.open(atPath: path, versions: Drift.versions, options: always)
-        #expect(again.outcome.steps.isEmpty && again.outcome.drift.isEmpty && again.outcome.start == .version(SchemaVersion("2.0"), adopted: false))
+        #expect(
+            again.outcome.steps.isEmpty && again.outcome.drift.isEmpty
+                && again.outcome.start == .version(SchemaVersion("2.0"), adopted: false))
         try again.database.close()
     }
 

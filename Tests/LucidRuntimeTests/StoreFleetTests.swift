@@ -27,12 +27,16 @@ import Testing
     /// A store at `version` holding one aircraft (with flight data where the version has the column).
     static func makeStore(_ path: String, version: String, tail: String) throws {
         let store = try LucidStore.create(
-            atPath: path, versions: versions, version: try SchemaVersion(parsing: version), dataMigrations: FlightLogStages.dataMigrations, stages: FlightLogSchema.stages)
+            atPath: path, versions: versions, version: try SchemaVersion(parsing: version), dataMigrations: FlightLogStages.dataMigrations,
+            stages: FlightLogSchema.stages)
         try store.write { db in
             switch version {
             case "1.0": try Aircraft_1_0(id: tail, tailNumber: tail, aircraftType: "C172", aircraftClass: .singleEngineLand).insert(db)
             case "3.0": try Aircraft_3_0(id: tail, tailNumber: tail, aircraftType: "C172", aircraftClass: .singleEngineLand).insert(db)
-            default: try Aircraft_1_1(id: tail, tailNumber: tail, aircraftType: "C172", aircraftClass: .singleEngineLand, flightData: Data([1, 2, 3])).insert(db)
+            default:
+                try Aircraft_1_1(
+                    id: tail, tailNumber: tail, aircraftType: "C172", aircraftClass: .singleEngineLand, flightData: Data([1, 2, 3])
+                ).insert(db)
             }
         }
         try store.close()
@@ -77,7 +81,9 @@ import Testing
         defer { folder.remove() }
         let (stores, start) = try Self.makeFleet(folder, count: Self.fleetSize)
         let foreign = folder.path("foreign.sqlite")
-        try withDatabase(foreign) { db in try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO note VALUES (1, 'hello')") }
+        try withDatabase(foreign) { db in
+            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO note VALUES (1, 'hello')")
+        }
         let damaged = folder.path("damaged.sqlite")
         try Data("this is not a database, only text that looks nothing like SQLite's header".utf8).write(to: URL(fileURLWithPath: damaged))
         let untouched = [foreign: fileBytes(foreign), damaged: fileBytes(damaged)]
@@ -250,21 +256,27 @@ import Testing
         let fleet = StoreFleet(history: SchemaHistory(registry: FlightLogSchema.self), options: options, limits: .init(jobs: 2))
         let reports = Recorder()
         let holder = RunHolder()
-        let run = fleet.run(paths, deliver: { report in
-            reports.append(report)
-            if report.path == paths[0] {
-                holder.run?.stop(.cancelled)
-                stopped.signal()
-            }
-        })
+        let run = fleet.run(
+            paths,
+            deliver: { report in
+                reports.append(report)
+                if report.path == paths[0] {
+                    holder.run?.stop(.cancelled)
+                    stopped.signal()
+                }
+            })
         holder.run = run
         run.start()
         run.waitUntilFinished()
         #expect(waits.items.isEmpty, "\(waits.items)")
         let byPath = Dictionary(uniqueKeysWithValues: reports.reports.map { ($0.path, $0) })
         #expect(byPath.count == paths.count)
-        guard case .migrated = byPath[paths[0]]?.outcome else { throw Expectation("first: \(String(describing: byPath[paths[0]]?.outcome))") }
-        guard case .stoppedBetweenSteps(let outcome) = byPath[paths[1]]?.outcome else { throw Expectation("second: \(String(describing: byPath[paths[1]]?.outcome))") }
+        guard case .migrated = byPath[paths[0]]?.outcome else {
+            throw Expectation("first: \(String(describing: byPath[paths[0]]?.outcome))")
+        }
+        guard case .stoppedBetweenSteps(let outcome) = byPath[paths[1]]?.outcome else {
+            throw Expectation("second: \(String(describing: byPath[paths[1]]?.outcome))")
+        }
         #expect(outcome.steps.map(\.label) == ["2.0 → 2.1 (moveFlightData)"])
         #expect(byPath[paths[1]]?.versionAfter?.string == "2.1")
         #expect(try Self.recordedVersion(paths[1]) == "2.1")
@@ -308,7 +320,10 @@ import Testing
             for _ in 0..<50 {
                 group.addTask {
                     try await cache.withStore(atPath: path) { database in
-                        (ObjectIdentifier(database), try await database.read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") })
+                        (
+                            ObjectIdentifier(database),
+                            try await database.read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") }
+                        )
                     }
                 }
             }
@@ -332,7 +347,9 @@ import Testing
         let a = folder.path("a.sqlite"), b = folder.path("b.sqlite"), c = folder.path("c.sqlite")
         func key(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
         func use(_ path: String) async throws -> String? {
-            try await cache.withStore(atPath: path) { database in try await database.read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") } }
+            try await cache.withStore(atPath: path) { database in
+                try await database.read { db in try String.fetchOne(db, sql: "SELECT version FROM lucid_store") }
+            }
         }
         #expect(try await use(a) == "4.0", "a new tenant's store is created on its first use")
         _ = try await use(b)

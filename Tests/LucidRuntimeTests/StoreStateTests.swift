@@ -1,20 +1,23 @@
 import Foundation
 import GRDB
 import LucidGenCore
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
-@_spi(Generated) @testable import LucidTesting
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
+@_spi(Generated) @testable import LucidTesting
 
 /// One decision of a store's state (issue #11, item 6): open, inspect, create, openTogether and the
 /// CLI decide it with `StoreMigrator.decide`, so an adopted store is treated as a recorded one.
 @Suite struct StoreStateTests {
     func versions() throws -> [Schema] {
-        try resolveSchemas(["item.json": """
+        try resolveSchemas([
+            "item.json": """
             { "name": "item", "identifier": { "type": "int" }, "version_history": [{ "version": "1.0" }, { "version": "2.0" }],
               "properties": [{ "name": "name", "property_type": "string" },
                              { "name": "note", "property_type": "string", "nullable": true, "added_at_version": "2.0" }] }
-            """])
+            """
+        ])
     }
 
     /// A data migration for 1.0 added after the store was written at 1.0 (an app update).
@@ -28,7 +31,9 @@ import Testing
         try database.write { db in
             try db.execute(sql: "INSERT INTO item (id, name) VALUES (1, 'a')")
             if !recorded {
-                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid\\_%' ESCAPE '\\'") {
+                for table in try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid\\_%' ESCAPE '\\'")
+                {
                     try db.execute(sql: "DROP TABLE \(quoteIdentifier(table))")
                 }
             }
@@ -44,7 +49,9 @@ import Testing
         let path = folder.path("store.sqlite")
         try store(at: path, recorded: recorded, versions: versions)
         let status = try LucidStore.inspect(atPath: path, versions: versions)
-        #expect(status.adopted == !recorded && status.needsMigration && status.start == .version(SchemaVersion("1.0"), adopted: !recorded) && status.version == SchemaVersion("1.0"))
+        #expect(
+            status.adopted == !recorded && status.needsMigration && status.start == .version(SchemaVersion("1.0"), adopted: !recorded)
+                && status.version == SchemaVersion("1.0"))
         var options = StoreOptions()
         options.dataMigrations = [Self.lateMigration]
         for _ in 1...2 {
@@ -67,7 +74,8 @@ import Testing
         try store(at: folder.path("adoptable.sqlite"), recorded: false, versions: versions)
         let expected: [(String, StoreState, needsMigration: Bool)] = [
             ("missing.sqlite", .newFile, false), ("empty-file.sqlite", .emptyFile, false), ("empty-database.sqlite", .emptyDatabase, false),
-            ("recorded.sqlite", .version(SchemaVersion("1.0"), adopted: false), true), ("adoptable.sqlite", .version(SchemaVersion("1.0"), adopted: true), true),
+            ("recorded.sqlite", .version(SchemaVersion("1.0"), adopted: false), true),
+            ("adoptable.sqlite", .version(SchemaVersion("1.0"), adopted: true), true),
         ]
         for (file, state, needsMigration) in expected {
             let status = try LucidStore.inspect(atPath: folder.path(file), versions: versions)
@@ -93,7 +101,9 @@ import Testing
         #expect(status.appObjects.map { "\($0.kind.rawValue) \($0.name)" } == ["table lucidity"])
         #expect(status.rowCounts.keys.sorted() == ["item"])
         try LucidStore.open(atPath: path, versions: versions).database.close()
-        #expect(try withDatabase(path) { db in try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = 'lucidity'") } == "lucidity")
+        #expect(
+            try withDatabase(path) { db in try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = 'lucidity'") }
+                == "lucidity")
         // The migration tests' schema comparison sees it too, and leaves lucidgen's own tables out.
         let shape = try withDatabase(path) { db in try SchemaShape.read(db) }
         #expect(shape.keys.sorted() == ["item", "lucidity"])
@@ -129,7 +139,10 @@ import Testing
         #expect(listed.map { ($0 as NSString).lastPathComponent } == ["Foo.sqlite", "Items_1_0.sqlite"])
         let harness = MigrationTestHarness(versions: versions, options: StoreOptions())
         let failures = harness.checkFixture(at: folder.path("Foo.sqlite"))
-        #expect(failures.map(\.description) == ["from fixture Foo.sqlite: its name has no version: fixtures are named <Module>_<version>.sqlite (e.g. App_1_0.sqlite), as `lucidgen fixtures` writes them"])
+        #expect(
+            failures.map(\.description) == [
+                "from fixture Foo.sqlite: its name has no version: fixtures are named <Module>_<version>.sqlite (e.g. App_1_0.sqlite), as `lucidgen fixtures` writes them"
+            ])
         #expect(harness.checkFixture(at: folder.path("Items_1_0.sqlite")).isEmpty)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// Store files are untrusted input: a store whose `lucid_pending_cleanup` or `sqlite_master`
 /// carries SQL of someone else's never has it run. Each test tampers with a real store file, migrates or
@@ -22,32 +23,47 @@ import Testing
     static let cleanupVersions: [Schema] = {
         let index = SchemaIndex(name: "item_title_index", columns: ["title"])
         return [
-            Schema(version: SchemaVersion("1.0"), tables: [
-                SchemaTable(name: "item", columns: [id, column("title"), column("score", .integer, notNull: false)], primaryKey: ["id"]),
-                SchemaTable(name: "note", columns: [id, column("body")], primaryKey: ["id"]),
-                SchemaTable(name: "old", columns: [id, column("x")], primaryKey: ["id"]),
-            ]),
-            Schema(version: SchemaVersion("2.0"), tables: [
-                SchemaTable(name: "item", columns: [id, column("title")], primaryKey: ["id"], indexes: [index]),
-                SchemaTable(name: "note", columns: [id, column("body")], primaryKey: ["id"]),
-            ]),
-            Schema(version: SchemaVersion("3.0"), tables: [
-                SchemaTable(name: "item", columns: [id, column("title"), column("rank", .integer, notNull: false)], primaryKey: ["id"], indexes: [index]),
-                SchemaTable(name: "note", columns: [id, column("body"), column("tag", notNull: false)], primaryKey: ["id"]),
-            ]),
+            Schema(
+                version: SchemaVersion("1.0"),
+                tables: [
+                    SchemaTable(
+                        name: "item", columns: [id, column("title"), column("score", .integer, notNull: false)], primaryKey: ["id"]),
+                    SchemaTable(name: "note", columns: [id, column("body")], primaryKey: ["id"]),
+                    SchemaTable(name: "old", columns: [id, column("x")], primaryKey: ["id"]),
+                ]),
+            Schema(
+                version: SchemaVersion("2.0"),
+                tables: [
+                    SchemaTable(name: "item", columns: [id, column("title")], primaryKey: ["id"], indexes: [index]),
+                    SchemaTable(name: "note", columns: [id, column("body")], primaryKey: ["id"]),
+                ]),
+            Schema(
+                version: SchemaVersion("3.0"),
+                tables: [
+                    SchemaTable(
+                        name: "item", columns: [id, column("title"), column("rank", .integer, notNull: false)], primaryKey: ["id"],
+                        indexes: [index]),
+                    SchemaTable(name: "note", columns: [id, column("body"), column("tag", notNull: false)], primaryKey: ["id"]),
+                ]),
         ]
     }()
 
     /// 1.0 → 2.0 rebuilds `item` (its title becomes optional); `note` does not change.
     static let rebuildVersions: [Schema] = [
-        Schema(version: SchemaVersion("1.0"), tables: [
-            SchemaTable(name: "item", columns: [id, column("title"), column("score", .integer, notNull: false)], primaryKey: ["id"]),
-            SchemaTable(name: "note", columns: [id, column("body")], primaryKey: ["id"]),
-        ]),
-        Schema(version: SchemaVersion("2.0"), tables: [
-            SchemaTable(name: "item", columns: [id, column("title", notNull: false), column("score", .integer, notNull: false)], primaryKey: ["id"]),
-            SchemaTable(name: "note", columns: [id, column("body")], primaryKey: ["id"]),
-        ]),
+        Schema(
+            version: SchemaVersion("1.0"),
+            tables: [
+                SchemaTable(name: "item", columns: [id, column("title"), column("score", .integer, notNull: false)], primaryKey: ["id"]),
+                SchemaTable(name: "note", columns: [id, column("body")], primaryKey: ["id"]),
+            ]),
+        Schema(
+            version: SchemaVersion("2.0"),
+            tables: [
+                SchemaTable(
+                    name: "item", columns: [id, column("title", notNull: false), column("score", .integer, notNull: false)],
+                    primaryKey: ["id"]),
+                SchemaTable(name: "note", columns: [id, column("body")], primaryKey: ["id"]),
+            ]),
     ]
 
     static let rows = "INSERT INTO item (id, title) VALUES (1, 'a'), (2, 'b'); INSERT INTO note (id, body) VALUES (1, 'n1'), (2, 'n2')"
@@ -84,8 +100,9 @@ import Testing
         var options = StoreOptions()
         options.deferCleanup = true
         try LucidStore.open(atPath: path, versions: Array(cleanupVersions.prefix(2)), options: options).database.close()
-        #expect(try strings(path, "SELECT kind || ' ' || table_name || '.' || object FROM lucid_pending_cleanup ORDER BY id").sorted()
-            == ["create_index item.item_title_index", "drop_column item.score", "drop_table old.old"])
+        #expect(
+            try strings(path, "SELECT kind || ' ' || table_name || '.' || object FROM lucid_pending_cleanup ORDER BY id").sorted()
+                == ["create_index item.item_title_index", "drop_column item.score", "drop_table old.old"])
         return path
     }
 
@@ -109,10 +126,14 @@ import Testing
         defer { folder.remove() }
         let path = try Self.deferredStore(folder)
         let evil = folder.path("evil.db")
-        let sql = "ALTER TABLE item DROP COLUMN score; ATTACH DATABASE \(Self.quoted(evil)) AS x; CREATE TABLE x.owned(a); UPDATE note SET body = 'pwned'"
+        let sql =
+            "ALTER TABLE item DROP COLUMN score; ATTACH DATABASE \(Self.quoted(evil)) AS x; CREATE TABLE x.owned(a); UPDATE note SET body = 'pwned'"
         try withDatabase(path) { db in
             try db.execute(sql: "UPDATE lucid_pending_cleanup SET sql = ? WHERE kind = 'drop_column'", arguments: [sql])
-            try db.execute(sql: "UPDATE lucid_pending_cleanup SET sql = 'CREATE INDEX item_title_index ON item(title); UPDATE item SET title = ''pwned''' WHERE kind = 'create_index'")
+            try db.execute(
+                sql:
+                    "UPDATE lucid_pending_cleanup SET sql = 'CREATE INDEX item_title_index ON item(title); UPDATE item SET title = ''pwned''' WHERE kind = 'create_index'"
+            )
         }
         try LucidStore.open(atPath: path, versions: Self.cleanupVersions).database.close()
         #expect(try Self.strings(path, "SELECT body FROM note ORDER BY id") == ["n1", "n2"])
@@ -133,7 +154,8 @@ import Testing
         let path = try Self.deferredStore(folder)
         let evil = folder.path("evil.db")
         try withDatabase(path) { db in
-            try db.execute(sql: "UPDATE lucid_pending_cleanup SET sql = 'DROP TABLE old; UPDATE item SET title = ''pwned''' WHERE kind = 'drop_table'")
+            try db.execute(
+                sql: "UPDATE lucid_pending_cleanup SET sql = 'DROP TABLE old; UPDATE item SET title = ''pwned''' WHERE kind = 'drop_table'")
             let insert = "INSERT INTO lucid_pending_cleanup (kind, table_name, object, sql, recorded_at_version) VALUES (?, ?, ?, ?, ?)"
             // A drop the step into 2.0 never deferred.
             try db.execute(sql: insert, arguments: ["drop_column", "note", "body", "ALTER TABLE note DROP COLUMN body", "2.0"])
@@ -142,25 +164,37 @@ import Testing
             // A column the store lacks.
             try db.execute(sql: insert, arguments: ["drop_column", "item", "nosuch", "ATTACH DATABASE \(Self.quoted(evil)) AS x", "2.0"])
             // An index the step never deferred, with a write to another table.
-            try db.execute(sql: insert, arguments: ["create_index", "item", "evil_index", "CREATE INDEX evil_index ON item(title); UPDATE note SET body = 'pwned'", "2.0"])
+            try db.execute(
+                sql: insert,
+                arguments: [
+                    "create_index", "item", "evil_index", "CREATE INDEX evil_index ON item(title); UPDATE note SET body = 'pwned'", "2.0",
+                ])
             // A kind lucidgen never records.
             try db.execute(sql: insert, arguments: ["vacuum_into", "item", "item", "VACUUM INTO \(Self.quoted(evil))", "2.0"])
         }
         let database = try LucidStore.open(atPath: path, versions: Array(Self.cleanupVersions.prefix(2))).database
-        #expect(try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: Array(Self.cleanupVersions.prefix(2)))) == 3)
+        #expect(
+            try LucidStore.finishDeferredCleanup(database, history: SchemaHistory(versions: Array(Self.cleanupVersions.prefix(2)))) == 3)
         let ledger = try #require(try database.read { db in try StoreLedger.read(db, versions: Array(Self.cleanupVersions.prefix(2))) })
         try database.close()
         #expect(try Self.strings(path, "SELECT body FROM note ORDER BY id") == ["n1", "n2"])
         #expect(try Self.strings(path, "SELECT title FROM item ORDER BY id") == ["a", "b"])
         #expect(try Self.columns(path, "item") == ["id", "title"])
         #expect(try Self.columns(path, "note") == ["id", "body"])
-        let names = try Self.strings(path, "SELECT name FROM sqlite_master WHERE type IN ('table', 'index') AND name NOT LIKE 'lucid_%' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let names = try Self.strings(
+            path,
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'index') AND name NOT LIKE 'lucid_%' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
         #expect(names == ["item", "item_title_index", "note"], "\(names)")
         #expect(!FileManager.default.fileExists(atPath: evil))
         #expect(try Self.onlyStoreFiles(folder), "\((try? Self.listing(folder)) ?? [])")
         // The five rows stay, each listed with its id and why.
         let stuck = ledger.pendingCleanup.map { "\($0.id) \($0.kind) \($0.table).\($0.object)" }
-        #expect(stuck == ["4 drop_column note.body", "5 drop_table note.note", "6 drop_column item.nosuch", "7 create_index item.evil_index", "8 vacuum_into item.item"])
+        #expect(
+            stuck == [
+                "4 drop_column note.body", "5 drop_table note.note", "6 drop_column item.nosuch", "7 create_index item.evil_index",
+                "8 vacuum_into item.item",
+            ])
         let reasons = ledger.pendingCleanup.map { $0.verdict.reason ?? "runs" }
         #expect(reasons[0].contains("the step 1.0 → 2.0 does not defer"), "\(reasons[0])")
         #expect(reasons[1].contains("'9.9' is not a version of the registry"), "\(reasons[1])")
@@ -201,7 +235,10 @@ import Testing
         try database.close()
         try withDatabase(path) { db in
             try db.execute(sql: "ALTER TABLE note ADD COLUMN extra TEXT")
-            try db.execute(sql: "INSERT INTO lucid_pending_cleanup (kind, table_name, object, sql, recorded_at_version) VALUES ('drop_column', 'note', 'extra', 'ALTER TABLE note DROP COLUMN extra', '2.0')")
+            try db.execute(
+                sql:
+                    "INSERT INTO lucid_pending_cleanup (kind, table_name, object, sql, recorded_at_version) VALUES ('drop_column', 'note', 'extra', 'ALTER TABLE note DROP COLUMN extra', '2.0')"
+            )
         }
         let before = try #require(fileBytes(path))
         #expect {
@@ -218,7 +255,8 @@ import Testing
     /// A view whose stored SQL carries a second statement: the step that rebuilds its table refuses
     /// before changing anything, naming the view.
     @Test func aViewRowWithATrailingStatementIsRefusedBeforeTheRebuild() throws {
-        let (path, folder) = try storeAtFirstVersion(Self.rebuildVersions, rows: Self.rows + "; CREATE VIEW item_titles AS SELECT title FROM item")
+        let (path, folder) = try storeAtFirstVersion(
+            Self.rebuildVersions, rows: Self.rows + "; CREATE VIEW item_titles AS SELECT title FROM item")
         defer { folder.remove() }
         try Self.plant(path, "UPDATE sqlite_master SET sql = sql || '; UPDATE note SET body = ''pwned''' WHERE name = 'item_titles'")
         #expect(try Self.strings(path, "PRAGMA integrity_check") == ["ok"], "the planted row loads")
@@ -242,7 +280,10 @@ import Testing
         let (path, folder) = try storeAtFirstVersion(Self.rebuildVersions, rows: Self.rows + "; " + trigger)
         defer { folder.remove() }
         let evil = folder.path("evil.db")
-        try Self.plant(path, "UPDATE sqlite_master SET sql = sql || \(Self.quoted("; ATTACH DATABASE \(Self.quoted(evil)) AS x; CREATE TABLE x.owned(a)")) WHERE name = 'item_audit'")
+        try Self.plant(
+            path,
+            "UPDATE sqlite_master SET sql = sql || \(Self.quoted("; ATTACH DATABASE \(Self.quoted(evil)) AS x; CREATE TABLE x.owned(a)")) WHERE name = 'item_audit'"
+        )
         #expect(try Self.strings(path, "PRAGMA integrity_check") == ["ok"])
         let before = try #require(fileBytes(path))
         let error = #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: Self.rebuildVersions).database.close() }
@@ -260,10 +301,14 @@ import Testing
     @Test func untamperedObjectsAreKeptByTheRebuild() throws {
         let trigger = "CREATE TRIGGER item_audit AFTER UPDATE ON item BEGIN UPDATE note SET body = body || '!' WHERE id = new.id; END"
         let (path, folder) = try storeAtFirstVersion(
-            Self.rebuildVersions, rows: Self.rows + "; CREATE VIEW item_titles AS SELECT title FROM item; " + trigger + "; CREATE INDEX item_score ON item(score)")
+            Self.rebuildVersions,
+            rows: Self.rows + "; CREATE VIEW item_titles AS SELECT title FROM item; " + trigger + "; CREATE INDEX item_score ON item(score)"
+        )
         defer { folder.remove() }
         try LucidStore.open(atPath: path, versions: Self.rebuildVersions).database.close()
-        #expect(try Self.strings(path, "SELECT name FROM sqlite_master WHERE name IN ('item_titles', 'item_audit', 'item_score') ORDER BY name") == ["item_audit", "item_score", "item_titles"])
+        #expect(
+            try Self.strings(path, "SELECT name FROM sqlite_master WHERE name IN ('item_titles', 'item_audit', 'item_score') ORDER BY name")
+                == ["item_audit", "item_score", "item_titles"])
         try withDatabase(path) { db in try db.execute(sql: "UPDATE item SET title = 'c' WHERE id = 1") }
         #expect(try Self.strings(path, "SELECT body FROM note ORDER BY id") == ["n1!", "n2"], "the store's own trigger fires")
         #expect(try Self.strings(path, "SELECT title FROM item_titles ORDER BY 1") == ["b", "c"])
@@ -319,9 +364,11 @@ import Testing
                     seen.append("\(label): no extension")
                 }
             }
-            options.stages = [MigrationStage(
-                from: SchemaVersion("2.0"), to: SchemaVersion("3.0"), label: "probe",
-                willMigrate: { db in attempt(db, "will") }, didMigrate: { db in attempt(db, "did") })]
+            options.stages = [
+                MigrationStage(
+                    from: SchemaVersion("2.0"), to: SchemaVersion("3.0"), label: "probe",
+                    willMigrate: { db in attempt(db, "will") }, didMigrate: { db in attempt(db, "did") })
+            ]
             let database: DatabaseQueue
             if appConnection {
                 database = try DatabaseQueue(path: path)
@@ -329,7 +376,11 @@ import Testing
             } else {
                 database = try LucidStore.open(atPath: path, versions: Self.cleanupVersions, options: options).database
             }
-            #expect(seen.all == ["will: too many attached databases - max 0", "will: no extension", "did: too many attached databases - max 0", "did: no extension"])
+            #expect(
+                seen.all == [
+                    "will: too many attached databases - max 0", "will: no extension", "did: too many attached databases - max 0",
+                    "did: no extension",
+                ])
             #expect(!FileManager.default.fileExists(atPath: evil))
             #expect(try Self.onlyStoreFiles(folder), "\((try? Self.listing(folder)) ?? [])")
             // Back with the app: it may attach what it likes; extensions stay off.
@@ -351,12 +402,13 @@ import Testing
         try LucidStore.create(atPath: path, versions: SamplesSchema.versions, version: SchemaVersion("1.0")).close()
         let transform = try #require(SamplesSchema.stages(using: RecordTransformTests.ParseCodes())[0].transforms[0].recordTransform)
         try withDatabase(path) { db in
-            try db.execute(sql: """
-                CREATE TABLE spy (a);
-                CREATE TABLE seen (a);
-                CREATE TRIGGER spy_calls AFTER INSERT ON spy BEGIN INSERT INTO seen VALUES (lucid_value_0()); END;
-                CREATE VIEW spy_view AS SELECT lucid_value_0() AS a;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE spy (a);
+                    CREATE TABLE seen (a);
+                    CREATE TRIGGER spy_calls AFTER INSERT ON spy BEGIN INSERT INTO seen VALUES (lucid_value_0()); END;
+                    CREATE VIEW spy_view AS SELECT lucid_value_0() AS a;
+                    """)
             let connection = try #require(db.sqliteConnection)
             let runner = RecordTransformRunner(transform, sourceTable: "sample", targetTable: "sample")
             try runner.register(on: connection)

@@ -1,15 +1,18 @@
 import Foundation
 import GRDB
-@_spi(Generated) @testable import LucidRuntime
 @_spi(Generated) import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidRuntime
 
 /// Records of superseded versions (`Sample_1_0`) are `SupersededRecord`s: GRDB records that read and write
 /// rows with the same values GRDB's `Codable` record persistence reads and writes for the newest version's
 /// record (`Sample_2_0`), which these tests compare value by value.
 @Suite struct SupersededRecordTests {
     /// The old rows as the newest version's record (GRDB's reference for every kind of value).
-    static var newestRows: [Sample_2_0] { get throws { try RecordTransformTests.oldRows.compactMap { try RecordTransformTests.ParseCodes().migrate($0) } } }
+    static var newestRows: [Sample_2_0] {
+        get throws { try RecordTransformTests.oldRows.compactMap { try RecordTransformTests.ParseCodes().migrate($0) } }
+    }
 
     @Test func recordValuesAreWhatGRDBWrites() throws {
         let records = try Self.newestRows
@@ -35,7 +38,8 @@ import Testing
         #expect(try database.read { db in try Sample_1_0.fetchCount(db) } == 4)
         // Stored as GRDB stores the same values in the newest version's table (columns both versions share).
         let jsonAndDates = try database.read { db in
-            try String.fetchAll(db, sql: "SELECT typeof(stamp) || ':' || stamp || ' ' || tags || ' ' || typeof(payload) FROM sample ORDER BY id")
+            try String.fetchAll(
+                db, sql: "SELECT typeof(stamp) || ':' || stamp || ' ' || tags || ' ' || typeof(payload) FROM sample ORDER BY id")
         }
         #expect(jsonAndDates[0] == "text:2023-11-14 22:13:20.125 [\"x\",\"ü 🚀\",\"quote \\\" and \\\\ backslash\"] blob")
         try database.close()
@@ -68,7 +72,8 @@ import Testing
     @Test func aSupersededRecordKeepsTheAPIItHadAsTheNewest() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let database = try LucidStore.create(atPath: folder.path("old.sqlite"), versions: SamplesSchema.versions, version: SchemaVersion("1.0"))
+        let database = try LucidStore.create(
+            atPath: folder.path("old.sqlite"), versions: SamplesSchema.versions, version: SchemaVersion("1.0"))
         defer { try? database.close() }
         let rows = RecordTransformTests.oldRows
         try database.write { db in for row in rows { try row.insert(db) } }

@@ -20,7 +20,6 @@ struct TemporaryFolder {
 
 func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
-
 /// The schemas that `lucidgen generate` resolves from descriptions (file name → JSON), oldest first.
 func resolveSchemas(_ entities: [String: String], current: String? = nil) throws -> [Schema] {
     let folder = try TemporaryFolder()

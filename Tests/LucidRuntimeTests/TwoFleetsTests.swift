@@ -28,7 +28,8 @@ import Testing
             for report in mine {
                 if case .migrated = report.outcome { #expect(!report.steps.isEmpty, "\(path): counted migrated by a run that ran no step") }
             }
-            #expect(mine.flatMap(\.steps).map(\.label).sorted() == StoreFleetTests.steps[start[path]!]!.sorted(), "\(path): every step once")
+            #expect(
+                mine.flatMap(\.steps).map(\.label).sorted() == StoreFleetTests.steps[start[path]!]!.sorted(), "\(path): every step once")
             #expect(mine.allSatisfy { $0.versionAfter?.string == "4.0" })
             #expect(try StoreFleetTests.recordedVersion(path) == "4.0")
         }

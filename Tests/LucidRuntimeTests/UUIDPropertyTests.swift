@@ -20,7 +20,9 @@ import Testing
 
     /// Each row's `(id, typeof(token), token, spare)` as the file holds them.
     static func stored(_ db: Database) throws -> [[DatabaseValue]] {
-        try Row.fetchAll(db, sql: "SELECT id, typeof(token), token, spare FROM keycard ORDER BY id").map { row in (0..<4).map { row[$0] as DatabaseValue } }
+        try Row.fetchAll(db, sql: "SELECT id, typeof(token), token, spare FROM keycard ORDER BY id").map { row in
+            (0..<4).map { row[$0] as DatabaseValue }
+        }
     }
 
     /// A row as ``stored(_:)`` reads it, with a blob token.
@@ -41,8 +43,11 @@ import Testing
         try created.write { db in
             // GRDB writes each UUID: through the 1.0 record, and as statement arguments.
             try Keycard_1_0(id: 1, token: Self.first, keys: [Self.second, Self.spare], label: nil).insert(db)
-            try db.execute(sql: "INSERT INTO keycard (id, token, spare, label) VALUES (?, ?, ?, ?)", arguments: [2, random, Self.second, "two"])
-            try db.execute(sql: "INSERT INTO keycard (id, token) VALUES (?, ?)", arguments: [3, UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))])
+            try db.execute(
+                sql: "INSERT INTO keycard (id, token, spare, label) VALUES (?, ?, ?, ?)", arguments: [2, random, Self.second, "two"])
+            try db.execute(
+                sql: "INSERT INTO keycard (id, token) VALUES (?, ?)",
+                arguments: [3, UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))])
         }
         let before = try created.read(Self.stored)
         try created.close()
@@ -61,20 +66,27 @@ import Testing
             let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'keycard'") ?? ""
             #expect(sql.contains(#""label" TEXT NOT NULL DEFAULT 'none'"#) && sql.contains(#""token" BLOB NOT NULL"#), "\(sql)")
             let cards = try Keycard.order(Keycard.Columns.id).fetchAll(db)
-            #expect(cards == [
-                Keycard(id: 1, token: Self.first, spare: Self.spare, keys: [Self.second, Self.spare], label: "none"),
-                Keycard(id: 2, token: random, spare: Self.second, keys: nil, label: "two"),
-                Keycard(id: 3, token: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, spare: Self.spare, keys: nil, label: "none"),
-            ])
+            #expect(
+                cards == [
+                    Keycard(id: 1, token: Self.first, spare: Self.spare, keys: [Self.second, Self.spare], label: "none"),
+                    Keycard(id: 2, token: random, spare: Self.second, keys: nil, label: "two"),
+                    Keycard(
+                        id: 3, token: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, spare: Self.spare, keys: nil, label: "none"
+                    ),
+                ])
             // GRDB binds a UUID as the same blob: a query by value finds its row.
             #expect(try Keycard.filter(Keycard.Columns.token == random).fetchOne(db)?.id == 2)
             // An array of UUIDs is JSON text of their upper-case strings.
-            #expect(try String.fetchOne(db, sql: "SELECT keys FROM keycard WHERE id = 1") == #"["018F3A2B-7C00-7E5F-8A01-0C1D2E3F4A00","E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#)
+            #expect(
+                try String.fetchOne(db, sql: "SELECT keys FROM keycard WHERE id = 1")
+                    == #"["018F3A2B-7C00-7E5F-8A01-0C1D2E3F4A00","E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#)
         }
         // The newest record writes the same 16 bytes.
         let fourth = UUID()
         try opened.database.write { db in try Keycard(id: 4, token: fourth, spare: nil).insert(db) }
-        let written = try opened.database.read { db in try String.fetchOne(db, sql: "SELECT hex(token) || ' ' || quote(spare) FROM keycard WHERE id = 4") }
+        let written = try opened.database.read { db in
+            try String.fetchOne(db, sql: "SELECT hex(token) || ' ' || quote(spare) FROM keycard WHERE id = 4")
+        }
         #expect(written == UUIDText.hex(Array(Self.bytes(fourth))) + " NULL")
     }
 
@@ -83,9 +95,11 @@ import Testing
     @Test func aUUIDStoredAsTextReadsBackButIsNotTheBlob() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let database = try LucidStore.create(atPath: folder.path("text.sqlite"), versions: UUIDsSchema.versions, version: SchemaVersion("2.0"))
+        let database = try LucidStore.create(
+            atPath: folder.path("text.sqlite"), versions: UUIDsSchema.versions, version: SchemaVersion("2.0"))
         defer { try? database.close() }
-        try database.write { db in try db.execute(sql: "INSERT INTO keycard (id, token) VALUES (1, ?)", arguments: [Self.first.uuidString]) }
+        try database.write { db in try db.execute(sql: "INSERT INTO keycard (id, token) VALUES (1, ?)", arguments: [Self.first.uuidString])
+        }
         try database.read { (db: Database) throws in
             #expect(try Keycard.fetchOne(db, key: 1)?.token == Self.first)
             #expect(try Keycard.filter(Keycard.Columns.token == Self.first).fetchCount(db) == 0)
@@ -101,7 +115,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: samples, withIntermediateDirectories: true)
         let version = SchemaVersion("2.0")
         let schema = try #require(UUIDsSchema.versions.last)
-        try #"{ "keycard": [{ "id": 1001, "token": "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0", "keys": ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F"] }] }"#
+        try
+            #"{ "keycard": [{ "id": 1001, "token": "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0", "keys": ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F"] }] }"#
             .write(toFile: SampleRows.file(in: samples, version: version), atomically: true, encoding: .utf8)
         let database = try LucidStore.create(atPath: folder.path("samples.sqlite"), versions: UUIDsSchema.versions, version: version)
         defer { try? database.close() }
@@ -118,7 +133,8 @@ import Testing
             try database.write { db in try SampleRows.insert(from: samples, version: version, schema: schema, db) }
         } throws: { error in
             let error = error as? SampleRowsError
-            return error?.message == "table keycard, row id=1002 (the row at index 0 of the table): column token: '0f1e2d3c4b5a49788796a5b4c3d2e1f0' is not a UUID"
+            return error?.message
+                == "table keycard, row id=1002 (the row at index 0 of the table): column token: '0f1e2d3c4b5a49788796a5b4c3d2e1f0' is not a UUID"
                 && error?.table == "keycard" && error?.row == 0
         }
     }
@@ -142,12 +158,15 @@ import Testing
         try SeedWriter.write(typed) { db in
             for row in 1...rows {
                 try Keycard(
-                    id: Seed.identifier(row: row), token: .seedDistinct(row: row, salt: salt("token")), spare: .seed(row: row, salt: salt("spare")),
+                    id: Seed.identifier(row: row), token: .seedDistinct(row: row, salt: salt("token")),
+                    spare: .seed(row: row, salt: salt("spare")),
                     keys: .seed(row: row, salt: salt("keys")), label: .seed(row: row, salt: salt("label"))
                 ).insert(db)
             }
         }
-        func read(_ queue: DatabaseQueue) throws -> [Row] { try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM keycard ORDER BY id") } }
+        func read(_ queue: DatabaseQueue) throws -> [Row] {
+            try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM keycard ORDER BY id") }
+        }
         let expected = try read(typed)
         let found = try read(untyped)
         try typed.close()

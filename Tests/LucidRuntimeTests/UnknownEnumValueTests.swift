@@ -66,7 +66,9 @@ import Testing
     @Test func aTypedTransformNamesTableRowAndColumn() throws {
         let queue = try DatabaseQueue()
         let table1 = SchemaTable(
-            name: "plane", columns: [SchemaColumn(name: "id", type: .text, notNull: true), SchemaColumn(name: "kind", type: .text, notNull: true)], primaryKey: ["id"])
+            name: "plane",
+            columns: [SchemaColumn(name: "id", type: .text, notNull: true), SchemaColumn(name: "kind", type: .text, notNull: true)],
+            primaryKey: ["id"])
         var table2 = table1
         table2.columns[1].defaultSQL = "'airplane'"
         let versions = [Schema(version: SchemaVersion("1.0"), tables: [table1]), Schema(version: SchemaVersion("2.0"), tables: [table2])]
@@ -74,7 +76,9 @@ import Testing
         try queue.write { db in try db.execute(sql: "INSERT INTO plane VALUES ('N1', 'glider'), ('N2', 'zeppelin')") }
         var options = StoreOptions()
         options.stages = [
-            MigrationStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "planes", transforms: [RowTransform.records(table: "plane") { (old: Plane) -> Plane? in old }])
+            MigrationStage(
+                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "planes",
+                transforms: [RowTransform.records(table: "plane") { (old: Plane) -> Plane? in old }])
         ]
         do {
             try LucidMigrator(versions: versions, options: options).migrate(queue)
@@ -86,8 +90,12 @@ import Testing
                 return
             }
             #expect(version == SchemaVersion("1.0"))
-            #expect(unknown.table == "plane" && unknown.row == .rowid(2) && unknown.column == "kind" && unknown.value == "zeppelin".databaseValue)
-            #expect(error.description.contains("table plane, row 2, column kind: \"zeppelin\" is not a case of Kind (airplane, glider)"), "\(error)")
+            #expect(
+                unknown.table == "plane" && unknown.row == .rowid(2) && unknown.column == "kind"
+                    && unknown.value == "zeppelin".databaseValue)
+            #expect(
+                error.description.contains("table plane, row 2, column kind: \"zeppelin\" is not a case of Kind (airplane, glider)"),
+                "\(error)")
         }
         #expect(try queue.read { db in try String.fetchAll(db, sql: "SELECT kind FROM plane ORDER BY rowid") } == ["glider", "zeppelin"])
     }

@@ -2,24 +2,38 @@ import Foundation
 import GRDB
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
-@_spi(Generated) @testable import LucidTesting
 import Synchronization
 import Testing
+
+@_spi(Generated) @testable import LucidTesting
 
 /// A registry that counts how often its versions are built: an open that builds none took the launch
 /// path (the record trusted on its schema cookie); one that builds them checked or migrated.
 enum RecordCheckRegistry: SchemaRegistry {
     static let builds = Mutex(0)
-    static let v1 = Schema(version: SchemaVersion("1.0"), tables: [
-        SchemaTable(name: "item", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "name", type: .text, notNull: true)], primaryKey: ["id"]),
-    ])
-    static let v2 = Schema(version: SchemaVersion("2.0"), tables: [
-        SchemaTable(name: "item", columns: [
-            SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "name", type: .text, notNull: true),
-            SchemaColumn(name: "count", type: .integer, notNull: true, defaultSQL: "0"),
-        ], primaryKey: ["id"]),
-        SchemaTable(name: "tag", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "label", type: .text, notNull: false)], primaryKey: ["id"]),
-    ])
+    static let v1 = Schema(
+        version: SchemaVersion("1.0"),
+        tables: [
+            SchemaTable(
+                name: "item",
+                columns: [SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "name", type: .text, notNull: true)],
+                primaryKey: ["id"])
+        ])
+    static let v2 = Schema(
+        version: SchemaVersion("2.0"),
+        tables: [
+            SchemaTable(
+                name: "item",
+                columns: [
+                    SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "name", type: .text, notNull: true),
+                    SchemaColumn(name: "count", type: .integer, notNull: true, defaultSQL: "0"),
+                ], primaryKey: ["id"]),
+            SchemaTable(
+                name: "tag",
+                columns: [
+                    SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "label", type: .text, notNull: false),
+                ], primaryKey: ["id"]),
+        ])
     static var versions: [Schema] {
         builds.withLock { $0 += 1 }
         return [v1, v2]
@@ -75,7 +89,9 @@ enum RecordCheckRegistry: SchemaRegistry {
         let filesBefore = try Self.files(folder)
 
         // `lucidgen plan` and `status` inspect: they check on every open.
-        #expect { try LucidStore.inspect(atPath: path, versions: Self.versions) } throws: { Self.isContradiction($0, tablesMatch: SchemaVersion("1.0")) }
+        #expect { try LucidStore.inspect(atPath: path, versions: Self.versions) } throws: {
+            Self.isContradiction($0, tablesMatch: SchemaVersion("1.0"))
+        }
         var outside = StoreOptions()
         outside.versionRecordCheck = .always
         #expect { try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self, options: outside).database } throws: {
@@ -90,7 +106,8 @@ enum RecordCheckRegistry: SchemaRegistry {
         #expect(fileBytes(path) == before)
         #expect(try Self.files(folder) == filesBefore)
 
-        let message = "\(StoreError.recordContradictsTables(path: path, version: SchemaVersion("2.0"), differences: ["table tag: missing"], tablesMatch: SchemaVersion("1.0")))"
+        let message =
+            "\(StoreError.recordContradictsTables(path: path, version: SchemaVersion("2.0"), differences: ["table tag: missing"], tablesMatch: SchemaVersion("1.0")))"
         #expect(message.contains("records version 2.0, but its tables are not 2.0's (they are 1.0's)"))
         #expect(message.contains("is recognised as 1.0 from its tables"))
     }
@@ -117,7 +134,8 @@ enum RecordCheckRegistry: SchemaRegistry {
         outside.versionRecordCheck = .always
         #expect { try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self, options: outside).database } throws: { error in
             guard case StoreError.recordContradictsTables(_, let version, let differences, let match) = error else { return false }
-            return version == SchemaVersion("1.0") && match == SchemaVersion("2.0") && differences.contains("table item: expected no column count, found count INTEGER NOT NULL DEFAULT 0")
+            return version == SchemaVersion("1.0") && match == SchemaVersion("2.0")
+                && differences.contains("table item: expected no column count, found count INTEGER NOT NULL DEFAULT 0")
         }
         #expect(fileBytes(path) == before)
     }
@@ -144,7 +162,9 @@ enum RecordCheckRegistry: SchemaRegistry {
         #expect(try RecordCheckRegistry.openTookFullPath(path) == true, "the schema changed: checked once")
         #expect(try RecordCheckRegistry.openTookFullPath(path) == false, "the new cookie recorded: the launch path again")
         try withDatabase(path) { (db: Database) throws in
-            #expect(try Int64.fetchOne(db, sql: "SELECT schema_cookie FROM lucid_store") == (try Int64.fetchOne(db, sql: "PRAGMA schema_version")))
+            #expect(
+                try Int64.fetchOne(db, sql: "SELECT schema_cookie FROM lucid_store")
+                    == (try Int64.fetchOne(db, sql: "PRAGMA schema_version")))
             #expect(try String.fetchOne(db, sql: "SELECT name FROM item") == "a")
         }
     }
@@ -183,14 +203,18 @@ enum RecordCheckRegistry: SchemaRegistry {
         let path = folder.path("store.sqlite")
         try LucidStore.create(atPath: path, versions: Self.versions, version: SchemaVersion("1.0")).close()
         try withDatabase(path) { (db: Database) throws in
-            #expect(try Int64.fetchOne(db, sql: "SELECT schema_cookie FROM lucid_store") == (try Int64.fetchOne(db, sql: "PRAGMA schema_version")))
+            #expect(
+                try Int64.fetchOne(db, sql: "SELECT schema_cookie FROM lucid_store")
+                    == (try Int64.fetchOne(db, sql: "PRAGMA schema_version")))
         }
         let opened = try LucidStore.open(atPath: path, registry: RecordCheckRegistry.self)
         let (store, outcome) = (opened.database, opened.outcome)
         #expect(outcome.steps.map(\.to) == [SchemaVersion("2.0")])
         try store.close()
         try withDatabase(path) { (db: Database) throws in
-            #expect(try Int64.fetchOne(db, sql: "SELECT schema_cookie FROM lucid_store") == (try Int64.fetchOne(db, sql: "PRAGMA schema_version")))
+            #expect(
+                try Int64.fetchOne(db, sql: "SELECT schema_cookie FROM lucid_store")
+                    == (try Int64.fetchOne(db, sql: "PRAGMA schema_version")))
         }
         #expect(try RecordCheckRegistry.openTookFullPath(path) == false)
     }
@@ -205,11 +229,14 @@ enum RecordCheckRegistry: SchemaRegistry {
         defer { folder.remove() }
         let path = folder.path("new.sqlite")
         let table = SchemaTable(
-            name: "note", columns: [SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "body", type: .text, notNull: false)],
+            name: "note",
+            columns: [SchemaColumn(name: "id", type: .integer, notNull: true), SchemaColumn(name: "body", type: .text, notNull: false)],
             primaryKey: ["id"], search: SchemaSearch(columns: ["body"], tokenizer: "bogus"))
         var options = StoreOptions()
         options.configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = \(journal)") }
-        #expect(throws: StoreError.self) { try LucidStore.open(atPath: path, versions: [Schema(version: SchemaVersion("1.0"), tables: [table])], options: options).database }
+        #expect(throws: StoreError.self) {
+            try LucidStore.open(atPath: path, versions: [Schema(version: SchemaVersion("1.0"), tables: [table])], options: options).database
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
     }
 }

@@ -9,8 +9,13 @@ import Testing
     func writtenThenReadIsTheSame(_ text: String) throws {
         let entity = CoreDataOriginDocument.Entity(
             name: text, parent: text, abstract: true, table: text, kind: text,
-            attributes: [.init(name: text, type: "String", column: text, transient: true, externalStorage: true), .init(name: "plain", type: "")],
-            relationships: [.init(name: text, toMany: true, ordered: true, destination: text, inverse: text, linkTable: text), .init(name: "owner", toMany: false, column: text)])
+            attributes: [
+                .init(name: text, type: "String", column: text, transient: true, externalStorage: true), .init(name: "plain", type: ""),
+            ],
+            relationships: [
+                .init(name: text, toMany: true, ordered: true, destination: text, inverse: text, linkTable: text),
+                .init(name: "owner", toMany: false, column: text),
+            ])
         let document = CoreDataOriginDocument(versions: [
             .init(version: "1.0", model: text, entities: [entity], hashes: [text: "AAE=", "b": text]),
             .init(version: "2.0", model: "Model 2", entities: [.init(name: "Empty")]),
@@ -22,7 +27,9 @@ import Testing
 
     @Test func flagsOnlyWhenSet() throws {
         let document = CoreDataOriginDocument(versions: [
-            .init(version: "1.0", model: "Model", entities: [.init(name: "Item", table: "item", attributes: [.init(name: "title", type: "String", column: "title")])])
+            .init(
+                version: "1.0", model: "Model",
+                entities: [.init(name: "Item", table: "item", attributes: [.init(name: "title", type: "String", column: "title")])])
         ])
         #expect(
             document.json() == """

@@ -6,7 +6,8 @@ import Testing
 /// The description writer: hostile names and expressions come back as they went in, keys in their order.
 @Suite struct DescriptionWriterTests {
     static let hostile = [
-        "plain", "a \"quoted\" name", #"back\slash"#, "line\nbreak", "carriage\rreturn", "tab\there", "separator\u{2028}here", "paragraph\u{2029}here",
+        "plain", "a \"quoted\" name", #"back\slash"#, "line\nbreak", "carriage\rreturn", "tab\there", "separator\u{2028}here",
+        "paragraph\u{2029}here",
         "nul\u{0}byte", "bell\u{7}", "escape\u{1B}[0m", "delete\u{7F}", "slash/and\\/", "emoji 🦆 and é", "", "{ \"sql\": \"x\" }", "]}\n{",
     ]
 
@@ -36,7 +37,12 @@ import Testing
         property.defaultValue = .string(text)
         property.generated = .init(expression: text, stored: true)
         property.typeHistory = [.init(untilVersion: "2.0", defaultValue: .sql(text), persistedName: .some(nil))]
-        var link = DescriptionDocument.Property(name: "links", type: .relationship(.init(entityName: text, association: .toMany, linkTable: .init(name: text, columns: .init(source: text, target: text, targetIndex: nil)))))
+        var link = DescriptionDocument.Property(
+            name: "links",
+            type: .relationship(
+                .init(
+                    entityName: text, association: .toMany,
+                    linkTable: .init(name: text, columns: .init(source: text, target: text, targetIndex: nil)))))
         link.nullable = false
         entity.properties = [property, link]
         entity.indexes = [.init(properties: [text, "b"], unique: true, name: text)]
@@ -94,7 +100,8 @@ import Testing
 
                 """)
         #expect(
-            DescriptionWriter.json(entity, layout: .versionHistoryOnLines).contains("""
+            DescriptionWriter.json(entity, layout: .versionHistoryOnLines).contains(
+                """
                   "version_history": [
                     { "version": "1.0" },
                     { "version": "2.0" }

@@ -1,5 +1,6 @@
-@_spi(Generated) @testable import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidSchema
 
 /// Planning along a long history infers only what the path needs: never every pair of
 /// versions. Counted in inferences, not in time.
@@ -19,9 +20,10 @@ import Testing
                     columns[table].removeAll { $0.name == "c\(version - 1)_\(table)" }
                 }
             }
-            result.append(Schema(
-                version: try! SchemaVersion(parsing: "\(version + 1).0"),
-                tables: (0..<tables).map { SchemaTable(name: "t\($0)", columns: columns[$0], primaryKey: ["id"]) }))
+            result.append(
+                Schema(
+                    version: try! SchemaVersion(parsing: "\(version + 1).0"),
+                    tables: (0..<tables).map { SchemaTable(name: "t\($0)", columns: columns[$0], primaryKey: ["id"]) }))
         }
         return result
     }
@@ -88,7 +90,9 @@ import Testing
             }
             constants += changed
             for table in schema.tables { current[table.name] = table }
-            result.append(result.last.map { Schema(version: schema.version, basedOn: $0, replacing: changed) } ?? Schema(version: schema.version, tables: changed))
+            result.append(
+                result.last.map { Schema(version: schema.version, basedOn: $0, replacing: changed) }
+                    ?? Schema(version: schema.version, tables: changed))
         }
         return (result, constants)
     }
@@ -98,10 +102,11 @@ import Testing
         let planner = try MigrationPlanner(versions: versions)
         let steps = try planner.plan(from: versions[148].version)
         #expect(steps.count == 1)
-        #expect(steps.first?.operations == [
-            .addColumn(table: "t29", column: SchemaColumn(name: "c149_29", type: .text, notNull: false)),
-            .addColumn(table: "t30", column: SchemaColumn(name: "c149_30", type: .text, notNull: false)),
-        ])
+        #expect(
+            steps.first?.operations == [
+                .addColumn(table: "t29", column: SchemaColumn(name: "c149_29", type: .text, notNull: false)),
+                .addColumn(table: "t30", column: SchemaColumn(name: "c149_30", type: .text, notNull: false)),
+            ])
         // The two tables the step changes, as 1.48 and as 1.49 state them: none of the other 58, nor any
         // table of the 148 versions before.
         let built = constants.filter(\.isBuilt).map(\.name).sorted()
@@ -109,7 +114,9 @@ import Testing
         // The deferred history plans every start as the built one does.
         let plain = try MigrationPlanner(versions: Self.history(versions: 150, tables: 60))
         for start in [0, 1, 74, 139, 148] {
-            #expect(try planner.plan(from: versions[start].version) == plain.plan(from: versions[start].version), "from \(versions[start].version)")
+            #expect(
+                try planner.plan(from: versions[start].version) == plain.plan(from: versions[start].version),
+                "from \(versions[start].version)")
         }
     }
 

@@ -1,5 +1,6 @@
-@_spi(Generated) @testable import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidSchema
 
 /// The path finder and the step inference, on hand-built version histories.
 @Suite struct PlannerTests {
@@ -44,14 +45,34 @@ import Testing
     // MARK: Step inference on real schemas
 
     static func table(_ name: String, _ columns: [SchemaColumn], renamedFrom: String? = nil) -> SchemaTable {
-        SchemaTable(name: name, columns: [SchemaColumn(name: "id", type: .integer, notNull: true)] + columns, primaryKey: ["id"], renamedFrom: renamedFrom)
+        SchemaTable(
+            name: name, columns: [SchemaColumn(name: "id", type: .integer, notNull: true)] + columns, primaryKey: ["id"],
+            renamedFrom: renamedFrom)
     }
 
     @Test func changesThatCancelCostNothing() throws {
         let versions = [
             Schema(version: SchemaVersion("1.0"), tables: [Self.table("t", [SchemaColumn(name: "a", type: .text, notNull: false)])]),
-            Schema(version: SchemaVersion("1.1"), tables: [Self.table("t", [SchemaColumn(name: "a", type: .text, notNull: false), SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: "0")])]),
-            Schema(version: SchemaVersion("1.2"), tables: [Self.table("t", [SchemaColumn(name: "a", type: .text, notNull: false), SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: "0")])]),
+            Schema(
+                version: SchemaVersion("1.1"),
+                tables: [
+                    Self.table(
+                        "t",
+                        [
+                            SchemaColumn(name: "a", type: .text, notNull: false),
+                            SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: "0"),
+                        ])
+                ]),
+            Schema(
+                version: SchemaVersion("1.2"),
+                tables: [
+                    Self.table(
+                        "t",
+                        [
+                            SchemaColumn(name: "a", type: .text, notNull: false),
+                            SchemaColumn(name: "b", type: .integer, notNull: true, defaultSQL: "0"),
+                        ])
+                ]),
             Schema(version: SchemaVersion("1.3"), tables: [Self.table("t", [SchemaColumn(name: "a", type: .text, notNull: false)])]),
         ]
         let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
@@ -65,8 +86,12 @@ import Testing
     @Test func renamesComposeAcrossVersions() throws {
         let versions = [
             Schema(version: SchemaVersion("1.0"), tables: [Self.table("a", [SchemaColumn(name: "x", type: .text, notNull: true)])]),
-            Schema(version: SchemaVersion("2.0"), tables: [Self.table("b", [SchemaColumn(name: "y", type: .text, notNull: true, renamedFrom: "x")], renamedFrom: "a")]),
-            Schema(version: SchemaVersion("3.0"), tables: [Self.table("c", [SchemaColumn(name: "z", type: .text, notNull: true, renamedFrom: "y")], renamedFrom: "b")]),
+            Schema(
+                version: SchemaVersion("2.0"),
+                tables: [Self.table("b", [SchemaColumn(name: "y", type: .text, notNull: true, renamedFrom: "x")], renamedFrom: "a")]),
+            Schema(
+                version: SchemaVersion("3.0"),
+                tables: [Self.table("c", [SchemaColumn(name: "z", type: .text, notNull: true, renamedFrom: "y")], renamedFrom: "b")]),
         ]
         let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         #expect(steps.map(\.operations) == [[.renameTable(from: "a", to: "c"), .renameColumn(table: "c", from: "x", to: "z")]])
@@ -77,20 +102,41 @@ import Testing
             Schema(version: SchemaVersion("1.0"), tables: [Self.table("t", [SchemaColumn(name: "n", type: .text, notNull: true)])]),
             Schema(version: SchemaVersion("2.0"), tables: [Self.table("t", [SchemaColumn(name: "n", type: .integer, notNull: true)])]),
         ]
-        #expect(throws: PlanningError.noRoute(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), blocked: [
-            NotInferable(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), reasons: ["t.n: TEXT → INTEGER cannot convert every value exactly"], tables: ["t"])
-        ])) {
+        #expect(
+            throws: PlanningError.noRoute(
+                from: SchemaVersion("1.0"), to: SchemaVersion("2.0"),
+                blocked: [
+                    NotInferable(
+                        from: SchemaVersion("1.0"), to: SchemaVersion("2.0"),
+                        reasons: ["t.n: TEXT → INTEGER cannot convert every value exactly"], tables: ["t"])
+                ])
+        ) {
             try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         }
         // With an explicit stage the path exists.
-        let planner = try MigrationPlanner(versions: versions, stages: [ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse numbers")])
+        let planner = try MigrationPlanner(
+            versions: versions, stages: [ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "parse numbers")])
         #expect(try planner.plan(from: SchemaVersion("1.0")).map(\.kind) == [.explicit("parse numbers")])
     }
 
     @Test func conversionAndRequiredWithDefaultRebuildOnce() throws {
         let versions = [
-            Schema(version: SchemaVersion("1.0"), tables: [Self.table("t", [SchemaColumn(name: "n", type: .integer, notNull: true), SchemaColumn(name: "s", type: .text, notNull: false)])]),
-            Schema(version: SchemaVersion("2.0"), tables: [Self.table("t", [SchemaColumn(name: "n", type: .text, notNull: true), SchemaColumn(name: "s", type: .text, notNull: true, defaultSQL: "''")])]),
+            Schema(
+                version: SchemaVersion("1.0"),
+                tables: [
+                    Self.table(
+                        "t", [SchemaColumn(name: "n", type: .integer, notNull: true), SchemaColumn(name: "s", type: .text, notNull: false)])
+                ]),
+            Schema(
+                version: SchemaVersion("2.0"),
+                tables: [
+                    Self.table(
+                        "t",
+                        [
+                            SchemaColumn(name: "n", type: .text, notNull: true),
+                            SchemaColumn(name: "s", type: .text, notNull: true, defaultSQL: "''"),
+                        ])
+                ]),
         ]
         let steps = try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.0"))
         guard case .rebuildTable(let rebuild) = try #require(steps.first?.operations.first) else {
@@ -104,7 +150,8 @@ import Testing
     @Test func explicitStagesAreNeverSkipped() throws {
         let column = SchemaColumn(name: "a", type: .text, notNull: false)
         let versions = ["1.0", "2.0", "3.0"].map { Schema(version: try! SchemaVersion(parsing: $0), tables: [Self.table("t", [column])]) }
-        let planner = try MigrationPlanner(versions: versions, stages: [ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "fix data")])
+        let planner = try MigrationPlanner(
+            versions: versions, stages: [ExplicitStage(from: SchemaVersion("1.0"), to: SchemaVersion("2.0"), label: "fix data")])
         let steps = try planner.plan(from: SchemaVersion("1.0"))
         #expect(steps.map(\.label) == ["1.0 → 2.0 (fix data)", "2.0 → 3.0 (inferred)"])
         #expect(try planner.plan(from: SchemaVersion("2.0")).map(\.label) == ["2.0 → 3.0 (inferred)"])
@@ -121,11 +168,13 @@ import Testing
             Schema(version: SchemaVersion("1.2"), tables: [Self.table("t", [a])]),
             Schema(version: SchemaVersion("2.0"), tables: [Self.table("t", [a])]),
         ]
-        let planner = try MigrationPlanner(versions: versions, stages: [ExplicitStage(from: SchemaVersion("1.2"), to: SchemaVersion("2.0"), label: "fix data")])
+        let planner = try MigrationPlanner(
+            versions: versions, stages: [ExplicitStage(from: SchemaVersion("1.2"), to: SchemaVersion("2.0"), label: "fix data")])
         let edges = try planner.edges()
-        #expect(edges.map(\.description) == [
-            "1.0 → 1.1 (inferred)", "1.0 → 1.2 (inferred)", "1.1 → 1.2 (inferred)", "1.2 → 2.0 (fix data)",
-        ])
+        #expect(
+            edges.map(\.description) == [
+                "1.0 → 1.1 (inferred)", "1.0 → 1.2 (inferred)", "1.1 → 1.2 (inferred)", "1.2 → 2.0 (fix data)",
+            ])
         #expect(edges.map(\.spannedVersions) == [0, 1, 0, 0])
         #expect(edges[1].operations.isEmpty && edges[1].cost == 0 && edges[1].isJump)
         #expect(edges[2].operations == [.dropColumn(table: "t", column: "b", deferrable: true)])
@@ -133,7 +182,9 @@ import Testing
         #expect(path == [edges[1].step, edges[3].step])
         #expect(try planner.edges(from: SchemaVersion("1.1")).map(\.description) == ["1.1 → 1.2 (inferred)", "1.2 → 2.0 (fix data)"])
         #expect(try planner.edges(to: SchemaVersion("1.1")).map(\.description) == ["1.0 → 1.1 (inferred)"])
-        #expect(throws: PlanningError.unknownVersion(SchemaVersion("9.0"), known: versions.map(\.version))) { try planner.edges(to: SchemaVersion("9.0")) }
+        #expect(throws: PlanningError.unknownVersion(SchemaVersion("9.0"), known: versions.map(\.version))) {
+            try planner.edges(to: SchemaVersion("9.0"))
+        }
     }
 
     @Test func planningErrorsNameTheVersions() throws {
@@ -142,7 +193,8 @@ import Testing
             try MigrationPlanner(versions: versions).plan(from: SchemaVersion("1.5"))
         }
         #expect(throws: PlanningError.cyclicStage(from: SchemaVersion("2.0"), to: SchemaVersion("1.0"))) {
-            try MigrationPlanner(versions: versions, stages: [ExplicitStage(from: SchemaVersion("2.0"), to: SchemaVersion("1.0"), label: "down")])
+            try MigrationPlanner(
+                versions: versions, stages: [ExplicitStage(from: SchemaVersion("2.0"), to: SchemaVersion("1.0"), label: "down")])
         }
     }
 }

@@ -14,7 +14,10 @@ import Testing
     }
 
     @Test func quotedNamesInEachOfSQLitesThreeQuotes() {
-        #expect(Self.read(#""My ""View"" -- x" [a "b" ]] `c``d`"#) == [#"quotedName:My "View" -- x"#, #"quotedName:a "b" "#, "punctuation:]", "quotedName:c`d"])
+        #expect(
+            Self.read(#""My ""View"" -- x" [a "b" ]] `c``d`"#) == [
+                #"quotedName:My "View" -- x"#, #"quotedName:a "b" "#, "punctuation:]", "quotedName:c`d",
+            ])
         #expect(SQLLexer.tokens("[it's]").map(\.kind) == [.quotedName])
     }
 
@@ -41,10 +44,11 @@ import Testing
     }
 
     @Test func numbersWordsAndOperators() {
-        #expect(Self.read("1 1.5e-3 .5 0x1F a.b $v é1 || |") == [
-            "number:1", "number:1.5e-3", "number:.5", "number:0x1F", "word:a", "punctuation:.", "word:b", "word:$v", "word:é1",
-            "punctuation:||", "punctuation:|",
-        ])
+        #expect(
+            Self.read("1 1.5e-3 .5 0x1F a.b $v é1 || |") == [
+                "number:1", "number:1.5e-3", "number:.5", "number:0x1F", "word:a", "punctuation:.", "word:b", "word:$v", "word:é1",
+                "punctuation:||", "punctuation:|",
+            ])
         #expect(Self.read("1-2") == ["number:1", "punctuation:-", "number:2"])
     }
 

@@ -6,15 +6,20 @@ import Testing
 @Suite struct SchemaDiffTests {
     static func table(_ name: String, _ columns: [String], renamedFrom: String? = nil, reusesName: Bool? = nil) -> SchemaTable {
         SchemaTable(
-            name: name, columns: [SchemaColumn(name: "id", type: .integer, notNull: true)] + columns.map { SchemaColumn(name: $0, type: .text, notNull: false) },
+            name: name,
+            columns: [SchemaColumn(name: "id", type: .integer, notNull: true)]
+                + columns.map { SchemaColumn(name: $0, type: .text, notNull: false) },
             primaryKey: ["id"], renamedFrom: renamedFrom, reusesName: reusesName)
     }
 
     static let v1 = Schema(version: SchemaVersion("1.0"), tables: [table("b", ["x"]), table("a", []), table("c", [])])
 
     @Test func replacingAndAddingKeepsTheOthersInNameOrder() {
-        let stated = Schema(version: SchemaVersion("1.1"), basedOn: Self.v1, replacing: [Self.table("d", []), Self.table("b", ["x", "y"])])
-        let whole = Schema(version: SchemaVersion("1.1"), tables: [Self.table("a", []), Self.table("b", ["x", "y"]), Self.table("c", []), Self.table("d", [])])
+        let stated = Schema(
+            version: SchemaVersion("1.1"), basedOn: Self.v1, replacing: [Self.table("d", []), Self.table("b", ["x", "y"])])
+        let whole = Schema(
+            version: SchemaVersion("1.1"),
+            tables: [Self.table("a", []), Self.table("b", ["x", "y"]), Self.table("c", []), Self.table("d", [])])
         #expect(stated == whole)
         #expect(stated.tables.map(\.name) == ["a", "b", "c", "d"])
         #expect(stated.checksum == whole.checksum)

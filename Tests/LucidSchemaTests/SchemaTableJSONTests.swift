@@ -1,6 +1,7 @@
 import Foundation
-@_spi(Generated) @testable import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidSchema
 
 /// Generated registries write each table as JSON in a raw string literal (`SchemaTable(json:)`): it must
 /// read back as exactly the table the generator had (the checksum is computed from it), whatever the
@@ -15,7 +16,8 @@ import Testing
                 SchemaColumn(
                     name: "note", type: .text, notNull: false, defaultSQL: "'a\"b\\c ''quoted'' é 🚀'", renamedFrom: "old note",
                     valueType: .string, lossyConversionFrom: .double, reusesName: true),
-                SchemaColumn(name: "owner", type: .integer, notNull: false, convertedFromJoinTable: "item_owners", valueType: .toOne(target: nil)),
+                SchemaColumn(
+                    name: "owner", type: .integer, notNull: false, convertedFromJoinTable: "item_owners", valueType: .toOne(target: nil)),
                 SchemaColumn(name: "ratio", type: .real, notNull: true, defaultSQL: "(1.5 * 2)"),
                 SchemaColumn(name: "blob", type: .blob, notNull: false),
             ],
@@ -25,7 +27,10 @@ import Testing
             renamedFrom: "old", convertedFromColumn: "owner_id", reusesName: true),
         SchemaTable(
             name: "item_tags", kind: .join,
-            columns: [SchemaColumn(name: "source_id", type: .integer, notNull: true), SchemaColumn(name: "target_id", type: .integer, notNull: true)],
+            columns: [
+                SchemaColumn(name: "source_id", type: .integer, notNull: true),
+                SchemaColumn(name: "target_id", type: .integer, notNull: true),
+            ],
             primaryKey: ["source_id", "target_id"],
             foreignKeys: [
                 SchemaForeignKey(columns: ["source_id"], table: "item", tableColumns: ["id"], onDelete: .cascade),

@@ -1,5 +1,6 @@
-@_spi(Generated) @testable import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidSchema
 
 /// Which value type changes the planner infers: only those exact for every value, or those whose loss
 /// the description accepts, decided per version along the lineage.
@@ -11,7 +12,9 @@ import Testing
 
     /// A column `v` whose value type is spelled `valueType`, as registries write it.
     static func column(_ valueType: String, lossy: String? = nil) -> SchemaColumn {
-        SchemaColumn(name: "v", type: storage[valueType]!, notNull: false, valueType: ValueType(valueType), lossyConversionFrom: lossy.map(ValueType.init))
+        SchemaColumn(
+            name: "v", type: storage[valueType]!, notNull: false, valueType: ValueType(valueType),
+            lossyConversionFrom: lossy.map(ValueType.init))
     }
 
     /// Versions 1.0, 1.1, … of one table `t` whose column `v` has the given value types.
@@ -57,9 +60,10 @@ import Testing
             Issue.record("int → double was inferred")
             return
         }
-        #expect(reason.reasons == [
-            #"t.v: int → double cannot convert every value exactly: integers beyond 2^53 have no exact floating-point value; add "lossy_conversion": true to its type_history item to accept SQLite's CAST"#
-        ])
+        #expect(
+            reason.reasons == [
+                #"t.v: int → double cannot convert every value exactly: integers beyond 2^53 have no exact floating-point value; add "lossy_conversion": true to its type_history item to accept SQLite's CAST"#
+            ])
     }
 
     @Test func anAcceptedLossIsSQLitesCast() throws {
@@ -73,11 +77,16 @@ import Testing
         // Same storage class: nothing to do in SQL (a REAL read as a Float rounds).
         #expect(try StepInference(versions: Self.versions([("double", false), ("float", true)])).operations(from: 0, to: 1).get() == [])
         // The loss of a change SQLite cannot make stays unaccepted.
-        guard case .failure(let reason) = StepInference(versions: Self.versions([("string", false), ("date", true)])).operations(from: 0, to: 1) else {
+        guard
+            case .failure(let reason) = StepInference(versions: Self.versions([("string", false), ("date", true)])).operations(
+                from: 0, to: 1)
+        else {
             Issue.record("string → date was inferred")
             return
         }
-        #expect(reason.reasons == ["t.v: string → date is no conversion SQLite's CAST can make, even with its loss accepted (lossy_conversion)"])
+        #expect(
+            reason.reasons == ["t.v: string → date is no conversion SQLite's CAST can make, even with its loss accepted (lossy_conversion)"]
+        )
     }
 
     /// 1.0 int → 1.1 double (loss accepted) → 1.2 string (loss accepted) is not int → string: the CASTs compose in order.
@@ -113,19 +122,27 @@ import Testing
             return refusal.description
         }
         #expect(reason("string", "uuid") == "t.v: string → uuid cannot convert every value exactly: not every text is a valid uuid")
-        #expect(reason("uuid", "string") == "t.v: uuid → string cannot convert every value exactly: a uuid is stored as its 16 bytes, which are no string value")
+        #expect(
+            reason("uuid", "string")
+                == "t.v: uuid → string cannot convert every value exactly: a uuid is stored as its 16 bytes, which are no string value")
         #expect(reason("data", "uuid") == "t.v: data → uuid cannot convert every value exactly: not every blob is the 16 bytes of a UUID")
         #expect(reason("uuid", "data") == nil)
         // Not even with the loss accepted: SQLite's CAST makes no UUID.
         let lossy = ValueConversion.between(Self.column("string"), Self.column("uuid", lossy: "string"), label: "t.v")
-        #expect(lossy == .failure(ConversionRefusal("t.v: string → uuid is no conversion SQLite's CAST can make, even with its loss accepted (lossy_conversion)")))
+        #expect(
+            lossy
+                == .failure(
+                    ConversionRefusal(
+                        "t.v: string → uuid is no conversion SQLite's CAST can make, even with its loss accepted (lossy_conversion)")))
     }
 
     /// Registries written before value types: only the storage class is known, and only INTEGER → TEXT is exact.
     @Test func withoutValueTypesOnlyExactStorageChangesAreInferred() {
         func change(_ old: SchemaColumn.StorageType, _ new: SchemaColumn.StorageType) -> Bool {
             let versions = [old, new].enumerated().map { index, type in
-                Schema(version: try! SchemaVersion(parsing: "1.\(index)"), tables: [PlannerTests.table("t", [SchemaColumn(name: "v", type: type, notNull: false)])])
+                Schema(
+                    version: try! SchemaVersion(parsing: "1.\(index)"),
+                    tables: [PlannerTests.table("t", [SchemaColumn(name: "v", type: type, notNull: false)])])
             }
             if case .success = StepInference(versions: versions).operations(from: 0, to: 1) { return true }
             return false

@@ -1,6 +1,7 @@
 import Foundation
-@_spi(Generated) @testable import LucidSchema
 import Testing
+
+@_spi(Generated) @testable import LucidSchema
 
 /// Value types read from and write to the text registries and snapshots hold, unchanged.
 @Suite struct ValueTypeTests {
@@ -24,16 +25,18 @@ import Testing
     @Test func encodesAsTheStringItWas() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let column = SchemaColumn(name: "a", type: .text, notNull: true, valueType: .array(.enumeration("unit")), lossyConversionFrom: .double)
+        let column = SchemaColumn(
+            name: "a", type: .text, notNull: true, valueType: .array(.enumeration("unit")), lossyConversionFrom: .double)
         let json = String(decoding: try encoder.encode(column), as: UTF8.self)
         #expect(json == #"{"lossyConversionFrom":"double","name":"a","notNull":true,"type":"TEXT","valueType":"[enum unit]"}"#)
         #expect(try JSONDecoder().decode(SchemaColumn.self, from: Data(json.utf8)) == column)
     }
 
     @Test func generatedTableJSONReadsTypedValueTypes() {
-        let table = SchemaTable(json: #"{"name": "t", "kind": "entity", "primaryKey": ["id"], "columns": ["#
-            + #"{"name":"id","notNull":true,"type":"INTEGER","valueType":"int"}, {"name":"owner","notNull":false,"type":"INTEGER","valueType":"to_one"}],"#
-            + #" "foreignKeys": [], "indexes": []}"#)
+        let table = SchemaTable(
+            json: #"{"name": "t", "kind": "entity", "primaryKey": ["id"], "columns": ["#
+                + #"{"name":"id","notNull":true,"type":"INTEGER","valueType":"int"}, {"name":"owner","notNull":false,"type":"INTEGER","valueType":"to_one"}],"#
+                + #" "foreignKeys": [], "indexes": []}"#)
         #expect(table.columns.map(\.valueType) == [.int, .toOne(target: nil)])
     }
 

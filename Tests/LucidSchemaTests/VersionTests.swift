@@ -55,10 +55,11 @@ import Testing
             primaryKey: ["id"],
             foreignKeys: [SchemaForeignKey(columns: ["aircraft"], table: "aircraft", tableColumns: ["id"], onDelete: .setNull)],
             indexes: [SchemaIndex(name: "flight_aircraft_index", columns: ["aircraft"])])
-        #expect(table.createStatements == [
-            #"CREATE TABLE "flight" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT, "note" TEXT NOT NULL DEFAULT 'it''s', FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE SET NULL)"#,
-            #"CREATE INDEX "flight_aircraft_index" ON "flight" ("aircraft")"#,
-        ])
+        #expect(
+            table.createStatements == [
+                #"CREATE TABLE "flight" ("id" INTEGER PRIMARY KEY NOT NULL, "aircraft" TEXT, "note" TEXT NOT NULL DEFAULT 'it''s', FOREIGN KEY ("aircraft") REFERENCES "aircraft"("id") ON DELETE SET NULL)"#,
+                #"CREATE INDEX "flight_aircraft_index" ON "flight" ("aircraft")"#,
+            ])
     }
 
     @Test func checksumIgnoresVersionAndTableOrderButNotShape() {

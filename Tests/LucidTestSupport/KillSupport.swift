@@ -107,7 +107,11 @@ package struct StoreSnapshot: Equatable, CustomStringConvertible {
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"], sourceLocation: sourceLocation)
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty, sourceLocation: sourceLocation)
             let version = try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lucid_%' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            let tables = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'lucid_%' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
             var text = ""
             var rows = 0
             for table in tables {

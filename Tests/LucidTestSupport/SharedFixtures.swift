@@ -47,7 +47,8 @@ package enum ReadOnlyFolder {
         }
         try? FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: path)
         if refusesFiles() { return true }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), (try? run("/usr/bin/chattr", ["+i", path]))?.status == 0 else { return false }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), (try? run("/usr/bin/chattr", ["+i", path]))?.status == 0
+        else { return false }
         return refusesFiles()
     }
 
@@ -84,12 +85,14 @@ package struct FleetProject {
     package let templates: [String: String]
 
     package init(rows: Int = 50) throws {
-        project = try TestProject(files: [".entities/item.json": Self.entity], config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
+        project = try TestProject(
+            files: [".entities/item.json": Self.entity], config: TestProject.defaultConfig + "\ncurrent_version: \"3.0\"\n")
         self.rows = rows
         var templates: [String: String] = [:]
         for version in Self.starts {
             let path = project.root.appendingPathComponent("template-\(version).store").path
-            let made = try run(lucidgenBinary, ["fixtures", "--schema-version", version, "--rows", "\(rows)", "--output", path], in: project.root)
+            let made = try run(
+                lucidgenBinary, ["fixtures", "--schema-version", version, "--rows", "\(rows)", "--output", path], in: project.root)
             #expect(made.status == 0, "\(made.error)")
             templates[version] = path
         }
@@ -126,7 +129,8 @@ package struct FleetProject {
         defer { try? database.close() }
         return try database.read { db in
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"], "\(relative)", sourceLocation: sourceLocation)
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM item") == rows, "\(relative): no row lost", sourceLocation: sourceLocation)
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM item") == rows, "\(relative): no row lost", sourceLocation: sourceLocation)
             return try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"
         }
     }
@@ -165,18 +169,26 @@ package func releaseNext(
     _ project: TestProject, _ entity: String, _ description: String, replacing old: String, with new: String,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> [Schema] {
-    try project.write(".lucid.yaml", try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
+    try project.write(
+        ".lucid.yaml",
+        try project.read(".lucid.yaml").replacingOccurrences(of: #"current_version: "1.0""#, with: #"current_version: "1.1""#))
     #expect(description.contains(old), "\(old) in \(description)", sourceLocation: sourceLocation)
-    try project.write(".entities/\(entity).json", description
-        .replacingOccurrences(of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#)
-        .replacingOccurrences(of: old, with: new))
+    try project.write(
+        ".entities/\(entity).json",
+        description
+            .replacingOccurrences(
+                of: #""version_history": [{ "version": "1.0" }]"#, with: #""version_history": [{ "version": "1.0" }, { "version": "1.1" }]"#
+            )
+            .replacingOccurrences(of: old, with: new))
     let generated = try run(lucidgenBinary, ["generate"], in: project.root)
     #expect(generated.status == 0, "\(generated.output)\(generated.error)", sourceLocation: sourceLocation)
     return try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
 }
 
 /// An entity `track` (or `name`) with an int key, the given versions and properties: the lint and command tests' model.
-package func trackDescription(_ properties: String, history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, name: String = "track", extra: String = "") -> String {
+package func trackDescription(
+    _ properties: String, history: String = #"{ "version": "1.0" }, { "version": "2.0" }"#, name: String = "track", extra: String = ""
+) -> String {
     """
     {
         "name": "\(name)",
@@ -212,12 +224,16 @@ package enum CoreDataModels {
     /// The shared histories' folder: `LUCIDGEN_COREDATA_HISTORIES`, else `../shared/coredata` beside the repository,
     /// else the team machine's `/work/shared/coredata`; nil (and said) when absent.
     package static let sharedHistories: URL? = {
-        let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_COREDATA_HISTORIES"].map { URL(fileURLWithPath: $0) },
+        let candidates = [
+            ProcessInfo.processInfo.environment["LUCIDGEN_COREDATA_HISTORIES"].map { URL(fileURLWithPath: $0) },
             repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/coredata"),
-            URL(fileURLWithPath: "/work/shared/coredata")].compactMap { $0 }
+            URL(fileURLWithPath: "/work/shared/coredata"),
+        ].compactMap { $0 }
         let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("wikipedia-ios").path) }
         if found == nil {
-            print("CoreDataImportTests: the shared Core Data histories are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the tests of real histories check nothing")
+            print(
+                "CoreDataImportTests: the shared Core Data histories are absent (looked in \(candidates.map(\.path).joined(separator: ", "))): the tests of real histories check nothing"
+            )
         }
         return found
     }()
@@ -239,7 +255,8 @@ package enum CoreDataModels {
 /// What the injection tests try to smuggle into generated code: a member through a line break in a doc
 /// comment, and an interpolation that would run.
 package enum InjectionPayloads {
-    package static let pwned = "x\n    public static var databaseSelection: [any GRDB.SQLSelectable] { Swift.print(\"PWNED\"); return [GRDB.AllColumns()] }\n    /// y"
+    package static let pwned =
+        "x\n    public static var databaseSelection: [any GRDB.SQLSelectable] { Swift.print(\"PWNED\"); return [GRDB.AllColumns()] }\n    /// y"
     package static let trap = ##"\#({ () -> Swift.String in Swift.fatalError(Swift.String(0xDEAD_BEEF)) }())"##
 
     /// `text` as a JSON string literal.

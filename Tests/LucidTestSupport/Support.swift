@@ -4,7 +4,8 @@ import LucidGenCore
 import Testing
 
 /// The repository's root folder.
-package let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+package let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// The folder holding the built products (the `lucidgen` binary among them).
 package let productsDirectory: URL = {
@@ -44,7 +45,10 @@ package struct TestProject {
         lines += settings
         lines += ["targets:", "  app:", "    module_name: App", "    output_path: Sources/App/Generated"]
         if tests {
-            lines += ["  app_tests:", "    module_name: AppTests", "    output_path: Tests/AppTests/Generated", "    expectations_provider: AppExpectations"]
+            lines += [
+                "  app_tests:", "    module_name: AppTests", "    output_path: Tests/AppTests/Generated",
+                "    expectations_provider: AppExpectations",
+            ]
         }
         return lines.joined(separator: "\n")
     }
@@ -86,7 +90,9 @@ package struct TestProject {
         while let path = enumerator?.nextObject() as? String {
             if path.hasPrefix(".build") { continue }
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 files.append(path)
             }
         }
@@ -97,7 +103,9 @@ package struct TestProject {
 }
 
 /// A one-version entity description.
-package func entityJSON(_ name: String, version: String = "1.0", properties: String = #"{ "name": "title", "property_type": "string" }"#, extra: String = "") -> String {
+package func entityJSON(
+    _ name: String, version: String = "1.0", properties: String = #"{ "name": "title", "property_type": "string" }"#, extra: String = ""
+) -> String {
     """
     {
         "name": "\(name)",\(extra)
@@ -117,7 +125,9 @@ package struct ProcessResult {
 }
 
 @discardableResult
-package func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+package func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws
+    -> ProcessResult
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -160,11 +170,17 @@ package var swiftExecutable: String {
 /// `/work/shared/realworld`; `subfolder` of the first that holds `probe` (a path inside `subfolder`), or nil,
 /// said on standard output in `who`'s name, when none does.
 package func realWorldFolder(_ subfolder: String, holding probe: String, for who: String) -> URL? {
-    let candidates = [ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
+    let candidates = [
+        ProcessInfo.processInfo.environment["LUCIDGEN_REALWORLD"].map { URL(fileURLWithPath: $0) },
         repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld"),
-        URL(fileURLWithPath: "/work/shared/realworld")].compactMap { $0 }.map { $0.appendingPathComponent(subfolder) }
+        URL(fileURLWithPath: "/work/shared/realworld"),
+    ].compactMap { $0 }.map { $0.appendingPathComponent(subfolder) }
     let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent(probe).path) }
-    if found == nil { print("\(who): the shared real-world files are absent (looked for \(probe) in \(candidates.map(\.path).joined(separator: ", "))): their tests check nothing") }
+    if found == nil {
+        print(
+            "\(who): the shared real-world files are absent (looked for \(probe) in \(candidates.map(\.path).joined(separator: ", "))): their tests check nothing"
+        )
+    }
     return found
 }
 
@@ -176,10 +192,11 @@ package func fillCrashSoakItems(_ path: String, rows: Int, journal: String) thro
         try db.execute(sql: "PRAGMA journal_mode = \(journal)")
         try db.inTransaction {
             try db.execute(sql: "DELETE FROM item")
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
-                INSERT INTO item (id, name, note, score, title) SELECT i, 'name ' || i, CASE WHEN i % 3 = 0 THEN NULL ELSE 'note ' || i END, i * 7, 'title ' || i FROM n
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+                    INSERT INTO item (id, name, note, score, title) SELECT i, 'name ' || i, CASE WHEN i % 3 = 0 THEN NULL ELSE 'note ' || i END, i * 7, 'title ' || i FROM n
+                    """)
             return .commit
         }
     }

@@ -76,7 +76,8 @@ package struct StoreDescriber {
         for versions in sameTables.values.filter({ $0.count > 1 }).sorted(by: { $0[0] < $1[0] }) {
             output.warnings.append(
                 "the stores at \(versions.map(\.string).joined(separator: ", ")) have the same tables: a user's store with them is recognised as \(versions[versions.count - 1]), "
-                    + "the newest of those versions (unless its PRAGMA user_version N names one of them, N.0), so the steps between them do not run for it")
+                    + "the newest of those versions (unless its PRAGMA user_version N names one of them, N.0), so the steps between them do not run for it"
+            )
         }
         let (entityNames, unmanaged) = Self.entityNames(layouts, leftToTheApp: leftToTheApp, &output)
         var perLayout: [[String: (table: SchemaTable, entity: DescribedEntity)]] = []
@@ -90,21 +91,24 @@ package struct StoreDescriber {
             var linkTables: Set<String> = []
             for table in layout.tables where unmanaged[sqlNameKey(table.name)] == nil {
                 guard let link = Self.linkTable(table, keyed: keyedTables) else { continue }
-                links[sqlNameKey(link.owner), default: []].append((Naming.snakeCase(link.relationship), link.relationship, entityNames[sqlNameKey(link.target)]!, link.ordered))
+                links[sqlNameKey(link.owner), default: []].append(
+                    (Naming.snakeCase(link.relationship), link.relationship, entityNames[sqlNameKey(link.target)]!, link.ordered))
                 linkTables.insert(table.name)
             }
             // The app's own join tables (GRDB's `bookAuthor(bookId, authorId)`): to-many relationships of their
             // primary key's first column's table, through them (`link_table`).
             var appLinks: [String: [(name: String, target: String, link: LinkTable.Columns, table: String)]] = [:]
             var joinProblems: [String: String] = [:]
-            for table in layout.tables where unmanaged[sqlNameKey(table.name)] == nil && !linkTables.contains(table.name) && table.primaryKey.count == 2 {
+            for table in layout.tables
+            where unmanaged[sqlNameKey(table.name)] == nil && !linkTables.contains(table.name) && table.primaryKey.count == 2 {
                 switch Self.appLinkTable(table, keyed: keyedTables) {
                 case .failure(let problem): joinProblems[table.name] = problem.why
                 case .success(let link):
                     let owner = keyedTables[sqlNameKey(link.owner)]!
                     let target = entityNames[sqlNameKey(link.target)]!
-                    let taken = Set(owner.columns.map { Naming.snakeCase($0.name) } + (links[sqlNameKey(link.owner)] ?? []).map(\.name)
-                        + (appLinks[sqlNameKey(link.owner)] ?? []).map(\.name))
+                    let taken = Set(
+                        owner.columns.map { Naming.snakeCase($0.name) } + (links[sqlNameKey(link.owner)] ?? []).map(\.name)
+                            + (appLinks[sqlNameKey(link.owner)] ?? []).map(\.name))
                     var name = target.hasSuffix("s") ? target : target + "s"
                     if taken.contains(name) { name = Naming.snakeCase(table.name) }
                     appLinks[sqlNameKey(link.owner), default: []].append((name, target, link.columns, table.name))
@@ -112,30 +116,41 @@ package struct StoreDescriber {
                     if !output.notes.contains(where: { $0.hasPrefix("\(table.name): ") }) {
                         output.notes.append(
                             "\(table.name): described as \(entityNames[sqlNameKey(link.owner)]!)'s to-many relationship \(name) to \(target) through it (link_table: its primary key's first column, "
-                                + "\(link.columns.source), is the owner's); lucidgen's to-many relationships are one-sided, so \(target) has no inverse (GRDB's hasMany(through:) from \(target) is the app's to write)")
+                                + "\(link.columns.source), is the owner's); lucidgen's to-many relationships are one-sided, so \(target) has no inverse (GRDB's hasMany(through:) from \(target) is the app's to write)"
+                        )
                     }
                 }
             }
             for table in layout.tables where !entityTables.contains(where: { $0.name == table.name }) && !linkTables.contains(table.name) {
                 if output.appTables.contains(where: { $0.name == table.name }) { continue }
-                output.appTables.append((table.name, unmanaged[sqlNameKey(table.name)] ?? joinProblems[table.name] ?? (table.primaryKey.isEmpty
-                    ? "it has no declared primary key (lucidgen's entities are keyed)"
-                    : "its primary key has \(table.primaryKey.count) columns, and lucidgen's entities have one")))
+                output.appTables.append(
+                    (
+                        table.name,
+                        unmanaged[sqlNameKey(table.name)] ?? joinProblems[table.name]
+                            ?? (table.primaryKey.isEmpty
+                                ? "it has no declared primary key (lucidgen's entities are keyed)"
+                                : "its primary key has \(table.primaryKey.count) columns, and lucidgen's entities have one")
+                    ))
             }
             let keyed = Dictionary(entityTables.map { (sqlNameKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             var entities: [String: (SchemaTable, DescribedEntity)] = [:]
             for table in entityTables {
                 var described = entity(table, keyed: keyed, entityNames: entityNames, version: layout.version, &output)
                 for link in links[sqlNameKey(table.name)] ?? [] {
-                    described.properties.append(DescribedProperty(
-                        name: link.name, column: link.column, type: .relationship(.init(entityName: link.target, association: .toMany, ordered: link.ordered)), nullable: false,
-                        defaultValue: nil, onDelete: nil, isRelationship: true))
+                    described.properties.append(
+                        DescribedProperty(
+                            name: link.name, column: link.column,
+                            type: .relationship(.init(entityName: link.target, association: .toMany, ordered: link.ordered)),
+                            nullable: false,
+                            defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
                 for link in appLinks[sqlNameKey(table.name)] ?? [] {
                     let linkTable = DescriptionDocument.LinkTable(name: link.table, columns: link.link)
-                    described.properties.append(DescribedProperty(
-                        name: link.name, column: columnNaming.column(link.name), type: .relationship(.init(entityName: link.target, association: .toMany, linkTable: linkTable)),
-                        nullable: false, defaultValue: nil, onDelete: nil, isRelationship: true))
+                    described.properties.append(
+                        DescribedProperty(
+                            name: link.name, column: columnNaming.column(link.name),
+                            type: .relationship(.init(entityName: link.target, association: .toMany, linkTable: linkTable)),
+                            nullable: false, defaultValue: nil, onDelete: nil, isRelationship: true))
                 }
                 entities[sqlNameKey(table.name)] = (table, described)
             }
@@ -144,7 +159,8 @@ package struct StoreDescriber {
         let names = Set(perLayout.flatMap(\.keys)).sorted()
         for name in names {
             let present = layouts.indices.filter { perLayout[$0][name] != nil }
-            output.entities.append(merged(present.map { (layouts[$0].version, perLayout[$0][name]!.entity) }, allVersions: layouts.map(\.version), &output))
+            output.entities.append(
+                merged(present.map { (layouts[$0].version, perLayout[$0][name]!.entity) }, allVersions: layouts.map(\.version), &output))
         }
         return output
     }
@@ -158,13 +174,15 @@ package struct StoreDescriber {
     /// name), or a column named `rowid` (which lucidgen's migrations copy rows by), stays the app's. Two
     /// tables whose names meet in snake_case (`userId`, `user_id`) keep distinct entities: the table
     /// already so named keeps the name, the other takes a numbered one (`user_id_2`), with a warning.
-    static func entityNames(_ layouts: [Layout], leftToTheApp: [String: String] = [:], _ output: inout Output) -> (names: [String: String], unmanaged: [String: String]) {
+    static func entityNames(_ layouts: [Layout], leftToTheApp: [String: String] = [:], _ output: inout Output) -> (
+        names: [String: String], unmanaged: [String: String]
+    ) {
         var spelling: [String: String] = [:]
         var columns: [String: [String]] = [:]
         var twinIndexes: [String: (SchemaIndex, SchemaIndex)] = [:]
         for layout in layouts {
             for table in layout.tables {
-                spelling[sqlNameKey(table.name)] = table.name  // the newest layout's spelling
+                spelling[sqlNameKey(table.name)] = table.name // the newest layout's spelling
                 columns[sqlNameKey(table.name), default: []] += table.columns.map(\.name)
                 // Two indexes on the same columns (one UNIQUE, say): a description has one index per list of properties.
                 // A `UNIQUE … ON CONFLICT` is the table's constraint, described apart from the indexes: a plain index
@@ -172,7 +190,9 @@ package struct StoreDescriber {
                 var seen: [[String]: SchemaIndex] = [:]
                 for index in table.indexes {
                     let key = index.columns.map { sqlNameKey($0) } + (index.onConflict == nil ? [] : ["on conflict"])
-                    if let other = seen[key], twinIndexes[sqlNameKey(table.name)] == nil { twinIndexes[sqlNameKey(table.name)] = (other, index) }
+                    if let other = seen[key], twinIndexes[sqlNameKey(table.name)] == nil {
+                        twinIndexes[sqlNameKey(table.name)] = (other, index)
+                    }
                     seen[key] = index
                 }
             }
@@ -186,17 +206,23 @@ package struct StoreDescriber {
             }
             let rename = "rename it in the app first (ALTER TABLE \(shown(quoteIdentifier(table))) RENAME TO …), then describe again"
             if Naming.fileNameProblem(with: table) != nil || Naming.fileNameProblem(with: Naming.snakeCase(table)) != nil {
-                unmanaged[key] = "its name is not one lucidgen manages: a table's name is its description's file name, so ASCII letters, digits and underscores, "
+                unmanaged[key] =
+                    "its name is not one lucidgen manages: a table's name is its description's file name, so ASCII letters, digits and underscores, "
                     + "starting with a letter, at most \(Naming.longestFileName) characters (also in snake_case), not starting with sqlite_ or lucid_; \(rename)"
-            } else if let column = columns[key]!.first(where: { Naming.problem(with: $0) != nil || Naming.problem(with: Naming.snakeCase($0)) != nil }) {
-                unmanaged[key] = "its column \(String(reflecting: column)) has a name lucidgen does not manage (a property's: ASCII letters, digits and underscores, starting with a letter, "
+            } else if let column = columns[key]!.first(where: {
+                Naming.problem(with: $0) != nil || Naming.problem(with: Naming.snakeCase($0)) != nil
+            }) {
+                unmanaged[key] =
+                    "its column \(String(reflecting: column)) has a name lucidgen does not manage (a property's: ASCII letters, digits and underscores, starting with a letter, "
                     + "also in snake_case); rename it in the app first: ALTER TABLE \(shown(quoteIdentifier(table))) RENAME COLUMN \(shown(quoteIdentifier(column))) TO …"
             } else if let column = columns[key]!.first(where: { Naming.columnProblem(with: $0) != nil }) {
-                unmanaged[key] = "its column \(column) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
+                unmanaged[key] =
+                    "its column \(column) hides SQLite's rowid, which lucidgen's migrations copy rows by; "
                     + "rename it in the app first: ALTER TABLE \(shown(quoteIdentifier(table))) RENAME COLUMN \(shown(quoteIdentifier(column))) TO …"
             } else if let (first, second) = twinIndexes[key] {
                 let drop = sqlNameKey(second.name).hasPrefix("sqlite_autoindex_") ? first : second
-                unmanaged[key] = "its indexes \(shown(quoteIdentifier(first.name))) and \(shown(quoteIdentifier(second.name))) are both on (\(first.columns.joined(separator: ", "))), "
+                unmanaged[key] =
+                    "its indexes \(shown(quoteIdentifier(first.name))) and \(shown(quoteIdentifier(second.name))) are both on (\(first.columns.joined(separator: ", "))), "
                     + "and a description has one index per list of properties; drop one in the app first (DROP INDEX \(shown(quoteIdentifier(drop.name)))), then describe again"
             } else {
                 candidates.append((key, table, Naming.snakeCase(table)))
@@ -214,7 +240,9 @@ package struct StoreDescriber {
     /// A distinct snake_case name for each of `items` (a table's or column's name, by its lower-cased key):
     /// where two names meet in snake_case (`userId`, `user_id`), the one already so spelled keeps it and the
     /// other takes a numbered one (`user_id_2`). The renamed, with their names and the name's owner.
-    static func distinctNames(_ items: [(key: String, name: String)]) -> (names: [String: String], renamed: [(name: String, as: String, owner: String)]) {
+    static func distinctNames(_ items: [(key: String, name: String)]) -> (
+        names: [String: String], renamed: [(name: String, as: String, owner: String)]
+    ) {
         var names: [String: String] = [:]
         var owners: [String: String] = [:]
         var renamed: [(String, String, String)] = []
@@ -249,10 +277,15 @@ package struct StoreDescriber {
     /// with `source_id` and `target_id` (the primary key), each a foreign key with ON DELETE CASCADE to an
     /// entity table's key, and the index `<table>_target_index`; an ordered relationship's (`ordered`) also has
     /// `position INTEGER NOT NULL`.
-    static func linkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> (owner: String, relationship: String, target: String, ordered: Bool)? {
+    static func linkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> (
+        owner: String, relationship: String, target: String, ordered: Bool
+    )? {
         let position = table.column(named: LinkTable.positionColumn)
-        let ordered = position.map { $0.type == .integer && $0.declaredType == nil && $0.notNull && $0.defaultSQL == nil && $0.collation == nil } ?? false
-        guard table.primaryKey.map({ sqlNameKey($0) }) == [LinkTable.sourceColumn, LinkTable.targetColumn], table.columns.count == (ordered ? 3 : 2),
+        let ordered =
+            position.map { $0.type == .integer && $0.declaredType == nil && $0.notNull && $0.defaultSQL == nil && $0.collation == nil }
+            ?? false
+        guard table.primaryKey.map({ sqlNameKey($0) }) == [LinkTable.sourceColumn, LinkTable.targetColumn],
+            table.columns.count == (ordered ? 3 : 2),
             table.indexes.map({ sqlNameKey($0.name) }) == [sqlNameKey(LinkTable.targetIndexName(table.name))],
             let source = table.foreignKeys.first(where: { $0.columns.map { sqlNameKey($0) } == [LinkTable.sourceColumn] }),
             let target = table.foreignKeys.first(where: { $0.columns.map { sqlNameKey($0) } == [LinkTable.targetColumn] }),
@@ -275,14 +308,22 @@ package struct StoreDescriber {
     /// type, and a foreign key ON DELETE CASCADE (no ON UPDATE) to an entity table's key of the same type; at
     /// most one index, on the second key column. The owner is the first key column's table. Else why not (the
     /// table stays the app's): a join table that carries more (a `position`, a `createdAt`) is no link.
-    static func appLinkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> Result<(owner: String, target: String, columns: LinkTable.Columns), JoinTableProblem> {
+    static func appLinkTable(_ table: SchemaTable, keyed: [String: SchemaTable]) -> Result<
+        (owner: String, target: String, columns: LinkTable.Columns), JoinTableProblem
+    > {
         func refuse(_ why: String) -> Result<(owner: String, target: String, columns: LinkTable.Columns), JoinTableProblem> {
-            .failure(JoinTableProblem(why: "its primary key has 2 columns, so it is no entity of lucidgen's, and it is not described as a to-many relationship through it: \(why)"))
+            .failure(
+                JoinTableProblem(
+                    why:
+                        "its primary key has 2 columns, so it is no entity of lucidgen's, and it is not described as a to-many relationship through it: \(why)"
+                ))
         }
         let keys = table.primaryKey
         let extra = table.columns.filter { column in !keys.contains { sameSQLName($0, column.name) } }
         if !extra.isEmpty {
-            return refuse("it holds \(extra.map(\.name).joined(separator: ", ")) beyond its two keys, and a link holds only the two (give the table a key of its own to make it an entity)")
+            return refuse(
+                "it holds \(extra.map(\.name).joined(separator: ", ")) beyond its two keys, and a link holds only the two (give the table a key of its own to make it an entity)"
+            )
         }
         if let options = table.storeOptions { return refuse("it uses \(options.joined(separator: " and "))") }
         if table.primaryKeyConflict != nil { return refuse("its primary key says ON CONFLICT") }
@@ -296,7 +337,8 @@ package struct StoreDescriber {
             guard key.onDelete == .cascade else {
                 return refuse("\(column)'s foreign key says\(key.actionsSQL) (a link's says ON DELETE CASCADE)")
             }
-            guard schemaColumn.notNull, schemaColumn.notNullConflict == nil, schemaColumn.defaultSQL == nil, schemaColumn.declaredType == nil, schemaColumn.collation == nil,
+            guard schemaColumn.notNull, schemaColumn.notNullConflict == nil, schemaColumn.defaultSQL == nil,
+                schemaColumn.declaredType == nil, schemaColumn.collation == nil,
                 let targetKey = target.column(named: target.primaryKey[0]), targetKey.type == schemaColumn.type
             else { return refuse("\(column) is not \(schemaColumn.type.rawValue) NOT NULL alone, as its target's key") }
             references.append((target, key))
@@ -311,12 +353,14 @@ package struct StoreDescriber {
             targetIndex = index.name
         }
         if table.indexes.count != indexes.count { return refuse("it has a UNIQUE constraint") }
-        return .success((
-            references[0].table.name, references[1].table.name,
-            LinkTable.Columns(
-                source: keys[0], target: keys[1], targetIndex: targetIndex, strict: table.strict == true, sourceOnUpdate: references[0].key.onUpdate.flatMap { $0 == .noAction ? nil : $0 },
-                targetOnUpdate: references[1].key.onUpdate.flatMap { $0 == .noAction ? nil : $0 })
-        ))
+        return .success(
+            (
+                references[0].table.name, references[1].table.name,
+                LinkTable.Columns(
+                    source: keys[0], target: keys[1], targetIndex: targetIndex, strict: table.strict == true,
+                    sourceOnUpdate: references[0].key.onUpdate.flatMap { $0 == .noAction ? nil : $0 },
+                    targetOnUpdate: references[1].key.onUpdate.flatMap { $0 == .noAction ? nil : $0 })
+            ))
     }
 
     /// An entity as one layout has it.
@@ -356,37 +400,50 @@ package struct StoreDescriber {
         var generated: DescriptionDocument.Generated? = nil
     }
 
-    private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (name: String, json: String) {
+    private func merged(_ versions: [(SchemaVersion, DescribedEntity)], allVersions: [SchemaVersion], _ output: inout Output) -> (
+        name: String, json: String
+    ) {
         let newest = versions.last!.1
         var object = DescriptionDocument(name: newest.name)
         if newest.name != newest.table { object.persistedName = newest.table }
         object.identifier = newest.identifier
         object.strict = newest.strict
         if Set(versions.map(\.1.strict)).count > 1 {
-            output.problems.append("table \(newest.table): it is STRICT in some layouts and not in others, which describe does not say (an entity is strict at every version or none)")
+            output.problems.append(
+                "table \(newest.table): it is STRICT in some layouts and not in others, which describe does not say (an entity is strict at every version or none)"
+            )
         }
         object.checks = newest.checks.map { DescriptionDocument.Check(name: $0.name, expression: $0.expression) }
         if Set(versions.map { $0.1.checks.map(\.sql) }).count > 1 {
-            output.problems.append("table \(newest.table): its CHECK constraints changed between layouts, which describe does not say (an entity's checks hold at every version)")
+            output.problems.append(
+                "table \(newest.table): its CHECK constraints changed between layouts, which describe does not say (an entity's checks hold at every version)"
+            )
         }
         object.versionHistory = versions.map { DescriptionDocument.VersionItem(version: $0.0.string) }
         if let last = versions.last?.0, let after = allVersions.first(where: { $0 > last }) {
             object.removedAtVersion = after.string
         }
-        if Set(versions.map(\.1.identifier)).count > 1 { output.problems.append("table \(newest.table): its primary key changed between layouts, which describe does not say") }
+        if Set(versions.map(\.1.identifier)).count > 1 {
+            output.problems.append("table \(newest.table): its primary key changed between layouts, which describe does not say")
+        }
         // A property is known by its column, followed through renames.
         func key(_ column: String, at version: SchemaVersion) -> String {
             var name = sqlNameKey(column)
-            for (from, to) in renames.sorted(by: { $0.value.version < $1.value.version }) where from.hasPrefix(sqlNameKey(newest.table) + ".") && to.version > version {
+            for (from, to) in renames.sorted(by: { $0.value.version < $1.value.version })
+            where from.hasPrefix(sqlNameKey(newest.table) + ".") && to.version > version {
                 if from == "\(sqlNameKey(newest.table)).\(name)" { name = sqlNameKey(to.column) }
             }
             return name
         }
         let indexSignatures = versions.map { version, entity in
-            Set(entity.indexShapes.map { "\(sqlNameKey($0.name))|\($0.unique)|" + $0.columns.map { key($0, at: version) }.joined(separator: ",") })
+            Set(
+                entity.indexShapes.map {
+                    "\(sqlNameKey($0.name))|\($0.unique)|" + $0.columns.map { key($0, at: version) }.joined(separator: ",")
+                })
         }
         if Set(indexSignatures).count > 1 {
-            output.problems.append("table \(newest.table): its indexes changed between layouts, which describe does not say (the newest layout's are written)")
+            output.problems.append(
+                "table \(newest.table): its indexes changed between layouts, which describe does not say (the newest layout's are written)")
         }
         var order: [String] = []
         var states: [String: [(SchemaVersion, DescribedProperty)]] = [:]
@@ -413,22 +470,44 @@ package struct StoreDescriber {
             property.onUpdate = now.onUpdate
             let first = states.first!.0, last = states.last!.0
             if first != versions.first!.0 { property.addedAtVersion = first.string }
-            if last != versions.last!.0, let gone = versions.map(\.0).first(where: { $0 > last }) { property.removedAtVersion = gone.string }
+            if last != versions.last!.0, let gone = versions.map(\.0).first(where: { $0 > last }) {
+                property.removedAtVersion = gone.string
+            }
             for (earlier, later) in zip(states, states.dropFirst()) where earlier.1 != later.1 {
                 var item = DescriptionDocument.TypeChange(untilVersion: later.0.string)
                 if earlier.1.type != later.1.type { item.propertyType = earlier.1.type }
                 if earlier.1.nullable != later.1.nullable { item.nullable = earlier.1.nullable }
                 if earlier.1.defaultValue != later.1.defaultValue { item.defaultValue = earlier.1.defaultValue ?? .null }
-                if earlier.1.column != later.1.column { item.persistedName = .some(earlier.1.column == columnNaming.column(now.name) ? nil : earlier.1.column) }
-                if earlier.1.columnType != later.1.columnType { output.problems.append("\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say") }
-                if earlier.1.onConflict != later.1.onConflict, !earlier.1.nullable, !later.1.nullable {
-                    output.problems.append("\(newest.table).\(now.column): its NOT NULL's ON CONFLICT changed at \(later.0), which describe does not say")
+                if earlier.1.column != later.1.column {
+                    item.persistedName = .some(earlier.1.column == columnNaming.column(now.name) ? nil : earlier.1.column)
                 }
-                if earlier.1.check != later.1.check { output.problems.append("\(newest.table).\(now.column): its CHECK changed at \(later.0), which describe does not say") }
-                if earlier.1.generated != later.1.generated { output.problems.append("\(newest.table).\(now.column): its generated expression changed at \(later.0), which describe does not say") }
-                if earlier.1.collation != later.1.collation { output.problems.append("\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say") }
-                if earlier.1.onUpdate != later.1.onUpdate { output.problems.append("\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say") }
-                if earlier.1.onDelete != later.1.onDelete { output.problems.append("\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say") }
+                if earlier.1.columnType != later.1.columnType {
+                    output.problems.append(
+                        "\(newest.table).\(now.column): its declared type changed at \(later.0), which describe does not say")
+                }
+                if earlier.1.onConflict != later.1.onConflict, !earlier.1.nullable, !later.1.nullable {
+                    output.problems.append(
+                        "\(newest.table).\(now.column): its NOT NULL's ON CONFLICT changed at \(later.0), which describe does not say")
+                }
+                if earlier.1.check != later.1.check {
+                    output.problems.append("\(newest.table).\(now.column): its CHECK changed at \(later.0), which describe does not say")
+                }
+                if earlier.1.generated != later.1.generated {
+                    output.problems.append(
+                        "\(newest.table).\(now.column): its generated expression changed at \(later.0), which describe does not say")
+                }
+                if earlier.1.collation != later.1.collation {
+                    output.problems.append(
+                        "\(newest.table).\(now.column): its collation changed at \(later.0), which describe does not say")
+                }
+                if earlier.1.onUpdate != later.1.onUpdate {
+                    output.problems.append(
+                        "\(newest.table).\(now.column): its ON UPDATE action changed at \(later.0), which describe does not say")
+                }
+                if earlier.1.onDelete != later.1.onDelete {
+                    output.problems.append(
+                        "\(newest.table).\(now.column): its ON DELETE action changed at \(later.0), which describe does not say")
+                }
                 if item != DescriptionDocument.TypeChange(untilVersion: later.0.string) { property.typeHistory.append(item) }
             }
             object.properties.append(property)
@@ -437,17 +516,22 @@ package struct StoreDescriber {
         return (newest.name, DescriptionWriter.json(object))
     }
 
-    private func entity(_ table: SchemaTable, keyed: [String: SchemaTable], entityNames: [String: String], version: SchemaVersion, _ output: inout Output) -> DescribedEntity {
+    private func entity(
+        _ table: SchemaTable, keyed: [String: SchemaTable], entityNames: [String: String], version: SchemaVersion, _ output: inout Output
+    ) -> DescribedEntity {
         let name = entityNames[sqlNameKey(table.name)]!
         if let options = table.storeOptions {
-            output.problems.append("table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen does not describe yet (leave it to the app with --app-table \(table.name))")
+            output.problems.append(
+                "table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen does not describe yet (leave it to the app with --app-table \(table.name))"
+            )
         }
         let key = table.column(named: table.primaryKey[0])!
         // Two columns whose names meet in snake_case (`userId`, `user_id`) are two properties.
         let (propertyNames, renamed) = Self.distinctNames(table.columns.map { (sqlNameKey($0.name), $0.name) })
         for (column, name, owner) in renamed {
             output.warnings.append(
-                "table \(table.name): columns \(owner) and \(column) both make the property name \(Naming.snakeCase(column)): \(column) is described as \(name) (persisted_name \(column))")
+                "table \(table.name): columns \(owner) and \(column) both make the property name \(Naming.snakeCase(column)): \(column) is described as \(name) (persisted_name \(column))"
+            )
         }
         // The identifier: lucidgen's `id` column, or the property that is the key.
         let keyType: String
@@ -455,37 +539,46 @@ package struct StoreDescriber {
         case .integer where key.declaredType != nil:
             keyType = "int"
             output.problems.append(
-                "table \(table.name): its primary key \(key.name) is declared \(key.sqlType), so it is not the table's rowid (only INTEGER PRIMARY KEY is) and may hold NULL; lucidgen's int identifiers are INTEGER PRIMARY KEY (leave the table to the app with --app-table \(table.name))")
+                "table \(table.name): its primary key \(key.name) is declared \(key.sqlType), so it is not the table's rowid (only INTEGER PRIMARY KEY is) and may hold NULL; lucidgen's int identifiers are INTEGER PRIMARY KEY (leave the table to the app with --app-table \(table.name))"
+            )
         case .integer: keyType = "int"
         case .text: keyType = "string"
         case .blob where typeHints[sqlNameKey("\(table.name).\(key.name)")] == "uuid": keyType = "uuid"
         default:
             keyType = "string"
             output.problems.append(
-                "table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type \(table.name).\(key.name)=uuid)")
+                "table \(table.name): its primary key \(key.name) is \(key.type.rawValue); lucidgen's identifiers are INTEGER, TEXT, or a BLOB of a UUID's 16 bytes (--type \(table.name).\(key.name)=uuid)"
+            )
         }
         // An `id` key with a default or a NOT NULL ON CONFLICT (SQLiteData's `"id" TEXT PRIMARY KEY NOT NULL ON CONFLICT
         // REPLACE DEFAULT (uuid())`) is the property identifier `id`, whose property says them.
         let keyIsProperty = key.name != "id" || key.defaultSQL != nil || key.notNullConflict != nil || key.check != nil
         let identifier = DescriptionDocument.Identifier(
-            type: keyIsProperty ? "property" : keyType, propertyName: keyIsProperty ? propertyNames[sqlNameKey(key.name)]! : nil, autoincrement: table.autoincrement == true,
+            type: keyIsProperty ? "property" : keyType, propertyName: keyIsProperty ? propertyNames[sqlNameKey(key.name)]! : nil,
+            autoincrement: table.autoincrement == true,
             onConflict: table.primaryKeyConflict?.lowercased())
 
         // To-one relationships: single-column foreign keys to another table's key.
         var relationships: [String: (target: SchemaTable, key: SchemaForeignKey)] = [:]
         for foreignKey in table.foreignKeys {
             guard foreignKey.columns.count == 1, let target = keyed[sqlNameKey(foreignKey.table)],
-                foreignKey.tableColumns.isEmpty || (foreignKey.tableColumns.count == 1 && sameSQLName(foreignKey.tableColumns[0], target.primaryKey[0]))
+                foreignKey.tableColumns.isEmpty
+                    || (foreignKey.tableColumns.count == 1 && sameSQLName(foreignKey.tableColumns[0], target.primaryKey[0]))
             else {
-                output.problems.append("table \(table.name): its foreign key (\(foreignKey.columns.joined(separator: ", "))) → \(foreignKey.table) is not a single column referencing a described table's key")
+                output.problems.append(
+                    "table \(table.name): its foreign key (\(foreignKey.columns.joined(separator: ", "))) → \(foreignKey.table) is not a single column referencing a described table's key"
+                )
                 continue
             }
             // lucidgen's to-one column has its target key's type: another one is not the store's column.
             let targetKey = target.column(named: target.primaryKey[0])
-            if let column = table.column(named: foreignKey.columns[0]), let targetKey, column.sqlType.uppercased() != targetKey.sqlType.uppercased() {
+            if let column = table.column(named: foreignKey.columns[0]), let targetKey,
+                column.sqlType.uppercased() != targetKey.sqlType.uppercased()
+            {
                 output.problems.append(
                     "table \(table.name): its foreign key column \(column.name) is \(column.sqlType), but the key it references, \(target.name).\(targetKey.name), is \(targetKey.sqlType); "
-                        + "lucidgen's to-one column has its target key's type (change the column's type in the app, or leave the table to the app with --app-table \(table.name))")
+                        + "lucidgen's to-one column has its target key's type (change the column's type in the app, or leave the table to the app with --app-table \(table.name))"
+                )
             }
             relationships[sqlNameKey(foreignKey.columns[0])] = (target, foreignKey)
         }
@@ -507,62 +600,88 @@ package struct StoreDescriber {
                                 + "drop the default in the app (a rebuild), or leave the table to the app with --app-table \(table.name)")
                     }
                 }
-                properties.append(DescribedProperty(
-                    name: propertyName, column: column.name,
-                    type: .relationship(.init(entityName: entityNames[sqlNameKey(target.name)]!, association: .toOne)), nullable: !column.notNull,
-                    defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? foreignKey.onDelete : nil,
-                    onUpdate: foreignKey.onUpdate, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
-                    check: column.check))
+                properties.append(
+                    DescribedProperty(
+                        name: propertyName, column: column.name,
+                        type: .relationship(.init(entityName: entityNames[sqlNameKey(target.name)]!, association: .toOne)),
+                        nullable: !column.notNull,
+                        defaultValue: defaultValue, onDelete: foreignKey.onDelete != standard ? foreignKey.onDelete : nil,
+                        onUpdate: foreignKey.onUpdate, isRelationship: true, onConflict: column.notNull ? column.notNullConflict : nil,
+                        check: column.check))
                 continue
             }
             let declared = column.declaredType
             if table.strict == true, declared == "ANY", typeHints[path] == nil {
                 // A STRICT table's ANY column keeps each value as it was given (text, number or blob): no one property type reads them all.
-                output.problems.append("\(table.name).\(column.name): it is declared ANY in a STRICT table, which holds values of any type; say which with --type \(table.name).\(column.name)=…")
+                output.problems.append(
+                    "\(table.name).\(column.name): it is declared ANY in a STRICT table, which holds values of any type; say which with --type \(table.name).\(column.name)=…"
+                )
             }
             let type = typeHints[path] ?? declared.map(Self.typeName(declared:)) ?? Self.typeName(column.type)
-            if let hint = typeHints[path] { output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)") }
+            if let hint = typeHints[path] {
+                output.notes.append("\(table.name).\(column.name): described as \(hint) (--type), stored as \(column.sqlType)")
+            }
             if ScalarType(name: type) == .uuid, column.type != .blob {
                 // GRDB reads a UUID from its text too, but lucidgen's uuid column is the BLOB GRDB writes.
                 output.problems.append(
-                    "\(table.name).\(column.name): described as uuid (--type), which lucidgen stores as a BLOB of its 16 bytes (as GRDB stores a UUID), but the store's column is \(column.sqlType); describe UUIDs stored as text as string")
+                    "\(table.name).\(column.name): described as uuid (--type), which lucidgen stores as a BLOB of its 16 bytes (as GRDB stores a UUID), but the store's column is \(column.sqlType); describe UUIDs stored as text as string"
+                )
             }
             if ScalarType(name: type) == .decimal, column.type != .text || column.declaredType != nil {
                 // A NUMERIC or REAL column turns GRDB's decimal text into a floating-point number: its digits are not kept.
                 output.problems.append(
-                    "\(table.name).\(column.name): described as decimal (--type), which lucidgen stores as TEXT (as GRDB stores a Decimal), but the store's column is \(column.sqlType), whose affinity may have stored the values as numbers; describe it as double, or move the values to a TEXT column")
+                    "\(table.name).\(column.name): described as decimal (--type), which lucidgen stores as TEXT (as GRDB stores a Decimal), but the store's column is \(column.sqlType), whose affinity may have stored the values as numbers; describe it as double, or move the values to a TEXT column"
+                )
             }
             if let declared, typeHints[path] == nil, !["int", "string", "data"].contains(type) {
-                output.notes.append("\(table.name).\(column.name): declared \(declared), described as \(type) (--type \(table.name).\(column.name)=… if its values are another type)")
+                output.notes.append(
+                    "\(table.name).\(column.name): declared \(declared), described as \(type) (--type \(table.name).\(column.name)=… if its values are another type)"
+                )
             }
             var defaultValue: DescriptionDocument.Value?
             if let defaultSQL = column.defaultSQL {
-                defaultValue = ScalarType(name: type) == .uuid ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: type, nullable: !column.notNull)
+                defaultValue =
+                    ScalarType(name: type) == .uuid
+                    ? Self.uuidDefaultValue(defaultSQL) : Self.defaultValue(defaultSQL, type: type, nullable: !column.notNull)
                 if defaultValue == nil {
                     // SQLite reports `DEFAULT (expr)` as `expr`: the parentheses it needs are put back.
                     var expression = defaultSQL.trimmingCharacters(in: .whitespaces)
-                    if !SQLDefaultExpression.keywords.contains(expression.uppercased()), SchemaColumn.unwrappedDefault(expression) == expression { expression = "(\(expression))" }
+                    if !SQLDefaultExpression.keywords.contains(expression.uppercased()),
+                        SchemaColumn.unwrappedDefault(expression) == expression
+                    {
+                        expression = "(\(expression))"
+                    }
                     if let problem = SQLDefaultExpression.problem(with: expression) {
-                        output.problems.append("\(table.name).\(column.name): its default \(defaultSQL) is an expression lucidgen does not accept (\(problem))")
+                        output.problems.append(
+                            "\(table.name).\(column.name): its default \(defaultSQL) is an expression lucidgen does not accept (\(problem))"
+                        )
                     } else {
                         defaultValue = .sql(expression)
                     }
                 }
             }
             let isKey = keyIsProperty && sameSQLName(column.name, key.name)
-            properties.append(DescribedProperty(
-                name: propertyName, column: column.name, type: .scalar(type), nullable: !column.notNull && !isKey, defaultValue: defaultValue, onDelete: nil,
-                isRelationship: false, columnType: declared, collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
-                onConflict: column.notNull || isKey ? column.notNullConflict : nil, check: column.check,
-                generated: column.generatedSQL.map { DescriptionDocument.Generated(expression: $0, stored: column.generatedStored == true) }))
+            properties.append(
+                DescribedProperty(
+                    name: propertyName, column: column.name, type: .scalar(type), nullable: !column.notNull && !isKey,
+                    defaultValue: defaultValue, onDelete: nil,
+                    isRelationship: false, columnType: declared,
+                    collation: Self.describable(collation: column.collation, of: "\(table.name).\(column.name)", &output),
+                    onConflict: column.notNull || isKey ? column.notNullConflict : nil, check: column.check,
+                    generated: column.generatedSQL.map {
+                        DescriptionDocument.Generated(expression: $0, stored: column.generatedStored == true)
+                    }))
         }
 
         // Every index, by its name; a to-one's only when the store names it otherwise than lucidgen would.
         var indexes: [DescriptionDocument.Index] = []
         for index in table.indexes {
             let names = index.columns.map { propertyNames[sqlNameKey($0)] ?? Naming.snakeCase($0) }
-            let standard = ShapeBuilder.defaultIndexName(table: table.name, columns: index.columns, unique: index.unique, naming: columnNaming)
-            if index.columns.count == 1, !index.unique, relationships[sqlNameKey(index.columns[0])] != nil, index.name == standard { continue }
+            let standard = ShapeBuilder.defaultIndexName(
+                table: table.name, columns: index.columns, unique: index.unique, naming: columnNaming)
+            if index.columns.count == 1, !index.unique, relationships[sqlNameKey(index.columns[0])] != nil, index.name == standard {
+                continue
+            }
             var item = DescriptionDocument.Index(properties: names, unique: index.unique, onConflict: index.onConflict?.lowercased())
             // A UNIQUE constraint's index has SQLite's reserved name: lucidgen's own name is its (a rebuild makes it one).
             if index.name != standard && !sqlNameKey(index.name).hasPrefix("sqlite_autoindex_") { item.name = index.name }
@@ -570,10 +689,17 @@ package struct StoreDescriber {
         }
         // The key needs none: it is the table's own index (a to-one that is the key keys an extension table).
         // A UNIQUE index is one more: lucidgen's own index on a to-one column is a plain one.
-        for column in relationships.keys.sorted() where column != sqlNameKey(key.name) && !table.indexes.contains(where: { $0.columns.count == 1 && !$0.unique && sqlNameKey($0.columns[0]) == column }) {
-            output.problems.append("table \(table.name): lucidgen indexes every to-one column (a plain, not UNIQUE, index), and the store has no such index on \(column)")
+        for column in relationships.keys.sorted()
+        where column != sqlNameKey(key.name)
+            && !table.indexes.contains(where: { $0.columns.count == 1 && !$0.unique && sqlNameKey($0.columns[0]) == column })
+        {
+            output.problems.append(
+                "table \(table.name): lucidgen indexes every to-one column (a plain, not UNIQUE, index), and the store has no such index on \(column)"
+            )
         }
-        return DescribedEntity(name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes, strict: table.strict == true,
+        return DescribedEntity(
+            name: name, table: table.name, identifier: identifier, properties: properties, indexes: indexes, indexShapes: table.indexes,
+            strict: table.strict == true,
             checks: table.checks ?? [])
     }
 

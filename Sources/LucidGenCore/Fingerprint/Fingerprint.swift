@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The Fingerprint stage, which runs before Load: decides from a hash of every input and the state of
@@ -122,9 +123,9 @@ package struct FileState: Sendable, Equatable {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
-        let time = info.st_mtimespec
+            let time = info.st_mtimespec
         #else
-        let time = info.st_mtim
+            let time = info.st_mtim
         #endif
         return FileState(
             size: Int64(info.st_size), modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), inode: UInt64(info.st_ino))
@@ -223,7 +224,8 @@ package struct GenerationStamp: Sendable, Equatable {
         let bytes = [UInt8](data)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         guard let header = lines.first, String(decoding: header, as: UTF8.self) == "lucidgen-stamp \(currentFormat)" else { return nil }
-        var stamp = GenerationStamp(inputs: InputFingerprint(context: "", files: [:]), outputs: [:], ownedFiles: [], diagnostics: [], summary: "")
+        var stamp = GenerationStamp(
+            inputs: InputFingerprint(context: "", files: [:]), outputs: [:], ownedFiles: [], diagnostics: [], summary: "")
         var complete = false
         func text(_ slice: ArraySlice<UInt8>) -> String { String(decoding: slice, as: UTF8.self) }
         for line in lines.dropFirst() {
@@ -237,7 +239,9 @@ package struct GenerationStamp: Sendable, Equatable {
                 stamp.inputs.files[text(fields[1])] = text(fields[0])
             case "output":
                 let fields = rest.split(separator: UInt8(ascii: " "), maxSplits: 4)
-                guard fields.count == 5, let size = Int64(text(fields[0])), let modified = Int64(text(fields[1])), let inode = UInt64(text(fields[2])) else { return nil }
+                guard fields.count == 5, let size = Int64(text(fields[0])), let modified = Int64(text(fields[1])),
+                    let inode = UInt64(text(fields[2]))
+                else { return nil }
                 let hash = text(fields[3])
                 stamp.outputs[text(fields[4])] = FileState(size: size, modified: modified, inode: inode, hash: hash == "-" ? nil : hash)
             case "owned": stamp.ownedFiles.append(text(rest))
@@ -296,7 +300,9 @@ package struct GenerationStamp: Sendable, Equatable {
         let current = inputs.excluding(outputs.keys)
         if current.context != self.inputs.context { return "lucidgen itself or the mode changed since the last run" }
         if current.files != self.inputs.files {
-            let changed = Set(current.files.keys).union(self.inputs.files.keys).sorted().first { current.files[$0] != self.inputs.files[$0] } ?? "an input"
+            let changed =
+                Set(current.files.keys).union(self.inputs.files.keys).sorted().first { current.files[$0] != self.inputs.files[$0] }
+                ?? "an input"
             return "\(displayPath(changed)) changed since the last run"
         }
         for (path, state) in outputs.sorted(by: { $0.key < $1.key }) where !state.matches(path) {

@@ -93,7 +93,8 @@ package struct FixtureRows {
         package static func sql(inserting rows: some Collection<Row>) -> String {
             guard let first = rows.first else { return "" }
             let tuples = rows.map { "(\($0.values.joined(separator: ", ")))" }
-            return "INSERT INTO \(quoteIdentifier(first.table)) (\(first.columns.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
+            return
+                "INSERT INTO \(quoteIdentifier(first.table)) (\(first.columns.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
         }
 
         /// Whether `other` goes into the same multi-row `INSERT` as this row: same table, same columns.
@@ -127,7 +128,8 @@ package struct FixtureRows {
             let plan = plans[shape.entityName] ?? SeedPlan()
             // The edge values the table's CHECKs refuse give way to the next row's (the generated seeds do the same).
             let refusals = shape.properties.enumerated().map { index, property in
-                plan.rules[property.currentName] == nil ? refusedSeeds(property, of: shape, salt: Self.salt(ofPropertyAt: index), at: version) : nil
+                plan.rules[property.currentName] == nil
+                    ? refusedSeeds(property, of: shape, salt: Self.salt(ofPropertyAt: index), at: version) : nil
             }
             for row in (first(shape.entityName) + 1)...(first(shape.entityName) + rowCount(shape.entityName)) {
                 var columns = [shape.identifier.column]
@@ -138,10 +140,13 @@ package struct FixtureRows {
                     case .toOne(let entity, _, _):
                         guard let target = target(entity) else { continue }
                         let targetRows = rowCount(entity)
-                        let referenced = property.nullable
-                            ? SeedValues.optionalReferencedRow(row: row, rows: targetRows) : SeedValues.referencedRow(row: row, rows: targetRows)
+                        let referenced =
+                            property.nullable
+                            ? SeedValues.optionalReferencedRow(row: row, rows: targetRows)
+                            : SeedValues.referencedRow(row: row, rows: targetRows)
                         columns.append(property.column)
-                        values.append(referenced.map { identifierLiteral(target.identifier.storage, row: $0 + referencedBase(entity)) } ?? "NULL")
+                        values.append(
+                            referenced.map { identifierLiteral(target.identifier.storage, row: $0 + referencedBase(entity)) } ?? "NULL")
                     case .composite(let composite):
                         // As the generated `Seedable` conformance of the struct seeds it: nil when the property
                         // is optional and its salt says so, then member `i` with `salt + i + 1`, depth first.
@@ -150,27 +155,37 @@ package struct FixtureRows {
                         let distinct = plan.rules[property.currentName] == .distinct
                         for leaf in composite.leaves(optional: property.nullable) {
                             columns.append(leaf.column)
-                            values.append(isNil ? "NULL" : leafLiteral(leaf, composite: composite, row: row, salt: salt, distinct: distinct, at: version))
+                            values.append(
+                                isNil
+                                    ? "NULL"
+                                    : leafLiteral(leaf, composite: composite, row: row, salt: salt, distinct: distinct, at: version))
                         }
                     case .value where property.isKind:
                         columns.append(property.column)
                         values.append(quoteLiteral(shape.name))
                     case .value where property.generated:
-                        continue  // SQLite computes it: no insert writes it.
+                        continue // SQLite computes it: no insert writes it.
                     case .value:
                         let salt = Self.salt(ofPropertyAt: index)
                         columns.append(property.column)
                         switch plan.rules[property.currentName] {
                         case nil:
                             let row = refusals[index].map { SeedValues.passingRow(row, period: $0.period, refused: $0.refused) } ?? row
-                            values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : valueLiteral(property, row: row, salt: salt, at: version))
+                            values.append(
+                                property.nullable && SeedValues.isNull(row: row, salt: salt)
+                                    ? "NULL" : valueLiteral(property, row: row, salt: salt, at: version))
                         case .distinct?:
-                            values.append(property.nullable && SeedValues.isNull(row: row, salt: salt) ? "NULL" : distinctLiteral(property, row: row, salt: salt, at: version))
+                            values.append(
+                                property.nullable && SeedValues.isNull(row: row, salt: salt)
+                                    ? "NULL" : distinctLiteral(property, row: row, salt: salt, at: version))
                         case .product(let divisor, let count, let nullBeyond)?:
                             if let nullBeyond, row > nullBeyond {
                                 values.append("NULL")
                             } else {
-                                values.append(valueLiteral(property, row: SeedValues.productRow(row: row, divisor: divisor, count: count), salt: 0, at: version))
+                                values.append(
+                                    valueLiteral(
+                                        property, row: SeedValues.productRow(row: row, divisor: divisor, count: count), salt: 0, at: version
+                                    ))
                             }
                         }
                     }
@@ -180,14 +195,19 @@ package struct FixtureRows {
         }
         for shape in shapes where !shape.abstract {
             for property in shape.properties {
-                guard case .toMany(let entity, _, _, let joinTable, let targetStorage, _, let ordered) = property.kind, target(entity) != nil else { continue }
+                guard case .toMany(let entity, _, _, let joinTable, let targetStorage, _, let ordered) = property.kind,
+                    target(entity) != nil
+                else { continue }
                 let maxLinks = maxLinks(property, of: shape)
                 for row in (first(shape.entityName) + 1)...(first(shape.entityName) + rowCount(shape.entityName)) {
                     let linked = SeedValues.linkedRows(row: row, rows: rowCount(entity), maxLinks: maxLinks)
                     for (index, target) in linked.enumerated() {
                         let link = property.linkColumns ?? .lucid(joinTable)
                         var columns = [link.source, link.target]
-                        var values = [identifierLiteral(shape.identifier.storage, row: row), identifierLiteral(targetStorage, row: target + referencedBase(entity))]
+                        var values = [
+                            identifierLiteral(shape.identifier.storage, row: row),
+                            identifierLiteral(targetStorage, row: target + referencedBase(entity)),
+                        ]
                         if ordered {
                             columns.append(LinkTable.positionColumn)
                             values.append(String(SeedValues.linkPosition(index: index, count: linked.count)))
@@ -226,7 +246,9 @@ package struct FixtureRows {
     /// rows whose value gives way to the next passing row's (``SeedValues/passingRow(_:period:refused:)``).
     /// Nil when none is refused, when all are (the insert then fails, naming the CHECK), when the table has
     /// no CHECK, or for a seed that does not repeat.
-    package func refusedSeeds(_ property: PropertyShape, of shape: EntityShape, salt: Int, at version: SchemaVersion) -> (period: Int, refused: [Int])? {
+    package func refusedSeeds(_ property: PropertyShape, of shape: EntityShape, salt: Int, at version: SchemaVersion) -> (
+        period: Int, refused: [Int]
+    )? {
         guard let probe = model.seedCheckProbe, case .value = property.kind, !property.isKind, !property.generated,
             let table = checkedTables[version]?[shape.tableName],
             let column = table.columns.first(where: { $0.name == property.column }),
@@ -248,7 +270,7 @@ package struct FixtureRows {
     func identifierLiteral(_ storage: SchemaColumn.StorageType, row: Int) -> String {
         switch storage {
         case .text: quoteLiteral("id-\(row)")
-        case .blob: UUIDText.sqlLiteral(SeedValues.identifierUUIDBytes(row: row))  // a uuid key, as `Seed.identifier` makes it
+        case .blob: UUIDText.sqlLiteral(SeedValues.identifierUUIDBytes(row: row)) // a uuid key, as `Seed.identifier` makes it
         default: "\(row)"
         }
     }
@@ -263,7 +285,8 @@ package struct FixtureRows {
 
     /// The value of a column seeded distinct per row (``SeedPlan/Rule/distinct``).
     func distinctLiteral(_ property: PropertyShape, row: Int, salt: Int, at version: SchemaVersion? = nil) -> String {
-        distinctScalarLiteral(typeName: property.typeDescription, row: row, salt: salt) ?? valueLiteral(property, row: row, salt: salt, at: version)
+        distinctScalarLiteral(typeName: property.typeDescription, row: row, salt: salt)
+            ?? valueLiteral(property, row: row, salt: salt, at: version)
     }
 
     /// A scalar's distinct value per row, nil for a type that has none (booleans, subtypes).
@@ -306,7 +329,10 @@ package struct FixtureRows {
 
     /// A composite column's seeded value: each member on the way down takes `salt + index + 1`, and an
     /// optional member whose salt says NULL makes every column below it NULL.
-    func leafLiteral(_ leaf: CompositeShape.Leaf, composite: CompositeShape, row: Int, salt: Int, distinct: Bool = false, at version: SchemaVersion? = nil) -> String {
+    func leafLiteral(
+        _ leaf: CompositeShape.Leaf, composite: CompositeShape, row: Int, salt: Int, distinct: Bool = false,
+        at version: SchemaVersion? = nil
+    ) -> String {
         var salt = salt
         var shape: CompositeShape? = composite
         for index in leaf.memberIndexes {
@@ -317,7 +343,8 @@ package struct FixtureRows {
         }
         if distinct, SeedPlan.leafCanBeDistinct(leaf.typeName) {
             // As `DistinctSeedable.seedDistinct` of the generated struct: every element that can be, distinct.
-            return distinctScalarLiteral(typeName: leaf.typeName, row: row, salt: salt) ?? scalarLiteral(typeName: leaf.typeName, row: row, salt: salt, at: version)
+            return distinctScalarLiteral(typeName: leaf.typeName, row: row, salt: salt)
+                ?? scalarLiteral(typeName: leaf.typeName, row: row, salt: salt, at: version)
         }
         return scalarLiteral(typeName: leaf.typeName, row: row, salt: salt, at: version)
     }
@@ -350,7 +377,7 @@ package struct FixtureRows {
     /// The Gregorian year, month and day of a day counted from 1970-01-01 (Howard Hinnant's
     /// `civil_from_days`, exact for every day from year 1 on).
     static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468  // days since 0000-03-01: a year then ends with February's leap day
+        let shifted = days + 719_468 // days since 0000-03-01: a year then ends with February's leap day
         let era = shifted.floorDividedWithRemainder(by: 146_097).quotient
         let dayOfEra = shifted - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
@@ -368,7 +395,9 @@ package struct FixtureRows {
         if typeName.hasPrefix("[") {
             let element = String(typeName.dropFirst().dropLast())
             let count = SeedValues.arrayCount(row: row, salt: salt)
-            return "[" + (0..<count).map { jsonValue(typeName: element, row: row, salt: SeedValues.elementSalt(salt, index: $0), at: version) }.joined(separator: ",") + "]"
+            return "["
+                + (0..<count).map { jsonValue(typeName: element, row: row, salt: SeedValues.elementSalt(salt, index: $0), at: version) }
+                .joined(separator: ",") + "]"
         }
         switch ScalarType(name: typeName) {
         case .string?, .color?: return jsonString(SeedValues.pick(SeedValues.strings, row: row, salt: salt))
@@ -396,7 +425,8 @@ package struct FixtureRows {
                     let value: String
                     switch property.type {
                     case .scalar(let scalar): value = jsonValue(typeName: scalar.rawValue, row: row, salt: memberSalt, at: version)
-                    case .subtype(let name), .composite(let name): value = jsonValue(typeName: name, row: row, salt: memberSalt, at: version)
+                    case .subtype(let name), .composite(let name):
+                        value = jsonValue(typeName: name, row: row, salt: memberSalt, at: version)
                     case .array(let element): value = jsonValue(typeName: "[\(element)]", row: row, salt: memberSalt, at: version)
                     case .relationship: value = "null"
                     }

@@ -39,9 +39,12 @@ package enum SampleRowsValidation {
             let versions = model.versions.map(\.string).joined(separator: ", ")
             guard name.hasSuffix(".json"), let index = model.versions.firstIndex(where: { $0.string == stem }) else {
                 let spelled = (try? SchemaVersion(parsing: stem)).flatMap { parsed in model.versions.first { $0 == parsed } }
-                let hint = spelled.map { "name it \($0.string).json (the generated tests read the file of \($0.string) by that name)" }
+                let hint =
+                    spelled.map { "name it \($0.string).json (the generated tests read the file of \($0.string) by that name)" }
                     ?? "its rows are never seeded; name it <version>.json for one of the versions \(versions)"
-                diagnostics.error("sample rows file '\(name)' is not named after a version of the history: \(hint)", at: SourceLocation(file: display, line: 1, column: 1))
+                diagnostics.error(
+                    "sample rows file '\(name)' is not named after a version of the history: \(hint)",
+                    at: SourceLocation(file: display, line: 1, column: 1))
                 continue
             }
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -56,7 +59,9 @@ package enum SampleRowsValidation {
                 continue
             }
             let before = diagnostics.diagnostics.count
-            let (locations, keys) = check(root, schema: model.schemas[index], values: ExpectedValues(model: model, version: model.versions[index]), into: &diagnostics)
+            let (locations, keys) = check(
+                root, schema: model.schemas[index], values: ExpectedValues(model: model, version: model.versions[index]), into: &diagnostics
+            )
             if diagnostics.diagnostics.count == before {
                 files.append(File(path: path, version: model.versions[index], rowLocations: locations, rowsByKey: keys))
             }
@@ -69,7 +74,9 @@ package enum SampleRowsValidation {
     ) -> (locations: [String: [SourceLocation]], keys: [String: [String: SourceLocation]]) {
         let version = schema.version
         guard case .object(let tables) = root.value else {
-            diagnostics.error("expected a JSON object of \(version)'s tables, each a list of rows by column name; found \(root.kindName)", at: root.location, path: root.path)
+            diagnostics.error(
+                "expected a JSON object of \(version)'s tables, each a list of rows by column name; found \(root.kindName)",
+                at: root.location, path: root.path)
             return ([:], [:])
         }
         var locations: [String: [SourceLocation]] = [:]
@@ -78,31 +85,42 @@ package enum SampleRowsValidation {
             // SQLite's names are case-insensitive (ASCII): `Note` is the table `note`.
             guard let table = schema.tables.first(where: { sameSQLName($0.name, member.key) }) else {
                 let suggestion = KeySuggestion.nearest(to: member.key, among: schema.tableNames).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.error("version \(version) has no table '\(member.key)' (sample rows are written by table and column name as the version stores them)\(suggestion)", at: member.keyLocation, path: member.value.path)
+                diagnostics.error(
+                    "version \(version) has no table '\(member.key)' (sample rows are written by table and column name as the version stores them)\(suggestion)",
+                    at: member.keyLocation, path: member.value.path)
                 continue
             }
             guard case .array(let rows) = member.value.value else {
-                diagnostics.error("table '\(table.name)': expected a list of rows, found \(member.value.kindName)", at: member.value.location, path: member.value.path)
+                diagnostics.error(
+                    "table '\(table.name)': expected a list of rows, found \(member.value.kindName)", at: member.value.location,
+                    path: member.value.path)
                 continue
             }
             let names = table.columns.map(\.name)
             // What SQLite fills by itself: a default, or the rowid of a single INTEGER PRIMARY KEY.
-            let assigned = table.primaryKey.count == 1 && table.columns.first { $0.name == table.primaryKey[0] }?.type == .integer ? table.primaryKey[0] : nil
+            let assigned =
+                table.primaryKey.count == 1 && table.columns.first { $0.name == table.primaryKey[0] }?.type == .integer
+                ? table.primaryKey[0] : nil
             let required = table.columns.filter { $0.notNull && $0.defaultSQL == nil && $0.name != assigned }.map(\.name)
             for row in rows {
                 locations[member.key, default: []].append(row.location)
                 guard case .object(let values) = row.value else {
-                    diagnostics.error("table '\(table.name)': a row is an object of values by column name, found \(row.kindName)", at: row.location, path: row.path)
+                    diagnostics.error(
+                        "table '\(table.name)': a row is an object of values by column name, found \(row.kindName)", at: row.location,
+                        path: row.path)
                     continue
                 }
                 for value in values where !names.contains(where: { sameSQLName($0, value.key) }) {
                     let suggestion = KeySuggestion.nearest(to: value.key, among: names).map { "did you mean '\($0)'? " } ?? ""
-                    diagnostics.error("table '\(table.name)' has no column '\(value.key)' at \(version); \(suggestion)its columns: \(names.joined(separator: ", "))", at: value.keyLocation, path: value.value.path)
+                    diagnostics.error(
+                        "table '\(table.name)' has no column '\(value.key)' at \(version); \(suggestion)its columns: \(names.joined(separator: ", "))",
+                        at: value.keyLocation, path: value.value.path)
                 }
                 for value in values {
                     guard let column = table.columns.first(where: { sameSQLName($0.name, value.key) }) else { continue }
                     if let problem = expected.problem(with: value.value, column: column, table: table) {
-                        diagnostics.error("table '\(table.name)', column '\(column.name)': \(problem)", at: value.value.location, path: value.value.path)
+                        diagnostics.error(
+                            "table '\(table.name)', column '\(column.name)': \(problem)", at: value.value.location, path: value.value.path)
                     }
                 }
                 let keyParts = table.primaryKey.map { column -> String? in
@@ -120,7 +138,9 @@ package enum SampleRowsValidation {
                 if !missing.isEmpty {
                     let names = missing.map { "'\($0)'" }
                     let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
-                    diagnostics.error("table '\(table.name)': the row lacks \(list), which \(version) requires (NOT NULL without a default)", at: row.location, path: row.path)
+                    diagnostics.error(
+                        "table '\(table.name)': the row lacks \(list), which \(version) requires (NOT NULL without a default)",
+                        at: row.location, path: row.path)
                 }
             }
         }
@@ -205,18 +225,26 @@ package enum SampleRowsValidation {
                 return text == "0" || text == "1" ? nil : "\(text) is not a boolean: write true or false"
             case (.real, .number), (.storage(.real), .number):
                 return nil
-            case (.text, .string), (.storage(.text), .string), (.storage(.blob), .string), (.json, .string), (.json, .object), (.json, .array):
+            case (.text, .string), (.storage(.text), .string), (.storage(.blob), .string), (.json, .string), (.json, .object),
+                (.json, .array):
                 return nil
             case (.date, .string(let text)):
-                return Self.isDate(text) ? nil : "'\(text)' is not a date the records decode: write it as yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or yyyy-MM-dd HH:mm:ss.SSS (UTC), as GRDB stores dates"
+                return Self.isDate(text)
+                    ? nil
+                    : "'\(text)' is not a date the records decode: write it as yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or yyyy-MM-dd HH:mm:ss.SSS (UTC), as GRDB stores dates"
             case (.date, .number):
                 return nil
             case (.uuid, .string(let text)):
-                return UUIDText.bytes(text) != nil ? nil : "'\(text)' is not a UUID: write its 32 hexadecimal digits as 8-4-4-4-12, e.g. \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\" (stored as its 16 bytes, as GRDB stores a UUID)"
+                return UUIDText.bytes(text) != nil
+                    ? nil
+                    : "'\(text)' is not a UUID: write its 32 hexadecimal digits as 8-4-4-4-12, e.g. \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\" (stored as its 16 bytes, as GRDB stores a UUID)"
             case (.decimal, .string(let text)):
-                return DecimalText.stored(text) != nil ? nil : "'\(text)' is not a decimal number a Decimal holds exactly (digits with an optional sign, fraction and exponent, at most \(DecimalText.maximumDigits) significant digits)"
+                return DecimalText.stored(text) != nil
+                    ? nil
+                    : "'\(text)' is not a decimal number a Decimal holds exactly (digits with an optional sign, fraction and exponent, at most \(DecimalText.maximumDigits) significant digits)"
             case (.decimal, .number(let text)):
-                return Int64(text) != nil ? nil : "\(text) would be read as a Double: write a decimal with a fraction as a string, e.g. \"\(text)\""
+                return Int64(text) != nil
+                    ? nil : "\(text) would be read as a Double: write a decimal with a fraction as a string, e.g. \"\(text)\""
             case (.enumeration(let name, let cases), .string(let text)):
                 return cases.contains(text) ? nil : "'\(text)' is no case of \(name) (its cases: \(cases.joined(separator: ", ")))"
             default:
@@ -244,17 +272,22 @@ package enum SampleRowsValidation {
         static func isDate(_ text: String) -> Bool {
             let scalars = Array(text.unicodeScalars)
             func digits(_ range: Range<Int>) -> Int? {
-                guard range.upperBound <= scalars.count, range.allSatisfy({ scalars[$0].properties.numericType != nil && scalars[$0].isASCII }) else { return nil }
+                guard range.upperBound <= scalars.count,
+                    range.allSatisfy({ scalars[$0].properties.numericType != nil && scalars[$0].isASCII })
+                else { return nil }
                 return Int(String(String.UnicodeScalarView(scalars[range])))
             }
-            guard scalars.count >= 10, let year = digits(0..<4), scalars[4] == "-", let month = digits(5..<7), scalars[7] == "-", let day = digits(8..<10),
+            guard scalars.count >= 10, let year = digits(0..<4), scalars[4] == "-", let month = digits(5..<7), scalars[7] == "-",
+                let day = digits(8..<10),
                 (1...12).contains(month), day >= 1
             else { return false }
             let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
             let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
             guard day <= days else { return false }
             if scalars.count == 10 { return true }
-            guard scalars[10] == " " || scalars[10] == "T", let hour = digits(11..<13), hour < 24, scalars.count >= 16, scalars[13] == ":", let minute = digits(14..<16), minute < 60 else { return false }
+            guard scalars[10] == " " || scalars[10] == "T", let hour = digits(11..<13), hour < 24, scalars.count >= 16, scalars[13] == ":",
+                let minute = digits(14..<16), minute < 60
+            else { return false }
             if scalars.count == 16 { return true }
             guard scalars.count >= 19, scalars[16] == ":", let second = digits(17..<19), second < 60 else { return false }
             if scalars.count == 19 { return true }

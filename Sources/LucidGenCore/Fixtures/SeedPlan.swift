@@ -49,7 +49,7 @@ package struct SeedPlan: Sendable, Equatable, CustomStringConvertible {
         for names in uniqueIndexes {
             var properties: [PropertyShape] = []
             var alreadyDistinct = false
-            var missing = false  // a property without a column at this version: the index is not ours to keep yet
+            var missing = false // a property without a column at this version: the index is not ours to keep yet
             for name in names {
                 if case .property(let key) = shape.identifier.kind, key == name { alreadyDistinct = true; continue }
                 guard let property = shape.properties.first(where: { $0.currentName == name }) else { missing = true; continue }
@@ -109,7 +109,9 @@ package struct SeedPlan: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func canBeDistinct(_ property: PropertyShape) -> Bool {
-        if case .composite(let composite) = property.kind { return composite.leaves(optional: true).contains { leafCanBeDistinct($0.typeName) } }
+        if case .composite(let composite) = property.kind {
+            return composite.leaves(optional: true).contains { leafCanBeDistinct($0.typeName) }
+        }
         guard case .value = property.kind, !property.typeDescription.hasPrefix("[") else { return false }
         return leafCanBeDistinct(property.typeDescription)
     }
@@ -168,21 +170,23 @@ extension FixtureRows {
                 // An entity hierarchy's table: each of its entities whose records have every column of the index.
                 let shapes = byTable[table.name] ?? []
                 for shape in shapes.count > 1 ? shapes : Array(shapes.suffix(1)) {
-                for index in table.indexes where index.unique {
-                    let names = index.columns.map { column -> String in
-                        if column == shape.identifier.column, case .property(let key) = shape.identifier.kind { return key }
-                        if let property = shape.properties.first(where: { $0.column == column }) { return property.currentName }
-                        // A composite element's column: the composite is seeded distinct as a whole.
-                        for property in shape.properties {
-                            if case .composite(let composite) = property.kind, composite.leaves(optional: true).contains(where: { $0.column == column }) {
-                                return property.currentName
+                    for index in table.indexes where index.unique {
+                        let names = index.columns.map { column -> String in
+                            if column == shape.identifier.column, case .property(let key) = shape.identifier.kind { return key }
+                            if let property = shape.properties.first(where: { $0.column == column }) { return property.currentName }
+                            // A composite element's column: the composite is seeded distinct as a whole.
+                            for property in shape.properties {
+                                if case .composite(let composite) = property.kind,
+                                    composite.leaves(optional: true).contains(where: { $0.column == column })
+                                {
+                                    return property.currentName
+                                }
                             }
+                            return "\u{0}\(column)"
                         }
-                        return "\u{0}\(column)"
+                        if shapes.count > 1, names.contains(where: { $0.hasPrefix("\u{0}") }) { continue }
+                        result[shape.entityName, default: []].append((schema.version, names))
                     }
-                    if shapes.count > 1, names.contains(where: { $0.hasPrefix("\u{0}") }) { continue }
-                    result[shape.entityName, default: []].append((schema.version, names))
-                }
                 }
             }
         }

@@ -35,7 +35,8 @@ package struct CoreDataImporter {
     private var described: [Int: [String: [String: String]]] = [:]
     /// Relationships added or removed at a version (not at their entity's first or after its last), for
     /// spotting a pair whose stored side moves (a link table replaced by a column, or the other way).
-    private var relationshipEvents: [(entity: String, property: String, target: String, version: Int, added: Bool, file: String, line: Int)] = []
+    private var relationshipEvents:
+        [(entity: String, property: String, target: String, version: Int, added: Bool, file: String, line: Int)] = []
     private var noted: Set<String> = []
 
     /// Model version name → entity name → version hash, from the compiled model (`--momd`).
@@ -47,7 +48,9 @@ package struct CoreDataImporter {
         self.versionHashes = versionHashes
     }
 
-    package static func run(_ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed, versionHashes: [String: [String: Data]] = [:]) throws -> Output {
+    package static func run(
+        _ package: CoreDataModelPackage, columnNaming: ColumnNaming = .asNamed, versionHashes: [String: [String: Data]] = [:]
+    ) throws -> Output {
         var importer = CoreDataImporter(package, columnNaming: columnNaming, versionHashes: versionHashes)
         return try importer.run()
     }
@@ -58,7 +61,9 @@ package struct CoreDataImporter {
         let file = (path as NSString).appendingPathComponent("VersionInfo.plist")
         let limits = BoundedPropertyList.Limits(bytes: 16 << 20, objects: 1_000_000)
         guard let data = try CoreDataModelPackage.contents(of: file, location: file, maxBytes: limits.bytes) else {
-            throw CoreDataImportError(location: path, message: "no VersionInfo.plist here: give the compiled model folder (Model.momd, inside the app's bundle or DerivedData)")
+            throw CoreDataImportError(
+                location: path,
+                message: "no VersionInfo.plist here: give the compiled model folder (Model.momd, inside the app's bundle or DerivedData)")
         }
         guard let plist = try? BoundedPropertyList.decode(data, limits: limits) as? [String: Any],
             let versions = plist["NSManagedObjectModel_VersionHashes"] as? [String: Any]
@@ -87,17 +92,26 @@ package struct CoreDataImporter {
                 if Naming.fileNameProblem(with: Naming.snakeCase(entity.name)) != nil {
                     throw CoreDataImportError(
                         location: "\(model.file):\(entity.line)",
-                        message: "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: Naming.snakeCase(entity.name) + ".json"))): "
-                            + "a description's name is \(rule), at most \(Naming.longestFileName) characters; rename the entity in the model")
+                        message:
+                            "entity \(String(reflecting: entity.name)) cannot name a description, whose file is its name in snake_case (\(String(reflecting: Naming.snakeCase(entity.name) + ".json"))): "
+                            + "a description's name is \(rule), at most \(Naming.longestFileName) characters; rename the entity in the model"
+                    )
                 }
                 if let parent = entity.parentEntity, !names.contains(parent) {
-                    throw CoreDataImportError(location: "\(model.file):\(entity.line)", message: "entity \(entity.name): its parent entity \(String(reflecting: parent)) is not an entity of this model version")
+                    throw CoreDataImportError(
+                        location: "\(model.file):\(entity.line)",
+                        message:
+                            "entity \(entity.name): its parent entity \(String(reflecting: parent)) is not an entity of this model version")
                 }
-                let stored = entity.attributes.filter { !$0.transient }.map { ($0.name, $0.line, "attribute") } + entity.relationships.filter { !$0.transient }.map { ($0.name, $0.line, "relationship") }
+                let stored =
+                    entity.attributes.filter { !$0.transient }.map { ($0.name, $0.line, "attribute") }
+                    + entity.relationships.filter { !$0.transient }.map { ($0.name, $0.line, "relationship") }
                 for (name, line, kind) in stored where Naming.problem(with: Naming.snakeCase(name)) != nil {
                     throw CoreDataImportError(
                         location: "\(model.file):\(line)",
-                        message: "\(kind) \(String(reflecting: name)) of entity \(entity.name) cannot name a property (and its column): a property's name is \(rule); rename it in the model")
+                        message:
+                            "\(kind) \(String(reflecting: name)) of entity \(entity.name) cannot name a property (and its column): a property's name is \(rule); rename it in the model"
+                    )
                 }
             }
         }
@@ -160,7 +174,8 @@ package struct CoreDataImporter {
                 if let lineage = alive[entity.name] {
                     lineages[lineage].states.append((versionIndex, entity))
                     next[entity.name] = lineage
-                } else if let previous = entity.elementID, previous != entity.name, let lineage = alive[previous], !names.contains(previous) {
+                } else if let previous = entity.elementID, previous != entity.name, let lineage = alive[previous], !names.contains(previous)
+                {
                     lineages[lineage].states.append((versionIndex, entity))
                     lineages[lineage].renames.append((versionIndex, previous))
                     next[entity.name] = lineage
@@ -171,10 +186,13 @@ package struct CoreDataImporter {
                     if let gone = removed[Naming.snakeCase(entity.name)] {
                         let removedAt = package.versions[gone.removedAt].version.string
                         lineages[gone.lineage].gaveUpNameAt = removedAt.replacingOccurrences(of: ".", with: "_")
-                        lineage.takesNameOf = (gone.lineage, package.versions[versionIndex].version.string.replacingOccurrences(of: ".", with: "_"))
+                        lineage.takesNameOf = (
+                            gone.lineage, package.versions[versionIndex].version.string.replacingOccurrences(of: ".", with: "_")
+                        )
                         note(
                             model.file, entity.line,
-                            "entity \(entity.name) comes back after \(gone.model) removed it, without a renaming identifier: a new entity (its rows start empty, as Core Data's migration from \(gone.model) on saw it), \(lineage.name), which takes the table and Swift name of the earlier one (whose records become \(Self.givenUpTypeName(of: lineages[gone.lineage], removedAt: lineages[gone.lineage].gaveUpNameAt!))). A store that skipped the versions between keeps its rows under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(package.versions[versionIndex].version.string) if they must be kept")
+                            "entity \(entity.name) comes back after \(gone.model) removed it, without a renaming identifier: a new entity (its rows start empty, as Core Data's migration from \(gone.model) on saw it), \(lineage.name), which takes the table and Swift name of the earlier one (whose records become \(Self.givenUpTypeName(of: lineages[gone.lineage], removedAt: lineages[gone.lineage].gaveUpNameAt!))). A store that skipped the versions between keeps its rows under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(package.versions[versionIndex].version.string) if they must be kept"
+                        )
                     }
                     lineages.append(lineage)
                     next[entity.name] = lineages.count - 1
@@ -191,11 +209,15 @@ package struct CoreDataImporter {
             for entity in model.entities {
                 if let id = entity.elementID, id != entity.name, !previous.contains(id), !previous.contains(entity.name) {
                     let before = package.versions[versionIndex - 1].model
-                    var message = "entity \(entity.name): its renaming identifier \(id) names no entity of \(before.name), so it is imported as an entity added here (Core Data's inferred migration matched it with none either: the rows of stores it migrated were not carried over)"
-                    if lineages.contains(where: { $0.states.contains { $0.entity.name == id } }) { message += "; \(id) exists in an older version, not the previous one" }
+                    var message =
+                        "entity \(entity.name): its renaming identifier \(id) names no entity of \(before.name), so it is imported as an entity added here (Core Data's inferred migration matched it with none either: the rows of stores it migrated were not carried over)"
+                    if lineages.contains(where: { $0.states.contains { $0.entity.name == id } }) {
+                        message += "; \(id) exists in an older version, not the previous one"
+                    }
                     let gone = before.entities.map(\.name).filter { !names(in: model).contains($0) }
                     if let near = gone.first(where: { Self.nearMiss($0, id) }) {
-                        message += "; \(before.name)'s \(near), removed here, differs from it by a letter or two: if it is the same entity, fix the renaming identifier in the model"
+                        message +=
+                            "; \(before.name)'s \(near), removed here, differs from it by a letter or two: if it is the same entity, fix the renaming identifier in the model"
                     }
                     noteOnce("element \(entity.name) \(id)", model.file, entity.line, message)
                 }
@@ -268,7 +290,9 @@ package struct CoreDataImporter {
             if let state = attributeState(attribute, entity: entity, model: model, versionIndex: versionIndex) { result.append(state) }
         }
         for relationship in entity.relationships {
-            if let state = relationshipState(relationship, entity: entity, model: model, versionIndex: versionIndex) { result.append(state) }
+            if let state = relationshipState(relationship, entity: entity, model: model, versionIndex: versionIndex) {
+                result.append(state)
+            }
         }
         return result
     }
@@ -297,7 +321,9 @@ package struct CoreDataImporter {
             let modelName = entityNames[version].first { $0.value == lineage }?.key
             guard var current = model.entities.first(where: { $0.name == modelName }) else { return nil }
             var seen: Set<String> = [current.name]
-            while let parent = current.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(next.name).inserted { current = next }
+            while let parent = current.parentEntity, let next = model.entities.first(where: { $0.name == parent }),
+                seen.insert(next.name).inserted
+            { current = next }
             return entityNames[version][current.name]
         }
         guard let lineage = entityNames[index][entity] else { return nil }
@@ -318,7 +344,9 @@ package struct CoreDataImporter {
         func chain(_ entity: CoreDataModel.Entity, in model: CoreDataModel) -> [String] {
             var result = [entity.name]
             var current = entity
-            while let parent = current.parentEntity, let next = model.entities.first(where: { $0.name == parent }), !result.contains(next.name) {
+            while let parent = current.parentEntity, let next = model.entities.first(where: { $0.name == parent }),
+                !result.contains(next.name)
+            {
                 result.append(next.name)
                 current = next
             }
@@ -333,11 +361,15 @@ package struct CoreDataImporter {
             for entity in model.entities {
                 guard let lineage = entityNames[index][entity.name] else { continue }
                 let had = lineageBefore[lineage].flatMap { name in before.entities.first { $0.name == name } }.map(storedNames) ?? []
-                let related = model.entities.filter { other in other.name != entity.name && (chain(entity, in: model).contains(other.name) || chain(other, in: model).contains(entity.name)) }
+                let related = model.entities.filter { other in
+                    other.name != entity.name
+                        && (chain(entity, in: model).contains(other.name) || chain(other, in: model).contains(entity.name))
+                }
                 for name in storedNames(entity).subtracting(had) {
                     for other in related {
                         guard let source = entityNames[index][other.name], !storedNames(other).contains(name),
-                            let sourceBefore = lineageBefore[source].flatMap({ old in before.entities.first { $0.name == old } }), storedNames(sourceBefore).contains(name)
+                            let sourceBefore = lineageBefore[source].flatMap({ old in before.entities.first { $0.name == old } }),
+                            storedNames(sourceBefore).contains(name)
                         else { continue }
                         moves[lineage, default: [:]][name] = (source, index)
                         break
@@ -348,28 +380,40 @@ package struct CoreDataImporter {
     }
 
     private mutating func findHierarchyCollisions() {
-        var owners: [String: [String: String]] = [:]  // root lineage → description name → lineage owning it
+        var owners: [String: [String: String]] = [:] // root lineage → description name → lineage owning it
         for (index, (model, _)) in package.versions.enumerated() {
             func chain(_ entity: CoreDataModel.Entity) -> [CoreDataModel.Entity] {
                 var result = [entity]
-                while let parent = result.last!.parentEntity, let next = model.entities.first(where: { $0.name == parent }), !result.contains(where: { $0.name == next.name }) { result.append(next) }
+                while let parent = result.last!.parentEntity, let next = model.entities.first(where: { $0.name == parent }),
+                    !result.contains(where: { $0.name == next.name })
+                { result.append(next) }
                 return result
             }
-            let members = model.entities.filter { entity in entity.parentEntity != nil || model.entities.contains(where: { $0.parentEntity == entity.name }) }
-                .sorted { (chain($0).count, $0.name) < (chain($1).count, $1.name) }
+            let members = model.entities.filter { entity in
+                entity.parentEntity != nil || model.entities.contains(where: { $0.parentEntity == entity.name })
+            }
+            .sorted { (chain($0).count, $0.name) < (chain($1).count, $1.name) }
             for entity in members {
-                guard let lineage = entityNames[index][entity.name], let root = entityNames[index][chain(entity).last!.name] else { continue }
-                let names = entity.attributes.filter { !$0.transient }.map(\.name) + entity.relationships.filter { !$0.transient }.map(\.name)
+                guard let lineage = entityNames[index][entity.name], let root = entityNames[index][chain(entity).last!.name] else {
+                    continue
+                }
+                let names =
+                    entity.attributes.filter { !$0.transient }.map(\.name) + entity.relationships.filter { !$0.transient }.map(\.name)
                 for name in names {
                     let plain = descriptionName(ofProperty: name)
                     if hierarchyRenames[lineage]?[name] != nil { continue }
-                    if let owner = owners[root]?[plain], owner != lineage, moves[lineage]?[name]?.from != owner, moves[owner]?[name]?.from != lineage {
+                    if let owner = owners[root]?[plain], owner != lineage, moves[lineage]?[name]?.from != owner,
+                        moves[owner]?[name]?.from != lineage
+                    {
                         let renamed = "\(lineage)_\(plain)"
                         hierarchyRenames[lineage, default: [:]][name] = renamed
-                        let line = (entity.attributes.first { $0.name == name }?.line) ?? (entity.relationships.first { $0.name == name }?.line) ?? entity.line
+                        let line =
+                            (entity.attributes.first { $0.name == name }?.line) ?? (entity.relationships.first { $0.name == name }?.line)
+                            ?? entity.line
                         noteOnce(
                             "collision \(lineage).\(name)", model.file, line,
-                            "\(entity.name).\(name) has the name of \(owner)'s \(plain) in the hierarchy of \(root), whose entities share one table in lucidgen: imported as \(renamed) (Swift name \(name)); Core Data stores the two apart (Z\(name.uppercased())1), which the converter does not read yet")
+                            "\(entity.name).\(name) has the name of \(owner)'s \(plain) in the hierarchy of \(root), whose entities share one table in lucidgen: imported as \(renamed) (Swift name \(name)); Core Data stores the two apart (Z\(name.uppercased())1), which the converter does not read yet"
+                        )
                     } else {
                         owners[root, default: [:]][plain] = lineage
                     }
@@ -378,7 +422,9 @@ package struct CoreDataImporter {
         }
     }
 
-    private mutating func attributeState(_ attribute: CoreDataModel.Attribute, entity: CoreDataModel.Entity, model: CoreDataModel, versionIndex: Int) -> PropertyState? {
+    private mutating func attributeState(
+        _ attribute: CoreDataModel.Attribute, entity: CoreDataModel.Entity, model: CoreDataModel, versionIndex: Int
+    ) -> PropertyState? {
         let file = model.file, line = attribute.line, label = "\(entity.name).\(attribute.name)"
         let lineage = entityNames.indices.contains(versionIndex) ? entityNames[versionIndex][entity.name] ?? entity.name : entity.name
         func noteOnce(_ key: String, _ file: String, _ line: Int, _ message: String) {
@@ -402,31 +448,43 @@ package struct CoreDataImporter {
         case "URI": type = "url"
         case "Transformable":
             type = "data"
-            let transformer = attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : "its transformer \($0)" } ?? "NSKeyedUnarchiveFromData (no valueTransformerName)"
+            let transformer =
+                attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : "its transformer \($0)" }
+                ?? "NSKeyedUnarchiveFromData (no valueTransformerName)"
             noteOnce(
                 "transformable \(label)", file, line,
-                "\(label) is Transformable\(attribute.customClassName.map { " (\($0))" } ?? ""): imported as data, the bytes \(transformer) wrote; decode them with it in the app")
+                "\(label) is Transformable\(attribute.customClassName.map { " (\($0))" } ?? ""): imported as data, the bytes \(transformer) wrote; decode them with it in the app"
+            )
         default:
-            noteOnce("type \(label) \(attribute.type ?? "")", file, line, "\(label) has attribute type \(attribute.type ?? "none"), which lucidgen does not store: left out")
+            noteOnce(
+                "type \(label) \(attribute.type ?? "")", file, line,
+                "\(label) has attribute type \(attribute.type ?? "none"), which lucidgen does not store: left out")
             return nil
         }
         if attribute.externalStorage {
             noteOnce("external \(label)", file, line, "\(label) allows external storage: lucidgen stores every value in its row")
         }
         if let derivation = attribute.derivation {
-            noteOnce("derived \(label)", file, line, "\(label) is derived (\(derivation)): imported as a stored value, which lucidgen does not recompute")
+            noteOnce(
+                "derived \(label)", file, line,
+                "\(label) is derived (\(derivation)): imported as a stored value, which lucidgen does not recompute")
         }
-        if attribute.hasUserInfo { noteOnce("userinfo \(label)", file, line, "\(label) has userInfo, which has no place in SQLite: left out") }
+        if attribute.hasUserInfo {
+            noteOnce("userinfo \(label)", file, line, "\(label) has userInfo, which has no place in SQLite: left out")
+        }
         var defaultValue: DescriptionDocument.Value?
         if let text = attribute.defaultValueString {
             defaultValue = Self.defaultJSON(text, type: type)
             // Xcode writes a Boolean's spelling on integers too (Wire's mutedStatus, "NO"): momc reads it as a number.
             if defaultValue == nil, type == "int", ["YES", "NO"].contains(text) {
                 defaultValue = .number(text == "YES" ? "1" : "0")
-                noteOnce("yesno \(label)", file, line, "\(label): its default \"\(text)\" on an integer is read as \(text == "YES" ? "1" : "0")")
+                noteOnce(
+                    "yesno \(label)", file, line, "\(label): its default \"\(text)\" on an integer is read as \(text == "YES" ? "1" : "0")")
             }
             if defaultValue == nil {
-                noteOnce("default \(label) \(text)", file, line, "\(label): its default \(DescriptionWriter.string(text)) is not \(type == "int" ? "an" : "a") \(type): left out")
+                noteOnce(
+                    "default \(label) \(text)", file, line,
+                    "\(label): its default \(DescriptionWriter.string(text)) is not \(type == "int" ? "an" : "a") \(type): left out")
             }
         }
         if type == "date", let interval = attribute.defaultDateTimeInterval, let seconds = Double(interval) {
@@ -435,16 +493,24 @@ package struct CoreDataImporter {
             defaultValue = .sql("('\(Self.dateText(date))')")
             noteOnce(
                 "datedefault \(label)", file, line,
-                "\(label): its default date (\(interval) s after 2001-01-01) is the column's SQL default \(Self.dateText(date)); the record initializer has none")
+                "\(label): its default date (\(interval) s after 2001-01-01) is the column's SQL default \(Self.dateText(date)); the record initializer has none"
+            )
         }
         let name = descriptionName(ofProperty: attribute.name)
         if name == "core_data_id" {
-            noteOnce("id \(label)", file, line, "\(label) is named like lucidgen's identifier: imported as core_data_id (swift_name id is taken too; its Swift name is coreDataID)")
+            noteOnce(
+                "id \(label)", file, line,
+                "\(label) is named like lucidgen's identifier: imported as core_data_id (swift_name id is taken too; its Swift name is coreDataID)"
+            )
         } else if name == "core_data_rowid" {
-            noteOnce("rowid \(label)", file, line, "\(label) is named like SQLite's rowid, which a column may not hide: imported as core_data_rowid (its Swift name stays \(attribute.name))")
+            noteOnce(
+                "rowid \(label)", file, line,
+                "\(label) is named like SQLite's rowid, which a column may not hide: imported as core_data_rowid (its Swift name stays \(attribute.name))"
+            )
         }
         return PropertyState(
-            key: attribute.name, modelName: attribute.name, line: line, type: .scalar(type), nullable: attribute.optional, defaultValue: defaultValue, onDelete: nil,
+            key: attribute.name, modelName: attribute.name, line: line, type: .scalar(type), nullable: attribute.optional,
+            defaultValue: defaultValue, onDelete: nil,
             indexed: attribute.indexed, elementID: attribute.elementID)
     }
 
@@ -453,7 +519,9 @@ package struct CoreDataImporter {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
         let milliseconds = Int((Double(c.nanosecond ?? 0) / 1_000_000).rounded(.down))
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%03d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0, milliseconds)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d.%03d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0,
+            milliseconds)
     }
 
     /// `defaultValueString` as a description's JSON value of `type`, or nil when it is not one.
@@ -464,7 +532,9 @@ package struct CoreDataImporter {
             guard let value = Double(text), value.isFinite else { return nil }
             return .number(value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)")
         case "decimal":
-            guard Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil, text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) else { return nil }
+            guard Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil,
+                text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) })
+            else { return nil }
             return .string(text)
         case "bool":
             switch text.lowercased() {
@@ -474,7 +544,11 @@ package struct CoreDataImporter {
             }
         case "string":
             // Lucid's spellings would be read as something else: `nil`, `current_date`, `.case`, `30s`.
-            if text == "nil" || text == "current_date" || text.hasPrefix(".") || text.hasSuffix("s") && Double(text.dropLast().replacingOccurrences(of: "m", with: "")) != nil { return nil }
+            if text == "nil" || text == "current_date" || text.hasPrefix(".")
+                || text.hasSuffix("s") && Double(text.dropLast().replacingOccurrences(of: "m", with: "")) != nil
+            {
+                return nil
+            }
             return .string(text)
         case "url": return URL(string: text) == nil ? nil : .string(text)
         case "uuid": return UUIDText.bytes(text) == nil ? nil : .string(text)
@@ -502,7 +576,9 @@ package struct CoreDataImporter {
 
     /// Whether this side describes the pair: the to-one (its column is the link), else the ordered side, else
     /// the side whose entity and name sort first.
-    private func owns(_ relationship: CoreDataModel.Relationship, of entity: CoreDataModel.Entity, inverse: CoreDataModel.Relationship?) -> Bool {
+    private func owns(_ relationship: CoreDataModel.Relationship, of entity: CoreDataModel.Entity, inverse: CoreDataModel.Relationship?)
+        -> Bool
+    {
         guard let inverse, !(relationship.inverseEntity == entity.name && inverse.name == relationship.name) else { return true }
         let other = relationship.inverseEntity ?? relationship.destination ?? ""
         let first = (entity.name, relationship.name) < (other, inverse.name)
@@ -537,7 +613,10 @@ package struct CoreDataImporter {
         }
         let inverse = inverse(of: relationship, in: model)
         if relationship.inverseName != nil && inverse == nil {
-            noteOnce("noinverse \(label)", file, line, "\(label): its inverse \(relationship.inverseEntity ?? destination).\(relationship.inverseName!) is not in this version: described alone")
+            noteOnce(
+                "noinverse \(label)", file, line,
+                "\(label): its inverse \(relationship.inverseEntity ?? destination).\(relationship.inverseName!) is not in this version: described alone"
+            )
         }
         guard owns(relationship, of: entity, inverse: inverse) else { return nil }
         let pair = inverse.map { " (with its inverse \(relationship.inverseEntity ?? destination).\($0.name), described once, here)" } ?? ""
@@ -548,16 +627,27 @@ package struct CoreDataImporter {
             type = .relationship(.init(entityName: target, association: .toMany, ordered: relationship.ordered))
             nullable = false
             if relationship.deletionRule == "Cascade" || relationship.deletionRule == "Deny" {
-                noteOnce("rule \(label)", file, line, "\(label)\(pair) has the deletion rule \(relationship.deletionRule): a link table's rows go with either row, but deleting the targets (Cascade) or refusing the delete (Deny) is the app's code")
+                noteOnce(
+                    "rule \(label)", file, line,
+                    "\(label)\(pair) has the deletion rule \(relationship.deletionRule): a link table's rows go with either row, but deleting the targets (Cascade) or refusing the delete (Deny) is the app's code"
+                )
             }
             if let inverse, !inverse.toMany {
-                noteOnce("orderedparent \(label)", file, line, "\(label) is an ordered to-many whose inverse is a to-one: imported as an ordered link table, which keeps the order but not that a row has one owner")
+                noteOnce(
+                    "orderedparent \(label)", file, line,
+                    "\(label) is an ordered to-many whose inverse is a to-one: imported as an ordered link table, which keeps the order but not that a row has one owner"
+                )
             }
             if let inverse, inverse.toMany, inverse.ordered, relationship.ordered {
-                noteOnce("bothordered \(label)", file, line, "\(label) and its inverse are both ordered: the link table keeps this side's order only")
+                noteOnce(
+                    "bothordered \(label)", file, line,
+                    "\(label) and its inverse are both ordered: the link table keeps this side's order only")
             }
             if let inverse, inverse.toMany, inverse.deletionRule == "Cascade" || inverse.deletionRule == "Deny" {
-                noteOnce("invrule \(label)", file, line, "\(label)'s inverse \(inverse.name) has the deletion rule \(inverse.deletionRule), which the app's code must do (a link table's rows go with either row)")
+                noteOnce(
+                    "invrule \(label)", file, line,
+                    "\(label)'s inverse \(inverse.name) has the deletion rule \(inverse.deletionRule), which the app's code must do (a link table's rows go with either row)"
+                )
             }
         } else {
             type = .relationship(.init(entityName: target, association: .toOne))
@@ -565,17 +655,24 @@ package struct CoreDataImporter {
                 if action == .setNull && !nullable {
                     // Core Data nullifies, then refuses to save the owner without it: the delete does not happen.
                     onDelete = .restrict
-                    noteOnce("nullifyrequired \(label)", file, line, "\(label) is required but its inverse nullifies it when the target is deleted, which Core Data then refuses to save: on_delete restrict (the target cannot be deleted while rows point at it)")
+                    noteOnce(
+                        "nullifyrequired \(label)", file, line,
+                        "\(label) is required but its inverse nullifies it when the target is deleted, which Core Data then refuses to save: on_delete restrict (the target cannot be deleted while rows point at it)"
+                    )
                 } else {
                     onDelete = action
                 }
             }
             if relationship.deletionRule == "Cascade" {
-                noteOnce("rule \(label)", file, line, "\(label) cascades deletes to its target, which a foreign key cannot say (it acts the other way): the app's code must delete the target")
+                noteOnce(
+                    "rule \(label)", file, line,
+                    "\(label) cascades deletes to its target, which a foreign key cannot say (it acts the other way): the app's code must delete the target"
+                )
             }
         }
         return PropertyState(
-            key: relationship.name, modelName: relationship.name, line: line, type: type, nullable: nullable, defaultValue: nil, onDelete: onDelete,
+            key: relationship.name, modelName: relationship.name, line: line, type: type, nullable: nullable, defaultValue: nil,
+            onDelete: onDelete,
             indexed: false, elementID: relationship.elementID)
     }
 
@@ -620,18 +717,22 @@ package struct CoreDataImporter {
         // A pair whose stored side moves: one relationship between the same two entities removed where
         // another is added. lucidgen sees two relationships; the links are not carried over by SQL.
         for added in relationshipEvents where added.added {
-            for removed in relationshipEvents where !removed.added && removed.version == added.version
-                && Set([removed.entity, removed.target]) == Set([added.entity, added.target]) {
+            for removed in relationshipEvents
+            where !removed.added && removed.version == added.version
+                && Set([removed.entity, removed.target]) == Set([added.entity, added.target])
+            {
                 noteOnce(
                     "moved \(added.entity).\(added.property) \(removed.entity).\(removed.property)", added.file, added.line,
-                    "\(added.entity).\(added.property) is added where \(removed.entity).\(removed.property) is removed (a relationship between the same entities whose stored side moves, e.g. a link table replaced by a to-one column): lucidgen sees one relationship removed and another added, so the links are not carried over; write a stage at \(versions[added.version].string) that copies them")
+                    "\(added.entity).\(added.property) is added where \(removed.entity).\(removed.property) is removed (a relationship between the same entities whose stored side moves, e.g. a link table replaced by a to-one column): lucidgen sees one relationship removed and another added, so the links are not carried over; write a stage at \(versions[added.version].string) that copies them"
+                )
             }
         }
         if indexHistoryDiffers {
             let newest = package.versions.last!.model
             note(
                 newest.file, 1,
-                "the indexes changed between model versions; descriptions have no index history, so every version gets this version's indexes where their properties exist (plain indexes change speed, never data; a uniqueness constraint of an older version only is noted where it is)")
+                "the indexes changed between model versions; descriptions have no index history, so every version gets this version's indexes where their properties exist (plain indexes change speed, never data; a uniqueness constraint of an older version only is noted where it is)"
+            )
         }
         let sortedNotes = inHistoryOrder(notes, location: \.location)
         if !refusals.isEmpty { throw CoreDataImportRefusals(errors: inHistoryOrder(refusals, location: \.location), notes: sortedNotes) }
@@ -649,7 +750,9 @@ package struct CoreDataImporter {
     }
 
     /// One entity's description: its JSON and whether its indexes differ between versions.
-    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) -> (json: String, indexesDiffer: Bool, changes: Set<Int>) {
+    private mutating func describe(_ lineage: EntityLineage, versions: [SchemaVersion], quiet: Set<Int>) -> (
+        json: String, indexesDiffer: Bool, changes: Set<Int>
+    ) {
         let newest = lineage.states.last!.entity
         var object = DescriptionDocument(name: lineage.name)
         // One that takes a name keeps the table and the model's class name; the one that gave it up keeps its
@@ -669,13 +772,16 @@ package struct CoreDataImporter {
         object.abstract = newest.isAbstract
         // A parent gained, lost or changed (not merging two hierarchies): `parent_history` says the parent before
         // each version where it changes, and the rows move to the new root's table there.
-        for (earlier, state) in zip(lineage.states, lineage.states.dropFirst()) where earlier.entity.parentEntity != state.entity.parentEntity {
+        for (earlier, state) in zip(lineage.states, lineage.states.dropFirst())
+        where earlier.entity.parentEntity != state.entity.parentEntity {
             let was = package.versions[earlier.version].model.name
-            let change = "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(earlier.entity.parentEntity ?? "none") in \(was)"
+            let change =
+                "entity \(state.entity.name) has parent \(state.entity.parentEntity ?? "none") here and \(earlier.entity.parentEntity ?? "none") in \(was)"
             if let other = mergedHierarchy(of: state.entity.name, at: state.version, since: earlier.version) {
                 refuse(
                     "\(package.versions[state.version].model.file):\(state.entity.line)",
-                    "\(change), which puts it in one hierarchy with \(other), though they have no common root in \(was): that merges two hierarchies, which Core Data's lightweight migration refuses too; keep them apart, or move the rows in your own code (a stage) between two imported versions")
+                    "\(change), which puts it in one hierarchy with \(other), though they have no common root in \(was): that merges two hierarchies, which Core Data's lightweight migration refuses too; keep them apart, or move the rows in your own code (a stage) between two imported versions"
+                )
             } else {
                 let was = earlier.entity.parentEntity.map { entityNames[earlier.version][$0] ?? Naming.snakeCase($0) }
                 object.parentHistory.append(DescriptionDocument.ParentChange(untilVersion: versions[state.version].string, parent: was))
@@ -687,10 +793,14 @@ package struct CoreDataImporter {
         for state in lineage.states {
             let file = package.versions[state.version].model.file
             for (name, line) in state.entity.fetchedProperties {
-                noteOnce("fetched \(state.entity.name).\(name)", file, line, "\(state.entity.name).\(name) is a fetched property (a saved query): left out")
+                noteOnce(
+                    "fetched \(state.entity.name).\(name)", file, line,
+                    "\(state.entity.name).\(name) is a fetched property (a saved query): left out")
             }
             if let line = state.entity.hasUserInfo {
-                noteOnce("userinfo \(state.entity.name)", file, line, "entity \(state.entity.name) has userInfo, which has no place in SQLite: left out")
+                noteOnce(
+                    "userinfo \(state.entity.name)", file, line,
+                    "entity \(state.entity.name) has userInfo, which has no place in SQLite: left out")
             }
         }
         let last = lineage.states.last!.version
@@ -716,12 +826,16 @@ package struct CoreDataImporter {
                     if let earlier = renames[id] {
                         refuse(
                             "\(file):\(property.line)",
-                            "\(state.entity.name).\(property.modelName) is renamed a second time (from \(old); first from \(earlier.from) at \(versions[earlier.version].string)): the importer keeps one rename per property for now; import from \(package.versions[earlier.version].model.name) on (--version-map)")
+                            "\(state.entity.name).\(property.modelName) is renamed a second time (from \(old); first from \(earlier.from) at \(versions[earlier.version].string)): the importer keeps one rename per property for now; import from \(package.versions[earlier.version].model.name) on (--version-map)"
+                        )
                     }
                     if renames[id] == nil { renames[id] = (state.version, old) }
                 } else {
                     if let old = property.elementID, old != property.key, state.version != lineage.states.first!.version {
-                        noteOnce("pelement \(state.entity.name).\(property.key)", file, property.line, "\(state.entity.name).\(property.modelName): its renaming identifier \(old) names no property of the previous version, so it is imported as a property added here")
+                        noteOnce(
+                            "pelement \(state.entity.name).\(property.key)", file, property.line,
+                            "\(state.entity.name).\(property.modelName): its renaming identifier \(old) names no property of the previous version, so it is imported as a property added here"
+                        )
                     }
                     propertyStates.append([])
                     id = propertyStates.count - 1
@@ -735,12 +849,14 @@ package struct CoreDataImporter {
         }
         for item in pending {
             // The property's name at that version: its model name there (renames follow the model's names).
-            described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(ofProperty: item.property, in: lineage.name)
+            described[item.version, default: [:]][item.entity, default: [:]][item.property] = descriptionName(
+                ofProperty: item.property, in: lineage.name)
         }
         var taken: [String: Int] = [:]
         let firstVersion = lineage.states.first!.version
         let present = lineage.states.map(\.version)
-        let takesNameOf = namesThatComeBack(propertyStates, order: order, present: present, entity: newest.name, lineage: lineage.name, versions: versions)
+        let takesNameOf = namesThatComeBack(
+            propertyStates, order: order, present: present, entity: newest.name, lineage: lineage.name, versions: versions)
         for id in order {
             let states = propertyStates[id]
             let now = states.last!.state
@@ -751,13 +867,16 @@ package struct CoreDataImporter {
             if let other = taken[name] {
                 refuse(
                     "\(nowFile):\(now.line)",
-                    "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model")
+                    "\(newest.name).\(now.modelName) and \(propertyStates[other].last!.state.modelName) both become the property \(name); rename one in the model"
+                )
             }
             taken[name] = id
             var property = DescriptionDocument.Property(name: name, type: now.type)
             if plainName == "core_data_id" {
                 property.swiftName = "coreDataID"
-            } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false) ?? (name != plainName ? Naming.propertyName(plainName) : nil) {
+            } else if let swift = Self.swiftName(of: now.modelName, description: name, type: false)
+                ?? (name != plainName ? Naming.propertyName(plainName) : nil)
+            {
                 property.swiftName = swift
             }
             // A property that takes a name an earlier one gave up: the column and Swift name are that name's.
@@ -773,7 +892,8 @@ package struct CoreDataImporter {
                 linkColumns[lineage.name, default: [:]][name] = linkName
                 noteOnce(
                     "linktable \(lineage.name).\(name)", nowFile, now.line,
-                    "\(newest.name).\(now.modelName)'s link table would be \(LinkTable.name(owner: ownerTable(of: lineage), relationship: columnNaming.column(name))), an entity's table: it is \(LinkTable.name(owner: ownerTable(of: lineage), relationship: linkName)) (persisted_name \(linkName))")
+                    "\(newest.name).\(now.modelName)'s link table would be \(LinkTable.name(owner: ownerTable(of: lineage), relationship: columnNaming.column(name))), an entity's table: it is \(LinkTable.name(owner: ownerTable(of: lineage), relationship: linkName)) (persisted_name \(linkName))"
+                )
             }
             property.nullable = now.nullable
             var defaultValue = now.defaultValue
@@ -786,22 +906,28 @@ package struct CoreDataImporter {
                 defaultValue = zero
                 noteOnce(
                     "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
-                    "\(newest.name).\(now.modelName) moves here from \(move.from) and is required without a default: the rows that were not \(move.from)'s get \(DescriptionWriter.json(zero))")
+                    "\(newest.name).\(now.modelName) moves here from \(move.from) and is required without a default: the rows that were not \(move.from)'s get \(DescriptionWriter.json(zero))"
+                )
             } else if added != firstVersion, !now.nullable, defaultValue == nil, let zero = Self.zero(now.type) {
                 defaultValue = zero
                 noteOnce(
                     "zero \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
-                    "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(DescriptionWriter.json(zero)) (Core Data's lightweight migration would have refused a store with rows)")
+                    "\(newest.name).\(now.modelName) is added as required without a default: existing rows get \(DescriptionWriter.json(zero)) (Core Data's lightweight migration would have refused a store with rows)"
+                )
             }
             if added != firstVersion, !now.nullable, !toMany, defaultValue == nil, Self.zero(now.type) == nil {
                 noteOnce(
                     "stage \(newest.name).\(now.modelName)", package.versions[added].model.file, states.first!.state.line,
-                    "\(newest.name).\(now.modelName) is added as required without a default: SQL cannot give existing rows a value, so `generate` asks for a stage (your code) at \(versions[added].string)")
+                    "\(newest.name).\(now.modelName) is added as required without a default: SQL cannot give existing rows a value, so `generate` asks for a stage (your code) at \(versions[added].string)"
+                )
             }
             property.defaultValue = defaultValue
             property.onDelete = now.onDelete
             if Set(states.map { $0.state.onDelete }).count > 1 {
-                noteOnce("ondelete \(newest.name).\(now.modelName)", nowFile, now.line, "\(newest.name).\(now.modelName): its deletion rule changed between versions; on_delete has no history, so every version gets \(now.onDelete?.descriptionName ?? "the default")")
+                noteOnce(
+                    "ondelete \(newest.name).\(now.modelName)", nowFile, now.line,
+                    "\(newest.name).\(now.modelName): its deletion rule changed between versions; on_delete has no history, so every version gets \(now.onDelete?.descriptionName ?? "the default")"
+                )
             }
             property.indexed = now.indexed
             if added != firstVersion { property.addedAtVersion = versions[added].string }
@@ -814,15 +940,19 @@ package struct CoreDataImporter {
             }
             // A gap (removed then added under the same name) is two properties to lucidgen.
             let versionsSeen = states.map(\.version)
-            if let firstIndex = present.firstIndex(of: versionsSeen.first!), Array(present[firstIndex..<(firstIndex + versionsSeen.count)]) != versionsSeen {
+            if let firstIndex = present.firstIndex(of: versionsSeen.first!),
+                Array(present[firstIndex..<(firstIndex + versionsSeen.count)]) != versionsSeen
+            {
                 refuse(
                     "\(nowFile):\(now.line)",
-                    "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)")
+                    "\(newest.name).\(now.modelName) is removed and later added again under the same name; rename one of them in the model (lucidgen keeps one lineage per name)"
+                )
             }
             if let target = now.type.entityName {
                 let first = states.first!
                 if first.version != firstVersion {
-                    relationshipEvents.append((lineage.name, name, target, first.version, true, package.versions[first.version].model.file, first.state.line))
+                    relationshipEvents.append(
+                        (lineage.name, name, target, first.version, true, package.versions[first.version].model.file, first.state.line))
                 }
                 if let gone = present.first(where: { $0 > states.last!.version }) {
                     relationshipEvents.append((lineage.name, name, target, gone, false, nowFile, now.line))
@@ -849,7 +979,9 @@ package struct CoreDataImporter {
         }
         changes.formUnion(renames.values.map(\.version))
         object.versionHistory = changes.union(quiet.intersection(present)).sorted().map { version in
-            DescriptionDocument.VersionItem(version: versions[version].string, previousName: lineage.renames.first { $0.version == version }.map { Naming.snakeCase($0.from) })
+            DescriptionDocument.VersionItem(
+                version: versions[version].string,
+                previousName: lineage.renames.first { $0.version == version }.map { Naming.snakeCase($0.from) })
         }
 
         // Indexes: the newest state's (descriptions have no index history).
@@ -864,7 +996,9 @@ package struct CoreDataImporter {
         let model = package.versions[version].model
         var root = entity
         var seen: Set<String> = [entity.name]
-        while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { root = next }
+        while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted {
+            root = next
+        }
         guard root.name != entity.name, let rootLineage = entityNames[version][root.name] else { return lineage.tableName }
         return takenTables[rootLineage] ?? Naming.snakeCase(root.name)
     }
@@ -893,15 +1027,19 @@ package struct CoreDataImporter {
     /// that the earlier one's name, and the released snapshots that hold it, stay when a later import brings
     /// the name back. Returns id → its name and the name of the one it takes it from.
     private mutating func namesThatComeBack(
-        _ propertyStates: [[(version: Int, state: PropertyState)]], order: [Int], present: [Int], entity: String, lineage: String, versions: [SchemaVersion]
+        _ propertyStates: [[(version: Int, state: PropertyState)]], order: [Int], present: [Int], entity: String, lineage: String,
+        versions: [SchemaVersion]
     ) -> [Int: (name: String, from: String)] {
         var byName: [String: [Int]] = [:]
-        for id in order { byName[descriptionName(ofProperty: propertyStates[id].last!.state.modelName, in: lineage), default: []].append(id) }
+        for id in order {
+            byName[descriptionName(ofProperty: propertyStates[id].last!.state.modelName, in: lineage), default: []].append(id)
+        }
         var takesNameOf: [Int: (name: String, from: String)] = [:]
         for (name, ids) in byName.sorted(by: { $0.key < $1.key }) where ids.count > 1 {
             let sorted = ids.sorted { propertyStates[$0].first!.version < propertyStates[$1].first!.version }
             // Lifetimes that overlap are two properties with one name at once: refused where they are described.
-            guard zip(sorted, sorted.dropFirst()).allSatisfy({ propertyStates[$0].last!.version < propertyStates[$1].first!.version }) else { continue }
+            guard zip(sorted, sorted.dropFirst()).allSatisfy({ propertyStates[$0].last!.version < propertyStates[$1].first!.version })
+            else { continue }
             for (earlier, later) in zip(sorted, sorted.dropFirst()) {
                 let removedAt = present.first { $0 > propertyStates[earlier].last!.version }!
                 let back = propertyStates[later].first!
@@ -909,7 +1047,8 @@ package struct CoreDataImporter {
                 takesNameOf[later] = (laterName, takesNameOf[earlier]?.name ?? name)
                 note(
                     package.versions[back.version].model.file, back.state.line,
-                    "\(entity).\(back.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it, without a renaming identifier: a new property, as Core Data's migration from \(package.versions[removedAt].model.name) on saw it: \(laterName), which takes the column and Swift name of the earlier one. A store that skipped the versions between keeps its values under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(versions[back.version].string) if they must be kept")
+                    "\(entity).\(back.state.modelName) comes back after \(package.versions[removedAt].model.name) removed it, without a renaming identifier: a new property, as Core Data's migration from \(package.versions[removedAt].model.name) on saw it: \(laterName), which takes the column and Swift name of the earlier one. A store that skipped the versions between keeps its values under Core Data (which migrates straight to the newest model); lucidgen migrates version by version, so write a stage at \(versions[back.version].string) if they must be kept"
+                )
             }
         }
         return takesNameOf
@@ -936,9 +1075,12 @@ package struct CoreDataImporter {
         return Naming.swiftNameProblem(name, type: true) == nil ? name : entity.name
     }
 
-    private mutating func indexItems(_ lineage: EntityLineage, propertyStates: [[(version: Int, state: PropertyState)]], order: [Int]) -> ([DescriptionDocument.Index], Bool) {
+    private mutating func indexItems(_ lineage: EntityLineage, propertyStates: [[(version: Int, state: PropertyState)]], order: [Int]) -> (
+        [DescriptionDocument.Index], Bool
+    ) {
         func signature(_ entity: CoreDataModel.Entity) -> [String] {
-            (entity.indexes.map { "i:" + $0.properties.joined(separator: ",") } + entity.uniquenessConstraints.map { "u:" + $0.properties.joined(separator: ",") }).sorted()
+            (entity.indexes.map { "i:" + $0.properties.joined(separator: ",") }
+                + entity.uniquenessConstraints.map { "u:" + $0.properties.joined(separator: ",") }).sorted()
         }
         let differs = Set(lineage.states.map { signature($0.entity) }).count > 1
         let (versionIndex, entity) = lineage.states.last!
@@ -958,11 +1100,14 @@ package struct CoreDataImporter {
                     let isToMany = entity.relationships.contains { $0.name == property && $0.toMany }
                     noteOnce(
                         "index \(entity.name) \(what) \(property)", model.file, line,
-                        "\(entity.name)'s \(what) uses \(property), \(isToMany ? "a to-many relationship, which has no column" : "which has no column here"): left out")
+                        "\(entity.name)'s \(what) uses \(property), \(isToMany ? "a to-many relationship, which has no column" : "which has no column here"): left out"
+                    )
                     return
                 }
                 if type.isToMany {
-                    noteOnce("index \(entity.name) \(what) \(property)", model.file, line, "\(entity.name)'s \(what) uses \(property), a to-many relationship, which has no column: left out")
+                    noteOnce(
+                        "index \(entity.name) \(what) \(property)", model.file, line,
+                        "\(entity.name)'s \(what) uses \(property), a to-many relationship, which has no column: left out")
                     return
                 }
                 names.append(name)
@@ -976,11 +1121,15 @@ package struct CoreDataImporter {
         for index in entity.indexes {
             let what = index.name.map { "fetch index \($0)" } ?? "compound index"
             if let why = index.unsupported {
-                noteOnce("index \(entity.name) \(what)", model.file, index.line, "\(entity.name)'s \(what) is \(why), which lucidgen's indexes do not say: left out")
+                noteOnce(
+                    "index \(entity.name) \(what)", model.file, index.line,
+                    "\(entity.name)'s \(what) is \(why), which lucidgen's indexes do not say: left out")
                 continue
             }
             if index.descending {
-                noteOnce("desc \(entity.name) \(what)", model.file, index.line, "\(entity.name)'s \(what) sorts descending; lucidgen's index is ascending (SQLite reads it either way)")
+                noteOnce(
+                    "desc \(entity.name) \(what)", model.file, index.line,
+                    "\(entity.name)'s \(what) sorts descending; lucidgen's index is ascending (SQLite reads it either way)")
             }
             add(index.properties, unique: false, line: index.line, what: what)
         }
@@ -993,7 +1142,8 @@ package struct CoreDataImporter {
             for constraint in older.uniquenessConstraints where !newestConstraints.contains(constraint.properties) {
                 noteOnce(
                     "lostunique \(lineage.name) \(constraint.properties)", package.versions[index].model.file, constraint.line,
-                    "\(older.name)'s uniqueness constraint on \(constraint.properties.joined(separator: ", ")) is not in the newest model version: descriptions have no index history, so no version of the descriptions has it")
+                    "\(older.name)'s uniqueness constraint on \(constraint.properties.joined(separator: ", ")) is not in the newest model version: descriptions have no index history, so no version of the descriptions has it"
+                )
             }
         }
         // A single-property unique index on a property that is `indexed` stays an item; plain indexes of
@@ -1020,19 +1170,25 @@ package struct CoreDataImporter {
                 // A hierarchy's rows are in its root's table; each row's kind is its entity's name then.
                 var root = entity
                 var seen: Set<String> = [entity.name]
-                while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }), seen.insert(parent).inserted { root = next }
+                while let parent = root.parentEntity, let next = model.entities.first(where: { $0.name == parent }),
+                    seen.insert(parent).inserted
+                { root = next }
                 let inHierarchy = entity.parentEntity != nil || model.entities.contains { $0.parentEntity == entity.name }
                 let table = entityNames[index][entity.name] != nil ? Naming.snakeCase(root.name) : nil
                 let properties = described[index]?[entity.name] ?? [:]
-                var item = CoreDataOriginDocument.Entity(name: entity.name, parent: entity.parentEntity, abstract: entity.isAbstract ? true : nil, table: table)
+                var item = CoreDataOriginDocument.Entity(
+                    name: entity.name, parent: entity.parentEntity, abstract: entity.isAbstract ? true : nil, table: table)
                 for attribute in entity.attributes {
-                    item.attributes.append(CoreDataOriginDocument.Attribute(
-                        name: attribute.name, type: attribute.type ?? "", column: properties[attribute.name].map(columnNaming.column), transient: attribute.transient ? true : nil,
-                        externalStorage: attribute.externalStorage ? true : nil))
+                    item.attributes.append(
+                        CoreDataOriginDocument.Attribute(
+                            name: attribute.name, type: attribute.type ?? "", column: properties[attribute.name].map(columnNaming.column),
+                            transient: attribute.transient ? true : nil,
+                            externalStorage: attribute.externalStorage ? true : nil))
                 }
                 for relationship in entity.relationships {
                     var described = CoreDataOriginDocument.Relationship(
-                        name: relationship.name, toMany: relationship.toMany, ordered: relationship.ordered ? true : nil, destination: relationship.destination,
+                        name: relationship.name, toMany: relationship.toMany, ordered: relationship.ordered ? true : nil,
+                        destination: relationship.destination,
                         inverse: relationship.inverseName, transient: relationship.transient ? true : nil)
                     if let name = properties[relationship.name], let table {
                         let column = entityNames[index][entity.name].flatMap { linkColumns[$0]?[name] } ?? columnNaming.column(name)
@@ -1047,14 +1203,15 @@ package struct CoreDataImporter {
                 // A row's kind is its entity's description name: a subentity that took a name that came
                 // back (`draft_from_3_0`) has its own, which its records read.
                 if inHierarchy {
-                    item.kind = entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Naming.snakeCase(entity.name)
+                    item.kind =
+                        entityNames[index][entity.name].flatMap { takenTables[$0] != nil ? $0 : nil } ?? Naming.snakeCase(entity.name)
                 }
                 entities.append(item)
             }
             let hashes = versionHashes[model.name].flatMap { $0.isEmpty ? nil : $0.mapValues { $0.base64EncodedString() } }
-            versionItems.append(CoreDataOriginDocument.Version(version: version.string, model: model.name, entities: entities, hashes: hashes))
+            versionItems.append(
+                CoreDataOriginDocument.Version(version: version.string, model: model.name, entities: entities, hashes: hashes))
         }
         return CoreDataOriginDocument(versions: versionItems)
     }
 }
-

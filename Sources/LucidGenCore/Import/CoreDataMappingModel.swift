@@ -1,7 +1,8 @@
 import Foundation
 import LucidSchema
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A Core Data mapping model (`Name.xcmappingmodel`): the file an app keeps for a migration Core Data cannot
@@ -61,7 +62,7 @@ package struct CoreDataMappingModel: Sendable {
     /// Parses an `xcmapping.xml`. Throws ``CoreDataImportError`` naming the file and line of what is not a mapping model.
     package static func parse(_ data: Data, name: String, file: String) throws -> CoreDataMappingModel {
         let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false  // the file names Core Data's DTD by a file: URL; never read
+        parser.shouldResolveExternalEntities = false // the file names Core Data's DTD by a file: URL; never read
         let reader = Reader()
         parser.delegate = reader
         if !parser.parse() {
@@ -84,7 +85,8 @@ package struct CoreDataMappingModel: Sendable {
             }.compactMap { $0.attributes["name"] }
         }
         // The root's own list when it has one (the author's mappings), else every entity mapping in the file.
-        let listed = root.references["entitymappings"].map { $0.compactMap { byID[$0] } }
+        let listed =
+            root.references["entitymappings"].map { $0.compactMap { byID[$0] } }
             ?? reader.objects.filter { $0.type == "XDDEVENTITYMAPPING" }
         let ordered = listed.filter { $0.type == "XDDEVENTITYMAPPING" }.enumerated().sorted { a, b in
             let (x, y) = (a.element.attributes["mappingnumber"].flatMap(Int.init), b.element.attributes["mappingnumber"].flatMap(Int.init))
@@ -134,7 +136,8 @@ package struct CoreDataMappingModel: Sendable {
         private var text = ""
 
         func parser(
-            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
         ) {
             switch element {
             case "object":
@@ -192,16 +195,31 @@ package struct CoreDataMappingStages: Sendable {
         for mapping in mappings {
             let at = "\(mapping.file):\(mapping.line)"
             guard let sourceName = mapping.source, let destinationName = mapping.destination else {
-                notes.append(.init(location: at, message: "mapping model \(mapping.name) does not name the model versions it maps between; no stage made: declare one in .lucid.yaml by hand"))
+                notes.append(
+                    .init(
+                        location: at,
+                        message:
+                            "mapping model \(mapping.name) does not name the model versions it maps between; no stage made: declare one in .lucid.yaml by hand"
+                    ))
                 continue
             }
             guard let from = versions[sourceName], let to = versions[destinationName] else {
                 let missing = [sourceName, destinationName].filter { versions[$0] == nil }.map { "'\($0)'" }.joined(separator: " and ")
-                notes.append(.init(location: at, message: "mapping model \(mapping.name) maps \(sourceName) → \(destinationName), but the import has no model version \(missing) (not in the package or left out by the version map); no stage made"))
+                notes.append(
+                    .init(
+                        location: at,
+                        message:
+                            "mapping model \(mapping.name) maps \(sourceName) → \(destinationName), but the import has no model version \(missing) (not in the package or left out by the version map); no stage made"
+                    ))
                 continue
             }
             guard from < to else {
-                notes.append(.init(location: at, message: "mapping model \(mapping.name) maps \(sourceName) (\(from)) → \(destinationName) (\(to)), not to a newer version; no stage made"))
+                notes.append(
+                    .init(
+                        location: at,
+                        message:
+                            "mapping model \(mapping.name) maps \(sourceName) (\(from)) → \(destinationName) (\(to)), not to a newer version; no stage made"
+                    ))
                 continue
             }
             var name = Self.stageName(mapping.name)
@@ -212,13 +230,23 @@ package struct CoreDataMappingStages: Sendable {
             }
             taken.insert(name)
             let lines = mapping.entityMappings.map(Self.describe)
-            stages.append(Stage(name: name, from: from, to: to, notes: ["from mapping model \(mapping.name) (\(sourceName) → \(destinationName)):"] + lines))
-            let custom = mapping.entityMappings.filter { $0.policyClass != nil || $0.filter != nil || !$0.writtenAttributes.isEmpty || !$0.writtenRelationships.isEmpty }
-            notes.append(.init(
-                location: at,
-                message: "mapping model \(mapping.name) (\(from) → \(to)) becomes stage `\(name)` in .lucid.yaml: `lucidgen generate` asks for its code, "
-                    + "with the \(mapping.entityMappings.count) entity mapping\(mapping.entityMappings.count == 1 ? "" : "s") listed in the requirement's comment"
-                    + (custom.isEmpty ? "" : "; write what \(custom.map(\.name).joined(separator: ", ")) did (policy classes, filters, hand-written expressions)")))
+            stages.append(
+                Stage(
+                    name: name, from: from, to: to,
+                    notes: ["from mapping model \(mapping.name) (\(sourceName) → \(destinationName)):"] + lines))
+            let custom = mapping.entityMappings.filter {
+                $0.policyClass != nil || $0.filter != nil || !$0.writtenAttributes.isEmpty || !$0.writtenRelationships.isEmpty
+            }
+            notes.append(
+                .init(
+                    location: at,
+                    message:
+                        "mapping model \(mapping.name) (\(from) → \(to)) becomes stage `\(name)` in .lucid.yaml: `lucidgen generate` asks for its code, "
+                        + "with the \(mapping.entityMappings.count) entity mapping\(mapping.entityMappings.count == 1 ? "" : "s") listed in the requirement's comment"
+                        + (custom.isEmpty
+                            ? ""
+                            : "; write what \(custom.map(\.name).joined(separator: ", ")) did (policy classes, filters, hand-written expressions)")
+                ))
         }
     }
 
@@ -240,8 +268,12 @@ package struct CoreDataMappingStages: Sendable {
         if let policy = mapping.policyClass { details.append("policy \(policy)") }
         if let filter = mapping.filter { details.append("filter \(filter)") }
         if !mapping.writtenAttributes.isEmpty { details.append("attributes by hand: \(mapping.writtenAttributes.joined(separator: ", "))") }
-        if !mapping.writtenRelationships.isEmpty { details.append("relationships by hand: \(mapping.writtenRelationships.joined(separator: ", "))") }
-        let line = "\(mapping.name): \(mapping.source ?? "(none)") → \(mapping.destination ?? "(none)")" + (details.isEmpty ? "" : " (\(details.joined(separator: "; ")))")
+        if !mapping.writtenRelationships.isEmpty {
+            details.append("relationships by hand: \(mapping.writtenRelationships.joined(separator: ", "))")
+        }
+        let line =
+            "\(mapping.name): \(mapping.source ?? "(none)") → \(mapping.destination ?? "(none)")"
+            + (details.isEmpty ? "" : " (\(details.joined(separator: "; ")))")
         // It goes into a YAML string and a `///` comment: one line, no control characters.
         return String(String.UnicodeScalarView(line.unicodeScalars.map { ObjectReader.isControlOrLineBreak($0) ? " " : $0 }))
     }

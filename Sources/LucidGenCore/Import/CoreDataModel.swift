@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// One model version of an `.xcdatamodeld` package, as its `contents` XML says it: what the importer reads
@@ -77,10 +78,14 @@ package struct CoreDataModel: Sendable {
     /// Parses a `contents` file. Throws ``CoreDataImportError`` naming the file and line of what is not
     /// a model.
     package static func parse(_ data: Data, name: String, file: String) throws -> CoreDataModel {
-        guard data.count <= fileLimit else { throw CoreDataImportError(location: file, message: "larger than \(fileLimit >> 20) MB, far beyond any model Xcode writes: not read") }
+        guard data.count <= fileLimit else {
+            throw CoreDataImportError(
+                location: file, message: "larger than \(fileLimit >> 20) MB, far beyond any model Xcode writes: not read")
+        }
         // A model has no document type; one declaring entities could expand them without bound.
         if data.range(of: Data("<!ENTITY".utf8)) != nil {
-            throw CoreDataImportError(location: file, message: "declares XML entities (<!ENTITY), which no model Xcode writes has: not read")
+            throw CoreDataImportError(
+                location: file, message: "declares XML entities (<!ENTITY), which no model Xcode writes has: not read")
         }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -88,9 +93,14 @@ package struct CoreDataModel: Sendable {
         parser.delegate = reader
         if !parser.parse() || reader.failure != nil {
             let line = reader.failure?.line ?? parser.lineNumber
-            throw CoreDataImportError(location: "\(file):\(line)", message: reader.failure?.message ?? "not well-formed XML (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"))")
+            throw CoreDataImportError(
+                location: "\(file):\(line)",
+                message: reader.failure?.message
+                    ?? "not well-formed XML (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"))")
         }
-        guard reader.sawModel else { throw CoreDataImportError(location: "\(file):1", message: "no <model> element: not an Xcode data model") }
+        guard reader.sawModel else {
+            throw CoreDataImportError(location: "\(file):1", message: "no <model> element: not an Xcode data model")
+        }
         return CoreDataModel(name: name, file: file, entities: reader.entities, unstored: reader.unstored)
     }
 
@@ -114,13 +124,16 @@ package struct CoreDataModel: Sendable {
         init(file: String) { self.file = file }
 
         func parser(
-            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
         ) {
             let line = parser.lineNumber
             let parent = stack.last
             stack.append(element)
             guard stack.count <= CoreDataModel.depthLimit else {
-                if failure == nil { failure = (line, "elements nested more than \(CoreDataModel.depthLimit) deep: not an Xcode data model") }
+                if failure == nil {
+                    failure = (line, "elements nested more than \(CoreDataModel.depthLimit) deep: not an Xcode data model")
+                }
                 parser.abortParsing()
                 return
             }
@@ -139,30 +152,35 @@ package struct CoreDataModel: Sendable {
                 if failure == nil { failure = (line, "the root element is <\(element)>, not <model>: not an Xcode data model") }
             case ("model", "entity"):
                 guard let name = required("name") else { return }
-                entities.append(Entity(
-                    name: name, line: line, representedClassName: attributes["representedClassName"], parentEntity: attributes["parentEntity"],
-                    isAbstract: flag("isAbstract"), elementID: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 }))
+                entities.append(
+                    Entity(
+                        name: name, line: line, representedClassName: attributes["representedClassName"],
+                        parentEntity: attributes["parentEntity"],
+                        isAbstract: flag("isAbstract"), elementID: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 }))
             case ("model", "configuration"):
                 unstored.append(("configuration \(attributes["name"] ?? "")", line))
             case ("model", "fetchRequest"):
                 unstored.append(("fetch request \(attributes["name"] ?? "")", line))
             case ("entity", "attribute"):
                 guard let name = required("name"), !entities.isEmpty else { return }
-                entities[entities.count - 1].attributes.append(Attribute(
-                    name: name, line: line, type: attributes["attributeType"], optional: flag("optional"), transient: flag("transient"),
-                    indexed: flag("indexed"), defaultValueString: attributes["defaultValueString"],
-                    defaultDateTimeInterval: attributes["defaultDateTimeInterval"], valueTransformerName: attributes["valueTransformerName"],
-                    customClassName: attributes["customClassName"], externalStorage: flag("allowsExternalBinaryDataStorage"),
-                    elementID: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 },
-                    derivation: flag("derived") ? (attributes["derivationExpression"] ?? "") : nil))
+                entities[entities.count - 1].attributes.append(
+                    Attribute(
+                        name: name, line: line, type: attributes["attributeType"], optional: flag("optional"), transient: flag("transient"),
+                        indexed: flag("indexed"), defaultValueString: attributes["defaultValueString"],
+                        defaultDateTimeInterval: attributes["defaultDateTimeInterval"],
+                        valueTransformerName: attributes["valueTransformerName"],
+                        customClassName: attributes["customClassName"], externalStorage: flag("allowsExternalBinaryDataStorage"),
+                        elementID: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 },
+                        derivation: flag("derived") ? (attributes["derivationExpression"] ?? "") : nil))
             case ("entity", "relationship"):
                 guard let name = required("name"), !entities.isEmpty else { return }
                 // Core Data's default for a relationship without maxCount is to-many only when toMany says so.
-                entities[entities.count - 1].relationships.append(Relationship(
-                    name: name, line: line, optional: flag("optional"), toMany: flag("toMany"), ordered: flag("ordered"),
-                    deletionRule: attributes["deletionRule"] ?? "Nullify", destination: attributes["destinationEntity"],
-                    inverseName: attributes["inverseName"], inverseEntity: attributes["inverseEntity"],
-                    elementID: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 }, transient: flag("transient")))
+                entities[entities.count - 1].relationships.append(
+                    Relationship(
+                        name: name, line: line, optional: flag("optional"), toMany: flag("toMany"), ordered: flag("ordered"),
+                        deletionRule: attributes["deletionRule"] ?? "Nullify", destination: attributes["destinationEntity"],
+                        inverseName: attributes["inverseName"], inverseEntity: attributes["inverseEntity"],
+                        elementID: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 }, transient: flag("transient")))
             case ("entity", "fetchedProperty"):
                 guard !entities.isEmpty else { return }
                 entities[entities.count - 1].fetchedProperties.append((attributes["name"] ?? "", line))
@@ -197,7 +215,9 @@ package struct CoreDataModel: Sendable {
             stack.removeLast()
             switch element {
             case "fetchIndex", "compoundIndex":
-                if let finished = index, !entities.isEmpty, !finished.properties.isEmpty { entities[entities.count - 1].indexes.append(finished) }
+                if let finished = index, !entities.isEmpty, !finished.properties.isEmpty {
+                    entities[entities.count - 1].indexes.append(finished)
+                }
                 index = nil
             case "uniquenessConstraint":
                 if let finished = constraint, !entities.isEmpty, !finished.properties.isEmpty {

@@ -37,7 +37,9 @@ package struct CoreDataModelPackage: Sendable {
             do {
                 plist = try BoundedPropertyList.decode(data, limits: .init(bytes: Self.currentVersionFileLimit))
             } catch {
-                throw CoreDataImportError(location: currentPath, message: "\(error), not what Xcode writes here (an XML property list with _XCCurrentVersionName)")
+                throw CoreDataImportError(
+                    location: currentPath, message: "\(error), not what Xcode writes here (an XML property list with _XCCurrentVersionName)"
+                )
             }
             guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {
                 throw CoreDataImportError(location: currentPath, message: "not a property list with _XCCurrentVersionName")
@@ -65,13 +67,20 @@ package struct CoreDataModelPackage: Sendable {
         for (name, version) in ordered {
             let folder = (path as NSString).appendingPathComponent("\(name).xcdatamodel")
             let file = "\(name).xcdatamodel/contents"
-            guard let data = try Self.contents(of: (folder as NSString).appendingPathComponent("contents"), location: file, maxBytes: CoreDataModel.fileLimit) else {
+            guard
+                let data = try Self.contents(
+                    of: (folder as NSString).appendingPathComponent("contents"), location: file, maxBytes: CoreDataModel.fileLimit)
+            else {
                 if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("elements")) {
-                    unreadable.append(CoreDataImportError(
-                        location: "\(name).xcdatamodel/elements",
-                        message: "this model version is in the legacy elements/layout format (Xcode 3), which lucidgen does not read: open the model in Xcode and save it (Xcode then writes a contents file), or leave the version out with --version-map"))
+                    unreadable.append(
+                        CoreDataImportError(
+                            location: "\(name).xcdatamodel/elements",
+                            message:
+                                "this model version is in the legacy elements/layout format (Xcode 3), which lucidgen does not read: open the model in Xcode and save it (Xcode then writes a contents file), or leave the version out with --version-map"
+                        ))
                 } else {
-                    unreadable.append(CoreDataImportError(location: "\(name).xcdatamodel", message: "no contents file in this model version"))
+                    unreadable.append(
+                        CoreDataImportError(location: "\(name).xcdatamodel", message: "no contents file in this model version"))
                 }
                 continue
             }
@@ -95,9 +104,12 @@ package struct CoreDataModelPackage: Sendable {
         case .missing: return nil
         case .regular: break
         case .folder: throw CoreDataImportError(location: location, message: "a folder, where the package has a file")
-        case .special(let what), .other(let what): throw CoreDataImportError(location: location, message: "\(what), not a regular file: not read")
+        case .special(let what), .other(let what):
+            throw CoreDataImportError(location: location, message: "\(what), not a regular file: not read")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CoreDataImportError(location: location, message: "cannot be read") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CoreDataImportError(location: location, message: "cannot be read")
+        }
         defer { try? handle.close() }
         let data: Data
         do {
@@ -106,7 +118,8 @@ package struct CoreDataModelPackage: Sendable {
             throw CoreDataImportError(location: location, message: "cannot be read: \(error.localizedDescription)")
         }
         guard data.count <= maxBytes else {
-            throw CoreDataImportError(location: location, message: "larger than \(maxBytes >> 10) KB, far beyond what Xcode writes here: not read")
+            throw CoreDataImportError(
+                location: location, message: "larger than \(maxBytes >> 10) KB, far beyond what Xcode writes here: not read")
         }
         return data
     }
@@ -121,7 +134,11 @@ package struct CoreDataModelPackage: Sendable {
             throw CoreDataImportError(location: path, message: "not YAML: \(error)")
         }
         guard let mapping = node?.mapping, !mapping.isEmpty else {
-            throw CoreDataImportError(location: path, message: "expected a mapping of model version names to lucidgen versions, oldest first, e.g.\n  \"Model\": \"1.0\"\n  \"Model 2\": \"2.0\"")
+            throw CoreDataImportError(
+                location: path,
+                message:
+                    "expected a mapping of model version names to lucidgen versions, oldest first, e.g.\n  \"Model\": \"1.0\"\n  \"Model 2\": \"2.0\""
+            )
         }
         var result: [(String, SchemaVersion)] = []
         for (key, value) in mapping {
@@ -131,14 +148,21 @@ package struct CoreDataModelPackage: Sendable {
             }
             if name.hasSuffix(".xcdatamodel") { name = String(name.dropLast(".xcdatamodel".count)) }
             guard models.contains(name) else {
-                throw CoreDataImportError(location: line, message: "the package has no model version '\(name)' (it has \(models.map { "'\($0)'" }.joined(separator: ", ")))")
+                throw CoreDataImportError(
+                    location: line,
+                    message: "the package has no model version '\(name)' (it has \(models.map { "'\($0)'" }.joined(separator: ", ")))")
             }
             let version: SchemaVersion
             do { version = try SchemaVersion(parsing: text) } catch {
-                throw CoreDataImportError(location: line, message: "'\(text)' is not a version (numbers with dots, at least two: 1.0, 2.3.1)")
+                throw CoreDataImportError(
+                    location: line, message: "'\(text)' is not a version (numbers with dots, at least two: 1.0, 2.3.1)")
             }
             if let last = result.last, !(last.1 < version) {
-                throw CoreDataImportError(location: line, message: "\(version.string) does not come after \(last.1.string): list the model versions oldest first, with growing versions")
+                throw CoreDataImportError(
+                    location: line,
+                    message:
+                        "\(version.string) does not come after \(last.1.string): list the model versions oldest first, with growing versions"
+                )
             }
             guard !result.contains(where: { $0.0 == name }) else {
                 throw CoreDataImportError(location: line, message: "'\(name)' is listed twice")
@@ -170,7 +194,9 @@ package struct CoreDataModelPackage: Sendable {
             func trimSeparators() { while let last = stem.last, " _-.".contains(last) { stem = stem.dropLast() } }
             trimSeparators()
             // `v1.4`, `V2`: the v belongs to the number when it stands alone.
-            if let last = stem.last, last == "v" || last == "V", stem.count == 1 || " _-".contains(stem[stem.index(before: stem.index(before: stem.endIndex))]) {
+            if let last = stem.last, last == "v" || last == "V",
+                stem.count == 1 || " _-".contains(stem[stem.index(before: stem.index(before: stem.endIndex))])
+            {
                 stem = stem.dropLast()
                 trimSeparators()
             }
@@ -191,11 +217,17 @@ package struct CoreDataModelPackage: Sendable {
     /// number, a first version whose number (1) another name has or passes, more than two schemes or two
     /// without `.xccurrentversion`, a name alone that no other follows (another configuration's model?), or a
     /// current version that does not order last.
-    package static func nameOrder(_ names: [String], current: String?, path: String, currentPath: String) throws -> ([(String, SchemaVersion)], String) {
+    package static func nameOrder(_ names: [String], current: String?, path: String, currentPath: String) throws -> (
+        [(String, SchemaVersion)], String
+    ) {
         let parsed = names.map(VersionName.init)
         var schemes: [[VersionName]] = []
         for name in parsed {
-            if let index = schemes.firstIndex(where: { $0[0].stem == name.stem }) { schemes[index].append(name) } else { schemes.append([name]) }
+            if let index = schemes.firstIndex(where: { $0[0].stem == name.stem }) {
+                schemes[index].append(name)
+            } else {
+                schemes.append([name])
+            }
         }
         var doubts: [String] = []
         var notVersions: [String] = []
@@ -209,7 +241,9 @@ package struct CoreDataModelPackage: Sendable {
                 doubts.append("'\(earlier.name)' and '\(later.name)' have the same number")
             }
             if let first = schemes[index].first, first.numbers == nil, let low = numbered.first(where: { $0.version <= first.version }) {
-                doubts.append("'\(first.name)' (the first version by Xcode's naming, 1 by its name) and '\(low.name)' (\(low.version.string)) do not order by their names")
+                doubts.append(
+                    "'\(first.name)' (the first version by Xcode's naming, 1 by its name) and '\(low.name)' (\(low.version.string)) do not order by their names"
+                )
             }
         }
         // The current version's scheme is the newest.
@@ -220,13 +254,19 @@ package struct CoreDataModelPackage: Sendable {
             let lone = schemes.filter { $0.count == 1 && $0[0].numbers == nil && $0[0].name != current }
             for scheme in lone {
                 notVersions.append(scheme[0].name)
-                doubts.append("'\(scheme[0].name)' has no number and no other model version is named like it: is it another configuration's model rather than a version?")
+                doubts.append(
+                    "'\(scheme[0].name)' has no number and no other model version is named like it: is it another configuration's model rather than a version?"
+                )
             }
             schemes.removeAll { scheme in lone.contains { $0[0].name == scheme[0].name } }
             if current == nil, schemes.count > 1 {
-                doubts.append("the names follow \(schemes.count) naming schemes (\(schemes.map { "'\($0[0].stem)'" }.joined(separator: ", "))) and no .xccurrentversion says which is the newest")
+                doubts.append(
+                    "the names follow \(schemes.count) naming schemes (\(schemes.map { "'\($0[0].stem)'" }.joined(separator: ", "))) and no .xccurrentversion says which is the newest"
+                )
             } else if schemes.count > 2 {
-                doubts.append("the names follow \(schemes.count) naming schemes (\(schemes.map { "'\($0[0].stem)'" }.joined(separator: ", "))): which came first is not in them")
+                doubts.append(
+                    "the names follow \(schemes.count) naming schemes (\(schemes.map { "'\($0[0].stem)'" }.joined(separator: ", "))): which came first is not in them"
+                )
             }
         }
         let order = schemes.flatMap { $0 }
@@ -236,7 +276,8 @@ package struct CoreDataModelPackage: Sendable {
             let after = proposed.drop { $0.0 != current }.dropFirst().map { "'\($0.0)'" }
             throw CoreDataImportError(
                 location: currentPath,
-                message: "names '\(current)' as the current model version, but \(after.joined(separator: ", ")) \(after.count == 1 ? "orders" : "order") after it: "
+                message:
+                    "names '\(current)' as the current model version, but \(after.joined(separator: ", ")) \(after.count == 1 ? "orders" : "order") after it: "
                     + "which version did the app ship last? Write a version map (YAML, oldest first, leaving out versions the app never shipped) and pass it as --version-map FILE:\n"
                     + Self.mapText(proposed, leftOut: []))
         }
@@ -248,7 +289,9 @@ package struct CoreDataModelPackage: Sendable {
                     + Self.mapText(proposed, leftOut: notVersions))
         }
         var basis = "the numbers in the model versions' names"
-        if schemes.count > 1 { basis += ", two naming schemes ('\(schemes[0][0].stem)' then '\(schemes[1][0].stem)', the scheme of the current version last)" }
+        if schemes.count > 1 {
+            basis += ", two naming schemes ('\(schemes[0][0].stem)' then '\(schemes[1][0].stem)', the scheme of the current version last)"
+        }
         basis += current == nil ? " (no .xccurrentversion)" : ", .xccurrentversion names the last"
         return (proposed, basis)
     }
@@ -260,7 +303,9 @@ package struct CoreDataModelPackage: Sendable {
         func own(_ scheme: [VersionName]) -> [SchemaVersion] {
             var versions = scheme.map(\.version)
             // A first version without a number before numbers from 1.0 down: 0.1 when that is below the next.
-            if scheme.count > 1, scheme[0].numbers == nil, !(versions[0] < versions[1]), let low = try? SchemaVersion(parsing: "0.1"), low < versions[1] {
+            if scheme.count > 1, scheme[0].numbers == nil, !(versions[0] < versions[1]), let low = try? SchemaVersion(parsing: "0.1"),
+                low < versions[1]
+            {
                 versions[0] = low
             }
             return versions
@@ -277,6 +322,7 @@ package struct CoreDataModelPackage: Sendable {
 
     /// A version map's YAML, with the names left out as comments.
     static func mapText(_ map: [(String, SchemaVersion)], leftOut: [String]) -> String {
-        (map.map { "  \"\($0.0)\": \"\($0.1.string)\"" } + leftOut.map { "  # \"\($0)\": left out (not a version?)" }).joined(separator: "\n")
+        (map.map { "  \"\($0.0)\": \"\($0.1.string)\"" } + leftOut.map { "  # \"\($0)\": left out (not a version?)" }).joined(
+            separator: "\n")
     }
 }

@@ -21,7 +21,8 @@ package struct Scaffold {
     /// The checkout this binary was built from when it still exists (so `init` works offline right after
     /// building lucidgen), else the published package.
     package static func defaultDependency() -> Dependency {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let manifest = root.appendingPathComponent("Package.swift").path
         if let text = try? String(contentsOfFile: manifest, encoding: .utf8), text.contains("name: \"lucidgen\"") {
             return .path(root.path)
@@ -63,7 +64,9 @@ package struct Scaffold {
         let existing = (try? fileManager.contentsOfDirectory(atPath: folder))?.filter { !$0.hasPrefix(".") } ?? []
         let hasPackage = fileManager.fileExists(atPath: path("Package.swift"))
         if !hasPackage && !existing.isEmpty {
-            throw GenerationFailed("'\(displayPath(folder))' is neither empty nor a Swift package (it has \(existing.sorted().prefix(3).joined(separator: ", "))); run `lucidgen init` in an empty folder or in a package")
+            throw GenerationFailed(
+                "'\(displayPath(folder))' is neither empty nor a Swift package (it has \(existing.sorted().prefix(3).joined(separator: ", "))); run `lucidgen init` in an empty folder or in a package"
+            )
         }
         if fileManager.fileExists(atPath: path(Config.defaultFileName)) {
             throw GenerationFailed("'\(displayPath(path(Config.defaultFileName)))' already exists; lucidgen is already set up here")
@@ -84,13 +87,17 @@ package struct Scaffold {
         var lines: [String] = []
         var notOwned: [String] = []
         if declaresStages {
-            notOwned.append("  \(stagesType) is declared in Sources/\(moduleName) already: keep it `public struct \(stagesType): Sendable` with `public init()` (migrations_provider in .lucid.yaml)")
+            notOwned.append(
+                "  \(stagesType) is declared in Sources/\(moduleName) already: keep it `public struct \(stagesType): Sendable` with `public init()` (migrations_provider in .lucid.yaml)"
+            )
         }
         for (relative, contents) in files {
             let target = path(relative)
             if fileManager.fileExists(atPath: target) {
                 if relative == stagesFile {
-                    notOwned.append("  \(relative) exists; declare the migrations_provider there: public struct \(stagesType): Sendable { public init() {} }")
+                    notOwned.append(
+                        "  \(relative) exists; declare the migrations_provider there: public struct \(stagesType): Sendable { public init() {} }"
+                    )
                 }
                 continue
             }
@@ -118,11 +125,14 @@ package struct Scaffold {
         } else if plugin {
             lines.append("")
             lines.append("Next: edit .entities/, then `swift build` and `swift test` (the build plugin generates the code);")
-            lines.append("when a version is final, `swift package --allow-writing-to-package-directory lucidgen release` checks it, writes its fixture store and says what to commit and bump.")
+            lines.append(
+                "when a version is final, `swift package --allow-writing-to-package-directory lucidgen release` checks it, writes its fixture store and says what to commit and bump."
+            )
         } else {
             lines.append("")
             lines.append("Next: edit .entities/, run `lucidgen generate`, then `swift build` and `swift test`;")
-            lines.append("when a version is final, `lucidgen release` checks it, writes its fixture store and says what to commit and bump.")
+            lines.append(
+                "when a version is final, `lucidgen release` checks it, writes its fixture store and says what to commit and bump.")
         }
         return lines
     }
@@ -152,28 +162,29 @@ package struct Scaffold {
     var testTargetLine: String {
         let plugins = plugin ? ", plugins: [.plugin(name: \"LucidGenPlugin\", package: \"lucidgen\")]" : ""
         let fixtures = plugin ? "Fixtures" : "Generated/Fixtures"
-        return ".testTarget(name: \"\(moduleName)Tests\", dependencies: [\"\(moduleName)\", .product(name: \"LucidTesting\", package: \"lucidgen\")], exclude: [\"\(fixtures)\"]\(plugins)),"
+        return
+            ".testTarget(name: \"\(moduleName)Tests\", dependencies: [\"\(moduleName)\", .product(name: \"LucidTesting\", package: \"lucidgen\")], exclude: [\"\(fixtures)\"]\(plugins)),"
     }
 
     var config: String {
         if plugin { return pluginConfig }
         return """
-        # lucidgen configuration. Reference: "Configuration" in LucidRuntime's documentation.
-        input_path: .entities
-        current_version: "1.0"
-        # The app's type for migration code: a step SQL alone cannot make is a `swift build` error until written there.
-        migrations_provider: \(stagesType)
-        targets:
-          app:
-            module_name: \(moduleName)
-            output_path: Sources/\(moduleName)/Generated
-          # The generated migration tests; `lucidgen fixtures` writes fixture stores beside them.
-          app_tests:
-            module_name: \(moduleName)Tests
-            output_path: Tests/\(moduleName)Tests/Generated
-            expectations_provider: \(moduleName)Expectations
+            # lucidgen configuration. Reference: "Configuration" in LucidRuntime's documentation.
+            input_path: .entities
+            current_version: "1.0"
+            # The app's type for migration code: a step SQL alone cannot make is a `swift build` error until written there.
+            migrations_provider: \(stagesType)
+            targets:
+              app:
+                module_name: \(moduleName)
+                output_path: Sources/\(moduleName)/Generated
+              # The generated migration tests; `lucidgen fixtures` writes fixture stores beside them.
+              app_tests:
+                module_name: \(moduleName)Tests
+                output_path: Tests/\(moduleName)Tests/Generated
+                expectations_provider: \(moduleName)Expectations
 
-        """
+            """
     }
 
     var pluginConfig: String {
@@ -202,6 +213,30 @@ package struct Scaffold {
     var manifest: String {
         if plugin {
             return """
+                // swift-tools-version:6.1
+                import PackageDescription
+
+                let package = Package(
+                    name: "\(moduleName)",
+                    platforms: [.macOS(.v13), .iOS(.v16)],
+                    products: [
+                        .library(name: "\(moduleName)", targets: ["\(moduleName)"]),
+                    ],
+                    dependencies: [
+                        \(dependency.packageLine),
+                    ],
+                    targets: [
+                        // The generated records and schema registry: made by the lucidgen build plugin during `swift build`.
+                        \(appTargetLine)
+                        // The generated migration tests (build plugin) and the fixture stores `swift package lucidgen fixtures` writes.
+                        \(testTargetLine)
+                    ],
+                    swiftLanguageModes: [.v6]
+                )
+
+                """
+        }
+        return """
             // swift-tools-version:6.1
             import PackageDescription
 
@@ -215,43 +250,19 @@ package struct Scaffold {
                     \(dependency.packageLine),
                 ],
                 targets: [
-                    // The generated records and schema registry: made by the lucidgen build plugin during `swift build`.
-                    \(appTargetLine)
-                    // The generated migration tests (build plugin) and the fixture stores `swift package lucidgen fixtures` writes.
-                    \(testTargetLine)
+                    // The generated records and schema registry (`lucidgen generate` writes Sources/\(moduleName)/Generated).
+                    .target(name: "\(moduleName)", dependencies: [.product(name: "LucidRuntime", package: "lucidgen")]),
+                    // The generated migration tests (Generated/) and the fixture stores `lucidgen fixtures` writes.
+                    .testTarget(
+                        name: "\(moduleName)Tests",
+                        dependencies: ["\(moduleName)", .product(name: "LucidTesting", package: "lucidgen")],
+                        exclude: ["Generated/Fixtures"]
+                    ),
                 ],
                 swiftLanguageModes: [.v6]
             )
 
             """
-        }
-        return """
-        // swift-tools-version:6.1
-        import PackageDescription
-
-        let package = Package(
-            name: "\(moduleName)",
-            platforms: [.macOS(.v13), .iOS(.v16)],
-            products: [
-                .library(name: "\(moduleName)", targets: ["\(moduleName)"]),
-            ],
-            dependencies: [
-                \(dependency.packageLine),
-            ],
-            targets: [
-                // The generated records and schema registry (`lucidgen generate` writes Sources/\(moduleName)/Generated).
-                .target(name: "\(moduleName)", dependencies: [.product(name: "LucidRuntime", package: "lucidgen")]),
-                // The generated migration tests (Generated/) and the fixture stores `lucidgen fixtures` writes.
-                .testTarget(
-                    name: "\(moduleName)Tests",
-                    dependencies: ["\(moduleName)", .product(name: "LucidTesting", package: "lucidgen")],
-                    exclude: ["Generated/Fixtures"]
-                ),
-            ],
-            swiftLanguageModes: [.v6]
-        )
-
-        """
     }
 
     var exampleTest: String {

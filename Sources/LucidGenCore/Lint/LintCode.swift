@@ -30,7 +30,9 @@ package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible
     /// What the finding's change does, after its own message: the summary's part after the colon, or
     /// for AO codes the rule it breaks.
     package var consequence: String {
-        if family == .additiveOnly { return "not additive under CloudKit's rule (only new entities and new optional or defaulted properties)" }
+        if family == .additiveOnly {
+            return "not additive under CloudKit's rule (only new entities and new optional or defaulted properties)"
+        }
         guard let colon = summary.range(of: ": ") else { return summary }
         return String(summary[colon.upperBound...])
     }
@@ -42,11 +44,13 @@ package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible
     package static let entityRemoved = LintCode(
         id: "DS101", family: .destructive, defaultSeverity: .error,
         summary: "an entity is removed: its table and every row in it are dropped",
-        instead: "keep the entity until no release reads it (stop writing it first), or move its rows in a stage, then acknowledge the removal")
+        instead:
+            "keep the entity until no release reads it (stop writing it first), or move its rows in a stage, then acknowledge the removal")
     package static let propertyRemoved = LintCode(
         id: "DS102", family: .destructive, defaultSeverity: .error,
         summary: "a property is removed: its column and every value in it are dropped",
-        instead: "keep the property (mark it unused) until no release reads it, or move its values in a stage, then acknowledge the removal")
+        instead: "keep the property (mark it unused) until no release reads it, or move its values in a stage, then acknowledge the removal"
+    )
     package static let lossyConversion = LintCode(
         id: "DS103", family: .destructive, defaultSeverity: .error,
         summary: "a narrowing type change (lossy_conversion): values that do not fit the new type are changed",
@@ -77,7 +81,8 @@ package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible
 
     package static let parentChanged = LintCode(
         id: "BC107", family: .backwardIncompatible, defaultSeverity: .warning,
-        summary: "an entity's parent changes (parent_history): its rows move to another table, ids kept, and apps built before this version look for them in the old one",
+        summary:
+            "an entity's parent changes (parent_history): its rows move to another table, ids kept, and apps built before this version look for them in the old one",
         instead: "keep the parent if older releases must keep working on new stores")
     package static let enumCaseRenamed = LintCode(
         id: "BC106", family: .backwardIncompatible, defaultSeverity: .warning,
@@ -145,27 +150,37 @@ package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible
 
     package static let syncUniqueness = LintCode(
         id: "SD101", family: .sqliteData, defaultSeverity: .error,
-        summary: "a uniqueness other than the primary key: SQLiteData's SyncEngine refuses it (records from other devices cannot be merged under it)",
-        instead: "remove the `unique` (or the unique `indexes` item) and keep the values distinct in the app, or make the value the entity's uuid identifier")
+        summary:
+            "a uniqueness other than the primary key: SQLiteData's SyncEngine refuses it (records from other devices cannot be merged under it)",
+        instead:
+            "remove the `unique` (or the unique `indexes` item) and keep the values distinct in the app, or make the value the entity's uuid identifier"
+    )
     package static let syncRestrictingForeignKey = LintCode(
         id: "SD102", family: .sqliteData, defaultSeverity: .error,
-        summary: "a foreign key ON DELETE RESTRICT or NO ACTION: SQLiteData's SyncEngine refuses it (a deletion from another device must always apply)",
+        summary:
+            "a foreign key ON DELETE RESTRICT or NO ACTION: SQLiteData's SyncEngine refuses it (a deletion from another device must always apply)",
         instead: "give the relationship on_delete cascade, set_null (nullable) or set_default")
     package static let syncForeignKeyCycle = LintCode(
         id: "SD103", family: .sqliteData, defaultSeverity: .error,
-        summary: "tables reference each other in a cycle of foreign keys: SQLiteData's SyncEngine refuses it (it sends parents before children)",
+        summary:
+            "tables reference each other in a cycle of foreign keys: SQLiteData's SyncEngine refuses it (it sends parents before children)",
         instead: "remove one relationship of the cycle (keep the link in a separate entity, or in only one direction)")
     package static let syncPrimaryKey = LintCode(
         id: "SD104", family: .sqliteData, defaultSeverity: .error,
-        summary: "a primary key that is not one uuid column: SQLiteData's SyncEngine refuses it (keys must be globally unique across devices)",
-        instead: "give the entity a uuid identifier ({\"type\": \"uuid\"}, or a uuid property as the identifier); make a to-many's links an entity with a uuid identifier and two to-one relationships")
+        summary:
+            "a primary key that is not one uuid column: SQLiteData's SyncEngine refuses it (keys must be globally unique across devices)",
+        instead:
+            "give the entity a uuid identifier ({\"type\": \"uuid\"}, or a uuid property as the identifier); make a to-many's links an entity with a uuid identifier and two to-one relationships"
+    )
     package static let syncRequiredColumnAdded = LintCode(
         id: "SD105", family: .sqliteData, defaultSeverity: .error,
-        summary: "a required property without a default is added at a later version: SQLiteData's SyncEngine refuses it (records from devices on an older version lack it)",
+        summary:
+            "a required property without a default is added at a later version: SQLiteData's SyncEngine refuses it (records from devices on an older version lack it)",
         instead: "make it nullable or give it a default_value (NOT NULL ON CONFLICT REPLACE with a default is accepted too)")
     package static let syncRemovedOrRenamed = LintCode(
         id: "SD106", family: .sqliteData, defaultSeverity: .error,
-        summary: "a table or column is removed or renamed at a later version: SQLiteData's SyncEngine refuses it (devices on an older version still sync the old one)",
+        summary:
+            "a table or column is removed or renamed at a later version: SQLiteData's SyncEngine refuses it (devices on an older version still sync the old one)",
         instead: "keep the old entity or property (stop using it in the app) and add a new one beside it")
 
     /// The SQLiteData codes, for `--help` and the docs.
@@ -174,9 +189,12 @@ package struct LintCode: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Every code, for `--help`, the README and configuration checks.
     package static let all: [LintCode] =
-        [entityRemoved, propertyRemoved, lossyConversion, entityRenamed, propertyRenamed, typeChanged, associationChanged, becameRequired,
-         enumCaseRenamed, requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne, uniquenessAdded,
-         enumCaseRemovedWithFallback, enumCaseRemovedByAppCode, parentChanged]
+        [
+            entityRemoved, propertyRemoved, lossyConversion, entityRenamed, propertyRenamed, typeChanged, associationChanged,
+            becameRequired,
+            enumCaseRenamed, requiredAddedWithoutDefault, nullsFilled, convertedByAppCode, toManyBecomesToOne, uniquenessAdded,
+            enumCaseRemovedWithFallback, enumCaseRemovedByAppCode, parentChanged,
+        ]
         + AdditiveRule.Change.Kind.allCases.map(additiveOnly) + sqliteDataCodes
 
     package static func named(_ id: String) -> LintCode? { all.first { $0.id == id.uppercased() } }

@@ -48,7 +48,10 @@ package struct LintSettings: Sendable {
 
     static func read(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> LintSettings {
         var settings = LintSettings()
-        guard var reader = ObjectReader(node, what: "'lint'", known: ["since", "additive_only", "sqlitedata", "severity", "acknowledged"], diagnostics: &diagnostics)
+        guard
+            var reader = ObjectReader(
+                node, what: "'lint'", known: ["since", "additive_only", "sqlitedata", "severity", "acknowledged"], diagnostics: &diagnostics
+            )
         else { return settings }
         defer { reader.finish(&diagnostics) }
         settings.since = reader.version("since", &diagnostics)
@@ -78,11 +81,14 @@ package struct LintSettings: Sendable {
                     settings.severities[code.id] = level
                 }
             } else {
-                diagnostics.error("'lint.severity' must map codes to severities, found \(severity.kindName)", at: severity.location, path: severity.path)
+                diagnostics.error(
+                    "'lint.severity' must map codes to severities, found \(severity.kindName)", at: severity.location, path: severity.path)
             }
         }
         for item in reader.array("acknowledged", &diagnostics) ?? [] {
-            guard var entry = ObjectReader(item, what: "an acknowledgement", known: ["code", "entity", "property", "version", "reason"], diagnostics: &diagnostics)
+            guard
+                var entry = ObjectReader(
+                    item, what: "an acknowledgement", known: ["code", "entity", "property", "version", "reason"], diagnostics: &diagnostics)
             else { continue }
             defer { entry.finish(&diagnostics) }
             let code = entry.string("code", required: true, &diagnostics)
@@ -90,16 +96,20 @@ package struct LintSettings: Sendable {
             let property = entry.string("property", &diagnostics)
             let version = entry.version("version", &diagnostics)
             let reason = entry.string("reason", &diagnostics)
-            if !entry.has("version") { diagnostics.error("an acknowledgement needs the 'version' its step goes to", at: item.location, path: item.path) }
+            if !entry.has("version") {
+                diagnostics.error("an acknowledgement needs the 'version' its step goes to", at: item.location, path: item.path)
+            }
             if reason?.trimmingCharacters(in: .whitespaces).isEmpty ?? true {
-                diagnostics.error("an acknowledgement needs a 'reason': why the release proceeds with this finding", at: item.location, path: item.path)
+                diagnostics.error(
+                    "an acknowledgement needs a 'reason': why the release proceeds with this finding", at: item.location, path: item.path)
             }
             if let code, LintCode.named(code) == nil {
                 diagnostics.error("unknown lint code '\(code)'", at: item.location, path: item.path + ".code")
             }
             guard let code, let entity, let version, let reason, LintCode.named(code) != nil else { continue }
             settings.acknowledgements.append(
-                Acknowledgement(code: code.uppercased(), entity: entity, property: property, version: version, reason: reason, location: item.location))
+                Acknowledgement(
+                    code: code.uppercased(), entity: entity, property: property, version: version, reason: reason, location: item.location))
         }
         return settings
     }

@@ -97,7 +97,8 @@ package struct Linter {
     }
 
     private func finding(
-        _ code: LintCode, _ message: String, entity: String, property: String? = nil, from: SchemaVersion, to: SchemaVersion, at location: SourceLocation?
+        _ code: LintCode, _ message: String, entity: String, property: String? = nil, from: SchemaVersion, to: SchemaVersion,
+        at location: SourceLocation?
     ) -> LintFinding {
         LintFinding(
             code: code, severity: settings.severity(of: code), message: message, entity: entity, property: property, from: from, to: to,
@@ -116,31 +117,40 @@ package struct Linter {
             let parent = entity.parent(at: from)
             guard let new else {
                 let rows = parent == nil ? "table \(old.tableName)" : "its rows, of kind \(old.name) in table \(old.tableName)"
-                findings.append(finding(
-                    .entityRemoved, "entity \(name) (\(rows)) is removed at \(to)", entity: name, from: from, to: to,
-                    at: description(of: name)?.location))
+                findings.append(
+                    finding(
+                        .entityRemoved, "entity \(name) (\(rows)) is removed at \(to)", entity: name, from: from, to: to,
+                        at: description(of: name)?.location))
                 continue
             }
             if parent != nil, old.name != new.name {
                 let item = description(of: name)?.versionHistory.first { $0.version == to }
-                findings.append(finding(
-                    .entityRenamed, "entity \(old.name) is renamed to \(new.name) at \(to) (the kind of its rows in table \(new.tableName) becomes \(new.name))",
-                    entity: name, from: from, to: to, at: item?.location))
+                findings.append(
+                    finding(
+                        .entityRenamed,
+                        "entity \(old.name) is renamed to \(new.name) at \(to) (the kind of its rows in table \(new.tableName) becomes \(new.name))",
+                        entity: name, from: from, to: to, at: item?.location))
             }
             let own = Set(description(of: name)?.properties.map(\.name) ?? [])
             func linted(_ property: PropertyShape) -> Bool { !property.isKind && (parent == nil || own.contains(property.currentName)) }
-            if old.tableName != new.tableName, entity.parent(at: from) != entity.parent(at: to) || entity.parentHistory.contains(where: { $0.until > from && $0.until <= to }) {
+            if old.tableName != new.tableName,
+                entity.parent(at: from) != entity.parent(at: to)
+                    || entity.parentHistory.contains(where: { $0.until > from && $0.until <= to })
+            {
                 // Its parent changes on the way: its rows move to its new root's table.
                 let item = description(of: name)?.parentHistory.first { $0.untilVersion > from && $0.untilVersion <= to }
                 let parents = [entity.parent(at: from), entity.parent(at: to)].map { $0 ?? "none" }
-                findings.append(finding(
-                    .parentChanged, "entity \(name) moves from table \(old.tableName) to \(new.tableName) at \(to) (its parent: \(parents[0]) → \(parents[1]))",
-                    entity: name, from: from, to: to, at: item?.location ?? description(of: name)?.location))
+                findings.append(
+                    finding(
+                        .parentChanged,
+                        "entity \(name) moves from table \(old.tableName) to \(new.tableName) at \(to) (its parent: \(parents[0]) → \(parents[1]))",
+                        entity: name, from: from, to: to, at: item?.location ?? description(of: name)?.location))
             } else if old.tableName != new.tableName {
                 let item = description(of: name)?.versionHistory.first { $0.version == to }
-                findings.append(finding(
-                    .entityRenamed, "entity \(old.name) is renamed to \(new.name) at \(to) (table \(old.tableName) → \(new.tableName))",
-                    entity: name, from: from, to: to, at: item?.location))
+                findings.append(
+                    finding(
+                        .entityRenamed, "entity \(old.name) is renamed to \(new.name) at \(to) (table \(old.tableName) → \(new.tableName))",
+                        entity: name, from: from, to: to, at: item?.location))
             }
             let transformed = appCode?.tables.contains { $0.table == new.tableName } ?? false
             let newTable = model.schemas.first { $0.version == to }?.table(named: new.tableName)
@@ -151,45 +161,60 @@ package struct Linter {
                     // Its column became a composite's element (`elements_from`): moved, not lost.
                     if case .value = before.kind, let column = newTable?.columns.first(where: { $0.renamedFrom == before.column }),
                         let composite = new.properties.first(where: { property in
-                            if case .composite(let shape) = property.kind { return shape.leaves(optional: true).contains { $0.column == column.name } }
+                            if case .composite(let shape) = property.kind {
+                                return shape.leaves(optional: true).contains { $0.column == column.name }
+                            }
                             return false
                         })
                     {
-                        findings.append(finding(
-                            .propertyRenamed,
-                            "property \(name).\(before.name) becomes an element of composite \(composite.name) at \(to) (column \(before.column) → \(column.name))",
-                            entity: name, property: current, from: from, to: to, at: property(composite.currentName, of: name)?.elementsFromLocation ?? where_?.location))
+                        findings.append(
+                            finding(
+                                .propertyRenamed,
+                                "property \(name).\(before.name) becomes an element of composite \(composite.name) at \(to) (column \(before.column) → \(column.name))",
+                                entity: name, property: current, from: from, to: to,
+                                at: property(composite.currentName, of: name)?.elementsFromLocation ?? where_?.location))
                         continue
                     }
                     // It moved down to a subentity (`moved_from`), whose column it still is: nothing is dropped.
                     let movedDown = model.entities.contains { other in
-                        other.parent != nil && description(of: other.name)?.properties.contains { $0.movedFrom == name && $0.name == current } == true
+                        other.parent != nil
+                            && description(of: other.name)?.properties.contains { $0.movedFrom == name && $0.name == current } == true
                     }
                     if movedDown, newTable?.column(named: before.column) != nil { continue }
-                    findings.append(finding(
-                        .propertyRemoved, "property \(name).\(before.name) is removed at \(to)", entity: name, property: current, from: from, to: to,
-                        at: where_?.location))
+                    findings.append(
+                        finding(
+                            .propertyRemoved, "property \(name).\(before.name) is removed at \(to)", entity: name, property: current,
+                            from: from, to: to,
+                            at: where_?.location))
                     continue
                 }
                 // Older apps read and write the column: a rename that keeps it (`persisted_name` holding the old column
                 // name, a Swift-only rename) changes nothing for them.
                 if before.column != after.column {
                     let columns = !after.column.isEmpty ? " (column \(before.column) → \(after.column))" : ""
-                    findings.append(finding(
-                        .propertyRenamed, "property \(name).\(before.name) is renamed to \(after.name) at \(to)\(columns)",
-                        entity: name, property: current, from: from, to: to, at: where_?.location))
+                    findings.append(
+                        finding(
+                            .propertyRenamed, "property \(name).\(before.name) is renamed to \(after.name) at \(to)\(columns)",
+                            entity: name, property: current, from: from, to: to, at: where_?.location))
                 }
                 let typeLocation = where_?.typeHistory.first { $0.untilVersion == to }?.location ?? where_?.typeLocation
-                findings += enumCaseFindings(entity: name, property: after, column: newTable?.column(named: after.column), from: from, to: to)
+                findings += enumCaseFindings(
+                    entity: name, property: after, column: newTable?.column(named: after.column), from: from, to: to)
                 switch (before.kind, after.kind) {
                 case (.value, .value):
                     if before.typeDescription != after.typeDescription {
-                        let change = "property \(name).\(after.name) changes type from \(before.typeDescription) to \(after.typeDescription) at \(to)"
-                        findings.append(finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                        let change =
+                            "property \(name).\(after.name) changes type from \(before.typeDescription) to \(after.typeDescription) at \(to)"
+                        findings.append(
+                            finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
                         if newTable?.column(named: after.column)?.lossyConversionFrom != nil {
-                            findings.append(finding(.lossyConversion, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                            findings.append(
+                                finding(.lossyConversion, change, entity: name, property: current, from: from, to: to, at: typeLocation))
                         } else if transformed {
-                            findings.append(finding(.convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from, to: to, at: typeLocation))
+                            findings.append(
+                                finding(
+                                    .convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from,
+                                    to: to, at: typeLocation))
                         }
                     }
                 case (.composite(let old), .composite(let composite)) where old.subtype == composite.subtype:
@@ -203,37 +228,49 @@ package struct Linter {
                     var elementsChanged = true
                     if case .composite(let old) = before.kind {
                         oldColumns = old.leaves(optional: before.nullable).map(\.column)
-                        elementsChanged = old.leaves(optional: before.nullable).map(\.memberPath) != composite.leaves(optional: after.nullable).map(\.memberPath)
+                        elementsChanged =
+                            old.leaves(optional: before.nullable).map(\.memberPath)
+                            != composite.leaves(optional: after.nullable).map(\.memberPath)
                     } else {
                         oldColumns = [before.column]
                     }
                     if before.typeDescription != after.typeDescription || elementsChanged {
-                        let change = "property \(name).\(after.name) changes from \(before.typeDescription) to \(after.typeDescription) at \(to) (column\(oldColumns.count == 1 ? "" : "s") \(oldColumns.joined(separator: ", ")) → \(columns.joined(separator: ", ")))"
-                        findings.append(finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                        let change =
+                            "property \(name).\(after.name) changes from \(before.typeDescription) to \(after.typeDescription) at \(to) (column\(oldColumns.count == 1 ? "" : "s") \(oldColumns.joined(separator: ", ")) → \(columns.joined(separator: ", ")))"
+                        findings.append(
+                            finding(.typeChanged, change, entity: name, property: current, from: from, to: to, at: typeLocation))
                         if transformed {
-                            findings.append(finding(.convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from, to: to, at: typeLocation))
+                            findings.append(
+                                finding(
+                                    .convertedByAppCode, change + " through the app's code", entity: name, property: current, from: from,
+                                    to: to, at: typeLocation))
                         }
                     }
                 default:
                     let (a, b) = (Self.association(before.kind), Self.association(after.kind))
                     if a != b {
-                        findings.append(finding(
-                            .associationChanged, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
-                            entity: name, property: current, from: from, to: to, at: typeLocation))
-                        if case .toMany = before.kind, case .toOne = after.kind {
-                            findings.append(finding(
-                                .toManyBecomesToOne, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
+                        findings.append(
+                            finding(
+                                .associationChanged, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
                                 entity: name, property: current, from: from, to: to, at: typeLocation))
+                        if case .toMany = before.kind, case .toOne = after.kind {
+                            findings.append(
+                                finding(
+                                    .toManyBecomesToOne, "property \(name).\(after.name) changes from \(a) to \(b) at \(to)",
+                                    entity: name, property: current, from: from, to: to, at: typeLocation))
                         }
                     }
                 }
                 if before.nullable && !after.nullable {
-                    if case .toMany = after.kind {} else {
+                    if case .toMany = after.kind {
+                    } else {
                         let change = "property \(name).\(after.name) becomes required at \(to)"
-                        findings.append(finding(.becameRequired, change, entity: name, property: current, from: from, to: to, at: typeLocation))
-                        findings.append(finding(
-                            .nullsFilled, change + (after.defaultSQL.map { " (NULLs become \($0))" } ?? " without a default"),
-                            entity: name, property: current, from: from, to: to, at: typeLocation))
+                        findings.append(
+                            finding(.becameRequired, change, entity: name, property: current, from: from, to: to, at: typeLocation))
+                        findings.append(
+                            finding(
+                                .nullsFilled, change + (after.defaultSQL.map { " (NULLs become \($0))" } ?? " without a default"),
+                                entity: name, property: current, from: from, to: to, at: typeLocation))
                     }
                 }
             }
@@ -246,15 +283,20 @@ package struct Linter {
                 if case .composite(let composite) = after.kind {
                     let missing = composite.leaves(optional: false).filter { $0.notNull && $0.defaultSQL == nil }.map(\.column)
                     if !missing.isEmpty {
-                        findings.append(finding(
-                            .requiredAddedWithoutDefault,
-                            "required composite \(name).\(after.name) is added at \(to) with required elements without a default_value (columns \(missing.joined(separator: ", ")))",
-                            entity: name, property: after.currentName, from: from, to: to, at: property(after.currentName, of: name)?.location))
+                        findings.append(
+                            finding(
+                                .requiredAddedWithoutDefault,
+                                "required composite \(name).\(after.name) is added at \(to) with required elements without a default_value (columns \(missing.joined(separator: ", ")))",
+                                entity: name, property: after.currentName, from: from, to: to,
+                                at: property(after.currentName, of: name)?.location))
                     }
                 } else if after.defaultSQL == nil {
-                    findings.append(finding(
-                        .requiredAddedWithoutDefault, "required property \(name).\(after.name) is added at \(to) without a default_value",
-                        entity: name, property: after.currentName, from: from, to: to, at: property(after.currentName, of: name)?.location))
+                    findings.append(
+                        finding(
+                            .requiredAddedWithoutDefault,
+                            "required property \(name).\(after.name) is added at \(to) without a default_value",
+                            entity: name, property: after.currentName, from: from, to: to,
+                            at: property(after.currentName, of: name)?.location))
                 }
             }
         }
@@ -265,7 +307,8 @@ package struct Linter {
     /// rename of the property itself is reported for the property), one that becomes required BC105 and
     /// MF102, a required one added without a default MF101; each located at the member in the struct's file.
     private func elementFindings(
-        entity name: String, property after: PropertyShape, before: PropertyShape, old: CompositeShape, new: CompositeShape, from: SchemaVersion, to: SchemaVersion
+        entity name: String, property after: PropertyShape, before: PropertyShape, old: CompositeShape, new: CompositeShape,
+        from: SchemaVersion, to: SchemaVersion
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let oldLeaves = Dictionary(old.leaves(optional: before.nullable).map { ($0.identityPath, $0) }, uniquingKeysWith: { a, _ in a })
@@ -277,31 +320,39 @@ package struct Linter {
         }
         func element(_ leaf: CompositeShape.Leaf) -> String { "\(name).\(after.name).\(leaf.memberPath.joined(separator: "."))" }
         for leaf in old.leaves(optional: before.nullable) where !newPaths.contains(leaf.identityPath) {
-            findings.append(finding(
-                .propertyRemoved, "element \(name).\(before.name).\(leaf.memberPath.joined(separator: ".")) is removed at \(to) (column \(leaf.column))",
-                entity: name, property: after.currentName, from: from, to: to, at: member(leaf.identityPath)?.location))
+            findings.append(
+                finding(
+                    .propertyRemoved,
+                    "element \(name).\(before.name).\(leaf.memberPath.joined(separator: ".")) is removed at \(to) (column \(leaf.column))",
+                    entity: name, property: after.currentName, from: from, to: to, at: member(leaf.identityPath)?.location))
         }
         for leaf in newLeaves {
             let location = member(leaf.identityPath)?.location
             guard let was = oldLeaves[leaf.identityPath] else {
                 if leaf.notNull && leaf.defaultSQL == nil {
-                    findings.append(finding(
-                        .requiredAddedWithoutDefault, "required element \(element(leaf)) is added at \(to) without a default_value (column \(leaf.column))",
-                        entity: name, property: after.currentName, from: from, to: to, at: location))
+                    findings.append(
+                        finding(
+                            .requiredAddedWithoutDefault,
+                            "required element \(element(leaf)) is added at \(to) without a default_value (column \(leaf.column))",
+                            entity: name, property: after.currentName, from: from, to: to, at: location))
                 }
                 continue
             }
             if was.memberPath != leaf.memberPath {
-                findings.append(finding(
-                    .propertyRenamed, "element \(name).\(after.name).\(was.memberPath.joined(separator: ".")) is renamed to \(leaf.memberPath.joined(separator: ".")) at \(to) (column \(was.column) → \(leaf.column))",
-                    entity: name, property: after.currentName, from: from, to: to, at: location))
+                findings.append(
+                    finding(
+                        .propertyRenamed,
+                        "element \(name).\(after.name).\(was.memberPath.joined(separator: ".")) is renamed to \(leaf.memberPath.joined(separator: ".")) at \(to) (column \(was.column) → \(leaf.column))",
+                        entity: name, property: after.currentName, from: from, to: to, at: location))
             }
             if leaf.notNull && !was.notNull {
                 let change = "element \(element(leaf)) becomes required at \(to)"
-                findings.append(finding(.becameRequired, change, entity: name, property: after.currentName, from: from, to: to, at: location))
-                findings.append(finding(
-                    .nullsFilled, change + (leaf.defaultSQL.map { " (NULLs become \($0))" } ?? " without a default"),
-                    entity: name, property: after.currentName, from: from, to: to, at: location))
+                findings.append(
+                    finding(.becameRequired, change, entity: name, property: after.currentName, from: from, to: to, at: location))
+                findings.append(
+                    finding(
+                        .nullsFilled, change + (leaf.defaultSQL.map { " (NULLs become \($0))" } ?? " without a default"),
+                        entity: name, property: after.currentName, from: from, to: to, at: location))
             }
         }
         return findings
@@ -309,12 +360,18 @@ package struct Linter {
 
     /// An enum column whose enum renames (BC106) or removes cases (MF106 with a fallback, MF107 without) at
     /// `to`, located at the case's item in the enum's description.
-    private func enumCaseFindings(entity name: String, property: PropertyShape, column: SchemaColumn?, from: SchemaVersion, to: SchemaVersion) -> [LintFinding] {
-        guard let changes = column?.caseChanges, let subtype = model.subtypes.first(where: { $0.name == property.typeDescription }) else { return [] }
+    private func enumCaseFindings(
+        entity name: String, property: PropertyShape, column: SchemaColumn?, from: SchemaVersion, to: SchemaVersion
+    ) -> [LintFinding] {
+        guard let changes = column?.caseChanges, let subtype = model.subtypes.first(where: { $0.name == property.typeDescription }) else {
+            return []
+        }
         return changes.map { change in
-            let code: LintCode = change.byApp == true ? .enumCaseRemovedByAppCode : change.removed == true ? .enumCaseRemovedWithFallback : .enumCaseRenamed
+            let code: LintCode =
+                change.byApp == true ? .enumCaseRemovedByAppCode : change.removed == true ? .enumCaseRemovedWithFallback : .enumCaseRenamed
             return finding(
-                code, "property \(name).\(property.name) (enum \(subtype.name)): \(change) at \(to)", entity: name, property: property.currentName,
+                code, "property \(name).\(property.name) (enum \(subtype.name)): \(change) at \(to)", entity: name,
+                property: property.currentName,
                 from: from, to: to, at: Self.location(of: change, in: subtype, at: to))
         }
     }
@@ -328,9 +385,13 @@ package struct Linter {
 
     /// Where the case change that an AO112 finding reports is described (as for its BC106, MF106 or MF107
     /// finding): found through the column's case changes and the enum its property holds.
-    private func enumCaseLocation(of change: AdditiveRule.Change, entity: String?, property: String?, at version: SchemaVersion) -> SourceLocation? {
+    private func enumCaseLocation(of change: AdditiveRule.Change, entity: String?, property: String?, at version: SchemaVersion)
+        -> SourceLocation?
+    {
         guard let entity, let property, let table = change.table, let column = change.column,
-            let shape = model.entities.first(where: { $0.name == entity })?.shape(at: version)?.properties.first(where: { $0.currentName == property }),
+            let shape = model.entities.first(where: { $0.name == entity })?.shape(at: version)?.properties.first(where: {
+                $0.currentName == property
+            }),
             let subtype = model.subtypes.first(where: { $0.name == shape.typeDescription }),
             let caseChange = model.schemas.first(where: { $0.version == version })?.table(named: table)?.column(named: column)?.caseChanges?
                 .first(where: { change.message.hasSuffix(": \($0)") })
@@ -341,7 +402,9 @@ package struct Linter {
     /// A unique index at `to` that the entity's table did not have at `from` (over the same columns,
     /// through renames), unless a column of it is new in this step and NULL in every existing row (NULLs
     /// never clash): existing rows may share its values (MF105).
-    private func uniquenessFindings(entity name: String, old: EntityShape, new: EntityShape, from: SchemaVersion, to: SchemaVersion) -> [LintFinding] {
+    private func uniquenessFindings(entity name: String, old: EntityShape, new: EntityShape, from: SchemaVersion, to: SchemaVersion)
+        -> [LintFinding]
+    {
         guard let oldTable = model.schemas.first(where: { $0.version == from })?.table(named: old.tableName),
             let newTable = model.schemas.first(where: { $0.version == to })?.table(named: new.tableName)
         else { return [] }
@@ -355,25 +418,30 @@ package struct Linter {
             }
             if oldTable.indexes.contains(where: { $0.unique && $0.columns.map(Optional.some) == oldColumns }) { continue }
             let allNull = zip(index.columns, oldColumns).contains { column, old in
-                old == nil && (newTable.column(named: column).map { !$0.notNull && ($0.defaultSQL == nil || $0.defaultSQL == "NULL") } ?? false)
+                old == nil
+                    && (newTable.column(named: column).map { !$0.notNull && ($0.defaultSQL == nil || $0.defaultSQL == "NULL") } ?? false)
             }
             if allNull { continue }
             let (properties, location) = uniqueIndex(index, of: name, shape: new)
-            findings.append(finding(
-                .uniquenessAdded, "\(index.columns.count == 1 ? "property \(name).\(properties[0])" : "properties \(name).(\(properties.joined(separator: ", ")))") becomes unique at \(to) (index \(index.name) on \(newTable.name))",
-                entity: name, property: properties.count == 1 ? properties[0] : nil, from: from, to: to, at: location))
+            findings.append(
+                finding(
+                    .uniquenessAdded,
+                    "\(index.columns.count == 1 ? "property \(name).\(properties[0])" : "properties \(name).(\(properties.joined(separator: ", ")))") becomes unique at \(to) (index \(index.name) on \(newTable.name))",
+                    entity: name, property: properties.count == 1 ? properties[0] : nil, from: from, to: to, at: location))
         }
         return findings
     }
 
     /// The properties a unique index is over (their current names), and where it is described: its
     /// `indexes` item, else (one property) the property that says `unique`.
-    private func uniqueIndex(_ index: SchemaIndex, of name: String, shape: EntityShape) -> (properties: [String], location: SourceLocation?) {
+    private func uniqueIndex(_ index: SchemaIndex, of name: String, shape: EntityShape) -> (properties: [String], location: SourceLocation?)
+    {
         let properties = index.columns.map { column in
-            shape.properties.first { $0.column == column }?.currentName ?? {
-                if case .property(let key) = shape.identifier.kind { return key }
-                return column
-            }()
+            shape.properties.first { $0.column == column }?.currentName
+                ?? {
+                    if case .property(let key) = shape.identifier.kind { return key }
+                    return column
+                }()
         }
         let item = description(of: name)?.indexes.first { $0.unique && $0.properties == properties }?.location
         return (properties, properties.count == 1 ? item ?? property(properties[0], of: name)?.location : item)
@@ -395,14 +463,16 @@ package struct Linter {
         let step = model.customSteps.first { $0.from == old.version && $0.to == new.version }
         return AdditiveRule.changes(from: old, to: new, appCode: step?.label).map { change in
             var (entity, property) = owner(of: change, old: old.version, new: new.version)
-            var location = property.flatMap { self.property($0, of: entity ?? "")?.location } ?? entity.flatMap { description(of: $0)?.location }
+            var location =
+                property.flatMap { self.property($0, of: entity ?? "")?.location } ?? entity.flatMap { description(of: $0)?.location }
             if change.kind == .enumCaseChanged {
                 location = enumCaseLocation(of: change, entity: entity, property: property, at: new.version) ?? location
             }
             if change.kind == .appCode, let step {
                 // The stage's declaration in .lucid.yaml when it has one, else the first entity it transforms.
                 if let table = step.tables.first?.table { entity = owner(ofTable: table, at: new.version) }
-                location = step.hookName.flatMap { name in model.config.hookStages.first { $0.name == name }?.location }
+                location =
+                    step.hookName.flatMap { name in model.config.hookStages.first { $0.name == name }?.location }
                     ?? entity.flatMap { description(of: $0)?.location }
             }
             return finding(
@@ -425,10 +495,14 @@ package struct Linter {
                 if sameSQLName(shape.tableName, table) {
                     tableOwner = tableOwner ?? entity.name
                     guard let column = change.column else { return (entity.name, nil) }
-                    if let property = shape.properties.first(where: { sameSQLName($0.column, column) }) { return (entity.name, property.currentName) }
+                    if let property = shape.properties.first(where: { sameSQLName($0.column, column) }) {
+                        return (entity.name, property.currentName)
+                    }
                 }
                 for property in shape.properties {
-                    if case .toMany(_, _, _, let join, _, _, _) = property.kind, sameSQLName(join, table) { return (entity.name, property.currentName) }
+                    if case .toMany(_, _, _, let join, _, _, _) = property.kind, sameSQLName(join, table) {
+                        return (entity.name, property.currentName)
+                    }
                 }
             }
         }
@@ -473,13 +547,17 @@ package struct Linter {
                 guard let shape = entity.shape(at: version) else { continue }
                 if sameSQLName(shape.tableName, table.name) { return (entity.name, shape, nil) }
                 for property in shape.properties {
-                    if case .toMany(_, _, _, let join, _, _, _) = property.kind, sameSQLName(join, table.name) { return (entity.name, shape, property.currentName) }
+                    if case .toMany(_, _, _, let join, _, _, _) = property.kind, sameSQLName(join, table.name) {
+                        return (entity.name, shape, property.currentName)
+                    }
                 }
             }
             return nil
         }
         /// The property (or identifier) whose column a foreign key is, and where it is described.
-        func foreignKeyOwner(_ key: SchemaForeignKey, in table: SchemaTable) -> (entity: String, property: String?, location: SourceLocation?)? {
+        func foreignKeyOwner(_ key: SchemaForeignKey, in table: SchemaTable) -> (
+            entity: String, property: String?, location: SourceLocation?
+        )? {
             guard let (entity, shape, link) = owner(of: table) else { return nil }
             if let link { return (entity, link, property(link, of: entity)?.location) }
             if let column = key.columns.first, let shaped = shape.properties.first(where: { sameSQLName($0.column, column) }) {
@@ -492,11 +570,16 @@ package struct Linter {
             let keyColumn = table.primaryKey.count == 1 ? table.column(named: table.primaryKey[0]) : nil
             if let link {
                 add(
-                    .syncPrimaryKey, "to-many \(entity).\(link) links through join table \(table.name), keyed by (\(table.primaryKey.joined(separator: ", ")))",
+                    .syncPrimaryKey,
+                    "to-many \(entity).\(link) links through join table \(table.name), keyed by (\(table.primaryKey.joined(separator: ", ")))",
                     entity: entity, property: link, at: property(link, of: entity)?.location)
             } else if keyColumn == nil || shape.identifier.swiftType != SwiftTypes.uuid {
-                let key = keyColumn.map { "column \($0.name) (identifier \(ShapeBuilder.describe(shape.identifier)))" } ?? "(\(table.primaryKey.joined(separator: ", ")))"
-                add(.syncPrimaryKey, "entity \(entity) is keyed by \(key) in table \(table.name)", entity: entity, at: description(of: entity)?.identifier.location)
+                let key =
+                    keyColumn.map { "column \($0.name) (identifier \(ShapeBuilder.describe(shape.identifier)))" }
+                    ?? "(\(table.primaryKey.joined(separator: ", ")))"
+                add(
+                    .syncPrimaryKey, "entity \(entity) is keyed by \(key) in table \(table.name)", entity: entity,
+                    at: description(of: entity)?.identifier.location)
             }
             if link == nil {
                 for index in table.indexes where index.unique {
@@ -504,7 +587,8 @@ package struct Linter {
                     add(
                         .syncUniqueness,
                         "\(properties.count == 1 ? "property \(entity).\(properties[0]) is" : "properties \(entity).(\(properties.joined(separator: ", "))) are") unique at \(version) (index \(index.name) on \(table.name))",
-                        entity: entity, property: properties.count == 1 ? properties[0] : nil, at: location ?? description(of: entity)?.location)
+                        entity: entity, property: properties.count == 1 ? properties[0] : nil,
+                        at: location ?? description(of: entity)?.location)
                 }
             }
             for key in table.foreignKeys where key.onDelete == .restrict || key.onDelete == .noAction {
@@ -517,11 +601,13 @@ package struct Linter {
         }
         for cycle in Self.foreignKeyCycles(schema) {
             // Reported once, at the first table's foreign key to the next one.
-            guard let first = schema.table(named: cycle[0]), let key = first.foreignKeys.first(where: { sameSQLName($0.table, cycle[1 % cycle.count]) }),
+            guard let first = schema.table(named: cycle[0]),
+                let key = first.foreignKeys.first(where: { sameSQLName($0.table, cycle[1 % cycle.count]) }),
                 let (owner, property, location) = foreignKeyOwner(key, in: first)
             else { continue }
             add(
-                .syncForeignKeyCycle, "tables \((cycle + [cycle[0]]).joined(separator: " → ")) reference each other in a cycle of foreign keys at \(version)",
+                .syncForeignKeyCycle,
+                "tables \((cycle + [cycle[0]]).joined(separator: " → ")) reference each other in a cycle of foreign keys at \(version)",
                 entity: owner, property: property, at: location)
         }
         return findings
@@ -534,7 +620,9 @@ package struct Linter {
         let names = schema.tables.map(\.name).sorted()
         var edges: [String: [String]] = [:]
         for table in schema.tables {
-            edges[table.name] = table.foreignKeys.compactMap { key in names.first { sameSQLName($0, key.table) } }.filter { $0 != table.name }
+            edges[table.name] = table.foreignKeys.compactMap { key in names.first { sameSQLName($0, key.table) } }.filter {
+                $0 != table.name
+            }
         }
         func path(from start: String, to goal: String, avoiding seen: inout Set<String>) -> [String]? {
             for next in (edges[start] ?? []).sorted() {

@@ -74,7 +74,8 @@ package struct Config: Sendable {
         self.file = (directory as NSString).appendingPathComponent(Self.defaultFileName)
         self.inputPath = (directory as NSString).appendingPathComponent(".entities")
         self.schemaPath = (inputPath as NSString).appendingPathComponent(".schema")
-        self.app = Target(moduleName: moduleName, outputPath: (directory as NSString).appendingPathComponent("Sources/\(moduleName)/Generated"))
+        self.app = Target(
+            moduleName: moduleName, outputPath: (directory as NSString).appendingPathComponent("Sources/\(moduleName)/Generated"))
     }
 }
 
@@ -146,7 +147,9 @@ extension Config {
         let displayFile = displayPath(file)
         guard let data = FileManager.default.contents(atPath: file) else {
             let exists = FileManager.default.fileExists(atPath: file)
-            throw GenerationFailed(exists ? "cannot read the config file" : "no config file here; run `lucidgen init` to create one", at: SourceLocation(file: displayFile))
+            throw GenerationFailed(
+                exists ? "cannot read the config file" : "no config file here; run `lucidgen init` to create one",
+                at: SourceLocation(file: displayFile))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw GenerationFailed("the config file is not UTF-8 text", at: SourceLocation(file: displayFile))
@@ -156,11 +159,15 @@ extension Config {
         var config = Config(directory: directory.isEmpty ? "." : directory)
         config.file = file
         if case .null = root.value { return config }
-        guard var reader = ObjectReader(root, what: "the config", known: ConfigKeys.root, ignored: ignoredConfigKeys, diagnostics: &diagnostics) else {
+        guard
+            var reader = ObjectReader(
+                root, what: "the config", known: ConfigKeys.root, ignored: ignoredConfigKeys, diagnostics: &diagnostics)
+        else {
             throw GenerationFailed(diagnostics: diagnostics.diagnostics)
         }
         func path(_ relative: String) -> String {
-            relative.hasPrefix("/") ? relative : ((config.directory as NSString).appendingPathComponent(relative) as NSString).standardizingPath
+            relative.hasPrefix("/")
+                ? relative : ((config.directory as NSString).appendingPathComponent(relative) as NSString).standardizingPath
         }
         if let input = reader.string("input_path", &diagnostics) {
             config.inputPath = path(input)
@@ -182,7 +189,9 @@ extension Config {
                 diagnostics.error("stage name '\(name)' is not a Swift identifier", at: item.location, path: item.path + ".name")
             }
             guard let name, let from = stage.version("from", &diagnostics), let to = stage.version("to", &diagnostics) else {
-                if !stage.has("from") || !stage.has("to") { diagnostics.error("a stage needs 'from' and 'to' versions", at: item.location, path: item.path) }
+                if !stage.has("from") || !stage.has("to") {
+                    diagnostics.error("a stage needs 'from' and 'to' versions", at: item.location, path: item.path)
+                }
                 continue
             }
             let notes = stage.singleLineStrings("notes", why: "each note is a line of a generated comment", &diagnostics) ?? []
@@ -213,24 +222,28 @@ extension Config {
 
         if let targetsNode = reader.value("targets"),
             var targets = ObjectReader(
-                targetsNode, what: "'targets'", known: ConfigKeys.targets, ignored: ["app_test_support": "lucidgen generates no test-support target"],
+                targetsNode, what: "'targets'", known: ConfigKeys.targets,
+                ignored: ["app_test_support": "lucidgen generates no test-support target"],
                 diagnostics: &diagnostics)
         {
             func target(_ key: String, defaultModule: String) -> Target? {
                 guard let node = targets.value(key),
                     var target = ObjectReader(
-                        node, what: "'targets.\(key)'", known: key == "app_tests" ? ConfigKeys.testsTarget : ConfigKeys.target, diagnostics: &diagnostics)
+                        node, what: "'targets.\(key)'", known: key == "app_tests" ? ConfigKeys.testsTarget : ConfigKeys.target,
+                        diagnostics: &diagnostics)
                 else { return nil }
                 let module = target.string("module_name", &diagnostics) ?? defaultModule
                 if !Naming.isSwiftTypeName(module) {
-                    diagnostics.error("module_name '\(module)' is not a Swift module name", at: node.location, path: node.path + ".module_name")
+                    diagnostics.error(
+                        "module_name '\(module)' is not a Swift module name", at: node.location, path: node.path + ".module_name")
                 }
                 let output = target.string("output_path", &diagnostics).map(path) ?? path("\(module)/Generated")
                 if key == "app_tests", let provider = target.string("expectations_provider", &diagnostics) {
                     if Naming.isSwiftTypeName(provider) {
                         config.expectationsProvider = provider
                     } else {
-                        diagnostics.error("'\(provider)' is not a Swift type name", at: node.location, path: node.path + ".expectations_provider")
+                        diagnostics.error(
+                            "'\(provider)' is not a Swift type name", at: node.location, path: node.path + ".expectations_provider")
                     }
                 }
                 target.finish(&diagnostics)
@@ -290,7 +303,8 @@ enum YAMLReader {
             for (key, value) in mapping {
                 guard let name = key.string else { throw GenerationFailed("keys must be strings", at: location, path: path) }
                 let keyLocation = key.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) } ?? location
-                members.append(JSONNode.Member(key: name, keyLocation: keyLocation, value: try convert(value, path: path + "." + name, file: file)))
+                members.append(
+                    JSONNode.Member(key: name, keyLocation: keyLocation, value: try convert(value, path: path + "." + name, file: file)))
             }
             return JSONNode(value: .object(members), location: location, path: path)
         case .sequence(let sequence):

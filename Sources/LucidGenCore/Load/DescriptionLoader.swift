@@ -51,8 +51,10 @@ private enum KnownKeys {
     static let index = ["properties", "unique", "name", "on_conflict"]
     static let identifier = ["type", "property_name", "autoincrement", "on_conflict"]
     static let property = [
-        "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history", "previous_name",
-        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name", "on_delete", "on_update",
+        "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "type_history",
+        "previous_name",
+        "renamed_at_version", "persisted_name", "unused", "lazy", "extra", "indexed", "unique", "composite", "elements_from", "swift_name",
+        "on_delete", "on_update",
         "column_type", "collation", "takes_name_of", "moved_from", "on_conflict",
         "check", "generated",
     ]
@@ -60,10 +62,13 @@ private enum KnownKeys {
     static let typeHistoryItem = memberTypeHistoryItem + ["lossy_conversion", "persisted_name"]
     static let relationship = ["entity_name", "association", "ordered", "link_table"]
     static let linkTable = ["name", "source_column", "target_column", "target_index", "strict", "source_on_update", "target_on_update"]
-    static let enumCase = ["name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback", "swift_name"]
+    static let enumCase = [
+        "name", "previous_name", "renamed_at_version", "added_at_version", "removed_at_version", "fallback", "swift_name",
+    ]
     static let subtype = ["name", "cases", "options", "properties", "swift_name", "added_at_version"]
     static let member = [
-        "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "previous_name", "renamed_at_version",
+        "name", "property_type", "nullable", "optional", "default_value", "added_at_version", "removed_at_version", "previous_name",
+        "renamed_at_version",
         "type_history", "unused", "swift_name",
     ]
 }
@@ -97,7 +102,8 @@ package enum DescriptionLoader {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw GenerationFailed(
-                "input_path '\(displayPath(input))' is not a folder of entity descriptions", at: config.inputPathLocation ?? SourceLocation(file: displayPath(config.file)),
+                "input_path '\(displayPath(input))' is not a folder of entity descriptions",
+                at: config.inputPathLocation ?? SourceLocation(file: displayPath(config.file)),
                 path: "$.input_path")
         }
         var entityFiles: [String] = []
@@ -134,7 +140,8 @@ package enum DescriptionLoader {
         }
         if entityFiles.isEmpty {
             diagnostics.error(
-                "no entity descriptions (*.json) in '\(displayPath(input))'", at: config.inputPathLocation ?? SourceLocation(file: displayPath(config.file)),
+                "no entity descriptions (*.json) in '\(displayPath(input))'",
+                at: config.inputPathLocation ?? SourceLocation(file: displayPath(config.file)),
                 path: "$.input_path")
         }
 
@@ -189,7 +196,9 @@ package enum DescriptionLoader {
 
     /// The name of an entity or subtype, which is also a file's name (``Naming/fileNameProblem(with:)``).
     static func checkFileName(_ name: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) {
-        if let problem = Naming.fileNameProblem(with: name) { diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path) }
+        if let problem = Naming.fileNameProblem(with: name) {
+            diagnostics.error("invalid name: \(problem)", at: node.location, path: node.path)
+        }
     }
 
     /// A name that becomes a column (a property's `name` without `persisted_name`, a `persisted_name`, a
@@ -215,7 +224,9 @@ package enum DescriptionLoader {
     // MARK: Entities
 
     static func decodeEntity(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> EntityDescription? {
-        guard var reader = ObjectReader(root, what: "an entity description", known: KnownKeys.entity, ignored: ignoredEntityKeys, diagnostics: &diagnostics)
+        guard
+            var reader = ObjectReader(
+                root, what: "an entity description", known: KnownKeys.entity, ignored: ignoredEntityKeys, diagnostics: &diagnostics)
         else { return nil }
         let errorsBefore = diagnostics.diagnostics.count
         let name = reader.string("name", required: true, &diagnostics) ?? ""
@@ -231,11 +242,15 @@ package enum DescriptionLoader {
         var history: [VersionHistoryItem] = []
         if let items = reader.array("version_history", &diagnostics) {
             for item in items {
-                guard var itemReader = ObjectReader(item, what: "a version_history item", known: KnownKeys.versionHistoryItem, diagnostics: &diagnostics)
+                guard
+                    var itemReader = ObjectReader(
+                        item, what: "a version_history item", known: KnownKeys.versionHistoryItem, diagnostics: &diagnostics)
                 else { continue }
                 defer { itemReader.finish(&diagnostics) }
                 guard let version = itemReader.version("version", &diagnostics) else {
-                    if !itemReader.has("version") { diagnostics.error("missing required key 'version'", at: item.location, path: item.path) }
+                    if !itemReader.has("version") {
+                        diagnostics.error("missing required key 'version'", at: item.location, path: item.path)
+                    }
                     continue
                 }
                 let previousName = itemReader.string("previous_name", &diagnostics)
@@ -251,7 +266,11 @@ package enum DescriptionLoader {
         // Lucid's legacy syntax: an entity-level added_at_version, used only without a history.
         let legacyAdded = reader.version("added_at_version", &diagnostics)
         if history.isEmpty, let legacyAdded {
-            history = [VersionHistoryItem(version: legacyAdded, previousName: nil, ignoreMigrationChecks: false, ignorePropertyMigrationChecksOn: [], location: root.location)]
+            history = [
+                VersionHistoryItem(
+                    version: legacyAdded, previousName: nil, ignoreMigrationChecks: false, ignorePropertyMigrationChecksOn: [],
+                    location: root.location)
+            ]
         }
         let legacyPreviousName = reader.value("previous_name")
         if let legacyPreviousName {
@@ -278,7 +297,9 @@ package enum DescriptionLoader {
         var indexes: [IndexDescription] = []
         if let items = reader.array("indexes", &diagnostics) {
             if items.isEmpty, let node = reader.value("indexes") {
-                diagnostics.error("'indexes' is empty: list at least one index ({\"properties\": [\"a\", \"b\"]}) or remove the key", at: node.location, path: node.path)
+                diagnostics.error(
+                    "'indexes' is empty: list at least one index ({\"properties\": [\"a\", \"b\"]}) or remove the key", at: node.location,
+                    path: node.path)
             }
             for item in items {
                 if let index = decodeIndex(item, &diagnostics) { indexes.append(index) }
@@ -292,14 +313,21 @@ package enum DescriptionLoader {
         // `parent_history`: the parents it had before, each until a version, oldest first.
         var parentHistory: [ParentHistoryItem] = []
         for item in reader.array("parent_history", &diagnostics) ?? [] {
-            guard var itemReader = ObjectReader(item, what: "a parent_history item", known: KnownKeys.parentHistoryItem, diagnostics: &diagnostics) else { continue }
+            guard
+                var itemReader = ObjectReader(
+                    item, what: "a parent_history item", known: KnownKeys.parentHistoryItem, diagnostics: &diagnostics)
+            else { continue }
             defer { itemReader.finish(&diagnostics) }
             guard let until = itemReader.version("until_version", &diagnostics) else {
-                if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path) }
+                if !itemReader.has("until_version") {
+                    diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path)
+                }
                 continue
             }
             guard let node = itemReader.value("parent") else {
-                diagnostics.error("missing required key 'parent' (the entity's parent before \(until), or null for none)", at: item.location, path: item.path)
+                diagnostics.error(
+                    "missing required key 'parent' (the entity's parent before \(until), or null for none)", at: item.location,
+                    path: item.path)
                 continue
             }
             var earlier: String?
@@ -309,7 +337,9 @@ package enum DescriptionLoader {
                 earlier = text
             }
             if let last = parentHistory.last, last.untilVersion >= until {
-                diagnostics.error("parent_history items go in version order: \(until) comes after \(last.untilVersion)", at: item.location, path: item.path + ".until_version")
+                diagnostics.error(
+                    "parent_history items go in version order: \(until) comes after \(last.untilVersion)", at: item.location,
+                    path: item.path + ".until_version")
                 continue
             }
             parentHistory.append(ParentHistoryItem(untilVersion: until, parent: earlier, location: item.location, path: item.path))
@@ -337,13 +367,17 @@ package enum DescriptionLoader {
                 at: node.location, path: node.path)
         }
         let checks = decodeChecks(&reader, &diagnostics)
-        if case .property(let key) = identifier.kind, let property = properties.first(where: { $0.name == key }), property.generated != nil {
-            diagnostics.error("'\(key)' is the identifier, which SQLite cannot generate: remove its 'generated'", at: property.location, path: property.path)
+        if case .property(let key) = identifier.kind, let property = properties.first(where: { $0.name == key }), property.generated != nil
+        {
+            diagnostics.error(
+                "'\(key)' is the identifier, which SQLite cannot generate: remove its 'generated'", at: property.location,
+                path: property.path)
         }
         reader.finish(&diagnostics)
         var entity = EntityDescription(
             name: name, persistedName: persistedName, identifier: identifier, properties: properties, versionHistory: history,
-            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, swiftName: swiftName, location: root.location)
+            persist: persist, removedAtVersion: removedAtVersion, indexes: indexes, search: search, swiftName: swiftName,
+            location: root.location)
         entity.parent = parent
         entity.parentLocation = parentNode?.location
         entity.parentHistory = parentHistory
@@ -364,22 +398,36 @@ package enum DescriptionLoader {
         var checks: [CheckDescription] = []
         for item in items {
             if case .string(let text) = item.value {
-                if let expression = sqlExpression(text, key: "checks", at: item, &diagnostics) { checks.append(CheckDescription(check: SchemaCheck(expression: expression))) }
+                if let expression = sqlExpression(text, key: "checks", at: item, &diagnostics) {
+                    checks.append(CheckDescription(check: SchemaCheck(expression: expression)))
+                }
                 continue
             }
-            guard var itemReader = ObjectReader(item, what: "an item of 'checks'", known: KnownKeys.check, strict: true, diagnostics: &diagnostics) else { continue }
+            guard
+                var itemReader = ObjectReader(
+                    item, what: "an item of 'checks'", known: KnownKeys.check, strict: true, diagnostics: &diagnostics)
+            else { continue }
             defer { itemReader.finish(&diagnostics) }
             let name = itemReader.string("name", &diagnostics)
-            if let name, let node = itemReader.value("name"), name.isEmpty || !ObjectReader.checkSingleLine(name, key: "name", why: "it is the constraint's name in the DDL", at: node, &diagnostics) {
-                if name.isEmpty { diagnostics.error("a CHECK constraint's 'name' is empty: give one or remove the key", at: node.location, path: node.path) }
+            if let name, let node = itemReader.value("name"),
+                name.isEmpty
+                    || !ObjectReader.checkSingleLine(
+                        name, key: "name", why: "it is the constraint's name in the DDL", at: node, &diagnostics)
+            {
+                if name.isEmpty {
+                    diagnostics.error(
+                        "a CHECK constraint's 'name' is empty: give one or remove the key", at: node.location, path: node.path)
+                }
                 continue
             }
             guard let text = itemReader.string("expression", required: true, &diagnostics), let node = itemReader.value("expression"),
                 let expression = sqlExpression(text, key: "expression", at: node, &diagnostics)
             else { continue }
-            checks.append(CheckDescription(
-                check: SchemaCheck(name: name, expression: expression), addedAtVersion: itemReader.version("added_at_version", &diagnostics),
-                removedAtVersion: itemReader.version("removed_at_version", &diagnostics)))
+            checks.append(
+                CheckDescription(
+                    check: SchemaCheck(name: name, expression: expression),
+                    addedAtVersion: itemReader.version("added_at_version", &diagnostics),
+                    removedAtVersion: itemReader.version("removed_at_version", &diagnostics)))
         }
         return checks
     }
@@ -409,7 +457,8 @@ package enum DescriptionLoader {
         }
         if problem == nil, depth > 0 { problem = "a '(' is not closed" }
         if let problem {
-            diagnostics.error("'\(key)' must be one SQL expression, as in CHECK (…) or AS (…): \(problem)", at: node.location, path: node.path)
+            diagnostics.error(
+                "'\(key)' must be one SQL expression, as in CHECK (…) or AS (…): \(problem)", at: node.location, path: node.path)
             return nil
         }
         return trimmed
@@ -422,19 +471,26 @@ package enum DescriptionLoader {
     /// "removed_at_version": "4.0", "history": [{"until_version": "3.0", "properties": ["title"], "tokenizer": null}]}`.
     /// Every key matters: an unknown one is an error.
     static func decodeSearch(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> SearchDescription? {
-        guard var reader = ObjectReader(node, what: "'search'", known: KnownKeys.search, strict: true, diagnostics: &diagnostics) else { return nil }
+        guard var reader = ObjectReader(node, what: "'search'", known: KnownKeys.search, strict: true, diagnostics: &diagnostics) else {
+            return nil
+        }
         let properties = decodeSearchProperties(&reader, required: true, &diagnostics)
         let tokenizer = reader.singleLineString("tokenizer", why: tokenizerUse, &diagnostics)
         let added = reader.version("added_at_version", &diagnostics)
         let removed = reader.version("removed_at_version", &diagnostics)
         var history: [SearchHistoryItem] = []
         for item in reader.array("history", &diagnostics) ?? [] {
-            guard var itemReader = ObjectReader(item, what: "an item of a search's 'history'", known: KnownKeys.searchHistoryItem, strict: true, diagnostics: &diagnostics)
+            guard
+                var itemReader = ObjectReader(
+                    item, what: "an item of a search's 'history'", known: KnownKeys.searchHistoryItem, strict: true,
+                    diagnostics: &diagnostics)
             else { continue }
             defer { itemReader.finish(&diagnostics) }
             guard let until = itemReader.version("until_version", &diagnostics) else {
                 if !itemReader.has("until_version") {
-                    diagnostics.error("an item of a search's 'history' needs 'until_version': the version from which the next item (or the search itself) holds", at: item.location, path: item.path)
+                    diagnostics.error(
+                        "an item of a search's 'history' needs 'until_version': the version from which the next item (or the search itself) holds",
+                        at: item.location, path: item.path)
                 }
                 continue
             }
@@ -444,23 +500,33 @@ package enum DescriptionLoader {
                 switch value.value {
                 case .null: itemTokenizer = .some(nil)
                 case .string(let text):
-                    if ObjectReader.checkSingleLine(text, key: "tokenizer", why: tokenizerUse, at: value, &diagnostics) { itemTokenizer = .some(text) }
-                default: diagnostics.error("'tokenizer' must be a string or null, found \(value.kindName)", at: value.location, path: value.path)
+                    if ObjectReader.checkSingleLine(text, key: "tokenizer", why: tokenizerUse, at: value, &diagnostics) {
+                        itemTokenizer = .some(text)
+                    }
+                default:
+                    diagnostics.error("'tokenizer' must be a string or null, found \(value.kindName)", at: value.location, path: value.path)
                 }
             }
-            history.append(SearchHistoryItem(untilVersion: until, properties: itemProperties, tokenizer: itemTokenizer, location: item.location, path: item.path))
+            history.append(
+                SearchHistoryItem(
+                    untilVersion: until, properties: itemProperties, tokenizer: itemTokenizer, location: item.location, path: item.path))
         }
         for (earlier, later) in zip(history, history.dropFirst()) where !(earlier.untilVersion < later.untilVersion) {
-            diagnostics.error("a search's 'history' lists its items oldest first: \(later.untilVersion) comes after \(earlier.untilVersion)", at: later.location, path: later.path)
+            diagnostics.error(
+                "a search's 'history' lists its items oldest first: \(later.untilVersion) comes after \(earlier.untilVersion)",
+                at: later.location, path: later.path)
         }
         reader.finish(&diagnostics)
         guard let properties else { return nil }
         return SearchDescription(
-            properties: properties, tokenizer: tokenizer, addedAtVersion: added, removedAtVersion: removed, history: history, location: node.location, path: node.path)
+            properties: properties, tokenizer: tokenizer, addedAtVersion: added, removedAtVersion: removed, history: history,
+            location: node.location, path: node.path)
     }
 
     /// A search's (or a history item's) `properties`: a non-empty list of distinct names.
-    private static func decodeSearchProperties(_ reader: inout ObjectReader, required: Bool, _ diagnostics: inout DiagnosticCollector) -> [String]? {
+    private static func decodeSearchProperties(_ reader: inout ObjectReader, required: Bool, _ diagnostics: inout DiagnosticCollector)
+        -> [String]?
+    {
         propertyList(
             &reader, of: "a search",
             missing: required ? "'search' needs 'properties': the text properties it searches, e.g. [\"title\", \"notes\"]" : nil,
@@ -493,36 +559,47 @@ package enum DescriptionLoader {
     static func decodeIndex(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IndexDescription? {
         guard var reader = ObjectReader(node, what: "an index", known: KnownKeys.index, diagnostics: &diagnostics) else { return nil }
         defer { reader.finish(&diagnostics) }
-        guard let properties = propertyList(
-            &reader, of: "an index", missing: "an index needs 'properties': the names of the properties it covers, in order",
-            empty: "an index's 'properties' is empty: name at least one property", &diagnostics)
+        guard
+            let properties = propertyList(
+                &reader, of: "an index", missing: "an index needs 'properties': the names of the properties it covers, in order",
+                empty: "an index's 'properties' is empty: name at least one property", &diagnostics)
         else { return nil }
         let unique = reader.bool("unique", &diagnostics) ?? false
         let name = reader.string("name", &diagnostics)
         if let name, let nameNode = reader.value("name") {
             // An index's name is SQL's only (always quoted), never a Swift name or a file's: any text SQLite takes.
-            if let problem = Naming.indexNameProblem(with: name) { diagnostics.error("invalid index name: \(problem)", at: nameNode.location, path: nameNode.path) }
+            if let problem = Naming.indexNameProblem(with: name) {
+                diagnostics.error("invalid index name: \(problem)", at: nameNode.location, path: nameNode.path)
+            }
             if sqlNameKey(name).hasPrefix("sqlite_") {
-                diagnostics.error("index name '\(name)' is reserved by SQLite (names starting with sqlite_)", at: nameNode.location, path: nameNode.path)
+                diagnostics.error(
+                    "index name '\(name)' is reserved by SQLite (names starting with sqlite_)", at: nameNode.location, path: nameNode.path)
             }
         }
         var index = IndexDescription(properties: properties, unique: unique, name: name, location: node.location, path: node.path)
         index.onConflict = conflictResolution(&reader, what: "a UNIQUE constraint", &diagnostics)
         if index.onConflict != nil, let node = reader.value("on_conflict") {
             if !unique {
-                diagnostics.error("on_conflict is the ON CONFLICT of a UNIQUE constraint: this index is not \"unique\": true", at: node.location, path: node.path)
+                diagnostics.error(
+                    "on_conflict is the ON CONFLICT of a UNIQUE constraint: this index is not \"unique\": true", at: node.location,
+                    path: node.path)
                 index.onConflict = nil
             } else if let nameNode = reader.value("name") {
                 diagnostics.error(
-                    "an index with on_conflict is the table's UNIQUE constraint, which SQLite names itself: remove 'name'", at: nameNode.location, path: nameNode.path)
+                    "an index with on_conflict is the table's UNIQUE constraint, which SQLite names itself: remove 'name'",
+                    at: nameNode.location, path: nameNode.path)
             }
         }
         return index
     }
 
-    static func decodeIdentifier(_ node: JSONNode?, at entity: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {
+    static func decodeIdentifier(_ node: JSONNode?, at entity: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription
+    {
         guard let node else { return IdentifierDescription(kind: .local, location: entity.location) }
-        guard var reader = ObjectReader(node, what: "'identifier'", known: KnownKeys.identifier, ignored: ignoredIdentifierKeys, diagnostics: &diagnostics) else {
+        guard
+            var reader = ObjectReader(
+                node, what: "'identifier'", known: KnownKeys.identifier, ignored: ignoredIdentifierKeys, diagnostics: &diagnostics)
+        else {
             return IdentifierDescription(kind: .local, location: node.location)
         }
         defer { reader.finish(&diagnostics) }
@@ -532,7 +609,9 @@ package enum DescriptionLoader {
         return identifier
     }
 
-    static func decodeIdentifierKind(_ reader: inout ObjectReader, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> IdentifierDescription {
+    static func decodeIdentifierKind(_ reader: inout ObjectReader, at node: JSONNode, _ diagnostics: inout DiagnosticCollector)
+        -> IdentifierDescription
+    {
         guard let type = reader.string("type", &diagnostics) else {
             // No type: the local key SQLite assigns (`id: Int64?`), with AUTOINCREMENT when asked.
             var identifier = IdentifierDescription(kind: .local, location: node.location)
@@ -550,7 +629,9 @@ package enum DescriptionLoader {
             return identifier
         }
         guard let scalar = ScalarType(name: type), [.int, .string, .uuid].contains(scalar) else {
-            diagnostics.error("identifier type '\(type)' is not supported: use \"int\", \"string\", \"uuid\" or \"property\"", at: node.location, path: node.path + ".type")
+            diagnostics.error(
+                "identifier type '\(type)' is not supported: use \"int\", \"string\", \"uuid\" or \"property\"", at: node.location,
+                path: node.path + ".type")
             return IdentifierDescription(kind: .local, location: node.location)
         }
         var identifier = IdentifierDescription(kind: .scalar(scalar), location: node.location)
@@ -577,7 +658,9 @@ package enum DescriptionLoader {
     }
 
     static func decodeProperty(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> PropertyDescription? {
-        guard var reader = ObjectReader(node, what: "a property", known: KnownKeys.property, ignored: ignoredPropertyKeys, diagnostics: &diagnostics)
+        guard
+            var reader = ObjectReader(
+                node, what: "a property", known: KnownKeys.property, ignored: ignoredPropertyKeys, diagnostics: &diagnostics)
         else { return nil }
         defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
@@ -601,15 +684,23 @@ package enum DescriptionLoader {
             type = .composite(name)
         }
         let persistedName = reader.string("persisted_name", &diagnostics)
-        if let persistedName, let persistedNode = reader.value("persisted_name") { checkColumnName(persistedName, at: persistedNode, &diagnostics) }
+        if let persistedName, let persistedNode = reader.value("persisted_name") {
+            checkColumnName(persistedName, at: persistedNode, &diagnostics)
+        }
         let previousName = reader.string("previous_name", &diagnostics)
         if let previousName, let previousNode = reader.value("previous_name") {
-            if namesColumn { checkColumnName(previousName, at: previousNode, &diagnostics) } else { checkName(previousName, at: previousNode, &diagnostics) }
+            if namesColumn {
+                checkColumnName(previousName, at: previousNode, &diagnostics)
+            } else {
+                checkName(previousName, at: previousNode, &diagnostics)
+            }
         }
         let nullable = reader.bool(firstOf: ["nullable", "optional"], &diagnostics) ?? false
         var defaultValue: DefaultValue?
         if let defaultNode = reader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
-        let typeHistory = (reader.array("type_history", &diagnostics) ?? []).compactMap { decodeTypeHistoryItem($0, member: false, &diagnostics) }
+        let typeHistory = (reader.array("type_history", &diagnostics) ?? []).compactMap {
+            decodeTypeHistoryItem($0, member: false, &diagnostics)
+        }
         var elementsFrom: [(element: String, property: String)] = []
         var elementsFromLocation: SourceLocation?
         if let node = reader.value("elements_from") {
@@ -617,14 +708,17 @@ package enum DescriptionLoader {
             if case .object(let members) = node.value {
                 for member in members {
                     guard case .string(let property) = member.value.value else {
-                        diagnostics.error("elements_from maps an element to the name of a property, found \(member.value.kindName)", at: member.value.location, path: member.value.path)
+                        diagnostics.error(
+                            "elements_from maps an element to the name of a property, found \(member.value.kindName)",
+                            at: member.value.location, path: member.value.path)
                         continue
                     }
                     elementsFrom.append((member.key, property))
                 }
             } else {
                 diagnostics.error(
-                    "elements_from must be an object: { \"<element>\": \"<property it was>\" }, found \(node.kindName)", at: node.location, path: node.path)
+                    "elements_from must be an object: { \"<element>\": \"<property it was>\" }, found \(node.kindName)", at: node.location,
+                    path: node.path)
             }
         }
         let unique = reader.bool("unique", &diagnostics) ?? false
@@ -633,7 +727,8 @@ package enum DescriptionLoader {
         func action(_ key: String) -> (SchemaForeignKey.Action, JSONNode)? {
             guard let text = reader.string(key, &diagnostics), let node = reader.value(key) else { return nil }
             guard case .relationship(_, false, _) = type else {
-                diagnostics.error("\(key) applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
+                diagnostics.error(
+                    "\(key) applies to a to-one relationship (its foreign key); '\(name)' is none", at: node.location, path: node.path)
                 return nil
             }
             guard let action = foreignKeyActions[ObjectReader.normalize(text)] else {
@@ -664,10 +759,14 @@ package enum DescriptionLoader {
                 // A storage class's own name is the default: nothing to declare.
                 if !["INTEGER", "REAL", "TEXT", "BLOB"].contains(upper) { columnType = upper }
             } else {
-                diagnostics.error("column_type '\(text)' is not a SQL type name (letters, digits, spaces, and an optional size such as VARCHAR(10))", at: node.location, path: node.path)
+                diagnostics.error(
+                    "column_type '\(text)' is not a SQL type name (letters, digits, spaces, and an optional size such as VARCHAR(10))",
+                    at: node.location, path: node.path)
             }
             if case .relationship(_, true, _) = type {
-                diagnostics.error("column_type applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+                diagnostics.error(
+                    "column_type applies to a property with a column; '\(name)' is a to-many relationship", at: node.location,
+                    path: node.path)
             }
         }
         var collation: String?
@@ -683,15 +782,21 @@ package enum DescriptionLoader {
                     at: node.location, path: node.path)
             }
             if case .relationship(_, true, _) = type {
-                diagnostics.error("collation applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+                diagnostics.error(
+                    "collation applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path
+                )
             }
         }
         let onConflict = conflictResolution(&reader, what: "a required property's NOT NULL", &diagnostics)
         if onConflict != nil, let node = reader.value("on_conflict") {
             if nullable {
-                diagnostics.error("on_conflict is the ON CONFLICT of a required column's NOT NULL; '\(name)' is nullable", at: node.location, path: node.path)
+                diagnostics.error(
+                    "on_conflict is the ON CONFLICT of a required column's NOT NULL; '\(name)' is nullable", at: node.location,
+                    path: node.path)
             } else if case .relationship(_, true, _) = type {
-                diagnostics.error("on_conflict applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+                diagnostics.error(
+                    "on_conflict applies to a property with a column; '\(name)' is a to-many relationship", at: node.location,
+                    path: node.path)
             }
         }
         var property = PropertyDescription(
@@ -701,7 +806,8 @@ package enum DescriptionLoader {
             removedAtVersion: reader.version("removed_at_version", &diagnostics),
             persistedName: persistedName, unused: reader.bool("unused", &diagnostics) ?? false,
             lazy: reader.bool(firstOf: ["lazy", "extra"], &diagnostics) ?? false,
-            indexed: indexed || unique, unique: unique, onDelete: onDelete, onUpdate: onUpdate, columnType: columnType, collation: collation,
+            indexed: indexed || unique, unique: unique, onDelete: onDelete, onUpdate: onUpdate, columnType: columnType,
+            collation: collation,
             typeHistory: typeHistory, elementsFrom: elementsFrom, elementsFromLocation: elementsFromLocation,
             swiftName: readSwiftName(&reader, type: false, &diagnostics), takesNameOf: reader.string("takes_name_of", &diagnostics),
             movedFrom: reader.string("moved_from", &diagnostics), location: node.location, typeLocation: typeNode.location, path: node.path)
@@ -710,7 +816,8 @@ package enum DescriptionLoader {
         if let text = reader.string("check", &diagnostics), let node = reader.value("check") {
             property.check = sqlExpression(text, key: "check", at: node, &diagnostics)
             if case .relationship(_, true, _) = type {
-                diagnostics.error("check applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
+                diagnostics.error(
+                    "check applies to a property with a column; '\(name)' is a to-many relationship", at: node.location, path: node.path)
             }
         }
         if let node = reader.value("generated") {
@@ -721,10 +828,14 @@ package enum DescriptionLoader {
 
     /// A to-many relationship's `link_table` (in its relationship object): the app's own join table, its
     /// columns and its index on the target column; nil when absent or invalid (reported).
-    static func decodeLinkTable(_ typeNode: JSONNode, type: PropertyType, _ diagnostics: inout DiagnosticCollector) -> LinkTableDescription? {
-        guard case .object(let members) = typeNode.value, let node = members.first(where: { $0.key == "link_table" })?.value else { return nil }
+    static func decodeLinkTable(_ typeNode: JSONNode, type: PropertyType, _ diagnostics: inout DiagnosticCollector) -> LinkTableDescription?
+    {
+        guard case .object(let members) = typeNode.value, let node = members.first(where: { $0.key == "link_table" })?.value else {
+            return nil
+        }
         guard case .relationship(_, true, let ordered) = type else {
-            diagnostics.error("link_table names a to-many relationship's join table; a to-one is a column", at: node.location, path: node.path)
+            diagnostics.error(
+                "link_table names a to-many relationship's join table; a to-one is a column", at: node.location, path: node.path)
             return nil
         }
         if ordered {
@@ -733,9 +844,11 @@ package enum DescriptionLoader {
                 at: node.location, path: node.path)
             return nil
         }
-        guard var reader = ObjectReader(node, what: "'link_table'", known: KnownKeys.linkTable, strict: true, diagnostics: &diagnostics) else { return nil }
+        guard var reader = ObjectReader(node, what: "'link_table'", known: KnownKeys.linkTable, strict: true, diagnostics: &diagnostics)
+        else { return nil }
         defer { reader.finish(&diagnostics) }
-        guard let name = reader.string("name", required: true, &diagnostics), let source = reader.string("source_column", required: true, &diagnostics),
+        guard let name = reader.string("name", required: true, &diagnostics),
+            let source = reader.string("source_column", required: true, &diagnostics),
             let target = reader.string("target_column", required: true, &diagnostics)
         else { return nil }
         let index = reader.string("target_index", &diagnostics)
@@ -770,26 +883,33 @@ package enum DescriptionLoader {
             ? LinkTableDescription(
                 name: name,
                 columns: LinkTable.Columns(
-                    source: source, target: target, targetIndex: index, strict: strict, sourceOnUpdate: sourceOnUpdate, targetOnUpdate: targetOnUpdate),
+                    source: source, target: target, targetIndex: index, strict: strict, sourceOnUpdate: sourceOnUpdate,
+                    targetOnUpdate: targetOnUpdate),
                 location: node.location) : nil
     }
 
     /// A property's `generated`: `{ "expression": "…", "stored": true }`, a column SQLite computes
     /// (`GENERATED ALWAYS AS (…) STORED`, or `VIRTUAL` without `stored`). It has no default, and is no
     /// relationship, composite or identifier.
-    static func decodeGenerated(_ node: JSONNode, property: PropertyDescription, _ diagnostics: inout DiagnosticCollector) -> GeneratedColumn? {
-        guard var reader = ObjectReader(node, what: "'generated'", known: KnownKeys.generated, strict: true, diagnostics: &diagnostics) else { return nil }
+    static func decodeGenerated(_ node: JSONNode, property: PropertyDescription, _ diagnostics: inout DiagnosticCollector)
+        -> GeneratedColumn?
+    {
+        guard var reader = ObjectReader(node, what: "'generated'", known: KnownKeys.generated, strict: true, diagnostics: &diagnostics)
+        else { return nil }
         defer { reader.finish(&diagnostics) }
         let stored = reader.bool("stored", &diagnostics) ?? false
         guard let text = reader.string("expression", required: true, &diagnostics), let expressionNode = reader.value("expression"),
             let expression = sqlExpression(text, key: "expression", at: expressionNode, &diagnostics)
         else { return nil }
         if property.defaultValue != nil && property.defaultValue != .null {
-            diagnostics.error("'\(property.name)' is generated: SQLite computes its values, so it has no default_value", at: node.location, path: node.path)
+            diagnostics.error(
+                "'\(property.name)' is generated: SQLite computes its values, so it has no default_value", at: node.location,
+                path: node.path)
             return nil
         }
         if case .relationship = property.type {
-            diagnostics.error("generated applies to a value property; '\(property.name)' is a relationship", at: node.location, path: node.path)
+            diagnostics.error(
+                "generated applies to a value property; '\(property.name)' is a relationship", at: node.location, path: node.path)
             return nil
         }
         return GeneratedColumn(expression: expression, stored: stored)
@@ -810,17 +930,22 @@ package enum DescriptionLoader {
 
     /// One `type_history` item: `until_version` and what the property (or struct member) was before it. A
     /// struct member's type cannot change (only its nullability and default).
-    static func decodeTypeHistoryItem(_ item: JSONNode, member: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyTypeHistoryItem? {
+    static func decodeTypeHistoryItem(_ item: JSONNode, member: Bool, _ diagnostics: inout DiagnosticCollector) -> PropertyTypeHistoryItem?
+    {
         guard
             var itemReader = ObjectReader(
-                item, what: "a type_history item", known: member ? KnownKeys.memberTypeHistoryItem : KnownKeys.typeHistoryItem, diagnostics: &diagnostics)
+                item, what: "a type_history item", known: member ? KnownKeys.memberTypeHistoryItem : KnownKeys.typeHistoryItem,
+                diagnostics: &diagnostics)
         else { return nil }
         defer { itemReader.finish(&diagnostics) }
         guard let until = itemReader.version("until_version", &diagnostics) else {
-            if !itemReader.has("until_version") { diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path) }
+            if !itemReader.has("until_version") {
+                diagnostics.error("missing required key 'until_version'", at: item.location, path: item.path)
+            }
             return nil
         }
-        var entry = PropertyTypeHistoryItem(untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: item.location, path: item.path)
+        var entry = PropertyTypeHistoryItem(
+            untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: item.location, path: item.path)
         if let typeNode = itemReader.value("property_type") {
             if member {
                 diagnostics.error(
@@ -854,7 +979,10 @@ package enum DescriptionLoader {
         case .string(let text):
             return parseTypeName(text, at: node, &diagnostics)
         case .object where allowRelationship:
-            guard var reader = ObjectReader(node, what: "a relationship", known: KnownKeys.relationship, ignored: ignoredRelationshipKeys, diagnostics: &diagnostics)
+            guard
+                var reader = ObjectReader(
+                    node, what: "a relationship", known: KnownKeys.relationship, ignored: ignoredRelationshipKeys, diagnostics: &diagnostics
+                )
             else { return nil }
             defer { reader.finish(&diagnostics) }
             guard let entity = reader.string("entity_name", required: true, &diagnostics) else { return nil }
@@ -864,13 +992,15 @@ package enum DescriptionLoader {
             case "to_one":
                 if let orderedNode = reader.value("ordered") {
                     diagnostics.error(
-                        "ordered applies to a to-many relationship (the order of its links); a to-one has one target", at: orderedNode.location, path: orderedNode.path)
+                        "ordered applies to a to-many relationship (the order of its links); a to-one has one target",
+                        at: orderedNode.location, path: orderedNode.path)
                     return nil
                 }
                 return .relationship(entity: entity, toMany: false)
             case "to_many": return .relationship(entity: entity, toMany: true, ordered: ordered)
             default:
-                diagnostics.error("association '\(association)' is not \"to_one\" or \"to_many\"", at: node.location, path: node.path + ".association")
+                diagnostics.error(
+                    "association '\(association)' is not \"to_one\" or \"to_many\"", at: node.location, path: node.path + ".association")
                 return nil
             }
         default:
@@ -889,7 +1019,8 @@ package enum DescriptionLoader {
             }
             let inner = String(text.dropFirst().dropLast())
             if inner.hasPrefix("[") || inner.hasPrefix("{") {
-                diagnostics.error("nested collection type '\(text)' is not supported for entity properties", at: node.location, path: node.path)
+                diagnostics.error(
+                    "nested collection type '\(text)' is not supported for entity properties", at: node.location, path: node.path)
                 return nil
             }
             return parseTypeName(inner, at: node, &diagnostics).map { .array($0) }
@@ -923,20 +1054,26 @@ package enum DescriptionLoader {
         case .object(let members):
             guard members.count == 1, members[0].key == "sql" else {
                 diagnostics.error(
-                    "default_value as an object is an SQL expression: { \"sql\": \"CURRENT_TIMESTAMP\" } (one key, \"sql\")", at: node.location, path: node.path)
+                    "default_value as an object is an SQL expression: { \"sql\": \"CURRENT_TIMESTAMP\" } (one key, \"sql\")",
+                    at: node.location, path: node.path)
                 return nil
             }
             guard case .string(let text) = members[0].value.value else {
-                diagnostics.error("default_value's sql must be a string, found \(members[0].value.kindName)", at: members[0].value.location, path: members[0].value.path)
+                diagnostics.error(
+                    "default_value's sql must be a string, found \(members[0].value.kindName)", at: members[0].value.location,
+                    path: members[0].value.path)
                 return nil
             }
             if let problem = SQLDefaultExpression.problem(with: text) {
-                diagnostics.error("default_value's sql \(swiftStringLiteral(text)) is refused: \(problem)", at: members[0].value.location, path: members[0].value.path)
+                diagnostics.error(
+                    "default_value's sql \(swiftStringLiteral(text)) is refused: \(problem)", at: members[0].value.location,
+                    path: members[0].value.path)
                 return nil
             }
             return .sqlExpression(text.trimmingCharacters(in: .whitespaces))
         default:
-            diagnostics.error("default_value must be a scalar or { \"sql\": … }, found \(node.kindName)", at: node.location, path: node.path)
+            diagnostics.error(
+                "default_value must be a scalar or { \"sql\": … }, found \(node.kindName)", at: node.location, path: node.path)
             return nil
         }
     }
@@ -946,7 +1083,9 @@ package enum DescriptionLoader {
     /// One item of an enum's `cases`: a name, or an object with the case's history.
     static func decodeEnumCase(_ node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> EnumCaseDescription? {
         func checkCase(_ name: String, at node: JSONNode) {
-            if let problem = Naming.problem(with: name) { diagnostics.error("invalid case: \(problem)", at: node.location, path: node.path) }
+            if let problem = Naming.problem(with: name) {
+                diagnostics.error("invalid case: \(problem)", at: node.location, path: node.path)
+            }
         }
         if case .string(let name) = node.value {
             checkCase(name, at: node)
@@ -958,7 +1097,9 @@ package enum DescriptionLoader {
                 at: node.location, path: node.path)
             return nil
         }
-        guard var reader = ObjectReader(node, what: "an enum case", known: KnownKeys.enumCase, diagnostics: &diagnostics) else { return nil }
+        guard var reader = ObjectReader(node, what: "an enum case", known: KnownKeys.enumCase, diagnostics: &diagnostics) else {
+            return nil
+        }
         defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
         if let nameNode = reader.value("name") { checkCase(name, at: nameNode) }
@@ -975,22 +1116,32 @@ package enum DescriptionLoader {
             case .null: item.fallback = .some(nil)
             case .string(let fallback): item.fallback = .some(fallback.hasPrefix(".") ? String(fallback.dropFirst()) : fallback)
             default:
-                diagnostics.error("'fallback' must be a case name or null, found \(fallbackNode.kindName)", at: fallbackNode.location, path: fallbackNode.path)
+                diagnostics.error(
+                    "'fallback' must be a case name or null, found \(fallbackNode.kindName)", at: fallbackNode.location,
+                    path: fallbackNode.path)
             }
             if item.removedAtVersion == nil {
-                diagnostics.error("'fallback' only applies to a removed case: add \"removed_at_version\"", at: fallbackNode.location, path: fallbackNode.path)
+                diagnostics.error(
+                    "'fallback' only applies to a removed case: add \"removed_at_version\"", at: fallbackNode.location,
+                    path: fallbackNode.path)
             }
         }
         if item.previousName != nil, item.renamedAtVersion == nil {
-            diagnostics.error("case '\(name)' has previous_name but no renamed_at_version: say at which version it was renamed", at: node.location, path: node.path + ".previous_name")
+            diagnostics.error(
+                "case '\(name)' has previous_name but no renamed_at_version: say at which version it was renamed", at: node.location,
+                path: node.path + ".previous_name")
         } else if item.previousName == nil, item.renamedAtVersion != nil {
-            diagnostics.error("renamed_at_version needs previous_name (the case's name before the rename)", at: node.location, path: node.path + ".renamed_at_version")
+            diagnostics.error(
+                "renamed_at_version needs previous_name (the case's name before the rename)", at: node.location,
+                path: node.path + ".renamed_at_version")
         }
         return item
     }
 
     static func decodeSubtype(_ root: JSONNode, _ diagnostics: inout DiagnosticCollector) -> SubtypeDescription? {
-        guard var reader = ObjectReader(root, what: "a subtype description", known: KnownKeys.subtype, ignored: ignoredSubtypeKeys, diagnostics: &diagnostics)
+        guard
+            var reader = ObjectReader(
+                root, what: "a subtype description", known: KnownKeys.subtype, ignored: ignoredSubtypeKeys, diagnostics: &diagnostics)
         else { return nil }
         defer { reader.finish(&diagnostics) }
         guard let name = reader.string("name", required: true, &diagnostics) else { return nil }
@@ -1006,20 +1157,30 @@ package enum DescriptionLoader {
             return subtype
         }
         let kind = reader.firstPresent(
-            of: ["cases", "options", "properties"], why: "a subtype is an enum (cases), an option set (options) or a struct (properties)", &diagnostics)
+            of: ["cases", "options", "properties"], why: "a subtype is an enum (cases), an option set (options) or a struct (properties)",
+            &diagnostics)
         if kind == "cases", let items = reader.array("cases", &diagnostics) {
             let history = items.compactMap { decodeEnumCase($0, &diagnostics) }
             let cases = history.filter { $0.removedAtVersion == nil }.map(\.name)
-            return dated(SubtypeDescription(name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history, swiftName: swiftName))
+            return dated(
+                SubtypeDescription(
+                    name: name, kind: .enumeration(cases: cases.sorted()), location: root.location, caseHistory: history,
+                    swiftName: swiftName))
         }
         if kind == "options", let options = reader.strings("options", &diagnostics) {
-            for item in options { if let problem = Naming.problem(with: item) { diagnostics.error("invalid option: \(problem)", at: root.location, path: root.path + ".options") } }
+            for item in options {
+                if let problem = Naming.problem(with: item) {
+                    diagnostics.error("invalid option: \(problem)", at: root.location, path: root.path + ".options")
+                }
+            }
             return dated(SubtypeDescription(name: name, kind: .optionSet(options: options), location: root.location, swiftName: swiftName))
         }
         if kind == "properties", let items = reader.array("properties", &diagnostics) {
             var properties: [SubtypeProperty] = []
             for item in items {
-                guard var propertyReader = ObjectReader(item, what: "a subtype property", known: KnownKeys.member, ignored: ignoredPropertyKeys, diagnostics: &diagnostics)
+                guard
+                    var propertyReader = ObjectReader(
+                        item, what: "a subtype property", known: KnownKeys.member, ignored: ignoredPropertyKeys, diagnostics: &diagnostics)
                 else { continue }
                 defer { propertyReader.finish(&diagnostics) }
                 guard let propertyName = propertyReader.string("name", required: true, &diagnostics) else { continue }
@@ -1034,28 +1195,39 @@ package enum DescriptionLoader {
                 let nullable = propertyReader.bool(firstOf: ["nullable", "optional"], &diagnostics) ?? false
                 var defaultValue: DefaultValue?
                 if let defaultNode = propertyReader.value("default_value") { defaultValue = decodeDefault(defaultNode, &diagnostics) }
-                var member = SubtypeProperty(name: propertyName, type: type, nullable: nullable, defaultValue: defaultValue, location: item.location, path: item.path)
+                var member = SubtypeProperty(
+                    name: propertyName, type: type, nullable: nullable, defaultValue: defaultValue, location: item.location, path: item.path
+                )
                 // Its history, as for an entity's property.
                 member.addedAtVersion = propertyReader.version("added_at_version", &diagnostics)
                 member.removedAtVersion = propertyReader.version("removed_at_version", &diagnostics)
                 member.previousName = propertyReader.string("previous_name", &diagnostics)
-                if let previous = member.previousName, let node = propertyReader.value("previous_name") { checkName(previous, at: node, &diagnostics) }
+                if let previous = member.previousName, let node = propertyReader.value("previous_name") {
+                    checkName(previous, at: node, &diagnostics)
+                }
                 member.renamedAtVersion = propertyReader.version("renamed_at_version", &diagnostics)
                 if member.previousName != nil, member.renamedAtVersion == nil {
                     diagnostics.error(
                         "member '\(propertyName)' of '\(name)' has previous_name but no renamed_at_version: say at which version it was renamed",
                         at: item.location, path: item.path + ".previous_name")
                 } else if member.previousName == nil, member.renamedAtVersion != nil {
-                    diagnostics.error("renamed_at_version needs previous_name (the member's name before the rename)", at: item.location, path: item.path + ".renamed_at_version")
+                    diagnostics.error(
+                        "renamed_at_version needs previous_name (the member's name before the rename)", at: item.location,
+                        path: item.path + ".renamed_at_version")
                 }
-                member.typeHistory = (propertyReader.array("type_history", &diagnostics) ?? []).compactMap { decodeTypeHistoryItem($0, member: true, &diagnostics) }
+                member.typeHistory = (propertyReader.array("type_history", &diagnostics) ?? []).compactMap {
+                    decodeTypeHistoryItem($0, member: true, &diagnostics)
+                }
                 member.swiftName = readSwiftName(&propertyReader, type: false, &diagnostics)
                 properties.append(member)
             }
-            return dated(SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location, swiftName: swiftName))
+            return dated(
+                SubtypeDescription(name: name, kind: .structure(properties: properties), location: root.location, swiftName: swiftName))
         }
         if kind == nil {
-            diagnostics.error("a subtype needs one of 'cases' (enum), 'options' (option set) or 'properties' (struct)", at: root.location, path: root.path)
+            diagnostics.error(
+                "a subtype needs one of 'cases' (enum), 'options' (option set) or 'properties' (struct)", at: root.location, path: root.path
+            )
         }
         return nil
     }

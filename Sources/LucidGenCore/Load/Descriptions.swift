@@ -476,7 +476,9 @@ package struct SubtypeProperty: Sendable {
     /// gives members named as at a version).
     package var identity: String
 
-    package init(name: String, type: PropertyType, nullable: Bool, defaultValue: DefaultValue? = nil, location: SourceLocation, path: String = "") {
+    package init(
+        name: String, type: PropertyType, nullable: Bool, defaultValue: DefaultValue? = nil, location: SourceLocation, path: String = ""
+    ) {
         self.name = name
         self.type = type
         self.nullable = nullable

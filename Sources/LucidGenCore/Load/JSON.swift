@@ -168,7 +168,8 @@ package struct JSONParser {
             let keyLocation = location
             let key = try parseString()
             if let first = seen[key] {
-                throw JSONSyntaxError(message: "duplicate key '\(key)' (first at line \(first.line), column \(first.column))", location: keyLocation)
+                throw JSONSyntaxError(
+                    message: "duplicate key '\(key)' (first at line \(first.line), column \(first.column))", location: keyLocation)
             }
             seen[key] = keyLocation
             skipWhitespace()
@@ -227,7 +228,9 @@ package struct JSONParser {
         }
         if current == UInt8(ascii: "0") {
             index += 1
-            if let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { throw error("numbers may not have leading zeros") }
+            if let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                throw error("numbers may not have leading zeros")
+            }
         } else if digits(&self) == 0 {
             throw error("invalid number")
         }

@@ -15,7 +15,8 @@ enum KeySuggestion {
         let letters = conventionFree(key)
         var best: (key: String, distance: Int)?
         for candidate in known {
-            let distance = conventionFree(candidate) == letters ? 0 : editDistance(normalized, candidate, limit: maximumDistance(from: candidate))
+            let distance =
+                conventionFree(candidate) == letters ? 0 : editDistance(normalized, candidate, limit: maximumDistance(from: candidate))
             guard let distance, distance < best?.distance ?? .max else { continue }
             best = (candidate, distance)
         }

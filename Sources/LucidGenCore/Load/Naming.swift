@@ -21,7 +21,9 @@ package enum Naming {
                 // An acronym's plural stays with it: `messageIDs_data` → `message_ids_data`, not `message_i_ds_data`.
                 let afterNext = index + 2 < characters.count ? characters[index + 2] : nil
                 let plural = next == "s" && afterNext?.isLowercase != true
-                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true && !plural) { result += "_" }
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true && !plural) {
+                    result += "_"
+                }
             }
             result += character == "-" || character == " " ? "_" : character.lowercased()
         }
@@ -50,7 +52,10 @@ package enum Naming {
         guard ("a"..."z").contains(first) || ("A"..."Z").contains(first) else {
             return "'\(name)' must start with an ASCII letter"
         }
-        guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
+        guard
+            name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            )
+        else {
             return "'\(name)' may contain only ASCII letters, digits and underscores"
         }
         let lowered = sqlNameKey(name)
@@ -79,7 +84,8 @@ package enum Naming {
     package static func fileNameProblem(with name: String) -> String? {
         if let problem = problem(with: name) { return problem }
         guard name.utf8.count <= longestFileName else {
-            return "'\(name.prefix(40))…' (\(name.utf8.count) characters) is longer than \(longestFileName) characters, and an entity's or subtype's name is a file's name; "
+            return
+                "'\(name.prefix(40))…' (\(name.utf8.count) characters) is longer than \(longestFileName) characters, and an entity's or subtype's name is a file's name; "
                 + "give it a shorter name (an entity keeps its table's long name with \"persisted_name\")"
         }
         return nil
@@ -106,7 +112,9 @@ package enum Naming {
     /// `Swift.Error`, `LucidRuntime.Schema`, `Testing.Test`): a type of the app named like one of them
     /// hides the module, and no qualification reaches past it. (The app's own module is one more: the
     /// generated tests write `App.Unit`.)
-    package static let qualifyingModuleNames: Set<String> = ["Swift", "Foundation", "GRDB", "LucidRuntime", "LucidSchema", "LucidTesting", "Testing"]
+    package static let qualifyingModuleNames: Set<String> = [
+        "Swift", "Foundation", "GRDB", "LucidRuntime", "LucidSchema", "LucidTesting", "Testing",
+    ]
 
     /// Why `name` cannot be a `swift_name`, or nil when it can. `type`: it names a type (an entity's record,
     /// a subtype), which starts with an uppercase letter and is no keyword; otherwise a member (a
@@ -116,7 +124,10 @@ package enum Naming {
     /// does not accept it even so).
     package static func swiftNameProblem(_ name: String, type: Bool) -> String? {
         guard let first = name.unicodeScalars.first else { return "a swift_name may not be empty" }
-        guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }), name != "_" else {
+        guard
+            name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            ), name != "_"
+        else {
             return "'\(name)' is not a Swift identifier lucidgen accepts: ASCII letters, digits and underscores, not starting with a digit"
         }
         if type {
@@ -124,7 +135,8 @@ package enum Naming {
             if swiftKeywords.contains(name) { return "'\(name)' is a Swift keyword, which a type may not be named" }
         } else {
             guard ("a"..."z").contains(first) || first == "_" else {
-                return "'\(name)' names a member and must start with a lowercase ASCII letter or '_' (a member named like a type hides the type in generated code)"
+                return
+                    "'\(name)' names a member and must start with a lowercase ASCII letter or '_' (a member named like a type hides the type in generated code)"
             }
         }
         return nil
@@ -141,12 +153,12 @@ package enum Naming {
 
     /// Case names a generated enum already has as members (a case `self` or `init` is fine in backticks).
     package static let enumMemberNames: [String: String] = [
-        "allCases": "`allCases`, which every generated enum has (CaseIterable)",
+        "allCases": "`allCases`, which every generated enum has (CaseIterable)"
     ]
 
     /// Option names a generated option set already has as members.
     package static let optionSetMemberNames: [String: String] = [
-        "rawValue": "`rawValue`, the bit mask every option set stores",
+        "rawValue": "`rawValue`, the bit mask every option set stores"
     ]
 
     /// Type names Swift does not accept even in backticks; an entity or subtype may not be named so.
@@ -157,7 +169,8 @@ package enum Naming {
     /// type of the name would hide Swift's there, so no entity or subtype may take it. (The generated code
     /// itself qualifies every type it names, `Swift.Sendable`, `Foundation.Date`; this code is not lucidgen's.)
     package static let typeNamesOthersUseUnqualified: [String: String] = [
-        "Void": "which Swift Testing's @Test names unqualified in the code it expands each generated test to (meaning Swift.Void), so that the generated tests would not build",
+        "Void":
+            "which Swift Testing's @Test names unqualified in the code it expands each generated test to (meaning Swift.Void), so that the generated tests would not build"
     ]
 
     /// `App.Unit`: a type of the app's module named from outside it. `Type` and `Protocol` are escaped
@@ -191,8 +204,10 @@ package enum Naming {
         "all", "none", "filter", "select", "order", "limit", "including", "joining", "annotated", "having", "group", "matching", "exists",
         "fetchAll", "fetchOne", "fetchCount", "fetchSet", "fetchCursor", "deleteAll", "deleteOne", "updateAll", "databaseTableName",
         "databaseSelection", "aliased", "with", "orderByPrimaryKey", "belongsTo", "hasMany", "hasOne", "request", "distinct", "unordered",
-        "reversed", "databaseColumnDecodingStrategy", "databaseColumnEncodingStrategy", "databaseDecodingUserInfo", "databaseEncodingUserInfo",
-        "databaseJSONDecoder", "databaseJSONEncoder", "databaseDateDecodingStrategy", "databaseDateEncodingStrategy", "databaseUUIDEncodingStrategy",
+        "reversed", "databaseColumnDecodingStrategy", "databaseColumnEncodingStrategy", "databaseDecodingUserInfo",
+        "databaseEncodingUserInfo",
+        "databaseJSONDecoder", "databaseJSONEncoder", "databaseDateDecodingStrategy", "databaseDateEncodingStrategy",
+        "databaseUUIDEncodingStrategy",
         "persistenceConflictPolicy", "migrationColumns", "search", "Columns", "CodingKeys", "filterWhenConnected", "primaryKey", "find",
         "self", "Type", "Protocol", "init",
     ]

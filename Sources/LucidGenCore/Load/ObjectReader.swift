@@ -97,9 +97,15 @@ struct ObjectReader {
     }
 
     /// Whether `text` (the value of `key` at `node`) holds no control character or line break; reports the first one.
-    static func checkSingleLine(_ text: String, key: String, why: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector) -> Bool {
-        guard let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { isControlOrLineBreak($0.element) }) else { return true }
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count)) + String(scalar.value, radix: 16, uppercase: true)
+    static func checkSingleLine(_ text: String, key: String, why: String, at node: JSONNode, _ diagnostics: inout DiagnosticCollector)
+        -> Bool
+    {
+        guard let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { isControlOrLineBreak($0.element) }) else {
+            return true
+        }
+        let code =
+            "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count))
+            + String(scalar.value, radix: 16, uppercase: true)
         diagnostics.error(
             "'\(key)' may not contain control characters or line breaks (found \(code) at character \(offset + 1)): \(why)",
             at: node.location, path: node.path)
@@ -165,7 +171,8 @@ struct ObjectReader {
         case .string(let string): text = string
         case .number(let number): text = number
         default:
-            diagnostics.error("'\(key)' must be a version string such as \"1.2\", found \(value.kindName)", at: value.location, path: value.path)
+            diagnostics.error(
+                "'\(key)' must be a version string such as \"1.2\", found \(value.kindName)", at: value.location, path: value.path)
             return nil
         }
         do {
@@ -178,13 +185,16 @@ struct ObjectReader {
 
     /// The first of `keys` that is present; a later one present too is ignored, with a warning saying
     /// `why` (a key and its legacy spelling, `nullable` and `optional`, or keys that exclude each other).
-    mutating func firstPresent(of keys: [String], why: String = "the same key's legacy spelling", _ diagnostics: inout DiagnosticCollector) -> String? {
+    mutating func firstPresent(of keys: [String], why: String = "the same key's legacy spelling", _ diagnostics: inout DiagnosticCollector)
+        -> String?
+    {
         let present = keys.filter { has($0) }
         for extra in present.dropFirst() {
             let member = members[extra]!
             consumed.insert(extra)
             diagnostics.warning(
-                "key '\(member.key)' is ignored: '\(members[present[0]]!.key)' is given (\(why))", at: member.keyLocation, path: member.value.path)
+                "key '\(member.key)' is ignored: '\(members[present[0]]!.key)' is given (\(why))", at: member.keyLocation,
+                path: member.value.path)
         }
         return present.first
     }
@@ -207,10 +217,13 @@ struct ObjectReader {
             if let reason = ignored[key] {
                 diagnostics.note("ignored key '\(member.key)': \(reason)", at: member.keyLocation, path: member.value.path)
             } else if let suggestion = KeySuggestion.nearest(to: member.key, among: known) {
-                diagnostics.error("unknown key '\(member.key)' in \(what); did you mean '\(suggestion)'?", at: member.keyLocation, path: member.value.path)
+                diagnostics.error(
+                    "unknown key '\(member.key)' in \(what); did you mean '\(suggestion)'?", at: member.keyLocation, path: member.value.path
+                )
             } else if strict {
                 diagnostics.error(
-                    "unknown key '\(member.key)' in \(what) (known keys: \(known.joined(separator: ", ")))", at: member.keyLocation, path: member.value.path)
+                    "unknown key '\(member.key)' in \(what) (known keys: \(known.joined(separator: ", ")))", at: member.keyLocation,
+                    path: member.value.path)
             } else {
                 diagnostics.warning("unknown key '\(member.key)' is ignored", at: member.keyLocation, path: member.value.path)
             }

@@ -26,7 +26,8 @@ enum SQLDefaultExpression {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if keywords.contains(trimmed.uppercased()) { return nil }
         guard trimmed.hasPrefix("("), trimmed.hasSuffix(")") else {
-            return "an expression default is CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME or an expression in parentheses (as SQLite requires), e.g. \"(datetime('now'))\""
+            return
+                "an expression default is CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME or an expression in parentheses (as SQLite requires), e.g. \"(datetime('now'))\""
         }
         let tokens = SQLLexer.tokens(trimmed)
         var depth = 0
@@ -37,7 +38,9 @@ enum SQLDefaultExpression {
             }
             switch token.kind {
             case .space:
-                if let other = token.text.first(where: { $0 != " " && $0 != "\t" }) { return "'\(other)' is not accepted in an expression default" }
+                if let other = token.text.first(where: { $0 != " " && $0 != "\t" }) {
+                    return "'\(other)' is not accepted in an expression default"
+                }
                 continue
             case .punctuation:
                 switch token.text {
@@ -67,15 +70,19 @@ enum SQLDefaultExpression {
                 else { return "'\(token.text)' is not accepted in an expression default" }
             case .blob:
                 // A blob literal, X'0A1B': hexadecimal digits in pairs.
-                guard token.text.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit }) else { return "a blob literal holds only hexadecimal digits" }
+                guard token.text.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit }) else {
+                    return "a blob literal holds only hexadecimal digits"
+                }
                 guard token.closed, token.text.count % 2 == 0 else { return "a blob literal is not closed, or has an odd number of digits" }
             case .quotedName:
-                return "'\(trimmed.utf8.dropFirst(token.range.lowerBound).first.map { Character(UnicodeScalar($0)) } ?? "\"")' is not accepted in an expression default"
+                return
+                    "'\(trimmed.utf8.dropFirst(token.range.lowerBound).first.map { Character(UnicodeScalar($0)) } ?? "\"")' is not accepted in an expression default"
             case .word:
                 let word = token.text
                 if keywords.contains(word.uppercased()) || ["NULL", "TRUE", "FALSE"].contains(word.uppercased()) { continue }
                 guard functions.contains(word.lowercased()) || appFunctions.contains(word.lowercased()) else {
-                    return "'\(word)' is not accepted: an expression default may name CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME, NULL, SQLite's functions \(functions.sorted().joined(separator: ", ")) and uuid() (no column, table or other app function)"
+                    return
+                        "'\(word)' is not accepted: an expression default may name CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME, NULL, SQLite's functions \(functions.sorted().joined(separator: ", ")) and uuid() (no column, table or other app function)"
                 }
                 previousWasFunction = true
                 continue

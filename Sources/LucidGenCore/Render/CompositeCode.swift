@@ -43,7 +43,8 @@ struct CompositeCode {
                 case .column(_, let swiftType, _, _, _):
                     let read: String
                     if byName {
-                        read = "row.decode(\(swiftType)\(element.nullable ? "?" : "").self, forColumn: \(swiftStringLiteral(element.column)))"
+                        read =
+                            "row.decode(\(swiftType)\(element.nullable ? "?" : "").self, forColumn: \(swiftStringLiteral(element.column)))"
                     } else {
                         read = "row.decode\(element.nullable ? "IfPresent" : "")(\(swiftType).self, at: \(position))"
                     }
@@ -51,7 +52,8 @@ struct CompositeCode {
                     position += 1
                 case .nested(let nested):
                     let inner = indent + "    "
-                    let value = decode(nested, optional: element.nullable, position: &position, byName: byName, indent: inner, lead: label.count + 2)
+                    let value = decode(
+                        nested, optional: element.nullable, position: &position, byName: byName, indent: inner, lead: label.count + 2)
                     arguments.append("\(label): " + value)
                 }
             }
@@ -59,10 +61,12 @@ struct CompositeCode {
         }
         guard optional else { return value(indent: indent) }
         let columnCount = shape.leaves(optional: true).count
-        let check = byName
+        let check =
+            byName
             ? SwiftLayout.fittingCall("row.allNull", columns(of: shape).map(swiftStringLiteral), indent: indent, prefix: lead)
             : "row.allNull(\(first)..<\(first + columnCount))"
-        if !check.contains("\n"), indent.count + lead + check.count + " ? nil : ".count + shape.swiftType.count + 1 <= SwiftLayout.lineLimit {
+        if !check.contains("\n"), indent.count + lead + check.count + " ? nil : ".count + shape.swiftType.count + 1 <= SwiftLayout.lineLimit
+        {
             return "\(check) ? nil : " + value(indent: indent)
         }
         let inner = indent + "    "

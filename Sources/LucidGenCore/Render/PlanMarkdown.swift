@@ -112,7 +112,10 @@ package struct PlanMarkdown: Sendable, Hashable {
     /// A Core Data store's conversion (nil: not a Core Data store).
     package var coreDataConversion: CoreDataConversion?
 
-    package init(subject: Subject, versions: [String], edges: [Edge], steps: [Step], target: String? = nil, showsRows: Bool = false, findings: [String] = []) {
+    package init(
+        subject: Subject, versions: [String], edges: [Edge], steps: [Step], target: String? = nil, showsRows: Bool = false,
+        findings: [String] = []
+    ) {
         self.subject = subject
         self.versions = versions
         self.edges = edges
@@ -128,8 +131,10 @@ package struct PlanMarkdown: Sendable, Hashable {
     /// (changes that cancel) or that join versions no chain of neighbouring steps joins. `rowCounts`
     /// (rows per table of the store, named as in the store; nil without a store) gives the rows each
     /// operation rewrites, following the tables renamed on the way.
-    package init(subject: Subject, versions: [SchemaVersion], edges: [MigrationEdge], steps: [MigrationStep], target: SchemaVersion? = nil,
-                rowCounts: [String: Int]? = nil, findings: [String] = []) {
+    package init(
+        subject: Subject, versions: [SchemaVersion], edges: [MigrationEdge], steps: [MigrationStep], target: SchemaVersion? = nil,
+        rowCounts: [String: Int]? = nil, findings: [String] = []
+    ) {
         let onPath = Set(steps.map { [$0.from.string, $0.to.string, Self.stage(of: $0.kind) ?? ""] })
         var neighbourCost: [SchemaVersion: Int] = [:]
         for edge in edges where edge.spannedVersions == 0 && edge.kind == .inferred { neighbourCost[edge.from] = edge.cost }
@@ -174,7 +179,10 @@ package struct PlanMarkdown: Sendable, Hashable {
                 case .moveRows(let move): count = rows(move.source)
                 default: break
                 }
-                operations.append(Operation(description: text.line, kind: Self.kind(of: operation), rewritesRows: operation.rewritesRows, rows: count, changes: text.changes))
+                operations.append(
+                    Operation(
+                        description: text.line, kind: Self.kind(of: operation), rewritesRows: operation.rewritesRows, rows: count,
+                        changes: text.changes))
                 switch operation {
                 case .renameTable(let from, let to): moved(from, to: to)
                 case .rebuildTable(let rebuild): moved(rebuild.sourceTable, to: rebuild.table.name)
@@ -223,11 +231,12 @@ package struct PlanMarkdown: Sendable, Hashable {
     /// The Markdown, ending with a newline.
     package func render() -> String {
         var lines: [String] = []
-        let from: String? = switch subject {
-        case .oldestVersion: versions.first
-        case .store(_, let version, _): version
-        case .newStore: nil
-        }
+        let from: String? =
+            switch subject {
+            case .oldestVersion: versions.first
+            case .store(_, let version, _): version
+            case .newStore: nil
+            }
         if let from, from != target {
             lines.append("## Migration plan: \(Self.text(from)) → \(Self.text(target))")
         } else {
@@ -240,7 +249,9 @@ package struct PlanMarkdown: Sendable, Hashable {
             lines.append("### Conversion from Core Data (model \(Self.text(coreDataConversion.model)))")
             lines.append("")
             if !coreDataConversion.drift.isEmpty {
-                lines.append("Drifted from model \(Self.text(coreDataConversion.model)), the nearest imported version (each difference taken as Core Data's inferred mapping takes it):")
+                lines.append(
+                    "Drifted from model \(Self.text(coreDataConversion.model)), the nearest imported version (each difference taken as Core Data's inferred mapping takes it):"
+                )
                 lines.append("")
                 for difference in coreDataConversion.drift { lines.append("- \(Self.text(difference))") }
                 lines.append("")
@@ -258,7 +269,10 @@ package struct PlanMarkdown: Sendable, Hashable {
             lines.append(showsRows ? "| # | from → to | kind | operations | rows rewritten |" : "| # | from → to | kind | operations |")
             lines.append(showsRows ? "|--:|---|---|---|--:|" : "|--:|---|---|---|")
             for (index, step) in steps.enumerated() {
-                var cells = ["\(index + 1)", "\(Self.text(step.from)) → \(Self.text(step.to))", kindCell(step), Self.text(summary(of: step.operations))]
+                var cells = [
+                    "\(index + 1)", "\(Self.text(step.from)) → \(Self.text(step.to))", kindCell(step),
+                    Self.text(summary(of: step.operations)),
+                ]
                 if showsRows { cells.append(rowsCell(step)) }
                 lines.append("| " + cells.joined(separator: " | ") + " |")
             }
@@ -296,7 +310,8 @@ package struct PlanMarkdown: Sendable, Hashable {
         switch subject {
         case .oldestVersion:
             guard let from, from != target else { return "No store given: \(Self.text(target)) is the only version; nothing to migrate." }
-            return "No store given: the path from the oldest version, \(Self.text(from)), to \(Self.text(target)), as the planner takes it (\(count))."
+            return
+                "No store given: the path from the oldest version, \(Self.text(from)), to \(Self.text(target)), as the planner takes it (\(count))."
         case .store(let path, let version, let adopted):
             let at = "Store \(Self.code(path)) at version \(Self.text(version))\(adopted ? " (recognised from its tables)" : "")"
             guard !steps.isEmpty else { return at + ": nothing to migrate." }
@@ -341,7 +356,9 @@ package struct PlanMarkdown: Sendable, Hashable {
         var known = Set(versions)
         var nodes = versions
         // Versions an edge or step names that the list lacks (not expected): still one node each.
-        for name in edges.flatMap({ [$0.from, $0.to] }) + steps.flatMap({ [$0.from, $0.to] }) where known.insert(name).inserted { nodes.append(name) }
+        for name in edges.flatMap({ [$0.from, $0.to] }) + steps.flatMap({ [$0.from, $0.to] }) where known.insert(name).inserted {
+            nodes.append(name)
+        }
         let allIDs = nodes.count == versions.count ? ids : Self.nodeIDs(nodes)
         let id = Dictionary(zip(nodes, allIDs), uniquingKeysWith: { first, _ in first })
         let order = Dictionary(nodes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -351,9 +368,15 @@ package struct PlanMarkdown: Sendable, Hashable {
         }
         var seen: Set<Edge> = []
         all = all.filter { seen.insert($0).inserted }
-            .sorted { (order[$0.from]!, order[$0.to]!, $0.stage == nil ? 1 : 0, $0.stage ?? "") < (order[$1.from]!, order[$1.to]!, $1.stage == nil ? 1 : 0, $1.stage ?? "") }
+            .sorted {
+                (order[$0.from]!, order[$0.to]!, $0.stage == nil ? 1 : 0, $0.stage ?? "") < (
+                    order[$1.from]!, order[$1.to]!, $1.stage == nil ? 1 : 0, $1.stage ?? ""
+                )
+            }
         let path = Set(steps.map { Edge(from: $0.from, to: $0.to, stage: $0.stage) })
-        let chains = all.count > Self.maxEdges ? Self.collapsedChains(all, path: path, keep: [versions.first, versions.last, steps.first?.from, steps.last?.to]) : nil
+        let chains =
+            all.count > Self.maxEdges
+            ? Self.collapsedChains(all, path: path, keep: [versions.first, versions.last, steps.first?.from, steps.last?.to]) : nil
         for node in nodes where chains?.hidden.contains(node) != true { lines.append("    \(id[node]!)[\"\(Self.mermaidText(node))\"]") }
         var highlighted: [Int] = []
         for (index, drawn) in (chains?.edges ?? all.map { ($0, 1, path.contains($0)) }).enumerated() {
@@ -388,7 +411,9 @@ package struct PlanMarkdown: Sendable, Hashable {
     /// one leaves (both on the path or both off it, and none of `keep`) drawn as one edge from the run's
     /// start to its end that says how many steps it holds (highlighted when its steps are on the path);
     /// `hidden` are the versions inside the runs.
-    static func collapsedChains(_ edges: [Edge], path: Set<Edge>, keep: [String?]) -> (edges: [(edge: Edge, steps: Int, onPath: Bool)], hidden: Set<String>) {
+    static func collapsedChains(_ edges: [Edge], path: Set<Edge>, keep: [String?]) -> (
+        edges: [(edge: Edge, steps: Int, onPath: Bool)], hidden: Set<String>
+    ) {
         var incoming: [String: [Edge]] = [:]
         var outgoing: [String: [Edge]] = [:]
         for edge in edges {

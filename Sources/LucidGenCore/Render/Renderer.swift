@@ -42,7 +42,9 @@ package struct Renderer {
                 let path = (templatesPath as NSString).appendingPathComponent(name)
                 let key = String(name.dropLast(".mustache".count))
                 guard BundledTemplates.all[key] != nil else {
-                    throw GenerationFailed("'\(name)' replaces no bundled template (\(Self.templateNames.map { "\($0).mustache" }.joined(separator: ", ")))", at: SourceLocation(file: displayPath(path)))
+                    throw GenerationFailed(
+                        "'\(name)' replaces no bundled template (\(Self.templateNames.map { "\($0).mustache" }.joined(separator: ", ")))",
+                        at: SourceLocation(file: displayPath(path)))
                 }
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                     throw GenerationFailed("cannot read this template", at: SourceLocation(file: displayPath(path)))
@@ -72,7 +74,8 @@ package struct Renderer {
     /// An app's templates (`templates_path`) name only keys of the context each is rendered with
     /// (`Templates.md`): swift-mustache renders any other name as nothing, which would leave the generated
     /// code silently short of what the template meant. Each finding is an error at its line.
-    static func checkNames(of overrides: [(name: String, text: String, file: String)], partials: [String: String]) throws(GenerationFailed) {
+    static func checkNames(of overrides: [(name: String, text: String, file: String)], partials: [String: String]) throws(GenerationFailed)
+    {
         let contract = TemplateContract(partials: partials)
         let files = Dictionary(uniqueKeysWithValues: overrides.map { ($0.name, $0.file) })
         var seen = Set<String>()
@@ -82,9 +85,12 @@ package struct Renderer {
             where seen.insert(finding.description).inserted {
                 // A finding in a bundled partial cannot happen (the tests check them); one in an app's partial is its own.
                 guard let file = files[finding.template] else { continue }
-                diagnostics.append(Diagnostic(
-                    .error, finding.message + " (the keys each template is rendered with: the Templates article of LucidRuntime's documentation)",
-                    at: SourceLocation(file: file, line: finding.line, column: finding.column)))
+                diagnostics.append(
+                    Diagnostic(
+                        .error,
+                        finding.message
+                            + " (the keys each template is rendered with: the Templates article of LucidRuntime's documentation)",
+                        at: SourceLocation(file: file, line: finding.line, column: finding.column)))
             }
         }
         if !diagnostics.isEmpty { throw GenerationFailed(diagnostics: diagnostics) }
@@ -102,7 +108,10 @@ package struct Renderer {
         // Each file is a job: its view model is built and rendered later, all jobs on every core at once
         // (rendering is most of a large project's first run, and the files are independent).
         var jobs: [() -> GeneratedFile?] = []
-        func emit(_ template: String, _ relativePath: String, in folder: String, source: String, _ makeContext: @escaping @autoclosure () -> any TemplateContext) throws(GenerationFailed) {
+        func emit(
+            _ template: String, _ relativePath: String, in folder: String, source: String,
+            _ makeContext: @escaping @autoclosure () -> any TemplateContext
+        ) throws(GenerationFailed) {
             guard library.getTemplate(named: template) != nil else { throw GenerationFailed("missing template '\(template)'") }
             let header = HeaderContext(
                 // Comment text: the loader refuses control characters in organization_name, and paths are escaped too.
@@ -116,7 +125,9 @@ package struct Renderer {
             jobs.append { [library] in
                 let context = TemplateValue.dictionary(header: header, makeContext())
                 guard let text = library.render(context, withTemplate: template) else { return nil }
-                return GeneratedFile(path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(SwiftLayout.wrappingComments(text)))
+                return GeneratedFile(
+                    path: (folder as NSString).appendingPathComponent(relativePath), contents: Self.tidy(SwiftLayout.wrappingComments(text))
+                )
             }
         }
         let appFolder = config.app.outputPath
@@ -124,10 +135,14 @@ package struct Renderer {
         func source(_ path: String) -> String { relativePath(absolutePath(path), from: config.directory) }
         let inputFolder = source(config.inputPath)
         for entity in model.entities {
-            try emit("entity", "Entities/\(Naming.typeName(entity.name)).swift", in: appFolder, source: source(entity.file), viewModels.entity(entity))
+            try emit(
+                "entity", "Entities/\(Naming.typeName(entity.name)).swift", in: appFolder, source: source(entity.file),
+                viewModels.entity(entity))
         }
         for subtype in model.subtypes {
-            try emit("subtype", "Subtypes/\(Naming.typeName(subtype.name)).swift", in: appFolder, source: source(subtype.location.file), viewModels.subtype(subtype))
+            try emit(
+                "subtype", "Subtypes/\(Naming.typeName(subtype.name)).swift", in: appFolder, source: source(subtype.location.file),
+                viewModels.subtype(subtype))
         }
         try emit("schema", "\(viewModels.registryName).swift", in: appFolder, source: inputFolder, viewModels.schema())
         // With a migrations_provider, always: its conformance (to a protocol without requirements while no step
@@ -147,40 +162,59 @@ package struct Renderer {
             func call(_ head: String, _ arguments: [String], name: String) -> String {
                 SwiftLayout.fittingCall(head, arguments, indent: "    ", prefix: "static let \(name) = ".count)
             }
-            let fixturesLiteral = fixturesFolder.map(swiftStringLiteral)
+            let fixturesLiteral =
+                fixturesFolder.map(swiftStringLiteral)
                 ?? call("LucidTesting.FixtureFiles.folder", ["besideFile: #filePath"], name: "fixturesFolder")
             // The sample rows: `.samples` in the descriptions' folder, found from the generated file (or by its
             // absolute path when the file is generated elsewhere, as the build plugin does).
             let samples = absolutePath(config.samplesPath)
-            let samplesLiteral = fixturesFolder != nil
+            let samplesLiteral =
+                fixturesFolder != nil
                 ? swiftStringLiteral(samples)
                 : call(
                     "LucidTesting.SampleRows.folder",
-                    ["besideFile: #filePath", "relativePath: \(swiftStringLiteral(relativePath(samples, from: absolutePath(tests.outputPath))))"],
+                    [
+                        "besideFile: #filePath",
+                        "relativePath: \(swiftStringLiteral(relativePath(samples, from: absolutePath(tests.outputPath))))",
+                    ],
                     name: "samplesFolder")
             // The current version's snapshot: `lucidgen release` marks it released, and the tests then want its fixture.
-            let snapshot = (absolutePath(config.schemaPath) as NSString).appendingPathComponent(SchemaSnapshot.fileName(for: model.currentVersion))
-            let snapshotLiteral = fixturesFolder != nil
+            let snapshot = (absolutePath(config.schemaPath) as NSString).appendingPathComponent(
+                SchemaSnapshot.fileName(for: model.currentVersion))
+            let snapshotLiteral =
+                fixturesFolder != nil
                 ? swiftStringLiteral(snapshot)
                 : call(
                     "LucidTesting.FixtureFiles.path",
-                    ["besideFile: #filePath", "relativePath: \(swiftStringLiteral(relativePath(snapshot, from: absolutePath(tests.outputPath))))"],
+                    [
+                        "besideFile: #filePath",
+                        "relativePath: \(swiftStringLiteral(relativePath(snapshot, from: absolutePath(tests.outputPath))))",
+                    ],
                     name: "currentSnapshot")
             try emit(
                 "tests", "\(config.app.moduleName)MigrationTests.swift", in: tests.outputPath, source: inputFolder,
                 viewModels.migrationTests(
                     provider: provider,
-                    files: ViewModels.TestFiles(samplesFolder: samplesLiteral, fixturesFolder: fixturesLiteral, currentSnapshot: snapshotLiteral)))
+                    files: ViewModels.TestFiles(
+                        samplesFolder: samplesLiteral, fixturesFolder: fixturesLiteral, currentSnapshot: snapshotLiteral)))
             ownedFolders.append(tests.outputPath)
             // The name `lucidgen fixtures` gives it (LucidTesting.FixtureFiles.fileName).
-            let fixture = (tests.outputPath as NSString).appendingPathComponent("Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")
+            let fixture = (tests.outputPath as NSString).appendingPathComponent(
+                "Fixtures/\(config.app.moduleName)_\(model.currentVersion.identifierSuffix).sqlite")
             if !FileManager.default.fileExists(atPath: fixture) {
-                diagnostics.append(Diagnostic(.note, "no fixture store for \(model.currentVersion) yet: when it is final, `lucidgen release` writes \(displayPath(fixture)) and its .sha256; commit them"))
+                diagnostics.append(
+                    Diagnostic(
+                        .note,
+                        "no fixture store for \(model.currentVersion) yet: when it is final, `lucidgen release` writes \(displayPath(fixture)) and its .sha256; commit them"
+                    ))
             }
             // Keeps the fixture folder in git (and in the test target's `exclude`) before the first fixture.
-            files.append(GeneratedFile(
-                path: (tests.outputPath as NSString).appendingPathComponent("Fixtures/.gitkeep"),
-                contents: "# Fixture stores: `lucidgen release` at each release writes <Module>_<version>.sqlite and its .sha256 here. Commit both.\n"))
+            files.append(
+                GeneratedFile(
+                    path: (tests.outputPath as NSString).appendingPathComponent("Fixtures/.gitkeep"),
+                    contents:
+                        "# Fixture stores: `lucidgen release` at each release writes <Module>_<version>.sqlite and its .sha256 here. Commit both.\n"
+                ))
         }
         // Snapshots are jobs too: encoding a long history's snapshots is a third of a first run.
         let templateJobs = jobs.count

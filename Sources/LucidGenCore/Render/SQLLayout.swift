@@ -45,8 +45,9 @@ enum SQLLayout {
         while prefix.count + characters.count - start > width {
             let limit = start + width - prefix.count
             let candidates = outside.filter { $0 > start && $0 <= limit }
-            guard let space = candidates.last ?? anyDepth.last(where: { $0 > start && $0 <= limit })
-                ?? outside.first(where: { $0 > start }) ?? anyDepth.first(where: { $0 > start })
+            guard
+                let space = candidates.last ?? anyDepth.last(where: { $0 > start && $0 <= limit })
+                    ?? outside.first(where: { $0 > start }) ?? anyDepth.first(where: { $0 > start })
             else { break }
             result.append(prefix + String(characters[start..<space]))
             start = space + 1

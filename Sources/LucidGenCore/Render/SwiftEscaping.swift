@@ -51,7 +51,7 @@ func swiftStringLiteral(_ text: String) -> String {
 /// line feeds around an empty line (generated files collapse runs of blank lines).
 func swiftMultilineRawStringLiteral(_ text: String, indent: String) -> String {
     var longest = 0
-    var run: Int?  // the `#`s since the last `"` or `\`; nil when none precedes
+    var run: Int? // the `#`s since the last `"` or `\`; nil when none precedes
     for scalar in text.unicodeScalars {
         if scalar == "#", let count = run {
             run = count + 1

@@ -63,11 +63,12 @@ final class TemplateKeys: Sendable {
     func scopes(at path: String = "") -> [(path: String, keys: TemplateKeys)] {
         var result = [(path, self)]
         for (key, slot) in fields {
-            let nested: TemplateKeys? = switch slot.unwrapped {
-            case .object(let keys): keys
-            case .list(let element): if case .object(let keys) = element.unwrapped { keys } else { nil }
-            default: nil
-            }
+            let nested: TemplateKeys? =
+                switch slot.unwrapped {
+                case .object(let keys): keys
+                case .list(let element): if case .object(let keys) = element.unwrapped { keys } else { nil }
+                default: nil
+                }
             if let nested { result += nested.scopes(at: path.isEmpty ? key : "\(path).\(key)") }
         }
         return result
@@ -144,7 +145,9 @@ final class TemplateKeys: Sendable {
             return nil
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<
+            NestedKey
+        > {
             throw Unsupported()
         }
 
@@ -226,7 +229,9 @@ struct TemplateContract {
         var open: [(name: String, pushed: Bool)] = []
         var checkedToEnd = true
         scan: for tag in Self.tags(in: text) {
-            func report(_ message: String) { findings.append(Finding(template: name, line: tag.line, message: message, column: tag.column)) }
+            func report(_ message: String) {
+                findings.append(Finding(template: name, line: tag.line, message: message, column: tag.column))
+            }
             func unknown(_ key: String) {
                 let searched = frames.reversed().compactMap { if case .keys(let keys) = $0 { keys } else { nil } }
                 let hint = Self.nearest(to: key, among: searched.flatMap { $0.fields.map(\.key) }).map { "; did you mean `\($0)`?" } ?? ""
@@ -296,7 +301,9 @@ struct TemplateContract {
                 }
             }
         }
-        for section in open where checkedToEnd { findings.append(Finding(template: name, line: 0, message: "section `\(section.name)` is never closed")) }
+        for section in open where checkedToEnd {
+            findings.append(Finding(template: name, line: 0, message: "section `\(section.name)` is never closed"))
+        }
         return findings
     }
 
@@ -306,7 +313,9 @@ struct TemplateContract {
         let letters = KeySuggestion.conventionFree(name)
         var best: (key: String, distance: Int)?
         for key in keys {
-            let distance = KeySuggestion.conventionFree(key) == letters ? 0 : KeySuggestion.editDistance(name, key, limit: KeySuggestion.maximumDistance(from: key))
+            let distance =
+                KeySuggestion.conventionFree(key) == letters
+                ? 0 : KeySuggestion.editDistance(name, key, limit: KeySuggestion.maximumDistance(from: key))
             guard let distance, distance < best?.distance ?? .max else { continue }
             best = (key, distance)
         }
@@ -355,13 +364,18 @@ struct TemplateContract {
         while let start = rest.range(of: "{{") {
             line += rest[..<start.lowerBound].filter { $0 == "\n" }.count
             let before = template[..<start.lowerBound]
-            let column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
+            let column =
+                before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex)
+                + 1
             let triple = rest[start.upperBound...].hasPrefix("{")
             let close = triple ? "}}}" : "}}"
             let from = triple ? rest.index(after: start.upperBound) : start.upperBound
             guard let end = rest[from...].range(of: close) else { break }
             let inner = rest[from..<end.lowerBound].trimmingCharacters(in: .whitespaces)
-            tags.append(Tag(text: String(rest[start.lowerBound..<end.upperBound]), content: triple ? "&" + inner : inner, line: line, column: column))
+            tags.append(
+                Tag(
+                    text: String(rest[start.lowerBound..<end.upperBound]), content: triple ? "&" + inner : inner, line: line, column: column
+                ))
             line += rest[start.lowerBound..<end.upperBound].filter { $0 == "\n" }.count
             rest = rest[end.upperBound...]
         }

@@ -72,7 +72,9 @@ enum TemplateValue {
             storage.dictionary[key.stringValue] = TemplateValue.value(of: value)
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             preconditionFailure("template contexts encode no nested containers")
         }
 

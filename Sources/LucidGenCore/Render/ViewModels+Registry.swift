@@ -52,7 +52,8 @@ extension ViewModels {
             version.previousVersion = previous.version.string
             // `replacing: [...],` and `removing: [...])`, 8 spaces in.
             version.replacing = SwiftLayout.arrayLiteral(changed, indent: "        ", prefix: "replacing: ".count, suffix: 1)
-            version.removing = SwiftLayout.arrayLiteral(removed.map(swiftStringLiteral), indent: "        ", prefix: "removing: ".count, suffix: 1)
+            version.removing = SwiftLayout.arrayLiteral(
+                removed.map(swiftStringLiteral), indent: "        ", prefix: "removing: ".count, suffix: 1)
             version.hasRemovals = !removed.isEmpty
             let said = changed.map { "`\($0)`" } + removed.map { "`\($0)` removed" }
             let changes = said.isEmpty ? "no table changed" : said.joined(separator: ", ")
@@ -69,18 +70,24 @@ extension ViewModels {
         let order = Dictionary(uniqueKeysWithValues: model.schemas.enumerated().map { ($1.version.string, $0) })
         let stages = model.customSteps.map { step in
             SchemaContext.Stage(
-                from: step.from.string, to: step.to.string, label: step.label, tables: step.tables.map { swiftStringLiteral($0.table) }.joined(separator: ", "))
+                from: step.from.string, to: step.to.string, label: step.label,
+                tables: step.tables.map { swiftStringLiteral($0.table) }.joined(separator: ", "))
         }
         // Each version's path to the newest, planned here once with the registry's stages (as the runtime
         // plans them when the app passes its stages).
-        let explicit = model.customSteps.map { ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table)) }
+        let explicit = model.customSteps.map {
+            ExplicitStage(from: $0.from, to: $0.to, label: $0.label, transformedTables: $0.tables.map(\.table))
+        }
         // Each route an array literal, 8 spaces in, followed by a comma.
         let routes = ((try? MigrationPlanner(versions: model.schemas, stages: explicit))?.routes() ?? []).map { route in
-            SwiftLayout.arrayLiteral(route.map { "LucidSchema.SchemaVersion(\(swiftStringLiteral($0.string)))" }, indent: "        ", suffix: 1)
+            SwiftLayout.arrayLiteral(
+                route.map { "LucidSchema.SchemaVersion(\(swiftStringLiteral($0.string)))" }, indent: "        ", suffix: 1)
         }
         return SchemaContext(
             module: model.config.app.moduleName, registryName: registryName, versions: versions,
-            tables: tables.map { self.table($0.table, property: $0.property, usedBy: Self.versionRanges(usedBy[$0.property]!, order: order)) },
+            tables: tables.map {
+                self.table($0.table, property: $0.property, usedBy: Self.versionRanges(usedBy[$0.property]!, order: order))
+            },
             stages: stages, hasStages: !stages.isEmpty, routes: routes,
             newestVersion: model.schemas.last?.version.string ?? "", newestChecksum: model.schemas.last?.checksum ?? "")
     }
@@ -104,7 +111,8 @@ extension ViewModels {
     /// nothing; deferred, so that listing every version decodes only the tables a migration reads.
     private func table(_ table: SchemaTable, property: String, usedBy: String) -> SchemaContext.Table {
         let literal = swiftMultilineRawStringLiteral(table.json(indent: ""), indent: "            ")
-        return SchemaContext.Table(property: property, name: table.name, nameLiteral: swiftStringLiteral(table.name), json: literal, usedBy: usedBy)
+        return SchemaContext.Table(
+            property: property, name: table.name, nameLiteral: swiftStringLiteral(table.name), json: literal, usedBy: usedBy)
     }
 
     // MARK: Custom stages
@@ -115,17 +123,22 @@ extension ViewModels {
         var hooks: [MigrationsContext.Hook] = []
         for step in model.customSteps {
             for table in step.tables {
-                requirements.append(MigrationsContext.Requirement(
-                    from: step.from.string, to: step.to.string, table: table.table, reasons: swiftCommentText(table.reasons.joined(separator: "; ")),
-                    oldType: table.oldType, newType: table.newType))
+                requirements.append(
+                    MigrationsContext.Requirement(
+                        from: step.from.string, to: step.to.string, table: table.table,
+                        reasons: swiftCommentText(table.reasons.joined(separator: "; ")),
+                        oldType: table.oldType, newType: table.newType))
             }
-            steps.append(MigrationsContext.Step(
-                from: step.from.string, to: step.to.string, label: step.label,
-                tables: step.tables.map { MigrationsContext.StepTable(table: $0.table, oldType: $0.oldType, newType: $0.newType) },
-                hasTables: !step.tables.isEmpty, hook: step.hookName))
+            steps.append(
+                MigrationsContext.Step(
+                    from: step.from.string, to: step.to.string, label: step.label,
+                    tables: step.tables.map { MigrationsContext.StepTable(table: $0.table, oldType: $0.oldType, newType: $0.newType) },
+                    hasTables: !step.tables.isEmpty, hook: step.hookName))
             if let hook = step.hookName {
-                hooks.append(MigrationsContext.Hook(
-                    from: step.from.string, to: step.to.string, name: hook, notes: step.hookNotes.map(swiftCommentText), hasNotes: !step.hookNotes.isEmpty))
+                hooks.append(
+                    MigrationsContext.Hook(
+                        from: step.from.string, to: step.to.string, name: hook, notes: step.hookNotes.map(swiftCommentText),
+                        hasNotes: !step.hookNotes.isEmpty))
             }
         }
         return MigrationsContext(

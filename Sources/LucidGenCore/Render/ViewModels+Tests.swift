@@ -27,10 +27,13 @@ extension ViewModels {
             let position = ordered ? ", \"\(LinkTable.positionColumn)\": \"position\"" : ""
             let link = property.linkColumns ?? .lucid(joinTable)
             let entity = swiftStringLiteral("\(alias).\(property.swiftName)")
-            naming.append(TestsContext.EntityNames(
-                table: swiftStringLiteral(joinTable), entity: entity,
-                properties: "[\(swiftStringLiteral(link.source)): \"sourceID\", \(swiftStringLiteral(link.target)): \"targetID\"\(position)]"))
-            recordChecks.append(TestsContext.RecordCheck(typeName: Naming.memberTypeName("\(newest.typeName).\(property.linkTypeName)"), entity: entity))
+            naming.append(
+                TestsContext.EntityNames(
+                    table: swiftStringLiteral(joinTable), entity: entity,
+                    properties:
+                        "[\(swiftStringLiteral(link.source)): \"sourceID\", \(swiftStringLiteral(link.target)): \"targetID\"\(position)]"))
+            recordChecks.append(
+                TestsContext.RecordCheck(typeName: Naming.memberTypeName("\(newest.typeName).\(property.linkTypeName)"), entity: entity))
         }
         for entity in model.entities {
             guard let newest = entity.newest else { continue }
@@ -38,17 +41,23 @@ extension ViewModels {
             // Entity inheritance: a subentity's rows are checked in its root's table (named there, below), and
             // its record decodes the rows of its kinds.
             if entity.parent != nil {
-                recordChecks.append(TestsContext.RecordCheck(
-                    typeName: Naming.memberTypeName(newest.typeName), entity: swiftStringLiteral(alias), kinds: "\(newest.typeName).kinds"))
-                let own = Set(newest.properties.map(\.currentName)).subtracting(model.entities.first { $0.name == entity.parent }?.newest?.properties.map(\.currentName) ?? [])
+                recordChecks.append(
+                    TestsContext.RecordCheck(
+                        typeName: Naming.memberTypeName(newest.typeName), entity: swiftStringLiteral(alias),
+                        kinds: "\(newest.typeName).kinds"))
+                let own = Set(newest.properties.map(\.currentName)).subtracting(
+                    model.entities.first { $0.name == entity.parent }?.newest?.properties.map(\.currentName) ?? [])
                 for property in newest.properties where own.contains(property.currentName) { link(property, of: newest, alias: alias) }
                 continue
             }
             var hierarchyProperties: [PropertyShape] = []
             if !newest.kinds.isEmpty {
                 var seen = Set(newest.properties.map(\.column))
-                for member in model.entities where member.parent != nil && member.newest.map({ sqlNameKey($0.tableName) == sqlNameKey(newest.tableName) }) == true {
-                    for property in member.newest!.properties where !property.isToMany && seen.insert(property.column).inserted { hierarchyProperties.append(property) }
+                for member in model.entities
+                where member.parent != nil && member.newest.map({ sqlNameKey($0.tableName) == sqlNameKey(newest.tableName) }) == true {
+                    for property in member.newest!.properties where !property.isToMany && seen.insert(property.column).inserted {
+                        hierarchyProperties.append(property)
+                    }
                 }
             }
             var properties: [(String, String)] = [(newest.identifier.column, newest.identifier.swiftName)]
@@ -64,13 +73,15 @@ extension ViewModels {
                     properties.append((property.column, property.swiftName))
                 }
             }
-            naming.append(TestsContext.EntityNames(
-                table: swiftStringLiteral(newest.tableName), entity: swiftStringLiteral(alias),
-                // An `EntityNaming`'s `properties:` dictionary (`"column": "swiftName"` entries), 16 spaces in.
-                properties: SwiftLayout.arrayLiteral(
-                    properties.map { "\(swiftStringLiteral($0.0)): \(swiftStringLiteral($0.1))" }, indent: "                ",
-                    prefix: "properties: ".count, suffix: 2)))
-            recordChecks.append(TestsContext.RecordCheck(typeName: Naming.memberTypeName(newest.typeName), entity: swiftStringLiteral(alias)))
+            naming.append(
+                TestsContext.EntityNames(
+                    table: swiftStringLiteral(newest.tableName), entity: swiftStringLiteral(alias),
+                    // An `EntityNaming`'s `properties:` dictionary (`"column": "swiftName"` entries), 16 spaces in.
+                    properties: SwiftLayout.arrayLiteral(
+                        properties.map { "\(swiftStringLiteral($0.0)): \(swiftStringLiteral($0.1))" }, indent: "                ",
+                        prefix: "properties: ".count, suffix: 2)))
+            recordChecks.append(
+                TestsContext.RecordCheck(typeName: Naming.memberTypeName(newest.typeName), entity: swiftStringLiteral(alias)))
         }
         let exclusions = model.checkExclusionTargets.map { target in
             TestsContext.Exclusion(
@@ -109,9 +120,10 @@ extension ViewModels {
             transforms: transforms, hooks: hooks,
             subtypes: model.subtypes.flatMap { subtype in
                 // An enum with a history: each version's type seeds its own cases.
-                seedableSubtypes(subtype) + (model.enumTypes.olderTypes[subtype.name] ?? []).map {
-                    TestsContext.SeedableSubtype(caseIterable: Naming.memberTypeName($0.typeName))
-                }
+                seedableSubtypes(subtype)
+                    + (model.enumTypes.olderTypes[subtype.name] ?? []).map {
+                        TestsContext.SeedableSubtype(caseIterable: Naming.memberTypeName($0.typeName))
+                    }
             },
             samplesFolder: files.samplesFolder, fixturesFolder: files.fixturesFolder, currentSnapshot: files.currentSnapshot)
     }
@@ -120,9 +132,9 @@ extension ViewModels {
     /// seeds: a long history changes few entities per version, so this grows with the changes.
     private func seeding(_ fixtures: FixtureRows) -> (functions: [TestsContext.SeedFunction], seeders: [TestsContext.Seeder]) {
         var functions: [TestsContext.SeedFunction] = []
-        var functionNames: [String: String] = [:]  // rendered body → function name
+        var functionNames: [String: String] = [:] // rendered body → function name
         var seeders: [TestsContext.Seeder] = []
-        var open: [String: Int] = [:]  // function name → its range's index in `seeders`
+        var open: [String: Int] = [:] // function name → its range's index in `seeders`
         var previous: SchemaVersion?
         // By record type and seed plan (the unique indexes at and after a version): each is built once.
         var bodies: [String: (record: TestsContext.SeedRecord, key: String)] = [:]
@@ -133,18 +145,26 @@ extension ViewModels {
             let blocks = fixtures.seedBlocks(at: version)
             for shape in fixtures.shapes(at: version) where !shape.abstract {
                 let plan = plans[shape.entityName] ?? SeedPlan()
-                var cacheKey = limits.isEmpty && plan.isEmpty
+                var cacheKey =
+                    limits.isEmpty && plan.isEmpty
                     ? shape.typeName : "\(shape.typeName)|\(plan)|\(limits.sorted { $0.key < $1.key })"
-                if !blocks.own.isEmpty { cacheKey += "|\(blocks.own.sorted { $0.key < $1.key })|\(blocks.referenced.sorted { $0.key < $1.key })" }
+                if !blocks.own.isEmpty {
+                    cacheKey += "|\(blocks.own.sorted { $0.key < $1.key })|\(blocks.referenced.sorted { $0.key < $1.key })"
+                }
                 // A CHECK that refuses edge values changes the seeds (it may come at a later version than the type).
                 let refusals = shape.properties.enumerated().map { index, property in
-                    plan.rules[property.currentName] == nil ? fixtures.refusedSeeds(property, of: shape, salt: FixtureRows.salt(ofPropertyAt: index), at: version) : nil
+                    plan.rules[property.currentName] == nil
+                        ? fixtures.refusedSeeds(property, of: shape, salt: FixtureRows.salt(ofPropertyAt: index), at: version) : nil
                 }
-                if refusals.contains(where: { $0 != nil }) { cacheKey += "|refused:\(refusals.map { $0.map { "\($0.period):\($0.refused)" } ?? "-" })" }
-                let built = bodies[cacheKey] ?? {
-                    let record = seedRecord(shape, plan: plan, limits: limits, fixtures: fixtures, blocks: blocks, version: version)
-                    return (record, record.bodyKey)
-                }()
+                if refusals.contains(where: { $0 != nil }) {
+                    cacheKey += "|refused:\(refusals.map { $0.map { "\($0.period):\($0.refused)" } ?? "-" })"
+                }
+                let built =
+                    bodies[cacheKey]
+                    ?? {
+                        let record = seedRecord(shape, plan: plan, limits: limits, fixtures: fixtures, blocks: blocks, version: version)
+                        return (record, record.bodyKey)
+                    }()
                 bodies[cacheKey] = built
                 let (record, body) = built
                 let name: String
@@ -182,14 +202,16 @@ extension ViewModels {
     /// `plan` keeps the table's unique indexes unique (``SeedPlan``); `limits` are the row counts of the
     /// tables seeded with fewer rows than asked (references to them point at those rows).
     private func seedRecord(
-        _ shape: EntityShape, plan: SeedPlan, limits: [String: Int], fixtures: FixtureRows, blocks: (own: [String: Int], referenced: [String: Int]) = ([:], [:]),
+        _ shape: EntityShape, plan: SeedPlan, limits: [String: Int], fixtures: FixtureRows,
+        blocks: (own: [String: Int], referenced: [String: Int]) = ([:], [:]),
         version: SchemaVersion
     ) -> TestsContext.SeedRecord {
         func rowCount(_ entity: String) -> String { limits[entity].map { "Swift.min(rows, \($0))" } ?? "rows" }
         // Entity inheritance: an entity of a hierarchy seeds its own block of rows (``FixtureRows/seedBlocks(at:)``).
         func offset(_ block: Int?) -> String { block.map { $0 > 0 ? " + \($0) * rows" : "" } ?? "" }
         let block = blocks.own[shape.entityName] ?? 0
-        let rowRange = block > 0 ? "(\(block) * rows + 1)...(\(block) * rows + \(rowCount(shape.entityName)))" : "1...\(rowCount(shape.entityName))"
+        let rowRange =
+            block > 0 ? "(\(block) * rows + 1)...(\(block) * rows + \(rowCount(shape.entityName)))" : "1...\(rowCount(shape.entityName))"
         var expressions: [String: String] = [:]
         expressions[Naming.swiftIdentifier(shape.identifier.swiftName)] = "LucidTesting.Seed.identifier(row: row)"
         var links: [TestsContext.SeedLink] = []
@@ -212,13 +234,15 @@ extension ViewModels {
                     // The edge values the table's CHECKs refuse give way to the next row's (as `FixtureRows` writes them).
                     if let refusal = fixtures.refusedSeeds(property, of: shape, salt: salt, at: version) {
                         let refused = refusal.refused.map(String.init).joined(separator: ", ")
-                        expressions[swiftName] = ".seed(row: LucidTesting.Seed.passingRow(row, period: \(refusal.period), refused: [\(refused)]), salt: \(salt))"
+                        expressions[swiftName] =
+                            ".seed(row: LucidTesting.Seed.passingRow(row, period: \(refusal.period), refused: [\(refused)]), salt: \(salt))"
                     } else {
                         expressions[swiftName] = ".seed(row: row, salt: \(salt))"
                     }
                 case .distinct?: expressions[swiftName] = ".seedDistinct(row: row, salt: \(salt))"
                 case .product(let divisor, let count, let nullBeyond)?:
-                    expressions[swiftName] = property.nullable
+                    expressions[swiftName] =
+                        property.nullable
                         ? "LucidTesting.Seed.product(row: row, divisor: \(divisor), count: \(count), total: \(nullBeyond ?? Int.max))"
                         : "LucidTesting.Seed.product(row: row, divisor: \(divisor), count: \(count))"
                 }
@@ -232,19 +256,23 @@ extension ViewModels {
                                     }
                     """
             case .toMany(let entity, _, _, _, _, _, let ordered):
-                links.append(TestsContext.SeedLink(
-                    linkType: "\(Naming.memberTypeName(shape.typeName)).\(property.linkTypeName)", maxLinks: fixtures.maxLinks(property, of: shape),
-                    rowCount: rowCount(shape.entityName), targetRows: rowCount(entity), rowRange: rowRange,
-                    targetOffset: offset(blocks.referenced[entity]), ordered: ordered))
+                links.append(
+                    TestsContext.SeedLink(
+                        linkType: "\(Naming.memberTypeName(shape.typeName)).\(property.linkTypeName)",
+                        maxLinks: fixtures.maxLinks(property, of: shape),
+                        rowCount: rowCount(shape.entityName), targetRows: rowCount(entity), rowRange: rowRange,
+                        targetOffset: offset(blocks.referenced[entity]), ordered: ordered))
             }
         }
         let parameters = initializerParameters(of: shape)
         let arguments = parameters.enumerated().map { index, parameter in
             TestsContext.SeedArgument(
-                label: Naming.argumentLabel(parameter), value: expressions[parameter] ?? ".seed(row: row, salt: 0)", last: index == parameters.count - 1)
+                label: Naming.argumentLabel(parameter), value: expressions[parameter] ?? ".seed(row: row, salt: 0)",
+                last: index == parameters.count - 1)
         }
         return TestsContext.SeedRecord(
-            typeName: Naming.memberTypeName(shape.typeName), arguments: arguments, links: links, superseded: !newestTypeNames.contains(shape.typeName),
+            typeName: Naming.memberTypeName(shape.typeName), arguments: arguments, links: links,
+            superseded: !newestTypeNames.contains(shape.typeName),
             rowCount: rowCount(shape.entityName), rowRange: rowRange)
     }
 
@@ -256,11 +284,17 @@ extension ViewModels {
         case .enumeration:
             return [TestsContext.SeedableSubtype(caseIterable: typeName)]
         case .optionSet(let options):
-            return [TestsContext.SeedableSubtype(typeName: typeName, caseIterable: false, optionSet: "(1 << \(min(options.count, 62)))", structure: false, members: [], distinct: false)]
+            return [
+                TestsContext.SeedableSubtype(
+                    typeName: typeName, caseIterable: false, optionSet: "(1 << \(min(options.count, 62)))", structure: false, members: [],
+                    distinct: false)
+            ]
         case .structure:
             // Each version's type (`Point_1_0`) with its members then, in order: member `i` gets `salt + i + 1`.
             let newest = model.versions.last ?? SchemaVersion("0")
-            let types = [(typeName, newest)] + (model.structTypes.olderTypes[subtype.name] ?? []).map { (Naming.memberTypeName($0.typeName), $0.version) }
+            let types =
+                [(typeName, newest)]
+                + (model.structTypes.olderTypes[subtype.name] ?? []).map { (Naming.memberTypeName($0.typeName), $0.version) }
             return types.map { typeName, version in
                 let properties = subtype.members(at: version) ?? []
                 let members = properties.enumerated().map { index, property in
@@ -269,7 +303,9 @@ extension ViewModels {
                     switch property.type {
                     case .scalar(let scalar): distinct = SeedPlan.leafCanBeDistinct(scalar.rawValue)
                     case .subtype(let name), .composite(let name):
-                        distinct = { if case .structure? = model.subtypes.first(where: { $0.name == name })?.kind { true } else { false } }()
+                        distinct = {
+                            if case .structure? = model.subtypes.first(where: { $0.name == name })?.kind { true } else { false }
+                        }()
                     case .array, .relationship: distinct = false
                     }
                     return TestsContext.SeedMember(
@@ -277,7 +313,8 @@ extension ViewModels {
                         distinctMethod: distinct ? "seedDistinct" : "seed", last: index == properties.count - 1)
                 }
                 return TestsContext.SeedableSubtype(
-                    typeName: typeName, caseIterable: false, optionSet: nil, structure: true, members: members, distinct: compositeSubtypes.contains(subtype.name))
+                    typeName: typeName, caseIterable: false, optionSet: nil, structure: true, members: members,
+                    distinct: compositeSubtypes.contains(subtype.name))
             }
         }
     }

@@ -96,7 +96,9 @@ struct ViewModels {
         for property in newest.properties {
             switch property.kind {
             case .value:
-                if case .enumeration? = model.subtypes.first(where: { $0.name == property.typeDescription })?.kind { enumColumns.append((property.column, property.swiftType)) }
+                if case .enumeration? = model.subtypes.first(where: { $0.name == property.typeDescription })?.kind {
+                    enumColumns.append((property.column, property.swiftType))
+                }
             case .composite(let composite):
                 hasComposites = true
                 for leaf in composite.leaves(optional: property.nullable) {
@@ -144,23 +146,28 @@ struct ViewModels {
     private func storedProperties(of shape: EntityShape) -> [StoredProperty] {
         var properties: [StoredProperty] = []
         let identifier = shape.identifier
-        if case .property = identifier.kind {} else {
+        if case .property = identifier.kind {
+        } else {
             let local = identifier.kind == .local
-            properties.append(StoredProperty(
-                swiftName: "id", column: identifier.column, baseType: identifier.swiftType, optional: local, defaultSwift: local ? "nil" : nil,
-                doc: local ? "The row's key, assigned by SQLite on insert (nil until then)." : "The entity's identifier."))
+            properties.append(
+                StoredProperty(
+                    swiftName: "id", column: identifier.column, baseType: identifier.swiftType, optional: local,
+                    defaultSwift: local ? "nil" : nil,
+                    doc: local ? "The row's key, assigned by SQLite on insert (nil until then)." : "The entity's identifier."))
         }
         for item in shape.properties {
             let swiftName = Naming.swiftIdentifier(item.swiftName)
             if item.isKind {
                 // Entity inheritance: which entity of the hierarchy the row is, written by every insert.
                 let subentities = shape.kinds.dropFirst().map { "`\($0)`" }.joined(separator: ", ")
-                properties.append(StoredProperty(
-                    swiftName: swiftName, column: item.column, baseType: item.swiftType, optional: false, defaultSwift: item.defaultSwift,
-                    doc: shape.abstract
-                        ? "Which entity of the hierarchy the row is (column `kind`): `\(shape.name)` is abstract, so a row is one of its subentities (\(subentities))."
-                        : "Which entity of the hierarchy the row is (column `kind`): `\(shape.name)`\(shape.kinds.count > 1 ? ", or one of its subentities (\(subentities))" : "").",
-                    currentName: item.currentName))
+                properties.append(
+                    StoredProperty(
+                        swiftName: swiftName, column: item.column, baseType: item.swiftType, optional: false,
+                        defaultSwift: item.defaultSwift,
+                        doc: shape.abstract
+                            ? "Which entity of the hierarchy the row is (column `kind`): `\(shape.name)` is abstract, so a row is one of its subentities (\(subentities))."
+                            : "Which entity of the hierarchy the row is (column `kind`): `\(shape.name)`\(shape.kinds.count > 1 ? ", or one of its subentities (\(subentities))" : "").",
+                        currentName: item.currentName))
                 continue
             }
             var doc = "`\(item.name)`: \(item.typeDescription)\(item.nullable ? ", nullable" : "")"
@@ -171,18 +178,23 @@ struct ViewModels {
             switch item.kind {
             case .toMany: continue
             case .toOne(let target, let table, let column):
-                doc = "`\(item.name)`: to-one `\(target)`\(item.nullable ? ", nullable" : ""): the `\(column)` of a `\(table)` row (foreign key column `\(item.column)`)."
+                doc =
+                    "`\(item.name)`: to-one `\(target)`\(item.nullable ? ", nullable" : ""): the `\(column)` of a `\(table)` row (foreign key column `\(item.column)`)."
             case .composite(let stored):
                 let columns = stored.leaves(optional: item.nullable).map { "`\($0.column)`" }
-                doc = "`\(item.name)`: composite `\(stored.subtype)`\(item.nullable ? ", nullable (nil: every column NULL)" : ""), columns \(columns.joined(separator: ", "))."
+                doc =
+                    "`\(item.name)`: composite `\(stored.subtype)`\(item.nullable ? ", nullable (nil: every column NULL)" : ""), columns \(columns.joined(separator: ", "))."
                 composite = stored
             case .value: break
             }
             if composite == nil, identifier.kind == .property(item.name) { doc += " The identifier." }
             if item.generated { doc += " Generated: SQLite computes it, and an insert or update never writes it." }
-            properties.append(StoredProperty(
-                swiftName: swiftName, column: item.column, baseType: item.swiftType, optional: item.nullable, json: composite == nil && item.storedAsJSON,
-                defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc, composite: composite, currentName: item.currentName, generated: item.generated))
+            properties.append(
+                StoredProperty(
+                    swiftName: swiftName, column: item.column, baseType: item.swiftType, optional: item.nullable,
+                    json: composite == nil && item.storedAsJSON,
+                    defaultSwift: item.defaultSwift ?? (item.nullable ? "nil" : nil), doc: doc, composite: composite,
+                    currentName: item.currentName, generated: item.generated))
         }
         if case .property(let key) = identifier.kind {
             properties.insert(
@@ -194,7 +206,7 @@ struct ViewModels {
         let ranks = parameterRanks[shape.entityName] ?? [:]
         func rank(_ property: StoredProperty) -> [Int] {
             if let name = property.currentName, let rank = ranks[name] { return rank }
-            return [0, property.defaultSwift == nil ? 0 : 1, -1]  // the identifier
+            return [0, property.defaultSwift == nil ? 0 : 1, -1] // the identifier
         }
         return properties.enumerated().sorted { a, b in
             (rank(a.element) + [a.offset]).lexicographicallyPrecedes(rank(b.element) + [b.offset])
@@ -230,15 +242,22 @@ struct ViewModels {
                 columnReference = "GRDB.Column(\(literal))"
                 if stored.json {
                     let statement = "self.\(swiftName) = try ".count
-                    rowDecode = "try " + SwiftLayout.fittingCall(
-                        "row.decodeJSON\(optional ? "IfPresent" : "")",
-                        ["\(baseType).self", "forColumn: \(literal)", "using: Self.databaseJSONDecoder(for: \(literal))"],
-                        indent: "        ", prefix: statement)
-                    containerEncode = stored.generated ? [] : [
-                        "try " + SwiftLayout.fittingCall(
-                            "container.encodeJSON", ["self.\(swiftName)", "forColumn: \(literal)", "using: Self.databaseJSONEncoder(for: \(literal))"],
-                            indent: "        ", prefix: "try ".count)
-                    ]
+                    rowDecode =
+                        "try "
+                        + SwiftLayout.fittingCall(
+                            "row.decodeJSON\(optional ? "IfPresent" : "")",
+                            ["\(baseType).self", "forColumn: \(literal)", "using: Self.databaseJSONDecoder(for: \(literal))"],
+                            indent: "        ", prefix: statement)
+                    containerEncode =
+                        stored.generated
+                        ? []
+                        : [
+                            "try "
+                                + SwiftLayout.fittingCall(
+                                    "container.encodeJSON",
+                                    ["self.\(swiftName)", "forColumn: \(literal)", "using: Self.databaseJSONEncoder(for: \(literal))"],
+                                    indent: "        ", prefix: "try ".count)
+                        ]
                 } else {
                     rowDecode = "try row.decode(\(baseType)\(optional ? "?" : "").self, forColumn: \(literal))"
                     // `self.`: a property named `container` is not the parameter. A generated column is never written.
@@ -252,7 +271,8 @@ struct ViewModels {
             }
             return EntityContext.Property(
                 swiftName: swiftName, column: stored.column, swiftType: swiftType, baseType: baseType, doc: swiftCommentText(stored.doc),
-                columnDiffers: swiftName.trimmingCharacters(in: ["`"]) != stored.column, json: stored.json, isComposite: stored.composite != nil,
+                columnDiffers: swiftName.trimmingCharacters(in: ["`"]) != stored.column, json: stored.json,
+                isComposite: stored.composite != nil,
                 defaultSwift: stored.defaultSwift, columnReference: columnReference, rowDecode: rowDecode, containerEncode: containerEncode,
                 migrationDecode: migrationDecode, migrationEncode: migrationEncode, last: index == storedProperties.count - 1)
         }
@@ -279,31 +299,47 @@ struct ViewModels {
             case .toMany(let target, let table, let column, let joinTable, _, let targetSwiftType, let ordered):
                 let linkName = item.linkTypeName
                 let linkColumns = item.linkColumns ?? .lucid(joinTable)
-                toManyNotes.append(EntityContext.ToManyNote(name: item.name, target: target, joinTable: joinTable, linkType: "\(shape.typeName).\(linkName)"))
+                toManyNotes.append(
+                    EntityContext.ToManyNote(
+                        name: item.name, target: target, joinTable: joinTable, linkType: "\(shape.typeName).\(linkName)"))
                 let targetRecord = recordType(ofEntity: target, table: table, at: shape.version)
                 let swiftName = item.swiftName.trimmingCharacters(in: ["`"])
-                links.append(EntityContext.Link(
-                    superseded: superseded, ownerType: shape.typeName, ownerEntity: shape.name, name: item.name, target: target, joinTable: joinTable,
-                    linkName: linkName, sourceType: identifier.swiftType, targetType: targetSwiftType,
-                    ownerKey: swiftStringLiteral(identifier.column), targetKey: swiftStringLiteral(column),
-                    sourceColumn: swiftStringLiteral(linkColumns.source), targetColumn: swiftStringLiteral(linkColumns.target),
-                    // The typed link helpers: `linkTags(_:ids:)`, `unlinkTags(_:ids:)`, reading the owner's key.
-                    helperSuffix: Naming.typeName(swiftName), sourceID: Naming.swiftIdentifier(identifier.swiftName),
-                    localSource: identifier.kind == .local,
-                    // An ordered relationship's links have a position: `setTags(_:ids:)` and `tagsIDs(_:)` too.
-                    ordered: ordered, idsName: Naming.swiftIdentifier(swiftName + "IDs"), targetRecord: targetRecord))
+                links.append(
+                    EntityContext.Link(
+                        superseded: superseded, ownerType: shape.typeName, ownerEntity: shape.name, name: item.name, target: target,
+                        joinTable: joinTable,
+                        linkName: linkName, sourceType: identifier.swiftType, targetType: targetSwiftType,
+                        ownerKey: swiftStringLiteral(identifier.column), targetKey: swiftStringLiteral(column),
+                        sourceColumn: swiftStringLiteral(linkColumns.source), targetColumn: swiftStringLiteral(linkColumns.target),
+                        // The typed link helpers: `linkTags(_:ids:)`, `unlinkTags(_:ids:)`, reading the owner's key.
+                        helperSuffix: Naming.typeName(swiftName), sourceID: Naming.swiftIdentifier(identifier.swiftName),
+                        localSource: identifier.kind == .local,
+                        // An ordered relationship's links have a position: `setTags(_:ids:)` and `tagsIDs(_:)` too.
+                        ordered: ordered, idsName: Naming.swiftIdentifier(swiftName + "IDs"), targetRecord: targetRecord))
                 if let targetRecord {
-                    toManyAssociations.append((item.associationNames, EntityContext.ToManyAssociation(
-                        swiftName: Naming.swiftIdentifier(item.swiftName), linksName: Naming.swiftIdentifier(item.associationNames[1]),
-                        name: item.name, target: target, targetRecord: targetRecord, linkName: linkName, joinTable: joinTable,
-                        keyLiteral: swiftStringLiteral(item.name), linksKeyLiteral: swiftStringLiteral(item.name + "Links"),
-                        ownerKey: swiftStringLiteral(identifier.column), sourceColumn: swiftStringLiteral(linkColumns.source), ordered: ordered)))
+                    toManyAssociations.append(
+                        (
+                            item.associationNames,
+                            EntityContext.ToManyAssociation(
+                                swiftName: Naming.swiftIdentifier(item.swiftName),
+                                linksName: Naming.swiftIdentifier(item.associationNames[1]),
+                                name: item.name, target: target, targetRecord: targetRecord, linkName: linkName, joinTable: joinTable,
+                                keyLiteral: swiftStringLiteral(item.name), linksKeyLiteral: swiftStringLiteral(item.name + "Links"),
+                                ownerKey: swiftStringLiteral(identifier.column), sourceColumn: swiftStringLiteral(linkColumns.source),
+                                ordered: ordered)
+                        ))
                 }
             case .toOne(let target, let table, let column):
                 if let targetRecord = recordType(ofEntity: target, table: table, at: shape.version) {
-                    toOneAssociations.append((item.associationNames, EntityContext.ToOneAssociation(
-                        swiftName: Naming.swiftIdentifier(item.swiftName), name: item.name, target: target, targetRecord: targetRecord,
-                        keyLiteral: swiftStringLiteral(item.name), column: swiftStringLiteral(item.column), targetKey: swiftStringLiteral(column))))
+                    toOneAssociations.append(
+                        (
+                            item.associationNames,
+                            EntityContext.ToOneAssociation(
+                                swiftName: Naming.swiftIdentifier(item.swiftName), name: item.name, target: target,
+                                targetRecord: targetRecord,
+                                keyLiteral: swiftStringLiteral(item.name), column: swiftStringLiteral(item.column),
+                                targetKey: swiftStringLiteral(column))
+                        ))
                 }
             case .value, .composite: break
             }
@@ -323,17 +359,21 @@ struct ViewModels {
             entityName: shape.entityName, name: shape.name, renamed: shape.name != shape.entityName, version: shape.version.string,
             typeName: shape.typeName, tableName: shape.tableName, properties: properties,
             migrationColumns: SwiftLayout.arrayLiteral(
-                columnLiterals, indent: "    ", prefix: "\(model.config.accessLevel.rawValue) static let migrationColumns: [Swift.String] = ".count),
+                columnLiterals, indent: "    ",
+                prefix: "\(model.config.accessLevel.rawValue) static let migrationColumns: [Swift.String] = ".count),
             persistence: identifier.kind == .local ? "GRDB.MutablePersistableRecord" : "GRDB.PersistableRecord",
             superseded: superseded, localIdentifier: identifier.kind == .local, firstColumn: properties.first?.swiftName ?? "id",
-            hasComposites: properties.contains(where: \.isComposite), firstComposite: properties.first(where: \.isComposite)?.swiftName ?? "",
+            hasComposites: properties.contains(where: \.isComposite),
+            firstComposite: properties.first(where: \.isComposite)?.swiftName ?? "",
             generatedColumns: generatedColumns(stored),
             links: links, toManyNotes: toManyNotes, toOneAssociations: toOne, toManyAssociations: toMany,
             hasAssociations: !toOne.isEmpty || !toMany.isEmpty,
-            kinds: shape.kinds.isEmpty ? nil : EntityContext.Kinds(
-                kindList: shape.kinds.map(swiftStringLiteral).joined(separator: ", "),
-                kindNames: shape.kinds.map { "`\($0)`" }.joined(separator: ", "),
-                abstract: shape.abstract),
+            kinds: shape.kinds.isEmpty
+                ? nil
+                : EntityContext.Kinds(
+                    kindList: shape.kinds.map(swiftStringLiteral).joined(separator: ", "),
+                    kindNames: shape.kinds.map { "`\($0)`" }.joined(separator: ", "),
+                    abstract: shape.abstract),
             enumCheck: nil)
     }
 
@@ -343,12 +383,16 @@ struct ViewModels {
         for index in entitiesByTable[sqlNameKey(table)] ?? [] where model.entities[index].name == target {
             let entity = model.entities[index]
             if let removed = entity.removedAtVersion, removed <= version { continue }
-            if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) { return shape.typeName }
+            if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) {
+                return shape.typeName
+            }
         }
         for index in entitiesByTable[sqlNameKey(table)] ?? [] where model.entities[index].parent(at: version) == nil {
             let entity = model.entities[index]
             if let removed = entity.removedAtVersion, removed <= version { continue }
-            if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) { return shape.typeName }
+            if let shape = entity.shapes.last(where: { $0.version <= version }), sqlNameKey(shape.tableName) == sqlNameKey(table) {
+                return shape.typeName
+            }
         }
         return nil
     }
@@ -397,7 +441,9 @@ struct ViewModels {
 
     /// One generated struct: its members at `version`; typed column references where some record stores
     /// the struct as a composite.
-    private func structure(_ subtype: SubtypeDescription, typeName: String, at version: SchemaVersion, versions: [SchemaVersion]?) -> SubtypeContext.Structure {
+    private func structure(_ subtype: SubtypeDescription, typeName: String, at version: SchemaVersion, versions: [SchemaVersion]?)
+        -> SubtypeContext.Structure
+    {
         let properties = subtype.members(at: version) ?? []
         let members = properties.enumerated().map { index, property in
             let swiftName = Naming.swiftIdentifier(property.swiftMemberName)
@@ -407,15 +453,18 @@ struct ViewModels {
         }
         let isComposite = compositeSubtypes.contains(subtype.name)
         // Typed column references: a member that is a struct is a nested composite.
-        let compositeColumns: [SubtypeContext.CompositeColumn] = !isComposite ? [] : properties.map { property in
-            var nested: String?
-            if case .subtype(let name) = property.type, case .structure? = model.subtypes.first(where: { $0.name == name })?.kind {
-                nested = model.structTypes.typeName(of: name, at: version)
+        let compositeColumns: [SubtypeContext.CompositeColumn] =
+            !isComposite
+            ? []
+            : properties.map { property in
+                var nested: String?
+                if case .subtype(let name) = property.type, case .structure? = model.subtypes.first(where: { $0.name == name })?.kind {
+                    nested = model.structTypes.typeName(of: name, at: version)
+                }
+                return SubtypeContext.CompositeColumn(
+                    swiftName: Naming.swiftIdentifier(property.swiftMemberName), suffix: swiftStringLiteral("_" + property.name),
+                    columnType: nested.map { "\($0).Columns" } ?? "GRDB.Column", nested: nested != nil)
             }
-            return SubtypeContext.CompositeColumn(
-                swiftName: Naming.swiftIdentifier(property.swiftMemberName), suffix: swiftStringLiteral("_" + property.name),
-                columnType: nested.map { "\($0).Columns" } ?? "GRDB.Column", nested: nested != nil)
-        }
         return SubtypeContext.Structure(
             name: subtype.name, typeName: typeName, properties: members,
             versions: versions.map { $0.map(\.string).joined(separator: ", ") }, plural: versions.map { $0.count > 1 ? "s" : "" },

@@ -24,7 +24,8 @@ extension ResolvedModel {
             }
             for exclusion in entity.checkExclusions {
                 func add(table: String, column: String?, reason: String) {
-                    targets.append(CheckExclusionTarget(table: table, column: column, from: exclusion.from, before: exclusion.before, reason: reason))
+                    targets.append(
+                        CheckExclusionTarget(table: table, column: column, from: exclusion.from, before: exclusion.before, reason: reason))
                 }
                 guard let name = exclusion.property else {
                     let reason = "\(entity.name): ignore_migration_checks at \(exclusion.before)"

@@ -6,11 +6,13 @@ extension ShapeBuilder {
     /// A composite's elements: `name` must be a struct subtype whose members are scalars, enums, option
     /// sets or structs (nested composites, flattened the same way), never arrays or relationships.
     func compositeShape(
-        _ name: String, prefix: String, of property: PropertyDescription, at version: SchemaVersion, stack: [String], _ diagnostics: inout DiagnosticCollector
+        _ name: String, prefix: String, of property: PropertyDescription, at version: SchemaVersion, stack: [String],
+        _ diagnostics: inout DiagnosticCollector
     ) -> CompositeShape? {
         guard let subtype = subtypes[name] else {
             diagnostics.error(
-                "unknown property type '\(name)': a composite needs a struct subtype in Subtypes/", at: property.typeLocation, path: property.path + ".property_type")
+                "unknown property type '\(name)': a composite needs a struct subtype in Subtypes/", at: property.typeLocation,
+                path: property.path + ".property_type")
             return nil
         }
         guard case .structure = subtype.kind, let members = subtype.members(at: version) else {
@@ -42,14 +44,19 @@ extension ShapeBuilder {
                     asProperty.type = member.type
                     asProperty.location = member.location
                     asProperty.path = member.path
-                    guard let (sql, swift) = defaultLiterals(value, for: asProperty, nullable: member.nullable, &diagnostics) else { valid = false; return }
+                    guard let (sql, swift) = defaultLiterals(value, for: asProperty, nullable: member.nullable, &diagnostics) else {
+                        valid = false; return
+                    }
                     defaultSQL = sql
                     defaultSwift = swift ?? defaultSwift
                 }
                 elementDefaults.append(defaultSwift)
-                elements.append(CompositeShape.Element(
-                    name: member.name, identity: member.identity, swiftName: swiftName, column: column, nullable: member.nullable,
-                    kind: .column(storage: storage, swiftType: swiftType, valueType: valueType(of: member.type), typeName: typeName, defaultSQL: defaultSQL)))
+                elements.append(
+                    CompositeShape.Element(
+                        name: member.name, identity: member.identity, swiftName: swiftName, column: column, nullable: member.nullable,
+                        kind: .column(
+                            storage: storage, swiftType: swiftType, valueType: valueType(of: member.type), typeName: typeName,
+                            defaultSQL: defaultSQL)))
             }
             switch member.type {
             case .scalar(let scalar):
@@ -57,7 +64,9 @@ extension ShapeBuilder {
                 leaf(storage, swiftType, scalar.rawValue)
             case .subtype(let nestedName), .composite(let nestedName):
                 guard let nested = subtypes[nestedName] else {
-                    diagnostics.error("unknown type '\(nestedName)' of member '\(member.name)' of '\(name)': not a scalar nor a subtype in Subtypes/", at: member.location, path: member.path)
+                    diagnostics.error(
+                        "unknown type '\(nestedName)' of member '\(member.name)' of '\(name)': not a scalar nor a subtype in Subtypes/",
+                        at: member.location, path: member.path)
                     valid = false
                     continue
                 }
@@ -66,10 +75,15 @@ extension ShapeBuilder {
                 case .optionSet: leaf(.integer, nested.swiftTypeName, nestedName)
                 case .structure:
                     if member.defaultValue != nil {
-                        diagnostics.error("member '\(member.name)' of '\(name)' is a nested composite, which cannot have a default_value: give its elements one", at: member.location, path: member.path + ".default_value")
+                        diagnostics.error(
+                            "member '\(member.name)' of '\(name)' is a nested composite, which cannot have a default_value: give its elements one",
+                            at: member.location, path: member.path + ".default_value")
                         valid = false
                     }
-                    guard let shape = compositeShape(nestedName, prefix: column, of: property, at: version, stack: stack + [name], &diagnostics) else { valid = false; continue }
+                    guard
+                        let shape = compositeShape(
+                            nestedName, prefix: column, of: property, at: version, stack: stack + [name], &diagnostics)
+                    else { valid = false; continue }
                     if member.nullable, !shape.hasRequiredColumn {
                         diagnostics.error(
                             "optional member '\(member.name)' of '\(name)' is a nested composite with no required element: nil and a '\(nestedName)' whose elements are all nil would both be NULL in every column; make one element of '\(nestedName)' required",
@@ -78,8 +92,10 @@ extension ShapeBuilder {
                         continue
                     }
                     elementDefaults.append(shape.defaultSwift ?? (member.nullable ? "nil" : nil))
-                    elements.append(CompositeShape.Element(
-                        name: member.name, identity: member.identity, swiftName: swiftName, column: column, nullable: member.nullable, kind: .nested(shape)))
+                    elements.append(
+                        CompositeShape.Element(
+                            name: member.name, identity: member.identity, swiftName: swiftName, column: column, nullable: member.nullable,
+                            kind: .nested(shape)))
                 }
             case .array:
                 diagnostics.error(
@@ -87,13 +103,16 @@ extension ShapeBuilder {
                     at: member.location, path: member.path)
                 valid = false
             case .relationship:
-                diagnostics.error("member '\(member.name)' of '\(name)' is a relationship: a composite is made of values, never relationships", at: member.location, path: member.path)
+                diagnostics.error(
+                    "member '\(member.name)' of '\(name)' is a relationship: a composite is made of values, never relationships",
+                    at: member.location, path: member.path)
                 valid = false
             }
         }
         guard valid else { return nil }
         if elements.isEmpty {
-            diagnostics.error("composite '\(property.name)': the struct '\(name)' has no members, so it would have no column", at: subtype.location)
+            diagnostics.error(
+                "composite '\(property.name)': the struct '\(name)' has no members, so it would have no column", at: subtype.location)
             return nil
         }
         let swiftType = structTypes.typeName(of: name, at: version)
@@ -122,7 +141,9 @@ extension ShapeBuilder {
                 type = nested
             case .scalar(let scalar) where last: return .success(scalar.rawValue)
             case .subtype(let name) where last: return .success(name)
-            default: return .failure(ElementProblem(last ? "'\(member)' of '\(type)' cannot be an element" : "'\(member)' of '\(type)' is not a struct"))
+            default:
+                return .failure(
+                    ElementProblem(last ? "'\(member)' of '\(type)' cannot be an element" : "'\(member)' of '\(type)' is not a struct"))
             }
         }
         return .failure(ElementProblem("an element path names at least one member"))

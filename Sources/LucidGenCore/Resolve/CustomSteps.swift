@@ -16,11 +16,13 @@ extension Resolver {
         for index in schemas.indices.dropFirst() {
             switch steps[index - 1] {
             case .failure(let reason):
-                customSteps.append(rowTransforms(for: reason, entities: entities, config: versioned.config, requirements: requirements, &diagnostics))
+                customSteps.append(
+                    rowTransforms(for: reason, entities: entities, config: versioned.config, requirements: requirements, &diagnostics))
             case .success(let operations):
                 for case .rebuildTable(let rebuild) in operations where !rebuild.collapsedJoinTables.isEmpty {
                     diagnostics.warning(
-                        "\(schemas[index - 1].version) → \(schemas[index].version): \(rebuild.table.name) turns a to-many relationship into a to-one; the migration fails (and changes nothing) if a row has several links")
+                        "\(schemas[index - 1].version) → \(schemas[index].version): \(rebuild.table.name) turns a to-many relationship into a to-one; the migration fails (and changes nothing) if a row has several links"
+                    )
                 }
             }
         }
@@ -52,9 +54,16 @@ extension Resolver {
             }
             let reasons = reason.reasons.filter { $0.hasPrefix(table + ".") }
             tables.append(CustomStep.Table(table: table, oldType: oldShape.typeName, newType: newShape.typeName, reasons: reasons))
-            let provider = config.migrationsProvider.map { "in \($0) (migrations_provider)" } ?? "in the type you pass to \(config.app.moduleName)Schema.stages(using:) (or name it as migrations_provider)"
-            let message = "\(reason.from) → \(reason.to) cannot be inferred (\(reasons.joined(separator: "; "))): implement `func migrate(_ old: \(oldShape.typeName)) throws -> \(newShape.typeName)?` \(provider)"
-            if requirements.contains(migratingFrom: oldShape.typeName, to: newShape.typeName) { diagnostics.note(message) } else { diagnostics.warning(message) }
+            let provider =
+                config.migrationsProvider.map { "in \($0) (migrations_provider)" }
+                ?? "in the type you pass to \(config.app.moduleName)Schema.stages(using:) (or name it as migrations_provider)"
+            let message =
+                "\(reason.from) → \(reason.to) cannot be inferred (\(reasons.joined(separator: "; "))): implement `func migrate(_ old: \(oldShape.typeName)) throws -> \(newShape.typeName)?` \(provider)"
+            if requirements.contains(migratingFrom: oldShape.typeName, to: newShape.typeName) {
+                diagnostics.note(message)
+            } else {
+                diagnostics.warning(message)
+            }
         }
         return CustomStep(from: reason.from, to: reason.to, tables: tables)
     }
@@ -62,10 +71,13 @@ extension Resolver {
     /// Each stage of the config's `stages` on the step it names: on a step that needs the app's code, or one
     /// of its own (with the row transforms of the steps it spans).
     private static func addingHookStages(
-        to customSteps: inout [CustomStep], _ versioned: VersionedEntities, _ schemas: [Schema], inference: StepInference, _ diagnostics: inout DiagnosticCollector
+        to customSteps: inout [CustomStep], _ versioned: VersionedEntities, _ schemas: [Schema], inference: StepInference,
+        _ diagnostics: inout DiagnosticCollector
     ) {
         for stage in versioned.config.hookStages {
-            guard let from = schemas.firstIndex(where: { $0.version == stage.from }), let to = schemas.firstIndex(where: { $0.version == stage.to }), from < to else {
+            guard let from = schemas.firstIndex(where: { $0.version == stage.from }),
+                let to = schemas.firstIndex(where: { $0.version == stage.to }), from < to
+            else {
                 diagnostics.error(
                     "stage '\(stage.name)' must go from one version of the histories to a later one (versions: \(versioned.versions.map(\.string).joined(separator: ", ")))",
                     at: stage.location)
@@ -79,7 +91,9 @@ extension Resolver {
                 var step = CustomStep(from: stage.from, to: stage.to, tables: [], hookName: stage.name, hookNotes: stage.notes)
                 if case .failure(let reason) = inference.operations(from: from, to: to) {
                     // A stage spanning versions also carries the row transforms its range needs.
-                    step.tables = customSteps.filter { $0.from >= stage.from && $0.to <= stage.to }.flatMap(\.tables).filter { reason.tables.contains($0.table) }
+                    step.tables = customSteps.filter { $0.from >= stage.from && $0.to <= stage.to }.flatMap(\.tables).filter {
+                        reason.tables.contains($0.table)
+                    }
                 }
                 customSteps.append(step)
             }
@@ -116,7 +130,8 @@ package struct GeneratedRequirements: Sendable {
     }
 
     init(text: String) {
-        declarations = Set(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("func migrate(_ old: ") })
+        declarations = Set(
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("func migrate(_ old: ") })
     }
 
     func contains(migratingFrom old: String, to new: String) -> Bool {

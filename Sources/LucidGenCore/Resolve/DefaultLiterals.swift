@@ -13,10 +13,13 @@ extension ShapeBuilder {
     /// has no Swift form (the record's initialiser then asks for the value), except `CURRENT_TIMESTAMP` on a date.
     /// `version`: the version whose enum cases a default case names (nil: the newest), for its Swift name.
     func defaultLiterals(
-        _ value: DefaultValue, for property: PropertyDescription, nullable: Bool, at version: SchemaVersion? = nil, _ diagnostics: inout DiagnosticCollector
+        _ value: DefaultValue, for property: PropertyDescription, nullable: Bool, at version: SchemaVersion? = nil,
+        _ diagnostics: inout DiagnosticCollector
     ) -> (String, String?)? {
         func mismatch() -> (String, String?)? {
-            diagnostics.error("default_value does not fit property '\(property.name)' of type \(property.type)", at: property.location, path: property.path + ".default_value")
+            diagnostics.error(
+                "default_value does not fit property '\(property.name)' of type \(property.type)", at: property.location,
+                path: property.path + ".default_value")
             return nil
         }
         func number(_ double: Double) -> String { Self.numberSQL(double) }
@@ -37,11 +40,14 @@ extension ShapeBuilder {
                 return (sql, nil)
             case (.bool, .bool(let flag)): return (flag ? "1" : "0", flag ? "true" : "false")
             case (.int, .int(let integer)): return ("\(integer)", "\(integer)")
-            case (.double, .int(let integer)), (.float, .int(let integer)), (.seconds, .int(let integer)), (.milliseconds, .int(let integer)):
+            case (.double, .int(let integer)), (.float, .int(let integer)), (.seconds, .int(let integer)),
+                (.milliseconds, .int(let integer)):
                 return (number(Double(integer)), number(Double(integer)))
-            case (.double, .double(let double)), (.float, .double(let double)), (.seconds, .double(let double)), (.milliseconds, .double(let double)):
+            case (.double, .double(let double)), (.float, .double(let double)), (.seconds, .double(let double)),
+                (.milliseconds, .double(let double)):
                 return (number(double), number(double))
-            case (.double, .number(let text)), (.float, .number(let text)), (.seconds, .number(let text)), (.milliseconds, .number(let text)):
+            case (.double, .number(let text)), (.float, .number(let text)), (.seconds, .number(let text)),
+                (.milliseconds, .number(let text)):
                 guard let double = Double(text) else { return mismatch() }
                 return (number(double), number(double))
             case (.decimal, .int(let integer)):
@@ -79,10 +85,14 @@ extension ShapeBuilder {
             default: return mismatch()
             }
         case .subtype(let name):
-            guard let subtype = subtypes[name], case .enumeration(let cases) = subtype.kind, case .enumCase(let item) = value else { return mismatch() }
+            guard let subtype = subtypes[name], case .enumeration(let cases) = subtype.kind, case .enumCase(let item) = value else {
+                return mismatch()
+            }
             // Any case the enum ever had: which one exists at each version is checked with the enum's history.
             guard cases.contains(item) || subtype.everyCaseName.contains(item) else {
-                diagnostics.error("default_value '.\(item)' is not a case of '\(name)' (\(cases.joined(separator: ", ")))", at: property.location, path: property.path + ".default_value")
+                diagnostics.error(
+                    "default_value '.\(item)' is not a case of '\(name)' (\(cases.joined(separator: ", ")))", at: property.location,
+                    path: property.path + ".default_value")
                 return nil
             }
             let swiftCase = subtype.swiftCaseName(item, at: version)
@@ -90,7 +100,9 @@ extension ShapeBuilder {
             let type = swiftCase == "none" ? (version.flatMap { enumTypes.typeName(of: name, at: $0) } ?? subtype.swiftTypeName) : ""
             return (quoteLiteral(item), "\(type).\(Naming.swiftIdentifier(swiftCase))")
         default:
-            diagnostics.error("default_value is not supported for property '\(property.name)' of type \(property.type)", at: property.location, path: property.path + ".default_value")
+            diagnostics.error(
+                "default_value is not supported for property '\(property.name)' of type \(property.type)", at: property.location,
+                path: property.path + ".default_value")
             return nil
         }
     }

@@ -12,7 +12,9 @@ extension ShapeBuilder {
         var specs: [IndexDescription] = []
         for property in entity.properties where property.indexed {
             let key = property.unique ? "unique" : "indexed"
-            specs.append(IndexDescription(properties: [property.name], unique: property.unique, location: property.location, path: property.path + "." + key))
+            specs.append(
+                IndexDescription(
+                    properties: [property.name], unique: property.unique, location: property.location, path: property.path + "." + key))
         }
         specs += entity.indexes
         // A subentity's index may name its ancestors' properties too (they are columns of the same table).
@@ -39,12 +41,15 @@ extension ShapeBuilder {
                 }
                 guard let property = named.first(where: { $0.name == name }) else {
                     let renamed = named.first { $0.previousName == name }.map { " (did you mean '\($0.name)', its current name?)" } ?? ""
-                    diagnostics.error("index of '\(entity.name)' names '\(name)', which is not one of its properties\(renamed)", at: spec.location, path: spec.path)
+                    diagnostics.error(
+                        "index of '\(entity.name)' names '\(name)', which is not one of its properties\(renamed)", at: spec.location,
+                        path: spec.path)
                     valid = false
                     continue
                 }
                 if property.unused {
-                    diagnostics.error("index of '\(entity.name)' names '\(name)', which is unused (it has no column)", at: spec.location, path: spec.path)
+                    diagnostics.error(
+                        "index of '\(entity.name)' names '\(name)', which is unused (it has no column)", at: spec.location, path: spec.path)
                     valid = false
                 } else if case .composite(let type) = property.type {
                     diagnostics.error(
@@ -61,14 +66,16 @@ extension ShapeBuilder {
             guard valid else { continue }
             // A `UNIQUE … ON CONFLICT` is the table's constraint, not an index lucidgen makes: a plain index the app
             // made beside it on the same columns (as a store may have both) is no duplicate of it.
-            if let other = accepted.first(where: { $0.properties == spec.properties && ($0.onConflict == nil) == (spec.onConflict == nil) }) {
+            if let other = accepted.first(where: { $0.properties == spec.properties && ($0.onConflict == nil) == (spec.onConflict == nil) })
+            {
                 diagnostics.error(
                     "duplicate index: (\(spec.properties.joined(separator: ", "))) of '\(entity.name)' is already indexed (\(other.path)); keep one (\"unique\": true makes it unique)",
                     at: spec.location, path: spec.path)
                 continue
             }
             if let name = spec.name, let other = accepted.first(where: { $0.name.map { sameSQLName($0, name) } ?? false }) {
-                diagnostics.error("duplicate index name '\(name)' in '\(entity.name)' (also \(other.path))", at: spec.location, path: spec.path)
+                diagnostics.error(
+                    "duplicate index name '\(name)' in '\(entity.name)' (also \(other.path))", at: spec.location, path: spec.path)
                 continue
             }
             if spec.properties.count == 1, !spec.unique, let property = named.first(where: { $0.name == spec.properties[0] }),
@@ -79,12 +86,16 @@ extension ShapeBuilder {
                 if let name = spec.name {
                     timeline.toOneIndexNames[property.name] = name
                 } else {
-                    diagnostics.note("'\(entity.name).\(property.name)' is a to-one relationship, whose column is always indexed: \"indexed\" adds nothing", at: spec.location, path: spec.path)
+                    diagnostics.note(
+                        "'\(entity.name).\(property.name)' is a to-one relationship, whose column is always indexed: \"indexed\" adds nothing",
+                        at: spec.location, path: spec.path)
                 }
                 continue
             }
             if spec.properties.count == 1, case .property(let key) = entity.identifier.kind, key == spec.properties[0] {
-                diagnostics.note("'\(entity.name).\(key)' is the identifier, the table's primary key, which is unique and indexed already", at: spec.location, path: spec.path)
+                diagnostics.note(
+                    "'\(entity.name).\(key)' is the identifier, the table's primary key, which is unique and indexed already",
+                    at: spec.location, path: spec.path)
                 continue
             }
             accepted.append(spec)
@@ -106,9 +117,9 @@ extension ShapeBuilder {
             let count: Int
             switch property.type {
             case .scalar(.bool): count = 2
-            case .scalar: return  // a distinct value per row
-            case .relationship: return  // references are a permutation of the target's rows
-            case .composite: return  // an index names its elements
+            case .scalar: return // a distinct value per row
+            case .relationship: return // references are a permutation of the target's rows
+            case .composite: return // an index names its elements
             case .array: count = 1
             case .subtype(let type):
                 switch subtypes[type]?.kind {
@@ -141,12 +152,15 @@ extension ShapeBuilder {
     /// The described indexes of an entity's table at a version: each over properties that all exist then
     /// and have a column (an index goes with a removed property, and comes with the last of its properties
     /// to be added), columns named as at that version. `defaultNamed`: the names that are defaults.
-    func describedIndexes(of timeline: EntityTimeline, table: String, at version: SchemaVersion) -> (indexes: [SchemaIndex], defaultNamed: Set<String>) {
+    func describedIndexes(of timeline: EntityTimeline, table: String, at version: SchemaVersion) -> (
+        indexes: [SchemaIndex], defaultNamed: Set<String>
+    ) {
         // A subentity's index may cover its ancestors' properties: each is named as its owner names it then.
         let owners = [timeline] + timeline.ancestors(at: version).reversed()
         let live = owners.flatMap { $0.properties(at: version) }
         func columnName(_ property: PropertyDescription) -> String {
-            (owners.first { owner in owner.entity.properties.contains { $0.name == property.name } } ?? timeline).columnName(property, at: version)
+            (owners.first { owner in owner.entity.properties.contains { $0.name == property.name } } ?? timeline).columnName(
+                property, at: version)
         }
         var indexes: [SchemaIndex] = []
         var defaultNamed: Set<String> = []
@@ -155,7 +169,8 @@ extension ShapeBuilder {
             for name in spec.properties {
                 if let dot = name.firstIndex(of: ".") {
                     // A composite element's column, while the property is a composite.
-                    guard let property = live.first(where: { $0.name == name[..<dot] }), case .composite = property.asOf(version).type else { break }
+                    guard let property = live.first(where: { $0.name == name[..<dot] }), case .composite = property.asOf(version).type
+                    else { break }
                     columns.append(columnName(property) + "_" + name[name.index(after: dot)...].replacingOccurrences(of: ".", with: "_"))
                     continue
                 }
@@ -167,7 +182,8 @@ extension ShapeBuilder {
                 columns.append(columnName(property))
             }
             guard columns.count == spec.properties.count else { continue }
-            let name = spec.name ?? Self.defaultIndexName(table: table, columns: columns, unique: spec.unique, naming: timeline.columnNaming)
+            let name =
+                spec.name ?? Self.defaultIndexName(table: table, columns: columns, unique: spec.unique, naming: timeline.columnNaming)
             if spec.name == nil { defaultNamed.insert(name) }
             var index = SchemaIndex(name: name, columns: columns, unique: spec.unique)
             index.onConflict = spec.onConflict
@@ -179,7 +195,9 @@ extension ShapeBuilder {
     /// An index that keeps covering the same columns (through renames of them or of the table) with the
     /// same uniqueness keeps its name from the previous version, as SQLite keeps it through `RENAME`:
     /// the step then leaves it alone. Unless another index or table of this version takes that name.
-    static func inheritingIndexNames(_ tables: inout [SchemaTable], defaultNamed: [String: Set<String>], previous: Schema, naming: ColumnNaming) {
+    static func inheritingIndexNames(
+        _ tables: inout [SchemaTable], defaultNamed: [String: Set<String>], previous: Schema, naming: ColumnNaming
+    ) {
         var taken = Set(tables.flatMap { [sqlNameKey($0.name)] + $0.indexes.map { sqlNameKey($0.name) } })
         let previousTables = previous.tablesByNameKey()
         for tableIndex in tables.indices {
@@ -191,10 +209,14 @@ extension ShapeBuilder {
             for column in table.columns where column.reusesName != true { newName[column.renamedFrom ?? column.name] = column.name }
             for index in table.indexes.indices where names.contains(table.indexes[index].name) {
                 let current = table.indexes[index]
-                guard let old = before.indexes.first(where: { old in
-                    old.unique == current.unique && old.name != current.name && old.columns.map({ newName[$0] ?? "" }) == current.columns
-                        && !(before.foreignKeys.contains { $0.columns == old.columns } && old.name == Self.defaultIndexName(table: before.name, columns: old.columns, unique: false, naming: naming))
-                }), !taken.contains(sqlNameKey(old.name))
+                guard
+                    let old = before.indexes.first(where: { old in
+                        old.unique == current.unique && old.name != current.name
+                            && old.columns.map({ newName[$0] ?? "" }) == current.columns
+                            && !(before.foreignKeys.contains { $0.columns == old.columns }
+                                && old.name
+                                    == Self.defaultIndexName(table: before.name, columns: old.columns, unique: false, naming: naming))
+                    }), !taken.contains(sqlNameKey(old.name))
                 else { continue }
                 taken.remove(sqlNameKey(current.name))
                 taken.insert(sqlNameKey(old.name))

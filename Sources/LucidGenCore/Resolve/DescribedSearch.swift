@@ -27,14 +27,17 @@ extension ShapeBuilder {
         }
         for (version, key, location, path) in named where !history.contains(version) {
             diagnostics.error(
-                "search of '\(timeline.entity.name)': \(key) \(version) is not in its version_history; add {\"version\": \"\(version)\"} there", at: location, path: path + "." + key)
+                "search of '\(timeline.entity.name)': \(key) \(version) is not in its version_history; add {\"version\": \"\(version)\"} there",
+                at: location, path: path + "." + key)
         }
     }
 
     /// The entity's declared search at `version` (a version of its history), over `columns` (its table's
     /// columns then): each searched property must exist then and be stored as text (a string, URL, color or
     /// enum). Problems are located on the search (or the history item that says what it was then).
-    func describedSearch(of timeline: EntityTimeline, at version: SchemaVersion, columns: [SchemaColumn], _ diagnostics: inout DiagnosticCollector) -> SchemaSearch? {
+    func describedSearch(
+        of timeline: EntityTimeline, at version: SchemaVersion, columns: [SchemaColumn], _ diagnostics: inout DiagnosticCollector
+    ) -> SchemaSearch? {
         let entity = timeline.entity
         guard let description = entity.search, let state = description.state(at: version) else { return nil }
         let live = timeline.properties(at: version)
@@ -48,7 +51,8 @@ extension ShapeBuilder {
         }
         for name in state.properties {
             guard let property = live.first(where: { $0.name == name }) else {
-                let renamed = entity.properties.first { $0.previousName == name }.map { " (did you mean '\($0.name)', its current name?)" } ?? ""
+                let renamed =
+                    entity.properties.first { $0.previousName == name }.map { " (did you mean '\($0.name)', its current name?)" } ?? ""
                 let known = entity.properties.contains { $0.name == name }
                 report(
                     name,
@@ -66,7 +70,10 @@ extension ShapeBuilder {
             guard let schemaColumn = columns.first(where: { $0.name == column }), schemaColumn.type == .text,
                 let valueType = schemaColumn.valueType, Self.isSearchable(valueType)
             else {
-                report(name, ", which is \(valueType(of: type)) at \(version), not text: search covers properties of type string, url, color or an enum")
+                report(
+                    name,
+                    ", which is \(valueType(of: type)) at \(version), not text: search covers properties of type string, url, color or an enum"
+                )
                 continue
             }
             searched.append(column)
@@ -77,7 +84,9 @@ extension ShapeBuilder {
 
     /// The names a declared search takes (`<table>_fts`, its shadow tables and triggers) must be free at
     /// the version: no described table or index, and no other search, may hold one.
-    func checkSearchNames(_ tables: [SchemaTable], entities: [ResolvedEntity], at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+    func checkSearchNames(
+        _ tables: [SchemaTable], entities: [ResolvedEntity], at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
+    ) {
         guard tables.contains(where: { $0.search != nil }) else { return }
         var owners: [String: String] = [:]
         for table in tables {
@@ -88,7 +97,8 @@ extension ShapeBuilder {
             let description = timelines.values.first { $0.exists(at: version) && $0.tableName(at: version) == table.name }?.entity.search
             for name in table.searchObjectNames {
                 if let owner = owners[sqlNameKey(name)] {
-                    let message = "the search of table \(table.name) needs the name \(name), which \(owner) holds at \(version); rename one of them"
+                    let message =
+                        "the search of table \(table.name) needs the name \(name), which \(owner) holds at \(version); rename one of them"
                     if !diagnostics.diagnostics.contains(where: { $0.message.hasPrefix(String(message.prefix(while: { $0 != "," }))) }) {
                         diagnostics.error(message, at: description?.location, path: description?.path)
                     }

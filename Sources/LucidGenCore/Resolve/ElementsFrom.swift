@@ -13,7 +13,8 @@ extension ShapeBuilder {
             let location = property.elementsFromLocation ?? property.location
             let path = property.path + ".elements_from"
             guard case .composite = property.type else {
-                diagnostics.error("elements_from is for a composite (\"composite\": true): '\(property.name)' is not one", at: location, path: path)
+                diagnostics.error(
+                    "elements_from is for a composite (\"composite\": true): '\(property.name)' is not one", at: location, path: path)
                 continue
             }
             guard let added = property.addedAtVersion, added > timeline.firstVersion else {
@@ -26,11 +27,14 @@ extension ShapeBuilder {
             for (element, source) in property.elementsFrom {
                 let parts = element.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                 if case .failure(let problem) = compositeElement(property, path: parts) {
-                    diagnostics.error("elements_from of '\(property.name)' names '\(element)': \(problem)", at: location, path: path + "." + element)
+                    diagnostics.error(
+                        "elements_from of '\(property.name)' names '\(element)': \(problem)", at: location, path: path + "." + element)
                     continue
                 }
                 guard let old = entity.properties.first(where: { $0.name == source }) else {
-                    diagnostics.error("elements_from of '\(property.name)' maps '\(element)' to '\(source)', which is not a property of '\(entity.name)'", at: location, path: path + "." + element)
+                    diagnostics.error(
+                        "elements_from of '\(property.name)' maps '\(element)' to '\(source)', which is not a property of '\(entity.name)'",
+                        at: location, path: path + "." + element)
                     continue
                 }
                 switch old.type {
@@ -47,7 +51,8 @@ extension ShapeBuilder {
                         at: location, path: path + "." + element)
                 }
                 if !used.insert(source).inserted {
-                    diagnostics.error("elements_from of '\(property.name)' maps two elements to '\(source)'", at: location, path: path + "." + element)
+                    diagnostics.error(
+                        "elements_from of '\(property.name)' maps two elements to '\(source)'", at: location, path: path + "." + element)
                 }
             }
         }
@@ -58,7 +63,9 @@ extension ShapeBuilder {
     /// A composite replacing separate properties at this version (`elements_from`): each element whose
     /// property was a value at the previous version takes over its column (`renamedFrom`), values and all.
     /// `columns` are the composite's, in the order of its leaves.
-    func takeOverElementsFrom(_ property: PropertyShape, _ composite: CompositeShape, optional: Bool, of owner: ColumnOwner, columns: inout [SchemaColumn]) {
+    func takeOverElementsFrom(
+        _ property: PropertyShape, _ composite: CompositeShape, optional: Bool, of owner: ColumnOwner, columns: inout [SchemaColumn]
+    ) {
         guard let old = owner.previousShape, !old.properties.contains(where: { $0.currentName == property.currentName }),
             let description = owner.description(of: property), !description.elementsFrom.isEmpty
         else { return }

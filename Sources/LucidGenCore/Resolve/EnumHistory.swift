@@ -91,7 +91,10 @@ enum EnumHistoryResolver {
         for subtype in subtypes where subtype.hasCaseHistory {
             for item in subtype.caseHistory {
                 var valid = true
-                for (key, version) in [("added_at_version", item.addedAtVersion), ("removed_at_version", item.removedAtVersion), ("renamed_at_version", item.renamedAtVersion)] {
+                for (key, version) in [
+                    ("added_at_version", item.addedAtVersion), ("removed_at_version", item.removedAtVersion),
+                    ("renamed_at_version", item.renamedAtVersion),
+                ] {
                     guard let version, !known.contains(version) else { continue }
                     valid = false
                     diagnostics.error(
@@ -102,11 +105,15 @@ enum EnumHistoryResolver {
                 let start = item.addedAtVersion
                 for (key, version) in [("removed_at_version", item.removedAtVersion), ("renamed_at_version", item.renamedAtVersion)] {
                     if let version, let start, version <= start {
-                        diagnostics.error("\(key) \(version) of case '\(item.name)' is not after its added_at_version \(start)", at: item.location, path: item.path + "." + key)
+                        diagnostics.error(
+                            "\(key) \(version) of case '\(item.name)' is not after its added_at_version \(start)", at: item.location,
+                            path: item.path + "." + key)
                     }
                 }
                 if let removed = item.removedAtVersion, let renamed = item.renamedAtVersion, renamed >= removed {
-                    diagnostics.error("case '\(item.name)' is renamed at \(renamed), at or after its removal at \(removed)", at: item.location, path: item.path + ".renamed_at_version")
+                    diagnostics.error(
+                        "case '\(item.name)' is renamed at \(renamed), at or after its removal at \(removed)", at: item.location,
+                        path: item.path + ".renamed_at_version")
                 }
                 if let removed = item.removedAtVersion, case .some(.some(let fallback)) = item.fallback {
                     let casesThen = subtype.cases(at: removed) ?? []
@@ -123,7 +130,8 @@ enum EnumHistoryResolver {
                 for item in subtype.caseHistory where item.exists(at: version) {
                     let name = item.name(at: version)
                     if !seen.insert(name).inserted {
-                        let how = item.renamedAtVersion.map { $0 <= version ? " (renamed from '\(item.previousName ?? "")' at \($0))" : "" } ?? ""
+                        let how =
+                            item.renamedAtVersion.map { $0 <= version ? " (renamed from '\(item.previousName ?? "")' at \($0))" : "" } ?? ""
                         diagnostics.error(
                             "enum '\(subtype.name)' has two cases named '\(name)' at version \(version)\(how); a case can only be renamed to a name no other case has then",
                             at: item.location, path: item.path)
@@ -138,7 +146,10 @@ enum EnumHistoryResolver {
     /// holding the enum has a version_history item at each version its cases change (its record types see
     /// the change), defaults are cases at each version, a NULL fallback only where every column of the enum
     /// is nullable, and no case history for enums inside arrays or structs.
-    static func checkHolders(subtypes: [SubtypeDescription], entities: [ResolvedEntity], descriptions: [EntityDescription], _ diagnostics: inout DiagnosticCollector) {
+    static func checkHolders(
+        subtypes: [SubtypeDescription], entities: [ResolvedEntity], descriptions: [EntityDescription],
+        _ diagnostics: inout DiagnosticCollector
+    ) {
         let historied = subtypes.filter(\.hasCaseHistory)
         guard !historied.isEmpty else { return }
         let byName = Dictionary(historied.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -182,7 +193,9 @@ enum EnumHistoryResolver {
                         at: description?.location, path: "$.version_history")
                 }
                 for item in subtype.caseHistory {
-                    guard let removed = item.removedAtVersion, case .some(nil) = item.fallback, let shape = entity.shape(at: removed) else { continue }
+                    guard let removed = item.removedAtVersion, case .some(nil) = item.fallback, let shape = entity.shape(at: removed) else {
+                        continue
+                    }
                     for property in shape.properties where property.typeDescription == subtype.name && !property.nullable {
                         diagnostics.error(
                             "\"fallback\": null for removed case '\(item.name)' of enum '\(subtype.name)', but '\(entity.name).\(property.name)' is required at \(removed); name a case as fallback, or make the property nullable",
@@ -199,7 +212,7 @@ extension PropertyType {
         switch self {
         case .subtype(let name): subtypes[name] != nil
         case .array(let element): element.mentionsSubtype(in: subtypes)
-        case .scalar, .relationship, .composite: false  // a composite's members are checked as the struct's
+        case .scalar, .relationship, .composite: false // a composite's members are checked as the struct's
         }
     }
 }
@@ -207,6 +220,8 @@ extension PropertyType {
 extension SchemaSnapshot.SubtypeSnapshot {
     /// The record of every enum's cases at a version, for a snapshot that freezes it.
     static func enums(_ subtypes: [SubtypeDescription], at version: SchemaVersion) -> [SchemaSnapshot.SubtypeSnapshot] {
-        subtypes.compactMap { subtype in subtype.cases(at: version).map { SchemaSnapshot.SubtypeSnapshot(name: subtype.name, kind: "enum", cases: $0) } }
+        subtypes.compactMap { subtype in
+            subtype.cases(at: version).map { SchemaSnapshot.SubtypeSnapshot(name: subtype.name, kind: "enum", cases: $0) }
+        }
     }
 }

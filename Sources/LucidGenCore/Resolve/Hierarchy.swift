@@ -24,9 +24,13 @@ enum Hierarchy {
                         "parent '\(parent)' of '\(entity.name)' has \"persist\": false: a subentity's rows live in its root entity's table, so its parent must be persisted",
                         at: location, path: "$.parent")
                 } else {
-                    let renamed = described.first { $0.versionHistory.contains { $0.previousName == parent } }.map { " (did you mean '\($0.name)', its current name?)" }
-                    let suggestion = renamed ?? KeySuggestion.nearest(to: parent, among: byName.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                    diagnostics.error("parent '\(parent)' of '\(entity.name)' is not an entity\(suggestion)", at: location, path: "$.parent")
+                    let renamed = described.first { $0.versionHistory.contains { $0.previousName == parent } }.map {
+                        " (did you mean '\($0.name)', its current name?)"
+                    }
+                    let suggestion =
+                        renamed ?? KeySuggestion.nearest(to: parent, among: byName.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                    diagnostics.error(
+                        "parent '\(parent)' of '\(entity.name)' is not an entity\(suggestion)", at: location, path: "$.parent")
                 }
                 continue
             }
@@ -65,7 +69,9 @@ enum Hierarchy {
                     "subentity '\(entity.name)' shares the identifier of its root entity '\(rootEntity.name)' (the rows of a hierarchy are in one table): remove its 'identifier'",
                     at: entity.identifier.location, path: "$.identifier")
             }
-            if let first = entity.versionHistory.first?.version, entity.parent(at: first) == parent.name, let parentFirst = parent.versionHistory.first?.version, first < parentFirst {
+            if let first = entity.versionHistory.first?.version, entity.parent(at: first) == parent.name,
+                let parentFirst = parent.versionHistory.first?.version, first < parentFirst
+            {
                 diagnostics.error(
                     "subentity '\(entity.name)' exists at \(first), before its parent '\(parent.name)' (first version \(parentFirst)): a subentity's rows are in its root's table, which must exist",
                     at: entity.versionHistory.first?.location ?? entity.location)
@@ -91,7 +97,9 @@ enum Hierarchy {
         }
         for rootName in members.keys.sorted() {
             // The root first, then the subentities in file order, so that an error lands on the later one.
-            let group = members[rootName]!.sorted { ($0.name == rootName ? 0 : 1, $0.location) < ($1.name == rootName ? 0 : 1, $1.location) }
+            let group = members[rootName]!.sorted {
+                ($0.name == rootName ? 0 : 1, $0.location) < ($1.name == rootName ? 0 : 1, $1.location)
+            }
             var names: [String: String] = [:]
             var columns: [String: String] = [:]
             let groupNames = Set(group.map(\.name))
@@ -110,11 +118,14 @@ enum Hierarchy {
                         continue
                     }
                     if let source = property.movedFrom {
-                        checkMove(of: property, in: entity, from: source, byName: byName, hierarchy: groupNames, rootName: rootName, ancestors: ancestors(entity.name), &diagnostics)
+                        checkMove(
+                            of: property, in: entity, from: source, byName: byName, hierarchy: groupNames, rootName: rootName,
+                            ancestors: ancestors(entity.name), &diagnostics)
                     }
                     // A property that moves up or down the hierarchy continues the column of the one it was.
                     func isMove(with other: String) -> Bool {
-                        property.movedFrom == other || byName[other]?.properties.contains { $0.movedFrom == entity.name && $0.name == property.name } == true
+                        property.movedFrom == other
+                            || byName[other]?.properties.contains { $0.movedFrom == entity.name && $0.name == property.name } == true
                     }
                     if let other = names[property.name.lowercased()], isMove(with: other) {
                         continue
@@ -140,9 +151,14 @@ enum Hierarchy {
     /// keeps the rows' identifier (the old and the new root's are of one kind) and merges no two
     /// hierarchies (two entities whose rows were in two tables are never put in one, as Core Data's
     /// lightweight migration refuses it too). Errors are located at the item.
-    private static func checkParentHistories(_ described: [EntityDescription], byName: [String: EntityDescription], unpersisted: Set<String>, _ diagnostics: inout DiagnosticCollector) {
+    private static func checkParentHistories(
+        _ described: [EntityDescription], byName: [String: EntityDescription], unpersisted: Set<String>,
+        _ diagnostics: inout DiagnosticCollector
+    ) {
         guard described.contains(where: { !$0.parentHistory.isEmpty }) else { return }
-        let versions = Set(described.flatMap { $0.versionHistory.map(\.version) + ($0.removedAtVersion.map { [$0] } ?? []) + $0.parentChanges }).sorted()
+        let versions = Set(
+            described.flatMap { $0.versionHistory.map(\.version) + ($0.removedAtVersion.map { [$0] } ?? []) + $0.parentChanges }
+        ).sorted()
         func exists(_ entity: EntityDescription, at version: SchemaVersion) -> Bool {
             guard let first = entity.versionHistory.first?.version else { return false }
             return first <= version && (entity.removedAtVersion.map { version < $0 } ?? true)
@@ -151,7 +167,7 @@ enum Hierarchy {
             var current = name
             var seen: Set<String> = [name]
             while let next = byName[current]?.parent(at: version) {
-                guard seen.insert(next).inserted else { return nil }  // a cycle
+                guard seen.insert(next).inserted else { return nil } // a cycle
                 current = next
             }
             return current
@@ -162,7 +178,9 @@ enum Hierarchy {
             for (offset, item) in entity.parentHistory.enumerated() {
                 let path = item.path + ".parent"
                 let next = offset + 1 < entity.parentHistory.count ? entity.parentHistory[offset + 1].parent : entity.parent
-                if let first = entity.versionHistory.first?.version, item.untilVersion <= first || entity.removedAtVersion.map({ item.untilVersion >= $0 }) == true {
+                if let first = entity.versionHistory.first?.version,
+                    item.untilVersion <= first || entity.removedAtVersion.map({ item.untilVersion >= $0 }) == true
+                {
                     diagnostics.error(
                         "parent_history of '\(entity.name)': \(item.untilVersion) is not within its lifetime (\(first)\(entity.removedAtVersion.map { " until \($0)" } ?? " on")): a parent changes at a version where the entity exists",
                         at: item.location, path: item.path + ".until_version")
@@ -175,24 +193,34 @@ enum Hierarchy {
                 }
                 if let parent = item.parent {
                     if let parentEntity = byName[parent] {
-                        if let start, let end = Optional(item.untilVersion), !(exists(parentEntity, at: start) && versions.filter { $0 >= start && $0 < end }.allSatisfy { exists(parentEntity, at: $0) }) {
+                        if let start, let end = Optional(item.untilVersion),
+                            !(exists(parentEntity, at: start)
+                                && versions.filter { $0 >= start && $0 < end }.allSatisfy { exists(parentEntity, at: $0) })
+                        {
                             diagnostics.error(
                                 "parent '\(parent)' of '\(entity.name)' before \(item.untilVersion) does not exist at every version from \(start): a subentity's rows are in its root's table, which must exist",
                                 at: item.location, path: path)
                             valid = false
                         }
                     } else if unpersisted.contains(parent) {
-                        diagnostics.error("parent '\(parent)' of '\(entity.name)' has \"persist\": false: a subentity's rows live in its root entity's table, so its parent must be persisted", at: item.location, path: path)
+                        diagnostics.error(
+                            "parent '\(parent)' of '\(entity.name)' has \"persist\": false: a subentity's rows live in its root entity's table, so its parent must be persisted",
+                            at: item.location, path: path)
                         valid = false
                     } else {
-                        let suggestion = KeySuggestion.nearest(to: parent, among: byName.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                        diagnostics.error("parent '\(parent)' of '\(entity.name)' (parent_history, before \(item.untilVersion)) is not an entity\(suggestion)", at: item.location, path: path)
+                        let suggestion =
+                            KeySuggestion.nearest(to: parent, among: byName.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                        diagnostics.error(
+                            "parent '\(parent)' of '\(entity.name)' (parent_history, before \(item.untilVersion)) is not an entity\(suggestion)",
+                            at: item.location, path: path)
                         valid = false
                     }
                 }
                 start = item.untilVersion
             }
-            if let parent = entity.parent, let parentEntity = byName[parent], let since = entity.parentHistory.last?.untilVersion, !exists(parentEntity, at: since) {
+            if let parent = entity.parent, let parentEntity = byName[parent], let since = entity.parentHistory.last?.untilVersion,
+                !exists(parentEntity, at: since)
+            {
                 diagnostics.error(
                     "parent '\(parent)' of '\(entity.name)' from \(since) does not exist at \(since): a subentity's rows are in its root's table, which must exist",
                     at: entity.parentLocation ?? entity.location, path: "$.parent")
@@ -231,7 +259,8 @@ enum Hierarchy {
     /// name and column is removed where this one is added; a required property moved up needs a default,
     /// which the rows of the kinds that did not have it hold (the column's `DEFAULT`).
     private static func checkMove(
-        of property: PropertyDescription, in entity: EntityDescription, from source: String, byName: [String: EntityDescription], hierarchy: Set<String>,
+        of property: PropertyDescription, in entity: EntityDescription, from source: String, byName: [String: EntityDescription],
+        hierarchy: Set<String>,
         rootName: String, ancestors: Set<String>, _ diagnostics: inout DiagnosticCollector
     ) {
         let path = property.path + ".moved_from"
@@ -295,7 +324,9 @@ enum Hierarchy {
         func ancestors(of entity: EntityDescription, at version: SchemaVersion) -> [EntityDescription] {
             var result: [EntityDescription] = []
             var current = entity
-            while let name = current.parent(at: version), let parent = byName[name], !result.contains(where: { $0.name == parent.name }), parent.name != entity.name {
+            while let name = current.parent(at: version), let parent = byName[name], !result.contains(where: { $0.name == parent.name }),
+                parent.name != entity.name
+            {
                 result.append(parent)
                 current = parent
             }
@@ -333,8 +364,11 @@ enum Hierarchy {
             }
             var result = entity
             for version in Set(wanted) where !result.versionHistory.contains(where: { $0.version == version }) {
-                let item = VersionHistoryItem(version: version, previousName: nil, ignoreMigrationChecks: false, ignorePropertyMigrationChecksOn: [], location: entity.location)
-                result.versionHistory.insert(item, at: result.versionHistory.firstIndex { $0.version > version } ?? result.versionHistory.endIndex)
+                let item = VersionHistoryItem(
+                    version: version, previousName: nil, ignoreMigrationChecks: false, ignorePropertyMigrationChecksOn: [],
+                    location: entity.location)
+                result.versionHistory.insert(
+                    item, at: result.versionHistory.firstIndex { $0.version > version } ?? result.versionHistory.endIndex)
             }
             return result
         }
@@ -346,7 +380,9 @@ enum Hierarchy {
         let sorted = timelines.values.sorted(by: { $0.entity.name < $1.entity.name })
         for timeline in sorted {
             if let parentName = timeline.entity.parent, let parent = timelines[parentName] { timeline.parent = parent }
-            timeline.parentHistory = timeline.entity.parentHistory.map { item in (until: item.untilVersion, parent: item.parent.flatMap { timelines[$0] }) }
+            timeline.parentHistory = timeline.entity.parentHistory.map { item in
+                (until: item.untilVersion, parent: item.parent.flatMap { timelines[$0] })
+            }
             for parentName in timeline.entity.allParents {
                 guard let parent = timelines[parentName], !parent.children.contains(where: { $0 === timeline }) else { continue }
                 parent.children.append(timeline)
@@ -355,7 +391,8 @@ enum Hierarchy {
         // A root's hierarchy begins where an entity first exists below it: at its first version, or where
         // its parent changes.
         for timeline in sorted {
-            let moments = [timeline.firstVersion] + timeline.entity.parentChanges.filter { $0 > timeline.firstVersion && timeline.exists(at: $0) }
+            let moments =
+                [timeline.firstVersion] + timeline.entity.parentChanges.filter { $0 > timeline.firstVersion && timeline.exists(at: $0) }
             for moment in moments {
                 let root = timeline.root(at: moment)
                 guard root !== timeline else { continue }

@@ -23,7 +23,9 @@ extension ShapeBuilder {
             if let removed = property.removedAtVersion {
                 _ = inHistory(removed, "removed_at_version", property)
                 if removed <= added {
-                    diagnostics.error("removed_at_version \(removed) of property '\(property.name)' is not after the version it was added at (\(added))", at: property.location, path: property.path)
+                    diagnostics.error(
+                        "removed_at_version \(removed) of property '\(property.name)' is not after the version it was added at (\(added))",
+                        at: property.location, path: property.path)
                 }
             }
             if let previous = property.previousName {
@@ -35,19 +37,26 @@ extension ShapeBuilder {
                     }
                     lifetime.renamedAt = renamedAt
                 } else {
-                    lifetime.renamedAt = inferRename(of: property, from: previous, in: timeline, added: added, removed: property.removedAtVersion, &diagnostics)
+                    lifetime.renamedAt = inferRename(
+                        of: property, from: previous, in: timeline, added: added, removed: property.removedAtVersion, &diagnostics)
                 }
             } else if property.renamedAtVersion != nil {
-                diagnostics.error("renamed_at_version needs previous_name (the name before the rename)", at: property.location, path: property.path + ".renamed_at_version")
+                diagnostics.error(
+                    "renamed_at_version needs previous_name (the name before the rename)", at: property.location,
+                    path: property.path + ".renamed_at_version")
             }
             var previousUntil: SchemaVersion?
             for item in property.typeHistory {
                 if inHistory(item.untilVersion, "until_version", property) {
                     if item.untilVersion <= added {
-                        diagnostics.error("until_version \(item.untilVersion) is not after the version property '\(property.name)' was added at (\(added))", at: item.location, path: item.path)
+                        diagnostics.error(
+                            "until_version \(item.untilVersion) is not after the version property '\(property.name)' was added at (\(added))",
+                            at: item.location, path: item.path)
                     }
                     if let previousUntil, item.untilVersion <= previousUntil {
-                        diagnostics.error("type_history of '\(property.name)' is out of order: \(item.untilVersion) comes after \(previousUntil)", at: item.location, path: item.path)
+                        diagnostics.error(
+                            "type_history of '\(property.name)' is out of order: \(item.untilVersion) comes after \(previousUntil)",
+                            at: item.location, path: item.path)
                     }
                 }
                 previousUntil = item.untilVersion
@@ -65,7 +74,8 @@ extension ShapeBuilder {
         let candidates = timeline.historyVersions.filter { version in version > added && (removed.map { version < $0 } ?? true) }
         // Names another property of the entity has or had: a snapshot holding one of them may be that property
         // (a name freed by this rename and taken by a new property at the same version, a swap).
-        let othersNames = Set(timeline.entity.properties.filter { $0.name != property.name }.flatMap { [$0.name] + ($0.previousName.map { [$0] } ?? []) })
+        let othersNames = Set(
+            timeline.entity.properties.filter { $0.name != property.name }.flatMap { [$0.name] + ($0.previousName.map { [$0] } ?? []) })
         let consistent = candidates.filter { candidate in
             releasedSnapshots.allSatisfy { version, snapshot in
                 let entityName = timeline.name(at: version)

@@ -29,7 +29,8 @@ extension ShapeBuilder {
             guard derivedIndex.entity(named: entity.name) != nil else { continue }
             for (propertyIndex, property) in entity.properties.enumerated() {
                 guard let now = derivedIndex.property(named: property.name, ofEntityNamed: entity.name), now.type != property.type,
-                    let old = Self.relationshipTarget(property.type), let new = Self.relationshipTarget(now.type), old.toMany == new.toMany, old.ordered == new.ordered,
+                    let old = Self.relationshipTarget(property.type), let new = Self.relationshipTarget(now.type), old.toMany == new.toMany,
+                    old.ordered == new.ordered,
                     let lineage = lineage(named: old.target), lineage == self.lineage(named: new.target)
                 else { continue }
                 result.entities[entityIndex].properties[propertyIndex].type = now.type
@@ -41,7 +42,8 @@ extension ShapeBuilder {
     /// The target and association of a snapshot's relationship type description (`ordered to_many pilot`;
     /// snapshots written before ordered relationships existed say `to_many pilot`, which is unordered).
     static func relationshipTarget(_ description: String) -> (target: String, toMany: Bool, ordered: Bool)? {
-        for (prefix, toMany, ordered) in [("to_one ", false, false), ("to_many ", true, false), ("ordered to_many ", true, true)] where description.hasPrefix(prefix) {
+        for (prefix, toMany, ordered) in [("to_one ", false, false), ("to_many ", true, false), ("ordered to_many ", true, true)]
+        where description.hasPrefix(prefix) {
             return (String(description.dropFirst(prefix.count)), toMany, ordered)
         }
         return nil

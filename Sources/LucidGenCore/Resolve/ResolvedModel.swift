@@ -139,7 +139,8 @@ package struct PropertyShape: Sendable, Equatable {
         /// A join table named `joinTable` linking to `table`; `ordered`: its links keep their order (a
         /// `position` column).
         case toMany(
-            entity: String, table: String, column: String, joinTable: String, targetStorage: SchemaColumn.StorageType, targetSwiftType: String, ordered: Bool)
+            entity: String, table: String, column: String, joinTable: String, targetStorage: SchemaColumn.StorageType,
+            targetSwiftType: String, ordered: Bool)
         /// A struct stored as a composite attribute: one column per element (`column` is their prefix).
         case composite(CompositeShape)
     }
@@ -238,13 +239,18 @@ package struct CompositeShape: Sendable, Equatable {
     package func leaves(optional: Bool) -> [Leaf] {
         var result: [Leaf] = []
         // `group`: the columns of the innermost optional composite around the element (all NULL: it is nil).
-        func walk(_ shape: CompositeShape, optional: Bool, group: [String]?, path: [String], swiftPath: [String] = [], identities: [String], indexes: [Int]) {
+        func walk(
+            _ shape: CompositeShape, optional: Bool, group: [String]?, path: [String], swiftPath: [String] = [], identities: [String],
+            indexes: [Int]
+        ) {
             for (index, element) in shape.elements.enumerated() {
                 switch element.kind {
                 case .column(let storage, let swiftType, let valueType, let typeName, let defaultSQL):
                     var leaf = Leaf(
-                        column: element.column, storage: storage, swiftType: swiftType, valueType: valueType, typeName: typeName, defaultSQL: defaultSQL,
-                        notNull: !optional && !element.nullable, memberPath: path + [element.name], identityPath: identities + [element.identity],
+                        column: element.column, storage: storage, swiftType: swiftType, valueType: valueType, typeName: typeName,
+                        defaultSQL: defaultSQL,
+                        notNull: !optional && !element.nullable, memberPath: path + [element.name],
+                        identityPath: identities + [element.identity],
                         memberIndexes: indexes + [index])
                     leaf.group = group
                     leaf.requiredWhenPresent = group != nil && !element.nullable

@@ -11,7 +11,8 @@ package enum Resolver {
     /// versions, their timelines (lifetimes, hierarchy, inferred type histories), the resolved entities,
     /// one schema and snapshot per version, then the steps that need the app's code.
     /// `requirements`: the row transforms the app's build already requires (nil: read from the generated folder).
-    package static func resolve(_ input: LoadedInput, requirements: GeneratedRequirements? = nil) throws(GenerationFailed) -> ResolvedModel {
+    package static func resolve(_ input: LoadedInput, requirements: GeneratedRequirements? = nil) throws(GenerationFailed) -> ResolvedModel
+    {
         var diagnostics = DiagnosticCollector()
         diagnostics.append(contentsOf: input.diagnostics)
         let described = try describedEntities(input, &diagnostics)
@@ -28,12 +29,14 @@ package enum Resolver {
         }
         try diagnostics.throwIfErrors()
         var model = ResolvedModel(
-            config: versioned.config, versions: versioned.versions, currentVersion: versioned.currentVersion, entities: entities, subtypes: input.subtypes,
+            config: versioned.config, versions: versioned.versions, currentVersion: versioned.currentVersion, entities: entities,
+            subtypes: input.subtypes,
             schemas: versionSchemas.schemas, snapshots: versionSchemas.snapshots, customSteps: steps, diagnostics: diagnostics.diagnostics)
         model.enumTypes = complete.context.enumTypes
         model.structTypes = complete.context.structTypes
         model.releasedVersions = versioned.versions.filter { version in
-            version < versioned.currentVersion || (version == versioned.currentVersion && versioned.frozen[version]?.snapshot.released == true)
+            version < versioned.currentVersion
+                || (version == versioned.currentVersion && versioned.frozen[version]?.snapshot.released == true)
         }
         return model
     }
@@ -44,7 +47,9 @@ package enum Resolver {
         var subtypes: [String: SubtypeDescription]
     }
 
-    static func describedEntities(_ input: LoadedInput, _ diagnostics: inout DiagnosticCollector) throws(GenerationFailed) -> DescribedEntities {
+    static func describedEntities(_ input: LoadedInput, _ diagnostics: inout DiagnosticCollector) throws(GenerationFailed)
+        -> DescribedEntities
+    {
         for entity in input.entities where !entity.persist {
             diagnostics.note("entity '\(entity.name)' has \"persist\": false; it gets no table or record type", at: entity.location)
         }
@@ -113,7 +118,8 @@ package enum Resolver {
             }
         }
         return VersionedEntities(
-            entities: entities, subtypes: described.subtypes, config: config, versionSet: versionSet, versions: versions, currentVersion: currentVersion,
+            entities: entities, subtypes: described.subtypes, config: config, versionSet: versionSet, versions: versions,
+            currentVersion: currentVersion,
             frozen: frozen)
     }
 
@@ -129,11 +135,13 @@ package enum Resolver {
         of versioned: VersionedEntities, subtypes described: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector
     ) throws(GenerationFailed) -> Timelines {
         let entities = versioned.entities, versions = versioned.versions, subtypes = versioned.subtypes
-        let timelines = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, EntityTimeline(entity: $0, columnNaming: versioned.config.columnNaming)) })
+        let timelines = Dictionary(
+            uniqueKeysWithValues: entities.map { ($0.name, EntityTimeline(entity: $0, columnNaming: versioned.config.columnNaming)) })
         Hierarchy.link(timelines)
         // Only released snapshots bind: the current version's snapshot is rewritten as the descriptions change,
         // until `lucidgen release` marks it released.
-        let released = versioned.frozen.filter { $0.key < versioned.currentVersion || $0.value.snapshot.released == true }.mapValues(\.snapshot)
+        let released = versioned.frozen.filter { $0.key < versioned.currentVersion || $0.value.snapshot.released == true }.mapValues(
+            \.snapshot)
         var context = ShapeBuilder(timelines: timelines, subtypes: subtypes, frozen: released)
         // Subtypes with a history: checked, then each version's Swift type named before any shape is built.
         StructHistoryResolver.check(described, versions: versions, &diagnostics)
@@ -152,7 +160,9 @@ package enum Resolver {
         try diagnostics.throwIfErrors()
         // Worked out for every entity at once (reading only), then applied in order.
         let builder = context
-        let inferred = Parallel.map(count: entities.count) { builder.inferredTypeHistories(of: timelines[entities[$0].name]!, currentVersion: versioned.currentVersion) }
+        let inferred = Parallel.map(count: entities.count) {
+            builder.inferredTypeHistories(of: timelines[entities[$0].name]!, currentVersion: versioned.currentVersion)
+        }
         for (entity, result) in zip(entities, inferred) {
             context.apply(result, to: timelines[entity.name]!, &diagnostics)
         }
@@ -171,13 +181,15 @@ package enum Resolver {
             let timeline = timelines.timelines[entity.name]!
             let shapes = entity.versionHistory.compactMap { item in context.shape(of: timeline, at: item.version, &diagnostics) }
             var resolved = ResolvedEntity(
-                name: entity.name, typeName: entity.swiftTypeName, file: entity.location.file, shapes: shapes, removedAtVersion: entity.removedAtVersion,
+                name: entity.name, typeName: entity.swiftTypeName, file: entity.location.file, shapes: shapes,
+                removedAtVersion: entity.removedAtVersion,
                 checkExclusions: checkExclusions(of: entity))
             resolved.parent = entity.parent
             resolved.parentHistory = entity.parentHistory.map { (until: $0.untilVersion, parent: $0.parent) }
             resolved.abstract = entity.abstract
             if timeline.root.hierarchySince != nil {
-                resolved.kinds = ([timeline] + timeline.descendants(at: versions.last!)).filter { $0.entity.removedAtVersion == nil }.map(\.entity.name)
+                resolved.kinds = ([timeline] + timeline.descendants(at: versions.last!)).filter { $0.entity.removedAtVersion == nil }.map(
+                    \.entity.name)
             }
             entities.append(resolved)
         }
@@ -203,8 +215,10 @@ package enum Resolver {
         var snapshots: [SchemaSnapshot] = []
         var previous: SchemaVersion?
         for version in versioned.versions {
-            var (schema, snapshot) = context.schema(at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
-            snapshot.subtypes = (SchemaSnapshot.SubtypeSnapshot.enums(subtypes, at: version) + SchemaSnapshot.SubtypeSnapshot.structs(subtypes, at: version))
+            var (schema, snapshot) = context.schema(
+                at: version, previous: previous, previousSchema: schemas.last, entities: entities, &diagnostics)
+            snapshot.subtypes =
+                (SchemaSnapshot.SubtypeSnapshot.enums(subtypes, at: version) + SchemaSnapshot.SubtypeSnapshot.structs(subtypes, at: version))
                 .sorted { $0.name < $1.name }
             previous = version
             schemas.append(schemas.last.map { Self.sharingTables(schema, with: $0) } ?? schema)
@@ -213,11 +227,13 @@ package enum Resolver {
                 snapshot.released = existing.snapshot.released
                 let releasedCurrent = version == versioned.currentVersion && existing.snapshot.released == true
                 if version < versioned.currentVersion || releasedCurrent {
-                    let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(from: snapshot)
+                    let released = context.aligningRelationshipTargets(of: existing.snapshot, with: snapshot).completingColumnAnnotations(
+                        from: snapshot)
                     let derived = SnapshotStore.comparable(snapshot, with: released)
                     if released != derived {
                         reportChanges(
-                            of: version, frozen: released, derived: derived, file: existing.file, releasedCurrent: releasedCurrent, versioned, subtypes: subtypes,
+                            of: version, frozen: released, derived: derived, file: existing.file, releasedCurrent: releasedCurrent,
+                            versioned, subtypes: subtypes,
                             &diagnostics)
                     }
                 } else if existing.snapshot != snapshot {
@@ -226,7 +242,8 @@ package enum Resolver {
             } else {
                 if version < versioned.currentVersion {
                     diagnostics.note(
-                        "froze released version \(version) from the descriptions' annotations into \(displayPath(versioned.config.schemaPath))/\(SchemaSnapshot.fileName(for: version))")
+                        "froze released version \(version) from the descriptions' annotations into \(displayPath(versioned.config.schemaPath))/\(SchemaSnapshot.fileName(for: version))"
+                    )
                 }
                 snapshots.append(snapshot)
             }
@@ -239,26 +256,35 @@ package enum Resolver {
     /// A released version whose derived shape differs from its snapshot: an error per difference, at the
     /// property's description, else the entity's, else (a description deleted) the snapshot's entry.
     private static func reportChanges(
-        of version: SchemaVersion, frozen released: SchemaSnapshot, derived: SchemaSnapshot, file: String, releasedCurrent: Bool, _ versioned: VersionedEntities,
+        of version: SchemaVersion, frozen released: SchemaSnapshot, derived: SchemaSnapshot, file: String, releasedCurrent: Bool,
+        _ versioned: VersionedEntities,
         subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector
     ) {
         let changes = SnapshotStore.differences(frozen: released, derived: derived)
         for change in changes.isEmpty ? [SnapshotStore.Difference(message: "the derived shape differs from the snapshot")] : changes {
             let description = change.entity.flatMap { name in versioned.entities.first { $0.name == name } }
-            let property = change.property.flatMap { name in description?.properties.first { $0.name == name } ?? description?.properties.first { $0.previousName == name } }
+            let property = change.property.flatMap { name in
+                description?.properties.first { $0.name == name } ?? description?.properties.first { $0.previousName == name }
+            }
             let subtype = change.subtype.flatMap { name in subtypes.first { $0.name == name } }
-            let location = property?.location ?? description?.location ?? subtype?.location ?? SnapshotStore.location(of: change, inSnapshotAt: file)
+            let location =
+                property?.location ?? description?.location ?? subtype?.location ?? SnapshotStore.location(of: change, inSnapshotAt: file)
                 ?? SourceLocation(file: displayPath(file))
             // Released but still current: the change belongs in the next version.
             // The next version may be in the histories already (only current_version was not bumped).
             let described = versioned.entities.flatMap { $0.versionHistory.map(\.version) }.filter { $0 > version }.min()
-            let bump = described.map { "set current_version to \"\($0)\" in .lucid.yaml (the version_history of the entities you change has it already)" }
+            let bump =
+                described.map {
+                    "set current_version to \"\($0)\" in .lucid.yaml (the version_history of the entities you change has it already)"
+                }
                 ?? "set current_version to the next version in .lucid.yaml and add it to the version_history of each entity you change"
-            let next = releasedCurrent
+            let next =
+                releasedCurrent
                 ? "; \(version) was released (`lucidgen release`): \(bump) "
                     + "(if \(version) never shipped, delete its fixture and .sha256 and the snapshot's \"released\" line to edit it)"
                 : ""
-            diagnostics.error("released version \(version) was changed (frozen in \(displayPath(file))): \(change.message)\(next)", at: location)
+            diagnostics.error(
+                "released version \(version) was changed (frozen in \(displayPath(file))): \(change.message)\(next)", at: location)
         }
     }
 
@@ -267,7 +293,8 @@ package enum Resolver {
     /// pair of versions that `plan --format markdown` draws) stops at the shared storage.
     static func sharingTables(_ schema: Schema, with previous: Schema) -> Schema {
         let before = Dictionary(previous.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return Schema(version: schema.version, tables: schema.tables.map { table in before[table.name].flatMap { $0 == table ? $0 : nil } ?? table })
+        return Schema(
+            version: schema.version, tables: schema.tables.map { table in before[table.name].flatMap { $0 == table ? $0 : nil } ?? table })
     }
 
     /// Index names share SQLite's one namespace with tables: two indexes (or an index and a table) of one
@@ -362,7 +389,8 @@ package enum Resolver {
     /// `key` for `what` at `location`, unless an earlier one has it: then an error, and false.
     @discardableResult
     private static func claim(
-        _ key: String, in table: inout [String: SourceLocation], _ what: String, at location: SourceLocation, _ diagnostics: inout DiagnosticCollector
+        _ key: String, in table: inout [String: SourceLocation], _ what: String, at location: SourceLocation,
+        _ diagnostics: inout DiagnosticCollector
     ) -> Bool {
         if let first = table[key] {
             diagnostics.error("\(what) is already used by \(first)", at: location)
@@ -379,28 +407,41 @@ package enum Resolver {
 
     /// Each entity's name, table, Swift type, properties and columns, in file order (so the error lands on
     /// the later file): the Swift types claimed.
-    private static func claimEntityNames(_ entities: [EntityDescription], _ diagnostics: inout DiagnosticCollector) -> [String: SourceLocation] {
+    private static func claimEntityNames(_ entities: [EntityDescription], _ diagnostics: inout DiagnosticCollector) -> [String:
+        SourceLocation]
+    {
         var names: [String: SourceLocation] = [:]
         var types: [String: SourceLocation] = [:]
         // The entities that take the table of one removed earlier: claimed by that one already.
-        let takenOver = Set(entities.compactMap { entity in
-            entity.takesNameOf.flatMap { name in entities.first { $0.name == name && $0.tableName.lowercased() == entity.tableName.lowercased() } }.map { _ in entity.name }
-        })
+        let takenOver = Set(
+            entities.compactMap { entity in
+                entity.takesNameOf.flatMap { name in
+                    entities.first { $0.name == name && $0.tableName.lowercased() == entity.tableName.lowercased() }
+                }.map { _ in entity.name }
+            })
         for entity in entities.sorted(by: { $0.location < $1.location }) {
-            guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location, &diagnostics) else { continue }
+            guard claim(entity.name.lowercased(), in: &names, "entity name '\(entity.name)'", at: entity.location, &diagnostics) else {
+                continue
+            }
             // A table named as the entity but for case (`ZITEM` for `zitem`) is the entity's own name to SQLite.
             if entity.persistedName != nil, entity.tableName.lowercased() != entity.name.lowercased(), !takenOver.contains(entity.name) {
                 claim(entity.tableName.lowercased(), in: &names, "table name '\(entity.tableName)'", at: entity.location, &diagnostics)
             }
-            claim(entity.swiftTypeName, in: &types, "Swift type name '\(entity.swiftTypeName)' (from entity '\(entity.name)')", at: entity.location, &diagnostics)
+            claim(
+                entity.swiftTypeName, in: &types, "Swift type name '\(entity.swiftTypeName)' (from entity '\(entity.name)')",
+                at: entity.location, &diagnostics)
             var properties: [String: SourceLocation] = [:]
             var columns: [String: SourceLocation] = [:]
             for property in entity.properties {
                 claim(property.name.lowercased(), in: &properties, "property name '\(property.name)'", at: property.location, &diagnostics)
                 // A new property that takes the column an earlier one gave up (checked in checkNamesTaken).
                 if property.takesNameOf != nil { continue }
-                if !claim(property.columnName.lowercased(), in: &columns, "column name '\(property.columnName)'", at: property.location, &diagnostics),
-                    let earlier = entity.properties.first(where: { $0.columnName.lowercased() == property.columnName.lowercased() && $0.name != property.name }),
+                if !claim(
+                    property.columnName.lowercased(), in: &columns, "column name '\(property.columnName)'", at: property.location,
+                    &diagnostics),
+                    let earlier = entity.properties.first(where: {
+                        $0.columnName.lowercased() == property.columnName.lowercased() && $0.name != property.name
+                    }),
                     let removed = earlier.removedAtVersion, let added = property.addedAtVersion, removed <= added
                 {
                     diagnostics.error(
@@ -409,8 +450,11 @@ package enum Resolver {
                 }
             }
             checkNamesTaken(of: entity, &diagnostics)
-            if case .property = entity.identifier.kind {} else if let clash = entity.properties.first(where: { $0.columnName.lowercased() == "id" }) {
-                diagnostics.error("property '\(clash.name)' clashes with the identifier column 'id'; use \"identifier\": {\"type\": \"property\", \"property_name\": \"\(clash.name)\"} to make it the identifier, or rename it", at: clash.location, path: clash.path)
+            if case .property = entity.identifier.kind {
+            } else if let clash = entity.properties.first(where: { $0.columnName.lowercased() == "id" }) {
+                diagnostics.error(
+                    "property '\(clash.name)' clashes with the identifier column 'id'; use \"identifier\": {\"type\": \"property\", \"property_name\": \"\(clash.name)\"} to make it the identifier, or rename it",
+                    at: clash.location, path: clash.path)
             }
         }
         return types
@@ -418,7 +462,9 @@ package enum Resolver {
 
     /// Swift type names Swift refuses (keywords), that other code uses unqualified, or that a scalar type
     /// always means.
-    private static func checkUnusableTypeNames(_ entities: [EntityDescription], _ subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector) {
+    private static func checkUnusableTypeNames(
+        _ entities: [EntityDescription], _ subtypes: [SubtypeDescription], _ diagnostics: inout DiagnosticCollector
+    ) {
         for entity in entities where Naming.unusableTypeNames.contains(entity.swiftTypeName) {
             diagnostics.error(
                 "entity '\(entity.name)' would be the Swift type '\(entity.swiftTypeName)', a keyword Swift does not accept as a type name; \(renaming("entity", swiftName: entity.swiftName, keeps: "its table keeps its name"))",
@@ -456,12 +502,14 @@ package enum Resolver {
     /// hides it, and no qualification reaches past that. Any other name (`Date`, `Unit`, `Column`) is fine.
     /// Each subtype's Swift type is claimed in `types` (beside the entities') after its check.
     private static func checkModuleNameClashes(
-        _ entities: [EntityDescription], _ subtypes: [SubtypeDescription], moduleName: String, claimingSubtypesIn types: inout [String: SourceLocation],
+        _ entities: [EntityDescription], _ subtypes: [SubtypeDescription], moduleName: String,
+        claimingSubtypesIn types: inout [String: SourceLocation],
         _ diagnostics: inout DiagnosticCollector
     ) {
         func moduleClash(_ type: String) -> String? {
             if type == moduleName {
-                return "the app's module (targets.app.module_name), which the generated tests qualify the app's types with (`\(moduleName).\(type)` would look inside the type)"
+                return
+                    "the app's module (targets.app.module_name), which the generated tests qualify the app's types with (`\(moduleName).\(type)` would look inside the type)"
             }
             guard Naming.qualifyingModuleNames.contains(type) else { return nil }
             return "the module \(type), which generated code qualifies its types with (`\(type).…` would look inside the type)"
@@ -478,7 +526,9 @@ package enum Resolver {
                     "subtype '\(subtype.name)' would be the Swift type '\(subtype.swiftTypeName)', named like \(module); \(renaming("subtype", swiftName: subtype.swiftName, keeps: "stored values keep their form")), e.g. \"\(subtype.swiftTypeName)Value\"",
                     at: subtype.location, path: subtype.swiftName == nil ? "$.name" : "$.swift_name")
             }
-            claim(subtype.swiftTypeName, in: &types, "Swift type name '\(subtype.swiftTypeName)' (from subtype '\(subtype.name)')", at: subtype.location, &diagnostics)
+            claim(
+                subtype.swiftTypeName, in: &types, "Swift type name '\(subtype.swiftTypeName)' (from subtype '\(subtype.name)')",
+                at: subtype.location, &diagnostics)
         }
     }
 
@@ -499,8 +549,12 @@ package enum Resolver {
                 checkRecordMembers(of: shape, entity: entity, description: description, &report)
             }
         }
-        checkSubtypeMemberNames(subtypes, enumTypes: enumTypes, structTypes: structTypes, newest: versions.last) { report.error($0, at: $1, path: $2) }
-        checkTypeNames(entities, subtypes: subtypes, config: config, descriptions: descriptions, enumTypes: enumTypes, structTypes: structTypes, &report)
+        checkSubtypeMemberNames(subtypes, enumTypes: enumTypes, structTypes: structTypes, newest: versions.last) {
+            report.error($0, at: $1, path: $2)
+        }
+        checkTypeNames(
+            entities, subtypes: subtypes, config: config, descriptions: descriptions, enumTypes: enumTypes, structTypes: structTypes,
+            &report)
         diagnostics.append(contentsOf: report.diagnostics.diagnostics)
     }
 
@@ -521,7 +575,9 @@ package enum Resolver {
     }
 
     /// A composite's columns are `<column>_<member>`: none may be another property's column.
-    private static func checkCompositeColumns(of shape: EntityShape, entity: ResolvedEntity, description: EntityDescription, _ report: inout NameReport) {
+    private static func checkCompositeColumns(
+        of shape: EntityShape, entity: ResolvedEntity, description: EntityDescription, _ report: inout NameReport
+    ) {
         func described(_ name: String) -> PropertyDescription? { description.properties.first { $0.name == name } }
         var columns: [String: String] = [sqlNameKey(shape.identifier.column): "the identifier"]
         var compositeColumns: Set<String> = []
@@ -536,7 +592,9 @@ package enum Resolver {
             let isComposite = if case .composite = property.kind { true } else { false }
             for name in names {
                 // Plain columns that clash are reported elsewhere; here, clashes with a composite's.
-                if let other = columns[sqlNameKey(name)], other != "property '\(property.name)'", isComposite || compositeColumns.contains(sqlNameKey(name)) {
+                if let other = columns[sqlNameKey(name)], other != "property '\(property.name)'",
+                    isComposite || compositeColumns.contains(sqlNameKey(name))
+                {
                     report.error(
                         "property '\(property.name)' of '\(shape.name)'\(at) would have the column `\(name)`, as would \(other); rename one of them (or give it a persisted_name)",
                         at: described(property.currentName)?.location ?? description.location, path: described(property.currentName)?.path)
@@ -550,7 +608,9 @@ package enum Resolver {
 
     /// The record's Swift properties (the identifier's first: `id`, or the identifier property), and its
     /// relationships' GRDB associations.
-    private static func checkRecordMembers(of shape: EntityShape, entity: ResolvedEntity, description: EntityDescription, _ report: inout NameReport) {
+    private static func checkRecordMembers(
+        of shape: EntityShape, entity: ResolvedEntity, description: EntityDescription, _ report: inout NameReport
+    ) {
         func described(_ name: String) -> PropertyDescription? { description.properties.first { $0.name == name } }
         var members: [(name: String, current: String, swiftName: String)] = []
         var taken: [String: String] = [:]
@@ -567,9 +627,12 @@ package enum Resolver {
             guard let taken = property.associationNames.first(where: { Naming.recordStaticMembers.contains($0) }) else { continue }
             let described = described(property.currentName)
             let suggestion = "linked" + property.swiftName.prefix(1).uppercased() + property.swiftName.dropFirst()
-            let message = "relationship '\(property.name)' of '\(entity.name)' gets no GRDB association: every record has GRDB's static `\(taken)` already; "
+            let message =
+                "relationship '\(property.name)' of '\(entity.name)' gets no GRDB association: every record has GRDB's static `\(taken)` already; "
                 + "give it a \"swift_name\" (e.g. \"\(suggestion)\"; its column keeps its name) to have the association under that name"
-            report.warning(message, once: "\(entity.name).\(property.currentName)", at: described?.location ?? description.location, path: described?.path)
+            report.warning(
+                message, once: "\(entity.name).\(property.currentName)", at: described?.location ?? description.location,
+                path: described?.path)
         }
         for member in members {
             let property = described(member.current)
@@ -596,7 +659,9 @@ package enum Resolver {
         enumTypes: EnumVersionTypes, structTypes: StructVersionTypes, _ report: inout NameReport
     ) {
         let module = config.app.moduleName
-        var types: [String: String] = ["\(module)Schema": "the generated schema registry", "\(module)Migrations": "the generated migrations protocol"]
+        var types: [String: String] = [
+            "\(module)Schema": "the generated schema registry", "\(module)Migrations": "the generated migrations protocol",
+        ]
         if config.appTests != nil {
             // The generated tests' own types hide the app's types of the same name there.
             types["\(module)MigrationExpectations"] = "the generated tests' expectations protocol"
@@ -604,7 +669,8 @@ package enum Resolver {
             types["\(module)MigrationSeeds"] = "the generated tests' seeds"
         }
         if let provider = config.migrationsProvider { types[provider] = "the migrations_provider" }
-        var nestedTypes: [String: String] = Dictionary(uniqueKeysWithValues: Naming.recordNestedTypeNames.map { ($0, "a type every record declares") })
+        var nestedTypes: [String: String] = Dictionary(
+            uniqueKeysWithValues: Naming.recordNestedTypeNames.map { ($0, "a type every record declares") })
         for entity in entities {
             for shape in entity.shapes {
                 for property in shape.properties {
@@ -629,17 +695,23 @@ package enum Resolver {
         for entity in entities {
             guard let description = descriptions.first(where: { $0.name == entity.name }) else { continue }
             for shape in entity.shapes {
-                claim(shape.typeName, "the record of entity '\(entity.name)' at version \(shape.version)", at: description.location, swiftName: description.swiftName)
+                claim(
+                    shape.typeName, "the record of entity '\(entity.name)' at version \(shape.version)", at: description.location,
+                    swiftName: description.swiftName)
             }
             claim(entity.typeName, "entity '\(entity.name)'", at: description.location, swiftName: description.swiftName)
         }
         for subtype in subtypes {
             claim(subtype.swiftTypeName, "subtype '\(subtype.name)'", at: subtype.location, swiftName: subtype.swiftName)
             for older in enumTypes.olderTypes[subtype.name] ?? [] {
-                claim(older.typeName, "enum '\(subtype.name)' at version \(older.versions.map(\.string).joined(separator: ", "))", at: subtype.location, swiftName: subtype.swiftName)
+                claim(
+                    older.typeName, "enum '\(subtype.name)' at version \(older.versions.map(\.string).joined(separator: ", "))",
+                    at: subtype.location, swiftName: subtype.swiftName)
             }
             for older in structTypes.olderTypes[subtype.name] ?? [] {
-                claim(older.typeName, "struct '\(subtype.name)' at version \(older.versions.map(\.string).joined(separator: ", "))", at: subtype.location, swiftName: subtype.swiftName)
+                claim(
+                    older.typeName, "struct '\(subtype.name)' at version \(older.versions.map(\.string).joined(separator: ", "))",
+                    at: subtype.location, swiftName: subtype.swiftName)
             }
         }
     }
@@ -654,7 +726,8 @@ package enum Resolver {
             switch subtype.kind {
             case .enumeration(let cases):
                 // The newest cases, then each older case set (`Theme_1_0`) at the first version it holds at.
-                let sets: [(cases: [String], version: SchemaVersion?)] = [(cases, nil)] + (enumTypes.olderTypes[subtype.name] ?? []).map { ($0.cases, $0.versions.first) }
+                let sets: [(cases: [String], version: SchemaVersion?)] =
+                    [(cases, nil)] + (enumTypes.olderTypes[subtype.name] ?? []).map { ($0.cases, $0.versions.first) }
                 // In the description's order, so that an error lands on the later case.
                 let order = Dictionary(subtype.caseHistory.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
                 for (cases, version) in sets {
@@ -665,9 +738,13 @@ package enum Resolver {
                     for (raw, item) in items {
                         let swiftName = subtype.swiftCaseName(raw, at: version)
                         let location = item?.location ?? subtype.location
-                        let fix = item?.swiftName == nil ? "give it a \"swift_name\" (its stored value stays '\(raw)')" : "choose another \"swift_name\""
+                        let fix =
+                            item?.swiftName == nil
+                            ? "give it a \"swift_name\" (its stored value stays '\(raw)')" : "choose another \"swift_name\""
                         if let clash = Naming.enumMemberNames[swiftName] {
-                            report("case '\(raw)' of enum '\(subtype.name)'\(at) would be the Swift case `\(swiftName)`, which clashes with \(clash); \(fix)", location, item?.path)
+                            report(
+                                "case '\(raw)' of enum '\(subtype.name)'\(at) would be the Swift case `\(swiftName)`, which clashes with \(clash); \(fix)",
+                                location, item?.path)
                         } else if let other = taken[swiftName] {
                             report(
                                 "case '\(raw)' of enum '\(subtype.name)'\(at) would be the Swift case `\(swiftName)`, as would case '\(other)'; give one of them a \"swift_name\" (stored values stay as they are)",
@@ -682,9 +759,13 @@ package enum Resolver {
                 for (index, option) in options.enumerated() {
                     let swiftName = Naming.propertyName(option)
                     if let clash = Naming.optionSetMemberNames[swiftName] {
-                        report("option '\(option)' of '\(subtype.name)' would be the Swift option `\(swiftName)`, which clashes with \(clash); rename the option", subtype.location, "$.options[\(index)]")
+                        report(
+                            "option '\(option)' of '\(subtype.name)' would be the Swift option `\(swiftName)`, which clashes with \(clash); rename the option",
+                            subtype.location, "$.options[\(index)]")
                     } else if let other = taken[swiftName] {
-                        report("option '\(option)' of '\(subtype.name)' would be the Swift option `\(swiftName)`, as would option '\(other)'; rename one of them", subtype.location, "$.options[\(index)]")
+                        report(
+                            "option '\(option)' of '\(subtype.name)' would be the Swift option `\(swiftName)`, as would option '\(other)'; rename one of them",
+                            subtype.location, "$.options[\(index)]")
                     } else {
                         taken[swiftName] = option
                     }
@@ -692,15 +773,20 @@ package enum Resolver {
             case .structure:
                 // The newest members, then each older member set (`Point_1_0`) at the first version it holds at.
                 let sets: [(members: [SubtypeProperty]?, version: SchemaVersion?)] =
-                    [(newest.flatMap { subtype.members(at: $0) }, nil)] + (structTypes.olderTypes[subtype.name] ?? []).map { (subtype.members(at: $0.version), $0.version) }
+                    [(newest.flatMap { subtype.members(at: $0) }, nil)]
+                    + (structTypes.olderTypes[subtype.name] ?? []).map { (subtype.members(at: $0.version), $0.version) }
                 for (members, version) in sets {
                     let at = version.map { " at version \($0)" } ?? ""
                     var taken: [String: String] = [:]
                     for member in members ?? [] {
                         let swiftName = member.swiftMemberName
-                        let fix = member.swiftName == nil ? "give it a \"swift_name\" (its JSON key or column keeps its name)" : "choose another \"swift_name\""
+                        let fix =
+                            member.swiftName == nil
+                            ? "give it a \"swift_name\" (its JSON key or column keeps its name)" : "choose another \"swift_name\""
                         if let clash = Naming.recordMemberNames[swiftName] {
-                            report("member '\(member.name)' of '\(subtype.name)'\(at) would be the Swift property `\(swiftName)`, which clashes with \(clash); \(fix)", member.location, member.path)
+                            report(
+                                "member '\(member.name)' of '\(subtype.name)'\(at) would be the Swift property `\(swiftName)`, which clashes with \(clash); \(fix)",
+                                member.location, member.path)
                         } else if let other = taken[swiftName] {
                             report(
                                 "member '\(member.name)' of '\(subtype.name)'\(at) would be the Swift property `\(swiftName)`, as would member '\(other)'; give one of them a \"swift_name\" (JSON keys and columns keep their names)",
@@ -728,23 +814,30 @@ package enum Resolver {
         }
         if let first = entity.versionHistory.first {
             if first.previousName != nil {
-                diagnostics.error("the first version_history item of '\(entity.name)' cannot have previous_name: there is no earlier version to rename from", at: first.location)
+                diagnostics.error(
+                    "the first version_history item of '\(entity.name)' cannot have previous_name: there is no earlier version to rename from",
+                    at: first.location)
             }
             if let removed = entity.removedAtVersion, removed <= first.version {
-                diagnostics.error("removed_at_version \(removed) of '\(entity.name)' is not after its first version \(first.version)", at: entity.location)
+                diagnostics.error(
+                    "removed_at_version \(removed) of '\(entity.name)' is not after its first version \(first.version)", at: entity.location
+                )
             }
             if let removed = entity.removedAtVersion, let last = entity.versionHistory.last, last.version >= removed {
-                diagnostics.error("version_history of '\(entity.name)' lists \(last.version), at or after its removal at \(removed)", at: last.location)
+                diagnostics.error(
+                    "version_history of '\(entity.name)' lists \(last.version), at or after its removal at \(removed)", at: last.location)
             }
         }
         if let first = entity.versionHistory.first, first.ignoreMigrationChecks || !first.ignorePropertyMigrationChecksOn.isEmpty {
             diagnostics.error(
-                "the first version_history item of '\(entity.name)' cannot ignore migration checks: no store is older than the entity", at: first.location)
+                "the first version_history item of '\(entity.name)' cannot ignore migration checks: no store is older than the entity",
+                at: first.location)
         }
         let propertyNames = Set(entity.properties.map(\.name))
         for item in entity.versionHistory {
             for name in item.ignorePropertyMigrationChecksOn where !propertyNames.contains(name) {
-                diagnostics.warning("ignore_property_migration_checks_on names '\(name)', which is not a property of '\(entity.name)'", at: item.location)
+                diagnostics.warning(
+                    "ignore_property_migration_checks_on names '\(name)', which is not a property of '\(entity.name)'", at: item.location)
             }
         }
     }
@@ -777,7 +870,8 @@ extension Resolver {
     /// A property that uses a subtype at a version before the subtype's `added_at_version`: an error at the
     /// property, naming the subtype and where its version is written (once per property and subtype).
     static func checkSubtypesExist(
-        for timeline: EntityTimeline, versions: [SchemaVersion], subtypes: [String: SubtypeDescription], _ diagnostics: inout DiagnosticCollector
+        for timeline: EntityTimeline, versions: [SchemaVersion], subtypes: [String: SubtypeDescription],
+        _ diagnostics: inout DiagnosticCollector
     ) {
         func named(_ type: PropertyType) -> [String] {
             switch type {
@@ -941,13 +1035,17 @@ final class EntityTimeline: @unchecked Sendable {
     func ownPropertyNames(at version: SchemaVersion) -> Set<String> { Set(properties(at: version).map(\.name)) }
 
     func propertyName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
-        if let previous = property.previousName, let renamedAt = propertyLifetimes[property.name]?.renamedAt, version < renamedAt { return previous }
+        if let previous = property.previousName, let renamedAt = propertyLifetimes[property.name]?.renamedAt, version < renamedAt {
+            return previous
+        }
         return property.name
     }
 
     func columnName(_ property: PropertyDescription, at version: SchemaVersion) -> String {
         // The column as the earliest type_history item after `version` that names it says, else as described now.
-        let earlier = property.typeHistory.filter { $0.untilVersion > version && $0.persistedName != nil }.min { $0.untilVersion < $1.untilVersion }
+        let earlier = property.typeHistory.filter { $0.untilVersion > version && $0.persistedName != nil }.min {
+            $0.untilVersion < $1.untilVersion
+        }
         if let earlier, let name = earlier.persistedName { return name ?? columnNaming.column(propertyName(property, at: version)) }
         return property.persistedName ?? columnNaming.column(propertyName(property, at: version))
     }

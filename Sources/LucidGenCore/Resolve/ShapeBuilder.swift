@@ -65,8 +65,10 @@ struct ShapeBuilder {
         if timeline.hasKind(at: version) {
             // Which entity of the hierarchy the row is: its description name (an abstract entity's records name it).
             var kind = PropertyShape(
-                name: Hierarchy.kindColumn, currentName: Hierarchy.kindColumn, swiftName: Hierarchy.kindColumn, column: Hierarchy.kindColumn, storage: .text,
-                swiftType: SwiftTypes.string, nullable: false, defaultSQL: nil, defaultSwift: entity.abstract ? nil : swiftStringLiteral(name),
+                name: Hierarchy.kindColumn, currentName: Hierarchy.kindColumn, swiftName: Hierarchy.kindColumn,
+                column: Hierarchy.kindColumn, storage: .text,
+                swiftType: SwiftTypes.string, nullable: false, defaultSQL: nil,
+                defaultSwift: entity.abstract ? nil : swiftStringLiteral(name),
                 typeDescription: "string", kind: .value)
             kind.isKind = true
             properties.append(kind)
@@ -96,7 +98,8 @@ struct ShapeBuilder {
         }
         var kinds: [String] = []
         for moment in moments.sorted() {
-            for member in [timeline] + timeline.descendants(at: moment) where member.exists(at: moment) && !kinds.contains(member.name(at: moment)) {
+            for member in [timeline] + timeline.descendants(at: moment)
+            where member.exists(at: moment) && !kinds.contains(member.name(at: moment)) {
                 kinds.append(member.name(at: moment))
             }
         }
@@ -105,7 +108,9 @@ struct ShapeBuilder {
 
     /// `keying`: the entities whose key is being found through key-relationships (a key that is a to-one to
     /// an entity whose key is a to-one back would never end).
-    func identifierShape(of timeline: EntityTimeline, at version: SchemaVersion, keying: Set<String> = [], _ diagnostics: inout DiagnosticCollector) -> IdentifierShape? {
+    func identifierShape(
+        of timeline: EntityTimeline, at version: SchemaVersion, keying: Set<String> = [], _ diagnostics: inout DiagnosticCollector
+    ) -> IdentifierShape? {
         // A subentity's rows are its root's: so is its key (relationships to it reference the root's table).
         if timeline.parent(at: version) != nil {
             let root = timeline.root(at: version)
@@ -126,8 +131,11 @@ struct ShapeBuilder {
             if case .relationship(let targetName, false, _) = property.type {
                 return relationshipKeyShape(property, to: targetName, of: timeline, at: version, keying: keying, &diagnostics)
             }
-            guard case .scalar(let scalar) = property.type, [.int, .string, .uuid].contains(scalar), !property.nullable, !property.lazy else {
-                diagnostics.error("identifier property '\(key)' must be a required int, string or uuid, or a required to-one relationship", at: property.location, path: property.path)
+            guard case .scalar(let scalar) = property.type, [.int, .string, .uuid].contains(scalar), !property.nullable, !property.lazy
+            else {
+                diagnostics.error(
+                    "identifier property '\(key)' must be a required int, string or uuid, or a required to-one relationship",
+                    at: property.location, path: property.path)
                 return nil
             }
             if entity.identifier.autoincrement, scalar != .int {
@@ -137,7 +145,8 @@ struct ShapeBuilder {
                 return nil
             }
             guard timeline.properties(at: version).contains(where: { $0.name == key }) else {
-                diagnostics.error("identifier property '\(key)' does not exist at version \(version)", at: property.location, path: property.path)
+                diagnostics.error(
+                    "identifier property '\(key)' does not exist at version \(version)", at: property.location, path: property.path)
                 return nil
             }
             let name = timeline.propertyName(property, at: version)
@@ -156,57 +165,81 @@ struct ShapeBuilder {
     ) -> IdentifierShape? {
         let key = property.name
         guard !property.nullable, !property.lazy else {
-            diagnostics.error("identifier property '\(key)' must be a required int, string or uuid, or a required to-one relationship", at: property.location, path: property.path)
+            diagnostics.error(
+                "identifier property '\(key)' must be a required int, string or uuid, or a required to-one relationship",
+                at: property.location, path: property.path)
             return nil
         }
         guard let target = timelines[targetName], target.exists(at: version), let targetVersion = target.historyVersion(at: version) else {
-            diagnostics.error("identifier property '\(key)' refers to '\(targetName)', which is no entity at version \(version)", at: property.typeLocation, path: property.path + ".property_type")
+            diagnostics.error(
+                "identifier property '\(key)' refers to '\(targetName)', which is no entity at version \(version)",
+                at: property.typeLocation, path: property.path + ".property_type")
             return nil
         }
         guard !keying.contains(timeline.entity.name) else {
-            diagnostics.error("identifier property '\(key)' is keyed by '\(targetName)', whose key is keyed back by '\(timeline.entity.name)': one of them needs a key of its own", at: property.location, path: property.path)
+            diagnostics.error(
+                "identifier property '\(key)' is keyed by '\(targetName)', whose key is keyed back by '\(timeline.entity.name)': one of them needs a key of its own",
+                at: property.location, path: property.path)
             return nil
         }
         guard timeline.properties(at: version).contains(where: { $0.name == key }) else {
-            diagnostics.error("identifier property '\(key)' does not exist at version \(version)", at: property.location, path: property.path)
+            diagnostics.error(
+                "identifier property '\(key)' does not exist at version \(version)", at: property.location, path: property.path)
             return nil
         }
-        guard let targetKey = identifierShape(of: target, at: targetVersion, keying: keying.union([timeline.entity.name]), &diagnostics) else { return nil }
+        guard let targetKey = identifierShape(of: target, at: targetVersion, keying: keying.union([timeline.entity.name]), &diagnostics)
+        else { return nil }
         let name = timeline.propertyName(property, at: version)
         let column = timeline.columnName(property, at: version)
         return IdentifierShape(
-            kind: .property(name), column: column, storage: targetKey.storage, swiftType: targetKey.swiftType, swiftName: property.swiftPropertyName(as: name),
+            kind: .property(name), column: column, storage: targetKey.storage, swiftType: targetKey.swiftType,
+            swiftName: property.swiftPropertyName(as: name),
             foreignKey: SchemaForeignKey(
-                columns: [column], table: target.tableName(at: version), tableColumns: [targetKey.column], onDelete: property.onDelete ?? .cascade, onUpdate: property.onUpdate))
+                columns: [column], table: target.tableName(at: version), tableColumns: [targetKey.column],
+                onDelete: property.onDelete ?? .cascade, onUpdate: property.onUpdate))
     }
 
-    func propertyShape(_ property: PropertyDescription, of timeline: EntityTimeline, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector)
+    func propertyShape(
+        _ property: PropertyDescription, of timeline: EntityTimeline, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
+    )
         -> PropertyShape?
     {
         let name = timeline.propertyName(property, at: version)
         let column = timeline.columnName(property, at: version)
         let nullable = property.nullable || property.lazy
         var shape = PropertyShape(
-            name: name, currentName: property.name, swiftName: property.swiftPropertyName(as: name), column: column, storage: .text, swiftType: SwiftTypes.string,
+            name: name, currentName: property.name, swiftName: property.swiftPropertyName(as: name), column: column, storage: .text,
+            swiftType: SwiftTypes.string,
             nullable: nullable, defaultSQL: nil, defaultSwift: nil, typeDescription: property.type.description, kind: .value)
         shape.generated = property.generated != nil
         switch property.type {
         case .relationship(let targetName, let toMany, let ordered):
             guard let target = timelines[targetName] else {
-                let hint = timelines.values.first { $0.entity.versionHistory.contains { $0.previousName == targetName } }.map { " (did you mean '\($0.entity.name)', its current name?)" }
+                let hint =
+                    timelines.values.first { $0.entity.versionHistory.contains { $0.previousName == targetName } }.map {
+                        " (did you mean '\($0.entity.name)', its current name?)"
+                    }
                     ?? KeySuggestion.nearest(to: targetName, among: timelines.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.error("relationship '\(property.name)' refers to unknown entity '\(targetName)'\(hint)", at: property.typeLocation, path: property.path + ".property_type")
+                diagnostics.error(
+                    "relationship '\(property.name)' refers to unknown entity '\(targetName)'\(hint)", at: property.typeLocation,
+                    path: property.path + ".property_type")
                 return nil
             }
             guard target.exists(at: version) else {
-                diagnostics.error("relationship '\(property.name)' refers to '\(targetName)', which does not exist at version \(version)", at: property.location, path: property.path)
+                diagnostics.error(
+                    "relationship '\(property.name)' refers to '\(targetName)', which does not exist at version \(version)",
+                    at: property.location, path: property.path)
                 return nil
             }
-            guard let targetIdentifier = identifierShape(of: target, at: target.historyVersion(at: version)!, &diagnostics) else { return nil }
+            guard let targetIdentifier = identifierShape(of: target, at: target.historyVersion(at: version)!, &diagnostics) else {
+                return nil
+            }
             // The target as it was named at this version: a rename of the target keeps the relationship.
             shape.typeDescription = Self.relationshipDescription(target: target.name(at: version), toMany: toMany, ordered: ordered)
             if property.defaultValue != nil && property.defaultValue != .null {
-                diagnostics.error("relationship '\(property.name)' cannot have a default_value", at: property.location, path: property.path + ".default_value")
+                diagnostics.error(
+                    "relationship '\(property.name)' cannot have a default_value", at: property.location,
+                    path: property.path + ".default_value")
             }
             if toMany {
                 let joinTable = property.linkTable?.name ?? LinkTable.name(owner: timeline.tableName(at: version), relationship: column)
@@ -224,7 +257,9 @@ struct ShapeBuilder {
             }
             return shape
         case .composite(let name):
-            guard let composite = compositeShape(name, prefix: column, of: property, at: version, stack: [], &diagnostics) else { return nil }
+            guard let composite = compositeShape(name, prefix: column, of: property, at: version, stack: [], &diagnostics) else {
+                return nil
+            }
             if let value = property.defaultValue, value != .null {
                 diagnostics.error(
                     "composite '\(property.name)' cannot have a default_value: give its elements default_value in the subtype '\(name)'",
@@ -248,7 +283,9 @@ struct ShapeBuilder {
             shape.swiftType = swiftType
             shape.storedAsJSON = isStoredAsJSON(property.type)
             if let value = property.defaultValue {
-                guard let (sql, swift) = defaultLiterals(value, for: property, nullable: nullable, at: version, &diagnostics) else { return nil }
+                guard let (sql, swift) = defaultLiterals(value, for: property, nullable: nullable, at: version, &diagnostics) else {
+                    return nil
+                }
                 shape.defaultSQL = sql
                 shape.defaultSwift = swift
             }

@@ -119,7 +119,9 @@ package struct SchemaSnapshot: Sendable, Codable, Equatable {
     package static func markReleased(version: SchemaVersion, in folder: String) throws -> String {
         let path = (folder as NSString).appendingPathComponent(fileName(for: version))
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw GenerationFailed("there is no snapshot of \(version) to mark released; run `lucidgen generate` first", at: SourceLocation(file: displayPath(path)))
+            throw GenerationFailed(
+                "there is no snapshot of \(version) to mark released; run `lucidgen generate` first",
+                at: SourceLocation(file: displayPath(path)))
         }
         var snapshot = try decoded(from: data)
         guard snapshot.released != true else { return path }
@@ -150,10 +152,12 @@ extension SchemaSnapshot {
     static func decoded(from data: Data) throws -> SchemaSnapshot {
         let decoder = JSONDecoder()
         guard let head = try? decoder.decode(Head.self, from: data),
-            let tables = try? SchemaTable.tables(underKey: CodingKeys.tables.stringValue, inJSONObject: String(decoding: data, as: UTF8.self))
+            let tables = try? SchemaTable.tables(
+                underKey: CodingKeys.tables.stringValue, inJSONObject: String(decoding: data, as: UTF8.self))
         else { return try decoder.decode(SchemaSnapshot.self, from: data) }
         return SchemaSnapshot(
-            format: head.format, version: head.version, checksum: head.checksum, entities: head.entities, tables: tables, subtypes: head.subtypes,
+            format: head.format, version: head.version, checksum: head.checksum, entities: head.entities, tables: tables,
+            subtypes: head.subtypes,
             released: head.released)
     }
 
@@ -210,7 +214,9 @@ struct SnapshotIndex: Sendable {
 /// Reads the snapshot folder.
 enum SnapshotStore {
     /// Every snapshot in `folder`, by version. Unreadable or malformed files are errors.
-    static func load(from folder: String, _ diagnostics: inout DiagnosticCollector) -> [SchemaVersion: (snapshot: SchemaSnapshot, file: String)] {
+    static func load(from folder: String, _ diagnostics: inout DiagnosticCollector) -> [SchemaVersion: (
+        snapshot: SchemaSnapshot, file: String
+    )] {
         var result: [SchemaVersion: (snapshot: SchemaSnapshot, file: String)] = [:]
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return result }
         let files = names.sorted().filter { $0.hasSuffix(".json") }
@@ -218,10 +224,14 @@ enum SnapshotStore {
         // version, and this is a large part of its first run, so every core takes a share.
         enum Loaded { case unreadable, malformed(String), decoded(SchemaSnapshot, checksumMatches: Bool) }
         let loaded = Parallel.map(count: files.count) { index -> Loaded in
-            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(files[index])) else { return .unreadable }
+            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(files[index])) else {
+                return .unreadable
+            }
             do {
                 let snapshot = try SchemaSnapshot.decoded(from: data)
-                return .decoded(snapshot, checksumMatches: snapshot.format == SchemaSnapshot.currentFormat && snapshot.schema.checksum == snapshot.checksum)
+                return .decoded(
+                    snapshot,
+                    checksumMatches: snapshot.format == SchemaSnapshot.currentFormat && snapshot.schema.checksum == snapshot.checksum)
             } catch {
                 return .malformed("\(error)")
             }
@@ -243,11 +253,14 @@ enum SnapshotStore {
                 checksumMatches = matches
             }
             guard snapshot.format == SchemaSnapshot.currentFormat else {
-                diagnostics.error("schema snapshot format \(snapshot.format) is not supported by this lucidgen", at: SourceLocation(file: shown))
+                diagnostics.error(
+                    "schema snapshot format \(snapshot.format) is not supported by this lucidgen", at: SourceLocation(file: shown))
                 continue
             }
             if name != SchemaSnapshot.fileName(for: snapshot.version) {
-                diagnostics.error("this snapshot is of version \(snapshot.version); its file must be named '\(SchemaSnapshot.fileName(for: snapshot.version))'", at: SourceLocation(file: shown))
+                diagnostics.error(
+                    "this snapshot is of version \(snapshot.version); its file must be named '\(SchemaSnapshot.fileName(for: snapshot.version))'",
+                    at: SourceLocation(file: shown))
                 continue
             }
             if !checksumMatches {
@@ -257,7 +270,8 @@ enum SnapshotStore {
                 continue
             }
             if let existing = result[snapshot.version] {
-                diagnostics.error("two snapshots of version \(snapshot.version) (also '\(displayPath(existing.file))')", at: SourceLocation(file: shown))
+                diagnostics.error(
+                    "two snapshots of version \(snapshot.version) (also '\(displayPath(existing.file))')", at: SourceLocation(file: shown))
                 continue
             }
             result[snapshot.version] = (snapshot, path)
@@ -306,40 +320,85 @@ enum SnapshotStore {
         for name in Set(frozenEntities.keys).union(derivedEntities.keys).sorted() {
             switch (frozenEntities[name], derivedEntities[name]) {
             case (.some, nil):
-                result.append(Difference(entity: name, message: "entity '\(name)' is in the released snapshot but the descriptions no longer produce it at this version "
-                    + "(if it was renamed, add \"previous_name\" to the version_history item of the rename; if it was removed, keep its description and add \"removed_at_version\")"))
+                result.append(
+                    Difference(
+                        entity: name,
+                        message: "entity '\(name)' is in the released snapshot but the descriptions no longer produce it at this version "
+                            + "(if it was renamed, add \"previous_name\" to the version_history item of the rename; if it was removed, keep its description and add \"removed_at_version\")"
+                    ))
             case (nil, .some):
-                result.append(Difference(entity: name, message: "entity '\(name)' is not in the released snapshot (if it was added later, its first version_history item must be that later version)"))
+                result.append(
+                    Difference(
+                        entity: name,
+                        message:
+                            "entity '\(name)' is not in the released snapshot (if it was added later, its first version_history item must be that later version)"
+                    ))
             case (let old?, let new?):
                 if old.parent != new.parent {
                     // Entity inheritance: a change of `parent` without `parent_history` rewrites released versions.
                     let was = old.parent.map { "parent '\($0)'" } ?? "no parent"
                     let now = new.parent.map { "parent '\($0)'" } ?? "no parent"
-                    result.append(Difference(entity: name, message:
-                        "entity '\(name)': \(was) became \(now); a released version keeps its parent: say where it changes with \"parent_history\" (e.g. [{ \"until_version\": \"<the next version>\", \"parent\": \(old.parent.map { "\"\($0)\"" } ?? "null") }])"))
+                    result.append(
+                        Difference(
+                            entity: name,
+                            message:
+                                "entity '\(name)': \(was) became \(now); a released version keeps its parent: say where it changes with \"parent_history\" (e.g. [{ \"until_version\": \"<the next version>\", \"parent\": \(old.parent.map { "\"\($0)\"" } ?? "null") }])"
+                        ))
                 } else if old.table != new.table {
                     result.append(Difference(entity: name, message: "entity '\(name)': table '\(old.table)' became '\(new.table)'"))
                 }
                 if old.abstract != new.abstract {
-                    result.append(Difference(entity: name, message: "entity '\(name)' became \(new.abstract == true ? "abstract" : "concrete") (\"abstract\" holds at every version)"))
+                    result.append(
+                        Difference(
+                            entity: name,
+                            message:
+                                "entity '\(name)' became \(new.abstract == true ? "abstract" : "concrete") (\"abstract\" holds at every version)"
+                        ))
                 }
-                if old.identifier != new.identifier { result.append(Difference(entity: name, message: "entity '\(name)': identifier '\(old.identifier)' became '\(new.identifier)'")) }
+                if old.identifier != new.identifier {
+                    result.append(
+                        Difference(entity: name, message: "entity '\(name)': identifier '\(old.identifier)' became '\(new.identifier)'"))
+                }
                 let oldProperties = Dictionary(uniqueKeysWithValues: old.properties.map { ($0.name, $0) })
                 let newProperties = Dictionary(uniqueKeysWithValues: new.properties.map { ($0.name, $0) })
                 for property in Set(oldProperties.keys).union(newProperties.keys).sorted() {
                     switch (oldProperties[property], newProperties[property]) {
                     case (.some, nil):
-                        result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' is missing "
-                            + "(if it was removed later, keep it and add \"removed_at_version\"; if it was renamed later, add \"previous_name\" and \"renamed_at_version\")"))
+                        result.append(
+                            Difference(
+                                entity: name, property: property,
+                                message: "entity '\(name)': property '\(property)' is missing "
+                                    + "(if it was removed later, keep it and add \"removed_at_version\"; if it was renamed later, add \"previous_name\" and \"renamed_at_version\")"
+                            ))
                     case (nil, .some):
-                        result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' was added (if it was added in a later version, set its \"added_at_version\")"))
+                        result.append(
+                            Difference(
+                                entity: name, property: property,
+                                message:
+                                    "entity '\(name)': property '\(property)' was added (if it was added in a later version, set its \"added_at_version\")"
+                            ))
                     case (let a?, let b?):
-                        if a.type != b.type { result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' changed type from \(a.type) to \(b.type)")) }
+                        if a.type != b.type {
+                            result.append(
+                                Difference(
+                                    entity: name, property: property,
+                                    message: "entity '\(name)': property '\(property)' changed type from \(a.type) to \(b.type)"))
+                        }
                         if a.nullable != b.nullable {
-                            result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' changed from \(a.nullable ? "nullable" : "required") to \(b.nullable ? "nullable" : "required")"))
+                            result.append(
+                                Difference(
+                                    entity: name, property: property,
+                                    message:
+                                        "entity '\(name)': property '\(property)' changed from \(a.nullable ? "nullable" : "required") to \(b.nullable ? "nullable" : "required")"
+                                ))
                         }
                         if a.defaultValue != b.defaultValue {
-                            result.append(Difference(entity: name, property: property, message: "entity '\(name)': property '\(property)' changed default from \(a.defaultValue ?? "none") to \(b.defaultValue ?? "none")"))
+                            result.append(
+                                Difference(
+                                    entity: name, property: property,
+                                    message:
+                                        "entity '\(name)': property '\(property)' changed default from \(a.defaultValue ?? "none") to \(b.defaultValue ?? "none")"
+                                ))
                         }
                     case (nil, nil): break
                     }
@@ -349,35 +408,56 @@ enum SnapshotStore {
         }
         if let recorded = frozen.subtypes {
             for subtype in derived.subtypes ?? [] where !recorded.contains(where: { $0.name == subtype.name }) {
-                result.append(Difference(subtype: subtype.name, message:
-                    "\(subtype.kind) '\(subtype.name)' is not in the released snapshot, but a property uses it at this version "
-                        + "(a subtype described after the release belongs to the later versions whose properties use it: set the property's added_at_version, or its type_history)"))
+                result.append(
+                    Difference(
+                        subtype: subtype.name,
+                        message:
+                            "\(subtype.kind) '\(subtype.name)' is not in the released snapshot, but a property uses it at this version "
+                            + "(a subtype described after the release belongs to the later versions whose properties use it: set the property's added_at_version, or its type_history)"
+                    ))
             }
         }
         for subtype in frozen.subtypes ?? [] {
             let now = derived.subtypes?.first { $0.name == subtype.name }
             if let members = subtype.members, now?.members != members {
-                func show(_ members: [SchemaSnapshot.MemberSnapshot]) -> String { members.map { "\($0.name): \($0.type)\($0.nullable ? "?" : "")" }.joined(separator: ", ") }
-                result.append(Difference(subtype: subtype.name, message:
-                    "struct '\(subtype.name)' had the members \(show(members)), now \(now?.members.map(show) ?? "none")"
-                        + "; say at which later version each member was added, removed, renamed or made optional or required (added_at_version, removed_at_version, previous_name with renamed_at_version, type_history)"))
+                func show(_ members: [SchemaSnapshot.MemberSnapshot]) -> String {
+                    members.map { "\($0.name): \($0.type)\($0.nullable ? "?" : "")" }.joined(separator: ", ")
+                }
+                result.append(
+                    Difference(
+                        subtype: subtype.name,
+                        message:
+                            "struct '\(subtype.name)' had the members \(show(members)), now \(now?.members.map(show) ?? "none")"
+                            + "; say at which later version each member was added, removed, renamed or made optional or required (added_at_version, removed_at_version, previous_name with renamed_at_version, type_history)"
+                    ))
                 continue
             }
             guard let cases = subtype.cases, now?.cases != cases else { continue }
             guard let newCases = now?.cases else {
-                result.append(Difference(subtype: subtype.name, message: "enum '\(subtype.name)' is in the released snapshot but no longer an enum at this version"))
+                result.append(
+                    Difference(
+                        subtype: subtype.name,
+                        message: "enum '\(subtype.name)' is in the released snapshot but no longer an enum at this version"))
                 continue
             }
             let removed = cases.filter { !newCases.contains($0) }, added = newCases.filter { !cases.contains($0) }
-            result.append(Difference(subtype: subtype.name, message:
-                "enum '\(subtype.name)' had the cases \(cases.joined(separator: ", ")), now \(newCases.joined(separator: ", "))"
-                    + (removed.isEmpty ? "" : " (gone: \(removed.joined(separator: ", ")))") + (added.isEmpty ? "" : " (new: \(added.joined(separator: ", ")))")
-                    + "; say at which later version each case was added, removed or renamed (added_at_version, removed_at_version, previous_name with renamed_at_version)"))
+            result.append(
+                Difference(
+                    subtype: subtype.name,
+                    message:
+                        "enum '\(subtype.name)' had the cases \(cases.joined(separator: ", ")), now \(newCases.joined(separator: ", "))"
+                        + (removed.isEmpty ? "" : " (gone: \(removed.joined(separator: ", ")))")
+                        + (added.isEmpty ? "" : " (new: \(added.joined(separator: ", ")))")
+                        + "; say at which later version each case was added, removed or renamed (added_at_version, removed_at_version, previous_name with renamed_at_version)"
+                ))
         }
         if result.isEmpty && frozen.tables != derived.tables {
             let frozenTables = Dictionary(uniqueKeysWithValues: frozen.tables.map { ($0.name, $0) })
             for table in derived.tables where frozenTables[table.name] != table {
-                result.append(Difference(table: table.name, message: "table '\(table.name)' differs: " + Self.difference(frozen: frozenTables[table.name], now: table)))
+                result.append(
+                    Difference(
+                        table: table.name,
+                        message: "table '\(table.name)' differs: " + Self.difference(frozen: frozenTables[table.name], now: table)))
             }
             for table in frozen.tables where derived.tables.allSatisfy({ $0.name != table.name }) {
                 result.append(Difference(table: table.name, message: "table '\(table.name)' is no longer produced"))
@@ -395,7 +475,9 @@ enum SnapshotStore {
             case .object(let members) = root.value, case .array(let items)? = members.first(where: { $0.key == list })?.value.value
         else { return nil }
         for item in items {
-            guard case .object(let fields) = item.value, let field = fields.first(where: { $0.key == "name" }), case .string(name) = field.value.value else { continue }
+            guard case .object(let fields) = item.value, let field = fields.first(where: { $0.key == "name" }),
+                case .string(name) = field.value.value
+            else { continue }
             return field.keyLocation
         }
         return nil
@@ -406,8 +488,11 @@ enum SnapshotStore {
         guard let frozen else { return "it is new, now \(now.createTableStatement())" }
         if frozen.createStatements != now.createStatements {
             let gone = frozen.columns.map(\.name).filter { name in now.column(named: name) == nil }
-            let hint = gone.isEmpty ? "" : "; if column \(gone.joined(separator: ", ")) was renamed at a later version, say so on its property: "
-                + #"a type_history item { "until_version": "<that version>", "persisted_name": "<the old column name>" }"#
+            let hint =
+                gone.isEmpty
+                ? ""
+                : "; if column \(gone.joined(separator: ", ")) was renamed at a later version, say so on its property: "
+                    + #"a type_history item { "until_version": "<that version>", "persisted_name": "<the old column name>" }"#
             return "frozen \(frozen.createStatements.joined(separator: "; ")), now \(now.createStatements.joined(separator: "; "))\(hint)"
         }
         func origin(_ renamed: String?, _ converted: String?) -> String {
@@ -417,20 +502,30 @@ enum SnapshotStore {
         }
         var changes: [String] = []
         if (frozen.renamedFrom, frozen.convertedFromColumn) != (now.renamedFrom, now.convertedFromColumn) {
-            changes.append("the table was \(origin(frozen.renamedFrom, frozen.convertedFromColumn)), now \(origin(now.renamedFrom, now.convertedFromColumn))")
+            changes.append(
+                "the table was \(origin(frozen.renamedFrom, frozen.convertedFromColumn)), now \(origin(now.renamedFrom, now.convertedFromColumn))"
+            )
         }
         for column in now.columns {
             guard let old = frozen.column(named: column.name),
                 (old.renamedFrom, old.convertedFromJoinTable) != (column.renamedFrom, column.convertedFromJoinTable)
             else { continue }
-            changes.append("column '\(column.name)' was \(origin(old.renamedFrom, old.convertedFromJoinTable)), now \(origin(column.renamedFrom, column.convertedFromJoinTable))")
+            changes.append(
+                "column '\(column.name)' was \(origin(old.renamedFrom, old.convertedFromJoinTable)), now \(origin(column.renamedFrom, column.convertedFromJoinTable))"
+            )
         }
         for column in now.columns where frozen.column(named: column.name).map({ $0.caseChanges != column.caseChanges }) ?? false {
-            let describe = { (changes: [EnumCaseChange]?) in changes.map { $0.map(\.description).joined(separator: ", ") } ?? "no case changes" }
-            changes.append("column '\(column.name)' had \(describe(frozen.column(named: column.name)?.caseChanges)), now \(describe(column.caseChanges))")
+            let describe = { (changes: [EnumCaseChange]?) in
+                changes.map { $0.map(\.description).joined(separator: ", ") } ?? "no case changes"
+            }
+            changes.append(
+                "column '\(column.name)' had \(describe(frozen.column(named: column.name)?.caseChanges)), now \(describe(column.caseChanges))"
+            )
         }
         for column in now.columns {
-            guard let old = frozen.column(named: column.name), let frozenType = old.valueType, frozenType != column.valueType else { continue }
+            guard let old = frozen.column(named: column.name), let frozenType = old.valueType, frozenType != column.valueType else {
+                continue
+            }
             changes.append("column '\(column.name)' held \(frozenType) values, now \(column.valueType?.description ?? "unknown")")
         }
         return changes.isEmpty ? "frozen \(frozen), now \(now)" : changes.joined(separator: "; ")

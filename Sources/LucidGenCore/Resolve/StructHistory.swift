@@ -18,12 +18,20 @@ extension SubtypeDescription {
 
     /// The members along `identities` (current names) from struct `name` down through nested structs: as
     /// they were at `version`, or (nil) as described, removed ones included; nil when one is missing.
-    static func members(along identities: [String], from name: String, in subtypes: [String: SubtypeDescription], at version: SchemaVersion?) -> [SubtypeProperty]? {
+    static func members(
+        along identities: [String], from name: String, in subtypes: [String: SubtypeDescription], at version: SchemaVersion?
+    ) -> [SubtypeProperty]? {
         var type = name
         var result: [SubtypeProperty] = []
         for identity in identities {
             let members: [SubtypeProperty]?
-            if let version { members = subtypes[type]?.members(at: version) } else if case .structure(let all)? = subtypes[type]?.kind { members = all } else { members = nil }
+            if let version {
+                members = subtypes[type]?.members(at: version)
+            } else if case .structure(let all)? = subtypes[type]?.kind {
+                members = all
+            } else {
+                members = nil
+            }
             guard let member = members?.first(where: { $0.identity == identity }) else { return nil }
             result.append(member)
             if case .subtype(let nested) = member.type { type = nested }
@@ -34,7 +42,11 @@ extension SubtypeDescription {
     /// The versions at which a member is added, removed, renamed or changes nullability or default, oldest first.
     var memberChangeVersions: [SchemaVersion] {
         guard case .structure(let members) = kind else { return [] }
-        return Set(members.flatMap { [$0.addedAtVersion, $0.removedAtVersion, $0.renamedAtVersion].compactMap { $0 } + $0.typeHistory.map(\.untilVersion) }).sorted()
+        return Set(
+            members.flatMap {
+                [$0.addedAtVersion, $0.removedAtVersion, $0.renamedAtVersion].compactMap { $0 } + $0.typeHistory.map(\.untilVersion)
+            }
+        ).sorted()
     }
 }
 
@@ -128,7 +140,9 @@ struct StructVersionTypes: Sendable {
     /// renamed member (its key), a required member added or a member made required (old JSON lacks the
     /// value), in nested structs too. Decoding follows the rest by itself: an optional member added reads
     /// as nil, a removed one is ignored, one made optional still reads. Empty: the JSON decodes as is.
-    static func jsonIncompatibilities(_ name: String, from old: SchemaVersion, to new: SchemaVersion, _ subtypes: [String: SubtypeDescription], path: String = "") -> [String] {
+    static func jsonIncompatibilities(
+        _ name: String, from old: SchemaVersion, to new: SchemaVersion, _ subtypes: [String: SubtypeDescription], path: String = ""
+    ) -> [String] {
         guard let before = subtypes[name]?.members(at: old), let after = subtypes[name]?.members(at: new) else { return [] }
         var result: [String] = []
         for member in after {
@@ -139,7 +153,9 @@ struct StructVersionTypes: Sendable {
             }
             if was.name != member.name { result.append("\(name).\(was.name) is renamed to \(member.name)") }
             if was.nullable && !member.nullable { result.append("\(name).\(member.name) becomes required") }
-            if let inner = member.type.structName(in: subtypes) { result += jsonIncompatibilities(inner, from: old, to: new, subtypes, path: label) }
+            if let inner = member.type.structName(in: subtypes) {
+                result += jsonIncompatibilities(inner, from: old, to: new, subtypes, path: label)
+            }
         }
         return result
     }
@@ -158,7 +174,11 @@ enum StructHistoryResolver {
         for subtype in subtypes where subtype.hasMemberHistory {
             guard case .structure(let members) = subtype.kind else { continue }
             for member in members {
-                let changes = [("added_at_version", member.addedAtVersion), ("removed_at_version", member.removedAtVersion), ("renamed_at_version", member.renamedAtVersion)]
+                let changes =
+                    [
+                        ("added_at_version", member.addedAtVersion), ("removed_at_version", member.removedAtVersion),
+                        ("renamed_at_version", member.renamedAtVersion),
+                    ]
                     + member.typeHistory.map { ("until_version", Optional($0.untilVersion)) }
                 var valid = true
                 for (key, version) in changes {
@@ -170,14 +190,20 @@ enum StructHistoryResolver {
                 }
                 guard valid else { continue }
                 if let added = member.addedAtVersion {
-                    for (key, version) in [("removed_at_version", member.removedAtVersion), ("renamed_at_version", member.renamedAtVersion)] {
+                    for (key, version) in [
+                        ("removed_at_version", member.removedAtVersion), ("renamed_at_version", member.renamedAtVersion),
+                    ] {
                         if let version, version <= added {
-                            diagnostics.error("\(key) \(version) of member '\(member.name)' is not after its added_at_version \(added)", at: member.location, path: member.path + "." + key)
+                            diagnostics.error(
+                                "\(key) \(version) of member '\(member.name)' is not after its added_at_version \(added)",
+                                at: member.location, path: member.path + "." + key)
                         }
                     }
                 }
                 if let removed = member.removedAtVersion, let renamed = member.renamedAtVersion, renamed >= removed {
-                    diagnostics.error("member '\(member.name)' is renamed at \(renamed), at or after its removal at \(removed)", at: member.location, path: member.path + ".renamed_at_version")
+                    diagnostics.error(
+                        "member '\(member.name)' is renamed at \(renamed), at or after its removal at \(removed)", at: member.location,
+                        path: member.path + ".renamed_at_version")
                 }
             }
             for version in versions {
@@ -197,7 +223,8 @@ enum StructHistoryResolver {
 
     /// The structs a property type holds, nested ones included.
     static func structs(in type: PropertyType, _ subtypes: [String: SubtypeDescription], into result: inout Set<String>) {
-        guard let name = type.structName(in: subtypes), result.insert(name).inserted, case .structure(let members)? = subtypes[name]?.kind else { return }
+        guard let name = type.structName(in: subtypes), result.insert(name).inserted, case .structure(let members)? = subtypes[name]?.kind
+        else { return }
         for member in members { structs(in: member.type, subtypes, into: &result) }
     }
 

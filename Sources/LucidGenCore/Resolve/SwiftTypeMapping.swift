@@ -5,7 +5,9 @@ import Foundation
 extension ShapeBuilder {
     /// The storage class and Swift type of a value, enum, option set, struct or array property (nil after
     /// reporting a type that is none of them).
-    func storageAndSwiftType(of type: PropertyType, _ property: PropertyDescription, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) -> (SchemaColumn.StorageType, String)? {
+    func storageAndSwiftType(
+        of type: PropertyType, _ property: PropertyDescription, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
+    ) -> (SchemaColumn.StorageType, String)? {
         switch type {
         case .scalar(let scalar): return Self.storage(of: scalar)
         case .array(let element):
@@ -14,8 +16,13 @@ extension ShapeBuilder {
         case .composite(let name): return (.text, structTypes.typeName(of: name, at: version))
         case .subtype(let name):
             guard let subtype = subtypes[name] else {
-                let suggestion = KeySuggestion.nearest(to: name, among: (subtypes.keys + ScalarType.allCases.map(\.rawValue)).sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                diagnostics.error("unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/\(suggestion)", at: property.typeLocation, path: property.path + ".property_type")
+                let suggestion =
+                    KeySuggestion.nearest(to: name, among: (subtypes.keys + ScalarType.allCases.map(\.rawValue)).sorted()).map {
+                        "; did you mean '\($0)'?"
+                    } ?? ""
+                diagnostics.error(
+                    "unknown property type '\(name)': not a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) nor a subtype in Subtypes/\(suggestion)",
+                    at: property.typeLocation, path: property.path + ".property_type")
                 return nil
             }
             switch subtype.kind {

@@ -36,7 +36,9 @@ struct ColumnOwner {
 extension ShapeBuilder {
     /// Adds the columns (foreign keys, indexes) of `owner`'s properties to `table`, and their join tables
     /// to `draft`, noting in `draft` which ones have no predecessor.
-    func addColumns(of owner: ColumnOwner, to table: inout TableDraft, _ draft: inout VersionSchemaDraft, _ diagnostics: inout DiagnosticCollector) {
+    func addColumns(
+        of owner: ColumnOwner, to table: inout TableDraft, _ draft: inout VersionSchemaDraft, _ diagnostics: inout DiagnosticCollector
+    ) {
         let own = owner.timeline.ownPropertyNames(at: owner.historyVersion)
         let properties = owner.shape.properties.filter { !$0.isKind && (!owner.isSubentity || own.contains($0.currentName)) }
         draft.recordNew(properties, of: owner)
@@ -51,20 +53,24 @@ extension ShapeBuilder {
                 // In a subentity's composite, every column is nullable (rows of other kinds hold NULL), as an optional composite's.
                 var columnsOf = property
                 if owner.isSubentity { columnsOf.nullable = true }
-                var columns = compositeColumns(composite, of: columnsOf, previous: owner.previousProperty(of: property), previousSchemaVersion: draft.previous)
+                var columns = compositeColumns(
+                    composite, of: columnsOf, previous: owner.previousProperty(of: property), previousSchemaVersion: draft.previous)
                 takeOverElementsFrom(property, composite, optional: columnsOf.nullable, of: owner, columns: &columns)
                 table.columns += columns
             case .toMany(let targetEntity, _, let targetColumn, let joinTable, let targetStorage, _, let ordered):
                 draft.tables.append(
                     linkTable(
-                        joinTable, of: property, owner, target: targetEntity, targetColumn: targetColumn, targetStorage: targetStorage, ordered: ordered, at: draft.version))
+                        joinTable, of: property, owner, target: targetEntity, targetColumn: targetColumn, targetStorage: targetStorage,
+                        ordered: ordered, at: draft.version))
             }
         }
     }
 
     /// A composite stays that composite: nothing would carry its values into other storage, so a change is
     /// refused, not lost.
-    func checkCompositeKept(_ property: PropertyShape, of owner: ColumnOwner, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+    func checkCompositeKept(
+        _ property: PropertyShape, of owner: ColumnOwner, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
+    ) {
         guard let old = owner.previousProperty(of: property), case .composite(let was) = old.kind else { return }
         let now: String? = if case .composite(let composite) = property.kind { composite.subtype } else { nil }
         if now != was.subtype, let description = owner.description(of: property) {
@@ -79,8 +85,10 @@ extension ShapeBuilder {
     func column(of property: PropertyShape, _ owner: ColumnOwner) -> SchemaColumn {
         let annotations = valueTypeAnnotations(of: property, in: owner.timeline, shape: owner.shape, previousShape: owner.previousShape)
         var column = SchemaColumn(
-            name: property.column, type: property.storage, notNull: !property.nullable && !owner.isSubentity, defaultSQL: property.defaultSQL,
-            renamedFrom: owner.previousColumn(of: property), valueType: annotations.valueType, lossyConversionFrom: annotations.lossyConversionFrom)
+            name: property.column, type: property.storage, notNull: !property.nullable && !owner.isSubentity,
+            defaultSQL: property.defaultSQL,
+            renamedFrom: owner.previousColumn(of: property), valueType: annotations.valueType,
+            lossyConversionFrom: annotations.lossyConversionFrom)
         let described = owner.description(of: property)
         if column.notNull { column.notNullConflict = described?.onConflict }
         column.check = described?.check
@@ -98,7 +106,9 @@ extension ShapeBuilder {
         var column = column(of: property, owner)
         // An enum whose cases change at this version: what its stored values become.
         if owner.historyVersion == version, let subtype = subtypes[property.typeDescription], subtype.hasCaseHistory,
-            owner.previousShape?.properties.contains(where: { $0.currentName == property.currentName && $0.typeDescription == property.typeDescription }) == true
+            owner.previousShape?.properties.contains(where: {
+                $0.currentName == property.currentName && $0.typeDescription == property.typeDescription
+            }) == true
         {
             let changes = subtype.caseChanges(at: version)
             if !changes.isEmpty { column.caseChanges = changes }
@@ -110,7 +120,9 @@ extension ShapeBuilder {
         {
             // A struct stored as JSON whose members changed in a way its JSON cannot follow: the app's to convert.
             let problems = StructVersionTypes.jsonIncompatibilities(structName, from: previous, to: version, subtypes)
-            if !problems.isEmpty { column.jsonStructChange = "\(old.swiftType) → \(property.swiftType): \(problems.joined(separator: ", "))" }
+            if !problems.isEmpty {
+                column.jsonStructChange = "\(old.swiftType) → \(property.swiftType): \(problems.joined(separator: ", "))"
+            }
         }
         column.declaredType = described?.columnType
         column.collation = described?.collation
@@ -120,7 +132,8 @@ extension ShapeBuilder {
     /// A to-one relationship's column, its foreign key and its index. A to-many relationship that becomes
     /// this column at this version gives it its join table's single link per row.
     func addToOneColumn(
-        _ property: PropertyShape, target: String, targetColumn: String, of owner: ColumnOwner, at version: SchemaVersion, to table: inout TableDraft
+        _ property: PropertyShape, target: String, targetColumn: String, of owner: ColumnOwner, at version: SchemaVersion,
+        to table: inout TableDraft
     ) {
         var column = column(of: property, owner)
         if case .toMany(_, _, _, let oldJoin, _, _, _)? = owner.previousProperty(of: property)?.kind {
@@ -135,14 +148,16 @@ extension ShapeBuilder {
                 onDelete: described?.onDelete ?? (property.nullable ? .setNull : .cascade), onUpdate: described?.onUpdate))
         let indexName =
             owner.timeline.toOneIndexNames[property.currentName]
-            ?? Self.defaultIndexName(table: owner.shape.tableName, columns: [property.column], unique: false, naming: owner.timeline.columnNaming)
+            ?? Self.defaultIndexName(
+                table: owner.shape.tableName, columns: [property.column], unique: false, naming: owner.timeline.columnNaming)
         table.indexes.append(SchemaIndex(name: indexName, columns: [property.column]))
     }
 
     /// The join table of a to-many relationship: a link per related pair (and its place, when ordered),
     /// renamed from its previous name or converted from the to-one column it was at the previous version.
     func linkTable(
-        _ name: String, of property: PropertyShape, _ owner: ColumnOwner, target: String, targetColumn: String, targetStorage: SchemaColumn.StorageType, ordered: Bool,
+        _ name: String, of property: PropertyShape, _ owner: ColumnOwner, target: String, targetColumn: String,
+        targetStorage: SchemaColumn.StorageType, ordered: Bool,
         at version: SchemaVersion
     ) -> SchemaTable {
         let shape = owner.shape
@@ -155,7 +170,8 @@ extension ShapeBuilder {
         if let previousProperty, case .toOne = previousProperty.kind { convertedFromColumn = previousProperty.column }
         let link = property.linkColumns ?? .lucid(name)
         var linkColumns = [
-            SchemaColumn(name: link.source, type: shape.identifier.storage, notNull: true), SchemaColumn(name: link.target, type: targetStorage, notNull: true),
+            SchemaColumn(name: link.source, type: shape.identifier.storage, notNull: true),
+            SchemaColumn(name: link.target, type: targetStorage, notNull: true),
         ]
         // An ordered relationship's links keep their place: after the keys, so that an unordered
         // table's DDL (and every existing checksum) is what it was.
@@ -165,9 +181,12 @@ extension ShapeBuilder {
             columns: linkColumns,
             primaryKey: [link.source, link.target],
             foreignKeys: [
-                SchemaForeignKey(columns: [link.source], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade, onUpdate: link.sourceOnUpdate),
                 SchemaForeignKey(
-                    columns: [link.target], table: timelines[target]!.tableName(at: version), tableColumns: [targetColumn], onDelete: .cascade, onUpdate: link.targetOnUpdate),
+                    columns: [link.source], table: shape.tableName, tableColumns: [shape.identifier.column], onDelete: .cascade,
+                    onUpdate: link.sourceOnUpdate),
+                SchemaForeignKey(
+                    columns: [link.target], table: timelines[target]!.tableName(at: version), tableColumns: [targetColumn],
+                    onDelete: .cascade, onUpdate: link.targetOnUpdate),
             ],
             indexes: link.targetIndex.map { [SchemaIndex(name: $0, columns: [link.target])] } ?? [], renamedFrom: oldJoin,
             convertedFromColumn: convertedFromColumn)
@@ -218,13 +237,17 @@ extension ShapeBuilder {
         default: break
         }
         return composite.leaves(optional: property.nullable).map { leaf in
-            var column = SchemaColumn(name: leaf.column, type: leaf.storage, notNull: leaf.notNull, defaultSQL: leaf.defaultSQL, valueType: leaf.valueType)
+            var column = SchemaColumn(
+                name: leaf.column, type: leaf.storage, notNull: leaf.notNull, defaultSQL: leaf.defaultSQL, valueType: leaf.valueType)
             column.compositeGroup = leaf.group
             column.requiredWhenPresent = leaf.requiredWhenPresent ? true : nil
             if let old = previousColumns[leaf.identityPath], old != leaf.column { column.renamedFrom = old }
             // The JSON was written with the members as they were at the previous version; a member new at
             // this version has no value there (its column takes its default).
-            if let jsonSource, let before = previousSchemaVersion, let names = SubtypeDescription.members(along: leaf.identityPath, from: composite.subtype, in: subtypes, at: before)?.map(\.name) {
+            if let jsonSource, let before = previousSchemaVersion,
+                let names = SubtypeDescription.members(along: leaf.identityPath, from: composite.subtype, in: subtypes, at: before)?.map(
+                    \.name)
+            {
                 column.extractedFrom = jsonSource
                 column.jsonPath = "$." + names.joined(separator: ".")
             }

@@ -45,7 +45,8 @@ extension ShapeBuilder {
     }
 
     private func inferredItems(
-        for property: PropertyDescription, lifetime: EntityTimeline.PropertyLifetime, of timeline: EntityTimeline, currentVersion: SchemaVersion,
+        for property: PropertyDescription, lifetime: EntityTimeline.PropertyLifetime, of timeline: EntityTimeline,
+        currentVersion: SchemaVersion,
         _ diagnostics: inout DiagnosticCollector
     ) -> [PropertyTypeHistoryItem] {
         // Every released version: hand-written items say what they say, and a key they leave out is
@@ -54,18 +55,22 @@ extension ShapeBuilder {
         let start = lifetime.added
         var released: [(version: SchemaVersion, history: SchemaVersion, value: DescribedValue)] = []
         for (version, snapshot) in releasedSnapshots where version >= start {
-            guard let history = timeline.historyVersion(at: version), lifetime.added <= version, lifetime.removed.map({ version < $0 }) ?? true,
-                let frozenProperty = snapshot.property(named: timeline.propertyName(property, at: version), ofEntityNamed: timeline.name(at: version))
+            guard let history = timeline.historyVersion(at: version), lifetime.added <= version,
+                lifetime.removed.map({ version < $0 }) ?? true,
+                let frozenProperty = snapshot.property(
+                    named: timeline.propertyName(property, at: version), ofEntityNamed: timeline.name(at: version))
             else { continue }
             // A snapshot names a relationship's target as it was named at the owner's history version.
             let type = lineageSpelling(frozenProperty.type, namedAt: history)
-            released.append((version, history, DescribedValue(type: type, nullable: frozenProperty.nullable, defaultSQL: frozenProperty.defaultValue)))
+            released.append(
+                (version, history, DescribedValue(type: type, nullable: frozenProperty.nullable, defaultSQL: frozenProperty.defaultValue)))
         }
         guard !released.isEmpty else { return [] }
         func described(at version: SchemaVersion) -> DescribedValue? {
             var scratch = DiagnosticCollector()
             return propertyShape(property.asOf(version), of: timeline, at: version, &scratch).map {
-                DescribedValue(type: lineageSpelling($0.typeDescription, namedAt: version), nullable: $0.nullable, defaultSQL: $0.defaultSQL)
+                DescribedValue(
+                    type: lineageSpelling($0.typeDescription, namedAt: version), nullable: $0.nullable, defaultSQL: $0.defaultSQL)
             }
         }
         func same(_ a: DescribedValue, _ b: DescribedValue?, at version: SchemaVersion) -> Bool {
@@ -80,7 +85,9 @@ extension ShapeBuilder {
             if let last = runs.last, last.history == entry.history {
                 if !same(last.value, entry.value, at: entry.version) {
                     let until = timeline.historyVersions.first { $0 > entry.history } ?? currentVersion
-                    let options = [last.value, entry.value].map { Self.snippet([(until, $0)], current: described(at: until), lineage: { self.lineage(named: $0) }) }
+                    let options = [last.value, entry.value].map {
+                        Self.snippet([(until, $0)], current: described(at: until), lineage: { self.lineage(named: $0) })
+                    }
                     diagnostics.error(
                         "released snapshots \(last.version) and \(entry.version) disagree about property '\(timeline.propertyName(property, at: entry.version))' of '\(timeline.entity.name)' "
                             + "(\(Self.show(last.value)) and \(Self.show(entry.value))), though '\(timeline.entity.name)' did not change between them, so what it was before \(until) is ambiguous; "
@@ -117,7 +124,10 @@ extension ShapeBuilder {
                 next = described(at: later)
             }
             if same(run.value, next, at: run.version) { continue }
-            guard var item = makeItem(until: until, value: run.value, next: next, at: run.version, property: property, timeline: timeline, &diagnostics) else { return [] }
+            guard
+                var item = makeItem(
+                    until: until, value: run.value, next: next, at: run.version, property: property, timeline: timeline, &diagnostics)
+            else { return [] }
             // What the hand-written item that covers this version (the first one ending after it) states
             // stands: a snapshot that disagrees is the released-version error, never silently overridden.
             // What it leaves out, the snapshots tell.
@@ -125,7 +135,9 @@ extension ShapeBuilder {
             // its range agrees with it, an earlier disagreement is an edit made before (inferred); where none
             // does, the item contradicts the snapshots (the released-version error).
             if let covering = property.typeHistory.first(where: { $0.untilVersion > run.version }) {
-                let inRange = released.filter { $0.version > run.version && $0.version < covering.untilVersion }.map { ($0.version, $0.value, described(at: $0.version)) }
+                let inRange = released.filter { $0.version > run.version && $0.version < covering.untilVersion }.map {
+                    ($0.version, $0.value, described(at: $0.version))
+                }
                 func confirmed(_ field: (DescribedValue, DescribedValue, SchemaVersion) -> Bool) -> Bool {
                     inRange.contains { version, value, now in now.map { field(value, $0, version) } ?? false }
                 }
@@ -138,7 +150,8 @@ extension ShapeBuilder {
             shown.append((until, run.value, next))
         }
         guard !items.isEmpty else { return [] }
-        let json = Self.snippet(shown.map { ($0.until, $0.value) }, current: nil, lineage: { self.lineage(named: $0) }, nextValues: shown.map(\.next))
+        let json = Self.snippet(
+            shown.map { ($0.until, $0.value) }, current: nil, lineage: { self.lineage(named: $0) }, nextValues: shown.map(\.next))
         for entry in shown {
             diagnostics.note(
                 "inferred from the released snapshots: property '\(property.name)' of '\(timeline.entity.name)' changed \(Self.changes(from: entry.value, to: entry.next)) at \(entry.until); "
@@ -164,7 +177,9 @@ extension ShapeBuilder {
     /// looked up among every name).
     func sameType(_ a: String, _ b: String, at version: SchemaVersion) -> Bool {
         if a == b { return true }
-        guard let old = Self.relationshipTarget(a), let new = Self.relationshipTarget(b), old.toMany == new.toMany, old.ordered == new.ordered else { return false }
+        guard let old = Self.relationshipTarget(a), let new = Self.relationshipTarget(b), old.toMany == new.toMany,
+            old.ordered == new.ordered
+        else { return false }
         let target = entity(named: old.target, at: version)
         return target != nil && target == entity(named: new.target, at: version)
     }
@@ -182,10 +197,12 @@ extension ShapeBuilder {
 
     /// The type_history item that gives `value` before `until`, with only the fields that differ from `next`.
     private func makeItem(
-        until: SchemaVersion, value: DescribedValue, next: DescribedValue?, at version: SchemaVersion, property: PropertyDescription, timeline: EntityTimeline,
+        until: SchemaVersion, value: DescribedValue, next: DescribedValue?, at version: SchemaVersion, property: PropertyDescription,
+        timeline: EntityTimeline,
         _ diagnostics: inout DiagnosticCollector
     ) -> PropertyTypeHistoryItem? {
-        var item = PropertyTypeHistoryItem(untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: property.location, path: property.path)
+        var item = PropertyTypeHistoryItem(
+            untilVersion: until, type: nil, nullable: nil, defaultValue: nil, location: property.location, path: property.path)
         if next.map({ !sameType(value.type, $0.type, at: version) }) ?? true {
             guard let type = parseType(value.type, at: version) else {
                 diagnostics.error(
@@ -197,7 +214,9 @@ extension ShapeBuilder {
         }
         if next?.nullable != value.nullable { item.nullable = value.nullable }
         if next?.defaultSQL != value.defaultSQL || next == nil {
-            guard let type = item.type ?? parseType(value.type, at: version), let defaultValue = Self.defaultValue(sql: value.defaultSQL, of: type, subtypes: subtypes) else {
+            guard let type = item.type ?? parseType(value.type, at: version),
+                let defaultValue = Self.defaultValue(sql: value.defaultSQL, of: type, subtypes: subtypes)
+            else {
                 diagnostics.error(
                     "property '\(property.name)' of '\(timeline.entity.name)' had the default \(value.defaultSQL ?? "none") before \(until) (released snapshots), which this lucidgen cannot read back; write its type_history by hand",
                     at: property.location, path: property.path)
@@ -233,7 +252,8 @@ extension ShapeBuilder {
             SQLLexer.stringLiteral(sql)
         }
         if !SchemaColumn.isConstantDefault(sql) && SQLDefaultExpression.problem(with: sql) == nil,
-            sql != "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" || type != .scalar(.date) {
+            sql != "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" || type != .scalar(.date)
+        {
             if case .scalar = type { return .sqlExpression(sql) }
         }
         switch type {
@@ -265,7 +285,9 @@ extension ShapeBuilder {
         guard let new else { return "from \(show(old))" }
         var parts: [String] = []
         if old.type != new.type { parts.append("type from \(old.type) to \(new.type)") }
-        if old.nullable != new.nullable { parts.append("from \(old.nullable ? "nullable" : "required") to \(new.nullable ? "nullable" : "required")") }
+        if old.nullable != new.nullable {
+            parts.append("from \(old.nullable ? "nullable" : "required") to \(new.nullable ? "nullable" : "required")")
+        }
         if old.defaultSQL != new.defaultSQL { parts.append("default from \(old.defaultSQL ?? "none") to \(new.defaultSQL ?? "none")") }
         return parts.joined(separator: " and ")
     }
@@ -274,7 +296,8 @@ extension ShapeBuilder {
     /// each with the fields that differ from the next value (every field when that is unknown), written by the
     /// descriptions' own writer.
     static func snippet(
-        _ values: [(until: SchemaVersion, value: DescribedValue)], current: DescribedValue?, lineage: (String) -> String?, nextValues: [DescribedValue?]? = nil
+        _ values: [(until: SchemaVersion, value: DescribedValue)], current: DescribedValue?, lineage: (String) -> String?,
+        nextValues: [DescribedValue?]? = nil
     ) -> String {
         let items = values.enumerated().map { offset, entry -> DescriptionDocument.TypeChange in
             let next = nextValues?[offset] ?? (offset + 1 < values.count ? values[offset + 1].value : current)

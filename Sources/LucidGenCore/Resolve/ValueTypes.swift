@@ -37,7 +37,9 @@ extension ShapeBuilder {
         guard let description = timeline.entity.properties.first(where: { $0.name == property.currentName }) else { return (nil, nil) }
         let current = valueType(of: description.asOf(shape.version).type)
         guard let previousShape, previousShape.version < shape.version,
-            description.typeHistory.contains(where: { $0.lossyConversion && $0.untilVersion > previousShape.version && $0.untilVersion <= shape.version }),
+            description.typeHistory.contains(where: {
+                $0.lossyConversion && $0.untilVersion > previousShape.version && $0.untilVersion <= shape.version
+            }),
             previousShape.properties.contains(where: { $0.currentName == property.currentName })
         else { return (current, nil) }
         return (current, valueType(of: description.asOf(previousShape.version).type))

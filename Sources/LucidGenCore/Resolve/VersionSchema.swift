@@ -25,11 +25,17 @@ struct VersionSchemaDraft {
             if case .composite(let composite) = property.kind {
                 var before: Set<[String]> = []
                 if case .composite(let old)? = previousProperty?.kind { before = Set(old.leaves(optional: false).map(\.identityPath)) }
-                for leaf in composite.leaves(optional: false) where !before.contains(leaf.identityPath) { newColumns.insert("\(table).\(leaf.column)") }
+                for leaf in composite.leaves(optional: false) where !before.contains(leaf.identityPath) {
+                    newColumns.insert("\(table).\(leaf.column)")
+                }
                 continue
             }
             guard previousProperty == nil else { continue }
-            if case .toMany(_, _, _, let joinTable, _, _, _) = property.kind { newTables.insert(joinTable) } else { newColumns.insert("\(table).\(property.column)") }
+            if case .toMany(_, _, _, let joinTable, _, _, _) = property.kind {
+                newTables.insert(joinTable)
+            } else {
+                newColumns.insert("\(table).\(property.column)")
+            }
         }
     }
 }
@@ -46,14 +52,17 @@ extension ShapeBuilder {
     /// subentities' columns) and a join table per to-many relationship; then the names reused from the
     /// previous version are marked, index names kept through renames, and the searches' names checked.
     mutating func schema(
-        at version: SchemaVersion, previous: SchemaVersion?, previousSchema: Schema? = nil, entities: [ResolvedEntity], _ diagnostics: inout DiagnosticCollector
+        at version: SchemaVersion, previous: SchemaVersion?, previousSchema: Schema? = nil, entities: [ResolvedEntity],
+        _ diagnostics: inout DiagnosticCollector
     ) -> (Schema, SchemaSnapshot) {
         var draft = VersionSchemaDraft(version: version, previous: previous)
         let frozenSchema = frozen[version]
         let resolvedByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             let timeline = timelines[entity.name]!
-            guard let historyVersion = timeline.historyVersion(at: version), let shape = entity.shapes.first(where: { $0.version == historyVersion }) else { continue }
+            guard let historyVersion = timeline.historyVersion(at: version),
+                let shape = entity.shapes.first(where: { $0.version == historyVersion })
+            else { continue }
             if let parent = timeline.parent(at: version) {
                 // A subentity: its own properties are columns of its root's table (built with the root's);
                 // its snapshot records its own properties and its parent.
@@ -62,10 +71,15 @@ extension ShapeBuilder {
                 draft.entitySnapshots.append(snapshot)
                 continue
             }
-            let previousShape = previous.flatMap { previous in timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } } }
-            var owner = ColumnOwner(shape: shape, previousShape: previousShape, timeline: timeline, historyVersion: historyVersion, isSubentity: false)
+            let previousShape = previous.flatMap { previous in
+                timeline.historyVersion(at: previous).flatMap { h in entity.shapes.first { $0.version == h } }
+            }
+            var owner = ColumnOwner(
+                shape: shape, previousShape: previousShape, timeline: timeline, historyVersion: historyVersion, isSubentity: false)
             owner.movedIn = movedIn(owner, previous: previous, resolvedByName: resolvedByName)
-            var table = rootTable(of: owner, frozenTable: frozenSchema?.tables.first { $0.name == shape.tableName }, resolvedByName: resolvedByName, &draft, &diagnostics)
+            var table = rootTable(
+                of: owner, frozenTable: frozenSchema?.tables.first { $0.name == shape.tableName }, resolvedByName: resolvedByName, &draft,
+                &diagnostics)
             if let previous { table.movedRows = movedRows(into: table, of: timeline, at: version, previous: previous) }
             draft.tables.append(table)
             draft.entitySnapshots.append(Self.entitySnapshot(of: shape, timeline, ownPropertiesOnly: false))
@@ -74,7 +88,9 @@ extension ShapeBuilder {
         if let previousSchema {
             Self.markReusedNames(in: &tables, newTables: draft.newTables, newColumns: draft.newColumns, previous: previousSchema)
             if frozenSchema == nil {
-                Self.inheritingIndexNames(&tables, defaultNamed: draft.defaultNamedIndexes, previous: previousSchema, naming: timelines.values.first?.columnNaming ?? .asNamed)
+                Self.inheritingIndexNames(
+                    &tables, defaultNamed: draft.defaultNamedIndexes, previous: previousSchema,
+                    naming: timelines.values.first?.columnNaming ?? .asNamed)
             }
         }
         checkSearchNames(tables, entities: entities, at: version, &diagnostics)
@@ -96,10 +112,12 @@ extension ShapeBuilder {
             let oldRoot = member.root(at: previous)
             guard oldRoot !== root else { continue }
             let source = oldRoot.tableName(at: previous)
-            let index = result.firstIndex { $0.table == source } ?? {
-                result.append(MovedRows(table: source, kinds: oldRoot.hasKind(at: previous) ? [] : nil, kind: nil))
-                return result.count - 1
-            }()
+            let index =
+                result.firstIndex { $0.table == source }
+                ?? {
+                    result.append(MovedRows(table: source, kinds: oldRoot.hasKind(at: previous) ? [] : nil, kind: nil))
+                    return result.count - 1
+                }()
             if result[index].kinds != nil {
                 result[index].kinds!.append(KindRewrite.Rename(from: member.name(at: previous), to: member.name(at: version)))
             } else if hasKind {
@@ -111,11 +129,14 @@ extension ShapeBuilder {
 
     /// The app's join table a to-many names (`link_table`) is a table of its own: one that another table of the
     /// version is named too (an entity's, another link's) is an error at the `link_table`.
-    func checkLinkTableNames(_ tables: [SchemaTable], entities: [ResolvedEntity], at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+    func checkLinkTableNames(
+        _ tables: [SchemaTable], entities: [ResolvedEntity], at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
+    ) {
         for entity in entities {
             guard let timeline = timelines[entity.name], timeline.exists(at: version) else { continue }
             for property in timeline.properties(at: version) {
-                guard let link = property.asOf(version).linkTable, tables.filter({ sqlNameKey($0.name) == sqlNameKey(link.name) }).count > 1 else { continue }
+                guard let link = property.asOf(version).linkTable, tables.filter({ sqlNameKey($0.name) == sqlNameKey(link.name) }).count > 1
+                else { continue }
                 diagnostics.error(
                     "link_table '\(link.name)' of '\(entity.name).\(property.name)' is the name of another table too (an entity's or another relationship's); the app's join table needs a name of its own",
                     at: link.location, path: property.path + ".property_type.link_table")
@@ -128,7 +149,8 @@ extension ShapeBuilder {
     func movedIn(_ owner: ColumnOwner, previous: SchemaVersion?, resolvedByName: [String: ResolvedEntity]) -> [String: PropertyShape] {
         guard let previous else { return [:] }
         var result: [String: PropertyShape] = [:]
-        for property in owner.shape.properties where owner.previousShape?.properties.contains(where: { $0.currentName == property.currentName }) != true {
+        for property in owner.shape.properties
+        where owner.previousShape?.properties.contains(where: { $0.currentName == property.currentName }) != true {
             guard let source = owner.description(of: property)?.movedFrom, let sourceTimeline = timelines[source],
                 let sourceHistory = sourceTimeline.historyVersion(at: previous),
                 let sourceShape = resolvedByName[source]?.shapes.first(where: { $0.version == sourceHistory }),
@@ -143,7 +165,8 @@ extension ShapeBuilder {
     /// tables go to `draft`), its subentities' own columns, a hierarchy's kind column, then its indexes and
     /// search. A released version's indexes and search are its snapshot's (`frozenTable`).
     mutating func rootTable(
-        of owner: ColumnOwner, frozenTable: SchemaTable?, resolvedByName: [String: ResolvedEntity], _ draft: inout VersionSchemaDraft, _ diagnostics: inout DiagnosticCollector
+        of owner: ColumnOwner, frozenTable: SchemaTable?, resolvedByName: [String: ResolvedEntity], _ draft: inout VersionSchemaDraft,
+        _ diagnostics: inout DiagnosticCollector
     ) -> SchemaTable {
         let (shape, timeline, version) = (owner.shape, owner.timeline, draft.version)
         if owner.previousShape == nil { draft.newTables.insert(shape.tableName) }
@@ -156,8 +179,11 @@ extension ShapeBuilder {
             guard let memberHistory = member.historyVersion(at: version), let resolved = resolvedByName[member.entity.name],
                 let memberShape = resolved.shapes.first(where: { $0.version == memberHistory })
             else { continue }
-            let memberPrevious = draft.previous.flatMap { previous in member.historyVersion(at: previous).flatMap { h in resolved.shapes.first { $0.version == h } } }
-            var memberOwner = ColumnOwner(shape: memberShape, previousShape: memberPrevious, timeline: member, historyVersion: memberHistory, isSubentity: true)
+            let memberPrevious = draft.previous.flatMap { previous in
+                member.historyVersion(at: previous).flatMap { h in resolved.shapes.first { $0.version == h } }
+            }
+            var memberOwner = ColumnOwner(
+                shape: memberShape, previousShape: memberPrevious, timeline: member, historyVersion: memberHistory, isSubentity: true)
             memberOwner.movedIn = movedIn(memberOwner, previous: draft.previous, resolvedByName: resolvedByName)
             addColumns(of: memberOwner, to: &table, &draft, &diagnostics)
             let described = describedIndexes(of: member, table: shape.tableName, at: memberHistory)
@@ -166,7 +192,10 @@ extension ShapeBuilder {
         }
         if let kind = kindColumn(of: timeline, at: version, previous: draft.previous) {
             table.columns.append(kind)
-            table.indexes.append(SchemaIndex(name: Self.defaultIndexName(table: shape.tableName, columns: [kind.name], unique: false, naming: timeline.columnNaming), columns: [kind.name]))
+            table.indexes.append(
+                SchemaIndex(
+                    name: Self.defaultIndexName(table: shape.tableName, columns: [kind.name], unique: false, naming: timeline.columnNaming),
+                    columns: [kind.name]))
         }
         // Described indexes: a released version's are its snapshot's (adding `indexed` to a description
         // changes the versions from the current one on), any other version's the descriptions'.
@@ -210,7 +239,9 @@ extension ShapeBuilder {
     /// A `STRICT` table's columns must declare one of the types SQLite's strict tables accept (a `column_type`
     /// such as GRDB's `DATETIME` or `BOOLEAN` makes SQLite refuse the `CREATE TABLE`): each other one is an
     /// error, once per entity and type, at the entity.
-    mutating func checkStrictTypes(of table: SchemaTable, _ owner: ColumnOwner, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+    mutating func checkStrictTypes(
+        of table: SchemaTable, _ owner: ColumnOwner, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector
+    ) {
         for column in table.columns where !SchemaColumn.strictTypes.contains(column.sqlType.uppercased()) {
             guard strictTypeErrors.insert("\(owner.timeline.entity.name).\(column.name)").inserted else { continue }
             diagnostics.error(
@@ -223,7 +254,8 @@ extension ShapeBuilder {
     /// The primary key column; an identifier property renamed at this version keeps its column.
     static func identifierColumn(of owner: ColumnOwner) -> SchemaColumn {
         let identifier = owner.shape.identifier
-        var column = SchemaColumn(name: identifier.column, type: identifier.storage, notNull: identifier.kind != .local, valueType: valueType(of: identifier))
+        var column = SchemaColumn(
+            name: identifier.column, type: identifier.storage, notNull: identifier.kind != .local, valueType: valueType(of: identifier))
         if case .property(let key) = owner.timeline.entity.identifier.kind {
             if let old = owner.previousShape, old.identifier.column != identifier.column { column.renamedFrom = old.identifier.column }
             // The key property's declared type and collation are its column's, as any property's (a `COLLATE NOCASE` text key).
@@ -232,7 +264,8 @@ extension ShapeBuilder {
             column.collation = described?.collation
             column.notNullConflict = described?.onConflict
             // Its default too (SQLiteData's `DEFAULT (uuid())`: an insert that gives no key takes it).
-            column.defaultSQL = owner.shape.properties.first { $0.currentName == key }?.defaultSQL
+            column.defaultSQL =
+                owner.shape.properties.first { $0.currentName == key }?.defaultSQL
                 ?? { if case .sqlExpression(let sql)? = described?.defaultValue { sql } else { nil } }()
             column.check = described?.check
         }
@@ -241,7 +274,8 @@ extension ShapeBuilder {
 
     /// A table may not have more columns than SQLite allows: reported once per entity, at the first version
     /// with too many.
-    mutating func checkColumnCount(_ count: Int, of owner: ColumnOwner, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector) {
+    mutating func checkColumnCount(_ count: Int, of owner: ColumnOwner, at version: SchemaVersion, _ diagnostics: inout DiagnosticCollector)
+    {
         guard count > Self.maximumColumns, tooWide.insert(owner.timeline.entity.name).inserted else { return }
         diagnostics.error(
             "entity '\(owner.shape.name)' has \(count) columns at \(version) (its identifier, each property, each element of a composite): SQLite allows at most \(Self.maximumColumns) in a table (SQLITE_MAX_COLUMN); store some properties together (a struct stored as JSON) or split the entity",
@@ -250,12 +284,16 @@ extension ShapeBuilder {
 
     /// An entity's snapshot at a version: its properties by name (a subentity's own only, with
     /// `ownPropertiesOnly`), never the kind column.
-    static func entitySnapshot(of shape: EntityShape, _ timeline: EntityTimeline, ownPropertiesOnly: Bool) -> SchemaSnapshot.EntitySnapshot {
+    static func entitySnapshot(of shape: EntityShape, _ timeline: EntityTimeline, ownPropertiesOnly: Bool) -> SchemaSnapshot.EntitySnapshot
+    {
         let own = timeline.ownPropertyNames(at: shape.version)
         var snapshot = SchemaSnapshot.EntitySnapshot(
             name: shape.name, table: shape.tableName, identifier: describe(shape.identifier),
             properties: shape.properties.filter { !$0.isKind && (!ownPropertiesOnly || own.contains($0.currentName)) }
-                .map { SchemaSnapshot.PropertySnapshot(name: $0.name, type: $0.typeDescription, nullable: $0.nullable, defaultValue: $0.defaultSQL) }
+                .map {
+                    SchemaSnapshot.PropertySnapshot(
+                        name: $0.name, type: $0.typeDescription, nullable: $0.nullable, defaultValue: $0.defaultSQL)
+                }
                 .sorted { $0.name < $1.name })
         snapshot.abstract = timeline.entity.abstract ? true : nil
         return snapshot
@@ -278,7 +316,9 @@ extension ShapeBuilder {
             let table = tables[index]
             let hasPredecessor = !newTables.contains(table.name) || table.renamedFrom != nil || table.convertedFromColumn != nil
             if !hasPredecessor, previousTables[sqlNameKey(table.name)] != nil { tables[index].reusesName = true }
-            guard let previousTable = previousTables[sqlNameKey(table.renamedFrom ?? table.name)], tables[index].reusesName != true else { continue }
+            guard let previousTable = previousTables[sqlNameKey(table.renamedFrom ?? table.name)], tables[index].reusesName != true else {
+                continue
+            }
             for column in table.columns.indices where newColumns.contains("\(table.name).\(table.columns[column].name)") {
                 if previousTable.column(named: table.columns[column].name) != nil { tables[index].columns[column].reusesName = true }
             }

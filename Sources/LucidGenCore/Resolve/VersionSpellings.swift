@@ -12,7 +12,8 @@ struct VersionSpellings {
     init(snapshots: [SchemaVersion], entities: [EntityDescription], config: Config) {
         for version in snapshots { canonical[version] = version }
         for entity in entities.sorted(by: { $0.location < $1.location }) {
-            for version in entity.versionHistory.map(\.version) + [entity.removedAtVersion].compactMap({ $0 }) where canonical[version] == nil {
+            for version in entity.versionHistory.map(\.version) + [entity.removedAtVersion].compactMap({ $0 })
+            where canonical[version] == nil {
                 canonical[version] = version
             }
         }
@@ -56,7 +57,9 @@ struct VersionSpellings {
             property.addedAtVersion = property.addedAtVersion.map(self.callAsFunction)
             property.removedAtVersion = property.removedAtVersion.map(self.callAsFunction)
             property.renamedAtVersion = property.renamedAtVersion.map(self.callAsFunction)
-            for item in property.typeHistory.indices { property.typeHistory[item].untilVersion = self(property.typeHistory[item].untilVersion) }
+            for item in property.typeHistory.indices {
+                property.typeHistory[item].untilVersion = self(property.typeHistory[item].untilVersion)
+            }
             result.properties[index] = property
         }
         return result

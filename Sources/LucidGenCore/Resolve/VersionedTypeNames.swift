@@ -29,11 +29,13 @@ struct VersionedTypeNames<Shape: Hashable> {
                 names[version] = plainName
                 continue
             }
-            let position = positions[current] ?? {
-                older.append(Older(typeName: "\(plainName)_\(version.identifierSuffix)", shape: current, first: version, versions: []))
-                positions[current] = older.count - 1
-                return older.count - 1
-            }()
+            let position =
+                positions[current]
+                ?? {
+                    older.append(Older(typeName: "\(plainName)_\(version.identifierSuffix)", shape: current, first: version, versions: []))
+                    positions[current] = older.count - 1
+                    return older.count - 1
+                }()
             older[position].versions.append(version)
             names[version] = older[position].typeName
         }

@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Files a command writes together (`describe`'s and `import`'s descriptions and config): all of them, or
@@ -47,7 +48,8 @@ package enum FileTransaction {
             case .missing: continue
             case .regular: if !file.mayReplace { refused.append((file.path, replaceReason)) }
             case .folder: refused.append((file.path, "a folder, not a file"))
-            case .special(let what), .other(let what): refused.append((file.path, "\(what), not a regular file: lucidgen writes none there"))
+            case .special(let what), .other(let what):
+                refused.append((file.path, "\(what), not a regular file: lucidgen writes none there"))
             }
         }
         return refused
@@ -108,7 +110,9 @@ package enum FileTransaction {
         default: throw Refusal(refused: [(path, "not a folder")])
         }
         try makeFolder((path as NSString).deletingLastPathComponent, made: &made)
-        guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw Refusal(refused: [(path, "cannot make the folder: \(OutputFile.errnoText())")]) }
+        guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
+            throw Refusal(refused: [(path, "cannot make the folder: \(OutputFile.errnoText())")])
+        }
         made.append(path)
     }
 }
@@ -180,7 +184,7 @@ package enum OutputFile {
         // The process's own standard output or error (`/dev/stdout`, or the file it is redirected to):
         // written through that descriptor, after what was printed before, so that what follows comes after.
         for descriptor in [STDOUT_FILENO, STDERR_FILENO] where isOpen(descriptor, at: path) {
-            fflush(nil)  // every stream: what was printed goes first
+            fflush(nil) // every stream: what was printed goes first
             try writeAll(contents, to: descriptor)
             return
         }
@@ -218,7 +222,9 @@ package enum OutputFile {
             let standardized = (current as NSString).standardizingPath
             if standardized.hasPrefix("/dev/") || standardized.hasPrefix("/proc/") { return true }
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return false }
-            current = target.hasPrefix("/") ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+            current =
+                target.hasPrefix("/")
+                ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
         }
         return false
     }
@@ -232,7 +238,9 @@ package enum OutputFile {
     /// Writes `contents` to a new file beside `path` (a hidden name that no other file has) and returns its path.
     static func writeTemporary(_ contents: Data, beside path: String) throws(Failure) -> String {
         let folder = (path as NSString).deletingLastPathComponent
-        var template = Array(((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).lucid-XXXXXX").utf8CString)
+        var template = Array(
+            ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).lucid-XXXXXX")
+                .utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Failure(message: errnoText()) }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -277,9 +285,9 @@ package enum OutputFile {
 }
 
 #if canImport(Darwin)
-private let systemWrite = Darwin.write
+    private let systemWrite = Darwin.write
 #elseif canImport(Glibc)
-private let systemWrite = Glibc.write
+    private let systemWrite = Glibc.write
 #else
-private let systemWrite = Musl.write
+    private let systemWrite = Musl.write
 #endif

@@ -1,6 +1,6 @@
-@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
+@_spi(Generated) import LucidSchema
 
 // What generated records with composite attributes call to read and write their columns by name: a
 // composite is one column per element, so such a record spells out `init(row:)` and
@@ -17,15 +17,19 @@ extension Row {
     }
 
     /// Reads JSON text (how GRDB stores `Codable` values that are not database values) decoded to `T`.
-    @_spi(Generated) public func decodeJSON<T: Decodable>(_ type: T.Type, forColumn column: String, using decoder: JSONDecoder) throws -> T {
+    @_spi(Generated) public func decodeJSON<T: Decodable>(_ type: T.Type, forColumn column: String, using decoder: JSONDecoder) throws -> T
+    {
         guard let value = try decodeJSONIfPresent(type, forColumn: column, using: decoder) else {
-            throw DecodingError.valueNotFound(T.self, DecodingError.Context(codingPath: [], debugDescription: "NULL in column \(column) where \(T.self) is required"))
+            throw DecodingError.valueNotFound(
+                T.self, DecodingError.Context(codingPath: [], debugDescription: "NULL in column \(column) where \(T.self) is required"))
         }
         return value
     }
 
     /// Reads optional JSON text decoded to `T` (NULL is nil).
-    @_spi(Generated) public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, forColumn column: String, using decoder: JSONDecoder) throws -> T? {
+    @_spi(Generated) public func decodeJSONIfPresent<T: Decodable>(_ type: T.Type, forColumn column: String, using decoder: JSONDecoder)
+        throws -> T?
+    {
         let value: (any DatabaseValueConvertible)? = self[column]
         let data: Data
         switch value?.databaseValue.storage {
@@ -33,7 +37,10 @@ extension Row {
         case .string(let text)?: data = Data(text.utf8)
         case .blob(let blob)?: data = blob
         case .int64?, .double?:
-            throw DecodingError.typeMismatch(T.self, DecodingError.Context(codingPath: [], debugDescription: "expected JSON text in column \(column), found \(value!.databaseValue)"))
+            throw DecodingError.typeMismatch(
+                T.self,
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "expected JSON text in column \(column), found \(value!.databaseValue)"))
         }
         return try decoder.decode(T.self, from: data)
     }
@@ -41,7 +48,8 @@ extension Row {
 
 extension PersistenceContainer {
     /// Stores `value` as JSON text, as GRDB stores `Codable` values that are not database values (nil is NULL).
-    @_spi(Generated) public mutating func encodeJSON<T: Encodable>(_ value: T?, forColumn column: String, using encoder: JSONEncoder) throws {
+    @_spi(Generated) public mutating func encodeJSON<T: Encodable>(_ value: T?, forColumn column: String, using encoder: JSONEncoder) throws
+    {
         guard let value else {
             self[column] = nil
             return

@@ -37,9 +37,13 @@ public struct DanglingReference: Sendable, Equatable, CustomStringConvertible {
             let primaryKey = try StoreSchemaReader.primaryKey(of: table, db)
             var rowText = rowid.map { "rowid \($0)" } ?? "?"
             var valueText = "?"
-            if let rowid, let values = try Row.fetchOne(
-                db, sql: "SELECT \((primaryKey + columns).map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(table)) WHERE rowid = ?",
-                arguments: [rowid]) {
+            if let rowid,
+                let values = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \((primaryKey + columns).map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(table)) WHERE rowid = ?",
+                    arguments: [rowid])
+            {
                 if !primaryKey.isEmpty {
                     rowText = primaryKey.enumerated().map { "\($1)=\(literal(values[$0]))" }.joined(separator: ", ")
                 }

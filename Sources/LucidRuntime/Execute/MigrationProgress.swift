@@ -1,4 +1,5 @@
 @_spi(Generated) import LucidSchema
+
 /// Where a migration is, for an app's UI or the CLI's progress bar.
 public struct MigrationProgress: Sendable, Equatable {
     /// Steps in the path.

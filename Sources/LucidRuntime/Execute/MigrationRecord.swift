@@ -1,7 +1,7 @@
-@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
 import GRDBSQLite
+@_spi(Generated) import LucidSchema
 
 /// A record that a row transform stage reads and writes column by column, by position, without GRDB's
 /// `Codable` row machinery: what lets `RowTransform.records(table:_:)` between two such records run
@@ -292,7 +292,8 @@ public struct MigrationRow {
     // MARK: Helpers
 
     private func error(at index: Int, _ message: String) -> MigrationRowError {
-        MigrationRowError(table: context.sourceTable, column: context.sourceColumns[index], rowid: context.state.pointee.rowid, message: message)
+        MigrationRowError(
+            table: context.sourceTable, column: context.sourceColumns[index], rowid: context.state.pointee.rowid, message: message)
     }
 
     @inlinable
@@ -361,22 +362,32 @@ public struct MigrationValues {
     /// Sets column `index` of the new row (nil is NULL).
     @_spi(Generated) @inlinable public mutating func encode(_ value: String, at index: Int) { set(.text(value), at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @_spi(Generated) @inlinable public mutating func encode(_ value: String?, at index: Int) { set(value.map(Slot.text) ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: String?, at index: Int) {
+        set(value.map(Slot.text) ?? .null, at: index)
+    }
     /// Sets column `index` of the new row (nil is NULL).
     @_spi(Generated) @inlinable public mutating func encode(_ value: Int64, at index: Int) { set(.integer(value), at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @_spi(Generated) @inlinable public mutating func encode(_ value: Int64?, at index: Int) { set(value.map(Slot.integer) ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Int64?, at index: Int) {
+        set(value.map(Slot.integer) ?? .null, at: index)
+    }
     /// Sets column `index` of the new row (nil is NULL).
     @_spi(Generated) @inlinable public mutating func encode(_ value: Int, at index: Int) { set(.integer(Int64(value)), at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @_spi(Generated) @inlinable public mutating func encode(_ value: Int?, at index: Int) { set(value.map { .integer(Int64($0)) } ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Int?, at index: Int) {
+        set(value.map { .integer(Int64($0)) } ?? .null, at: index)
+    }
     /// Sets column `index` of the new row (nil is NULL).
     @_spi(Generated) @inlinable public mutating func encode(_ value: Double, at index: Int) { set(.real(value), at: index) }
     /// Sets column `index` of the new row (nil is NULL).
-    @_spi(Generated) @inlinable public mutating func encode(_ value: Double?, at index: Int) { set(value.map(Slot.real) ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Double?, at index: Int) {
+        set(value.map(Slot.real) ?? .null, at: index)
+    }
     /// Sets column `index` of the new row (nil is NULL).
     @_spi(Generated) @inlinable public mutating func encode(_ value: Bool, at index: Int) { set(.integer(value ? 1 : 0), at: index) }
-    @_spi(Generated) @inlinable public mutating func encode(_ value: Bool?, at index: Int) { set(value.map { .integer($0 ? 1 : 0) } ?? .null, at: index) }
+    @_spi(Generated) @inlinable public mutating func encode(_ value: Bool?, at index: Int) {
+        set(value.map { .integer($0 ? 1 : 0) } ?? .null, at: index)
+    }
 
     // MARK: Other Codable values (JSON text, as GRDB stores them)
 

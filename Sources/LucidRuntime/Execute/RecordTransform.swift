@@ -1,7 +1,7 @@
-@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
 import GRDBSQLite
+@_spi(Generated) import LucidSchema
 
 /// A typed row transform between two ``MigrationRecord`` types, erased to what the executor needs.
 ///
@@ -80,7 +80,8 @@ final class RecordTransformRunner {
     init(_ transform: RecordTransform, sourceTable: String, targetTable: String, generatedColumns: Set<String> = []) {
         skipped = transform.targetColumns.map { generatedColumns.contains(sqlNameKey($0)) }
         context = TransformContext(
-            sourceTable: sourceTable, sourceColumns: transform.sourceColumns, targetTable: targetTable, targetColumns: transform.targetColumns,
+            sourceTable: sourceTable, sourceColumns: transform.sourceColumns, targetTable: targetTable,
+            targetColumns: transform.targetColumns,
             makeDecoder: transform.makeDecoder, makeEncoder: transform.makeEncoder)
         convert = transform.convert
         arena = .allocate(byteCount: arenaCapacity, alignment: 1)
@@ -112,7 +113,8 @@ final class RecordTransformRunner {
         let arguments = (["src.rowid"] + context.sourceColumns.map { "src.\(quoteIdentifier($0))" }).joined(separator: ", ")
         // The rowid first: every row keeps it, and a column that is the rowid's alias, listed after it, still decides.
         let call = "\(Self.transformFunction)(\(arguments))"
-        return "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(targets)) SELECT src.rowid, \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND "
+        return
+            "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(targets)) SELECT src.rowid, \(results) FROM \(quoteIdentifier(source)) AS src WHERE src.rowid BETWEEN ? AND ? AND "
             + (filter.map { "CASE WHEN \($0) THEN \(call) ELSE 0 END" } ?? call)
     }
 
@@ -125,17 +127,22 @@ final class RecordTransformRunner {
         func check(_ code: Int32, _ name: String) throws {
             // On failure SQLite has already called the destructor.
             guard code == SQLITE_OK else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register \(name): \(String(cString: sqlite3_errmsg(connection)))")
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: "cannot register \(name): \(String(cString: sqlite3_errmsg(connection)))")
             }
         }
         let runner = Unmanaged.passRetained(self).toOpaque()
         try check(
-            sqlite3_create_function_v2(connection, Self.transformFunction, transformArgumentCount, flags, runner, lucidTransform, nil, nil, releaseRunner),
+            sqlite3_create_function_v2(
+                connection, Self.transformFunction, transformArgumentCount, flags, runner, lucidTransform, nil, nil, releaseRunner),
             Self.transformFunction)
         for index in context.targetColumns.indices where !skipped[index] {
             _ = Unmanaged.passRetained(self)
             let name = Self.valueFunction(index)
-            try check(sqlite3_create_function_v2(connection, name, 0, flags, valueFunctions + index, lucidValue, nil, nil, releaseValueRunner), name)
+            try check(
+                sqlite3_create_function_v2(connection, name, 0, flags, valueFunctions + index, lucidValue, nil, nil, releaseValueRunner),
+                name)
         }
     }
 
@@ -155,7 +162,8 @@ final class RecordTransformRunner {
 
     private func unreadValues() -> EvaluationOrderError {
         let state = context.state.pointee
-        return EvaluationOrderError(message: "row \(state.rowid) was kept but only \(state.nextValue) of its \(context.targetColumns.count) values were inserted")
+        return EvaluationOrderError(
+            message: "row \(state.rowid) was kept but only \(state.nextValue) of its \(context.targetColumns.count) values were inserted")
     }
 
     fileprivate func transform(_ sqlite: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
@@ -237,7 +245,9 @@ final class RecordTransformRunner {
             let count = text.utf8.count
             if count > 0 {
                 // SQLITE_STATIC (no destructor): the bytes in `arena` outlive this row's insert.
-                sqlite3_result_text64(sqlite, (arena + textOffsets[index]).assumingMemoryBound(to: CChar.self), sqlite3_uint64(count), nil, UInt8(SQLITE_UTF8))
+                sqlite3_result_text64(
+                    sqlite, (arena + textOffsets[index]).assumingMemoryBound(to: CChar.self), sqlite3_uint64(count), nil, UInt8(SQLITE_UTF8)
+                )
             } else {
                 sqlite3_result_text(sqlite, "", 0, sqliteTransient)
             }

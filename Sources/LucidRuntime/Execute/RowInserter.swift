@@ -108,10 +108,12 @@ extension RowInserter {
                 case .text:
                     // SQLITE_STATIC (no destructor): the bytes outlive the step that reads them.
                     code = sqlite3_bind_text64(
-                        sqlite, parameter, (base + offset).assumingMemoryBound(to: CChar.self), sqlite3_uint64(number), nil, UInt8(SQLITE_UTF8))
+                        sqlite, parameter, (base + offset).assumingMemoryBound(to: CChar.self), sqlite3_uint64(number), nil,
+                        UInt8(SQLITE_UTF8))
                     offset += Int(number)
                 case .blob:
-                    code = number == 0
+                    code =
+                        number == 0
                         ? sqlite3_bind_zeroblob(sqlite, parameter, 0)
                         : sqlite3_bind_blob64(sqlite, parameter, base + offset, sqlite3_uint64(number), nil)
                     offset += Int(number)

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 /// Runs the operations of one inferred step as SQL, inside the caller's transaction.
 ///
@@ -75,7 +75,9 @@ struct StepExecutor {
             try checkFunctions(of: [table], stepLabel: stepLabel)
             report("rebuild table \(table.name) (its UNIQUE constraint goes)", 0, 0)
             try rebuild(
-                TableRebuild(table: table, sourceTable: name, sources: table.columns.map { "src.\(quoteIdentifier($0.name))" }, reasons: ["its UNIQUE constraint goes"]),
+                TableRebuild(
+                    table: table, sourceTable: name, sources: table.columns.map { "src.\(quoteIdentifier($0.name))" },
+                    reasons: ["its UNIQUE constraint goes"]),
                 stepLabel: stepLabel)
             touchedTables.insert(table.name)
         }
@@ -91,15 +93,21 @@ struct StepExecutor {
         // app functions among a default's words are the ones it calls.
         let called = tables.flatMap { table in
             table.columns.flatMap { column in
-                column.defaultSQL.map { sql in SQLTokens(sql).words.filter(SchemaColumn.appFunctions.contains).map { (table.name, column.name, $0) } } ?? []
+                column.defaultSQL.map { sql in
+                    SQLTokens(sql).words.filter(SchemaColumn.appFunctions.contains).map { (table.name, column.name, $0) }
+                } ?? []
             }
         }
-        guard !called.isEmpty, let known = try? Set(String.fetchAll(db, sql: "SELECT DISTINCT lower(name) FROM pragma_function_list")), !known.isEmpty else { return }
+        guard !called.isEmpty, let known = try? Set(String.fetchAll(db, sql: "SELECT DISTINCT lower(name) FROM pragma_function_list")),
+            !known.isEmpty
+        else { return }
         for (table, column, function) in called where !known.contains(function) {
             throw StoreError.stepFailed(
                 step: stepLabel, version: sourceVersion,
-                message: "\(table).\(column) defaults to \(function)(), a function this connection does not have, and SQLite needs it to copy or insert the table's rows; "
-                    + "run the step from the app, which registers \(function)() on its connections (GRDB's Configuration.prepareDatabase, in StoreOptions.configuration), before migrating")
+                message:
+                    "\(table).\(column) defaults to \(function)(), a function this connection does not have, and SQLite needs it to copy or insert the table's rows; "
+                    + "run the step from the app, which registers \(function)() on its connections (GRDB's Configuration.prepareDatabase, in StoreOptions.configuration), before migrating"
+            )
         }
     }
 
@@ -150,7 +158,8 @@ struct StepExecutor {
         case .createIndex(let table, let index, let deferrable):
             let statement = SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0]
             if deferCleanup && deferrable && !index.unique {
-                try PendingCleanup.record(.init(kind: "create_index", table: table, object: index.name, sql: statement), version: target.version, db)
+                try PendingCleanup.record(
+                    .init(kind: "create_index", table: table, object: index.name, sql: statement), version: target.version, db)
             } else {
                 try createIndex(statement, index, on: table, stepLabel: stepLabel)
             }
@@ -175,7 +184,8 @@ struct StepExecutor {
             let ordered = target.table(named: join)?.column(named: LinkTable.positionColumn) != nil
             let link = LinkTable.columns(of: target.table(named: join))
             try execute(
-                "INSERT INTO \(quoteIdentifier(join)) (\(quoteIdentifier(link.source)), \(quoteIdentifier(link.target))\(ordered ? ", \(quoteIdentifier(LinkTable.positionColumn))" : "")) SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column))\(ordered ? ", 0" : "") FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL")
+                "INSERT INTO \(quoteIdentifier(join)) (\(quoteIdentifier(link.source)), \(quoteIdentifier(link.target))\(ordered ? ", \(quoteIdentifier(LinkTable.positionColumn))" : "")) SELECT \(quoteIdentifier(key)), \(quoteIdentifier(column))\(ordered ? ", 0" : "") FROM \(quoteIdentifier(owner)) WHERE \(quoteIdentifier(column)) IS NOT NULL"
+            )
             return OperationEffect(touched: [join])
         case .renameColumn(let table, let from, let to):
             try execute("ALTER TABLE \(quoteIdentifier(table)) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
@@ -184,7 +194,8 @@ struct StepExecutor {
             var sql = "ALTER TABLE \(quoteIdentifier(table)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.constraintsSQL())"
             var effect = OperationEffect(touched: [table])
             if let key = target.table(named: table)?.foreignKeys.first(where: { $0.columns == [column.name] }) {
-                sql += " REFERENCES \(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))\(key.actionsSQL)"
+                sql +=
+                    " REFERENCES \(quoteIdentifier(key.table))(\(key.tableColumns.map(quoteIdentifier).joined(separator: ", ")))\(key.actionsSQL)"
                 effect.foreignKeyChecks.insert(table)
             }
             try execute(sql)
@@ -227,7 +238,8 @@ struct StepExecutor {
 
     /// The app's row transform of `source` into `table`, on the fastest path the transform and the
     /// connection allow: the number of rows it dropped.
-    private mutating func runTransform(_ transform: RowTransform, into table: SchemaTable, from source: String, moved: Moved?) throws -> Int {
+    private mutating func runTransform(_ transform: RowTransform, into table: SchemaTable, from source: String, moved: Moved?) throws -> Int
+    {
         if let typed = transform.recordTransform, let connection = db.sqliteConnection {
             if typed.sourceColumns.count + 1 <= sqlite3_limit(connection, SQLITE_LIMIT_FUNCTION_ARG, -1) {
                 return try self.transform(table: table, source: source, with: typed, connection: connection, moved: moved)
@@ -241,12 +253,16 @@ struct StepExecutor {
     /// lucidgen adopted) is gone only once the table is rebuilt without it, at the end of the step.
     private mutating func dropIndex(_ name: String) throws -> OperationEffect {
         var effect = OperationEffect()
-        if let table = try String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) {
+        if let table = try String.fetchOne(
+            db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name])
+        {
             effect.touched.insert(table)
         } else if let table = source?.tables.first(where: { $0.indexes.contains { sameSQLName($0.name, name) } }),
             let index = table.indexes.first(where: { sameSQLName($0.name, name) }), index.unique,
             let live = try? StoreSchemaReader.table(named: table.name, db),
-            live.indexes.contains(where: { StoreSchemaReader.isConstraintIndex($0) && $0.columns.map { sqlNameKey($0) } == index.columns.map { sqlNameKey($0) } })
+            live.indexes.contains(where: {
+                StoreSchemaReader.isConstraintIndex($0) && $0.columns.map { sqlNameKey($0) } == index.columns.map { sqlNameKey($0) }
+            })
         {
             if !constraintRebuilds.contains(where: { sameSQLName($0, table.name) }) { constraintRebuilds.append(table.name) }
         }
@@ -283,8 +299,11 @@ struct StepExecutor {
         }
         // The app's row transform makes each moved row, straight into the table the step created.
         guard let transform = transforms[move.table] else { throw StoreError.missingStage("row transform for \(move.table)") }
-        guard let table = target.table(named: move.table) else { throw StoreError.stepFailed(step: stepLabel, version: sourceVersion, message: "no table \(move.table) at \(target.version)") }
-        let dropped = try runTransform(transform, into: table, from: move.source, moved: Moved(filter: move.sourceFilter, destination: table.name))
+        guard let table = target.table(named: move.table) else {
+            throw StoreError.stepFailed(step: stepLabel, version: sourceVersion, message: "no table \(move.table) at \(target.version)")
+        }
+        let dropped = try runTransform(
+            transform, into: table, from: move.source, moved: Moved(filter: move.sourceFilter, destination: table.name))
         // A row the app's code dropped is a deleted row: its references get their ON DELETE actions once
         // every table has its new shape (the tables that reference it are rebuilt later in the step).
         if dropped > 0 { droppedByMoves.append(move.table) }
@@ -295,10 +314,16 @@ struct StepExecutor {
         let table = rebuild.table
         for join in rebuild.collapsedJoinTables {
             let sourceColumn = quoteIdentifier(LinkTable.columns(of: source?.table(named: join)).source)
-            if let source = try Row.fetchOne(db, sql: "SELECT \(sourceColumn) AS source, count(*) AS links FROM \(quoteIdentifier(join)) GROUP BY \(sourceColumn) HAVING count(*) > 1 LIMIT 1") {
+            if let source = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT \(sourceColumn) AS source, count(*) AS links FROM \(quoteIdentifier(join)) GROUP BY \(sourceColumn) HAVING count(*) > 1 LIMIT 1"
+            ) {
                 throw StoreError.dataWouldBeLost(
                     step: stepLabel,
-                    message: "row \(source["source"] as DatabaseValue) of \(rebuild.sourceTable) has \(source["links"] as Int) links in \(join), but \(table.name) keeps one; a custom stage must choose")
+                    message:
+                        "row \(source["source"] as DatabaseValue) of \(rebuild.sourceTable) has \(source["links"] as Int) links in \(join), but \(table.name) keeps one; a custom stage must choose"
+                )
             }
         }
         let aside = try setAside(for: rebuild.sourceTable)
@@ -321,7 +346,9 @@ struct StepExecutor {
         let written = zip(copied.columns, rebuild.sources).filter { !$0.0.isGenerated }
         let columns = (["rowid"] + written.map { quoteIdentifier($0.0.name) }).joined(separator: ", ")
         let insert = try db.makeStatement(
-            sql: "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT src.rowid, \(written.map(\.1).joined(separator: ", ")) FROM \(quoteIdentifier(rebuild.sourceTable)) AS src WHERE src.rowid BETWEEN ? AND ?")
+            sql:
+                "INSERT INTO \(quoteIdentifier(temporary)) (\(columns)) SELECT src.rowid, \(written.map(\.1).joined(separator: ", ")) FROM \(quoteIdentifier(rebuild.sourceTable)) AS src WHERE src.rowid BETWEEN ? AND ?"
+        )
         var rowsCopied = 0
         do {
             try insertInChunks(from: rebuild.sourceTable, label: "rebuild table \(table.name)", insert) {
@@ -329,7 +356,8 @@ struct StepExecutor {
                 return rowsCopied
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
-            throw try checkFailure(error, copying: rebuild.sourceTable, into: temporary, with: insert, table: table.name, stepLabel: stepLabel)
+            throw try checkFailure(
+                error, copying: rebuild.sourceTable, into: temporary, with: insert, table: table.name, stepLabel: stepLabel)
         }
         // The columns whose values may differ from the old column's: what an FTS index over the table must re-read.
         var changed: [String] = []
@@ -345,7 +373,9 @@ struct StepExecutor {
     /// The typed error of a rebuild whose rows break a CHECK constraint of the new table: the first row that
     /// does, found by copying the rows again one at a time (only once the copy failed), and the constraint as
     /// SQLite names it (its name, or its expression). The caller's transaction rolls the step back.
-    private func checkFailure(_ error: DatabaseError, copying source: String, into temporary: String, with insert: Statement, table: String, stepLabel: String) throws -> StoreError {
+    private func checkFailure(
+        _ error: DatabaseError, copying source: String, into temporary: String, with insert: Statement, table: String, stepLabel: String
+    ) throws -> StoreError {
         let prefix = "CHECK constraint failed: "
         func constraint(_ error: DatabaseError) -> String {
             let message = error.message ?? ""
@@ -389,7 +419,9 @@ struct StepExecutor {
             }
             let oldNames = Set(renamed.map { sqlNameKey($0.key) })
             let newNames = Set(renamed.map { sqlNameKey($0.value) })
-            let takenOldName = rebuild.table.columns.contains { !newNames.contains(sqlNameKey($0.name)) && oldNames.contains(sqlNameKey($0.name)) }
+            let takenOldName = rebuild.table.columns.contains {
+                !newNames.contains(sqlNameKey($0.name)) && oldNames.contains(sqlNameKey($0.name))
+            }
             if oldNames.isDisjoint(with: newNames) && !takenOldName {
                 // The usual case: each rename at once.
                 for (old, new) in renamed {
@@ -406,7 +438,8 @@ struct StepExecutor {
                 renames.append((old, parked))
                 finalRenames.append((parked, new))
             }
-            for column in rebuild.table.columns where !newNames.contains(sqlNameKey(column.name)) && oldNames.contains(sqlNameKey(column.name)) {
+            for column in rebuild.table.columns
+            where !newNames.contains(sqlNameKey(column.name)) && oldNames.contains(sqlNameKey(column.name)) {
                 let parked = placeholder()
                 copied[sqlNameKey(column.name)] = parked
                 finalRenames.append((parked, column.name))
@@ -441,7 +474,8 @@ struct StepExecutor {
         } else {
             total = Int(span) + 1
         }
-        let next = try db.makeStatement(sql: "SELECT rowid FROM \(source) WHERE rowid >= ? ORDER BY rowid LIMIT 1 OFFSET \(Self.chunkSize - 1)")
+        let next = try db.makeStatement(
+            sql: "SELECT rowid FROM \(source) WHERE rowid >= ? ORDER BY rowid LIMIT 1 OFFSET \(Self.chunkSize - 1)")
         var lower = low
         var done = 0
         report(label, 0, total)
@@ -468,7 +502,8 @@ struct StepExecutor {
     /// rewrites them), refresh the FTS indexes over the table whose values `changed`, and recreate
     /// lucidgen's indexes. (Never rename the old table first: see the type's comment.)
     private func replace(
-        _ source: String, with temporary: String, as table: SchemaTable, aside: SetAsideObjects = SetAsideObjects(), renames: [(from: String, to: String)] = [],
+        _ source: String, with temporary: String, as table: SchemaTable, aside: SetAsideObjects = SetAsideObjects(),
+        renames: [(from: String, to: String)] = [],
         changed: (AppObject) -> Bool = { _ in true }
     ) throws {
         // AUTOINCREMENT's highest id handed out: dropping the table deletes its sqlite_sequence row, and the copy
@@ -480,7 +515,9 @@ struct StepExecutor {
         } else {
             try execute("ALTER TABLE \(quoteIdentifier(temporary)) RENAME TO \(quoteIdentifier(source))")
             try aside.recreate(db, step: currentStep, version: sourceVersion) { logger.trace("SQL: \($0)") }
-            if !sameSQLName(source, table.name) { try execute("ALTER TABLE \(quoteIdentifier(source)) RENAME TO \(quoteIdentifier(table.name))") }
+            if !sameSQLName(source, table.name) {
+                try execute("ALTER TABLE \(quoteIdentifier(source)) RENAME TO \(quoteIdentifier(table.name))")
+            }
             for (old, new) in renames {
                 try execute("ALTER TABLE \(quoteIdentifier(table.name)) RENAME COLUMN \(quoteIdentifier(old)) TO \(quoteIdentifier(new))")
             }
@@ -489,9 +526,13 @@ struct StepExecutor {
         if let sequence {
             let name = quoteLiteral(table.name)
             try execute("UPDATE sqlite_sequence SET seq = max(seq, \(sequence)) WHERE name = \(name)")
-            try execute("INSERT INTO sqlite_sequence (name, seq) SELECT \(name), \(sequence) WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(name))")
+            try execute(
+                "INSERT INTO sqlite_sequence (name, seq) SELECT \(name), \(sequence) WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(name))"
+            )
         }
-        for (statement, index) in zip(table.createIndexStatements, table.createdIndexes) { try createIndex(statement, index, on: table.name, stepLabel: currentStep) }
+        for (statement, index) in zip(table.createIndexStatements, table.createdIndexes) {
+            try createIndex(statement, index, on: table.name, stepLabel: currentStep)
+        }
         try restoreSearchTriggers(of: table)
     }
 
@@ -518,13 +559,16 @@ struct StepExecutor {
         } catch let error as DatabaseError where index.unique && error.resultCode == .SQLITE_CONSTRAINT {
             let (duplicates, groups) = try Self.duplicates(of: index.columns, in: table, db)
             guard groups > 0 else { throw error }
-            throw StoreError.duplicateRows(step: stepLabel, table: table, columns: index.columns, index: index.name, duplicates: duplicates, groupCount: groups)
+            throw StoreError.duplicateRows(
+                step: stepLabel, table: table, columns: index.columns, index: index.name, duplicates: duplicates, groupCount: groups)
         }
     }
 
     /// The first `limit` groups of rows of `table` that share non-NULL values in `columns` (SQLite's
     /// unique indexes let NULLs repeat), each with its first rowids, and how many groups there are.
-    static func duplicates(of columns: [String], in table: String, _ db: Database, limit: Int = 5, rowidsShown: Int = 5) throws -> ([DuplicateRows], Int) {
+    static func duplicates(of columns: [String], in table: String, _ db: Database, limit: Int = 5, rowidsShown: Int = 5) throws -> (
+        [DuplicateRows], Int
+    ) {
         let quoted = columns.map(quoteIdentifier)
         let list = quoted.joined(separator: ", ")
         let notNull = quoted.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
@@ -532,14 +576,18 @@ struct StepExecutor {
         let groups = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 \(grouped))") ?? 0
         let literals = quoted.map { "quote(\($0))" }.joined(separator: ", ")
         var result: [DuplicateRows] = []
-        let rows = try Row.fetchAll(db, sql: "SELECT \(list), \(literals), count(*), min(rowid) \(grouped) ORDER BY min(rowid) LIMIT \(limit)")
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT \(list), \(literals), count(*), min(rowid) \(grouped) ORDER BY min(rowid) LIMIT \(limit)")
         for row in rows {
             let values = (0..<columns.count).map { row[$0] as DatabaseValue }
             let condition = quoted.map { "\($0) = ?" }.joined(separator: " AND ")
             let rowids = try Int64.fetchAll(
-                db, sql: "SELECT rowid FROM \(quoteIdentifier(table)) WHERE \(condition) ORDER BY rowid LIMIT \(rowidsShown)", arguments: StatementArguments(values))
-            result.append(DuplicateRows(
-                values: (0..<columns.count).map { row[columns.count + $0] as String? ?? "NULL" }, rowids: rowids, count: row[2 * columns.count]))
+                db, sql: "SELECT rowid FROM \(quoteIdentifier(table)) WHERE \(condition) ORDER BY rowid LIMIT \(rowidsShown)",
+                arguments: StatementArguments(values))
+            result.append(
+                DuplicateRows(
+                    values: (0..<columns.count).map { row[columns.count + $0] as String? ?? "NULL" }, rowids: rowids,
+                    count: row[2 * columns.count]))
         }
         return (result, groups)
     }
@@ -547,13 +595,16 @@ struct StepExecutor {
     /// A rebuild whose rows come from Swift on the typed-records path: chunked `INSERT … SELECT`
     /// statements whose SQL functions run the app's code for each row (see ``RecordTransformRunner``).
     /// The functions exist only during this call. Returns how many old rows the transform dropped.
-    private mutating func transform(table: SchemaTable, source: String, with transform: RecordTransform, connection: OpaquePointer, moved: Moved? = nil) throws -> Int {
+    private mutating func transform(
+        table: SchemaTable, source: String, with transform: RecordTransform, connection: OpaquePointer, moved: Moved? = nil
+    ) throws -> Int {
         let aside = try moved == nil ? setAside(for: source) : SetAsideObjects()
         let temporary = moved?.destination ?? "lucid_rebuild_\(table.name)"
         if moved == nil { try execute(table.createTableStatement(named: temporary)) }
         // Generated columns: the record encodes them, SQLite computes them.
         let runner = RecordTransformRunner(
-            transform, sourceTable: source, targetTable: table.name, generatedColumns: Set(table.columns.filter(\.isGenerated).map { sqlNameKey($0.name) }))
+            transform, sourceTable: source, targetTable: table.name,
+            generatedColumns: Set(table.columns.filter(\.isGenerated).map { sqlNameKey($0.name) }))
         defer { runner.unregister(from: connection) }
         try runner.register(on: connection)
         var inserted = 0
@@ -575,7 +626,9 @@ struct StepExecutor {
     /// A typed rebuild for a table wider than an SQL function's arguments (127 by default): the same
     /// records and the same conversion as the functions path, row by row through a cursor and one
     /// prepared `INSERT`. Returns how many old rows the transform dropped.
-    private mutating func transformRowByRow(table: SchemaTable, source: String, with transform: RecordTransform, moved: Moved? = nil) throws -> Int {
+    private mutating func transformRowByRow(table: SchemaTable, source: String, with transform: RecordTransform, moved: Moved? = nil) throws
+        -> Int
+    {
         let aside = try moved == nil ? setAside(for: source) : SetAsideObjects()
         let temporary = moved?.destination ?? "lucid_rebuild_\(table.name)"
         if moved == nil { try execute(table.createTableStatement(named: temporary)) }
@@ -589,12 +642,18 @@ struct StepExecutor {
         let generated = Set(table.columns.filter(\.isGenerated).map { sqlNameKey($0.name) })
         let written = targets.indices.filter { !generated.contains(sqlNameKey(targets[$0])) }
         let insert = try RowInserter(
-            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(written.map { quoteIdentifier(targets[$0]) }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: written.count + 1).joined(separator: ", ")))")
+            db,
+            sql:
+                "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(written.map { quoteIdentifier(targets[$0]) }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: written.count + 1).joined(separator: ", ")))"
+        )
         let label = "transform table \(table.name)"
         report(label, 0, total)
         let columns = transform.sourceColumns
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT src.rowid, \(columns.map { "src.\(quoteIdentifier($0))" }.joined(separator: ", ")) FROM \(quoteIdentifier(source)) AS src\(condition) ORDER BY src.rowid")
+            db,
+            sql:
+                "SELECT src.rowid, \(columns.map { "src.\(quoteIdentifier($0))" }.joined(separator: ", ")) FROM \(quoteIdentifier(source)) AS src\(condition) ORDER BY src.rowid"
+        )
         var values = [DatabaseValue](repeating: .null, count: columns.count)
         var encoded = EncodedRows(capacity: targets.count)
         var done = 0
@@ -636,14 +695,18 @@ struct StepExecutor {
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(source)) AS src\(condition)") ?? 0
         let columns = table.columns.filter { !$0.isGenerated }.map(\.name)
         let insert = try RowInserter(
-            db, sql: "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))")
+            db,
+            sql:
+                "INSERT INTO \(quoteIdentifier(temporary)) (rowid, \(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
+        )
         let label = "transform table \(table.name)"
         report(label, 0, total)
         var done = 0
         var dropped = 0
         let rows = try Row.fetchCursor(db, sql: "SELECT src.* FROM \(quoteIdentifier(source)) AS src\(condition) ORDER BY src.rowid")
         // The same rows' rowids, in step with `rows` (the app's transform sees the rows as they are).
-        let rowids = try Int64.fetchCursor(db, sql: "SELECT src.rowid FROM \(quoteIdentifier(source)) AS src\(condition) ORDER BY src.rowid")
+        let rowids = try Int64.fetchCursor(
+            db, sql: "SELECT src.rowid FROM \(quoteIdentifier(source)) AS src\(condition) ORDER BY src.rowid")
         // Batches of copied rows: the app's code converts one batch on another thread while this one
         // inserts the previous batch's new rows and reads the next batch.
         var converting: RowTransformBatch?
@@ -691,14 +754,17 @@ struct StepExecutor {
                 for key in child.foreignKeys where sqlNameKey(key.table) == sqlNameKey(parent) && key.onDelete != .noAction {
                     let columns = key.columns.map(quoteIdentifier)
                     let parentColumns = (key.tableColumns.isEmpty ? parentTable.primaryKey : key.tableColumns).map(quoteIdentifier)
-                    let orphan = "(\(columns.joined(separator: ", "))) NOT IN (SELECT \(parentColumns.joined(separator: ", ")) FROM \(quoteIdentifier(parent)))"
+                    let orphan =
+                        "(\(columns.joined(separator: ", "))) NOT IN (SELECT \(parentColumns.joined(separator: ", ")) FROM \(quoteIdentifier(parent)))"
                         + columns.map { " AND \($0) IS NOT NULL" }.joined()
                     switch key.onDelete {
                     case .cascade:
                         try execute("DELETE FROM \(quoteIdentifier(child.name)) WHERE \(orphan)")
                         if db.changesCount > 0 { pending.append(child.name) }
                     case .setNull:
-                        try execute("UPDATE \(quoteIdentifier(child.name)) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE \(orphan)")
+                        try execute(
+                            "UPDATE \(quoteIdentifier(child.name)) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE \(orphan)"
+                        )
                     case .setDefault:
                         let assignments = key.columns.map { "\(quoteIdentifier($0)) = \(child.column(named: $0)?.defaultSQL ?? "NULL")" }
                         try execute("UPDATE \(quoteIdentifier(child.name)) SET \(assignments.joined(separator: ", ")) WHERE \(orphan)")
@@ -722,7 +788,8 @@ struct StepExecutor {
     /// those references): what the foreign key check and the schema validation look at.
     var affectedTables: Set<String> {
         var tables = touchedTables
-        for table in target.tables where table.foreignKeys.contains(where: { key in touchedTables.contains { sqlNameKey($0) == sqlNameKey(key.table) } }) {
+        for table in target.tables
+        where table.foreignKeys.contains(where: { key in touchedTables.contains { sqlNameKey($0) == sqlNameKey(key.table) } }) {
             tables.insert(table.name)
         }
         return tables
@@ -732,7 +799,8 @@ struct StepExecutor {
     /// referencing a rebuilt one (a rebuild could, in principle, lose a referenced key).
     func checkForeignKeys(stepLabel: String) throws {
         var tables = foreignKeyCheckTables
-        for table in target.tables where table.foreignKeys.contains(where: { key in foreignKeyCheckTables.contains { sqlNameKey($0) == sqlNameKey(key.table) } }) {
+        for table in target.tables
+        where table.foreignKeys.contains(where: { key in foreignKeyCheckTables.contains { sqlNameKey($0) == sqlNameKey(key.table) } }) {
             tables.insert(table.name)
         }
         for table in tables.sorted() where try db.tableExists(table) {

@@ -12,7 +12,10 @@ package enum StoreSchemaReader {
     static func tables(_ db: Database, owned: OwnedNames, only: Set<String>? = nil) throws -> [String: SchemaTable] {
         // Filtered and sorted here: the statement is compiled on every step, and LIKE … ESCAPE costs more to compile.
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            .filter { !sqlNameKey($0).hasPrefix("sqlite_") && !sqlNameKey($0).hasPrefix("lucid_") && owned.ownsTable($0) && !owned.ownsSearchTable($0) }
+            .filter {
+                !sqlNameKey($0).hasPrefix("sqlite_") && !sqlNameKey($0).hasPrefix("lucid_") && owned.ownsTable($0)
+                    && !owned.ownsSearchTable($0)
+            }
             .sorted()
         let scope = only.map { Set($0.map { sqlNameKey($0) }) }
         // GRDB caches introspection per connection; a step's own DDL must be seen.
@@ -49,7 +52,9 @@ package enum StoreSchemaReader {
         var columns: [String: [SchemaColumn]] = [:]
         var primaryKeys: [String: [(Int, String)]] = [:]
         let columnRows = try Row.fetchCursor(
-            db, sql: "SELECT t.name, p.cid, p.name, p.type, p.\"notnull\", p.dflt_value, p.pk, p.hidden FROM (\(tables)) AS t, pragma_table_xinfo(t.name) AS p ORDER BY t.name, p.cid",
+            db,
+            sql:
+                "SELECT t.name, p.cid, p.name, p.type, p.\"notnull\", p.dflt_value, p.pk, p.hidden FROM (\(tables)) AS t, pragma_table_xinfo(t.name) AS p ORDER BY t.name, p.cid",
             arguments: [wanted])
         while let row = try columnRows.next() {
             // GRDB's `columns(in:)` leaves out the hidden columns of virtual tables (hidden = 1).
@@ -63,7 +68,8 @@ package enum StoreSchemaReader {
         var indexes: [String: [SchemaIndex]] = [:]
         var expressionIndexes: Set<[String]> = []
         let indexRows = try Row.fetchCursor(
-            db, sql: """
+            db,
+            sql: """
                 SELECT t.name, l.name, l."unique", i.name, l.partial FROM (\(tables)) AS t, pragma_index_list(t.name) AS l, pragma_index_info(l.name) AS i
                 WHERE l.origin IN ('c', 'u') ORDER BY t.name, l.name, i.seqno
                 """, arguments: [wanted])
@@ -84,30 +90,38 @@ package enum StoreSchemaReader {
         }
         var foreignKeys: [String: ForeignKeys] = [:]
         let keyRows = try Row.fetchCursor(
-            db, sql: """
+            db,
+            sql: """
                 SELECT t.name, f.id, f."table", f."from", f."to", f.on_delete, f.on_update FROM (\(tables)) AS t, pragma_foreign_key_list(t.name) AS f
                 ORDER BY t.name, f.id, f.seq
                 """, arguments: [wanted])
         while let row = try keyRows.next() {
-            foreignKeys[row[0], default: ForeignKeys()].add(id: row[1], table: row[2], from: row[3], to: row[4], onDelete: row[5], onUpdate: row[6])
+            foreignKeys[row[0], default: ForeignKeys()].add(
+                id: row[1], table: row[2], from: row[3], to: row[4], onDelete: row[5], onUpdate: row[6])
         }
         // AUTOINCREMENT from each table's SQL, WITHOUT ROWID and STRICT from pragma_table_list (SQLite 3.37+), as
         // `table(named:_:)` reads them.
         var declared: [String: DeclaredInSQL] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))",
+            arguments: [wanted])
+        {
             declared[row[0]] = DeclaredInSQL(row[1] as String? ?? "")
         }
         var options: [String: [String]] = [:]
         var strict: Set<String> = []
-        let optionRows = (try? Row.fetchAll(
-            db, sql: "SELECT name, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name IN (SELECT value FROM json_each(?))", arguments: [wanted])) ?? []
+        let optionRows =
+            (try? Row.fetchAll(
+                db,
+                sql: "SELECT name, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name IN (SELECT value FROM json_each(?))",
+                arguments: [wanted])) ?? []
         for row in optionRows {
             if (row[1] as Int? ?? 0) == 1 { options[row[0]] = ["WITHOUT ROWID"] }
             if (row[2] as Int? ?? 0) == 1 { strict.insert(row[0]) }
         }
         var result: [String: SchemaTable] = [:]
         for name in names {
-            guard let tableColumns = columns[name] else { continue }  // not a table (any more): read alone
+            guard let tableColumns = columns[name] else { continue } // not a table (any more): read alone
             var table = SchemaTable(
                 name: name, columns: tableColumns, primaryKey: (primaryKeys[name] ?? []).sorted { $0.0 < $1.0 }.map(\.1),
                 foreignKeys: foreignKeys[name]?.declared ?? [],
@@ -143,14 +157,18 @@ package enum StoreSchemaReader {
         }
         // AUTOINCREMENT shows only in the table's SQL (and, once a row was inserted, in sqlite_sequence): read as
         // tokens, so that a name or a string holding the word does not count.
-        let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) ?? ""
+        let sql =
+            try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) ?? ""
         let declared = DeclaredInSQL(sql)
         var table = SchemaTable(
             name: name, columns: columns, primaryKey: primaryKey.sorted { $0.0 < $1.0 }.map(\.1),
             foreignKeys: try foreignKeys(of: name, db), indexes: indexes.sorted { $0.name < $1.name },
             autoincrement: declared.autoincrement ? true : nil)
         // SQLite 3.37 and later say whether a table is WITHOUT ROWID or STRICT (an older SQLite has neither).
-        if let options = try? Row.fetchOne(db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name]) {
+        if let options = try? Row.fetchOne(
+            db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name])
+        {
             if (options["wr"] as Int? ?? 0) == 1 { table.storeOptions = ["WITHOUT ROWID"] }
             if (options["strict"] as Int? ?? 0) == 1 { table.strict = true }
         }
@@ -174,7 +192,9 @@ package enum StoreSchemaReader {
     package static func columns(of table: String, _ db: Database) throws -> [ColumnInfo] {
         try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(quoteIdentifier(table)))").compactMap { row in
             guard (row["hidden"] as Int? ?? 0) != 1 else { return nil }
-            return ColumnInfo(name: row["name"], declaredType: row["type"] as String? ?? "", notNull: row["notnull"], defaultSQL: row["dflt_value"], primaryKeyIndex: row["pk"])
+            return ColumnInfo(
+                name: row["name"], declaredType: row["type"] as String? ?? "", notNull: row["notnull"], defaultSQL: row["dflt_value"],
+                primaryKeyIndex: row["pk"])
         }
     }
 
@@ -199,12 +219,15 @@ package enum StoreSchemaReader {
         try Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(table)))").map { row in
             let name: String = row["name"]
             var columns: [String]? = []
-            let parts = try Row.fetchAll(db, sql: "PRAGMA main.index_info(\(quoteIdentifier(name)))").sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
+            let parts = try Row.fetchAll(db, sql: "PRAGMA main.index_info(\(quoteIdentifier(name)))").sorted {
+                ($0["seqno"] as Int) < ($1["seqno"] as Int)
+            }
             for part in parts {
                 guard let column: String = part["name"] else { columns = nil; break }
                 columns?.append(column)
             }
-            return IndexInfo(name: name, unique: row["unique"], origin: row["origin"], partial: (row["partial"] as Int? ?? 0) == 1, columns: columns)
+            return IndexInfo(
+                name: name, unique: row["unique"], origin: row["origin"], partial: (row["partial"] as Int? ?? 0) == 1, columns: columns)
         }
     }
 
@@ -355,7 +378,9 @@ package enum StoreSchemaReader {
         var result: [String: String] = [:]
         for words in definitions.map(words(of:)) {
             guard let name = words.first, !tableConstraintWords.contains(name.lowercased()) else { continue }
-            guard let at = words.indices.dropFirst().first(where: { words[$0].lowercased() == "collate" }), at + 1 < words.count else { continue }
+            guard let at = words.indices.dropFirst().first(where: { words[$0].lowercased() == "collate" }), at + 1 < words.count else {
+                continue
+            }
             let collation = words[at + 1]
             let builtIn = ["BINARY", "NOCASE", "RTRIM"].first { sameSQLName($0, collation) }
             if builtIn != "BINARY" { result[sqlNameKey(name)] = builtIn ?? collation }
@@ -408,7 +433,11 @@ package enum StoreSchemaReader {
         var untied = false
         for clause in clauses {
             let key = clause.columns.map { sqlNameKey($0) }
-            guard let at = table.indexes.firstIndex(where: { isConstraintIndex($0) && $0.unique && $0.onConflict == nil && $0.columns.map { sqlNameKey($0) } == key }) else {
+            guard
+                let at = table.indexes.firstIndex(where: {
+                    isConstraintIndex($0) && $0.unique && $0.onConflict == nil && $0.columns.map { sqlNameKey($0) } == key
+                })
+            else {
                 untied = true
                 continue
             }
@@ -442,7 +471,9 @@ package enum StoreSchemaReader {
                     continue
                 }
                 let before = words[start..<index]
-                let owner = ["null", "key", "unique"].compactMap { word in before.lastIndex(of: word).map { (word, $0) } }.max { $0.1 < $1.1 }?.0
+                let owner = ["null", "key", "unique"].compactMap { word in before.lastIndex(of: word).map { (word, $0) } }.max {
+                    $0.1 < $1.1
+                }?.0
                 switch owner {
                 case "null": if let column { notNull[sqlNameKey(column)] = resolution }
                 case "key": primaryKey = resolution
@@ -527,7 +558,9 @@ package enum StoreSchemaReader {
         let rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))")
             .sorted { ($0["id"] as Int, $0["seq"] as Int) < ($1["id"] as Int, $1["seq"] as Int) }
         for row in rows {
-            keys.add(id: row["id"], table: row["table"], from: row["from"], to: row["to"], onDelete: row["on_delete"], onUpdate: row["on_update"])
+            keys.add(
+                id: row["id"], table: row["table"], from: row["from"], to: row["to"], onDelete: row["on_delete"], onUpdate: row["on_update"]
+            )
         }
         return keys.declared
     }
@@ -537,9 +570,11 @@ package enum StoreSchemaReader {
         private var keys: [Int: SchemaForeignKey] = [:]
 
         mutating func add(id: Int, table: String, from: String, to: String?, onDelete: String, onUpdate: String) {
-            var key = keys[id] ?? SchemaForeignKey(
-                columns: [], table: table, tableColumns: [], onDelete: SchemaForeignKey.Action(rawValue: onDelete) ?? .noAction,
-                onUpdate: SchemaForeignKey.Action(rawValue: onUpdate))
+            var key =
+                keys[id]
+                ?? SchemaForeignKey(
+                    columns: [], table: table, tableColumns: [], onDelete: SchemaForeignKey.Action(rawValue: onDelete) ?? .noAction,
+                    onUpdate: SchemaForeignKey.Action(rawValue: onUpdate))
             key.columns.append(from)
             key.tableColumns.append(to ?? "")
             keys[id] = key
@@ -591,7 +626,8 @@ package enum StoreSchemaReader {
     /// `search` as ``searchObjects(_:owned:)`` reads it), as "expected …, found …" lines. Objects listed in
     /// `tolerated` (deferred cleanup) may be present.
     static func differences(
-        expected: Schema, actual: [String: SchemaTable], search: [String: String], tolerated: PendingCleanup.Tolerance = .init(), only: Set<String>? = nil
+        expected: Schema, actual: [String: SchemaTable], search: [String: String], tolerated: PendingCleanup.Tolerance = .init(),
+        only: Set<String>? = nil
     ) -> [String] {
         var lines = searchDifferences(expected: expected, found: search)
         let scope = only.map { Set($0.map { sqlNameKey($0) }) }
@@ -608,14 +644,20 @@ package enum StoreSchemaReader {
                 lines.append("table \(table.name): expected no column \(column.name), found \(describe(column))")
             }
             if found.primaryKey.map({ sqlNameKey($0) }) != table.primaryKey.map({ sqlNameKey($0) }) {
-                lines.append("table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))")
+                lines.append(
+                    "table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))"
+                )
             }
             if let options = found.storeOptions {
                 // Every rebuild copies rows by rowid into a table of lucidgen's DDL: refused here, before any step.
-                lines.append("table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen's tables do not (not describable yet: leave the table to the app, or rebuild it without)")
+                lines.append(
+                    "table \(table.name): it uses \(options.joined(separator: " and ")), which lucidgen's tables do not (not describable yet: leave the table to the app, or rebuild it without)"
+                )
             }
             if found.primaryKeyConflict != table.primaryKeyConflict {
-                lines.append("table \(table.name): expected primary key \(table.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "without ON CONFLICT"), found \(found.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "none")")
+                lines.append(
+                    "table \(table.name): expected primary key \(table.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "without ON CONFLICT"), found \(found.primaryKeyConflict.map { "ON CONFLICT \($0)" } ?? "none")"
+                )
             }
             let expectedChecks = (table.checks ?? []).map(normalized), foundChecks = (found.checks ?? []).map(normalized)
             for check in table.checks ?? [] where !foundChecks.contains(normalized(check)) {
@@ -626,13 +668,17 @@ package enum StoreSchemaReader {
             }
             switch (table.strict == true, found.strict == true) {
             case (true, false): lines.append("table \(table.name): expected STRICT, found a table that is not")
-            case (false, true): lines.append("table \(table.name): expected no STRICT, found it (describe it: \"strict\": true in the entity's description)")
+            case (false, true):
+                lines.append(
+                    "table \(table.name): expected no STRICT, found it (describe it: \"strict\": true in the entity's description)")
             default: break
             }
             switch (table.autoincrement == true, found.autoincrement == true) {
             case (true, false): lines.append("table \(table.name): expected AUTOINCREMENT on its primary key, found none")
             case (false, true):
-                lines.append("table \(table.name): expected no AUTOINCREMENT, found it on its primary key (describe it: \"autoincrement\": true in the entity's identifier)")
+                lines.append(
+                    "table \(table.name): expected no AUTOINCREMENT, found it on its primary key (describe it: \"autoincrement\": true in the entity's identifier)"
+                )
             default: break
             }
             let expectedKeys = Set(table.foreignKeys.map(normalized))
@@ -649,21 +695,28 @@ package enum StoreSchemaReader {
             // index's name: a rebuild makes it the named index (each one matched once).
             var constraints = found.indexes.filter(isConstraintIndex).map(normalized)
             func matchesConstraint(_ index: SchemaIndex) -> Bool {
-                guard index.unique, let at = constraints.firstIndex(where: { $0.columns == normalized(index).columns && $0.onConflict == index.onConflict }) else { return false }
+                guard index.unique,
+                    let at = constraints.firstIndex(where: { $0.columns == normalized(index).columns && $0.onConflict == index.onConflict })
+                else { return false }
                 constraints.remove(at: at)
                 return true
             }
-            for index in table.indexes where (index.onConflict != nil || !foundIndexes.contains(normalized(index))) && !matchesConstraint(index) {
+            for index in table.indexes
+            where (index.onConflict != nil || !foundIndexes.contains(normalized(index))) && !matchesConstraint(index) {
                 if tolerated.indexes.contains(sqlNameKey(index.name)) { continue }
                 let conflict = index.onConflict.map { " UNIQUE ON CONFLICT \($0)" } ?? ""
-                lines.append("table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", ")))\(conflict), found none")
+                lines.append(
+                    "table \(table.name): expected index \(index.name) (\(index.columns.joined(separator: ", ")))\(conflict), found none")
             }
             for index in found.indexes where !isConstraintIndex(index) && !expectedIndexes.contains(normalized(index)) {
-                lines.append("table \(table.name): expected no index \(index.name), found one on (\(index.columns.joined(separator: ", ")))")
+                lines.append(
+                    "table \(table.name): expected no index \(index.name), found one on (\(index.columns.joined(separator: ", ")))")
             }
             for index in constraints {
                 let conflict = index.onConflict.map { " ON CONFLICT \($0)" } ?? ""
-                lines.append("table \(table.name): expected no UNIQUE constraint\(conflict), found one on (\(index.columns.joined(separator: ", "))) (describe it: \"unique\": true, or a unique indexes item\(index.onConflict.map { " with \"on_conflict\": \"\($0.lowercased())\"" } ?? ""))")
+                lines.append(
+                    "table \(table.name): expected no UNIQUE constraint\(conflict), found one on (\(index.columns.joined(separator: ", "))) (describe it: \"unique\": true, or a unique indexes item\(index.onConflict.map { " with \"on_conflict\": \"\($0.lowercased())\"" } ?? ""))"
+                )
             }
         }
         let expectedTables = Set(expected.tables.map { sqlNameKey($0.name) })
@@ -685,10 +738,14 @@ package enum StoreSchemaReader {
             // An INTEGER PRIMARY KEY is the rowid: it is never NULL whether or not it says NOT NULL (GRDB's
             // autoIncrementedPrimaryKey does not), so that difference is none.
             let rowid = table.primaryKey.count == 1 && sameSQLName(table.primaryKey[0], column.name) && column.type == .integer
-            if other.sqlType.uppercased() != column.sqlType.uppercased() || (other.notNull != column.notNull && !rowid) || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL)
-                || !SchemaColumn.sameCollation(other.collation, column.collation) || (column.notNull && other.notNullConflict != column.notNullConflict)
-                || normalizedSQL(other.check) != normalizedSQL(column.check) || normalizedSQL(other.generatedSQL) != normalizedSQL(column.generatedSQL)
-                || (other.generatedStored == true) != (column.generatedStored == true) {
+            if other.sqlType.uppercased() != column.sqlType.uppercased() || (other.notNull != column.notNull && !rowid)
+                || unwrapped(other.defaultSQL) != unwrapped(column.defaultSQL)
+                || !SchemaColumn.sameCollation(other.collation, column.collation)
+                || (column.notNull && other.notNullConflict != column.notNullConflict)
+                || normalizedSQL(other.check) != normalizedSQL(column.check)
+                || normalizedSQL(other.generatedSQL) != normalizedSQL(column.generatedSQL)
+                || (other.generatedStored == true) != (column.generatedStored == true)
+            {
                 lines.append("table \(table.name): expected column \(describe(column)), found \(describe(other))")
             }
         }
@@ -713,7 +770,9 @@ package enum StoreSchemaReader {
                 lines.append("table \(table.name): column \(describe(column)) is required without a default")
             }
             if found.primaryKey.map({ sqlNameKey($0) }) != table.primaryKey.map({ sqlNameKey($0) }) {
-                lines.append("table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))")
+                lines.append(
+                    "table \(table.name): expected primary key (\(table.primaryKey.joined(separator: ", "))), found (\(found.primaryKey.joined(separator: ", ")))"
+                )
             }
         }
         return lines
@@ -751,7 +810,9 @@ package enum StoreSchemaReader {
     }
 
     private static func normalized(_ key: SchemaForeignKey) -> SchemaForeignKey {
-        SchemaForeignKey(columns: key.columns.map { sqlNameKey($0) }, table: sqlNameKey(key.table), tableColumns: key.tableColumns.map { sqlNameKey($0) }, onDelete: key.onDelete, onUpdate: key.onUpdate)
+        SchemaForeignKey(
+            columns: key.columns.map { sqlNameKey($0) }, table: sqlNameKey(key.table),
+            tableColumns: key.tableColumns.map { sqlNameKey($0) }, onDelete: key.onDelete, onUpdate: key.onUpdate)
     }
 
     /// The index of a UNIQUE constraint written in the table's SQL (SQLite names it `sqlite_autoindex_<table>_<n>`).

@@ -64,7 +64,8 @@ extension MigrationRecord {
         let ordered = columns.map { column in
             values[column] ?? values.first { sqlNameKey($0.key) == sqlNameKey(column) }?.value ?? .null
         }
-        try self.init(values: ordered, context: MigrationRecordCoding.readingContext(Self.self, table: MigrationRecordCoding.tableName(Self.self)))
+        try self.init(
+            values: ordered, context: MigrationRecordCoding.readingContext(Self.self, table: MigrationRecordCoding.tableName(Self.self)))
     }
 
     /// The record's column values by name, as a row transform writes them.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 /// lucidgen's tables inside a store: the version record, the log of applied steps, and deferred cleanup.
 ///
@@ -58,7 +58,9 @@ package enum Bookkeeping {
             return StepStart(record: try record(db), ledgerCurrent: false, pendingCleanup: nil)
         }
         guard let row = try Row.fetchOne(statement) else { return StepStart(record: nil, ledgerCurrent: true, pendingCleanup: nil) }
-        return StepStart(record: Record(version: row[0], checksum: row[1]), ledgerCurrent: true, pendingCleanup: row[2], compatibilityRecorded: (row[4] as Int) > 0)
+        return StepStart(
+            record: Record(version: row[0], checksum: row[1]), ledgerCurrent: true, pendingCleanup: row[2],
+            compatibilityRecorded: (row[4] as Int) > 0)
     }
 
     /// SQLite's "no such table" or "no such column" when preparing a statement.
@@ -91,8 +93,12 @@ package enum Bookkeeping {
     static func recordedVersion(_ db: Database) throws -> Record? {
         typealias T = LedgerTables.Store
         do {
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT \(T.version), \(T.checksum), \(T.schemaCookie), (SELECT schema_version FROM pragma_schema_version) FROM \(T.name) WHERE id = 1")
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \(T.version), \(T.checksum), \(T.schemaCookie), (SELECT schema_version FROM pragma_schema_version) FROM \(T.name) WHERE id = 1"
+                )
             else { return nil }
             return Record(version: row[0], checksum: row[1], schemaCookie: row[2], currentSchemaCookie: row[3])
         } catch let error as DatabaseError where isMissingColumn(error) {
@@ -108,8 +114,12 @@ package enum Bookkeeping {
     /// full path then.
     static func recordIsCurrent(version: SchemaVersion, checksum: String, _ db: Database) throws -> Bool {
         typealias S = LedgerTables.Store
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT \(S.version), \(S.checksum), \(S.schemaCookie) IS (SELECT schema_version FROM pragma_schema_version) FROM \(S.name) WHERE id = 1")
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT \(S.version), \(S.checksum), \(S.schemaCookie) IS (SELECT schema_version FROM pragma_schema_version) FROM \(S.name) WHERE id = 1"
+            )
         else { return false }
         return row[0] == version.string && row[1] == checksum && row[2] == true
     }
@@ -147,7 +157,7 @@ package enum Bookkeeping {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         var whole = milliseconds / 1000
         var millis = Int32(milliseconds % 1000)
-        if millis < 0 { millis += 1000; whole -= 1 }  // before 1970: the remainder counts up from the second below
+        if millis < 0 { millis += 1000; whole -= 1 } // before 1970: the remainder counts up from the second below
         var seconds = time_t(whole)
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -164,7 +174,8 @@ package enum Bookkeeping {
     /// `ledgerCurrent`: the caller knows every ledger table and column exists (``stepStart(_:)``).
     /// `checksum`: the schema's, when the caller has it (a registry's generated one); else computed.
     package static func write(
-        _ schema: Schema, checksum: String? = nil, from: SchemaVersion?, kind: String, label: String, started: Date? = nil, ledgerCurrent: Bool = false,
+        _ schema: Schema, checksum: String? = nil, from: SchemaVersion?, kind: String, label: String, started: Date? = nil,
+        ledgerCurrent: Bool = false,
         _ db: Database
     ) throws {
         if !ledgerCurrent { try LedgerTables.create(db) }
@@ -178,7 +189,8 @@ package enum Bookkeeping {
             arguments: [schema.version.string, checksum ?? schema.checksum, time])
         typealias L = LedgerTables.Steps
         try db.execute(
-            sql: "INSERT INTO \(L.name) (\(L.fromVersion), \(L.toVersion), \(L.kind), \(L.label), \(L.appliedAt), \(L.durationSeconds)) VALUES (?, ?, ?, ?, ?, ?)",
+            sql:
+                "INSERT INTO \(L.name) (\(L.fromVersion), \(L.toVersion), \(L.kind), \(L.label), \(L.appliedAt), \(L.durationSeconds)) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [from?.string, schema.version.string, kind, label, time, started.map { Date().timeIntervalSince($0) }])
     }
 }

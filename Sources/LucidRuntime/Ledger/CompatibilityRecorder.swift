@@ -25,7 +25,8 @@ package final class CompatibilityRecorder {
 
     init(history: SchemaHistory, options: StoreOptions) {
         self.history = history
-        self.stages = history.stages.map { ($0.from, $0.to, $0.label) } + options.declaredStages.map { ($0.from, $0.to, $0.label) }
+        self.stages =
+            history.stages.map { ($0.from, $0.to, $0.label) } + options.declaredStages.map { ($0.from, $0.to, $0.label) }
             + options.stages.map { ($0.from, $0.to, $0.label) }
         self.dataMigrations = options.dataMigrations.map { ($0.version, $0.label) }
         for (index, schema) in history.versions.enumerated() where indexes[schema.version] == nil { indexes[schema.version] = index }
@@ -44,7 +45,9 @@ package final class CompatibilityRecorder {
         let new = history.versions[index + 1]
         var appCode: [String] = []
         // A stage the history declares and the app provides is one stage.
-        for stage in stages where stage.from < new.version && stage.to > old.version && !appCode.contains(stage.label) { appCode.append(stage.label) }
+        for stage in stages where stage.from < new.version && stage.to > old.version && !appCode.contains(stage.label) {
+            appCode.append(stage.label)
+        }
         let data = dataMigrations.filter { $0.version > old.version && $0.version <= new.version }.map(\.label)
         let first = AdditiveRule.changes(
             from: old, to: new, appCode: appCode.isEmpty ? nil : appCode.joined(separator: ", "),
@@ -73,7 +76,10 @@ package final class CompatibilityRecorder {
             let schema = history.versions[index]
             // The generated checksum by position (`checksum(of:)` would look the version up).
             let checksum = history.checksums?[index] ?? schema.checksum
-            rows.append(Row(version: schema.version, checksum: checksum, firstIncompatibleChange: first?.change.message, firstIncompatibleAt: first?.at))
+            rows.append(
+                Row(
+                    version: schema.version, checksum: checksum, firstIncompatibleChange: first?.change.message,
+                    firstIncompatibleAt: first?.at))
             index -= 1
         }
         return rows.reversed()
@@ -86,7 +92,8 @@ package final class CompatibilityRecorder {
         let row: GRDB.Row?
         do {
             row = try GRDB.Row.fetchOne(
-                db, sql: "SELECT \(K.checksum), \(K.firstIncompatibleChange), \(K.firstIncompatibleAt) FROM \(K.name) WHERE \(K.version) = ?",
+                db,
+                sql: "SELECT \(K.checksum), \(K.firstIncompatibleChange), \(K.firstIncompatibleAt) FROM \(K.name) WHERE \(K.version) = ?",
                 arguments: [version.string])
         } catch let error as DatabaseError where Bookkeeping.isMissingObject(error) {
             return nil
@@ -124,17 +131,24 @@ package final class CompatibilityRecorder {
         typealias K = LedgerTables.Compatibility
         guard let target = indexes[version] else { return }
         let insert = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO \(K.name) (\(K.version), \(K.checksum), \(K.firstIncompatibleChange), \(K.firstIncompatibleAt)) VALUES (?, ?, ?, ?)")
+            sql:
+                "INSERT OR REPLACE INTO \(K.name) (\(K.version), \(K.checksum), \(K.firstIncompatibleChange), \(K.firstIncompatibleAt)) VALUES (?, ?, ?, ?)"
+        )
         func write(_ rows: [Row]) throws {
             for row in rows {
-                try insert.execute(arguments: [row.version.string, row.checksum, row.firstIncompatibleChange, row.firstIncompatibleAt?.string])
+                try insert.execute(arguments: [
+                    row.version.string, row.checksum, row.firstIncompatibleChange, row.firstIncompatibleAt?.string,
+                ])
             }
         }
         if let previous, let start = indexes[previous], start <= target {
             // Rows up to `previous` keep their first breaking change; the additive ones take this path's first.
-            if let first = (start..<target).lazy.compactMap({ index in self.firstChange(ofStep: index).map { ($0, self.history.versions[index + 1].version) } }).first {
+            if let first = (start..<target).lazy.compactMap({ index in
+                self.firstChange(ofStep: index).map { ($0, self.history.versions[index + 1].version) }
+            }).first {
                 try db.execute(
-                    sql: "UPDATE \(K.name) SET \(K.firstIncompatibleChange) = ?, \(K.firstIncompatibleAt) = ? WHERE \(K.firstIncompatibleChange) IS NULL",
+                    sql:
+                        "UPDATE \(K.name) SET \(K.firstIncompatibleChange) = ?, \(K.firstIncompatibleAt) = ? WHERE \(K.firstIncompatibleChange) IS NULL",
                     arguments: [first.0.message, first.1.string])
             }
             if start < target { try write(rows(from: start + 1, target: target)) }

@@ -25,7 +25,10 @@ package enum DataMigrationRecords {
     /// Whether every one of `migrations` is recorded; reads only (a store without the table records none).
     static func allRecorded(_ migrations: [DataMigration], _ db: Database) throws -> Bool {
         guard try db.tableExists(T.name) else { return false }
-        let recorded = Set(try Row.fetchAll(db, sql: "SELECT \(T.version), \(T.label) FROM \(T.name)").map { "\($0[T.version] as String) \($0[T.label] as String)" })
+        let recorded = Set(
+            try Row.fetchAll(db, sql: "SELECT \(T.version), \(T.label) FROM \(T.name)").map {
+                "\($0[T.version] as String) \($0[T.label] as String)"
+            })
         return migrations.allSatisfy { recorded.contains("\($0.version.string) \($0.label)") }
     }
 

@@ -1,5 +1,5 @@
-@_spi(Generated) import LucidSchema
 import GRDB
+@_spi(Generated) import LucidSchema
 
 /// lucidgen's bookkeeping tables inside a store, defined in one place: their names, columns and
 /// shapes. Everything that writes them (``Bookkeeping``, ``PendingCleanup``, ``DataMigrations``) and
@@ -121,17 +121,23 @@ enum LedgerTables {
     static func create(_ db: Database) throws {
         // One query says which exist and whether the log has today's columns (this runs with every step):
         // only missing tables are created, and only a log written by an older runtime is upgraded.
-        guard let row = try Row.fetchOne(
-            db, sql: """
-                SELECT (SELECT group_concat(name, ' ') FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)),
-                       (SELECT count(*) FROM pragma_table_info(?) WHERE name = ?),
-                       (SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)
-                """,
-            arguments: [Store.name, Steps.name, PendingCleanup.name, Compatibility.name, Steps.name, Steps.durationSeconds, Store.name, Store.schemaCookie])
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT group_concat(name, ' ') FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)),
+                           (SELECT count(*) FROM pragma_table_info(?) WHERE name = ?),
+                           (SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)
+                    """,
+                arguments: [
+                    Store.name, Steps.name, PendingCleanup.name, Compatibility.name, Steps.name, Steps.durationSeconds, Store.name,
+                    Store.schemaCookie,
+                ])
         else { return }
         let existing = Set(((row[0] as String?) ?? "").split(separator: " ").map(String.init))
         for (name, statement) in [
-            (Store.name, createStore), (Steps.name, createSteps), (PendingCleanup.name, createPendingCleanup), (Compatibility.name, createCompatibility),
+            (Store.name, createStore), (Steps.name, createSteps), (PendingCleanup.name, createPendingCleanup),
+            (Compatibility.name, createCompatibility),
         ]
         where !existing.contains(name) {
             try db.execute(sql: statement)

@@ -1,6 +1,6 @@
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 /// Expensive cleanup recorded in the store to run later (WWDC23's deferred migration): dropping
 /// columns and tables, creating indexes. The store is fully usable meanwhile: dropped columns are
@@ -49,7 +49,9 @@ package enum PendingCleanup {
     /// Every row, in the order recorded.
     static func rows(_ db: Database) throws -> [Row] {
         guard try Bookkeeping.tableExists(T.name, db) else { return [] }
-        return try GRDB.Row.fetchAll(db, sql: "SELECT id, \(T.kind), \(T.table), \(T.object), \(T.recordedAtVersion) FROM \(T.name) ORDER BY id").map {
+        return try GRDB.Row.fetchAll(
+            db, sql: "SELECT id, \(T.kind), \(T.table), \(T.object), \(T.recordedAtVersion) FROM \(T.name) ORDER BY id"
+        ).map {
             Row(id: $0["id"], kind: $0[T.kind], table: $0[T.table], object: $0[T.object], recordedAt: $0[T.recordedAtVersion])
         }
     }
@@ -89,7 +91,9 @@ package enum PendingCleanup {
 
     /// ``finish(_:logger:tables:accounting:)``, also saying how many rows stay pending (of other tables,
     /// or not accounted for). `pending`: how many rows the caller knows are pending (0 runs no query).
-    static func finishCounting(_ db: Database, logger: Logger, tables: Set<String>?, pending: Int? = nil, accounting: CleanupAccounting) throws -> (ran: Int, left: Int) {
+    static func finishCounting(_ db: Database, logger: Logger, tables: Set<String>?, pending: Int? = nil, accounting: CleanupAccounting)
+        throws -> (ran: Int, left: Int)
+    {
         if pending == 0 { return (0, 0) }
         let rows = try rows(db)
         guard !rows.isEmpty else { return (0, 0) }
@@ -98,7 +102,9 @@ package enum PendingCleanup {
         let due = verdicts.filter { verdict in scope.map { $0.contains(sqlNameKey(verdict.row.table)) } ?? true }
         for verdict in due {
             if case .staysPending(let reason) = verdict.outcome {
-                logger.warning("deferred cleanup #\(verdict.row.id) (\(verdict.row.kind) \(verdict.row.table).\(verdict.row.object)) stays pending: \(reason)")
+                logger.warning(
+                    "deferred cleanup #\(verdict.row.id) (\(verdict.row.kind) \(verdict.row.table).\(verdict.row.object)) stays pending: \(reason)"
+                )
             }
         }
         let items = due.compactMap(\.item)
@@ -106,9 +112,11 @@ package enum PendingCleanup {
         // with the same error as a step, before anything runs.
         if !items.isEmpty {
             var objects = try AppObjects.read(db, owned: OwnedNames(tables: items.map(\.table)))
-            let conflicts = AppObjectConflict.find(in: AppObjectConflict.operations(of: items), from: Schema(version: SchemaVersion("0.0"), tables: []), objects: &objects)
+            let conflicts = AppObjectConflict.find(
+                in: AppObjectConflict.operations(of: items), from: Schema(version: SchemaVersion("0.0"), tables: []), objects: &objects)
             if !conflicts.isEmpty {
-                let version = due.first { $0.item != nil }.flatMap { try? SchemaVersion(parsing: $0.row.recordedAt) } ?? SchemaVersion("0.0")
+                let version =
+                    due.first { $0.item != nil }.flatMap { try? SchemaVersion(parsing: $0.row.recordedAt) } ?? SchemaVersion("0.0")
                 throw StoreError.appObjectsInTheWay(step: "deferred cleanup", from: version, to: version, conflicts: conflicts)
             }
         }
@@ -195,7 +203,9 @@ struct CleanupAccounting {
         }
         guard let (sql, operation) = statement else {
             return .staysPending(
-                reason: "the step \(sources.map { "\($0) → \(recordedAt)" }.joined(separator: " or ")) does not defer \(row.kind) \(row.table).\(row.object)")
+                reason:
+                    "the step \(sources.map { "\($0) → \(recordedAt)" }.joined(separator: " or ")) does not defer \(row.kind) \(row.table).\(row.object)"
+            )
         }
         if let problem = try storeProblem(operation, current: current, db) { return .staysPending(reason: problem) }
         return .runs(statement: sql)
@@ -209,9 +219,14 @@ struct CleanupAccounting {
         var sources: [SchemaVersion] = []
         if try Bookkeeping.tableExists(L.name, db) {
             let logged = try String.fetchAll(
-                db, sql: "SELECT DISTINCT \(L.fromVersion) FROM \(L.name) WHERE \(L.toVersion) = ? AND \(L.fromVersion) IS NOT NULL", arguments: [versions[position].string])
+                db, sql: "SELECT DISTINCT \(L.fromVersion) FROM \(L.name) WHERE \(L.toVersion) = ? AND \(L.fromVersion) IS NOT NULL",
+                arguments: [versions[position].string])
             for text in logged {
-                if let version = try? SchemaVersion(parsing: text), let index = versions.firstIndex(of: version), index < position, !sources.contains(version) { sources.append(version) }
+                if let version = try? SchemaVersion(parsing: text), let index = versions.firstIndex(of: version), index < position,
+                    !sources.contains(version)
+                {
+                    sources.append(version)
+                }
             }
         }
         if position > 0, !sources.contains(versions[position - 1]) { sources.append(versions[position - 1]) }
@@ -222,18 +237,22 @@ struct CleanupAccounting {
     /// there, if the registry has one); none when SQL cannot make the step.
     private func stepOperations(from: SchemaVersion, to: SchemaVersion) -> [MigrationOperation] {
         let transformed = planner.stages.first { $0.from == from && $0.to == to }.map { Set($0.transformedTables) } ?? []
-        guard case .success(let operations)? = try? planner.inferredOperations(from: from, to: to, transformedTables: transformed) else { return [] }
+        guard case .success(let operations)? = try? planner.inferredOperations(from: from, to: to, transformedTables: transformed) else {
+            return []
+        }
         return operations
     }
 
     /// The statement `operation` runs for `row`, when it is the deferrable operation the row names.
     private static func statement(for row: PendingCleanup.Row, _ operation: MigrationOperation) -> (String, MigrationOperation)? {
         switch (row.kind, operation) {
-        case ("drop_column", .dropColumn(let table, let column, true)) where sameSQLName(table, row.table) && sameSQLName(column, row.object):
+        case ("drop_column", .dropColumn(let table, let column, true))
+        where sameSQLName(table, row.table) && sameSQLName(column, row.object):
             return ("ALTER TABLE \(quoteIdentifier(table)) DROP COLUMN \(quoteIdentifier(column))", operation)
         case ("drop_table", .dropTable(let table, true)) where sameSQLName(table, row.table) && sameSQLName(table, row.object):
             return ("DROP TABLE \(quoteIdentifier(table))", operation)
-        case ("create_index", .createIndex(let table, let index, true)) where !index.unique && sameSQLName(table, row.table) && sameSQLName(index.name, row.object):
+        case ("create_index", .createIndex(let table, let index, true))
+        where !index.unique && sameSQLName(table, row.table) && sameSQLName(index.name, row.object):
             return (SchemaTable(name: table, columns: [], primaryKey: [], indexes: [index]).createIndexStatements[0], operation)
         default:
             return nil
@@ -263,7 +282,9 @@ struct CleanupAccounting {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE lower(name) = lower(?)", arguments: [index.name]) == true {
                 return "the store already has an object named \(index.name)"
             }
-            if current.table(named: table)?.indexes.contains(index) != true { return "version \(current.version) has no such index on \(table)" }
+            if current.table(named: table)?.indexes.contains(index) != true {
+                return "version \(current.version) has no such index on \(table)"
+            }
         default:
             return "not a deferred cleanup"
         }
@@ -278,7 +299,9 @@ extension CleanupAccounting {
         let record = try Bookkeeping.record(db)
         let version = record.flatMap { try? SchemaVersion(parsing: $0.version) }
         let current = version.flatMap { version in planner.versions.first { $0.version == version } }
-        return CleanupAccounting(planner: planner, current: current, unknownCurrent: "the store's version \(record?.version ?? "(none)") is not one of the registry's")
+        return CleanupAccounting(
+            planner: planner, current: current,
+            unknownCurrent: "the store's version \(record?.version ?? "(none)") is not one of the registry's")
     }
 }
 

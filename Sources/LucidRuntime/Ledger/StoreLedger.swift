@@ -106,7 +106,9 @@ public struct StoreLedger: Sendable, Equatable, Codable {
         public var isAdditive: Bool { firstIncompatibleChange == nil }
 
         /// A record as ``StoreLedger/read(_:)`` returns it (e.g. to compare with, in tests).
-        package init(version: SchemaVersion, checksum: String, firstIncompatibleChange: String? = nil, firstIncompatibleAt: SchemaVersion? = nil) {
+        package init(
+            version: SchemaVersion, checksum: String, firstIncompatibleChange: String? = nil, firstIncompatibleAt: SchemaVersion? = nil
+        ) {
             self.version = version
             self.checksum = checksum
             self.firstIncompatibleChange = firstIncompatibleChange
@@ -206,31 +208,37 @@ public struct StoreLedger: Sendable, Equatable, Codable {
             // `SELECT *`: a ledger written before a column existed reads it as absent (NULL).
             for row in try Row.fetchAll(db, sql: "SELECT * FROM \(L.name) ORDER BY id") {
                 let kind: String = row[L.kind]
-                ledger.steps.append(Step(
-                    from: try (row[L.fromVersion] as String?).map(Self.version), to: try Self.version(row[L.toVersion]),
-                    kind: Step.Kind(rawValue: kind) ?? .inferred, label: row[L.label], appliedAt: try Self.date(row[L.appliedAt]),
-                    duration: row.hasColumn(L.durationSeconds) ? row[L.durationSeconds] : nil))
+                ledger.steps.append(
+                    Step(
+                        from: try (row[L.fromVersion] as String?).map(Self.version), to: try Self.version(row[L.toVersion]),
+                        kind: Step.Kind(rawValue: kind) ?? .inferred, label: row[L.label], appliedAt: try Self.date(row[L.appliedAt]),
+                        duration: row.hasColumn(L.durationSeconds) ? row[L.durationSeconds] : nil))
             }
         }
         typealias D = LedgerTables.DataMigrations
         if try db.tableExists(D.name) {
             for row in try Row.fetchAll(db, sql: "SELECT * FROM \(D.name) ORDER BY \(D.appliedAt), \(D.version), \(D.label)") {
-                ledger.dataMigrations.append(DataMigrationRecord(
-                    version: try Self.version(row[D.version]), label: row[D.label], outcome: row[D.outcome], appliedAt: try Self.date(row[D.appliedAt])))
+                ledger.dataMigrations.append(
+                    DataMigrationRecord(
+                        version: try Self.version(row[D.version]), label: row[D.label], outcome: row[D.outcome],
+                        appliedAt: try Self.date(row[D.appliedAt])))
             }
         }
         typealias C = LedgerTables.PendingCleanup
         if try db.tableExists(C.name) {
             for row in try Row.fetchAll(db, sql: "SELECT * FROM \(C.name) ORDER BY id") {
-                ledger.pendingCleanup.append(PendingCleanupItem(
-                    id: row["id"], kind: row[C.kind], table: row[C.table], object: row[C.object], recordedAt: try Self.version(row[C.recordedAtVersion])))
+                ledger.pendingCleanup.append(
+                    PendingCleanupItem(
+                        id: row["id"], kind: row[C.kind], table: row[C.table], object: row[C.object],
+                        recordedAt: try Self.version(row[C.recordedAtVersion])))
             }
         }
         typealias K = LedgerTables.Compatibility
         if try db.tableExists(K.name) {
             ledger.compatibility = try Row.fetchAll(db, sql: "SELECT * FROM \(K.name)").map { row in
                 CompatibilityRecord(
-                    version: try Self.version(row[K.version]), checksum: row[K.checksum], firstIncompatibleChange: row[K.firstIncompatibleChange],
+                    version: try Self.version(row[K.version]), checksum: row[K.checksum],
+                    firstIncompatibleChange: row[K.firstIncompatibleChange],
                     firstIncompatibleAt: try (row[K.firstIncompatibleAt] as String?).map(Self.version))
             }.sorted { $0.version < $1.version }
         }
@@ -238,7 +246,9 @@ public struct StoreLedger: Sendable, Equatable, Codable {
     }
 
     static func version(_ text: String) throws -> SchemaVersion {
-        guard let version = try? SchemaVersion(parsing: text) else { throw LedgerError(message: "the ledger records '\(text)', which is not a version") }
+        guard let version = try? SchemaVersion(parsing: text) else {
+            throw LedgerError(message: "the ledger records '\(text)', which is not a version")
+        }
         return version
     }
 
@@ -267,7 +277,9 @@ extension LucidStore {
     /// let ledger = try LucidStore.ledger(atPath: url.path, registry: FlightLogSchema.self)
     /// print(ledger?.version, ledger?.lastMigration?.appliedAt)
     /// ```
-    public static func ledger<Registry: SchemaRegistry>(atPath path: String, registry: Registry.Type, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
+    public static func ledger<Registry: SchemaRegistry>(atPath path: String, registry: Registry.Type, busyTimeout: TimeInterval = 60)
+        throws(StoreError) -> StoreLedger?
+    {
         try ledger(atPath: path, history: SchemaHistory(registry: registry), busyTimeout: busyTimeout)
     }
 
@@ -278,7 +290,9 @@ extension LucidStore {
 
     /// ``ledger(atPath:busyTimeout:)``, read with the app's versions (``StoreLedger/read(_:history:)``):
     /// each pending cleanup item says whether lucidgen runs it, and the app's objects are listed.
-    package static func ledger(atPath path: String, history: SchemaHistory?, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreLedger? {
+    package static func ledger(atPath path: String, history: SchemaHistory?, busyTimeout: TimeInterval = 60) throws(StoreError)
+        -> StoreLedger?
+    {
         guard FileManager.default.fileExists(atPath: path) else { throw .cannotWrite(path: path, message: "no such file") }
         var configuration = Configuration()
         configuration.busyMode = .timeout(StoreOptions.boundedBusyTimeout(busyTimeout))

@@ -154,7 +154,9 @@ enum DataMigrations {
     /// Runs the unrecorded migrations whose version is in `range` (lower bound exclusive), oldest first;
     /// returns the ones it ran.
     @discardableResult
-    static func run(_ migrations: [DataMigration], after lower: SchemaVersion?, upTo upper: SchemaVersion, _ db: Database, logger: Logger) throws -> [DataMigration] {
+    static func run(_ migrations: [DataMigration], after lower: SchemaVersion?, upTo upper: SchemaVersion, _ db: Database, logger: Logger)
+        throws -> [DataMigration]
+    {
         var ran: [DataMigration] = []
         for migration in migrations.sorted(by: { ($0.version, $0.label) < ($1.version, $1.label) })
         where migration.version <= upper && lower.map({ migration.version > $0 }) ?? true {

@@ -56,7 +56,8 @@ public struct MissingStage: Sendable, Hashable, CustomStringConvertible {
             signatures += tables.map { "func migrate(_ old: /* \($0) at \(from) */) throws -> /* \($0) at \(to) */?" }
         } else {
             if !stageProvided {
-                signatures.append("MigrationStage(from: SchemaVersion(\"\(from)\"), to: SchemaVersion(\"\(to)\"), label: \(Self.literal(label)), …)")
+                signatures.append(
+                    "MigrationStage(from: SchemaVersion(\"\(from)\"), to: SchemaVersion(\"\(to)\"), label: \(Self.literal(label)), …)")
             }
             signatures += tables.map { "RowTransform(table: \(Self.literal($0))) { row in … } in its transforms" }
         }

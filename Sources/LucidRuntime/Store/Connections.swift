@@ -1,7 +1,7 @@
-@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
 import GRDBSQLite
+@_spi(Generated) import LucidSchema
 
 /// The files SQLite keeps beside a store: its journals and the WAL's shared memory.
 public enum StoreFiles {

@@ -1,6 +1,6 @@
-@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
+@_spi(Generated) import LucidSchema
 
 /// The busy handler of the runtime's own store connection: one deadline for every lock wait of a
 /// step's transaction, instead of SQLite's busy timeout, which starts again at each wait.

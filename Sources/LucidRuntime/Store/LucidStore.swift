@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 /// Opens SQLite stores for a generated schema registry, migrating them to the newest version.
 ///
@@ -33,22 +33,29 @@ public enum LucidStore {
         atPath path: String, registry: Registry.Type, options: StoreOptions = StoreOptions()
     ) throws(StoreError) -> OpenedStore {
         if let upToDate = try StoreMigrator.openIfCurrent(
-            atPath: path, version: registry.newestVersion, checksum: registry.newestChecksum, options: options) {
-            return OpenedStore(database: upToDate, outcome: MigrationOutcome(start: .version(registry.newestVersion, adopted: false), finalVersion: registry.newestVersion))
+            atPath: path, version: registry.newestVersion, checksum: registry.newestChecksum, options: options)
+        {
+            return OpenedStore(
+                database: upToDate,
+                outcome: MigrationOutcome(start: .version(registry.newestVersion, adopted: false), finalVersion: registry.newestVersion))
         }
         try checkRegistry(registry)
         return try open(atPath: path, history: SchemaHistory(registry: registry), options: options)
     }
 
     /// ``open(atPath:registry:options:)`` for a schema history (lucidgen's own tools and tests).
-    package static func open(atPath path: String, history: SchemaHistory, options: StoreOptions = StoreOptions()) throws(StoreError) -> OpenedStore {
+    package static func open(atPath path: String, history: SchemaHistory, options: StoreOptions = StoreOptions()) throws(StoreError)
+        -> OpenedStore
+    {
         let migrator = try StoreMigrator(path: path, history: history, options: options)
         let (database, outcome) = try migrator.openAndMigrate()
         return OpenedStore(database: database, outcome: outcome)
     }
 
     /// ``open(atPath:registry:options:)`` for a list of versions, oldest first (lucidgen's own tools and tests).
-    package static func open(atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()) throws(StoreError) -> OpenedStore {
+    package static func open(atPath path: String, versions: [Schema], options: StoreOptions = StoreOptions()) throws(StoreError)
+        -> OpenedStore
+    {
         try open(atPath: path, history: SchemaHistory(versions: versions), options: options)
     }
 
@@ -62,7 +69,9 @@ public enum LucidStore {
         atPath path: String, versions: [Schema], version: SchemaVersion, dataMigrations: [DataMigration] = [], stages: [ExplicitStage] = [],
         configuration: Configuration = Configuration()
     ) throws(StoreError) -> DatabaseQueue {
-        guard let schema = versions.first(where: { $0.version == version }) else { throw .unknownVersion(version, known: versions.map(\.version)) }
+        guard let schema = versions.first(where: { $0.version == version }) else {
+            throw .unknownVersion(version, known: versions.map(\.version))
+        }
         let decision = try StoreMigrator(path: path, history: SchemaHistory(versions: versions), options: StoreOptions()).decide()
         guard case .newFile = decision else { throw .cannotWrite(path: path, message: "the file already exists (\(decision.summary))") }
         do {
@@ -70,7 +79,8 @@ public enum LucidStore {
             try queue.write { db in
                 for statement in schema.ddl { try db.execute(sql: statement) }
                 try Bookkeeping.write(schema, from: nil, kind: "create", label: "created at \(schema.version)", db)
-                try CompatibilityRecorder(history: SchemaHistory(versions: versions, stages: stages), dataMigrations: dataMigrations).record(db, at: schema.version)
+                try CompatibilityRecorder(history: SchemaHistory(versions: versions, stages: stages), dataMigrations: dataMigrations)
+                    .record(db, at: schema.version)
                 for migration in dataMigrations where migration.version <= schema.version {
                     try DataMigrationRecords.record(migration, outcome: "not needed: created at \(schema.version)", db)
                 }
@@ -84,9 +94,11 @@ public enum LucidStore {
 
     /// ``inspect(atPath:registry:busyTimeout:)`` for a list of versions and the stages that need the app's code.
     package static func inspect(
-        atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60, conversion: (any StoreConversion)? = nil
+        atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60,
+        conversion: (any StoreConversion)? = nil
     ) throws(StoreError) -> StoreStatus {
-        try inspect(atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout, conversion: conversion)
+        try inspect(
+            atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout, conversion: conversion)
     }
 
     /// What the store at `path` is and what opening it would do, without changing it.
@@ -101,13 +113,17 @@ public enum LucidStore {
     /// let status = try LucidStore.inspect(atPath: path, registry: FlightLogSchema.self)
     /// if status.needsMigration { print(status.steps.map(\.label)) }
     /// ```
-    public static func inspect<Registry: SchemaRegistry>(atPath path: String, registry: Registry.Type, busyTimeout: TimeInterval = 60) throws(StoreError) -> StoreStatus {
+    public static func inspect<Registry: SchemaRegistry>(atPath path: String, registry: Registry.Type, busyTimeout: TimeInterval = 60)
+        throws(StoreError) -> StoreStatus
+    {
         try checkRegistry(registry)
         return try inspect(atPath: path, history: SchemaHistory(registry: registry), busyTimeout: busyTimeout)
     }
 
     /// ``inspect(atPath:registry:busyTimeout:)`` for a schema history (lucidgen's own tools and tests).
-    package static func inspect(atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, conversion: (any StoreConversion)? = nil) throws(StoreError) -> StoreStatus {
+    package static func inspect(
+        atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, conversion: (any StoreConversion)? = nil
+    ) throws(StoreError) -> StoreStatus {
         // Not a read-only connection: after a crash, SQLite must roll back the hot journal before any
         // read, which needs write access. Nothing else is written.
         var options = StoreOptions()
@@ -140,7 +156,9 @@ public enum LucidStore {
 
     /// ``finishDeferredCleanup(_:registry:logger:)`` for a schema history (lucidgen's own tools and tests).
     @discardableResult
-    package static func finishDeferredCleanup(_ database: DatabaseQueue, history: SchemaHistory, logger: Logger = Logger(label: "lucidgen.store")) throws(StoreError) -> Int {
+    package static func finishDeferredCleanup(
+        _ database: DatabaseQueue, history: SchemaHistory, logger: Logger = Logger(label: "lucidgen.store")
+    ) throws(StoreError) -> Int {
         let planner: MigrationPlanner
         do {
             planner = try MigrationPlanner(versions: history.versions, stages: history.stages)
@@ -154,7 +172,8 @@ public enum LucidStore {
                     // The cookie is recorded only where it was current: a schema change since the record was
                     // written stays visible to the next open, which checks the tables.
                     let cookieWasCurrent = try Bookkeeping.record(db).map { !$0.schemaChangedSinceRecorded } ?? false
-                    count = try PendingCleanup.finish(db, logger: logger, accounting: try CleanupAccounting.atRecordedVersion(planner: planner, db))
+                    count = try PendingCleanup.finish(
+                        db, logger: logger, accounting: try CleanupAccounting.atRecordedVersion(planner: planner, db))
                     if cookieWasCurrent { try Bookkeeping.recordSchemaCookie(db) }
                     return .commit
                 }

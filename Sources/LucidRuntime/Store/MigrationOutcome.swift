@@ -91,10 +91,12 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
     /// process, which migrated the store from 1.0 to 2.0; nothing left to do".
     public var description: String {
         if openedNewerAdditiveStore {
-            return "opened the store at \(finalVersion), newer than this app's \(olderAppVersion?.string ?? "newest version"), read-write and unmigrated: every step since is additive (the app's newer-store policy)"
+            return
+                "opened the store at \(finalVersion), newer than this app's \(olderAppVersion?.string ?? "newest version"), read-write and unmigrated: every step since is additive (the app's newer-store policy)"
         }
         if openedReadOnly {
-            let standIns = readOnlyStandIns.isEmpty ? "" : "; what it lacks of this app's tables reads as: " + readOnlyStandIns.joined(separator: ", ")
+            let standIns =
+                readOnlyStandIns.isEmpty ? "" : "; what it lacks of this app's tables reads as: " + readOnlyStandIns.joined(separator: ", ")
             return "opened read-only at \(finalVersion), unmigrated (the app's policy for a store it cannot migrate)\(standIns)"
         }
         var parts: [String] = erased ? ["erased the store (the app's policy for a store it cannot migrate)"] : []
@@ -102,14 +104,17 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
             let by = elsewhere.map { item in
                 item.from.map { "migrated the store from \($0) to \(item.to)" } ?? "created the store at \(item.to)"
             }
-            parts.append("waited \(String(format: lockWait < 0.1 ? "%.3f" : "%.1f", lockWait)) s for another process" + (by.isEmpty ? "" : ", which " + by.joined(separator: " and ")))
+            parts.append(
+                "waited \(String(format: lockWait < 0.1 ? "%.3f" : "%.1f", lockWait)) s for another process"
+                    + (by.isEmpty ? "" : ", which " + by.joined(separator: " and ")))
         }
-        let origin: String = switch start {
-        case .newFile: "created the store at \(finalVersion)"
-        case .emptyFile: "the file was empty (0 bytes), as SQLite reads a new database; created the store at \(finalVersion) in it"
-        case .emptyDatabase: "initialised the database (no lucidgen table in it) at \(finalVersion)"
-        case .version(let version, _): "migrated from \(steps.first?.from ?? version) to \(finalVersion)"
-        }
+        let origin: String =
+            switch start {
+            case .newFile: "created the store at \(finalVersion)"
+            case .emptyFile: "the file was empty (0 bytes), as SQLite reads a new database; created the store at \(finalVersion) in it"
+            case .emptyDatabase: "initialised the database (no lucidgen table in it) at \(finalVersion)"
+            case .version(let version, _): "migrated from \(steps.first?.from ?? version) to \(finalVersion)"
+            }
         if case .version(let version, let adopted) = start, !drift.isEmpty {
             parts.append(
                 adopted
@@ -121,8 +126,12 @@ public struct MigrationOutcome: Sendable, Equatable, CustomStringConvertible {
         } else if !steps.isEmpty {
             // A Core Data store's first step is its conversion, which says how it was recognised.
             let converted = steps[0].from == steps[0].to && steps[0].label.hasPrefix("converted from Core Data")
-            let adopted = if case .version(_, true) = start, !converted, drift.isEmpty { "recognised the store from its tables, " } else { "" }
-            let how = converted && steps.count == 1 ? steps[0].label : "\(adopted)\(origin) in \(steps.count) step\(steps.count == 1 ? "" : "s"): \(steps.map(\.label).joined(separator: ", "))"
+            let adopted =
+                if case .version(_, true) = start, !converted, drift.isEmpty { "recognised the store from its tables, " } else { "" }
+            let how =
+                converted && steps.count == 1
+                ? steps[0].label
+                : "\(adopted)\(origin) in \(steps.count) step\(steps.count == 1 ? "" : "s"): \(steps.map(\.label).joined(separator: ", "))"
             parts.append(how)
         } else if case .version(_, true) = start, !drift.isEmpty {
             // Said above: brought to the version, and adopted.

@@ -42,7 +42,9 @@ enum ReadOnlyStandIns {
             standIns += missing.map { column in
                 let value = column.defaultSQL.map { "its default \($0)" } ?? "NULL"
                 // A required column without a default cannot be stood in for: records that read it fail on NULL.
-                let unreadable = column.notNull && column.defaultSQL == nil ? ", which this app requires: its records of \(table.name) cannot be read from this store; a newer app can" : ""
+                let unreadable =
+                    column.notNull && column.defaultSQL == nil
+                    ? ", which this app requires: its records of \(table.name) cannot be read from this store; a newer app can" : ""
                 return "\(table.name).\(column.name) (\(value)\(unreadable))"
             }
         }

@@ -129,7 +129,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "\(path) has tables but no lucidgen version record, and matches no known version: \(differences.prefix(5).joined(separator: "; "))"
         case .recordContradictsTables(let path, let version, let differences, let tablesMatch):
             "\(path) records version \(version), but its tables are not \(version)'s\(tablesMatch.map { " (they are \($0)'s)" } ?? ""): "
-                + differences.prefix(5).joined(separator: "; ") + (differences.count > 5 ? "; and \(differences.count - 5) more" : "") + " (nothing was changed)"
+                + differences.prefix(5).joined(separator: "; ") + (differences.count > 5 ? "; and \(differences.count - 5) more" : "")
+                + " (nothing was changed)"
         case .planning(let error): error.description
         case .registryMismatch(let version, let generated, let runtime):
             "the generated schema registry says version \(version) has checksum \(generated.prefix(12))…, but this runtime computes \(runtime.prefix(12))…"
@@ -137,15 +138,19 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .missingStages(_, let store, let target, let missing, _):
             "the migration from \(store) to \(target) needs the app's code for \(missing.count == 1 ? "a stage" : "\(missing.count) stages") it was not given, "
                 + "so no step ran and the store stays at \(store), unchanged: " + missing.map(\.description).joined(separator: "; ")
-        case .stepFailed(let step, let version, let message): "migration step \(step) failed and was rolled back (the store stays at \(version)): \(message)"
-        case .unknownEnumValue(let step, let version, let error): "migration step \(step) failed and was rolled back (the store stays at \(version)): \(error)"
+        case .stepFailed(let step, let version, let message):
+            "migration step \(step) failed and was rolled back (the store stays at \(version)): \(message)"
+        case .unknownEnumValue(let step, let version, let error):
+            "migration step \(step) failed and was rolled back (the store stays at \(version)): \(error)"
         case .schemaMismatch(let version, let differences):
-            "after migrating, the store's schema differs from version \(version) (rolled back):\n" + differences.map { "  - \($0)" }.joined(separator: "\n")
+            "after migrating, the store's schema differs from version \(version) (rolled back):\n"
+                + differences.map { "  - \($0)" }.joined(separator: "\n")
         case .foreignKeyViolation(let step, let violations):
             "step \(step) left row(s) whose foreign key points at no row (rolled back): \(violations.prefix(5).map(\.description).joined(separator: "; "))\(violations.count > 5 ? "; and more" : "")"
         case .dataWouldBeLost(let step, let message): "step \(step) would lose data (rolled back): \(message)"
         case .appObjectsInTheWay(let step, _, _, let conflicts):
-            "step \(step) cannot keep what the app keeps in the store (nothing was changed): " + conflicts.map(\.description).joined(separator: "; ")
+            "step \(step) cannot keep what the app keeps in the store (nothing was changed): "
+                + conflicts.map(\.description).joined(separator: "; ")
         case .appObjectBroken(let step, let version, let kind, let name, let sql, let message):
             "after step \(step), the app's \(kind) \(name)\(sql.map { " (\($0))" } ?? "") no longer works: \(message) (rolled back; the store stays at \(version))"
         case .appObjectUnsafe(let step, let version, let kind, let name, let sql, let problem):
@@ -155,7 +160,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .duplicateRows(let step, let table, let columns, let index, let duplicates, let groupCount):
             "step \(step) cannot make \(table)(\(columns.joined(separator: ", "))) unique (index \(index); rolled back, nothing was changed): "
                 + "\(groupCount) value\(groupCount == 1 ? " is" : "s are") shared by several rows: "
-                + duplicates.map(\.description).joined(separator: "; ") + (groupCount > duplicates.count ? "; and \(groupCount - duplicates.count) more" : "")
+                + duplicates.map(\.description).joined(separator: "; ")
+                + (groupCount > duplicates.count ? "; and \(groupCount - duplicates.count) more" : "")
         }
     }
 
@@ -233,7 +239,6 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
-
 
 /// Rows that share the values of a new unique index (``StoreError/duplicateRows(step:table:columns:index:duplicates:groupCount:)``).
 public struct DuplicateRows: Sendable, Hashable, CustomStringConvertible {

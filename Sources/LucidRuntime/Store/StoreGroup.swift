@@ -70,9 +70,11 @@ extension LucidStore {
         var toMigrate: [(spec: StoreSpec, status: StoreStatus)] = []
         for spec in stores {
             let options = spec.options ?? options
-            let status = try inspect(atPath: spec.path, versions: spec.versions, stages: spec.declaredStages + options.stages.map(\.explicit))
+            let status = try inspect(
+                atPath: spec.path, versions: spec.versions, stages: spec.declaredStages + options.stages.map(\.explicit))
             guard status.needsMigration, let version = status.version else { continue }
-            try StoreMigrator(path: spec.path, history: spec.history, options: options).checkStagesProvided(status.steps, storeVersion: version)
+            try StoreMigrator(path: spec.path, history: spec.history, options: options).checkStagesProvided(
+                status.steps, storeVersion: version)
             toMigrate.append((spec, status))
         }
         var copies: [(spec: StoreSpec, copy: String)] = []
@@ -109,7 +111,8 @@ extension LucidStore {
         for (spec, copy) in copies {
             for suffix in StoreFiles.companions { try? FileManager.default.removeItem(atPath: spec.path + suffix) }
             guard rename(copy, spec.path) == 0 else {
-                throw .cannotWrite(path: spec.path, message: "could not replace the store with its migrated copy (errno \(errno)); the copy is at \(copy)")
+                throw .cannotWrite(
+                    path: spec.path, message: "could not replace the store with its migrated copy (errno \(errno)); the copy is at \(copy)")
             }
         }
         var opened: [OpenedStore] = []

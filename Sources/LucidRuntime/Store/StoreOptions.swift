@@ -1,7 +1,7 @@
-@_spi(Generated) import LucidSchema
 import Foundation
 import GRDB
 import Logging
+@_spi(Generated) import LucidSchema
 
 /// How ``LucidStore`` opens and migrates a store.
 public struct StoreOptions: Sendable {
@@ -144,7 +144,7 @@ public struct StoreOptions: Sendable {
     /// value or NaN. A busy timeout becomes a duration and SQLite's milliseconds, conversions that trap
     /// on a value out of range.
     package static func boundedBusyTimeout(_ seconds: TimeInterval) -> TimeInterval {
-        guard seconds > 0 else { return 0 }  // NaN too
+        guard seconds > 0 else { return 0 } // NaN too
         return min(seconds, maximumBusyTimeout)
     }
     /// Base GRDB configuration (e.g. `prepareDatabase` for pragmas, encryption, tracing).

@@ -32,7 +32,8 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
         case .usesRemovedColumn(let table, let column): return "\(what) uses column \(table).\(column), which the step removes"
         case .usesRemovedTable(let table): return "\(what) uses table \(table), which the step removes"
         case .cannotFollowRename(let old, let new):
-            return "\(what) names \(old), which the step renames to \(new), in its own declaration (a virtual table does not follow a rename)"
+            return
+                "\(what) names \(old), which the step renames to \(new), in its own declaration (a virtual table does not follow a rename)"
         case .nameTaken(let name): return "\(what) holds the name \(name), which the step gives to a new table or index"
         }
     }
@@ -53,7 +54,9 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
             for object in objects where sameSQLName(object.name, name) { add(object, .nameTaken(name)) }
         }
         func removed(column: String, of table: String) {
-            for object in objects where object.uses(column: column, of: table) { add(object, .usesRemovedColumn(table: table, column: column)) }
+            for object in objects where object.uses(column: column, of: table) {
+                add(object, .usesRemovedColumn(table: table, column: column))
+            }
         }
         func renamed(column old: String, to new: String, of table: String) {
             for object in objects where object.kind == .virtualTable && object.uses(column: old, of: table) {
@@ -89,7 +92,8 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
                 // holds other values: an object reading it by name would silently read them).
                 let kept = Set(rebuild.table.columns.map { sqlNameKey($0.name) }).union(rebuild.renamedColumns.keys.map { sqlNameKey($0) })
                 let dropped = Set(rebuild.droppedColumns.map { sqlNameKey($0) })
-                for column in old?.columns ?? [] where !kept.contains(sqlNameKey(column.name)) || dropped.contains(sqlNameKey(column.name)) {
+                for column in old?.columns ?? [] where !kept.contains(sqlNameKey(column.name)) || dropped.contains(sqlNameKey(column.name))
+                {
                     removed(column: column.name, of: rebuild.sourceTable)
                 }
                 for (from, to) in rebuild.renamedColumns.sorted(by: { $0.key < $1.key }) {
@@ -128,7 +132,8 @@ public struct AppObjectConflict: Sendable, Hashable, CustomStringConvertible {
             switch item.kind {
             case "drop_table": .dropTable(item.table, deferrable: false)
             case "drop_column": .dropColumn(table: item.table, column: item.object, deferrable: false)
-            case "create_index": .createIndex(table: item.table, index: SchemaIndex(name: item.object, columns: [], unique: false), deferrable: false)
+            case "create_index":
+                .createIndex(table: item.table, index: SchemaIndex(name: item.object, columns: [], unique: false), deferrable: false)
             default: nil
             }
         }

@@ -38,7 +38,9 @@ struct SetAsideObjects {
             case .view:
                 if views.contains(sqlNameKey(object.name)) { result.objects.append(object) }
             case .trigger:
-                if sameSQLName(object.table, table) || views.contains(sqlNameKey(object.table)) || object.depends(on: table) { result.objects.append(object) }
+                if sameSQLName(object.table, table) || views.contains(sqlNameKey(object.table)) || object.depends(on: table) {
+                    result.objects.append(object)
+                }
             case .virtualTable:
                 if object.tokens.namesContent(table) { result.contentIndexes.append(object) }
             case .table, .shadowTable:
@@ -47,7 +49,8 @@ struct SetAsideObjects {
         }
         for object in result.objects {
             if let problem = try AppObjectStatement.problem(of: object, db) {
-                throw StoreError.appObjectUnsafe(step: step, version: version, kind: object.kind.rawValue, name: object.name, sql: object.sql, problem: problem)
+                throw StoreError.appObjectUnsafe(
+                    step: step, version: version, kind: object.kind.rawValue, name: object.name, sql: object.sql, problem: problem)
             }
         }
         // Triggers first: a trigger on a view goes with the view anyway.
@@ -69,7 +72,9 @@ struct SetAsideObjects {
             do {
                 try work()
             } catch let error as DatabaseError {
-                throw StoreError.appObjectBroken(step: step, version: version, kind: object.kind.rawValue, name: object.name, sql: object.sql, message: error.message ?? "\(error)")
+                throw StoreError.appObjectBroken(
+                    step: step, version: version, kind: object.kind.rawValue, name: object.name, sql: object.sql,
+                    message: error.message ?? "\(error)")
             }
         }
         let ordered = objects.filter { $0.kind != .trigger } + objects.filter { $0.kind == .trigger }
@@ -114,7 +119,8 @@ struct SetAsideObjects {
             var columns = event + 1 < prefix.count && prefix[event + 1] == "of" ? Array(prefix[(event + 2)...]) : []
             if columns.isEmpty, let first = try Row.fetchOne(db, sql: "PRAGMA table_info(\(table))") { columns = [first["name"]] }
             guard !columns.isEmpty else { return nil }
-            return "UPDATE \(table) SET \(columns.map { "\(quoteIdentifier($0)) = \(quoteIdentifier($0))" }.joined(separator: ", ")) WHERE 0"
+            return
+                "UPDATE \(table) SET \(columns.map { "\(quoteIdentifier($0)) = \(quoteIdentifier($0))" }.joined(separator: ", ")) WHERE 0"
         }
     }
 }
@@ -163,7 +169,9 @@ enum AppObjectStatement {
             try db.execute(sql: "DROP \(keyword) IF EXISTS \(quoteIdentifier(object.name))")
             do {
                 _ = try db.makeStatement(sql: object.sql)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_MISUSE && (error.message ?? "").hasPrefix("Multiple statements") {
+            } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_MISUSE && (error.message ?? "").hasPrefix("Multiple statements")
+            {
                 problem = "holds more than one statement"
             } catch {
                 // Whether it compiles is checked when it is made again (``SetAsideObjects/recreate``).

@@ -220,7 +220,7 @@ package enum AppObjects {
             let type: String = row["type"]
             let name: String = row["name"]
             let table: String = row["tbl_name"]
-            guard let sql: String = row["sql"] else { continue }  // automatic indexes
+            guard let sql: String = row["sql"] else { continue } // automatic indexes
             let kind: AppObject.Kind
             switch type {
             case "table":
@@ -273,8 +273,10 @@ package enum AppObjects {
         while changed {
             changed = false
             for index in objects.indices where objects[index].kind == .view || objects[index].kind == .trigger {
-                for other in objects where other.kind == .view && other.name != objects[index].name
-                    && (objects[index].tokens.names(table: other.name) || sameSQLName(objects[index].table, other.name)) {
+                for other in objects
+                where other.kind == .view && other.name != objects[index].name
+                    && (objects[index].tokens.names(table: other.name) || sameSQLName(objects[index].table, other.name))
+                {
                     for table in other.dependsOn where !objects[index].depends(on: table) {
                         objects[index].dependsOn.append(table)
                         changed = true
@@ -293,7 +295,8 @@ package enum AppObjects {
         var result: [String: Set<String>] = [:]
         for table in described where region.isModified(byEventsOfKind: .insert(tableName: table)) {
             let columns = try StoreSchemaReader.columns(of: table, db).map(\.name)
-            result[sqlNameKey(table)] = Set(columns.filter { region.isModified(byEventsOfKind: .update(tableName: table, columnNames: [$0])) }.map { sqlNameKey($0) })
+            result[sqlNameKey(table)] = Set(
+                columns.filter { region.isModified(byEventsOfKind: .update(tableName: table, columnNames: [$0])) }.map { sqlNameKey($0) })
         }
         return result
     }

@@ -1,4 +1,5 @@
 @_spi(Generated) import LucidSchema
+
 /// The words of an SQL statement, as SQLite's tokenizer sees them: enough to tell which tables and
 /// columns an app's view, trigger, index or virtual table names, without a parser.
 ///
@@ -122,7 +123,8 @@ package struct SQLTokens: Sendable, Hashable {
     /// (`ON protocol` is the table `protocol`, not its column `protocol`).
     func names(column: String) -> Bool {
         let column = sqlNameKey(column)
-        for index in words.indices where words[index] == column && !tablePosition[index] && (!bare[index] || !Self.reserved.contains(column)) {
+        for index in words.indices
+        where words[index] == column && !tablePosition[index] && (!bare[index] || !Self.reserved.contains(column)) {
             return true
         }
         return false

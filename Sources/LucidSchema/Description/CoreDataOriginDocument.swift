@@ -39,7 +39,8 @@ package struct CoreDataOriginDocument: Sendable, Equatable, Codable {
         package var relationships: [Relationship]
 
         package init(
-            name: String, parent: String? = nil, abstract: Bool? = nil, table: String? = nil, kind: String? = nil, attributes: [Attribute] = [],
+            name: String, parent: String? = nil, abstract: Bool? = nil, table: String? = nil, kind: String? = nil,
+            attributes: [Attribute] = [],
             relationships: [Relationship] = []
         ) {
             self.name = name
@@ -84,7 +85,8 @@ package struct CoreDataOriginDocument: Sendable, Equatable, Codable {
         package var linkTable: String?
 
         package init(
-            name: String, toMany: Bool, ordered: Bool? = nil, destination: String? = nil, inverse: String? = nil, transient: Bool? = nil, column: String? = nil,
+            name: String, toMany: Bool, ordered: Bool? = nil, destination: String? = nil, inverse: String? = nil, transient: Bool? = nil,
+            column: String? = nil,
             linkTable: String? = nil
         ) {
             self.name = name
@@ -133,14 +135,20 @@ package struct CoreDataOriginDocument: Sendable, Equatable, Codable {
                     return DescriptionWriter.object(fields)
                 }
                 fields.append(("attributes", "[\n          " + attributes.joined(separator: ",\n          ") + "\n        ]"))
-                fields.append(("relationships", relationships.isEmpty ? "[]" : "[\n          " + relationships.joined(separator: ",\n          ") + "\n        ]"))
+                fields.append(
+                    (
+                        "relationships",
+                        relationships.isEmpty ? "[]" : "[\n          " + relationships.joined(separator: ",\n          ") + "\n        ]"
+                    ))
                 return "{\n        " + fields.map { "\(string($0.0)): \($0.1)" }.joined(separator: ",\n        ") + "\n      }"
             }
             var hashes = ""
             if let known = version.hashes, !known.isEmpty {
-                hashes = ",\n      \"hashes\": " + DescriptionWriter.object(known.sorted { $0.key < $1.key }.map { ($0.key, string($0.value)) })
+                hashes =
+                    ",\n      \"hashes\": " + DescriptionWriter.object(known.sorted { $0.key < $1.key }.map { ($0.key, string($0.value)) })
             }
-            return "{\n      \"version\": \(string(version.version)),\n      \"model\": \(string(version.model)),\n      \"entities\": [\n      "
+            return
+                "{\n      \"version\": \(string(version.version)),\n      \"model\": \(string(version.model)),\n      \"entities\": [\n      "
                 + entities.joined(separator: ",\n      ") + "\n      ]" + hashes + "\n    }"
         }
         return "{\n  \"format\": \(format),\n  \"versions\": [\n    " + items.joined(separator: ",\n    ") + "\n  ]\n}\n"

@@ -71,7 +71,10 @@ package struct DescriptionDocument: Sendable, Hashable {
         /// `ignore_property_migration_checks_on`: the properties whose checks they skip at this version.
         package var ignorePropertyMigrationChecksOn: [String] = []
 
-        package init(version: String, previousName: String? = nil, ignoreMigrationChecks: Bool = false, ignorePropertyMigrationChecksOn: [String] = []) {
+        package init(
+            version: String, previousName: String? = nil, ignoreMigrationChecks: Bool = false,
+            ignorePropertyMigrationChecksOn: [String] = []
+        ) {
             self.version = version
             self.previousName = previousName
             self.ignoreMigrationChecks = ignoreMigrationChecks
@@ -178,7 +181,10 @@ package struct DescriptionDocument: Sendable, Hashable {
         /// `.some(nil)`: the column had the name the property's name makes (written `null`).
         package var persistedName: String??
 
-        package init(untilVersion: String, propertyType: PropertyType? = nil, nullable: Bool? = nil, defaultValue: Value? = nil, persistedName: String?? = nil) {
+        package init(
+            untilVersion: String, propertyType: PropertyType? = nil, nullable: Bool? = nil, defaultValue: Value? = nil,
+            persistedName: String?? = nil
+        ) {
             self.untilVersion = untilVersion
             self.propertyType = propertyType
             self.nullable = nullable

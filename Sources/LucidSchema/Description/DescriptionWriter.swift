@@ -22,7 +22,14 @@ package enum DescriptionWriter {
         if entity.strict { fields.append(("strict", "true")) }
         if !entity.checks.isEmpty { fields.append(("checks", inlineArray(entity.checks.map(json)))) }
         if !entity.parentHistory.isEmpty {
-            fields.append(("parent_history", inlineArray(entity.parentHistory.map { object([("until_version", string($0.untilVersion)), ("parent", $0.parent.map(string) ?? "null")]) })))
+            fields.append(
+                (
+                    "parent_history",
+                    inlineArray(
+                        entity.parentHistory.map {
+                            object([("until_version", string($0.untilVersion)), ("parent", $0.parent.map(string) ?? "null")])
+                        })
+                ))
         }
         let history = entity.versionHistory.map { item in
             var fields = [("version", string(item.version))]
@@ -68,7 +75,9 @@ package enum DescriptionWriter {
             if relationship.ordered { fields.append(("ordered", "true")) }
             if let link = relationship.linkTable {
                 let columns = link.columns
-                var table = [("name", string(link.name)), ("source_column", string(columns.source)), ("target_column", string(columns.target))]
+                var table = [
+                    ("name", string(link.name)), ("source_column", string(columns.source)), ("target_column", string(columns.target)),
+                ]
                 if let index = columns.targetIndex { table.append(("target_index", string(index))) }
                 if columns.strict { table.append(("strict", "true")) }
                 if let action = columns.sourceOnUpdate { table.append(("source_on_update", string(action.descriptionName))) }
@@ -114,7 +123,8 @@ package enum DescriptionWriter {
         if let value = property.onConflict { fields.append(("on_conflict", string(value))) }
         if let value = property.check { fields.append(("check", string(value))) }
         if let generated = property.generated {
-            fields.append(("generated", object([("expression", string(generated.expression))] + (generated.stored ? [("stored", "true")] : []))))
+            fields.append(
+                ("generated", object([("expression", string(generated.expression))] + (generated.stored ? [("stored", "true")] : []))))
         }
         if let value = property.defaultValue { fields.append(("default_value", json(value))) }
         if let value = property.onDelete { fields.append(("on_delete", string(value.descriptionName))) }

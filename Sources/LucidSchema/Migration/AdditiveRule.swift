@@ -80,7 +80,10 @@ package enum AdditiveRule {
         for (position, table) in newTables.enumerated() {
             var index: Int? = position < oldTables.count && oldTables[position].name == table.name ? position : nil
             if index == nil {
-                if positions == nil { positions = Dictionary(oldTables.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first }) }
+                if positions == nil {
+                    positions = Dictionary(
+                        oldTables.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+                }
                 index = positions?[table.name]
             }
             if let index, oldTables[index] == table, table.reusesName != true, !table.columns.contains(where: { $0.reusesName == true }) {
@@ -98,9 +101,11 @@ package enum AdditiveRule {
             guard table.reusesName != true, let before = sameName else {
                 // A new table: only its foreign keys can reach what an older app does (its deletes).
                 for key in table.foreignKeys where key.onDelete == .noAction && old.table(named: key.table) != nil {
-                    changes.append(Change(
-                        .foreignKeyAdded, table: table.name, column: key.columns.first,
-                        "new table \(table.name) references \(key.table) without ON DELETE CASCADE or SET NULL: an older app's deletes of \(key.table) rows would fail"))
+                    changes.append(
+                        Change(
+                            .foreignKeyAdded, table: table.name, column: key.columns.first,
+                            "new table \(table.name) references \(key.table) without ON DELETE CASCADE or SET NULL: an older app's deletes of \(key.table) rows would fail"
+                        ))
                 }
                 continue
             }
@@ -118,9 +123,11 @@ package enum AdditiveRule {
         var changes: [Change] = []
         let name = table.name
         if table.primaryKey.map(sqlNameKey) != before.primaryKey.map(sqlNameKey) {
-            changes.append(Change(
-                .primaryKeyChanged, table: name,
-                "table \(name)'s primary key changed from (\(before.primaryKey.joined(separator: ", "))) to (\(table.primaryKey.joined(separator: ", ")))"))
+            changes.append(
+                Change(
+                    .primaryKeyChanged, table: name,
+                    "table \(name)'s primary key changed from (\(before.primaryKey.joined(separator: ", "))) to (\(table.primaryKey.joined(separator: ", ")))"
+                ))
         }
         var matched = Set<String>()
         // Renamed columns, old name (as a key) → new name: an index keeps its columns through a rename.
@@ -129,29 +136,38 @@ package enum AdditiveRule {
             for change in column.caseChanges ?? [] {
                 changes.append(Change(.enumCaseChanged, table: name, column: column.name, "column \(name).\(column.name): \(change)"))
             }
-            if let previous = column.renamedFrom, before.column(named: previous) != nil, column.reusesName == true || before.column(named: column.name) == nil {
+            if let previous = column.renamedFrom, before.column(named: previous) != nil,
+                column.reusesName == true || before.column(named: column.name) == nil
+            {
                 matched.insert(sqlNameKey(previous))
                 renamed[sqlNameKey(previous)] = column.name
-                changes.append(Change(.columnRenamed, table: name, column: column.name, "column \(name).\(previous) renamed to \(column.name)"))
+                changes.append(
+                    Change(.columnRenamed, table: name, column: column.name, "column \(name).\(previous) renamed to \(column.name)"))
                 continue
             }
             guard column.reusesName != true, let old = before.column(named: column.name) else {
                 if column.notNull && column.defaultSQL == nil {
-                    changes.append(Change(
-                        .requiredColumnAdded, table: name, column: column.name,
-                        "required column \(name).\(column.name) added without a default: an older app's inserts would fail"))
+                    changes.append(
+                        Change(
+                            .requiredColumnAdded, table: name, column: column.name,
+                            "required column \(name).\(column.name) added without a default: an older app's inserts would fail"))
                 }
                 continue
             }
             matched.insert(sqlNameKey(old.name))
             var what: [String] = []
             if column.type != old.type { what.append("type \(old.type.rawValue) → \(column.type.rawValue)") }
-            if let from = old.valueType, let to = column.valueType, from != to, column.type == old.type { what.append("value type \(from) → \(to)") }
+            if let from = old.valueType, let to = column.valueType, from != to, column.type == old.type {
+                what.append("value type \(from) → \(to)")
+            }
             if column.notNull != old.notNull { what.append(column.notNull ? "optional → required" : "required → optional") }
             if column.defaultSQL != old.defaultSQL { what.append("default \(old.defaultSQL ?? "none") → \(column.defaultSQL ?? "none")") }
             if column.convertedFromJoinTable != nil { what.append("to-many → to-one") }
             if !what.isEmpty {
-                changes.append(Change(.columnChanged, table: name, column: column.name, "column \(name).\(column.name) changed: \(what.joined(separator: ", "))"))
+                changes.append(
+                    Change(
+                        .columnChanged, table: name, column: column.name,
+                        "column \(name).\(column.name) changed: \(what.joined(separator: ", "))"))
             }
         }
         for column in before.columns where !matched.contains(sqlNameKey(column.name)) {
@@ -161,9 +177,11 @@ package enum AdditiveRule {
         if table.foreignKeys != before.foreignKeys {
             let oldKeys = Set(before.foreignKeys.map(foreignKeyIdentity))
             for key in table.foreignKeys where !oldKeys.contains(foreignKeyIdentity(key)) {
-                changes.append(Change(
-                    .foreignKeyAdded, table: name, column: key.columns.first,
-                    "foreign key \(name)(\(key.columns.joined(separator: ", "))) → \(key.table) added: an older app's writes are checked against a constraint it does not know"))
+                changes.append(
+                    Change(
+                        .foreignKeyAdded, table: name, column: key.columns.first,
+                        "foreign key \(name)(\(key.columns.joined(separator: ", "))) → \(key.table) added: an older app's writes are checked against a constraint it does not know"
+                    ))
             }
         }
         if table.indexes != before.indexes {
@@ -175,21 +193,24 @@ package enum AdditiveRule {
             let oldUnique = Set(before.indexes.filter(\.unique).map { indexIdentity(renaming($0)) })
             let newUnique = Set(table.indexes.filter(\.unique).map(indexIdentity))
             for index in table.indexes where index.unique && !oldUnique.contains(indexIdentity(index)) {
-                changes.append(Change(
-                    .uniqueIndexChanged, table: name, column: index.columns.first,
-                    "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) added: an older app's writes may break it"))
+                changes.append(
+                    Change(
+                        .uniqueIndexChanged, table: name, column: index.columns.first,
+                        "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) added: an older app's writes may break it"))
             }
             for index in before.indexes where index.unique && !newUnique.contains(indexIdentity(renaming(index))) {
-                changes.append(Change(
-                    .uniqueIndexChanged, table: name, column: index.columns.first,
-                    "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) removed: an older app may rely on it"))
+                changes.append(
+                    Change(
+                        .uniqueIndexChanged, table: name, column: index.columns.first,
+                        "uniqueness of \(name)(\(index.columns.joined(separator: ", "))) removed: an older app may rely on it"))
             }
         }
         return changes
     }
 
     private static func foreignKeyIdentity(_ key: SchemaForeignKey) -> String {
-        key.columns.map(sqlNameKey).joined(separator: ",") + "→" + sqlNameKey(key.table) + "(" + key.tableColumns.map(sqlNameKey).joined(separator: ",") + ")"
+        key.columns.map(sqlNameKey).joined(separator: ",") + "→" + sqlNameKey(key.table) + "("
+            + key.tableColumns.map(sqlNameKey).joined(separator: ",") + ")"
             + key.onDelete.rawValue
     }
 

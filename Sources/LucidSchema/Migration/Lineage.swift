@@ -171,7 +171,9 @@ private final class BackLinks: @unchecked Sendable {
     func column(_ column: String, of table: String, at version: Int) -> (table: Int, column: Int)? {
         lock.lock()
         defer { lock.unlock() }
-        guard let table = tablePosition(table, at: version), let column = columnPosition(column, table: table, at: version) else { return nil }
+        guard let table = tablePosition(table, at: version), let column = columnPosition(column, table: table, at: version) else {
+            return nil
+        }
         return (table, column)
     }
 
@@ -231,7 +233,9 @@ private final class BackLinks: @unchecked Sendable {
     ///
     /// Walks the table's runs of unchanged versions (``runStart(table:at:)``), not its versions: a jump over
     /// 150 versions reads a handful, and the full graph's every pair of versions is not cubic.
-    func columnChanges(from start: (table: Int, column: Int), at later: Int, to earlier: Int) -> [(version: Int, source: Int, table: Int, column: Int)]? {
+    func columnChanges(from start: (table: Int, column: Int), at later: Int, to earlier: Int) -> [(
+        version: Int, source: Int, table: Int, column: Int
+    )]? {
         lock.lock()
         defer { lock.unlock() }
         var places: [(version: Int, source: Int, table: Int, column: Int)] = []
@@ -260,7 +264,9 @@ private final class BackLinks: @unchecked Sendable {
             return columnStepBack(table: table, at: version)[column]
         case .jsonMember(let table, let column, let path):
             // The JSON column's own lineage, the member path unchanged.
-            guard case .column(let previousTable, let previousColumn)? = columnStepBack(table: table, at: version)[column] else { return nil }
+            guard case .column(let previousTable, let previousColumn)? = columnStepBack(table: table, at: version)[column] else {
+                return nil
+            }
             return .jsonMember(table: previousTable, column: previousColumn, path: path)
         }
     }
@@ -362,9 +368,12 @@ private final class BackLinks: @unchecked Sendable {
         let columns = table(position, at: version).columns
         guard case .table(let previousTable)? = tableStepBack(position, at: version) else {
             // Only a column that was a join table has an origin in a table that did not exist before.
-            return TableLinks(previousTable: nil, columns: columns.map { column in
-                column.reusesName != true ? column.convertedFromJoinTable.flatMap { tablePosition($0, at: version - 1) }.map(Place.table) : nil
-            }, unchanged: false)
+            return TableLinks(
+                previousTable: nil,
+                columns: columns.map { column in
+                    column.reusesName != true
+                        ? column.convertedFromJoinTable.flatMap { tablePosition($0, at: version - 1) }.map(Place.table) : nil
+                }, unchanged: false)
         }
         // Most tables of a long history are the previous version's table itself (a generated registry
         // shares it, and equal arrays of the same storage compare in constant time): their columns are
@@ -374,14 +383,20 @@ private final class BackLinks: @unchecked Sendable {
         {
             return TableLinks(previousTable: previousTable, columns: nil, unchanged: true)
         }
-        return TableLinks(previousTable: previousTable, columns: columns.map { column -> Place? in
-            guard column.reusesName != true else { return nil }
-            if let join = column.convertedFromJoinTable { return tablePosition(join, at: version - 1).map(Place.table) }
-            if let source = column.extractedFrom, let path = column.jsonPath {
-                return columnPosition(source, table: previousTable, at: version - 1).map { .jsonMember(table: previousTable, column: $0, path: path) }
-            }
-            return columnPosition(column.renamedFrom ?? column.name, table: previousTable, at: version - 1).map { .column(table: previousTable, column: $0) }
-        }, unchanged: false)
+        return TableLinks(
+            previousTable: previousTable,
+            columns: columns.map { column -> Place? in
+                guard column.reusesName != true else { return nil }
+                if let join = column.convertedFromJoinTable { return tablePosition(join, at: version - 1).map(Place.table) }
+                if let source = column.extractedFrom, let path = column.jsonPath {
+                    return columnPosition(source, table: previousTable, at: version - 1).map {
+                        .jsonMember(table: previousTable, column: $0, path: path)
+                    }
+                }
+                return columnPosition(column.renamedFrom ?? column.name, table: previousTable, at: version - 1).map {
+                    .column(table: previousTable, column: $0)
+                }
+            }, unchanged: false)
     }
 
     /// Whether a column states a change made at its version (then it cannot be the previous version's

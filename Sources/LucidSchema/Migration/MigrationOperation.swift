@@ -144,7 +144,8 @@ package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
     package var deleteStatement: String? {
         let kinds = deleted + moved
         guard !kinds.isEmpty else { return nil }
-        return "DELETE FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
+        return
+            "DELETE FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
     }
 
     /// `UPDATE t SET kind = CASE kind WHEN 'old' THEN 'new' … END WHERE kind IN (…)`, or nil.
@@ -152,14 +153,17 @@ package struct KindRewrite: Sendable, Hashable, CustomStringConvertible {
         guard !renamed.isEmpty else { return nil }
         let column = quoteIdentifier(self.column)
         let branches = renamed.map { "WHEN \(quoteLiteral($0.from)) THEN \(quoteLiteral($0.to))" }.joined(separator: " ")
-        return "UPDATE \(quoteIdentifier(table)) SET \(column) = CASE \(column) \(branches) ELSE \(column) END WHERE \(column) IN (\(renamed.map { quoteLiteral($0.from) }.joined(separator: ", ")))"
+        return
+            "UPDATE \(quoteIdentifier(table)) SET \(column) = CASE \(column) \(branches) ELSE \(column) END WHERE \(column) IN (\(renamed.map { quoteLiteral($0.from) }.joined(separator: ", ")))"
     }
 
     /// `delete rows of vehicle of kind truck; rewrite kind of vehicle: automobile → car`.
     package var description: String {
         var parts: [String] = []
         if !deleted.isEmpty { parts.append("delete rows of \(table) of kind \(deleted.joined(separator: ", "))") }
-        if !moved.isEmpty { parts.append("delete rows of \(table) of kind \(moved.joined(separator: ", ")) (moved to another table above)") }
+        if !moved.isEmpty {
+            parts.append("delete rows of \(table) of kind \(moved.joined(separator: ", ")) (moved to another table above)")
+        }
         if !renamed.isEmpty { parts.append("rewrite kind of \(table): \(renamed.map { "\($0.from) → \($0.to)" }.joined(separator: ", "))") }
         return parts.joined(separator: "; ")
     }
@@ -188,7 +192,8 @@ package struct RowMove: Sendable, Hashable, CustomStringConvertible {
     package var transformed: Bool = false
 
     package init(
-        table: String, source: String, columns: [String], kindColumn: String?, sourceKindColumn: String?, kinds: [KindRewrite.Rename], kind: String?,
+        table: String, source: String, columns: [String], kindColumn: String?, sourceKindColumn: String?, kinds: [KindRewrite.Rename],
+        kind: String?,
         transformed: Bool = false
     ) {
         self.transformed = transformed
@@ -215,8 +220,11 @@ package struct RowMove: Sendable, Hashable, CustomStringConvertible {
                 values.append(kind.map(quoteLiteral) ?? "NULL")
             }
         }
-        var sql = "INSERT INTO \(quoteIdentifier(table)) (\(targets.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(source)) AS src"
-        if let sourceKindColumn { sql += " WHERE src.\(quoteIdentifier(sourceKindColumn)) IN (\(kinds.map { quoteLiteral($0.from) }.joined(separator: ", ")))" }
+        var sql =
+            "INSERT INTO \(quoteIdentifier(table)) (\(targets.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(source)) AS src"
+        if let sourceKindColumn {
+            sql += " WHERE src.\(quoteIdentifier(sourceKindColumn)) IN (\(kinds.map { quoteLiteral($0.from) }.joined(separator: ", ")))"
+        }
         sql += " ORDER BY src.rowid"
         return sql
     }
@@ -229,7 +237,12 @@ package struct RowMove: Sendable, Hashable, CustomStringConvertible {
     /// `move rows of gear into meta_reward (kind gear)`.
     package var description: String {
         let which = sourceKindColumn == nil ? "rows of \(source)" : "rows of \(source) of kind \(kinds.map(\.from).joined(separator: ", "))"
-        let kindText = kindColumn == nil ? "" : sourceKindColumn == nil ? " (kind \(kind ?? "NULL"))" : kinds.contains { $0.from != $0.to } ? " (kind \(kinds.map { "\($0.from) → \($0.to)" }.joined(separator: ", ")))" : ""
+        let kindText =
+            kindColumn == nil
+            ? ""
+            : sourceKindColumn == nil
+                ? " (kind \(kind ?? "NULL"))"
+                : kinds.contains { $0.from != $0.to } ? " (kind \(kinds.map { "\($0.from) → \($0.to)" }.joined(separator: ", ")))" : ""
         if transformed { return "move \(which) into \(table) through the app's row transform, ids kept" }
         return "move \(which) into \(table)\(kindText), ids kept"
     }

@@ -145,7 +145,9 @@ package struct MigrationPlanner: Sendable {
                 steps.append(explicitStep(from: from, to: to, label: stage.label, transformed: Set(stage.transformedTables)))
                 continue
             }
-            guard !PathFinder.spansExplicit(from: from, to: to, explicit: spans), case .success(let operations) = inference.operations(from: from, to: to) else { return nil }
+            guard !PathFinder.spansExplicit(from: from, to: to, explicit: spans),
+                case .success(let operations) = inference.operations(from: from, to: to)
+            else { return nil }
             steps.append(MigrationStep(from: versions[from].version, to: versions[to].version, kind: .inferred, operations: operations))
         }
         return steps
@@ -191,7 +193,8 @@ package struct MigrationPlanner: Sendable {
     /// ``edges(from:to:)`` is quadratic: what `plan --format markdown` draws (a diagram of every pair of
     /// 150 versions has over 11,000 edges, more than Mermaid draws and more text than a pull-request
     /// comment holds).
-    package func searchedEdges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge] {
+    package func searchedEdges(from source: SchemaVersion? = nil, to target: SchemaVersion? = nil) throws(PlanningError) -> [MigrationEdge]
+    {
         guard let (start, end) = try range(from: source, to: target) else { return [] }
         return listed(pathGraph(from: start, to: end), from: start, to: end)
     }
@@ -213,7 +216,9 @@ package struct MigrationPlanner: Sendable {
             .sorted { ($0.from, $0.to, $0.explicit ? 0 : 1) < ($1.from, $1.to, $1.explicit ? 0 : 1) }
             .map { edge in
                 let step = step(for: edge, in: graph)
-                return MigrationEdge(from: step.from, to: step.to, kind: step.kind, operations: step.operations, cost: edge.cost, spannedVersions: edge.to - edge.from - 1)
+                return MigrationEdge(
+                    from: step.from, to: step.to, kind: step.kind, operations: step.operations, cost: edge.cost,
+                    spannedVersions: edge.to - edge.from - 1)
             }
     }
 
@@ -229,8 +234,10 @@ package struct MigrationPlanner: Sendable {
         var blocked: [NotInferable] = []
         var inferred: [Int: [Int: [MigrationOperation]]] = [:]
         var inferences = 0
-        let explicitEdges = stages.map { (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label, transformed: Set($0.transformedTables)) }
-            .filter { $0.from >= start && $0.to <= end }
+        let explicitEdges = stages.map {
+            (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label, transformed: Set($0.transformedTables))
+        }
+        .filter { $0.from >= start && $0.to <= end }
         let spans = explicitEdges.map { ($0.from, $0.to) }
         func operations(_ from: Int, _ to: Int, transformed: Set<String> = []) -> Result<[MigrationOperation], NotInferable> {
             let key = InferenceCache.Key(from: from, to: to, transformed: transformed)
@@ -282,13 +289,16 @@ package struct MigrationPlanner: Sendable {
         let inference = StepInference(versions: versions, remembersTableSteps: true)
         var blocked: [NotInferable] = []
         var inferred: [Int: [Int: [MigrationOperation]]] = [:]
-        let explicitEdges = stages.map { (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label, transformed: Set($0.transformedTables)) }
+        let explicitEdges = stages.map {
+            (from: index(of: $0.from)!, to: index(of: $0.to)!, label: $0.label, transformed: Set($0.transformedTables))
+        }
         var edges: [PathFinder.Edge] = explicitEdges.map { edge in
             let operations = (try? inference.operations(from: edge.from, to: edge.to, transformedTables: edge.transformed).get()) ?? []
             return PathFinder.Edge(from: edge.from, to: edge.to, explicit: true, cost: 1000 + operations.reduce(0) { $0 + $1.cost })
         }
         for from in start..<end {
-            for to in (from + 1)...end where !PathFinder.spansExplicit(from: from, to: to, explicit: explicitEdges.map { ($0.from, $0.to) }) {
+            for to in (from + 1)...end where !PathFinder.spansExplicit(from: from, to: to, explicit: explicitEdges.map { ($0.from, $0.to) })
+            {
                 switch inference.operations(from: from, to: to) {
                 case .success(let operations):
                     inferred[from, default: [:]][to] = operations
@@ -303,7 +313,9 @@ package struct MigrationPlanner: Sendable {
 
     /// The operations from one version straight to another (with `transformedTables` rebuilt through the
     /// app's row transform), or why they need the app's code.
-    package func inferredOperations(from: SchemaVersion, to: SchemaVersion, transformedTables: Set<String> = []) throws(PlanningError) -> Result<[MigrationOperation], NotInferable> {
+    package func inferredOperations(from: SchemaVersion, to: SchemaVersion, transformedTables: Set<String> = []) throws(PlanningError)
+        -> Result<[MigrationOperation], NotInferable>
+    {
         let known = versions.map(\.version)
         guard let start = index(of: from) else { throw .unknownVersion(from, known: known) }
         guard let end = index(of: to) else { throw .unknownVersion(to, known: known) }
@@ -325,7 +337,9 @@ package struct MigrationEdge: Sendable, Hashable, CustomStringConvertible {
     /// How many versions the edge jumps over (0 between neighbours).
     package var spannedVersions: Int
 
-    package init(from: SchemaVersion, to: SchemaVersion, kind: MigrationStep.Kind, operations: [MigrationOperation], cost: Int, spannedVersions: Int) {
+    package init(
+        from: SchemaVersion, to: SchemaVersion, kind: MigrationStep.Kind, operations: [MigrationOperation], cost: Int, spannedVersions: Int
+    ) {
         self.from = from
         self.to = to
         self.kind = kind

@@ -27,13 +27,19 @@ package struct StepInference: Sendable {
     /// `earlier` to `later`, oldest first: exactness is decided per step, never between the two ends
     /// (int → double with the loss accepted → string is not int → string). A failure names every step
     /// that needs the app's code.
-    package func conversions(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal>? {
-        lineage.columnChanges(ofColumn: column, table: table, at: later, in: earlier).map { conversions(along: $0, label: "\(table).\(column)", at: later, in: earlier) }
+    package func conversions(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> Result<
+        [ValueConversion], ConversionRefusal
+    >? {
+        lineage.columnChanges(ofColumn: column, table: table, at: later, in: earlier).map {
+            conversions(along: $0, label: "\(table).\(column)", at: later, in: earlier)
+        }
     }
 
     /// ``conversions(ofColumn:table:at:in:)`` along a column's changes (``Lineage/columnChanges(ofColumn:table:at:in:)``:
     /// a version left out holds the previous version's column, which converts nothing).
-    func conversions(along path: [Lineage.ColumnVersion], label: String, at later: Int, in earlier: Int) -> Result<[ValueConversion], ConversionRefusal> {
+    func conversions(along path: [Lineage.ColumnVersion], label: String, at later: Int, in earlier: Int) -> Result<
+        [ValueConversion], ConversionRefusal
+    > {
         var conversions: [ValueConversion] = []
         var refusals: [String] = []
         for offset in path.indices.dropFirst() {
@@ -50,8 +56,12 @@ package struct StepInference: Sendable {
     /// version's ``SchemaColumn/caseChanges`` applied to the previous one's result, so a jump over several
     /// versions composes them (`a` renamed to `b`, then `b` removed with fallback `c`: `a` → `c`). Values
     /// no change touches are left out; `needsApp` lists the values a removal without a fallback reaches.
-    package func caseMapping(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> (mapping: [(from: String, to: String?)], needsApp: [String]) {
-        lineage.columnChanges(ofColumn: column, table: table, at: later, in: earlier).map(caseMapping(along:)) ?? (mapping: [], needsApp: [])
+    package func caseMapping(ofColumn column: String, table: String, at later: Int, in earlier: Int) -> (
+        mapping: [(from: String, to: String?)], needsApp: [String]
+    ) {
+        lineage.columnChanges(ofColumn: column, table: table, at: later, in: earlier).map(caseMapping(along:)) ?? (
+            mapping: [], needsApp: []
+        )
     }
 
     /// ``caseMapping(ofColumn:table:at:in:)`` along a column's changes (a version left out states no case change).
@@ -72,7 +82,11 @@ package struct StepInference: Sendable {
             for (change, values) in zip(changes, reached) {
                 for value in values {
                     if current[value] == nil { order.append(value) }
-                    if change.byApp == true { needsApp.insert(value); current[value] = .some(nil) } else { current[value] = .some(change.to) }
+                    if change.byApp == true {
+                        needsApp.insert(value); current[value] = .some(nil)
+                    } else {
+                        current[value] = .some(change.to)
+                    }
                 }
             }
         }
@@ -117,14 +131,16 @@ package struct StepInference: Sendable {
         var changes = tableChanges(tables, from: from, to: to, transformedTables: transformedTables)
         // Entities that gain, lose or change their parent: their rows move to their new root's table, ids kept.
         let moves = rowMoves(
-            into: newTables, from: from, to: to, newNames: tables.newNames, transformedTables: transformedTables.subtracting(tables.matched.map(\.new.name)),
+            into: newTables, from: from, to: to, newNames: tables.newNames,
+            transformedTables: transformedTables.subtracting(tables.matched.map(\.new.name)),
             reasons: &changes.reasons, failingTables: &changes.failingTables)
         tables.fills += moves
         changes.alterations = Self.keepingMovedKinds(changes.alterations, moves: moves)
         if !changes.reasons.isEmpty {
             return .failure(NotInferable(from: old.version, to: new.version, reasons: changes.reasons, tables: changes.failingTables))
         }
-        let drops = Self.tableDrops(oldTables, surviving: tables.survivingOldTables, consumed: changes.consumedJoinTables, targetNames: new.tableNames)
+        let drops = Self.tableDrops(
+            oldTables, surviving: tables.survivingOldTables, consumed: changes.consumedJoinTables, targetNames: new.tableNames)
         let searchDrops = changes.searchDrops + drops.searchDrops
         // A renamed table keeps its indexes' old names, which a new table may take at this version (one that
         // reuses the renamed table's name): those indexes go first (`DROP INDEX IF EXISTS`, so a rebuild
@@ -139,7 +155,8 @@ package struct StepInference: Sendable {
         changes.indexOperations.removeAll { earlyIndexDrops.contains($0) }
         changes.alterations.removeAll { earlyIndexDrops.contains($0) }
         return .success(
-            searchDrops + drops.early + Self.ordered(tables.renames) + earlyIndexDrops + tables.creates + tables.fills + changes.alterations + drops.late
+            searchDrops + drops.early + Self.ordered(tables.renames) + earlyIndexDrops + tables.creates + tables.fills + changes.alterations
+                + drops.late
                 + changes.indexOperations + changes.searchCreates)
     }
 
@@ -179,7 +196,7 @@ package struct StepInference: Sendable {
                 let ownerNew = tables.newNames[ownerOld] ?? ownerOld
                 let key = lineage.table(ownerNew, at: to)?.primaryKey.first ?? "id"
                 tables.fills.append(.fillJoinTable(join: table.name, ownerTable: ownerNew, ownerKey: key, fromColumn: column))
-            case .jsonMember?, nil:  // a table's origin is a table or a column
+            case .jsonMember?, nil: // a table's origin is a table or a column
                 tables.creates.append(.createTable(table))
             }
         }
@@ -215,7 +232,9 @@ package struct StepInference: Sendable {
             }
             let result = tableResult(old: oldTable, new: newTable, from: from, to: to, newNames: tables.newNames)
             if !result.reasons.isEmpty { changes.failingTables.append(newTable.name) }
-            if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) { changes.renewSearch(old: oldTable, new: newTable) }
+            if !Self.searchKept(old: oldTable, new: newTable, copied: result.copiedColumns) {
+                changes.renewSearch(old: oldTable, new: newTable)
+            }
             changes.reasons += result.reasons
             changes.alterations += result.operations
             changes.consumedJoinTables.formUnion(result.collapsedJoinTables)
@@ -268,14 +287,17 @@ package struct StepInference: Sendable {
     /// Rows moving into a table of `transformedTables` (new at `to`) are made by the app's row transform
     /// (``RowMove/transformed``): what SQL cannot copy (a moved column whose type changes) is the app's code.
     private func rowMoves(
-        into newTables: [SchemaTable], from: Int, to: Int, newNames: [String: String], transformedTables: Set<String> = [], reasons: inout [String],
+        into newTables: [SchemaTable], from: Int, to: Int, newNames: [String: String], transformedTables: Set<String> = [],
+        reasons: inout [String],
         failingTables: inout [String]
     ) -> [MigrationOperation] {
         if to - from > 1 {
             for index in (from + 1)...to {
                 let moving = versions[index].tables.filter { $0.movedRows != nil }.map(\.name)
                 if !moving.isEmpty {
-                    reasons.append("rows move between tables at \(versions[index].version) (an entity's parent changes: \(moving.joined(separator: ", "))); the migration steps through that version")
+                    reasons.append(
+                        "rows move between tables at \(versions[index].version) (an entity's parent changes: \(moving.joined(separator: ", "))); the migration steps through that version"
+                    )
                     failingTables += moving
                 }
             }
@@ -294,18 +316,25 @@ package struct StepInference: Sendable {
                 let sourceKind = source.columns.first(where: \.isKindColumn)
                 if transformedTables.contains(table.name) {
                     // The app's code makes each row (ids kept): no column needs to copy.
-                    let columns = table.columns.filter { !$0.isKindColumn && source.column(named: $0.name).map { !$0.isKindColumn } == true }.map(\.name)
+                    let columns = table.columns.filter {
+                        !$0.isKindColumn && source.column(named: $0.name).map { !$0.isKindColumn } == true
+                    }.map(\.name)
                     result.append(
-                        .moveRows(RowMove(
-                            table: table.name, source: newNames[source.name] ?? source.name, columns: columns, kindColumn: kindColumn?.name,
-                            sourceKindColumn: moved.kinds == nil ? nil : sourceKind?.name, kinds: moved.kinds ?? [], kind: moved.kind, transformed: true)))
+                        .moveRows(
+                            RowMove(
+                                table: table.name, source: newNames[source.name] ?? source.name, columns: columns,
+                                kindColumn: kindColumn?.name,
+                                sourceKindColumn: moved.kinds == nil ? nil : sourceKind?.name, kinds: moved.kinds ?? [], kind: moved.kind,
+                                transformed: true)))
                     continue
                 }
                 var columns: [String] = []
                 for column in table.columns where !column.isKindColumn {
                     if let sourceColumn = source.column(named: column.name), !sourceColumn.isKindColumn {
                         if sourceColumn.type != column.type {
-                            reasons.append("\(table.name).\(column.name): the rows moved from \(source.name) hold \(sourceColumn.type.rawValue) values there, not \(column.type.rawValue)")
+                            reasons.append(
+                                "\(table.name).\(column.name): the rows moved from \(source.name) hold \(sourceColumn.type.rawValue) values there, not \(column.type.rawValue)"
+                            )
                             failingTables.append(table.name)
                         }
                         columns.append(column.name)
@@ -319,9 +348,10 @@ package struct StepInference: Sendable {
                     failingTables.append(table.name)
                 }
                 result.append(
-                    .moveRows(RowMove(
-                        table: table.name, source: newNames[source.name] ?? source.name, columns: columns, kindColumn: kindColumn?.name,
-                        sourceKindColumn: moved.kinds == nil ? nil : sourceKind?.name, kinds: moved.kinds ?? [], kind: moved.kind)))
+                    .moveRows(
+                        RowMove(
+                            table: table.name, source: newNames[source.name] ?? source.name, columns: columns, kindColumn: kindColumn?.name,
+                            sourceKindColumn: moved.kinds == nil ? nil : sourceKind?.name, kinds: moved.kinds ?? [], kind: moved.kind)))
             }
         }
         return result
@@ -348,7 +378,9 @@ package struct StepInference: Sendable {
     }
 
     /// ``tableOperations(old:new:lineage:from:to:newNames:)`` with the index changes of a table altered in place.
-    private func tableOperationsAndIndexes(old: SchemaTable, new: SchemaTable, from: Int, to: Int, newNames: [String: String]) -> TableResult {
+    private func tableOperationsAndIndexes(old: SchemaTable, new: SchemaTable, from: Int, to: Int, newNames: [String: String])
+        -> TableResult
+    {
         var result = tableOperations(old: old, new: new, lineage: lineage, from: from, to: to, newNames: newNames)
         // An entity hierarchy's kinds renamed or removed: rewritten before anything else changes the table.
         if let rewrite = result.kindRewrite, result.reasons.isEmpty { result.operations.insert(.rewriteKinds(rewrite), at: 0) }
@@ -412,7 +444,9 @@ package struct StepInference: Sendable {
         }
         var result: [MigrationOperation] = []
         while !pending.isEmpty {
-            let index = pending.firstIndex { rename in !pending.contains { sqlNameKey($0.from) == sqlNameKey(rename.to) && $0.from != rename.from } } ?? 0
+            let index =
+                pending.firstIndex { rename in !pending.contains { sqlNameKey($0.from) == sqlNameKey(rename.to) && $0.from != rename.from }
+                } ?? 0
             result.append(.renameTable(from: pending[index].from, to: pending[index].to))
             pending.remove(at: index)
         }
@@ -438,7 +472,9 @@ package struct StepInference: Sendable {
     /// The changes of one table that exists at both versions (already renamed to its new name), in three
     /// phases: where each new column's values come from, what about the table's keys and constraints
     /// changes, then the operations (one rebuild, or changes in place) or why the app's code is needed.
-    private func tableOperations(old: SchemaTable, new: SchemaTable, lineage: Lineage, from: Int, to: Int, newNames: [String: String]) -> TableResult {
+    private func tableOperations(old: SchemaTable, new: SchemaTable, lineage: Lineage, from: Int, to: Int, newNames: [String: String])
+        -> TableResult
+    {
         var columns = columnSources(old: old, new: new, lineage: lineage, from: from, to: to)
         let dropped = old.columns.filter { !columns.matchedOld.contains($0.name) }
         columns.rebuildReasons += Self.constraintChanges(old: old, new: new, dropped: dropped, columns: columns, newNames: newNames)
@@ -487,7 +523,9 @@ package struct StepInference: Sendable {
             let label = "\(name).\(column.name)"
             // One walk back per column: its changes when it was a column throughout (most), else its origin.
             let path = lineage.columnChanges(ofColumn: column.name, table: name, at: to, in: from)
-            let origin = path.map { .column(table: $0[0].table, name: $0[0].column.name) } ?? lineage.origin(ofColumn: column.name, table: name, at: to, in: from)
+            let origin =
+                path.map { .column(table: $0[0].table, name: $0[0].column.name) }
+                ?? lineage.origin(ofColumn: column.name, table: name, at: to, in: from)
             switch origin {
             case .column(let table, let oldName)? where table == old.name:
                 guard let oldColumn = oldColumns[sqlNameKey(oldName)] else { continue }
@@ -510,7 +548,8 @@ package struct StepInference: Sendable {
                     columns.sources.append(expression)
                     if !columns.extracted.contains(source) {
                         columns.extracted.insert(source)
-                        columns.rebuildReasons.append("the JSON struct in \(old.name).\(source) becomes composite columns (json_extract of each member)")
+                        columns.rebuildReasons.append(
+                            "the JSON struct in \(old.name).\(source) becomes composite columns (json_extract of each member)")
                     }
                 case .failure(let refusal):
                     columns.reasons.append("\(label): \(refusal.description)")
@@ -518,9 +557,11 @@ package struct StepInference: Sendable {
                 }
                 if column.notNull {
                     if let defaultSQL = column.defaultSQL {
-                        columns.sources[columns.sources.count - 1] = "COALESCE(\(columns.sources[columns.sources.count - 1]), \(defaultSQL))"
+                        columns.sources[columns.sources.count - 1] =
+                            "COALESCE(\(columns.sources[columns.sources.count - 1]), \(defaultSQL))"
                     } else if oldColumns[sqlNameKey(source)]?.notNull != true {
-                        columns.reasons.append("\(label) is required but \(old.name).\(source) may be NULL, and it has no default for those rows")
+                        columns.reasons.append(
+                            "\(label) is required but \(old.name).\(source) may be NULL, and it has no default for those rows")
                     }
                 }
             case .table(let join)?:
@@ -528,7 +569,8 @@ package struct StepInference: Sendable {
                 let key = old.primaryKey.first ?? "id"
                 let link = LinkTable.columns(of: versions[from].table(named: join))
                 columns.sources.append(
-                    "(SELECT link.\(quoteIdentifier(link.target)) FROM \(quoteIdentifier(join)) AS link WHERE link.\(quoteIdentifier(link.source)) = src.\(quoteIdentifier(key)))")
+                    "(SELECT link.\(quoteIdentifier(link.target)) FROM \(quoteIdentifier(join)) AS link WHERE link.\(quoteIdentifier(link.source)) = src.\(quoteIdentifier(key)))"
+                )
                 columns.rebuildReasons.append("\(label) takes the single link of \(join) (to-many becomes to-one)")
             default:
                 Self.addedColumn(column, old: old, new: new, to: &columns)
@@ -536,10 +578,12 @@ package struct StepInference: Sendable {
         }
         if hasCompositeGroups {
             compositeFills(
-                new: new, sources: &columns.sources, previousOf: columns.previousOf, extracted: columns.extractedColumns, rebuildReasons: &columns.rebuildReasons,
+                new: new, sources: &columns.sources, previousOf: columns.previousOf, extracted: columns.extractedColumns,
+                rebuildReasons: &columns.rebuildReasons,
                 reasons: &columns.reasons)
         }
-        for (column, source) in zip(new.columns, columns.sources) where columns.sameNamed.contains(column.name) && source == "src.\(quoteIdentifier(column.name))" {
+        for (column, source) in zip(new.columns, columns.sources)
+        where columns.sameNamed.contains(column.name) && source == "src.\(quoteIdentifier(column.name))" {
             columns.copiedColumns[column.name] = column.name
         }
         return columns
@@ -562,7 +606,8 @@ package struct StepInference: Sendable {
         // A struct stored as JSON whose members changed on the way: its JSON is the app's to convert.
         for step in (path ?? []).dropFirst() where step.column.jsonStructChange != nil {
             kept.reasons.append(
-                "\(label): the members of its struct change (\(step.column.jsonStructChange!)\(to - from > 1 ? " at \(versions[step.version].version)" : "")), and its stored JSON is converted by the app's code")
+                "\(label): the members of its struct change (\(step.column.jsonStructChange!)\(to - from > 1 ? " at \(versions[step.version].version)" : "")), and its stored JSON is converted by the app's code"
+            )
         }
         switch path.map({ conversions(along: $0, label: label, at: to, in: from) }) {
         case .success(let steps)?:
@@ -570,7 +615,9 @@ package struct StepInference: Sendable {
             if converted != kept.expression {
                 kept.expression = converted
                 let types = [oldColumn, column].map { $0.valueType?.description ?? $0.type.rawValue }
-                kept.rebuildReasons.append("\(label) converts \(types[0]) to \(types[1]) (\(steps.filter { $0 != .unchanged }.map(\.description).joined(separator: ", then ")))")
+                kept.rebuildReasons.append(
+                    "\(label) converts \(types[0]) to \(types[1]) (\(steps.filter { $0 != .unchanged }.map(\.description).joined(separator: ", then ")))"
+                )
             } else if oldColumn.type != column.type {
                 kept.reasons.append("\(label): \(oldColumn.type.rawValue) cannot become \(column.type.rawValue) without a conversion")
             }
@@ -592,10 +639,12 @@ package struct StepInference: Sendable {
         } else if !cases.needsApp.isEmpty {
             let enumName = column.valueType.map { " (\($0))" } ?? ""
             kept.reasons.append(
-                "\(label)\(enumName): \(cases.needsApp.count == 1 ? "case" : "cases") \(cases.needsApp.joined(separator: ", ")) removed without a fallback; rows holding \(cases.needsApp.count == 1 ? "it" : "them") need the app's code")
+                "\(label)\(enumName): \(cases.needsApp.count == 1 ? "case" : "cases") \(cases.needsApp.joined(separator: ", ")) removed without a fallback; rows holding \(cases.needsApp.count == 1 ? "it" : "them") need the app's code"
+            )
         } else if !cases.mapping.isEmpty {
             kept.expression = Self.caseExpression(kept.expression, mapping: cases.mapping)
-            kept.rebuildReasons.append("\(label) rewrites enum values (\(cases.mapping.map { "\($0.from) → \($0.to ?? "NULL")" }.joined(separator: ", ")))")
+            kept.rebuildReasons.append(
+                "\(label) rewrites enum values (\(cases.mapping.map { "\($0.from) → \($0.to ?? "NULL")" }.joined(separator: ", ")))")
         }
         Self.declarationChanges(of: column, from: oldColumn, label: label, into: &kept)
         return kept
@@ -604,7 +653,9 @@ package struct StepInference: Sendable {
     /// What changes in a kept column's declaration: required or optional, its default, declared type,
     /// collation, CHECK and generation. Each is a rebuild, except a column that becomes required without a
     /// default for the NULLs it holds.
-    private static func declarationChanges(of column: SchemaColumn, from oldColumn: SchemaColumn, label: String, into kept: inout KeptColumn) {
+    private static func declarationChanges(
+        of column: SchemaColumn, from oldColumn: SchemaColumn, label: String, into kept: inout KeptColumn
+    ) {
         if column.notNull && !oldColumn.notNull {
             if let defaultSQL = column.defaultSQL {
                 kept.expression = "COALESCE(\(kept.expression), \(defaultSQL))"
@@ -629,7 +680,8 @@ package struct StepInference: Sendable {
         }
         if column.generatedSQL != oldColumn.generatedSQL || (column.generatedStored == true) != (oldColumn.generatedStored == true) {
             kept.rebuildReasons.append(
-                "\(label) \(column.generatedSQL.map { "is generated as (\($0)) \(column.generatedStored == true ? "STORED" : "VIRTUAL")" } ?? "is no longer generated (it keeps its values)")")
+                "\(label) \(column.generatedSQL.map { "is generated as (\($0)) \(column.generatedStored == true ? "STORED" : "VIRTUAL")" } ?? "is no longer generated (it keeps its values)")"
+            )
         }
     }
 
@@ -637,12 +689,15 @@ package struct StepInference: Sendable {
     /// add it), or a join table's new position column numbered from the links' order.
     private static func addedColumn(_ column: SchemaColumn, old: SchemaTable, new: SchemaTable, to columns: inout ColumnSources) {
         let label = "\(new.name).\(column.name)"
-        if new.kind == .join, sameSQLName(column.name, LinkTable.positionColumn), old.column(named: LinkTable.columns(of: old).source) != nil {
+        if new.kind == .join, sameSQLName(column.name, LinkTable.positionColumn),
+            old.column(named: LinkTable.columns(of: old).source) != nil
+        {
             // An unordered to-many relationship becomes ordered: each source's links are numbered from 0
             // in their rowid order (the order they were linked in, which every rebuild keeps).
             let sourceColumn = quoteIdentifier(LinkTable.columns(of: old).source)
             columns.sources.append(
-                "(SELECT count(*) FROM \(quoteIdentifier(new.name)) AS earlier WHERE earlier.\(sourceColumn) = src.\(sourceColumn) AND earlier.rowid < src.rowid)")
+                "(SELECT count(*) FROM \(quoteIdentifier(new.name)) AS earlier WHERE earlier.\(sourceColumn) = src.\(sourceColumn) AND earlier.rowid < src.rowid)"
+            )
             columns.adds.append(column)
             columns.rebuildReasons.append("\(label) numbers each source's links in their rowid order (the to-many becomes ordered)")
             return
@@ -659,7 +714,9 @@ package struct StepInference: Sendable {
             columns.rebuildReasons.append("\(label) is a new primary key column")
         } else if !column.hasConstantDefault {
             columns.rebuildReasons.append("\(label) is added with a non-constant default")
-        } else if new.foreignKeys.contains(where: { $0.columns.contains(column.name) }), column.defaultSQL != nil, column.defaultSQL != "NULL" {
+        } else if new.foreignKeys.contains(where: { $0.columns.contains(column.name) }), column.defaultSQL != nil,
+            column.defaultSQL != "NULL"
+        {
             columns.rebuildReasons.append("\(label) is a foreign key added with a non-NULL default")
         }
     }
@@ -715,10 +772,13 @@ package struct StepInference: Sendable {
             result.rebuilt = true
             result.collapsedJoinTables = columns.collapsed
             result.operations = [
-                .rebuildTable(TableRebuild(
-                    table: new, sourceTable: name, sources: columns.sources, reasons: columns.rebuildReasons, collapsedJoinTables: columns.collapsed,
-                    renamedColumns: columns.renamedColumns, droppedColumns: dropped.map(\.name).filter { !columns.extracted.contains($0) },
-                    addedColumns: columns.adds.map(\.name)))
+                .rebuildTable(
+                    TableRebuild(
+                        table: new, sourceTable: name, sources: columns.sources, reasons: columns.rebuildReasons,
+                        collapsedJoinTables: columns.collapsed,
+                        renamedColumns: columns.renamedColumns,
+                        droppedColumns: dropped.map(\.name).filter { !columns.extracted.contains($0) },
+                        addedColumns: columns.adds.map(\.name)))
             ]
             return result
         }
@@ -739,7 +799,8 @@ package struct StepInference: Sendable {
     /// step or one that becomes required in it. Presence is read from the element's siblings that the
     /// store already holds; a required element without a default for present rows is the app's code.
     private func compositeFills(
-        new: SchemaTable, sources: inout [String], previousOf: [String: SchemaColumn], extracted: Set<String>, rebuildReasons: inout [String], reasons: inout [String]
+        new: SchemaTable, sources: inout [String], previousOf: [String: SchemaColumn], extracted: Set<String>,
+        rebuildReasons: inout [String], reasons: inout [String]
     ) {
         let known = Set(previousOf.keys).union(extracted)
         let positions = Dictionary(new.columns.indices.map { (new.columns[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -748,26 +809,36 @@ package struct StepInference: Sendable {
             let label = "\(new.name).\(column.name)"
             let added = !known.contains(column.name)
             // A member of a JSON struct made composite (extracted) may be missing or null in the JSON.
-            let becomesRequired = !added && column.requiredWhenPresent == true
-                && ((extracted.contains(column.name) && column.defaultSQL != nil) || previousOf[column.name].map { $0.requiredWhenPresent != true && !$0.notNull } == true)
+            let becomesRequired =
+                !added && column.requiredWhenPresent == true
+                && ((extracted.contains(column.name) && column.defaultSQL != nil)
+                    || previousOf[column.name].map { $0.requiredWhenPresent != true && !$0.notNull } == true)
             guard added || becomesRequired else { continue }
             let siblings = group.filter { $0 != column.name && known.contains($0) }.compactMap { positions[$0] }
             let presence = siblings.map { "(\(sources[$0])) IS NOT NULL" }.joined(separator: " OR ")
             if added {
                 guard let defaultSQL = column.defaultSQL else {
                     if column.requiredWhenPresent == true, !siblings.isEmpty {
-                        reasons.append("\(label) is added as required in an optional composite without a default for the rows where the composite is present")
+                        reasons.append(
+                            "\(label) is added as required in an optional composite without a default for the rows where the composite is present"
+                        )
                     }
                     continue
                 }
                 sources[index] = siblings.isEmpty ? "NULL" : "CASE WHEN \(presence) THEN \(defaultSQL) ELSE NULL END"
                 rebuildReasons.append("\(label) is added to an optional composite (rows where it is nil stay NULL)")
             } else if let defaultSQL = column.defaultSQL {
-                sources[index] = siblings.isEmpty ? sources[index] : "CASE WHEN \(presence) THEN COALESCE(\(sources[index]), \(defaultSQL)) ELSE \(sources[index]) END"
+                sources[index] =
+                    siblings.isEmpty
+                    ? sources[index] : "CASE WHEN \(presence) THEN COALESCE(\(sources[index]), \(defaultSQL)) ELSE \(sources[index]) END"
                 // An extracted member's fill is part of the JSON struct's conversion, already a reason.
-                if !extracted.contains(column.name) { rebuildReasons.append("\(label) becomes required in its optional composite (NULLs take the default \(defaultSQL) where it is present)") }
+                if !extracted.contains(column.name) {
+                    rebuildReasons.append(
+                        "\(label) becomes required in its optional composite (NULLs take the default \(defaultSQL) where it is present)")
+                }
             } else if !siblings.isEmpty {
-                reasons.append("\(label) becomes required in an optional composite without a default for the rows where the composite holds NULL")
+                reasons.append(
+                    "\(label) becomes required in an optional composite without a default for the rows where the composite holds NULL")
             }
         }
     }
@@ -782,11 +853,19 @@ package struct StepInference: Sendable {
         let extract = "json_extract(src.\(quoteIdentifier(column)), \(quoteLiteral(path)))"
         switch valueType {
         case .date?: return .success("strftime('%Y-%m-%d %H:%M:%f', \(extract) / 1000.0, 'unixepoch')")
-        case .data?: return .failure(ConversionRefusal("member \(path) of \(column) is data, stored as base64 text in the JSON, which SQLite cannot decode"))
+        case .data?:
+            return .failure(
+                ConversionRefusal("member \(path) of \(column) is data, stored as base64 text in the JSON, which SQLite cannot decode"))
         case .decimal?:
-            return .failure(ConversionRefusal("member \(path) of \(column) is a decimal, a JSON number that SQLite reads as a REAL (15 significant digits), not the text a column stores"))
+            return .failure(
+                ConversionRefusal(
+                    "member \(path) of \(column) is a decimal, a JSON number that SQLite reads as a REAL (15 significant digits), not the text a column stores"
+                ))
         case .uuid?:
-            return .failure(ConversionRefusal("member \(path) of \(column) is a uuid, stored as its text in the JSON and as its 16 bytes in a column, which SQLite cannot convert"))
+            return .failure(
+                ConversionRefusal(
+                    "member \(path) of \(column) is a uuid, stored as its text in the JSON and as its 16 bytes in a column, which SQLite cannot convert"
+                ))
         default: return .success(extract)
         }
     }
@@ -794,7 +873,8 @@ package struct StepInference: Sendable {
     /// Index changes of a table altered in place: SQLite keeps an index's name through renames, so an
     /// index whose expected name or columns differ is dropped and created again.
     private func indexChanges(old: SchemaTable, new: SchemaTable, renamedColumns: [String: String]) -> [MigrationOperation] {
-        let oldIndexes = Set(old.indexes.map { SchemaIndex(name: $0.name, columns: $0.columns.map { renamedColumns[$0] ?? $0 }, unique: $0.unique) })
+        let oldIndexes = Set(
+            old.indexes.map { SchemaIndex(name: $0.name, columns: $0.columns.map { renamedColumns[$0] ?? $0 }, unique: $0.unique) })
         let newIndexes = Set(new.indexes)
         var operations: [MigrationOperation] = []
         // A UNIQUE … ON CONFLICT is the table's constraint, unchanged here (a change of it rebuilds the table).

@@ -41,9 +41,12 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         let change = "\(oldType) → \(newType)"
         if new.lossyConversionFrom != nil {
             if let lossy = lossy(from: old, to: new) { return .success(lossy) }
-            return .failure(ConversionRefusal("\(label): \(change) is no conversion SQLite's CAST can make, even with its loss accepted (lossy_conversion)"))
+            return .failure(
+                ConversionRefusal(
+                    "\(label): \(change) is no conversion SQLite's CAST can make, even with its loss accepted (lossy_conversion)"))
         }
-        let hint = lossy(from: old, to: new) != nil ? "; add \"lossy_conversion\": true to its type_history item to accept SQLite's CAST" : ""
+        let hint =
+            lossy(from: old, to: new) != nil ? "; add \"lossy_conversion\": true to its type_history item to accept SQLite's CAST" : ""
         let why = Self.example(oldType, newType).map { ": \($0)" } ?? ""
         return .failure(ConversionRefusal("\(label): \(change) cannot convert every value exactly\(why)\(hint)"))
     }
@@ -59,7 +62,8 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
         // it back exactly.
         case (.int, .string), (.int, .decimal): return .cast(.text)
         case (.bool, .int), (.float, .double), (.url, .string), (.color, .string), (.string, .color),
-            (.seconds, .double), (.double, .seconds), (.milliseconds, .double), (.double, .milliseconds), (.uuid, .data), (.decimal, .string):
+            (.seconds, .double), (.double, .seconds), (.milliseconds, .double), (.double, .milliseconds), (.uuid, .data),
+            (.decimal, .string):
             return old.type == new.type ? .unchanged : nil
         default: return nil
         }
@@ -74,7 +78,9 @@ package enum ValueConversion: Sendable, Hashable, CustomStringConvertible {
 
     /// Conversions SQLite's CAST can do when the description accepts that some values change.
     static func lossy(from old: SchemaColumn, to new: SchemaColumn) -> ValueConversion? {
-        guard let oldType = old.valueType, let newType = new.valueType, oldType.isNumber, newType.isNumber || newType == .string else { return nil }
+        guard let oldType = old.valueType, let newType = new.valueType, oldType.isNumber, newType.isNumber || newType == .string else {
+            return nil
+        }
         return old.type == new.type ? .unchanged : .cast(new.type)
     }
 

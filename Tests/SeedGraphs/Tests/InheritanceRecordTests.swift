@@ -12,7 +12,8 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedgraphs-inheritance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try LucidStore.open(atPath: folder.appendingPathComponent("store.sqlite").path, registry: SeedGraphsSchema.self).database
+        let database = try LucidStore.open(atPath: folder.appendingPathComponent("store.sqlite").path, registry: SeedGraphsSchema.self)
+            .database
         defer { try? database.close() }
         try body(database)
     }
@@ -41,8 +42,12 @@ import Testing
                 #expect(try Truck.TrailersLink.fetchAll(db).map(\.targetID) == [5])
                 #expect(try Garage.fetchOne(db, key: 1)?.favorite == 3)
                 // Rows of other kinds hold NULL in a subentity's columns (its required `payload` too).
-                #expect(try String.fetchAll(db, sql: "SELECT typeof(payload) FROM vehicle WHERE kind <> 'truck'") == ["null", "null", "null"])
-                #expect(try String.fetchAll(db, sql: "SELECT kind FROM vehicle ORDER BY id") == ["vehicle", "car", "sports_car", "truck", "truck"])
+                #expect(
+                    try String.fetchAll(db, sql: "SELECT typeof(payload) FROM vehicle WHERE kind <> 'truck'") == ["null", "null", "null"])
+                #expect(
+                    try String.fetchAll(db, sql: "SELECT kind FROM vehicle ORDER BY id") == [
+                        "vehicle", "car", "sports_car", "truck", "truck",
+                    ])
             }
         }
     }

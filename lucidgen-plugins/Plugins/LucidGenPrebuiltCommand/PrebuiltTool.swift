@@ -16,14 +16,20 @@ enum PrebuiltTool {
         let tool = try context.tool(named: "lucidgen").url
         let toolVersion = try version(of: tool)
         guard let runtime = runtimePackage(in: context.package) else {
-            Diagnostics.warning("no package in \(context.package.displayName)'s dependencies vends LucidRuntime, so the prebuilt lucidgen \(toolVersion) is not checked against a runtime: generated code needs `.package(url: …lucidgen, exact: \"\(toolVersion)\")` and the LucidRuntime product")
+            Diagnostics.warning(
+                "no package in \(context.package.displayName)'s dependencies vends LucidRuntime, so the prebuilt lucidgen \(toolVersion) is not checked against a runtime: generated code needs `.package(url: …lucidgen, exact: \"\(toolVersion)\")` and the LucidRuntime product"
+            )
             return tool
         }
         let file = runtime.directoryURL.appending(path: versionFile)
         guard let text = try? String(contentsOf: file, encoding: .utf8), let runtimeVersion = declaredVersion(in: text) else {
-            throw PrebuiltToolError("cannot read the version of the lucidgen package at \(runtime.directoryURL.path) (no `static let current = \"…\"` in \(versionFile)): the prebuilt lucidgen \(toolVersion) needs lucidgen \(toolVersion); use the same release of both")
+            throw PrebuiltToolError(
+                "cannot read the version of the lucidgen package at \(runtime.directoryURL.path) (no `static let current = \"…\"` in \(versionFile)): the prebuilt lucidgen \(toolVersion) needs lucidgen \(toolVersion); use the same release of both"
+            )
         }
-        if let refusal = refusal(toolVersion: toolVersion, tool: tool.path, runtimeVersion: runtimeVersion, runtimePackage: runtime.directoryURL.path) {
+        if let refusal = refusal(
+            toolVersion: toolVersion, tool: tool.path, runtimeVersion: runtimeVersion, runtimePackage: runtime.directoryURL.path)
+        {
             throw PrebuiltToolError(refusal)
         }
         return tool
@@ -54,7 +60,9 @@ enum PrebuiltTool {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard process.terminationStatus == 0, !text.isEmpty else {
-            throw PrebuiltToolError("the prebuilt lucidgen (\(tool.path)) did not print its version (`lucidgen --version` exited with status \(process.terminationStatus)); remake the artifact bundle")
+            throw PrebuiltToolError(
+                "the prebuilt lucidgen (\(tool.path)) did not print its version (`lucidgen --version` exited with status \(process.terminationStatus)); remake the artifact bundle"
+            )
         }
         return text
     }

@@ -17,7 +17,8 @@ enum GenerateCommand {
         let package = context.package.directoryURL
         let config = package.appending(path: ".lucid.yaml")
         guard FileManager.default.fileExists(atPath: config.path) else {
-            throw PluginError("the lucidgen build plugin needs a .lucid.yaml at the package's root (\(package.path)); `lucidgen init --plugin` makes one")
+            throw PluginError(
+                "the lucidgen build plugin needs a .lucid.yaml at the package's root (\(package.path)); `lucidgen init --plugin` makes one")
         }
         let output = context.pluginWorkDirectoryURL.appending(path: "\(target.name).lucid.swift")
         return .buildCommand(
@@ -35,7 +36,8 @@ enum GenerateCommand {
         var folder = ".entities"
         if let text = try? String(contentsOf: config, encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("input_path:") {
-                let value = line.dropFirst("input_path:".count).split(separator: "#").first?
+                let value =
+                    line.dropFirst("input_path:".count).split(separator: "#").first?
                     .trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) ?? ""
                 if !value.isEmpty { folder = value }
             }

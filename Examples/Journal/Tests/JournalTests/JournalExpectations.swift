@@ -1,6 +1,7 @@
-@testable import Journal
 import LucidRuntime
 import LucidTesting
+
+@testable import Journal
 
 /// What the generated migration tests (Generated/JournalMigrationTests.swift) need from the app: the
 /// options it opens its store with and, for each step that runs the app's own migration code, what

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import Journal
 import LucidRuntime
 import Testing
+
+@testable import Journal
 
 /// The app's own test: the types the build plugin generated, used as the app would.
 @Test func entriesRoundTripThroughAStoreOpenedWithTheRegistry() throws {

@@ -5,8 +5,9 @@
 //   tenant-loadclient --url http://127.0.0.1:PORT [--tenants 200] [--notes 300] [--requests 2000]
 //                     [--concurrency 8] [--seconds 60]
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 struct Settings: Sendable {
@@ -172,7 +173,9 @@ func request(_ number: Int, ledger: Ledger) async -> Outcome {
             let (status, data) = try await send("POST", "/tenants/\(name)/notes", body: try JSONEncoder().encode(sent))
             try check(status == 201, "status \(status): \(String(decoding: data, as: UTF8.self))")
             let note = try JSONDecoder().decode(NoteJSON.self, from: data)
-            try check(note.title == sent["title"] && note.text == sent["text"] && !note.pinned && note.id > settings.notes, "unexpected note \(note)")
+            try check(
+                note.title == sent["title"] && note.text == sent["text"] && !note.pinned && note.id > settings.notes,
+                "unexpected note \(note)")
             ledger.postDone(tenantNumber)
         case 1:
             kind = "search"
@@ -180,7 +183,10 @@ func request(_ number: Int, ledger: Ledger) async -> Outcome {
             try check(status == 200, "status \(status): \(String(decoding: data, as: UTF8.self))")
             let page = try JSONDecoder().decode(NotesPage.self, from: data)
             try check(page.tenant == name && page.count == settings.notes, "found \(page.count) seeded notes, expected \(settings.notes)")
-            try check(page.notes.count == min(5, settings.notes) && page.notes.allSatisfy { $0.id <= settings.notes && $0.text.hasPrefix("seeded note \($0.id) of \(name):") }, "unexpected notes \(page.notes)")
+            try check(
+                page.notes.count == min(5, settings.notes)
+                    && page.notes.allSatisfy { $0.id <= settings.notes && $0.text.hasPrefix("seeded note \($0.id) of \(name):") },
+                "unexpected notes \(page.notes)")
         default:
             let low = settings.notes + ledger.done(tenantNumber)
             let (status, data) = try await send("GET", "/tenants/\(name)/notes?limit=20")
@@ -191,7 +197,10 @@ func request(_ number: Int, ledger: Ledger) async -> Outcome {
             try check(page.notes.count == min(20, page.count), "\(page.notes.count) notes for a count of \(page.count)")
             try check(zip(page.notes, page.notes.dropFirst()).allSatisfy { $0.id > $1.id }, "not newest first")
             try check(
-                page.notes.allSatisfy { $0.id <= settings.notes ? $0.text.hasPrefix("seeded note \($0.id) of \(name):") && !$0.pinned : $0.text.hasPrefix("posted by request ") },
+                page.notes.allSatisfy {
+                    $0.id <= settings.notes
+                        ? $0.text.hasPrefix("seeded note \($0.id) of \(name):") && !$0.pinned : $0.text.hasPrefix("posted by request ")
+                },
                 "a note's text is not what was written: \(page.notes.prefix(3))")
         }
         return Outcome(kind: kind, seconds: Date().timeIntervalSince(began), failure: nil)
@@ -246,7 +255,8 @@ let loadSeconds = Date().timeIntervalSince(began)
 let latencies = outcomes.map(\.seconds).sorted()
 let failures = outcomes.compactMap(\.failure)
 let kinds = Dictionary(grouping: outcomes, by: \.kind).mapValues(\.count)
-print("""
+print(
+    """
     load: \(outcomes.count) requests (\(kinds["post"] ?? 0) POST, \(kinds["search"] ?? 0) search, \(kinds["list"] ?? 0) list) \
     across \(settings.tenants) tenants in \(String(format: "%.2f", loadSeconds)) s, \(settings.concurrency) in flight: \
     \(outcomes.count - failures.count) ok, \(failures.count) failed; latency p50 \(milliseconds(percentile(latencies, 0.5))) ms, \
@@ -262,7 +272,8 @@ while !server.finished && Date() < waitUntil {
     try await Task.sleep(for: .milliseconds(200))
     server = try await stats()
 }
-print("""
+print(
+    """
     fleet: \(server.reported) of \(server.stores) stores in \(String(format: "%.2f", server.seconds ?? 0)) s: \
     \(server.migratedByTheFleet) migrated by the fleet, \(server.currentAfterARequest) current after a request opened them, \
     \(server.alreadyCurrent) already current, \(server.failed) failed, \(server.notAStore) not a store, \
@@ -278,24 +289,34 @@ let verification = await runBounded(count: settings.tenants, seconds: 120) { ind
     let name = tenant(number)
     let began = Date()
     do {
-        for (query, expected) in [("", settings.notes + ledger.done(number)), ("&q=seeded", settings.notes), ("&q=posted", ledger.done(number))] {
+        for (query, expected) in [
+            ("", settings.notes + ledger.done(number)), ("&q=seeded", settings.notes), ("&q=posted", ledger.done(number)),
+        ] {
             let (status, data) = try await send("GET", "/tenants/\(name)/notes?limit=0\(query)")
             guard status == 200 else { throw CheckFailed(message: "verify \(name)\(query): status \(status)") }
             let page = try JSONDecoder().decode(NotesPage.self, from: data)
-            guard page.count == expected else { throw CheckFailed(message: "verify \(name)\(query): \(page.count) notes, expected \(expected)") }
+            guard page.count == expected else {
+                throw CheckFailed(message: "verify \(name)\(query): \(page.count) notes, expected \(expected)")
+            }
         }
         return Outcome(kind: "verify", seconds: Date().timeIntervalSince(began), failure: nil)
     } catch {
         return Outcome(kind: "verify", seconds: Date().timeIntervalSince(began), failure: "\(error)")
     }
 }
-let verificationFailures = verification.compactMap(\.failure) + (verification.count == settings.tenants ? [] : ["verified \(verification.count) of \(settings.tenants) tenants"])
-print("verify: \(settings.tenants) tenants, \(ledger.totalDone) notes posted: \(verificationFailures.isEmpty ? "every tenant has its seeded notes (searchable) and every note posted" : "\(verificationFailures.count) failed")")
+let verificationFailures =
+    verification.compactMap(\.failure)
+    + (verification.count == settings.tenants ? [] : ["verified \(verification.count) of \(settings.tenants) tenants"])
+print(
+    "verify: \(settings.tenants) tenants, \(ledger.totalDone) notes posted: \(verificationFailures.isEmpty ? "every tenant has its seeded notes (searchable) and every note posted" : "\(verificationFailures.count) failed")"
+)
 report(verificationFailures)
 
-let passed = failures.isEmpty && verificationFailures.isEmpty && outcomes.count == settings.requests && server.finished
+let passed =
+    failures.isEmpty && verificationFailures.isEmpty && outcomes.count == settings.requests && server.finished
     && server.failed == 0 && server.notAStore == 0 && server.serverErrors == 0 && server.reported == server.stores
-print("""
+print(
+    """
     RESULT requests=\(outcomes.count) ok=\(outcomes.count - failures.count) failed=\(failures.count) \
     verify_failed=\(verificationFailures.count) posted=\(ledger.totalDone) \
     ahead_of_fleet=\(server.requestsAheadOfTheFleet) while_fleet_ran=\(server.requestsWhileTheFleetRan) \

@@ -1,8 +1,8 @@
 import Foundation
+import Logging
 import LucidFleet
 import LucidRuntime
 import Notes
-import Logging
 import ServiceLifecycle
 
 /// The startup task: migrates every store of the data folder with a ``StoreFleet`` (a few at a time, on
@@ -21,7 +21,8 @@ struct FleetMigration: Service {
             for await report in fleet.migrate(paths) {
                 progress.record(report)
                 if report.isFailure {
-                    let problem = if case .notAStore(let what) = report.outcome { "not a store (\(what))" } else { report.error?.problem ?? "failed" }
+                    let problem =
+                        if case .notAStore(let what) = report.outcome { "not a store (\(what))" } else { report.error?.problem ?? "failed" }
                     logger.error("fleet: \(report.path): \(problem). \(report.nextStep ?? "")")
                 }
             }
@@ -29,7 +30,9 @@ struct FleetMigration: Service {
         progress.finish()
         let counts = progress.snapshot
         let seconds = String(format: "%.2f", counts.seconds ?? 0)
-        let headline = counts.notStarted + counts.stopped > 0 ? "stopped by the shutdown after \(seconds) s" : "\(counts.stores) stores in \(seconds) s"
+        let headline =
+            counts.notStarted + counts.stopped > 0
+            ? "stopped by the shutdown after \(seconds) s" : "\(counts.stores) stores in \(seconds) s"
         logger.info(
             """
             fleet: \(headline): \(counts.migratedByTheFleet) migrated by the fleet, \

@@ -28,7 +28,8 @@ struct Seed: ParsableCommand {
 
     func validate() throws {
         guard NotesSchema.versions.contains(where: { "\($0.version)" == version }) else {
-            throw ValidationError("no version \(version); the versions are \(NotesSchema.versions.map { "\($0.version)" }.joined(separator: ", "))")
+            throw ValidationError(
+                "no version \(version); the versions are \(NotesSchema.versions.map { "\($0.version)" }.joined(separator: ", "))")
         }
         guard count >= 0, first >= 0, notes >= 0 else { throw ValidationError("--count, --first and --notes are not negative") }
     }
@@ -40,7 +41,8 @@ struct Seed: ParsableCommand {
         let textColumn = version == "1.0" ? "body" : "text"
         for number in first..<(first + count) {
             let tenant = Self.tenant(number)
-            let database = try LucidStore.create(atPath: folder.storePath(of: tenant), registry: NotesSchema.self, version: SchemaVersion(parsing: version))
+            let database = try LucidStore.create(
+                atPath: folder.storePath(of: tenant), registry: NotesSchema.self, version: SchemaVersion(parsing: version))
             try database.write { db in
                 let insert = try db.makeStatement(sql: "INSERT INTO note (id, title, \(textColumn), created_at) VALUES (?, ?, ?, ?)")
                 for note in stride(from: 1, through: notes, by: 1) {
@@ -49,7 +51,9 @@ struct Seed: ParsableCommand {
             }
             try database.close()
         }
-        print("seeded \(count) stores at \(version) with \(notes) notes each in \(folder.path) (\(String(format: "%.1f", Date().timeIntervalSince(began))) s)")
+        print(
+            "seeded \(count) stores at \(version) with \(notes) notes each in \(folder.path) (\(String(format: "%.1f", Date().timeIntervalSince(began))) s)"
+        )
     }
 
     /// `tenant-0042`.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
 import LucidFleet
 import LucidRuntime
-import Logging
 import Notes
 
 /// Serves the notes of every tenant in the data folder, and migrates their stores as a fleet meanwhile.

@@ -16,7 +16,10 @@ struct TenantFolder: Sendable {
     /// dash (so it is one file name, never a path).
     static func isValid(_ tenant: String) -> Bool {
         guard let first = tenant.utf8.first, first != UInt8(ascii: "-"), tenant.utf8.count <= 64 else { return false }
-        return tenant.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
+        return tenant.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "-")
+        }
     }
 
     /// The store of `tenant` (a valid name).

@@ -51,7 +51,9 @@ package struct CoreDataStoreLayout: Sendable {
                 name = nil
             }
             // Each column read (and each wrong one named) before the row is given up.
-            let (number, parent, recorded) = (integer(1, "Z_ENT", absent: nil), integer(3, "Z_SUPER", absent: 0), integer(4, "Z_MAX", absent: -1))
+            let (number, parent, recorded) = (
+                integer(1, "Z_ENT", absent: nil), integer(3, "Z_SUPER", absent: 0), integer(4, "Z_MAX", absent: -1)
+            )
             guard let number = number ?? nil, let parent = parent ?? nil, let recorded, let name else { continue }
             switch recorded {
             case .some(Int64.max):
@@ -81,7 +83,8 @@ package struct CoreDataStoreLayout: Sendable {
     package var refusal: String {
         let listed = entities.filter { $0.number < 16000 }.map(\.name)
         let shown = listed.prefix(8).joined(separator: ", ") + (listed.count > 8 ? ", and \(listed.count - 8) more" : "")
-        return "it is a Core Data store (Z_PRIMARYKEY and Z_METADATA\(listed.isEmpty ? "" : "; entities \(shown)")), which lucidgen does not convert yet: "
+        return
+            "it is a Core Data store (Z_PRIMARYKEY and Z_METADATA\(listed.isEmpty ? "" : "; entities \(shown)")), which lucidgen does not convert yet: "
             + "nothing was changed; import the app's model history with `lucidgen import coredata` (see \"Coming from Core Data\")"
     }
 }

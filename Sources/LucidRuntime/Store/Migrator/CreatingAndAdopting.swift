@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 // A store without lucidgen's record: created at the newest version, or adopted at the version its tables are.
 extension StoreMigrator {
@@ -24,12 +24,15 @@ extension StoreMigrator {
                 }
                 // The app's objects stay; none may hold a name the newest schema gives to a table or index.
                 var objects = try AppObjects.read(db, owned: OwnedNames([]), precise: false)
-                let conflicts = AppObjectConflict.find(in: newest.tables.map { .createTable($0) }, from: Schema(version: newest.version, tables: []), objects: &objects)
+                let conflicts = AppObjectConflict.find(
+                    in: newest.tables.map { .createTable($0) }, from: Schema(version: newest.version, tables: []), objects: &objects)
                 if !conflicts.isEmpty {
-                    throw StoreError.appObjectsInTheWay(step: "create \(newest.version)", from: newest.version, to: newest.version, conflicts: conflicts)
+                    throw StoreError.appObjectsInTheWay(
+                        step: "create \(newest.version)", from: newest.version, to: newest.version, conflicts: conflicts)
                 }
                 for statement in newest.ddl { try db.execute(sql: statement) }
-                try Bookkeeping.write(newest, checksum: history.checksum(of: newest), from: nil, kind: "create", label: "created at \(newest.version)", db)
+                try Bookkeeping.write(
+                    newest, checksum: history.checksum(of: newest), from: nil, kind: "create", label: "created at \(newest.version)", db)
                 try compatibility.record(db, at: newest.version)
                 // Born at the newest version: no data was ever in an older shape.
                 for migration in options.dataMigrations where migration.version <= newest.version {
@@ -56,7 +59,9 @@ extension StoreMigrator {
         do {
             try stepTransaction(db) {
                 if try Bookkeeping.record(db) == nil {
-                    try Bookkeeping.write(schema, checksum: history.checksum(of: schema), from: nil, kind: "adopt", label: "recognised as \(schema.version) from its tables", db)
+                    try Bookkeeping.write(
+                        schema, checksum: history.checksum(of: schema), from: nil, kind: "adopt",
+                        label: "recognised as \(schema.version) from its tables", db)
                     try compatibility.record(db, at: schema.version)
                 }
                 return .commit

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 // A lucidgen store whose tables contradict its record, brought back to the recorded version when every
 // difference is inferable (StoreOptions.acceptsInferableDrift).
@@ -12,7 +12,9 @@ extension StoreMigrator {
     /// store is refused with what is left. Returns each repair.
     /// `recorded`: the store records `schema`'s version (its tables contradict the record); false for a
     /// store without a record whose tables are nearest that version's (adopted once repaired).
-    func repairDrift(_ db: Database, to schema: Schema, differences: [String], tablesMatch: SchemaVersion?, recorded: Bool = true) throws -> [String] {
+    func repairDrift(_ db: Database, to schema: Schema, differences: [String], tablesMatch: SchemaVersion?, recorded: Bool = true) throws
+        -> [String]
+    {
         let refuse = { (left: [String]) in
             Refusal(
                 error: recorded
@@ -30,12 +32,19 @@ extension StoreMigrator {
                 let keyed = Set((table.primaryKey + table.foreignKeys.flatMap(\.columns)).map(sqlNameKey))
                 for column in table.columns where found.column(named: column.name) == nil && !keyed.contains(sqlNameKey(column.name)) {
                     guard !column.notNull || column.defaultSQL.map(SchemaColumn.isConstantDefault) == true else { continue }
-                    try db.execute(sql: "ALTER TABLE \(quoteIdentifier(table.name)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.constraintsSQL())")
+                    try db.execute(
+                        sql:
+                            "ALTER TABLE \(quoteIdentifier(table.name)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.constraintsSQL())"
+                    )
                     repairs.append("added column \(table.name).\(column.name) (\(column.defaultSQL.map { "its default \($0)" } ?? "NULL"))")
                 }
-                let foundKeyed = Set((found.primaryKey + found.foreignKeys.flatMap(\.columns) + found.indexes.flatMap(\.columns)).map(sqlNameKey))
+                let foundKeyed = Set(
+                    (found.primaryKey + found.foreignKeys.flatMap(\.columns) + found.indexes.flatMap(\.columns)).map(sqlNameKey))
                 for column in found.columns where table.column(named: column.name) == nil && !foundKeyed.contains(sqlNameKey(column.name)) {
-                    let held = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column.name)) IS NOT NULL") ?? 0
+                    let held =
+                        try Int.fetchOne(
+                            db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column.name)) IS NOT NULL"
+                        ) ?? 0
                     guard held == 0 else { continue }
                     try db.execute(sql: "ALTER TABLE \(quoteIdentifier(table.name)) DROP COLUMN \(quoteIdentifier(column.name))")
                     repairs.append("dropped column \(table.name).\(column.name), which \(schema.version) does not have (it held no value)")
@@ -53,7 +62,8 @@ extension StoreMigrator {
                     do {
                         try db.execute(sql: statement)
                     } catch let error as DatabaseError {
-                        refusedLeft = differences + ["index \(index.name) cannot be created (\(error.message ?? "\(error)")): not inferable"]
+                        refusedLeft =
+                            differences + ["index \(index.name) cannot be created (\(error.message ?? "\(error)")): not inferable"]
                         return .rollback
                     }
                     repairs.append("created index \(index.name) on \(table.name) (\(index.columns.joined(separator: ", ")))")
@@ -61,14 +71,17 @@ extension StoreMigrator {
             }
             let left = try recordedTablesDifferences(schema, db)
             guard left.isEmpty, !repairs.isEmpty else {
-                refusedLeft = differences + (left.isEmpty ? [] : ["not inferable (StoreOptions.acceptsInferableDrift): " + left.joined(separator: "; ")])
+                refusedLeft =
+                    differences
+                    + (left.isEmpty ? [] : ["not inferable (StoreOptions.acceptsInferableDrift): " + left.joined(separator: "; ")])
                 return .rollback
             }
             return .commit
         }
         if let refusedLeft { throw refuse(refusedLeft) }
         logger.notice(
-            "\(path): \(recorded ? "its tables contradicted its record of \(schema.version)" : "its tables (no lucidgen record) were nearest \(schema.version)'s"); brought to \(schema.version) (acceptsInferableDrift): \(repairs.joined(separator: "; "))")
+            "\(path): \(recorded ? "its tables contradicted its record of \(schema.version)" : "its tables (no lucidgen record) were nearest \(schema.version)'s"); brought to \(schema.version) (acceptsInferableDrift): \(repairs.joined(separator: "; "))"
+        )
         return repairs
     }
 }

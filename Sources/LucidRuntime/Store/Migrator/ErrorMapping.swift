@@ -19,19 +19,25 @@ extension StoreMigrator {
     /// Maps SQLite and GRDB errors to ``StoreError``.
     ///
     /// `since` is when the operation that failed began: a lock error reports how long it waited.
-    package static func storeError(_ error: any Error, path: String, step: String, version: SchemaVersion?, since: Date? = nil) -> StoreError {
+    package static func storeError(_ error: any Error, path: String, step: String, version: SchemaVersion?, since: Date? = nil)
+        -> StoreError
+    {
         if let error = error as? StoreError { return error }
         if let error = error as? PlanningError { return .planning(error) }
-        if let error = error as? UnknownEnumValueError { return .unknownEnumValue(step: step, version: version ?? SchemaVersion("0.0"), error) }
+        if let error = error as? UnknownEnumValueError {
+            return .unknownEnumValue(step: step, version: version ?? SchemaVersion("0.0"), error)
+        }
         if let error = error as? DatabaseError, let broken = brokenAppObject(error, step: step, version: version) { return broken }
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_NOTADB: return .notADatabase(path: path)
             case .SQLITE_CORRUPT: return .corrupt(path: path, message: error.message ?? "\(error)")
             case .SQLITE_FULL: return .diskFull(path: path, journalLeft: false)
-            case .SQLITE_IOERR where volumeIsFull(at: path), .SQLITE_CANTOPEN where volumeIsFull(at: path): return .diskFull(path: path, journalLeft: false)
+            case .SQLITE_IOERR where volumeIsFull(at: path), .SQLITE_CANTOPEN where volumeIsFull(at: path):
+                return .diskFull(path: path, journalLeft: false)
             case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waited: since.map { Date().timeIntervalSince($0) } ?? 0)
-            case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR: return .cannotWrite(path: path, message: error.message ?? "\(error)")
+            case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR:
+                return .cannotWrite(path: path, message: error.message ?? "\(error)")
             default: break
             }
         }

@@ -1,11 +1,13 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 // What the app's policy does with a store this app cannot migrate: refuse, open read-only, or erase.
 extension StoreMigrator {
-    func incompatible(_ queue: DatabaseQueue, policy: StoreOptions.IncompatibleStorePolicy, _ error: StoreError) throws(StoreError) -> (DatabaseQueue, MigrationOutcome) {
+    func incompatible(_ queue: DatabaseQueue, policy: StoreOptions.IncompatibleStorePolicy, _ error: StoreError) throws(StoreError) -> (
+        DatabaseQueue, MigrationOutcome
+    ) {
         switch policy {
         case .refuse, .openIfAdditive:
             // `.openIfAdditive` never gets here for a newer store (``bringUpToDate(_:fileStart:)`` decides
@@ -16,11 +18,13 @@ extension StoreMigrator {
             // The app's policy, taken on every launch while the store is newer: debug (the outcome says so).
             logger.debug("opening read-only: \(error)")
             Self.closeLeavingFilesAsTheyAre(queue)
-            let version: SchemaVersion? = switch error {
-            case .storeIsNewer(let version, _), .unknownVersion(let version, _), .checksumMismatch(let version, _, _): version
-            default: nil
-            }
-            var outcome = MigrationOutcome(start: .version(version ?? newest.version, adopted: false), finalVersion: version ?? newest.version)
+            let version: SchemaVersion? =
+                switch error {
+                case .storeIsNewer(let version, _), .unknownVersion(let version, _), .checksumMismatch(let version, _, _): version
+                default: nil
+                }
+            var outcome = MigrationOutcome(
+                start: .version(version ?? newest.version, adopted: false), finalVersion: version ?? newest.version)
             outcome.openedReadOnly = true
             let readOnly = try makeQueue(readOnly: true)
             do {
@@ -31,7 +35,8 @@ extension StoreMigrator {
                 throw Self.storeError(error, path: path, step: "open read-only", version: version)
             }
             if !outcome.readOnlyStandIns.isEmpty {
-                logger.debug("read-only: the store lacks part of this app's tables, read as: \(outcome.readOnlyStandIns.joined(separator: ", "))")
+                logger.debug(
+                    "read-only: the store lacks part of this app's tables, read as: \(outcome.readOnlyStandIns.joined(separator: ", "))")
             }
             return (readOnly, outcome)
         case .eraseAndRecreate:

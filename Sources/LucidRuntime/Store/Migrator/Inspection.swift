@@ -7,9 +7,12 @@ extension StoreMigrator {
     func inspect() throws(StoreError) -> StoreStatus {
         let decision = try decide()
         if let (error, _) = decision.refusal(path: path, versions: versions, options: options) { throw error }
-        if case .coreData(let layout) = decision, let conversion = options.conversion { return try conversion.inspect(layout: layout, by: self) }
+        if case .coreData(let layout) = decision, let conversion = options.conversion {
+            return try conversion.inspect(layout: layout, by: self)
+        }
         guard case .known(let schema, let recorded, _) = decision else {
-            return StoreStatus(start: decision.state!, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
+            return StoreStatus(
+                start: decision.state!, version: nil, checksum: nil, adopted: false, steps: [], rowCounts: [:], pendingCleanup: 0)
         }
         let steps: [MigrationStep]
         do {
@@ -21,35 +24,39 @@ extension StoreMigrator {
         defer { Self.closeLeavingFilesAsTheyAre(queue) }
         let began = Date()
         do {
-            return try queue.read { db in try db.withoutAttaching {
-                // Damage anywhere in the file: what a migration could meet in any page it reads. `lucidgen
-                // migrate` inspects first too, so `plan` and `migrate` refuse a damaged store alike.
-                try checkPages(db)
-                let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
-                let owned = OwnedNames([schema], pendingCleanup: pending)
-                var counts: [String: Int] = [:]
-                for table in try StoreSchemaReader.tables(db, owned: owned).values {
-                    counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
+            return try queue.read { db in
+                try db.withoutAttaching {
+                    // Damage anywhere in the file: what a migration could meet in any page it reads. `lucidgen
+                    // migrate` inspects first too, so `plan` and `migrate` refuse a damaged store alike.
+                    try checkPages(db)
+                    let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
+                    let owned = OwnedNames([schema], pendingCleanup: pending)
+                    var counts: [String: Int] = [:]
+                    for table in try StoreSchemaReader.tables(db, owned: owned).values {
+                        counts[table.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name))") ?? 0
+                    }
+                    var status = StoreStatus(
+                        start: decision.state!, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded,
+                        steps: steps,
+                        rowCounts: counts, pendingCleanup: try PendingCleanup.rows(db).count)
+                    status.appObjects = try AppObjects.read(db, owned: owned)
+                    if !recorded { status.userVersionDisagreement = try rungDisagreement(db, recognised: schema.version) }
+                    // Step after step, with the objects as each step leaves them (renames followed); a step's
+                    // pending cleanup runs first, as when migrating.
+                    var objects = status.appObjects
+                    var cleanup = pending
+                    for step in steps {
+                        guard let source = versions.first(where: { $0.version == step.from }) else { continue }
+                        let tables = Set(step.operations.flatMap(\.tableNames))
+                        let mine = cleanup.filter { item in tables.contains { sameSQLName($0, item.table) } }
+                        cleanup.removeAll { item in tables.contains { sameSQLName($0, item.table) } }
+                        let conflicts = AppObjectConflict.find(
+                            in: AppObjectConflict.operations(of: mine) + step.operations, from: source, objects: &objects)
+                        if !conflicts.isEmpty { status.appObjectConflicts.append(.init(step: step, conflicts: conflicts)) }
+                    }
+                    return status
                 }
-                var status = StoreStatus(
-                    start: decision.state!, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded, steps: steps,
-                    rowCounts: counts, pendingCleanup: try PendingCleanup.rows(db).count)
-                status.appObjects = try AppObjects.read(db, owned: owned)
-                if !recorded { status.userVersionDisagreement = try rungDisagreement(db, recognised: schema.version) }
-                // Step after step, with the objects as each step leaves them (renames followed); a step's
-                // pending cleanup runs first, as when migrating.
-                var objects = status.appObjects
-                var cleanup = pending
-                for step in steps {
-                    guard let source = versions.first(where: { $0.version == step.from }) else { continue }
-                    let tables = Set(step.operations.flatMap(\.tableNames))
-                    let mine = cleanup.filter { item in tables.contains { sameSQLName($0, item.table) } }
-                    cleanup.removeAll { item in tables.contains { sameSQLName($0, item.table) } }
-                    let conflicts = AppObjectConflict.find(in: AppObjectConflict.operations(of: mine) + step.operations, from: source, objects: &objects)
-                    if !conflicts.isEmpty { status.appObjectConflicts.append(.init(step: step, conflicts: conflicts)) }
-                }
-                return status
-            } }
+            }
         } catch {
             throw Self.storeError(error, path: path, step: "inspect", version: schema.version, since: began)
         }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 // Data migrations added after the store passed their version.
 extension StoreMigrator {

@@ -9,7 +9,9 @@ extension StoreMigrator {
     /// and every data migration of `options` is recorded; nil (nothing changed, the connection closed)
     /// when anything else holds, for the full path to decide. One or two queries. Never taken under
     /// ``StoreOptions/VersionRecordCheck/always``.
-    static func openIfCurrent(atPath path: String, version: SchemaVersion, checksum: String, options: StoreOptions) throws(StoreError) -> DatabaseQueue? {
+    static func openIfCurrent(atPath path: String, version: SchemaVersion, checksum: String, options: StoreOptions) throws(StoreError)
+        -> DatabaseQueue?
+    {
         guard options.versionRecordCheck == .whenSchemaChanged, let size = fileSize(atPath: path), size > 0 else { return nil }
         var configuration = options.configuration
         // One read, no step: SQLite's own timeout, which a disarmed ``LockDeadline`` equals.

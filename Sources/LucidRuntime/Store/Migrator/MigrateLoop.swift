@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 // The migrate loop: the path to the newest version, one step transaction after another.
 extension StoreMigrator {
@@ -56,7 +56,9 @@ extension StoreMigrator {
                             }
                             if totalSteps == 0 {
                                 totalSteps = steps.count
-                                logger.info("migrating \(path) from \(version) to \(newest.version) in \(steps.count) step(s): \(steps.map(\.label).joined(separator: ", "))")
+                                logger.info(
+                                    "migrating \(path) from \(version) to \(newest.version) in \(steps.count) step(s): \(steps.map(\.label).joined(separator: ", "))"
+                                )
                             }
                             stepIndex += 1
                             currentStep = steps[0].label

@@ -24,14 +24,18 @@ extension StoreMigrator {
                 }
                 // The tables that fail are those the stage does not transform.
                 if case .failure(let reason) = inference {
-                    missing.append(MissingStage(from: step.from, to: step.to, label: label, stageProvided: true, tables: reason.tables, registry: names))
+                    missing.append(
+                        MissingStage(
+                            from: step.from, to: step.to, label: label, stageProvided: true, tables: reason.tables, registry: names))
                 }
             } else if !options.declaredStages.contains(where: { $0.from == step.from && $0.to == step.to }) {
                 let tables = history.stages.first { $0.from == step.from && $0.to == step.to }?.transformedTables ?? []
-                missing.append(MissingStage(from: step.from, to: step.to, label: label, stageProvided: false, tables: tables, registry: names))
+                missing.append(
+                    MissingStage(from: step.from, to: step.to, label: label, stageProvided: false, tables: tables, registry: names))
             }
         }
         guard !missing.isEmpty else { return }
-        throw .missingStages(path: path, storeVersion: storeVersion, target: steps.last?.to ?? newest.version, missing: missing, registry: history.registry)
+        throw .missingStages(
+            path: path, storeVersion: storeVersion, target: steps.last?.to ?? newest.version, missing: missing, registry: history.registry)
     }
 }

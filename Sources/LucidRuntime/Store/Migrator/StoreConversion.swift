@@ -32,9 +32,12 @@ package struct ConversionReport: Sendable, Equatable {
 extension StoreStatus {
     /// A store opening would convert from another framework's `model` into lucidgen's tables of `schema`
     /// (taken as adopted there), then migrate along `steps`.
-    package static func converting(_ model: String, into schema: Schema, checksum: String, steps: [MigrationStep], report: ConversionReport) -> StoreStatus {
+    package static func converting(_ model: String, into schema: Schema, checksum: String, steps: [MigrationStep], report: ConversionReport)
+        -> StoreStatus
+    {
         var status = StoreStatus(
-            start: .version(schema.version, adopted: true), version: schema.version, checksum: checksum, adopted: true, steps: steps, rowCounts: [:], pendingCleanup: 0)
+            start: .version(schema.version, adopted: true), version: schema.version, checksum: checksum, adopted: true, steps: steps,
+            rowCounts: [:], pendingCleanup: 0)
         status.coreDataModel = model
         status.conversionReport = report
         return status

@@ -65,7 +65,8 @@ extension StoreMigrator {
             case .newFile: "no file"
             case .emptyFile: "an empty (0-byte) file"
             case .emptyDatabase: "a database without lucidgen's tables"
-            case .known(let schema, let recorded, _): "a store at version \(schema.version)\(recorded ? "" : ", recognised from its tables")"
+            case .known(let schema, let recorded, _):
+                "a store at version \(schema.version)\(recorded ? "" : ", recognised from its tables")"
             case .newer(let version): "a store at version \(version), newer than this app's"
             case .unknownVersion(let version): "a store at unknown version \(version)"
             case .checksumMismatch(let version, _, _): "a store at version \(version) with another schema checksum"
@@ -77,15 +78,21 @@ extension StoreMigrator {
         }
 
         /// Why the store cannot be opened normally, and the policy that decides what happens then.
-        package func refusal(path: String, versions: [Schema], options: StoreOptions) -> (StoreError, StoreOptions.IncompatibleStorePolicy)? {
+        package func refusal(path: String, versions: [Schema], options: StoreOptions) -> (StoreError, StoreOptions.IncompatibleStorePolicy)?
+        {
             switch self {
             case .newFile, .emptyFile, .emptyDatabase, .known, .coreData: nil
-            case .newer(let version): (.storeIsNewer(storeVersion: version, newestKnown: versions[versions.count - 1].version), options.newerStorePolicy)
+            case .newer(let version):
+                (.storeIsNewer(storeVersion: version, newestKnown: versions[versions.count - 1].version), options.newerStorePolicy)
             case .unknownVersion(let version): (.unknownVersion(version, known: versions.map(\.version)), options.unknownStorePolicy)
-            case .checksumMismatch(let version, let stored, let expected): (.checksumMismatch(version: version, stored: stored, expected: expected), options.unknownStorePolicy)
+            case .checksumMismatch(let version, let stored, let expected):
+                (.checksumMismatch(version: version, stored: stored, expected: expected), options.unknownStorePolicy)
             case .unrecognized(let differences, _): (.unrecognizedSchema(path: path, differences: differences), options.unknownStorePolicy)
             case .contradicted(let version, let differences, let tablesMatch):
-                (.recordContradictsTables(path: path, version: version, differences: differences, tablesMatch: tablesMatch), options.unknownStorePolicy)
+                (
+                    .recordContradictsTables(path: path, version: version, differences: differences, tablesMatch: tablesMatch),
+                    options.unknownStorePolicy
+                )
             case .notADatabase: (.notADatabase(path: path), .refuse)
             }
         }
@@ -173,7 +180,9 @@ extension StoreMigrator {
         // rung: user_version N names version N.0, taken when its tables are N.0's (also when a later version
         // has the same tables); else the tables decide, and the status and the log say the rung disagrees.
         let rung = try self.rung(db)
-        if let rung, StoreSchemaReader.differences(expected: rung, actual: tables, search: search).isEmpty { return .known(rung, recorded: false) }
+        if let rung, StoreSchemaReader.differences(expected: rung, actual: tables, search: search).isEmpty {
+            return .known(rung, recorded: false)
+        }
         var closest: [String] = []
         var nearest: SchemaVersion?
         for schema in versions.reversed() {
@@ -183,13 +192,15 @@ extension StoreMigrator {
                 closest = differences
                 nearest = schema.version
             } else if differences.count == closest.count {
-                nearest = nil  // as near as another: which one the store drifted from cannot be told
+                nearest = nil // as near as another: which one the store drifted from cannot be told
             }
         }
         if let rung {
             let differences = StoreSchemaReader.differences(expected: rung, actual: tables, search: search)
             return .unrecognized(
-                differences: ["its user_version \(try userVersion(db)) names version \(rung.version), whose tables it does not have exactly"] + differences, nearest: rung.version)
+                differences: [
+                    "its user_version \(try userVersion(db)) names version \(rung.version), whose tables it does not have exactly"
+                ] + differences, nearest: rung.version)
         }
         return .unrecognized(differences: closest, nearest: nearest)
     }
@@ -211,7 +222,8 @@ extension StoreMigrator {
     /// user_version names another version of the history; nil when it names none or this one.
     func rungDisagreement(_ db: Database, recognised version: SchemaVersion) throws -> String? {
         guard let rung = try rung(db), rung.version != version else { return nil }
-        return "its user_version \(try userVersion(db)) names version \(rung.version), but its tables are \(version)'s: recognised as \(version) from its tables"
+        return
+            "its user_version \(try userVersion(db)) names version \(rung.version), but its tables are \(version)'s: recognised as \(version) from its tables"
     }
 
     /// How the store's tables differ from `schema`, the version its record names: lucidgen's tables
@@ -220,7 +232,8 @@ extension StoreMigrator {
         let pending = try PendingCleanup.items(db, accounting: cleanupAccounting(at: schema))
         let owned = OwnedNames([schema], pendingCleanup: pending)
         return StoreSchemaReader.differences(
-            expected: schema, actual: try StoreSchemaReader.tables(db, owned: owned), search: try StoreSchemaReader.searchObjects(db, owned: owned),
+            expected: schema, actual: try StoreSchemaReader.tables(db, owned: owned),
+            search: try StoreSchemaReader.searchObjects(db, owned: owned),
             tolerated: PendingCleanup.tolerance(of: pending))
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-@_spi(Generated) import LucidSchema
 import Logging
+@_spi(Generated) import LucidSchema
 
 /// Opens one store file and brings it to the newest version.
 ///
@@ -37,13 +37,17 @@ package struct StoreMigrator {
     /// The planner routes through the history's stages and ``StoreOptions/declaredStages``; the app's
     /// ``StoreOptions/stages`` provide the code for those it runs.
     package init(path: String, history: SchemaHistory, options: StoreOptions) throws(StoreError) {
-        guard !history.versions.isEmpty else { throw .planning(.noRoute(from: SchemaVersion("0.0"), to: SchemaVersion("0.0"), blocked: [])) }
+        guard !history.versions.isEmpty else {
+            throw .planning(.noRoute(from: SchemaVersion("0.0"), to: SchemaVersion("0.0"), blocked: []))
+        }
         self.path = path
         self.history = history
         self.options = options
         do {
             let provided = options.stages.map(\.explicit)
-            let declared = (options.declaredStages + history.stages).filter { stage in !provided.contains { $0.from == stage.from && $0.to == stage.to } }
+            let declared = (options.declaredStages + history.stages).filter { stage in
+                !provided.contains { $0.from == stage.from && $0.to == stage.to }
+            }
             var unique: [ExplicitStage] = []
             for stage in declared where !unique.contains(where: { $0.from == stage.from && $0.to == stage.to }) { unique.append(stage) }
             self.planner = try MigrationPlanner(versions: history.versions, stages: provided + unique)

@@ -12,7 +12,9 @@ struct FloorTool: ParsableCommand {
     func run() throws {
         let yaml = try Yams.dump(object: ["floor": words.joined(separator: " ")])
         let template = try MustacheTemplate(string: "{{.}}")
-        print("floor-tool:", template.render(yaml).count, String(describing: LucidRuntime.SchemaVersion.self).count, String(describing: LucidStore.self).count)
+        print(
+            "floor-tool:", template.render(yaml).count, String(describing: LucidRuntime.SchemaVersion.self).count,
+            String(describing: LucidStore.self).count)
     }
 }
 FloorTool.main()
