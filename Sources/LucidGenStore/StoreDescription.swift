@@ -183,7 +183,9 @@ package enum StoreDescription {
                 let file = diagnostic.location.map { ($0.file as NSString).lastPathComponent } ?? ""
                 // An error of no one description (the config's): every entity is refused, so that none is written wrong.
                 let names = file.hasSuffix(".json") ? [String(file.dropLast(5))] : output.entities.map(\.name)
-                for name in names { refused[name, default: []].append(diagnostic.message + (diagnostic.path.map { " at \($0)" } ?? "")) }
+                // A message naming another place ("already used by …/item.json:6:5") names describe's own unwritten file, not this folder.
+                let message = diagnostic.message.replacingOccurrences(of: entities + "/", with: "describe's ")
+                for name in names { refused[name, default: []].append(message + (diagnostic.path.map { " at \($0)" } ?? "")) }
             }
             return refused
         }

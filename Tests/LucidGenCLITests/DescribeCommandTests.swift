@@ -689,6 +689,52 @@ import Testing
         #expect(try opened.database.read { db in try String.fetchOne(db, sql: "SELECT remark IS NULL AND count = 1 FROM item") } == "1")
     }
 
+    /// A column renamed between layouts from camelCase to snake_case (`roomId` → `room_id`, as an app moving to
+    /// GRDB's naming does): without --rename they are two properties, the one the newest layout has keeps the
+    /// name, and describe says which --rename makes them one (it wrote nothing before: generate refused the
+    /// description, naming a file in describe's deleted temporary folder).
+    @Test func aCamelCaseColumnRenamedToSnakeCaseBetweenLayoutsIsTwoPropertiesAndTheRenameIsSuggested() throws {
+        let project = try TestProject(config: nil)
+        defer { project.remove() }
+        for (file, column) in [("v1.sqlite", "roomId"), ("v2.sqlite", "room_id")] {
+            let queue = try DatabaseQueue(path: project.root.appendingPathComponent(file).path)
+            try queue.write { db in
+                try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT, \(column) INTEGER)")
+                try db.execute(sql: "INSERT INTO item (title, \(column)) VALUES ('kettle', 7)")
+            }
+            try queue.close()
+        }
+        let described = try run(
+            lucidgenBinary, ["describe", "--database", "v1.sqlite=1.0", "--database", "v2.sqlite=1.1"], in: project.root)
+        #expect(described.status == 0, "\(described.output)\(described.error)")
+        #expect(
+            described.error.contains(
+                "warning: table item: columns roomId (until 1.0) and room_id (from 1.1) both make the property name room_id: roomId is described as room_id_2 (persisted_name roomId); if room_id is roomId renamed, describe again with --rename item.roomId=room_id@1.1"
+            ), "\(described.error)")
+        #expect(!described.error.contains("lucidgen-describe-"), "\(described.error)")
+        let item = try project.read(".entities/item.json")
+        #expect(
+            item.contains(
+                #"{ "name": "room_id_2", "persisted_name": "roomId", "property_type": "int", "nullable": true, "removed_at_version": "1.1" }"#
+            ), "\(item)")
+        #expect(item.contains(#"{ "name": "room_id", "property_type": "int", "nullable": true, "added_at_version": "1.1" }"#), "\(item)")
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+
+        // The suggested rename makes them one property, whose value the old store keeps through the migration.
+        try FileManager.default.removeItem(at: project.root.appendingPathComponent(".entities"))
+        try FileManager.default.removeItem(atPath: project.configPath)
+        let renamed = try run(
+            lucidgenBinary,
+            ["describe", "--database", "v1.sqlite=1.0", "--database", "v2.sqlite=1.1", "--rename", "item.roomId=room_id@1.1"],
+            in: project.root)
+        #expect(renamed.status == 0 && !renamed.error.contains("warning:"), "\(renamed.output)\(renamed.error)")
+        #expect(try run(lucidgenBinary, ["generate"], in: project.root).status == 0)
+        let schemas = try GeneratorPipeline(configPath: project.configPath).run(check: false).model.schemas
+        let opened = try LucidStore.open(atPath: project.root.appendingPathComponent("v1.sqlite").path, versions: schemas)
+        defer { try? opened.database.close() }
+        #expect(try opened.database.read { db in try Int.fetchOne(db, sql: "SELECT room_id FROM item") } == 7)
+    }
+
     /// Upper-case table and column names, as Core Data writes them (`ZITEM`, `ZTITLE`): the entity's persisted
     /// name differs from its name only by case, which is no clash with itself (it was).
     @Test func upperCaseNamesAreDescribedAndGenerated() throws {

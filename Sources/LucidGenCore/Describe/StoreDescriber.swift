@@ -454,11 +454,36 @@ package struct StoreDescriber {
                 states[id, default: []].append((version, property))
             }
         }
+        // Two columns of different layouts whose names meet in snake_case (`roomId` until 1.1, `room_id` from it)
+        // are two properties unless --rename says one is the other: the one the newest layout has keeps the name.
+        var names: [String: String] = [:]
+        var owners: [String: String] = [:]
+        let newestVersion = versions.last!.0
+        for id in order.filter({ states[$0]!.last!.0 == newestVersion }) + order.filter({ states[$0]!.last!.0 != newestVersion }) {
+            let property = states[id]!.last!.1
+            var name = property.name
+            var number = 2
+            while owners[sqlNameKey(name)] != nil {
+                name = "\(property.name.prefix(60))_\(number)"
+                number += 1
+            }
+            if let owner = owners[sqlNameKey(property.name)], name != property.name {
+                let other = states[owner]!
+                let mine = states[id]!
+                let (older, newer) = mine.first!.0 < other.first!.0 ? (mine, other) : (other, mine)
+                output.warnings.append(
+                    "table \(newest.table): columns \(older.last!.1.column) (until \(older.last!.0)) and \(newer.last!.1.column) (from \(newer.first!.0)) both make the property name \(property.name): \(property.column) is described as \(name) (persisted_name \(property.column)); if \(newer.last!.1.column) is \(older.last!.1.column) renamed, describe again with --rename \(newest.table).\(older.last!.1.column)=\(newer.last!.1.column)@\(newer.first!.0)"
+                )
+            }
+            names[id] = name
+            owners[sqlNameKey(name)] = id
+        }
         for id in order {
             let states = states[id]!
             let (_, now) = states.last!
-            var property = DescriptionDocument.Property(name: now.name, type: now.type)
-            if columnNaming.column(now.name) != now.column { property.persistedName = now.column }
+            let name = names[id]!
+            var property = DescriptionDocument.Property(name: name, type: now.type)
+            if columnNaming.column(name) != now.column { property.persistedName = now.column }
             property.columnType = now.columnType
             property.collation = now.collation
             property.nullable = now.nullable
@@ -479,7 +504,7 @@ package struct StoreDescriber {
                 if earlier.1.nullable != later.1.nullable { item.nullable = earlier.1.nullable }
                 if earlier.1.defaultValue != later.1.defaultValue { item.defaultValue = earlier.1.defaultValue ?? .null }
                 if earlier.1.column != later.1.column {
-                    item.persistedName = .some(earlier.1.column == columnNaming.column(now.name) ? nil : earlier.1.column)
+                    item.persistedName = .some(earlier.1.column == columnNaming.column(name) ? nil : earlier.1.column)
                 }
                 if earlier.1.columnType != later.1.columnType {
                     output.problems.append(
