@@ -51,21 +51,24 @@ extension StoreStatus {
 extension LucidStore {
     /// ``LucidRuntime/LucidStore/inspect(atPath:history:busyTimeout:conversion:)`` with a Core Data origin (lucidgen's own tools and tests).
     package static func inspect(
-        atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin?
+        atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, coreDataOrigin: CoreDataOrigin?,
+        acceptsInferableDrift: Bool = false
     ) throws(StoreError) -> StoreStatus {
         var options = StoreOptions()
         options.coreDataOrigin = coreDataOrigin
-        return try inspect(atPath: path, history: history, busyTimeout: busyTimeout, conversion: options.conversion)
+        return try inspect(
+            atPath: path, history: history, busyTimeout: busyTimeout, conversion: options.conversion,
+            acceptsInferableDrift: acceptsInferableDrift)
     }
 
     /// The same, for a list of versions and the stages that need the app's code.
     package static func inspect(
         atPath path: String, versions: [Schema], stages: [ExplicitStage] = [], busyTimeout: TimeInterval = 60,
-        coreDataOrigin: CoreDataOrigin?
+        coreDataOrigin: CoreDataOrigin?, acceptsInferableDrift: Bool = false
     ) throws(StoreError) -> StoreStatus {
         try inspect(
             atPath: path, history: SchemaHistory(versions: versions, stages: stages), busyTimeout: busyTimeout,
-            coreDataOrigin: coreDataOrigin)
+            coreDataOrigin: coreDataOrigin, acceptsInferableDrift: acceptsInferableDrift)
     }
 }
 

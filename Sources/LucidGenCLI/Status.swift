@@ -79,7 +79,11 @@ struct Status: ParsableCommand {
         do {
             report = try storeWork { try StoreInspection.report(database: database!, config: configPath, busyTimeout: busyTimeout) }
         } catch let error as StoreError {
-            throw fail(error)
+            let exit = fail(error)
+            if let note = StoreInspection.driftNote(for: error, database: database!, config: configPath, busyTimeout: busyTimeout) {
+                printError("note: \(note)\n")
+            }
+            throw exit
         }
         switch format {
         case .json:

@@ -94,6 +94,12 @@ struct Plan: ParsableCommand {
             "text, or markdown for a pull-request comment (step table, findings, Mermaid diagram of the versions).", valueName: "format"))
     var format: Format = .text
 
+    @Flag(
+        help: ArgumentHelp(
+            "Plan as `migrate --accept-drift` opens: a store whose tables drifted from one version by inferable differences is brought to it first (each repair listed), then the path. Without it such a store is refused, and the refusal says whether --accept-drift would take it."
+        ))
+    var acceptDrift = false
+
     func validate() throws {
         if let database { try checkStoreFile(database) }
     }
@@ -139,10 +145,25 @@ struct Plan: ParsableCommand {
         let origin = try options.coreDataOrigin()
         do {
             status = try LucidStore.inspect(
-                atPath: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout, coreDataOrigin: origin
-            )
+                atPath: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout,
+                coreDataOrigin: origin,
+                acceptsInferableDrift: acceptDrift)
         } catch {
-            throw fail(error)
+            let exit = fail(error)
+            if !acceptDrift,
+                let note = StoreInspection.driftNote(
+                    for: error, path: absolutePath(database), versions: versions, stages: stages, busyTimeout: options.busyTimeout,
+                    coreDataOrigin: origin)
+            {
+                printError("note: \(note)\n")
+            }
+            throw exit
+        }
+        if !status.drift.isEmpty, format == .text {
+            print(
+                "\(database): drifted from version \(status.version!) (\(status.adopted ? "no lucidgen record; its tables are nearest \(status.version!)'s" : "its tables contradict its record")); --accept-drift brings it to \(status.version!) first:"
+            )
+            for repair in status.drift { print("  - \(repair)") }
         }
         if format == .markdown {
             let subject: PlanMarkdown.Subject =
@@ -171,6 +192,7 @@ struct Plan: ParsableCommand {
             print(
                 "\(database): an empty (0-byte) file, which SQLite reads as a new database; migrate would create the store at \(newest) in it."
             )
+        case .version where !status.needsMigration && !status.drift.isEmpty: print("Then at version \(newest), the newest.")
         case .version where !status.needsMigration: print("\(database): at version \(newest), the newest. Nothing to do.")
         case .version:
             if let model = status.coreDataModel {
@@ -371,12 +393,10 @@ struct Migrate: ParsableCommand {
         do {
             // The same decision and refusals as `plan` (same exit code), then what this process did: another
             // process may have migrated the store meanwhile, which the outcome says.
-            // With --accept-drift, the open decides (inspecting refuses drift, as `plan` does).
-            if !acceptDrift {
-                _ = try LucidStore.inspect(
-                    atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout,
-                    coreDataOrigin: storeOptions.coreDataOrigin)
-            }
+            // With --accept-drift a drifted store is inspected as the open takes it (its repairs read, not made).
+            _ = try LucidStore.inspect(
+                atPath: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout,
+                coreDataOrigin: storeOptions.coreDataOrigin, acceptsInferableDrift: acceptDrift)
             let opened = try LucidStore.open(atPath: path, versions: versions, options: storeOptions)
             let database = opened.database
             outcome = opened.outcome
@@ -389,7 +409,15 @@ struct Migrate: ParsableCommand {
             try database.close()
         } catch let error as StoreError {
             display.finish()
-            throw fail(error)
+            let exit = fail(error)
+            if !acceptDrift,
+                let note = StoreInspection.driftNote(
+                    for: error, path: path, versions: versions, stages: storeOptions.declaredStages, busyTimeout: options.busyTimeout,
+                    coreDataOrigin: storeOptions.coreDataOrigin)
+            {
+                printError("note: \(note)\n")
+            }
+            throw exit
         }
         display.finish()
         let prefix = dryRun ? "Dry run: " : ""

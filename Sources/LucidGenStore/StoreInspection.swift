@@ -1,4 +1,5 @@
 import Foundation
+import LucidCoreData
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
@@ -59,6 +60,54 @@ package enum StoreInspection {
             report.journalMode = try journalMode(path)
         }
         return report
+    }
+
+    /// For a store refused as drifted (``StoreError/unrecognizedSchema(path:differences:)``, or
+    /// ``StoreError/recordContradictsTables(path:version:differences:tablesMatch:)``): what `--accept-drift`
+    /// (``StoreOptions/acceptsInferableDrift``) would do with it, as a line for the refusal; nil for
+    /// another error. Reads the file without changing it.
+    package static func driftNote(
+        for error: StoreError, path: String, versions: [Schema], stages: [ExplicitStage], busyTimeout: Double,
+        coreDataOrigin: CoreDataOrigin?
+    ) -> String? {
+        switch error {
+        case .unrecognizedSchema, .recordContradictsTables: break
+        default: return nil
+        }
+        do {
+            let status = try LucidStore.inspect(
+                atPath: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: coreDataOrigin,
+                acceptsInferableDrift: true)
+            guard let version = status.version, !status.drift.isEmpty else { return nil }
+            let path =
+                status.steps.isEmpty
+                ? "" : ", then \(status.steps.count) step\(status.steps.count == 1 ? "" : "s") to \(versions.last!.version)"
+            return
+                "every difference is inferable: with --accept-drift (StoreOptions.acceptsInferableDrift) migrate brings it to \(version) first (\(status.drift.joined(separator: "; ")))\(path); `lucidgen plan --accept-drift` shows the steps"
+        } catch {
+            let differences: [String]
+            switch error {
+            case .unrecognizedSchema(_, let found), .recordContradictsTables(_, _, let found, _): differences = found
+            default: return nil
+            }
+            let prefix = "not inferable (StoreOptions.acceptsInferableDrift): "
+            let left = differences.compactMap { line in
+                line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line.hasSuffix(": not inferable") ? line : nil
+            }
+            return left.isEmpty
+                ? "--accept-drift would refuse it too: its tables are nearest no one version"
+                : "--accept-drift would refuse it too, not inferable: \(left.joined(separator: "; "))"
+        }
+    }
+
+    /// ``driftNote(for:path:versions:stages:busyTimeout:coreDataOrigin:)`` for the project of `config` (status's refusal).
+    package static func driftNote(for error: StoreError, database: String, config configPath: String?, busyTimeout: Double) -> String? {
+        guard let configPath, let (versions, stages, _) = try? ProjectVersions.resolve(config: configPath, to: nil, lint: false) else {
+            return nil
+        }
+        return driftNote(
+            for: error, path: absolutePath(database), versions: versions, stages: stages, busyTimeout: busyTimeout,
+            coreDataOrigin: try? ProjectVersions.coreDataOrigin(config: configPath))
     }
 
     /// The journal mode as recorded in the file's header (WAL: bytes 18–19 are 2), so that the file is

@@ -132,6 +132,39 @@ import Testing
             refused.status != 0 && refused.error.contains("matches no known version: table room: expected no column scratch"),
             "\(refused.output)\(refused.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        // plan, status and migrate say what --accept-drift would do; plan --accept-drift shows it, changing nothing.
+        let note =
+            "note: every difference is inferable: with --accept-drift (StoreOptions.acceptsInferableDrift) migrate brings it to 1.0 first (dropped column room.scratch, which 1.0 does not have (it held no value)); `lucidgen plan --accept-drift` shows the steps"
+        #expect(refused.error.contains(note), "\(refused.error)")
+        for command in ["plan", "status"] {
+            let said = try run(lucidgenBinary, [command, "--database", "hearth.sqlite"], in: project.root)
+            #expect(said.status == 3 && said.error.contains(note), "\(command): \(said.output)\(said.error)")
+        }
+        let preview = try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite", "--accept-drift"], in: project.root)
+        #expect(preview.status == 0, "\(preview.output)\(preview.error)")
+        #expect(
+            preview.output.hasPrefix(
+                """
+                hearth.sqlite: drifted from version 1.0 (no lucidgen record; its tables are nearest 1.0's); --accept-drift brings it to 1.0 first:
+                  - dropped column room.scratch, which 1.0 does not have (it held no value)
+                Then at version 1.0, the newest.
+
+                """), "\(preview.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        // A value in the column is not inferable: refused with the count, by --accept-drift too, unchanged.
+        try withDatabase(store) { db in try db.execute(sql: "UPDATE room SET scratch = 'x' WHERE id = 1") }
+        let held = try Data(contentsOf: URL(fileURLWithPath: store))
+        let holding = try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite"], in: project.root)
+        #expect(
+            holding.status == 3
+                && holding.error.contains(
+                    "note: --accept-drift would refuse it too, not inferable: column room.scratch holds 1 value, which 1.0 has no column for"
+                ),
+            "\(holding.error)")
+        let refusedAgain = try run(lucidgenBinary, ["migrate", "--database", "hearth.sqlite", "--accept-drift"], in: project.root)
+        #expect(refusedAgain.status == 3 && refusedAgain.error.contains("holds 1 value"), "\(refusedAgain.error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == held)
+        try withDatabase(store) { db in try db.execute(sql: "UPDATE room SET scratch = NULL") }
 
         let taken = try run(lucidgenBinary, ["migrate", "--database", "hearth.sqlite", "--accept-drift"], in: project.root)
         #expect(taken.status == 0, "\(taken.output)\(taken.error)")

@@ -122,13 +122,15 @@ public enum LucidStore {
 
     /// ``inspect(atPath:registry:busyTimeout:)`` for a schema history (lucidgen's own tools and tests).
     package static func inspect(
-        atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, conversion: (any StoreConversion)? = nil
+        atPath path: String, history: SchemaHistory, busyTimeout: TimeInterval = 60, conversion: (any StoreConversion)? = nil,
+        acceptsInferableDrift: Bool = false
     ) throws(StoreError) -> StoreStatus {
         // Not a read-only connection: after a crash, SQLite must roll back the hot journal before any
         // read, which needs write access. Nothing else is written.
         var options = StoreOptions()
         options.conversion = conversion
         options.busyTimeout = busyTimeout
+        options.acceptsInferableDrift = acceptsInferableDrift
         // Nothing may be written here, so no cookie is recorded: the tables are checked every time.
         options.versionRecordCheck = .always
         let migrator = try StoreMigrator(path: path, history: history, options: options)
@@ -275,6 +277,9 @@ public struct StoreStatus: Sendable {
     public var coreDataModel: String?
     /// With ``coreDataModel``: what the conversion will write (LucidCoreData's `coreDataConversion`).
     package var conversionReport: ConversionReport?
+    /// Inspected with ``StoreOptions/acceptsInferableDrift`` (`lucidgen plan --accept-drift`), a store whose
+    /// tables drifted from ``version``: each repair opening it makes first, e.g. `added column note.pinned (NULL)`.
+    package var drift: [String] = []
 
     /// The app's objects that one step of the path cannot keep.
     public struct StepConflicts: Sendable {

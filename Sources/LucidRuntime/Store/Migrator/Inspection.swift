@@ -5,7 +5,14 @@ import GRDB
 // What a store is and the path opening it would take, without changing it.
 extension StoreMigrator {
     func inspect() throws(StoreError) -> StoreStatus {
-        let decision = try decide()
+        var decision = try decide()
+        // With acceptsInferableDrift a drifted store is what opening it makes it first: the version it is
+        // brought to, with each repair (read here, made by the open); refused with what is not inferable.
+        var drift: [String] = []
+        if options.acceptsInferableDrift, let (schema, recorded, differences, tablesMatch) = drifted(decision) {
+            drift = try previewDrift(to: schema, differences: differences, tablesMatch: tablesMatch, recorded: recorded)
+            decision = .known(schema, recorded: recorded)
+        }
         if let (error, _) = decision.refusal(path: path, versions: versions, options: options) { throw error }
         if case .coreData(let layout) = decision, let conversion = options.conversion {
             return try conversion.inspect(layout: layout, by: self)
@@ -39,6 +46,7 @@ extension StoreMigrator {
                         start: decision.state!, version: schema.version, checksum: history.checksum(of: schema), adopted: !recorded,
                         steps: steps,
                         rowCounts: counts, pendingCleanup: try PendingCleanup.rows(db).count)
+                    status.drift = drift
                     status.appObjects = try AppObjects.read(db, owned: owned)
                     if !recorded { status.userVersionDisagreement = try rungDisagreement(db, recognised: schema.version) }
                     // Step after step, with the objects as each step leaves them (renames followed); a step's
@@ -81,5 +89,43 @@ extension StoreMigrator {
             let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
             throw StoreError.corrupt(path: path, message: "PRAGMA quick_check: " + lines.prefix(3).joined(separator: "; "))
         }
+    }
+}
+
+extension StoreMigrator {
+    /// A drifted store's version, whether it records it, and its differences: a record its tables contradict,
+    /// or no record and tables nearest one version's (what ``StoreOptions/acceptsInferableDrift`` may repair).
+    func drifted(_ decision: Decision) -> (Schema, recorded: Bool, differences: [String], tablesMatch: SchemaVersion?)? {
+        switch decision {
+        case .contradicted(let version, let differences, let tablesMatch):
+            versions.first { $0.version == version }.map { ($0, true, differences, tablesMatch) }
+        case .unrecognized(let differences, let version?):
+            versions.first { $0.version == version }.map { ($0, false, differences, nil) }
+        default: nil
+        }
+    }
+
+    /// The repairs opening a drifted store would make (``driftRepairPlan(_:to:)``), without changing it;
+    /// throws the open's refusal when one difference is not inferable.
+    func previewDrift(to schema: Schema, differences: [String], tablesMatch: SchemaVersion?, recorded: Bool) throws(StoreError)
+        -> [String]
+    {
+        let queue = try makeQueue()
+        defer { Self.closeLeavingFilesAsTheyAre(queue) }
+        let plan: DriftRepairPlan
+        do {
+            plan = try queue.read { db in try db.withoutAttaching { try driftRepairPlan(db, to: schema) } }
+        } catch {
+            throw Self.storeError(error, path: path, step: "inspect", version: schema.version, since: Date())
+        }
+        guard plan.left.isEmpty, !plan.repairs.isEmpty else {
+            let left =
+                differences
+                + (plan.left.isEmpty ? [] : ["not inferable (StoreOptions.acceptsInferableDrift): " + plan.left.joined(separator: "; ")])
+            throw recorded
+                ? .recordContradictsTables(path: path, version: schema.version, differences: left, tablesMatch: tablesMatch)
+                : .unrecognizedSchema(path: path, differences: left)
+        }
+        return plan.repairs.map(\.words)
     }
 }
