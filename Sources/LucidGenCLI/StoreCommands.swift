@@ -176,6 +176,7 @@ struct Plan: ParsableCommand {
             var markdown = PlanMarkdown(
                 subject: subject, versions: versions.map(\.version), edges: edges, steps: status.steps, rowCounts: status.rowCounts,
                 findings: findings)
+            markdown.drift = status.drift
             markdown.coreDataConversion = status.coreDataConversion.map {
                 .init(model: $0.model, counts: $0.lines, notes: $0.notes, drift: $0.drift)
             }

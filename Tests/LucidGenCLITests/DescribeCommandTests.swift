@@ -150,6 +150,14 @@ import Testing
                 Then at version 1.0, the newest.
 
                 """), "\(preview.output)")
+        let markdown = try run(
+            lucidgenBinary, ["plan", "--database", "hearth.sqlite", "--accept-drift", "--format", "markdown"], in: project.root)
+        #expect(
+            markdown.status == 0
+                && markdown.output.contains(
+                    "### Drift repaired first (`--accept-drift`)\n\n- dropped column room.scratch, which 1.0 does not have (it held no value)\n"
+                ),
+            "\(markdown.output)\(markdown.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         // A value in the column is not inferable: refused with the count, by --accept-drift too, unchanged.
         try withDatabase(store) { db in try db.execute(sql: "UPDATE room SET scratch = 'x' WHERE id = 1") }

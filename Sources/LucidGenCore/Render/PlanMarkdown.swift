@@ -111,6 +111,8 @@ package struct PlanMarkdown: Sendable, Hashable {
     package var findings: [String]
     /// A Core Data store's conversion (nil: not a Core Data store).
     package var coreDataConversion: CoreDataConversion?
+    /// `plan --accept-drift` of a drifted store: each repair made before the path.
+    package var drift: [String] = []
 
     package init(
         subject: Subject, versions: [String], edges: [Edge], steps: [Step], target: String? = nil, showsRows: Bool = false,
@@ -245,6 +247,12 @@ package struct PlanMarkdown: Sendable, Hashable {
         lines.append("")
         lines.append(summaryLine(from: from))
         lines.append("")
+        if !drift.isEmpty {
+            lines.append("### Drift repaired first (`--accept-drift`)")
+            lines.append("")
+            for repair in drift { lines.append("- \(Self.text(repair))") }
+            lines.append("")
+        }
         if let coreDataConversion {
             lines.append("### Conversion from Core Data (model \(Self.text(coreDataConversion.model)))")
             lines.append("")
