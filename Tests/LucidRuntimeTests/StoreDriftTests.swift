@@ -144,6 +144,28 @@ import Testing
         return options
     }
 
+    /// Inspecting with acceptsInferableDrift (`lucidgen plan --accept-drift`) reads the repairs the open makes,
+    /// and the path after them, changing nothing; a GRDB writer the app opened (LucidMigrator) gets the same.
+    @Test(arguments: Drift.inferable.map(\.change))
+    func inspectingADriftedStoreReadsTheRepairsAndLucidMigratorMakesThem(change: String) throws {
+        let repairs = Drift.inferable.first { $0.change == change }!.repairs
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.appStore(change, in: folder)
+        let before = fileBytes(path)
+        let status = try LucidStore.inspect(atPath: path, history: SchemaHistory(versions: Drift.versions), acceptsInferableDrift: true)
+        #expect(status.drift == repairs, "\(status.drift)")
+        #expect(status.start == .version(SchemaVersion("1.0"), adopted: true))
+        #expect(status.steps.map(\.label) == ["1.0 → 2.0 (inferred)"])
+        #expect(fileBytes(path) == before)
+
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let outcome = try LucidMigrator(versions: Drift.versions, options: Self.drifting).migrate(queue)
+        #expect(outcome.drift == repairs && outcome.finalVersion == SchemaVersion("2.0"), "\(outcome)")
+        #expect(try queue.read { db in try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY id") } == ["a", "b"])
+    }
+
     @Test(arguments: Drift.inferable.map(\.change))
     func inferableDriftOfAStoreWithoutARecordIsRepairedAndAdoptedWhenTheAppSaysSo(change: String) throws {
         let repairs = Drift.inferable.first { $0.change == change }!.repairs
