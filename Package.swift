@@ -166,7 +166,10 @@ let package = Package(
         // transform, data migrations, either atomicity), stopping at named points: what the crash tests kill.
         .executableTarget(
             name: "crash-child",
-            dependencies: ["LucidGenCore", "LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "LucidGenCore", "LucidRuntime", "LucidSchema", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         .testTarget(name: "LucidSchemaTests", dependencies: ["LucidSchema"]),
         // What the test targets share: throw-away projects, the process runner, the built products' folder.

@@ -80,20 +80,25 @@ struct Status: ParsableCommand {
             report = try storeWork { try StoreInspection.report(database: database!, config: configPath, busyTimeout: busyTimeout) }
         } catch let error as StoreError {
             let exit = fail(error)
-            if let note = StoreInspection.driftNote(for: error, database: database!, config: configPath, busyTimeout: busyTimeout) {
-                printError("note: \(note)\n")
+            let drift = StoreInspection.driftAssessment(for: error, database: database!, config: configPath, busyTimeout: busyTimeout)
+            if let drift { printError("note: \(drift.note)\n") }
+            if format == .json {
+                // The refusal as JSON too, for scripts: the path, why, what to do, and the drift's assessment.
+                print(try Self.json(StoreInspection.refusalReport(database: database!, error: error, drift: drift)))
             }
             throw exit
         }
         switch format {
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        case .text:
-            print(Self.text(report))
+        case .json: print(try Self.json(report))
+        case .text: print(Self.text(report))
         }
+    }
+
+    static func json(_ report: Report) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
     }
 
     static func text(_ report: Report) -> String {

@@ -25,6 +25,15 @@ package enum StoreInspection {
         /// With a config, for a store without lucidgen's record: how its `PRAGMA user_version` disagrees
         /// with the version its tables are recognised at (as `plan` notes it).
         package var userVersionNote: String?
+        /// A store the project cannot open: why, and what to do (`--format json` prints the report with it, exit code 3).
+        package var refusal: Refusal?
+        /// A store refused as drifted: what `--accept-drift` would do with it.
+        package var drift: DriftAssessment?
+
+        package struct Refusal: Encodable {
+            package var problem: String
+            package var nextStep: String?
+        }
     }
 
     /// The report of the store at `database` (as given; shown so), compared with the project of `config`
@@ -62,14 +71,39 @@ package enum StoreInspection {
         return report
     }
 
+    /// What `--accept-drift` (``StoreOptions/acceptsInferableDrift``) would do with a store refused as drifted.
+    package struct DriftAssessment: Encodable, Equatable {
+        /// Whether `--accept-drift` takes it.
+        package var inferable: Bool
+        /// The version it would be brought to first (when inferable).
+        package var nearestVersion: String?
+        /// Each repair, in order (when inferable).
+        package var repairs: [String]
+        /// The steps after the repair to the newest version (when inferable).
+        package var stepsAfter: [String]
+        /// The differences `--accept-drift` refuses too (when not inferable; empty when no one version is nearest).
+        package var notInferable: [String]
+        /// The line `plan`, `status` and `migrate` print after the refusal (`note: …`).
+        package var note: String
+    }
+
+    /// The report of a store the project cannot open: its path and size, the refusal, and the drift's assessment.
+    package static func refusalReport(database: String, error: StoreError, drift: DriftAssessment?) -> Report {
+        let size = (try? FileManager.default.attributesOfItem(atPath: absolutePath(database))[.size] as? Int) ?? 0
+        var report = Report(path: database, fileSize: size)
+        report.refusal = .init(problem: error.problem, nextStep: error.nextStep)
+        report.drift = drift
+        return report
+    }
+
     /// For a store refused as drifted (``StoreError/unrecognizedSchema(path:differences:)``, or
     /// ``StoreError/recordContradictsTables(path:version:differences:tablesMatch:)``): what `--accept-drift`
-    /// (``StoreOptions/acceptsInferableDrift``) would do with it, as a line for the refusal; nil for
-    /// another error. Reads the file without changing it.
-    package static func driftNote(
+    /// (``StoreOptions/acceptsInferableDrift``) would do with it; nil for another error. Reads the file without
+    /// changing it.
+    package static func driftAssessment(
         for error: StoreError, path: String, versions: [Schema], stages: [ExplicitStage], busyTimeout: Double,
         coreDataOrigin: CoreDataOrigin?
-    ) -> String? {
+    ) -> DriftAssessment? {
         switch error {
         case .unrecognizedSchema, .recordContradictsTables: break
         default: return nil
@@ -82,8 +116,12 @@ package enum StoreInspection {
             let path =
                 status.steps.isEmpty
                 ? "" : ", then \(status.steps.count) step\(status.steps.count == 1 ? "" : "s") to \(versions.last!.version)"
-            return
-                "every difference is inferable: with --accept-drift (StoreOptions.acceptsInferableDrift) migrate brings it to \(version) first (\(status.drift.joined(separator: "; ")))\(path); `lucidgen plan --accept-drift` shows the steps"
+            return DriftAssessment(
+                inferable: true, nearestVersion: version.string, repairs: status.drift, stepsAfter: status.steps.map(\.label),
+                notInferable: [],
+                note:
+                    "every difference is inferable: with --accept-drift (StoreOptions.acceptsInferableDrift) migrate brings it to \(version) first (\(status.drift.joined(separator: "; ")))\(path); `lucidgen plan --accept-drift` shows the steps"
+            )
         } catch {
             let differences: [String]
             switch error {
@@ -94,18 +132,31 @@ package enum StoreInspection {
             let left = differences.compactMap { line in
                 line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line.hasSuffix(": not inferable") ? line : nil
             }
-            return left.isEmpty
-                ? "--accept-drift would refuse it too: its tables are nearest no one version"
-                : "--accept-drift would refuse it too, not inferable: \(left.joined(separator: "; "))"
+            return DriftAssessment(
+                inferable: false, nearestVersion: nil, repairs: [], stepsAfter: [], notInferable: left,
+                note: left.isEmpty
+                    ? "--accept-drift would refuse it too: its tables are nearest no one version"
+                    : "--accept-drift would refuse it too, not inferable: \(left.joined(separator: "; "))")
         }
     }
 
-    /// ``driftNote(for:path:versions:stages:busyTimeout:coreDataOrigin:)`` for the project of `config` (status's refusal).
-    package static func driftNote(for error: StoreError, database: String, config configPath: String?, busyTimeout: Double) -> String? {
+    /// ``driftAssessment(for:path:versions:stages:busyTimeout:coreDataOrigin:)``'s line for the refusal.
+    package static func driftNote(
+        for error: StoreError, path: String, versions: [Schema], stages: [ExplicitStage], busyTimeout: Double,
+        coreDataOrigin: CoreDataOrigin?
+    ) -> String? {
+        driftAssessment(
+            for: error, path: path, versions: versions, stages: stages, busyTimeout: busyTimeout, coreDataOrigin: coreDataOrigin)?.note
+    }
+
+    /// ``driftAssessment(for:path:versions:stages:busyTimeout:coreDataOrigin:)`` for the project of `config` (status's refusal).
+    package static func driftAssessment(for error: StoreError, database: String, config configPath: String?, busyTimeout: Double)
+        -> DriftAssessment?
+    {
         guard let configPath, let (versions, stages, _) = try? ProjectVersions.resolve(config: configPath, to: nil, lint: false) else {
             return nil
         }
-        return driftNote(
+        return driftAssessment(
             for: error, path: absolutePath(database), versions: versions, stages: stages, busyTimeout: busyTimeout,
             coreDataOrigin: try? ProjectVersions.coreDataOrigin(config: configPath))
     }

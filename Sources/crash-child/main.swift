@@ -1,15 +1,17 @@
 // An app that opens the store of scripts/crash-soak-project through the API, with its stage (hooks and a
 // row transform) and data migrations: the process the crash tests and `scripts/crash-soak` kill.
 //
-// Usage: crash-child CONFIG STORE [--whole-path] [--to VERSION] [--pause-at POINT]
+// Usage: crash-child CONFIG STORE [--whole-path] [--accept-drift] [--to VERSION] [--pause-at POINT]
 //
 // Prints one line per progress event on stdout, flushed at once ("step 2/3 (2.0 → 3.0 (rescore)): starting"),
 // then "opened at VERSION". With --pause-at, the process stops at that named point, inside the migration's
 // transaction, after printing "paused at POINT", and waits to be killed. Points: "step N starting",
 // "step N done" (before the step commits), "will migrate", "did migrate", "data 2.0", "data 4.0",
-// "transform" (in the row transform, after 1,000 rows).
+// "transform" (in the row transform, after 1,000 rows), and with --accept-drift (StoreOptions.acceptsInferableDrift)
+// "drift repaired" (the drift's repair committed, before the store is adopted or migrated on).
 import Foundation
 import GRDB
+import Logging
 import LucidGenCore
 @_spi(Generated) import LucidRuntime
 @_spi(Generated) import LucidSchema
@@ -28,12 +30,14 @@ struct Arguments {
     var pauseAt: String?
     var target: String?
     var wholePath = false
+    var acceptDrift = false
 
     init(_ words: [String]) {
         var words = words[...]
         while let word = words.popFirst() {
             switch word {
             case "--whole-path": wholePath = true
+            case "--accept-drift": acceptDrift = true
             case "--pause-at": pauseAt = words.popFirst()
             case "--to": target = words.popFirst()
             default: positional.append(word)
@@ -44,7 +48,7 @@ struct Arguments {
 let parsed = Arguments(Array(CommandLine.arguments.dropFirst()))
 let pauseAt = parsed.pauseAt
 guard parsed.positional.count == 2 else {
-    fail("usage: crash-child CONFIG STORE [--whole-path] [--to VERSION] [--pause-at POINT]", code: 64)
+    fail("usage: crash-child CONFIG STORE [--whole-path] [--accept-drift] [--to VERSION] [--pause-at POINT]", code: 64)
 }
 let arguments = parsed.positional
 let target = parsed.target
@@ -74,7 +78,9 @@ if let target {
 let transformed = LockedCounter()
 var options = StoreOptions()
 options.atomicity = wholePath ? .wholePath : .perStep
-options.logger.logLevel = .warning
+options.acceptsInferableDrift = parsed.acceptDrift
+// The runtime says a drift's repair once it has committed (a notice): the point "drift repaired".
+options.logger = Logger(label: "crash-child") { _ in RepairWatcher() }
 options.stages = [
     MigrationStage(
         from: SchemaVersion("2.0"), to: SchemaVersion("3.0"), label: "rescore",
@@ -122,6 +128,23 @@ do {
     say("opened at \(version)")
 } catch {
     fail("\(error)", code: 3)
+}
+
+/// Prints warnings and errors to stderr; pauses at "drift repaired" when the runtime says it brought a drifted store to a version.
+struct RepairWatcher: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .notice
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let message = "\(event.message)"
+        if event.level == .notice, message.contains("(acceptsInferableDrift)") { point("drift repaired") }
+        if event.level >= .warning { FileHandle.standardError.write(Data("crash-child: \(event.level): \(message)\n".utf8)) }
+    }
 }
 
 final class LockedCounter: @unchecked Sendable {

@@ -140,6 +140,20 @@ import Testing
             let said = try run(lucidgenBinary, [command, "--database", "hearth.sqlite"], in: project.root)
             #expect(said.status == 3 && said.error.contains(note), "\(command): \(said.output)\(said.error)")
         }
+        // status --format json prints the refusal and the drift's assessment as JSON too (exit code 3).
+        func statusJSON() throws -> (status: Int32, object: [String: Any]) {
+            let said = try run(lucidgenBinary, ["status", "--database", "hearth.sqlite", "--format", "json"], in: project.root)
+            let object = try JSONSerialization.jsonObject(with: Data(said.output.utf8)) as? [String: Any] ?? [:]
+            return (said.status, object)
+        }
+        let json = try statusJSON()
+        let refusal = json.object["refusal"] as? [String: Any]
+        let drift = json.object["drift"] as? [String: Any]
+        #expect(json.status == 3 && json.object["path"] as? String == "hearth.sqlite", "\(json.object)")
+        #expect((refusal?["problem"] as? String)?.contains("matches no known version") == true, "\(json.object)")
+        #expect(drift?["inferable"] as? Bool == true && drift?["nearestVersion"] as? String == "1.0", "\(json.object)")
+        #expect(drift?["repairs"] as? [String] == ["dropped column room.scratch, which 1.0 does not have (it held no value)"])
+        #expect(drift?["stepsAfter"] as? [String] == [] && drift?["note"] as? String == String(note.dropFirst("note: ".count)))
         let preview = try run(lucidgenBinary, ["plan", "--database", "hearth.sqlite", "--accept-drift"], in: project.root)
         #expect(preview.status == 0, "\(preview.output)\(preview.error)")
         #expect(
@@ -169,6 +183,12 @@ import Testing
                     "note: --accept-drift would refuse it too, not inferable: column room.scratch holds 1 value, which 1.0 has no column for"
                 ),
             "\(holding.error)")
+        let notInferable = try statusJSON().object["drift"] as? [String: Any]
+        #expect(notInferable?["inferable"] as? Bool == false, "\(String(describing: notInferable))")
+        #expect(
+            notInferable?["notInferable"] as? [String] == [
+                "column room.scratch holds 1 value, which 1.0 has no column for; table room: expected no column scratch, found scratch TEXT"
+            ])
         let refusedAgain = try run(lucidgenBinary, ["migrate", "--database", "hearth.sqlite", "--accept-drift"], in: project.root)
         #expect(refusedAgain.status == 3 && refusedAgain.error.contains("holds 1 value"), "\(refusedAgain.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == held)

@@ -81,6 +81,68 @@ import Testing
             }
         }
     }
+
+    /// Where a drifted store is killed and the version `.perStep` must leave there (`.wholePath`: the repaired 1.0).
+    static let driftPoints: [(point: String, perStep: String)] = [
+        ("drift repaired", "1.0"), ("step 1 starting", "1.0"), ("transform", "2.0"), ("step 3 done", "3.0"),
+    ]
+
+    /// A store drifted from 1.0 (a column added by hand, never filled), with lucidgen's record (its tables contradict
+    /// it) and without (an app's own store nearest 1.0), opened with `acceptsInferableDrift`: refused without it, files
+    /// unchanged. Killed once the repair has committed and at points of the path after it, the store is 1.0's tables
+    /// exactly (a store without a record not yet adopted) or at the version of the last committed step, every value
+    /// an uninterrupted run's; the next open finishes with the values of an undrifted store's run.
+    @Test func killedWhileADriftedStoreIsRepairedAndMigratedItResumesToTheSameEnd() throws {
+        let (folder, config, base) = try Self.makeProject(journal: "delete")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let references = try Self.references(config: config, base: base, folder: folder)
+        let drifted = folder.appendingPathComponent("drifted.sqlite").path
+        let work = folder.appendingPathComponent("work.sqlite").path
+        for recorded in [true, false] {
+            try copyStore(base, to: drifted)
+            let queue = try DatabaseQueue(path: drifted)
+            try queue.write { db in
+                try db.execute(sql: "ALTER TABLE item ADD COLUMN scratch TEXT")
+                if !recorded {
+                    for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lucid_%'")
+                    {
+                        try db.drop(table: table)
+                    }
+                }
+            }
+            try queue.close()
+            let files = storeFiles(drifted)
+            let refused = try run(Self.child, [config, drifted])
+            #expect(
+                refused.status == 3
+                    && refused.error.contains(recorded ? "records version 1.0, but its tables are not 1.0's" : "matches no known version"),
+                "\(recorded): \(refused.error)")
+            #expect(storeFiles(drifted) == files, "refused without acceptsInferableDrift: byte-identical")
+
+            for wholePath in [true, false] {
+                for (point, perStepVersion) in Self.driftPoints {
+                    let label = "\(recorded ? "recorded" : "no record"), \(wholePath ? "whole path" : "per step"), killed at \(point)"
+                    try copyStore(drifted, to: work)
+                    let child = try ObservedProcess(
+                        Self.child, [config, work, "--accept-drift", "--pause-at", point] + (wholePath ? ["--whole-path"] : []))
+                    #expect(child.waitForLine { $0 == "paused at \(point)" } != nil, "\(label): never reached: \(child.lines)")
+                    child.kill()
+                    #expect(child.process.terminationReason == .uncaughtSignal)
+
+                    // The repair commits on its own, before adoption and the path (under `.wholePath` too).
+                    let killed = try StoreSnapshot.read(work)
+                    let expected = wholePath ? "1.0" : perStepVersion
+                    #expect(killed.version == (point == "drift repaired" && !recorded ? "none" : expected), "\(label)")
+                    let reference = references[expected]!
+                    #expect(killed.checksum == reference.checksum && killed.rows == reference.rows, "\(label): values")
+
+                    let resumed = try run(Self.child, [config, work, "--accept-drift"] + (wholePath ? ["--whole-path"] : []))
+                    #expect(resumed.status == 0, "\(label): \(resumed.error)")
+                    #expect(try StoreSnapshot.read(work) == references["4.0"], "\(label): resumed")
+                }
+            }
+        }
+    }
 }
 
 /// Where `lucidgen migrate --whole-path` differs from the default: a path through a stage the CLI cannot

@@ -91,6 +91,7 @@ package func copyStore(_ source: String, to path: String) throws {
 
 /// What a crash may never break, and every value the store holds.
 package struct StoreSnapshot: Equatable, CustomStringConvertible {
+    /// The version lucidgen's record says; "none" for a store without one.
     package var version: String
     /// SHA-256 over every value (SQL `quote()`, so types count) of every app table, in key order.
     package var checksum: String
@@ -106,7 +107,8 @@ package struct StoreSnapshot: Equatable, CustomStringConvertible {
         return try database.read { db in
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"], sourceLocation: sourceLocation)
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty, sourceLocation: sourceLocation)
-            let version = try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?"
+            let version =
+                try db.tableExists("lucid_store") ? try String.fetchOne(db, sql: "SELECT version FROM lucid_store") ?? "?" : "none"
             let tables = try String.fetchAll(
                 db,
                 sql:

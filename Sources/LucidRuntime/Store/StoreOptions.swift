@@ -183,8 +183,12 @@ public struct StoreOptions: Sendable {
     /// Safe when the differences are known to be the app's own doing (a development build, an edit while
     /// debugging) and the recorded version is what the app wrote; not for a store from elsewhere, whose
     /// record may be a lie (see <doc:Trust>). Only ``LucidStore/open(atPath:registry:options:)`` and
-    /// ``LucidMigrator`` repair (and `lucidgen migrate --accept-drift`); `inspect` and `lucidgen plan` report
-    /// the contradiction as before.
+    /// ``LucidMigrator`` repair (and `lucidgen migrate --accept-drift`); `inspect` reports the contradiction as
+    /// before, and `lucidgen plan --accept-drift` lists the repairs and the steps after them without making them.
+    ///
+    /// The repair commits on its own, before the store is adopted and migrated on (under
+    /// ``Atomicity/wholePath`` too): a crash after it leaves the version's tables exactly, which the next open
+    /// takes with or without this setting.
     ///
     /// A store without lucidgen's record whose tables are no version's exactly is taken the same way: brought
     /// to the one version nearest it (the version its `user_version` names, else the one with the fewest
